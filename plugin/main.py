@@ -1,0 +1,24 @@
+"""The ``lorebook`` console script.
+
+``lorebook hook EVENT`` is what Claude Code runs on every tool call, so it
+takes a fast path that never imports click (or anything else it does not
+need); every other command goes through the click CLI.
+"""
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> int | None:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) >= 1 and args[0] == "hook" and not any(a in ("-h", "--help") for a in args[1:]):
+        from .dispatch import main_hook
+
+        return main_hook(args[1:])
+    from .cli import cli
+
+    return cli.main(args=args, prog_name="lorebook")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

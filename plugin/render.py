@@ -1,0 +1,118 @@
+"""Render recalled notes as budgeted, clearly framed reference material.
+
+Progressive disclosure: the top notes in full, the rest as an index of
+titles and ids, and the command that fetches any of them. The result never
+exceeds its token budget.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .text import estimate_tokens, one_line
+
+FULL_NOTES = 3
+FIELD_LIMIT = 600
+
+
+
+def template(name: str) -> str:
+    """The text of ``templates/<name>`` (installed as ``lorebook.templates``)."""
+    import lorebook.templates
+
+    return (Path(lorebook.templates.__file__).parent / name).read_text("utf-8")
+
+
+def _quoted(text: str, limit: int = FIELD_LIMIT) -> str:
+    text = (text or "").strip()
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return "\n".join("> " + line for line in text.splitlines())
+
+
+def _evidence_text(evidence) -> str:
+    if isinstance(evidence, list):
+        parts = []
+        for item in evidence:
+            if isinstance(item, dict):
+                parts.append(f"{item.get('quote', '')} (source: {item.get('source', 'unknown')})")
+            else:
+                parts.append(str(item))
+        return "\n".join(parts)
+    return str(evidence or "")
+
+
+def _validation_text(validation) -> str:
+    if isinstance(validation, dict):
+        lines = [f"passed: {v}" for v in validation.get("passed") or []]
+        lines += [f"not performed: {v}" for v in validation.get("not_performed") or []]
+        return "\n".join(lines)
+    return str(validation or "")
+
+
+def provenance(note: dict) -> dict:
+    return {
+        "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
+        "source": f"{note.get('source_agent') or 'unknown agent'} session {(note.get('session_id') or '?')[:8]}",
+        "verified": "verified" if note.get("verified") else "not verified",
+    }
+
+
+def index_line(note: dict) -> str:
+    prov = provenance(note)
+    return f"- #{note['id']} [{note.get('kind', 'note')}, {prov['verified']}, {prov['date']}] {one_line(note['title'], 140)}"
+
+
+def full_note(note: dict) -> str:
+    prov = provenance(note)
+    fields = []
+    for label, value in (
+        ("Trigger", note.get("trigger")),
+        ("Evidence", _evidence_text(note.get("evidence"))),
+        ("Change", note.get("change")),
+        ("Validation", _validation_text(note.get("validation"))),
+        ("Applies when", note.get("conditions")),
+    ):
+        if value and str(value).strip():
+            fields.append(f"{label}:\n{_quoted(str(value))}")
+    return template("note_full.md").format(
+        id=note["id"], title=one_line(note["title"], 160), kind=note.get("kind", "note"),
+        verified=prov["verified"], date=prov["date"], source=prov["source"], fields="\n".join(fields),
+    ).strip()
+
+
+def render_context(notes: list[dict], budget: int, heading: str = "") -> tuple[str, list[int]]:
+    """The framed context for ``notes`` (best first) within ``budget`` tokens, and the ids it shows."""
+    if not notes or budget <= 0:
+        return "", []
+    frame = template("session_start.md")
+    footer = "\nFetch any note in full with `lorebook show ID`."
+    fixed = estimate_tokens(frame.format(body="") + heading + footer) + 8
+    remaining = budget - fixed
+    full, index, shown = [], [], []
+    for position, note in enumerate(notes):
+        if position < FULL_NOTES:
+            block = full_note(note)
+            cost = estimate_tokens(block) + 2
+            if cost <= remaining:
+                full.append(block)
+                shown.append(note["id"])
+                remaining -= cost
+                continue
+        line = index_line(note)
+        cost = estimate_tokens(line) + 1
+        if cost > remaining:
+            break
+        index.append(line)
+        shown.append(note["id"])
+        remaining -= cost
+    if not shown:
+        return "", []
+    body = heading
+    if full:
+        body += "\n" + "\n\n".join(full) + "\n"
+    if index:
+        body += "\nMore notes (titles only):\n" + "\n".join(index) + "\n"
+    body += footer
+    text = frame.format(body=body)
+    assert estimate_tokens(text) <= budget, "render_context overran its budget"
+    return text, shown

@@ -1,0 +1,296 @@
+"""The one module that writes SQL: lorebook's SQLite database.
+
+The hook hot path uses a plain ``sqlite3`` connection (``import sqlite_utils``
+costs ~200 ms); ``Store.db`` wraps the same connection in a
+``sqlite_utils.Database`` for everything else. Migrations run only when
+``PRAGMA user_version`` says the file is behind, under a file lock so that
+concurrent first runs do not race.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from .errors import NoteNotFound, StoreLocked
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 5.0
+
+NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids")
+OBSERVATION_JSON_FIELDS = ("files", "meta")
+NOTE_STATUSES = ("active", "superseded", "stale", "forgotten")
+NOTE_KINDS = ("fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works")
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def content_hash(*parts: Any) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(json.dumps(part, sort_keys=True, default=str).encode("utf-8", "replace"))
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+def _decode(row: sqlite3.Row | None, json_fields: Iterable[str]) -> dict | None:
+    if row is None:
+        return None
+    record = dict(row)
+    for field in json_fields:
+        if field in record and isinstance(record[field], str):
+            try:
+                record[field] = json.loads(record[field])
+            except ValueError:
+                pass
+    return record
+
+
+def _encode(record: dict, json_fields: Iterable[str]) -> dict:
+    out = dict(record)
+    for field in json_fields:
+        if field in out and not isinstance(out[field], str):
+            out[field] = json.dumps(out[field], ensure_ascii=False)
+    return out
+
+
+class Store:
+    """lorebook's database. ``Store()`` opens the file in the user dir."""
+
+    def __init__(self, path: str | Path | None = None, busy_timeout: float = BUSY_TIMEOUT_S):
+        if path is None:
+            from .config import db_path
+
+            path = db_path()
+        self.path = Path(path)
+        self.conn = sqlite3.connect(str(self.path), timeout=busy_timeout, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self._db = None
+        if self.conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            self._migrate()
+
+    # --- plumbing --------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        lock_path = str(self.path) + ".lock"
+        with open(lock_path, "a") as lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except ImportError:  # Windows: SQLite's own locking has to do
+                pass
+            if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+                return  # another process migrated while we waited
+            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if mode.lower() != "wal":  # e.g. a network file system
+                self.conn.execute("PRAGMA journal_mode = DELETE")
+            from .migrations import migrations
+
+            migrations.apply(self.db)
+            self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @property
+    def db(self):
+        """A ``sqlite_utils.Database`` on this store's connection (imports sqlite_utils)."""
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self.conn)
+        return self._db
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction; ``BEGIN IMMEDIATE`` so that busy waits happen up front."""
+        if self.conn.in_transaction:
+            name = f"sp_{os.urandom(6).hex()}"
+            self.conn.execute(f"SAVEPOINT {name}")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                self.conn.execute(f"RELEASE SAVEPOINT {name}")
+                raise
+            self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            return
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as ex:
+            if "locked" in str(ex) or "busy" in str(ex):
+                raise StoreLocked(
+                    f"The database {self.path} stayed locked for {BUSY_TIMEOUT_S:g} s. "
+                    "Another lorebook process is writing; try again."
+                ) from ex
+            raise
+        try:
+            yield self.conn
+        except BaseException:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def execute(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Cursor:
+        return self.conn.execute(sql, params)
+
+    def _insert(self, table: str, record: dict, or_ignore: bool = False) -> int | None:
+        columns = ", ".join(f"[{c}]" for c in record)
+        marks = ", ".join("?" for _ in record)
+        verb = "INSERT OR IGNORE" if or_ignore else "INSERT"
+        cursor = self.conn.execute(f"{verb} INTO [{table}] ({columns}) VALUES ({marks})", list(record.values()))
+        if cursor.rowcount == 0:
+            return None
+        return cursor.lastrowid
+
+    # --- projects and sessions ---------------------------------------------------
+
+    def ensure_project(self, key: str, name: str, root: str | None = None, remote: str | None = None) -> None:
+        with self.atomic():
+            self.conn.execute(
+                "INSERT OR IGNORE INTO projects (key, name, root, remote, created_at) VALUES (?, ?, ?, ?, ?)",
+                (key, name, root, remote, now()),
+            )
+
+    def get_project(self, key: str) -> dict | None:
+        return _decode(self.conn.execute("SELECT * FROM projects WHERE key = ?", (key,)).fetchone(), ("aliases",))
+
+    def project_for_alias(self, key: str) -> str | None:
+        """The project key that lists ``key`` among its aliases (a moved repo), if any."""
+        row = self.conn.execute(
+            "SELECT projects.key FROM projects, json_each(projects.aliases) WHERE json_each.value = ?", (key,)
+        ).fetchone()
+        return row[0] if row else None
+
+    def get_session(self, session_id: str) -> dict | None:
+        row = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        return dict(row) if row else None
+
+    def ensure_session(self, session_id: str, **fields: Any) -> dict:
+        """The session row, created on first sight; ``fields`` fill what is still empty."""
+        stamp = now()
+        with self.atomic():
+            self.conn.execute(
+                "INSERT OR IGNORE INTO sessions (id, started_at, last_event_at) VALUES (?, ?, ?)",
+                (session_id, stamp, stamp),
+            )
+            sets = ", ".join(f"[{k}] = COALESCE([{k}], ?)" for k in fields)
+            self.conn.execute(
+                f"UPDATE sessions SET {sets + ', ' if sets else ''}last_event_at = ? WHERE id = ?",
+                [*fields.values(), stamp, session_id],
+            )
+        return self.get_session(session_id)
+
+    def update_session(self, session_id: str, **fields: Any) -> None:
+        if not fields:
+            return
+        sets = ", ".join(f"[{k}] = ?" for k in fields)
+        with self.atomic():
+            self.conn.execute(f"UPDATE sessions SET {sets} WHERE id = ?", [*fields.values(), session_id])
+
+    # --- prompts and observations ----------------------------------------------
+
+    def add_prompt(self, session_id: str, text: str, prompt_id: str | None = None) -> int | None:
+        with self.atomic():
+            return self._insert(
+                "prompts",
+                {"session_id": session_id, "prompt_id": prompt_id, "text": text,
+                 "content_hash": content_hash(text), "created_at": now()},
+                or_ignore=True,
+            )
+
+    def session_prompts(self, session_id: str) -> list[dict]:
+        return [dict(r) for r in self.conn.execute("SELECT * FROM prompts WHERE session_id = ? ORDER BY id", (session_id,))]
+
+    def add_observation(self, observation: dict) -> int | None:
+        """Store one observation; None if it is a duplicate (same tool_use_id or same content in the session)."""
+        record = dict(observation)
+        record.setdefault("created_at", now())
+        record.setdefault("content_hash", content_hash(
+            record.get("tool"), record.get("target"), record.get("outcome"), record.get("body"), record.get("tool_use_id")))
+        with self.atomic():
+            return self._insert("observations", _encode(record, OBSERVATION_JSON_FIELDS), or_ignore=True)
+
+    def session_observations(self, session_id: str) -> list[dict]:
+        rows = self.conn.execute("SELECT * FROM observations WHERE session_id = ? ORDER BY id", (session_id,))
+        return [_decode(r, OBSERVATION_JSON_FIELDS) for r in rows]
+
+    def get_observation(self, observation_id: int) -> dict | None:
+        return _decode(self.conn.execute("SELECT * FROM observations WHERE id = ?", (observation_id,)).fetchone(),
+                       OBSERVATION_JSON_FIELDS)
+
+    # --- notes ---------------------------------------------------------------------
+
+    def add_note(self, note: dict) -> int:
+        stamp = now()
+        record = dict(note)
+        record.setdefault("created_at", stamp)
+        record.setdefault("updated_at", stamp)
+        record.setdefault("content_hash", content_hash(
+            record.get("title"), record.get("trigger"), record.get("change"), record.get("evidence")))
+        with self.atomic():
+            return self._insert("notes", _encode(record, NOTE_JSON_FIELDS))
+
+    def get_note(self, note_id: int) -> dict:
+        note = _decode(self.conn.execute("SELECT * FROM notes WHERE id = ?", (note_id,)).fetchone(), NOTE_JSON_FIELDS)
+        if note is None:
+            raise NoteNotFound(f"No note has id {note_id}. List notes with 'lorebook list'.")
+        return note
+
+    def project_notes(self, project_key: str | None, limit: int = 50, include_global: bool = True) -> list[dict]:
+        """Active notes of a project (and global ones), most useful first: verified, then newest."""
+        rows = self.conn.execute(
+            """SELECT * FROM notes WHERE status = 'active'
+               AND ((scope = 'project' AND project_key IS ? AND ? IS NOT NULL) OR (scope = 'global' AND ?))
+               ORDER BY verified DESC, updated_at DESC, id DESC LIMIT ?""",
+            (project_key, project_key, 1 if include_global else 0, limit),
+        )
+        return [_decode(r, NOTE_JSON_FIELDS) for r in rows]
+
+    # --- recalls and receipts ------------------------------------------------------
+
+    def record_recalls(self, session_id: str, note_ids: Iterable[int], event: str) -> None:
+        stamp = now()
+        with self.atomic():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO recalls (session_id, note_id, event, created_at) VALUES (?, ?, ?, ?)",
+                [(session_id, note_id, event, stamp) for note_id in note_ids],
+            )
+
+    def recalled_note_ids(self, session_id: str) -> set[int]:
+        return {r[0] for r in self.conn.execute("SELECT note_id FROM recalls WHERE session_id = ?", (session_id,))}
+
+    def get_receipt(self, source_agent: str, run_key: str) -> dict | None:
+        row = self.conn.execute(
+            "SELECT * FROM receipts WHERE source_agent = ? AND run_key = ?", (source_agent, run_key)
+        ).fetchone()
+        return _decode(row, ("reasons", "warnings"))
+
+    def add_receipt(self, receipt: dict) -> None:
+        record = _encode(dict(receipt, created_at=receipt.get("created_at") or now()), ("reasons", "warnings"))
+        with self.atomic():
+            self._insert("receipts", record, or_ignore=True)
+
+    # --- reporting --------------------------------------------------------------
+
+    def stats(self) -> dict:
+        counts = {}
+        for table in ("projects", "sessions", "prompts", "observations", "notes", "receipts"):
+            counts[table] = self.conn.execute(f"SELECT count(*) FROM [{table}]").fetchone()[0]
+        counts["notes_by_status"] = dict(self.conn.execute("SELECT status, count(*) FROM notes GROUP BY status").fetchall())
+        counts["db_bytes"] = sum(
+            os.path.getsize(p) for p in (str(self.path), str(self.path) + "-wal") if os.path.exists(p)
+        )
+        return counts
