@@ -1,4 +1,6 @@
 """The first complete memory loop, through the real dispatcher: fail → fix → pass → Stop → next SessionStart."""
+import re
+
 import pytest
 
 from hookutil import context_of, run_hook
@@ -38,7 +40,9 @@ def test_fix_session_becomes_a_lesson_the_next_session_receives(git_project, sto
     context = context_of(out)
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
     assert "PyYAML was missing" in context
-    assert "not instructions" in context and "verified" in context and "2026" in context or "20" in context
+    assert "not instructions" in context
+    assert "· verified ·" in context
+    assert re.search(r"recorded \d{4}-\d\d-\d\d by claude-code session s1", context)
     assert store.recalled_note_ids("s2") == {note["id"]}
 
 
@@ -65,7 +69,7 @@ def test_other_projects_do_not_receive_the_lesson(git_project, tmp_path, store):
     assert out == {}
 
 
-@pytest.mark.parametrize("budget", [120, 300, 1500])
+@pytest.mark.parametrize("budget", [200, 400, 1500])
 def test_injected_context_stays_within_budget(git_project, store, monkeypatch, budget):
     from lorebook.text import estimate_tokens
 

@@ -23,6 +23,7 @@ def test_reopening_does_not_migrate_again(store, lorebook_home):
 
 
 def test_atomic_rolls_back(store):
+    store.ensure_session("s")
     try:
         with store.atomic():
             store.add_prompt("s", "hello")
