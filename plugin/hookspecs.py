@@ -61,6 +61,11 @@ def keep_observation(observation: dict, event) -> bool | None:
     """Return False to veto storing this observation (None or True: no objection)."""
 
 
+@hookspec
+def forget_item(kind: str, item_id: int, store) -> None:
+    """Remove every copy you hold of a forgotten item (kind is "note" or "observation")."""
+
+
 # --- Registries ---------------------------------------------------------------
 
 @hookspec
