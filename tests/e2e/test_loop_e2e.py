@@ -1,0 +1,72 @@
+"""The memory loop in the real Claude Code CLI: session 1 fails, fixes and explains; session 2 starts knowing it."""
+import json
+
+import pytest
+
+from cc_harness import say, scenario, tool_use
+
+CHECK_PY = """\
+import configparser, sys
+config = configparser.ConfigParser()
+config.read("app.cfg")
+if not config.has_option("client", "retries"):
+    sys.exit("ConfigError: [client] retries is not set in app.cfg")
+print("check ok: retries =", config.get("client", "retries"))
+"""
+CAUSE = "check.py failed because app.cfg had no retries setting in its [client] section"
+
+
+def fix_session() -> dict:
+    """Run the check, see it fail, read and edit the config, re-run it green, explain."""
+    return scenario(
+        [say("Running the check."), tool_use("Bash", command="python3 check.py", description="Run the check")],
+        [say("It wants retries in app.cfg."), tool_use("Read", file_path="{project}/app.cfg")],
+        [tool_use("Edit", file_path="{project}/app.cfg", old_string="timeout = 5",
+                  new_string="timeout = 5\nretries = 3")],
+        [tool_use("Bash", command="python3 check.py", description="Re-run the check")],
+        say(f"{CAUSE}; adding `retries = 3` under [client] in app.cfg fixed it and the check passes."),
+    )
+
+
+def with_project(script: dict, project) -> dict:
+    return json.loads(json.dumps(script).replace("{project}", str(project)))
+
+
+def play_two_sessions(sb):
+    sb.write("check.py", CHECK_PY)
+    sb.write("app.cfg", "[client]\ntimeout = 5\n")
+    first = sb.run("The check fails, please fix it.", with_project(fix_session(), sb.project))
+    assert first.returncode == 0, first.describe()
+    assert first.text.startswith(CAUSE), first.describe()
+    assert "retries = 3" in (sb.project / "app.cfg").read_text()
+    second = sb.run("Please run echo hello")
+    assert second.returncode == 0, second.describe()
+    return first, second
+
+
+def test_second_session_starts_with_the_lesson(sandbox):
+    first, second = play_two_sessions(sandbox)
+    # the first session was new to lorebook: nothing was injected into it
+    assert CAUSE not in first.first_request_text()
+    # the second session's FIRST model request carries the lesson, framed as evidence with provenance
+    request = second.first_request_text()
+    assert CAUSE in request, second.describe()
+    assert "python3 check.py" in request
+    assert "ConfigError" in request
+    assert f"claude-code session {first.session_id[:8]}" in request
+    assert "not instructions" in request
+    stats = json.loads(sandbox.lorebook("stats", "--json").stdout)
+    assert stats["notes"] == 1 and stats["sessions"] == 2
+
+
+def test_broken_data_dir_does_not_break_the_session(lorebook_sandbox):
+    sb = lorebook_sandbox("plugin-dir")
+    sb.lorebook_home.parent.mkdir(parents=True, exist_ok=True)
+    sb.lorebook_home.write_text("not a directory")  # a file where lorebook's data dir should be
+    sb.write("check.py", CHECK_PY)
+    sb.write("app.cfg", "[client]\ntimeout = 5\n")
+    res = sb.run("The check fails, please fix it.", with_project(fix_session(), sb.project))
+    assert res.returncode == 0, res.describe()
+    assert res.text.startswith(CAUSE)
+    assert "hook error" not in res.stderr.lower()
+    assert sb.lorebook_home.read_text() == "not a directory"
