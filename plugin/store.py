@@ -283,6 +283,50 @@ class Store:
         with self.atomic():
             self._insert("receipts", record, or_ignore=True)
 
+    # --- listing (lorebook list, MCP list_notes) -------------------------------------
+
+    LIST_TEXT_FIELDS = ("title", "summary", "trigger", "change", "conditions", "evidence", "tags", "files",
+                        "error_signatures")
+
+    def list_notes(self, *, tag: str | None = None, search: str | None = None, kind: str | None = None,
+                   status: str | None = "active", since: str | None = None, until: str | None = None,
+                   project_key: str | None = None, limit: int = 20, offset: int = 0) -> tuple[list[dict], int]:
+        """One page of notes, newest first, and how many match in all.
+
+        ``search`` is a literal, case-insensitive (ASCII) substring: ``%`` and
+        ``_`` match themselves (``instr``, not ``LIKE``). ``tag`` matches one
+        tag exactly (case-insensitive). ``since``/``until`` bound ``created_at``
+        (ISO strings; ``until`` is exclusive). ``status=None`` lists every status.
+        """
+        where, params = ["1"], []
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        if kind is not None:
+            where.append("kind = ?")
+            params.append(kind)
+        if project_key is not None:
+            where.append("project_key = ?")
+            params.append(project_key)
+        if tag is not None:
+            where.append("EXISTS (SELECT 1 FROM json_each(notes.tags) WHERE lower(json_each.value) = lower(?))")
+            params.append(tag)
+        if search:
+            where.append("(" + " OR ".join(f"instr(lower([{f}]), lower(?)) > 0" for f in self.LIST_TEXT_FIELDS) + ")")
+            params += [search] * len(self.LIST_TEXT_FIELDS)
+        if since is not None:
+            where.append("created_at >= ?")
+            params.append(since)
+        if until is not None:
+            where.append("created_at < ?")
+            params.append(until)
+        clause = " AND ".join(where)
+        total = self.conn.execute(f"SELECT count(*) FROM notes WHERE {clause}", params).fetchone()[0]
+        rows = self.conn.execute(
+            f"SELECT * FROM notes WHERE {clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
+            [*params, limit, offset])
+        return [_decode(r, NOTE_JSON_FIELDS) for r in rows], total
+
     # --- reporting --------------------------------------------------------------
 
     def stats(self) -> dict:
