@@ -119,6 +119,35 @@ def plugins_command(as_json):
     _echo_json(get_plugins())
 
 
+# --- lorebook mcp -------------------------------------------------------------------------
+
+@cli.command(name="mcp")
+@click.option("--list-tools", is_flag=True, help="Print the tools (name, description, JSON schema) as JSON and exit.")
+def mcp_command(list_tools):
+    """Run lorebook's MCP server on stdio (for Claude Code and other MCP clients).
+
+    Claude Code starts it as the `lorebook` server (the plugin's .mcp.json, or
+    `lorebook install`); its tools then appear as mcp__lorebook__recall_for_task,
+    search_knowledge, get_note, list_notes, get_relations, validate_task_memory,
+    write_task_memory and the corpus tools. It reads JSON-RPC on stdin and
+    writes only protocol messages on stdout; errors go to the tool result and
+    to `lorebook path`/logs/mcp.log.
+
+    \b
+    claude mcp add lorebook -- lorebook mcp
+    lorebook mcp --list-tools | jq '.[].name'
+    """
+    if list_tools:
+        from .mcp_tools import TOOLS
+
+        _echo_json([{"name": name, "description": spec["description"], "inputSchema": spec["schema"]}
+                    for name, spec in TOOLS.items()])
+        return
+    from .mcp_server import serve
+
+    serve()
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 
