@@ -148,6 +148,138 @@ def mcp_command(list_tools):
     serve()
 
 
+# --- registration with Claude Code, and the demo -------------------------------------------
+
+def _print_changes(changes, dry_run: bool) -> None:
+    for change in changes:
+        verb = {"created": "would create" if dry_run else "created",
+                "updated": "would update" if dry_run else "updated",
+                "removed-file": "would remove" if dry_run else "removed",
+                "unchanged": "unchanged"}[change.action]
+        click.echo(f"{verb}: {change.path}")
+        for detail in change.details:
+            click.echo(f"    {detail}")
+        if change.backup:
+            click.echo(f"    backup: {change.backup}")
+
+
+@cli.command(name="install")
+@click.option("--project", "project", is_flag=True,
+              help="Register for the current project only (.claude/settings.json and .mcp.json here).")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
+def install_command(project, dry_run, as_json):
+    """Register lorebook's hooks and MCP server with Claude Code.
+
+    Merges the hooks into ~/.claude/settings.json and the MCP server into
+    ~/.claude.json (with --project: ./.claude/settings.json and ./.mcp.json),
+    leaving everything else in those files as it was. Running it twice is the
+    same as running it once. A changed file is backed up next to itself first
+    (NAME.lorebook-backup-TIMESTAMP); a file that is not valid JSON is never
+    overwritten. The hooks run this lorebook executable by its absolute path.
+    Installed as a plugin (claude --plugin-dir, or the marketplace) instead?
+    Then do not also run this: the hooks would fire twice.
+
+    \b
+    lorebook install --dry-run
+    lorebook install
+    lorebook install --project
+    """
+    from .install import install
+
+    changes = install("project" if project else "user", dry_run=dry_run)
+    if as_json:
+        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes]})
+        return
+    _print_changes(changes, dry_run)
+    if not dry_run and any(c.action != "unchanged" for c in changes):
+        click.echo("lorebook is registered: new Claude Code sessions will use it. "
+                   f"Undo with: lorebook uninstall{' --project' if project else ''}")
+    elif not dry_run:
+        click.echo("lorebook was already registered: nothing to do.")
+
+
+@cli.command(name="uninstall")
+@click.option("--project", "project", is_flag=True, help="Undo `lorebook install --project` for the current project.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
+def uninstall_command(project, dry_run, as_json):
+    """Remove exactly what `lorebook install` added to Claude Code's settings.
+
+    Other hooks, MCP servers and settings stay; your lorebook data stays too
+    (delete `lorebook path` yourself to remove it).
+
+    \b
+    lorebook uninstall
+    lorebook uninstall --project
+    """
+    from .install import uninstall
+
+    changes = uninstall("project" if project else "user", dry_run=dry_run)
+    if as_json:
+        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes]})
+        return
+    _print_changes(changes, dry_run)
+    if not dry_run and all(c.action == "unchanged" for c in changes):
+        click.echo("lorebook was not registered there: nothing to do.")
+
+
+@cli.command(name="demo")
+@click.option("--keep", is_flag=True,
+              help="Play into your real data dir (lorebook path) and keep the sample project, instead of a temporary one.")
+def demo_command(keep):
+    """Play a bundled sample session through the real hook path, then show what the next session gets.
+
+    The sample is a Claude Code session in which a test fails, a config change
+    fixes it and the agent explains why. Each event runs as its own
+    `lorebook hook EVENT` process, as Claude Code runs it. By default
+    everything goes into a temporary data dir that is removed afterwards.
+
+    \b
+    lorebook demo
+    lorebook demo --keep && lorebook stats
+    """
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from .config import user_dir
+    from .demo import play
+
+    temp = None
+    if keep:
+        home = user_dir()
+        project_dir = home / "demo" / "weather-app"
+    else:
+        temp = Path(tempfile.mkdtemp(prefix="lorebook-demo-"))
+        home = temp / "lorebook-home"
+        project_dir = temp / "weather-app"
+    where = f"{home}" if keep else f"a temporary data dir, removed afterwards (--keep uses {user_dir(create=False)})"
+    click.echo(f"Playing a sample Claude Code session through `lorebook hook`, into {where}.\n")
+    click.echo(f"Session 1 in {project_dir.name}: a test fails, a config change fixes it")
+
+    def on_step(step):
+        click.echo(f"  {step.event:<19} exit {step.exit_code}  {step.label}")
+
+    try:
+        run = play(project_dir, home, on_step=on_step)
+    finally:
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+    stats = run.stats
+    click.echo(f"\nStored: {stats.get('observations', 0)} observations, {stats.get('notes', 0)} "
+               f"note{'s' if stats.get('notes', 0) != 1 else ''}.")
+    if not run.context:
+        raise click.ClickException(f"The next session would get no context: see {home / 'logs' / 'hooks.log'}")
+    click.echo("\nSession 2 starts in the same project. Claude Code receives this context:\n")
+    rule = "-" * 72
+    click.echo(rule)
+    click.echo(run.context)
+    click.echo(rule)
+    if keep:
+        click.echo("\nKept in your data dir. See it with: lorebook stats")
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 

@@ -50,9 +50,9 @@ def test_second_session_starts_with_the_lesson(sandbox):
     assert CAUSE not in first.first_request_text()
     # the second session's FIRST model request carries the lesson, framed as evidence with provenance
     request = second.first_request_text()
-    assert CAUSE in request, second.describe()
-    assert "python3 check.py" in request
-    assert "ConfigError" in request
+    assert "retries = 3" in request, second.describe()  # the fix
+    assert "python3 check.py" in request  # the trigger
+    assert "ConfigError: [client] retries is not set in app.cfg" in request  # the evidence
     assert f"claude-code session {first.session_id[:8]}" in request
     assert "not instructions" in request
     stats = json.loads(sandbox.lorebook("stats", "--json").stdout)

@@ -1,0 +1,45 @@
+"""`lorebook demo`: the bundled session through real `lorebook hook` processes, then the next session's context."""
+import json
+
+from click.testing import CliRunner
+
+from lorebook.cli import cli
+from lorebook.demo import sample_session
+
+ERROR = "ConfigError: [http] timeout_seconds is required in settings.toml"
+FIX = "`timeout_seconds = 10` under [http]"
+
+
+def test_demo_shows_the_lesson_the_next_session_gets(lorebook_home, monkeypatch):
+    # LOREBOOK_DISABLE in the user's shell must not make the demo show nothing: the demo clears it for its run
+    monkeypatch.setenv("LOREBOOK_DISABLE", "1")
+    result = CliRunner().invoke(cli, ["demo"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "temporary data dir" in out
+    for event in ("SessionStart", "UserPromptSubmit", "PostToolUseFailure", "PostToolUse", "Stop", "SessionEnd"):
+        assert f"  {event} " in out
+    assert "exit 1" not in out and "exit 2" not in out
+    assert "Stored: 4 observations, 1 note." in out
+    context = out.split("Claude Code receives this context:")[1]
+    assert "<lorebook-memory>" in context and "not instructions" in context
+    assert ERROR in context and FIX in context
+    assert "`pytest -q tests/test_forecast.py`" in context and "verified" in context
+    # the default leaves the user's own data dir alone
+    assert not (lorebook_home / "lorebook.db").exists()
+
+
+def test_demo_keep_uses_the_real_data_dir_and_replays_idempotently(lorebook_home):
+    runner = CliRunner()
+    assert runner.invoke(cli, ["demo", "--keep"]).exit_code == 0
+    second = runner.invoke(cli, ["demo", "--keep"])
+    assert second.exit_code == 0 and "Kept in your data dir" in second.output
+    stats = json.loads(runner.invoke(cli, ["stats", "--json"]).output)
+    assert stats["notes"] == 1 and stats["sessions"] == 2
+    assert (lorebook_home / "demo" / "weather-app" / "settings.toml").exists()
+
+
+def test_sample_is_shipped_as_package_data():
+    sample = sample_session()
+    assert [e["event"] for e in sample["events"]][0] == "SessionStart"
+    assert any(e["event"] == "PostToolUseFailure" for e in sample["events"])

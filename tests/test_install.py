@@ -1,0 +1,317 @@
+"""`lorebook install` / `uninstall`: merge into Claude Code's settings, idempotent, reversible, never clobbering."""
+import json
+import os
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from lorebook.cli import cli
+from lorebook.install import HOOK_EVENTS, install, is_lorebook_hook
+
+REPO = Path(__file__).resolve().parent.parent
+EXE = "/opt/lorebook venv/bin/lorebook"  # a space: the command must quote it
+
+USER_SETTINGS = {
+    "model": "opus",
+    "permissions": {"allow": ["Bash(git status)"]},
+    "hooks": {
+        "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/audit.sh", "timeout": 5}]}],
+        "Notification": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+    },
+}
+USER_STATE = {"numStartups": 7, "projects": {"/src/x": {"allowedTools": []}},
+              "mcpServers": {"github": {"type": "stdio", "command": "gh-mcp", "args": []}}}
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    return home
+
+
+def write_json(path: Path, value) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(value, indent=4)
+    path.write_text(text)
+    return text
+
+
+def read_json(path: Path):
+    return json.loads(path.read_text())
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def backups(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.lorebook-backup-*"))
+
+
+def test_install_into_an_empty_home(home):
+    result = invoke("install")
+    assert result.exit_code == 0, result.output
+    assert "created: " + str(home / ".claude" / "settings.json") in result.output
+    settings = read_json(home / ".claude" / "settings.json")
+    assert sorted(settings["hooks"]) == sorted(event for event, *_ in HOOK_EVENTS)
+    for event, arg, timeout, matcher in HOOK_EVENTS:
+        (group,) = settings["hooks"][event]
+        (handler,) = group["hooks"]
+        argv = shlex.split(handler["command"])
+        assert os.path.isabs(argv[0]) and os.path.basename(argv[0]) == "lorebook" and os.access(argv[0], os.X_OK)
+        assert argv[1:] == ["hook", arg]
+        assert handler["timeout"] == timeout and handler["type"] == "command"
+        assert group.get("matcher") == matcher
+    server = read_json(home / ".claude.json")["mcpServers"]["lorebook"]
+    assert server["args"] == ["mcp"] and os.path.basename(server["command"]) == "lorebook"
+    assert backups(home / ".claude") == [] and backups(home) == []
+    assert "lorebook uninstall" in result.output
+
+
+def test_install_merges_without_touching_anything_else_and_backs_up(home):
+    settings_text = write_json(home / ".claude" / "settings.json", USER_SETTINGS)
+    state_text = write_json(home / ".claude.json", USER_STATE)
+    changes = install("user", executable=EXE)
+    assert [c.action for c in changes] == ["updated", "updated"]
+    settings = read_json(home / ".claude" / "settings.json")
+    assert settings["model"] == "opus" and settings["permissions"] == USER_SETTINGS["permissions"]
+    assert settings["hooks"]["Notification"] == USER_SETTINGS["hooks"]["Notification"]
+    # the user's own PostToolUse hook is still first and intact; lorebook's comes after it
+    assert settings["hooks"]["PostToolUse"][0] == USER_SETTINGS["hooks"]["PostToolUse"][0]
+    assert settings["hooks"]["PostToolUse"][1]["hooks"][0]["command"] == "'/opt/lorebook venv/bin/lorebook' hook post-tool-use"
+    state = read_json(home / ".claude.json")
+    assert {k: v for k, v in state.items() if k != "mcpServers"} == {k: v for k, v in USER_STATE.items() if k != "mcpServers"}
+    assert state["mcpServers"]["github"] == USER_STATE["mcpServers"]["github"]
+    assert state["mcpServers"]["lorebook"] == {"type": "stdio", "command": EXE, "args": ["mcp"], "env": {}}
+    # backups hold the files exactly as they were
+    (settings_backup,) = backups(home / ".claude")
+    (state_backup,) = backups(home)
+    assert settings_backup.read_text() == settings_text and state_backup.read_text() == state_text
+    assert changes[0].backup == settings_backup
+
+
+def test_install_twice_is_install_once(home):
+    write_json(home / ".claude" / "settings.json", USER_SETTINGS)
+    first = invoke("install")
+    after_first = (home / ".claude" / "settings.json").read_bytes(), (home / ".claude.json").read_bytes()
+    second = invoke("install")
+    assert second.exit_code == 0
+    assert "already registered" in second.output and second.output.count("unchanged: ") == 2
+    assert ((home / ".claude" / "settings.json").read_bytes(), (home / ".claude.json").read_bytes()) == after_first
+    assert len(backups(home / ".claude")) == 1, first.output
+
+
+def test_reinstall_from_another_path_replaces_the_old_entries(home):
+    install("user", executable="/old/venv/bin/lorebook")
+    install("user", executable=EXE)
+    settings = read_json(home / ".claude" / "settings.json")
+    for event, *_ in HOOK_EVENTS:
+        commands = [h["command"] for g in settings["hooks"][event] for h in g["hooks"]]
+        assert len(commands) == 1 and commands[0].startswith("'/opt/lorebook venv/bin/lorebook' hook ")
+    assert read_json(home / ".claude.json")["mcpServers"]["lorebook"]["command"] == EXE
+
+
+def test_uninstall_removes_exactly_what_install_added(home):
+    write_json(home / ".claude" / "settings.json", USER_SETTINGS)
+    write_json(home / ".claude.json", USER_STATE)
+    assert invoke("install").exit_code == 0
+    result = invoke("uninstall")
+    assert result.exit_code == 0, result.output
+    assert read_json(home / ".claude" / "settings.json") == USER_SETTINGS
+    assert read_json(home / ".claude.json") == USER_STATE
+    again = invoke("uninstall")
+    assert "nothing to do" in again.output
+
+
+def test_uninstall_after_install_into_empty_home_leaves_no_files(home):
+    invoke("install")
+    result = invoke("uninstall")
+    assert "removed: " in result.output
+    assert not (home / ".claude" / "settings.json").exists() and not (home / ".claude.json").exists()
+
+
+def test_uninstall_keeps_a_handler_sharing_a_group_with_lorebook(home):
+    install("user", executable=EXE)
+    settings = read_json(home / ".claude" / "settings.json")
+    settings["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": "say stopped"})
+    write_json(home / ".claude" / "settings.json", settings)
+    invoke("uninstall")
+    assert read_json(home / ".claude" / "settings.json") == {
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say stopped"}]}]}}
+
+
+@pytest.mark.parametrize("broken", ["{not json", '{"hooks": {}} trailing', "[1, 2]"])
+@pytest.mark.parametrize("which", ["settings.json", ".claude.json"])
+def test_invalid_json_is_a_clear_error_and_is_never_overwritten(home, broken, which):
+    path = home / ".claude" / "settings.json" if which == "settings.json" else home / ".claude.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(broken)
+    result = CliRunner().invoke(cli, ["install"])
+    assert result.exit_code == 1
+    assert str(path) in result.output and ("not valid JSON" in result.output or "not an object" in result.output)
+    assert "Traceback" not in result.output
+    assert path.read_text() == broken
+    # nothing was half-installed into the other file
+    other = home / ".claude.json" if which == "settings.json" else home / ".claude" / "settings.json"
+    assert not other.exists()
+    assert CliRunner().invoke(cli, ["uninstall"]).exit_code == 1 and path.read_text() == broken
+
+
+def test_hooks_of_the_wrong_type_are_refused(home):
+    write_json(home / ".claude" / "settings.json", {"hooks": ["not", "an", "object"]})
+    result = CliRunner().invoke(cli, ["install"])
+    assert result.exit_code == 1 and "`hooks`" in result.output and "not an object" in result.output
+
+
+def test_dry_run_writes_nothing(home):
+    write_json(home / ".claude" / "settings.json", USER_SETTINGS)
+    result = invoke("install", "--dry-run")
+    assert result.exit_code == 0
+    assert "would update: " + str(home / ".claude" / "settings.json") in result.output
+    assert "would create: " + str(home / ".claude.json") in result.output
+    assert read_json(home / ".claude" / "settings.json") == USER_SETTINGS
+    assert not (home / ".claude.json").exists() and backups(home / ".claude") == []
+
+
+def test_json_output(home):
+    data = json.loads(invoke("install", "--json").output)
+    assert [c["action"] for c in data["changes"]] == ["created", "created"] and data["dry_run"] is False
+
+
+def test_project_scope(home, tmp_path, monkeypatch):
+    project = tmp_path / "proj"
+    project.mkdir()
+    write_json(project / ".mcp.json", {"mcpServers": {"db": {"command": "db-mcp"}}})
+    monkeypatch.chdir(project)
+    assert invoke("install", "--project").exit_code == 0
+    assert sorted(read_json(project / ".claude" / "settings.json")["hooks"]) == sorted(e for e, *_ in HOOK_EVENTS)
+    servers = read_json(project / ".mcp.json")["mcpServers"]
+    assert servers["db"] == {"command": "db-mcp"} and servers["lorebook"]["args"] == ["mcp"]
+    assert not (home / ".claude" / "settings.json").exists() and not (home / ".claude.json").exists()
+    assert invoke("uninstall", "--project").exit_code == 0
+    assert not (project / ".claude" / "settings.json").exists()
+    assert read_json(project / ".mcp.json") == {"mcpServers": {"db": {"command": "db-mcp"}}}
+
+
+def test_claude_config_dir_is_honoured(home, tmp_path, monkeypatch):
+    config = tmp_path / "cc-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    invoke("install")
+    assert (config / "settings.json").exists() and (config / ".claude.json").exists()
+    assert not (home / ".claude").exists()
+
+
+def test_a_foreign_mcp_server_named_lorebook_is_left_alone(home):
+    write_json(home / ".claude.json", {"mcpServers": {"lorebook": {"command": "npx", "args": ["some-other-lorebook"]}}})
+    result = invoke("install")
+    assert "left the existing MCP server 'lorebook' alone" in result.output
+    assert read_json(home / ".claude.json")["mcpServers"]["lorebook"]["command"] == "npx"
+    invoke("uninstall")
+    assert read_json(home / ".claude.json")["mcpServers"]["lorebook"]["command"] == "npx"
+
+
+@pytest.mark.parametrize("command,expected", [
+    ("/x/bin/lorebook hook stop", True),
+    ("'/a b/lorebook' hook session-start", True),
+    ("lorebook hook post-tool-use", True),
+    ("/x/bin/lorebook mcp", False),
+    ("/x/bin/not-lorebook hook stop", False),
+    ("echo lorebook hook", False),
+    ("python3 dump_hook.py 'unbalanced", False),
+])
+def test_recognising_lorebook_hooks(command, expected):
+    assert is_lorebook_hook({"type": "command", "command": command}) is expected
+
+
+def test_install_help_has_an_example():
+    for name in ("install", "uninstall", "demo"):
+        result = invoke(name, "--help")
+        assert result.exit_code == 0 and f"lorebook {name}" in result.output
+
+
+# --- the plugin files: what Claude Code reads from the checkout --------------------------------
+
+def test_hooks_json_matches_what_install_registers():
+    hooks = json.loads((REPO / "hooks" / "hooks.json").read_text())["hooks"]
+    assert sorted(hooks) == sorted(event for event, *_ in HOOK_EVENTS)
+    for event, arg, timeout, matcher in HOOK_EVENTS:
+        (group,) = hooks[event]
+        (handler,) = group["hooks"]
+        assert handler["command"] == f'"${{CLAUDE_PLUGIN_ROOT}}/hooks/lorebook-hook" {arg}'
+        assert handler["timeout"] == timeout and group.get("matcher") == matcher
+
+
+def test_plugin_manifests():
+    plugin = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text())
+    assert plugin["name"] == "lorebook"
+    market = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text())
+    (entry,) = market["plugins"]
+    assert entry["name"] == "lorebook"
+    assert (REPO / entry["source"] / ".claude-plugin" / "plugin.json").exists()
+    server = json.loads((REPO / ".mcp.json").read_text())["mcpServers"]["lorebook"]
+    assert server["command"] == "${CLAUDE_PLUGIN_ROOT}/hooks/lorebook-mcp"
+    for script in ("lorebook-hook", "lorebook-mcp"):
+        assert os.access(REPO / "hooks" / script, os.X_OK)
+
+
+# --- hooks/lorebook-hook: the wrapper Claude Code runs --------------------------------------
+
+def run_wrapper(tmp_path, env_extra, stdin=b"garbage"):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "empty-home"), "LOREBOOK_HOME": str(tmp_path / "lb")}
+    env.update(env_extra)
+    return subprocess.run([str(REPO / "hooks" / "lorebook-hook"), "post-tool-use"], input=stdin, env=env,
+                          capture_output=True, timeout=60)
+
+
+def lorebook_exe() -> str:
+    import sys
+
+    return str(Path(sys.executable).with_name("lorebook"))
+
+
+def test_wrapper_runs_lorebook_bin(tmp_path):
+    proc = run_wrapper(tmp_path, {"LOREBOOK_BIN": lorebook_exe()},
+                       stdin=json.dumps({"session_id": "w1", "cwd": str(tmp_path), "hook_event_name": "PostToolUse",
+                                         "tool_name": "Bash", "tool_use_id": "t1", "tool_input": {"command": "ls"},
+                                         "tool_response": {"stdout": "a", "stderr": ""}}).encode())
+    assert proc.returncode == 0 and json.loads(proc.stdout) == {}
+    assert (tmp_path / "lb" / "lorebook.db").exists()
+
+
+def test_wrapper_finds_the_install_sh_venv(tmp_path):
+    venv_bin = tmp_path / "empty-home" / ".local" / "share" / "lorebook" / "venv" / "bin"
+    venv_bin.mkdir(parents=True)
+    (venv_bin / "lorebook").symlink_to(lorebook_exe())
+    proc = run_wrapper(tmp_path, {})
+    assert proc.returncode == 0 and proc.stdout.strip() == b"{}"
+
+
+def test_wrapper_finds_lorebook_on_path(tmp_path):
+    proc = run_wrapper(tmp_path, {"PATH": str(Path(lorebook_exe()).parent) + ":/usr/bin:/bin"})
+    assert proc.returncode == 0 and proc.stdout.strip() == b"{}"
+
+
+def test_wrapper_without_lorebook_is_silent_and_exits_0(tmp_path):
+    proc = run_wrapper(tmp_path, {})
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+
+
+def test_wrapper_never_passes_on_a_failure(tmp_path):
+    broken = tmp_path / "broken-lorebook"
+    broken.write_text("#!/bin/sh\necho boom >&2\nexit 2\n")
+    broken.chmod(0o755)
+    proc = run_wrapper(tmp_path, {"LOREBOOK_BIN": str(broken)})
+    assert proc.returncode == 0
+
+
+def test_garbage_on_stdin_exits_0(tmp_path):
+    """The issue's check: printf 'garbage' | lorebook hook post-tool-use; echo $?  ->  0"""
+    proc = subprocess.run(f"printf 'garbage' | '{lorebook_exe()}' hook post-tool-use; echo $?", shell=True,
+                          capture_output=True, env=dict(os.environ, LOREBOOK_HOME=str(tmp_path / "lb")), timeout=60)
+    assert proc.stdout.decode().splitlines() == ["{}", "0"]
