@@ -20,6 +20,7 @@ DEFAULT_PLUGINS = (
     "lorebook.hooks.capture",
     "lorebook.hooks.recall",
     "lorebook.hooks.writeback",
+    "lorebook.quality",
 )
 
 pm = pluggy.PluginManager("lorebook")

@@ -327,6 +327,81 @@ class Store:
             [*params, limit, offset])
         return [_decode(r, NOTE_JSON_FIELDS) for r in rows], total
 
+    # --- writeback: neighbours, revisions, relations, lifecycle -------------------
+
+    def similar_note_candidates(self, text: str, project_key: str | None, limit: int = 25) -> list[dict]:
+        """Active notes of this project (or global) sharing words with ``text``, best bm25 first; raw text is safe."""
+        words = [w for w in "".join(c if c.isalnum() or c == "_" else " " for c in text).split() if len(w) > 1]
+        if not words:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in dict.fromkeys(words[:200]))
+        rows = self.conn.execute(
+            """SELECT notes.* FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid
+               WHERE notes_fts MATCH ? AND notes.status = 'active'
+               AND (notes.scope = 'global' OR notes.project_key IS ?)
+               ORDER BY bm25(notes_fts) LIMIT ?""", (match, project_key, limit))
+        return [_decode(r, NOTE_JSON_FIELDS) for r in rows]
+
+    def update_note(self, note_id: int, fields: dict, reason: str, extra_snapshot: dict | None = None) -> None:
+        """Change a note, keeping its previous state in ``note_revisions``; its vectors become pending."""
+        with self.atomic():
+            before = self.get_note(note_id)
+            revision = self.conn.execute(
+                "SELECT COALESCE(MAX(revision), 0) + 1 FROM note_revisions WHERE note_id = ?", (note_id,)).fetchone()[0]
+            snapshot = dict(before, **({"_merged": extra_snapshot} if extra_snapshot else {}))
+            self.conn.execute(
+                "INSERT INTO note_revisions (note_id, revision, snapshot, reason, created_at) VALUES (?, ?, ?, ?, ?)",
+                (note_id, revision, json.dumps(snapshot, ensure_ascii=False, default=str), reason, now()))
+            record = _encode(dict(fields), NOTE_JSON_FIELDS)
+            after = dict(before, **fields)
+            record["content_hash"] = content_hash(after.get("title"), after.get("trigger"), after.get("change"),
+                                                  after.get("evidence"))
+            record.setdefault("updated_at", now())
+            if any(k in fields for k in ("title", "summary", "trigger", "evidence", "change", "tags", "files",
+                                         "error_signatures", "conditions")):
+                record.setdefault("index_status", "pending")
+            sets = ", ".join(f"[{k}] = ?" for k in record)
+            self.conn.execute(f"UPDATE notes SET {sets} WHERE id = ?", [*record.values(), note_id])
+
+    def note_revisions(self, note_id: int) -> list[dict]:
+        rows = self.conn.execute("SELECT * FROM note_revisions WHERE note_id = ? ORDER BY revision", (note_id,))
+        return [_decode(r, ("snapshot",)) for r in rows]
+
+    def add_relation(self, from_note: int, to_note: int, kind: str) -> None:
+        with self.atomic():
+            self.conn.execute(
+                "INSERT OR IGNORE INTO relations (from_note, to_note, kind, created_at) VALUES (?, ?, ?, ?)",
+                (from_note, to_note, kind, now()))
+
+    def note_relations(self, note_id: int) -> list[dict]:
+        """Every relation touching the note, both directions."""
+        rows = self.conn.execute(
+            "SELECT * FROM relations WHERE from_note = ? OR to_note = ? ORDER BY id", (note_id, note_id))
+        return [dict(r) for r in rows]
+
+    def forget_note_content(self, note_id: int) -> None:
+        """Erase a note's content (FTS follows through its trigger), its revisions and its stored vectors.
+
+        The row stays as a tombstone (status ``forgotten``) so that relations and receipts stay valid.
+        """
+        with self.atomic():
+            self.get_note(note_id)
+            self.conn.execute(
+                """UPDATE notes SET title = '[forgotten]', summary = '', trigger = '', evidence = '[]', change = '',
+                   validation = '{}', conditions = '', files = '[]', error_signatures = '[]', tags = '[]',
+                   concepts = '[]', observation_ids = '[]', status = 'forgotten', index_status = 'forgotten',
+                   content_hash = ?, updated_at = ? WHERE id = ?""", (content_hash("forgotten", note_id), now(), note_id))
+            self.conn.execute("DELETE FROM note_revisions WHERE note_id = ?", (note_id,))
+            self.conn.execute("DELETE FROM recalls WHERE note_id = ?", (note_id,))
+            has_embeddings = self.conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'embeddings'").fetchone()
+            if has_embeddings:
+                # llm's table: (collection_id, id) with the note id as text, in lorebook's note collections
+                self.conn.execute(
+                    """DELETE FROM embeddings WHERE id IN (?, ?) AND collection_id IN
+                       (SELECT id FROM collections WHERE name LIKE 'lorebook-notes%')""",
+                    (str(note_id), f"note:{note_id}"))
+
     # --- reporting --------------------------------------------------------------
 
     def stats(self) -> dict:
