@@ -1,33 +1,359 @@
-"""Redact secrets before anything is stored or logged."""
+"""Redact secrets before anything is stored or logged.
+
+``redact(text)`` replaces every secret it recognises with ``[REDACTED:<kind>]``
+and drops ``<private>…</private>`` blocks. It runs on every hook call, so it
+imports only ``re`` and ``math`` and compiles its patterns on first use.
+
+What it recognises:
+
+- vendor tokens by their shape: AWS access key ids, GitHub and GitLab tokens,
+  Slack tokens and webhooks, Stripe, OpenAI, Anthropic, Google, npm, PyPI,
+  Hugging Face, SendGrid, DigitalOcean, Shopify, Telegram keys; JWTs; private
+  key blocks; ``Authorization`` headers;
+- passwords in URLs (``scheme://user:PASSWORD@host``) and connection strings
+  (``Password=…;``), ``--password VALUE`` flags, ``mysql -pVALUE``;
+- assignments (``KEY=value``, ``key: value``, ``"key": "value"``, ``KEY := value``)
+  whose key names a secret (password, secret, token, api key, credentials…),
+  or whose key is weaker (key, salt, session…) and whose value looks random,
+  or whose value is high-entropy whatever the key (hash-like keys such as
+  ``integrity`` or ``sha`` excepted);
+- with ``env_file=True``, every value of a ``.env`` file.
+
+Look-alikes are kept: git SHAs, UUIDs, lock-file hashes, base64 of ordinary
+text, long identifiers, numbers, paths, placeholders (``$TOKEN``, ``<key>``).
+"""
 from __future__ import annotations
 
+import math
 import re
 
-PRIVATE_BLOCK = re.compile(r"<private>.*?(?:</private>|\Z)", re.S | re.I)
+PRIVATE_MARK = "[private]"
 
-PATTERNS: list[tuple[str, re.Pattern]] = [
-    ("private-key", re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.S)),
-    ("aws-access-key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("github-token", re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})\b")),
-    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}")),
-    ("openai-key", re.compile(r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}")),
-    ("jwt", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    ("url-password", re.compile(r"(?<=://)([^/\s:@]+):([^/\s@]+)(?=@)")),
-    ("assignment", re.compile(
-        r"(?i)((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth)[\w-]*\s*[=:]\s*[\"']?)([^\s\"',;]{4,})")),
-]
+_state: dict = {}
+
+# (kind, pattern) for secrets recognisable by their own shape, wherever they appear
+_TOKEN_PATTERNS = (
+    # (kind, literal needles of which one must occur for the pattern to be tried, pattern)
+    ("private-key", ("PRIVATE KEY",),
+     r"-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY(?: BLOCK)?-----.*?"
+     r"(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|\Z)"),
+    # the tail of a block whose BEGIN line was cut off by an excerpt
+    ("private-key", ("-----END",),
+     r"(?m)(?:^[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*\n)+[ \t]*-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+    ("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"),
+     r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b"),
+    ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+     r"\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})"),
+    ("gitlab-token", ("gl", "GR1348941"),
+     r"\b(?:gl(?:pat|dt|rt|ptt|ft|imt|oas|cbt|soat)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20,})"),
+    ("slack-webhook", ("hooks.slack.com",), r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9/_-]{8,}"),
+    ("slack-token", ("xox", "xapp-"), r"\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
+    ("stripe-key", ("_live_", "_test_", "whsec_"), r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}"),
+    ("anthropic-key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    ("openai-key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"),
+    ("google-api-key", ("AIza",), r"\bAIza[0-9A-Za-z_-]{35}"),
+    ("google-oauth", ("GOCSPX-", "ya29.", "1//0"),
+     r"\bGOCSPX-[A-Za-z0-9_-]{20,}|\bya29\.[0-9A-Za-z_-]{20,}|\b1//0[A-Za-z0-9_-]{30,}"),
+    ("npm-token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
+    ("pypi-token", ("pypi-AgE",), r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
+    ("huggingface-token", ("hf_",), r"\bhf_[A-Za-z0-9]{30,}"),
+    ("docker-token", ("dckr_pat_",), r"\bdckr_pat_[A-Za-z0-9_-]{20,}"),
+    ("sendgrid-key", ("SG.",), r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{20,}"),
+    ("digitalocean-token", ("_v1_",), r"\bdo[por]_v1_[a-f0-9]{64}\b"),
+    ("shopify-token", ("shpat_", "shpca_", "shppa_", "shpss_"), r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b"),
+    ("telegram-bot-token", (":AA",), r"(?:\b|(?<=bot))\d{8,10}:AA[A-Za-z0-9_-]{33}\b"),
+    ("discord-webhook", ("/api/webhooks/",),
+     r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
+    ("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
+)
+
+# scheme://user:PASSWORD@host — the password runs to the last '@' before the host
+_URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>]*):([^\s/\"'<>]+)@(?=[\w\[])"
+_AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|digest|apikey|sso-key)?\s*)"
+                r"([A-Za-z0-9._~+/=:-]{8,})")
+_BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
+_CLI_FLAG = (r"(?i)(--?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
+             r"private-key|db-password)(?:=|\s+))([\"']?)([^\s\"']{3,})")
+_MYSQL_P = r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)([^\s-][^\s]*)"
+# KEY <sep> VALUE, the key optionally quoted, the value quoted or bare
+_ASSIGNMENT = (
+    r"(?P<pre>(?<![\w.-])[\"'`]?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80}?)[\"'`]?[ \t]*(?:\][ \t]*)?"
+    r"(?::=|=>|==|=|:|[ \t](?:is|as)[ \t])[ \t]*)"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[^\s\"'`,;&)}\]\\<>]+)"
+)
+_NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?password[ \t]+)(\S+)"
+_ENV_LINE = r"(?m)^(?P<pre>[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*)(?P<value>.*?)[ \t]*$"
+
+_STRONG_WORDS = ("password", "passwd", "passphrase", "secret", "credential", "apikey", "privatekey",
+                 "accesskey", "clientsecret", "authtoken", "accesstoken", "refreshtoken", "sessiontoken",
+                 "secretkey", "signingkey", "encryptionkey", "masterkey", "connectionstring")
+_STRONG_TOKENS = {"pass", "pwd", "token", "secret", "dsn", "creds", "cred", "bearer", "pat", "pin", "otp",
+                  "authorization", "sas", "sig", "accountkey"}
+_WEAK_TOKENS = {"key", "auth", "salt", "session", "cookie", "signature", "hmac", "nonce", "license", "seed",
+                "cert", "sessid", "jwt", "csrf", "xsrf", "private"}
+_HASHY_TOKENS = {"hash", "hashes", "sha", "sha1", "sha256", "sha512", "md5", "integrity", "checksum", "digest",
+                 "commit", "rev", "revision", "ref", "sha1sum", "shasum", "id", "uuid", "guid", "etag",
+                 "version", "resolved", "fingerprint", "oid", "tree", "parent", "head", "base", "tag", "image",
+                 "h1", "sum", "hash256", "crc", "crc32"}
+_LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "undefined", "required",
+             "optional", "string", "str", "bytes", "int", "bool", "any", "redacted", "hidden", "secret",
+             "password", "token", "env", "environ", "default", "empty", "unset", "set", "present", "missing",
+             "ok", "valid", "invalid", "expired", "bearer", "basic"}
+_HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", "sha512:", "md5:", "md5-", "h1:",
+                  "blake2b:", "git+", "sha224:")
 
 
-def redact(text: str | None) -> str:
-    """``text`` with secrets replaced by ``[REDACTED:<kind>]`` and <private> blocks dropped."""
+def _compiled() -> dict:
+    if not _state:
+        _state["private"] = re.compile(r"<private>.*?(?:</private>|\Z)", re.S | re.I)
+        _state["private_tail"] = re.compile(r"\A.*?</private>", re.S | re.I)
+        _state["tokens"] = [(kind, needles, re.compile(p, re.S)) for kind, needles, p in _TOKEN_PATTERNS]
+        _state["url"] = re.compile(_URL_PASSWORD)
+        _state["auth"] = re.compile(_AUTH_HEADER)
+        _state["bearer"] = re.compile(_BEARER)
+        _state["flag"] = re.compile(_CLI_FLAG)
+        _state["mysql"] = re.compile(_MYSQL_P)
+        _state["assign"] = re.compile(_ASSIGNMENT)
+        _state["env"] = re.compile(_ENV_LINE)
+        _state["netrc"] = re.compile(_NETRC)
+        _state["segment"] = re.compile(r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+")
+        _state["splitter"] = re.compile(r"[-_./:+]")
+        _state["words"] = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+        _state["uuid"] = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
+        _state["hex"] = re.compile(r"(?:0x)?[0-9a-fA-F]+")
+        _state["secretish"] = re.compile(r"[A-Za-z0-9+/=_.~-]+")
+        _state["code_ref"] = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*\[.*|.*\(.*")
+    return _state
+
+
+def _key_tokens(key: str) -> list[str]:
+    return [w.lower() for w in _compiled()["words"].findall(key)]
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy of ``value`` in bits per character."""
+    if not value:
+        return 0.0
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def _class_changes(value: str) -> float:
+    """How often the character class (lower, upper, digit, other) changes, per character."""
+    def cls(ch: str) -> int:
+        return 0 if ch.islower() else 1 if ch.isupper() else 2 if ch.isdigit() else 3
+
+    changes = sum(1 for a, b in zip(value, value[1:]) if cls(a) != cls(b))
+    return changes / max(len(value) - 1, 1)
+
+
+def _is_ordinary_base64(value: str) -> bool:
+    """True for base64 that decodes to ordinary text (a data blob, not a key)."""
+    if len(value) < 16 or len(value) % 4 or not re.fullmatch(r"[A-Za-z0-9+/]+={0,2}", value):
+        return False
+    import binascii
+
+    try:
+        raw = binascii.a2b_base64(value)
+    except (binascii.Error, ValueError):
+        return False
+    printable = sum(1 for b in raw if 32 <= b < 127 or b in (9, 10, 13))
+    return printable >= 0.95 * len(raw)
+
+
+def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> bool:
+    """True for a value that reads like a generated secret, not a word, hash or identifier."""
+    state = _compiled()
+    if len(value) < min_length or len(value) > 4096 or not state["secretish"].fullmatch(value):
+        return False
+    if value.startswith(("/", "./", "../", "~/")):
+        return False  # a path
+    parts = [p for p in state["splitter"].split(value) if p]
+    if len(parts) > 1 and all(state["segment"].fullmatch(p) for p in parts):
+        return False  # user-profile-v2, uploads/2026/11/report.pdf: words and numbers
+    lowered = value.lower()
+    if lowered.startswith(_HASH_PREFIXES) or state["uuid"].fullmatch(value):
+        return False
+    if state["hex"].fullmatch(value):
+        return allow_hex and len(value) >= 24
+    if value.count(".") >= 2 and not any(ch.isdigit() for ch in value.replace(".", "")):
+        return False  # a dotted name
+    digits = sum(ch.isdigit() for ch in value)
+    letters = sum(ch.isalpha() for ch in value)
+    if not letters:
+        return False
+    if _is_ordinary_base64(value):
+        return False
+    changes = _class_changes(value)
+    if digits == 0 and changes < 0.3:
+        return False  # CamelCase or snake_case words
+    return entropy(value) >= 3.3 and changes >= 0.22
+
+
+def _trivial_value(value: str, key: str) -> bool:
+    """Values that are not secrets whatever the key: literals, numbers, placeholders, paths, code."""
+    v = value.strip()
+    if len(v) < 3:
+        return True
+    low = v.lower()
+    if low in _LITERALS or v.startswith(("[REDACTED", PRIVATE_MARK, "$", "%", "{{", "<", "${", "#{", "@", "***", "…")):
+        return True
+    if low.strip("*x.•-_ ") == "" or v.replace(".", "").replace("-", "").replace("_", "").isdigit():
+        return True
+    if v.startswith(("/", "./", "../", "~/")) or (len(v) > 2 and v[1] == ":" and v[2] in "\\/"):
+        return True
+    if low in ("your-api-key", "your_api_key", "changeme-not-real") or low.startswith(("your-", "your_", "<your")):
+        return True
+    if v == key or low.replace("-", "_") == key.lower().replace("-", "_"):
+        return True
+    state = _compiled()
+    if v.endswith(("[", "(")) or (state["code_ref"].fullmatch(v) and not any(ch.isdigit() for ch in v)):
+        return True  # args.password, os.environ["X"], get_token()
+    if v.startswith(("http://", "https://")) and "@" not in v:
+        return True
+    return False
+
+
+def _classify_key(key: str) -> str | None:
+    """"strong", "weak", "hashy" or None (an ordinary key)."""
+    cache = _state.setdefault("key_cache", {})
+    if key not in cache:
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = _classify_key_uncached(key)
+    return cache[key]
+
+
+def _classify_key_uncached(key: str) -> str | None:
+    if key.lower() in _HASHY_TOKENS:
+        return "hashy"
+    tokens = _key_tokens(key)
+    if not tokens:
+        return None
+    joined = "".join(tokens)
+    if set(tokens) & _HASHY_TOKENS and not any(w in joined for w in _STRONG_WORDS):
+        if not set(tokens) & (_STRONG_TOKENS | {"key"}):
+            return "hashy"
+    if any(w in joined for w in _STRONG_WORDS) or set(tokens) & _STRONG_TOKENS:
+        if tokens[-1] in ("tokens", "count", "len", "length", "limit", "type", "types", "file", "path", "dir",
+                          "url", "name", "names", "id", "ids", "env", "var", "policy", "field", "prompt", "mode",
+                          "required", "endpoint", "expiry", "expires", "ttl", "header", "param"):
+            return None  # max_tokens, password_file, token_url, secret_name: about a secret, not one
+        if any(t.endswith("token") and t != "token" for t in tokens) or any(t in _STRONG_TOKENS for t in tokens):
+            return "strong"
+        return "strong"
+    if any(t.endswith(("pass", "pwd", "token", "password", "secret")) and t not in ("bypass", "compass") for t in tokens):
+        return "strong"
+    if set(tokens) & _WEAK_TOKENS:
+        return "weak"
+    return None
+
+
+def _redact_assignment(match: re.Match) -> str:
+    key, raw = match.group("key"), match.group("value")
+    quote = raw[0] if raw[:1] in "\"'`" and raw[-1:] == raw[:1] and len(raw) >= 2 else ""
+    value = raw[1:-1] if quote else raw
+    if not value or value.startswith("[REDACTED"):
+        return match.group(0)
+    kind = _classify_key(key)
+    if kind is None and len(value) < 20 or kind == "hashy":
+        if quote and ("=" in value or ":" in value):
+            return _redact_inside(match, quote, value)
+        return match.group(0)
+    secret = False
+    if kind == "strong":
+        secret = not _trivial_value(value, key) and (bool(quote) or " " not in value)
+    elif kind == "weak":
+        secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True)
+    elif kind is None:
+        secret = looks_random(value, min_length=20)
+    if not secret:
+        if quote and ("=" in value or ":" in value):
+            return _redact_inside(match, quote, value)
+        return match.group(0)
+    label = "password" if kind == "strong" and "pass" in key.lower() else "secret"
+    return f"{match.group('pre')}{quote}[REDACTED:{label}]{quote}"
+
+
+def _redact_inside(match: re.Match, quote: str, value: str) -> str:
+    """A quoted value that is not itself a secret may hold assignments: ``"Server=…;Password=…"``."""
+    inner = _compiled()["assign"].sub(_redact_assignment, value)
+    return f"{match.group('pre')}{quote}{inner}{quote}"
+
+
+def _redact_env_value(match: re.Match) -> str:
+    value = match.group("value")
+    if not value.strip() or value.strip().startswith("[REDACTED"):
+        return match.group(0)
+    return f"{match.group('pre')}[REDACTED:env-value]"
+
+
+def drop_private(text: str) -> str:
+    """``text`` without ``<private>…</private>`` blocks (an unclosed one runs to the end)."""
+    if not text or ("<private" not in text and "</private" not in text and "<PRIVATE" not in text
+                    and "</PRIVATE" not in text):
+        return text or ""
+    state = _compiled()
+    lowered = text.lower()
+    close, opening = lowered.find("</private>"), lowered.find("<private>")
+    if close != -1 and (opening == -1 or close < opening):
+        text = state["private_tail"].sub(PRIVATE_MARK, text, count=1)  # the block began before this excerpt
+    return state["private"].sub(PRIVATE_MARK, text)
+
+
+def redact(text: str | None, env_file: bool = False) -> str:
+    """``text`` with secrets replaced by ``[REDACTED:<kind>]`` and <private> blocks dropped.
+
+    ``env_file=True`` also replaces every value of ``KEY=value`` lines (a ``.env`` file's contents).
+    Idempotent: redacting twice changes nothing more.
+    """
     if not text:
         return text or ""
-    text = PRIVATE_BLOCK.sub("[PRIVATE]", text)
-    for kind, pattern in PATTERNS:
-        if kind == "url-password":
-            text = pattern.sub(lambda m: f"{m.group(1)}:[REDACTED:{kind}]", text)
-        elif kind == "assignment":
-            text = pattern.sub(lambda m: f"{m.group(1)}[REDACTED:{kind}]", text)
-        else:
+    if not isinstance(text, str):
+        text = str(text)
+    state = _compiled()
+    text = drop_private(text)
+    for kind, needles, pattern in state["tokens"]:
+        if any(needle in text for needle in needles):
             text = pattern.sub(f"[REDACTED:{kind}]", text)
+    if "://" in text:
+        text = state["url"].sub(lambda m: f"{m.group(1)}:[REDACTED:url-password]@", text)
+    if env_file:
+        text = state["env"].sub(_redact_env_value, text)
+    lowered = text.lower()
+    if "auth" in lowered:
+        text = state["auth"].sub(lambda m: m.group(1) + ("[REDACTED:authorization]" if not _trivial_value(
+            m.group(2), "authorization") else m.group(2)), text)
+    if "bearer " in lowered or "basic " in lowered:
+        text = state["bearer"].sub(lambda m: m.group(1) + "[REDACTED:bearer-token]", text)
+    if "-" in text:
+        text = state["flag"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "password") else
+                                 f"{m.group(1)}{m.group(2)}[REDACTED:password]", text)
+    if "password" in lowered:
+        text = state["netrc"].sub(lambda m: m.group(0) if _trivial_value(m.group(2), "password") else
+                                  f"{m.group(1)}[REDACTED:password]", text)
+    if "mysql" in lowered:
+        text = state["mysql"].sub(lambda m: f"{m.group(1)}[REDACTED:password]", text)
+    if "=" in text or ":" in text or " is " in text or " as " in text:
+        text = state["assign"].sub(_redact_assignment, text)
     return text
+
+
+def redact_value(value, key: str | None = None):
+    """Redact every string inside a JSON-like value; a dict key that names a secret hides its value."""
+    if isinstance(value, str):
+        if key is not None and value and not value.startswith("[REDACTED"):
+            kind = _classify_key(key)
+            if (kind == "strong" and not _trivial_value(value, key)) or (
+                    kind == "weak" and looks_random(value, min_length=12, allow_hex=True)) or (
+                    kind is None and looks_random(value)):
+                return "[REDACTED:secret]"
+        return redact(value)
+    if isinstance(value, dict):
+        return {redact(str(k)): redact_value(v, str(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_value(v, key) for v in value]
+    return value

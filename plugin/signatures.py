@@ -1,0 +1,152 @@
+"""Error signatures: one line that names a failure the same way on every machine.
+
+``error_signature(text)`` picks the line of a tool's output that names the
+error (the last raised Python exception, a compiler's ``error:``, git's
+``fatal:``, npm's ``ERR!``, a pytest ``FAILED`` line …) and masks what varies
+between machines and runs while keeping what tells failures apart:
+
+masked: absolute paths (``<path>``), temp dirs (``<tmp>``), line and column
+numbers, counts and durations (``<n>``), memory addresses (``<addr>``),
+UUIDs, hex ids and hashes (``<id>``), timestamps (``<time>``), URLs past
+their host, ports, pids, and the module named in an import failure
+(``No module named '<mod>'``: one lesson covers every missing module);
+
+kept: the exception type, the message's words, identifiers, relative paths,
+error codes (``TS2307``, ``E0425``, ``Errno 2``, ``exit code 127``, HTTP statuses).
+
+Cheap to import: only ``re``, patterns compiled on first use.
+"""
+from __future__ import annotations
+
+import re
+
+MAX_LENGTH = 200
+
+_state: dict = {}
+
+_ERROR_RULES = (
+    # (score, pattern): the highest score wins; among equals, the last line
+    (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?::|$)"),
+    (6, r"^Exception in thread \"[^\"]*\" [\w.$]+"),
+    (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
+    (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
+    (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?error\b"),
+    (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
+    (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
+    (3, r"^FAILED \S+"),
+    (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
+        r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found)\b"),
+    (2, r"(?i)\b(?:error|failed|failure|cannot|can't|unable to|fatal)\b"),
+)
+
+_MASKS = (
+    (r"\x1b\[[0-9;?]*[A-Za-z]", ""),  # ANSI colours
+    (r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?", "<time>"),
+    (r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b", "<time>"),
+    (r"\b\d{4}-\d\d-\d\d\b", "<time>"),
+    (r"\b((?:https?|wss?|ftp)://[^/\s'\"]+)(?:/[^\s'\"]*)?", r"\1/<path>"),
+    (r"(?:/tmp|/var/folders|/private/var|/var/tmp|[A-Za-z]:\\Users\\[^\\\s]+\\AppData\\Local\\Temp)"
+     r"(?:[/\\][^\s'\":,)]*)?", "<tmp>"),
+    (r"\b\d{1,3}(?:\.\d{1,3}){3}\b", "<ip>"),
+    (r"(?<![\w.:/<])(?:[A-Za-z]:\\|~/|/)(?:[^\s'\":,()\[\]]+[/\\])*[^\s'\":,()\[\]]*", "<path>"),
+    (r"\b0x[0-9a-fA-F]+\b", "<addr>"),
+    (r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b", "<id>"),
+    (r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b", "<id>"),
+    (r"\b[a-z]+_[A-Za-z0-9]{16,}\b", "<id>"),  # toolu_…, req_…, msg_…
+    (r"\b(line|lines|col|column|pid|port|thread|attempt)\s+\d+", r"\1 <n>"),
+    (r":\d+(?::\d+)?\b", ":<n>"),
+    # numbers, except error codes: Errno 2, exit code 127, status 404, HTTP 500, signal 9
+    (r"(?<![\w.<])(?<!Errno )(?<!code )(?<!status )(?<!HTTP )(?<!signal )(?<!exit )\d+(?:\.\d+)?(?:ms|s|m|h|KiB|MiB|GiB|kB|MB|GB|%)?(?![\w>])"
+     r"(?! (?:Not|Bad|Internal|Service|Forbidden|Unauthorized|Gateway|Too|Conflict|Unprocessable|Payment|Method))", "<n>"),
+)
+
+_MODULE_MESSAGES = (
+    (r"(No module named )['\"]?[\w.]+['\"]?", r"\1'<mod>'"),
+    (r"(cannot import name )['\"]?\w+['\"]? (from )['\"]?[\w.]+['\"]?(?: \(<path>\)| \([^)]*\))?", r"\1'<name>' \2'<mod>'"),
+    (r"(Cannot find module )['\"][^'\"]+['\"]", r"\1'<mod>'"),
+    (r"(Cannot find package )['\"][^'\"]+['\"]", r"\1'<mod>'"),
+    (r"(Module not found: Error: Can't resolve )['\"][^'\"]+['\"]", r"\1'<mod>'"),
+)
+
+
+def _compiled() -> dict:
+    if not _state:
+        _state["rules"] = [(score, re.compile(p)) for score, p in _ERROR_RULES]
+        _state["masks"] = [(re.compile(p), r) for p, r in _MASKS]
+        _state["modules"] = [(re.compile(p), r) for p, r in _MODULE_MESSAGES]
+        _state["exit"] = re.compile(r"^Exit code (\d+)\s*$", re.M)
+        _state["spaces"] = re.compile(r"\s+")
+    return _state
+
+
+def error_line(text: str) -> str | None:
+    """The line of ``text`` that best names the error, or None."""
+    state = _compiled()
+    best, best_score = None, 0
+    lines = text.splitlines()
+    if len(lines) > 400:  # the error is near the end, or in the first lines of a short failure
+        lines = lines[:100] + lines[-300:]
+    for raw in lines:
+        line = raw.strip()
+        if not line or len(line) > 2000 or line.startswith(("Traceback (most recent call last)", "During handling")):
+            continue
+        if line.startswith("Exit code ") and state["exit"].match(line):
+            continue
+        for score, pattern in state["rules"]:
+            if score < best_score:
+                break
+            if pattern.search(line):
+                if score >= best_score:
+                    best, best_score = line, score
+                break
+    return best
+
+
+def normalise(line: str) -> str:
+    """``line`` with machine- and run-specific parts masked."""
+    state = _compiled()
+    for pattern, replacement in state["modules"]:
+        line = pattern.sub(replacement, line)
+    for pattern, replacement in state["masks"]:
+        line = pattern.sub(replacement, line)
+    line = state["spaces"].sub(" ", line).strip()
+    if line.startswith("E "):
+        line = line[2:].lstrip()  # pytest's marker for the raising line
+    if len(line) > MAX_LENGTH:
+        line = line[: MAX_LENGTH - 1] + "…"
+    return line
+
+
+def error_signature(text: str | None, command: str | None = None) -> str | None:
+    """A normalised one-line signature of the failure in ``text``, or None when nothing names one.
+
+    With no error line but an ``Exit code N`` (Claude Code's failure text), the
+    signature is the program and its exit status: ``pytest: exit code 1``.
+    """
+    if not text:
+        return None
+    line = error_line(text)
+    if line:
+        return normalise(line)
+    match = _compiled()["exit"].search(text)
+    if match:
+        program = _program(command) if command else None
+        return f"{program + ': ' if program else ''}exit code {match.group(1)}"
+    return None
+
+
+def _program(command: str) -> str | None:
+    """The program a shell command runs: ``cd x && python -m pytest -q`` gives ``python -m pytest``."""
+    for part in re.split(r"&&|\|\||;|\|", command):
+        words = [w for w in part.strip().split() if "=" not in w or w.startswith("-")]
+        while words and words[0] in ("sudo", "env", "time", "exec", "nohup", "command"):
+            words = words[1:]
+        if not words or words[0] in ("cd", "export", "source", ".", "set", "echo", "true"):
+            continue
+        program = words[0].rsplit("/", 1)[-1]
+        if program.startswith("python") and len(words) > 2 and words[1] == "-m":
+            program = f"python -m {words[2]}"
+        elif program in ("npm", "yarn", "pnpm", "cargo", "go", "uv", "poetry", "make", "docker", "git") and len(words) > 1:
+            program = f"{program} {words[1]}"
+        return program
+    return None
