@@ -1,0 +1,405 @@
+"""`lorebook mcp`, driven through the official SDK's own client over stdio.
+
+Each server is the real `lorebook mcp` subprocess; the SDK `Client` talks to
+it with the initialize handshake Claude Code uses. A server costs a couple of
+seconds to start, so one server serves a module's worth of calls on a
+populated database, and a second one covers the missing and locked database.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import queue
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+LOREBOOK = str(Path(sys.executable).parent / "lorebook")
+
+
+class McpClient:
+    """The SDK ``Client`` connected to ``lorebook mcp`` over stdio, run on its own thread for sync tests."""
+
+    def __init__(self, env: dict, cwd: str):
+        self.env, self.cwd = env, cwd
+        self._jobs: queue.Queue = queue.Queue()
+        self._ready = concurrent.futures.Future()
+        self.stderr_path = Path(env["LOREBOOK_HOME"]).parent / "mcp-stderr.txt"
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        self.initialize = self._ready.result(timeout=60)
+
+    def _run(self) -> None:
+        import anyio
+
+        try:
+            anyio.run(self._main)
+        except BaseException as ex:  # surface start-up failures to the test
+            if not self._ready.done():
+                self._ready.set_exception(ex)
+
+    async def _main(self) -> None:
+        import anyio
+        from mcp import Client, StdioServerParameters
+        from mcp.client.stdio import stdio_client
+
+        params = StdioServerParameters(command=LOREBOOK, args=["mcp"], env=self.env, cwd=self.cwd)
+        with open(self.stderr_path, "w") as errlog:
+            transport = stdio_client(params, errlog=errlog)
+            async with Client(transport, mode="legacy") as client:
+                self._ready.set_result(client.initialize_result if hasattr(client, "initialize_result") else None)
+                while True:
+                    job = await anyio.to_thread.run_sync(self._jobs.get)
+                    if job is None:
+                        return
+                    make, future = job
+                    try:
+                        future.set_result(await make(client))
+                    except BaseException as ex:
+                        future.set_exception(ex)
+
+    def run(self, make):
+        future = concurrent.futures.Future()
+        self._jobs.put((make, future))
+        return future.result(timeout=120)
+
+    def list_tools(self):
+        return self.run(lambda c: c.list_tools()).tools
+
+    def call(self, name: str, arguments: dict | None = None):
+        """(answer dict, is_error, text) for one tool call."""
+        result = self.run(lambda c: c.call_tool(name, arguments))
+        text = "".join(getattr(block, "text", "") for block in result.content)
+        if result.is_error:
+            return result.structured_content or {}, True, text
+        return json.loads(text), False, text
+
+    def ok(self, name: str, arguments: dict | None = None) -> dict:
+        answer, is_error, text = self.call(name, arguments)
+        assert not is_error, text
+        assert answer == json.loads(text)
+        return answer
+
+    def error(self, name: str, arguments: dict | None = None) -> tuple[dict, str]:
+        answer, is_error, text = self.call(name, arguments)
+        assert is_error, f"expected an error from {name}({arguments}), got {text[:500]}"
+        return answer["error"], text
+
+    def close(self) -> None:
+        self._jobs.put(None)
+        self._thread.join(timeout=30)
+
+
+def server_env(home: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LOREBOOK_", "CLAUDE_"))}
+    env["LOREBOOK_HOME"] = str(home)
+    env["LOREBOOK_EMBED_MODEL"] = "nonexistent-model-for-tests"  # no model download; lexical retrieval
+    return env
+
+
+# --- a populated database ----------------------------------------------------------------------
+
+PROJECT = "github.com/acme/widget"
+
+
+def _note(**fields) -> dict:
+    base = {"kind": "fix", "scope": "project", "project_key": PROJECT, "source_agent": "claude-code",
+            "session_id": "sess-0001", "run_key": "sess-0001:1", "verified": 1,
+            "trigger": "Running `pytest -q` on Python 3.12",
+            "evidence": [{"quote": "ModuleNotFoundError: No module named 'distutils'", "source": "pytest output"}],
+            "change": "Replaced distutils.version with packaging.version in setup helpers.",
+            "validation": {"passed": ["pytest -q: 42 passed"], "not_performed": ["Windows CI"]}}
+    base.update(fields)
+    return base
+
+
+@pytest.fixture(scope="module")
+def populated(tmp_path_factory):
+    from lorebook.store import Store
+
+    root = tmp_path_factory.mktemp("mcp-populated")
+    home = root / "home"
+    home.mkdir()
+    project = root / "widget"
+    (project / ".git").mkdir(parents=True)
+    (project / ".git" / "config").write_text('[remote "origin"]\n\turl = git@github.com:Acme/Widget.git\n')
+    store = Store(home / "lorebook.db")
+    ids = {}
+    ids["distutils"] = store.add_note(_note(
+        title="pytest fails on Python 3.12: distutils was removed, use packaging.version",
+        summary="Python 3.12 removed distutils; setup helpers imported distutils.version.",
+        tags=["python312", "packaging"], files=["setup_helpers.py"],
+        error_signatures=["ModuleNotFoundError: No module named 'distutils'"]))
+    ids["pool"] = store.add_note(_note(
+        title="Connection pool at 100% with pool_size=5 under load tests",
+        summary="The pool_size default of 5 exhausts at 100% usage; raise it to 20 for the load tests.",
+        kind="pitfall", tags=["db"], run_key="sess-0002:1", session_id="sess-0002",
+        change="Set pool_size=20 in config/db.ini", created_at="2026-01-15T10:00:00+00:00"))
+    ids["old"] = store.add_note(_note(
+        title="Pin requests to 2.28 for the proxy tests", summary="Older advice.", tags=["deps"],
+        run_key="sess-0003:1", session_id="sess-0003", status="superseded",
+        created_at="2025-06-01T09:00:00+00:00"))
+    ids["new"] = store.add_note(_note(
+        title="Pin requests to 2.31 for the proxy tests", summary="requests 2.31 fixes the proxy auth bug.",
+        tags=["deps"], run_key="sess-0004:1", session_id="sess-0004"))
+    ids["global"] = store.add_note(_note(
+        title="Git refuses to push over https when the credential helper is missing",
+        summary="Configure credential.helper before pushing over https.", scope="global", project_key=None,
+        conditions="git >= 2.30 on Linux", kind="gotcha", run_key="sess-0005:1", session_id="sess-0005"))
+    store.execute("UPDATE notes SET superseded_by = ? WHERE id = ?", (ids["new"], ids["old"]))
+    store.add_relation(ids["new"], ids["old"], "supersedes")
+    store.add_relation(ids["pool"], ids["distutils"], "similar_to")
+    store.close()
+    client = McpClient(server_env(home), str(project))
+    client.ids = ids
+    client.home = home
+    client.project = project
+    yield client
+    client.close()
+
+
+# --- the listing --------------------------------------------------------------------------------
+
+EXPECTED_TOOLS = {"recall_for_task", "search_knowledge", "get_note", "list_notes", "get_relations",
+                  "validate_task_memory", "write_task_memory"}
+
+
+def test_tools_are_listed_with_schemas_descriptions_and_limits(populated):
+    tools = {t.name: t for t in populated.list_tools()}
+    assert EXPECTED_TOOLS <= set(tools)
+    for tool in tools.values():
+        assert len(tool.description) > 200, tool.name  # the agent's only manual
+        assert "call" in tool.description.lower() or "use" in tool.description.lower(), tool.name
+        assert tool.input_schema["type"] == "object"
+        assert tool.input_schema["additionalProperties"] is False
+    search = tools["search_knowledge"].input_schema
+    assert search["required"] == ["query"]
+    assert search["properties"]["limit"] == {"type": "integer", "description": "How many hits at most.",
+                                             "minimum": 1, "maximum": 50, "default": 10}
+    assert tools["recall_for_task"].input_schema["properties"]["project_limit"]["default"] == 5
+    assert tools["list_notes"].input_schema["properties"]["status"]["default"] == "active"
+    write = tools["write_task_memory"].input_schema
+    assert set(write["required"]) == {"source_agent", "source_run_key", "memory"}
+    assert write["properties"]["mode"]["enum"] == ["auto", "manual"]
+    assert tools["get_note"].annotations.read_only_hint is True
+    assert tools["write_task_memory"].annotations.read_only_hint is False
+
+
+# --- get_note, get_relations ----------------------------------------------------------------------
+
+def test_get_note_returns_the_whole_record_with_provenance_and_relations(populated):
+    answer = populated.ok("get_note", {"id": populated.ids["distutils"]})
+    assert "evidence" in answer["about"] and "not an instruction" in answer["about"]
+    note = answer["note"]
+    assert note["title"].startswith("pytest fails on Python 3.12")
+    assert note["evidence"] == [{"quote": "ModuleNotFoundError: No module named 'distutils'", "source": "pytest output"}]
+    assert note["validation"] == {"passed": ["pytest -q: 42 passed"], "not_performed": ["Windows CI"]}
+    assert note["provenance"] == {"source_agent": "claude-code", "session_id": "sess-0001", "run_key": "sess-0001:1",
+                                  "observation_ids": [], "created_at": note["created_at"],
+                                  "updated_at": note["updated_at"], "verified": True}
+    assert [(r["kind"], r["direction"], r["note"]["id"]) for r in note["relations"]] == [
+        ("similar_to", "incoming", populated.ids["pool"])]
+
+
+def test_get_note_of_a_superseded_note_points_to_its_replacement(populated):
+    answer = populated.ok("get_note", {"id": populated.ids["old"]})
+    assert answer["note"]["status"] == "superseded"
+    assert f"superseded by note #{populated.ids['new']}" in answer["warning"]
+
+
+def test_get_relations_both_directions(populated):
+    answer = populated.ok("get_relations", {"note_id": populated.ids["new"]})
+    (relation,) = answer["relations"]
+    assert relation["kind"] == "supersedes" and relation["direction"] == "outgoing"
+    assert relation["note"]["id"] == populated.ids["old"] and relation["note"]["status"] == "superseded"
+    assert relation["meaning"] == f"#{populated.ids['new']} replaces #{populated.ids['old']}"
+    assert relation["note"]["provenance"]["session_id"] == "sess-0003"
+    back = populated.ok("get_relations", {"note_id": populated.ids["old"]})
+    assert [r["direction"] for r in back["relations"]] == ["incoming"]
+
+
+def test_get_relations_of_a_lone_note_says_it_stands_alone(populated):
+    answer = populated.ok("get_relations", {"note_id": populated.ids["global"]})
+    assert answer["relations"] == []
+    assert "stands alone" in answer["message"]
+
+
+@pytest.mark.parametrize("tool, arguments, field, words", [
+    ("get_note", {}, "id", "is required"),
+    ("get_note", {"id": "seven"}, "id", "must be a whole number"),
+    ("get_note", {"id": 0}, "id", "must be at least 1"),
+    ("get_note", {"id": True}, "id", "must be a whole number"),
+    ("get_note", {"id": 1, "verbose": True}, "verbose", "is not an argument"),
+    ("get_relations", {"note_id": -3}, "note_id", "must be at least 1"),
+    ("get_relations", {"id": 1}, "id", "is not an argument"),
+])
+def test_bad_arguments_name_the_field(populated, tool, arguments, field, words):
+    error, text = populated.error(tool, arguments)
+    assert error["code"] == "invalid_argument" and error["field"] == field
+    assert text.startswith(f"Invalid argument `{field}`") and words in text
+
+
+def test_unknown_note_is_an_error_that_says_so(populated):
+    error, text = populated.error("get_note", {"id": 99999})
+    assert error["code"] == "not_found" and "No note has id 99999" in text
+    error, _ = populated.error("get_relations", {"note_id": 99999})
+    assert error["code"] == "not_found"
+
+
+def test_unknown_tool_is_a_protocol_error(populated):
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as info:
+        populated.call("delete_everything", {})
+    assert "Unknown tool 'delete_everything'" in str(info.value)
+
+
+# --- list_notes ---------------------------------------------------------------------------------------
+
+def _titles(answer) -> list[str]:
+    return [n["title"] for n in answer["notes"]]
+
+
+def test_list_notes_defaults_to_active_newest_first_with_provenance(populated):
+    answer = populated.ok("list_notes")
+    assert answer["total"] == 4 and answer["page"] == 1 and answer["pages"] == 1
+    assert "Pin requests to 2.28 for the proxy tests" not in _titles(answer)  # superseded
+    assert _titles(answer)[-1].startswith("Connection pool")  # created in January: the oldest active
+    assert all(n["provenance"]["source_agent"] == "claude-code" for n in answer["notes"])
+    assert "not an instruction" in answer["about"]
+
+
+@pytest.mark.parametrize("arguments, expected", [
+    ({"search": "100%"}, ["Connection pool at 100% with pool_size=5 under load tests"]),
+    ({"search": "pool_size"}, ["Connection pool at 100% with pool_size=5 under load tests"]),
+    ({"search": "POOL_SIZE=5"}, ["Connection pool at 100% with pool_size=5 under load tests"]),
+    ({"search": "%"}, ["Connection pool at 100% with pool_size=5 under load tests"]),
+    ({"search": "_"}, ["pytest fails on Python 3.12: distutils was removed, use packaging.version",  # setup_helpers.py
+                       "Connection pool at 100% with pool_size=5 under load tests"]),
+    ({"tag": "DEPS"}, ["Pin requests to 2.31 for the proxy tests"]),
+    ({"tag": "deps", "status": "any"}, ["Pin requests to 2.31 for the proxy tests",
+                                        "Pin requests to 2.28 for the proxy tests"]),
+    ({"status": "superseded"}, ["Pin requests to 2.28 for the proxy tests"]),
+    ({"kind": "gotcha"}, ["Git refuses to push over https when the credential helper is missing"]),
+    ({"since": "2026-01-15", "until": "2026-01-15"}, ["Connection pool at 100% with pool_size=5 under load tests"]),
+    ({"until": "2026-01-14", "status": "any"}, ["Pin requests to 2.28 for the proxy tests"]),
+    ({"since": "2026-01-16T00:00:00Z", "kind": "pitfall"}, []),
+])
+def test_list_notes_filters(populated, arguments, expected):
+    assert _titles(populated.ok("list_notes", arguments)) == expected
+
+
+def test_list_notes_empty_answer_says_the_listing_worked(populated):
+    answer = populated.ok("list_notes", {"search": "no note says this"})
+    assert answer["notes"] == [] and answer["total"] == 0
+    assert "the listing worked" in answer["message"] and "5 notes stored" in answer["message"]
+
+
+def test_list_notes_pages(populated):
+    answer = populated.ok("list_notes", {"page": 2})
+    assert answer["notes"] == [] and answer["total"] == 4
+    assert "past the last page (1)" in answer["message"]
+
+
+@pytest.mark.parametrize("arguments, field, words", [
+    ({"page": 0}, "page", "must be at least 1"),
+    ({"page": "2"}, "page", "must be a whole number"),
+    ({"status": "deleted"}, "status", "must be one of active, superseded, stale, forgotten, any"),
+    ({"kind": "bug"}, "kind", "must be one of fix, pitfall"),
+    ({"since": "yesterday"}, "since", "must look like YYYY-MM-DD"),
+    ({"until": "2026-02-30"}, "until", "is not a real date"),
+    ({"search": ""}, "search", "must not be empty"),
+    ({"search": "x" * 501}, "search", "at most 500 characters"),
+    ({"tag": ["a"]}, "tag", "must be a string"),
+])
+def test_list_notes_bad_arguments(populated, arguments, field, words):
+    error, text = populated.error("list_notes", arguments)
+    assert error["field"] == field and words in text
+
+
+# --- the missing, fresh and locked database ----------------------------------------------------------------
+
+def _lesson(**overrides) -> dict:
+    memory = {
+        "title": "Vite dev server 404s on /api: add server.proxy for /api to vite.config.ts",
+        "summary": "The dev server served /api itself and returned 404; proxying /api to the backend on "
+                   "port 8000 fixes local development.",
+        "kind": "fix",
+        "trigger": "Running `npm run dev` and calling fetch('/api/items') from the app",
+        "evidence": [{"quote": "GET http://localhost:5173/api/items 404 (Not Found)", "source": "browser console"}],
+        "change": "Added server.proxy = {'/api': 'http://localhost:8000'} to vite.config.ts so the dev server "
+                  "forwards API calls to the FastAPI backend instead of serving its own 404.",
+        "validation": {"passed": ["npm run dev, then curl localhost:5173/api/items returned 200 with JSON"],
+                       "not_performed": ["production build (the proxy is dev-only)"]},
+        "files": ["vite.config.ts"],
+        "error_signatures": ["GET /api/items 404 (Not Found)"],
+        "tags": ["vite", "proxy"],
+    }
+    memory.update(overrides)
+    return memory
+
+
+def test_missing_then_written_then_locked_database(tmp_path):
+    home = tmp_path / "home"
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    (project / ".git" / "config").write_text('[remote "origin"]\n\turl = https://github.com/acme/shop.git\n')
+    env = dict(server_env(home), LOREBOOK_BUSY_TIMEOUT="0.3")
+    client = McpClient(env, str(project))
+    try:
+        db = home / "lorebook.db"
+        # read tools on a missing database: an error that says so (and the server stays up)
+        for tool, arguments in [("list_notes", {}), ("get_note", {"id": 1}), ("get_relations", {"note_id": 1})]:
+            error, text = client.error(tool, arguments)
+            assert error["code"] == "database_missing", text
+            assert f"No lorebook database at {db}" in text
+        assert not db.exists()
+        # a write creates it; the same run key again changes nothing
+        arguments = {"mode": "manual", "source_agent": "claude-code", "source_run_key": "task-42:vite-proxy",
+                     "scope": "project", "memory": _lesson()}
+        first = client.ok("write_task_memory", arguments)
+        assert first["decision"] == "created" and isinstance(first["note_id"], int), first
+        assert first["index_status"] in ("pending", "indexed", "failed")
+        again = client.ok("write_task_memory", arguments)
+        assert (again["decision"], again["note_id"], again["replayed"]) == ("created", first["note_id"], True)
+        listing = client.ok("list_notes")
+        assert [n["id"] for n in listing["notes"]] == [first["note_id"]]
+        note = client.ok("get_note", {"id": first["note_id"]})["note"]
+        assert note["project_key"] == "github.com/acme/shop"
+        assert note["provenance"]["source_agent"] == "claude-code"
+        assert note["provenance"]["run_key"] == "task-42:vite-proxy"
+        # the empty answer of an empty filter on a real database
+        assert "the listing worked" in client.ok("list_notes", {"kind": "decision"})["message"]
+        # another process holds the write lock: the write is refused with a message that says so
+        holder = sqlite3.connect(str(db), timeout=0.1)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            error, text = client.error("write_task_memory", dict(arguments, source_run_key="task-42:other",
+                                                                 memory=_lesson(title="Another lesson about vite")))
+            assert error["code"] == "database_locked", text
+            assert "locked" in text and str(db) in text
+        finally:
+            holder.rollback()
+            holder.close()
+        # and once it is released, the server carries on
+        assert client.ok("list_notes")["total"] == 1
+    finally:
+        client.close()
+    assert "Traceback" not in (tmp_path / "mcp-stderr.txt").read_text()
+
+
+def test_a_file_that_is_not_a_database_is_an_error_that_says_so(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "lorebook.db").write_text("this is not sqlite\n" * 100)
+    client = McpClient(server_env(home), str(tmp_path))
+    try:
+        error, text = client.error("list_notes", {})
+        assert error["code"] == "database_unusable"
+        assert "not a usable lorebook database" in text
+    finally:
+        client.close()
