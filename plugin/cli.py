@@ -280,6 +280,239 @@ def demo_command(keep):
         click.echo("\nKept in your data dir. See it with: lorebook stats")
 
 
+# --- corpus: a focused body of memory a model reads once and answers from ----------------
+
+@cli.group(name="corpus", cls=_Group)
+def corpus_group():
+    """Knowledge corpora: a filtered snapshot of memory that a model reads once, then answers from.
+
+    \b
+    lorebook corpus build hooks --description "What we learned about hook timing" --query "hook timeout"
+    lorebook corpus prime hooks -m gpt-4o-mini
+    lorebook corpus query hooks "Why did SessionStart time out?"
+    llm -f corpus:hooks "Summarise the pitfalls"
+    """
+
+
+def _resolve_project(value: str | None, store) -> str | None:
+    import os
+
+    from .project import identify
+
+    if value is None:
+        return None
+    if value == "." or os.path.isdir(value):
+        project = identify(os.path.abspath(value))
+        if project is None:
+            raise click.BadParameter(f"{value!r} is not a directory lorebook can identify.", param_hint="--project")
+        return store.project_for_alias(project.key) or project.key
+    return value
+
+
+def _corpus_line(summary: dict) -> str:
+    if summary.get("error"):
+        return f"{summary['name']}: unreadable ({summary['error']})"
+    if not summary["primed"]:
+        state = "not primed"
+    elif summary["snapshot_newer_than_conversation"]:
+        state = f"primed, STALE: snapshot newer than conversation ({summary['stale_reason'] or 'rebuilt since'})"
+    else:
+        state = f"primed with {summary['model']} (cid {summary['conversation_id']})"
+    kinds = ", ".join(f"{n} {k}" for k, n in summary["kinds"].items()) or "empty"
+    return (f"{summary['name']}: {summary['count']} items ({kinds}), ~{summary['tokens']:,} tokens; {state}\n"
+            f"    {summary['description']}\n    filter: {summary['filter']}")
+
+
+def _stream_echo(chunk: str) -> None:
+    click.echo(chunk, nl=False)
+
+
+def _status(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@corpus_group.command(name="build")
+@click.argument("name")
+@click.option("-d", "--description", required=True, help="What the corpus is for; the model reads it first.")
+@click.option("--project", is_flag=False, flag_value=".", default=None,
+              help="Only this project's notes: a project key or directory (alone: the current directory).")
+@click.option("--kind", "kinds", multiple=True,
+              help="fix, pitfall, pattern, decision, gotcha, how-it-works, or observation (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="Notes with this tag (repeatable: any of them).")
+@click.option("--file", "files", multiple=True, help="Items touching this file or glob (repeatable: any of them).")
+@click.option("-q", "--query", help="Items relevant to this text (lorebook's search), best first.")
+@click.option("--since", help="Items recorded on or after this ISO date.")
+@click.option("--until", help="Items recorded before this ISO date.")
+@click.option("-n", "--limit", type=int, help="At most this many items.")
+@click.option("--replace", is_flag=True, help="Redefine an existing corpus of this name.")
+@click.option("--json", "as_json", is_flag=True, help="Output the corpus summary as JSON.")
+def corpus_build(name, description, project, kinds, tags, files, query, since, until, limit, replace, as_json):
+    """Build corpus NAME from a filter; the filter is its whole definition (no implicit date window).
+
+    Writes corpora/NAME.corpus.json in the user dir with full snapshots of the items.
+
+    \b
+    lorebook corpus build hooks -d "Hook timing lessons" --project --kind pitfall --query "hook timeout"
+    lorebook corpus build auth -d "Auth decisions" --tag auth --since 2026-01-01
+    """
+    from . import corpora
+
+    store = _store()
+    try:
+        flt = corpora.make_filter(_resolve_project(project, store), kinds, tags, files, query, since, until, limit)
+        corpus, warnings = corpora.build_corpus(store, name, description, flt, replace=replace)
+    finally:
+        store.close()
+    for warning in warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    summary = corpora.summary(dict(corpus, path=str(corpora.corpus_path(name))))
+    if as_json:
+        _echo_json(summary)
+        return
+    click.echo(f"Built {summary['path']}\n" + _corpus_line(summary))
+
+
+@corpus_group.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def corpus_list(as_json):
+    """List corpora: item count, token estimate, whether primed, and whether the snapshot is newer than the conversation.
+
+    \b
+    lorebook corpus list
+    """
+    from . import corpora
+
+    summaries = [corpora.summary(c) for c in corpora.list_corpora()]
+    if as_json:
+        _echo_json(summaries)
+        return
+    if not summaries:
+        click.echo("No corpora yet. Build one: lorebook corpus build NAME -d \"…\" --query \"…\"")
+    for summary in summaries:
+        click.echo(_corpus_line(summary))
+
+
+@corpus_group.command(name="show")
+@click.argument("name")
+@click.option("--render", is_flag=True, help="Print the text the model reads instead of the summary.")
+@click.option("--json", "as_json", is_flag=True, help="Output the whole corpus file.")
+def corpus_show(name, render, as_json):
+    """Show a corpus: its summary, the text a model reads (--render), or the whole file (--json).
+
+    \b
+    lorebook corpus show hooks --render | less
+    """
+    from . import corpora
+
+    corpus = corpora.load_corpus(name)
+    if as_json:
+        _echo_json(corpus)
+    elif render:
+        click.echo(corpus["system_prompt"] + "\n\n" + corpora.prime_prompt(corpus))
+    else:
+        click.echo(_corpus_line(corpora.summary(dict(corpus, path=str(corpora.corpus_path(name))))))
+        for item in corpus["items"]:
+            label = f"obs:{item['id']}" if item.get("type") == "observation" else f"#{item['id']}"
+            click.echo(f"  {label} [{item.get('kind') or item.get('tool')}] {item.get('title') or item.get('summary')}")
+
+
+@corpus_group.command(name="prime")
+@click.argument("name")
+@click.option("-m", "--model", "model_id", help="An llm model id or alias (default: LOREBOOK_MODEL, else llm's default).")
+def corpus_prime(name, model_id):
+    """Have a model read corpus NAME once and summarise what it can answer; the conversation is kept.
+
+    The conversation is logged by llm; continue it with `lorebook corpus query`
+    or `llm -c --cid ID`. A corpus over the model's token budget is refused
+    (config.json "corpus_budgets": {"MODEL": N}, or LOREBOOK_CORPUS_BUDGET).
+
+    \b
+    lorebook corpus prime hooks -m gpt-4o-mini
+    """
+    from . import corpora
+
+    result = corpora.prime_corpus(name, model_id, echo=_stream_echo, status=_status)
+    click.echo()
+    click.echo(f"Conversation {result['conversation_id']} ({result['model']})", err=True)
+
+
+@corpus_group.command(name="query")
+@click.argument("name")
+@click.argument("question")
+def corpus_query(name, question):
+    """Ask corpus NAME's primed conversation a question; follow-ups remember earlier answers.
+
+    If the conversation cannot be resumed (never primed, deleted from llm's
+    logs, model gone, or it read a since-forgotten note), the corpus is primed
+    again first, and you are told.
+
+    \b
+    lorebook corpus query hooks "Which hook timed out, and what fixed it?"
+    lorebook corpus query hooks "And on which Claude Code version?"
+    """
+    from . import corpora
+
+    corpora.query_corpus(name, question, echo=_stream_echo, status=_status)
+    click.echo()
+
+
+@corpus_group.command(name="rebuild")
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Accept a rebuild that keeps half or less of the items.")
+def corpus_rebuild(name, force):
+    """Re-run corpus NAME's stored filter and refresh its snapshot.
+
+    A rebuild that would keep half or less of a corpus of 4 or more items is
+    refused and the old file kept, unless --force.
+
+    \b
+    lorebook corpus rebuild hooks
+    """
+    from . import corpora
+
+    store = _store()
+    try:
+        corpus, report = corpora.rebuild_corpus(store, name, force=force)
+    finally:
+        store.close()
+    for warning in report["warnings"]:
+        click.echo(f"Warning: {warning}", err=True)
+    click.echo(f"Rebuilt {name}: {report['before']} → {report['after']} items "
+               f"(+{report['added']} −{report['removed']}), ~{corpus['stats']['tokens']:,} tokens.")
+    if report["changed"] and corpus.get("conversation_id"):
+        click.echo(f"The primed conversation predates this snapshot: run 'lorebook corpus reprime {name}'.", err=True)
+
+
+@corpus_group.command(name="reprime")
+@click.argument("name")
+@click.option("-m", "--model", "model_id", help="An llm model id or alias (default: the model it was primed with).")
+def corpus_reprime(name, model_id):
+    """Drop corpus NAME's conversation and prime a new one from the current snapshot.
+
+    \b
+    lorebook corpus reprime hooks
+    """
+    from . import corpora
+
+    result = corpora.reprime_corpus(name, model_id, echo=_stream_echo, status=_status)
+    click.echo()
+    click.echo(f"Conversation {result['conversation_id']} ({result['model']})", err=True)
+
+
+@corpus_group.command(name="delete")
+@click.argument("name")
+def corpus_delete(name):
+    """Delete corpus NAME's file (its llm conversation stays in llm's logs).
+
+    \b
+    lorebook corpus delete hooks
+    """
+    from . import corpora
+
+    corpora.delete_corpus(name)
+    click.echo(f"Deleted corpus {name}.")
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 

@@ -21,6 +21,7 @@ DEFAULT_PLUGINS = (
     "lorebook.hooks.recall",
     "lorebook.hooks.writeback",
     "lorebook.quality",
+    "lorebook.corpora",
 )
 
 pm = pluggy.PluginManager("lorebook")

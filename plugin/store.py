@@ -327,6 +327,77 @@ class Store:
             [*params, limit, offset])
         return [_decode(r, NOTE_JSON_FIELDS) for r in rows], total
 
+    # --- corpora: the rows a corpus filter selects -----------------------------
+
+    def corpus_notes(self, project_keys: list[str] | None = None, kinds: list[str] | None = None,
+                     since: str | None = None, until: str | None = None,
+                     note_ids: list[int] | None = None) -> list[dict]:
+        """Active notes matching a corpus filter (tags and files are matched by the caller), most useful first.
+
+        ``since``/``until`` compare with ``created_at`` (ISO strings sort as dates).
+        """
+        where, params = ["status = 'active'"], []
+        if project_keys is not None:
+            where.append(f"project_key IN ({', '.join('?' for _ in project_keys)})")
+            params += project_keys
+        if kinds:
+            where.append(f"kind IN ({', '.join('?' for _ in kinds)})")
+            params += kinds
+        if since:
+            where.append("created_at >= ?")
+            params.append(since)
+        if until:
+            where.append("created_at < ?")
+            params.append(until)
+        if note_ids is not None:
+            where.append("id IN (SELECT value FROM json_each(?))")
+            params.append(json.dumps(note_ids))
+        rows = self.conn.execute(
+            f"SELECT * FROM notes WHERE {' AND '.join(where)} ORDER BY verified DESC, updated_at DESC, id DESC", params)
+        return [_decode(r, NOTE_JSON_FIELDS) for r in rows]
+
+    def corpus_observations(self, project_keys: list[str] | None = None, since: str | None = None,
+                            until: str | None = None) -> list[dict]:
+        """Observations matching a corpus filter, newest first."""
+        where, params = ["1"], []
+        if project_keys is not None:
+            where.append(f"project_key IN ({', '.join('?' for _ in project_keys)})")
+            params += project_keys
+        if since:
+            where.append("created_at >= ?")
+            params.append(since)
+        if until:
+            where.append("created_at < ?")
+            params.append(until)
+        rows = self.conn.execute(
+            f"SELECT * FROM observations WHERE {' AND '.join(where)} ORDER BY created_at DESC, id DESC", params)
+        return [_decode(r, OBSERVATION_JSON_FIELDS) for r in rows]
+
+    def notes_matching_text(self, query: str, limit: int = 200) -> list[int]:
+        """Ids of notes whose text matches any word of ``query`` (FTS5 bm25, best first); raw text is safe."""
+        words = [w for w in "".join(c if c.isalnum() or c in "_-." else " " for c in query).split() if w]
+        if not words:
+            return []
+        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
+        rows = self.conn.execute(
+            "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?", (match, limit))
+        return [r[0] for r in rows]
+
+    def project_keys_like(self, key: str) -> list[str]:
+        """The project key itself, every key listed as its alias, and the project it is an alias of."""
+        keys = [key]
+        project = self.get_project(key)
+        if project:
+            keys += [k for k in project.get("aliases") or [] if isinstance(k, str)]
+        owner = self.project_for_alias(key)
+        if owner:
+            keys.append(owner)
+        return list(dict.fromkeys(keys))
+
+    def count_project_notes(self, project_key: str) -> int:
+        return self.conn.execute(
+            "SELECT count(*) FROM notes WHERE project_key = ? AND status = 'active'", (project_key,)).fetchone()[0]
+
     # --- writeback: neighbours, revisions, relations, lifecycle -------------------
 
     def similar_note_candidates(self, text: str, project_key: str | None, limit: int = 25) -> list[dict]:

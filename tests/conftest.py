@@ -48,3 +48,40 @@ def git_project(tmp_path):
     (root / ".git").mkdir(parents=True)
     (root / ".git" / "config").write_text('[remote "origin"]\n\turl = git@github.com:Acme/Widget.git\n')
     return root
+
+
+@pytest.fixture(scope="session")
+def _migrated_llm_logs(tmp_path_factory):
+    """An empty, fully migrated llm logs.db: migrating one takes seconds, copying it does not."""
+    import sqlite_utils
+    from llm.migrations import migrate
+
+    path = tmp_path_factory.mktemp("llm-logs") / "logs.db"
+    db = sqlite_utils.Database(path)
+    migrate(db)
+    db.close()
+    return path
+
+
+@pytest.fixture
+def llm_user(tmp_path, monkeypatch, _migrated_llm_logs):
+    """llm's user dir (logs.db, aliases) in tmp, with lorebook's llm plugin and the fake model registered.
+
+    Under pytest llm skips its entry points (sys._called_from_test), so the plugins are registered by hand;
+    tests that need the real entry point run llm in a subprocess.
+    """
+    import llm_fake
+    import lorebook.llm_plugin
+    from llm.plugins import load_plugins, pm
+
+    import shutil
+
+    path = tmp_path / "llm-user"
+    path.mkdir()
+    shutil.copy(_migrated_llm_logs, path / "logs.db")
+    monkeypatch.setenv("LLM_USER_PATH", str(path))
+    load_plugins()
+    for name, module in (("lorebook", lorebook.llm_plugin), ("lorebook-fake", llm_fake)):
+        if not pm.is_registered(module):
+            pm.register(module, name=name)
+    return path

@@ -1,0 +1,55 @@
+"""A fake `llm` model for tests: no network, and its answers show what it was actually sent.
+
+It reads the whole message chain llm hands it (system prompt, history, this
+turn), so a test can tell a primed conversation from a fresh one:
+
+- asked to acknowledge a corpus, it lists the item ids it read;
+- asked anything else, it cites every item id in its context whose text
+  shares a word with the question, and quotes the previous question.
+
+Register it with ``llm.plugins.pm.register(llm_fake, name="lorebook-fake")``;
+a subprocess can do the same before importing ``llm.cli``.
+"""
+import re
+
+import llm
+
+MODEL_ID = "lorebook-fake"
+STOPWORDS = {"the", "a", "an", "and", "or", "of", "to", "in", "on", "what", "which", "why", "how", "did", "does",
+             "is", "was", "it", "that", "this", "with", "for", "we", "about", "from"}
+
+
+def _texts(message):
+    return [getattr(part, "text", "") or "" for part in message.parts]
+
+
+class FakeModel(llm.Model):
+    model_id = MODEL_ID
+    can_stream = True
+
+    def execute(self, prompt, stream, response, conversation):
+        messages = prompt.messages
+        context = "\n".join(t for m in messages for t in _texts(m))
+        user_turns = ["\n".join(_texts(m)) for m in messages if m.role == "user"]
+        current = user_turns[-1] if user_turns else ""
+        ids = list(dict.fromkeys(re.findall(r'id="(#\d+|obs:\d+)"', context)))
+        if "Acknowledge that you have read the corpus" in current:
+            yield "ACK. "
+            yield f"I read {len(ids)} items: {' '.join(ids)}."
+            return
+        words = {w for w in re.findall(r"[a-z0-9_]+", current.lower()) if w not in STOPWORDS and len(w) > 2}
+        cited = []
+        for block in re.split(r"(?=<item |<lorebook-note )", context):
+            match = re.match(r'<(?:item|lorebook-note) id="(#\d+|obs:\d+)"', block)
+            block = re.split(r"</(?:item|lorebook-note)>", block)[0]
+            if match and words & set(re.findall(r"[a-z0-9_]+", block.lower())):
+                cited.append(match.group(1))
+        previous = user_turns[-2].splitlines()[0][:80] if len(user_turns) > 1 else "none"
+        yield f"ANSWER turns={len(user_turns)} "
+        yield f"cites={' '.join(dict.fromkeys(cited)) or 'nothing'} "
+        yield f"previous={previous!r}"
+
+
+@llm.hookimpl
+def register_models(register):
+    register(FakeModel())
