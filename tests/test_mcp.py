@@ -403,3 +403,61 @@ def test_a_file_that_is_not_a_database_is_an_error_that_says_so(tmp_path):
         assert "not a usable lorebook database" in text
     finally:
         client.close()
+
+
+# --- validate_task_memory, and the write tools' bad inputs ---------------------------------------------
+
+def test_validate_rejects_a_status_report_with_reasons_and_writes_nothing(populated):
+    answer = populated.ok("validate_task_memory", {"mode": "manual", "memory": {"title": "Fixed it, tests pass now."}})
+    assert answer["accepted"] is False and answer["decision"] == "skipped"
+    assert "status_only" in answer["reason_codes"]
+    assert "mechanism" in answer["reason"]
+    assert answer["note"]["title"] == "Fixed it, tests pass now."
+    assert populated.ok("list_notes", {"status": "any"})["total"] == 5
+
+
+def test_validate_accepts_a_specific_lesson_and_shows_the_note_as_stored(populated):
+    memory = _lesson(evidence=[{"quote": "proxy error: password=hunter2hunter2 rejected", "source": "vite log"}])
+    answer = populated.ok("validate_task_memory", {"mode": "manual", "memory": memory})
+    assert answer["accepted"] is True and answer["decision"] == "created", answer
+    assert "secret_present" in [w["code"] for w in answer["warnings"]]
+    automatic = populated.ok("validate_task_memory", {"mode": "auto", "memory": memory})
+    assert automatic["accepted"] is False and "secret_present" in automatic["reason_codes"]
+    assert answer["note"]["project_key"] == PROJECT  # from the server's working directory
+    assert "hunter2hunter2" not in json.dumps(answer["note"])  # secrets redacted, as stored
+    assert populated.ok("list_notes", {"status": "any"})["total"] == 5
+
+
+BAD_WRITES = [
+    ({"source_agent": "claude-code", "memory": _lesson()}, "source_run_key", "is required"),
+    ({"source_run_key": "k", "memory": _lesson()}, "source_agent", "is required"),
+    ({"source_agent": "claude-code", "source_run_key": "k"}, "memory", "is required"),
+    ({"source_agent": "claude-code", "source_run_key": "  ", "memory": _lesson()}, "source_run_key", "must not be empty"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "mode": "sometimes", "memory": _lesson()},
+     "mode", "must be one of auto, manual"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "scope": "team", "memory": _lesson()},
+     "scope", "must be one of project, global"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "memory": "a lesson as text"}, "memory", "must be an object"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(kind="bugfix")},
+     "memory.kind", "must be one of fix"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(evidence=[{"source": "log"}])},
+     "memory.evidence[0].quote", "is required"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(files="vite.config.ts")},
+     "memory.files", "must be a list"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(severity="high")},
+     "memory.severity", "is not an argument"),
+    ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(title="x" * 301)},
+     "memory.title", "at most 300 characters"),
+]
+
+
+@pytest.mark.parametrize("tool, arguments, field, words", [
+    (tool, arguments, field, words) for tool in ("write_task_memory", "validate_task_memory")
+    for arguments, field, words in BAD_WRITES
+    if not (tool == "validate_task_memory" and words == "is required" and field.startswith("source_"))
+])
+def test_write_tools_bad_arguments_name_the_field(populated, tool, arguments, field, words):
+    error, text = populated.error(tool, arguments)
+    assert error["field"] == field, text
+    assert words in text
+    assert populated.ok("list_notes", {"status": "any"})["total"] == 5
