@@ -200,14 +200,22 @@ class Store:
         with self.atomic():
             self.conn.execute(f"UPDATE sessions SET {sets} WHERE id = ?", [*fields.values(), session_id])
 
+    def checkpoint(self) -> None:
+        """Copy the WAL into the database file when no reader is in the way (SessionEnd's flush)."""
+        try:
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.OperationalError:
+            pass  # busy: the next checkpoint will do it
+
     # --- prompts and observations ----------------------------------------------
 
-    def add_prompt(self, session_id: str, text: str, prompt_id: str | None = None) -> int | None:
+    def add_prompt(self, session_id: str, text: str, prompt_id: str | None = None,
+                   created_at: str | None = None) -> int | None:
         with self.atomic():
             return self._insert(
                 "prompts",
                 {"session_id": session_id, "prompt_id": prompt_id, "text": text,
-                 "content_hash": content_hash(text), "created_at": now()},
+                 "content_hash": content_hash(text), "created_at": created_at or now()},
                 or_ignore=True,
             )
 
