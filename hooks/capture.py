@@ -112,6 +112,9 @@ def excerpt(value: Any, limit: int, env_file: bool = False) -> str:
 
 
 def _rel(path: str, cwd: str | None) -> str:
+    """``path`` relative to the session's directory when it is inside it (readable summaries)."""
+    if cwd and path.rstrip("/") == cwd.rstrip("/"):
+        return "."
     if cwd and path.startswith(cwd.rstrip("/") + "/"):
         return path[len(cwd.rstrip("/")) + 1:]
     return path
@@ -243,7 +246,8 @@ def extract_read(call: ToolCall) -> dict:
     else:
         detail = str(kind)
     rel = _rel(path, call.cwd)
-    return {"target": path, "files": [path] if path else [], "summary": f"Read {rel} ({detail})",
+    summary = f"Read {rel}" if call.failed else f"Read {rel} ({detail})"
+    return {"target": path, "files": [path] if path else [], "summary": summary,
             "body": body, "meta": meta}
 
 
@@ -342,6 +346,7 @@ def extract_grep(call: ToolCall) -> dict:
     summary = f"Grep {json.dumps(one_line(pattern, 80), ensure_ascii=False)}{scope} → " + (
         hits if (num_files or content.strip()) else "no matches")
     return {"target": pattern, "summary": summary, "body": redact(body),
+            "label": f"Grep {json.dumps(one_line(pattern, 80), ensure_ascii=False)}{scope}",
             "meta": {"mode": mode, "files": num_files, "path": where or None}}
 
 
@@ -355,6 +360,7 @@ def extract_glob(call: ToolCall) -> dict:
     detail = _plural(count, "file") + (" (truncated)" if response.get("truncated") else "") if count else "no files"
     scope = f" in {_rel(where, call.cwd)}" if where else ""
     return {"target": pattern, "summary": f"Glob {pattern}{scope} → {detail}", "body": redact(shown),
+            "label": f"Glob {pattern}{scope}",
             "meta": {"files": count, "truncated": bool(response.get("truncated"))}}
 
 
@@ -364,7 +370,8 @@ def extract_ls(call: ToolCall) -> dict:
                       call.response.get("content") or call.response.get("result") or call.response)
     entries = [l for l in listing.splitlines() if l.strip().startswith("- ") or (l.strip() and not l.startswith("NOTE"))]
     count = max(len(entries) - 1, 0) if entries and entries[0].strip().startswith("- /") else len(entries)
-    return {"target": path, "summary": f"LS {_rel(path, call.cwd) or '.'} → {_plural(count, 'entry').replace('entrys', 'entries')}",
+    return {"target": path, "label": f"LS {_rel(path, call.cwd) or '.'}",
+            "summary": f"LS {_rel(path, call.cwd) or '.'} → {_plural(count, 'entry').replace('entrys', 'entries')}",
             "body": excerpt(listing, LIGHT_LIMIT), "meta": {"entries": count}}
 
 
@@ -380,6 +387,7 @@ def extract_web_fetch(call: ToolCall) -> dict:
     result = response.get("result") if response else call.response
     body = (f"Prompt: {one_line(prompt, 300)}\n\n" if prompt else "") + excerpt(result, LIGHT_LIMIT * 2)
     return {"target": url, "summary": f"WebFetch {one_line(url, 140)} → {status}", "body": body,
+            "label": f"WebFetch {one_line(url, 140)}",
             "meta": {"code": code, "bytes": size}}
 
 
@@ -397,7 +405,8 @@ def extract_web_search(call: ToolCall) -> dict:
     summary = f"WebSearch {json.dumps(one_line(query, 120), ensure_ascii=False)}{scope} → " + (
         _plural(len(hits), "result") if hits else "no results")
     body = "\n".join(hits[:8]) if hits else excerpt(call.response, LIGHT_LIMIT)
-    return {"target": query, "summary": summary, "body": redact(body), "meta": {"results": len(hits)}}
+    return {"target": query, "summary": summary, "body": redact(body), "meta": {"results": len(hits)},
+            "label": f"WebSearch {json.dumps(one_line(query, 120), ensure_ascii=False)}"}
 
 
 def _agent_result_text(response: Any) -> str:
@@ -431,6 +440,7 @@ def extract_agent(call: ToolCall) -> dict:
         outcome = status
     body = f"Task: {excerpt(task, 1200)}" + (f"\n\nResult:\n{excerpt(result, 2400)}" if result.strip() else "")
     return {"target": description or one_line(task, 120),
+            "label": f"{call.tool} {subagent} {json.dumps(one_line(description, 80), ensure_ascii=False)}",
             "summary": f"{call.tool} {subagent} {json.dumps(one_line(description, 80), ensure_ascii=False)} → {outcome}",
             "body": body, "meta": {k: v for k, v in meta.items() if v is not None}}
 
@@ -449,7 +459,7 @@ def extract_todo_write(call: ToolCall) -> dict:
                                                         (counts["pending"], "pending")) if n)
     summary = f"TodoWrite {_plural(len(items), 'item')}" + (f": {detail}" if detail else "") + (
         f"; now: {one_line(current, 80)}" if current else "")
-    return {"target": one_line(current, 200), "summary": summary, "body": excerpt("\n".join(lines), BODY_LIMIT),
+    return {"target": one_line(current, 200), "summary": summary, "label": f"TodoWrite {_plural(len(items), 'item')}", "body": excerpt("\n".join(lines), BODY_LIMIT),
             "meta": counts}
 
 
@@ -468,6 +478,7 @@ def extract_mcp(call: ToolCall) -> dict:
     args = _arg_summary(call.input)
     text = _mcp_text(call.response)
     return {"target": f"{server}.{tool}", "summary": f"MCP {server} · {tool}({args})",
+            "label": f"MCP {server} · {tool}({args})",
             "body": excerpt(text, LIGHT_LIMIT * 2), "meta": {"server": server, "tool": tool}}
 
 
@@ -475,7 +486,8 @@ def extract_generic(call: ToolCall) -> dict:
     """Any tool lorebook has no extractor for: its name, an argument summary, a bounded excerpt."""
     args = _arg_summary(call.input)
     text = call.response if isinstance(call.response, str) else _mcp_text(call.response)
-    return {"target": one_line(args, 300), "summary": f"{call.tool}({args})", "body": excerpt(text, LIGHT_LIMIT * 2),
+    return {"target": one_line(args, 300), "summary": f"{call.tool}({args})", "label": f"{call.tool}({args})",
+            "body": excerpt(text, LIGHT_LIMIT * 2),
             "meta": {"generic": True}}
 
 
@@ -674,15 +686,20 @@ def build_observation(call: ToolCall) -> dict | None:
             extracted["signature_text"] = None
             error = re.sub(r"^\s*((?:Error: )?Exit code \d+).*", r"\1", error, flags=re.S)
     summary = extracted.get("summary") or call.tool
-    if call.failed:
-        first = one_line(redact(re.sub(r"^\s*(?:Error: )?Exit code \d+\s*", "", error)), 90)
-        if call.tool != "Bash" or first:
-            summary += f" ✗ {first}" if first else " ✗ failed"
-        if call.payload.get("is_interrupt"):
-            summary += " (interrupted)"
     signature = None
     if call.failed:
-        from lorebook.signatures import error_signature
+        from lorebook.signatures import error_line, error_signature
+
+        detail = re.sub(r"^\s*(?:Error: )?(?:Exit code \d+\s*)?", "", error)
+        named = error_line(detail) if detail else None
+        first = one_line(redact(named or detail), 100)
+        if call.tool == "Bash":
+            summary += f": {first}" if first else ""
+        else:
+            label = extracted.get("label") or f"{call.tool} {one_line(_rel(as_text(extracted.get('target')), call.cwd), 100)}"
+            summary = f"{label} ✗ {first or 'failed'}"
+        if call.payload.get("is_interrupt"):
+            summary += " (interrupted)"
 
         command = as_text(call.input.get("command")) if call.tool == "Bash" else None
         signature = error_signature(error or extracted.get("signature_text") or "", command)

@@ -513,6 +513,52 @@ def corpus_delete(name):
     click.echo(f"Deleted corpus {name}.")
 
 
+@cli.command(name="import")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True, file_okay=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def import_command(paths, as_json, quiet):
+    """Backfill observations and prompts from existing Claude Code transcripts.
+
+    PATHS are transcript files (.jsonl) or directories searched for them; the
+    default is ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects). Each
+    tool call is replayed through the same capture path as the live hooks:
+    redacted, exclusions applied. Importing again adds nothing; a malformed
+    line is skipped and counted.
+
+    \b
+    lorebook import
+    lorebook import ~/.claude/projects/-home-me-widget --json
+    """
+    from .hooks.transcripts import default_transcript_dir, find_transcripts, import_transcripts
+
+    files = find_transcripts(paths)
+    if not files:
+        where = ", ".join(paths) if paths else str(default_transcript_dir())
+        raise click.ClickException(f"No Claude Code transcripts (*.jsonl) found in {where}.")
+    store = _store()
+    total = sum(f.stat().st_size for f in files)
+    if quiet or as_json:
+        stats = import_transcripts((), store, files=files)
+    else:
+        with click.progressbar(length=total, label=f"Importing {len(files)} transcript(s)", file=sys.stderr,
+                               show_pos=False, show_percent=True) as bar:
+            stats = import_transcripts((), store, progress=bar.update, files=files)
+    summary = stats.as_dict()
+    if as_json:
+        _echo_json(summary)
+        return
+    click.echo(f"Read {summary['files']} transcript(s), {summary['sessions']} session(s), {summary['lines']} lines.")
+    click.echo(f"Added {summary['observations_added']} observation(s) and {summary['prompts_added']} prompt(s); "
+               f"{summary['already_stored']} already stored, {summary['not_stored']} excluded or vetoed.")
+    if summary["malformed_lines"]:
+        click.echo(f"Skipped {summary['malformed_lines']} malformed line(s).")
+    if summary["unpaired_tool_calls"]:
+        click.echo(f"{summary['unpaired_tool_calls']} tool call(s) had no result (an interrupted session).")
+    for problem in summary["unreadable_files"]:
+        click.echo(f"Could not read {problem}", err=True)
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 

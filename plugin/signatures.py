@@ -35,7 +35,8 @@ _ERROR_RULES = (
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
     (3, r"^FAILED \S+"),
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
-        r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found)\b"),
+        r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does not exist|"
+        r"no such tool|not available|unable to)\b"),
     (2, r"(?i)\b(?:error|failed|failure|cannot|can't|unable to|fatal)\b"),
 )
 
