@@ -23,3 +23,7 @@ class SettingsFileError(LorebookError):
 
 class StoreLocked(LorebookError):
     "The database stayed locked past the busy timeout"
+
+
+class EmbeddingUnavailable(LorebookError):
+    "The configured embedding model cannot be loaded or failed"

