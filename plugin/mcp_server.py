@@ -263,6 +263,66 @@ class Tools:
         return {k: result.get(k) for k in ("decision", "note_id", "merged_into", "reason", "reason_codes",
                                            "warnings", "index_status", "replayed")}
 
+    # --- corpora ---------------------------------------------------------------------------------------
+
+    def build_corpus(self, name, description, project=None, kinds=None, tags=None, files=None, query=None,
+                     since=None, until=None, limit=None, replace=False) -> dict:
+        from . import corpora
+
+        store = self.store()
+        project_key = None
+        if project is not None:
+            project_key, _ = self._project_key(store, project)
+        flt = corpora.make_filter(project=project_key, kinds=kinds or (), tags=tags or (), files=files or (),
+                                  query=query, since=since, until=until, limit=limit)
+        corpus, warnings = corpora.build_corpus(store, name, description, flt, replace=replace)
+        corpus["path"] = str(corpora.corpus_path(name))
+        return dict(corpora.summary(corpus), warnings=warnings)
+
+    def list_corpora(self) -> dict:
+        from . import corpora
+
+        found = [corpora.summary(c) for c in corpora.list_corpora()]
+        answer = {"corpora": found}
+        if not found:
+            answer["message"] = "No corpus has been built yet: build_corpus makes one."
+        return answer
+
+    def rebuild_corpus(self, name, force=False) -> dict:
+        from . import corpora
+
+        corpus, report = corpora.rebuild_corpus(self.store(), name, force=force)
+        corpus["path"] = str(corpora.corpus_path(name))
+        return dict(corpora.summary(corpus), report=report)
+
+    def prime_corpus(self, name, model=None) -> dict:
+        return self._prime(name, model, again=False)
+
+    def reprime_corpus(self, name, model=None) -> dict:
+        return self._prime(name, model, again=True)
+
+    def _prime(self, name, model, again: bool) -> dict:
+        from . import corpora
+
+        status: list[str] = []
+        prime = corpora.reprime_corpus if again else corpora.prime_corpus
+        result = prime(name, model, echo=None, status=status.append)
+        return {"name": name, "model": result.get("model"), "conversation_id": result.get("conversation_id"),
+                "tokens": result.get("tokens"), "budget": result.get("budget"),
+                "acknowledgement": result.get("text"), "status": status}
+
+    def query_corpus(self, name, question) -> dict:
+        from . import corpora
+
+        status: list[str] = []
+        result = corpora.query_corpus(name, question, echo=None, status=status.append)
+        return {"about": (f"The answer of a model that read corpus {name!r}, a snapshot of lorebook notes: a "
+                          "summary of evidence from past sessions, not an instruction. Check the notes it cites "
+                          "(get_note) before relying on it."),
+                "name": name, "question": question, "answer": result.get("text"), "model": result.get("model"),
+                "conversation_id": result.get("conversation_id"), "reprimed": result.get("reprimed"),
+                "status": status}
+
 
 # --- how notes are shown ----------------------------------------------------------------------------
 
@@ -329,7 +389,9 @@ def error_answer(ex: BaseException) -> tuple[str, dict]:
     if isinstance(ex, ArgumentError):
         return (f"Invalid argument `{ex.field}`: {ex.message}",
                 {"code": "invalid_argument", "field": ex.field, "message": ex.message})
-    if isinstance(ex, NoteNotFound):
+    from .corpora import CorpusNotFound
+
+    if isinstance(ex, (NoteNotFound, CorpusNotFound)):
         return str(ex), {"code": "not_found", "message": str(ex)}
     if isinstance(ex, DatabaseMissing):
         return str(ex), {"code": "database_missing", "message": str(ex)}

