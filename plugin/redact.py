@@ -29,8 +29,6 @@ import re
 
 PRIVATE_MARK = "[private]"
 
-_state: dict = {}
-
 # (kind, pattern) for secrets recognisable by their own shape, wherever they appear
 _TOKEN_PATTERNS = (
     # (kind, literal needles of which one must occur for the pattern to be tried, pattern)
@@ -103,26 +101,42 @@ _HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", 
                   "blake2b:", "git+", "sha224:")
 
 
+_SOURCES = {
+    "private": (r"<private>.*?(?:</private>|\Z)", re.S | re.I),
+    "private_tail": (r"\A.*?</private>", re.S | re.I),
+    "url": (_URL_PASSWORD, 0),
+    "auth": (_AUTH_HEADER, 0),
+    "bearer": (_BEARER, 0),
+    "flag": (_CLI_FLAG, 0),
+    "mysql": (_MYSQL_P, 0),
+    "assign": (_ASSIGNMENT, 0),
+    "env": (_ENV_LINE, 0),
+    "netrc": (_NETRC, 0),
+    "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+", 0),
+    "splitter": (r"[-_./:+]", 0),
+    "words": (r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", 0),
+    "uuid": (r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", 0),
+    "hex": (r"(?:0x)?[0-9a-fA-F]+", 0),
+    "secretish": (r"[A-Za-z0-9+/=_.~-]+", 0),
+    "code_ref": (r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*\[.*|.*\(.*", 0),
+}
+
+
+class _Patterns(dict):
+    """Compiled patterns by name, each compiled on first use (a hook process needs only a few)."""
+
+    def __missing__(self, name):
+        if name not in _SOURCES:
+            raise KeyError(name)
+        source, flags = _SOURCES[name]
+        compiled = self[name] = re.compile(source, flags)
+        return compiled
+
+
+_state: dict = _Patterns()
+
+
 def _compiled() -> dict:
-    if not _state:
-        _state["private"] = re.compile(r"<private>.*?(?:</private>|\Z)", re.S | re.I)
-        _state["private_tail"] = re.compile(r"\A.*?</private>", re.S | re.I)
-        _state["tokens"] = [(kind, needles, re.compile(p, re.S)) for kind, needles, p in _TOKEN_PATTERNS]
-        _state["url"] = re.compile(_URL_PASSWORD)
-        _state["auth"] = re.compile(_AUTH_HEADER)
-        _state["bearer"] = re.compile(_BEARER)
-        _state["flag"] = re.compile(_CLI_FLAG)
-        _state["mysql"] = re.compile(_MYSQL_P)
-        _state["assign"] = re.compile(_ASSIGNMENT)
-        _state["env"] = re.compile(_ENV_LINE)
-        _state["netrc"] = re.compile(_NETRC)
-        _state["segment"] = re.compile(r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+")
-        _state["splitter"] = re.compile(r"[-_./:+]")
-        _state["words"] = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
-        _state["uuid"] = re.compile(r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}")
-        _state["hex"] = re.compile(r"(?:0x)?[0-9a-fA-F]+")
-        _state["secretish"] = re.compile(r"[A-Za-z0-9+/=_.~-]+")
-        _state["code_ref"] = re.compile(r"[A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+|[A-Za-z_]\w*\[.*|.*\(.*")
     return _state
 
 
@@ -316,9 +330,12 @@ def redact(text: str | None, env_file: bool = False) -> str:
         text = str(text)
     state = _compiled()
     text = drop_private(text)
-    for kind, needles, pattern in state["tokens"]:
-        if any(needle in text for needle in needles):
-            text = pattern.sub(f"[REDACTED:{kind}]", text)
+    for index, (kind, needles, pattern) in enumerate(_TOKEN_PATTERNS):
+        if any(needle in text for needle in needles):  # most texts hold no needle: compile only when one does
+            compiled = state.get(index)
+            if compiled is None:
+                compiled = state[index] = re.compile(pattern, re.S)
+            text = compiled.sub(f"[REDACTED:{kind}]", text)
     if "://" in text:
         text = state["url"].sub(lambda m: f"{m.group(1)}:[REDACTED:url-password]@", text)
     if env_file:
