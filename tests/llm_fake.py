@@ -5,11 +5,14 @@ turn), so a test can tell a primed conversation from a fresh one:
 
 - asked to acknowledge a corpus, it lists the item ids it read;
 - asked anything else, it cites every item id in its context whose text
-  shares a word with the question, and quotes the previous question.
+  shares a word with the question, and quotes the previous question;
+- given tools, a prompt "TOOL_NAME: {json}" makes it call that tool, then
+  report the tool's output.
 
 Register it with ``llm.plugins.pm.register(llm_fake, name="lorebook-fake")``;
 a subprocess can do the same before importing ``llm.cli``.
 """
+import json
 import re
 
 import llm
@@ -26,8 +29,17 @@ def _texts(message):
 class FakeModel(llm.Model):
     model_id = MODEL_ID
     can_stream = True
+    supports_tools = True
 
     def execute(self, prompt, stream, response, conversation):
+        if prompt.tool_results:  # the second step of a tool chain: report what the tools returned
+            yield "TOOL RESULTS: " + " | ".join(f"{r.name} -> {r.output}" for r in prompt.tool_results)
+            return
+        if prompt.tools:  # "TOOL_NAME: {json arguments}" asks for one tool call
+            name, _, arguments = (prompt.prompt or "").partition(":")
+            response.add_tool_call(llm.ToolCall(name=name.strip(), arguments=json.loads(arguments or "{}")))
+            yield f"calling {name.strip()}"
+            return
         messages = prompt.messages
         context = "\n".join(t for m in messages for t in _texts(m))
         user_turns = ["\n".join(_texts(m)) for m in messages if m.role == "user"]
@@ -37,7 +49,8 @@ class FakeModel(llm.Model):
             yield "ACK. "
             yield f"I read {len(ids)} items: {' '.join(ids)}."
             return
-        words = {w for w in re.findall(r"[a-z0-9_]+", current.lower()) if w not in STOPWORDS and len(w) > 2}
+        question = prompt._prompt or current  # this turn's own text, without its fragments
+        words = {w for w in re.findall(r"[a-z0-9_]+", question.lower()) if w not in STOPWORDS and len(w) > 2}
         cited = []
         for block in re.split(r"(?=<item |<lorebook-note )", context):
             match = re.match(r'<(?:item|lorebook-note) id="(#\d+|obs:\d+)"', block)

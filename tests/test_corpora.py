@@ -308,7 +308,7 @@ def test_rebuild_that_adds_items_marks_the_primed_conversation_stale(store, lore
 # --- forgetting ------------------------------------------------------------------------------
 
 def test_forget_removes_the_note_from_every_snapshot_and_marks_conversations_stale(store, lorebook_home, llm_user):
-    from lorebook.plugins import load_plugins
+    from lorebook.relations import forget  # what `lorebook forget` runs
 
     ids = add_notes(store)
     lorebook("corpus", "build", "hooks", "-d", "Hook lessons", "--tag", "hooks")
@@ -317,7 +317,7 @@ def test_forget_removes_the_note_from_every_snapshot_and_marks_conversations_sta
     lorebook("corpus", "prime", "hooks", "-m", "lorebook-fake")
     deps_before = corpus_file(lorebook_home, "deps").read_text()
 
-    load_plugins().hook.forget_item(kind="note", item_id=ids[1], store=store)
+    forget(store, ids[1])
 
     for name in ("hooks", "all"):
         corpus = json.loads(corpus_file(lorebook_home, name).read_text())
