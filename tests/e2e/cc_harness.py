@@ -220,11 +220,12 @@ class Sandbox:
     route: "plugin-dir" (claude --plugin-dir <checkout>), "install" (`lorebook install`
     into ~/.claude/settings.json), "install-project" (`lorebook install --project`),
     "marketplace" (`claude plugin marketplace add <checkout>` + `claude plugin install`),
-    or None (lorebook not registered).
+    or None (lorebook not registered). git: make the project a git checkout (with
+    ``remote`` as origin when given: lorebook keys projects by their remote).
     """
 
     def __init__(self, api: FakeAnthropic, claude: str, lorebook: str, route: str | None = "plugin-dir",
-                 root: str | None = None, git: bool = True):
+                 root: str | None = None, git: bool = True, remote: str | None = None):
         if route not in ALL_ROUTES + (None,):
             raise ValueError(f"unknown route {route!r}; one of {ALL_ROUTES}")
         self.api, self.claude, self.lorebook_bin, self.route = api, claude, lorebook, route
@@ -240,6 +241,8 @@ class Sandbox:
         self.claude_args: list[str] = []
         if git:
             self.git("init", "-q")
+            if remote:
+                self.git("remote", "add", "origin", remote)
         if route:
             self.register(route)
 

@@ -18,7 +18,7 @@ Fixtures:
     claude_bin        (session) path of the claude binary, or skip
     lorebook_bin      (session) the venv's `lorebook` executable
     fake_api          (session) the running FakeAnthropic server (one for all tests)
-    lorebook_sandbox  factory: lorebook_sandbox(route="plugin-dir", git=True) -> Sandbox
+    lorebook_sandbox  factory: lorebook_sandbox(route="plugin-dir", git=True, remote=None) -> Sandbox
     sandbox           a Sandbox, parametrized over both registration routes
                       ("plugin-dir" and "install"): a test using it runs twice
 
@@ -102,8 +102,8 @@ def fake_api(claude_bin):
 def lorebook_sandbox(fake_api, claude_bin, lorebook_bin):
     made: list[Sandbox] = []
 
-    def make(route: str | None = "plugin-dir", git: bool = True) -> Sandbox:
-        sb = Sandbox(fake_api, claude_bin, lorebook_bin, route=route, git=git)
+    def make(route: str | None = "plugin-dir", git: bool = True, remote: str | None = None) -> Sandbox:
+        sb = Sandbox(fake_api, claude_bin, lorebook_bin, route=route, git=git, remote=remote)
         made.append(sb)
         return sb
 

@@ -44,7 +44,9 @@ def play_two_sessions(sb):
     return first, second
 
 
-def test_second_session_starts_with_the_lesson(sandbox):
+@pytest.mark.parametrize("route", ["plugin-dir", "install", "marketplace"])
+def test_second_session_starts_with_the_lesson(lorebook_sandbox, route):
+    sandbox = lorebook_sandbox(route)
     first, second = play_two_sessions(sandbox)
     # the first session was new to lorebook: nothing was injected into it
     assert CAUSE not in first.first_request_text()
@@ -70,3 +72,22 @@ def test_broken_data_dir_does_not_break_the_session(lorebook_sandbox):
     assert res.text.startswith(CAUSE)
     assert "hook error" not in res.stderr.lower()
     assert sb.lorebook_home.read_text() == "not a directory"
+
+
+def test_uninstall_stops_lorebook_in_the_next_session(lorebook_sandbox):
+    sb = lorebook_sandbox("install-project")
+    assert sb.run("Please run echo hello").returncode == 0
+    assert json.loads(sb.lorebook("stats", "--json").stdout)["sessions"] == 1
+    assert sb.lorebook("uninstall", "--project").returncode == 0
+    assert not (sb.project / ".claude" / "settings.json").exists()
+    res = sb.run("Please run echo hello")
+    assert res.returncode == 0, res.describe()
+    assert json.loads(sb.lorebook("stats", "--json").stdout)["sessions"] == 1
+
+
+def test_lorebook_disable_turns_it_off_in_a_real_session(lorebook_sandbox):
+    sb = lorebook_sandbox("plugin-dir")
+    sb.extra_env["LOREBOOK_DISABLE"] = "1"
+    res = sb.run("Please run echo hello")
+    assert res.returncode == 0 and res.text == "The command printed: hello. Done.", res.describe()
+    assert not (sb.lorebook_home / "lorebook.db").exists()
