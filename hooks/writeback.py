@@ -1,10 +1,62 @@
-"""Stop: write back the session's lesson. SessionEnd / PreCompact: record the last message."""
+"""Stop: write back the session's lesson, fast, without ever blocking the agent by default.
+
+The deterministic writeback runs in the hook (well under a second: no model,
+no vectors). With ``LOREBOOK_MODEL`` set, a detached ``lorebook refine``
+process asks that model to improve the record afterwards; the hook never
+imports ``llm``. With ``LOREBOOK_STOP_PROMPT=1`` the agent is asked, once per
+session and never while ``stop_hook_active``, to record its lesson through the
+MCP tool ``write_task_memory`` when lorebook found nothing to write itself.
+"""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from lorebook import hookimpl
-from lorebook.writeback import write_back
+from lorebook.writeback import SOURCE_AGENT, write_back
 
 from .sessions import ensure_session
+
+STOP_PROMPT_KEY = "stop-prompt"
+STOP_PROMPT = (
+    "lorebook (memory plugin): before you stop, if this session taught something a future session should know "
+    "(a cause you found, a fix that worked, a pitfall, a decision and its reason), record it once with the MCP "
+    "tool write_task_memory: title, trigger, evidence (quoted), change, validation (what passed, what was not "
+    "checked), scope and conditions. If it taught nothing reusable, just stop: do not write status notes."
+)
+
+
+def _flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
+def spawn_detached(args: list[str]) -> bool:
+    """Start ``python -m lorebook ARGS`` in its own session, outliving this hook; never raises."""
+    try:
+        subprocess.Popen([sys.executable, "-m", "lorebook", *args], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                         close_fds=True, env=os.environ.copy())
+        return True
+    except OSError:
+        return False
+
+
+def _should_ask(event, store, results: list[dict]) -> bool:
+    if not _flag("LOREBOOK_STOP_PROMPT") or event.payload.get("stop_hook_active"):
+        return False
+    if any(r["decision"] in ("created", "merged") for r in results):
+        return False  # lorebook already recorded the lesson itself
+    observations = store.session_observations(event.session_id)
+    if not any(o["outcome"] == "error" or o["tool"] in ("Edit", "Write", "MultiEdit") for o in observations):
+        return False  # nothing happened that could hold a lesson
+    run_key = f"{event.session_id}:{STOP_PROMPT_KEY}"
+    if store.get_receipt(SOURCE_AGENT, run_key) is not None:
+        return False  # asked once already in this session
+    store.add_receipt({"source_agent": SOURCE_AGENT, "run_key": run_key, "decision": "skipped",
+                       "reasons": [{"code": "asked_agent", "severity": "info", "field": None,
+                                    "message": "the agent was asked once to record its lesson"}]})
+    return True
 
 
 @hookimpl(trylast=True)
@@ -18,5 +70,10 @@ def stop(event, store):
 
         message = redact(message)
         store.update_session(event.session_id, last_assistant_message=message)
-    write_back(store, event.session_id, message)
+    results = write_back(store, event.session_id, message)
+    if os.environ.get("LOREBOOK_MODEL", "").strip() and not event.payload.get("stop_hook_active") \
+            and any(r.get("origin") != "none" or r.get("reason_codes") != ["exploration_only"] for r in results):
+        spawn_detached(["refine", event.session_id])
+    if _should_ask(event, store, results):
+        return {"decision": "block", "reason": STOP_PROMPT}
     return None

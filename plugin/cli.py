@@ -559,6 +559,179 @@ def import_command(paths, as_json, quiet):
         click.echo(f"Could not read {problem}", err=True)
 
 
+# --- writeback: validate, write, supersede, stale, forget ------------------------------------------
+
+def _read_memory(memory_arg, file):
+    """A memory from the argument, a file or stdin: a JSON object, or plain text (title + summary)."""
+    if memory_arg is not None and file is not None:
+        raise click.UsageError("Give the memory as an argument or with --file, not both.")
+    if file is not None:
+        text = file.read()
+    elif memory_arg is not None and memory_arg != "-":
+        text = memory_arg
+    elif not sys.stdin.isatty() or memory_arg == "-":
+        text = sys.stdin.read()
+    else:
+        raise click.UsageError("Give the memory as an argument, with --file, or on stdin.")
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            return json.loads(stripped)
+        except ValueError as ex:
+            raise click.BadParameter(f"it starts like JSON but does not parse: {ex}", param_hint="MEMORY")
+    return stripped
+
+
+def _memory_options(f):
+    f = click.option("--json", "as_json", is_flag=True, help="Output as JSON.")(f)
+    f = click.option("--session", "session_id", help="The session it came from (for self-corroboration checks).")(f)
+    f = click.option("--scope", type=click.Choice(["project", "global"]), help="Override the memory's scope.")(f)
+    f = click.option("--mode", type=click.Choice(["manual", "auto"]), default="manual", show_default=True,
+                     help="manual accepts with warnings what auto (the Stop hook's mode) skips.")(f)
+    f = click.option("--file", "-f", type=click.File("r"), help="Read the memory (JSON or text) from a file.")(f)
+    return click.argument("memory_arg", metavar="[MEMORY]", required=False)(f)
+
+
+def _echo_findings(result) -> None:
+    for reason in result.get("reasons") or []:
+        mark = "·" if reason.get("severity") == "info" else "✗"
+        click.echo(f"  {mark} {reason['code']}: {reason['message']}")
+    for warning in result.get("warnings") or []:
+        click.echo(f"  ! {warning['code']}: {warning['message']}")
+
+
+@cli.command(name="validate")
+@_memory_options
+def validate_command(memory_arg, file, mode, scope, session_id, as_json):
+    """Preflight a lesson without storing it: accepted or not, the decision, reason codes and warnings.
+
+    MEMORY is a JSON object (title, summary, kind, trigger, evidence, change,
+    validation, scope, conditions, files, error_signatures, tags) or plain
+    text; give it as an argument, with --file, or on stdin. Exits 1 when the
+    lesson would not be stored.
+
+    \b
+    lorebook validate "Fixed it, tests pass now."
+    lorebook validate --file lesson.json --json
+    """
+    from .writeback import validate_memory
+
+    memory = _read_memory(memory_arg, file)
+    result = validate_memory(_store(), memory, mode, scope=scope, session_id=session_id)
+    if as_json:
+        _echo_json(result)
+    else:
+        if result["accepted"]:
+            target = f" into #{result['merged_into']}" if result.get("merged_into") else ""
+            click.echo(f"Accepted ({mode} mode): it would be {result['decision']}{target}.")
+        else:
+            click.echo(f"Rejected ({mode} mode): " + ", ".join(result["reason_codes"]))
+        _echo_findings(result)
+    if not result["accepted"]:
+        sys.exit(1)
+
+
+@cli.command(name="write")
+@_memory_options
+@click.option("--run-key", help="Idempotency key: a retry with the same key returns the first decision. "
+                                "Default: a hash of the memory.")
+@click.option("--agent", "source_agent", default="cli", show_default=True, help="Who is writing (source_agent).")
+def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, source_agent):
+    """Store a lesson: created, merged into a near-duplicate, or skipped, with the reasons.
+
+    Takes the same MEMORY as `lorebook validate`. The note is saved before it
+    is embedded; `index_status: pending` means `lorebook index` will embed it.
+
+    \b
+    lorebook write --file lesson.json
+    echo '{"title": "...", "trigger": "...", "change": "..."}' | lorebook write --json
+    """
+    from .store import content_hash
+    from .writeback import write_memory
+
+    memory = _read_memory(memory_arg, file)
+    key = run_key or "cli:" + content_hash(memory)[:16]
+    result = write_memory(_store(), memory, mode=mode, source_agent=source_agent, source_run_key=key,
+                          scope=scope, session_id=session_id)
+    result["run_key"] = key
+    if as_json:
+        _echo_json(result)
+        return
+    if result["decision"] == "created":
+        click.echo(f"Created note #{result['note_id']} (index: {result['index_status']}).")
+    elif result["decision"] == "merged":
+        click.echo(f"Merged into note #{result['merged_into']} (index: {result['index_status']}).")
+    else:
+        click.echo("Skipped: " + ", ".join(result["reason_codes"]))
+    if result.get("replayed"):
+        click.echo(f"(already written with run key {key}: this is the first decision)")
+    _echo_findings(result)
+
+
+@cli.command(name="supersede")
+@click.argument("old_id", type=int)
+@click.argument("new_id", type=int)
+def supersede_command(old_id, new_id):
+    """Mark note OLD_ID as replaced by NEW_ID: OLD is kept, linked, and never injected again.
+
+    \b
+    lorebook supersede 12 31
+    """
+    from .relations import supersede
+
+    try:
+        supersede(_store(), old_id, new_id)
+    except ValueError as ex:
+        raise click.ClickException(str(ex))
+    click.echo(f"Note #{old_id} is superseded by #{new_id}.")
+
+
+@cli.command(name="stale")
+@click.argument("note_id", type=int)
+@click.option("--reason", default="marked stale", show_default=True, help="Why it no longer holds (kept in history).")
+def stale_command(note_id, reason):
+    """Mark a note stale (the code moved on): kept for the record, never injected.
+
+    \b
+    lorebook stale 12 --reason "the retry wrapper was removed in v2"
+    """
+    from .relations import mark_stale
+
+    try:
+        mark_stale(_store(), note_id, reason)
+    except ValueError as ex:
+        raise click.ClickException(str(ex))
+    click.echo(f"Note #{note_id} is stale.")
+
+
+@cli.command(name="forget")
+@click.argument("note_id", type=int)
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
+def forget_command(note_id, yes):
+    """Erase a note everywhere: its text, search index, vectors, history and corpus snapshots.
+
+    \b
+    lorebook forget 12 --yes
+    """
+    from .relations import forget
+
+    store = _store()
+    note = store.get_note(note_id)
+    if not yes:
+        click.confirm(f"Forget note #{note_id} ({note['title'][:60]})? This cannot be undone", abort=True)
+    forget(store, note_id)
+    click.echo(f"Note #{note_id} is forgotten.")
+
+
+@cli.command(name="refine", hidden=True)
+@click.argument("session_id")
+def refine_command(session_id):
+    """Ask LOREBOOK_MODEL to improve a session's lesson (the Stop hook runs this detached)."""
+    from .writeback import refine_with_model
+
+    _echo_json(refine_with_model(_store(), session_id))
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 

@@ -14,8 +14,8 @@ from typing import Sequence
 RELATION_KINDS = ("supersedes", "similar_to", "contradicts", "derived_from", "resolved_by")
 
 # Chosen on bench/data/dedupe_pairs.json (see bench/dedupe.py); lexical is what the Stop hook uses
-MERGE_THRESHOLD_LEXICAL = 0.40
-MERGE_THRESHOLD_HYBRID = 0.60
+MERGE_THRESHOLD_LEXICAL = 0.32
+MERGE_THRESHOLD_HYBRID = 0.55
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
 VECTOR_WEIGHT = 0.5
@@ -34,14 +34,21 @@ pass passes passed passing add added adding change changed changes use used usin
 issue problem work works worked working need needs needed set setting get gets now new when instead because
 command project check checks value version line lines build call calls called return returns function method
 """.split())
-_NEGATION = re.compile(
-    r"(?ix)\b(?:does\s*n[o']t|did\s*n[o']t|do\s*n[o']t|doesn't|didn't|don't|not|never|no\s+longer|nothing|"
-    r"isn't|wasn't|won't|cannot|can't|avoid|without|unnecessary|irrelevant|useless|wrong|red\s+herring|"
-    r"instead\s+of|rather\s+than|remove[sd]?|revert(?:ed|s)?|drop(?:ped)?|disable[sd]?|unpin(?:ned)?|"
-    r"no\s+effect|made\s+no\s+difference|did\s+not\s+help|does\s+not\s+help|not\s+the\s+cause)\b")
-_OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("raise", "lower"), ("add", "remove"),
-              ("pin", "unpin"), ("upgrade", "downgrade"), ("sync", "async"), ("true", "false"), ("on", "off"),
-              ("before", "after"), ("allow", "deny"), ("more", "fewer"), ("longer", "shorter")]
+# phrases that reject a remedy or a diagnosis: what turns "same topic" into "disagrees"
+_REJECTION = re.compile(
+    r"(?ix)\b(?:do\s*n[o']t|don't|never|avoid)\s+(?:\w+\s+){0,2}?(?:add|use|run|set|raise|increase|decrease|"
+    r"create|switch|force|migrate|stringify|install|whitelist|trust|pin|unpin|upgrade|downgrade|copy|merge|"
+    r"change|remove|relock|bump|disable|enable)\w*"
+    r"|\b(?:did|does|do|would|will)\s*(?:not|n't)\s+(?:help|fix|work|matter|stop|solve|change|speed)\w*"
+    r"|\b(?:didn't|doesn't|won't)\s+(?:help|fix|work|matter|stop|solve)\w*"
+    r"|\bmade\s+no\s+difference\b|\bno\s+effect\b|\bred\s+herring\b|\bwrong\s+fix\b"
+    r"|\b(?:is|was|are|were)\s+the\s+wrong\b|\b(?:is|was)\s+not\s+(?:the\s+)?(?:fix|cause|problem|issue|about|"
+    r"a\s+missing)\b|\bnot\s+(?:about|the\s+(?:fix|cause))\b|\bcannot\s+help\b|\bis\s+not\s+the\s+fix\b"
+    r"|\b(?:is|are)\s+fine\b|\bonly\s+a\s+warning\b|\bstill\s+(?:exceeded|failed|fails|deadlocked|timed\s+out)\b"
+    r"|\bdid\s+not\s+(?:help|fix|stop)\b|\bnot\s+yet\b"
+    r"|不要|无效|没有用")
+_OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),
+              ("allow", "deny")]
 _ASSIGNMENT = re.compile(r"([A-Za-z_][\w.\-]*)\s*(==|>=|<=|~=|=)\s*([\w.\-]+)")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.\-/][A-Za-z0-9_]+)*|\d+(?:\.\d+)+|[\u3400-\u9fff\uac00-\ud7a3]")
 
@@ -136,22 +143,22 @@ def _value_conflict(a: str, b: str) -> bool:
     """Both set the same name to different values (``requests==2.31`` vs ``requests==2.28``, ``timeout=5`` vs 30)."""
     va: dict[str, set] = {}
     for name, _, value in _ASSIGNMENT.findall(a):
-        va.setdefault(name.lower(), set()).add(value.lower())
+        va.setdefault(name.lower(), set()).add(value.lower().rstrip(".-"))
     for name, _, value in _ASSIGNMENT.findall(b):
         values = va.get(name.lower())
-        if values and value.lower() not in values:
+        if values and value.lower().rstrip(".-") not in values:
             return True
     return False
 
 
 def contradicts(a: dict, b: dict) -> bool:
-    """Two notes on one topic whose conclusions disagree: a negated claim, opposite verbs, or different values."""
+    """Two notes on one topic whose conclusions disagree: one rejects a remedy, opposite verbs, or different values."""
     ca = " ".join(str(a.get(f) or "") for f in ("title", "summary", "change"))
     cb = " ".join(str(b.get(f) or "") for f in ("title", "summary", "change"))
     if _value_conflict(ca, cb):
         return True
-    na, nb = len(_NEGATION.findall(ca)), len(_NEGATION.findall(cb))
-    if (na == 0) != (nb == 0):
+    ra, rb = bool(_REJECTION.search(ca)), bool(_REJECTION.search(cb))
+    if ra != rb:
         return True
     wa = {_stem(w.lower()) for w in _WORD.findall(ca)}
     wb = {_stem(w.lower()) for w in _WORD.findall(cb)}

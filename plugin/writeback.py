@@ -650,3 +650,128 @@ def write_back(store: Store, session_id: str, last_message: str | None, *, sourc
             receipt = store.get_receipt(source_agent, run_key)
         results.append(dict(_receipt_result(store, receipt), run_key=run_key, origin="none"))
     return results
+
+
+# --- an llm model's take on the record (run detached: ``lorebook refine``) ---------------------
+
+REQUIRED_STRINGS = ("title", "summary", "trigger", "change")
+
+
+def record_schema_errors(record, observation_ids: set[int]) -> list[str]:
+    """Why a model's JSON is not a usable record (empty list: it is)."""
+    if not isinstance(record, dict):
+        return ["the lesson is not a JSON object"]
+    errors = [f"{field} must be a non-empty string" for field in REQUIRED_STRINGS
+              if not isinstance(record.get(field), str) or not record[field].strip()]
+    if record.get("kind") not in NOTE_KINDS:
+        errors.append(f"kind must be one of {', '.join(NOTE_KINDS)}")
+    if record.get("scope", "project") not in ("project", "global"):
+        errors.append("scope must be project or global")
+    evidence = record.get("evidence")
+    if not isinstance(evidence, list) or not evidence:
+        errors.append("evidence must be a non-empty list")
+    else:
+        for item in evidence:
+            if not isinstance(item, dict) or not isinstance(item.get("quote"), str) or not item["quote"].strip():
+                errors.append("every evidence item needs a quote")
+            elif item.get("observation_id") not in observation_ids:
+                errors.append(f"evidence cites observation {item.get('observation_id')!r}, not one of this session's")
+    validation = record.get("validation")
+    if not isinstance(validation, dict) or not all(isinstance(validation.get(k, []), list)
+                                                   for k in ("passed", "not_performed")):
+        errors.append("validation must be {passed: [...], not_performed: [...]}")
+    for field in LIST_FIELDS:
+        if field in record and not isinstance(record[field], list):
+            errors.append(f"{field} must be a list")
+    return errors
+
+
+def parse_model_json(text: str):
+    """The JSON object in a model's answer (code fences and chatter around it tolerated)."""
+    text = (text or "").strip()
+    fenced = re.search(r"```(?:json)?\s*(\{.*\})\s*```", text, re.S)
+    if fenced:
+        text = fenced.group(1)
+    start, end = text.find("{"), text.rfind("}")
+    if start == -1 or end <= start:
+        raise ValueError("no JSON object in the answer")
+    return json.loads(text[start:end + 1])
+
+
+def refine_prompt(store: Store, session_id: str) -> tuple[str, list[dict], set[int]]:
+    """The prompt (templates/writeback_prompt.md) for this session, its candidates, and its observation ids."""
+    from .render import template
+
+    session = store.get_session(session_id) or {}
+    observations = store.session_observations(session_id)
+    prompts = store.session_prompts(session_id)
+    message = session.get("last_assistant_message") or ""
+    candidates, _ = session_candidates(store, session_id, message)
+    lines = []
+    for o in observations[-60:]:
+        excerpt = one_line(o.get("error_text") or o.get("body") or "", 300)
+        lines.append(f"[{o['id']}] {o['tool']} {one_line(o.get('target'), 160)} -> {o['outcome']}: {excerpt}")
+    draft = {k: v for k, v in candidates[0].items() if not k.startswith("_")} if candidates else None
+    prompt = template("writeback_prompt.md").format(
+        task=one_line(prompts[0]["text"], 400) if prompts else "(not recorded)",
+        observations="\n".join(lines) or "(none)", final_message=bounded(message, 2000) or "(none)",
+        draft=json.dumps(draft, ensure_ascii=False, indent=1) if draft else "(no draft: lorebook found no lesson)")
+    return prompt, candidates, {o["id"] for o in observations}
+
+
+def refine_with_model(store: Store, session_id: str, model=None, *, source_agent: str = SOURCE_AGENT) -> dict:
+    """Ask an ``llm`` model (``LOREBOOK_MODEL``) for a better record; on any failure keep the deterministic one.
+
+    A note the Stop hook already created is revised in place (its old text kept
+    in note_revisions); otherwise the model's lesson goes through preflight in
+    automatic mode under the run key ``<session>:model``.
+    """
+    from .redact import redact
+
+    try:
+        if model is None:
+            import llm
+
+            model = llm.get_model(os.environ.get("LOREBOOK_MODEL") or None)
+        prompt, candidates, observation_ids = refine_prompt(store, session_id)
+        answer = parse_model_json(model.prompt(prompt).text())
+        lesson = answer.get("lesson") if isinstance(answer, dict) and "lesson" in answer else answer
+        if lesson is None:
+            return {"outcome": "kept", "reason": "the model found no lesson; the deterministic decision stands"}
+        errors = record_schema_errors(lesson, observation_ids)
+        if errors:
+            return {"outcome": "fallback", "reason": "; ".join(errors)}
+        for item in lesson["evidence"]:
+            item["source"] = f"observation {item['observation_id']}"
+            item["quote"] = redact(item["quote"])
+    except Exception as ex:  # unknown model, network, bad JSON: the deterministic candidate stands
+        return {"outcome": "fallback", "reason": f"{type(ex).__name__}: {ex}"}
+    model_id = getattr(model, "model_id", "model")
+    created = None
+    for candidate in candidates:
+        receipt = store.get_receipt(source_agent, f"{session_id}:{candidate['_run_key']}")
+        if receipt and receipt.get("note_id"):
+            created = receipt["note_id"]
+            break
+    record = normalize_memory(lesson)
+    if created is not None:
+        from .quality import run_checks, verdict
+
+        accepted, blocking, _ = verdict(run_checks(record), "auto")
+        if not accepted:
+            return {"outcome": "fallback", "reason": "the model's record failed preflight: "
+                    + ", ".join(f.code for f in blocking)}
+        note = store.get_note(created)
+        fields = {k: v for k, v in redacted(record).items() if k in (
+            "title", "summary", "kind", "trigger", "change", "conditions", "scope")}
+        fields["evidence"] = [*(note.get("evidence") or []), *_new_evidence(note, record)]
+        for field in ("files", "error_signatures", "tags"):
+            fields[field] = _union(note.get(field), record.get(field))
+        validation = record["validation"]
+        fields["validation"] = {"passed": _union((note.get("validation") or {}).get("passed"), validation["passed"]),
+                                "not_performed": validation["not_performed"]}
+        store.update_note(created, fields, f"refined by {model_id}")
+        return {"outcome": "refined", "note_id": created}
+    result = write_memory(store, record, mode="auto", source_agent=source_agent,
+                          source_run_key=f"{session_id}:model", session_id=session_id)
+    return {"outcome": result["decision"], **result}
