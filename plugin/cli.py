@@ -431,9 +431,7 @@ def corpus_prime(name, model_id):
     """
     from . import corpora
 
-    result = corpora.prime_corpus(name, model_id, echo=_stream_echo, status=_status)
-    click.echo()
-    click.echo(f"Conversation {result['conversation_id']} ({result['model']})", err=True)
+    corpora.prime_corpus(name, model_id, echo=_stream_echo, status=_status)
 
 
 @corpus_group.command(name="query")
@@ -494,9 +492,7 @@ def corpus_reprime(name, model_id):
     """
     from . import corpora
 
-    result = corpora.reprime_corpus(name, model_id, echo=_stream_echo, status=_status)
-    click.echo()
-    click.echo(f"Conversation {result['conversation_id']} ({result['model']})", err=True)
+    corpora.reprime_corpus(name, model_id, echo=_stream_echo, status=_status)
 
 
 @corpus_group.command(name="delete")

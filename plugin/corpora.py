@@ -581,7 +581,9 @@ def prime_corpus(name: str, model_id: str | None = None, echo: Echo | None = Non
     if not changed_meanwhile:
         corpus["stale"] = None
     save_corpus(corpus)
-    status(f"Primed. Continue with: lorebook corpus query {name} \"…\"  (or llm -c --cid {result['conversation_id']})")
+    if echo:
+        echo("\n")
+    status(f"Primed in {result['seconds']:g} s. Continue with: lorebook corpus query {name} \"…\"  (or llm -c --cid {result['conversation_id']})")
     return dict(result, tokens=tokens, budget=budget)
 
 

@@ -367,15 +367,19 @@ def prime_conversation(model_id: str, system: str, prompt: str, echo=None, statu
     """Start a conversation (no tools) with ``system`` and ``prompt``, logged in llm's logs.db."""
     from .corpora import CorpusError
 
+    import time
+
     model = llm.get_model(model_id)
     conversation = model.conversation()
+    started = time.monotonic()
     try:
         response = conversation.prompt(prompt, system=system)
         text = _stream(response, echo, status)
     except llm.ModelError as ex:
         raise CorpusError(f"{model.model_id} failed while reading the corpus: {ex}") from ex
     response.log_to_db(_logs_db())
-    return {"conversation_id": conversation.id, "model": model.model_id, "text": text}
+    return {"conversation_id": conversation.id, "model": model.model_id, "text": text,
+            "seconds": round(time.monotonic() - started, 1)}
 
 
 def continue_conversation(conversation_id: str, question: str, echo=None) -> dict:
