@@ -124,6 +124,10 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     add("redis url with empty user", f"REDIS_URL=redis://:{rpw}@cache.internal:6379/0", rpw)
     apw = "rbt" + rand(10) + "@2"
     add("amqp url with @ in password", f"celery -A app worker --broker=amqp://worker:{apw}@rabbit:5672//", apw)
+    cpw = rand(12) + "-" + rand(4)
+    add("curl basic auth flag", f"$ curl -sf -u deploy:{cpw} https://ci.acme.io/api/json", cpw)
+    hpw = rand(14)
+    add("wget user flag", f"wget --user=ops:{hpw} https://files.acme.io/backup.tgz", hpw)
     mypw = "Hunter2" + rand(6) + "!"
     add("mysql -p password", f"$ mysql -u root -p{mypw} -h 127.0.0.1 app < schema.sql", mypw)
     adopw = rand(12) + "!9"
@@ -305,6 +309,8 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("session cookie age", "SESSION_COOKIE_AGE = 1209600", "1209600")
     add("java stack frame", "\tat com.acme.auth.TokenService.refresh(TokenService.java:42)",
         "com.acme.auth.TokenService.refresh(TokenService.java:42)")
+    add("git -u flag", "git push -u origin feature/login-form", "git push -u origin feature/login-form")
+    add("docker run user", "docker run -u 1000:1000 -v $PWD:/src node:20 npm test", "-u 1000:1000")
     add("PATH export", "export PATH=/usr/local/bin:$PATH", "/usr/local/bin:$PATH")
     add("LS_COLORS", "LS_COLORS=rs=0:di=01;34:ln=01;36:mh=00", "di=01;34")
     add("conda env path", "CONDA_PREFIX=/opt/conda/envs/py311", "/opt/conda/envs/py311")

@@ -491,8 +491,9 @@ def extract_generic(call: ToolCall) -> dict:
             "meta": {"generic": True}}
 
 
-@hookimpl
+@hookimpl(trylast=True)
 def register_tool_extractors(register):
+    """The built-in extractors: a fallback, so any plugin's extractor for the same tool wins."""
     register("Bash", extract_bash)
     register("Read", extract_read)
     register("NotebookRead", extract_read)
@@ -515,7 +516,7 @@ _registry: dict[str, Callable[[ToolCall], dict]] | None = None
 
 
 def extractors() -> dict[str, Callable[[ToolCall], dict]]:
-    """Tool name (or prefix) → extractor, from every plugin; later registrations win."""
+    """Tool name (or prefix) → extractor, from every plugin; the first registration of a name wins."""
     global _registry
     if _registry is None:
         from lorebook.plugins import load_plugins
@@ -523,10 +524,9 @@ def extractors() -> dict[str, Callable[[ToolCall], dict]]:
         found: dict[str, Callable[[ToolCall], dict]] = {}
 
         def register(name: str, extract: Callable[[ToolCall], dict]) -> None:
-            found[name] = extract
+            found.setdefault(name, extract)
 
-        # pluggy calls the most recently registered plugin first: the built-ins (registered after
-        # entry points), then third-party plugins, whose registrations therefore win
+        # third-party plugins are called before the built-ins (trylast), so theirs are kept
         load_plugins().hook.register_tool_extractors(register=register)
         _registry = found
     return _registry

@@ -72,6 +72,8 @@ _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
 _CLI_FLAG = (r"(?i)(--?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
              r"private-key|db-password)(?:=|\s+))([\"']?)([^\s\"']{3,})")
+# curl -u user:PASSWORD, wget --user=… --password … , httpie -a user:PASSWORD
+_USER_FLAG = r"((?:^|\s)(?:-u|--user|-a|--auth)(?:=|\s+)[\"']?[^\s:\"'/]+:)([^\s\"']+)"
 _MYSQL_P = r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)([^\s-][^\s]*)"
 # KEY <sep> VALUE, the key optionally quoted, the value quoted or bare
 _ASSIGNMENT = (
@@ -109,6 +111,7 @@ _SOURCES = {
     "bearer": (_BEARER, 0),
     "flag": (_CLI_FLAG, 0),
     "mysql": (_MYSQL_P, 0),
+    "user_flag": (_USER_FLAG, 0),
     "assign": (_ASSIGNMENT, 0),
     "env": (_ENV_LINE, 0),
     "netrc": (_NETRC, 0),
@@ -352,6 +355,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if "password" in lowered:
         text = state["netrc"].sub(lambda m: m.group(0) if _trivial_value(m.group(2), "password") else
                                   f"{m.group(1)}[REDACTED:password]", text)
+    if " -u" in text or "--user" in text or " -a" in text or "--auth" in text:
+        text = state["user_flag"].sub(lambda m: m.group(0) if _trivial_value(m.group(2), "password") else
+                                      f"{m.group(1)}[REDACTED:password]", text)
     if "mysql" in lowered:
         text = state["mysql"].sub(lambda m: f"{m.group(1)}[REDACTED:password]", text)
     if "=" in text or ":" in text or " is " in text or " as " in text:
