@@ -308,7 +308,6 @@ def test_rebuild_that_adds_items_marks_the_primed_conversation_stale(store, lore
 # --- forgetting ------------------------------------------------------------------------------
 
 def test_forget_removes_the_note_from_every_snapshot_and_marks_conversations_stale(store, lorebook_home, llm_user):
-    from lorebook.relations import forget  # what `lorebook forget` runs
 
     ids = add_notes(store)
     lorebook("corpus", "build", "hooks", "-d", "Hook lessons", "--tag", "hooks")
@@ -317,7 +316,8 @@ def test_forget_removes_the_note_from_every_snapshot_and_marks_conversations_sta
     lorebook("corpus", "prime", "hooks", "-m", "lorebook-fake")
     deps_before = corpus_file(lorebook_home, "deps").read_text()
 
-    forget(store, ids[1])
+    result = lorebook("forget", str(ids[1]), "--yes")
+    assert result.exit_code == 0, result.output
 
     for name in ("hooks", "all"):
         corpus = json.loads(corpus_file(lorebook_home, name).read_text())
