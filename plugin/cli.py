@@ -728,6 +728,75 @@ def refine_command(session_id):
     _echo_json(refine_with_model(_store(), session_id))
 
 
+# --- embeddings: lorebook index ------------------------------------------------------
+
+
+@cli.command(name="index")
+@click.option("--quiet", is_flag=True, help="No progress bar and no output (how the Stop hook runs it).")
+@click.option("--retry-failed", is_flag=True, help="Try again the notes that failed to embed before.")
+@click.option("--json", "as_json", is_flag=True, help="Output the counts as JSON.")
+def index_command(quiet, retry_failed, as_json):
+    """Embed the notes still waiting for their vectors (index_status pending).
+
+    Vectors go into the llm collection lorebook-notes inside lorebook's
+    database, made with LOREBOOK_EMBED_MODEL (default: the offline
+    lorebook-minilm). Runs one at a time: a second run says so and exits.
+    Resumable: a run that is stopped leaves the rest pending. When the model
+    changed since the last run, every note is embedded again.
+
+    \b
+    lorebook index
+    LOREBOOK_EMBED_MODEL=jina-embeddings-v2-small-en lorebook index
+    llm similar lorebook-notes -d "$(lorebook path --db)" -c "flaky test"
+    """
+    from .vectors import IndexBusy, index_notes
+
+    store = _store()
+    if retry_failed:
+        store.retry_failed_index()
+    pending = store.index_counts()["pending"]
+    show_bar = not quiet and not as_json and pending > 0
+    bar = click.progressbar(length=pending, label="Embedding notes", file=sys.stderr) if show_bar else None
+    state = {"shown": 0}
+
+    def progress(done, total):
+        if bar is not None:
+            bar.length = max(bar.length, total)
+            bar.update(done - state["shown"])
+            state["shown"] = done
+
+    def announce(message):
+        if not quiet:
+            click.echo(message, err=True)
+
+    try:
+        if bar is not None:
+            bar.__enter__()
+        result = index_notes(store, progress=progress, announce=announce)
+    except IndexBusy as ex:
+        if not quiet:
+            click.echo(str(ex), err=True)
+        return
+    except LorebookError as ex:
+        if quiet:
+            sys.exit(1)
+        raise click.ClickException(
+            f"{ex}\nNotes stay pending; keyword search still finds them. Fix the model, then run 'lorebook index'.")
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if quiet:
+        return
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"Embedded {result['embedded']} note(s) with {result['model']}; "
+               f"{result['notes_indexed']} indexed, {result['notes_pending']} pending, "
+               f"{result['notes_failed']} failed.")
+    if result["notes_failed"]:
+        click.echo("Retry the failed ones with: lorebook index --retry-failed")
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 

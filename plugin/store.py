@@ -481,6 +481,111 @@ class Store:
                        (SELECT id FROM collections WHERE name LIKE 'lorebook-notes%')""",
                     (str(note_id), f"note:{note_id}"))
 
+    # --- vectors: llm-compatible collections / embeddings tables (lorebook.vectors) --------
+
+    def has_vector_tables(self) -> bool:
+        return self.conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('collections', 'embeddings')"
+        ).fetchone()[0] == 2
+
+    def ensure_vector_tables(self) -> None:
+        """Create or upgrade llm's ``collections`` / ``embeddings`` tables with llm's own migrations (imports llm)."""
+        from .llm_plugin import apply_embeddings_migrations
+
+        with open(str(self.path) + ".lock", "a") as lock:
+            try:
+                import fcntl
+
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except ImportError:  # pragma: no cover - Windows
+                pass
+            apply_embeddings_migrations(self.db)
+
+    def vector_collection(self, name: str) -> dict | None:
+        """The llm collection row (id, name, model), or None (also when the tables do not exist yet)."""
+        try:
+            row = self.conn.execute("SELECT id, name, model FROM collections WHERE name = ?", (name,)).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return dict(row) if row else None
+
+    def set_vector_collection(self, name: str, model: str) -> tuple[int, str | None]:
+        """Create the collection for ``model``, or switch it to ``model``: (collection id, previous model).
+
+        Switching drops the collection's vectors and marks every note pending again."""
+        with self.atomic():
+            row = self.conn.execute("SELECT id, model FROM collections WHERE name = ?", (name,)).fetchone()
+            if row is None:
+                cursor = self.conn.execute("INSERT INTO collections (name, model) VALUES (?, ?)", (name, model))
+                return cursor.lastrowid, None
+            if row["model"] != model:
+                self.conn.execute("DELETE FROM embeddings WHERE collection_id = ?", (row["id"],))
+                self.conn.execute("UPDATE collections SET model = ? WHERE id = ?", (model, row["id"]))
+                self.conn.execute(
+                    "UPDATE notes SET index_status = 'pending' WHERE index_status IN ('indexed', 'failed')")
+            return row["id"], row["model"]
+
+    def notes_to_index(self, limit: int, after_id: int = 0) -> list[dict]:
+        """Pending notes (forgotten ones never), lowest id first, from ``after_id`` on."""
+        rows = self.conn.execute(
+            """SELECT * FROM notes WHERE index_status = 'pending' AND status != 'forgotten' AND id > ?
+               ORDER BY id LIMIT ?""", (after_id, limit))
+        return [_decode(r, NOTE_JSON_FIELDS) for r in rows]
+
+    def save_note_vectors(self, collection_id: int, rows: Iterable[dict]) -> int:
+        """Store vectors and mark their notes indexed, in one transaction: how many were saved.
+
+        Each row: note_id, updated_at (as read), embedding (bytes), content, content_hash, metadata.
+        A note edited since it was read keeps ``pending`` (its new text gets embedded next time)."""
+        saved = 0
+        stamp = int(datetime.now(timezone.utc).timestamp())
+        with self.atomic():
+            for row in rows:
+                cursor = self.conn.execute(
+                    """UPDATE notes SET index_status = 'indexed'
+                       WHERE id = ? AND updated_at IS ? AND index_status = 'pending' AND status != 'forgotten'""",
+                    (row["note_id"], row["updated_at"]))
+                if cursor.rowcount == 0:
+                    continue
+                self.conn.execute(
+                    """INSERT OR REPLACE INTO embeddings
+                       (collection_id, id, embedding, content, content_hash, metadata, updated)
+                       VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                    (collection_id, str(row["note_id"]), row["embedding"], row["content"], row["content_hash"],
+                     json.dumps(row.get("metadata") or {}, ensure_ascii=False), stamp))
+                saved += 1
+        return saved
+
+    def mark_notes_index_failed(self, note_ids: Iterable[int]) -> None:
+        with self.atomic():
+            self.conn.executemany("UPDATE notes SET index_status = 'failed' WHERE id = ? AND index_status = 'pending'",
+                                  [(i,) for i in note_ids])
+
+    def retry_failed_index(self) -> int:
+        """Mark failed notes pending again: how many."""
+        with self.atomic():
+            return self.conn.execute("UPDATE notes SET index_status = 'pending' WHERE index_status = 'failed'").rowcount
+
+    def index_counts(self) -> dict[str, int]:
+        """Notes by index_status (forgotten notes left out)."""
+        counts = {"pending": 0, "indexed": 0, "failed": 0}
+        rows = self.conn.execute(
+            "SELECT index_status, count(*) FROM notes WHERE status != 'forgotten' GROUP BY index_status")
+        counts.update({status: n for status, n in rows})
+        return counts
+
+    def vector_generation(self, collection_id: int) -> tuple[int, int]:
+        """(count, max rowid) of a collection's vectors: changes whenever a vector is added, replaced or deleted
+        (llm and lorebook both write with INSERT OR REPLACE, which gives the row a new rowid)."""
+        row = self.conn.execute(
+            "SELECT count(*), COALESCE(max(rowid), 0) FROM embeddings WHERE collection_id = ?", (collection_id,)
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def collection_vectors(self, collection_id: int) -> Iterator[tuple[str, bytes]]:
+        """(id, embedding blob) of every vector in a collection."""
+        yield from self.conn.execute("SELECT id, embedding FROM embeddings WHERE collection_id = ?", (collection_id,))
+
     # --- reporting --------------------------------------------------------------
 
     def stats(self) -> dict:

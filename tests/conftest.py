@@ -20,6 +20,8 @@ def lorebook_home(tmp_path, monkeypatch):
     for var in ("LOREBOOK_DISABLE", "LOREBOOK_LOAD_PLUGINS", "LOREBOOK_CONTEXT_BUDGET", "LOREBOOK_MODEL",
                 "LOREBOOK_EMBED_MODEL", "LOREBOOK_STOP_PROMPT"):
         monkeypatch.delenv(var, raising=False)
+    # Stop would start a detached `lorebook index` (loads the model) in every test: off unless a test wants it
+    monkeypatch.setenv("LOREBOOK_AUTO_INDEX", "0")
     return home
 
 

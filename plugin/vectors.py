@@ -1,0 +1,383 @@
+"""Note vectors: indexing into llm's tables, and a fast top-k over a cached matrix.
+
+Vectors live in lorebook's own database, in ``llm``-compatible
+``collections`` / ``embeddings`` tables (collection ``lorebook-notes``, id =
+the note id as text), so ``llm similar lorebook-notes -d "$(lorebook path --db)"``
+works on them. Notes are committed first and embedded later by ``lorebook
+index`` (never on a hook's hot path): ``notes.index_status`` is ``pending``
+until their vector is stored, so a killed run resumes where it stopped.
+
+``llm similar`` is brute force in Python; :func:`vector_top_k` ranks from a
+float32 matrix cached in the user dir (memory-mapped ``.npy``), rebuilt when
+the collection's (count, max rowid) changes.
+
+This module's top level imports only the standard library: the Stop hook
+calls :func:`start_index_detached`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Callable, Iterable
+
+from .errors import EmbeddingUnavailable, LorebookError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy
+
+    from .store import Store
+
+COLLECTION = "lorebook-notes"
+INDEX_BATCH = 32
+# Tests set these to stop `lorebook index` between its steps (see tests/test_vectors.py).
+PAUSE_ENV = "LOREBOOK_INDEX_PAUSE"
+AUTO_INDEX_ENV = "LOREBOOK_AUTO_INDEX"
+
+
+class IndexBusy(LorebookError):
+    "Another lorebook index process holds the lock"
+
+
+# --- what gets embedded ---------------------------------------------------------
+
+
+def note_text(note: dict) -> str:
+    """The text embedded for a note: what a searcher's words would match, most telling first
+    (MiniLM reads only the first 256 word pieces)."""
+    parts = [note.get("title") or "", note.get("summary") or "", note.get("trigger") or "",
+             note.get("change") or "", note.get("conditions") or ""]
+    tags = note.get("tags")
+    if isinstance(tags, list) and tags:
+        parts.append("tags: " + ", ".join(str(t) for t in tags))
+    return "\n".join(p.strip() for p in parts if p and p.strip())
+
+
+def text_hash(text: str) -> bytes:
+    """llm's content hash (``Collection.content_hash``): md5 of the UTF-8 text."""
+    return hashlib.md5(text.encode("utf8")).digest()
+
+
+# --- indexing ---------------------------------------------------------------------
+
+
+def index_lock_path() -> Path:
+    from .config import user_dir
+
+    return user_dir() / "index.lock"
+
+
+class IndexLock:
+    """An exclusive, non-blocking file lock: one ``lorebook index`` at a time; released when the process dies."""
+
+    def __init__(self, path: Path | None = None):
+        self.path = Path(path or index_lock_path())
+        self._file = None
+
+    def acquire(self) -> bool:
+        self._file = open(self.path, "a+")
+        try:
+            import fcntl
+
+            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # pragma: no cover - Windows: no lock, SQLite still serialises writes
+            pass
+        except OSError:
+            self._file.close()
+            self._file = None
+            return False
+        self._file.seek(0)
+        self._file.truncate()
+        self._file.write(str(os.getpid()))
+        self._file.flush()
+        return True
+
+    def holder(self) -> str:
+        try:
+            return self.path.read_text().strip() or "?"
+        except OSError:
+            return "?"
+
+    def release(self) -> None:
+        if self._file is not None:
+            self._file.close()  # closing drops the flock
+            self._file = None
+
+    def __enter__(self):
+        if not self.acquire():
+            raise IndexBusy(f"Another 'lorebook index' is running (pid {self.holder()}); it will pick up new notes.")
+        return self
+
+    def __exit__(self, *exc):
+        self.release()
+
+
+def _pause(step: str) -> None:
+    """Sleep where a test asked to (LOREBOOK_INDEX_PAUSE=step:seconds), so that it can kill us there."""
+    wanted = os.environ.get(PAUSE_ENV, "")
+    if wanted.partition(":")[0] == step:
+        print(f"lorebook index: paused at {step}", file=sys.stderr, flush=True)
+        time.sleep(float(wanted.partition(":")[2] or 60))
+
+
+def index_notes(store: "Store", model_id: str | None = None, batch_size: int = INDEX_BATCH,
+                progress: Callable[[int, int], None] | None = None,
+                announce: Callable[[str], None] | None = None) -> dict:
+    """Embed every pending note into the ``lorebook-notes`` collection; commit after each batch.
+
+    Takes the index lock (raises :class:`IndexBusy`), switches the collection to the
+    configured model when it changed (re-embedding everything: ``announce`` says so),
+    and returns counts. ``progress(done, total)`` is called after each batch.
+    """
+    from .embeddings import embedding_model_id
+
+    model_id = model_id or embedding_model_id()
+    announce = announce or (lambda message: None)
+    result = None
+    for _round in range(3):
+        result = _index_round(store, model_id, batch_size, progress, announce, result)
+        # a note committed while we held the lock, after our last read, would otherwise wait for the next
+        # run: the Stop hook that wrote it saw our lock and left it to us
+        if store.index_counts()["pending"] == 0:
+            break
+        lock = IndexLock()
+        if not lock.acquire():
+            break  # someone else is on it
+        lock.release()
+    return result
+
+
+def _index_round(store, model_id, batch_size, progress, announce, previous) -> dict:
+    import numpy as np
+
+    from .embeddings import embed
+
+    with IndexLock():
+        store.ensure_vector_tables()
+        existing = store.vector_collection(COLLECTION)
+        if existing is None or existing["model"] != model_id:
+            embed(["lorebook"], model_id)  # a broken model must fail here, before any vector is dropped
+        if existing is not None and existing["model"] != model_id:
+            announce(f"The embedding model changed from {existing['model']} to {model_id}: "
+                     f"re-embedding every note.")
+        collection_id, _previous = store.set_vector_collection(COLLECTION, model_id)
+        total = store.index_counts()["pending"]
+        done = failed = 0
+        after_id = 0
+        while True:
+            notes = store.notes_to_index(batch_size, after_id)
+            if not notes:
+                break
+            after_id = notes[-1]["id"]
+            _pause("before-embed")
+            texts = [note_text(n) for n in notes]
+            vectors, bad = _embed_batch(texts, model_id, embed)
+            rows = []
+            for note, text, vector in zip(notes, texts, vectors):
+                if vector is None:
+                    continue
+                rows.append({
+                    "note_id": note["id"], "updated_at": note["updated_at"],
+                    "embedding": np.asarray(vector, dtype="<f4").tobytes(),
+                    "content": text, "content_hash": text_hash(text),
+                    "metadata": {"title": note.get("title"), "kind": note.get("kind"),
+                                 "scope": note.get("scope"), "project": note.get("project_key")},
+                })
+            done += store.save_note_vectors(collection_id, rows)
+            if bad:
+                store.mark_notes_index_failed(notes[i]["id"] for i in bad)
+                failed += len(bad)
+            if progress:
+                progress(done + failed, max(total, done + failed))
+            _pause("after-batch")
+        counts = store.index_counts()
+    if done:
+        try:
+            refresh_matrix_cache(store)
+        except Exception:  # the cache is rebuilt on the next search anyway
+            pass
+    if previous:
+        done += previous["embedded"]
+        failed += previous["failed"]
+    return {"model": model_id, "embedded": done, "failed": failed, **{f"notes_{k}": v for k, v in counts.items()}}
+
+
+def _embed_batch(texts: list[str], model_id: str, embed) -> tuple[list, list[int]]:
+    """Vectors for a batch; when the batch fails, one at a time, so that one bad text cannot block the rest.
+
+    Raises EmbeddingUnavailable when the model fails on every text (the model, not the notes, is broken)."""
+    try:
+        return list(embed(texts, model_id)), []
+    except EmbeddingUnavailable:
+        if len(texts) == 1:
+            raise
+    vectors, bad, last_error = [], [], None
+    for i, text in enumerate(texts):
+        try:
+            vectors.append(embed([text], model_id)[0])
+        except EmbeddingUnavailable as ex:
+            vectors.append(None)
+            bad.append(i)
+            last_error = ex
+    if len(bad) == len(texts):
+        raise last_error
+    return vectors, bad
+
+
+def auto_index_enabled() -> bool:
+    return os.environ.get(AUTO_INDEX_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def start_index_detached() -> bool:
+    """Start ``lorebook index --quiet`` in the background (new session, no inherited stdio); never raises.
+
+    Cheap (a fork and exec, nothing heavy imported here). A second indexer finds the lock held and exits;
+    the running one picks the new note up, since it re-reads pending notes until there are none."""
+    if not auto_index_enabled():
+        return False
+    try:
+        subprocess.Popen([sys.executable, "-m", "lorebook", "index", "--quiet"], stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                         close_fds=True)
+        return True
+    except OSError:
+        return False
+
+
+# --- fast top-k -------------------------------------------------------------------
+
+_matrix_cache: dict = {}
+
+
+def matrix_cache_paths(collection: str = COLLECTION) -> tuple[Path, Path, Path]:
+    """(vectors .npy, ids .npy, meta .json) in the user dir's ``vectors/`` folder."""
+    from .config import user_dir
+
+    folder = user_dir() / "vectors"
+    return folder / f"{collection}.f32.npy", folder / f"{collection}.ids.npy", folder / f"{collection}.json"
+
+
+def _collection_state(store: "Store", collection: str) -> tuple[dict, tuple[int, int]] | None:
+    info = store.vector_collection(collection)
+    if info is None:
+        return None
+    return info, store.vector_generation(info["id"])
+
+
+def refresh_matrix_cache(store: "Store", collection: str = COLLECTION, force: bool = False):
+    """Load (or rebuild, when the collection changed) the cached matrix: (ids int64, vectors float32, model)."""
+    import numpy as np
+
+    state = _collection_state(store, collection)
+    if state is None:
+        return np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.float32), None
+    info, generation = state
+    key = {"db": str(store.path), "model": info["model"], "generation": list(generation)}
+    cached = _matrix_cache.get((str(store.path), collection))
+    if cached is not None and cached[0] == key and not force:
+        return cached[1], cached[2], info["model"]
+    vectors_path, ids_path, meta_path = matrix_cache_paths(collection)
+    if not force:
+        try:
+            meta = json.loads(meta_path.read_text("utf-8"))
+            if meta.get("key") == key:
+                ids = np.load(ids_path)
+                vectors = np.load(vectors_path, mmap_mode="r")
+                if len(ids) == vectors.shape[0] == generation[0]:
+                    _matrix_cache[(str(store.path), collection)] = (key, ids, vectors)
+                    return ids, vectors, info["model"]
+        except (OSError, ValueError):
+            pass
+    ids_list, blobs = [], []
+    for item_id, blob in store.collection_vectors(info["id"]):
+        try:
+            ids_list.append(int(item_id))
+        except (TypeError, ValueError):
+            continue  # not a note: someone else's item in the collection
+        blobs.append(blob)
+    if blobs:
+        width = len(blobs[0])
+        blobs = [b for b in blobs if len(b) == width] if any(len(b) != width for b in blobs) else blobs
+        vectors = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), width // 4).astype(np.float32)
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        vectors /= norms  # llm models need not normalise; cosine = dot product after this
+    else:
+        vectors = np.zeros((0, 0), dtype=np.float32)
+    ids = np.asarray(ids_list[:len(vectors)], dtype=np.int64)
+    order = np.argsort(ids, kind="stable")
+    ids, vectors = ids[order], np.ascontiguousarray(vectors[order])
+    try:
+        vectors_path.parent.mkdir(parents=True, exist_ok=True)
+        suffix = f".tmp{os.getpid()}"
+        for path, array in ((vectors_path, vectors), (ids_path, ids)):
+            with open(str(path) + suffix, "wb") as f:
+                np.save(f, array)
+            os.replace(str(path) + suffix, path)
+        meta_path.with_name(meta_path.name + suffix).write_text(json.dumps({"key": key, "rows": len(ids)}))
+        os.replace(meta_path.with_name(meta_path.name + suffix), meta_path)
+    except OSError:
+        pass  # a read-only user dir: rank from memory
+    _matrix_cache[(str(store.path), collection)] = (key, ids, vectors)
+    return ids, vectors, info["model"]
+
+
+def vector_top_k(store: "Store", query_vector, k: int, candidate_ids: Iterable[int] | None = None,
+                 collection: str = COLLECTION) -> list[tuple[int, float]]:
+    """The ``k`` notes whose vectors are most similar to ``query_vector``: [(note id, cosine)], best first.
+
+    ``candidate_ids`` restricts the ranking to those notes (e.g. a project's). Raises
+    EmbeddingUnavailable when the query's length does not match the stored vectors'."""
+    import numpy as np
+
+    ids, vectors, _model = refresh_matrix_cache(store, collection)
+    if k <= 0 or len(ids) == 0:
+        return []
+    query = np.asarray(query_vector, dtype=np.float32).reshape(-1)
+    if query.shape[0] != vectors.shape[1]:
+        raise EmbeddingUnavailable(
+            f"The query vector has {query.shape[0]} dimensions, the stored vectors {vectors.shape[1]}: "
+            "they come from different models. Run 'lorebook index' to re-embed the notes.")
+    norm = float(np.linalg.norm(query))
+    if norm:
+        query = query / norm
+    if candidate_ids is not None:
+        wanted = np.unique(np.fromiter((int(i) for i in candidate_ids), dtype=np.int64))
+        positions = np.searchsorted(ids, wanted)
+        inside = positions < len(ids)
+        positions, wanted = positions[inside], wanted[inside]
+        rows = positions[ids[positions] == wanted]
+        if len(rows) == 0:
+            return []
+        scores = vectors[rows] @ query
+        row_ids = ids[rows]
+    else:
+        scores = vectors @ query
+        row_ids = ids
+    k = min(k, len(scores))
+    top = np.argpartition(-scores, k - 1)[:k] if k < len(scores) else np.arange(len(scores))
+    top = top[np.argsort(-scores[top], kind="stable")]
+    return [(int(row_ids[i]), float(scores[i])) for i in top]
+
+
+def semantic_search(store: "Store", text: str, k: int = 10, candidate_ids: Iterable[int] | None = None,
+                    model_id: str | None = None) -> list[tuple[int, float]]:
+    """Embed ``text`` with the collection's model and rank notes by cosine: [(note id, score)], best first.
+
+    Raises EmbeddingUnavailable when the model cannot be loaded, or when the notes were
+    embedded with a different model than the configured one (run ``lorebook index``)."""
+    from .embeddings import embed, embedding_model_id
+
+    model_id = model_id or embedding_model_id()
+    info = store.vector_collection(COLLECTION)
+    if info is None:
+        return []
+    if info["model"] != model_id:
+        raise EmbeddingUnavailable(
+            f"The notes' vectors were made with {info['model']}, but the configured model is {model_id}. "
+            "Run 'lorebook index' to re-embed them.")
+    return vector_top_k(store, embed([text], model_id)[0], k, candidate_ids)
