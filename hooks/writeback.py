@@ -71,6 +71,11 @@ def stop(event, store):
         message = redact(message)
         store.update_session(event.session_id, last_assistant_message=message)
     results = write_back(store, event.session_id, message)
+    if any(r.get("decision") in ("created", "merged") for r in results):
+        # the note is committed; its vectors come from a detached `lorebook index` (never in the hook)
+        from lorebook.vectors import start_index_detached
+
+        start_index_detached()
     if os.environ.get("LOREBOOK_MODEL", "").strip() and not event.payload.get("stop_hook_active") \
             and any(r.get("origin") != "none" or r.get("reason_codes") != ["exploration_only"] for r in results):
         spawn_detached(["refine", event.session_id])

@@ -294,3 +294,16 @@ def test_semantic_search_refuses_vectors_from_another_model(store, monkeypatch):
 def test_index_help_has_an_example():
     result = CliRunner().invoke(cli, ["index", "--help"])
     assert "lorebook index" in result.output and "--retry-failed" in result.output
+
+
+def test_stop_writes_the_note_then_indexes_it_detached(git_project, store, monkeypatch):
+    from test_loop import play_fix_session
+
+    monkeypatch.setenv("LOREBOOK_AUTO_INDEX", "1")
+    code, out = play_fix_session(git_project)
+    assert (code, out) == (0, {})
+    (note,) = store.project_notes("github.com/acme/widget")
+    # the hook returned with the note committed; the vectors arrive from the background process
+    assert _wait_for(lambda: store.get_note(note["id"])["index_status"] == "indexed")
+    hits = semantic_search(store, "ModuleNotFoundError yaml when running pytest", k=1)
+    assert hits[0][0] == note["id"]
