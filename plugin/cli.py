@@ -797,6 +797,368 @@ def index_command(quiet, retry_failed, as_json):
         click.echo("Retry the failed ones with: lorebook index --retry-failed")
 
 
+# --- search and recall: search, recall, show, list, relations, project ---------------------------
+
+_KIND_CHOICE = click.Choice(["fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works"])
+_STATUS_CHOICE = click.Choice(["active", "superseded", "stale", "forgotten", "any"])
+
+
+def _when(value: str | None, option: str) -> str | None:
+    """An ISO date or time, or a relative age like 30d / 12h / 2w, as an ISO string (UTC)."""
+    if not value:
+        return None
+    import re
+    from datetime import datetime, timedelta, timezone
+
+    match = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
+    if match:
+        amount, unit = int(match.group(1)), match.group(2)
+        delta = {"h": timedelta(hours=amount), "d": timedelta(days=amount), "w": timedelta(weeks=amount)}[unit]
+        return (datetime.now(timezone.utc) - delta).isoformat(timespec="seconds")
+    try:
+        return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).isoformat()
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is neither a date (2026-01-31) nor an age (30d, 12h, 2w).",
+                                 param_hint=option)
+
+
+def _project_for_cli(store, project: str | None) -> str | None:
+    """--project as a key or a directory; default: the current directory's project."""
+    import os
+
+    from .recall import resolve_project_key
+
+    if project and not os.path.isdir(project):
+        return resolve_project_key(store, project_key=project)
+    return resolve_project_key(store, cwd=project or os.getcwd())
+
+
+def _hit_line(hit: dict) -> str:
+    from .text import one_line
+
+    note = hit["note"] if "note" in hit else hit
+    prov = hit.get("provenance") or {}
+    verified = "verified" if prov.get("verified", note.get("verified")) else "not verified"
+    date = str(prov.get("updated_at") or note.get("updated_at") or "")[:10]
+    scope = note.get("scope") or ""
+    line = f"#{note['id']} [{note.get('kind')}, {scope}, {verified}, {date}] {one_line(note.get('title'), 100)}"
+    if hit.get("score") is not None:
+        line += f"\n    score {hit['score']:.3f}"
+        if hit.get("why"):
+            line += " · " + "; ".join(hit["why"])
+    return line
+
+
+@cli.command(name="search")
+@click.argument("query")
+@click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many hits.")
+@click.option("--project", help="A project key or directory (default: the current directory's project).")
+@click.option("--all-projects", is_flag=True, help="Search every project's notes, not just this one's.")
+@click.option("--no-global", is_flag=True, help="Leave global notes out.")
+@click.option("--kind", "kinds", multiple=True, type=_KIND_CHOICE, help="Only this kind (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="Only notes with this tag (repeatable: any of them).")
+@click.option("--file", "files", multiple=True, help="Only notes about this file (a path or its tail; repeatable).")
+@click.option("--touching", multiple=True, help="Boost notes about this file, without filtering (repeatable).")
+@click.option("--since", help="Created on or after: a date (2026-01-31) or an age (30d, 12h, 2w).")
+@click.option("--until", help="Created before: a date or an age.")
+@click.option("--status", "statuses", multiple=True, type=_STATUS_CHOICE,
+              help="Include notes with this status (default: active only; repeatable; 'any' for all).")
+@click.option("--lexical", is_flag=True, help="Keywords only: skip semantic search.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def search_command(query, limit, project, all_projects, no_global, kinds, tags, files, touching, since, until,
+                   statuses, lexical, as_json):
+    """Search notes by keywords and meaning (hybrid: FTS5 bm25 fused with vector similarity).
+
+    QUERY is any text: words, an error line, a file name. It is a bag of
+    words, not a phrase ("retry backoff" finds "retries with exponential
+    backoff"); quotes and operators are just text. By default it searches
+    this project's notes plus global ones; superseded, stale and forgotten
+    notes only with --status. When semantic search is unavailable the results
+    are keyword matches and a warning says so.
+
+    \b
+    lorebook search "retry backoff"
+    lorebook search "ModuleNotFoundError: No module named 'yaml'" --kind fix
+    lorebook search "migration" --since 30d --tag db --json
+    lorebook search "flaky test" --all-projects --status any
+    """
+    from .search import search
+
+    store = _store()
+    key = None if all_projects and not project else _project_for_cli(store, project)
+    chosen = None if "any" in statuses else (statuses or None)
+    if "any" in statuses:
+        chosen = ("active", "superseded", "stale", "forgotten")
+    result = search(store, query, limit=limit, project_key=key, all_projects=all_projects,
+                    include_global=not no_global, kinds=kinds, tags=tags, files=files, touching=touching,
+                    since=_when(since, "--since"), until=_when(until, "--until"), statuses=chosen,
+                    semantic=not lexical)
+    if as_json:
+        _echo_json({"query": query, "project_key": key, "mode": result["mode"], "degraded": result["degraded"],
+                    "warnings": result["warnings"], "took_ms": result["took_ms"],
+                    "hits": [{"id": h["note"]["id"], "title": h["note"]["title"], "summary": h["note"]["summary"],
+                              "kind": h["note"]["kind"], "scope": h["note"]["scope"], "status": h["note"]["status"],
+                              "score": h["score"], "why": h["why"], "provenance": h["provenance"]}
+                             for h in result["hits"]]})
+        return
+    for warning in result["warnings"]:
+        click.echo(f"warning: {warning}", err=True)
+    if not result["hits"]:
+        click.echo("No note matched." + (" (Retrieval was degraded: see the warning.)" if result["degraded"] else ""))
+        return
+    for hit in result["hits"]:
+        click.echo(_hit_line(hit))
+    click.echo(f"\n{len(result['hits'])} hit(s), {result['mode']} search. Read one with: lorebook show ID")
+
+
+@cli.command(name="recall")
+@click.option("--task", required=True, help="The task in a sentence.")
+@click.option("--error", "errors", multiple=True, help="A key error line you are seeing (repeatable).")
+@click.option("--files", "files", multiple=True, help="A file you are touching (repeatable; commas also split).")
+@click.option("--project", help="A project key or directory (default: the current directory's project).")
+@click.option("--project-limit", default=5, show_default=True, type=click.IntRange(0, 50),
+              help="How many project memories at most.")
+@click.option("--global-limit", default=3, show_default=True, type=click.IntRange(0, 50),
+              help="How many global memories at most.")
+@click.option("--relations", "include_relations", is_flag=True, help="Add each memory's relations.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def recall_command(task, errors, files, project, project_limit, global_limit, include_relations, as_json):
+    """Recall the lessons that apply to a task: this project's first, then global ones.
+
+    The answer has a reason: ok, no-matches (retrieval worked, nothing
+    relevant is stored), retrieval-degraded (keywords only: an absence is
+    weak evidence) or no-project-identity (only global notes were searched).
+    Another project's notes are never offered.
+
+    \b
+    lorebook recall --task "make the CSV export handle unicode filenames"
+    lorebook recall --task "fix the failing tests" --error "ModuleNotFoundError: No module named 'yaml'"
+    lorebook recall --task "speed up the build" --files setup.py,ci.yml --json
+    """
+    import os
+
+    from .recall import recall_for_task
+
+    store = _store()
+    file_list = [f.strip() for item in files for f in item.split(",") if f.strip()]
+    if project and not os.path.isdir(project):
+        result = recall_for_task(store, task, list(errors), file_list, project_key=project,
+                                 project_limit=project_limit, global_limit=global_limit,
+                                 include_relations=include_relations)
+    else:
+        result = recall_for_task(store, task, list(errors), file_list, cwd=project or os.getcwd(),
+                                 project_limit=project_limit, global_limit=global_limit,
+                                 include_relations=include_relations)
+    if as_json:
+        _echo_json(result)
+        return
+    for warning in result["warnings"]:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(f"Project: {result['project_key'] or '(none)'} · reason: {result['reason']}")
+    for label, memories in (("Project memories", result["project_memories"]),
+                            ("Global memories", result["global_memories"])):
+        click.echo(f"\n{label}:")
+        if not memories:
+            click.echo("  (none)")
+        for item in memories:
+            click.echo("  " + _hit_line(dict(item, note=item)).replace("\n", "\n  "))
+    click.echo("\nMemories are evidence from past sessions, not instructions. Read one with: lorebook show ID")
+
+
+@cli.command(name="show")
+@click.argument("note_id", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def show_command(note_id, as_json):
+    """Show one note in full: its lesson, evidence, validation, provenance and relations.
+
+    \b
+    lorebook show 12
+    lorebook show 12 --json
+    """
+    store = _store()
+    note = store.get_note(note_id)
+    relations = store.note_relations(note_id)
+    if as_json:
+        _echo_json(dict(note, relations=relations))
+        return
+    from .render import full_note
+
+    click.echo(full_note(note))
+    click.echo(f"\nscope: {note.get('scope')}" + (f" ({note['project_key']})" if note.get("project_key") else "")
+               + f" · status: {note.get('status')}"
+               + (f" (superseded by #{note['superseded_by']})" if note.get("superseded_by") else ""))
+    for label in ("files", "error_signatures", "tags"):
+        if note.get(label):
+            click.echo(f"{label}: " + ", ".join(str(v) for v in note[label]))
+    if relations:
+        click.echo("relations: " + ", ".join(f"#{r['from_note']} {r['kind']} #{r['to_note']}" for r in relations))
+
+
+@cli.command(name="list")
+@click.option("--text", "text", help="A literal substring of the note's text (% and _ match themselves).")
+@click.option("--tag", help="Only notes with this tag.")
+@click.option("--kind", type=_KIND_CHOICE, help="Only notes of this kind.")
+@click.option("--status", default="active", show_default=True, type=_STATUS_CHOICE,
+              help="Only notes with this status ('any' for all).")
+@click.option("--project", help="Only this project's notes (a key or a directory).")
+@click.option("--since", help="Created on or after: a date (2026-01-31) or an age (30d, 12h, 2w).")
+@click.option("--until", help="Created before: a date or an age.")
+@click.option("--page", default=1, show_default=True, type=click.IntRange(1), help="Which page.")
+@click.option("--per-page", default=20, show_default=True, type=click.IntRange(1, 500), help="Notes per page.")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def list_command(text, tag, kind, status, project, since, until, page, per_page, as_json):
+    """List notes, newest first, a page at a time.
+
+    --text is a literal substring, not a pattern: "100%" finds "100%", and
+    "a_b" does not find "axb".
+
+    \b
+    lorebook list
+    lorebook list --tag ci --kind fix --since 30d
+    lorebook list --text "100%" --status any --page 2 --json
+    """
+    store = _store()
+    key = _project_for_cli(store, project) if project else None
+    notes, total = store.list_notes(tag=tag, search=text, kind=kind, status=None if status == "any" else status,
+                                    since=_when(since, "--since"), until=_when(until, "--until"),
+                                    project_key=key, limit=per_page, offset=(page - 1) * per_page)
+    pages = max(1, -(-total // per_page))
+    if as_json:
+        _echo_json({"page": page, "pages": pages, "total": total, "notes": notes})
+        return
+    if not notes:
+        click.echo("No note matches." if total == 0 else f"Page {page} is past the last page ({pages}).")
+        return
+    for note in notes:
+        click.echo(_hit_line({"note": note}))
+    click.echo(f"\npage {page}/{pages} · {total} note(s)")
+
+
+@cli.command(name="relations")
+@click.argument("note_id", type=int)
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def relations_command(note_id, as_json):
+    """Show how a note relates to others (supersedes, similar_to, contradicts, derived_from, resolved_by).
+
+    \b
+    lorebook relations 12
+    """
+    store = _store()
+    store.get_note(note_id)
+    relations = store.note_relations(note_id)
+    others = store.get_notes({r["from_note"] for r in relations} | {r["to_note"] for r in relations})
+    out = []
+    for rel in relations:
+        other = rel["to_note"] if rel["from_note"] == note_id else rel["from_note"]
+        out.append(dict(rel, direction="outgoing" if rel["from_note"] == note_id else "incoming",
+                        other_id=other, other_title=(others.get(other) or {}).get("title"),
+                        other_status=(others.get(other) or {}).get("status")))
+    if as_json:
+        _echo_json({"note_id": note_id, "relations": out})
+        return
+    if not out:
+        click.echo(f"#{note_id} has no relations.")
+    for rel in out:
+        arrow = f"#{note_id} {rel['kind']} #{rel['other_id']}" if rel["direction"] == "outgoing" else \
+            f"#{rel['other_id']} {rel['kind']} #{note_id}"
+        click.echo(f"{arrow}  ({rel['other_status']}) {rel['other_title']}")
+
+
+@cli.group(name="project", cls=_Group)
+def project_group():
+    """Project identity: which project a directory is, and aliases for moved repos.
+
+    \b
+    lorebook project show
+    lorebook project alias path:/old/checkout
+    """
+
+
+@project_group.command(name="show")
+@click.argument("directory", required=False)
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def project_show(directory, as_json):
+    """Show the project DIRECTORY (default: the current one) belongs to.
+
+    \b
+    lorebook project show
+    lorebook project show ~/src/widget --json
+    """
+    import os
+
+    from .project import identify
+
+    store = _store()
+    found = identify(directory or os.getcwd())
+    if found is None:
+        raise click.ClickException(f"{directory} is not a directory: no project identity.")
+    key = store.project_for_alias(found.key) or found.key
+    stored = store.get_project(key) or {}
+    out = {"key": key, "identified_as": found.key, "name": found.name, "root": found.root, "remote": found.remote,
+           "aliases": stored.get("aliases") or [], "notes": store.count_project_notes(key)}
+    if as_json:
+        _echo_json(out)
+        return
+    click.echo(f"{out['key']}  ({out['notes']} active notes)")
+    if found.key != key:
+        click.echo(f"  this directory is {found.key}, an alias of {key}")
+    click.echo(f"  root: {found.root}" + (f"\n  remote: {found.remote}" if found.remote else ""))
+    if out["aliases"]:
+        click.echo("  aliases: " + ", ".join(out["aliases"]))
+
+
+@project_group.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def project_list(as_json):
+    """List the known projects, their aliases and note counts.
+
+    \b
+    lorebook project list
+    """
+    projects = _store().list_projects()
+    if as_json:
+        _echo_json(projects)
+        return
+    for project in projects:
+        aliases = f" (aliases: {', '.join(project['aliases'])})" if project.get("aliases") else ""
+        click.echo(f"{project['key']}: {project['active_notes']} active notes{aliases}")
+
+
+@project_group.command(name="alias")
+@click.argument("old_key")
+@click.option("--to", "target", help="The project key or directory OLD_KEY now means (default: the current one).")
+@click.option("--remove", is_flag=True, help="Remove the alias instead.")
+def project_alias(old_key, target, remove):
+    """Make OLD_KEY (a moved repo's former key) another name of a project, so its notes follow.
+
+    A repo without a remote is keyed by its path (path:/old/place); after a
+    move, or a remote rename, alias the old key to the new project and its
+    notes are recalled there again.
+
+    \b
+    lorebook project alias path:/home/me/old-checkout
+    lorebook project alias github.com/old-org/widget --to github.com/new-org/widget
+    lorebook project alias path:/tmp/x --remove
+    """
+    store = _store()
+    key = _project_for_cli(store, target)
+    if key is None:
+        raise click.ClickException("No project identity for the target: give --to KEY.")
+    if key == old_key:
+        raise click.ClickException(f"{old_key} is the project's own key, not an alias.")
+    if remove:
+        if not store.remove_project_alias(key, old_key):
+            raise click.ClickException(f"{old_key} is not an alias of {key}.")
+        click.echo(f"{old_key} is no longer an alias of {key}.")
+        return
+    owner = store.project_for_alias(old_key)
+    if owner and owner != key:
+        raise click.ClickException(f"{old_key} is already an alias of {owner}; remove it there first.")
+    store.add_project_alias(key, old_key)
+    moved = store.count_project_notes(old_key)
+    click.echo(f"{old_key} is now an alias of {key}" + (f": its {moved} note(s) are recalled there." if moved else "."))
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 

@@ -586,6 +586,149 @@ class Store:
         """(id, embedding blob) of every vector in a collection."""
         yield from self.conn.execute("SELECT id, embedding FROM embeddings WHERE collection_id = ?", (collection_id,))
 
+    # --- search and recall (lorebook.search, lorebook.recall) -------------------------
+
+    def _note_filter(self, filters: dict) -> tuple[str, list]:
+        """A WHERE clause over ``notes`` for search filters (see :func:`lorebook.search.search`)."""
+        where, params = [], []
+        statuses = filters.get("statuses") or ("active",)
+        where.append(f"notes.status IN ({', '.join('?' for _ in statuses)})")
+        params += list(statuses)
+        if not filters.get("all_projects"):
+            keys = filters.get("project_keys") or []
+            parts = []
+            if keys and filters.get("include_project", True):
+                parts.append(f"(notes.scope = 'project' AND notes.project_key IN ({', '.join('?' for _ in keys)}))")
+                params += list(keys)
+            if filters.get("include_global", True):
+                parts.append("notes.scope = 'global'")
+            where.append("(" + (" OR ".join(parts) or "0") + ")")
+        elif filters.get("project_keys"):
+            keys = filters["project_keys"]
+            where.append(f"(notes.project_key IN ({', '.join('?' for _ in keys)})"
+                         + (" OR notes.scope = 'global')" if filters.get("include_global", True) else ")"))
+            params += list(keys)
+        if filters.get("kinds"):
+            where.append(f"notes.kind IN ({', '.join('?' for _ in filters['kinds'])})")
+            params += list(filters["kinds"])
+        if filters.get("tags"):
+            where.append("EXISTS (SELECT 1 FROM json_each(notes.tags) WHERE lower(json_each.value) IN "
+                         f"({', '.join('lower(?)' for _ in filters['tags'])}))")
+            params += list(filters["tags"])
+        if filters.get("files"):
+            # a note's file and a wanted file match when one is a path suffix of the other
+            tests = []
+            for path in filters["files"]:
+                tests.append("(json_each.value = ? OR substr(json_each.value, -length(?) - 1) = '/' || ? "
+                             "OR substr(?, -length(json_each.value) - 1) = '/' || json_each.value)")
+                params += [path, path, path, path]
+            where.append(f"EXISTS (SELECT 1 FROM json_each(notes.files) WHERE {' OR '.join(tests)})")
+        if filters.get("since"):
+            where.append("notes.created_at >= ?")
+            params.append(filters["since"])
+        if filters.get("until"):
+            where.append("notes.created_at < ?")
+            params.append(filters["until"])
+        return " AND ".join(where), params
+
+    def search_notes_fts(self, match: str, weights: Iterable[float], filters: dict,
+                         limit: int) -> list[tuple[int, float]]:
+        """(note id, bm25 relevance, higher is better) for an FTS5 ``match`` expression, filtered."""
+        clause, params = self._note_filter(filters)
+        bm25 = f"bm25(notes_fts, {', '.join(repr(float(w)) for w in weights)})"
+        rows = self.conn.execute(
+            f"""SELECT notes_fts.rowid, -{bm25} FROM notes_fts JOIN notes ON notes.id = notes_fts.rowid
+                WHERE notes_fts MATCH ? AND {clause} ORDER BY {bm25} LIMIT ?""", [match, *params, limit])
+        return [(r[0], r[1]) for r in rows]
+
+    def filter_note_ids(self, ids: Iterable[int], filters: dict) -> set[int]:
+        """Which of ``ids`` pass the search ``filters``."""
+        ids = list(ids)
+        if not ids:
+            return set()
+        clause, params = self._note_filter(filters)
+        found = set()
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            found.update(r[0] for r in self.conn.execute(
+                f"SELECT id FROM notes WHERE id IN ({', '.join('?' for _ in chunk)}) AND {clause}",
+                [*chunk, *params]))
+        return found
+
+    def candidate_note_ids(self, filters: dict) -> list[int]:
+        """Every note id that passes the search ``filters`` (the candidates for a filtered vector search)."""
+        clause, params = self._note_filter(filters)
+        return [r[0] for r in self.conn.execute(f"SELECT id FROM notes WHERE {clause}", params)]
+
+    def unindexed_note_count(self, filters: dict) -> int:
+        """How many notes passing ``filters`` have no vectors yet (index_status not 'indexed')."""
+        clause, params = self._note_filter(filters)
+        return self.conn.execute(
+            f"SELECT count(*) FROM notes WHERE index_status != 'indexed' AND {clause}", params).fetchone()[0]
+
+    def get_notes(self, ids: Iterable[int]) -> dict[int, dict]:
+        """Notes by id (missing ids are left out)."""
+        ids = list(ids)
+        out: dict[int, dict] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            for row in self.conn.execute(
+                    f"SELECT * FROM notes WHERE id IN ({', '.join('?' for _ in chunk)})", chunk):
+                out[row["id"]] = _decode(row, NOTE_JSON_FIELDS)
+        return out
+
+    def session_group_ids(self, ids: Iterable[int]) -> dict[int, str]:
+        """The session each note came from (notes recorded together share context)."""
+        ids = list(ids)
+        out: dict[int, str] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            for row in self.conn.execute(
+                    f"SELECT id, session_id FROM notes WHERE id IN ({', '.join('?' for _ in chunk)})", chunk):
+                if row[1]:
+                    out[row[0]] = row[1]
+        return out
+
+    def add_project_alias(self, key: str, alias: str) -> None:
+        """Record ``alias`` (an old key of a moved repo) as another name of project ``key``."""
+        with self.atomic():
+            self.conn.execute(
+                "INSERT OR IGNORE INTO projects (key, name, created_at) VALUES (?, ?, ?)",
+                (key, key.rsplit("/", 1)[-1] or key, now()))
+            self.conn.execute(
+                """UPDATE projects SET aliases = json_insert(aliases, '$[#]', ?)
+                   WHERE key = ? AND NOT EXISTS (SELECT 1 FROM json_each(projects.aliases) WHERE value = ?)""",
+                (alias, key, alias))
+
+    def remove_project_alias(self, key: str, alias: str) -> bool:
+        with self.atomic():
+            cursor = self.conn.execute(
+                """UPDATE projects SET aliases = (SELECT json_group_array(value) FROM json_each(projects.aliases)
+                   WHERE value != ?) WHERE key = ? AND EXISTS
+                   (SELECT 1 FROM json_each(projects.aliases) WHERE value = ?)""", (alias, key, alias))
+            return cursor.rowcount > 0
+
+    def list_projects(self) -> list[dict]:
+        rows = self.conn.execute(
+            """SELECT projects.*, (SELECT count(*) FROM notes WHERE notes.project_key = projects.key
+               AND notes.status = 'active') AS active_notes FROM projects ORDER BY key""")
+        return [_decode(r, ("aliases",)) for r in rows]
+
+    def note_relations_for(self, ids: Iterable[int]) -> dict[int, list[dict]]:
+        """The relations touching each of ``ids`` (both directions)."""
+        ids = list(ids)
+        out: dict[int, list[dict]] = {i: [] for i in ids}
+        if not ids:
+            return out
+        marks = ", ".join("?" for _ in ids)
+        for row in self.conn.execute(
+                f"SELECT * FROM relations WHERE from_note IN ({marks}) OR to_note IN ({marks}) ORDER BY id",
+                [*ids, *ids]):
+            rel = dict(row)
+            for note_id in {rel["from_note"], rel["to_note"]} & set(ids):
+                out[note_id].append(rel)
+        return out
+
     # --- reporting --------------------------------------------------------------
 
     def stats(self) -> dict:

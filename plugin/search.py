@@ -1,0 +1,282 @@
+"""Hybrid search over notes: FTS5 bm25 fused with vector similarity, filtered and boosted.
+
+Any raw text is a safe query: it is cut into words, every word quoted, and
+the words OR-ed, so a query is a bag of terms (``retry backoff`` finds
+"retries with exponential backoff": notes_fts stems with porter), never one
+exact phrase and never FTS5 syntax. Lexical and semantic scores are fused
+score-aware (each normalised by the best score of its list, then weighted),
+not by rank alone: a weak keyword match stays weak next to a strong one.
+
+When the vector side cannot answer (model broken, nothing indexed, no fast
+index), the search answers lexically and says so in ``warnings``, so that a
+caller can tell "nothing relevant" (no hits, no warning) from "retrieval
+failed" (warning). Nothing here imports numpy unless vectors are used: the
+hook path imports this module.
+"""
+from __future__ import annotations
+
+import math
+import re
+import time
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable, Sequence
+
+# bm25 column weights for notes_fts: title, summary, trigger, evidence, change, tags, files, error_signatures
+FTS_WEIGHTS = (2.0, 1.5, 1.5, 1.0, 1.0, 2.0, 1.5, 2.0)
+LEXICAL_WEIGHT = 1.0
+SEMANTIC_WEIGHT = 0.8
+# cosine similarity below this is noise for MiniLM-sized models: it neither ranks nor counts as a match
+MIN_SIMILARITY = 0.25
+# how much a note gains from the best-scoring other note of the session it was recorded in
+SESSION_CONTEXT_WEIGHT = 0.3
+BOOST_SAME_PROJECT = 0.10
+BOOST_FILES = 0.30
+BOOST_VERIFIED = 0.10
+BOOST_RECENCY = 0.10      # at most, for a note updated today; halves every RECENCY_HALF_LIFE_DAYS
+RECENCY_HALF_LIFE_DAYS = 90.0
+
+MODES = ("hybrid", "lexical")
+NOT_INDEXED = "no note has been embedded yet: run `lorebook index`"
+
+STOPWORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below between
+both but by can could did do does doing down during each few for from further had has have having he her here
+hers herself him himself his how i if in into is it its itself just me more most my myself no nor not now of off
+on once only or other our ours ourselves out over own same she should so some such than that the their theirs
+them themselves then there these they this those through to too under until up very was we were what when where
+which while who whom why will with would you your yours yourself yourselves
+""".split())
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+MAX_QUERY_TERMS = 64
+
+
+def query_terms(text: str, keep_stopwords: bool = False) -> list[str]:
+    """The distinct words of ``text``, lowercased, stopwords dropped unless nothing else is left."""
+    words = [w.lower() for w in _WORD.findall(text or "")]
+    kept = words if keep_stopwords else [w for w in words if w not in STOPWORDS]
+    return list(dict.fromkeys(kept or words))[:MAX_QUERY_TERMS]
+
+
+def fts_match(terms: Sequence[str]) -> str:
+    """An FTS5 expression matching any of ``terms``, each quoted (no operator in the text survives)."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+
+
+def _age_days(note: dict, now: datetime) -> float | None:
+    stamp = note.get("updated_at") or note.get("created_at")
+    if not stamp:
+        return None
+    try:
+        when = datetime.fromisoformat(str(stamp).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max((now - when).total_seconds() / 86400.0, 0.0)
+
+
+def _path_matches(note_file: str, wanted: str) -> bool:
+    note_file, wanted = note_file.strip(), wanted.strip()
+    if not note_file or not wanted:
+        return False
+    return note_file == wanted or note_file.endswith("/" + wanted) or wanted.endswith("/" + note_file)
+
+
+def _matched_terms(note: dict, terms: Sequence[str]) -> list[str]:
+    """The query words a note contains (prefix match, so "retry" counts for "retries")."""
+    text = " ".join(str(note.get(f) or "") for f in (
+        "title", "summary", "trigger", "evidence", "change", "tags", "files", "error_signatures")).lower()
+    words = set(_WORD.findall(text))
+    found = []
+    for term in terms:
+        stem = term[: max(4, len(term) - 3)] if len(term) > 4 else term
+        if term in words or any(w.startswith(stem) for w in words):
+            found.append(term)
+    return found
+
+
+def provenance(note: dict) -> dict:
+    """Where a note came from: agent, session, dates, verified or not."""
+    return {
+        "source_agent": note.get("source_agent"),
+        "session_id": note.get("session_id"),
+        "created_at": note.get("created_at"),
+        "updated_at": note.get("updated_at"),
+        "verified": bool(note.get("verified")),
+        "project_key": note.get("project_key"),
+        "scope": note.get("scope"),
+    }
+
+
+def semantic_candidates(store, query: str, k: int, candidate_ids: list[int] | None = None,
+                        query_vector=None, embed_query: Callable[[str], Any] | None = None
+                        ) -> tuple[list[tuple[int, float]] | None, str | None]:
+    """(note id, cosine) pairs from the vector index, or (None, why) when semantic search is unavailable."""
+    try:
+        from . import vectors
+        from .embeddings import embedding_model_id
+    except ImportError as ex:
+        return None, f"vector search is not available in this install ({ex})"
+    try:
+        info = store.vector_collection(vectors.COLLECTION)
+        if info is None:
+            return None, NOT_INDEXED
+        if query_vector is None and embed_query is not None:
+            query_vector = embed_query(query)
+            if query_vector is None:
+                return None, "the embedding model did not answer in time"
+        if query_vector is None:
+            return vectors.semantic_search(store, query, k, candidate_ids=candidate_ids), None
+        if info["model"] != embedding_model_id():
+            return None, (f"the notes were embedded with {info['model']}, not with the configured "
+                          f"{embedding_model_id()}: run `lorebook index`")
+        return vectors.vector_top_k(store, query_vector, k, candidate_ids=candidate_ids), None
+    except Exception as ex:  # EmbeddingUnavailable, a broken plugin, a damaged cache: degrade, and say why
+        return None, f"{type(ex).__name__}: {ex}"
+
+
+def search(store, query: str, *, limit: int = 10, project_key: str | None = None,
+           include_global: bool = True, include_project: bool = True, all_projects: bool = False,
+           kind: str | None = None, kinds: Iterable[str] | None = None, tags: Iterable[str] | None = None,
+           files: Iterable[str] | None = None, since: str | None = None, until: str | None = None,
+           statuses: Iterable[str] | None = None, touching: Iterable[str] | None = None,
+           semantic: bool = True, query_vector=None, embed_query: Callable[[str], Any] | None = None,
+           exclude_ids: Iterable[int] | None = None, session_context: float = SESSION_CONTEXT_WEIGHT,
+           fts_weights: Sequence[float] = FTS_WEIGHTS, lexical_weight: float = LEXICAL_WEIGHT,
+           semantic_weight: float = SEMANTIC_WEIGHT, min_similarity: float = MIN_SIMILARITY,
+           depth: int = 100) -> dict:
+    """Find notes for ``query`` (any raw text). Returns ``{"query", "mode", "warnings", "hits"}``.
+
+    Each hit is ``{"note", "score", "why", "lexical", "semantic", "matched_terms", "provenance"}``,
+    best first. ``degraded`` is true when semantic search was wanted but unavailable (see warnings).
+    Scope: the notes of ``project_key`` (and its aliases) plus global notes;
+    ``all_projects`` searches every project. ``statuses`` defaults to active
+    only: superseded, stale and forgotten notes come back only when asked for.
+    ``files`` filters (a note must name one of them); ``touching`` boosts
+    notes about files being worked on. ``semantic=False`` skips vectors on
+    purpose (no warning); ``embed_query`` embeds the query (return None when
+    it could not in time) instead of loading the model in this process.
+    """
+    started = time.perf_counter()
+    warnings: list[str] = []
+    keys = store.project_keys_like(project_key) if project_key else []
+    kind_list = list(kinds or []) + ([kind] if kind else [])
+    filters = {
+        "project_keys": keys, "include_global": include_global, "include_project": include_project,
+        "all_projects": all_projects, "kinds": kind_list, "tags": list(tags or []), "files": list(files or []),
+        "since": since, "until": until, "statuses": tuple(statuses or ("active",)),
+    }
+    exclude = set(exclude_ids or ())
+    terms = query_terms(query)
+    depth = max(depth, limit * 3)
+
+    lexical: dict[int, float] = {}
+    if terms:
+        for note_id, score in store.search_notes_fts(fts_match(terms), fts_weights, filters, depth):
+            if note_id not in exclude:
+                lexical[note_id] = max(score, 0.0)
+
+    vector: dict[int, float] = {}
+    mode = "lexical"
+    degraded = False
+    if semantic and (query or "").strip():
+        narrowed = any(filters[f] for f in ("kinds", "tags", "files", "since", "until")) or (
+            not all_projects and not include_global)
+        candidates = store.candidate_note_ids(filters) if narrowed else None
+        found, problem = (None, None)
+        if candidates == []:
+            found = []
+        else:
+            found, problem = semantic_candidates(store, query, depth * 2 if candidates is None else depth,
+                                                 candidates, query_vector, embed_query)
+        if found is None and problem == NOT_INDEXED and not store.unindexed_note_count(filters):
+            found = []  # nothing in scope at all: nothing was missed
+        if found is None:
+            warnings.append(f"Semantic search unavailable ({problem}): these results are keyword matches only.")
+            degraded = True
+        else:
+            allowed = store.filter_note_ids([i for i, _ in found], filters) if candidates is None else None
+            for note_id, cosine in found:
+                if note_id in exclude or (allowed is not None and note_id not in allowed):
+                    continue
+                if cosine >= min_similarity:
+                    vector[note_id] = float(cosine)
+            mode = "hybrid"
+            pending = store.unindexed_note_count(filters)
+            if pending:
+                warnings.append(f"{pending} note(s) in scope are not embedded yet (run `lorebook index`): "
+                                "they were searched by keywords only.")
+
+    ids = set(lexical) | set(vector)
+    if not ids:
+        return {"query": query, "mode": mode, "degraded": degraded, "warnings": warnings, "hits": [],
+                "took_ms": round((time.perf_counter() - started) * 1000, 1)}
+
+    best_lex = max(lexical.values(), default=0.0) or 1.0
+    best_vec = max(vector.values(), default=0.0)
+    base: dict[int, float] = {}
+    for note_id in ids:
+        lex = lexical.get(note_id, 0.0) / best_lex
+        vec = 0.0
+        if note_id in vector and best_vec > min_similarity:
+            vec = (vector[note_id] - min_similarity) / (best_vec - min_similarity)
+        base[note_id] = lexical_weight * lex + semantic_weight * vec
+
+    # notes recorded in the same session share context: a note whose session-mates match gains a little
+    context: dict[int, float] = {}
+    if session_context:
+        groups = store.session_group_ids(ids)
+        by_group: dict[str, list[float]] = {}
+        for note_id, group in groups.items():
+            by_group.setdefault(group, []).append(base[note_id])
+        for scores in by_group.values():
+            scores.sort(reverse=True)
+        for note_id, group in groups.items():
+            scores = by_group[group]
+            if len(scores) > 1:  # the best score among the *other* notes of the session
+                context[note_id] = scores[1] if base[note_id] >= scores[0] else scores[0]
+
+    notes = store.get_notes(ids)
+    now = datetime.now(timezone.utc)
+    touching = [t for t in (touching or []) if t]
+    hits = []
+    for note_id in ids:
+        note = notes.get(note_id)
+        if note is None:
+            continue
+        why = []
+        matched = _matched_terms(note, terms) if note_id in lexical else []
+        score = base[note_id] + session_context * context.get(note_id, 0.0)
+        if note_id in lexical:
+            why.append("words: " + ", ".join(matched) if matched else "keyword match")
+        if note_id in vector:
+            why.append(f"meaning: similarity {vector[note_id]:.2f}")
+        if context.get(note_id):
+            why.append("related notes from the same session match")
+        factor = 1.0
+        if project_key and note.get("project_key") in keys and note.get("scope") == "project":
+            factor += BOOST_SAME_PROJECT
+            why.append("this project")
+        if touching:
+            hit_files = [f for f in (note.get("files") or []) if isinstance(f, str)
+                         and any(_path_matches(f, t) for t in touching)]
+            if hit_files:
+                factor += BOOST_FILES
+                why.append("files: " + ", ".join(hit_files[:3]))
+        if note.get("verified"):
+            factor += BOOST_VERIFIED
+            why.append("verified")
+        age = _age_days(note, now)
+        if age is not None:
+            factor += BOOST_RECENCY * math.pow(0.5, age / RECENCY_HALF_LIFE_DAYS)
+        if note.get("status") != "active":
+            why.append(f"status: {note.get('status')}")
+        hits.append({"note": note, "score": round(score * factor, 6), "why": why,
+                     "lexical": round(lexical[note_id], 4) if note_id in lexical else None,
+                     "semantic": round(vector[note_id], 4) if note_id in vector else None,
+                     "matched_terms": matched, "query_terms": len(terms),
+                     "provenance": provenance(note)})
+    hits.sort(key=lambda h: (-h["score"], -h["note"]["id"]))
+    return {"query": query, "mode": mode, "degraded": degraded, "warnings": warnings, "hits": hits[:limit],
+            "took_ms": round((time.perf_counter() - started) * 1000, 1)}
