@@ -10,7 +10,6 @@ MCP tool ``write_task_memory`` when lorebook found nothing to write itself.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 
 from lorebook import hookimpl
@@ -33,6 +32,8 @@ def _flag(name: str) -> bool:
 
 def spawn_detached(args: list[str]) -> bool:
     """Start ``python -m lorebook ARGS`` in its own session, outliving this hook; never raises."""
+    import subprocess
+
     try:
         subprocess.Popen([sys.executable, "-m", "lorebook", *args], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,

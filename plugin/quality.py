@@ -23,6 +23,19 @@ from typing import Callable
 
 from lorebook import hookimpl
 
+
+class LazyRegex:
+    """A regex compiled on first use: hook processes import these modules but rarely need every pattern."""
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self.pattern, self.flags, self._compiled = pattern, flags, None
+
+    def __getattr__(self, name):
+        if self._compiled is None:
+            self._compiled = re.compile(self.pattern, self.flags)
+        return getattr(self._compiled, name)
+
+
 SEVERITIES = ("reject", "skip", "warn")
 
 # Minimum substance, in words (a CJK character counts as two thirds of a word)
@@ -41,8 +54,8 @@ class Finding:
         return asdict(self)
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\U00020000-\U0002ffff]")
-_LATIN_WORD = re.compile(r"[^\W\d_]{2,}|\d+(?:\.\d+)*|[A-Za-z_][\w.\-/]*\w", re.UNICODE)
+_CJK = LazyRegex(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff\U00020000-\U0002ffff]")
+_LATIN_WORD = LazyRegex(r"[^\W\d_]{2,}|\d+(?:\.\d+)*|[A-Za-z_][\w.\-/]*\w", re.UNICODE)
 
 
 def word_count(text: str | None) -> float:
@@ -109,10 +122,10 @@ def check_minimum_length(memory: dict) -> list[Finding]:
     return findings
 
 
-_PLACEHOLDER = re.compile(
+_PLACEHOLDER = LazyRegex(
     r"(?ix)^\s*(?:unknown|n/?a|none|null|tbd|todo|fixme|xxx|\?+|-+|\.\.\.|…|lorem\ ipsum.*|"
     r"fix(?:ed)?\ the\ (?:issue|bug|problem|error)|see\ above|as\ discussed|same\ as\ before)\s*[.!]?\s*$")
-_PLACEHOLDER_INLINE = re.compile(r"(?i)\b(?:TODO|TBD|FIXME)\b|<(?:insert|fill|placeholder)[^>]*>|\{\{[^}]*\}\}")
+_PLACEHOLDER_INLINE = LazyRegex(r"(?i)\b(?:TODO|TBD|FIXME)\b|<(?:insert|fill|placeholder)[^>]*>|\{\{[^}]*\}\}")
 
 
 def check_placeholders(memory: dict) -> list[Finding]:
@@ -127,12 +140,12 @@ def check_placeholders(memory: dict) -> list[Finding]:
     return findings
 
 
-_STATUS = re.compile(
+_STATUS = LazyRegex(
     r"(?ix)\b(?:tests?\ (?:now\ )?(?:pass(?:es|ed)?|are\ passing|green)|all\ (?:tests\ )?(?:pass(?:ing)?|green)|"
     r"(?:it\ )?works?\ now|now\ works|working\ now|ci\ (?:is\ )?green|build\ (?:passe[sd]|succeeded|is\ green)|"
     r"fixed\ it|it'?s\ fixed|(?:bug|issue|problem)\ (?:is\ )?(?:fixed|resolved|solved)|done|resolved|lgtm)\b")
 # words that say *why* or *what*: a mechanism, a cause, a concrete change
-_MECHANISM = re.compile(
+_MECHANISM = LazyRegex(
     r"(?ix)\b(?:because|caused|cause|due\ to|since|so\ that|which|when|whenever|if|unless|instead|"
     r"by\ (?:adding|removing|setting|pinning|changing|using|passing|moving|renaming)|"
     r"set|pin(?:ned)?|added|removed|changed|renamed|moved|replaced|bump(?:ed)?|upgrad\w*|downgrad\w*|"
@@ -152,7 +165,7 @@ def check_status_only(memory: dict) -> list[Finding]:
         "what was wrong, what changed and why that fixed it."), "summary")]
 
 
-_DIARY = re.compile(
+_DIARY = LazyRegex(
     r"(?ix)(?:^|[.!?]\s+|\n)\s*(?:I|We)\s+(?:then\s+|first\s+|finally\s+)?(?:tried|looked|checked|ran|noticed|"
     r"decided|started|spent|went|found|fixed|realized|realised|wanted|was|were|had|did|think|thought|"
     r"managed|investigated|debugged|updated|changed|added)\b"
@@ -169,7 +182,7 @@ def check_diary_phrasing(memory: dict) -> list[Finding]:
     return []
 
 
-_GENERIC = re.compile(
+_GENERIC = LazyRegex(
     r"(?ix)^\s*(?:add(?:ed)?|improv\w+|better|more|proper|fix(?:ed)?|handl\w+|updat\w+|refactor\w*|clean\w*\ up|"
     r"us(?:e|ed)|check(?:ed)?|make\ sure|ensure)\s+(?:the\s+|some\s+|more\s+|better\s+|proper\s+)?"
     r"(?:input\ )?(?:validation|error\ handling|tests?|checks?|logging|code|logic|handling|the\ code|things|it|"
@@ -239,12 +252,12 @@ def check_secrets(memory: dict) -> list[Finding]:
         f"It contains what looks like a secret ({', '.join(kinds)}); it would be stored redacted."), None)]
 
 
-_INJECTION = re.compile(
+_INJECTION = LazyRegex(
     r"(?ix)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|"
     r"your|system)\s+(?:instructions?|prompts?|rules|messages?)|\bsystem\s+prompt\b|"
     r"\byou\s+are\s+now\b|\bnew\s+instructions?\s*:|</?(?:system|instructions?)>|\bdo\s+not\s+tell\s+the\s+user\b|"
     r"\b(?:exfiltrate|send|upload|post)\s+(?:the\s+|all\s+)?(?:secrets?|credentials?|tokens?|keys?|\.env)\b")
-_IMPERATIVE = re.compile(
+_IMPERATIVE = LazyRegex(
     r"(?ix)(?:^|[.!?:]\s+|\n)\s*(?:(?:future\s+)?(?:agents?|assistants?|claude|you)\s*[,:]?\s+(?:must|should|"
     r"always|never)\b|(?:always|never)\s+(?:run|execute|call|use|commit|push|delete|skip|disable|install)\b|"
     r"(?:you\s+must|make\s+sure\s+to\s+always)\b)"

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from .quality import LazyRegex
+
 RELATION_KINDS = ("supersedes", "similar_to", "contradicts", "derived_from", "resolved_by")
 
 # Chosen on bench/data/dedupe_pairs.json (see bench/dedupe.py); lexical is what the Stop hook uses
@@ -35,7 +37,7 @@ issue problem work works worked working need needs needed set setting get gets n
 command project check checks value version line lines build call calls called return returns function method
 """.split())
 # phrases that reject a remedy or a diagnosis: what turns "same topic" into "disagrees"
-_REJECTION = re.compile(
+_REJECTION = LazyRegex(
     r"(?ix)\b(?:do\s*n[o']t|don't|never|avoid)\s+(?:\w+\s+){0,2}?(?:add|use|run|set|raise|increase|decrease|"
     r"create|switch|force|migrate|stringify|install|whitelist|trust|pin|unpin|upgrade|downgrade|copy|merge|"
     r"change|remove|relock|bump|disable|enable)\w*"
@@ -49,8 +51,8 @@ _REJECTION = re.compile(
     r"|不要|无效|没有用")
 _OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),
               ("allow", "deny")]
-_ASSIGNMENT = re.compile(r"([A-Za-z_][\w.\-]*)\s*(==|>=|<=|~=|=)\s*([\w.\-]+)")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.\-/][A-Za-z0-9_]+)*|\d+(?:\.\d+)+|[\u3400-\u9fff\uac00-\ud7a3]")
+_ASSIGNMENT = LazyRegex(r"([A-Za-z_][\w.\-]*)\s*(==|>=|<=|~=|=)\s*([\w.\-]+)")
+_WORD = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*(?:[.\-/][A-Za-z0-9_]+)*|\d+(?:\.\d+)+|[\u3400-\u9fff\uac00-\ud7a3]")
 
 
 def _stem(word: str) -> str:

@@ -22,6 +22,7 @@ import json
 import os
 import re
 
+from .quality import LazyRegex
 from .store import NOTE_KINDS, Store
 from .text import bounded, one_line
 
@@ -33,24 +34,24 @@ MEMORY_FIELDS = ("title", "summary", "kind", "trigger", "evidence", "change", "v
 LIST_FIELDS = ("files", "error_signatures", "tags", "concepts")
 
 # Bash commands that change the project (a dependency, a file) count as a change between failure and success
-_MUTATING = re.compile(
+_MUTATING = LazyRegex(
     r"(?x)\b(?:pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|npm\s+(?:install|i)\s+\S|yarn\s+add|"
     r"pnpm\s+add|cargo\s+add|go\s+get|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|mv\s|cp\s|"
     r"ln\s|chmod\s|mkdir\s|touch\s|\becho\b[^|]*>|\bcat\b[^|]*>|tee\s)")
-_SELF_INFLICTED = re.compile(r"(?i)\b(?:SyntaxError|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
+_SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
-_CAUSE = re.compile(
+_CAUSE = LazyRegex(
     r"(?i)\b(?:because|caused by|root cause|the cause|due to|turn(?:s|ed) out|the (?:problem|issue|bug) was|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke))\b"
     r"|原因|因为|由于|導致|导致|ため")
-_DECISION = re.compile(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
+_DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
-_FIX = re.compile(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|pinn?(?:ed|ing)?|sett?(?:ing)?|add(?:ed|ing)|"
+_FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|pinn?(?:ed|ing)?|sett?(?:ing)?|add(?:ed|ing)|"
                   r"remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
                   r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing))\b|修复|改为|添加|設定")
-_CHATTER = re.compile(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
+_CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
-_FIRST_PERSON = re.compile(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
+_FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
 
 
 # --- the record --------------------------------------------------------------------------
@@ -254,6 +255,19 @@ def _edit_excerpt(changes: list[dict], limit: int = 500) -> str:
     return bounded("\n".join(parts), limit)
 
 
+def _raw_error_line(failure: dict) -> str | None:
+    """The error line as printed (the stored signature masks names and numbers: good for matching, bad to read)."""
+    signature = failure.get("error_signature") or ""
+    head = re.split(r"<\w+>|['\"`]", signature)[0].strip()
+    if len(head) < 4:
+        return None
+    for line in reversed((failure.get("error_text") or failure.get("body") or "").splitlines()):
+        line = line.strip().lstrip("E").strip()
+        if head in line:
+            return one_line(line, 160)
+    return None
+
+
 def _files(changes: list[dict]) -> list[str]:
     return sorted({f for change in changes for f in change.get("files") or []})
 
@@ -270,8 +284,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, observations: l
     files = [_rel(f, cwd) for f in _files(changes)]
     command = one_line(command_key(failure["target"]), 120)
     signature = failure.get("error_signature")
+    shown = _raw_error_line(failure) or signature
     explanation = said["cause"][:2] + [s for s in said["fix"] if s not in said["cause"]][:2]
-    title = f"`{command}` fails" + (f" with {signature}" if signature else "") + (
+    title = f"`{command}` fails" + (f" with {shown}" if shown else "") + (
         f"; fixed in {', '.join(os.path.basename(f) for f in files)}" if files else "")
     summary = " ".join(explanation) if explanation else (
         f"`{command}` failed" + (f" ({signature})" if signature else "") +
@@ -292,7 +307,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, observations: l
     not_performed = [] if later_checks else ["No other check was run after the change."]
     if chain["kind"] == "signature_gone":
         not_performed.append(f"`{command}` itself was not re-run; `{command_key(success['target'])}` was.")
-    trigger = f"Running `{command}`" + (f" fails with `{signature}`" if signature else " fails")
+    trigger = f"Running `{command}`" + (f" fails with `{shown}`" if shown else " fails")
     return {
         "title": one_line(title, 160), "summary": summary, "kind": "fix", "trigger": trigger,
         "evidence": evidence, "change": change.strip(),
@@ -381,6 +396,8 @@ REASON_TEXT = {
     "exploration_only": "the session only explored (reads, searches, passing commands): nothing changed",
     "no_activity": "the session did nothing lorebook could learn from",
     "unknown_session": "lorebook has no record of this session",
+    "instruction_injection": "the final message contains text aimed at steering future agents "
+                             "(\"ignore previous instructions\"…): nothing from this session is stored",
 }
 
 
@@ -630,6 +647,11 @@ def write_back(store: Store, session_id: str, last_message: str | None, *, sourc
     observation it starts from, so a replayed Stop returns the first decisions.
     """
     candidates, notes = session_candidates(store, session_id, last_message)
+    from .quality import _INJECTION
+
+    if candidates and last_message and _INJECTION.search(last_message):
+        # the session's own account tries to steer future agents: none of its lessons can be trusted as written
+        candidates, notes = [], sorted(set(notes) | {"instruction_injection"})
     results = []
     for candidate in candidates[:3]:
         run_key = f"{session_id}:{candidate.pop('_run_key')}"
