@@ -250,4 +250,10 @@ def forget(store, note_id: int) -> None:
     from .plugins import load_plugins
 
     store.forget_note_content(note_id)
+    try:  # the in-memory/on-disk top-k matrix must not keep the forgotten vector either
+        from .vectors import refresh_matrix_cache
+
+        refresh_matrix_cache(store, force=True)
+    except Exception:
+        pass
     load_plugins().hook.forget_item(kind="note", item_id=note_id, store=store)

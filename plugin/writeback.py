@@ -623,18 +623,12 @@ def _link_resolutions(store: Store, note_id: int, note: dict) -> None:
 
 
 def index_notes(store: Store, note_ids: list[int]) -> None:
-    """Embed freshly written notes now if the embeddings module can; otherwise they stay pending."""
+    """Have the fresh note embedded by a detached ``lorebook index``; until then it stays pending."""
     try:
-        from . import embeddings
+        from .vectors import start_index_detached
     except ImportError:
         return
-    indexer = getattr(embeddings, "index_notes", None)
-    if indexer is None:
-        return
-    try:
-        indexer(store, note_ids)
-    except Exception:  # the note is safe; `lorebook index` retries whatever is still pending
-        pass
+    start_index_detached()
 
 
 # --- the Stop hook's entry point ------------------------------------------------------------
