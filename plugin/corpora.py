@@ -229,16 +229,19 @@ def _file_matches(patterns: list[str], files: list) -> bool:
 
 
 def _search_note_ids(store, query: str, limit: int | None, warnings: list[str]) -> list[int]:
-    """Ids of notes relevant to ``query``, best first: lorebook's hybrid search when present, else FTS5."""
-    try:
-        from .search import search_ids  # the hybrid search module, when installed
-    except ImportError:
-        search_ids = None
-    if search_ids is not None:
-        ids, search_warnings = search_ids(store, query, limit=max(limit or 0, 200))
-        warnings.extend(search_warnings)
-        return ids
-    return store.notes_matching_text(query, limit=max(limit or 0, 200))
+    """Ids of active notes relevant to ``query`` in every project, best first (lorebook's hybrid search).
+
+    A hit counts when recall would offer it (close in meaning, or sharing
+    enough of the query's words); the corpus filter then decides projects,
+    kinds and dates.
+    """
+    from .recall import is_relevant
+    from .search import query_terms, search
+
+    result = search(store, query, limit=max(limit or 0, 200), all_projects=True)
+    warnings.extend(result["warnings"])
+    terms = query_terms(query)
+    return [hit["note"]["id"] for hit in result["hits"] if is_relevant(hit, terms)]
 
 
 def select_items(store, flt: dict) -> tuple[list[dict], list[str]]:

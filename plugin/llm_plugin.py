@@ -72,41 +72,41 @@ def _current_project_key(store) -> str | None:
     return store.project_for_alias(project.key) or project.key
 
 
-def search_notes(store, query: str, limit: int = LORE_LIMIT, project_key: str | None = None) -> tuple[list[dict], list[str]]:
-    """The best active notes for ``query`` and any warnings: the current project's and global ones only."""
-    from .corpora import _search_note_ids
+def search_notes(store, query: str, limit: int = LORE_LIMIT, project_key: str | None = None,
+                 relevant_only: bool = False) -> tuple[list[dict], list[str]]:
+    """The best active notes for ``query`` (lorebook's hybrid search) and its warnings.
 
-    warnings: list[str] = []
-    ids = _search_note_ids(store, query, limit * 4, warnings)
-    if not ids:
-        return [], warnings
-    order = {note_id: i for i, note_id in enumerate(ids)}
-    notes = [n for n in store.corpus_notes(note_ids=ids)
-             if n.get("scope") == "global" or (project_key is not None and n.get("project_key") == project_key)]
-    notes.sort(key=lambda n: (n.get("project_key") != project_key, order.get(n["id"], len(order))))
-    return notes[:limit], warnings
+    Only ``project_key``'s notes and global ones: another project's project-scoped notes are never offered.
+    ``relevant_only`` keeps the hits recall would offer unasked (close in meaning or sharing enough words).
+    """
+    from .recall import is_relevant
+    from .search import query_terms, search
+
+    result = search(store, query, limit=limit, project_key=project_key)
+    terms = query_terms(query)
+    hits = [h for h in result["hits"] if not relevant_only or is_relevant(h, terms)]
+    return [hit["note"] for hit in hits], list(result["warnings"])
 
 
-def recall_notes(store, task: str, error: str | None = None, files: list[str] | None = None,
-                 limit: int = LORE_LIMIT) -> dict:
-    """Memory for a task: lorebook's recall when present, else the search above split by scope."""
-    project_key = _current_project_key(store)
-    try:
-        from .recall import recall_for_task
-    except ImportError:
-        recall_for_task = None
-    if recall_for_task is not None:
-        return recall_for_task(store, task, error=error, files=files or [], project_key=project_key, limit=limit)
-    query = " ".join(filter(None, [task, error or "", " ".join(files or [])]))
-    notes, warnings = search_notes(store, query, limit, project_key)
-    if project_key is None:
-        warnings.append("No project identity for this directory: global memories only.")
-    return {
-        "project_memories": [n for n in notes if n.get("scope") != "global"],
-        "global_memories": [n for n in notes if n.get("scope") == "global"],
-        "reason": f"matched {len(notes)} notes for the task" if notes else "no note matches the task",
-        "warnings": warnings,
-    }
+def recall_notes(store, task: str, error: str | None = None, files: list[str] | None = None) -> dict:
+    """lorebook's recall for a task in the current directory: project_memories, global_memories, reason, warnings."""
+    import os
+
+    from .recall import recall_for_task
+
+    return recall_for_task(store, task, error_signatures=[error] if error else None, files=files or None,
+                           cwd=os.getcwd())
+
+
+def _memory_line(card: dict) -> str:
+    """One recalled memory (a recall card) as a line."""
+    from .text import one_line
+
+    prov = card.get("provenance") or {}
+    date = (prov.get("updated_at") or prov.get("created_at") or "")[:10]
+    verified = "verified" if prov.get("verified") else "not verified"
+    why = f" ({'; '.join(card['why'])})" if card.get("why") else ""
+    return f"- #{card['id']} [{card.get('kind')}, {verified}, {date}] {one_line(card.get('title'), 140)}{why}"
 
 
 def _note_brief(note: dict) -> dict:
@@ -126,7 +126,7 @@ def _lore_fragments(argument: str) -> list[llm.Fragment]:
         raise ValueError("lore: needs a query, e.g. llm -f 'lore:flaky pytest import error' \"why?\"")
     store = _open_store()
     try:
-        notes, warnings = search_notes(store, query, LORE_LIMIT, _current_project_key(store))
+        notes, warnings = search_notes(store, query, LORE_LIMIT, _current_project_key(store), relevant_only=True)
     finally:
         store.close()
     if not notes:
@@ -190,10 +190,7 @@ class Lorebook(llm.Toolbox):
             result = recall_notes(store, task, error or None, [f.strip() for f in files.split(",") if f.strip()])
         finally:
             store.close()
-        out = dict(result)
-        for key in ("project_memories", "global_memories"):
-            out[key] = [_note_brief(n) if isinstance(n, dict) and "title" in n else n for n in result.get(key, [])]
-        return json.dumps(out, ensure_ascii=False, default=str)
+        return json.dumps(result, ensure_ascii=False, default=str)
 
 
 @llm.hookimpl
@@ -277,17 +274,14 @@ def register_commands(cli):
         if as_json:
             click.echo(json.dumps(result, indent=2, ensure_ascii=False, default=str))
             return
-        from .render import index_line
-
         for warning in result.get("warnings") or []:
             click.echo(f"Warning: {warning}", err=True)
         for label, key in (("Project memories", "project_memories"), ("Global memories", "global_memories")):
-            notes = result.get(key) or []
-            click.echo(f"{label} ({len(notes)}):")
-            for note in notes:
-                click.echo("  " + index_line(note) if isinstance(note, dict) and "title" in note else f"  {note}")
-        if result.get("reason"):
-            click.echo(f"Reason: {result['reason']}")
+            cards = result.get(key) or []
+            click.echo(f"{label} ({len(cards)}):")
+            for card in cards:
+                click.echo("  " + _memory_line(card))
+        click.echo(f"Reason: {result.get('reason')}")
 
     @lorebook_group.command(name="show")
     @click.argument("note_id", type=int)

@@ -381,16 +381,6 @@ class Store:
             f"SELECT * FROM observations WHERE {' AND '.join(where)} ORDER BY created_at DESC, id DESC", params)
         return [_decode(r, OBSERVATION_JSON_FIELDS) for r in rows]
 
-    def notes_matching_text(self, query: str, limit: int = 200) -> list[int]:
-        """Ids of notes whose text matches any word of ``query`` (FTS5 bm25, best first); raw text is safe."""
-        words = [w for w in "".join(c if c.isalnum() or c in "_-." else " " for c in query).split() if w]
-        if not words:
-            return []
-        match = " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-        rows = self.conn.execute(
-            "SELECT rowid FROM notes_fts WHERE notes_fts MATCH ? ORDER BY bm25(notes_fts) LIMIT ?", (match, limit))
-        return [r[0] for r in rows]
-
     def project_keys_like(self, key: str) -> list[str]:
         """The project key itself, every key listed as its alias, and the project it is an alias of."""
         keys = [key]

@@ -134,7 +134,7 @@ def test_list_shows_count_tokens_and_prime_state(store, llm_user):
     add_notes(store)
     lorebook("corpus", "build", "hooks", "-d", "Hook lessons", "--tag", "hooks")
     lorebook("corpus", "build", "deps", "-d", "Dependency lessons", "--tag", "deps")
-    listed = json.loads(lorebook("corpus", "list", "--json").output)
+    listed = json.loads(lorebook("corpus", "list", "--json").stdout)
     assert [(c["name"], c["count"], c["primed"]) for c in listed] == [("deps", 1, False), ("hooks", 4, False)]
     assert all(c["tokens"] > 0 for c in listed)
     assert lorebook("corpus", "prime", "hooks", "-m", "lorebook-fake").exit_code == 0
@@ -294,15 +294,15 @@ def test_rebuild_that_adds_items_marks_the_primed_conversation_stale(store, lore
     add_notes(store, notes=NOTES[:4])
     lorebook("corpus", "build", "hooks", "-d", "Hook lessons", "--tag", "hooks")
     lorebook("corpus", "prime", "hooks", "-m", "lorebook-fake")
-    assert lorebook("corpus", "list", "--json").output.count('"snapshot_newer_than_conversation": false') == 1
+    assert lorebook("corpus", "list", "--json").stdout.count('"snapshot_newer_than_conversation": false') == 1
     add_notes(store, notes=[("Hook env vars differ under subagents", "gotcha", ["hooks"], ["x.py"], "2026-07-01T00:00:00+00:00", "project")])
     result = lorebook("corpus", "rebuild", "hooks")
     assert "4 → 5 items" in result.output and "corpus reprime hooks" in result.stderr
-    listed = json.loads(lorebook("corpus", "list", "--json").output)[0]
+    listed = json.loads(lorebook("corpus", "list", "--json").stdout)[0]
     assert listed["snapshot_newer_than_conversation"] is True
     reprime = lorebook("corpus", "reprime", "hooks")
     assert reprime.exit_code == 0 and "I read 5 items" in reprime.stdout
-    assert json.loads(lorebook("corpus", "list", "--json").output)[0]["snapshot_newer_than_conversation"] is False
+    assert json.loads(lorebook("corpus", "list", "--json").stdout)[0]["snapshot_newer_than_conversation"] is False
 
 
 # --- forgetting ------------------------------------------------------------------------------
@@ -325,7 +325,7 @@ def test_forget_removes_the_note_from_every_snapshot_and_marks_conversations_sta
         assert "tool_response" not in json.dumps(corpus)
         assert corpus["stats"]["count"] == (3 if name == "hooks" else 5)
     assert corpus_file(lorebook_home, "deps").read_text() == deps_before  # untouched
-    hooks = json.loads(lorebook("corpus", "list", "--json").output)
+    hooks = json.loads(lorebook("corpus", "list", "--json").stdout)
     by_name = {c["name"]: c for c in hooks}
     assert by_name["hooks"]["snapshot_newer_than_conversation"] is True
     assert f"note #{ids[1]} was forgotten" in by_name["hooks"]["stale_reason"]
@@ -335,7 +335,7 @@ def test_forget_removes_the_note_from_every_snapshot_and_marks_conversations_sta
     result = lorebook("corpus", "query", "hooks", "Which payload lacks tool_response?")
     assert "Priming 'hooks' again because its conversation still holds forgotten items" in result.stderr
     assert "cites=nothing" in result.stdout
-    assert json.loads(lorebook("corpus", "list", "--json").output)[0]["snapshot_newer_than_conversation"] is False
+    assert json.loads(lorebook("corpus", "list", "--json").stdout)[0]["snapshot_newer_than_conversation"] is False
 
 
 def test_forget_of_an_observation_reaches_observation_corpora(store, lorebook_home):

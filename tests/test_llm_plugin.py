@@ -67,21 +67,24 @@ def test_lore_with_no_match_says_so_to_the_model(store, llm_user, in_project):
     result = llm_cli("-f", "lore:kubernetes", "-m", "lorebook-fake", "anything about kubernetes?")
     assert result.exit_code == 0
     db = sqlite3.connect(llm_user / "logs.db")
-    assert db.execute("select content from fragments").fetchone()[0] == "lorebook: no note in memory matches 'kubernetes'."
+    content = db.execute("select content from fragments").fetchone()[0]
+    assert content.startswith("lorebook: no note in memory matches 'kubernetes'")
+    assert "Semantic search unavailable" in content  # "nothing found" is told apart from "search degraded"
 
 
 def test_llm_lorebook_search_show_and_recall(store, llm_user, in_project):
     ids = add_notes(store)
     found = llm_cli("lorebook", "search", "stop_hook_active")
-    assert found.exit_code == 0 and f"#{ids[2]} [fix, verified, 2026-03-12] Stop hook must respect" in found.output
-    as_json = json.loads(llm_cli("lorebook", "search", "hooks", "--json", "-n", "2").output)
+    assert found.exit_code == 0
+    assert re.search(rf"#{ids[2]} \[fix, verified, 2026-03-12[^\]]*\] Stop hook must respect", found.stdout)
+    as_json = json.loads(llm_cli("lorebook", "search", "hooks", "--json", "-n", "2").stdout)
     assert len(as_json) == 2 and all(n["project"] == PROJECT for n in as_json)
     shown = llm_cli("lorebook", "show", str(ids[0]))
     assert "SessionStart hook timed out on a cold venv" in shown.output and "Changed hooks/hooks.json" in shown.output
     missing = llm_cli("lorebook", "show", "999")
     assert missing.exit_code == 1 and "No note has id 999" in missing.output
     recalled = json.loads(llm_cli("lorebook", "recall", "fix the pytest import error", "--error",
-                                  "ModuleNotFoundError", "--json").output)
+                                  "ModuleNotFoundError", "--json").stdout)
     assert {"project_memories", "global_memories", "reason", "warnings"} <= set(recalled)
     assert ids[4] in [n["id"] for n in recalled["project_memories"]]
 
@@ -96,7 +99,8 @@ def test_toolbox_is_registered_and_answers(store, llm_user, in_project):
     toolbox = Lorebook()
     assert {t.name for t in toolbox.tools()} == {"Lorebook_search", "Lorebook_get_note", "Lorebook_recall"}
     briefs = json.loads(toolbox.search("stop_hook_active"))
-    assert [n["id"] for n in briefs["notes"]] == [ids[2]]
+    assert briefs["notes"][0]["id"] == ids[2] and briefs["notes"][0]["verified"] is True
+    assert any("Semantic search unavailable" in w for w in briefs["warnings"])
     assert "Stop hook must respect stop_hook_active" in toolbox.get_note(ids[2])
     recall = json.loads(toolbox.recall("pytest ModuleNotFoundError", files="requirements.txt"))
     assert ids[4] in [n["id"] for n in recall["project_memories"]]
@@ -133,7 +137,7 @@ def test_fresh_process_loads_the_plugin_from_its_entry_point(store, lorebook_hom
     # `llm lorebook` exists only if llm loaded lorebook's entry point
     search = run_llm_process(["lorebook", "search", "stop_hook_active"], lorebook_home, llm_home)
     assert search.returncode == 0, search.stderr
-    assert f"#{ids[2]} [fix, verified, 2026-03-12] Stop hook must respect stop_hook_active" in search.stdout
+    assert re.search(rf"#{ids[2]} \[fix, verified, 2026-03-12[^\]]*\] Stop hook must respect", search.stdout)
 
     lore = run_llm_process(["-f", "lore:stop_hook_active", "-m", "lorebook-fake", "What about stop_hook_active?"],
                            lorebook_home, llm_home, register_fake=True)
