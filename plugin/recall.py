@@ -65,7 +65,8 @@ def memory(hit: dict, relations: list[dict] | None = None) -> dict:
 def recall_for_task(store, goal: str, error_signatures=None, files=None, cwd=None, project_key=None,
                     project_limit=5, global_limit=3, include_relations=False, *,
                     exclude_ids: Iterable[int] | None = None, semantic: bool = True,
-                    embed_query: Callable[[str], Any] | None = None, branch: str | None = None) -> dict:
+                    embed_query: Callable[[str], Any] | None = None,
+                    remote_top_k: Callable[..., Any] | None = None) -> dict:
     """Lessons for a task: ``{project_key, reason, warnings, project_memories, global_memories}``.
 
     ``reason`` is ``ok`` (memories found), ``no-matches`` (retrieval worked and
@@ -80,13 +81,12 @@ def recall_for_task(store, goal: str, error_signatures=None, files=None, cwd=Non
         warnings.append("No project identity (no usable directory or project key): only global memories "
                         "were searched.")
     text = task_query(goal, error_signatures, files)
-    if branch:
-        text += "\n" + branch.replace("/", " ").replace("-", " ").replace("_", " ")
     terms = query_terms(text)
     depth = max(project_limit, global_limit, 1) * 4
     result = search(store, text, limit=depth * 2, project_key=key, include_global=global_limit > 0,
                     include_project=project_limit > 0 and key is not None, touching=files or None,
-                    semantic=semantic, embed_query=embed_query, exclude_ids=exclude_ids)
+                    semantic=semantic, embed_query=embed_query, remote_top_k=remote_top_k,
+                    exclude_ids=exclude_ids)
     warnings += result["warnings"]
     project_hits, global_hits = [], []
     for hit in result["hits"]:

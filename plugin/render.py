@@ -12,6 +12,9 @@ from .text import estimate_tokens, one_line
 
 FULL_NOTES = 3
 FIELD_LIMIT = 600
+INDEX_HEADER = "\nMore notes (titles only):\n"
+# tokens kept free for the index while placing full notes, so that a long note does not crowd out the rest
+INDEX_RESERVE = 60
 
 
 
@@ -57,14 +60,20 @@ def provenance(note: dict) -> dict:
     }
 
 
-def index_line(note: dict) -> str:
+def index_line(note: dict, why: list[str] | None = None) -> str:
     prov = provenance(note)
-    return f"- #{note['id']} [{note.get('kind', 'note')}, {prov['verified']}, {prov['date']}] {one_line(note['title'], 140)}"
+    line = (f"- #{note['id']} [{note.get('kind', 'note')}, {prov['verified']}, {prov['date']}, {prov['source']}] "
+            f"{one_line(note['title'], 140)}")
+    if why:
+        line += f" (matched: {one_line('; '.join(why), 80)})"
+    return line
 
 
-def full_note(note: dict) -> str:
+def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT) -> str:
     prov = provenance(note)
     fields = []
+    if why:
+        fields.append(f"Matched: {one_line('; '.join(why), 160)}")
     for label, value in (
         ("Trigger", note.get("trigger")),
         ("Evidence", _evidence_text(note.get("evidence"))),
@@ -73,32 +82,43 @@ def full_note(note: dict) -> str:
         ("Applies when", note.get("conditions")),
     ):
         if value and str(value).strip():
-            fields.append(f"{label}:\n{_quoted(str(value))}")
+            fields.append(f"{label}:\n{_quoted(str(value), limit)}")
     return template("note_full.md").format(
         id=note["id"], title=one_line(note["title"], 160), kind=note.get("kind", "note"),
         verified=prov["verified"], date=prov["date"], source=prov["source"], fields="\n".join(fields),
     ).strip()
 
 
-def render_context(notes: list[dict], budget: int, heading: str = "") -> tuple[str, list[int]]:
-    """The framed context for ``notes`` (best first) within ``budget`` tokens, and the ids it shows."""
+def render_context(notes: list[dict], budget: int, heading: str = "", reasons: dict | None = None,
+                   full_notes: int = FULL_NOTES) -> tuple[str, list[int]]:
+    """The framed context for ``notes`` (best first) within ``budget`` tokens, and the ids it shows.
+
+    ``reasons`` maps a note id to why it was picked (shown beside it);
+    the first ``full_notes`` that fit are shown in full, the rest as an index.
+    """
     if not notes or budget <= 0:
         return "", []
+    reasons = reasons or {}
     frame = template("session_start.md")
     footer = "\nFetch any note in full with `lorebook show ID`."
-    fixed = estimate_tokens(frame.format(body="") + heading + footer) + 8
+    fixed = estimate_tokens(frame.format(body="") + heading + footer + INDEX_HEADER) + 8
     remaining = budget - fixed
     full, index, shown = [], [], []
     for position, note in enumerate(notes):
-        if position < FULL_NOTES:
-            block = full_note(note)
-            cost = estimate_tokens(block) + 2
-            if cost <= remaining:
-                full.append(block)
-                shown.append(note["id"])
-                remaining -= cost
+        if position < full_notes:
+            placed = False
+            for limit in (FIELD_LIMIT, FIELD_LIMIT // 3):  # a shorter excerpt rather than no body at all
+                block = full_note(note, reasons.get(note["id"]), limit)
+                cost = estimate_tokens(block) + 2
+                if cost <= remaining - INDEX_RESERVE:
+                    full.append(block)
+                    shown.append(note["id"])
+                    remaining -= cost
+                    placed = True
+                    break
+            if placed:
                 continue
-        line = index_line(note)
+        line = index_line(note, reasons.get(note["id"]))
         cost = estimate_tokens(line) + 1
         if cost > remaining:
             break
@@ -111,7 +131,7 @@ def render_context(notes: list[dict], budget: int, heading: str = "") -> tuple[s
     if full:
         body += "\n" + "\n\n".join(full) + "\n"
     if index:
-        body += "\nMore notes (titles only):\n" + "\n".join(index) + "\n"
+        body += INDEX_HEADER + "\n".join(index) + "\n"
     body += footer
     text = frame.format(body=body)
     assert estimate_tokens(text) <= budget, "render_context overran its budget"

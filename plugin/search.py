@@ -110,9 +110,14 @@ def provenance(note: dict) -> dict:
 
 
 def semantic_candidates(store, query: str, k: int, candidate_ids: list[int] | None = None,
-                        query_vector=None, embed_query: Callable[[str], Any] | None = None
+                        query_vector=None, embed_query: Callable[[str], Any] | None = None,
+                        remote_top_k: Callable[..., Any] | None = None
                         ) -> tuple[list[tuple[int, float]] | None, str | None]:
-    """(note id, cosine) pairs from the vector index, or (None, why) when semantic search is unavailable."""
+    """(note id, cosine) pairs from the vector index, or (None, why) when semantic search is unavailable.
+
+    ``remote_top_k(text, k, candidate_ids)`` ranks in another process (the warm
+    embedding server: no numpy here); it returns None when it cannot answer in time.
+    """
     try:
         from . import vectors
         from .embeddings import embedding_model_id
@@ -122,6 +127,11 @@ def semantic_candidates(store, query: str, k: int, candidate_ids: list[int] | No
         info = store.vector_collection(vectors.COLLECTION)
         if info is None:
             return None, NOT_INDEXED
+        if remote_top_k is not None and query_vector is None:
+            found = remote_top_k(query, k, candidate_ids)
+            if found is None:
+                return None, "the warm embedding server did not answer in time (it starts for the next prompt)"
+            return list(found), None
         if query_vector is None and embed_query is not None:
             query_vector = embed_query(query)
             if query_vector is None:
@@ -142,6 +152,7 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
            files: Iterable[str] | None = None, since: str | None = None, until: str | None = None,
            statuses: Iterable[str] | None = None, touching: Iterable[str] | None = None,
            semantic: bool = True, query_vector=None, embed_query: Callable[[str], Any] | None = None,
+           remote_top_k: Callable[..., Any] | None = None,
            exclude_ids: Iterable[int] | None = None, session_context: float = SESSION_CONTEXT_WEIGHT,
            fts_weights: Sequence[float] = FTS_WEIGHTS, lexical_weight: float = LEXICAL_WEIGHT,
            semantic_weight: float = SEMANTIC_WEIGHT, min_similarity: float = MIN_SIMILARITY,
@@ -189,7 +200,7 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
             found = []
         else:
             found, problem = semantic_candidates(store, query, depth * 2 if candidates is None else depth,
-                                                 candidates, query_vector, embed_query)
+                                                 candidates, query_vector, embed_query, remote_top_k)
         if found is None and problem == NOT_INDEXED and not store.unindexed_note_count(filters):
             found = []  # nothing in scope at all: nothing was missed
         if found is None:
