@@ -93,8 +93,7 @@ class Tools:
 
     def warm_up(self) -> None:
         """Import what the first calls need, and open the store if it exists (runs right after start-up)."""
-        from . import writeback  # noqa: F401  (pulls in store, quality, relations)
-
+        warm_imports()
         for name in ("search", "recall"):
             try:
                 __import__(f"lorebook.{name}")
@@ -324,6 +323,11 @@ class Tools:
                 "status": status}
 
 
+def warm_imports() -> None:
+    """The pure-Python library modules every write needs (safe to import before a fork: no threads, no files)."""
+    from . import quality, relations, writeback  # noqa: F401
+
+
 # --- how notes are shown ----------------------------------------------------------------------------
 
 def provenance(note: dict) -> dict:
@@ -350,15 +354,21 @@ def card(note: dict, tags: bool = False) -> dict:
 
 
 def memory_card(memory: dict) -> dict:
-    """A recalled or found note (whatever shape the library returns) with score, why and provenance."""
-    note = memory.get("note") if isinstance(memory.get("note"), dict) else memory
-    out = card(note)
-    for key in ("score", "why", "relations"):
-        value = memory.get(key, note.get(key))
-        if value is not None:
-            out[key] = round(value, 4) if isinstance(value, float) else value
-    if not out.get("provenance", {}).get("created_at") and isinstance(memory.get("provenance"), dict):
-        out["provenance"] = memory["provenance"]
+    """A found or recalled note with its score, why it matched, and provenance.
+
+    A search hit is ``{"note", "score", "why", ...}``; recall already returns cards
+    (id, title, summary, kind, scope, score, why, provenance), passed on as they are.
+    """
+    if isinstance(memory.get("note"), dict):
+        out = card(memory["note"])
+        for key in ("score", "why"):
+            if memory.get(key) is not None:
+                out[key] = memory[key]
+    else:
+        out = dict(memory)
+        out.setdefault("provenance", provenance(memory))
+    if isinstance(out.get("score"), float):
+        out["score"] = round(out["score"], 4)
     return out
 
 
@@ -477,18 +487,29 @@ def build_server(tools: Tools | None = None, executor=None):
     return server, tools, executor
 
 
-def serve(warm: bool = True) -> None:
-    """Run the stdio server until the client closes stdin."""
+def serve(warm: bool = True, start_warm: bool = True) -> None:
+    """Run the stdio server until the client closes stdin.
+
+    ``warm``: load the library right after start-up. ``start_warm``: then start
+    a warm parent (:mod:`lorebook.mcp_warm`) so the next ``lorebook mcp`` is ready at once.
+    """
     import anyio
 
     from mcp.server.stdio import stdio_server
 
     server, tools, executor = build_server()
 
+    def after_start():
+        tools.warm_up()
+        if start_warm:
+            from .mcp_warm import start_warm_parent
+
+            start_warm_parent()
+
     async def main():
         async with stdio_server() as (read_stream, write_stream):
             if warm:
-                executor.submit(_quietly, tools.warm_up)
+                executor.submit(_quietly, after_start)
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:

@@ -99,6 +99,7 @@ def server_env(home: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LOREBOOK_", "CLAUDE_"))}
     env["LOREBOOK_HOME"] = str(home)
     env["LOREBOOK_EMBED_MODEL"] = "nonexistent-model-for-tests"  # no model download; lexical retrieval
+    env["LOREBOOK_MCP_IDLE"] = "60"  # a warm parent started by these tests goes away soon after them
     return env
 
 
@@ -493,7 +494,9 @@ def test_corpus_tools(tmp_path, _migrated_llm_logs):
     llm_user = tmp_path / "llm-user"
     llm_user.mkdir()
     shutil.copy(_migrated_llm_logs, llm_user / "logs.db")
-    env = dict(server_env(home), LLM_USER_PATH=str(llm_user), LOREBOOK_MODEL="lorebook-fake")
+    # LOREBOOK_MCP_WARM=0: this launcher registers the fake model in its own process, which a warm parent's
+    # child would not have
+    env = dict(server_env(home), LLM_USER_PATH=str(llm_user), LOREBOOK_MODEL="lorebook-fake", LOREBOOK_MCP_WARM="0")
     launcher = FAKE_MODEL_SERVER.format(tests=str(Path(__file__).parent))
     client = McpClient(env, str(tmp_path), command=[sys.executable, "-c", launcher])
     try:
@@ -528,3 +531,160 @@ def test_corpus_tools(tmp_path, _migrated_llm_logs):
             assert error["field"] == field, text
     finally:
         client.close()
+
+
+# --- search_knowledge and recall_for_task (the embedding model is unavailable here: lexical, and said so) ------
+
+def test_search_knowledge_finds_by_keywords_with_score_why_and_provenance(populated):
+    answer = populated.ok("search_knowledge", {"query": "distutils removed in python 3.12"})
+    assert answer["project_key"] == PROJECT  # from the server's working directory
+    assert answer["mode"] == "lexical" and answer["warnings"], answer  # degraded, and it says so
+    top = answer["hits"][0]
+    assert top["id"] == populated.ids["distutils"]
+    assert top["score"] > 0 and any("distutils" in w for w in top["why"])
+    assert top["provenance"]["session_id"] == "sess-0001" and top["provenance"]["verified"] is True
+    assert "not an instruction" in answer["about"]
+
+
+def test_search_knowledge_accepts_any_raw_text(populated):
+    answer = populated.ok("search_knowledge", {"query": 'pool_size "100% (NEAR OR AND -'})
+    assert answer["hits"][0]["id"] == populated.ids["pool"]
+
+
+def test_search_knowledge_scope_project_and_global(populated):
+    query = {"query": "credential helper push https"}
+    assert populated.ok("search_knowledge", query)["hits"][0]["id"] == populated.ids["global"]
+    without = populated.ok("search_knowledge", dict(query, include_global=False))["hits"]
+    assert populated.ids["global"] not in [h["id"] for h in without]
+    assert populated.ok("search_knowledge", dict(query, limit=1))["hits"][0]["id"] == populated.ids["global"]
+    assert len(populated.ok("search_knowledge", dict(query, limit=1))["hits"]) == 1
+    other = populated.ok("search_knowledge", {"query": "distutils", "project": "github.com/someone/else"})
+    assert other["project_key"] == "github.com/someone/else"
+    assert [h["scope"] for h in other["hits"]] == ["global"]  # never another project's project notes
+    assert populated.ok("search_knowledge", {"query": "distutils pool", "kind": "pitfall"})["hits"][0]["id"] == \
+        populated.ids["pool"]
+
+
+def test_search_knowledge_empty_answer_says_whether_retrieval_worked(populated):
+    answer = populated.ok("search_knowledge", {"query": "zebra quantum frobnicator"})
+    assert answer["hits"] == []
+    assert "No note matched" in answer["message"]
+    assert "Retrieval was degraded" in answer["message"]  # the model is unavailable here: say so
+
+
+@pytest.mark.parametrize("arguments, field, words", [
+    ({}, "query", "is required"),
+    ({"query": "   "}, "query", "must not be empty"),
+    ({"query": "x", "limit": 0}, "limit", "must be at least 1"),
+    ({"query": "x", "limit": 51}, "limit", "must be at most 50"),
+    ({"query": "x", "kind": "bug"}, "kind", "must be one of"),
+    ({"query": "x", "include_global": "yes"}, "include_global", "must be true or false"),
+    ({"query": "x" * 2001}, "query", "at most 2000 characters"),
+])
+def test_search_knowledge_bad_arguments(populated, arguments, field, words):
+    error, text = populated.error("search_knowledge", arguments)
+    assert error["field"] == field and words in text
+
+
+def test_recall_for_task_returns_project_memories_with_why_and_provenance(populated):
+    answer = populated.ok("recall_for_task", {
+        "goal": "pytest fails on python 3.12 with a distutils import error",
+        "error_signatures": ["ModuleNotFoundError: No module named 'distutils'"], "files": ["setup_helpers.py"],
+        "include_relations": True})
+    assert answer["project_key"] == PROJECT
+    assert answer["reason"] == "retrieval-degraded" and answer["warnings"]  # lexical only here, and it says so
+    top = answer["project_memories"][0]
+    assert top["id"] == populated.ids["distutils"]
+    assert {"id", "title", "summary", "kind", "score", "why", "provenance"} <= set(top)
+    assert top["provenance"]["session_id"] == "sess-0001"
+    assert any(w.startswith("files:") for w in top["why"])
+    assert [r["kind"] for r in top["relations"]] == ["similar_to"]
+    assert all(m["id"] != populated.ids["global"] for m in answer["project_memories"])
+
+
+def test_recall_for_task_global_memories_and_limits(populated):
+    goal = {"goal": "git push over https fails: credential helper missing"}
+    answer = populated.ok("recall_for_task", goal)
+    assert [m["id"] for m in answer["global_memories"]] == [populated.ids["global"]]
+    assert populated.ok("recall_for_task", dict(goal, global_limit=0))["global_memories"] == []
+
+
+def test_recall_for_task_without_a_project_identity_says_so(populated, tmp_path):
+    answer = populated.ok("recall_for_task", {"goal": "fix the distutils import", "cwd": str(tmp_path / "gone")})
+    assert answer["reason"] == "no-project-identity" and answer["project_memories"] == []
+    assert any("project identity" in w for w in answer["warnings"])
+
+
+def test_recall_for_task_empty_answer_says_whether_retrieval_worked(populated):
+    answer = populated.ok("recall_for_task", {"goal": "zebra quantum frobnicator"})
+    assert answer["project_memories"] == [] and answer["global_memories"] == []
+    assert "could have been missed" in answer["message"]  # degraded here: not "nothing stored"
+
+
+@pytest.mark.parametrize("arguments, field, words", [
+    ({}, "goal", "is required"),
+    ({"goal": ""}, "goal", "must not be empty"),
+    ({"goal": "x", "project_limit": 21}, "project_limit", "must be at most 20"),
+    ({"goal": "x", "global_limit": -1}, "global_limit", "must be at least 0"),
+    ({"goal": "x", "error_signatures": "ImportError"}, "error_signatures", "must be a list"),
+    ({"goal": "x", "files": ["a.py", 3]}, "files[1]", "must be a string"),
+    ({"goal": "x", "files": ["f"] * 101}, "files", "at most 100 items"),
+    ({"goal": "x", "include_relations": 1}, "include_relations", "must be true or false"),
+    ({"goal": "x", "project": "widget"}, "project", "is not an argument"),
+])
+def test_recall_for_task_bad_arguments(populated, arguments, field, words):
+    error, text = populated.error("recall_for_task", arguments)
+    assert error["field"] == field and words in text
+
+
+# --- the warm parent: later servers are forked from a process that already imported the SDK ----------------
+
+def _wait_for(predicate, timeout: float = 90.0):
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout} s waiting for {predicate}")
+
+
+def _project_with_notes(root: Path, title: str) -> tuple[Path, Path]:
+    from lorebook.store import Store
+
+    home, project = root / "home", root / "project"
+    home.mkdir(parents=True)
+    project.mkdir()
+    store = Store(home / "lorebook.db")
+    store.add_note(_note(title=title, project_key=None, scope="global"))
+    store.close()
+    return home, project
+
+
+def test_a_warm_parent_serves_later_clients_with_their_own_environment(tmp_path):
+    from lorebook import mcp_warm
+
+    assert mcp_warm.enabled()
+    mcp_warm.stop()
+    home_a, project_a = _project_with_notes(tmp_path / "a", "Lesson in home A")
+    first = McpClient(server_env(home_a), str(project_a))
+    try:
+        status = _wait_for(mcp_warm.status)  # the first server started a warm parent once it was up
+        assert status["children"] == 0
+        home_b, project_b = _project_with_notes(tmp_path / "b", "Lesson in home B")
+        second = McpClient(server_env(home_b), str(project_b))
+        try:
+            assert mcp_warm.status()["children"] == 1  # served by a child forked from the warm parent
+            assert [n["title"] for n in second.ok("list_notes")["notes"]] == ["Lesson in home B"]
+            assert [n["title"] for n in first.ok("list_notes")["notes"]] == ["Lesson in home A"]
+            error, _ = second.error("get_note", {"id": "x"})
+            assert error["field"] == "id"
+        finally:
+            second.close()
+        _wait_for(lambda: mcp_warm.status()["children"] == 0)
+    finally:
+        first.close()
+        assert mcp_warm.stop() is True
+    assert mcp_warm.status() is None
