@@ -162,6 +162,413 @@ def mcp_command(list_tools, stop_warm):
     serve()
 
 
+# --- registration with Claude Code, and the demo -------------------------------------------
+
+def _print_changes(changes, dry_run: bool) -> None:
+    for change in changes:
+        verb = {"created": "would create" if dry_run else "created",
+                "updated": "would update" if dry_run else "updated",
+                "removed-file": "would remove" if dry_run else "removed",
+                "unchanged": "unchanged"}[change.action]
+        click.echo(f"{verb}: {change.path}")
+        for detail in change.details:
+            click.echo(f"    {detail}")
+        if change.backup:
+            click.echo(f"    backup: {change.backup}")
+
+
+@cli.command(name="install")
+@click.option("--project", "project", is_flag=True,
+              help="Register for the current project only (.claude/settings.json and .mcp.json here).")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
+def install_command(project, dry_run, as_json):
+    """Register lorebook's hooks and MCP server with Claude Code.
+
+    Merges the hooks into ~/.claude/settings.json and the MCP server into
+    ~/.claude.json (with --project: ./.claude/settings.json and ./.mcp.json),
+    leaving everything else in those files as it was. Running it twice is the
+    same as running it once. A changed file is backed up next to itself first
+    (NAME.lorebook-backup-TIMESTAMP); a file that is not valid JSON is never
+    overwritten. The hooks run this lorebook executable by its absolute path.
+    Installed as a plugin (claude --plugin-dir, or the marketplace) instead?
+    Then do not also run this: the hooks would fire twice.
+
+    \b
+    lorebook install --dry-run
+    lorebook install
+    lorebook install --project
+    """
+    from .install import install
+
+    changes = install("project" if project else "user", dry_run=dry_run)
+    if as_json:
+        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes]})
+        return
+    _print_changes(changes, dry_run)
+    if not dry_run and any(c.action != "unchanged" for c in changes):
+        click.echo("lorebook is registered: new Claude Code sessions will use it. "
+                   f"Undo with: lorebook uninstall{' --project' if project else ''}")
+    elif not dry_run:
+        click.echo("lorebook was already registered: nothing to do.")
+
+
+@cli.command(name="uninstall")
+@click.option("--project", "project", is_flag=True, help="Undo `lorebook install --project` for the current project.")
+@click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
+def uninstall_command(project, dry_run, as_json):
+    """Remove exactly what `lorebook install` added to Claude Code's settings.
+
+    Other hooks, MCP servers and settings stay; your lorebook data stays too
+    (delete `lorebook path` yourself to remove it).
+
+    \b
+    lorebook uninstall
+    lorebook uninstall --project
+    """
+    from .install import uninstall
+
+    changes = uninstall("project" if project else "user", dry_run=dry_run)
+    if as_json:
+        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes]})
+        return
+    _print_changes(changes, dry_run)
+    if not dry_run and all(c.action == "unchanged" for c in changes):
+        click.echo("lorebook was not registered there: nothing to do.")
+
+
+@cli.command(name="demo")
+@click.option("--keep", is_flag=True,
+              help="Play into your real data dir (lorebook path) and keep the sample project, instead of a temporary one.")
+def demo_command(keep):
+    """Play a bundled sample session through the real hook path, then show what the next session gets.
+
+    The sample is a Claude Code session in which a test fails, a config change
+    fixes it and the agent explains why. Each event runs as its own
+    `lorebook hook EVENT` process, as Claude Code runs it. By default
+    everything goes into a temporary data dir that is removed afterwards.
+
+    \b
+    lorebook demo
+    lorebook demo --keep && lorebook stats
+    """
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from .config import user_dir
+    from .demo import play
+
+    temp = None
+    if keep:
+        home = user_dir()
+        project_dir = home / "demo" / "weather-app"
+    else:
+        temp = Path(tempfile.mkdtemp(prefix="lorebook-demo-"))
+        home = temp / "lorebook-home"
+        project_dir = temp / "weather-app"
+    where = f"{home}" if keep else f"a temporary data dir, removed afterwards (--keep uses {user_dir(create=False)})"
+    click.echo(f"Playing a sample Claude Code session through `lorebook hook`, into {where}.\n")
+    click.echo(f"Session 1 in {project_dir.name}: a test fails, a config change fixes it")
+
+    def on_step(step):
+        click.echo(f"  {step.event:<19} exit {step.exit_code}  {step.label}")
+
+    try:
+        run = play(project_dir, home, on_step=on_step)
+    finally:
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+    stats = run.stats
+    click.echo(f"\nStored: {stats.get('observations', 0)} observations, {stats.get('notes', 0)} "
+               f"note{'s' if stats.get('notes', 0) != 1 else ''}.")
+    if not run.context:
+        raise click.ClickException(f"The next session would get no context: see {home / 'logs' / 'hooks.log'}")
+    click.echo("\nSession 2 starts in the same project. Claude Code receives this context:\n")
+    rule = "-" * 72
+    click.echo(rule)
+    click.echo(run.context)
+    click.echo(rule)
+    if keep:
+        click.echo("\nKept in your data dir. See it with: lorebook stats")
+
+
+# --- corpus: a focused body of memory a model reads once and answers from ----------------
+
+@cli.group(name="corpus", cls=_Group)
+def corpus_group():
+    """Knowledge corpora: a filtered snapshot of memory that a model reads once, then answers from.
+
+    \b
+    lorebook corpus build hooks --description "What we learned about hook timing" --query "hook timeout"
+    lorebook corpus prime hooks -m gpt-4o-mini
+    lorebook corpus query hooks "Why did SessionStart time out?"
+    llm -f corpus:hooks "Summarise the pitfalls"
+    """
+
+
+def _resolve_project(value: str | None, store) -> str | None:
+    import os
+
+    from .project import identify
+
+    if value is None:
+        return None
+    if value == "." or os.path.isdir(value):
+        project = identify(os.path.abspath(value))
+        if project is None:
+            raise click.BadParameter(f"{value!r} is not a directory lorebook can identify.", param_hint="--project")
+        return store.project_for_alias(project.key) or project.key
+    return value
+
+
+def _corpus_line(summary: dict) -> str:
+    if summary.get("error"):
+        return f"{summary['name']}: unreadable ({summary['error']})"
+    if not summary["primed"]:
+        state = "not primed"
+    elif summary["snapshot_newer_than_conversation"]:
+        state = f"primed, STALE: snapshot newer than conversation ({summary['stale_reason'] or 'rebuilt since'})"
+    else:
+        state = f"primed with {summary['model']} (cid {summary['conversation_id']})"
+    kinds = ", ".join(f"{n} {k}" for k, n in summary["kinds"].items()) or "empty"
+    return (f"{summary['name']}: {summary['count']} items ({kinds}), ~{summary['tokens']:,} tokens; {state}\n"
+            f"    {summary['description']}\n    filter: {summary['filter']}")
+
+
+def _stream_echo(chunk: str) -> None:
+    click.echo(chunk, nl=False)
+
+
+def _status(message: str) -> None:
+    click.echo(message, err=True)
+
+
+@corpus_group.command(name="build")
+@click.argument("name")
+@click.option("-d", "--description", required=True, help="What the corpus is for; the model reads it first.")
+@click.option("--project", is_flag=False, flag_value=".", default=None,
+              help="Only this project's notes: a project key or directory (alone: the current directory).")
+@click.option("--kind", "kinds", multiple=True,
+              help="fix, pitfall, pattern, decision, gotcha, how-it-works, or observation (repeatable).")
+@click.option("--tag", "tags", multiple=True, help="Notes with this tag (repeatable: any of them).")
+@click.option("--file", "files", multiple=True, help="Items touching this file or glob (repeatable: any of them).")
+@click.option("-q", "--query", help="Items relevant to this text (lorebook's search), best first.")
+@click.option("--since", help="Items recorded on or after this ISO date.")
+@click.option("--until", help="Items recorded before this ISO date.")
+@click.option("-n", "--limit", type=int, help="At most this many items.")
+@click.option("--replace", is_flag=True, help="Redefine an existing corpus of this name.")
+@click.option("--json", "as_json", is_flag=True, help="Output the corpus summary as JSON.")
+def corpus_build(name, description, project, kinds, tags, files, query, since, until, limit, replace, as_json):
+    """Build corpus NAME from a filter; the filter is its whole definition (no implicit date window).
+
+    Writes corpora/NAME.corpus.json in the user dir with full snapshots of the items.
+
+    \b
+    lorebook corpus build hooks -d "Hook timing lessons" --project --kind pitfall --query "hook timeout"
+    lorebook corpus build auth -d "Auth decisions" --tag auth --since 2026-01-01
+    """
+    from . import corpora
+
+    store = _store()
+    try:
+        flt = corpora.make_filter(_resolve_project(project, store), kinds, tags, files, query, since, until, limit)
+        corpus, warnings = corpora.build_corpus(store, name, description, flt, replace=replace)
+    finally:
+        store.close()
+    for warning in warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    summary = corpora.summary(dict(corpus, path=str(corpora.corpus_path(name))))
+    if as_json:
+        _echo_json(summary)
+        return
+    click.echo(f"Built {summary['path']}\n" + _corpus_line(summary))
+
+
+@corpus_group.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
+def corpus_list(as_json):
+    """List corpora: item count, token estimate, whether primed, and whether the snapshot is newer than the conversation.
+
+    \b
+    lorebook corpus list
+    """
+    from . import corpora
+
+    summaries = [corpora.summary(c) for c in corpora.list_corpora()]
+    if as_json:
+        _echo_json(summaries)
+        return
+    if not summaries:
+        click.echo("No corpora yet. Build one: lorebook corpus build NAME -d \"…\" --query \"…\"")
+    for summary in summaries:
+        click.echo(_corpus_line(summary))
+
+
+@corpus_group.command(name="show")
+@click.argument("name")
+@click.option("--render", is_flag=True, help="Print the text the model reads instead of the summary.")
+@click.option("--json", "as_json", is_flag=True, help="Output the whole corpus file.")
+def corpus_show(name, render, as_json):
+    """Show a corpus: its summary, the text a model reads (--render), or the whole file (--json).
+
+    \b
+    lorebook corpus show hooks --render | less
+    """
+    from . import corpora
+
+    corpus = corpora.load_corpus(name)
+    if as_json:
+        _echo_json(corpus)
+    elif render:
+        click.echo(corpus["system_prompt"] + "\n\n" + corpora.prime_prompt(corpus))
+    else:
+        click.echo(_corpus_line(corpora.summary(dict(corpus, path=str(corpora.corpus_path(name))))))
+        for item in corpus["items"]:
+            label = f"obs:{item['id']}" if item.get("type") == "observation" else f"#{item['id']}"
+            click.echo(f"  {label} [{item.get('kind') or item.get('tool')}] {item.get('title') or item.get('summary')}")
+
+
+@corpus_group.command(name="prime")
+@click.argument("name")
+@click.option("-m", "--model", "model_id", help="An llm model id or alias (default: LOREBOOK_MODEL, else llm's default).")
+def corpus_prime(name, model_id):
+    """Have a model read corpus NAME once and summarise what it can answer; the conversation is kept.
+
+    The conversation is logged by llm; continue it with `lorebook corpus query`
+    or `llm -c --cid ID`. A corpus over the model's token budget is refused
+    (config.json "corpus_budgets": {"MODEL": N}, or LOREBOOK_CORPUS_BUDGET).
+
+    \b
+    lorebook corpus prime hooks -m gpt-4o-mini
+    """
+    from . import corpora
+
+    corpora.prime_corpus(name, model_id, echo=_stream_echo, status=_status)
+
+
+@corpus_group.command(name="query")
+@click.argument("name")
+@click.argument("question")
+def corpus_query(name, question):
+    """Ask corpus NAME's primed conversation a question; follow-ups remember earlier answers.
+
+    If the conversation cannot be resumed (never primed, deleted from llm's
+    logs, model gone, or it read a since-forgotten note), the corpus is primed
+    again first, and you are told.
+
+    \b
+    lorebook corpus query hooks "Which hook timed out, and what fixed it?"
+    lorebook corpus query hooks "And on which Claude Code version?"
+    """
+    from . import corpora
+
+    corpora.query_corpus(name, question, echo=_stream_echo, status=_status)
+    click.echo()
+
+
+@corpus_group.command(name="rebuild")
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Accept a rebuild that keeps half or less of the items.")
+def corpus_rebuild(name, force):
+    """Re-run corpus NAME's stored filter and refresh its snapshot.
+
+    A rebuild that would keep half or less of a corpus of 4 or more items is
+    refused and the old file kept, unless --force.
+
+    \b
+    lorebook corpus rebuild hooks
+    """
+    from . import corpora
+
+    store = _store()
+    try:
+        corpus, report = corpora.rebuild_corpus(store, name, force=force)
+    finally:
+        store.close()
+    for warning in report["warnings"]:
+        click.echo(f"Warning: {warning}", err=True)
+    click.echo(f"Rebuilt {name}: {report['before']} → {report['after']} items "
+               f"(+{report['added']} −{report['removed']}), ~{corpus['stats']['tokens']:,} tokens.")
+    if report["changed"] and corpus.get("conversation_id"):
+        click.echo(f"The primed conversation predates this snapshot: run 'lorebook corpus reprime {name}'.", err=True)
+
+
+@corpus_group.command(name="reprime")
+@click.argument("name")
+@click.option("-m", "--model", "model_id", help="An llm model id or alias (default: the model it was primed with).")
+def corpus_reprime(name, model_id):
+    """Drop corpus NAME's conversation and prime a new one from the current snapshot.
+
+    \b
+    lorebook corpus reprime hooks
+    """
+    from . import corpora
+
+    corpora.reprime_corpus(name, model_id, echo=_stream_echo, status=_status)
+
+
+@corpus_group.command(name="delete")
+@click.argument("name")
+def corpus_delete(name):
+    """Delete corpus NAME's file (its llm conversation stays in llm's logs).
+
+    \b
+    lorebook corpus delete hooks
+    """
+    from . import corpora
+
+    corpora.delete_corpus(name)
+    click.echo(f"Deleted corpus {name}.")
+
+
+@cli.command(name="import")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True, file_okay=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def import_command(paths, as_json, quiet):
+    """Backfill observations and prompts from existing Claude Code transcripts.
+
+    PATHS are transcript files (.jsonl) or directories searched for them; the
+    default is ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects). Each
+    tool call is replayed through the same capture path as the live hooks:
+    redacted, exclusions applied. Importing again adds nothing; a malformed
+    line is skipped and counted.
+
+    \b
+    lorebook import
+    lorebook import ~/.claude/projects/-home-me-widget --json
+    """
+    from .hooks.transcripts import default_transcript_dir, find_transcripts, import_transcripts
+
+    files = find_transcripts(paths)
+    if not files:
+        where = ", ".join(paths) if paths else str(default_transcript_dir())
+        raise click.ClickException(f"No Claude Code transcripts (*.jsonl) found in {where}.")
+    store = _store()
+    total = sum(f.stat().st_size for f in files)
+    if quiet or as_json:
+        stats = import_transcripts((), store, files=files)
+    else:
+        with click.progressbar(length=total, label=f"Importing {len(files)} transcript(s)", file=sys.stderr,
+                               show_pos=False, show_percent=True) as bar:
+            stats = import_transcripts((), store, progress=bar.update, files=files)
+    summary = stats.as_dict()
+    if as_json:
+        _echo_json(summary)
+        return
+    click.echo(f"Read {summary['files']} transcript(s), {summary['sessions']} session(s), {summary['lines']} lines.")
+    click.echo(f"Added {summary['observations_added']} observation(s) and {summary['prompts_added']} prompt(s); "
+               f"{summary['already_stored']} already stored, {summary['not_stored']} excluded or vetoed.")
+    if summary["malformed_lines"]:
+        click.echo(f"Skipped {summary['malformed_lines']} malformed line(s).")
+    if summary["unpaired_tool_calls"]:
+        click.echo(f"{summary['unpaired_tool_calls']} tool call(s) had no result (an interrupted session).")
+    for problem in summary["unreadable_files"]:
+        click.echo(f"Could not read {problem}", err=True)
+
+
 # --- writeback: validate, write, supersede, stale, forget ------------------------------------------
 
 def _read_memory(memory_arg, file):
@@ -402,41 +809,6 @@ def index_command(quiet, retry_failed, as_json):
                f"{result['notes_failed']} failed.")
     if result["notes_failed"]:
         click.echo("Retry the failed ones with: lorebook index --retry-failed")
-
-
-@cli.command(name="embed-server")
-@click.option("--stop", "action", flag_value="stop", help="Ask the running server to exit.")
-@click.option("--status", "action", flag_value="status", help="Say whether a server runs, and its pid and model.")
-@click.option("--idle", type=float, default=None,
-              help="Exit after this many seconds without requests (default: LOREBOOK_EMBED_SERVER_IDLE or 600).")
-def embed_server_command(action, idle):
-    """Run the warm embedding server that hooks ask for query vectors.
-
-    lorebook starts it on its own when a hook needs a query embedded (hooks
-    cannot afford to load the model themselves) and it exits after a while
-    without requests. LOREBOOK_EMBED_SERVER=0 stops lorebook from starting it.
-
-    \b
-    lorebook embed-server --status
-    lorebook embed-server --stop
-    """
-    from . import embed_server
-
-    if action == "status":
-        info = embed_server.ping()
-        if info is None:
-            click.echo("No embedding server is running.")
-        else:
-            click.echo(f"Embedding server pid {info.get('pid')} serves {info.get('model')} "
-                       f"at {embed_server.socket_path()}.")
-        return
-    if action == "stop":
-        click.echo("Stopped the embedding server." if embed_server.stop_server() else "No embedding server is running.")
-        return
-    code = embed_server.EmbedServer(idle_timeout=idle).serve()
-    if code:
-        click.echo("An embedding server already runs for this lorebook dir.", err=True)
-        sys.exit(code)
 
 
 # --- search and recall: search, recall, show, list, relations, project ---------------------------
