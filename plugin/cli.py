@@ -811,6 +811,41 @@ def index_command(quiet, retry_failed, as_json):
         click.echo("Retry the failed ones with: lorebook index --retry-failed")
 
 
+@cli.command(name="embed-server")
+@click.option("--stop", "action", flag_value="stop", help="Ask the running server to exit.")
+@click.option("--status", "action", flag_value="status", help="Say whether a server runs, and its pid and model.")
+@click.option("--idle", type=float, default=None,
+              help="Exit after this many seconds without requests (default: LOREBOOK_EMBED_SERVER_IDLE or 600).")
+def embed_server_command(action, idle):
+    """Run the warm embedding server that hooks ask for query vectors.
+
+    lorebook starts it on its own when a hook needs a query embedded (hooks
+    cannot afford to load the model themselves) and it exits after a while
+    without requests. LOREBOOK_EMBED_SERVER=0 stops lorebook from starting it.
+
+    \b
+    lorebook embed-server --status
+    lorebook embed-server --stop
+    """
+    from . import embed_server
+
+    if action == "status":
+        info = embed_server.ping()
+        if info is None:
+            click.echo("No embedding server is running.")
+        else:
+            click.echo(f"Embedding server pid {info.get('pid')} serves {info.get('model')} "
+                       f"at {embed_server.socket_path()}.")
+        return
+    if action == "stop":
+        click.echo("Stopped the embedding server." if embed_server.stop_server() else "No embedding server is running.")
+        return
+    code = embed_server.EmbedServer(idle_timeout=idle).serve()
+    if code:
+        click.echo("An embedding server already runs for this lorebook dir.", err=True)
+        sys.exit(code)
+
+
 # --- search and recall: search, recall, show, list, relations, project ---------------------------
 
 _KIND_CHOICE = click.Choice(["fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works"])

@@ -490,6 +490,18 @@ class Store:
             except ImportError:  # pragma: no cover - Windows
                 pass
             apply_embeddings_migrations(self.db)
+            # a generation counter kept by triggers: the top-k cache checks it in O(1) (a count is O(n));
+            # created here, beside llm's tables, since the triggers need them
+            with self.atomic():
+                self.conn.execute("""CREATE TABLE IF NOT EXISTS lorebook_vector_generation (
+                    collection_id INTEGER PRIMARY KEY, generation INTEGER NOT NULL)""")
+                for name, event, row in (("ai", "INSERT", "new"), ("ad", "DELETE", "old"), ("au", "UPDATE", "new")):
+                    self.conn.execute(
+                        f"""CREATE TRIGGER IF NOT EXISTS lorebook_embeddings_{name} AFTER {event} ON embeddings BEGIN
+                            INSERT INTO lorebook_vector_generation (collection_id, generation)
+                            VALUES ({row}.collection_id, 1)
+                            ON CONFLICT (collection_id) DO UPDATE SET generation = generation + 1;
+                        END""")
 
     def vector_collection(self, name: str) -> dict | None:
         """The llm collection row (id, name, model), or None (also when the tables do not exist yet)."""
@@ -564,13 +576,22 @@ class Store:
         counts.update({status: n for status, n in rows})
         return counts
 
-    def vector_generation(self, collection_id: int) -> tuple[int, int]:
-        """(count, max rowid) of a collection's vectors: changes whenever a vector is added, replaced or deleted
-        (llm and lorebook both write with INSERT OR REPLACE, which gives the row a new rowid)."""
+    def vector_generation(self, collection_id: int) -> tuple:
+        """A value that changes whenever a vector of the collection is added, replaced or deleted.
+
+        O(1) from the trigger-kept counter; when the triggers are missing (an older database, or a
+        later llm migration rebuilt the table) (count, max rowid), which llm's INSERT OR REPLACE also moves."""
+        triggers = self.conn.execute(
+            """SELECT count(*) FROM sqlite_master WHERE type = 'trigger'
+               AND name IN ('lorebook_embeddings_ai', 'lorebook_embeddings_ad', 'lorebook_embeddings_au')""").fetchone()[0]
+        if triggers == 3:
+            row = self.conn.execute(
+                "SELECT generation FROM lorebook_vector_generation WHERE collection_id = ?", (collection_id,)).fetchone()
+            return ("generation", int(row[0]) if row else 0)
         row = self.conn.execute(
             "SELECT count(*), COALESCE(max(rowid), 0) FROM embeddings WHERE collection_id = ?", (collection_id,)
         ).fetchone()
-        return int(row[0]), int(row[1])
+        return ("count", int(row[0]), int(row[1]))
 
     def collection_vectors(self, collection_id: int) -> Iterator[tuple[str, bytes]]:
         """(id, embedding blob) of every vector in a collection."""

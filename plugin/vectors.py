@@ -287,7 +287,7 @@ def refresh_matrix_cache(store: "Store", collection: str = COLLECTION, force: bo
             if meta.get("key") == key:
                 ids = np.load(ids_path)
                 vectors = np.load(vectors_path, mmap_mode="r")
-                if len(ids) == vectors.shape[0] == generation[0]:
+                if len(ids) == vectors.shape[0] == meta.get("rows"):
                     _matrix_cache[(str(store.path), collection)] = (key, ids, vectors)
                     return ids, vectors, info["model"]
         except (OSError, ValueError):

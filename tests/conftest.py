@@ -22,6 +22,8 @@ def lorebook_home(tmp_path, monkeypatch):
         monkeypatch.delenv(var, raising=False)
     # Stop would start a detached `lorebook index` (loads the model) in every test: off unless a test wants it
     monkeypatch.setenv("LOREBOOK_AUTO_INDEX", "0")
+    # likewise the warm embedding server that hooks would start (tests/test_embed_server.py turns it on)
+    monkeypatch.setenv("LOREBOOK_EMBED_SERVER", "0")
     return home
 
 

@@ -131,7 +131,8 @@ def test_broken_model_leaves_notes_pending_and_vectors_intact(store, monkeypatch
     assert store.get_note(newer)["index_status"] == "pending"
     collection = store.vector_collection(COLLECTION)
     assert collection["model"] == "lorebook-minilm"  # nothing dropped for a model that does not work
-    assert store.vector_generation(collection["id"])[0] == len(NOTES)
+    assert store.execute("SELECT count(*) FROM embeddings WHERE collection_id = ?",
+                         (collection["id"],)).fetchone()[0] == len(NOTES)
 
 
 def test_second_index_says_so_and_exits(store):
@@ -307,3 +308,21 @@ def test_stop_writes_the_note_then_indexes_it_detached(git_project, store, monke
     assert _wait_for(lambda: store.get_note(note["id"])["index_status"] == "indexed")
     hits = semantic_search(store, "ModuleNotFoundError yaml when running pytest", k=1)
     assert hits[0][0] == note["id"]
+
+
+def test_vector_generation_moves_with_every_change(store):
+    ids = add_notes(store)
+    assert run_index().exit_code == 0
+    collection_id = store.vector_collection(COLLECTION)["id"]
+    first = store.vector_generation(collection_id)
+    assert first[0] == "generation"
+    store.forget_note_content(ids[0])  # a delete
+    second = store.vector_generation(collection_id)
+    assert second != first
+    store.update_note(ids[1], {"title": "Retry 429 with capped exponential backoff"}, reason="edit")
+    assert run_index().exit_code == 0  # a replace
+    assert store.vector_generation(collection_id) != second
+    # triggers gone (say a later llm migration rebuilt the table): a (count, max rowid) key still works
+    store.execute("DROP TRIGGER lorebook_embeddings_ai")
+    fallback = store.vector_generation(collection_id)
+    assert fallback[0] == "count" and fallback[1] == len(ids) - 1
