@@ -2,7 +2,9 @@
 
     python bench/dedupe.py [--data bench/data/dedupe_pairs.json] [--sweep]
 
-Positives are duplicate and paraphrase pairs (they should merge); related and
+Two sets: ``dedupe_pairs.json`` (108 pairs; the thresholds and contradiction
+cues were chosen on it) and ``dedupe_holdout.json`` (28 pairs written after
+they were frozen, never tuned on). Positives are duplicate and paraphrase pairs (they should merge); related and
 contradicting pairs must not merge. It runs lorebook's own decision
 (``lorebook.relations.compare``) lexically (what the Stop hook uses) and, when
 an embedding model is available, hybrid (what ``lorebook write`` and MCP use),
@@ -92,19 +94,13 @@ def sweep(pairs: list[dict], cosines: list[float] | None) -> list[dict]:
     return rows
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", default=str(HERE / "data" / "dedupe_pairs.json"))
-    parser.add_argument("--sweep", action="store_true", help="Print precision/recall at every threshold.")
-    parser.add_argument("--cache", help="Reuse the pairs' cosines from this JSON file (written if missing).")
-    args = parser.parse_args()
-    pairs = json.loads(Path(args.data).read_text("utf-8"))["pairs"]
+def run(path: Path, sweep_too: bool, cache: Path | None) -> dict:
+    pairs = json.loads(path.read_text("utf-8"))["pairs"]
     counts = {label: sum(p["label"] == label for p in pairs) for label in ("duplicate", "paraphrase", "related",
                                                                             "contradicts")}
-    print(f"{len(pairs)} labelled pairs: {counts}")
+    print(f"== {path.name}: {len(pairs)} labelled pairs: {counts}")
     lexical = evaluate(pairs, None)
     started = time.perf_counter()
-    cache = Path(args.cache) if args.cache else None
     if cache and cache.exists():
         cosines = json.loads(cache.read_text())
     else:
@@ -126,14 +122,14 @@ def main() -> None:
             print("   miss:", line)
     print(f"baseline (word Jaccard, best threshold {base['threshold']}): precision {base['precision']:.3f}  "
           f"recall {base['recall']:.3f}")
-    if args.sweep:
+    if sweep_too:
         for mode, cos in (("lexical", None), ("hybrid", cosines)):
             if mode == "hybrid" and not cos:
                 continue
             print(f"sweep ({mode}):")
             for row in sweep(pairs, cos):
                 print(f"  t={row['threshold']:.2f}  P={row['precision']:.3f}  R={row['recall']:.3f}  F1={row['f1']:.3f}")
-    summary = {
+    return {
         "pairs": len(pairs), "labels": counts,
         "lexical": {k: lexical[k] for k in ("precision", "recall", "f1", "contradiction_recall")}
         | {"threshold": relations.MERGE_THRESHOLD_LEXICAL},
@@ -141,8 +137,23 @@ def main() -> None:
                    | {"threshold": relations.MERGE_THRESHOLD_HYBRID, "embed_seconds": round(embed_s, 2)})
         if hybrid else None,
         "baseline_word_jaccard": base,
-        "target": {"precision": 0.9, "recall": 0.9},
     }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", action="append",
+                        help="A labelled pairs file (repeatable). Default: the tuning set and the held-out set.")
+    parser.add_argument("--sweep", action="store_true", help="Print precision/recall at every threshold.")
+    parser.add_argument("--cache", help="Reuse the first file's cosines from this JSON file (written if missing).")
+    args = parser.parse_args()
+    paths = [Path(p) for p in args.data] if args.data else [HERE / "data" / "dedupe_pairs.json",
+                                                            HERE / "data" / "dedupe_holdout.json"]
+    summary = {}
+    for i, path in enumerate(paths):
+        name = {"dedupe_pairs": "tuning", "dedupe_holdout": "holdout"}.get(path.stem, path.stem)
+        summary[name] = run(path, args.sweep, Path(args.cache) if args.cache and i == 0 else None)
+    summary["target"] = {"precision": 0.9, "recall": 0.9}
     print(json.dumps(summary))
 
 
