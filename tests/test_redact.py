@@ -1,0 +1,133 @@
+"""The redactor and error signatures: each secret class, the look-alikes that must survive, and the benchmark's targets."""
+import sys
+from pathlib import Path
+
+import pytest
+
+from lorebook.redact import redact, redact_value
+from lorebook.signatures import error_signature
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("AWS_ACCESS_KEY_ID=AKIAZ4Q7RX2M9PLK3JTV", "AKIAZ4Q7RX2M9PLK3JTV"),
+    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"),
+    ("remote: https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+    ("CI_JOB_TOKEN=glpat-Xy7_kq9Lm2Np4Rs6Tv8W", "glpat-Xy7_kq9Lm2Np4Rs6Tv8W"),
+    ("token: xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "xoxb-123456789012-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"),
+    ("POST https://hooks.slack.com/services/T0ABCDEFG/B0ABCDEFGHI/abcdefghijklmnopqrstuvwx", "abcdefghijklmnopqrstuvwx"),
+    ('stripe.api_key = "sk_live_51HqLyjWDarjtT1zdp7dc4eC3"', "sk_live_51HqLyjWDarjtT1zdp7dc4eC3"),
+    ("Incorrect API key provided: sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34", "sk-proj-Ab12Cd34Ef56Gh78Ij90Kl12Mn34"),
+    ("x-api-key: sk-ant-api03-Zx9Yw8Xv7Uu6Tt5Ss4Rr3Qq2Pp1Oo0", "sk-ant-api03-Zx9Yw8Xv7Uu6Tt5Ss4Rr3Qq2Pp1Oo0"),
+    ("?key=AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY&q=1", "AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY"),
+    ("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+     "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"),
+    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----",
+     "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ"),
+    ("DATABASE_URL=postgres://app:pa55-W0rd-x@db:5432/app", "pa55-W0rd-x"),
+    ("Server=db;User ID=sa;Password=Xy7!kq9Lm2;Encrypt=True", "Xy7!kq9Lm2"),
+    ('{"password": "correct horse battery staple"}', "correct horse battery staple"),
+    ("export API_KEY=Zk3q9XvB2mLp8RtY4wNc6HdJ", "Zk3q9XvB2mLp8RtY4wNc6HdJ"),
+    ("material: Zk3q9XvB2mLp8RtY4wNc6HdJ7uQe", "Zk3q9XvB2mLp8RtY4wNc6HdJ7uQe"),  # high entropy, neutral key
+])
+def test_secret_classes_are_redacted(text, secret):
+    out = redact(text)
+    assert secret not in out and "[REDACTED:" in out
+    assert redact(out) == out  # idempotent
+
+
+@pytest.mark.parametrize("text", [
+    "commit 3f5e2a9c1b7d4e6f8a0b2c4d6e8f0a1b3c5d7e9f",
+    '"request_id": "53a4cf7f-7bfe-4bb9-a9e5-715009b2d07a"',
+    '"integrity": "sha512-9NET910DNaIPngYnLLPeg+Ogzqsi9uM4mSboU5y6p8S5DzMTVEsJZrawi+BoDNUVBa2DhJqQYUFvMMMRomA=="',
+    'hash = "sha256:9c5b1a5f3e2d7c4b8a6f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d5e4f3"',
+    'payload = "SGVsbG8gd29ybGQsIHRoaXMgaXMgYSB0ZXN0IGZpeHR1cmUu"',
+    "handler = AuthenticationTokenRefreshHandlerFactory",
+    "max_tokens=4096",
+    "password_file: /run/secrets/db_password",
+    'password = os.environ["DB_PASSWORD"]',
+    'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com',
+    "key: uploads/2026/11/30/report-final.pdf",
+])
+def test_look_alikes_survive(text):
+    assert redact(text) == text
+
+
+def test_env_file_mode_hides_every_value():
+    out = redact("NODE_ENV=production\nSESSION_SECRET=abc\nexport PORT=3000\n# comment", env_file=True)
+    assert out == ("NODE_ENV=[REDACTED:env-value]\nSESSION_SECRET=[REDACTED:env-value]\n"
+                   "export PORT=[REDACTED:env-value]\n# comment")
+
+
+def test_private_blocks_even_unclosed_or_cut():
+    assert redact("a <private>x</private> b <PRIVATE>y</Private> c") == "a [private] b [private] c"
+    assert redact("start <private> never closed") == "start [private]"
+    assert redact("tail of a block</private> visible") == "[private] visible"
+
+
+def test_redact_value_uses_the_key():
+    value = {"password": "hunter2", "user": "bob", "nested": [{"api_key": "abc123def456ghi7"}], "n": 3}
+    assert redact_value(value) == {"password": "[REDACTED:secret]", "user": "bob",
+                                   "nested": [{"api_key": "[REDACTED:secret]"}], "n": 3}
+
+
+def test_redaction_benchmark_meets_its_targets():
+    import redaction
+
+    figures = redaction.run()
+    assert figures["secrets"] >= 60 and figures["lookalikes"] >= 60
+    assert figures["recall"] == 1.0
+    assert figures["lookalike_survival"] >= 0.95
+
+
+# --- error signatures ---------------------------------------------------------------
+
+SAME_FAILURE_TWO_MACHINES = [
+    ("Traceback (most recent call last):\n  File \"/home/alice/proj/app.py\", line 3, in <module>\n"
+     "ModuleNotFoundError: No module named 'yaml'",
+     "Traceback (most recent call last):\n  File \"C:\\Users\\bob\\proj\\app.py\", line 17, in <module>\n"
+     "ModuleNotFoundError: No module named 'yaml'"),
+    ("FileNotFoundError: [Errno 2] No such file or directory: '/tmp/pytest-of-alice/pytest-12/x/config.yaml'",
+     "FileNotFoundError: [Errno 2] No such file or directory: '/var/folders/8x/T/pytest-3/y/config.yaml'"),
+    ("2026-11-30T02:11:09.123Z ERROR job 53a4cf7f-7bfe-4bb9-a9e5-715009b2d07a failed after 3 attempts",
+     "2026-12-01T18:00:00Z ERROR job 0f8fad5b-d9cb-469f-a165-70867728950e failed after 5 attempts"),
+    ("RuntimeError: Task <Task pending coro=<main() running at /a/b.py:10>> at 0x7f3a2b1c4d60 got Future attached",
+     "RuntimeError: Task <Task pending coro=<main() running at /c/d.py:99>> at 0x55d1e2f3a4b0 got Future attached"),
+    ("src/main.c:12:5: error: 'foo' undeclared (first use in this function)",
+     "src/main.c:40:9: error: 'foo' undeclared (first use in this function)"),
+    ("psycopg2.OperationalError: connection to server at \"localhost\" (127.0.0.1), port 5432 failed",
+     "psycopg2.OperationalError: connection to server at \"localhost\" (10.0.0.7), port 6543 failed"),
+]
+
+
+@pytest.mark.parametrize("first, second", SAME_FAILURE_TWO_MACHINES)
+def test_the_same_failure_on_two_machines_has_one_signature(first, second):
+    assert error_signature(first) == error_signature(second) is not None
+
+
+def test_documented_example_and_kept_details():
+    assert error_signature("E   ModuleNotFoundError: No module named 'yaml'") == \
+        "ModuleNotFoundError: No module named '<mod>'"
+    assert error_signature("OSError: [Errno 98] Address already in use") == "OSError: [Errno 98] Address already in use"
+    assert error_signature("Exit code 127\nbash: line 1: pytst: command not found") == \
+        "bash: line <n>: pytst: command not found"
+    assert error_signature("Exit code 3\nalpha", command="cd app && pytest -q") == "pytest: exit code 3"
+    assert error_signature("all good\n3 passed") is None
+
+
+def test_different_failures_stay_different():
+    signatures = {error_signature(t) for t in (
+        "ModuleNotFoundError: No module named 'yaml'",
+        "ImportError: cannot import name 'soft_unicode' from 'markupsafe' (/usr/lib/python3/markupsafe/__init__.py)",
+        "KeyError: 'user_id'",
+        "KeyError: 'order_id'",
+        "OSError: [Errno 98] Address already in use",
+        "OSError: [Errno 13] Permission denied: '/etc/shadow'",
+        "npm ERR! 404 Not Found - GET https://registry.npmjs.org/left-padx",
+        "npm ERR! 403 Forbidden - GET https://registry.npmjs.org/left-padx",
+        "error[E0425]: cannot find value `x` in this scope",
+        "src/app.ts(3,21): error TS2307: Cannot find module './utils' or its corresponding type declarations.",
+        "fatal: not a git repository (or any of the parent directories): .git",
+    )}
+    assert len(signatures) == 11
