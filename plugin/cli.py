@@ -451,7 +451,8 @@ def corpus_prime(name, model_id):
 @corpus_group.command(name="query")
 @click.argument("name")
 @click.argument("question")
-def corpus_query(name, question):
+@click.option("--json", "as_json", is_flag=True, help="Print the answer, conversation id and model as JSON (no streaming).")
+def corpus_query(name, question, as_json):
     """Ask corpus NAME's primed conversation a question; follow-ups remember earlier answers.
 
     If the conversation cannot be resumed (never primed, deleted from llm's
@@ -464,6 +465,11 @@ def corpus_query(name, question):
     """
     from . import corpora
 
+    if as_json:
+        result = corpora.query_corpus(name, question, echo=None, status=_status)
+        _echo_json({"corpus": name, "answer": result["text"], "conversation_id": result["conversation_id"],
+                    "model": result["model"], "reprimed": result["reprimed"]})
+        return
     corpora.query_corpus(name, question, echo=_stream_echo, status=_status)
     click.echo()
 

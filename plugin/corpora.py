@@ -448,7 +448,7 @@ def _shrink_causes(store, flt: dict, search_warnings: list[str]) -> list[str]:
     if flt.get("project"):
         count = store.count_project_notes(flt["project"])
         causes.append(f"a renamed or moved project: {flt['project']!r} now has {count} active notes "
-                      "(moved repos need an alias)")
+                      f"(if its notes now live under another key: lorebook project alias {flt['project']} --to NEW_KEY)")
     if flt.get("query"):
         detail = f" ({'; '.join(search_warnings)})" if search_warnings else ""
         causes.append(f"the search backend is down or degraded for --query {flt['query']!r}{detail}")

@@ -180,6 +180,9 @@ def test_query_continues_the_conversation_and_follow_ups_work(store, lorebook_ho
     assert "turns=3" in follow.stdout and f"cites=#{ids[2]} " in follow.stdout
     assert "previous='Which payload lacks tool_response?'" in follow.stdout
     assert "again" not in follow.stderr
+    as_json = json.loads(lorebook("corpus", "query", "hooks", "cold venv?", "--json").stdout)
+    assert as_json["conversation_id"] == cid and as_json["reprimed"] is None
+    assert as_json["answer"].startswith("ANSWER turns=4 ") and f"cites=#{ids[0]} " in as_json["answer"]
     assert logged_conversations(llm_user) == [cid]
 
 
