@@ -62,14 +62,12 @@ def _open_store():
 
 
 def _current_project_key(store) -> str | None:
+    """The project the current directory belongs to (aliases resolved), or None."""
     import os
 
-    from .project import identify
+    from .recall import resolve_project_key
 
-    project = identify(os.getcwd())
-    if project is None:
-        return None
-    return store.project_for_alias(project.key) or project.key
+    return resolve_project_key(store, cwd=os.getcwd())
 
 
 def search_notes(store, query: str, limit: int = LORE_LIMIT, project_key: str | None = None,
