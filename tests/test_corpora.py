@@ -384,3 +384,16 @@ def test_every_corpus_command_has_help_with_an_example():
     for name, command in group.commands.items():
         text = lorebook("corpus", name, "--help").output
         assert f"lorebook corpus {name}" in text, name
+
+
+def test_prime_and_query_stream_chunk_by_chunk(store, llm_user):
+    from lorebook import corpora
+
+    add_notes(store)
+    lorebook("corpus", "build", "hooks", "-d", "Hook lessons", "--tag", "hooks")
+    primed, asked, status = [], [], []
+    corpora.prime_corpus("hooks", "lorebook-fake", echo=primed.append, status=status.append)
+    corpora.query_corpus("hooks", "cold venv?", echo=asked.append, status=status.append)
+    assert primed[:2] == ["ACK. ", "I read 4 items: #4 #3 #2 #1."]  # the model's own chunks, as they came
+    assert asked[0] == "ANSWER turns=2 " and len(asked) == 3
+    assert status[0].startswith("Priming 'hooks' with lorebook-fake: 4 items")
