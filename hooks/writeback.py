@@ -83,3 +83,13 @@ def stop(event, store):
     if _should_ask(event, store, results):
         return {"decision": "block", "reason": STOP_PROMPT}
     return None
+
+
+@hookimpl
+def session_end(event, store):
+    """A session can end without a last Stop (interrupted, /clear): write back what it taught; receipts dedupe."""
+    session = store.get_session(event.session_id) if event.session_id else None
+    if session is None:
+        return None
+    write_back(store, event.session_id, session.get("last_assistant_message"))
+    return None

@@ -187,10 +187,29 @@ def compare(a: dict, b: dict, cosine: float | None = None, recalled: bool = Fals
     return {"relation": "related", "score": score, "lexical": lexical, "cosine": cosine}
 
 
+def _vector_neighbour_ids(store, text: str, k: int) -> list[int]:
+    try:
+        from .vectors import semantic_search
+
+        return [note_id for note_id, _score in semantic_search(store, text, k=k)]
+    except Exception:  # no index yet, another model, no embedding model: lexical neighbours only
+        return []
+
+
 def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: set[int] = frozenset(),
                   limit: int = 25) -> list[dict]:
     """The existing notes nearest to ``candidate``, each with its comparison, most similar first."""
     neighbours = store.similar_note_candidates(note_text(candidate), candidate.get("project_key"), limit=limit)
+    if use_vectors:  # a paraphrase may share few words: ask the vector index for its nearest notes too
+        for note_id in _vector_neighbour_ids(store, note_text(candidate), limit):
+            if not any(n["id"] == note_id for n in neighbours):
+                try:
+                    note = store.get_note(note_id)
+                except Exception:
+                    continue
+                if note["status"] == "active" and (note["scope"] == "global"
+                                                   or note["project_key"] == candidate.get("project_key")):
+                    neighbours.append(note)
     for note_id in recalled_ids:  # a recalled note is always compared, even if bm25 missed it
         if not any(n["id"] == note_id for n in neighbours):
             try:

@@ -436,3 +436,14 @@ def test_validate_with_vectors_finds_a_paraphrase(store):
     write(store, LESSON, "run-1")
     result = validate_memory(store, PARAPHRASE, "manual", use_vectors=True)
     assert result["decision"] == "merged" and result["accepted"]
+
+
+def test_a_session_that_ends_without_a_stop_still_writes_back_once(git_project, store):
+    base = _base("s14", git_project)
+    _bash(base, 1, "pytest -q", error="Exit code 1\nE   ModuleNotFoundError: No module named 'yaml'")
+    _edit(base, 2, f"{git_project}/requirements.txt", "", "pyyaml==6.0.1")
+    _bash(base, 3, "pytest -q", out="3 passed")
+    run_hook("session-end", dict(base, reason="other"))
+    run_hook("session-end", dict(base, reason="other"))
+    (note,) = store.project_notes(PROJECT)
+    assert "requirements.txt" in note["title"] and store.get_session("s14")["status"] == "closed"
