@@ -447,3 +447,22 @@ def test_a_session_that_ends_without_a_stop_still_writes_back_once(git_project, 
     run_hook("session-end", dict(base, reason="other"))
     (note,) = store.project_notes(PROJECT)
     assert "requirements.txt" in note["title"] and store.get_session("s14")["status"] == "closed"
+
+
+def test_the_stop_path_that_writes_a_note_imports_nothing_heavy(git_project, store, lorebook_home):
+    base = _base("s15", git_project)
+    _bash(base, 1, "pytest -q", error="Exit code 1\nE   ModuleNotFoundError: No module named 'yaml'")
+    _edit(base, 2, f"{git_project}/requirements.txt", "", "pyyaml==6.0.1")
+    _bash(base, 3, "pytest -q", out="3 passed")
+    payload = json.dumps(dict(base, stop_hook_active=False,
+                              last_assistant_message="pytest failed because PyYAML was missing from requirements.txt."))
+    code = (
+        "import io, sys; sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()));"
+        "from lorebook.main import main; main(['hook', 'stop']);"
+        "heavy = sorted(m for m in ('llm', 'click', 'sqlite_utils', 'numpy', 'importlib.metadata') if m in sys.modules);"
+        "sys.stderr.write('HEAVY=' + ','.join(heavy))"
+    )
+    result = subprocess.run([sys.executable, "-c", code, payload], capture_output=True, text=True,
+                            env=dict(os.environ, LOREBOOK_HOME=str(lorebook_home)))
+    assert result.stderr.split("HEAVY=")[-1].strip() == "", result.stderr
+    assert store.stats()["notes"] == 1
