@@ -669,6 +669,21 @@ def _strip_tool_error(text: str) -> str:
     return re.sub(r"</?tool_use_error>", "", text or "").strip()
 
 
+INPUT_REDACT_LIMIT = 8192  # longer input strings (file contents) are redacted by excerpt(), before their cut
+
+
+def _redacted_input(value, key: str | None = None, env_file: bool = False):
+    """The tool input with every short string redacted (key-aware); long ones are left to excerpt()."""
+    if isinstance(value, dict):
+        return {k: _redacted_input(v, str(k), env_file) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted_input(v, key, env_file) for v in value]
+    if isinstance(value, str) and len(value) <= INPUT_REDACT_LIMIT:
+        value = redact_value(value, key)
+        return redact(value, env_file=True) if env_file else value
+    return value
+
+
 def build_observation(call: ToolCall) -> dict | None:
     """The observation for one tool call (redacted, bounded), or None when it must not be stored."""
     if tool_excluded(call.tool):
@@ -676,15 +691,19 @@ def build_observation(call: ToolCall) -> dict | None:
     files_touched = _file_of(call) if call.tool in FILE_TOOLS else ""
     if files_touched and path_excluded(files_touched, call.cwd):
         return None
-    extracted = extract(call)
-    error = _strip_tool_error(call.error or "") if call.failed else ""
     withheld = None
     if call.tool == "Bash":
         withheld = command_touches_excluded(as_text(call.input.get("command")), call.cwd)
-        if withheld:
-            extracted["body"] = f"[output not stored: the command reads an excluded path ({withheld})]"
-            extracted["signature_text"] = None
-            error = re.sub(r"^\s*((?:Error: )?Exit code \d+).*", r"\1", error, flags=re.S)
+    # redact before anything is cut or summarised: a summary cut through a raw token would keep half of it
+    call.input = _redacted_input(call.input, env_file=bool(withheld))
+    extracted = extract(call)
+    error = excerpt(_strip_tool_error(call.error or ""), 10**9) if call.failed else ""
+    if withheld:
+        extracted["body"] = f"[output not stored: the command reads an excluded path ({withheld})]"
+        extracted["signature_text"] = None
+        error = re.sub(r"^\s*((?:Error: )?Exit code \d+).*", r"\1", error, flags=re.S)
+    if extracted.get("signature_text"):
+        extracted["signature_text"] = excerpt(extracted["signature_text"], 10**9)
     summary = extracted.get("summary") or call.tool
     signature = None
     if call.failed:
@@ -708,7 +727,7 @@ def build_observation(call: ToolCall) -> dict | None:
     files = extracted.get("files") or []
     observation = {
         "tool": call.tool,
-        "target": redact(one_line(as_text(extracted.get("target")), 500)),
+        "target": one_line(redact(as_text(extracted.get("target"))), 500),
         "summary": redact(one_line(summary, SUMMARY_LIMIT)),
         "outcome": "error" if call.failed else "ok",
         "exit_code": extracted.get("exit_code"),

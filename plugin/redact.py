@@ -66,7 +66,7 @@ _TOKEN_PATTERNS = (
 )
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' before the host
-_URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>]*):([^\s/\"'<>]+)@(?=[\w\[])"
+_URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>\[\]]*):(?!\[REDACTED)([^\s/\"'<>]+)@(?=[\w\[])"
 _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|digest|apikey|sso-key)?\s*)"
                 r"([A-Za-z0-9._~+/=:-]{8,})")
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
@@ -77,7 +77,7 @@ _USER_FLAG = r"((?:^|\s)(?:-u|--user|-a|--auth)(?:=|\s+)[\"']?[^\s:\"'/]+:)([^\s
 _MYSQL_P = r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)([^\s-][^\s]*)"
 # KEY <sep> VALUE, the key optionally quoted, the value quoted or bare
 _ASSIGNMENT = (
-    r"(?P<pre>(?<![\w.-])[\"'`]?(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80}?)[\"'`]?[ \t]*(?:\][ \t]*)?"
+    r"(?P<pre>(?<![\w.-])[\"'`]?(?P<key>(?!REDACTED:)[A-Za-z_][A-Za-z0-9_.-]{0,80}?)[\"'`]?[ \t]*(?:\][ \t]*)?"
     r"(?::=|=>|==|=|:|[ \t](?:is|as)[ \t])[ \t]*)"
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[^\s\"'`,;&)}\]\\<>]+)"
 )

@@ -397,3 +397,22 @@ def test_pre_compact_backfills_from_the_transcript_and_session_end_closes(tmp_pa
     session = store.get_session(session_id)
     assert (session["status"], session["end_reason"]) == ("closed", "other") and session["ended_at"]
     assert len(store.session_observations(session_id)) == len(imported)  # the flush is idempotent
+
+
+def test_a_secret_where_the_summary_is_cut_leaves_no_fragment(tmp_path, store, lorebook_home):
+    token = "ghp_" + "Vb7" * 12
+    command = "git push --force-with-lease " + "x" * 100 + f" https://{token}@github.com/acme/widget.git"
+    run_hook("post-tool-use", dict(_base(tmp_path), tool_name="Bash", tool_use_id="cut-summary",
+                                   tool_input={"command": command}, tool_response={"stdout": ""}))
+    obs = observation_for(store, "cut-summary")
+    assert "[REDACTED:github-token]" in obs["target"]
+    assert_not_on_disk(lorebook_home, [token, token[:12]])
+
+
+def test_a_heredoc_into_an_excluded_file_hides_every_value(tmp_path, store, lorebook_home):
+    command = "cat > .env <<'EOF'\nAPP_UNLOCK_PHRASE=tangerine-orbit-lantern\nDEBUG=1\nEOF"
+    run_hook("post-tool-use", dict(_base(tmp_path), tool_name="Bash", tool_use_id="heredoc",
+                                   tool_input={"command": command}, tool_response={"stdout": ""}))
+    obs = observation_for(store, "heredoc")
+    assert "APP_UNLOCK_PHRASE=[REDACTED:env-value]" in obs["target"]
+    assert_not_on_disk(lorebook_home, ["tangerine-orbit-lantern"])
