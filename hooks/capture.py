@@ -896,7 +896,7 @@ def user_prompt_submit(event, store):
     return None
 
 
-@hookimpl
+@hookimpl(tryfirst=True)
 def pre_compact(event, store):
     if ensure_session(event, store) is None:
         return None
@@ -904,7 +904,7 @@ def pre_compact(event, store):
     return None
 
 
-@hookimpl
+@hookimpl(tryfirst=True)  # backfill before writeback reads the session
 def session_end(event, store):
     if not event.session_id or ensure_session(event, store) is None:
         return None
