@@ -72,6 +72,19 @@ SESSIONS = [
                                     "https://registry.npmjs.org/vite failed, reason: connect ETIMEDOUT"),
                 ok("npm install", "added 312 packages in 21s")],
          stop="The first npm install timed out on the network; running it again worked. Dependencies are installed."),
+    dict(name="flaky network: three retries of a download, all failed, nothing changed", project="A", sid="s03b",
+         expect="skipped", prompt="fetch the geo database",
+         steps=[fail("curl -fsSL -o data/geo.mmdb https://geo.example.com/latest.mmdb",
+                     "Exit code 28\ncurl: (28) Failed to connect to geo.example.com port 443 after 30001 ms: "
+                     "Timeout was reached"),
+                fail("curl -fsSL -o data/geo.mmdb https://geo.example.com/latest.mmdb",
+                     "Exit code 28\ncurl: (28) Failed to connect to geo.example.com port 443 after 30002 ms: "
+                     "Timeout was reached"),
+                fail("curl --retry 3 -fsSL -o data/geo.mmdb https://geo.example.com/latest.mmdb",
+                     "Exit code 28\ncurl: (28) Failed to connect to geo.example.com port 443 after 30000 ms: "
+                     "Timeout was reached")],
+         stop="The download keeps timing out; retrying with --retry 3 did not help. The host seems unreachable "
+              "from here."),
     dict(name="pure exploration of the auth flow", project="A", sid="s04", expect="skipped",
          prompt="How does login work in this app?",
          steps=[ok("grep -rn 'def login' app/", "app/auth.py:12:def login(request):"),
