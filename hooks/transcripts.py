@@ -32,6 +32,10 @@ SYNTHETIC_PREFIXES = ("<task-notification>", "<command-name>", "<command-message
                       "[Request interrupted by user")
 
 
+_MARKER_TEXT = ('"type":"user"', '"type": "user"', '"type":"assistant"', '"type": "assistant"')
+_MARKERS = {str: _MARKER_TEXT, bytes: tuple(m.encode() for m in _MARKER_TEXT)}
+
+
 @dataclass
 class ImportStats:
     """What an import read and stored."""
@@ -112,6 +116,8 @@ def iter_events(lines: Iterable[bytes | str], stats: ImportStats) -> Iterator[tu
     pending: dict[str, dict] = {}
     for raw in lines:
         stats.lines += 1
+        if len(raw) > 65536 and not any(marker in raw for marker in _MARKERS[type(raw)]):
+            continue  # a large line of another type (api-request, prompt snapshot): not worth parsing
         if isinstance(raw, bytes):
             raw = raw.decode("utf-8", errors="replace")
         if not raw.strip():
