@@ -466,3 +466,46 @@ def test_the_stop_path_that_writes_a_note_imports_nothing_heavy(git_project, sto
                             env=dict(os.environ, LOREBOOK_HOME=str(lorebook_home)))
     assert result.stderr.split("HEAVY=")[-1].strip() == "", result.stderr
     assert store.stats()["notes"] == 1
+
+
+def test_a_fix_resolves_an_open_pitfall_with_the_same_error(store):
+    pitfall = write(store, dict(LESSON, kind="pitfall", title="Fresh virtualenvs cannot import yaml: PyYAML is an "
+                                "undeclared dependency of the config loader",
+                                change="Watch for it: nothing declares PyYAML, so new environments miss it."),
+                    "run-1")["note_id"]
+    fix = write(store, dict(UNRELATED, kind="fix", error_signatures=LESSON["error_signatures"]), "run-2")
+    assert fix["decision"] == "created"
+    kinds = {(r["from_note"], r["to_note"], r["kind"]) for r in store.note_relations(pitfall)}
+    assert (pitfall, fix["note_id"], "resolved_by") in kinds
+
+
+def test_a_different_lesson_next_to_a_recalled_note_is_derived_from_it(store):
+    recalled = write(store, LESSON, "run-1")["note_id"]
+    store.ensure_project(PROJECT, "widget")
+    store.ensure_session("s16", project_key=PROJECT)
+    store.record_recalls("s16", [recalled], "session_start")
+    follow_up = dict(LESSON, title="pytest fails with ModuleNotFoundError for tomli on Python 3.10 runners",
+                     summary="The settings loader uses tomllib, which Python 3.10 lacks.",
+                     trigger="Running `pytest -q` on the Python 3.10 CI runner fails at collection",
+                     change="Added `tomli; python_version < \"3.11\"` to requirements.txt.",
+                     evidence=[{"quote": "ModuleNotFoundError: No module named 'tomli'", "source": "CI"}],
+                     error_signatures=["ModuleNotFoundError: No module named 'tomli'"])
+    result = write(store, follow_up, "run-2", session_id="s16")
+    assert result["decision"] == "created"
+    assert {"from_note": result["note_id"], "to_note": recalled, "kind": "derived_from"}.items() <= \
+        next(r for r in store.note_relations(recalled) if r["kind"] == "derived_from").items()
+
+
+def test_superseded_and_stale_notes_never_reach_the_next_session(git_project, store):
+    from hookutil import context_of
+
+    _fix_session(git_project, "s17")
+    (old,) = store.project_notes(PROJECT)
+    newer = write(store, dict(UNRELATED, project_key=PROJECT), "run-new")["note_id"]
+    CliRunner().invoke(cli, ["supersede", str(old["id"]), str(newer)])
+    code, out = run_hook("session-start", dict(_base("s18", git_project), source="startup"))
+    context = context_of(out)
+    assert "WORKER TIMEOUT" in context and "PyYAML" not in context and "yaml" not in context.lower()
+    CliRunner().invoke(cli, ["stale", str(newer)])
+    code, out = run_hook("session-start", dict(_base("s19", git_project), source="startup"))
+    assert "WORKER TIMEOUT" not in context_of(out)
