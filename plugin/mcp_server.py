@@ -437,13 +437,28 @@ def _log_exception(ex: BaseException) -> str | None:
         return None
 
 
+def clean(value: Any) -> Any:
+    """``value`` with every string made encodable as UTF-8 (a lone surrogate in JSON input becomes U+FFFD)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return {clean(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    return value
+
+
 def run_tool(tools: Tools, name: str, arguments: Any) -> tuple[dict, bool]:
-    """(answer, is_error) for one call; never raises."""
+    """(answer, is_error) for one call; never raises, and never answers with text that cannot be sent."""
     try:
-        return tools.call(name, arguments), False
+        return clean(tools.call(name, clean(arguments))), False
     except Exception as ex:
         text, error = error_answer(ex)
-        return {"error": error, "text": text}, True
+        return clean({"error": error, "text": text}), True
 
 
 # --- the SDK server -----------------------------------------------------------------------------------

@@ -688,3 +688,53 @@ def test_a_warm_parent_serves_later_clients_with_their_own_environment(tmp_path)
         first.close()
         assert mcp_warm.stop() is True
     assert mcp_warm.status() is None
+
+
+def test_the_server_survives_garbage_on_the_wire(tmp_path):
+    """Raw JSON-RPC lines (what no SDK client would send): a broken line, wrong shapes, a lone surrogate."""
+    import subprocess
+
+    env = dict(server_env(tmp_path / "home"), LOREBOOK_MCP_WARM="0")
+    proc = subprocess.Popen([LOREBOOK, "mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, cwd=str(tmp_path))
+
+    def send(line: str) -> None:
+        proc.stdin.write(line.encode() + b"\n")
+        proc.stdin.flush()
+
+    def answer(request_id: int) -> dict:
+        while True:
+            message = json.loads(proc.stdout.readline())
+            if message.get("id") == request_id:
+                return message
+
+    def call(request_id: int, params: dict) -> str:
+        return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params})
+
+    try:
+        send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}))
+        assert answer(1)["result"]["serverInfo"]["name"] == "lorebook"
+        send('{"jsonrpc": "2.0", "method": "notifications/initialized"}')
+        send("this is not JSON {{{")
+        send(call(2, {"name": "list_notes", "arguments": [1, 2]}))
+        assert answer(2)["error"]["code"] == -32602
+        # a lone surrogate: the SDK drops the message unanswered (it cannot be decoded); the server carries on
+        send(call(3, {"name": "list_notes", "arguments": {"search": "\udc80"}}))
+        send(call(4, {"name": "get_note", "arguments": {"id": 1, "id ": 2}}))
+        refused = answer(4)["result"]
+        assert refused["isError"] and "`id `: is not an argument" in refused["content"][0]["text"]
+        send(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/list"}))
+        assert len(answer(5)["result"]["tools"]) == len(EXPECTED_TOOLS)
+        # and should a lone surrogate reach a tool another way, the answer is still sendable UTF-8
+        from lorebook.mcp_server import Tools, run_tool
+
+        answer_, is_error = run_tool(Tools(str(tmp_path / "home" / "x.db")), "list_notes", {"\udc80": 1})
+        assert is_error and json.dumps(answer_, ensure_ascii=False).encode("utf-8")
+    finally:
+        proc.stdin.close()
+        assert proc.wait(30) == 0
+        stderr = proc.stderr.read().decode()
+        proc.stderr.close()
+        proc.stdout.close()
+    assert "Traceback" not in stderr, stderr
