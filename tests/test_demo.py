@@ -43,3 +43,23 @@ def test_sample_is_shipped_as_package_data():
     sample = sample_session()
     assert [e["event"] for e in sample["events"]][0] == "SessionStart"
     assert any(e["event"] == "PostToolUseFailure" for e in sample["events"])
+
+
+def test_readme_set_up_and_test_commands():
+    """The README's two set-up commands and its test command, exactly, and the files they run."""
+    import os
+    import re
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    readme = (repo / "README.md").read_text()
+
+    def first_block(section):
+        body = readme.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+        return re.search(r"```bash\n(.*?)```", body, re.S).group(1).strip().splitlines()
+
+    assert first_block("Set up and run") == ["./install.sh", "lorebook demo"]
+    assert first_block("Test") == ["tests/run"]
+    for script in ("install.sh", "tests/run"):
+        assert os.access(repo / script, os.X_OK)
+    assert "tests/run" in (repo / ".ci" / "run").read_text()
