@@ -16,6 +16,7 @@ nothing: observations are keyed by ``tool_use_id``, prompts by their text.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ from typing import Callable, Iterable, Iterator
 
 from lorebook.events import HookEvent
 from lorebook.store import Store
+
+BATCH_EVENTS = 200  # events per write transaction during an import
 
 # user-line texts that Claude Code wrote itself
 SYNTHETIC_PREFIXES = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-stdout>",
@@ -199,8 +202,12 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
             yield raw
 
     linked: set[str] = set()
-    with handle, store.atomic():
-        for kind, line, details in iter_events(lines(), stats):
+    with handle, contextlib.ExitStack() as batch:
+        batch.enter_context(store.atomic())
+        for done, (kind, line, details) in enumerate(iter_events(lines(), stats), 1):
+            if done % BATCH_EVENTS == 0:  # commit now and then: live hooks must not wait on a long import
+                batch.close()
+                batch.enter_context(store.atomic())
             session_id = line.get("sessionId")
             if not isinstance(session_id, str) or not session_id:
                 continue

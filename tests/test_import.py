@@ -150,3 +150,12 @@ def test_import_redacts_and_respects_exclusions(tmp_path, store, lorebook_home):
     from test_capture import assert_not_on_disk
 
     assert_not_on_disk(lorebook_home, [secret])
+
+
+def test_a_long_import_commits_in_batches(transcripts, store, monkeypatch):
+    from lorebook.hooks import transcripts as module
+
+    monkeypatch.setattr(module, "BATCH_EVENTS", 3)
+    summary = json.loads(cli("import", str(transcripts), "--json").output)
+    assert summary["observations_added"] == store.stats()["observations"] > 30
+    assert not store.conn.in_transaction
