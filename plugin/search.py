@@ -24,9 +24,10 @@ from typing import Any, Callable, Iterable, Sequence
 # bm25 column weights for notes_fts: title, summary, trigger, evidence, change, tags, files, error_signatures
 FTS_WEIGHTS = (2.0, 1.5, 1.5, 1.0, 1.0, 2.0, 1.5, 2.0)
 LEXICAL_WEIGHT = 1.0
-SEMANTIC_WEIGHT = 0.8
+# tuned on bench/locomo.py: meaning refines keyword ranking more than it replaces it
+SEMANTIC_WEIGHT = 0.45
 # cosine similarity below this is noise for MiniLM-sized models: it neither ranks nor counts as a match
-MIN_SIMILARITY = 0.25
+MIN_SIMILARITY = 0.1
 # how much a note gains from the best-scoring other note of the session it was recorded in
 SESSION_CONTEXT_WEIGHT = 0.3
 BOOST_SAME_PROJECT = 0.10
@@ -85,13 +86,16 @@ def _path_matches(note_file: str, wanted: str) -> bool:
 
 def _matched_terms(note: dict, terms: Sequence[str]) -> list[str]:
     """The query words a note contains (prefix match, so "retry" counts for "retries")."""
+    import bisect
+
     text = " ".join(str(note.get(f) or "") for f in (
         "title", "summary", "trigger", "evidence", "change", "tags", "files", "error_signatures")).lower()
-    words = set(_WORD.findall(text))
+    words = sorted(set(_WORD.findall(text)))
     found = []
     for term in terms:
         stem = term[: max(4, len(term) - 3)] if len(term) > 4 else term
-        if term in words or any(w.startswith(stem) for w in words):
+        position = bisect.bisect_left(words, stem)
+        if position < len(words) and words[position].startswith(stem):
             found.append(term)
     return found
 
@@ -199,8 +203,8 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
         if candidates == []:
             found = []
         else:
-            found, problem = semantic_candidates(store, query, depth * 2 if candidates is None else depth,
-                                                 candidates, query_vector, embed_query, remote_top_k)
+            found, problem = semantic_candidates(store, query, depth * 3, candidates, query_vector, embed_query,
+                                                 remote_top_k)
         if found is None and problem == NOT_INDEXED and not store.unindexed_note_count(filters):
             found = []  # nothing in scope at all: nothing was missed
         if found is None:
@@ -235,59 +239,65 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
         base[note_id] = lexical_weight * lex + semantic_weight * vec
 
     # notes recorded in the same session share context: a note whose session-mates match gains a little
+    rows = store.note_rank_fields(ids)
     context: dict[int, float] = {}
     if session_context:
-        groups = store.session_group_ids(ids)
         by_group: dict[str, list[float]] = {}
-        for note_id, group in groups.items():
-            by_group.setdefault(group, []).append(base[note_id])
+        for note_id, row in rows.items():
+            if row.get("session_id"):
+                by_group.setdefault(row["session_id"], []).append(base[note_id])
         for scores in by_group.values():
             scores.sort(reverse=True)
-        for note_id, group in groups.items():
-            scores = by_group[group]
+        for note_id, row in rows.items():
+            scores = by_group.get(row.get("session_id") or "", [])
             if len(scores) > 1:  # the best score among the *other* notes of the session
                 context[note_id] = scores[1] if base[note_id] >= scores[0] else scores[0]
 
-    notes = store.get_notes(ids)
     now = datetime.now(timezone.utc)
     touching = [t for t in (touching or []) if t]
+    ranked = []
+    for note_id, row in rows.items():
+        why = []
+        score = base[note_id] + session_context * context.get(note_id, 0.0)
+        factor = 1.0
+        if project_key and row.get("project_key") in keys and row.get("scope") == "project":
+            factor += BOOST_SAME_PROJECT
+            why.append("this project")
+        if touching:
+            hit_files = [f for f in (row.get("files") or []) if isinstance(f, str)
+                         and any(_path_matches(f, t) for t in touching)]
+            if hit_files:
+                factor += BOOST_FILES
+                why.append("files: " + ", ".join(hit_files[:3]))
+        if row.get("verified"):
+            factor += BOOST_VERIFIED
+            why.append("verified")
+        age = _age_days(row, now)
+        if age is not None:
+            factor += BOOST_RECENCY * math.pow(0.5, age / RECENCY_HALF_LIFE_DAYS)
+        if row.get("status") != "active":
+            why.append(f"status: {row.get('status')}")
+        ranked.append((score * factor, note_id, why))
+    ranked.sort(key=lambda r: (-r[0], -r[1]))
+    ranked = ranked[:limit]
+    notes = store.get_notes([note_id for _, note_id, _ in ranked])
     hits = []
-    for note_id in ids:
+    for final, note_id, boosts in ranked:
         note = notes.get(note_id)
         if note is None:
             continue
-        why = []
         matched = _matched_terms(note, terms) if note_id in lexical else []
-        score = base[note_id] + session_context * context.get(note_id, 0.0)
+        why = []
         if note_id in lexical:
             why.append("words: " + ", ".join(matched) if matched else "keyword match")
         if note_id in vector:
             why.append(f"meaning: similarity {vector[note_id]:.2f}")
         if context.get(note_id):
             why.append("related notes from the same session match")
-        factor = 1.0
-        if project_key and note.get("project_key") in keys and note.get("scope") == "project":
-            factor += BOOST_SAME_PROJECT
-            why.append("this project")
-        if touching:
-            hit_files = [f for f in (note.get("files") or []) if isinstance(f, str)
-                         and any(_path_matches(f, t) for t in touching)]
-            if hit_files:
-                factor += BOOST_FILES
-                why.append("files: " + ", ".join(hit_files[:3]))
-        if note.get("verified"):
-            factor += BOOST_VERIFIED
-            why.append("verified")
-        age = _age_days(note, now)
-        if age is not None:
-            factor += BOOST_RECENCY * math.pow(0.5, age / RECENCY_HALF_LIFE_DAYS)
-        if note.get("status") != "active":
-            why.append(f"status: {note.get('status')}")
-        hits.append({"note": note, "score": round(score * factor, 6), "why": why,
+        hits.append({"note": note, "score": round(final, 6), "why": why + boosts,
                      "lexical": round(lexical[note_id], 4) if note_id in lexical else None,
                      "semantic": round(vector[note_id], 4) if note_id in vector else None,
                      "matched_terms": matched, "query_terms": len(terms),
                      "provenance": provenance(note)})
-    hits.sort(key=lambda h: (-h["score"], -h["note"]["id"]))
-    return {"query": query, "mode": mode, "degraded": degraded, "warnings": warnings, "hits": hits[:limit],
+    return {"query": query, "mode": mode, "degraded": degraded, "warnings": warnings, "hits": hits,
             "took_ms": round((time.perf_counter() - started) * 1000, 1)}

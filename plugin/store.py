@@ -688,6 +688,21 @@ class Store:
                 out[row["id"]] = _decode(row, NOTE_JSON_FIELDS)
         return out
 
+    RANK_FIELDS = ("id", "project_key", "scope", "files", "verified", "status", "session_id", "created_at",
+                   "updated_at")
+
+    def note_rank_fields(self, ids: Iterable[int]) -> dict[int, dict]:
+        """The few columns ranking needs (scope, files, verified, dates, session), by note id."""
+        ids = list(ids)
+        out: dict[int, dict] = {}
+        columns = ", ".join(self.RANK_FIELDS)
+        for start in range(0, len(ids), 500):
+            chunk = ids[start:start + 500]
+            for row in self.conn.execute(
+                    f"SELECT {columns} FROM notes WHERE id IN ({', '.join('?' for _ in chunk)})", chunk):
+                out[row["id"]] = _decode(row, ("files",))
+        return out
+
     def session_group_ids(self, ids: Iterable[int]) -> dict[int, str]:
         """The session each note came from (notes recorded together share context)."""
         ids = list(ids)
