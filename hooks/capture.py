@@ -34,6 +34,7 @@ LIGHT_LIMIT = 600     # reads, listings, searches: kept light
 ERROR_LIMIT = 2000
 SUMMARY_LIMIT = 200
 MAX_SCAN = 64 * 1024  # redact at most this much of a head and of a tail before cutting
+FLUSH_MAX_BYTES = 8 * 1024 * 1024  # PreCompact/SessionEnd backfill skips larger transcripts
 
 FILE_TOOLS = ("Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead")
 
@@ -781,9 +782,6 @@ def capture_tool_event(event: HookEvent, store: Store, failed: bool, source: str
     return store.add_observation(observation)
 
 
-# the name the first version of this module used
-capture = capture_tool_event
-
 
 def record_prompt(event: HookEvent, store: Store, prompt: Any, created_at: str | None = None) -> int | None:
     """Store the user's prompt (redacted, <private> dropped); synthetic prompts are not the user's words."""
@@ -864,8 +862,6 @@ def flush_session(event: HookEvent, store: Store) -> None:
 
     import_transcript(path, store, only_session=event.session_id)
 
-
-FLUSH_MAX_BYTES = 8 * 1024 * 1024
 
 
 # --- hooks ------------------------------------------------------------------------------
