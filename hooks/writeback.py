@@ -77,8 +77,11 @@ def stop(event, store):
         from lorebook.vectors import start_index_detached
 
         start_index_detached()
-    if os.environ.get("LOREBOOK_MODEL", "").strip() and not event.payload.get("stop_hook_active") \
-            and any(r.get("origin") != "none" or r.get("reason_codes") != ["exploration_only"] for r in results):
+    # a model may see a lesson the deterministic pass missed; only for decisions taken now, not replays
+    if os.environ.get("LOREBOOK_MODEL", "").strip() and not event.payload.get("stop_hook_active") and any(
+            not r.get("replayed") and (r.get("origin") != "none"
+                                       or not set(r.get("reason_codes") or []) <= {"exploration_only", "no_activity"})
+            for r in results):
         spawn_detached(["refine", event.session_id])
     if _should_ask(event, store, results):
         return {"decision": "block", "reason": STOP_PROMPT}
@@ -91,5 +94,9 @@ def session_end(event, store):
     session = store.get_session(event.session_id) if event.session_id else None
     if session is None:
         return None
-    write_back(store, event.session_id, session.get("last_assistant_message"))
+    results = write_back(store, event.session_id, session.get("last_assistant_message"))
+    if any(r.get("decision") in ("created", "merged") and not r.get("replayed") for r in results):
+        from lorebook.vectors import start_index_detached
+
+        start_index_detached()
     return None

@@ -658,13 +658,14 @@ def write_back(store: Store, session_id: str, last_message: str | None, *, sourc
         observations = store.session_observations(session_id)
         run_key = f"{session_id}:none:{observations[-1]['id'] if observations else 0}"
         receipt = store.get_receipt(source_agent, run_key)
+        fresh = receipt is None
         if receipt is None:
             reasons = [{"code": code, "severity": "skip", "field": None, "message": REASON_TEXT.get(code, code)}
                        for code in notes]
             store.add_receipt({"source_agent": source_agent, "run_key": run_key, "decision": "skipped",
                                "note_id": None, "merged_into": None, "reasons": reasons, "warnings": []})
             receipt = store.get_receipt(source_agent, run_key)
-        results.append(dict(_receipt_result(store, receipt), run_key=run_key, origin="none"))
+        results.append(dict(_receipt_result(store, receipt), run_key=run_key, origin="none", replayed=not fresh))
     return results
 
 

@@ -509,3 +509,14 @@ def test_superseded_and_stale_notes_never_reach_the_next_session(git_project, st
     CliRunner().invoke(cli, ["stale", str(newer)])
     code, out = run_hook("session-start", dict(_base("s19", git_project), source="startup"))
     assert "WORKER TIMEOUT" not in context_of(out)
+
+
+def test_a_model_refines_only_decisions_taken_now_not_replays(git_project, store, monkeypatch):
+    monkeypatch.setenv("LOREBOOK_MODEL", "no-such-model-for-tests")
+    started = []
+    import lorebook.hooks.writeback as hook
+
+    monkeypatch.setattr(hook, "spawn_detached", lambda args: started.append(args) or True)
+    _fix_session(git_project, "s20")
+    _fix_session(git_project, "s20")  # the same Stop again: nothing new to refine
+    assert started == [["refine", "s20"]]
