@@ -329,11 +329,17 @@ class Store:
             where.append("created_at < ?")
             params.append(until)
         clause = " AND ".join(where)
-        total = self.conn.execute(f"SELECT count(*) FROM notes WHERE {clause}", params).fetchone()[0]
-        rows = self.conn.execute(
-            f"SELECT * FROM notes WHERE {clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?",
-            [*params, limit, offset])
-        return [_decode(r, NOTE_JSON_FIELDS) for r in rows], total
+        # one scan: the page and the total together (a window count), not a count and a page
+        rows = [_decode(r, NOTE_JSON_FIELDS) for r in self.conn.execute(
+            f"SELECT *, count(*) OVER () AS _total FROM notes WHERE {clause} "
+            "ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?", [*params, limit, offset])]
+        if rows:
+            total = rows[0]["_total"]
+            for row in rows:
+                del row["_total"]
+        else:  # past the last page (or nothing matches): count apart
+            total = self.conn.execute(f"SELECT count(*) FROM notes WHERE {clause}", params).fetchone()[0]
+        return rows, total
 
     # --- corpora: the rows a corpus filter selects -----------------------------
 
