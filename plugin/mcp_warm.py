@@ -99,12 +99,13 @@ def _recv(sock: socket.socket, with_fds: int = 0) -> tuple[dict, list[int]]:
 
 
 def _connect(path: str | None = None, timeout: float = 2.0) -> socket.socket | None:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         sock.settimeout(timeout)
         sock.connect(path or socket_path())
         return sock
-    except OSError:
+    except OSError:  # nobody listening, or no usable socket dir
+        sock.close()
         return None
 
 
@@ -116,7 +117,10 @@ def serve_through_warm_parent() -> int | None:
 
     if not enabled():
         return None
-    sock = _connect()
+    try:
+        sock = _connect()
+    except Exception:  # no usable socket dir (see socket_dir): serve in-process
+        return None
     if sock is None:
         return None
     try:
@@ -167,7 +171,10 @@ def start_warm_parent() -> None:
 
     if not enabled():
         return
-    lock = _lock(socket_path())
+    try:
+        lock = _lock(socket_path())
+    except OSError:  # no usable socket dir: every server imports the SDK itself
+        return
     if lock is None:
         return  # a warm parent holds it: running, or still importing
     lock.close()
@@ -181,7 +188,11 @@ def start_warm_parent() -> None:
 
 
 def status() -> dict | None:
-    sock = _connect()
+    """The warm parent's pid, socket and number of children, or None when none is listening."""
+    try:
+        sock = _connect()
+    except OSError:
+        return None
     if sock is None:
         return None
     with sock:
@@ -190,7 +201,11 @@ def status() -> dict | None:
 
 
 def stop() -> bool:
-    sock = _connect()
+    """Ask the warm parent to exit (its children finish serving their clients); False if none was listening."""
+    try:
+        sock = _connect()
+    except OSError:
+        return False
     if sock is None:
         return False
     with sock:

@@ -738,3 +738,21 @@ def test_the_server_survives_garbage_on_the_wire(tmp_path):
         proc.stderr.close()
         proc.stdout.close()
     assert "Traceback" not in stderr, stderr
+
+
+def test_a_socket_dir_that_is_not_private_means_no_warm_parent_and_no_failure(tmp_path):
+    from lorebook import mcp_warm
+
+    runtime = tmp_path / "run"
+    shared = runtime / f"lorebook-{os.getuid()}"
+    shared.mkdir(parents=True)
+    shared.chmod(0o755)  # readable by others: lorebook will not put a socket here
+    env = dict(server_env(tmp_path / "home"), XDG_RUNTIME_DIR=str(runtime))
+    client = McpClient(env, str(tmp_path))
+    try:
+        error, _ = client.error("list_notes", {})
+        assert error["code"] == "database_missing"  # served, in-process
+    finally:
+        client.close()
+    assert list(shared.iterdir()) == []
+    assert "Traceback" not in (tmp_path / "mcp-stderr.txt").read_text()
