@@ -904,6 +904,19 @@ def _hit_line(hit: dict) -> str:
     return line
 
 
+def _warm_top_k():
+    """Rank through the warm embedding server when it runs (no model load in this process), else None."""
+    try:
+        from . import embed_server
+    except ImportError:
+        return None
+
+    def top_k(text, k, candidate_ids):
+        return embed_server.query_top_k(text, k, candidate_ids, timeout=2.0, start=False)
+
+    return top_k
+
+
 @cli.command(name="search")
 @click.argument("query")
 @click.option("-n", "--limit", default=10, show_default=True, type=click.IntRange(1, 200), help="How many hits.")
@@ -947,7 +960,7 @@ def search_command(query, limit, project, all_projects, no_global, kinds, tags, 
     result = search(store, query, limit=limit, project_key=key, all_projects=all_projects,
                     include_global=not no_global, kinds=kinds, tags=tags, files=files, touching=touching,
                     since=_when(since, "--since"), until=_when(until, "--until"), statuses=chosen,
-                    semantic=not lexical)
+                    semantic=not lexical, remote_top_k=_warm_top_k(), local_fallback=True)
     if as_json:
         _echo_json({"query": query, "project_key": key, "mode": result["mode"], "degraded": result["degraded"],
                     "warnings": result["warnings"], "took_ms": result["took_ms"],

@@ -115,12 +115,13 @@ def provenance(note: dict) -> dict:
 
 def semantic_candidates(store, query: str, k: int, candidate_ids: list[int] | None = None,
                         query_vector=None, embed_query: Callable[[str], Any] | None = None,
-                        remote_top_k: Callable[..., Any] | None = None
+                        remote_top_k: Callable[..., Any] | None = None, local_fallback: bool = False
                         ) -> tuple[list[tuple[int, float]] | None, str | None]:
     """(note id, cosine) pairs from the vector index, or (None, why) when semantic search is unavailable.
 
     ``remote_top_k(text, k, candidate_ids)`` ranks in another process (the warm
-    embedding server: no numpy here); it returns None when it cannot answer in time.
+    embedding server: no numpy here); it returns None when it cannot answer in time,
+    and then ``local_fallback`` loads the model in this process instead.
     """
     try:
         from . import vectors
@@ -133,9 +134,10 @@ def semantic_candidates(store, query: str, k: int, candidate_ids: list[int] | No
             return None, NOT_INDEXED
         if remote_top_k is not None and query_vector is None:
             found = remote_top_k(query, k, candidate_ids)
-            if found is None:
+            if found is not None:
+                return list(found), None
+            if not local_fallback:
                 return None, "the warm embedding server did not answer in time (it starts for the next prompt)"
-            return list(found), None
         if query_vector is None and embed_query is not None:
             query_vector = embed_query(query)
             if query_vector is None:
@@ -156,7 +158,7 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
            files: Iterable[str] | None = None, since: str | None = None, until: str | None = None,
            statuses: Iterable[str] | None = None, touching: Iterable[str] | None = None,
            semantic: bool = True, query_vector=None, embed_query: Callable[[str], Any] | None = None,
-           remote_top_k: Callable[..., Any] | None = None,
+           remote_top_k: Callable[..., Any] | None = None, local_fallback: bool = False,
            exclude_ids: Iterable[int] | None = None, session_context: float = SESSION_CONTEXT_WEIGHT,
            fts_weights: Sequence[float] = FTS_WEIGHTS, lexical_weight: float = LEXICAL_WEIGHT,
            semantic_weight: float = SEMANTIC_WEIGHT, min_similarity: float = MIN_SIMILARITY,
@@ -204,7 +206,7 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
             found = []
         else:
             found, problem = semantic_candidates(store, query, depth * 3, candidates, query_vector, embed_query,
-                                                 remote_top_k)
+                                                 remote_top_k, local_fallback)
         if found is None and problem == NOT_INDEXED and not store.unindexed_note_count(filters):
             found = []  # nothing in scope at all: nothing was missed
         if found is None:
