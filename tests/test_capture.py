@@ -416,3 +416,25 @@ def test_a_heredoc_into_an_excluded_file_hides_every_value(tmp_path, store, lore
     obs = observation_for(store, "heredoc")
     assert "APP_UNLOCK_PHRASE=[REDACTED:env-value]" in obs["target"]
     assert_not_on_disk(lorebook_home, ["tangerine-orbit-lantern"])
+
+
+EXPECTED_SUMMARIES = {
+    "PostToolUse(Bash)": "$ echo hello → ok, 1 line",
+    "PostToolUse(Write)": "Write notes.txt (created, 2 lines)",
+    "PostToolUse(Read)": "Read notes.txt (3 lines)",
+    "PostToolUse(Edit)": "Edit notes.txt (+1 −1)",
+    "PostToolUseFailure(Bash)": "$ cat notes.txt; exit 3 → exit 3: alpha gamma",
+}
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@pytest.mark.parametrize("label", [*EXPECTED_SUMMARIES, "PostToolUse(Agent)"])
+def test_the_foundation_fixtures_give_specific_summaries(captured_payloads, store, version, label):
+    payload = captured_payloads[version][label]
+    replay(payload)
+    obs = observation_for(store, payload["tool_use_id"])
+    assert "generic" not in obs["meta"]
+    if label == "PostToolUse(Agent)":
+        assert obs["summary"].startswith('Agent general-purpose "probe" → ')
+    else:
+        assert obs["summary"] == EXPECTED_SUMMARIES[label]
