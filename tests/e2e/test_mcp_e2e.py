@@ -94,3 +94,24 @@ def test_write_task_memory_twice_with_one_run_key_leaves_one_note(lorebook_sandb
         db.close()
     assert receipts == [("created", first["note_id"])]
     assert notes == [(first["note_id"], RUN_KEY, "claude-code")]
+
+
+def test_the_server_is_ready_before_the_first_request_of_the_next_session(lorebook_sandbox):
+    """The first server leaves a warm parent; the next session's server is forked from it, ready at once."""
+    import time
+
+    from lorebook import mcp_warm
+
+    sb = lorebook_sandbox("install")
+    hello = scenario(say("Nothing to do."))
+    assert sb.run("say hello", hello).returncode == 0
+    deadline = time.monotonic() + 90
+    while mcp_warm.status() is None and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert mcp_warm.status() is not None, "the first `lorebook mcp` did not leave a warm parent"
+    res = sb.run("say hello again", hello)
+    assert res.returncode == 0, res.describe()
+    first = res.first_request_text()
+    assert "MCP servers are still connecting" not in first
+    assert "mcp__lorebook__recall_for_task" in first  # the tools were listed in time for the first request
+    assert "this machine's memory of earlier coding-agent sessions" in first  # the server's instructions
