@@ -131,8 +131,10 @@ def serve_through_warm_parent() -> int | None:
         sock.close()
         return None  # nothing was started on our pipes: serve in-process
     child = started["pid"]
+    forwarded: list[int] = []
 
     def forward(signum, frame):
+        forwarded.append(signum)
         try:
             os.kill(child, signum)
         except ProcessLookupError:
@@ -149,7 +151,8 @@ def serve_through_warm_parent() -> int | None:
         ended, _ = _recv(sock)
         return int(ended.get("exit") or 0)
     except (OSError, ValueError):
-        return 1  # the child died without saying how
+        # the child was stopped by a signal (ours, forwarded: the usual way a client ends a server) or crashed
+        return 128 + forwarded[0] if forwarded else 1
 
 
 def _lock(path: str):

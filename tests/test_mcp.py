@@ -756,3 +756,33 @@ def test_a_socket_dir_that_is_not_private_means_no_warm_parent_and_no_failure(tm
         client.close()
     assert list(shared.iterdir()) == []
     assert "Traceback" not in (tmp_path / "mcp-stderr.txt").read_text()
+
+
+def test_stopping_lorebook_mcp_stops_the_child_that_serves_it(tmp_path):
+    """Claude Code ends a server with SIGTERM to the process it started: the forked child must go too."""
+    import signal
+    import subprocess
+
+    from lorebook import mcp_warm
+
+    env = server_env(tmp_path / "home")
+    parent = subprocess.Popen([sys.executable, "-m", "lorebook.mcp_warm"], env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        _wait_for(mcp_warm.status)
+        front = subprocess.Popen([LOREBOOK, "mcp"], env=env, cwd=str(tmp_path), stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        front.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}}).encode() + b"\n")
+        front.stdin.flush()
+        assert json.loads(front.stdout.readline())["result"]["serverInfo"]["name"] == "lorebook"
+        assert mcp_warm.status()["children"] == 1  # a forked child answered, on the front's own pipes
+        front.send_signal(signal.SIGTERM)
+        assert front.wait(30) == 128 + signal.SIGTERM
+        _wait_for(lambda: mcp_warm.status()["children"] == 0)
+        front.stdin.close()
+        front.stdout.close()
+    finally:
+        mcp_warm.stop()
+        parent.wait(30)
