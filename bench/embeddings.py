@@ -16,8 +16,12 @@ Measures, in one run and under the same machine load:
   from a client that imports neither numpy nor llm, and a whole hook-like
   process (``python -c`` importing only lorebook.embed_server) that asks it.
 
-Vectors are random unit vectors (the timing does not depend on their values)
-stored through lorebook's own Store methods in llm's tables. Wall time
+Vectors are drawn from a Gaussian fitted to real MiniLM vectors (600 turns of
+``../shared/bench/locomo-dev.json`` embedded by lorebook-minilm; isotropic
+random unit vectors when that file is absent), so that their spectrum — which
+the pruned top-k relies on — is realistic; stored through lorebook's own
+Store methods in llm's tables. A plain numpy brute force (``matrix @ query``
+over the float32 matrix) is the in-process baseline. Wall time
 suffers from whatever else the machine runs: each subprocess figure comes with
 its CPU time (user + sys), and the 1-minute load average is reported.
 JSON figures on the last line (medians in ms).
@@ -68,8 +72,37 @@ def process_figures(code: str, env: dict, runs: int) -> dict:
     return {"wall_p50_ms": median_ms(walls), "wall_p95_ms": p95_ms(walls), "cpu_p50_ms": median_ms(cpus)}
 
 
-def seed(home: Path, count: int) -> float:
-    """A lorebook dir with ``count`` notes, each with a random unit vector in llm's tables."""
+LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "bench" / "locomo-dev.json"
+
+
+def vector_sampler(model):
+    """A function (rng, n) -> n unit vectors shaped like real MiniLM vectors, and where they come from."""
+    import numpy as np
+
+    texts = []
+    if LOCOMO.exists():
+        def walk(item):
+            if isinstance(item, dict):
+                for key, value in item.items():
+                    if key == "text" and isinstance(value, str):
+                        texts.append(value)
+                    else:
+                        walk(value)
+            elif isinstance(item, list):
+                for value in item:
+                    walk(value)
+        walk(json.loads(LOCOMO.read_text("utf-8")))
+        texts = list(dict.fromkeys(texts))[:600]
+    if len(texts) < 400:
+        return (lambda rng, n: rng.standard_normal((n, 384))), "isotropic random"
+    real = model.encode(texts).astype(np.float64)
+    mean, factor = real.mean(axis=0), np.linalg.cholesky(np.cov(real.T) + 1e-6 * np.eye(real.shape[1]))
+    return (lambda rng, n: mean + rng.standard_normal((n, real.shape[1])) @ factor.T), \
+        f"Gaussian fitted to {len(texts)} real MiniLM vectors (LoCoMo turns)"
+
+
+def seed(home: Path, count: int, sample) -> float:
+    """A lorebook dir with ``count`` notes, each with a vector in llm's tables."""
     import numpy as np
 
     os.environ["LOREBOOK_HOME"] = str(home)
@@ -90,13 +123,34 @@ def seed(home: Path, count: int) -> float:
         if not notes:
             break
         after = notes[-1]["id"]
-        vectors = rng.standard_normal((len(notes), 384)).astype(np.float32)
+        vectors = sample(rng, len(notes)).astype(np.float32)
         vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
         store.save_note_vectors(collection_id, [
             {"note_id": n["id"], "updated_at": n["updated_at"], "embedding": v.astype("<f4").tobytes(),
              "content": n["title"], "content_hash": b"", "metadata": {}} for n, v in zip(notes, vectors)])
     store.close()
     return time.perf_counter() - start
+
+
+def _plain_ids(store):
+    from lorebook.vectors import COLLECTION
+
+    import numpy as np
+
+    info = store.vector_collection(COLLECTION)
+    return np.asarray([int(i) for i, _ in store.collection_vectors(info["id"])], dtype=np.int64)
+
+
+def _plain_matrix(store):
+    """The collection as one float32 matrix, in the table's order (the brute-force baseline)."""
+    import numpy as np
+
+    from lorebook.vectors import COLLECTION
+
+    info = store.vector_collection(COLLECTION)
+    blobs = [blob for _, blob in store.collection_vectors(info["id"])]
+    matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1).copy()
+    return matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
 
 
 def main() -> None:
@@ -136,33 +190,52 @@ def main() -> None:
         times.append(time.perf_counter() - start)
     results["embed_one_query_warm_ms"] = median_ms(times)
     start = time.perf_counter()
-    model.encode([f"note {i}: " + queries[i % 4] + " and some more words of context" for i in range(256)])
-    results["embed_256_notes_ms"] = round((time.perf_counter() - start) * 1000, 2)
+    model.encode([f"note {i}: " + queries[i % 4] + " and some more words of context" for i in range(64)])
+    results["embed_64_notes_ms"] = round((time.perf_counter() - start) * 1000, 2)
 
     # --- top-k per size ------------------------------------------------------------------------
     from lorebook import vectors
-    from lorebook.embed_server import EmbedServer
 
+    sample, results["vectors_from"] = vector_sampler(model)
+    query_texts = ["what did Caroline do at the support group", "when did Melanie paint a sunrise",
+                   "plans for the summer", "adoption agencies", "a concert with the kids", "pottery class"]
+    query_vectors = model.encode(query_texts)
     for size in sizes:
         home = root / f"home-{size}"
-        seed_s = seed(home, size)
+        seed_s = seed(home, size, sample)
         os.environ["LOREBOOK_HOME"] = str(home)
         size_env = dict(env, LOREBOOK_HOME=str(home))
         from lorebook.store import Store
 
         store = Store()
         figures: dict = {"seed_s": round(seed_s, 1)}
-        query = model.encode([queries[0]])[0]
+        query = query_vectors[0]
         vectors._matrix_cache.clear()
         start = time.perf_counter()
         vectors.refresh_matrix_cache(store)  # builds the .npy cache (done at the end of `lorebook index`)
         figures["cache_build_ms"] = round((time.perf_counter() - start) * 1000, 2)
-        times = []
-        for _ in range(50):
-            start = time.perf_counter()
-            vectors.vector_top_k(store, query, 10)
-            times.append(time.perf_counter() - start)
-        figures["lorebook_top_k_ms"] = median_ms(times)
+        walls, cpus, brute_walls, brute_cpus = [], [], [], []
+        plain = _plain_matrix(store)
+        for i in range(60):
+            q = query_vectors[i % len(query_vectors)]
+            start, cpu = time.perf_counter(), time.process_time()
+            vectors.vector_top_k(store, q, 10)
+            walls.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
+            start, cpu = time.perf_counter(), time.process_time()
+            scores = plain @ q
+            np.argsort(-scores[np.argpartition(-scores, 9)[:10]])
+            brute_walls.append(time.perf_counter() - start)
+            brute_cpus.append(time.process_time() - cpu)
+        figures["lorebook_top_k_ms"] = median_ms(walls)
+        figures["lorebook_top_k_p95_ms"] = p95_ms(walls)
+        figures["lorebook_top_k_cpu_ms"] = median_ms(cpus)
+        figures["numpy_brute_force_ms"] = median_ms(brute_walls)
+        figures["numpy_brute_force_cpu_ms"] = median_ms(brute_cpus)
+        plain_ids = _plain_ids(store)
+        exact = all([i for i, _ in vectors.vector_top_k(store, q, 10)]
+                    == [int(plain_ids[j]) for j in np.argsort(-(plain @ q))[:10]] for q in query_vectors)
+        figures["same_top10_as_numpy_brute_force"] = exact
         candidates = list(range(1, size + 1, 7))
         times = []
         for _ in range(20):

@@ -257,11 +257,10 @@ def test_matrix_cache_follows_the_collection(store):
     assert run_index().exit_code == 0
     query = embed(["cache invalidation in the build"])[0]
     vector_top_k(store, query, 3)
-    vectors_file, ids_file, meta_file = vectors.matrix_cache_paths()
-    assert vectors_file.exists() and ids_file.exists() and meta_file.exists()
+    assert all(path.exists() for path in vectors.matrix_cache_paths().values())
 
-    vectors._matrix_cache.clear()  # a new process: loads the file, memory-mapped
-    assert isinstance(vectors.refresh_matrix_cache(store)[1], np.memmap)
+    vectors._matrix_cache.clear()  # a new process: loads the files, memory-mapped
+    assert isinstance(vectors.refresh_matrix_cache(store).head, np.memmap)
 
     new = store.add_note({"title": "Webpack build cache invalidation", "summary": "Bust the cache on lockfile change",
                           "project_key": "p"})
@@ -326,3 +325,27 @@ def test_vector_generation_moves_with_every_change(store):
     store.execute("DROP TRIGGER lorebook_embeddings_ai")
     fallback = store.vector_generation(collection_id)
     assert fallback[0] == "count" and fallback[1] == len(ids) - 1
+
+
+@pytest.mark.parametrize("spectrum", ["isotropic", "anisotropic"])
+def test_pruned_ranking_is_exact(spectrum):
+    # random unit vectors (nothing to prune: every bound passes) and vectors whose energy sits in a few
+    # axes like real embeddings (most notes pruned): both must give brute force's top-k, with candidates too
+    rng = np.random.default_rng(3)
+    scale = np.ones(384) if spectrum == "isotropic" else 1.0 / (1.0 + np.arange(384)) ** 0.8
+    data = (rng.standard_normal((6000, 384)) * scale).astype(np.float32)
+    data = (data @ np.linalg.qr(rng.standard_normal((384, 384)))[0]).astype(np.float32)  # not axis-aligned
+    data /= np.linalg.norm(data, axis=1, keepdims=True)
+    ids = np.arange(10, 6010, dtype=np.int64)
+    matrix = vectors.VectorMatrix.build(ids, data, "m")
+    subset = matrix.rows_for(range(10, 6010, 3))
+    for q in data[:15] + 0.3 * rng.standard_normal((15, 384)).astype(np.float32):
+        q = q / np.linalg.norm(q)
+        brute = data @ q
+        for k in (1, 10, 50):
+            got = matrix.top_k(q, k)
+            assert [i for i, _ in got] == [int(ids[j]) for j in np.argsort(-brute, kind="stable")[:k]]
+            assert np.allclose([s for _, s in got], np.sort(brute)[::-1][:k], atol=1e-5)
+        sub = matrix.top_k(q, 10, subset)
+        expected = sorted(((float(brute[r]), int(ids[r])) for r in subset), reverse=True)[:10]
+        assert [i for i, _ in sub] == [i for _, i in expected]
