@@ -13,8 +13,9 @@ anything unexpected is logged under the user dir and answered the same way.
 
 Start-up is what Claude Code waits for, so nothing heavy is imported before
 the ``initialize`` answer: the SDK itself is imported inside :func:`serve`, and
-the library modules when a tool first needs them (a warm-up job loads them
-right after start-up).
+the library when the client has listed the tools (a warm-up job then also
+loads the embedding model, before the agent's first call). Later servers are
+forked from a warm parent that imported the SDK once (:mod:`lorebook.mcp_warm`).
 """
 from __future__ import annotations
 
@@ -92,17 +93,21 @@ class Tools:
             self._store = None
 
     def warm_up(self) -> None:
-        """Import what the first calls need, and open the store if it exists (runs right after start-up)."""
+        """Get the first real call's work out of the way while the agent is still thinking.
+
+        Runs once the client has listed the tools: imports the library, opens the
+        store if it exists, and runs one search, which loads the embedding model
+        and the vector matrix (a no-op without notes or without a model).
+        """
         warm_imports()
-        for name in ("search", "recall"):
-            try:
-                __import__(f"lorebook.{name}")
-            except ImportError:
-                pass
+        from . import recall, search  # noqa: F401
+
         try:
-            self.store()
+            store = self.store()
         except LorebookError:
-            pass
+            return
+        project_key, _ = self._project_key(store, None)
+        search.search(store, "warm up", limit=1, project_key=project_key)
 
     def call(self, name: str, arguments: Any) -> dict:
         """Check ``arguments`` against the tool's schema, run it, return its answer (raises on errors)."""
@@ -463,8 +468,8 @@ def run_tool(tools: Tools, name: str, arguments: Any) -> tuple[dict, bool]:
 
 # --- the SDK server -----------------------------------------------------------------------------------
 
-def build_server(tools: Tools | None = None, executor=None):
-    """The SDK ``Server`` with lorebook's tools (imports the SDK)."""
+def build_server(tools: Tools | None = None, executor=None, warm: bool = True):
+    """The SDK ``Server`` with lorebook's tools (imports the SDK); ``warm``: warm up on the first tools/list."""
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
 
@@ -479,8 +484,12 @@ def build_server(tools: Tools | None = None, executor=None):
                    annotations=types.ToolAnnotations(**spec["annotations"]))
         for name, spec in TOOLS.items()
     ]
+    warmed: list[bool] = []
 
     async def list_tools(ctx, params):
+        if warm and not warmed:  # the client is connected and will call soon: do the first call's loading now
+            warmed.append(True)
+            executor.submit(_quietly, tools.warm_up)
         return types.ListToolsResult(tools=listing)
 
     async def call_tool(ctx, params):
@@ -505,25 +514,24 @@ def build_server(tools: Tools | None = None, executor=None):
 def serve(warm: bool = True, start_warm: bool = True) -> None:
     """Run the stdio server until the client closes stdin.
 
-    ``warm``: load the library right after start-up. ``start_warm``: then start
-    a warm parent (:mod:`lorebook.mcp_warm`) so the next ``lorebook mcp`` is ready at once.
+    ``warm``: load the library, the store and the embedding model once the
+    client has listed the tools. ``start_warm``: start a warm parent
+    (:mod:`lorebook.mcp_warm`) so that the next ``lorebook mcp`` is ready at once.
     """
     import anyio
 
     from mcp.server.stdio import stdio_server
 
-    server, tools, executor = build_server()
+    server, tools, executor = build_server(warm=warm)
 
     def after_start():
-        tools.warm_up()
-        if start_warm:
-            from .mcp_warm import start_warm_parent
+        from .mcp_warm import start_warm_parent
 
-            start_warm_parent()
+        start_warm_parent()
 
     async def main():
         async with stdio_server() as (read_stream, write_stream):
-            if warm:
+            if start_warm:
                 executor.submit(_quietly, after_start)
             await server.run(read_stream, write_stream, server.create_initialization_options())
 

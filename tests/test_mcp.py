@@ -769,7 +769,7 @@ def test_stopping_lorebook_mcp_stops_the_child_that_serves_it(tmp_path):
     parent = subprocess.Popen([sys.executable, "-m", "lorebook.mcp_warm"], env=env, stdin=subprocess.DEVNULL,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
-        _wait_for(mcp_warm.status)
+        before = _wait_for(mcp_warm.status)["children"]  # another test's clients may be connected too
         front = subprocess.Popen([LOREBOOK, "mcp"], env=env, cwd=str(tmp_path), stdin=subprocess.PIPE,
                                  stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         front.stdin.write(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -777,10 +777,10 @@ def test_stopping_lorebook_mcp_stops_the_child_that_serves_it(tmp_path):
             "clientInfo": {"name": "t", "version": "1"}}}).encode() + b"\n")
         front.stdin.flush()
         assert json.loads(front.stdout.readline())["result"]["serverInfo"]["name"] == "lorebook"
-        assert mcp_warm.status()["children"] == 1  # a forked child answered, on the front's own pipes
+        assert mcp_warm.status()["children"] == before + 1  # a forked child answered, on the front's own pipes
         front.send_signal(signal.SIGTERM)
         assert front.wait(30) == 128 + signal.SIGTERM
-        _wait_for(lambda: mcp_warm.status()["children"] == 0)
+        _wait_for(lambda: mcp_warm.status()["children"] == before)
         front.stdin.close()
         front.stdout.close()
     finally:
