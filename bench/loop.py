@@ -7,9 +7,9 @@ UserPromptSubmit, PostToolUse / PostToolUseFailure, Stop) sent to
 `python -m lorebook hook EVENT` — the dispatcher Claude Code runs — in two
 throwaway git projects. Each has the writeback decision a careful reviewer
 would expect (created / merged / skipped, and a relation where one matters).
-It prints decision accuracy, Stop latency beside a baseline (the same Stop
-payload with LOREBOOK_DISABLE=1, i.e. process start-up only), and the notes
-stored. The JSON summary is the last line.
+It prints decision accuracy, Stop latency beside two baselines (the same Stop
+payload with LOREBOOK_DISABLE=1: process start-up only; and a Stop for a session
+with nothing to write: start-up plus every plugin loaded), and the notes stored. The JSON summary is the last line.
 """
 from __future__ import annotations
 
@@ -212,6 +212,7 @@ class Runner:
             self.env.pop(var, None)
         self.stop_times: list[float] = []
         self.baseline_times: list[float] = []
+        self.empty_times: list[float] = []
 
     def hook(self, event: str, payload: dict, env: dict | None = None) -> tuple[dict, float]:
         started = time.perf_counter()
@@ -257,6 +258,10 @@ class Runner:
         self.stop_times.append(elapsed)
         _, baseline = self.hook("Stop", stop, env=dict(self.env, LOREBOOK_DISABLE="1"))
         self.baseline_times.append(baseline)
+        # the same process with every plugin loaded, for a session that gives writeback nothing to do
+        empty = dict(stop, session_id=f"empty-{session['sid']}-{len(self.empty_times)}")
+        _, idle = self.hook("Stop", empty)
+        self.empty_times.append(idle)
 
     def decision(self, session: dict) -> tuple[str, dict]:
         import sqlite3
@@ -316,9 +321,11 @@ def main() -> None:
     accuracy = correct / len(SESSIONS)
     stop_median = statistics.median(runner.stop_times)
     base_median = statistics.median(runner.baseline_times)
+    empty_median = statistics.median(runner.empty_times)
     print(f"\nDecision accuracy: {correct}/{len(SESSIONS)} = {accuracy:.1%}")
     print(f"Stop hook process: median {stop_median * 1000:.0f} ms, max {max(runner.stop_times) * 1000:.0f} ms "
-          f"(baseline, LOREBOOK_DISABLE=1: median {base_median * 1000:.0f} ms)")
+          f"(baselines: LOREBOOK_DISABLE=1 median {base_median * 1000:.0f} ms; a Stop with nothing to write "
+          f"median {empty_median * 1000:.0f} ms)")
     if args.keep:
         print(f"Kept: LOREBOOK_HOME={runner.home}")
     else:
@@ -327,6 +334,7 @@ def main() -> None:
                       "target": 0.9, "notes": len(notes), "secrets_stored": leaked,
                       "stop_ms_median": round(stop_median * 1000), "stop_ms_max": round(max(runner.stop_times) * 1000),
                       "baseline_disabled_ms_median": round(base_median * 1000),
+                      "baseline_empty_stop_ms_median": round(empty_median * 1000),
                       "wrong": [r for r in rows if not r["correct"]]}, ensure_ascii=False))
 
 
