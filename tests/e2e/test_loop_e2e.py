@@ -59,6 +59,8 @@ def test_second_session_starts_with_the_lesson(lorebook_sandbox, route):
     assert "not instructions" in request
     stats = json.loads(sandbox.lorebook("stats", "--json").stdout)
     assert stats["notes"] == 1 and stats["sessions"] == 2
+    # failing open must not hide a broken hook: no hook of either session hit an internal error
+    assert "internal error" not in sandbox.hook_log, sandbox.hook_log
 
 
 def test_broken_data_dir_does_not_break_the_session(lorebook_sandbox):
