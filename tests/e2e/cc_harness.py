@@ -326,6 +326,47 @@ class Sandbox:
                       elapsed=elapsed, result=result, requests=self.api.requests(), home=str(self.home),
                       project=str(self.project), hook_log=self.hook_log)
 
+    def run_turns(self, prompts: list[str], scenario: dict | None = None, args: list[str] | tuple = (),
+                  timeout: float = 180, extra_env: dict | None = None) -> Result:
+        """Several user turns in ONE claude process (one session), stream-json in and out.
+
+        Each prompt is sent after the previous turn's `result` event, so each turn gets its own
+        UserPromptSubmit ... Stop; SessionEnd fires when stdin closes. ``res.results`` holds every
+        turn's result event; ``res.result`` the last one.
+        """
+        import threading
+
+        self.api.set_scenario(scenario)
+        cmd = [self.claude, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose",
+               "--dangerously-skip-permissions", *self.claude_args, *args]
+        started = time.time()
+        proc = subprocess.Popen(cmd, cwd=self.project, env=self.env(extra_env), stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        killer = threading.Timer(timeout, proc.kill)
+        killer.start()
+        events, results = [], []
+        try:
+            for prompt in prompts:
+                proc.stdin.write(json.dumps({"type": "user", "message": {"role": "user", "content": prompt}}) + "\n")
+                proc.stdin.flush()
+                for line in proc.stdout:
+                    if not line.strip().startswith("{"):
+                        continue
+                    event = json.loads(line)
+                    events.append(event)
+                    if event.get("type") == "result":
+                        results.append(event)
+                        break
+            proc.stdin.close()
+            events += [json.loads(l) for l in proc.stdout.read().splitlines() if l.strip().startswith("{")]
+            proc.wait()
+        finally:
+            killer.cancel()
+        return Result(cmd=cmd, returncode=proc.returncode, stdout=json.dumps(events), stderr=proc.stderr.read(),
+                      elapsed=time.time() - started, result=results[-1] if results else None, results=results,
+                      events=events, requests=self.api.requests(), home=str(self.home), project=str(self.project),
+                      hook_log=self.hook_log)
+
     def cleanup(self) -> None:
         if not os.environ.get("LOREBOOK_E2E_KEEP"):
             shutil.rmtree(self.root, ignore_errors=True)

@@ -32,6 +32,8 @@ A Sandbox:
     sb.project, sb.home, sb.lorebook_home       pathlib.Path
     sb.write("app/config.ini", "...")           a file in the project
     res = sb.run("prompt", scenario(...))       one `claude -p` session -> Result
+    res = sb.run_turns(["one", "two"], sc)      several turns in one session (res.results per turn)
+    sb.run("/compact", args=["--resume", sid])  extra claude args (resume, compact, ...)
     sb.lorebook("stats", "--json")              the venv's lorebook, sandbox env (CompletedProcess)
     sb.hook_log                                 text of $LOREBOOK_HOME/logs/hooks.log
     sb.extra_env["LOREBOOK_DISABLE"] = "1"      env for every later run
