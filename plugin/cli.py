@@ -211,6 +211,11 @@ def install_command(project, dry_run, as_json):
                    f"Undo with: lorebook uninstall{' --project' if project else ''}")
     elif not dry_run:
         click.echo("lorebook was already registered: nothing to do.")
+    from .install import enabled_lorebook_plugins
+
+    for plugin in enabled_lorebook_plugins():
+        click.echo(f"Warning: lorebook is also enabled as the Claude Code plugin {plugin}, so every hook would run "
+                   f"twice. Keep one route: `claude plugin uninstall {plugin}`, or `lorebook uninstall`.", err=True)
 
 
 @cli.command(name="uninstall")

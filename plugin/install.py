@@ -315,3 +315,21 @@ def installed_in(scope: str = "user", project_dir: Path | None = None) -> dict:
         for g in groups))
     servers = (read_json_object(mcp_file) or {}).get("mcpServers")
     return {"hooks": events, "mcp": isinstance(servers, dict) and is_lorebook_mcp(servers.get(MCP_SERVER_NAME))}
+
+
+def enabled_lorebook_plugins(project_dir: Path | None = None) -> list[str]:
+    """lorebook plugins (``lorebook@MARKETPLACE``) enabled in the user's or the project's settings.json.
+
+    With one of these and ``lorebook install`` both active, every hook runs twice.
+    """
+    found = []
+    for scope in ("user", "project"):
+        settings, _ = target_files(scope, project_dir)
+        try:
+            data = read_json_object(settings) or {}
+        except SettingsFileError:
+            continue
+        plugins = data.get("enabledPlugins")
+        if isinstance(plugins, dict):
+            found += [name for name, on in plugins.items() if on and str(name).startswith("lorebook@")]
+    return sorted(set(found))

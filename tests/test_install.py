@@ -216,6 +216,18 @@ def test_a_foreign_mcp_server_named_lorebook_is_left_alone(home):
     assert read_json(home / ".claude.json")["mcpServers"]["lorebook"]["command"] == "npx"
 
 
+def test_install_warns_when_the_plugin_is_also_enabled(home):
+    write_json(home / ".claude" / "settings.json", {"enabledPlugins": {"lorebook@lorebook": True, "other@x": True}})
+    result = CliRunner().invoke(cli, ["install"])
+    assert result.exit_code == 0
+    assert "also enabled as the Claude Code plugin lorebook@lorebook" in result.output
+    assert "claude plugin uninstall lorebook@lorebook" in result.output
+
+
+def test_no_double_registration_warning_by_default(home):
+    assert "Warning" not in CliRunner().invoke(cli, ["install"]).output
+
+
 @pytest.mark.parametrize("command,expected", [
     ("/x/bin/lorebook hook stop", True),
     ("'/a b/lorebook' hook session-start", True),
