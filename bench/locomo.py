@@ -20,7 +20,9 @@ The built store is cached (keyed by the data file, this script's ingestion
 and the model) under ``$XDG_CACHE_HOME/lorebook-bench`` so that reruns skip
 the embedding. Metrics follow ../shared/bench/README.md: turn_any@k,
 turn_all@k, turn_frac@k, sess_any@k, on categories 1-4 (headline) and per
-category; ms per query is the median wall time of one search. A baseline is
+category; ms per query is the median wall time of one search (query
+embedding included), beside its CPU time (wall time on a loaded machine
+mostly measures waiting for a CPU) and the load average. A baseline is
 measured in the same run: plain bm25 over the turn text alone (FTS5,
 stopwords removed, no fusion, no context). JSON on the last line.
 """
@@ -172,11 +174,12 @@ def score(ranked_turns: list[tuple[str, str]], evidence: set[str], k: int) -> di
 
 
 def evaluate(rank, questions, where) -> tuple[dict, list[float]]:
-    per_question, times = [], []
+    per_question, times, cpu = [], [], []
     for qa in questions:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.process_time()
         note_ids = rank(qa)
         times.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - cpu_started) * 1000)
         ranked = [(where[i][1], where[i][2]) for i in note_ids if i in where]
         evidence = set(qa["_evidence"])
         row = {"category": qa["category"]}
@@ -196,6 +199,7 @@ def evaluate(rank, questions, where) -> tuple[dict, list[float]]:
     result = summarise(headline)
     result["per_category"] = {str(c): summarise([r for r in per_question if r["category"] == c])
                               for c in sorted({r["category"] for r in per_question})}
+    result["cpu_ms_per_query_p50"] = round(statistics.median(cpu), 2)
     return result, times
 
 
@@ -206,6 +210,7 @@ def main(argv=None) -> dict:
     parser.add_argument("--no-cache", action="store_true", help="Rebuild the store and its vectors.")
     parser.add_argument("--limit", type=int, default=30, help="Hits per question (>= 10; sess_any needs more).")
     parser.add_argument("--categories", default="1,2,3,4,5", help="Which categories to run.")
+    parser.add_argument("--depth", type=int, default=100, help="Candidates per list (search's depth).")
     args = parser.parse_args(argv)
     data = json.loads(args.data.read_text("utf-8"))
     wanted = {int(c) for c in args.categories.split(",")}
@@ -221,7 +226,7 @@ def main(argv=None) -> dict:
 
     def hybrid(qa):
         result = search(store, qa["question"], limit=args.limit, project_key=qa["_project"],
-                        include_global=False, semantic=not args.lexical)
+                        include_global=False, semantic=not args.lexical, depth=args.depth)
         if result["warnings"] and not args.lexical:
             raise SystemExit("degraded search in the benchmark: " + "; ".join(result["warnings"]))
         return [h["note"]["id"] for h in result["hits"]]
@@ -236,9 +241,10 @@ def main(argv=None) -> dict:
         "model": None if args.lexical else info.get("index", {}).get("model") or os.environ.get(
             "LOREBOOK_EMBED_MODEL", "lorebook-minilm"),
         "notes": len(where), "questions": len(questions),
-        **{k: v for k, v in figures.items() if k != "per_category"},
+        **{k: v for k, v in figures.items() if k not in ("per_category", "cpu_ms_per_query_p50")},
         "ms_per_query_p50": round(statistics.median(times), 2),
         "ms_per_query_p95": round(sorted(times)[int(0.95 * (len(times) - 1))], 2),
+        "cpu_ms_per_query_p50": figures["cpu_ms_per_query_p50"], "load_avg_1m": round(os.getloadavg()[0], 2),
         "per_category": figures["per_category"],
         "baseline_bm25_turn_only": {"turn_any@5": baseline["turn_any@5"], "turn_any@10": baseline["turn_any@10"],
                                     "turn_frac@10": baseline["turn_frac@10"], "sess_any@5": baseline["sess_any@5"],

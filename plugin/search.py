@@ -241,7 +241,8 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
         base[note_id] = lexical_weight * lex + semantic_weight * vec
 
     # notes recorded in the same session share context: a note whose session-mates match gains a little
-    rows = store.note_rank_fields(ids)
+    touching = [t for t in (touching or []) if t]
+    rows = store.note_rank_fields(ids, with_files=bool(touching))
     context: dict[int, float] = {}
     if session_context:
         by_group: dict[str, list[float]] = {}
@@ -256,7 +257,7 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
                 context[note_id] = scores[1] if base[note_id] >= scores[0] else scores[0]
 
     now = datetime.now(timezone.utc)
-    touching = [t for t in (touching or []) if t]
+    recency: dict[str, float] = {}  # by timestamp: notes written together share one
     ranked = []
     for note_id, row in rows.items():
         why = []
@@ -274,9 +275,11 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
         if row.get("verified"):
             factor += BOOST_VERIFIED
             why.append("verified")
-        age = _age_days(row, now)
-        if age is not None:
-            factor += BOOST_RECENCY * math.pow(0.5, age / RECENCY_HALF_LIFE_DAYS)
+        stamp = row.get("updated_at") or row.get("created_at") or ""
+        if stamp not in recency:
+            age = _age_days(row, now)
+            recency[stamp] = 0.0 if age is None else BOOST_RECENCY * math.pow(0.5, age / RECENCY_HALF_LIFE_DAYS)
+        factor += recency[stamp]
         if row.get("status") != "active":
             why.append(f"status: {row.get('status')}")
         ranked.append((score * factor, note_id, why))

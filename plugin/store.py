@@ -697,16 +697,16 @@ class Store:
     RANK_FIELDS = ("id", "project_key", "scope", "files", "verified", "status", "session_id", "created_at",
                    "updated_at")
 
-    def note_rank_fields(self, ids: Iterable[int]) -> dict[int, dict]:
+    def note_rank_fields(self, ids: Iterable[int], with_files: bool = True) -> dict[int, dict]:
         """The few columns ranking needs (scope, files, verified, dates, session), by note id."""
         ids = list(ids)
         out: dict[int, dict] = {}
-        columns = ", ".join(self.RANK_FIELDS)
+        columns = ", ".join(f for f in self.RANK_FIELDS if with_files or f != "files")
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
             for row in self.conn.execute(
                     f"SELECT {columns} FROM notes WHERE id IN ({', '.join('?' for _ in chunk)})", chunk):
-                out[row["id"]] = _decode(row, ("files",))
+                out[row["id"]] = _decode(row, ("files",)) if with_files else dict(row)
         return out
 
     def session_group_ids(self, ids: Iterable[int]) -> dict[int, str]:
