@@ -299,43 +299,58 @@ class VectorMatrix:
 
         if k <= 0 or len(self.ids) == 0:
             return []
+        if rows is not None and len(rows) == 0:
+            return []
         rotated = np.asarray(query, dtype=np.float32) @ self.rotation
         split = self.head.shape[1]
         q_head, q_tail = rotated[:split], rotated[split:]
-        head, tail_norm = self.head, self.tail_norm
+        total = len(self.ids)
+        if rows is not None and len(rows) * 16 < total:
+            # a few candidates: gather their rows and rank them alone
+            return self._rank(self.head[rows], self.tail_norm[rows], lambda picked: self.tail[rows[picked]],
+                              lambda: self.tail[rows] @ q_tail, rows, q_head, q_tail, k)
+        # all rows, or many candidates: stream the whole head (cheaper than gathering), mask the others out
+        mask = None
         if rows is not None:
-            if len(rows) == 0:
-                return []
-            head, tail_norm = head[rows], tail_norm[rows]
+            mask = np.zeros(total, dtype=bool)
+            mask[rows] = True
+        return self._rank(self.head, self.tail_norm, lambda picked: self.tail[picked],
+                          lambda: self.tail @ q_tail, None, q_head, q_tail, k, mask)
+
+    def _rank(self, head, tail_norm, tail_rows, tail_all, rows, q_head, q_tail, k, mask=None):
+        import numpy as np
+
         n = head.shape[0]
-        scores = head @ q_head  # head part of every score
-        reach = float(np.linalg.norm(q_tail))
-        k = min(k, n)
-        first = min(n, max(4 * k, 256))
+        scores = head @ q_head  # the head part of every score
+        live = n if mask is None else int(mask.sum())
+        k = min(k, live)
+        first = min(live, max(4 * k, 256))
+        bound = scores + float(np.linalg.norm(q_tail)) * tail_norm
+        if mask is not None:
+            bound[~mask] = -np.inf
         if first >= n:
             checked = np.arange(n)
         else:
-            bound = scores + reach * tail_norm
             checked = np.argpartition(-bound, first - 1)[:first]
-        exact = scores[checked] + self._tail(rows, checked) @ q_tail
-        if len(checked) < n:
+        if mask is not None:
+            checked = checked[mask[checked]]
+        exact = scores[checked] + tail_rows(checked) @ q_tail
+        if len(checked) < live:
             threshold = np.partition(exact, len(exact) - k)[len(exact) - k]
             bound[checked] = -np.inf
             more = np.flatnonzero(bound >= threshold)
             if len(more) > n // 8:
-                # gathering that many rows costs as much as streaming the whole tail: score everything exactly
-                exact_all = scores + (self.tail if rows is None else self.tail[rows]) @ q_tail
-                checked, exact = np.arange(n), exact_all
+                # gathering that many rows costs as much as streaming the whole tail: score every row exactly
+                everything = scores + tail_all()
+                checked = np.arange(n) if mask is None else np.flatnonzero(mask)
+                exact = everything[checked]
             elif len(more):
                 checked = np.concatenate([checked, more])
-                exact = np.concatenate([exact, scores[more] + self._tail(rows, more) @ q_tail])
+                exact = np.concatenate([exact, scores[more] + tail_rows(more) @ q_tail])
         top = np.argpartition(-exact, k - 1)[:k] if k < len(exact) else np.arange(len(exact))
         top = top[np.argsort(-exact[top], kind="stable")]
         positions = checked[top] if rows is None else rows[checked[top]]
         return [(int(self.ids[p]), float(exact[t])) for p, t in zip(positions, top)]
-
-    def _tail(self, rows, picked):
-        return self.tail[picked] if rows is None else self.tail[rows[picked]]
 
     def rows_for(self, candidate_ids):
         """Row indices of the candidate note ids that have vectors."""

@@ -338,7 +338,8 @@ def test_pruned_ranking_is_exact(spectrum):
     data /= np.linalg.norm(data, axis=1, keepdims=True)
     ids = np.arange(10, 6010, dtype=np.int64)
     matrix = vectors.VectorMatrix.build(ids, data, "m")
-    subset = matrix.rows_for(range(10, 6010, 3))
+    many = matrix.rows_for(range(10, 6010, 3))
+    few = matrix.rows_for(range(10, 6010, 50))
     for q in data[:15] + 0.3 * rng.standard_normal((15, 384)).astype(np.float32):
         q = q / np.linalg.norm(q)
         brute = data @ q
@@ -346,6 +347,7 @@ def test_pruned_ranking_is_exact(spectrum):
             got = matrix.top_k(q, k)
             assert [i for i, _ in got] == [int(ids[j]) for j in np.argsort(-brute, kind="stable")[:k]]
             assert np.allclose([s for _, s in got], np.sort(brute)[::-1][:k], atol=1e-5)
-        sub = matrix.top_k(q, 10, subset)
-        expected = sorted(((float(brute[r]), int(ids[r])) for r in subset), reverse=True)[:10]
-        assert [i for i, _ in sub] == [i for _, i in expected]
+        for subset in (many, few):  # streamed with a mask / gathered
+            sub = matrix.top_k(q, 10, subset)
+            expected = sorted(((float(brute[r]), int(ids[r])) for r in subset), reverse=True)[:10]
+            assert [i for i, _ in sub] == [i for _, i in expected]
