@@ -95,6 +95,15 @@ class McpClient:
         self._thread.join(timeout=30)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _stop_the_warm_parent_afterwards():
+    """Servers started here leave a warm parent behind (by design); stop it rather than wait for its idle timeout."""
+    yield
+    from lorebook import mcp_warm
+
+    mcp_warm.stop()
+
+
 def server_env(home: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("LOREBOOK_", "CLAUDE_"))}
     env["LOREBOOK_HOME"] = str(home)

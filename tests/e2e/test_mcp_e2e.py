@@ -10,8 +10,20 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import pytest
+
 from cc_harness import say, scenario, tool_use
 from test_loop_e2e import play_two_sessions
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _stop_the_warm_parent_afterwards():
+    """The sessions here leave a warm `lorebook mcp` parent behind (by design); do not leave it to its idle timeout."""
+    yield
+    from lorebook import mcp_warm
+
+    mcp_warm.stop()
+
 
 RUN_KEY = "e2e-task-7:vite-proxy"
 LESSON = {
