@@ -88,11 +88,14 @@ def rank_session_notes(store, project_key: str | None, branch: str | None, files
     """The notes to offer at SessionStart, best first: those matching the hints, then verified and recent ones."""
     from lorebook.search import search
 
-    base = store.project_notes(project_key, limit=SESSION_NOTES)
+    keys = store.project_keys_like(project_key) if project_key else []
+    base = store.useful_notes(keys, limit=SESSION_NOTES)
     reasons: dict[int, list[str]] = {}
     hinted: list[dict] = []
     words = _hint_words(branch)
-    query = " ".join([words] + [os.path.basename(f) for f in files[:MAX_HINT_FILES]]).strip()
+    # file names without their extension: "py" or "ts" would match every note that names a file
+    names = [os.path.splitext(os.path.basename(f.rstrip("/")))[0] for f in files[:MAX_HINT_FILES]]
+    query = " ".join([words] + names).strip()
     if query and project_key is not None:
         result = search(store, query, limit=10, project_key=project_key, touching=files, semantic=False)
         for hit in result["hits"]:

@@ -721,6 +721,24 @@ class Store:
                     out[row[0]] = row[1]
         return out
 
+    def useful_notes(self, project_keys: list[str], limit: int = 40, include_global: bool = True) -> list[dict]:
+        """Active notes of these projects (and global ones), verified first, then newest.
+
+        Two indexed lookups instead of one OR over the whole table: SessionStart runs it on every session.
+        """
+        rows: list = []
+        if project_keys:
+            marks = ", ".join("?" for _ in project_keys)
+            rows += self.conn.execute(
+                f"""SELECT * FROM notes WHERE project_key IN ({marks}) AND status = 'active' AND scope = 'project'
+                    ORDER BY verified DESC, updated_at DESC, id DESC LIMIT ?""", [*project_keys, limit]).fetchall()
+        if include_global:
+            rows += self.conn.execute(
+                """SELECT * FROM notes WHERE scope = 'global' AND status = 'active'
+                   ORDER BY verified DESC, updated_at DESC, id DESC LIMIT ?""", (limit,)).fetchall()
+        rows.sort(key=lambda r: (r["verified"], r["updated_at"] or "", r["id"]), reverse=True)
+        return [_decode(r, NOTE_JSON_FIELDS) for r in rows[:limit]]
+
     def add_project_alias(self, key: str, alias: str) -> None:
         """Record ``alias`` (an old key of a moved repo) as another name of project ``key``."""
         with self.atomic():
