@@ -117,9 +117,22 @@ class Tools:
 
     # --- read tools -----------------------------------------------------------------------------
 
+    def _received(self, store, note_ids: list[int], event: str) -> None:
+        """Remember which notes reached this Claude Code session, so that writing one back later is not
+        counted as independent evidence (the hooks do the same for what they inject)."""
+        session_id = session_id_from_env()
+        if not session_id or not note_ids:
+            return
+        try:
+            store.record_recalls(session_id, note_ids, event)
+        except LorebookError:  # bookkeeping must not fail a read (e.g. the database is locked for writes)
+            pass
+
     def get_note(self, id: int) -> dict:
         store = self.store()
         note = store.get_note(id)
+        if note["status"] == "active":
+            self._received(store, [id], "mcp_get_note")
         relations = self._relations(store, id)
         revisions = store.execute("SELECT count(*) FROM note_revisions WHERE note_id = ?", (id,)).fetchone()[0]
         record = {k: v for k, v in note.items() if k not in ("content_hash",)}
@@ -195,6 +208,8 @@ class Tools:
                   "reason": result.get("reason"), "warnings": list(result.get("warnings") or []),
                   "project_memories": [memory_card(m) for m in result.get("project_memories") or []],
                   "global_memories": [memory_card(m) for m in result.get("global_memories") or []]}
+        self._received(store, [m["id"] for m in answer["project_memories"] + answer["global_memories"]],
+                       "mcp_recall_for_task")
         if not answer["project_memories"] and not answer["global_memories"]:
             answer["message"] = _empty_recall_message(answer["reason"], answer["warnings"])
         return answer
@@ -247,7 +262,8 @@ class Tools:
         from .writeback import validate_memory
 
         store = self.store(create=True)
-        result = validate_memory(store, self._prepare(memory, cwd), mode, scope=scope, session_id=session_id)
+        result = validate_memory(store, self._prepare(memory, cwd), mode, scope=scope,
+                                 session_id=session_id or session_id_from_env())
         answer = {k: result.get(k) for k in ("accepted", "decision", "merged_into", "reason", "reason_codes",
                                              "reasons", "warnings", "note")}
         if source_agent and source_run_key:
@@ -263,7 +279,8 @@ class Tools:
 
         store = self.store(create=True)
         result = write_memory(store, self._prepare(memory, cwd), mode=mode, source_agent=source_agent,
-                              source_run_key=source_run_key, scope=scope, session_id=session_id)
+                              source_run_key=source_run_key, scope=scope,
+                              session_id=session_id or session_id_from_env())
         return {k: result.get(k) for k in ("decision", "note_id", "merged_into", "reason", "reason_codes",
                                            "warnings", "index_status", "replayed")}
 
@@ -390,6 +407,11 @@ def _empty_recall_message(reason: str | None, warnings: list[str]) -> str:
     if reason == "no-project-identity":
         return "No project identity for this directory, and no global memory matched."
     return "Retrieval worked and no stored lesson matches this task: proceed without prior memory."
+
+
+def session_id_from_env() -> str | None:
+    """The Claude Code session this server serves (Claude Code 2.1 sets CLAUDE_CODE_SESSION_ID for MCP servers)."""
+    return (os.environ.get("CLAUDE_CODE_SESSION_ID") or "").strip() or None
 
 
 def default_cwd() -> str:

@@ -795,3 +795,48 @@ def test_stopping_lorebook_mcp_stops_the_child_that_serves_it(tmp_path):
     finally:
         mcp_warm.stop()
         parent.wait(30)
+
+
+def test_a_lesson_recalled_over_mcp_is_not_written_back_as_new_evidence(tmp_path):
+    """Claude Code tells the server its session (CLAUDE_CODE_SESSION_ID): what recall handed over is remembered."""
+    from lorebook.store import Store
+
+    home, project = tmp_path / "home", tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    (project / ".git" / "config").write_text('[remote "origin"]\n\turl = https://github.com/acme/shop.git\n')
+    home.mkdir()
+    store = Store(home / "lorebook.db")
+    lesson = _lesson()
+    old_id = store.add_note(dict(lesson, project_key="github.com/acme/shop", source_agent="claude-code",
+                                 session_id="sess-old", run_key="sess-old:1", verified=1))
+    store.close()
+    env = dict(server_env(home), CLAUDE_CODE_SESSION_ID="sess-new")
+    client = McpClient(env, str(project))
+    try:
+        recalled = client.ok("recall_for_task", {"goal": "the vite dev server answers 404 for /api calls",
+                                                 "files": ["vite.config.ts"]})
+        assert [m["id"] for m in recalled["project_memories"]] == [old_id], recalled
+        db = sqlite3.connect(str(home / "lorebook.db"))
+        assert db.execute("SELECT session_id, note_id, event FROM recalls").fetchall() == [
+            ("sess-new", old_id, "mcp_recall_for_task")]
+        db.close()
+        again = client.ok("write_task_memory", {"source_agent": "claude-code", "source_run_key": "sess-new:1",
+                                                "memory": lesson})
+        assert again["decision"] == "skipped" and "restates_recalled_note" in again["reason_codes"], again
+        fresh = client.ok("write_task_memory", {"source_agent": "claude-code", "source_run_key": "sess-new:2",
+                                                "memory": _lesson(
+            title="Alembic autogenerate misses enum changes in PostgreSQL: write the ALTER TYPE by hand",
+            summary="Autogenerate compares columns but not the values of a native enum type, so a new status "
+                    "value never reached the database.",
+            trigger="Running `alembic revision --autogenerate` after adding a value to the Status enum",
+            change="Wrote op.execute(\"ALTER TYPE status ADD VALUE 'archived'\") in the migration by hand, "
+                   "because autogenerate does not diff enum members.",
+            evidence=[{"quote": "invalid input value for enum status: \"archived\"", "source": "pytest output"}],
+            validation={"passed": ["alembic upgrade head, then the archive test passed"], "not_performed": []},
+            files=["migrations/versions/0042_archived.py"], tags=["alembic", "postgres"],
+            error_signatures=["invalid input value for enum status"])})
+        assert fresh["decision"] == "created", fresh
+        note = client.ok("get_note", {"id": fresh["note_id"]})["note"]
+        assert note["provenance"]["session_id"] == "sess-new"
+    finally:
+        client.close()
