@@ -20,7 +20,10 @@ hour. Then measures, as medians (p50) and p95 in ms:
   UserPromptSubmit; no warm server, so the prompt is matched by keywords);
 - ``cli_search_lexical``: the whole ``lorebook search --lexical`` process;
 - ``baseline_python``: ``python -c pass`` on the same interpreter, measured
-  interleaved with the hook runs: the floor any Python hook pays.
+  interleaved with the hook runs: the floor any Python hook pays;
+- ``baseline_hook_session_start_empty_store``: the same SessionStart hook on
+  an empty store: the dispatcher's own cost (interpreter, imports, plugins,
+  session bookkeeping), so that the difference is what N notes add.
 
 Each process figure has its wall time and its CPU time (user + system,
 ``cpu_p50``): on a shared, loaded machine wall time mostly measures waiting
@@ -171,7 +174,11 @@ def _run(args, **kwargs) -> tuple[float, float, subprocess.CompletedProcess]:
 def processes(home: Path, project_dir: Path, runs: int) -> dict:
     env = dict(os.environ, LOREBOOK_HOME=str(home), LOREBOOK_EMBED_SERVER="0")
     lorebook = [sys.executable, "-m", "lorebook"]
-    names = ("hook_session_start", "hook_user_prompt_submit", "cli_search_lexical", "baseline_python")
+    names = ("hook_session_start", "hook_user_prompt_submit", "cli_search_lexical", "baseline_python",
+             "baseline_hook_session_start_empty_store")
+    empty_env = dict(env, LOREBOOK_HOME=str(home.parent / "empty-home"))
+    subprocess.run([*lorebook, "hook", "session-start"], input=b'{"session_id": "warm", "cwd": "/"}',
+                   capture_output=True, env=empty_env)  # the first run creates the schema
     wall: dict[str, list[float]] = {n: [] for n in names}
     cpu: dict[str, list[float]] = {n: [] for n in names}
     injected = {"hook_session_start": 0, "hook_user_prompt_submit": 0}
@@ -193,6 +200,11 @@ def processes(home: Path, project_dir: Path, runs: int) -> dict:
         out = record("hook_user_prompt_submit", [*lorebook, "hook", "user-prompt-submit"], input=payload)
         injected["hook_user_prompt_submit"] += bool(json.loads(out.stdout or b"{}"))
         record("baseline_python", [sys.executable, "-c", "pass"])
+        payload = json.dumps({"session_id": f"empty-{i}", "cwd": str(project_dir), "hook_event_name": "SessionStart",
+                              "source": "startup"}).encode()
+        w, c, _ = _run([*lorebook, "hook", "session-start"], input=payload, env=empty_env)
+        wall["baseline_hook_session_start_empty_store"].append(w)
+        cpu["baseline_hook_session_start_empty_store"].append(c)
         record("cli_search_lexical", [*lorebook, "search", QUERIES[i % len(QUERIES)], "--lexical", "--project",
                                       "github.com/acme/project-03"], cwd=str(project_dir))
     out = {name: dict(summary(wall[name]), cpu_p50=round(statistics.median(cpu[name]), 1)) for name in names}
@@ -236,6 +248,11 @@ def main(argv=None) -> dict:
         figures = {"seed_s": info["seed_s"]}
         figures.update(in_process(home, "github.com/acme/project-03", args.runs))
         figures.update(processes(home, project, args.runs))
+        figures["notes_cost_over_empty_store_p50"] = {
+            name: {"wall": round(figures[name]["p50"] - figures["baseline_hook_session_start_empty_store"]["p50"], 1),
+                   "cpu": round(figures[name]["cpu_p50"]
+                                - figures["baseline_hook_session_start_empty_store"]["cpu_p50"], 1)}
+            for name in ("hook_session_start", "hook_user_prompt_submit")}
         figures["hook_overhead_over_python_p50"] = {
             name: {"wall": round(figures[name]["p50"] - figures["baseline_python"]["p50"], 1),
                    "cpu": round(figures[name]["cpu_p50"] - figures["baseline_python"]["cpu_p50"], 1)}

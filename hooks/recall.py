@@ -78,6 +78,11 @@ def changed_files(root: str | None, timeout: float = GIT_STATUS_TIMEOUT_S) -> li
     return files
 
 
+# words in so many file paths that they would match most notes: not a hint
+PATH_NOISE = frozenset("""test tests spec specs src lib libs index main init utils util helpers conftest setup
+config settings readme package app mod core common base""".split())
+
+
 def _hint_words(branch: str | None) -> str:
     if not branch or branch in ("main", "master", "trunk", "develop", "dev"):
         return ""
@@ -95,6 +100,7 @@ def rank_session_notes(store, project_key: str | None, branch: str | None, files
     words = _hint_words(branch)
     # file names without their extension: "py" or "ts" would match every note that names a file
     names = [os.path.splitext(os.path.basename(f.rstrip("/")))[0] for f in files[:MAX_HINT_FILES]]
+    names = [w for name in names for w in name.replace("-", "_").split("_") if w and w.lower() not in PATH_NOISE]
     query = " ".join([words] + names).strip()
     if query and project_key is not None:
         result = search(store, query, limit=10, project_key=project_key, touching=files, semantic=False)

@@ -182,3 +182,16 @@ CREATE TRIGGER observations_ad AFTER DELETE ON observations BEGIN
 END
 """,
     )
+
+
+@migrations()
+def m002_recall_indexes(db: Database):
+    # SessionStart lists a project's (and the global) active notes, verified then newest, on every session:
+    # without these it reads the whole notes table (~25 ms at 10,000 notes).
+    _run(
+        db,
+        """
+CREATE INDEX notes_scope_rank ON notes(scope, status, verified, updated_at);
+CREATE INDEX notes_project_rank ON notes(project_key, status, verified, updated_at)
+""",
+    )
