@@ -217,6 +217,13 @@ def stop() -> bool:
             _recv(sock)
         except (OSError, ValueError):
             pass
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        probe = _connect(timeout=0.2)
+        if probe is None:
+            break
+        probe.close()
+        time.sleep(0.05)
     return True
 
 
@@ -320,6 +327,8 @@ def run(idle: float | None = None) -> None:
                 _send(conn, {"pid": os.getpid(), "children": len(children), "socket": path, "idle_s": idle})
                 conn.close()
             elif op == "stop":
+                if os.stat(path).st_ino == inode:
+                    os.unlink(path)  # no new client can reach a parent that is going away
                 _send(conn, {"stopping": True})
                 conn.close()
                 return
