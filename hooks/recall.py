@@ -11,11 +11,9 @@ Nothing here imports numpy, llm or click: this is the hook hot path.
 from __future__ import annotations
 
 import os
-import subprocess
 
 from lorebook import hookimpl
 from lorebook.config import load_config
-from lorebook.render import render_context
 
 from .claude_code import is_synthetic_prompt
 from .sessions import ensure_session
@@ -52,6 +50,8 @@ def changed_files(root: str | None, timeout: float = GIT_STATUS_TIMEOUT_S) -> li
     """Files ``git status`` reports as changed or new, relative to the root; [] when git is missing or slow."""
     if not root or not os.path.exists(os.path.join(root, ".git")):
         return []
+    import subprocess  # here, not at the top: every hook event imports this module
+
     try:
         result = subprocess.run(
             ["git", "-C", root, "status", "--porcelain=v1", "-z", "--untracked-files=normal"],
@@ -127,6 +127,8 @@ def session_start(event, store):
     branch = read_branch(root)
     files = changed_files(root)
     notes, reasons = rank_session_notes(store, project_key, branch, files)
+    from lorebook.render import render_context
+
     heading = ""
     if project_key is None:
         heading = "No project identity for this directory: only global notes are shown.\n"
@@ -142,9 +144,9 @@ def session_start(event, store):
 def _warm_embedder(store) -> None:
     """Start the warm embedding server (detached) so that the first prompt can be searched by meaning."""
     try:
-        from lorebook import embed_server
-
         if store.vector_collection("lorebook-notes") is not None:
+            from lorebook import embed_server
+
             embed_server.ensure_server()
     except Exception:  # optional: keyword recall works without it
         pass
@@ -171,6 +173,8 @@ def user_prompt_submit(event, store):
     if session is None:
         return None
     from lorebook.recall import recall_for_task
+
+    from lorebook.render import render_context
 
     budget = int(load_config()["prompt_budget"])
     already = store.recalled_note_ids(event.session_id)
