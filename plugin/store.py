@@ -681,7 +681,7 @@ class Store:
         """How many notes passing ``filters`` have no vectors yet (index_status not 'indexed')."""
         clause, params = self._note_filter(filters)
         return self.conn.execute(
-            f"SELECT count(*) FROM notes WHERE index_status != 'indexed' AND {clause}", params).fetchone()[0]
+            f"SELECT count(*) FROM notes WHERE index_status IN ('pending', 'failed') AND {clause}", params).fetchone()[0]
 
     def get_notes(self, ids: Iterable[int]) -> dict[int, dict]:
         """Notes by id (missing ids are left out)."""
