@@ -207,8 +207,19 @@ class EmbedServer:
         """Run until idle or stopped. Returns 0, or 1 when another server already runs for this user dir."""
         if not self._take_lock():
             return 1
+        # one BLAS thread for the server's whole life: switching OpenBLAS between 1 thread (the model's
+        # small matmuls) and 2 (top-k) on every request costs more than the second thread gains
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
         try:
             from .embeddings import embed
+
+            try:
+                from threadpoolctl import threadpool_limits
+
+                self._blas_limit = threadpool_limits(limits=1, user_api="blas")  # numpy may be loaded already
+            except Exception:
+                pass
 
             embed(["warm up"], self.model_id)  # load before listening: the first client gets a fast answer
             try:
