@@ -173,12 +173,16 @@ def _run(args, **kwargs) -> tuple[float, float, subprocess.CompletedProcess]:
 
 def processes(home: Path, project_dir: Path, runs: int) -> dict:
     env = dict(os.environ, LOREBOOK_HOME=str(home), LOREBOOK_EMBED_SERVER="0")
+    # as installed: bytecode is cached (with PYTHONDONTWRITEBYTECODE every run recompiles edited modules)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     lorebook = [sys.executable, "-m", "lorebook"]
     names = ("hook_session_start", "hook_user_prompt_submit", "cli_search_lexical", "baseline_python",
              "baseline_hook_session_start_empty_store")
     empty_env = dict(env, LOREBOOK_HOME=str(home.parent / "empty-home"))
-    subprocess.run([*lorebook, "hook", "session-start"], input=b'{"session_id": "warm", "cwd": "/"}',
-                   capture_output=True, env=empty_env)  # the first run creates the schema
+    for warm_env in (empty_env, env):  # the first run creates the schema and writes the bytecode caches
+        for event in ("session-start", "user-prompt-submit"):
+            subprocess.run([*lorebook, "hook", event], capture_output=True, env=warm_env,
+                           input=b'{"session_id": "warm", "cwd": "/", "prompt": "warm up the caches"}')
     wall: dict[str, list[float]] = {n: [] for n in names}
     cpu: dict[str, list[float]] = {n: [] for n in names}
     injected = {"hook_session_start": 0, "hook_user_prompt_submit": 0}
