@@ -21,11 +21,9 @@ Protocol: one JSON object per line each way.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -49,6 +47,8 @@ def socket_path() -> Path:
     path = home / "embed.sock"
     if len(os.fsencode(str(path))) <= _SUN_PATH_MAX:
         return path
+    import hashlib
+
     digest = hashlib.sha256(os.fsencode(str(home.resolve()))).hexdigest()[:16]
     return Path("/tmp") / f"lorebook-{os.getuid()}-{digest}.sock"
 
@@ -96,6 +96,8 @@ def _request(message: dict, timeout: float) -> dict | None:
 
 def start_server() -> bool:
     """Start ``lorebook embed-server`` detached (new session, no inherited stdio); never raises."""
+    import subprocess  # here: a hook that finds the server running never pays for this import
+
     try:
         subprocess.Popen([sys.executable, "-m", "lorebook", "embed-server"], stdin=subprocess.DEVNULL,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
