@@ -14,11 +14,9 @@ imports ``llm``.
 """
 from __future__ import annotations
 
-import fnmatch
 import json
 import os
 import re
-import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
@@ -89,6 +87,8 @@ def corpus_path(name: str) -> Path:
 
 def write_json_atomic(path: Path, value: dict) -> None:
     """Write ``value`` to ``path`` so that a reader sees the old file or the new one, never half of one."""
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fp:
@@ -221,6 +221,8 @@ def _file_matches(patterns: list[str], files: list) -> bool:
         for path in files or []:
             path = str(path)
             if any(ch in pattern for ch in "*?["):
+                import fnmatch
+
                 if fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(os.path.basename(path), pattern):
                     return True
             elif path == pattern or path.endswith("/" + pattern.lstrip("/")) or pattern in path:
