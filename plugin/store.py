@@ -61,6 +61,21 @@ def _encode(record: dict, json_fields: Iterable[str]) -> dict:
     return out
 
 
+def _corpus_filter(project_keys: list[str] | None, since: str | None, until: str | None) -> tuple[list[str], list]:
+    """WHERE terms and parameters shared by the corpus queries over notes and observations."""
+    where, params = [], []
+    if project_keys is not None:
+        where.append(f"project_key IN ({', '.join('?' for _ in project_keys)})")
+        params += project_keys
+    if since:
+        where.append("created_at >= ?")
+        params.append(since)
+    if until:
+        where.append("created_at < ?")
+        params.append(until)
+    return where, params
+
+
 class Store:
     """lorebook's database. ``Store()`` opens the file in the user dir."""
 
@@ -350,19 +365,11 @@ class Store:
 
         ``since``/``until`` compare with ``created_at`` (ISO strings sort as dates).
         """
-        where, params = ["status = 'active'"], []
-        if project_keys is not None:
-            where.append(f"project_key IN ({', '.join('?' for _ in project_keys)})")
-            params += project_keys
+        where, params = _corpus_filter(project_keys, since, until)
+        where.append("status = 'active'")
         if kinds:
             where.append(f"kind IN ({', '.join('?' for _ in kinds)})")
             params += kinds
-        if since:
-            where.append("created_at >= ?")
-            params.append(since)
-        if until:
-            where.append("created_at < ?")
-            params.append(until)
         if note_ids is not None:
             where.append("id IN (SELECT value FROM json_each(?))")
             params.append(json.dumps(note_ids))
@@ -373,16 +380,8 @@ class Store:
     def corpus_observations(self, project_keys: list[str] | None = None, since: str | None = None,
                             until: str | None = None) -> list[dict]:
         """Observations matching a corpus filter, newest first."""
-        where, params = ["1"], []
-        if project_keys is not None:
-            where.append(f"project_key IN ({', '.join('?' for _ in project_keys)})")
-            params += project_keys
-        if since:
-            where.append("created_at >= ?")
-            params.append(since)
-        if until:
-            where.append("created_at < ?")
-            params.append(until)
+        where, params = _corpus_filter(project_keys, since, until)
+        where.append("1")
         rows = self.conn.execute(
             f"SELECT * FROM observations WHERE {' AND '.join(where)} ORDER BY created_at DESC, id DESC", params)
         return [_decode(r, OBSERVATION_JSON_FIELDS) for r in rows]
