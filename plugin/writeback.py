@@ -788,6 +788,7 @@ def refine_with_model(store: Store, session_id: str, model=None, *, source_agent
         fields["validation"] = {"passed": _union((note.get("validation") or {}).get("passed"), validation["passed"]),
                                 "not_performed": validation["not_performed"]}
         store.update_note(created, fields, f"refined by {model_id}")
+        index_notes(store, [created])  # the edit made its vectors stale: re-embed now, not at the next Stop
         return {"outcome": "refined", "note_id": created}
     result = write_memory(store, record, mode="auto", source_agent=source_agent,
                           source_run_key=f"{session_id}:model", session_id=session_id)
