@@ -659,17 +659,8 @@ class Store:
 
     def filter_note_ids(self, ids: Iterable[int], filters: dict) -> set[int]:
         """Which of ``ids`` pass the search ``filters``."""
-        ids = list(ids)
-        if not ids:
-            return set()
         clause, params = self._note_filter(filters)
-        found = set()
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            found.update(r[0] for r in self.conn.execute(
-                f"SELECT id FROM notes WHERE id IN ({', '.join('?' for _ in chunk)}) AND {clause}",
-                [*chunk, *params]))
-        return found
+        return {row[0] for row in self._notes_by_ids("id", ids, clause, params)}
 
     def candidate_note_ids(self, filters: dict) -> list[int]:
         """Every note id that passes the search ``filters`` (the candidates for a filtered vector search)."""
@@ -684,41 +675,30 @@ class Store:
 
     def get_notes(self, ids: Iterable[int]) -> dict[int, dict]:
         """Notes by id (missing ids are left out)."""
-        ids = list(ids)
-        out: dict[int, dict] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            for row in self.conn.execute(
-                    f"SELECT * FROM notes WHERE id IN ({', '.join('?' for _ in chunk)})", chunk):
-                out[row["id"]] = _decode(row, NOTE_JSON_FIELDS)
-        return out
+        return {row["id"]: _decode(row, NOTE_JSON_FIELDS) for row in self._notes_by_ids("*", ids)}
 
     RANK_FIELDS = ("id", "project_key", "scope", "files", "verified", "status", "session_id", "created_at",
                    "updated_at")
 
     def note_rank_fields(self, ids: Iterable[int], with_files: bool = True) -> dict[int, dict]:
         """The few columns ranking needs (scope, files, verified, dates, session), by note id."""
-        ids = list(ids)
-        out: dict[int, dict] = {}
         columns = ", ".join(f for f in self.RANK_FIELDS if with_files or f != "files")
-        for start in range(0, len(ids), 500):
-            chunk = ids[start:start + 500]
-            for row in self.conn.execute(
-                    f"SELECT {columns} FROM notes WHERE id IN ({', '.join('?' for _ in chunk)})", chunk):
-                out[row["id"]] = _decode(row, ("files",)) if with_files else dict(row)
-        return out
+        return {row["id"]: _decode(row, ("files",)) if with_files else dict(row)
+                for row in self._notes_by_ids(columns, ids)}
 
     def session_group_ids(self, ids: Iterable[int]) -> dict[int, str]:
         """The session each note came from (notes recorded together share context)."""
-        ids = list(ids)
-        out: dict[int, str] = {}
+        return {row[0]: row[1] for row in self._notes_by_ids("id, session_id", ids) if row[1]}
+
+    def _notes_by_ids(self, columns: str, ids: Iterable[int], where: str = "1",
+                      params: Iterable[Any] = ()) -> Iterator[sqlite3.Row]:
+        """Rows of ``notes`` for these ids (and ``where``), 500 ids a query (SQLite caps bound parameters)."""
+        ids, params = list(ids), list(params)
         for start in range(0, len(ids), 500):
             chunk = ids[start:start + 500]
-            for row in self.conn.execute(
-                    f"SELECT id, session_id FROM notes WHERE id IN ({', '.join('?' for _ in chunk)})", chunk):
-                if row[1]:
-                    out[row[0]] = row[1]
-        return out
+            yield from self.conn.execute(
+                f"SELECT {columns} FROM notes WHERE id IN ({', '.join('?' for _ in chunk)}) AND {where}",
+                [*chunk, *params])
 
     def useful_notes(self, project_keys: list[str], limit: int = 40, include_global: bool = True) -> list[dict]:
         """Active notes of these projects (and global ones), verified first, then newest.
