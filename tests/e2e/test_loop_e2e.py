@@ -3,39 +3,13 @@ import json
 
 import pytest
 
-from cc_harness import say, scenario, tool_use
-
-CHECK_PY = """\
-import configparser, sys
-config = configparser.ConfigParser()
-config.read("app.cfg")
-if not config.has_option("client", "retries"):
-    sys.exit("ConfigError: [client] retries is not set in app.cfg")
-print("check ok: retries =", config.get("client", "retries"))
-"""
-CAUSE = "check.py failed because app.cfg had no retries setting in its [client] section"
-
-
-def fix_session() -> dict:
-    """Run the check, see it fail, read and edit the config, re-run it green, explain."""
-    return scenario(
-        [say("Running the check."), tool_use("Bash", command="python3 check.py", description="Run the check")],
-        [say("It wants retries in app.cfg."), tool_use("Read", file_path="{project}/app.cfg")],
-        [tool_use("Edit", file_path="{project}/app.cfg", old_string="timeout = 5",
-                  new_string="timeout = 5\nretries = 3")],
-        [tool_use("Bash", command="python3 check.py", description="Re-run the check")],
-        say(f"{CAUSE}; adding `retries = 3` under [client] in app.cfg fixed it and the check passes."),
-    )
-
-
-def with_project(script: dict, project) -> dict:
-    return json.loads(json.dumps(script).replace("{project}", str(project)))
+from fix_scenario import APP_CFG, CAUSE, CHECK_PY, fix_session
 
 
 def play_two_sessions(sb):
     sb.write("check.py", CHECK_PY)
-    sb.write("app.cfg", "[client]\ntimeout = 5\n")
-    first = sb.run("The check fails, please fix it.", with_project(fix_session(), sb.project))
+    sb.write("app.cfg", APP_CFG)
+    first = sb.run("The check fails, please fix it.", fix_session(sb.project))
     assert first.returncode == 0, first.describe()
     assert first.text.startswith(CAUSE), first.describe()
     assert "retries = 3" in (sb.project / "app.cfg").read_text()
@@ -68,8 +42,8 @@ def test_broken_data_dir_does_not_break_the_session(lorebook_sandbox):
     sb.lorebook_home.parent.mkdir(parents=True, exist_ok=True)
     sb.lorebook_home.write_text("not a directory")  # a file where lorebook's data dir should be
     sb.write("check.py", CHECK_PY)
-    sb.write("app.cfg", "[client]\ntimeout = 5\n")
-    res = sb.run("The check fails, please fix it.", with_project(fix_session(), sb.project))
+    sb.write("app.cfg", APP_CFG)
+    res = sb.run("The check fails, please fix it.", fix_session(sb.project))
     assert res.returncode == 0, res.describe()
     assert res.text.startswith(CAUSE)
     assert "hook error" not in res.stderr.lower()

@@ -2,17 +2,8 @@
 a global lesson reaches both. One lorebook database serves both projects, as on a real machine."""
 import json
 
-from cc_harness import say, scenario, tool_use
+from fix_scenario import APP_CFG, CAUSE, CHECK_PY, fix_session
 
-CHECK_PY = """\
-import configparser, sys
-config = configparser.ConfigParser()
-config.read("app.cfg")
-if not config.has_option("client", "retries"):
-    sys.exit("ConfigError: [client] retries is not set in app.cfg")
-print("check ok: retries =", config.get("client", "retries"))
-"""
-CAUSE = "check.py failed because app.cfg had no retries setting in its [client] section"
 GLOBAL_LESSON = {
     "title": "pip install fails behind the corporate proxy with SSL: CERTIFICATE_VERIFY_FAILED",
     "summary": "Point pip at the proxy's CA bundle instead of disabling verification.",
@@ -27,18 +18,6 @@ GLOBAL_LESSON = {
 }
 
 
-def fix_session(project) -> dict:
-    script = scenario(
-        [say("Running the check."), tool_use("Bash", command="python3 check.py", description="Run the check")],
-        [say("It wants retries in app.cfg."), tool_use("Read", file_path="{project}/app.cfg")],
-        [tool_use("Edit", file_path="{project}/app.cfg", old_string="timeout = 5",
-                  new_string="timeout = 5\nretries = 3")],
-        [tool_use("Bash", command="python3 check.py", description="Re-run the check")],
-        say(f"{CAUSE}; adding `retries = 3` under [client] in app.cfg fixed it and the check passes."),
-    )
-    return json.loads(json.dumps(script).replace("{project}", str(project)))
-
-
 def test_project_lesson_stays_in_its_project_and_global_lesson_reaches_both(lorebook_sandbox):
     alpha = lorebook_sandbox("plugin-dir", remote="git@github.com:acme/alpha.git")
     beta = lorebook_sandbox("plugin-dir", remote="https://github.com/acme/beta")
@@ -46,7 +25,7 @@ def test_project_lesson_stays_in_its_project_and_global_lesson_reaches_both(lore
     beta.extra_env["LOREBOOK_HOME"] = str(alpha.lorebook_home)
 
     alpha.write("check.py", CHECK_PY)
-    alpha.write("app.cfg", "[client]\ntimeout = 5\n")
+    alpha.write("app.cfg", APP_CFG)
     first = alpha.run("The check fails, please fix it.", fix_session(alpha.project))
     assert first.returncode == 0, first.describe()
     notes = json.loads(alpha.lorebook("list", "--json").stdout)["notes"]
