@@ -1,6 +1,8 @@
 """Sessions and their projects, as Claude Code reports them."""
 from __future__ import annotations
 
+import os
+
 from lorebook.events import HookEvent
 from lorebook.store import Store
 
@@ -20,6 +22,9 @@ def ensure_session(event: HookEvent, store: Store) -> dict | None:
     project = event.project
     if project is not None:
         canonical = store.project_for_alias(project.key) or project.key
+        if canonical.startswith("path:") and not os.path.isdir(project.root):
+            # a deleted worktree or moved checkout: the project it was known under, not a new one
+            canonical = store.project_for_root(project.root) or canonical
         store.ensure_project(canonical, project.name, project.root, project.remote)
         project_key = canonical
     else:

@@ -171,10 +171,10 @@ def _event_for(line: dict, name: str, path: str, payload: dict, projects: dict) 
     event = HookEvent(name=name, payload=dict(payload, session_id=session_id, cwd=cwd, transcript_path=path))
     if cwd is not None:
         if cwd not in projects:
-            from lorebook.project import Project, identify
+            from lorebook.project import identify
 
             # a transcript from another machine names a directory that may not exist here
-            projects[cwd] = identify(cwd) or Project(key="path:" + cwd, name=os.path.basename(cwd) or cwd, root=cwd)
+            projects[cwd] = identify(cwd)
         event._project, event._project_known = projects[cwd], True
     return event
 

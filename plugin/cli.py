@@ -635,7 +635,7 @@ def validate_command(memory_arg, file, mode, scope, session_id, as_json):
     lorebook validate "Fixed it, tests pass now."
     lorebook validate --file lesson.json --json
     """
-    from .writeback import validate_memory
+    from .decision import validate_memory
 
     memory = _read_memory(memory_arg, file)
     result = validate_memory(_store(), memory, mode, scope=scope, session_id=session_id)
@@ -668,7 +668,7 @@ def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, s
     echo '{"title": "...", "trigger": "...", "change": "..."}' | lorebook write --json
     """
     from .store import content_hash
-    from .writeback import write_memory
+    from .decision import write_memory
 
     memory = _read_memory(memory_arg, file)
     key = run_key or "cli:" + content_hash(memory)[:16]
@@ -748,7 +748,7 @@ def forget_command(note_id, yes):
 @click.argument("session_id")
 def refine_command(session_id):
     """Ask LOREBOOK_MODEL to improve a session's lesson (the Stop hook runs this detached)."""
-    from .writeback import refine_with_model
+    from .refine import refine_with_model
 
     _echo_json(refine_with_model(_store(), session_id))
 

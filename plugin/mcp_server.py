@@ -259,7 +259,7 @@ class Tools:
 
     def validate_task_memory(self, memory, mode="manual", source_agent=None, source_run_key=None, scope="project",
                              session_id=None, cwd=None) -> dict:
-        from .writeback import validate_memory
+        from .decision import validate_memory
 
         store = self.store(create=True)
         result = validate_memory(store, self._prepare(memory, cwd), mode, scope=scope,
@@ -275,7 +275,7 @@ class Tools:
 
     def write_task_memory(self, memory, source_agent, source_run_key, mode="manual", scope="project",
                           session_id=None, cwd=None) -> dict:
-        from .writeback import write_memory
+        from .decision import write_memory
 
         store = self.store(create=True)
         result = write_memory(store, self._prepare(memory, cwd), mode=mode, source_agent=source_agent,
@@ -347,7 +347,7 @@ class Tools:
 
 def warm_imports() -> None:
     """The pure-Python library modules every write needs (safe to import before a fork: no threads, no files)."""
-    from . import quality, relations, writeback  # noqa: F401
+    from . import decision, quality, relations  # noqa: F401
 
 
 # --- how notes are shown ----------------------------------------------------------------------------

@@ -94,16 +94,32 @@ def read_remote(git_dir: str) -> str | None:
 
 
 def identify(cwd: str | None) -> Project | None:
-    """The project ``cwd`` belongs to, or None when there is no usable directory."""
-    if not cwd or not os.path.isdir(cwd):
+    """The project ``cwd`` belongs to, or None when there is no directory at all.
+
+    A directory that no longer exists (a deleted worktree, a session imported
+    after its checkout moved) keeps a project: the git repository around its
+    nearest surviving parent when there is one, else its own path.
+    """
+    if not cwd or not isinstance(cwd, str) or "\0" in cwd:
         return None
-    found = find_git_root(cwd)
+    path = os.path.abspath(cwd)
+    if not os.path.isdir(path):
+        parent = os.path.dirname(path)
+        while parent != os.path.dirname(parent) and not os.path.isdir(parent):
+            parent = os.path.dirname(parent)
+        found = find_git_root(parent) if os.path.isdir(parent) else None
+        if found is None or found[0] == os.path.dirname(found[0]):
+            return Project(key="path:" + path, name=os.path.basename(path) or path, root=path)
+        return _from_git(*found)
+    found = find_git_root(path)
     if found:
-        root, git_dir = found
-        remote = read_remote(git_dir)
-        if remote:
-            key = normalise_remote(remote)
-            return Project(key=key, name=key.rsplit("/", 1)[-1] or os.path.basename(root), root=root, remote=remote)
-        return Project(key="path:" + root, name=os.path.basename(root) or root, root=root)
-    root = os.path.abspath(cwd)
+        return _from_git(*found)
+    return Project(key="path:" + path, name=os.path.basename(path) or path, root=path)
+
+
+def _from_git(root: str, git_dir: str) -> Project:
+    remote = read_remote(git_dir)
+    if remote:
+        key = normalise_remote(remote)
+        return Project(key=key, name=key.rsplit("/", 1)[-1] or os.path.basename(root), root=root, remote=remote)
     return Project(key="path:" + root, name=os.path.basename(root) or root, root=root)

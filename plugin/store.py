@@ -189,6 +189,14 @@ class Store:
         ).fetchone()
         return row[0] if row else None
 
+    def project_for_root(self, path: str) -> str | None:
+        """The known project whose root is ``path`` or holds it (the longest such root), if any."""
+        row = self.conn.execute(
+            "SELECT key FROM projects WHERE root = ? OR substr(?, 1, length(root) + 1) = root || '/' "
+            "ORDER BY length(root) DESC LIMIT 1", (path, path)
+        ).fetchone()
+        return row[0] if row else None
+
     def get_session(self, session_id: str) -> dict | None:
         row = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return dict(row) if row else None

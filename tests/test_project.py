@@ -25,4 +25,29 @@ def test_identify_uses_remote_then_root_then_cwd(git_project, tmp_path):
     plain = tmp_path / "plain"
     plain.mkdir()
     assert identify(str(plain)).key == "path:" + str(plain)
-    assert identify(str(tmp_path / "missing")) is None
+    assert identify(None) is None and identify("") is None
+
+
+def test_a_directory_that_no_longer_exists_keeps_its_project(git_project, tmp_path):
+    """A deleted worktree or subdirectory is not a session without a project."""
+    deleted_sub = git_project / "build" / "gone"
+    assert identify(str(deleted_sub)).key == "github.com/acme/widget"
+    missing = tmp_path / "elsewhere" / "worktree"
+    assert identify(str(missing)).key == "path:" + str(missing)
+
+
+def test_a_deleted_worktree_is_filed_under_the_project_it_was_known_as(tmp_path, store):
+    from hookutil import run_hook
+
+    worktree = tmp_path / "wt" / "feature"
+    (worktree / ".git").mkdir(parents=True)
+    (worktree / ".git" / "config").write_text('[remote "origin"]\n\turl = git@github.com:acme/widget.git\n')
+    run_hook("session-start", {"session_id": "s-before", "cwd": str(worktree), "source": "startup",
+                               "hook_event_name": "SessionStart"})
+    assert store.get_session("s-before")["project_key"] == "github.com/acme/widget"
+    import shutil
+
+    shutil.rmtree(worktree)
+    run_hook("session-start", {"session_id": "s-after", "cwd": str(worktree / "pkg"), "source": "startup",
+                               "hook_event_name": "SessionStart"})
+    assert store.get_session("s-after")["project_key"] == "github.com/acme/widget"

@@ -7,7 +7,8 @@ from click.testing import CliRunner
 from lorebook import hookimpl
 from lorebook.cli import cli
 from lorebook.quality import quality_checks, run_checks, verdict, word_count
-from lorebook.writeback import normalize_memory, validate_memory
+from lorebook.decision import validate_memory
+from lorebook.record import normalize_memory
 
 GOOD = {
     "title": "pytest fails with ModuleNotFoundError for yaml until PyYAML is in requirements.txt",

@@ -11,8 +11,10 @@ from click.testing import CliRunner
 from hookutil import run_hook
 from lorebook import hookimpl
 from lorebook.cli import cli
-from lorebook.writeback import (find_chains, refine_with_model, session_candidates, validate_memory, write_back,
-                                write_memory)
+from lorebook.candidates import find_chains, session_candidates
+from lorebook.decision import validate_memory, write_memory
+from lorebook.refine import refine_with_model
+from lorebook.writeback import write_back
 
 PROJECT = "github.com/acme/widget"
 

@@ -1,0 +1,247 @@
+"""Preflight and decide: created, merged or skipped, with a receipt.
+
+Shared by the Stop hook, ``lorebook write`` and the MCP tools. Preflight runs
+the named checks of :mod:`lorebook.quality` (automatic mode skips what manual
+mode accepts with warnings); the decision is created, merged (a near-duplicate:
+evidence and validation are added, the old state kept in ``note_revisions``) or
+skipped, with a receipt keyed by (source_agent, run key), so a retry returns
+the same decision. The note is committed before its vectors
+(``index_status = pending``); ``lorebook index`` embeds whatever is pending.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from .record import MEMORY_FIELDS, MODES, normalize_memory, redacted
+from .store import Store
+
+
+def _reason_text(reasons: list[dict]) -> str:
+    return "; ".join(f"{r['code']}: {r['message']}" for r in reasons)
+
+
+def _project_key_for(store: Store, session_id: str | None) -> str | None:
+    if session_id:
+        session = store.get_session(session_id)
+        if session and session.get("project_key"):
+            return session["project_key"]
+    from .project import identify
+
+    project = identify(os.getcwd())
+    if project is None:
+        return None
+    return store.project_for_alias(project.key) or project.key
+
+
+def _new_evidence(note: dict, record: dict) -> list[dict]:
+    have_ids = set(note.get("observation_ids") or []) | {e.get("observation_id") for e in note.get("evidence") or []
+                                                          if isinstance(e, dict)}
+    have_quotes = {" ".join(str(e.get("quote", "")).split()).lower() for e in note.get("evidence") or []
+                   if isinstance(e, dict)}
+    fresh = []
+    for item in record.get("evidence") or []:
+        if item.get("observation_id") is not None and item["observation_id"] in have_ids:
+            continue
+        if " ".join(item["quote"].split()).lower() in have_quotes:
+            continue
+        fresh.append(item)
+    return fresh
+
+
+def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None,
+         use_vectors: bool = True) -> dict:
+    """What writing ``record`` would do, without writing: the preflight verdict and the decision."""
+    from .quality import run_checks, verdict
+    from .relations import RELATED_THRESHOLD, closest_notes
+
+    findings = run_checks(record)
+    accepted, blocking, warnings = verdict(findings, mode)
+    stored = redacted(record)
+    result = {"accepted": accepted, "decision": "skipped", "merged_into": None, "related": [],
+              "reasons": [f.as_dict() for f in blocking], "warnings": [f.as_dict() for f in warnings],
+              "note": stored}
+    if not accepted:
+        return result
+    recalled = store.recalled_note_ids(session_id) if session_id else set()
+    matches = closest_notes(store, stored, use_vectors=use_vectors, recalled_ids=recalled)
+    duplicate = next((m for m in matches if m["relation"] == "duplicate"), None)
+    result["contradicts"] = [m["note"]["id"] for m in matches if m["relation"] == "contradicts"]
+    result["related"] = [m["note"]["id"] for m in matches if m["relation"] == "related"
+                         and m["score"] >= RELATED_THRESHOLD][:3]
+    result["derived_from"] = [m["note"]["id"] for m in matches if m["recalled"] and m["relation"] == "related"]
+    result["similarity"] = round(duplicate["score"], 3) if duplicate else None
+    if duplicate is None:
+        result["decision"] = "created"
+        return result
+    note = duplicate["note"]
+    fresh = _new_evidence(note, stored)
+    if duplicate["recalled"] and not fresh:
+        result["reasons"].append({"code": "restates_recalled_note", "severity": "skip", "field": None, "message": (
+            f"It restates note #{note['id']}, which was recalled into this session, and adds no new evidence: "
+            "repeating a recalled note is not independent corroboration.")})
+        return result
+    if not fresh and not _new_validation(note, stored):
+        result["reasons"].append({"code": "already_recorded", "severity": "skip", "field": None, "message": (
+            f"Note #{note['id']} already holds this lesson and this evidence.")})
+        return result
+    result["decision"] = "merged"
+    result["merged_into"] = note["id"]
+    result["reasons"].append({"code": "near_duplicate", "severity": "info", "field": None, "message": (
+        f"A near-duplicate of note #{note['id']} (similarity {duplicate['score']:.2f})"
+        + ("; it was recalled into this session, so only its new evidence is added" if duplicate["recalled"] else "")
+        + ": its evidence and validation are added there.")})
+    return result
+
+
+def _new_validation(note: dict, record: dict) -> bool:
+    old = note.get("validation") or {}
+    new = record.get("validation") or {}
+    return bool(set(new.get("passed") or []) - set(old.get("passed") or []))
+
+
+def _union(a, b) -> list:
+    return list(dict.fromkeys([*(a or []), *(b or [])]))
+
+
+def merge_into(store: Store, note_id: int, record: dict, reason: str, evidence_only: bool = False) -> None:
+    """Add the record's evidence and validation to the note; the note's previous state goes to note_revisions."""
+    note = store.get_note(note_id)
+    fresh = _new_evidence(note, record)
+    old_validation = note.get("validation") or {}
+    new_validation = record.get("validation") or {}
+    passed = _union(old_validation.get("passed"), new_validation.get("passed"))
+    not_performed = [v for v in _union(old_validation.get("not_performed"), new_validation.get("not_performed"))
+                     if v not in passed]
+    fields = {
+        "evidence": [*(note.get("evidence") or []), *fresh],
+        "validation": {"passed": passed, "not_performed": not_performed},
+        "observation_ids": sorted(set(note.get("observation_ids") or []) | set(record.get("observation_ids") or [])),
+        "verified": max(int(note.get("verified") or 0), int(record.get("verified") or 0)),
+    }
+    if not evidence_only:
+        for field in ("files", "error_signatures", "tags", "concepts"):
+            fields[field] = _union(note.get(field), record.get(field))
+        for field in ("summary", "trigger", "change", "conditions"):
+            if not (note.get(field) or "").strip() and (record.get(field) or "").strip():
+                fields[field] = record[field]
+    store.update_note(note_id, fields, reason, extra_snapshot=record)
+
+
+def validate_memory(store: Store, memory: dict | str, mode: str = "manual", *, scope: str | None = None,
+                    session_id: str | None = None, use_vectors: bool = True) -> dict:
+    """Preflight a lesson without writing it.
+
+    Returns ``{accepted, decision, reasons, warnings, note}``: reasons are the
+    blocking findings (code, message), warnings the rest, and note the record as
+    it would be stored (normalised, secrets redacted).
+    """
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    record = normalize_memory(memory, scope=scope)
+    if record.get("project_key") is None:
+        record["project_key"] = _project_key_for(store, session_id)
+    result = plan(store, record, mode=mode, session_id=session_id, use_vectors=use_vectors)
+    result["reason_codes"] = [r["code"] for r in result["reasons"]]
+    result["reason"] = _reason_text(result["reasons"])
+    return result
+
+
+def _receipt_result(store: Store, receipt: dict) -> dict:
+    note_id = receipt.get("note_id") or receipt.get("merged_into")
+    index_status = None
+    if note_id:
+        row = store.execute("SELECT index_status FROM notes WHERE id = ?", (note_id,)).fetchone()
+        index_status = row[0] if row else None
+    reasons = receipt.get("reasons") or []
+    return {"decision": receipt["decision"], "note_id": receipt.get("note_id"),
+            "merged_into": receipt.get("merged_into"), "reason": _reason_text(reasons),
+            "reasons": reasons, "reason_codes": [r["code"] for r in reasons],
+            "warnings": receipt.get("warnings") or [], "index_status": index_status, "replayed": True}
+
+
+def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: str, source_run_key: str,
+                 scope: str | None = None, session_id: str | None = None, use_vectors: bool | None = None,
+                 index: bool = True) -> dict:
+    """Preflight and store a lesson: created, merged or skipped, with its reasons and a receipt.
+
+    Returns ``{decision, note_id, merged_into, reason, warnings, index_status}``
+    (plus ``reasons`` and ``reason_codes``). A second call with the same
+    (source_agent, source_run_key) returns the first decision and writes nothing.
+    The note is committed before it is embedded: ``index_status`` stays
+    ``pending`` until ``lorebook index`` (or this call, when ``index``) embeds it.
+    """
+    if not source_agent or not source_run_key:
+        raise ValueError("source_agent and source_run_key are required: they make a retry safe.")
+    receipt = store.get_receipt(source_agent, source_run_key)
+    if receipt is not None:
+        return _receipt_result(store, receipt)
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    record = normalize_memory(memory, scope=scope)
+    if record.get("project_key") is None:
+        record["project_key"] = _project_key_for(store, session_id)
+    if use_vectors is None:
+        use_vectors = True
+    planned = plan(store, record, mode=mode, session_id=session_id, use_vectors=use_vectors)
+    note = planned["note"]
+    note_id = merged_into = None
+    with store.atomic():
+        if store.get_receipt(source_agent, source_run_key) is not None:  # a concurrent retry won the race
+            return _receipt_result(store, store.get_receipt(source_agent, source_run_key))
+        if planned["decision"] == "created":
+            row = {k: v for k, v in note.items() if k in MEMORY_FIELDS}
+            row.update(source_agent=source_agent, session_id=session_id, run_key=source_run_key,
+                       status="active", index_status="pending")
+            note_id = store.add_note(row)
+            for other in planned.get("contradicts") or []:
+                store.add_relation(note_id, other, "contradicts")
+            for other in planned.get("derived_from") or []:
+                store.add_relation(note_id, other, "derived_from")
+            for other in planned.get("related") or []:
+                if other not in (planned.get("derived_from") or []):
+                    store.add_relation(note_id, other, "similar_to")
+            _link_resolutions(store, note_id, note)
+        elif planned["decision"] == "merged":
+            merged_into = planned["merged_into"]
+            recalled = session_id and merged_into in store.recalled_note_ids(session_id)
+            merge_into(store, merged_into, dict(note, source_agent=source_agent, run_key=source_run_key,
+                                                session_id=session_id),
+                       f"merged from {source_agent} run {source_run_key}", evidence_only=bool(recalled))
+        warnings = planned["warnings"]
+        store.add_receipt({"source_agent": source_agent, "run_key": source_run_key, "decision": planned["decision"],
+                           "note_id": note_id, "merged_into": merged_into, "reasons": planned["reasons"],
+                           "warnings": warnings})
+    target = note_id or merged_into
+    if target and index:
+        index_notes(store, [target])
+    index_status = None
+    if target:
+        index_status = store.execute("SELECT index_status FROM notes WHERE id = ?", (target,)).fetchone()[0]
+    return {"decision": planned["decision"], "note_id": note_id, "merged_into": merged_into,
+            "reason": _reason_text(planned["reasons"]), "reasons": planned["reasons"],
+            "reason_codes": [r["code"] for r in planned["reasons"]], "warnings": warnings,
+            "index_status": index_status, "replayed": False}
+
+
+def _link_resolutions(store: Store, note_id: int, note: dict) -> None:
+    """A new fix whose error signature an open pitfall or gotcha names resolves it (``resolved_by``)."""
+    signatures = [s for s in note.get("error_signatures") or [] if s]
+    if note.get("kind") != "fix" or not signatures:
+        return
+    rows = store.execute(
+        """SELECT notes.id FROM notes, json_each(notes.error_signatures) WHERE notes.status = 'active'
+           AND notes.kind IN ('pitfall', 'gotcha') AND notes.id != ? AND json_each.value IN (SELECT value FROM
+           json_each(?)) AND (notes.scope = 'global' OR notes.project_key IS ?)""",
+        (note_id, json.dumps(signatures), note.get("project_key"))).fetchall()
+    for (other,) in rows:
+        store.add_relation(other, note_id, "resolved_by")
+
+
+def index_notes(store: Store, note_ids: list[int]) -> None:
+    """Have the fresh note embedded by a detached ``lorebook index``; until then it stays pending."""
+    try:
+        from .vectors import start_index_detached
+    except ImportError:
+        return
+    start_index_detached()
