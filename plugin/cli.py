@@ -551,21 +551,23 @@ def import_command(paths, as_json, quiet):
     lorebook import
     lorebook import ~/.claude/projects/-home-me-widget --json
     """
-    from .hooks.transcripts import default_transcript_dir, find_transcripts, import_transcripts
+    import os
 
-    files = find_transcripts(paths)
+    from .plugins import load_plugins
+
+    pm = load_plugins()
+    found = pm.hook.find_transcripts(paths=tuple(paths)) or {"files": [], "what": "transcripts", "where": ""}
+    files = found["files"]
     if not files:
-        where = ", ".join(paths) if paths else str(default_transcript_dir())
-        raise click.ClickException(f"No Claude Code transcripts (*.jsonl) found in {where}.")
+        raise click.ClickException(f"No {found['what']} found in {found['where']}.")
     store = _store()
-    total = sum(f.stat().st_size for f in files)
+    total = sum(os.stat(f).st_size for f in files)
     if quiet or as_json:
-        stats = import_transcripts((), store, files=files)
+        summary = pm.hook.import_transcripts(files=files, store=store, progress=None)
     else:
         with click.progressbar(length=total, label=f"Importing {len(files)} transcript(s)", file=sys.stderr,
                                show_pos=False, show_percent=True) as bar:
-            stats = import_transcripts((), store, progress=bar.update, files=files)
-    summary = stats.as_dict()
+            summary = pm.hook.import_transcripts(files=files, store=store, progress=bar.update)
     if as_json:
         _echo_json(summary)
         return

@@ -1,8 +1,11 @@
-"""``lorebook hook <event>``: stdin JSON → ``pm.hook.<event>(…)`` → one JSON object on stdout.
+"""``lorebook hook <event>``: stdin → ``pm.hook.parse_event`` → ``pm.hook.<event>(…)`` → ``pm.hook.render_output``.
 
-It fails open: whatever goes wrong, it prints a harmless JSON object, logs
-the traceback (redacted) under the user dir and exits 0. Exit code 2 would
-block the user's prompt or tool, so it is never used.
+The dispatcher knows lorebook's event hooks, not any agent's wire format: a
+plugin (for Claude Code, :mod:`lorebook.hooks.claude_code`) turns stdin into
+a :class:`~lorebook.events.HookEvent` and the results into the JSON object
+printed on stdout. It fails open: whatever goes wrong, it prints a harmless
+JSON object, logs the traceback (redacted) under the user dir and exits 0.
+Exit code 2 would block the user's prompt or tool, so it is never used.
 """
 from __future__ import annotations
 
@@ -10,19 +13,9 @@ import json
 import sys
 import time
 
-# Claude Code's event names, and the CLI spellings, to hook names
-EVENTS = {
-    "SessionStart": "session_start",
-    "UserPromptSubmit": "user_prompt_submit",
-    "PostToolUse": "post_tool_use",
-    "PostToolUseFailure": "post_tool_use_failure",
-    "SubagentStop": "subagent_stop",
-    "Stop": "stop",
-    "PreCompact": "pre_compact",
-    "SessionEnd": "session_end",
-}
-EVENTS.update({hook.replace("_", "-"): hook for hook in list(EVENTS.values())})
-EVENTS.update({hook: hook for hook in set(EVENTS.values())})
+# lorebook's event hooks (hookspecs.py); `lorebook hook` also takes them dashed or in CamelCase
+EVENT_HOOKS = ("session_start", "user_prompt_submit", "post_tool_use", "post_tool_use_failure", "subagent_stop",
+               "stop", "pre_compact", "session_end")
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
 
@@ -46,35 +39,41 @@ def log(event: str, message: str, exc: BaseException | None = None) -> None:
         pass
 
 
+def hook_name_for(event_arg: str) -> str | None:
+    """The event hook named by ``session-start``, ``session_start`` or ``SessionStart``; None if there is none."""
+    name = "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(event_arg))
+    name = name.replace("-", "_")
+    return name if name in EVENT_HOOKS else None
+
+
 def run_hook(event_arg: str, raw: bytes) -> dict:
     """The JSON object to print for one hook call. Raises only on internal errors."""
     from .config import disabled
 
     if disabled():
         return {}
-    hook_name = EVENTS.get(event_arg)
+    hook_name = hook_name_for(event_arg)
     if hook_name is None:
         log(event_arg, f"unknown event {event_arg!r}: ignored")
         return {}
     if len(raw) > MAX_STDIN_BYTES:
         log(hook_name, f"stdin of {len(raw)} bytes is over {MAX_STDIN_BYTES}: ignored")
         return {}
-    from lorebook.hooks.claude_code import parse_payload, render_output
+    from .plugins import load_plugins
 
-    event = parse_payload(hook_name, raw)
+    pm = load_plugins()
+    event = pm.hook.parse_event(name=hook_name, raw=raw)
     if event is None:
         log(hook_name, f"stdin is not a hook payload ({len(raw)} bytes): ignored")
         return {}
-    from .plugins import load_plugins
     from .store import Store
 
-    pm = load_plugins()
     store = Store()
     try:
         results = getattr(pm.hook, hook_name)(event=event, store=store)
     finally:
         store.close()
-    return render_output(event, results)
+    return pm.hook.render_output(event=event, results=results) or {}
 
 
 def main_hook(argv: list[str]) -> int:

@@ -386,7 +386,7 @@ def test_stop_with_a_model_configured_stays_out_of_llm(git_project, store, monke
     """The hook starts `lorebook refine` detached and never imports llm itself."""
     monkeypatch.setenv("LOREBOOK_MODEL", "no-such-model-for-tests")
     started = []
-    import lorebook.hooks.writeback as hook
+    import lorebook.hooks.stop as hook
 
     monkeypatch.setattr(hook, "spawn_detached", lambda args: started.append(args) or True)
     _fix_session(git_project, "s12")
@@ -516,7 +516,7 @@ def test_superseded_and_stale_notes_never_reach_the_next_session(git_project, st
 def test_a_model_refines_only_decisions_taken_now_not_replays(git_project, store, monkeypatch):
     monkeypatch.setenv("LOREBOOK_MODEL", "no-such-model-for-tests")
     started = []
-    import lorebook.hooks.writeback as hook
+    import lorebook.hooks.stop as hook
 
     monkeypatch.setattr(hook, "spawn_detached", lambda args: started.append(args) or True)
     _fix_session(git_project, "s20")
