@@ -250,12 +250,13 @@ def _stored_ids(results) -> bool:
 
 def import_transcript(path: str | Path, store: Store, stats: ImportStats | None = None,
                       only_session: str | None = None, progress: Callable[[int], None] | None = None,
-                      projects: dict | None = None, max_bytes: int = IMPORT_MAX_BYTES) -> ImportStats:
+                      projects: dict | None = None, max_bytes: int | None = None) -> ImportStats:
     """Replay one transcript file through the event hooks; ``only_session`` keeps one session's lines."""
     from lorebook.plugins import pm
 
     stats = stats if stats is not None else ImportStats()
     projects = projects if projects is not None else {}
+    max_bytes = IMPORT_MAX_BYTES if max_bytes is None else max_bytes
     path = str(path)
     try:
         handle = open_transcript(path)

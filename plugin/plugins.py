@@ -22,17 +22,17 @@ from . import hookspecs
 
 ENTRY_POINT_GROUP = "lorebook"
 
-# the core first, then the faces that know Claude Code (lorebook.hooks), then the preflight and corpora plugins
+# (name, "module:attr"): the core, the faces that know Claude Code (lorebook.hooks), preflight and corpora
 DEFAULT_PLUGINS = (
-    "lorebook.sessions:plugin",
-    "lorebook.hooks.claude_code:plugin",
-    "lorebook.hooks.extractors:plugin",
-    "lorebook.hooks.capture:plugin",
-    "lorebook.hooks.recall:plugin",
-    "lorebook.hooks.stop:plugin",
-    "lorebook.hooks.transcripts:plugin",
-    "lorebook.quality",
-    "lorebook.corpora",
+    ("lorebook.sessions", "lorebook.sessions:plugin"),
+    ("lorebook.hooks.claude_code", "lorebook.hooks.claude_code:plugin"),
+    ("lorebook.hooks.extractors", "lorebook.hooks.extractors:plugin"),
+    ("lorebook.hooks.capture", "lorebook.hooks.capture:plugin"),
+    ("lorebook.hooks.recall", "lorebook.hooks.recall:plugin"),
+    ("lorebook.hooks.stop", "lorebook.hooks.stop:plugin"),
+    ("lorebook.hooks.transcripts", "lorebook.hooks.transcripts:plugin"),
+    ("lorebook.quality", "lorebook.builtin_plugins:quality"),
+    ("lorebook.corpora", "lorebook.builtin_plugins:corpora"),
 )
 TRACE_ENV = "LOREBOOK_TRACE_PLUGINS"
 
@@ -110,10 +110,9 @@ def load_plugins() -> pluggy.PluginManager:
                 pm.register(_load(value), name=name)
             except Exception as ex:  # a broken third-party plugin must not take lorebook down
                 sys.stderr.write(f"lorebook: plugin {name!r} from {dist} failed to load: {ex}\n")
-    for plugin in DEFAULT_PLUGINS:
-        name = plugin.partition(":")[0]
+    for name, value in DEFAULT_PLUGINS:
         if not pm.has_plugin(name):
-            pm.register(_load(plugin), name=name)
+            pm.register(_load(value), name=name)
     if os.environ.get(TRACE_ENV, "").strip().lower() not in ("", "0", "false", "no", "off"):
         trace_hook_calls(pm)
     return pm

@@ -159,3 +159,34 @@ def test_a_long_import_commits_in_batches(transcripts, store, monkeypatch):
     summary = json.loads(cli("import", str(transcripts), "--json").output)
     assert summary["observations_added"] == store.stats()["observations"] > 30
     assert not store.conn.in_transaction
+
+
+def test_import_goes_through_the_same_event_hooks_as_live_capture(transcripts, store):
+    """A plugin sees imported events in its own post_tool_use (marked as imports) and can replace capture."""
+    from lorebook import hookimpl
+    from lorebook.plugins import load_plugins
+
+    seen = []
+
+    class Replacer:
+        @hookimpl(tryfirst=True)
+        def post_tool_use(self, event, store):
+            seen.append((event.source, event.created_at is not None, event.payload.get("tool_name")))
+
+        @hookimpl
+        def keep_observation(self, observation, event):
+            return False if event.source == "import" and observation["tool"] == "Bash" else None
+
+    pm = load_plugins()
+    pm.register(Replacer(), name="replacer-test")
+    try:
+        summary = json.loads(cli("import", str(transcripts), "--json").output)
+    finally:
+        pm.unregister(name="replacer-test")
+    assert seen and all(source == "import" and dated for source, dated, _ in seen)
+    assert "Bash" in {tool for _, _, tool in seen}
+    observations = [o for s in store.list_sessions() for o in store.session_observations(s["session_id"])] \
+        if hasattr(store, "list_sessions") else None
+    assert summary["not_stored"] >= sum(1 for _, _, tool in seen if tool == "Bash") > 0
+    if observations is not None:
+        assert all(o["tool"] != "Bash" for o in observations)
