@@ -36,7 +36,16 @@ DEFAULT_PLUGINS = (
 )
 TRACE_ENV = "LOREBOOK_TRACE_PLUGINS"
 
-pm = pluggy.PluginManager("lorebook")
+class PluginManager(pluggy.PluginManager):
+    """pluggy's manager, minus the cost of looking at every dunder of every plugin for a hookimpl."""
+
+    def parse_hookimpl_opts(self, plugin, name: str):
+        if name.startswith("__"):  # an object's own machinery, never a hook; pluggy checks each one statically
+            return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+
+pm = PluginManager("lorebook")
 pm.add_hookspecs(hookspecs)
 
 _loaded = False
