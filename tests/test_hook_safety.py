@@ -8,7 +8,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from hookutil import context_of, run_hook
+from hookutil import run_hook
 
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -185,8 +185,6 @@ def test_import_goes_through_the_same_event_hooks_as_live_capture(transcripts, s
         pm.unregister(name="replacer-test")
     assert seen and all(source == "import" and dated for source, dated, _ in seen)
     assert "Bash" in {tool for _, _, tool in seen}
-    observations = [o for s in store.list_sessions() for o in store.session_observations(s["session_id"])] \
-        if hasattr(store, "list_sessions") else None
+    # every imported Bash call was vetoed, through the same keep_observation hook live capture asks
     assert summary["not_stored"] >= sum(1 for _, _, tool in seen if tool == "Bash") > 0
-    if observations is not None:
-        assert all(o["tool"] != "Bash" for o in observations)
+    assert summary["observations_added"] == store.stats()["observations"]
