@@ -54,6 +54,15 @@ def backups(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.lorebook-backup-*"))
 
 
+def kept_backups(lorebook_home: Path) -> list[Path]:
+    """The backups install/uninstall keep in the data dir (the ledger aside)."""
+    return sorted(p for p in (lorebook_home / "install-backups").glob("*") if p.name != "ledger.json")
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
 def test_install_into_an_empty_home(home):
     result = invoke("install")
     assert result.exit_code == 0, result.output
@@ -72,9 +81,35 @@ def test_install_into_an_empty_home(home):
     assert server["args"] == ["mcp"] and os.path.basename(server["command"]) == "lorebook"
     assert backups(home / ".claude") == [] and backups(home) == []
     assert "lorebook uninstall" in result.output
+    # private, as Claude Code itself creates them: ~/.claude.json holds account state
+    assert mode(home / ".claude.json") == 0o600 and mode(home / ".claude" / "settings.json") == 0o600
+    assert mode(home / ".claude") == 0o700
 
 
-def test_install_merges_without_touching_anything_else_and_backs_up(home):
+def test_existing_files_keep_their_mode(home, lorebook_home):
+    write_json(home / ".claude" / "settings.json", USER_SETTINGS)
+    (home / ".claude" / "settings.json").chmod(0o644)
+    write_json(home / ".claude.json", USER_STATE)
+    (home / ".claude.json").chmod(0o640)
+    (home / ".claude").chmod(0o755)
+    assert invoke("install").exit_code == 0
+    assert mode(home / ".claude" / "settings.json") == 0o644 and mode(home / ".claude.json") == 0o640
+    assert mode(home / ".claude") == 0o755
+    # the backups and the data dir that holds them are private
+    assert [mode(p) for p in kept_backups(lorebook_home)] == [0o600, 0o600]
+    assert mode(lorebook_home / "install-backups") == 0o700
+    assert invoke("uninstall").exit_code == 0
+    assert mode(home / ".claude" / "settings.json") == 0o644 and mode(home / ".claude.json") == 0o640
+
+
+def test_a_new_data_dir_is_private(tmp_path, monkeypatch):
+    from lorebook.config import user_dir
+
+    monkeypatch.setenv("LOREBOOK_HOME", str(tmp_path / "fresh" / "lorebook"))
+    assert mode(user_dir()) == 0o700
+
+
+def test_install_merges_without_touching_anything_else_and_backs_up(home, lorebook_home):
     settings_text = write_json(home / ".claude" / "settings.json", USER_SETTINGS)
     state_text = write_json(home / ".claude.json", USER_STATE)
     changes = install("user", executable=EXE)
@@ -89,14 +124,14 @@ def test_install_merges_without_touching_anything_else_and_backs_up(home):
     assert {k: v for k, v in state.items() if k != "mcpServers"} == {k: v for k, v in USER_STATE.items() if k != "mcpServers"}
     assert state["mcpServers"]["github"] == USER_STATE["mcpServers"]["github"]
     assert state["mcpServers"]["lorebook"] == {"type": "stdio", "command": EXE, "args": ["mcp"], "env": {}}
-    # backups hold the files exactly as they were
-    (settings_backup,) = backups(home / ".claude")
-    (state_backup,) = backups(home)
-    assert settings_backup.read_text() == settings_text and state_backup.read_text() == state_text
-    assert changes[0].backup == settings_backup
+    # one backup per file, in one place in the data dir, holding the file exactly as it was
+    assert backups(home / ".claude") == [] and backups(home) == []
+    assert sorted(p.read_text() for p in kept_backups(lorebook_home)) == sorted([settings_text, state_text])
+    assert changes[0].backup.read_text() == settings_text and changes[1].backup.read_text() == state_text
+    assert changes[0].backup.parent == lorebook_home / "install-backups"
 
 
-def test_install_twice_is_install_once(home):
+def test_install_twice_is_install_once(home, lorebook_home):
     write_json(home / ".claude" / "settings.json", USER_SETTINGS)
     first = invoke("install")
     after_first = (home / ".claude" / "settings.json").read_bytes(), (home / ".claude.json").read_bytes()
@@ -104,7 +139,8 @@ def test_install_twice_is_install_once(home):
     assert second.exit_code == 0
     assert "already registered" in second.output and second.output.count("unchanged: ") == 2
     assert ((home / ".claude" / "settings.json").read_bytes(), (home / ".claude.json").read_bytes()) == after_first
-    assert len(backups(home / ".claude")) == 1, first.output
+    assert len(kept_backups(lorebook_home)) == 1, first.output  # ~/.claude.json did not exist
+    assert "backup: " + str(kept_backups(lorebook_home)[0]) in first.output
 
 
 def test_reinstall_from_another_path_replaces_the_old_entries(home):
@@ -327,3 +363,92 @@ def test_garbage_on_stdin_exits_0(tmp_path):
     proc = subprocess.run(f"printf 'garbage' | '{lorebook_exe()}' hook post-tool-use; echo $?", shell=True,
                           capture_output=True, env=dict(os.environ, LOREBOOK_HOME=str(tmp_path / "lb")), timeout=60)
     assert proc.stdout.decode().splitlines() == ["{}", "0"]
+
+
+# --- exact uninstall -----------------------------------------------------------------------
+
+UNUSUAL_SETTINGS = (
+    '{\n'
+    '\t"model":    "opus",\n'
+    '\t"statusLine": {"type": "command", "command": "echo \\u00e9t\\u00e9 \\"quoted\\" \\/path"},\n'
+    '\t"hooks": {\n'
+    '\t\t"PreToolUse": [],\n'
+    '\t\t"Stop": [ ],\n'
+    '\t\t"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]\n'
+    '\t},\n'
+    '\t"env": {}\n'
+    '}'
+)
+UNUSUAL_STATE = '{"numStartups":3,"mcpServers":{},"tips":"caf\\u00e9"}\n'
+
+
+@pytest.mark.parametrize("settings_text", [UNUSUAL_SETTINGS, "{}", "{}\n", "  {\n}  \n"])
+def test_install_then_uninstall_gives_back_the_same_bytes(home, lorebook_home, settings_text):
+    settings, state = home / ".claude" / "settings.json", home / ".claude.json"
+    settings.parent.mkdir()
+    settings.write_text(settings_text)
+    state.write_text(UNUSUAL_STATE)
+    assert invoke("install").exit_code == 0
+    assert settings.read_text() != settings_text and "lorebook" in state.read_text()
+    result = invoke("uninstall")
+    assert result.exit_code == 0, result.output
+    assert settings.read_text() == settings_text and state.read_text() == UNUSUAL_STATE
+    assert "byte for byte" in result.output
+    assert kept_backups(lorebook_home) == []  # nothing to keep once the file is as it was
+    assert backups(home / ".claude") == [] and backups(home) == []
+
+
+def test_uninstall_after_another_change_removes_only_lorebooks_entries(home, lorebook_home):
+    """Claude Code rewrote ~/.claude.json since install: lorebook takes out its entries and nothing else."""
+    settings, state = home / ".claude" / "settings.json", home / ".claude.json"
+    settings.parent.mkdir()
+    settings.write_text(UNUSUAL_SETTINGS)
+    state.write_text(UNUSUAL_STATE)
+    assert invoke("install").exit_code == 0
+    # someone else edits both files afterwards, in their own formatting
+    installed = json.loads(settings.read_text())
+    installed["theme"] = "dark"
+    edited_settings = json.dumps(installed, indent=3, ensure_ascii=True)
+    settings.write_text(edited_settings)
+    edited_state = json.loads(state.read_text())
+    edited_state["numStartups"] = 4
+    state.write_text(json.dumps(edited_state, separators=(",", ":")))
+    result = invoke("uninstall")
+    assert result.exit_code == 0, result.output
+    expected = json.loads(UNUSUAL_SETTINGS)
+    expected["theme"] = "dark"
+    assert json.loads(settings.read_text()) == expected  # "PreToolUse": [], "Stop": [ ] and "env": {} kept
+    assert json.loads(state.read_text()) == {"numStartups": 4, "mcpServers": {}, "tips": "café"}
+    # the other editor's formatting stays: three spaces, ASCII escapes, compact separators
+    assert '\n   "theme": "dark"' in settings.read_text() and "\\u00e9" in settings.read_text()
+    assert state.read_text() == '{"numStartups":4,"mcpServers":{},"tips":"caf\\u00e9"}'
+    # the files as they were before this uninstall: one backup each, named in the output
+    saved = kept_backups(lorebook_home)
+    assert sorted(p.read_text() for p in saved) == sorted([edited_settings, json.dumps(edited_state, separators=(",", ":"))])
+    for path in saved:
+        assert f"backup: {path}" in result.output
+
+
+def test_uninstall_of_an_install_by_an_older_lorebook(home, lorebook_home):
+    """No ledger (installed before lorebook kept one): remove the entries and only what that emptied."""
+    settings = home / ".claude" / "settings.json"
+    install("user", executable=EXE)
+    (lorebook_home / "install-backups" / "ledger.json").unlink()
+    data = json.loads(settings.read_text())
+    data["hooks"]["PreToolUse"] = []
+    settings.write_text(json.dumps(data, indent=2))
+    assert invoke("uninstall").exit_code == 0
+    assert json.loads(settings.read_text()) == {"hooks": {"PreToolUse": []}}
+
+
+@pytest.mark.parametrize("path,before,after", [
+    (["a"], '{"a": 1, "b": 2}', '{"b": 2}'),
+    (["b"], '{"a": 1, "b": 2}', '{"a": 1}'),
+    (["a"], '{ "a" : [1] }', '{}'),
+    ([1], '[\n  1,\n  2,\n  3\n]', '[\n  1,\n  3\n]'),
+    (["x", 0, "y"], '{"x": [{"y": "\\u00e9", "z": []}]}', '{"x": [{"z": []}]}'),
+])
+def test_minimal_json_removal(path, before, after):
+    from lorebook.jsonedit import remove
+
+    assert remove(before, path) == after
