@@ -119,6 +119,39 @@ def plugins_command(as_json):
     _echo_json(get_plugins())
 
 
+@cli.command(name="doctor")
+@click.option("--json", "as_json", is_flag=True, help="Output every check as JSON.")
+def doctor_command(as_json):
+    """Check the install and say what needs doing: one screen to read when something seems off.
+
+    Shows the version, the data dir and the database (integrity, size, notes
+    waiting for vectors), the embedding model, which routes register lorebook
+    with Claude Code (user settings, project settings, --plugin-dir, the
+    marketplace plugin) and whether more than one does, the MCP server,
+    background processes and how to stop them, and the hook log's last
+    errors. Exits 1 when something needs action, with what to do.
+
+    \b
+    lorebook doctor
+    lorebook doctor --json | jq '.checks[] | select(.status == "action")'
+    """
+    from .doctor import needs_action, run_checks
+
+    checks = run_checks()
+    failing = needs_action(checks)
+    if as_json:
+        _echo_json({"needs_action": failing, "checks": [c.as_dict() for c in checks]})
+    else:
+        mark = {"ok": "ok", "info": "--", "action": "!!"}
+        for check in checks:
+            click.echo(f"{mark[check.status]} {check.name}: {check.summary}")
+            if check.fix:
+                click.echo(f"   fix: {check.fix}")
+        click.echo("\nSomething needs action: see the fix lines above." if failing else "\nAll good.")
+    if failing:
+        sys.exit(1)
+
+
 # --- lorebook mcp -------------------------------------------------------------------------
 
 @cli.command(name="mcp")

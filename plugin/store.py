@@ -777,3 +777,8 @@ class Store:
             os.path.getsize(p) for p in (str(self.path), str(self.path) + "-wal") if os.path.exists(p)
         )
         return counts
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's integrity check: the problems it finds, an empty list when the database is sound."""
+        rows = [row[0] for row in self.conn.execute("PRAGMA integrity_check").fetchall()]
+        return [] if rows == ["ok"] else rows

@@ -350,6 +350,23 @@ def test_wrapper_without_lorebook_is_silent_and_exits_0(tmp_path):
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
 
 
+def test_wrapper_without_lorebook_tells_the_user_what_to_run_at_session_start(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "empty-home"), "LOREBOOK_HOME": str(tmp_path / "lb")}
+    proc = subprocess.run([str(REPO / "hooks" / "lorebook-hook"), "session-start"], input=b'{"session_id": "x"}',
+                          env=env, capture_output=True, timeout=60)
+    assert proc.returncode == 0
+    message = json.loads(proc.stdout)["systemMessage"]
+    assert "lorebook itself is not installed" in message and f"Run {REPO}/install.sh" in message
+
+
+def test_wrapper_names_its_route(tmp_path):
+    spy = tmp_path / "spy-lorebook"
+    spy.write_text('#!/bin/sh\nprintf "%s" "$LOREBOOK_ROUTE" > "$(dirname "$0")/route"\n')
+    spy.chmod(0o755)
+    run_wrapper(tmp_path, {"LOREBOOK_BIN": str(spy)})
+    assert (tmp_path / "route").read_text() == f"plugin:{REPO}"
+
+
 def test_wrapper_never_passes_on_a_failure(tmp_path):
     broken = tmp_path / "broken-lorebook"
     broken.write_text("#!/bin/sh\necho boom >&2\nexit 2\n")
