@@ -212,20 +212,29 @@ def _print_changes(changes, dry_run: bool) -> None:
 
 @cli.command(name="install")
 @click.option("--project", "project", is_flag=True,
-              help="Register for the current project only (.claude/settings.json and .mcp.json here).")
+              help="Register for this repository only (.claude/settings.json and .mcp.json at its root; "
+                   "portable: they run `lorebook` from PATH, so teammates can commit them).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
 def install_command(project, dry_run, as_json):
     """Register lorebook's hooks and MCP server with Claude Code.
 
     Merges the hooks into ~/.claude/settings.json and the MCP server into
-    ~/.claude.json (with --project: ./.claude/settings.json and ./.mcp.json),
-    leaving everything else in those files as it was. Running it twice is the
-    same as running it once. A changed file is backed up next to itself first
-    (NAME.lorebook-backup-TIMESTAMP); a file that is not valid JSON is never
-    overwritten. The hooks run this lorebook executable by its absolute path.
+    ~/.claude.json, leaving everything else in those files as it was; files
+    it creates are private (0600). Running it twice is the same as running
+    it once. The first time it changes a file it keeps a copy in `lorebook
+    path`/install-backups/ (named in the output), so that `lorebook
+    uninstall` can give the exact bytes back; a file that is not valid JSON
+    is never overwritten. The hooks run this lorebook executable by its
+    absolute path.
+
+    With --project: .claude/settings.json and .mcp.json at the repository's
+    root (also from a subdirectory), running `lorebook` from PATH so that
+    the files work on a teammate's machine once they are committed.
+
     Installed as a plugin (claude --plugin-dir, or the marketplace) instead?
-    Then do not also run this: the hooks would fire twice.
+    Then do not also run this: lorebook would run from one route and warn
+    about the other. `lorebook doctor` lists the active routes.
 
     \b
     lorebook install --dry-run
@@ -244,8 +253,13 @@ def install_command(project, dry_run, as_json):
                    f"Undo with: lorebook uninstall{' --project' if project else ''}")
     elif not dry_run:
         click.echo("lorebook was already registered: nothing to do.")
+    import shutil
+
     from .install import enabled_lorebook_plugins
 
+    if project and not shutil.which("lorebook"):
+        click.echo("Note: the project's hooks run `lorebook` from PATH, and it is not on yours: add the directory "
+                   "holding lorebook to PATH (install.sh links it into ~/.local/bin).", err=True)
     for plugin in enabled_lorebook_plugins():
         click.echo(f"Warning: lorebook is also enabled as the Claude Code plugin {plugin}, so every hook would run "
                    f"twice. Keep one route: `claude plugin uninstall {plugin}`, or `lorebook uninstall`.", err=True)
@@ -256,24 +270,31 @@ def install_command(project, dry_run, as_json):
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
 def uninstall_command(project, dry_run, as_json):
-    """Remove exactly what `lorebook install` added to Claude Code's settings.
+    """Remove exactly what `lorebook install` added to Claude Code's settings, and stop lorebook's processes.
 
-    Other hooks, MCP servers and settings stay; your lorebook data stays too
-    (delete `lorebook path` yourself to remove it).
+    A file nothing else changed since install gets its old bytes back; in
+    one that changed, only lorebook's entries go (indentation, key order and
+    escapes stay). Other hooks, MCP servers and settings stay. The file as it
+    was before is kept in `lorebook path`/install-backups/ (named in the
+    output). The warm MCP parent and the embedding server are stopped. Your
+    lorebook data stays (delete `lorebook path` yourself to remove it).
 
     \b
     lorebook uninstall
     lorebook uninstall --project
     """
-    from .install import uninstall
+    from .install import stop_background_processes, uninstall
 
     changes = uninstall("project" if project else "user", dry_run=dry_run)
+    stopped = [] if dry_run else stop_background_processes()
     if as_json:
-        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes]})
+        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes], "stopped": stopped})
         return
     _print_changes(changes, dry_run)
     if not dry_run and all(c.action == "unchanged" for c in changes):
         click.echo("lorebook was not registered there: nothing to do.")
+    for process in stopped:
+        click.echo(f"stopped: the {process}")
 
 
 @cli.command(name="demo")

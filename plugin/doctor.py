@@ -28,15 +28,6 @@ class Check:
                 "data": self.data}
 
 
-def project_root(cwd: Path | None = None) -> Path:
-    """The repository around ``cwd`` (the directory itself outside git)."""
-    from .project import find_git_root
-
-    start = Path(cwd or Path.cwd()).resolve()
-    found = find_git_root(str(start))
-    return Path(found[0]) if found else start
-
-
 # --------------------------------------------------------------------------- the checks
 
 def check_version() -> Check:
@@ -164,7 +155,7 @@ def _runs(executable: str) -> bool:
 
 def check_routes(cwd: Path | None = None) -> list[Check]:
     """Which registrations are active, whether more than one is, and whether their commands exist."""
-    from .install import enabled_lorebook_plugins, installed_in, target_files
+    from .install import enabled_lorebook_plugins, installed_in, project_root, target_files
 
     root = project_root(cwd)
     routes = []

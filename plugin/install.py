@@ -79,9 +79,22 @@ def target_files(scope: str, project_dir: Path | None = None) -> tuple[Path, Pat
     if scope == "user":
         return claude_config_dir() / "settings.json", user_state_file()
     if scope == "project":
-        root = Path(project_dir or Path.cwd()).resolve()
+        root = Path(project_dir).resolve() if project_dir else project_root()
         return root / ".claude" / "settings.json", root / ".mcp.json"
     raise ValueError(f"scope must be 'user' or 'project', not {scope!r}")
+
+
+def project_root(cwd: Path | None = None) -> Path:
+    """The repository around ``cwd`` (the directory itself outside git): where --project registers."""
+    from .project import find_git_root
+
+    start = Path(cwd or Path.cwd()).resolve()
+    found = find_git_root(str(start))
+    return Path(found[0]) if found else start
+
+
+# what a project's committed files run: found on each teammate's PATH, no path of this machine in them
+PORTABLE_EXECUTABLE = "lorebook"
 
 
 def lorebook_executable() -> str:
@@ -398,7 +411,8 @@ def _install_file(path: Path, edit, dry_run: bool, private: bool) -> FileChange:
     if entry is None or not _lorebook_entry_paths(original or {}):
         # a first install here: what is in the file now is what uninstall gives back
         entry = {"existed": before is not None, "restorable": not _lorebook_entry_paths(original or {}),
-                 "created": _containers_install_creates(original or {}), "backup": None}
+                 "created": _containers_install_creates(original or {}), "backup": None,
+                 "created_dir": not path.parent.exists()}
         if before is not None:
             write_private(slot, before)
             entry["backup"] = slot.name
@@ -410,6 +424,16 @@ def _install_file(path: Path, edit, dry_run: bool, private: bool) -> FileChange:
     ledger[key] = entry
     _save_ledger(ledger)
     return FileChange(path, action, backup=slot if entry["backup"] else None, details=details)
+
+
+def _remove_created(path: Path, entry: dict) -> None:
+    """Remove a file install created, and its directory too when install made that and it is empty now."""
+    path.unlink()
+    if entry.get("created_dir"):
+        try:
+            path.parent.rmdir()
+        except OSError:
+            pass  # something else lives there now
 
 
 def _uninstall_file(path: Path, dry_run: bool) -> FileChange:
@@ -431,7 +455,7 @@ def _uninstall_file(path: Path, dry_run: bool) -> FileChange:
             if saved is not None:
                 write_private(path, saved)
             else:
-                path.unlink()
+                _remove_created(path, entry)
             slot.unlink(missing_ok=True)
             del ledger[key]
             _save_ledger(ledger)
@@ -443,7 +467,7 @@ def _uninstall_file(path: Path, dry_run: bool) -> FileChange:
         return FileChange(path, action, details=details)
     write_private(slot, before)  # the file as it was before this uninstall
     if remove_file:
-        path.unlink()
+        _remove_created(path, entry)
     else:
         write_private(path, text.encode("utf-8"))
     if entry:
@@ -456,7 +480,8 @@ def install(scope: str = "user", project_dir: Path | None = None, executable: st
             dry_run: bool = False) -> list[FileChange]:
     """Merge lorebook's hooks and MCP server into Claude Code's settings for ``scope``. Idempotent."""
     settings, mcp_file = target_files(scope, project_dir)
-    executable = executable or lorebook_executable()
+    # a project's files are committed and shared: they name `lorebook` (on PATH), not where it is here
+    executable = executable or (PORTABLE_EXECUTABLE if scope == "project" else lorebook_executable())
     # read both before writing either: a broken second file must not leave a half install
     read_json_object(settings)
     read_json_object(mcp_file)
@@ -471,6 +496,18 @@ def uninstall(scope: str = "user", project_dir: Path | None = None, dry_run: boo
     read_json_object(settings)
     read_json_object(mcp_file)
     return [_uninstall_file(settings, dry_run), _uninstall_file(mcp_file, dry_run)]
+
+
+def stop_background_processes() -> list[str]:
+    """Stop lorebook's long-lived helpers (the warm MCP parent, the embedding server): what was stopped."""
+    from . import doctor, embed_server, mcp_warm
+
+    stopped = []
+    for process in doctor.background_processes():
+        ok = mcp_warm.stop() if process["name"] == "warm MCP parent" else embed_server.stop_server()
+        if ok:
+            stopped.append(f"{process['name']} (pid {process['pid']})")
+    return stopped
 
 
 def installed_in(scope: str = "user", project_dir: Path | None = None) -> dict:

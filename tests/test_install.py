@@ -170,6 +170,7 @@ def test_uninstall_after_install_into_empty_home_leaves_no_files(home):
     result = invoke("uninstall")
     assert "removed: " in result.output
     assert not (home / ".claude" / "settings.json").exists() and not (home / ".claude.json").exists()
+    assert not (home / ".claude").exists()  # install made it; nothing else lives there
 
 
 def test_uninstall_keeps_a_handler_sharing_a_group_with_lorebook(home):
@@ -233,6 +234,35 @@ def test_project_scope(home, tmp_path, monkeypatch):
     assert invoke("uninstall", "--project").exit_code == 0
     assert not (project / ".claude" / "settings.json").exists()
     assert read_json(project / ".mcp.json") == {"mcpServers": {"db": {"command": "db-mcp"}}}
+
+
+def test_project_registration_is_portable_and_at_the_repository_root(home, tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / "src" / "pkg").mkdir(parents=True)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / ".mcp.json").write_text('{\n  "mcpServers": {\n    "db": {"command": "db-mcp"}\n  }\n}\n')
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    monkeypatch.chdir(repo / "src" / "pkg")
+    result = invoke("install", "--project")
+    assert result.exit_code == 0, result.output
+    assert not (repo / "src" / "pkg" / ".claude").exists() and not (repo / "src" / "pkg" / ".mcp.json").exists()
+    settings_text = (repo / ".claude" / "settings.json").read_text()
+    mcp_text = (repo / ".mcp.json").read_text()
+    # nothing of this machine in files a team commits
+    for text in (settings_text, mcp_text):
+        assert str(home) not in text and str(tmp_path) not in text and "/bin/" not in text
+    settings = json.loads(settings_text)
+    assert settings["hooks"]["Stop"][0]["hooks"][0]["command"] == "lorebook hook stop"
+    assert json.loads(mcp_text)["mcpServers"]["lorebook"] == {"type": "stdio", "command": "lorebook", "args": ["mcp"],
+                                                             "env": {}}
+    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all"], capture_output=True, text=True)
+    assert sorted(status.stdout.splitlines()) == [" M .mcp.json", "?? .claude/settings.json"]
+    assert invoke("uninstall", "--project").exit_code == 0
+    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all"], capture_output=True, text=True)
+    assert status.stdout == ""  # no backups, no temporary files, the .mcp.json as committed
+    assert not (repo / ".claude").exists()
 
 
 def test_claude_config_dir_is_honoured(home, tmp_path, monkeypatch):
@@ -469,3 +499,55 @@ def test_minimal_json_removal(path, before, after):
     from lorebook.jsonedit import remove
 
     assert remove(before, path) == after
+
+
+# --- a clean exit: no lorebook process outlives uninstall -------------------------------------
+
+def _wait_for(probe, what: str, limit_s: float = 120.0):
+    import time
+
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not come up")
+
+
+def test_uninstall_stops_lorebooks_background_processes(home, lorebook_home, tmp_path, monkeypatch):
+    import sys
+
+    from lorebook import embed_server, mcp_warm
+
+    import shutil
+    import tempfile
+
+    runtime = Path(tempfile.mkdtemp(prefix="lb-"))  # short: the warm parent's unix socket lives in it
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("LOREBOOK_MCP_IDLE", "120")
+    monkeypatch.setenv("LOREBOOK_EMBED_SERVER_IDLE", "120")
+    lorebook_home.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    embedder = subprocess.Popen([sys.executable, "-m", "lorebook", "embed-server"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    warm = subprocess.Popen([sys.executable, "-m", "lorebook.mcp_warm"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: embed_server.ping(timeout=2.0), "the embedding server")
+        _wait_for(mcp_warm.status, "the warm MCP parent")
+        install("user", executable=EXE)
+        result = invoke("uninstall")
+        assert result.exit_code == 0, result.output
+        assert f"stopped: the embedding server (pid {embedder.pid})" in result.output
+        assert f"stopped: the warm MCP parent (pid {warm.pid})" in result.output
+        # both exit: no lorebook process is left running
+        assert embedder.wait(timeout=60) is not None and warm.wait(timeout=60) is not None
+        assert embed_server.ping() is None and mcp_warm.status() is None
+        assert "stopped" not in invoke("uninstall").output  # nothing left to stop
+    finally:
+        for proc in (embedder, warm):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(runtime, ignore_errors=True)
