@@ -29,6 +29,15 @@ class _Group(click.Group):
     def list_commands(self, ctx):
         return list(self.commands)
 
+    def format_commands(self, ctx, formatter):
+        """Each command's first sentence in full (click cuts summaries at 45 characters with "...")."""
+        rows = [(name, command.get_short_help_str(limit=1000)) for name, command in
+                ((name, self.get_command(ctx, name)) for name in self.list_commands(ctx))
+                if command is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -41,11 +50,17 @@ class _Group(click.Group):
 def cli():
     """lorebook: a memory for coding agents that they can trust.
 
+    \b
+    First steps:
+      lorebook install      register with Claude Code (hooks and MCP server)
+      lorebook demo         play a sample session; see what the next one gets
+      lorebook doctor       check the install; it says what to fix
+
     Claude Code runs `lorebook hook EVENT`; people use the other commands.
 
     \b
-    lorebook path              where the database lives
-    lorebook stats --json      what is stored
+      lorebook path         the data dir (database, logs, config)
+      lorebook stats        what is stored
     """
 
 
@@ -69,7 +84,8 @@ def hook_command(event):
 
 @cli.command(name="path")
 @click.option("--db", "what", flag_value="db", help="Print the database file instead of the directory.")
-@click.option("--log", "what", flag_value="log", help="Print the hook log file instead of the directory.")
+@click.option("--log", "what", flag_value="log",
+              help="Print the hook log file instead of the directory (says so on stderr when there is none yet).")
 def path_command(what):
     """Print lorebook's data directory (LOREBOOK_HOME overrides it).
 
@@ -80,9 +96,14 @@ def path_command(what):
     from .config import db_path, log_path, user_dir
 
     try:
-        click.echo(str({"db": db_path, "log": log_path}.get(what, user_dir)()))
+        path = {"db": db_path, "log": log_path}.get(what, user_dir)()
     except LorebookError as ex:
         raise click.ClickException(str(ex))
+    click.echo(str(path))
+    if what and not path.exists():
+        kind = "database" if what == "db" else "hook log"
+        when = "the first session creates it" if what == "db" else "a hook writes it when it has something to report"
+        click.echo(f"(no {kind} there yet: {when})", err=True)
 
 
 @cli.command(name="stats")
@@ -107,9 +128,10 @@ def stats_command(as_json):
 
 
 @cli.command(name="plugins")
-@click.option("--json", "as_json", is_flag=True, help="Output as JSON (the default here).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Output as JSON. This command always prints JSON; the flag is accepted like elsewhere.")
 def plugins_command(as_json):
-    """List the registered plugins and the hooks each implements.
+    """List the registered plugins and the hooks each implements (as JSON).
 
     \b
     lorebook plugins
@@ -156,7 +178,7 @@ def doctor_command(as_json):
 
 @cli.command(name="mcp")
 @click.option("--list-tools", is_flag=True, help="Print the tools (name, description, JSON schema) as JSON and exit.")
-@click.option("--stop-warm", is_flag=True, help="Stop the warm parent process (see below), if one runs, and exit.")
+@click.option("--stop-warm", is_flag=True, help="Stop the warm parent process (it keeps later servers quick to start), if one runs, and exit.")
 def mcp_command(list_tools, stop_warm):
     """Run lorebook's MCP server on stdio (for Claude Code and other MCP clients).
 
@@ -299,14 +321,16 @@ def uninstall_command(project, dry_run, as_json):
 
 @cli.command(name="demo")
 @click.option("--keep", is_flag=True,
-              help="Play into your real data dir (lorebook path) and keep the sample project, instead of a temporary one.")
+              help="Play into your real memory (lorebook path) and keep the sample note there, instead of a "
+                   "temporary data dir; it says which note it added and how to forget it.")
 def demo_command(keep):
     """Play a bundled sample session through the real hook path, then show what the next session gets.
 
     The sample is a Claude Code session in which a test fails, a config change
     fixes it and the agent explains why. Each event runs as its own
     `lorebook hook EVENT` process, as Claude Code runs it. By default
-    everything goes into a temporary data dir that is removed afterwards.
+    everything goes into a temporary data dir that is removed afterwards;
+    with --keep the sample project's note stays in your real memory.
 
     \b
     lorebook demo
@@ -317,17 +341,20 @@ def demo_command(keep):
     from pathlib import Path
 
     from .config import user_dir
-    from .demo import play
+    from .demo import database_counts, play
 
     temp = None
+    before: dict = {}
     if keep:
         home = user_dir()
         project_dir = home / "demo" / "weather-app"
+        before = database_counts(home / "lorebook.db")
+        where = f"your real memory in {home}: the sample note stays there"
     else:
         temp = Path(tempfile.mkdtemp(prefix="lorebook-demo-"))
         home = temp / "lorebook-home"
         project_dir = temp / "weather-app"
-    where = f"{home}" if keep else f"a temporary data dir, removed afterwards (--keep uses {user_dir(create=False)})"
+        where = f"a temporary data dir, removed afterwards (--keep uses {user_dir(create=False)})"
     click.echo(f"Playing a sample Claude Code session through `lorebook hook`, into {where}.\n")
     click.echo(f"Session 1 in {project_dir.name}: a test fails, a config change fixes it")
 
@@ -339,9 +366,10 @@ def demo_command(keep):
     finally:
         if temp is not None:
             shutil.rmtree(temp, ignore_errors=True)
-    stats = run.stats
-    click.echo(f"\nStored: {stats.get('observations', 0)} observations, {stats.get('notes', 0)} "
-               f"note{'s' if stats.get('notes', 0) != 1 else ''}.")
+    added = {key: run.stats.get(key, 0) - before.get(key, 0) for key in ("observations", "notes")}
+    click.echo(f"\nThis demo stored: {added['observations']} observations, {added['notes']} "
+               f"note{'s' if added['notes'] != 1 else ''}" + (" (the rest was there from an earlier demo --keep)."
+                                                          if keep and not added["notes"] else "."))
     if not run.context:
         raise click.ClickException(f"The next session would get no context: see {home / 'logs' / 'hooks.log'}")
     click.echo("\nSession 2 starts in the same project. Claude Code receives this context:\n")
@@ -349,8 +377,15 @@ def demo_command(keep):
     click.echo(rule)
     click.echo(run.context)
     click.echo(rule)
+    ids = ", ".join(str(n["id"]) for n in run.notes)
     if keep:
-        click.echo("\nKept in your data dir. See it with: lorebook stats")
+        click.echo(f"\nKept in your memory ({home}): the sample project's note{'s' if len(run.notes) != 1 else ''} "
+                   f"{ids}. Read one with `lorebook show {run.notes[0]['id'] if run.notes else 'ID'}`; "
+                   f"remove {'them' if len(run.notes) != 1 else 'it'} with `lorebook forget ID`. "
+                   "Your memory as a whole: lorebook stats")
+    else:
+        click.echo("\nThe temporary data dir is gone, so `lorebook show ID` will not find these notes: "
+                   "`lorebook demo --keep` keeps the sample in your memory to explore.")
 
 
 # --- corpus: a focused body of memory a model reads once and answers from ----------------
