@@ -10,15 +10,15 @@ def test_schema_version_matches_migrations():
 
 
 def test_store_uses_wal_and_busy_timeout(store):
-    assert store.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert store.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
+    assert store.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert store.conn.execute("PRAGMA busy_timeout").fetchone()[0] >= 1000
 
 
 def test_reopening_does_not_migrate_again(store, lorebook_home):
     from lorebook.store import Store
 
     again = Store()
-    assert again.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
+    assert again.conn.execute("PRAGMA user_version").fetchone()[0] == store_module.SCHEMA_VERSION
     again.close()
 
 
@@ -35,5 +35,5 @@ def test_atomic_rolls_back(store):
 
 def test_notes_fts_follows_updates(store):
     note_id = store.add_note({"title": "Retry with exponential backoff", "source_agent": "t"})
-    hits = store.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'backoff'").fetchall()
+    hits = store.conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'backoff'").fetchall()
     assert [h[0] for h in hits] == [note_id]
