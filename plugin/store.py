@@ -23,6 +23,7 @@ from .errors import (NoteNotFound, StoreCorrupt, StoreError, StoreFull, StoreLoc
 
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 5.0
+HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a longer lock goes to the spool
 
 NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids")
 OBSERVATION_JSON_FIELDS = ("files", "meta")
@@ -132,6 +133,31 @@ def _translating(method):
     return call
 
 
+def _spooled(method):
+    """A write that a hook may leave for later: past the lock's wait it goes to the store's spool.
+
+    Only with a spool attached (hook processes), never inside a transaction (the caller holds the lock
+    then), and once one write of this process is spooled the next ones follow it there at once: they
+    keep their order, and the hook does not wait on the lock twice."""
+    import functools
+
+    code = method.__code__
+    names = code.co_varnames[1:code.co_argcount]
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        if self._spool is None or self.conn.in_transaction:
+            return method(self, *args, **kwargs)
+        if not self._spooling:
+            try:
+                return method(self, *args, **kwargs)
+            except StoreLocked:
+                self.mark_spooling()
+        arguments = dict(zip(names, args), **kwargs)
+        return getattr(self, f"_spool_{method.__name__}")(arguments)
+    return call
+
+
 def _translate_errors(cls):
     """Wrap every method of the class (not the plumbing that does it itself) with :func:`_translating`."""
     for name, attr in list(vars(cls).items()):
@@ -159,6 +185,8 @@ class Store:
             path = db_path()
         self.path = Path(path)
         self.busy_timeout = busy_timeout
+        self._spool = None
+        self._spooling = False
         self.conn = sqlite3.connect(str(self.path), timeout=busy_timeout, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
@@ -272,6 +300,93 @@ class Store:
     def close(self) -> None:
         self.conn.close()
 
+    def set_busy_timeout(self, seconds: float) -> None:
+        """How long a write waits for another process's lock before ``StoreLocked``."""
+        self.busy_timeout = seconds
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+
+    # --- the spool: capture a hook could not write for the lock (lorebook.spool) ------------------
+
+    SPOOLED_METHODS = ("ensure_project", "ensure_session", "update_session", "add_prompt", "add_observation",
+                       "record_recalls")
+
+    def use_spool(self, spool) -> None:
+        """Send the writes of ``SPOOLED_METHODS`` that meet a held lock to ``spool`` (``spool.append(name,
+        arguments)``) instead of failing; they answer as if written (``ensure_session`` with the row to be)."""
+        self._spool = spool
+
+    def mark_spooling(self) -> None:
+        """The lock was held past the wait: the next spooled writes go to the spool at once (after the
+        earlier ones, in order), and no later write of this process waits for the lock again."""
+        self._spooling = True
+        self.set_busy_timeout(0)
+
+    @property
+    def spooling(self) -> bool:
+        """Whether this store has sent a write to its spool (the lock was held past the wait)."""
+        return self._spooling
+
+    def replay_spooled(self, calls: Iterable[tuple[str, dict]], on_error=None) -> int:
+        """Make spooled writes, in order, in one transaction: how many were made.
+
+        Each is idempotent, so a call replayed twice stores nothing twice. A call that fails for
+        another reason than the lock is passed to ``on_error(name, arguments, error)`` and skipped."""
+        done = 0
+        with self.atomic():
+            for name, arguments in calls:
+                if name not in self.SPOOLED_METHODS:
+                    if on_error:
+                        on_error(name, arguments, ValueError(f"not a spooled write: {name!r}"))
+                    continue
+                try:
+                    getattr(self, name)(**arguments)
+                except StoreError:
+                    raise  # the file, not the call: the spool stays for later
+                except (sqlite3.Error, TypeError, ValueError, KeyError, AttributeError) as ex:
+                    if on_error:
+                        on_error(name, arguments, ex)
+                    continue
+                done += 1
+        self._spooling = False
+        return done
+
+    def _spool_call(self, name: str, arguments: dict) -> None:
+        self._spool.append(name, arguments)
+
+    def _spool_ensure_project(self, arguments: dict) -> None:
+        self._spool_call("ensure_project", arguments)
+
+    def _spool_ensure_session(self, arguments: dict) -> dict:
+        self._spool_call("ensure_session", arguments)
+        # the row as it will be: the stored one with the new fields filling its gaps, or a new one
+        session = self.get_session(arguments["session_id"])
+        if session is None:
+            columns = [r[1] for r in self.conn.execute("PRAGMA table_info(sessions)")]
+            stamp = now()
+            session = dict.fromkeys(columns)
+            session.update(id=arguments["session_id"], source_agent="claude-code", status="open",
+                           started_at=stamp, last_event_at=stamp)
+        for key, value in arguments.items():
+            if key != "session_id" and session.get(key) is None:
+                session[key] = value
+        return session
+
+    def _spool_update_session(self, arguments: dict) -> None:
+        self._spool_call("update_session", arguments)
+
+    def _spool_add_prompt(self, arguments: dict) -> None:
+        arguments["created_at"] = arguments.get("created_at") or now()
+        self._spool_call("add_prompt", arguments)
+
+    def _spool_add_observation(self, arguments: dict) -> None:
+        arguments["observation"] = dict(arguments["observation"])
+        arguments["observation"].setdefault("created_at", now())
+        self._spool_call("add_observation", arguments)
+
+    def _spool_record_recalls(self, arguments: dict) -> None:
+        arguments["note_ids"] = list(arguments["note_ids"])
+        self._spool_call("record_recalls", arguments)
+
     def _insert(self, table: str, record: dict, or_ignore: bool = False) -> int | None:
         columns = ", ".join(f"[{c}]" for c in record)
         marks = ", ".join("?" for _ in record)
@@ -283,6 +398,7 @@ class Store:
 
     # --- projects and sessions ---------------------------------------------------
 
+    @_spooled
     def ensure_project(self, key: str, name: str, root: str | None = None, remote: str | None = None) -> None:
         with self.atomic():
             self.conn.execute(
@@ -312,6 +428,7 @@ class Store:
         row = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return dict(row) if row else None
 
+    @_spooled
     def ensure_session(self, session_id: str, **fields: Any) -> dict:
         """The session row, created on first sight; ``fields`` fill what is still empty."""
         stamp = now()
@@ -327,6 +444,7 @@ class Store:
             )
         return self.get_session(session_id)
 
+    @_spooled
     def update_session(self, session_id: str, **fields: Any) -> None:
         if not fields:
             return
@@ -343,6 +461,7 @@ class Store:
 
     # --- prompts and observations ----------------------------------------------
 
+    @_spooled
     def add_prompt(self, session_id: str, text: str, prompt_id: str | None = None,
                    created_at: str | None = None) -> int | None:
         with self.atomic():
@@ -356,6 +475,7 @@ class Store:
     def session_prompts(self, session_id: str) -> list[dict]:
         return [dict(r) for r in self.conn.execute("SELECT * FROM prompts WHERE session_id = ? ORDER BY id", (session_id,))]
 
+    @_spooled
     def add_observation(self, observation: dict) -> int | None:
         """Store one observation; None if it is a duplicate (same tool_use_id or same content in the session)."""
         record = dict(observation)
@@ -427,6 +547,7 @@ class Store:
 
     # --- recalls and receipts ------------------------------------------------------
 
+    @_spooled
     def record_recalls(self, session_id: str, note_ids: Iterable[int], event: str) -> None:
         stamp = now()
         with self.atomic():
