@@ -37,3 +37,23 @@ def test_notes_fts_follows_updates(store):
     note_id = store.add_note({"title": "Retry with exponential backoff", "source_agent": "t"})
     hits = store.conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'backoff'").fetchall()
     assert [h[0] for h in hits] == [note_id]
+
+
+def test_sql_runs_only_in_the_store():
+    from pathlib import Path
+
+    from lorebook.store import Store
+
+    assert not hasattr(Store, "execute")  # callers ask named methods
+    root = Path(__file__).parent.parent
+    offenders = []
+    for path in sorted([*(root / "plugin").glob("*.py"), *(root / "hooks").glob("*.py")]):
+        if path.name in ("store.py", "migrations.py"):
+            continue
+        text = path.read_text()
+        for needle in (".execute(", ".executemany(", ".executescript(", ".conn.", "import sqlite3",
+                       "sqlite3.OperationalError", "sqlite3.DatabaseError"):
+            if needle in text:
+                offenders.append(f"{path.relative_to(root)}: {needle}")
+    assert offenders == []
+
