@@ -43,6 +43,25 @@ def _lock(fd: int, mode: int) -> bool:
         return False
 
 
+# keys whose values identify a row: replay must find the same row (an id is never a secret; the redactor
+# may still take a long random one for a token)
+IDENTIFIERS = ("session_id", "tool_use_id", "prompt_id", "key", "content_hash", "parent_session_id", "agent_id")
+
+
+def _redacted(arguments: dict, redact_value) -> dict:
+    """``arguments`` redacted like stored data (capture redacted them already: this is the spool's own
+    guarantee), identifiers kept as they are, also inside an observation."""
+    out = {}
+    for name, value in arguments.items():
+        if name in IDENTIFIERS:
+            out[name] = value
+        elif isinstance(value, dict):
+            out[name] = _redacted(value, redact_value)
+        else:
+            out[name] = redact_value(value, name)
+    return out
+
+
 class Spool:
     """An append-only file of store calls waiting for the database (see the module's docstring)."""
 
@@ -64,7 +83,7 @@ class Spool:
         """Add one call; False (and a line in the hook log) when it could not be kept."""
         from .redact import redact_value
 
-        line = json.dumps({"method": method, "arguments": redact_value(arguments)}, ensure_ascii=False,
+        line = json.dumps({"method": method, "arguments": _redacted(arguments, redact_value)}, ensure_ascii=False,
                           default=str) + "\n"
         data = line.encode("utf-8", "replace")
         if len(data) > MAX_LINE_BYTES:

@@ -44,8 +44,12 @@ def event(git_project, name, session="s1", **fields):
                  "hook_event_name": name}, **fields)
 
 
+def toolu(n):
+    return f"toolu_01XFDUDYJgAACzvnptv{n:05d}"  # as random as Claude Code's: the spool must not take it for a secret
+
+
 def tool_event(git_project, n, output="1 passed"):
-    return event(git_project, "PostToolUse", tool_name="Bash", tool_use_id=f"toolu_{n:03d}",
+    return event(git_project, "PostToolUse", tool_name="Bash", tool_use_id=toolu(n),
                  tool_input={"command": f"pytest tests/test_{n}.py"},
                  tool_response={"stdout": output, "stderr": "", "interrupted": False})
 
@@ -106,12 +110,12 @@ def test_capture_under_the_lock_is_spooled_redacted_and_stored_later_in_order(kn
     assert SECRET not in spooled  # redacted like stored data
     # a later hook of any kind drains it first, then writes its own
     assert run_hook("PostToolUse", tool_event(git_project, 4)) == (0, {})
-    assert observations(known_project) == ["toolu_001", "toolu_002", "toolu_003", "toolu_004"]
+    assert observations(known_project) == [toolu(n) for n in range(1, 5)]
     assert not Spool().pending()
     # replaying the same lines again stores nothing twice
     Spool().path.write_text(spooled)
     assert run_hook("PostToolUse", tool_event(git_project, 5)) == (0, {})
-    assert observations(known_project) == ["toolu_001", "toolu_002", "toolu_003", "toolu_004", "toolu_005"]
+    assert observations(known_project) == [toolu(n) for n in range(1, 6)]
 
 
 def test_a_first_session_seen_under_the_lock_is_created_later(store, git_project, lorebook_home):
@@ -121,7 +125,7 @@ def test_a_first_session_seen_under_the_lock_is_created_later(store, git_project
     assert run_hook("PostToolUse", tool_event(git_project, 2)) == (0, {})
     assert store.get_session("s1")["project_key"] == WIDGET
     assert [p["key"] for p in store.list_projects()] == [WIDGET]
-    assert observations(store) == ["toolu_001", "toolu_002"]
+    assert observations(store) == [toolu(1), toolu(2)]
 
 
 def test_a_hook_that_spooled_drains_itself_once_the_lock_is_gone(store, lorebook_home):
