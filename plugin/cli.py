@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import __version__
-from .errors import LorebookError
+from .errors import LorebookError, StoreError
 
 
 def _store():
@@ -807,6 +807,8 @@ def index_command(quiet, retry_failed, as_json):
     except LorebookError as ex:
         if quiet:
             sys.exit(1)
+        if isinstance(ex, StoreError):
+            raise  # the group's message: the file, and what to do
         raise click.ClickException(
             f"{ex}\nNotes stay pending; keyword search still finds them. Fix the model, then run 'lorebook index'.")
     finally:

@@ -66,11 +66,15 @@ def run_hook(event_arg: str, raw: bytes) -> dict:
     if event is None:
         log(hook_name, f"stdin is not a hook payload ({len(raw)} bytes): ignored")
         return {}
-    from .store import Store
+    from .spool import attach, drain_quietly
+    from .store import HOOK_BUSY_TIMEOUT_S, Store
 
-    store = Store()
+    store = Store(busy_timeout=HOOK_BUSY_TIMEOUT_S)  # never stall Claude Code on another process's lock
     try:
+        # capture that meets the lock waits in the spool; what earlier hooks left there is stored first
+        spool = attach(store, log=lambda message, exc=None: log(hook_name, message, exc))
         results = getattr(pm.hook, hook_name)(event=event, store=store)
+        drain_quietly(store, spool, wait=False)  # ours or others', if the lock is free now
     finally:
         store.close()
     return pm.hook.render_output(event=event, results=results) or {}

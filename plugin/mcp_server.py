@@ -26,7 +26,7 @@ import time
 from typing import Any, Callable
 
 from . import __version__
-from .errors import LorebookError, NoteNotFound, StoreLocked, UserDirError
+from .errors import LorebookError, NoteNotFound, StoreError, StoreLocked, UserDirError
 from .mcp_tools import EVIDENCE_FRAME, LIST_PAGE_SIZE, TOOLS, ArgumentError, check_arguments, parse_day
 
 SERVER_NAME = "lorebook"
@@ -59,8 +59,6 @@ class Tools:
     def store(self, create: bool = False):
         if self._store is not None:
             return self._store
-        import sqlite3
-
         from .config import db_path
         from .store import BUSY_TIMEOUT_S, Store
 
@@ -75,15 +73,11 @@ class Tools:
             timeout = float(os.environ.get("LOREBOOK_BUSY_TIMEOUT") or BUSY_TIMEOUT_S)
         try:
             store = Store(path, busy_timeout=timeout)
-            store.execute("SELECT count(*) FROM notes").fetchone()
-        except sqlite3.OperationalError as ex:
-            if "locked" in str(ex) or "busy" in str(ex):
-                raise StoreLocked(f"The lorebook database {path} is locked by another process ({ex}); "
-                                  "try again in a moment.") from ex
-            raise DatabaseUnusable(f"Cannot open the lorebook database {path}: {ex}.") from ex
-        except sqlite3.DatabaseError as ex:
-            raise DatabaseUnusable(f"{path} is not a usable lorebook database: {ex}. Move it away to start "
-                                   "afresh, or point LOREBOOK_HOME at the right directory.") from ex
+            store.count_notes()
+        except StoreLocked:
+            raise
+        except StoreError as ex:  # the message names the file and what to do
+            raise DatabaseUnusable(str(ex)) from ex
         self._store = store
         return store
 
@@ -134,7 +128,7 @@ class Tools:
         if note["status"] == "active":
             self._received(store, [id], "mcp_get_note")
         relations = self._relations(store, id)
-        revisions = store.execute("SELECT count(*) FROM note_revisions WHERE note_id = ?", (id,)).fetchone()[0]
+        revisions = store.count_note_revisions(id)
         record = {k: v for k, v in note.items() if k not in ("content_hash",)}
         record["verified"] = bool(note.get("verified"))
         record["provenance"] = provenance(note)
@@ -182,7 +176,7 @@ class Tools:
         answer = {"about": EVIDENCE_FRAME, "notes": [card(n, tags=True) for n in notes], "total": total,
                   "page": page, "pages": pages, "page_size": LIST_PAGE_SIZE}
         if not notes:
-            stored = store.execute("SELECT count(*) FROM notes").fetchone()[0]
+            stored = store.count_notes()
             if total and page > pages:
                 answer["message"] = f"Page {page} is past the last page ({pages}) of {total} matching notes."
             elif stored == 0:
@@ -434,15 +428,10 @@ def error_answer(ex: BaseException) -> tuple[str, dict]:
         return str(ex), {"code": "database_missing", "message": str(ex)}
     if isinstance(ex, StoreLocked):
         return str(ex), {"code": "database_locked", "message": str(ex)}
-    if isinstance(ex, (DatabaseUnusable, UserDirError)):
+    if isinstance(ex, (DatabaseUnusable, StoreError, UserDirError)):
         return str(ex), {"code": "database_unusable", "message": str(ex)}
     if isinstance(ex, LorebookError) or isinstance(ex, ValueError):
         return str(ex), {"code": "rejected", "message": str(ex)}
-    import sqlite3
-
-    if isinstance(ex, sqlite3.OperationalError) and ("locked" in str(ex) or "busy" in str(ex)):
-        message = f"The lorebook database is locked by another process ({ex}); try again in a moment."
-        return message, {"code": "database_locked", "message": message}
     log = _log_exception(ex)
     message = f"lorebook failed internally: {type(ex).__name__}: {ex}" + (f" (traceback in {log})" if log else "")
     return message, {"code": "internal_error", "message": message}
