@@ -493,7 +493,7 @@ class Store:
 
     def ensure_vector_tables(self) -> None:
         """Create or upgrade llm's ``collections`` / ``embeddings`` tables with llm's own migrations (imports llm)."""
-        from .llm_plugin import apply_embeddings_migrations
+        from .llm_bridge import apply_embeddings_migrations
 
         with open(str(self.path) + ".lock", "a") as lock:
             try:
