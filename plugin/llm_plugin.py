@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sys
 
+import click  # llm has imported it before it loads plugins
+
 from .llm_bridge import EmbeddingModel, Fragment, Toolbox, hookimpl, register_plugin
 
 LORE_LIMIT = 5
@@ -46,20 +48,38 @@ def ensure_registered() -> None:
 # --- commands: `llm lorebook …` is `lorebook …` -----------------------------------------------
 
 
+class LorebookCommands(click.Group):
+    """``llm lorebook``: lorebook's own commands, imported when it runs rather than on every ``llm`` start."""
+
+    _group = None
+
+    def lorebook_group(self) -> click.Group:
+        """LLM_COMMANDS in a group of lorebook's own class, so that its domain errors become messages."""
+        if self._group is None:
+            from .cli import cli
+
+            self._group = type(cli)(name=self.name, commands={name: cli.commands[name] for name in LLM_COMMANDS})
+        return self._group
+
+    def list_commands(self, ctx):
+        return list(LLM_COMMANDS)
+
+    def get_command(self, ctx, name):
+        return self.lorebook_group().get_command(ctx, name) if name in LLM_COMMANDS else None
+
+    def invoke(self, ctx):
+        return self.lorebook_group().invoke(ctx)
+
+
 @hookimpl
 def register_commands(cli):
-    from .cli import cli as lorebook_cli
-
-    group = type(lorebook_cli)(name="lorebook", help=(
+    cli.add_command(LorebookCommands(name="lorebook", help=(
         "lorebook's memory of earlier coding sessions: the same commands as `lorebook …`.\n\n"
         "\b\n"
         "llm lorebook search \"pytest import error\"\n"
         "llm lorebook recall --task \"upgrade pytest\" --error \"ModuleNotFoundError\"\n"
         "llm lorebook show 12\n"
-        "llm -f 'lore:pytest import error' \"why does this fail?\""))
-    for name in LLM_COMMANDS:
-        group.add_command(lorebook_cli.commands[name])
-    cli.add_command(group)
+        "llm -f 'lore:pytest import error' \"why does this fail?\"")))
 
 
 # --- fragment loaders -------------------------------------------------------------------------

@@ -165,6 +165,18 @@ def run_llm_process(args, home, llm_home, register_fake=False):
                           cwd=str(home.parent), timeout=120)
 
 
+def test_llm_starts_without_importing_lorebooks_cli(lorebook_home, tmp_path):
+    # llm loads every plugin on every start: lorebook's commands are imported when `llm lorebook` runs
+    code = ("import json, sys, llm.cli\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('lorebook'))))")
+    env = {k: v for k, v in os.environ.items() if k not in ("LLM_LOAD_PLUGINS", "PYTEST_CURRENT_TEST")}
+    env.update(LOREBOOK_HOME=str(lorebook_home), LLM_USER_PATH=str(tmp_path / "llm-home"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    loaded = json.loads(out)
+    assert "lorebook.llm_plugin" in loaded and "lorebook.llm_bridge" in loaded
+    assert "lorebook.cli" not in loaded and "lorebook.store" not in loaded, loaded
+
+
 def test_fresh_process_loads_the_plugin_from_its_entry_point(store, lorebook_home, tmp_path, _migrated_llm_logs):
     ids = add_notes(store, notes=[n[:5] + ("global",) for n in NOTES])
     llm_home = tmp_path / "llm-fresh"
