@@ -159,7 +159,7 @@ def mcp_command(list_tools, stop_warm):
         sys.exit(code)
     from .mcp_server import serve
 
-    serve()
+    serve(on_started=mcp_warm.start_warm_parent)
 
 
 # --- registration with Claude Code, and the demo -------------------------------------------

@@ -522,12 +522,13 @@ def build_server(tools: Tools | None = None, executor=None, warm: bool = True):
     return server, tools, executor
 
 
-def serve(warm: bool = True, start_warm: bool = True) -> None:
+def serve(warm: bool = True, on_started: Callable[[], Any] | None = None) -> None:
     """Run the stdio server until the client closes stdin.
 
     ``warm``: load the library, the store and the embedding model once the
-    client has listed the tools. ``start_warm``: start a warm parent
-    (:mod:`lorebook.mcp_warm`) so that the next ``lorebook mcp`` is ready at once.
+    client has listed the tools. ``on_started``: called (in the background) once
+    the server runs; ``lorebook mcp`` starts a warm parent with it
+    (:func:`lorebook.mcp_warm.start_warm_parent`), so the next one is ready at once.
     """
     import anyio
 
@@ -535,15 +536,10 @@ def serve(warm: bool = True, start_warm: bool = True) -> None:
 
     server, tools, executor = build_server(warm=warm)
 
-    def after_start():
-        from .mcp_warm import start_warm_parent
-
-        start_warm_parent()
-
     async def main():
         async with stdio_server() as (read_stream, write_stream):
-            if start_warm:
-                executor.submit(_quietly, after_start)
+            if on_started:
+                executor.submit(_quietly, on_started)
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:

@@ -243,7 +243,7 @@ def _child(conn: socket.socket, listener: socket.socket, message: dict, fds: lis
         _send(conn, {"pid": os.getpid()})
         from .mcp_server import serve
 
-        serve(start_warm=False)
+        serve()
     except SystemExit as ex:
         code = ex.code if isinstance(ex.code, int) else (0 if ex.code is None else 1)
     except BaseException:

@@ -32,7 +32,7 @@ def _quoted(text: str, limit: int = FIELD_LIMIT) -> str:
     return "\n".join("> " + line for line in text.splitlines())
 
 
-def _evidence_text(evidence) -> str:
+def evidence_text(evidence) -> str:
     if isinstance(evidence, list):
         parts = []
         for item in evidence:
@@ -44,7 +44,7 @@ def _evidence_text(evidence) -> str:
     return str(evidence or "")
 
 
-def _validation_text(validation) -> str:
+def validation_text(validation) -> str:
     if isinstance(validation, dict):
         lines = [f"passed: {v}" for v in validation.get("passed") or []]
         lines += [f"not performed: {v}" for v in validation.get("not_performed") or []]
@@ -76,9 +76,9 @@ def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT
         fields.append(f"Matched: {one_line('; '.join(why), 160)}")
     for label, value in (
         ("Trigger", note.get("trigger")),
-        ("Evidence", _evidence_text(note.get("evidence"))),
+        ("Evidence", evidence_text(note.get("evidence"))),
         ("Change", note.get("change")),
-        ("Validation", _validation_text(note.get("validation"))),
+        ("Validation", validation_text(note.get("validation"))),
         ("Applies when", note.get("conditions")),
     ):
         if value and str(value).strip():

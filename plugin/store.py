@@ -753,7 +753,7 @@ class Store:
     def ensure_vector_tables(self) -> None:
         """Create or upgrade llm's ``collections`` / ``embeddings`` tables (llm's migrations: imports llm),
         then lorebook's own vector migrations (``migrations.vector_migrations``) that build on them."""
-        from .llm_plugin import apply_embeddings_migrations
+        from .llm_bridge import apply_embeddings_migrations
 
         with open(str(self.path) + ".lock", "a") as lock:
             try:
