@@ -13,6 +13,7 @@ import os
 import sys
 
 from lorebook import hookimpl
+from lorebook.config import flag
 from lorebook.writeback import SOURCE_AGENT, write_back
 
 from .sessions import ensure_session
@@ -24,10 +25,6 @@ STOP_PROMPT = (
     "tool write_task_memory: title, trigger, evidence (quoted), change, validation (what passed, what was not "
     "checked), scope and conditions. If it taught nothing reusable, just stop: do not write status notes."
 )
-
-
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
 def spawn_detached(args: list[str]) -> bool:
@@ -44,7 +41,7 @@ def spawn_detached(args: list[str]) -> bool:
 
 
 def _should_ask(event, store, results: list[dict]) -> bool:
-    if not _flag("LOREBOOK_STOP_PROMPT") or event.payload.get("stop_hook_active"):
+    if not flag("LOREBOOK_STOP_PROMPT", False) or event.payload.get("stop_hook_active"):
         return False
     if any(r["decision"] in ("created", "merged") for r in results):
         return False  # lorebook already recorded the lesson itself

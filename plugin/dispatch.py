@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import sys
-import time
+
+from .config import log  # the hook log (one writer, in config, which flag() also uses)
 
 # Claude Code's event names, and the CLI spellings, to hook names
 EVENTS = {
@@ -25,25 +26,6 @@ EVENTS.update({hook.replace("_", "-"): hook for hook in list(EVENTS.values())})
 EVENTS.update({hook: hook for hook in set(EVENTS.values())})
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
-
-
-def log(event: str, message: str, exc: BaseException | None = None) -> None:
-    """Append a line (and a redacted traceback) to the hook log; never raises."""
-    try:
-        import traceback
-
-        from .config import log_path
-        from .redact import redact
-
-        path = log_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
-        if exc is not None:
-            text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        with open(path, "a", encoding="utf-8") as fp:
-            fp.write(redact(text))
-    except Exception:
-        pass
 
 
 def run_hook(event_arg: str, raw: bytes) -> dict:

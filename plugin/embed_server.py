@@ -62,7 +62,9 @@ def _model_id() -> str:
 
 
 def auto_start_enabled() -> bool:
-    return os.environ.get(ENABLE_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    from .config import flag
+
+    return flag(ENABLE_ENV, True)
 
 
 # --- client: standard library only ---------------------------------------------------

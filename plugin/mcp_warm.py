@@ -28,8 +28,9 @@ _HEADER = struct.Struct("!I")
 
 
 def enabled() -> bool:
-    return (os.environ.get("LOREBOOK_MCP_WARM", "1").strip().lower() not in ("0", "false", "no", "off")
-            and hasattr(socket, "send_fds") and hasattr(os, "fork"))
+    from .config import flag
+
+    return flag("LOREBOOK_MCP_WARM", True) and hasattr(socket, "send_fds") and hasattr(os, "fork")
 
 
 def _code_key() -> str:

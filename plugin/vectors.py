@@ -229,7 +229,9 @@ def _embed_batch(texts: list[str], model_id: str, embed) -> tuple[list, list[int
 
 
 def auto_index_enabled() -> bool:
-    return os.environ.get(AUTO_INDEX_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    from .config import flag
+
+    return flag(AUTO_INDEX_ENV, True)
 
 
 def start_index_detached() -> bool:
