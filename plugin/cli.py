@@ -894,14 +894,13 @@ def _project_for_cli(store, project: str | None) -> str | None:
 
 
 def _hit_line(hit: dict) -> str:
+    from .provenance import provenance, provenance_labels
     from .text import one_line
 
     note = hit["note"] if "note" in hit else hit
-    prov = hit.get("provenance") or {}
-    verified = "verified" if prov.get("verified", note.get("verified")) else "not verified"
-    date = str(prov.get("updated_at") or note.get("updated_at") or "")[:10]
+    prov = provenance_labels(hit.get("provenance") or provenance(note))
     scope = note.get("scope") or ""
-    line = f"#{note['id']} [{note.get('kind')}, {scope}, {verified}, {date}] {one_line(note.get('title'), 100)}"
+    line = f"#{note['id']} [{note.get('kind')}, {scope}, {prov['verified']}, {prov['date']}] {one_line(note.get('title'), 100)}"
     if hit.get("score") is not None:
         line += f"\n    score {hit['score']:.3f}"
         if hit.get("why"):
@@ -971,6 +970,7 @@ def search_command(query, limit, project, all_projects, no_global, kinds, tags, 
                     "warnings": result["warnings"], "took_ms": result["took_ms"],
                     "hits": [{"id": h["note"]["id"], "title": h["note"]["title"], "summary": h["note"]["summary"],
                               "kind": h["note"]["kind"], "scope": h["note"]["scope"], "status": h["note"]["status"],
+                              "project_key": h["note"]["project_key"],
                               "score": h["score"], "why": h["why"], "provenance": h["provenance"]}
                              for h in result["hits"]]})
         return

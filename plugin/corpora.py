@@ -327,10 +327,10 @@ def _attr(value) -> str:
 
 
 def render_note(note: dict, template_name: str = "corpus_note.md", **extra) -> str:
-    from .render import provenance
+    from .provenance import provenance, provenance_labels
     from .text import one_line
 
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     return _template(template_name).format(
         id=note["id"], kind=_attr(note.get("kind") or "note"), verified=prov["verified"], date=prov["date"],
         source=_attr(prov["source"]), project=_attr(note.get("project_key") or "global"),

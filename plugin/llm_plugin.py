@@ -98,19 +98,18 @@ def recall_notes(store, task: str, error: str | None = None, files: list[str] | 
 
 def _memory_line(card: dict) -> str:
     """One recalled memory (a recall card) as a line."""
+    from .provenance import provenance_labels
     from .text import one_line
 
-    prov = card.get("provenance") or {}
-    date = (prov.get("updated_at") or prov.get("created_at") or "")[:10]
-    verified = "verified" if prov.get("verified") else "not verified"
+    prov = provenance_labels(card.get("provenance") or {})
     why = f" ({'; '.join(card['why'])})" if card.get("why") else ""
-    return f"- #{card['id']} [{card.get('kind')}, {verified}, {date}] {one_line(card.get('title'), 140)}{why}"
+    return f"- #{card['id']} [{card.get('kind')}, {prov['verified']}, {prov['date']}] {one_line(card.get('title'), 140)}{why}"
 
 
 def _note_brief(note: dict) -> dict:
-    from .render import provenance
+    from .provenance import provenance, provenance_labels
 
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     return {"id": note["id"], "title": note["title"], "kind": note.get("kind"), "summary": note.get("summary"),
             "scope": note.get("scope"), "project": note.get("project_key"), "date": prov["date"],
             "source": prov["source"], "verified": bool(note.get("verified"))}

@@ -28,6 +28,7 @@ from typing import Any, Callable
 from . import __version__
 from .errors import LorebookError, NoteNotFound, StoreLocked, UserDirError
 from .mcp_tools import EVIDENCE_FRAME, LIST_PAGE_SIZE, TOOLS, ArgumentError, check_arguments, parse_day
+from .provenance import provenance
 
 SERVER_NAME = "lorebook"
 INSTRUCTIONS = (
@@ -351,19 +352,6 @@ def warm_imports() -> None:
 
 
 # --- how notes are shown ----------------------------------------------------------------------------
-
-def provenance(note: dict) -> dict:
-    """Who recorded a note, when, from what, and whether it was verified."""
-    return {
-        "source_agent": note.get("source_agent"),
-        "session_id": note.get("session_id"),
-        "run_key": note.get("run_key"),
-        "observation_ids": note.get("observation_ids") or [],
-        "created_at": note.get("created_at"),
-        "updated_at": note.get("updated_at"),
-        "verified": bool(note.get("verified")),
-    }
-
 
 def card(note: dict, tags: bool = False) -> dict:
     """A note in a list: enough to decide whether to read it in full."""
