@@ -867,16 +867,10 @@ def _when(value: str | None, option: str) -> str | None:
     """An ISO date or time, or a relative age like 30d / 12h / 2w, as an ISO string (UTC)."""
     if not value:
         return None
-    import re
-    from datetime import datetime, timedelta, timezone
+    from .dates import parse_when
 
-    match = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
-    if match:
-        amount, unit = int(match.group(1)), match.group(2)
-        delta = {"h": timedelta(hours=amount), "d": timedelta(days=amount), "w": timedelta(weeks=amount)}[unit]
-        return (datetime.now(timezone.utc) - delta).isoformat(timespec="seconds")
     try:
-        return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).isoformat()
+        return parse_when(value, ages=True)
     except ValueError:
         raise click.BadParameter(f"{value!r} is neither a date (2026-01-31) nor an age (30d, 12h, 2w).",
                                  param_hint=option)

@@ -159,13 +159,12 @@ def parse_date(value: str | None, option: str) -> str | None:
     """An ISO date or datetime, normalised to UTC ISO text (comparable with stored timestamps)."""
     if value is None or value == "":
         return None
+    from .dates import parse_when
+
     try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        return parse_when(value)
     except ValueError:
         raise CorpusError(f"{option} must be an ISO date like 2026-01-31 or 2026-01-31T09:00, not {value!r}.") from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
 def make_filter(project: str | None = None, kinds: tuple | list = (), tags: tuple | list = (),
