@@ -10,10 +10,10 @@ MCP tool ``write_task_memory`` when lorebook found nothing to write itself.
 from __future__ import annotations
 
 import os
-import sys
 
 from lorebook import hookimpl
 from lorebook.config import flag
+from lorebook.spawn import spawn_detached
 from lorebook.writeback import SOURCE_AGENT, write_back
 
 from .sessions import ensure_session
@@ -25,19 +25,6 @@ STOP_PROMPT = (
     "tool write_task_memory: title, trigger, evidence (quoted), change, validation (what passed, what was not "
     "checked), scope and conditions. If it taught nothing reusable, just stop: do not write status notes."
 )
-
-
-def spawn_detached(args: list[str]) -> bool:
-    """Start ``python -m lorebook ARGS`` in its own session, outliving this hook; never raises."""
-    import subprocess
-
-    try:
-        subprocess.Popen([sys.executable, "-m", "lorebook", *args], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True, env=os.environ.copy())
-        return True
-    except OSError:
-        return False
 
 
 def _should_ask(event, store, results: list[dict]) -> bool:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import sys
 import time
 from pathlib import Path
 
@@ -98,15 +97,9 @@ def _request(message: dict, timeout: float) -> dict | None:
 
 def start_server() -> bool:
     """Start ``lorebook embed-server`` detached (new session, no inherited stdio); never raises."""
-    import subprocess  # here: a hook that finds the server running never pays for this import
+    from .spawn import spawn_detached
 
-    try:
-        subprocess.Popen([sys.executable, "-m", "lorebook", "embed-server"], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True)
-        return True
-    except OSError:
-        return False
+    return spawn_detached(["embed-server"])
 
 
 def _ask(message: dict, timeout: float, start: bool) -> dict | None:

@@ -171,8 +171,6 @@ def _lock(path: str):
 
 def start_warm_parent() -> None:
     """Start a detached warm parent unless one is running or starting (called once this server is up)."""
-    import subprocess
-
     if not enabled():
         return
     try:
@@ -186,9 +184,10 @@ def start_warm_parent() -> None:
 
     log_dir = user_dir() / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)
+    from .spawn import spawn_detached
+
     with open(log_dir / "mcp-warm.log", "a") as log:
-        subprocess.Popen([sys.executable, "-m", "lorebook.mcp_warm"], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, close_fds=True)
+        spawn_detached([], module="lorebook.mcp_warm", stderr=log)
 
 
 def status() -> dict | None:

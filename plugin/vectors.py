@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -241,13 +240,9 @@ def start_index_detached() -> bool:
     the running one picks the new note up, since it re-reads pending notes until there are none."""
     if not auto_index_enabled():
         return False
-    try:
-        subprocess.Popen([sys.executable, "-m", "lorebook", "index", "--quiet"], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True)
-        return True
-    except OSError:
-        return False
+    from .spawn import spawn_detached
+
+    return spawn_detached(["index", "--quiet"])
 
 
 # --- fast top-k -------------------------------------------------------------------
