@@ -111,20 +111,9 @@ def _ask(message: dict, timeout: float, start: bool) -> dict | None:
 
 def _server_running() -> bool:
     """True when a server holds the lock (starting up or serving): no second one is needed."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover
-        return False
-    try:
-        with open(_lock_path(), "a") as lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return True
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            return False
-    except OSError:
-        return False
+    from .files import is_locked
+
+    return is_locked(_lock_path())
 
 
 def embed_query(text: str, timeout: float = 0.5, model_id: str | None = None, start: bool = True) -> list[float] | None:
@@ -185,19 +174,12 @@ class EmbedServer:
         self._lock_file = str(_lock_path())
 
     def _take_lock(self) -> bool:
-        import fcntl
+        from .files import FileLock
 
-        self._lock = open(self._lock_file, "a+")
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._lock.close()
+        self._lock = FileLock(self._lock_file, record_pid=True)
+        if not self._lock.acquire(blocking=False):
             self._lock = None
             return False
-        self._lock.seek(0)
-        self._lock.truncate()
-        self._lock.write(str(os.getpid()))
-        self._lock.flush()
         return True
 
     def serve(self) -> int:
@@ -326,5 +308,5 @@ class EmbedServer:
             self._store.close()
             self._store = None
         if self._lock is not None:
-            self._lock.close()
+            self._lock.release()
             self._lock = None

@@ -158,15 +158,10 @@ def serve_through_warm_parent() -> int | None:
 
 def _lock(path: str):
     """The warm parent's lock file, held for its whole life; None when another process holds it."""
-    import fcntl
+    from .files import FileLock
 
-    lock = open(path + ".lock", "a")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()
-        return None
-    return lock
+    lock = FileLock(path + ".lock")
+    return lock if lock.acquire(blocking=False) else None
 
 
 def start_warm_parent() -> None:
@@ -179,7 +174,7 @@ def start_warm_parent() -> None:
         return
     if lock is None:
         return  # a warm parent holds it: running, or still importing
-    lock.close()
+    lock.release()
     from .config import user_dir
 
     log_dir = user_dir() / "logs"
@@ -335,7 +330,7 @@ def run(idle: float | None = None) -> None:
             elif op == "serve" and len(fds) == 3:
                 pid = os.fork()
                 if pid == 0:
-                    lock.close()
+                    lock.release()
                     _child(conn, listener, message, fds)
                 children.add(pid)
                 for fd in fds:
@@ -353,7 +348,7 @@ def run(idle: float | None = None) -> None:
             except FileNotFoundError:
                 pass
         listener.close()
-        lock.close()
+        lock.release()
 
 
 if __name__ == "__main__":

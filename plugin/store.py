@@ -97,14 +97,9 @@ class Store:
     # --- plumbing --------------------------------------------------------------
 
     def _migrate(self) -> None:
-        lock_path = str(self.path) + ".lock"
-        with open(lock_path, "a") as lock:
-            try:
-                import fcntl
+        from .files import FileLock
 
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            except ImportError:  # Windows: SQLite's own locking has to do
-                pass
+        with FileLock(str(self.path) + ".lock"):
             if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 return  # another process migrated while we waited
             mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -495,13 +490,9 @@ class Store:
         """Create or upgrade llm's ``collections`` / ``embeddings`` tables with llm's own migrations (imports llm)."""
         from .llm_plugin import apply_embeddings_migrations
 
-        with open(str(self.path) + ".lock", "a") as lock:
-            try:
-                import fcntl
+        from .files import FileLock
 
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            except ImportError:  # pragma: no cover - Windows
-                pass
+        with FileLock(str(self.path) + ".lock"):
             apply_embeddings_migrations(self.db)
             # a generation counter kept by triggers: the top-k cache checks it in O(1) (a count is O(n));
             # created here, beside llm's tables, since the triggers need them
