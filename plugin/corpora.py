@@ -23,6 +23,7 @@ from typing import Callable
 
 from . import hookimpl
 from .errors import LorebookError
+from .files import write_json_atomic
 
 FORMAT_VERSION = 1
 DEFAULT_CORPUS_BUDGET = 100_000
@@ -83,26 +84,6 @@ def check_name(name: str) -> str:
 
 def corpus_path(name: str) -> Path:
     return corpora_dir() / f"{check_name(name)}.corpus.json"
-
-
-def write_json_atomic(path: Path, value: dict) -> None:
-    """Write ``value`` to ``path`` so that a reader sees the old file or the new one, never half of one."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fp:
-            json.dump(value, fp, indent=2, ensure_ascii=False, default=str)
-            fp.write("\n")
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def load_corpus(name: str) -> dict:

@@ -1,6 +1,7 @@
-"""Files several processes share: one exclusive lock."""
+"""Files several processes share: one exclusive lock, one atomic JSON write."""
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -72,3 +73,31 @@ def is_locked(path: str | Path) -> bool:
     lock.release()
     return False
 
+
+def write_json_atomic(path: Path, value, private: bool = True) -> None:
+    """Write ``value`` as JSON to ``path`` so that a reader sees the old file or the new one, never half of one.
+
+    A file that exists keeps its permissions; a new one is readable by its owner only when ``private``
+    (else the umask decides)."""
+    import secrets
+    import shutil
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fp:
+            json.dump(value, fp, indent=2, ensure_ascii=False, default=str)
+            fp.write("\n")
+            fp.flush()
+            os.fsync(fp.fileno())
+        if path.exists():
+            shutil.copymode(path, tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

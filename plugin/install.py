@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import SettingsFileError
+from .files import write_json_atomic
 
 # (Claude Code event, `lorebook hook` argument, timeout in seconds, matcher) -- as in hooks/hooks.json
 HOOK_EVENTS: tuple[tuple[str, str, int, str | None], ...] = (
@@ -164,16 +165,6 @@ def _backup(path: Path) -> Path:
     return backup
 
 
-def _write_json(path: Path, value: dict) -> None:
-    """Write atomically, keeping the old file's permissions."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.lorebook-tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    if path.exists():
-        shutil.copymode(path, tmp)
-    os.replace(tmp, path)
-
-
 def _apply(path: Path, edit, dry_run: bool, remove_if_emptied: bool = False) -> FileChange:
     """Read ``path``, let ``edit(data, details)`` change a copy, and write it back (with a backup) if it changed.
 
@@ -196,7 +187,7 @@ def _apply(path: Path, edit, dry_run: bool, remove_if_emptied: bool = False) -> 
     if dry_run:
         return FileChange(path, "updated" if original is not None else "created", details=details)
     backup = _backup(path) if original is not None else None
-    _write_json(path, data)
+    write_json_atomic(path, data, private=False)  # a shared .mcp.json stays readable
     return FileChange(path, "updated" if original is not None else "created", backup=backup, details=details)
 
 

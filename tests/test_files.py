@@ -65,3 +65,44 @@ def test_a_lock_in_a_missing_directory_raises_and_the_probe_says_unlocked(tmp_pa
     with pytest.raises(OSError):
         FileLock(path).acquire()
     assert is_locked(path) is False
+
+
+def test_an_atomic_json_write_replaces_the_file_and_keeps_its_mode(tmp_path):
+    import json
+
+    from lorebook.files import write_json_atomic
+
+    path = tmp_path / "sub" / "settings.json"
+    write_json_atomic(path, {"a": 1, "ü": "ß"}, private=False)
+    assert json.loads(path.read_text("utf-8")) == {"a": 1, "ü": "ß"} and path.read_text("utf-8").endswith("}\n")
+    assert path.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    path.chmod(0o640)
+    write_json_atomic(path, {"a": 2})
+    assert json.loads(path.read_text()) == {"a": 2}
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+
+
+def test_a_new_private_file_is_its_owners_only(tmp_path):
+    from lorebook.files import write_json_atomic
+
+    path = tmp_path / "x.corpus.json"
+    write_json_atomic(path, {"notes": []})
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_failed_atomic_write_leaves_the_old_file_and_no_temp_file(tmp_path):
+    from lorebook.files import write_json_atomic
+
+    path = tmp_path / "keep.json"
+    path.write_text('{"old": true}\n')
+    with pytest.raises(TypeError):
+        write_json_atomic(path, {("not", "a", "key"): 1})
+    assert path.read_text() == '{"old": true}\n'
+    assert [p.name for p in tmp_path.iterdir()] == ["keep.json"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
