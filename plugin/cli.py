@@ -324,7 +324,7 @@ def _resolve_project(value: str | None, store) -> str | None:
         project = identify(os.path.abspath(value))
         if project is None:
             raise click.BadParameter(f"{value!r} is not a directory lorebook can identify.", param_hint="--project")
-        return store.project_for_alias(project.key) or project.key
+        return store.canonical_project(project.key)
     return value
 
 
@@ -1159,7 +1159,7 @@ def project_show(directory, as_json):
     found = identify(directory or os.getcwd())
     if found is None:
         raise click.ClickException(f"{directory} is not a directory: no project identity.")
-    key = store.project_for_alias(found.key) or found.key
+    key = store.canonical_project(found.key)
     stored = store.get_project(key) or {}
     out = {"key": key, "identified_as": found.key, "name": found.name, "root": found.root, "remote": found.remote,
            "aliases": stored.get("aliases") or [], "notes": store.count_project_notes(key)}

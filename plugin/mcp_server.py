@@ -239,11 +239,11 @@ class Tools:
         from .project import identify
 
         if project is not None and not os.path.isdir(project):
-            return store.project_for_alias(project) or project, []
+            return store.canonical_project(project), []
         found = identify(project or default_cwd())
         if found is None:
             return None, ["No project identity for this directory: only global notes were searched."]
-        return store.project_for_alias(found.key) or found.key, []
+        return store.canonical_project(found.key), []
 
     # --- writing ------------------------------------------------------------------------------------
 
@@ -255,7 +255,7 @@ class Tools:
             found = identify(cwd or default_cwd())
             if found is not None:
                 store = self.store(create=True)
-                memory["project_key"] = store.project_for_alias(found.key) or found.key
+                memory["project_key"] = store.canonical_project(found.key)
         return memory
 
     def validate_task_memory(self, memory, mode="manual", source_agent=None, source_run_key=None, scope="project",

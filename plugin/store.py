@@ -184,6 +184,10 @@ class Store:
         ).fetchone()
         return row[0] if row else None
 
+    def canonical_project(self, key: str) -> str:
+        """The key a project's notes live under: the project ``key`` is an alias of (a moved repo), else ``key``."""
+        return self.project_for_alias(key) or key
+
     def project_for_root(self, path: str) -> str | None:
         """The known project whose root is ``path`` or holds it (the longest such root), if any."""
         row = self.conn.execute(

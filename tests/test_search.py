@@ -115,6 +115,13 @@ def test_project_aliases_follow_moved_repos(store, seeded):
     assert seeded["backoff"] in hit_ids(result)
 
 
+def test_an_alias_resolves_to_its_project_and_any_other_key_to_itself(store, seeded):
+    store.add_project_alias("github.com/acme/widget-renamed", A)
+    assert store.canonical_project(A) == "github.com/acme/widget-renamed"
+    assert store.canonical_project("github.com/acme/widget-renamed") == "github.com/acme/widget-renamed"
+    assert store.canonical_project("path:/never/seen") == "path:/never/seen"
+
+
 def test_broken_model_answers_lexically_and_says_so(store, seeded, monkeypatch):
     monkeypatch.setenv("LOREBOOK_EMBED_MODEL", "nonexistent")
     result = search(store, "retry backoff", project_key=A)
