@@ -8,6 +8,7 @@ import click
 
 from . import __version__
 from .errors import LorebookError
+from .store import NOTE_KINDS, NOTE_STATUSES
 
 
 def _store():
@@ -859,8 +860,8 @@ def embed_server_command(action, idle):
 
 # --- search and recall: search, recall, show, list, relations, project ---------------------------
 
-_KIND_CHOICE = click.Choice(["fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works"])
-_STATUS_CHOICE = click.Choice(["active", "superseded", "stale", "forgotten", "any"])
+_KIND_CHOICE = click.Choice(NOTE_KINDS)
+_STATUS_CHOICE = click.Choice([*NOTE_STATUSES, "any"])
 
 
 def _when(value: str | None, option: str) -> str | None:
@@ -954,7 +955,7 @@ def search_command(query, limit, project, all_projects, no_global, kinds, tags, 
     key = None if all_projects and not project else _project_for_cli(store, project)
     chosen = None if "any" in statuses else (statuses or None)
     if "any" in statuses:
-        chosen = ("active", "superseded", "stale", "forgotten")
+        chosen = NOTE_STATUSES
     result = search(store, query, limit=limit, project_key=key, all_projects=all_projects,
                     include_global=not no_global, kinds=kinds, tags=tags, files=files, touching=touching,
                     since=_when(since, "--since"), until=_when(until, "--until"), statuses=chosen,

@@ -12,9 +12,10 @@ import re
 from typing import Any
 
 from .errors import LorebookError
+from .store import NOTE_KINDS, NOTE_STATUSES
 
-KINDS = ["fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works"]
-STATUSES = ["active", "superseded", "stale", "forgotten"]
+KINDS = list(NOTE_KINDS)
+STATUSES = list(NOTE_STATUSES)
 LIST_PAGE_SIZE = 20
 
 

@@ -292,3 +292,16 @@ def test_every_face_gives_a_note_the_same_provenance(store, seeded):
     listed = json.loads(CliRunner().invoke(__import__("lorebook.cli").cli.cli,
                                            ["search", "yaml", "--project", A, "--lexical", "--json"]).output)
     assert [h["provenance"] for h in listed["hits"] if h["id"] == seeded["yaml"]] == [expected]
+
+
+def test_the_cli_and_the_mcp_tools_offer_the_kinds_and_statuses_the_store_knows():
+    from lorebook.cli import search_command
+    from lorebook.mcp_tools import TOOLS
+    from lorebook.store import NOTE_KINDS, NOTE_STATUSES
+
+    listing = TOOLS["list_notes"]["schema"]["properties"]
+    assert listing["kind"]["enum"] == list(NOTE_KINDS)
+    assert listing["status"]["enum"] == [*NOTE_STATUSES, "any"]
+    options = {p.name: p for p in search_command.params}
+    assert list(options["kinds"].type.choices) == list(NOTE_KINDS)
+    assert list(options["statuses"].type.choices) == [*NOTE_STATUSES, "any"]
