@@ -296,18 +296,6 @@ def uninstall(scope: str = "user", project_dir: Path | None = None, dry_run: boo
             _apply(mcp_file, _uninstall_mcp(str(mcp_file)), dry_run, remove_if_emptied=True)]
 
 
-def installed_in(scope: str = "user", project_dir: Path | None = None) -> dict:
-    """Which of lorebook's registrations a scope holds: {"hooks": [events], "mcp": bool}."""
-    settings, mcp_file = target_files(scope, project_dir)
-    data = read_json_object(settings) or {}
-    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
-    events = sorted(event for event, groups in hooks.items() if isinstance(groups, list) and any(
-        isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(is_lorebook_hook(h) for h in g["hooks"])
-        for g in groups))
-    servers = (read_json_object(mcp_file) or {}).get("mcpServers")
-    return {"hooks": events, "mcp": isinstance(servers, dict) and is_lorebook_mcp(servers.get(MCP_SERVER_NAME))}
-
-
 def enabled_lorebook_plugins(project_dir: Path | None = None) -> list[str]:
     """lorebook plugins (``lorebook@MARKETPLACE``) enabled in the user's or the project's settings.json.
 

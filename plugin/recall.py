@@ -12,7 +12,6 @@ from typing import Any, Callable, Iterable
 
 from .search import query_terms, search
 
-REASONS = ("ok", "no-project-identity", "no-matches", "retrieval-degraded")
 # a hit counts as relevant when its meaning is close enough, or when it shares enough of the task's words
 RECALL_MIN_SIMILARITY = 0.35
 RECALL_MIN_COVERAGE = 0.34

@@ -689,10 +689,6 @@ class Store:
         return {row["id"]: _decode(row, ("files",)) if with_files else dict(row)
                 for row in self._notes_by_ids(columns, ids)}
 
-    def session_group_ids(self, ids: Iterable[int]) -> dict[int, str]:
-        """The session each note came from (notes recorded together share context)."""
-        return {row[0]: row[1] for row in self._notes_by_ids("id, session_id", ids) if row[1]}
-
     def _notes_by_ids(self, columns: str, ids: Iterable[int], where: str = "1",
                       params: Iterable[Any] = ()) -> Iterator[sqlite3.Row]:
         """Rows of ``notes`` for these ids (and ``where``), 500 ids a query (SQLite caps bound parameters)."""
