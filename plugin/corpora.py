@@ -23,6 +23,7 @@ from typing import Callable
 
 from . import hookimpl
 from .errors import LorebookError
+from .files import write_json_atomic
 
 FORMAT_VERSION = 1
 DEFAULT_CORPUS_BUDGET = 100_000
@@ -85,26 +86,6 @@ def corpus_path(name: str) -> Path:
     return corpora_dir() / f"{check_name(name)}.corpus.json"
 
 
-def write_json_atomic(path: Path, value: dict) -> None:
-    """Write ``value`` to ``path`` so that a reader sees the old file or the new one, never half of one."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fp:
-            json.dump(value, fp, indent=2, ensure_ascii=False, default=str)
-            fp.write("\n")
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def load_corpus(name: str) -> dict:
     path = corpus_path(name)
     try:
@@ -159,13 +140,12 @@ def parse_date(value: str | None, option: str) -> str | None:
     """An ISO date or datetime, normalised to UTC ISO text (comparable with stored timestamps)."""
     if value is None or value == "":
         return None
+    from .dates import parse_when
+
     try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        return parse_when(value)
     except ValueError:
         raise CorpusError(f"{option} must be an ISO date like 2026-01-31 or 2026-01-31T09:00, not {value!r}.") from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
 def make_filter(project: str | None = None, kinds: tuple | list = (), tags: tuple | list = (),
@@ -328,10 +308,10 @@ def attr(value) -> str:
 
 
 def render_note(note: dict, template_name: str = "corpus_note.md", **extra) -> str:
-    from .render import provenance
+    from .provenance import provenance, provenance_labels
     from .text import one_line
 
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     return _template(template_name).format(
         id=note["id"], kind=attr(note.get("kind") or "note"), verified=prov["verified"], date=prov["date"],
         source=attr(prov["source"]), project=attr(note.get("project_key") or "global"),

@@ -30,7 +30,7 @@ def _project_key_for(store: Store, session_id: str | None) -> str | None:
     project = identify(os.getcwd())
     if project is None:
         return None
-    return store.project_for_alias(project.key) or project.key
+    return store.canonical_project(project.key)
 
 
 def _new_evidence(note: dict, record: dict) -> list[dict]:

@@ -11,32 +11,14 @@ from __future__ import annotations
 
 import json
 import sys
-import time
+
+from .config import log  # the hook log (one writer, in config, which flag() also uses)
 
 # lorebook's event hooks (hookspecs.py); `lorebook hook` also takes them dashed or in CamelCase
 EVENT_HOOKS = ("session_start", "user_prompt_submit", "post_tool_use", "post_tool_use_failure", "subagent_stop",
                "stop", "pre_compact", "session_end")
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
-
-
-def log(event: str, message: str, exc: BaseException | None = None) -> None:
-    """Append a line (and a redacted traceback) to the hook log; never raises."""
-    try:
-        import traceback
-
-        from .config import log_path
-        from .redact import redact
-
-        path = log_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
-        if exc is not None:
-            text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        with open(path, "a", encoding="utf-8") as fp:
-            fp.write(redact(text))
-    except Exception:
-        pass
 
 
 def hook_name_for(event_arg: str) -> str | None:

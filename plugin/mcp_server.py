@@ -28,6 +28,7 @@ from typing import Any, Callable
 from . import __version__
 from .errors import LorebookError, NoteNotFound, StoreError, StoreLocked, UserDirError
 from .mcp_tools import EVIDENCE_FRAME, LIST_PAGE_SIZE, TOOLS, ArgumentError, check_arguments, parse_day
+from .provenance import provenance
 
 SERVER_NAME = "lorebook"
 INSTRUCTIONS = (
@@ -232,11 +233,11 @@ class Tools:
         from .project import identify
 
         if project is not None and not os.path.isdir(project):
-            return store.project_for_alias(project) or project, []
+            return store.canonical_project(project), []
         found = identify(project or default_cwd())
         if found is None:
             return None, ["No project identity for this directory: only global notes were searched."]
-        return store.project_for_alias(found.key) or found.key, []
+        return store.canonical_project(found.key), []
 
     # --- writing ------------------------------------------------------------------------------------
 
@@ -248,7 +249,7 @@ class Tools:
             found = identify(cwd or default_cwd())
             if found is not None:
                 store = self.store(create=True)
-                memory["project_key"] = store.project_for_alias(found.key) or found.key
+                memory["project_key"] = store.canonical_project(found.key)
         return memory
 
     def validate_task_memory(self, memory, mode="manual", source_agent=None, source_run_key=None, scope="project",
@@ -345,19 +346,6 @@ def warm_imports() -> None:
 
 
 # --- how notes are shown ----------------------------------------------------------------------------
-
-def provenance(note: dict) -> dict:
-    """Who recorded a note, when, from what, and whether it was verified."""
-    return {
-        "source_agent": note.get("source_agent"),
-        "session_id": note.get("session_id"),
-        "run_key": note.get("run_key"),
-        "observation_ids": note.get("observation_ids") or [],
-        "created_at": note.get("created_at"),
-        "updated_at": note.get("updated_at"),
-        "verified": bool(note.get("verified")),
-    }
-
 
 def card(note: dict, tags: bool = False) -> dict:
     """A note in a list: enough to decide whether to read it in full."""

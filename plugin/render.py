@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .provenance import provenance, provenance_labels
 from .text import estimate_tokens, one_line
 
 FULL_NOTES = 3
@@ -52,16 +53,8 @@ def validation_text(validation) -> str:
     return str(validation or "")
 
 
-def provenance(note: dict) -> dict:
-    return {
-        "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
-        "source": f"{note.get('source_agent') or 'unknown agent'} session {(note.get('session_id') or '?')[:8]}",
-        "verified": "verified" if note.get("verified") else "not verified",
-    }
-
-
 def index_line(note: dict, why: list[str] | None = None) -> str:
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     line = (f"- #{note['id']} [{note.get('kind', 'note')}, {prov['verified']}, {prov['date']}, {prov['source']}] "
             f"{one_line(note['title'], 140)}")
     if why:
@@ -70,7 +63,7 @@ def index_line(note: dict, why: list[str] | None = None) -> str:
 
 
 def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT) -> str:
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     fields = []
     if why:
         fields.append(f"Matched: {one_line('; '.join(why), 160)}")

@@ -233,14 +233,9 @@ class Store:
         return cls(message, path=str(path))
 
     def _migrate(self) -> None:
-        lock_path = str(self.path) + ".lock"
-        with open(lock_path, "a") as lock:
-            try:
-                import fcntl
+        from .files import FileLock
 
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            except ImportError:  # Windows: SQLite's own locking has to do
-                pass
+        with FileLock(str(self.path) + ".lock"):
             if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 return  # another process migrated while we waited
             mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -415,6 +410,10 @@ class Store:
             "SELECT projects.key FROM projects, json_each(projects.aliases) WHERE json_each.value = ?", (key,)
         ).fetchone()
         return row[0] if row else None
+
+    def canonical_project(self, key: str) -> str:
+        """The key a project's notes live under: the project ``key`` is an alias of (a moved repo), else ``key``."""
+        return self.project_for_alias(key) or key
 
     def project_for_root(self, path: str) -> str | None:
         """The known project whose root is ``path`` or holds it (the longest such root), if any."""
@@ -755,13 +754,9 @@ class Store:
         then lorebook's own vector migrations (``migrations.vector_migrations``) that build on them."""
         from .llm_bridge import apply_embeddings_migrations
 
-        with open(str(self.path) + ".lock", "a") as lock:
-            try:
-                import fcntl
+        from .files import FileLock
 
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            except ImportError:  # pragma: no cover - Windows
-                pass
+        with FileLock(str(self.path) + ".lock"):
             apply_embeddings_migrations(self.db)
             from .migrations import vector_migrations
 
@@ -944,10 +939,6 @@ class Store:
         columns = ", ".join(f for f in self.RANK_FIELDS if with_files or f != "files")
         return {row["id"]: _decode(row, ("files",)) if with_files else dict(row)
                 for row in self._notes_by_ids(columns, ids)}
-
-    def session_group_ids(self, ids: Iterable[int]) -> dict[int, str]:
-        """The session each note came from (notes recorded together share context)."""
-        return {row[0]: row[1] for row in self._notes_by_ids("id, session_id", ids) if row[1]}
 
     def _notes_by_ids(self, columns: str, ids: Iterable[int], where: str = "1",
                       params: Iterable[Any] = ()) -> Iterator[sqlite3.Row]:

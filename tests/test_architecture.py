@@ -42,10 +42,6 @@ SQL_MODULES = {"lorebook.store", "lorebook.migrations"}
 SQL_OPENERS = {"lorebook.llm_bridge"}  # llm's logs.db (rule c.2 only)
 EXECUTE_METHODS = {"execute", "executemany", "executescript"}
 HANDLE_ATTRIBUTES = {"conn", "db"}
-# cycles another branch removes: the lead drops an entry when that branch merges
-PENDING_CYCLES = {
-    frozenset({"lorebook.hooks.capture", "lorebook.hooks.transcripts"}),  # the hooks branch (issue 10)
-}
 DB_METHODS = {"query", "table", "execute", "executemany", "executescript"}
 
 
@@ -122,8 +118,8 @@ def import_graph(modules: dict) -> dict[str, dict[str, int]]:
 # --- the checks: each returns the violations it found, as readable lines ---------------------
 
 
-def find_cycles(modules: dict, pending: set[frozenset] = frozenset()) -> list[str]:
-    """(a) Every strongly connected group of modules (but ``pending`` ones), with one cycle through it spelled out."""
+def find_cycles(modules: dict) -> list[str]:
+    """(a) Every strongly connected group of modules, with one cycle through it spelled out."""
     graph = import_graph(modules)
     index: dict[str, int] = {}
     low: dict[str, int] = {}
@@ -149,7 +145,7 @@ def find_cycles(modules: dict, pending: set[frozenset] = frozenset()) -> list[st
                 group.append(member)
                 if member == node:
                     break
-            if len(group) > 1 and frozenset(group) not in pending:
+            if len(group) > 1:
                 groups.append(sorted(group))
 
     for node in sorted(graph):
@@ -250,19 +246,17 @@ def test_the_package_is_read_whole(package):
 
 
 def test_no_import_cycles(package):
-    assert find_cycles(package, PENDING_CYCLES) == []
+    assert find_cycles(package) == []
 
 
 def test_only_the_bridge_imports_llm(package):
     assert find_llm_imports(package) == []
 
 
-@pytest.mark.xfail(strict=True, reason="until the store/hooks branches merge")
 def test_only_the_store_runs_sql(package):
     assert find_sql(package) == []
 
 
-@pytest.mark.xfail(strict=True, reason="until the store/hooks branches merge")
 def test_the_core_never_imports_hooks(package):
     assert find_core_importing_hooks(package) == []
 
