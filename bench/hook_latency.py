@@ -138,8 +138,8 @@ def main() -> None:
         from lorebook.store import Store
 
         store = Store(home / "lorebook.db")
-        stored = store.execute("SELECT count(*) FROM observations WHERE tool_use_id LIKE 'bench-%'").fetchone()[0]
-        total = store.execute("SELECT count(*) FROM observations").fetchone()[0]
+        stored = store.conn.execute("SELECT count(*) FROM observations WHERE tool_use_id LIKE 'bench-%'").fetchone()[0]
+        total = store.conn.execute("SELECT count(*) FROM observations").fetchone()[0]
         store.close()
     finally:
         if not args.keep:

@@ -10,9 +10,9 @@ MCP tool ``write_task_memory`` when lorebook found nothing to write itself.
 from __future__ import annotations
 
 import os
-import sys
 
 from lorebook import hookimpl
+from lorebook.config import flag
 from lorebook.sessions import ensure_session
 
 STOP_PROMPT_KEY = "stop-prompt"
@@ -24,27 +24,10 @@ STOP_PROMPT = (
 )
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
-
-
-def spawn_detached(args: list[str]) -> bool:
-    """Start ``python -m lorebook ARGS`` in its own session, outliving this hook; never raises."""
-    import subprocess
-
-    try:
-        subprocess.Popen([sys.executable, "-m", "lorebook", *args], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True, env=os.environ.copy())
-        return True
-    except OSError:
-        return False
-
-
 def _should_ask(event, store, results: list[dict]) -> bool:
     from lorebook.writeback import SOURCE_AGENT
 
-    if not _flag("LOREBOOK_STOP_PROMPT") or event.payload.get("stop_hook_active"):
+    if not flag("LOREBOOK_STOP_PROMPT", False) or event.payload.get("stop_hook_active"):
         return False
     if any(r["decision"] in ("created", "merged") for r in results):
         return False  # lorebook already recorded the lesson itself
@@ -84,6 +67,8 @@ def stop(event, store) -> dict | None:
             not r.get("replayed") and (r.get("origin") != "none"
                                        or not set(r.get("reason_codes") or []) <= {"exploration_only", "no_activity"})
             for r in results):
+        from lorebook.spawn import spawn_detached
+
         spawn_detached(["refine", event.session_id])
     if _should_ask(event, store, results):
         return {"decision": "block", "reason": STOP_PROMPT}

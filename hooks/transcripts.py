@@ -324,7 +324,7 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
 
 
 def _stored(store: Store, tool_use_id: str) -> bool:
-    return store.execute("SELECT 1 FROM observations WHERE tool_use_id = ?", (tool_use_id,)).fetchone() is not None
+    return store.has_observation(tool_use_id)
 
 
 def import_transcripts(paths: Iterable[str | Path], store: Store, progress: Callable[[int], None] | None = None,

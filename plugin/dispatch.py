@@ -11,32 +11,14 @@ from __future__ import annotations
 
 import json
 import sys
-import time
+
+from .config import log  # the hook log (one writer, in config, which flag() also uses)
 
 # lorebook's event hooks (hookspecs.py); `lorebook hook` also takes them dashed or in CamelCase
 EVENT_HOOKS = ("session_start", "user_prompt_submit", "post_tool_use", "post_tool_use_failure", "subagent_stop",
                "stop", "pre_compact", "session_end")
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
-
-
-def log(event: str, message: str, exc: BaseException | None = None) -> None:
-    """Append a line (and a redacted traceback) to the hook log; never raises."""
-    try:
-        import traceback
-
-        from .config import log_path
-        from .redact import redact
-
-        path = log_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
-        if exc is not None:
-            text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        with open(path, "a", encoding="utf-8") as fp:
-            fp.write(redact(text))
-    except Exception:
-        pass
 
 
 def hook_name_for(event_arg: str) -> str | None:
@@ -71,11 +53,15 @@ def run_hook(event_arg: str, raw: bytes) -> dict:
     first_route = claim(event.session_id, hook_name, raw)
     if first_route is not None:
         return _second_route_output(event, hook_name, first_route)
-    from .store import Store
+    from .spool import attach, drain_quietly
+    from .store import HOOK_BUSY_TIMEOUT_S, Store
 
-    store = Store()
+    store = Store(busy_timeout=HOOK_BUSY_TIMEOUT_S)  # never stall Claude Code on another process's lock
     try:
+        # capture that meets the lock waits in the spool; what earlier hooks left there is stored first
+        spool = attach(store, log=lambda message, exc=None: log(hook_name, message, exc))
         results = getattr(pm.hook, hook_name)(event=event, store=store)
+        drain_quietly(store, spool, wait=False)  # ours or others', if the lock is free now
     finally:
         store.close()
     return pm.hook.render_output(event=event, results=results) or {}

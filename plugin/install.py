@@ -511,7 +511,7 @@ def stop_background_processes() -> list[str]:
 
 
 def installed_in(scope: str = "user", project_dir: Path | None = None) -> dict:
-    """Which of lorebook's registrations a scope holds: {"hooks": [events], "mcp": bool}."""
+    """Which of lorebook's registrations a scope holds: {"hooks": [events], "mcp": bool} (lorebook doctor)."""
     settings, mcp_file = target_files(scope, project_dir)
     data = read_json_object(settings) or {}
     hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}

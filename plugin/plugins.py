@@ -131,7 +131,7 @@ def trace_hook_calls(manager: pluggy.PluginManager) -> None:
     """Log every hook call made through ``manager``: its name, duration, and each plugin's part (ms)."""
     import time
 
-    from .dispatch import log
+    from .config import log
 
     calls: list[tuple[float, list]] = []  # a stack: hooks call hooks
 

@@ -13,7 +13,6 @@ from typing import Any, Callable, Iterable
 
 from .search import query_terms, search
 
-REASONS = ("ok", "no-project-identity", "no-matches", "retrieval-degraded")
 # a hit counts as relevant when its meaning is close enough, or when it shares enough of the task's words
 RECALL_MIN_SIMILARITY = 0.35
 RECALL_MIN_COVERAGE = 0.34
@@ -22,7 +21,7 @@ RECALL_MIN_COVERAGE = 0.34
 def resolve_project_key(store, cwd: str | None = None, project_key: str | None = None) -> str | None:
     """The canonical project key: an explicit key (or the project it is an alias of), else ``cwd``'s identity."""
     if project_key:
-        return store.project_for_alias(project_key) or project_key
+        return store.canonical_project(project_key)
     if not cwd:
         return None
     from .project import identify
@@ -30,7 +29,7 @@ def resolve_project_key(store, cwd: str | None = None, project_key: str | None =
     found = identify(cwd)
     if found is None:
         return None
-    return store.project_for_alias(found.key) or found.key
+    return store.canonical_project(found.key)
 
 
 def task_query(goal: str, error_signatures: Iterable[str] | None = None, files: Iterable[str] | None = None) -> str:

@@ -33,7 +33,7 @@ def ensure_session(event, store) -> dict | None:
         return session
     project = event.project
     if project is not None:
-        canonical = store.project_for_alias(project.key) or project.key
+        canonical = store.canonical_project(project.key)
         if canonical.startswith("path:") and not os.path.isdir(project.root):
             # a deleted worktree or moved checkout: the project it was known under, not a new one
             canonical = store.project_for_root(project.root) or canonical

@@ -73,11 +73,11 @@ def test_import_matches_what_the_hooks_saw(store):
     for p in payloads:
         if p["hook_event_name"] in ("PostToolUse", "PostToolUseFailure"):
             run_hook(p["hook_event_name"], p)
-    live = {r["tool_use_id"]: r["summary"] for r in store.execute("SELECT tool_use_id, summary FROM observations")}
-    store.execute("DELETE FROM observations")
+    live = {r["tool_use_id"]: r["summary"] for r in store.conn.execute("SELECT tool_use_id, summary FROM observations")}
+    store.conn.execute("DELETE FROM observations")
     result = json.loads(cli("import", str(FIXTURES / "tool-transcript-2.1.112.jsonl"),
                             str(FIXTURES / "tool-transcript-2.1.112-subagent.jsonl"), "--json").output)
-    imported = {r["tool_use_id"]: r["summary"] for r in store.execute("SELECT tool_use_id, summary FROM observations")}
+    imported = {r["tool_use_id"]: r["summary"] for r in store.conn.execute("SELECT tool_use_id, summary FROM observations")}
     assert set(live) <= set(imported)
     assert all(imported[k] == v for k, v in live.items()), [(imported[k], v) for k, v in live.items() if imported[k] != v]
     assert result["unpaired_tool_calls"] == 0
@@ -104,7 +104,7 @@ def test_split_assistant_messages_meta_lines_and_subagents(transcripts, store):
     # the isMeta "Stop hook feedback" line is not a prompt
     assert [p["text"] for p in store.session_prompts(session)] == ["Please run echo hello"]
     # subagent transcripts: their calls land in the parent session, and the subagent is linked to it
-    children = store.execute("SELECT id, parent_session_id, agent_id FROM sessions WHERE parent_session_id IS NOT NULL")
+    children = store.conn.execute("SELECT id, parent_session_id, agent_id FROM sessions WHERE parent_session_id IS NOT NULL")
     children = [dict(r) for r in children]
     assert len(children) == 2
     for child in children:
@@ -116,9 +116,9 @@ def test_split_assistant_messages_meta_lines_and_subagents(transcripts, store):
 
 def test_imported_observations_keep_transcript_time_and_source(transcripts, store):
     cli("import", str(transcripts), "--json")
-    rows = store.execute("SELECT DISTINCT source FROM observations").fetchall()
+    rows = store.conn.execute("SELECT DISTINCT source FROM observations").fetchall()
     assert [r[0] for r in rows] == ["import"]
-    stamp = store.execute("SELECT created_at FROM observations ORDER BY id LIMIT 1").fetchone()[0]
+    stamp = store.conn.execute("SELECT created_at FROM observations ORDER BY id LIMIT 1").fetchone()[0]
     assert stamp.startswith("2026-11-30T0") and stamp.endswith("Z")
 
 

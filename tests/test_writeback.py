@@ -177,7 +177,7 @@ def test_forget_erases_fts_revisions_vectors_and_reaches_plugins(store):
     write(store, PARAPHRASE, "run-2")  # a revision that holds the old text
     store.ensure_vector_tables()
     collection_id, _ = store.set_vector_collection("lorebook-notes", "lorebook-minilm")
-    store.execute("INSERT INTO embeddings (collection_id, id, embedding, content) VALUES (?, ?, ?, ?)",
+    store.conn.execute("INSERT INTO embeddings (collection_id, id, embedding, content) VALUES (?, ?, ?, ?)",
                   (collection_id, str(note_id), b"\0" * 16, "pyyaml"))
     seen = []
 
@@ -197,9 +197,9 @@ def test_forget_erases_fts_revisions_vectors_and_reaches_plugins(store):
         pm.unregister(plugin)
     assert result.exit_code == 0, result.output
     assert seen == [("note", note_id)]
-    assert store.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'pyyaml'").fetchall() == []
+    assert store.conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'pyyaml'").fetchall() == []
     assert store.note_revisions(note_id) == []
-    assert store.execute("SELECT count(*) FROM embeddings WHERE id = ?", (str(note_id),)).fetchone()[0] == 0
+    assert store.conn.execute("SELECT count(*) FROM embeddings WHERE id = ?", (str(note_id),)).fetchone()[0] == 0
     note = store.get_note(note_id)
     assert note["status"] == "forgotten" and "yaml" not in json.dumps(note).lower()
 
