@@ -306,7 +306,8 @@ def uninstall_command(project, dry_run, as_json):
     lorebook uninstall
     lorebook uninstall --project
     """
-    from .install import stop_background_processes, uninstall
+    from .install import uninstall
+    from .processes import stop_background_processes
 
     changes = uninstall("project" if project else "user", dry_run=dry_run)
     stopped = [] if dry_run else stop_background_processes()

@@ -243,33 +243,9 @@ def check_mcp() -> Check:
                  "(in a session, /mcp shows it connected)", data={"tools": sorted(TOOLS)})
 
 
-def background_processes() -> list[dict]:
-    """lorebook's long-lived helpers that run now, each with how to stop it."""
-    running = []
-    try:
-        from . import mcp_warm
-
-        info = mcp_warm.status()
-    except Exception:
-        info = None
-    if info:
-        running.append({"name": "warm MCP parent", "pid": info.get("pid"), "stop": "lorebook mcp --stop-warm"})
-    from .config import user_dir
-
-    info = None
-    if user_dir(create=False).is_dir():  # its socket lives there: no data dir, no server (and none created)
-        try:
-            from . import embed_server
-
-            info = embed_server.ping()
-        except Exception:
-            info = None
-    if info:
-        running.append({"name": "embedding server", "pid": info.get("pid"), "stop": "lorebook embed-server --stop"})
-    return running
-
-
 def check_processes() -> Check:
+    from .processes import background_processes
+
     running = background_processes()
     if not running:
         return Check("background processes", "ok", "none running", data={"processes": []})

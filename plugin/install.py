@@ -498,18 +498,6 @@ def uninstall(scope: str = "user", project_dir: Path | None = None, dry_run: boo
     return [_uninstall_file(settings, dry_run), _uninstall_file(mcp_file, dry_run)]
 
 
-def stop_background_processes() -> list[str]:
-    """Stop lorebook's long-lived helpers (the warm MCP parent, the embedding server): what was stopped."""
-    from . import doctor, embed_server, mcp_warm
-
-    stopped = []
-    for process in doctor.background_processes():
-        ok = mcp_warm.stop() if process["name"] == "warm MCP parent" else embed_server.stop_server()
-        if ok:
-            stopped.append(f"{process['name']} (pid {process['pid']})")
-    return stopped
-
-
 def installed_in(scope: str = "user", project_dir: Path | None = None) -> dict:
     """Which of lorebook's registrations a scope holds: {"hooks": [events], "mcp": bool} (lorebook doctor)."""
     settings, mcp_file = target_files(scope, project_dir)

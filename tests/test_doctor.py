@@ -157,9 +157,9 @@ def test_old_hook_errors_are_only_information(healthy, lorebook_home):
 
 
 def test_background_processes_are_listed_with_how_to_stop_them(healthy, monkeypatch):
-    from lorebook import doctor as doctor_module
+    from lorebook import processes
 
-    monkeypatch.setattr(doctor_module, "background_processes",
+    monkeypatch.setattr(processes, "background_processes",
                         lambda: [{"name": "embedding server", "pid": 4242, "stop": "lorebook embed-server --stop"}])
     result = doctor()
     assert result.exit_code == 0
