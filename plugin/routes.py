@@ -46,12 +46,17 @@ def _session_dir(session_id: str) -> Path:
 
 
 def _create(path: Path, content: str) -> bool:
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return False
+    """Create ``path`` holding ``content``, atomically (a reader never sees it empty); False if it exists."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fp:
         fp.write(content)
+    try:
+        os.link(tmp, path)  # fails when the marker exists: the first one wins
+    except FileExistsError:
+        return False
+    finally:
+        os.unlink(tmp)
     return True
 
 
@@ -59,12 +64,19 @@ def claim(session_id: str | None, hook_name: str, raw: bytes) -> str | None:
     """None when this call should run; else the route that already ran this very event (we are the extra one)."""
     if not session_id:
         return None
-    directory = _session_dir(session_id)
-    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        directory = _session_dir(session_id)
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    except OSError:
+        return None  # no marker, no de-duplication: running twice beats not running
     marker = directory / f"{hook_name}-{hashlib.sha256(raw).hexdigest()[:24]}"
     route = current_route()
     for _ in range(2):
-        if _create(marker, route):
+        try:
+            created = _create(marker, route)
+        except OSError:
+            return None
+        if created:
             if hook_name == "session_start":
                 prune()
             return None
