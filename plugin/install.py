@@ -337,16 +337,12 @@ def _lorebook_entry_paths(data: dict) -> list[list]:
     return paths
 
 
-def _containers_install_creates(data: dict) -> list[list]:
-    """The keys install adds when they are missing: removed again by uninstall when it leaves them empty."""
-    created: list[list] = []
-    hooks = data.get("hooks")
-    if not isinstance(hooks, dict):
-        created.append(["hooks"])
-        hooks = {}
-    created += [["hooks", event] for event, *_ in HOOK_EVENTS if event not in hooks]
-    if not isinstance(data.get("mcpServers"), dict):
-        created.append(["mcpServers"])
+def _containers_install_creates(before: dict, after: dict) -> list[list]:
+    """The keys install added (``hooks``, an event's list, ``mcpServers``): uninstall removes them when left empty."""
+    created: list[list] = [[key] for key in after if key not in before]
+    hooks_before = before.get("hooks") if isinstance(before.get("hooks"), dict) else {}
+    hooks_after = after.get("hooks") if isinstance(after.get("hooks"), dict) else {}
+    created += [["hooks", event] for event in hooks_after if event not in hooks_before]
     return created
 
 
@@ -411,7 +407,7 @@ def _install_file(path: Path, edit, dry_run: bool, private: bool) -> FileChange:
     if entry is None or not _lorebook_entry_paths(original or {}):
         # a first install here: what is in the file now is what uninstall gives back
         entry = {"existed": before is not None, "restorable": not _lorebook_entry_paths(original or {}),
-                 "created": _containers_install_creates(original or {}), "backup": None,
+                 "created": _containers_install_creates(original or {}, data), "backup": None,
                  "created_dir": not path.parent.exists()}
         if before is not None:
             write_private(slot, before)

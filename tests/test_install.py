@@ -455,6 +455,7 @@ def test_uninstall_after_another_change_removes_only_lorebooks_entries(home, lor
     # someone else edits both files afterwards, in their own formatting
     installed = json.loads(settings.read_text())
     installed["theme"] = "dark"
+    installed["mcpServers"] = {}  # an empty object lorebook did not add: it stays
     edited_settings = json.dumps(installed, indent=3, ensure_ascii=True)
     settings.write_text(edited_settings)
     edited_state = json.loads(state.read_text())
@@ -464,6 +465,7 @@ def test_uninstall_after_another_change_removes_only_lorebooks_entries(home, lor
     assert result.exit_code == 0, result.output
     expected = json.loads(UNUSUAL_SETTINGS)
     expected["theme"] = "dark"
+    expected["mcpServers"] = {}
     assert json.loads(settings.read_text()) == expected  # "PreToolUse": [], "Stop": [ ] and "env": {} kept
     assert json.loads(state.read_text()) == {"numStartups": 4, "mcpServers": {}, "tips": "café"}
     # the other editor's formatting stays: three spaces, ASCII escapes, compact separators
