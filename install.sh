@@ -18,7 +18,7 @@ LINK_OUTSIDE_HOME=${LOREBOOK_LINK_OUTSIDE_HOME:-}
 for arg in "$@"; do
     case "$arg" in
         --link-outside-home) LINK_OUTSIDE_HOME=1 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
         *) printf 'install.sh: unknown option %s (see --help)\n' "$arg" >&2; exit 2 ;;
     esac
 done

@@ -196,6 +196,9 @@ def _load_ledger() -> dict:
 
 
 def _save_ledger(ledger: dict) -> None:
+    if not ledger:  # nothing installed anywhere: leave no trace
+        _ledger_path().unlink(missing_ok=True)
+        return
     write_private(_ledger_path(), (json.dumps(ledger, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
@@ -445,7 +448,8 @@ def _uninstall_file(path: Path, dry_run: bool) -> FileChange:
     if entry and entry.get("restorable") and entry.get("installed_sha256") == _sha256(before):
         saved = slot.read_bytes() if entry.get("existed") and slot.exists() else None
         if not entry.get("existed") or saved is not None:
-            details = ["nothing else changed it since install: put back byte for byte as it was"]
+            details = ["nothing else changed it since install: put back byte for byte as it was" if saved is not None
+                       else "lorebook created it and nothing else changed it since: removed"]
             if dry_run:
                 return FileChange(path, "updated" if saved is not None else "removed-file", details=details)
             if saved is not None:

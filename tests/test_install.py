@@ -168,7 +168,7 @@ def test_uninstall_removes_exactly_what_install_added(home):
 def test_uninstall_after_install_into_empty_home_leaves_no_files(home):
     invoke("install")
     result = invoke("uninstall")
-    assert "removed: " in result.output
+    assert "removed: " in result.output and "lorebook created it and nothing else changed it since" in result.output
     assert not (home / ".claude" / "settings.json").exists() and not (home / ".claude.json").exists()
     assert not (home / ".claude").exists()  # install made it; nothing else lives there
 
@@ -442,6 +442,7 @@ def test_install_then_uninstall_gives_back_the_same_bytes(home, lorebook_home, s
     assert settings.read_text() == settings_text and state.read_text() == UNUSUAL_STATE
     assert "byte for byte" in result.output
     assert kept_backups(lorebook_home) == []  # nothing to keep once the file is as it was
+    assert not (lorebook_home / "install-backups" / "ledger.json").exists()
     assert backups(home / ".claude") == [] and backups(home) == []
 
 
