@@ -147,12 +147,13 @@ class UI:
                 notes = [h["note"] for h in hits]
                 why = {h["note"]["id"]: h["why"] for h in hits}
                 total = len(notes)
-                heading = tpl('{n} notes match “{q}” ({mode} search)', n=total, q=text, mode=result["mode"])
+                heading = tpl('{n} {notes} match “{q}” ({mode} search)', n=total, notes="note" if total == 1 else "notes",
+                              q=text, mode=result["mode"])
             else:
                 notes, total = store.browse_notes(project_key=project, kind=kind, scope=scope, status=status,
                                                   verified=verified, limit=PAGE_SIZE, offset=offset)
                 why = {}
-                heading = tpl("{n} notes", n=total)
+                heading = tpl("{n} {notes}", n=total, notes="note" if total == 1 else "notes")
             projects = [p["key"] for p in store.list_projects()]
         finally:
             store.close()
@@ -329,7 +330,7 @@ class UI:
         store = self.store()
         try:
             projects = [p["key"] for p in store.list_projects()]
-            project = q.get("project") or (projects[0] if projects else None)
+            project = (q.get("project") or None) if "project" in q else (projects[0] if projects else None)
             prompt = (q.get("prompt") or "").strip()
             preview = next_session_preview(store, project, prompt or None)
         finally:
@@ -567,6 +568,8 @@ class Handler(BaseHTTPRequestHandler):
             return self._error(404, str(ex))
         except (LorebookError, ValueError) as ex:
             return self._error(400, str(ex))
+        except Exception as ex:  # a bug: say so in the page, keep serving
+            return self._error(500, f"Internal error: {type(ex).__name__}: {ex}")
 
     def _post(self, parts: list[str]) -> None:
         length = int(self.headers.get("Content-Length") or 0)

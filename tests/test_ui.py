@@ -268,6 +268,23 @@ def test_cli_help():
     assert result.exit_code == 0 and "--read-only" in result.output and "lorebook ui" in result.output
 
 
+def test_the_hook_path_never_imports_the_viewer(lorebook_home, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    payload = json.dumps({"session_id": "s-ui", "cwd": str(tmp_path), "hook_event_name": "SessionStart",
+                          "source": "startup"})
+    code = ("import io, sys; sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()));"
+            "from lorebook.main import main; main(['hook', 'session-start']);"
+            "sys.stderr.write('UI=' + ','.join(m for m in ('lorebook.ui', 'http.server') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code, payload], capture_output=True, text=True,
+                            env=dict(os.environ, LOREBOOK_HOME=str(lorebook_home)))
+    assert "UI=" in result.stderr, result.stderr
+    assert result.stderr.split("UI=")[-1].strip() == ""
+
+
 def test_no_sql_console(seeded, serve):
     url, _ = serve()
     assert get(url + "sql?q=select+1")[0] == 404

@@ -47,10 +47,21 @@ def viewer(store):
     server.server_close()
 
 
+def save_screenshot(page, name: str) -> None:
+    """An extra screenshot (the README's), saved beside the test's own."""
+    shot = page.tmp_path / name
+    page.screenshot(path=str(shot), full_page=True)
+    target = os.environ.get("LOREBOOK_UI_SCREENSHOT_DIR")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, Path(target) / name)
+
+
 @pytest.fixture
 def page(browser, tmp_path, request):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()
+    page.tmp_path = tmp_path
     page.dialogs = []
     page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
     page.errors = []
@@ -76,6 +87,7 @@ def test_search_open_forget_and_gone_from_search_and_preview(viewer, page):
     page.wait_for_url(f"**/note/{ids['csv']}")
     assert page.locator("h3", has_text="Cause and fix").is_visible()
     assert "The 2019 exporter wrote latin-1" in page.inner_text(".note")
+    save_screenshot(page, "note_card.png")
     page.goto(url + "next?" + urllib.parse.urlencode({"project": PROJECT}))
     assert "Legacy CSV exports are latin-1" in page.inner_text("main")
     page.goto(url + f"note/{ids['csv']}")
