@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import secrets
 import string
 from http import HTTPStatus
@@ -27,6 +28,7 @@ from .errors import LorebookError, NoteNotFound
 from .store import NOTE_KINDS, NOTE_STATUSES, Store
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+GIT_TIMEOUT_S = 1.0  # the preview may wait longer for `git status` than the hook (0.08 s): nobody is blocked
 PAGE_SIZE = 50
 TOKEN_COOKIE = "lorebook_ui_token"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
@@ -445,7 +447,8 @@ def observation_row(o: dict) -> Safe:
 def next_session_preview(store: Store, project_key: str | None, prompt: str | None) -> dict:
     """What lorebook would inject into the next session of ``project_key`` (and for ``prompt``), with token counts.
 
-    The same calls the hooks make (``hooks/recall.py``): ``rank_session_notes`` and
+    The same calls the hooks make (``hooks/recall.py``): ``rank_session_notes`` (with the
+    branch and changed files of the project's directory, when it exists here) and
     ``render_context`` within ``context_budget`` at SessionStart; ``recall_for_task``
     (by keywords, as when the warm embedding server is not up) within ``prompt_budget``
     on a prompt. The preview records nothing.
@@ -457,8 +460,18 @@ def next_session_preview(store: Store, project_key: str | None, prompt: str | No
 
     config = load_config()
     budget = int(config["context_budget"])
-    notes, reasons = rank_session_notes(store, project_key, None, [])
-    heading = "" if project_key else "No project identity for this directory: only global notes are shown.\n"
+    root = ((store.get_project(project_key) if project_key else None) or {}).get("root")
+    branch, files = None, []
+    if root and os.path.isdir(root):  # the hints SessionStart would read there now
+        from .git import changed_files, read_branch
+
+        branch, files = read_branch(root), changed_files(root, timeout=GIT_TIMEOUT_S)
+    notes, reasons = rank_session_notes(store, project_key, branch, files)
+    heading = ""
+    if project_key is None:
+        heading = "No project identity for this directory: only global notes are shown.\n"
+    elif branch and reasons:
+        heading = f"Ranked for branch `{branch}`" + (f" and {len(files)} changed file(s)" if files else "") + ".\n"
     text, shown = render_context(notes, budget, heading=heading, reasons=reasons)
     parts = [{"label": "At session start", "text": text, "tokens": estimate_tokens(text), "budget": budget,
               "note_ids": shown}]
@@ -475,7 +488,7 @@ def next_session_preview(store: Store, project_key: str | None, prompt: str | No
                                        reasons={m["id"]: m["why"] for m in memories}, full_notes=1)
         parts.append({"label": "On this prompt", "text": ptext, "tokens": estimate_tokens(ptext), "budget": budget,
                       "note_ids": pshown})
-    return {"project_key": project_key, "parts": parts}
+    return {"project_key": project_key, "branch": branch, "changed_files": len(files), "parts": parts}
 
 
 # --- HTTP ---------------------------------------------------------------------------------------

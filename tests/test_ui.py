@@ -212,6 +212,41 @@ def test_next_session_preview_matches_the_session_start_hook(seeded, store):
     assert 0 < preview["tokens"] <= preview["budget"]
 
 
+def test_next_session_preview_is_what_the_real_session_start_hook_injects(store, tmp_path):
+    """A real git checkout on a branch with changed files: the preview equals the hook's additionalContext."""
+    import os
+    import subprocess
+
+    from hookutil import context_of, run_hook
+
+    root = tmp_path / "widget"
+    (root / "billing").mkdir(parents=True)
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@x", GIT_COMMITTER_NAME="t",
+               GIT_COMMITTER_EMAIL="t@x")
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
+
+    git("init", "-q", "-b", "fix/invoice-rounding")
+    git("remote", "add", "origin", "git@github.com:acme/widget.git")
+    (root / "billing" / "invoice.py").write_text("x = 1\n")
+    git("add", ".")
+    git("commit", "-q", "-m", "init")
+    (root / "billing" / "invoice.py").write_text("x = 2\n")
+    for i in range(8):
+        store.add_note({"title": f"Unrelated verified lesson {i} about the deploy script", "project_key": PROJECT,
+                        "verified": 1, "change": "the change", "trigger": "the trigger"})
+    hinted = store.add_note({"title": "Invoice totals drift by a cent", "project_key": PROJECT,
+                             "files": ["billing/invoice.py"], "change": "round once", "trigger": "invoice total"})
+    _, out = run_hook("session-start", {"session_id": "s-hook", "cwd": str(root), "hook_event_name": "SessionStart",
+                                        "source": "startup", "transcript_path": "/tmp/s-hook.jsonl"})
+    injected = context_of(out)
+    assert f"#{hinted} Invoice totals" in injected and "Ranked for branch `fix/invoice-rounding`" in injected
+    preview = next_session_preview(store, PROJECT, None)
+    assert preview["branch"] == "fix/invoice-rounding"
+    assert preview["parts"][0]["text"].strip() == injected.strip()  # the dispatcher trims the last newline
+
+
 def test_session_page_shows_timeline_and_stop_decision(seeded, serve, store):
     url, _ = serve()
     receipts = store.session_receipts(SESSION)
