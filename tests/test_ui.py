@@ -293,6 +293,30 @@ def test_token_is_required_when_set(seeded, serve):
     assert get(url, {"Cookie": "lorebook_ui_token=s3cret"})[0] == 200
 
 
+def test_lorebook_ui_prints_its_url_serves_and_stops_on_ctrl_c(seeded, lorebook_home):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "lorebook", "ui", "--no-open", "--read-only"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, LOREBOOK_HOME=str(lorebook_home)))
+    try:
+        line = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
+        assert "(read-only)" in line
+        status, body, _ = get(url + f"note/{seeded['csv']}")
+        assert status == 200 and "Legacy CSV exports are latin-1" in body and "Mark stale" not in body
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 0, err
+    assert "stopped" in out
+
+
 def test_cli_refuses_a_non_loopback_bind_without_the_flag():
     result = CliRunner().invoke(cli, ["ui", "--host", "0.0.0.0", "--no-open"])
     assert result.exit_code == 2 and "--allow-remote" in result.output
