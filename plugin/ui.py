@@ -385,9 +385,11 @@ class UI:
             index = store.index_counts()
         finally:
             store.close()
-        rows = [(k, v) for k, v in stats.items() if not isinstance(v, dict)]
+        rows = [(k, v) for k, v in stats.items() if not isinstance(v, dict) and k != "db_bytes"]
+        rows.append(("database size", f"{stats['db_bytes'] / 1e6:.1f} MB ({stats['db_bytes']:,} bytes)"))
         rows += [(f"notes {k}", v) for k, v in stats["notes_by_status"].items()]
-        rows += [(f"index {k}", v) for k, v in index.items()]
+        rows += [("notes waiting for vectors", index["pending"]), ("notes that failed to embed", index["failed"]),
+                 ("notes with vectors", index["indexed"])]
         body = tpl("<h2>Stats</h2><table>{rows}</table>",
                    rows=join(tpl("<tr><th>{k}</th><td>{v}</td></tr>", k=k, v=v) for k, v in rows))
         return page("Stats", body, self)

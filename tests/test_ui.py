@@ -200,6 +200,21 @@ def test_forget_reaches_search_and_the_next_session_preview(seeded, serve, store
     assert "Legacy CSV exports" not in body and "tokens" in body
 
 
+def test_corpora_and_stats_pages_and_forget_reaches_a_corpus(seeded, serve, store):
+    from lorebook.corpora import build_corpus, load_corpus, make_filter
+
+    build_corpus(store, "importer", "What we learned about the importer", make_filter(project=PROJECT))
+    ids = lambda: {item.get("id") for item in load_corpus("importer")["items"]}
+    assert seeded["csv"] in ids()
+    url, app = serve()
+    _, body, _ = get(url + "corpora")
+    assert "importer" in body and "What we learned about the importer" in body and "not primed" in body
+    _, body, _ = get(url + "stats")
+    assert "notes waiting for vectors" in body and "database size" in body
+    assert post(url + f"note/{seeded['csv']}/forget", {"csrf": app.csrf})[0] == 303
+    assert seeded["csv"] not in ids()
+
+
 def test_next_session_preview_matches_the_session_start_hook(seeded, store):
     from lorebook.config import load_config
     from lorebook.recall import rank_session_notes
