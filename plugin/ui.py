@@ -12,20 +12,18 @@ so a note holding ``<script>`` stays text. There is no SQL console.
 """
 from __future__ import annotations
 
-import html
 import json
 import os
 import secrets
-import string
 from http import HTTPStatus
 from http.cookies import SimpleCookie
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from importlib import resources
 from typing import Callable
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 from .errors import LorebookError, NoteNotFound
 from .store import NOTE_KINDS, NOTE_STATUSES, Store
+from .ui_html import Safe, esc, field, html_list, join, options, template, tpl
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 GIT_TIMEOUT_S = 1.0  # the preview may wait longer for `git status` than the hook (0.08 s): nobody is blocked
@@ -39,70 +37,18 @@ class Forbidden(LorebookError):
     "The request is not allowed (read-only, a bad CSRF token, an unknown host)"
 
 
-# --- HTML: every value is escaped unless it is already Safe ------------------------------------
-
-class Safe(str):
-    """HTML built here, from escaped parts: inserted as is."""
-
-
-def esc(value) -> Safe:
-    return value if isinstance(value, Safe) else Safe(html.escape("" if value is None else str(value), quote=True))
-
-
-class _Escaping(string.Formatter):
-    def format_field(self, value, format_spec):
-        return esc(value if isinstance(value, Safe) or not format_spec else format(value, format_spec))
-
-
-_FORMATTER = _Escaping()
-
-
-def tpl(fmt: str, **values) -> Safe:
-    """``fmt`` (trusted markup) with each ``{name}`` replaced by its value, escaped."""
-    return Safe(_FORMATTER.vformat(fmt, (), values))
-
-
-def join(parts) -> Safe:
-    return Safe("".join(esc(p) for p in parts))
-
-
-def _template(name: str) -> str:
-    return resources.files("lorebook.templates").joinpath("ui", name).read_text(encoding="utf-8")
-
-
 def page(title: str, body: Safe, app: "UI") -> Safe:
     nav = join(tpl('<a href="{href}">{label}</a>', href=href, label=label) for href, label in (
         ("/", "Notes"), ("/sessions", "Sessions"), ("/next", "Next session"), ("/projects", "Projects"),
         ("/corpora", "Corpora"), ("/stats", "Stats")))
     mode = Safe(' <span class="badge">read-only</span>') if app.read_only else Safe("")
-    return tpl(_template("page.html"), title=title, nav=nav, mode=mode, body=body)
-
-
-def _options(values, selected, blank: str = "any") -> Safe:
-    out = [tpl('<option value="">{blank}</option>', blank=blank)]
-    for value in values:
-        label = value[1] if isinstance(value, tuple) else value
-        value = value[0] if isinstance(value, tuple) else value
-        out.append(tpl('<option value="{v}"{sel}>{label}</option>', v=value, label=label,
-                       sel=Safe(" selected") if value == selected else Safe("")))
-    return join(out)
-
-
-def _list(items) -> Safe:
-    items = [i for i in items if i not in (None, "")]
-    return tpl("<ul>{items}</ul>", items=join(tpl("<li>{i}</li>", i=i) for i in items)) if items else Safe("")
-
-
-def _field(label: str, value) -> Safe:
-    if value in (None, "", [], {}):
-        return Safe("")
-    return tpl('<div class="field"><h3>{label}</h3><div class="text">{value}</div></div>', label=label, value=value)
+    return tpl(template("page.html"), title=title, nav=nav, mode=mode, body=body)
 
 
 # --- the application ---------------------------------------------------------------------------
 
 class UI:
-    """The viewer's pages and actions; ``handle`` answers one request (method, path, form, headers)."""
+    """The viewer's pages (each returns its HTML) and its curation actions; ``Handler`` routes requests here."""
 
     def __init__(self, db_path=None, *, read_only: bool = False, token: str | None = None):
         self.db_path = db_path
@@ -159,11 +105,11 @@ class UI:
             projects = [p["key"] for p in store.list_projects()]
         finally:
             store.close()
-        form = tpl(_template("notes_filter.html"), q=text,
-                   projects=_options(projects, project), kinds=_options(NOTE_KINDS, kind),
-                   scopes=_options(("project", "global"), scope),
-                   statuses=_options(NOTE_STATUSES, status, blank="every status"),
-                   verified=_options((("yes", "verified"), ("no", "not verified")), q.get("verified")))
+        form = tpl(template("notes_filter.html"), q=text,
+                   projects=options(projects, project), kinds=options(NOTE_KINDS, kind),
+                   scopes=options(("project", "global"), scope),
+                   statuses=options(NOTE_STATUSES, status, blank="every status"),
+                   verified=options((("yes", "verified"), ("no", "not verified")), q.get("verified")))
         cards = join(self.note_summary(n, why.get(n["id"])) for n in notes)
         more = Safe("")
         if not text and offset + PAGE_SIZE < total:
@@ -226,14 +172,14 @@ class UI:
             'created {created}</div></div>{relations}{revisions}</article>{curation}',
             id=note_id, title=note["title"], kind=note["kind"], scope=note["scope"], status=note["status"],
             verified=labels["verified"], project=note.get("project_key") or "no project", updated=note["updated_at"],
-            summary=_field("Summary", note.get("summary")), trigger=_field("Trigger", note.get("trigger")),
-            change=_field("Cause and fix", note.get("change")), conditions=_field("When", note.get("conditions")),
-            evidence=_field("Evidence", _list(evidence)),
-            validation=_field("Validation", validation_text(note.get("validation"))),
-            files=_field("Files", ", ".join(map(str, note.get("files") or []))),
-            sigs=_field("Error signatures", _list(note.get("error_signatures") or [])),
+            summary=field("Summary", note.get("summary")), trigger=field("Trigger", note.get("trigger")),
+            change=field("Cause and fix", note.get("change")), conditions=field("When", note.get("conditions")),
+            evidence=field("Evidence", html_list(evidence)),
+            validation=field("Validation", validation_text(note.get("validation"))),
+            files=field("Files", ", ".join(map(str, note.get("files") or []))),
+            sigs=field("Error signatures", html_list(note.get("error_signatures") or [])),
             agent_session=session_link, obs=len(prov["observation_ids"]), created=prov["created_at"],
-            relations=_field("Relations", _list(rels)), revisions=_field("Revisions", _list(revs)),
+            relations=field("Relations", html_list(rels)), revisions=field("Revisions", html_list(revs)),
             curation=self.curation(note))
         return page(f"#{note_id} {note['title']}", body, self)
 
@@ -241,9 +187,9 @@ class UI:
         if self.read_only or note["status"] == "forgotten":
             return Safe("")
         nid = note["id"]
-        edit = tpl(_template("note_edit.html"), url=f"/note/{nid}/edit", csrf=self.csrf_field(),
+        edit = tpl(template("note_edit.html"), url=f"/note/{nid}/edit", csrf=self.csrf_field(),
                    title=note["title"], summary=note.get("summary") or "",
-                   scopes=_options(("project", "global"), note["scope"], blank="scope"))
+                   scopes=options(("project", "global"), note["scope"], blank="scope"))
         supersede = tpl('<label>by note # <input name="new_id" size="6" required></label>')
         return tpl('<section class="card curation"><h2>Curate</h2>{verify}{stale}{supersede}'
                    '<a class="danger" href="/note/{id}/forget">Forget…</a>{edit}</section>',
@@ -299,14 +245,14 @@ class UI:
         events.sort(key=lambda e: (e[0] or "", e[1]))
         decisions = []
         for r in receipts:
-            reasons = _list(tpl("{code}: {message}", code=x.get("code", ""), message=x.get("message", ""))
+            reasons = html_list(tpl("{code}: {message}", code=x.get("code", ""), message=x.get("message", ""))
                             if isinstance(x, dict) else x for x in r.get("reasons") or [])
             note = r.get("note_id") or r.get("merged_into")
             decisions.append(tpl('<article class="card receipt"><h3>{decision}{note}</h3><p class="meta">{key} · '
                                  '{when}</p>{reasons}{warnings}</article>', decision=r["decision"],
                                  note=tpl(' <a href="/note/{n}">#{n}</a>', n=note) if note else Safe(""),
                                  key=r["run_key"], when=r["created_at"], reasons=reasons,
-                                 warnings=_list(r.get("warnings") or [])))
+                                 warnings=html_list(r.get("warnings") or [])))
         last = observations[-1]["id"] if observations else 0
         body = tpl('<h2>Session {id}</h2><p class="meta">{project} · {cwd} · started {started} · {status}'
                    '{ended}</p><h2>Stop decision</h2>{decisions}<h2>Timeline</h2>'
@@ -343,7 +289,7 @@ class UI:
                               '<pre class="context">{text}</pre></section>', label=part["label"],
                               tokens=part["tokens"], budget=part["budget"],
                               text=part["text"] or "(nothing would be injected)"))
-        body = tpl(_template("next_form.html"), projects=_options(projects, project, blank="no project"),
+        body = tpl(template("next_form.html"), projects=options(projects, project, blank="no project"),
                    prompt=prompt, blocks=join(blocks))
         return page("Next session", body, self)
 
@@ -558,7 +504,7 @@ class Handler(BaseHTTPRequestHandler):
                 return self._post(parts)
             if parts[:1] == ["static"] and len(parts) == 2 and parts[1] in ("ui.js", "ui.css"):
                 kind = "text/javascript" if parts[1].endswith(".js") else "text/css"
-                return self._send(200, _template(parts[1]).encode("utf-8"), f"{kind}; charset=utf-8")
+                return self._send(200, template(parts[1]).encode("utf-8"), f"{kind}; charset=utf-8")
             if parts == ["ping"]:  # the bench's baseline: the same server, no page work
                 return self._send(200, b"ok", "text/plain")
             routes: dict[tuple, Callable] = {

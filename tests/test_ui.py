@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from lorebook.cli import cli
 from lorebook.store import Store
-from lorebook.ui import UI, make_server, next_session_preview, server_url, tpl
+from lorebook.ui import UI, make_server, next_session_preview, server_url
+from lorebook.ui_html import tpl
 
 PROJECT = "github.com/acme/widget"
 SESSION = "sess-1234-abcd"
