@@ -181,6 +181,9 @@ def test_verify_and_supersede(seeded, serve, store):
     assert post(url + f"note/{seeded['retry']}/supersede", {"csrf": app.csrf, "new_id": str(seeded["csv"])})[0] == 303
     old = store.get_note(seeded["retry"])
     assert (old["status"], old["superseded_by"]) == ("superseded", seeded["csv"])
+    _, body, _ = get(url + f"note/{seeded['retry']}")
+    assert f'supersedes (by) <a href="/note/{seeded["csv"]}">#{seeded["csv"]} Legacy CSV' in body
+    assert "superseded by #" in body  # the revision's reason
     status, body, _ = post(url + f"note/{seeded['csv']}/supersede", {"csrf": app.csrf, "new_id": "x"})
     assert status == 400 and "number of the note" in body
 
