@@ -1321,6 +1321,53 @@ def project_alias(old_key, target, remove):
     click.echo(f"{old_key} is now an alias of {key}" + (f": its {moved} note(s) are recalled there." if moved else "."))
 
 
+@cli.command(name="ui")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, help="The port (default: a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to bind. Anything but loopback also needs --allow-remote.")
+@click.option("--allow-remote", is_flag=True,
+              help="Allow a non-loopback --host; the viewer then needs the token in the URL it prints.")
+@click.option("--read-only", is_flag=True, help="Show, never change: no curation buttons, every POST refused.")
+@click.option("--no-open", is_flag=True, help="Do not open a browser.")
+def ui_command(port, host, allow_remote, read_only, no_open):
+    """See and curate what the agent remembers, in your browser.
+
+    Starts a local web viewer on 127.0.0.1 (a free port unless --port), prints
+    its URL and opens it; Ctrl-C stops it. Notes (filters, search, curation:
+    verify, mark stale, supersede, edit, forget), sessions (timeline, what was
+    injected, the Stop decision and its reasons, live), the next session's
+    context, projects, corpora and stats.
+
+    \b
+    lorebook ui
+    lorebook ui --read-only --port 8765 --no-open
+    """
+    import secrets
+    import webbrowser
+
+    from .ui import LOOPBACK, UI, make_server, server_url
+
+    if host not in LOOPBACK and not allow_remote:
+        raise click.BadParameter(f"{host} is not loopback: add --allow-remote (the viewer then needs a token).",
+                                 param_hint="--host")
+    _store().close()  # a clear message now if the database cannot be used
+    app = UI(read_only=read_only, token=None if host in LOOPBACK else secrets.token_urlsafe(24))
+    try:
+        server = make_server(app, host, port)
+    except OSError as ex:
+        raise click.ClickException(f"Cannot listen on {host}:{port}: {ex.strerror or ex}")
+    url = server_url(server, app)
+    click.echo(f"lorebook ui: {url}" + (" (read-only)" if read_only else "") + "  (Ctrl-C stops it)")
+    if not no_open:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("lorebook ui: stopped")
+    finally:
+        server.server_close()
+
+
 def _register_plugin_commands() -> None:
     from .plugins import load_plugins
 
