@@ -74,7 +74,7 @@ def check_database() -> Check:
         from .store import Store
 
         store = Store(path)
-    except Exception as ex:  # a corrupt file fails here: sqlite3.DatabaseError, or a migration on garbage
+    except Exception as ex:  # a damaged file fails here (StoreCorrupt), or anything else that stops it opening
         return Check("database", "action", f"{path} cannot be opened: {ex}", fix=fix, data={"path": str(path)})
     try:
         problems = store.integrity_check()
