@@ -278,8 +278,18 @@ def install_command(project, dry_run, as_json):
         click.echo("lorebook was already registered: nothing to do.")
     import shutil
 
-    from .install import enabled_lorebook_plugins
+    from .install import enabled_lorebook_plugins, installed_in
 
+    other = "user" if project else "project"
+    try:
+        also = installed_in(other)
+    except LorebookError:
+        also = {}
+    if not dry_run and (also.get("hooks") or also.get("mcp")):
+        undo = "lorebook uninstall" if other == "user" else "lorebook uninstall --project"
+        click.echo(f"Warning: lorebook is also registered in the {other} settings, so every hook fires twice here "
+                   f"(lorebook runs once and says so in the session). Keep one route: `{undo}` removes the "
+                   f"{other} one.", err=True)
     if project and not shutil.which("lorebook"):
         click.echo("Note: the project's hooks run `lorebook` from PATH, and it is not on yours: add the directory "
                    "holding lorebook to PATH (install.sh links it into ~/.local/bin).", err=True)

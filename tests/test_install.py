@@ -290,6 +290,16 @@ def test_install_warns_when_the_plugin_is_also_enabled(home):
     assert "claude plugin uninstall lorebook@lorebook" in result.output
 
 
+def test_install_warns_when_the_other_scope_is_registered_too(home, tmp_path, monkeypatch):
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    assert "Warning" not in CliRunner().invoke(cli, ["install"]).output
+    result = CliRunner().invoke(cli, ["install", "--project"])
+    assert result.exit_code == 0
+    assert "also registered in the user settings" in result.output and "`lorebook uninstall`" in result.output
+
+
 def test_no_double_registration_warning_by_default(home):
     assert "Warning" not in CliRunner().invoke(cli, ["install"]).output
 
