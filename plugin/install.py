@@ -222,29 +222,11 @@ def _make_private_dir(path: Path) -> None:
 
 def write_private(path: Path, data: bytes, private: bool = True) -> None:
     """Write ``data`` atomically. An existing file keeps its mode; a new one is 0600 (``private``) or 0644."""
+    from .files import write_bytes_atomic
+
     if private:
         _make_private_dir(path.parent)
-    else:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.lorebook-tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as fp:
-            fp.write(data)
-        if path.exists():
-            shutil.copymode(path, tmp)
-        elif not private:
-            os.chmod(tmp, 0o644 & ~_umask())
-        os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    write_bytes_atomic(path, data, private=private)
 
 
 def _read_bytes(path: Path) -> bytes | None:
