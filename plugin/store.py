@@ -25,6 +25,11 @@ if TYPE_CHECKING:  # pathlib, hashlib and datetime cost a hook process ~10 ms of
 SCHEMA_VERSION = 2
 BUSY_TIMEOUT_S = 5.0
 HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a longer lock goes to the spool
+# A store opened with checkpoint_on_close=False (hook processes) leaves the WAL to the next process instead of
+# copying it into the database (and fsyncing both) as it closes; past this size it truncates the WAL as it closes.
+# SQLite's autocheckpoint cannot bound it alone: a process that opens the database first rebuilds the WAL index,
+# forgetting what was already copied, so the WAL is never rewound and would grow with every hook.
+WAL_TRUNCATE_BYTES = 1024 * 1024
 
 NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids")
 OBSERVATION_JSON_FIELDS = ("files", "meta")
@@ -182,7 +187,8 @@ class Store:
     do. ``conn`` is the raw connection, for tests and benchmarks only.
     """
 
-    def __init__(self, path: str | Path | None = None, busy_timeout: float = BUSY_TIMEOUT_S):
+    def __init__(self, path: str | Path | None = None, busy_timeout: float = BUSY_TIMEOUT_S,
+                 checkpoint_on_close: bool = True):
         if path is None:
             from .config import db_file
 
@@ -195,7 +201,10 @@ class Store:
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self.conn.execute("PRAGMA synchronous = NORMAL")  # safe in WAL mode: commits do not fsync
+        self._checkpoint_on_close = checkpoint_on_close
+        if not checkpoint_on_close and hasattr(self.conn, "setconfig"):  # Python 3.12+
+            self.conn.setconfig(sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, True)
         self._db = None
         if self.conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
             self._migrate()
@@ -304,6 +313,16 @@ class Store:
             raise self._domain_error(ex) from ex
 
     def close(self) -> None:
+        """Close the connection. A hook's store (``checkpoint_on_close=False``) leaves the WAL as it is, unless
+        it is over ``WAL_TRUNCATE_BYTES``: then it copies it into the database and truncates it, when no other
+        process is in the way (else a later close does)."""
+        if not self._checkpoint_on_close:
+            try:
+                if os.path.getsize(self._path + "-wal") > WAL_TRUNCATE_BYTES:
+                    self.conn.execute("PRAGMA busy_timeout = 0")
+                    self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except (OSError, sqlite3.Error):
+                pass  # no WAL (another journal mode), or busy: the next close tries again
         self.conn.close()
 
     def set_busy_timeout(self, seconds: float) -> None:
