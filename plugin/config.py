@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError, UserDirError
+
+if TYPE_CHECKING:  # pathlib costs a hook process ~6 ms of imports: the hook path uses the *_file() strings
+    from pathlib import Path
 
 DEFAULT_CONTEXT_BUDGET = 1500
 DEFAULT_PROMPT_BUDGET = 600
@@ -24,14 +27,15 @@ DEFAULTS: dict = {
 }
 
 
-def _platform_data_dir() -> Path:
+def _platform_data_dir() -> str:
+    home = os.path.expanduser("~")
     if sys.platform == "darwin":
-        return Path.home() / "Library" / "Application Support" / "lorebook"
+        return os.path.join(home, "Library", "Application Support", "lorebook")
     if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "lorebook"
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "lorebook"
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+        return os.path.join(base, "lorebook")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(home, ".local", "share")
+    return os.path.join(base, "lorebook")
 
 
 def user_dir(create: bool = True) -> Path:
@@ -39,18 +43,25 @@ def user_dir(create: bool = True) -> Path:
 
     ``LOREBOOK_HOME`` overrides the platform's data dir.
     """
-    path = Path(os.environ.get("LOREBOOK_HOME") or _platform_data_dir()).expanduser()
+    from pathlib import Path
+
+    return Path(user_dir_str(create))
+
+
+def user_dir_str(create: bool = True) -> str:
+    """:func:`user_dir` as a string, without importing pathlib (the hook path)."""
+    path = os.path.expanduser(os.environ.get("LOREBOOK_HOME") or _platform_data_dir())
     if create:
         try:
-            if not path.is_dir():
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.mkdir(mode=0o700, exist_ok=True)  # it holds prompts and tool output: private
+            if not os.path.isdir(path):
+                os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+                os.makedirs(path, mode=0o700, exist_ok=True)  # it holds prompts and tool output: private
         except OSError as ex:
             raise UserDirError(
                 f"Cannot create lorebook's data dir {path}: {ex.strerror or ex}. "
                 "Remove whatever stands in its place or set LOREBOOK_HOME to another directory."
             ) from ex
-        if not path.is_dir():
+        if not os.path.isdir(path):
             raise UserDirError(
                 f"lorebook's data dir {path} is not a directory. "
                 "Move that file away or set LOREBOOK_HOME to another directory."
@@ -62,21 +73,34 @@ def db_path() -> Path:
     return user_dir() / "lorebook.db"
 
 
+def db_file() -> str:
+    return os.path.join(user_dir_str(), "lorebook.db")
+
+
 def log_path() -> Path:
     return user_dir() / "logs" / "hooks.log"
+
+
+def log_file() -> str:
+    return os.path.join(user_dir_str(), "logs", "hooks.log")
 
 
 def config_path() -> Path:
     return user_dir(create=False) / "config.json"
 
 
+def config_file() -> str:
+    return os.path.join(user_dir_str(create=False), "config.json")
+
+
 def load_config() -> dict:
     """The merged settings: defaults, then config.json, then environment variables."""
     config = dict(DEFAULTS)
-    path = config_path()
-    if path.exists():
+    path = config_file()
+    if os.path.exists(path):
         try:
-            loaded = json.loads(path.read_text("utf-8"))
+            with open(path, encoding="utf-8") as fp:
+                loaded = json.loads(fp.read())
         except (OSError, ValueError) as ex:
             raise ConfigError(f"Cannot read {path}: {ex}. Fix the JSON or delete the file.") from ex
         if not isinstance(loaded, dict):
@@ -100,8 +124,8 @@ def log(event: str, message: str, exc: BaseException | None = None) -> None:
 
         from .redact import redact
 
-        path = log_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path = log_file()
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
         if exc is not None:
             text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
