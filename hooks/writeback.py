@@ -20,9 +20,14 @@ from .sessions import ensure_session
 STOP_PROMPT_KEY = "stop-prompt"
 STOP_PROMPT = (
     "lorebook (memory plugin): before you stop, if this session taught something a future session should know "
-    "(a cause you found, a fix that worked, a pitfall, a decision and its reason), record it once with the MCP "
-    "tool write_task_memory: title, trigger, evidence (quoted), change, validation (what passed, what was not "
-    "checked), scope and conditions. If it taught nothing reusable, just stop: do not write status notes."
+    "(a cause you found, a fix that worked, including a change to how a command is run, a pitfall, a decision "
+    "and its reason), record it once with the MCP tool write_task_memory, for a reader who never saw this "
+    "session: title (the problem and its fix in one line, e.g. '`pytest` fails with ModuleNotFoundError: app "
+    "— run it with PYTHONPATH=src'), summary (the cause and the fix, one or two sentences), trigger, evidence "
+    "(the error line quoted, and one line per attempt that did not help: 'tried X: still failed with …'), "
+    "change (the net change only: the final diff or the final command, paths relative to the project root), "
+    "validation (the check that passed after the change; what was not checked), scope and conditions. "
+    "If it taught nothing reusable, just stop: do not write status notes."
 )
 
 
