@@ -31,10 +31,6 @@ STOP_PROMPT = (
 )
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
-
-
 def spawn_detached(args: list[str]) -> bool:
     """Start ``python -m lorebook ARGS`` in its own session, outliving this hook; never raises."""
     import subprocess
@@ -48,14 +44,53 @@ def spawn_detached(args: list[str]) -> bool:
         return False
 
 
-def _should_ask(event, store, results: list[dict]) -> bool:
-    if not _flag("LOREBOOK_STOP_PROMPT") or event.payload.get("stop_hook_active"):
-        return False
-    if any(r["decision"] in ("created", "merged") for r in results):
+def stop_prompt_mode() -> str:
+    """LOREBOOK_STOP_PROMPT: ``resolved`` (ask only after a resolved failure lorebook could not turn into a
+    lesson), ``1``/``always`` (ask after any failure or edit), ``0``/``off`` (never)."""
+    value = os.environ.get("LOREBOOK_STOP_PROMPT", "").strip().lower()
+    if value in ("resolved", "auto"):
+        return "resolved"
+    if value in ("", "0", "false", "no", "off"):
+        return "off"
+    return "always"
+
+
+def _resolved_failure(observations: list[dict]) -> bool:
+    """A command failed and a later run of the same program passed: the session found something out."""
+    from lorebook.candidates import command_family
+
+    failed: set[str] = set()
+    for o in observations:
+        if o["tool"] != "Bash" or not o.get("target"):
+            continue
+        family = command_family(o["target"])
+        if o["outcome"] == "error":
+            failed.add(family)
+        elif family in failed:
+            return True
+    return False
+
+
+def would_ask(mode: str, observations: list[dict], results: list[dict]) -> bool:
+    """Whether Stop asks the agent for its lesson, by the session's observations and writeback results."""
+    if mode == "off" or any(r["decision"] in ("created", "merged") for r in results):
         return False  # lorebook already recorded the lesson itself
-    observations = store.session_observations(event.session_id)
-    if not any(o["outcome"] == "error" or o["tool"] in ("Edit", "Write", "MultiEdit") for o in observations):
-        return False  # nothing happened that could hold a lesson
+    codes = {code for r in results for code in r.get("reason_codes") or []}
+    if "instruction_injection" in codes:
+        return False  # the session's own account tried to steer future agents: do not invite more of it
+    if mode == "resolved" and (not _resolved_failure(observations)
+                               or codes and codes <= {"retry_without_change", "self_inflicted"}):
+        return False  # no failure was resolved, or lorebook knows the fix taught nothing (a plain retry, a typo)
+    # nothing happened that could hold a lesson
+    return any(o["outcome"] == "error" or o["tool"] in ("Edit", "Write", "MultiEdit") for o in observations)
+
+
+def _should_ask(event, store, results: list[dict]) -> bool:
+    mode = stop_prompt_mode()
+    if mode == "off" or event.payload.get("stop_hook_active"):
+        return False
+    if not would_ask(mode, store.session_observations(event.session_id), results):
+        return False
     run_key = f"{event.session_id}:{STOP_PROMPT_KEY}"
     if store.get_receipt(SOURCE_AGENT, run_key) is not None:
         return False  # asked once already in this session
