@@ -124,6 +124,8 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="lorebook-stop-prompt-"))
     runner = loop.Runner(root)
     runner.env["LOREBOOK_STOP_PROMPT"] = "always"
+    if os.environ.get("PYTHONPATH"):  # measure another checkout's code (e.g. a branch's candidates) as well
+        runner.env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     os.environ["LOREBOOK_HOME"] = str(runner.home)
     from lorebook.hooks.writeback import STOP_PROMPT, would_ask
     from lorebook.text import estimate_tokens

@@ -3,9 +3,11 @@
 The deterministic writeback runs in the hook (well under a second: no model,
 no vectors). With ``LOREBOOK_MODEL`` set, a detached ``lorebook refine``
 process asks that model to improve the record afterwards; the hook never
-imports ``llm``. With ``LOREBOOK_STOP_PROMPT=1`` the agent is asked, once per
-session and never while ``stop_hook_active``, to record its lesson through the
-MCP tool ``write_task_memory`` when lorebook found nothing to write itself.
+imports ``llm``. With ``LOREBOOK_STOP_PROMPT`` (``resolved``: after a resolved
+failure; ``1``: after any failure or edit; off by default, see bench/stop_prompt.py)
+the agent is asked, once per session and never while ``stop_hook_active``, to
+record its lesson through the MCP tool ``write_task_memory`` when lorebook found
+nothing to write itself.
 """
 from __future__ import annotations
 

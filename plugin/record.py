@@ -110,7 +110,7 @@ _IMPERATIVE = {"added": "add", "set": "set", "pinned": "pin", "changed": "change
                "passed": "pass", "exported": "export", "configured": "configure", "created": "create",
                "deleted": "delete", "updated": "update", "enabled": "enable", "disabled": "disable",
                "restored": "restore", "reverted": "revert", "wrapped": "wrap", "called": "call", "made": "make"}
-_LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|ERROR:?\s+|error:\s+(?=\S+:))")
+_LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s+(?=\S+:))")
 _PYTEST_FAILED = re.compile(r"\b(?:FAILED|ERROR)\s+\S+\s+-\s+")
 _DOTTED_EXCEPTION = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b)")
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+([\w.@+-]+)")
@@ -122,8 +122,9 @@ _CODE = re.compile(r"`([^`]+)`")
 
 def error_line(text: str) -> str:
     """The line of a log a reader needs: the last that names an error (``KeyError: …``, ``error[E0433]``), else
-    the last that says something failed, else the first that says anything; log furniture stripped."""
-    text = re.sub(r"…\[\d+ chars truncated\]…", "\n", str(text or ""))  # text.bounded's marker joins two lines
+    the last that says something failed, else the last that says anything ("4 passed"); log furniture stripped."""
+    # text.bounded's marker joins the head of one line to the tail of another: keep whole words only
+    text = re.sub(r"…\[\d+ chars truncated\]…\S*\s*", "\n", str(text or ""))
     lines = [line.strip().strip("=").strip() for line in text.splitlines()]
     lines = [_LOG_PREFIX.sub("", _PYTEST_FAILED.sub("", line)).strip() for line in lines if line.strip(" -_*>#\t")]
     lines = [line for line in lines if line]
@@ -131,7 +132,7 @@ def error_line(text: str) -> str:
         return lines[0] if lines else ""
     named = [line for line in lines if _ERROR_NAME.search(line)]
     failed = [line for line in lines if _ERROR_WORD.search(line)]
-    return (named or failed or lines[:1])[-1]
+    return (named or failed or lines)[-1]
 
 
 def _title_part(text: str) -> str:

@@ -161,20 +161,31 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
               tokens: int | None = CARD_TOKENS) -> str:
     """One note as a card (templates/note_full.md): title, provenance, then :func:`note_lines`.
 
-    Within ``tokens`` where it can be: the lines give way (the cause, the change, …
-    shortened, whole sentences first) before the card grows past it; the title stays.
+    Within ``tokens`` where it can be: the lines give way (the change, the trigger, …
+    first, then the cause and fix, by whole sentences) before the card grows past it;
+    the title stays.
     """
     limits = dict(limits or CARD_LIMITS)
     prov = provenance(note)
+    others = [k for k in limits if k not in ("title", "summary")]
+    # the other lines give way first, then the cause and fix (to whole sentences), then both further
+    phases = iter([(others, 70), (["summary"], 100), (others, 40), (["summary"], 60)])
+    keys, floor = next(phases)
     while True:
         fields = "\n".join(f"{label}: {value}" for label, value in note_lines(note, limits, why))
         card = template("note_full.md").format(
             id=note["id"], title=inert(note["title"], limits["title"]), kind=inert(note.get("kind") or "note", 20),
             verified=prov["verified"], date=prov["date"], source=inert(prov["source"], 60), fields=fields,
         ).strip()
-        if tokens is None or estimate_tokens(card) <= tokens or limits["summary"] <= 60:
+        if tokens is None or estimate_tokens(card) <= tokens:
             return card
-        limits = {k: v if k == "title" else max(v * 4 // 5, 40) for k, v in limits.items()}
+        while all(limits[k] <= floor for k in keys):
+            try:
+                keys, floor = next(phases)
+            except StopIteration:
+                return card
+        for key in keys:
+            limits[key] = max(limits[key] * 4 // 5, floor)
 
 
 def note_for_reading(note: dict) -> str:
