@@ -83,14 +83,6 @@ def _observation_ref(item: dict) -> str:
     return f" (observation {item['observation_id']})" if isinstance(item.get("observation_id"), int) else ""
 
 
-def _validation_text(validation) -> str:
-    if isinstance(validation, dict):
-        lines = [f"passed: {v}" for v in validation.get("passed") or []]
-        lines += [f"not performed: {v}" for v in validation.get("not_performed") or []]
-        return "\n".join(lines)
-    return str(validation or "")
-
-
 def _change_text(change: str) -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
