@@ -62,7 +62,7 @@ def _words(text) -> set[str]:
 
 def _said_already(text, shown) -> bool:
     """Most of ``text``'s words are in ``shown`` already (a trigger that only restates the title's problem)."""
-    words = _words(text) - {"running", "fails", "with", "when", "the"}
+    words = _words(text) - {"running", "run", "fails", "failed", "with", "when", "the", "this", "project", "it"}
     return bool(words) and len(words & _words(shown)) >= 0.7 * len(words)
 
 
@@ -83,10 +83,13 @@ def _observation_ref(item: dict) -> str:
     return f" (observation {item['observation_id']})" if isinstance(item.get("observation_id"), int) else ""
 
 
-def _change_text(change: str) -> str:
-    """The change as one readable line: diff hunk headers dropped, lines joined."""
+def _change_text(change: str, compact: bool = False) -> str:
+    """The change as one readable line: diff hunk headers dropped, lines joined; a card keeps a diff's added
+    lines only (the state to reach), which the removed ones would otherwise push past the line's bound."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
              if line.strip() and not _HUNK_HEADER.match(line.strip())]
+    if compact and any(re.match(r"\+(?!\+)", line) for line in lines):
+        lines = [line for line in lines if not re.match(r"-(?!-)", line)]
     out = ""
     for line in lines:
         line = line.strip() if not line.startswith(("+", "-")) else line
@@ -105,7 +108,7 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     lines.append(("Cause and fix", inert(_whole_sentences(note.get("summary"), limits["summary"]), limits["summary"])))
     if not compact or not _said_already(lesson_problem(note.get("trigger")), note.get("title")):
         lines.append(("When", inert(note.get("trigger"), limits["trigger"])))
-    lines.append(("Change", inert(_change_text(note.get("change")), limits["change"])))
+    lines.append(("Change", inert(_change_text(note.get("change"), compact), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     for item in evidence:
         if is_attempt(item):

@@ -189,3 +189,19 @@ def test_mcp_get_note_reads_lesson_first_with_error_lines_and_the_way_to_the_log
     assert note["evidence"][0]["quote"] == "ModuleNotFoundError: No module named 'shop'"
     assert note["evidence"][1]["quote"].startswith("tried `pip install pytest`: still failed")
     assert note["logs"] == f"the full output behind the evidence: `lorebook show {note_id} --evidence`"
+
+
+def test_a_card_shows_the_state_a_diff_reaches_and_a_full_note_shows_both_sides():
+    note = dict(SECOND_TRY, change="src/worker.rs:\n-let state = Rc::new(RefCell::new(State::default()));\n"
+                                   "+let state = Arc::new(Mutex::new(State::default()));")
+    card = full_note(note)
+    assert "Change: src/worker.rs: +let state = Arc::new(Mutex::new(State::default()));" in card
+    assert "Rc::new(RefCell" not in card.split("Change:")[1]
+    assert "-let state = Rc::new(RefCell" in note_for_reading(note)
+
+
+def test_a_trigger_that_restates_the_title_is_left_off_the_card():
+    note = dict(SECOND_TRY, trigger="Running `pytest -q` in this project (it failed with "
+                                    "ModuleNotFoundError: No module named 'shop')")
+    assert "\nWhen:" not in full_note(note)
+    assert "\nWhen:" in full_note(dict(note, title="Tests need PYTHONPATH=src"))
