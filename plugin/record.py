@@ -135,9 +135,11 @@ def error_line(text: str) -> str:
     return (named or failed or lines)[-1]
 
 
-def _title_part(text: str) -> str:
-    """One clause of a title: the line that says something, without log furniture or absolute paths."""
-    text = " ".join(error_line(text).split())
+def _title_part(text: str, error: bool = True) -> str:
+    """One clause of a title: the line that says something (the error line of a log, or a fix's first line),
+    without log furniture or absolute paths."""
+    first = next((line for line in str(text or "").splitlines() if line.strip()), "")
+    text = " ".join((error_line(text) if error else first).split())
     for _ in range(3):
         text = _LOG_PREFIX.sub("", text).strip()
     text = _PYTEST_FAILED.sub("", text)
@@ -200,7 +202,7 @@ def lesson_title(problem: str, fix: str | None = None, limit: int = TITLE_LIMIT)
     problem gives way first (its file, its command's flags, then words), and the fix
     keeps at least half the line.
     """
-    problem, fix = _title_part(problem), _imperative(_title_part(fix or ""))
+    problem, fix = _title_part(problem), _imperative(_title_part(fix or "", error=False))
     if not fix:
         return _fit_problem(problem[:1].upper() + problem[1:], limit)
     if not problem:

@@ -205,3 +205,8 @@ def test_a_trigger_that_restates_the_title_is_left_off_the_card():
                                     "ModuleNotFoundError: No module named 'shop')")
     assert "\nWhen:" not in full_note(note)
     assert "\nWhen:" in full_note(dict(note, title="Tests need PYTHONPATH=src"))
+
+
+def test_a_fix_of_several_lines_is_titled_by_its_first():
+    assert lesson_title("`make` fails with missing PROFILE", "Set PROFILE=release\nall checks pass now") \
+        == "`make` fails with missing PROFILE — set PROFILE=release"
