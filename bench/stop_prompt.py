@@ -127,7 +127,7 @@ def main() -> None:
     if os.environ.get("PYTHONPATH"):  # measure another checkout's code (e.g. a branch's candidates) as well
         runner.env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     os.environ["LOREBOOK_HOME"] = str(runner.home)
-    from lorebook.hooks.writeback import STOP_PROMPT, would_ask
+    from lorebook.hooks.stop import STOP_PROMPT, would_ask
     from lorebook.text import estimate_tokens
 
     rows = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from .provenance import provenance, provenance_labels
 from .record import error_line, lesson_problem
 from .text import estimate_tokens, one_line
 
@@ -135,16 +136,16 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     return [(label, value) for label, value in lines if value]
 
 
-def provenance(note: dict) -> dict:
-    return {
-        "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
-        "source": f"{note.get('source_agent') or 'unknown agent'} session {(note.get('session_id') or '?')[:8]}",
-        "verified": "verified" if note.get("verified") else "not verified",
-    }
+def validation_text(validation) -> str:
+    if isinstance(validation, dict):
+        lines = [f"passed: {v}" for v in validation.get("passed") or []]
+        lines += [f"not performed: {v}" for v in validation.get("not_performed") or []]
+        return "\n".join(lines)
+    return str(validation or "")
 
 
 def index_line(note: dict, why: list[str] | None = None) -> str:
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     line = (f"- #{note['id']} [{inert(note.get('kind') or 'note', 20)}, {prov['verified']}, {prov['date']}, "
             f"{inert(prov['source'], 60)}] {inert(note['title'], 140)}")
     if why:
@@ -161,7 +162,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     the title stays.
     """
     limits = dict(limits or CARD_LIMITS)
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     others = [k for k in limits if k not in ("title", "summary")]
     # the other lines give way first, then the cause and fix (to whole sentences), then both further
     phases = iter([(others, 70), (["summary"], 100), (others, 40), (["summary"], 60)])
@@ -186,7 +187,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
 def note_for_reading(note: dict) -> str:
     """One note for a person (`lorebook show`): the card's lines at full length, the change as written,
     the evidence as its error lines, and where the full logs are."""
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     out = [f"#{note['id']} {inert(note['title'], FULL_LIMITS['title'])}",
            f"{inert(note.get('kind') or 'note', 20)} · {prov['verified']} · recorded {prov['date']} by "
            f"{inert(prov['source'], 60)}", ""]

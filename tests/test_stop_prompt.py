@@ -1,7 +1,7 @@
 """When Stop asks the agent for its lesson (LOREBOOK_STOP_PROMPT), decided on the session's record."""
 import pytest
 
-from lorebook.hooks.writeback import STOP_PROMPT, stop_prompt_mode, would_ask
+from lorebook.hooks.stop import STOP_PROMPT, stop_prompt_mode, would_ask
 
 
 def bash(n, command, outcome):
