@@ -492,15 +492,17 @@ def _sentences(text: str) -> list[str]:
         part = re.sub(r"(?i)^(?:(?:two|three|a few) things:\s*|(?:and|also|separately|then|so),?\s+)", "", part)
         if len(part) < 4 or _CHATTER.match(part):
             continue
-        part = _FIRST_PERSON.sub("", part)
+        stripped = _FIRST_PERSON.sub("", part)
+        if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case
+            part = stripped[:1].upper() + stripped[1:]
         helpless = _DID_NOT_HELP.search(part)
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", part[helpless.end():]) if helpless else None
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
             tail = part[helpless.end() + split.end():]
-            out += [head[:1].upper() + head[1:], tail[:1].upper() + tail[1:]]
+            out += [head, tail[:1].upper() + tail[1:] if re.match(r"[a-z]+\b(?![_.(])", tail) else tail]
             continue
-        out.append(part[:1].upper() + part[1:])
+        out.append(part)
     return out
 
 
@@ -578,6 +580,28 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str) -> tuple[list[di
         unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])
         kept = named_kept
     return kept, sorted(set(unrelated))
+
+
+_PAST = {"added": "add", "set": "set", "pinned": "pin", "changed": "change", "installed": "install",
+         "replaced": "replace", "removed": "remove", "moved": "move", "switched": "switch", "used": "use",
+         "upgraded": "upgrade", "downgraded": "downgrade", "bumped": "bump", "declared": "declare",
+         "passed": "pass", "wrapped": "wrap", "initialised": "initialise", "initialized": "initialize"}
+
+
+def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
+    """The agent's own words for the fix ("Added `x = 1` under [http]"), in the imperative, when they name it."""
+    for sentence in fixes:
+        clause = re.split(r";\s+|\.\s*$", sentence)[0].strip()
+        first, _, rest = clause.partition(" ")
+        verb = _PAST.get(first.lower())
+        if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words):
+            return f"{verb} {rest}"
+    return None
+
+
+def lesson_title(problem: str, fix: str | None) -> str:
+    """The title a person would write: the problem, then its fix."""
+    return one_line(f"{problem} — {fix}" if fix else problem, 160)
 
 
 def fix_words_of(chain: dict, cwd: str | None) -> set[str]:
@@ -697,7 +721,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)", "", shown or "")
     problem = f"`{command}` fails" + (f" with {one_line(readable, 60)}" if readable else "")
     fix_title = "; ".join(p if len(p) <= 90 else re.sub(r"^.*? in (\S+)$", r"change \1", p) for p in fix_parts[:2])
-    title = f"{problem}: {fix_title}" if fix_parts else problem
+    said_fix = _stated_fix_clause(fixes, fix_words)
+    title = lesson_title(problem, said_fix or fix_title)
     change = "\n".join(change_lines)
     evidence = [{"quote": shown or one_line(failure.get("summary"), 160),
                  "source": f"observation {failure['id']}",
@@ -715,7 +740,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                            else "exit code 0", 100)
     evidence.append({"quote": f"then passed: {passed_line}", "source": f"observation {success['id']}",
                      "observation_id": success["id"]})
-    passed = [f"`{one_line(shown_command(success['target']), 120)}` (observation {success['id']})"]
+    passed = [f"`{one_line(shown_command(success['target']), 120)}` passed after the change "
+              f"(observation {success['id']})"]
     not_performed = []
     if chain["kind"] == "error_changed":
         not_performed.append(f"`{command}` then failed on another error, fixed separately before it passed.")

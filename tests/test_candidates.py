@@ -178,7 +178,7 @@ def test_a_fix_by_changing_only_how_the_command_runs_is_stored(git_project, stor
     (note,) = store.project_notes(PROJECT)
     assert "PYTHONPATH=src pytest tests/ -q" in note["title"] and note["verified"] == 1
     assert "PYTHONPATH=src" in note["change"] and "lives under src/" in note["summary"]
-    assert note["validation"]["passed"] == ["`PYTHONPATH=src pytest tests/ -q` (observation 2)"]
+    assert note["validation"]["passed"] == ["`PYTHONPATH=src pytest tests/ -q` passed after the change (observation 2)"]
 
 
 def test_a_fix_on_the_second_try_stores_the_net_change_and_the_first_try_as_evidence(git_project, store):
