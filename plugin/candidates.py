@@ -214,6 +214,25 @@ def command_job(command: str) -> str | None:
     return None
 
 
+def _targets(command: str) -> list[str]:
+    """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
+    parsed = parse_command(command)
+    words = [w for w in _words(parsed["check"]) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    family = parsed["family"].split()
+    skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
+    if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", words[0]):
+        skip = 2
+    return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
+
+
+def _same_target(failed: str, later: str) -> bool:
+    """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
+    a, b = _targets(failed), _targets(later)
+    if not a or not b or "" in b or "." in b:
+        return True
+    return any(x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/")) for x in a for y in b)
+
+
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection)."""
     parts = {f"env:{e}" for e in parsed["env"]} | {f"flag:{f}" for f in parsed["flags"]}
@@ -410,7 +429,8 @@ def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
         success = None
         kind = None
         for later in observations[i + 1:]:
-            if _is_check(later) and command_family(later["target"]) == family:
+            if _is_check(later) and command_family(later["target"]) == family \
+                    and _same_target(failure["target"], later["target"]):
                 if later["outcome"] == "error":
                     events.append(later)
                     continue
@@ -561,6 +581,9 @@ def _named_in(path: str, text: str) -> bool:
     return base in text or path in text or (len(stem) >= 4 and re.search(rf"\b{re.escape(stem)}\b", text) is not None)
 
 
+MAX_UNNAMED_FILES = 3
+
+
 def _relevant_edits(chain: dict, cwd: str | None, context: str) -> tuple[list[dict], list[str]]:
     """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated."""
     error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
@@ -579,6 +602,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str) -> tuple[list[di
     if named_kept and len(named_kept) < len(kept):
         unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])
         kept = named_kept
+    elif not named_kept and len({f for e in kept for f in e.get("files") or []}) > MAX_UNNAMED_FILES:
+        # many files edited, none named by the error, the command or anyone's account: feature work, not a fix
+        unrelated.extend(_rel(p, cwd) for e in kept for p in e.get("files") or [])
+        kept = []
     return kept, sorted(set(unrelated))
 
 

@@ -126,6 +126,24 @@ def test_another_command_that_passes_is_not_the_failing_check():
     assert chains == [] and notes == ["unresolved_failure"]
 
 
+def test_another_test_file_passing_is_not_the_failing_test_passing():
+    observations = [_bash(1, "pytest tests/test_a.py -q", False, "AssertionError"),
+                    _edit(2, "/p/app/a.py", "x = 1", "x = 2"),
+                    _bash(3, "pytest tests/test_b.py -q"),
+                    _bash(4, "pytest tests/test_a.py::test_one -q")]
+    (chain,), _ = find_chains(observations)
+    assert chain["success"]["id"] == 4  # the failing file again (one of its tests), not another file
+
+
+def test_feature_work_across_many_unnamed_files_is_not_linked_to_an_old_failure(git_project, store):
+    session = Session("feat", git_project).fail("pytest -q", "Exit code 1\nE   AssertionError: assert 3 == 4")
+    for name in ("app/models.py", "app/views.py", "app/forms.py", "app/urls.py", "app/admin.py"):
+        session.edit(name, "pass", "return None")
+    session.ok("pytest -q", "64 passed").stop("Built the export feature; all tests pass.")
+    candidates, notes = session_candidates(store, "feat", "Built the export feature; all tests pass.")
+    assert candidates == [] and notes == ["unrelated_change"]
+
+
 def test_the_projects_own_test_command_resolves_a_failing_test_run():
     chains, _ = find_chains([_bash(1, "pytest", False, "ImproperlyConfigured"), _bash(2, "make test")])
     assert [c["kind"] for c in chains] == ["same_job"]
