@@ -737,7 +737,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     attempt_words = _tokens(" ".join(tried)) | set(re.findall(r"\d+(?:\.\d+)+", " ".join(tried)))
     helpless = [s for s in said["did_not_help"]
                 if _relevance(s, words | attempt_words) or set(re.findall(r"\d+(?:\.\d+)+", s)) & attempt_words]
-    user_causes = [s for p in prompts for s in _sentences(p["text"]) if _USER_CAUSE.search(s)]
+    # the user's suspicion, when it is about this problem (the only one, or one it names)
+    user_causes = [s for p in prompts for s in _sentences(p["text"])
+                   if _USER_CAUSE.search(s) and (not rivals or mine(s))]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
         summary_parts.append(helpless[0])
@@ -762,6 +764,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         evidence.append(entry)
     for sentence in helpless[:0 if tried else 1]:
         evidence.append({"quote": sentence, "source": "the agent's final message"})
+    for sentence in [s for p in prompts for s in _sentences(p["text"])
+                     if _DID_NOT_HELP.search(s) and (not rivals or mine(s))][:1]:
+        evidence.append({"quote": sentence, "source": "the user's prompt (tried before this session)"})
     verified = resolved_by is success and success["outcome"] == "ok"
     passed_line = one_line((success.get("body") or "").strip().splitlines()[-1] if (success.get("body") or "").strip()
                            else "exit code 0", 100)

@@ -294,6 +294,19 @@ def test_the_users_stated_cause_reaches_the_summary(git_project, store):
     assert "BOM" in note["summary"] and "utf-8-sig" in note["change"]
 
 
+def test_what_the_user_already_tried_is_evidence_not_the_fix(git_project, store):
+    (Session("usr", git_project, "The build is out of memory. Raising the heap limit didn't help.")
+     .fail("npm run build", "Exit code 134\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out "
+                            "of memory")
+     .edit("vite.config.ts", "    sourcemap: true,", "    sourcemap: false,")
+     .ok("npm run build", "built in 41.20s")
+     .stop("The build ran out of memory generating source maps; turning sourcemap off in vite.config.ts fixed it."))
+    (note,) = store.project_notes(PROJECT)
+    assert {"quote": "Raising the heap limit didn't help.",
+            "source": "the user's prompt (tried before this session)"} in note["evidence"]
+    assert "heap limit" not in note["change"] and "sourcemap: false" in note["change"]
+
+
 def test_a_flaky_retry_stores_nothing(git_project, store):
     (Session("flaky", git_project)
      .fail("pytest tests/e2e -q", "Exit code 1\nTimeoutError: Page.goto: Timeout 30000ms exceeded.")
