@@ -438,7 +438,7 @@ def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
                     success, kind = later, "same_check"
                     break
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
-                    and not any(e["tool"] in EDIT_TOOLS for e in events):
+                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events):
                 success, kind = later, "same_job"
                 break
             if _is_change(later):

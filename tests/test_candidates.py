@@ -133,6 +133,7 @@ def test_another_test_file_passing_is_not_the_failing_test_passing():
                     _bash(4, "pytest tests/test_a.py::test_one -q")]
     (chain,), _ = find_chains(observations)
     assert chain["success"]["id"] == 4  # the failing file again (one of its tests), not another file
+    assert find_chains([observations[0], observations[2]]) == ([], ["unresolved_failure"])
 
 
 def test_feature_work_across_many_unnamed_files_is_not_linked_to_an_old_failure(git_project, store):
