@@ -13,6 +13,8 @@ from .decision import _receipt_result, write_memory
 from .store import Store
 
 SOURCE_AGENT = "claude-code"
+# new lessons one Stop may write; a long session's earlier lessons were decided at earlier Stops (receipts)
+MAX_NEW_LESSONS = 5
 
 
 def write_back(store: Store, session_id: str, last_message: str | None, *, source_agent: str = SOURCE_AGENT,
@@ -29,9 +31,14 @@ def write_back(store: Store, session_id: str, last_message: str | None, *, sourc
         # the session's own account tries to steer future agents: none of its lessons can be trusted as written
         candidates, notes = [], sorted(set(notes) | {"instruction_injection"})
     results = []
-    for candidate in candidates[:3]:
+    fresh = 0
+    for candidate in candidates:
         run_key = f"{session_id}:{candidate.pop('_run_key')}"
         origin = candidate.pop("_reason")
+        if store.get_receipt(source_agent, run_key) is None:
+            if fresh >= MAX_NEW_LESSONS:
+                continue  # a session is not a flood: the rest wait for the next Stop
+            fresh += 1
         result = write_memory(store, candidate, mode="auto", source_agent=source_agent, source_run_key=run_key,
                               session_id=session_id, use_vectors=use_vectors, index=index)
         result.update(run_key=run_key, origin=origin)

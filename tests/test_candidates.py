@@ -314,3 +314,26 @@ def test_a_flaky_retry_stores_nothing(git_project, store):
      .ok("pytest tests/e2e -q", "3 passed")
      .stop("It was flaky; it passed on rerun."))
     assert store.stats()["notes"] == 0
+
+
+LONG_SESSION = [
+    ("pytest tests/test_tax.py -q", "KeyError: 'VAT_RATE'", "app/settings.py", "DEBUG = False", "VAT_RATE = 0.2"),
+    ("npm run build", "Module not found: Error: Can't resolve 'date-fns'", "package.json", '"clsx": "^2"',
+     '"date-fns": "^3.6.0"'),
+    ("cargo test", "error[E0277]: `Rc<State>` cannot be sent between threads safely", "src/worker.rs",
+     "Rc::new(State::default())", "Arc::new(Mutex::new(State::default()))"),
+    ("go vet ./...", "fmt.Sprintf format %d has arg name of wrong type string", "pkg/server/server.go",
+     'fmt.Sprintf("user %d", name)', 'fmt.Sprintf("user %s", name)'),
+]
+
+
+def test_a_long_session_keeps_learning_at_later_stops(git_project, store, monkeypatch):
+    monkeypatch.setattr("lorebook.writeback.MAX_NEW_LESSONS", 2)
+    session = Session("long", git_project)
+    for n, (command, error, path, old, new) in enumerate(LONG_SESSION):
+        session.fail(command, f"Exit code 1\n{error}").edit(path, old, new).ok(command, "ok")
+        if n == 2:
+            session.stop("Fixed the tax settings, the date-fns dependency and the worker state.")
+            assert store.stats()["notes"] == 2  # at most two new lessons at one Stop
+    session.stop("Fixed the vet warning in server.go too.")
+    assert store.stats()["notes"] == 4  # the third waited for this Stop, not forever
