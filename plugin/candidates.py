@@ -740,11 +740,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # the user's suspicion, when it is about this problem (the only one, or one it names)
     user_causes = [s for p in prompts for s in _sentences(p["text"])
                    if _USER_CAUSE.search(s) and (not rivals or mine(s))]
+    if not causes and user_causes:  # the agent only said what it did: the user's report says why
+        said_by_user = re.sub(r"(?i)^(?:(?:i|we)\s+)?(?:think|suspect|guess|believe)\s+(?:that\s+)?", "",
+                              user_causes[0])
+        causes = [f"The user's diagnosis: {one_line(said_by_user, 200)}"]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
         summary_parts.append(helpless[0])
-    if user_causes and not causes:
-        summary_parts.append(f"Suspected cause (from the user's report): {one_line(user_causes[0], 200)}")
     summary = " ".join(summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)", "", shown or "")
