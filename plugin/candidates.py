@@ -785,7 +785,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     trigger = f"Running `{shown_command(failure['target'])}` in this project" + (
         f" (it failed with {one_line(readable, 80)})" if readable else "")
     return {
-        "title": one_line(title, 160), "summary": one_line(summary, 400), "kind": "fix", "trigger": trigger,
+        # the project's own way to do a job is a convention (pattern); everything else here fixed a failure
+        "title": one_line(title, 160), "summary": one_line(summary, 400), "kind": "pattern" if same_job else "fix",
+        "trigger": trigger,
         "evidence": evidence, "change": change.strip(),
         "validation": {"passed": passed, "not_performed": not_performed},
         "scope": "project", "conditions": "", "files": sorted(fix_hunks),

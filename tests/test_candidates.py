@@ -308,6 +308,18 @@ def test_what_the_user_already_tried_is_evidence_not_the_fix(git_project, store)
     assert "heap limit" not in note["change"] and "sourcemap: false" in note["change"]
 
 
+def test_the_projects_way_to_run_its_tests_is_a_convention(git_project, store):
+    (Session("conv", git_project, "run the unit tests")
+     .fail("pytest", "Exit code 2\nERROR tests/test_api.py - django.core.exceptions.ImproperlyConfigured: Requested "
+                     "setting INSTALLED_APPS, but settings are not configured.")
+     .ok("make test", "DJANGO_SETTINGS_MODULE=config.settings.test pytest -q\n120 passed")
+     .stop("This project runs its tests through `make test`, which sets DJANGO_SETTINGS_MODULE; bare pytest has "
+           "no settings module."))
+    (note,) = store.project_notes(PROJECT)
+    assert note["kind"] == "pattern" and "use `make test` instead" in note["title"]
+    assert "make test" in note["change"] and note["verified"] == 1
+
+
 def test_a_flaky_retry_stores_nothing(git_project, store):
     (Session("flaky", git_project)
      .fail("pytest tests/e2e -q", "Exit code 1\nTimeoutError: Page.goto: Timeout 30000ms exceeded.")
