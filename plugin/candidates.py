@@ -648,8 +648,7 @@ def fix_words_of(chain: dict, cwd: str | None) -> set[str]:
     return _tokens(" ".join(parts))
 
 
-def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict],
-                         observations: list[dict]) -> dict | None:
+def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
     """The lesson one resolved problem teaches, or None when it teaches nothing (with ``_skip`` set on the chain)."""
     cwd = session.get("cwd")
     failure, success, resolved_by = chain["failure"], chain["success"], chain["resolved_by"]
@@ -667,10 +666,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     prep = parse_command(resolved_by["target"])["prep"]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
-        why = _is_weakening(path, hunks)
-        if why:
+        if _is_weakening(path, hunks):
             chain["_skip"] = "weakened_test"
-            chain["_why"] = why
             return None
     if not fix_hunks and not commands and not invocation and not prep and not same_job:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
@@ -853,7 +850,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
                 and changed and changed <= earlier_edits:
             notes.append("self_inflicted")  # a typo in a file this session had just written: nothing to reuse
             continue
-        candidate = candidate_from_chain(session, chain, said, prompts, observations)
+        candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
             notes.append(chain.get("_skip") or "no_lesson_stated")
             continue
