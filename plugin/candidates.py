@@ -326,7 +326,7 @@ def _short_diff(hunk: dict) -> str:
     added = [l for l in new if l not in old]
     if len(removed) == 1 and len(added) == 1:
         a, b = removed[0], added[0]
-        if len(a) + len(b) <= 70:
+        if len(a) + len(b) <= 60:
             return f"`{a}` → `{b}`"
         p = 0
         while p < min(len(a), len(b)) and a[p] == b[p]:
@@ -339,8 +339,8 @@ def _short_diff(hunk: dict) -> str:
         while q > 0 and re.match(r"[\w]", a[len(a) - q]):
             q -= 1
         a_mid, b_mid = a[p:len(a) - q].strip(" ,"), b[p:len(b) - q].strip(" ,")
-        if not a_mid and b_mid:
-            return f"add `{one_line(b_mid, 60)}`"
+        if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
+            return f"`{b}`" if len(b) <= 60 else f"add `{one_line(b_mid, 60)}`"
         if a_mid and not b_mid:
             return f"remove `{one_line(a_mid, 60)}`"
         if len(a_mid) <= 40 and len(b_mid) <= 40:
@@ -612,13 +612,18 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str) -> tuple[list[di
 _PAST = {"added": "add", "set": "set", "pinned": "pin", "changed": "change", "installed": "install",
          "replaced": "replace", "removed": "remove", "moved": "move", "switched": "switch", "used": "use",
          "upgraded": "upgrade", "downgraded": "downgrade", "bumped": "bump", "declared": "declare",
-         "passed": "pass", "wrapped": "wrap", "initialised": "initialise", "initialized": "initialize"}
+         "passed": "pass", "wrapped": "wrap", "initialised": "initialise", "initialized": "initialize",
+         "adding": "add", "setting": "set", "pinning": "pin", "changing": "change", "installing": "install",
+         "replacing": "replace", "removing": "remove", "moving": "move", "switching": "switch", "using": "use",
+         "upgrading": "upgrade", "downgrading": "downgrade", "running": "run", "passing": "pass",
+         "declaring": "declare", "bumping": "bump"}
 
 
 def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
     """The agent's own words for the fix ("Added `x = 1` under [http]"), in the imperative, when they name it."""
     for sentence in fixes:
         clause = re.split(r";\s+|\.\s*$", sentence)[0].strip()
+        clause = re.sub(r"\s+(?:fixe[sd]|solve[sd]|resolve[sd]) (?:it|this|the \w+(?: \w+)?)$", "", clause)
         first, _, rest = clause.partition(" ")
         verb = _PAST.get(first.lower())
         if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words):
@@ -676,7 +681,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     steps: list[tuple[int, str | None, list[str]]] = []
     for c in commands:
         steps.append((c["id"], f"run `{one_line(command_key(c['target']), 80)}` first",
-                      [f"$ {one_line(command_key(c['target']), 160)}"]))
+                      [f"Run `{one_line(command_key(c['target']), 160)}` before `{command}`."]))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))

@@ -320,6 +320,16 @@ def test_the_projects_way_to_run_its_tests_is_a_convention(git_project, store):
     assert "make test" in note["change"] and note["verified"] == 1
 
 
+def test_an_install_step_before_the_check_is_the_fix(git_project, store):
+    (Session("ci", git_project, "the build is broken on my fresh clone")
+     .fail("npm run build", "Exit code 127\n> vite build\nsh: 1: vite: not found")
+     .ok("npm ci", "added 412 packages in 18s")
+     .ok("npm run build", "built in 9.31s")
+     .stop("vite was not found because node_modules did not exist on the fresh clone; run `npm ci` first."))
+    (note,) = store.project_notes(PROJECT)
+    assert note["change"] == "Run `npm ci` before `npm run build`." and "`npm ci`" in note["title"]
+
+
 def test_a_flaky_retry_stores_nothing(git_project, store):
     (Session("flaky", git_project)
      .fail("pytest tests/e2e -q", "Exit code 1\nTimeoutError: Page.goto: Timeout 30000ms exceeded.")
