@@ -340,7 +340,7 @@ def _short_diff(hunk: dict) -> str:
             q -= 1
         a_mid, b_mid = a[p:len(a) - q].strip(" ,"), b[p:len(b) - q].strip(" ,")
         if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
-            return f"`{b}`" if len(b) <= 60 else f"add `{one_line(b_mid, 60)}`"
+            return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"
         if a_mid and not b_mid:
             return f"remove `{one_line(a_mid, 60)}`"
         if len(a_mid) <= 40 and len(b_mid) <= 40:
