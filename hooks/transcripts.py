@@ -66,6 +66,7 @@ class ImportStats:
             "unpaired_tool_calls": self.unpaired_tool_calls, "observations_added": self.observations_added,
             "prompts_added": self.prompts_added, "already_stored": self.already_stored,
             "not_stored": self.not_stored, "unreadable_files": self.unreadable_files,
+            "session_ids": sorted(self.sessions),
         }
 
 
@@ -208,9 +209,14 @@ def iter_events(lines: Iterable[bytes | str], stats: ImportStats) -> Iterator[tu
             continue
         content = message.get("content")
         if kind == "assistant":
+            texts = []
             for block in content if isinstance(content, list) else []:
                 if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("id"), str):
                     pending[block["id"]] = {"name": block.get("name"), "input": block.get("input")}
+                elif isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                    texts.append(block["text"])
+            if any(t.strip() for t in texts):  # the last one is the session's final message, as Stop sees it
+                yield "reply", line, {"text": "\n".join(texts)}
             continue
         results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"] \
             if isinstance(content, list) else []
@@ -278,6 +284,7 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
             yield raw
 
     linked: set[str] = set()
+    replies: dict[str, str] = {}
     with handle, contextlib.ExitStack() as batch:
         batch.enter_context(store.atomic())
         for done, (kind, line, details) in enumerate(iter_events(lines(), stats), 1):
@@ -290,6 +297,10 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
             if only_session is not None and session_id != only_session:
                 continue
             stats.sessions.add(session_id)
+            if kind == "reply":
+                if not line.get("agentId"):
+                    replies[session_id] = details["text"]
+                continue
             agent_id = line.get("agentId") if isinstance(line.get("agentId"), str) else None
             if kind == "prompt":
                 if agent_id:
@@ -326,6 +337,12 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
                 stats.not_stored += 1
         if handle.read(1):
             stats.unreadable_files.append(f"{path}: only the first {max_bytes} bytes were read (the limit)")
+        if replies:
+            from lorebook.redact import redact
+
+            for session_id, text in replies.items():
+                if store.get_session(session_id) is not None:
+                    store.update_session(session_id, last_assistant_message=redact(text))
     return stats
 
 

@@ -1,42 +1,190 @@
 """Candidate lessons from a session (deterministic, no model needed).
 
-A failure resolved by a change (the same command failing, then passing after
-an edit; or an error signature that disappears after an edit), or a decision
-stated in the final message next to the files it changed. Retries without a
-change, self-inflicted typos and pure exploration teach nothing and give no
-candidate, only a reason code.
+A session teaches something when a check that failed passed again after a
+change that plausibly addresses it: an edit (the net diff, attempts that did not
+help kept apart as evidence), a changed invocation (an environment variable, a
+flag, a runner such as ``uv run``, a working directory, an install or pin step
+before it), or a different command that does the same job (the project's way to
+run its tests). Several independent problems give one candidate each. The
+causes come from the agent's final message and the user's prompt, matched to
+the problem they talk about.
+
+Precision first: a change is linked to a failure only when it plausibly
+addresses it (a documentation edit is not a fix; neither is a command that is
+not the failing check); routine plumbing (git, a cd typo, a formatter run) and a
+test made to pass by weakening it give no lesson, only a reason code; a flaky
+retry with nothing changed teaches nothing. "Verified" means the failing check
+itself passed after the change.
 """
 from __future__ import annotations
 
 import os
 import re
+import shlex
 
 from .quality import LazyRegex
 from .record import lesson_title
 from .store import Store
-from .text import bounded, one_line
+from .text import one_line
 
 EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 
-# Bash commands that change the project (a dependency, a file) count as a change between failure and success
+# a command that changes the project or its environment counts as a change between a failure and a success
 _MUTATING = LazyRegex(
-    r"(?x)\b(?:pip3?\s+install|uv\s+(?:add|pip\s+install)|poetry\s+add|npm\s+(?:install|i)\s+\S|yarn\s+add|"
-    r"pnpm\s+add|cargo\s+add|go\s+get|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|mv\s|cp\s|"
-    r"ln\s|chmod\s|mkdir\s|touch\s|\becho\b[^|]*>|\bcat\b[^|]*>|tee\s)")
+    r"(?x)\b(?:pip3?\s+install|uv\s+(?:add|sync|pip\s+install|lock)|poetry\s+(?:add|install|lock)|"
+    r"npm\s+(?:install|i|ci)\b|yarn(?:\s+(?:add|install))?\s*$|yarn\s+(?:add|install)|pnpm\s+(?:add|install|i)\b|"
+    r"bundle\s+(?:install|update)|cargo\s+(?:add|update)|go\s+(?:get|mod\s+(?:tidy|download))|mix\s+deps\.get|"
+    r"composer\s+(?:install|require)|db:migrate|db:setup|migrate\b|docker\s+compose\s+up|docker-compose\s+up|"
+    r"brew\s+install|apt(?:-get)?\s+install|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|"
+    r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\becho\b[^|]*>|\bcat\b[^|]*>|tee\s)")
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 _CAUSE = LazyRegex(
-    r"(?i)\b(?:because|caused by|root cause|the cause|due to|turn(?:s|ed) out|the (?:problem|issue|bug) was|"
-    r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke))\b"
+    r"(?i)\b(?:because|caused by|root cause|the cause|due to|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
+    r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
+    r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
+    r"no longer|not on PATH|cannot|can't|could not|refused|needs?|must|has to|have to)\b"
     r"|原因|因为|由于|導致|导致|ため")
+_USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
+                         r"the cause|due to)\b")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
-_FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|pinn?(?:ed|ing)?|sett?(?:ing)?|add(?:ed|ing)|"
-                  r"remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
-                  r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing))\b|修复|改为|添加|設定")
+_FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|pinn?(?:ed|ing)?|sett?(?:ing)?|"
+                  r"add(?:ed|ing)|remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
+                  r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing)|now (?:uses|reads|sets|maps|"
+                  r"declares|imports|opens|initialises|initializes)|switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
+                  r"works?)\b|修复|改为|添加|設定")
+_DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
+                           r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|was not enough|wasn't enough)\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
+
+# test files, and the edits that make a failing test pass without fixing anything
+_TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
+                        r"|_spec\.rb$|_test\.exs$")
+_SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@tag\s+:skip|"
+                        r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe)\(|"
+                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*\(|\bpending\b")
+_LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
+                      r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn")
+_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
+_TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\"']([^\"']+)|"
+                       r"fn\s+(test_\w+)|func\s+(Test\w+))")
+# files whose edit is never the fix for a failing check (unless the error names them)
+_DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
+                       r"|\.(?:md|rst|adoc)$")
+_CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
+                          r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
+                          r"Makefile|Dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env[\w.]*|"
+                          r"[\w.-]+\.(?:cfg|ini|toml|ya?ml|conf))$")
+
+# programs whose first argument names the job (``npm test``, ``cargo build``)
+_TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn", "gradle", "./gradlew", "gradlew",
+             "dotnet", "mix", "git", "bin/rails", "rails", "rake", "uv", "poetry", "pip", "pip3", "docker",
+             "docker-compose", "kubectl", "helm", "terraform", "deno", "swift", "flutter", "composer", "php")
+_RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("npx",),
+            ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("bunx",), ("bundle", "exec"), ("env",), ("time",),
+            ("sudo",), ("nohup",), ("exec",), ("command",))
+# a failing command of one of these is not a lesson: version control, shell navigation, exploration, formatters
+_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
+                     r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
+                     r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
+                     r"npm\s+format|yarn\s+format|pnpm\s+format)")
+_JOBS = (
+    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
+             r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
+             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))\b"),
+    ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
+                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download)\b|^yarn$"),
+    ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
+              r"tsc|webpack|vite\s+build)\b"),
+    ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+lint|ruff\s+check|flake8|eslint|pylint|mypy|golangci-lint|"
+             r"cargo\s+clippy|go\s+vet|rubocop|credo)\b"),
+)
+
+
+def _segments(command: str) -> list[str]:
+    """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
+    cmd = " ".join((command or "").split())
+    cmd = re.sub(r"\s*2>&1", "", cmd)
+    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|]*", "", cmd)
+    return [p.strip() for p in re.split(r"\s*(?:&&|\|\||;)\s*", cmd) if p.strip()]
+
+
+def _words(segment: str) -> list[str]:
+    try:
+        return shlex.split(segment)
+    except ValueError:
+        return segment.split()
+
+
+def parse_command(command: str) -> dict:
+    """The parts of a shell line that matter for a lesson.
+
+    ``{check, family, env, runner, cwd, flags, prep}``: the check is the last
+    command that is not a ``cd``/``export``; ``prep`` the commands run before
+    it in the same line; ``env`` the ``VAR=value`` assignments; ``runner`` the
+    wrapper (``uv run``, ``npx`` …); ``flags`` its options and ``NAME=value``
+    arguments.
+    """
+    segments = _segments(command)
+    env: list[str] = []
+    cwd = None
+    prep: list[str] = []
+    check = ""
+    for segment in segments:
+        words = _words(segment)
+        if not words:
+            continue
+        if words[0] == "cd":
+            cwd = words[1] if len(words) > 1 else "~"
+            continue
+        if words[0] in ("export", "set", "source", ".") or (words[0] == "unset"):
+            env += [w for w in words[1:] if "=" in w]
+            continue
+        if check:
+            prep.append(check)
+        check = segment
+    words = _words(check)
+    while words and re.match(r"^[A-Za-z_]\w*=", words[0]):
+        env.append(words.pop(0))
+    runner: list[str] = []
+    changed = True
+    while words and changed:
+        changed = False
+        for pattern in _RUNNERS:
+            if tuple(words[:len(pattern)]) == pattern:
+                runner += list(pattern)
+                words = words[len(pattern):]
+                while pattern == ("env",) and words and "=" in words[0]:
+                    env.append(words.pop(0))
+                changed = True
+                break
+        if len(words) > 2 and re.fullmatch(r"python[\d.]*", words[0]) and words[1] == "-m":
+            runner += words[:2]
+            words = words[2:]
+            changed = True
+    flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    return {"check": " ".join(words), "family": _family(words), "env": env, "runner": " ".join(runner),
+            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments}
+
+
+def _family(words: list[str]) -> str:
+    words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    if not words:
+        return ""
+    program = words[0]
+    if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", program) and len(words) > 1:
+        return words[1]
+    rest = [w for w in words[1:] if not w.startswith("-")]
+    if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
+        return " ".join(["docker compose", *rest[1:2]])
+    if program in _TWO_WORD and rest:
+        if rest[0] == "run" and len(rest) > 1 and program in ("npm", "yarn", "pnpm", "bun"):
+            return f"{program} {rest[1]}"
+        return f"{program} {rest[0]}"
+    return program
 
 
 def command_key(command: str) -> str:
@@ -48,20 +196,190 @@ def command_key(command: str) -> str:
     return cmd.strip()
 
 
+def shown_command(command: str) -> str:
+    """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept."""
+    return " && ".join(_segments(command))
+
+
 def command_family(command: str) -> str:
     """The program a command runs (``pytest``, ``npm test``, ``cargo test``), for "same check" chains."""
-    words = [w for w in command_key(command).split() if not re.match(r"^\w+=", w)]
-    if not words:
-        return ""
-    if words[0] in ("python", "python3", "uv", "poetry", "pipenv") and len(words) > 2 and words[1] in ("-m", "run"):
-        return words[2]
-    if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl", words[0]) and len(words) > 1:
-        return words[1]
-    if words[0] in ("npm", "yarn", "pnpm", "cargo", "go", "make", "npx", "bundle", "mvn", "gradle", "dotnet") \
-            and len(words) > 1:
-        return f"{words[0]} {words[1] if words[1] != 'run' or len(words) < 3 else words[2]}"
-    return words[0]
+    return parse_command(command)["family"]
 
+
+def command_job(command: str) -> str | None:
+    """What a command is for (test, install, build, lint), so ``pytest`` and ``make test`` do the same job."""
+    check = parse_command(command)["check"]
+    for job, pattern in _JOBS:
+        if re.search(pattern, check):
+            return job
+    return None
+
+
+def _targets(command: str) -> list[str]:
+    """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
+    parsed = parse_command(command)
+    words = [w for w in _words(parsed["check"]) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    family = parsed["family"].split()
+    skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
+    if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", words[0]):
+        skip = 2
+    return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
+
+
+def _same_target(failed: str, later: str) -> bool:
+    """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
+    a, b = _targets(failed), _targets(later)
+    if not a or not b or "" in b or "." in b:
+        return True
+    return any(x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/")) for x in a for y in b)
+
+
+def _invocation(parsed: dict) -> set[str]:
+    """The parts of an invocation a lesson can be about (not the test selection)."""
+    parts = {f"env:{e}" for e in parsed["env"]} | {f"flag:{f}" for f in parsed["flags"]}
+    if parsed["runner"]:
+        parts.add(f"runner:{parsed['runner']}")
+    if parsed["cwd"]:
+        parts.add(f"cwd:{parsed['cwd']}")
+    return parts
+
+
+def invocation_change(failed: str, passed: str) -> list[str]:
+    """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
+    before, after = parse_command(failed), parse_command(passed)
+    added = sorted(_invocation(after) - _invocation(before))
+    removed = sorted(_invocation(before) - _invocation(after))
+    out = []
+    for part in added:
+        kind, value = part.split(":", 1)
+        out.append({"env": f"set {value}", "flag": f"pass {value}", "runner": f"run it through `{value}`",
+                    "cwd": f"run it from {value}/"}[kind])
+    for part in removed:
+        kind, value = part.split(":", 1)
+        if kind in ("flag", "runner"):
+            out.append(f"without {value}")
+    return out
+
+
+# --- edits: the net change per file --------------------------------------------------------------
+
+def _edit_sides(observation: dict) -> list[tuple[str, str]]:
+    """(old, new) text of an Edit/Write observation, from its stored diff body."""
+    body = observation.get("body") or ""
+    meta = observation.get("meta") or {}
+    if observation["tool"] == "Write" and meta.get("type") == "create":
+        return [("", body)]
+    old, new = [], []
+    for line in body.splitlines():
+        if line.startswith("@@"):
+            continue
+        if line.startswith("-"):
+            old.append(line[1:])
+        elif line.startswith("+"):
+            new.append(line[1:])
+        elif line.startswith(" "):
+            old.append(line[1:])
+            new.append(line[1:])
+    return [("\n".join(old), "\n".join(new))]
+
+
+def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
+    """Per file (relative path), the hunks left once later edits are composed with earlier ones.
+
+    Each hunk is ``{old, new, ids}``: an edit that rewrites what an earlier edit
+    wrote is folded into it, so a reverted attempt disappears and a second try
+    replaces the first.
+    """
+    files: dict[str, list[dict]] = {}
+    for edit in edits:
+        for path in edit.get("files") or [edit.get("target") or "?"]:
+            hunks = files.setdefault(_rel(path, cwd), [])
+            for old, new in _edit_sides(edit):
+                for hunk in hunks:
+                    if old and old == hunk["new"]:
+                        hunk["new"] = new
+                        hunk["ids"].append(edit["id"])
+                        break
+                    if old and old in hunk["new"]:
+                        hunk["new"] = hunk["new"].replace(old, new, 1)
+                        hunk["ids"].append(edit["id"])
+                        break
+                else:
+                    hunks.append({"old": old, "new": new, "ids": [edit["id"]]})
+    return {path: [h for h in hunks if h["old"] != h["new"]] for path, hunks in files.items()}
+
+
+def _diff_text(path: str, hunk: dict, limit: int = 240) -> str:
+    old = [l for l in hunk["old"].splitlines() if l.strip()]
+    new = [l for l in hunk["new"].splitlines() if l.strip()]
+    removed = [l for l in old if l not in new]
+    added = [l for l in new if l not in old]
+    lines = [f"-{one_line(l, 120)}" for l in removed[:3]] + [f"+{one_line(l, 120)}" for l in added[:4]]
+    text = "\n".join(lines)
+    return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
+
+
+def _short_diff(hunk: dict) -> str:
+    """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
+    old = [l.strip() for l in hunk["old"].splitlines() if l.strip()]
+    new = [l.strip() for l in hunk["new"].splitlines() if l.strip()]
+    removed = [l for l in old if l not in new]
+    added = [l for l in new if l not in old]
+    if len(removed) == 1 and len(added) == 1:
+        a, b = removed[0], added[0]
+        if len(a) + len(b) <= 60:
+            return f"`{a}` → `{b}`"
+        p = 0
+        while p < min(len(a), len(b)) and a[p] == b[p]:
+            p += 1
+        q = 0
+        while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
+            q += 1
+        while p > 0 and re.match(r"[\w.]", a[p - 1]):
+            p -= 1
+        while q > 0 and re.match(r"[\w]", a[len(a) - q]):
+            q -= 1
+        a_mid, b_mid = a[p:len(a) - q].strip(" ,"), b[p:len(b) - q].strip(" ,")
+        if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
+            return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"
+        if a_mid and not b_mid:
+            return f"remove `{one_line(a_mid, 60)}`"
+        if len(a_mid) <= 40 and len(b_mid) <= 40:
+            return f"`{a_mid}` → `{b_mid}`"
+        return f"`{one_line(b, 70)}`"
+    if added:
+        return f"add `{one_line(added[0], 70)}`"
+    if removed:
+        return f"remove `{one_line(removed[0], 70)}`"
+    return "rewrite"
+
+
+def _is_weakening(path: str, hunks: list[dict]) -> str | None:
+    """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed)."""
+    if not _TEST_PATH.search(path) or re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
+        return None
+    for hunk in hunks:
+        old_lines = hunk["old"].splitlines()
+        new_lines = hunk["new"].splitlines()
+        added = [l for l in new_lines if l not in old_lines]
+        removed = [l for l in old_lines if l not in new_lines]
+        if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
+            return "a skip or xfail marker was added to the failing test"
+        if any(_ASSERTION.search(l) for l in removed):
+            if not any(_ASSERTION.search(l) for l in added):
+                return "an assertion was deleted"
+            if any(_LOOSENED.search(l) for l in added) and not any(_LOOSENED.search(l) for l in removed):
+                return "an assertion was loosened"
+        old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
+        new_names = {m.group(0).strip() for l in added if (m := _TEST_NAME.match(l))}
+        if old_names and new_names and old_names != new_names:
+            return "the failing test was renamed"
+        if removed and not added and any(_TEST_NAME.match(l) for l in removed):
+            return "the failing test was deleted"
+    return None
+
+
+# --- the session's timeline ----------------------------------------------------------------------
 
 def _is_change(observation: dict) -> bool:
     if observation["outcome"] != "ok":
@@ -71,97 +389,184 @@ def _is_change(observation: dict) -> bool:
     return observation["tool"] == "Bash" and bool(_MUTATING.search(observation.get("target") or ""))
 
 
+def _is_check(observation: dict) -> bool:
+    return observation["tool"] == "Bash" and bool(observation.get("target"))
+
+
+def _routine(command: str) -> bool:
+    parsed = parse_command(command)
+    if not parsed["check"]:
+        return True
+    return bool(_ROUTINE.match(parsed["family"]) or _ROUTINE.match(parsed["check"]))
+
+
+def _cd_failure(observation: dict) -> bool:
+    return bool(re.search(r"\bcd: [^:]+: No such file or directory", observation.get("error_text") or ""))
+
+
 def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
-    """Failures resolved by a change, and reason codes for failures that taught nothing."""
+    """Problems resolved in the session, and reason codes for failures that taught nothing.
+
+    A chain starts at a failing check and ends at the first later success of
+    the same check (same program) or, with nothing edited in between, of
+    another command that does the same job (``pytest`` → ``make test``). A
+    failure with another error on the way splits the chain: each error is its
+    own problem with its own fix.
+    """
     chains: list[dict] = []
     notes: list[str] = []
-    covered_until = -1
+    consumed: set[int] = set()
     for i, failure in enumerate(observations):
-        if i <= covered_until or failure["outcome"] != "error" or failure["tool"] != "Bash" \
-                or not failure.get("target"):
+        if failure["id"] in consumed or failure["outcome"] != "error" or not _is_check(failure):
             continue
-        key, family, signature = command_key(failure["target"]), command_family(failure["target"]), \
-            failure.get("error_signature")
-        changes: list[dict] = []
-        failures = [failure]
-        for j in range(i + 1, len(observations)):
-            later = observations[j]
+        if _routine(failure["target"]) or _cd_failure(failure):
+            notes.append("routine_plumbing")
+            consumed.add(failure["id"])
+            continue
+        family = command_family(failure["target"])
+        job = command_job(failure["target"])
+        signature = failure.get("error_signature")
+        events: list[dict] = [failure]
+        success = None
+        kind = None
+        for later in observations[i + 1:]:
+            if _is_check(later) and command_family(later["target"]) == family \
+                    and _same_target(failure["target"], later["target"]):
+                if later["outcome"] == "error":
+                    events.append(later)
+                    continue
+                if later["outcome"] == "ok":
+                    success, kind = later, "same_check"
+                    break
+            if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
+                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events):
+                success, kind = later, "same_job"
+                break
             if _is_change(later):
-                changes.append(later)
+                events.append(later)
                 continue
-            if later["tool"] != "Bash":
-                continue
-            same = command_key(later.get("target") or "") == key
-            if same and later["outcome"] == "error":
-                failures.append(later)  # failed again: the chain goes on while changes keep coming
-                continue
-            if later["outcome"] != "ok":
-                continue
-            kind = "same_command" if same else (
-                "signature_gone" if signature and changes and command_family(later.get("target") or "") == family
-                and not any(o.get("error_signature") == signature for o in observations[j + 1:]) else None)
-            if kind is None:
-                continue
-            if not changes:
-                notes.append("retry_without_change")
-            else:
-                chains.append({"failure": failure, "failures": failures, "changes": changes, "success": later,
-                               "kind": kind})
-                covered_until = j
-            break
-        else:
+        came_back = success is not None and signature and any(
+            o.get("error_signature") == signature and command_family(o.get("target") or "") == family
+            for o in observations if o["id"] > success["id"] and o["outcome"] == "error")
+        if success is None or came_back:  # never passed again, or the same error came back: not resolved
             notes.append("unresolved_failure")
+            consumed.update(e["id"] for e in events if e["outcome"] == "error")
+            continue
+        consumed.update(e["id"] for e in events if e["outcome"] == "error")
+        chains.extend(_split_by_error(events, success, kind))
     return chains, notes
 
+
+def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
+    """Whether any of ``changes`` is still in effect once ``later_edits`` are applied (not reverted, not rewritten)."""
+    if any(c["tool"] == "Bash" for c in changes):
+        return True
+    ids = {c["id"] for c in changes}
+    if not ids:
+        return False
+    for hunks in net_changes([*changes, *later_edits], None).values():
+        if any(h["ids"][-1] in ids for h in hunks):
+            return True
+    return False
+
+
+def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
+    """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before."""
+    failures = [e for e in events if e["outcome"] == "error"]
+    edits = [e for e in events if e["outcome"] == "ok" and e["tool"] in EDIT_TOOLS]
+    groups: list[list[dict]] = [[failures[0]]]
+    for failure in failures[1:]:
+        previous = groups[-1][-1]
+        between = [e for e in events if e["outcome"] == "ok" and previous["id"] < e["id"] < failure["id"]]
+        later = [e for e in edits if e["id"] > failure["id"]]
+        moved_on = bool(invocation_change(previous["target"], failure["target"])) and \
+            not invocation_change(failure["target"], success["target"])
+        if failure.get("error_signature") != previous.get("error_signature") and (
+                _persisting(between, later) or moved_on):
+            groups.append([failure])
+        else:
+            groups[-1].append(failure)
+    chains = []
+    for n, group in enumerate(groups):
+        start = group[0]["id"]
+        end = groups[n + 1][0]["id"] if n + 1 < len(groups) else success["id"]
+        last_failure = group[-1]
+        resolved_by = groups[n + 1][0] if n + 1 < len(groups) else success
+        changes = [e for e in events if e["outcome"] == "ok" and start < e["id"] < end]
+        chains.append({
+            "failure": group[0], "failures": group,
+            "attempts": [e for e in changes if e["id"] < last_failure["id"]],
+            "changes": [e for e in changes if e["id"] > last_failure["id"]],
+            "all_changes": changes, "resolved_by": resolved_by, "success": success,
+            "kind": kind if n + 1 == len(groups) else "error_changed",
+        })
+    return chains
+
+
+# --- what the agent and the user said ------------------------------------------------------------
 
 def _sentences(text: str) -> list[str]:
     parts = re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", text or "")
     out = []
     for part in parts:
         part = part.strip(" -*•\t")
+        part = re.sub(r"(?i)^(?:(?:two|three|a few) things:\s*|(?:and|also|separately|then|so),?\s+)", "", part)
         if len(part) < 4 or _CHATTER.match(part):
             continue
         stripped = _FIRST_PERSON.sub("", part)
-        out.append(stripped[:1].upper() + stripped[1:] if stripped != part else part)
+        if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case
+            part = stripped[:1].upper() + stripped[1:]
+        helpless = _DID_NOT_HELP.search(part)
+        split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", part[helpless.end():]) if helpless else None
+        if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
+            head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
+            tail = part[helpless.end() + split.end():]
+            out += [head, tail[:1].upper() + tail[1:] if re.match(r"[a-z]+\b(?![_.(])", tail) else tail]
+            continue
+        out.append(part)
     return out
 
 
 def stated(message: str | None) -> dict:
-    """Cause, fix and decision sentences from the final assistant message."""
+    """Cause, fix, decision and did-not-help sentences from the final assistant message."""
     sentences = _sentences(message or "")
     return {
-        "cause": [s for s in sentences if _CAUSE.search(s)],
-        "fix": [s for s in sentences if _FIX.search(s) and not _CAUSE.search(s)],
+        "cause": [s for s in sentences if _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
+        "fix": [s for s in sentences if _FIX.search(s) and not _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
         "decision": [s for s in sentences if _DECISION.search(s)],
+        "did_not_help": [s for s in sentences if _DID_NOT_HELP.search(s)],
         "all": sentences,
     }
 
 
-def _edit_excerpt(changes: list[dict], limit: int = 500) -> str:
-    parts = []
-    for change in changes:
-        if change["tool"] == "Bash":
-            parts.append(f"$ {one_line(change.get('target'), 200)}")
-        elif change.get("body"):
-            parts.append(f"{change.get('target')}:\n{bounded(change['body'], 300)}")
-    return bounded("\n".join(parts), limit)
+def _tokens(text: str) -> set[str]:
+    return {t.lower() for t in re.findall(r"[A-Za-z_][\w.@/*:-]{2,}", text or "")} - _STOP
 
+
+_STOP = {"the", "and", "for", "with", "that", "this", "was", "were", "not", "now", "fixed", "fix", "from", "into",
+         "because", "which", "when", "then", "has", "had", "have", "are", "its", "it's", "there", "run", "runs",
+         "passes", "pass", "passed", "test", "tests", "file", "files", "error", "failed", "fails", "first", "set",
+         "using", "use", "used", "only", "also", "both", "all", "one", "two", "things", "things:", "cause", "so"}
+
+
+def _relevance(sentence: str, chain_words: set[str]) -> int:
+    return len(_tokens(sentence) & chain_words)
+
+
+# --- building a candidate --------------------------------------------------------------------------
 
 def _raw_error_line(failure: dict) -> str | None:
     """The error line as printed (the stored signature masks names and numbers: good for matching, bad to read)."""
-    signature = failure.get("error_signature") or ""
-    head = re.split(r"<\w+>|['\"`]", signature)[0].strip()
-    if len(head) < 4:
-        return None
-    for line in reversed((failure.get("error_text") or failure.get("body") or "").splitlines()):
-        line = line.strip().lstrip("E").strip()
-        if head in line:
-            return one_line(line, 160)
-    return None
+    from .signatures import error_line
 
-
-def _files(changes: list[dict]) -> list[str]:
-    return sorted({f for change in changes for f in change.get("files") or []})
+    text = re.sub(r"^\s*(?:Error: )?Exit code \d+\s*", "", failure.get("error_text") or failure.get("body") or "")
+    line = error_line(text)
+    if not line:
+        lines = [l.strip() for l in text.splitlines() if l.strip() and not l.strip().startswith(("at ", "#", "|"))]
+        line = lines[0] if lines else None
+    if not line:
+        return failure.get("error_signature")
+    return one_line(re.sub(r"^E\s+", "", line.strip()), 160)
 
 
 def _rel(path: str, cwd: str | None) -> str:
@@ -170,45 +575,224 @@ def _rel(path: str, cwd: str | None) -> str:
     return path
 
 
-def candidate_from_chain(session: dict, chain: dict, said: dict, observations: list[dict]) -> dict:
-    failure, changes, success = chain["failure"], chain["changes"], chain["success"]
+def _named_in(path: str, text: str) -> bool:
+    base = os.path.basename(path)
+    stem = os.path.splitext(base)[0]
+    text = text or ""
+    return base in text or path in text or (len(stem) >= 4 and re.search(rf"\b{re.escape(stem)}\b", text) is not None)
+
+
+MAX_UNNAMED_FILES = 3
+
+
+def _relevant_edits(chain: dict, cwd: str | None, context: str) -> tuple[list[dict], list[str]]:
+    """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated."""
+    error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
+    edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    kept, unrelated = [], []
+    for edit in edits:
+        paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
+        named = any(_named_in(p, error) for p in paths)
+        if all(_DOC_PATH.search(p) for p in paths) and not named:
+            unrelated.extend(paths)
+            continue
+        kept.append(edit)
+    # a code edit nobody named beside edits that were named is a bystander, not the fix
+    named_kept = [e for e in kept if any(_named_in(_rel(p, cwd), error + " " + context)
+                                         or _CONFIG_PATH.search(_rel(p, cwd)) for p in e.get("files") or [])]
+    if named_kept and len(named_kept) < len(kept):
+        unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])
+        kept = named_kept
+    elif not named_kept and len({f for e in kept for f in e.get("files") or []}) > MAX_UNNAMED_FILES:
+        # many files edited, none named by the error, the command or anyone's account: feature work, not a fix
+        unrelated.extend(_rel(p, cwd) for e in kept for p in e.get("files") or [])
+        kept = []
+    return kept, sorted(set(unrelated))
+
+
+_PAST = {"added": "add", "set": "set", "pinned": "pin", "changed": "change", "installed": "install",
+         "replaced": "replace", "removed": "remove", "moved": "move", "switched": "switch", "used": "use",
+         "upgraded": "upgrade", "downgraded": "downgrade", "bumped": "bump", "declared": "declare",
+         "passed": "pass", "wrapped": "wrap", "initialised": "initialise", "initialized": "initialize",
+         "adding": "add", "setting": "set", "pinning": "pin", "changing": "change", "installing": "install",
+         "replacing": "replace", "removing": "remove", "moving": "move", "switching": "switch", "using": "use",
+         "upgrading": "upgrade", "downgrading": "downgrade", "running": "run", "passing": "pass",
+         "declaring": "declare", "bumping": "bump"}
+
+
+def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
+    """The agent's own words for the fix ("Added `x = 1` under [http]"), in the imperative, when they name it."""
+    for sentence in fixes:
+        clause = re.split(r";\s+|\.\s*$", sentence)[0].strip()
+        clause = re.sub(r"\s+(?:fixe[sd]|solve[sd]|resolve[sd]) (?:it|this|the \w+(?: \w+)?)$", "", clause)
+        first, _, rest = clause.partition(" ")
+        verb = _PAST.get(first.lower())
+        if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words):
+            return f"{verb} {rest}"
+    return None
+
+
+def fix_words_of(chain: dict, cwd: str | None) -> set[str]:
+    """The words of a chain's fix (what its changes added, the files, the new invocation), to match sentences to it."""
+    parts = []
+    for change in chain["all_changes"]:
+        if change["tool"] in EDIT_TOOLS:
+            parts += [l[1:] for l in (change.get("body") or "").splitlines() if l.startswith("+")]
+            parts += [os.path.basename(f) + " " + os.path.splitext(os.path.basename(f))[0]
+                      for f in change.get("files") or []]
+        else:
+            parts.append(change.get("target") or "")
+    resolved = chain["resolved_by"]["target"]
+    parts += invocation_change(chain["failures"][-1]["target"], resolved) + parse_command(resolved)["prep"]
+    if chain["kind"] == "same_job":
+        parts.append(resolved)
+    return _tokens(" ".join(parts))
+
+
+def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
+    """The lesson one resolved problem teaches, or None when it teaches nothing (with ``_skip`` set on the chain)."""
     cwd = session.get("cwd")
-    files = [_rel(f, cwd) for f in _files(changes)]
+    failure, success, resolved_by = chain["failure"], chain["success"], chain["resolved_by"]
+    last_failure = chain["failures"][-1]
     command = one_line(command_key(failure["target"]), 120)
-    signature = failure.get("error_signature")
-    shown = _raw_error_line(failure) or signature
-    explanation = said["cause"][:2] + [s for s in said["fix"] if s not in said["cause"]][:2]
-    title = lesson_title(f"`{command}` fails" + (f" with {shown}" if shown else ""),
-                         (said["fix"] or [f"change {', '.join(files)}" if files else ""])[0])
-    summary = " ".join(explanation) if explanation else (
-        f"`{command}` failed" + (f" ({signature})" if signature else "") +
-        f" until {', '.join(files) or 'a change'} was changed; it then passed.")
-    change = " ".join(said["fix"][:3] or said["cause"][:1])
-    detail = _edit_excerpt(changes)
-    change = (change + "\n" if change else "") + (f"Files changed: {', '.join(files)}\n" if files else "") + detail
-    evidence = [{"quote": bounded(f.get("error_text") or f.get("body") or f.get("summary") or "", 600),
-                 "source": f"observation {f['id']} (`{one_line(f.get('target'), 80)}` failed)",
-                 "observation_id": f["id"]} for f in chain["failures"][:2]]
-    evidence.append({"quote": bounded(success.get("body") or success.get("summary") or "", 300) or "exit code 0",
-                     "source": f"observation {success['id']} (`{one_line(success.get('target'), 80)}` passed)",
+    shown = _raw_error_line(failure)
+    prompt_text = " ".join(p["text"] for p in prompts)
+    edits, unrelated = _relevant_edits(chain, cwd, (said.get("text") or "") + " " + prompt_text)
+    final_ids = {c["id"] for c in chain["changes"]}
+    net = net_changes(edits, cwd)
+    fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
+    fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
+    commands = [c for c in chain["changes"] if c["tool"] == "Bash"]
+    invocation = invocation_change(last_failure["target"], resolved_by["target"])
+    prep = parse_command(resolved_by["target"])["prep"]
+    same_job = chain["kind"] == "same_job"
+    for path, hunks in fix_hunks.items():
+        if _is_weakening(path, hunks):
+            chain["_skip"] = "weakened_test"
+            return None
+    if not fix_hunks and not commands and not invocation and not prep and not same_job:
+        chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
+        return None
+    # the fix, in the order a reader applies it (the session's order)
+    steps: list[tuple[int, str | None, list[str]]] = []
+    for c in commands:
+        steps.append((c["id"], f"run `{one_line(command_key(c['target']), 80)}` first",
+                      [f"Run `{one_line(command_key(c['target']), 160)}` before `{command}`."]))
+    for path, hunks in fix_hunks.items():
+        steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
+                      [_diff_text(path, h) for h in hunks[:2]]))
+    last = resolved_by["id"]
+    for step in prep:
+        steps.append((last, f"run `{one_line(step, 80)}` first", []))
+    passing = one_line(shown_command(resolved_by["target"]), 140) if resolved_by["outcome"] == "ok" or \
+        chain["kind"] == "error_changed" else command
+    if same_job:
+        steps.append((last, f"use `{passing}` instead",
+                      [f"Run `{passing}` (this project's way to do it), not `{command}`."]))
+    elif invocation:
+        steps.append((last, f"run `{passing}`", [f"Run `{passing}` ({', '.join(invocation)})."]))
+    elif prep:
+        steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
+    steps.sort(key=lambda step: step[0])
+    fix_parts = [part for _, part, _ in steps if part]
+    change_lines = [line for _, _, lines in steps for line in lines]
+    # attempts that did not help: one evidence line each, never part of the change
+    tried: list[str] = []
+    for attempt in chain["attempts"]:
+        if attempt not in edits:
+            continue
+        for path, hunks in net_changes([attempt], cwd).items():
+            if hunks:
+                tried.append(f"tried {_short_diff(hunks[0])} in {path}: still failed")
+    for a in chain["attempts"]:
+        if a["tool"] == "Bash":
+            tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
+    for f in chain["failures"][1:]:
+        if command_key(f["target"]) != command_key(failure["target"]):
+            tried.append(f"tried `{one_line(shown_command(f['target']), 100)}`: still failed")
+    error_after = one_line(_raw_error_line(last_failure) or "", 70)
+    tried = [f"{t} with {error_after}" if error_after and t.endswith("still failed") else t
+             for t in dict.fromkeys(tried)]
+    # what the agent and the user said about this problem
+    fix_words = fix_words_of(chain, cwd)
+    problem_words = _tokens(" ".join([command, shown or ""]))
+    rivals = chain.get("_rivals") or []
+
+    def score(sentence: str) -> int:
+        return 3 * _relevance(sentence, fix_words) + _relevance(sentence, problem_words)
+
+    def mine(sentence: str) -> bool:
+        own = _relevance(sentence, fix_words)
+        return score(sentence) > 0 and not any(_relevance(sentence, other) > own for other in rivals)
+
+    causes = [s for s in said["cause"] if mine(s)]
+    fixes = [s for s in said["fix"] if mine(s) and s not in causes]
+    if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
+        causes, fixes = said["cause"], said["fix"]  # one problem, one account: it is about this one
+    causes.sort(key=lambda s: -score(s))
+    fixes.sort(key=lambda s: -score(s))
+    words = fix_words | problem_words
+    attempt_words = _tokens(" ".join(tried)) | set(re.findall(r"\d+(?:\.\d+)+", " ".join(tried)))
+    helpless = [s for s in said["did_not_help"]
+                if _relevance(s, words | attempt_words) or set(re.findall(r"\d+(?:\.\d+)+", s)) & attempt_words]
+    # the user's suspicion, when it is about this problem (the only one, or one it names)
+    user_causes = [s for p in prompts for s in _sentences(p["text"])
+                   if _USER_CAUSE.search(s) and (not rivals or mine(s))]
+    if not causes and user_causes:  # the agent only said what it did: the user's report says why
+        said_by_user = re.sub(r"(?i)^(?:(?:i|we)\s+)?(?:think|suspect|guess|believe)\s+(?:that\s+)?", "",
+                              user_causes[0])
+        causes = [f"The user's diagnosis: {one_line(said_by_user, 200)}"]
+    summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
+    if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
+        summary_parts.append(helpless[0])
+    summary = " ".join(summary_parts) if summary_parts else (
+        f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
+    readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)", "", shown or "")
+    problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
+    fix_title = "; ".join(p if len(p) <= 90 else re.sub(r"^.*? in (\S+)$", r"change \1", p) for p in fix_parts[:2])
+    said_fix = _stated_fix_clause(fixes, fix_words)
+    title = lesson_title(problem, said_fix or fix_title)
+    change = "\n".join(change_lines)
+    evidence = [{"quote": shown or one_line(failure.get("summary"), 160),
+                 "source": f"observation {failure['id']}",
+                 "observation_id": failure["id"]}]
+    attempt_sources = [a["id"] for a in chain["attempts"]] or [f["id"] for f in chain["failures"][1:]]
+    for line in tried[:3]:
+        entry = {"quote": line, "source": "an attempt in this session"}
+        if attempt_sources:
+            entry["observation_id"] = attempt_sources[0]
+        evidence.append(entry)
+    for sentence in helpless[:0 if tried else 1]:
+        evidence.append({"quote": sentence, "source": "the agent's final message"})
+    for sentence in [s for p in prompts for s in _sentences(p["text"])
+                     if _DID_NOT_HELP.search(s) and (not rivals or mine(s))][:1]:
+        evidence.append({"quote": sentence, "source": "the user's prompt (tried before this session)"})
+    verified = resolved_by is success and success["outcome"] == "ok"
+    passed_line = one_line((success.get("body") or "").strip().splitlines()[-1] if (success.get("body") or "").strip()
+                           else "exit code 0", 100)
+    evidence.append({"quote": f"then passed: {passed_line}", "source": f"observation {success['id']}",
                      "observation_id": success["id"]})
-    passed = [f"`{one_line(command_key(success['target']), 120)}` passed after the change "
+    passed = [f"`{one_line(shown_command(success['target']), 120)}` passed after the change "
               f"(observation {success['id']})"]
-    later_checks = [o for o in observations if o["id"] > success["id"] and o["tool"] == "Bash"
-                    and o["outcome"] == "ok" and not _is_change(o)]
-    not_performed = [] if later_checks else ["No other check was run after the change."]
-    if chain["kind"] == "signature_gone":
-        not_performed.append(f"`{command}` itself was not re-run; `{command_key(success['target'])}` was.")
-    trigger = f"Running `{command}`" + (f" fails with `{shown}`" if shown else " fails")
+    not_performed = []
+    if chain["kind"] == "error_changed":
+        not_performed.append(f"`{command}` then failed on another error, fixed separately before it passed.")
+    if unrelated:
+        not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
+    family = command_family(failure["target"])
+    trigger = f"Running `{shown_command(failure['target'])}` in this project" + (
+        f" (it failed with {one_line(readable, 80)})" if readable else "")
     return {
-        "title": one_line(title, 160), "summary": summary, "kind": "fix", "trigger": trigger,
+        # the project's own way to do a job is a convention (pattern); everything else here fixed a failure
+        "title": one_line(title, 160), "summary": one_line(summary, 400), "kind": "pattern" if same_job else "fix",
+        "trigger": trigger,
         "evidence": evidence, "change": change.strip(),
         "validation": {"passed": passed, "not_performed": not_performed},
-        "scope": "project", "conditions": "", "files": files,
-        "error_signatures": [signature] if signature else [],
-        "tags": [command_family(failure["target"])] if command_family(failure["target"]) else [],
-        "observation_ids": [o["id"] for o in [*chain["failures"], *changes, success]],
-        "verified": 1,
+        "scope": "project", "conditions": "", "files": sorted(fix_hunks),
+        "error_signatures": [failure["error_signature"]] if failure.get("error_signature") else [],
+        "tags": [family] if family else [],
+        "observation_ids": sorted({o["id"] for o in [*chain["failures"], *edits, *commands, success]}),
+        "verified": 1 if verified else 0,
         "_run_key": f"chain:{failure['id']}",
         "_reason": f"resolved_failure:{chain['kind']}",
     }
@@ -219,7 +803,7 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     if not said["decision"] or not edits:
         return None
     cwd = session.get("cwd")
-    files = [_rel(f, cwd) for f in _files(edits)]
+    files = sorted({_rel(f, cwd) for e in edits for f in e.get("files") or []})
     last_edit = edits[-1]
     checks = [o for o in observations if o["id"] > last_edit["id"] and o["tool"] == "Bash" and not _is_change(o)]
     passed = [f"`{one_line(command_key(o['target']), 120)}` passed (observation {o['id']})"
@@ -232,7 +816,7 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
         "summary": " ".join((decision[:2] + reasons)),
         "kind": "decision",
         "trigger": (f"Working on: {task}" if task else "Changing " + ", ".join(files)),
-        "evidence": [{"quote": bounded(e.get("body") or e.get("summary") or "", 400),
+        "evidence": [{"quote": one_line(e.get("summary") or "", 200),
                       "source": f"observation {e['id']} ({e['tool']} {os.path.basename(e.get('target') or '')})",
                       "observation_id": e["id"]} for e in edits[-2:]],
         "change": " ".join(decision[:2]) + (f"\nFiles changed: {', '.join(files)}" if files else ""),
@@ -251,19 +835,29 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
     if session is None:
         return [], ["unknown_session"]
     observations = store.session_observations(session_id)
+    prompts = store.session_prompts(session_id)
     said = stated(last_message)
+    said["text"] = last_message or ""
     chains, notes = find_chains(observations)
     candidates = []
+    cwd = session.get("cwd")
+    for chain in chains:
+        chain["_rivals"] = [fix_words_of(other, cwd) for other in chains if other is not chain]
     for chain in chains:
         earlier_edits = {f for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS
                          for f in o.get("files") or []}
+        changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
         if _SELF_INFLICTED.search(chain["failure"].get("error_signature") or chain["failure"].get("error_text") or "") \
-                and set(_files(chain["changes"])) <= earlier_edits:
+                and changed and changed <= earlier_edits:
             notes.append("self_inflicted")  # a typo in a file this session had just written: nothing to reuse
             continue
-        candidates.append(candidate_from_chain(session, chain, said, observations))
-    if not candidates:
-        decision = candidate_from_decision(session, said, observations, store.session_prompts(session_id))
+        candidate = candidate_from_chain(session, chain, said, prompts)
+        if candidate is None:
+            notes.append(chain.get("_skip") or "no_lesson_stated")
+            continue
+        candidates.append(candidate)
+    if not candidates and "weakened_test" not in notes:
+        decision = candidate_from_decision(session, said, observations, prompts)
         if decision:
             candidates.append(decision)
     if not candidates and not notes:
@@ -281,12 +875,18 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
 # why a session gave no candidate
 REASON_TEXT = {
     "retry_without_change": "a command failed, then passed on a retry with no change in between: nothing was learned",
-    "unresolved_failure": "a failure was never resolved in this session: no validated lesson",
+    "unresolved_failure": "a failure was never resolved in this session (the failing check did not pass again): "
+                          "no validated lesson",
     "self_inflicted": "the only failure was a syntax error in a file this session had just written",
     "no_lesson_stated": "files changed, but no failure was resolved and no decision or cause was stated",
     "exploration_only": "the session only explored (reads, searches, passing commands): nothing changed",
     "no_activity": "the session did nothing lorebook could learn from",
     "unknown_session": "lorebook has no record of this session",
+    "routine_plumbing": "the failures were routine plumbing (version control, shell navigation, formatters): "
+                        "not a lesson",
+    "weakened_test": "the failing test was made to pass by weakening it (skipped, loosened, renamed or deleted): "
+                     "not a fix, nothing stored",
+    "unrelated_change": "the check passed again, but nothing changed in between plausibly addresses its failure",
     "instruction_injection": "the final message contains text aimed at steering future agents "
                              "(\"ignore previous instructions\"…): nothing from this session is stored",
 }

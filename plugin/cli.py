@@ -639,8 +639,10 @@ def corpus_delete(name):
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=True, file_okay=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def import_command(paths, as_json, quiet):
-    """Backfill observations and prompts from existing Claude Code transcripts.
+@click.option("--learn/--no-learn", default=True, show_default=True,
+              help="Derive lessons from the imported sessions, as each session's Stop would have.")
+def import_command(paths, as_json, quiet, learn):
+    """Backfill observations and prompts from existing Claude Code transcripts, and learn from them.
 
     PATHS are transcript files (.jsonl) or directories searched for them; the
     default is ~/.claude/projects (or $CLAUDE_CONFIG_DIR/projects). Each
@@ -648,9 +650,17 @@ def import_command(paths, as_json, quiet):
     redacted, exclusions applied. Importing again adds nothing; a malformed
     line is skipped and counted.
 
+    With --learn (the default) each imported session then goes through the same
+    deterministic writeback as a live Stop: a failure that a change resolved
+    becomes a lesson, preflighted, merged with what is already known, or
+    skipped with its reason. It is on by default because a new user's history
+    is the memory they would otherwise start without, and the writeback only
+    keeps lessons whose failing check passed again; --no-learn only backfills.
+
     \b
     lorebook import
     lorebook import ~/.claude/projects/-home-me-widget --json
+    lorebook import --no-learn
     """
     import os
 
@@ -669,6 +679,21 @@ def import_command(paths, as_json, quiet):
         with click.progressbar(length=total, label=f"Importing {len(files)} transcript(s)", file=sys.stderr,
                                show_pos=False, show_percent=True) as bar:
             summary = pm.hook.import_transcripts(files=files, store=store, progress=bar.update)
+    session_ids = summary.pop("session_ids", [])
+    if learn:
+        from .writeback import learn_from_sessions
+
+        if quiet or as_json or not session_ids:
+            learned = learn_from_sessions(store, session_ids)
+        else:
+            with click.progressbar(length=len(session_ids), label=f"Learning from {len(session_ids)} session(s)",
+                                   file=sys.stderr) as bar:
+                learned = learn_from_sessions(store, session_ids, progress=bar.update)
+        if learned["created"] or learned["merged"]:
+            from .vectors import start_index_detached
+
+            start_index_detached()
+        summary["learned"] = learned
     if as_json:
         _echo_json(summary)
         return
@@ -681,6 +706,15 @@ def import_command(paths, as_json, quiet):
         click.echo(f"{summary['unpaired_tool_calls']} tool call(s) had no result (an interrupted session).")
     for problem in summary["unreadable_files"]:
         click.echo(f"Could not read {problem}", err=True)
+    if learn:
+        learned = summary["learned"]
+        click.echo(f"Learned from {learned['sessions']} session(s): {learned['created']} lesson(s) created, "
+                   f"{learned['merged']} merged into existing notes, {learned['skipped']} skipped"
+                   + (f", {learned['already_decided']} decided by an earlier run" if learned["already_decided"]
+                      else "") + ".")
+        if learned["note_ids"]:
+            click.echo("New lessons: " + ", ".join(f"#{i}" for i in learned["note_ids"][:20])
+                       + (" …" if len(learned["note_ids"]) > 20 else "") + " (lorebook show ID)")
 
 
 # --- writeback: validate, write, supersede, stale, forget ------------------------------------------

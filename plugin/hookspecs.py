@@ -84,7 +84,8 @@ def find_transcripts(paths: tuple) -> dict | None:
 
 @hookspec(firstresult=True)
 def import_transcripts(files: list, store: Store, progress: Callable[[int], None] | None) -> dict | None:
-    """Replay these transcript files through the event hooks; return the import's summary counts."""
+    """Replay these transcript files through the event hooks; return the import's summary counts (and
+    ``session_ids``, the sessions read, which ``lorebook import --learn`` writes back)."""
 
 
 # --- Decisions other plugins can take part in --------------------------------

@@ -161,6 +161,57 @@ def test_a_long_import_commits_in_batches(transcripts, store, monkeypatch):
     assert not store.conn.in_transaction
 
 
+def _fix_transcript(tmp_path, session, cwd):
+    """A past session as Claude Code wrote it: pytest fails, it passes with PYTHONPATH=src, the agent explains."""
+    def assistant(mid, content):
+        return {"type": "assistant", "sessionId": session, "cwd": str(cwd), "timestamp": "2026-11-30T01:00:01Z",
+                "message": {"id": mid, "role": "assistant", "content": content}}
+
+    def result(tool_use_id, content, is_error=False, structured=None):
+        line = {"type": "user", "sessionId": session, "cwd": str(cwd), "timestamp": "2026-11-30T01:00:02Z",
+                "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tool_use_id,
+                                                         "is_error": is_error, "content": content}]}}
+        if structured is not None:
+            line["toolUseResult"] = structured
+        return line
+
+    lines = [
+        {"type": "user", "sessionId": session, "cwd": str(cwd), "timestamp": "2026-11-30T01:00:00Z",
+         "message": {"role": "user", "content": "run the tests"}},
+        assistant("m1", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pytest tests/ -q"}}]),
+        result("t1", "Exit code 2\nE   ModuleNotFoundError: No module named 'calc'", is_error=True),
+        assistant("m2", [{"type": "tool_use", "id": "t2", "name": "Bash",
+                          "input": {"command": "PYTHONPATH=src pytest tests/ -q"}}]),
+        result("t2", "48 passed", structured={"stdout": "48 passed in 1.02s", "stderr": "", "interrupted": False}),
+        assistant("m3", [{"type": "text", "text": "The package lives under src/ and is not installed, so pytest "
+                                                  "needs PYTHONPATH=src. All 48 tests pass that way."}]),
+    ]
+    path = tmp_path / f"{session}.jsonl"
+    path.write_text("\n".join(json.dumps(l) for l in lines) + "\n")
+    return path
+
+
+def test_import_learns_the_lessons_of_past_sessions_once(tmp_path, store, git_project):
+    path = _fix_transcript(tmp_path, "past-1", git_project)
+    result = cli("import", str(path))
+    assert result.exit_code == 0, result.output
+    assert "Learning from 1 session(s)" in result.output  # the progress bar's label
+    assert "Learned from 1 session(s): 1 lesson(s) created, 0 merged into existing notes, 0 skipped." in result.output
+    (note,) = store.project_notes("github.com/acme/widget")
+    assert "PYTHONPATH=src" in note["title"] and "lives under src/" in note["summary"] and note["verified"] == 1
+    again = json.loads(cli("import", str(path), "--json").output)
+    assert again["learned"]["created"] == 0 and again["learned"]["already_decided"] == 1
+    assert store.stats()["notes"] == 1
+
+
+def test_import_no_learn_only_backfills(tmp_path, store, git_project):
+    path = _fix_transcript(tmp_path, "past-2", git_project)
+    summary = json.loads(cli("import", str(path), "--no-learn", "--json").output)
+    assert "learned" not in summary and summary["observations_added"] == 2
+    assert store.stats()["notes"] == 0
+    assert store.get_session("past-2")["last_assistant_message"].startswith("The package lives under src/")
+
+
 def test_import_goes_through_the_same_event_hooks_as_live_capture(transcripts, store):
     """A plugin sees imported events in its own post_tool_use (marked as imports) and can replace capture."""
     from lorebook import hookimpl

@@ -33,13 +33,13 @@ def test_fix_session_becomes_a_lesson_the_next_session_receives(git_project, sto
     assert len(notes) == 1
     note = notes[0]
     assert "pytest -q" in note["title"] and "ModuleNotFoundError" in note["title"]
-    assert "PyYAML was missing" in note["change"]
+    assert "PyYAML was missing" in note["summary"] and "pyyaml==6.0" in note["change"]
     assert note["validation"]["passed"]
 
     code, out = run_hook("session-start", dict(_session("s2", git_project), source="startup"))
     context = context_of(out)
     assert out["hookSpecificOutput"]["hookEventName"] == "SessionStart"
-    assert "PyYAML was missing" in context
+    assert "pyyaml==6.0" in context
     assert "not instructions" in context
     assert "· verified ·" in context
     assert re.search(r"recorded \d{4}-\d\d-\d\d by claude-code session s1", context)

@@ -267,7 +267,7 @@ def test_a_retry_without_change_teaches_nothing(git_project, store):
     assert store.stats()["notes"] == 0
 
 
-def test_an_error_signature_that_disappears_after_an_edit_is_a_chain(store):
+def test_the_same_check_passing_after_an_edit_is_a_chain_unless_the_error_comes_back(store):
     observations = [
         {"id": 1, "tool": "Bash", "target": "pytest tests/test_api.py", "outcome": "error",
          "error_signature": "KeyError: 'DATABASE_URL'"},
@@ -275,7 +275,7 @@ def test_an_error_signature_that_disappears_after_an_edit_is_a_chain(store):
         {"id": 3, "tool": "Bash", "target": "pytest", "outcome": "ok", "error_signature": None},
     ]
     chains, notes = find_chains(observations)
-    assert [c["kind"] for c in chains] == ["signature_gone"] and notes == []
+    assert [c["kind"] for c in chains] == ["same_check"] and notes == []
     observations.append({"id": 4, "tool": "Bash", "target": "pytest -x", "outcome": "error",
                          "error_signature": "KeyError: 'DATABASE_URL'"})
     assert find_chains(observations)[0] == []  # it came back: not resolved

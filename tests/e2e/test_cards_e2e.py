@@ -5,13 +5,9 @@ try: the final change is injected as the fix, the first try as an attempt that d
 """
 import json
 
-import pytest
 
 from cc_harness import say, scenario, tool_use
 from fix_scenario import APP_CFG, CHECK_PY
-
-NEEDS_LESSONS = pytest.mark.xfail(strict=True, reason="needs the lessons branch (candidates from changed "
-                                                      "invocations and failed attempts)")
 
 SHOP_CHECK = """\
 import shop
@@ -83,7 +79,6 @@ def second_try_session(project) -> dict:
     return json.loads(json.dumps(script).replace("{project}", str(project)))
 
 
-@NEEDS_LESSONS
 def test_a_fix_by_invocation_reaches_the_next_session(lorebook_sandbox):
     sb = lorebook_sandbox("plugin-dir")
     sb.write("src/shop/__init__.py", 'NAME = "shop"\n')
@@ -103,7 +98,6 @@ def test_a_fix_by_invocation_reaches_the_next_session(lorebook_sandbox):
     assert "internal error" not in sb.hook_log, sb.hook_log
 
 
-@NEEDS_LESSONS
 def test_a_fix_found_on_the_second_try_is_injected_as_the_final_change(lorebook_sandbox):
     sb = lorebook_sandbox("plugin-dir")
     sb.write("check.py", CHECK_PY)

@@ -1,0 +1,270 @@
+"""The lesson bench: does the next session get shown the lesson, and only the lesson?
+
+    python bench/lessons.py [--set all|dev|holdout] [--only L07,L28] [--verbose]
+
+Scripted coding sessions of many shapes (a fix by an edit, a fix by a changed
+invocation, a convention, a dependency or config change, several lessons in one
+session, a fix found on the second try, read-only questions, trivial edits,
+flaky retries, unrelated edits, routine plumbing, a weakened test, secrets in
+output, a cause stated only by the user) are played through the real hook
+processes (`python -m lorebook hook EVENT`, the dispatcher Claude Code runs),
+each in its own throwaway git project. Then a NEXT session starts in the same
+project: its SessionStart context and its UserPromptSubmit context (on a related
+prompt) are what the lesson had to reach.
+
+Each session is labelled (bench/data/lessons.json, and the held-out third in
+bench/data/lessons_holdout.json, frozen before any tuning) with:
+  key_facts        strings the next session must be shown
+  failed_attempts  strings from attempts that did not help: never shown as the fix
+  unrelated        strings from changes that did not cause the success: never linked as the cause
+  store            whether anything should be stored at all (and expect_notes: how many)
+  secrets          strings that must never be stored
+
+Figures, per set: key-fact recall, failed-attempt-shown-as-fix count, false
+causal links, low-value stored rate (sessions that should store nothing but
+did), decision accuracy (stored or not, and how many notes), the median tokens
+of a full card as render produces it, and secrets stored. JSON on the last line.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "bench" / "data"
+# a line may name a failed attempt when it says that it failed
+NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|didn't work|still fail|no effect|"
+                      r"not the fix|not help|reverted|instead)\b")
+
+
+def load(which: str) -> list[dict]:
+    sets = {"dev": ["lessons.json"], "holdout": ["lessons_holdout.json"],
+            "all": ["lessons.json", "lessons_holdout.json"]}[which]
+    sessions = []
+    for name in sets:
+        for session in json.loads((DATA / name).read_text("utf-8"))["sessions"]:
+            sessions.append(dict(session, set="holdout" if "holdout" in name else "dev"))
+    return sorted(sessions, key=lambda s: s["id"])
+
+
+def _patch(old: str, new: str) -> list[dict]:
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    return [{"oldStart": 1, "oldLines": len(old_lines), "newStart": 1, "newLines": len(new_lines),
+             "lines": [f"-{l}" for l in old_lines] + [f"+{l}" for l in new_lines]}]
+
+
+class Player:
+    """Plays sessions through `python -m lorebook hook EVENT` processes, one git project per session."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.home = root / "lorebook-home"
+        self.env = dict(os.environ, LOREBOOK_HOME=str(self.home), PYTHONPATH=str(REPO))
+        for var in ("LOREBOOK_MODEL", "LOREBOOK_STOP_PROMPT", "LOREBOOK_DISABLE"):
+            self.env.pop(var, None)
+
+    def project(self, session: dict) -> Path:
+        path = self.root / f"project-{session['id']}"
+        (path / ".git").mkdir(parents=True, exist_ok=True)
+        (path / ".git" / "config").write_text(
+            f'[remote "origin"]\n\turl = git@github.com:acme/{session["id"].lower()}.git\n')
+        return path
+
+    def hook(self, event: str, payload: dict) -> dict:
+        proc = subprocess.run([sys.executable, "-m", "lorebook", "hook", event], input=json.dumps(payload).encode(),
+                              capture_output=True, env=self.env, cwd=payload.get("cwd"))
+        if proc.returncode != 0:
+            raise SystemExit(f"hook {event} exited {proc.returncode}: {proc.stderr.decode()[-500:]}")
+        lines = proc.stdout.decode().strip().splitlines()
+        return json.loads(lines[-1]) if lines else {}
+
+    def play(self, session: dict) -> None:
+        cwd = self.project(session)
+        sid = f"{session['id']}-a"
+        base = {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl",
+                "permission_mode": "default"}
+        self.hook("SessionStart", dict(base, hook_event_name="SessionStart", source="startup"))
+        self.hook("UserPromptSubmit", dict(base, hook_event_name="UserPromptSubmit", prompt=session["prompt"]))
+        for n, step in enumerate(session["steps"], 1):
+            tool_use_id = f"toolu_{sid}_{n:02d}"
+            kind = step[0]
+            if kind == "fail":
+                self.hook("PostToolUseFailure", dict(
+                    base, hook_event_name="PostToolUseFailure", tool_name="Bash", tool_use_id=tool_use_id,
+                    tool_input={"command": step[1], "description": "Run a command"}, error=step[2],
+                    is_interrupt=False))
+                continue
+            if kind == "ok":
+                payload = dict(base, tool_name="Bash", tool_input={"command": step[1], "description": "Run a command"},
+                               tool_response={"stdout": step[2], "stderr": "", "interrupted": False, "isImage": False})
+            elif kind == "edit":
+                path = f"{cwd}/{step[1]}"
+                payload = dict(base, tool_name="Edit", tool_input={"file_path": path, "old_string": step[2],
+                                                                   "new_string": step[3], "replace_all": False},
+                               tool_response={"filePath": path, "oldString": step[2], "newString": step[3],
+                                              "structuredPatch": _patch(step[2], step[3]), "userModified": False,
+                                              "replaceAll": False})
+            elif kind == "write":
+                path = f"{cwd}/{step[1]}"
+                payload = dict(base, tool_name="Write", tool_input={"file_path": path, "content": step[2]},
+                               tool_response={"type": "create", "filePath": path, "content": step[2],
+                                              "structuredPatch": []})
+            else:
+                path = f"{cwd}/{step[1]}"
+                payload = dict(base, tool_name="Read", tool_input={"file_path": path},
+                               tool_response={"type": "text", "file": {"filePath": path, "content": "…",
+                                                                       "numLines": 40, "startLine": 1,
+                                                                       "totalLines": 40}})
+            self.hook("PostToolUse", dict(payload, hook_event_name="PostToolUse", tool_use_id=tool_use_id))
+        self.hook("Stop", dict(base, hook_event_name="Stop", stop_hook_active=False,
+                               last_assistant_message=session["stop"]))
+        self.hook("SessionEnd", dict(base, hook_event_name="SessionEnd", reason="prompt_input_exit"))
+
+    def next_session(self, session: dict) -> tuple[str, str]:
+        """What a new session in the same project is shown: at SessionStart, and for a related prompt."""
+        cwd = self.project(session)
+        sid = f"{session['id']}-b"
+        base = {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl",
+                "permission_mode": "default"}
+        start = self.hook("SessionStart", dict(base, hook_event_name="SessionStart", source="startup"))
+        prompt = self.hook("UserPromptSubmit", dict(base, hook_event_name="UserPromptSubmit",
+                                                    prompt=session["next_prompt"] or session["prompt"]))
+        context = lambda out: (out.get("hookSpecificOutput") or {}).get("additionalContext", "")  # noqa: E731
+        return context(start), context(prompt)
+
+
+def judge(store, session: dict, start: str, prompt: str) -> dict:
+    from lorebook.render import full_note
+    from lorebook.text import estimate_tokens
+
+    sid = f"{session['id']}-a"
+    import sqlite3
+
+    db = sqlite3.connect(Path(os.environ["LOREBOOK_HOME"]) / "lorebook.db")
+    db.row_factory = sqlite3.Row
+    receipts = [dict(r) for r in db.execute("SELECT * FROM receipts WHERE run_key LIKE ?", (sid + ":%",))]
+    db.close()
+    note_ids = sorted({r["note_id"] or r["merged_into"] for r in receipts
+                       if r["decision"] in ("created", "merged") and (r["note_id"] or r["merged_into"])})
+    notes = [store.get_note(i) for i in note_ids]
+    reasons = sorted({c["code"] for r in receipts for c in json.loads(r["reasons"] or "[]")
+                      if isinstance(c, dict)})
+    shown = (start + "\n" + prompt).lower()
+    facts = {f: f.lower() in shown for f in session["key_facts"]}
+    # a failed attempt is shown as the fix when the fix fields hold it, or a shown line names it without saying it failed
+    failed_as_fix = []
+    for marker in session["failed_attempts"]:
+        in_fields = any(marker.lower() in (n.get(k) or "").lower() for n in notes for k in ("title", "change"))
+        in_lines = any(marker.lower() in line.lower() and not NEGATION.search(line)
+                       for line in (start + "\n" + prompt).splitlines())
+        if in_fields or in_lines:
+            failed_as_fix.append(marker)
+    false_links = [m for m in session["unrelated"]
+                   if any(m.lower() in " ".join([n.get("title") or "", n.get("change") or "",
+                                                 " ".join(n.get("files") or []),
+                                                 " ".join((n.get("validation") or {}).get("passed") or [])]).lower()
+                          for n in notes)]
+    everything = json.dumps(notes, ensure_ascii=False)
+    secrets = [s for s in session.get("secrets") or [] if s in everything or s in start or s in prompt]
+    right = (len(notes) > 0) == session["store"] and (not session["store"] or len(notes) >= session["expect_notes"])
+    cards = [estimate_tokens(full_note(n)) for n in notes]
+    return {"id": session["id"], "set": session["set"], "shape": session["shape"], "name": session["name"],
+            "expected_store": session["store"], "notes": len(notes), "correct": right, "reasons": reasons,
+            "facts": facts, "failed_as_fix": failed_as_fix, "false_links": false_links, "secrets": secrets,
+            "card_tokens": cards, "titles": [n["title"] for n in notes], "note_ids": note_ids}
+
+
+def summarise(rows: list[dict]) -> dict:
+    facts = [hit for r in rows for hit in r["facts"].values()]
+    low_value = [r for r in rows if not r["expected_store"]]
+    cards = [t for r in rows for t in r["card_tokens"]]
+    return {
+        "sessions": len(rows),
+        "key_fact_recall": round(sum(facts) / len(facts), 3) if facts else None,
+        "key_facts": len(facts),
+        "failed_attempt_shown_as_fix": sum(len(r["failed_as_fix"]) for r in rows),
+        "false_causal_links": sum(len(r["false_links"]) for r in rows),
+        "low_value_stored_rate": round(sum(r["notes"] > 0 for r in low_value) / len(low_value), 3)
+        if low_value else None,
+        "decision_accuracy": round(sum(r["correct"] for r in rows) / len(rows), 3) if rows else None,
+        "median_card_tokens": statistics.median(cards) if cards else None,
+        "max_card_tokens": max(cards) if cards else None,
+        "secrets_stored": sum(len(r["secrets"]) for r in rows),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--set", default="all", choices=("all", "dev", "holdout"), help="Which sessions to play.")
+    parser.add_argument("--only", default="", help="Comma-separated session ids (L01,L07).")
+    parser.add_argument("--verbose", "-v", action="store_true", help="Print each session's context and notes.")
+    parser.add_argument("--keep", action="store_true", help="Keep the temporary LOREBOOK_HOME and print its path.")
+    args = parser.parse_args()
+    sessions = load(args.set)
+    if args.only:
+        wanted = set(args.only.split(","))
+        sessions = [s for s in sessions if s["id"] in wanted]
+    root = Path(tempfile.mkdtemp(prefix="lorebook-lessons-"))
+    player = Player(root)
+    os.environ["LOREBOOK_HOME"] = str(player.home)
+    rows = []
+    try:
+        for session in sessions:
+            player.play(session)
+            start, prompt = player.next_session(session)
+            from lorebook.store import Store
+
+            store = Store()
+            try:
+                row = judge(store, session, start, prompt)
+                if args.verbose:
+                    for note_id in row["note_ids"]:
+                        from lorebook.render import full_note
+
+                        print(full_note(store.get_note(note_id)))
+                    print("--- SessionStart:\n" + start + "\n--- UserPromptSubmit:\n" + prompt)
+            finally:
+                store.close()
+            rows.append(row)
+            missing = [f for f, hit in row["facts"].items() if not hit]
+            flags = []
+            if missing:
+                flags.append(f"missing {missing}")
+            if row["failed_as_fix"]:
+                flags.append(f"failed attempt shown as fix {row['failed_as_fix']}")
+            if row["false_links"]:
+                flags.append(f"false link {row['false_links']}")
+            if row["secrets"]:
+                flags.append("SECRET STORED")
+            mark = "ok " if row["correct"] and not flags else "XX "
+            print(f"{mark}{row['id']} [{row['set']:<7} {row['shape']:<14}] notes {row['notes']} "
+                  f"(expected {'≥' + str(session['expect_notes']) if session['store'] else 0}) "
+                  f"cards {row['card_tokens']} {' '.join(row['reasons'])} {'; '.join(flags)}")
+            for title in row["titles"]:
+                print(f"      title: {title}")
+    finally:
+        if args.keep:
+            print(f"Kept: LOREBOOK_HOME={player.home}")
+        else:
+            shutil.rmtree(root, ignore_errors=True)
+    result = {name: summarise([r for r in rows if r["set"] == name]) for name in ("dev", "holdout")
+              if any(r["set"] == name for r in rows)}
+    result["all"] = summarise(rows)
+    result["targets_holdout"] = {"key_fact_recall": 0.9, "failed_attempt_shown_as_fix": 0, "false_causal_links": 0,
+                                 "low_value_stored_rate": 0.05, "median_card_tokens": 150}
+    for name in ("dev", "holdout"):
+        if name in result:
+            print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in result[name].items()))
+    print(json.dumps(result, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

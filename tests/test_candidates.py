@@ -1,0 +1,361 @@
+"""Candidate lessons from every shape of session: what is linked, what is the fix, what is only evidence."""
+import pytest
+
+from hookutil import run_hook
+from lorebook.candidates import (command_job, find_chains, invocation_change, net_changes, parse_command,
+                                 session_candidates, stated)
+from lorebook.writeback import write_back
+
+PROJECT = "github.com/acme/widget"
+
+
+def _base(sid, cwd):
+    return {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl"}
+
+
+class Session:
+    """A session played through the real dispatcher, one tool call at a time."""
+
+    def __init__(self, sid, cwd, prompt=None):
+        self.base, self.cwd, self.n = _base(sid, cwd), cwd, 0
+        run_hook("session-start", dict(self.base, source="startup"))
+        if prompt:
+            run_hook("user-prompt-submit", dict(self.base, prompt=prompt))
+
+    def _id(self):
+        self.n += 1
+        return f"{self.base['session_id']}-{self.n}"
+
+    def fail(self, command, error):
+        run_hook("post-tool-use-failure", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                               tool_input={"command": command}, error=error))
+        return self
+
+    def ok(self, command, out="ok"):
+        run_hook("post-tool-use", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                       tool_input={"command": command}, tool_response={"stdout": out, "stderr": ""}))
+        return self
+
+    def edit(self, path, old, new):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Edit", tool_use_id=self._id(),
+                                       tool_input={"file_path": full, "old_string": old, "new_string": new},
+                                       tool_response={"filePath": full}))
+        return self
+
+    def stop(self, message):
+        run_hook("stop", dict(self.base, stop_hook_active=False, last_assistant_message=message))
+        return self
+
+
+# --- parsing commands -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command, family, env, runner, cwd", [
+    ("PYTHONPATH=src pytest tests/ -q 2>&1 | tail -5", "pytest", ["PYTHONPATH=src"], "", None),
+    ("uv run pytest -q", "pytest", [], "uv run", None),
+    ("cd web && npm test", "npm test", [], "", "web"),
+    ("npm run build", "npm build", [], "", None),
+    ("poetry run python manage.py migrate", "manage.py", [], "poetry run", None),
+    ("npx jest --ci", "jest", [], "npx", None),
+    ("make build PROFILE=release", "make build", [], "", None),
+    ("docker compose up --wait", "docker compose up", [], "", None),
+    ("env CGO_ENABLED=0 go test ./...", "go test", ["CGO_ENABLED=0"], "env", None),
+])
+def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family, env, runner, cwd):
+    parsed = parse_command(command)
+    assert (parsed["family"], parsed["env"], parsed["runner"], parsed["cwd"]) == (family, env, runner, cwd)
+
+
+@pytest.mark.parametrize("failed, passed, expected", [
+    ("pytest -q", "PYTHONPATH=src pytest -q", ["set PYTHONPATH=src"]),
+    ("pytest -q", "uv run pytest -q", ["run it through `uv run`"]),
+    ("npm test", "cd web && npm test", ["run it from web/"]),
+    ("cargo test", "cargo test --no-default-features --features rustls",
+     ["pass --features", "pass --no-default-features"]),
+    ("pytest tests/test_a.py -q", "pytest -q", []),  # a wider test selection is not a changed invocation
+])
+def test_invocation_change_names_what_differs(failed, passed, expected):
+    assert invocation_change(failed, passed) == expected
+
+
+def test_commands_that_do_the_same_job():
+    assert command_job("pytest") == command_job("make test") == "test"
+    assert command_job("npm install") == command_job("pnpm install") == "install"
+    assert command_job("mix deps.get") != command_job("mix test")
+
+
+# --- the net change -------------------------------------------------------------------------------
+
+def _edit(i, path, old, new):
+    body = "\n".join([f"-{l}" for l in old.splitlines()] + [f"+{l}" for l in new.splitlines()])
+    return {"id": i, "tool": "Edit", "outcome": "ok", "target": path, "files": [path], "body": body}
+
+
+def test_a_second_try_replaces_the_first_and_a_revert_disappears():
+    edits = [_edit(1, "/p/conftest.py", 'URL = "localhost"', 'URL = "127.0.0.1"'),
+             _edit(2, "/p/conftest.py", 'URL = "127.0.0.1"', 'URL = os.environ["URL"]'),
+             _edit(3, "/p/Cargo.toml", 'reqwest = "0.12"', 'reqwest = "0.11"'),
+             _edit(4, "/p/Cargo.toml", 'reqwest = "0.11"', 'reqwest = "0.12"')]
+    net = net_changes(edits, "/p")
+    assert net["conftest.py"] == [{"old": 'URL = "localhost"', "new": 'URL = os.environ["URL"]', "ids": [1, 2]}]
+    assert net["Cargo.toml"] == []
+
+
+# --- chains ---------------------------------------------------------------------------------------
+
+def _bash(i, command, ok=True, signature=None, error=""):
+    return {"id": i, "tool": "Bash", "target": command, "outcome": "ok" if ok else "error",
+            "error_signature": signature, "error_text": error}
+
+
+def test_a_changed_invocation_resolves_a_failure_without_any_edit():
+    chains, notes = find_chains([_bash(1, "pytest -q", False, "ModuleNotFoundError: No module named '<mod>'"),
+                                 _bash(2, "PYTHONPATH=src pytest -q")])
+    assert len(chains) == 1 and chains[0]["kind"] == "same_check" and notes == []
+
+
+def test_a_retry_with_nothing_changed_is_a_chain_with_no_change():
+    chains, _ = find_chains([_bash(1, "npm install", False, "npm ERR! code ETIMEDOUT"), _bash(2, "npm install")])
+    assert chains[0]["all_changes"] == [] and invocation_change("npm install", "npm install") == []
+
+
+def test_another_command_that_passes_is_not_the_failing_check():
+    observations = [_bash(1, "mix test", False, "KeyError"), _edit(2, "/p/lib/a.ex", "x", "y"),
+                    _bash(3, "mix deps.get")]
+    chains, notes = find_chains(observations)
+    assert chains == [] and notes == ["unresolved_failure"]
+
+
+def test_another_test_file_passing_is_not_the_failing_test_passing():
+    observations = [_bash(1, "pytest tests/test_a.py -q", False, "AssertionError"),
+                    _edit(2, "/p/app/a.py", "x = 1", "x = 2"),
+                    _bash(3, "pytest tests/test_b.py -q"),
+                    _bash(4, "pytest tests/test_a.py::test_one -q")]
+    (chain,), _ = find_chains(observations)
+    assert chain["success"]["id"] == 4  # the failing file again (one of its tests), not another file
+    assert find_chains([observations[0], observations[2]]) == ([], ["unresolved_failure"])
+
+
+def test_feature_work_across_many_unnamed_files_is_not_linked_to_an_old_failure(git_project, store):
+    session = Session("feat", git_project).fail("pytest -q", "Exit code 1\nE   AssertionError: assert 3 == 4")
+    for name in ("app/models.py", "app/views.py", "app/forms.py", "app/urls.py", "app/admin.py"):
+        session.edit(name, "pass", "return None")
+    session.ok("pytest -q", "64 passed").stop("Built the export feature; all tests pass.")
+    candidates, notes = session_candidates(store, "feat", "Built the export feature; all tests pass.")
+    assert candidates == [] and notes == ["unrelated_change"]
+
+
+def test_the_projects_own_test_command_resolves_a_failing_test_run():
+    chains, _ = find_chains([_bash(1, "pytest", False, "ImproperlyConfigured"), _bash(2, "make test")])
+    assert [c["kind"] for c in chains] == ["same_job"]
+
+
+@pytest.mark.parametrize("command, error", [
+    ("git push", "fatal: The current branch x has no upstream branch."),
+    ("cd srcc && ls", "/bin/bash: line 1: cd: srcc: No such file or directory"),
+    ("git commit -m x", "black....Failed\n- files were modified by this hook"),
+])
+def test_routine_plumbing_is_not_a_lesson(command, error):
+    chains, notes = find_chains([_bash(1, command, False, "x", error), _bash(2, command + " -u")])
+    assert chains == [] and notes == ["routine_plumbing"]
+
+
+def test_a_new_error_after_a_kept_change_is_a_second_problem():
+    observations = [_bash(1, "pytest -q", False, "ModuleNotFoundError"),
+                    _bash(2, "PYTHONPATH=src pytest -q", False, "AssertionError: assert <n> == <n>"),
+                    _edit(3, "/p/src/money.py", "ROUND_HALF_EVEN", "ROUND_HALF_UP"),
+                    _bash(4, "PYTHONPATH=src pytest -q")]
+    chains, _ = find_chains(observations)
+    assert [(c["failure"]["id"], c["resolved_by"]["id"]) for c in chains] == [(1, 2), (2, 4)]
+
+
+def test_a_new_error_caused_by_a_reverted_attempt_is_the_same_problem():
+    observations = [_bash(1, "cargo build", False, "error[E0599]"),
+                    _edit(2, "/p/Cargo.toml", 'reqwest = "0.12"', 'reqwest = "0.11"'),
+                    _bash(3, "cargo build", False, "error[E0433]"),
+                    _edit(4, "/p/Cargo.toml", 'reqwest = "0.11"', 'reqwest = "0.12"'),
+                    _edit(5, "/p/src/http.rs", ".into_future()", ".send()"),
+                    _bash(6, "cargo build")]
+    (chain,), _ = find_chains(observations)
+    assert [a["id"] for a in chain["attempts"]] == [2] and [c["id"] for c in chain["changes"]] == [4, 5]
+
+
+def test_did_not_help_sentences_are_kept_apart_from_causes():
+    said = stated("Setting LANG in conftest did not help. The cause was open() without an encoding, "
+                  "so I passed encoding='utf-8'.")
+    assert said["did_not_help"] == ["Setting LANG in conftest did not help."]
+    assert said["cause"] == ["The cause was open() without an encoding, so I passed encoding='utf-8'."]
+
+
+# --- whole sessions through the hooks ----------------------------------------------------------------
+
+def test_a_fix_by_changing_only_how_the_command_runs_is_stored(git_project, store):
+    (Session("inv", git_project, "run the tests")
+     .fail("pytest tests/ -q", "Exit code 2\nE   ModuleNotFoundError: No module named 'calc'")
+     .ok("PYTHONPATH=src pytest tests/ -q", "48 passed in 1.02s")
+     .stop("The package lives under src/ and is not installed, so pytest needs PYTHONPATH=src."))
+    (note,) = store.project_notes(PROJECT)
+    assert "PYTHONPATH=src pytest tests/ -q" in note["title"] and note["verified"] == 1
+    assert "PYTHONPATH=src" in note["change"] and "lives under src/" in note["summary"]
+    assert note["validation"]["passed"] == ["`PYTHONPATH=src pytest tests/ -q` passed after the change (observation 2)"]
+
+
+def test_a_fix_on_the_second_try_stores_the_net_change_and_the_first_try_as_evidence(git_project, store):
+    (Session("two", git_project)
+     .fail("pytest tests/test_cache.py -q", "Exit code 1\nE   redis.exceptions.ConnectionError: Error 111 "
+                                            "connecting to localhost:6379. Connection refused.")
+     .edit("tests/conftest.py", 'REDIS_URL = "redis://localhost:6379/0"', 'REDIS_URL = "redis://127.0.0.1:6379/0"')
+     .fail("pytest tests/test_cache.py -q", "Exit code 1\nE   redis.exceptions.ConnectionError: Error 111 "
+                                            "connecting to 127.0.0.1:6379. Connection refused.")
+     .edit("tests/conftest.py", 'REDIS_URL = "redis://127.0.0.1:6379/0"',
+           'REDIS_URL = os.environ.get("REDIS_URL", "redis://redis:6379/0")')
+     .ok("pytest tests/test_cache.py -q", "9 passed")
+     .stop("Switching to 127.0.0.1 did not help: Redis runs as the `redis` service in the dev container, so "
+           "conftest now reads REDIS_URL with redis://redis:6379/0 as the default."))
+    (note,) = store.project_notes(PROJECT)
+    assert "127.0.0.1" not in note["change"] and "127.0.0.1" not in note["title"]
+    assert '-REDIS_URL = "redis://localhost:6379/0"' in note["change"]
+    assert 'redis://redis:6379/0' in note["change"] and str(git_project) not in note["change"]
+    (tried,) = [e["quote"] for e in note["evidence"] if e["quote"].startswith("tried")]
+    assert "127.0.0.1" in tried and "still failed" in tried
+    assert note["summary"].endswith("Switching to 127.0.0.1 did not help.")  # said as what not to repeat
+
+
+def test_a_weakened_test_is_flagged_and_never_stored_as_a_fix(git_project, store):
+    (Session("weak", git_project)
+     .fail("pytest tests/test_totals.py -q", "Exit code 1\nFAILED tests/test_totals.py::test_vat - assert 10.5 == 10.49")
+     .edit("tests/test_totals.py", "    assert total == 10.49", "    assert total == pytest.approx(10.49, abs=0.1)")
+     .ok("pytest tests/test_totals.py -q", "3 passed")
+     .stop("Loosened the tolerance in test_vat because the totals are close enough; the tests pass now."))
+    assert store.stats()["notes"] == 0
+    results = write_back(store, "weak", "replay")
+    assert results[0]["decision"] == "skipped" and "weakened_test" in results[0]["reason_codes"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("  it('applies the discount', () => {", "  it.skip('applies the discount', () => {"),
+    ('  test "renders annotation" do', '  @tag :skip\n  test "renders annotation" do'),
+    ("def test_discount():\n    assert total(100) == 90", "def test_discount_later():\n    assert total(100) == 90"),
+    ("    assert total(100) == 90\n    assert total(0) == 0", "    assert total(0) == 0"),
+])
+def test_every_way_of_weakening_a_test_is_caught(git_project, store, old, new):
+    (Session("w", git_project)
+     .fail("npx jest tests/cart.test.js", "Exit code 1\n ● cart › applies the discount\n Expected: 90\n Received: 100")
+     .edit("tests/cart.test.js", old, new)
+     .ok("npx jest tests/cart.test.js", "6 passed"))
+    candidates, notes = session_candidates(store, "w", "The cart tests pass now.")
+    assert candidates == [] and notes == ["weakened_test"]
+
+
+def test_an_unrelated_doc_edit_is_never_linked_as_the_fix(git_project, store):
+    (Session("doc", git_project)
+     .fail("pytest -q", "Exit code 1\nE   psycopg.OperationalError: connection failed: Connection refused")
+     .edit("README.md", "## Setup\n", "## Setup\n\nSee docs/dev.md.\n")
+     .ok("docker compose up -d db", "Container shop-db-1  Started")
+     .ok("pytest -q", "210 passed")
+     .stop("The tests need the Postgres container: run `docker compose up -d db` first. I also tidied the README."))
+    (note,) = store.project_notes(PROJECT)
+    assert "docker compose up -d db" in note["change"] and "README" not in note["change"] + note["title"]
+    assert note["files"] == []
+
+
+def test_a_push_needing_an_upstream_after_unrelated_work_stores_nothing(git_project, store):
+    (Session("push", git_project)
+     .edit("app/annotation.py", "def render(self):", "def render(self, *, compact=False):")
+     .fail("git push", "Exit code 128\nfatal: The current branch feature/compact has no upstream branch.")
+     .ok("git push -u origin feature/compact", "set up to track")
+     .stop("Added a compact flag and pushed the branch."))
+    assert store.stats()["notes"] == 0
+
+
+def test_two_independent_problems_give_two_lessons_each_with_its_own_account(git_project, store):
+    (Session("multi", git_project)
+     .fail("pytest -q", "Exit code 2\nE   ModuleNotFoundError: No module named 'ledger'")
+     .ok("PYTHONPATH=src pytest -q", "41 passed")
+     .fail("PYTHONPATH=src pytest -q tests/test_money.py",
+           "Exit code 1\nFAILED tests/test_money.py::test_round - AssertionError: assert Decimal('2.67') == "
+           "Decimal('2.68')")
+     .edit("src/ledger/money.py", "rounding=ROUND_HALF_EVEN", "rounding=ROUND_HALF_UP")
+     .ok("PYTHONPATH=src pytest -q tests/test_money.py", "6 passed")
+     .stop("Two things: the package is under src/ and not installed, so tests need PYTHONPATH=src. And money.round() "
+           "used banker's rounding (ROUND_HALF_EVEN) while invoices must round half up; it now uses ROUND_HALF_UP."))
+    notes = sorted(store.project_notes(PROJECT), key=lambda n: n["id"])
+    assert len(notes) == 2
+    assert "PYTHONPATH=src" in notes[0]["summary"] and "ROUND_HALF_UP" not in notes[0]["summary"]
+    assert "ROUND_HALF_UP" in notes[1]["summary"] and "ROUND_HALF_UP" in notes[1]["change"]
+
+
+def test_the_users_stated_cause_reaches_the_summary(git_project, store):
+    (Session("bom", git_project, "The CSV import breaks on Excel exports. I think it's the BOM at the start.")
+     .fail("python -m app.importer data/x.csv", "Exit code 1\nKeyError: 'id'")
+     .edit("app/importer.py", 'open(path, newline="")', 'open(path, newline="", encoding="utf-8-sig")')
+     .ok("python -m app.importer data/x.csv", "imported 318 contacts")
+     .stop("Fixed."))
+    (note,) = store.project_notes(PROJECT)
+    assert "BOM" in note["summary"] and "utf-8-sig" in note["change"]
+
+
+def test_what_the_user_already_tried_is_evidence_not_the_fix(git_project, store):
+    (Session("usr", git_project, "The build is out of memory. Raising the heap limit didn't help.")
+     .fail("npm run build", "Exit code 134\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out "
+                            "of memory")
+     .edit("vite.config.ts", "    sourcemap: true,", "    sourcemap: false,")
+     .ok("npm run build", "built in 41.20s")
+     .stop("The build ran out of memory generating source maps; turning sourcemap off in vite.config.ts fixed it."))
+    (note,) = store.project_notes(PROJECT)
+    assert {"quote": "Raising the heap limit didn't help.",
+            "source": "the user's prompt (tried before this session)"} in note["evidence"]
+    assert "heap limit" not in note["change"] and "sourcemap: false" in note["change"]
+
+
+def test_the_projects_way_to_run_its_tests_is_a_convention(git_project, store):
+    (Session("conv", git_project, "run the unit tests")
+     .fail("pytest", "Exit code 2\nERROR tests/test_api.py - django.core.exceptions.ImproperlyConfigured: Requested "
+                     "setting INSTALLED_APPS, but settings are not configured.")
+     .ok("make test", "DJANGO_SETTINGS_MODULE=config.settings.test pytest -q\n120 passed")
+     .stop("This project runs its tests through `make test`, which sets DJANGO_SETTINGS_MODULE; bare pytest has "
+           "no settings module."))
+    (note,) = store.project_notes(PROJECT)
+    assert note["kind"] == "pattern" and "use `make test` instead" in note["title"]
+    assert "make test" in note["change"] and note["verified"] == 1
+
+
+def test_an_install_step_before_the_check_is_the_fix(git_project, store):
+    (Session("ci", git_project, "the build is broken on my fresh clone")
+     .fail("npm run build", "Exit code 127\n> vite build\nsh: 1: vite: not found")
+     .ok("npm ci", "added 412 packages in 18s")
+     .ok("npm run build", "built in 9.31s")
+     .stop("vite was not found because node_modules did not exist on the fresh clone; run `npm ci` first."))
+    (note,) = store.project_notes(PROJECT)
+    assert note["change"] == "Run `npm ci` before `npm run build`." and "`npm ci`" in note["title"]
+
+
+def test_a_flaky_retry_stores_nothing(git_project, store):
+    (Session("flaky", git_project)
+     .fail("pytest tests/e2e -q", "Exit code 1\nTimeoutError: Page.goto: Timeout 30000ms exceeded.")
+     .ok("pytest tests/e2e -q", "3 passed")
+     .stop("It was flaky; it passed on rerun."))
+    assert store.stats()["notes"] == 0
+
+
+LONG_SESSION = [
+    ("pytest tests/test_tax.py -q", "KeyError: 'VAT_RATE'", "app/settings.py", "DEBUG = False", "VAT_RATE = 0.2"),
+    ("npm run build", "Module not found: Error: Can't resolve 'date-fns'", "package.json", '"clsx": "^2"',
+     '"date-fns": "^3.6.0"'),
+    ("cargo test", "error[E0277]: `Rc<State>` cannot be sent between threads safely", "src/worker.rs",
+     "Rc::new(State::default())", "Arc::new(Mutex::new(State::default()))"),
+    ("go vet ./...", "fmt.Sprintf format %d has arg name of wrong type string", "pkg/server/server.go",
+     'fmt.Sprintf("user %d", name)', 'fmt.Sprintf("user %s", name)'),
+]
+
+
+def test_a_long_session_keeps_learning_at_later_stops(git_project, store, monkeypatch):
+    monkeypatch.setattr("lorebook.writeback.MAX_NEW_LESSONS", 2)
+    session = Session("long", git_project)
+    for n, (command, error, path, old, new) in enumerate(LONG_SESSION):
+        session.fail(command, f"Exit code 1\n{error}").edit(path, old, new).ok(command, "ok")
+        if n == 2:
+            session.stop("Fixed the tax settings, the date-fns dependency and the worker state.")
+            assert store.stats()["notes"] == 2  # at most two new lessons at one Stop
+    session.stop("Fixed the vet warning in server.go too.")
+    assert store.stats()["notes"] == 4  # the third waited for this Stop, not forever
