@@ -5,7 +5,6 @@ try: the final change is injected as the fix, the first try as an attempt that d
 """
 import json
 
-
 from cc_harness import say, scenario, tool_use
 from fix_scenario import APP_CFG, CHECK_PY
 
