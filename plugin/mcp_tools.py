@@ -94,6 +94,10 @@ def _type_ok(value: Any, expected: str | list[str]) -> bool:
 
 def _check(value: Any, schema: dict, path: str) -> Any:
     expected = schema.get("type")
+    if expected == "array" and not isinstance(value, list) and value is not None:
+        items = schema.get("items") or {}
+        if "type" not in items or _type_ok(value, items["type"]):
+            value = [value]  # liberal in what it accepts: a single item where a list is wanted is a list of one
     if expected and not _type_ok(value, expected):
         words = " or ".join(_TYPE_WORDS.get(t, t) for t in ([expected] if isinstance(expected, str) else expected))
         raise ArgumentError(path, f"must be {words} (got {_show(value)})")
@@ -237,9 +241,10 @@ MEMORY_SCHEMA = {
 }
 
 _WRITE_PROPERTIES = {
-    "mode": {"type": "string", "enum": ["auto", "manual"], "default": "manual",
-             "description": "manual: you chose to record this lesson (weak findings become warnings). "
-                            "auto: written without a deliberate choice (weak lessons are skipped)."},
+    "mode": {"type": "string", "enum": ["auto", "manual"], "default": "auto",
+             "description": "auto (the default for agents): a weak lesson is skipped, with the reasons. "
+                            "manual: the user asked you to record exactly this lesson; it is stored unless empty, "
+                            "a secret or an injection attempt, and what it lacks comes back as warnings."},
     "source_agent": _string("Who writes: your agent's name, e.g. 'claude-code'.", 1, 100),
     "source_run_key": _string("A key unique to this lesson in this run, e.g. '<task or session id>:<topic>'. "
                               "Retrying with the same key returns the first decision and never duplicates.", 1, 300),

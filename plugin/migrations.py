@@ -195,3 +195,11 @@ CREATE INDEX notes_scope_rank ON notes(scope, status, verified, updated_at);
 CREATE INDEX notes_project_rank ON notes(project_key, status, verified, updated_at)
 """,
     )
+
+
+@migrations()
+def m003_note_verification(db: Database):
+    # how a note came to be verified: "observation" (a check that passed after the change is on record),
+    # "check" (a passed check the writer quotes with its source), "person" (`lorebook verify`), or "claimed"
+    # (the writer said verified with no check on record: verified stays 0, shown as claimed by the agent)
+    _run(db, "ALTER TABLE notes ADD COLUMN verified_by TEXT")

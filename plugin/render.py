@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .record import verified_label
 from .text import estimate_tokens, one_line
 
 FULL_NOTES = 3
@@ -56,7 +57,7 @@ def provenance(note: dict) -> dict:
     return {
         "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
         "source": f"{note.get('source_agent') or 'unknown agent'} session {(note.get('session_id') or '?')[:8]}",
-        "verified": "verified" if note.get("verified") else "not verified",
+        "verified": verified_label(note),
     }
 
 

@@ -108,6 +108,7 @@ def provenance(note: dict) -> dict:
         "created_at": note.get("created_at"),
         "updated_at": note.get("updated_at"),
         "verified": bool(note.get("verified")),
+        "verified_by": note.get("verified_by"),  # observation, check, person; "claimed": said, not on record
         "project_key": note.get("project_key"),
         "scope": note.get("scope"),
     }

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Iterator
 
 from .errors import NoteNotFound, StoreLocked
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 5.0
 
 NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids")
