@@ -113,7 +113,7 @@ def lesson_from_text(text: str) -> dict:
     if not trigger:
         trigger = problem or (title if _TRIGGER_CUE.search(title) and title != change else "")
     record = {"title": title, "summary": text, "trigger": trigger, "change": change}
-    signatures = list(dict.fromkeys(re.split(r"\s+(?:when|while|after|because|since|if|until)\b", m.group(0))[0].strip()
+    signatures = list(dict.fromkeys(re.split(r"\s+(?:when|while|after|because|since|if|until|during|in\s+an?|on\s+an?)\b", m.group(0))[0].strip()
                                     for m in _ERROR_TEXT.finditer(text)))[:3]
     if signatures:
         record["error_signatures"] = signatures
