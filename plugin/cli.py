@@ -638,7 +638,7 @@ def validate_command(memory_arg, file, mode, scope, session_id, as_json):
     from .decision import validate_memory
 
     memory = _read_memory(memory_arg, file)
-    result = validate_memory(_store(), memory, mode, scope=scope, session_id=session_id)
+    result = validate_memory(_store(), memory, mode, scope=scope, session_id=session_id, local_vectors=False)
     if as_json:
         _echo_json(result)
     else:
@@ -678,8 +678,9 @@ def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, s
 
     memory = _read_memory(memory_arg, file)
     key = run_key or "cli:" + content_hash(memory)[:16]
+    # the warm embedding server where it runs; loading the model here would cost more than the whole write
     result = write_memory(_store(), memory, mode=mode, source_agent=source_agent, source_run_key=key,
-                          scope=scope, session_id=session_id)
+                          scope=scope, session_id=session_id, local_vectors=False)
     result["run_key"] = key
     if as_json:
         _echo_json(result)

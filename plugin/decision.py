@@ -14,6 +14,7 @@ import json
 import os
 import re
 
+from .quality import LazyRegex
 from .record import MEMORY_FIELDS, MODES, normalize_memory, redacted
 from .store import Store
 
@@ -52,10 +53,10 @@ def _new_evidence(note: dict, record: dict) -> list[dict]:
 
 # --- verified is computed, never asserted ---------------------------------------------------
 
-_RESULT = re.compile(r"(?i)\b(?:pass(?:es|ed)?|ok|green|succeed(?:s|ed)?|success(?:ful)?|exit(?:s|ed)?\s+(?:code\s+)?0|"
+_RESULT = LazyRegex(r"(?i)\b(?:pass(?:es|ed)?|ok|green|succeed(?:s|ed)?|success(?:ful)?|exit(?:s|ed)?\s+(?:code\s+)?0|"
                      r"no\s+(?:errors?|failures?)|clean|works?)\b")
-_SOURCED = re.compile(r"`[^`]+`|\([^)]{3,}\)|^[^:]{2,80}:\s|\b(?:job|run|build|pipeline|workflow)\s+#?\d+|https?://")
-_OBSERVATION_REF = re.compile(r"(?i)\bobservation\s+#?(\d+)")
+_SOURCED = LazyRegex(r"`[^`]+`|\([^)]{3,}\)|^[^:]{2,80}:\s|\b(?:job|run|build|pipeline|workflow)\s+#?\d+|https?://")
+_OBSERVATION_REF = LazyRegex(r"(?i)\bobservation\s+#?(\d+)")
 VERIFIED_BY_RANK = {None: 0, "claimed": 1, "check": 2, "observation": 3, "person": 4}
 
 
@@ -134,7 +135,7 @@ def _scope_for(record: dict, mode: str) -> dict | None:
 
 
 def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None,
-         use_vectors: bool = True) -> dict:
+         use_vectors: bool = True, local_vectors: bool = True) -> dict:
     """What writing ``record`` would do, without writing: the preflight verdict and the decision.
 
     Only a note of the same scope can absorb it (a project note for a project
@@ -164,7 +165,8 @@ def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None
     if not accepted:
         return result
     recalled = store.recalled_note_ids(session_id) if session_id else set()
-    matches = closest_notes(store, stored, use_vectors=use_vectors, recalled_ids=recalled)
+    matches = closest_notes(store, stored, use_vectors=use_vectors, recalled_ids=recalled,
+                            local_vectors=local_vectors)
     same_scope = [m for m in matches if m["note"]["scope"] == stored["scope"]
                   and (stored["scope"] == "global" or m["note"]["project_key"] == stored.get("project_key"))]
     duplicate = next((m for m in same_scope if m["relation"] == "duplicate"), None)
@@ -192,7 +194,7 @@ def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None
                 "the global note supersedes it.")})
         return result
     note = duplicate["note"]
-    fresh = (_independent_evidence(store, note, stored, use_vectors) if duplicate["recalled"]
+    fresh = (_independent_evidence(store, note, stored, use_vectors and local_vectors) if duplicate["recalled"]
              else _new_evidence(note, stored))
     if duplicate["recalled"] and not fresh:
         result["reasons"].append({"code": "restates_recalled_note", "severity": "skip", "field": None, "message": (
@@ -255,7 +257,7 @@ def merge_into(store: Store, note_id: int, record: dict, reason: str, evidence_o
 
 
 def validate_memory(store: Store, memory: dict | str, mode: str = "manual", *, scope: str | None = None,
-                    session_id: str | None = None, use_vectors: bool = True) -> dict:
+                    session_id: str | None = None, use_vectors: bool = True, local_vectors: bool = True) -> dict:
     """Preflight a lesson without writing it.
 
     Returns ``{accepted, decision, reasons, warnings, note}``: reasons are the
@@ -267,7 +269,8 @@ def validate_memory(store: Store, memory: dict | str, mode: str = "manual", *, s
     record = normalize_memory(memory, scope=scope)
     if record.get("project_key") is None:
         record["project_key"] = _project_key_for(store, session_id)
-    result = plan(store, record, mode=mode, session_id=session_id, use_vectors=use_vectors)
+    result = plan(store, record, mode=mode, session_id=session_id, use_vectors=use_vectors,
+                  local_vectors=local_vectors)
     result["reason_codes"] = [r["code"] for r in result["reasons"]]
     result["reason"] = _reason_text(result["reasons"])
     return result
@@ -288,7 +291,7 @@ def _receipt_result(store: Store, receipt: dict) -> dict:
 
 def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: str, source_run_key: str,
                  scope: str | None = None, session_id: str | None = None, use_vectors: bool | None = None,
-                 index: bool = True) -> dict:
+                 index: bool = True, local_vectors: bool = True) -> dict:
     """Preflight and store a lesson: created, merged or skipped, with its reasons and a receipt.
 
     Returns ``{decision, note_id, merged_into, reason, warnings, index_status}``
@@ -296,6 +299,8 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
     (source_agent, source_run_key) returns the first decision and writes nothing.
     The note is committed before it is embedded: ``index_status`` stays
     ``pending`` until ``lorebook index`` (or this call, when ``index``) embeds it.
+    ``local_vectors=False`` (a short-lived process like ``lorebook write``) takes
+    cosines only from the warm embedding server, and compares lexically without it.
     """
     if not source_agent or not source_run_key:
         raise ValueError("source_agent and source_run_key are required: they make a retry safe.")
@@ -309,7 +314,8 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
         record["project_key"] = _project_key_for(store, session_id)
     if use_vectors is None:
         use_vectors = True
-    planned = plan(store, record, mode=mode, session_id=session_id, use_vectors=use_vectors)
+    planned = plan(store, record, mode=mode, session_id=session_id, use_vectors=use_vectors,
+                   local_vectors=local_vectors)
     note = planned["note"]
     note_id = merged_into = None
     with store.atomic():
@@ -339,7 +345,7 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
             merge_into(store, merged_into, dict(note, source_agent=source_agent, run_key=source_run_key,
                                                 session_id=session_id),
                        f"merged from {source_agent} run {source_run_key}", evidence_only=bool(recalled),
-                       use_vectors=use_vectors)
+                       use_vectors=use_vectors and local_vectors)
         warnings = planned["warnings"]
         store.add_receipt({"source_agent": source_agent, "run_key": source_run_key, "decision": planned["decision"],
                            "note_id": note_id, "merged_into": merged_into, "reasons": planned["reasons"],

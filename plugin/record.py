@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+from .quality import LazyRegex
 from .store import NOTE_KINDS
 from .text import one_line
 
@@ -66,16 +67,16 @@ def _validation(value) -> dict:
     return {"passed": [text], "not_performed": []}
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`'\"(\d])|\n+")
-_FIX_CUE = re.compile(
+_SENTENCE = LazyRegex(r"(?<=[.!?])\s+(?=[A-Z`'\"(\d])|\n+")
+_FIX_CUE = LazyRegex(
     r"(?i)\b(?:the\s+fix|fix(?:ed)?\s+(?:it\s+)?(?:by|with)|solution|workaround|resolved\s+by|fixes\s+it|"
     r"add(?:ed|ing)?|set(?:ting)?|pin(?:ned|ning)?|install(?:ed|ing)?|us(?:e|ed|ing)|switch(?:ed)?\s+to|"
     r"replac(?:e|ed)|remov(?:e|ed)|upgrad(?:e|ed)|downgrad(?:e|ed)|bump(?:ed)?|renam(?:e|ed)|mov(?:e|ed)|"
     r"export(?:ed)?|declar(?:e|ed)|configur(?:e|ed)|chang(?:e|ed)|run\s+`|wrap(?:ped)?|pass(?:ed)?\s+--)\b")
-_TRIGGER_CUE = re.compile(
+_TRIGGER_CUE = LazyRegex(
     r"(?i)\b(?:when(?:ever)?|running|fail(?:s|ed|ing)?|errors?|crash(?:es|ed)?|raises?|throws?|breaks?|"
     r"exception|refuses?|rejects?|times?\s+out|hangs?|dies|OOM\w*)\b")
-_ERROR_TEXT = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Exceeded|Failure)\b(?::\s*[^.\n`]{1,160})?")
+_ERROR_TEXT = LazyRegex(r"\b[A-Z]\w*(?:Error|Exception|Exceeded|Failure)\b(?::\s*[^.\n`]{1,160})?")
 
 
 def _fix_score(sentence: str) -> float:

@@ -9,6 +9,7 @@ supersedes, similar_to, contradicts, derived_from, resolved_by.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from .quality import LazyRegex
@@ -64,17 +65,22 @@ def _stem(word: str) -> str:
     return word
 
 
+_IDENTIFIER_MARK = LazyRegex(r"[._/\-\d]|[a-z][A-Z]")
+_PARTS = LazyRegex(r"[._/\-]")
+
+
 def _is_identifier(raw: str) -> bool:
-    return bool(re.search(r"[._/\-\d]", raw) or (re.search(r"[a-z][A-Z]", raw)) or raw.isupper() and len(raw) > 2)
+    return bool(_IDENTIFIER_MARK.search(raw) or raw.isupper() and len(raw) > 2)
 
 
+@lru_cache(maxsize=2048)
 def tokens(text: str) -> dict[str, float]:
     """Weighted tokens: identifiers (dotted, snake_case, camelCase, versions) 3, words 1, common coding words 0.3."""
     weights: dict[str, float] = {}
     for raw in _WORD.findall(text or ""):
         parts = [raw]
         if _is_identifier(raw) and len(raw) > 2:
-            parts += [p for p in re.split(r"[._/\-]", raw) if len(p) > 2]  # `yaml.safe_load` also matches `yaml`
+            parts += [p for p in _PARTS.split(raw) if len(p) > 2]  # `yaml.safe_load` also matches `yaml`
         for i, part in enumerate(parts):
             word = part.lower()
             if word in _STOP or (len(word) < 2 and not re.match(r"[\u3400-\u9fff\uac00-\ud7a3]", word)):
@@ -167,6 +173,7 @@ _PLAIN_ACRONYM = LazyRegex(r"^[A-Z]{2,6}$")  # CI, API, PDF, SSL: topic words, n
 STRONG, WEAK = 1.0, 0.5
 
 
+@lru_cache(maxsize=2048)
 def _facts(text: str) -> dict[str, float]:
     """The facts ``text`` names, lowercased, with their weight (strong 1, weak 0.5)."""
     facts: dict[str, float] = {}
@@ -391,32 +398,66 @@ def _vector_neighbour_ids(store, text: str, k: int) -> list[int]:
         return []
 
 
+SERVER_TIMEOUT = 1.0  # a warm embedding server answers in tens of milliseconds; a busy one is not waited for
+
+
+def _server_cosines(text: str, note_ids: list[int], k: int) -> tuple[list[int], dict[int, float]] | None:
+    """(the vector index's nearest note ids, cosine by note id) from the warm embedding server, or None when it
+    is not running (it is then started for the next write). No numpy, no model in this process."""
+    try:
+        from .embed_server import query_top_k
+    except ImportError:
+        return None
+    hits = query_top_k(text, k=k, timeout=SERVER_TIMEOUT)
+    if hits is None:
+        return None
+    found = dict(hits)
+    missing = [i for i in note_ids if i not in found]
+    if missing:
+        more = query_top_k(text, k=len(missing), candidate_ids=missing, timeout=SERVER_TIMEOUT, start=False)
+        found.update(more or [])
+    return [i for i, _ in hits], found
+
+
 def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: set[int] = frozenset(),
-                  limit: int = 25) -> list[dict]:
-    """The existing notes nearest to ``candidate``, each with its comparison, most similar first."""
-    neighbours = store.similar_note_candidates(note_text(candidate), candidate.get("project_key"), limit=limit)
-    if use_vectors:  # a paraphrase may share few words: ask the vector index for its nearest notes too
-        for note_id in _vector_neighbour_ids(store, note_text(candidate), limit):
-            if not any(n["id"] == note_id for n in neighbours):
-                try:
-                    note = store.get_note(note_id)
-                except Exception:
-                    continue
-                if note["status"] == "active" and (note["scope"] == "global"
-                                                   or note["project_key"] == candidate.get("project_key")):
-                    neighbours.append(note)
+                  limit: int = 25, local_vectors: bool = True) -> list[dict]:
+    """The existing notes nearest to ``candidate``, each with its comparison, most similar first.
+
+    With ``use_vectors``, cosines come from the warm embedding server when it runs (the notes' stored
+    vectors: nothing is embedded here), else from the model in this process when ``local_vectors``,
+    else the comparison is lexical (what the Stop hook uses)."""
+    text = note_text(candidate)
+    neighbours = store.similar_note_candidates(text, candidate.get("project_key"), limit=limit)
+
+    def add(note_id: int, recalled_only: bool = False) -> None:
+        if any(n["id"] == note_id for n in neighbours):
+            return
+        try:
+            note = store.get_note(note_id)
+        except Exception:
+            return
+        if note["status"] == "active" and (recalled_only or note["scope"] == "global"
+                                           or note["project_key"] == candidate.get("project_key")):
+            neighbours.append(note)
+
+    served = _server_cosines(text, [n["id"] for n in neighbours] + list(recalled_ids), limit) if use_vectors \
+        else None
+    if served is not None:  # a paraphrase may share few words: the vector index's nearest notes too
+        for note_id in served[0]:
+            add(note_id)
+    elif use_vectors and local_vectors:
+        for note_id in _vector_neighbour_ids(store, text, limit):
+            add(note_id)
     for note_id in recalled_ids:  # a recalled note is always compared, even if bm25 missed it
-        if not any(n["id"] == note_id for n in neighbours):
-            try:
-                note = store.get_note(note_id)
-            except Exception:
-                continue
-            if note["status"] == "active":
-                neighbours.append(note)
+        add(note_id, recalled_only=True)
     if not neighbours:
         return []
-    cosines = vector_similarities([note_text(candidate)] * len(neighbours),
-                                  [note_text(n) for n in neighbours]) if use_vectors else None
+    if served is not None:
+        cosines = [served[1].get(n["id"]) for n in neighbours]
+    elif use_vectors and local_vectors:
+        cosines = vector_similarities([text] * len(neighbours), [note_text(n) for n in neighbours])
+    else:
+        cosines = None
     results = []
     for i, note in enumerate(neighbours):
         comparison = compare(candidate, note, cosines[i] if cosines else None, recalled=note["id"] in recalled_ids)
