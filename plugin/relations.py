@@ -195,7 +195,10 @@ def _facts(text: str) -> dict[str, float]:
     for match in _FIX_OBJECT.finditer(text):  # "add requests to", "pin grpcio in": the thing the fix is about
         add(match.group(1), STRONG if match.group(2) or re.search(r"[\d_\-.]", match.group(1)) else WEAK)
     for raw in _WEAK_FACT.findall(text):
-        add(raw, WEAK / 1.5 if "-" in raw and raw.islower() else WEAK)  # hyphenated words are often just English
+        if "-" in raw and raw.islower():
+            add(raw, WEAK / 1.5)  # hyphenated words are often just English
+        else:  # lowerCamelCase is code (useCallback, moduleNameMapper); UpperCamel is often a product name
+            add(raw, STRONG if raw[0].islower() and len(raw) > 1 and raw[1:] != raw[1:].lower() else WEAK)
     for raw in _STRONG_FACT.findall(text):
         add(raw, STRONG)
     return facts
@@ -258,12 +261,30 @@ def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float
     return only_a, only_b
 
 
+_ACTION = LazyRegex(
+    r"(?i)\b(?:(add|added|adding|pin|pinned|install|installed|declare|declared|enable|enabled|include|included)"
+    r"|(remove|removed|removing|drop|dropped|uninstall|uninstalled|delete|deleted|disable|disabled|unpin|"
+    r"unpinned|revert|reverted))\s+(?:the\s+|a\s+|an\s+)?([\w.\-/@]{3,})")
+
+
+def _actions(note: dict) -> dict[str, set[str]]:
+    """What the fix adds and what it removes: {"add": {...}, "remove": {...}} (lowercased names)."""
+    out: dict[str, set[str]] = {"add": set(), "remove": set()}
+    for adding, removing, name in _ACTION.findall(_remedy_text(note)):
+        out["add" if adding else "remove"].add(name.lower().split("==")[0])
+    return out
+
+
 def different_fix(a: dict, b: dict) -> list[str]:
     """Why ``a`` and ``b`` are two lessons, not one (empty: nothing tells them apart).
 
     Each names a fact the other never mentions — another package, variable, flag,
     file, value, version, make target or error code — so merging would drop a fix.
     """
+    xa, xb = _actions(a), _actions(b)
+    undone = (xa["add"] & xb["remove"]) | (xa["remove"] & xb["add"])
+    if undone:
+        return [f"one adds what the other removes: {', '.join(sorted(undone)[:3])}"]
     for role in ("fix", "problem"):
         only_a, only_b = distinct_facts(a, b, role)
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
