@@ -223,7 +223,8 @@ MEMORY_SCHEMA = {
             "type": "object", "additionalProperties": False,
             "description": "What was checked after the change, and what was not.",
             "properties": {
-                "passed": _strings("Checks that passed after the change (the command and its result).", 20, 1000),
+                "passed": _strings("Checks that passed after the change, each with its source: the command in "
+                                   "backticks and its result (e.g. '`pytest -q`: 42 passed'), or the CI job.", 20, 1000),
                 "not_performed": _strings("Checks not run (so a reader knows what is unverified).", 20, 1000),
             },
         },
@@ -234,7 +235,10 @@ MEMORY_SCHEMA = {
         "tags": _strings("Short topic words for filtering.", 30, 100),
         "concepts": _strings("Broader ideas the lesson illustrates.", 30, 200),
         "project_key": _string("The project the lesson belongs to; default: the project of `cwd`.", 1, 500),
-        "verified": {"type": "boolean", "description": "True if the fix was verified by a passing check."},
+        "verified": {"type": "boolean", "description": (
+            "Your claim that a check passed after the change. lorebook does not take it on trust: the note is "
+            "verified only when `validation.passed` quotes that check with its source (the command and its "
+            "result, a CI job); otherwise it is kept as claimed by you, and not ranked as verified.")},
     },
     "required": ["title"],
     "additionalProperties": False,

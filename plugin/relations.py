@@ -21,6 +21,7 @@ MERGE_THRESHOLD_LEXICAL = 0.32
 MERGE_THRESHOLD_HYBRID = 0.55
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
+ONE_SIDED_WEIGHT = 2.5        # or facts only one fix names, on one side: a merge would lose them
 SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
 VECTOR_WEIGHT = 0.5
@@ -208,9 +209,15 @@ def _fact_set(text: str) -> set[str]:
     return set(_facts(text))
 
 
+_VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
+
+
 def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
     if fact in words:
         return True
+    version = _VERSION_FACT.fullmatch(fact)
+    if version:  # v3, 3.x and 3 are one version
+        return re.search(r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
     return re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None
 
 
@@ -290,6 +297,10 @@ def different_fix(a: dict, b: dict) -> list[str]:
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
             return [f"the {role} of one names {', '.join(sorted(only_a)[:3])}",
                     f"the other's names {', '.join(sorted(only_b)[:3])}"]
+        if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge
+            for only in (only_a, only_b):
+                if sum(only.values()) >= ONE_SIDED_WEIGHT:
+                    return [f"only one fix names {', '.join(sorted(only)[:3])}"]
     return []
 
 
