@@ -399,10 +399,12 @@ TOOLS: dict[str, dict] = {
             "Use one `source_run_key` per lesson (e.g. '<task id>:<topic>'): a retry with the same "
             "source_agent and source_run_key returns the first decision and never stores twice.\n"
             "Reading the answer {decision, note_id, merged_into, reason, warnings, index_status}: `created` "
-            "(a new note, `note_id`), `merged` (a near-duplicate: its evidence was added to note "
-            "`merged_into`), or `skipped` (`reason` says why: fix the lesson and write again with a new key, "
-            "or let it go). `index_status` `pending` means keyword search finds the note now and semantic "
-            "search once it is embedded. `replayed: true` means this key was already used."),
+            "(a new note, `note_id`), `merged` (the same problem with the same fix as note `merged_into`: "
+            "its evidence was added there; a different fix is never merged), or `skipped` (`reason` says why: "
+            "fix the lesson and write again with a new key, or let it go). A `contradicts` warning names a "
+            "note with the same problem and an incompatible fix: read it, and tell the user which one holds. "
+            "`index_status` `pending` means keyword search finds the note now and semantic search once it is "
+            "embedded. `replayed: true` means this key was already used."),
         "schema": _object(_WRITE_PROPERTIES, ("source_agent", "source_run_key", "memory")),
         "annotations": {"title": "Record a lesson", "read_only_hint": False, "destructive_hint": False,
                         "idempotent_hint": True, "open_world_hint": False},

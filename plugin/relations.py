@@ -268,17 +268,31 @@ def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float
     return only_a, only_b
 
 
-_ACTION = LazyRegex(
-    r"(?i)\b(?:(add|added|adding|pin|pinned|install|installed|declare|declared|enable|enabled|include|included)"
-    r"|(remove|removed|removing|drop|dropped|uninstall|uninstalled|delete|deleted|disable|disabled|unpin|"
-    r"unpinned|revert|reverted))\s+(?:the\s+|a\s+|an\s+)?([\w.\-/@]{3,})")
+# what a fix does to a thing; two fixes doing different things to one thing are two fixes
+_ACTION_CLASSES = {
+    "add": "add|added|adding|adds|pin|pinned|pins|install|installed|installs|declare|declared|declares|"
+           "enable|enabled|enables|include|included",
+    "remove": "remove|removed|removes|removing|drop|dropped|drops|uninstall|uninstalled|delete|deleted|deletes|"
+              "disable|disabled|disables|unpin|unpinned|revert|reverted|reverts",
+    "upgrade": "upgrade|upgraded|upgrades|bump|bumped|bumps|update|updated|updates",
+    "downgrade": "downgrade|downgraded|downgrades",
+    "stub": "mock|mocked|mocks|stub|stubbed|stubs|patch|patched|patches|fake|faked",
+    "exclude": "exclude|excluded|excludes|ignore|ignored|ignores|skip|skipped|skips",
+    "move": "move|moved|moves|rename|renamed|renames|split|splits|inline|inlined",
+}
+_ACTION = LazyRegex(r"(?i)\b(" + "|".join(_ACTION_CLASSES.values()) + r")\s+(?:the\s+|a\s+|an\s+)?([\w.\-/@]{3,})")
+_ACTION_OF: dict[str, str] = {}
 
 
 def _actions(note: dict) -> dict[str, set[str]]:
-    """What the fix adds and what it removes: {"add": {...}, "remove": {...}} (lowercased names)."""
-    out: dict[str, set[str]] = {"add": set(), "remove": set()}
-    for adding, removing, name in _ACTION.findall(_remedy_text(note)):
-        out["add" if adding else "remove"].add(name.lower().split("==")[0])
+    """What the fix does to which thing: {name: {action class, ...}} (lowercased names)."""
+    if not _ACTION_OF:
+        _ACTION_OF.update({verb: cls for cls, verbs in _ACTION_CLASSES.items() for verb in verbs.split("|")})
+    out: dict[str, set[str]] = {}
+    for verb, name in _ACTION.findall(_remedy_text(note)):
+        name = name.lower().split("==")[0].rstrip(".,;:")
+        if name not in _STOP and name not in _COMMON:
+            out.setdefault(name, set()).add(_ACTION_OF[verb.lower()])
     return out
 
 
@@ -289,9 +303,9 @@ def different_fix(a: dict, b: dict) -> list[str]:
     file, value, version, make target or error code — so merging would drop a fix.
     """
     xa, xb = _actions(a), _actions(b)
-    undone = (xa["add"] & xb["remove"]) | (xa["remove"] & xb["add"])
-    if undone:
-        return [f"one adds what the other removes: {', '.join(sorted(undone)[:3])}"]
+    otherwise = sorted(name for name in set(xa) & set(xb) if not xa[name] & xb[name])
+    if otherwise:
+        return [f"the fixes do different things to {', '.join(otherwise[:3])}"]
     for role in ("fix", "problem"):
         only_a, only_b = distinct_facts(a, b, role)
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
