@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 
 from .quality import LazyRegex
 from .record import MEMORY_FIELDS, MODES, normalize_memory, redacted

@@ -2,8 +2,13 @@
 
 Similarity is lexical (weighted tokens, with identifiers, error signatures and
 files counting most) fused with vector cosine when an embedding model is
-available. The thresholds were chosen on ``bench/data/dedupe_pairs.json``
-(``python bench/dedupe.py`` prints precision and recall). Relation kinds:
+available. Similar is not enough to merge: a duplicate is the same problem with
+the same fix, so two lessons whose fixes or triggers name facts the other never
+mentions (a package, variable, flag, file, value, version, error code), or that
+do different things to one thing, stay two (:func:`different_fix`). A
+contradiction is one problem with incompatible fixes (:func:`contradicts`).
+Thresholds and cues were chosen on the in-sample pairs of ``bench/dedupe.py``
+(never on ``bench/data/dedupe_lessons_heldout.json``). Relation kinds:
 supersedes, similar_to, contradicts, derived_from, resolved_by.
 """
 from __future__ import annotations
@@ -16,7 +21,7 @@ from .quality import LazyRegex
 
 RELATION_KINDS = ("supersedes", "similar_to", "contradicts", "derived_from", "resolved_by")
 
-# Chosen on bench/data/dedupe_pairs.json (see bench/dedupe.py); lexical is what the Stop hook uses
+# Chosen on bench/dedupe.py's in-sample pairs; lexical is what the Stop hook uses
 MERGE_THRESHOLD_LEXICAL = 0.32
 MERGE_THRESHOLD_HYBRID = 0.55
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
