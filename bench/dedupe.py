@@ -5,11 +5,14 @@ lessons, and a bulk check through the real write path.
 
 In-sample (the thresholds and cues were chosen on these): ``dedupe_pairs.json``
 (108 pairs), ``dedupe_holdout.json`` (28; looked at before, so no longer held
-out) and ``dedupe_lessons.json`` (234). Held out: ``dedupe_lessons_heldout.json``
-(117 pairs from 13 families, frozen and committed before any tuning). The
-``dedupe_lessons*`` pairs come from ``data/dedupe_lessons_source.py``: per
-family a lesson, a rewording, two re-recordings, the same template with other
-facts and the same error with another fix (hard negatives), and contradictions.
+out), ``dedupe_lessons.json`` (234) and ``dedupe_lessons_extra.json`` (54,
+written later to probe generalisation, then tuned on). Held out:
+``dedupe_lessons_heldout.json`` (117 pairs from 13 families, frozen and
+committed before any tuning; only its totals were ever printed, never its
+pairs). The ``dedupe_lessons*`` pairs come from ``data/dedupe_lessons_source.py``:
+per family a lesson, a rewording, two re-recordings, the same template with
+other facts and the same error with another fix (hard negatives), and
+contradictions.
 
 Positives are duplicate and paraphrase pairs (they should merge); related and
 contradicting pairs must not merge, and contradicting ones should be linked.
@@ -41,7 +44,7 @@ sys.path.insert(0, str(HERE.parent))
 from lorebook import relations  # noqa: E402
 
 POSITIVE = ("duplicate", "paraphrase")
-IN_SAMPLE = ("dedupe_pairs.json", "dedupe_holdout.json", "dedupe_lessons.json")
+IN_SAMPLE = ("dedupe_pairs.json", "dedupe_holdout.json", "dedupe_lessons.json", "dedupe_lessons_extra.json")
 HELD_OUT = ("dedupe_lessons_heldout.json",)
 TARGET = {"precision": 0.97, "recall": 0.9, "contradiction_precision": 0.9, "bulk_notes_min": 297}
 

@@ -26,7 +26,7 @@ MERGE_THRESHOLD_LEXICAL = 0.32
 MERGE_THRESHOLD_HYBRID = 0.55
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
-ONE_SIDED_WEIGHT = 2.5        # or facts only one fix names, on one side: a merge would lose them
+ONE_SIDED_WEIGHT = 2.25       # or facts only one fix names, on one side: a merge would lose them
 SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
 VECTOR_WEIGHT = 0.5
@@ -177,6 +177,7 @@ _FIX_OBJECT = LazyRegex(
     r"([A-Za-z][\w\-]{2,})(\s+(?:to|in|into|from|for|as)\b|\s*[:=])?")
 _PLAIN_ACRONYM = LazyRegex(r"^[A-Z]{2,6}$")  # CI, API, PDF, SSL: topic words, not facts
 STRONG, WEAK = 1.0, 0.5
+QUOTED = WEAK
 
 
 @lru_cache(maxsize=2048)
@@ -197,7 +198,7 @@ def _facts(text: str) -> dict[str, float]:
         inner = next(g for g in match.groups() if g is not None)
         for word in _WORD.findall(inner):
             if len(word) > 2:
-                add(word, WEAK)
+                add(word, QUOTED)
     for match in _FIX_OBJECT.finditer(text):  # "add requests to", "pin grpcio in": the thing the fix is about
         add(match.group(1), STRONG if match.group(2) or re.search(r"[\d_\-.]", match.group(1)) else WEAK)
     for raw in _WEAK_FACT.findall(text):
@@ -233,14 +234,15 @@ def _full_text(note: dict) -> str:
 
 
 def _title_halves(note: dict) -> tuple[str, str]:
-    """(problem, fix) halves of a title like "pytest fails with X: pin Y"; without a colon, both are the title."""
+    """(problem, fix) halves of a title like "pytest fails with X: pin Y"; without a colon, all of it is the
+    problem (the change says the fix)."""
     title = str(note.get("title") or "")
     head, sep, tail = title.partition(": ")
     while sep and tail and ": " in tail and not re.search(r"(?i)\b(?:add|set|pin|use|run|install|raise|move|"
                                                           r"remove|make|keep|switch|do not|never)\b", tail.split(": ")[0]):
         more, sep, tail = tail.partition(": ")  # "X fails with ModuleNotFoundError: No module named 'y': add z"
         head = f"{head}: {more}"
-    return (head, tail) if sep and tail else (title, title)
+    return (head, tail) if sep and tail else (title, "")
 
 
 def _problem_text(note: dict) -> str:
@@ -449,12 +451,13 @@ def _vector_neighbour_ids(store, text: str, k: int) -> list[int]:
         return []
 
 
-SERVER_TIMEOUT = 1.0  # a warm embedding server answers in tens of milliseconds; a busy one is not waited for
+SERVER_TIMEOUT = 0.5  # a warm embedding server answers in tens of milliseconds; a busy one is not waited for
 
 
-def _server_cosines(text: str, note_ids: list[int], k: int) -> tuple[list[int], dict[int, float]] | None:
-    """(the vector index's nearest note ids, cosine by note id) from the warm embedding server, or None when it
-    is not running (it is then started for the next write). No numpy, no model in this process."""
+def _server_cosines(text: str, k: int) -> tuple[list[int], dict[int, float]] | None:
+    """(the vector index's nearest note ids, their cosines) from the warm embedding server in one request, or
+    None when it is not running (it is then started for the next write). No numpy, no model in this process;
+    a lexical neighbour outside these k is compared lexically."""
     try:
         from .embed_server import query_top_k
     except ImportError:
@@ -462,12 +465,7 @@ def _server_cosines(text: str, note_ids: list[int], k: int) -> tuple[list[int], 
     hits = query_top_k(text, k=k, timeout=SERVER_TIMEOUT)
     if hits is None:
         return None
-    found = dict(hits)
-    missing = [i for i in note_ids if i not in found]
-    if missing:
-        more = query_top_k(text, k=len(missing), candidate_ids=missing, timeout=SERVER_TIMEOUT, start=False)
-        found.update(more or [])
-    return [i for i, _ in hits], found
+    return [i for i, _ in hits], dict(hits)
 
 
 def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: set[int] = frozenset(),
@@ -491,8 +489,7 @@ def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: se
                                            or note["project_key"] == candidate.get("project_key")):
             neighbours.append(note)
 
-    served = _server_cosines(text, [n["id"] for n in neighbours] + list(recalled_ids), limit) if use_vectors \
-        else None
+    served = _server_cosines(text, limit * 2) if use_vectors else None
     if served is not None:  # a paraphrase may share few words: the vector index's nearest notes too
         for note_id in served[0]:
             add(note_id)

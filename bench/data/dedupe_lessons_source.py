@@ -1059,10 +1059,164 @@ def fill(note, base):
     n.setdefault("files", base.get("files", []))
     return n
 
-FAMILIES = FAMILIES_1 + FAMILIES_2
-pairs_by_family = []
-problems = []
-for i, fam in enumerate(FAMILIES):
+# written after the held-out set was first measured, to probe how the rules generalise: in-sample
+FAMILIES_3 = [
+dict(topic="vite env prefix",
+     a=L("import.meta.env.API_URL is undefined in the Vite build: rename it VITE_API_URL",
+         "Vite only exposes variables prefixed with VITE_ to client code; API_URL was silently dropped.",
+         "Running `npm run build` and loading the app, which calls fetch(import.meta.env.API_URL + '/items')",
+         "Renamed API_URL to VITE_API_URL in .env.production and in src/api.ts.",
+         ["TypeError: Failed to fetch"], [".env.production", "src/api.ts"]),
+     b=L("Vite drops API_URL from the client bundle: env vars need the VITE_ prefix",
+         "Unprefixed variables are not exposed to the browser code, so import.meta.env.API_URL was undefined.",
+         "The production build's requests go to 'undefined/items' because API_URL is missing",
+         "src/api.ts reads import.meta.env.VITE_API_URL, and .env.production defines VITE_API_URL.",
+         ["TypeError: Failed to fetch"], [".env.production", "src/api.ts"]),
+     swap={"API_URL": "SENTRY_DSN", "api.ts": "sentry.ts", "/items": "/init", "fetch(import.meta.env.SENTRY_DSN + '/init')": "Sentry.init({dsn: import.meta.env.SENTRY_DSN})",
+           "TypeError: Failed to fetch": "Error: Invalid Sentry Dsn: undefined", "requests go to 'undefined/init'": "Sentry.init fails",
+           "calls fetch": "calls Sentry.init with"},
+     other=L("import.meta.env.API_URL is undefined in the Vite build: set envPrefix to accept API_",
+             "Keeping the existing variable names avoids touching every deployment's secrets.",
+             "Running `npm run build` and loading the app, which calls fetch(import.meta.env.API_URL + '/items')",
+             "Added envPrefix: ['VITE_', 'API_'] to vite.config.ts; .env.production is unchanged.",
+             ["TypeError: Failed to fetch"], ["vite.config.ts"]),
+     contra=L("Do not rename API_URL to VITE_API_URL: inject it at runtime from window.__CONFIG__",
+              "Renaming it bakes the URL into the bundle, which is the wrong fix for one image deployed to three environments.",
+              "Running `npm run build` and loading the app, which calls fetch(import.meta.env.API_URL + '/items')",
+              "src/api.ts reads window.__CONFIG__.apiUrl served by /config.js; reverted the VITE_API_URL rename.",
+              ["TypeError: Failed to fetch"], ["src/api.ts"])),
+
+dict(topic="pytest random order",
+     a=L("test_report_totals fails only after test_discounts: a module-level cache leaks between tests",
+         "pricing.TAX_CACHE is filled by test_discounts and never cleared, so totals use a stale rate.",
+         "Running `pytest -p randomly` (or the full suite in file order) after adding tests/test_discounts.py",
+         "Added an autouse fixture in tests/conftest.py that calls pricing.TAX_CACHE.clear() after each test.",
+         ["AssertionError: assert Decimal('107.00') == Decimal('119.00')"], ["tests/conftest.py"]),
+     b=L("Order-dependent failure in test_report_totals: clear pricing.TAX_CACHE between tests",
+         "The module-level TAX_CACHE survives across tests; test_discounts leaves a rate in it.",
+         "test_report_totals passes alone but fails when test_discounts runs first (pytest -p randomly)",
+         "tests/conftest.py has an autouse fixture clearing pricing.TAX_CACHE after every test.",
+         ["AssertionError: assert Decimal('107.00') == Decimal('119.00')"], ["tests/conftest.py"]),
+     swap={"test_report_totals": "test_invoice_pdf", "test_discounts": "test_locale", "pricing.TAX_CACHE": "babel.default_locale",
+           "TAX_CACHE": "default_locale", "pricing.": "babel.", "tests/test_discounts.py": "tests/test_locale.py",
+           ".clear()": ".reset()", "clearing": "resetting", "clear ": "reset ", "totals use a stale rate": "PDFs render in de_DE",
+           "leaves a rate in it": "leaves de_DE set",
+           "Decimal('107.00') == Decimal('119.00')": "'1.234,50 EUR' == 'EUR 1,234.50'"},
+     other=L("test_report_totals fails only after test_discounts: pass the tax rate explicitly instead of caching it",
+             "The cache saved nothing measurable; computing the rate per call removes the shared state.",
+             "Running `pytest -p randomly` (or the full suite in file order) after adding tests/test_discounts.py",
+             "Deleted TAX_CACHE from pricing.py; report_totals() now takes rate= from the caller.",
+             ["AssertionError: assert Decimal('107.00') == Decimal('119.00')"], ["pricing.py"]),
+     contra=L("An autouse fixture clearing TAX_CACHE is the wrong fix: test_discounts must use monkeypatch",
+              "Clearing the cache after each test hides the leak; the test itself mutated a global.",
+              "Running `pytest -p randomly` (or the full suite in file order) after adding tests/test_discounts.py",
+              "Removed the autouse fixture; test_discounts sets the rate with monkeypatch.setitem(pricing.TAX_CACHE, 'DE', 0.19).",
+              ["AssertionError: assert Decimal('107.00') == Decimal('119.00')"], ["tests/test_discounts.py"])),
+
+dict(topic="npm peer deps",
+     a=L("npm install fails with ERESOLVE: react-datepicker@4.24.0 wants react ^16 || ^17 || ^18 but we have 19",
+         "React 19 is outside react-datepicker 4's peer range, and npm 7+ refuses conflicting peers.",
+         "Running `npm install` after upgrading react and react-dom to 19.0.0",
+         "Upgraded react-datepicker to 7.5.0, which declares react ^19 in its peerDependencies, in package.json.",
+         ["npm ERR! code ERESOLVE"], ["package.json"]),
+     b=L("ERESOLVE from npm after the React 19 upgrade: react-datepicker 4 does not allow react 19",
+         "npm refuses to install when a peer range excludes the installed React major.",
+         "`npm install` fails once react and react-dom are 19.0.0",
+         "package.json now has react-datepicker 7.5.0, whose peer range includes React 19.",
+         ["npm ERR! code ERESOLVE"], ["package.json"]),
+     swap={"react-datepicker@4.24.0": "@testing-library/react@14.1.2", "react-datepicker 4": "@testing-library/react 14",
+           "react-datepicker": "@testing-library/react", "7.5.0": "16.1.0"},
+     other=L("npm install fails with ERESOLVE: react-datepicker@4.24.0 wants react ^16 || ^17 || ^18: add an overrides entry",
+             "react-datepicker 4 works with React 19 in practice; only its declared peer range is stale.",
+             "Running `npm install` after upgrading react and react-dom to 19.0.0",
+             "Added \"overrides\": {\"react-datepicker\": {\"react\": \"$react\"}} to package.json.",
+             ["npm ERR! code ERESOLVE"], ["package.json"]),
+     contra=L("Do not upgrade react-datepicker for the ERESOLVE error: stay on React 18 until the design system supports 19",
+              "Upgrading react-datepicker was not the fix: our design system pins React 18 and broke at runtime.",
+              "Running `npm install` after upgrading react and react-dom to 19.0.0",
+              "Reverted react and react-dom to 18.3.1 in package.json and kept react-datepicker 4.24.0.",
+              ["npm ERR! code ERESOLVE"], ["package.json"])),
+
+dict(topic="github token permissions",
+     a=L("Release workflow fails with 403 Resource not accessible by integration: grant contents: write",
+         "The repository's default GITHUB_TOKEN is read-only, and creating a release needs write access to contents.",
+         "Running the release job (softprops/action-gh-release) on a pushed tag",
+         "Added permissions: contents: write to the release job in .github/workflows/release.yml.",
+         ["HttpError: Resource not accessible by integration"], [".github/workflows/release.yml"]),
+     b=L("GITHUB_TOKEN cannot create the release (403): the release job needs contents: write",
+         "Tokens default to read-only in this repository, and releases write to contents.",
+         "Tag pushes fail in softprops/action-gh-release with 'Resource not accessible by integration'",
+         "release.yml: the release job declares permissions: contents: write.",
+         ["HttpError: Resource not accessible by integration"], [".github/workflows/release.yml"]),
+     swap={"contents: write": "pull-requests: write", "contents": "pull requests", "creating a release": "commenting on a pull request",
+           "create the release": "comment on the PR", "releases write to pull requests": "PR comments write to pull requests",
+           "release job": "coverage job", "Release workflow": "Coverage workflow", "release.yml": "coverage.yml",
+           "softprops/action-gh-release": "marocchino/sticky-pull-request-comment", "on a pushed tag": "on a pull request",
+           "Tag pushes fail": "Pull requests fail"},
+     other=L("Release workflow fails with 403 Resource not accessible by integration: use a fine-grained PAT",
+             "The organisation forbids write permissions for GITHUB_TOKEN, so a bot token is needed.",
+             "Running the release job (softprops/action-gh-release) on a pushed tag",
+             "Stored a fine-grained token as RELEASE_TOKEN and passed token: ${{ secrets.RELEASE_TOKEN }} in .github/workflows/release.yml.",
+             ["HttpError: Resource not accessible by integration"], [".github/workflows/release.yml"]),
+     contra=L("Granting contents: write does not fix the release 403: the workflow runs from a fork",
+              "contents: write made no difference; pull_request events from forks always get a read-only token.",
+              "Running the release job (softprops/action-gh-release) on a pushed tag",
+              "Moved the release job to on: push: tags and removed the permissions block that did not help.",
+              ["HttpError: Resource not accessible by integration"], [".github/workflows/release.yml"])),
+
+dict(topic="mysql utf8mb4",
+     a=L("Saving a comment with an emoji fails: Incorrect string value '\\xF0\\x9F...' for column body; convert to utf8mb4",
+         "The comments table uses MySQL's 3-byte utf8 charset, which cannot store 4-byte characters.",
+         "POSTing a comment containing an emoji to /api/comments",
+         "Migration 0057 runs ALTER TABLE comments CONVERT TO CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci, and the DSN sets charset=utf8mb4.",
+         ["OperationalError: (1366, \"Incorrect string value\")"], ["migrations/0057_comments_utf8mb4.sql"]),
+     b=L("Emoji in comments hit MySQL error 1366: the table is utf8 (3-byte), not utf8mb4",
+         "utf8 in MySQL stores at most 3 bytes per character, so emoji are rejected.",
+         "Creating a comment with an emoji through /api/comments returns a 500",
+         "Converted comments to utf8mb4 / utf8mb4_unicode_ci in migration 0057 and added charset=utf8mb4 to the DSN.",
+         ["OperationalError: (1366, \"Incorrect string value\")"], ["migrations/0057_comments_utf8mb4.sql"]),
+     swap={"comments": "users", "comment": "display name", "body": "display_name", "0057": "0061", "emoji": "CJK character",
+           "/api/users": "/api/profile"},
+     other=L("Saving a comment with an emoji fails: Incorrect string value for column body; strip 4-byte characters",
+             "The legacy reporting replica cannot be migrated this quarter, so the API removes characters it cannot store.",
+             "POSTing a comment containing an emoji to /api/comments",
+             "api/comments.py filters characters above U+FFFF with a regex before saving; the schema is unchanged.",
+             ["OperationalError: (1366, \"Incorrect string value\")"], ["api/comments.py"]),
+     contra=L("Do not strip emoji from comments: the column must be utf8mb4, stripping loses user data",
+              "Filtering 4-byte characters is the wrong fix; converting the table is safe on MySQL 8.",
+              "POSTing a comment containing an emoji to /api/comments",
+              "Removed the U+FFFF filter from api/comments.py and converted comments to utf8mb4 in migration 0057.",
+              ["OperationalError: (1366, \"Incorrect string value\")"], ["api/comments.py"])),
+
+dict(topic="uvicorn reload watch",
+     a=L("uvicorn --reload restarts in a loop: it watches .venv; limit it with --reload-dir app",
+         "The default reload watcher scans the whole project, and pip writing into .venv triggers restarts.",
+         "Running `uvicorn app.main:app --reload` while a background pip install updates .venv",
+         "Start it with --reload-dir app in the Makefile's dev target.",
+         ["WARNING:  WatchFiles detected changes in '.venv/lib/python3.12/site-packages"], ["Makefile"]),
+     b=L("Endless reloads from uvicorn because it watches the virtualenv: only watch app/",
+         "Changes under .venv count as code changes for the reloader, so installing packages restarts the server repeatedly.",
+         "`uvicorn app.main:app --reload` keeps restarting during pip installs",
+         "The Makefile's dev target passes --reload-dir app to uvicorn.",
+         ["WARNING:  WatchFiles detected changes in '.venv/lib/python3.12/site-packages"], ["Makefile"]),
+     swap={".venv": "node_modules", "--reload-dir app": "--reload-exclude 'frontend/*'", "app/": "the backend",
+           "pip install": "npm install", "pip installs": "npm installs", "pip writing into": "npm writing into",
+           "installing packages": "installing front-end packages", "lib/python3.12/site-packages": "vite/dist",
+           "virtualenv": "front-end dependencies"},
+     other=L("uvicorn --reload restarts in a loop because it watches .venv: move the venv out of the project",
+             "Keeping virtualenvs outside the source tree also keeps them out of linters and docker contexts.",
+             "Running `uvicorn app.main:app --reload` while a background pip install updates .venv",
+             "Set POETRY_VIRTUALENVS_IN_PROJECT=false so the venv lives in ~/.cache/pypoetry; deleted .venv.",
+             ["WARNING:  WatchFiles detected changes in '.venv/lib/python3.12/site-packages"], ["poetry.toml"]),
+     contra=L("--reload-dir app is not the fix for the uvicorn reload loop: watchfiles is outdated",
+              "--reload-dir did not help with watchfiles 0.18, which ignores it for symlinked dirs; upgrade watchfiles.",
+              "Running `uvicorn app.main:app --reload` while a background pip install updates .venv",
+              "Upgraded watchfiles to 0.21.0 in requirements-dev.txt; removed the --reload-dir flag again.",
+              ["WARNING:  WatchFiles detected changes in '.venv/lib/python3.12/site-packages"], ["requirements-dev.txt"])),
+]
+
+
+def family_pairs(i, fam):
     a, b = fam["a"], fam["b"]
     b = fill(b, a)
     s = apply_swap(apply_swap(a, fam["swap"]), fam["swap"])
@@ -1088,7 +1242,12 @@ for i, fam in enumerate(FAMILIES):
     ]
     for p in fp:
         p["family"] = i
-    pairs_by_family.append(fp)
+    return fp
+
+FAMILIES = FAMILIES_1 + FAMILIES_2
+problems = []
+pairs_by_family = [family_pairs(i, fam) for i, fam in enumerate(FAMILIES)]
+extra = [p for i, fam in enumerate(FAMILIES_3) for p in family_pairs(len(FAMILIES) + i, fam)]
 print("\n".join(problems))
 held = [p for i, fp in enumerate(pairs_by_family) if i % 3 == 2 for p in fp]
 tune = [p for i, fp in enumerate(pairs_by_family) if i % 3 != 2 for p in fp]
@@ -1100,6 +1259,8 @@ meta = {"about": ("Labelled pairs of realistic coding lessons (issue 12): 39 fam
                    "related": "same template or same error, a different fix (a hard negative)",
                    "contradicts": "same trigger, an incompatible fix"}}
 for name, pairs, note in (("dedupe_lessons.json", tune, "in-sample: families whose index % 3 != 2"),
+                          ("dedupe_lessons_extra.json", extra, "in-sample: 6 more families, written after the held-out "
+                           "set was first measured (to probe generalisation), then tuned on"),
                           ("dedupe_lessons_heldout.json", held, "HELD OUT, frozen before tuning: families whose index % 3 == 2; never tune on it")):
     json.dump({"meta": dict(meta, split=note), "pairs": pairs}, open(f"{OUT}/{name}", "w"), indent=1, ensure_ascii=False)
     print(name, len(pairs), collections.Counter(p["label"] for p in pairs), collections.Counter(p["kind"] for p in pairs))
