@@ -226,3 +226,43 @@ def test_lorebook_verify_marks_a_note_verified_by_a_person_with_a_revision(store
     assert revision["reason"].startswith("verified by a person") and revision["snapshot"]["verified"] == 0
     assert CliRunner().invoke(cli, ["verify", "999"]).exit_code != 0
     assert verify_note(store, note_id)["verified_by"] == "person"
+
+
+# --- speed: the write path takes its vectors from the warm server -------------------------------
+
+def test_write_takes_cosines_from_the_warm_server_and_never_loads_the_model(store, monkeypatch, lorebook_home,
+                                                                            tmp_path):
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from lorebook import embed_server
+    from lorebook.record import normalize_memory
+    from lorebook.relations import closest_notes
+
+    original = write(store, LESSON, "k1")["note_id"]
+    assert CliRunner().invoke(cli, ["index", "--quiet"]).exit_code == 0
+    monkeypatch.setenv("LOREBOOK_EMBED_SERVER", "1")
+    candidate = normalize_memory(dict(LESSON, title="Declare PyYAML so a clean virtualenv can import yaml"))
+    # no server yet: lexical, and one is started for the next write
+    assert all(m["cosine"] is None for m in closest_notes(store, candidate, use_vectors=True, local_vectors=False))
+    deadline = time.monotonic() + 120
+    while embed_server.query_top_k("warm up", k=1, timeout=5, start=False) is None:
+        assert time.monotonic() < deadline, "the embedding server did not come up"
+        time.sleep(0.2)
+    try:
+        (match,) = [m for m in closest_notes(store, candidate, use_vectors=True, local_vectors=False)
+                    if m["note"]["id"] == original]
+        assert match["cosine"] is not None and match["cosine"] > 0.5
+        path = tmp_path / "lesson.json"
+        path.write_text(json.dumps(dict(LESSON, title="Declare PyYAML so a clean virtualenv can import yaml",
+                                        evidence=[{"quote": "ModuleNotFoundError: yaml (CI job 77)", "source": "CI"}])))
+        env = dict(os.environ, LOREBOOK_HOME=str(lorebook_home))
+        run = subprocess.run([sys.executable, "-X", "importtime", "-m", "lorebook", "write", "--json", "--file",
+                              str(path)], capture_output=True, text=True, env=env, timeout=120)
+        assert json.loads(run.stdout)["decision"] == "merged", run.stdout + run.stderr[-2000:]
+        imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time")}
+        assert not {"numpy", "llm", "sqlite_utils"} & imported
+    finally:
+        embed_server.stop_server()
