@@ -49,7 +49,8 @@ command project check checks value version line lines build call calls called re
 _REJECTION = LazyRegex(
     r"(?ix)\b(?:do\s*n[o']t|don't|never|avoid)\s+(?:\w+\s+){0,2}?(?:add|use|run|set|raise|increase|decrease|"
     r"create|switch|force|migrate|stringify|install|whitelist|trust|pin|unpin|upgrade|downgrade|copy|merge|"
-    r"change|remove|relock|bump|disable|enable|make|put|guard|exclude|default|transform|turn)\w*"
+    r"change|remove|relock|bump|disable|enable|make|put|guard|exclude|default|transform|turn|rename|strip|filter|"
+    r"convert|grant|mock|stub|patch|wrap|move|delete|drop|cache|retry|restart)(?!\w?ed\b|d\b)\w*"  # "never deleted" narrates
     r"|\b(?:did|does|do|would|will)\s*(?:not|n't)\s+(?:help|fix|work|matter|stop|solve|change|speed)\w*"
     r"|\b(?:didn't|doesn't|won't)\s+(?:help|fix|work|matter|stop|solve)\w*"
     r"|\bmade\s+no\s+difference\b|\bno\s+effect\b|\bred\s+herring\b|\bwrong\s+fix\b"
