@@ -202,12 +202,3 @@ def record_schema_errors(record, observation_ids: set[int]) -> list[str]:
             errors.append(f"{field} must be a list")
     return errors
 
-
-def verified_label(note: dict) -> str:
-    """How a note's verification reads to a person: verified (by a check on record or by a person), claimed by
-    the agent that wrote it (no check on record), or not verified."""
-    if note.get("verified"):
-        return "verified by a person" if note.get("verified_by") == "person" else "verified"
-    if note.get("verified_by") == "claimed":
-        return "claimed verified by the agent (no check on record)"
-    return "not verified"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .record import verified_label
+from .provenance import provenance, provenance_labels
 from .text import estimate_tokens, one_line
 
 FULL_NOTES = 3
@@ -33,7 +33,7 @@ def _quoted(text: str, limit: int = FIELD_LIMIT) -> str:
     return "\n".join("> " + line for line in text.splitlines())
 
 
-def _evidence_text(evidence) -> str:
+def evidence_text(evidence) -> str:
     if isinstance(evidence, list):
         parts = []
         for item in evidence:
@@ -45,7 +45,7 @@ def _evidence_text(evidence) -> str:
     return str(evidence or "")
 
 
-def _validation_text(validation) -> str:
+def validation_text(validation) -> str:
     if isinstance(validation, dict):
         lines = [f"passed: {v}" for v in validation.get("passed") or []]
         lines += [f"not performed: {v}" for v in validation.get("not_performed") or []]
@@ -53,16 +53,8 @@ def _validation_text(validation) -> str:
     return str(validation or "")
 
 
-def provenance(note: dict) -> dict:
-    return {
-        "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
-        "source": f"{note.get('source_agent') or 'unknown agent'} session {(note.get('session_id') or '?')[:8]}",
-        "verified": verified_label(note),
-    }
-
-
 def index_line(note: dict, why: list[str] | None = None) -> str:
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     line = (f"- #{note['id']} [{note.get('kind', 'note')}, {prov['verified']}, {prov['date']}, {prov['source']}] "
             f"{one_line(note['title'], 140)}")
     if why:
@@ -71,15 +63,15 @@ def index_line(note: dict, why: list[str] | None = None) -> str:
 
 
 def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT) -> str:
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     fields = []
     if why:
         fields.append(f"Matched: {one_line('; '.join(why), 160)}")
     for label, value in (
         ("Trigger", note.get("trigger")),
-        ("Evidence", _evidence_text(note.get("evidence"))),
+        ("Evidence", evidence_text(note.get("evidence"))),
         ("Change", note.get("change")),
-        ("Validation", _validation_text(note.get("validation"))),
+        ("Validation", validation_text(note.get("validation"))),
         ("Applies when", note.get("conditions")),
     ):
         if value and str(value).strip():
