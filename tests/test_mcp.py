@@ -212,7 +212,8 @@ def test_get_note_returns_the_whole_record_with_provenance_and_relations(populat
     assert note["validation"] == {"passed": ["pytest -q: 42 passed"], "not_performed": ["Windows CI"]}
     assert note["provenance"] == {"source_agent": "claude-code", "session_id": "sess-0001", "run_key": "sess-0001:1",
                                   "observation_ids": [], "created_at": note["created_at"],
-                                  "updated_at": note["updated_at"], "verified": True}
+                                  "updated_at": note["updated_at"], "verified": True,
+                                  "verified_by": None}
     assert [(r["kind"], r["direction"], r["note"]["id"]) for r in note["relations"]] == [
         ("similar_to", "incoming", populated.ids["pool"])]
 
