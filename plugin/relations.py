@@ -453,6 +453,8 @@ def _vector_neighbour_ids(store, text: str, k: int) -> list[int]:
 
 
 SERVER_TIMEOUT = 0.5  # a warm embedding server answers in tens of milliseconds; a busy one is not waited for
+# below this cosine a note bm25 did not find cannot reach the hybrid merge threshold: not worth comparing
+VECTOR_NEIGHBOUR_MIN = 0.5
 
 
 def _server_cosines(text: str, k: int) -> tuple[list[int], dict[int, float]] | None:
@@ -490,10 +492,11 @@ def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: se
                                            or note["project_key"] == candidate.get("project_key")):
             neighbours.append(note)
 
-    served = _server_cosines(text, limit * 2) if use_vectors else None
+    served = _server_cosines(text, limit) if use_vectors else None
     if served is not None:  # a paraphrase may share few words: the vector index's nearest notes too
         for note_id in served[0]:
-            add(note_id)
+            if served[1][note_id] >= VECTOR_NEIGHBOUR_MIN:
+                add(note_id)
     elif use_vectors and local_vectors:
         for note_id in _vector_neighbour_ids(store, text, limit):
             add(note_id)
