@@ -775,7 +775,7 @@ def validate_command(memory_arg, file, mode, scope, session_id, as_json):
     from .decision import validate_memory
 
     memory = _read_memory(memory_arg, file)
-    result = validate_memory(_store(), memory, mode, scope=scope, session_id=session_id)
+    result = validate_memory(_store(), memory, mode, scope=scope, session_id=session_id, local_vectors=False)
     if as_json:
         _echo_json(result)
     else:
@@ -795,12 +795,18 @@ def validate_command(memory_arg, file, mode, scope, session_id, as_json):
                                 "Default: a hash of the memory.")
 @click.option("--agent", "source_agent", default="cli", show_default=True, help="Who is writing (source_agent).")
 def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, source_agent):
-    """Store a lesson: created, merged into a near-duplicate, or skipped, with the reasons.
+    """Store a lesson: created, merged into a true duplicate, or skipped, with the reasons.
 
-    Takes the same MEMORY as `lorebook validate`. The note is saved before it
-    is embedded; `index_status: pending` means `lorebook index` will embed it.
+    MEMORY is plain text (the first line or sentence becomes the title; the
+    sentences that say what fails and what changed become the trigger and the
+    change) or a JSON object, as for `lorebook validate`. In manual mode (the
+    default) a person's lesson is stored unless it is empty, a secret or an
+    injection attempt; what it lacks comes back as warnings. It merges only
+    into a note with the same problem and the same fix; a note it contradicts
+    is named in a warning. Prints the note id; exits 1 when nothing was stored.
 
     \b
+    lorebook write "pytest fails with ModuleNotFoundError yaml: add pyyaml to requirements-dev.txt"
     lorebook write --file lesson.json
     echo '{"title": "...", "trigger": "...", "change": "..."}' | lorebook write --json
     """
@@ -809,21 +815,49 @@ def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, s
 
     memory = _read_memory(memory_arg, file)
     key = run_key or "cli:" + content_hash(memory)[:16]
+    # the warm embedding server where it runs; loading the model here would cost more than the whole write
     result = write_memory(_store(), memory, mode=mode, source_agent=source_agent, source_run_key=key,
-                          scope=scope, session_id=session_id)
+                          scope=scope, session_id=session_id, local_vectors=False)
     result["run_key"] = key
     if as_json:
         _echo_json(result)
-        return
-    if result["decision"] == "created":
-        click.echo(f"Created note #{result['note_id']} (index: {result['index_status']}).")
-    elif result["decision"] == "merged":
-        click.echo(f"Merged into note #{result['merged_into']} (index: {result['index_status']}).")
     else:
-        click.echo("Skipped: " + ", ".join(result["reason_codes"]))
-    if result.get("replayed"):
-        click.echo(f"(already written with run key {key}: this is the first decision)")
-    _echo_findings(result)
+        if result["decision"] == "created":
+            click.echo(f"Created note #{result['note_id']} (index: {result['index_status']}).")
+        elif result["decision"] == "merged":
+            click.echo(f"Merged into note #{result['merged_into']} (index: {result['index_status']}).")
+        else:
+            click.echo("Skipped: " + ", ".join(result["reason_codes"]), err=True)
+        if result.get("replayed"):
+            click.echo(f"(already written with run key {key}: this is the first decision)")
+        _echo_findings(result)
+    if result["decision"] == "skipped":
+        sys.exit(1)
+
+
+@cli.command(name="verify")
+@click.argument("note_id", type=int)
+@click.option("--check", "check", help="The check you ran and its result, kept in the note's validation.")
+@click.option("--json", "as_json", is_flag=True, help="Output the note's provenance as JSON.")
+def verify_command(note_id, check, as_json):
+    """Mark note NOTE_ID as verified by you: a person checked that the lesson holds.
+
+    Recorded as verified by a person, with a revision (the note's previous state
+    is kept). A note is otherwise verified only when a check that passed after
+    the change is on record; an agent's bare "verified" is shown as claimed.
+
+    \b
+    lorebook verify 12
+    lorebook verify 12 --check "make test: 214 passed on main"
+    """
+    from .decision import verify_note
+    from .provenance import provenance
+
+    note = verify_note(_store(), note_id, check)
+    if as_json:
+        _echo_json(provenance(note))
+        return
+    click.echo(f"Note #{note_id} is verified by a person.")
 
 
 @cli.command(name="supersede")

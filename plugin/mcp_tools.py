@@ -94,6 +94,10 @@ def _type_ok(value: Any, expected: str | list[str]) -> bool:
 
 def _check(value: Any, schema: dict, path: str) -> Any:
     expected = schema.get("type")
+    if expected == "array" and not isinstance(value, list) and value is not None:
+        items = schema.get("items") or {}
+        if "type" not in items or _type_ok(value, items["type"]):
+            value = [value]  # liberal in what it accepts: a single item where a list is wanted is a list of one
     if expected and not _type_ok(value, expected):
         words = " or ".join(_TYPE_WORDS.get(t, t) for t in ([expected] if isinstance(expected, str) else expected))
         raise ArgumentError(path, f"must be {words} (got {_show(value)})")
@@ -210,7 +214,8 @@ MEMORY_SCHEMA = {
             "type": "object", "additionalProperties": False,
             "description": "What was checked after the change, and what was not.",
             "properties": {
-                "passed": _strings("Checks that passed after the change (the command and its result).", 20, 1000),
+                "passed": _strings("Checks that passed after the change, each with its source: the command in "
+                                   "backticks and its result (e.g. '`pytest -q`: 42 passed'), or the CI job.", 20, 1000),
                 "not_performed": _strings("Checks not run (so a reader knows what is unverified).", 20, 1000),
             },
         },
@@ -221,16 +226,20 @@ MEMORY_SCHEMA = {
         "tags": _strings("Short topic words for filtering.", 30, 100),
         "concepts": _strings("Broader ideas the lesson illustrates.", 30, 200),
         "project_key": _string("The project the lesson belongs to; default: the project of `cwd`.", 1, 500),
-        "verified": {"type": "boolean", "description": "True if the fix was verified by a passing check."},
+        "verified": {"type": "boolean", "description": (
+            "Your claim that a check passed after the change. lorebook does not take it on trust: the note is "
+            "verified only when `validation.passed` quotes that check with its source (the command and its "
+            "result, a CI job); otherwise it is kept as claimed by you, and not ranked as verified.")},
     },
     "required": ["title"],
     "additionalProperties": False,
 }
 
 _WRITE_PROPERTIES = {
-    "mode": {"type": "string", "enum": ["auto", "manual"], "default": "manual",
-             "description": "manual: you chose to record this lesson (weak findings become warnings). "
-                            "auto: written without a deliberate choice (weak lessons are skipped)."},
+    "mode": {"type": "string", "enum": ["auto", "manual"], "default": "auto",
+             "description": "auto (the default for agents): a weak lesson is skipped, with the reasons. "
+                            "manual: the user asked you to record exactly this lesson; it is stored unless empty, "
+                            "a secret or an injection attempt, and what it lacks comes back as warnings."},
     "source_agent": _string("Who writes: your agent's name, e.g. 'claude-code'.", 1, 100),
     "source_run_key": _string("A key unique to this lesson in this run, e.g. '<task or session id>:<topic>'. "
                               "Retrying with the same key returns the first decision and never duplicates.", 1, 300),
@@ -381,10 +390,12 @@ TOOLS: dict[str, dict] = {
             "Use one `source_run_key` per lesson (e.g. '<task id>:<topic>'): a retry with the same "
             "source_agent and source_run_key returns the first decision and never stores twice.\n"
             "Reading the answer {decision, note_id, merged_into, reason, warnings, index_status}: `created` "
-            "(a new note, `note_id`), `merged` (a near-duplicate: its evidence was added to note "
-            "`merged_into`), or `skipped` (`reason` says why: fix the lesson and write again with a new key, "
-            "or let it go). `index_status` `pending` means keyword search finds the note now and semantic "
-            "search once it is embedded. `replayed: true` means this key was already used."),
+            "(a new note, `note_id`), `merged` (the same problem with the same fix as note `merged_into`: "
+            "its evidence was added there; a different fix is never merged), or `skipped` (`reason` says why: "
+            "fix the lesson and write again with a new key, or let it go). A `contradicts` warning names a "
+            "note with the same problem and an incompatible fix: read it, and tell the user which one holds. "
+            "`index_status` `pending` means keyword search finds the note now and semantic search once it is "
+            "embedded. `replayed: true` means this key was already used."),
         "schema": _object(_WRITE_PROPERTIES, ("source_agent", "source_run_key", "memory")),
         "annotations": {"title": "Record a lesson", "read_only_hint": False, "destructive_hint": False,
                         "idempotent_hint": True, "open_world_hint": False},

@@ -197,6 +197,14 @@ CREATE INDEX notes_project_rank ON notes(project_key, status, verified, updated_
     )
 
 
+@migrations()
+def m003_note_verification(db: Database):
+    # how a note came to be verified: "observation" (a check that passed after the change is on record),
+    # "check" (a passed check the writer quotes with its source), "person" (`lorebook verify`), or "claimed"
+    # (the writer said verified with no check on record: verified stays 0, shown as claimed by the agent)
+    _run(db, "ALTER TABLE notes ADD COLUMN verified_by TEXT")
+
+
 # --- the vector tables' companions -------------------------------------------------------------
 #
 # llm's ``collections`` / ``embeddings`` tables come from llm's own migrations (run by the llm bridge),

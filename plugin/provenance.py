@@ -8,7 +8,9 @@
      "observation_ids": list[int], # the captured tool events it was derived from
      "created_at": str | None,     # ISO 8601, UTC
      "updated_at": str | None,     # ISO 8601, UTC: the last merge or edit
-     "verified": bool}             # its validation says something passed
+     "verified": bool,             # a check that passed after the change is on record, or a person said so
+     "verified_by": str | None}    # "observation", "check" (quoted with its source), "person"; "claimed":
+                                   # the writer said verified with no check on record (verified is False)
 
 ``provenance_labels`` turns that into the words text faces print.
 """
@@ -25,6 +27,7 @@ def provenance(note: dict) -> dict:
         "created_at": note.get("created_at"),
         "updated_at": note.get("updated_at"),
         "verified": bool(note.get("verified")),
+        "verified_by": note.get("verified_by"),
     }
 
 
@@ -33,5 +36,14 @@ def provenance_labels(prov: dict) -> dict:
     return {
         "date": str(prov.get("updated_at") or prov.get("created_at") or "")[:10],
         "source": f"{prov.get('source_agent') or 'unknown agent'} session {(prov.get('session_id') or '?')[:8]}",
-        "verified": "verified" if prov.get("verified") else "not verified",
+        "verified": verified_label(prov),
     }
+
+
+def verified_label(prov: dict) -> str:
+    """Verified (by a check on record, or by a person), claimed by the writer with no check, or not verified."""
+    if prov.get("verified"):
+        return "verified by a person" if prov.get("verified_by") == "person" else "verified"
+    if prov.get("verified_by") == "claimed":
+        return "claimed verified by the agent (no check on record)"
+    return "not verified"

@@ -11,7 +11,9 @@ in DEFAULT_PLUGINS), so a third party adds its own the same way::
 A check takes the normalised memory dict and returns a list of
 :class:`Finding` (or dicts with the same keys). Severities:
 
-- ``reject``: never stored, in any mode (nothing reusable, or unsafe);
+- ``reject``: never stored automatically; a person's (manual) write is refused
+  only when it is empty or unsafe, and stored with a warning otherwise
+  (``MANUAL_WARNS``: too short, a placeholder, status only, no change);
 - ``skip``: automatic writeback skips it, a manual write stores it with a warning;
 - ``warn``: stored in both modes, with a warning.
 """
@@ -107,7 +109,22 @@ def _prose(memory: dict) -> str:
 
 # --- the built-in checks ---------------------------------------------------------------
 
+def _content_words(memory: dict) -> float:
+    """Words of the prose that are not placeholders, with secrets taken out: what would be left to read."""
+    from .redact import redact
+
+    left = [value for value in (_text(memory.get(f)).strip() for f in ("title", "summary", "trigger", "change",
+                                                                        "conditions"))
+            if value and not _PLACEHOLDER.match(value)]
+    if word_count("\n".join(left)) > 12:  # more than a secret could be: no need to redact to know
+        return word_count("\n".join(left))
+    return word_count("\n".join(re.sub(r"\[REDACTED:[\w-]+\]", " ", redact(value)) for value in left))
+
+
 def check_minimum_length(memory: dict) -> list[Finding]:
+    if _content_words(memory) < 1:
+        return [Finding("empty", "reject", (
+            "There is nothing to store: the lesson is empty, a placeholder, or only a secret."), "title")]
     findings = []
     title_words = word_count(memory.get("title"))
     if title_words < MIN_TITLE_WORDS:
@@ -329,10 +346,23 @@ def run_checks(memory: dict) -> list[Finding]:
     return findings
 
 
+# A person's write (manual mode) is kept unless it is empty, a secret or an injection attempt: these findings,
+# which refuse a lesson written automatically, come back to a person as warnings instead.
+MANUAL_WARNS = frozenset({"too_short", "placeholder", "status_only", "missing_change"})
+
+
 def verdict(findings: list[Finding], mode: str) -> tuple[bool, list[Finding], list[Finding]]:
-    """(accepted, blocking findings, warnings) for ``mode`` ("auto" or "manual")."""
+    """(accepted, blocking findings, warnings) for ``mode`` ("auto" or "manual").
+
+    auto (the Stop hook, agents) blocks every ``reject`` and ``skip`` finding;
+    manual (a person) blocks only a ``reject`` that is not in MANUAL_WARNS: an
+    empty lesson, a secret, an injection attempt, or a plugin's own refusal.
+    """
     if mode not in ("auto", "manual"):
         raise ValueError(f"mode must be 'auto' or 'manual', not {mode!r}")
-    blocking = [f for f in findings if f.severity == "reject" or (f.severity == "skip" and mode == "auto")]
+    if mode == "auto":
+        blocking = [f for f in findings if f.severity in ("reject", "skip")]
+    else:
+        blocking = [f for f in findings if f.severity == "reject" and f.code not in MANUAL_WARNS]
     warnings = [f for f in findings if f not in blocking]
     return not blocking, blocking, warnings

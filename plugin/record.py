@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 
+from .quality import LazyRegex
 from .store import NOTE_KINDS
 from .text import one_line
 
@@ -13,19 +14,24 @@ MEMORY_FIELDS = ("title", "summary", "kind", "trigger", "evidence", "change", "v
 LIST_FIELDS = ("files", "error_signatures", "tags", "concepts")
 
 
-def _as_list(value) -> list:
+def _as_list(value, split_commas: bool = False) -> list:
+    """A list field from whatever was given: a single string is one item (a comma list too, for tags)."""
     if value is None or value == "":
         return []
     if isinstance(value, str):
-        return [v.strip() for v in re.split(r"[\n,]", value) if v.strip()]
+        parts = re.split(r"[\n,]" if split_commas else r"\n", value)
+        return [v.strip() for v in parts if v.strip()]
     if isinstance(value, (list, tuple, set)):
         return [v for v in value if v not in (None, "")]
     return [value]
 
 
 def _evidence(value) -> list[dict]:
+    """Evidence items from a list of quotes or {quote, source} objects; a single string or object is one item."""
+    if isinstance(value, (str, dict)):
+        value = [value]
     items = []
-    for item in value if isinstance(value, list) else _as_list(value) if not isinstance(value, str) else [value]:
+    for item in value if isinstance(value, (list, tuple)) else []:
         if isinstance(item, dict):
             quote = str(item.get("quote") or item.get("text") or "").strip()
             if not quote:
@@ -39,10 +45,19 @@ def _evidence(value) -> list[dict]:
     return items
 
 
+def _check_text(value) -> str:
+    """A passed check as text; ``{"check": ..., "source": ...}`` becomes "check (source)"."""
+    if isinstance(value, dict):
+        check = str(value.get("check") or value.get("quote") or value.get("text") or "").strip()
+        source = str(value.get("source") or "").strip()
+        return f"{check} ({source})" if check and source else check
+    return str(value).strip()
+
+
 def _validation(value) -> dict:
     if isinstance(value, dict):
-        return {"passed": [str(v) for v in _as_list(value.get("passed"))],
-                "not_performed": [str(v) for v in _as_list(value.get("not_performed"))]}
+        return {"passed": [_check_text(v) for v in _as_list(value.get("passed")) if _check_text(v)],
+                "not_performed": [_check_text(v) for v in _as_list(value.get("not_performed")) if _check_text(v)]}
     if isinstance(value, (list, tuple)):
         return {"passed": [str(v) for v in value if str(v).strip()], "not_performed": []}
     text = str(value or "").strip()
@@ -53,11 +68,66 @@ def _validation(value) -> dict:
     return {"passed": [text], "not_performed": []}
 
 
+_SENTENCE = LazyRegex(r"(?<=[.!?])\s+(?=[A-Z`'\"(\d])|\n+")
+_FIX_CUE = LazyRegex(
+    r"(?i)\b(?:the\s+fix|fix(?:ed)?\s+(?:it\s+)?(?:by|with)|solution|workaround|resolved\s+by|fixes\s+it|"
+    r"add(?:ed|ing)?|set(?:ting)?|pin(?:ned|ning)?|install(?:ed|ing)?|us(?:e|ed|ing)|switch(?:ed)?\s+to|"
+    r"replac(?:e|ed)|remov(?:e|ed)|upgrad(?:e|ed)|downgrad(?:e|ed)|bump(?:ed)?|renam(?:e|ed)|mov(?:e|ed)|"
+    r"export(?:ed)?|declar(?:e|ed)|configur(?:e|ed)|chang(?:e|ed)|run\s+`|wrap(?:ped)?|pass(?:ed)?\s+--)\b")
+_TRIGGER_CUE = LazyRegex(
+    r"(?i)\b(?:when(?:ever)?|running|fail(?:s|ed|ing)?|errors?|crash(?:es|ed)?|raises?|throws?|breaks?|"
+    r"exception|refuses?|rejects?|times?\s+out|hangs?|dies|OOM\w*)\b")
+_ERROR_TEXT = LazyRegex(r"\b[A-Z]\w*(?:Error|Exception|Exceeded|Failure)\b(?::\s*[^.\n`]{1,160})?")
+
+
+def _fix_score(sentence: str) -> float:
+    """How much a sentence reads as the fix: it opens with a fix verb, names one, or explains a cause instead."""
+    if not _FIX_CUE.search(sentence):
+        return 0.0
+    opener = re.sub(r"(?i)^(?:so|then|finally|i|we|the fix(?: is| was)?[:,]?|fix(?:ed)?(?: it)?:?)\s+", "", sentence)
+    score = 1.0 + (2.0 if _FIX_CUE.match(opener) else 0.0)
+    if re.search(r"(?i)\b(?:because|but|never|was not|wasn't|since|caused)\b", sentence):
+        score -= 0.5
+    return score
+
+
+def lesson_from_text(text: str) -> dict:
+    """A record from a person's free text, as well as it can be read: the first line or sentence is the title;
+    a "problem: fix" title, or the sentences that say what fails and what changed, give the trigger and the
+    change; the whole text is the summary; error names in it become error signatures."""
+    text = text.strip()
+    if not text:
+        return {"title": "", "summary": ""}
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    sentences = [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+    first = lines[0] if len(lines) > 1 and len(lines[0]) <= 200 else sentences[0]
+    title = one_line(first.rstrip("."), 200)
+    rest = [s for s in sentences if s.rstrip(".") not in title]
+    problem = fix = ""
+    head, sep, tail = title.partition(": ")
+    if sep and tail and _FIX_CUE.search(tail) and not _FIX_CUE.search(head):
+        problem, fix = head, tail
+    change = max(rest, key=_fix_score, default="")
+    change = change if _fix_score(change) > 0 else ""
+    trigger = next((s for s in rest if s != change and _TRIGGER_CUE.search(s)), "")
+    if not change:
+        change = fix or (title if _FIX_CUE.search(title) and not rest else "")
+    if not trigger:
+        trigger = problem or (title if _TRIGGER_CUE.search(title) and title != change else "")
+    record = {"title": title, "summary": text, "trigger": trigger, "change": change}
+    signatures = list(dict.fromkeys(re.split(r"\s+(?:when|while|after|because|since|if|until|during|in\s+an?|on\s+an?)\b", m.group(0))[0].strip()
+                                    for m in _ERROR_TEXT.finditer(text)))[:3]
+    if signatures:
+        record["error_signatures"] = signatures
+    return record
+
+
 def normalize_memory(memory: dict | str, *, scope: str | None = None, project_key: str | None = None) -> dict:
-    """The record in its stored shape (lists, dicts, known kind and scope); plain text becomes title + summary."""
+    """The record in its stored shape (lists, dicts, known kind and scope); plain text is read into
+    title, trigger, change and summary (:func:`lesson_from_text`). A single string where a list is wanted
+    is one item."""
     if isinstance(memory, str):
-        text = memory.strip()
-        memory = {"title": text.splitlines()[0] if text else "", "summary": text}
+        memory = lesson_from_text(memory)
     if not isinstance(memory, dict):
         raise ValueError("A memory is a JSON object (title, summary, trigger, evidence, change, validation, …).")
     record = {k: memory.get(k) for k in MEMORY_FIELDS if k in memory}
@@ -71,7 +141,7 @@ def normalize_memory(memory: dict | str, *, scope: str | None = None, project_ke
     record["evidence"] = _evidence(record.get("evidence"))
     record["validation"] = _validation(record.get("validation"))
     for field in LIST_FIELDS:
-        record[field] = [str(v) for v in _as_list(record.get(field))]
+        record[field] = [str(v) for v in _as_list(record.get(field), split_commas=field in ("tags", "concepts"))]
     record["observation_ids"] = sorted({int(i) for i in _as_list(record.get("observation_ids"))
                                         if str(i).isdigit()} | {e["observation_id"] for e in record["evidence"]
                                                                 if "observation_id" in e})
@@ -244,3 +314,4 @@ def record_schema_errors(record, observation_ids: set[int]) -> list[str]:
         if field in record and not isinstance(record[field], list):
             errors.append(f"{field} must be a list")
     return errors
+

@@ -2,23 +2,32 @@
 
 Similarity is lexical (weighted tokens, with identifiers, error signatures and
 files counting most) fused with vector cosine when an embedding model is
-available. The thresholds were chosen on ``bench/data/dedupe_pairs.json``
-(``python bench/dedupe.py`` prints precision and recall). Relation kinds:
+available. Similar is not enough to merge: a duplicate is the same problem with
+the same fix, so two lessons whose fixes or triggers name facts the other never
+mentions (a package, variable, flag, file, value, version, error code), or that
+do different things to one thing, stay two (:func:`different_fix`). A
+contradiction is one problem with incompatible fixes (:func:`contradicts`).
+Thresholds and cues were chosen on the in-sample pairs of ``bench/dedupe.py``
+(never on ``bench/data/dedupe_lessons_heldout.json``). Relation kinds:
 supersedes, similar_to, contradicts, derived_from, resolved_by.
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from .quality import LazyRegex
 
 RELATION_KINDS = ("supersedes", "similar_to", "contradicts", "derived_from", "resolved_by")
 
-# Chosen on bench/data/dedupe_pairs.json (see bench/dedupe.py); lexical is what the Stop hook uses
+# Chosen on bench/dedupe.py's in-sample pairs; lexical is what the Stop hook uses
 MERGE_THRESHOLD_LEXICAL = 0.32
 MERGE_THRESHOLD_HYBRID = 0.55
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
+DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
+ONE_SIDED_WEIGHT = 2.25       # or facts only one fix names, on one side: a merge would lose them
+SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
 VECTOR_WEIGHT = 0.5
 
@@ -40,7 +49,8 @@ command project check checks value version line lines build call calls called re
 _REJECTION = LazyRegex(
     r"(?ix)\b(?:do\s*n[o']t|don't|never|avoid)\s+(?:\w+\s+){0,2}?(?:add|use|run|set|raise|increase|decrease|"
     r"create|switch|force|migrate|stringify|install|whitelist|trust|pin|unpin|upgrade|downgrade|copy|merge|"
-    r"change|remove|relock|bump|disable|enable)\w*"
+    r"change|remove|relock|bump|disable|enable|make|put|guard|exclude|default|transform|turn|rename|strip|filter|"
+    r"convert|grant|mock|stub|patch|wrap|move|delete|drop|cache|retry|restart)(?!\w?ed\b|d\b)\w*"  # "never deleted" narrates
     r"|\b(?:did|does|do|would|will)\s*(?:not|n't)\s+(?:help|fix|work|matter|stop|solve|change|speed)\w*"
     r"|\b(?:didn't|doesn't|won't)\s+(?:help|fix|work|matter|stop|solve)\w*"
     r"|\bmade\s+no\s+difference\b|\bno\s+effect\b|\bred\s+herring\b|\bwrong\s+fix\b"
@@ -50,7 +60,7 @@ _REJECTION = LazyRegex(
     r"|\bdid\s+not\s+(?:help|fix|stop)\b|\bnot\s+yet\b"
     r"|不要|无效|没有用")
 _OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),
-              ("allow", "deny")]
+              ("allow", "deny"), ("raise", "lower")]
 _ASSIGNMENT = LazyRegex(r"([A-Za-z_][\w.\-]*)\s*(==|>=|<=|~=|=)\s*([\w.\-]+)")
 _WORD = LazyRegex(r"[A-Za-z_][A-Za-z0-9_]*(?:[.\-/][A-Za-z0-9_]+)*|\d+(?:\.\d+)+|[\u3400-\u9fff\uac00-\ud7a3]")
 
@@ -62,17 +72,22 @@ def _stem(word: str) -> str:
     return word
 
 
+_IDENTIFIER_MARK = LazyRegex(r"[._/\-\d]|[a-z][A-Z]")
+_PARTS = LazyRegex(r"[._/\-]")
+
+
 def _is_identifier(raw: str) -> bool:
-    return bool(re.search(r"[._/\-\d]", raw) or (re.search(r"[a-z][A-Z]", raw)) or raw.isupper() and len(raw) > 2)
+    return bool(_IDENTIFIER_MARK.search(raw) or raw.isupper() and len(raw) > 2)
 
 
+@lru_cache(maxsize=2048)
 def tokens(text: str) -> dict[str, float]:
     """Weighted tokens: identifiers (dotted, snake_case, camelCase, versions) 3, words 1, common coding words 0.3."""
     weights: dict[str, float] = {}
     for raw in _WORD.findall(text or ""):
         parts = [raw]
         if _is_identifier(raw) and len(raw) > 2:
-            parts += [p for p in re.split(r"[._/\-]", raw) if len(p) > 2]  # `yaml.safe_load` also matches `yaml`
+            parts += [p for p in _PARTS.split(raw) if len(p) > 2]  # `yaml.safe_load` also matches `yaml`
         for i, part in enumerate(parts):
             word = part.lower()
             if word in _STOP or (len(word) < 2 and not re.match(r"[\u3400-\u9fff\uac00-\ud7a3]", word)):
@@ -141,6 +156,223 @@ def fused(lexical: float, cosine: float | None) -> float:
     return (1 - VECTOR_WEIGHT) * lexical + VECTOR_WEIGHT * min(1.0, rescaled)
 
 
+# --- what tells two lessons apart: the facts they name -------------------------------------
+
+# a fact is what a fix or a trigger is *about*: a package, a variable, a flag, a file, a value, a version, a
+# make target, an error code. Two lessons that each name a fact the other never mentions are two lessons.
+_QUOTED = LazyRegex(r"`([^`\n]{1,80})`|'([^'\n]{1,60})'|\"([^\"\n]{1,60})\"")
+# strong facts: a path or file, a version, a dotted or snake_case name, an ENV_VAR, an error code, a long flag
+_STRONG_FACT = LazyRegex(
+    r"(?<![\w\-])(?:--[A-Za-z][\w\-]*(?:=[\w.\-/:]+)?"                     # --timeout, --max-old-space-size=4096
+    r"|[\w~@$][\w$\-]*(?:[./:@~][\w$*\-]+)+/?"                            # paths, dotted names, scoped packages
+    r"|\d+(?:\.\d+)+[A-Za-z]*|v\d+(?:\.\d+)*"                              # 6.0.1, v1.4.2
+    r"|[A-Za-z]{1,5}\d{2,}\b"                                              # E501, TS2532, GH001
+    r"|[A-Za-z0-9]+_[A-Za-z0-9_]+"                                         # snake_case, ENV_VARS, 0012_refunds
+    r"|[A-Z][A-Z0-9]{2,}(?=\s*=)|\d{2,}[A-Za-z]{0,3})(?![\w])")            # NAME=..., 4096, 512Mi, 300s
+# weak facts: camelCase names, hyphenated names, short flags, quoted words, what a fix verb acts on
+_WEAK_FACT = LazyRegex(r"(?<![\w\-])(?:[A-Za-z]+[a-z][A-Z]\w*|[a-z][a-z0-9]*(?:-[a-z0-9]+)+|-[A-Za-z])(?![\w\-])")
+_FIX_OBJECT = LazyRegex(
+    r"(?i)\b(?:add(?:ed|ing|s)?|install(?:ed|ing|s)?|pin(?:ned|s)?|bump(?:ed|s)?|upgrad(?:e|ed|es|ing)|"
+    r"downgrad(?:e|ed|es|ing)|uninstall(?:ed)?|import(?:s|ed)?|named|requires?|enabl(?:e|ed|es)|"
+    r"disabl(?:e|ed|es)|exclud(?:e|ed|es)|declar(?:e|ed|es)|set(?:ting|s)?)\s+(?:the\s+|a\s+|an\s+)?"
+    r"([A-Za-z][\w\-]{2,})(\s+(?:to|in|into|from|for|as)\b|\s*[:=])?")
+_PLAIN_ACRONYM = LazyRegex(r"^[A-Z]{2,6}$")  # CI, API, PDF, SSL: topic words, not facts
+STRONG, WEAK = 1.0, 0.5
+QUOTED = WEAK
+
+
+@lru_cache(maxsize=2048)
+def _facts(text: str) -> dict[str, float]:
+    """The facts ``text`` names, lowercased, with their weight (strong 1, weak 0.5)."""
+    facts: dict[str, float] = {}
+    if not text:
+        return facts
+
+    def add(raw: str, weight: float) -> None:
+        raw = raw.rstrip(".,:;)/'\"`")
+        low = raw.lower()
+        if len(low) < 2 or _PLAIN_ACRONYM.match(raw) or low in _STOP or low in _COMMON or _stem(low) in _COMMON:
+            return
+        facts[low] = max(facts.get(low, 0.0), weight)
+
+    for match in _QUOTED.finditer(text):  # a plain word in quotes or backticks is a name: `requests`, 'yaml'
+        inner = next(g for g in match.groups() if g is not None)
+        for word in _WORD.findall(inner):
+            if len(word) > 2:
+                add(word, QUOTED)
+    for match in _FIX_OBJECT.finditer(text):  # "add requests to", "pin grpcio in": the thing the fix is about
+        add(match.group(1), STRONG if match.group(2) or re.search(r"[\d_\-.]", match.group(1)) else WEAK)
+    for raw in _WEAK_FACT.findall(text):
+        if "-" in raw and raw.islower():
+            add(raw, WEAK / 1.5)  # hyphenated words are often just English
+        else:  # lowerCamelCase is code (useCallback, moduleNameMapper); UpperCamel is often a product name
+            add(raw, STRONG if raw[0].islower() and len(raw) > 1 and raw[1:] != raw[1:].lower() else WEAK)
+    for raw in _STRONG_FACT.findall(text):
+        add(raw, STRONG)
+    return facts
+
+
+def _fact_set(text: str) -> set[str]:
+    return set(_facts(text))
+
+
+_VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
+
+
+def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
+    if fact in words:
+        return True
+    version = _VERSION_FACT.fullmatch(fact)
+    if version:  # v3, 3.x and 3 are one version
+        return re.search(r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
+    return re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None
+
+
+def _full_text(note: dict) -> str:
+    parts = [note.get(f) for f in ("title", "summary", "trigger", "change", "conditions")]
+    parts += list(note.get("error_signatures") or []) + list(note.get("files") or [])
+    return "\n".join(str(p) for p in parts if p)
+
+
+def _title_halves(note: dict) -> tuple[str, str]:
+    """(problem, fix) halves of a title like "pytest fails with X: pin Y"; without a colon, all of it is the
+    problem (the change says the fix)."""
+    title = str(note.get("title") or "")
+    head, sep, tail = title.partition(": ")
+    while sep and tail and ": " in tail and not re.search(r"(?i)\b(?:add|set|pin|use|run|install|raise|move|"
+                                                          r"remove|make|keep|switch|do not|never)\b", tail.split(": ")[0]):
+        more, sep, tail = tail.partition(": ")  # "X fails with ModuleNotFoundError: No module named 'y': add z"
+        head = f"{head}: {more}"
+    return (head, tail) if sep and tail else (title, "")
+
+
+def _problem_text(note: dict) -> str:
+    """Where a lesson states its problem: the title's first half, the trigger, the error signatures."""
+    parts = [_title_halves(note)[0], note.get("trigger"), *(note.get("error_signatures") or [])]
+    return "\n".join(str(p) for p in parts if p)
+
+
+def _remedy_text(note: dict) -> str:
+    """Where a lesson states its fix: the change and the title's second half."""
+    return "\n".join(str(p) for p in (note.get("change"), _title_halves(note)[1]) if p)
+
+
+def _words_of(text_lower: str) -> set[str]:
+    words = set()
+    for raw in _WORD.findall(text_lower):
+        words.add(raw)
+        words.update(p for p in re.split(r"[._/\-]", raw) if p)
+    return words
+
+
+def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float], dict[str, float]]:
+    """(facts only ``a`` names, facts only ``b`` names) in its fix (``role="fix"``) or its problem ("problem"),
+    weighted: a name, value, file or code that the other lesson never mentions anywhere."""
+    part = _remedy_text if role == "fix" else _problem_text
+    ta, tb = _full_text(a).lower(), _full_text(b).lower()
+    wa, wb = _words_of(ta), _words_of(tb)
+    only_a = {f: w for f, w in _facts(part(a)).items() if not _mentions(f, tb, wb)}
+    only_b = {f: w for f, w in _facts(part(b)).items() if not _mentions(f, ta, wa)}
+    return only_a, only_b
+
+
+# what a fix does to a thing; two fixes doing different things to one thing are two fixes
+_ACTION_CLASSES = {
+    "add": "add|added|adding|adds|pin|pinned|pins|install|installed|installs|declare|declared|declares|"
+           "enable|enabled|enables|include|included",
+    "remove": "remove|removed|removes|removing|drop|dropped|drops|uninstall|uninstalled|delete|deleted|deletes|"
+              "disable|disabled|disables|unpin|unpinned|revert|reverted|reverts",
+    "upgrade": "upgrade|upgraded|upgrades|bump|bumped|bumps|update|updated|updates",
+    "downgrade": "downgrade|downgraded|downgrades",
+    "stub": "mock|mocked|mocks|stub|stubbed|stubs|patch|patched|patches|fake|faked",
+    "exclude": "exclude|excluded|excludes|ignore|ignored|ignores|skip|skipped|skips",
+    "move": "move|moved|moves|rename|renamed|renames|split|splits|inline|inlined",
+}
+_ACTION = LazyRegex(r"(?i)\b(" + "|".join(_ACTION_CLASSES.values()) + r")\s+(?:the\s+|a\s+|an\s+)?([\w.\-/@]{3,})")
+_ACTION_OF: dict[str, str] = {}
+
+
+def _actions(note: dict) -> dict[str, set[str]]:
+    """What the fix does to which thing: {name: {action class, ...}} (lowercased names)."""
+    if not _ACTION_OF:
+        _ACTION_OF.update({verb: cls for cls, verbs in _ACTION_CLASSES.items() for verb in verbs.split("|")})
+    out: dict[str, set[str]] = {}
+    for verb, name in _ACTION.findall(_remedy_text(note)):
+        name = name.lower().split("==")[0].rstrip(".,;:")
+        if name not in _STOP and name not in _COMMON:
+            out.setdefault(name, set()).add(_ACTION_OF[verb.lower()])
+    return out
+
+
+def different_fix(a: dict, b: dict) -> list[str]:
+    """Why ``a`` and ``b`` are two lessons, not one (empty: nothing tells them apart).
+
+    Each names a fact the other never mentions — another package, variable, flag,
+    file, value, version, make target or error code — so merging would drop a fix.
+    """
+    xa, xb = _actions(a), _actions(b)
+    otherwise = sorted(name for name in set(xa) & set(xb) if not xa[name] & xb[name])
+    if otherwise:
+        return [f"the fixes do different things to {', '.join(otherwise[:3])}"]
+    for role in ("fix", "problem"):
+        only_a, only_b = distinct_facts(a, b, role)
+        if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
+            return [f"the {role} of one names {', '.join(sorted(only_a)[:3])}",
+                    f"the other's names {', '.join(sorted(only_b)[:3])}"]
+        if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge
+            for only in (only_a, only_b):
+                if sum(only.values()) >= ONE_SIDED_WEIGHT:
+                    return [f"only one fix names {', '.join(sorted(only)[:3])}"]
+    return []
+
+
+# --- contradictions: the same problem, an incompatible fix ------------------------------------
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"(?<=[.!?;])\s+|\n+|:\s+(?=[A-Z])", text or "") if s.strip()]
+
+
+def _fix_text(note: dict) -> str:
+    return " ".join(str(note.get(f) or "") for f in ("title", "summary", "change"))
+
+
+def _rejected_facts(note: dict) -> tuple[set[str], set[str]]:
+    """(facts, words) inside the sentences of ``note`` that reject a remedy ("do not add X", "X did not help")."""
+    facts: set[str] = set()
+    words: set[str] = set()
+    for sentence in _sentences(_fix_text(note)):
+        for match in _REJECTION.finditer(sentence):
+            # the remedy rejected sits in the clause around the rejection phrase
+            start = max(0, sentence.rfind(",", 0, match.start()) + 1)
+            clause = sentence[start:]
+            facts |= _fact_set(clause)
+            words |= {_stem(w.lower()) for w in _WORD.findall(clause)
+                      if w.lower() not in _STOP and w.lower() not in _COMMON and len(w) > 3}
+    return facts, words
+
+
+def _remedy(note: dict) -> tuple[set[str], set[str]]:
+    """(facts, content words) of what ``note`` changes: its change and the fix half of its title."""
+    title = str(note.get("title") or "")
+    fix_half = title.split(": ", 1)[1] if ": " in title else ""
+    text = " ".join([str(note.get("change") or ""), fix_half])
+    words = {_stem(w.lower()) for w in _WORD.findall(text)
+             if w.lower() not in _STOP and w.lower() not in _COMMON and len(w) > 3}
+    return _fact_set(text), words
+
+
+def _rejects(x: dict, y: dict) -> bool:
+    """``x`` rejects the remedy ``y`` applies: a rejection in ``x`` names ``y``'s fix, and ``y`` does not reject it too."""
+    rejected_facts, rejected_words = _rejected_facts(x)
+    if not rejected_facts and not rejected_words:
+        return False
+    facts, words = _remedy(y)
+    own_facts, own_words = _rejected_facts(y)
+    hit_facts = (rejected_facts & facts) - own_facts
+    hit_words = (rejected_words & words) - own_words
+    return bool(hit_facts) or len(hit_words) >= 2
+
+
 def _value_conflict(a: str, b: str) -> bool:
     """Both set the same name to different values (``requests==2.31`` vs ``requests==2.28``, ``timeout=5`` vs 30)."""
     va: dict[str, set] = {}
@@ -153,14 +385,31 @@ def _value_conflict(a: str, b: str) -> bool:
     return False
 
 
+def same_problem(a: dict, b: dict) -> bool:
+    """The two lessons are about one problem: the same error, or a trigger and title that name nothing apart."""
+    pa = {"title": a.get("title"), "trigger": a.get("trigger"), "error_signatures": a.get("error_signatures")}
+    pb = {"title": b.get("title"), "trigger": b.get("trigger"), "error_signatures": b.get("error_signatures")}
+    sa = {_signature_key(s) for s in a.get("error_signatures") or [] if s}
+    sb = {_signature_key(s) for s in b.get("error_signatures") or [] if s}
+    if sa and sb:
+        return bool(sa & sb)
+    ta, tb = str(a.get("trigger") or "").lower(), str(b.get("trigger") or "").lower()
+    only_a = {f for f in _fact_set(str(a.get("trigger") or "")) if not _mentions(f, _full_text(b).lower(), set())}
+    only_b = {f for f in _fact_set(str(b.get("trigger") or "")) if not _mentions(f, _full_text(a).lower(), set())}
+    if only_a and only_b and ta != tb:
+        return False
+    return lexical_similarity(pa, pb) >= SAME_PROBLEM_THRESHOLD
+
+
 def contradicts(a: dict, b: dict) -> bool:
-    """Two notes on one topic whose conclusions disagree: one rejects a remedy, opposite verbs, or different values."""
-    ca = " ".join(str(a.get(f) or "") for f in ("title", "summary", "change"))
-    cb = " ".join(str(b.get(f) or "") for f in ("title", "summary", "change"))
-    if _value_conflict(ca, cb):
+    """One problem, incompatible fixes: one rejects the other's remedy, sets the same name to another value, or
+    moves it the opposite way. A sentence like "the lockfile did not change" rejects nothing the other applies."""
+    if not same_problem(a, b):
+        return False
+    if _rejects(a, b) or _rejects(b, a):
         return True
-    ra, rb = bool(_REJECTION.search(ca)), bool(_REJECTION.search(cb))
-    if ra != rb:
+    ca, cb = str(a.get("change") or ""), str(b.get("change") or "")
+    if _value_conflict(ca, cb):
         return True
     wa = {_stem(w.lower()) for w in _WORD.findall(ca)}
     wb = {_stem(w.lower()) for w in _WORD.findall(cb)}
@@ -171,20 +420,27 @@ def contradicts(a: dict, b: dict) -> bool:
 
 
 def compare(a: dict, b: dict, cosine: float | None = None, recalled: bool = False) -> dict:
-    """How note ``a`` relates to ``b``: {"relation": "duplicate"|"contradicts"|"related"|"unrelated", "score"}."""
+    """How note ``a`` relates to ``b``: {"relation": "duplicate"|"contradicts"|"related"|"unrelated", "score"}.
+
+    A duplicate is the same problem with the same fix: similar enough, and no fact
+    (package, variable, flag, file, value, version, error code) that only one of them names.
+    """
     lexical = lexical_similarity(a, b)
     score = fused(lexical, cosine)
     threshold = MERGE_THRESHOLD_HYBRID if cosine is not None else MERGE_THRESHOLD_LEXICAL
-    related = RELATED_THRESHOLD
     if recalled:
         threshold *= RECALLED_FACTOR
-    if score < related:
-        return {"relation": "unrelated", "score": score, "lexical": lexical, "cosine": cosine}
+    result = {"score": score, "lexical": lexical, "cosine": cosine}
+    if score < RELATED_THRESHOLD:
+        return dict(result, relation="unrelated")
     if contradicts(a, b):
-        return {"relation": "contradicts", "score": score, "lexical": lexical, "cosine": cosine}
+        return dict(result, relation="contradicts")
     if score >= threshold:
-        return {"relation": "duplicate", "score": score, "lexical": lexical, "cosine": cosine}
-    return {"relation": "related", "score": score, "lexical": lexical, "cosine": cosine}
+        apart = different_fix(a, b)
+        if not apart:
+            return dict(result, relation="duplicate")
+        return dict(result, relation="related", different_fix=apart)
+    return dict(result, relation="related")
 
 
 def _vector_neighbour_ids(store, text: str, k: int) -> list[int]:
@@ -196,32 +452,64 @@ def _vector_neighbour_ids(store, text: str, k: int) -> list[int]:
         return []
 
 
+SERVER_TIMEOUT = 0.5  # a warm embedding server answers in tens of milliseconds; a busy one is not waited for
+# below this cosine a note bm25 did not find cannot reach the hybrid merge threshold: not worth comparing
+VECTOR_NEIGHBOUR_MIN = 0.5
+
+
+def _server_cosines(text: str, k: int) -> tuple[list[int], dict[int, float]] | None:
+    """(the vector index's nearest note ids, their cosines) from the warm embedding server in one request, or
+    None when it is not running (it is then started for the next write). No numpy, no model in this process;
+    a lexical neighbour outside these k is compared lexically."""
+    try:
+        from .embed_server import query_top_k
+    except ImportError:
+        return None
+    hits = query_top_k(text, k=k, timeout=SERVER_TIMEOUT)
+    if hits is None:
+        return None
+    return [i for i, _ in hits], dict(hits)
+
+
 def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: set[int] = frozenset(),
-                  limit: int = 25) -> list[dict]:
-    """The existing notes nearest to ``candidate``, each with its comparison, most similar first."""
-    neighbours = store.similar_note_candidates(note_text(candidate), candidate.get("project_key"), limit=limit)
-    if use_vectors:  # a paraphrase may share few words: ask the vector index for its nearest notes too
-        for note_id in _vector_neighbour_ids(store, note_text(candidate), limit):
-            if not any(n["id"] == note_id for n in neighbours):
-                try:
-                    note = store.get_note(note_id)
-                except Exception:
-                    continue
-                if note["status"] == "active" and (note["scope"] == "global"
-                                                   or note["project_key"] == candidate.get("project_key")):
-                    neighbours.append(note)
+                  limit: int = 25, local_vectors: bool = True) -> list[dict]:
+    """The existing notes nearest to ``candidate``, each with its comparison, most similar first.
+
+    With ``use_vectors``, cosines come from the warm embedding server when it runs (the notes' stored
+    vectors: nothing is embedded here), else from the model in this process when ``local_vectors``,
+    else the comparison is lexical (what the Stop hook uses)."""
+    text = note_text(candidate)
+    neighbours = store.similar_note_candidates(text, candidate.get("project_key"), limit=limit)
+
+    def add(note_id: int, recalled_only: bool = False) -> None:
+        if any(n["id"] == note_id for n in neighbours):
+            return
+        try:
+            note = store.get_note(note_id)
+        except Exception:
+            return
+        if note["status"] == "active" and (recalled_only or note["scope"] == "global"
+                                           or note["project_key"] == candidate.get("project_key")):
+            neighbours.append(note)
+
+    served = _server_cosines(text, limit) if use_vectors else None
+    if served is not None:  # a paraphrase may share few words: the vector index's nearest notes too
+        for note_id in served[0]:
+            if served[1][note_id] >= VECTOR_NEIGHBOUR_MIN:
+                add(note_id)
+    elif use_vectors and local_vectors:
+        for note_id in _vector_neighbour_ids(store, text, limit):
+            add(note_id)
     for note_id in recalled_ids:  # a recalled note is always compared, even if bm25 missed it
-        if not any(n["id"] == note_id for n in neighbours):
-            try:
-                note = store.get_note(note_id)
-            except Exception:
-                continue
-            if note["status"] == "active":
-                neighbours.append(note)
+        add(note_id, recalled_only=True)
     if not neighbours:
         return []
-    cosines = vector_similarities([note_text(candidate)] * len(neighbours),
-                                  [note_text(n) for n in neighbours]) if use_vectors else None
+    if served is not None:
+        cosines = [served[1].get(n["id"]) for n in neighbours]
+    elif use_vectors and local_vectors:
+        cosines = vector_similarities([text] * len(neighbours), [note_text(n) for n in neighbours])
+    else:
+        cosines = None
     results = []
     for i, note in enumerate(neighbours):
         comparison = compare(candidate, note, cosines[i] if cosines else None, recalled=note["id"] in recalled_ids)

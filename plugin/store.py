@@ -22,7 +22,7 @@ from .errors import (NoteNotFound, StoreCorrupt, StoreError, StoreFull, StoreLoc
 if TYPE_CHECKING:  # pathlib, hashlib and datetime cost a hook process ~10 ms of imports: used lazily
     from pathlib import Path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 5.0
 HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a longer lock goes to the spool
 # A store opened with checkpoint_on_close=False (hook processes) leaves the WAL to the next process instead of

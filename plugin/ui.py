@@ -360,9 +360,10 @@ class UI:
                 if not new_id.isdigit():
                     raise ValueError("Supersede needs the number of the note that replaces this one.")
                 relations.supersede(store, note_id, int(new_id))
-            elif action == "verify":
-                store.get_note(note_id)
-                store.update_note(note_id, {"verified": 1}, "verified in the viewer")
+            elif action == "verify":  # the same as `lorebook verify`: verified by a person, with a revision
+                from .decision import verify_note
+
+                verify_note(store, note_id)
             elif action == "edit":
                 note = store.get_note(note_id)
                 fields = {}

@@ -212,7 +212,8 @@ def test_get_note_returns_the_whole_record_with_provenance_and_relations(populat
     assert note["validation"] == {"passed": ["pytest -q: 42 passed"], "not_performed": ["Windows CI"]}
     assert note["provenance"] == {"source_agent": "claude-code", "session_id": "sess-0001", "run_key": "sess-0001:1",
                                   "observation_ids": [], "created_at": note["created_at"],
-                                  "updated_at": note["updated_at"], "verified": True}
+                                  "updated_at": note["updated_at"], "verified": True,
+                                  "verified_by": None}
     assert [(r["kind"], r["direction"], r["note"]["id"]) for r in note["relations"]] == [
         ("similar_to", "incoming", populated.ids["pool"])]
 
@@ -404,6 +405,34 @@ def test_missing_then_written_then_locked_database(tmp_path):
     assert "Traceback" not in (tmp_path / "mcp-stderr.txt").read_text()
 
 
+def test_a_single_string_where_a_list_is_wanted_is_one_item_and_verified_is_not_taken_on_trust(tmp_path):
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    (project / ".git" / "config").write_text('[remote "origin"]\n\turl = https://github.com/acme/shop.git\n')
+    client = McpClient(server_env(tmp_path / "home"), str(project))
+    try:
+        schema = next(t for t in client.list_tools() if t.name == "write_task_memory").input_schema
+        memory_schema = schema["properties"]["memory"]["properties"]
+        assert memory_schema["files"]["type"] == "array" and memory_schema["evidence"]["type"] == "array"
+        memory = _lesson(files="vite.config.ts", evidence="GET http://localhost:5173/api/items 404 (Not Found)",
+                         error_signatures="GET /api/items 404 (Not Found)", tags="vite",
+                         validation={"passed": [], "not_performed": "production build"}, verified=True)
+        answer = client.ok("write_task_memory", {"source_agent": "claude-code", "source_run_key": "one-item",
+                                                 "memory": memory})
+        assert answer["decision"] == "created", answer
+        assert "verified_claimed" in [w["code"] for w in answer["warnings"]]
+        note = client.ok("get_note", {"id": answer["note_id"]})["note"]
+        assert note["files"] == ["vite.config.ts"] and note["tags"] == ["vite"]
+        assert note["error_signatures"] == ["GET /api/items 404 (Not Found)"]
+        assert [e["quote"] for e in note["evidence"]] == ["GET http://localhost:5173/api/items 404 (Not Found)"]
+        assert note["validation"] == {"passed": [], "not_performed": ["production build"]}
+        # a bare `verified: true` with nothing passed is kept as claimed, not verified
+        assert note["verified"] is False and note["verified_by"] == "claimed"
+        assert note["provenance"]["verified"] is False
+    finally:
+        client.close()
+
+
 def test_a_file_that_is_not_a_database_is_an_error_that_says_so(tmp_path):
     home = tmp_path / "home"
     home.mkdir()
@@ -420,7 +449,7 @@ def test_a_file_that_is_not_a_database_is_an_error_that_says_so(tmp_path):
 # --- validate_task_memory, and the write tools' bad inputs ---------------------------------------------
 
 def test_validate_rejects_a_status_report_with_reasons_and_writes_nothing(populated):
-    answer = populated.ok("validate_task_memory", {"mode": "manual", "memory": {"title": "Fixed it, tests pass now."}})
+    answer = populated.ok("validate_task_memory", {"memory": {"title": "Fixed it, tests pass now."}})  # agents: auto
     assert answer["accepted"] is False and answer["decision"] == "skipped"
     assert "status_only" in answer["reason_codes"]
     assert "mechanism" in answer["reason"]
@@ -454,7 +483,7 @@ BAD_WRITES = [
      "memory.kind", "must be one of fix"),
     ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(evidence=[{"source": "log"}])},
      "memory.evidence[0].quote", "is required"),
-    ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(files="vite.config.ts")},
+    ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(files=3)},
      "memory.files", "must be a list"),
     ({"source_agent": "claude-code", "source_run_key": "k", "memory": _lesson(severity="high")},
      "memory.severity", "is not an argument"),
@@ -635,7 +664,7 @@ def test_recall_for_task_empty_answer_says_whether_retrieval_worked(populated):
     ({"goal": ""}, "goal", "must not be empty"),
     ({"goal": "x", "project_limit": 21}, "project_limit", "must be at most 20"),
     ({"goal": "x", "global_limit": -1}, "global_limit", "must be at least 0"),
-    ({"goal": "x", "error_signatures": "ImportError"}, "error_signatures", "must be a list"),
+    ({"goal": "x", "error_signatures": 3}, "error_signatures", "must be a list"),
     ({"goal": "x", "files": ["a.py", 3]}, "files[1]", "must be a string"),
     ({"goal": "x", "files": ["f"] * 101}, "files", "at most 100 items"),
     ({"goal": "x", "include_relations": 1}, "include_relations", "must be true or false"),

@@ -33,15 +33,32 @@ def test_a_well_written_lesson_passes_every_check():
     assert accepted and not blocking and not warnings
 
 
-def test_fixed_it_tests_pass_now_is_rejected_with_reasons_a_person_understands(store):
-    result = CliRunner().invoke(cli, ["validate", "Fixed it, tests pass now."])
+def test_fixed_it_tests_pass_now_is_rejected_automatically_with_reasons_a_person_understands(store):
+    result = CliRunner().invoke(cli, ["validate", "--mode", "auto", "Fixed it, tests pass now."])
     assert result.exit_code == 1
     first = result.output.splitlines()[0]
-    assert first.startswith("Rejected (manual mode):")
+    assert first.startswith("Rejected (auto mode):")
     for code in ("status_only", "too_short", "missing_change"):
         assert code in first
     assert "reports an outcome" in result.output and "not the mechanism" in result.output
     assert "does not say what was changed" in result.output
+
+
+def test_a_persons_weak_lesson_is_kept_with_the_findings_as_warnings(store):
+    result = CliRunner().invoke(cli, ["validate", "Fixed it, tests pass now."])
+    assert result.exit_code == 0
+    assert result.output.startswith("Accepted (manual mode): it would be created.")
+    for code in ("status_only", "too_short", "missing_change"):
+        assert f"! {code}:" in result.output
+
+
+@pytest.mark.parametrize("memory", [
+    "", "   ", "TODO", {"title": "TBD", "summary": "n/a", "change": "..."},
+    {"title": "ghp_" + "c" * 36}, "AKIAIOSFODNN7EXAMPLE",
+])
+def test_an_empty_placeholder_or_secret_only_lesson_is_refused_even_from_a_person(memory):
+    accepted, blocking, _ = codes(memory, "manual")
+    assert not accepted and "empty" in blocking
 
 
 def test_validate_json_answer_has_the_note_as_it_would_be_stored(store):
@@ -63,10 +80,11 @@ def test_validate_json_answer_has_the_note_as_it_would_be_stored(store):
     ("summary", "TBD once CI runs", "placeholder"),
     ("title", "Works now", "too_short"),
 ])
-def test_placeholders_and_short_titles_are_rejected_in_both_modes(field, value, code):
-    for mode in ("manual", "auto"):
-        accepted, blocking, _ = codes(dict(GOOD, **{field: value}), mode)
-        assert not accepted and code in blocking
+def test_placeholders_and_short_titles_are_skipped_automatically_and_warned_to_a_person(field, value, code):
+    accepted, blocking, _ = codes(dict(GOOD, **{field: value}), "auto")
+    assert not accepted and code in blocking
+    accepted, blocking, warnings = codes(dict(GOOD, **{field: value}), "manual")
+    assert accepted and not blocking and code in warnings
 
 
 @pytest.mark.parametrize("memory,code", [
@@ -100,9 +118,10 @@ def test_prompt_injection_is_rejected_in_every_mode():
 
 
 @pytest.mark.parametrize("text", ["Tests pass.", "CI green", "It works now!", "Build passed, all green."])
-def test_status_only_text_is_rejected(text):
-    accepted, blocking, _ = codes(text)
+def test_status_only_text_is_rejected_automatically(text):
+    accepted, blocking, _ = codes(text, "auto")
     assert not accepted and "status_only" in blocking
+    assert "status_only" in codes(text, "manual")[2]
 
 
 def test_status_words_next_to_a_mechanism_are_fine():
@@ -123,7 +142,7 @@ def test_lengths_count_cjk_text_fairly():
     }
     accepted, blocking, warnings = codes(memory, "auto")
     assert accepted, blocking
-    assert not codes({"title": "修好了", "summary": "测试通过"})[0]
+    assert not codes({"title": "修好了", "summary": "测试通过"}, "auto")[0]
 
 
 class JiraCheck:

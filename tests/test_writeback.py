@@ -122,11 +122,31 @@ def test_restating_a_recalled_note_without_new_evidence_is_not_corroboration(sto
     result = write(store, restated, "run-2", session_id="s2")
     assert result["decision"] == "skipped" and result["reason_codes"] == ["restates_recalled_note"]
     assert store.note_revisions(original) == []
-    # with new evidence from that session it merges, as evidence only
-    result = write(store, PARAPHRASE, "run-3", session_id="s2")
+    # with evidence of its own from that session it merges, as evidence only
+    fresh = dict(PARAPHRASE, evidence=[{"quote": "tox -e py311: ERROR: InvocationError for command "
+                                                 "/app/.tox/py311/bin/pytest (exited with code 2)", "source": "tox"}])
+    result = write(store, fresh, "run-3", session_id="s2")
     assert result["decision"] == "merged" and result["merged_into"] == original
     note = store.get_note(original)
     assert len(note["evidence"]) == 2 and note["summary"] == LESSON["summary"]
+
+
+@pytest.mark.parametrize("use_vectors", [False, True])
+def test_a_paraphrased_quote_of_a_recalled_note_is_not_new_evidence(store, use_vectors):
+    """The quote says again, in other words, what the recalled note says: decided by meaning, not by exact match."""
+    original = write(store, LESSON, "run-1")["note_id"]
+    store.ensure_project(PROJECT, "widget")
+    store.ensure_session("s3", project_key=PROJECT)
+    store.record_recalls("s3", [original], "user_prompt")
+    reworded = dict(PARAPHRASE, evidence=[
+        {"quote": "No module named 'yaml' (ModuleNotFoundError) while collecting the tests", "source": "pytest"},
+        {"quote": "app/config.py imports yaml at import time, and PyYAML is not declared", "source": "reading"}])
+    result = write(store, reworded, "run-2", session_id="s3", use_vectors=use_vectors)
+    assert result["decision"] == "skipped" and result["reason_codes"] == ["restates_recalled_note"]
+    assert store.get_note(original)["evidence"] == LESSON["evidence"] and store.note_revisions(original) == []
+    # the same paraphrase from a session that never saw the note is independent: it merges
+    result = write(store, reworded, "run-3", use_vectors=use_vectors)
+    assert result["decision"] == "merged" and result["merged_into"] == original
 
 
 def test_auto_mode_skips_a_weak_lesson_that_manual_mode_stores_with_warnings(store):
