@@ -860,7 +860,7 @@ def embed_server_command(action, idle):
 # --- search and recall: search, recall, show, list, relations, project ---------------------------
 
 _KIND_CHOICE = click.Choice(["fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works"])
-_STATUS_CHOICE = click.Choice(["active", "superseded", "stale", "forgotten", "any"])
+_STATUS_CHOICE = click.Choice(["active", "superseded", "stale", "forgotten", "quarantined", "any"])
 
 
 def _when(value: str | None, option: str) -> str | None:
@@ -902,6 +902,8 @@ def _hit_line(hit: dict) -> str:
     date = str(prov.get("updated_at") or note.get("updated_at") or "")[:10]
     scope = note.get("scope") or ""
     line = f"#{note['id']} [{note.get('kind')}, {scope}, {verified}, {date}] {one_line(note.get('title'), 100)}"
+    if note.get("status") == "quarantined":
+        line = "QUARANTINED " + line
     if hit.get("score") is not None:
         line += f"\n    score {hit['score']:.3f}"
         if hit.get("why"):
@@ -1056,6 +1058,11 @@ def show_command(note_id, as_json):
         return
     from .render import full_note
 
+    if note.get("status") == "quarantined":
+        click.echo("QUARANTINED: never injected into a session; its text tries to steer an agent:")
+        for flag in note.get("flags") or []:
+            click.echo(f"  - {flag.get('message')}")
+        click.echo("")
     click.echo(full_note(note))
     click.echo(f"\nscope: {note.get('scope')}" + (f" ({note['project_key']})" if note.get("project_key") else "")
                + f" · status: {note.get('status')}"
@@ -1099,12 +1106,19 @@ def list_command(text, tag, kind, status, project, since, until, page, per_page,
     if as_json:
         _echo_json({"page": page, "pages": pages, "total": total, "notes": notes})
         return
+    quarantined = store.count_notes_with_status("quarantined") if status == "active" else 0
+    hidden = (f"{quarantined} quarantined note(s) not listed (never injected): lorebook list --status quarantined"
+              if quarantined else "")
     if not notes:
         click.echo("No note matches." if total == 0 else f"Page {page} is past the last page ({pages}).")
+        if hidden:
+            click.echo(hidden)
         return
     for note in notes:
         click.echo(_hit_line({"note": note}))
     click.echo(f"\npage {page}/{pages} · {total} note(s)")
+    if hidden:
+        click.echo(hidden)
 
 
 @cli.command(name="relations")

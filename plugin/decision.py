@@ -63,6 +63,11 @@ def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None
               "note": stored}
     if not accepted:
         return result
+    flags = [f.as_dict() for f in findings if f.severity == "quarantine"]
+    if flags:
+        # it tries to steer a future agent: kept apart (never merged into a note that is injected), flagged
+        result.update(decision="created", quarantined=True, flags=flags)
+        return result
     recalled = store.recalled_note_ids(session_id) if session_id else set()
     matches = closest_notes(store, stored, use_vectors=use_vectors, recalled_ids=recalled)
     duplicate = next((m for m in matches if m["relation"] == "duplicate"), None)
@@ -192,7 +197,8 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
         if planned["decision"] == "created":
             row = {k: v for k, v in note.items() if k in MEMORY_FIELDS}
             row.update(source_agent=source_agent, session_id=session_id, run_key=source_run_key,
-                       status="active", index_status="pending")
+                       status="quarantined" if planned.get("quarantined") else "active", index_status="pending",
+                       flags=planned.get("flags") or [])
             note_id = store.add_note(row)
             for other in planned.get("contradicts") or []:
                 store.add_relation(note_id, other, "contradicts")
@@ -221,7 +227,7 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
     return {"decision": planned["decision"], "note_id": note_id, "merged_into": merged_into,
             "reason": _reason_text(planned["reasons"]), "reasons": planned["reasons"],
             "reason_codes": [r["code"] for r in planned["reasons"]], "warnings": warnings,
-            "index_status": index_status, "replayed": False}
+            "index_status": index_status, "replayed": False, "quarantined": bool(planned.get("quarantined"))}
 
 
 def _link_resolutions(store: Store, note_id: int, note: dict) -> None:

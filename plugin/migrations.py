@@ -195,3 +195,16 @@ CREATE INDEX notes_scope_rank ON notes(scope, status, verified, updated_at);
 CREATE INDEX notes_project_rank ON notes(project_key, status, verified, updated_at)
 """,
     )
+
+
+@migrations()
+def m003_quarantine_and_claims(db: Database):
+    # a lesson that tries to steer a future agent is kept with status 'quarantined' and the findings that put it
+    # there (flags); a writer's own name for itself (over MCP) is kept as a claim beside lorebook's source_agent
+    _run(
+        db,
+        """
+ALTER TABLE notes ADD COLUMN flags TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE notes ADD COLUMN claimed_agent TEXT
+""",
+    )

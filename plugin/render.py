@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .sanitize import neutralise
 from .text import estimate_tokens, one_line
 
 FULL_NOTES = 3
@@ -25,11 +26,20 @@ def template(name: str) -> str:
     return (Path(lorebook.templates.__file__).parent / name).read_text("utf-8")
 
 
-def _quoted(text: str, limit: int = FIELD_LIMIT) -> str:
-    text = (text or "").strip()
+def inert(text, limit: int = FIELD_LIMIT) -> str:
+    """Stored ``text`` as inert data, cut to ``limit`` characters: every stored field is rendered through here.
+
+    It cannot close the memory frame, open a tag, or pass for the user's or
+    the system's words (see :func:`lorebook.sanitize.neutralise`).
+    """
+    text = neutralise(str(text or "")).strip()
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return "\n".join("> " + line for line in text.splitlines())
+    return text
+
+
+def _quoted(text: str, limit: int = FIELD_LIMIT) -> str:
+    return "\n".join("> " + line for line in inert(text, limit).splitlines())
 
 
 def _evidence_text(evidence) -> str:
@@ -55,17 +65,18 @@ def _validation_text(validation) -> str:
 def provenance(note: dict) -> dict:
     return {
         "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
-        "source": f"{note.get('source_agent') or 'unknown agent'} session {(note.get('session_id') or '?')[:8]}",
+        "source": f"{inert(note.get('source_agent') or 'unknown agent', 60)} session "
+                  f"{inert(note.get('session_id') or '?', 100)[:8]}",
         "verified": "verified" if note.get("verified") else "not verified",
     }
 
 
 def index_line(note: dict, why: list[str] | None = None) -> str:
     prov = provenance(note)
-    line = (f"- #{note['id']} [{note.get('kind', 'note')}, {prov['verified']}, {prov['date']}, {prov['source']}] "
-            f"{one_line(note['title'], 140)}")
+    line = (f"- #{note['id']} [{inert(note.get('kind', 'note'), 20)}, {prov['verified']}, {prov['date']}, "
+            f"{prov['source']}] {one_line(inert(note['title'], 400), 140)}")
     if why:
-        line += f" (matched: {one_line('; '.join(why), 80)})"
+        line += f" (matched: {one_line(inert('; '.join(why), 400), 80)})"
     return line
 
 
@@ -73,7 +84,7 @@ def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT
     prov = provenance(note)
     fields = []
     if why:
-        fields.append(f"Matched: {one_line('; '.join(why), 160)}")
+        fields.append(f"Matched: {one_line(inert('; '.join(why), 400), 160)}")
     for label, value in (
         ("Trigger", note.get("trigger")),
         ("Evidence", _evidence_text(note.get("evidence"))),
@@ -84,7 +95,7 @@ def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT
         if value and str(value).strip():
             fields.append(f"{label}:\n{_quoted(str(value), limit)}")
     return template("note_full.md").format(
-        id=note["id"], title=one_line(note["title"], 160), kind=note.get("kind", "note"),
+        id=note["id"], title=one_line(inert(note["title"], 400), 160), kind=inert(note.get("kind", "note"), 20),
         verified=prov["verified"], date=prov["date"], source=prov["source"], fields="\n".join(fields),
     ).strip()
 
@@ -127,7 +138,7 @@ def render_context(notes: list[dict], budget: int, heading: str = "", reasons: d
         remaining -= cost
     if not shown:
         return "", []
-    body = heading
+    body = inert(heading, 400) + "\n" if heading.strip() else ""
     if full:
         body += "\n" + "\n\n".join(full) + "\n"
     if index:

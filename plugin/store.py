@@ -19,12 +19,13 @@ from typing import Any, Iterable, Iterator
 
 from .errors import NoteNotFound, StoreLocked
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 5.0
 
-NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids")
+NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids",
+                    "flags")
 OBSERVATION_JSON_FIELDS = ("files", "meta")
-NOTE_STATUSES = ("active", "superseded", "stale", "forgotten")
+NOTE_STATUSES = ("active", "superseded", "stale", "forgotten", "quarantined")
 NOTE_KINDS = ("fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works")
 
 
@@ -777,3 +778,8 @@ class Store:
             os.path.getsize(p) for p in (str(self.path), str(self.path) + "-wal") if os.path.exists(p)
         )
         return counts
+
+    def count_notes_with_status(self, status: str) -> int:
+        """How many notes have ``status`` (e.g. how many are quarantined and never injected)."""
+        return self.conn.execute("SELECT count(*) FROM notes WHERE status = ?", (status,)).fetchone()[0]
+
