@@ -47,6 +47,12 @@ def cli():
     lorebook path              where the database lives
     lorebook stats --json      what is stored
     """
+    ctx = click.get_current_context()
+    if ctx.invoked_subcommand not in (None, "hook", "mcp"):
+        from .config import config_problems
+
+        for problem in config_problems():
+            click.echo(f"Warning: {problem}", err=True)
 
 
 @cli.command(name="hook")

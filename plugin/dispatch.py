@@ -32,11 +32,12 @@ def log(event: str, message: str, exc: BaseException | None = None) -> None:
     try:
         import traceback
 
-        from .config import log_path
+        from .config import log_path, rotate_log
         from .redact import redact
 
         path = log_path()
         path.parent.mkdir(parents=True, exist_ok=True)
+        rotate_log(path)
         text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
         if exc is not None:
             text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
@@ -74,7 +75,34 @@ def run_hook(event_arg: str, raw: bytes) -> dict:
         results = getattr(pm.hook, hook_name)(event=event, store=store)
     finally:
         store.close()
-    return render_output(event, results)
+    output = render_output(event, results)
+    warning = config_warning(event.payload.get("session_id"))
+    if warning:
+        output["systemMessage"] = warning
+    return output
+
+
+def config_warning(session_id) -> str | None:
+    """What is wrong with the settings, said once per session (Claude Code shows ``systemMessage`` to the user)."""
+    from .config import config_problems, user_dir
+
+    problems = config_problems()
+    if not problems or not isinstance(session_id, str) or not session_id:
+        return None
+    marker = user_dir() / "logs" / "config-warned"
+    try:
+        if marker.read_text("utf-8").strip() == session_id:
+            return None
+    except OSError:
+        pass
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(session_id, "utf-8")
+    except OSError:
+        return None  # better silent than the same warning on every event
+    for problem in problems:
+        log("config", problem)
+    return "lorebook: " + " ".join(problems)
 
 
 def main_hook(argv: list[str]) -> int:

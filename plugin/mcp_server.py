@@ -454,8 +454,11 @@ def _log_exception(ex: BaseException) -> str | None:
     try:
         from .config import user_dir
 
+        from .config import rotate_log
+
         path = user_dir() / "logs" / "mcp.log"
         path.parent.mkdir(parents=True, exist_ok=True)
+        rotate_log(path)
         with open(path, "a", encoding="utf-8") as fp:
             fp.write(f"--- {time.strftime('%Y-%m-%dT%H:%M:%S')} pid {os.getpid()}\n")
             fp.write("".join(traceback.format_exception(type(ex), ex, ex.__traceback__)))
