@@ -130,7 +130,10 @@ def plugins_command(as_json):
 @cli.command(name="mcp")
 @click.option("--list-tools", is_flag=True, help="Print the tools (name, description, JSON schema) as JSON and exit.")
 @click.option("--stop-warm", is_flag=True, help="Stop the warm parent process (see below), if one runs, and exit.")
-def mcp_command(list_tools, stop_warm):
+@click.option("--allow-cross-project", is_flag=True,
+              help="Let writers store lessons in other projects, other sessions or global scope (off: a writer "
+                   "writes only into the project of the session the server serves).")
+def mcp_command(list_tools, stop_warm, allow_cross_project):
     """Run lorebook's MCP server on stdio (for Claude Code and other MCP clients).
 
     Claude Code starts it as the `lorebook` server (the plugin's .mcp.json, or
@@ -144,6 +147,10 @@ def mcp_command(list_tools, stop_warm):
     idle minutes, LOREBOOK_MCP_IDLE seconds) so that later runs are ready at
     once instead of importing the MCP SDK again; LOREBOOK_MCP_WARM=0 turns
     that off.
+
+    Provenance is lorebook's: a lesson written over MCP is recorded as
+    written by the client that started the server, in the project of the
+    session it serves; the writer's own source_agent is kept as a claim.
 
     \b
     claude mcp add lorebook -- lorebook mcp
@@ -160,6 +167,10 @@ def mcp_command(list_tools, stop_warm):
     if stop_warm:
         click.echo("Stopped the warm parent." if mcp_warm.stop() else "No warm parent was running.")
         return
+    if allow_cross_project:
+        import os
+
+        os.environ["LOREBOOK_MCP_ALLOW_CROSS_PROJECT"] = "1"  # the warm parent's child gets this environment
     code = mcp_warm.serve_through_warm_parent()
     if code is not None:
         sys.exit(code)

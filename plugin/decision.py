@@ -167,11 +167,13 @@ def _receipt_result(store: Store, receipt: dict) -> dict:
 
 def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: str, source_run_key: str,
                  scope: str | None = None, session_id: str | None = None, use_vectors: bool | None = None,
-                 index: bool = True) -> dict:
+                 index: bool = True, claimed_agent: str | None = None) -> dict:
     """Preflight and store a lesson: created, merged or skipped, with its reasons and a receipt.
 
     Returns ``{decision, note_id, merged_into, reason, warnings, index_status}``
-    (plus ``reasons`` and ``reason_codes``). A second call with the same
+    (plus ``reasons`` and ``reason_codes``). ``source_agent`` is lorebook's own
+    name for the writer; ``claimed_agent`` what the writer called itself (kept
+    beside it as a claim, never as provenance). A second call with the same
     (source_agent, source_run_key) returns the first decision and writes nothing.
     The note is committed before it is embedded: ``index_status`` stays
     ``pending`` until ``lorebook index`` (or this call, when ``index``) embeds it.
@@ -198,7 +200,7 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
             row = {k: v for k, v in note.items() if k in MEMORY_FIELDS}
             row.update(source_agent=source_agent, session_id=session_id, run_key=source_run_key,
                        status="quarantined" if planned.get("quarantined") else "active", index_status="pending",
-                       flags=planned.get("flags") or [])
+                       flags=planned.get("flags") or [], claimed_agent=claimed_agent)
             note_id = store.add_note(row)
             for other in planned.get("contradicts") or []:
                 store.add_relation(note_id, other, "contradicts")

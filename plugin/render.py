@@ -66,7 +66,9 @@ def provenance(note: dict) -> dict:
     return {
         "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
         "source": f"{inert(note.get('source_agent') or 'unknown agent', 60)} session "
-                  f"{inert(note.get('session_id') or '?', 100)[:8]}",
+                  f"{inert(note.get('session_id') or '?', 100)[:8]}"
+                  + (f" (the writer calls itself \"{inert(note['claimed_agent'], 60)}\", unchecked)"
+                     if note.get("claimed_agent") else ""),
         "verified": "verified" if note.get("verified") else "not verified",
     }
 
