@@ -61,11 +61,17 @@ def neutralise(text: str | None) -> str:
     """
     if not text:
         return ""
-    text = strip_invisible(str(text))
-    text = _TAG_OPEN.sub("\u2039", text)          # ‹
-    text = re.sub(r"\u2039([^<>\n]{0,200}?)>", "\u2039\\1\u203a", text)  # ‹name› once its "<" is gone
-    text = _NOTICE.sub(lambda m: f"[quoted: {' '.join(m.group(1).split())}]", text)
-    text = _ROLE.sub(lambda m: f"[quoted: {m.group(1)}{m.group(2)}]", text)
+    text = str(text)
+    # each step only where it can apply: this runs on every field SessionStart renders
+    text = strip_invisible(text) if not text.isascii() else _CONTROL.sub(" ", text)
+    if "<" in text:
+        text = _TAG_OPEN.sub("\u2039", text)          # ‹
+        text = re.sub(r"\u2039([^<>\n]{0,200}?)>", "\u2039\\1\u203a", text)  # ‹name› once its "<" is gone
+    lowered = text.lower()
+    if "from" in lowered or "by" in lowered:
+        text = _NOTICE.sub(lambda m: f"[quoted: {' '.join(m.group(1).split())}]", text)
+    if ":" in text:
+        text = _ROLE.sub(lambda m: f"[quoted: {m.group(1)}{m.group(2)}]", text)
     return text
 
 
