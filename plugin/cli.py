@@ -661,7 +661,8 @@ def validate_command(memory_arg, file, mode, scope, session_id, as_json):
     else:
         if result["accepted"]:
             target = f" into #{result['merged_into']}" if result.get("merged_into") else ""
-            click.echo(f"Accepted ({mode} mode): it would be {result['decision']}{target}.")
+            click.echo(f"Accepted ({mode} mode): it would be {result['decision']}{target}"
+                       + (", quarantined: stored flagged, never injected." if result.get("quarantined") else "."))
         else:
             click.echo(f"Rejected ({mode} mode): " + ", ".join(result["reason_codes"]))
         _echo_findings(result)
@@ -695,7 +696,10 @@ def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, s
     if as_json:
         _echo_json(result)
         return
-    if result["decision"] == "created":
+    if result["decision"] == "created" and result.get("quarantined"):
+        click.echo(f"Quarantined note #{result['note_id']}: it is stored and shown flagged, never injected into a "
+                   f"session (see the warnings; `lorebook show {result['note_id']}`).")
+    elif result["decision"] == "created":
         click.echo(f"Created note #{result['note_id']} (index: {result['index_status']}).")
     elif result["decision"] == "merged":
         click.echo(f"Merged into note #{result['merged_into']} (index: {result['index_status']}).")

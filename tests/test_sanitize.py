@@ -161,3 +161,14 @@ def test_people_see_quarantined_notes_with_their_flag(store):
     assert f"QUARANTINED #{bad['note_id']}" in flagged.output
     shown = runner.invoke(cli, ["show", str(bad["note_id"])])
     assert shown.output.startswith("QUARANTINED: never injected") and "network" in shown.output
+
+
+def test_lorebook_write_says_a_lesson_was_quarantined(store):
+    import json
+
+    result = CliRunner().invoke(cli, ["write", "--json"], input=json.dumps(STEERING))
+    written = json.loads(result.output)
+    assert written["quarantined"] and store.get_note(written["note_id"])["status"] == "quarantined"
+    result = CliRunner().invoke(cli, ["write", "--run-key", "other"], input=json.dumps(
+        dict(STEERING, title=STEERING["title"] + " again")))
+    assert result.output.startswith("Quarantined note #"), result.output
