@@ -5,7 +5,8 @@ lines matter here. One assistant message may span several lines sharing
 ``message.id`` (one content block each); its ``tool_use`` blocks are paired
 with the ``tool_result`` blocks of later user lines (whose ``toolUseResult``
 holds the same structure a PostToolUse hook receives), and each pair is
-replayed through the hooks' own capture path. ``isMeta`` lines, compaction
+replayed through the same pluggy event hooks as a live event (``source`` is
+"import"), so a plugin can veto or replace capture for imports too. ``isMeta`` lines, compaction
 summaries, task notifications and command echoes are not the user's words.
 Subagent transcripts (``<session>/subagents/agent-<id>.jsonl``) carry their
 parent's ``sessionId`` and an ``agentId``: their tool calls are recorded in the
@@ -13,47 +14,48 @@ parent session, and the subagent gets its own session row linked to it.
 
 A malformed line is counted and skipped, never fatal. Re-importing adds
 nothing: observations are keyed by ``tool_use_id``, prompts by their text.
+
+Only regular files are read (a FIFO, ``/dev/zero`` or a directory named as a
+transcript is refused without waiting), and bytes are counted while reading:
+a file never costs more than its limit, whatever its size claims.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-from dataclasses import dataclass, field
+import stat
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from lorebook import hookimpl
 from lorebook.events import HookEvent
+from lorebook.sessions import subagent_session_id
 from lorebook.store import Store
 
-BATCH_EVENTS = 200  # events per write transaction during an import
+from .claude_code import is_synthetic_prompt
 
-# user-line texts that Claude Code wrote itself
-SYNTHETIC_PREFIXES = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-stdout>",
-                      "<local-command-stderr>", "<local-command-caveat>", "Caveat: The messages below",
-                      "<bash-input>", "<bash-stdout>", "<bash-stderr>", "<user-memory-input>", "<system-reminder>",
-                      "[Request interrupted by user")
+BATCH_EVENTS = 200  # events per write transaction during an import
+IMPORT_MAX_BYTES = 1024 ** 3  # read at most this much of one transcript for `lorebook import`
+BACKFILL_MAX_BYTES = 8 * 1024 ** 2  # PreCompact/SessionEnd backfill: larger transcripts are left to an import
+MAX_LINE_BYTES = 32 * 1024 ** 2  # a longer line is skipped (counted as malformed) without being held whole
+READ_CHUNK = 1024 ** 2
 
 
 _MARKER_TEXT = ('"type":"user"', '"type": "user"', '"type":"assistant"', '"type": "assistant"')
 _MARKERS = {str: _MARKER_TEXT, bytes: tuple(m.encode() for m in _MARKER_TEXT)}
 
 
-@dataclass
 class ImportStats:
     """What an import read and stored."""
 
-    files: int = 0
-    lines: int = 0
-    malformed_lines: int = 0
-    sessions: set = field(default_factory=set)
-    tool_calls: int = 0
-    unpaired_tool_calls: int = 0
-    observations_added: int = 0
-    prompts_added: int = 0
-    already_stored: int = 0
-    not_stored: int = 0  # excluded by config, or vetoed by a plugin
-    unreadable_files: list = field(default_factory=list)
+    def __init__(self):
+        self.files = self.lines = self.malformed_lines = 0
+        self.sessions: set = set()
+        self.tool_calls = self.unpaired_tool_calls = 0
+        self.observations_added = self.prompts_added = self.already_stored = 0
+        self.not_stored = 0  # excluded by config, or vetoed by a plugin
+        self.unreadable_files: list = []
 
     def as_dict(self) -> dict:
         return {
@@ -108,10 +110,71 @@ def _result_text(content) -> str:
 
 
 def is_users_words(line: dict, text: str) -> bool:
+    """Whether a user line holds the user's own words (not a meta line, a summary or Claude Code's own text)."""
     if line.get("isMeta") or line.get("isCompactSummary") or line.get("isVisibleInTranscriptOnly"):
         return False
-    stripped = text.lstrip()
-    return bool(stripped) and not stripped.startswith(SYNTHETIC_PREFIXES)
+    return bool(text.strip()) and not is_synthetic_prompt(text)
+
+
+class NotARegularFile(OSError):
+    """A transcript path that names a FIFO, a device, a directory or a socket."""
+
+
+def open_transcript(path: str):
+    """A regular file, opened for binary reading; raises OSError (NotARegularFile) for anything else.
+
+    Opened non-blocking, so that a FIFO with no writer cannot hang the hook;
+    the type is checked on the open descriptor, not on the path.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotARegularFile(0, "not a regular file")
+        handle = os.fdopen(fd, "rb", buffering=0)
+    except BaseException:
+        os.close(fd)
+        raise
+    return handle
+
+
+def bounded_lines(handle, max_bytes: int, stats: ImportStats, max_line: int = MAX_LINE_BYTES) -> Iterator[bytes]:
+    """The lines of ``handle``, reading at most ``max_bytes``; a line over ``max_line`` is skipped as malformed."""
+    budget = max_bytes
+    partial: list[bytes] = []
+    partial_size = 0
+    oversized = False
+    while budget > 0:
+        chunk = handle.read(min(READ_CHUNK, budget))
+        if not chunk:
+            break
+        budget -= len(chunk)
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end == -1:
+                piece = chunk[start:]
+                if not oversized:
+                    partial_size += len(piece)
+                    if partial_size > max_line:
+                        oversized, partial, partial_size = True, [], 0
+                    else:
+                        partial.append(piece)
+                break
+            piece = chunk[start:end + 1]
+            if oversized or partial_size + len(piece) > max_line:
+                stats.lines += 1
+                stats.malformed_lines += 1
+            else:
+                yield b"".join(partial) + piece if partial else piece
+            partial, partial_size, oversized = [], 0, False
+            start = end + 1
+    if oversized:
+        stats.lines += 1
+        stats.malformed_lines += 1
+    elif partial:
+        yield b"".join(partial)
 
 
 def iter_events(lines: Iterable[bytes | str], stats: ImportStats) -> Iterator[tuple[str, dict, dict]]:
@@ -168,35 +231,42 @@ def _event_for(line: dict, name: str, path: str, payload: dict, projects: dict) 
     """A HookEvent as the hooks would have received it, with the project identified once per cwd."""
     cwd = line.get("cwd") if isinstance(line.get("cwd"), str) else None
     session_id = line.get("sessionId") if isinstance(line.get("sessionId"), str) else None
-    event = HookEvent(name=name, payload=dict(payload, session_id=session_id, cwd=cwd, transcript_path=path))
-    if cwd is not None:
-        if cwd not in projects:
-            from lorebook.project import identify
+    created_at = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
+    payload = dict(payload, session_id=session_id, cwd=cwd, transcript_path=path)
+    if cwd is None:
+        return HookEvent(name=name, payload=payload, source="import", created_at=created_at)
+    if cwd not in projects:
+        from lorebook.project import identify
 
-            # a transcript from another machine names a directory that may not exist here
-            projects[cwd] = identify(cwd)
-        event._project, event._project_known = projects[cwd], True
-    return event
+        # a transcript from another machine names a directory that may not exist here
+        projects[cwd] = identify(cwd)
+    return HookEvent(name=name, payload=payload, source="import", created_at=created_at, project=projects[cwd])
+
+
+def _stored_ids(results) -> bool:
+    """Whether an event hook's results say something was stored (an implementation returns the new row's id)."""
+    return any(isinstance(r, int) and not isinstance(r, bool) for r in results or [])
 
 
 def import_transcript(path: str | Path, store: Store, stats: ImportStats | None = None,
                       only_session: str | None = None, progress: Callable[[int], None] | None = None,
-                      projects: dict | None = None) -> ImportStats:
-    """Replay one transcript file through the capture path; ``only_session`` keeps one session's lines."""
-    from .capture import capture_tool_event, record_prompt, subagent_session_id
+                      projects: dict | None = None, max_bytes: int | None = None) -> ImportStats:
+    """Replay one transcript file through the event hooks; ``only_session`` keeps one session's lines."""
+    from lorebook.plugins import pm
 
     stats = stats if stats is not None else ImportStats()
     projects = projects if projects is not None else {}
+    max_bytes = IMPORT_MAX_BYTES if max_bytes is None else max_bytes
     path = str(path)
     try:
-        handle = open(path, "rb")
+        handle = open_transcript(path)
     except OSError as ex:
         stats.unreadable_files.append(f"{path}: {ex.strerror or ex}")
         return stats
     stats.files += 1
 
     def lines():
-        for raw in handle:
+        for raw in bounded_lines(handle, max_bytes, stats):
             if progress is not None:
                 progress(len(raw))
             yield raw
@@ -214,14 +284,13 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
             if only_session is not None and session_id != only_session:
                 continue
             stats.sessions.add(session_id)
-            created_at = line.get("timestamp") if isinstance(line.get("timestamp"), str) else None
             agent_id = line.get("agentId") if isinstance(line.get("agentId"), str) else None
             if kind == "prompt":
                 if agent_id:
                     continue  # a subagent's task is the parent's Agent call, recorded there
                 event = _event_for(line, "user_prompt_submit", path,
                                    {"prompt": details["text"], "prompt_id": line.get("promptId")}, projects)
-                if record_prompt(event, store, details["text"], created_at=created_at):
+                if _stored_ids(pm.hook.user_prompt_submit(event=event, store=store)):
                     stats.prompts_added += 1
                 continue
             stats.tool_calls += 1
@@ -243,18 +312,19 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
                 store.ensure_session(subagent_session_id(session_id, agent_id), cwd=event.cwd,
                                      project_key=parent.get("project_key"), parent_session_id=session_id,
                                      agent_id=agent_id, transcript_path=path)
-            added = capture_tool_event(event, store, failed=failed, source="import", created_at=created_at)
-            if added:
+            if _stored_ids(getattr(pm.hook, name)(event=event, store=store)):
                 stats.observations_added += 1
             elif _stored(store, details["tool_use_id"]):
                 stats.already_stored += 1
             else:
                 stats.not_stored += 1
+        if handle.read(1):
+            stats.unreadable_files.append(f"{path}: only the first {max_bytes} bytes were read (the limit)")
     return stats
 
 
 def _stored(store: Store, tool_use_id: str) -> bool:
-    return store.execute("SELECT 1 FROM observations WHERE tool_use_id = ?", (tool_use_id,)).fetchone() is not None
+    return store.has_observation(tool_use_id)
 
 
 def import_transcripts(paths: Iterable[str | Path], store: Store, progress: Callable[[int], None] | None = None,
@@ -265,3 +335,31 @@ def import_transcripts(paths: Iterable[str | Path], store: Store, progress: Call
     for path in files if files is not None else find_transcripts(paths):
         import_transcript(path, store, stats, progress=progress, projects=projects)
     return stats
+
+
+def backfill_session(event: HookEvent, store: Store) -> None:
+    """Store what the hooks missed, from the session's transcript (tool_use_id dedupes)."""
+    path = event.transcript_path
+    if not path or not event.session_id:
+        return
+    import_transcript(path, store, only_session=event.session_id, max_bytes=BACKFILL_MAX_BYTES)
+
+
+class Transcripts:
+    """The plugin: Claude Code's transcripts, for backfill at the end of a session and for ``lorebook import``."""
+
+    @hookimpl
+    def backfill_session(self, event, store):
+        backfill_session(event, store)
+
+    @hookimpl(trylast=True)
+    def find_transcripts(self, paths):
+        where = ", ".join(str(p) for p in paths) if paths else str(default_transcript_dir())
+        return {"files": find_transcripts(paths), "what": "Claude Code transcripts (*.jsonl)", "where": where}
+
+    @hookimpl(trylast=True)
+    def import_transcripts(self, files, store, progress):
+        return import_transcripts((), store, progress=progress, files=files).as_dict()
+
+
+plugin = Transcripts()

@@ -7,7 +7,8 @@ import sys
 import click
 
 from . import __version__
-from .errors import LorebookError
+from .errors import LorebookError, StoreError
+from .store import NOTE_KINDS, NOTE_STATUSES
 
 
 def _store():
@@ -176,7 +177,7 @@ def mcp_command(list_tools, stop_warm, allow_cross_project):
         sys.exit(code)
     from .mcp_server import serve
 
-    serve()
+    serve(on_started=mcp_warm.start_warm_parent)
 
 
 # --- registration with Claude Code, and the demo -------------------------------------------
@@ -341,7 +342,7 @@ def _resolve_project(value: str | None, store) -> str | None:
         project = identify(os.path.abspath(value))
         if project is None:
             raise click.BadParameter(f"{value!r} is not a directory lorebook can identify.", param_hint="--project")
-        return store.project_for_alias(project.key) or project.key
+        return store.canonical_project(project.key)
     return value
 
 
@@ -568,21 +569,23 @@ def import_command(paths, as_json, quiet):
     lorebook import
     lorebook import ~/.claude/projects/-home-me-widget --json
     """
-    from .hooks.transcripts import default_transcript_dir, find_transcripts, import_transcripts
+    import os
 
-    files = find_transcripts(paths)
+    from .plugins import load_plugins
+
+    pm = load_plugins()
+    found = pm.hook.find_transcripts(paths=tuple(paths)) or {"files": [], "what": "transcripts", "where": ""}
+    files = found["files"]
     if not files:
-        where = ", ".join(paths) if paths else str(default_transcript_dir())
-        raise click.ClickException(f"No Claude Code transcripts (*.jsonl) found in {where}.")
+        raise click.ClickException(f"No {found['what']} found in {found['where']}.")
     store = _store()
-    total = sum(f.stat().st_size for f in files)
+    total = sum(os.stat(f).st_size for f in files)
     if quiet or as_json:
-        stats = import_transcripts((), store, files=files)
+        summary = pm.hook.import_transcripts(files=files, store=store, progress=None)
     else:
         with click.progressbar(length=total, label=f"Importing {len(files)} transcript(s)", file=sys.stderr,
                                show_pos=False, show_percent=True) as bar:
-            stats = import_transcripts((), store, progress=bar.update, files=files)
-    summary = stats.as_dict()
+            summary = pm.hook.import_transcripts(files=files, store=store, progress=bar.update)
     if as_json:
         _echo_json(summary)
         return
@@ -826,6 +829,8 @@ def index_command(quiet, retry_failed, as_json):
     except LorebookError as ex:
         if quiet:
             sys.exit(1)
+        if isinstance(ex, StoreError):
+            raise  # the group's message: the file, and what to do
         raise click.ClickException(
             f"{ex}\nNotes stay pending; keyword search still finds them. Fix the model, then run 'lorebook index'.")
     finally:
@@ -880,24 +885,18 @@ def embed_server_command(action, idle):
 
 # --- search and recall: search, recall, show, list, relations, project ---------------------------
 
-_KIND_CHOICE = click.Choice(["fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works"])
-_STATUS_CHOICE = click.Choice(["active", "superseded", "stale", "forgotten", "quarantined", "any"])
+_KIND_CHOICE = click.Choice(NOTE_KINDS)
+_STATUS_CHOICE = click.Choice([*NOTE_STATUSES, "any"])
 
 
 def _when(value: str | None, option: str) -> str | None:
     """An ISO date or time, or a relative age like 30d / 12h / 2w, as an ISO string (UTC)."""
     if not value:
         return None
-    import re
-    from datetime import datetime, timedelta, timezone
+    from .dates import parse_when
 
-    match = re.fullmatch(r"\s*(\d+)\s*([hdw])\s*", value)
-    if match:
-        amount, unit = int(match.group(1)), match.group(2)
-        delta = {"h": timedelta(hours=amount), "d": timedelta(days=amount), "w": timedelta(weeks=amount)}[unit]
-        return (datetime.now(timezone.utc) - delta).isoformat(timespec="seconds")
     try:
-        return datetime.fromisoformat(value.strip().replace("Z", "+00:00")).isoformat()
+        return parse_when(value, ages=True)
     except ValueError:
         raise click.BadParameter(f"{value!r} is neither a date (2026-01-31) nor an age (30d, 12h, 2w).",
                                  param_hint=option)
@@ -915,14 +914,13 @@ def _project_for_cli(store, project: str | None) -> str | None:
 
 
 def _hit_line(hit: dict) -> str:
+    from .provenance import provenance, provenance_labels
     from .text import one_line
 
     note = hit["note"] if "note" in hit else hit
-    prov = hit.get("provenance") or {}
-    verified = "verified" if prov.get("verified", note.get("verified")) else "not verified"
-    date = str(prov.get("updated_at") or note.get("updated_at") or "")[:10]
+    prov = provenance_labels(hit.get("provenance") or provenance(note))
     scope = note.get("scope") or ""
-    line = f"#{note['id']} [{note.get('kind')}, {scope}, {verified}, {date}] {one_line(note.get('title'), 100)}"
+    line = f"#{note['id']} [{note.get('kind')}, {scope}, {prov['verified']}, {prov['date']}] {one_line(note.get('title'), 100)}"
     if note.get("status") == "quarantined":
         line = "QUARANTINED " + line
     if hit.get("score") is not None:
@@ -984,7 +982,7 @@ def search_command(query, limit, project, all_projects, no_global, kinds, tags, 
     key = None if all_projects and not project else _project_for_cli(store, project)
     chosen = None if "any" in statuses else (statuses or None)
     if "any" in statuses:
-        chosen = ("active", "superseded", "stale", "forgotten")
+        chosen = NOTE_STATUSES
     result = search(store, query, limit=limit, project_key=key, all_projects=all_projects,
                     include_global=not no_global, kinds=kinds, tags=tags, files=files, touching=touching,
                     since=_when(since, "--since"), until=_when(until, "--until"), statuses=chosen,
@@ -994,6 +992,7 @@ def search_command(query, limit, project, all_projects, no_global, kinds, tags, 
                     "warnings": result["warnings"], "took_ms": result["took_ms"],
                     "hits": [{"id": h["note"]["id"], "title": h["note"]["title"], "summary": h["note"]["summary"],
                               "kind": h["note"]["kind"], "scope": h["note"]["scope"], "status": h["note"]["status"],
+                              "project_key": h["note"]["project_key"],
                               "score": h["score"], "why": h["why"], "provenance": h["provenance"]}
                              for h in result["hits"]]})
         return
@@ -1200,7 +1199,7 @@ def project_show(directory, as_json):
     found = identify(directory or os.getcwd())
     if found is None:
         raise click.ClickException(f"{directory} is not a directory: no project identity.")
-    key = store.project_for_alias(found.key) or found.key
+    key = store.canonical_project(found.key)
     stored = store.get_project(key) or {}
     out = {"key": key, "identified_as": found.key, "name": found.name, "root": found.root, "remote": found.remote,
            "aliases": stored.get("aliases") or [], "notes": store.count_project_notes(key)}

@@ -151,5 +151,47 @@ def rotate_log(path: Path, max_bytes: int = LOG_MAX_BYTES) -> None:
         pass
 
 
+def log(event: str, message: str, exc: BaseException | None = None) -> None:
+    """Append a line (and a redacted traceback) to the hook log; never raises."""
+    try:
+        import time
+        import traceback
+
+        from .redact import redact
+
+        path = log_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rotate_log(path)
+        text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
+        if exc is not None:
+            text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+        with open(path, "a", encoding="utf-8") as fp:
+            fp.write(redact(text))
+    except Exception:
+        pass
+
+
+FLAG_ON = frozenset(("1", "true", "yes", "on"))
+FLAG_OFF = frozenset(("0", "false", "no", "off", ""))
+
+
+def flag(name: str, default: bool) -> bool:
+    """An on/off environment setting: 1/true/yes/on or 0/false/no/off/"" (any case); unset gives ``default``.
+
+    Any other value also gives ``default``, and a line in the hook log says so.
+    """
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in FLAG_ON:
+        return True
+    if value in FLAG_OFF:
+        return False
+    log("config", f"{name}={raw!r} is neither on (1/true/yes/on) nor off (0/false/no/off/empty): "
+                  f"using the default, {'on' if default else 'off'}")
+    return default
+
+
 def disabled() -> bool:
-    return os.environ.get("LOREBOOK_DISABLE", "").strip().lower() not in ("", "0", "false", "no")
+    return flag("LOREBOOK_DISABLE", False)

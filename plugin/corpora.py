@@ -9,8 +9,8 @@ refuses to silently lose most of a corpus.
 
 This module is registered as a lorebook plugin (its ``forget_item`` hook), so
 it is imported on the hook path: only the standard library at module level.
-Talking to models goes through :mod:`lorebook.llm_plugin`, the module that
-imports ``llm``.
+Talking to models goes through :mod:`lorebook.llm_bridge`, the one module
+that imports ``llm`` (imported only when a model is primed or queried).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from typing import Callable
 
 from . import hookimpl
 from .errors import LorebookError
+from .files import write_json_atomic
 
 FORMAT_VERSION = 1
 DEFAULT_CORPUS_BUDGET = 100_000
@@ -85,26 +86,6 @@ def corpus_path(name: str) -> Path:
     return corpora_dir() / f"{check_name(name)}.corpus.json"
 
 
-def write_json_atomic(path: Path, value: dict) -> None:
-    """Write ``value`` to ``path`` so that a reader sees the old file or the new one, never half of one."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fp:
-            json.dump(value, fp, indent=2, ensure_ascii=False, default=str)
-            fp.write("\n")
-            fp.flush()
-            os.fsync(fp.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def load_corpus(name: str) -> dict:
     path = corpus_path(name)
     try:
@@ -159,13 +140,12 @@ def parse_date(value: str | None, option: str) -> str | None:
     """An ISO date or datetime, normalised to UTC ISO text (comparable with stored timestamps)."""
     if value is None or value == "":
         return None
+    from .dates import parse_when
+
     try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        return parse_when(value)
     except ValueError:
         raise CorpusError(f"{option} must be an ISO date like 2026-01-31 or 2026-01-31T09:00, not {value!r}.") from None
-    if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc).isoformat(timespec="seconds")
 
 
 def make_filter(project: str | None = None, kinds: tuple | list = (), tags: tuple | list = (),
@@ -302,15 +282,15 @@ def _quote(text: str) -> str:
 
 
 def _note_fields(note: dict) -> str:
-    from .render import _evidence_text, _validation_text
+    from .render import evidence_text, validation_text
 
     fields = []
     for label, value in (
         ("Summary", note.get("summary")),
         ("Trigger", note.get("trigger")),
-        ("Evidence", _evidence_text(note.get("evidence"))),
+        ("Evidence", evidence_text(note.get("evidence"))),
         ("Change", note.get("change")),
-        ("Validation", _validation_text(note.get("validation"))),
+        ("Validation", validation_text(note.get("validation"))),
         ("Applies when", note.get("conditions")),
         ("Scope", note.get("scope")),
         ("Files", ", ".join(map(str, note.get("files") or []))),
@@ -322,18 +302,19 @@ def _note_fields(note: dict) -> str:
     return "\n".join(fields)
 
 
-def _attr(value) -> str:
+def attr(value) -> str:
+    """``value`` made safe inside a double-quoted attribute of a frame (kind="…", source="…")."""
     return str(value or "").replace('"', "'").replace("\n", " ")
 
 
 def render_note(note: dict, template_name: str = "corpus_note.md", **extra) -> str:
-    from .render import provenance
+    from .provenance import provenance, provenance_labels
     from .text import one_line
 
-    prov = provenance(note)
+    prov = provenance_labels(provenance(note))
     return _template(template_name).format(
-        id=note["id"], kind=_attr(note.get("kind") or "note"), verified=prov["verified"], date=prov["date"],
-        source=_attr(prov["source"]), project=_attr(note.get("project_key") or "global"),
+        id=note["id"], kind=attr(note.get("kind") or "note"), verified=prov["verified"], date=prov["date"],
+        source=attr(prov["source"]), project=attr(note.get("project_key") or "global"),
         title=_defuse(one_line(note.get("title"), 200)), fields=_note_fields(note), **extra,
     ).strip()
 
@@ -345,9 +326,9 @@ def render_observation(obs: dict) -> str:
         if value and str(value).strip():
             fields.append(f"{label}:\n{_quote(str(value))}")
     return _template("corpus_observation.md").format(
-        id=obs["id"], tool=_attr(obs.get("tool")), outcome=_attr(obs.get("outcome")),
-        date=(obs.get("created_at") or "")[:10], session=_attr((obs.get("session_id") or "?")[:8]),
-        project=_attr(obs.get("project_key") or "none"), summary=_quote(obs.get("summary") or ""),
+        id=obs["id"], tool=attr(obs.get("tool")), outcome=attr(obs.get("outcome")),
+        date=(obs.get("created_at") or "")[:10], session=attr((obs.get("session_id") or "?")[:8]),
+        project=attr(obs.get("project_key") or "none"), summary=_quote(obs.get("summary") or ""),
         fields="\n".join(fields),
     ).strip()
 
@@ -359,7 +340,7 @@ def render_item(item: dict) -> str:
 def render_items(corpus: dict) -> str:
     """The corpus body: every item in full, framed, with its provenance."""
     return _template("corpus_body.md").format(
-        name=_attr(corpus["name"]), count=len(corpus["items"]), updated_at=corpus.get("updated_at", ""),
+        name=attr(corpus["name"]), count=len(corpus["items"]), updated_at=corpus.get("updated_at", ""),
         items="\n\n".join(render_item(item) for item in corpus["items"]),
     ).strip()
 
@@ -555,12 +536,15 @@ def prime_corpus(name: str, model_id: str | None = None, echo: Echo | None = Non
 
     ``echo`` receives the model's reply as it streams; ``status`` progress lines.
     """
-    from . import llm_plugin
+    from . import llm_bridge
     from .text import estimate_tokens
 
     status = status or (lambda _: None)
     corpus = load_corpus(name)
-    model_id = llm_plugin.resolve_model_id(model_id or corpus.get("model") or os.environ.get("LOREBOOK_MODEL"))
+    try:
+        model_id = llm_bridge.resolve_model_id(model_id or corpus.get("model") or os.environ.get("LOREBOOK_MODEL"))
+    except llm_bridge.UnknownModel as ex:
+        raise CorpusError(f"{ex}. List models with 'llm models'.") from None
     system = corpus["system_prompt"]
     prompt = prime_prompt(corpus)
     tokens = estimate_tokens(system) + estimate_tokens(prompt)
@@ -578,7 +562,10 @@ def prime_corpus(name: str, model_id: str | None = None, echo: Echo | None = Non
            f"(budget {budget:,})…")
     started = _now()
     snapshot_at = corpus["updated_at"]
-    result = llm_plugin.prime_conversation(model_id, system, prompt, echo=echo, status=status)
+    try:
+        result = llm_bridge.prime_conversation(model_id, system, prompt, echo=echo, status=status)
+    except llm_bridge.ModelFailed as ex:
+        raise CorpusError(f"{ex.model_id} failed while reading the corpus: {ex.reason}") from ex
     corpus = load_corpus(name)  # re-read: a forget or rebuild may have landed while the model was reading
     changed_meanwhile = corpus["updated_at"] != snapshot_at
     corpus.update(conversation_id=result["conversation_id"], model=result["model"],
@@ -606,7 +593,6 @@ def reprime_corpus(name: str, model_id: str | None = None, echo: Echo | None = N
 
 def query_corpus(name: str, question: str, echo: Echo | None = None, status: Echo | None = None) -> dict:
     """Ask the primed conversation ``question``; prime (again) first when it cannot be resumed, and say so."""
-    from . import llm_plugin
 
     status = status or (lambda _: None)
     if not (question or "").strip():
@@ -623,14 +609,25 @@ def query_corpus(name: str, question: str, echo: Echo | None = None, status: Ech
                    f"({(corpus.get('stale') or {}).get('reason') or 'rebuilt since'}); "
                    f"run 'lorebook corpus reprime {name}' to refresh it.")
         try:
-            return dict(llm_plugin.continue_conversation(corpus["conversation_id"], question, echo=echo),
-                        reprimed=None)
+            return dict(continue_conversation(corpus["conversation_id"], question, echo=echo), reprimed=None)
         except ConversationUnavailable as ex:
             reprimed = f"its conversation cannot be resumed: {ex}"
     status(f"Priming {name!r} again because {reprimed}.")
     primed = reprime_corpus(name, echo=None, status=status)
-    result = llm_plugin.continue_conversation(primed["conversation_id"], question, echo=echo)
+    result = continue_conversation(primed["conversation_id"], question, echo=echo)
     return dict(result, reprimed=reprimed)
+
+
+def continue_conversation(conversation_id: str, question: str, echo: Echo | None = None) -> dict:
+    """Ask ``question`` in llm's logged conversation: ConversationUnavailable when it cannot be resumed."""
+    from . import llm_bridge
+
+    try:
+        return llm_bridge.continue_conversation(conversation_id, question, echo=echo)
+    except llm_bridge.ConversationNotFound as ex:
+        raise ConversationUnavailable(str(ex)) from None
+    except llm_bridge.ModelFailed as ex:
+        raise CorpusError(str(ex)) from ex
 
 
 # --- forgetting (lorebook hook) -------------------------------------------------------

@@ -10,7 +10,6 @@ the same decision. The note is committed before its vectors
 """
 from __future__ import annotations
 
-import json
 import os
 
 from .record import MEMORY_FIELDS, MODES, normalize_memory, redacted
@@ -31,7 +30,7 @@ def _project_key_for(store: Store, session_id: str | None) -> str | None:
     project = identify(os.getcwd())
     if project is None:
         return None
-    return store.project_for_alias(project.key) or project.key
+    return store.canonical_project(project.key)
 
 
 def _new_evidence(note: dict, record: dict) -> list[dict]:
@@ -156,8 +155,7 @@ def _receipt_result(store: Store, receipt: dict) -> dict:
     note_id = receipt.get("note_id") or receipt.get("merged_into")
     index_status = None
     if note_id:
-        row = store.execute("SELECT index_status FROM notes WHERE id = ?", (note_id,)).fetchone()
-        index_status = row[0] if row else None
+        index_status = store.note_index_status(note_id)
     reasons = receipt.get("reasons") or []
     return {"decision": receipt["decision"], "note_id": receipt.get("note_id"),
             "merged_into": receipt.get("merged_into"), "reason": _reason_text(reasons),
@@ -225,7 +223,7 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
         index_notes(store, [target])
     index_status = None
     if target:
-        index_status = store.execute("SELECT index_status FROM notes WHERE id = ?", (target,)).fetchone()[0]
+        index_status = store.note_index_status(target)
     return {"decision": planned["decision"], "note_id": note_id, "merged_into": merged_into,
             "reason": _reason_text(planned["reasons"]), "reasons": planned["reasons"],
             "reason_codes": [r["code"] for r in planned["reasons"]], "warnings": warnings,
@@ -237,12 +235,7 @@ def _link_resolutions(store: Store, note_id: int, note: dict) -> None:
     signatures = [s for s in note.get("error_signatures") or [] if s]
     if note.get("kind") != "fix" or not signatures:
         return
-    rows = store.execute(
-        """SELECT notes.id FROM notes, json_each(notes.error_signatures) WHERE notes.status = 'active'
-           AND notes.kind IN ('pitfall', 'gotcha') AND notes.id != ? AND json_each.value IN (SELECT value FROM
-           json_each(?)) AND (notes.scope = 'global' OR notes.project_key IS ?)""",
-        (note_id, json.dumps(signatures), note.get("project_key"))).fetchall()
-    for (other,) in rows:
+    for other in store.open_problems_with_signatures(signatures, note.get("project_key"), exclude_id=note_id):
         store.add_relation(other, note_id, "resolved_by")
 
 

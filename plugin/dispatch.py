@@ -1,50 +1,31 @@
-"""``lorebook hook <event>``: stdin JSON → ``pm.hook.<event>(…)`` → one JSON object on stdout.
+"""``lorebook hook <event>``: stdin → ``pm.hook.parse_event`` → ``pm.hook.<event>(…)`` → ``pm.hook.render_output``.
 
-It fails open: whatever goes wrong, it prints a harmless JSON object, logs
-the traceback (redacted) under the user dir and exits 0. Exit code 2 would
-block the user's prompt or tool, so it is never used.
+The dispatcher knows lorebook's event hooks, not any agent's wire format: a
+plugin (for Claude Code, :mod:`lorebook.hooks.claude_code`) turns stdin into
+a :class:`~lorebook.events.HookEvent` and the results into the JSON object
+printed on stdout. It fails open: whatever goes wrong, it prints a harmless
+JSON object, logs the traceback (redacted) under the user dir and exits 0.
+Exit code 2 would block the user's prompt or tool, so it is never used.
 """
 from __future__ import annotations
 
 import json
 import sys
-import time
 
-# Claude Code's event names, and the CLI spellings, to hook names
-EVENTS = {
-    "SessionStart": "session_start",
-    "UserPromptSubmit": "user_prompt_submit",
-    "PostToolUse": "post_tool_use",
-    "PostToolUseFailure": "post_tool_use_failure",
-    "SubagentStop": "subagent_stop",
-    "Stop": "stop",
-    "PreCompact": "pre_compact",
-    "SessionEnd": "session_end",
-}
-EVENTS.update({hook.replace("_", "-"): hook for hook in list(EVENTS.values())})
-EVENTS.update({hook: hook for hook in set(EVENTS.values())})
+from .config import log  # the hook log (one writer, in config, which flag() also uses)
+
+# lorebook's event hooks (hookspecs.py); `lorebook hook` also takes them dashed or in CamelCase
+EVENT_HOOKS = ("session_start", "user_prompt_submit", "post_tool_use", "post_tool_use_failure", "subagent_stop",
+               "stop", "pre_compact", "session_end")
 
 MAX_STDIN_BYTES = 64 * 1024 * 1024
 
 
-def log(event: str, message: str, exc: BaseException | None = None) -> None:
-    """Append a line (and a redacted traceback) to the hook log; never raises."""
-    try:
-        import traceback
-
-        from .config import log_path, rotate_log
-        from .redact import redact
-
-        path = log_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        rotate_log(path)
-        text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
-        if exc is not None:
-            text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-        with open(path, "a", encoding="utf-8") as fp:
-            fp.write(redact(text))
-    except Exception:
-        pass
+def hook_name_for(event_arg: str) -> str | None:
+    """The event hook named by ``session-start``, ``session_start`` or ``SessionStart``; None if there is none."""
+    name = "".join("_" + c.lower() if c.isupper() and i else c.lower() for i, c in enumerate(event_arg))
+    name = name.replace("-", "_")
+    return name if name in EVENT_HOOKS else None
 
 
 def run_hook(event_arg: str, raw: bytes) -> dict:
@@ -53,37 +34,37 @@ def run_hook(event_arg: str, raw: bytes) -> dict:
 
     if disabled():
         return {}
-    hook_name = EVENTS.get(event_arg)
+    hook_name = hook_name_for(event_arg)
     if hook_name is None:
         log(event_arg, f"unknown event {event_arg!r}: ignored")
         return {}
     if len(raw) > MAX_STDIN_BYTES:
         log(hook_name, f"stdin of {len(raw)} bytes is over {MAX_STDIN_BYTES}: ignored")
         return {}
-    from lorebook.hooks.claude_code import parse_payload, render_output
+    from .plugins import load_plugins
 
-    event = parse_payload(hook_name, raw)
+    pm = load_plugins()
+    event = pm.hook.parse_event(name=hook_name, raw=raw)
     if event is None:
         log(hook_name, f"stdin is not a hook payload ({len(raw)} bytes): ignored")
         return {}
-    from .plugins import load_plugins
-    from .store import Store
+    from .spool import attach, drain_quietly
+    from .store import HOOK_BUSY_TIMEOUT_S, Store
 
-    pm = load_plugins()
-    store = Store()
+    store = Store(busy_timeout=HOOK_BUSY_TIMEOUT_S)  # never stall Claude Code on another process's lock
     try:
+        # capture that meets the lock waits in the spool; what earlier hooks left there is stored first
+        spool = attach(store, log=lambda message, exc=None: log(hook_name, message, exc))
         results = getattr(pm.hook, hook_name)(event=event, store=store)
+        drain_quietly(store, spool, wait=False)  # ours or others', if the lock is free now
     finally:
         store.close()
-    output = render_output(event, results)
-    warning = config_warning(event.payload.get("session_id"))
-    if warning:
-        output["systemMessage"] = warning
-    return output
+    event.notice = config_warning(event.session_id)  # e.g. a broken config.json: the agent's plugin shows it
+    return pm.hook.render_output(event=event, results=results) or {}
 
 
 def config_warning(session_id) -> str | None:
-    """What is wrong with the settings, said once per session (Claude Code shows ``systemMessage`` to the user)."""
+    """What is wrong with the settings, said once per session (the Claude Code plugin shows it as a systemMessage)."""
     from .config import config_problems, user_dir
 
     problems = config_problems()

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import sys
 import time
 from pathlib import Path
 
@@ -62,7 +61,9 @@ def _model_id() -> str:
 
 
 def auto_start_enabled() -> bool:
-    return os.environ.get(ENABLE_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    from .config import flag
+
+    return flag(ENABLE_ENV, True)
 
 
 # --- client: standard library only ---------------------------------------------------
@@ -96,15 +97,9 @@ def _request(message: dict, timeout: float) -> dict | None:
 
 def start_server() -> bool:
     """Start ``lorebook embed-server`` detached (new session, no inherited stdio); never raises."""
-    import subprocess  # here: a hook that finds the server running never pays for this import
+    from .spawn import spawn_detached
 
-    try:
-        subprocess.Popen([sys.executable, "-m", "lorebook", "embed-server"], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True)
-        return True
-    except OSError:
-        return False
+    return spawn_detached(["embed-server"])
 
 
 def _ask(message: dict, timeout: float, start: bool) -> dict | None:
@@ -116,20 +111,9 @@ def _ask(message: dict, timeout: float, start: bool) -> dict | None:
 
 def _server_running() -> bool:
     """True when a server holds the lock (starting up or serving): no second one is needed."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover
-        return False
-    try:
-        with open(_lock_path(), "a") as lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                return True
-            fcntl.flock(lock, fcntl.LOCK_UN)
-            return False
-    except OSError:
-        return False
+    from .files import is_locked
+
+    return is_locked(_lock_path())
 
 
 def embed_query(text: str, timeout: float = 0.5, model_id: str | None = None, start: bool = True) -> list[float] | None:
@@ -190,19 +174,12 @@ class EmbedServer:
         self._lock_file = str(_lock_path())
 
     def _take_lock(self) -> bool:
-        import fcntl
+        from .files import FileLock
 
-        self._lock = open(self._lock_file, "a+")
-        try:
-            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self._lock.close()
+        self._lock = FileLock(self._lock_file, record_pid=True)
+        if not self._lock.acquire(blocking=False):
             self._lock = None
             return False
-        self._lock.seek(0)
-        self._lock.truncate()
-        self._lock.write(str(os.getpid()))
-        self._lock.flush()
         return True
 
     def serve(self) -> int:
@@ -331,5 +308,5 @@ class EmbedServer:
             self._store.close()
             self._store = None
         if self._lock is not None:
-            self._lock.close()
+            self._lock.release()
             self._lock = None

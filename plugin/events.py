@@ -1,22 +1,34 @@
 """The event object every event hook receives."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+_UNKNOWN = object()
 
-@dataclass
+
 class HookEvent:
-    """One Claude Code hook call: its snake_case name and its stdin payload.
+    """One agent event: its snake_case hook name and its payload.
 
-    ``payload`` is the JSON object as Claude Code sent it; only plugins in
-    ``lorebook.hooks`` interpret its tool-specific shapes.
+    ``payload`` is the JSON object as the agent sent it; only plugins in
+    ``lorebook.hooks`` interpret its tool-specific shapes. ``source`` is
+    ``"hook"`` for a live event and ``"import"`` for one replayed from a
+    transcript (whose ``created_at`` is the transcript's time); a plain
+    class, not a dataclass: ``dataclasses`` costs a hook process a few ms.
     """
 
-    name: str
-    payload: dict
-    _project: Any = field(default=None, repr=False)
-    _project_known: bool = field(default=False, repr=False)
+    __slots__ = ("name", "payload", "source", "created_at", "_project", "notice")
+
+    def __init__(self, name: str, payload: dict, source: str = "hook", created_at: str | None = None,
+                 project: Any = _UNKNOWN):
+        self.name = name
+        self.payload = payload
+        self.source = source
+        self.created_at = created_at
+        self._project = project
+        self.notice: str | None = None  # a message for the user (e.g. a config problem), shown the agent's way
+
+    def __repr__(self) -> str:
+        return f"HookEvent(name={self.name!r}, source={self.source!r}, session_id={self.session_id!r})"
 
     @property
     def session_id(self) -> str | None:
@@ -35,10 +47,9 @@ class HookEvent:
 
     @property
     def project(self):
-        """The :class:`lorebook.project.Project` of ``cwd``, or None without one."""
-        if not self._project_known:
+        """The :class:`lorebook.project.Project` of ``cwd``, or None without one (identified once)."""
+        if self._project is _UNKNOWN:
             from .project import identify
 
             self._project = identify(self.cwd) if self.cwd else None
-            self._project_known = True
         return self._project

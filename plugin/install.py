@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import SettingsFileError
+from .files import write_json_atomic
 
 # (Claude Code event, `lorebook hook` argument, timeout in seconds, matcher) -- as in hooks/hooks.json
 HOOK_EVENTS: tuple[tuple[str, str, int, str | None], ...] = (
@@ -164,16 +165,6 @@ def _backup(path: Path) -> Path:
     return backup
 
 
-def _write_json(path: Path, value: dict) -> None:
-    """Write atomically, keeping the old file's permissions."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.lorebook-tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    if path.exists():
-        shutil.copymode(path, tmp)
-    os.replace(tmp, path)
-
-
 def _apply(path: Path, edit, dry_run: bool, remove_if_emptied: bool = False) -> FileChange:
     """Read ``path``, let ``edit(data, details)`` change a copy, and write it back (with a backup) if it changed.
 
@@ -196,7 +187,7 @@ def _apply(path: Path, edit, dry_run: bool, remove_if_emptied: bool = False) -> 
     if dry_run:
         return FileChange(path, "updated" if original is not None else "created", details=details)
     backup = _backup(path) if original is not None else None
-    _write_json(path, data)
+    write_json_atomic(path, data, private=False)  # a shared .mcp.json stays readable
     return FileChange(path, "updated" if original is not None else "created", backup=backup, details=details)
 
 
@@ -303,18 +294,6 @@ def uninstall(scope: str = "user", project_dir: Path | None = None, dry_run: boo
     read_json_object(mcp_file)
     return [_apply(settings, _uninstall_hooks(str(settings)), dry_run, remove_if_emptied=True),
             _apply(mcp_file, _uninstall_mcp(str(mcp_file)), dry_run, remove_if_emptied=True)]
-
-
-def installed_in(scope: str = "user", project_dir: Path | None = None) -> dict:
-    """Which of lorebook's registrations a scope holds: {"hooks": [events], "mcp": bool}."""
-    settings, mcp_file = target_files(scope, project_dir)
-    data = read_json_object(settings) or {}
-    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
-    events = sorted(event for event, groups in hooks.items() if isinstance(groups, list) and any(
-        isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(is_lorebook_hook(h) for h in g["hooks"])
-        for g in groups))
-    servers = (read_json_object(mcp_file) or {}).get("mcpServers")
-    return {"hooks": events, "mcp": isinstance(servers, dict) and is_lorebook_mcp(servers.get(MCP_SERVER_NAME))}
 
 
 def enabled_lorebook_plugins(project_dir: Path | None = None) -> list[str]:

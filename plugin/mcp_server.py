@@ -26,8 +26,9 @@ import time
 from typing import Any, Callable
 
 from . import __version__
-from .errors import LorebookError, NoteNotFound, StoreLocked, UserDirError
+from .errors import LorebookError, NoteNotFound, StoreError, StoreLocked, UserDirError
 from .mcp_tools import EVIDENCE_FRAME, LIST_PAGE_SIZE, TOOLS, ArgumentError, check_arguments, parse_day
+from .provenance import provenance
 
 SERVER_NAME = "lorebook"
 INSTRUCTIONS = (
@@ -59,8 +60,6 @@ class Tools:
     def store(self, create: bool = False):
         if self._store is not None:
             return self._store
-        import sqlite3
-
         from .config import db_path
         from .store import BUSY_TIMEOUT_S, Store
 
@@ -75,15 +74,11 @@ class Tools:
             timeout = float(os.environ.get("LOREBOOK_BUSY_TIMEOUT") or BUSY_TIMEOUT_S)
         try:
             store = Store(path, busy_timeout=timeout)
-            store.execute("SELECT count(*) FROM notes").fetchone()
-        except sqlite3.OperationalError as ex:
-            if "locked" in str(ex) or "busy" in str(ex):
-                raise StoreLocked(f"The lorebook database {path} is locked by another process ({ex}); "
-                                  "try again in a moment.") from ex
-            raise DatabaseUnusable(f"Cannot open the lorebook database {path}: {ex}.") from ex
-        except sqlite3.DatabaseError as ex:
-            raise DatabaseUnusable(f"{path} is not a usable lorebook database: {ex}. Move it away to start "
-                                   "afresh, or point LOREBOOK_HOME at the right directory.") from ex
+            store.count_notes()
+        except StoreLocked:
+            raise
+        except StoreError as ex:  # the message names the file and what to do
+            raise DatabaseUnusable(str(ex)) from ex
         self._store = store
         return store
 
@@ -134,7 +129,7 @@ class Tools:
         if note["status"] == "active":
             self._received(store, [id], "mcp_get_note")
         relations = self._relations(store, id)
-        revisions = store.execute("SELECT count(*) FROM note_revisions WHERE note_id = ?", (id,)).fetchone()[0]
+        revisions = store.count_note_revisions(id)
         record = {k: v for k, v in note.items() if k not in ("content_hash",)}
         record["verified"] = bool(note.get("verified"))
         record["provenance"] = provenance(note)
@@ -185,7 +180,7 @@ class Tools:
         answer = {"about": EVIDENCE_FRAME, "notes": [card(n, tags=True) for n in notes], "total": total,
                   "page": page, "pages": pages, "page_size": LIST_PAGE_SIZE}
         if not notes:
-            stored = store.execute("SELECT count(*) FROM notes").fetchone()[0]
+            stored = store.count_notes()
             if total and page > pages:
                 answer["message"] = f"Page {page} is past the last page ({pages}) of {total} matching notes."
             elif stored == 0:
@@ -241,11 +236,11 @@ class Tools:
         from .project import identify
 
         if project is not None and not os.path.isdir(project):
-            return store.project_for_alias(project) or project, []
+            return store.canonical_project(project), []
         found = identify(project or default_cwd())
         if found is None:
             return None, ["No project identity for this directory: only global notes were searched."]
-        return store.project_for_alias(found.key) or found.key, []
+        return store.canonical_project(found.key), []
 
     # --- writing ------------------------------------------------------------------------------------
 
@@ -389,20 +384,6 @@ def warm_imports() -> None:
 
 # --- how notes are shown ----------------------------------------------------------------------------
 
-def provenance(note: dict) -> dict:
-    """Who recorded a note, when, from what, and whether it was verified."""
-    return {
-        "source_agent": note.get("source_agent"),
-        "claimed_agent": note.get("claimed_agent"),
-        "session_id": note.get("session_id"),
-        "run_key": note.get("run_key"),
-        "observation_ids": note.get("observation_ids") or [],
-        "created_at": note.get("created_at"),
-        "updated_at": note.get("updated_at"),
-        "verified": bool(note.get("verified")),
-    }
-
-
 def card(note: dict, tags: bool = False) -> dict:
     """A note in a list: enough to decide whether to read it in full."""
     out = {"id": note["id"], "title": note.get("title"), "summary": note.get("summary"), "kind": note.get("kind"),
@@ -454,7 +435,9 @@ def mcp_source_agent() -> str:
 
 def cross_project_allowed() -> bool:
     """Whether a person started this server with ``--allow-cross-project`` (LOREBOOK_MCP_ALLOW_CROSS_PROJECT)."""
-    return os.environ.get("LOREBOOK_MCP_ALLOW_CROSS_PROJECT", "").strip().lower() not in ("", "0", "false", "no", "off")
+    from .config import flag
+
+    return flag("LOREBOOK_MCP_ALLOW_CROSS_PROJECT", False)
 
 
 def session_id_from_env() -> str | None:
@@ -482,15 +465,10 @@ def error_answer(ex: BaseException) -> tuple[str, dict]:
         return str(ex), {"code": "database_missing", "message": str(ex)}
     if isinstance(ex, StoreLocked):
         return str(ex), {"code": "database_locked", "message": str(ex)}
-    if isinstance(ex, (DatabaseUnusable, UserDirError)):
+    if isinstance(ex, (DatabaseUnusable, StoreError, UserDirError)):
         return str(ex), {"code": "database_unusable", "message": str(ex)}
     if isinstance(ex, LorebookError) or isinstance(ex, ValueError):
         return str(ex), {"code": "rejected", "message": str(ex)}
-    import sqlite3
-
-    if isinstance(ex, sqlite3.OperationalError) and ("locked" in str(ex) or "busy" in str(ex)):
-        message = f"The lorebook database is locked by another process ({ex}); try again in a moment."
-        return message, {"code": "database_locked", "message": message}
     log = _log_exception(ex)
     message = f"lorebook failed internally: {type(ex).__name__}: {ex}" + (f" (traceback in {log})" if log else "")
     return message, {"code": "internal_error", "message": message}
@@ -684,12 +662,13 @@ def _claim_stdin():
     return anyio.wrap_file(io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", errors="replace"))
 
 
-def serve(warm: bool = True, start_warm: bool = True) -> None:
+def serve(warm: bool = True, on_started: Callable[[], Any] | None = None) -> None:
     """Run the stdio server until the client closes stdin.
 
     ``warm``: load the library, the store and the embedding model once the
-    client has listed the tools. ``start_warm``: start a warm parent
-    (:mod:`lorebook.mcp_warm`) so that the next ``lorebook mcp`` is ready at once.
+    client has listed the tools. ``on_started``: called (in the background) once
+    the server runs; ``lorebook mcp`` starts a warm parent with it
+    (:func:`lorebook.mcp_warm.start_warm_parent`), so the next one is ready at once.
     """
     import anyio
 
@@ -697,17 +676,12 @@ def serve(warm: bool = True, start_warm: bool = True) -> None:
 
     server, tools, executor = build_server(warm=warm)
 
-    def after_start():
-        from .mcp_warm import start_warm_parent
-
-        start_warm_parent()
-
     async def main():
         stdin = ScreenedStdin(_claim_stdin())
         async with stdio_server(stdin=stdin) as (read_stream, write_stream):
             stdin.connect(write_stream)
-            if start_warm:
-                executor.submit(_quietly, after_start)
+            if on_started:
+                executor.submit(_quietly, on_started)
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
     try:

@@ -9,13 +9,13 @@ field, e.g. ``limit: must be at most 50 (got 500)``.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta
 from typing import Any
 
 from .errors import LorebookError
+from .store import NOTE_KINDS, NOTE_STATUSES
 
-KINDS = ["fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works"]
-STATUSES = ["active", "superseded", "stale", "forgotten"]
+KINDS = list(NOTE_KINDS)
+STATUSES = list(NOTE_STATUSES)
 LIST_PAGE_SIZE = 20
 
 
@@ -162,21 +162,12 @@ def parse_day(value: str | None, field: str, end: bool = False) -> str | None:
     """An ISO date or timestamp as a UTC ISO string; a bare ``until`` date includes that whole day."""
     if value is None:
         return None
-    text = value.strip().replace(" ", "T")
+    from .dates import parse_when
+
     try:
-        if len(text) == 10:
-            day = date.fromisoformat(text)
-            if end:
-                day += timedelta(days=1)
-            return day.isoformat()
-        stamp = datetime.fromisoformat(text.replace("Z", "+00:00"))
+        return parse_when(value, end_of_day=end)
     except ValueError:
         raise ArgumentError(field, f"is not a real date (got {_show(value)}); use YYYY-MM-DD or an ISO timestamp")
-    if stamp.tzinfo is not None:
-        from datetime import timezone
-
-        stamp = stamp.astimezone(timezone.utc).replace(tzinfo=None)
-    return stamp.isoformat(timespec="seconds")
 
 
 # --- what every answer says about the notes in it ----------------------------------------

@@ -28,8 +28,9 @@ _HEADER = struct.Struct("!I")
 
 
 def enabled() -> bool:
-    return (os.environ.get("LOREBOOK_MCP_WARM", "1").strip().lower() not in ("0", "false", "no", "off")
-            and hasattr(socket, "send_fds") and hasattr(os, "fork"))
+    from .config import flag
+
+    return flag("LOREBOOK_MCP_WARM", True) and hasattr(socket, "send_fds") and hasattr(os, "fork")
 
 
 def _code_key() -> str:
@@ -157,21 +158,14 @@ def serve_through_warm_parent() -> int | None:
 
 def _lock(path: str):
     """The warm parent's lock file, held for its whole life; None when another process holds it."""
-    import fcntl
+    from .files import FileLock
 
-    lock = open(path + ".lock", "a")
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        lock.close()
-        return None
-    return lock
+    lock = FileLock(path + ".lock")
+    return lock if lock.acquire(blocking=False) else None
 
 
 def start_warm_parent() -> None:
     """Start a detached warm parent unless one is running or starting (called once this server is up)."""
-    import subprocess
-
     if not enabled():
         return
     try:
@@ -180,14 +174,15 @@ def start_warm_parent() -> None:
         return
     if lock is None:
         return  # a warm parent holds it: running, or still importing
-    lock.close()
+    lock.release()
     from .config import user_dir
 
     log_dir = user_dir() / "logs"
     log_dir.mkdir(parents=True, exist_ok=True)
+    from .spawn import spawn_detached
+
     with open(log_dir / "mcp-warm.log", "a") as log:
-        subprocess.Popen([sys.executable, "-m", "lorebook.mcp_warm"], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=log, start_new_session=True, close_fds=True)
+        spawn_detached([], module="lorebook.mcp_warm", stderr=log)
 
 
 def status() -> dict | None:
@@ -243,7 +238,7 @@ def _child(conn: socket.socket, listener: socket.socket, message: dict, fds: lis
         _send(conn, {"pid": os.getpid()})
         from .mcp_server import serve
 
-        serve(start_warm=False)
+        serve()
     except SystemExit as ex:
         code = ex.code if isinstance(ex.code, int) else (0 if ex.code is None else 1)
     except BaseException:
@@ -335,7 +330,7 @@ def run(idle: float | None = None) -> None:
             elif op == "serve" and len(fds) == 3:
                 pid = os.fork()
                 if pid == 0:
-                    lock.close()
+                    lock.release()
                     _child(conn, listener, message, fds)
                 children.add(pid)
                 for fd in fds:
@@ -353,7 +348,7 @@ def run(idle: float | None = None) -> None:
             except FileNotFoundError:
                 pass
         listener.close()
-        lock.close()
+        lock.release()
 
 
 if __name__ == "__main__":

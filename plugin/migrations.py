@@ -208,3 +208,40 @@ ALTER TABLE notes ADD COLUMN flags TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE notes ADD COLUMN claimed_agent TEXT
 """,
     )
+
+
+# --- the vector tables' companions -------------------------------------------------------------
+#
+# llm's ``collections`` / ``embeddings`` tables come from llm's own migrations (run by the llm bridge),
+# and only once vectors are first needed: that imports llm, which no hook may do. What lorebook adds
+# on top of them has to wait for those tables, so it is a migration set of its own, applied by
+# ``Store.ensure_vector_tables`` right after llm's.
+
+vector_migrations = Migrations("lorebook.vectors")
+
+
+@vector_migrations()
+def m001_vector_generation(db: Database):
+    # a generation counter kept by triggers: the top-k cache checks it in O(1) (a count is O(n)).
+    # IF NOT EXISTS: databases made before this migration have them already (Store.ensure_vector_tables
+    # created them), and upgrade in place.
+    _run(
+        db,
+        """
+CREATE TABLE IF NOT EXISTS lorebook_vector_generation (
+    collection_id INTEGER PRIMARY KEY, generation INTEGER NOT NULL
+);
+CREATE TRIGGER IF NOT EXISTS lorebook_embeddings_ai AFTER INSERT ON embeddings BEGIN
+    INSERT INTO lorebook_vector_generation (collection_id, generation) VALUES (new.collection_id, 1)
+    ON CONFLICT (collection_id) DO UPDATE SET generation = generation + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS lorebook_embeddings_ad AFTER DELETE ON embeddings BEGIN
+    INSERT INTO lorebook_vector_generation (collection_id, generation) VALUES (old.collection_id, 1)
+    ON CONFLICT (collection_id) DO UPDATE SET generation = generation + 1;
+END;
+CREATE TRIGGER IF NOT EXISTS lorebook_embeddings_au AFTER UPDATE ON embeddings BEGIN
+    INSERT INTO lorebook_vector_generation (collection_id, generation) VALUES (new.collection_id, 1)
+    ON CONFLICT (collection_id) DO UPDATE SET generation = generation + 1;
+END
+""",
+    )

@@ -2,7 +2,13 @@
 
 Entry points are found by reading ``entry_points.txt`` files on ``sys.path``
 directly: ``importlib.metadata`` costs ~75 ms to import, more than a capture
-hook's whole budget.
+hook's whole budget. Built-ins are named like entry points (``module:attr``)
+and registered as the objects they name: small classes holding only their
+hookimpls, because pluggy inspects every attribute of what it registers.
+
+``LOREBOOK_TRACE_PLUGINS=1`` logs every hook call (its name, the plugins it
+called and its duration) to the hook log, as datasette's
+``DATASETTE_TRACE_PLUGINS`` does.
 """
 from __future__ import annotations
 
@@ -16,15 +22,30 @@ from . import hookspecs
 
 ENTRY_POINT_GROUP = "lorebook"
 
+# (name, "module:attr"): the core, the faces that know Claude Code (lorebook.hooks), preflight and corpora
 DEFAULT_PLUGINS = (
-    "lorebook.hooks.capture",
-    "lorebook.hooks.recall",
-    "lorebook.hooks.writeback",
-    "lorebook.quality",
-    "lorebook.corpora",
+    ("lorebook.sessions", "lorebook.sessions:plugin"),
+    ("lorebook.hooks.claude_code", "lorebook.hooks.claude_code:plugin"),
+    ("lorebook.hooks.extractors", "lorebook.hooks.extractors:plugin"),
+    ("lorebook.hooks.capture", "lorebook.hooks.capture:plugin"),
+    ("lorebook.hooks.recall", "lorebook.hooks.recall:plugin"),
+    ("lorebook.hooks.stop", "lorebook.hooks.stop:plugin"),
+    ("lorebook.hooks.transcripts", "lorebook.hooks.transcripts:plugin"),
+    ("lorebook.quality", "lorebook.builtin_plugins:quality"),
+    ("lorebook.corpora", "lorebook.builtin_plugins:corpora"),
 )
+TRACE_ENV = "LOREBOOK_TRACE_PLUGINS"
 
-pm = pluggy.PluginManager("lorebook")
+class PluginManager(pluggy.PluginManager):
+    """pluggy's manager, minus the cost of looking at every dunder of every plugin for a hookimpl."""
+
+    def parse_hookimpl_opts(self, plugin, name: str):
+        if name.startswith("__"):  # an object's own machinery, never a hook; pluggy checks each one statically
+            return None
+        return super().parse_hookimpl_opts(plugin, name)
+
+
+pm = PluginManager("lorebook")
 pm.add_hookspecs(hookspecs)
 
 _loaded = False
@@ -98,17 +119,47 @@ def load_plugins() -> pluggy.PluginManager:
                 pm.register(_load(value), name=name)
             except Exception as ex:  # a broken third-party plugin must not take lorebook down
                 sys.stderr.write(f"lorebook: plugin {name!r} from {dist} failed to load: {ex}\n")
-    for plugin in DEFAULT_PLUGINS:
-        if not pm.has_plugin(plugin):
-            pm.register(importlib.import_module(plugin), name=plugin)
+    for name, value in DEFAULT_PLUGINS:
+        if not pm.has_plugin(name):
+            pm.register(_load(value), name=name)
+    if os.environ.get(TRACE_ENV, "").strip().lower() not in ("", "0", "false", "no", "off"):
+        trace_hook_calls(pm)
     return pm
 
 
-def get_plugins() -> list[dict]:
-    """Every registered plugin with the hooks it implements, for ``lorebook plugins``."""
-    load_plugins()
-    plugins = []
-    for plugin in pm.get_plugins():
-        hooks = sorted(h.name for h in pm.get_hookcallers(plugin) or [])
-        plugins.append({"name": pm.get_name(plugin), "hooks": hooks})
-    return sorted(plugins, key=lambda p: p["name"])
+def trace_hook_calls(manager: pluggy.PluginManager) -> None:
+    """Log every hook call made through ``manager``: its name, duration, and each plugin's part (ms)."""
+    import time
+
+    from .config import log
+
+    calls: list[tuple[float, list]] = []  # a stack: hooks call hooks
+
+    def timed(plugin_name: str, function):
+        def call(*args):
+            start = time.perf_counter()
+            try:
+                return function(*args)
+            finally:
+                if calls:
+                    calls[-1][1].append((plugin_name, (time.perf_counter() - start) * 1000))
+
+        call.lorebook_traced = True
+        return call
+
+    def before(hook_name, hook_impls, kwargs):
+        for impl in hook_impls:  # wrapped on first call, so plugins registered later are traced too
+            if not getattr(impl.function, "lorebook_traced", False):
+                impl.function = timed(impl.plugin_name, impl.function)
+        calls.append((time.perf_counter(), []))
+
+    def after(outcome, hook_name, hook_impls, kwargs):
+        if not calls:
+            return
+        start, parts = calls.pop()
+        total = (time.perf_counter() - start) * 1000
+        plugins = ", ".join(f"{name} {ms:.2f} ms" for name, ms in parts) or "no implementation ran"
+        failed = " (raised)" if outcome.exception is not None else ""
+        log("trace", f"{hook_name} {total:.2f} ms{failed}: {plugins}")
+
+    manager.add_hookcall_monitoring(before, after)

@@ -3,7 +3,8 @@
 ``recall_for_task`` is what the MCP tool of the same name, ``lorebook recall``
 and the hooks call. Scope is strict: another project's project-scoped notes
 are never offered; without a project identity only global notes are searched
-(and ``reason`` says so).
+(and ``reason`` says so). ``rank_session_notes`` orders the notes offered
+when a session starts, with cheap hints (the branch, the changed files).
 """
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import Any, Callable, Iterable
 
 from .search import query_terms, search
 
-REASONS = ("ok", "no-project-identity", "no-matches", "retrieval-degraded")
 # a hit counts as relevant when its meaning is close enough, or when it shares enough of the task's words
 RECALL_MIN_SIMILARITY = 0.35
 RECALL_MIN_COVERAGE = 0.34
@@ -21,7 +21,7 @@ RECALL_MIN_COVERAGE = 0.34
 def resolve_project_key(store, cwd: str | None = None, project_key: str | None = None) -> str | None:
     """The canonical project key: an explicit key (or the project it is an alias of), else ``cwd``'s identity."""
     if project_key:
-        return store.project_for_alias(project_key) or project_key
+        return store.canonical_project(project_key)
     if not cwd:
         return None
     from .project import identify
@@ -29,7 +29,7 @@ def resolve_project_key(store, cwd: str | None = None, project_key: str | None =
     found = identify(cwd)
     if found is None:
         return None
-    return store.project_for_alias(found.key) or found.key
+    return store.canonical_project(found.key)
 
 
 def task_query(goal: str, error_signatures: Iterable[str] | None = None, files: Iterable[str] | None = None) -> str:
@@ -114,3 +114,42 @@ def recall_for_task(store, goal: str, error_signatures=None, files=None, cwd=Non
         reason = "ok"
     return {"project_key": key, "reason": reason, "warnings": warnings, "mode": result["mode"],
             "project_memories": project_memories, "global_memories": global_memories}
+
+
+# --- a session's first notes ---------------------------------------------------------
+
+SESSION_NOTES = 40
+MAX_HINT_FILES = 50
+# words in so many file paths that they would match most notes: not a hint
+PATH_NOISE = frozenset("""test tests spec specs src lib libs index main init utils util helpers conftest setup
+config settings readme package app mod core common base""".split())
+
+
+def _hint_words(branch: str | None) -> str:
+    if not branch or branch in ("main", "master", "trunk", "develop", "dev"):
+        return ""
+    return " ".join(branch.replace("/", " ").replace("-", " ").replace("_", " ").split())
+
+
+def rank_session_notes(store, project_key: str | None, branch: str | None, files: list[str]) -> tuple[list[dict], dict]:
+    """The notes to offer at SessionStart, best first: those matching the hints, then verified and recent ones."""
+    keys = store.project_keys_like(project_key) if project_key else []
+    base = store.useful_notes(keys, limit=SESSION_NOTES)
+    reasons: dict[int, list[str]] = {}
+    hinted: list[dict] = []
+    words = _hint_words(branch)
+    # file names without their extension: "py" or "ts" would match every note that names a file
+    names = [os.path.splitext(os.path.basename(f.rstrip("/")))[0] for f in files[:MAX_HINT_FILES]]
+    names = [w for name in names for w in name.replace("-", "_").split("_") if w and w.lower() not in PATH_NOISE]
+    query = " ".join([words] + names).strip()
+    if query and project_key is not None:
+        result = search(store, query, limit=10, project_key=project_key, touching=files, semantic=False)
+        for hit in result["hits"]:
+            reasons[hit["note"]["id"]] = hit["why"]
+            hinted.append(hit["note"])
+    seen, ranked = set(), []
+    for note in hinted + base:
+        if note["id"] not in seen:
+            seen.add(note["id"])
+            ranked.append(note)
+    return ranked, reasons

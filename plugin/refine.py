@@ -57,9 +57,9 @@ def refine_with_model(store: Store, session_id: str, model=None, *, source_agent
 
     try:
         if model is None:
-            import llm
+            from .llm_bridge import get_model
 
-            model = llm.get_model(os.environ.get("LOREBOOK_MODEL") or None)
+            model = get_model(os.environ.get("LOREBOOK_MODEL") or None)
         prompt, candidates, observation_ids = refine_prompt(store, session_id)
         answer = parse_model_json(model.prompt(prompt).text())
         lesson = answer.get("lesson") if isinstance(answer, dict) and "lesson" in answer else answer

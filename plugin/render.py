@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .provenance import provenance, provenance_labels
 from .sanitize import neutralise
 from .text import estimate_tokens, one_line
 
@@ -42,7 +43,7 @@ def _quoted(text: str, limit: int = FIELD_LIMIT) -> str:
     return "\n".join("> " + line for line in inert(text, limit).splitlines())
 
 
-def _evidence_text(evidence) -> str:
+def evidence_text(evidence) -> str:
     if isinstance(evidence, list):
         parts = []
         for item in evidence:
@@ -54,7 +55,7 @@ def _evidence_text(evidence) -> str:
     return str(evidence or "")
 
 
-def _validation_text(validation) -> str:
+def validation_text(validation) -> str:
     if isinstance(validation, dict):
         lines = [f"passed: {v}" for v in validation.get("passed") or []]
         lines += [f"not performed: {v}" for v in validation.get("not_performed") or []]
@@ -62,19 +63,13 @@ def _validation_text(validation) -> str:
     return str(validation or "")
 
 
-def provenance(note: dict) -> dict:
-    return {
-        "date": (note.get("updated_at") or note.get("created_at") or "")[:10],
-        "source": f"{inert(note.get('source_agent') or 'unknown agent', 60)} session "
-                  f"{inert(note.get('session_id') or '?', 100)[:8]}"
-                  + (f" (the writer calls itself \"{inert(note['claimed_agent'], 60)}\", unchecked)"
-                     if note.get("claimed_agent") else ""),
-        "verified": "verified" if note.get("verified") else "not verified",
-    }
+def _labels(note: dict) -> dict:
+    """The note's provenance as words, each made inert (an MCP writer's claimed name is stored text too)."""
+    return {key: inert(value, 300) for key, value in provenance_labels(provenance(note)).items()}
 
 
 def index_line(note: dict, why: list[str] | None = None) -> str:
-    prov = provenance(note)
+    prov = _labels(note)
     line = (f"- #{note['id']} [{inert(note.get('kind', 'note'), 20)}, {prov['verified']}, {prov['date']}, "
             f"{prov['source']}] {one_line(inert(note['title'], 400), 140)}")
     if why:
@@ -83,15 +78,15 @@ def index_line(note: dict, why: list[str] | None = None) -> str:
 
 
 def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT) -> str:
-    prov = provenance(note)
+    prov = _labels(note)
     fields = []
     if why:
         fields.append(f"Matched: {one_line(inert('; '.join(why), 400), 160)}")
     for label, value in (
         ("Trigger", note.get("trigger")),
-        ("Evidence", _evidence_text(note.get("evidence"))),
+        ("Evidence", evidence_text(note.get("evidence"))),
         ("Change", note.get("change")),
-        ("Validation", _validation_text(note.get("validation"))),
+        ("Validation", validation_text(note.get("validation"))),
         ("Applies when", note.get("conditions")),
     ):
         if value and str(value).strip():

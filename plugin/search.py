@@ -21,6 +21,8 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Sequence
 
+from .provenance import provenance
+
 # bm25 column weights for notes_fts: title, summary, trigger, evidence, change, tags, files, error_signatures
 FTS_WEIGHTS = (2.0, 1.5, 1.5, 1.0, 1.0, 2.0, 1.5, 2.0)
 LEXICAL_WEIGHT = 1.0
@@ -98,19 +100,6 @@ def _matched_terms(note: dict, terms: Sequence[str]) -> list[str]:
         if position < len(words) and words[position].startswith(stem):
             found.append(term)
     return found
-
-
-def provenance(note: dict) -> dict:
-    """Where a note came from: agent, session, dates, verified or not."""
-    return {
-        "source_agent": note.get("source_agent"),
-        "session_id": note.get("session_id"),
-        "created_at": note.get("created_at"),
-        "updated_at": note.get("updated_at"),
-        "verified": bool(note.get("verified")),
-        "project_key": note.get("project_key"),
-        "scope": note.get("scope"),
-    }
 
 
 def semantic_candidates(store, query: str, k: int, candidate_ids: list[int] | None = None,

@@ -9,6 +9,7 @@ concurrent first runs do not race.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -17,10 +18,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .errors import NoteNotFound, StoreLocked
+from .errors import (NoteNotFound, StoreCorrupt, StoreError, StoreFull, StoreLocked, StoreReadOnly,
+                     StoreUnreadable)
 
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 5.0
+HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a longer lock goes to the spool
 
 NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids",
                     "flags")
@@ -77,8 +80,104 @@ def _corpus_filter(project_keys: list[str] | None, since: str | None, until: str
     return where, params
 
 
+# SQLite's primary result codes (``sqlite3.Error.sqlite_errorcode & 0xff``, Python 3.11+), and the words of
+# their messages for older Pythons: which domain error each becomes
+_PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _AUTH, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 23, 26
+_ERROR_CODES = {_BUSY: StoreLocked, _LOCKED: StoreLocked, _READONLY: StoreReadOnly, _FULL: StoreFull,
+                _CORRUPT: StoreCorrupt, _NOTADB: StoreCorrupt, _CANTOPEN: StoreUnreadable, _IOERR: StoreUnreadable,
+                _PERM: StoreUnreadable, _AUTH: StoreUnreadable}
+_ERROR_WORDS = (("locked", StoreLocked), ("busy", StoreLocked), ("readonly", StoreReadOnly),
+                ("read-only", StoreReadOnly), ("is full", StoreFull), ("malformed", StoreCorrupt),
+                ("not a database", StoreCorrupt), ("unable to open", StoreUnreadable),
+                ("disk i/o error", StoreUnreadable), ("authorization denied", StoreUnreadable))
+
+
+def _store_error_class(ex: sqlite3.Error) -> type[StoreError] | None:
+    """The domain error for a SQLite error about the file itself; None for a bug (bad SQL, a constraint)."""
+    if isinstance(ex, (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.DataError)):
+        return None
+    code = getattr(ex, "sqlite_errorcode", None)
+    if code is not None:
+        return _ERROR_CODES.get(code & 0xFF)
+    text = str(ex).lower()
+    return next((cls for words, cls in _ERROR_WORDS if words in text), None)
+
+
+def _writable(path: Path) -> bool:
+    """Whether the database file and its directory (for -wal, -shm and the lock file) can be written.
+
+    access(2) also says no for a read-only mount and an immutable file (chattr +i), even to root."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+
+
+def _translating(method):
+    """Run ``method`` with SQLite's errors about the file raised as lorebook's domain errors."""
+    import functools
+
+    if method.__code__.co_flags & 0x20:  # a generator: errors surface while it is iterated
+        @functools.wraps(method)
+        def generator(self, *args, **kwargs):
+            try:
+                yield from method(self, *args, **kwargs)
+            except sqlite3.Error as ex:
+                raise self._domain_error(ex) from ex
+        return generator
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.Error as ex:
+            raise self._domain_error(ex) from ex
+        except OSError as ex:  # the lock file beside the database, its size
+            raise self._domain_error(ex) from ex
+    return call
+
+
+def _spooled(method):
+    """A write that a hook may leave for later: past the lock's wait it goes to the store's spool.
+
+    Only with a spool attached (hook processes), never inside a transaction (the caller holds the lock
+    then), and once one write of this process is spooled the next ones follow it there at once: they
+    keep their order, and the hook does not wait on the lock twice."""
+    import functools
+
+    code = method.__code__
+    names = code.co_varnames[1:code.co_argcount]
+
+    @functools.wraps(method)
+    def call(self, *args, **kwargs):
+        if self._spool is None or self.conn.in_transaction:
+            return method(self, *args, **kwargs)
+        if not self._spooling:
+            try:
+                return method(self, *args, **kwargs)
+            except StoreLocked:
+                self.mark_spooling()
+        arguments = dict(zip(names, args), **kwargs)
+        return getattr(self, f"_spool_{method.__name__}")(arguments)
+    return call
+
+
+def _translate_errors(cls):
+    """Wrap every method of the class (not the plumbing that does it itself) with :func:`_translating`."""
+    for name, attr in list(vars(cls).items()):
+        if name in ("atomic", "_domain_error") or (name.startswith("__") and name != "__init__"):
+            continue
+        if callable(attr) and hasattr(attr, "__code__"):
+            setattr(cls, name, _translating(attr))
+    return cls
+
+
+@_translate_errors
 class Store:
-    """lorebook's database. ``Store()`` opens the file in the user dir."""
+    """lorebook's database. ``Store()`` opens the file in the user dir.
+
+    The store is the only code that runs SQL: callers use its named methods. SQLite's errors
+    about the file (locked, damaged, read-only, full, unreadable) come out as the domain errors
+    of ``lorebook.errors`` (``StoreError`` and its subclasses), each naming the file and what to
+    do. ``conn`` is the raw connection, for tests and benchmarks only.
+    """
 
     def __init__(self, path: str | Path | None = None, busy_timeout: float = BUSY_TIMEOUT_S):
         if path is None:
@@ -86,6 +185,9 @@ class Store:
 
             path = db_path()
         self.path = Path(path)
+        self.busy_timeout = busy_timeout
+        self._spool = None
+        self._spooling = False
         self.conn = sqlite3.connect(str(self.path), timeout=busy_timeout, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
@@ -97,15 +199,44 @@ class Store:
 
     # --- plumbing --------------------------------------------------------------
 
-    def _migrate(self) -> None:
-        lock_path = str(self.path) + ".lock"
-        with open(lock_path, "a") as lock:
-            try:
-                import fcntl
+    def _domain_error(self, ex: sqlite3.Error | OSError) -> Exception:
+        """The domain error (with the file and what to do) for a SQLite error; the error itself for a bug."""
+        path = self.path
+        if isinstance(ex, OSError):
+            cls = {errno.ENOSPC: StoreFull, errno.EDQUOT: StoreFull, errno.EROFS: StoreReadOnly,
+                   errno.EACCES: StoreReadOnly, errno.EPERM: StoreReadOnly}.get(ex.errno, StoreUnreadable)
+        else:
+            cls = _store_error_class(ex)
+        if cls is None:
+            return ex
+        if cls is StoreUnreadable and path.is_file() and not _writable(path):
+            cls = StoreReadOnly  # SQLite could not set up a read-only file (its -wal/-shm): say why
+        if cls is StoreLocked:
+            message = (f"The database {path} stayed locked for {self.busy_timeout:g} s: another lorebook process "
+                       "is writing. Try again in a moment.")
+        elif cls is StoreCorrupt:
+            message = (f"The database {path} is damaged or is not a lorebook database ({ex}). Move it away "
+                       f"(mv {path} {path}.broken): lorebook starts a new one, and `sqlite3 {path}.broken .recover` "
+                       "may rescue what it held.")
+        elif cls is StoreReadOnly:
+            message = (f"The database {path} cannot be written ({ex}). Fix the permissions of the file and of its "
+                       f"directory (SQLite writes {path.name}-wal and {path.name}-shm beside it), or point "
+                       "LOREBOOK_HOME at a writable directory.")
+        elif cls is StoreFull:
+            message = (f"The database {path} cannot grow: the disk holding it is full ({ex}). Free space there, "
+                       "or point LOREBOOK_HOME at a disk with room.")
+        elif path.is_dir():
+            message = (f"The database {path} is a directory, not a file ({ex}). Move it away "
+                       f"(mv {path} {path}.moved): lorebook starts a new database there.")
+        else:
+            message = (f"The database {path} cannot be opened or read ({ex}). Fix its permissions (and its "
+                       "directory's), or move it away: lorebook starts a new one.")
+        return cls(message, path=str(path))
 
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            except ImportError:  # Windows: SQLite's own locking has to do
-                pass
+    def _migrate(self) -> None:
+        from .files import FileLock
+
+        with FileLock(str(self.path) + ".lock"):
             if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 return  # another process migrated while we waited
             mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -134,33 +265,123 @@ class Store:
             try:
                 yield self.conn
             except BaseException:
-                self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
-                self.conn.execute(f"RELEASE SAVEPOINT {name}")
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute(f"ROLLBACK TO SAVEPOINT {name}")
+                    self.conn.execute(f"RELEASE SAVEPOINT {name}")
                 raise
-            self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            try:
+                self.conn.execute(f"RELEASE SAVEPOINT {name}")
+            except sqlite3.Error as ex:
+                raise self._domain_error(ex) from ex
             return
         try:
             self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as ex:
-            if "locked" in str(ex) or "busy" in str(ex):
-                raise StoreLocked(
-                    f"The database {self.path} stayed locked for {BUSY_TIMEOUT_S:g} s. "
-                    "Another lorebook process is writing; try again."
-                ) from ex
-            raise
+        except sqlite3.Error as ex:
+            raise self._domain_error(ex) from ex
         try:
             yield self.conn
         except BaseException:
             if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
+        try:
+            self.conn.execute("COMMIT")
+        except sqlite3.Error as ex:  # e.g. the disk filled up, or a reader held the lock past the timeout
+            if self.conn.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.execute("ROLLBACK")
+            raise self._domain_error(ex) from ex
 
     def close(self) -> None:
         self.conn.close()
 
-    def execute(self, sql: str, params: Iterable[Any] | dict = ()) -> sqlite3.Cursor:
-        return self.conn.execute(sql, params)
+    def set_busy_timeout(self, seconds: float) -> None:
+        """How long a write waits for another process's lock before ``StoreLocked``."""
+        self.busy_timeout = seconds
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+
+    # --- the spool: capture a hook could not write for the lock (lorebook.spool) ------------------
+
+    SPOOLED_METHODS = ("ensure_project", "ensure_session", "update_session", "add_prompt", "add_observation",
+                       "record_recalls")
+
+    def use_spool(self, spool) -> None:
+        """Send the writes of ``SPOOLED_METHODS`` that meet a held lock to ``spool`` (``spool.append(name,
+        arguments)``) instead of failing; they answer as if written (``ensure_session`` with the row to be)."""
+        self._spool = spool
+
+    def mark_spooling(self) -> None:
+        """The lock was held past the wait: the next spooled writes go to the spool at once (after the
+        earlier ones, in order), and no later write of this process waits for the lock again."""
+        self._spooling = True
+        self.set_busy_timeout(0)
+
+    @property
+    def spooling(self) -> bool:
+        """Whether this store has sent a write to its spool (the lock was held past the wait)."""
+        return self._spooling
+
+    def replay_spooled(self, calls: Iterable[tuple[str, dict]], on_error=None) -> int:
+        """Make spooled writes, in order, in one transaction: how many were made.
+
+        Each is idempotent, so a call replayed twice stores nothing twice. A call that fails for
+        another reason than the lock is passed to ``on_error(name, arguments, error)`` and skipped."""
+        done = 0
+        with self.atomic():
+            for name, arguments in calls:
+                if name not in self.SPOOLED_METHODS:
+                    if on_error:
+                        on_error(name, arguments, ValueError(f"not a spooled write: {name!r}"))
+                    continue
+                try:
+                    getattr(self, name)(**arguments)
+                except StoreError:
+                    raise  # the file, not the call: the spool stays for later
+                except (sqlite3.Error, TypeError, ValueError, KeyError, AttributeError) as ex:
+                    if on_error:
+                        on_error(name, arguments, ex)
+                    continue
+                done += 1
+        self._spooling = False
+        return done
+
+    def _spool_call(self, name: str, arguments: dict) -> None:
+        self._spool.append(name, arguments)
+
+    def _spool_ensure_project(self, arguments: dict) -> None:
+        self._spool_call("ensure_project", arguments)
+
+    def _spool_ensure_session(self, arguments: dict) -> dict:
+        self._spool_call("ensure_session", arguments)
+        # the row as it will be: the stored one with the new fields filling its gaps, or a new one
+        session = self.get_session(arguments["session_id"])
+        if session is None:
+            columns = [r[1] for r in self.conn.execute("PRAGMA table_info(sessions)")]
+            stamp = now()
+            session = dict.fromkeys(columns)
+            session.update(id=arguments["session_id"], source_agent="claude-code", status="open",
+                           started_at=stamp, last_event_at=stamp)
+        for key, value in arguments.items():
+            if key != "session_id" and session.get(key) is None:
+                session[key] = value
+        return session
+
+    def _spool_update_session(self, arguments: dict) -> None:
+        self._spool_call("update_session", arguments)
+
+    def _spool_add_prompt(self, arguments: dict) -> None:
+        arguments["created_at"] = arguments.get("created_at") or now()
+        self._spool_call("add_prompt", arguments)
+
+    def _spool_add_observation(self, arguments: dict) -> None:
+        arguments["observation"] = dict(arguments["observation"])
+        arguments["observation"].setdefault("created_at", now())
+        self._spool_call("add_observation", arguments)
+
+    def _spool_record_recalls(self, arguments: dict) -> None:
+        arguments["note_ids"] = list(arguments["note_ids"])
+        self._spool_call("record_recalls", arguments)
 
     def _insert(self, table: str, record: dict, or_ignore: bool = False) -> int | None:
         columns = ", ".join(f"[{c}]" for c in record)
@@ -173,6 +394,7 @@ class Store:
 
     # --- projects and sessions ---------------------------------------------------
 
+    @_spooled
     def ensure_project(self, key: str, name: str, root: str | None = None, remote: str | None = None) -> None:
         with self.atomic():
             self.conn.execute(
@@ -190,6 +412,10 @@ class Store:
         ).fetchone()
         return row[0] if row else None
 
+    def canonical_project(self, key: str) -> str:
+        """The key a project's notes live under: the project ``key`` is an alias of (a moved repo), else ``key``."""
+        return self.project_for_alias(key) or key
+
     def project_for_root(self, path: str) -> str | None:
         """The known project whose root is ``path`` or holds it (the longest such root), if any."""
         row = self.conn.execute(
@@ -202,6 +428,7 @@ class Store:
         row = self.conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
         return dict(row) if row else None
 
+    @_spooled
     def ensure_session(self, session_id: str, **fields: Any) -> dict:
         """The session row, created on first sight; ``fields`` fill what is still empty."""
         stamp = now()
@@ -217,6 +444,7 @@ class Store:
             )
         return self.get_session(session_id)
 
+    @_spooled
     def update_session(self, session_id: str, **fields: Any) -> None:
         if not fields:
             return
@@ -233,6 +461,7 @@ class Store:
 
     # --- prompts and observations ----------------------------------------------
 
+    @_spooled
     def add_prompt(self, session_id: str, text: str, prompt_id: str | None = None,
                    created_at: str | None = None) -> int | None:
         with self.atomic():
@@ -246,6 +475,7 @@ class Store:
     def session_prompts(self, session_id: str) -> list[dict]:
         return [dict(r) for r in self.conn.execute("SELECT * FROM prompts WHERE session_id = ? ORDER BY id", (session_id,))]
 
+    @_spooled
     def add_observation(self, observation: dict) -> int | None:
         """Store one observation; None if it is a duplicate (same tool_use_id or same content in the session)."""
         record = dict(observation)
@@ -254,6 +484,11 @@ class Store:
             record.get("tool"), record.get("target"), record.get("outcome"), record.get("body"), record.get("tool_use_id")))
         with self.atomic():
             return self._insert("observations", _encode(record, OBSERVATION_JSON_FIELDS), or_ignore=True)
+
+    def has_observation(self, tool_use_id: str) -> bool:
+        """Whether an observation with this tool_use_id is stored (transcript import skips those)."""
+        return self.conn.execute(
+            "SELECT 1 FROM observations WHERE tool_use_id = ?", (tool_use_id,)).fetchone() is not None
 
     def session_observations(self, session_id: str) -> list[dict]:
         rows = self.conn.execute("SELECT * FROM observations WHERE session_id = ? ORDER BY id", (session_id,))
@@ -281,6 +516,25 @@ class Store:
             raise NoteNotFound(f"No note has id {note_id}. List notes with 'lorebook list'.")
         return note
 
+    def count_notes(self) -> int:
+        """How many notes are stored, whatever their status (reading it also proves the file is a database)."""
+        return self.conn.execute("SELECT count(*) FROM notes").fetchone()[0]
+
+    def note_index_status(self, note_id: int) -> str | None:
+        """pending, indexed, failed or forgotten; None when no note has that id."""
+        row = self.conn.execute("SELECT index_status FROM notes WHERE id = ?", (note_id,)).fetchone()
+        return row[0] if row else None
+
+    def open_problems_with_signatures(self, signatures: list[str], project_key: str | None,
+                                      exclude_id: int) -> list[int]:
+        """Active pitfalls and gotchas (of this project, or global) naming one of these error signatures."""
+        rows = self.conn.execute(
+            """SELECT DISTINCT notes.id FROM notes, json_each(notes.error_signatures) WHERE notes.status = 'active'
+               AND notes.kind IN ('pitfall', 'gotcha') AND notes.id != ? AND json_each.value IN (SELECT value FROM
+               json_each(?)) AND (notes.scope = 'global' OR notes.project_key IS ?) ORDER BY notes.id""",
+            (exclude_id, json.dumps(signatures), project_key))
+        return [r[0] for r in rows]
+
     def project_notes(self, project_key: str | None, limit: int = 50, include_global: bool = True) -> list[dict]:
         """Active notes of a project (and global ones), most useful first: verified, then newest."""
         rows = self.conn.execute(
@@ -293,6 +547,7 @@ class Store:
 
     # --- recalls and receipts ------------------------------------------------------
 
+    @_spooled
     def record_recalls(self, session_id: str, note_ids: Iterable[int], event: str) -> None:
         stamp = now()
         with self.atomic():
@@ -446,6 +701,9 @@ class Store:
             sets = ", ".join(f"[{k}] = ?" for k in record)
             self.conn.execute(f"UPDATE notes SET {sets} WHERE id = ?", [*record.values(), note_id])
 
+    def count_note_revisions(self, note_id: int) -> int:
+        return self.conn.execute("SELECT count(*) FROM note_revisions WHERE note_id = ?", (note_id,)).fetchone()[0]
+
     def note_revisions(self, note_id: int) -> list[dict]:
         rows = self.conn.execute("SELECT * FROM note_revisions WHERE note_id = ? ORDER BY revision", (note_id,))
         return [_decode(r, ("snapshot",)) for r in rows]
@@ -493,29 +751,17 @@ class Store:
         ).fetchone()[0] == 2
 
     def ensure_vector_tables(self) -> None:
-        """Create or upgrade llm's ``collections`` / ``embeddings`` tables with llm's own migrations (imports llm)."""
-        from .llm_plugin import apply_embeddings_migrations
+        """Create or upgrade llm's ``collections`` / ``embeddings`` tables (llm's migrations: imports llm),
+        then lorebook's own vector migrations (``migrations.vector_migrations``) that build on them."""
+        from .llm_bridge import apply_embeddings_migrations
 
-        with open(str(self.path) + ".lock", "a") as lock:
-            try:
-                import fcntl
+        from .files import FileLock
 
-                fcntl.flock(lock, fcntl.LOCK_EX)
-            except ImportError:  # pragma: no cover - Windows
-                pass
+        with FileLock(str(self.path) + ".lock"):
             apply_embeddings_migrations(self.db)
-            # a generation counter kept by triggers: the top-k cache checks it in O(1) (a count is O(n));
-            # created here, beside llm's tables, since the triggers need them
-            with self.atomic():
-                self.conn.execute("""CREATE TABLE IF NOT EXISTS lorebook_vector_generation (
-                    collection_id INTEGER PRIMARY KEY, generation INTEGER NOT NULL)""")
-                for name, event, row in (("ai", "INSERT", "new"), ("ad", "DELETE", "old"), ("au", "UPDATE", "new")):
-                    self.conn.execute(
-                        f"""CREATE TRIGGER IF NOT EXISTS lorebook_embeddings_{name} AFTER {event} ON embeddings BEGIN
-                            INSERT INTO lorebook_vector_generation (collection_id, generation)
-                            VALUES ({row}.collection_id, 1)
-                            ON CONFLICT (collection_id) DO UPDATE SET generation = generation + 1;
-                        END""")
+            from .migrations import vector_migrations
+
+            vector_migrations.apply(self.db)
 
     def vector_collection(self, name: str) -> dict | None:
         """The llm collection row (id, name, model), or None (also when the tables do not exist yet)."""
@@ -694,10 +940,6 @@ class Store:
         columns = ", ".join(f for f in self.RANK_FIELDS if with_files or f != "files")
         return {row["id"]: _decode(row, ("files",)) if with_files else dict(row)
                 for row in self._notes_by_ids(columns, ids)}
-
-    def session_group_ids(self, ids: Iterable[int]) -> dict[int, str]:
-        """The session each note came from (notes recorded together share context)."""
-        return {row[0]: row[1] for row in self._notes_by_ids("id, session_id", ids) if row[1]}
 
     def _notes_by_ids(self, columns: str, ids: Iterable[int], where: str = "1",
                       params: Iterable[Any] = ()) -> Iterator[sqlite3.Row]:

@@ -19,13 +19,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from .errors import EmbeddingUnavailable, LorebookError
+from .files import FileLock
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy
@@ -71,49 +71,19 @@ def index_lock_path() -> Path:
     return user_dir() / "index.lock"
 
 
-class IndexLock:
+class IndexLock(FileLock):
     """An exclusive, non-blocking file lock: one ``lorebook index`` at a time; released when the process dies."""
 
     def __init__(self, path: Path | None = None):
-        self.path = Path(path or index_lock_path())
-        self._file = None
+        super().__init__(path or index_lock_path(), record_pid=True)
 
-    def acquire(self) -> bool:
-        self._file = open(self.path, "a+")
-        try:
-            import fcntl
-
-            fcntl.flock(self._file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # pragma: no cover - Windows: no lock, SQLite still serialises writes
-            pass
-        except OSError:
-            self._file.close()
-            self._file = None
-            return False
-        self._file.seek(0)
-        self._file.truncate()
-        self._file.write(str(os.getpid()))
-        self._file.flush()
-        return True
-
-    def holder(self) -> str:
-        try:
-            return self.path.read_text().strip() or "?"
-        except OSError:
-            return "?"
-
-    def release(self) -> None:
-        if self._file is not None:
-            self._file.close()  # closing drops the flock
-            self._file = None
+    def acquire(self, blocking: bool = False) -> bool:
+        return super().acquire(blocking)
 
     def __enter__(self):
         if not self.acquire():
             raise IndexBusy(f"Another 'lorebook index' is running (pid {self.holder()}); it will pick up new notes.")
         return self
-
-    def __exit__(self, *exc):
-        self.release()
 
 
 def _pause(step: str) -> None:
@@ -229,7 +199,9 @@ def _embed_batch(texts: list[str], model_id: str, embed) -> tuple[list, list[int
 
 
 def auto_index_enabled() -> bool:
-    return os.environ.get(AUTO_INDEX_ENV, "1").strip().lower() not in ("0", "false", "no", "off")
+    from .config import flag
+
+    return flag(AUTO_INDEX_ENV, True)
 
 
 def start_index_detached() -> bool:
@@ -239,13 +211,9 @@ def start_index_detached() -> bool:
     the running one picks the new note up, since it re-reads pending notes until there are none."""
     if not auto_index_enabled():
         return False
-    try:
-        subprocess.Popen([sys.executable, "-m", "lorebook", "index", "--quiet"], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True)
-        return True
-    except OSError:
-        return False
+    from .spawn import spawn_detached
+
+    return spawn_detached(["index", "--quiet"])
 
 
 # --- fast top-k -------------------------------------------------------------------

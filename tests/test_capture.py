@@ -23,7 +23,7 @@ def replay(payload):
 
 
 def observation_for(store, tool_use_id):
-    row = store.execute("SELECT id FROM observations WHERE tool_use_id = ?", (tool_use_id,)).fetchone()
+    row = store.conn.execute("SELECT id FROM observations WHERE tool_use_id = ?", (tool_use_id,)).fetchone()
     assert row is not None, f"no observation for {tool_use_id}"
     return store.get_observation(row[0])
 
@@ -315,7 +315,7 @@ def test_secrets_never_reach_the_database_wal_or_log(tmp_path, store, lorebook_h
     assert store.stats()["observations"] == 3 and store.stats()["prompts"] == 1
     assert (lorebook_home / "lorebook.db-wal").exists()
     assert_not_on_disk(lorebook_home, [aws, stripe, password])
-    rows = store.execute("SELECT summary, body, error_text, target FROM observations").fetchall()
+    rows = store.conn.execute("SELECT summary, body, error_text, target FROM observations").fetchall()
     assert any("[REDACTED:" in (r["body"] or "") + (r["target"] or "") for r in rows)
 
 
@@ -338,7 +338,7 @@ def test_private_blocks_are_dropped_everywhere(tmp_path, store, lorebook_home):
 def test_synthetic_prompts_are_not_the_users_words(captured_payloads, store):
     replay(captured_payloads["2.1.332"]["UserPromptSubmit(task-notification)"])
     replay(captured_payloads["2.1.332"]["UserPromptSubmit"])
-    assert [p["text"] for p in store.execute("SELECT text FROM prompts")] == ["Please run echo hello"]
+    assert [p["text"] for p in store.conn.execute("SELECT text FROM prompts")] == ["Please run echo hello"]
 
 
 def write_config(home: Path, **config):

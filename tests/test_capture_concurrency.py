@@ -94,10 +94,10 @@ def test_sixteen_concurrent_hook_streams_lose_nothing(tmp_path, lorebook_home, g
 
     store = Store()
     try:
-        assert store.execute("SELECT count(*) FROM observations").fetchone()[0] == WORKERS * EVENTS
-        assert store.execute("SELECT count(DISTINCT tool_use_id) FROM observations").fetchone()[0] == WORKERS * EVENTS
-        assert store.execute("SELECT count(*) FROM sessions").fetchone()[0] == 4
-        assert store.execute("SELECT count(*) FROM projects").fetchone()[0] == 1
-        assert store.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert store.conn.execute("SELECT count(*) FROM observations").fetchone()[0] == WORKERS * EVENTS
+        assert store.conn.execute("SELECT count(DISTINCT tool_use_id) FROM observations").fetchone()[0] == WORKERS * EVENTS
+        assert store.conn.execute("SELECT count(*) FROM sessions").fetchone()[0] == 4
+        assert store.conn.execute("SELECT count(*) FROM projects").fetchone()[0] == 1
+        assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
         store.close()

@@ -247,7 +247,7 @@ def test_unknown_model_is_a_clear_error(store, llm_user):
 
 def supersede(store, note_ids):
     with store.atomic():
-        store.execute(f"UPDATE notes SET status = 'superseded' WHERE id IN ({','.join(map(str, note_ids))})")
+        store.conn.execute(f"UPDATE notes SET status = 'superseded' WHERE id IN ({','.join(map(str, note_ids))})")
 
 
 def test_rebuild_refuses_to_keep_half_or_less_and_keeps_the_old_file(store, lorebook_home):

@@ -105,3 +105,12 @@ def test_real_captured_payloads_replay_through_the_dispatcher(captured_payloads,
             assert code == 0, (version, label)
             assert isinstance(out, dict)
     assert store.stats()["observations"] >= 4
+
+
+@pytest.mark.parametrize("arg, hook", [("session-start", "session_start"), ("session_start", "session_start"),
+                                       ("SessionStart", "session_start"), ("PostToolUseFailure", "post_tool_use_failure"),
+                                       ("Stop", "stop"), ("made-up-event", None), ("", None), ("parse_event", None)])
+def test_event_names_in_every_spelling(arg, hook):
+    from lorebook.dispatch import hook_name_for
+
+    assert hook_name_for(arg) == hook

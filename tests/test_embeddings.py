@@ -101,9 +101,9 @@ def test_model_that_fails_when_called_is_a_domain_error(llm_home):
 
 
 def test_other_models_go_through_llm(llm_home):
-    # lorebook-minilm as llm sees it (the plugin's class) must agree with the direct path
+    # lorebook-minilm as llm sees it (registered by lorebook's llm plugin) must agree with the direct path
     model = embeddings._llm_embedding_model("lorebook-minilm")
-    assert type(model).__module__ == "lorebook.llm_plugin"
+    assert type(model).__module__ == "lorebook.llm_bridge" and model.model_id == "lorebook-minilm"
     through_llm = np.asarray(list(model.embed_multi(REFERENCE["texts"][:5])), dtype=np.float32)
     assert _cosines(through_llm, REFERENCE["vectors"][:5]).min() >= 0.999
 

@@ -73,11 +73,11 @@ def test_import_matches_what_the_hooks_saw(store):
     for p in payloads:
         if p["hook_event_name"] in ("PostToolUse", "PostToolUseFailure"):
             run_hook(p["hook_event_name"], p)
-    live = {r["tool_use_id"]: r["summary"] for r in store.execute("SELECT tool_use_id, summary FROM observations")}
-    store.execute("DELETE FROM observations")
+    live = {r["tool_use_id"]: r["summary"] for r in store.conn.execute("SELECT tool_use_id, summary FROM observations")}
+    store.conn.execute("DELETE FROM observations")
     result = json.loads(cli("import", str(FIXTURES / "tool-transcript-2.1.112.jsonl"),
                             str(FIXTURES / "tool-transcript-2.1.112-subagent.jsonl"), "--json").output)
-    imported = {r["tool_use_id"]: r["summary"] for r in store.execute("SELECT tool_use_id, summary FROM observations")}
+    imported = {r["tool_use_id"]: r["summary"] for r in store.conn.execute("SELECT tool_use_id, summary FROM observations")}
     assert set(live) <= set(imported)
     assert all(imported[k] == v for k, v in live.items()), [(imported[k], v) for k, v in live.items() if imported[k] != v]
     assert result["unpaired_tool_calls"] == 0
@@ -104,7 +104,7 @@ def test_split_assistant_messages_meta_lines_and_subagents(transcripts, store):
     # the isMeta "Stop hook feedback" line is not a prompt
     assert [p["text"] for p in store.session_prompts(session)] == ["Please run echo hello"]
     # subagent transcripts: their calls land in the parent session, and the subagent is linked to it
-    children = store.execute("SELECT id, parent_session_id, agent_id FROM sessions WHERE parent_session_id IS NOT NULL")
+    children = store.conn.execute("SELECT id, parent_session_id, agent_id FROM sessions WHERE parent_session_id IS NOT NULL")
     children = [dict(r) for r in children]
     assert len(children) == 2
     for child in children:
@@ -116,9 +116,9 @@ def test_split_assistant_messages_meta_lines_and_subagents(transcripts, store):
 
 def test_imported_observations_keep_transcript_time_and_source(transcripts, store):
     cli("import", str(transcripts), "--json")
-    rows = store.execute("SELECT DISTINCT source FROM observations").fetchall()
+    rows = store.conn.execute("SELECT DISTINCT source FROM observations").fetchall()
     assert [r[0] for r in rows] == ["import"]
-    stamp = store.execute("SELECT created_at FROM observations ORDER BY id LIMIT 1").fetchone()[0]
+    stamp = store.conn.execute("SELECT created_at FROM observations ORDER BY id LIMIT 1").fetchone()[0]
     assert stamp.startswith("2026-11-30T0") and stamp.endswith("Z")
 
 
@@ -159,3 +159,32 @@ def test_a_long_import_commits_in_batches(transcripts, store, monkeypatch):
     summary = json.loads(cli("import", str(transcripts), "--json").output)
     assert summary["observations_added"] == store.stats()["observations"] > 30
     assert not store.conn.in_transaction
+
+
+def test_import_goes_through_the_same_event_hooks_as_live_capture(transcripts, store):
+    """A plugin sees imported events in its own post_tool_use (marked as imports) and can replace capture."""
+    from lorebook import hookimpl
+    from lorebook.plugins import load_plugins
+
+    seen = []
+
+    class Replacer:
+        @hookimpl(tryfirst=True)
+        def post_tool_use(self, event, store):
+            seen.append((event.source, event.created_at is not None, event.payload.get("tool_name")))
+
+        @hookimpl
+        def keep_observation(self, observation, event):
+            return False if event.source == "import" and observation["tool"] == "Bash" else None
+
+    pm = load_plugins()
+    pm.register(Replacer(), name="replacer-test")
+    try:
+        summary = json.loads(cli("import", str(transcripts), "--json").output)
+    finally:
+        pm.unregister(name="replacer-test")
+    assert seen and all(source == "import" and dated for source, dated, _ in seen)
+    assert "Bash" in {tool for _, _, tool in seen}
+    # every imported Bash call was vetoed, through the same keep_observation hook live capture asks
+    assert summary["not_stored"] >= sum(1 for _, _, tool in seen if tool == "Bash") > 0
+    assert summary["observations_added"] == store.stats()["observations"]

@@ -76,17 +76,54 @@ def test_llm_lorebook_search_show_and_recall(store, llm_user, in_project):
     ids = add_notes(store)
     found = llm_cli("lorebook", "search", "stop_hook_active")
     assert found.exit_code == 0
-    assert re.search(rf"#{ids[2]} \[fix, verified, 2026-03-12[^\]]*\] Stop hook must respect", found.stdout)
+    assert re.search(rf"#{ids[2]} \[fix, project, verified, 2026-03-12\] Stop hook must respect", found.stdout)
     as_json = json.loads(llm_cli("lorebook", "search", "hooks", "--json", "-n", "2").stdout)
-    assert len(as_json) == 2 and all(n["project"] == PROJECT for n in as_json)
+    assert as_json["project_key"] == PROJECT and len(as_json["hits"]) == 2
     shown = llm_cli("lorebook", "show", str(ids[0]))
     assert "SessionStart hook timed out on a cold venv" in shown.output and "Changed hooks/hooks.json" in shown.output
     missing = llm_cli("lorebook", "show", "999")
     assert missing.exit_code == 1 and "No note has id 999" in missing.output
-    recalled = json.loads(llm_cli("lorebook", "recall", "fix the pytest import error", "--error",
+    recalled = json.loads(llm_cli("lorebook", "recall", "--task", "fix the pytest import error", "--error",
                                   "ModuleNotFoundError", "--json").stdout)
     assert {"project_memories", "global_memories", "reason", "warnings"} <= set(recalled)
     assert ids[4] in [n["id"] for n in recalled["project_memories"]]
+
+
+@pytest.mark.parametrize("args", [
+    ["search", "stop_hook_active"],
+    ["search", "hooks", "--json", "-n", "2"],
+    ["search", "kubernetes"],
+    ["recall", "--task", "fix the pytest import error", "--error", "ModuleNotFoundError"],
+    ["show", "{id}"],
+    ["show", "999"],
+    ["list", "--tag", "hooks"],
+    ["relations", "{id}"],
+    ["corpus", "list"],
+    ["stats", "--json"],
+])
+def test_llm_lorebook_is_the_lorebook_cli(store, llm_user, in_project, args):
+    from llm.cli import cli as llm_main
+
+    from lorebook.cli import cli
+
+    ids = add_notes(store)
+    args = [a.format(id=ids[2]) for a in args]
+    ours = CliRunner().invoke(cli, args)
+    through_llm = CliRunner().invoke(llm_main, ["lorebook", *args])
+    def timeless(output):  # a search reports how long it took
+        return re.sub(r'"took_ms": [0-9.]+', '"took_ms": …', output)
+
+    assert (through_llm.exit_code, timeless(through_llm.output)) == (ours.exit_code, timeless(ours.output))
+    assert ours.output.strip()
+
+
+def test_llm_lorebook_offers_the_memory_commands_with_help(llm_user):
+    result = llm_cli("lorebook", "--help")
+    assert result.exit_code == 0
+    assert "same commands as `lorebook" in result.output
+    for name in ("search", "recall", "show", "list", "relations", "corpus", "stats"):
+        assert re.search(rf"^  {name}\b", result.output, re.M), name
+    assert not re.search(r"^  (hook|install|uninstall|mcp)\b", result.output, re.M)
 
 
 def test_toolbox_is_registered_and_answers(store, llm_user, in_project):
@@ -128,6 +165,18 @@ def run_llm_process(args, home, llm_home, register_fake=False):
                           cwd=str(home.parent), timeout=120)
 
 
+def test_llm_starts_without_importing_lorebooks_cli(lorebook_home, tmp_path):
+    # llm loads every plugin on every start: lorebook's commands are imported when `llm lorebook` runs
+    code = ("import json, sys, llm.cli\n"
+            "print(json.dumps(sorted(m for m in sys.modules if m.startswith('lorebook'))))")
+    env = {k: v for k, v in os.environ.items() if k not in ("LLM_LOAD_PLUGINS", "PYTEST_CURRENT_TEST")}
+    env.update(LOREBOOK_HOME=str(lorebook_home), LLM_USER_PATH=str(tmp_path / "llm-home"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    loaded = json.loads(out)
+    assert "lorebook.llm_plugin" in loaded and "lorebook.llm_bridge" in loaded
+    assert "lorebook.cli" not in loaded and "lorebook.store" not in loaded, loaded
+
+
 def test_fresh_process_loads_the_plugin_from_its_entry_point(store, lorebook_home, tmp_path, _migrated_llm_logs):
     ids = add_notes(store, notes=[n[:5] + ("global",) for n in NOTES])
     llm_home = tmp_path / "llm-fresh"
@@ -137,7 +186,7 @@ def test_fresh_process_loads_the_plugin_from_its_entry_point(store, lorebook_hom
     # `llm lorebook` exists only if llm loaded lorebook's entry point
     search = run_llm_process(["lorebook", "search", "stop_hook_active"], lorebook_home, llm_home)
     assert search.returncode == 0, search.stderr
-    assert re.search(rf"#{ids[2]} \[fix, verified, 2026-03-12[^\]]*\] Stop hook must respect", search.stdout)
+    assert re.search(rf"#{ids[2]} \[fix, global, verified, 2026-03-12\] Stop hook must respect", search.stdout)
 
     lore = run_llm_process(["-f", "lore:stop_hook_active", "-m", "lorebook-fake", "What about stop_hook_active?"],
                            lorebook_home, llm_home, register_fake=True)

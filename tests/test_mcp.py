@@ -161,7 +161,7 @@ def populated(tmp_path_factory):
         title="Git refuses to push over https when the credential helper is missing",
         summary="Configure credential.helper before pushing over https.", scope="global", project_key=None,
         conditions="git >= 2.30 on Linux", kind="gotcha", run_key="sess-0005:1", session_id="sess-0005"))
-    store.execute("UPDATE notes SET superseded_by = ? WHERE id = ?", (ids["new"], ids["old"]))
+    store.conn.execute("UPDATE notes SET superseded_by = ? WHERE id = ?", (ids["new"], ids["old"]))
     store.add_relation(ids["new"], ids["old"], "supersedes")
     store.add_relation(ids["pool"], ids["distutils"], "similar_to")
     store.close()
@@ -414,7 +414,7 @@ def test_a_file_that_is_not_a_database_is_an_error_that_says_so(tmp_path):
     try:
         error, text = client.error("list_notes", {})
         assert error["code"] == "database_unusable"
-        assert "not a usable lorebook database" in text
+        assert "is not a lorebook database" in text and "Move it away" in text
     finally:
         client.close()
 

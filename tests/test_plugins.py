@@ -88,7 +88,7 @@ def test_a_broken_third_party_plugin_does_not_break_the_hook(tmp_path, lorebook_
 
 def test_builtins_are_registered_and_hook_names_are_spelled_right():
     load_plugins()
-    for name in DEFAULT_PLUGINS:
+    for name, _ in DEFAULT_PLUGINS:
         assert pm.has_plugin(name)
     pm.check_pending()  # a misspelled hookimpl name would raise here
 
@@ -103,3 +103,77 @@ def test_every_hookspec_has_a_docstring():
 def test_entry_points_txt_parsing():
     text = "[console_scripts]\nlb = a:b\n\n[lorebook]\none = pkg.mod\ntwo = pkg:obj [extra]\n"
     assert _parse_group(text, "lorebook") == [("one", "pkg.mod"), ("two", "pkg:obj")]
+
+
+def test_trace_plugins_logs_every_hook_call_with_its_plugins_and_duration(lorebook_home, git_project, tmp_path):
+    base = {"session_id": "s1", "cwd": str(git_project), "tool_name": "Bash", "tool_use_id": "t1",
+            "tool_input": {"command": "ls"}, "tool_response": {"stdout": "a"}}
+    _hook("post-tool-use", base, lorebook_home, tmp_path, LOREBOOK_TRACE_PLUGINS="1")
+    log = (lorebook_home / "logs" / "hooks.log").read_text()
+    traced = [line for line in log.splitlines() if "[trace]" in line]
+    by_hook = {line.split("[trace] ")[1].split(" ")[0]: line for line in traced}
+    assert {"parse_event", "post_tool_use", "keep_observation", "register_tool_extractors",
+            "render_output"} <= set(by_hook)
+    line = by_hook["post_tool_use"]
+    # "post_tool_use 12.34 ms: lorebook.hooks.capture 12.01 ms"
+    import re
+
+    assert re.search(r"post_tool_use \d+\.\d\d ms: lorebook\.hooks\.capture \d+\.\d\d ms", line), line
+    assert "lorebook.hooks.claude_code" in by_hook["parse_event"]
+
+
+def test_no_trace_unless_asked(lorebook_home, git_project, tmp_path):
+    base = {"session_id": "s1", "cwd": str(git_project), "tool_name": "Bash", "tool_use_id": "t1",
+            "tool_input": {"command": "ls"}, "tool_response": {"stdout": "a"}}
+    _hook("post-tool-use", base, lorebook_home, tmp_path, LOREBOOK_TRACE_PLUGINS="0")
+    log = lorebook_home / "logs" / "hooks.log"
+    assert not log.exists() or "[trace]" not in log.read_text()
+
+
+def test_builtin_hook_plugins_hold_only_their_hookimpls():
+    """pluggy inspects every attribute of what it registers: every built-in is a small class of hookimpls."""
+    import inspect
+
+    load_plugins()
+    for name, _ in DEFAULT_PLUGINS:
+        plugin = pm.get_plugin(name)
+        assert not inspect.ismodule(plugin), name
+        own = [n for n in dir(plugin) if not n.startswith("__")]
+        assert own and all(hasattr(getattr(plugin, n), "lorebook_impl") for n in own), (name, own)
+
+
+def test_the_capture_hook_imports_only_what_it_uses(lorebook_home, git_project):
+    code = ("import sys, json; from lorebook.main import main; main(['hook', 'post-tool-use']); "
+            "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
+    payload = {"session_id": "s1", "cwd": str(git_project), "tool_name": "Bash", "tool_use_id": "t1",
+               "tool_input": {"command": "pytest -q"}, "tool_response": {"stdout": "3 passed"}}
+    # as on every call but a session's first: the database is migrated, the session and its project known
+    _hook("post-tool-use", dict(payload, tool_use_id="t0"), lorebook_home, git_project)
+    result = subprocess.run([sys.executable, "-c", code], input=json.dumps(payload).encode(), capture_output=True,
+                            env=dict(os.environ, LOREBOOK_HOME=str(lorebook_home)))
+    modules = set(json.loads(result.stderr.decode().strip().splitlines()[-1]))
+    assert "lorebook.hooks.capture" in modules
+    for heavy in ("llm", "click", "sqlite_utils", "numpy", "importlib.metadata", "dataclasses", "lorebook.writeback",
+                  "lorebook.search", "lorebook.render", "subprocess"):
+        assert heavy not in modules, heavy
+
+
+def test_the_core_never_imports_the_claude_code_package():
+    """Only lorebook.hooks knows Claude Code: no module of the core imports it, even inside a function."""
+    import ast
+    from pathlib import Path
+
+    import lorebook
+
+    offenders = []
+    for path in Path(lorebook.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [("." * node.level) + (node.module or "")] + [
+                    ("." * node.level) + (node.module + "." if node.module else "") + a.name for a in node.names]
+            if any(n in ("lorebook.hooks", ".hooks") or n.startswith(("lorebook.hooks.", ".hooks.")) for n in names):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []

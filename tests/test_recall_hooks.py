@@ -47,7 +47,7 @@ def prompt(sid, cwd, text):
 
 
 def test_branch_and_git_status_rank_session_start(store, repo):
-    from lorebook.hooks.recall import changed_files, read_branch
+    from lorebook.git import changed_files, read_branch
 
     assert read_branch(str(repo)) == "fix/payment-rounding"
     assert sorted(changed_files(str(repo))) == ["billing/invoice.py", "billing/ledger.py"]

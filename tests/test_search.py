@@ -115,6 +115,13 @@ def test_project_aliases_follow_moved_repos(store, seeded):
     assert seeded["backoff"] in hit_ids(result)
 
 
+def test_an_alias_resolves_to_its_project_and_any_other_key_to_itself(store, seeded):
+    store.add_project_alias("github.com/acme/widget-renamed", A)
+    assert store.canonical_project(A) == "github.com/acme/widget-renamed"
+    assert store.canonical_project("github.com/acme/widget-renamed") == "github.com/acme/widget-renamed"
+    assert store.canonical_project("path:/never/seen") == "path:/never/seen"
+
+
 def test_broken_model_answers_lexically_and_says_so(store, seeded, monkeypatch):
     monkeypatch.setenv("LOREBOOK_EMBED_MODEL", "nonexistent")
     result = search(store, "retry backoff", project_key=A)
@@ -260,3 +267,41 @@ def test_broken_model_with_indexed_notes_degrades_loudly(store, indexed, monkeyp
     assert result["degraded"] and result["mode"] == "lexical"
     assert indexed["backoff"] in hit_ids(result)
     assert "Semantic search unavailable" in result["warnings"][0]
+
+
+def test_every_face_gives_a_note_the_same_provenance(store, seeded):
+    from lorebook.mcp_server import card, memory_card
+    from lorebook.provenance import provenance, provenance_labels
+    from lorebook.render import index_line
+
+    stored = store.get_note(seeded["yaml"])
+    expected = {"source_agent": "test", "session_id": stored["session_id"], "run_key": stored.get("run_key"),
+                "observation_ids": stored.get("observation_ids") or [], "created_at": stored["created_at"],
+                "updated_at": stored["updated_at"], "verified": True}
+    assert provenance(stored) == expected
+    (hit,) = [h for h in search(store, "yaml", project_key=A, semantic=False)["hits"] if h["note"]["id"] == seeded["yaml"]]
+    assert hit["provenance"] == expected
+    recalled = recall_for_task(store, "pytest fails: No module named 'yaml'", project_key=A, semantic=False)
+    (memory,) = [m for m in recalled["project_memories"] if m["id"] == seeded["yaml"]]
+    assert memory["provenance"] == expected
+    assert card(stored)["provenance"] == expected and memory_card(memory)["provenance"] == expected
+    labels = provenance_labels(expected)
+    assert labels == {"date": stored["updated_at"][:10], "source": f"test session {stored['session_id'][:8]}",
+                      "verified": "verified"}
+    assert f"[fix, verified, {labels['date']}, {labels['source']}]" in index_line(stored)
+    listed = json.loads(CliRunner().invoke(__import__("lorebook.cli").cli.cli,
+                                           ["search", "yaml", "--project", A, "--lexical", "--json"]).output)
+    assert [h["provenance"] for h in listed["hits"] if h["id"] == seeded["yaml"]] == [expected]
+
+
+def test_the_cli_and_the_mcp_tools_offer_the_kinds_and_statuses_the_store_knows():
+    from lorebook.cli import search_command
+    from lorebook.mcp_tools import TOOLS
+    from lorebook.store import NOTE_KINDS, NOTE_STATUSES
+
+    listing = TOOLS["list_notes"]["schema"]["properties"]
+    assert listing["kind"]["enum"] == list(NOTE_KINDS)
+    assert listing["status"]["enum"] == [*NOTE_STATUSES, "any"]
+    options = {p.name: p for p in search_command.params}
+    assert list(options["kinds"].type.choices) == list(NOTE_KINDS)
+    assert list(options["statuses"].type.choices) == [*NOTE_STATUSES, "any"]

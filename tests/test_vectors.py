@@ -66,7 +66,7 @@ def test_index_fills_llm_compatible_tables(store):
     assert store.index_counts() == {"pending": 0, "indexed": len(ids), "failed": 0}
     collection = store.vector_collection(COLLECTION)
     assert collection["model"] == "lorebook-minilm"
-    rows = store.execute("SELECT id, embedding, content, content_hash, metadata FROM embeddings "
+    rows = store.conn.execute("SELECT id, embedding, content, content_hash, metadata FROM embeddings "
                          "WHERE collection_id = ? ORDER BY CAST(id AS INTEGER)", (collection["id"],)).fetchall()
     assert [r["id"] for r in rows] == [str(i) for i in ids]
     first = store.get_note(ids[0])
@@ -77,7 +77,7 @@ def test_index_fills_llm_compatible_tables(store):
     assert stored.shape == (384,)
     assert float(stored @ embed([rows[0]["content"]])[0]) > 0.999
     # llm's own migrations ran: llm can upgrade these tables later
-    assert store.execute("SELECT count(*) FROM _sqlite_migrations WHERE migration_set = 'llm.embeddings'").fetchone()[0] >= 4
+    assert store.conn.execute("SELECT count(*) FROM _sqlite_migrations WHERE migration_set = 'llm.embeddings'").fetchone()[0] >= 4
 
     again = run_index("--json")
     assert json.loads(again.output)["embedded"] == 0
@@ -110,7 +110,7 @@ def test_changed_model_reembeds_everything_with_a_message(store):
     ids = add_notes(store)
     assert run_index().exit_code == 0
     # as if the notes had been embedded with another model before
-    store.execute("UPDATE collections SET model = 'jina-embeddings-v2-small-en' WHERE name = ?", (COLLECTION,))
+    store.conn.execute("UPDATE collections SET model = 'jina-embeddings-v2-small-en' WHERE name = ?", (COLLECTION,))
     result = run_index()
     assert result.exit_code == 0, result.output
     assert "The embedding model changed from jina-embeddings-v2-small-en to lorebook-minilm: re-embedding every note." \
@@ -131,7 +131,7 @@ def test_broken_model_leaves_notes_pending_and_vectors_intact(store, monkeypatch
     assert store.get_note(newer)["index_status"] == "pending"
     collection = store.vector_collection(COLLECTION)
     assert collection["model"] == "lorebook-minilm"  # nothing dropped for a model that does not work
-    assert store.execute("SELECT count(*) FROM embeddings WHERE collection_id = ?",
+    assert store.conn.execute("SELECT count(*) FROM embeddings WHERE collection_id = ?",
                          (collection["id"],)).fetchone()[0] == len(NOTES)
 
 
@@ -229,7 +229,7 @@ def test_start_index_detached_imports_nothing_heavy():
 
 
 def _brute_force(store, query, candidates=None):
-    rows = store.execute("SELECT id, embedding FROM embeddings").fetchall()
+    rows = store.conn.execute("SELECT id, embedding FROM embeddings").fetchall()
     scored = [(int(r["id"]), float(np.frombuffer(r["embedding"], dtype="<f4") @ query)) for r in rows
               if candidates is None or int(r["id"]) in candidates]
     return sorted(scored, key=lambda pair: -pair[1])
@@ -322,7 +322,7 @@ def test_vector_generation_moves_with_every_change(store):
     assert run_index().exit_code == 0  # a replace
     assert store.vector_generation(collection_id) != second
     # triggers gone (say a later llm migration rebuilt the table): a (count, max rowid) key still works
-    store.execute("DROP TRIGGER lorebook_embeddings_ai")
+    store.conn.execute("DROP TRIGGER lorebook_embeddings_ai")
     fallback = store.vector_generation(collection_id)
     assert fallback[0] == "count" and fallback[1] == len(ids) - 1
 

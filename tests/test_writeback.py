@@ -177,7 +177,7 @@ def test_forget_erases_fts_revisions_vectors_and_reaches_plugins(store):
     write(store, PARAPHRASE, "run-2")  # a revision that holds the old text
     store.ensure_vector_tables()
     collection_id, _ = store.set_vector_collection("lorebook-notes", "lorebook-minilm")
-    store.execute("INSERT INTO embeddings (collection_id, id, embedding, content) VALUES (?, ?, ?, ?)",
+    store.conn.execute("INSERT INTO embeddings (collection_id, id, embedding, content) VALUES (?, ?, ?, ?)",
                   (collection_id, str(note_id), b"\0" * 16, "pyyaml"))
     seen = []
 
@@ -197,9 +197,9 @@ def test_forget_erases_fts_revisions_vectors_and_reaches_plugins(store):
         pm.unregister(plugin)
     assert result.exit_code == 0, result.output
     assert seen == [("note", note_id)]
-    assert store.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'pyyaml'").fetchall() == []
+    assert store.conn.execute("SELECT rowid FROM notes_fts WHERE notes_fts MATCH 'pyyaml'").fetchall() == []
     assert store.note_revisions(note_id) == []
-    assert store.execute("SELECT count(*) FROM embeddings WHERE id = ?", (str(note_id),)).fetchone()[0] == 0
+    assert store.conn.execute("SELECT count(*) FROM embeddings WHERE id = ?", (str(note_id),)).fetchone()[0] == 0
     note = store.get_note(note_id)
     assert note["status"] == "forgotten" and "yaml" not in json.dumps(note).lower()
 
@@ -386,7 +386,7 @@ def test_stop_with_a_model_configured_stays_out_of_llm(git_project, store, monke
     """The hook starts `lorebook refine` detached and never imports llm itself."""
     monkeypatch.setenv("LOREBOOK_MODEL", "no-such-model-for-tests")
     started = []
-    import lorebook.hooks.writeback as hook
+    import lorebook.hooks.stop as hook
 
     monkeypatch.setattr(hook, "spawn_detached", lambda args: started.append(args) or True)
     _fix_session(git_project, "s12")
@@ -516,7 +516,7 @@ def test_superseded_and_stale_notes_never_reach_the_next_session(git_project, st
 def test_a_model_refines_only_decisions_taken_now_not_replays(git_project, store, monkeypatch):
     monkeypatch.setenv("LOREBOOK_MODEL", "no-such-model-for-tests")
     started = []
-    import lorebook.hooks.writeback as hook
+    import lorebook.hooks.stop as hook
 
     monkeypatch.setattr(hook, "spawn_detached", lambda args: started.append(args) or True)
     _fix_session(git_project, "s20")

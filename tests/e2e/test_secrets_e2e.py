@@ -48,8 +48,8 @@ def test_secrets_echoed_by_bash_and_read_from_dotenv_never_reach_the_data_dir(lo
 
     store = Store(sb.lorebook_home / "lorebook.db")
     try:
-        rows = [dict(r) for r in store.execute("SELECT tool, target, summary, body, error_text FROM observations")]
-        prompts = [r[0] for r in store.execute("SELECT text FROM prompts")]
+        rows = [dict(r) for r in store.conn.execute("SELECT tool, target, summary, body, error_text FROM observations")]
+        prompts = [r[0] for r in store.conn.execute("SELECT text FROM prompts")]
     finally:
         store.close()
     assert any(r["target"] == "cat .env" and "output not stored" in (r["body"] or "") for r in rows), rows

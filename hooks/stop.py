@@ -1,4 +1,4 @@
-"""Stop: write back the session's lesson, fast, without ever blocking the agent by default.
+"""Claude Code's Stop: write back the session's lesson, fast, without ever blocking the agent by default.
 
 The deterministic writeback runs in the hook (well under a second: no model,
 no vectors). With ``LOREBOOK_MODEL`` set, a detached ``lorebook refine``
@@ -10,12 +10,10 @@ MCP tool ``write_task_memory`` when lorebook found nothing to write itself.
 from __future__ import annotations
 
 import os
-import sys
 
 from lorebook import hookimpl
-from lorebook.writeback import SOURCE_AGENT, write_back
-
-from .sessions import ensure_session
+from lorebook.config import flag
+from lorebook.sessions import ensure_session
 
 STOP_PROMPT_KEY = "stop-prompt"
 STOP_PROMPT = (
@@ -26,25 +24,10 @@ STOP_PROMPT = (
 )
 
 
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() not in ("", "0", "false", "no", "off")
-
-
-def spawn_detached(args: list[str]) -> bool:
-    """Start ``python -m lorebook ARGS`` in its own session, outliving this hook; never raises."""
-    import subprocess
-
-    try:
-        subprocess.Popen([sys.executable, "-m", "lorebook", *args], stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                         close_fds=True, env=os.environ.copy())
-        return True
-    except OSError:
-        return False
-
-
 def _should_ask(event, store, results: list[dict]) -> bool:
-    if not _flag("LOREBOOK_STOP_PROMPT") or event.payload.get("stop_hook_active"):
+    from lorebook.writeback import SOURCE_AGENT
+
+    if not flag("LOREBOOK_STOP_PROMPT", False) or event.payload.get("stop_hook_active"):
         return False
     if any(r["decision"] in ("created", "merged") for r in results):
         return False  # lorebook already recorded the lesson itself
@@ -60,8 +43,8 @@ def _should_ask(event, store, results: list[dict]) -> bool:
     return True
 
 
-@hookimpl(trylast=True)
-def stop(event, store):
+def stop(event, store) -> dict | None:
+    """Write back what the session taught; a Stop decision only to ask the agent for its lesson."""
     if ensure_session(event, store) is None:
         return None
     message = event.payload.get("last_assistant_message")
@@ -71,6 +54,8 @@ def stop(event, store):
 
         message = redact(message)
         store.update_session(event.session_id, last_assistant_message=message)
+    from lorebook.writeback import write_back
+
     results = write_back(store, event.session_id, message)
     if any(r.get("decision") in ("created", "merged") for r in results):
         # the note is committed; its vectors come from a detached `lorebook index` (never in the hook)
@@ -82,21 +67,20 @@ def stop(event, store):
             not r.get("replayed") and (r.get("origin") != "none"
                                        or not set(r.get("reason_codes") or []) <= {"exploration_only", "no_activity"})
             for r in results):
+        from lorebook.spawn import spawn_detached
+
         spawn_detached(["refine", event.session_id])
     if _should_ask(event, store, results):
         return {"decision": "block", "reason": STOP_PROMPT}
     return None
 
 
-@hookimpl
-def session_end(event, store):
-    """A session can end without a last Stop (interrupted, /clear): write back what it taught; receipts dedupe."""
-    session = store.get_session(event.session_id) if event.session_id else None
-    if session is None:
-        return None
-    results = write_back(store, event.session_id, session.get("last_assistant_message"))
-    if any(r.get("decision") in ("created", "merged") and not r.get("replayed") for r in results):
-        from lorebook.vectors import start_index_detached
+class Stop:
+    """The plugin: Claude Code's Stop event (the session's end is the core's, :mod:`lorebook.sessions`)."""
 
-        start_index_detached()
-    return None
+    @hookimpl(trylast=True)
+    def stop(self, event, store):
+        return stop(event, store)
+
+
+plugin = Stop()

@@ -1,0 +1,90 @@
+"""The session lifecycle, one plugin: a session is created on first sight, backfilled, closed and written back.
+
+Every event hook may be the first a session sends (a hook can be missed), so
+each plugin that needs the session row asks :func:`ensure_session`, which is
+idempotent; no plugin relies on another running first. The end of a session
+is one ordered sequence here: backfill what live capture missed (through the
+``backfill_session`` hook: the agent's plugin knows where its transcript is),
+close the session, write back what it taught.
+"""
+from __future__ import annotations
+
+import os
+
+from . import hookimpl
+
+
+def subagent_session_id(parent_session_id: str, agent_id: str) -> str:
+    """The session id lorebook gives a subagent of ``parent_session_id``."""
+    return f"{parent_session_id}/agent-{agent_id}"
+
+
+def ensure_session(event, store) -> dict | None:
+    """The session row for this event, created (with its project) on first sight.
+
+    The project is identified once per session and cached on the row, so
+    capture hooks do not look for ``.git`` on every tool call.
+    """
+    session_id = event.session_id
+    if session_id is None:
+        return None
+    session = store.get_session(session_id)
+    if session is not None and (session["project_key"] or not event.cwd):
+        return session
+    project = event.project
+    if project is not None:
+        canonical = store.canonical_project(project.key)
+        if canonical.startswith("path:") and not os.path.isdir(project.root):
+            # a deleted worktree or moved checkout: the project it was known under, not a new one
+            canonical = store.project_for_root(project.root) or canonical
+        store.ensure_project(canonical, project.name, project.root, project.remote)
+        project_key = canonical
+    else:
+        project_key = None
+    return store.ensure_session(
+        session_id, project_key=project_key, cwd=event.cwd, transcript_path=event.transcript_path
+    )
+
+
+def end_session(event, store) -> list[dict]:
+    """Backfill, close and write back a session that ended; the writeback results."""
+    from .plugins import pm
+    from .store import now
+    from .writeback import write_back
+
+    pm.hook.backfill_session(event=event, store=store)
+    reason = event.payload.get("reason")
+    store.update_session(event.session_id, status="closed", ended_at=now(),
+                         end_reason=reason if isinstance(reason, str) else None)
+    # a session can end without a last Stop (interrupted, /clear): receipts make a second writeback a no-op
+    session = store.get_session(event.session_id) or {}
+    results = write_back(store, event.session_id, session.get("last_assistant_message"))
+    if any(r.get("decision") in ("created", "merged") and not r.get("replayed") for r in results):
+        from .vectors import start_index_detached
+
+        start_index_detached()
+    store.checkpoint()
+    return results
+
+
+class SessionLifecycle:
+    """The plugin: sessions start, are backfilled before compaction, and end here."""
+
+    @hookimpl
+    def session_start(self, event, store):
+        ensure_session(event, store)
+
+    @hookimpl
+    def pre_compact(self, event, store):
+        if ensure_session(event, store) is not None:
+            from .plugins import pm
+
+            pm.hook.backfill_session(event=event, store=store)
+
+    @hookimpl
+    def session_end(self, event, store):
+        if ensure_session(event, store) is not None:
+            end_session(event, store)
+
+
+plugin = SessionLifecycle()
