@@ -321,7 +321,7 @@ def test_list_notes_pages(populated):
 @pytest.mark.parametrize("arguments, field, words", [
     ({"page": 0}, "page", "must be at least 1"),
     ({"page": "2"}, "page", "must be a whole number"),
-    ({"status": "deleted"}, "status", "must be one of active, superseded, stale, forgotten, any"),
+    ({"status": "deleted"}, "status", "must be one of active, superseded, stale, forgotten, quarantined, any"),
     ({"kind": "bug"}, "kind", "must be one of fix, pitfall"),
     ({"since": "yesterday"}, "since", "must look like YYYY-MM-DD"),
     ({"until": "2026-02-30"}, "until", "is not a real date"),
