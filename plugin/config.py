@@ -42,7 +42,9 @@ def user_dir(create: bool = True) -> Path:
     path = Path(os.environ.get("LOREBOOK_HOME") or _platform_data_dir()).expanduser()
     if create:
         try:
-            path.mkdir(parents=True, exist_ok=True)
+            if not path.is_dir():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.mkdir(mode=0o700, exist_ok=True)  # it holds prompts and tool output: private
         except OSError as ex:
             raise UserDirError(
                 f"Cannot create lorebook's data dir {path}: {ex.strerror or ex}. "

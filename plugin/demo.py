@@ -44,7 +44,8 @@ class DemoRun:
     lorebook_home: Path
     steps: list[Step] = field(default_factory=list)
     context: str = ""
-    stats: dict = field(default_factory=dict)
+    stats: dict = field(default_factory=dict)  # the whole database's counts after the run
+    notes: list[dict] = field(default_factory=list)  # the sample project's notes: {"id", "title"}
 
 
 def sample_session() -> dict:
@@ -131,9 +132,28 @@ def play(project_dir: Path, lorebook_home: Path, on_step=None) -> DemoRun:
     run.context = (step.output.get("hookSpecificOutput") or {}).get("additionalContext", "")
     from .store import Store
 
+    from .project import identify
+
     store = Store(lorebook_home / "lorebook.db")
     try:
         run.stats = store.stats()
+        project = identify(str(project_dir))
+        if project is not None:
+            notes, _ = store.list_notes(project_key=project.key, limit=50)
+            run.notes = [{"id": n["id"], "title": n.get("title") or ""} for n in notes]
     finally:
         store.close()
     return run
+
+
+def database_counts(db: Path) -> dict:
+    """The counts of an existing database (empty when there is none): what a demo run adds is the difference."""
+    if not db.exists():
+        return {}
+    from .store import Store
+
+    store = Store(db)
+    try:
+        return store.stats()
+    finally:
+        store.close()

@@ -48,6 +48,11 @@ def run_hook(event_arg: str, raw: bytes) -> dict:
     if event is None:
         log(hook_name, f"stdin is not a hook payload ({len(raw)} bytes): ignored")
         return {}
+    from .routes import claim
+
+    first_route = claim(event.session_id, hook_name, raw)
+    if first_route is not None:
+        return _second_route_output(event, hook_name, first_route)
     from .spool import attach, drain_quietly
     from .store import HOOK_BUSY_TIMEOUT_S, Store
 
@@ -84,6 +89,17 @@ def config_warning(session_id) -> str | None:
     for problem in problems:
         log("config", problem)
     return "lorebook: " + " ".join(problems)
+
+
+def _second_route_output(event, hook_name: str, first_route: str) -> dict:
+    """A second lorebook registration fired this event: skip it, and tell the user once per session."""
+    from .routes import current_route, duplicate_message, should_warn
+
+    log(hook_name, f"skipped: already handled by {first_route} (this call came by {current_route()})")
+    if not should_warn(event.session_id):
+        return {}
+    # systemMessage: shown to the user by Claude Code (other agents ignore the key)
+    return {"systemMessage": duplicate_message(first_route, current_route())}
 
 
 def main_hook(argv: list[str]) -> int:

@@ -75,7 +75,13 @@ def is_locked(path: str | Path) -> bool:
 
 
 def write_json_atomic(path: Path, value, private: bool = True) -> None:
-    """Write ``value`` as JSON to ``path`` so that a reader sees the old file or the new one, never half of one.
+    """Write ``value`` as JSON to ``path`` atomically (see :func:`write_bytes_atomic`)."""
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str) + "\n"
+    write_bytes_atomic(path, text.encode("utf-8"), private=private)
+
+
+def write_bytes_atomic(path: Path, data: bytes, private: bool = True) -> None:
+    """Write ``data`` to ``path`` so that a reader sees the old file or the new one, never half of one.
 
     A file that exists keeps its permissions; a new one is readable by its owner only when ``private``
     (else the umask decides)."""
@@ -87,9 +93,8 @@ def write_json_atomic(path: Path, value, private: bool = True) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fp:
-            json.dump(value, fp, indent=2, ensure_ascii=False, default=str)
-            fp.write("\n")
+        with os.fdopen(fd, "wb") as fp:
+            fp.write(data)
             fp.flush()
             os.fsync(fp.fileno())
         if path.exists():

@@ -10,22 +10,27 @@ Every edit is a merge: lorebook's entries are recognised by their command
 (an executable named ``lorebook`` run as ``lorebook hook EVENT``, or the MCP
 server ``lorebook`` running ``lorebook mcp``), replaced or removed, and
 nothing else in the file changes. A file that is not valid JSON is never
-overwritten; a changed file is backed up first.
+overwritten. Before lorebook first changes a file it keeps a copy of its bytes
+in one place, ``install-backups/`` in the data dir (one backup per file), with
+the hash of what it wrote: uninstall gives those bytes back when nothing else
+changed the file since, and otherwise removes only lorebook's entries with a
+minimal text edit (indentation, key order, escapes and empty containers stay).
+Files lorebook creates under the user's home are 0600 (directories 0700).
 """
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 import shlex
 import shutil
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import jsonedit
 from .errors import SettingsFileError
-from .files import write_json_atomic
 
 # (Claude Code event, `lorebook hook` argument, timeout in seconds, matcher) -- as in hooks/hooks.json
 HOOK_EVENTS: tuple[tuple[str, str, int, str | None], ...] = (
@@ -74,9 +79,22 @@ def target_files(scope: str, project_dir: Path | None = None) -> tuple[Path, Pat
     if scope == "user":
         return claude_config_dir() / "settings.json", user_state_file()
     if scope == "project":
-        root = Path(project_dir or Path.cwd()).resolve()
+        root = Path(project_dir).resolve() if project_dir else project_root()
         return root / ".claude" / "settings.json", root / ".mcp.json"
     raise ValueError(f"scope must be 'user' or 'project', not {scope!r}")
+
+
+def project_root(cwd: Path | None = None) -> Path:
+    """The repository around ``cwd`` (the directory itself outside git): where --project registers."""
+    from .project import find_git_root
+
+    start = Path(cwd or Path.cwd()).resolve()
+    found = find_git_root(str(start))
+    return Path(found[0]) if found else start
+
+
+# what a project's committed files run: found on each teammate's PATH, no path of this machine in them
+PORTABLE_EXECUTABLE = "lorebook"
 
 
 def lorebook_executable() -> str:
@@ -154,41 +172,70 @@ def read_json_object(path: Path) -> dict | None:
     return value
 
 
-def _backup(path: Path) -> Path:
-    stamp = time.strftime("%Y%m%dT%H%M%S")
-    backup = path.with_name(f"{path.name}.lorebook-backup-{stamp}")
-    n = 1
-    while backup.exists():
-        n += 1
-        backup = path.with_name(f"{path.name}.lorebook-backup-{stamp}-{n}")
-    shutil.copy2(path, backup)
-    return backup
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
-def _apply(path: Path, edit, dry_run: bool, remove_if_emptied: bool = False) -> FileChange:
-    """Read ``path``, let ``edit(data, details)`` change a copy, and write it back (with a backup) if it changed.
+def backup_dir() -> Path:
+    """The one place install/uninstall keep their backups and what they need to undo exactly."""
+    from .config import user_dir
 
-    remove_if_emptied: delete the file when the edit leaves it empty (uninstall of a file install created).
-    """
-    original = read_json_object(path)
-    data = copy.deepcopy(original) if original is not None else {}
-    details: list[str] = []
-    edit(data, details)
-    if original is not None and data == original:
-        return FileChange(path, "unchanged", details=details)
-    if original is None and not data:
-        return FileChange(path, "unchanged", details=details)
-    if remove_if_emptied and original and not data:
-        if dry_run:
-            return FileChange(path, "removed-file", details=details)
-        backup = _backup(path)
-        path.unlink()
-        return FileChange(path, "removed-file", backup=backup, details=details)
-    if dry_run:
-        return FileChange(path, "updated" if original is not None else "created", details=details)
-    backup = _backup(path) if original is not None else None
-    write_json_atomic(path, data, private=False)  # a shared .mcp.json stays readable
-    return FileChange(path, "updated" if original is not None else "created", backup=backup, details=details)
+    return user_dir() / "install-backups"
+
+
+def _ledger_path() -> Path:
+    return backup_dir() / "ledger.json"
+
+
+def _load_ledger() -> dict:
+    try:
+        value = json.loads(_ledger_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _save_ledger(ledger: dict) -> None:
+    if not ledger:  # nothing installed anywhere: leave no trace
+        _ledger_path().unlink(missing_ok=True)
+        return
+    write_private(_ledger_path(), (json.dumps(ledger, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def _backup_slot(path: Path) -> Path:
+    """One backup file per settings file: its name, then a short hash of its full path (two projects differ)."""
+    digest = hashlib.sha256(str(path).encode("utf-8")).hexdigest()[:10]
+    return backup_dir() / f"{path.name.lstrip('.') or 'file'}-{digest}"
+
+
+def _make_private_dir(path: Path) -> None:
+    """Create ``path`` (and missing parents) as 0700; an existing directory keeps its mode."""
+    missing = []
+    probe = path
+    while not probe.exists():
+        missing.append(probe)
+        probe = probe.parent
+    for directory in reversed(missing):
+        directory.mkdir(mode=0o700, exist_ok=True)
+        os.chmod(directory, 0o700)  # mkdir's mode is masked by the umask
+
+
+def write_private(path: Path, data: bytes, private: bool = True) -> None:
+    """Write ``data`` atomically. An existing file keeps its mode; a new one is 0600 (``private``) or 0644."""
+    from .files import write_bytes_atomic
+
+    if private:
+        _make_private_dir(path.parent)
+    write_bytes_atomic(path, data, private=private)
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as ex:
+        raise SettingsFileError(f"Cannot read {path}: {ex.strerror or ex}") from ex
 
 
 # --------------------------------------------------------------------------- the edits
@@ -215,7 +262,7 @@ def _remove_lorebook_hooks(hooks: dict, details: list[str], path_hint: str) -> N
             details.append(f"removed the {event} hook")
             if others:
                 kept_groups.append(dict(group, hooks=others))
-        if kept_groups:
+        if kept_groups or not groups:
             hooks[event] = kept_groups
         else:
             del hooks[event]
@@ -238,17 +285,6 @@ def _install_hooks(executable: str, path_hint: str):
     return edit
 
 
-def _uninstall_hooks(path_hint: str):
-    def edit(data: dict, details: list[str]) -> None:
-        hooks = data.get("hooks")
-        if not isinstance(hooks, dict):
-            return
-        _remove_lorebook_hooks(hooks, details, path_hint)
-        if not hooks:
-            del data["hooks"]
-    return edit
-
-
 def _install_mcp(executable: str, path_hint: str):
     def edit(data: dict, details: list[str]) -> None:
         servers = _dict_at(data, "mcpServers", path_hint)
@@ -263,37 +299,197 @@ def _install_mcp(executable: str, path_hint: str):
     return edit
 
 
-def _uninstall_mcp(path_hint: str):
-    def edit(data: dict, details: list[str]) -> None:
-        servers = data.get("mcpServers")
-        if not isinstance(servers, dict) or not is_lorebook_mcp(servers.get(MCP_SERVER_NAME)):
-            return
-        del servers[MCP_SERVER_NAME]
-        details.append(f"removed the MCP server {MCP_SERVER_NAME!r}")
-        if not servers:
-            del data["mcpServers"]
-    return edit
+def _lorebook_entry_paths(data: dict) -> list[list]:
+    """Paths (keys and indices) of lorebook's entries in a settings or MCP file, in document order."""
+    paths: list[list] = []
+    hooks = data.get("hooks")
+    if isinstance(hooks, dict):
+        for event, groups in hooks.items():
+            if not isinstance(groups, list):
+                continue
+            for gi, group in enumerate(groups):
+                handlers = group.get("hooks") if isinstance(group, dict) else None
+                if not isinstance(handlers, list):
+                    continue
+                ours = [hi for hi, h in enumerate(handlers) if is_lorebook_hook(h)]
+                if ours and len(ours) == len(handlers):
+                    paths.append(["hooks", event, gi])
+                else:
+                    paths += [["hooks", event, gi, "hooks", hi] for hi in ours]
+    servers = data.get("mcpServers")
+    if isinstance(servers, dict) and is_lorebook_mcp(servers.get(MCP_SERVER_NAME)):
+        paths.append(["mcpServers", MCP_SERVER_NAME])
+    return paths
+
+
+def _containers_install_creates(before: dict, after: dict) -> list[list]:
+    """The keys install added (``hooks``, an event's list, ``mcpServers``): uninstall removes them when left empty."""
+    created: list[list] = [[key] for key in after if key not in before]
+    hooks_before = before.get("hooks") if isinstance(before.get("hooks"), dict) else {}
+    hooks_after = after.get("hooks") if isinstance(after.get("hooks"), dict) else {}
+    created += [["hooks", event] for event in hooks_after if event not in hooks_before]
+    return created
+
+
+def _get(data, path: list):
+    for step in path:
+        if isinstance(step, int):
+            if not isinstance(data, list) or step >= len(data):
+                return None
+        elif not isinstance(data, dict) or step not in data:
+            return None
+        data = data[step]
+    return data
+
+
+def _describe(path: list) -> str:
+    if path[0] == "mcpServers":
+        return f"removed the MCP server {MCP_SERVER_NAME!r}"
+    return f"removed the {path[1]} hook"
+
+
+def _strip_lorebook(text: str, created: list[list] | None) -> tuple[str, list[str]]:
+    """``text`` without lorebook's entries, every other byte kept; plus what was removed.
+
+    created: the keys install added (from the ledger), removed when left empty. Without it (an install by an
+    older lorebook), only a container that this removal emptied goes.
+    """
+    details: list[str] = []
+    emptied: list[list] = []
+    while True:
+        paths = _lorebook_entry_paths(json.loads(text))
+        if not paths:
+            break
+        path = paths[-1]  # the last first: earlier indices stay valid
+        details.append(_describe(path))
+        text = jsonedit.remove(text, path)
+        emptied += [path[:2], path[:1]] if path[0] == "hooks" else [path[:1]]
+    candidates = created if created is not None else emptied
+    for path in sorted({tuple(p) for p in candidates}, key=len, reverse=True):
+        value = _get(json.loads(text), list(path))
+        if value in ({}, []) and (created is not None or list(path) in emptied):
+            text = jsonedit.remove(text, list(path))
+    details.reverse()
+    return text, details
+
+
+def _install_file(path: Path, edit, dry_run: bool, private: bool) -> FileChange:
+    """Apply ``edit(data, details)`` to one file; the first time, keep its bytes to give back on uninstall."""
+    before = _read_bytes(path)
+    original = read_json_object(path)
+    data = copy.deepcopy(original) if original is not None else {}
+    details: list[str] = []
+    edit(data, details)
+    if data == (original if original is not None else {}):
+        return FileChange(path, "unchanged", details=details)
+    action = "updated" if before is not None else "created"
+    if dry_run:
+        return FileChange(path, action, details=details)
+    ledger = _load_ledger()
+    key = str(path.absolute())
+    entry = ledger.get(key)
+    slot = _backup_slot(path)
+    if entry is None or not _lorebook_entry_paths(original or {}):
+        # a first install here: what is in the file now is what uninstall gives back
+        entry = {"existed": before is not None, "restorable": not _lorebook_entry_paths(original or {}),
+                 "created": _containers_install_creates(original or {}, data), "backup": None,
+                 "created_dir": not path.parent.exists()}
+        if before is not None:
+            write_private(slot, before)
+            entry["backup"] = slot.name
+    style = jsonedit.detect_style(before.decode("utf-8", "replace")) if before else {"indent": 2,
+                                                                                      "ensure_ascii": False}
+    after = (json.dumps(data, **style) + "\n").encode("utf-8")
+    write_private(path, after, private=private)
+    entry["installed_sha256"] = _sha256(after)
+    ledger[key] = entry
+    _save_ledger(ledger)
+    return FileChange(path, action, backup=slot if entry["backup"] else None, details=details)
+
+
+def _remove_created(path: Path, entry: dict) -> None:
+    """Remove a file install created, and its directory too when install made that and it is empty now."""
+    path.unlink()
+    if entry.get("created_dir"):
+        try:
+            path.parent.rmdir()
+        except OSError:
+            pass  # something else lives there now
+
+
+def _uninstall_file(path: Path, dry_run: bool) -> FileChange:
+    """Give back the pre-install bytes when nothing else changed the file since; else remove only our entries."""
+    before = _read_bytes(path)
+    original = read_json_object(path)
+    if before is None or not _lorebook_entry_paths(original or {}):
+        return FileChange(path, "unchanged")
+    ledger = _load_ledger()
+    key = str(path.absolute())
+    entry = ledger.get(key)
+    slot = _backup_slot(path)
+    if entry and entry.get("restorable") and entry.get("installed_sha256") == _sha256(before):
+        saved = slot.read_bytes() if entry.get("existed") and slot.exists() else None
+        if not entry.get("existed") or saved is not None:
+            details = ["nothing else changed it since install: put back byte for byte as it was" if saved is not None
+                       else "lorebook created it and nothing else changed it since: removed"]
+            if dry_run:
+                return FileChange(path, "updated" if saved is not None else "removed-file", details=details)
+            if saved is not None:
+                write_private(path, saved)
+            else:
+                _remove_created(path, entry)
+            slot.unlink(missing_ok=True)
+            del ledger[key]
+            _save_ledger(ledger)
+            return FileChange(path, "updated" if saved is not None else "removed-file", details=details)
+    text, details = _strip_lorebook(before.decode("utf-8"), entry.get("created") if entry else None)
+    remove_file = bool(entry) and not entry.get("existed") and json.loads(text) == {}
+    action = "removed-file" if remove_file else "updated"
+    if dry_run:
+        return FileChange(path, action, details=details)
+    write_private(slot, before)  # the file as it was before this uninstall
+    if remove_file:
+        _remove_created(path, entry)
+    else:
+        write_private(path, text.encode("utf-8"))
+    if entry:
+        del ledger[key]
+        _save_ledger(ledger)
+    return FileChange(path, action, backup=slot, details=details)
 
 
 def install(scope: str = "user", project_dir: Path | None = None, executable: str | None = None,
             dry_run: bool = False) -> list[FileChange]:
     """Merge lorebook's hooks and MCP server into Claude Code's settings for ``scope``. Idempotent."""
     settings, mcp_file = target_files(scope, project_dir)
-    executable = executable or lorebook_executable()
+    # a project's files are committed and shared: they name `lorebook` (on PATH), not where it is here
+    executable = executable or (PORTABLE_EXECUTABLE if scope == "project" else lorebook_executable())
     # read both before writing either: a broken second file must not leave a half install
     read_json_object(settings)
     read_json_object(mcp_file)
-    return [_apply(settings, _install_hooks(executable, str(settings)), dry_run),
-            _apply(mcp_file, _install_mcp(executable, str(mcp_file)), dry_run)]
+    private = scope == "user"
+    return [_install_file(settings, _install_hooks(executable, str(settings)), dry_run, private),
+            _install_file(mcp_file, _install_mcp(executable, str(mcp_file)), dry_run, private)]
 
 
 def uninstall(scope: str = "user", project_dir: Path | None = None, dry_run: bool = False) -> list[FileChange]:
-    """Remove exactly what ``install`` added for ``scope``; everything else stays."""
+    """Remove exactly what ``install`` added for ``scope``; everything else stays, byte for byte."""
     settings, mcp_file = target_files(scope, project_dir)
     read_json_object(settings)
     read_json_object(mcp_file)
-    return [_apply(settings, _uninstall_hooks(str(settings)), dry_run, remove_if_emptied=True),
-            _apply(mcp_file, _uninstall_mcp(str(mcp_file)), dry_run, remove_if_emptied=True)]
+    return [_uninstall_file(settings, dry_run), _uninstall_file(mcp_file, dry_run)]
+
+
+def installed_in(scope: str = "user", project_dir: Path | None = None) -> dict:
+    """Which of lorebook's registrations a scope holds: {"hooks": [events], "mcp": bool} (lorebook doctor)."""
+    settings, mcp_file = target_files(scope, project_dir)
+    data = read_json_object(settings) or {}
+    hooks = data.get("hooks") if isinstance(data.get("hooks"), dict) else {}
+    events = sorted(event for event, groups in hooks.items() if isinstance(groups, list) and any(
+        isinstance(g, dict) and isinstance(g.get("hooks"), list) and any(is_lorebook_hook(h) for h in g["hooks"])
+        for g in groups))
+    servers = (read_json_object(mcp_file) or {}).get("mcpServers")
+    return {"hooks": events, "mcp": isinstance(servers, dict) and is_lorebook_mcp(servers.get(MCP_SERVER_NAME))}
 
 
 def enabled_lorebook_plugins(project_dir: Path | None = None) -> list[str]:

@@ -1025,3 +1025,60 @@ class Store:
         """How many notes have ``status`` (e.g. how many are quarantined and never injected)."""
         return self.conn.execute("SELECT count(*) FROM notes WHERE status = ?", (status,)).fetchone()[0]
 
+
+    # --- the web viewer (lorebook ui) ----------------------------------------------------
+
+    def browse_notes(self, *, project_key: str | None = None, kind: str | None = None, scope: str | None = None,
+                     status: str | None = None, verified: bool | None = None, limit: int = 50,
+                     offset: int = 0) -> tuple[list[dict], int]:
+        """One page of notes for the viewer, newest first, and how many match; ``None`` filters nothing."""
+        where, params = ["1"], []
+        for column, value in (("project_key", project_key), ("kind", kind), ("scope", scope), ("status", status)):
+            if value is not None:
+                where.append(f"[{column}] = ?")
+                params.append(value)
+        if verified is not None:
+            where.append("verified = ?")
+            params.append(1 if verified else 0)
+        clause = " AND ".join(where)
+        rows = [_decode(r, NOTE_JSON_FIELDS) for r in self.conn.execute(
+            f"SELECT * FROM notes WHERE {clause} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+            [*params, limit, offset])]
+        total = self.conn.execute(f"SELECT count(*) FROM notes WHERE {clause}", params).fetchone()[0]
+        return rows, total
+
+    def list_sessions(self, project_key: str | None = None, limit: int = 50) -> list[dict]:
+        """The latest sessions, newest first, each with its prompt and observation counts."""
+        where, params = ("WHERE project_key = ?", [project_key]) if project_key else ("", [])
+        rows = self.conn.execute(
+            f"""SELECT sessions.*,
+                (SELECT count(*) FROM prompts WHERE prompts.session_id = sessions.id) AS prompt_count,
+                (SELECT count(*) FROM observations WHERE observations.session_id = sessions.id) AS observation_count
+                FROM sessions {where} ORDER BY COALESCE(last_event_at, started_at) DESC LIMIT ?""", [*params, limit])
+        return [dict(r) for r in rows]
+
+    def observations_after(self, session_id: str, after_id: int = 0, limit: int = 500) -> list[dict]:
+        """A session's observations with an id above ``after_id`` (the live view polls with the last it has)."""
+        rows = self.conn.execute(
+            "SELECT * FROM observations WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?",
+            (session_id, after_id, limit))
+        return [_decode(r, OBSERVATION_JSON_FIELDS) for r in rows]
+
+    def session_recalls(self, session_id: str) -> list[dict]:
+        """The notes injected into a session (at start, on a prompt, through MCP), in order, with their titles."""
+        rows = self.conn.execute(
+            """SELECT recalls.*, notes.title AS note_title FROM recalls LEFT JOIN notes ON notes.id = recalls.note_id
+               WHERE recalls.session_id = ? ORDER BY recalls.created_at, recalls.note_id""", (session_id,))
+        return [dict(r) for r in rows]
+
+    def session_receipts(self, session_id: str) -> list[dict]:
+        """The writeback decisions (receipts) a session's Stop produced: their run keys start with its id."""
+        rows = self.conn.execute(
+            "SELECT * FROM receipts WHERE substr(run_key, 1, length(?) + 1) = ? || ':' ORDER BY created_at",
+            (session_id, session_id))
+        return [_decode(r, ("reasons", "warnings")) for r in rows]
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's integrity check: the problems it finds, an empty list when the database is sound."""
+        rows = [row[0] for row in self.conn.execute("PRAGMA integrity_check").fetchall()]
+        return [] if rows == ["ok"] else rows

@@ -20,23 +20,78 @@ def test_demo_shows_the_lesson_the_next_session_gets(lorebook_home, monkeypatch)
     for event in ("SessionStart", "UserPromptSubmit", "PostToolUseFailure", "PostToolUse", "Stop", "SessionEnd"):
         assert f"  {event} " in out
     assert "exit 1" not in out and "exit 2" not in out
-    assert "Stored: 4 observations, 1 note." in out
+    assert "This demo stored: 4 observations, 1 note." in out
     context = out.split("Claude Code receives this context:")[1]
     assert "<lorebook-memory>" in context and "not instructions" in context
     assert ERROR in context and FIX in context
     assert "`pytest -q tests/test_forecast.py`" in context and "verified" in context
     # the default leaves the user's own data dir alone
     assert not (lorebook_home / "lorebook.db").exists()
+    # the context tells the model to fetch notes with `lorebook show ID`: the demo says why that cannot work here
+    assert "`lorebook show ID` will not find these notes" in out and "lorebook demo --keep" in out
 
 
-def test_demo_keep_uses_the_real_data_dir_and_replays_idempotently(lorebook_home):
+def test_demo_keep_says_what_it_adds_to_the_real_memory(lorebook_home):
     runner = CliRunner()
-    assert runner.invoke(cli, ["demo", "--keep"]).exit_code == 0
-    second = runner.invoke(cli, ["demo", "--keep"])
-    assert second.exit_code == 0 and "Kept in your data dir" in second.output
+    # the user's memory already holds a note of their own
+    from lorebook.store import Store
+
+    store = Store()
+    store.add_note(USER_NOTE)
+    store.close()
+    first = runner.invoke(cli, ["demo", "--keep"])
+    assert first.exit_code == 0, first.output
+    assert f"into your real memory in {lorebook_home}: the sample note stays there" in first.output
+    # its own counts, not the database's totals
+    assert "This demo stored: 4 observations, 1 note." in first.output
     stats = json.loads(runner.invoke(cli, ["stats", "--json"]).output)
-    assert stats["notes"] == 1 and stats["sessions"] == 2
+    assert stats["notes"] == 2
+    # the hint names the sample's note, and it works: the note is there
+    line = next(l for l in first.output.splitlines() if l.startswith("Kept in your memory"))
+    shown = line.split("Read one with `lorebook show ")[1].split("`")[0]
+    show = runner.invoke(cli, ["show", shown])
+    assert show.exit_code == 0 and "timeout_seconds" in show.output
+    assert "lorebook forget ID" in line
+    second = runner.invoke(cli, ["demo", "--keep"])
+    assert second.exit_code == 0 and "This demo stored: 0 observations, 0 notes (the rest was there" in second.output
+    stats = json.loads(runner.invoke(cli, ["stats", "--json"]).output)
+    assert stats["notes"] == 2 and stats["sessions"] == 2
     assert (lorebook_home / "demo" / "weather-app" / "settings.toml").exists()
+
+
+USER_NOTE = {"kind": "fix", "scope": "global", "project_key": None, "title": "Debian 12 pip wants a venv", "source_agent": "cli", "session_id": "mine",
+             "run_key": "mine:1", "verified": 1, "trigger": "pip install outside a venv on Debian 12",
+             "change": "Use a venv; pip refuses to touch the system Python (PEP 668).",
+             "evidence": [{"quote": "error: externally-managed-environment", "source": "pip output"}],
+             "validation": {"passed": ["python -m venv .venv"], "not_performed": []}}
+
+
+def test_top_level_help_starts_with_first_steps_and_cuts_nothing():
+    out = CliRunner().invoke(cli, ["--help"]).output
+    first = out.split("Options:")[0]
+    assert first.index("lorebook install") < first.index("lorebook demo") < first.index("lorebook doctor")
+    assert "lorebook path         the data dir" in out and "where the database lives" not in out
+    commands = out.split("Commands:")[1]
+    assert "..." not in commands and "…" not in commands
+    assert "doctor" in commands
+
+
+def test_option_help_has_no_dangling_references():
+    mcp = CliRunner().invoke(cli, ["mcp", "--help"]).output
+    assert "(see below)" not in mcp and "--stop-warm" in mcp
+    plugins = CliRunner().invoke(cli, ["plugins", "--help"]).output
+    assert "(the default here)" not in plugins and "always prints JSON" in plugins
+
+
+def test_path_log_says_when_there_is_no_log_yet(lorebook_home):
+    result = CliRunner().invoke(cli, ["path", "--log"])
+    assert result.exit_code == 0
+    assert result.stdout.strip() == str(lorebook_home / "logs" / "hooks.log")
+    assert "no hook log there yet" in result.stderr
+    (lorebook_home / "logs").mkdir(parents=True)
+    (lorebook_home / "logs" / "hooks.log").write_text("x\n")
+    again = CliRunner().invoke(cli, ["path", "--log"])
+    assert again.stderr == ""
 
 
 def test_sample_is_shipped_as_package_data():

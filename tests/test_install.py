@@ -54,6 +54,15 @@ def backups(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.lorebook-backup-*"))
 
 
+def kept_backups(lorebook_home: Path) -> list[Path]:
+    """The backups install/uninstall keep in the data dir (the ledger aside)."""
+    return sorted(p for p in (lorebook_home / "install-backups").glob("*") if p.name != "ledger.json")
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
 def test_install_into_an_empty_home(home):
     result = invoke("install")
     assert result.exit_code == 0, result.output
@@ -72,9 +81,35 @@ def test_install_into_an_empty_home(home):
     assert server["args"] == ["mcp"] and os.path.basename(server["command"]) == "lorebook"
     assert backups(home / ".claude") == [] and backups(home) == []
     assert "lorebook uninstall" in result.output
+    # private, as Claude Code itself creates them: ~/.claude.json holds account state
+    assert mode(home / ".claude.json") == 0o600 and mode(home / ".claude" / "settings.json") == 0o600
+    assert mode(home / ".claude") == 0o700
 
 
-def test_install_merges_without_touching_anything_else_and_backs_up(home):
+def test_existing_files_keep_their_mode(home, lorebook_home):
+    write_json(home / ".claude" / "settings.json", USER_SETTINGS)
+    (home / ".claude" / "settings.json").chmod(0o644)
+    write_json(home / ".claude.json", USER_STATE)
+    (home / ".claude.json").chmod(0o640)
+    (home / ".claude").chmod(0o755)
+    assert invoke("install").exit_code == 0
+    assert mode(home / ".claude" / "settings.json") == 0o644 and mode(home / ".claude.json") == 0o640
+    assert mode(home / ".claude") == 0o755
+    # the backups and the data dir that holds them are private
+    assert [mode(p) for p in kept_backups(lorebook_home)] == [0o600, 0o600]
+    assert mode(lorebook_home / "install-backups") == 0o700
+    assert invoke("uninstall").exit_code == 0
+    assert mode(home / ".claude" / "settings.json") == 0o644 and mode(home / ".claude.json") == 0o640
+
+
+def test_a_new_data_dir_is_private(tmp_path, monkeypatch):
+    from lorebook.config import user_dir
+
+    monkeypatch.setenv("LOREBOOK_HOME", str(tmp_path / "fresh" / "lorebook"))
+    assert mode(user_dir()) == 0o700
+
+
+def test_install_merges_without_touching_anything_else_and_backs_up(home, lorebook_home):
     settings_text = write_json(home / ".claude" / "settings.json", USER_SETTINGS)
     state_text = write_json(home / ".claude.json", USER_STATE)
     changes = install("user", executable=EXE)
@@ -89,14 +124,14 @@ def test_install_merges_without_touching_anything_else_and_backs_up(home):
     assert {k: v for k, v in state.items() if k != "mcpServers"} == {k: v for k, v in USER_STATE.items() if k != "mcpServers"}
     assert state["mcpServers"]["github"] == USER_STATE["mcpServers"]["github"]
     assert state["mcpServers"]["lorebook"] == {"type": "stdio", "command": EXE, "args": ["mcp"], "env": {}}
-    # backups hold the files exactly as they were
-    (settings_backup,) = backups(home / ".claude")
-    (state_backup,) = backups(home)
-    assert settings_backup.read_text() == settings_text and state_backup.read_text() == state_text
-    assert changes[0].backup == settings_backup
+    # one backup per file, in one place in the data dir, holding the file exactly as it was
+    assert backups(home / ".claude") == [] and backups(home) == []
+    assert sorted(p.read_text() for p in kept_backups(lorebook_home)) == sorted([settings_text, state_text])
+    assert changes[0].backup.read_text() == settings_text and changes[1].backup.read_text() == state_text
+    assert changes[0].backup.parent == lorebook_home / "install-backups"
 
 
-def test_install_twice_is_install_once(home):
+def test_install_twice_is_install_once(home, lorebook_home):
     write_json(home / ".claude" / "settings.json", USER_SETTINGS)
     first = invoke("install")
     after_first = (home / ".claude" / "settings.json").read_bytes(), (home / ".claude.json").read_bytes()
@@ -104,7 +139,8 @@ def test_install_twice_is_install_once(home):
     assert second.exit_code == 0
     assert "already registered" in second.output and second.output.count("unchanged: ") == 2
     assert ((home / ".claude" / "settings.json").read_bytes(), (home / ".claude.json").read_bytes()) == after_first
-    assert len(backups(home / ".claude")) == 1, first.output
+    assert len(kept_backups(lorebook_home)) == 1, first.output  # ~/.claude.json did not exist
+    assert "backup: " + str(kept_backups(lorebook_home)[0]) in first.output
 
 
 def test_reinstall_from_another_path_replaces_the_old_entries(home):
@@ -132,8 +168,9 @@ def test_uninstall_removes_exactly_what_install_added(home):
 def test_uninstall_after_install_into_empty_home_leaves_no_files(home):
     invoke("install")
     result = invoke("uninstall")
-    assert "removed: " in result.output
+    assert "removed: " in result.output and "lorebook created it and nothing else changed it since" in result.output
     assert not (home / ".claude" / "settings.json").exists() and not (home / ".claude.json").exists()
+    assert not (home / ".claude").exists()  # install made it; nothing else lives there
 
 
 def test_uninstall_keeps_a_handler_sharing_a_group_with_lorebook(home):
@@ -199,6 +236,35 @@ def test_project_scope(home, tmp_path, monkeypatch):
     assert read_json(project / ".mcp.json") == {"mcpServers": {"db": {"command": "db-mcp"}}}
 
 
+def test_project_registration_is_portable_and_at_the_repository_root(home, tmp_path, monkeypatch):
+    repo = tmp_path / "repo"
+    (repo / "src" / "pkg").mkdir(parents=True)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / ".mcp.json").write_text('{\n  "mcpServers": {\n    "db": {"command": "db-mcp"}\n  }\n}\n')
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], check=True)
+    monkeypatch.chdir(repo / "src" / "pkg")
+    result = invoke("install", "--project")
+    assert result.exit_code == 0, result.output
+    assert not (repo / "src" / "pkg" / ".claude").exists() and not (repo / "src" / "pkg" / ".mcp.json").exists()
+    settings_text = (repo / ".claude" / "settings.json").read_text()
+    mcp_text = (repo / ".mcp.json").read_text()
+    # nothing of this machine in files a team commits
+    for text in (settings_text, mcp_text):
+        assert str(home) not in text and str(tmp_path) not in text and "/bin/" not in text
+    settings = json.loads(settings_text)
+    assert settings["hooks"]["Stop"][0]["hooks"][0]["command"] == "lorebook hook stop"
+    assert json.loads(mcp_text)["mcpServers"]["lorebook"] == {"type": "stdio", "command": "lorebook", "args": ["mcp"],
+                                                             "env": {}}
+    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all"], capture_output=True, text=True)
+    assert sorted(status.stdout.splitlines()) == [" M .mcp.json", "?? .claude/settings.json"]
+    assert invoke("uninstall", "--project").exit_code == 0
+    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all"], capture_output=True, text=True)
+    assert status.stdout == ""  # no backups, no temporary files, the .mcp.json as committed
+    assert not (repo / ".claude").exists()
+
+
 def test_claude_config_dir_is_honoured(home, tmp_path, monkeypatch):
     config = tmp_path / "cc-config"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
@@ -222,6 +288,16 @@ def test_install_warns_when_the_plugin_is_also_enabled(home):
     assert result.exit_code == 0
     assert "also enabled as the Claude Code plugin lorebook@lorebook" in result.output
     assert "claude plugin uninstall lorebook@lorebook" in result.output
+
+
+def test_install_warns_when_the_other_scope_is_registered_too(home, tmp_path, monkeypatch):
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    monkeypatch.chdir(project)
+    assert "Warning" not in CliRunner().invoke(cli, ["install"]).output
+    result = CliRunner().invoke(cli, ["install", "--project"])
+    assert result.exit_code == 0
+    assert "also registered in the user settings" in result.output and "`lorebook uninstall`" in result.output
 
 
 def test_no_double_registration_warning_by_default(home):
@@ -314,6 +390,23 @@ def test_wrapper_without_lorebook_is_silent_and_exits_0(tmp_path):
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
 
 
+def test_wrapper_without_lorebook_tells_the_user_what_to_run_at_session_start(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path / "empty-home"), "LOREBOOK_HOME": str(tmp_path / "lb")}
+    proc = subprocess.run([str(REPO / "hooks" / "lorebook-hook"), "session-start"], input=b'{"session_id": "x"}',
+                          env=env, capture_output=True, timeout=60)
+    assert proc.returncode == 0
+    message = json.loads(proc.stdout)["systemMessage"]
+    assert "lorebook itself is not installed" in message and f"Run {REPO}/install.sh" in message
+
+
+def test_wrapper_names_its_route(tmp_path):
+    spy = tmp_path / "spy-lorebook"
+    spy.write_text('#!/bin/sh\nprintf "%s" "$LOREBOOK_ROUTE" > "$(dirname "$0")/route"\n')
+    spy.chmod(0o755)
+    run_wrapper(tmp_path, {"LOREBOOK_BIN": str(spy)})
+    assert (tmp_path / "route").read_text() == f"plugin:{REPO}"
+
+
 def test_wrapper_never_passes_on_a_failure(tmp_path):
     broken = tmp_path / "broken-lorebook"
     broken.write_text("#!/bin/sh\necho boom >&2\nexit 2\n")
@@ -327,3 +420,147 @@ def test_garbage_on_stdin_exits_0(tmp_path):
     proc = subprocess.run(f"printf 'garbage' | '{lorebook_exe()}' hook post-tool-use; echo $?", shell=True,
                           capture_output=True, env=dict(os.environ, LOREBOOK_HOME=str(tmp_path / "lb")), timeout=60)
     assert proc.stdout.decode().splitlines() == ["{}", "0"]
+
+
+# --- exact uninstall -----------------------------------------------------------------------
+
+UNUSUAL_SETTINGS = (
+    '{\n'
+    '\t"model":    "opus",\n'
+    '\t"statusLine": {"type": "command", "command": "echo \\u00e9t\\u00e9 \\"quoted\\" \\/path"},\n'
+    '\t"hooks": {\n'
+    '\t\t"PreToolUse": [],\n'
+    '\t\t"Stop": [ ],\n'
+    '\t\t"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]\n'
+    '\t},\n'
+    '\t"env": {}\n'
+    '}'
+)
+UNUSUAL_STATE = '{"numStartups":3,"mcpServers":{},"tips":"caf\\u00e9"}\n'
+
+
+@pytest.mark.parametrize("settings_text", [UNUSUAL_SETTINGS, "{}", "{}\n", "  {\n}  \n"])
+def test_install_then_uninstall_gives_back_the_same_bytes(home, lorebook_home, settings_text):
+    settings, state = home / ".claude" / "settings.json", home / ".claude.json"
+    settings.parent.mkdir()
+    settings.write_text(settings_text)
+    state.write_text(UNUSUAL_STATE)
+    assert invoke("install").exit_code == 0
+    assert settings.read_text() != settings_text and "lorebook" in state.read_text()
+    result = invoke("uninstall")
+    assert result.exit_code == 0, result.output
+    assert settings.read_text() == settings_text and state.read_text() == UNUSUAL_STATE
+    assert "byte for byte" in result.output
+    assert kept_backups(lorebook_home) == []  # nothing to keep once the file is as it was
+    assert not (lorebook_home / "install-backups" / "ledger.json").exists()
+    assert backups(home / ".claude") == [] and backups(home) == []
+
+
+def test_uninstall_after_another_change_removes_only_lorebooks_entries(home, lorebook_home):
+    """Claude Code rewrote ~/.claude.json since install: lorebook takes out its entries and nothing else."""
+    settings, state = home / ".claude" / "settings.json", home / ".claude.json"
+    settings.parent.mkdir()
+    settings.write_text(UNUSUAL_SETTINGS)
+    state.write_text(UNUSUAL_STATE)
+    assert invoke("install").exit_code == 0
+    # someone else edits both files afterwards, in their own formatting
+    installed = json.loads(settings.read_text())
+    installed["theme"] = "dark"
+    installed["mcpServers"] = {}  # an empty object lorebook did not add: it stays
+    edited_settings = json.dumps(installed, indent=3, ensure_ascii=True)
+    settings.write_text(edited_settings)
+    edited_state = json.loads(state.read_text())
+    edited_state["numStartups"] = 4
+    state.write_text(json.dumps(edited_state, separators=(",", ":")))
+    result = invoke("uninstall")
+    assert result.exit_code == 0, result.output
+    expected = json.loads(UNUSUAL_SETTINGS)
+    expected["theme"] = "dark"
+    expected["mcpServers"] = {}
+    assert json.loads(settings.read_text()) == expected  # "PreToolUse": [], "Stop": [ ] and "env": {} kept
+    assert json.loads(state.read_text()) == {"numStartups": 4, "mcpServers": {}, "tips": "café"}
+    # the other editor's formatting stays: three spaces, ASCII escapes, compact separators
+    assert '\n   "theme": "dark"' in settings.read_text() and "\\u00e9" in settings.read_text()
+    assert state.read_text() == '{"numStartups":4,"mcpServers":{},"tips":"caf\\u00e9"}'
+    # the files as they were before this uninstall: one backup each, named in the output
+    saved = kept_backups(lorebook_home)
+    assert sorted(p.read_text() for p in saved) == sorted([edited_settings, json.dumps(edited_state, separators=(",", ":"))])
+    for path in saved:
+        assert f"backup: {path}" in result.output
+
+
+def test_uninstall_of_an_install_by_an_older_lorebook(home, lorebook_home):
+    """No ledger (installed before lorebook kept one): remove the entries and only what that emptied."""
+    settings = home / ".claude" / "settings.json"
+    install("user", executable=EXE)
+    (lorebook_home / "install-backups" / "ledger.json").unlink()
+    data = json.loads(settings.read_text())
+    data["hooks"]["PreToolUse"] = []
+    settings.write_text(json.dumps(data, indent=2))
+    assert invoke("uninstall").exit_code == 0
+    assert json.loads(settings.read_text()) == {"hooks": {"PreToolUse": []}}
+
+
+@pytest.mark.parametrize("path,before,after", [
+    (["a"], '{"a": 1, "b": 2}', '{"b": 2}'),
+    (["b"], '{"a": 1, "b": 2}', '{"a": 1}'),
+    (["a"], '{ "a" : [1] }', '{}'),
+    ([1], '[\n  1,\n  2,\n  3\n]', '[\n  1,\n  3\n]'),
+    (["x", 0, "y"], '{"x": [{"y": "\\u00e9", "z": []}]}', '{"x": [{"z": []}]}'),
+])
+def test_minimal_json_removal(path, before, after):
+    from lorebook.jsonedit import remove
+
+    assert remove(before, path) == after
+
+
+# --- a clean exit: no lorebook process outlives uninstall -------------------------------------
+
+def _wait_for(probe, what: str, limit_s: float = 120.0):
+    import time
+
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not come up")
+
+
+def test_uninstall_stops_lorebooks_background_processes(home, lorebook_home, tmp_path, monkeypatch):
+    import sys
+
+    from lorebook import embed_server, mcp_warm
+
+    import shutil
+    import tempfile
+
+    runtime = Path(tempfile.mkdtemp(prefix="lb-"))  # short: the warm parent's unix socket lives in it
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    monkeypatch.setenv("LOREBOOK_MCP_IDLE", "120")
+    monkeypatch.setenv("LOREBOOK_EMBED_SERVER_IDLE", "120")
+    lorebook_home.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    embedder = subprocess.Popen([sys.executable, "-m", "lorebook", "embed-server"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    warm = subprocess.Popen([sys.executable, "-m", "lorebook.mcp_warm"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: embed_server.ping(timeout=2.0), "the embedding server")
+        _wait_for(mcp_warm.status, "the warm MCP parent")
+        install("user", executable=EXE)
+        result = invoke("uninstall")
+        assert result.exit_code == 0, result.output
+        assert f"stopped: the embedding server (pid {embedder.pid})" in result.output
+        assert f"stopped: the warm MCP parent (pid {warm.pid})" in result.output
+        # both exit: no lorebook process is left running
+        assert embedder.wait(timeout=60) is not None and warm.wait(timeout=60) is not None
+        assert embed_server.ping() is None and mcp_warm.status() is None
+        assert "stopped" not in invoke("uninstall").output  # nothing left to stop
+    finally:
+        for proc in (embedder, warm):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(runtime, ignore_errors=True)

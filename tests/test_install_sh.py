@@ -88,6 +88,25 @@ def test_install_sh_sets_everything_up_and_is_idempotent(tmp_path):
     assert again == settings
     assert list((home / ".claude").glob("*.lorebook-backup-*")) == []
 
+    # a re-run with another PATH (no ~/bin on it) still lists the ~/bin link it made before
+    system_bin = tmp_path / "usr-local-bin"  # stands in for /usr/local/bin: outside $HOME, writable, on PATH
+    system_bin.mkdir()
+    third = run_install_sh(home, [fake_claude_dir, system_bin], checkout, LOREBOOK_PYTHON=python,
+                           LOREBOOK_SYSTEM_BIN_DIRS=str(system_bin))
+    assert third.returncode == 0, third.stdout + third.stderr
+    assert f"rm -f '{home / 'bin' / 'lorebook'}'" in third.stdout and f"rm -f '{link}'" in third.stdout
+    # ... and does not write outside $HOME without being asked to (no terminal to ask on)
+    assert not (system_bin / "lorebook").exists()
+    assert "--link-outside-home" in third.stdout
+    fourth = run_install_sh(home, [fake_claude_dir, system_bin], checkout, LOREBOOK_PYTHON=python,
+                            LOREBOOK_SYSTEM_BIN_DIRS=str(system_bin), LOREBOOK_LINK_OUTSIDE_HOME="1")
+    assert fourth.returncode == 0, fourth.stdout + fourth.stderr
+    assert (system_bin / "lorebook").resolve() == link.resolve()
+    undo = fourth.stdout.split("To undo it", 1)[1]
+    assert undo.index("lorebook uninstall") < undo.index("rm -f") < undo.index("rm -rf")
+    for made in (link, home / "bin" / "lorebook", system_bin / "lorebook"):
+        assert f"rm -f '{made}'" in undo
+
 
 @pytest.mark.parametrize("script", ["install.sh", "hooks/lorebook-hook", "hooks/lorebook-mcp", "tests/run", ".ci/run"])
 def test_shell_scripts_parse(script):
