@@ -172,3 +172,26 @@ def test_lorebook_write_says_a_lesson_was_quarantined(store):
     result = CliRunner().invoke(cli, ["write", "--run-key", "other"], input=json.dumps(
         dict(STEERING, title=STEERING["title"] + " again")))
     assert result.output.startswith("Quarantined note #"), result.output
+
+
+def test_the_viewer_shows_a_quarantined_note_with_its_flag(store):
+    import threading
+    import urllib.request
+
+    from lorebook.ui import UI, make_server, server_url
+
+    bad = write_memory(store, STEERING, mode="manual", source_agent="test", source_run_key="r2", use_vectors=False)
+    app = UI(read_only=True)
+    server = make_server(app, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = server_url(server, app).split("?")[0]
+        with urllib.request.urlopen(base + f"note/{bad['note_id']}") as response:
+            body = response.read().decode()
+        with urllib.request.urlopen(base + "?status=quarantined") as response:
+            listing = response.read().decode()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert "Quarantined: never injected" in body and "network" in body
+    assert f"note/{bad['note_id']}" in listing
