@@ -18,7 +18,9 @@ lorebook's bytecode is compiled first, as pip does at install (where
 PYTHONDONTWRITEBYTECODE is set, every process would otherwise compile lorebook
 from source). Wall time suffers from whatever else the machine runs, so the
 CPU time (user + system) of each process and the 1-minute load average are
-reported too. JSON figures on the last line.
+reported too. JSON figures on the last line. The Python version matters: from 3.12 a hook process
+leaves the WAL checkpoint to a later one (``Store(checkpoint_on_close=False)``), before it every hook's
+close checkpoints.
 """
 from __future__ import annotations
 
@@ -163,6 +165,7 @@ def main() -> None:
         "stored_every_run": stored == args.runs + 1,
         "observations_after": total,
         "seed_seconds": round(seed_s, 1),
+        "python": sys.version.split()[0],  # hooks skip the WAL checkpoint on close from 3.12 (sqlite3.setconfig)
         "cpus": os.cpu_count(),
         "loadavg_1m": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
     }

@@ -25,8 +25,7 @@ import contextlib
 import json
 import os
 import stat
-from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
 
 from lorebook import hookimpl
 from lorebook.events import HookEvent
@@ -34,6 +33,9 @@ from lorebook.sessions import subagent_session_id
 from lorebook.store import Store
 
 from .claude_code import is_synthetic_prompt
+
+if TYPE_CHECKING:  # registered on every hook: pathlib (~6 ms of imports) only when transcripts are read
+    from pathlib import Path
 
 BATCH_EVENTS = 200  # events per write transaction during an import
 IMPORT_MAX_BYTES = 1024 ** 3  # read at most this much of one transcript for `lorebook import`
@@ -69,6 +71,8 @@ class ImportStats:
 
 def default_transcript_dir() -> Path:
     """Where Claude Code keeps transcripts: ``$CLAUDE_CONFIG_DIR/projects``, else ``~/.claude/projects``."""
+    from pathlib import Path
+
     base = os.environ.get("CLAUDE_CONFIG_DIR")
     return (Path(base).expanduser() if base else Path.home() / ".claude") / "projects"
 
@@ -78,6 +82,8 @@ def find_transcripts(paths: Iterable[str | Path] = ()) -> list[Path]:
 
     Main transcripts come before subagent transcripts, so parents exist before their children.
     """
+    from pathlib import Path
+
     paths = list(paths) or [default_transcript_dir()]
     found: dict[Path, None] = {}
     for path in paths:

@@ -12,6 +12,7 @@ import os
 import re
 
 from .quality import LazyRegex
+from .record import lesson_title
 from .store import Store
 from .text import bounded, one_line
 
@@ -177,8 +178,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, observations: l
     signature = failure.get("error_signature")
     shown = _raw_error_line(failure) or signature
     explanation = said["cause"][:2] + [s for s in said["fix"] if s not in said["cause"]][:2]
-    title = f"`{command}` fails" + (f" with {shown}" if shown else "") + (
-        f"; fixed in {', '.join(os.path.basename(f) for f in files)}" if files else "")
+    title = lesson_title(f"`{command}` fails" + (f" with {shown}" if shown else ""),
+                         (said["fix"] or [f"change {', '.join(files)}" if files else ""])[0])
     summary = " ".join(explanation) if explanation else (
         f"`{command}` failed" + (f" ({signature})" if signature else "") +
         f" until {', '.join(files) or 'a change'} was changed; it then passed.")

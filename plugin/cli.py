@@ -1162,36 +1162,52 @@ def recall_command(task, errors, files, project, project_limit, global_limit, in
 
 @cli.command(name="show")
 @click.argument("note_id", type=int)
+@click.option("--evidence", is_flag=True,
+              help="Also print the observations the note cites, in full (the logs behind its error lines).")
 @click.option("--json", "as_json", is_flag=True, help="Output as JSON.")
-def show_command(note_id, as_json):
-    """Show one note in full: its lesson, evidence, validation, provenance and relations.
+def show_command(note_id, evidence, as_json):
+    """Show one note in full: the cause and fix first, then when it happens, the change, what did not help,
+    the error and the checks, its provenance and relations.
+
+    The evidence is shown as its error lines; --evidence prints the recorded
+    observations behind them (the full logs).
 
     \b
     lorebook show 12
+    lorebook show 12 --evidence
     lorebook show 12 --json
     """
     store = _store()
     note = store.get_note(note_id)
     relations = store.note_relations(note_id)
+    observations = []
+    if evidence:
+        observations = [o for o in (store.get_observation(i) for i in note.get("observation_ids") or []) if o]
     if as_json:
-        _echo_json(dict(note, relations=relations))
+        _echo_json(dict(note, relations=relations, **({"observations": observations} if evidence else {})))
         return
-    from .render import full_note
+    from .render import inert, note_for_reading, observation_for_reading
 
     if note.get("status") == "quarantined":
         click.echo("QUARANTINED: never injected into a session; its text tries to steer an agent:")
         for flag in note.get("flags") or []:
             click.echo(f"  - {flag.get('message')}")
         click.echo("")
-    click.echo(full_note(note))
+    click.echo(note_for_reading(note))
     click.echo(f"\nscope: {note.get('scope')}" + (f" ({note['project_key']})" if note.get("project_key") else "")
                + f" · status: {note.get('status')}"
                + (f" (superseded by #{note['superseded_by']})" if note.get("superseded_by") else ""))
     for label in ("files", "error_signatures", "tags"):
         if note.get(label):
-            click.echo(f"{label}: " + ", ".join(str(v) for v in note[label]))
+            click.echo(f"{label}: " + ", ".join(inert(v, 200) for v in note[label]))
     if relations:
         click.echo("relations: " + ", ".join(f"#{r['from_note']} {r['kind']} #{r['to_note']}" for r in relations))
+    if evidence:
+        click.echo("")
+        if not observations:
+            click.echo("No recorded observation is left for this note (forgotten, or written by hand).")
+        for observation in observations:
+            click.echo(observation_for_reading(observation) + "\n")
 
 
 @cli.command(name="list")

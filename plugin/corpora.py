@@ -282,24 +282,19 @@ def _quote(text: str) -> str:
 
 
 def _note_fields(note: dict) -> str:
-    from .render import evidence_text, validation_text
+    """The note's readable lines (the cause and fix first, the evidence as error lines), then what filters it."""
+    from .render import FULL_LIMITS, inert, note_lines
 
-    fields = []
+    fields = list(note_lines(note, FULL_LIMITS))
     for label, value in (
-        ("Summary", note.get("summary")),
-        ("Trigger", note.get("trigger")),
-        ("Evidence", evidence_text(note.get("evidence"))),
-        ("Change", note.get("change")),
-        ("Validation", validation_text(note.get("validation"))),
-        ("Applies when", note.get("conditions")),
         ("Scope", note.get("scope")),
         ("Files", ", ".join(map(str, note.get("files") or []))),
         ("Error signatures", ", ".join(map(str, note.get("error_signatures") or []))),
         ("Tags", ", ".join(map(str, note.get("tags") or []))),
     ):
         if value and str(value).strip():
-            fields.append(f"{label}:\n{_quote(str(value))}")
-    return "\n".join(fields)
+            fields.append((label, inert(value, FULL_LIMITS["trigger"])))
+    return "\n".join(f"{label}:\n{_quote(value)}" for label, value in fields)
 
 
 def attr(value) -> str:
@@ -309,13 +304,13 @@ def attr(value) -> str:
 
 def render_note(note: dict, template_name: str = "corpus_note.md", **extra) -> str:
     from .provenance import provenance, provenance_labels
-    from .text import one_line
+    from .render import inert
 
     prov = provenance_labels(provenance(note))
     return _template(template_name).format(
         id=note["id"], kind=attr(note.get("kind") or "note"), verified=prov["verified"], date=prov["date"],
         source=attr(prov["source"]), project=attr(note.get("project_key") or "global"),
-        title=_defuse(one_line(note.get("title"), 200)), fields=_note_fields(note), **extra,
+        title=_defuse(inert(note.get("title"), 200)), fields=_note_fields(note), **extra,
     ).strip()
 
 

@@ -56,7 +56,8 @@ def run_hook(event_arg: str, raw: bytes) -> dict:
     from .spool import attach, drain_quietly
     from .store import HOOK_BUSY_TIMEOUT_S, Store
 
-    store = Store(busy_timeout=HOOK_BUSY_TIMEOUT_S)  # never stall Claude Code on another process's lock
+    # never stall Claude Code on another process's lock, nor on a checkpoint's fsyncs as the hook ends
+    store = Store(busy_timeout=HOOK_BUSY_TIMEOUT_S, checkpoint_on_close=False)
     try:
         # capture that meets the lock waits in the spool; what earlier hooks left there is stored first
         spool = attach(store, log=lambda message, exc=None: log(hook_name, message, exc))

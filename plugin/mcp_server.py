@@ -130,7 +130,16 @@ class Tools:
             self._received(store, [id], "mcp_get_note")
         relations = self._relations(store, id)
         revisions = store.count_note_revisions(id)
-        record = {k: v for k, v in note.items() if k not in ("content_hash",)}
+        # reading order: the lesson (title, cause and fix) first; evidence as its error lines, logs on demand
+        from .render import EVIDENCE_HINT, error_line, is_attempt
+
+        first = ("id", "title", "summary", "kind", "trigger", "change", "validation", "evidence", "conditions")
+        record = {k: note[k] for k in first if k in note}
+        record.update((k, v) for k, v in note.items() if k not in record and k != "content_hash")
+        record["evidence"] = [dict(e, quote=e["quote"] if is_attempt(e) else error_line(e.get("quote")))
+                              if isinstance(e, dict) and e.get("quote") else e for e in note.get("evidence") or []]
+        if note.get("observation_ids"):
+            record["logs"] = f"the full output behind the evidence: `{EVIDENCE_HINT.format(id=id)}`"
         record["verified"] = bool(note.get("verified"))
         record["provenance"] = provenance(note)
         record["relations"] = relations

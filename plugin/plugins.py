@@ -85,7 +85,8 @@ def entry_points(group: str = ENTRY_POINT_GROUP) -> list[tuple[str, str, str]]:
             if dist in seen:
                 continue
             seen.add(dist)
-            found.extend((dist, ep, value) for ep, value in _parse_group(text, group))
+            if group in text:  # most distributions have entry points, few in this group: parse only those
+                found.extend((dist, ep, value) for ep, value in _parse_group(text, group))
     return found
 
 

@@ -1,6 +1,7 @@
 """The lesson record: its fields, its stored shape, and what a usable record must hold."""
 from __future__ import annotations
 
+import os
 import re
 
 from .store import NOTE_KINDS
@@ -99,6 +100,118 @@ def redacted(record: dict) -> dict:
     from .quality import CONTENT_FIELDS
 
     return {k: walk(v) if k in CONTENT_FIELDS else v for k, v in record.items()}
+
+
+TITLE_LIMIT = 140
+# past tense as an agent reports a fix -> the imperative a title states it in
+_IMPERATIVE = {"added": "add", "set": "set", "pinned": "pin", "changed": "change", "ran": "run", "installed": "install",
+               "replaced": "replace", "removed": "remove", "renamed": "rename", "moved": "move", "upgraded": "upgrade",
+               "downgraded": "downgrade", "bumped": "bump", "fixed": "fix", "used": "use", "switched": "switch",
+               "passed": "pass", "exported": "export", "configured": "configure", "created": "create",
+               "deleted": "delete", "updated": "update", "enabled": "enable", "disabled": "disable",
+               "restored": "restore", "reverted": "revert", "wrapped": "wrap", "called": "call", "made": "make"}
+_LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s+(?=\S+:))")
+_PYTEST_FAILED = re.compile(r"\b(?:FAILED|ERROR)\s+\S+\s+-\s+")
+_DOTTED_EXCEPTION = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b)")
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+([\w.@+-]+)")
+_ERROR_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|(?i:\berror\b\s*[:\[]|\bfatal:|\bpanic)")
+_ERROR_WORD = re.compile(r"(?i)error|exception|fail|fatal|panic|denied|not found|no such|cannot|can't|unable")
+_FIRST_PERSON = re.compile(r"(?i)^(?:(?:so|then|finally|and)\s+)?(?:I|we)\s+(?:have\s+|had\s+|then\s+|just\s+)?")
+_CODE = re.compile(r"`([^`]+)`")
+
+
+def error_line(text: str) -> str:
+    """The line of a log a reader needs: the last that names an error (``KeyError: …``, ``error[E0433]``), else
+    the last that says something failed, else the last that says anything ("4 passed"); log furniture stripped."""
+    # text.bounded's marker joins the head of one line to the tail of another: keep whole words only
+    text = re.sub(r"…\[\d+ chars truncated\]…\S*\s*", "\n", str(text or ""))
+    lines = [line.strip().strip("=").strip() for line in text.splitlines()]
+    lines = [_LOG_PREFIX.sub("", _PYTEST_FAILED.sub("", line)).strip() for line in lines if line.strip(" -_*>#\t")]
+    lines = [line for line in lines if line]
+    if len(lines) <= 1:
+        return lines[0] if lines else ""
+    named = [line for line in lines if _ERROR_NAME.search(line)]
+    failed = [line for line in lines if _ERROR_WORD.search(line)]
+    return (named or failed or lines)[-1]
+
+
+def _title_part(text: str, error: bool = True) -> str:
+    """One clause of a title: the line that says something (the error line of a log, or a fix's first line),
+    without log furniture or absolute paths."""
+    first = next((line for line in str(text or "").splitlines() if line.strip()), "")
+    text = " ".join((error_line(text) if error else first).split())
+    for _ in range(3):
+        text = _LOG_PREFIX.sub("", text).strip()
+    text = _PYTEST_FAILED.sub("", text)
+    text = _DOTTED_EXCEPTION.sub(r"\1", text)
+    text = _ABSOLUTE_PATH.sub(r"\1", text)
+    return text.strip(" .;,")
+
+
+def _imperative(fix: str) -> str:
+    fix = _FIRST_PERSON.sub("", fix.split("; ")[0]).strip()  # "added X; all tests pass now": the fix is the first clause
+    first, _, rest = fix.partition(" ")
+    verb = _IMPERATIVE.get(first.lower())
+    if verb:
+        return f"{verb} {rest}".strip()
+    return fix[:1].lower() + fix[1:] if fix[:1].isupper() and not fix[1:2].isupper() else fix
+
+
+def _shorten(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters, cut between words (and code spans kept whole), never mid-word."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    cut = cut[:space] if space > limit // 2 else cut
+    if cut.count("`") % 2:  # never leave a code span open
+        cut = cut[: cut.rfind("`")].rstrip()
+    return cut.rstrip(" ,;:-(") + "…"
+
+
+def _compact_command(match: re.Match) -> str:
+    words = [w for w in match.group(1).split() if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)]
+    return "`" + " ".join(os.path.basename(w) if "/" in w and not w.startswith("-") else w for w in words) + "`"
+
+
+def _fit_problem(problem: str, room: int) -> str:
+    """The problem within ``room``: first without a trailing "in FILE", then with its command's flags and
+    directories dropped, and only then cut between words."""
+    steps = (lambda p: re.sub(r"\s+in\s+[\w./-]+\.\w+$", "", p), lambda p: _CODE.sub(_compact_command, p),
+             lambda p: _CODE.sub(lambda m: m.group(0) if len(m.group(1)) <= 30
+                                 else "`" + " ".join(m.group(1).split()[:2]) + " …`", p))
+    for step in steps:
+        if len(problem) <= room:
+            break
+        problem = step(problem)
+    return _shorten(problem, room)
+
+
+def lesson_problem(text: str) -> str:
+    """``text`` read as a title's problem (its error line, log furniture and absolute paths dropped), uncut."""
+    return _title_part(text)
+
+
+def lesson_title(problem: str, fix: str | None = None, limit: int = TITLE_LIMIT) -> str:
+    """The one line a person would title a lesson with: the problem, then its fix ("X fails with Y — add Z").
+
+    Deterministic. ``problem`` is what goes wrong (a command and its error, a symptom),
+    ``fix`` what made it go away (an edit, an invocation: "added X" reads "add X").
+    Log furniture (``E``, ``FAILED path -``, ``Exit code 1``), dotted module paths
+    of exception names and absolute paths are dropped; when the line is too long the
+    problem gives way first (its file, its command's flags, then words), and the fix
+    keeps at least half the line.
+    """
+    problem, fix = _title_part(problem), _imperative(_title_part(fix or "", error=False))
+    if not fix:
+        return _fit_problem(problem[:1].upper() + problem[1:], limit)
+    if not problem:
+        return _shorten(fix[:1].upper() + fix[1:], limit)
+    joint = " — "
+    room = limit - len(joint)
+    fix = _shorten(fix, max(room - len(problem), room // 2))
+    problem = _fit_problem(problem, room - len(fix))
+    return f"{problem[:1].upper()}{problem[1:]}{joint}{fix}"
 
 
 REQUIRED_STRINGS = ("title", "summary", "trigger", "change")

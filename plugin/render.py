@@ -6,9 +6,11 @@ exceeds its token budget.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .provenance import provenance, provenance_labels
+from .record import error_line, lesson_problem
 from .sanitize import neutralise
 from .text import estimate_tokens, one_line
 
@@ -17,7 +19,20 @@ FIELD_LIMIT = 600
 INDEX_HEADER = "\nMore notes (titles only):\n"
 # tokens kept free for the index while placing full notes, so that a long note does not crowd out the rest
 INDEX_RESERVE = 60
-
+# characters each card line may take: a typical fix fits in ~150 tokens (the cause and fix first, logs never)
+CARD_LIMITS = {"title": 140, "summary": 220, "trigger": 110, "change": 130, "attempt": 100, "error": 110,
+               "check": 90, "conditions": 100, "why": 100}
+# the same lines for a person reading one note (`lorebook show`, corpora, the llm fragment)
+FULL_LIMITS = {"title": 200, "summary": 1200, "trigger": 600, "change": 1500, "attempt": 300, "error": 300,
+               "check": 300, "conditions": 600, "why": 300}
+CARD_TOKENS = 150
+SHORT_LIMITS = {k: v * 2 // 3 for k, v in CARD_LIMITS.items()}
+EVIDENCE_HINT = "lorebook show {id} --evidence"
+_ERROR_LINE = re.compile(r"(?i)error|exception|fail|fatal|panic|traceback|denied|not found|no such|cannot|can't|"
+                         r"unable|refused|missing|invalid|undefined")
+_DID_NOT_HELP = re.compile(r"(?i)\b(?:did not|didn't|does not|doesn't) (?:help|work|fix)|still fail")
+_HUNK_HEADER = re.compile(r"^@@ [^@]* @@")
+_OBSERVATION_REF = re.compile(r"\s*\(observations? [\d, ]+\)")
 
 
 def template(name: str) -> str:
@@ -28,31 +43,99 @@ def template(name: str) -> str:
 
 
 def inert(text, limit: int = FIELD_LIMIT) -> str:
-    """Stored ``text`` as inert data, cut to ``limit`` characters: every stored field is rendered through here.
+    """Stored text as any face may show it: one line, whitespace normalised, at most ``limit`` characters.
 
-    It cannot close the memory frame, open a tag, or pass for the user's or
-    the system's words (see :func:`lorebook.sanitize.neutralise`).
+    Every piece of stored text lorebook renders (titles included) goes through here
+    and nowhere else, so that what makes stored text safe to show lives in one place:
+    :func:`lorebook.sanitize.neutralise` (no frame marker, tag or role label survives).
     """
-    text = neutralise(str(text or "")).strip()
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return text
+    return one_line(neutralise(str(text or "")), limit)
 
 
-def _quoted(text: str, limit: int = FIELD_LIMIT) -> str:
-    return "\n".join("> " + line for line in inert(text, limit).splitlines())
+def is_attempt(item: dict) -> bool:
+    """An evidence item that records a failed attempt ("tried X: still failed with …"), not the fix."""
+    quote = str(item.get("quote") or "").lstrip().lower()
+    return quote.startswith(("tried ", "attempt", "first try")) or bool(_DID_NOT_HELP.search(quote)) \
+        or bool(_DID_NOT_HELP.search(str(item.get("source") or "")))
 
 
-def evidence_text(evidence) -> str:
-    if isinstance(evidence, list):
-        parts = []
-        for item in evidence:
-            if isinstance(item, dict):
-                parts.append(f"{item.get('quote', '')} (source: {item.get('source', 'unknown')})")
-            else:
-                parts.append(str(item))
-        return "\n".join(parts)
-    return str(evidence or "")
+def _words(text) -> set[str]:
+    return {w for w in re.findall(r"[\w./-]+", str(text or "").lower()) if len(w) > 2}
+
+
+def _said_already(text, shown) -> bool:
+    """Most of ``text``'s words are in ``shown`` already (a trigger that only restates the title's problem)."""
+    words = _words(text) - {"running", "run", "fails", "failed", "with", "when", "the", "this", "project", "it"}
+    return bool(words) and len(words & _words(shown)) >= 0.7 * len(words)
+
+
+def _whole_sentences(text, limit: int) -> str:
+    """``text``, or as many of its first sentences as fit in ``limit`` (at least one, which inert may cut)."""
+    text = " ".join(str(text or "").split())
+    if len(text) <= limit:
+        return text
+    kept = ""
+    for sentence in re.split(r"(?<=[.!?。])\s+", text):
+        if kept and len(kept) + 1 + len(sentence) > limit:
+            break
+        kept = f"{kept} {sentence}".strip()
+    return kept
+
+
+def _observation_ref(item: dict) -> str:
+    return f" (observation {item['observation_id']})" if isinstance(item.get("observation_id"), int) else ""
+
+
+def _change_text(change: str, compact: bool = False) -> str:
+    """The change as one readable line: diff hunk headers dropped, lines joined; a card keeps a diff's added
+    lines only (the state to reach), which the removed ones would otherwise push past the line's bound."""
+    lines = [line.rstrip() for line in str(change or "").splitlines()
+             if line.strip() and not _HUNK_HEADER.match(line.strip())]
+    if compact and any(re.match(r"\+(?!\+)", line) for line in lines):
+        lines = [line for line in lines if not re.match(r"-(?!-)", line)]
+    out = ""
+    for line in lines:
+        line = line.strip() if not line.startswith(("+", "-")) else line
+        out += ("" if not out else " " if out.endswith((".", ";", ":", ",")) else "; ") + line
+    return out
+
+
+def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = None) -> list[tuple[str, str]]:
+    """A note's readable lines, in reading order: the cause and fix first, then when it happens, the change,
+    what did not help, the error, the check that passed. Logs are never among them (see EVIDENCE_HINT)."""
+    limits = limits or CARD_LIMITS
+    compact = limits["summary"] < FULL_LIMITS["summary"]  # a card names one check; a full note names them all
+    lines: list[tuple[str, str]] = []
+    if why:
+        lines.append(("Matched", inert("; ".join(why), limits["why"])))
+    lines.append(("Cause and fix", inert(_whole_sentences(note.get("summary"), limits["summary"]), limits["summary"])))
+    if not compact or not _said_already(lesson_problem(note.get("trigger")), note.get("title")):
+        lines.append(("When", inert(note.get("trigger"), limits["trigger"])))
+    lines.append(("Change", inert(_change_text(note.get("change"), compact), limits["change"])))
+    evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
+    for item in evidence:
+        if is_attempt(item):
+            lines.append(("Did not help", inert(item.get("quote"), limits["attempt"])))
+    seen = " ".join([str(note.get("title") or "")] + [value for _, value in lines])  # what the reader has so far
+    for item in evidence:
+        if is_attempt(item):
+            continue
+        line = error_line(item.get("quote"))
+        if line and _ERROR_LINE.search(line) and not _said_already(lesson_problem(line), seen):
+            lines.append(("Error", inert(line, limits["error"]) + _observation_ref(item)))
+        break  # the first quote is the failure; later ones are the passing run, named by the check below
+    validation = note.get("validation") if isinstance(note.get("validation"), dict) else {}
+    passed = [inert(_OBSERVATION_REF.sub("", v) if compact else v, limits["check"])
+              for v in validation.get("passed") or [] if str(v).strip()]
+    missing = [inert(v, limits["check"]) for v in validation.get("not_performed") or [] if str(v).strip()]
+    if passed:
+        lines.append(("Checked", passed[0] if compact else "; ".join(passed)))
+    if missing and (not passed or not compact):
+        lines.append(("Not checked", missing[0] if compact else "; ".join(missing)))
+    if not passed and not missing:
+        lines.append(("Checked", "nothing after the change"))
+    lines.append(("Applies when", inert(note.get("conditions"), limits["conditions"])))
+    return [(label, value) for label, value in lines if value]
 
 
 def validation_text(validation) -> str:
@@ -69,32 +152,79 @@ def _labels(note: dict) -> dict:
 
 
 def index_line(note: dict, why: list[str] | None = None) -> str:
-    prov = _labels(note)
-    line = (f"- #{note['id']} [{inert(note.get('kind', 'note'), 20)}, {prov['verified']}, {prov['date']}, "
-            f"{prov['source']}] {one_line(inert(note['title'], 400), 140)}")
+    prov = provenance_labels(provenance(note))
+    line = (f"- #{note['id']} [{inert(note.get('kind') or 'note', 20)}, {prov['verified']}, {prov['date']}, "
+            f"{inert(prov['source'], 60)}] {inert(note['title'], 140)}")
     if why:
-        line += f" (matched: {one_line(inert('; '.join(why), 400), 80)})"
+        line += f" (matched: {inert('; '.join(why), 80)})"
     return line
 
 
-def full_note(note: dict, why: list[str] | None = None, limit: int = FIELD_LIMIT) -> str:
-    prov = _labels(note)
-    fields = []
-    if why:
-        fields.append(f"Matched: {one_line(inert('; '.join(why), 400), 160)}")
-    for label, value in (
-        ("Trigger", note.get("trigger")),
-        ("Evidence", evidence_text(note.get("evidence"))),
-        ("Change", note.get("change")),
-        ("Validation", validation_text(note.get("validation"))),
-        ("Applies when", note.get("conditions")),
-    ):
-        if value and str(value).strip():
-            fields.append(f"{label}:\n{_quoted(str(value), limit)}")
-    return template("note_full.md").format(
-        id=note["id"], title=one_line(inert(note["title"], 400), 160), kind=inert(note.get("kind", "note"), 20),
-        verified=prov["verified"], date=prov["date"], source=prov["source"], fields="\n".join(fields),
-    ).strip()
+def full_note(note: dict, why: list[str] | None = None, limits: dict | None = None,
+              tokens: int | None = CARD_TOKENS) -> str:
+    """One note as a card (templates/note_full.md): title, provenance, then :func:`note_lines`.
+
+    Within ``tokens`` where it can be: the lines give way (the change, the trigger, …
+    first, then the cause and fix, by whole sentences) before the card grows past it;
+    the title stays.
+    """
+    limits = dict(limits or CARD_LIMITS)
+    prov = provenance_labels(provenance(note))
+    others = [k for k in limits if k not in ("title", "summary")]
+    # the other lines give way first, then the cause and fix (to whole sentences), then both further
+    phases = iter([(others, 70), (["summary"], 100), (others, 40), (["summary"], 60)])
+    keys, floor = next(phases)
+    while True:
+        fields = "\n".join(f"{label}: {value}" for label, value in note_lines(note, limits, why))
+        card = template("note_full.md").format(
+            id=note["id"], title=inert(note["title"], limits["title"]), kind=inert(note.get("kind") or "note", 20),
+            verified=prov["verified"], date=prov["date"], source=inert(prov["source"], 60), fields=fields,
+        ).strip()
+        if tokens is None or estimate_tokens(card) <= tokens:
+            return card
+        while all(limits[k] <= floor for k in keys):
+            try:
+                keys, floor = next(phases)
+            except StopIteration:
+                return card
+        for key in keys:
+            limits[key] = max(limits[key] * 4 // 5, floor)
+
+
+def note_for_reading(note: dict) -> str:
+    """One note for a person (`lorebook show`): the card's lines at full length, the change as written,
+    the evidence as its error lines, and where the full logs are."""
+    prov = provenance_labels(provenance(note))
+    out = [f"#{note['id']} {inert(note['title'], FULL_LIMITS['title'])}",
+           f"{inert(note.get('kind') or 'note', 20)} · {prov['verified']} · recorded {prov['date']} by "
+           f"{inert(prov['source'], 60)}", ""]
+    for label, value in note_lines(note, FULL_LIMITS):
+        if label == "Change" and "\n" in str(note.get("change") or "").strip():
+            out.append("Change:")
+            out += ["  " + inert(line, FULL_LIMITS["change"]) for line in str(note["change"]).strip().splitlines()
+                    if line.strip()]
+            continue
+        out.append(f"{label}: {value}")
+    evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict) and not is_attempt(e)]
+    if evidence:
+        out.append("Evidence:")
+        for item in evidence:
+            source = inert(item.get("source"), 120)
+            out.append(f"  - {inert(error_line(item.get('quote')), FULL_LIMITS['error'])}"
+                       + (f" — {source}" if source else ""))
+    if note.get("observation_ids"):
+        out.append(f"Full logs: `{EVIDENCE_HINT.format(id=note['id'])}` (observations "
+                   + ", ".join(str(i) for i in note["observation_ids"]) + ")")
+    return "\n".join(out)
+
+
+def observation_for_reading(observation: dict) -> str:
+    """An observation as recorded (its full excerpt): what `lorebook show ID --evidence` prints."""
+    head = (f"observation {observation['id']} · {inert(observation.get('tool'), 40)} "
+            f"`{inert(observation.get('target'), 200)}` · {inert(observation.get('outcome'), 20)} · "
+            f"{(observation.get('created_at') or '')[:19]}")
+    body = observation.get("error_text") or observation.get("body") or observation.get("summary") or ""
+    return "\n".join([head, *("  " + inert(line, 400) for line in str(body).splitlines())])
 
 
 def render_context(notes: list[dict], budget: int, heading: str = "", reasons: dict | None = None,
@@ -108,15 +238,15 @@ def render_context(notes: list[dict], budget: int, heading: str = "", reasons: d
         return "", []
     reasons = reasons or {}
     frame = template("session_start.md")
-    footer = "\nFetch any note in full with `lorebook show ID`."
+    footer = f"\nFetch any note in full with `lorebook show ID`, its logs with `{EVIDENCE_HINT.format(id='ID')}`."
     fixed = estimate_tokens(frame.format(body="") + heading + footer + INDEX_HEADER) + 8
     remaining = budget - fixed
     full, index, shown = [], [], []
     for position, note in enumerate(notes):
         if position < full_notes:
             placed = False
-            for limit in (FIELD_LIMIT, FIELD_LIMIT // 3):  # a shorter excerpt rather than no body at all
-                block = full_note(note, reasons.get(note["id"]), limit)
+            for limits in (CARD_LIMITS, SHORT_LIMITS):  # a shorter card rather than no card at all
+                block = full_note(note, reasons.get(note["id"]), limits)
                 cost = estimate_tokens(block) + 2
                 if cost <= remaining - INDEX_RESERVE:
                     full.append(block)

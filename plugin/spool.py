@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pathlib costs a hook process ~6 ms of imports
+    from pathlib import Path
 
 MAX_SPOOL_BYTES = 16 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
@@ -27,10 +30,10 @@ except ImportError:  # pragma: no cover - Windows: O_APPEND alone
     fcntl = None
 
 
-def spool_path() -> Path:
-    from .config import user_dir
+def spool_path() -> str:
+    from .config import user_dir_str
 
-    return user_dir() / "capture-spool.jsonl"
+    return os.path.join(user_dir_str(), "capture-spool.jsonl")
 
 
 def _lock(fd: int, mode: int) -> bool:
@@ -66,8 +69,15 @@ class Spool:
     """An append-only file of store calls waiting for the database (see the module's docstring)."""
 
     def __init__(self, path: str | Path | None = None, log=None):
-        self.path = Path(path) if path is not None else spool_path()
+        self._path = os.fspath(path) if path is not None else spool_path()
         self._log_to = log  # log(message, exc=None): the hook log
+
+    @property
+    def path(self) -> Path:
+        """The spool file (a ``Path``: pathlib is imported only when asked for)."""
+        from pathlib import Path
+
+        return Path(self._path)
 
     def _log(self, message: str, exc: BaseException | None = None) -> None:
         if self._log_to is not None:
@@ -75,7 +85,7 @@ class Spool:
 
     def pending(self) -> bool:
         try:
-            return os.stat(self.path).st_size > 0
+            return os.stat(self._path).st_size > 0
         except OSError:
             return False
 
@@ -90,20 +100,20 @@ class Spool:
             self._log(f"a {method} call of {len(data)} bytes is over {MAX_LINE_BYTES}: not spooled, dropped")
             return False
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self._path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         except OSError as ex:
-            self._log(f"cannot open {self.path}: {method} dropped", ex)
+            self._log(f"cannot open {self._path}: {method} dropped", ex)
             return False
         try:
             _lock(fd, fcntl.LOCK_SH if fcntl else 0)
             if os.fstat(fd).st_size + len(data) > MAX_SPOOL_BYTES:
-                self._log(f"{self.path} is full ({MAX_SPOOL_BYTES} bytes): {method} dropped")
+                self._log(f"{self._path} is full ({MAX_SPOOL_BYTES} bytes): {method} dropped")
                 return False
             os.write(fd, data)  # one write of the whole line: O_APPEND keeps concurrent lines whole
-            self._log(f"the database was locked: {method} kept in {self.path.name} for the next hook")
+            self._log(f"the database was locked: {method} kept in {os.path.basename(self._path)} for the next hook")
             return True
         except OSError as ex:
-            self._log(f"cannot write {self.path}: {method} dropped", ex)
+            self._log(f"cannot write {self._path}: {method} dropped", ex)
             return False
         finally:
             os.close(fd)
@@ -123,11 +133,11 @@ class Spool:
         return stored
 
     def _drain_once(self, store) -> int | None:
-        guard = os.open(str(self.path) + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
+        guard = os.open(self._path + ".lock", os.O_WRONLY | os.O_CREAT, 0o600)
         try:
             if fcntl is not None and not _lock(guard, fcntl.LOCK_EX | fcntl.LOCK_NB):
                 return None
-            with open(self.path, "rb") as fp:
+            with open(self._path, "rb") as fp:
                 data = fp.read()
             end = data.rfind(b"\n") + 1  # a line still being written is left for next time
             if end == 0:
@@ -138,7 +148,7 @@ class Spool:
                     record = json.loads(raw)
                     calls.append((str(record["method"]), dict(record["arguments"])))
                 except (ValueError, KeyError, TypeError) as ex:
-                    self._log(f"an unreadable line in {self.path.name} skipped", ex)
+                    self._log(f"an unreadable line in {os.path.basename(self._path)} skipped", ex)
             stored = store.replay_spooled(
                 calls, on_error=lambda name, arguments, ex: self._log(f"a spooled {name} could not be stored", ex))
             self._cut(end)
@@ -148,7 +158,7 @@ class Spool:
 
     def _cut(self, end: int) -> None:
         """Remove the first ``end`` bytes (the replayed lines), keeping whatever was appended since."""
-        fd = os.open(self.path, os.O_RDWR)
+        fd = os.open(self._path, os.O_RDWR)
         try:
             _lock(fd, fcntl.LOCK_EX if fcntl else 0)
             size = os.fstat(fd).st_size

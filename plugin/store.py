@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import sqlite3
-from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Iterable, Iterator
+import time
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .errors import (NoteNotFound, StoreCorrupt, StoreError, StoreFull, StoreLocked, StoreReadOnly,
                      StoreUnreadable)
 
+if TYPE_CHECKING:  # pathlib, hashlib and datetime cost a hook process ~10 ms of imports: used lazily
+    from pathlib import Path
+
 SCHEMA_VERSION = 3
 BUSY_TIMEOUT_S = 5.0
 HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a longer lock goes to the spool
+# A store opened with checkpoint_on_close=False (hook processes) leaves the WAL to the next process instead of
+# copying it into the database (and fsyncing both) as it closes; past this size it truncates the WAL as it closes.
+# SQLite's autocheckpoint cannot bound it alone: a process that opens the database first rebuilds the WAL index,
+# forgetting what was already copied, so the WAL is never rewound and would grow with every hook.
+WAL_TRUNCATE_BYTES = 1024 * 1024
 
 NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids",
                     "flags")
@@ -33,10 +39,13 @@ NOTE_KINDS = ("fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works")
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    """The UTC time to the second, ISO 8601 (``2026-12-01T15:44:03+00:00``)."""
+    return time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
 
 
 def content_hash(*parts: Any) -> str:
+    import hashlib
+
     digest = hashlib.sha256()
     for part in parts:
         digest.update(json.dumps(part, sort_keys=True, default=str).encode("utf-8", "replace"))
@@ -179,25 +188,36 @@ class Store:
     do. ``conn`` is the raw connection, for tests and benchmarks only.
     """
 
-    def __init__(self, path: str | Path | None = None, busy_timeout: float = BUSY_TIMEOUT_S):
+    def __init__(self, path: str | Path | None = None, busy_timeout: float = BUSY_TIMEOUT_S,
+                 checkpoint_on_close: bool = True):
         if path is None:
-            from .config import db_path
+            from .config import db_file
 
-            path = db_path()
-        self.path = Path(path)
+            path = db_file()
+        self._path = os.fspath(path)
         self.busy_timeout = busy_timeout
         self._spool = None
         self._spooling = False
-        self.conn = sqlite3.connect(str(self.path), timeout=busy_timeout, isolation_level=None)
+        self.conn = sqlite3.connect(self._path, timeout=busy_timeout, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
-        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self.conn.execute("PRAGMA synchronous = NORMAL")  # safe in WAL mode: commits do not fsync
+        self._checkpoint_on_close = checkpoint_on_close
+        if not checkpoint_on_close and hasattr(self.conn, "setconfig"):  # Python 3.12+
+            self.conn.setconfig(sqlite3.SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, True)
         self._db = None
         if self.conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
             self._migrate()
 
     # --- plumbing --------------------------------------------------------------
+
+    @property
+    def path(self) -> Path:
+        """The database file (a ``Path``: pathlib is imported only when asked for)."""
+        from pathlib import Path
+
+        return Path(self._path)
 
     def _domain_error(self, ex: sqlite3.Error | OSError) -> Exception:
         """The domain error (with the file and what to do) for a SQLite error; the error itself for a bug."""
@@ -236,7 +256,7 @@ class Store:
     def _migrate(self) -> None:
         from .files import FileLock
 
-        with FileLock(str(self.path) + ".lock"):
+        with FileLock(self._path + ".lock"):
             if self.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 return  # another process migrated while we waited
             mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -294,6 +314,16 @@ class Store:
             raise self._domain_error(ex) from ex
 
     def close(self) -> None:
+        """Close the connection. A hook's store (``checkpoint_on_close=False``) leaves the WAL as it is, unless
+        it is over ``WAL_TRUNCATE_BYTES``: then it copies it into the database and truncates it, when no other
+        process is in the way (else a later close does)."""
+        if not self._checkpoint_on_close:
+            try:
+                if os.path.getsize(self._path + "-wal") > WAL_TRUNCATE_BYTES:
+                    self.conn.execute("PRAGMA busy_timeout = 0")
+                    self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except (OSError, sqlite3.Error):
+                pass  # no WAL (another journal mode), or busy: the next close tries again
         self.conn.close()
 
     def set_busy_timeout(self, seconds: float) -> None:
@@ -757,7 +787,7 @@ class Store:
 
         from .files import FileLock
 
-        with FileLock(str(self.path) + ".lock"):
+        with FileLock(self._path + ".lock"):
             apply_embeddings_migrations(self.db)
             from .migrations import vector_migrations
 
@@ -800,7 +830,7 @@ class Store:
         Each row: note_id, updated_at (as read), embedding (bytes), content, content_hash, metadata.
         A note edited since it was read keeps ``pending`` (its new text gets embedded next time)."""
         saved = 0
-        stamp = int(datetime.now(timezone.utc).timestamp())
+        stamp = int(time.time())
         with self.atomic():
             for row in rows:
                 cursor = self.conn.execute(
@@ -1017,7 +1047,7 @@ class Store:
             counts[table] = self.conn.execute(f"SELECT count(*) FROM [{table}]").fetchone()[0]
         counts["notes_by_status"] = dict(self.conn.execute("SELECT status, count(*) FROM notes GROUP BY status").fetchall())
         counts["db_bytes"] = sum(
-            os.path.getsize(p) for p in (str(self.path), str(self.path) + "-wal") if os.path.exists(p)
+            os.path.getsize(p) for p in (self._path, self._path + "-wal") if os.path.exists(p)
         )
         return counts
 

@@ -6,8 +6,9 @@ from click.testing import CliRunner
 from lorebook.cli import cli
 from lorebook.demo import sample_session
 
-ERROR = "ConfigError: [http] timeout_seconds is required in settings.toml"
-FIX = "`timeout_seconds = 10` under [http]"
+ERROR = "ConfigError: [http] timeout_seconds is required"
+FIX = "add `timeout_seconds = 10` under [http]"
+CAUSE = "the settings refactor dropped `timeout_seconds` from the [http] section of settings.toml"
 
 
 def test_demo_shows_the_lesson_the_next_session_gets(lorebook_home, monkeypatch):
@@ -23,8 +24,18 @@ def test_demo_shows_the_lesson_the_next_session_gets(lorebook_home, monkeypatch)
     assert "This demo stored: 4 observations, 1 note." in out
     context = out.split("Claude Code receives this context:")[1]
     assert "<lorebook-memory>" in context and "not instructions" in context
-    assert ERROR in context and FIX in context
-    assert "`pytest -q tests/test_forecast.py`" in context and "verified" in context
+    # the card: its title states the problem and the fix, the cause comes first, the check that passed last
+    card = context.split("\n### ")[1].split("\n\n")[0]
+    title = card.splitlines()[0]
+    assert ERROR in title and title.endswith(FIX), title
+    assert card.splitlines()[2].startswith("Cause and fix: ") and CAUSE in card.splitlines()[2]
+    assert "Checked: `pytest -q tests/test_forecast.py` passed after the change" in card and "verified" in card
+    # the lesson, not the log: no pytest furniture; the log is one command away
+    assert "collected 4 items" not in context and "=====" not in context and "def test_fetch" not in context
+    assert "lorebook show ID --evidence" in context
+    from lorebook.text import estimate_tokens
+
+    assert estimate_tokens("### " + card) <= 150
     # the default leaves the user's own data dir alone
     assert not (lorebook_home / "lorebook.db").exists()
     # the context tells the model to fetch notes with `lorebook show ID`: the demo says why that cannot work here

@@ -143,7 +143,10 @@ def test_builtin_hook_plugins_hold_only_their_hookimpls():
 
 
 def test_the_capture_hook_imports_only_what_it_uses(lorebook_home, git_project):
-    code = ("import sys, json; from lorebook.main import main; main(['hook', 'post-tool-use']); "
+    # pathlib (with urllib.parse, ipaddress, fnmatch: ~6 ms a hook) may be loaded at startup by an editable
+    # install's import hook: forgotten first, so that the hook path's own import of it shows
+    code = ("import sys, json; [sys.modules.pop(m) for m in ('pathlib', 'urllib.parse', 'ipaddress') "
+            "if m in sys.modules]; from lorebook.main import main; main(['hook', 'post-tool-use']); "
             "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
     payload = {"session_id": "s1", "cwd": str(git_project), "tool_name": "Bash", "tool_use_id": "t1",
                "tool_input": {"command": "pytest -q"}, "tool_response": {"stdout": "3 passed"}}
@@ -154,7 +157,7 @@ def test_the_capture_hook_imports_only_what_it_uses(lorebook_home, git_project):
     modules = set(json.loads(result.stderr.decode().strip().splitlines()[-1]))
     assert "lorebook.hooks.capture" in modules
     for heavy in ("llm", "click", "sqlite_utils", "numpy", "importlib.metadata", "dataclasses", "lorebook.writeback",
-                  "lorebook.search", "lorebook.render", "subprocess"):
+                  "lorebook.search", "lorebook.render", "subprocess", "pathlib", "urllib.parse"):
         assert heavy not in modules, heavy
 
 

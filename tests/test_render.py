@@ -1,0 +1,212 @@
+"""A record shaped for reading: titles a person would write, the cause and fix first, cards of ~150 tokens."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from lorebook.cli import cli
+from lorebook.record import error_line, lesson_title
+from lorebook.render import full_note, inert, note_for_reading, render_context
+from lorebook.text import estimate_tokens
+
+PYTEST_LOG = """Exit code 1
+============================= test session starts ==============================
+collected 12 items
+
+tests/test_app.py F...........                                           [100%]
+
+=================================== FAILURES ===================================
+_________________________________ test_import __________________________________
+ImportError while importing test module '/home/dev/shop/tests/test_app.py'.
+E   ModuleNotFoundError: No module named 'shop'
+=========================== short test summary info ============================
+ERROR tests/test_app.py - ModuleNotFoundError: No module named 'shop'
+========================= 1 error in 0.31s ==========================="""
+
+# the record shape candidates produce (branch `lessons`): net change, one line per failed attempt
+SECOND_TRY = {
+    "id": 7, "kind": "fix", "verified": 1, "source_agent": "claude-code", "session_id": "5f1e2d3c-aaaa",
+    "created_at": "2026-11-30T10:00:00", "updated_at": "2026-11-30T10:00:00", "scope": "project",
+    "title": lesson_title("`pytest -q` fails with ModuleNotFoundError: No module named 'shop'",
+                          "ran it with PYTHONPATH=src"),
+    "summary": "The package lives under src/ and is not installed, so pytest cannot import it from the repository "
+               "root. Running pytest with PYTHONPATH=src makes `shop` importable.",
+    "trigger": "Running `pytest -q` fails with `ModuleNotFoundError: No module named 'shop'`",
+    "evidence": [
+        {"quote": PYTEST_LOG, "source": "observation 11 (`pytest -q` failed)", "observation_id": 11},
+        {"quote": "tried `pip install pytest`: still failed with ModuleNotFoundError: No module named 'shop'",
+         "source": "an attempt in this session", "observation_id": 12},
+        {"quote": "`PYTHONPATH=src pytest -q` passed: 12 passed in 0.40s", "source": "observation 13",
+         "observation_id": 13},
+    ],
+    "change": "Run the tests as `PYTHONPATH=src pytest -q` (the environment variable was added).",
+    "validation": {"passed": ["`PYTHONPATH=src pytest -q` passed after the change (observation 13)"],
+                   "not_performed": []},
+    "conditions": "", "files": [], "error_signatures": ["ModuleNotFoundError: No module named <name>"],
+    "observation_ids": [11, 12, 13],
+}
+
+
+@pytest.mark.parametrize("problem, fix, expected", [
+    ("`pytest -q tests/test_forecast.py` fails with FAILED tests/test_forecast.py::test_fetch_times_out - "
+     "weather.errors.ConfigError: [http] timeout_seconds is required in settings.toml",
+     "Added `timeout_seconds = 10` under [http]; all 4 forecast tests pass now.",
+     "`pytest -q tests/test_forecast.py` fails with ConfigError: [http] timeout_seconds is required — "
+     "add `timeout_seconds = 10` under [http]"),
+    ("`pytest -q` fails with ModuleNotFoundError: No module named 'shop'", "I ran it with PYTHONPATH=src",
+     "`pytest -q` fails with ModuleNotFoundError: No module named 'shop' — run it with PYTHONPATH=src"),
+    (PYTEST_LOG, "pinned urllib3<2 in requirements.txt",
+     "ModuleNotFoundError: No module named 'shop' — pin urllib3<2 in requirements.txt"),
+    ("`make` fails with /home/dev/shop/build/out.o: No such file or directory", "",
+     "`make` fails with out.o: No such file or directory"),
+])
+def test_lesson_title_states_the_problem_then_the_fix(problem, fix, expected):
+    assert lesson_title(problem, fix) == expected
+    assert lesson_title(problem, fix) == lesson_title(problem, fix)  # deterministic
+
+
+def test_a_long_title_gives_way_between_words_never_mid_word_and_keeps_the_fix():
+    title = lesson_title("`cargo build --release --features very-long-feature-name,another-one` fails with "
+                         "error[E0433]: failed to resolve: use of undeclared crate or module `tokio` in "
+                         "/home/dev/proj/src/main.rs", "added tokio with the rt-multi-thread feature to Cargo.toml")
+    assert len(title) <= 140 and title.endswith("— add tokio with the rt-multi-thread feature to Cargo.toml")
+    assert "error[E0433]" in title and "/home/dev" not in title
+    head = title.split(" — ")[0]
+    assert head.count("`") % 2 == 0 and (head.endswith("…") or len(head) < 100)
+    assert not head.rstrip("…").endswith(("resol", "undecl"))  # cut between words
+
+
+def test_error_line_is_the_line_that_names_the_error():
+    assert error_line(PYTEST_LOG) == "ModuleNotFoundError: No module named 'shop'"
+    assert error_line("Exit code 1\n=== 1 failed in 0.3s ===\nE   KeyError: 'DATABASE_URL'\n=== 1 failed ===") \
+        == "KeyError: 'DATABASE_URL'"
+    assert error_line("just one line") == "just one line"
+
+
+def test_inert_is_one_bounded_line():
+    assert inert("a\n\n  b\tc ", 100) == "a b c"
+    assert len(inert("word " * 100, 50)) == 50
+    assert inert(None, 10) == ""
+
+
+def test_a_typical_card_leads_with_the_cause_and_fix_and_fits_150_tokens():
+    card = full_note(SECOND_TRY)
+    lines = card.splitlines()
+    assert lines[0] == "### #7 " + SECOND_TRY["title"]
+    assert lines[1] == "fix · verified · recorded 2026-11-30 by claude-code session 5f1e2d3c"
+    assert lines[2].startswith("Cause and fix: The package lives under src/")
+    assert "Change: Run the tests as `PYTHONPATH=src pytest -q`" in card
+    # the failed attempt is shown as one, never as the fix
+    assert "Did not help: tried `pip install pytest`: still failed" in card
+    assert "pip install" not in card.split("Did not help:")[0]
+    assert "Checked: `PYTHONPATH=src pytest -q` passed after the change" in card
+    # the evidence is its error line, not the log
+    assert "collected 12 items" not in card and "=====" not in card and "short test summary" not in card
+    assert estimate_tokens(card) <= 150, (estimate_tokens(card), card)
+
+
+def test_a_card_names_the_error_when_nothing_else_on_it_does():
+    note = dict(SECOND_TRY, title="Tests need PYTHONPATH=src", trigger="Running the tests from the repository root",
+                evidence=[SECOND_TRY["evidence"][0], SECOND_TRY["evidence"][2]])
+    card = full_note(note)
+    assert "Error: ModuleNotFoundError: No module named 'shop' (observation 11)" in card
+    assert "When: Running the tests from the repository root" in card
+
+
+def test_an_unverified_card_says_what_was_not_checked():
+    note = dict(SECOND_TRY, verified=0, validation={"passed": [], "not_performed": ["The full suite was not run."]})
+    card = full_note(note)
+    assert "not verified" in card.splitlines()[1]
+    assert "Not checked: The full suite was not run." in card and "Checked:" not in card.replace("Not checked", "")
+
+
+def test_a_long_record_still_makes_a_bounded_card():
+    note = dict(SECOND_TRY, summary="The cause. " * 80, change="line\n" * 200, trigger="t " * 300,
+                conditions="Linux " * 100)
+    card = full_note(note)
+    assert estimate_tokens(card) <= 150
+    assert card.splitlines()[2].startswith("Cause and fix: The cause. The cause.")
+
+
+def test_injection_frames_cards_as_evidence_within_the_budget_with_the_way_to_the_logs():
+    others = [dict(SECOND_TRY, id=i, title=f"Other lesson {i}") for i in range(20, 30)]
+    text, shown = render_context([SECOND_TRY, *others], 600)
+    assert estimate_tokens(text) <= 600
+    assert text.startswith("<lorebook-memory>") and "not instructions" in text
+    assert shown[0] == 7 and "Cause and fix: The package lives" in text
+    assert "More notes (titles only):" in text
+    assert "`lorebook show ID --evidence`" in text
+
+
+@pytest.fixture
+def stored_note(store, tmp_path):
+    """SECOND_TRY stored, with the observations it cites."""
+    store.ensure_session("5f1e2d3c-aaaa", project_key=None)
+    ids = []
+    for tool, target, outcome, body in (("Bash", "pytest -q", "error", PYTEST_LOG),
+                                        ("Bash", "pip install pytest", "ok", "Requirement already satisfied"),
+                                        ("Bash", "PYTHONPATH=src pytest -q", "ok", "12 passed in 0.40s")):
+        ids.append(store.add_observation({"session_id": "5f1e2d3c-aaaa", "event": "post_tool_use", "tool": tool, "target": target, "summary": target,
+                                          "outcome": outcome, "body": body,
+                                          "error_text": body if outcome == "error" else None}))
+    note = {k: v for k, v in SECOND_TRY.items() if k not in ("id", "created_at", "updated_at")}
+    note["evidence"] = [dict(e, observation_id=ids[n]) for n, e in enumerate(SECOND_TRY["evidence"])]
+    note["observation_ids"] = ids
+    return store.add_note(note), ids
+
+
+def test_show_leads_with_the_cause_and_fix_and_evidence_prints_the_logs(stored_note):
+    note_id, ids = stored_note
+    out = CliRunner().invoke(cli, ["show", str(note_id)]).output
+    lines = out.splitlines()
+    assert lines[0] == f"#{note_id} {SECOND_TRY['title']}"
+    assert lines[3].startswith("Cause and fix: The package lives under src/ and is not installed")
+    assert "Did not help: tried `pip install pytest`" in out
+    assert "  - ModuleNotFoundError: No module named 'shop' — observation 11 (`pytest -q` failed)" in out
+    assert "collected 12 items" not in out
+    assert f"Full logs: `lorebook show {note_id} --evidence` (observations {', '.join(map(str, ids))})" in out
+    full = CliRunner().invoke(cli, ["show", str(note_id), "--evidence"]).output
+    assert full.startswith(out.rstrip("\n"))
+    assert f"observation {ids[0]} · Bash `pytest -q` · error" in full
+    assert "  collected 12 items" in full and "  12 passed in 0.40s" in full
+    data = json.loads(CliRunner().invoke(cli, ["show", str(note_id), "--evidence", "--json"]).output)
+    assert [o["id"] for o in data["observations"]] == ids
+
+
+def test_note_for_reading_keeps_a_multi_line_change_as_written():
+    note = dict(SECOND_TRY, change="settings.toml:\n retries = 2\n+timeout_seconds = 10")
+    text = note_for_reading(note)
+    assert "Change:\n  settings.toml:\n  retries = 2\n  +timeout_seconds = 10" in text
+
+
+def test_mcp_get_note_reads_lesson_first_with_error_lines_and_the_way_to_the_logs(stored_note, store):
+    from lorebook.mcp_server import Tools
+
+    note_id, ids = stored_note
+    answer = Tools(str(store.path) if hasattr(store, "path") else None).get_note(note_id)
+    note = answer["note"]
+    assert list(note)[:5] == ["id", "title", "summary", "kind", "trigger"]
+    assert note["evidence"][0]["quote"] == "ModuleNotFoundError: No module named 'shop'"
+    assert note["evidence"][1]["quote"].startswith("tried `pip install pytest`: still failed")
+    assert note["logs"] == f"the full output behind the evidence: `lorebook show {note_id} --evidence`"
+
+
+def test_a_card_shows_the_state_a_diff_reaches_and_a_full_note_shows_both_sides():
+    note = dict(SECOND_TRY, change="src/worker.rs:\n-let state = Rc::new(RefCell::new(State::default()));\n"
+                                   "+let state = Arc::new(Mutex::new(State::default()));")
+    card = full_note(note)
+    assert "Change: src/worker.rs: +let state = Arc::new(Mutex::new(State::default()));" in card
+    assert "Rc::new(RefCell" not in card.split("Change:")[1]
+    assert "-let state = Rc::new(RefCell" in note_for_reading(note)
+
+
+def test_a_trigger_that_restates_the_title_is_left_off_the_card():
+    note = dict(SECOND_TRY, trigger="Running `pytest -q` in this project (it failed with "
+                                    "ModuleNotFoundError: No module named 'shop')")
+    assert "\nWhen:" not in full_note(note)
+    assert "\nWhen:" in full_note(dict(note, title="Tests need PYTHONPATH=src"))
+
+
+def test_a_fix_of_several_lines_is_titled_by_its_first():
+    assert lesson_title("`make` fails with missing PROFILE", "Set PROFILE=release\nall checks pass now") \
+        == "`make` fails with missing PROFILE — set PROFILE=release"
