@@ -154,7 +154,7 @@ def _labels(note: dict) -> dict:
 def index_line(note: dict, why: list[str] | None = None) -> str:
     prov = provenance_labels(provenance(note))
     line = (f"- #{note['id']} [{inert(note.get('kind') or 'note', 20)}, {prov['verified']}, {prov['date']}, "
-            f"{inert(prov['source'], 60)}] {inert(note['title'], 140)}")
+            f"{inert(prov['source'], 160)}] {inert(note['title'], 140)}")
     if why:
         line += f" (matched: {inert('; '.join(why), 80)})"
     return line
@@ -178,7 +178,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
         fields = "\n".join(f"{label}: {value}" for label, value in note_lines(note, limits, why))
         card = template("note_full.md").format(
             id=note["id"], title=inert(note["title"], limits["title"]), kind=inert(note.get("kind") or "note", 20),
-            verified=prov["verified"], date=prov["date"], source=inert(prov["source"], 60), fields=fields,
+            verified=prov["verified"], date=prov["date"], source=inert(prov["source"], 160), fields=fields,
         ).strip()
         if tokens is None or estimate_tokens(card) <= tokens:
             return card
@@ -197,7 +197,7 @@ def note_for_reading(note: dict) -> str:
     prov = provenance_labels(provenance(note))
     out = [f"#{note['id']} {inert(note['title'], FULL_LIMITS['title'])}",
            f"{inert(note.get('kind') or 'note', 20)} · {prov['verified']} · recorded {prov['date']} by "
-           f"{inert(prov['source'], 60)}", ""]
+           f"{inert(prov['source'], 160)}", ""]
     for label, value in note_lines(note, FULL_LIMITS):
         if label == "Change" and "\n" in str(note.get("change") or "").strip():
             out.append("Change:")

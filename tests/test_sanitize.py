@@ -60,7 +60,8 @@ def test_a_stored_note_cannot_end_the_frame_in_any_field(text):
     body = context[len("<lorebook-memory>"):-len("</lorebook-memory>") - 1]
     assert "<" not in body.replace("\u2039", "")
     assert not re.search(r"(?im)(?<!\[quoted: )\b(human|assistant|system)\s*:", body)
-    assert "IMPORTANT NOTICE FROM THE USER" not in body.replace("[quoted: IMPORTANT NOTICE FROM THE USER]", "")
+    # (a field cut short may end inside the quoted form: "[quoted: IMPORTANT NOTICE FROM THE USER…")
+    assert "IMPORTANT NOTICE FROM THE USER" not in body.replace("[quoted: IMPORTANT NOTICE FROM THE USER", "")
     # the heading line never shows a title raw
     for line in (full_note(note), index_line(note)):
         assert "</" not in line
