@@ -205,6 +205,68 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     add("rails master key in yaml", f"production:\n  secret_key_base: {encr}\n", encr)
     cookie_secret = rand(32, HEX)
     add("session secret in js", f"app.use(session({{ secret: '{cookie_secret}', resave: false }}))", cookie_secret)
+    # credentials passed as command-line options
+    sp = rand(12) + "!"
+    add("sshpass -p quoted", f"$ sshpass -p '{sp}' ssh deploy@10.0.4.12 'systemctl restart web'", sp)
+    sp2 = rand(14)
+    add("sshpass -p glued", f"sshpass -p{sp2} rsync -az build/ deploy@web1:/srv/app", sp2)
+    dl = rand(20)
+    add("docker login -u -p", f"$ docker login -u bot -p {dl} registry.acme.io\nLogin Succeeded", dl)
+    pl = rand(16)
+    add("podman login -p=", f"podman login --username ci -p={pl} quay.io", pl)
+    my2 = rand(11) + "#"
+    add("mysqldump -p glued", f"mysqldump -h db -u backup -p{my2} --single-transaction app > app.sql", my2)
+    pgv = rand(18)
+    add("PGPASSWORD export then psql", f"export PGPASSWORD={pgv}\npsql -h db -U app -d app -c '\\dt'", pgv)
+    rc = rand(16)
+    add("redis-cli -a", f"redis-cli -h cache.internal -p 6379 -a {rc} INFO keyspace", rc)
+    sq = rand(12) + "$1"
+    add("sqlcmd -P", f"sqlcmd -S tcp:db,1433 -U sa -P '{sq}' -Q 'SELECT 1'", sq)
+    lw = rand(14)
+    add("ldapsearch -w", f"ldapsearch -x -H ldap://ldap -D cn=admin,dc=acme,dc=io -w {lw} -b dc=acme,dc=io", lw)
+    mg2 = rand(15)
+    add("mongosh -p", f"mongosh --host db.internal -u admin -p {mg2} --authenticationDatabase admin", mg2)
+    sm = rand(13)
+    add("smbclient user%password", f"smbclient //files/share -U alice%{sm} -c 'ls'", sm)
+    zp = rand(12)
+    add("zip -P", f"zip -r -P {zp} backup.zip data/", zp)
+    ks = rand(12)
+    add("keytool -storepass", f"keytool -list -keystore app.jks -storepass {ks}", ks)
+    hp = rand(12)
+    add("htpasswd -b", f"htpasswd -bc .htpasswd admin {hp}", hp)
+    wp = rand(14)
+    add("wget --http-password", f"wget --http-user=ops --http-password={wp} https://files.acme.io/a.tgz", wp)
+    # credential files, as a Read of them returns them
+    pg1, pg2 = rand(16), rand(14)
+    add(".pgpass", f"db.internal:5432:app:app:{pg1}\n*:*:*:postgres:{pg2}\n", pg1, pg2)
+    nr = rand(20)
+    add(".netrc one line", f"machine github.com login octo password {nr}\n", nr)
+    gc = "ghp_" + rand(36)
+    add(".git-credentials", f"https://octo:{gc}@github.com\nhttps://bot:{rand(18)}@gitlab.acme.io\n", gc)
+    npm_auth = base64.b64encode(f"ci:{rand(14)}".encode()).decode()
+    add(".npmrc _auth", f"registry=https://npm.acme.io/\n//npm.acme.io/:_auth={npm_auth}\nalways-auth=true", npm_auth)
+    npm_legacy = "6f1d2a3b-" + rand(4, HEX) + "-4" + rand(3, HEX) + "-8" + rand(3, HEX) + "-" + rand(12, HEX)
+    add(".npmrc legacy uuid token", f"//registry.npmjs.org/:_authToken={npm_legacy}", npm_legacy)
+    dauth = base64.b64encode(f"bot:{rand(20)}".encode()).decode()
+    add(".docker/config.json auths", json.dumps({"auths": {"https://index.docker.io/v1/": {"auth": dauth},
+                                                           "ghcr.io": {"auth": dauth}}}, indent="\t"), dauth)
+    ak, sk, st = "AKIA" + rand(16, string.ascii_uppercase + string.digits), rand(40, B62 + "/+"), rand(300, B62 + "/+")
+    add("~/.aws/credentials profiles", f"[default]\naws_access_key_id = {ak}\naws_secret_access_key = {sk}\n\n"
+        f"[ci]\naws_access_key_id={ak}\naws_secret_access_key={sk}\naws_session_token={st}\n", ak, sk, st)
+    gk, gk_body = pem("PRIVATE KEY", 5)
+    add("gcloud service account json key", json.dumps({
+        "type": "service_account", "project_id": "acme-prod", "private_key_id": rand(40, HEX),
+        "private_key": gk + "\n", "client_email": "deploy@acme-prod.iam.gserviceaccount.com",
+        "client_id": rand(21, string.digits), "token_uri": "https://oauth2.googleapis.com/token"}, indent=2),
+        *[line[:30] for line in gk_body])
+    adc_secret, adc_refresh = "d-" + rand(22, B62 + "-_"), "1//0" + rand(60, B62 + "-_")
+    add("gcloud application_default_credentials.json", json.dumps({
+        "client_id": "764086051850-6qr4p6gpi6hn506pt8ejuq83di341hur.apps.googleusercontent.com",
+        "client_secret": adc_secret, "refresh_token": adc_refresh, "type": "authorized_user"}, indent=2),
+        adc_secret, adc_refresh)
+    kube_key = base64.b64encode(pem("RSA PRIVATE KEY", 4)[0].encode()).decode()
+    add("kubeconfig client-key-data", f"users:\n- name: admin\n  user:\n    client-certificate-data: "
+        f"{base64.b64encode(pem('CERTIFICATE', 2)[0].encode()).decode()}\n    client-key-data: {kube_key}\n", kube_key)
     return out
 
 
@@ -322,6 +384,30 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("prose about tokens", "The token is expired; refresh it with `gh auth refresh`.", "The token is expired")
     add("env var name only", "Set the OPENAI_API_KEY environment variable before running.", "OPENAI_API_KEY")
     add("secret reference in actions", "token: ${{ secrets.GITHUB_TOKEN }}", "${{ secrets.GITHUB_TOKEN }}")
+    # look-alikes of the command-line and credential-file rules
+    add("mkdir -p", "mkdir -p build/output/reports && cd build", "mkdir -p build/output/reports")
+    add("docker run -p", "docker run -p 8080:80 -p 8443:443 nginx:1.25", "-p 8080:80 -p 8443:443")
+    add("ssh -p port", "ssh -p 2222 deploy@bastion.acme.io", "ssh -p 2222 deploy@bastion.acme.io")
+    add("pytest -p plugin", "python -m pytest -p no:cacheprovider -q tests/", "-p no:cacheprovider")
+    add("git add -p", "git add -p src/app.py", "git add -p src/app.py")
+    add("docker login stdin", "echo $CR_PAT | docker login ghcr.io -u octo --password-stdin", "--password-stdin")
+    add("psql no-password", "psql --no-password -h db -U app -d app", "psql --no-password -h db -U app -d app")
+    add("redis-cli without -a", "redis-cli -h cache -p 6379 PING", "redis-cli -h cache -p 6379 PING")
+    add("ldapsearch -W prompt", "ldapsearch -x -W -D cn=admin -b dc=acme", "-W -D cn=admin")
+    add("zip -r", "zip -r release.zip dist/ -x '*.map'", "zip -r release.zip dist/")
+    add("7z extract", "7z x archive.7z -o/tmp/out", "7z x archive.7z -o/tmp/out")
+    add("date format -U", "date -u +%Y-%m-%dT%H:%M:%SZ", "+%Y-%m-%dT%H:%M:%SZ")
+    add("ipv6 address line", "fe80:0:0:0:abcd:ef01:2345:6789 dev eth0", "fe80:0:0:0:abcd:ef01:2345:6789")
+    add("mac address", "00:1a:2b:3c:4d:5e ether", "00:1a:2b:3c:4d:5e")
+    add("passwd line", "root:x:0:0:root:/root:/bin/bash", "root:x:0:0:root:/root:/bin/bash")
+    add("timestamp with colons", "12:30:45:123 worker started", "12:30:45:123 worker started")
+    add("docker config without auth", json.dumps({"credsStore": "desktop", "currentContext": "default"}), "desktop")
+    add("auth mode setting", "auth: oauth2\nauth_required: true", "auth: oauth2")
+    add("npmrc registry only", "registry=https://registry.npmjs.org/\nsave-exact=true", "registry=https://registry.npmjs.org/")
+    add("kubeconfig certificate data", "client-certificate-data: " + base64.b64encode(
+        pem("CERTIFICATE", 2)[0].encode()).decode(), "client-certificate-data: LS0tLS1CRUdJTi")
+    add("aws config file", "[profile ci]\nregion = eu-west-1\noutput = json\nrole_arn = arn:aws:iam::123456789012:role/ci",
+        "arn:aws:iam::123456789012:role/ci")
     return out
 
 

@@ -47,7 +47,14 @@ def parse_payload(hook_name: str, raw: bytes) -> HookEvent | None:
 
 
 def render_output(event: HookEvent, results) -> dict:
-    """The JSON object Claude Code expects back for this event's hook results."""
+    """The JSON object Claude Code expects back for this event's hook results (and ``event.notice`` for the user)."""
+    output = _render_results(event, results)
+    if getattr(event, "notice", None):
+        output["systemMessage"] = event.notice  # Claude Code shows it to the user
+    return output
+
+
+def _render_results(event: HookEvent, results) -> dict:
     if event.name in CONTEXT_EVENTS:
         parts = [r.strip() for r in (results or []) if isinstance(r, str) and r.strip()]
         if not parts:

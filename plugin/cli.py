@@ -63,6 +63,12 @@ def cli():
       lorebook path         the data dir (database, logs, config)
       lorebook stats        what is stored
     """
+    ctx = click.get_current_context()
+    if ctx.invoked_subcommand not in (None, "hook", "mcp"):
+        from .config import config_problems
+
+        for problem in config_problems():
+            click.echo(f"Warning: {problem}", err=True)
 
 
 @cli.command(name="hook")
@@ -180,7 +186,10 @@ def doctor_command(as_json):
 @cli.command(name="mcp")
 @click.option("--list-tools", is_flag=True, help="Print the tools (name, description, JSON schema) as JSON and exit.")
 @click.option("--stop-warm", is_flag=True, help="Stop the warm parent process (it keeps later servers quick to start), if one runs, and exit.")
-def mcp_command(list_tools, stop_warm):
+@click.option("--allow-cross-project", is_flag=True,
+              help="Let writers store lessons in other projects, other sessions or global scope (off: a writer "
+                   "writes only into the project of the session the server serves).")
+def mcp_command(list_tools, stop_warm, allow_cross_project):
     """Run lorebook's MCP server on stdio (for Claude Code and other MCP clients).
 
     Claude Code starts it as the `lorebook` server (the plugin's .mcp.json, or
@@ -194,6 +203,10 @@ def mcp_command(list_tools, stop_warm):
     idle minutes, LOREBOOK_MCP_IDLE seconds) so that later runs are ready at
     once instead of importing the MCP SDK again; LOREBOOK_MCP_WARM=0 turns
     that off.
+
+    Provenance is lorebook's: a lesson written over MCP is recorded as
+    written by the client that started the server, in the project of the
+    session it serves; the writer's own source_agent is kept as a claim.
 
     \b
     claude mcp add lorebook -- lorebook mcp
@@ -210,6 +223,10 @@ def mcp_command(list_tools, stop_warm):
     if stop_warm:
         click.echo("Stopped the warm parent." if mcp_warm.stop() else "No warm parent was running.")
         return
+    if allow_cross_project:
+        import os
+
+        os.environ["LOREBOOK_MCP_ALLOW_CROSS_PROJECT"] = "1"  # the warm parent's child gets this environment
     code = mcp_warm.serve_through_warm_parent()
     if code is not None:
         sys.exit(code)
@@ -781,7 +798,8 @@ def validate_command(memory_arg, file, mode, scope, session_id, as_json):
     else:
         if result["accepted"]:
             target = f" into #{result['merged_into']}" if result.get("merged_into") else ""
-            click.echo(f"Accepted ({mode} mode): it would be {result['decision']}{target}.")
+            click.echo(f"Accepted ({mode} mode): it would be {result['decision']}{target}"
+                       + (", quarantined: stored flagged, never injected." if result.get("quarantined") else "."))
         else:
             click.echo(f"Rejected ({mode} mode): " + ", ".join(result["reason_codes"]))
         _echo_findings(result)
@@ -822,7 +840,10 @@ def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, s
     if as_json:
         _echo_json(result)
     else:
-        if result["decision"] == "created":
+        if result["decision"] == "created" and result.get("quarantined"):
+            click.echo(f"Quarantined note #{result['note_id']}: it is stored and shown flagged, never injected "
+                       f"into a session (see the warnings; `lorebook show {result['note_id']}`).")
+        elif result["decision"] == "created":
             click.echo(f"Created note #{result['note_id']} (index: {result['index_status']}).")
         elif result["decision"] == "merged":
             click.echo(f"Merged into note #{result['merged_into']} (index: {result['index_status']}).")
@@ -1068,6 +1089,8 @@ def _hit_line(hit: dict) -> str:
     prov = provenance_labels(hit.get("provenance") or provenance(note))
     scope = note.get("scope") or ""
     line = f"#{note['id']} [{note.get('kind')}, {scope}, {prov['verified']}, {prov['date']}] {one_line(note.get('title'), 100)}"
+    if note.get("status") == "quarantined":
+        line = "QUARANTINED " + line
     if hit.get("score") is not None:
         line += f"\n    score {hit['score']:.3f}"
         if hit.get("why"):
@@ -1233,6 +1256,11 @@ def show_command(note_id, evidence, as_json):
         return
     from .render import inert, note_for_reading, observation_for_reading
 
+    if note.get("status") == "quarantined":
+        click.echo("QUARANTINED: never injected into a session; its text tries to steer an agent:")
+        for flag in note.get("flags") or []:
+            click.echo(f"  - {flag.get('message')}")
+        click.echo("")
     click.echo(note_for_reading(note))
     click.echo(f"\nscope: {note.get('scope')}" + (f" ({note['project_key']})" if note.get("project_key") else "")
                + f" · status: {note.get('status')}"
@@ -1282,12 +1310,19 @@ def list_command(text, tag, kind, status, project, since, until, page, per_page,
     if as_json:
         _echo_json({"page": page, "pages": pages, "total": total, "notes": notes})
         return
+    quarantined = store.count_notes_with_status("quarantined") if status == "active" else 0
+    hidden = (f"{quarantined} quarantined note(s) not listed (never injected): lorebook list --status quarantined"
+              if quarantined else "")
     if not notes:
         click.echo("No note matches." if total == 0 else f"Page {page} is past the last page ({pages}).")
+        if hidden:
+            click.echo(hidden)
         return
     for note in notes:
         click.echo(_hit_line({"note": note}))
     click.echo(f"\npage {page}/{pages} · {total} note(s)")
+    if hidden:
+        click.echo(hidden)
 
 
 @cli.command(name="relations")

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from .errors import ConfigError, UserDirError
+from .errors import UserDirError
 
 if TYPE_CHECKING:  # pathlib costs a hook process ~6 ms of imports: the hook path uses the *_file() strings
     from pathlib import Path
@@ -93,27 +93,89 @@ def config_file() -> str:
     return os.path.join(user_dir_str(create=False), "config.json")
 
 
+# what each setting must be; a value of the wrong shape is reported and its default used instead
+_SETTING_TYPES = {
+    "context_budget": "a whole number of tokens above 0",
+    "prompt_budget": "a whole number of tokens above 0",
+    "exclude_projects": "a list of strings",
+    "exclude_paths": "a list of strings",
+    "exclude_tools": "a list of strings",
+}
+_problems: list[str] = []
+
+
+def _valid(key: str, value) -> bool:
+    if key in ("context_budget", "prompt_budget"):
+        return isinstance(value, int) and not isinstance(value, bool) and value > 0
+    if key.startswith("exclude_"):
+        return isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value))
+    return True
+
+
 def load_config() -> dict:
-    """The merged settings: defaults, then config.json, then environment variables."""
+    """The merged settings: defaults, then config.json, then environment variables.
+
+    Never raises on a bad file or value: lorebook keeps working with the
+    defaults, and :func:`config_problems` says what was wrong (the CLI prints
+    it, the hooks tell the user once per session).
+    """
     config = dict(DEFAULTS)
-    path = config_file()
-    if os.path.exists(path):
+    problems: list[str] = []
+    try:
+        path = config_file()
+    except UserDirError:
+        path = None
+    if path is not None and os.path.exists(path):
+        loaded = None
         try:
             with open(path, encoding="utf-8") as fp:
                 loaded = json.loads(fp.read())
         except (OSError, ValueError) as ex:
-            raise ConfigError(f"Cannot read {path}: {ex}. Fix the JSON or delete the file.") from ex
-        if not isinstance(loaded, dict):
-            raise ConfigError(f"{path} must hold a JSON object, not {type(loaded).__name__}.")
-        config.update(loaded)
+            problems.append(f"{path} cannot be read ({ex}); lorebook uses its default settings until the JSON "
+                            "is fixed or the file deleted.")
+        if loaded is not None and not isinstance(loaded, dict):
+            problems.append(f"{path} must hold a JSON object, not {type(loaded).__name__}; lorebook uses its "
+                            "default settings.")
+        elif isinstance(loaded, dict):
+            for key, value in loaded.items():
+                if key in _SETTING_TYPES and not _valid(key, value):
+                    problems.append(f"{path}: \"{key}\" must be {_SETTING_TYPES[key]}, not {json.dumps(value)[:60]}; "
+                                    f"the default ({json.dumps(DEFAULTS[key])}) is used.")
+                    continue
+                config[key] = value
     for key, env in (("context_budget", "LOREBOOK_CONTEXT_BUDGET"), ("prompt_budget", "LOREBOOK_PROMPT_BUDGET")):
         value = os.environ.get(env)
         if value:
             try:
-                config[key] = int(value)
-            except ValueError as ex:
-                raise ConfigError(f"{env} must be a whole number of tokens, not {value!r}.") from ex
+                number = int(value)
+                if number <= 0:
+                    raise ValueError(value)
+                config[key] = number
+            except ValueError:
+                problems.append(f"{env} must be a whole number of tokens above 0, not {value!r}; "
+                                f"{config[key]} is used.")
+    _problems[:] = problems
     return config
+
+
+def config_problems() -> list[str]:
+    """What is wrong with the settings (config.json, environment), one message each; [] when nothing is."""
+    load_config()
+    return list(_problems)
+
+
+# the hook log keeps one older file beside it: at most ~2 x LOG_MAX_BYTES on disk
+LOG_MAX_BYTES = 1024 * 1024
+
+
+def rotate_log(path, max_bytes: int = LOG_MAX_BYTES) -> None:
+    """Move ``path`` to ``path.1`` (replacing the older one) once it has grown past ``max_bytes``; never raises."""
+    try:
+        path = os.fspath(path)
+        if os.stat(path).st_size > max_bytes:
+            os.replace(path, path + ".1")
+    except OSError:
+        pass
 
 
 def log(event: str, message: str, exc: BaseException | None = None) -> None:
@@ -126,6 +188,7 @@ def log(event: str, message: str, exc: BaseException | None = None) -> None:
 
         path = log_file()
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        rotate_log(path)
         text = f"{time.strftime('%Y-%m-%dT%H:%M:%S')} [{event}] {message}\n"
         if exc is not None:
             text += "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))

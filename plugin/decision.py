@@ -162,6 +162,11 @@ def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None
             "its source): it is kept as claimed by the writer, not verified.")})
     if not accepted:
         return result
+    flags = [f.as_dict() for f in findings if f.severity == "quarantine"]
+    if flags:
+        # it tries to steer a future agent: kept apart (never merged into a note that is injected), flagged
+        result.update(decision="created", quarantined=True, flags=flags)
+        return result
     recalled = store.recalled_note_ids(session_id) if session_id else set()
     matches = closest_notes(store, stored, use_vectors=use_vectors, recalled_ids=recalled,
                             local_vectors=local_vectors)
@@ -288,11 +293,13 @@ def _receipt_result(store: Store, receipt: dict) -> dict:
 
 def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: str, source_run_key: str,
                  scope: str | None = None, session_id: str | None = None, use_vectors: bool | None = None,
-                 index: bool = True, local_vectors: bool = True) -> dict:
+                 index: bool = True, local_vectors: bool = True, claimed_agent: str | None = None) -> dict:
     """Preflight and store a lesson: created, merged or skipped, with its reasons and a receipt.
 
     Returns ``{decision, note_id, merged_into, reason, warnings, index_status}``
-    (plus ``reasons`` and ``reason_codes``). A second call with the same
+    (plus ``reasons`` and ``reason_codes``). ``source_agent`` is lorebook's own
+    name for the writer; ``claimed_agent`` what the writer called itself (kept
+    beside it as a claim, never as provenance). A second call with the same
     (source_agent, source_run_key) returns the first decision and writes nothing.
     The note is committed before it is embedded: ``index_status`` stays
     ``pending`` until ``lorebook index`` (or this call, when ``index``) embeds it.
@@ -322,7 +329,8 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
             row = {k: v for k, v in note.items() if k in MEMORY_FIELDS}
             row["verified_by"] = note.get("verified_by")
             row.update(source_agent=source_agent, session_id=session_id, run_key=source_run_key,
-                       status="active", index_status="pending")
+                       status="quarantined" if planned.get("quarantined") else "active", index_status="pending",
+                       flags=planned.get("flags") or [], claimed_agent=claimed_agent)
             note_id = store.add_note(row)
             for other in planned.get("contradicts") or []:
                 store.add_relation(note_id, other, "contradicts")
@@ -357,7 +365,8 @@ def write_memory(store: Store, memory: dict | str, *, mode: str, source_agent: s
             "reason": _reason_text(planned["reasons"]), "reasons": planned["reasons"],
             "reason_codes": [r["code"] for r in planned["reasons"]], "warnings": warnings,
             "contradicts": planned.get("contradicts") or [], "verified": bool(note.get("verified")),
-            "verified_by": note.get("verified_by"), "index_status": index_status, "replayed": False}
+            "verified_by": note.get("verified_by"), "index_status": index_status, "replayed": False,
+            "quarantined": bool(planned.get("quarantined"))}
 
 
 def _link_resolutions(store: Store, note_id: int, note: dict) -> None:

@@ -65,7 +65,31 @@ def run_hook(event_arg: str, raw: bytes) -> dict:
         drain_quietly(store, spool, wait=False)  # ours or others', if the lock is free now
     finally:
         store.close()
+    event.notice = config_warning(event.session_id)  # e.g. a broken config.json: the agent's plugin shows it
     return pm.hook.render_output(event=event, results=results) or {}
+
+
+def config_warning(session_id) -> str | None:
+    """What is wrong with the settings, said once per session (the Claude Code plugin shows it as a systemMessage)."""
+    from .config import config_problems, user_dir
+
+    problems = config_problems()
+    if not problems or not isinstance(session_id, str) or not session_id:
+        return None
+    marker = user_dir() / "logs" / "config-warned"
+    try:
+        if marker.read_text("utf-8").strip() == session_id:
+            return None
+    except OSError:
+        pass
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text(session_id, "utf-8")
+    except OSError:
+        return None  # better silent than the same warning on every event
+    for problem in problems:
+        log("config", problem)
+    return "lorebook: " + " ".join(problems)
 
 
 def _second_route_output(event, hook_name: str, first_route: str) -> dict:

@@ -16,7 +16,7 @@ class HookEvent:
     class, not a dataclass: ``dataclasses`` costs a hook process a few ms.
     """
 
-    __slots__ = ("name", "payload", "source", "created_at", "_project")
+    __slots__ = ("name", "payload", "source", "created_at", "_project", "notice")
 
     def __init__(self, name: str, payload: dict, source: str = "hook", created_at: str | None = None,
                  project: Any = _UNKNOWN):
@@ -25,6 +25,7 @@ class HookEvent:
         self.source = source
         self.created_at = created_at
         self._project = project
+        self.notice: str | None = None  # a message for the user (e.g. a config problem), shown the agent's way
 
     def __repr__(self) -> str:
         return f"HookEvent(name={self.name!r}, source={self.source!r}, session_id={self.session_id!r})"

@@ -225,7 +225,8 @@ MEMORY_SCHEMA = {
         "error_signatures": _strings("The stable part of each error message (no paths, ids or timestamps).", 20),
         "tags": _strings("Short topic words for filtering.", 30, 100),
         "concepts": _strings("Broader ideas the lesson illustrates.", 30, 200),
-        "project_key": _string("The project the lesson belongs to; default: the project of `cwd`.", 1, 500),
+        "project_key": _string("The project the lesson belongs to; default and only allowed value: this server's "
+                               "own project (unless started with --allow-cross-project).", 1, 500),
         "verified": {"type": "boolean", "description": (
             "Your claim that a check passed after the change. lorebook does not take it on trust: the note is "
             "verified only when `validation.passed` quotes that check with its source (the command and its "
@@ -240,16 +241,21 @@ _WRITE_PROPERTIES = {
              "description": "auto (the default for agents): a weak lesson is skipped, with the reasons. "
                             "manual: the user asked you to record exactly this lesson; it is stored unless empty, "
                             "a secret or an injection attempt, and what it lacks comes back as warnings."},
-    "source_agent": _string("Who writes: your agent's name, e.g. 'claude-code'.", 1, 100),
+    "source_agent": _string("Who writes: your agent's name, e.g. 'claude-code'. Kept as a claimed label beside "
+                            "the provenance lorebook records itself; with source_run_key it makes a retry safe.",
+                            1, 100),
     "source_run_key": _string("A key unique to this lesson in this run, e.g. '<task or session id>:<topic>'. "
                               "Retrying with the same key returns the first decision and never duplicates.", 1, 300),
     "scope": {"type": "string", "enum": ["project", "global"], "default": "project",
               "description": "project: applies to this repository only. global: applies anywhere the "
-                             "`conditions` hold (then `memory.conditions` is required)."},
-    "session_id": _string("The session the lesson comes from; default: the Claude Code session this server "
-                          "serves. A lesson that only restates a note recalled into that session is not counted "
-                          "as new evidence.", 1, 200),
-    "cwd": _string("The project directory; default: the directory the MCP server runs in.", 1, 4096),
+                             "`conditions` hold (then `memory.conditions` is required); global writes reach "
+                             "every project, so they are refused unless a person started the server with "
+                             "`lorebook mcp --allow-cross-project`."},
+    "session_id": _string("The session the lesson comes from; default and only allowed value: the Claude Code "
+                          "session this server serves. A lesson that only restates a note recalled into that "
+                          "session is not counted as new evidence.", 1, 200),
+    "cwd": _string("The project directory; default: the directory the MCP server runs in. Lessons go into "
+                   "this server's own project only (unless started with --allow-cross-project).", 1, 4096),
     "memory": MEMORY_SCHEMA,
 }
 

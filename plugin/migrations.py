@@ -205,6 +205,19 @@ def m003_note_verification(db: Database):
     _run(db, "ALTER TABLE notes ADD COLUMN verified_by TEXT")
 
 
+@migrations()
+def m004_quarantine_and_claims(db: Database):
+    # a lesson that tries to steer a future agent is kept with status 'quarantined' and the findings that put it
+    # there (flags); a writer's own name for itself (over MCP) is kept as a claim beside lorebook's source_agent
+    _run(
+        db,
+        """
+ALTER TABLE notes ADD COLUMN flags TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE notes ADD COLUMN claimed_agent TEXT
+""",
+    )
+
+
 # --- the vector tables' companions -------------------------------------------------------------
 #
 # llm's ``collections`` / ``embeddings`` tables come from llm's own migrations (run by the llm bridge),

@@ -2,7 +2,8 @@
 
 ``provenance(note)`` is::
 
-    {"source_agent": str | None,   # the agent that recorded it ("claude-code", "lorebook", …)
+    {"source_agent": str | None,   # the agent that recorded it ("claude-code", "lorebook", …), as lorebook knows it
+     "claimed_agent": str | None,  # what a writer over MCP called itself: a claim, never checked
      "session_id": str | None,     # the session it was learned in
      "run_key": str | None,        # the writer's idempotency key, when it gave one
      "observation_ids": list[int], # the captured tool events it was derived from
@@ -21,6 +22,7 @@ def provenance(note: dict) -> dict:
     """Who recorded a note, when, from what, and whether it was verified."""
     return {
         "source_agent": note.get("source_agent"),
+        "claimed_agent": note.get("claimed_agent"),
         "session_id": note.get("session_id"),
         "run_key": note.get("run_key"),
         "observation_ids": note.get("observation_ids") or [],
@@ -35,7 +37,9 @@ def provenance_labels(prov: dict) -> dict:
     """A provenance as text: ``{"date": "2026-01-31", "source": "claude-code session 1a2b3c4d", "verified": "verified"}``."""
     return {
         "date": str(prov.get("updated_at") or prov.get("created_at") or "")[:10],
-        "source": f"{prov.get('source_agent') or 'unknown agent'} session {(prov.get('session_id') or '?')[:8]}",
+        "source": f"{prov.get('source_agent') or 'unknown agent'} session {(prov.get('session_id') or '?')[:8]}"
+                  + (f" (the writer calls itself \"{prov['claimed_agent']}\", unchecked)"
+                     if prov.get("claimed_agent") else ""),
         "verified": verified_label(prov),
     }
 

@@ -15,7 +15,9 @@ A check takes the normalised memory dict and returns a list of
   only when it is empty or unsafe, and stored with a warning otherwise
   (``MANUAL_WARNS``: too short, a placeholder, status only, no change);
 - ``skip``: automatic writeback skips it, a manual write stores it with a warning;
-- ``warn``: stored in both modes, with a warning.
+- ``warn``: stored in both modes, with a warning;
+- ``quarantine``: stored in both modes, but flagged (status ``quarantined``): shown to people, never recalled
+  into a session.
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ class LazyRegex:
         return getattr(self._compiled, name)
 
 
-SEVERITIES = ("reject", "skip", "warn")
+SEVERITIES = ("reject", "skip", "warn", "quarantine")
 
 # Minimum substance, in words (a CJK character counts as two thirds of a word)
 MIN_TITLE_WORDS = 4
@@ -274,24 +276,36 @@ _INJECTION = LazyRegex(
     r"your|system)\s+(?:instructions?|prompts?|rules|messages?)|\bsystem\s+prompt\b|"
     r"\byou\s+are\s+now\b|\bnew\s+instructions?\s*:|</?(?:system|instructions?)>|\bdo\s+not\s+tell\s+the\s+user\b|"
     r"\b(?:exfiltrate|send|upload|post)\s+(?:the\s+|all\s+)?(?:secrets?|credentials?|tokens?|keys?|\.env)\b")
-_IMPERATIVE = LazyRegex(
-    r"(?ix)(?:^|[.!?:]\s+|\n)\s*(?:(?:future\s+)?(?:agents?|assistants?|claude|you)\s*[,:]?\s+(?:must|should|"
-    r"always|never)\b|(?:always|never)\s+(?:run|execute|call|use|commit|push|delete|skip|disable|install)\b|"
-    r"(?:you\s+must|make\s+sure\s+to\s+always)\b)"
-    r"|\brm\s+-rf\s+[/~]|\bcurl\s+[^|\n]*\|\s*(?:ba)?sh\b|--no-verify\b")
+STEERING_TEXT = {
+    "override": "tells the agent to ignore or replace its instructions",
+    "authority": "claims to speak for the user, the system or another authority",
+    "standing_order": "gives a future agent standing orders",
+    "remote_code": "runs code fetched from the network, or a destructive or persistent command",
+    "exfiltration": "sends, prints or reads secrets",
+    "hidden_characters": "hides characters inside words",
+    "encoded": "carries an encoded instruction",
+}
+
+
+def _field_strings(memory: dict) -> list[tuple[str, str]]:
+    out = [(field, text) for field in CONTENT_FIELDS if field != "evidence" for text in _strings(memory.get(field))]
+    out += [("evidence", q) for q in _evidence_quotes(memory)]
+    return out
 
 
 def check_instruction_like(memory: dict) -> list[Finding]:
-    prose = _prose(memory) + "\n" + "\n".join(_evidence_quotes(memory))
-    if _INJECTION.search(prose):
-        return [Finding("instruction_injection", "reject", (
-            "It contains text aimed at steering a future agent (\"ignore previous instructions\", \"you are "
-            "now…\"): memory is evidence, never instructions."), None)]
-    if _IMPERATIVE.search(_prose(memory)):
-        return [Finding("instruction_like", "skip", (
-            "It gives a future agent orders (\"always run…\", \"you must…\") instead of recording what happened "
-            "and when it applies."), None)]
-    return []
+    """Text that tries to steer a future agent is quarantined: stored with its flag, never injected."""
+    from .sanitize import steering_reasons
+
+    findings = []
+    for field, text in _field_strings(memory):
+        reasons = [r for r in steering_reasons(text) if not (field == "evidence" and r == "hidden_characters")]
+        if reasons:
+            findings.append(Finding("instruction_like", "quarantine", (
+                f"The {field} {', '.join(STEERING_TEXT.get(r, r) for r in reasons)}: memory is evidence, never "
+                "instructions, so this lesson is quarantined (stored and shown to people with this flag, never "
+                "injected into a session)."), field))
+    return findings
 
 
 BUILTIN_CHECKS: dict[str, Callable[[dict], list]] = {

@@ -11,7 +11,16 @@ What it recognises:
   Hugging Face, SendGrid, DigitalOcean, Shopify, Telegram keys; JWTs; private
   key blocks; ``Authorization`` headers;
 - passwords in URLs (``scheme://user:PASSWORD@host``) and connection strings
-  (``Password=…;``), ``--password VALUE`` flags, ``mysql -pVALUE``;
+  (``Password=…;``), ``--password VALUE`` flags, ``mysql -pVALUE``, and the
+  options of the commands that take a password on the command line
+  (``sshpass -p``, ``docker login -p``, ``redis-cli -a``, ``sqlcmd -P``,
+  ``ldapsearch -w``, ``mongosh -p``, ``smbclient -U user%…``, ``zip -P``,
+  ``htpasswd -b``, ``keytool -storepass``);
+- credential files: ``.pgpass`` lines, ``.netrc`` passwords, the ``_auth``
+  of ``.npmrc`` and the ``auth`` of ``.docker/config.json`` (base64 of
+  ``user:password``), base64-wrapped private keys (kubeconfig
+  ``client-key-data``); ``.git-credentials`` and cloud credential files are
+  covered by the URL, vendor and assignment rules;
 - assignments (``KEY=value``, ``key: value``, ``"key": "value"``, ``KEY := value``)
   whose key names a secret (password, secret, token, api key, credentials…),
   or whose key is weaker (key, salt, session…) and whose value looks random,
@@ -71,9 +80,30 @@ _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer
                 r"([A-Za-z0-9._~+/=:-]{8,})")
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
 _CLI_FLAG = (r"(?i)(--?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
-             r"private-key|db-password)(?:=|\s+))([\"']?)([^\s\"']{3,})")
+             r"private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|"
+             r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|\s+))([\"']?)(?!-)([^\s\"']{3,})")
+# commands whose short option carries a password: (prefix up to the value, optional quote, value)
+_COMMAND_SECRET = (
+    r"(\bsshpass\b[^\n|;&]*?\s-p\s*"
+    r"|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm(?:\s+registry)?)\s+login\b[^\n|;&]*?\s-p(?:=|\s+)"
+    r"|\bredis-cli\b[^\n|;&]*?\s-a\s+"
+    r"|\b(?:sqlcmd|bcp|osql|isql)\b[^\n|;&]*?\s-P\s*"
+    r"|\bldap\w*\b[^\n|;&]*?\s-w\s+"
+    r"|\bmongo(?:sh|dump|restore|import|export|stat|top|files)?\b[^\n|;&]*?\s-p\s+"
+    r"|\b(?:zip|unzip|zipcloak|funzip)\b[^\n|;&]*?\s-P\s+"
+    r"|\b7za?\b[^\n|;&]*?\s-p"
+    r"|\bhtpasswd\s+(?:-\w+\s+)*?-\w*b\w*\s+(?:-\w+\s+)*[^\s-]\S*\s+\S+\s+"
+    r"|\s-U\s+[\"']?[^\s%\"'/]+%)"
+    r"([\"']?)(?!-|\[REDACTED)([^\s\"']+)"
+)
+# a .pgpass line: host:port:database:user:password
+# (a first field of hex digits is an IPv6 or MAC address, not a host)
+_PGPASS = (r"(?m)^([ \t]*(?![0-9a-fA-F]{1,4}:)[^:\s#][^:\s]*:(?:\d{1,5}|\*):(?:\*|[^:\s]*[A-Za-z_][^:\s]*):"
+           r"(?:\*|[^:\s]*[A-Za-z_][^:\s]*):)(?!\[REDACTED)(\S.*?)[ \t]*$")
+# base64 of a PEM block ("-----BEGIN"), e.g. a kubeconfig's client-key-data
+_BASE64_PEM = r"\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}"
 # curl -u user:PASSWORD, wget --user=… --password … , httpie -a user:PASSWORD
-_USER_FLAG = r"((?:^|\s)(?:-u|--user|-a|--auth)(?:=|\s+)[\"']?[^\s:\"'/]+:)([^\s\"']+)"
+_USER_FLAG = r"((?:^|\s)(?:-u|--user|-a|--auth)(?:=|\s+)[\"']?[^\s:\"'/\[]+:)([^\s\"']+)"
 _MYSQL_P = r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)([^\s-][^\s]*)"
 # KEY <sep> VALUE, the key optionally quoted, the value quoted or bare
 _ASSIGNMENT = (
@@ -111,6 +141,9 @@ _SOURCES = {
     "bearer": (_BEARER, 0),
     "flag": (_CLI_FLAG, 0),
     "mysql": (_MYSQL_P, 0),
+    "command": (_COMMAND_SECRET, 0),
+    "pgpass": (_PGPASS, 0),
+    "base64_pem": (_BASE64_PEM, 0),
     "user_flag": (_USER_FLAG, 0),
     "assign": (_ASSIGNMENT, 0),
     "env": (_ENV_LINE, 0),
@@ -256,7 +289,8 @@ def _classify_key_uncached(key: str) -> str | None:
             return "hashy"
     if any(w in joined for w in _STRONG_WORDS) or set(tokens) & _STRONG_TOKENS:
         if tokens[-1] in ("tokens", "count", "len", "length", "limit", "type", "types", "file", "path", "dir",
-                          "url", "name", "names", "id", "ids", "env", "var", "policy", "field", "prompt", "mode",
+                          "url", "name", "names", "id", "ids", "env", "var", "policy", "field", "prompt", "mode", "store",
+                          "helper", "helpers",
                           "required", "endpoint", "expiry", "expires", "ttl", "header", "param"):
             return None  # max_tokens, password_file, token_url, secret_name: about a secret, not one
         if any(t.endswith("token") and t != "token" for t in tokens) or any(t in _STRONG_TOKENS for t in tokens):
@@ -269,12 +303,38 @@ def _classify_key_uncached(key: str) -> str | None:
     return None
 
 
+def _basic_auth_blob(key: str, value: str) -> bool:
+    """An ``auth``/``_auth`` value that is base64 of ``user:password`` (.npmrc, .docker/config.json)."""
+    if key.lower().lstrip("_") not in ("auth", "basicauth", "basic_auth") or len(value) < 8:
+        return False
+    import binascii
+
+    try:
+        decoded = binascii.a2b_base64(value).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    return ":" in decoded and decoded.isprintable()
+
+
+def _private_key_base64(match: re.Match) -> str:
+    import binascii
+
+    blob = match.group(0)
+    try:
+        decoded = binascii.a2b_base64(blob + "=" * (-len(blob) % 4)).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return blob
+    return "[REDACTED:private-key]" if "PRIVATE KEY" in decoded else blob
+
+
 def _redact_assignment(match: re.Match) -> str:
     key, raw = match.group("key"), match.group("value")
     quote = raw[0] if raw[:1] in "\"'`" and raw[-1:] == raw[:1] and len(raw) >= 2 else ""
     value = raw[1:-1] if quote else raw
     if not value or value.startswith("[REDACTED"):
         return match.group(0)
+    if _basic_auth_blob(key, value):
+        return f"{match.group('pre')}{quote}[REDACTED:basic-auth]{quote}"
     kind = _classify_key(key)
     if kind is None and len(value) < 20 or kind == "hashy":
         if quote and ("=" in value or ":" in value):
@@ -360,6 +420,13 @@ def redact(text: str | None, env_file: bool = False) -> str:
                                       f"{m.group(1)}[REDACTED:password]", text)
     if "mysql" in lowered:
         text = state["mysql"].sub(lambda m: f"{m.group(1)}[REDACTED:password]", text)
+    if " -" in text:
+        text = state["command"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "password") else
+                                    f"{m.group(1)}{m.group(2)}[REDACTED:password]", text)
+    if text.count(":") >= 4:
+        text = state["pgpass"].sub(lambda m: f"{m.group(1)}[REDACTED:password]", text)
+    if "LS0tLS1CRUdJTi" in text:
+        text = state["base64_pem"].sub(_private_key_base64, text)
     if "=" in text or ":" in text or " is " in text or " as " in text:
         text = state["assign"].sub(_redact_assignment, text)
     return text
@@ -369,6 +436,8 @@ def redact_value(value, key: str | None = None):
     """Redact every string inside a JSON-like value; a dict key that names a secret hides its value."""
     if isinstance(value, str):
         if key is not None and value and not value.startswith("[REDACTED"):
+            if _basic_auth_blob(key, value):
+                return "[REDACTED:basic-auth]"
             kind = _classify_key(key)
             if (kind == "strong" and not _trivial_value(value, key)) or (
                     kind == "weak" and looks_random(value, min_length=12, allow_hex=True)) or (

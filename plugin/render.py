@@ -11,6 +11,7 @@ from pathlib import Path
 
 from .provenance import provenance, provenance_labels
 from .record import error_line, lesson_problem
+from .sanitize import neutralise
 from .text import estimate_tokens, one_line
 
 FULL_NOTES = 3
@@ -45,9 +46,10 @@ def inert(text, limit: int = FIELD_LIMIT) -> str:
     """Stored text as any face may show it: one line, whitespace normalised, at most ``limit`` characters.
 
     Every piece of stored text lorebook renders (titles included) goes through here
-    and nowhere else, so that what makes stored text safe to show lives in one place.
+    and nowhere else, so that what makes stored text safe to show lives in one place:
+    :func:`lorebook.sanitize.neutralise` (no frame marker, tag or role label survives).
     """
-    return one_line(str(text or ""), limit)
+    return one_line(neutralise(str(text or "")), limit)
 
 
 def is_attempt(item: dict) -> bool:
@@ -144,10 +146,15 @@ def validation_text(validation) -> str:
     return str(validation or "")
 
 
+def _labels(note: dict) -> dict:
+    """The note's provenance as words, each made inert (an MCP writer's claimed name is stored text too)."""
+    return {key: inert(value, 300) for key, value in provenance_labels(provenance(note)).items()}
+
+
 def index_line(note: dict, why: list[str] | None = None) -> str:
     prov = provenance_labels(provenance(note))
     line = (f"- #{note['id']} [{inert(note.get('kind') or 'note', 20)}, {prov['verified']}, {prov['date']}, "
-            f"{inert(prov['source'], 60)}] {inert(note['title'], 140)}")
+            f"{inert(prov['source'], 160)}] {inert(note['title'], 140)}")
     if why:
         line += f" (matched: {inert('; '.join(why), 80)})"
     return line
@@ -171,7 +178,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
         fields = "\n".join(f"{label}: {value}" for label, value in note_lines(note, limits, why))
         card = template("note_full.md").format(
             id=note["id"], title=inert(note["title"], limits["title"]), kind=inert(note.get("kind") or "note", 20),
-            verified=prov["verified"], date=prov["date"], source=inert(prov["source"], 60), fields=fields,
+            verified=prov["verified"], date=prov["date"], source=inert(prov["source"], 160), fields=fields,
         ).strip()
         if tokens is None or estimate_tokens(card) <= tokens:
             return card
@@ -190,7 +197,7 @@ def note_for_reading(note: dict) -> str:
     prov = provenance_labels(provenance(note))
     out = [f"#{note['id']} {inert(note['title'], FULL_LIMITS['title'])}",
            f"{inert(note.get('kind') or 'note', 20)} · {prov['verified']} · recorded {prov['date']} by "
-           f"{inert(prov['source'], 60)}", ""]
+           f"{inert(prov['source'], 160)}", ""]
     for label, value in note_lines(note, FULL_LIMITS):
         if label == "Change" and "\n" in str(note.get("change") or "").strip():
             out.append("Change:")
@@ -258,7 +265,7 @@ def render_context(notes: list[dict], budget: int, heading: str = "", reasons: d
         remaining -= cost
     if not shown:
         return "", []
-    body = heading
+    body = inert(heading, 400) + "\n" if heading.strip() else ""
     if full:
         body += "\n" + "\n\n".join(full) + "\n"
     if index:

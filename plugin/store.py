@@ -22,7 +22,7 @@ from .errors import (NoteNotFound, StoreCorrupt, StoreError, StoreFull, StoreLoc
 if TYPE_CHECKING:  # pathlib, hashlib and datetime cost a hook process ~10 ms of imports: used lazily
     from pathlib import Path
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 BUSY_TIMEOUT_S = 5.0
 HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a longer lock goes to the spool
 # A store opened with checkpoint_on_close=False (hook processes) leaves the WAL to the next process instead of
@@ -31,9 +31,10 @@ HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a lo
 # forgetting what was already copied, so the WAL is never rewound and would grow with every hook.
 WAL_TRUNCATE_BYTES = 1024 * 1024
 
-NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids")
+NOTE_JSON_FIELDS = ("evidence", "validation", "files", "error_signatures", "tags", "concepts", "observation_ids",
+                    "flags")
 OBSERVATION_JSON_FIELDS = ("files", "meta")
-NOTE_STATUSES = ("active", "superseded", "stale", "forgotten")
+NOTE_STATUSES = ("active", "superseded", "stale", "forgotten", "quarantined")
 NOTE_KINDS = ("fix", "pitfall", "pattern", "decision", "gotcha", "how-it-works")
 
 
@@ -1049,6 +1050,11 @@ class Store:
             os.path.getsize(p) for p in (self._path, self._path + "-wal") if os.path.exists(p)
         )
         return counts
+
+    def count_notes_with_status(self, status: str) -> int:
+        """How many notes have ``status`` (e.g. how many are quarantined and never injected)."""
+        return self.conn.execute("SELECT count(*) FROM notes WHERE status = ?", (status,)).fetchone()[0]
+
 
     # --- the web viewer (lorebook ui) ----------------------------------------------------
 

@@ -167,11 +167,14 @@ class UI:
         body = tpl(
             '<article class="card note" id="note-{id}"><h2>#{id} {title}</h2>'
             '<p class="meta">{kind} · {scope} · {status} · {verified} · {project} · updated {updated}</p>'
-            '{summary}{trigger}{change}{conditions}{evidence}{validation}{files}{sigs}'
+            '{flags}{summary}{trigger}{change}{conditions}{evidence}{validation}{files}{sigs}'
             '<div class="field"><h3>Provenance</h3><div class="text">{agent_session} · {obs} observation(s) · '
             'created {created}</div></div>{relations}{revisions}</article>{curation}',
             id=note_id, title=note["title"], kind=note["kind"], scope=note["scope"], status=note["status"],
             verified=labels["verified"], project=note.get("project_key") or "no project", updated=note["updated_at"],
+            flags=field("Quarantined: never injected; its text tries to steer an agent",
+                        html_list([f.get("message", "") for f in note.get("flags") or []]))
+            if note["status"] == "quarantined" else Safe(""),
             summary=field("Summary", note.get("summary")), trigger=field("Trigger", note.get("trigger")),
             change=field("Cause and fix", note.get("change")), conditions=field("When", note.get("conditions")),
             evidence=field("Evidence", html_list(evidence)),

@@ -55,7 +55,9 @@ def test_a_database_of_the_previous_main_upgrades_with_no_loss(old_home):
     store.close()
     counts, notes, vectors, schema, applied = _snapshot(old_home / "lorebook.db")
     assert counts == before[0]
-    assert {i: {k: n[k] for k in before[1][i]} for i, n in notes.items()} == before[1]  # new columns may appear
+    # every note as it was, plus the columns later migrations added, at their defaults (flags, claimed_agent)
+    assert {i: {k: n[k] for k in before[1][i]} for i, n in notes.items()} == before[1]
+    assert all(n["flags"] == "[]" and n["claimed_agent"] is None for n in notes.values())
     assert vectors == before[2]
     assert schema >= before[3]
     assert ("lorebook.vectors", "m001_vector_generation") in applied

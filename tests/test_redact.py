@@ -81,6 +81,68 @@ def test_redaction_benchmark_meets_its_targets():
     assert figures["lookalike_survival"] >= 0.95
 
 
+@pytest.mark.parametrize("text, secret", [
+    ("sshpass -p 'Hunt3r2-Secret' ssh deploy@10.0.0.5", "Hunt3r2-Secret"),
+    ("docker login -u bot -p dckrSecretValue123 registry.example.com", "dckrSecretValue123"),
+    ("mysql -u root -pS3cretPass db", "S3cretPass"),
+    ("PGPASSWORD=Sup3rSecret psql -h db -U app", "Sup3rSecret"),
+    ("redis-cli -h cache -a R3disPassw0rd ping", "R3disPassw0rd"),
+    ("sqlcmd -S db -U sa -P 'Str0ngPass!'", "Str0ngPass!"),
+    ("keytool -list -keystore a.jks -storepass St0rePass1", "St0rePass1"),
+    ("smbclient //srv/share -U alice%SmbPass55", "SmbPass55"),
+    ("db.example.com:5432:app:appuser:PgPassFile99\n", "PgPassFile99"),
+    ("//npm.pkg.github.com/:_auth=YWxpY2U6c2VjcmV0cGFzcw==", "YWxpY2U6c2VjcmV0cGFzcw=="),
+    ('{"auths": {"ghcr.io": {"auth": "Ym90OmRja3JTZWNyZXRWYWx1ZTEyMw=="}}}', "Ym90OmRja3JTZWNyZXRWYWx1ZTEyMw=="),
+    ("client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcFFJQkFBS0NBUUVBdXZ3eQo=",
+     "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFcFFJQkFBS0NBUUVBdXZ3eQo="),
+])
+def test_credentials_on_the_command_line_and_in_credential_files(text, secret):
+    out = redact(text)
+    assert secret not in out and "[REDACTED:" in out
+    assert redact(out) == out
+
+
+@pytest.mark.parametrize("text", [
+    "mkdir -p build/output", "docker run -p 8080:80 nginx", "ssh -p 2222 deploy@bastion", "git add -p src/app.py",
+    "python -m pytest -p no:cacheprovider", "psql --no-password -h db -U app", "fe80:0:0:0:abcd:ef01:2345:6789 eth0",
+    '{"credsStore": "desktop"}', "echo $PAT | docker login ghcr.io -u octo --password-stdin",
+])
+def test_command_line_look_alikes_survive(text):
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize("name, content, secret", [
+    (".pgpass", "db.internal:5432:app:app:Pgp4ssFromFile\n", "Pgp4ssFromFile"),
+    (".netrc", "machine github.com login octo password NetrcPassw0rd42\n", "NetrcPassw0rd42"),
+    (".git-credentials", "https://octo:GitCredPassw0rd77@github.com\n", "GitCredPassw0rd77"),
+    (".npmrc", "//npm.acme.io/:_auth=Y2k6TnBtcmNQYXNzdzByZA==\n", "Y2k6TnBtcmNQYXNzdzByZA=="),
+    (".docker/config.json", '{"auths": {"ghcr.io": {"auth": "Ym90OkRvY2tlckNmZ1Bhc3M="}}}', "Ym90OkRvY2tlckNmZ1Bhc3M="),
+    (".aws/credentials", "[default]\naws_secret_access_key = AwsSecretFromFile0123456789abcdefGHIJ\n",
+     "AwsSecretFromFile0123456789abcdefGHIJ"),
+])
+def test_a_read_of_a_credential_file_stores_no_secret(tmp_path, store, lorebook_home, name, content, secret):
+    from hookutil import run_hook
+
+    path = str(tmp_path / "home" / name)
+    payload = {"session_id": "s1", "cwd": str(tmp_path), "transcript_path": str(tmp_path / "s1.jsonl"),
+               "hook_event_name": "PostToolUse", "tool_name": "Read", "tool_use_id": "r1",
+               "tool_input": {"file_path": path},
+               "tool_response": {"type": "text", "file": {"filePath": path, "content": content, "numLines": 2}}}
+    assert run_hook("post-tool-use", payload) == (0, {})
+    bash = dict(payload, tool_name="Bash", tool_use_id="b1", tool_input={"command": f"sshpass -p {secret} cat {path}"},
+                tool_response={"stdout": content, "stderr": "", "interrupted": False})
+    assert run_hook("post-tool-use", bash) == (0, {})
+    rows = store.session_observations("s1")
+    assert len(rows) == 2
+    for row in rows:
+        for field in ("target", "summary", "body", "error_text"):
+            assert secret not in str(row.get(field) or ""), (field, row)
+    store.close()
+    for path_ in lorebook_home.rglob("*"):
+        if path_.is_file():
+            assert secret.encode() not in path_.read_bytes(), path_
+
+
 # --- error signatures ---------------------------------------------------------------
 
 SAME_FAILURE_TWO_MACHINES = [

@@ -275,7 +275,8 @@ def test_every_face_gives_a_note_the_same_provenance(store, seeded):
     from lorebook.render import index_line
 
     stored = store.get_note(seeded["yaml"])
-    expected = {"source_agent": "test", "session_id": stored["session_id"], "run_key": stored.get("run_key"),
+    expected = {"source_agent": "test", "claimed_agent": None, "session_id": stored["session_id"],
+                "run_key": stored.get("run_key"),
                 "observation_ids": stored.get("observation_ids") or [], "created_at": stored["created_at"],
                 "updated_at": stored["updated_at"], "verified": True, "verified_by": None}
     assert provenance(stored) == expected

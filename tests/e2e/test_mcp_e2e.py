@@ -101,11 +101,12 @@ def test_write_task_memory_twice_with_one_run_key_leaves_one_note(lorebook_sandb
     db = sqlite3.connect(str(sb.lorebook_home / "lorebook.db"))
     try:
         receipts = db.execute("SELECT decision, note_id FROM receipts WHERE run_key = ?", (RUN_KEY,)).fetchall()
-        notes = db.execute("SELECT id, run_key, source_agent FROM notes").fetchall()
+        notes = db.execute("SELECT id, run_key, source_agent, claimed_agent FROM notes").fetchall()
     finally:
         db.close()
     assert receipts == [("created", first["note_id"])]
-    assert notes == [(first["note_id"], RUN_KEY, "claude-code")]
+    # lorebook's own name for the writer (Claude Code started the server), and the writer's, kept as a claim
+    assert notes == [(first["note_id"], RUN_KEY, "claude-code (mcp)", "claude-code")]
 
 
 def test_the_server_is_ready_before_the_first_request_of_the_next_session(lorebook_sandbox):
