@@ -852,8 +852,8 @@ def write_command(memory_arg, file, mode, scope, session_id, as_json, run_key, s
         if result.get("replayed"):
             click.echo(f"(already written with run key {key}: this is the first decision)")
         _echo_findings(result)
-    if result["decision"] == "skipped":
-        sys.exit(1)
+    if result["decision"] == "skipped" or result.get("quarantined"):
+        sys.exit(1)  # nothing usable was stored: a script must be able to tell
 
 
 @cli.command(name="verify")
