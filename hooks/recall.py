@@ -29,23 +29,12 @@ def session_context(event, store) -> str | None:
     session = ensure_session(event, store)
     if session is None:
         return None
-    from lorebook.git import changed_files, read_branch
-    from lorebook.recall import rank_session_notes
-    from lorebook.render import render_context
+    from lorebook.recall import session_start_context
 
-    budget = int(load_config()["context_budget"])
-    project_key = session["project_key"]
     project = event.project
     root = project.root if project is not None else None
-    branch = read_branch(root)
-    files = changed_files(root, timeout=GIT_STATUS_TIMEOUT_S)
-    notes, reasons = rank_session_notes(store, project_key, branch, files)
-    heading = ""
-    if project_key is None:
-        heading = "No project identity for this directory: only global notes are shown.\n"
-    elif branch and reasons:
-        heading = f"Ranked for branch `{branch}`" + (f" and {len(files)} changed file(s)" if files else "") + ".\n"
-    text, shown = render_context(notes, budget, heading=heading, reasons=reasons)
+    text, shown, _, _ = session_start_context(store, session["project_key"], root,
+                                              int(load_config()["context_budget"]), GIT_STATUS_TIMEOUT_S)
     if shown:
         store.record_recalls(event.session_id, shown, "session_start")
     _warm_embedder(store)

@@ -131,6 +131,31 @@ def _hint_words(branch: str | None) -> str:
     return " ".join(branch.replace("/", " ").replace("-", " ").replace("_", " ").split())
 
 
+def session_start_context(store, project_key: str | None, root: str | None, budget: int,
+                          git_timeout: float) -> tuple[str, list[int], str | None, list[str]]:
+    """The context a session in ``root`` starts with, the ids of the notes shown, and the hints it was ranked by
+    (the branch and the changed files).
+
+    The project's notes ranked by the checked-out branch and the files ``git status`` reports changed
+    (read with ``git_timeout``), within ``budget`` tokens. One function for the SessionStart hook and
+    the viewer's "next session" preview, so that the preview is exactly what the hook injects.
+    """
+    from .git import changed_files, read_branch
+    from .render import render_context
+
+    branch, files = None, []
+    if root and os.path.isdir(root):
+        branch, files = read_branch(root), changed_files(root, timeout=git_timeout)
+    notes, reasons = rank_session_notes(store, project_key, branch, files)
+    heading = ""
+    if project_key is None:
+        heading = "No project identity for this directory: only global notes are shown.\n"
+    elif branch and reasons:
+        heading = f"Ranked for branch `{branch}`" + (f" and {len(files)} changed file(s)" if files else "") + ".\n"
+    text, shown = render_context(notes, budget, heading=heading, reasons=reasons)
+    return text, shown, branch, files
+
+
 def rank_session_notes(store, project_key: str | None, branch: str | None, files: list[str]) -> tuple[list[dict], dict]:
     """The notes to offer at SessionStart, best first: those matching the hints, then verified and recent ones."""
     keys = store.project_keys_like(project_key) if project_key else []

@@ -13,7 +13,6 @@ so a note holding ``<script>`` stays text. There is no SQL console.
 from __future__ import annotations
 
 import json
-import os
 import secrets
 from http import HTTPStatus
 from http.cookies import SimpleCookie
@@ -406,25 +405,15 @@ def next_session_preview(store: Store, project_key: str | None, prompt: str | No
     on a prompt. The preview records nothing.
     """
     from .config import load_config
-    from .recall import rank_session_notes, recall_for_task
+    from .recall import recall_for_task, session_start_context
     from .render import render_context
     from .text import estimate_tokens
 
     config = load_config()
     budget = int(config["context_budget"])
     root = ((store.get_project(project_key) if project_key else None) or {}).get("root")
-    branch, files = None, []
-    if root and os.path.isdir(root):  # the hints SessionStart would read there now
-        from .git import changed_files, read_branch
-
-        branch, files = read_branch(root), changed_files(root, timeout=GIT_TIMEOUT_S)
-    notes, reasons = rank_session_notes(store, project_key, branch, files)
-    heading = ""
-    if project_key is None:
-        heading = "No project identity for this directory: only global notes are shown.\n"
-    elif branch and reasons:
-        heading = f"Ranked for branch `{branch}`" + (f" and {len(files)} changed file(s)" if files else "") + ".\n"
-    text, shown = render_context(notes, budget, heading=heading, reasons=reasons)
+    # the hints SessionStart would read there now
+    text, shown, branch, files = session_start_context(store, project_key, root, budget, GIT_TIMEOUT_S)
     parts = [{"label": "At session start", "text": text, "tokens": estimate_tokens(text), "budget": budget,
               "note_ids": shown}]
     if prompt:
