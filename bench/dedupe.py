@@ -15,7 +15,8 @@ reported as its own block ``blind`` beside ``held_out`` against the same
 targets. The ``dedupe_blind*`` pairs were written by hand by someone who never
 read the merge / similar_to / contradicts code, 6 per family (a duplicate, two
 paraphrases, two hard negatives, a contradiction); the blind third was frozen
-before any tuning, is never swept and never lists its pairs, even with -v. The ``dedupe_lessons*`` pairs come from ``data/dedupe_lessons_source.py``:
+before any tuning, is never swept and never lists its pairs, even with -v.
+The ``dedupe_lessons*`` pairs come from ``data/dedupe_lessons_source.py``:
 per family a lesson, a rewording, two re-recordings, the same template with
 other facts and the same error with another fix (hard negatives), and
 contradictions.
