@@ -82,14 +82,14 @@ def auto_start_enabled() -> bool:
 def _send(message: dict, timeout: float) -> Callable[[], dict | None]:
     """Send ``message`` now; the function returned waits for the reply (None: no server, too slow, an error).
 
-    The deadline runs from now, so a caller that works while the server answers waits only for what is left;
-    a reply already there is read even when the deadline has passed meanwhile."""
+    It waits at most ``timeout`` from when it is called, so a caller that works while the server answers
+    gives the server more time than a request that waits at once, never less."""
     path = _socket_file()
     if not os.path.exists(path):  # no server: not even the socket module is needed
         return lambda: None
     import socket
 
-    deadline = time.monotonic() + timeout
+    started = time.monotonic()
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         sock.settimeout(max(0.001, timeout))
@@ -98,8 +98,10 @@ def _send(message: dict, timeout: float) -> Callable[[], dict | None]:
     except OSError:
         sock.close()
         return lambda: None
+    sending = time.monotonic() - started
 
     def receive() -> dict | None:
+        deadline = time.monotonic() + timeout - sending  # called at once: ``timeout`` in all, as it always was
         try:
             with sock:
                 chunks = []
