@@ -143,12 +143,14 @@ def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None
     superseded by the global one). A note it contradicts is named in a warning.
     """
     from .quality import run_checks, verdict
-    from .relations import RELATED_THRESHOLD, closest_notes
+    from .relations import RELATED_THRESHOLD, ask_server_neighbours, closest_notes
 
     demoted = _scope_for(record, mode)
+    stored = redacted(record)
+    # the warm embedding server (where it runs) embeds and ranks while the checks and bm25 comparisons run here
+    server_answer = ask_server_neighbours(stored) if use_vectors else None
     findings = run_checks(record)
     accepted, blocking, warnings = verdict(findings, mode)
-    stored = redacted(record)
     stored["verified"], stored["verified_by"] = verification(store, stored)
     result = {"accepted": accepted, "decision": "skipped", "merged_into": None, "related": [], "contradicts": [],
               "promotes": [], "reasons": [f.as_dict() for f in blocking],
@@ -169,7 +171,7 @@ def plan(store: Store, record: dict, *, mode: str, session_id: str | None = None
         return result
     recalled = store.recalled_note_ids(session_id) if session_id else set()
     matches = closest_notes(store, stored, use_vectors=use_vectors, recalled_ids=recalled,
-                            local_vectors=local_vectors)
+                            local_vectors=local_vectors, server_answer=server_answer)
     same_scope = [m for m in matches if m["note"]["scope"] == stored["scope"]
                   and (stored["scope"] == "global" or m["note"]["project_key"] == stored.get("project_key"))]
     duplicate = next((m for m in same_scope if m["relation"] == "duplicate"), None)

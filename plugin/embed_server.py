@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import time
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+    from typing import Callable
 
 DEFAULT_IDLE_S = 600.0
 IDLE_ENV = "LOREBOOK_EMBED_SERVER_IDLE"
@@ -34,26 +37,33 @@ MAX_MESSAGE = 8 * 1024 * 1024
 _SUN_PATH_MAX = 100  # sockaddr_un holds 104-108 bytes
 
 
-def _user_dir() -> Path:
-    from .config import user_dir
+def _user_dir() -> str:
+    from .config import user_dir_str
 
-    return user_dir()
+    return user_dir_str()
 
 
-def socket_path() -> Path:
-    """The server's socket: in the user dir, or under /tmp when that path is too long for a unix socket."""
+def _socket_file() -> str:
+    """:func:`socket_path` as a string, without pathlib (the hook path asks the server)."""
     home = _user_dir()
-    path = home / "embed.sock"
-    if len(os.fsencode(str(path))) <= _SUN_PATH_MAX:
+    path = os.path.join(home, "embed.sock")
+    if len(os.fsencode(path)) <= _SUN_PATH_MAX:
         return path
     import hashlib
 
-    digest = hashlib.sha256(os.fsencode(str(home.resolve()))).hexdigest()[:16]
-    return Path("/tmp") / f"lorebook-{os.getuid()}-{digest}.sock"
+    digest = hashlib.sha256(os.fsencode(os.path.realpath(home))).hexdigest()[:16]
+    return os.path.join("/tmp", f"lorebook-{os.getuid()}-{digest}.sock")
 
 
-def _lock_path() -> Path:
-    return _user_dir() / "embed-server.lock"
+def socket_path() -> "Path":
+    """The server's socket: in the user dir, or under /tmp when that path is too long for a unix socket."""
+    from pathlib import Path
+
+    return Path(_socket_file())
+
+
+def _lock_path() -> str:
+    return os.path.join(_user_dir(), "embed-server.lock")
 
 
 def _model_id() -> str:
@@ -69,30 +79,50 @@ def auto_start_enabled() -> bool:
 # --- client: standard library only ---------------------------------------------------
 
 
-def _request(message: dict, timeout: float) -> dict | None:
-    path = socket_path()
-    deadline = time.monotonic() + timeout
+def _send(message: dict, timeout: float) -> Callable[[], dict | None]:
+    """Send ``message`` now; the function returned waits for the reply (None: no server, too slow, an error).
+
+    It waits at most ``timeout`` from when it is called, so a caller that works while the server answers
+    gives the server more time than a request that waits at once, never less."""
+    path = _socket_file()
+    if not os.path.exists(path):  # no server: not even the socket module is needed
+        return lambda: None
+    import socket
+
+    started = time.monotonic()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(max(0.001, timeout))
-            sock.connect(str(path))
-            sock.sendall(json.dumps(message).encode("utf-8") + b"\n")
-            chunks = []
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return None
-                sock.settimeout(remaining)
-                chunk = sock.recv(65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                if chunk.endswith(b"\n"):
-                    break
-        reply = json.loads(b"".join(chunks) or b"null")
-        return reply if isinstance(reply, dict) else None
-    except (OSError, ValueError):
-        return None
+        sock.settimeout(max(0.001, timeout))
+        sock.connect(path)
+        sock.sendall(json.dumps(message).encode("utf-8") + b"\n")
+    except OSError:
+        sock.close()
+        return lambda: None
+    sending = time.monotonic() - started
+
+    def receive() -> dict | None:
+        deadline = time.monotonic() + timeout - sending  # called at once: ``timeout`` in all, as it always was
+        try:
+            with sock:
+                chunks = []
+                while True:
+                    sock.settimeout(max(0.001, deadline - time.monotonic()))
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    chunks.append(chunk)
+                    if chunk.endswith(b"\n"):
+                        break
+            reply = json.loads(b"".join(chunks) or b"null")
+            return reply if isinstance(reply, dict) else None
+        except (OSError, ValueError):
+            return None
+
+    return receive
+
+
+def _request(message: dict, timeout: float) -> dict | None:
+    return _send(message, timeout)()
 
 
 def start_server() -> bool:
@@ -102,11 +132,17 @@ def start_server() -> bool:
     return spawn_detached(["embed-server"])
 
 
-def _ask(message: dict, timeout: float, start: bool) -> dict | None:
-    reply = _request(message, timeout)
-    if reply is None and start and auto_start_enabled() and not _server_running():
-        start_server()
-    return reply
+def _ask(message: dict, timeout: float, start: bool) -> Callable[[], dict | None]:
+    """Send now, read later; when no reply comes, the server is started for the next call."""
+    receive = _send(message, timeout)
+
+    def answer() -> dict | None:
+        reply = receive()
+        if reply is None and start and auto_start_enabled() and not _server_running():
+            start_server()
+        return reply
+
+    return answer
 
 
 def _server_running() -> bool:
@@ -119,21 +155,32 @@ def _server_running() -> bool:
 def embed_query(text: str, timeout: float = 0.5, model_id: str | None = None, start: bool = True) -> list[float] | None:
     """The query's vector from the warm server, or None (not running — then started for next time —,
     too slow, another model, or an error). Imports neither numpy nor llm."""
-    reply = _ask({"op": "embed", "text": text, "model": model_id or _model_id()}, timeout, start)
+    reply = _ask({"op": "embed", "text": text, "model": model_id or _model_id()}, timeout, start)()
     vector = (reply or {}).get("vector")
     return vector if isinstance(vector, list) else None
+
+
+def request_top_k(text: str, k: int = 10, candidate_ids=None, timeout: float = 0.5, model_id: str | None = None,
+                  start: bool = True) -> Callable[[], list[tuple[int, float]] | None]:
+    """Send a top-k request now; the function returned waits for its hits (as :func:`query_top_k` returns
+    them). The server embeds and ranks while the caller does its own work: one round trip, overlapped."""
+    message = {"op": "top_k", "text": text, "k": int(k), "model": model_id or _model_id(),
+               "candidate_ids": None if candidate_ids is None else [int(i) for i in candidate_ids]}
+    answer = _ask(message, timeout, start)
+
+    def hits() -> list[tuple[int, float]] | None:
+        found = (answer() or {}).get("hits")
+        if not isinstance(found, list):
+            return None
+        return [(int(i), float(s)) for i, s in found]
+
+    return hits
 
 
 def query_top_k(text: str, k: int = 10, candidate_ids=None, timeout: float = 0.5, model_id: str | None = None,
                 start: bool = True) -> list[tuple[int, float]] | None:
     """Embed ``text`` and rank the notes in the server: [(note id, cosine)], best first; None as for embed_query."""
-    message = {"op": "top_k", "text": text, "k": int(k), "model": model_id or _model_id(),
-               "candidate_ids": None if candidate_ids is None else [int(i) for i in candidate_ids]}
-    reply = _ask(message, timeout, start)
-    hits = (reply or {}).get("hits")
-    if not isinstance(hits, list):
-        return None
-    return [(int(i), float(s)) for i, s in hits]
+    return request_top_k(text, k, candidate_ids, timeout, model_id, start)()
 
 
 def ensure_server() -> bool:
@@ -186,6 +233,8 @@ class EmbedServer:
         """Run until idle or stopped. Returns 0, or 1 when another server already runs for this user dir."""
         if not self._take_lock():
             return 1
+        import socket
+
         # one BLAS thread for the server's whole life: switching OpenBLAS between 1 thread (the model's
         # small matmuls) and 2 (top-k) on every request costs more than the second thread gains
         os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

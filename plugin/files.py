@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
 
 
 class FileLock:
@@ -14,6 +17,8 @@ class FileLock:
     """
 
     def __init__(self, path: str | Path, record_pid: bool = False):
+        from pathlib import Path  # here, not at the top: importing this module must not cost pathlib
+
         self.path = Path(path)
         self.record_pid = record_pid
         self._file = None
@@ -87,6 +92,7 @@ def write_bytes_atomic(path: Path, data: bytes, private: bool = True) -> None:
     (else the umask decides)."""
     import secrets
     import shutil
+    from pathlib import Path
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -66,6 +66,8 @@ def word_count(text: str | None) -> float:
     """Words in ``text``, CJK-aware: Chinese, Japanese and Korean are not space-separated."""
     if not text:
         return 0.0
+    if text.isascii():  # most lessons: no CJK to count, and its large character class is not compiled
+        return float(len(_LATIN_WORD.findall(text)))
     cjk = len(_CJK.findall(text))
     latin = len(_LATIN_WORD.findall(_CJK.sub(" ", text)))
     return latin + cjk / 1.5

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .quality import LazyRegex
 
@@ -85,22 +85,32 @@ def tokens(text: str) -> dict[str, float]:
     """Weighted tokens: identifiers (dotted, snake_case, camelCase, versions) 3, words 1, common coding words 0.3."""
     weights: dict[str, float] = {}
     for raw in _WORD.findall(text or ""):
-        parts = [raw]
-        if _is_identifier(raw) and len(raw) > 2:
-            parts += [p for p in _PARTS.split(raw) if len(p) > 2]  # `yaml.safe_load` also matches `yaml`
-        for i, part in enumerate(parts):
-            word = part.lower()
-            if word in _STOP or (len(word) < 2 and not re.match(r"[\u3400-\u9fff\uac00-\ud7a3]", word)):
-                continue
-            if i == 0 and _is_identifier(part):
-                weight = 3.0
-            elif word in _COMMON or _stem(word) in _COMMON:
-                weight = 0.3
-            else:
-                weight = 1.0 if i == 0 else 1.5
-            key = word if i == 0 and _is_identifier(part) else _stem(word)
-            weights[key] = max(weights.get(key, 0.0), weight)
+        for key, weight in _word_tokens(raw):
+            if weight > weights.get(key, 0.0):
+                weights[key] = weight
     return weights
+
+
+@lru_cache(maxsize=65536)
+def _word_tokens(raw: str) -> tuple[tuple[str, float], ...]:
+    """One word's weighted tokens; cached, as a write compares its lesson with 25 notes that share most words."""
+    out = []
+    parts = [raw]
+    if _is_identifier(raw) and len(raw) > 2:
+        parts += [p for p in _PARTS.split(raw) if len(p) > 2]  # `yaml.safe_load` also matches `yaml`
+    for i, part in enumerate(parts):
+        word = part.lower()
+        if word in _STOP or (len(word) < 2 and not re.match(r"[\u3400-\u9fff\uac00-\ud7a3]", word)):
+            continue
+        if i == 0 and _is_identifier(part):
+            weight = 3.0
+        elif word in _COMMON or _stem(word) in _COMMON:
+            weight = 0.3
+        else:
+            weight = 1.0 if i == 0 else 1.5
+        key = word if i == 0 and _is_identifier(part) else _stem(word)
+        out.append((key, weight))
+    return tuple(out)
 
 
 def note_text(note: dict) -> str:
@@ -225,7 +235,23 @@ def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
     version = _VERSION_FACT.fullmatch(fact)
     if version:  # v3, 3.x and 3 are one version
         return re.search(r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
-    return re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None
+    return _bounded_in(fact, text_lower)
+
+
+def _bounded_in(fact: str, text: str) -> bool:
+    r"""``fact`` occurs in ``text`` with no word character on either side: the regex
+    ``(?<!\w)fact(?!\w)`` without compiling one pattern per fact (a write checks dozens)."""
+    start = text.find(fact)
+    while start != -1:
+        end = start + len(fact)
+        if not (start and _is_word_char(text[start - 1])) and not (end < len(text) and _is_word_char(text[end])):
+            return True
+        start = text.find(fact, start + 1)
+    return False
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # what a str pattern's \w matches
 
 
 def _full_text(note: dict) -> str:
@@ -457,28 +483,40 @@ SERVER_TIMEOUT = 0.5  # a warm embedding server answers in tens of milliseconds;
 VECTOR_NEIGHBOUR_MIN = 0.5
 
 
-def _server_cosines(text: str, k: int) -> tuple[list[int], dict[int, float]] | None:
-    """(the vector index's nearest note ids, their cosines) from the warm embedding server in one request, or
-    None when it is not running (it is then started for the next write). No numpy, no model in this process;
-    a lexical neighbour outside these k is compared lexically."""
+def ask_server_neighbours(candidate: dict, k: int = 25) -> Callable[[], tuple[list[int], dict[int, float]] | None]:
+    """Ask the warm embedding server for ``candidate``'s nearest notes now; the function returned waits for
+    (their ids, their cosines), or None when it is not running (it is then started for the next write).
+
+    The server embeds and ranks while this process runs its checks and its bm25 comparisons: pass the
+    function to :func:`closest_notes`. No numpy, no model in this process."""
     try:
-        from .embed_server import query_top_k
+        from .embed_server import request_top_k
     except ImportError:
-        return None
-    hits = query_top_k(text, k=k, timeout=SERVER_TIMEOUT)
-    if hits is None:
-        return None
-    return [i for i, _ in hits], dict(hits)
+        return lambda: None
+    hits = request_top_k(note_text(candidate), k=k, timeout=SERVER_TIMEOUT)
+
+    def answer() -> tuple[list[int], dict[int, float]] | None:
+        found = hits()
+        if found is None:
+            return None
+        return [i for i, _ in found], dict(found)
+
+    return answer
 
 
 def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: set[int] = frozenset(),
-                  limit: int = 25, local_vectors: bool = True) -> list[dict]:
+                  limit: int = 25, local_vectors: bool = True,
+                  server_answer: Callable[[], tuple[list[int], dict[int, float]] | None] | None = None) -> list[dict]:
     """The existing notes nearest to ``candidate``, each with its comparison, most similar first.
 
     With ``use_vectors``, cosines come from the warm embedding server when it runs (the notes' stored
-    vectors: nothing is embedded here), else from the model in this process when ``local_vectors``,
-    else the comparison is lexical (what the Stop hook uses)."""
+    vectors: nothing is embedded here; ``server_answer`` is a request already sent by
+    :func:`ask_server_neighbours`), else from the model in this process when ``local_vectors``, else the
+    comparison is lexical (what the Stop hook uses); a lexical neighbour outside the server's k is compared
+    lexically."""
     text = note_text(candidate)
+    if use_vectors and server_answer is None:
+        server_answer = ask_server_neighbours(candidate, limit)
     neighbours = store.similar_note_candidates(text, candidate.get("project_key"), limit=limit)
 
     def add(note_id: int, recalled_only: bool = False) -> None:
@@ -492,7 +530,7 @@ def closest_notes(store, candidate: dict, *, use_vectors: bool, recalled_ids: se
                                            or note["project_key"] == candidate.get("project_key")):
             neighbours.append(note)
 
-    served = _server_cosines(text, limit) if use_vectors else None
+    served = server_answer() if use_vectors else None
     if served is not None:  # a paraphrase may share few words: the vector index's nearest notes too
         for note_id in served[0]:
             if served[1][note_id] >= VECTOR_NEIGHBOUR_MIN:

@@ -25,6 +25,7 @@ import base64
 import binascii
 import re
 import unicodedata
+from functools import lru_cache
 
 # invisible characters that can hide words from a reader or a filter; NFKC keeps most of them
 _INVISIBLE = re.compile(
@@ -124,9 +125,22 @@ _SECRET_THINGS = (r"(?:(?:~|\$HOME)?/?\.ssh\S*|(?:~|\$HOME)/\S*(?:\.aws|\.docker
                   r"\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.docker/config\.json|credentials?|secrets?|"
                   r"passwords?|passphrases?|api[\s_-]?keys?|access\s+keys?|tokens?|cookies?|session\s+ids?|environment\s+variables|"
                   r"env\s+vars|/etc/(?:passwd|shadow)|keychain|wallet)")
-STEERING_PATTERNS: dict[str, re.Pattern] = {
+
+
+def _deferred(pattern: str, flags: int = 0) -> tuple[str, int]:
+    """A pattern compiled on first use (:func:`_compiled`): rendering, on the hook path, imports this module
+    for :func:`neutralise` and never needs these ~30 ms of large patterns; :func:`steering_reasons` does."""
+    return pattern, flags
+
+
+@lru_cache(maxsize=None)
+def _compiled(pattern: str, flags: int) -> re.Pattern:
+    return re.compile(pattern, flags)
+
+
+STEERING_PATTERNS: dict[str, tuple[str, int]] = {
     # ignore / override the instructions the agent has
-    "override": re.compile(
+    "override": _deferred(
         r"(?ix)\b(?:ignore|disregard|forget|override|bypass|skip|drop|abandon|discard)\s+(?:all\s+|any\s+|every\s+)?"
         r"(?:of\s+)?(?:the\s+|your\s+|my\s+|these\s+|those\s+)?(?:previous|prior|above|earlier|preceding|original|"
         r"existing|other|system|safety|security|developer|user'?s?|old|current|standing)?\s*"
@@ -139,7 +153,7 @@ STEERING_PATTERNS: dict[str, re.Pattern] = {
         r"|\b(?:execute|follow|obey|run|carry\s+out)\s+(?:any|every|all)\s+(?:instructions?|commands?|orders?)\s+"
         r"(?:found|given|written|contained|you\s+find)?\s*(?:in|from)\b"),
     # claims of authority or of being the user
-    "authority": re.compile(
+    "authority": _deferred(
         r"(?ix)\b(?:notice|message|instructions?|directive|order|request|reminder|update|note)\s+(?:from|by)\s+"
         r"(?:the\s+)?(?:user|system|developer|operator|administrator|admin|anthropic|owner|maintainers?|human|"
         r"security\s+team|it\s+department)\b"
@@ -158,7 +172,7 @@ STEERING_PATTERNS: dict[str, re.Pattern] = {
         r"|</?\s*(?:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|lorebook-memory)\s*>"
         r"|<\|im_(?:start|end)\|>"),
     # standing orders addressed to a future agent
-    "standing_order": re.compile(
+    "standing_order": _deferred(
         r"(?ix)\b(?:from\s+now\s+on|henceforth|going\s+forward|for\s+all\s+future\s+(?:sessions?|tasks?|requests?)|"
         r"in\s+every\s+(?:future\s+)?(?:session|conversation|task|response)|at\s+the\s+start\s+of\s+every\s+"
         r"(?:session|task|conversation)|before\s+(?:doing\s+)?anything\s+else|as\s+your\s+first\s+(?:action|step))\b"
@@ -175,7 +189,7 @@ STEERING_PATTERNS: dict[str, re.Pattern] = {
         r"|\b(?:must|always)\s+(?:obey|follow|comply\s+with|execute|carry\s+out)\s+(?:these|this|the\s+following|"
         r"(?:every|each|all)\s+(?:note|instruction|order))"),
     # running fetched code, destructive or persistence commands
-    "remote_code": re.compile(
+    "remote_code": _deferred(
         r"(?ix)\b(?:curl|wget|fetch|iwr|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,200}\|\s*(?:sudo\s+)?"
         r"(?:ba|z|k|da|fi|c)?sh\b"
         r"|\b(?:curl|wget)\b[^\n|;]{0,200}\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node|php|iex|invoke-expression)\b"
@@ -192,7 +206,7 @@ STEERING_PATTERNS: dict[str, re.Pattern] = {
         r"|>>?\s*~?/?(?:\.ssh/authorized_keys|\.bashrc|\.zshrc|\.profile)\b[^\n]{0,0}"
         r"|\bgit\s+push\s+(?:--force|-f)\s+\S+\s+(?:main|master)\b[^\n]{0,40}(?:always|every|each)"),
     # sending or revealing secrets, reading them into the conversation
-    "exfiltration": re.compile(
+    "exfiltration": _deferred(
         r"(?ix)\b(?:exfiltrate|leak|smuggle)\b"
         r"|\b(?:send|upload|post|transmit|forward|email|e-mail|share|submit|report|copy|sync|pipe|beacon)\s+"
         r"(?:(?:all|any|every|the|your|their|its|my|a\s+copy\s+of|contents?\s+of|output\s+of)\s+)*(?:(?:user'?s?|local|private|aws|cloud|"
@@ -222,16 +236,16 @@ STEERING_PATTERNS: dict[str, re.Pattern] = {
 
 
 # the same ideas with every space removed, for text whose letters were spaced out ("i g n o r e  a l l")
-COMPACT_PATTERNS: dict[str, re.Pattern] = {
-    "override": re.compile(
+COMPACT_PATTERNS: dict[str, tuple[str, int]] = {
+    "override": _deferred(
         r"(?i)(?:ignore|disregard|forget|override|bypass)(?:all|any|every)?(?:of)?(?:the|your|my|these)?"
         r"(?:previous|prior|above|earlier|system|safety|security|developer|existing)?"
         r"(?:instructions?|prompts?|rules|guidelines|guardrails|policies|restrictions)|systemprompt|youarenow"),
-    "standing_order": re.compile(r"(?i)fromnowon|henceforth|goingforward|ineveryfuturesession|"
+    "standing_order": _deferred(r"(?i)fromnowon|henceforth|goingforward|ineveryfuturesession|"
                                  r"(?:donot|don'?t|never)(?:tell|inform|mention)"),
-    "remote_code": re.compile(r"(?i)(?:curl|wget)[^|;]{0,200}\|(?:sudo)?(?:ba|z)?sh\b|\$\((?:curl|wget)|"
+    "remote_code": _deferred(r"(?i)(?:curl|wget)[^|;]{0,200}\|(?:sudo)?(?:ba|z)?sh\b|\$\((?:curl|wget)|"
                               r"rm-(?:rf|fr)(?:/|~|\$home)"),
-    "exfiltration": re.compile(r"(?i)(?:send|upload|post|paste|print|share|exfiltrate|leak)(?:all|the|your|my)*"
+    "exfiltration": _deferred(r"(?i)(?:send|upload|post|paste|print|share|exfiltrate|leak)(?:all|the|your|my)*"
                                r"(?:\.ssh|id_rsa|privatekeys?|credentials|secrets|tokens?|passwords?|\.env|apikeys?)"),
 }
 
@@ -249,12 +263,13 @@ def steering_reasons(text: str) -> list[str]:
     reasons: list[str] = []
     variants = [canonical(text)]
     variants += [canonical(decoded) for decoded in _decoded_base64(variants[0])]
-    for name, pattern in STEERING_PATTERNS.items():
-        if any(pattern.search(variant) for variant in variants):
+    for name, (pattern, flags) in STEERING_PATTERNS.items():
+        if any(_compiled(pattern, flags).search(variant) for variant in variants):
             reasons.append(name)
     if _SPACED.search(strip_invisible(text).translate(_CONFUSABLES)):
         compact = re.sub(r"\s+", "", variants[0])
-        reasons += [name for name, pattern in COMPACT_PATTERNS.items() if name not in reasons and pattern.search(compact)]
+        reasons += [name for name, (pattern, flags) in COMPACT_PATTERNS.items()
+                    if name not in reasons and _compiled(pattern, flags).search(compact)]
     if re.search(r"\w[\u200b-\u200d\u2060\ufeff\u00ad]+\w|[\u202a-\u202e\u2066-\u2069]", text):
         reasons.append("hidden_characters")
     if len(variants) > 1 and reasons:

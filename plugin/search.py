@@ -61,9 +61,29 @@ def query_terms(text: str, keep_stopwords: bool = False) -> list[str]:
     return list(dict.fromkeys(kept or words))[:MAX_QUERY_TERMS]
 
 
-def fts_match(terms: Sequence[str]) -> str:
-    """An FTS5 expression matching any of ``terms``, each quoted (no operator in the text survives)."""
-    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+# an identifier: word parts joined by _ . - / : @ with no space (ACME_DIST_LIMIT_1, yaml.safe_load, src/app.py)
+_IDENTIFIER = re.compile(r"\w+(?:[.\-/:@]\w+)*", re.UNICODE)
+MAX_QUERY_PHRASES = 8
+
+
+def identifier_phrases(text: str) -> list[str]:
+    """The identifiers of ``text`` that FTS5 splits into several words, each as the phrase of its words.
+
+    notes_fts splits ``ACME_DIST_LIMIT_1`` into acme, dist, limit, 1, so its words alone match
+    ``ACME_DIST_LIMIT_11`` as well; the phrase "acme dist limit 1" matches only a note that holds the
+    identifier itself, which its extra bm25 weight then ranks first."""
+    phrases = []
+    for token in _IDENTIFIER.findall(text or ""):
+        words = [w.lower() for w in _WORD.findall(token)]
+        if len(words) > 1:
+            phrases.append(" ".join(words))
+    return list(dict.fromkeys(phrases))[:MAX_QUERY_PHRASES]
+
+
+def fts_match(terms: Sequence[str], phrases: Sequence[str] = ()) -> str:
+    """An FTS5 expression matching any of ``terms`` or ``phrases``, each quoted (no operator in the text
+    survives; a quoted string of several words is an FTS5 phrase)."""
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in [*terms, *phrases])
 
 
 def _age_days(note: dict, now: datetime) -> float | None:
@@ -179,7 +199,8 @@ def search(store, query: str, *, limit: int = 10, project_key: str | None = None
 
     lexical: dict[int, float] = {}
     if terms:
-        for note_id, score in store.search_notes_fts(fts_match(terms), fts_weights, filters, depth):
+        for note_id, score in store.search_notes_fts(fts_match(terms, identifier_phrases(query)), fts_weights,
+                                                     filters, depth):
             if note_id not in exclude:
                 lexical[note_id] = max(score, 0.0)
 

@@ -558,11 +558,14 @@ class Store:
     def open_problems_with_signatures(self, signatures: list[str], project_key: str | None,
                                       exclude_id: int) -> list[int]:
         """Active pitfalls and gotchas (of this project, or global) naming one of these error signatures."""
+        # EXISTS, not a join with DISTINCT: a note's signatures are read only once it is a pitfall in scope
         rows = self.conn.execute(
-            """SELECT DISTINCT notes.id FROM notes, json_each(notes.error_signatures) WHERE notes.status = 'active'
-               AND notes.kind IN ('pitfall', 'gotcha') AND notes.id != ? AND json_each.value IN (SELECT value FROM
-               json_each(?)) AND (notes.scope = 'global' OR notes.project_key IS ?) ORDER BY notes.id""",
-            (exclude_id, json.dumps(signatures), project_key))
+            """SELECT notes.id FROM notes WHERE notes.status = 'active' AND notes.kind IN ('pitfall', 'gotcha')
+               AND notes.id != ? AND (notes.scope = 'global' OR notes.project_key IS ?)
+               AND EXISTS (SELECT 1 FROM json_each(notes.error_signatures)
+                           WHERE json_each.value IN (SELECT value FROM json_each(?)))
+               ORDER BY notes.id""",
+            (exclude_id, project_key, json.dumps(signatures)))
         return [r[0] for r in rows]
 
     def project_notes(self, project_key: str | None, limit: int = 50, include_global: bool = True) -> list[dict]:

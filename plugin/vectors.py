@@ -21,13 +21,14 @@ import json
 import os
 import sys
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable
 
 from .errors import EmbeddingUnavailable, LorebookError
 from .files import FileLock
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pathlib import Path
+
     import numpy
 
     from .store import Store

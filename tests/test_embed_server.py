@@ -92,6 +92,10 @@ def test_query_top_k_in_the_server_matches_in_process(store, server):
     assert [i for i, _ in hits] == [i for i, _ in expected]
     assert hits[0][0] == ids[2]
     assert np.allclose([s for _, s in hits], [s for _, s in expected], atol=1e-4)
+    # sent now, read later: the caller works while the server embeds and ranks, and gets the same hits
+    later = embed_server.request_top_k("my tests cannot import the module", 3, timeout=10)
+    assert embed(["work done meanwhile"]).shape == (1, 384)
+    assert later() == hits
     only = embed_server.query_top_k("my tests cannot import the module", 3, candidate_ids=[ids[0], ids[1]], timeout=10)
     assert {i for i, _ in only} == {ids[0], ids[1]}
     # a note indexed after the server loaded its matrix is found: the cache follows the collection
@@ -140,3 +144,11 @@ def test_long_user_dir_gets_a_short_socket_path(tmp_path, monkeypatch):
     assert len(str(path)) <= 100 and str(path).startswith("/tmp/lorebook-")
     monkeypatch.setenv("LOREBOOK_HOME", str(tmp_path / "short"))
     assert embed_server.socket_path() == tmp_path / "short" / "embed.sock" or len(str(tmp_path)) > 80
+
+
+def test_without_a_server_the_client_does_not_even_import_socket():
+    code = ("import sys; from lorebook.embed_server import query_top_k, request_top_k; "
+            "print(query_top_k('x', timeout=0.2, start=False), request_top_k('x', start=False)(), "
+            "'socket' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "None None False"

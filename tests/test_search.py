@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from lorebook.recall import recall_for_task
-from lorebook.search import fts_match, query_terms, search
+from lorebook.search import fts_match, identifier_phrases, query_terms, search
 
 A = "github.com/acme/widget"
 B = "github.com/acme/gadget"
@@ -306,3 +306,43 @@ def test_the_cli_and_the_mcp_tools_offer_the_kinds_and_statuses_the_store_knows(
     options = {p.name: p for p in search_command.params}
     assert list(options["kinds"].type.choices) == list(NOTE_KINDS)
     assert list(options["statuses"].type.choices) == [*NOTE_STATUSES, "any"]
+
+
+# --- identifiers: the note that holds one exactly comes first ---------------------------------------------
+
+
+TARGETS = ["lint", "test", "build", "docs", "dist", "wheel", "docker", "migrate", "seed", "types"]
+
+
+def identifier_note(store, i):
+    """Lesson ``i`` of one template: its own make target, error code and variable (ACME_DIST_LIMIT_4 ...)."""
+    target = f"{TARGETS[i % len(TARGETS)]}-{i // len(TARGETS)}"
+    env = f"ACME_{TARGETS[(i * 3) % len(TARGETS)].upper()}_LIMIT_{i}"
+    return note(store, f"`make {target}` fails with E{1000 + i}: set {env}=1 in the Makefile",
+                summary=f"The {target} recipe reads {env} and stops with E{1000 + i} when it is unset.",
+                change=f"Added `export {env}=1` above the {target} target in the Makefile.",
+                files=["Makefile"], session_id=f"s-{i}"), env
+
+
+def test_an_identifier_finds_the_note_that_holds_it_exactly_first(store):
+    # FTS5 splits ACME_DIST_LIMIT_4 into acme, dist, limit, 4; other notes have those words too ("make dist-4",
+    # ACME_DIST_LIMIT_14, "=1"): only the identifier as a phrase tells the note that holds it
+    written = [identifier_note(store, i) for i in range(60)]
+    for note_id, env in written:
+        hits = search(store, env, project_key=A, semantic=False)["hits"]
+        assert hits[0]["note"]["id"] == note_id, (env, [h["note"]["title"] for h in hits[:3]])
+
+
+@pytest.mark.parametrize("text, phrases", [
+    ("ACME_DIST_LIMIT_1 is unset", ["acme dist limit 1"]),
+    ("yaml.safe_load fails on src/app/main.py:12", ["yaml safe load", "src app main py 12"]),
+    ("pin requests==2.31.0", ["2 31 0"]),
+    ("E1001 and plain words", []),
+    ('"quoted" OR NEAR(x, y)', []),
+])
+def test_identifier_phrases(text, phrases):
+    assert identifier_phrases(text) == phrases
+
+
+def test_identifier_phrases_are_quoted_phrases_in_the_match():
+    assert fts_match(["acme", "1"], ["acme dist limit 1"]) == '"acme" OR "1" OR "acme dist limit 1"'
