@@ -234,16 +234,32 @@ def _full_text(note: dict) -> str:
     return "\n".join(str(p) for p in parts if p)
 
 
+# a title's second half is a fix when it says what to do, first or after a semicolon ("pin Y", "do not add Z",
+# "Incorrect string value; convert to utf8mb4")
+_FIX_OPENING = LazyRegex(
+    r"(?i)(?:^|[;\u2014]\s*|\s-\s|,\s*so\s+)\W*(?:(?:so|then|instead|just|always|first|now|fix(?:ed)?(?:\s+it)?(?:\s+by)?)\s+)?(?:do\s*n[o']t|don't|never|"
+    r"add|set|pin|unpin|use|run|install|uninstall|raise|lower|increase|decrease|move|remove|make|keep|leave|switch|"
+    r"upgrade|downgrade|bump|update|revert|declare|enable|disable|exclude|include|ignore|skip|mark|replace|rename|"
+    r"give|point|pass|put|wrap|mock|stub|patch|export|unset|delete|drop|call|close|open|start|stop|restart|wait|"
+    r"bind|build|rebuild|regenerate|clear|purge|reset|rerun|retry|limit|cap|allow|deny|grant|load|read|write|"
+    r"register|configure|create|split|merge|sort|quote|escape|encode|decode|convert|cast|check|guard|catch|"
+    r"handle|await|lock|relock|sync|fetch|pull|rebase|commit|push|squash|cherry-pick|stash|prefix|suffix|"
+    r"append|prepend|inline|vendor|copy|mount|expose|map|alias|route|proxy|trust|sign|tag|stay|choose|prefer|"
+    r"go|delay|defer|flush|free|kill|turn|run|type|annotate|narrow|import|require|define|fill|seed|migrate|"
+    r"squash|reorder|order|isolate|serialize|reuse|share|cache|invalidate|bust|shorten|lengthen|extend|"
+    r"set\s+up|clean|pre-?build|preload|warm|tune|match|align|target|compile|transpile|transform|strip)\b")
+
+
 def _title_halves(note: dict) -> tuple[str, str]:
-    """(problem, fix) halves of a title like "pytest fails with X: pin Y"; without a colon, all of it is the
-    problem (the change says the fix)."""
+    """(problem, fix) halves of a title like "pytest fails with X: pin Y". The second half is the fix only
+    when it reads as one (it opens with what to do); otherwise, and without a colon, all of it is the problem
+    (the change says the fix): "npm fails with ERESOLVE: react-x wants react 18" names no fix."""
     title = str(note.get("title") or "")
     head, sep, tail = title.partition(": ")
-    while sep and tail and ": " in tail and not re.search(r"(?i)\b(?:add|set|pin|use|run|install|raise|move|"
-                                                          r"remove|make|keep|switch|do not|never)\b", tail.split(": ")[0]):
+    while sep and tail and ": " in tail and not _FIX_OPENING.search(tail.split(": ")[0]):
         more, sep, tail = tail.partition(": ")  # "X fails with ModuleNotFoundError: No module named 'y': add z"
         head = f"{head}: {more}"
-    return (head, tail) if sep and tail else (title, "")
+    return (head, tail) if sep and tail and _FIX_OPENING.search(tail) else (title, "")
 
 
 def _problem_text(note: dict) -> str:
@@ -280,8 +296,9 @@ def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float
 _ACTION_CLASSES = {
     "add": "add|added|adding|adds|pin|pinned|pins|install|installed|installs|declare|declared|declares|"
            "enable|enabled|enables|include|included",
+    "set": "set|sets|export|exports|exported",
     "remove": "remove|removed|removes|removing|drop|dropped|drops|uninstall|uninstalled|delete|deleted|deletes|"
-              "disable|disabled|disables|unpin|unpinned|revert|reverted|reverts",
+              "disable|disabled|disables|unpin|unpinned|unset|unsets|revert|reverted|reverts",
     "upgrade": "upgrade|upgraded|upgrades|bump|bumped|bumps|update|updated|updates",
     "downgrade": "downgrade|downgraded|downgrades",
     "stub": "mock|mocked|mocks|stub|stubbed|stubs|patch|patched|patches|fake|faked",
@@ -289,19 +306,37 @@ _ACTION_CLASSES = {
     "move": "move|moved|moves|rename|renamed|renames|split|splits|inline|inlined",
 }
 _ACTION = LazyRegex(r"(?i)\b(" + "|".join(_ACTION_CLASSES.values()) + r")\s+(?:the\s+|a\s+|an\s+)?([\w.\-/@]{3,})")
+# "leave X unset", "keep X unpinned", "X must stay unset": a fix that takes a thing away without a verb for it
+_KEPT_OFF = LazyRegex(
+    r"(?i)\b(?:leave|leaves|left|keep|keeps|kept)\s+(?:the\s+)?([\w.\-/@]{3,})\s+(?:unset|unpinned|disabled|off|out)\b"
+    r"|\b([\w.\-/@]{3,})\s+(?:must|should|has\s+to|needs\s+to)\s+(?:stay|remain|be)\s+(?:unset|unpinned|disabled|off|empty)\b")
 _ACTION_OF: dict[str, str] = {}
+_OPPOSITE_ACTIONS = (("add", "remove"), ("set", "remove"), ("upgrade", "downgrade"))
+# setting a thing agrees with adding, raising or lowering it ("set lib to ES2021" / "bumped lib to ES2021")
+_AGREEING_ACTIONS = {frozenset(("set", "add")), frozenset(("set", "upgrade")), frozenset(("set", "downgrade"))}
 
 
 def _actions(note: dict) -> dict[str, set[str]]:
     """What the fix does to which thing: {name: {action class, ...}} (lowercased names)."""
     if not _ACTION_OF:
         _ACTION_OF.update({verb: cls for cls, verbs in _ACTION_CLASSES.items() for verb in verbs.split("|")})
+    text = _remedy_text(note)
+    found = [(_ACTION_OF[verb.lower()], name) for verb, name in _ACTION.findall(text)]
+    found += [("remove", left or right) for left, right in _KEPT_OFF.findall(text)]
     out: dict[str, set[str]] = {}
-    for verb, name in _ACTION.findall(_remedy_text(note)):
+    for action, name in found:
         name = name.lower().split("==")[0].rstrip(".,;:")
         if name not in _STOP and name not in _COMMON:
-            out.setdefault(name, set()).add(_ACTION_OF[verb.lower()])
+            out.setdefault(name, set()).add(action)
     return out
+
+
+def opposite_actions(a: dict, b: dict) -> list[str]:
+    """The things one fix adds (or upgrades) and the other removes (or downgrades), neither doing both."""
+    xa, xb = _actions(a), _actions(b)
+    return sorted({name for name in set(xa) & set(xb) for x, y in _OPPOSITE_ACTIONS
+                   if (x in xa[name] and y in xb[name] and y not in xa[name] and x not in xb[name])
+                   or (y in xa[name] and x in xb[name] and x not in xa[name] and y not in xb[name])})
 
 
 def different_fix(a: dict, b: dict) -> list[str]:
@@ -311,7 +346,8 @@ def different_fix(a: dict, b: dict) -> list[str]:
     file, value, version, make target or error code — so merging would drop a fix.
     """
     xa, xb = _actions(a), _actions(b)
-    otherwise = sorted(name for name in set(xa) & set(xb) if not xa[name] & xb[name])
+    otherwise = sorted(name for name in set(xa) & set(xb) if not xa[name] & xb[name]
+                       and not any(frozenset((x, y)) in _AGREEING_ACTIONS for x in xa[name] for y in xb[name]))
     if otherwise:
         return [f"the fixes do different things to {', '.join(otherwise[:3])}"]
     for role in ("fix", "problem"):
@@ -409,7 +445,7 @@ def contradicts(a: dict, b: dict) -> bool:
     if _rejects(a, b) or _rejects(b, a):
         return True
     ca, cb = str(a.get("change") or ""), str(b.get("change") or "")
-    if _value_conflict(ca, cb):
+    if _value_conflict(ca, cb) or opposite_actions(a, b):
         return True
     wa = {_stem(w.lower()) for w in _WORD.findall(ca)}
     wb = {_stem(w.lower()) for w in _WORD.findall(cb)}
