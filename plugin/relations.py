@@ -259,7 +259,7 @@ def _title_halves(note: dict) -> tuple[str, str]:
     while sep and tail and ": " in tail and not _FIX_OPENING.search(tail.split(": ")[0]):
         more, sep, tail = tail.partition(": ")  # "X fails with ModuleNotFoundError: No module named 'y': add z"
         head = f"{head}: {more}"
-    return (head, tail) if sep and tail and _FIX_OPENING.search(tail) else (title, "")
+    return (head, tail) if sep and tail and (_FIX_OPENING.search(tail) or _KEPT_OFF.search(tail)) else (title, "")
 
 
 def _problem_text(note: dict) -> str:
@@ -306,10 +306,11 @@ _ACTION_CLASSES = {
     "move": "move|moved|moves|rename|renamed|renames|split|splits|inline|inlined",
 }
 _ACTION = LazyRegex(r"(?i)\b(" + "|".join(_ACTION_CLASSES.values()) + r")\s+(?:the\s+|a\s+|an\s+)?([\w.\-/@]{3,})")
-# "leave X unset", "keep X unpinned", "X must stay unset": a fix that takes a thing away without a verb for it
+# "leave X unset", "keep X unpinned", "X must stay unset", "took X out": a fix that takes a thing away
 _KEPT_OFF = LazyRegex(
     r"(?i)\b(?:leave|leaves|left|keep|keeps|kept)\s+(?:the\s+)?([\w.\-/@]{3,})\s+(?:unset|unpinned|disabled|off|out)\b"
-    r"|\b([\w.\-/@]{3,})\s+(?:must|should|has\s+to|needs\s+to)\s+(?:stay|remain|be)\s+(?:unset|unpinned|disabled|off|empty)\b")
+    r"|\b([\w.\-/@]{3,})\s+(?:must|should|has\s+to|needs\s+to)\s+(?:stay|remain|be)\s+(?:unset|unpinned|disabled|off|empty)\b"
+    r"|\b(?:take|takes|took|taking|leave|leaves|left)\s+(?:the\s+)?([\w.\-/@]{3,})\s+out\b")
 _ACTION_OF: dict[str, str] = {}
 _OPPOSITE_ACTIONS = (("add", "remove"), ("set", "remove"), ("upgrade", "downgrade"))
 # setting a thing agrees with adding, raising or lowering it ("set lib to ES2021" / "bumped lib to ES2021")
@@ -322,7 +323,7 @@ def _actions(note: dict) -> dict[str, set[str]]:
         _ACTION_OF.update({verb: cls for cls, verbs in _ACTION_CLASSES.items() for verb in verbs.split("|")})
     text = _remedy_text(note)
     found = [(_ACTION_OF[verb.lower()], name) for verb, name in _ACTION.findall(text)]
-    found += [("remove", left or right) for left, right in _KEPT_OFF.findall(text)]
+    found += [("remove", next(name for name in names if name)) for names in _KEPT_OFF.findall(text)]
     out: dict[str, set[str]] = {}
     for action, name in found:
         name = name.lower().split("==")[0].rstrip(".,;:")

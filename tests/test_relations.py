@@ -1,0 +1,222 @@
+"""How two lessons relate (issue 12): each rule of ``relations.compare`` stated in words, with pairs written for
+these tests (none comes from bench/data). A duplicate is the same problem with the same fix; a lesson whose fix
+or trigger names something the other never does is a second lesson; a contradiction is one problem with an
+incompatible fix, decided by what the fixes do, not by a phrase."""
+import pytest
+
+from lorebook.relations import compare, contradicts, different_fix, opposite_actions
+
+
+def lesson(title, trigger, change, summary="", signatures=(), files=()):
+    return {"title": title, "trigger": trigger, "change": change, "summary": summary,
+            "error_signatures": list(signatures), "files": list(files)}
+
+
+def both_ways(a, b):
+    """The relation each way round (compare(new, existing) is what a write asks)."""
+    return {compare(a, b)["relation"], compare(b, a)["relation"]}
+
+
+# --- the same problem with the same fix, worded differently: one lesson ------------------------------------
+
+POOL_TEARDOWN = lesson(
+    "Integration tests fail with too many connections for role app: close the engine after each test",
+    "Running the integration suite with 16 xdist workers against the staging database",
+    "The db fixture in tests/conftest.py now calls engine.dispose() in its teardown.",
+    signatures=['FATAL: too many connections for role "app"'], files=["tests/conftest.py"])
+
+DUPLICATES = {
+    "reworded, with the identifier spelled out": (
+        lesson("pytest cannot import the app package: set PYTHONPATH=src",
+               "Running `pytest` from the repository root with a src layout",
+               "Export PYTHONPATH=src in the Makefile's test target.",
+               signatures=["ModuleNotFoundError: No module named 'app'"]),
+        lesson("ModuleNotFoundError for app under pytest in the src layout: point PYTHONPATH at src",
+               "`pytest` run from the repo root cannot find the app package that lives under src/",
+               "The Makefile test target now sets PYTHONPATH to src before calling pytest.",
+               signatures=["ModuleNotFoundError: No module named 'app'"])),
+    "one terse line, one long paragraph": (
+        lesson("go vet fails on the generated mocks: exclude internal/mocks", "Running `go vet ./...`",
+               "The vet target in the Makefile now runs on $(go list ./... | grep -v internal/mocks)."),
+        lesson("`go vet ./...` trips over generated mock code, so leave internal/mocks out of the vet target",
+               "In CI, `go vet ./...` started failing after mockgen regenerated the mocks with an unused parameter; "
+               "the failures are all in the generated files, which we never edit by hand",
+               "We changed the Makefile's vet target to list packages with `go list ./...` and filter out "
+               "internal/mocks with grep -v, so vet only checks hand-written code; mockgen output stays as generated.",
+               "mockgen output is regenerated on every build and is not worth vetting.")),
+    "the same fix told in other words": (
+        POOL_TEARDOWN,
+        lesson("Postgres refuses the 17th connection during the xdist run: dispose the SQLAlchemy engine in teardown",
+               "The integration tests on 16 workers exhaust the staging database's connection limit",
+               "Every test's db fixture (tests/conftest.py) disposes its engine when it finishes, so connections "
+               "are released.", "Each worker leaked its pool.",
+               signatures=['FATAL: too many connections for role "app"'], files=["tests/conftest.py"])),
+    # setting a thing agrees with adding or bumping it: "set X to 2021" and "bumped X to 2021" are one fix
+    "set and bumped are one action": (
+        lesson("eslint cannot parse optional chaining: set ecmaVersion to 2020",
+               "Running `npx eslint src` after the first `a?.b` landed",
+               "Set parserOptions.ecmaVersion to 2020 in .eslintrc.json.",
+               signatures=["Parsing error: Unexpected token ."]),
+        lesson("eslint Parsing error on `?.`: the parser's ecmaVersion was too old",
+               "`npx eslint src` fails on the first optional chain",
+               "Bumped parserOptions.ecmaVersion in .eslintrc.json to 2020.",
+               signatures=["Parsing error: Unexpected token ."])),
+}
+
+
+@pytest.mark.parametrize("name", DUPLICATES)
+def test_the_same_problem_with_the_same_fix_in_other_words_merges(name):
+    a, b = DUPLICATES[name]
+    assert both_ways(a, b) == {"duplicate"}, (name, compare(a, b), compare(b, a))
+
+
+# --- what differs makes two lessons, however alike the sentences ------------------------------------------
+
+DISTINCT = {
+    # the same error, another fix: each fix names a file, value or name the other lesson never mentions
+    "same error: a longer timeout, or a fake for the slow service": (
+        lesson("tests/test_checkout.py times out after 30 s: raise the pytest-timeout limit to 120",
+               "Running `pytest tests/test_checkout.py` on the shared CI runner",
+               "Set timeout = 120 under [tool.pytest.ini_options] in pyproject.toml.",
+               "The checkout test calls the payment sandbox, which is slow on CI.",
+               ["Failed: Timeout >30.0s"], ["pyproject.toml"]),
+        lesson("tests/test_checkout.py times out after 30 s: stub the payment sandbox with a fixture",
+               "Running `pytest tests/test_checkout.py` on the shared CI runner",
+               "Added a fake_gateway fixture in tests/conftest.py that answers instead of the payment sandbox.",
+               "The checkout test calls the payment sandbox, which is slow on CI.",
+               ["Failed: Timeout >30.0s"], ["tests/conftest.py"])),
+    "same error: system headers, or the vendored build": (
+        lesson("cargo build fails linking openssl-sys: install the system OpenSSL headers",
+               "Running `cargo build` in the rust:1.75-slim image",
+               "Added `apt-get install -y libssl-dev pkg-config` to the Dockerfile before cargo build.",
+               signatures=["Could not find directory of OpenSSL installation"], files=["Dockerfile"]),
+        lesson("cargo build fails linking openssl-sys: build OpenSSL from source with the vendored feature",
+               "Running `cargo build` in the rust:1.75-slim image",
+               "Enabled features = [\"vendored\"] for the openssl dependency in Cargo.toml.",
+               signatures=["Could not find directory of OpenSSL installation"], files=["Cargo.toml"])),
+    "same error: a pooler in front, or closing connections": (
+        lesson("Integration tests fail with too many connections for role app: put PgBouncer in front of Postgres",
+               "Running the integration suite with 16 xdist workers against the staging database",
+               "Pointed DATABASE_URL at the pgbouncer service (transaction pooling) in docker-compose.test.yml.",
+               signatures=['FATAL: too many connections for role "app"'], files=["docker-compose.test.yml"]),
+        POOL_TEARDOWN),
+    # the same template with other facts: another environment variable, flag or version
+    "same template, another environment variable": (
+        lesson("The worker crashes at boot with KeyError REDIS_URL: add it to .env.example",
+               "Running `docker compose up worker` from a fresh clone",
+               "Added REDIS_URL=redis://redis:6379/0 to .env.example and the README setup step.",
+               signatures=["KeyError: 'REDIS_URL'"]),
+        lesson("The worker crashes at boot with KeyError SENTRY_DSN: add it to .env.example",
+               "Running `docker compose up worker` from a fresh clone",
+               "Added SENTRY_DSN= (empty) to .env.example and the README setup step.",
+               signatures=["KeyError: 'SENTRY_DSN'"])),
+    "same template, another flag": (
+        lesson("rspec hangs in CI on the first system spec: run Chrome with --no-sandbox",
+               "Running `bundle exec rspec spec/system` in the GitHub Actions container",
+               "Added --no-sandbox to the Selenium Chrome options in spec/support/capybara.rb."),
+        lesson("rspec hangs in CI on the first system spec: run Chrome with --disable-dev-shm-usage",
+               "Running `bundle exec rspec spec/system` in the GitHub Actions container",
+               "Added --disable-dev-shm-usage to the Selenium Chrome options in spec/support/capybara.rb.")),
+    "only the versions differ": (
+        lesson("`npm ci` fails on Node 18 with EBADENGINE: use Node 20 in the CI image",
+               "Running `npm ci` in the node:18 CI job", "Changed the CI image to node:20-bookworm in .gitlab-ci.yml.",
+               signatures=["npm ERR! code EBADENGINE"]),
+        lesson("`npm ci` fails on Node 16 with EBADENGINE: use Node 18 in the CI image",
+               "Running `npm ci` in the node:16 CI job", "Changed the CI image to node:18-bookworm in .gitlab-ci.yml.",
+               signatures=["npm ERR! code EBADENGINE"])),
+    # the same kind of fix for another tool's complaint
+    "the same kind of fix, another trigger": (
+        lesson("mypy reports missing library stubs for requests: add types-requests", "Running `mypy src` in CI",
+               "Added types-requests to requirements-dev.txt.",
+               signatures=['error: Library stubs not installed for "requests"']),
+        lesson("pyright reports reportMissingModuleSource for yaml: add types-PyYAML", "Running `pyright` in the editor",
+               "Added types-PyYAML to requirements-dev.txt.", signatures=["reportMissingModuleSource"])),
+}
+
+
+@pytest.mark.parametrize("name", DISTINCT)
+def test_a_fix_or_trigger_that_names_what_the_other_never_does_is_a_second_lesson(name):
+    a, b = DISTINCT[name]
+    assert "duplicate" not in both_ways(a, b), (name, compare(a, b), compare(b, a))
+    assert "contradicts" not in both_ways(a, b), name
+
+
+def test_what_tells_two_lessons_apart_is_said():
+    a, b = DISTINCT["same template, another environment variable"]
+    reasons = " ".join(different_fix(a, b))
+    assert "sentry_dsn" in reasons and "redis_url" in reasons
+
+
+def test_a_title_whose_second_half_only_restates_the_error_has_no_fix_half():
+    """The second half of "X fails: <the error>" is problem text: the facts in it are the problem's, so a lesson
+    that names the same error in its trigger is not told apart by them."""
+    a = lesson("npm install fails with ERESOLVE: left-pad-ui@2.1.0 wants react ^16 || ^17",
+               "Running `npm install` after upgrading react to 18.2.0",
+               "Upgraded left-pad-ui to 3.0.1, whose peer range includes react 18, in package.json.",
+               signatures=["npm ERR! code ERESOLVE"], files=["package.json"])
+    b = lesson("ERESOLVE after the react 18 upgrade: left-pad-ui 2 does not allow it",
+               "`npm install` fails once react is 18.2.0",
+               "package.json now has left-pad-ui 3.0.1, which allows react 18.",
+               signatures=["npm ERR! code ERESOLVE"], files=["package.json"])
+    assert both_ways(a, b) == {"duplicate"}, (compare(a, b), compare(b, a))
+
+
+# --- contradictions by meaning: one problem, an incompatible fix -------------------------------------------
+
+MINIO_SET = lesson("Uploads fail with SignatureDoesNotMatch against MinIO: set AWS_S3_FORCE_PATH_STYLE=1",
+                   "Running the upload tests against the local MinIO container",
+                   "Set AWS_S3_FORCE_PATH_STYLE=1 in .env.test.", signatures=["SignatureDoesNotMatch"])
+MINIO_UNSET = lesson("Uploads fail with SignatureDoesNotMatch against MinIO: AWS_S3_FORCE_PATH_STYLE must stay unset",
+                     "Running the upload tests against the local MinIO container",
+                     "Took AWS_S3_FORCE_PATH_STYLE out of .env.test; the signature error came from clock skew, fixed by "
+                     "syncing the container clock.", signatures=["SignatureDoesNotMatch"])
+DOCUTILS_PIN = lesson("Sphinx build fails with a docutils AttributeError: pin docutils==0.17.1",
+                      "Running `make docs` after a fresh install", "Pinned docutils==0.17.1 in docs/requirements.txt.",
+                      signatures=["AttributeError: module 'docutils.nodes' has no attribute 'reprunicode'"])
+DOCUTILS_UNPIN = lesson("Sphinx build fails with a docutils AttributeError: upgrade sphinx-rtd-theme to 2.0",
+                        "Running `make docs` after a fresh install",
+                        "Upgraded sphinx-rtd-theme to 2.0.0 in docs/requirements.txt and removed the docutils pin.",
+                        signatures=["AttributeError: module 'docutils.nodes' has no attribute 'reprunicode'"])
+
+
+@pytest.mark.parametrize("a, b", [(MINIO_SET, MINIO_UNSET), (DOCUTILS_PIN, DOCUTILS_UNPIN)],
+                         ids=["set, or must stay unset", "pin, or remove the pin"])
+def test_one_fix_adding_what_the_other_takes_away_for_one_problem_is_a_contradiction(a, b):
+    """No "do not" anywhere: the fixes do opposite things to one name (add or set it / remove it or keep it
+    unset) for one problem, so a merge would keep an answer that the other lesson undoes."""
+    assert opposite_actions(a, b)
+    assert both_ways(a, b) == {"contradicts"}, (compare(a, b), compare(b, a))
+
+
+def test_opposite_actions_on_one_thing_for_another_problem_are_no_contradiction():
+    """Adding a variable for one error and removing it for another error are two unrelated lessons."""
+    other = lesson("The thumbnail job fails with NoSuchBucket on staging: remove AWS_S3_FORCE_PATH_STYLE",
+                   "Running the thumbnail job against the staging S3 bucket",
+                   "Removed AWS_S3_FORCE_PATH_STYLE from deploy/staging.env.", signatures=["NoSuchBucket"])
+    assert opposite_actions(MINIO_SET, other)
+    assert not contradicts(MINIO_SET, other) and not contradicts(other, MINIO_SET)
+
+
+def test_a_fix_that_adds_and_removes_the_same_thing_is_not_opposed_by_either():
+    """Moving a package (remove it from one file, add it to another) does not oppose a lesson that adds it."""
+    moved = lesson("Sphinx build fails with a docutils AttributeError: pin docutils==0.17.1 in the docs extras",
+                   "Running `make docs` after a fresh install",
+                   "Removed docutils from requirements.txt and pinned docutils==0.17.1 in docs/requirements.txt.",
+                   signatures=["AttributeError: module 'docutils.nodes' has no attribute 'reprunicode'"])
+    assert not opposite_actions(DOCUTILS_PIN, moved)
+
+
+def test_a_near_duplicate_that_narrates_a_negation_is_not_a_contradiction():
+    a, b = DUPLICATES["the same fix told in other words"]
+    narrated = dict(b, summary="Each worker leaked its pool; the connection limit did not change.")
+    assert compare(narrated, a)["relation"] == "duplicate"
+
+
+def test_a_rejection_that_names_the_other_fix_is_a_contradiction():
+    rejecting = lesson("Integration tests fail with too many connections for role app: do not put PgBouncer in "
+                       "front, dispose the engine",
+                       "Running the integration suite with 16 xdist workers against the staging database",
+                       "PgBouncer did not help: the pool leaked in tests/conftest.py; engine.dispose() in teardown.",
+                       signatures=['FATAL: too many connections for role "app"'])
+    pooler = DISTINCT["same error: a pooler in front, or closing connections"][0]
+    assert compare(rejecting, pooler)["relation"] == "contradicts"
