@@ -177,6 +177,9 @@ _FIX_OBJECT = LazyRegex(
     r"disabl(?:e|ed|es)|exclud(?:e|ed|es)|declar(?:e|ed|es)|set(?:ting|s)?)\s+(?:the\s+|a\s+|an\s+)?"
     r"([A-Za-z][\w\-]{2,})(\s+(?:to|in|into|from|for|as)\b|\s*[:=])?")
 _PLAIN_ACRONYM = LazyRegex(r"^[A-Z]{2,6}$")  # CI, API, PDF, SSL: topic words, not facts
+_PLATFORM = LazyRegex(
+    r"(?i)\b(?:windows|macos|os\s?x|linux|wsl2?|alpine|debian|ubuntu|centos|rhel|fedora|musl|glibc|android|ios|"
+    r"safari|firefox|chromium|webkit|edge|graalvm|pypy|jruby|bun|deno)\b")
 STRONG, WEAK = 1.0, 0.5
 QUOTED = WEAK
 
@@ -200,6 +203,8 @@ def _facts(text: str) -> dict[str, float]:
         for word in _WORD.findall(inner):
             if len(word) > 2:
                 add(word, QUOTED)
+    for raw in _PLATFORM.findall(text):  # where it fails is what the lesson is about: macOS is not Windows
+        add(raw, STRONG)
     for match in _FIX_OBJECT.finditer(text):  # "add requests to", "pin grpcio in": the thing the fix is about
         add(match.group(1), STRONG if match.group(2) or re.search(r"[\d_\-.]", match.group(1)) else WEAK)
     for raw in _WEAK_FACT.findall(text):
@@ -340,6 +345,15 @@ def opposite_actions(a: dict, b: dict) -> list[str]:
                    or (y in xa[name] and x in xb[name] and x not in xa[name] and y not in xb[name])})
 
 
+def _unmentioned_files(x: dict, y: dict) -> list[str]:
+    """The files ``x`` lists (the files its fix changed) that ``y`` never names, by path or by file name."""
+    text = _full_text(y).lower()
+    words = _words_of(text)
+    return [str(f) for f in x.get("files") or [] if str(f).strip()
+            and not _mentions(str(f).strip().lower(), text, words)
+            and not _mentions(str(f).strip().rsplit("/", 1)[-1].lower(), text, words)]
+
+
 def different_fix(a: dict, b: dict) -> list[str]:
     """Why ``a`` and ``b`` are two lessons, not one (empty: nothing tells them apart).
 
@@ -351,6 +365,10 @@ def different_fix(a: dict, b: dict) -> list[str]:
                        and not any(frozenset((x, y)) in _AGREEING_ACTIONS for x in xa[name] for y in xb[name]))
     if otherwise:
         return [f"the fixes do different things to {', '.join(otherwise[:3])}"]
+    for x, y in ((a, b), (b, a)):  # a file one lesson changed that the other never mentions: another fix
+        lost = _unmentioned_files(x, y)
+        if lost:
+            return [f"only one lesson changes {', '.join(lost[:3])}"]
     for role in ("fix", "problem"):
         only_a, only_b = distinct_facts(a, b, role)
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
