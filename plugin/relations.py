@@ -119,10 +119,9 @@ def lexical_similarity(a: dict, b: dict) -> float:
     num = sum(min(ta.get(k, 0.0), tb.get(k, 0.0)) for k in keys)
     den = sum(max(ta.get(k, 0.0), tb.get(k, 0.0)) for k in keys)
     score = num / den if den else 0.0
-    sa = {_signature_key(s) for s in a.get("error_signatures") or [] if s}
-    sb = {_signature_key(s) for s in b.get("error_signatures") or [] if s}
-    if sa and sb:
-        score += 0.15 if sa & sb else -0.1
+    shared = same_error(a, b)
+    if shared is not None:
+        score += 0.15 if shared else -0.1
     fa = {str(f).rsplit("/", 1)[-1] for f in a.get("files") or []}
     fb = {str(f).rsplit("/", 1)[-1] for f in b.get("files") or []}
     if fa and fb and fa & fb:
@@ -132,6 +131,28 @@ def lexical_similarity(a: dict, b: dict) -> float:
 
 def _signature_key(signature: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<\w+>|['\"`]", "", str(signature))).strip().lower()
+
+
+def _signature_words(key: str) -> set[str]:
+    return {w for w in re.findall(r"\w+", key) if len(w) > 1}
+
+
+def same_error(a: dict, b: dict) -> bool | None:
+    """Whether the two lessons report one error (None when either gives no signature). One error quoted more or
+    less fully is one error: "exec format error" and "exec /usr/bin/api: exec format error", "DBConnection.
+    OwnershipError" and "** (DBConnection.OwnershipError) cannot find ownership process"."""
+    sa = {_signature_key(s) for s in a.get("error_signatures") or [] if str(s).strip()}
+    sb = {_signature_key(s) for s in b.get("error_signatures") or [] if str(s).strip()}
+    if not sa or not sb:
+        return None
+    for x in sa:
+        for y in sb:
+            if x == y or (min(len(x), len(y)) >= 12 and (x in y or y in x)):
+                return True
+            wx, wy = _signature_words(x), _signature_words(y)
+            if wx and wy and len(wx & wy) / len(wx | wy) >= 0.6:
+                return True
+    return False
 
 
 def vector_similarities(a_texts: Sequence[str], b_texts: Sequence[str]) -> list[float] | None:
@@ -197,6 +218,8 @@ def _facts(text: str) -> dict[str, float]:
         if len(low) < 2 or _PLAIN_ACRONYM.match(raw) or low in _STOP or low in _COMMON or _stem(low) in _COMMON:
             return
         facts[low] = max(facts.get(low, 0.0), weight)
+        if low not in _FACT_PARTS and len(_FACT_PARTS) < 100_000:
+            _FACT_PARTS[low] = _parts_of(raw)
 
     for match in _QUOTED.finditer(text):  # a plain word in quotes or backticks is a name: `requests`, 'yaml'
         inner = next(g for g in match.groups() if g is not None)
@@ -224,13 +247,35 @@ def _fact_set(text: str) -> set[str]:
 _VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
 
 
+_FACT_PARTS: dict[str, tuple[str, ...]] = {}  # a fact's words, split where its original spelling joins them
+_JOINS = LazyRegex(r"[._/\-:@$*=,\s()\[\]{}'\"`]+")
+
+
+# names that are only ever written as they are: ENV_VARS (RELEASE_TOKEN is not "the release token"), files
+_NAME_AS_IS = LazyRegex(r"[A-Z]{2,}_|_[A-Z]{2,}|^[A-Z0-9_]+$|\.(?:[a-z]{1,4}|[a-z]+rc)$")
+
+
+def _parts_of(raw: str) -> tuple[str, ...]:
+    """The words a name is made of, where it joins them with `_ . - /`: `autocommit_block` and "an autocommit
+    block" name one thing. Digits stay whole (a version or a code must match as it is)."""
+    if _NAME_AS_IS.search(raw):
+        return ()
+    parts = tuple(_stem(p.lower()) for p in _JOINS.split(raw)
+                  if p and (p.isdigit() or len(p) > 2) and p.lower() not in _STOP)
+    return parts if len(parts) > 1 else ()
+
+
 def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
     if fact in words:
         return True
     version = _VERSION_FACT.fullmatch(fact)
     if version:  # v3, 3.x and 3 are one version
         return re.search(r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
-    return re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None
+    if re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None:
+        return True
+    parts = _FACT_PARTS.get(fact)  # spelled out in words, in order: `loop_scope` and "the loop scope"
+    return bool(parts) and re.search(r"(?<![\w])" + r"\w*[\s_.\-/]+".join(re.escape(p) for p in parts) + r"\w*",
+                                     text_lower) is not None
 
 
 def _full_text(note: dict) -> str:
@@ -345,15 +390,6 @@ def opposite_actions(a: dict, b: dict) -> list[str]:
                    or (y in xa[name] and x in xb[name] and x not in xa[name] and y not in xb[name])})
 
 
-def _unmentioned_files(x: dict, y: dict) -> list[str]:
-    """The files ``x`` lists (the files its fix changed) that ``y`` never names, by path or by file name."""
-    text = _full_text(y).lower()
-    words = _words_of(text)
-    return [str(f) for f in x.get("files") or [] if str(f).strip()
-            and not _mentions(str(f).strip().lower(), text, words)
-            and not _mentions(str(f).strip().rsplit("/", 1)[-1].lower(), text, words)]
-
-
 def different_fix(a: dict, b: dict) -> list[str]:
     """Why ``a`` and ``b`` are two lessons, not one (empty: nothing tells them apart).
 
@@ -365,10 +401,6 @@ def different_fix(a: dict, b: dict) -> list[str]:
                        and not any(frozenset((x, y)) in _AGREEING_ACTIONS for x in xa[name] for y in xb[name]))
     if otherwise:
         return [f"the fixes do different things to {', '.join(otherwise[:3])}"]
-    for x, y in ((a, b), (b, a)):  # a file one lesson changed that the other never mentions: another fix
-        lost = _unmentioned_files(x, y)
-        if lost:
-            return [f"only one lesson changes {', '.join(lost[:3])}"]
     for role in ("fix", "problem"):
         only_a, only_b = distinct_facts(a, b, role)
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
@@ -444,10 +476,9 @@ def same_problem(a: dict, b: dict) -> bool:
     """The two lessons are about one problem: the same error, or a trigger and title that name nothing apart."""
     pa = {"title": a.get("title"), "trigger": a.get("trigger"), "error_signatures": a.get("error_signatures")}
     pb = {"title": b.get("title"), "trigger": b.get("trigger"), "error_signatures": b.get("error_signatures")}
-    sa = {_signature_key(s) for s in a.get("error_signatures") or [] if s}
-    sb = {_signature_key(s) for s in b.get("error_signatures") or [] if s}
-    if sa and sb:
-        return bool(sa & sb)
+    shared = same_error(a, b)
+    if shared is not None:
+        return shared
     ta, tb = str(a.get("trigger") or "").lower(), str(b.get("trigger") or "").lower()
     only_a = {f for f in _fact_set(str(a.get("trigger") or "")) if not _mentions(f, _full_text(b).lower(), set())}
     only_b = {f for f in _fact_set(str(b.get("trigger") or "")) if not _mentions(f, _full_text(a).lower(), set())}
