@@ -58,6 +58,10 @@ _REJECTION = LazyRegex(
     r"a\s+missing)\b|\bnot\s+(?:about|the\s+(?:fix|cause))\b|\bcannot\s+help\b|\bis\s+not\s+the\s+fix\b"
     r"|\b(?:is|are)\s+fine\b|\bonly\s+a\s+warning\b|\bstill\s+(?:exceeded|failed|fails|deadlocked|timed\s+out)\b"
     r"|\bdid\s+not\s+(?:help|fix|stop)\b|\bnot\s+yet\b"
+    r"|\b(?:must|should|may)\s*(?:not|n't|never)\s+\w+|\b(?:mustn't|shouldn't)\s+\w+"     # "must not build assets"
+    r"|\b(?:is|are|was|were)\s+(?:banned|forbidden|prohibited|disallowed|not\s+an\s+option)\b"
+    r"|\bnever\s+(?:in|inside|from|on|at|with|via|through)\b"                                 # "never in the Dockerfile"
+    r"|\bmade\s+(?:it|things|this)\s+worse\b"
     r"|不要|无效|没有用")
 _OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),
               ("allow", "deny"), ("raise", "lower")]
@@ -420,7 +424,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def _fix_text(note: dict) -> str:
-    return " ".join(str(note.get(f) or "") for f in ("title", "summary", "change"))
+    return "\n".join(str(note.get(f) or "") for f in ("title", "summary", "change"))
 
 
 def _rejected_facts(note: dict) -> tuple[set[str], set[str]]:
@@ -433,8 +437,7 @@ def _rejected_facts(note: dict) -> tuple[set[str], set[str]]:
             start = max(0, sentence.rfind(",", 0, match.start()) + 1)
             clause = sentence[start:]
             facts |= _fact_set(clause)
-            words |= {_stem(w.lower()) for w in _WORD.findall(clause)
-                      if w.lower() not in _STOP and w.lower() not in _COMMON and len(w) > 3}
+            words |= _content_words(clause)
     return facts, words
 
 
@@ -443,9 +446,18 @@ def _remedy(note: dict) -> tuple[set[str], set[str]]:
     title = str(note.get("title") or "")
     fix_half = title.split(": ", 1)[1] if ": " in title else ""
     text = " ".join([str(note.get("change") or ""), fix_half])
-    words = {_stem(w.lower()) for w in _WORD.findall(text)
-             if w.lower() not in _STOP and w.lower() not in _COMMON and len(w) > 3}
-    return _fact_set(text), words
+    return _fact_set(text), _content_words(text)
+
+
+def _content_words(text: str) -> set[str]:
+    """The stemmed words that carry meaning, a name's parts included (`assets.deploy`: assets, deploy)."""
+    words = set()
+    for raw in _WORD.findall(text):
+        for w in {raw, *re.split(r"[._/\-]", raw)}:
+            low = w.lower()
+            if len(low) > 3 and low not in _STOP and low not in _COMMON:
+                words.add(_stem(low))
+    return words
 
 
 def _rejects(x: dict, y: dict) -> bool:
