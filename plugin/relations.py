@@ -27,6 +27,8 @@ MERGE_THRESHOLD_HYBRID = 0.55
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
 ONE_SIDED_WEIGHT = 2.25       # or facts only one fix names, on one side: a merge would lose them
+CONTAINED_WEIGHT = 0.5        # the shorter lesson said within the longer counts half as much as the same words
+TOLD_WITHIN = 0.85            # a fix this much said within the other lesson is that lesson told more briefly
 SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
 VECTOR_WEIGHT = 0.5
@@ -115,7 +117,8 @@ def note_text(note: dict) -> str:
 
 
 def lexical_similarity(a: dict, b: dict) -> float:
-    """Weighted Jaccard of the two notes' tokens, nudged by shared error signatures and files."""
+    """Weighted Jaccard of the two notes' tokens, or half of how much of the shorter the longer says (a one-line
+    lesson told again as a paragraph), nudged by shared error signatures and files."""
     ta, tb = tokens(note_text(a)), tokens(note_text(b))
     if not ta or not tb:
         return 0.0
@@ -123,6 +126,7 @@ def lexical_similarity(a: dict, b: dict) -> float:
     num = sum(min(ta.get(k, 0.0), tb.get(k, 0.0)) for k in keys)
     den = sum(max(ta.get(k, 0.0), tb.get(k, 0.0)) for k in keys)
     score = num / den if den else 0.0
+    score = max(score, CONTAINED_WEIGHT * num / min(sum(ta.values()), sum(tb.values())))
     shared = same_error(a, b)
     if shared is not None:
         score += 0.15 if shared else -0.1
@@ -394,6 +398,12 @@ def opposite_actions(a: dict, b: dict) -> list[str]:
                    or (y in xa[name] and x in xb[name] and x not in xa[name] and y not in xb[name])})
 
 
+def _told_within(short: dict, long: dict) -> float:
+    """The share of the words of ``short``'s fix that ``long`` says too (1.0: all of it)."""
+    words = _content_words(_remedy_text(short))
+    return len(words & _content_words(_full_text(long))) / len(words) if words else 0.0
+
+
 def different_fix(a: dict, b: dict) -> list[str]:
     """Why ``a`` and ``b`` are two lessons, not one (empty: nothing tells them apart).
 
@@ -410,9 +420,10 @@ def different_fix(a: dict, b: dict) -> list[str]:
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
             return [f"the {role} of one names {', '.join(sorted(only_a)[:3])}",
                     f"the other's names {', '.join(sorted(only_b)[:3])}"]
-        if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge
-            for only in (only_a, only_b):
-                if sum(only.values()) >= ONE_SIDED_WEIGHT:
+        if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge,
+            # unless the other fix is all said in it: then it is the same fix told in more detail
+            for only, this, other in ((only_a, a, b), (only_b, b, a)):
+                if sum(only.values()) >= ONE_SIDED_WEIGHT and _told_within(other, this) < TOLD_WITHIN:
                     return [f"only one fix names {', '.join(sorted(only)[:3])}"]
     return []
 
