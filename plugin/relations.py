@@ -22,8 +22,8 @@ from .quality import LazyRegex
 RELATION_KINDS = ("supersedes", "similar_to", "contradicts", "derived_from", "resolved_by")
 
 # Chosen on bench/dedupe.py's in-sample pairs; lexical is what the Stop hook uses
-MERGE_THRESHOLD_LEXICAL = 0.32
-MERGE_THRESHOLD_HYBRID = 0.55
+MERGE_THRESHOLD_LEXICAL = 0.30
+MERGE_THRESHOLD_HYBRID = 0.50
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
 ONE_SIDED_WEIGHT = 2.25       # or facts only one fix names, on one side: a merge would lose them
@@ -255,6 +255,7 @@ def _fact_set(text: str) -> set[str]:
 _VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
 
 
+_PINNED = LazyRegex(r"(@?[a-z][\w.\-/]*?)(?:@|==|>=|~=)v?(\d+(?:\.\d+)*)")
 _FACT_PARTS: dict[str, tuple[str, ...]] = {}  # a fact's words, split where its original spelling joins them
 _JOINS = LazyRegex(r"[._/\-:@$*=,\s()\[\]{}'\"`]+")
 
@@ -270,7 +271,7 @@ def _parts_of(raw: str) -> tuple[str, ...]:
         return ()
     parts = tuple(_stem(p.lower()) for p in _JOINS.split(raw)
                   if p and (p.isdigit() or len(p) > 2) and p.lower() not in _STOP)
-    return parts if len(parts) > 1 else ()
+    return parts if len(parts) > 1 or (parts and raw.startswith("--")) else ()  # `--push`: "pushes"
 
 
 def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
@@ -281,6 +282,9 @@ def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
         return re.search(r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
     if re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None:
         return True
+    pinned = _PINNED.fullmatch(fact)  # `bcrypt@5.1.1`, `grpcio==1.60.1`: the name and the version, anywhere
+    if pinned:
+        return _mentions(pinned.group(1), text_lower, words) and _mentions(pinned.group(2), text_lower, words)
     parts = _FACT_PARTS.get(fact)  # spelled out in words, in order: `loop_scope` and "the loop scope"
     return bool(parts) and re.search(r"(?<![\w])" + r"\w*[\s_.\-/]+".join(re.escape(p) for p in parts) + r"\w*",
                                      text_lower) is not None
@@ -372,7 +376,8 @@ _KEPT_OFF = LazyRegex(
 _ACTION_OF: dict[str, str] = {}
 _OPPOSITE_ACTIONS = (("add", "remove"), ("set", "remove"), ("upgrade", "downgrade"))
 # setting a thing agrees with adding, raising or lowering it ("set lib to ES2021" / "bumped lib to ES2021")
-_AGREEING_ACTIONS = {frozenset(("set", "add")), frozenset(("set", "upgrade")), frozenset(("set", "downgrade"))}
+_AGREEING_ACTIONS = {frozenset(("set", "add")), frozenset(("set", "upgrade")), frozenset(("set", "downgrade")),
+                     frozenset(("move", "upgrade")), frozenset(("move", "downgrade"))}  # "moved X from 5.0 to 5.1"
 
 
 def _actions(note: dict) -> dict[str, set[str]]:
