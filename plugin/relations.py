@@ -26,7 +26,7 @@ MERGE_THRESHOLD_LEXICAL = 0.30
 MERGE_THRESHOLD_HYBRID = 0.50
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
-ONE_SIDED_WEIGHT = 2.25       # or facts only one fix names, on one side: a merge would lose them
+ONE_SIDED_WEIGHT = 2.0        # or facts only one fix names, on one side: a merge would lose them
 CONTAINED_WEIGHT = 0.5        # the shorter lesson said within the longer counts half as much as the same words
 TOLD_WITHIN = 0.85            # a fix this much said within the other lesson is that lesson told more briefly
 SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
@@ -206,6 +206,7 @@ _FIX_OBJECT = LazyRegex(
     r"disabl(?:e|ed|es)|exclud(?:e|ed|es)|declar(?:e|ed|es)|set(?:ting|s)?)\s+(?:the\s+|a\s+|an\s+)?"
     r"([A-Za-z][\w\-]{2,})(\s+(?:to|in|into|from|for|as)\b|\s*[:=])?")
 _PLAIN_ACRONYM = LazyRegex(r"^[A-Z]{2,6}$")  # CI, API, PDF, SSL: topic words, not facts
+_FILE_WORD = LazyRegex(r"\b[A-Z][a-z]+file\b")  # Dockerfile, Makefile, Gemfile, Procfile, Jenkinsfile, Pipfile
 _PLATFORM = LazyRegex(
     r"(?i)\b(?:windows|macos|os\s?x|linux|wsl2?|alpine|debian|ubuntu|centos|rhel|fedora|musl|glibc|android|ios|"
     r"safari|firefox|chromium|webkit|edge|graalvm|pypy|jruby|bun|deno)\b")
@@ -235,6 +236,8 @@ def _facts(text: str) -> dict[str, float]:
             if len(word) > 2:
                 add(word, QUOTED)
     for raw in _PLATFORM.findall(text):  # where it fails is what the lesson is about: macOS is not Windows
+        add(raw, STRONG)
+    for raw in _FILE_WORD.findall(text):  # a file is a fact, also without an extension
         add(raw, STRONG)
     for match in _FIX_OBJECT.finditer(text):  # "add requests to", "pin grpcio in": the thing the fix is about
         add(match.group(1), STRONG if match.group(2) or re.search(r"[\d_\-.]", match.group(1)) else WEAK)
