@@ -232,9 +232,11 @@ def _facts(text: str) -> dict[str, float]:
 
     for match in _QUOTED.finditer(text):  # a plain word in quotes or backticks is a name: `requests`, 'yaml'
         inner = next(g for g in match.groups() if g is not None)
+        # a quoted name given a value is a setting: `"overrides": {...}`, `'timeout' = 30`
+        weight = STRONG if re.match(r"\s*[:=]", text[match.end():match.end() + 3]) else QUOTED
         for word in _WORD.findall(inner):
             if len(word) > 2:
-                add(word, QUOTED)
+                add(word, weight)
     for raw in _PLATFORM.findall(text):  # where it fails is what the lesson is about: macOS is not Windows
         add(raw, STRONG)
     for raw in _FILE_WORD.findall(text):  # a file is a fact, also without an extension
