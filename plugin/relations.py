@@ -65,6 +65,7 @@ _REJECTION = LazyRegex(
     r"|\bnever\s+(?:in|inside|from|on|at|with|via|through)\b"                                 # "never in the Dockerfile"
     r"|\bmade\s+(?:it|things|this)\s+worse\b"
     r"|不要|无效|没有用")
+_WHERE_NOT = LazyRegex(r"(?i)never\s+(?:in|inside|from|on|at|with|via|through)\b")
 _OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),
               ("allow", "deny"), ("raise", "lower")]
 _ASSIGNMENT = LazyRegex(r"([A-Za-z_][\w.\-]*)\s*(==|>=|<=|~=|=)\s*([\w.\-]+)")
@@ -141,10 +142,6 @@ def _signature_key(signature: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<\w+>|['\"`]", "", str(signature))).strip().lower()
 
 
-def _signature_words(key: str) -> set[str]:
-    return {w for w in re.findall(r"\w+", key) if len(w) > 1}
-
-
 def same_error(a: dict, b: dict) -> bool | None:
     """Whether the two lessons report one error (None when either gives no signature). One error quoted more or
     less fully is one error: "exec format error" and "exec /usr/bin/api: exec format error", "DBConnection.
@@ -153,14 +150,9 @@ def same_error(a: dict, b: dict) -> bool | None:
     sb = {_signature_key(s) for s in b.get("error_signatures") or [] if str(s).strip()}
     if not sa or not sb:
         return None
-    for x in sa:
-        for y in sb:
-            if x == y or (min(len(x), len(y)) >= 12 and (x in y or y in x)):
-                return True
-            wx, wy = _signature_words(x), _signature_words(y)
-            if wx and wy and len(wx & wy) / len(wx | wy) >= 0.6:
-                return True
-    return False
+    # containment only: two errors that share boilerplate ("... JavaScript heap out of memory") but differ in
+    # a word are two errors, however many words they share
+    return any(x == y or (min(len(x), len(y)) >= 12 and (x in y or y in x)) for x in sa for y in sb)
 
 
 def vector_similarities(a_texts: Sequence[str], b_texts: Sequence[str]) -> list[float] | None:
@@ -456,6 +448,9 @@ def _rejected_facts(note: dict) -> tuple[set[str], set[str]]:
         for match in _REJECTION.finditer(sentence):
             # the remedy rejected sits in the clause around the rejection phrase
             start = max(0, sentence.rfind(",", 0, match.start()) + 1)
+            if not sentence[start:match.start()].strip() and _WHERE_NOT.match(match.group(0)):
+                # "built by CI, never in the image": it rejects the clause before
+                start = max(0, sentence.rfind(",", 0, start - 1) + 1)
             clause = sentence[start:]
             facts |= _fact_set(clause)
             words |= _content_words(clause)

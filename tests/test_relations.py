@@ -4,7 +4,7 @@ or trigger names something the other never does is a second lesson; a contradict
 incompatible fix, decided by what the fixes do, not by a phrase."""
 import pytest
 
-from lorebook.relations import compare, contradicts, different_fix, opposite_actions
+from lorebook.relations import compare, contradicts, different_fix, distinct_facts, opposite_actions, same_error
 
 
 def lesson(title, trigger, change, summary="", signatures=(), files=()):
@@ -220,3 +220,102 @@ def test_a_rejection_that_names_the_other_fix_is_a_contradiction():
                        signatures=['FATAL: too many connections for role "app"'])
     pooler = DISTINCT["same error: a pooler in front, or closing connections"][0]
     assert compare(rejecting, pooler)["relation"] == "contradicts"
+
+
+# --- one error, however fully quoted; two errors, however alike ---------------------------------------------
+
+def test_one_error_quoted_more_or_less_fully_is_one_error():
+    full = lesson("t", "x", "y", signatures=["exec /usr/local/bin/worker: exec format error"])
+    short = lesson("t", "x", "y", signatures=["exec format error"])
+    assert same_error(full, short) and same_error(short, full)
+
+
+def test_two_errors_that_differ_in_a_word_are_two_errors():
+    """Boilerplate shared by many errors does not make them one: the word that differs is the error."""
+    a = lesson("t", "x", "y", signatures=["FATAL: role \"billing\" does not exist"])
+    b = lesson("t", "x", "y", signatures=["FATAL: role \"reports\" does not exist"])
+    assert same_error(a, b) is False
+    assert same_error(a, lesson("t", "x", "y")) is None
+
+
+# --- told in other words: names spelled out, pinned versions, more detail ----------------------------------
+
+def test_a_name_spelled_out_in_words_is_the_same_name():
+    """`statement_timeout` and "the statement timeout" name one setting; an ENV_VAR is only ever itself."""
+    a = lesson("Nightly report query is cancelled: raise statement_timeout for the report role",
+               "Running the nightly report job", "ALTER ROLE report SET statement_timeout = '10min';",
+               signatures=["canceling statement due to statement timeout"])
+    b = lesson("The nightly report gets cancelled by Postgres: give the report role a longer statement timeout",
+               "nightly report job", "The report role's statement timeout is now ten minutes (ALTER ROLE ... SET).",
+               signatures=["canceling statement due to statement timeout"])
+    only_a, _ = distinct_facts(a, b, "fix")
+    assert "statement_timeout" not in only_a
+    env = lesson("t", "x", "Set REPORT_TIMEOUT=600 in the job env.")
+    prose = lesson("t", "x", "The report timeout of the job env is 600.")
+    assert "report_timeout" in distinct_facts(env, prose, "fix")[0]
+
+
+def test_a_pinned_name_is_mentioned_by_its_name_and_version():
+    a = lesson("x", "y", "npm install left-pad-ui@3.0.1")
+    b = lesson("x", "y", "Bumped left-pad-ui to 3.0.1 in package.json.")
+    assert "left-pad-ui@3.0.1" not in distinct_facts(a, b, "fix")[0]
+    c = lesson("x", "y", "Bumped left-pad-ui to 3.0.2 in package.json.")
+    assert "left-pad-ui@3.0.1" in distinct_facts(a, c, "fix")[0]
+
+
+def test_a_fix_told_again_in_more_detail_is_one_fix():
+    """The longer telling names details (flags, files, versions) the one-liner leaves out; the one-liner says
+    nothing the longer one does not: a duplicate, not a second fix."""
+    short = lesson("celery worker OOM-killed: max-tasks-per-child", "",
+                   "celery worker --max-tasks-per-child=200")
+    long = lesson("The celery worker is OOM-killed after a few hours: recycle worker children",
+                  "Running the celery worker in the k8s deployment for a day",
+                  "The worker command in deploy/worker.yaml now passes --max-tasks-per-child=200 and "
+                  "--max-memory-per-child=400000, so each child is replaced before its leak grows.",
+                  "A C extension leaks about 2 MB per task; the pod limit is 1Gi.", ["OOMKilled"])
+    assert both_ways(short, long) == {"duplicate"}, (compare(short, long), compare(long, short))
+    other = lesson("The celery worker is OOM-killed after a few hours: raise the pod memory limit",
+                   "Running the celery worker in the k8s deployment for a day",
+                   "resources.limits.memory is 2Gi in deploy/worker.yaml and the HPA scales on memory at 70%.",
+                   "A C extension leaks about 2 MB per task; the pod limit is 1Gi.", ["OOMKilled"])
+    assert "duplicate" not in both_ways(long, other), (compare(long, other), compare(other, long))
+
+
+def test_a_quoted_name_given_a_value_is_a_setting():
+    """`"resolutions": {...}` names a setting as surely as an identifier does."""
+    overrides = lesson("yarn install fails with an incorrect peer dependency on react 17: force one react",
+                       "Running `yarn install` after adding a chart library",
+                       "Added \"resolutions\": {\"react\": \"18.2.0\"} to package.json.",
+                       signatures=["warning \" > chart-lib@2.0.0\" has incorrect peer dependency"])
+    upgrade = lesson("yarn install fails with an incorrect peer dependency on react 17: upgrade the chart library",
+                     "Running `yarn install` after adding a chart library",
+                     "Upgraded chart-lib to 3.1.0, whose peer range includes react 18, in package.json.",
+                     signatures=["warning \" > chart-lib@2.0.0\" has incorrect peer dependency"])
+    assert "resolutions" in distinct_facts(overrides, upgrade, "fix")[0]
+    assert "duplicate" not in both_ways(overrides, upgrade)
+
+
+# --- contradictions stated without "do not" ------------------------------------------------------------------
+
+@pytest.mark.parametrize("phrase", [
+    "the image must not build assets, CI does", "building assets in the image is banned here",
+    "assets are built by CI, never in the image"])
+def test_a_rule_against_the_other_fix_is_a_contradiction(phrase):
+    build_in_image = lesson("The web image serves no CSS: build the assets in the image",
+                            "Deploying the web image to production",
+                            "Added `RUN npm run build:assets` to the Dockerfile before the final stage.",
+                            signatures=["GET /static/app.css 404"])
+    ci_builds = lesson("The web image serves no CSS: assets come from CI",
+                       "Deploying the web image to production",
+                       f"CI runs the asset build and uploads static/ to the bucket; {phrase}.",
+                       signatures=["GET /static/app.css 404"])
+    assert both_ways(build_in_image, ci_builds) == {"contradicts"}, (compare(build_in_image, ci_builds),
+                                                                       compare(ci_builds, build_in_image))
+
+
+def test_a_rule_that_explains_the_cause_rejects_nothing():
+    """ "X must not ..." that explains why the error happens names no remedy of the other lesson."""
+    a = DUPLICATES["the same fix told in other words"][0]
+    b = dict(DUPLICATES["the same fix told in other words"][1],
+             summary="Each worker leaked its pool; a role must not hold more connections than its limit.")
+    assert compare(b, a)["relation"] == "duplicate"
