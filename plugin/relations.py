@@ -276,15 +276,16 @@ def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
         return True
     version = _VERSION_FACT.fullmatch(fact)
     if version:  # v3, 3.x and 3 are one version
-        return re.search(r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
-    if re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None:
+        return version.group(1) in text_lower and re.search(
+            r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
+    if fact in text_lower and re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None:
         return True
     pinned = _PINNED.fullmatch(fact)  # `bcrypt@5.1.1`, `grpcio==1.60.1`: the name and the version, anywhere
     if pinned:
         return _mentions(pinned.group(1), text_lower, words) and _mentions(pinned.group(2), text_lower, words)
     parts = _FACT_PARTS.get(fact)  # spelled out in words, in order: `loop_scope` and "the loop scope"
-    return bool(parts) and re.search(r"(?<![\w])" + r"\w*[\s_.\-/]+".join(re.escape(p) for p in parts) + r"\w*",
-                                     text_lower) is not None
+    return bool(parts) and all(p in text_lower for p in parts) and re.search(
+        r"(?<![\w])" + r"\w*[\s_.\-/]+".join(re.escape(p) for p in parts) + r"\w*", text_lower) is not None
 
 
 def _full_text(note: dict) -> str:
@@ -332,12 +333,13 @@ def _remedy_text(note: dict) -> str:
     return "\n".join(str(p) for p in (note.get("change"), _title_halves(note)[1]) if p)
 
 
-def _words_of(text_lower: str) -> set[str]:
+@lru_cache(maxsize=2048)
+def _words_of(text_lower: str) -> frozenset[str]:
     words = set()
     for raw in _WORD.findall(text_lower):
         words.add(raw)
         words.update(p for p in re.split(r"[._/\-]", raw) if p)
-    return words
+    return frozenset(words)
 
 
 def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float], dict[str, float]]:
@@ -442,9 +444,14 @@ def _fix_text(note: dict) -> str:
 
 def _rejected_facts(note: dict) -> tuple[set[str], set[str]]:
     """(facts, words) inside the sentences of ``note`` that reject a remedy ("do not add X", "X did not help")."""
+    return _rejected_in(_fix_text(note))
+
+
+@lru_cache(maxsize=2048)
+def _rejected_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     facts: set[str] = set()
     words: set[str] = set()
-    for sentence in _sentences(_fix_text(note)):
+    for sentence in _sentences(text):
         for match in _REJECTION.finditer(sentence):
             # the remedy rejected sits in the clause around the rejection phrase
             start = max(0, sentence.rfind(",", 0, match.start()) + 1)
@@ -454,7 +461,7 @@ def _rejected_facts(note: dict) -> tuple[set[str], set[str]]:
             clause = sentence[start:]
             facts |= _fact_set(clause)
             words |= _content_words(clause)
-    return facts, words
+    return frozenset(facts), frozenset(words)
 
 
 def _remedy(note: dict) -> tuple[set[str], set[str]]:
@@ -465,7 +472,8 @@ def _remedy(note: dict) -> tuple[set[str], set[str]]:
     return _fact_set(text), _content_words(text)
 
 
-def _content_words(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def _content_words(text: str) -> frozenset[str]:
     """The stemmed words that carry meaning, a name's parts included (`assets.deploy`: assets, deploy)."""
     words = set()
     for raw in _WORD.findall(text):
@@ -473,7 +481,7 @@ def _content_words(text: str) -> set[str]:
             low = w.lower()
             if len(low) > 3 and low not in _STOP and low not in _COMMON:
                 words.add(_stem(low))
-    return words
+    return frozenset(words)
 
 
 def _rejects(x: dict, y: dict) -> bool:
