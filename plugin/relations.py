@@ -7,9 +7,14 @@ the same fix, so two lessons whose fixes or triggers name facts the other never
 mentions (a package, variable, flag, file, value, version, error code), or that
 do different things to one thing, stay two (:func:`different_fix`). A
 contradiction is one problem with incompatible fixes (:func:`contradicts`).
-Thresholds and cues were chosen on the in-sample pairs of ``bench/dedupe.py``
-(never on ``bench/data/dedupe_lessons_heldout.json``). Relation kinds:
-supersedes, similar_to, contradicts, derived_from, resolved_by.
+A name is the same name spelled out in words, and a fix told again at more length
+(all the shorter one says, and more details) is the same fix. Contradictions are
+decided by what the fixes do, not by a phrase: a rejection that names the other's
+remedy, another value for one name, the opposite direction, or taking away what
+the other adds. Thresholds and cues were chosen on the in-sample pairs of
+``bench/dedupe.py`` (never on its held-out sets, ``dedupe_lessons_heldout.json`` and
+``dedupe_blind_heldout.json``). Relation kinds: supersedes, similar_to,
+contradicts, derived_from, resolved_by.
 """
 from __future__ import annotations
 
