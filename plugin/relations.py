@@ -69,6 +69,7 @@ _REJECTION = LazyRegex(
     r"|\b(?:is|are|was|were)\s+(?:banned|forbidden|prohibited|disallowed|not\s+an\s+option)\b"
     r"|\bnever\s+(?:in|inside|from|on|at|with|via|through)\b"                                 # "never in the Dockerfile"
     r"|\bmade\s+(?:it|things|this)\s+worse\b"
+    r"|\b(?<!I\s)(?<!we\s)(?:do\s+not|don't)\s+(?!know|have|need|see|understand|exist|matter)[a-z]{3,}"  # an instruction
     r"|不要|无效|没有用")
 _WHERE_NOT = LazyRegex(r"(?i)never\s+(?:in|inside|from|on|at|with|via|through)\b")
 _OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),

@@ -319,3 +319,18 @@ def test_a_rule_that_explains_the_cause_rejects_nothing():
     b = dict(DUPLICATES["the same fix told in other words"][1],
              summary="Each worker leaked its pool; a role must not hold more connections than its limit.")
     assert compare(b, a)["relation"] == "duplicate"
+
+
+def test_do_not_with_any_verb_is_an_instruction_that_rejects_the_other_fix():
+    allow = lesson("Phoenix test: DBConnection.OwnershipError in a spawned Task: allow it in the sandbox",
+                   "Running `mix test` after the controller started a Task for the export",
+                   "conn_case calls Ecto.Adapters.SQL.Sandbox.allow(Repo, self(), task_pid) for the Task.",
+                   signatures=["DBConnection.OwnershipError"])
+    inline = lesson("Phoenix test: DBConnection.OwnershipError in a spawned Task: run the export inline",
+                    "Running `mix test` after the controller started a Task for the export",
+                    "Do not touch the sandbox allow calls; config/test.exs sets async_export: false so the export "
+                    "runs in the request process.", signatures=["DBConnection.OwnershipError"])
+    assert both_ways(allow, inline) == {"contradicts"}, (compare(allow, inline), compare(inline, allow))
+    narrated = dict(inline, change="We do not know why the Task outlived the test; config/test.exs sets "
+                                   "async_export: false so the export runs in the request process.")
+    assert "contradicts" not in both_ways(allow, narrated)
