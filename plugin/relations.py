@@ -69,8 +69,11 @@ _REJECTION = LazyRegex(
     r"|\b(?:is|are|was|were)\s+(?:banned|forbidden|prohibited|disallowed|not\s+an\s+option)\b"
     r"|\bnever\s+(?:in|inside|from|on|at|with|via|through)\b"                                 # "never in the Dockerfile"
     r"|\bmade\s+(?:it|things|this)\s+worse\b"
-    r"|\b(?<!I\s)(?<!we\s)(?:do\s+not|don't)\s+(?!know|have|need|see|understand|exist|matter)[a-z]{3,}"  # an instruction
+    r"|(?:^|(?<=[:;,(\u2014])|(?<=[:;,(\u2014]\s)|\b(?<=so\s)|\b(?<=and\s)|\b(?<=but\s))"  # an instruction opens
+    r"(?:do\s+not|don't)\s+(?!know|have|need|see|understand|exist|matter)[a-z]{3,}"       # its clause: "do not X"
     r"|不要|无效|没有用")
+_CLAUSE_END = LazyRegex(r"[,;:]\s|\s\u2014\s|\s(?:and|but|then|instead)\s")
+_INSTRUCTION = LazyRegex(r"(?i)do\s*n[o']t|don't|never|avoid|must|should|may|mustn't|shouldn't")
 _WHERE_NOT = LazyRegex(r"(?i)never\s+(?:in|inside|from|on|at|with|via|through)\b")
 _OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),
               ("allow", "deny"), ("raise", "lower")]
@@ -378,6 +381,7 @@ _KEPT_OFF = LazyRegex(
     r"(?i)\b(?:leave|leaves|left|keep|keeps|kept)\s+(?:the\s+)?([\w.\-/@]{3,})\s+(?:unset|unpinned|disabled|off|out)\b"
     r"|\b([\w.\-/@]{3,})\s+(?:must|should|has\s+to|needs\s+to)\s+(?:stay|remain|be)\s+(?:unset|unpinned|disabled|off|empty)\b"
     r"|\b(?:take|takes|took|taking|leave|leaves|left)\s+(?:the\s+)?([\w.\-/@]{3,})\s+out\b")
+_NEGATED = LazyRegex(r"(?i)(?:n't|\bnot|\bnever|\bavoid|\bno\s+longer)\s+(?:\w+ly\s+)?$")
 _ACTION_OF: dict[str, str] = {}
 _OPPOSITE_ACTIONS = (("add", "remove"), ("set", "remove"), ("upgrade", "downgrade"))
 # setting a thing agrees with adding, raising or lowering it ("set lib to ES2021" / "bumped lib to ES2021")
@@ -390,7 +394,9 @@ def _actions(note: dict) -> dict[str, set[str]]:
     if not _ACTION_OF:
         _ACTION_OF.update({verb: cls for cls, verbs in _ACTION_CLASSES.items() for verb in verbs.split("|")})
     text = _remedy_text(note)
-    found = [(_ACTION_OF[verb.lower()], name) for verb, name in _ACTION.findall(text)]
+    # "don't pin X" applies nothing to X
+    found = [(_ACTION_OF[m.group(1).lower()], m.group(2)) for m in _ACTION.finditer(text)
+             if not _NEGATED.search(text, max(0, m.start() - 12), m.start())]
     found += [("remove", next(name for name in names if name)) for names in _KEPT_OFF.findall(text)]
     out: dict[str, set[str]] = {}
     for action, name in found:
@@ -464,7 +470,9 @@ def _rejected_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
             if not sentence[start:match.start()].strip() and _WHERE_NOT.match(match.group(0)):
                 # "built by CI, never in the image": it rejects the clause before
                 start = max(0, sentence.rfind(",", 0, start - 1) + 1)
-            clause = sentence[start:]
+            # ... up to the end of the clause it opens: "don't pin X, upgrade Y" rejects X, not Y
+            end = _CLAUSE_END.search(sentence, match.end())
+            clause = sentence[start:end.start() if end and _INSTRUCTION.match(match.group(0)) else len(sentence)]
             facts |= _fact_set(clause)
             words |= _content_words(clause)
     return frozenset(facts), frozenset(words)
@@ -497,8 +505,12 @@ def _rejects(x: dict, y: dict) -> bool:
         return False
     facts, words = _remedy(y)
     own_facts, own_words = _rejected_facts(y)
-    hit_facts = (rejected_facts & facts) - own_facts
-    hit_words = (rejected_words & words) - own_words
+    # what ``y`` takes away it does not apply: "don't pin markupsafe" agrees with "removed the markupsafe pin"
+    removed = {name for name, done in _actions(y).items() if "remove" in done}
+    removed |= {value.lower() for name, _, value in _ASSIGNMENT.findall(_remedy_text(y)) if name.lower() in removed}
+    removed |= {_stem(part) for name in removed for part in re.split(r"[._/\-]", name) if len(part) > 3}
+    hit_facts = (rejected_facts & facts) - own_facts - removed
+    hit_words = (rejected_words & words) - own_words - removed
     return bool(hit_facts) or len(hit_words) >= 2
 
 

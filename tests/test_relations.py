@@ -334,3 +334,37 @@ def test_do_not_with_any_verb_is_an_instruction_that_rejects_the_other_fix():
     narrated = dict(inline, change="We do not know why the Task outlived the test; config/test.exs sets "
                                    "async_export: false so the export runs in the request process.")
     assert "contradicts" not in both_ways(allow, narrated)
+
+
+MARKUPSAFE = ["ImportError: cannot import name 'soft_unicode' from 'markupsafe'"]
+
+
+def test_rejecting_what_the_other_fix_removes_agrees_with_it():
+    """ "Don't pin X, upgrade Y" and "removed the X pin, bumped Y" are one fix: a rejection rejects only its own
+    clause (not the Y it recommends), and what the other lesson takes away it does not apply."""
+    a = lesson("Jinja import fails with soft_unicode ImportError: don't pin markupsafe, upgrade jinja2",
+               "Running `flask run` after a fresh install",
+               "Don't pin markupsafe==2.0.1 any more; upgraded jinja2 to 3.1.4 in requirements.txt.",
+               signatures=MARKUPSAFE)
+    b = lesson("soft_unicode ImportError from markupsafe: unpin it and move to Jinja2 3.1",
+               "`flask run` in a new virtualenv",
+               "Removed the markupsafe==2.0.1 pin and bumped jinja2 to 3.1.4 in requirements.txt.",
+               signatures=MARKUPSAFE)
+    assert not opposite_actions(a, b)
+    assert both_ways(a, b) == {"duplicate"}, (compare(a, b), compare(b, a))
+    pinned = lesson("Jinja import fails with soft_unicode ImportError: pin markupsafe==2.0.1",
+                    "Running `flask run` after a fresh install", "Pinned markupsafe==2.0.1 in requirements.txt.",
+                    signatures=MARKUPSAFE)
+    assert both_ways(a, pinned) == {"contradicts"}
+
+
+def test_a_negation_in_the_middle_of_a_clause_narrates():
+    """ "events do not cross the bind mount" explains the cause; it is no instruction against the other fix."""
+    a = lesson("Webpack dev server does not reload on file changes inside Docker: poll the filesystem",
+               "Running `npm start` in the dev container on macOS",
+               "Set watchOptions.poll = 1000 in webpack.config.js; inotify events do not cross the bind mount.",
+               signatures=["no rebuild after save"])
+    b = lesson("No hot reload in the dev container: file change events do not reach webpack, so poll",
+               "`npm start` inside the Docker dev container on a Mac", "webpack.config.js: watchOptions.poll is 1000 ms.",
+               signatures=["no rebuild after save"])
+    assert both_ways(a, b) == {"duplicate"}, (compare(a, b), compare(b, a))
