@@ -509,9 +509,27 @@ def _rejects(x: dict, y: dict) -> bool:
     removed = {name for name, done in _actions(y).items() if "remove" in done}
     removed |= {value.lower() for name, _, value in _ASSIGNMENT.findall(_remedy_text(y)) if name.lower() in removed}
     removed |= {_stem(part) for name in removed for part in re.split(r"[._/\-]", name) if len(part) > 3}
-    hit_facts = (rejected_facts & facts) - own_facts - removed
-    hit_words = (rejected_words & words) - own_words - removed
+    # what ``y`` keeps clear of it does not apply: "must not run inside a transaction" agrees with "runs outside
+    # the migration transaction"
+    avoided = _avoided_in(_remedy_text(y))
+    hit_facts = (rejected_facts & facts) - own_facts - removed - avoided
+    hit_words = (rejected_words & words) - own_words - removed - avoided
     return bool(hit_facts) or len(hit_words) >= 2
+
+
+# what a fix keeps clear of: "outside the migration transaction", "without fakeredis" (a few words, up to the
+# next preposition or clause)
+_AVOIDING = LazyRegex(r"(?i)\b(?:outside(?:\s+of)?|without)\s+((?:(?!(?:in|inside|on|at|for|with|from|to|so|as|"
+                      r"because|by)\b)[^\s,;:.]+\s*){1,4})")
+
+
+@lru_cache(maxsize=2048)
+def _avoided_in(text: str) -> frozenset[str]:
+    """The facts and content words of what ``text`` keeps clear of ("outside the transaction", "without X")."""
+    words: set[str] = set()
+    for match in _AVOIDING.finditer(text):
+        words |= _content_words(match.group(1)) | _fact_set(match.group(1))
+    return frozenset(words)
 
 
 def _value_conflict(a: str, b: str) -> bool:

@@ -368,3 +368,18 @@ def test_a_negation_in_the_middle_of_a_clause_narrates():
                "`npm start` inside the Docker dev container on a Mac", "webpack.config.js: watchOptions.poll is 1000 ms.",
                signatures=["no rebuild after save"])
     assert both_ways(a, b) == {"duplicate"}, (compare(a, b), compare(b, a))
+
+
+def test_a_rule_the_other_fix_also_keeps_is_no_contradiction():
+    """ "CONCURRENTLY must not run inside a transaction" is the reason for the fix the other lesson applies
+    ("runs outside the migration transaction"): a rule both keep rejects nothing."""
+    signature = ["CREATE INDEX CONCURRENTLY cannot run inside a transaction block"]
+    a = lesson("Alembic migration with CREATE INDEX CONCURRENTLY fails: use an autocommit block",
+               "Running `alembic upgrade head` with the new index migration",
+               "Wrapped op.create_index(..., postgresql_concurrently=True) in op.get_context().autocommit_block(); "
+               "CONCURRENTLY must not run inside a transaction.", signatures=signature)
+    b = lesson("CREATE INDEX CONCURRENTLY cannot run inside a transaction block: run it in autocommit",
+               "`alembic upgrade head` on the index migration",
+               "The migration creates the index inside op.get_context().autocommit_block() so it runs outside the "
+               "migration transaction.", signatures=signature)
+    assert both_ways(a, b) == {"duplicate"}, (compare(a, b), compare(b, a))
