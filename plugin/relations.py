@@ -261,6 +261,7 @@ def _fact_set(text: str) -> set[str]:
 _VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
 
 
+_AMOUNT = LazyRegex(r"(\d{2,})(?:[a-z]{1,3})?")
 _PINNED = LazyRegex(r"(@?[a-z][\w.\-/]*?)(?:@|==|>=|~=)v?(\d+(?:\.\d+)*)")
 _FACT_PARTS: dict[str, tuple[str, ...]] = {}  # a fact's words, split where its original spelling joins them
 _JOINS = LazyRegex(r"[._/\-:@$*=,\s()\[\]{}'\"`]+")
@@ -289,6 +290,9 @@ def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
             r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
     if fact in text_lower and re.search(r"(?<![\w])" + re.escape(fact) + r"(?![\w])", text_lower) is not None:
         return True
+    amount = _AMOUNT.fullmatch(fact)  # 120 and 120s, 512 and 512Mi: one number, with or without its unit
+    if amount:
+        return re.search(r"(?<![\w.])" + re.escape(amount.group(1)) + r"(?:[a-z]{1,3})?(?![\w.])", text_lower) is not None
     pinned = _PINNED.fullmatch(fact)  # `bcrypt@5.1.1`, `grpcio==1.60.1`: the name and the version, anywhere
     if pinned:
         return _mentions(pinned.group(1), text_lower, words) and _mentions(pinned.group(2), text_lower, words)
@@ -534,12 +538,16 @@ def _avoided_in(text: str) -> frozenset[str]:
 
 def _value_conflict(a: str, b: str) -> bool:
     """Both set the same name to different values (``requests==2.31`` vs ``requests==2.28``, ``timeout=5`` vs 30)."""
+    def plain(value: str) -> str:  # 120 and 120s, "1" and 1 are one value
+        value = value.lower().strip("'\"").rstrip(".-")
+        return re.sub(r"^(\d+(?:\.\d+)?)(?:s|sec|secs|seconds)$", r"\1", value)
+
     va: dict[str, set] = {}
     for name, _, value in _ASSIGNMENT.findall(a):
-        va.setdefault(name.lower(), set()).add(value.lower().rstrip(".-"))
+        va.setdefault(name.lower(), set()).add(plain(value))
     for name, _, value in _ASSIGNMENT.findall(b):
         values = va.get(name.lower())
-        if values and value.lower().rstrip(".-") not in values:
+        if values and plain(value) not in values:
             return True
     return False
 

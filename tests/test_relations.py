@@ -383,3 +383,13 @@ def test_a_rule_the_other_fix_also_keeps_is_no_contradiction():
                "The migration creates the index inside op.get_context().autocommit_block() so it runs outside the "
                "migration transaction.", signatures=signature)
     assert both_ways(a, b) == {"duplicate"}, (compare(a, b), compare(b, a))
+
+
+def test_one_value_written_with_its_unit_is_one_value():
+    """ "timeout=120" and "timeout=120s" set one value; 120 and 30 are two, and for one problem, a contradiction."""
+    def timeout(value):
+        return lesson("tests/test_export.py times out: raise the pytest timeout",
+                      "Running `pytest tests/test_export.py` in CI", f"Set timeout={value} in pytest.ini.",
+                      signatures=["Failed: Timeout >60.0s"])
+    assert both_ways(timeout("120"), timeout("120s")) == {"duplicate"}
+    assert both_ways(timeout("120"), timeout("30")) == {"contradicts"}
