@@ -18,6 +18,7 @@ contradicts, derived_from, resolved_by.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 from typing import Sequence
@@ -33,6 +34,7 @@ RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
 ONE_SIDED_WEIGHT = 2.0        # or facts only one fix names, on one side: a merge would lose them
 CONTAINED_WEIGHT = 0.5        # the shorter lesson said within the longer counts half as much as the same words
+SAME_STORY = 0.6              # titles this alike (word sequence) tell one story: the words they swap are subjects
 TOLD_WITHIN = 0.85            # a fix this much said within the other lesson is that lesson told more briefly
 SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
@@ -424,6 +426,35 @@ def _told_within(short: dict, long: dict) -> float:
     return len(words & _content_words(_full_text(long))) / len(words) if words else 0.0
 
 
+def swapped_subjects(a: dict, b: dict) -> tuple[set[str], set[str]]:
+    """Words in which two alike titles differ, each one its lesson uses again (in its trigger, change or summary)
+    and the other lesson never: one story told of two subjects ("... from the celery worker" / "... from the rq
+    worker"). A reworded verb ("moved" / "jumped") is said once and is not a subject."""
+    ta = _WORD.findall(str(a.get("title") or "").lower())
+    tb = _WORD.findall(str(b.get("title") or "").lower())
+    if not ta or not tb:
+        return set(), set()
+    matcher = difflib.SequenceMatcher(a=ta, b=tb, autojunk=False)
+    if matcher.ratio() < SAME_STORY:
+        return set(), set()
+    full_a, full_b = _full_text(a).lower(), _full_text(b).lower()
+    words_a, words_b = _words_of(full_a), _words_of(full_b)
+
+    def subjects(titled: list[str], note: dict, other_text: str, other_words: frozenset[str]) -> set[str]:
+        body = "\n".join(str(note.get(f) or "") for f in ("trigger", "change", "summary")).lower()
+        body_words = _words_of(body)
+        return {w for w in titled if w not in _STOP and w not in _COMMON and _stem(w) not in _COMMON
+                and not _mentions(w, other_text, other_words) and _mentions(w, body, body_words)}
+
+    only_a: set[str] = set()
+    only_b: set[str] = set()
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace":
+            only_a |= subjects(ta[i1:i2], a, full_b, words_b)
+            only_b |= subjects(tb[j1:j2], b, full_a, words_a)
+    return (only_a, only_b) if only_a and only_b else (set(), set())
+
+
 def different_fix(a: dict, b: dict) -> list[str]:
     """Why ``a`` and ``b`` are two lessons, not one (empty: nothing tells them apart).
 
@@ -435,6 +466,9 @@ def different_fix(a: dict, b: dict) -> list[str]:
                        and not any(frozenset((x, y)) in _AGREEING_ACTIONS for x in xa[name] for y in xb[name]))
     if otherwise:
         return [f"the fixes do different things to {', '.join(otherwise[:3])}"]
+    subject_a, subject_b = swapped_subjects(a, b)
+    if subject_a:
+        return [f"one is about {', '.join(sorted(subject_a)[:3])}, the other about {', '.join(sorted(subject_b)[:3])}"]
     for role in ("fix", "problem"):
         only_a, only_b = distinct_facts(a, b, role)
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:

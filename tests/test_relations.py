@@ -4,7 +4,8 @@ or trigger names something the other never does is a second lesson; a contradict
 incompatible fix, decided by what the fixes do, not by a phrase."""
 import pytest
 
-from lorebook.relations import compare, contradicts, different_fix, distinct_facts, opposite_actions, same_error
+from lorebook.relations import (compare, contradicts, different_fix, distinct_facts, opposite_actions, same_error,
+                               swapped_subjects)
 
 
 def lesson(title, trigger, change, summary="", signatures=(), files=()):
@@ -393,3 +394,30 @@ def test_one_value_written_with_its_unit_is_one_value():
                       signatures=["Failed: Timeout >60.0s"])
     assert both_ways(timeout("120"), timeout("120s")) == {"duplicate"}
     assert both_ways(timeout("120"), timeout("30")) == {"contradicts"}
+
+
+SENTRY = ["No events in Sentry"]
+
+
+def test_one_story_told_of_two_subjects_is_two_lessons():
+    """Alike titles that swap a word each lesson uses again and the other never does (celery / rq) are about
+    two things, even when no identifier tells them apart."""
+    celery = lesson("Sentry gets no errors from the celery worker: initialise the SDK in the worker process",
+                    "Raising an exception inside a celery task in staging",
+                    "Call sentry_sdk.init() in worker startup (celery signal worker_process_init).", signatures=SENTRY)
+    rq = lesson("Sentry gets no errors from the rq worker: initialise the SDK in the worker process",
+                "Raising an exception inside an rq job in staging",
+                "Call sentry_sdk.init() in worker startup (the rq worker's custom Worker class).", signatures=SENTRY)
+    assert swapped_subjects(celery, rq) == ({"celery"}, {"rq"})
+    assert "duplicate" not in both_ways(celery, rq), (compare(celery, rq), compare(rq, celery))
+
+
+def test_a_reworded_verb_in_an_alike_title_is_no_subject():
+    a = lesson("The provider upgrade moved aws_s3_bucket acl to its own resource: split it out",
+               "Running `terraform plan` after bumping hashicorp/aws to 5.0",
+               "Moved the acl argument into an aws_s3_bucket_acl resource in modules/site/main.tf.")
+    b = lesson("The provider upgrade jumped aws_s3_bucket acl to its own resource: split it out",
+               "Running `terraform plan` after bumping hashicorp/aws to 5.0",
+               "Moved the acl argument into an aws_s3_bucket_acl resource in modules/site/main.tf.")
+    assert swapped_subjects(a, b) == (set(), set())
+    assert both_ways(a, b) == {"duplicate"}
