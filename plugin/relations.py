@@ -7,12 +7,18 @@ the same fix, so two lessons whose fixes or triggers name facts the other never
 mentions (a package, variable, flag, file, value, version, error code), or that
 do different things to one thing, stay two (:func:`different_fix`). A
 contradiction is one problem with incompatible fixes (:func:`contradicts`).
-Thresholds and cues were chosen on the in-sample pairs of ``bench/dedupe.py``
-(never on ``bench/data/dedupe_lessons_heldout.json``). Relation kinds:
-supersedes, similar_to, contradicts, derived_from, resolved_by.
+A name is the same name spelled out in words, and a fix told again at more length
+(all the shorter one says, and more details) is the same fix. Contradictions are
+decided by what the fixes do, not by a phrase: a rejection that names the other's
+remedy, another value for one name, the opposite direction, or taking away what
+the other adds. Thresholds and cues were chosen on the in-sample pairs of
+``bench/dedupe.py`` (never on its held-out sets, ``dedupe_lessons_heldout.json`` and
+``dedupe_blind_heldout.json``). Relation kinds: supersedes, similar_to,
+contradicts, derived_from, resolved_by.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from functools import lru_cache
 from typing import Callable, Sequence
@@ -22,11 +28,14 @@ from .quality import LazyRegex
 RELATION_KINDS = ("supersedes", "similar_to", "contradicts", "derived_from", "resolved_by")
 
 # Chosen on bench/dedupe.py's in-sample pairs; lexical is what the Stop hook uses
-MERGE_THRESHOLD_LEXICAL = 0.32
-MERGE_THRESHOLD_HYBRID = 0.55
+MERGE_THRESHOLD_LEXICAL = 0.30
+MERGE_THRESHOLD_HYBRID = 0.50
 RELATED_THRESHOLD = 0.22       # below this, two notes are unrelated
 DISTINCT_WEIGHT = 1.0         # facts only one lesson names, on each side, that make two lessons
-ONE_SIDED_WEIGHT = 2.25       # or facts only one fix names, on one side: a merge would lose them
+ONE_SIDED_WEIGHT = 2.0        # or facts only one fix names, on one side: a merge would lose them
+CONTAINED_WEIGHT = 0.5        # the shorter lesson said within the longer counts half as much as the same words
+SAME_STORY = 0.6              # titles this alike (word sequence) tell one story: the words they swap are subjects
+TOLD_WITHIN = 0.85            # a fix this much said within the other lesson is that lesson told more briefly
 SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
 VECTOR_WEIGHT = 0.5
@@ -58,7 +67,16 @@ _REJECTION = LazyRegex(
     r"a\s+missing)\b|\bnot\s+(?:about|the\s+(?:fix|cause))\b|\bcannot\s+help\b|\bis\s+not\s+the\s+fix\b"
     r"|\b(?:is|are)\s+fine\b|\bonly\s+a\s+warning\b|\bstill\s+(?:exceeded|failed|fails|deadlocked|timed\s+out)\b"
     r"|\bdid\s+not\s+(?:help|fix|stop)\b|\bnot\s+yet\b"
+    r"|\b(?:must|should|may)\s*(?:not|n't|never)\s+\w+|\b(?:mustn't|shouldn't)\s+\w+"     # "must not build assets"
+    r"|\b(?:is|are|was|were)\s+(?:banned|forbidden|prohibited|disallowed|not\s+an\s+option)\b"
+    r"|\bnever\s+(?:in|inside|from|on|at|with|via|through)\b"                                 # "never in the Dockerfile"
+    r"|\bmade\s+(?:it|things|this)\s+worse\b"
+    r"|(?:^|(?<=[:;,(\u2014])|(?<=[:;,(\u2014]\s)|\b(?<=so\s)|\b(?<=and\s)|\b(?<=but\s))"  # an instruction opens
+    r"(?:do\s+not|don't)\s+(?!know|have|need|see|understand|exist|matter)[a-z]{3,}"       # its clause: "do not X"
     r"|不要|无效|没有用")
+_CLAUSE_END = LazyRegex(r"[,;:]\s|\s\u2014\s|\s(?:and|but|then|instead)\s")
+_INSTRUCTION = LazyRegex(r"(?i)do\s*n[o']t|don't|never|avoid|must|should|may|mustn't|shouldn't")
+_WHERE_NOT = LazyRegex(r"(?i)never\s+(?:in|inside|from|on|at|with|via|through)\b")
 _OPPOSITES = [("increase", "decrease"), ("enable", "disable"), ("upgrade", "downgrade"), ("pin", "unpin"),
               ("allow", "deny"), ("raise", "lower")]
 _ASSIGNMENT = LazyRegex(r"([A-Za-z_][\w.\-]*)\s*(==|>=|<=|~=|=)\s*([\w.\-]+)")
@@ -121,7 +139,8 @@ def note_text(note: dict) -> str:
 
 
 def lexical_similarity(a: dict, b: dict) -> float:
-    """Weighted Jaccard of the two notes' tokens, nudged by shared error signatures and files."""
+    """Weighted Jaccard of the two notes' tokens, or half of how much of the shorter the longer says (a one-line
+    lesson told again as a paragraph), nudged by shared error signatures and files."""
     ta, tb = tokens(note_text(a)), tokens(note_text(b))
     if not ta or not tb:
         return 0.0
@@ -129,10 +148,10 @@ def lexical_similarity(a: dict, b: dict) -> float:
     num = sum(min(ta.get(k, 0.0), tb.get(k, 0.0)) for k in keys)
     den = sum(max(ta.get(k, 0.0), tb.get(k, 0.0)) for k in keys)
     score = num / den if den else 0.0
-    sa = {_signature_key(s) for s in a.get("error_signatures") or [] if s}
-    sb = {_signature_key(s) for s in b.get("error_signatures") or [] if s}
-    if sa and sb:
-        score += 0.15 if sa & sb else -0.1
+    score = max(score, CONTAINED_WEIGHT * num / min(sum(ta.values()), sum(tb.values())))
+    shared = same_error(a, b)
+    if shared is not None:
+        score += 0.15 if shared else -0.1
     fa = {str(f).rsplit("/", 1)[-1] for f in a.get("files") or []}
     fb = {str(f).rsplit("/", 1)[-1] for f in b.get("files") or []}
     if fa and fb and fa & fb:
@@ -142,6 +161,19 @@ def lexical_similarity(a: dict, b: dict) -> float:
 
 def _signature_key(signature: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<\w+>|['\"`]", "", str(signature))).strip().lower()
+
+
+def same_error(a: dict, b: dict) -> bool | None:
+    """Whether the two lessons report one error (None when either gives no signature). One error quoted more or
+    less fully is one error: "exec format error" and "exec /usr/bin/api: exec format error", "DBConnection.
+    OwnershipError" and "** (DBConnection.OwnershipError) cannot find ownership process"."""
+    sa = {_signature_key(s) for s in a.get("error_signatures") or [] if str(s).strip()}
+    sb = {_signature_key(s) for s in b.get("error_signatures") or [] if str(s).strip()}
+    if not sa or not sb:
+        return None
+    # containment only: two errors that share boilerplate ("... JavaScript heap out of memory") but differ in
+    # a word are two errors, however many words they share
+    return any(x == y or (min(len(x), len(y)) >= 12 and (x in y or y in x)) for x in sa for y in sb)
 
 
 def vector_similarities(a_texts: Sequence[str], b_texts: Sequence[str]) -> list[float] | None:
@@ -187,6 +219,10 @@ _FIX_OBJECT = LazyRegex(
     r"disabl(?:e|ed|es)|exclud(?:e|ed|es)|declar(?:e|ed|es)|set(?:ting|s)?)\s+(?:the\s+|a\s+|an\s+)?"
     r"([A-Za-z][\w\-]{2,})(\s+(?:to|in|into|from|for|as)\b|\s*[:=])?")
 _PLAIN_ACRONYM = LazyRegex(r"^[A-Z]{2,6}$")  # CI, API, PDF, SSL: topic words, not facts
+_FILE_WORD = LazyRegex(r"\b[A-Z][a-z]+file\b")  # Dockerfile, Makefile, Gemfile, Procfile, Jenkinsfile, Pipfile
+_PLATFORM = LazyRegex(
+    r"(?i)\b(?:windows|macos|os\s?x|linux|wsl2?|alpine|debian|ubuntu|centos|rhel|fedora|musl|glibc|android|ios|"
+    r"safari|firefox|chromium|webkit|edge|graalvm|pypy|jruby|bun|deno)\b")
 STRONG, WEAK = 1.0, 0.5
 QUOTED = WEAK
 
@@ -204,12 +240,20 @@ def _facts(text: str) -> dict[str, float]:
         if len(low) < 2 or _PLAIN_ACRONYM.match(raw) or low in _STOP or low in _COMMON or _stem(low) in _COMMON:
             return
         facts[low] = max(facts.get(low, 0.0), weight)
+        if low not in _FACT_PARTS and len(_FACT_PARTS) < 100_000:
+            _FACT_PARTS[low] = _parts_of(raw)
 
     for match in _QUOTED.finditer(text):  # a plain word in quotes or backticks is a name: `requests`, 'yaml'
         inner = next(g for g in match.groups() if g is not None)
+        # a quoted name given a value is a setting: `"overrides": {...}`, `'timeout' = 30`
+        weight = STRONG if re.match(r"\s*[:=]", text[match.end():match.end() + 3]) else QUOTED
         for word in _WORD.findall(inner):
             if len(word) > 2:
-                add(word, QUOTED)
+                add(word, weight)
+    for raw in _PLATFORM.findall(text):  # where it fails is what the lesson is about: macOS is not Windows
+        add(raw, STRONG)
+    for raw in _FILE_WORD.findall(text):  # a file is a fact, also without an extension
+        add(raw, STRONG)
     for match in _FIX_OBJECT.finditer(text):  # "add requests to", "pin grpcio in": the thing the fix is about
         add(match.group(1), STRONG if match.group(2) or re.search(r"[\d_\-.]", match.group(1)) else WEAK)
     for raw in _WEAK_FACT.findall(text):
@@ -229,13 +273,44 @@ def _fact_set(text: str) -> set[str]:
 _VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
 
 
+_AMOUNT = LazyRegex(r"(\d{2,})(?:[a-z]{1,3})?")
+_PINNED = LazyRegex(r"(@?[a-z][\w.\-/]*?)(?:@|==|>=|~=)v?(\d+(?:\.\d+)*)")
+_FACT_PARTS: dict[str, tuple[str, ...]] = {}  # a fact's words, split where its original spelling joins them
+_JOINS = LazyRegex(r"[._/\-:@$*=,\s()\[\]{}'\"`]+")
+
+
+# names that are only ever written as they are: ENV_VARS (RELEASE_TOKEN is not "the release token"), files
+_NAME_AS_IS = LazyRegex(r"[A-Z]{2,}_|_[A-Z]{2,}|^[A-Z0-9_]+$|\.(?:[a-z]{1,4}|[a-z]+rc)$")
+
+
+def _parts_of(raw: str) -> tuple[str, ...]:
+    """The words a name is made of, where it joins them with `_ . - /`: `autocommit_block` and "an autocommit
+    block" name one thing. Digits stay whole (a version or a code must match as it is)."""
+    if _NAME_AS_IS.search(raw):
+        return ()
+    parts = tuple(_stem(p.lower()) for p in _JOINS.split(raw)
+                  if p and (p.isdigit() or len(p) > 2) and p.lower() not in _STOP)
+    return parts if len(parts) > 1 or (parts and raw.startswith("--")) else ()  # `--push`: "pushes"
+
+
 def _mentions(fact: str, text_lower: str, words: set[str]) -> bool:
     if fact in words:
         return True
     version = _VERSION_FACT.fullmatch(fact)
     if version:  # v3, 3.x and 3 are one version
-        return re.search(r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
-    return _bounded_in(fact, text_lower)
+        return version.group(1) in text_lower and re.search(
+            r"(?<![\w.])v?" + re.escape(version.group(1)) + r"(?:\.[x*])?(?![\w])", text_lower) is not None
+    if _bounded_in(fact, text_lower):
+        return True
+    amount = _AMOUNT.fullmatch(fact)  # 120 and 120s, 512 and 512Mi: one number, with or without its unit
+    if amount:
+        return re.search(r"(?<![\w.])" + re.escape(amount.group(1)) + r"(?:[a-z]{1,3})?(?![\w.])", text_lower) is not None
+    pinned = _PINNED.fullmatch(fact)  # `bcrypt@5.1.1`, `grpcio==1.60.1`: the name and the version, anywhere
+    if pinned:
+        return _mentions(pinned.group(1), text_lower, words) and _mentions(pinned.group(2), text_lower, words)
+    parts = _FACT_PARTS.get(fact)  # spelled out in words, in order: `loop_scope` and "the loop scope"
+    return bool(parts) and all(p in text_lower for p in parts) and re.search(
+        r"(?<![\w])" + r"\w*[\s_.\-/]+".join(re.escape(p) for p in parts) + r"\w*", text_lower) is not None
 
 
 def _bounded_in(fact: str, text: str) -> bool:
@@ -260,16 +335,32 @@ def _full_text(note: dict) -> str:
     return "\n".join(str(p) for p in parts if p)
 
 
+# a title's second half is a fix when it says what to do, first or after a semicolon ("pin Y", "do not add Z",
+# "Incorrect string value; convert to utf8mb4")
+_FIX_OPENING = LazyRegex(
+    r"(?i)(?:^|[;\u2014]\s*|\s-\s|,\s*so\s+)\W*(?:(?:so|then|instead|just|always|first|now|fix(?:ed)?(?:\s+it)?(?:\s+by)?)\s+)?(?:do\s*n[o']t|don't|never|"
+    r"add|set|pin|unpin|use|run|install|uninstall|raise|lower|increase|decrease|move|remove|make|keep|leave|switch|"
+    r"upgrade|downgrade|bump|update|revert|declare|enable|disable|exclude|include|ignore|skip|mark|replace|rename|"
+    r"give|point|pass|put|wrap|mock|stub|patch|export|unset|delete|drop|call|close|open|start|stop|restart|wait|"
+    r"bind|build|rebuild|regenerate|clear|purge|reset|rerun|retry|limit|cap|allow|deny|grant|load|read|write|"
+    r"register|configure|create|split|merge|sort|quote|escape|encode|decode|convert|cast|check|guard|catch|"
+    r"handle|await|lock|relock|sync|fetch|pull|rebase|commit|push|squash|cherry-pick|stash|prefix|suffix|"
+    r"append|prepend|inline|vendor|copy|mount|expose|map|alias|route|proxy|trust|sign|tag|stay|choose|prefer|"
+    r"go|delay|defer|flush|free|kill|turn|run|type|annotate|narrow|import|require|define|fill|seed|migrate|"
+    r"squash|reorder|order|isolate|serialize|reuse|share|cache|invalidate|bust|shorten|lengthen|extend|"
+    r"set\s+up|clean|pre-?build|preload|warm|tune|match|align|target|compile|transpile|transform|strip)\b")
+
+
 def _title_halves(note: dict) -> tuple[str, str]:
-    """(problem, fix) halves of a title like "pytest fails with X: pin Y"; without a colon, all of it is the
-    problem (the change says the fix)."""
+    """(problem, fix) halves of a title like "pytest fails with X: pin Y". The second half is the fix only
+    when it reads as one (it opens with what to do); otherwise, and without a colon, all of it is the problem
+    (the change says the fix): "npm fails with ERESOLVE: react-x wants react 18" names no fix."""
     title = str(note.get("title") or "")
     head, sep, tail = title.partition(": ")
-    while sep and tail and ": " in tail and not re.search(r"(?i)\b(?:add|set|pin|use|run|install|raise|move|"
-                                                          r"remove|make|keep|switch|do not|never)\b", tail.split(": ")[0]):
+    while sep and tail and ": " in tail and not _FIX_OPENING.search(tail.split(": ")[0]):
         more, sep, tail = tail.partition(": ")  # "X fails with ModuleNotFoundError: No module named 'y': add z"
         head = f"{head}: {more}"
-    return (head, tail) if sep and tail else (title, "")
+    return (head, tail) if sep and tail and (_FIX_OPENING.search(tail) or _KEPT_OFF.search(tail)) else (title, "")
 
 
 def _problem_text(note: dict) -> str:
@@ -283,12 +374,13 @@ def _remedy_text(note: dict) -> str:
     return "\n".join(str(p) for p in (note.get("change"), _title_halves(note)[1]) if p)
 
 
-def _words_of(text_lower: str) -> set[str]:
+@lru_cache(maxsize=2048)
+def _words_of(text_lower: str) -> frozenset[str]:
     words = set()
     for raw in _WORD.findall(text_lower):
         words.add(raw)
         words.update(p for p in re.split(r"[._/\-]", raw) if p)
-    return words
+    return frozenset(words)
 
 
 def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float], dict[str, float]]:
@@ -306,8 +398,9 @@ def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float
 _ACTION_CLASSES = {
     "add": "add|added|adding|adds|pin|pinned|pins|install|installed|installs|declare|declared|declares|"
            "enable|enabled|enables|include|included",
+    "set": "set|sets|export|exports|exported",
     "remove": "remove|removed|removes|removing|drop|dropped|drops|uninstall|uninstalled|delete|deleted|deletes|"
-              "disable|disabled|disables|unpin|unpinned|revert|reverted|reverts",
+              "disable|disabled|disables|unpin|unpinned|unset|unsets|revert|reverted|reverts",
     "upgrade": "upgrade|upgraded|upgrades|bump|bumped|bumps|update|updated|updates",
     "downgrade": "downgrade|downgraded|downgrades",
     "stub": "mock|mocked|mocks|stub|stubbed|stubs|patch|patched|patches|fake|faked",
@@ -315,19 +408,77 @@ _ACTION_CLASSES = {
     "move": "move|moved|moves|rename|renamed|renames|split|splits|inline|inlined",
 }
 _ACTION = LazyRegex(r"(?i)\b(" + "|".join(_ACTION_CLASSES.values()) + r")\s+(?:the\s+|a\s+|an\s+)?([\w.\-/@]{3,})")
+# "leave X unset", "keep X unpinned", "X must stay unset", "took X out": a fix that takes a thing away
+_KEPT_OFF = LazyRegex(
+    r"(?i)\b(?:leave|leaves|left|keep|keeps|kept)\s+(?:the\s+)?([\w.\-/@]{3,})\s+(?:unset|unpinned|disabled|off|out)\b"
+    r"|\b([\w.\-/@]{3,})\s+(?:must|should|has\s+to|needs\s+to)\s+(?:stay|remain|be)\s+(?:unset|unpinned|disabled|off|empty)\b"
+    r"|\b(?:take|takes|took|taking|leave|leaves|left)\s+(?:the\s+)?([\w.\-/@]{3,})\s+out\b")
+_NEGATED = LazyRegex(r"(?i)(?:n't|\bnot|\bnever|\bavoid|\bno\s+longer)\s+(?:\w+ly\s+)?$")
 _ACTION_OF: dict[str, str] = {}
+_OPPOSITE_ACTIONS = (("add", "remove"), ("set", "remove"), ("upgrade", "downgrade"))
+# setting a thing agrees with adding, raising or lowering it ("set lib to ES2021" / "bumped lib to ES2021")
+_AGREEING_ACTIONS = {frozenset(("set", "add")), frozenset(("set", "upgrade")), frozenset(("set", "downgrade")),
+                     frozenset(("move", "upgrade")), frozenset(("move", "downgrade"))}  # "moved X from 5.0 to 5.1"
 
 
 def _actions(note: dict) -> dict[str, set[str]]:
     """What the fix does to which thing: {name: {action class, ...}} (lowercased names)."""
     if not _ACTION_OF:
         _ACTION_OF.update({verb: cls for cls, verbs in _ACTION_CLASSES.items() for verb in verbs.split("|")})
+    text = _remedy_text(note)
+    # "don't pin X" applies nothing to X
+    found = [(_ACTION_OF[m.group(1).lower()], m.group(2)) for m in _ACTION.finditer(text)
+             if not _NEGATED.search(text, max(0, m.start() - 12), m.start())]
+    found += [("remove", next(name for name in names if name)) for names in _KEPT_OFF.findall(text)]
     out: dict[str, set[str]] = {}
-    for verb, name in _ACTION.findall(_remedy_text(note)):
+    for action, name in found:
         name = name.lower().split("==")[0].rstrip(".,;:")
         if name not in _STOP and name not in _COMMON:
-            out.setdefault(name, set()).add(_ACTION_OF[verb.lower()])
+            out.setdefault(name, set()).add(action)
     return out
+
+
+def opposite_actions(a: dict, b: dict) -> list[str]:
+    """The things one fix adds (or upgrades) and the other removes (or downgrades), neither doing both."""
+    xa, xb = _actions(a), _actions(b)
+    return sorted({name for name in set(xa) & set(xb) for x, y in _OPPOSITE_ACTIONS
+                   if (x in xa[name] and y in xb[name] and y not in xa[name] and x not in xb[name])
+                   or (y in xa[name] and x in xb[name] and x not in xa[name] and y not in xb[name])})
+
+
+def _told_within(short: dict, long: dict) -> float:
+    """The share of the words of ``short``'s fix that ``long`` says too (1.0: all of it)."""
+    words = _content_words(_remedy_text(short))
+    return len(words & _content_words(_full_text(long))) / len(words) if words else 0.0
+
+
+def swapped_subjects(a: dict, b: dict) -> tuple[set[str], set[str]]:
+    """Words in which two alike titles differ, each one its lesson uses again (in its trigger, change or summary)
+    and the other lesson never: one story told of two subjects ("... from the celery worker" / "... from the rq
+    worker"). A reworded verb ("moved" / "jumped") is said once and is not a subject."""
+    ta = _WORD.findall(str(a.get("title") or "").lower())
+    tb = _WORD.findall(str(b.get("title") or "").lower())
+    if not ta or not tb:
+        return set(), set()
+    matcher = difflib.SequenceMatcher(a=ta, b=tb, autojunk=False)
+    if matcher.ratio() < SAME_STORY:
+        return set(), set()
+    full_a, full_b = _full_text(a).lower(), _full_text(b).lower()
+    words_a, words_b = _words_of(full_a), _words_of(full_b)
+
+    def subjects(titled: list[str], note: dict, other_text: str, other_words: frozenset[str]) -> set[str]:
+        body = "\n".join(str(note.get(f) or "") for f in ("trigger", "change", "summary")).lower()
+        body_words = _words_of(body)
+        return {w for w in titled if w not in _STOP and w not in _COMMON and _stem(w) not in _COMMON
+                and not _mentions(w, other_text, other_words) and _mentions(w, body, body_words)}
+
+    only_a: set[str] = set()
+    only_b: set[str] = set()
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace":
+            only_a |= subjects(ta[i1:i2], a, full_b, words_b)
+            only_b |= subjects(tb[j1:j2], b, full_a, words_a)
+    return (only_a, only_b) if only_a and only_b else (set(), set())
 
 
 def different_fix(a: dict, b: dict) -> list[str]:
@@ -337,17 +488,22 @@ def different_fix(a: dict, b: dict) -> list[str]:
     file, value, version, make target or error code — so merging would drop a fix.
     """
     xa, xb = _actions(a), _actions(b)
-    otherwise = sorted(name for name in set(xa) & set(xb) if not xa[name] & xb[name])
+    otherwise = sorted(name for name in set(xa) & set(xb) if not xa[name] & xb[name]
+                       and not any(frozenset((x, y)) in _AGREEING_ACTIONS for x in xa[name] for y in xb[name]))
     if otherwise:
         return [f"the fixes do different things to {', '.join(otherwise[:3])}"]
+    subject_a, subject_b = swapped_subjects(a, b)
+    if subject_a:
+        return [f"one is about {', '.join(sorted(subject_a)[:3])}, the other about {', '.join(sorted(subject_b)[:3])}"]
     for role in ("fix", "problem"):
         only_a, only_b = distinct_facts(a, b, role)
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
             return [f"the {role} of one names {', '.join(sorted(only_a)[:3])}",
                     f"the other's names {', '.join(sorted(only_b)[:3])}"]
-        if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge
-            for only in (only_a, only_b):
-                if sum(only.values()) >= ONE_SIDED_WEIGHT:
+        if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge,
+            # unless the other fix is all said in it: then it is the same fix told in more detail
+            for only, this, other in ((only_a, a, b), (only_b, b, a)):
+                if sum(only.values()) >= ONE_SIDED_WEIGHT and _told_within(other, this) < TOLD_WITHIN:
                     return [f"only one fix names {', '.join(sorted(only)[:3])}"]
     return []
 
@@ -359,22 +515,31 @@ def _sentences(text: str) -> list[str]:
 
 
 def _fix_text(note: dict) -> str:
-    return " ".join(str(note.get(f) or "") for f in ("title", "summary", "change"))
+    return "\n".join(str(note.get(f) or "") for f in ("title", "summary", "change"))
 
 
 def _rejected_facts(note: dict) -> tuple[set[str], set[str]]:
     """(facts, words) inside the sentences of ``note`` that reject a remedy ("do not add X", "X did not help")."""
+    return _rejected_in(_fix_text(note))
+
+
+@lru_cache(maxsize=2048)
+def _rejected_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
     facts: set[str] = set()
     words: set[str] = set()
-    for sentence in _sentences(_fix_text(note)):
+    for sentence in _sentences(text):
         for match in _REJECTION.finditer(sentence):
             # the remedy rejected sits in the clause around the rejection phrase
             start = max(0, sentence.rfind(",", 0, match.start()) + 1)
-            clause = sentence[start:]
+            if not sentence[start:match.start()].strip() and _WHERE_NOT.match(match.group(0)):
+                # "built by CI, never in the image": it rejects the clause before
+                start = max(0, sentence.rfind(",", 0, start - 1) + 1)
+            # ... up to the end of the clause it opens: "don't pin X, upgrade Y" rejects X, not Y
+            end = _CLAUSE_END.search(sentence, match.end())
+            clause = sentence[start:end.start() if end and _INSTRUCTION.match(match.group(0)) else len(sentence)]
             facts |= _fact_set(clause)
-            words |= {_stem(w.lower()) for w in _WORD.findall(clause)
-                      if w.lower() not in _STOP and w.lower() not in _COMMON and len(w) > 3}
-    return facts, words
+            words |= _content_words(clause)
+    return frozenset(facts), frozenset(words)
 
 
 def _remedy(note: dict) -> tuple[set[str], set[str]]:
@@ -382,9 +547,19 @@ def _remedy(note: dict) -> tuple[set[str], set[str]]:
     title = str(note.get("title") or "")
     fix_half = title.split(": ", 1)[1] if ": " in title else ""
     text = " ".join([str(note.get("change") or ""), fix_half])
-    words = {_stem(w.lower()) for w in _WORD.findall(text)
-             if w.lower() not in _STOP and w.lower() not in _COMMON and len(w) > 3}
-    return _fact_set(text), words
+    return _fact_set(text), _content_words(text)
+
+
+@lru_cache(maxsize=4096)
+def _content_words(text: str) -> frozenset[str]:
+    """The stemmed words that carry meaning, a name's parts included (`assets.deploy`: assets, deploy)."""
+    words = set()
+    for raw in _WORD.findall(text):
+        for w in {raw, *re.split(r"[._/\-]", raw)}:
+            low = w.lower()
+            if len(low) > 3 and low not in _STOP and low not in _COMMON:
+                words.add(_stem(low))
+    return frozenset(words)
 
 
 def _rejects(x: dict, y: dict) -> bool:
@@ -394,19 +569,45 @@ def _rejects(x: dict, y: dict) -> bool:
         return False
     facts, words = _remedy(y)
     own_facts, own_words = _rejected_facts(y)
-    hit_facts = (rejected_facts & facts) - own_facts
-    hit_words = (rejected_words & words) - own_words
+    # what ``y`` takes away it does not apply: "don't pin markupsafe" agrees with "removed the markupsafe pin"
+    removed = {name for name, done in _actions(y).items() if "remove" in done}
+    removed |= {value.lower() for name, _, value in _ASSIGNMENT.findall(_remedy_text(y)) if name.lower() in removed}
+    removed |= {_stem(part) for name in removed for part in re.split(r"[._/\-]", name) if len(part) > 3}
+    # what ``y`` keeps clear of it does not apply: "must not run inside a transaction" agrees with "runs outside
+    # the migration transaction"
+    avoided = _avoided_in(_remedy_text(y))
+    hit_facts = (rejected_facts & facts) - own_facts - removed - avoided
+    hit_words = (rejected_words & words) - own_words - removed - avoided
     return bool(hit_facts) or len(hit_words) >= 2
+
+
+# what a fix keeps clear of: "outside the migration transaction", "without fakeredis" (a few words, up to the
+# next preposition or clause)
+_AVOIDING = LazyRegex(r"(?i)\b(?:outside(?:\s+of)?|without)\s+((?:(?!(?:in|inside|on|at|for|with|from|to|so|as|"
+                      r"because|by)\b)[^\s,;:.]+\s*){1,4})")
+
+
+@lru_cache(maxsize=2048)
+def _avoided_in(text: str) -> frozenset[str]:
+    """The facts and content words of what ``text`` keeps clear of ("outside the transaction", "without X")."""
+    words: set[str] = set()
+    for match in _AVOIDING.finditer(text):
+        words |= _content_words(match.group(1)) | _fact_set(match.group(1))
+    return frozenset(words)
 
 
 def _value_conflict(a: str, b: str) -> bool:
     """Both set the same name to different values (``requests==2.31`` vs ``requests==2.28``, ``timeout=5`` vs 30)."""
+    def plain(value: str) -> str:  # 120 and 120s, "1" and 1 are one value
+        value = value.lower().strip("'\"").rstrip(".-")
+        return re.sub(r"^(\d+(?:\.\d+)?)(?:s|sec|secs|seconds)$", r"\1", value)
+
     va: dict[str, set] = {}
     for name, _, value in _ASSIGNMENT.findall(a):
-        va.setdefault(name.lower(), set()).add(value.lower().rstrip(".-"))
+        va.setdefault(name.lower(), set()).add(plain(value))
     for name, _, value in _ASSIGNMENT.findall(b):
         values = va.get(name.lower())
-        if values and value.lower().rstrip(".-") not in values:
+        if values and plain(value) not in values:
             return True
     return False
 
@@ -415,10 +616,9 @@ def same_problem(a: dict, b: dict) -> bool:
     """The two lessons are about one problem: the same error, or a trigger and title that name nothing apart."""
     pa = {"title": a.get("title"), "trigger": a.get("trigger"), "error_signatures": a.get("error_signatures")}
     pb = {"title": b.get("title"), "trigger": b.get("trigger"), "error_signatures": b.get("error_signatures")}
-    sa = {_signature_key(s) for s in a.get("error_signatures") or [] if s}
-    sb = {_signature_key(s) for s in b.get("error_signatures") or [] if s}
-    if sa and sb:
-        return bool(sa & sb)
+    shared = same_error(a, b)
+    if shared is not None:
+        return shared
     ta, tb = str(a.get("trigger") or "").lower(), str(b.get("trigger") or "").lower()
     only_a = {f for f in _fact_set(str(a.get("trigger") or "")) if not _mentions(f, _full_text(b).lower(), set())}
     only_b = {f for f in _fact_set(str(b.get("trigger") or "")) if not _mentions(f, _full_text(a).lower(), set())}
@@ -435,7 +635,7 @@ def contradicts(a: dict, b: dict) -> bool:
     if _rejects(a, b) or _rejects(b, a):
         return True
     ca, cb = str(a.get("change") or ""), str(b.get("change") or "")
-    if _value_conflict(ca, cb):
+    if _value_conflict(ca, cb) or opposite_actions(a, b):
         return True
     wa = {_stem(w.lower()) for w in _WORD.findall(ca)}
     wb = {_stem(w.lower()) for w in _WORD.findall(cb)}
