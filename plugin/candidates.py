@@ -91,6 +91,13 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
                      r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
                      r"npm\s+format|yarn\s+format|pnpm\s+format)")
+# a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
+_AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
+                            "--autocorrect-all", "-a", "-A", "--apply"))
+_FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|goimports|rustfmt|ruff\s+format|"
+                       r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt))\b")
+# checks that read the code without running it: their complaints about code the session just wrote are its own mess
+_TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer")
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
@@ -99,8 +106,8 @@ _JOBS = (
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download)\b|^yarn$"),
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
               r"tsc|webpack|vite\s+build)\b"),
-    ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+lint|ruff\s+check|flake8|eslint|pylint|mypy|golangci-lint|"
-             r"cargo\s+clippy|go\s+vet|rubocop|credo)\b"),
+    ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
+             r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))\b"),
 )
 
 
@@ -161,20 +168,29 @@ def parse_command(command: str) -> dict:
                     env.append(words.pop(0))
                 changed = True
                 break
-        if len(words) > 2 and re.fullmatch(r"python[\d.]*", words[0]) and words[1] == "-m":
+        if len(words) > 2 and re.fullmatch(r"python[\d.]*", _program_name(words[0])) and words[1] == "-m":
             runner += words[:2]
             words = words[2:]
             changed = True
     flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "runner": " ".join(runner),
-            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments}
+            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path}
+
+
+def _program_name(word: str) -> str:
+    """A program run by its path is the same program (``.venv/bin/pytest`` is ``pytest``); ``./gradlew`` and
+    ``bin/rails`` keep their spelling, as the project's own wrappers."""
+    if "/" not in word or word in _TWO_WORD:
+        return word
+    return os.path.basename(word.rstrip("/")) or word
 
 
 def _family(words: list[str]) -> str:
     words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     if not words:
         return ""
-    program = words[0]
+    program = _program_name(words[0])
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", program) and len(words) > 1:
         return words[1]
     rest = [w for w in words[1:] if not w.startswith("-")]
@@ -215,13 +231,28 @@ def command_job(command: str) -> str | None:
     return None
 
 
+def is_static_check(command: str) -> bool:
+    """Whether a command checks code without running it: a linter, a type checker or a formatter's check."""
+    parsed = parse_command(command)
+    return command_job(command) == "lint" or parsed["family"].split(" ")[0] in _TYPECHECKERS \
+        or bool(_FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]))
+
+
+def is_autofix(command: str) -> bool:
+    """Whether a command lets a linter or formatter rewrite the code itself (``eslint --fix``, ``black .``)."""
+    parsed = parse_command(command)
+    if _FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]):
+        return not ({"--check", "--diff", "-l", "--list-different", "--dry-run"} & set(parsed["flags"]))
+    return is_static_check(command) and bool(_AUTOFIX_FLAGS & set(parsed["flags"]))
+
+
 def _targets(command: str) -> list[str]:
     """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
     parsed = parse_command(command)
     words = [w for w in _words(parsed["check"]) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
-    if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", words[0]):
+    if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
         skip = 2
     return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
 
@@ -241,6 +272,8 @@ def _invocation(parsed: dict) -> set[str]:
         parts.add(f"runner:{parsed['runner']}")
     if parsed["cwd"]:
         parts.add(f"cwd:{parsed['cwd']}")
+    if parsed.get("path"):
+        parts.add(f"path:{parsed['path']}")
     return parts
 
 
@@ -253,10 +286,10 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     for part in added:
         kind, value = part.split(":", 1)
         out.append({"env": f"set {value}", "flag": f"pass {value}", "runner": f"run it through `{value}`",
-                    "cwd": f"run it from {value}/"}[kind])
+                    "cwd": f"run it from {value}/", "path": f"run `{value}`"}[kind])
     for part in removed:
         kind, value = part.split(":", 1)
-        if kind in ("flag", "runner"):
+        if kind in ("flag", "runner", "path"):
             out.append(f"without {value}")
     return out
 
@@ -387,6 +420,28 @@ def _is_change(observation: dict) -> bool:
     if observation["tool"] in EDIT_TOOLS:
         return True
     return observation["tool"] == "Bash" and bool(_MUTATING.search(observation.get("target") or ""))
+
+
+# a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
+_REPORTS_FAILURE = LazyRegex(
+    r"(?im)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|^(?:FAILED|FAIL|ERROR)\b|^--- FAIL\b|"
+    r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:")
+_PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
+
+
+def _through_pipe(observation: dict) -> dict:
+    """The observation as it really ended: a check piped into ``tail``/``grep`` exits with the filter's status
+    (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""
+    command = observation.get("target") or ""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok" or not _PIPED.search(command) \
+            or "pipefail" in command or command_job(command) not in ("test", "build", "lint"):
+        return observation
+    body = observation.get("body") or ""
+    if not _REPORTS_FAILURE.search(body):
+        return observation
+    from .signatures import error_signature
+
+    return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
 
 
 def _is_check(observation: dict) -> bool:
@@ -670,19 +725,23 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if _is_weakening(path, hunks):
             chain["_skip"] = "weakened_test"
             return None
+    if is_static_check(failure["target"]) and (is_autofix(resolved_by["target"]) or
+                                               any(is_autofix(c["target"]) for c in commands)):
+        chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
+        return None
     if not fix_hunks and not commands and not invocation and not prep and not same_job:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
         return None
     # the fix, in the order a reader applies it (the session's order)
     steps: list[tuple[int, str | None, list[str]]] = []
     for c in commands:
-        steps.append((c["id"], f"run `{one_line(command_key(c['target']), 80)}` first",
-                      [f"Run `{one_line(command_key(c['target']), 160)}` before `{command}`."]))
+        steps.append((c["id"], f"run `{one_line(shown_command(c['target']), 80)}` first",
+                      [f"Run `{one_line(shown_command(c['target']), 160)}` before `{command}`."]))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
     last = resolved_by["id"]
-    for step in prep:
+    for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))
     passing = one_line(shown_command(resolved_by["target"]), 140) if resolved_by["outcome"] == "ok" or \
         chain["kind"] == "error_changed" else command
@@ -834,7 +893,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
     session = store.get_session(session_id)
     if session is None:
         return [], ["unknown_session"]
-    observations = store.session_observations(session_id)
+    observations = [_through_pipe(o) for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
     said = stated(last_message)
     said["text"] = last_message or ""
@@ -847,9 +906,13 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
         earlier_edits = {f for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS
                          for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
-        if _SELF_INFLICTED.search(chain["failure"].get("error_signature") or chain["failure"].get("error_text") or "") \
-                and changed and changed <= earlier_edits:
-            notes.append("self_inflicted")  # a typo in a file this session had just written: nothing to reuse
+        own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature")
+                                          or chain["failure"].get("error_text") or "") \
+            or is_static_check(chain["failure"]["target"])
+        if own_mess and changed and changed <= earlier_edits:
+            # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
+            # corrected in place: the session cleaning up its own work, nothing to reuse
+            notes.append("self_inflicted")
             continue
         candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
@@ -877,13 +940,14 @@ REASON_TEXT = {
     "retry_without_change": "a command failed, then passed on a retry with no change in between: nothing was learned",
     "unresolved_failure": "a failure was never resolved in this session (the failing check did not pass again): "
                           "no validated lesson",
-    "self_inflicted": "the only failure was a syntax error in a file this session had just written",
+    "self_inflicted": "the only failures were syntax, lint or type errors in files this session had just written, "
+                      "corrected in place: the session cleaning up its own work",
     "no_lesson_stated": "files changed, but no failure was resolved and no decision or cause was stated",
     "exploration_only": "the session only explored (reads, searches, passing commands): nothing changed",
     "no_activity": "the session did nothing lorebook could learn from",
     "unknown_session": "lorebook has no record of this session",
-    "routine_plumbing": "the failures were routine plumbing (version control, shell navigation, formatters): "
-                        "not a lesson",
+    "routine_plumbing": "the failures were routine plumbing (version control, shell navigation, formatters, a "
+                        "linter's own auto-fix): not a lesson",
     "weakened_test": "the failing test was made to pass by weakening it (skipped, loosened, renamed or deleted): "
                      "not a fix, nothing stored",
     "unrelated_change": "the check passed again, but nothing changed in between plausibly addresses its failure",

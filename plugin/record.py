@@ -241,7 +241,9 @@ def _shorten(text: str, limit: int) -> str:
 
 def _compact_command(match: re.Match) -> str:
     words = [w for w in match.group(1).split() if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)]
-    return "`" + " ".join(os.path.basename(w) if "/" in w and not w.startswith("-") else w for w in words) + "`"
+    # a directory argument keeps its name (``src/`` stays ``src``): an empty basename would leave a bare program
+    return "`" + " ".join(os.path.basename(w.rstrip("/")) or w if "/" in w and not w.startswith("-") else w
+                          for w in words) + "`"
 
 
 def _fit_problem(problem: str, room: int) -> str:

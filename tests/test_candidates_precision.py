@@ -1,0 +1,199 @@
+"""Precision rules of the candidates: what is routine, what is the session's own mess, what really passed.
+
+Each rule is stated in its test's name and played with a session that is not in bench/lessons.py.
+"""
+import pytest
+
+from hookutil import run_hook
+from lorebook.candidates import invocation_change, is_autofix, is_static_check, parse_command, session_candidates
+from lorebook.record import lesson_title
+
+PROJECT = "github.com/acme/widget"
+
+
+class Session:
+    """A session played through the real dispatcher, one tool call at a time."""
+
+    def __init__(self, sid, cwd, prompt="fix it"):
+        self.sid, self.cwd, self.n = sid, cwd, 0
+        self.base = {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl"}
+        run_hook("session-start", dict(self.base, source="startup"))
+        run_hook("user-prompt-submit", dict(self.base, prompt=prompt))
+
+    def _id(self):
+        self.n += 1
+        return f"{self.sid}-{self.n}"
+
+    def fail(self, command, error):
+        run_hook("post-tool-use-failure", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                               tool_input={"command": command}, error=error))
+        return self
+
+    def ok(self, command, out="ok"):
+        run_hook("post-tool-use", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                       tool_input={"command": command}, tool_response={"stdout": out, "stderr": ""}))
+        return self
+
+    def edit(self, path, old, new):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Edit", tool_use_id=self._id(),
+                                       tool_input={"file_path": full, "old_string": old, "new_string": new},
+                                       tool_response={"filePath": full}))
+        return self
+
+    def write(self, path, content):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Write", tool_use_id=self._id(),
+                                       tool_input={"file_path": full, "content": content},
+                                       tool_response={"type": "create", "filePath": full, "content": content}))
+        return self
+
+    def stop(self, message):
+        run_hook("stop", dict(self.base, stop_hook_active=False, last_assistant_message=message))
+        self.message = message
+        return self
+
+
+def _candidates(store, session):
+    return session_candidates(store, session.sid, session.message)
+
+
+# --- a linter's own repair is routine ----------------------------------------------------------------
+
+@pytest.mark.parametrize("command, yes", [
+    ("ruff check --fix src/", True), ("npx eslint --fix src", True), ("black .", True),
+    ("npx prettier --write .", True), ("rubocop -A", True), ("gofmt -w ./pkg", True),
+    ("black --check .", False), ("ruff check src/", False), ("pytest --fix", False), ("sed -i s/a/b/ x.py", False),
+])
+def test_an_autofix_is_a_linter_or_formatter_rewriting_the_code(command, yes):
+    assert is_autofix(command) is yes
+
+
+def test_a_lint_failure_the_linter_fixed_itself_is_routine(git_project, store):
+    session = (Session("autofix", git_project)
+               .fail("ruff check app/", "Exit code 1\napp/billing.py:3:8: F401 [*] `sys` imported but unused\n"
+                                        "Found 1 error.\n[*] 1 fixable with the `--fix` option.")
+               .ok("ruff check --fix app/", "Found 1 error (1 fixed, 0 remaining).")
+               .stop("ruff reported an unused import in app/billing.py; `ruff check --fix` removed it."))
+    assert _candidates(store, session) == ([], ["routine_plumbing"])
+    assert store.project_notes(PROJECT) == []
+
+
+def test_a_lint_failure_after_running_the_formatter_is_routine(git_project, store):
+    session = (Session("fmt", git_project)
+               .fail("npx eslint src", "Exit code 1\n/w/src/cart.js\n  4:1  error  Expected indentation of 2 spaces"
+                                       "  indent\n\n✖ 1 problem (1 error, 0 warnings)")
+               .ok("npx eslint --fix src", "")
+               .ok("npx eslint src", "")
+               .stop("Fixed the indentation with eslint --fix; the lint is clean."))
+    assert _candidates(store, session) == ([], ["routine_plumbing"])
+
+
+def test_a_lint_failure_fixed_by_a_missing_plugin_is_still_a_lesson(git_project, store):
+    session = (Session("lintdep", git_project)
+               .fail("npx eslint src", "Exit code 2\nOops! Something went wrong! :(\nESLint couldn't find the plugin "
+                                       "\"eslint-plugin-react-hooks\".")
+               .ok("npm install -D eslint-plugin-react-hooks", "added 1 package in 2s")
+               .ok("npx eslint src", "")
+               .stop("The config extends react-hooks but the plugin was not installed; installing "
+                     "eslint-plugin-react-hooks as a dev dependency fixed the lint run."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npm install -D eslint-plugin-react-hooks" in candidate["change"] and candidate["verified"] == 1
+
+
+# --- the session's own new code ----------------------------------------------------------------------
+
+def test_a_type_error_in_a_file_the_session_just_wrote_and_corrected_is_its_own_mess(git_project, store):
+    session = (Session("ownmypy", git_project)
+               .write("app/labels.py", "def label(row) -> str:\n    return row.get('name')\n")
+               .fail("mypy app/", 'Exit code 1\napp/labels.py:2: error: Incompatible return value type (got '
+                                  '"str | None", expected "str")  [return-value]\nFound 1 error in 1 file')
+               .edit("app/labels.py", "    return row.get('name')", "    return row.get('name') or ''")
+               .ok("mypy app/", "Success: no issues found in 9 source files")
+               .stop("mypy flagged that row.get('name') may be None; label() now falls back to ''."))
+    assert _candidates(store, session) == ([], ["self_inflicted"])
+
+
+def test_a_type_error_in_existing_code_fixed_by_configuration_is_a_lesson(git_project, store):
+    session = (Session("mypycfg", git_project)
+               .write("app/geo.py", "import shapely\n")
+               .fail("mypy app/", "Exit code 1\napp/geo.py:1: error: Skipping analyzing \"shapely\": module is "
+                                  "installed, but missing library stubs or py.typed marker  [import-untyped]")
+               .edit("pyproject.toml", "[tool.mypy]\nstrict = true",
+                     "[tool.mypy]\nstrict = true\n\n[[tool.mypy.overrides]]\nmodule = \"shapely.*\"\n"
+                     "ignore_missing_imports = true")
+               .ok("mypy app/", "Success: no issues found in 10 source files")
+               .stop("shapely ships no type stubs, so strict mypy refused to analyse it; an override in "
+                     "pyproject.toml ignores its missing imports."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ignore_missing_imports = true" in candidate["change"] and candidate["files"] == ["pyproject.toml"]
+
+
+# --- an install step is the fix only when the failing check passes after it --------------------------
+
+def test_installing_the_project_before_its_tests_is_the_fix_and_keeps_its_directory(git_project, store):
+    session = (Session("install", git_project, "the api tests cannot import the package")
+               .fail("cd api && pytest -q", "Exit code 2\nE   ModuleNotFoundError: No module named 'orders'\n"
+                                            "1 error in 0.10s")
+               .ok("cd api && pip install -e .", "Successfully installed orders-0.4.0")
+               .ok("cd api && pytest -q", "27 passed in 0.80s")
+               .stop("The orders package was not installed in the venv, so its own tests could not import it; "
+                     "`pip install -e .` in api/ installed it in editable mode."))
+    (candidate,), _ = _candidates(store, session)
+    assert "cd api && pip install -e ." in candidate["change"] and candidate["verified"] == 1
+    assert candidate["validation"]["passed"][0].startswith("`cd api && pytest -q` passed")
+
+
+def test_an_install_that_passed_while_the_failing_check_never_did_stores_nothing(git_project, store):
+    session = (Session("wrongcheck", git_project)
+               .fail("mix test", "Exit code 1\n** (CompileError) test/support/factory.ex:2: module ExMachina is "
+                                 "not loaded and could not be found")
+               .ok("mix deps.get", "Resolving Hex dependencies...\nAll dependencies are up to date")
+               .stop("Fetched the dependencies with mix deps.get."))
+    assert _candidates(store, session) == ([], ["unresolved_failure"])
+
+
+# --- a check piped into a filter ---------------------------------------------------------------------
+
+def test_a_check_piped_into_tail_passed_only_if_its_output_reports_no_failure(git_project, store):
+    session = (Session("pipe", git_project)
+               .fail("pytest -q", "Exit code 1\nFAILED tests/test_rates.py::test_fx - KeyError: 'EUR'\n"
+                                  "1 failed, 8 passed in 0.2s")
+               .edit("app/rates.py", "RATES = {'USD': 1}", "RATES = {'USD': 1, 'EUR': 0.92}")
+               .ok("pytest -q 2>&1 | tail -3", "FAILED tests/test_rates.py::test_fx - KeyError: 'GBP'\n"
+                                               "1 failed, 8 passed in 0.2s")
+               .stop("Added EUR to RATES."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in notes  # the tail exited 0; the tests did not pass
+
+
+def test_a_failure_hidden_by_a_pipe_then_fixed_is_a_lesson(git_project, store):
+    session = (Session("pipefix", git_project)
+               .ok("pytest -q 2>&1 | tail -3", "FAILED tests/test_rates.py::test_fx - KeyError: 'EUR'\n"
+                                               "1 failed, 8 passed in 0.2s")
+               .edit("app/rates.py", "RATES = {'USD': 1}", "RATES = {'USD': 1, 'EUR': 0.92}")
+               .ok("pytest -q 2>&1 | tail -3", "9 passed in 0.2s")
+               .stop("test_fx failed because RATES had no EUR entry; added 'EUR': 0.92."))
+    (candidate,), _ = _candidates(store, session)
+    assert "'EUR': 0.92" in candidate["change"] and candidate["verified"] == 1
+
+
+# --- a program run by its path --------------------------------------------------------------------
+
+def test_a_program_run_by_its_path_is_the_same_program_and_the_path_is_the_invocation():
+    assert parse_command(".venv/bin/pytest -q")["family"] == parse_command("pytest -q")["family"] == "pytest"
+    assert parse_command("venv/bin/python -m pytest")["family"] == "pytest"
+    assert parse_command("./gradlew test")["family"] == "./gradlew test"
+    assert invocation_change("pytest -q", ".venv/bin/pytest -q") == ["run `.venv/bin/pytest`"]
+
+
+def test_static_checks_are_linters_type_checkers_and_formatter_checks():
+    assert all(is_static_check(c) for c in ("mypy src/", "npx tsc --noEmit", "ruff check .", "npm run lint",
+                                            "black --check ."))
+    assert not any(is_static_check(c) for c in ("pytest", "npm test", "cargo build", "go test ./..."))
+
+
+def test_a_title_keeps_a_directory_argument_when_it_compacts_a_command():
+    title = lesson_title("`mypy src/ --strict --python-version=3.12` fails with error: Incompatible return value "
+                         "type (got \"str | None\", expected \"str\") [return-value]", "add a fallback", limit=90)
+    assert "`mypy src --strict`" in title
