@@ -40,7 +40,7 @@ _MUTATING = LazyRegex(
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 _CAUSE = LazyRegex(
-    r"(?i)\b(?:because|caused by|root cause|the cause|due to|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
+    r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
     r"no longer|not on PATH|cannot|can't|could not|refused|needs?|must|has to|have to)\b"
@@ -56,6 +56,16 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"works?)\b|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|was not enough|wasn't enough)\b")
+# the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
+_FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
+                   r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
+                   r"network (?:blip|hiccup|glitch))\b")
+# ... unless the same sentence says what made it so, or what was changed about it
+_FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|deterministic|fix(?:ed|es)?|"
+                             r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
+# the agent's word that an edit was incidental to the problem
+_INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
+                        r"not (?:part of|related to|needed for) the fix)\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
@@ -414,12 +424,39 @@ def _is_weakening(path: str, hunks: list[dict]) -> str | None:
 
 # --- the session's timeline ----------------------------------------------------------------------
 
-def _is_change(observation: dict) -> bool:
+# a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
+_PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
+                          r"bootstrap)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
+                          r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate")
+# "run `bundle install`", "Did you run 'prisma generate'?", "To resolve this issue, run:\n  bin/rails db:migrate"
+_NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
+
+
+def _is_change(observation: dict, failure: dict | None = None) -> bool:
+    """Whether an observation changed the project or its environment: an edit, a command that installs,
+    writes, generates or migrates, or a command the failure's own message told to run."""
     if observation["outcome"] != "ok":
         return False
     if observation["tool"] in EDIT_TOOLS:
         return True
-    return observation["tool"] == "Bash" and bool(_MUTATING.search(observation.get("target") or ""))
+    if observation["tool"] != "Bash":
+        return False
+    command = observation.get("target") or ""
+    if _MUTATING.search(command) or _PREREQUISITE.search(parse_command(command)["check"]):
+        return True
+    return failure is not None and _named_by_error(command, failure)
+
+
+def _named_by_error(command: str, failure: dict) -> bool:
+    """Whether the failure's message names ``command`` as the step to run ("Run `bundle install` to …")."""
+    text = failure.get("error_text") or failure.get("body") or ""
+    key = command_key(command)
+    for match in _NAMED_STEP.finditer(text):
+        named = command_key((match.group(1) or match.group(2) or "").strip().rstrip(".:"))
+        if len(named) >= 3 and (key == named or key.startswith(named + " ")
+                                or parse_command(key)["check"] == parse_command(named)["check"]):
+            return True
+    return False
 
 
 # a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
@@ -497,7 +534,7 @@ def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
                     and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events):
                 success, kind = later, "same_job"
                 break
-            if _is_change(later):
+            if _is_change(later, failure):
                 events.append(later)
                 continue
         came_back = success is not None and signature and any(
@@ -640,15 +677,21 @@ def _named_in(path: str, text: str) -> bool:
 MAX_UNNAMED_FILES = 3
 
 
-def _relevant_edits(chain: dict, cwd: str | None, context: str) -> tuple[list[dict], list[str]]:
-    """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated."""
+def _relevant_edits(chain: dict, cwd: str | None, context: str,
+                    incidental: list[str] = ()) -> tuple[list[dict], list[str]]:
+    """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
+
+    ``incidental`` holds the agent's sentences that call an edit incidental ("while I was there", "unrelated"):
+    an edit whose file they name is not part of the fix.
+    """
     error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
     edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
     kept, unrelated = [], []
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
-        if all(_DOC_PATH.search(p) for p in paths) and not named:
+        if all(_DOC_PATH.search(p) for p in paths) and not named or \
+                any(_named_in(p, sentence) for p in paths for sentence in incidental):
             unrelated.extend(paths)
             continue
         kept.append(edit)
@@ -712,7 +755,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     command = one_line(command_key(failure["target"]), 120)
     shown = _raw_error_line(failure)
     prompt_text = " ".join(p["text"] for p in prompts)
-    edits, unrelated = _relevant_edits(chain, cwd, (said.get("text") or "") + " " + prompt_text)
+    incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
+    account = " ".join(s for s in said["all"] if s not in incidental)
+    edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental)
+    error_words = _tokens(" ".join((f.get("error_text") or "") + " " + (f.get("target") or "")
+                                   for f in chain["failures"]))
+    chance = [s for s in said["all"] if _FLAKY.search(s) and not _FLAKY_EXPLAINED.search(s)
+              and (not chain.get("_rivals") or _relevance(s, error_words) > 0)]
+    if chance and not invocation_change(chain["failures"][-1]["target"], resolved_by["target"]):
+        chain["_skip"] = "flaky_failure"  # the agent says it passed by chance: what changed meanwhile is no fix
+        return None
     final_ids = {c["id"] for c in chain["changes"]}
     net = net_changes(edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
@@ -788,6 +840,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     fixes = [s for s in said["fix"] if mine(s) and s not in causes]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
         causes, fixes = said["cause"], said["fix"]  # one problem, one account: it is about this one
+    if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
+        causes = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
+                         and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
     causes.sort(key=lambda s: -score(s))
     fixes.sort(key=lambda s: -score(s))
     words = fix_words | problem_words
@@ -951,6 +1006,8 @@ REASON_TEXT = {
     "weakened_test": "the failing test was made to pass by weakening it (skipped, loosened, renamed or deleted): "
                      "not a fix, nothing stored",
     "unrelated_change": "the check passed again, but nothing changed in between plausibly addresses its failure",
+    "flaky_failure": "the agent called the failure flaky or transient (it passed on a rerun): what changed in "
+                     "between is not its fix",
     "instruction_injection": "the final message contains text aimed at steering future agents "
                              "(\"ignore previous instructions\"…): nothing from this session is stored",
 }

@@ -197,3 +197,77 @@ def test_a_title_keeps_a_directory_argument_when_it_compacts_a_command():
     title = lesson_title("`mypy src/ --strict --python-version=3.12` fails with error: Incompatible return value "
                          "type (got \"str | None\", expected \"str\") [return-value]", "add a fallback", limit=90)
     assert "`mypy src --strict`" in title
+
+
+# --- the agent's own account of what was chance and what was incidental ------------------------------
+
+def test_a_failure_the_agent_calls_flaky_is_not_linked_to_the_edit_in_between(git_project, store):
+    session = (Session("flaky", git_project)
+               .fail("npm test", "Exit code 1\n FAIL  src/upload.test.ts\n  ● upload › resumes\n"
+                                 "    thrown: \"Exceeded timeout of 5000 ms for a test.\"")
+               .edit("src/config.ts", "retries: 2", "retries: 3")
+               .ok("npm test", "Tests:  31 passed, 31 total")
+               .stop("The upload test is flaky: it timed out once and passed on the rerun. Bumped the default "
+                     "retries to 3 as asked."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+def test_a_flaky_test_the_agent_explains_and_fixes_is_a_lesson(git_project, store):
+    session = (Session("flakyfix", git_project)
+               .fail("pytest tests/test_report.py -q", "Exit code 1\nFAILED tests/test_report.py::test_rows - "
+                                                       "AssertionError: assert ['b', 'a'] == ['a', 'b']")
+               .edit("app/report.py", "    return list(names)", "    return sorted(names)")
+               .ok("pytest tests/test_report.py -q", "4 passed")
+               .stop("test_rows was flaky because report.rows() returned a set's order; it now returns the "
+                     "names sorted."))
+    (candidate,), _ = _candidates(store, session)
+    assert "sorted(names)" in candidate["change"]
+
+
+def test_an_edit_the_agent_calls_incidental_is_not_part_of_the_fix(git_project, store):
+    session = (Session("bystander", git_project)
+               .fail("go test ./internal/queue/...", "Exit code 1\n--- FAIL: TestDrain (0.00s)\n"
+                                                     "    queue_test.go:31: got 2 items, want 3")
+               .edit("internal/queue/queue.go", "for i := 0; i < len(q.items)-1; i++ {",
+                     "for i := 0; i < len(q.items); i++ {")
+               .edit("internal/metrics/metrics.go", "// Counter counts", "// Counter counts events.")
+               .ok("go test ./internal/queue/...", "ok  \texample.com/svc/internal/queue\t0.01s")
+               .stop("Drain stopped one item early (an off-by-one in its loop bound). I also fixed a comment in "
+                     "metrics.go while I was there."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["files"] == ["internal/queue/queue.go"] and "metrics" not in candidate["change"]
+    assert "internal/metrics/metrics.go" in " ".join(candidate["validation"]["not_performed"])
+
+
+# --- a step between a failure and its success ---------------------------------------------------------
+
+def test_a_generate_step_between_a_failure_and_its_success_is_the_fix(git_project, store):
+    session = (Session("codegen", git_project)
+               .fail("npm run build", "Exit code 2\nsrc/orders.ts(3,10): error TS2305: Module '\"./gen/api\"' has "
+                                      "no exported member 'Refund'.")
+               .ok("npx openapi-typescript-codegen generate -i api.yaml -o src/gen", "Done")
+               .ok("npm run build", "built in 3.1s")
+               .stop("src/gen was generated from an older api.yaml; regenerating the client added Refund."))
+    (candidate,), _ = _candidates(store, session)
+    assert "openapi-typescript-codegen generate" in candidate["change"] and candidate["verified"] == 1
+    assert candidate["summary"].startswith("src/gen was generated from an older api.yaml")  # the agent's words
+
+
+def test_a_step_the_error_message_names_is_a_change(git_project, store):
+    session = (Session("namedstep", git_project)
+               .fail("cargo run", "Exit code 101\nthread 'main' panicked at src/main.rs:8:\nconfig.toml not found; "
+                                  "run `cargo xtask init-config` to create it")
+               .ok("cargo xtask init-config", "wrote config.toml")
+               .ok("cargo run", "listening on 0.0.0.0:8080")
+               .stop("The server needs a config.toml, which `cargo xtask init-config` creates."))
+    (candidate,), _ = _candidates(store, session)
+    assert "cargo xtask init-config" in candidate["change"]
+
+
+def test_a_command_nobody_named_that_changes_nothing_is_not_a_step(git_project, store):
+    session = (Session("notastep", git_project)
+               .fail("cargo run", "Exit code 101\nthread 'main' panicked at src/main.rs:8:\nconnection refused")
+               .ok("cargo tree -d", "serde v1.0.200")
+               .ok("cargo run", "listening on 0.0.0.0:8080")
+               .stop("It works on the second run."))
+    assert _candidates(store, session) == ([], ["retry_without_change"])
