@@ -6,10 +6,17 @@ lessons, and a bulk check through the real write path.
 In-sample (the thresholds and cues were chosen on these): ``dedupe_pairs.json``
 (108 pairs), ``dedupe_holdout.json`` (28; looked at before, so no longer held
 out), ``dedupe_lessons.json`` (234) and ``dedupe_lessons_extra.json`` (54,
-written later to probe generalisation, then tuned on). Held out:
+written later to probe generalisation, then tuned on) and ``dedupe_blind.json``
+(120 hand-written pairs, see below). Held out:
 ``dedupe_lessons_heldout.json`` (117 pairs from 13 families, frozen and
 committed before any tuning; only its totals were ever printed, never its
-pairs). The ``dedupe_lessons*`` pairs come from ``data/dedupe_lessons_source.py``:
+pairs). Blind: ``dedupe_blind_heldout.json`` (60 pairs from 10 families),
+reported as its own block ``blind`` beside ``held_out`` against the same
+targets. The ``dedupe_blind*`` pairs were written by hand by someone who never
+read the merge / similar_to / contradicts code, 6 per family (a duplicate, two
+paraphrases, two hard negatives, a contradiction); the blind third was frozen
+before any tuning, is never swept and never lists its pairs, even with -v.
+The ``dedupe_lessons*`` pairs come from ``data/dedupe_lessons_source.py``:
 per family a lesson, a rewording, two re-recordings, the same template with
 other facts and the same error with another fix (hard negatives), and
 contradictions.
@@ -44,8 +51,10 @@ sys.path.insert(0, str(HERE.parent))
 from lorebook import relations  # noqa: E402
 
 POSITIVE = ("duplicate", "paraphrase")
-IN_SAMPLE = ("dedupe_pairs.json", "dedupe_holdout.json", "dedupe_lessons.json", "dedupe_lessons_extra.json")
+IN_SAMPLE = ("dedupe_pairs.json", "dedupe_holdout.json", "dedupe_lessons.json", "dedupe_lessons_extra.json",
+             "dedupe_blind.json")
 HELD_OUT = ("dedupe_lessons_heldout.json",)
+BLIND = ("dedupe_blind_heldout.json",)
 TARGET = {"precision": 0.97, "recall": 0.9, "contradiction_precision": 0.9, "bulk_notes_min": 297}
 
 
@@ -252,6 +261,7 @@ def main() -> None:
     summary = {
         "in_sample": run_set("in-sample", IN_SAMPLE, args.sweep, cache_dir, args.verbose),
         "held_out": run_set("held-out", HELD_OUT, args.sweep, cache_dir, args.verbose),
+        "blind": run_set("blind", BLIND, False, cache_dir, False),
     }
     if args.bulk:
         summary["bulk"] = bulk_check(args.bulk, args.bulk_vectors)

@@ -1,6 +1,6 @@
 """The lesson bench: does the next session get shown the lesson, and only the lesson?
 
-    python bench/lessons.py [--set all|dev|holdout] [--only L07,L28] [--verbose]
+    python bench/lessons.py [--set all|dev|holdout|blind] [--only L07,B01] [--verbose]
 
 Scripted coding sessions of many shapes (a fix by an edit, a fix by a changed
 invocation, a convention, a dependency or config change, several lessons in one
@@ -12,8 +12,15 @@ each in its own throwaway git project. Then a NEXT session starts in the same
 project: its SessionStart context and its UserPromptSubmit context (on a related
 prompt) are what the lesson had to reach.
 
-Each session is labelled (bench/data/lessons.json, and the held-out third in
-bench/data/lessons_holdout.json, frozen before any tuning) with:
+Sets: `dev` is bench/data/lessons.json (L..) plus lessons_blind.json (B.., two
+thirds of the blind sessions); `holdout` is lessons_holdout.json, the first
+held-out third: frozen before tuning, but seen while the lesson writeback was
+tuned, so it no longer proves anything on its own; `blind` is
+lessons_blind_holdout.json, every third of B01..B42, written blind by a helper
+who never read the lesson-deriving code, and never looked at while tuning (the
+targets apply to it); `all` is the four files.
+
+Each session is labelled with:
   key_facts        strings the next session must be shown
   failed_attempts  strings from attempts that did not help: never shown as the fix
   unrelated        strings from changes that did not cause the success: never linked as the cause
@@ -46,12 +53,13 @@ NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|did
 
 
 def load(which: str) -> list[dict]:
-    sets = {"dev": ["lessons.json"], "holdout": ["lessons_holdout.json"],
-            "all": ["lessons.json", "lessons_holdout.json"]}[which]
+    files = {"lessons.json": "dev", "lessons_blind.json": "dev", "lessons_holdout.json": "holdout",
+             "lessons_blind_holdout.json": "blind"}
+    sets = [name for name, label in files.items() if which in ("all", label)]
     sessions = []
     for name in sets:
         for session in json.loads((DATA / name).read_text("utf-8"))["sessions"]:
-            sessions.append(dict(session, set="holdout" if "holdout" in name else "dev"))
+            sessions.append(dict(session, set=files[name]))
     return sorted(sessions, key=lambda s: s["id"])
 
 
@@ -203,8 +211,9 @@ def summarise(rows: list[dict]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("all", "dev", "holdout"), help="Which sessions to play.")
-    parser.add_argument("--only", default="", help="Comma-separated session ids (L01,L07).")
+    parser.add_argument("--set", default="all", choices=("all", "dev", "holdout", "blind"),
+                        help="Which sessions to play.")
+    parser.add_argument("--only", default="", help="Comma-separated session ids (L01,B07).")
     parser.add_argument("--verbose", "-v", action="store_true", help="Print each session's context and notes.")
     parser.add_argument("--keep", action="store_true", help="Keep the temporary LOREBOOK_HOME and print its path.")
     args = parser.parse_args()
@@ -255,12 +264,13 @@ def main() -> None:
             print(f"Kept: LOREBOOK_HOME={player.home}")
         else:
             shutil.rmtree(root, ignore_errors=True)
-    result = {name: summarise([r for r in rows if r["set"] == name]) for name in ("dev", "holdout")
+    result = {name: summarise([r for r in rows if r["set"] == name]) for name in ("dev", "holdout", "blind")
               if any(r["set"] == name for r in rows)}
     result["all"] = summarise(rows)
     result["targets_holdout"] = {"key_fact_recall": 0.9, "failed_attempt_shown_as_fix": 0, "false_causal_links": 0,
                                  "low_value_stored_rate": 0.05, "median_card_tokens": 150}
-    for name in ("dev", "holdout"):
+    result["targets_blind"] = result["targets_holdout"]
+    for name in ("dev", "holdout", "blind"):
         if name in result:
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in result[name].items()))
     print(json.dumps(result, ensure_ascii=False))
