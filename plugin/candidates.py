@@ -461,8 +461,10 @@ def _named_by_error(command: str, failure: dict) -> bool:
 
 # a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
 _REPORTS_FAILURE = LazyRegex(
-    r"(?im)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|^(?:FAILED|FAIL|ERROR)\b|^--- FAIL\b|"
-    r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:")
+    r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
+    r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"
+    r"^E\s+[\w.]*(?:Error|Exception)\b|Import(?:Error)? while (?:loading|importing)|"
+    r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 
