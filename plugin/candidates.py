@@ -55,7 +55,9 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"declares|imports|opens|initialises|initializes)|switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
                   r"works?)\b|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
-                           r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|was not enough|wasn't enough)\b")
+                           r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
+                           r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
+                           r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't))\b")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
@@ -84,6 +86,9 @@ _TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\
 # files whose edit is never the fix for a failing check (unless the error names them)
 _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
                        r"|\.(?:md|rst|adoc)$")
+# a comment line (not a Rust attribute, a shebang or a C preprocessor line)
+_COMMENT_LINE = LazyRegex(r"^\s*(?://|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
+                          r"--\s|<!--)")
 _CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
                           r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
                           r"Makefile|Dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env[\w.]*|"
@@ -101,6 +106,9 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
                      r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
                      r"npm\s+format|yarn\s+format|pnpm\s+format)")
+# options of package managers and build tools that take a value (``--filter @acme/api``, ``-C web``)
+_VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
+                            "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))
@@ -108,16 +116,17 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
                        r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt))\b")
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
 _TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer")
+# what a command is for, by its program (a whole word: ``pytest-freezer`` is a package, not ``pytest``)
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
-             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))\b"),
+             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
-                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download)\b|^yarn$"),
+                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download)(?![\w-])|^yarn$"),
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
-              r"tsc|webpack|vite\s+build)\b"),
+              r"tsc|webpack|vite\s+build)(?![\w-])"),
     ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
-             r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))\b"),
+             r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))(?![\w-])"),
 )
 
 
@@ -203,7 +212,14 @@ def _family(words: list[str]) -> str:
     program = _program_name(words[0])
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", program) and len(words) > 1:
         return words[1]
-    rest = [w for w in words[1:] if not w.startswith("-")]
+    rest, skip = [], False
+    for w in words[1:]:
+        if skip:
+            skip = False
+        elif w.startswith("-"):
+            skip = program in _TWO_WORD and w in _VALUE_OPTIONS  # ``pnpm --filter @acme/api test``: the job is test
+        else:
+            rest.append(w)
     if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
         return " ".join(["docker compose", *rest[1:2]])
     if program in _TWO_WORD and rest:
@@ -222,9 +238,22 @@ def command_key(command: str) -> str:
     return cmd.strip()
 
 
-def shown_command(command: str) -> str:
-    """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept."""
-    return " && ".join(_segments(command))
+def shown_command(command: str, root: str | None = None) -> str:
+    """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept, with X relative to
+    the project ``root`` (``cd /home/me/app/api`` reads ``cd api``; a ``cd`` to the root itself is dropped)."""
+    segments = _segments(command)
+    if root:
+        base = root.rstrip("/")
+        relative = []
+        for segment in segments:
+            words = segment.split(maxsplit=1)
+            if words[0] == "cd" and len(words) == 2 and words[1].rstrip("/") in (base, base + "/."):
+                continue
+            if words[0] == "cd" and len(words) == 2 and words[1].startswith(base + "/"):
+                segment = "cd " + words[1][len(base) + 1:]
+            relative.append(segment)
+        segments = relative or segments
+    return " && ".join(segments)
 
 
 def command_family(command: str) -> str:
@@ -234,9 +263,9 @@ def command_family(command: str) -> str:
 
 def command_job(command: str) -> str | None:
     """What a command is for (test, install, build, lint), so ``pytest`` and ``make test`` do the same job."""
-    check = parse_command(command)["check"]
+    parsed = parse_command(command)
     for job, pattern in _JOBS:
-        if re.search(pattern, check):
+        if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job
     return None
 
@@ -295,12 +324,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     out = []
     for part in added:
         kind, value = part.split(":", 1)
-        out.append({"env": f"set {value}", "flag": f"pass {value}", "runner": f"run it through `{value}`",
-                    "cwd": f"run it from {value}/", "path": f"run `{value}`"}[kind])
+        out.append({"env": f"set `{value}`", "flag": f"pass `{value}`", "runner": f"run it through `{value}`",
+                    "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
     for part in removed:
         kind, value = part.split(":", 1)
         if kind in ("flag", "runner", "path"):
-            out.append(f"without {value}")
+            out.append(f"without `{value}`")
     return out
 
 
@@ -428,13 +457,17 @@ def _is_weakening(path: str, hunks: list[dict]) -> str | None:
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
                           r"bootstrap)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
                           r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate")
+# a step that starts a service a check talks to (``make db-up``, ``redis-server --daemonize yes``)
+_STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
+                            r"\b(?:docker|podman)\s+run\b.*\s-d\b|\bservices?\s+start\b|\bsystemctl\s+start\b")
 # "run `bundle install`", "Did you run 'prisma generate'?", "To resolve this issue, run:\n  bin/rails db:migrate"
 _NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
 
 
-def _is_change(observation: dict, failure: dict | None = None) -> bool:
+def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
     """Whether an observation changed the project or its environment: an edit, a command that installs,
-    writes, generates or migrates, or a command the failure's own message told to run."""
+    writes, generates, migrates or starts a service, or a command the failure's own message told to run or the
+    agent's final account quotes as what it ran."""
     if observation["outcome"] != "ok":
         return False
     if observation["tool"] in EDIT_TOOLS:
@@ -442,9 +475,18 @@ def _is_change(observation: dict, failure: dict | None = None) -> bool:
     if observation["tool"] != "Bash":
         return False
     command = observation.get("target") or ""
-    if _MUTATING.search(command) or _PREREQUISITE.search(parse_command(command)["check"]):
+    check = parse_command(command)["check"]
+    if _MUTATING.search(command) or _PREREQUISITE.search(check) or _STARTS_SERVICE.search(check):
         return True
-    return failure is not None and _named_by_error(command, failure)
+    return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account)
+
+
+def _quoted_in(command: str, account: str) -> bool:
+    """Whether the agent's account quotes ``command`` (in backticks) as something it ran."""
+    if "`" not in (account or ""):
+        return False
+    key = command_key(command)
+    return any(command_key(span) == key for span in re.findall(r"`([^`\n]{3,200})`", account))
 
 
 def _named_by_error(command: str, failure: dict) -> bool:
@@ -498,7 +540,7 @@ def _cd_failure(observation: dict) -> bool:
     return bool(re.search(r"\bcd: [^:]+: No such file or directory", observation.get("error_text") or ""))
 
 
-def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
+def find_chains(observations: list[dict], account: str = "") -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
 
     A chain starts at a failing check and ends at the first later success of
@@ -533,10 +575,11 @@ def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
                     success, kind = later, "same_check"
                     break
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
-                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events):
+                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and (job == "install" or not _MUTATING.search(later["target"])):
                 success, kind = later, "same_job"
                 break
-            if _is_change(later, failure):
+            if _is_change(later, failure, account):
                 events.append(later)
                 continue
         came_back = success is not None and signature and any(
@@ -599,12 +642,39 @@ def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
 
 # --- what the agent and the user said ------------------------------------------------------------
 
+# where a sentence about two things divides: "A lacked X, and B needed Y"; "A; B"
+_CLAUSE = LazyRegex(r",\s+(?:and|but|while|whereas)\s+|;\s+")
+
+# a label that opens a list of things to do later ("**Fix**:", "Next steps:", "Recommendations")
+_PROPOSALS = LazyRegex(r"(?i)^\s*(?:[#>*-]+\s*)*\**\s*(?:(?:suggested|proposed|recommended|possible)\s+)?"
+                       r"(?:fix(?:es)?|recommendations?|suggestions?|next steps?|to-?dos?|follow-?ups?|action items?|"
+                       r"options?|improvements?|open questions?|future work)\s*\**\s*:?\s*\**\s*$")
+
+
+def _drop_proposals(text: str) -> str:
+    """``text`` without the lists under a proposal label: what someone should do later is no account of the fix."""
+    if not any(_PROPOSALS.match(line) for line in text.splitlines()):
+        return text
+    kept, skipping = [], False
+    for line in text.splitlines():
+        if _PROPOSALS.match(line):
+            skipping = True
+            continue
+        if skipping and (not line.strip() or line.lstrip().startswith("#")
+                         or re.match(r"^\s{0,1}[-*]\s+\*\*[^*]+\*\*\s*:", line)):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", text or "")
+    parts = re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", _drop_proposals(text or ""))
     out = []
     for part in parts:
         part = part.strip(" -*•\t")
-        part = re.sub(r"(?i)^(?:(?:two|three|a few) things:\s*|(?:and|also|separately|then|so),?\s+)", "", part)
+        part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
+                      r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
         if len(part) < 4 or _CHATTER.match(part):
             continue
         stripped = _FIRST_PERSON.sub("", part)
@@ -623,7 +693,25 @@ def _sentences(text: str) -> list[str]:
 
 def stated(message: str | None) -> dict:
     """Cause, fix, decision and did-not-help sentences from the final assistant message."""
-    sentences = _sentences(message or "")
+    return _classified(_sentences(message or ""))
+
+
+def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
+    """``said`` with each sentence that speaks of two of the problems ("A lacked X, and B needed Y") cut into its
+    clauses, so that every lesson gets the words about its own problem."""
+    sentences = []
+    for sentence in said["all"]:
+        if sum(1 for words in chain_words if _relevance(sentence, words)) >= 2:
+            clauses = [c.strip(" ,;").rstrip(".") for c in _CLAUSE.split(sentence) if c.strip(" ,;.")]
+            if len(clauses) > 1:
+                sentences += [(c[:1].upper() + c[1:] if re.match(r"[a-z]+\b(?![_.(])", c) else c) + "."
+                              for c in clauses]
+                continue
+        sentences.append(sentence)
+    return dict(_classified(sentences), text=said.get("text", ""))
+
+
+def _classified(sentences: list[str]) -> dict:
     return {
         "cause": [s for s in sentences if _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
         "fix": [s for s in sentences if _FIX.search(s) and not _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
@@ -634,7 +722,9 @@ def stated(message: str | None) -> dict:
 
 
 def _tokens(text: str) -> set[str]:
-    return {t.lower() for t in re.findall(r"[A-Za-z_][\w.@/*:-]{2,}", text or "")} - _STOP
+    """The words of ``text`` that can tie a sentence to a problem (identifiers, paths, flags), lowercased."""
+    words = (t.rstrip(".:-/").lower() for t in re.findall(r"[A-Za-z_][\w.@/*:-]{2,}", text or ""))
+    return {w for w in words if len(w) >= 3} - _STOP
 
 
 _STOP = {"the", "and", "for", "with", "that", "this", "was", "were", "not", "now", "fixed", "fix", "from", "into",
@@ -679,6 +769,17 @@ def _named_in(path: str, text: str) -> bool:
 MAX_UNNAMED_FILES = 3
 
 
+def _comments_only(edit: dict) -> bool:
+    """Whether an edit changes only comments (a doc comment, a commented line): it cannot fix a failing check."""
+    for old, new in _edit_sides(edit):
+        old_lines, new_lines = old.splitlines(), new.splitlines()
+        changed = [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
+        changed = [l for l in changed if l.strip()]
+        if not changed or not all(_COMMENT_LINE.match(l) for l in changed):
+            return False
+    return True
+
+
 def _relevant_edits(chain: dict, cwd: str | None, context: str,
                     incidental: list[str] = ()) -> tuple[list[dict], list[str]]:
     """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
@@ -692,7 +793,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
-        if all(_DOC_PATH.search(p) for p in paths) and not named or \
+        if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
                 any(_named_in(p, sentence) for p in paths for sentence in incidental):
             unrelated.extend(paths)
             continue
@@ -730,6 +831,12 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
         if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words):
             return f"{verb} {rest}"
     return None
+
+
+def _problem_words(chain: dict) -> set[str]:
+    """The words of a chain's problem: its command and its error line."""
+    failure = chain["failure"]
+    return _tokens(command_key(failure["target"]) + " " + (_raw_error_line(failure) or ""))
 
 
 def fix_words_of(chain: dict, cwd: str | None) -> set[str]:
@@ -789,21 +896,21 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # the fix, in the order a reader applies it (the session's order)
     steps: list[tuple[int, str | None, list[str]]] = []
     for c in commands:
-        steps.append((c["id"], f"run `{one_line(shown_command(c['target']), 80)}` first",
-                      [f"Run `{one_line(shown_command(c['target']), 160)}` before `{command}`."]))
+        steps.append((c["id"], f"run `{one_line(shown_command(c['target'], cwd), 80)}` first",
+                      [f"Run `{one_line(shown_command(c['target'], cwd), 160)}` before `{command}`."]))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
     last = resolved_by["id"]
     for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))
-    passing = one_line(shown_command(resolved_by["target"]), 140) if resolved_by["outcome"] == "ok" or \
+    passing = one_line(shown_command(resolved_by["target"], cwd), 140) if resolved_by["outcome"] == "ok" or \
         chain["kind"] == "error_changed" else command
     if same_job:
         steps.append((last, f"use `{passing}` instead",
                       [f"Run `{passing}` (this project's way to do it), not `{command}`."]))
-    elif invocation:
-        steps.append((last, f"run `{passing}`", [f"Run `{passing}` ({', '.join(invocation)})."]))
+    elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
+        steps.append((last, "; ".join(invocation), [f"Run `{passing}` ({', '.join(invocation)})."]))
     elif prep:
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
     steps.sort(key=lambda step: step[0])
@@ -822,7 +929,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
     for f in chain["failures"][1:]:
         if command_key(f["target"]) != command_key(failure["target"]):
-            tried.append(f"tried `{one_line(shown_command(f['target']), 100)}`: still failed")
+            tried.append(f"tried `{one_line(shown_command(f['target'], cwd), 100)}`: still failed")
     error_after = one_line(_raw_error_line(last_failure) or "", 70)
     tried = [f"{t} with {error_after}" if error_after and t.endswith("still failed") else t
              for t in dict.fromkeys(tried)]
@@ -861,7 +968,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
         summary_parts.append(helpless[0])
-    summary = " ".join(summary_parts) if summary_parts else (
+    summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)", "", shown or "")
     problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
@@ -888,7 +995,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                            else "exit code 0", 100)
     evidence.append({"quote": f"then passed: {passed_line}", "source": f"observation {success['id']}",
                      "observation_id": success["id"]})
-    passed = [f"`{one_line(shown_command(success['target']), 120)}` passed after the change "
+    passed = [f"`{one_line(shown_command(success['target'], cwd), 120)}` passed after the change "
               f"(observation {success['id']})"]
     not_performed = []
     if chain["kind"] == "error_changed":
@@ -896,7 +1003,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if unrelated:
         not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
     family = command_family(failure["target"])
-    trigger = f"Running `{shown_command(failure['target'])}` in this project" + (
+    trigger = f"Running `{shown_command(failure['target'], cwd)}` in this project" + (
         f" (it failed with {one_line(readable, 80)})" if readable else "")
     return {
         # the project's own way to do a job is a convention (pattern); everything else here fixed a failure
@@ -954,11 +1061,13 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
     prompts = store.session_prompts(session_id)
     said = stated(last_message)
     said["text"] = last_message or ""
-    chains, notes = find_chains(observations)
+    chains, notes = find_chains(observations, last_message or "")
     candidates = []
     cwd = session.get("cwd")
     for chain in chains:
         chain["_rivals"] = [fix_words_of(other, cwd) for other in chains if other is not chain]
+    if len(chains) > 1:
+        said = split_shared(said, [fix_words_of(c, cwd) | _problem_words(c) for c in chains])
     for chain in chains:
         earlier_edits = {f for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS
                          for f in o.get("files") or []}

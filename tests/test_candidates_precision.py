@@ -5,7 +5,8 @@ Each rule is stated in its test's name and played with a session that is not in 
 import pytest
 
 from hookutil import run_hook
-from lorebook.candidates import invocation_change, is_autofix, is_static_check, parse_command, session_candidates
+from lorebook.candidates import (command_job, invocation_change, is_autofix, is_static_check, parse_command,
+                                 session_candidates, stated)
 from lorebook.record import lesson_title
 
 PROJECT = "github.com/acme/widget"
@@ -271,3 +272,124 @@ def test_a_command_nobody_named_that_changes_nothing_is_not_a_step(git_project, 
                .ok("cargo run", "listening on 0.0.0.0:8080")
                .stop("It works on the second run."))
     assert _candidates(store, session) == ([], ["retry_without_change"])
+
+
+def test_a_service_started_between_a_failure_and_its_success_is_the_fix(git_project, store):
+    session = (Session("service", git_project)
+               .fail("python -m pytest tests/test_search.py -q",
+                     "Exit code 1\nE   elastic_transport.ConnectionError: Connection refused (localhost:9200)")
+               .ok("ls docker", "elasticsearch.yml")
+               .ok("make search-up", "docker compose up -d elasticsearch\nContainer search-1  Started")
+               .ok("python -m pytest tests/test_search.py -q", "14 passed in 2.3s")
+               .stop("Elasticsearch was not running; it is started by a make target and the search tests pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make search-up" in candidate["change"] and "ls docker" not in candidate["change"]
+
+
+def test_a_command_the_agents_account_quotes_is_a_change(git_project, store):
+    session = (Session("quoted", git_project)
+               .fail("./bin/worker --once", "Exit code 1\nfatal: queue 'mail' does not exist")
+               .ok("./bin/admin queues create mail", "created queue mail")
+               .ok("./bin/worker --once", "processed 0 jobs")
+               .stop("The worker expects its queue to exist; `./bin/admin queues create mail` created it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./bin/admin queues create mail" in candidate["change"]
+
+
+def test_an_option_value_before_the_subcommand_does_not_hide_the_job():
+    assert command_job("pnpm --filter @shop/web test") == command_job("yarn test") == "test"
+    assert command_job("npm -C client run build") == "build"
+    assert command_job("uv add --dev pytest-cov") != "test"  # a package named after a program is not that program
+    assert command_job("pip install pytest-mock") == "install"
+
+
+def test_the_projects_way_to_run_a_packages_tests_is_a_convention(git_project, store):
+    session = (Session("workspace", git_project)
+               .fail("yarn test", "Exit code 1\nerror Command \"test\" not found.")
+               .ok("pnpm --filter @shop/web test", "Test Files  6 passed (6)")
+               .stop("This is a pnpm workspace without a root test script; tests run per package."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "pattern" and "pnpm --filter @shop/web test" in candidate["change"]
+
+
+def test_an_install_is_never_another_way_to_run_the_failing_check(git_project, store):
+    session = (Session("notajob", git_project)
+               .fail("pytest -q", "Exit code 4\nE   fixture 'mocker' not found")
+               .ok("pip install pytest-mock", "Successfully installed pytest-mock-3.14.0")
+               .ok("pytest -q", "40 passed"))
+    session.stop("The tests use the mocker fixture from pytest-mock, which was not installed.")
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "fix" and "pip install pytest-mock" in candidate["change"]
+    assert candidate["validation"]["passed"][0].startswith("`pytest -q` passed")
+
+
+def test_an_edit_to_comments_only_is_not_the_fix(git_project, store):
+    session = (Session("comment", git_project)
+               .fail("go test ./pkg/cache/...", "Exit code 1\n--- FAIL: TestEvict (0.00s)\n    cache_test.go:40: "
+                                                "evicted 0 entries, want 1")
+               .edit("pkg/cache/cache.go", "// Evict drops entries older than ttl.",
+                     "// Evict drops entries older than the ttl.")
+               .edit("pkg/cache/cache.go", "if age > c.ttl {", "if age >= c.ttl {")
+               .ok("go test ./pkg/cache/...", "ok  \texample.com/svc/pkg/cache\t0.01s")
+               .stop("Evict skipped entries exactly ttl old; the comparison is >= now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "age >= c.ttl" in candidate["change"] and "older than the ttl" not in candidate["change"]
+
+
+def test_a_sentence_about_two_problems_gives_each_lesson_its_own_clause(git_project, store):
+    session = (Session("twoclauses", git_project)
+               .fail("npm run lint", "Exit code 2\nESLint couldn't find the config \"prettier\" to extend from.")
+               .ok("npm install -D eslint-config-prettier", "added 1 package")
+               .ok("npm run lint", "")
+               .fail("npm test", "Exit code 1\nReferenceError: TextEncoder is not defined")
+               .edit("jest.config.js", "testEnvironment: 'jsdom',", "testEnvironment: 'node',")
+               .ok("npm test", "Tests: 12 passed, 12 total")
+               .stop("Two separate problems: the lint config extends prettier but eslint-config-prettier was not "
+                     "installed, and the jest environment was jsdom, which has no TextEncoder."))
+    candidates, _ = _candidates(store, session)
+    summaries = sorted(c["summary"] for c in candidates)
+    assert len(summaries) == 2 and summaries[0] != summaries[1]
+    assert any("eslint-config-prettier" in s and "jsdom" not in s for s in summaries)
+    assert any("jsdom" in s and "eslint-config-prettier" not in s for s in summaries)
+
+
+def test_an_attempt_that_only_got_past_the_first_error_is_not_the_fix():
+    said = stated("Adding libpq alone was not enough: the build then needed gcc. Installing only gcc got past the "
+                  "first error but then the linker failed.")
+    assert len(said["did_not_help"]) == 2 and said["fix"] == []
+
+
+# --- a card a reader can act on -------------------------------------------------------------------------
+
+def test_an_absolute_cd_into_the_project_reads_relative_and_the_title_says_what_changed(git_project, store):
+    root = str(git_project)
+    session = (Session("abscd", git_project)
+               .ok(f"cd {root}/services/api && uv run pytest -q 2>&1 | tail -5",
+                   "E   ModuleNotFoundError: No module named 'billing_api'\n1 error in 0.2s")
+               .ok(f"cd {root}/services/api && PYTHONPATH=src uv run pytest -q 2>&1 | tail -5", "58 passed in 1.9s")
+               .stop("The package lives in services/api/src and is not installed, so pytest needs PYTHONPATH=src."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("— set `PYTHONPATH=src`")
+    assert "`cd services/api && PYTHONPATH=src uv run pytest -q`" in candidate["change"]
+    assert root not in candidate["change"] + candidate["trigger"] + " ".join(candidate["validation"]["passed"])
+
+
+def test_a_list_of_things_to_do_later_is_not_the_account_of_the_fix(git_project, store):
+    message = ("## Findings\n\n- **Problem**: the worker cannot reach the queue because QUEUE_URL is unset in tests.\n"
+               "- **Fix**:\n  1. Document QUEUE_URL in README.\n  2. Set a default with "
+               "`os.environ.get('QUEUE_URL', 'memory://')` in settings.py.\n\n"
+               "Everything else looks fine.")
+    session = (Session("todo", git_project)
+               .fail("pytest tests/test_worker.py -q", "Exit code 1\nE   KeyError: 'QUEUE_URL'")
+               .ok("QUEUE_URL=memory:// pytest tests/test_worker.py -q", "9 passed")
+               .stop(message))
+    (candidate,), _ = _candidates(store, session)
+    assert "QUEUE_URL is unset" in candidate["summary"]
+    assert "Document" not in candidate["summary"] and "Set a default" not in candidate["summary"]
+
+
+def test_a_title_keeps_the_path_the_fix_quotes_and_shortens_the_errors():
+    title = lesson_title("`./gradlew test` fails with IllegalStateException: no socket at /var/run/docker.sock",
+                         "set `DOCKER_HOST=unix:///run/user/1000/docker.sock`")
+    assert title.endswith("set `DOCKER_HOST=unix:///run/user/1000/docker.sock`")
+    assert "/var/run/" not in title  # the error's path is furniture
