@@ -391,6 +391,15 @@ def _diff_text(path: str, hunk: dict, limit: int = 240) -> str:
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
 
 
+def _token_span(text: str) -> str:
+    """A changed span as a reader quotes it: no trailing separators, no bracket closed that it did not open."""
+    text = text.strip(" ,;")
+    for opening, closing in ("()", "[]", "{}"):
+        while text.endswith(closing) and text.count(closing) > text.count(opening):
+            text = text[:-1].rstrip(" ,;")
+    return text.rstrip(":")
+
+
 def _short_diff(hunk: dict) -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
     old = [l.strip() for l in hunk["old"].splitlines() if l.strip()]
@@ -407,11 +416,11 @@ def _short_diff(hunk: dict) -> str:
         q = 0
         while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
             q += 1
-        while p > 0 and re.match(r"[\w.]", a[p - 1]):
+        while p > 0 and not a[p - 1].isspace():  # whole tokens: `timeout=5` → `timeout=30`, not `5` → `30`
             p -= 1
-        while q > 0 and re.match(r"[\w]", a[len(a) - q]):
+        while q > 0 and not a[len(a) - q].isspace():
             q -= 1
-        a_mid, b_mid = a[p:len(a) - q].strip(" ,"), b[p:len(b) - q].strip(" ,")
+        a_mid, b_mid = _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
         if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
             return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"
         if a_mid and not b_mid:
@@ -540,7 +549,26 @@ def _cd_failure(observation: dict) -> bool:
     return bool(re.search(r"\bcd: [^:]+: No such file or directory", observation.get("error_text") or ""))
 
 
-def find_chains(observations: list[dict], account: str = "") -> tuple[list[dict], list[str]]:
+_NOT_FOUND = LazyRegex(r"(?m)(?:^|: )([\w.+-]+): (?:command )?not found\s*$|command not found: ([\w.+-]+)")
+
+
+def _missing_program(failure: dict) -> str | None:
+    """The program a failing shell line could not find (``jq: command not found``): in a pipeline, the stage
+    that failed, which need not be the first."""
+    match = _NOT_FOUND.search(failure.get("error_text") or "")
+    return (match.group(1) or match.group(2)) if match else None
+
+
+def _detail(details: dict | None, code: str, failure: dict) -> None:
+    """Record which failure a reason code is about, for the receipt ("`git push` (fatal: no upstream…)")."""
+    if details is not None:
+        error = _raw_error_line(failure) or "failed"
+        details.setdefault(code, []).append(f"`{one_line(command_key(failure['target']), 80)}` "
+                                            f"({one_line(error, 80)})")
+
+
+def find_chains(observations: list[dict], account: str = "",
+                details: dict | None = None) -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
 
     A chain starts at a failing check and ends at the first later success of
@@ -555,11 +583,17 @@ def find_chains(observations: list[dict], account: str = "") -> tuple[list[dict]
     for i, failure in enumerate(observations):
         if failure["id"] in consumed or failure["outcome"] != "error" or not _is_check(failure):
             continue
-        if _routine(failure["target"]) or _cd_failure(failure):
+        missing = _missing_program(failure)
+        if missing and not re.search(rf"(?:^|[|&;]\s*){re.escape(missing)}(?:\s|$)", failure["target"]):
+            missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
+        if (_ROUTINE.match(missing) if missing else _routine(failure["target"])) or _cd_failure(failure):
             notes.append("routine_plumbing")
+            _detail(details, "routine_plumbing", failure)
             consumed.add(failure["id"])
             continue
         family = command_family(failure["target"])
+        if missing and missing not in family.split():
+            family = missing  # ``head f | jq .``: the stage that failed is jq
         job = command_job(failure["target"])
         signature = failure.get("error_signature")
         events: list[dict] = [failure]
@@ -587,6 +621,7 @@ def find_chains(observations: list[dict], account: str = "") -> tuple[list[dict]
             for o in observations if o["id"] > success["id"] and o["outcome"] == "error")
         if success is None or came_back:  # never passed again, or the same error came back: not resolved
             notes.append("unresolved_failure")
+            _detail(details, "unresolved_failure", failure)
             consumed.update(e["id"] for e in events if e["outcome"] == "error")
             continue
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
@@ -1052,8 +1087,12 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     }
 
 
-def session_candidates(store: Store, session_id: str, last_message: str | None) -> tuple[list[dict], list[str]]:
-    """The lessons a session teaches (deterministic), and reason codes when it teaches none."""
+def session_candidates(store: Store, session_id: str, last_message: str | None,
+                       details: dict | None = None) -> tuple[list[dict], list[str]]:
+    """The lessons a session teaches (deterministic), and reason codes when it teaches none.
+
+    ``details``, when given, is filled with the failures each reason code is about (for the receipt).
+    """
     session = store.get_session(session_id)
     if session is None:
         return [], ["unknown_session"]
@@ -1061,7 +1100,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
     prompts = store.session_prompts(session_id)
     said = stated(last_message)
     said["text"] = last_message or ""
-    chains, notes = find_chains(observations, last_message or "")
+    chains, notes = find_chains(observations, last_message or "", details)
     candidates = []
     cwd = session.get("cwd")
     for chain in chains:
@@ -1079,10 +1118,12 @@ def session_candidates(store: Store, session_id: str, last_message: str | None) 
             # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
             # corrected in place: the session cleaning up its own work, nothing to reuse
             notes.append("self_inflicted")
+            _detail(details, "self_inflicted", chain["failure"])
             continue
         candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
             notes.append(chain.get("_skip") or "no_lesson_stated")
+            _detail(details, chain.get("_skip") or "no_lesson_stated", chain["failure"])
             continue
         candidates.append(candidate)
     if not candidates and "weakened_test" not in notes:

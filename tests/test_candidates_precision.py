@@ -393,3 +393,35 @@ def test_a_title_keeps_the_path_the_fix_quotes_and_shortens_the_errors():
                          "set `DOCKER_HOST=unix:///run/user/1000/docker.sock`")
     assert title.endswith("set `DOCKER_HOST=unix:///run/user/1000/docker.sock`")
     assert "/var/run/" not in title  # the error's path is furniture
+
+
+def test_a_short_diff_shows_whole_tokens():
+    from lorebook.candidates import _short_diff
+
+    hunk = {"old": "        self.http = httpx.Client(base_url=base_url, timeout=5)",
+            "new": "        self.http = httpx.Client(base_url=base_url, timeout=30)"}
+    assert _short_diff(hunk) == "`timeout=5` → `timeout=30`"
+
+
+# --- the receipt says which failure each reason is about ----------------------------------------------
+
+def test_a_missing_program_in_a_later_pipeline_stage_is_not_the_first_stages_plumbing(git_project, store):
+    session = (Session("stage", git_project)
+               .fail("head -3 events.ndjson | yq -p json '.'", "Exit code 127\n/bin/bash: line 1: yq: command not found")
+               .stop("yq is not installed here."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and notes == ["unresolved_failure"]  # yq never ran; `head` is not the problem
+
+
+def test_each_skip_reason_in_the_receipt_names_its_failures(git_project, store):
+    from lorebook.writeback import write_back
+
+    session = (Session("reasons", git_project)
+               .fail("git push", "Exit code 128\nfatal: The current branch topic has no upstream branch.")
+               .ok("git push -u origin topic", "branch 'topic' set up to track 'origin/topic'.")
+               .fail("cargo bench", "Exit code 101\nerror: linker `cc` not found")
+               .stop("Pushed the branch; the benches need a C linker, which this machine lacks."))
+    (result,) = write_back(store, session.sid, session.message)
+    messages = {r["code"]: r["message"] for r in result["reasons"]}
+    assert "`git push` (fatal: The current branch topic has no upstream branch" in messages["routine_plumbing"]
+    assert "`cargo bench` (error: linker `cc` not found)" in messages["unresolved_failure"]
