@@ -481,6 +481,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     if observation["tool"] in EDIT_TOOLS:
         return True
+    if _is_mcp(observation):  # a call that changes the failing MCP server's state (``activate_project``)
+        server = observation["tool"].split("__")[1] if observation["tool"].count("__") >= 2 else None
+        return bool(failure is not None and server and failure["tool"].startswith(f"mcp__{server}__")
+                    and _MCP_STATEFUL.search(observation["tool"].split("__", 2)[-1]))
     if observation["tool"] != "Bash":
         return False
     command = observation.get("target") or ""
@@ -535,7 +539,31 @@ def _through_pipe(observation: dict) -> dict:
 
 
 def _is_check(observation: dict) -> bool:
-    return observation["tool"] == "Bash" and bool(observation.get("target"))
+    """A shell command, or an MCP tool call (``serena.read_memory``): both can fail and pass again."""
+    return observation["tool"] == "Bash" or _is_mcp(observation) if observation.get("target") else False
+
+
+def _is_mcp(observation: dict) -> bool:
+    return observation["tool"].startswith("mcp__")
+
+
+# an MCP tool that changes its server's state (``activate_project``, ``set_context``, ``login``)
+_MCP_STATEFUL = LazyRegex(r"(?:^|_)(?:activate|select|switch|set|open|connect|login|authenticate|init|initiali[sz]e|"
+                          r"create|start|enable|configure|register|use|load|mount)(?:_|$)")
+# an MCP result that is an error although the call "succeeded": ``{"result":"Error: No active project…"}``
+_MCP_ERROR = LazyRegex(r"^\s*(?:\{\s*\"(?:result|text|content)\"\s*:\s*\")?(?:Error|ERROR)\b\s*:|"
+                       r"^\s*\{\s*\"error\"\s*:")
+
+
+def _mcp_outcome(observation: dict) -> dict:
+    """An MCP call whose result is an error message is a failure, whatever the tool call's status said."""
+    if not _is_mcp(observation) or observation["outcome"] != "ok" or not _MCP_ERROR.search(observation.get("body") or ""):
+        return observation
+    body = observation.get("body") or ""
+    text = re.sub(r'^\s*\{\s*"\w+"\s*:\s*"|"\s*\}\s*$', "", body).replace('\\"', '"')
+    from .signatures import error_signature
+
+    return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text))
 
 
 def _routine(command: str) -> bool:
@@ -746,10 +774,16 @@ def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
     return dict(_classified(sentences), text=said.get("text", ""))
 
 
+def _prose(sentence: str) -> str:
+    """A sentence without its quoted code: a cue word inside `uv run uvicorn …` is not the agent's account."""
+    return re.sub(r"`[^`]*`", " ", sentence)
+
+
 def _classified(sentences: list[str]) -> dict:
     return {
-        "cause": [s for s in sentences if _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
-        "fix": [s for s in sentences if _FIX.search(s) and not _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
+        "cause": [s for s in sentences if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)],
+        "fix": [s for s in sentences if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
+                and not _DID_NOT_HELP.search(s)],
         "decision": [s for s in sentences if _DECISION.search(s)],
         "did_not_help": [s for s in sentences if _DID_NOT_HELP.search(s)],
         "all": sentences,
@@ -913,7 +947,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     net = net_changes(edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
-    commands = [c for c in chain["changes"] if c["tool"] == "Bash"]
+    commands = [c for c in chain["changes"] if c["tool"] == "Bash" or _is_mcp(c)]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
     prep = parse_command(resolved_by["target"])["prep"]
     same_job = chain["kind"] == "same_job"
@@ -931,6 +965,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # the fix, in the order a reader applies it (the session's order)
     steps: list[tuple[int, str | None, list[str]]] = []
     for c in commands:
+        if _is_mcp(c):  # "MCP serena · activate_project(project=…)": the call and its arguments
+            call = re.sub(r"^MCP (\S+) · ", r"\1.", c.get("summary") or c["target"])
+            steps.append((c["id"], f"call `{one_line(call, 80)}` first",
+                          [f"Call `{one_line(call, 160)}` before `{command}`."]))
+            continue
         steps.append((c["id"], f"run `{one_line(shown_command(c['target'], cwd), 80)}` first",
                       [f"Run `{one_line(shown_command(c['target'], cwd), 160)}` before `{command}`."]))
     for path, hunks in fix_hunks.items():
@@ -1038,7 +1077,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if unrelated:
         not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
     family = command_family(failure["target"])
-    trigger = f"Running `{shown_command(failure['target'], cwd)}` in this project" + (
+    trigger = f"{'Calling' if _is_mcp(failure) else 'Running'} `{shown_command(failure['target'], cwd)}` in this project" + (
         f" (it failed with {one_line(readable, 80)})" if readable else "")
     return {
         # the project's own way to do a job is a convention (pattern); everything else here fixed a failure
@@ -1096,7 +1135,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     session = store.get_session(session_id)
     if session is None:
         return [], ["unknown_session"]
-    observations = [_through_pipe(o) for o in store.session_observations(session_id)]
+    observations = [_mcp_outcome(_through_pipe(o)) for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
     said = stated(last_message)
     said["text"] = last_message or ""

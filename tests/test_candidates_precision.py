@@ -425,3 +425,33 @@ def test_each_skip_reason_in_the_receipt_names_its_failures(git_project, store):
     messages = {r["code"]: r["message"] for r in result["reasons"]}
     assert "`git push` (fatal: The current branch topic has no upstream branch" in messages["routine_plumbing"]
     assert "`cargo bench` (error: linker `cc` not found)" in messages["unresolved_failure"]
+
+
+# --- MCP tools fail and pass again too ----------------------------------------------------------------
+
+def _mcp(session, tool, args, text):
+    run_hook("post-tool-use", dict(session.base, tool_name=tool, tool_use_id=session._id(), tool_input=args,
+                                   tool_response=[{"type": "text", "text": text}]))
+    return session
+
+
+def test_an_mcp_call_that_answers_an_error_then_passes_after_a_state_change_is_a_lesson(git_project, store):
+    session = Session("mcpstate", git_project)
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"},
+         '{"result":"Error: no index selected. Call select_index with one of: handbook, api"}')
+    _mcp(session, "mcp__docsearch__list_indexes", {}, '{"result":"handbook, api"}')
+    _mcp(session, "mcp__docsearch__select_index", {"name": "handbook"}, '{"result":"OK"}')
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"}, '{"result":"3 hits"}')
+    session.stop("The docsearch server needs an index selected before it answers queries.")
+    (candidate,), _ = _candidates(store, session)
+    assert 'docsearch.select_index(name="handbook")' in candidate["change"]
+    assert "list_indexes" not in candidate["change"] and candidate["verified"] == 1
+
+
+def test_an_mcp_error_retried_with_only_reads_in_between_stores_nothing(git_project, store):
+    session = Session("mcpretry", git_project)
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"}, '{"result":"Error: upstream timed out"}')
+    _mcp(session, "mcp__docsearch__list_indexes", {}, '{"result":"handbook, api"}')
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"}, '{"result":"3 hits"}')
+    session.stop("The docs search timed out once; the retry worked.")
+    assert _candidates(store, session) == ([], ["retry_without_change"])
