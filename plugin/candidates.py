@@ -469,6 +469,11 @@ _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:mig
 # a step that starts a service a check talks to (``make db-up``, ``redis-server --daemonize yes``)
 _STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
                             r"\b(?:docker|podman)\s+run\b.*\s-d\b|\bservices?\s+start\b|\bsystemctl\s+start\b")
+# a failure that says a service was not there to answer
+_UNREACHABLE = LazyRegex(r"(?i)ECONNREFUSED|connection refused|(?:could not|couldn't|can't|cannot|failed to|unable to) "
+                         r"connect|is (?:the server |it )?(?:not )?running|not running|no such host|unreachable|"
+                         r"could not translate host|getaddrinfo|Connection reset|valid Docker environment|"
+                         r"docker daemon|\.sock\b")
 # "run `bundle install`", "Did you run 'prisma generate'?", "To resolve this issue, run:\n  bin/rails db:migrate"
 _NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
 
@@ -489,8 +494,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     command = observation.get("target") or ""
     check = parse_command(command)["check"]
-    if _MUTATING.search(command) or _PREREQUISITE.search(check) or _STARTS_SERVICE.search(check):
+    if _MUTATING.search(command) or _PREREQUISITE.search(check):
         return True
+    if _STARTS_SERVICE.search(check) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
+        return True  # a service started after a failure that says it could not reach one
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account)
 
 

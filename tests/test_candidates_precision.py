@@ -455,3 +455,15 @@ def test_an_mcp_error_retried_with_only_reads_in_between_stores_nothing(git_proj
     _mcp(session, "mcp__docsearch__query", {"q": "retry policy"}, '{"result":"3 hits"}')
     session.stop("The docs search timed out once; the retry worked.")
     assert _candidates(store, session) == ([], ["retry_without_change"])
+
+
+def test_a_server_started_after_a_failure_that_is_not_about_reaching_it_is_no_step(git_project, store):
+    session = (Session("npmstart", git_project)
+               .fail("npm test", "Exit code 1\n  ● cart › total › sums line prices\n    Expected: 30\n    Received: 20")
+               .edit("src/cart.js", "return lines.reduce((s, l) => s + l.price, 0)",
+                     "return lines.reduce((s, l) => s + l.price * l.qty, 0)")
+               .ok("npm start", "Server listening on :3000")
+               .ok("npm test", "Tests: 18 passed, 18 total")
+               .stop("total() ignored quantities; it now multiplies price by qty."))
+    (candidate,), _ = _candidates(store, session)
+    assert "l.price * l.qty" in candidate["change"] and "npm start" not in candidate["change"]
