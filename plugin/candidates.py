@@ -106,7 +106,7 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
                      r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
                      r"npm\s+format|yarn\s+format|pnpm\s+format)")
-# options of package managers and build tools that take a value (``--filter @acme/api``, ``-C web``)
+# options of package managers and build tools that take a value (``--filter @shop/web``, ``-C client``)
 _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
                             "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
@@ -116,7 +116,7 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
                        r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt))\b")
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
 _TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer")
-# what a command is for, by its program (a whole word: ``pytest-freezer`` is a package, not ``pytest``)
+# what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
@@ -217,7 +217,7 @@ def _family(words: list[str]) -> str:
         if skip:
             skip = False
         elif w.startswith("-"):
-            skip = program in _TWO_WORD and w in _VALUE_OPTIONS  # ``pnpm --filter @acme/api test``: the job is test
+            skip = program in _TWO_WORD and w in _VALUE_OPTIONS  # ``pnpm --filter @shop/web test``: the job is test
         else:
             rest.append(w)
     if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
@@ -416,7 +416,7 @@ def _short_diff(hunk: dict) -> str:
         q = 0
         while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
             q += 1
-        while p > 0 and not a[p - 1].isspace():  # whole tokens: `timeout=5` → `timeout=30`, not `5` → `30`
+        while p > 0 and not a[p - 1].isspace():  # whole tokens: `retries=2` → `retries=4`, not `2` → `4`
             p -= 1
         while q > 0 and not a[len(a) - q].isspace():
             q -= 1
@@ -466,7 +466,7 @@ def _is_weakening(path: str, hunks: list[dict]) -> str | None:
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
                           r"bootstrap)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
                           r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate")
-# a step that starts a service a check talks to (``make db-up``, ``redis-server --daemonize yes``)
+# a step that starts a service a check talks to (``make search-up``, ``memcached -d``, ``docker run -d …``)
 _STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
                             r"\b(?:docker|podman)\s+run\b.*\s-d\b|\bservices?\s+start\b|\bsystemctl\s+start\b")
 # a failure that says a service was not there to answer
@@ -474,7 +474,7 @@ _UNREACHABLE = LazyRegex(r"(?i)ECONNREFUSED|connection refused|(?:could not|coul
                          r"connect|is (?:the server |it )?(?:not )?running|not running|no such host|unreachable|"
                          r"could not translate host|getaddrinfo|Connection reset|valid Docker environment|"
                          r"docker daemon|\.sock\b")
-# "run `bundle install`", "Did you run 'prisma generate'?", "To resolve this issue, run:\n  bin/rails db:migrate"
+# "run `bundle install`", "Did you run 'make codegen'?", "To fix this, run:\n  ./scripts/setup"
 _NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
 
 

@@ -216,7 +216,7 @@ def _title_part(text: str, error: bool = True) -> str:
     text = _DOTTED_EXCEPTION.sub(r"\1", text)
     if error:
         text = _ABSOLUTE_PATH.sub(r"\1", text)
-    else:  # a fix keeps the paths it quotes: `DOCKER_HOST=unix:///run/user/1000/docker.sock` is the lesson
+    else:  # a fix keeps the paths it quotes: `SSL_CERT_FILE=/etc/ssl/certs/corp.pem` is the lesson
         text = re.sub(r"(`[^`]*`)|([^`]+)", lambda m: m.group(1) or _ABSOLUTE_PATH.sub(r"\1", m.group(2)), text)
     return text.strip(" .;,")
 
