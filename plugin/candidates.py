@@ -40,7 +40,7 @@ _MUTATING = LazyRegex(
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 _CAUSE = LazyRegex(
-    r"(?i)\b(?:because|caused by|root cause|the cause|due to|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
+    r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
     r"no longer|not on PATH|cannot|can't|could not|refused|needs?|must|has to|have to)\b"
@@ -55,7 +55,19 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"declares|imports|opens|initialises|initializes)|switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
                   r"works?)\b|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
-                           r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|was not enough|wasn't enough)\b")
+                           r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
+                           r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
+                           r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't))\b")
+# the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
+_FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
+                   r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
+                   r"network (?:blip|hiccup|glitch))\b")
+# ... unless the same sentence says what made it so, or what was changed about it
+_FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|deterministic|fix(?:ed|es)?|"
+                             r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
+# the agent's word that an edit was incidental to the problem
+_INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
+                        r"not (?:part of|related to|needed for) the fix)\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
@@ -74,6 +86,9 @@ _TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\
 # files whose edit is never the fix for a failing check (unless the error names them)
 _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
                        r"|\.(?:md|rst|adoc)$")
+# a comment line (not a Rust attribute, a shebang or a C preprocessor line)
+_COMMENT_LINE = LazyRegex(r"^\s*(?://|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
+                          r"--\s|<!--)")
 _CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
                           r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
                           r"Makefile|Dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env[\w.]*|"
@@ -91,16 +106,27 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
                      r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
                      r"npm\s+format|yarn\s+format|pnpm\s+format)")
+# options of package managers and build tools that take a value (``--filter @shop/web``, ``-C client``)
+_VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
+                            "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile"))
+# a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
+_AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
+                            "--autocorrect-all", "-a", "-A", "--apply"))
+_FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|goimports|rustfmt|ruff\s+format|"
+                       r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt))\b")
+# checks that read the code without running it: their complaints about code the session just wrote are its own mess
+_TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer")
+# what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
-             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))\b"),
+             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
-                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download)\b|^yarn$"),
+                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download)(?![\w-])|^yarn$"),
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
-              r"tsc|webpack|vite\s+build)\b"),
-    ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+lint|ruff\s+check|flake8|eslint|pylint|mypy|golangci-lint|"
-             r"cargo\s+clippy|go\s+vet|rubocop|credo)\b"),
+              r"tsc|webpack|vite\s+build)(?![\w-])"),
+    ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
+             r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))(?![\w-])"),
 )
 
 
@@ -161,23 +187,39 @@ def parse_command(command: str) -> dict:
                     env.append(words.pop(0))
                 changed = True
                 break
-        if len(words) > 2 and re.fullmatch(r"python[\d.]*", words[0]) and words[1] == "-m":
+        if len(words) > 2 and re.fullmatch(r"python[\d.]*", _program_name(words[0])) and words[1] == "-m":
             runner += words[:2]
             words = words[2:]
             changed = True
     flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "runner": " ".join(runner),
-            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments}
+            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path}
+
+
+def _program_name(word: str) -> str:
+    """A program run by its path is the same program (``.venv/bin/pytest`` is ``pytest``); ``./gradlew`` and
+    ``bin/rails`` keep their spelling, as the project's own wrappers."""
+    if "/" not in word or word in _TWO_WORD:
+        return word
+    return os.path.basename(word.rstrip("/")) or word
 
 
 def _family(words: list[str]) -> str:
     words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     if not words:
         return ""
-    program = words[0]
+    program = _program_name(words[0])
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", program) and len(words) > 1:
         return words[1]
-    rest = [w for w in words[1:] if not w.startswith("-")]
+    rest, skip = [], False
+    for w in words[1:]:
+        if skip:
+            skip = False
+        elif w.startswith("-"):
+            skip = program in _TWO_WORD and w in _VALUE_OPTIONS  # ``pnpm --filter @shop/web test``: the job is test
+        else:
+            rest.append(w)
     if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
         return " ".join(["docker compose", *rest[1:2]])
     if program in _TWO_WORD and rest:
@@ -196,9 +238,22 @@ def command_key(command: str) -> str:
     return cmd.strip()
 
 
-def shown_command(command: str) -> str:
-    """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept."""
-    return " && ".join(_segments(command))
+def shown_command(command: str, root: str | None = None) -> str:
+    """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept, with X relative to
+    the project ``root`` (``cd /home/me/app/api`` reads ``cd api``; a ``cd`` to the root itself is dropped)."""
+    segments = _segments(command)
+    if root:
+        base = root.rstrip("/")
+        relative = []
+        for segment in segments:
+            words = segment.split(maxsplit=1)
+            if words[0] == "cd" and len(words) == 2 and words[1].rstrip("/") in (base, base + "/."):
+                continue
+            if words[0] == "cd" and len(words) == 2 and words[1].startswith(base + "/"):
+                segment = "cd " + words[1][len(base) + 1:]
+            relative.append(segment)
+        segments = relative or segments
+    return " && ".join(segments)
 
 
 def command_family(command: str) -> str:
@@ -208,11 +263,26 @@ def command_family(command: str) -> str:
 
 def command_job(command: str) -> str | None:
     """What a command is for (test, install, build, lint), so ``pytest`` and ``make test`` do the same job."""
-    check = parse_command(command)["check"]
+    parsed = parse_command(command)
     for job, pattern in _JOBS:
-        if re.search(pattern, check):
+        if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job
     return None
+
+
+def is_static_check(command: str) -> bool:
+    """Whether a command checks code without running it: a linter, a type checker or a formatter's check."""
+    parsed = parse_command(command)
+    return command_job(command) == "lint" or parsed["family"].split(" ")[0] in _TYPECHECKERS \
+        or bool(_FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]))
+
+
+def is_autofix(command: str) -> bool:
+    """Whether a command lets a linter or formatter rewrite the code itself (``eslint --fix``, ``black .``)."""
+    parsed = parse_command(command)
+    if _FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]):
+        return not ({"--check", "--diff", "-l", "--list-different", "--dry-run"} & set(parsed["flags"]))
+    return is_static_check(command) and bool(_AUTOFIX_FLAGS & set(parsed["flags"]))
 
 
 def _targets(command: str) -> list[str]:
@@ -221,7 +291,7 @@ def _targets(command: str) -> list[str]:
     words = [w for w in _words(parsed["check"]) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
-    if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", words[0]):
+    if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
         skip = 2
     return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
 
@@ -241,6 +311,8 @@ def _invocation(parsed: dict) -> set[str]:
         parts.add(f"runner:{parsed['runner']}")
     if parsed["cwd"]:
         parts.add(f"cwd:{parsed['cwd']}")
+    if parsed.get("path"):
+        parts.add(f"path:{parsed['path']}")
     return parts
 
 
@@ -252,12 +324,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     out = []
     for part in added:
         kind, value = part.split(":", 1)
-        out.append({"env": f"set {value}", "flag": f"pass {value}", "runner": f"run it through `{value}`",
-                    "cwd": f"run it from {value}/"}[kind])
+        out.append({"env": f"set `{value}`", "flag": f"pass `{value}`", "runner": f"run it through `{value}`",
+                    "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
     for part in removed:
         kind, value = part.split(":", 1)
-        if kind in ("flag", "runner"):
-            out.append(f"without {value}")
+        if kind in ("flag", "runner", "path"):
+            out.append(f"without `{value}`")
     return out
 
 
@@ -319,6 +391,15 @@ def _diff_text(path: str, hunk: dict, limit: int = 240) -> str:
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
 
 
+def _token_span(text: str) -> str:
+    """A changed span as a reader quotes it: no trailing separators, no bracket closed that it did not open."""
+    text = text.strip(" ,;")
+    for opening, closing in ("()", "[]", "{}"):
+        while text.endswith(closing) and text.count(closing) > text.count(opening):
+            text = text[:-1].rstrip(" ,;")
+    return text.rstrip(":")
+
+
 def _short_diff(hunk: dict) -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
     old = [l.strip() for l in hunk["old"].splitlines() if l.strip()]
@@ -335,11 +416,11 @@ def _short_diff(hunk: dict) -> str:
         q = 0
         while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
             q += 1
-        while p > 0 and re.match(r"[\w.]", a[p - 1]):
+        while p > 0 and not a[p - 1].isspace():  # whole tokens: `retries=2` → `retries=4`, not `2` → `4`
             p -= 1
-        while q > 0 and re.match(r"[\w]", a[len(a) - q]):
+        while q > 0 and not a[len(a) - q].isspace():
             q -= 1
-        a_mid, b_mid = a[p:len(a) - q].strip(" ,"), b[p:len(b) - q].strip(" ,")
+        a_mid, b_mid = _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
         if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
             return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"
         if a_mid and not b_mid:
@@ -381,16 +462,115 @@ def _is_weakening(path: str, hunks: list[dict]) -> str | None:
 
 # --- the session's timeline ----------------------------------------------------------------------
 
-def _is_change(observation: dict) -> bool:
+# a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
+_PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
+                          r"bootstrap)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
+                          r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate")
+# a step that starts a service a check talks to (``make search-up``, ``memcached -d``, ``docker run -d …``)
+_STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
+                            r"\b(?:docker|podman)\s+run\b.*\s-d\b|\bservices?\s+start\b|\bsystemctl\s+start\b")
+# a failure that says a service was not there to answer
+_UNREACHABLE = LazyRegex(r"(?i)ECONNREFUSED|connection refused|(?:could not|couldn't|can't|cannot|failed to|unable to) "
+                         r"connect|is (?:the server |it )?(?:not )?running|not running|no such host|unreachable|"
+                         r"could not translate host|getaddrinfo|Connection reset|valid Docker environment|"
+                         r"docker daemon|\.sock\b")
+# "run `bundle install`", "Did you run 'make codegen'?", "To fix this, run:\n  ./scripts/setup"
+_NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
+
+
+def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
+    """Whether an observation changed the project or its environment: an edit, a command that installs,
+    writes, generates, migrates or starts a service, or a command the failure's own message told to run or the
+    agent's final account quotes as what it ran."""
     if observation["outcome"] != "ok":
         return False
     if observation["tool"] in EDIT_TOOLS:
         return True
-    return observation["tool"] == "Bash" and bool(_MUTATING.search(observation.get("target") or ""))
+    if _is_mcp(observation):  # a call that changes the failing MCP server's state (``activate_project``)
+        server = observation["tool"].split("__")[1] if observation["tool"].count("__") >= 2 else None
+        return bool(failure is not None and server and failure["tool"].startswith(f"mcp__{server}__")
+                    and _MCP_STATEFUL.search(observation["tool"].split("__", 2)[-1]))
+    if observation["tool"] != "Bash":
+        return False
+    command = observation.get("target") or ""
+    check = parse_command(command)["check"]
+    if _MUTATING.search(command) or _PREREQUISITE.search(check):
+        return True
+    if _STARTS_SERVICE.search(check) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
+        return True  # a service started after a failure that says it could not reach one
+    return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account)
+
+
+def _quoted_in(command: str, account: str) -> bool:
+    """Whether the agent's account quotes ``command`` (in backticks) as something it ran."""
+    if "`" not in (account or ""):
+        return False
+    key = command_key(command)
+    return any(command_key(span) == key for span in re.findall(r"`([^`\n]{3,200})`", account))
+
+
+def _named_by_error(command: str, failure: dict) -> bool:
+    """Whether the failure's message names ``command`` as the step to run ("Run `bundle install` to …")."""
+    text = failure.get("error_text") or failure.get("body") or ""
+    key = command_key(command)
+    for match in _NAMED_STEP.finditer(text):
+        named = command_key((match.group(1) or match.group(2) or "").strip().rstrip(".:"))
+        if len(named) >= 3 and (key == named or key.startswith(named + " ")
+                                or parse_command(key)["check"] == parse_command(named)["check"]):
+            return True
+    return False
+
+
+# a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
+_REPORTS_FAILURE = LazyRegex(
+    r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
+    r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"
+    r"^E\s+[\w.]*(?:Error|Exception)\b|Import(?:Error)? while (?:loading|importing)|"
+    r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b")
+_PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
+
+
+def _through_pipe(observation: dict) -> dict:
+    """The observation as it really ended: a check piped into ``tail``/``grep`` exits with the filter's status
+    (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""
+    command = observation.get("target") or ""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok" or not _PIPED.search(command) \
+            or "pipefail" in command or command_job(command) not in ("test", "build", "lint"):
+        return observation
+    body = observation.get("body") or ""
+    if not _REPORTS_FAILURE.search(body):
+        return observation
+    from .signatures import error_signature
+
+    return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
 
 
 def _is_check(observation: dict) -> bool:
-    return observation["tool"] == "Bash" and bool(observation.get("target"))
+    """A shell command, or an MCP tool call (``serena.read_memory``): both can fail and pass again."""
+    return observation["tool"] == "Bash" or _is_mcp(observation) if observation.get("target") else False
+
+
+def _is_mcp(observation: dict) -> bool:
+    return observation["tool"].startswith("mcp__")
+
+
+# an MCP tool that changes its server's state (``activate_project``, ``set_context``, ``login``)
+_MCP_STATEFUL = LazyRegex(r"(?:^|_)(?:activate|select|switch|set|open|connect|login|authenticate|init|initiali[sz]e|"
+                          r"create|start|enable|configure|register|use|load|mount)(?:_|$)")
+# an MCP result that is an error although the call "succeeded": ``{"result":"Error: No active project…"}``
+_MCP_ERROR = LazyRegex(r"^\s*(?:\{\s*\"(?:result|text|content)\"\s*:\s*\")?(?:Error|ERROR)\b\s*:|"
+                       r"^\s*\{\s*\"error\"\s*:")
+
+
+def _mcp_outcome(observation: dict) -> dict:
+    """An MCP call whose result is an error message is a failure, whatever the tool call's status said."""
+    if not _is_mcp(observation) or observation["outcome"] != "ok" or not _MCP_ERROR.search(observation.get("body") or ""):
+        return observation
+    body = observation.get("body") or ""
+    text = re.sub(r'^\s*\{\s*"\w+"\s*:\s*"|"\s*\}\s*$', "", body).replace('\\"', '"')
+    from .signatures import error_signature
+
+    return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text))
 
 
 def _routine(command: str) -> bool:
@@ -404,7 +584,26 @@ def _cd_failure(observation: dict) -> bool:
     return bool(re.search(r"\bcd: [^:]+: No such file or directory", observation.get("error_text") or ""))
 
 
-def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
+_NOT_FOUND = LazyRegex(r"(?m)(?:^|: )([\w.+-]+): (?:command )?not found\s*$|command not found: ([\w.+-]+)")
+
+
+def _missing_program(failure: dict) -> str | None:
+    """The program a failing shell line could not find (``jq: command not found``): in a pipeline, the stage
+    that failed, which need not be the first."""
+    match = _NOT_FOUND.search(failure.get("error_text") or "")
+    return (match.group(1) or match.group(2)) if match else None
+
+
+def _detail(details: dict | None, code: str, failure: dict) -> None:
+    """Record which failure a reason code is about, for the receipt ("`git push` (fatal: no upstream…)")."""
+    if details is not None:
+        error = _raw_error_line(failure) or "failed"
+        details.setdefault(code, []).append(f"`{one_line(command_key(failure['target']), 80)}` "
+                                            f"({one_line(error, 80)})")
+
+
+def find_chains(observations: list[dict], account: str = "",
+                details: dict | None = None) -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
 
     A chain starts at a failing check and ends at the first later success of
@@ -419,11 +618,17 @@ def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
     for i, failure in enumerate(observations):
         if failure["id"] in consumed or failure["outcome"] != "error" or not _is_check(failure):
             continue
-        if _routine(failure["target"]) or _cd_failure(failure):
+        missing = _missing_program(failure)
+        if missing and not re.search(rf"(?:^|[|&;]\s*){re.escape(missing)}(?:\s|$)", failure["target"]):
+            missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
+        if (_ROUTINE.match(missing) if missing else _routine(failure["target"])) or _cd_failure(failure):
             notes.append("routine_plumbing")
+            _detail(details, "routine_plumbing", failure)
             consumed.add(failure["id"])
             continue
         family = command_family(failure["target"])
+        if missing and missing not in family.split():
+            family = missing  # ``head f | jq .``: the stage that failed is jq
         job = command_job(failure["target"])
         signature = failure.get("error_signature")
         events: list[dict] = [failure]
@@ -439,10 +644,11 @@ def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
                     success, kind = later, "same_check"
                     break
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
-                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events):
+                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and (job == "install" or not _MUTATING.search(later["target"])):
                 success, kind = later, "same_job"
                 break
-            if _is_change(later):
+            if _is_change(later, failure, account):
                 events.append(later)
                 continue
         came_back = success is not None and signature and any(
@@ -450,6 +656,7 @@ def find_chains(observations: list[dict]) -> tuple[list[dict], list[str]]:
             for o in observations if o["id"] > success["id"] and o["outcome"] == "error")
         if success is None or came_back:  # never passed again, or the same error came back: not resolved
             notes.append("unresolved_failure")
+            _detail(details, "unresolved_failure", failure)
             consumed.update(e["id"] for e in events if e["outcome"] == "error")
             continue
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
@@ -505,12 +712,39 @@ def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
 
 # --- what the agent and the user said ------------------------------------------------------------
 
+# where a sentence about two things divides: "A lacked X, and B needed Y"; "A; B"
+_CLAUSE = LazyRegex(r",\s+(?:and|but|while|whereas)\s+|;\s+")
+
+# a label that opens a list of things to do later ("**Fix**:", "Next steps:", "Recommendations")
+_PROPOSALS = LazyRegex(r"(?i)^\s*(?:[#>*-]+\s*)*\**\s*(?:(?:suggested|proposed|recommended|possible)\s+)?"
+                       r"(?:fix(?:es)?|recommendations?|suggestions?|next steps?|to-?dos?|follow-?ups?|action items?|"
+                       r"options?|improvements?|open questions?|future work)\s*\**\s*:?\s*\**\s*$")
+
+
+def _drop_proposals(text: str) -> str:
+    """``text`` without the lists under a proposal label: what someone should do later is no account of the fix."""
+    if not any(_PROPOSALS.match(line) for line in text.splitlines()):
+        return text
+    kept, skipping = [], False
+    for line in text.splitlines():
+        if _PROPOSALS.match(line):
+            skipping = True
+            continue
+        if skipping and (not line.strip() or line.lstrip().startswith("#")
+                         or re.match(r"^\s{0,1}[-*]\s+\*\*[^*]+\*\*\s*:", line)):
+            skipping = False
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", text or "")
+    parts = re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", _drop_proposals(text or ""))
     out = []
     for part in parts:
         part = part.strip(" -*•\t")
-        part = re.sub(r"(?i)^(?:(?:two|three|a few) things:\s*|(?:and|also|separately|then|so),?\s+)", "", part)
+        part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
+                      r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
         if len(part) < 4 or _CHATTER.match(part):
             continue
         stripped = _FIRST_PERSON.sub("", part)
@@ -529,10 +763,34 @@ def _sentences(text: str) -> list[str]:
 
 def stated(message: str | None) -> dict:
     """Cause, fix, decision and did-not-help sentences from the final assistant message."""
-    sentences = _sentences(message or "")
+    return _classified(_sentences(message or ""))
+
+
+def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
+    """``said`` with each sentence that speaks of two of the problems ("A lacked X, and B needed Y") cut into its
+    clauses, so that every lesson gets the words about its own problem."""
+    sentences = []
+    for sentence in said["all"]:
+        if sum(1 for words in chain_words if _relevance(sentence, words)) >= 2:
+            clauses = [c.strip(" ,;").rstrip(".") for c in _CLAUSE.split(sentence) if c.strip(" ,;.")]
+            if len(clauses) > 1:
+                sentences += [(c[:1].upper() + c[1:] if re.match(r"[a-z]+\b(?![_.(])", c) else c) + "."
+                              for c in clauses]
+                continue
+        sentences.append(sentence)
+    return dict(_classified(sentences), text=said.get("text", ""))
+
+
+def _prose(sentence: str) -> str:
+    """A sentence without its quoted code: a cue word inside `uv run uvicorn …` is not the agent's account."""
+    return re.sub(r"`[^`]*`", " ", sentence)
+
+
+def _classified(sentences: list[str]) -> dict:
     return {
-        "cause": [s for s in sentences if _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
-        "fix": [s for s in sentences if _FIX.search(s) and not _CAUSE.search(s) and not _DID_NOT_HELP.search(s)],
+        "cause": [s for s in sentences if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)],
+        "fix": [s for s in sentences if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
+                and not _DID_NOT_HELP.search(s)],
         "decision": [s for s in sentences if _DECISION.search(s)],
         "did_not_help": [s for s in sentences if _DID_NOT_HELP.search(s)],
         "all": sentences,
@@ -540,7 +798,9 @@ def stated(message: str | None) -> dict:
 
 
 def _tokens(text: str) -> set[str]:
-    return {t.lower() for t in re.findall(r"[A-Za-z_][\w.@/*:-]{2,}", text or "")} - _STOP
+    """The words of ``text`` that can tie a sentence to a problem (identifiers, paths, flags), lowercased."""
+    words = (t.rstrip(".:-/").lower() for t in re.findall(r"[A-Za-z_][\w.@/*:-]{2,}", text or ""))
+    return {w for w in words if len(w) >= 3} - _STOP
 
 
 _STOP = {"the", "and", "for", "with", "that", "this", "was", "were", "not", "now", "fixed", "fix", "from", "into",
@@ -585,15 +845,32 @@ def _named_in(path: str, text: str) -> bool:
 MAX_UNNAMED_FILES = 3
 
 
-def _relevant_edits(chain: dict, cwd: str | None, context: str) -> tuple[list[dict], list[str]]:
-    """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated."""
+def _comments_only(edit: dict) -> bool:
+    """Whether an edit changes only comments (a doc comment, a commented line): it cannot fix a failing check."""
+    for old, new in _edit_sides(edit):
+        old_lines, new_lines = old.splitlines(), new.splitlines()
+        changed = [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
+        changed = [l for l in changed if l.strip()]
+        if not changed or not all(_COMMENT_LINE.match(l) for l in changed):
+            return False
+    return True
+
+
+def _relevant_edits(chain: dict, cwd: str | None, context: str,
+                    incidental: list[str] = ()) -> tuple[list[dict], list[str]]:
+    """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
+
+    ``incidental`` holds the agent's sentences that call an edit incidental ("while I was there", "unrelated"):
+    an edit whose file they name is not part of the fix.
+    """
     error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
     edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
     kept, unrelated = [], []
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
-        if all(_DOC_PATH.search(p) for p in paths) and not named:
+        if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
+                any(_named_in(p, sentence) for p in paths for sentence in incidental):
             unrelated.extend(paths)
             continue
         kept.append(edit)
@@ -632,6 +909,12 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
     return None
 
 
+def _problem_words(chain: dict) -> set[str]:
+    """The words of a chain's problem: its command and its error line."""
+    failure = chain["failure"]
+    return _tokens(command_key(failure["target"]) + " " + (_raw_error_line(failure) or ""))
+
+
 def fix_words_of(chain: dict, cwd: str | None) -> set[str]:
     """The words of a chain's fix (what its changes added, the files, the new invocation), to match sentences to it."""
     parts = []
@@ -657,12 +940,21 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     command = one_line(command_key(failure["target"]), 120)
     shown = _raw_error_line(failure)
     prompt_text = " ".join(p["text"] for p in prompts)
-    edits, unrelated = _relevant_edits(chain, cwd, (said.get("text") or "") + " " + prompt_text)
+    incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
+    account = " ".join(s for s in said["all"] if s not in incidental)
+    edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental)
+    error_words = _tokens(" ".join((f.get("error_text") or "") + " " + (f.get("target") or "")
+                                   for f in chain["failures"]))
+    chance = [s for s in said["all"] if _FLAKY.search(s) and not _FLAKY_EXPLAINED.search(s)
+              and (not chain.get("_rivals") or _relevance(s, error_words) > 0)]
+    if chance and not invocation_change(chain["failures"][-1]["target"], resolved_by["target"]):
+        chain["_skip"] = "flaky_failure"  # the agent says it passed by chance: what changed meanwhile is no fix
+        return None
     final_ids = {c["id"] for c in chain["changes"]}
     net = net_changes(edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
-    commands = [c for c in chain["changes"] if c["tool"] == "Bash"]
+    commands = [c for c in chain["changes"] if c["tool"] == "Bash" or _is_mcp(c)]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
     prep = parse_command(resolved_by["target"])["prep"]
     same_job = chain["kind"] == "same_job"
@@ -670,27 +962,36 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if _is_weakening(path, hunks):
             chain["_skip"] = "weakened_test"
             return None
+    if is_static_check(failure["target"]) and (is_autofix(resolved_by["target"]) or
+                                               any(is_autofix(c["target"]) for c in commands)):
+        chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
+        return None
     if not fix_hunks and not commands and not invocation and not prep and not same_job:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
         return None
     # the fix, in the order a reader applies it (the session's order)
     steps: list[tuple[int, str | None, list[str]]] = []
     for c in commands:
-        steps.append((c["id"], f"run `{one_line(command_key(c['target']), 80)}` first",
-                      [f"Run `{one_line(command_key(c['target']), 160)}` before `{command}`."]))
+        if _is_mcp(c):  # "MCP serena · activate_project(project=…)": the call and its arguments
+            call = re.sub(r"^MCP (\S+) · ", r"\1.", c.get("summary") or c["target"])
+            steps.append((c["id"], f"call `{one_line(call, 80)}` first",
+                          [f"Call `{one_line(call, 160)}` before `{command}`."]))
+            continue
+        steps.append((c["id"], f"run `{one_line(shown_command(c['target'], cwd), 80)}` first",
+                      [f"Run `{one_line(shown_command(c['target'], cwd), 160)}` before `{command}`."]))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
     last = resolved_by["id"]
-    for step in prep:
+    for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))
-    passing = one_line(shown_command(resolved_by["target"]), 140) if resolved_by["outcome"] == "ok" or \
+    passing = one_line(shown_command(resolved_by["target"], cwd), 140) if resolved_by["outcome"] == "ok" or \
         chain["kind"] == "error_changed" else command
     if same_job:
         steps.append((last, f"use `{passing}` instead",
                       [f"Run `{passing}` (this project's way to do it), not `{command}`."]))
-    elif invocation:
-        steps.append((last, f"run `{passing}`", [f"Run `{passing}` ({', '.join(invocation)})."]))
+    elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
+        steps.append((last, "; ".join(invocation), [f"Run `{passing}` ({', '.join(invocation)})."]))
     elif prep:
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
     steps.sort(key=lambda step: step[0])
@@ -709,7 +1010,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
     for f in chain["failures"][1:]:
         if command_key(f["target"]) != command_key(failure["target"]):
-            tried.append(f"tried `{one_line(shown_command(f['target']), 100)}`: still failed")
+            tried.append(f"tried `{one_line(shown_command(f['target'], cwd), 100)}`: still failed")
     error_after = one_line(_raw_error_line(last_failure) or "", 70)
     tried = [f"{t} with {error_after}" if error_after and t.endswith("still failed") else t
              for t in dict.fromkeys(tried)]
@@ -729,6 +1030,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     fixes = [s for s in said["fix"] if mine(s) and s not in causes]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
         causes, fixes = said["cause"], said["fix"]  # one problem, one account: it is about this one
+    if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
+        causes = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
+                         and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
     causes.sort(key=lambda s: -score(s))
     fixes.sort(key=lambda s: -score(s))
     words = fix_words | problem_words
@@ -745,7 +1049,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
         summary_parts.append(helpless[0])
-    summary = " ".join(summary_parts) if summary_parts else (
+    summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)", "", shown or "")
     problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
@@ -772,7 +1076,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                            else "exit code 0", 100)
     evidence.append({"quote": f"then passed: {passed_line}", "source": f"observation {success['id']}",
                      "observation_id": success["id"]})
-    passed = [f"`{one_line(shown_command(success['target']), 120)}` passed after the change "
+    passed = [f"`{one_line(shown_command(success['target'], cwd), 120)}` passed after the change "
               f"(observation {success['id']})"]
     not_performed = []
     if chain["kind"] == "error_changed":
@@ -780,7 +1084,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if unrelated:
         not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
     family = command_family(failure["target"])
-    trigger = f"Running `{shown_command(failure['target'])}` in this project" + (
+    trigger = f"{'Calling' if _is_mcp(failure) else 'Running'} `{shown_command(failure['target'], cwd)}` in this project" + (
         f" (it failed with {one_line(readable, 80)})" if readable else "")
     return {
         # the project's own way to do a job is a convention (pattern); everything else here fixed a failure
@@ -829,31 +1133,43 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     }
 
 
-def session_candidates(store: Store, session_id: str, last_message: str | None) -> tuple[list[dict], list[str]]:
-    """The lessons a session teaches (deterministic), and reason codes when it teaches none."""
+def session_candidates(store: Store, session_id: str, last_message: str | None,
+                       details: dict | None = None) -> tuple[list[dict], list[str]]:
+    """The lessons a session teaches (deterministic), and reason codes when it teaches none.
+
+    ``details``, when given, is filled with the failures each reason code is about (for the receipt).
+    """
     session = store.get_session(session_id)
     if session is None:
         return [], ["unknown_session"]
-    observations = store.session_observations(session_id)
+    observations = [_mcp_outcome(_through_pipe(o)) for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
     said = stated(last_message)
     said["text"] = last_message or ""
-    chains, notes = find_chains(observations)
+    chains, notes = find_chains(observations, last_message or "", details)
     candidates = []
     cwd = session.get("cwd")
     for chain in chains:
         chain["_rivals"] = [fix_words_of(other, cwd) for other in chains if other is not chain]
+    if len(chains) > 1:
+        said = split_shared(said, [fix_words_of(c, cwd) | _problem_words(c) for c in chains])
     for chain in chains:
         earlier_edits = {f for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS
                          for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
-        if _SELF_INFLICTED.search(chain["failure"].get("error_signature") or chain["failure"].get("error_text") or "") \
-                and changed and changed <= earlier_edits:
-            notes.append("self_inflicted")  # a typo in a file this session had just written: nothing to reuse
+        own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature")
+                                          or chain["failure"].get("error_text") or "") \
+            or is_static_check(chain["failure"]["target"])
+        if own_mess and changed and changed <= earlier_edits:
+            # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
+            # corrected in place: the session cleaning up its own work, nothing to reuse
+            notes.append("self_inflicted")
+            _detail(details, "self_inflicted", chain["failure"])
             continue
         candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
             notes.append(chain.get("_skip") or "no_lesson_stated")
+            _detail(details, chain.get("_skip") or "no_lesson_stated", chain["failure"])
             continue
         candidates.append(candidate)
     if not candidates and "weakened_test" not in notes:
@@ -877,16 +1193,19 @@ REASON_TEXT = {
     "retry_without_change": "a command failed, then passed on a retry with no change in between: nothing was learned",
     "unresolved_failure": "a failure was never resolved in this session (the failing check did not pass again): "
                           "no validated lesson",
-    "self_inflicted": "the only failure was a syntax error in a file this session had just written",
+    "self_inflicted": "the only failures were syntax, lint or type errors in files this session had just written, "
+                      "corrected in place: the session cleaning up its own work",
     "no_lesson_stated": "files changed, but no failure was resolved and no decision or cause was stated",
     "exploration_only": "the session only explored (reads, searches, passing commands): nothing changed",
     "no_activity": "the session did nothing lorebook could learn from",
     "unknown_session": "lorebook has no record of this session",
-    "routine_plumbing": "the failures were routine plumbing (version control, shell navigation, formatters): "
-                        "not a lesson",
+    "routine_plumbing": "the failures were routine plumbing (version control, shell navigation, formatters, a "
+                        "linter's own auto-fix): not a lesson",
     "weakened_test": "the failing test was made to pass by weakening it (skipped, loosened, renamed or deleted): "
                      "not a fix, nothing stored",
     "unrelated_change": "the check passed again, but nothing changed in between plausibly addresses its failure",
+    "flaky_failure": "the agent called the failure flaky or transient (it passed on a rerun): what changed in "
+                     "between is not its fix",
     "instruction_injection": "the final message contains text aimed at steering future agents "
                              "(\"ignore previous instructions\"…): nothing from this session is stored",
 }

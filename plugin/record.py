@@ -214,7 +214,10 @@ def _title_part(text: str, error: bool = True) -> str:
         text = _LOG_PREFIX.sub("", text).strip()
     text = _PYTEST_FAILED.sub("", text)
     text = _DOTTED_EXCEPTION.sub(r"\1", text)
-    text = _ABSOLUTE_PATH.sub(r"\1", text)
+    if error:
+        text = _ABSOLUTE_PATH.sub(r"\1", text)
+    else:  # a fix keeps the paths it quotes: `SSL_CERT_FILE=/etc/ssl/certs/corp.pem` is the lesson
+        text = re.sub(r"(`[^`]*`)|([^`]+)", lambda m: m.group(1) or _ABSOLUTE_PATH.sub(r"\1", m.group(2)), text)
     return text.strip(" .;,")
 
 
@@ -241,7 +244,9 @@ def _shorten(text: str, limit: int) -> str:
 
 def _compact_command(match: re.Match) -> str:
     words = [w for w in match.group(1).split() if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)]
-    return "`" + " ".join(os.path.basename(w) if "/" in w and not w.startswith("-") else w for w in words) + "`"
+    # a directory argument keeps its name (``src/`` stays ``src``): an empty basename would leave a bare program
+    return "`" + " ".join(os.path.basename(w.rstrip("/")) or w if "/" in w and not w.startswith("-") else w
+                          for w in words) + "`"
 
 
 def _fit_problem(problem: str, room: int) -> str:

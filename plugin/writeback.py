@@ -24,7 +24,8 @@ def write_back(store: Store, session_id: str, last_message: str | None, *, sourc
     Safe to repeat: every candidate's receipt is keyed by the session and the
     observation it starts from, so a replayed Stop returns the first decisions.
     """
-    candidates, notes = session_candidates(store, session_id, last_message)
+    details: dict[str, list[str]] = {}
+    candidates, notes = session_candidates(store, session_id, last_message, details)
     from .quality import _INJECTION
 
     if candidates and last_message and _INJECTION.search(last_message):
@@ -49,7 +50,10 @@ def write_back(store: Store, session_id: str, last_message: str | None, *, sourc
         receipt = store.get_receipt(source_agent, run_key)
         fresh = receipt is None
         if receipt is None:
-            reasons = [{"code": code, "severity": "skip", "field": None, "message": REASON_TEXT.get(code, code)}
+            # each code with the failures it is about, so one session's many failures stay readable
+            reasons = [{"code": code, "severity": "skip", "field": None,
+                        "message": REASON_TEXT.get(code, code) + (
+                            ": " + "; ".join(list(dict.fromkeys(details[code]))[:3]) if details.get(code) else "")}
                        for code in notes]
             store.add_receipt({"source_agent": source_agent, "run_key": run_key, "decision": "skipped",
                                "note_id": None, "merged_into": None, "reasons": reasons, "warnings": []})

@@ -67,11 +67,11 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
 
 
 @pytest.mark.parametrize("failed, passed, expected", [
-    ("pytest -q", "PYTHONPATH=src pytest -q", ["set PYTHONPATH=src"]),
+    ("pytest -q", "PYTHONPATH=src pytest -q", ["set `PYTHONPATH=src`"]),
     ("pytest -q", "uv run pytest -q", ["run it through `uv run`"]),
-    ("npm test", "cd web && npm test", ["run it from web/"]),
+    ("npm test", "cd web && npm test", ["run it from `web/`"]),
     ("cargo test", "cargo test --no-default-features --features rustls",
-     ["pass --features", "pass --no-default-features"]),
+     ["pass `--features`", "pass `--no-default-features`"]),
     ("pytest tests/test_a.py -q", "pytest -q", []),  # a wider test selection is not a changed invocation
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
@@ -195,8 +195,9 @@ def test_a_fix_by_changing_only_how_the_command_runs_is_stored(git_project, stor
      .ok("PYTHONPATH=src pytest tests/ -q", "48 passed in 1.02s")
      .stop("The package lives under src/ and is not installed, so pytest needs PYTHONPATH=src."))
     (note,) = store.project_notes(PROJECT)
-    assert "PYTHONPATH=src pytest tests/ -q" in note["title"] and note["verified"] == 1
-    assert "PYTHONPATH=src" in note["change"] and "lives under src/" in note["summary"]
+    # the title says what changed; the change holds the whole passing line
+    assert note["title"].endswith("— set `PYTHONPATH=src`") and note["verified"] == 1
+    assert "PYTHONPATH=src pytest tests/ -q" in note["change"] and "lives under src/" in note["summary"]
     assert note["validation"]["passed"] == ["`PYTHONPATH=src pytest tests/ -q` passed after the change (observation 2)"]
 
 

@@ -1,0 +1,469 @@
+"""Precision rules of the candidates: what is routine, what is the session's own mess, what really passed.
+
+Each rule is stated in its test's name and played with a session that is not in bench/lessons.py.
+"""
+import pytest
+
+from hookutil import run_hook
+from lorebook.candidates import (command_job, invocation_change, is_autofix, is_static_check, parse_command,
+                                 session_candidates, stated)
+from lorebook.record import lesson_title
+
+PROJECT = "github.com/acme/widget"
+
+
+class Session:
+    """A session played through the real dispatcher, one tool call at a time."""
+
+    def __init__(self, sid, cwd, prompt="fix it"):
+        self.sid, self.cwd, self.n = sid, cwd, 0
+        self.base = {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl"}
+        run_hook("session-start", dict(self.base, source="startup"))
+        run_hook("user-prompt-submit", dict(self.base, prompt=prompt))
+
+    def _id(self):
+        self.n += 1
+        return f"{self.sid}-{self.n}"
+
+    def fail(self, command, error):
+        run_hook("post-tool-use-failure", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                               tool_input={"command": command}, error=error))
+        return self
+
+    def ok(self, command, out="ok"):
+        run_hook("post-tool-use", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                       tool_input={"command": command}, tool_response={"stdout": out, "stderr": ""}))
+        return self
+
+    def edit(self, path, old, new):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Edit", tool_use_id=self._id(),
+                                       tool_input={"file_path": full, "old_string": old, "new_string": new},
+                                       tool_response={"filePath": full}))
+        return self
+
+    def write(self, path, content):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Write", tool_use_id=self._id(),
+                                       tool_input={"file_path": full, "content": content},
+                                       tool_response={"type": "create", "filePath": full, "content": content}))
+        return self
+
+    def stop(self, message):
+        run_hook("stop", dict(self.base, stop_hook_active=False, last_assistant_message=message))
+        self.message = message
+        return self
+
+
+def _candidates(store, session):
+    return session_candidates(store, session.sid, session.message)
+
+
+# --- a linter's own repair is routine ----------------------------------------------------------------
+
+@pytest.mark.parametrize("command, yes", [
+    ("ruff check --fix src/", True), ("npx eslint --fix src", True), ("black .", True),
+    ("npx prettier --write .", True), ("rubocop -A", True), ("gofmt -w ./pkg", True),
+    ("black --check .", False), ("ruff check src/", False), ("pytest --fix", False), ("sed -i s/a/b/ x.py", False),
+])
+def test_an_autofix_is_a_linter_or_formatter_rewriting_the_code(command, yes):
+    assert is_autofix(command) is yes
+
+
+def test_a_lint_failure_the_linter_fixed_itself_is_routine(git_project, store):
+    session = (Session("autofix", git_project)
+               .fail("ruff check app/", "Exit code 1\napp/billing.py:3:8: F401 [*] `sys` imported but unused\n"
+                                        "Found 1 error.\n[*] 1 fixable with the `--fix` option.")
+               .ok("ruff check --fix app/", "Found 1 error (1 fixed, 0 remaining).")
+               .stop("ruff reported an unused import in app/billing.py; `ruff check --fix` removed it."))
+    assert _candidates(store, session) == ([], ["routine_plumbing"])
+    assert store.project_notes(PROJECT) == []
+
+
+def test_a_lint_failure_after_running_the_formatter_is_routine(git_project, store):
+    session = (Session("fmt", git_project)
+               .fail("npx eslint src", "Exit code 1\n/w/src/cart.js\n  4:1  error  Expected indentation of 2 spaces"
+                                       "  indent\n\n✖ 1 problem (1 error, 0 warnings)")
+               .ok("npx eslint --fix src", "")
+               .ok("npx eslint src", "")
+               .stop("Fixed the indentation with eslint --fix; the lint is clean."))
+    assert _candidates(store, session) == ([], ["routine_plumbing"])
+
+
+def test_a_lint_failure_fixed_by_a_missing_plugin_is_still_a_lesson(git_project, store):
+    session = (Session("lintdep", git_project)
+               .fail("npx eslint src", "Exit code 2\nOops! Something went wrong! :(\nESLint couldn't find the plugin "
+                                       "\"eslint-plugin-react-hooks\".")
+               .ok("npm install -D eslint-plugin-react-hooks", "added 1 package in 2s")
+               .ok("npx eslint src", "")
+               .stop("The config extends react-hooks but the plugin was not installed; installing "
+                     "eslint-plugin-react-hooks as a dev dependency fixed the lint run."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npm install -D eslint-plugin-react-hooks" in candidate["change"] and candidate["verified"] == 1
+
+
+# --- the session's own new code ----------------------------------------------------------------------
+
+def test_a_type_error_in_a_file_the_session_just_wrote_and_corrected_is_its_own_mess(git_project, store):
+    session = (Session("ownmypy", git_project)
+               .write("app/labels.py", "def label(row) -> str:\n    return row.get('name')\n")
+               .fail("mypy app/", 'Exit code 1\napp/labels.py:2: error: Incompatible return value type (got '
+                                  '"str | None", expected "str")  [return-value]\nFound 1 error in 1 file')
+               .edit("app/labels.py", "    return row.get('name')", "    return row.get('name') or ''")
+               .ok("mypy app/", "Success: no issues found in 9 source files")
+               .stop("mypy flagged that row.get('name') may be None; label() now falls back to ''."))
+    assert _candidates(store, session) == ([], ["self_inflicted"])
+
+
+def test_a_type_error_in_existing_code_fixed_by_configuration_is_a_lesson(git_project, store):
+    session = (Session("mypycfg", git_project)
+               .write("app/geo.py", "import shapely\n")
+               .fail("mypy app/", "Exit code 1\napp/geo.py:1: error: Skipping analyzing \"shapely\": module is "
+                                  "installed, but missing library stubs or py.typed marker  [import-untyped]")
+               .edit("pyproject.toml", "[tool.mypy]\nstrict = true",
+                     "[tool.mypy]\nstrict = true\n\n[[tool.mypy.overrides]]\nmodule = \"shapely.*\"\n"
+                     "ignore_missing_imports = true")
+               .ok("mypy app/", "Success: no issues found in 10 source files")
+               .stop("shapely ships no type stubs, so strict mypy refused to analyse it; an override in "
+                     "pyproject.toml ignores its missing imports."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ignore_missing_imports = true" in candidate["change"] and candidate["files"] == ["pyproject.toml"]
+
+
+# --- an install step is the fix only when the failing check passes after it --------------------------
+
+def test_installing_the_project_before_its_tests_is_the_fix_and_keeps_its_directory(git_project, store):
+    session = (Session("install", git_project, "the api tests cannot import the package")
+               .fail("cd api && pytest -q", "Exit code 2\nE   ModuleNotFoundError: No module named 'orders'\n"
+                                            "1 error in 0.10s")
+               .ok("cd api && pip install -e .", "Successfully installed orders-0.4.0")
+               .ok("cd api && pytest -q", "27 passed in 0.80s")
+               .stop("The orders package was not installed in the venv, so its own tests could not import it; "
+                     "`pip install -e .` in api/ installed it in editable mode."))
+    (candidate,), _ = _candidates(store, session)
+    assert "cd api && pip install -e ." in candidate["change"] and candidate["verified"] == 1
+    assert candidate["validation"]["passed"][0].startswith("`cd api && pytest -q` passed")
+
+
+def test_an_install_that_passed_while_the_failing_check_never_did_stores_nothing(git_project, store):
+    session = (Session("wrongcheck", git_project)
+               .fail("mix test", "Exit code 1\n** (CompileError) test/support/factory.ex:2: module ExMachina is "
+                                 "not loaded and could not be found")
+               .ok("mix deps.get", "Resolving Hex dependencies...\nAll dependencies are up to date")
+               .stop("Fetched the dependencies with mix deps.get."))
+    assert _candidates(store, session) == ([], ["unresolved_failure"])
+
+
+# --- a check piped into a filter ---------------------------------------------------------------------
+
+def test_a_check_piped_into_tail_passed_only_if_its_output_reports_no_failure(git_project, store):
+    session = (Session("pipe", git_project)
+               .fail("pytest -q", "Exit code 1\nFAILED tests/test_rates.py::test_fx - KeyError: 'EUR'\n"
+                                  "1 failed, 8 passed in 0.2s")
+               .edit("app/rates.py", "RATES = {'USD': 1}", "RATES = {'USD': 1, 'EUR': 0.92}")
+               .ok("pytest -q 2>&1 | tail -3", "FAILED tests/test_rates.py::test_fx - KeyError: 'GBP'\n"
+                                               "1 failed, 8 passed in 0.2s")
+               .stop("Added EUR to RATES."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in notes  # the tail exited 0; the tests did not pass
+
+
+def test_a_failure_hidden_by_a_pipe_then_fixed_is_a_lesson(git_project, store):
+    session = (Session("pipefix", git_project)
+               .ok("pytest -q 2>&1 | tail -3", "FAILED tests/test_rates.py::test_fx - KeyError: 'EUR'\n"
+                                               "1 failed, 8 passed in 0.2s")
+               .edit("app/rates.py", "RATES = {'USD': 1}", "RATES = {'USD': 1, 'EUR': 0.92}")
+               .ok("pytest -q 2>&1 | tail -3", "9 passed in 0.2s")
+               .stop("test_fx failed because RATES had no EUR entry; added 'EUR': 0.92."))
+    (candidate,), _ = _candidates(store, session)
+    assert "'EUR': 0.92" in candidate["change"] and candidate["verified"] == 1
+
+
+# --- a program run by its path --------------------------------------------------------------------
+
+def test_a_program_run_by_its_path_is_the_same_program_and_the_path_is_the_invocation():
+    assert parse_command(".venv/bin/pytest -q")["family"] == parse_command("pytest -q")["family"] == "pytest"
+    assert parse_command("venv/bin/python -m pytest")["family"] == "pytest"
+    assert parse_command("./gradlew test")["family"] == "./gradlew test"
+    assert invocation_change("pytest -q", ".venv/bin/pytest -q") == ["run `.venv/bin/pytest`"]
+
+
+def test_static_checks_are_linters_type_checkers_and_formatter_checks():
+    assert all(is_static_check(c) for c in ("mypy src/", "npx tsc --noEmit", "ruff check .", "npm run lint",
+                                            "black --check ."))
+    assert not any(is_static_check(c) for c in ("pytest", "npm test", "cargo build", "go test ./..."))
+
+
+def test_a_title_keeps_a_directory_argument_when_it_compacts_a_command():
+    title = lesson_title("`mypy src/ --strict --python-version=3.12` fails with error: Incompatible return value "
+                         "type (got \"str | None\", expected \"str\") [return-value]", "add a fallback", limit=90)
+    assert "`mypy src --strict`" in title
+
+
+# --- the agent's own account of what was chance and what was incidental ------------------------------
+
+def test_a_failure_the_agent_calls_flaky_is_not_linked_to_the_edit_in_between(git_project, store):
+    session = (Session("flaky", git_project)
+               .fail("npm test", "Exit code 1\n FAIL  src/upload.test.ts\n  ● upload › resumes\n"
+                                 "    thrown: \"Exceeded timeout of 5000 ms for a test.\"")
+               .edit("src/config.ts", "retries: 2", "retries: 3")
+               .ok("npm test", "Tests:  31 passed, 31 total")
+               .stop("The upload test is flaky: it timed out once and passed on the rerun. Bumped the default "
+                     "retries to 3 as asked."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+def test_a_flaky_test_the_agent_explains_and_fixes_is_a_lesson(git_project, store):
+    session = (Session("flakyfix", git_project)
+               .fail("pytest tests/test_report.py -q", "Exit code 1\nFAILED tests/test_report.py::test_rows - "
+                                                       "AssertionError: assert ['b', 'a'] == ['a', 'b']")
+               .edit("app/report.py", "    return list(names)", "    return sorted(names)")
+               .ok("pytest tests/test_report.py -q", "4 passed")
+               .stop("test_rows was flaky because report.rows() returned a set's order; it now returns the "
+                     "names sorted."))
+    (candidate,), _ = _candidates(store, session)
+    assert "sorted(names)" in candidate["change"]
+
+
+def test_an_edit_the_agent_calls_incidental_is_not_part_of_the_fix(git_project, store):
+    session = (Session("bystander", git_project)
+               .fail("go test ./internal/queue/...", "Exit code 1\n--- FAIL: TestDrain (0.00s)\n"
+                                                     "    queue_test.go:31: got 2 items, want 3")
+               .edit("internal/queue/queue.go", "for i := 0; i < len(q.items)-1; i++ {",
+                     "for i := 0; i < len(q.items); i++ {")
+               .edit("internal/metrics/metrics.go", "// Counter counts", "// Counter counts events.")
+               .ok("go test ./internal/queue/...", "ok  \texample.com/svc/internal/queue\t0.01s")
+               .stop("Drain stopped one item early (an off-by-one in its loop bound). I also fixed a comment in "
+                     "metrics.go while I was there."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["files"] == ["internal/queue/queue.go"] and "metrics" not in candidate["change"]
+    assert "internal/metrics/metrics.go" in " ".join(candidate["validation"]["not_performed"])
+
+
+# --- a step between a failure and its success ---------------------------------------------------------
+
+def test_a_generate_step_between_a_failure_and_its_success_is_the_fix(git_project, store):
+    session = (Session("codegen", git_project)
+               .fail("npm run build", "Exit code 2\nsrc/orders.ts(3,10): error TS2305: Module '\"./gen/api\"' has "
+                                      "no exported member 'Refund'.")
+               .ok("npx openapi-typescript-codegen generate -i api.yaml -o src/gen", "Done")
+               .ok("npm run build", "built in 3.1s")
+               .stop("src/gen was generated from an older api.yaml; regenerating the client added Refund."))
+    (candidate,), _ = _candidates(store, session)
+    assert "openapi-typescript-codegen generate" in candidate["change"] and candidate["verified"] == 1
+    assert candidate["summary"].startswith("src/gen was generated from an older api.yaml")  # the agent's words
+
+
+def test_a_step_the_error_message_names_is_a_change(git_project, store):
+    session = (Session("namedstep", git_project)
+               .fail("cargo run", "Exit code 101\nthread 'main' panicked at src/main.rs:8:\nconfig.toml not found; "
+                                  "run `cargo xtask init-config` to create it")
+               .ok("cargo xtask init-config", "wrote config.toml")
+               .ok("cargo run", "listening on 0.0.0.0:8080")
+               .stop("The server needs a config.toml, which `cargo xtask init-config` creates."))
+    (candidate,), _ = _candidates(store, session)
+    assert "cargo xtask init-config" in candidate["change"]
+
+
+def test_a_command_nobody_named_that_changes_nothing_is_not_a_step(git_project, store):
+    session = (Session("notastep", git_project)
+               .fail("cargo run", "Exit code 101\nthread 'main' panicked at src/main.rs:8:\nconnection refused")
+               .ok("cargo tree -d", "serde v1.0.200")
+               .ok("cargo run", "listening on 0.0.0.0:8080")
+               .stop("It works on the second run."))
+    assert _candidates(store, session) == ([], ["retry_without_change"])
+
+
+def test_a_service_started_between_a_failure_and_its_success_is_the_fix(git_project, store):
+    session = (Session("service", git_project)
+               .fail("python -m pytest tests/test_search.py -q",
+                     "Exit code 1\nE   elastic_transport.ConnectionError: Connection refused (localhost:9200)")
+               .ok("ls docker", "elasticsearch.yml")
+               .ok("make search-up", "docker compose up -d elasticsearch\nContainer search-1  Started")
+               .ok("python -m pytest tests/test_search.py -q", "14 passed in 2.3s")
+               .stop("Elasticsearch was not running; it is started by a make target and the search tests pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make search-up" in candidate["change"] and "ls docker" not in candidate["change"]
+
+
+def test_a_command_the_agents_account_quotes_is_a_change(git_project, store):
+    session = (Session("quoted", git_project)
+               .fail("./bin/worker --once", "Exit code 1\nfatal: queue 'mail' does not exist")
+               .ok("./bin/admin queues create mail", "created queue mail")
+               .ok("./bin/worker --once", "processed 0 jobs")
+               .stop("The worker expects its queue to exist; `./bin/admin queues create mail` created it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./bin/admin queues create mail" in candidate["change"]
+
+
+def test_an_option_value_before_the_subcommand_does_not_hide_the_job():
+    assert command_job("pnpm --filter @shop/web test") == command_job("yarn test") == "test"
+    assert command_job("npm -C client run build") == "build"
+    assert command_job("uv add --dev pytest-cov") != "test"  # a package named after a program is not that program
+    assert command_job("pip install pytest-mock") == "install"
+
+
+def test_the_projects_way_to_run_a_packages_tests_is_a_convention(git_project, store):
+    session = (Session("workspace", git_project)
+               .fail("yarn test", "Exit code 1\nerror Command \"test\" not found.")
+               .ok("pnpm --filter @shop/web test", "Test Files  6 passed (6)")
+               .stop("This is a pnpm workspace without a root test script; tests run per package."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "pattern" and "pnpm --filter @shop/web test" in candidate["change"]
+
+
+def test_an_install_is_never_another_way_to_run_the_failing_check(git_project, store):
+    session = (Session("notajob", git_project)
+               .fail("pytest -q", "Exit code 4\nE   fixture 'mocker' not found")
+               .ok("pip install pytest-mock", "Successfully installed pytest-mock-3.14.0")
+               .ok("pytest -q", "40 passed"))
+    session.stop("The tests use the mocker fixture from pytest-mock, which was not installed.")
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "fix" and "pip install pytest-mock" in candidate["change"]
+    assert candidate["validation"]["passed"][0].startswith("`pytest -q` passed")
+
+
+def test_an_edit_to_comments_only_is_not_the_fix(git_project, store):
+    session = (Session("comment", git_project)
+               .fail("go test ./pkg/cache/...", "Exit code 1\n--- FAIL: TestEvict (0.00s)\n    cache_test.go:40: "
+                                                "evicted 0 entries, want 1")
+               .edit("pkg/cache/cache.go", "// Evict drops entries older than ttl.",
+                     "// Evict drops entries older than the ttl.")
+               .edit("pkg/cache/cache.go", "if age > c.ttl {", "if age >= c.ttl {")
+               .ok("go test ./pkg/cache/...", "ok  \texample.com/svc/pkg/cache\t0.01s")
+               .stop("Evict skipped entries exactly ttl old; the comparison is >= now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "age >= c.ttl" in candidate["change"] and "older than the ttl" not in candidate["change"]
+
+
+def test_a_sentence_about_two_problems_gives_each_lesson_its_own_clause(git_project, store):
+    session = (Session("twoclauses", git_project)
+               .fail("npm run lint", "Exit code 2\nESLint couldn't find the config \"prettier\" to extend from.")
+               .ok("npm install -D eslint-config-prettier", "added 1 package")
+               .ok("npm run lint", "")
+               .fail("npm test", "Exit code 1\nReferenceError: TextEncoder is not defined")
+               .edit("jest.config.js", "testEnvironment: 'jsdom',", "testEnvironment: 'node',")
+               .ok("npm test", "Tests: 12 passed, 12 total")
+               .stop("Two separate problems: the lint config extends prettier but eslint-config-prettier was not "
+                     "installed, and the jest environment was jsdom, which has no TextEncoder."))
+    candidates, _ = _candidates(store, session)
+    summaries = sorted(c["summary"] for c in candidates)
+    assert len(summaries) == 2 and summaries[0] != summaries[1]
+    assert any("eslint-config-prettier" in s and "jsdom" not in s for s in summaries)
+    assert any("jsdom" in s and "eslint-config-prettier" not in s for s in summaries)
+
+
+def test_an_attempt_that_only_got_past_the_first_error_is_not_the_fix():
+    said = stated("Adding libpq alone was not enough: the build then needed gcc. Installing only gcc got past the "
+                  "first error but then the linker failed.")
+    assert len(said["did_not_help"]) == 2 and said["fix"] == []
+
+
+# --- a card a reader can act on -------------------------------------------------------------------------
+
+def test_an_absolute_cd_into_the_project_reads_relative_and_the_title_says_what_changed(git_project, store):
+    root = str(git_project)
+    session = (Session("abscd", git_project)
+               .ok(f"cd {root}/services/api && uv run pytest -q 2>&1 | tail -5",
+                   "E   ModuleNotFoundError: No module named 'billing_api'\n1 error in 0.2s")
+               .ok(f"cd {root}/services/api && PYTHONPATH=src uv run pytest -q 2>&1 | tail -5", "58 passed in 1.9s")
+               .stop("The package lives in services/api/src and is not installed, so pytest needs PYTHONPATH=src."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("— set `PYTHONPATH=src`")
+    assert "`cd services/api && PYTHONPATH=src uv run pytest -q`" in candidate["change"]
+    assert root not in candidate["change"] + candidate["trigger"] + " ".join(candidate["validation"]["passed"])
+
+
+def test_a_list_of_things_to_do_later_is_not_the_account_of_the_fix(git_project, store):
+    message = ("## Findings\n\n- **Problem**: the worker cannot reach the queue because QUEUE_URL is unset in tests.\n"
+               "- **Fix**:\n  1. Document QUEUE_URL in README.\n  2. Set a default with "
+               "`os.environ.get('QUEUE_URL', 'memory://')` in settings.py.\n\n"
+               "Everything else looks fine.")
+    session = (Session("todo", git_project)
+               .fail("pytest tests/test_worker.py -q", "Exit code 1\nE   KeyError: 'QUEUE_URL'")
+               .ok("QUEUE_URL=memory:// pytest tests/test_worker.py -q", "9 passed")
+               .stop(message))
+    (candidate,), _ = _candidates(store, session)
+    assert "QUEUE_URL is unset" in candidate["summary"]
+    assert "Document" not in candidate["summary"] and "Set a default" not in candidate["summary"]
+
+
+def test_a_title_keeps_the_path_the_fix_quotes_and_shortens_the_errors():
+    title = lesson_title("`./gradlew test` fails with IllegalStateException: no socket at /var/run/docker.sock",
+                         "set `DOCKER_HOST=unix:///run/user/1000/docker.sock`")
+    assert title.endswith("set `DOCKER_HOST=unix:///run/user/1000/docker.sock`")
+    assert "/var/run/" not in title  # the error's path is furniture
+
+
+def test_a_short_diff_shows_whole_tokens():
+    from lorebook.candidates import _short_diff
+
+    hunk = {"old": "        self.http = httpx.Client(base_url=base_url, timeout=5)",
+            "new": "        self.http = httpx.Client(base_url=base_url, timeout=30)"}
+    assert _short_diff(hunk) == "`timeout=5` → `timeout=30`"
+
+
+# --- the receipt says which failure each reason is about ----------------------------------------------
+
+def test_a_missing_program_in_a_later_pipeline_stage_is_not_the_first_stages_plumbing(git_project, store):
+    session = (Session("stage", git_project)
+               .fail("head -3 events.ndjson | yq -p json '.'", "Exit code 127\n/bin/bash: line 1: yq: command not found")
+               .stop("yq is not installed here."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and notes == ["unresolved_failure"]  # yq never ran; `head` is not the problem
+
+
+def test_each_skip_reason_in_the_receipt_names_its_failures(git_project, store):
+    from lorebook.writeback import write_back
+
+    session = (Session("reasons", git_project)
+               .fail("git push", "Exit code 128\nfatal: The current branch topic has no upstream branch.")
+               .ok("git push -u origin topic", "branch 'topic' set up to track 'origin/topic'.")
+               .fail("cargo bench", "Exit code 101\nerror: linker `cc` not found")
+               .stop("Pushed the branch; the benches need a C linker, which this machine lacks."))
+    (result,) = write_back(store, session.sid, session.message)
+    messages = {r["code"]: r["message"] for r in result["reasons"]}
+    assert "`git push` (fatal: The current branch topic has no upstream branch" in messages["routine_plumbing"]
+    assert "`cargo bench` (error: linker `cc` not found)" in messages["unresolved_failure"]
+
+
+# --- MCP tools fail and pass again too ----------------------------------------------------------------
+
+def _mcp(session, tool, args, text):
+    run_hook("post-tool-use", dict(session.base, tool_name=tool, tool_use_id=session._id(), tool_input=args,
+                                   tool_response=[{"type": "text", "text": text}]))
+    return session
+
+
+def test_an_mcp_call_that_answers_an_error_then_passes_after_a_state_change_is_a_lesson(git_project, store):
+    session = Session("mcpstate", git_project)
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"},
+         '{"result":"Error: no index selected. Call select_index with one of: handbook, api"}')
+    _mcp(session, "mcp__docsearch__list_indexes", {}, '{"result":"handbook, api"}')
+    _mcp(session, "mcp__docsearch__select_index", {"name": "handbook"}, '{"result":"OK"}')
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"}, '{"result":"3 hits"}')
+    session.stop("The docsearch server needs an index selected before it answers queries.")
+    (candidate,), _ = _candidates(store, session)
+    assert 'docsearch.select_index(name="handbook")' in candidate["change"]
+    assert "list_indexes" not in candidate["change"] and candidate["verified"] == 1
+
+
+def test_an_mcp_error_retried_with_only_reads_in_between_stores_nothing(git_project, store):
+    session = Session("mcpretry", git_project)
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"}, '{"result":"Error: upstream timed out"}')
+    _mcp(session, "mcp__docsearch__list_indexes", {}, '{"result":"handbook, api"}')
+    _mcp(session, "mcp__docsearch__query", {"q": "retry policy"}, '{"result":"3 hits"}')
+    session.stop("The docs search timed out once; the retry worked.")
+    assert _candidates(store, session) == ([], ["retry_without_change"])
+
+
+def test_a_server_started_after_a_failure_that_is_not_about_reaching_it_is_no_step(git_project, store):
+    session = (Session("npmstart", git_project)
+               .fail("npm test", "Exit code 1\n  ● cart › total › sums line prices\n    Expected: 30\n    Received: 20")
+               .edit("src/cart.js", "return lines.reduce((s, l) => s + l.price, 0)",
+                     "return lines.reduce((s, l) => s + l.price * l.qty, 0)")
+               .ok("npm start", "Server listening on :3000")
+               .ok("npm test", "Tests: 18 passed, 18 total")
+               .stop("total() ignored quantities; it now multiplies price by qty."))
+    (candidate,), _ = _candidates(store, session)
+    assert "l.price * l.qty" in candidate["change"] and "npm start" not in candidate["change"]
