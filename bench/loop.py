@@ -92,7 +92,9 @@ SESSIONS = [
                 ok("git log --oneline -5 -- app/auth.py", "a1b2c3 move session check to middleware")],
          stop="Login is handled in app/auth.py: login() checks the password hash and the session cookie is set "
               "by SessionMiddleware in app/middleware.py, which runs before every view."),
-    dict(name="repeat of the urllib3 lesson in a later session", project="A", sid="s05", expect="merged",
+    # the same pin in another file (requirements-ci.txt): by issue 12 another file is another fix, which a merge
+    # would drop (a merge keeps the first note's change), so it is its own note; the relabel came with that rule
+    dict(name="the urllib3 pin again, in the CI requirements", project="A", sid="s05", expect="created",
          prompt="tests fail to import again on the new CI image",
          steps=[fail("pytest -q", "Exit code 1\nImportError: cannot import name 'Retry' from 'urllib3.util' "
                                   "(/ci/venv/lib/python3.11/site-packages/urllib3/util/__init__.py)"),
@@ -100,6 +102,14 @@ SESSIONS = [
                 ok("pytest -q", "58 passed in 2.9s")],
          stop="Same urllib3 2.x problem: requests 2.28 imports Retry from the old location, so urllib3<2 had to be "
               "pinned in requirements-ci.txt as well."),
+    dict(name="repeat of the urllib3 lesson in a later session", project="A", sid="s05b", expect="merged",
+         prompt="the import error is back after rebasing onto release/2.4",
+         steps=[fail("pytest -q", "Exit code 1\nImportError: cannot import name 'Retry' from 'urllib3.util' "
+                                  "(/venv/lib/python3.11/site-packages/urllib3/util/__init__.py)"),
+                edit("requirements.txt", "requests==2.28.2", "requests==2.28.2\nurllib3<2"),
+                ok("pytest -q", "61 passed in 3.0s")],
+         stop="The release branch lost the pin: with urllib3 2.x installed, requests 2.28 cannot import Retry. "
+              "Re-added urllib3<2 to requirements.txt; the suite passes."),
     dict(name="contradiction: retries in app.cfg did not help, the check reads ~/.apprc", project="A", sid="s06",
          expect="created", expect_relation="contradicts",
          prompt="the health check fails on the staging box",
