@@ -409,7 +409,15 @@ def _said_in_words(fact: str, text_lower: str, words: frozenset[str]) -> bool:
     """Every word of the name ``fact`` (two or more, split where it joins them) is said in the other lesson, in
     any order and form: `maven-surefire-plugin` in "pins the Surefire plugin ... Maven". An ENV_VAR or a file is
     said only as its words in a row (`DATABASE_URL`: "the database URL"; `RELEASE_TOKEN` is not "the release job
-    ... a token"). Digits must be said as they are (a version or a code is no paraphrase)."""
+    ... a token"). Digits must be said as they are (a version or a code is no paraphrase). One name spelled with
+    or without its hyphens (pkg-config, pkgconfig) and a qualified name said by its last two parts
+    (Ecto.Adapters.SQL.Sandbox.allow, Sandbox.allow) are said too."""
+    squashed = re.sub(r"[\-_]", "", fact)  # pkg-config and pkgconfig, no_cache and nocache
+    if len(squashed) > 4 and squashed in {re.sub(r"[\-_]", "", w) for w in words}:
+        return True
+    dotted = fact.split(".")  # a qualified name and its tail: Ecto.Adapters.SQL.Sandbox.allow and Sandbox.allow
+    if len(dotted) > 2 and all(dotted) and _bounded_in(".".join(dotted[-2:]), text_lower):
+        return True
     parts = [p for p in _JOINS.split(fact) if p and (len(p) > 2 or re.search(r"\d", p)) and p not in _STOP]
     if len(parts) < 2:
         return False

@@ -306,6 +306,10 @@ def test_another_fix_stays_apart_however_alike_the_meaning():
     ("CACHE_TTL_SECONDS", "the cache job runs every few seconds with a ttl", False),
     ("ci/deploy_key.pem", "the ci deploy key pem", True),                  # a file: in a row too
     ("ci/deploy_key.pem", "the deploy job in CI reads a key", False),
+    ("libxml-dev", "the libxmldev package", True),                         # one name, hyphen or none
+    ("zstd", "the z-std package", False),                                  # too short to say it is one name
+    ("Billing.Workers.Invoice.retry", "Invoice.retry", True),              # a qualified name and its tail
+    ("Billing.Workers.Invoice.retry", "Payment.retry", False),
 ])
 def test_a_name_is_said_in_words_only_when_all_its_words_are(fact, said, merged):
     a = lesson("t", "x", f"Set `{fact}` in the service config.")
