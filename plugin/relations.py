@@ -411,7 +411,8 @@ def _said_in_words(fact: str, text_lower: str, words: frozenset[str]) -> bool:
     said only as its words in a row (`DATABASE_URL`: "the database URL"; `RELEASE_TOKEN` is not "the release job
     ... a token"). Digits must be said as they are (a version or a code is no paraphrase). One name spelled with
     or without its hyphens (pkg-config, pkgconfig) and a qualified name said by its last two parts
-    (Ecto.Adapters.SQL.Sandbox.allow, Sandbox.allow) are said too."""
+    (Ecto.Adapters.SQL.Sandbox.allow, Sandbox.allow) are said too, and so is a one-word name said in another form
+    (`compile`: "compiling")."""
     squashed = re.sub(r"[\-_]", "", fact)  # pkg-config and pkgconfig, no_cache and nocache
     if len(squashed) > 4 and squashed in {re.sub(r"[\-_]", "", w) for w in words}:
         return True
@@ -419,6 +420,9 @@ def _said_in_words(fact: str, text_lower: str, words: frozenset[str]) -> bool:
     if len(dotted) > 2 and all(dotted) and _bounded_in(".".join(dotted[-2:]), text_lower):
         return True
     parts = [p for p in _JOINS.split(fact) if p and (len(p) > 2 or re.search(r"\d", p)) and p not in _STOP]
+    if len(parts) == 1 and parts[0].isalpha() and len(parts[0]) > 3 and fact == parts[0]:
+        stem = _stem(parts[0]).rstrip("e")  # a word said in another form: compile, compiling
+        return any(w.startswith(stem) and len(w) - len(stem) <= 4 for w in words)
     if len(parts) < 2:
         return False
     if fact in _AS_IS:

@@ -310,6 +310,8 @@ def test_another_fix_stays_apart_however_alike_the_meaning():
     ("zstd", "the z-std package", False),                                  # too short to say it is one name
     ("Billing.Workers.Invoice.retry", "Invoice.retry", True),              # a qualified name and its tail
     ("Billing.Workers.Invoice.retry", "Payment.retry", False),
+    ("reindex", "a search that is reindexed", True),                      # one word in another form
+    ("buildkit", "the build step", False),                                 # not a word cut short
 ])
 def test_a_name_is_said_in_words_only_when_all_its_words_are(fact, said, merged):
     a = lesson("t", "x", f"Set `{fact}` in the service config.")
