@@ -420,6 +420,8 @@ def _said_in_words(fact: str, text_lower: str, words: frozenset[str]) -> bool:
     if len(dotted) > 2 and all(dotted) and _bounded_in(".".join(dotted[-2:]), text_lower):
         return True
     parts = [p for p in _JOINS.split(fact) if p and (len(p) > 2 or re.search(r"\d", p)) and p not in _STOP]
+    if re.search(r"\w[._]\w", fact) and re.search(r"\w[._]" + re.escape(fact) + r"(?!\w)", text_lower):
+        return True  # the tail of the other's longer name: unicode_ci in utf8mb4_unicode_ci
     if len(parts) == 1 and parts[0].isalpha() and len(parts[0]) > 3 and fact == parts[0]:
         stem = _stem(parts[0]).rstrip("e")  # a word said in another form: compile, compiling
         return any(w.startswith(stem) and len(w) - len(stem) <= 4 for w in words)

@@ -312,6 +312,8 @@ def test_another_fix_stays_apart_however_alike_the_meaning():
     ("Billing.Workers.Invoice.retry", "Payment.retry", False),
     ("reindex", "a search that is reindexed", True),                      # one word in another form
     ("buildkit", "the build step", False),                                 # not a word cut short
+    ("retry_ms", "the client_retry_ms setting", True),                     # the tail of a longer name
+    ("retry_ms", "the retry_msec setting", False),
 ])
 def test_a_name_is_said_in_words_only_when_all_its_words_are(fact, said, merged):
     a = lesson("t", "x", f"Set `{fact}` in the service config.")
