@@ -8,7 +8,9 @@ mentions (a package, variable, flag, file, value, version, error code), or that
 do different things to one thing, stay two (:func:`different_fix`). A
 contradiction is one problem with incompatible fixes (:func:`contradicts`).
 A name is the same name spelled out in words, and a fix told again at more length
-(all the shorter one says, and more details) is the same fix. Contradictions are
+(all the shorter one says, and more details) is the same fix. Where the model finds
+the two notes alike (hybrid mode only), a name is also said by its words in any order
+or form (:func:`_said_in_words`). Contradictions are
 decided by what the fixes do, not by a phrase: a rejection that names the other's
 remedy, another value for one name, the opposite direction, or taking away what
 the other adds. Thresholds and cues were chosen on the in-sample pairs of
