@@ -247,8 +247,8 @@ def _facts(text: str) -> dict[str, float]:
         facts[low] = max(facts.get(low, 0.0), weight)
         if low not in _FACT_PARTS and len(_FACT_PARTS) < 100_000:
             _FACT_PARTS[low] = _parts_of(raw)
-            if _NAME_AS_IS.search(raw):
-                _AS_IS.add(low)
+        if low not in _AS_IS and len(_AS_IS) < 100_000 and _NAME_AS_IS.search(raw):
+            _AS_IS.add(low)  # written once as an ENV_VAR or a file: said in words only as its words in a row
 
     for match in _QUOTED.finditer(text):  # a plain word in quotes or backticks is a name: `requests`, 'yaml'
         inner = next(g for g in match.groups() if g is not None)
