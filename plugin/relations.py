@@ -8,7 +8,9 @@ mentions (a package, variable, flag, file, value, version, error code), or that
 do different things to one thing, stay two (:func:`different_fix`). A
 contradiction is one problem with incompatible fixes (:func:`contradicts`).
 A name is the same name spelled out in words, and a fix told again at more length
-(all the shorter one says, and more details) is the same fix. Contradictions are
+(all the shorter one says, and more details) is the same fix. Where the model finds
+the two notes alike (hybrid mode only), a name is also said by its words in any order
+or form (:func:`_said_in_words`). Contradictions are
 decided by what the fixes do, not by a phrase: a rejection that names the other's
 remedy, another value for one name, the opposite direction, or taking away what
 the other adds. Thresholds and cues were chosen on the in-sample pairs of
@@ -39,6 +41,9 @@ TOLD_WITHIN = 0.85            # a fix this much said within the other lesson is 
 SAME_PROBLEM_THRESHOLD = 0.3  # title + trigger + error: at or above, one problem (contradictions need it)
 RECALLED_FACTOR = 0.8          # a restatement of a note recalled into the session merges more readily
 VECTOR_WEIGHT = 0.5
+# at or above this cosine of the whole notes (hybrid mode only), a name one lesson writes as an identifier and
+# the other says in words (DATABASE_URL / "the database URL") is one name, not a fact apart
+SAID_IN_WORDS_COSINE = 0.75
 
 _STOP = frozenset("""
 a an the and or but if then else of to in on at by for with from into onto as is are was were be been being it its
@@ -242,6 +247,8 @@ def _facts(text: str) -> dict[str, float]:
         facts[low] = max(facts.get(low, 0.0), weight)
         if low not in _FACT_PARTS and len(_FACT_PARTS) < 100_000:
             _FACT_PARTS[low] = _parts_of(raw)
+        if low not in _AS_IS and len(_AS_IS) < 100_000 and _NAME_AS_IS.search(raw):
+            _AS_IS.add(low)  # written once as an ENV_VAR or a file: said in words only as its words in a row
 
     for match in _QUOTED.finditer(text):  # a plain word in quotes or backticks is a name: `requests`, 'yaml'
         inner = next(g for g in match.groups() if g is not None)
@@ -276,6 +283,7 @@ _VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
 _AMOUNT = LazyRegex(r"(\d{2,})(?:[a-z]{1,3})?")
 _PINNED = LazyRegex(r"(@?[a-z][\w.\-/]*?)(?:@|==|>=|~=)v?(\d+(?:\.\d+)*)")
 _FACT_PARTS: dict[str, tuple[str, ...]] = {}  # a fact's words, split where its original spelling joins them
+_AS_IS: set[str] = set()  # facts spelled as ENV_VARS or files: said in words only as those words in a row
 _JOINS = LazyRegex(r"[._/\-:@$*=,\s()\[\]{}'\"`]+")
 
 
@@ -383,15 +391,57 @@ def _words_of(text_lower: str) -> frozenset[str]:
     return frozenset(words)
 
 
-def distinct_facts(a: dict, b: dict, role: str = "fix") -> tuple[dict[str, float], dict[str, float]]:
+def distinct_facts(a: dict, b: dict, role: str = "fix",
+                   loose: bool = False) -> tuple[dict[str, float], dict[str, float]]:
     """(facts only ``a`` names, facts only ``b`` names) in its fix (``role="fix"``) or its problem ("problem"),
-    weighted: a name, value, file or code that the other lesson never mentions anywhere."""
+    weighted: a name, value, file or code that the other lesson never mentions anywhere. ``loose``: a name
+    whose words the other lesson says anywhere, in any order, is mentioned (see :func:`_said_in_words`)."""
     part = _remedy_text if role == "fix" else _problem_text
     ta, tb = _full_text(a).lower(), _full_text(b).lower()
     wa, wb = _words_of(ta), _words_of(tb)
-    only_a = {f: w for f, w in _facts(part(a)).items() if not _mentions(f, tb, wb)}
-    only_b = {f: w for f, w in _facts(part(b)).items() if not _mentions(f, ta, wa)}
+    only_a = {f: w for f, w in _facts(part(a)).items()
+              if not _mentions(f, tb, wb) and not (loose and _said_in_words(f, tb, wb))}
+    only_b = {f: w for f, w in _facts(part(b)).items()
+              if not _mentions(f, ta, wa) and not (loose and _said_in_words(f, ta, wa))}
     return only_a, only_b
+
+
+@lru_cache(maxsize=8192)
+def _said_in_words(fact: str, text_lower: str, words: frozenset[str]) -> bool:
+    """Every word of the name ``fact`` (two or more, split where it joins them) is said in the other lesson, in
+    any order and form: `maven-surefire-plugin` in "pins the Surefire plugin ... Maven". An ENV_VAR or a file is
+    said only as its words in a row (`DATABASE_URL`: "the database URL"; `RELEASE_TOKEN` is not "the release job
+    ... a token"). Digits must be said as they are (a version or a code is no paraphrase). One name spelled with
+    or without its hyphens (pkg-config, pkgconfig) and a qualified name said by its last two parts
+    (Ecto.Adapters.SQL.Sandbox.allow, Sandbox.allow) are said too, and so is a one-word name said in another form
+    (`compile`: "compiling")."""
+    squashed = re.sub(r"[\-_]", "", fact)  # pkg-config and pkgconfig, no_cache and nocache
+    if len(squashed) > 4 and squashed in {re.sub(r"[\-_]", "", w) for w in words}:
+        return True
+    dotted = fact.split(".")  # a qualified name and its tail: Ecto.Adapters.SQL.Sandbox.allow and Sandbox.allow
+    if len(dotted) > 2 and all(dotted) and _bounded_in(".".join(dotted[-2:]), text_lower):
+        return True
+    parts = [p for p in _JOINS.split(fact) if p and (len(p) > 2 or re.search(r"\d", p)) and p not in _STOP]
+    if re.search(r"\w[._]\w", fact) and re.search(r"\w[._]" + re.escape(fact) + r"(?!\w)", text_lower):
+        return True  # the tail of the other's longer name: unicode_ci in utf8mb4_unicode_ci
+    if len(parts) == 1 and parts[0].isalpha() and len(parts[0]) > 3 and fact == parts[0]:
+        stem = _stem(parts[0]).rstrip("e")  # a word said in another form: compile, compiling
+        return any(w.startswith(stem) and len(w) - len(stem) <= 4 for w in words)
+    if len(parts) < 2:
+        return False
+    if fact in _AS_IS:
+        return re.search(r"(?<![\w])" + r"\w*[\s_.\-/']+".join(re.escape(_stem(p)) for p in parts) + r"\w*",
+                         text_lower) is not None
+    stems = {_stem(w) for w in words}
+    for part in parts:
+        if part in words:
+            continue
+        if any(ch.isdigit() for ch in part):
+            return False
+        stem = _stem(part)
+        if not any(w.startswith(stem) or (len(w) >= 5 and stem.startswith(w)) for w in stems):
+            return False
+    return True
 
 
 # what a fix does to a thing; two fixes doing different things to one thing are two fixes
@@ -481,7 +531,7 @@ def swapped_subjects(a: dict, b: dict) -> tuple[set[str], set[str]]:
     return (only_a, only_b) if only_a and only_b else (set(), set())
 
 
-def different_fix(a: dict, b: dict) -> list[str]:
+def different_fix(a: dict, b: dict, loose: bool = False) -> list[str]:
     """Why ``a`` and ``b`` are two lessons, not one (empty: nothing tells them apart).
 
     Each names a fact the other never mentions — another package, variable, flag,
@@ -496,7 +546,7 @@ def different_fix(a: dict, b: dict) -> list[str]:
     if subject_a:
         return [f"one is about {', '.join(sorted(subject_a)[:3])}, the other about {', '.join(sorted(subject_b)[:3])}"]
     for role in ("fix", "problem"):
-        only_a, only_b = distinct_facts(a, b, role)
+        only_a, only_b = distinct_facts(a, b, role, loose and role == "fix")
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
             return [f"the {role} of one names {', '.join(sorted(only_a)[:3])}",
                     f"the other's names {', '.join(sorted(only_b)[:3])}"]
@@ -662,7 +712,7 @@ def compare(a: dict, b: dict, cosine: float | None = None, recalled: bool = Fals
     if contradicts(a, b):
         return dict(result, relation="contradicts")
     if score >= threshold:
-        apart = different_fix(a, b)
+        apart = different_fix(a, b, loose=cosine is not None and cosine >= SAID_IN_WORDS_COSINE)
         if not apart:
             return dict(result, relation="duplicate")
         return dict(result, relation="related", different_fix=apart)

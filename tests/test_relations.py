@@ -256,6 +256,72 @@ def test_a_name_spelled_out_in_words_is_the_same_name():
     assert "report_timeout" in distinct_facts(env, prose, "fix")[0]
 
 
+# --- hybrid mode: an identifier in one lesson, plain words in the other ----------------------------------------
+
+# the same lesson told twice: the one names the setting and the file, the other says them in words
+SOCKET_TIMEOUT = lesson(
+    "Nightly export to the SFTP host hangs forever: set sftp_socket_timeout in exporter.toml",
+    "Running the nightly export job against partner SFTP",
+    "Set `sftp_socket_timeout = 30` and `sftp_keepalive_interval = 10` under [export] in config/exporter.toml, so a "
+    "dead connection fails after 30 s.",
+    signatures=["export job exceeded 6h"])
+SOCKET_TIMEOUT_IN_WORDS = lesson(
+    "The nightly partner export never finishes when the SFTP server stops answering; give its socket a timeout",
+    "nightly export job to the partner SFTP server",
+    "config/exporter.toml now gives the SFTP socket a timeout of 30 seconds and a keepalive at an interval of 10 "
+    "seconds, so a dead connection fails fast.",
+    signatures=["export job exceeded 6h"])
+# the same story with another fix: a retry wrapper, not a timeout
+SOCKET_RETRY = lesson(
+    "The nightly partner export never finishes when the SFTP server stops answering; retry the upload",
+    "nightly export job to the partner SFTP server",
+    "Wrapped the upload in export/sftp.py with tenacity.retry(stop_after_attempt(3)) so a dead connection is "
+    "retried on a new socket.",
+    signatures=["export job exceeded 6h"])
+
+
+def test_a_name_said_in_words_merges_when_the_model_agrees():
+    """Hybrid mode (a write, MCP): with a cosine this high, `sftp_socket_timeout` and "gives the SFTP socket a
+    timeout" are one setting, in any order; lexically (the Stop hook) the names stay facts apart."""
+    assert compare(SOCKET_TIMEOUT_IN_WORDS, SOCKET_TIMEOUT, cosine=0.86)["relation"] == "duplicate"
+    assert compare(SOCKET_TIMEOUT, SOCKET_TIMEOUT_IN_WORDS, cosine=0.86)["relation"] == "duplicate"
+    assert compare(SOCKET_TIMEOUT_IN_WORDS, SOCKET_TIMEOUT)["relation"] == "related"
+    # a cosine under SAID_IN_WORDS_COSINE does not vouch for the words
+    low = compare(SOCKET_TIMEOUT_IN_WORDS, SOCKET_TIMEOUT, cosine=0.7)
+    assert low["relation"] != "duplicate", low
+
+
+def test_another_fix_stays_apart_however_alike_the_meaning():
+    """What the other fix names (a file, a call, a count) is said nowhere in the first: no cosine merges them."""
+    for a, b in ((SOCKET_RETRY, SOCKET_TIMEOUT), (SOCKET_RETRY, SOCKET_TIMEOUT_IN_WORDS)):
+        assert compare(a, b, cosine=0.93)["relation"] != "duplicate", compare(a, b, cosine=0.93)
+        assert compare(b, a, cosine=0.93)["relation"] != "duplicate", compare(b, a, cosine=0.93)
+
+
+@pytest.mark.parametrize("fact, said, merged", [
+    ("tls-verify-depth", "the depth of the TLS verify step", True),        # any order, any form
+    ("tls-verify-depth", "the TLS depth", False),                          # a word missing
+    ("cache.v2.ttl", "the cache TTL", False),                              # a version is said as it is
+    ("CACHE_TTL_SECONDS", "the cache ttl seconds setting", True),          # an ENV_VAR: its words in a row
+    ("CACHE_TTL_SECONDS", "the cache job runs every few seconds with a ttl", False),
+    ("ci/deploy_key.pem", "the ci deploy key pem", True),                  # a file: in a row too
+    ("ci/deploy_key.pem", "the deploy job in CI reads a key", False),
+    ("libxml-dev", "the libxmldev package", True),                         # one name, hyphen or none
+    ("zstd", "the z-std package", False),                                  # too short to say it is one name
+    ("Billing.Workers.Invoice.retry", "Invoice.retry", True),              # a qualified name and its tail
+    ("Billing.Workers.Invoice.retry", "Payment.retry", False),
+    ("reindex", "a search that is reindexed", True),                      # one word in another form
+    ("buildkit", "the build step", False),                                 # not a word cut short
+    ("retry_ms", "the client_retry_ms setting", True),                     # the tail of a longer name
+    ("retry_ms", "the retry_msec setting", False),
+])
+def test_a_name_is_said_in_words_only_when_all_its_words_are(fact, said, merged):
+    a = lesson("t", "x", f"Set `{fact}` in the service config.")
+    b = lesson("t", "x", f"The service config now sets {said}.")
+    assert (fact.lower() not in distinct_facts(a, b, "fix", loose=True)[0]) is merged
+    assert fact.lower() in distinct_facts(a, b, "fix")[0]  # lexically it is always a fact apart
+
+
 def test_a_pinned_name_is_mentioned_by_its_name_and_version():
     a = lesson("x", "y", "npm install left-pad-ui@3.0.1")
     b = lesson("x", "y", "Bumped left-pad-ui to 3.0.1 in package.json.")
