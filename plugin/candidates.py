@@ -56,12 +56,15 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"works?)\b|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
+                           r"made no difference|(?:did not|didn't) make (?:a|any) difference|changed nothing|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't))\b")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
-                   r"network (?:blip|hiccup|glitch))\b")
+                   r"network (?:blip|hiccup|glitch)|(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
+                   r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)|"
+                   r"re-?ran (?:it|the same command|the \w+)[^.;]{0,20}?\b(?:passed|worked|succeeded|was fine))\b")
 # ... unless the same sentence says what made it so, or what was changed about it
 _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|deterministic|fix(?:ed|es)?|"
                              r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
@@ -76,7 +79,7 @@ _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w
 _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
                         r"|_spec\.rb$|_test\.exs$")
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@tag\s+:skip|"
-                        r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe)\(|"
+                        r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
                         r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*\(|\bpending\b")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
                       r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn")
@@ -751,6 +754,8 @@ def _sentences(text: str) -> list[str]:
         if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case
             part = stripped[:1].upper() + stripped[1:]
         helpless = _DID_NOT_HELP.search(part)
+        if helpless:  # "X made no difference, so I put Y back": the revert is the session's story, not the lesson
+            part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$", r"\1.", part[helpless.end():])
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", part[helpless.end():]) if helpless else None
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
@@ -844,6 +849,10 @@ def _named_in(path: str, text: str) -> bool:
 
 MAX_UNNAMED_FILES = 3
 
+# a failure of the run's resources (memory, disk, a killed process): no source line causes it
+_RESOURCE_FAILURE = LazyRegex(r"(?im)out of memory|heap limit|\bOOM\b|Cannot allocate memory|\bENOMEM\b|"
+                              r"No space left on device|\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b")
+
 
 def _comments_only(edit: dict) -> bool:
     """Whether an edit changes only comments (a doc comment, a commented line): it cannot fix a failing check."""
@@ -865,10 +874,14 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     """
     error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
     edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    resources = all(_RESOURCE_FAILURE.search(f.get("error_text") or "") for f in chain["failures"])
     kept, unrelated = [], []
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
+        if resources and not named and not any(_CONFIG_PATH.search(p) for p in paths):
+            unrelated.extend(paths)  # out of memory or disk: only configuration, or a file the error names, fixes it
+            continue
         if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
                 any(_named_in(p, sentence) for p in paths for sentence in incidental):
             unrelated.extend(paths)

@@ -467,3 +467,79 @@ def test_a_server_started_after_a_failure_that_is_not_about_reaching_it_is_no_st
                .stop("total() ignored quantities; it now multiplies price by qty."))
     (candidate,), _ = _candidates(store, session)
     assert "l.price * l.qty" in candidate["change"] and "npm start" not in candidate["change"]
+
+
+# --- issue 11, round 2: a false link to an unrelated edit, a stored weakened test -------------------------
+
+@pytest.mark.parametrize("path, old, new", [
+    ("spec/models/invoice_spec.rb", '  it "rounds the total to cents" do', '  xit "rounds the total to cents" do'),
+    ("spec/models/invoice_spec.rb", '  context "with a discount" do', '  xcontext "with a discount" do'),
+    ("src/cart.test.js", "describe('cart totals', () => {", "xdescribe('cart totals', () => {"),
+])
+def test_an_example_marked_pending_with_an_x_prefix_is_a_weakened_test(git_project, store, path, old, new):
+    session = (Session("xit", git_project)
+               .fail("bundle exec rspec" if path.endswith(".rb") else "npx jest",
+                     "Exit code 1\nFailures:\n  1) Invoice rounds the total to cents\n"
+                     "     expected: 10.5\n          got: 10.499\n1 example, 1 failure")
+               .edit(path, old, new)
+               .ok("bundle exec rspec" if path.endswith(".rb") else "npx jest", "1 example, 0 failures, 1 pending")
+               .stop("The suite is green now; the rounding example is pending until Invoice#total is fixed."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_failure_the_agent_says_passed_on_the_next_run_is_not_linked_to_the_edit_in_between(git_project, store):
+    session = (Session("nextrun", git_project)
+               .fail("cargo test", "Exit code 101\nerror: failed to get `serde` as a dependency of package `tally`\n"
+                                   "Caused by: spurious network error: Timeout was reached")
+               .edit("src/lib.rs", "/// Sums the tallies.", "/// Sums the tallies.\n///\n/// Returns 0 when empty.")
+               .ok("cargo test", "test result: ok. 12 passed; 0 failed")
+               .stop("Documented the empty case of sum(). The first cargo test could not fetch serde; the next "
+                     "run passed with nothing changed."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+def test_an_out_of_memory_failure_is_not_linked_to_a_source_edit_its_error_does_not_name(git_project, store):
+    session = (Session("oom", git_project, prompt="Rename the Save button to Save draft")
+               .fail("npm run build", "Exit code 134\n> vite build\n<--- Last few GCs --->\n"
+                                      "FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - "
+                                      "JavaScript heap out of memory")
+               .edit("src/components/Toolbar.vue", "<button>Save</button>", "<button>Save draft</button>")
+               .ok("npm run build", "✓ built in 41.2s")
+               .stop("The Save button now reads Save draft. npm run build passes."))
+    assert _candidates(store, session) == ([], ["unrelated_change"])
+    assert store.project_notes(PROJECT) == []
+
+
+def test_an_out_of_memory_failure_fixed_in_configuration_is_still_a_lesson(git_project, store):
+    session = (Session("oomfix", git_project)
+               .fail("npm run build", "Exit code 134\nFATAL ERROR: Reached heap limit Allocation failed - "
+                                      "JavaScript heap out of memory")
+               .edit("package.json", '"build": "vite build"',
+                     '"build": "NODE_OPTIONS=--max-old-space-size=4096 vite build"')
+               .ok("npm run build", "✓ built in 38.0s")
+               .stop("The build needs more than node's default heap; the build script now sets "
+                     "NODE_OPTIONS=--max-old-space-size=4096."))
+    (candidate,), _ = _candidates(store, session)
+    assert "NODE_OPTIONS" in candidate["change"] and candidate["files"] == ["package.json"]
+
+
+def test_an_attempt_that_made_no_difference_is_not_the_fix_and_its_revert_is_not_the_lesson(git_project, store):
+    said = stated("Raising the pool size to 20 made no difference, so I put it back to 5. The migration held a "
+                  "lock on accounts; running it outside the transaction fixed it.")
+    assert said["did_not_help"] == ["Raising the pool size to 20 made no difference."]
+    assert all("pool size" not in s for s in said["fix"] + said["cause"])
+    session = (Session("nodiff", git_project)
+               .fail("pytest tests/test_ledger.py", "Exit code 1\nE   psycopg.errors.LockNotAvailable: canceling "
+                                                    "statement due to lock timeout\n1 failed, 6 passed")
+               .edit("config/db.py", "POOL_SIZE = 5", "POOL_SIZE = 20")
+               .fail("pytest tests/test_ledger.py", "Exit code 1\nE   psycopg.errors.LockNotAvailable: canceling "
+                                                    "statement due to lock timeout\n1 failed, 6 passed")
+               .edit("config/db.py", "POOL_SIZE = 20", "POOL_SIZE = 5")
+               .edit("migrations/0007_ledger.py", "atomic = True", "atomic = False")
+               .ok("pytest tests/test_ledger.py", "7 passed")
+               .stop("Raising the pool size to 20 made no difference, so I put it back to 5. The "
+                     "migration held a lock on accounts; running it outside the transaction fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "atomic = False" in candidate["change"] and "POOL_SIZE" not in candidate["change"]
+    assert "so I" not in candidate["summary"]
+    assert len(store.project_notes(PROJECT)) == 1
