@@ -60,11 +60,16 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't))\b")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
+_RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
+          r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
+_UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|without (?:any )?changes?|unchanged)\b"
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
-                   r"network (?:blip|hiccup|glitch)|(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
-                   r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)|"
-                   r"re-?ran (?:it|the same command|the \w+)[^.;]{0,20}?\b(?:passed|worked|succeeded|was fine))\b")
+                   r"network (?:blip|hiccup|glitch))\b|"
+                   # "the second run of the same command built fine", "with nothing changed, the next run passed"
+                   rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
+                   r"(?:second|another|next) (?:run|try|attempt) of the same command[^.;]{0,30}?"
+                   r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
 # ... unless the same sentence says what made it so, or what was changed about it
 _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|deterministic|fix(?:ed|es)?|"
                              r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
@@ -78,12 +83,17 @@ _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w
 # test files, and the edits that make a failing test pass without fixing anything
 _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
                         r"|_spec\.rb$|_test\.exs$")
-_SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@tag\s+:skip|"
+_SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
                         r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
-                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*\(|\bpending\b")
+                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
                       r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn")
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
+# the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
+# ExUnit "left:", pytest's "assert <left> == <right>" (either side)
+_ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
+                    r"\bassert\s+(.+?)\s+==\s+(.+?)\s*$")
+_LITERAL = LazyRegex(r"([\"'])((?:(?!\1).){1,80})\1|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 _TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\"']([^\"']+)|"
                        r"fn\s+(test_\w+)|func\s+(Test\w+))")
 # files whose edit is never the fix for a failing check (unless the error names them)
@@ -438,10 +448,26 @@ def _short_diff(hunk: dict) -> str:
     return "rewrite"
 
 
-def _is_weakening(path: str, hunks: list[dict]) -> str | None:
-    """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed)."""
+def _literals(text: str) -> set[str]:
+    return {m.group(2) if m.group(2) is not None else m.group(3) for m in _LITERAL.finditer(text)}
+
+
+def _actual_values(failure_text: str) -> set[str]:
+    """The values a failing check says its code returned (a literal, or the whole reported value)."""
+    values: set[str] = set()
+    for match in _ACTUAL.finditer(failure_text or ""):
+        for side in match.groups():
+            if side:
+                values |= _literals(side) or {side.strip()}
+    return values
+
+
+def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
+    """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
+    or its expected value replaced by the value the failure said the code returned)."""
     if not _TEST_PATH.search(path) or re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
+    actual = _actual_values(failure_text)
     for hunk in hunks:
         old_lines = hunk["old"].splitlines()
         new_lines = hunk["new"].splitlines()
@@ -450,8 +476,13 @@ def _is_weakening(path: str, hunks: list[dict]) -> str | None:
         if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
             return "a skip or xfail marker was added to the failing test"
         if any(_ASSERTION.search(l) for l in removed):
-            if not any(_ASSERTION.search(l) for l in added):
+            # a commented-out assertion is a deleted one
+            if not any(_ASSERTION.search(l) and not _COMMENT_LINE.match(l) for l in added):
                 return "an assertion was deleted"
+            new_values = {v for l in added if _ASSERTION.search(l) for v in _literals(l)} - \
+                {v for l in removed for v in _literals(l)}
+            if new_values & actual:
+                return "the expected value was changed to what the failing code returned"
             if any(_LOOSENED.search(l) for l in added) and not any(_LOOSENED.search(l) for l in removed):
                 return "an assertion was loosened"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
@@ -972,7 +1003,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     prep = parse_command(resolved_by["target"])["prep"]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
-        if _is_weakening(path, hunks):
+        if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])):
             chain["_skip"] = "weakened_test"
             return None
     if is_static_check(failure["target"]) and (is_autofix(resolved_by["target"]) or

@@ -543,3 +543,48 @@ def test_an_attempt_that_made_no_difference_is_not_the_fix_and_its_revert_is_not
     assert "atomic = False" in candidate["change"] and "POOL_SIZE" not in candidate["change"]
     assert "so I" not in candidate["summary"]
     assert len(store.project_notes(PROJECT)) == 1
+
+
+@pytest.mark.parametrize("path, old, new, error", [
+    ("spec/services/invoice_spec.rb", '    expect(invoice.status).to eq("paid")', '    expect(invoice.status).to eq("void")',
+     'Failure/Error: expect(invoice.status).to eq("paid")\n\n       expected: "paid"\n            got: "void"'),
+    ("tests/test_tax.py", "    assert vat(100) == 20", "    assert vat(100) == 19",
+     "E       assert 19 == 20\nE        +  where 19 = vat(100)\n1 failed"),
+    ("test/shipping_test.exs", "    assert cost(order) == 700", "    assert cost(order) == 650",
+     "  1) test cost of an order (ShippingTest)\n     Assertion with == failed\n     code:  assert cost(order) == 700\n"
+     "     left:  650\n     right: 700"),
+    ("tests/test_tax.py", "    assert vat(100) == 20", "    # assert vat(100) == 20", "E       assert 19 == 20\n1 failed"),
+])
+def test_a_test_made_to_expect_what_the_code_returned_or_commented_out_is_a_weakened_test(git_project, store, path,
+                                                                                         old, new, error):
+    session = (Session("expectgot", git_project)
+               .fail("make test", f"Exit code 1\n{error}")
+               .edit(path, old, new)
+               .ok("make test", "all passed")
+               .stop("The test passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_corrected_to_a_value_the_failure_did_not_report_is_still_a_fix(git_project, store):
+    session = (Session("testfix", git_project)
+               .fail("pytest tests/test_tax.py", "Exit code 1\nE       assert 19 == 20\n1 failed")
+               .edit("app/tax.py", "RATE = 0.19", "RATE = 0.2")
+               .edit("tests/test_tax.py", "    assert vat(100) == 20", "    assert vat(100) == 20\n"
+                                                                        "    assert vat(50) == 10")
+               .ok("pytest tests/test_tax.py", "2 passed")
+               .stop("The VAT rate was still the old 19%; app/tax.py now uses 0.2."))
+    (candidate,), _ = _candidates(store, session)
+    assert "RATE = 0.2" in candidate["change"]
+
+
+@pytest.mark.parametrize("sentence, chance", [
+    ("The second run of the same command passed.", True),
+    ("With nothing changed, the next build went through.", True),
+    ("The next run passed without any change.", True),
+    ("Added the fixture to conftest.py; the next run passed.", False),
+    ("Reran the suite and everything passed.", False),
+])
+def test_a_next_run_that_passed_is_chance_only_when_nothing_was_changed_for_it(sentence, chance):
+    from lorebook.candidates import _FLAKY
+
+    assert bool(_FLAKY.search(sentence)) is chance
