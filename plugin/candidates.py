@@ -880,9 +880,21 @@ def _named_in(path: str, text: str) -> bool:
 
 MAX_UNNAMED_FILES = 3
 
-# a failure of the run's resources (memory, disk, a killed process): no source line causes it
-_RESOURCE_FAILURE = LazyRegex(r"(?im)out of memory|heap limit|\bOOM\b|Cannot allocate memory|\bENOMEM\b|"
-                              r"No space left on device|\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b")
+# a failure of the run's environment, not of a source line: its resources (memory, disk, a killed process) or a
+# network that dropped, timed out or refused for a while (not "connection refused": that is a service not running)
+_ENVIRONMENT_FAILURE = LazyRegex(
+    r"(?im)^.*(?:out of memory|heap limit|\bOOM\b|Cannot allocate memory|\bENOMEM\b|No space left on device|"
+    r"\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b|\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|\bEAI_AGAIN\b|"
+    r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
+    r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
+    r"network is unreachable|spurious network error).*$")
+
+
+def _touches_environment_error(edit: dict, lines: list[str]) -> bool:
+    """Whether an edit changes something an environment failure's own line names (a host, a size, a path)."""
+    changed = "\n".join(l[1:] for l in (edit.get("body") or "").splitlines()
+                        if l[:1] in "+-" and not l.startswith(("+++", "---")))
+    return any(len(t) >= 5 and t in changed.lower() for line in lines for t in _tokens(line))
 
 
 def _comments_only(edit: dict) -> bool:
@@ -905,13 +917,16 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     """
     error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
     edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
-    resources = all(_RESOURCE_FAILURE.search(f.get("error_text") or "") for f in chain["failures"])
+    environment = [[m.group(0) for m in _ENVIRONMENT_FAILURE.finditer(f.get("error_text") or "")]
+                   for f in chain["failures"]]
+    environment = [line for lines in environment for line in lines] if all(environment) else []
     kept, unrelated = [], []
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
-        if resources and not named and not any(_CONFIG_PATH.search(p) for p in paths):
-            unrelated.extend(paths)  # out of memory or disk: only configuration, or a file the error names, fixes it
+        if environment and not named and not any(_CONFIG_PATH.search(p) for p in paths) \
+                and not _touches_environment_error(edit, environment):
+            unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
             continue
         if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
                 any(_named_in(p, sentence) for p in paths for sentence in incidental):

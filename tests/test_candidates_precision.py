@@ -588,3 +588,29 @@ def test_a_next_run_that_passed_is_chance_only_when_nothing_was_changed_for_it(s
     from lorebook.candidates import _FLAKY
 
     assert bool(_FLAKY.search(sentence)) is chance
+
+
+def test_a_dropped_network_is_not_linked_to_a_source_edit_that_does_not_touch_what_it_names(git_project, store):
+    session = (Session("netdrop", git_project, prompt="Add a --dry-run flag to the sync command")
+               .fail("go test ./...", "Exit code 1\ngo: downloading golang.org/x/sync v0.7.0\n"
+                                      "go: golang.org/x/sync@v0.7.0: Get \"https://proxy.golang.org/golang.org/x/sync/"
+                                      "@v/v0.7.0.zip\": dial tcp: lookup proxy.golang.org: i/o timeout")
+               .edit("cmd/flags.go", 'flag.Bool("verbose", false, "")',
+                     'flag.Bool("verbose", false, "")\n\tdryRun := flag.Bool("dry-run", false, "print, do not write")')
+               .ok("go test ./...", "ok  \texample.com/tool/cmd\t0.02s")
+               .stop("sync has a --dry-run flag now; go test ./... passes."))
+    assert _candidates(store, session) == ([], ["unrelated_change"])
+
+
+def test_a_network_failure_fixed_by_correcting_the_host_it_names_is_a_lesson(git_project, store):
+    session = (Session("nethost", git_project)
+               .fail("python -m app.sync", "Exit code 1\nrequests.exceptions.ConnectionError: HTTPSConnectionPool("
+                                           "host='api.billing-stage.example', port=443): Max retries exceeded "
+                                           "(Caused by NameResolutionError: Temporary failure in name resolution "
+                                           "for api.billing-stage.example)")
+               .edit("app/settings.py", 'BILLING_HOST = "api.billing-stage.example"',
+                     'BILLING_HOST = "api.billing-staging.example"')
+               .ok("python -m app.sync", "synced 14 invoices")
+               .stop("The billing host had a typo (billing-stage instead of billing-staging)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "billing-staging" in candidate["change"]
