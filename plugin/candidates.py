@@ -890,6 +890,10 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"network is unreachable|spurious network error).*$")
 
 
+# a build or test tool's own configuration (vite.config.ts, .babelrc, jest.config.js)
+_TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.config\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
+
+
 def _touches_environment_error(edit: dict, lines: list[str]) -> bool:
     """Whether an edit changes something an environment failure's own line names (a host, a size, a path)."""
     changed = "\n".join(l[1:] for l in (edit.get("body") or "").splitlines()
@@ -924,7 +928,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
-        if environment and not named and not any(_CONFIG_PATH.search(p) for p in paths) \
+        if environment and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
                 and not _touches_environment_error(edit, environment):
             unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
             continue

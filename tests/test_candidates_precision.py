@@ -614,3 +614,14 @@ def test_a_network_failure_fixed_by_correcting_the_host_it_names_is_a_lesson(git
                .stop("The billing host had a typo (billing-stage instead of billing-staging)."))
     (candidate,), _ = _candidates(store, session)
     assert "billing-staging" in candidate["change"]
+
+
+def test_an_out_of_memory_failure_fixed_in_the_build_tools_config_file_is_a_lesson(git_project, store):
+    session = (Session("oomvite", git_project)
+               .fail("npx vite build", "Exit code 134\nFATAL ERROR: Reached heap limit Allocation failed - "
+                                       "JavaScript heap out of memory")
+               .edit("web/vite.config.mts", "    minify: 'terser',", "    minify: 'esbuild',")
+               .ok("npx vite build", "✓ built in 22.4s")
+               .stop("terser ran out of memory on the vendor chunk; esbuild minifies it in a fraction of that."))
+    (candidate,), _ = _candidates(store, session)
+    assert "minify: 'esbuild'" in candidate["change"]
