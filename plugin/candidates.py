@@ -49,6 +49,9 @@ _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s
                          r"the cause|due to)\b")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
+# the why of a choice ("because", "so that", "to avoid")
+_REASON = LazyRegex(r"(?i)\b(?:because|since|so that|due to|given that|as (?:it|they|this|that)|to (?:avoid|keep|"
+                    r"prevent|allow|support|match)|for (?:its|their) |which (?:is|has|lets|keeps|avoids))\b")
 _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|pinn?(?:ed|ing)?|sett?(?:ing)?|"
                   r"add(?:ed|ing)|remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
                   r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing)|now (?:uses|reads|sets|maps|"
@@ -1178,6 +1181,8 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     task = one_line(prompts[0]["text"], 200) if prompts else ""
     decision = said["decision"]
     reasons = [s for s in said["cause"] if s not in decision][:2]
+    if not reasons and not any(_REASON.search(_prose(s)) for s in decision):
+        return None  # "used X instead of Y" with no why is a report of the work, not a decision a reader can weigh
     return {
         "title": one_line(decision[0].rstrip("."), 150),
         "summary": " ".join((decision[:2] + reasons)),

@@ -625,3 +625,21 @@ def test_an_out_of_memory_failure_fixed_in_the_build_tools_config_file_is_a_less
                .stop("terser ran out of memory on the vendor chunk; esbuild minifies it in a fraction of that."))
     (candidate,), _ = _candidates(store, session)
     assert "minify: 'esbuild'" in candidate["change"]
+
+
+def test_a_choice_stated_without_a_reason_is_a_report_of_the_work_not_a_decision(git_project, store):
+    session = (Session("nowhy", git_project, prompt="Make the price column show euros")
+               .edit("src/PriceCell.tsx", "{price.toFixed(2)}", "{euros.format(price)}")
+               .ok("npx vitest run src/PriceCell.test.tsx", "Tests  3 passed (3)")
+               .stop("The price column now uses Intl.NumberFormat instead of toFixed; the cell tests pass."))
+    assert _candidates(store, session) == ([], ["no_lesson_stated"])
+
+
+def test_a_choice_stated_with_its_reason_is_a_decision(git_project, store):
+    session = (Session("why", git_project, prompt="Make the price column show euros")
+               .edit("src/PriceCell.tsx", "{price.toFixed(2)}", "{euros.format(price)}")
+               .ok("npx vitest run src/PriceCell.test.tsx", "Tests  3 passed (3)")
+               .stop("Chose Intl.NumberFormat over toFixed because it places the euro sign and the decimal comma "
+                     "by locale."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "decision" and "Intl.NumberFormat" in candidate["title"]
