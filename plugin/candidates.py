@@ -89,6 +89,13 @@ _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e)/|(?:^|/)test_[^/]*
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
                         r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
                         r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped")
+# a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
+# go test -skip, jest --testPathIgnorePatterns, rspec --tag ~x
+# (an ignored path counts only when it is a test path: ``--ignore=vendor`` keeps foreign code out of collection)
+_DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePatterns)(?:[=\s]|$)|
+                       (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?(?:\S*/)?(?:tests?|spec|__tests__|e2e)(?:/|\b)|
+                       (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?\S*(?:test_\w*|_test|\.test|\.spec|_spec)\b|
+                       (?:^|\s)-[km]\s*=?\s*["']?not\b|(?:^|\s)--tag[=\s]+["']?~""")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
                       r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn")
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
@@ -1028,6 +1035,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])):
             chain["_skip"] = "weakened_test"
             return None
+    if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
+        chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
+        return None
     if is_static_check(failure["target"]) and (is_autofix(resolved_by["target"]) or
                                                any(is_autofix(c["target"]) for c in commands)):
         chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn

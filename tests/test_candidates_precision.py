@@ -643,3 +643,28 @@ def test_a_choice_stated_with_its_reason_is_a_decision(git_project, store):
                      "by locale."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["kind"] == "decision" and "Intl.NumberFormat" in candidate["title"]
+
+
+@pytest.mark.parametrize("failing, passing", [
+    ("pytest tests/test_sync.py", "pytest tests/test_sync.py --deselect tests/test_sync.py::test_resume"),
+    ("pytest", 'pytest -k "not resume"'),
+    ("cargo test", "cargo test -- --skip resume"),
+    ("npx jest", "npx jest --testPathIgnorePatterns=sync"),
+])
+def test_a_run_that_passes_by_leaving_the_failing_tests_out_is_a_weakened_test(git_project, store, failing, passing):
+    session = (Session("deselect", git_project)
+               .fail(failing, "Exit code 1\nFAILED tests/test_sync.py::test_resume - TimeoutError\n1 failed, 9 passed")
+               .ok(passing, "9 passed, 1 deselected")
+               .stop("The suite is green without the resume test."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_run_that_ignores_a_foreign_directory_is_still_a_lesson(git_project, store):
+    session = (Session("ignorevendor", git_project)
+               .fail("pytest", "Exit code 2\nERROR collecting vendor/pkg/test_pkg.py\nImportError while importing "
+                               "test module 'vendor/pkg/test_pkg.py'\n1 error")
+               .ok("pytest --ignore=vendor", "42 passed")
+               .stop("pytest collected the vendored package's own tests, which need its dev extras; this "
+                     "project's tests run with `--ignore=vendor`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--ignore=vendor" in candidate["change"]
