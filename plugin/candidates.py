@@ -49,6 +49,9 @@ _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s
                          r"the cause|due to)\b")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
+# the why of a choice ("because", "so that", "to avoid")
+_REASON = LazyRegex(r"(?i)\b(?:because|since|so that|due to|given that|as (?:it|they|this|that)|to (?:avoid|keep|"
+                    r"prevent|allow|support|match)|for (?:its|their) |which (?:is|has|lets|keeps|avoids))\b")
 _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|pinn?(?:ed|ing)?|sett?(?:ing)?|"
                   r"add(?:ed|ing)|remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
                   r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing)|now (?:uses|reads|sets|maps|"
@@ -56,12 +59,20 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"works?)\b|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
+                           r"made no difference|(?:did not|didn't) make (?:a|any) difference|changed nothing|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't))\b")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
+_RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
+          r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
+_UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|without (?:any )?changes?|unchanged)\b"
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
-                   r"network (?:blip|hiccup|glitch))\b")
+                   r"network (?:blip|hiccup|glitch))\b|"
+                   # "the second run of the same command built fine", "with nothing changed, the next run passed"
+                   rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
+                   r"(?:second|another|next) (?:run|try|attempt) of the same command[^.;]{0,30}?"
+                   r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
 # ... unless the same sentence says what made it so, or what was changed about it
 _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|deterministic|fix(?:ed|es)?|"
                              r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
@@ -75,12 +86,24 @@ _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w
 # test files, and the edits that make a failing test pass without fixing anything
 _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
                         r"|_spec\.rb$|_test\.exs$")
-_SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@tag\s+:skip|"
-                        r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe)\(|"
-                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*\(|\bpending\b")
+_SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
+                        r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
+                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped")
+# a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
+# go test -skip, jest --testPathIgnorePatterns, rspec --tag ~x
+# (an ignored path counts only when it is a test path: ``--ignore=vendor`` keeps foreign code out of collection)
+_DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePatterns)(?:[=\s]|$)|
+                       (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?(?:\S*/)?(?:tests?|spec|__tests__|e2e)(?:/|\b)|
+                       (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?\S*(?:test_\w*|_test|\.test|\.spec|_spec)\b|
+                       (?:^|\s)-[km]\s*=?\s*["']?not\b|(?:^|\s)--tag[=\s]+["']?~""")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
                       r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn")
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
+# the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
+# ExUnit "left:", pytest's "assert <left> == <right>" (either side)
+_ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
+                    r"\bassert\s+(.+?)\s+==\s+(.+?)\s*$")
+_LITERAL = LazyRegex(r"([\"'])((?:(?!\1).){1,80})\1|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 _TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\"']([^\"']+)|"
                        r"fn\s+(test_\w+)|func\s+(Test\w+))")
 # files whose edit is never the fix for a failing check (unless the error names them)
@@ -435,10 +458,26 @@ def _short_diff(hunk: dict) -> str:
     return "rewrite"
 
 
-def _is_weakening(path: str, hunks: list[dict]) -> str | None:
-    """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed)."""
+def _literals(text: str) -> set[str]:
+    return {m.group(2) if m.group(2) is not None else m.group(3) for m in _LITERAL.finditer(text)}
+
+
+def _actual_values(failure_text: str) -> set[str]:
+    """The values a failing check says its code returned (a literal, or the whole reported value)."""
+    values: set[str] = set()
+    for match in _ACTUAL.finditer(failure_text or ""):
+        for side in match.groups():
+            if side:
+                values |= _literals(side) or {side.strip()}
+    return values
+
+
+def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
+    """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
+    or its expected value replaced by the value the failure said the code returned)."""
     if not _TEST_PATH.search(path) or re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
+    actual = _actual_values(failure_text)
     for hunk in hunks:
         old_lines = hunk["old"].splitlines()
         new_lines = hunk["new"].splitlines()
@@ -447,8 +486,13 @@ def _is_weakening(path: str, hunks: list[dict]) -> str | None:
         if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
             return "a skip or xfail marker was added to the failing test"
         if any(_ASSERTION.search(l) for l in removed):
-            if not any(_ASSERTION.search(l) for l in added):
+            # a commented-out assertion is a deleted one
+            if not any(_ASSERTION.search(l) and not _COMMENT_LINE.match(l) for l in added):
                 return "an assertion was deleted"
+            new_values = {v for l in added if _ASSERTION.search(l) for v in _literals(l)} - \
+                {v for l in removed for v in _literals(l)}
+            if new_values & actual:
+                return "the expected value was changed to what the failing code returned"
             if any(_LOOSENED.search(l) for l in added) and not any(_LOOSENED.search(l) for l in removed):
                 return "an assertion was loosened"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
@@ -751,6 +795,8 @@ def _sentences(text: str) -> list[str]:
         if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case
             part = stripped[:1].upper() + stripped[1:]
         helpless = _DID_NOT_HELP.search(part)
+        if helpless:  # "X made no difference, so I put Y back": the revert is the session's story, not the lesson
+            part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$", r"\1.", part[helpless.end():])
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", part[helpless.end():]) if helpless else None
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
@@ -844,6 +890,26 @@ def _named_in(path: str, text: str) -> bool:
 
 MAX_UNNAMED_FILES = 3
 
+# a failure of the run's environment, not of a source line: its resources (memory, disk, a killed process) or a
+# network that dropped, timed out or refused for a while (not "connection refused": that is a service not running)
+_ENVIRONMENT_FAILURE = LazyRegex(
+    r"(?im)^.*(?:out of memory|heap limit|\bOOM\b|Cannot allocate memory|\bENOMEM\b|No space left on device|"
+    r"\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b|\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|\bEAI_AGAIN\b|"
+    r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
+    r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
+    r"network is unreachable|spurious network error).*$")
+
+
+# a build or test tool's own configuration (vite.config.ts, .babelrc, jest.config.js)
+_TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.config\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
+
+
+def _touches_environment_error(edit: dict, lines: list[str]) -> bool:
+    """Whether an edit changes something an environment failure's own line names (a host, a size, a path)."""
+    changed = "\n".join(l[1:] for l in (edit.get("body") or "").splitlines()
+                        if l[:1] in "+-" and not l.startswith(("+++", "---")))
+    return any(len(t) >= 5 and t in changed.lower() for line in lines for t in _tokens(line))
+
 
 def _comments_only(edit: dict) -> bool:
     """Whether an edit changes only comments (a doc comment, a commented line): it cannot fix a failing check."""
@@ -865,10 +931,17 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     """
     error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
     edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    environment = [[m.group(0) for m in _ENVIRONMENT_FAILURE.finditer(f.get("error_text") or "")]
+                   for f in chain["failures"]]
+    environment = [line for lines in environment for line in lines] if all(environment) else []
     kept, unrelated = [], []
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
+        if environment and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
+                and not _touches_environment_error(edit, environment):
+            unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
+            continue
         if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
                 any(_named_in(p, sentence) for p in paths for sentence in incidental):
             unrelated.extend(paths)
@@ -959,9 +1032,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     prep = parse_command(resolved_by["target"])["prep"]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
-        if _is_weakening(path, hunks):
+        if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])):
             chain["_skip"] = "weakened_test"
             return None
+    if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
+        chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
+        return None
     if is_static_check(failure["target"]) and (is_autofix(resolved_by["target"]) or
                                                any(is_autofix(c["target"]) for c in commands)):
         chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
@@ -1115,6 +1191,8 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     task = one_line(prompts[0]["text"], 200) if prompts else ""
     decision = said["decision"]
     reasons = [s for s in said["cause"] if s not in decision][:2]
+    if not reasons and not any(_REASON.search(_prose(s)) for s in decision):
+        return None  # "used X instead of Y" with no why is a report of the work, not a decision a reader can weigh
     return {
         "title": one_line(decision[0].rstrip("."), 150),
         "summary": " ".join((decision[:2] + reasons)),

@@ -467,3 +467,204 @@ def test_a_server_started_after_a_failure_that_is_not_about_reaching_it_is_no_st
                .stop("total() ignored quantities; it now multiplies price by qty."))
     (candidate,), _ = _candidates(store, session)
     assert "l.price * l.qty" in candidate["change"] and "npm start" not in candidate["change"]
+
+
+# --- issue 11, round 2: a false link to an unrelated edit, a stored weakened test -------------------------
+
+@pytest.mark.parametrize("path, old, new", [
+    ("spec/models/invoice_spec.rb", '  it "rounds the total to cents" do', '  xit "rounds the total to cents" do'),
+    ("spec/models/invoice_spec.rb", '  context "with a discount" do', '  xcontext "with a discount" do'),
+    ("src/cart.test.js", "describe('cart totals', () => {", "xdescribe('cart totals', () => {"),
+])
+def test_an_example_marked_pending_with_an_x_prefix_is_a_weakened_test(git_project, store, path, old, new):
+    session = (Session("xit", git_project)
+               .fail("bundle exec rspec" if path.endswith(".rb") else "npx jest",
+                     "Exit code 1\nFailures:\n  1) Invoice rounds the total to cents\n"
+                     "     expected: 10.5\n          got: 10.499\n1 example, 1 failure")
+               .edit(path, old, new)
+               .ok("bundle exec rspec" if path.endswith(".rb") else "npx jest", "1 example, 0 failures, 1 pending")
+               .stop("The suite is green now; the rounding example is pending until Invoice#total is fixed."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_failure_the_agent_says_passed_on_the_next_run_is_not_linked_to_the_edit_in_between(git_project, store):
+    session = (Session("nextrun", git_project)
+               .fail("cargo test", "Exit code 101\nerror: failed to get `serde` as a dependency of package `tally`\n"
+                                   "Caused by: spurious network error: Timeout was reached")
+               .edit("src/lib.rs", "/// Sums the tallies.", "/// Sums the tallies.\n///\n/// Returns 0 when empty.")
+               .ok("cargo test", "test result: ok. 12 passed; 0 failed")
+               .stop("Documented the empty case of sum(). The first cargo test could not fetch serde; the next "
+                     "run passed with nothing changed."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+def test_an_out_of_memory_failure_is_not_linked_to_a_source_edit_its_error_does_not_name(git_project, store):
+    session = (Session("oom", git_project, prompt="Rename the Save button to Save draft")
+               .fail("npm run build", "Exit code 134\n> vite build\n<--- Last few GCs --->\n"
+                                      "FATAL ERROR: Ineffective mark-compacts near heap limit Allocation failed - "
+                                      "JavaScript heap out of memory")
+               .edit("src/components/Toolbar.vue", "<button>Save</button>", "<button>Save draft</button>")
+               .ok("npm run build", "✓ built in 41.2s")
+               .stop("The Save button now reads Save draft. npm run build passes."))
+    assert _candidates(store, session) == ([], ["unrelated_change"])
+    assert store.project_notes(PROJECT) == []
+
+
+def test_an_out_of_memory_failure_fixed_in_configuration_is_still_a_lesson(git_project, store):
+    session = (Session("oomfix", git_project)
+               .fail("npm run build", "Exit code 134\nFATAL ERROR: Reached heap limit Allocation failed - "
+                                      "JavaScript heap out of memory")
+               .edit("package.json", '"build": "vite build"',
+                     '"build": "NODE_OPTIONS=--max-old-space-size=4096 vite build"')
+               .ok("npm run build", "✓ built in 38.0s")
+               .stop("The build needs more than node's default heap; the build script now sets "
+                     "NODE_OPTIONS=--max-old-space-size=4096."))
+    (candidate,), _ = _candidates(store, session)
+    assert "NODE_OPTIONS" in candidate["change"] and candidate["files"] == ["package.json"]
+
+
+def test_an_attempt_that_made_no_difference_is_not_the_fix_and_its_revert_is_not_the_lesson(git_project, store):
+    said = stated("Raising the pool size to 20 made no difference, so I put it back to 5. The migration held a "
+                  "lock on accounts; running it outside the transaction fixed it.")
+    assert said["did_not_help"] == ["Raising the pool size to 20 made no difference."]
+    assert all("pool size" not in s for s in said["fix"] + said["cause"])
+    session = (Session("nodiff", git_project)
+               .fail("pytest tests/test_ledger.py", "Exit code 1\nE   psycopg.errors.LockNotAvailable: canceling "
+                                                    "statement due to lock timeout\n1 failed, 6 passed")
+               .edit("config/db.py", "POOL_SIZE = 5", "POOL_SIZE = 20")
+               .fail("pytest tests/test_ledger.py", "Exit code 1\nE   psycopg.errors.LockNotAvailable: canceling "
+                                                    "statement due to lock timeout\n1 failed, 6 passed")
+               .edit("config/db.py", "POOL_SIZE = 20", "POOL_SIZE = 5")
+               .edit("migrations/0007_ledger.py", "atomic = True", "atomic = False")
+               .ok("pytest tests/test_ledger.py", "7 passed")
+               .stop("Raising the pool size to 20 made no difference, so I put it back to 5. The "
+                     "migration held a lock on accounts; running it outside the transaction fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "atomic = False" in candidate["change"] and "POOL_SIZE" not in candidate["change"]
+    assert "so I" not in candidate["summary"]
+    assert len(store.project_notes(PROJECT)) == 1
+
+
+@pytest.mark.parametrize("path, old, new, error", [
+    ("spec/services/invoice_spec.rb", '    expect(invoice.status).to eq("paid")', '    expect(invoice.status).to eq("void")',
+     'Failure/Error: expect(invoice.status).to eq("paid")\n\n       expected: "paid"\n            got: "void"'),
+    ("tests/test_tax.py", "    assert vat(100) == 20", "    assert vat(100) == 19",
+     "E       assert 19 == 20\nE        +  where 19 = vat(100)\n1 failed"),
+    ("test/shipping_test.exs", "    assert cost(order) == 700", "    assert cost(order) == 650",
+     "  1) test cost of an order (ShippingTest)\n     Assertion with == failed\n     code:  assert cost(order) == 700\n"
+     "     left:  650\n     right: 700"),
+    ("tests/test_tax.py", "    assert vat(100) == 20", "    # assert vat(100) == 20", "E       assert 19 == 20\n1 failed"),
+])
+def test_a_test_made_to_expect_what_the_code_returned_or_commented_out_is_a_weakened_test(git_project, store, path,
+                                                                                         old, new, error):
+    session = (Session("expectgot", git_project)
+               .fail("make test", f"Exit code 1\n{error}")
+               .edit(path, old, new)
+               .ok("make test", "all passed")
+               .stop("The test passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_corrected_to_a_value_the_failure_did_not_report_is_still_a_fix(git_project, store):
+    session = (Session("testfix", git_project)
+               .fail("pytest tests/test_tax.py", "Exit code 1\nE       assert 19 == 20\n1 failed")
+               .edit("app/tax.py", "RATE = 0.19", "RATE = 0.2")
+               .edit("tests/test_tax.py", "    assert vat(100) == 20", "    assert vat(100) == 20\n"
+                                                                        "    assert vat(50) == 10")
+               .ok("pytest tests/test_tax.py", "2 passed")
+               .stop("The VAT rate was still the old 19%; app/tax.py now uses 0.2."))
+    (candidate,), _ = _candidates(store, session)
+    assert "RATE = 0.2" in candidate["change"]
+
+
+@pytest.mark.parametrize("sentence, chance", [
+    ("The second run of the same command passed.", True),
+    ("With nothing changed, the next build went through.", True),
+    ("The next run passed without any change.", True),
+    ("Added the fixture to conftest.py; the next run passed.", False),
+    ("Reran the suite and everything passed.", False),
+])
+def test_a_next_run_that_passed_is_chance_only_when_nothing_was_changed_for_it(sentence, chance):
+    from lorebook.candidates import _FLAKY
+
+    assert bool(_FLAKY.search(sentence)) is chance
+
+
+def test_a_dropped_network_is_not_linked_to_a_source_edit_that_does_not_touch_what_it_names(git_project, store):
+    session = (Session("netdrop", git_project, prompt="Add a --dry-run flag to the sync command")
+               .fail("go test ./...", "Exit code 1\ngo: downloading golang.org/x/sync v0.7.0\n"
+                                      "go: golang.org/x/sync@v0.7.0: Get \"https://proxy.golang.org/golang.org/x/sync/"
+                                      "@v/v0.7.0.zip\": dial tcp: lookup proxy.golang.org: i/o timeout")
+               .edit("cmd/flags.go", 'flag.Bool("verbose", false, "")',
+                     'flag.Bool("verbose", false, "")\n\tdryRun := flag.Bool("dry-run", false, "print, do not write")')
+               .ok("go test ./...", "ok  \texample.com/tool/cmd\t0.02s")
+               .stop("sync has a --dry-run flag now; go test ./... passes."))
+    assert _candidates(store, session) == ([], ["unrelated_change"])
+
+
+def test_a_network_failure_fixed_by_correcting_the_host_it_names_is_a_lesson(git_project, store):
+    session = (Session("nethost", git_project)
+               .fail("python -m app.sync", "Exit code 1\nrequests.exceptions.ConnectionError: HTTPSConnectionPool("
+                                           "host='api.billing-stage.example', port=443): Max retries exceeded "
+                                           "(Caused by NameResolutionError: Temporary failure in name resolution "
+                                           "for api.billing-stage.example)")
+               .edit("app/settings.py", 'BILLING_HOST = "api.billing-stage.example"',
+                     'BILLING_HOST = "api.billing-staging.example"')
+               .ok("python -m app.sync", "synced 14 invoices")
+               .stop("The billing host had a typo (billing-stage instead of billing-staging)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "billing-staging" in candidate["change"]
+
+
+def test_an_out_of_memory_failure_fixed_in_the_build_tools_config_file_is_a_lesson(git_project, store):
+    session = (Session("oomvite", git_project)
+               .fail("npx vite build", "Exit code 134\nFATAL ERROR: Reached heap limit Allocation failed - "
+                                       "JavaScript heap out of memory")
+               .edit("web/vite.config.mts", "    minify: 'terser',", "    minify: 'esbuild',")
+               .ok("npx vite build", "✓ built in 22.4s")
+               .stop("terser ran out of memory on the vendor chunk; esbuild minifies it in a fraction of that."))
+    (candidate,), _ = _candidates(store, session)
+    assert "minify: 'esbuild'" in candidate["change"]
+
+
+def test_a_choice_stated_without_a_reason_is_a_report_of_the_work_not_a_decision(git_project, store):
+    session = (Session("nowhy", git_project, prompt="Make the price column show euros")
+               .edit("src/PriceCell.tsx", "{price.toFixed(2)}", "{euros.format(price)}")
+               .ok("npx vitest run src/PriceCell.test.tsx", "Tests  3 passed (3)")
+               .stop("The price column now uses Intl.NumberFormat instead of toFixed; the cell tests pass."))
+    assert _candidates(store, session) == ([], ["no_lesson_stated"])
+
+
+def test_a_choice_stated_with_its_reason_is_a_decision(git_project, store):
+    session = (Session("why", git_project, prompt="Make the price column show euros")
+               .edit("src/PriceCell.tsx", "{price.toFixed(2)}", "{euros.format(price)}")
+               .ok("npx vitest run src/PriceCell.test.tsx", "Tests  3 passed (3)")
+               .stop("Chose Intl.NumberFormat over toFixed because it places the euro sign and the decimal comma "
+                     "by locale."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "decision" and "Intl.NumberFormat" in candidate["title"]
+
+
+@pytest.mark.parametrize("failing, passing", [
+    ("pytest tests/test_sync.py", "pytest tests/test_sync.py --deselect tests/test_sync.py::test_resume"),
+    ("pytest", 'pytest -k "not resume"'),
+    ("cargo test", "cargo test -- --skip resume"),
+    ("npx jest", "npx jest --testPathIgnorePatterns=sync"),
+])
+def test_a_run_that_passes_by_leaving_the_failing_tests_out_is_a_weakened_test(git_project, store, failing, passing):
+    session = (Session("deselect", git_project)
+               .fail(failing, "Exit code 1\nFAILED tests/test_sync.py::test_resume - TimeoutError\n1 failed, 9 passed")
+               .ok(passing, "9 passed, 1 deselected")
+               .stop("The suite is green without the resume test."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_run_that_ignores_a_foreign_directory_is_still_a_lesson(git_project, store):
+    session = (Session("ignorevendor", git_project)
+               .fail("pytest", "Exit code 2\nERROR collecting vendor/pkg/test_pkg.py\nImportError while importing "
+                               "test module 'vendor/pkg/test_pkg.py'\n1 error")
+               .ok("pytest --ignore=vendor", "42 passed")
+               .stop("pytest collected the vendored package's own tests, which need its dev extras; this "
+                     "project's tests run with `--ignore=vendor`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--ignore=vendor" in candidate["change"]
