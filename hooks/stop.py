@@ -101,9 +101,9 @@ def stop(event, store) -> dict | None:
 
         message = redact(message)
         store.update_session(event.session_id, last_assistant_message=message)
-    from lorebook.writeback import write_back
+    from lorebook.sessions import write_back_or_defer
 
-    results = write_back(store, event.session_id, message)
+    results = write_back_or_defer(store, event.session_id, message)
     if any(r.get("decision") in ("created", "merged") for r in results):
         # the note is committed; its vectors come from a detached `lorebook index` (never in the hook)
         from lorebook.vectors import start_index_detached

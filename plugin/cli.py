@@ -945,6 +945,38 @@ def refine_command(session_id):
     _echo_json(refine_with_model(_store(), session_id))
 
 
+@cli.command(name="writeback", hidden=True)
+@click.argument("session_id")
+def writeback_command(session_id):
+    """Write back a session whose Stop met a locked database (the hooks run this detached)."""
+    import time
+
+    from .errors import StoreLocked
+    from .spool import attach
+    from .writeback import write_back
+
+    store = _store()
+    for attempt in range(6):  # a command's busy wait each time: ~30 s in all before giving up
+        try:
+            attach(store)  # the capture the hooks spooled under the lock comes first
+            session = store.get_session(session_id) or {}
+            results = write_back(store, session_id, session.get("last_assistant_message"))
+            break
+        except StoreLocked as ex:
+            if attempt == 5:
+                from .config import log
+
+                log("writeback", f"session {session_id}: the database stayed locked; its writeback waits for the "
+                                 "session's next hook or `lorebook import`", ex)
+                raise click.ClickException(str(ex))
+            time.sleep(1 + attempt)
+    if any(r.get("decision") in ("created", "merged") and not r.get("replayed") for r in results):
+        from .vectors import start_index_detached
+
+        start_index_detached()
+    _echo_json(results)
+
+
 # --- embeddings: lorebook index ------------------------------------------------------
 
 

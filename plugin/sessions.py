@@ -50,7 +50,6 @@ def end_session(event, store) -> list[dict]:
     """Backfill, close and write back a session that ended; the writeback results."""
     from .plugins import pm
     from .store import now
-    from .writeback import write_back
 
     pm.hook.backfill_session(event=event, store=store)
     reason = event.payload.get("reason")
@@ -58,13 +57,29 @@ def end_session(event, store) -> list[dict]:
                          end_reason=reason if isinstance(reason, str) else None)
     # a session can end without a last Stop (interrupted, /clear): receipts make a second writeback a no-op
     session = store.get_session(event.session_id) or {}
-    results = write_back(store, event.session_id, session.get("last_assistant_message"))
+    results = write_back_or_defer(store, event.session_id, session.get("last_assistant_message"))
     if any(r.get("decision") in ("created", "merged") and not r.get("replayed") for r in results):
         from .vectors import start_index_detached
 
         start_index_detached()
     store.checkpoint()
     return results
+
+
+def write_back_or_defer(store, session_id: str, message: str | None) -> list[dict]:
+    """The session's writeback; when the database stays locked past a hook's short wait, a detached
+    ``lorebook writeback SESSION_ID`` does it instead, waiting as long as a command does, so a lesson is never
+    lost to a busy moment (receipts make a writeback that already happened a no-op)."""
+    from .errors import StoreLocked
+    from .writeback import write_back
+
+    try:
+        return write_back(store, session_id, message)
+    except StoreLocked:
+        from .spawn import spawn_detached
+
+        spawn_detached(["writeback", session_id])
+        return []
 
 
 class SessionLifecycle:

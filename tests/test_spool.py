@@ -192,3 +192,36 @@ def test_concurrent_appenders_and_a_drainer_keep_every_line_whole(store, loreboo
     for w in range(workers):  # each writer's lines arrive whole and in its order
         mine = [t.split()[3] for t in texts if t.startswith(f"worker {w} ")]
         assert mine == [str(n) for n in range(each)]
+
+
+def test_a_stop_that_meets_the_lock_writes_its_lesson_once_the_lock_is_gone(store, git_project, lorebook_home):
+    """A Stop (and the SessionEnd after it) that cannot write leaves the writeback to a detached
+    `lorebook writeback`, which waits as long as a command does: the lesson is not lost to a busy moment."""
+    import time
+
+    steps = [event(git_project, "PostToolUseFailure", tool_name="Bash", tool_use_id=toolu(1),
+                   tool_input={"command": "pytest -q tests/test_config.py"}, is_interrupt=False,
+                   error="Exit code 1\nE   ModuleNotFoundError: No module named 'yaml'\n1 error in 0.12s"),
+             event(git_project, "PostToolUse", tool_name="Bash", tool_use_id=toolu(2),
+                   tool_input={"command": "pip install pyyaml==6.0.1"},
+                   tool_response={"stdout": "Successfully installed PyYAML-6.0.1", "stderr": "",
+                                  "interrupted": False}),
+             event(git_project, "PostToolUse", tool_name="Bash", tool_use_id=toolu(3),
+                   tool_input={"command": "pytest -q tests/test_config.py"},
+                   tool_response={"stdout": "4 passed in 0.20s", "stderr": "", "interrupted": False})]
+    assert run_hook("SessionStart", event(git_project, "SessionStart", source="startup")) == (0, {})
+    for step in steps:
+        assert run_hook(step["hook_event_name"], step)[0] == 0
+    message = "The config loader imports yaml but PyYAML was not installed; pip install pyyaml fixed the tests."
+    with write_lock(lorebook_home / "lorebook.db"):
+        assert run_hook("Stop", event(git_project, "Stop", stop_hook_active=False,
+                                      last_assistant_message=message)) == (0, {})
+        assert run_hook("SessionEnd", event(git_project, "SessionEnd", reason="other")) == (0, {})
+        assert store.session_receipts("s1") == []  # nothing could be written yet
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not store.session_receipts("s1"):
+        time.sleep(0.25)
+    receipts = store.session_receipts("s1")
+    assert [r["decision"] for r in receipts if r["decision"] == "created"] == ["created"]
+    note = store.get_note(next(r["note_id"] for r in receipts if r["decision"] == "created"))
+    assert "pyyaml" in (note["change"] + note["title"]).lower()
