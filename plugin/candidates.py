@@ -97,6 +97,7 @@ _DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePat
                        (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?\S*(?:test_\w*|_test|\.test|\.spec|_spec)\b|
                        (?:^|\s)-[km]\s*=?\s*["']?not\b|(?:^|\s)--tag[=\s]+["']?~""")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
+                      r"WithDelta\(|InDelta\(|\bbe_within\b|\bisclose\(|allclose\(|almost_equal\(|closeTo\(|"
                       r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn")
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
@@ -721,6 +722,20 @@ def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
     return False
 
 
+_GENERIC_SIGNATURE = LazyRegex(r"(?i)exit (?:code|status) \d+$")
+
+
+def _same_error(a: dict, b: dict) -> bool:
+    """Whether two failures report the same error: the same signature, and, when the signature says no more than
+    the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
+    if a.get("error_signature") != b.get("error_signature"):
+        return False
+    if not _GENERIC_SIGNATURE.search(a.get("error_signature") or ""):
+        return True
+    line_a, line_b = (re.sub(r"\d+(?:\.\d+)*", "N", _raw_error_line(f) or "") for f in (a, b))
+    return line_a == line_b
+
+
 def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
     """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before."""
     failures = [e for e in events if e["outcome"] == "error"]
@@ -732,7 +747,7 @@ def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
         later = [e for e in edits if e["id"] > failure["id"]]
         moved_on = bool(invocation_change(previous["target"], failure["target"])) and \
             not invocation_change(failure["target"], success["target"])
-        if failure.get("error_signature") != previous.get("error_signature") and (
+        if not _same_error(failure, previous) and (
                 _persisting(between, later) or moved_on):
             groups.append([failure])
         else:

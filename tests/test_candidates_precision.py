@@ -668,3 +668,39 @@ def test_a_run_that_ignores_a_foreign_directory_is_still_a_lesson(git_project, s
                      "project's tests run with `--ignore=vendor`."))
     (candidate,), _ = _candidates(store, session)
     assert "--ignore=vendor" in candidate["change"]
+
+
+# --- lessons round 3 (issue 11): loosened equality, two problems behind one exit code, steps before edits ------
+
+@pytest.mark.parametrize("path, old, new", [
+    ("tests/Unit/CartTest.php", "        $this->assertSame(12.5, $cart->weight());",
+     "        $this->assertEqualsWithDelta(12.5, $cart->weight(), 0.1);"),
+    ("tests/test_cart.py", "    assert cart.weight() == 12.5", "    assert math.isclose(cart.weight(), 12.5, rel_tol=0.01)"),
+    ("test/cart_test.rb", "    assert_equal 12.5, cart.weight", "    assert_in_delta 12.5, cart.weight, 0.1"),
+])
+def test_an_exact_assertion_loosened_to_a_tolerance_is_a_weakened_test(git_project, store, path, old, new):
+    session = (Session("loosened", git_project)
+               .fail("make test", "Exit code 1\nFailed asserting that 12.4 is identical to 12.5.\n1 failure")
+               .edit(path, old, new)
+               .ok("make test", "all passed")
+               .stop("The weight was off by a rounding error, so the test now compares with a tolerance."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_two_errors_behind_the_same_exit_code_are_two_problems(git_project, store):
+    # go test's signature is only its exit code: the error lines tell the two problems apart
+    session = (Session("twoexit", git_project, prompt="the svc tests are red")
+               .fail("go test ./pkg/...", "Exit code 1\npkg/db/conn.go:5:2: no required module provides package "
+                                          "github.com/lib/pq; to add:\n\tgo get github.com/lib/pq")
+               .ok("go get github.com/lib/pq", "go: added github.com/lib/pq v1.10.9")
+               .fail("go test ./pkg/...", "Exit code 1\n--- FAIL: TestRetryDelay (0.00s)\n    delay_test.go:15: got 6s, "
+                                          "want 8s\nFAIL\nFAIL\texample.com/svc/pkg/retry\t0.002s")
+               .edit("pkg/retry/delay.go", "\treturn base + time.Duration(n)*2*time.Second",
+                     "\treturn base * time.Duration(1<<n)")
+               .ok("go test ./pkg/...", "ok  \texample.com/svc/pkg/retry\t0.002s")
+               .stop("Two problems: github.com/lib/pq was not required (`go get github.com/lib/pq` added it), and "
+                     "the retry delay grew linearly where the test expects doubling; pkg/retry/delay.go now shifts."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2
+    assert "go get github.com/lib/pq" in candidates[0]["change"] and "1<<n" not in candidates[0]["change"]
+    assert "1<<n" in candidates[1]["change"]
