@@ -543,7 +543,48 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True
     if _STARTS_SERVICE.search(check) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
         return True  # a service started after a failure that says it could not reach one
+    if _upstream_sync(observation):
+        return True  # other people's changes pulled in: the code changed, though not by this session
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account)
+
+
+# a step that brings in other people's changes: a pull, a merge or rebase onto another branch, a switch of branch
+_UPSTREAM = LazyRegex(r"(?x)^git\s+(?:pull\b|merge\s+(?!--abort)|rebase\s+(?!--abort|--continue|--skip|-i\b)|"
+                      r"reset\s+--hard\s+\S*(?:origin|upstream)/|switch\s+(?!-c\b)\S|checkout\s+(?!-b\b|--\s|\.)\S)")
+_UPSTREAM_OUTPUT = LazyRegex(r"(?i)Fast-forward|Updating [0-9a-f]+\.\.[0-9a-f]+|\d+ files? changed|Merge made by|"
+                             r"Successfully rebased|Switched to (?:a new )?branch|HEAD is now at")
+# a package install and the packages it names (``apt-get install -y libssl-dev``, ``pip install requests==2.31``)
+_INSTALL = LazyRegex(r"(?x)(?:^|\s)(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|zypper|port|choco|winget|pip3?|uv\s+pip|"
+                     r"uv|poetry|npm|yarn|pnpm|bun|gem|cargo|go|composer|conda|mamba)\s+(?:install|add|get|-S)\b(.*)$")
+
+
+def _upstream_sync(observation: dict) -> bool:
+    """Whether a passing command brought other people's changes into the working tree (a pull that updated it)."""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
+        return False
+    check = parse_command(observation.get("target") or "")["check"]
+    return bool(_UPSTREAM.search(check)) and bool(_UPSTREAM_OUTPUT.search(observation.get("body") or ""))
+
+
+def _addresses(step: dict, failures: list[dict]) -> bool:
+    """Whether a non-edit step plausibly addresses a failure: an install of a package its error names, the step its
+    message says to run, a service started after it could not reach one, or other people's changes pulled in."""
+    if step["tool"] != "Bash" or step["outcome"] != "ok":
+        return False
+    if _upstream_sync(step):
+        return True
+    command = step.get("target") or ""
+    check = parse_command(command)["check"]
+    for failure in failures:
+        text = (failure.get("error_text") or "").lower()
+        if _named_by_error(command, failure) or (_STARTS_SERVICE.search(check) and _UNREACHABLE.search(text)):
+            return True
+        match = _INSTALL.search(check)
+        packages = [re.split(r"[=<>@~\[]", w)[0].lower() for w in _words(match.group(1))
+                    if not w.startswith("-")] if match else []
+        if any(len(p) >= 3 and re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text) for p in packages):
+            return True
+    return False
 
 
 def _quoted_in(command: str, account: str) -> bool:
@@ -975,6 +1016,28 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     return kept, sorted(set(unrelated))
 
 
+def _test_subject(path: str) -> str:
+    """What a test file tests, by name (``test/app/billing_test.exs`` → ``billing``)."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return re.sub(r"(?i)^test_|(?:_test|_spec|\.test|\.spec|Tests?)$", "", stem).lower()
+
+
+def _addresses_by_name(edit: dict, chain: dict, cwd: str | None) -> bool:
+    """Whether an edit plausibly addresses a chain's failure by what it touches: a file the error or the failing
+    command names (its name, not a part of another one: ``build-script-main`` does not name ``main.rs``), a
+    configuration file, or the failing test's subject."""
+    text = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
+    subjects = {_test_subject(w) for w in re.findall(r"[\w./-]+", text) if _TEST_PATH.search(w)} - {""}
+    for path in (_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]):
+        base, stem = os.path.basename(path), os.path.splitext(os.path.basename(path))[0]
+        if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", text) or _CONFIG_PATH.search(path) \
+                or _TOOL_CONFIG.search(path) \
+                or (len(stem) >= 4 and re.search(rf"(?<![\w./-]){re.escape(stem)}(?![\w-])", text)) \
+                or stem.lower() in subjects or _test_subject(path) in subjects:
+            return True
+    return False
+
+
 _PAST = {"added": "add", "set": "set", "pinned": "pin", "changed": "change", "installed": "install",
          "replaced": "replace", "removed": "remove", "moved": "move", "switched": "switch", "used": "use",
          "upgraded": "upgrade", "downgraded": "downgrade", "bumped": "bump", "declared": "declare",
@@ -1038,11 +1101,21 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if chance and not invocation_change(chain["failures"][-1]["target"], resolved_by["target"]):
         chain["_skip"] = "flaky_failure"  # the agent says it passed by chance: what changed meanwhile is no fix
         return None
+    # a non-edit step that plausibly addresses the failure (an install of what it names, a service start, a pull)
+    # takes precedence over an edit to a file the failure does not name
+    addressing = [c for c in chain["changes"] if _addresses(c, chain["failures"])]
+    if addressing and edits:
+        bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd)]
+        unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in bystanders for p in e.get("files") or []})
+        edits = [e for e in edits if e not in bystanders]
+    if any(_upstream_sync(c) for c in addressing) and not edits:
+        chain["_skip"] = "upstream_change"  # it passed once other people's fix was pulled in: nothing to reuse
+        return None
     final_ids = {c["id"] for c in chain["changes"]}
     net = net_changes(edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
-    commands = [c for c in chain["changes"] if c["tool"] == "Bash" or _is_mcp(c)]
+    commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
     prep = parse_command(resolved_by["target"])["prep"]
     same_job = chain["kind"] == "same_job"
@@ -1297,6 +1370,8 @@ REASON_TEXT = {
     "weakened_test": "the failing test was made to pass by weakening it (skipped, loosened, renamed or deleted): "
                      "not a fix, nothing stored",
     "unrelated_change": "the check passed again, but nothing changed in between plausibly addresses its failure",
+    "upstream_change": "the check passed once other people's changes were pulled or merged in: their fix, not a "
+                       "lesson from this session",
     "flaky_failure": "the agent called the failure flaky or transient (it passed on a rerun): what changed in "
                      "between is not its fix",
     "instruction_injection": "the final message contains text aimed at steering future agents "

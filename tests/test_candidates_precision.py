@@ -704,3 +704,61 @@ def test_two_errors_behind_the_same_exit_code_are_two_problems(git_project, stor
     assert len(candidates) == 2
     assert "go get github.com/lib/pq" in candidates[0]["change"] and "1<<n" not in candidates[0]["change"]
     assert "1<<n" in candidates[1]["change"]
+
+
+def test_an_install_of_what_the_error_names_takes_precedence_over_an_edit_it_does_not_name(git_project, store):
+    # "codec-image" holds the word "image", but it does not name src/image.c: the log edit is a bystander
+    session = (Session("libpng", git_project, prompt="make fails on the new box; also make the log say 'decoded'")
+               .fail("make", "Exit code 2\ncc -c src/codec-image.c\nsrc/codec-image.c:4:10: fatal error: png.h: "
+                             "No such file or directory\nPackage libpng was not found; install libpng-dev")
+               .edit("src/image.c", '    log_info("image read");', '    log_info("image decoded");')
+               .ok("sudo apt-get install -y libpng-dev", "Setting up libpng-dev (1.6.43-5) ...")
+               .ok("make", "cc -o viewer src/*.o -lpng")
+               .stop("The log now says decoded. The box had no libpng headers; installing libpng-dev fixed make."))
+    (candidate,), _ = _candidates(store, session)
+    assert "libpng-dev" in candidate["change"] and "decoded" not in candidate["change"]
+    assert "src/image.c" not in candidate["files"]
+
+
+def test_a_service_start_after_a_refused_connection_takes_precedence_over_an_unnamed_edit(git_project, store):
+    session = (Session("redisup", git_project)
+               .fail("pytest tests/test_sessions.py", "Exit code 1\nE   redis.exceptions.ConnectionError: Error 111 "
+                                                      "connecting to localhost:6379. Connection refused.\n1 failed")
+               .edit("app/banner.py", 'TEXT = "Welcome"', 'TEXT = "Welcome back"')
+               .ok("redis-server --daemonize yes", "")
+               .ok("pytest tests/test_sessions.py", "3 passed")
+               .stop("Redis was not running; started it with --daemonize yes. Also changed the banner text."))
+    (candidate,), _ = _candidates(store, session)
+    assert "redis-server --daemonize yes" in candidate["change"] and "Welcome back" not in candidate["change"]
+
+
+def test_a_test_that_passed_after_pulling_other_peoples_changes_stores_nothing(git_project, store):
+    session = (Session("pulled", git_project, prompt="bump the footer year; the export test also fails for me")
+               .fail("npx jest tests/export.test.ts", "Exit code 1\n● export › writes a header row\n"
+                                                       "  expect(received).toBe(expected)\nTests: 1 failed, 6 passed")
+               .edit("src/footer.tsx", "© 2025 Acme", "© 2026 Acme")
+               .ok("git pull --rebase", "Updating 1a2b3c4..5d6e7f8\nFast-forward\n src/export.ts | 4 ++--\n"
+                                        " 1 file changed, 2 insertions(+), 2 deletions(-)")
+               .ok("npx jest tests/export.test.ts", "Tests: 7 passed, 7 total")
+               .stop("Footer says 2026. The export test was fixed on main already; after pulling it passes."))
+    assert _candidates(store, session) == ([], ["upstream_change"])
+
+
+def test_an_edit_to_the_failing_tests_subject_stays_the_fix_beside_a_pull(git_project, store):
+    session = (Session("subject", git_project)
+               .fail("pytest tests/test_quota.py", "Exit code 1\nE   assert 5 == 10\n1 failed")
+               .edit("app/quota.py", "LIMIT = 5", "LIMIT = 10")
+               .ok("git pull", "Updating 0a1b2c3..4d5e6f7\nFast-forward\n README.md | 2 +-\n 1 file changed")
+               .ok("pytest tests/test_quota.py", "4 passed")
+               .stop("The quota limit was still 5; app/quota.py now allows 10."))
+    (candidate,), _ = _candidates(store, session)
+    assert "LIMIT = 10" in candidate["change"] and "git pull" not in candidate["change"]
+
+
+def test_a_pull_that_found_nothing_new_is_no_change(git_project, store):
+    session = (Session("uptodate", git_project)
+               .fail("pytest tests/test_quota.py", "Exit code 1\nE   assert 5 == 10\n1 failed")
+               .ok("git pull", "Already up to date.")
+               .ok("pytest tests/test_quota.py", "4 passed")
+               .stop("It passes now."))
+    assert _candidates(store, session) == ([], ["retry_without_change"])
