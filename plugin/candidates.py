@@ -11,7 +11,10 @@ the problem they talk about.
 
 Precision first: a change is linked to a failure only when it plausibly
 addresses it (a documentation edit is not a fix; neither is a command that is
-not the failing check); routine plumbing (git, a cd typo, a formatter run) and a
+not the failing check); a non-edit step that addresses it (an install of what
+its error names, a service start, a pull of other people's changes) takes
+precedence over an edit to a file it does not name, and a pull is no lesson;
+routine plumbing (git, a cd typo, a formatter run) and a
 test made to pass by weakening it give no lesson, only a reason code; a flaky
 retry with nothing changed teaches nothing. "Verified" means the failing check
 itself passed after the change.
@@ -79,6 +82,10 @@ _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|de
 # the agent's word that an edit was incidental to the problem
 _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
                         r"not (?:part of|related to|needed for) the fix)\b")
+# a suggestion for later ("Worth adding that to the CI image."): no account of what was done
+_SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably |also )?worth (?:adding|doing|"
+                        r"considering|putting|making)|you (?:may|might|could|should) (?:want to|consider)|"
+                        r"consider (?:adding|pinning|putting|making|moving)|it would be (?:good|nice|wise) to)\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
@@ -845,7 +852,7 @@ def _sentences(text: str) -> list[str]:
         part = part.strip(" -*•\t")
         part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
                       r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
-        if len(part) < 4 or _CHATTER.match(part):
+        if len(part) < 4 or _CHATTER.match(part) or _SUGGESTION.match(part):
             continue
         stripped = _FIRST_PERSON.sub("", part)
         if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case

@@ -762,3 +762,17 @@ def test_a_pull_that_found_nothing_new_is_no_change(git_project, store):
                .ok("pytest tests/test_quota.py", "4 passed")
                .stop("It passes now."))
     assert _candidates(store, session) == ([], ["retry_without_change"])
+
+
+def test_a_suggestion_for_later_is_no_account_of_the_fix(git_project, store):
+    assert stated("Worth adding that to the Dockerfile. You might want to pin it too.")["all"] == []
+    session = (Session("suggest", git_project)
+               .fail("bundle exec rake assets:precompile", "Exit code 1\nsh: 1: node: not found\n"
+                                                           "ExecJS::RuntimeUnavailable: Could not find a JavaScript "
+                                                           "runtime. Install nodejs.")
+               .ok("sudo apt-get install -y nodejs", "Setting up nodejs (18.19.1) ...")
+               .ok("bundle exec rake assets:precompile", "Writing public/assets/application.js")
+               .stop("The container had no JavaScript runtime for ExecJS; `sudo apt-get install -y nodejs` and the "
+                     "assets compile. Worth adding that to the Dockerfile."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ExecJS" in candidate["summary"] and "Worth" not in candidate["summary"]
