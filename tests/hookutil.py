@@ -29,3 +29,47 @@ def run_hook(event, payload, monkeypatch=None):
 
 def context_of(output):
     return (output.get("hookSpecificOutput") or {}).get("additionalContext", "")
+
+
+class PlayedSession:
+    """A session played through the real dispatcher, one tool call at a time (Bash, Edit, Write, then Stop)."""
+
+    def __init__(self, sid, cwd, prompt=None):
+        self.sid, self.cwd, self.n, self.message = sid, cwd, 0, None
+        self.base = {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl"}
+        run_hook("session-start", dict(self.base, source="startup"))
+        if prompt:
+            run_hook("user-prompt-submit", dict(self.base, prompt=prompt))
+
+    def _id(self):
+        self.n += 1
+        return f"{self.sid}-{self.n}"
+
+    def fail(self, command, error):
+        run_hook("post-tool-use-failure", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                               tool_input={"command": command}, error=error))
+        return self
+
+    def ok(self, command, out="ok"):
+        run_hook("post-tool-use", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
+                                       tool_input={"command": command}, tool_response={"stdout": out, "stderr": ""}))
+        return self
+
+    def edit(self, path, old, new):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Edit", tool_use_id=self._id(),
+                                       tool_input={"file_path": full, "old_string": old, "new_string": new},
+                                       tool_response={"filePath": full}))
+        return self
+
+    def write(self, path, content):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Write", tool_use_id=self._id(),
+                                       tool_input={"file_path": full, "content": content},
+                                       tool_response={"type": "create", "filePath": full, "content": content}))
+        return self
+
+    def stop(self, message):
+        run_hook("stop", dict(self.base, stop_hook_active=False, last_assistant_message=message))
+        self.message = message
+        return self

@@ -1,7 +1,7 @@
 """Candidate lessons from every shape of session: what is linked, what is the fix, what is only evidence."""
 import pytest
 
-from hookutil import run_hook
+from hookutil import PlayedSession
 from lorebook.candidates import (command_job, find_chains, invocation_change, net_changes, parse_command,
                                  session_candidates, stated)
 from lorebook.writeback import write_back
@@ -9,43 +9,7 @@ from lorebook.writeback import write_back
 PROJECT = "github.com/acme/widget"
 
 
-def _base(sid, cwd):
-    return {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl"}
-
-
-class Session:
-    """A session played through the real dispatcher, one tool call at a time."""
-
-    def __init__(self, sid, cwd, prompt=None):
-        self.base, self.cwd, self.n = _base(sid, cwd), cwd, 0
-        run_hook("session-start", dict(self.base, source="startup"))
-        if prompt:
-            run_hook("user-prompt-submit", dict(self.base, prompt=prompt))
-
-    def _id(self):
-        self.n += 1
-        return f"{self.base['session_id']}-{self.n}"
-
-    def fail(self, command, error):
-        run_hook("post-tool-use-failure", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
-                                               tool_input={"command": command}, error=error))
-        return self
-
-    def ok(self, command, out="ok"):
-        run_hook("post-tool-use", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
-                                       tool_input={"command": command}, tool_response={"stdout": out, "stderr": ""}))
-        return self
-
-    def edit(self, path, old, new):
-        full = f"{self.cwd}/{path}"
-        run_hook("post-tool-use", dict(self.base, tool_name="Edit", tool_use_id=self._id(),
-                                       tool_input={"file_path": full, "old_string": old, "new_string": new},
-                                       tool_response={"filePath": full}))
-        return self
-
-    def stop(self, message):
-        run_hook("stop", dict(self.base, stop_hook_active=False, last_assistant_message=message))
-        return self
+Session = PlayedSession
 
 
 # --- parsing commands -------------------------------------------------------------------------------

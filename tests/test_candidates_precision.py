@@ -4,7 +4,7 @@ Each rule is stated in its test's name and played with a session that is not in 
 """
 import pytest
 
-from hookutil import run_hook
+from hookutil import PlayedSession, run_hook
 from lorebook.candidates import (command_job, invocation_change, is_autofix, is_static_check, parse_command,
                                  session_candidates, stated)
 from lorebook.record import lesson_title
@@ -12,47 +12,9 @@ from lorebook.record import lesson_title
 PROJECT = "github.com/acme/widget"
 
 
-class Session:
-    """A session played through the real dispatcher, one tool call at a time."""
-
+class Session(PlayedSession):
     def __init__(self, sid, cwd, prompt="fix it"):
-        self.sid, self.cwd, self.n = sid, cwd, 0
-        self.base = {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl"}
-        run_hook("session-start", dict(self.base, source="startup"))
-        run_hook("user-prompt-submit", dict(self.base, prompt=prompt))
-
-    def _id(self):
-        self.n += 1
-        return f"{self.sid}-{self.n}"
-
-    def fail(self, command, error):
-        run_hook("post-tool-use-failure", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
-                                               tool_input={"command": command}, error=error))
-        return self
-
-    def ok(self, command, out="ok"):
-        run_hook("post-tool-use", dict(self.base, tool_name="Bash", tool_use_id=self._id(),
-                                       tool_input={"command": command}, tool_response={"stdout": out, "stderr": ""}))
-        return self
-
-    def edit(self, path, old, new):
-        full = f"{self.cwd}/{path}"
-        run_hook("post-tool-use", dict(self.base, tool_name="Edit", tool_use_id=self._id(),
-                                       tool_input={"file_path": full, "old_string": old, "new_string": new},
-                                       tool_response={"filePath": full}))
-        return self
-
-    def write(self, path, content):
-        full = f"{self.cwd}/{path}"
-        run_hook("post-tool-use", dict(self.base, tool_name="Write", tool_use_id=self._id(),
-                                       tool_input={"file_path": full, "content": content},
-                                       tool_response={"type": "create", "filePath": full, "content": content}))
-        return self
-
-    def stop(self, message):
-        run_hook("stop", dict(self.base, stop_hook_active=False, last_assistant_message=message))
-        self.message = message
-        return self
+        super().__init__(sid, cwd, prompt)
 
 
 def _candidates(store, session):
