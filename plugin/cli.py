@@ -970,10 +970,9 @@ def writeback_command(session_id):
                                  "session's next hook or `lorebook import`", ex)
                 raise click.ClickException(str(ex))
             time.sleep(1 + attempt)
-    if any(r.get("decision") in ("created", "merged") and not r.get("replayed") for r in results):
-        from .vectors import start_index_detached
+    from .sessions import index_new_notes
 
-        start_index_detached()
+    index_new_notes(results)
     _echo_json(results)
 
 

@@ -58,12 +58,18 @@ def end_session(event, store) -> list[dict]:
     # a session can end without a last Stop (interrupted, /clear): receipts make a second writeback a no-op
     session = store.get_session(event.session_id) or {}
     results = write_back_or_defer(store, event.session_id, session.get("last_assistant_message"))
+    index_new_notes(results)
+    store.checkpoint()
+    return results
+
+
+def index_new_notes(results: list[dict]) -> None:
+    """Start a detached ``lorebook index`` when a writeback decided something new (a replayed receipt adds
+    nothing to embed)."""
     if any(r.get("decision") in ("created", "merged") and not r.get("replayed") for r in results):
         from .vectors import start_index_detached
 
         start_index_detached()
-    store.checkpoint()
-    return results
 
 
 def write_back_or_defer(store, session_id: str, message: str | None) -> list[dict]:
