@@ -7,7 +7,8 @@ Two jobs, both on text that came from tool output, repositories or other agents:
   Unicode is NFKC-normalised, zero-width, bidirectional and other invisible
   format characters are removed, every tag-shaped ``<…>`` (the frame's own
   ``<lorebook-memory>`` markers, ``<system>``, ``</anything>``) loses its angle
-  brackets to look-alike guillemets, and role labels (``Human:``,
+  brackets to look-alike guillemets (a type's arguments glued to its name,
+  ``List<int>`` or ``Arc<Mutex<State>>``, are code and stay as they are), and role labels (``Human:``,
   ``Assistant:``, ``System:``) or claimed notices ("IMPORTANT NOTICE FROM THE
   USER") are wrapped as ``[quoted: …]``.
 - :func:`steering_reasons` says why a lesson reads like an instruction aimed at
@@ -47,6 +48,35 @@ _NOTICE = re.compile(
     r"maintainers?|human))\b(?!\s*\])\s*:?")
 
 
+# a type's arguments glued to its name: List<int>, Arc<Mutex<State>>, AddSingleton<IClock, SystemClock>, up to
+# two levels deep; never a "/", "=", quote or "!" inside, so never a closing tag or one with attributes
+_GENERIC_START = re.compile(r"[\w\]]<[A-Za-z_]")
+_GENERIC = re.compile(r"(?<=[\w\]])<[A-Za-z_][\w:., \[\]?*&+]{0,60}"
+                      r"(?:<[A-Za-z_][\w:., \[\]?*&+]{0,60}(?:<[A-Za-z_][\w:., \[\]?*&+]{0,60}>)?"
+                      r"[\w:., \[\]?*&+]{0,60}>[\w:., \[\]?*&+]{0,60})*>")
+_TYPE_WORD = re.compile(r"[A-Za-z_]\w*")
+# lower-case type names a generic takes; any other lower-case word inside "<...>" could be a tag
+_PRIMITIVES = frozenset("""
+int uint long short byte sbyte char bool boolean float double decimal void string str object any unknown never number
+bigint symbol u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 dyn impl const mut std java util
+""".split())
+# names that could pass for a role or a system tag however they are cased (<System>, <User>)
+_TAG_NAMES = frozenset(ROLE_LABELS) | frozenset("""
+instruction instructions important system_reminder reminder tool tools function functions memory prompt context
+thinking result results output invoke parameter parameters document documents example examples message messages
+command commands admin root
+""".split())
+
+
+def _is_type_arguments(span: str) -> bool:
+    """``span`` (``<...>`` glued to a name) reads as a type's arguments: every word in it a type name (capitalised,
+    a primitive or a qualified name), none a role or a tag lorebook's frame could be mistaken for."""
+    words = _TYPE_WORD.findall(span)
+    return bool(words) and all(
+        w.lower() not in _TAG_NAMES and (w[0].isupper() or w in _PRIMITIVES or w == "_" or len(w) == 1)
+        for w in words)
+
+
 def strip_invisible(text: str) -> str:
     """``text`` NFKC-normalised, without invisible format characters or control characters (tab, newline kept)."""
     text = unicodedata.normalize("NFKC", text)
@@ -66,8 +96,14 @@ def neutralise(text: str | None) -> str:
     # each step only where it can apply: this runs on every field SessionStart renders
     text = strip_invisible(text) if not text.isascii() else _CONTROL.sub(" ", text)
     if "<" in text:
+        generics = _GENERIC.findall(text) if _GENERIC_START.search(text) else []
+        kept = [g for g in generics if _is_type_arguments(g)]
+        for i, g in enumerate(kept):  # a type's arguments are code, not a tag: kept as they are
+            text = text.replace(g, f"\x00{i}\x00", 1)
         text = _TAG_OPEN.sub("\u2039", text)          # ‹
         text = re.sub(r"\u2039([^<>\n]{0,200}?)>", "\u2039\\1\u203a", text)  # ‹name› once its "<" is gone
+        for i, g in enumerate(kept):
+            text = text.replace(f"\x00{i}\x00", g, 1)
     lowered = text.lower()
     if "from" in lowered or "by" in lowered:
         text = _NOTICE.sub(lambda m: f"[quoted: {' '.join(m.group(1).split())}]", text)
