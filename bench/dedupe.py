@@ -12,7 +12,9 @@ written later to probe generalisation, then tuned on) and ``dedupe_blind.json``
 committed before any tuning; only its totals were ever printed, never its
 pairs). Blind: ``dedupe_blind_heldout.json`` (60 pairs from 10 families),
 reported as its own block ``blind`` beside ``held_out`` against the same
-targets. The ``dedupe_blind*`` pairs were written by hand by someone who never
+targets. Blind 2: ``dedupe_blind2_heldout.json`` (96 pairs from 16 families,
+written blind later and frozen before any tuning), its own block ``blind2``.
+The ``dedupe_blind*`` pairs were written by hand by someone who never
 read the merge / similar_to / contradicts code, 6 per family (a duplicate, two
 paraphrases, two hard negatives, a contradiction); the blind third was frozen
 before any tuning, is never swept and never lists its pairs, even with -v.
@@ -55,6 +57,7 @@ IN_SAMPLE = ("dedupe_pairs.json", "dedupe_holdout.json", "dedupe_lessons.json", 
              "dedupe_blind.json")
 HELD_OUT = ("dedupe_lessons_heldout.json",)
 BLIND = ("dedupe_blind_heldout.json",)
+BLIND2 = ("dedupe_blind2_heldout.json",)
 TARGET = {"precision": 0.97, "recall": 0.9, "contradiction_precision": 0.9, "bulk_notes_min": 297}
 
 
@@ -263,6 +266,7 @@ def main() -> None:
         # held out: totals only, never their pairs nor a sweep to tune on (-v and --sweep are in-sample only)
         "held_out": run_set("held-out", HELD_OUT, False, cache_dir, False),
         "blind": run_set("blind", BLIND, False, cache_dir, False),
+        "blind2": run_set("blind2", BLIND2, False, cache_dir, False),
     }
     if args.bulk:
         summary["bulk"] = bulk_check(args.bulk, args.bulk_vectors)
