@@ -105,7 +105,8 @@ _DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePat
                        (?:^|\s)-[km]\s*=?\s*["']?not\b|(?:^|\s)--tag[=\s]+["']?~""")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
                       r"WithDelta\(|InDelta\(|\bbe_within\b|\bisclose\(|allclose\(|almost_equal\(|closeTo\(|"
-                      r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn")
+                      r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn|"
+                      r"\s[<>]\s|:[gl]te?\b|\bcompare\(|[Gg]reater_?[Tt]han|[Ll]ess_?[Tt]han|\bbetween\b|\bin_range\b")
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
 # ExUnit "left:", pytest's "assert <left> == <right>" (either side)
@@ -144,10 +145,15 @@ _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))
 _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|goimports|rustfmt|ruff\s+format|"
-                       r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt))\b")
+                       r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt)|"
+                       r"clang-format|swift-format|shfmt|stylua|elm-format|ormolu|fourmolu|ocamlformat|nimpretty|"
+                       # any tool's own formatter: ``zig fmt``, ``terraform fmt``, ``deno fmt``, ``dart format``
+                       r"[\w.-]+\s+(?:fmt|format)(?![\w-]))\b")
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
 _TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer")
 # what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
+_SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
+                    "install": "install", "sync": "install", "restore": "install", "lint": "lint"}
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
@@ -298,7 +304,11 @@ def command_job(command: str) -> str | None:
     for job, pattern in _JOBS:
         if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job
-    return None
+    # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
+    words = [w for w in _words(parsed["check"])[1:] if not w.startswith("-")]
+    if words[:1] in (["task"], ["run"], ["exec"], ["x"]):
+        words = words[1:]
+    return _SUBCOMMAND_JOBS.get(words[0]) if words else None
 
 
 def is_static_check(command: str) -> bool:
@@ -546,7 +556,7 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     command = observation.get("target") or ""
     check = parse_command(command)["check"]
-    if _MUTATING.search(command) or _PREREQUISITE.search(check):
+    if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install":
         return True
     if _STARTS_SERVICE.search(check) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
         return True  # a service started after a failure that says it could not reach one
@@ -591,7 +601,19 @@ def _addresses(step: dict, failures: list[dict]) -> bool:
                     if not w.startswith("-")] if match else []
         if any(len(p) >= 3 and re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text) for p in packages):
             return True
+        # ``bundle install``, ``ansible-galaxy install -r requirements.yml``: what the project declares, installed
+        # after an error that something was not there
+        if command_job(command) == "install" and _MISSING_DEPENDENCY.search(text) and all(
+                _MANIFEST_ARG.search(p) for p in packages):
+            return True
     return False
+
+
+_MISSING_DEPENDENCY = LazyRegex(
+    r"(?i)\bwas not found\b|\bnot installed\b|No module named|Cannot find module|cannot find package|"
+    r"could(?: not|n't) (?:find|locate|load) (?:module|package|gem|crate|library|role|collection|plugin|dependency)|"
+    r"missing (?:module|package|gem|dependency|dependencies|role|library|plugin)|\bunresolved import\b")
+_MANIFEST_ARG = LazyRegex(r"(?i)\.(?:txt|ya?ml|json|toml|lock)$|^\.$")
 
 
 def _quoted_in(command: str, account: str) -> bool:
@@ -744,6 +766,8 @@ def find_chains(observations: list[dict], account: str = "",
             if _is_change(later, failure, account):
                 events.append(later)
                 continue
+        if kind == "same_check" and invocation_change(failure["target"], success["target"]):
+            success = _passed_as_it_was(observations, failure, success, account) or success
         came_back = success is not None and signature and any(
             o.get("error_signature") == signature and command_family(o.get("target") or "") == family
             for o in observations if o["id"] > success["id"] and o["outcome"] == "error")
@@ -755,6 +779,24 @@ def find_chains(observations: list[dict], account: str = "",
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
         chains.extend(_split_by_error(events, success, kind))
     return chains, notes
+
+
+def _passed_as_it_was(observations: list[dict], failure: dict, success: dict, account: str) -> dict | None:
+    """The later run of the very command that failed, when it passed with nothing changed since the failure: then
+    the other invocation that passed before it (``-run X -count=20``) fixed nothing."""
+    if is_autofix(success["target"]) or _MUTATING.search(success["target"]) or _is_change(success, failure, account):
+        return None  # the passing run changed something itself (``eslint --fix``)
+    key = command_key(failure["target"])
+    for later in observations:
+        if later["id"] <= success["id"]:
+            if failure["id"] < later["id"] and later is not success and _is_change(later, failure, account):
+                return None
+            continue
+        if _is_change(later, failure, account):
+            return None
+        if later["outcome"] == "ok" and command_key(later.get("target") or "") == key:
+            return later
+    return None
 
 
 def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
@@ -964,6 +1006,12 @@ _ENVIRONMENT_FAILURE = LazyRegex(
 
 
 # a build or test tool's own configuration (vite.config.ts, .babelrc, jest.config.js)
+_MANIFEST_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.(?:txt|ya?ml|in)|"
+                           r"constraints\.txt|setup\.(?:py|cfg)|Pipfile|Cargo\.toml|go\.mod|Gemfile|[\w-]+\.gemspec|"
+                           r"mix\.exs|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|[\w.-]+\.csproj|galaxy\.ya?ml|"
+                           r"[\w.-]+\.opam|dune-project|[\w.-]+\.cabal|package\.ya?ml|stack\.ya?ml|deno\.jsonc?|"
+                           r"Package\.swift|build\.zig(?:\.zon)?|environment\.ya?ml)$")
+_LOCKFILE = LazyRegex(r"(?i)(?:^|/)[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|\.lockb)$")
 _TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.config\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
 
 
@@ -998,9 +1046,14 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                    for f in chain["failures"]]
     environment = [line for lines in environment for line in lines] if all(environment) else []
     kept, unrelated = [], []
+    installing = command_job(chain["failure"]["target"]) == "install"
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
+        if installing and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) or _LOCKFILE.search(p)
+                                                for p in paths):
+            unrelated.extend(paths)  # an install reads the manifests, never the source: ``src/server.ts`` is no fix
+            continue
         if environment and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
                 and not _touches_environment_error(edit, environment):
             unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
@@ -1029,16 +1082,17 @@ def _test_subject(path: str) -> str:
     return re.sub(r"(?i)^test_|(?:_test|_spec|\.test|\.spec|Tests?)$", "", stem).lower()
 
 
-def _addresses_by_name(edit: dict, chain: dict, cwd: str | None) -> bool:
+def _addresses_by_name(edit: dict, chain: dict, cwd: str | None, manifests_only: bool = False) -> bool:
     """Whether an edit plausibly addresses a chain's failure by what it touches: a file the error or the failing
     command names (its name, not a part of another one: ``build-script-main`` does not name ``main.rs``), a
-    configuration file, or the failing test's subject."""
+    configuration file (``manifests_only``: a dependency manifest or lockfile), or the failing test's subject."""
     text = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
     subjects = {_test_subject(w) for w in re.findall(r"[\w./-]+", text) if _TEST_PATH.search(w)} - {""}
     for path in (_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]):
         base, stem = os.path.basename(path), os.path.splitext(os.path.basename(path))[0]
-        if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", text) or _CONFIG_PATH.search(path) \
-                or _TOOL_CONFIG.search(path) \
+        configuration = (_MANIFEST_PATH.search(path) or _LOCKFILE.search(path)) if manifests_only else \
+            (_CONFIG_PATH.search(path) or _TOOL_CONFIG.search(path))
+        if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", text) or configuration \
                 or (len(stem) >= 4 and re.search(rf"(?<![\w./-]){re.escape(stem)}(?![\w-])", text)) \
                 or stem.lower() in subjects or _test_subject(path) in subjects:
             return True
@@ -1112,7 +1166,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # takes precedence over an edit to a file the failure does not name
     addressing = [c for c in chain["changes"] if _addresses(c, chain["failures"])]
     if addressing and edits:
-        bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd)]
+        # beside an install of what was missing, a settings file is no fix unless the error names it
+        installs = any(command_job(c.get("target") or "") == "install" for c in addressing)
+        bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)]
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in bystanders for p in e.get("files") or []})
         edits = [e for e in edits if e not in bystanders]
     if any(_upstream_sync(c) for c in addressing) and not edits:
@@ -1306,6 +1362,19 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     }
 
 
+# a compiler's error at a place in a file: ``src/out.zig:71:39: error:``, rustc's ``--> src/main.rs:12:5``,
+# ``Foo.cs(12,5): error CS0029``
+_COMPILE_ERROR_AT = LazyRegex(r"(?m)^\s*(?:-->\s*)?([\w./-]+\.\w+)(?::\d+(?::\d+)?:?\s*(?:error|fatal error)\b|"
+                              r"\(\d+,\d+\):\s*error\b)|^\s*-->\s*([\w./-]+\.\w+):\d+")
+
+
+def _compile_error_in(failure: dict, edited: set[str]) -> bool:
+    """Whether the failure is a compiler's error in a file this session had already edited: its own new code."""
+    text = failure.get("error_text") or ""
+    named = {m.group(1) or m.group(2) for m in _COMPILE_ERROR_AT.finditer(text)}
+    return bool(named) and all(any(f == n or f.endswith("/" + n.lstrip("./")) for f in edited) for n in named)
+
+
 def session_candidates(store: Store, session_id: str, last_message: str | None,
                        details: dict | None = None) -> tuple[list[dict], list[str]]:
     """The lessons a session teaches (deterministic), and reason codes when it teaches none.
@@ -1332,7 +1401,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
         own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature")
                                           or chain["failure"].get("error_text") or "") \
-            or is_static_check(chain["failure"]["target"])
+            or is_static_check(chain["failure"]["target"]) \
+            or _compile_error_in(chain["failure"], earlier_edits)
         if own_mess and changed and changed <= earlier_edits:
             # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
             # corrected in place: the session cleaning up its own work, nothing to reuse

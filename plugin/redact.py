@@ -238,9 +238,13 @@ def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> b
     if _is_ordinary_base64(value):
         return False
     changes = _class_changes(value)
-    if digits == 0 and changes < 0.3:
-        return False  # CamelCase or snake_case words
+    if digits == 0 and (changes < 0.3 or _CAMEL_WORDS.fullmatch(value)):
+        return False  # CamelCase or snake_case words: TestPoolDrainWaitsForInflight is a test's name
     return entropy(value) >= 3.3 and changes >= 0.22
+
+
+# a name made of words: each capital opens a word of 2+ lower-case letters (or an acronym), at least three words
+_CAMEL_WORDS = re.compile(r"(?:[a-z]{2,}|[A-Z](?:[a-z]{2,}|[A-Z]{1,4}(?![a-z])))(?:_?(?:[A-Z][a-z]{2,}|[A-Z]{2,5}(?![a-z]))){2,}")
 
 
 def _trivial_value(value: str, key: str) -> bool:

@@ -61,7 +61,7 @@ command project check checks value version line lines build call calls called re
 """.split())
 # phrases that reject a remedy or a diagnosis: what turns "same topic" into "disagrees"
 _REJECTION = LazyRegex(
-    r"(?ix)\b(?:do\s*n[o']t|don't|never|avoid)\s+(?:\w+\s+){0,2}?(?:add|use|run|set|raise|increase|decrease|"
+    r"(?ix)\b(?:do\s*n[o']t|don't|never|avoid)\s+(?:\w+\s+){0,2}?(?:add|use|run|set|raise|increase|decrease|commit|"
     r"create|switch|force|migrate|stringify|install|whitelist|trust|pin|unpin|upgrade|downgrade|copy|merge|"
     r"change|remove|relock|bump|disable|enable|make|put|guard|exclude|default|transform|turn|rename|strip|filter|"
     r"convert|grant|mock|stub|patch|wrap|move|delete|drop|cache|retry|restart)(?!\w?ed\b|d\b)\w*"  # "never deleted" narrates
@@ -74,11 +74,15 @@ _REJECTION = LazyRegex(
     r"|\bdid\s+not\s+(?:help|fix|stop)\b|\bnot\s+yet\b"
     r"|\b(?:must|should|may)\s*(?:not|n't|never)\s+\w+|\b(?:mustn't|shouldn't)\s+\w+"     # "must not build assets"
     r"|\b(?:is|are|was|were)\s+(?:banned|forbidden|prohibited|disallowed|not\s+an\s+option)\b"
+    r"|\b(?:is|are|was|were)\s+(?:no\s+longer\s+|not\s+)(?:allowed|permitted|supported|wanted)\b"  # "X are not allowed"
+    r"|(?<=[;,(\u2014])\s*(?-i:no\s+(?:[a-z]{3,}s(?=\s*(?:[.;,)]|$))|--?\w))"                      # "..., no locks"
     r"|\bnever\s+(?:in|inside|from|on|at|with|via|through)\b"                                 # "never in the Dockerfile"
     r"|\bmade\s+(?:it|things|this)\s+worse\b"
     r"|(?:^|(?<=[:;,(\u2014])|(?<=[:;,(\u2014]\s)|\b(?<=so\s)|\b(?<=and\s)|\b(?<=but\s))"  # an instruction opens
     r"(?:do\s+not|don't)\s+(?!know|have|need|see|understand|exist|matter)[a-z]{3,}"       # its clause: "do not X"
+    r"|\bnever\s+\w+\s+(?=-)"                                                                   # "never init -upgrade"
     r"|不要|无效|没有用")
+_NO_THING = LazyRegex(r"(?i)\s*no\s")
 _CLAUSE_END = LazyRegex(r"[,;:]\s|\s\u2014\s|\s(?:and|but|then|instead)\s")
 _INSTRUCTION = LazyRegex(r"(?i)do\s*n[o']t|don't|never|avoid|must|should|may|mustn't|shouldn't")
 _WHERE_NOT = LazyRegex(r"(?i)never\s+(?:in|inside|from|on|at|with|via|through)\b")
@@ -247,6 +251,8 @@ def _facts(text: str) -> dict[str, float]:
         facts[low] = max(facts.get(low, 0.0), weight)
         if low not in _FACT_PARTS and len(_FACT_PARTS) < 100_000:
             _FACT_PARTS[low] = _parts_of(raw)
+        if low not in _CAMEL_PARTS and len(_CAMEL_PARTS) < 100_000 and _CAMEL.search(raw):
+            _CAMEL_PARTS[low] = tuple(w.lower() for w in _CAMEL_WORD.findall(raw) if len(w) > 1)
         if low not in _AS_IS and len(_AS_IS) < 100_000 and _NAME_AS_IS.search(raw):
             _AS_IS.add(low)  # written once as an ENV_VAR or a file: said in words only as its words in a row
 
@@ -283,6 +289,9 @@ _VERSION_FACT = LazyRegex(r"v?(\d+(?:\.\d+)*)(?:\.[x*])?")
 _AMOUNT = LazyRegex(r"(\d{2,})(?:[a-z]{1,3})?")
 _PINNED = LazyRegex(r"(@?[a-z][\w.\-/]*?)(?:@|==|>=|~=)v?(\d+(?:\.\d+)*)")
 _FACT_PARTS: dict[str, tuple[str, ...]] = {}  # a fact's words, split where its original spelling joins them
+_CAMEL_PARTS: dict[str, tuple[str, ...]] = {}  # a camelCase fact's words: hashFiles (hash, files)
+_CAMEL = LazyRegex(r"^@?(?:[a-z]+[A-Z]|[A-Z][a-z]+[A-Z]|[A-Z]{2,}[a-z])[A-Za-z0-9]*$")
+_CAMEL_WORD = LazyRegex(r"[A-Z]{2,}(?=[A-Z][a-z]|\b|$)|[A-Z]?[a-z]+|\d+")
 _AS_IS: set[str] = set()  # facts spelled as ENV_VARS or files: said in words only as those words in a row
 _JOINS = LazyRegex(r"[._/\-:@$*=,\s()\[\]{}'\"`]+")
 
@@ -424,9 +433,16 @@ def _said_in_words(fact: str, text_lower: str, words: frozenset[str]) -> bool:
     parts = [p for p in _JOINS.split(fact) if p and (len(p) > 2 or re.search(r"\d", p)) and p not in _STOP]
     if re.search(r"\w[._]\w", fact) and re.search(r"\w[._]" + re.escape(fact) + r"(?!\w)", text_lower):
         return True  # the tail of the other's longer name: unicode_ci in utf8mb4_unicode_ci
+    camel = _CAMEL_PARTS.get(fact)
+    if camel:  # hashFiles: "the hash of the lock files"; LocalServerPort: "the local server port annotation"
+        parts = list(camel)
+    if len(parts) > 2:  # `--use-system-libraries`: "the system libraries" (words every lesson uses say nothing)
+        parts = [p for p in parts if p not in _COMMON] or parts
     if len(parts) == 1 and parts[0].isalpha() and len(parts[0]) > 3 and fact == parts[0]:
-        stem = _stem(parts[0]).rstrip("e")  # a word said in another form: compile, compiling
-        return any(w.startswith(stem) and len(w) - len(stem) <= 4 for w in words)
+        stem = _stem(parts[0]).rstrip("e").replace("iz", "is")  # another form: compile, compiling; -ize, -ise
+        return any(w.replace("iz", "is").startswith(stem) and len(w) - len(stem) <= 4
+                   # or the tail of a longer word: brew, Homebrew
+                   or len(stem) >= 4 and len(w) > len(stem) + 2 and w.endswith(parts[0]) for w in words)
     if len(parts) < 2:
         return False
     if fact in _AS_IS:
@@ -545,7 +561,10 @@ def different_fix(a: dict, b: dict, loose: bool = False) -> list[str]:
     subject_a, subject_b = swapped_subjects(a, b)
     if subject_a:
         return [f"one is about {', '.join(sorted(subject_a)[:3])}, the other about {', '.join(sorted(subject_b)[:3])}"]
-    for role in ("fix", "problem"):
+    # a note that states no fix (a person's one line: "stuck helm release on api") loses no fix in a merge: only
+    # its problem can tell it apart
+    roles = ("fix", "problem") if _remedy_text(a).strip() and _remedy_text(b).strip() else ("problem",)
+    for role in roles:
         only_a, only_b = distinct_facts(a, b, role, loose and role == "fix")
         if sum(only_a.values()) >= DISTINCT_WEIGHT and sum(only_b.values()) >= DISTINCT_WEIGHT:
             return [f"the {role} of one names {', '.join(sorted(only_a)[:3])}",
@@ -586,7 +605,10 @@ def _rejected_in(text: str) -> tuple[frozenset[str], frozenset[str]]:
                 start = max(0, sentence.rfind(",", 0, start - 1) + 1)
             # ... up to the end of the clause it opens: "don't pin X, upgrade Y" rejects X, not Y
             end = _CLAUSE_END.search(sentence, match.end())
-            clause = sentence[start:end.start() if end and _INSTRUCTION.match(match.group(0)) else len(sentence)]
+            if _NO_THING.match(match.group(0)):  # "(no --allow-net host list)" rejects what follows alone
+                start = match.start()
+            clause = sentence[start:end.start() if end and (_INSTRUCTION.match(match.group(0))
+                                                             or _NO_THING.match(match.group(0))) else len(sentence)]
             facts |= _fact_set(clause)
             words |= _content_words(clause)
     return frozenset(facts), frozenset(words)
@@ -626,7 +648,7 @@ def _rejects(x: dict, y: dict) -> bool:
     # what ``y`` keeps clear of it does not apply: "must not run inside a transaction" agrees with "runs outside
     # the migration transaction"
     avoided = _avoided_in(_remedy_text(y))
-    hit_facts = (rejected_facts & facts) - own_facts - removed - avoided
+    hit_facts = (rejected_facts | (rejected_words & facts)) & facts - own_facts - removed - avoided
     hit_words = (rejected_words & words) - own_words - removed - avoided
     return bool(hit_facts) or len(hit_words) >= 2
 
@@ -652,14 +674,119 @@ def _value_conflict(a: str, b: str) -> bool:
         value = value.lower().strip("'\"").rstrip(".-")
         return re.sub(r"^(\d+(?:\.\d+)?)(?:s|sec|secs|seconds)$", r"\1", value)
 
-    va: dict[str, set] = {}
-    for name, _, value in _ASSIGNMENT.findall(a):
-        va.setdefault(name.lower(), set()).add(plain(value))
-    for name, _, value in _ASSIGNMENT.findall(b):
-        values = va.get(name.lower())
-        if values and plain(value) not in values:
-            return True
-    return False
+    def values(text: str) -> dict[str, set]:
+        found: dict[str, set] = {}
+        for name, _, value in _ASSIGNMENT.findall(text):
+            found.setdefault(name.lower(), set()).add(plain(value))
+        for name, value in _DIRECTIVE.findall(text):  # nginx's ``client_max_body_size 50m;``
+            found.setdefault(name.lower(), set()).add(plain(value))
+        return found
+
+    # "changed X = A to X = B" shares B with "X = B": they agree on where X ends up
+    va, vb = values(a), values(b)
+    return any(not va[name] & vb[name] for name in set(va) & set(vb))
+
+
+_DIRECTIVE = LazyRegex(r"\b([a-z]+(?:_[a-z]+)+)\s+([\w.\-/]+);")
+_ORDER_CUE = LazyRegex(r"(?i)\b(?:first|then|before)\b")
+
+
+def _order_conflict(a: dict, b: dict) -> bool:
+    """Both fixes put the same steps in order, each the other way round ("A first, then B" / "B first, then A")."""
+    ta, tb = _remedy_text(a), _remedy_text(b)
+    if not (_ORDER_CUE.search(ta) and _ORDER_CUE.search(tb)) or re.search(r"(?i)\bafter\b", ta + tb):
+        return False
+
+    def order(text: str) -> list[str]:
+        low = text.lower()
+        steps = [f for f in _fact_set(text) if ("/" in f or "." in f) and low.find(f) >= 0]  # actions/x@v4, a.b
+        return sorted(steps, key=lambda f: (low.find(f), -len(f), f))
+
+    oa, ob = order(ta), order(tb)
+    shared = [f for f in oa if f in ob]
+    return len(shared) >= 2 and [f for f in ob if f in shared] != shared
+
+
+def _same_place(a: dict, b: dict) -> bool:
+    """The two fixes change one place: a file they share, or no file named apart. Two values for one setting in
+    two places (``--max-old-space-size`` in .gitlab-ci.yml and in the GitHub workflow) are two settings."""
+    def places(note: dict) -> set[str]:
+        named = [*(note.get("files") or []), *_FILE_NAMED.findall(str(note.get("change") or ""))]
+        return {str(f).lower().removeprefix("./") for f in named}
+
+    def one(x: str, y: str) -> bool:  # a path and its file name said alone are one place; two tasks.py are not
+        return x == y or ("/" not in x and y.endswith("/" + x)) or ("/" not in y and x.endswith("/" + y))
+
+    fa, fb = places(a), places(b)
+    return not fa or not fb or any(one(x, y) for x in fa for y in fb)
+
+
+_FILE_NAMED = LazyRegex(r"[\w\-/.]*\w\.(?:py|js|ts|tsx|jsx|rb|go|rs|ex|exs|java|kt|cs|php|ya?ml|toml|json|ini|cfg|conf|"
+                        r"gradle|xml|sh|env|tf|lock|txt)\b|\b[A-Z]\w*file\b")
+
+
+# a fix that takes a thing away, or keeps it as it is: "Removed the RWMutex from cache.go", "keep webdrivers",
+# "journal_mode stays DELETE" (the words up to the end of the clause, or where it says from where)
+_TAKES_AWAY = LazyRegex(
+    r"(?i)\b(?:remov|drop|delet|uninstall|unset|unpin|disabl|revert|strip)\w*\s+((?:(?!(?:from|in|out|and|so|"
+    r"because|since|with|to)\b)(?:[^\s,;:.]|\.(?=\w))+\s*){1,4})")
+_KEEPS = LazyRegex(
+    r"(?i)\b(?:keep|keeps|kept|leave|leaves|left)\s+((?:(?!(?:and|so|because|since|with|but|as|at|on|for)\b)"
+    r"(?:[^\s,;:.]|\.(?=\w))+\s*){1,4})|\b([\w.\-]+(?:\s+[\w.\-]+)?)\s+(?:stays|remains|must\s+(?:stay|remain))\b")
+
+
+# "replaced `psycopg2` with `psycopg2-binary`": the first is taken away; "--no-cache", "--no-frozen-lockfile": so is
+# what the flag names
+_REPLACED = LazyRegex(r"(?i)\b(?:replac|swap)\w*\s+((?:(?!with\b|by\b|for\b)[^\s,;:]+\s*){1,5})"
+                      r"(?:with|by|for)\s+((?:(?!in\b|and\b|so\b|on\b)[^\s,;:]+\s*){1,5})")
+# "raise rust-version instead of pinning clap", "2Gi rather than 512Mi": what follows is what the fix does without
+_INSTEAD_OF = LazyRegex(r"(?i)\b(?:instead\s+of|rather\s+than)\s+((?:(?!(?:and|so|because|since|but)\b)"
+                        r"(?:[^\s,;:.]|\.(?=\w))+\s*){1,4})")
+_NO_FLAG = LazyRegex(r"--no-([\w-]{3,})")
+_PUTS = LazyRegex(
+    r"(?i)\b(?:add(?:s|ed|ing)?|install(?:s|ed|ing)?|pin(?:s|ned|ning)?|sets?|enabl(?:e|es|ed|ing)|us(?:e|es|ed|ing)|"
+    r"includ(?:e|es|ed|ing)|declar(?:e|es|ed|ing)|export(?:s|ed|ing)?|configur(?:e|es|ed|ing)|guard(?:s|ed|ing)?)"
+    r"\s+((?:(?!from\b|in\b|to\b|"
+    r"into\b|and\b|so\b|because\b|since\b|on\b|for\b)(?:[^\s,;:.]|\.(?=\w))+\s*){1,4})")
+
+
+def _things(text: str) -> set[str]:
+    """The facts and plain words of a clause, whole (``psycopg2-binary`` does not name ``psycopg2``), a flag also
+    without its dashes."""
+    facts = _fact_set(text)
+    words = {_stem(w.lower()) for w in _WORD.findall(text) if not re.search(r"[._/\-]", w)
+             and len(w) > 3 and w.lower() not in _STOP and w.lower() not in _COMMON}
+    return {w for w in facts | words | {f.lstrip("-") for f in facts if f.startswith("-")} if len(w) > 2}
+
+
+def _undoes(x: dict, y: dict) -> bool:
+    """``x``'s fix takes away what ``y``'s fix puts in (or keeps what ``y`` takes away): "Removed the RWMutex" /
+    "Added mu sync.RWMutex"; "keep webdrivers" / "Removed gem webdrivers". What both take away is no conflict."""
+    x_text, y_text = _remedy_text(x), _remedy_text(y)
+
+    def of(pattern, text: str, group: int = 0) -> set[str]:
+        # "don't pin X" puts nothing in, "never remove Y" takes nothing away
+        found = set().union(*(_things(m.group(group) if group else next(g for g in m.groups() if g))
+                              for m in pattern.finditer(text)
+                              if not _NEGATED.search(text, max(0, m.start() - 12), m.start())))
+        return found | {part for name in found for part in re.split(r"[./]", name) if len(part) > 3}
+
+    def away(text: str) -> set[str]:  # "replaced A with B" takes away what A says and B does not
+        return of(_TAKES_AWAY, text) | (of(_REPLACED, text, 1) - of(_REPLACED, text, 2)) | of(_NO_FLAG, text) \
+            | of(_INSTEAD_OF, text)
+
+    def put(text: str) -> set[str]:  # "instead of pinning clap" puts nothing in
+        return of(_PUTS, _INSTEAD_OF.sub(" ", text)) | of(_REPLACED, text, 2)
+
+    x_away, y_away, x_put, y_put = away(x_text), away(y_text), put(x_text), put(y_text)
+    # what x keeps, where its sentence names no other file than y changes ("requirements.txt keeps psycopg2" says
+    # nothing of requirements-dev.txt)
+    y_places = {"files": [*(y.get("files") or []), *_FILE_NAMED.findall(y_text)]}
+    x_kept = set().union(*(of(_KEEPS, sentence) | of(_AVOIDING, sentence) for sentence in _sentences(x_text)
+                           if _same_place({"files": _FILE_NAMED.findall(sentence)}, y_places)))
+    changed = {name.lower() for name, _, _ in _ASSIGNMENT.findall(y_text)} if _value_conflict(x_text, y_text) else set()
+    return bool((x_away - y_away - x_put) & (y_put - y_away)) or bool(of(_AVOIDING, x_text) & (y_put - y_away)) \
+        or bool((x_kept - x_away - x_put) & (y_away | changed))
 
 
 def same_problem(a: dict, b: dict) -> bool:
@@ -685,7 +812,8 @@ def contradicts(a: dict, b: dict) -> bool:
     if _rejects(a, b) or _rejects(b, a):
         return True
     ca, cb = str(a.get("change") or ""), str(b.get("change") or "")
-    if _value_conflict(ca, cb) or opposite_actions(a, b):
+    if (_value_conflict(ca, cb) and _same_place(a, b)) or opposite_actions(a, b) or _undoes(a, b) or _undoes(b, a) \
+            or _order_conflict(a, b):
         return True
     wa = {_stem(w.lower()) for w in _WORD.findall(ca)}
     wb = {_stem(w.lower()) for w in _WORD.findall(cb)}

@@ -738,3 +738,106 @@ def test_a_suggestion_for_later_is_no_account_of_the_fix(git_project, store):
                      "assets compile. Worth adding that to the Dockerfile."))
     (candidate,), _ = _candidates(store, session)
     assert "ExecJS" in candidate["summary"] and "Worth" not in candidate["summary"]
+
+
+# --- the tool's own subcommand names its job; installs read manifests; a retry that passes as is -------------
+
+@pytest.mark.parametrize("command, job", [
+    ("stack test", "test"), ("cabal test", "test"), ("deno task test", "test"), ("just test", "test"),
+    ("opam install . --deps-only", "install"), ("ansible-galaxy install -r requirements.yml", "install"),
+    ("zig build", "build"), ("helm lint ./chart", "lint"), ("helm upgrade --install api ./chart", None),
+])
+def test_a_tool_outside_the_table_names_its_job_by_its_subcommand(command, job):
+    assert command_job(command) == job
+
+
+def test_the_projects_own_test_runner_after_a_failing_generic_one_is_a_convention(git_project, store):
+    session = (Session("stack", git_project)
+               .fail("cabal build", "Exit code 1\nError: cabal: Could not resolve dependencies:\n"
+                                    "[__1] rejecting: base-4.19.1.0 (conflict: ledger => base<4.19)")
+               .ok("stack build", "ledger> build (lib + exe) with ghc-9.4.8\nCompleted 2 action(s).")
+               .stop("This repo builds with Stack: stack.yaml pins GHC 9.4.8, while cabal picked the system GHC 9.8. "
+                     "`stack build` works."))
+    (candidate,), _ = _candidates(store, session)
+    assert "stack build" in candidate["change"]
+
+
+def test_a_source_edit_is_never_the_fix_of_an_install_that_failed(git_project, store):
+    session = (Session("registry", git_project)
+               .fail("pnpm install", "Exit code 1\n ERR_PNPM_FETCH_503  GET https://registry.npmjs.org/zod: "
+                                     "Service Unavailable - 503")
+               .edit("src/routes/health.ts", "export {}", "export const health = () => ({ ok: true })")
+               .ok("pnpm install", "Packages: +212\nDone in 4.1s")
+               .stop("Added the health route. pnpm install went through on the second try."))
+    assert _candidates(store, session)[0] == []
+    assert store.project_notes(PROJECT) == []
+
+
+def test_installing_what_the_project_declares_addresses_a_missing_dependency(git_project, store):
+    session = (Session("galaxy", git_project)
+               .fail("ansible-playbook -i inventories/dev site.yml",
+                     "Exit code 1\nERROR! the role 'community.postgres' was not found in /w/roles")
+               .ok("ansible-galaxy install -r requirements.yml", "- community.postgres (1.4.0) was installed")
+               .edit("group_vars/all.yml", "pg_port: 5432", "pg_port: 5433")
+               .ok("ansible-playbook -i inventories/dev site.yml", "PLAY RECAP: ok=14 changed=2 failed=0")
+               .stop("Installed the Galaxy roles from requirements.yml and moved the dev database to 5433; the "
+                     "playbook runs."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ansible-galaxy install -r requirements.yml" in candidate["change"]
+    assert "pg_port" not in candidate["change"] + candidate["title"]
+
+
+def test_a_changed_run_is_no_fix_when_the_failing_command_then_passes_as_it_was(git_project, store):
+    session = (Session("retry", git_project)
+               .fail("go test ./internal/cache/...", "Exit code 1\n--- FAIL: TestEvictsUnderPressure (1.50s)\n"
+                                                     "    lru_test.go:61: 3 entries left, want 2\nFAIL")
+               .ok("go test -run TestEvictsUnderPressure -count=50 ./internal/cache/", "ok  acme/internal/cache 9.1s")
+               .ok("go test ./internal/cache/...", "ok  acme/internal/cache 0.4s")
+               .stop("It passed 50 times in a row and the package passes; I changed nothing."))
+    assert _candidates(store, session)[0] == []
+
+
+@pytest.mark.parametrize("old, new", [
+    ('    assert Order.total(order) == Decimal.new("97.20")',
+     '    assert Decimal.compare(Order.total(order), Decimal.new("90")) == :gt'),
+    ("    assert_eq!(queue.len(), 3);", "    assert!(queue.len() > 0);"),
+    ("    expect(total).toBe(90)", "    expect(total).toBeGreaterThan(80)"),
+])
+def test_an_exact_assertion_turned_into_a_comparison_is_a_weakened_test(git_project, store, old, new):
+    session = (Session("cmp", git_project)
+               .fail("mix test test/order_test.exs", "Exit code 2\n  1) test total (OrderTest)\n     Assertion with "
+                                                     "== failed\n     left:  Decimal.new(\"96.99\")")
+               .edit("test/order_test.exs", old, new)
+               .ok("mix test test/order_test.exs", "12 tests, 0 failures")
+               .stop("The order test passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+@pytest.mark.parametrize("command, yes", [
+    ("zig fmt src build.zig", True), ("terraform fmt -recursive", True), ("deno fmt", True),
+    ("zig fmt --check src", False), ("git format-patch HEAD~1", False),
+])
+def test_any_tools_own_formatter_is_an_autofix(command, yes):
+    assert is_autofix(command) is yes
+
+
+def test_a_compile_error_in_code_the_session_just_wrote_is_its_own_mess(git_project, store):
+    session = (Session("own", git_project)
+               .edit("src/report.rs", "fn total() {}", "fn total(rows: &[Row]) -> u64 { rows.iter().sum() }")
+               .fail("cargo build", "Exit code 101\nerror[E0277]: a value of type `u64` cannot be made by summing "
+                                    "an iterator over elements of type `&Row`\n  --> src/report.rs:1:52\n")
+               .edit("src/report.rs", "rows.iter().sum()", "rows.iter().map(|r| r.amount).sum()")
+               .ok("cargo build", "Finished dev [unoptimized + debuginfo] target(s) in 1.2s")
+               .stop("Added total(); it builds."))
+    assert _candidates(store, session) == ([], ["self_inflicted"])
+
+
+def test_a_compile_error_in_a_file_the_session_had_not_touched_is_a_lesson(git_project, store):
+    session = (Session("theirs", git_project)
+               .fail("cargo build", "Exit code 101\nerror[E0599]: no method named `json` found for struct "
+                                    "`RequestBuilder`\n  --> src/client.rs:40:10\n")
+               .edit("Cargo.toml", 'reqwest = "0.12"', 'reqwest = { version = "0.12", features = ["json"] }')
+               .ok("cargo build", "Finished dev [unoptimized + debuginfo] target(s) in 9.8s")
+               .stop("reqwest's `json` method sits behind its `json` feature; enabled it in Cargo.toml."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'features = ["json"]' in candidate["change"]

@@ -193,3 +193,15 @@ def test_different_failures_stay_different():
         "fatal: not a git repository (or any of the parent directories): .git",
     )}
     assert len(signatures) == 11
+
+
+@pytest.mark.parametrize("line", [
+    "--- FAIL: TestPoolDrainWaitsForInflight (2.01s)", "FAIL: TestHTTPServerHandlesTLSHandshake",
+    "error: ShouldRetryWhenUpstreamTimesOut failed",
+])
+def test_a_test_named_in_camel_case_words_is_no_secret(line):
+    assert redact(line) == line
+
+
+def test_a_random_token_after_a_label_is_still_redacted():
+    assert "hOaWyTqLzXbNmKdPqRsV" not in redact("FAIL: hOaWyTqLzXbNmKdPqRsV")

@@ -487,3 +487,97 @@ def test_a_reworded_verb_in_an_alike_title_is_no_subject():
                "Moved the acl argument into an aws_s3_bucket_acl resource in modules/site/main.tf.")
     assert swapped_subjects(a, b) == (set(), set())
     assert both_ways(a, b) == {"duplicate"}
+
+
+RACE = ["WARNING: DATA RACE"]
+
+
+def test_a_fix_that_takes_away_what_the_other_puts_in_contradicts_it():
+    """No phrase needed: one fix removes the lock the other adds, or keeps the gem the other removes."""
+    locked = lesson("go test -race: DATA RACE on the token cache map: guard it with a sync.RWMutex",
+                    "Running `go test -race ./internal/auth/...`",
+                    "Added mu sync.RWMutex to tokenCache in internal/auth/cache.go; Get takes RLock.", signatures=RACE)
+    owned = lesson("DATA RACE on the token cache map: one goroutine owns the cache",
+                   "Running `go test -race ./internal/auth/...`",
+                   "Removed the RWMutex from internal/auth/cache.go; a cache goroutine serves get and put over a "
+                   "channel.", signatures=RACE)
+    assert both_ways(locked, owned) == {"contradicts"}
+    kept = lesson("System tests fail: ChromeDriver only supports Chrome 114: keep webdrivers, upgrade it to 5.3.1",
+                  "Running `bin/rails test:system`", "Upgraded webdrivers to 5.3.1 in the Gemfile.",
+                  signatures=["This version of ChromeDriver only supports Chrome version 114"])
+    dropped = lesson("System tests fail: ChromeDriver only supports Chrome 114: drop webdrivers",
+                     "Running `bin/rails test:system`", "Removed webdrivers from the Gemfile; Selenium Manager "
+                     "fetches the driver.", signatures=["This version of ChromeDriver only supports Chrome version 114"])
+    assert both_ways(kept, dropped) == {"contradicts"}
+
+
+def test_one_setting_with_two_values_in_two_places_is_no_contradiction():
+    oom = ["FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"]
+    gitlab = lesson("webpack build runs out of heap in GitLab CI: NODE_OPTIONS=--max-old-space-size=4096",
+                    "Running `npm run build` in the build:web job",
+                    'Added NODE_OPTIONS: "--max-old-space-size=4096" to .gitlab-ci.yml.', signatures=oom,
+                    files=[".gitlab-ci.yml"])
+    actions = lesson("next build runs out of heap in GitHub Actions: NODE_OPTIONS=--max-old-space-size=6144",
+                     "Running `npm run build` in the docs workflow",
+                     'Added NODE_OPTIONS: "--max-old-space-size=6144" to .github/workflows/docs.yml.', signatures=oom,
+                     files=[".github/workflows/docs.yml"])
+    assert "contradicts" not in both_ways(gitlab, actions)
+    # in one file, two values for one setting do contradict
+    assert both_ways(gitlab, dict(gitlab, title=gitlab["title"].replace("4096", "8192"),
+                                  change=gitlab["change"].replace("4096", "8192"))) == {"contradicts"}
+
+
+def test_a_change_from_one_value_to_another_agrees_with_the_value_it_ends_on():
+    port = ["Web server failed to start. Port 8080 was already in use."]
+    long = lesson("Spring Boot ITs fail with Port 8080 was already in use: use webEnvironment RANDOM_PORT",
+                  "Running `./mvnw verify` with two failsafe forks",
+                  "Changed @SpringBootTest(webEnvironment = DEFINED_PORT) to @SpringBootTest(webEnvironment = "
+                  "RANDOM_PORT) in OrderApiIT.java.", signatures=port)
+    short = lesson("port 8080 in use in ITs: RANDOM_PORT", "", "OrderApiIT: webEnvironment = RANDOM_PORT.",
+                   signatures=port)
+    assert "contradicts" not in both_ways(long, short)
+
+
+def test_a_fix_done_instead_of_what_the_other_fix_does_contradicts_it():
+    msrv = ["clap_derive 4.5.4 requires rustc 1.74"]
+    pin = lesson("cargo build fails on the MSRV job: clap_derive 4.5.4 requires rustc 1.74: pin clap to 4.4.18",
+                 "Running the msrv CI job", "`cargo update -p clap --precise 4.4.18`; committed Cargo.lock.",
+                 signatures=msrv)
+    raise_it = lesson("clap_derive 4.5.4 requires rustc 1.74 on the MSRV job: raise rust-version to 1.74 instead of "
+                      "pinning clap", "Running the msrv CI job", 'Cargo.toml: `rust-version = "1.74"`.', signatures=msrv)
+    assert both_ways(pin, raise_it) == {"contradicts"}
+    # "instead of" naming the old state both fixes leave behind is agreement
+    one = lesson("pg_config not found installing psycopg2: use psycopg2-binary", "pip install -r requirements-dev.txt",
+                 "requirements-dev.txt: psycopg2-binary==2.9.9 instead of psycopg2.")
+    two = lesson("pip install psycopg2 fails: pg_config executable not found: use psycopg2-binary",
+                 "pip install -r requirements-dev.txt",
+                 "Replaced psycopg2==2.9.9 with psycopg2-binary==2.9.9 in requirements-dev.txt.")
+    assert "contradicts" not in both_ways(one, two)
+
+
+def test_the_same_steps_in_the_other_order_contradict():
+    err = ["Unable to locate executable file: pnpm"]
+    pnpm_first = lesson("setup-node with cache: pnpm fails: run pnpm/action-setup before actions/setup-node", "CI",
+                        "Ordered the steps pnpm/action-setup@v4 first, then actions/setup-node@v4.", signatures=err)
+    node_first = lesson("setup-node with cache: pnpm fails: run actions/setup-node first, then pnpm/action-setup", "CI",
+                        "Ordered the steps actions/setup-node@v4 first, then pnpm/action-setup@v4.", signatures=err)
+    assert both_ways(pnpm_first, node_first) == {"contradicts"}
+    moved = lesson("setup-node (cache: pnpm) fails: put pnpm/action-setup before actions/setup-node", "CI",
+                   "Moved `uses: pnpm/action-setup@v4` above `uses: actions/setup-node@v4`.", signatures=err)
+    assert "contradicts" not in both_ways(pnpm_first, moved)
+
+
+def test_a_flag_and_its_no_form_or_a_kept_setting_given_another_value_contradict():
+    err = ["ERR_PNPM_OUTDATED_LOCKFILE"]
+    strict = lesson("CI pnpm install fails with ERR_PNPM_OUTDATED_LOCKFILE: commit the updated pnpm-lock.yaml", "CI",
+                    "Ran `pnpm install` and committed pnpm-lock.yaml; kept --frozen-lockfile in CI so drift fails.",
+                    signatures=err)
+    loose = lesson("ERR_PNPM_OUTDATED_LOCKFILE in CI: install with --no-frozen-lockfile", "CI",
+                   "`.github/workflows/ci.yml`: `run: pnpm install --no-frozen-lockfile`.", signatures=err)
+    assert both_ways(strict, loose) == {"contradicts"}
+    body = ["413 Request Entity Too Large"]
+    zero = lesson("Uploads fail with 413: set client_max_body_size 0", "uploading a file",
+                  "deploy/nginx/app.conf: `client_max_body_size 0;` in the app server block.", signatures=body)
+    fifty = lesson("Uploads fail with 413: set client_max_body_size 50m", "uploading a file",
+                   "deploy/nginx/app.conf: `client_max_body_size 50m;` in the app server block.", signatures=body)
+    assert both_ways(zero, fifty) == {"contradicts"}
