@@ -14,6 +14,8 @@ pairs). Blind: ``dedupe_blind_heldout.json`` (60 pairs from 10 families),
 reported as its own block ``blind`` beside ``held_out`` against the same
 targets. Blind 2: ``dedupe_blind2_heldout.json`` (96 pairs from 16 families,
 written blind later and frozen before any tuning), its own block ``blind2``.
+Blind 3: ``dedupe_blind3_heldout.json`` (96 pairs from 16 further problem areas, written blind after the first two were
+opened for tuning, frozen before any tuning and run once), its own block ``blind3``.
 The ``dedupe_blind*`` pairs were written by hand by someone who never
 read the merge / similar_to / contradicts code, 6 per family (a duplicate, two
 paraphrases, two hard negatives, a contradiction); the blind third was frozen
@@ -58,6 +60,7 @@ IN_SAMPLE = ("dedupe_pairs.json", "dedupe_holdout.json", "dedupe_lessons.json", 
 HELD_OUT = ("dedupe_lessons_heldout.json",)
 BLIND = ("dedupe_blind_heldout.json",)
 BLIND2 = ("dedupe_blind2_heldout.json",)
+BLIND3 = ("dedupe_blind3_heldout.json",)
 TARGET = {"precision": 0.97, "recall": 0.9, "contradiction_precision": 0.9, "bulk_notes_min": 297}
 
 
@@ -267,6 +270,7 @@ def main() -> None:
         "held_out": run_set("held-out", HELD_OUT, False, cache_dir, False),
         "blind": run_set("blind", BLIND, False, cache_dir, False),
         "blind2": run_set("blind2", BLIND2, False, cache_dir, False),
+        "blind3": run_set("blind3", BLIND3, False, cache_dir, False),
     }
     if args.bulk:
         summary["bulk"] = bulk_check(args.bulk, args.bulk_vectors)

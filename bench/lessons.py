@@ -1,6 +1,6 @@
 """The lesson bench: does the next session get shown the lesson, and only the lesson?
 
-    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3] [--only L07,B01] [--verbose]
+    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3|blind4] [--only L07,B01] [--verbose]
 
 Scripted coding sessions of many shapes (a fix by an edit, a fix by a changed
 invocation, a convention, a dependency or config change, several lessons in one
@@ -22,7 +22,9 @@ targets apply to it); `blind2` is lessons_blind2_holdout.json (C01..C24), a seco
 blind set written by another helper who never saw the lesson code, frozen, and run
 once by the lead after tuning (the same targets); `blind3` is lessons_blind3_holdout.json
 (D01..D24), a third blind set written by a helper who never saw the lesson code, frozen,
-and run once by the lead after tuning (the same targets); `all` is the six files.
+and run once by the lead after tuning (the same targets); `blind4` is lessons_blind4_holdout.json
+(E01..E24), a fourth blind set written the same way, frozen, run once by the lead after tuning
+(the same targets); `all` is the seven files.
 
 Each session is labelled with:
   key_facts        strings the next session must be shown
@@ -59,7 +61,7 @@ NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|did
 def load(which: str) -> list[dict]:
     files = {"lessons.json": "dev", "lessons_blind.json": "dev", "lessons_holdout.json": "holdout",
              "lessons_blind_holdout.json": "blind", "lessons_blind2_holdout.json": "blind2",
-             "lessons_blind3_holdout.json": "blind3"}
+             "lessons_blind3_holdout.json": "blind3", "lessons_blind4_holdout.json": "blind4"}
     sets = [name for name, label in files.items() if which in ("all", label)]
     sessions = []
     for name in sets:
@@ -216,7 +218,8 @@ def summarise(rows: list[dict]) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", default="all", choices=("all", "dev", "holdout", "blind", "blind2", "blind3"),
+    parser.add_argument("--set", default="all",
+                        choices=("all", "dev", "holdout", "blind", "blind2", "blind3", "blind4"),
                         help="Which sessions to play.")
     parser.add_argument("--only", default="", help="Comma-separated session ids (L01,B07).")
     parser.add_argument("--verbose", "-v", action="store_true", help="Print each session's context and notes.")
@@ -269,15 +272,17 @@ def main() -> None:
             print(f"Kept: LOREBOOK_HOME={player.home}")
         else:
             shutil.rmtree(root, ignore_errors=True)
+    names = ("dev", "holdout", "blind", "blind2", "blind3", "blind4")
     result = {name: summarise([r for r in rows if r["set"] == name])
-              for name in ("dev", "holdout", "blind", "blind2", "blind3") if any(r["set"] == name for r in rows)}
+              for name in names if any(r["set"] == name for r in rows)}
     result["all"] = summarise(rows)
     result["targets_holdout"] = {"key_fact_recall": 0.9, "failed_attempt_shown_as_fix": 0, "false_causal_links": 0,
                                  "low_value_stored_rate": 0.05, "median_card_tokens": 150}
     result["targets_blind"] = result["targets_holdout"]
     result["targets_blind2"] = result["targets_holdout"]
     result["targets_blind3"] = result["targets_holdout"]
-    for name in ("dev", "holdout", "blind", "blind2", "blind3"):
+    result["targets_blind4"] = result["targets_holdout"]
+    for name in names:
         if name in result:
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in result[name].items()))
     print(json.dumps(result, ensure_ascii=False))
