@@ -71,7 +71,7 @@ _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}
 _UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|without (?:any )?changes?|unchanged)\b"
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
-                   r"network (?:blip|hiccup|glitch))\b|"
+                   r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out)\b|"
                    # "the second run of the same command built fine", "with nothing changed, the next run passed"
                    rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
                    r"(?:second|another|next) (?:run|try|attempt) of the same command[^.;]{0,30}?"
@@ -81,7 +81,8 @@ _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|de
                              r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
 # the agent's word that an edit was incidental to the problem
 _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
-                        r"not (?:part of|related to|needed for) the fix)\b")
+                        r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
+                        r"cosmetic|not related|has nothing to do with)\b")
 # a suggestion for later ("Worth adding that to the CI image."): no account of what was done
 _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably |also )?worth (?:adding|doing|"
                         r"considering|putting|making)|you (?:may|might|could|should) (?:want to|consider)|"
@@ -106,7 +107,10 @@ _DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePat
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
                       r"WithDelta\(|InDelta\(|\bbe_within\b|\bisclose\(|allclose\(|almost_equal\(|closeTo\(|"
                       r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn|"
-                      r"\s[<>]\s|:[gl]te?\b|\bcompare\(|[Gg]reater_?[Tt]han|[Ll]ess_?[Tt]han|\bbetween\b|\bin_range\b")
+                      r"\s[<>]\s|:[gl]te?\b|\bcompare\(|[Gg]reater_?[Tt]han|[Ll]ess_?[Tt]han|\bbetween\b|\bin_range\b|"
+                      # only that it is something: its type, not nil, truthy
+                      r"\bisA<|[Ii]s_?[Ii]nstance_?[Oo]f|toBeInstanceOf|\bbe_an?\b|\bkind_of\b|\bis_a\?|"
+                      r"[Ii]s_?[Nn]ot_?(?:[Nn]one|[Nn]ull|[Nn]il)|toBeDefined|toBeTruthy|\bis not None\b|assert_not_nil")
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
 # ExUnit "left:", pytest's "assert <left> == <right>" (either side)
@@ -167,12 +171,23 @@ _JOBS = (
 )
 
 
+_SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[&|]")
+
+
 def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     cmd = " ".join((command or "").split())
     cmd = re.sub(r"\s*2>&1", "", cmd)
-    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|]*", "", cmd)
-    return [p.strip() for p in re.split(r"\s*(?:&&|\|\||;)\s*", cmd) if p.strip()]
+    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|'\"]*$", "", cmd)
+    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|'\"]*(?=&&|\|\||;)", "", cmd)
+    # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
+    parts = [""]
+    for token in _SHELL_TOKEN.findall(cmd):
+        if token in ("&&", "||", ";"):
+            parts.append("")
+        else:
+            parts[-1] += token
+    return [p.strip() for p in parts if p.strip()]
 
 
 def _words(segment: str) -> list[str]:
@@ -231,7 +246,7 @@ def parse_command(command: str) -> dict:
     flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "runner": " ".join(runner),
-            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path}
+            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path, "argv": words}
 
 
 def _program_name(word: str) -> str:
@@ -242,11 +257,28 @@ def _program_name(word: str) -> str:
     return os.path.basename(word.rstrip("/")) or word
 
 
+_INTERPRETER = LazyRegex(r"^(?:Rscript|R|python[\d.]*|node|ruby|perl|php|julia|elixir|lua|deno)$")
+
+
+def _interpreter_code(words: list[str]) -> str | None:
+    """The code an interpreter runs from the command line (``Rscript -e 'testthat::test_dir()'``), or None."""
+    if not words or not _INTERPRETER.match(_program_name(words[0])):
+        return None
+    for i, w in enumerate(words[1:-1], 1):
+        if w in ("-e", "-c", "--eval", "-r"):
+            return words[i + 1]
+    return None
+
+
 def _family(words: list[str]) -> str:
     words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     if not words:
         return ""
     program = _program_name(words[0])
+    code = _interpreter_code(words)
+    if code is not None:  # the code is the command: ``Rscript -e 'devtools::test()'`` is devtools::test
+        call = re.search(r"[A-Za-z_][\w.:]*(?=\s*\()", code) or re.search(r"[A-Za-z_][\w.:]*", code)
+        return f"{program} -e {call.group(0) if call else code[:40]}"
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", program) and len(words) > 1:
         return words[1]
     rest, skip = [], False
@@ -305,10 +337,19 @@ def command_job(command: str) -> str | None:
         if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job
     # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
-    words = [w for w in _words(parsed["check"])[1:] if not w.startswith("-")]
+    words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
     if words[:1] in (["task"], ["run"], ["exec"], ["x"]):
         words = words[1:]
-    return _SUBCOMMAND_JOBS.get(words[0]) if words else None
+    if not words:
+        return None
+    task = words[0].rsplit(":", 1)[-1]  # gradle's ``:app:testDebugUnitTest``
+    if task != words[0] and (job := next((j for prefix, j in _SUBCOMMAND_JOBS.items() if task.startswith(prefix)),
+                                         None)):
+        return job
+    code = _interpreter_code(parsed["argv"])  # ``Rscript -e 'devtools::test()'``: what it calls
+    if code is not None:
+        return "test" if re.search(r"(?i)(?:^|[\W_])test", code) else None
+    return _SUBCOMMAND_JOBS.get(words[0])
 
 
 def is_static_check(command: str) -> bool:
@@ -614,6 +655,16 @@ _MISSING_DEPENDENCY = LazyRegex(
     r"could(?: not|n't) (?:find|locate|load) (?:module|package|gem|crate|library|role|collection|plugin|dependency)|"
     r"missing (?:module|package|gem|dependency|dependencies|role|library|plugin)|\bunresolved import\b")
 _MANIFEST_ARG = LazyRegex(r"(?i)\.(?:txt|ya?ml|json|toml|lock)$|^\.$")
+
+
+def _named_invocation(failure: dict, passed: dict) -> bool:
+    """Whether the passing run added a flag or variable the failure's own message names (``--allow-read``,
+    ``CGO_ENABLED``)."""
+    text = failure.get("error_text") or ""
+    before, after = parse_command(failure["target"]), parse_command(passed["target"])
+    added = [f.split("=")[0] for f in set(after["flags"]) - set(before["flags"])]
+    added += [e.split("=")[0] for e in set(after["env"]) - set(before["env"])]
+    return any(len(name.strip("-")) > 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) for name in added)
 
 
 def _quoted_in(command: str, account: str) -> bool:
@@ -1002,7 +1053,9 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b|\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|\bEAI_AGAIN\b|"
     r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
     r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
-    r"network is unreachable|spurious network error).*$")
+    r"network is unreachable|spurious network error|(?:operation|connection|request|read) timed out|"
+    r"timed out (?:after \d+|while (?:requesting|connecting|downloading|fetching))|"
+    r"(?:unable|failed) to (?:automatically )?download).*$")
 
 
 # a build or test tool's own configuration (vite.config.ts, .babelrc, jest.config.js)
@@ -1015,10 +1068,15 @@ _LOCKFILE = LazyRegex(r"(?i)(?:^|/)[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|\.l
 _TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.config\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
 
 
+def _changed_text(edit: dict) -> str:
+    """The lines an edit removed or added, without the diff's markers."""
+    return "\n".join(l[1:] for l in (edit.get("body") or "").splitlines()
+                     if l[:1] in "+-" and not l.startswith(("+++", "---")))
+
+
 def _touches_environment_error(edit: dict, lines: list[str]) -> bool:
     """Whether an edit changes something an environment failure's own line names (a host, a size, a path)."""
-    changed = "\n".join(l[1:] for l in (edit.get("body") or "").splitlines()
-                        if l[:1] in "+-" and not l.startswith(("+++", "---")))
+    changed = _changed_text(edit)
     return any(len(t) >= 5 and t in changed.lower() for line in lines for t in _tokens(line))
 
 
@@ -1127,15 +1185,16 @@ def _problem_words(chain: dict) -> set[str]:
     return _tokens(command_key(failure["target"]) + " " + (_raw_error_line(failure) or ""))
 
 
-def fix_words_of(chain: dict, cwd: str | None) -> set[str]:
-    """The words of a chain's fix (what its changes added, the files, the new invocation), to match sentences to it."""
+def fix_words_of(chain: dict, cwd: str | None, edits: list[dict] | None = None) -> set[str]:
+    """The words of a chain's fix (what its changes added, the files, the new invocation), to match sentences to it;
+    ``edits``: only these of its edits are part of the fix."""
     parts = []
     for change in chain["all_changes"]:
-        if change["tool"] in EDIT_TOOLS:
+        if change["tool"] in EDIT_TOOLS and (edits is None or change in edits):
             parts += [l[1:] for l in (change.get("body") or "").splitlines() if l.startswith("+")]
             parts += [os.path.basename(f) + " " + os.path.splitext(os.path.basename(f))[0]
                       for f in change.get("files") or []]
-        else:
+        elif change["tool"] not in EDIT_TOOLS:
             parts.append(change.get("target") or "")
     resolved = chain["resolved_by"]["target"]
     parts += invocation_change(chain["failures"][-1]["target"], resolved) + parse_command(resolved)["prep"]
@@ -1155,6 +1214,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
     account = " ".join(s for s in said["all"] if s not in incidental)
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental)
+    if incidental:  # "I also set colors=true; that's cosmetic and not related": no cause, no fix, no title
+        said = {key: [s for s in value if s not in incidental] if isinstance(value, list) else value
+                for key, value in said.items()}
     error_words = _tokens(" ".join((f.get("error_text") or "") + " " + (f.get("target") or "")
                                    for f in chain["failures"]))
     chance = [s for s in said["all"] if _FLAKY.search(s) and not _FLAKY_EXPLAINED.search(s)
@@ -1171,6 +1233,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)]
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in bystanders for p in e.get("files") or []})
         edits = [e for e in edits if e not in bystanders]
+    if edits and _named_invocation(last_failure, resolved_by):
+        # the error said what to pass ("run again with the --allow-read flag") and the passing run passed it
+        named = [e for e in edits if any(_CONFIG_PATH.search(_rel(p, cwd)) or _TOOL_CONFIG.search(_rel(p, cwd))
+                                         for p in e.get("files") or [])]
+        unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in edits if e not in named for p in e.get("files") or []})
+        edits = named
     if any(_upstream_sync(c) for c in addressing) and not edits:
         chain["_skip"] = "upstream_change"  # it passed once other people's fix was pulled in: nothing to reuse
         return None
@@ -1242,7 +1310,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     tried = [f"{t} with {error_after}" if error_after and t.endswith("still failed") else t
              for t in dict.fromkeys(tried)]
     # what the agent and the user said about this problem
-    fix_words = fix_words_of(chain, cwd)
+    fix_words = fix_words_of(chain, cwd, edits)
     problem_words = _tokens(" ".join([command, shown or ""]))
     rivals = chain.get("_rivals") or []
 
@@ -1253,6 +1321,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         own = _relevance(sentence, fix_words)
         return score(sentence) > 0 and not any(_relevance(sentence, other) > own for other in rivals)
 
+    # a sentence about an edit that is not part of the fix ("Renamed MB to MEGABYTE.") is no account of it
+    aside_words = _tokens(" ".join(_changed_text(e) for e in chain["all_changes"]
+                                   if e["tool"] in EDIT_TOOLS and e not in edits)) - fix_words - problem_words
+    if aside_words:
+        said = {key: [s for s in value if _relevance(s, aside_words) <= _relevance(s, fix_words)]
+                if isinstance(value, list) else value for key, value in said.items()}
     causes = [s for s in said["cause"] if mine(s)]
     fixes = [s for s in said["fix"] if mine(s) and s not in causes]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:

@@ -146,7 +146,10 @@ def check_minimum_length(memory: dict) -> list[Finding]:
 _PLACEHOLDER = LazyRegex(
     r"(?ix)^\s*(?:unknown|n/?a|none|null|tbd|todo|fixme|xxx|\?+|-+|\.\.\.|…|lorem\ ipsum.*|"
     r"fix(?:ed)?\ the\ (?:issue|bug|problem|error)|see\ above|as\ discussed|same\ as\ before)\s*[.!]?\s*$")
-_PLACEHOLDER_INLINE = LazyRegex(r"(?i)\b(?:TODO|TBD|FIXME)\b|<(?:insert|fill|placeholder)[^>]*>|\{\{[^}]*\}\}")
+# an unfilled slot is a bare name in braces ({{description}}, {{ fill me }}); ``{{ .Values.x }}``, ``{{- with … }}``
+# and ``${{ secrets.TOKEN }}`` are template code (Helm, Jinja, GitHub Actions)
+_PLACEHOLDER_INLINE = LazyRegex(r"(?i)\b(?:TODO|TBD|FIXME)\b|<(?:insert|fill|placeholder)[^>]*>|"
+                                r"(?<!\$)\{\{\s*[A-Za-z_][A-Za-z_ ]*\s*\}\}")
 
 
 def check_placeholders(memory: dict) -> list[Finding]:

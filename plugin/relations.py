@@ -74,13 +74,14 @@ _REJECTION = LazyRegex(
     r"|\bdid\s+not\s+(?:help|fix|stop)\b|\bnot\s+yet\b"
     r"|\b(?:must|should|may)\s*(?:not|n't|never)\s+\w+|\b(?:mustn't|shouldn't)\s+\w+"     # "must not build assets"
     r"|\b(?:is|are|was|were)\s+(?:banned|forbidden|prohibited|disallowed|not\s+an\s+option)\b"
-    r"|\b(?:is|are|was|were)\s+(?:no\s+longer\s+|not\s+)(?:allowed|permitted|supported|wanted)\b"  # "X are not allowed"
+    r"|\b(?:is|are|was|were)\s+(?:no\s+longer\s+|not\s+)(?:allowed|permitted|supported|wanted)\b(?!\s+to\b)"  # "X are not allowed"
     r"|(?<=[;,(\u2014])\s*(?-i:no\s+(?:[a-z]{3,}s(?=\s*(?:[.;,)]|$))|--?\w))"                      # "..., no locks"
     r"|\bnever\s+(?:in|inside|from|on|at|with|via|through)\b"                                 # "never in the Dockerfile"
     r"|\bmade\s+(?:it|things|this)\s+worse\b"
     r"|(?:^|(?<=[:;,(\u2014])|(?<=[:;,(\u2014]\s)|\b(?<=so\s)|\b(?<=and\s)|\b(?<=but\s))"  # an instruction opens
     r"(?:do\s+not|don't)\s+(?!know|have|need|see|understand|exist|matter)[a-z]{3,}"       # its clause: "do not X"
     r"|\bnever\s+\w+\s+(?=-)"                                                                   # "never init -upgrade"
+    r"|\bnever\s+(?=[\w-]+[.:/_][\w.:/-]+)"                                           # "never db:test:prepare"
     r"|不要|无效|没有用")
 _NO_THING = LazyRegex(r"(?i)\s*no\s")
 _CLAUSE_END = LazyRegex(r"[,;:]\s|\s\u2014\s|\s(?:and|but|then|instead)\s")
@@ -680,11 +681,23 @@ def _value_conflict(a: str, b: str) -> bool:
             found.setdefault(name.lower(), set()).add(plain(value))
         for name, value in _DIRECTIVE.findall(text):  # nginx's ``client_max_body_size 50m;``
             found.setdefault(name.lower(), set()).add(plain(value))
+        for name, value in _KEY_LITERAL.findall(text):  # ``readonly: true``
+            found.setdefault(name.lower(), set()).add(plain(value))
+        for m in _SET_TO.finditer(text):  # "pin maven-surefire-plugin to 2.22.2"
+            name, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            if re.match(r"v?\d", value):
+                found.setdefault(name.lower(), set()).add(plain(value.lstrip("v")))
+                if re.match(r"(?i)upgrad|bump|updat", m.group(0)):
+                    upgraded.add(name.lower())
         return found
 
+    upgraded: set[str] = set()  # two upgrades to two releases both move forward: no conflict between them
+    va = values(a)
+    upgraded_a, upgraded = upgraded, set()
+    vb = values(b)
+
     # "changed X = A to X = B" shares B with "X = B": they agree on where X ends up
-    va, vb = values(a), values(b)
-    return any(not va[name] & vb[name] for name in set(va) & set(vb))
+    return any(not va[name] & vb[name] for name in set(va) & set(vb) if not (name in upgraded_a and name in upgraded))
 
 
 _DIRECTIVE = LazyRegex(r"\b([a-z]+(?:_[a-z]+)+)\s+([\w.\-/]+);")
@@ -697,10 +710,14 @@ def _order_conflict(a: dict, b: dict) -> bool:
     if not (_ORDER_CUE.search(ta) and _ORDER_CUE.search(tb)) or re.search(r"(?i)\bafter\b", ta + tb):
         return False
 
-    def order(text: str) -> list[str]:
-        low = text.lower()
-        steps = [f for f in _fact_set(text) if ("/" in f or "." in f) and low.find(f) >= 0]  # actions/x@v4, a.b
-        return sorted(steps, key=lambda f: (low.find(f), -len(f), f))
+    def order(text: str) -> list[str]:  # the steps named in the sentences that put things in order
+        steps = []
+        for sentence in _sentences(text):
+            if _ORDER_CUE.search(sentence):
+                low = sentence.lower()
+                found = [f for f in _fact_set(sentence) if ("/" in f or "." in f) and low.find(f) >= 0]
+                steps += [f for f in sorted(found, key=lambda f: (low.find(f), -len(f), f)) if f not in steps]
+        return steps
 
     oa, ob = order(ta), order(tb)
     shared = [f for f in oa if f in ob]
@@ -742,10 +759,16 @@ _REPLACED = LazyRegex(r"(?i)\b(?:replac|swap)\w*\s+((?:(?!with\b|by\b|for\b)[^\s
 # "raise rust-version instead of pinning clap", "2Gi rather than 512Mi": what follows is what the fix does without
 _INSTEAD_OF = LazyRegex(r"(?i)\b(?:instead\s+of|rather\s+than)\s+((?:(?!(?:and|so|because|since|but)\b)"
                         r"(?:[^\s,;:.]|\.(?=\w))+\s*){1,4})")
-_NO_FLAG = LazyRegex(r"--no-([\w-]{3,})")
+_NO_FLAG = LazyRegex(r"--no-([\w-]{3,})|\(was\s+([^)]{3,80})\)")  # "(was `process.env.API_URL`)"
+_RENAMED = LazyRegex(r"(?i)\brenam\w*\s+((?:(?!to\b)[^\s,;:]+\s*){1,3})to\s+((?:[^\s,;:]|[:.](?=\w))+)")
+# "pin maven-surefire-plugin to 2.22.2", "maven-surefire-plugin version 2.22.2", "raise visibility_timeout to 43200"
+_SET_TO = LazyRegex(r"(?i)\b(?:upgrad|downgrad|pin|bump|set|rais|lower|increas|decreas|updat|mov)\w*\s+(?:the\s+)?"
+                    r"([\w.\-/@]{3,})\s+(?:to|at)\s+v?([\w.\-]+)|([\w.\-/@]{3,})\s+version\s+v?(\d[\w.\-]*)")
+_KEY_LITERAL = LazyRegex(r"\b([A-Za-z_]\w*):\s*(true|false|yes|no|on|off)\b")
 _PUTS = LazyRegex(
     r"(?i)\b(?:add(?:s|ed|ing)?|install(?:s|ed|ing)?|pin(?:s|ned|ning)?|sets?|enabl(?:e|es|ed|ing)|us(?:e|es|ed|ing)|"
-    r"includ(?:e|es|ed|ing)|declar(?:e|es|ed|ing)|export(?:s|ed|ing)?|configur(?:e|es|ed|ing)|guard(?:s|ed|ing)?)"
+    r"includ(?:e|es|ed|ing)|declar(?:e|es|ed|ing)|export(?:s|ed|ing)?|configur(?:e|es|ed|ing)|guard(?:s|ed|ing)?|"
+    r"creat(?:e|es|ed|ing))"
     r"\s+((?:(?!from\b|in\b|to\b|"
     r"into\b|and\b|so\b|because\b|since\b|on\b|for\b)(?:[^\s,;:.]|\.(?=\w))+\s*){1,4})")
 
@@ -773,10 +796,10 @@ def _undoes(x: dict, y: dict) -> bool:
 
     def away(text: str) -> set[str]:  # "replaced A with B" takes away what A says and B does not
         return of(_TAKES_AWAY, text) | (of(_REPLACED, text, 1) - of(_REPLACED, text, 2)) | of(_NO_FLAG, text) \
-            | of(_INSTEAD_OF, text)
+            | of(_INSTEAD_OF, text) | (of(_RENAMED, text, 1) - of(_RENAMED, text, 2))
 
     def put(text: str) -> set[str]:  # "instead of pinning clap" puts nothing in
-        return of(_PUTS, _INSTEAD_OF.sub(" ", text)) | of(_REPLACED, text, 2)
+        return of(_PUTS, _INSTEAD_OF.sub(" ", text)) | of(_REPLACED, text, 2) | of(_RENAMED, text, 2)
 
     x_away, y_away, x_put, y_put = away(x_text), away(y_text), put(x_text), put(y_text)
     # what x keeps, where its sentence names no other file than y changes ("requirements.txt keeps psycopg2" says
@@ -785,6 +808,7 @@ def _undoes(x: dict, y: dict) -> bool:
     x_kept = set().union(*(of(_KEEPS, sentence) | of(_AVOIDING, sentence) for sentence in _sentences(x_text)
                            if _same_place({"files": _FILE_NAMED.findall(sentence)}, y_places)))
     changed = {name.lower() for name, _, _ in _ASSIGNMENT.findall(y_text)} if _value_conflict(x_text, y_text) else set()
+    changed |= {(m.group(1) or m.group(3)).lower() for m in _SET_TO.finditer(y_text)}  # "raise visibility_timeout to N"
     return bool((x_away - y_away - x_put) & (y_put - y_away)) or bool(of(_AVOIDING, x_text) & (y_put - y_away)) \
         or bool((x_kept - x_away - x_put) & (y_away | changed))
 

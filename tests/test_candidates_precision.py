@@ -841,3 +841,48 @@ def test_a_compile_error_in_a_file_the_session_had_not_touched_is_a_lesson(git_p
                .stop("reqwest's `json` method sits behind its `json` feature; enabled it in Cargo.toml."))
     (candidate,), _ = _candidates(store, session)
     assert 'features = ["json"]' in candidate["change"]
+
+
+def test_an_edit_is_no_fix_for_a_download_that_timed_out(git_project, store):
+    session = (Session("jl", git_project)
+               .fail("julia --project=. -e 'using Pkg; Pkg.test()'",
+                     "Exit code 1\n     Testing Knots\nERROR: LoadError: Unable to automatically download/install "
+                     "artifact 'OpenBLAS' from sources listed in '/home/u/.julia/packages/OpenBLAS_jll/Artifacts.toml'."
+                     "\n    Error: RequestError: Operation timed out after 30000 milliseconds while requesting "
+                     "https://pkg.julialang.org/artifact/9f1\nERROR: Package Knots errored during testing")
+               .edit("src/Knots.jl", '"""\n    knots(s)\n\nThe knots.\n"""',
+                     '"""\n    knots(s::Spline)\n\nThe sorted knots of `s`.\n"""')
+               .ok("julia --project=. -e 'using Pkg; Pkg.test()'", "Test Summary: | Pass  Total\nKnots | 12 12")
+               .stop("The failure was a network timeout downloading the OpenBLAS artifact; the second run passed. I "
+                     "also improved the knots docstring."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_a_flag_the_error_names_is_the_fix_not_an_edit_made_meanwhile(git_project, store):
+    session = (Session("deno", git_project, prompt="fix the loader tests, and rename MB to MEGABYTE in src/size.ts")
+               .fail("deno test", "Exit code 1\nrunning 2 tests from ./src/size_test.ts\nparses MB ... ok\n"
+                                  "running 1 test from ./src/load_test.ts\nloads ... FAILED\nerror: PermissionDenied: "
+                                  "Requires read access to \"./data/a.json\", run again with the --allow-read flag")
+               .edit("src/size.ts", "export const MB = 1e6;", "export const MEGABYTE = 1e6;")
+               .edit("src/size_test.ts", "assertEquals(parse('1MB'), MB);", "assertEquals(parse('1MB'), MEGABYTE);")
+               .ok("deno test --allow-read=data", "ok | 3 passed | 0 failed")
+               .stop("Renamed MB to MEGABYTE. The loader test needs file reads: `deno test --allow-read=data` passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--allow-read=data" in candidate["title"] + candidate["change"]
+    assert "MEGABYTE" not in candidate["title"] + candidate["change"] + candidate["summary"]
+
+
+def test_a_command_the_agent_says_fixed_it_beats_a_cosmetic_edit(git_project, store):
+    session = (Session("php", git_project)
+               .fail("vendor/bin/phpunit tests/MailerTest.php", "Exit code 2\nConfiguration: /w/phpunit.xml\n"
+                                                                "1) MailerTest::testSends\nError: Class \"App\\Mailer\" "
+                                                                "not found")
+               .edit("phpunit.xml", 'colors="false"', 'colors="true"')
+               .ok("composer dump-autoload", "Generated autoload files")
+               .ok("vendor/bin/phpunit tests/MailerTest.php", "OK (3 tests, 7 assertions)")
+               .stop("legacy/ is autoloaded through a classmap, so a moved class is not found until `composer "
+                     "dump-autoload` regenerates it; that fixed it. I also set colors=\"true\" in phpunit.xml; that's "
+                     "cosmetic and not related."))
+    (candidate,), _ = _candidates(store, session)
+    assert "composer dump-autoload" in candidate["change"]
+    assert "colors" not in candidate["title"] + candidate["change"] + candidate["summary"]
