@@ -1,6 +1,7 @@
 """`lorebook write` as a whole process on a 10,000-note store, beside `python -c pass`.
 
     python bench/write.py [--notes 10000] [--runs 15] [--mode both|lexical|server] [--cache-dir DIR]
+                          [--against PYTHON]
 
 Seeds a LOREBOOK_HOME like bench/scale.py (N synthetic notes over 20
 projects, random unit vectors) in one transaction, then runs ``lorebook write
@@ -22,6 +23,12 @@ Two modes, each on its own copy of the seeded store:
 
 ``--cache-dir`` keeps the seeded store there and copies it into each run's
 fresh home, so later runs skip seeding and every write is new.
+
+``--against PYTHON`` is a before/after in one run: the same writes are also
+made by another interpreter's installed lorebook (e.g. a venv of the previous
+commit), on its own copy of the store (and its own server), interleaved with
+this one's write by write, so both meet the same load; its figures are in
+each mode's ``against`` block.
 
 The target is p50 <= 300 ms at 10,000 notes. JSON on the last line.
 """
@@ -53,14 +60,14 @@ def lesson(i: int, mode: str) -> str:
             f"the Makefile, because the target-{i} recipe reads it and stops when it is unset.")
 
 
-def start_server(env: dict) -> bool:
-    subprocess.Popen([sys.executable, "-m", "lorebook", "embed-server"], env=env, stdin=subprocess.DEVNULL,
+def start_server(python: str, env: dict) -> bool:
+    subprocess.Popen([python, "-m", "lorebook", "embed-server"], env=env, stdin=subprocess.DEVNULL,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     code = ("import sys, time\nfrom lorebook import embed_server\ndeadline = time.monotonic() + 300\n"
             "while time.monotonic() < deadline:  # the first top_k loads the model and the note matrix\n"
             "    if embed_server.query_top_k('warm up', k=3, timeout=60, start=False) is not None:\n"
             "        sys.exit(0)\n    time.sleep(0.5)\nsys.exit(1)")
-    return subprocess.run([sys.executable, "-c", code], env=env).returncode == 0
+    return subprocess.run([python, "-c", code], env=env).returncode == 0
 
 
 def seeded_store(root: Path, notes: int, cache_dir: Path | None) -> tuple[Path, float]:
@@ -76,38 +83,57 @@ def seeded_store(root: Path, notes: int, cache_dir: Path | None) -> tuple[Path, 
     return seed, json.loads(out.splitlines()[-1])["seed_s"]
 
 
-def run_mode(mode: str, seed: Path, root: Path, project: Path, runs: int) -> dict:
-    home = root / f"home-{mode}"
-    shutil.copytree(seed, home)
-    env = dict(os.environ, LOREBOOK_HOME=str(home), LOREBOOK_AUTO_INDEX="0",
-               LOREBOOK_EMBED_SERVER="1" if mode == "server" else "0")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode is cached
-    lorebook = [sys.executable, "-m", "lorebook"]
-    served = start_server(env) if mode == "server" else False
-    subprocess.run([*lorebook, "write", "--json", lesson(-1, mode)], capture_output=True, env=env, cwd=str(project))
-    wall: dict[str, list[float]] = {"lorebook_write": [], "baseline_python": []}
-    cpu: dict[str, list[float]] = {"lorebook_write": [], "baseline_python": []}
-    decisions: dict[str, int] = {}
+def run_mode(mode: str, seed: Path, root: Path, project: Path, runs: int, against: str | None = None) -> dict:
+    # each interpreter writes to its own copy of the seeded store, through its own server
+    pythons = {"lorebook_write": sys.executable, **({"against": against} if against else {})}
+    envs = {}
+    for name in pythons:
+        home = root / f"home-{mode}-{name}"
+        shutil.copytree(seed, home)
+        envs[name] = dict(os.environ, LOREBOOK_HOME=str(home), LOREBOOK_AUTO_INDEX="0",
+                          LOREBOOK_EMBED_SERVER="1" if mode == "server" else "0")
+        envs[name].pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode is cached
+    served = {name: start_server(python, envs[name]) if mode == "server" else False
+              for name, python in pythons.items()}
+    for name, python in pythons.items():
+        subprocess.run([python, "-m", "lorebook", "write", "--json", lesson(-1, mode)], capture_output=True,
+                       env=envs[name], cwd=str(project))
+    wall: dict[str, list[float]] = {name: [] for name in (*pythons, "baseline_python")}
+    cpu: dict[str, list[float]] = {name: [] for name in wall}
+    decisions: dict[str, dict[str, int]] = {name: {} for name in pythons}
     try:
         for i in range(runs):
-            w, c, result = scale._run([*lorebook, "write", "--json", lesson(i, mode)], env=env, cwd=str(project))
-            wall["lorebook_write"].append(w)
-            cpu["lorebook_write"].append(c)
-            decision = json.loads(result.stdout or b"{}").get("decision", f"error: {result.stderr[-200:]!r}")
-            decisions[decision] = decisions.get(decision, 0) + 1
-            w, c, _ = scale._run([sys.executable, "-c", "pass"], env=env)
+            for name, python in pythons.items():
+                w, c, result = scale._run([python, "-m", "lorebook", "write", "--json", lesson(i, mode)],
+                                          env=envs[name], cwd=str(project))
+                wall[name].append(w)
+                cpu[name].append(c)
+                decision = json.loads(result.stdout or b"{}").get("decision", f"error: {result.stderr[-200:]!r}")
+                decisions[name][decision] = decisions[name].get(decision, 0) + 1
+            w, c, _ = scale._run([sys.executable, "-c", "pass"], env=envs["lorebook_write"])
             wall["baseline_python"].append(w)
             cpu["baseline_python"].append(c)
     finally:
         if mode == "server":
-            subprocess.run([*lorebook, "embed-server", "--stop"], capture_output=True, env=env)
-    out = {name: dict(scale.summary(wall[name]), cpu_p50=round(statistics.median(cpu[name]), 1)) for name in wall}
-    write, base = out["lorebook_write"], out["baseline_python"]
-    out["ratio_to_python"] = {"p50": round(write["p50"] / base["p50"], 1),
-                              "cpu_p50": round(write["cpu_p50"] / base["cpu_p50"], 1)}
-    out.update(decisions=decisions, load_average=[round(x, 2) for x in os.getloadavg()])
+            for name, python in pythons.items():
+                subprocess.run([python, "-m", "lorebook", "embed-server", "--stop"], capture_output=True,
+                               env=envs[name])
+    figures = {name: dict(scale.summary(wall[name]), cpu_p50=round(statistics.median(cpu[name]), 1))
+               for name in wall}
+    base = figures["baseline_python"]
+
+    def ratio(write: dict) -> dict:
+        return {"p50": round(write["p50"] / base["p50"], 1), "cpu_p50": round(write["cpu_p50"] / base["cpu_p50"], 1)}
+
+    out = {"lorebook_write": figures["lorebook_write"], "baseline_python": base,
+           "ratio_to_python": ratio(figures["lorebook_write"]), "decisions": decisions["lorebook_write"],
+           "load_average": [round(x, 2) for x in os.getloadavg()]}
     if mode == "server":
-        out["server_answered"] = served
+        out["server_answered"] = served["lorebook_write"]
+    if against:
+        out["against"] = {"python": against, "lorebook_write": figures["against"],
+                          "ratio_to_python": ratio(figures["against"]), "decisions": decisions["against"],
+                          **({"server_answered": served["against"]} if mode == "server" else {})}
     return out
 
 
@@ -119,6 +145,9 @@ def main(argv=None) -> dict:
                         help="lexical: no embedding server; server: a warm one runs; both (default): one, then the other.")
     parser.add_argument("--server", action="store_true", help="The same as --mode server.")
     parser.add_argument("--cache-dir", type=Path, help="Keep the seeded store here and reuse it in later runs.")
+    parser.add_argument("--against", metavar="PYTHON",
+                        help="Another interpreter with lorebook installed (e.g. the previous commit's venv): "
+                             "its writes are interleaved with this one's, for a before/after under the same load.")
     args = parser.parse_args(argv)
     modes = ("server",) if args.server else MODES if args.mode == "both" else (args.mode,)
     root = Path(tempfile.mkdtemp(prefix="lorebook-bench-write-"))
@@ -130,12 +159,17 @@ def main(argv=None) -> dict:
         out: dict = {"bench": "write", "notes": args.notes, "runs": args.runs, "seed_s": seed_s,
                      "cpus": os.cpu_count(), "target_p50_ms": TARGET_P50_MS}
         for mode in modes:
-            out[mode] = figures = run_mode(mode, seed, root, project, args.runs)
+            out[mode] = figures = run_mode(mode, seed, root, project, args.runs, args.against)
             print(f"{mode}: lorebook write p50 {figures['lorebook_write']['p50']} ms "
                   f"(cpu {figures['lorebook_write']['cpu_p50']} ms); python -c pass p50 "
                   f"{figures['baseline_python']['p50']} ms (cpu {figures['baseline_python']['cpu_p50']} ms); "
                   f"ratio {figures['ratio_to_python']['p50']}x wall, {figures['ratio_to_python']['cpu_p50']}x cpu; "
                   f"load {figures['load_average']}", file=sys.stderr)
+            if args.against:
+                other = figures["against"]
+                print(f"{mode}: against {args.against}: p50 {other['lorebook_write']['p50']} ms "
+                      f"(cpu {other['lorebook_write']['cpu_p50']} ms); ratio {other['ratio_to_python']['p50']}x wall, "
+                      f"{other['ratio_to_python']['cpu_p50']}x cpu", file=sys.stderr)
     finally:
         shutil.rmtree(root, ignore_errors=True)
     print(json.dumps(out))

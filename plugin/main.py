@@ -6,6 +6,7 @@ need); every other command goes through the click CLI.
 """
 from __future__ import annotations
 
+import gc
 import sys
 
 
@@ -15,8 +16,18 @@ def main(argv: list[str] | None = None) -> int | None:
         from .dispatch import main_hook
 
         return main_hook(args[1:])
-    from .cli import cli
-
+    # The process is ours (the console script, ``python -m lorebook``): what importing the CLI creates
+    # (modules, classes, click's commands) lives until exit, so the collector neither runs while it is
+    # built nor walks it again, on every collection and at exit (~30 ms of a ~250 ms ``lorebook write``).
+    own_process = argv is None and gc.isenabled()
+    if own_process:
+        gc.disable()
+    try:
+        from .cli import cli
+    finally:
+        if own_process:
+            gc.freeze()
+            gc.enable()
     return cli.main(args=args, prog_name="lorebook")
 
 

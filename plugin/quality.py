@@ -37,7 +37,9 @@ class LazyRegex:
     def __getattr__(self, name):
         if self._compiled is None:
             self._compiled = re.compile(self.pattern, self.flags)
-        return getattr(self._compiled, name)
+        value = getattr(self._compiled, name)
+        setattr(self, name, value)  # found directly from now on: a write calls these methods ~2,000 times
+        return value
 
 
 SEVERITIES = ("reject", "skip", "warn", "quarantine")

@@ -66,6 +66,17 @@ def test_shape_dtype_and_normalisation():
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
 
 
+def test_gelu_is_berts_exact_erf_gelu():
+    import math
+
+    xs = np.concatenate([np.linspace(-10, 10, 4001), [0.0, -0.0, 1e-8, -1e-8, 30.0, -30.0]]).astype(np.float32)
+    exact = np.array([0.5 * x * (1 + math.erf(x / math.sqrt(2))) for x in xs.astype(np.float64)])
+    got = embeddings._gelu(xs.copy())
+    assert got.dtype == np.float32
+    assert np.abs(got - exact).max() < 1e-6  # A&S 7.1.26 (1.5e-7) plus float32 rounding; the tanh form is 5e-4 off
+    assert got[xs < -6].max() <= 0 and np.allclose(got[xs > 6], xs[xs > 6])
+
+
 def test_empty_input():
     assert embed([]).shape == (0, 384)
 
