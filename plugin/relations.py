@@ -145,7 +145,11 @@ def note_text(note: dict) -> str:
     """The text two notes are compared on."""
     parts = [note.get("title"), note.get("summary"), note.get("trigger"), note.get("change")]
     parts += list(note.get("error_signatures") or [])
-    return "\n".join(str(p) for p in parts if p)
+    kept: list[str] = []
+    for part in (str(p).strip() for p in parts if p):
+        if part and not any(part in k for k in kept):  # a free-text lesson says its sentence in several fields
+            kept.append(part)
+    return "\n".join(kept)
 
 
 def lexical_similarity(a: dict, b: dict) -> float:
