@@ -20,8 +20,12 @@ Blind 4: ``dedupe_blind4_heldout.json`` (96 pairs from 16 problem areas used by 
 after blind 1-3 were opened for tuning, frozen before any tuning and run once), its own block ``blind4``.
 The ``dedupe_blind*`` pairs were written by hand by someone who never
 read the merge / similar_to / contradicts code, 6 per family (a duplicate, two
-paraphrases, two hard negatives, a contradiction); the blind third was frozen
-before any tuning, is never swept and never lists its pairs, even with -v.
+paraphrases, two hard negatives, a contradiction); each held-out blind set was
+frozen before any tuning, is never swept and never lists its pairs, even with
+-v. Each was run once after a round of tuning and then opened for the next
+round (blind 1-4, in order; their one-run figures are in the README), and the
+old held-out set's pairs were printed once while debugging: only a blind set
+written after the last change proves anything now.
 The ``dedupe_lessons*`` pairs come from ``data/dedupe_lessons_source.py``:
 per family a lesson, a rewording, two re-recordings, the same template with
 other facts and the same error with another fix (hard negatives), and

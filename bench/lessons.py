@@ -24,7 +24,9 @@ once by the lead after tuning (the same targets); `blind3` is lessons_blind3_hol
 (D01..D24), a third blind set written by a helper who never saw the lesson code, frozen,
 and run once by the lead after tuning (the same targets); `blind4` is lessons_blind4_holdout.json
 (E01..E24), a fourth blind set written the same way, frozen, run once by the lead after tuning
-(the same targets); `all` is the seven files.
+(the same targets); `all` is the seven files. Each blind set was opened for the next round of
+tuning after its one run (their one-run figures are in the README), so all of them are
+in-sample now: only a set written after the last change proves anything.
 
 Each session is labelled with:
   key_facts        strings the next session must be shown

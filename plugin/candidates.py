@@ -821,6 +821,7 @@ def find_chains(observations: list[dict], account: str = "",
             success = _passed_as_it_was(observations, failure, success, account) or success
         came_back = success is not None and signature and any(
             o.get("error_signature") == signature and command_family(o.get("target") or "") == family
+            and _same_target(failure["target"], o.get("target") or "")
             for o in observations if o["id"] > success["id"] and o["outcome"] == "error")
         if success is None or came_back:  # never passed again, or the same error came back: not resolved
             notes.append("unresolved_failure")
@@ -1053,8 +1054,10 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b|\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|\bEAI_AGAIN\b|"
     r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
     r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
-    r"network is unreachable|spurious network error|(?:operation|connection|request|read) timed out|"
-    r"timed out (?:after \d+|while (?:requesting|connecting|downloading|fetching))|"
+    r"network is unreachable|spurious network error|"
+    # a download that timed out ("Operation timed out after 30000 milliseconds ... while requesting https://…"), not
+    # a test's own ``httpx.ReadTimeout: The read operation timed out``
+    r"timed out[^\n]*(?:while (?:requesting|downloading|fetching)|https?://)|"
     r"(?:unable|failed) to (?:automatically )?download).*$")
 
 
@@ -1286,7 +1289,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         steps.append((last, f"use `{passing}` instead",
                       [f"Run `{passing}` (this project's way to do it), not `{command}`."]))
     elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
-        steps.append((last, "; ".join(invocation), [f"Run `{passing}` ({', '.join(invocation)})."]))
+        # what changed first, so a card cut to its budget still shows it: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`: `cmake …`"
+        changed_run = "; ".join(invocation)
+        steps.append((last, changed_run, [f"{changed_run[:1].upper()}{changed_run[1:]}: `{passing}`."]))
     elif prep:
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
     steps.sort(key=lambda step: step[0])
@@ -1439,14 +1444,21 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
 # a compiler's error at a place in a file: ``src/out.zig:71:39: error:``, rustc's ``--> src/main.rs:12:5``,
 # ``Foo.cs(12,5): error CS0029``
 _COMPILE_ERROR_AT = LazyRegex(r"(?m)^\s*(?:-->\s*)?([\w./-]+\.\w+)(?::\d+(?::\d+)?:?\s*(?:error|fatal error)\b|"
-                              r"\(\d+,\d+\):\s*error\b)|^\s*-->\s*([\w./-]+\.\w+):\d+")
+                              r"\(\d+,\d+\):\s*error\b)|^\s*-->\s*([\w./-]+\.\w+):\d+|"
+                              # scalac and javac through sbt or maven: ``[error] /w/Routes.scala:11:26: type mismatch``
+                              r"^\s*\[(?:error|ERROR)\]\s+([\w./-]+\.(?:scala|java|kt|groovy)):\[?\d+")
 
 
 def _compile_error_in(failure: dict, edited: set[str]) -> bool:
     """Whether the failure is a compiler's error in a file this session had already edited: its own new code."""
     text = failure.get("error_text") or ""
-    named = {m.group(1) or m.group(2) for m in _COMPILE_ERROR_AT.finditer(text)}
-    return bool(named) and all(any(f == n or f.endswith("/" + n.lstrip("./")) for f in edited) for n in named)
+    named = {m.group(1) or m.group(2) or m.group(3) for m in _COMPILE_ERROR_AT.finditer(text)}
+    def same_file(f: str, n: str) -> bool:  # the same file named from another root: its last parts agree
+        fp, np_ = f.split("/"), n.lstrip("./").split("/")
+        depth = min(len(np_), 3)
+        return fp[-depth:] == np_[-depth:]
+
+    return bool(named) and all(any(same_file(f, n) for f in edited) for n in named)
 
 
 def session_candidates(store: Store, session_id: str, last_message: str | None,

@@ -164,15 +164,17 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
               tokens: int | None = CARD_TOKENS) -> str:
     """One note as a card (templates/note_full.md): title, provenance, then :func:`note_lines`.
 
-    Within ``tokens`` where it can be: the lines give way (the change, the trigger, …
-    first, then the cause and fix, by whole sentences) before the card grows past it;
-    the title stays.
+    Within ``tokens`` where it can be: the lines give way (the trigger, the checks, …
+    first, then the cause and fix, by whole sentences, the change last) before the card
+    grows past it; the title stays.
     """
     limits = dict(limits or CARD_LIMITS)
     prov = provenance_labels(provenance(note))
-    others = [k for k in limits if k not in ("title", "summary")]
-    # the other lines give way first, then the cause and fix (to whole sentences), then both further
-    phases = iter([(others, 70), (["summary"], 100), (others, 40), (["summary"], 60)])
+    others = [k for k in limits if k not in ("title", "summary", "change")]
+    # the other lines give way first, then the cause and fix (to whole sentences), then both further; the change
+    # last of all (a card cut to its budget must still show what to do: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`")
+    phases = iter([(others, 70), (["summary"], 100), (others, 40), (["change"], 70), (["summary"], 60),
+                   (["change"], 40)])
     keys, floor = next(phases)
     while True:
         fields = "\n".join(f"{label}: {value}" for label, value in note_lines(note, limits, why))

@@ -93,6 +93,8 @@ def error_line(text: str) -> str | None:
             continue
         if line.startswith("Exit code ") and state["exit"].match(line):
             continue
+        if line.startswith(("[error] Total time:", "[ERROR] Total time:")):
+            continue  # sbt's and maven's footer, the same after every failure
         for score, pattern in state["rules"]:
             if score < best_score:
                 break
