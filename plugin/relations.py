@@ -65,7 +65,7 @@ _REJECTION = LazyRegex(
     r"(?ix)\b(?:do\s*n[o']t|don't|never|avoid)\s+(?:\w+\s+){0,2}?(?:add|use|run|set|raise|increase|decrease|commit|"
     r"create|switch|force|migrate|stringify|install|whitelist|trust|pin|unpin|upgrade|downgrade|copy|merge|"
     r"change|remove|relock|bump|disable|enable|make|put|guard|exclude|default|transform|turn|rename|strip|filter|"
-    r"convert|grant|mock|stub|patch|wrap|move|delete|drop|cache|retry|restart)(?!\w?ed\b|d\b)\w*"  # "never deleted" narrates
+    r"convert|grant|mock|stub|patch|wrap|move|delete|drop|cache|retry|restart)(?!\w?ed\b|d\b|e?s\b)\w*"  # "never deleted", "never creates" narrate
     r"|\b(?:did|does|do|would|will)\s*(?:not|n't)\s+(?:help|fix|work|matter|stop|solve|change|speed)\w*"
     r"|\b(?:didn't|doesn't|won't)\s+(?:help|fix|work|matter|stop|solve)\w*"
     r"|\bmade\s+no\s+difference\b|\bno\s+effect\b|\bred\s+herring\b|\bwrong\s+fix\b"
@@ -841,9 +841,10 @@ def contradicts(a: dict, b: dict) -> bool:
     if _rejects(a, b) or _rejects(b, a):
         return True
     ca, cb = str(a.get("change") or ""), str(b.get("change") or "")
-    if (_value_conflict(ca, cb) and _same_place(a, b)) or opposite_actions(a, b) or _undoes(a, b) or _undoes(b, a) \
-            or _order_conflict(a, b):
+    if (_value_conflict(ca, cb) and _same_place(a, b)) or opposite_actions(a, b) or _order_conflict(a, b):
         return True
+    if (_undoes(a, b) or _undoes(b, a)) and different_fix(a, b):
+        return True  # what one takes away the other puts in, and the fixes do differ (not one fix told twice)
     wa = {_stem(w.lower()) for w in _WORD.findall(ca)}
     wb = {_stem(w.lower()) for w in _WORD.findall(cb)}
     for x, y in _OPPOSITES:
@@ -870,6 +871,10 @@ def compare(a: dict, b: dict, cosine: float | None = None, recalled: bool = Fals
         return dict(result, relation="contradicts")
     if score >= threshold:
         apart = different_fix(a, b, loose=cosine is not None and cosine >= SAID_IN_WORDS_COSINE)
+        if not apart and same_problem(a, b) and (_undoes(a, b) or _undoes(b, a)):
+            # one seems to take away what the other puts in, though they name nothing apart: not proof enough
+            # of a contradiction, too much doubt for a merge
+            apart = ["one fix may undo what the other does"]
         if not apart:
             return dict(result, relation="duplicate")
         return dict(result, relation="related", different_fix=apart)

@@ -581,3 +581,26 @@ def test_a_flag_and_its_no_form_or_a_kept_setting_given_another_value_contradict
     fifty = lesson("Uploads fail with 413: set client_max_body_size 50m", "uploading a file",
                    "deploy/nginx/app.conf: `client_max_body_size 50m;` in the app server block.", signatures=body)
     assert both_ways(zero, fifty) == {"contradicts"}
+
+
+def test_a_fix_told_twice_is_no_contradiction_however_its_sentences_run():
+    """ "so pgjdbc never creates named statements" narrates what the fix does; "no named statements are created"
+    says it again: one fix, merged."""
+    err = ['prepared statement "S_1" already exists']
+    one = lesson('prepared statement "S_1" already exists through PgBouncer: add prepareThreshold=0 to the JDBC URL',
+                 "JDBC behind PgBouncer", "spring.datasource.url in deploy/orders/values.yaml now ends with "
+                 "`?prepareThreshold=0`; no server-side named statements are created.", signatures=err)
+    two = lesson('JDBC queries fail with prepared statement "S_1" already exists behind PgBouncer: set prepareThreshold=0',
+                 "JDBC behind PgBouncer", "Appended `?prepareThreshold=0` to the JDBC URL in deploy/orders/values.yaml, "
+                 "so pgjdbc never creates named server-side statements.", signatures=err)
+    assert both_ways(one, two) == {"duplicate"}
+
+
+def test_a_fix_that_seems_to_undo_the_other_but_names_nothing_apart_is_neither_merged_nor_contradicting():
+    err = ["Could not resolve package dependencies"]
+    wipe = lesson("xcodebuild fails on CI with Could not resolve package dependencies: wipe the SwiftPM cache", "CI",
+                  "Deleted ~/Library/Caches/org.swift.swiftpm before resolving.", signatures=err)
+    added = lesson("xcodebuild fails on CI with Could not resolve package dependencies: clear the SwiftPM cache", "CI",
+                   "Added `rm -rf ~/Library/Caches/org.swift.swiftpm` to ci/build.sh before resolving.",
+                   signatures=err)
+    assert "contradicts" not in both_ways(wipe, added)
