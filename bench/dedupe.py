@@ -20,6 +20,8 @@ Blind 4: ``dedupe_blind4_heldout.json`` (96 pairs from 16 problem areas used by 
 after blind 1-3 were opened for tuning, frozen before any tuning and run once), its own block ``blind4``.
 Blind 5: ``dedupe_blind5_heldout.json`` (96 pairs from 16 problem areas used by none of the earlier sets, written blind
 after blind 1-4 were opened for tuning, frozen before any tuning and run once), its own block ``blind5``.
+Blind 6: ``dedupe_blind6_heldout.json`` (96 pairs from 16 problem areas used by none of the earlier sets, written blind
+after blind 1-5 were opened for tuning, frozen before any tuning and run once), its own block ``blind6``.
 The ``dedupe_blind*`` pairs were written by hand by someone who never
 read the merge / similar_to / contradicts code, 6 per family (a duplicate, two
 paraphrases, two hard negatives, a contradiction); each held-out blind set was
@@ -71,6 +73,7 @@ BLIND2 = ("dedupe_blind2_heldout.json",)
 BLIND3 = ("dedupe_blind3_heldout.json",)
 BLIND4 = ("dedupe_blind4_heldout.json",)
 BLIND5 = ("dedupe_blind5_heldout.json",)
+BLIND6 = ("dedupe_blind6_heldout.json",)
 TARGET = {"precision": 0.97, "recall": 0.9, "contradiction_precision": 0.9, "bulk_notes_min": 297}
 
 
@@ -283,6 +286,7 @@ def main() -> None:
         "blind3": run_set("blind3", BLIND3, False, cache_dir, False),
         "blind4": run_set("blind4", BLIND4, False, cache_dir, False),
         "blind5": run_set("blind5", BLIND5, False, cache_dir, False),
+        "blind6": run_set("blind6", BLIND6, False, cache_dir, False),
     }
     if args.bulk:
         summary["bulk"] = bulk_check(args.bulk, args.bulk_vectors)
