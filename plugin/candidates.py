@@ -82,7 +82,11 @@ _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|de
 # the agent's word that an edit was incidental to the problem
 _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
                         r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
-                        r"cosmetic|not related|has nothing to do with)\b")
+                        r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
+                        r"while you(?:'re| are) (?:there|at it))\b")
+# a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
+_ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please|separately|while you(?:'re| are) at it)\b|"
+                             r"\bwhile you(?:'re| are) at it\b")
 # a suggestion for later ("Worth adding that to the CI image."): no account of what was done
 _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably |also )?worth (?:adding|doing|"
                         r"considering|putting|making)|you (?:may|might|could|should) (?:want to|consider)|"
@@ -231,6 +235,11 @@ def parse_command(command: str) -> dict:
     changed = True
     while words and changed:
         changed = False
+        if len(words) > 3 and words[1] in ("exec", "run") and words[2] == "--":  # ``carton exec -- prove``
+            runner += words[:3]
+            words = words[3:]
+            changed = True
+            continue
         for pattern in _RUNNERS:
             if tuple(words[:len(pattern)]) == pattern:
                 runner += list(pattern)
@@ -340,8 +349,9 @@ def command_job(command: str) -> str | None:
     words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
     if words[:1] in (["task"], ["run"], ["exec"], ["x"]):
         words = words[1:]
-    if not words:
-        return None
+    if not words:  # ``clojure -X:test``: the alias names the job
+        aliases = [f.split(":", 1)[1] for f in parsed["argv"][1:2] if re.match(r"^-[A-Za-z]:\w", f)]
+        return _SUBCOMMAND_JOBS.get(aliases[0]) if aliases else None
     task = words[0].rsplit(":", 1)[-1]  # gradle's ``:app:testDebugUnitTest``
     if task != words[0] and (job := next((j for prefix, j in _SUBCOMMAND_JOBS.items() if task.startswith(prefix)),
                                          None)):
@@ -381,6 +391,8 @@ def _targets(command: str) -> list[str]:
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     a, b = _targets(failed), _targets(later)
+    if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
+        return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     if not a or not b or "" in b or "." in b:
         return True
     return any(x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/")) for x in a for y in b)
@@ -801,6 +813,9 @@ def find_chains(observations: list[dict], account: str = "",
         success = None
         kind = None
         for later in observations[i + 1:]:
+            if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
+                success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
+                break
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]):
                 if later["outcome"] == "error":
@@ -849,6 +864,21 @@ def _passed_as_it_was(observations: list[dict], failure: dict, success: dict, ac
         if later["outcome"] == "ok" and command_key(later.get("target") or "") == key:
             return later
     return None
+
+
+def _passed_within(failed: str, later: str) -> bool:
+    """Whether a passing ``later`` line ran what failed, in another form: as one step of an ``&&`` chain (every step
+    of ``go build ./... && go test ./...`` passed), or the same arguments through another launcher
+    (``php artisan test --filter=X`` / ``./vendor/bin/sail artisan test --filter=X``)."""
+    before = parse_command(failed)
+    after_segments = parse_command(later)["segments"]
+    if len(after_segments) > 1 and "||" not in later and ";" not in later:
+        for segment in after_segments:
+            if parse_command(segment)["check"] == before["check"]:
+                return True
+    argv, rest = parse_command(later)["argv"], before["argv"][1:]
+    return len(rest) >= 2 and len(argv) > len(rest) and argv[-len(rest):] == rest \
+        and _program_name(argv[0]) != _program_name(before["argv"][0])
 
 
 def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
@@ -1054,7 +1084,7 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b|\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|\bEAI_AGAIN\b|"
     r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
     r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
-    r"network is unreachable|spurious network error|"
+    r"network is unreachable|spurious network error|socket error|"
     # a download that timed out ("Operation timed out after 30000 milliseconds ... while requesting https://…"), not
     # a test's own ``httpx.ReadTimeout: The read operation timed out``
     r"timed out[^\n]*(?:while (?:requesting|downloading|fetching)|https?://)|"
@@ -1119,8 +1149,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                 and not _touches_environment_error(edit, environment):
             unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
             continue
+        changed_names = {t for t in _tokens(_changed_text(edit)) if "_" in t or len(t) >= 8}
         if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
-                any(_named_in(p, sentence) for p in paths for sentence in incidental):
+                any(_named_in(p, sentence) or changed_names & _tokens(sentence)
+                    for p in paths for sentence in incidental):
             unrelated.extend(paths)
             continue
         kept.append(edit)
@@ -1216,7 +1248,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     prompt_text = " ".join(p["text"] for p in prompts)
     incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
     account = " ".join(s for s in said["all"] if s not in incidental)
-    edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental)
+    # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
+    requests = [s for p in prompts for s in _sentences(p["text"])[1:] if _ANOTHER_REQUEST.search(s)]
+    edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     if incidental:  # "I also set colors=true; that's cosmetic and not related": no cause, no fix, no title
         said = {key: [s for s in value if s not in incidental] if isinstance(value, list) else value
                 for key, value in said.items()}
@@ -1251,7 +1285,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
     commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
-    prep = parse_command(resolved_by["target"])["prep"]
+    failed_check = parse_command(last_failure["target"])["check"]
+    # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
+    prep = [p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
         if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])):

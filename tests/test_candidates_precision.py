@@ -886,3 +886,46 @@ def test_a_command_the_agent_says_fixed_it_beats_a_cosmetic_edit(git_project, st
     (candidate,), _ = _candidates(store, session)
     assert "composer dump-autoload" in candidate["change"]
     assert "colors" not in candidate["title"] + candidate["change"] + candidate["summary"]
+
+
+@pytest.mark.parametrize("failed, later, same", [
+    ("go build ./...", "go build ./... && go test ./...", True),
+    ("php artisan test --filter=Billing", "./vendor/bin/sail artisan test --filter=Billing", True),
+    ("pytest -q", "pytest -q || true", False),
+    ("make test", "make lint && make docs", False),
+])
+def test_a_passing_line_runs_what_failed_as_a_step_of_a_chain_or_through_another_launcher(failed, later, same):
+    from lorebook.candidates import _passed_within
+    assert _passed_within(failed, later) is same
+
+
+def test_a_runner_with_a_double_dash_and_an_alias_flag_are_understood():
+    assert parse_command("carton exec -- prove -lr t/")["runner"] == "carton exec --"
+    assert command_job("clojure -X:test") == "test"
+
+
+def test_a_build_of_the_default_step_is_not_the_test_step_that_failed(git_project, store):
+    session = (Session("zig", git_project)
+               .fail("zig build test", "Exit code 1\nerror: 'tokenizer.test.escaped quote' failed: expected 3, found 2")
+               .edit("src/tokenizer.zig", "_ = self.advance();", "if (self.peek() == '\\\\') _ = self.advance();")
+               .ok("zig build", "")
+               .ok("zig build run -- samples/hello.lox", "STRING \"say hi\"")
+               .stop("Fixed string() in src/tokenizer.zig; the build is clean and the sample tokenizes."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_an_edit_the_user_asked_for_beside_the_problem_is_not_its_fix(git_project, store):
+    session = (Session("ask", git_project, prompt="bundle exec rspec fails on the health spec. Also bump "
+                                                  "TargetRubyVersion in .rubocop.yml to 3.3 while you're at it")
+               .fail("bundle exec rspec spec/health_spec.rb", "Exit code 1\n  1) GET /health returns ok\n     "
+                                                              "NoMethodError:\n       undefined method `app' for "
+                                                              "#<RSpec::ExampleGroups::GETHealth>")
+               .edit(".rubocop.yml", "TargetRubyVersion: 3.1", "TargetRubyVersion: 3.3")
+               .edit("spec/spec_helper.rb", "RSpec.configure do |config|",
+                     "module RackApp\n  def app = Api\nend\n\nRSpec.configure do |config|")
+               .ok("bundle exec rspec", "10 examples, 0 failures")
+               .stop("Rack::Test calls `app`, which a modular Sinatra app does not define; I added `def app` in "
+                     "spec_helper. Also bumped TargetRubyVersion to 3.3 as you asked."))
+    (candidate,), _ = _candidates(store, session)
+    assert "def app" in candidate["change"]
+    assert "TargetRubyVersion" not in candidate["title"] + candidate["change"] + candidate["summary"]
