@@ -59,7 +59,9 @@ def build_observation(call: ToolCall) -> dict | None:
         return None
     files_touched = file_of(call) if call.tool in FILE_TOOLS else ""
     if files_touched and path_excluded(files_touched, call.cwd):
-        return None
+        # an excluded file that was changed is kept as the fact of the change, never its content (".env.test was
+        # written" is part of how a problem was fixed); reading one leaves nothing
+        return _withheld_change(call, files_touched) if call.tool in CHANGE_TOOLS and not call.failed else None
     withheld = None
     if call.tool == "Bash":
         withheld = command_touches_excluded(as_text(call.input.get("command")), call.cwd)
@@ -111,6 +113,17 @@ def build_observation(call: ToolCall) -> dict | None:
     if call.failed and call.payload.get("is_interrupt"):
         observation["meta"]["interrupted"] = True
     return observation
+
+
+CHANGE_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
+
+
+def _withheld_change(call: ToolCall, path: str) -> dict:
+    """The observation of a change to an excluded file: which tool, which file, nothing of what it wrote."""
+    shown = one_line(redact(relative_path(path, call.cwd)), 300)
+    return {"tool": call.tool, "target": shown, "summary": f"{call.tool} {shown} (content not stored)",
+            "outcome": "ok", "exit_code": None, "error_text": None, "error_signature": None, "files": [redact(path)],
+            "body": f"[content not stored: {shown} is an excluded path]", "meta": {"content_withheld": True}}
 
 
 def capture_tool_event(event: HookEvent, store: Store, failed: bool) -> int | None:

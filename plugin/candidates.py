@@ -85,6 +85,7 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|inciden
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
                         r"while you(?:'re| are) (?:there|at it))\b")
 # a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
+_WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:there|at it)\b")
 _ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please|separately|while you(?:'re| are) at it)\b|"
                              r"\bwhile you(?:'re| are) at it\b")
 # a suggestion for later ("Worth adding that to the CI image."): no account of what was done
@@ -395,7 +396,13 @@ def _same_target(failed: str, later: str) -> bool:
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     if not a or not b or "" in b or "." in b:
         return True
-    return any(x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/")) for x in a for y in b)
+
+    def within(x: str, y: str) -> bool:  # a path within a directory; a word (``heads``, ``upgrade``) only itself
+        if re.search(r"[/.]", x + y):
+            return x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/"))
+        return x == y
+
+    return any(within(x, y) for x in a for y in b)
 
 
 def _invocation(parsed: dict) -> set[str]:
@@ -883,8 +890,8 @@ def _passed_within(failed: str, later: str) -> bool:
 
 def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
     """Whether any of ``changes`` is still in effect once ``later_edits`` are applied (not reverted, not rewritten)."""
-    if any(c["tool"] == "Bash" for c in changes):
-        return True
+    if any(c["tool"] == "Bash" or (c.get("meta") or {}).get("content_withheld") for c in changes):
+        return True  # a command, or a change whose content was not stored: nothing shows it undone
     ids = {c["id"] for c in changes}
     if not ids:
         return False
@@ -1150,8 +1157,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
             continue
         changed_names = {t for t in _tokens(_changed_text(edit)) if "_" in t or len(t) >= 8}
+        changed_names |= set(re.findall(r"\b\d{3,}\b", _changed_text(edit)))  # "move the dev server to port 8081"
         if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
-                any(_named_in(p, sentence) or changed_names & _tokens(sentence)
+                any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(r"\b\d{3,}\b", sentence)))
                     for p in paths for sentence in incidental):
             unrelated.extend(paths)
             continue
@@ -1249,7 +1257,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
-    requests = [s for p in prompts for s in _sentences(p["text"])[1:] if _ANOTHER_REQUEST.search(s)]
+    requests = [s for p in prompts for i, s in enumerate(_sentences(p["text"].replace("; ", ". ")))
+                if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     if incidental:  # "I also set colors=true; that's cosmetic and not related": no cause, no fix, no title
         said = {key: [s for s in value if s not in incidental] if isinstance(value, list) else value
@@ -1284,6 +1293,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
     commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
+    # "`swift package reset` + `swift package update` did not help": a step the agent says did not help is an attempt
+    helpless_steps = [c for c in commands if c["tool"] == "Bash" and any(_quoted_in(c["target"], s) or
+                      command_key(c["target"]) in s for s in said["did_not_help"])]
+    commands = [c for c in commands if c not in helpless_steps]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
     failed_check = parse_command(last_failure["target"])["check"]
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
@@ -1300,7 +1313,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                                any(is_autofix(c["target"]) for c in commands)):
         chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
         return None
-    if not fix_hunks and not commands and not invocation and not prep and not same_job:
+    # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
+    withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
+    if not fix_hunks and not commands and not invocation and not prep and not same_job and not withheld:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
         return None
     # the fix, in the order a reader applies it (the session's order)
@@ -1316,6 +1331,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
+    for e in withheld:
+        path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
+        steps.append((e["id"], f"change {path}", [f"Changed `{path}` (its content is not stored: an excluded path)."]))
     last = resolved_by["id"]
     for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))
@@ -1341,7 +1359,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         for path, hunks in net_changes([attempt], cwd).items():
             if hunks:
                 tried.append(f"tried {_short_diff(hunks[0])} in {path}: still failed")
-    for a in chain["attempts"]:
+    for a in [*chain["attempts"], *helpless_steps]:
         if a["tool"] == "Bash":
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
     for f in chain["failures"][1:]:
@@ -1377,6 +1395,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                          and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
     causes.sort(key=lambda s: -score(s))
     fixes.sort(key=lambda s: -score(s))
+    if withheld:  # the change's content is not stored: the agent's line about that file is the only account of it
+        names = {os.path.basename(_rel((e.get("files") or [""])[0], cwd)) for e in withheld}
+        told = [re.sub(r"^\s*(?:[-*>]|\d+\.)\s*", "", line).replace("**", "").strip()
+                for line in (said.get("text") or "").splitlines()
+                if any(n and n in line for n in names) and len(line.split()) >= 4]
+        fixes = [t for t in told[:1] if t not in causes] + fixes
     words = fix_words | problem_words
     attempt_words = _tokens(" ".join(tried)) | set(re.findall(r"\d+(?:\.\d+)+", " ".join(tried)))
     helpless = [s for s in said["did_not_help"]

@@ -148,7 +148,8 @@ _SOURCES = {
     "assign": (_ASSIGNMENT, 0),
     "env": (_ENV_LINE, 0),
     "netrc": (_NETRC, 0),
-    "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+", 0),
+    "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+|"
+                r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){1,6}\d{0,3}", 0),  # WebhookRoutes.scala, getUserById
     "splitter": (r"[-_./:+]", 0),
     "words": (r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", 0),
     "uuid": (r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", 0),

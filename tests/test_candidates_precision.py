@@ -929,3 +929,16 @@ def test_an_edit_the_user_asked_for_beside_the_problem_is_not_its_fix(git_projec
     (candidate,), _ = _candidates(store, session)
     assert "def app" in candidate["change"]
     assert "TargetRubyVersion" not in candidate["title"] + candidate["change"] + candidate["summary"]
+
+
+def test_a_change_to_an_excluded_file_is_a_step_of_the_fix_told_by_the_agents_line_about_it(git_project, store):
+    session = (Session("envtest", git_project)
+               .fail("bundle exec rspec", "Exit code 1\nHanami::ComponentLoadError:\n  DATABASE_URL is missing for "
+                                          "the test environment")
+               .write(".env.test", "DATABASE_URL=postgres://localhost/shelf_test\n")
+               .ok("bundle exec rspec", "12 examples, 0 failures")
+               .stop("## Summary\n\n- **No test database URL**: `.env.test` did not exist. Created it with "
+                     "`DATABASE_URL=postgres://localhost/shelf_test`.\n\n12 examples, 0 failures."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`.env.test`" in candidate["change"] and "not stored" in candidate["change"]
+    assert "DATABASE_URL=postgres://localhost/shelf_test" in candidate["summary"]

@@ -438,3 +438,21 @@ def test_the_foundation_fixtures_give_specific_summaries(captured_payloads, stor
         assert obs["summary"].startswith('Agent general-purpose "probe" → ')
     else:
         assert obs["summary"] == EXPECTED_SUMMARIES[label]
+
+
+def test_a_change_to_an_excluded_file_is_kept_as_the_fact_of_it_never_its_content(tmp_path, store, lorebook_home):
+    base = _base(tmp_path)
+    secret_line = "STRIPE_KEY=plainvalue-that-is-secret"
+    run_hook("post-tool-use", dict(base, tool_name="Write", tool_use_id="w1",
+                                   tool_input={"file_path": str(tmp_path / ".env.test"), "content": secret_line},
+                                   tool_response={"type": "create", "filePath": str(tmp_path / ".env.test"),
+                                                  "content": secret_line}))
+    run_hook("post-tool-use", dict(base, tool_name="Edit", tool_use_id="e1",
+                                   tool_input={"file_path": str(tmp_path / ".env"), "old_string": "A=1",
+                                               "new_string": secret_line},
+                                   tool_response={"filePath": str(tmp_path / ".env")}))
+    write, edit = (observation_for(store, key) for key in ("w1", "e1"))
+    assert write["target"] == ".env.test" and write["meta"]["content_withheld"] is True
+    assert write["body"] == "[content not stored: .env.test is an excluded path]"
+    assert edit["summary"] == "Edit .env (content not stored)"
+    assert_not_on_disk(lorebook_home, ["plainvalue-that-is-secret", "STRIPE_KEY"])
