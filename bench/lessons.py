@@ -29,7 +29,7 @@ way, frozen, run once by the lead after tuning (the same targets); `blind6` is l
 (G01..G24), a sixth blind set written the same way, frozen, run once by the lead after tuning (the same
 targets); `blind7` is lessons_blind7_holdout.json (H01..H24), a seventh blind set written the same way,
 frozen, run once by the lead after tuning (the same targets); `all` is the ten files. Each of blind
-to blind5 was opened for the next round of tuning after its one run (their one-run figures are in the
+to blind6 was opened for the next round of tuning after its one run (their one-run figures are in the
 README), so they are in-sample now: only a set written after the last change proves anything.
 
 Each session is labelled with:

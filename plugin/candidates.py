@@ -1381,10 +1381,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return score(sentence) > 0 and not any(_relevance(sentence, other) > own for other in rivals)
 
     # a sentence about an edit that is not part of the fix ("Renamed MB to MEGABYTE.") is no account of it
-    aside_words = _tokens(" ".join(_changed_text(e) for e in chain["all_changes"]
-                                   if e["tool"] in EDIT_TOOLS and e not in edits)) - fix_words - problem_words
+    aside = [e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS and e not in edits]
+    aside_words = _tokens(" ".join([_changed_text(e) for e in aside] +
+                                   [os.path.basename(f) for e in aside for f in e.get("files") or []]))
+    aside_words -= fix_words | problem_words
     if aside_words:
-        said = {key: [s for s in value if _relevance(s, aside_words) <= _relevance(s, fix_words)]
+        said = {key: [s for s in value if not _relevance(s, aside_words)
+                      or _relevance(s, aside_words) < _relevance(s, fix_words)]
                 if isinstance(value, list) else value for key, value in said.items()}
     causes = [s for s in said["cause"] if mine(s)]
     fixes = [s for s in said["fix"] if mine(s) and s not in causes]
@@ -1561,7 +1564,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             _detail(details, chain.get("_skip") or "no_lesson_stated", chain["failure"])
             continue
         candidates.append(candidate)
-    if not candidates and "weakened_test" not in notes:
+    # a "decision" made while a failure stayed unresolved is an attempt at it, not a choice a reader can reuse
+    if not candidates and "weakened_test" not in notes and "unresolved_failure" not in notes:
         decision = candidate_from_decision(session, said, observations, prompts)
         if decision:
             candidates.append(decision)
