@@ -680,8 +680,11 @@ def _value_conflict(a: str, b: str) -> bool:
         value = value.lower().strip("'\"").rstrip(".-")
         return re.sub(r"^(\d+(?:\.\d+)?)(?:s|sec|secs|seconds)$", r"\1", value)
 
-    def values(text: str) -> dict[str, set]:
+    def values(text: str) -> tuple[dict[str, set], set[str]]:
+        """{name: values} the text sets, and the names it only upgrades (two upgrades to two releases both move
+        forward: no conflict between them)."""
         found: dict[str, set] = {}
+        upgraded: set[str] = set()
         for name, _, value in _ASSIGNMENT.findall(text):
             found.setdefault(name.lower(), set()).add(plain(value))
         for name, value in _DIRECTIVE.findall(text):  # nginx's ``client_max_body_size 50m;``
@@ -694,15 +697,11 @@ def _value_conflict(a: str, b: str) -> bool:
                 found.setdefault(name.lower(), set()).add(plain(value.lstrip("v")))
                 if re.match(r"(?i)upgrad|bump|updat", m.group(0)):
                     upgraded.add(name.lower())
-        return found
+        return found, upgraded
 
-    upgraded: set[str] = set()  # two upgrades to two releases both move forward: no conflict between them
-    va = values(a)
-    upgraded_a, upgraded = upgraded, set()
-    vb = values(b)
-
+    (va, up_a), (vb, up_b) = values(a), values(b)
     # "changed X = A to X = B" shares B with "X = B": they agree on where X ends up
-    return any(not va[name] & vb[name] for name in set(va) & set(vb) if not (name in upgraded_a and name in upgraded))
+    return any(not va[name] & vb[name] for name in set(va) & set(vb) if not (name in up_a and name in up_b))
 
 
 _DIRECTIVE = LazyRegex(r"\b([a-z]+(?:_[a-z]+)+)\s+([\w.\-/]+);")
