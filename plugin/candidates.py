@@ -86,8 +86,7 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|inciden
                         r"while you(?:'re| are) (?:there|at it))\b")
 # a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
 _WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:there|at it)\b")
-_ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please|separately|while you(?:'re| are) at it)\b|"
-                             r"\bwhile you(?:'re| are) at it\b")
+_ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please|separately)\b")
 # a suggestion for later ("Worth adding that to the CI image."): no account of what was done
 _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably |also )?worth (?:adding|doing|"
                         r"considering|putting|making)|you (?:may|might|could|should) (?:want to|consider)|"
