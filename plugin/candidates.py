@@ -182,8 +182,7 @@ def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     cmd = " ".join((command or "").split())
     cmd = re.sub(r"\s*2>&1", "", cmd)
-    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|'\"]*$", "", cmd)
-    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|'\"]*(?=&&|\|\||;)", "", cmd)
+    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|'\"]*(?=$|&&|\|\||;)", "", cmd)
     # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
     parts = [""]
     for token in _SHELL_TOKEN.findall(cmd):
@@ -876,13 +875,12 @@ def _passed_within(failed: str, later: str) -> bool:
     """Whether a passing ``later`` line ran what failed, in another form: as one step of an ``&&`` chain (every step
     of ``go build ./... && go test ./...`` passed), or the same arguments through another launcher
     (``php artisan test --filter=X`` / ``./vendor/bin/sail artisan test --filter=X``)."""
-    before = parse_command(failed)
-    after_segments = parse_command(later)["segments"]
-    if len(after_segments) > 1 and "||" not in later and ";" not in later:
-        for segment in after_segments:
+    before, after = parse_command(failed), parse_command(later)
+    if len(after["segments"]) > 1 and "||" not in later and ";" not in later:
+        for segment in after["segments"]:
             if parse_command(segment)["check"] == before["check"]:
                 return True
-    argv, rest = parse_command(later)["argv"], before["argv"][1:]
+    argv, rest = after["argv"], before["argv"][1:]
     return len(rest) >= 2 and len(argv) > len(rest) and argv[-len(rest):] == rest \
         and _program_name(argv[0]) != _program_name(before["argv"][0])
 

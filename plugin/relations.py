@@ -835,21 +835,28 @@ def same_problem(a: dict, b: dict) -> bool:
 def contradicts(a: dict, b: dict) -> bool:
     """One problem, incompatible fixes: one rejects the other's remedy, sets the same name to another value, or
     moves it the opposite way. A sentence like "the lockfile did not change" rejects nothing the other applies."""
+    return _conflict(a, b) == "contradicts"
+
+
+def _conflict(a: dict, b: dict) -> str | None:
+    """"contradicts"; "undoes" when one seems to take away what the other puts in though the fixes name nothing
+    apart (doubt enough to keep them from merging, not proof of a contradiction); or None."""
     if not same_problem(a, b):
-        return False
+        return None
     if _rejects(a, b) or _rejects(b, a):
-        return True
+        return "contradicts"
     ca, cb = str(a.get("change") or ""), str(b.get("change") or "")
     if (_value_conflict(ca, cb) and _same_place(a, b)) or opposite_actions(a, b) or _order_conflict(a, b):
-        return True
-    if (_undoes(a, b) or _undoes(b, a)) and different_fix(a, b):
-        return True  # what one takes away the other puts in, and the fixes do differ (not one fix told twice)
+        return "contradicts"
+    undone = _undoes(a, b) or _undoes(b, a)
+    if undone and different_fix(a, b):
+        return "contradicts"  # what one takes away the other puts in, and the fixes do differ (not one fix told twice)
     wa = {_stem(w.lower()) for w in _WORD.findall(ca)}
     wb = {_stem(w.lower()) for w in _WORD.findall(cb)}
     for x, y in _OPPOSITES:
         if (x in wa and y in wb and y not in wa) or (y in wa and x in wb and x not in wa):
-            return True
-    return False
+            return "contradicts"
+    return "undoes" if undone else None
 
 
 def compare(a: dict, b: dict, cosine: float | None = None, recalled: bool = False) -> dict:
@@ -866,14 +873,13 @@ def compare(a: dict, b: dict, cosine: float | None = None, recalled: bool = Fals
     result = {"score": score, "lexical": lexical, "cosine": cosine}
     if score < RELATED_THRESHOLD:
         return dict(result, relation="unrelated")
-    if contradicts(a, b):
+    conflict = _conflict(a, b)
+    if conflict == "contradicts":
         return dict(result, relation="contradicts")
     if score >= threshold:
         apart = different_fix(a, b, loose=cosine is not None and cosine >= SAID_IN_WORDS_COSINE)
-        if not apart and same_problem(a, b) and (_undoes(a, b) or _undoes(b, a)):
-            # one seems to take away what the other puts in, though they name nothing apart: not proof enough
-            # of a contradiction, too much doubt for a merge
-            apart = ["one fix may undo what the other does"]
+        if not apart and conflict == "undoes":
+            apart = ["one fix may undo what the other does"]  # too much doubt for a merge
         if not apart:
             return dict(result, relation="duplicate")
         return dict(result, relation="related", different_fix=apart)
