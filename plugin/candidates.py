@@ -46,7 +46,9 @@ _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
-    r"no longer|not on PATH|cannot|can't|could not|refused|needs?|must|has to|have to)\b"
+    r"no longer|not on PATH|cannot|can't|could not|couldn't|refused|needs?|must|has to|have to|never|"
+    r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
+    r"referenced|configured|enabled|loaded|mounted|exposed))\b"
     r"|原因|因为|由于|導致|导致|ため")
 _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
                          r"the cause|due to)\b")
@@ -90,9 +92,11 @@ _ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please|separa
 # a suggestion for later ("Worth adding that to the CI image."): no account of what was done
 _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably |also )?worth (?:adding|doing|"
                         r"considering|putting|making)|you (?:may|might|could|should) (?:want to|consider)|"
-                        r"consider (?:adding|pinning|putting|making|moving)|it would be (?:good|nice|wise) to)\b")
+                        r"consider (?:adding|pinning|putting|making|moving)|it would be (?:good|nice|wise) to|"
+                        r"if you (?:want|'d like|would like|prefer)|(?:optionally|alternatively),|you can also)\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
+_STATUS_MARK = LazyRegex(r"^(?:[✅✔✓☑]|\[x\])")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
 
 # test files, and the edits that make a failing test pass without fixing anything
@@ -415,6 +419,20 @@ def _invocation(parsed: dict) -> set[str]:
     return parts
 
 
+def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
+    """``flag`` with the argument it takes in ``argv``, when that argument is new (``--vault-password-file
+    ~/.ansible/vault_pass``, ``-f values-staging.yaml``): the lesson is the value as much as the flag."""
+    if "=" in flag or flag not in argv:
+        return flag
+    at = argv.index(flag)
+    value = argv[at + 1] if at + 1 < len(argv) else ""
+    if not value or value.startswith("-") or value in before:
+        return flag
+    if flag.startswith("--") or re.search(r"[/.~:]|^\d+$", value):
+        return f"{flag} {value}"
+    return flag
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     before, after = parse_command(failed), parse_command(passed)
@@ -423,6 +441,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     out = []
     for part in added:
         kind, value = part.split(":", 1)
+        if kind == "flag":
+            value = _with_argument(value, after["argv"], before["argv"])
         out.append({"env": f"set `{value}`", "flag": f"pass `{value}`", "runner": f"run it through `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
     for part in removed:
@@ -978,6 +998,10 @@ def _sentences(text: str) -> list[str]:
     out = []
     for part in parts:
         part = part.strip(" -*•\t")
+        # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
+        part = re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", "")
+        if _STATUS_MARK.match(part):  # "✅ `ruff check`, `mypy`": a checklist of what passed, no account of the fix
+            continue
         part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
                       r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
         if len(part) < 4 or _CHATTER.match(part) or _SUGGESTION.match(part):

@@ -35,7 +35,12 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("pytest -q", "uv run pytest -q", ["run it through `uv run`"]),
     ("npm test", "cd web && npm test", ["run it from `web/`"]),
     ("cargo test", "cargo test --no-default-features --features rustls",
-     ["pass `--features`", "pass `--no-default-features`"]),
+     ["pass `--features rustls`", "pass `--no-default-features`"]),
+    ("ansible-playbook site.yml --check", "ansible-playbook site.yml --check --vault-password-file ~/.vault_pass",
+     ["pass `--vault-password-file ~/.vault_pass`"]),
+    ("helm upgrade web charts/web", "helm upgrade web charts/web -f values-staging.yaml",
+     ["pass `-f values-staging.yaml`"]),
+    ("pytest -q", "pytest -q -x tests", ["pass `-x`"]),  # a short switch before a plain word takes no argument
     ("pytest tests/test_a.py -q", "pytest -q", []),  # a wider test selection is not a changed invocation
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
