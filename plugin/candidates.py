@@ -857,6 +857,9 @@ def find_chains(observations: list[dict], account: str = "",
             if _is_change(later, failure, account):
                 events.append(later)
                 continue
+        if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
+            success = _stated_way(failure, observations[i + 1:], account)
+            kind = "same_job" if success is not None else None
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or success
         came_back = success is not None and signature and any(
@@ -871,6 +874,45 @@ def find_chains(observations: list[dict], account: str = "",
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
         chains.extend(_split_by_error(events, success, kind))
     return chains, notes
+
+
+# the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
+_THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
+                     r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?(?:with|through|from|via|instead))\b")
+
+
+def _names_run(argv: list[str], sentence: str) -> bool:
+    """Whether ``sentence`` quotes a run of the program and subcommand ``argv`` starts with (`terragrunt plan`)."""
+    head = [_program_name(w) for w in argv[:2] if not w.startswith("-")]
+    return bool(head) and any([_program_name(w) for w in parse_command(span)["argv"][:len(head)]] == head
+                              for span in re.findall(r"`([^`\n]{3,200})`", sentence))
+
+
+def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
+    """The first later passing run of another command that does the same job (``terraform plan`` →
+    ``terragrunt plan``), when the agent's account names it as the way, and names the failing one too. Edits on
+    the way may be the task's own (a convention learned while doing other work): the account is what links them."""
+    if not account:
+        return None
+    before = parse_command(failure["target"])
+    family = before["family"]
+    sentences = _sentences(account)
+    if not family or not any(_names_run(before["argv"], s) for s in sentences):
+        return None
+    for obs in later:
+        if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]):
+            continue
+        after = parse_command(obs["target"])
+        if after["family"] == family or not after["family"]:
+            continue
+        same_job = command_job(failure["target"]) is not None and command_job(failure["target"]) == command_job(
+            obs["target"])
+        same_word = before["argv"][1:2] == after["argv"][1:2] and len(after["argv"]) > 1 \
+            and not after["argv"][1].startswith("-")
+        if (same_job or same_word) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
+                                           for s in sentences):
+            return obs
+    return None
 
 
 def _passed_as_it_was(observations: list[dict], failure: dict, success: dict, account: str) -> dict | None:
@@ -1000,6 +1042,7 @@ def _sentences(text: str) -> list[str]:
         part = part.strip(" -*•\t")
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         part = re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", "")
+        part = re.sub(r"(?i)^(?:note|nb|fyi|tip)(?: for (?:this|the) (?:repo|project|codebase))?:\s+", "", part)
         if _STATUS_MARK.match(part):  # "✅ `ruff check`, `mypy`": a checklist of what passed, no account of the fix
             continue
         part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
@@ -1081,7 +1124,7 @@ def _raw_error_line(failure: dict) -> str | None:
     from .signatures import error_line
 
     text = re.sub(r"^\s*(?:Error: )?Exit code \d+\s*", "", failure.get("error_text") or failure.get("body") or "")
-    line = error_line(text)
+    line = error_line(re.sub(r"(?m)^[│┃|╷╵]\s?", "", text))  # terraform's boxed diagnostics
     if not line:
         lines = [l.strip() for l in text.splitlines() if l.strip() and not l.strip().startswith(("at ", "#", "|"))]
         line = lines[0] if lines else None
@@ -1238,7 +1281,8 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
         clause = re.sub(r"\s+(?:fixe[sd]|solve[sd]|resolve[sd]) (?:it|this|the \w+(?: \w+)?)$", "", clause)
         first, _, rest = clause.partition(" ")
         verb = _PAST.get(first.lower())
-        if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words):
+        if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words) \
+                and not re.search(r"(?i)\bfail(?:s|ed)?\b|\berrors? (?:with|out)\b", _prose(clause)):
             return f"{verb} {rest}"
     return None
 
@@ -1281,6 +1325,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     requests = [s for p in prompts for i, s in enumerate(_sentences(p["text"].replace("; ", ". ")))
                 if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
+    if chain["kind"] == "same_job" and edits:  # the way the job is done is the lesson; the edits were the task's
+        unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in edits for p in e.get("files") or []})
+        edits = []
     if incidental:  # "I also set colors=true; that's cosmetic and not related": no cause, no fix, no title
         said = {key: [s for s in value if s not in incidental] if isinstance(value, list) else value
                 for key, value in said.items()}
@@ -1545,6 +1592,15 @@ def _compile_error_in(failure: dict, edited: set[str]) -> bool:
     return bool(named) and all(any(same_file(f, n) for f in edited) for n in named)
 
 
+def _passed_before(failure: dict, observations: list[dict]) -> bool:
+    """Whether the failing check had passed earlier in this session: what broke it since is the session's own work
+    (a test green after the feature, red after the agent tidied an import, green again once it put it back)."""
+    family = command_family(failure["target"])
+    return any(o["id"] < failure["id"] and o["outcome"] == "ok" and _is_check(o)
+               and command_family(o.get("target") or "") == family and _same_target(failure["target"], o["target"])
+               for o in observations)
+
+
 def session_candidates(store: Store, session_id: str, last_message: str | None,
                        details: dict | None = None) -> tuple[list[dict], list[str]]:
     """The lessons a session teaches (deterministic), and reason codes when it teaches none.
@@ -1572,7 +1628,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature")
                                           or chain["failure"].get("error_text") or "") \
             or is_static_check(chain["failure"]["target"]) \
-            or _compile_error_in(chain["failure"], earlier_edits)
+            or _compile_error_in(chain["failure"], earlier_edits) \
+            or _passed_before(chain["failure"], observations)
         if own_mess and changed and changed <= earlier_edits:
             # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
             # corrected in place: the session cleaning up its own work, nothing to reuse

@@ -284,7 +284,10 @@ def lesson_title(problem: str, fix: str | None = None, limit: int = TITLE_LIMIT)
         return _shorten(fix[:1].upper() + fix[1:], limit)
     joint = " — "
     room = limit - len(joint)
-    fix = _shorten(fix, max(room - len(problem), room // 2))
+    fix_room = max(room - len(problem), room // 2)
+    if len(fix) > fix_room:  # "add `X` in charts/a/b.yaml": the file goes before the fix is cut ("add `X` in…")
+        fix = re.sub(r"\s+in\s+[\w./-]+$", "", fix)
+    fix = _shorten(fix, fix_room)
     problem = _fit_problem(problem, room - len(fix))
     return f"{problem[:1].upper()}{problem[1:]}{joint}{fix}"
 

@@ -105,11 +105,13 @@ _BASE64_PEM = r"\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}"
 # curl -u user:PASSWORD, wget --user=… --password … , httpie -a user:PASSWORD
 _USER_FLAG = r"((?:^|\s)(?:-u|--user|-a|--auth)(?:=|\s+)[\"']?[^\s:\"'/\[]+:)([^\s\"']+)"
 _MYSQL_P = r"(\bmysql(?:dump|admin)?\b[^\n]*?\s-p)([^\s-][^\s]*)"
-# KEY <sep> VALUE, the key optionally quoted, the value quoted or bare
+# KEY <sep> VALUE, the key optionally quoted, the value quoted or bare; a path's last part is no key
+# (``~/.ansible/vault_pass_prod`: `ansible-playbook …``); a value that opens a mapping (``[{name: x}]``) is none
+# either: the keys inside it are matched as their own
 _ASSIGNMENT = (
-    r"(?P<pre>(?<![\w.-])[\"'`]?(?P<key>(?!REDACTED:)[A-Za-z_][A-Za-z0-9_.-]{0,80}?)[\"'`]?[ \t]*(?:\][ \t]*)?"
+    r"(?P<pre>(?<![\w./-])[\"'`]?(?P<key>(?!REDACTED:)[A-Za-z_][A-Za-z0-9_.-]{0,80}?)[\"'`]?[ \t]*(?:\][ \t]*)?"
     r"(?::=|=>|==|=|:|[ \t](?:is|as)[ \t])[ \t]*)"
-    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|[^\s\"'`,;&)}\]\\<>]+)"
+    r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|(?!\[?\{)[^\s\"'`,;&)}\]\\<>]+)"
 )
 _NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?password[ \t]+)(\S+)"
 _ENV_LINE = r"(?m)^(?P<pre>[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*)(?P<value>.*?)[ \t]*$"

@@ -19,8 +19,9 @@ FIELD_LIMIT = 600
 INDEX_HEADER = "\nMore notes (titles only):\n"
 # tokens kept free for the index while placing full notes, so that a long note does not crowd out the rest
 INDEX_RESERVE = 60
-# characters each card line may take: a typical fix fits in ~150 tokens (the cause and fix first, logs never)
-CARD_LIMITS = {"title": 140, "summary": 220, "trigger": 110, "change": 130, "attempt": 100, "error": 110,
+# characters each card line may take before the card's token budget cuts it (full_note): the cause and fix and the
+# change may take most of a card; logs never
+CARD_LIMITS = {"title": 140, "summary": 320, "trigger": 110, "change": 240, "attempt": 100, "error": 110,
                "check": 90, "conditions": 100, "why": 100}
 # the same lines for a person reading one note (`lorebook show`, corpora, the llm fragment)
 FULL_LIMITS = {"title": 200, "summary": 1200, "trigger": 600, "change": 1500, "attempt": 300, "error": 300,
@@ -70,8 +71,13 @@ def _said_already(text, shown) -> bool:
 
 
 def _whole_sentences(text, limit: int) -> str:
-    """``text``, or as many of its first sentences as fit in ``limit`` (at least one, which inert may cut)."""
+    """``text``, or as many of its first sentences as fit in ``limit`` (at least one, which inert may cut); asides in
+    parentheses go first ("tried to reach Redis (`kombu…: Error 111 …`) because …"), so the next sentence, often
+    the fix, still fits."""
     text = " ".join(str(text or "").split())
+    if len(text) <= limit:
+        return text
+    text = re.sub(r"\s+\((?:[^()]|\([^()]*\))*\)(?=[\s.,;:!?])", "", text)
     if len(text) <= limit:
         return text
     kept = ""
@@ -100,6 +106,17 @@ def _change_text(change: str, compact: bool = False) -> str:
     return out
 
 
+def _named_check(check: str, note: dict, shown: str) -> str:
+    """A check that reran the failing command, or the changed one, named rather than spelt out again on a card; spelt
+    out when the card has not shown it whole (a cut change line)."""
+    match = re.match(r"`([^`]+)` (passed.*)", check)
+    if match and match.group(1) in str(note.get("trigger") or ""):
+        return f"the failing command {match.group(2)}"
+    if match and match.group(1) in shown:
+        return f"the fixed command {match.group(2)}"
+    return check
+
+
 def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = None) -> list[tuple[str, str]]:
     """A note's readable lines, in reading order: the cause and fix first, then when it happens, the change,
     what did not help, the error, the check that passed. Logs are never among them (see EVIDENCE_HINT)."""
@@ -125,7 +142,8 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
             lines.append(("Error", inert(line, limits["error"]) + _observation_ref(item)))
         break  # the first quote is the failure; later ones are the passing run, named by the check below
     validation = note.get("validation") if isinstance(note.get("validation"), dict) else {}
-    passed = [inert(_OBSERVATION_REF.sub("", v) if compact else v, limits["check"])
+    seen = " ".join([str(note.get("title") or "")] + [value for _, value in lines])
+    passed = [inert(_named_check(_OBSERVATION_REF.sub("", str(v)), note, seen) if compact else v, limits["check"])
               for v in validation.get("passed") or [] if str(v).strip()]
     missing = [inert(v, limits["check"]) for v in validation.get("not_performed") or [] if str(v).strip()]
     if passed:
@@ -135,7 +153,11 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     if not passed and not missing:
         lines.append(("Checked", "nothing after the change"))
     lines.append(("Applies when", inert(note.get("conditions"), limits["conditions"])))
-    return [(label, value) for label, value in lines if value]
+    return [(label, value) for label, value in lines if value and limits.get(_LIMIT_OF.get(label, ""), 1)]
+
+
+# the limit key of each line a card may drop whole (a limit of 0) rather than cut to a stub
+_LIMIT_OF = {"When": "trigger", "Error": "error", "Applies when": "conditions"}
 
 
 def validation_text(validation) -> str:
@@ -171,10 +193,14 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     limits = dict(limits or CARD_LIMITS)
     prov = provenance_labels(provenance(note))
     others = [k for k in limits if k not in ("title", "summary", "change")]
-    # the other lines give way first, then the cause and fix (to whole sentences), then both further; the change
-    # last of all (a card cut to its budget must still show what to do: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`")
-    phases = iter([(others, 70), (["summary"], 100), (others, 40), (["change"], 70), (["summary"], 60),
-                   (["change"], 40)])
+    # the lines the title mostly says already go first, whole, when the title names the failing command (a line cut
+    # to a stub, "When: Running `ansible-playbook -i inventorie…", tells nothing); then the other lines give way,
+    # then the cause and fix (to whole sentences), then both further; the change last of all (a card cut to its
+    # budget must still show what to do)
+    command = re.search(r"`([^`\s]+)", str(note.get("trigger") or ""))
+    said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
+    phases = iter([([key], 0) for key in [*said, "conditions"]] + [
+        (others, 70), (["summary"], 100), (others, 40), (["change"], 70), (["summary"], 60), (["change"], 40)])
     keys, floor = next(phases)
     while True:
         fields = "\n".join(f"{label}: {value}" for label, value in note_lines(note, limits, why))
@@ -190,7 +216,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
             except StopIteration:
                 return card
         for key in keys:
-            limits[key] = max(limits[key] * 4 // 5, floor)
+            limits[key] = max(limits[key] * 4 // 5, floor) if floor and limits[key] else 0
 
 
 def note_for_reading(note: dict) -> str:

@@ -205,7 +205,11 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         r"|\b(?:highest|top|maximum)\s+priority\s+(?:instruction|order|directive)"
         r"|(?:^|\n|[\[(])\s*(?:system|admin|administrator|developer|assistant|human)\s*(?:message|note|override)?\s*"
         r"[:\]]\s*\w"
-        r"|</?\s*(?:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|lorebook-memory)\s*>"
+        # a role tag; glued to a name and capitalised it is a type's argument (`Repository<User>`), not a role
+        r"|(?:(?<![\w$])<|</)\s*(?:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
+        r"lorebook-memory)\s*>"
+        r"|(?<=[\w$])<\s*(?-i:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
+        r"lorebook-memory)\s*>"
         r"|<\|im_(?:start|end)\|>"),
     # standing orders addressed to a future agent
     "standing_order": _deferred(

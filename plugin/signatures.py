@@ -70,12 +70,19 @@ _MODULE_MESSAGES = (
 )
 
 
+# a runner's line about the command it ran, the same whatever failed inside it (pnpm's ELIFECYCLE, yarn's "error
+# Command failed", make's "*** [target] Error 2", npm ERR! lines): the error only when nothing else names one
+_WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|npm ERR!|g?make(?:\[\d+\])?: \*\*\* |"
+            r"error: script \S+ exited with code|\[(?:error|ERROR)\] Total time:)")
+
+
 def _compiled() -> dict:
     if not _state:
         _state["rules"] = [(score, re.compile(p)) for score, p in _ERROR_RULES]
         _state["masks"] = [(re.compile(p), r) for p, r in _MASKS]
         _state["modules"] = [(re.compile(p), r) for p, r in _MODULE_MESSAGES]
         _state["exit"] = re.compile(r"^Exit code (\d+)\s*$", re.M)
+        _state["wrapper"] = re.compile(_WRAPPER)
         _state["spaces"] = re.compile(r"\s+")
     return _state
 
@@ -84,6 +91,7 @@ def error_line(text: str) -> str | None:
     """The line of ``text`` that best names the error, or None."""
     state = _compiled()
     best, best_score = None, 0
+    wrapper = None
     lines = text.splitlines()
     if len(lines) > 400:  # the error is near the end, or in the first lines of a short failure
         lines = lines[:100] + lines[-300:]
@@ -93,8 +101,9 @@ def error_line(text: str) -> str | None:
             continue
         if line.startswith("Exit code ") and state["exit"].match(line):
             continue
-        if line.startswith(("[error] Total time:", "[ERROR] Total time:")):
-            continue  # sbt's and maven's footer, the same after every failure
+        if state["wrapper"].match(line):
+            wrapper = wrapper or line
+            continue
         for score, pattern in state["rules"]:
             if score < best_score:
                 break
@@ -102,6 +111,8 @@ def error_line(text: str) -> str | None:
                 if score >= best_score:
                     best, best_score = line, score
                 break
+    if best is None and wrapper is not None and not wrapper.startswith(("[error]", "[ERROR]")):
+        return wrapper
     return best
 
 

@@ -29,7 +29,7 @@ def test_demo_shows_the_lesson_the_next_session_gets(lorebook_home, monkeypatch)
     title = card.splitlines()[0]
     assert ERROR in title and title.endswith(FIX), title
     assert card.splitlines()[2].startswith("Cause and fix: ") and CAUSE in card.splitlines()[2]
-    assert "Checked: `pytest -q tests/test_forecast.py` passed after the change" in card and "verified" in card
+    assert "Checked: the failing command passed after the change" in card and "verified" in card
     # the lesson, not the log: no pytest furniture; the log is one command away
     assert "collected 4 items" not in context and "=====" not in context and "def test_fetch" not in context
     assert "lorebook show ID --evidence" in context

@@ -83,6 +83,8 @@ def test_redaction_benchmark_meets_its_targets():
 
 @pytest.mark.parametrize("text, secret", [
     ("sshpass -p 'Hunt3r2-Secret' ssh deploy@10.0.0.5", "Hunt3r2-Secret"),
+    ("vault_pass_prod: `Xk29fjQ81mZpLw`", "Xk29fjQ81mZpLw"),
+    ("registryCredentials: [{password: Xk29fjQ81mZpLw}]", "Xk29fjQ81mZpLw"),
     ("docker login -u bot -p dckrSecretValue123 registry.example.com", "dckrSecretValue123"),
     ("mysql -u root -pS3cretPass db", "S3cretPass"),
     ("PGPASSWORD=Sup3rSecret psql -h db -U app", "Sup3rSecret"),
@@ -106,6 +108,9 @@ def test_credentials_on_the_command_line_and_in_credential_files(text, secret):
     "mkdir -p build/output", "docker run -p 8080:80 nginx", "ssh -p 2222 deploy@bastion", "git add -p src/app.py",
     "python -m pytest -p no:cacheprovider", "psql --no-password -h db -U app", "fe80:0:0:0:abcd:ef01:2345:6789 eth0",
     '{"credsStore": "desktop"}', "echo $PAT | docker login ghcr.io -u octo --password-stdin",
+    # a path's last part before ": `…`" is no key: the file that holds the password, then the command that reads it
+    "Pass `--vault-password-file ~/.ansible/vault_pass_prod`: `ansible-playbook site.yml --check`.",
+    "set `imagePullSecrets: [{name: ghcr-pull}]` in values-staging.yaml",
 ])
 def test_command_line_look_alikes_survive(text):
     assert redact(text) == text

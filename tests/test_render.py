@@ -99,7 +99,9 @@ def test_a_typical_card_leads_with_the_cause_and_fix_and_fits_150_tokens():
     # the failed attempt is shown as one, never as the fix
     assert "Did not help: tried `pip install pytest`: still failed" in card
     assert "pip install" not in card.split("Did not help:")[0]
-    assert "Checked: `PYTHONPATH=src pytest -q` passed after the change" in card
+    # the check is the command the change line has just shown: named, not spelt out again
+    assert "Checked: the fixed command passed after the change" in card
+    assert "Checked: `PYTHONPATH=src pytest -q` passed after the change" in note_for_reading(SECOND_TRY)
     # the evidence is its error line, not the log
     assert "collected 12 items" not in card and "=====" not in card and "short test summary" not in card
     assert estimate_tokens(card) <= 150, (estimate_tokens(card), card)
