@@ -72,8 +72,9 @@ _MODULE_MESSAGES = (
 
 # a runner's line about the command it ran, the same whatever failed inside it (pnpm's ELIFECYCLE, yarn's "error
 # Command failed", make's "*** [target] Error 2", npm ERR! lines): the error only when nothing else names one
-_WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|npm ERR!|g?make(?:\[\d+\])?: \*\*\* |"
-            r"error: script \S+ exited with code|\[(?:error|ERROR)\] Total time:)")
+_WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?make(?:\[\d+\])?: \*\*\* |"
+            r"npm ERR! (?:code ELIFECYCLE|errno \d|Test failed|Failed at the|\S+@\S+ \S+: `)|"
+            r"error: script \S+ exited with code)")
 
 
 def _compiled() -> dict:
@@ -88,10 +89,9 @@ def _compiled() -> dict:
 
 
 def error_line(text: str) -> str | None:
-    """The line of ``text`` that best names the error, or None."""
+    """The line of ``text`` that best names the error, or None; a runner's wrapper line only when no other does."""
     state = _compiled()
-    best, best_score = None, 0
-    wrapper = None
+    best = {False: (None, 0), True: (None, 0)}  # the best line and its score, apart from and among wrapper lines
     lines = text.splitlines()
     if len(lines) > 400:  # the error is near the end, or in the first lines of a short failure
         lines = lines[:100] + lines[-300:]
@@ -101,19 +101,18 @@ def error_line(text: str) -> str | None:
             continue
         if line.startswith("Exit code ") and state["exit"].match(line):
             continue
-        if state["wrapper"].match(line):
-            wrapper = wrapper or line
-            continue
+        if line.startswith(("[error] Total time:", "[ERROR] Total time:")):
+            continue  # sbt's and maven's footer, the same after every failure
+        wrapper = bool(state["wrapper"].match(line))
+        best_score = best[wrapper][1]
         for score, pattern in state["rules"]:
             if score < best_score:
                 break
             if pattern.search(line):
                 if score >= best_score:
-                    best, best_score = line, score
+                    best[wrapper] = (line, score)
                 break
-    if best is None and wrapper is not None and not wrapper.startswith(("[error]", "[ERROR]")):
-        return wrapper
-    return best
+    return best[False][0] or best[True][0]
 
 
 def normalise(line: str) -> str:

@@ -942,3 +942,55 @@ def test_a_change_to_an_excluded_file_is_a_step_of_the_fix_told_by_the_agents_li
     (candidate,), _ = _candidates(store, session)
     assert "`.env.test`" in candidate["change"] and "not stored" in candidate["change"]
     assert "DATABASE_URL=postgres://localhost/shelf_test" in candidate["summary"]
+
+
+def test_a_convention_the_agent_names_links_the_failing_command_across_the_tasks_own_edits(git_project, store):
+    session = (Session("tg", git_project, prompt="Tag the staging VPC with cost-center = platform and show the plan")
+               .edit("modules/vpc/main.tf", "  tags = var.tags", "  tags = merge(var.tags, var.extra)")
+               .fail("cd modules/vpc && terraform plan", "Exit code 1\n│ Error: Backend initialization required, "
+                                                         "please run \"terraform init\"")
+               .edit("live/staging/vpc/terragrunt.hcl", "inputs = {", "inputs = {\n  extra = { cost-center = "
+                                                                       "\"platform\" }")
+               .ok("cd live/staging/vpc && terragrunt plan 2>&1 | tail -5", "Plan: 0 to add, 6 to change, 0 to "
+                                                                             "destroy.")
+               .stop("Plan looks right.\n\nNote for this repo: plans have to be run with `terragrunt plan` from "
+                     "`live/staging/vpc`; running `terraform plan` inside `modules/vpc` fails with \"Backend "
+                     "initialization required\"."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "pattern"
+    assert "terragrunt plan" in candidate["change"] and "live/staging/vpc" in candidate["change"]
+    # the task's edits are not the lesson, and the label is not part of the account
+    assert "terragrunt.hcl" not in candidate["change"] + candidate["title"] and not candidate["files"]
+    assert not candidate["summary"].startswith("Note for this repo")
+    assert "Error: Backend initialization required" in candidate["title"] and "│" not in candidate["title"]
+    # without the agent naming the way, the two commands are not linked
+    other = (Session("tg2", git_project, prompt="Tag the staging VPC")
+             .fail("cd modules/vpc && terraform plan", "Exit code 1\n│ Error: Backend initialization required")
+             .edit("live/staging/vpc/terragrunt.hcl", "inputs = {", "inputs = {\n  extra = 1")
+             .ok("cd live/staging/vpc && terragrunt plan", "Plan: 0 to add, 6 to change, 0 to destroy.")
+             .stop("The plan shows 6 resources tagged in place."))
+    assert _candidates(store, other) == ([], ["unresolved_failure"])
+
+
+def test_a_check_that_passed_earlier_and_broke_on_the_sessions_own_edit_is_self_inflicted(git_project, store):
+    session = (Session("own", git_project, prompt="Add a weekly digest task with tests")
+               .edit("reports/tasks.py", "from reports.queries import revenue", "from api.mail import send\n"
+                                                                                 "from reports.queries import revenue")
+               .ok("pytest tests/test_digest.py -x", "2 passed in 0.9s")
+               .edit("reports/tasks.py", "from api.mail import send\n", "")
+               .fail("pytest tests/test_digest.py -x", "Exit code 1\nE   AttributeError: <module 'reports.tasks'> "
+                                                       "does not have the attribute 'send'")
+               .edit("reports/tasks.py", "from reports.queries import revenue", "from api.mail import send\n"
+                                                                                 "from reports.queries import revenue")
+               .ok("pytest tests/test_digest.py -x", "2 passed in 0.9s")
+               .stop("The digest task is in; tests pass."))
+    assert _candidates(store, session) == ([], ["self_inflicted"])
+
+
+def test_the_agents_markdown_and_checklists_are_layout_not_the_account():
+    said = stated("1. **e2e**: UsersModule never imported `TypeOrmModule.forFeature([User])`, so Nest couldn't "
+                  "resolve `UserRepository`. Added it to the module's imports.\n\n### Checks\n- ✅ `ruff check`, "
+                  "`mypy reports/`\n\nIf you want that to be the default, add `x = 1` to setup.cfg.")
+    assert said["cause"] == ["e2e: UsersModule never imported `TypeOrmModule.forFeature([User])`, so Nest couldn't "
+                             "resolve `UserRepository`."]
+    assert not any("✅" in s or "If you want" in s for s in said["all"])

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from lorebook.redact import redact, redact_value
-from lorebook.signatures import error_signature
+from lorebook.signatures import error_line, error_signature
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 
@@ -210,3 +210,15 @@ def test_a_test_named_in_camel_case_words_is_no_secret(line):
 
 def test_a_random_token_after_a_label_is_still_redacted():
     assert "hOaWyTqLzXbNmKdPqRsV" not in redact("FAIL: hOaWyTqLzXbNmKdPqRsV")
+
+
+def test_a_runners_wrapper_line_is_the_error_only_when_nothing_else_is():
+    # pnpm's footer is the same after every failing script: two different failures keep two signatures
+    typecheck = ("> nuxi typecheck\n[nuxi 14:02:11]  ERROR  Cannot find module 'vue-tsc/package.json'\n"
+                 " ELIFECYCLE  Command failed with exit code 1.")
+    lint = "src/a.ts\n  1:21  error  'useMemo' is defined but never used\n ELIFECYCLE  Command failed with exit code 1."
+    assert "vue-tsc" in error_line(typecheck) and "useMemo" in error_line(lint)
+    assert error_signature(typecheck) != error_signature(lint)
+    assert error_line("gcc x.c\ncollect2: error: ld returned 1 exit status\nmake: *** [Makefile:9: all] Error 1") \
+        == "collect2: error: ld returned 1 exit status"
+    assert error_line("make: *** [Makefile:9: all] Error 1") == "make: *** [Makefile:9: all] Error 1"
