@@ -447,7 +447,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
     for part in removed:
         kind, value = part.split(":", 1)
-        if kind in ("flag", "runner", "path"):
+        # (a program the passing line still runs, inside another launcher, is not done without)
+        if kind in ("flag", "runner", "path") and value not in after["argv"]:
             out.append(f"without `{value}`")
     return out
 
@@ -1458,9 +1459,20 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       or _relevance(s, aside_words) < _relevance(s, fix_words)]
                 if isinstance(value, list) else value for key, value in said.items()}
     causes = [s for s in said["cause"] if mine(s)]
-    fixes = [s for s in said["fix"] if mine(s) and s not in causes]
+    # a sentence about what the task wrote before the failure ("Added `tests/test-honeypot.php`; it passes.") is no
+    # account of the fix
+    task_words = _tokens(" ".join(f"{os.path.basename(f)} {_rel(f, cwd)}" for f in chain.get("_earlier_files") or ()))
+    own_fix_words = fix_words - problem_words  # (the test file a check runs is the check's, not the fix's)
+    task_words -= own_fix_words
+    said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)]
+    fixes = [s for s in said_fixes if mine(s) and s not in causes]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
-        causes, fixes = said["cause"], said["fix"]  # one problem, one account: it is about this one
+        causes, fixes = said["cause"], said_fixes  # one problem, one account: it is about this one
+    if causes and not fixes and resolved_by is not failure:
+        # the sentence that quotes the passing run is the account of the fix, cue word or not
+        passing = parse_command(resolved_by["target"])["argv"]
+        fixes = [s for s in said["all"] if s not in causes and s not in said["did_not_help"]
+                 and _relevance(s, fix_words) >= 2 and _names_run(passing, s)][:1]
     if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
         causes = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
                          and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
@@ -1625,6 +1637,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         earlier_edits = {f for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS
                          for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
+        chain["_earlier_files"] = earlier_edits - changed
         own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature")
                                           or chain["failure"].get("error_text") or "") \
             or is_static_check(chain["failure"]["target"]) \

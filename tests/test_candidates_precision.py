@@ -994,3 +994,21 @@ def test_the_agents_markdown_and_checklists_are_layout_not_the_account():
     assert said["cause"] == ["e2e: UsersModule never imported `TypeOrmModule.forFeature([User])`, so Nest couldn't "
                              "resolve `UserRepository`."]
     assert not any("✅" in s or "If you want" in s for s in said["all"])
+
+
+def test_the_tasks_own_file_is_not_the_fix_and_the_sentence_quoting_the_passing_run_is(git_project, store):
+    session = (Session("task", git_project, prompt="Add a spec for refunds")
+               .write("spec/models/refund_spec.rb", "RSpec.describe Refund do\n  it 'caps at the total' do\n"
+                                                     "  end\nend\n")
+               .fail("bundle exec rspec spec/models/refund_spec.rb",
+                     "Exit code 1\nPG::ConnectionBad: connection to server at \"127.0.0.1\", port 5432 failed: "
+                     "Connection refused")
+               .ok("docker compose run --rm web bundle exec rspec spec/models/refund_spec.rb",
+                   "1 example, 0 failures")
+               .stop("Added `spec/models/refund_spec.rb`; it passes.\n\nThe specs can't reach Postgres on the host "
+                     "here. The project runs them in the web container: `docker compose run --rm web bundle exec "
+                     "rspec`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "refund_spec" not in candidate["title"]
+    assert "`docker compose run --rm web bundle exec rspec`" in candidate["summary"]
+    assert "Added `spec/models/refund_spec.rb`" not in candidate["summary"]
