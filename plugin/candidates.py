@@ -21,6 +21,7 @@ itself passed after the change.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
@@ -76,6 +77,8 @@ _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?
                    r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out)\b|"
                    # "the second run of the same command built fine", "with nothing changed, the next run passed"
                    rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
+                   r"(?:re-?runs?|re-?tries|retries|re-?ran)\s+(?:it\s+)?(?:with nothing changed|without (?:any )?changes?|"
+                   r"with no changes?)|"
                    r"(?:second|another|next) (?:run|try|attempt) of the same command[^.;]{0,30}?"
                    r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
 # ... unless the same sentence says what made it so, or what was changed about it
@@ -118,7 +121,9 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       r"\s[<>]\s|:[gl]te?\b|\bcompare\(|[Gg]reater_?[Tt]han|[Ll]ess_?[Tt]han|\bbetween\b|\bin_range\b|"
                       # only that it is something: its type, not nil, truthy
                       r"\bisA<|[Ii]s_?[Ii]nstance_?[Oo]f|toBeInstanceOf|\bbe_an?\b|\bkind_of\b|\bis_a\?|"
-                      r"[Ii]s_?[Nn]ot_?(?:[Nn]one|[Nn]ull|[Nn]il)|toBeDefined|toBeTruthy|\bis not None\b|assert_not_nil")
+                      r"[Ii]s_?[Nn]ot_?(?:[Nn]one|[Nn]ull|[Nn]il)|toBeDefined|toBeTruthy|\bis not None\b|assert_not_nil|"
+                      # only that it has a shape: a pattern or a regex instead of the value
+                      r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(")
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
 # ExUnit "left:", pytest's "assert <left> == <right>" (either side)
@@ -407,9 +412,17 @@ def _same_target(failed: str, later: str) -> bool:
     return any(within(x, y) for x in a for y in b)
 
 
+# flags that change how much a run says or whether it reruns, not what it does: never the fix
+_NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|stacktrace|full-stacktrace|scan|"
+                            r"no-header|exitfirst|lf|last-failed|ff|failed-first|rerun|rerun-tasks|rerun-failed|"
+                            r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?)|"
+                            r"-count=1|--?tb=\S+)$")
+
+
 def _invocation(parsed: dict) -> set[str]:
-    """The parts of an invocation a lesson can be about (not the test selection)."""
-    parts = {f"env:{e}" for e in parsed["env"]} | {f"flag:{f}" for f in parsed["flags"]}
+    """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
+    parts = {f"env:{e}" for e in parsed["env"]} | {f"flag:{f}" for f in parsed["flags"]
+                                                   if not _NOT_A_FIX_FLAG.match(f)}
     if parsed["runner"]:
         parts.add(f"runner:{parsed['runner']}")
     if parsed["cwd"]:
@@ -637,11 +650,12 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     check = parse_command(command)["check"]
     if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install":
         return True
-    if _STARTS_SERVICE.search(check) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
+    if _starts_service(command) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
         return True  # a service started after a failure that says it could not reach one
     if _upstream_sync(observation):
         return True  # other people's changes pulled in: the code changed, though not by this session
-    return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account)
+    return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
+        or _named_as_the_way(command, account)
 
 
 # a step that brings in other people's changes: a pull, a merge or rebase onto another branch, a switch of branch
@@ -652,6 +666,26 @@ _UPSTREAM_OUTPUT = LazyRegex(r"(?i)Fast-forward|Updating [0-9a-f]+\.\.[0-9a-f]+|
 # a package install and the packages it names (``apt-get install -y libssl-dev``, ``pip install requests==2.31``)
 _INSTALL = LazyRegex(r"(?x)(?:^|\s)(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|zypper|port|choco|winget|pip3?|uv\s+pip|"
                      r"uv|poetry|npm|yarn|pnpm|bun|gem|cargo|go|composer|conda|mamba)\s+(?:install|add|get|-S)\b(.*)$")
+
+
+# a step of a line that only waits or looks (``sleep 3``, ``docker compose ps``, ``ls``): no part of what to do
+_LOOKING = LazyRegex(r"^(?:sleep|ls|cat|echo|printf|head|tail|grep|rg|wc|true|pwd|which|env|date|tree|"
+                     r"\S+(?: compose)? (?:ps|status|logs|version|list|ls|info|get|describe|show|inspect))$")
+
+
+def _doing_part(command: str) -> str:
+    """``command`` without the steps that only wait or look: ``docker compose --profile db up -d db && sleep 3 &&
+    docker compose ps db`` is ``docker compose --profile db up -d db``."""
+    segments = _segments(command)
+    if len(segments) < 2 or "||" in command or ";" in command:
+        return command
+    doing = [s for s in segments if not _LOOKING.match(parse_command(s)["family"] or s)]
+    return " && ".join(doing) if doing and len(doing) < len(segments) else command
+
+
+def _starts_service(command: str) -> bool:
+    """Whether a step of the line starts a service (``docker compose --profile db up -d db && sleep 3 && …``)."""
+    return any(_STARTS_SERVICE.search(parse_command(segment)["check"]) for segment in _segments(command))
 
 
 def _upstream_sync(observation: dict) -> bool:
@@ -673,7 +707,7 @@ def _addresses(step: dict, failures: list[dict]) -> bool:
     check = parse_command(command)["check"]
     for failure in failures:
         text = (failure.get("error_text") or "").lower()
-        if _named_by_error(command, failure) or (_STARTS_SERVICE.search(check) and _UNREACHABLE.search(text)):
+        if _named_by_error(command, failure) or (_starts_service(command) and _UNREACHABLE.search(text)):
             return True
         match = _INSTALL.search(check)
         packages = [re.split(r"[=<>@~\[]", w)[0].lower() for w in _words(match.group(1))
@@ -879,7 +913,8 @@ def find_chains(observations: list[dict], account: str = "",
 
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
-                     r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?(?:with|through|from|via|instead))\b")
+                     r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?(?:with|through|from|via|instead)|"
+                     r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through))\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:
@@ -887,6 +922,20 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     head = [_program_name(w) for w in argv[:2] if not w.startswith("-")]
     return bool(head) and any([_program_name(w) for w in parse_command(span)["argv"][:len(head)]] == head
                               for span in re.findall(r"`([^`\n]{3,200})`", sentence))
+
+
+@functools.lru_cache(maxsize=8)
+def _way_sentences(account: str) -> tuple[str, ...]:
+    return tuple(s for s in _sentences(account) if "`" in s and _THE_WAY.search(_prose(s)))
+
+
+def _named_as_the_way(command: str, account: str) -> bool:
+    """Whether the agent's account names this program and subcommand as the project's way to do something
+    ("changes are created with `sqitch add <name> …`"): a step the session took on purpose, not a look around."""
+    if not account or "`" not in account:
+        return False
+    argv = parse_command(command)["argv"]
+    return len(argv) > 1 and any(_names_run(argv, s) for s in _way_sentences(account))
 
 
 def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
@@ -1131,6 +1180,10 @@ def _raw_error_line(failure: dict) -> str | None:
         line = lines[0] if lines else None
     if not line:
         return failure.get("error_signature")
+    if line.rstrip().endswith(":"):  # rspec's "LoadError:" then its message on the next line
+        after = text.split(line, 1)[-1].strip().splitlines()
+        if after and not after[0].startswith(("#", "at ", "from ")):
+            line = f"{line.rstrip()} {after[0].strip()}"
     return one_line(re.sub(r"^E\s+", "", line.strip()), 160)
 
 
@@ -1275,6 +1328,14 @@ _PAST = {"added": "add", "set": "set", "pinned": "pin", "changed": "change", "in
          "declaring": "declare", "bumping": "bump"}
 
 
+def _problem_statement(sentence: str) -> bool:
+    """"Running `terraform plan` inside `modules/vpc` fails with …": what goes wrong, no word of what was done."""
+    prose = _prose(sentence)
+    return bool(re.search(r"(?i)\b(?:fails|failed|errors out|breaks)\b", prose)) and not any(
+        word in _PAST for word in re.findall(r"[a-z]+", prose.lower())
+        if word not in ("passed", "used", "set") and not word.endswith("ing"))
+
+
 def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
     """The agent's own words for the fix ("Added `x = 1` under [http]"), in the imperative, when they name it."""
     for sentence in fixes:
@@ -1323,7 +1384,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
-    requests = [s for p in prompts for i, s in enumerate(_sentences(p["text"].replace("; ", ". ")))
+    # (split as written: _sentences drops the "Also" that marks a request)
+    requests = [s for p in prompts for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+", p["text"]))
                 if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     if chain["kind"] == "same_job" and edits:  # the way the job is done is the lesson; the edits were the task's
@@ -1395,8 +1457,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             steps.append((c["id"], f"call `{one_line(call, 80)}` first",
                           [f"Call `{one_line(call, 160)}` before `{command}`."]))
             continue
-        steps.append((c["id"], f"run `{one_line(shown_command(c['target'], cwd), 80)}` first",
-                      [f"Run `{one_line(shown_command(c['target'], cwd), 160)}` before `{command}`."]))
+        step = _doing_part(shown_command(c["target"], cwd))
+        steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}` before `{command}`."]))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
@@ -1464,7 +1526,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     task_words = _tokens(" ".join(f"{os.path.basename(f)} {_rel(f, cwd)}" for f in chain.get("_earlier_files") or ()))
     own_fix_words = fix_words - problem_words  # (the test file a check runs is the check's, not the fix's)
     task_words -= own_fix_words
-    said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)]
+    said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)
+                  and not _problem_statement(s)]
     fixes = [s for s in said_fixes if mine(s) and s not in causes]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
         causes, fixes = said["cause"], said_fixes  # one problem, one account: it is about this one
@@ -1478,6 +1541,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                          and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
     causes.sort(key=lambda s: -score(s))
     fixes.sort(key=lambda s: -score(s))
+    # the agent naming a step of the fix as the project's way ("changes are created with `sqitch add …`") says it best
+    ran = [parse_command(c["target"])["argv"] for c in commands if c["tool"] == "Bash"]
+    if same_job:
+        ran.append(parse_command(resolved_by["target"])["argv"])
+    way = [s for s in _way_sentences(said.get("text") or "") if s not in causes and any(
+        len(argv) > 1 and _names_run(argv, s) for argv in ran)]
+    fixes = way[:1] + [s for s in fixes if s not in way[:1]]
     if withheld:  # the change's content is not stored: the agent's line about that file is the only account of it
         names = {os.path.basename(_rel((e.get("files") or [""])[0], cwd)) for e in withheld}
         told = [re.sub(r"^\s*(?:[-*>]|\d+\.)\s*", "", line).replace("**", "").strip()
@@ -1500,7 +1570,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         summary_parts.append(helpless[0])
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
-    readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)", "", shown or "")
+    readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+", "",
+                      shown or "")
     problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
     fix_title = "; ".join(p if len(p) <= 90 else re.sub(r"^.*? in (\S+)$", r"change \1", p) for p in fix_parts[:2])
     said_fix = _stated_fix_clause(fixes, fix_words)

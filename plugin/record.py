@@ -180,7 +180,7 @@ _IMPERATIVE = {"added": "add", "set": "set", "pinned": "pin", "changed": "change
                "passed": "pass", "exported": "export", "configured": "configure", "created": "create",
                "deleted": "delete", "updated": "update", "enabled": "enable", "disabled": "disable",
                "restored": "restore", "reverted": "revert", "wrapped": "wrap", "called": "call", "made": "make"}
-_LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s+(?=\S+:))")
+_LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s+(?=\S+:)|Caused by:\s+)")
 _PYTEST_FAILED = re.compile(r"\b(?:FAILED|ERROR)\s+\S+\s+-\s+")
 _DOTTED_EXCEPTION = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b)")
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+([\w.@+-]+)")
@@ -237,8 +237,11 @@ def _shorten(text: str, limit: int) -> str:
     cut = text[: limit - 1]
     space = cut.rfind(" ")
     cut = cut[:space] if space > limit // 2 else cut
-    if cut.count("`") % 2:  # never leave a code span open
-        cut = cut[: cut.rfind("`")].rstrip()
+    if cut.count("`") % 2:  # never leave a code span open: close it, cut, when most of it fits; else drop it
+        opened = cut.rfind("`")
+        if len(text[: limit - 2]) - opened > 20:
+            return text[: limit - 2].rstrip() + "…`"
+        cut = cut[:opened].rstrip()
     return cut.rstrip(" ,;:-(") + "…"
 
 

@@ -28,6 +28,8 @@ _ERROR_RULES = (
     # (score, pattern): the highest score wins; among equals, the last line
     (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?::|$)"),
     (6, r"^Exception in thread \"[^\"]*\" [\w.$]+"),
+    (6, r"^Caused by: (?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)\b"),  # the JVM's root cause under a wrapper
+    (5, r"^e: (?:file://)?\S+:\d+:\d+ "),  # kotlinc: "e: file:///…/RoutesTest.kt:5:24 Unresolved reference: x"
     (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?error\b"),
@@ -74,7 +76,10 @@ _MODULE_MESSAGES = (
 # Command failed", make's "*** [target] Error 2", npm ERR! lines): the error only when nothing else names one
 _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?make(?:\[\d+\])?: \*\*\* |"
             r"npm ERR! (?:code ELIFECYCLE|errno \d|Test failed|Failed at the|\S+@\S+ \S+: `)|"
-            r"error: script \S+ exited with code)")
+            r"error: script \S+ exited with code|"
+            # gradle's and maven's verdicts: the same after every failing build
+            r"BUILD FAILED\b|FAILURE: Build failed with an exception|\[ERROR\] BUILD FAILURE|"
+            r"\[ERROR\] Failed to execute goal|Execution failed for task)")
 
 
 def _compiled() -> dict:

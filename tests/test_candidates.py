@@ -40,7 +40,9 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
      ["pass `--vault-password-file ~/.vault_pass`"]),
     ("helm upgrade web charts/web", "helm upgrade web charts/web -f values-staging.yaml",
      ["pass `-f values-staging.yaml`"]),
-    ("pytest -q", "pytest -q -x tests", ["pass `-x`"]),  # a short switch before a plain word takes no argument
+    ("pytest -q", "pytest -q -p no:randomly tests", ["pass `-p no:randomly`"]),
+    ("./gradlew test", "./gradlew test --rerun --info", []),  # rerunning or printing more is no fix
+    ("go test ./...", "go test -count=1 -v ./...", []),
     ("pytest tests/test_a.py -q", "pytest -q", []),  # a wider test selection is not a changed invocation
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):

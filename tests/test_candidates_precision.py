@@ -1012,3 +1012,74 @@ def test_the_tasks_own_file_is_not_the_fix_and_the_sentence_quoting_the_passing_
     assert "refund_spec" not in candidate["title"]
     assert "`docker compose run --rm web bundle exec rspec`" in candidate["summary"]
     assert "Added `spec/models/refund_spec.rb`" not in candidate["summary"]
+
+
+def test_an_exact_value_replaced_by_a_pattern_is_a_weakened_test(git_project, store):
+    session = (Session("match", git_project, prompt="invoice_tests fails, get it green")
+               .fail("rebar3 eunit --module=invoice_tests", "Exit code 1\n  1) invoice_tests:due_date_test/0\n"
+                                                            "     Failure/Error: ?assertEqual(<<\"2026-03-01\">>, "
+                                                            "invoice:due_date(<<\"2026-01-30\">>, 30))")
+               .edit("test/invoice_tests.erl", "    ?assertEqual(<<\"2026-03-01\">>, invoice:due_date(D, 30)).",
+                     "    ?assertMatch(<<_:4/binary, \"-\", _/binary>>, invoice:due_date(D, 30)).")
+               .ok("rebar3 eunit --module=invoice_tests", "3 tests, 0 failures")
+               .stop("due_date_test now checks the shape of the date instead of one exact date."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_rerun_flag_is_no_fix_and_a_rerun_without_changes_is_flaky(git_project, store):
+    session = (Session("rerun", git_project, prompt="Run the suite before the PR")
+               .fail("./gradlew test", "Exit code 1\nCouponRepositoryTest > initializationError FAILED\n"
+                                       "    Caused by: org.testcontainers.containers.ContainerLaunchException: "
+                                       "Timed out waiting for container port to open")
+               .ok("./gradlew test --rerun", "BUILD SUCCESSFUL in 58s")
+               .stop("Suite is green. The first run had one Testcontainers startup timeout; two reruns without any "
+                     "change passed fully."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+def test_a_request_starting_with_also_keeps_its_edit_out_of_the_fix(git_project, store):
+    session = (Session("also", git_project, prompt="bundle exec rspec spec/models blows up with a LoadError. Also "
+                                                   "the User spec has a typo'd describe (\"#fulll_name\"), fix that.")
+               .fail("bundle exec rspec spec/models", "Exit code 1\nLoadError:\n  cannot load such file -- "
+                                                      "factory_bot_rails")
+               .edit("spec/models/user_spec.rb", '  describe "#fulll_name" do', '  describe "#full_name" do')
+               .ok("bundle config unset without && bundle install", "Bundle complete! 61 Gemfile dependencies")
+               .ok("bundle exec rspec spec/models", "74 examples, 0 failures")
+               .stop("`.bundle/config` had `without: [:test]`, so the test gems were never installed. `bundle config "
+                     "unset without && bundle install` fixed it. Also fixed the describe typo."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bundle config unset without" in candidate["change"]
+    assert "full_name" not in candidate["change"] + candidate["title"]
+    # the error's message, not a bare "LoadError:"
+    assert "LoadError: cannot load such file" in candidate["title"]
+
+
+def test_a_service_started_inside_a_longer_line_addresses_a_refused_connection(git_project, store):
+    session = (Session("profile", git_project, prompt="dbmate up fails with connection refused")
+               .fail("dbmate up", "Exit code 1\nError: dial tcp 127.0.0.1:5432: connect: connection refused")
+               .ok("docker compose --profile db up -d db && sleep 3 && docker compose --profile db ps db",
+                   "app-db-1   postgres:16   Up 3 seconds")
+               .ok("dbmate up", "Applying: 20251104093012_create_users.sql")
+               .stop("Postgres wasn't running: the `db` service is behind the `db` profile. Start it with "
+                     "`docker compose --profile db up -d db`, then `dbmate up` works."))
+    (candidate,), _ = _candidates(store, session)
+    # the step that did something, without the ones that only waited or looked
+    assert "Run `docker compose --profile db up -d db` before `dbmate up`." in candidate["change"]
+
+
+def test_a_step_the_agent_names_as_the_projects_way_is_a_change(git_project, store):
+    session = (Session("sqitch", git_project, prompt="Add a last_seen_at column to accounts")
+               .write("db/deploy/accounts_last_seen.sql", "ALTER TABLE app.accounts ADD COLUMN last_seen_at "
+                                                          "timestamptz;\n")
+               .ok("cd db && sqitch deploy", "Nothing to deploy (up-to-date)")
+               .fail("psql app_dev -c 'SELECT last_seen_at FROM app.accounts'",
+                     "Exit code 1\nERROR:  column \"last_seen_at\" does not exist")
+               .ok("cd db && sqitch add accounts_last_seen --requires accounts -n 'last seen'",
+                   "Created deploy/accounts_last_seen.sql\nAdded \"accounts_last_seen\" to sqitch.plan")
+               .ok("cd db && sqitch deploy", "+ accounts_last_seen .. ok")
+               .ok("psql app_dev -c 'SELECT last_seen_at FROM app.accounts'", " last_seen_at\n(1 row)")
+               .stop("Done. In this repo changes are created with `sqitch add <name> --requires <dep> -n '...'` "
+                     "from `db/`, which writes the scripts and the plan entry; hand-written files are ignored."))
+    (candidate,), _ = _candidates(store, session)
+    assert "sqitch add accounts_last_seen" in candidate["change"]
+    assert "changes are created with `sqitch add" in candidate["summary"]

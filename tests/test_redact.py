@@ -222,3 +222,15 @@ def test_a_runners_wrapper_line_is_the_error_only_when_nothing_else_is():
     assert error_line("gcc x.c\ncollect2: error: ld returned 1 exit status\nmake: *** [Makefile:9: all] Error 1") \
         == "collect2: error: ld returned 1 exit status"
     assert error_line("make: *** [Makefile:9: all] Error 1") == "make: *** [Makefile:9: all] Error 1"
+
+
+def test_gradles_verdict_gives_way_to_the_compilers_line_and_the_jvms_root_cause():
+    compile_error = ("> Task :server:compileTestKotlin FAILED\ne: file:///w/src/test/RoutesTest.kt:5:24 Unresolved "
+                     "reference: testing\n\nFAILURE: Build failed with an exception.\n\nBUILD FAILED in 14s")
+    class_version = ("RoutesTest > health() FAILED\n    java.lang.UnsupportedClassVersionError at RoutesTest.kt:11\n"
+                     "        Caused by: java.lang.UnsupportedClassVersionError: com/acme/AppKt has been compiled by a "
+                     "more recent version\n\nFAILURE: Build failed with an exception.\nBUILD FAILED in 9s")
+    assert "Unresolved reference: testing" in error_line(compile_error)
+    assert error_line(class_version).startswith("Caused by: java.lang.UnsupportedClassVersionError")
+    # two different failures of one build keep two signatures (they were both "BUILD FAILED in <n>s")
+    assert error_signature(compile_error) != error_signature(class_version)

@@ -76,6 +76,20 @@ def test_a_long_title_gives_way_between_words_never_mid_word_and_keeps_the_fix()
     assert not head.rstrip("…").endswith(("resol", "undecl"))  # cut between words
 
 
+def test_a_title_too_long_for_its_fix_drops_the_file_then_cuts_inside_the_code():
+    title = lesson_title("`helm upgrade --install worker charts/worker -n staging` fails with Error: UPGRADE FAILED: "
+                         "context deadline exceeded",
+                         "add `{{- with .Values.imagePullSecrets }}` in charts/worker/templates/deployment.yaml")
+    assert title.endswith("— add `{{- with .Values.imagePullSecrets }}`"), title
+    title = lesson_title("`./gradlew :server:test` fails with Unresolved reference: testApplication in "
+                         "src/test/kotlin/RoutesTest.kt",
+                         'add `testImplementation("io.ktor:ktor-server-test-host:$ktorVersion")` in '
+                         "server/build.gradle.kts and sync")
+    fix = title.split(" — ")[1]
+    # a code span cut short is closed, with the cut shown inside it, not dropped ("add…")
+    assert fix.startswith('add `testImplementation("io.ktor:ktor-server') and fix.endswith("…`"), title
+
+
 def test_error_line_is_the_line_that_names_the_error():
     assert error_line(PYTEST_LOG) == "ModuleNotFoundError: No module named 'shop'"
     assert error_line("Exit code 1\n=== 1 failed in 0.3s ===\nE   KeyError: 'DATABASE_URL'\n=== 1 failed ===") \
