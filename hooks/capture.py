@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from lorebook import hookimpl
-from lorebook.events import HookEvent
+from lorebook.events import EDIT_TOOLS, HookEvent
 from lorebook.privacy import command_touches_excluded, path_excluded, project_excluded, tool_excluded
 from lorebook.redact import redact, redact_value
 from lorebook.sessions import ensure_session, subagent_session_id
@@ -61,7 +61,7 @@ def build_observation(call: ToolCall) -> dict | None:
     if files_touched and path_excluded(files_touched, call.cwd):
         # an excluded file that was changed is kept as the fact of the change, never its content (".env.test was
         # written" is part of how a problem was fixed); reading one leaves nothing
-        return _withheld_change(call, files_touched) if call.tool in CHANGE_TOOLS and not call.failed else None
+        return _withheld_change(call, files_touched) if call.tool in EDIT_TOOLS and not call.failed else None
     withheld = None
     if call.tool == "Bash":
         withheld = command_touches_excluded(as_text(call.input.get("command")), call.cwd)
@@ -113,9 +113,6 @@ def build_observation(call: ToolCall) -> dict | None:
     if call.failed and call.payload.get("is_interrupt"):
         observation["meta"]["interrupted"] = True
     return observation
-
-
-CHANGE_TOOLS = ("Edit", "MultiEdit", "Write", "NotebookEdit")
 
 
 def _withheld_change(call: ToolCall, path: str) -> dict:

@@ -15,6 +15,7 @@ import os
 
 from lorebook import hookimpl
 from lorebook.config import flag
+from lorebook.events import EDIT_TOOLS
 from lorebook.sessions import ensure_session
 from lorebook.spawn import spawn_detached
 
@@ -70,7 +71,7 @@ def would_ask(mode: str, observations: list[dict], results: list[dict]) -> bool:
                                or codes and codes <= {"retry_without_change", "self_inflicted", "flaky_failure"}):
         return False  # no failure was resolved, or lorebook knows the fix taught nothing (a plain retry, a typo)
     # nothing happened that could hold a lesson
-    return any(o["outcome"] == "error" or o["tool"] in ("Edit", "Write", "MultiEdit") for o in observations)
+    return any(o["outcome"] == "error" or o["tool"] in EDIT_TOOLS for o in observations)
 
 
 def _should_ask(event, store, results: list[dict]) -> bool:

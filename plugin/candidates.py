@@ -26,12 +26,11 @@ import os
 import re
 import shlex
 
+from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
 from .store import Store
 from .text import one_line
-
-EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
 
 # a command that changes the project or its environment counts as a change between a failure and a success
 _MUTATING = LazyRegex(

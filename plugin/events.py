@@ -5,6 +5,9 @@ from typing import Any
 
 _UNKNOWN = object()
 
+# the agent's tools that change a file: what an observation's ``tool`` is when the session edited something
+EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+
 
 class HookEvent:
     """One agent event: its snake_case hook name and its payload.

@@ -352,8 +352,9 @@ def _redact_assignment(match: re.Match) -> str:
         secret = not _trivial_value(value, key) and (bool(quote) or " " not in value)
     elif kind == "weak":
         secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True)
-    elif kind is None:
-        secret = looks_random(value, min_length=20)
+    elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
+        secret = looks_random(value, min_length=20) and not re.fullmatch(
+            r"(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
         if quote and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
