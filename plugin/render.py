@@ -157,7 +157,7 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
 
 
 # the limit key of each line a card may drop whole (a limit of 0) rather than cut to a stub
-_LIMIT_OF = {"When": "trigger", "Error": "error", "Applies when": "conditions"}
+_LIMIT_OF = {"When": "trigger", "Error": "error"}
 
 
 def validation_text(validation) -> str:
@@ -199,7 +199,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     # budget must still show what to do)
     command = re.search(r"`([^`\s]+)", str(note.get("trigger") or ""))
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
-    phases = iter([([key], 0) for key in [*said, "conditions"]] + [
+    phases = iter([([key], 0) for key in said] + [
         (others, 70), (["summary"], 100), (others, 40), (["change"], 70), (["summary"], 60), (["change"], 40)])
     keys, floor = next(phases)
     while True:
