@@ -669,7 +669,8 @@ _INSTALL = LazyRegex(r"(?x)(?:^|\s)(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|zyppe
 
 # a step of a line that only waits or looks (``sleep 3``, ``docker compose ps``, ``ls``): no part of what to do
 _LOOKING = LazyRegex(r"^(?:sleep|ls|cat|echo|printf|head|tail|grep|rg|wc|true|pwd|which|env|date|tree|"
-                     r"\S+(?: compose)? (?:ps|status|logs|version|list|ls|info|get|describe|show|inspect))$")
+                     r"\S+(?: compose)? (?:ps|status|logs|version|list|ls|info|show|inspect)|(?:kubectl|oc|helm) "
+                     r"(?:get|describe))$")
 
 
 def _doing_part(command: str) -> str:
@@ -678,7 +679,8 @@ def _doing_part(command: str) -> str:
     segments = _segments(command)
     if len(segments) < 2 or "||" in command or ";" in command:
         return command
-    doing = [s for s in segments if not _LOOKING.match(parse_command(s)["family"] or s)]
+    doing = [s for s in segments if not _LOOKING.match(parse_command(s)["family"] or s)
+             or _MUTATING.search(s) or command_job(s) == "install"]
     return " && ".join(doing) if doing and len(doing) < len(segments) else command
 
 

@@ -1083,3 +1083,17 @@ def test_a_step_the_agent_names_as_the_projects_way_is_a_change(git_project, sto
     (candidate,), _ = _candidates(store, session)
     assert "sqitch add accounts_last_seen" in candidate["change"]
     assert "changes are created with `sqitch add" in candidate["summary"]
+
+
+@pytest.mark.parametrize("command, doing", [
+    ("docker compose --profile db up -d db && sleep 3 && docker compose --profile db ps db",
+     "docker compose --profile db up -d db"),
+    ("kubectl apply -f deploy.yaml && kubectl get pods", "kubectl apply -f deploy.yaml"),
+    ("go get google.golang.org/grpc@v1.64.0 && go mod tidy", "go get google.golang.org/grpc@v1.64.0 && go mod tidy"),
+    ("pip install httpx && pip show httpx", "pip install httpx"),
+    ("make deps || true", "make deps || true"),
+])
+def test_a_step_is_shown_without_the_parts_that_only_wait_or_look(command, doing):
+    from lorebook.candidates import _doing_part
+
+    assert _doing_part(command) == doing
