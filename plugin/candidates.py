@@ -39,7 +39,12 @@ _MUTATING = LazyRegex(
     r"bundle\s+(?:install|update)|cargo\s+(?:add|update)|go\s+(?:get|mod\s+(?:tidy|download))|mix\s+deps\.get|"
     r"composer\s+(?:install|require)|db:migrate|db:setup|migrate\b|docker\s+compose\s+up|docker-compose\s+up|"
     r"brew\s+install|apt(?:-get)?\s+install|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|"
-    r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\becho\b[^|]*>|\bcat\b[^|]*>|tee\s)")
+    r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\becho\b[^|]*>|\bcat\b[^|]*>|tee\s|"
+    # other package managers' add/remove/sync, and R's and Julia's from inside their code
+    r"(?:rye|pdm|pixi|hatch|bun|deno|gleam|conda|mamba|micromamba|dotnet|swift\s+package|dart|flutter)\s+"
+    r"(?:add|remove|install|sync|lock|pub\s+(?:get|add)|restore|resolve|update)\b|"
+    r"renv::(?:record|install|snapshot|update|remove)|install\.packages\(|pak::pkg_install|remotes::install_|"
+    r"Pkg\.(?:add|rm|update|pin|develop|resolve)\b)")
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 _CAUSE = LazyRegex(
@@ -126,7 +131,7 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b")
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
 # ExUnit "left:", pytest's "assert <left> == <right>" (either side)
-_ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
+_ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+|>\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
                     r"\bassert\s+(.+?)\s+==\s+(.+?)\s*$")
 _LITERAL = LazyRegex(r"([\"'])((?:(?!\1).){1,80})\1|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 _TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\"']([^\"']+)|"
@@ -295,7 +300,8 @@ def _family(words: list[str]) -> str:
     if code is not None:  # the code is the command: ``Rscript -e 'devtools::test()'`` is devtools::test
         call = re.search(r"[A-Za-z_][\w.:]*(?=\s*\()", code) or re.search(r"[A-Za-z_][\w.:]*", code)
         return f"{program} -e {call.group(0) if call else code[:40]}"
-    if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", program) and len(words) > 1:
+    if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno|julia|Rscript|lua(?:jit)?|elixir|raku|pwsh|tsx|"
+                    r"ts-node", program) and len(words) > 1:
         return words[1]
     rest, skip = [], False
     for w in words[1:]:
@@ -352,6 +358,8 @@ def command_job(command: str) -> str | None:
     for job, pattern in _JOBS:
         if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job
+    if _TEST_PATH.search(parsed["family"]) and not parsed["family"].startswith("-"):
+        return "test"  # ``julia test/runtests.jl``, ``python tests/test_api.py``: a test script run by its interpreter
     # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
     words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
     if words[:1] in (["task"], ["run"], ["exec"], ["x"]):
@@ -395,9 +403,27 @@ def _targets(command: str) -> list[str]:
     return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
 
 
+_PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "--project", "--manifest-path", "-C",
+                    "--dir", "--prefix")
+
+
+def _picked_package(command: str) -> str | None:
+    """The workspace package or directory a line runs in (``pnpm --filter @acme/sdk build``, ``cargo test -p api``)."""
+    argv = parse_command(command)["argv"]
+    for i, word in enumerate(argv[:-1]):
+        if word in _PACKAGE_OPTIONS:
+            return argv[i + 1]
+        if word.startswith(("--filter=", "--workspace=", "--package=", "--project=", "--manifest-path=")):
+            return word.split("=", 1)[1]
+    return None
+
+
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     a, b = _targets(failed), _targets(later)
+    picked_a, picked_b = _picked_package(failed), _picked_package(later)
+    if picked_a and picked_b and picked_a != picked_b:
+        return False  # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     if not a or not b or "" in b or "." in b:
@@ -682,6 +708,15 @@ def _doing_part(command: str) -> str:
     doing = [s for s in segments if not _LOOKING.match(parse_command(s)["family"] or s)
              or _MUTATING.search(s) or command_job(s) == "install"]
     return " && ".join(doing) if doing and len(doing) < len(segments) else command
+
+
+def _packages(command: str) -> set[str]:
+    """The packages a line adds or installs, by name without their versions (``rye add --dev "httpx<0.28"`` →
+    ``{"httpx"}``)."""
+    match = re.search(r"\b(?:add|install|get|require)\b(.*)$", parse_command(command)["check"])
+    words = _words(match.group(1)) if match else []
+    return {re.split(r"[=<>@~\[ !]", w.strip("\"'"), 1)[0].lower() for w in words
+            if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)}
 
 
 def _starts_service(command: str) -> bool:
@@ -1087,7 +1122,16 @@ def _drop_proposals(text: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", _drop_proposals(text or ""))
+    # a sentence never ends inside a code span (`julia --project=. -e '…'`)
+    spans: list[str] = []
+
+    def hold(match: re.Match) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    held = re.sub(r"`[^`\n]+`", hold, _drop_proposals(text or ""))
+    parts = [re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], part)
+             for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held)]
     out = []
     for part in parts:
         part = part.strip(" -*•\t")
@@ -1111,6 +1155,11 @@ def _sentences(text: str) -> list[str]:
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
             tail = part[helpless.end() + split.end():]
             out += [head, tail[:1].upper() + tail[1:] if re.match(r"[a-z]+\b(?![_.(])", tail) else tail]
+            continue
+        colon = part.find(": ")
+        if colon > 0 and _INCIDENTAL.search(part[:colon]) and not _INCIDENTAL.search(part[colon + 2:]) \
+                and len(part[colon + 2:].split()) >= 6:  # "The build error was unrelated to that: X lacked Y"
+            out += [part[:colon] + ".", part[colon + 2:]]
             continue
         out.append(part)
     return out
@@ -1342,6 +1391,8 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
     for sentence in fixes:
         clause = re.split(r";\s+|\.\s*$", sentence)[0].strip()
         clause = re.sub(r"\s+(?:fixe[sd]|solve[sd]|resolve[sd]) (?:it|this|the \w+(?: \w+)?)$", "", clause)
+        clause = re.sub(r"\s+(?:makes?|made|gets?|got|lets?) (?:the |it |them )?[\w -]{0,30}?(?:pass|work|succeed|"
+                        r"green)\w*$", "", clause)  # "Running X first makes the sdk build pass"
         first, _, rest = clause.partition(" ")
         verb = _PAST.get(first.lower())
         if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words) \
@@ -1429,6 +1480,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     helpless_steps = [c for c in commands if c["tool"] == "Bash" and any(_quoted_in(c["target"], s) or
                       command_key(c["target"]) in s for s in said["did_not_help"])]
     commands = [c for c in commands if c not in helpless_steps]
+    # putting back the package an attempt changed ("so I put sanic-testing back to 23.12.0") undoes the attempt: beside
+    # another step it is no part of the fix
+    tried_packages = {p for a in [*chain["attempts"], *helpless_steps] if a["tool"] == "Bash"
+                      for p in _packages(a["target"])}
+    undoing = [c for c in commands if c["tool"] == "Bash" and _packages(c["target"])
+               and _packages(c["target"]) <= tried_packages]
+    if undoing and len(undoing) < len(commands):
+        commands = [c for c in commands if c not in undoing]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
     failed_check = parse_command(last_failure["target"])["check"]
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
@@ -1516,7 +1575,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     aside = [e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS and e not in edits]
     aside_words = _tokens(" ".join([_changed_text(e) for e in aside] +
                                    [os.path.basename(f) for e in aside for f in e.get("files") or []]))
-    aside_words -= fix_words | problem_words
+    known = fix_words | problem_words
+    aside_words -= known | {part for w in known for part in re.split(r"[/.@:_-]", w) if len(part) >= 3}
     if aside_words:
         said = {key: [s for s in value if not _relevance(s, aside_words)
                       or _relevance(s, aside_words) < _relevance(s, fix_words)]

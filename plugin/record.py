@@ -222,7 +222,8 @@ def _title_part(text: str, error: bool = True) -> str:
 
 
 def _imperative(fix: str) -> str:
-    fix = _FIRST_PERSON.sub("", fix.split("; ")[0]).strip()  # "added X; all tests pass now": the fix is the first clause
+    # "added X; all tests pass now": the fix is the first clause (a "; " inside a code span is code)
+    fix = _FIRST_PERSON.sub("", re.split(r";\s(?=(?:[^`]*`[^`]*`)*[^`]*$)", fix)[0]).strip()
     first, _, rest = fix.partition(" ")
     verb = _IMPERATIVE.get(first.lower())
     if verb:

@@ -1097,3 +1097,79 @@ def test_a_step_is_shown_without_the_parts_that_only_wait_or_look(command, doing
     from lorebook.candidates import _doing_part
 
     assert _doing_part(command) == doing
+
+
+def test_a_test_script_run_by_its_interpreter_does_the_test_job(git_project, store):
+    assert command_job("julia test/runtests.jl") == "test" and command_job("python tests/test_api.py") == "test"
+    session = (Session("julia", git_project, prompt="Run the tests for the package")
+               .fail("julia test/runtests.jl", "Exit code 1\nERROR: LoadError: ArgumentError: Package Unitful not "
+                                               "found in current path.")
+               .ok("julia --project=. -e 'using Pkg; Pkg.instantiate(); Pkg.test()'", "Testing QuantKit\n"
+                                                                                     "Test Summary: | Pass  Total\n"
+                                                                                     "QuantKit      |   64     64")
+               .stop("All 64 tests pass. Note: `julia test/runtests.jl` runs in the global environment, where "
+                     "Unitful isn't installed. Run the tests in the package's project instead: "
+                     "`julia --project=. -e 'using Pkg; Pkg.instantiate(); Pkg.test()'`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "julia --project=. -e 'using Pkg; Pkg.instantiate(); Pkg.test()'" in candidate["change"]
+    # a sentence does not end inside a code span ("--project=. -e")
+    assert "`julia --project=. -e 'using Pkg; Pkg.instantiate(); Pkg.test()'`" in candidate["summary"]
+    assert "Pkg.instantiate(); Pkg.test(" in candidate["title"]
+
+
+def test_putting_back_what_an_attempt_changed_is_no_part_of_the_fix(git_project, store):
+    session = (Session("rye", git_project, prompt="Tests fail since rye sync")
+               .fail("rye test", "Exit code 1\nE   TypeError: AsyncClient.__init__() got an unexpected keyword "
+                                 "argument 'app'")
+               .ok('rye add --dev "sanic-testing==24.6.0"', "Added sanic-testing==24.6.0 as dev dependency")
+               .fail("rye test", "Exit code 1\nE   TypeError: AsyncClient.__init__() got an unexpected keyword "
+                                 "argument 'app'")
+               .ok('rye add --dev "sanic-testing==23.12.0"', "Added sanic-testing==23.12.0 as dev dependency")
+               .ok('rye add --dev "httpx<0.28"', "Added httpx<0.28 as dev dependency")
+               .ok("rye test", "41 passed")
+               .stop("httpx 0.28 removed the `app=` argument that sanic-testing passes. Upgrading sanic-testing to "
+                     "24.6.0 did not help, so I put it back to 23.12.0 and pinned `httpx<0.28` instead."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'rye add --dev "httpx<0.28"' in candidate["change"] and "sanic-testing" not in candidate["change"]
+    assert "sanic-testing==24.6.0" not in candidate["title"]
+
+
+def test_a_build_of_another_workspace_package_is_a_step_not_the_failing_check(git_project, store):
+    session = (Session("pnpmws", git_project, prompt="pnpm build fails in packages/sdk. Also while you're there, "
+                                                     "the sdk README still says Rollup, it's tsup now.")
+               .fail("pnpm --filter @acme/sdk build", "Exit code 1\nsrc/index.ts(1,24): error TS2307: Cannot find "
+                                                      "module '@acme/shared'\nError: error occurred in dts build")
+               .edit("packages/sdk/README.md", "bundled with Rollup", "bundled with tsup")
+               .ok("pnpm --filter @acme/shared build", "DTS ⚡️ Build success in 912ms")
+               .ok("pnpm --filter @acme/sdk build", "DTS ⚡️ Build success in 1204ms")
+               .stop("- README: 'Rollup' → 'tsup', as asked.\n- The build error was unrelated to that: "
+                     "`@acme/shared` points its types at `dist/index.d.ts`, which doesn't exist until shared is "
+                     "built, so the sdk's DTS step can't resolve it. Running `pnpm --filter @acme/shared build` first "
+                     "makes the sdk build pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `pnpm --filter @acme/shared build` before `pnpm --filter @acme/sdk build`." in candidate["change"]
+    assert candidate["title"].endswith("— run `pnpm --filter @acme/shared build` first")
+    assert "doesn't exist until shared is built" in candidate["summary"] and "tsup" not in candidate["change"]
+
+
+def test_an_expected_value_changed_to_what_junit_reported_is_a_weakened_test(git_project, store):
+    session = (Session("junit", git_project, prompt="InvoiceResourceIT fails in CI")
+               .fail("mvn -q verify -Dit.test=InvoiceResourceIT",
+                     "Exit code 1\norg.opentest4j.AssertionFailedError: expected: <119.00> but was: <100.00>")
+               .edit("src/test/java/com/acme/InvoiceResourceIT.java",
+                     '        assertEquals(new BigDecimal("119.00"), invoice.total());',
+                     '        assertEquals(new BigDecimal("100.00"), invoice.total());')
+               .ok("mvn -q verify -Dit.test=InvoiceResourceIT", "Tests run: 4, Failures: 0")
+               .stop("The service returns the net amount, so I updated the expected value to 100.00."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_r_or_julia_package_step_from_inside_their_code_is_a_change(git_project, store):
+    session = (Session("renv", git_project, prompt="renv::restore() fails on the new CI image")
+               .fail("Rscript -e 'renv::restore(prompt = FALSE)'", "Exit code 1\nError: this R is version 4.3.3, "
+                                                                   "package 'Matrix' requires R >= 4.4.0")
+               .ok("Rscript -e 'renv::record(\"Matrix@1.6-5\")'", "- Updated Matrix (1.7-0 -> 1.6-5) in lockfile.")
+               .ok("Rscript -e 'renv::restore(prompt = FALSE)'", "- Restored Matrix [1.6-5]")
+               .stop("Matrix 1.7-0 requires R >= 4.4; I pinned it back with `renv::record(\"Matrix@1.6-5\")`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'renv::record("Matrix@1.6-5")' in candidate["change"]
