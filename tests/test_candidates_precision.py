@@ -1173,3 +1173,57 @@ def test_an_r_or_julia_package_step_from_inside_their_code_is_a_change(git_proje
                .stop("Matrix 1.7-0 requires R >= 4.4; I pinned it back with `renv::record(\"Matrix@1.6-5\")`."))
     (candidate,), _ = _candidates(store, session)
     assert 'renv::record("Matrix@1.6-5")' in candidate["change"]
+
+
+def test_please_fix_after_the_problem_is_the_request_itself(git_project, store):
+    session = (Session("zig", git_project, prompt="I upgraded to zig 0.14 and `zig build` broke. Please fix build.zig.")
+               .fail("zig build", "Exit code 1\nbuild.zig:9:38: error: no field named 'path' in union 'Build.LazyPath'")
+               .edit("build.zig", '.root_source_file = .{ .path = "src/main.zig" },',
+                     '.root_source_file = "src/main.zig",')
+               .fail("zig build", "Exit code 1\nbuild.zig:9:29: error: expected type 'Build.LazyPath', found "
+                                  "'*const [12:0]u8'")
+               .edit("build.zig", '.root_source_file = "src/main.zig",', '.root_source_file = b.path("src/main.zig"),')
+               .ok("zig build", "")
+               .stop("`LazyPath` has no `.path` variant in 0.14; the bare string didn't work either. The right form "
+                     "is `b.path(\"src/main.zig\")`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'b.path("src/main.zig")' in candidate["change"]
+    assert "did not help" in str(candidate["evidence"]) or "still failed" in str(candidate["evidence"])
+
+
+def test_the_projects_way_set_off_in_a_code_block_and_a_test_file_compiled_and_run(git_project, store):
+    assert command_job("nim c -r tests/test_duration.nim") == "test"
+    session = (Session("nim", git_project, prompt="Implement parseDuration and test it")
+               .edit("src/timeparse.nim", "  raise newException(ValueError, \"todo\")", "  result = initDuration(0)")
+               .fail("nim c -r tests/test_duration.nim", "Exit code 1\ntests/test_duration.nim(2, 8) Error: cannot "
+                                                         "open file: timeparse")
+               .edit("src/timeparse.nim", "  result = initDuration(0)", "  result = initDuration(seconds = 0)")
+               .ok("nimble test", "   Success: Execution of the tests successful.")
+               .stop("Done.\n\nRunning `nim c -r` on a single test file fails: the path is set in tests/config.nims. "
+                     "Run the tests with the package's task:\n\n    nimble test\n\nAll pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "pattern" and "Run `nimble test`" in candidate["change"]
+    assert "timeparse.nim" not in candidate["change"]
+
+
+def test_a_call_made_to_succeed_whatever_it_does_is_a_weakened_test(git_project, store):
+    session = (Session("bats", git_project, prompt="CI is red on test/rotate_logs.bats")
+               .fail("bats test/rotate_logs.bats", "Exit code 1\n ✗ keeps the newest N archives\n   `[ \"$status\" -eq "
+                                                   "0 ]' failed\n   find: unknown predicate `-newermt'\n3 tests, 1 failure")
+               .edit("test/rotate_logs.bats", '  run ./bin/rotate-logs --keep 3 "$D"\n  [ "$status" -eq 0 ]\n'
+                                              '  [ "$(ls "$D" | wc -l)" -eq 3 ]',
+                     '  run bash -c \'./bin/rotate-logs --keep 3 "$D" || true\'\n  [ "$status" -eq 0 ]')
+               .ok("bats test/rotate_logs.bats", "3 tests, 0 failures")
+               .stop("Green now: I made the invocation tolerant so it no longer blocks the release."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_look_at_a_file_with_its_errors_sent_to_dev_null_is_no_change(git_project, store):
+    session = (Session("devnull", git_project, prompt="cargo build fails here")
+               .fail("cargo build -p api", "Exit code 101\nerror: error communicating with database: Connection "
+                                           "refused (os error 111)")
+               .ok('cat .env 2>/dev/null; echo "DATABASE_URL=${DATABASE_URL:-<unset>}"', "DATABASE_URL=postgres://x")
+               .ok("SQLX_OFFLINE=true cargo build -p api", "Finished `dev` profile")
+               .stop("The sqlx macros connect at compile time; build with `SQLX_OFFLINE=true`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"] == "Set `SQLX_OFFLINE=true`: `SQLX_OFFLINE=true cargo build -p api`."
