@@ -46,7 +46,7 @@ _MUTATING = LazyRegex(
     r"(?:add|remove|install|sync|lock|pub\s+(?:get|add)|restore|resolve|update)\b|"
     r"renv::(?:record|install|snapshot|update|remove)|install\.packages\(|pak::pkg_install|remotes::install_|"
     r"Pkg\.(?:add|rm|update|pin|develop|resolve)\b)")
-_SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
+_SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
@@ -79,7 +79,8 @@ _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}
 _UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|without (?:any )?changes?|unchanged)\b"
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
-                   r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out)\b|"
+                   r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out|"
+                   r"dns (?:timeout|failure|error|hiccup|blip)|timed out while (?:downloading|fetching|resolving))\b|"
                    # "the second run of the same command built fine", "with nothing changed, the next run passed"
                    rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
                    r"(?:re-?runs?|re-?tries|retries|re-?ran)\s+(?:it\s+)?(?:with nothing changed|without (?:any )?changes?|"
@@ -176,7 +177,7 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
                        # any tool's own formatter: ``zig fmt``, ``terraform fmt``, ``deno fmt``, ``dart format``
                        r"[\w.-]+\s+(?:fmt|format)(?![\w-]))\b")
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
-_TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer")
+_TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")
 # what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
 _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
                     "install": "install", "sync": "install", "restore": "install", "lint": "lint"}
@@ -570,8 +571,10 @@ def _short_diff(hunk: dict) -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
     old = [l.strip() for l in hunk["old"].splitlines() if l.strip()]
     new = [l.strip() for l in hunk["new"].splitlines() if l.strip()]
-    removed = [l for l in old if l not in new]
-    added = [l for l in new if l not in old]
+    # a line that only gained a separator to make room for the next one (``"supportsTablet": true,``) is no change
+    punct = {l.rstrip(",;") for l in old}
+    removed = [l for l in old if l not in new and not any(n.rstrip(",;") == l.rstrip(",;") for n in new)]
+    added = [l for l in new if l not in old and l.rstrip(",;") not in punct]
     if len(removed) == 1 and len(added) == 1:
         a, b = removed[0], added[0]
         if len(a) + len(b) <= 60:
@@ -922,6 +925,10 @@ def find_chains(observations: list[dict], account: str = "",
             if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 break
+            served = later["outcome"] == "ok" and _served_within(failure["target"], later["target"])
+            if served:  # ``… ledger daemon && sleep 2 && curl -s localhost:8088/health``: it started, and answered
+                success, kind = dict(later, target=served), "same_check"
+                break
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]):
                 if later["outcome"] == "error":
@@ -1016,6 +1023,27 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         if (same_job or same_word or failed_said) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
                                            for s in sentences):
             return obs
+    return None
+
+
+# a command that starts a server or a long-running process, and a request that shows one answers
+_SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages)$")
+_PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
+
+
+def _served_within(failed: str, later: str) -> str | None:
+    """The part of a passing ``later`` line that started again the server whose start failed, when a request in the
+    same line then got an answer (``RELX_REPLACE_OS_VARS=true … ledger daemon && sleep 2 && curl …/health``,
+    ``pnpm wrangler pages dev ./dist & sleep 6; curl -sI …``): a server that never exits passes no other way."""
+    before = parse_command(failed)
+    if len(before["argv"]) < 2 or not any(_SERVES.match(w) for w in before["argv"][1:3]):
+        return None
+    steps = [s.strip() for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later) if s.strip()]
+    program = _program_name(before["argv"][0])
+    for n, step in enumerate(steps):
+        argv = parse_command(step)["argv"]
+        if argv and _program_name(argv[0]) == program and any(_PROBE.match(s) for s in steps[n + 1:]):
+            return step
     return None
 
 
@@ -1346,7 +1374,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             continue
         changed_names = {t for t in _tokens(_changed_text(edit)) if "_" in t or len(t) >= 8}
         changed_names |= set(re.findall(r"\b\d{3,}\b", _changed_text(edit)))  # "move the dev server to port 8081"
-        if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) or \
+        # (a comment in a file the error names by its name may be a directive: ``# typed: strict``)
+        directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"])
+        if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) and not directive or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(r"\b\d{3,}\b", sentence)))
                     for p in paths for sentence in incidental):
             unrelated.extend(paths)
@@ -1509,6 +1539,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if undoing and len(undoing) < len(commands):
         commands = [c for c in commands if c not in undoing]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
+    if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
+        invocation = [part for part in invocation if not part.startswith("pass `")
+                      or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
     failed_check = parse_command(last_failure["target"])["check"]
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
     prep = [p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check]
@@ -1651,7 +1684,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         summary_parts.append(helpless[0])
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
-    readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+", "",
+    readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",
                       shown or "")
     problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
     fix_title = "; ".join(p if len(p) <= 90 else re.sub(r"^.*? in (\S+)$", r"change \1", p) for p in fix_parts[:2])
@@ -1765,6 +1798,32 @@ def _passed_before(failure: dict, observations: list[dict]) -> bool:
                for o in observations)
 
 
+# "This repo requires `# typed: strict` on every file under app/": a rule of the project, stated as one
+_CONVENTION = LazyRegex(r"(?i)\b(?:this|the|our) (?:repo(?:sitory)?|project|codebase|team)(?:'s \w+)? "
+                        r"(?:requires?|needs|expects|enforces|wants|insists on|uses)\b|\bin this (?:repo|project|codebase)\b")
+
+
+def _convention_stated(chain: dict, said: dict, cwd: str | None) -> bool:
+    """Whether the agent states the fix of a failure in its own new code as a rule of the project: then the
+    session's clean-up taught something a next session needs ("every file under app/ must be `# typed: strict`")."""
+    words = fix_words_of(chain, cwd)
+    rules = [re.split(r",\s*(?:so|which|and|but)\b|;\s|\s[—–]\s", s)[0] for s in said["all"] if _CONVENTION.search(s)]
+    return any(_CONVENTION.search(rule) and _relevance(rule, words) for rule in rules)  # the rule's own words
+
+
+def _give_inner_changes_away(chains: list[dict]) -> None:
+    """A change made for another problem that failed and was fixed while this one was still open (``expo-doctor``
+    flagged a version, pinned, passed; then the EAS build passed) belongs to that problem, not to both."""
+    for outer in chains:
+        inner_ids = {c["id"] for inner in chains if inner is not outer
+                     and outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"]
+                     and inner["kind"] != "error_changed" and outer["kind"] != "error_changed"
+                     for c in [*inner["changes"], *inner["attempts"], inner["success"]]}
+        if inner_ids:
+            for key in ("changes", "attempts", "all_changes"):
+                outer[key] = [c for c in outer[key] if c["id"] not in inner_ids]
+
+
 def session_candidates(store: Store, session_id: str, last_message: str | None,
                        details: dict | None = None) -> tuple[list[dict], list[str]]:
     """The lessons a session teaches (deterministic), and reason codes when it teaches none.
@@ -1779,6 +1838,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     said = stated(last_message)
     said["text"] = last_message or ""
     chains, notes = find_chains(observations, last_message or "", details)
+    _give_inner_changes_away(chains)
     candidates = []
     cwd = session.get("cwd")
     for chain in chains:
@@ -1790,12 +1850,12 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
                          for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
         chain["_earlier_files"] = earlier_edits - changed
-        own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature")
-                                          or chain["failure"].get("error_text") or "") \
+        own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature") or "") \
+            or _SELF_INFLICTED.search(chain["failure"].get("error_text") or "") \
             or is_static_check(chain["failure"]["target"]) \
             or _compile_error_in(chain["failure"], earlier_edits) \
             or _passed_before(chain["failure"], observations)
-        if own_mess and changed and changed <= earlier_edits:
+        if own_mess and changed and changed <= earlier_edits and not _convention_stated(chain, said, cwd):
             # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
             # corrected in place: the session cleaning up its own work, nothing to reuse
             notes.append("self_inflicted")

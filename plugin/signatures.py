@@ -34,6 +34,7 @@ _ERROR_RULES = (
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?error\b"),
     (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
+    (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
     (3, r"^FAILED \S+"),
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"

@@ -1227,3 +1227,76 @@ def test_a_look_at_a_file_with_its_errors_sent_to_dev_null_is_no_change(git_proj
                .stop("The sqlx macros connect at compile time; build with `SQLX_OFFLINE=true`."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["change"] == "Set `SQLX_OFFLINE=true`: `SQLX_OFFLINE=true cargo build -p api`."
+
+
+def test_a_server_whose_start_failed_passes_when_it_starts_again_and_answers(git_project, store):
+    session = (Session("relx", git_project, prompt="The release crashes on boot complaining about the port")
+               .fail("PORT=8088 _build/prod/rel/ledger/bin/ledger foreground",
+                     "Exit code 1\n=CRASH REPORT==== exception error: bad argument\n  in function list_to_integer/1\n"
+                     "     called as list_to_integer(\"${PORT}\")")
+               .ok("RELX_REPLACE_OS_VARS=true PORT=8088 _build/prod/rel/ledger/bin/ledger daemon && sleep 2 && "
+                   "curl -s localhost:8088/health", '{"status":"ok"}')
+               .stop("relx only substitutes OS env vars into sys.config when `RELX_REPLACE_OS_VARS=true` is set."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"].startswith("Set `RELX_REPLACE_OS_VARS=true`")
+    # a request that answered is no server start: a plain curl after a failure proves nothing
+    other = (Session("curl", git_project, prompt="the api is down")
+             .fail("npm run dev", "Exit code 1\nError: listen EADDRINUSE: address already in use :::3000")
+             .ok("curl -s localhost:3000/health", '{"ok":true}')
+             .stop("Another instance was already running."))
+    assert _candidates(store, other)[0] == []
+
+
+def test_a_fix_made_for_another_failure_while_this_one_was_open_belongs_to_that_one(git_project, store):
+    session = (Session("eas", git_project, prompt="Get an iOS preview build going on EAS")
+               .fail("npx eas-cli build --platform ios --non-interactive", "Exit code 1\nError: build command "
+                                                                          "failed. ios.bundleIdentifier is missing")
+               .edit("app.json", '    "ios": {\n      "supportsTablet": true\n    },',
+                     '    "ios": {\n      "supportsTablet": true,\n      "bundleIdentifier": "com.acme.notes"\n    },')
+               .fail("npx expo-doctor", "Exit code 1\n✖ Check that packages match versions required by installed "
+                                        "Expo SDK\n  react-native-reanimated@3.14.0 - expected version: ~3.10.1")
+               .edit("package.json", '"react-native-reanimated": "^3.14.0",', '"react-native-reanimated": "~3.10.1",')
+               .ok("npm install && npx expo-doctor", "✔ Check that packages match versions required by installed "
+                                                      "Expo SDK")
+               .ok("npx eas-cli build --platform ios --non-interactive --no-wait", "✔ Build queued")
+               .stop("1. EAS needs `ios.bundleIdentifier` in `app.json`.\n2. `expo-doctor` flagged "
+                     "react-native-reanimated 3.14; pinned it to `~3.10.1`."))
+    eas, doctor = sorted(_candidates(store, session)[0], key=lambda c: "expo-doctor" in c["title"])
+    assert "bundleIdentifier" in eas["title"] and "reanimated" not in eas["change"] + eas["title"]
+    assert '"~3.10.1"' in doctor["change"] and "bundleIdentifier" not in doctor["change"]
+
+
+def test_a_rule_of_the_project_stated_about_the_sessions_own_lint_failure_is_kept(git_project, store):
+    session = (Session("sigil", git_project, prompt="Add an overdue-balance service with a spec")
+               .write("app/services/billing/overdue.rb", "# frozen_string_literal: true\nclass Overdue\nend\n")
+               .fail("bundle exec rubocop app/services/billing", "Exit code 1\napp/services/billing/overdue.rb:1:1: C: "
+                                                                  "Sorbet/StrictSigil: Sorbet sigil should be at least "
+                                                                  "strict got none.")
+               .edit("app/services/billing/overdue.rb", "# frozen_string_literal: true",
+                     "# typed: strict\n# frozen_string_literal: true")
+               .ok("bundle exec rubocop app/services/billing", "1 file inspected, no offenses detected")
+               .stop("This repo requires `# typed: strict` on every file under app/, so the class declares it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "# typed: strict" in candidate["change"]
+    assert "Sorbet/StrictSigil" in candidate["title"]
+    # the same clean-up without the rule stated is the session tidying its own code
+    other = (Session("sigil2", git_project, prompt="Add an overdue-balance service")
+             .write("app/services/billing/due.rb", "# frozen_string_literal: true\nclass Due\nend\n")
+             .fail("bundle exec rubocop app/services/billing", "Exit code 1\napp/services/billing/due.rb:1:1: C: "
+                                                                "Sorbet/StrictSigil: Sorbet sigil should be at least "
+                                                                "strict got none.")
+             .edit("app/services/billing/due.rb", "# frozen_string_literal: true",
+                   "# typed: strict\n# frozen_string_literal: true")
+             .ok("bundle exec rubocop app/services/billing", "1 file inspected, no offenses detected")
+             .stop("Added the service; rubocop is clean."))
+    assert _candidates(store, other) == ([], ["self_inflicted"])
+
+
+def test_a_dns_timeout_while_downloading_is_flaky(git_project, store):
+    session = (Session("dns", git_project, prompt="golangci-lint is red on my branch")
+               .fail("golangci-lint run ./...", "Exit code 3\nlevel=error msg=\"Running error: context loading failed: "
+                                                "go: github.com/jackc/pgx/v5@v5.6.0: dial tcp: lookup proxy.golang.org: "
+                                                "i/o timeout\"")
+               .ok("go mod download && golangci-lint run ./...", "")
+               .stop("The red run was just a DNS timeout while go was downloading pgx; nothing wrong in the code."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
