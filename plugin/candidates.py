@@ -80,7 +80,9 @@ _UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|witho
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
                    r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out|"
-                   r"dns (?:timeout|failure|error|hiccup|blip)|timed out while (?:downloading|fetching|resolving))\b|"
+                   r"dns (?:timeout|failure|error|hiccup|blip)|timed out while (?:downloading|fetching|resolving)|"
+                   r"(?:a |an )?(?:http )?50[234]\b[^.;]{0,60}?\b(?:is |was )?(?:fine|ok|gone|resolved) now|"
+                   r"nothing (?:to change|was wrong|wrong) in the (?:project|code|repo(?:sitory)?))\b|"
                    # "the second run of the same command built fine", "with nothing changed, the next run passed"
                    rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
                    r"(?:re-?runs?|re-?tries|retries|re-?ran)\s+(?:it\s+)?(?:with nothing changed|without (?:any )?changes?|"
@@ -398,6 +400,9 @@ def is_autofix(command: str) -> bool:
     parsed = parse_command(command)
     if _FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]):
         return not ({"--check", "--diff", "-l", "--list-different", "--dry-run"} & set(parsed["flags"]))
+    if re.search(r"(?:^|[\s:])(?:spotlessApply|spotless:apply|ktlintFormat|formatKotlin|scalafmtAll|"
+                 r"googleJavaFormat|fmt:format|checkstyle:fix)\b", parsed["check"]):
+        return True  # a build tool's formatter task: ``./gradlew :http-client:spotlessApply``
     return is_static_check(command) and bool(_AUTOFIX_FLAGS & set(parsed["flags"]))
 
 
@@ -618,6 +623,30 @@ def _actual_values(failure_text: str) -> set[str]:
     return values
 
 
+# a check told to look away: a suppression comment, or a file's strictness lowered (``# typed: strict`` → ``false``)
+_SUPPRESSION = LazyRegex(r"(?i)#\s*type:\s*ignore|@ts-(?:ignore|nocheck|expect-error)|eslint-disable|#\s*noqa\b|"
+                         r"#\s*pylint:\s*disable|rubocop:disable|#\[allow\(|@Suppress(?:Warnings)?\(|//\s*nolint\b|"
+                         r"phpstan-ignore|@psalm-suppress|#\s*pyright:\s*ignore|NOLINT\b|@SuppressLint\(")
+_STRICTNESS = LazyRegex(r"#\s*typed:\s*(\w+)|[\"']?(?:strict\w*|noImplicitAny|warningsAsErrors|allWarningsAsErrors)[\"']?"
+                        r"\s*[:=]\s*(true|false)")
+_STRICT_RANK = {"ignore": 0, "false": 1, "true": 2, "strict": 3, "strong": 4}
+
+
+def _silences(hunks: list[dict]) -> bool:
+    """Whether a change makes a linter or type checker stop looking rather than fixing what it reported."""
+    for hunk in hunks:
+        old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
+        added = [l for l in new_lines if l not in old_lines]
+        removed = [l for l in old_lines if l not in new_lines]
+        if any(_SUPPRESSION.search(l) for l in added) and not any(_SUPPRESSION.search(l) for l in removed):
+            return True
+        before = [m.group(1) or m.group(2) for l in removed for m in [_STRICTNESS.search(l)] if m]
+        after = [m.group(1) or m.group(2) for l in added for m in [_STRICTNESS.search(l)] if m]
+        if before and after and _STRICT_RANK.get(after[0].lower(), 9) < _STRICT_RANK.get(before[0].lower(), -1):
+            return True
+    return False
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -686,7 +715,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     command = observation.get("target") or ""
     check = parse_command(command)["check"]
-    if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install":
+    if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
+            or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
         return True
     if _starts_service(command) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
         return True  # a service started after a failure that says it could not reach one
@@ -1487,7 +1517,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
     # (split as written: _sentences drops the "Also" that marks a request)
-    requests = [s for p in prompts for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+", p["text"]))
+    requests = [s for p in prompts for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+|,\s+(?=also\b)", p["text"]))
                 if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     if chain["kind"] == "same_job" and edits:  # the way the job is done is the lesson; the edits were the task's
@@ -1547,13 +1577,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     prep = [p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
-        if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])):
-            chain["_skip"] = "weakened_test"
+        if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])) or (
+                is_static_check(failure["target"]) and _silences(hunks)):
+            chain["_skip"] = "weakened_test"  # (a linter or type checker told to look away is weakened the same way)
             return None
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
         return None
-    if is_static_check(failure["target"]) and (is_autofix(resolved_by["target"]) or
+    format_failure = re.search(r"(?i)spotless\w*Check|ktlint\w*Check|would reformat|formatting (?:violations|issues)|"
+                               r"Code style issues found|not formatted", failure.get("error_text") or "")
+    if (is_static_check(failure["target"]) or format_failure) and (is_autofix(resolved_by["target"]) or
                                                any(is_autofix(c["target"]) for c in commands)):
         chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
         return None

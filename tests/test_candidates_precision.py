@@ -1300,3 +1300,43 @@ def test_a_dns_timeout_while_downloading_is_flaky(git_project, store):
                .ok("go mod download && golangci-lint run ./...", "")
                .stop("The red run was just a DNS timeout while go was downloading pgx; nothing wrong in the code."))
     assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+@pytest.mark.parametrize("old, new", [
+    ("# typed: strict\nclass Refund", "# typed: false\nclass Refund"),
+    ("    reason = refund.reason", "    reason = refund.reason  # type: ignore[attr-defined]"),
+    ("const r = refund.reason;", "// @ts-expect-error\nconst r = refund.reason;"),
+])
+def test_a_type_checker_told_to_look_away_is_a_weakened_check(git_project, store, old, new):
+    session = (Session("silence", git_project, prompt="srb tc fails on the refund service")
+               .fail("bundle exec srb tc", "Exit code 1\napp/services/refund.rb:44: Method reason does not exist on "
+                                           "Refund https://srb.help/7003")
+               .edit("app/services/refund.rb", old, new)
+               .ok("bundle exec srb tc", "No errors! Great job.")
+               .stop("srb tc is green."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_format_check_fixed_by_the_build_tools_formatter_is_routine(git_project, store):
+    session = (Session("spotless", git_project, prompt="make the http-client check pass")
+               .fail("./gradlew :http-client:check", "Exit code 1\n> Task :http-client:spotlessJavaCheck FAILED\n"
+                                                     "The following files had format violations:")
+               .ok("./gradlew :http-client:spotlessApply", "BUILD SUCCESSFUL in 3s")
+               .ok("./gradlew :http-client:check", "BUILD SUCCESSFUL in 21s")
+               .stop("Formatting was off in two files; spotlessApply fixed it."))
+    assert _candidates(store, session) == ([], ["routine_plumbing"])
+
+
+def test_a_download_that_got_a_502_and_an_edit_asked_for_mid_sentence_teach_nothing(git_project, store):
+    session = (Session("502", git_project, prompt="composer install fails on the bedrock site, also please document "
+                                                  "WP_ENVIRONMENT_TYPE in .env.example")
+               .fail("composer install", "Exit code 2\n  - Downloading wpackagist-plugin/wordfence (7.11.6)\n"
+                                         "    Failed to download wpackagist-plugin/wordfence from dist: The "
+                                         "\"https://downloads.wordpress.org/plugin/wordfence.7.11.6.zip\" file could "
+                                         "not be downloaded (HTTP/2 502 )")
+               .edit(".env.example", "WP_ENV='development'", "WP_ENV='development'\nWP_ENVIRONMENT_TYPE='development'")
+               .ok("composer install", "Generating optimized autoload files")
+               .stop("composer install went through on the second run; the first failure was a 502 from "
+                     "downloads.wordpress.org, which is fine now, nothing to change in the project. Separately, "
+                     "`.env.example` now documents `WP_ENVIRONMENT_TYPE`."))
+    assert _candidates(store, session)[0] == []
