@@ -348,8 +348,9 @@ def _redact_assignment(match: re.Match) -> str:
             return _redact_inside(match, quote, value)
         return match.group(0)
     secret = False
-    if kind == "strong":
-        secret = not _trivial_value(value, key) and (bool(quote) or " " not in value)
+    if kind == "strong":  # (a code span with words in it is a command: "All tests pass: `prove -lr t/`")
+        secret = not _trivial_value(value, key) and (bool(quote) or " " not in value) \
+            and not (quote == "`" and " " in value.strip())
     elif kind == "weak":
         secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True)
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)

@@ -112,6 +112,7 @@ def test_credentials_on_the_command_line_and_in_credential_files(text, secret):
     "Pass `--vault-password-file ~/.ansible/vault_pass_prod`: `ansible-playbook site.yml --check`.",
     "set `imagePullSecrets: [{name: ghcr-pull}]` in values-staging.yaml",
     "NODE_OPTIONS=--max-old-space-size=4096 npm run build", 'export NODE_OPTIONS="--max-old-space-size=4096"',
+    "All 57 tests pass: `carton exec -- prove -lr t/`",
 ])
 def test_command_line_look_alikes_survive(text):
     assert redact(text) == text
