@@ -82,7 +82,8 @@ _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?
                    r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out|"
                    r"dns (?:timeout|failure|error|hiccup|blip)|timed out while (?:downloading|fetching|resolving)|"
                    r"(?:a |an )?(?:http )?50[234]\b[^.;]{0,60}?\b(?:is |was )?(?:fine|ok|gone|resolved) now|"
-                   r"nothing (?:to change|was wrong|wrong) in the (?:project|code|repo(?:sitory)?))\b|"
+                   # ("nothing wrong in the code: Postgres wasn't running" names a cause; nothing to change does not)
+                   r"nothing to change in the (?:project|code|repo(?:sitory)?))\b|"
                    # "the second run of the same command built fine", "with nothing changed, the next run passed"
                    rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
                    r"(?:re-?runs?|re-?tries|retries|re-?ran)\s+(?:it\s+)?(?:with nothing changed|without (?:any )?changes?|"

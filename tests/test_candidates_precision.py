@@ -1340,3 +1340,15 @@ def test_a_download_that_got_a_502_and_an_edit_asked_for_mid_sentence_teach_noth
                      "downloads.wordpress.org, which is fine now, nothing to change in the project. Separately, "
                      "`.env.example` now documents `WP_ENVIRONMENT_TYPE`."))
     assert _candidates(store, session)[0] == []
+
+
+def test_nothing_wrong_in_the_code_with_a_cause_is_still_a_lesson(git_project, store):
+    session = (Session("pgdown", git_project, prompt="the dart tests fail locally")
+               .fail("dart test test/orders_test.dart", "Exit code 1\nSocketException: Connection refused (OS Error: "
+                                                        "Connection refused, errno = 111), port = 54432")
+               .ok("docker compose up -d postgres", "Container shop-postgres-1  Started")
+               .ok("dart test test/orders_test.dart", "00:02 +12: All tests passed!")
+               .stop("Nothing wrong in the code: the tests connect to Postgres on port 54432, and the `postgres` "
+                     "service in docker-compose.yml wasn't running. `docker compose up -d postgres` fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docker compose up -d postgres" in candidate["change"]
