@@ -1853,6 +1853,11 @@ def _give_inner_changes_away(chains: list[dict]) -> None:
                      and outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"]
                      and inner["kind"] != "error_changed" and outer["kind"] != "error_changed"
                      for c in [*inner["changes"], *inner["attempts"], inner["success"]]}
+        # (an edit to a file the outer problem's own changes touch stays: it may correct one of them, and the net
+        # change must see it: ``fmt/10.2.1`` then ``fmt/10.1.1`` in conanfile.txt)
+        own_files = {f for c in outer["all_changes"] if c["id"] not in inner_ids for f in c.get("files") or []}
+        inner_ids = {i for i in inner_ids if not any(set(c.get("files") or []) & own_files
+                                                    for c in outer["all_changes"] if c["id"] == i)}
         if inner_ids:
             for key in ("changes", "attempts", "all_changes"):
                 outer[key] = [c for c in outer[key] if c["id"] not in inner_ids]
