@@ -997,7 +997,7 @@ def find_chains(observations: list[dict], account: str = "",
 
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
-                     r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?(?:with|through|from|via|instead)|"
+                     r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?from|"
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use)\b")
 
@@ -1041,14 +1041,14 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     failed_said = any(_names_run(before["argv"], s) and re.search(r"(?i)\bfail", _prose(s)) for s in sentences)
+    job = command_job(failure["target"])
     for obs in later:
         if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]):
             continue
         after = parse_command(obs["target"])
         if after["family"] == family or not after["family"]:
             continue
-        same_job = command_job(failure["target"]) is not None and command_job(failure["target"]) == command_job(
-            obs["target"])
+        same_job = job is not None and job == command_job(obs["target"])
         same_word = before["argv"][1:2] == after["argv"][1:2] and len(after["argv"]) > 1 \
             and not after["argv"][1].startswith("-")
         if (same_job or same_word or failed_said) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
@@ -1889,8 +1889,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
                          for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
         chain["_earlier_files"] = earlier_edits - changed
-        own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_signature") or "") \
-            or _SELF_INFLICTED.search(chain["failure"].get("error_text") or "") \
+        # (the error text, not only its signature: "syntax error" may sit below the line the signature keeps)
+        own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_text") or chain["failure"].get("error_signature")
+                                          or "") \
             or is_static_check(chain["failure"]["target"]) \
             or _compile_error_in(chain["failure"], earlier_edits) \
             or _passed_before(chain["failure"], observations)
