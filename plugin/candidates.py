@@ -28,7 +28,7 @@ import shlex
 
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .record import lesson_title
+from .record import lesson_title, scaffolding
 from .store import Store
 from .text import one_line
 
@@ -603,8 +603,8 @@ def _short_diff(hunk: dict) -> str:
         if len(a_mid) <= 40 and len(b_mid) <= 40:
             return f"`{a_mid}` → `{b_mid}`"
         return f"`{one_line(b, 70)}`"
-    if added:
-        return f"add `{one_line(added[0], 70)}`"
+    if added:  # what a block holds, not the line that opens it or an import it needs
+        return f"add `{one_line(next((l for l in added if not scaffolding(l)), added[0]), 70)}`"
     if removed:
         return f"remove `{one_line(removed[0], 70)}`"
     return "rewrite"
@@ -761,6 +761,17 @@ def _packages(command: str) -> set[str]:
     words = _words(match.group(1)) if match else []
     return {re.split(r"[=<>@~\[ !]", w.strip("\"'"), 1)[0].lower() for w in words
             if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)}
+
+
+def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> bool:
+    """Whether ``later`` is another program given every package the failing line added (``yarn add chart.js`` →
+    ``bin/importmap pin chart.js``), and not a look at them (``npm view left-pad``)."""
+    before, after = parse_command(failure["target"]), parse_command(later["target"])
+    if not after["argv"] or _program_name(after["argv"][0]) == _program_name(before["argv"][0]) \
+            or _LOOKING.match(after["family"]):
+        return False
+    named = {re.split(r"[=<>@~\[ !]", w.strip("\"'"), 1)[0].lower() for w in after["argv"][1:] if not w.startswith("-")}
+    return packages <= named
 
 
 def _starts_service(command: str) -> bool:
@@ -948,6 +959,7 @@ def find_chains(observations: list[dict], account: str = "",
         if missing and missing not in family.split():
             family = missing  # ``head f | jq .``: the stage that failed is jq
         job = command_job(failure["target"])
+        adding = _packages(failure["target"])  # ``yarn add chart.js``: another tool adding chart.js is the way
         signature = failure.get("error_signature")
         events: list[dict] = [failure]
         success = None
@@ -972,6 +984,10 @@ def find_chains(observations: list[dict], account: str = "",
                     and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
                     and (job == "install" or not _MUTATING.search(later["target"])):
                 success, kind = later, "same_job"
+                break
+            if adding and later["outcome"] == "ok" and _is_check(later) and not any(
+                    e["tool"] in EDIT_TOOLS for e in events) and _adds_with_another_tool(failure, later, adding):
+                success, kind = later, "same_job"  # ``yarn add chart.js`` → ``bin/importmap pin chart.js``
                 break
             if _is_change(later, failure, account):
                 events.append(later)
@@ -1721,7 +1737,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",
                       shown or "")
     problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
-    fix_title = "; ".join(p if len(p) <= 90 else re.sub(r"^.*? in (\S+)$", r"change \1", p) for p in fix_parts[:2])
+    # a long step is titled by what it adds ("add `db.execSQL(…)`", its file named by the change line), and only when
+    # that is long too by its file ("change app/…/Migrations.kt")
+    fix_title = "; ".join(p if len(p) <= 90 else next(
+        (short for short in [re.sub(r" in \S+$", "", p)] if len(short) <= 90),
+        re.sub(r"^.*? in (\S+)$", r"change \1", p)) for p in fix_parts[:2])
     said_fix = _stated_fix_clause(fixes, fix_words)
     title = lesson_title(problem, said_fix or fix_title)
     change = "\n".join(change_lines)
@@ -1800,6 +1820,76 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
         "verified": 1 if passed else 0,
         "_run_key": f"decision:{last_edit['id']}",
         "_reason": "stated_decision",
+    }
+
+
+# the user reporting a failure ("The EAS iOS preview build started failing after the SDK 51 upgrade")
+_REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)?|errors? out|no longer (?:builds|"
+                      r"compiles|starts|runs))\b")
+
+
+def _command_words(command: str) -> set[str]:
+    """The words of a command's program, subcommand and arguments (``npx eas-cli build --profile preview`` →
+    ``eas``, ``cli``, ``build``, ``profile``, ``preview``, …), lowercased."""
+    return {w for w in re.split(r"[^a-z0-9]+", " ".join(parse_command(command)["argv"]).lower()) if len(w) >= 3}
+
+
+def candidate_from_report(session: dict, said: dict, observations: list[dict], prompts: list[dict]) -> dict | None:
+    """A failure the user reports with its cause, that never ran in the session ("the preview build fails because
+    eas.json still pins node 16"): the edit of what the report names, verified by a later passing run of what it
+    says fails (two or more of the command's words in the report: ``eas-cli build --platform ios --profile
+    preview``)."""
+    if not prompts or any(o["outcome"] == "error" and _is_check(o) for o in observations):
+        return None  # a failure that ran is a chain's to explain
+    cwd = session.get("cwd")
+    text = " ".join(p["text"] for p in prompts)
+    sentences = _sentences(text)
+    reports = [s for s in sentences if _REPORTED.search(s)]
+    causes = [s for s in sentences if _USER_CAUSE.search(s)]
+    if not reports or not causes:
+        return None
+    # the edits of what the report names: a file by name, or its changed lines by the cause's own words
+    edits = [o for o in observations if o["tool"] in EDIT_TOOLS and _is_change(o)]
+    named = [e for e in edits if any(_named_in(_rel(f, cwd), text) for f in e.get("files") or [])
+             or _relevance(" ".join(c[1] for c in _edit_sides(e)), _tokens(" ".join(causes))) >= 2]
+    if not named:
+        return None
+    last_edit = max(e["id"] for e in named)
+    report_words = {w for w in re.split(r"[^a-z0-9]+", " ".join(reports).lower()) if len(w) >= 3}
+    checks = [o for o in observations if o["id"] > last_edit and o["outcome"] == "ok" and _is_check(o)
+              and not _MUTATING.search(o["target"]) and len(_command_words(o["target"]) & report_words) >= 2]
+    if not checks:
+        return None
+    check = checks[0]
+    net = net_changes(named, cwd)
+    for path, hunks in net.items():
+        if _is_weakening(path, hunks):
+            return None  # the reported test made to pass by weakening it: never a fix
+    hunks = {path: h for path, h in net.items() if h}
+    if not hunks:
+        return None
+    report = one_line(reports[0].rstrip("."), 200)
+    cause = next((s for s in causes if s != reports[0]), causes[0])
+    fixes = [s for s in said.get("fix") or [] if s not in causes]
+    command = one_line(shown_command(check["target"], cwd), 140)
+    fix_parts = [f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()]
+    fix_title = "; ".join(p if len(p) <= 90 else re.sub(r" in \S+$", "", p) for p in fix_parts[:2])
+    passed_line = _raw_error_line(dict(check, error_text=check.get("body") or "")) or ""
+    return {
+        "title": lesson_title(report, fix_title),
+        "summary": " ".join([f"The user's diagnosis: {one_line(cause, 200)}"] + fixes[:1]),
+        "kind": "fix",
+        "trigger": f"Reported by the user: {report}",
+        "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",
+                      "source": f"observation {check['id']}", "observation_id": check["id"]}],
+        "change": "\n".join(_diff_text(path, h) for path, hs in hunks.items() for h in hs[:2]),
+        "validation": {"passed": [f"`{command}` passed after the change (observation {check['id']})"],
+                       "not_performed": ["The failure itself was not run in this session: the user reported it."]},
+        "scope": "project", "conditions": "", "files": sorted(hunks), "error_signatures": [], "tags": [],
+        "observation_ids": [e["id"] for e in named] + [check["id"]],
+        "verified": 1,
+        "_run_key": f"report:{last_edit}",
+        "_reason": "reported_failure",
     }
 
 
@@ -1909,7 +1999,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         candidates.append(candidate)
     # a "decision" made while a failure stayed unresolved is an attempt at it, not a choice a reader can reuse
     if not candidates and "weakened_test" not in notes and "unresolved_failure" not in notes:
-        decision = candidate_from_decision(session, said, observations, prompts)
+        decision = candidate_from_decision(session, said, observations, prompts) if notes else (
+            candidate_from_report(session, said, observations, prompts)
+            or candidate_from_decision(session, said, observations, prompts))
         if decision:
             candidates.append(decision)
     if not candidates and not notes:

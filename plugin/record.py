@@ -184,6 +184,13 @@ _LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s
 _PYTEST_FAILED = re.compile(r"\b(?:FAILED|ERROR)\s+\S+\s+-\s+")
 _DOTTED_EXCEPTION = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b)")
 _ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+([\w.@+-]+)")
+# the wrappers of a chained exception (``RuntimeException: RuntimeException: BuildException: Build failure``): the
+# innermost exception says what went wrong
+_WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=[A-Z]\w*(?:Error|Exception)\b)")
+# a changed line that only holds code around the change: an import, or a line that only opens a block
+# (``sourceSets {``, ``providers: [``, ``val M = object : Migration(3, 4) {``) whose next line says what it holds
+_SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
+                         r"|use\s+[\w:\\{}, ]+;|.*[{(\[]\s*$)")
 _ERROR_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|(?i:\berror\b\s*[:\[]|\bfatal:|\bpanic)")
 _ERROR_WORD = re.compile(r"(?i)error|exception|fail|fatal|panic|denied|not found|no such|cannot|can't|unable")
 _FIRST_PERSON = re.compile(r"(?i)^(?:(?:so|then|finally|and)\s+)?(?:I|we)\s+(?:have\s+|had\s+|then\s+|just\s+)?")
@@ -205,6 +212,12 @@ def error_line(text: str) -> str:
     return (named or failed or lines)[-1]
 
 
+def scaffolding(line: str) -> bool:
+    """A changed line that only holds code around the change (an import, a line that opens a block): the line after
+    it, or another file's, says what changed."""
+    return bool(_SCAFFOLDING.match(line))
+
+
 def _title_part(text: str, error: bool = True) -> str:
     """One clause of a title: the line that says something (the error line of a log, or a fix's first line),
     without log furniture or absolute paths."""
@@ -215,6 +228,7 @@ def _title_part(text: str, error: bool = True) -> str:
     text = _PYTEST_FAILED.sub("", text)
     text = _DOTTED_EXCEPTION.sub(r"\1", text)
     if error:
+        text = _WRAPPING_EXCEPTIONS.sub("", text)
         text = _ABSOLUTE_PATH.sub(r"\1", text)
     else:  # a fix keeps the paths it quotes: `SSL_CERT_FILE=/etc/ssl/certs/corp.pem` is the lesson
         text = re.sub(r"(`[^`]*`)|([^`]+)", lambda m: m.group(1) or _ABSOLUTE_PATH.sub(r"\1", m.group(2)), text)

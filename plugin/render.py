@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from .provenance import provenance, provenance_labels
-from .record import error_line, lesson_problem
+from .record import error_line, lesson_problem, scaffolding
 from .sanitize import neutralise
 from .text import estimate_tokens, one_line
 
@@ -92,13 +92,39 @@ def _observation_ref(item: dict) -> str:
     return f" (observation {item['observation_id']})" if isinstance(item.get("observation_id"), int) else ""
 
 
-def _change_text(change: str, compact: bool = False) -> str:
-    """The change as one readable line: diff hunk headers dropped, lines joined; a card keeps a diff's added
-    lines only (the state to reach), which the removed ones would otherwise push past the line's bound."""
+def _change_text(change: str, compact: bool = False, limit: int | None = None) -> str:
+    """The change as one readable line: diff hunk headers dropped, lines joined.
+
+    A card (``compact``) keeps a diff's added lines only (the state to reach), names each file once, and within
+    ``limit`` gives way in this order: long paths to their ends, then the lines around the change (imports, a line
+    that opens a block), then the last lines of the longest file's part; so each file's first changed line shows
+    before any file's second."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
              if line.strip() and not _HUNK_HEADER.match(line.strip())]
     if compact and any(re.match(r"\+(?!\+)", line) for line in lines):
         lines = [line for line in lines if not re.match(r"-(?!-)", line)]
+    if not compact:
+        return _joined(lines)
+    parts: dict[str, list[str]] = {}  # file header (or "") -> its lines, in order of first appearance
+    header = ""
+    for line in lines:
+        if _FILE_HEADER.match(line):
+            header = line
+            parts.setdefault(header, [])
+        else:
+            parts.setdefault(header, []).append(line)
+    parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
+             for h, body in parts.items()}
+    for give_way in (_drop_scaffolding, _drop_last_line):
+        while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
+            pass
+    return _joined(_flat(parts))
+
+
+_FILE_HEADER = re.compile(r"^[\w.@+~/-]+:$")
+
+
+def _joined(lines: list[str]) -> str:
     out = ""
     for line in lines:
         line = line.strip() if not line.startswith(("+", "-")) else line
@@ -106,15 +132,44 @@ def _change_text(change: str, compact: bool = False) -> str:
     return out
 
 
-def _named_check(check: str, note: dict, shown: str) -> str:
-    """A check that reran the failing command, or the changed one, named rather than spelt out again on a card; spelt
-    out when the card has not shown it whole (a cut change line)."""
+def _flat(parts: dict[str, list[str]]) -> list[str]:
+    return [line for header, body in parts.items() for line in ([header] if header else []) + body]
+
+
+def _short_path(header: str) -> str:
+    """``app/src/main/java/com/acme/data/Migrations.kt:`` as ``app/…/data/Migrations.kt:``."""
+    names = header[:-1].split("/") if header else []
+    return f"{names[0]}/…/{names[-2]}/{names[-1]}:" if len(names) > 4 else header
+
+
+def _drop_scaffolding(parts: dict[str, list[str]]) -> bool:
+    for body in parts.values():
+        for i, line in enumerate(body):
+            if len(body) > 1 and line.startswith(("+", "-")) and scaffolding(line):
+                del body[i]
+                return True
+    return False
+
+
+def _drop_last_line(parts: dict[str, list[str]]) -> bool:
+    """The last diff line of the longest file's part (prose, "Run `x` before `y`.", is never dropped: inert cuts it)."""
+    diffs = [body for body in parts.values() if len(body) > 1 and body[-1].startswith(("+", "-"))]
+    if not diffs:
+        return False
+    max(diffs, key=lambda body: len(_joined(body))).pop()
+    return True
+
+
+def _named_check(check: str, note: dict, shown: str, limit: int) -> str:
+    """A check that reran the failing command, or the changed one, named rather than spelt out again on a card (and,
+    short as that is, never cut to a stub); spelt out, within ``limit``, when the card has not shown it whole (a cut
+    change line)."""
     match = re.match(r"`([^`]+)` (passed.*)", check)
     if match and match.group(1) in str(note.get("trigger") or ""):
-        return f"the failing command {match.group(2)}"
+        return inert(f"the failing command {match.group(2)}")
     if match and match.group(1) in shown:
-        return f"the fixed command {match.group(2)}"
-    return check
+        return inert(f"the fixed command {match.group(2)}")
+    return inert(check, limit)
 
 
 def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = None) -> list[tuple[str, str]]:
@@ -128,7 +183,8 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     lines.append(("Cause and fix", inert(_whole_sentences(note.get("summary"), limits["summary"]), limits["summary"])))
     if not compact or not _said_already(lesson_problem(note.get("trigger")), note.get("title")):
         lines.append(("When", inert(note.get("trigger"), limits["trigger"])))
-    lines.append(("Change", inert(_change_text(note.get("change"), compact), limits["change"])))
+    lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None),
+                                  limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     for item in evidence:
         if is_attempt(item):
@@ -143,8 +199,8 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
         break  # the first quote is the failure; later ones are the passing run, named by the check below
     validation = note.get("validation") if isinstance(note.get("validation"), dict) else {}
     seen = " ".join([str(note.get("title") or "")] + [value for _, value in lines])
-    passed = [inert(_named_check(_OBSERVATION_REF.sub("", str(v)), note, seen) if compact else v, limits["check"])
-              for v in validation.get("passed") or [] if str(v).strip()]
+    passed = [_named_check(_OBSERVATION_REF.sub("", str(v)), note, seen, limits["check"]) if compact
+              else inert(v, limits["check"]) for v in validation.get("passed") or [] if str(v).strip()]
     missing = [inert(v, limits["check"]) for v in validation.get("not_performed") or [] if str(v).strip()]
     if passed:
         lines.append(("Checked", passed[0] if compact else "; ".join(passed)))
@@ -197,7 +253,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     # to a stub, "When: Running `ansible-playbook -i inventorie…", tells nothing); then the other lines give way,
     # then the cause and fix (to whole sentences), then both further; the change last of all (a card cut to its
     # budget must still show what to do)
-    command = re.search(r"`([^`\s]+)", str(note.get("trigger") or ""))
+    command = re.search(r"`(?:\S*/)?([^`\s/]+)", str(note.get("trigger") or ""))  # `./gradlew …` titled `gradlew …`
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
     phases = iter([([key], 0) for key in said] + [
         (others, 70), (["summary"], 100), (others, 40), (["change"], 70), (["summary"], 60), (["change"], 40)])

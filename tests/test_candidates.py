@@ -267,6 +267,42 @@ def test_the_users_stated_cause_reaches_the_summary(git_project, store):
     assert "BOM" in note["summary"] and "utf-8-sig" in note["change"]
 
 
+def test_a_failure_the_user_reports_with_its_cause_is_learnt_from_the_edit_and_the_run_it_names(git_project, store):
+    (Session("report", git_project, "The nightly docker build fails since the base image bump. It's because "
+                                      "the Dockerfile still installs libssl1.1, which bookworm no longer has.")
+     .edit("Dockerfile", "RUN apt-get install -y libssl1.1", "RUN apt-get install -y libssl3")
+     .ok("docker build -t nightly .", "Successfully built 3f2a1c9e0b7d\nSuccessfully tagged nightly:latest")
+     .stop("Done: installs libssl3 now, and the image builds."))
+    (note,) = store.project_notes(PROJECT)
+    assert note["title"].startswith("The nightly docker build fails since the base image bump — ")
+    assert "The user's diagnosis: It's because the Dockerfile still installs libssl1.1" in note["summary"]
+    assert "+RUN apt-get install -y libssl3" in note["change"] and note["verified"] == 1
+    assert "`docker build -t nightly .` passed after the change" in note["validation"]["passed"][0]
+    assert "reported it" in note["validation"]["not_performed"][0]
+
+
+@pytest.mark.parametrize("check", [
+    "npm run lint",  # a run of something else than what the user says fails
+    None,  # no run at all after the edit
+])
+def test_a_reported_failure_needs_a_passing_run_of_what_failed(git_project, store, check):
+    session = (Session("report-no", git_project, "The nightly docker build fails since the base image bump. "
+                                                 "It's because the Dockerfile still installs libssl1.1.")
+               .edit("Dockerfile", "RUN apt-get install -y libssl1.1", "RUN apt-get install -y libssl3"))
+    if check:
+        session.ok(check, "0 problems")
+    session.stop("Switched to libssl3.")
+    assert store.project_notes(PROJECT) == []
+
+
+def test_a_reported_failing_test_made_to_pass_by_skipping_it_is_no_fix(git_project, store):
+    (Session("report-skip", git_project, "tests/test_refund.py fails in CI because the payment stub returns a float.")
+     .edit("tests/test_refund.py", "def test_refund():", "@pytest.mark.skip\ndef test_refund():")
+     .ok("pytest tests/test_refund.py", "1 skipped in 0.02s")
+     .stop("Skipped it for now."))
+    assert store.project_notes(PROJECT) == []
+
+
 def test_what_the_user_already_tried_is_evidence_not_the_fix(git_project, store):
     (Session("usr", git_project, "The build is out of memory. Raising the heap limit didn't help.")
      .fail("npm run build", "Exit code 134\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out "
@@ -290,6 +326,23 @@ def test_the_projects_way_to_run_its_tests_is_a_convention(git_project, store):
     (note,) = store.project_notes(PROJECT)
     assert note["kind"] == "pattern" and "use `make test` instead" in note["title"]
     assert "make test" in note["change"] and note["verified"] == 1
+
+
+def test_another_tool_adding_the_same_package_is_the_projects_way(git_project, store):
+    (Session("pin", git_project, "add a sparkline using uPlot")
+     .fail("npm install uplot", "Exit code 254\nnpm ERR! code ENOENT\nnpm ERR! syscall open\nnpm ERR! enoent Could "
+                                "not read package.json: Error: ENOENT: no such file or directory, open 'package.json'")
+     .ok("bin/importmap pin uplot", 'Pinning "uplot" to vendor/javascript/uplot.js via download from '
+                                    "https://ga.jspm.io/npm:uplot@1.6.30/dist/uPlot.esm.js")
+     .stop("Added the sparkline. There is no package.json here; JavaScript comes through importmap."))
+    (note,) = store.project_notes(PROJECT)
+    assert "bin/importmap pin uplot" in note["change"] and "bin/importmap pin uplot" in note["title"]
+
+
+def test_a_package_named_by_a_later_look_around_is_no_fix():
+    chains, notes = find_chains([_bash(1, "npm install left-pad@9", False, "npm ERR! code ETARGET"),
+                                 _bash(2, "npm view left-pad versions"), _bash(3, "cat package.json")])
+    assert chains == [] and notes == ["unresolved_failure"]
 
 
 def test_an_install_step_before_the_check_is_the_fix(git_project, store):

@@ -226,3 +226,65 @@ def test_a_trigger_that_restates_the_title_is_left_off_the_card():
 def test_a_fix_of_several_lines_is_titled_by_its_first():
     assert lesson_title("`make` fails with missing PROFILE", "Set PROFILE=release\nall checks pass now") \
         == "`make` fails with missing PROFILE — set PROFILE=release"
+
+
+# a fix over two files whose long diff does not fit a card whole (the shape of a Room migration added and registered)
+TWO_FILES = dict(
+    SECOND_TRY,
+    title=lesson_title("`gradlew :app:testDebugUnitTest` fails with java.lang.RuntimeException: "
+                       "java.lang.IllegalStateException: A migration from 7 to 8 was required but not found",
+                       "change app/src/main/java/org/example/tasks/storage/Migrations.kt"),
+    summary="Version 8 added the `archived` column but no migration from 7 was registered, so existing databases "
+            "could not open. Added `MIGRATION_7_8` and registered it in the builder.",
+    trigger="Running `./gradlew :app:testDebugUnitTest --tests '*TaskDaoTest*'` in this project (it failed with "
+            "java.lang.IllegalStateException: A migration from 7 to 8 was required but not found)",
+    change="app/src/main/java/org/example/tasks/storage/Migrations.kt:\n"
+           "+import androidx.sqlite.db.SupportSQLiteDatabase\n"
+           "+val MIGRATION_7_8 = object : Migration(7, 8) {\n"
+           "+override fun migrate(db: SupportSQLiteDatabase) {\n"
+           "+db.execSQL(\"ALTER TABLE tasks ADD COLUMN archived INTEGER NOT NULL DEFAULT 0\")\n"
+           "app/src/main/java/org/example/tasks/storage/TaskDatabase.kt:\n"
+           "-.addMigrations(MIGRATION_5_6, MIGRATION_6_7)\n"
+           "app/src/main/java/org/example/tasks/storage/TaskDatabase.kt:\n"
+           "+.addMigrations(MIGRATION_5_6, MIGRATION_6_7, MIGRATION_7_8)",
+    validation={"passed": ["`./gradlew :app:testDebugUnitTest --tests '*TaskDaoTest*'` passed after the change "
+                           "(observation 13)"], "not_performed": []},
+    evidence=[{"quote": "java.lang.IllegalStateException: A migration from 7 to 8 was required but not found.",
+               "source": "observation 11", "observation_id": 11}],
+)
+
+
+def test_a_chained_exception_is_titled_by_the_innermost_one():
+    assert TWO_FILES["title"].startswith("`gradlew :app:testDebugUnitTest` fails with IllegalStateException")
+
+
+def test_a_two_file_fix_shows_each_files_change_before_the_lines_around_it():
+    card = full_note(TWO_FILES)
+    assert estimate_tokens(card) <= 150
+    change = card.split("Change: ")[1].splitlines()[0]
+    # the line that says what changed in each file, each file named once; the imports and block openers give way
+    assert 'ALTER TABLE tasks ADD COLUMN archived INTEGER NOT NULL DEFAULT 0' in change
+    assert "+.addMigrations(MIGRATION_5_6, MIGRATION_6_7, MIGRATION_7_8)" in change
+    assert change.count("TaskDatabase.kt:") == 1 and "import androidx" not in change
+    assert "object : Migration(7, 8) {" not in change
+    # the title names `gradlew`, the trigger `./gradlew`: the lines the title says already are left off
+    assert "\nWhen:" not in card and "\nError:" not in card
+    # the check is named whole, not cut to a stub
+    assert "Checked: the failing command passed after the change" in card
+    # a person reading the note gets every line, with the full paths
+    assert "+import androidx.sqlite.db.SupportSQLiteDatabase" in note_for_reading(TWO_FILES)
+    assert "app/src/main/java/org/example/tasks/storage/Migrations.kt" in note_for_reading(TWO_FILES)
+
+
+def test_a_card_with_room_to_spare_keeps_the_whole_change():
+    note = dict(TWO_FILES, change="settings.gradle.kts:\n+include(\":core\")\n+include(\":feature-tasks\")")
+    assert "Change: settings.gradle.kts: +include(\":core\"); +include(\":feature-tasks\")" in full_note(note)
+
+
+def test_a_fix_that_opens_a_block_is_titled_by_what_the_block_holds():
+    from lorebook.candidates import _short_diff
+
+    hunk = {"old": "android {\n", "new": "android {\nsourceSets {\n"
+                                         "getByName(\"androidTest\").assets.srcDir(\"$projectDir/schemas\")\n"}
+    assert _short_diff(hunk) == 'add `getByName("androidTest").assets.srcDir("$projectDir/schemas")`'
+    assert _short_diff({"old": "", "new": "import numpy\n"}) == "add `import numpy`"
