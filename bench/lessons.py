@@ -1,6 +1,6 @@
 """The lesson bench: does the next session get shown the lesson, and only the lesson?
 
-    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9|blind10|blind11|blind12|blind14] [--only L07,B01] [--verbose]
+    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9|blind10|blind11|blind12|blind13|blind14] [--only L07,B01] [--verbose]
 
 Scripted coding sessions of many shapes (a fix by an edit, a fix by a changed
 invocation, a convention, a dependency or config change, several lessons in one
@@ -35,9 +35,10 @@ tuning (the same targets); `blind10` is lessons_blind10_holdout.json (K01..K24),
 same way, frozen, run once by the lead after tuning (the same targets); `blind11` is lessons_blind11_holdout.json
 (M01..M24), an eleventh blind set written the same way, frozen, run once by the lead after tuning (the same
 targets); `blind12` is lessons_blind12_holdout.json (N01..N24), a twelfth blind set written the same way, frozen,
-run once by the lead after tuning (the same targets); `blind14` is lessons_blind14_holdout.json (Q01..Q24),
-a fourteenth blind set written the same way, frozen, run once by the lead after tuning (the same
-targets); `all` is the sixteen files. Each of blind
+run once by the lead after tuning (the same targets); `blind13` is lessons_blind13_holdout.json (P01..P24), a
+thirteenth blind set written the same way, frozen, run once by the lead after tuning (the same targets); `blind14`
+is lessons_blind14_holdout.json (Q01..Q24), a fourteenth written the same way, frozen, run once by the lead after
+tuning (the same targets); `all` is the seventeen files. Each of blind
 to blind6 was opened for the next round of tuning after its one run (their one-run figures are in the
 README), so they are in-sample now: only a set written after the last change proves anything.
 
@@ -84,6 +85,7 @@ def load(which: str) -> list[dict]:
              "lessons_blind10_holdout.json": "blind10",
              "lessons_blind11_holdout.json": "blind11",
              "lessons_blind12_holdout.json": "blind12",
+             "lessons_blind13_holdout.json": "blind13",
              "lessons_blind14_holdout.json": "blind14"}
     sets = [name for name, label in files.items() if which in ("all", label)]
     sessions = []
@@ -243,7 +245,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="all",
                         choices=("all", "dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6",
-                                 "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind14"),
+                                 "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13",
+                                 "blind14"),
                         help="Which sessions to play.")
     parser.add_argument("--only", default="", help="Comma-separated session ids (L01,B07).")
     parser.add_argument("--verbose", "-v", action="store_true", help="Print each session's context and notes.")
@@ -297,7 +300,7 @@ def main() -> None:
         else:
             shutil.rmtree(root, ignore_errors=True)
     names = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8",
-             "blind9", "blind10", "blind11", "blind12", "blind14")
+             "blind9", "blind10", "blind11", "blind12", "blind13", "blind14")
     result = {name: summarise([r for r in rows if r["set"] == name])
               for name in names if any(r["set"] == name for r in rows)}
     result["all"] = summarise(rows)
@@ -315,6 +318,7 @@ def main() -> None:
     result["targets_blind10"] = result["targets_holdout"]
     result["targets_blind11"] = result["targets_holdout"]
     result["targets_blind12"] = result["targets_holdout"]
+    result["targets_blind13"] = result["targets_holdout"]
     result["targets_blind14"] = result["targets_holdout"]
     for name in names:
         if name in result:
