@@ -52,12 +52,12 @@ _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
-    r"no longer|not on PATH|cannot|can't|could not|couldn't|refused|needs?|must|has to|have to|never|"
+    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|needs?|must|has to|have to|never|"
     r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
     r"referenced|configured|enabled|loaded|mounted|exposed))\b"
     r"|原因|因为|由于|導致|导致|ため")
 _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
-                         r"the cause|due to)\b")
+                         r"the cause|due to)\b|^(?:think|suspect|guess|believe)\b")  # (_sentences drops the "I")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
 # the why of a choice ("because", "so that", "to avoid")
@@ -113,8 +113,9 @@ _STATUS_MARK = LazyRegex(r"^(?:[✅✔✓☑]|\[x\])")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
 
 # test files, and the edits that make a failing test pass without fixing anything
-_TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
-                        r"|_spec\.rb$|_test\.exs$")
+_TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
+                        r"|(?:^|/)tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R)$"
+                        r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$")
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
                         r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
                         r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped")
@@ -137,7 +138,12 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
 # (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b|^\s*\[\[?\s.*\s\]\]?\s*$")
 # a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
-_SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true")
+_SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true|"
+                       r"\bexhaustivity\s*=\s*\.(?:off|partial)")  # (TCA's TestStore told not to check every change)
+# the agent saying the test checks less now ("so the test no longer asserts the intermediate `isLoading` state")
+_SAID_WEAKENED = LazyRegex(r"(?i)\b(?:test|spec|assertion|check|it)s?\b[^.;]{0,60}\b(?:no longer|stops?|stopped) "
+                           r"(?:assert|check|verif|expect|compar)\w*|"
+                           r"\b(?:relax|loosen|weaken)(?:ed|s|ing)?\b[^.;]{0,30}\b(?:assert|test|check|expectation|match)")
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
 # ExUnit "left:", pytest's "assert <left> == <right>" (either side)
 _ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+|>\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
@@ -233,6 +239,7 @@ def parse_command(command: str) -> dict:
     """
     segments = _segments(command)
     env: list[str] = []
+    unset: list[str] = []  # variables taken away (``env -u CLOUDFLARE_API_KEY …``, ``unset X; …``)
     cwd = None
     prep: list[str] = []
     check = ""
@@ -245,6 +252,7 @@ def parse_command(command: str) -> dict:
             continue
         if words[0] in ("export", "set", "source", ".") or (words[0] == "unset"):
             env += [w for w in words[1:] if "=" in w]
+            unset += [w for w in words[1:] if words[0] == "unset" and re.fullmatch(r"[A-Za-z_]\w*", w)]
             continue
         if check:
             prep.append(check)
@@ -265,8 +273,14 @@ def parse_command(command: str) -> dict:
             if tuple(words[:len(pattern)]) == pattern:
                 runner += list(pattern)
                 words = words[len(pattern):]
-                while pattern == ("env",) and words and "=" in words[0]:
-                    env.append(words.pop(0))
+                while pattern == ("env",) and words and ("=" in words[0] or words[0] in ("-u", "--unset")):
+                    if words[0].startswith("--unset="):
+                        unset.append(words.pop(0).split("=", 1)[1])
+                    elif words[0] in ("-u", "--unset"):
+                        unset += words[1:2]
+                        del words[:2]
+                    else:
+                        env.append(words.pop(0))
                 changed = True
                 break
         if len(words) > 2 and re.fullmatch(r"python[\d.]*", _program_name(words[0])) and words[1] == "-m":
@@ -275,8 +289,9 @@ def parse_command(command: str) -> dict:
             changed = True
     flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
-    return {"check": " ".join(words), "family": _family(words), "env": env, "runner": " ".join(runner),
-            "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path, "argv": words}
+    return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset,
+            "runner": " ".join(runner), "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path,
+            "argv": words}
 
 
 def _program_name(word: str) -> str:
@@ -383,6 +398,8 @@ def command_job(command: str) -> str | None:
     if task != words[0] and (job := next((j for prefix, j in _SUBCOMMAND_JOBS.items() if task.startswith(prefix)),
                                          None)):
         return job
+    if ":" in words[0].strip(":") and (job := _SUBCOMMAND_JOBS.get(words[0].split(":")[0])):
+        return job  # a task runner's ``test:cljs`` (bb, npm scripts): its first part
     code = _interpreter_code(parsed["argv"])  # ``Rscript -e 'devtools::test()'``: what it calls
     if code is not None:
         return "test" if re.search(r"(?i)(?:^|[\W_])test", code) else None
@@ -410,7 +427,10 @@ def is_autofix(command: str) -> bool:
 def _targets(command: str) -> list[str]:
     """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
     parsed = parse_command(command)
-    words = [w for w in _words(parsed["check"]) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    checked = _words(parsed["check"])
+    # (an option's value, ``--project api``, is the package it picks: _picked_package compares those)
+    words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)
+             and not (i and checked[i - 1] in _VALUE_OPTIONS and checked[i - 1] != "-w")]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
@@ -437,8 +457,10 @@ def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     a, b = _targets(failed), _targets(later)
     picked_a, picked_b = _picked_package(failed), _picked_package(later)
-    if picked_a and picked_b and picked_a != picked_b:
-        return False  # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed
+    if picked_a and picked_b and picked_a != picked_b and not picked_b.endswith("/" + picked_a):
+        # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed (but ``--project api``
+        # and ``--project @acme/api`` name one package)
+        return False
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     if not a or not b or "" in b or "." in b:
@@ -461,10 +483,16 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
 
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
-    parts = {f"env:{e}" for e in parsed["env"]} | {f"flag:{f}" for f in parsed["flags"]
-                                                   if not _NOT_A_FIX_FLAG.match(f)}
-    if parsed["runner"]:
-        parts.add(f"runner:{parsed['runner']}")
+    argv = parsed["argv"]
+    parts = {f"env:{e}" for e in parsed["env"]} | {f"unset:{u}" for u in parsed["unset"]} | {
+        f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
+    # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
+    parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
+              if w in _VALUE_OPTIONS and w != "-w" and not argv[i + 1].startswith("-")}
+    parts -= {f"flag:{w}" for w in argv if w in _VALUE_OPTIONS and any(p.startswith(f"flag:{w} ") for p in parts)}
+    runner = re.sub(r"^env\b\s*", "", parsed["runner"])  # (``env`` only sets or unsets the variables above)
+    if runner:
+        parts.add(f"runner:{runner}")
     if parsed["cwd"]:
         parts.add(f"cwd:{parsed['cwd']}")
     if parsed.get("path"):
@@ -496,12 +524,14 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         kind, value = part.split(":", 1)
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
-        out.append({"env": f"set `{value}`", "flag": f"pass `{value}`", "runner": f"run it through `{value}`",
+        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "flag": f"pass `{value}`",
+                    "runner": f"run it through `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)
-        if kind in ("flag", "runner", "path") and value not in after["argv"]:
+        if kind in ("flag", "runner", "path") and value not in after["argv"] \
+                and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)
             out.append(f"without `{value}`")
     return out
 
@@ -554,12 +584,15 @@ def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
     return {path: [h for h in hunks if h["old"] != h["new"]] for path, hunks in files.items()}
 
 
-def _diff_text(path: str, hunk: dict, limit: int = 240) -> str:
+def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
+    """A hunk as its changed lines (a card shows the added ones it has room for, `lorebook show` all of them)."""
     old = [l for l in hunk["old"].splitlines() if l.strip()]
     new = [l for l in hunk["new"].splitlines() if l.strip()]
     removed = [l for l in old if l not in new]
     added = [l for l in new if l not in old]
-    lines = [f"-{one_line(l, 120)}" for l in removed[:3]] + [f"+{one_line(l, 120)}" for l in added[:4]]
+    lines = [f"-{one_line(l, 120)}" for l in removed[:4]] + [f"+{one_line(l, 120)}" for l in added[:10]]
+    while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
+        lines.pop()
     text = "\n".join(lines)
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
 
@@ -964,11 +997,13 @@ def find_chains(observations: list[dict], account: str = "",
         events: list[dict] = [failure]
         success = None
         kind = None
-        for later in observations[i + 1:]:
+        for k, later in enumerate(observations[i + 1:], start=i + 1):
             if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 break
-            served = later["outcome"] == "ok" and _served_within(failure["target"], later["target"])
+            after = observations[k + 1] if k + 1 < len(observations) else None
+            probe = (after["target"],) if after and after["tool"] == "Bash" and after["outcome"] == "ok" else ()
+            served = later["outcome"] == "ok" and _served_within(failure["target"], later["target"], probe)
             if served:  # ``… ledger daemon && sleep 2 && curl -s localhost:8088/health``: it started, and answered
                 success, kind = dict(later, target=served), "same_check"
                 break
@@ -1078,18 +1113,21 @@ _SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemo
 _PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
 
 
-def _served_within(failed: str, later: str) -> str | None:
-    """The part of a passing ``later`` line that started again the server whose start failed, when a request in the
-    same line then got an answer (``RELX_REPLACE_OS_VARS=true … ledger daemon && sleep 2 && curl …/health``,
-    ``pnpm wrangler pages dev ./dist & sleep 6; curl -sI …``): a server that never exits passes no other way."""
+def _served_within(failed: str, later: str, next_line: tuple[str, ...] = ()) -> str | None:
+    """The part of a passing ``later`` line that started again the server whose start failed, when a request then
+    got an answer, in the same line (``RELX_REPLACE_OS_VARS=true … ledger daemon && sleep 2 && curl …/health``,
+    ``pnpm wrangler pages dev ./dist & sleep 6; curl -sI …``) or as the next passing line (``(uv run litestar …
+    run > log 2>&1 &) ; sleep 3`` then ``curl -s localhost:8000/orders/1``): a server that never exits passes no
+    other way."""
     before = parse_command(failed)
-    if len(before["argv"]) < 2 or not any(_SERVES.match(w) for w in before["argv"][1:3]):
+    if len(before["argv"]) < 2 or not any(_SERVES.match(w) for w in before["argv"][1:5]):
         return None
-    steps = [s.strip() for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later) if s.strip()]
+    steps = [s.strip(" ()") for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later) if s.strip(" ()")]
     program = _program_name(before["argv"][0])
     for n, step in enumerate(steps):
         argv = parse_command(step)["argv"]
-        if argv and _program_name(argv[0]) == program and any(_PROBE.match(s) for s in steps[n + 1:]):
+        if argv and _program_name(argv[0]) == program and (
+                any(_PROBE.match(s) for s in steps[n + 1:]) or any(_PROBE.match(line) for line in next_line)):
             return step
     return None
 
@@ -1421,11 +1459,12 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             continue
         changed_names = {t for t in _tokens(_changed_text(edit)) if "_" in t or len(t) >= 8}
         changed_names |= set(re.findall(r"\b\d{3,}\b", _changed_text(edit)))  # "move the dev server to port 8081"
+        changed_names |= set(re.findall(r"\d+(?:\.\d+)+", _changed_text(edit)))  # "bump engines.node to >=20.11"
         # (a comment in a file the error names by its name may be a directive: ``# typed: strict``)
         directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"])
         if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) and not directive or \
-                any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(r"\b\d{3,}\b", sentence)))
-                    for p in paths for sentence in incidental):
+                any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
+                    r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental):
             unrelated.extend(paths)
             continue
         kept.append(edit)
@@ -1601,6 +1640,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
         return None
+    if any(_TEST_PATH.search(path) for path in fix_hunks) and any(_SAID_WEAKENED.search(_prose(s)) for s in said["all"]):
+        chain["_skip"] = "weakened_test"  # the agent says the test it changed checks less now
+        return None
     format_failure = re.search(r"(?i)spotless\w*Check|ktlint\w*Check|would reformat|formatting (?:violations|issues)|"
                                r"Code style issues found|not formatted", failure.get("error_text") or "")
     if (is_static_check(failure["target"]) or format_failure) and (is_autofix(resolved_by["target"]) or
@@ -1712,6 +1754,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     way = [s for s in _way_sentences(said.get("text") or "") if s not in causes and any(
         len(argv) > 1 and _names_run(argv, s) for argv in ran)]
     fixes = way[:1] + [s for s in fixes if s not in way[:1]]
+    if same_job:  # the way the job is done is the lesson: not a sentence quoting the task's own code
+        passing_argv = parse_command(resolved_by["target"])["argv"]
+        fixes = [s for s in fixes if _names_run(passing_argv, s) or "`" not in s]
     if withheld:  # the change's content is not stored: the agent's line about that file is the only account of it
         names = {os.path.basename(_rel((e.get("files") or [""])[0], cwd)) for e in withheld}
         told = [re.sub(r"^\s*(?:[-*>]|\d+\.)\s*", "", line).replace("**", "").strip()
@@ -1726,9 +1771,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     user_causes = [s for p in prompts for s in _sentences(p["text"])
                    if _USER_CAUSE.search(s) and (not rivals or mine(s))]
     if not causes and user_causes:  # the agent only said what it did: the user's report says why
-        said_by_user = re.sub(r"(?i)^(?:(?:i|we)\s+)?(?:think|suspect|guess|believe)\s+(?:that\s+)?", "",
-                              user_causes[0])
-        causes = [f"The user's diagnosis: {one_line(said_by_user, 200)}"]
+        causes = [_users_diagnosis(user_causes[0])]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
         summary_parts.append(helpless[0])
@@ -1743,6 +1786,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         (short for short in [re.sub(r" in \S+$", "", p)] if len(short) <= 90),
         re.sub(r"^.*? in (\S+)$", r"change \1", p)) for p in fix_parts[:2])
     said_fix = _stated_fix_clause(fixes, fix_words)
+    if same_job and said_fix and not _names_run(parse_command(resolved_by["target"])["argv"], said_fix):
+        said_fix = None  # "Added `empty-cart-total-is-zero`": the task's edit, not the way that passed
     title = lesson_title(problem, said_fix or fix_title)
     change = "\n".join(change_lines)
     evidence = [{"quote": shown or one_line(failure.get("summary"), 160),
@@ -1828,10 +1873,21 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"compiles|starts|runs))\b")
 
 
-def _command_words(command: str) -> set[str]:
-    """The words of a command's program, subcommand and arguments (``npx eas-cli build --profile preview`` →
-    ``eas``, ``cli``, ``build``, ``profile``, ``preview``, …), lowercased."""
-    return {w for w in re.split(r"[^a-z0-9]+", " ".join(parse_command(command)["argv"]).lower()) if len(w) >= 3}
+def _plain_words(text: str) -> set[str]:
+    """The words of ``text`` split at every non-alphanumeric (``eas-cli`` → ``eas``, ``cli``), lowercased."""
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) >= 3}
+
+
+def _added_lines(edit: dict) -> list[str]:
+    return [line for old, new in _edit_sides(edit) for line in new.splitlines() if line not in old.splitlines()]
+
+
+def _users_diagnosis(sentence: str) -> str:
+    """"The user's diagnosis: Firefox wants background.scripts …" from "I think Firefox wants …"."""
+    start = re.search(r"(?i)\b(?:i|we)\s+(?:think|suspect|guess|believe)\b", sentence)  # (after a closing quote)
+    said = re.sub(r"(?i)^(?:(?:i|we)\s+)?(?:think|suspect|guess|believe)\s+(?:that\s+)?", "",
+                  sentence[start.start():] if start else sentence)
+    return f"The user's diagnosis: {one_line(said[:1].upper() + said[1:], 200)}"
 
 
 def candidate_from_report(session: dict, said: dict, observations: list[dict], prompts: list[dict]) -> dict | None:
@@ -1848,19 +1904,27 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     causes = [s for s in sentences if _USER_CAUSE.search(s)]
     if not reports or not causes:
         return None
-    # the edits of what the report names: a file by name, or its changed lines by the cause's own words
+    # the edits of what the report names: a file by name, or its added lines by two of the report's own words
+    # (``"scripts": ["background.js"]`` for "background.service_worker is disabled. Add background.scripts.")
+    words = _plain_words(text) - _STOP
     edits = [o for o in observations if o["tool"] in EDIT_TOOLS and _is_change(o)]
     named = [e for e in edits if any(_named_in(_rel(f, cwd), text) for f in e.get("files") or [])
-             or _relevance(" ".join(c[1] for c in _edit_sides(e)), _tokens(" ".join(causes))) >= 2]
+             or len(_plain_words(" ".join(_added_lines(e))) & words) >= 2]
     if not named:
         return None
     last_edit = max(e["id"] for e in named)
-    report_words = {w for w in re.split(r"[^a-z0-9]+", " ".join(reports).lower()) if len(w) >= 3}
+    report_words = _plain_words(" ".join(reports))
     checks = [o for o in observations if o["id"] > last_edit and o["outcome"] == "ok" and _is_check(o)
-              and not _MUTATING.search(o["target"]) and len(_command_words(o["target"]) & report_words) >= 2]
+              and not _MUTATING.search(o["target"]) and len(_plain_words(" ".join(
+                  parse_command(o["target"])["argv"])) & report_words) >= 2]
     if not checks:
         return None
-    check = checks[0]
+    # the run the user says fails, when the report quotes it (`web-ext run`), or the first that does its job
+    quoted = [c for c in checks if _names_run(parse_command(c["target"])["argv"], " ".join(reports))]
+    check = (quoted or checks)[0]
+    unchecked = [] if quoted or "`" not in " ".join(reports) else [
+        f"The reported failing run ({one_line(', '.join(re.findall(r'`([^`]+)`', ' '.join(reports))), 100)}) was "
+        f"not rerun after the change; `{one_line(shown_command(check['target'], cwd), 100)}` passed."]
     net = net_changes(named, cwd)
     for path, hunks in net.items():
         if _is_weakening(path, hunks):
@@ -1877,17 +1941,19 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     passed_line = _raw_error_line(dict(check, error_text=check.get("body") or "")) or ""
     return {
         "title": lesson_title(report, fix_title),
-        "summary": " ".join([f"The user's diagnosis: {one_line(cause, 200)}"] + fixes[:1]),
+        "summary": " ".join([_users_diagnosis(cause)] + fixes[:1]),
         "kind": "fix",
         "trigger": f"Reported by the user: {report}",
         "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",
                       "source": f"observation {check['id']}", "observation_id": check["id"]}],
         "change": "\n".join(_diff_text(path, h) for path, hs in hunks.items() for h in hs[:2]),
-        "validation": {"passed": [f"`{command}` passed after the change (observation {check['id']})"],
-                       "not_performed": ["The failure itself was not run in this session: the user reported it."]},
+        "validation": {"passed": [] if unchecked else [f"`{command}` passed after the change (observation "
+                                                       f"{check['id']})"],
+                       "not_performed": unchecked or [
+                           "The reported failure itself was not run in this session."]},
         "scope": "project", "conditions": "", "files": sorted(hunks), "error_signatures": [], "tags": [],
         "observation_ids": [e["id"] for e in named] + [check["id"]],
-        "verified": 1,
+        "verified": 0 if unchecked else 1,
         "_run_key": f"report:{last_edit}",
         "_reason": "reported_failure",
     }

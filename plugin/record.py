@@ -187,11 +187,14 @@ _ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+([\w.@+-]+)")
 # the wrappers of a chained exception (``RuntimeException: RuntimeException: BuildException: Build failure``): the
 # innermost exception says what went wrong
 _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=[A-Z]\w*(?:Error|Exception)\b)")
-# a changed line that only holds code around the change: an import, or a line that only opens a block
-# (``sourceSets {``, ``providers: [``, ``val M = object : Migration(3, 4) {``) whose next line says what it holds
+# a changed line that only holds code around the change: an import, a line that only opens a block
+# (``sourceSets {``, ``providers: [``, ``val M = object : Migration(3, 4) {``, ``securityContext:``) whose next line
+# says what it holds, or a comment about it
 _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
-                         r"|use\s+[\w:\\{}, ]+;|.*[{(\[]\s*$)")
-_ERROR_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|(?i:\berror\b\s*[:\[]|\bfatal:|\bpanic)")
+                         r"|use\s+[\w:\\{}, ]+;|.*[{(\[:]\s*$"
+                         # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)
+                         r"|(?:#|//|--|/\*|\*|;)\s*[A-Za-z][\w'-]*(?![\w:-])(?:\s+\S+){3,})")
+_ERROR_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|(?i:\berror\b\s*[:\[](?!\s*\d)|\bfatal:|\bpanic)")
 _ERROR_WORD = re.compile(r"(?i)error|exception|fail|fatal|panic|denied|not found|no such|cannot|can't|unable")
 _FIRST_PERSON = re.compile(r"(?i)^(?:(?:so|then|finally|and)\s+)?(?:I|we)\s+(?:have\s+|had\s+|then\s+|just\s+)?")
 _CODE = re.compile(r"`([^`]+)`")

@@ -92,13 +92,15 @@ def _observation_ref(item: dict) -> str:
     return f" (observation {item['observation_id']})" if isinstance(item.get("observation_id"), int) else ""
 
 
-def _change_text(change: str, compact: bool = False, limit: int | None = None) -> str:
+def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset()) -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
     A card (``compact``) keeps a diff's added lines only (the state to reach), names each file once, and within
     ``limit`` gives way in this order: long paths to their ends, then the lines around the change (imports, a line
-    that opens a block), then the last lines of the longest file's part; so each file's first changed line shows
-    before any file's second."""
+    that opens a block), then, from the longest file's part, the line that says least of what the card's other
+    lines say (``telling``: the error, the cause and fix), the last first; so each file's first changed line shows
+    before any file's second, and ``readOnlyRootFilesystem: true`` before ``runAsUser: 10001`` when the error asks
+    for a read-only root filesystem."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
              if line.strip() and not _HUNK_HEADER.match(line.strip())]
     if compact and any(re.match(r"\+(?!\+)", line) for line in lines):
@@ -115,13 +117,13 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None) -
             parts.setdefault(header, []).append(line)
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
-    for give_way in (_drop_scaffolding, _drop_last_line):
+    for give_way in (_drop_repeated, _drop_scaffolding, lambda parts: _drop_least_telling(parts, telling)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
     return _joined(_flat(parts))
 
 
-_FILE_HEADER = re.compile(r"^[\w.@+~/-]+:$")
+_FILE_HEADER = re.compile(r"^[\w.@~/][\w.@+~/-]*:$")  # (not a diff line: ``+securityContext:`` is one)
 
 
 def _joined(lines: list[str]) -> str:
@@ -142,6 +144,30 @@ def _short_path(header: str) -> str:
     return f"{names[0]}/…/{names[-2]}/{names[-1]}:" if len(names) > 4 else header
 
 
+def _drop_repeated(parts: dict[str, list[str]]) -> bool:
+    """The last diff line that an earlier file's part has already shown (the same ``runAsNonRoot: true`` in a second
+    manifest); a part that only repeats an earlier one says so."""
+    seen: set[str] = set()
+    repeated = None
+    for body in parts.values():
+        diff = [line for line in body if line.startswith(("+", "-"))]
+        if diff and all(line in seen for line in diff):
+            seen.update(body)
+            body[:] = [_SAME]
+            return True
+        for i, line in enumerate(body):
+            if line.startswith(("+", "-")) and line in seen and len(body) > 1:
+                repeated = (body, i)
+        seen.update(body)
+    if repeated is None:
+        return False
+    del repeated[0][repeated[1]]
+    return True
+
+
+_SAME = "the same lines"
+
+
 def _drop_scaffolding(parts: dict[str, list[str]]) -> bool:
     for body in parts.values():
         for i, line in enumerate(body):
@@ -151,12 +177,16 @@ def _drop_scaffolding(parts: dict[str, list[str]]) -> bool:
     return False
 
 
-def _drop_last_line(parts: dict[str, list[str]]) -> bool:
-    """The last diff line of the longest file's part (prose, "Run `x` before `y`.", is never dropped: inert cuts it)."""
-    diffs = [body for body in parts.values() if len(body) > 1 and body[-1].startswith(("+", "-"))]
+def _drop_least_telling(parts: dict[str, list[str]], telling: set[str]) -> bool:
+    """From the longest file's part, the diff line sharing fewest words with ``telling``, the last of those (prose,
+    "Run `x` before `y`.", is never dropped: inert cuts it)."""
+    diffs = [body for body in parts.values() if sum(line.startswith(("+", "-")) for line in body) > 1]
     if not diffs:
         return False
-    max(diffs, key=lambda body: len(_joined(body))).pop()
+    body = max(diffs, key=lambda body: len(_joined(body)))
+    scores = [(len(_words(line) & telling), -i) for i, line in enumerate(body) if line.startswith(("+", "-"))]
+    _, last = min(scores)
+    del body[-last]
     return True
 
 
@@ -183,8 +213,11 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     lines.append(("Cause and fix", inert(_whole_sentences(note.get("summary"), limits["summary"]), limits["summary"])))
     if not compact or not _said_already(lesson_problem(note.get("trigger")), note.get("title")):
         lines.append(("When", inert(note.get("trigger"), limits["trigger"])))
-    lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None),
-                                  limits["change"])))
+    # what the problem says (its title, trigger and error): the change's lines that answer it show first
+    telling = _words(" ".join(str(note.get(k) or "") for k in ("title", "trigger")) + " " + " ".join(
+        str(e.get("quote") or "") for e in note.get("evidence") or [] if isinstance(e, dict)))
+    lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
+                                               telling), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     for item in evidence:
         if is_attempt(item):

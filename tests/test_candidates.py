@@ -44,6 +44,14 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("./gradlew test", "./gradlew test --rerun --info", []),  # rerunning or printing more is no fix
     ("go test ./...", "go test -count=1 -v ./...", []),
     ("pytest tests/test_a.py -q", "pytest -q", []),  # a wider test selection is not a changed invocation
+    # a variable taken away is the fix as much as one set; ``env`` itself is only how
+    ("cd infra && terraform plan", "cd infra && env -u AWS_PROFILE --unset=AWS_SESSION_TOKEN terraform plan",
+     ["unset `AWS_PROFILE`", "unset `AWS_SESSION_TOKEN`"]),
+    ("pytest -q", "env DJANGO_SETTINGS_MODULE=app.settings.test pytest -q",
+     ["set `DJANGO_SETTINGS_MODULE=app.settings.test`"]),
+    ("pytest -q", "unset PYTHONHOME; pytest -q", ["unset `PYTHONHOME`"]),
+    # an option given another value: the new value, once
+    ("pnpm nx test --project web", "pnpm nx test --project @shop/web", ["pass `--project @shop/web`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected
@@ -51,6 +59,9 @@ def test_invocation_change_names_what_differs(failed, passed, expected):
 
 def test_commands_that_do_the_same_job():
     assert command_job("pytest") == command_job("make test") == "test"
+    # a task runner's ``test:unit`` by its first part; a test script named test.js by what it is
+    assert command_job("bb test:cljs") == command_job("npm run test:unit") == command_job("node dist/test.js") == "test"
+    assert command_job("yarn build:prod") == "build"
     assert command_job("npm install") == command_job("pnpm install") == "install"
     assert command_job("mix deps.get") != command_job("mix test")
 
@@ -83,6 +94,28 @@ def test_a_changed_invocation_resolves_a_failure_without_any_edit():
     chains, notes = find_chains([_bash(1, "pytest -q", False, "ModuleNotFoundError: No module named '<mod>'"),
                                  _bash(2, "PYTHONPATH=src pytest -q")])
     assert len(chains) == 1 and chains[0]["kind"] == "same_check" and notes == []
+
+
+def test_a_server_started_in_the_background_and_answering_the_next_request_passed():
+    observations = [_bash(1, "uv run litestar --app app.main:app run --port 8000", False, "ImproperlyConfiguredException",
+                          "ImproperlyConfiguredException: 500: Kwarg resolution ambiguity detected"),
+                    _edit(2, "/p/app/routes/users.py", 'dependencies={"user_id": x}', 'dependencies={"user": x}'),
+                    _bash(3, "(uv run litestar --app app.main:app run --port 8000 > /tmp/l.log 2>&1 &) ; sleep 3"),
+                    _bash(4, "curl -s localhost:8000/users/1")]
+    (chain,), notes = find_chains(observations)
+    assert chain["success"]["id"] == 3 and [c["id"] for c in chain["changes"]] == [2] and notes == []
+    # started again, but nothing asked it anything: not shown to work
+    chains, notes = find_chains(observations[:3] + [_bash(4, "git status")])
+    assert chains == [] and notes == ["unresolved_failure"]
+
+
+def test_a_scoped_package_name_is_the_same_package_as_its_short_name():
+    (chain,), _ = find_chains([_bash(1, "pnpm vitest run --project api", False, "Error: No projects matched"),
+                               _bash(2, "pnpm vitest run --project @acme/api 2>&1 | tail -20")])
+    assert chain["kind"] == "same_check"
+    chains, _ = find_chains([_bash(1, "pnpm --filter @acme/sdk build", False, "error TS2307"),
+                             _bash(2, "pnpm --filter @acme/shared build")])
+    assert chains == []
 
 
 def test_a_retry_with_nothing_changed_is_a_chain_with_no_change():
@@ -278,7 +311,21 @@ def test_a_failure_the_user_reports_with_its_cause_is_learnt_from_the_edit_and_t
     assert "The user's diagnosis: It's because the Dockerfile still installs libssl1.1" in note["summary"]
     assert "+RUN apt-get install -y libssl3" in note["change"] and note["verified"] == 1
     assert "`docker build -t nightly .` passed after the change" in note["validation"]["passed"][0]
-    assert "reported it" in note["validation"]["not_performed"][0]
+    assert "reported failure itself was not run" in note["validation"]["not_performed"][0]
+
+
+def test_a_reported_failure_checked_another_way_is_stored_unverified_and_injectable(git_project, store):
+    (Session("report-lint", git_project, "Loading the add-on with `web-ext run` fails with \"background.service_worker "
+                                          "is currently disabled. Add background.scripts.\" I think Firefox just "
+                                          "wants background.scripts too.")
+     .edit("addon/manifest.json", '    "service_worker": "service-worker.js",',
+           '    "service_worker": "service-worker.js",\n    "scripts": ["service-worker.js"],')
+     .ok("npx web-ext lint --source-dir addon", "errors 0 notices 0 warnings 0")
+     .stop("Added background.scripts."))
+    (note,) = store.project_notes(PROJECT)
+    assert note["verified"] == 0 and note["status"] == "active"  # (its validation speaks for no one)
+    assert "The user's diagnosis: Firefox just wants background.scripts too." in note["summary"]
+    assert "(web-ext run) was not rerun" in note["validation"]["not_performed"][0]
 
 
 @pytest.mark.parametrize("check", [

@@ -1352,3 +1352,56 @@ def test_nothing_wrong_in_the_code_with_a_cause_is_still_a_lesson(git_project, s
                      "service in docker-compose.yml wasn't running. `docker compose up -d postgres` fixed it."))
     (candidate,), _ = _candidates(store, session)
     assert "docker compose up -d postgres" in candidate["change"]
+
+
+# --- round 13 ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path, old, new, message", [
+    # a Swift test target (``Tests/…Tests.swift``) told not to check every state change
+    ("Tests/CartFeatureTests/CartFeatureTests.swift", "    let store = TestStore(initialState: Cart.State()) {",
+     "    let store = TestStore(initialState: Cart.State()) {\n    store.exhaustivity = .off", "The tests pass now."),
+    # the agent saying what the test checks no longer
+    ("src/test/java/shop/CartTest.java", '        assertEquals("EUR 10.00", cart.total());',
+     '        assertEquals("EUR 10.00", cart.total().trim());',
+     "CartTest is green; the test no longer checks the trailing space the formatter adds."),
+])
+def test_a_test_told_to_check_less_is_weakened(git_project, store, path, old, new, message):
+    session = (Session("less", git_project)
+               .fail("swift test", "Exit code 1\nerror: -[CartFeatureTests testAdd] : A state change does not match "
+                                   "expectation")
+               .edit(path, old, new)
+               .ok("swift test", "Executed 4 tests, with 0 failures")
+               .stop(message))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_fix_that_makes_a_test_stop_waiting_is_not_a_weakened_test(git_project, store):
+    session = (Session("clock", git_project)
+               .fail("pytest tests/test_retry.py", "Exit code 1\nFAILED tests/test_retry.py::test_backoff - "
+                                                   "TimeoutError: gave up after 30s")
+               .edit("app/retry.py", "    time.sleep(delay)", "    clock.sleep(delay)")
+               .ok("pytest tests/test_retry.py", "3 passed in 0.05s")
+               .stop("retry() slept on the real clock; it now sleeps on the injectable `clock`, so the test no "
+                     "longer waits 30s."))
+    (candidate,), _ = _candidates(store, session)
+    assert "clock.sleep(delay)" in candidate["change"]
+
+
+def test_an_edit_asked_for_by_its_version_is_no_part_of_the_fix(git_project, store):
+    session = (Session("ver", git_project, prompt="`pnpm turbo run test --filter web` matches nothing. Also please "
+                                                  "bump the root engines.node to >=20.11.")
+               .fail("pnpm turbo run test --filter web", "Exit code 1\n x No package found with name 'web' in workspace")
+               .edit("package.json", '    "node": ">=18"', '    "node": ">=20.11"')
+               .ok("pnpm turbo run test --filter @shop/web", "Tasks:    4 successful, 4 total")
+               .stop("Turbo filters by package name, so it is `--filter @shop/web`. Bumped engines.node too."))
+    (candidate,), _ = _candidates(store, session)
+    assert "20.11" not in candidate["change"] and "--filter @shop/web" in candidate["change"]
+
+
+def test_a_tally_is_not_the_error_line():
+    from lorebook.signatures import error_line
+
+    log = ("policy require-labels -> resource default/Deployment/web failed:\n"
+           "1. check-team-label: validation error: label 'team' is required. rule check-team-label failed\n\n"
+           "pass: 4, fail: 1, warn: 0, error: 0, skip: 0")
+    assert error_line(log).startswith("1. check-team-label: validation error: label 'team' is required")

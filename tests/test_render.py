@@ -288,3 +288,35 @@ def test_a_fix_that_opens_a_block_is_titled_by_what_the_block_holds():
                                          "getByName(\"androidTest\").assets.srcDir(\"$projectDir/schemas\")\n"}
     assert _short_diff(hunk) == 'add `getByName("androidTest").assets.srcDir("$projectDir/schemas")`'
     assert _short_diff({"old": "", "new": "import numpy\n"}) == "add `import numpy`"
+
+
+def test_a_card_keeps_the_changed_lines_the_error_asks_for_and_each_repeated_line_once():
+    note = dict(TWO_FILES,
+                title=lesson_title("`kyverno apply policies/ --resource deploy/` fails with validation error: "
+                                   "containers must set readOnlyRootFilesystem=true and drop ALL capabilities",
+                                   "add `runAsNonRoot: true` in deploy/web.yaml"),
+                trigger="Running `kyverno apply policies/ --resource deploy/` in this project",
+                summary="The pod hardening policy rejects both deployments.",
+                change="deploy/web.yaml:\n+securityContext:\n+runAsNonRoot: true\n+runAsUser: 10001\n"
+                       "+allowPrivilegeEscalation: false\n+seccompProfile:\n+type: RuntimeDefault\n"
+                       "+readOnlyRootFilesystem: true\n+capabilities:\n+drop: [\"ALL\"]\n"
+                       "deploy/worker.yaml:\n+securityContext:\n+runAsNonRoot: true\n+runAsUser: 10001\n"
+                       "+allowPrivilegeEscalation: false\n+readOnlyRootFilesystem: true\n+capabilities:\n"
+                       "+drop: [\"ALL\"]",
+                evidence=[{"quote": "validation error: containers must set readOnlyRootFilesystem=true and drop ALL "
+                                    "capabilities", "source": "observation 11", "observation_id": 11}])
+    card = full_note(note)
+    change = card.split("Change: ")[1].splitlines()[0]
+    assert estimate_tokens(card) <= 150
+    assert "+readOnlyRootFilesystem: true" in change and '+drop: ["ALL"]' in change
+    assert "+securityContext:" not in change  # a line that only opens a block
+    assert change.endswith("deploy/worker.yaml: the same lines")
+
+
+def test_a_fix_is_titled_by_its_code_not_the_comment_above_it():
+    from lorebook.candidates import _short_diff
+
+    hunk = {"old": "", "new": "# Fixed encryption keys for the test environment (no test credentials)\n"
+                              "config.active_record.encryption.primary_key = \"test-primary-key\"\n"}
+    assert _short_diff(hunk).startswith("add `config.active_record.encryption.primary_key")
+    assert _short_diff({"old": "", "new": "# typed: strict\n"}) == "add `# typed: strict`"
