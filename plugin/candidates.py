@@ -54,7 +54,7 @@ _CAUSE = LazyRegex(
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|needs?|must|has to|have to|never|"
     r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
-    r"referenced|configured|enabled|loaded|mounted|exposed))\b"
+    r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"
     r"|原因|因为|由于|導致|导致|ため")
 _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
                          r"the cause|due to)\b|^(?:think|suspect|guess|believe)\b")  # (_sentences drops the "I")
@@ -1007,6 +1007,10 @@ def find_chains(observations: list[dict], account: str = "",
             if served:  # ``… ledger daemon && sleep 2 && curl -s localhost:8088/health``: it started, and answered
                 success, kind = dict(later, target=served), "same_check"
                 break
+            stayed = _stayed_up(failure["target"], later)
+            if stayed:  # ``timeout 8 celery -A config beat; echo exit=$?`` → ``exit=124``: it started, and stayed up
+                success, kind = dict(later, target=stayed, outcome="ok"), "same_check"
+                break
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]):
                 if later["outcome"] == "error":
@@ -1030,6 +1034,9 @@ def find_chains(observations: list[dict], account: str = "",
         if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
             success = _stated_way(failure, observations[i + 1:], account)
             kind = "same_job" if success is not None else None
+        if success is None:  # a server that would not start, never started again: checked another way, unverified
+            success = _checked_otherwise(failure, observations[i + 1:])
+            kind = "other_check" if success is not None else None
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or success
         came_back = success is not None and signature and any(
@@ -1129,6 +1136,64 @@ def _served_within(failed: str, later: str, next_line: tuple[str, ...] = ()) -> 
         if argv and _program_name(argv[0]) == program and (
                 any(_PROBE.match(s) for s in steps[n + 1:]) or any(_PROBE.match(line) for line in next_line)):
             return step
+    return None
+
+
+_STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon)$")
+
+
+def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
+    """For a server or daemon start that failed and was never run again (``pnpm --filter gateway dev``: "fastify-plugin:
+    @fastify/cors - expected '5.x' fastify version"), the first passing test or build of the same package after an
+    edit whose added lines name what the error names (``"@fastify/cors": "^9.0.1"``). It shows the change did no
+    harm, not that the server starts: the lesson is stored unverified, and says so."""
+    before = parse_command(failure["target"])
+    argv = before["argv"]
+    words = [w for i, w in enumerate(argv[1:], start=1) if not w.startswith("-") and argv[i - 1] not in _VALUE_OPTIONS]
+    words = words[1:] if words[:1] in (["run"], ["task"]) else words  # ``npm run start``, ``deno task dev``
+    if not words or not _STARTS.match(words[0]) or any(
+            command_family(o.get("target") or "") == before["family"] for o in later if o["tool"] == "Bash"):
+        return None
+    text = failure.get("error_text") or ""
+    named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}
+    named |= {m.group(0) for t in named if (m := re.match(r"@[\w.-]+/[\w.-]+", t))}  # a path into a scoped package
+    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                   and any(t in line for line in _added_lines(o) for t in named)), None)
+    if edited is None:
+        return None
+    for o in later:
+        if o["id"] > edited["id"] and o["outcome"] == "ok" and _is_check(o) \
+                and command_job(o["target"]) in ("test", "build") \
+                and _picked_package(o["target"]) == _picked_package(failure["target"]) \
+                and parse_command(o["target"])["cwd"] == before["cwd"]:
+            return o
+    return None
+
+
+_TIMED_OUT = LazyRegex(r"(?m)^exit=124\s*$|^\s*Exit code 124\b")
+_ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\bpanic")
+
+
+def _stayed_up(failed: str, later: dict) -> str | None:
+    """The part of a ``later`` line that ran again, under ``timeout N``, the server or daemon whose start failed, when
+    it was still running when the timeout stopped it (``timeout 8 celery -A config beat -l info; echo exit=$?``
+    printing ``exit=124``, or the run's own exit code 124) and printed no error: a process that never exits passes
+    no other way."""
+    before = parse_command(failed)
+    serving = [w for w in before["argv"][1:5] if _SERVES.match(w)]
+    text = "\n".join([later.get("body") or "", later.get("error_text") or ""])
+    if not serving or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
+        return None
+    for step in _segments(later["target"]):
+        words = _words(step)
+        if words[:1] == ["timeout"]:
+            at = 1
+            while at < len(words) and words[at].startswith("-"):  # its own options (``-s KILL``, ``--preserve-status``)
+                at += 2 if words[at] in ("-s", "--signal", "-k", "--kill-after") else 1
+            rest = words[at + 1:]  # past its duration
+            argv = parse_command(" ".join(rest))["argv"]
+            if argv and _program_name(argv[0]) == _program_name(before["argv"][0]) and serving[0] in argv[1:5]:
+                return " ".join(rest)
     return None
 
 
@@ -1804,7 +1869,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     for sentence in [s for p in prompts for s in _sentences(p["text"])
                      if _DID_NOT_HELP.search(s) and (not rivals or mine(s))][:1]:
         evidence.append({"quote": sentence, "source": "the user's prompt (tried before this session)"})
-    verified = resolved_by is success and success["outcome"] == "ok"
+    verified = resolved_by is success and success["outcome"] == "ok" and chain["kind"] != "other_check"
     passed_line = one_line((success.get("body") or "").strip().splitlines()[-1] if (success.get("body") or "").strip()
                            else "exit code 0", 100)
     evidence.append({"quote": f"then passed: {passed_line}", "source": f"observation {success['id']}",
@@ -1812,6 +1877,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     passed = [f"`{one_line(shown_command(success['target'], cwd), 120)}` passed after the change "
               f"(observation {success['id']})"]
     not_performed = []
+    if chain["kind"] == "other_check":
+        not_performed.append(f"`{command}` not rerun; `{one_line(shown_command(success['target'], cwd), 120)}` "
+                             f"passed after the change")
+        passed = []
     if chain["kind"] == "error_changed":
         not_performed.append(f"`{command}` then failed on another error, fixed separately before it passed.")
     if unrelated:

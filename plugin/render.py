@@ -234,7 +234,8 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     seen = " ".join([str(note.get("title") or "")] + [value for _, value in lines])
     passed = [_named_check(_OBSERVATION_REF.sub("", str(v)), note, seen, limits["check"]) if compact
               else inert(v, limits["check"]) for v in validation.get("passed") or [] if str(v).strip()]
-    missing = [inert(v, limits["check"]) for v in validation.get("not_performed") or [] if str(v).strip()]
+    # (what was not checked stands in for the check on an unverified card: it may take the room of both)
+    missing = [inert(v, limits["check"] * 3 // 2) for v in validation.get("not_performed") or [] if str(v).strip()]
     if passed:
         lines.append(("Checked", passed[0] if compact else "; ".join(passed)))
     if missing and (not passed or not compact):

@@ -109,6 +109,21 @@ def test_a_server_started_in_the_background_and_answering_the_next_request_passe
     assert chains == [] and notes == ["unresolved_failure"]
 
 
+@pytest.mark.parametrize("output, stayed", [
+    ("[tasks]\n  . proj.tasks.sync_orders\ncelery@build-7 ready.\nexit=124", True),  # stopped by the timeout
+    ("Traceback (most recent call last):\nImportError: cannot import name 'app'\nexit=1", False),
+    ("celery@build-7 ready.\nexit=0", False),  # it exited on its own: not a process that stays up
+])
+def test_a_daemon_still_running_when_its_timeout_stopped_it_passed(output, stayed):
+    failed = _bash(1, "python -m celery -A proj worker -l info", False, "ImportError",
+                   "Traceback (most recent call last):\nImportError: cannot import name 'app' from 'proj'")
+    later = dict(_bash(3, "timeout -s INT 10 python -m celery -A proj worker -l info; echo exit=$?"), body=output)
+    chains, _ = find_chains([failed, _edit(2, "/p/proj/__init__.py", "", "from .celery import app"), later])
+    assert bool(chains) is stayed
+    if stayed:
+        assert chains[0]["success"]["target"] == "python -m celery -A proj worker -l info"
+
+
 def test_a_scoped_package_name_is_the_same_package_as_its_short_name():
     (chain,), _ = find_chains([_bash(1, "pnpm vitest run --project api", False, "Error: No projects matched"),
                                _bash(2, "pnpm vitest run --project @acme/api 2>&1 | tail -20")])
@@ -348,6 +363,27 @@ def test_a_reported_failing_test_made_to_pass_by_skipping_it_is_no_fix(git_proje
      .ok("pytest tests/test_refund.py", "1 skipped in 0.02s")
      .stop("Skipped it for now."))
     assert store.project_notes(PROJECT) == []
+
+
+@pytest.mark.parametrize("new_line, stored", [
+    ('    "@nestjs/swagger": "^7.4.2",', True),  # names what the error names
+    ('    "lint-staged": "^15.2.0",', False),  # an edit the error says nothing of
+])
+def test_a_server_that_would_not_start_checked_by_the_tests_is_stored_unverified(git_project, store, new_line, stored):
+    (Session("boot", git_project, "the api no longer boots after the upgrade, fix it")
+     .fail("npm run start", "Exit code 1\n> api@2.0.0 start\n> nest start\n\nError: Cannot find module "
+                            "'@nestjs/swagger/dist/plugin'\nRequire stack:\n- /srv/api/node_modules/@nestjs/cli/lib")
+     .edit("package.json", '    "@nestjs/swagger": "^8.0.0",', new_line)
+     .ok("npm install", "changed 3 packages in 4s")
+     .ok("npm test", "Tests:       48 passed, 48 total")
+     .stop("@nestjs/swagger 8 dropped the CLI plugin path; back on ^7.4.2 the app builds and the tests pass."))
+    notes = store.project_notes(PROJECT)
+    assert len(notes) == stored
+    if stored:
+        (note,) = notes
+        assert note["verified"] == 0 and '+"@nestjs/swagger": "^7.4.2",' in note["change"]
+        assert note["validation"] == {"passed": [], "not_performed": [
+            "`npm run start` not rerun; `npm test` passed after the change"]}
 
 
 def test_what_the_user_already_tried_is_evidence_not_the_fix(git_project, store):
