@@ -218,7 +218,9 @@ def error_line(text: str) -> str:
 def scaffolding(line: str) -> bool:
     """A changed line that only holds code around the change (an import, a line that opens a block): the line after
     it, or another file's, says what changed."""
-    return bool(_SCAFFOLDING.match(line))
+    code = line.lstrip("+- \t")
+    return bool(_SCAFFOLDING.match(line)) or (  # ``(preprocess``: a form opened, its content on the next line
+        code.count("(") > code.count(")") and len(code.split()) <= 2)
 
 
 def _title_part(text: str, error: bool = True) -> str:

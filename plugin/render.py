@@ -96,17 +96,22 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
     A card (``compact``) keeps a diff's added lines only (the state to reach), names each file once, and within
-    ``limit`` gives way in this order: long paths to their ends, then the lines around the change (imports, a line
-    that opens a block), then, from the longest file's part, the line that says least of what the card's other
+    ``limit`` gives way in this order: long paths to their ends, a second file's lines the first has shown, then the
+    lines around the change (imports, a line that opens a block, a comment, a line that only moved a bracket), then, from the longest file's part, the line that says least of what the card's other
     lines say (``telling``: the error, the cause and fix), the last first; so each file's first changed line shows
     before any file's second, and ``readOnlyRootFilesystem: true`` before ``runAsUser: 10001`` when the error asks
     for a read-only root filesystem."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
              if line.strip() and not _HUNK_HEADER.match(line.strip())]
-    if compact and any(re.match(r"\+(?!\+)", line) for line in lines):
-        lines = [line for line in lines if not re.match(r"-(?!-)", line)]
     if not compact:
         return _joined(lines)
+    # an added line that only moved a bracket or a comma of a removed one (``(libraries yojson unix))`` →
+    # ``(libraries yojson unix)``, to make room for the next line) says nothing of its own
+    bare = lambda line: re.sub(r"[\s,;)\]}]+$", "", line[1:].strip())
+    removed = {bare(line) for line in lines if re.match(r"-(?!-)", line)}
+    reshaped = {line for line in lines if re.match(r"\+(?!\+)", line) and bare(line) in removed}
+    if any(re.match(r"\+(?!\+)", line) for line in lines):
+        lines = [line for line in lines if not re.match(r"-(?!-)", line)]
     parts: dict[str, list[str]] = {}  # file header (or "") -> its lines, in order of first appearance
     header = ""
     for line in lines:
@@ -117,7 +122,8 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts.setdefault(header, []).append(line)
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
-    for give_way in (_drop_repeated, _drop_scaffolding, lambda parts: _drop_least_telling(parts, telling)):
+    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped),
+                     lambda parts: _drop_least_telling(parts, telling)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
     return _joined(_flat(parts))
@@ -168,10 +174,10 @@ def _drop_repeated(parts: dict[str, list[str]]) -> bool:
 _SAME = "the same lines"
 
 
-def _drop_scaffolding(parts: dict[str, list[str]]) -> bool:
+def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
     for body in parts.values():
         for i, line in enumerate(body):
-            if len(body) > 1 and line.startswith(("+", "-")) and scaffolding(line):
+            if len(body) > 1 and line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped):
                 del body[i]
                 return True
     return False

@@ -320,3 +320,13 @@ def test_a_fix_is_titled_by_its_code_not_the_comment_above_it():
                               "config.active_record.encryption.primary_key = \"test-primary-key\"\n"}
     assert _short_diff(hunk).startswith("add `config.active_record.encryption.primary_key")
     assert _short_diff({"old": "", "new": "# typed: strict\n"}) == "add `# typed: strict`"
+
+
+def test_a_line_that_only_moved_a_bracket_gives_way_to_the_line_it_made_room_for():
+    from lorebook.render import _change_text
+
+    change = ("src/dune:\n-(libraries lwt cohttp))\n+(libraries lwt cohttp)\n+(preprocess\n+(pps ppx_deriving_show)))\n"
+              "dune-project:\n+(depends ppx_deriving)")
+    assert _change_text(change, compact=True, limit=80) == \
+        "src/dune: +(pps ppx_deriving_show))); dune-project: +(depends ppx_deriving)"
+    assert "+(libraries lwt cohttp)" in _change_text(change, compact=True, limit=400)  # with room, every line
