@@ -106,7 +106,10 @@ _ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please also|s
 _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably |also )?worth (?:adding|doing|"
                         r"considering|putting|making)|you (?:may|might|could|should) (?:want to|consider)|"
                         r"consider (?:adding|pinning|putting|making|moving)|it would be (?:good|nice|wise) to|"
-                        r"if you (?:want|'d like|would like|prefer)|(?:optionally|alternatively),|you can also)\b")
+                        r"if you (?:want|'d like|would like|prefer)|(?:optionally|alternatively),|you can also|"
+                        # what another environment will need ("Staging needs `migrate` on the next deploy")
+                        r".{0,80}?\b(?:on|before|at|with|after) (?:the |your )?next (?:deploy|deployment|release|"
+                        r"rollout))\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
 _STATUS_MARK = LazyRegex(r"^(?:[✅✔✓☑]|\[x\])")

@@ -1405,3 +1405,9 @@ def test_a_tally_is_not_the_error_line():
            "1. check-team-label: validation error: label 'team' is required. rule check-team-label failed\n\n"
            "pass: 4, fail: 1, warn: 0, error: 0, skip: 0")
     assert error_line(log).startswith("1. check-team-label: validation error: label 'team' is required")
+
+
+def test_what_another_environment_will_need_is_no_cause():
+    said = stated("The worker died because `rq` was never given the `REDIS_URL`. Production needs "
+                  "`fly secrets set REDIS_URL=…` on the next deploy.")
+    assert said["cause"] == ["The worker died because `rq` was never given the `REDIS_URL`."]
