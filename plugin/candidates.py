@@ -130,6 +130,8 @@ _DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePat
                        (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?\S*(?:test_\w*|_test|\.test|\.spec|_spec)\b|
                        (?:^|\s)-[km]\s*=?\s*["']?not\b|(?:^|\s)--tag[=\s]+["']?~""")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
+                      # jest's asymmetric matchers: any array holding these, any object with these keys, any value
+                      r"expect\.(?:arrayContaining|objectContaining|stringContaining|stringMatching|any|anything)\(|"
                       r"WithDelta\(|InDelta\(|\bbe_within\b|\bisclose\(|allclose\(|almost_equal\(|closeTo\(|"
                       r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn|"
                       r"\s[<>]\s|:[gl]te?\b|\bcompare\(|[Gg]reater_?[Tt]han|[Ll]ess_?[Tt]han|\bbetween\b|\bin_range\b|"
@@ -290,6 +292,10 @@ def parse_command(command: str) -> dict:
             runner += words[:2]
             words = words[2:]
             changed = True
+    if runner[-2:] == ["hatch", "run"] and words and re.match(r"^[\w.-]+:[^:\s]+$", words[0]):
+        env_name, _, program = words[0].partition(":")  # ``hatch run test:pytest``: pytest, in hatch's env "test"
+        runner[-1] = f"run {env_name}:"
+        words = [program, *words[1:]]
     flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset,
@@ -1514,6 +1520,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     environment = [line for lines in environment for line in lines] if all(environment) else []
     kept, unrelated = [], []
     installing = command_job(chain["failure"]["target"]) == "install"
+    # a docs build's own files are its code (``make -C docs html`` and ``docs/conf.py``)
+    building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
+                                   r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
@@ -1530,7 +1539,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         changed_names |= set(re.findall(r"\d+(?:\.\d+)+", _changed_text(edit)))  # "bump engines.node to >=20.11"
         # (a comment in a file the error names by its name may be a directive: ``# typed: strict``)
         directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"])
-        if all(_DOC_PATH.search(p) for p in paths) and not named or _comments_only(edit) and not directive or \
+        if all(_DOC_PATH.search(p) for p in paths) and not named and not building_docs \
+                or _comments_only(edit) and not directive or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental):
             unrelated.extend(paths)
@@ -1797,7 +1807,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     causes = [s for s in said["cause"] if mine(s)]
     # a sentence about what the task wrote before the failure ("Added `tests/test-honeypot.php`; it passes.") is no
     # account of the fix
-    task_words = _tokens(" ".join(f"{os.path.basename(f)} {_rel(f, cwd)}" for f in chain.get("_earlier_files") or ()))
+    task_words = _tokens(" ".join(f"{os.path.basename(f)} {_rel(f, cwd)}" for f in chain.get("_earlier_files") or ())
+                         + " " + chain.get("_earlier_text", ""))  # (and what it wrote: "`req.parameters.get`")
     own_fix_words = fix_words - problem_words  # (the test file a check runs is the check's, not the fix's)
     task_words -= own_fix_words
     said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)
@@ -2113,10 +2124,12 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     if len(chains) > 1:
         said = split_shared(said, [fix_words_of(c, cwd) | _problem_words(c) for c in chains])
     for chain in chains:
-        earlier_edits = {f for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS
-                         for f in o.get("files") or []}
+        earlier = [o for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS]
+        earlier_edits = {f for o in earlier for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
         chain["_earlier_files"] = earlier_edits - changed
+        chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier
+                                          if not set(o.get("files") or []) & changed)
         # (the error text, not only its signature: "syntax error" may sit below the line the signature keeps)
         own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_text") or chain["failure"].get("error_signature")
                                           or "") \

@@ -150,7 +150,8 @@ _PLACEHOLDER = LazyRegex(
     r"fix(?:ed)?\ the\ (?:issue|bug|problem|error)|see\ above|as\ discussed|same\ as\ before)\s*[.!]?\s*$")
 # an unfilled slot is a bare name in braces ({{description}}, {{ fill me }}); ``{{ .Values.x }}``, ``{{- with … }}``
 # and ``${{ secrets.TOKEN }}`` are template code (Helm, Jinja, GitHub Actions)
-_PLACEHOLDER_INLINE = LazyRegex(r"(?i)\b(?:TODO|TBD|FIXME)\b|<(?:insert|fill|placeholder)[^>]*>|"
+# (an uppercase TODO as a word: a project named todo-api, a `Todo` model or `todos.group` is content)
+_PLACEHOLDER_INLINE = LazyRegex(r"(?<![\w/.-])(?:TODO|TBD|FIXME)(?![\w/.-])|(?i:<(?:insert|fill|placeholder)[^>]*>)|"
                                 r"(?<!\$)\{\{\s*[A-Za-z_][A-Za-z_ ]*\s*\}\}")
 
 

@@ -82,7 +82,10 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"BUILD FAILED\b|FAILURE: Build failed with an exception|\[ERROR\] BUILD FAILURE|"
             r"\[ERROR\] Failed to execute goal|Execution failed for task|"
             # a tally, the same words after every run: ``pass: 3, fail: 3, warn: 0, error: 0, skip: 0``
-            r"\W*(?:[A-Za-z]+:\s*\d+,\s*){2,})")
+            r"\W*(?:[A-Za-z]+:\s*\d+,\s*){2,}|"
+            # ``Tests:       1 failed, 1 passed, 2 total``, ``3 examples, 1 failure``
+            r"\W*(?:[A-Za-z ]+:\s*)?\d+ (?:failed|passed|failures?|errors?|skipped|pending|failing|passing|"
+            r"examples?|tests?)\b(?:,\s*\d+ \w+)+)")
 
 
 def _compiled() -> dict:

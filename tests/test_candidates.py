@@ -24,6 +24,7 @@ Session = PlayedSession
     ("make build PROFILE=release", "make build", [], "", None),
     ("docker compose up --wait", "docker compose up", [], "", None),
     ("env CGO_ENABLED=0 go test ./...", "go test", ["CGO_ENABLED=0"], "env", None),
+    ("hatch run test:pytest -q", "pytest", [], "hatch run test:", None),  # a script in hatch's env "test"
 ])
 def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family, env, runner, cwd):
     parsed = parse_command(command)
@@ -52,6 +53,7 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("pytest -q", "unset PYTHONHOME; pytest -q", ["unset `PYTHONHOME`"]),
     # an option given another value: the new value, once
     ("pnpm nx test --project web", "pnpm nx test --project @shop/web", ["pass `--project @shop/web`"]),
+    ("pytest -q", "hatch run dev:pytest -q", ["run it through `hatch run dev:`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected

@@ -1411,3 +1411,45 @@ def test_what_another_environment_will_need_is_no_cause():
     said = stated("The worker died because `rq` was never given the `REDIS_URL`. Production needs "
                   "`fly secrets set REDIS_URL=…` on the next deploy.")
     assert said["cause"] == ["The worker died because `rq` was never given the `REDIS_URL`."]
+
+
+def test_a_docs_build_is_fixed_by_its_own_configuration(git_project, store):
+    session = (Session("docs", git_project)
+               .fail("mkdocs build --strict", "Exit code 1\nWARNING -  Doc file 'guide/setup.md' contains a link "
+                                              "'../api/client.md', but the target 'api/client.md' is not found among "
+                                              "documentation files.\nAborted with 1 warnings in strict mode!")
+               .edit("docs/mkdocs.yml", "nav:\n  - Guide: guide/setup.md",
+                     "nav:\n  - Guide: guide/setup.md\n  - API: api/client.md\nvalidation:\n  links:\n"
+                     "    not_found: warn")
+               .ok("mkdocs build --strict", "INFO    -  Documentation built in 0.41 seconds")
+               .stop("The API page was missing from nav; added it to docs/mkdocs.yml."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docs/mkdocs.yml" in candidate["change"]
+
+
+def test_a_test_loosened_to_an_asymmetric_matcher_is_weakened(git_project, store):
+    session = (Session("asym", git_project)
+               .fail("npx jest tests/export.test.ts", "Exit code 1\n  ● export › writes every column\n\n    "
+                                                      "expect(received).toEqual(expected) // deep equality\n\n"
+                                                      "Tests:       1 failed, 3 passed, 4 total")
+               .edit("tests/export.test.ts", "    expect(row).toEqual({ id: 1, total: 30, currency: 'EUR' });",
+                     "    expect(row).toEqual(expect.objectContaining({ id: 1, total: 30 }));")
+               .ok("npx jest tests/export.test.ts", "Tests:       4 passed, 4 total")
+               .stop("The export test passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_tasks_own_edit_is_no_account_of_a_fix_by_a_service(git_project, store):
+    session = (Session("task", git_project, prompt="rename the `userID` route parameter to `id` and run the tests")
+               .edit("src/routes/users.ts", "router.get('/users/:userID', show)", "router.get('/users/:id', show)")
+               .edit("src/routes/users.ts", "const user = await findUser(req.params.userID)",
+                     "const user = await findUser(req.params.id)")
+               .fail("npm test", "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:6379 (handler)\n"
+                                 "    at TCPConnectWrap")
+               .ok("docker compose up -d redis", "Container api-redis-1  Started")
+               .ok("npm test", "Tests: 31 passed, 31 total")
+               .stop("The tests talk to Redis: they failed with connection refused on 6379 because the redis "
+                     "container wasn't up. Renamed the route parameter to `:id` (`req.params.id` in the "
+                     "handler)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "req.params" not in candidate["summary"] and "Redis" in candidate["summary"]

@@ -87,6 +87,16 @@ def test_placeholders_and_short_titles_are_skipped_automatically_and_warned_to_a
     assert accepted and not blocking and code in warnings
 
 
+@pytest.mark.parametrize("field,value", [
+    ("trigger", "Running `swift test` (it failed with /home/dev/todo-api/Tests/AppTests/TodoTests.swift:18: error)"),
+    ("change", "Sources/App/Controllers/TodoController.swift: +todos.group(\":id\") { todo in"),
+    ("summary", "The todo list's `Todo.find` needs the `db` container: start it with `docker compose up -d db`."),
+])
+def test_a_project_about_todos_is_content_not_a_placeholder(field, value):
+    accepted, blocking, _ = codes(dict(GOOD, **{field: value}), "auto")
+    assert accepted and "placeholder" not in blocking
+
+
 @pytest.mark.parametrize("memory,code", [
     (dict(GOOD, summary="I tried a few things. Then I ran pytest again and I noticed it failed, so I added pyyaml.",
           title="I fixed the yaml import problem in the tests today"), "diary_phrasing"),
