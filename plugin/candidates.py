@@ -801,8 +801,12 @@ def _packages(command: str) -> set[str]:
     ``{"httpx"}``)."""
     match = re.search(r"\b(?:add|install|get|require)\b(.*)$", parse_command(command)["check"])
     words = _words(match.group(1)) if match else []
-    return {re.split(r"[=<>@~\[ !]", w.strip("\"'"), 1)[0].lower() for w in words
-            if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)}
+    return {_package_name(w) for w in words if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)}
+
+
+def _package_name(word: str) -> str:
+    """A package argument by its name, without its version or extras (``"httpx<0.28"`` → ``httpx``)."""
+    return re.split(r"[=<>@~\[ !]", word.strip("\"'"), 1)[0].lower()
 
 
 def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> bool:
@@ -812,8 +816,7 @@ def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> b
     if not after["argv"] or _program_name(after["argv"][0]) == _program_name(before["argv"][0]) \
             or _LOOKING.match(after["family"]):
         return False
-    named = {re.split(r"[=<>@~\[ !]", w.strip("\"'"), 1)[0].lower() for w in after["argv"][1:] if not w.startswith("-")}
-    return packages <= named
+    return packages <= {_package_name(w) for w in after["argv"][1:] if not w.startswith("-")}
 
 
 def _starts_service(command: str) -> bool:
@@ -1011,7 +1014,7 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
-            probe = (after["target"],) if after and after["tool"] == "Bash" and after["outcome"] == "ok" else ()
+            probe = after["target"] if after and after["tool"] == "Bash" and after["outcome"] == "ok" else ""
             served = later["outcome"] == "ok" and _served_within(failure["target"], later["target"], probe)
             if served:  # ``… ledger daemon && sleep 2 && curl -s localhost:8088/health``: it started, and answered
                 success, kind = dict(later, target=served), "same_check"
@@ -1129,7 +1132,7 @@ _SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemo
 _PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
 
 
-def _served_within(failed: str, later: str, next_line: tuple[str, ...] = ()) -> str | None:
+def _served_within(failed: str, later: str, next_line: str = "") -> str | None:
     """The part of a passing ``later`` line that started again the server whose start failed, when a request then
     got an answer, in the same line (``RELX_REPLACE_OS_VARS=true … ledger daemon && sleep 2 && curl …/health``,
     ``pnpm wrangler pages dev ./dist & sleep 6; curl -sI …``) or as the next passing line (``(uv run litestar …
@@ -1143,11 +1146,12 @@ def _served_within(failed: str, later: str, next_line: tuple[str, ...] = ()) -> 
     for n, step in enumerate(steps):
         argv = parse_command(step)["argv"]
         if argv and _program_name(argv[0]) == program and (
-                any(_PROBE.match(s) for s in steps[n + 1:]) or any(_PROBE.match(line) for line in next_line)):
+                any(_PROBE.match(s) for s in steps[n + 1:]) or _PROBE.match(next_line)):
             return step
     return None
 
 
+# (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
 _STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon)$")
 
 
@@ -1859,11 +1863,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",
                       shown or "")
     problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
-    # a long step is titled by what it adds ("add `db.execSQL(…)`", its file named by the change line), and only when
-    # that is long too by its file ("change app/…/Migrations.kt")
-    fix_title = "; ".join(p if len(p) <= 90 else next(
-        (short for short in [re.sub(r" in \S+$", "", p)] if len(short) <= 90),
-        re.sub(r"^.*? in (\S+)$", r"change \1", p)) for p in fix_parts[:2])
+    fix_title = _fix_title(fix_parts)
     said_fix = _stated_fix_clause(fixes, fix_words)
     if same_job and said_fix and not _names_run(parse_command(resolved_by["target"])["argv"], said_fix):
         said_fix = None  # "Added `empty-cart-total-is-zero`": the task's edit, not the way that passed
@@ -1916,6 +1916,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         "_run_key": f"chain:{failure['id']}",
         "_reason": f"resolved_failure:{chain['kind']}",
     }
+
+
+def _fix_title(fix_parts: list[str]) -> str:
+    """The fix half of a title from the first two steps; a long step titled by what it adds ("add `db.execSQL(…)`",
+    its file named by the change line), and only when that is long too by its file ("change app/…/Migrations.kt")."""
+    return "; ".join(p if len(p) <= 90 else next(
+        (short for short in [re.sub(r" in \S+$", "", p)] if len(short) <= 90),
+        re.sub(r"^.*? in (\S+)$", r"change \1", p)) for p in fix_parts[:2])
 
 
 def candidate_from_decision(session: dict, said: dict, observations: list[dict], prompts: list[dict]) -> dict | None:
@@ -2019,8 +2027,7 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     cause = next((s for s in causes if s != reports[0]), causes[0])
     fixes = [s for s in said.get("fix") or [] if s not in causes]
     command = one_line(shown_command(check["target"], cwd), 140)
-    fix_parts = [f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()]
-    fix_title = "; ".join(p if len(p) <= 90 else re.sub(r" in \S+$", "", p) for p in fix_parts[:2])
+    fix_title = _fix_title([f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()])
     passed_line = _raw_error_line(dict(check, error_text=check.get("body") or "")) or ""
     return {
         "title": lesson_title(report, fix_title),
@@ -2150,11 +2157,11 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         candidates.append(candidate)
     # a "decision" made while a failure stayed unresolved is an attempt at it, not a choice a reader can reuse
     if not candidates and "weakened_test" not in notes and "unresolved_failure" not in notes:
-        decision = candidate_from_decision(session, said, observations, prompts) if notes else (
-            candidate_from_report(session, said, observations, prompts)
-            or candidate_from_decision(session, said, observations, prompts))
-        if decision:
-            candidates.append(decision)
+        # (a failure the user reported, only when none ran: one that ran and taught nothing says why in ``notes``)
+        found = None if notes else candidate_from_report(session, said, observations, prompts)
+        found = found or candidate_from_decision(session, said, observations, prompts)
+        if found:
+            candidates.append(found)
     if not candidates and not notes:
         if any(_is_change(o) for o in observations):
             notes.append("no_lesson_stated")

@@ -95,21 +95,20 @@ def _observation_ref(item: dict) -> str:
 def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset()) -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
-    A card (``compact``) keeps a diff's added lines only (the state to reach), names each file once, and within
-    ``limit`` gives way in this order: long paths to their ends, a second file's lines the first has shown, then the
-    lines around the change (imports, a line that opens a block, a comment, a line that only moved a bracket), then, from the longest file's part, the line that says least of what the card's other
-    lines say (``telling``: the error, the cause and fix), the last first; so each file's first changed line shows
-    before any file's second, and ``readOnlyRootFilesystem: true`` before ``runAsUser: 10001`` when the error asks
-    for a read-only root filesystem."""
+    A card (``compact``) keeps a diff's added lines only (the state to reach) and names each file once. Within
+    ``limit`` it gives way in this order: long paths to their ends; lines a second file repeats from the first;
+    imports, lines that only open a block, comments and lines that only moved a bracket; then, from the longest
+    file's part, the line sharing fewest words with ``telling`` (what the problem says), the last first. So each
+    file's first changed line shows before any file's second, and ``readOnlyRootFilesystem: true`` before
+    ``runAsUser: 10001`` when the error asks for a read-only root filesystem."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
              if line.strip() and not _HUNK_HEADER.match(line.strip())]
     if not compact:
         return _joined(lines)
     # an added line that only moved a bracket or a comma of a removed one (``(libraries yojson unix))`` →
     # ``(libraries yojson unix)``, to make room for the next line) says nothing of its own
-    bare = lambda line: re.sub(r"[\s,;)\]}]+$", "", line[1:].strip())
-    removed = {bare(line) for line in lines if re.match(r"-(?!-)", line)}
-    reshaped = {line for line in lines if re.match(r"\+(?!\+)", line) and bare(line) in removed}
+    removed = {_bare(line) for line in lines if re.match(r"-(?!-)", line)}
+    reshaped = {line for line in lines if re.match(r"\+(?!\+)", line) and _bare(line) in removed}
     if any(re.match(r"\+(?!\+)", line) for line in lines):
         lines = [line for line in lines if not re.match(r"-(?!-)", line)]
     parts: dict[str, list[str]] = {}  # file header (or "") -> its lines, in order of first appearance
@@ -130,6 +129,11 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
 
 
 _FILE_HEADER = re.compile(r"^[\w.@~/][\w.@+~/-]*:$")  # (not a diff line: ``+securityContext:`` is one)
+
+
+def _bare(line: str) -> str:
+    """A diff line without its sign and the brackets, commas and semicolons that close it."""
+    return re.sub(r"[\s,;)\]}]+$", "", line[1:].strip())
 
 
 def _joined(lines: list[str]) -> str:
@@ -190,9 +194,8 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str]) -> bool:
     if not diffs:
         return False
     body = max(diffs, key=lambda body: len(_joined(body)))
-    scores = [(len(_words(line) & telling), -i) for i, line in enumerate(body) if line.startswith(("+", "-"))]
-    _, last = min(scores)
-    del body[-last]
+    lines = [i for i, line in enumerate(body) if line.startswith(("+", "-"))]
+    del body[min(lines, key=lambda i: (len(_words(body[i]) & telling), -i))]
     return True
 
 
