@@ -78,8 +78,9 @@ _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}
           r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
 _UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|without (?:any )?changes?|unchanged)\b"
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
-                   r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|second (?:run|try|attempt))|"
+                   r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|(?:second|next) (?:run|try|attempt))|"
                    r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out|"
+                   r"(?:read|connect(?:ion)?) timeout (?:fetching|downloading|pulling|resolving)|"
                    r"dns (?:timeout|failure|error|hiccup|blip)|timed out while (?:downloading|fetching|resolving)|"
                    r"(?:a |an )?(?:http )?50[234]\b[^.;]{0,60}?\b(?:is |was )?(?:fine|ok|gone|resolved) now|"
                    # ("nothing wrong in the code: Postgres wasn't running" names a cause; nothing to change does not)
@@ -188,6 +189,7 @@ _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", 
 _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|goimports|rustfmt|ruff\s+format|"
                        r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt)|"
                        r"clang-format|swift-format|shfmt|stylua|elm-format|ormolu|fourmolu|ocamlformat|nimpretty|"
+                       r"php-cs-fixer|phpcbf|pint|csharpier|ktfmt|google-java-format|scalafmt|rufo|djlint|"
                        # any tool's own formatter: ``zig fmt``, ``terraform fmt``, ``deno fmt``, ``dart format``
                        r"[\w.-]+\s+(?:fmt|format)(?![\w-]))\b")
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
@@ -215,7 +217,8 @@ def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     cmd = " ".join((command or "").split())
     cmd = re.sub(r"\s*2>&1", "", cmd)
-    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b[^&;|'\"]*(?=$|&&|\|\||;)", "", cmd)
+    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
+                 r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
     # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
     parts = [""]
     for token in _SHELL_TOKEN.findall(cmd):
@@ -288,6 +291,14 @@ def parse_command(command: str) -> dict:
                         env.append(words.pop(0))
                 changed = True
                 break
+        if words and words[0] == "timeout":  # ``timeout -s INT 15 php artisan horizon``: its options and duration
+            at = 1
+            while at < len(words) and words[at].startswith("-"):
+                at += 2 if words[at] in ("-s", "--signal", "-k", "--kill-after") else 1
+            if at + 1 < len(words):
+                runner += words[:at + 1]
+                words = words[at + 1:]
+                changed = True
         if len(words) > 2 and re.fullmatch(r"python[\d.]*", _program_name(words[0])) and words[1] == "-m":
             runner += words[:2]
             words = words[2:]
@@ -296,11 +307,15 @@ def parse_command(command: str) -> dict:
         env_name, _, program = words[0].partition(":")  # ``hatch run test:pytest``: pytest, in hatch's env "test"
         runner[-1] = f"run {env_name}:"
         words = [program, *words[1:]]
+    profile = None  # a build tool's profile chosen by words, not a flag: ``rebar3 as prod release``
+    if len(words) > 3 and (_program_name(words[0]), words[1]) in (("rebar3", "as"), ("lein", "with-profile")):
+        profile = " ".join(words[:3])
+        words = [words[0], *words[3:]]
     flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset,
             "runner": " ".join(runner), "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path,
-            "argv": words}
+            "profile": profile, "argv": words}
 
 
 def _program_name(word: str) -> str:
@@ -483,11 +498,13 @@ def _same_target(failed: str, later: str) -> bool:
     return any(within(x, y) for x in a for y in b)
 
 
-# flags that change how much a run says or whether it reruns, not what it does: never the fix
+# flags that change how much a run says, whether it reruns or which tests it selects, not what it does: never the fix
 _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|stacktrace|full-stacktrace|scan|"
                             r"no-header|exitfirst|lf|last-failed|ff|failed-first|rerun|rerun-tasks|rerun-failed|"
                             r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?)|"
-                            r"-count=1|--?tb=\S+)$")
+                            r"-count=1|--?tb=\S+|"
+                            # which tests run, not how: a wider or narrower selection is no fix
+                            r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?)$")
 
 
 def _invocation(parsed: dict) -> set[str]:
@@ -499,11 +516,14 @@ def _invocation(parsed: dict) -> set[str]:
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
               if w in _VALUE_OPTIONS and w != "-w" and not argv[i + 1].startswith("-")}
     parts -= {f"flag:{w}" for w in argv if w in _VALUE_OPTIONS and any(p.startswith(f"flag:{w} ") for p in parts)}
-    runner = re.sub(r"^env\b\s*", "", parsed["runner"])  # (``env`` only sets or unsets the variables above)
+    # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
+    runner = re.sub(r"^(?:env|timeout(?:\s+-[-\w]+)*(?:\s+[A-Z]+)?\s+\d+\w*)(?:\s+|$)", "", parsed["runner"])
     if runner:
         parts.add(f"runner:{runner}")
     if parsed["cwd"]:
         parts.add(f"cwd:{parsed['cwd']}")
+    if parsed["profile"]:
+        parts.add(f"profile:{parsed['profile']}")
     if parsed.get("path"):
         parts.add(f"path:{parsed['path']}")
     return parts
@@ -534,12 +554,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
         out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "flag": f"pass `{value}`",
-                    "runner": f"run it through `{value}`",
+                    "runner": f"run it through `{value}`", "profile": f"use `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)
-        if kind in ("flag", "runner", "path") and value not in after["argv"] \
+        if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)
             out.append(f"without `{value}`")
     return out
@@ -1014,8 +1034,7 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
-            probe = after["target"] if after and after["tool"] == "Bash" and after["outcome"] == "ok" else ""
-            served = later["outcome"] == "ok" and _served_within(failure["target"], later["target"], probe)
+            served = later["outcome"] == "ok" and _served_within(failure["target"], later, after)
             if served:  # ``… ledger daemon && sleep 2 && curl -s localhost:8088/health``: it started, and answered
                 success, kind = dict(later, target=served), "same_check"
                 break
@@ -1061,7 +1080,7 @@ def find_chains(observations: list[dict], account: str = "",
             consumed.update(e["id"] for e in events if e["outcome"] == "error")
             continue
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
-        chains.extend(_split_by_error(events, success, kind))
+        chains.extend(part for chain in _split_by_error(events, success, kind) for part in _split_one_output(chain))
     return chains, notes
 
 
@@ -1128,27 +1147,40 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
 
 
 # a command that starts a server or a long-running process, and a request that shows one answers
-_SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages)$")
+_SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages|"
+                    r"horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve))$")
 _PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
 
 
-def _served_within(failed: str, later: str, next_line: str = "") -> str | None:
+def _served_within(failed: str, later: dict, after: dict | None = None) -> str | None:
     """The part of a passing ``later`` line that started again the server whose start failed, when a request then
-    got an answer, in the same line (``RELX_REPLACE_OS_VARS=true … ledger daemon && sleep 2 && curl …/health``,
-    ``pnpm wrangler pages dev ./dist & sleep 6; curl -sI …``) or as the next passing line (``(uv run litestar …
-    run > log 2>&1 &) ; sleep 3`` then ``curl -s localhost:8000/orders/1``): a server that never exits passes no
-    other way."""
+    got an answer, or the program's own status query said it runs: in the same line (``RELX_REPLACE_OS_VARS=true …
+    ledger daemon && sleep 2 && curl …/health``, ``(php artisan horizon > log &) ; sleep 6; php artisan
+    horizon:status``) or as the next passing line, ``after`` (``curl -s localhost:8000/orders/1``): a server that
+    never exits passes no other way."""
     before = parse_command(failed)
     if len(before["argv"]) < 2 or not any(_SERVES.match(w) for w in before["argv"][1:5]):
         return None
-    steps = [s.strip(" ()") for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later) if s.strip(" ()")]
+    steps = [s.strip(" ()") for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later["target"]) if s.strip(" ()")]
     program = _program_name(before["argv"][0])
+
+    def answered(step: str, output: str) -> bool:
+        argv = parse_command(step)["argv"]
+        return bool(_PROBE.match(step)) or bool(
+            argv and _program_name(argv[0]) == program and any(re.search(r"(?:^|:)status$", w) for w in argv[1:4])
+            and _RUNNING.search(output) and not _ERROR_OUTPUT.search(output))
+
+    next_line = [after["target"]] if after and after["tool"] == "Bash" and after["outcome"] == "ok" else []
     for n, step in enumerate(steps):
         argv = parse_command(step)["argv"]
-        if argv and _program_name(argv[0]) == program and (
-                any(_PROBE.match(s) for s in steps[n + 1:]) or _PROBE.match(next_line)):
+        if argv and _program_name(argv[0]) == program and any(_SERVES.match(w) for w in argv[1:5]) and (
+                any(answered(s, later.get("body") or "") for s in steps[n + 1:])
+                or any(answered(s, after.get("body") or "") for s in next_line)):
             return step
     return None
+
+
+_RUNNING = LazyRegex(r"(?i)\b(?:is |are )?running\b|\bactive \(running\)|\bonline\b")
 
 
 # (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
@@ -1198,15 +1230,11 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     if not serving or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
         return None
     for step in _segments(later["target"]):
-        words = _words(step)
-        if words[:1] == ["timeout"]:
-            at = 1
-            while at < len(words) and words[at].startswith("-"):  # its own options (``-s KILL``, ``--preserve-status``)
-                at += 2 if words[at] in ("-s", "--signal", "-k", "--kill-after") else 1
-            rest = words[at + 1:]  # past its duration
-            argv = parse_command(" ".join(rest))["argv"]
-            if argv and _program_name(argv[0]) == _program_name(before["argv"][0]) and serving[0] in argv[1:5]:
-                return " ".join(rest)
+        parsed = parse_command(step)
+        argv = parsed["argv"]
+        if parsed["runner"].startswith("timeout") and argv and _program_name(argv[0]) == _program_name(
+                before["argv"][0]) and serving[0] in argv[1:5]:
+            return re.sub(r"^timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\S+\s+", "", step)  # as run, less the timeout
     return None
 
 
@@ -1300,6 +1328,39 @@ def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
             "kind": kind if n + 1 == len(groups) else "error_changed",
         })
     return chains
+
+
+def _split_one_output(chain: dict) -> list[dict]:
+    """A failing run whose output holds several errors, each fixed by its own edit ("requires macos 10.15" by a
+    platform floor in Package.swift, "No config file found … 'openapi-generator-config.yaml'" by that new file):
+    one chain per error, each with its error line and its edit. Only when every edit is named by a different
+    error line, by its file's name or by the words it changes."""
+    edits = chain["changes"]
+    if chain["kind"] != "same_check" or len(chain["failures"]) > 1 or chain["attempts"] or len(edits) < 2 or any(
+            e["tool"] not in EDIT_TOOLS for e in edits):
+        return [chain]
+    lines = list(dict.fromkeys(line.strip(" -•*") for line in (chain["failure"].get("error_text") or "").splitlines()
+                               if len(line.split()) >= 3 and not line.startswith("Exit code")))
+
+    def named_by(edit: dict) -> str | None:
+        names = {os.path.basename(f) for f in edit.get("files") or []}
+        words = _tokens(_changed_text(edit)) - _STOP
+        scores = [(3 * any(n in line for n in names) + len(words & _tokens(line)), -i) for i, line in enumerate(lines)]
+        best = max(scores, default=(0, 0))
+        return lines[-best[1]] if best[0] >= 1 else None
+
+    named = {e["id"]: named_by(e) for e in edits}
+    if None in named.values() or len({frozenset(_tokens(line)) for line in named.values()}) < 2:
+        return [chain]
+    files = {line: {f for e in edits if named[e["id"]] == line for f in e.get("files") or []} for line in named.values()}
+    if sum(len(f) for f in files.values()) != len(set().union(*files.values())):
+        return [chain]  # one file changed for two errors: one change
+    parts = []
+    for line in dict.fromkeys(named.values()):
+        mine = [e for e in edits if named[e["id"]] == line]
+        failure = dict(chain["failure"], error_text=line, _part=len(parts))
+        parts.append(dict(chain, failure=failure, failures=[failure], changes=mine, all_changes=mine))
+    return parts
 
 
 # --- what the agent and the user said ------------------------------------------------------------
@@ -1550,9 +1611,12 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             unrelated.extend(paths)
             continue
         kept.append(edit)
-    # a code edit nobody named beside edits that were named is a bystander, not the fix
-    named_kept = [e for e in kept if any(_named_in(_rel(p, cwd), error + " " + context)
-                                         or _CONFIG_PATH.search(_rel(p, cwd)) for p in e.get("files") or [])]
+    # a code edit nobody named beside edits that were named is a bystander, not the fix (an edit undone since, a
+    # reverted attempt at the named test, names nothing)
+    undone = {path for path, hunks in net_changes(kept, cwd).items() if not hunks}
+    named_kept = [e for e in kept if any((_named_in(_rel(p, cwd), error + " " + context)
+                                          or _CONFIG_PATH.search(_rel(p, cwd))) and _rel(p, cwd) not in undone
+                                         for p in e.get("files") or [])]
     if named_kept and len(named_kept) < len(kept):
         unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])
         kept = named_kept
@@ -1913,7 +1977,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         "tags": [family] if family else [],
         "observation_ids": sorted({o["id"] for o in [*chain["failures"], *edits, *commands, success]}),
         "verified": 1 if verified else 0,
-        "_run_key": f"chain:{failure['id']}",
+        "_run_key": f"chain:{failure['id']}" + (f".{failure['_part']}" if failure.get("_part") else ""),
         "_reason": f"resolved_failure:{chain['kind']}",
     }
 
@@ -1993,7 +2057,12 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     sentences = _sentences(text)
     reports = [s for s in sentences if _REPORTED.search(s)]
     causes = [s for s in sentences if _USER_CAUSE.search(s)]
-    if not reports or not causes:
+    # what the report quotes: the error it pasted (which says why, "… is missing a `on.workflow_call` trigger") and
+    # the runs it names (`web-ext run`)
+    spans = re.findall(r"`([^`]+(?:`[^`]+`[^`]*)*)`", " ".join(reports))
+    errors = [span for span in spans if _ERROR_OUTPUT.search(span) or _REPORTED.search(span) or len(span) > 60]
+    runs = [span for span in spans if span not in errors and len(span.split()) <= 6]
+    if not reports or not (causes or errors):
         return None
     # the edits of what the report names: a file by name, or its added lines by two of the report's own words
     # (``"scripts": ["background.js"]`` for "background.service_worker is disabled. Add background.scripts.")
@@ -2011,11 +2080,11 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     if not checks:
         return None
     # the run the user says fails, when the report quotes it (`web-ext run`), or the first that does its job
-    quoted = [c for c in checks if _names_run(parse_command(c["target"])["argv"], " ".join(reports))]
+    quoted = [c for c in checks if _names_run(parse_command(c["target"])["argv"], " ".join(f"`{r}`" for r in runs))]
     check = (quoted or checks)[0]
-    unchecked = [] if quoted or "`" not in " ".join(reports) else [
-        f"The reported failing run ({one_line(', '.join(re.findall(r'`([^`]+)`', ' '.join(reports))), 100)}) was "
-        f"not rerun after the change; `{one_line(shown_command(check['target'], cwd), 100)}` passed."]
+    unchecked = [] if quoted or not runs else [
+        f"The reported failing run ({one_line(', '.join(runs), 100)}) was not rerun after the change; "
+        f"`{one_line(shown_command(check['target'], cwd), 100)}` passed."]
     net = net_changes(named, cwd)
     for path, hunks in net.items():
         if _is_weakening(path, hunks):
@@ -2024,14 +2093,15 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     if not hunks:
         return None
     report = one_line(reports[0].rstrip("."), 200)
-    cause = next((s for s in causes if s != reports[0]), causes[0])
+    diagnosis = _users_diagnosis(next((s for s in causes if s != reports[0]), causes[0])) if causes else \
+        f"The reported error: {one_line(errors[0], 200)}"
     fixes = [s for s in said.get("fix") or [] if s not in causes]
     command = one_line(shown_command(check["target"], cwd), 140)
     fix_title = _fix_title([f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()])
     passed_line = _raw_error_line(dict(check, error_text=check.get("body") or "")) or ""
     return {
         "title": lesson_title(report, fix_title),
-        "summary": " ".join([_users_diagnosis(cause)] + fixes[:1]),
+        "summary": " ".join([diagnosis] + fixes[:1]),
         "kind": "fix",
         "trigger": f"Reported by the user: {report}",
         "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",

@@ -130,7 +130,7 @@ _HASHY_TOKENS = {"hash", "hashes", "sha", "sha1", "sha256", "sha512", "md5", "in
 _LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "undefined", "required",
              "optional", "string", "str", "bytes", "int", "bool", "any", "redacted", "hidden", "secret",
              "password", "token", "env", "environ", "default", "empty", "unset", "set", "present", "missing",
-             "ok", "valid", "invalid", "expired", "bearer", "basic"}
+             "ok", "valid", "invalid", "expired", "bearer", "basic", "inherit"}  # (GitHub Actions: secrets: inherit)
 _HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", "sha512:", "md5:", "md5-", "h1:",
                   "blake2b:", "git+", "sha224:")
 

@@ -54,6 +54,10 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     # an option given another value: the new value, once
     ("pnpm nx test --project web", "pnpm nx test --project @shop/web", ["pass `--project @shop/web`"]),
     ("pytest -q", "hatch run dev:pytest -q", ["run it through `hatch run dev:`"]),
+    ("rebar3 release", "rebar3 as prod release", ["use `rebar3 as prod`"]),  # a profile chosen by words
+    ("./gradlew :api:test --tests '*UserTest*'", "./gradlew :api:test", []),  # a wider selection is no fix
+    ("timeout 20 php artisan queue:work", "php artisan queue:work", []),  # a time bound is how, not what
+    ("cargo build 2>&1 | grep -E 'error|warning' | head -20", "cargo build 2>&1 | tail -3", []),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected
@@ -124,6 +128,41 @@ def test_a_daemon_still_running_when_its_timeout_stopped_it_passed(output, staye
     assert bool(chains) is stayed
     if stayed:
         assert chains[0]["success"]["target"] == "python -m celery -A proj worker -l info"
+
+
+def test_a_worker_started_in_the_background_passes_when_its_own_status_says_it_runs():
+    observations = [_bash(1, "timeout 15 php artisan horizon", False, "InvalidArgumentException",
+                          "InvalidArgumentException\n  Redis connection [queue] not configured."),
+                    _edit(2, "/p/config/horizon.php", "'use' => 'queue',", "'use' => 'default',"),
+                    _bash(3, "php artisan config:clear"),
+                    dict(_bash(4, "(php artisan horizon > storage/logs/h.log 2>&1 &) ; sleep 6; "
+                                  "php artisan horizon:status"), body="INFO  Horizon is running.")]
+    (chain,), _ = find_chains(observations)
+    assert chain["success"]["id"] == 4 and chain["success"]["target"].startswith("php artisan horizon")
+    observations[3]["body"] = "ERROR  Horizon is inactive."
+    assert find_chains(observations)[0] == []
+
+
+@pytest.mark.parametrize("second_path, second_new, parts", [
+    # each error named by its own edit: two problems
+    ("/p/Sources/Billing/openapi-generator-config.yaml", "generate:\n  - types\n  - client", 2),
+    # the same file changed for both: one change
+    ("/p/Package.swift", "    swiftLanguageVersions: [.v5]", 1),
+])
+def test_one_output_with_two_errors_fixed_by_two_edits_is_two_problems(second_path, second_new, parts):
+    error = ("error: the library 'Billing' requires macos 10.13, but depends on the product 'OpenAPIRuntime' which "
+             "requires macos 10.15\nerror: Issues found:\n- No config file found in the target named 'Billing'. Add "
+             "a file called 'openapi-generator-config.yaml' to the target's source directory.")
+    observations = [_bash(1, "swift build", False, "error: the library", error),
+                    _edit(2, "/p/Package.swift", "    name: \"billing\",",
+                          "    name: \"billing\",\n    platforms: [.macOS(.v13)],"),
+                    _edit(3, second_path, "", second_new), _bash(4, "swift build")]
+    chains, _ = find_chains(observations)
+    assert len(chains) == parts
+    if parts == 2:
+        assert [c["changes"][0]["id"] for c in chains] == [2, 3]
+        assert "macos 10.15" in chains[0]["failure"]["error_text"]
+        assert "openapi-generator-config.yaml" in chains[1]["failure"]["error_text"]
 
 
 def test_a_scoped_package_name_is_the_same_package_as_its_short_name():

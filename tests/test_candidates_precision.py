@@ -1453,3 +1453,53 @@ def test_the_tasks_own_edit_is_no_account_of_a_fix_by_a_service(git_project, sto
                      "handler)."))
     (candidate,), _ = _candidates(store, session)
     assert "req.params" not in candidate["summary"] and "Redis" in candidate["summary"]
+
+
+def test_php_cs_fixer_repairing_what_it_reported_is_routine(git_project, store):
+    session = (Session("csfix", git_project)
+               .fail("vendor/bin/php-cs-fixer fix --dry-run --diff src/Mail",
+                     "Exit code 8\n   1) src/Mail/Digest.php (no_unused_imports)")
+               .ok("vendor/bin/php-cs-fixer fix src/Mail", "Fixed 1 of 1 files in 0.041 seconds")
+               .stop("php-cs-fixer removed an unused import."))
+    assert _candidates(store, session) == ([], ["routine_plumbing"])
+
+
+def test_a_timeout_that_passed_on_the_next_run_is_flaky(git_project, store):
+    session = (Session("next", git_project, prompt="bump ktor to 2.3.12 and run the tests")
+               .fail("./gradlew test", "Exit code 1\n> Could not resolve io.ktor:ktor-server-core:2.3.12.\n"
+                                       "   > Read timed out")
+               .edit("gradle/libs.versions.toml", 'ktor = "2.3.11"', 'ktor = "2.3.12"')
+               .ok("./gradlew test", "BUILD SUCCESSFUL in 41s")
+               .stop("Bumped ktor to 2.3.12; the tests pass. The first run hit a read timeout fetching from Maven "
+                     "Central and passed on the next run."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_an_attempt_at_the_named_test_undone_names_nothing(git_project, store):
+    session = (Session("undone", git_project)
+               .fail("./gradlew :orders:test --tests '*OrderApiTest*'",
+                     "Exit code 1\nOrderApiTest > creates order FAILED\n    java.lang.IllegalStateException: "
+                     "block()/blockFirst()/blockLast() are blocking, which is not supported in thread parallel-2")
+               .edit("orders/src/test/kotlin/OrderApiTest.kt", "client.build()", "client.responseTimeout(ofSeconds(30)).build()")
+               .fail("./gradlew :orders:test --tests '*OrderApiTest*'",
+                     "Exit code 1\n    java.lang.IllegalStateException: block()/blockFirst()/blockLast() are blocking")
+               .edit("orders/src/test/kotlin/OrderApiTest.kt", "client.responseTimeout(ofSeconds(30)).build()", "client.build()")
+               .edit("orders/src/main/kotlin/OrderService.kt", "Mono.just(stock.reserve(id))",
+                     "Mono.fromCallable { stock.reserve(id) }.subscribeOn(Schedulers.boundedElastic())")
+               .ok("./gradlew :orders:test", "BUILD SUCCESSFUL in 19s")
+               .stop("stock.reserve blocks; it now runs on boundedElastic. A longer response timeout did not help."))
+    (candidate,), _ = _candidates(store, session)
+    assert "subscribeOn(Schedulers.boundedElastic())" in candidate["change"]
+    assert "--tests" not in candidate["change"]  # the wider run is no part of the fix
+
+
+def test_a_reported_failure_with_the_error_pasted_is_learnt_from_it(git_project, store):
+    session = (Session("pasted", git_project, prompt="CI fails right away: `the workflow is not valid. .github/workflows/"
+                                                     "release.yml (Line: 12, Col: 9): Unexpected value 'needs'`. "
+                                                     "Please fix release.yml.")
+               .edit(".github/workflows/release.yml", "    steps:\n      needs: build", "    needs: build\n    steps:")
+               .ok("actionlint .github/workflows/release.yml", ""))
+    session.stop("Moved `needs` up to the job.")
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["summary"].startswith("The reported error: the workflow is not valid.")
+    assert "+    needs: build" in candidate["change"] or "+needs: build" in candidate["change"]
