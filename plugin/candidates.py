@@ -81,6 +81,7 @@ _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|(?:second|next) (?:run|try|attempt))|"
                    r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out|"
                    r"(?:read|connect(?:ion)?) timeout (?:fetching|downloading|pulling|resolving)|"
+                   r"the (?:retry|rerun|second (?:run|try|attempt)) (?:installed|downloaded|fetched|pulled)|"
                    r"dns (?:timeout|failure|error|hiccup|blip)|timed out while (?:downloading|fetching|resolving)|"
                    r"(?:a |an )?(?:http )?50[234]\b[^.;]{0,60}?\b(?:is |was )?(?:fine|ok|gone|resolved) now|"
                    # ("nothing wrong in the code: Postgres wasn't running" names a cause; nothing to change does not)
@@ -142,7 +143,7 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       # only that it has a shape: a pattern or a regex instead of the value
                       r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(")
 # (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
-_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect|should|refute\w*)\b|^\s*\[\[?\s.*\s\]\]?\s*$")
+_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*)\b|^\s*\[\[?\s.*\s\]\]?\s*$")
 # a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
 _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true|"
                        r"\bexhaustivity\s*=\s*\.(?:off|partial)")  # (TCA's TestStore told not to check every change)
@@ -427,7 +428,10 @@ def command_job(command: str) -> str | None:
     code = _interpreter_code(parsed["argv"])  # ``Rscript -e 'devtools::test()'``: what it calls
     if code is not None:
         return "test" if re.search(r"(?i)(?:^|[\W_])test", code) else None
-    return _SUBCOMMAND_JOBS.get(words[0])
+    job = _SUBCOMMAND_JOBS.get(words[0])
+    if job is None and re.fullmatch(r"[a-z]+(build|test)", words[0]):
+        return "build" if words[0].endswith("build") else "test"  # ``cargo zigbuild``, ``cargo nextest``
+    return job
 
 
 def is_static_check(command: str) -> bool:
@@ -504,7 +508,8 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
                             r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?)|"
                             r"-count=1|--?tb=\S+|"
                             # which tests run, not how: a wider or narrower selection is no fix
-                            r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?)$")
+                            r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"
+                            r"--output-on-failure|--show-output|--nocapture|--no-capture)$")
 
 
 def _invocation(parsed: dict) -> set[str]:
@@ -735,6 +740,12 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
                 return "the expected value was changed to what the failing code returned"
             if any(_LOOSENED.search(l) for l in added) and not any(_LOOSENED.search(l) for l in removed):
                 return "an assertion was loosened"
+            # the case under test swapped for another: the input the failure names and the value expected of it
+            # both changed (``parse("29/02/2024") shouldBe …(2024, 2, 29)`` → ``parse("28/02/2024") … 28)``)
+            gone = {v for l in removed for v in _literals(l)} - {v for l in added for v in _literals(l)}
+            if len(gone) >= 2 and any(len(v) >= 4 and v in failure_text for v in gone) and any(
+                    _ASSERTION.search(l) for l in added):
+                return "the failing case was replaced by another"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
         new_names = {m.group(0).strip() for l in added if (m := _TEST_NAME.match(l))}
         if old_names and new_names and old_names != new_names:
@@ -748,7 +759,7 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
 
 # a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
-                          r"bootstrap)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
+                          r"bootstrap|login)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
                           r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate")
 # a step that starts a service a check talks to (``make search-up``, ``memcached -d``, ``docker run -d …``)
 _STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
@@ -920,7 +931,9 @@ _REPORTS_FAILURE = LazyRegex(
     r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
     r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"
     r"^E\s+[\w.]*(?:Error|Exception)\b|Import(?:Error)? while (?:loading|importing)|"
-    r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b")
+    r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b|"
+    # rspec's and minitest's failure lines, a class of error named on its own line (``RedisClient::CannotConnectError:``)
+    r"\bFailure/Error:|^\s*(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception):\s*$")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 
@@ -1290,7 +1303,11 @@ def _same_error(a: dict, b: dict) -> bool:
     """Whether two failures report the same error: the same signature, and, when the signature says no more than
     the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
     if a.get("error_signature") != b.get("error_signature"):
-        return False
+        # the same named error seen through another window (``… | grep -A2 Failure/Error`` shows the
+        # ``RedisClient::CannotConnectError`` the full log ended on)
+        named = [set(re.findall(r"\b(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)\b", f.get("error_text") or ""))
+                 for f in (a, b)]
+        return bool(named[0] & named[1]) and not (named[0] ^ named[1])
     if not _GENERIC_SIGNATURE.search(a.get("error_signature") or ""):
         return True
     line_a, line_b = (re.sub(r"\d+(?:\.\d+)*", "N", _raw_error_line(f) or "") for f in (a, b))
@@ -1498,7 +1515,7 @@ def _raw_error_line(failure: dict) -> str | None:
     text = re.sub(r"^\s*(?:Error: )?Exit code \d+\s*", "", failure.get("error_text") or failure.get("body") or "")
     line = error_line(re.sub(r"(?m)^[│┃|╷╵]\s?", "", text))  # terraform's boxed diagnostics
     if not line:
-        lines = [l.strip() for l in text.splitlines() if l.strip() and not l.strip().startswith(("at ", "#", "|"))]
+        lines = [l.strip() for l in text.splitlines() if re.search(r"\w", l) and not l.strip().startswith(("at ", "#", "|"))]
         line = lines[0] if lines else None
     if not line:
         return failure.get("error_signature")
@@ -1602,6 +1619,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         changed_names = {t for t in _tokens(_changed_text(edit)) if "_" in t or len(t) >= 8}
         changed_names |= set(re.findall(r"\b\d{3,}\b", _changed_text(edit)))  # "move the dev server to port 8081"
         changed_names |= set(re.findall(r"\d+(?:\.\d+)+", _changed_text(edit)))  # "bump engines.node to >=20.11"
+        # (a qualified name by its parts: ``ansible.builtin.include_tasks`` is the "include_tasks" asked for)
+        changed_names |= {part for name in changed_names for part in name.split(".") if "_" in part or len(part) >= 8}
         # (a comment in a file the error names by its name may be a directive: ``# typed: strict``)
         directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"])
         if all(_DOC_PATH.search(p) for p in paths) and not named and not building_docs \
@@ -1677,6 +1696,8 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
                         r"green)\w*$", "", clause)  # "Running X first makes the sdk build pass"
         first, _, rest = clause.partition(" ")
         verb = _PAST.get(first.lower())
+        if re.match(r"(?i)(?:it|them|this|that|one)\b", rest):
+            continue  # "Added it before `add_subdirectory(tests)`": what "it" is, the change says, not the clause
         if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words) \
                 and not re.search(r"(?i)\bfail(?:s|ed)?\b|\berrors? (?:with|out)\b", _prose(clause)):
             return f"{verb} {rest}"
@@ -2025,7 +2046,8 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
 
 # the user reporting a failure ("The EAS iOS preview build started failing after the SDK 51 upgrade")
 _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)?|errors? out|no longer (?:builds|"
-                      r"compiles|starts|runs))\b")
+                      r"compiles|starts|runs)|(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
+                      r"build|compile|load|work)|stopped working|isn't working|is not working)\b")
 
 
 def _plain_words(text: str) -> set[str]:
@@ -2069,7 +2091,8 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     words = _plain_words(text) - _STOP
     edits = [o for o in observations if o["tool"] in EDIT_TOOLS and _is_change(o)]
     named = [e for e in edits if any(_named_in(_rel(f, cwd), text) for f in e.get("files") or [])
-             or len(_plain_words(" ".join(_added_lines(e))) & words) >= 2]
+             or len(_plain_words(" ".join(_added_lines(e))) & words) >= 2
+             or any(len(_plain_words(os.path.basename(f)) & words) >= 2 for f in e.get("files") or [])]
     if not named:
         return None
     last_edit = max(e["id"] for e in named)
@@ -2149,8 +2172,9 @@ def _passed_before(failure: dict, observations: list[dict]) -> bool:
 
 
 # "This repo requires `# typed: strict` on every file under app/": a rule of the project, stated as one
-_CONVENTION = LazyRegex(r"(?i)\b(?:this|the|our) (?:repo(?:sitory)?|project|codebase|team)(?:'s \w+)? "
-                        r"(?:requires?|needs|expects|enforces|wants|insists on|uses)\b|\bin this (?:repo|project|codebase)\b")
+_CONVENTION = LazyRegex(r"(?i)\b(?:this|the|our) (?:(?:mono)?repo(?:sitory)?|project|codebase|team|workspace)(?:'s \w+)? "
+                        r"(?:requires?|needs|expects|enforces|wants|insists on|uses)\b|"
+                        r"\bin this (?:(?:mono)?repo(?:sitory)?|project|codebase|workspace)\b")
 
 
 def _convention_stated(chain: dict, said: dict, cwd: str | None) -> bool:

@@ -39,7 +39,8 @@ _ERROR_RULES = (
     (3, r"^FAILED \S+"),
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does not exist|"
-        r"no such tool|not available|unable to)\b"),
+        r"no such tool|not available|unable to|no tests? (?:were |was )?(?:ran|run|collected)|"
+        r"no (?:[\w-]+ ){1,3}(?:was |were )?found)\b"),  # ("No test configuration file found!")
     (2, r"(?i)\b(?:error|failed|failure|cannot|can't|unable to|fatal)\b"),
 )
 

@@ -58,6 +58,7 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("./gradlew :api:test --tests '*UserTest*'", "./gradlew :api:test", []),  # a wider selection is no fix
     ("timeout 20 php artisan queue:work", "php artisan queue:work", []),  # a time bound is how, not what
     ("cargo build 2>&1 | grep -E 'error|warning' | head -20", "cargo build 2>&1 | tail -3", []),
+    ("ctest --test-dir build", "ctest --test-dir build --output-on-failure", []),  # it only prints more
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected
@@ -68,6 +69,9 @@ def test_commands_that_do_the_same_job():
     # a task runner's ``test:unit`` by its first part; a test script named test.js by what it is
     assert command_job("bb test:cljs") == command_job("npm run test:unit") == command_job("node dist/test.js") == "test"
     assert command_job("yarn build:prod") == "build"
+    # a subcommand named for the job (``cargo zigbuild``, ``cargo nextest run``)
+    assert command_job("cargo zigbuild --release --target aarch64-unknown-linux-gnu") == "build"
+    assert command_job("cargo nextest run") == "test"
     assert command_job("npm install") == command_job("pnpm install") == "install"
     assert command_job("mix deps.get") != command_job("mix test")
 

@@ -1503,3 +1503,104 @@ def test_a_reported_failure_with_the_error_pasted_is_learnt_from_it(git_project,
     (candidate,), _ = _candidates(store, session)
     assert candidate["summary"].startswith("The reported error: the workflow is not valid.")
     assert "+    needs: build" in candidate["change"] or "+needs: build" in candidate["change"]
+
+
+# --- round 16 ------------------------------------------------------------------------------------------
+
+def test_a_test_whose_failing_case_was_swapped_for_another_is_weakened(git_project, store):
+    session = (Session("swap", git_project)
+               .fail("pytest tests/test_slug.py -q", "Exit code 1\nFAILED tests/test_slug.py::test_unicode - "
+                                                     "AssertionError: slugify('Crème Brûlée') returned 'crme-brle'")
+               .edit("tests/test_slug.py", "    assert slugify('Crème Brûlée') == 'creme-brulee'",
+                     "    assert slugify('Creme Brulee') == 'creme-brulee-x'")
+               .ok("pytest tests/test_slug.py -q", "4 passed")
+               .stop("The slug tests pass."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_fixture_path_corrected_in_a_test_is_still_a_fix(git_project, store):
+    session = (Session("typo", git_project)
+               .fail("pytest tests/test_import.py -q", "Exit code 1\nFileNotFoundError: [Errno 2] No such file or "
+                                                       "directory: 'tests/fixtures/users.jsn'")
+               .edit("tests/test_import.py", "    rows = load('tests/fixtures/users.jsn')",
+                     "    rows = load('tests/fixtures/users.json')")
+               .ok("pytest tests/test_import.py -q", "3 passed")
+               .stop("The fixture path had a typo (`users.jsn`); it is `users.json`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "users.json" in candidate["change"]
+
+
+def test_a_piped_rspec_run_that_still_shows_the_error_did_not_pass(git_project, store):
+    session = (Session("pipe", git_project)
+               .fail("bundle exec rspec spec/jobs/sync_job_spec.rb 2>&1 | tail -15",
+                     "Exit code 1\n  1) SyncJob enqueues\n     Failure/Error: SyncJob.perform_async(1)\n\n"
+                     "     RedisClient::CannotConnectError:\n       Connection refused - connect(2) for 127.0.0.1:6379")
+               .edit("config/initializers/sidekiq.rb", 'config.redis = { url: "redis://localhost:6379/1" }',
+                     'config.redis = { url: "redis://localhost:6379/1", pool_timeout: 2 }')
+               .ok("bundle exec rspec spec/jobs/sync_job_spec.rb 2>&1 | grep -A2 Failure/Error",
+                   "     Failure/Error: SyncJob.perform_async(1)\n\n     RedisClient::CannotConnectError:")
+               .ok("docker compose up -d redis", "Container shop-redis-1  Started")
+               .ok("bundle exec rspec spec/jobs/sync_job_spec.rb 2>&1 | tail -3", "3 examples, 0 failures")
+               .stop("Redis was not running; `docker compose up -d redis` and the spec passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docker compose up -d redis" in candidate["change"] and "pool_timeout" not in candidate["change"]
+
+
+def test_a_registry_login_before_the_retry_is_the_fix(git_project, store):
+    session = (Session("login", git_project)
+               .fail("helm dependency update charts/api", "Exit code 1\nError: could not retrieve list of tags for "
+                                                          "repository oci://ghcr.io/acme/charts: 401 Unauthorized")
+               .ok('echo "$GHCR_TOKEN" | helm registry login ghcr.io --username "$GHCR_USER" --password-stdin',
+                   "Login Succeeded")
+               .ok("helm dependency update charts/api", "Saving 1 charts\nDeleting outdated charts")
+               .stop("The chart's dependency is on a private OCI registry; helm needed a registry login."))
+    (candidate,), _ = _candidates(store, session)
+    assert "helm registry login ghcr.io" in candidate["change"]
+
+
+def test_a_rule_of_the_monorepo_keeps_a_lint_failure_in_new_code_as_a_lesson(git_project, store):
+    session = (Session("mono", git_project)
+               .write("apps/web/src/price.tsx", "import { money } from '../../../libs/format/src/money';\n")
+               .fail("npx nx lint web", "Exit code 1\n  1:1  error  Projects cannot be imported by a relative or "
+                                        "absolute path, and must begin with a npm scope  @nx/enforce-module-boundaries")
+               .edit("apps/web/src/price.tsx", "from '../../../libs/format/src/money'", "from '@acme/format'")
+               .ok("npx nx lint web", "Successfully ran target lint for project web")
+               .stop("In this monorepo libraries are imported through their scope alias (`@acme/format`)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "@acme/format" in candidate["change"]
+
+
+def test_a_fix_told_with_a_pronoun_is_titled_by_its_change(git_project, store):
+    session = (Session("pronoun", git_project)
+               .fail("ctest --test-dir build", "Exit code 8\nTest project /w/build\nNo tests were found!!!")
+               .edit("CMakeLists.txt", "add_subdirectory(tests)", "enable_testing()\nadd_subdirectory(tests)")
+               .ok("ctest --test-dir build", "100% tests passed, 0 tests failed out of 3")
+               .stop("add_test() was ignored without enable_testing(). Added it before `add_subdirectory(tests)`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"] == ("`ctest --test-dir build` fails with No tests were found!!! — "
+                                  "add `enable_testing()` in CMakeLists.txt")
+
+
+def test_a_report_that_something_did_not_run_names_the_unit_by_its_file(git_project, store):
+    session = (Session("timer", git_project, prompt="The nightly backup timer didn't run last night (the laptop "
+                                                    "slept). I think it needs to catch up missed runs.")
+               .edit("deploy/backup.timer", "OnCalendar=*-*-* 02:00:00", "OnCalendar=*-*-* 02:00:00\nPersistent=true")
+               .ok("systemd-analyze verify deploy/backup.timer", ""))
+    session.stop("Added Persistent=true.")
+    (candidate,), _ = _candidates(store, session)
+    assert "+Persistent=true" in candidate["change"] and candidate["verified"] == 1
+
+
+def test_an_edit_asked_for_by_part_of_its_qualified_name_is_no_part_of_the_fix(git_project, store):
+    session = (Session("fqcn", git_project, prompt="Run the nginx role check. Also switch the role's bare `include:` "
+                                                   "to include_tasks.")
+               .fail("ansible-playbook site.yml --tags nginx --check", "Exit code 4\nfatal: [web-01]: UNREACHABLE! => "
+                                                                      "{\"msg\": \"Failed to connect to the host via "
+                                                                      "ssh: Permission denied (publickey)\"}")
+               .edit("roles/nginx/tasks/main.yml", "- include: tls.yml", "- ansible.builtin.include_tasks: tls.yml")
+               .ok("ssh-add ~/.ssh/deploy_ed25519", "Identity added: /home/dev/.ssh/deploy_ed25519")
+               .ok("ansible-playbook site.yml --tags nginx --check", "web-01 : ok=9 changed=0 failed=0")
+               .stop("The deploy key was not loaded in the agent; after `ssh-add ~/.ssh/deploy_ed25519` the check "
+                     "passes. Switched the role to include_tasks as asked."))
+    candidates, _ = _candidates(store, session)
+    assert all("include_tasks" not in c["change"] for c in candidates)
