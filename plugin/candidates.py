@@ -101,7 +101,7 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|inciden
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
                         r"while you(?:'re| are) (?:there|at it))\b")
 # a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
-_WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:there|at it)\b")
+_WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:in )?(?:there|at it)\b")
 # ("Please fix build.zig." after the problem is the request itself, not another one)
 _ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please also|separately|(?:can|could) you also)\b")
 # a suggestion for later ("Worth adding that to the CI image."): no account of what was done

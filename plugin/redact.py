@@ -79,7 +79,7 @@ _URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>\[\]]*):(?!\[REDACTED)(
 _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|digest|apikey|sso-key)?\s*)"
                 r"([A-Za-z0-9._~+/=:-]{8,})")
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
-_CLI_FLAG = (r"(?i)(--?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
+_CLI_FLAG = (r"(?i)(--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
              r"private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|\s+))([\"']?)(?!-)([^\s\"']{3,})")
 # commands whose short option carries a password: (prefix up to the value, optional quote, value)
@@ -374,6 +374,11 @@ def _redact_env_value(match: re.Match) -> str:
     value = match.group("value")
     if not value.strip() or value.strip().startswith("[REDACTED"):
         return match.group(0)
+    path, space, rest = value.partition(" ")
+    if space and path.startswith(("/", "./", "~/")) and rest.strip():
+        # a command line, not a .env value: ``REQUESTS_CA_BUNDLE=/etc/ssl/certs/root-ca.pem awx …`` keeps the path
+        # it points a variable at, and the rest is redacted as any command is
+        return f"{match.group('pre')}{path} {redact(rest)}"
     return f"{match.group('pre')}[REDACTED:env-value]"
 
 

@@ -30,6 +30,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
     ('{"password": "correct horse battery staple"}', "correct horse battery staple"),
     ("export API_KEY=Zk3q9XvB2mLp8RtY4wNc6HdJ", "Zk3q9XvB2mLp8RtY4wNc6HdJ"),
     ("material: Zk3q9XvB2mLp8RtY4wNc6HdJ7uQe", "Zk3q9XvB2mLp8RtY4wNc6HdJ7uQe"),  # high entropy, neutral key
+    # a namespaced flag (the awx CLI's ``--conf.token``) is a token flag too
+    ("awx --conf.host https://awx.example --conf.token Rt8vK2mQx9LbT4nW8sYc1Zd6 jobs list", "Rt8vK2mQx9LbT4nW8sYc1Zd6"),
 ])
 def test_secret_classes_are_redacted(text, secret):
     out = redact(text)
@@ -237,3 +239,13 @@ def test_gradles_verdict_gives_way_to_the_compilers_line_and_the_jvms_root_cause
     assert error_line(class_version).startswith("Caused by: java.lang.UnsupportedClassVersionError")
     # two different failures of one build keep two signatures (they were both "BUILD FAILED in <n>s")
     assert error_signature(compile_error) != error_signature(class_version)
+
+
+def test_a_command_that_points_a_variable_at_a_key_file_keeps_the_path_and_hides_its_secrets():
+    command = ("REQUESTS_CA_BUNDLE=/etc/ssl/certs/corp-root-ca.pem awx --conf.token Rt8vK2mQx9LbT4nW8sYc1Zd6 "
+               "job_templates launch web")
+    out = redact(command, env_file=True)
+    assert out.startswith("REQUESTS_CA_BUNDLE=/etc/ssl/certs/corp-root-ca.pem awx --conf.token [REDACTED:")
+    assert "Rt8vK2mQx9LbT4nW8sYc1Zd6" not in out and out.endswith("job_templates launch web")
+    # a .env value is still hidden whatever it is
+    assert redact("SSL_KEY_FILE=/etc/ssl/private/web.key", env_file=True) == "SSL_KEY_FILE=[REDACTED:env-value]"
