@@ -1,6 +1,6 @@
 """The lesson bench: does the next session get shown the lesson, and only the lesson?
 
-    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9|blind10|blind11|blind12|blind13|blind14|blind15|blind16|blind17] [--only L07,B01] [--verbose]
+    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9|blind10|blind11|blind12|blind13|blind14|blind15|blind16|blind17|blind18] [--only L07,B01] [--verbose]
 
 Scripted coding sessions of many shapes (a fix by an edit, a fix by a changed
 invocation, a convention, a dependency or config change, several lessons in one
@@ -42,7 +42,8 @@ tuning (the same targets); `blind15` is lessons_blind15_holdout.json (R01..R24),
 same way, frozen, run once by the lead after tuning (the same targets); `blind16` is lessons_blind16_holdout.json
 (S01..S24), a sixteenth written the same way, frozen, run once by the lead after tuning (the same targets);
 `blind17` is lessons_blind17_holdout.json (T01..T24), a seventeenth written the same way, frozen, run once by the
-lead after tuning (the same targets); `all` is the twenty files. Each of blind
+lead after tuning (the same targets); `blind18` is lessons_blind18_holdout.json (U01..U24), an eighteenth written
+the same way, frozen, run once by the lead after tuning (the same targets); `all` is the twenty-one files. Each of blind
 to blind6 was opened for the next round of tuning after its one run (their one-run figures are in the
 README), so they are in-sample now: only a set written after the last change proves anything.
 
@@ -93,7 +94,8 @@ def load(which: str) -> list[dict]:
              "lessons_blind14_holdout.json": "blind14",
              "lessons_blind15_holdout.json": "blind15",
              "lessons_blind16_holdout.json": "blind16",
-             "lessons_blind17_holdout.json": "blind17"}
+             "lessons_blind17_holdout.json": "blind17",
+             "lessons_blind18_holdout.json": "blind18"}
     sets = [name for name, label in files.items() if which in ("all", label)]
     sessions = []
     for name in sets:
@@ -253,7 +255,7 @@ def main() -> None:
     parser.add_argument("--set", default="all",
                         choices=("all", "dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6",
                                  "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13",
-                                 "blind14", "blind15", "blind16", "blind17"),
+                                 "blind14", "blind15", "blind16", "blind17", "blind18"),
                         help="Which sessions to play.")
     parser.add_argument("--only", default="", help="Comma-separated session ids (L01,B07).")
     parser.add_argument("--verbose", "-v", action="store_true", help="Print each session's context and notes.")
@@ -307,7 +309,8 @@ def main() -> None:
         else:
             shutil.rmtree(root, ignore_errors=True)
     names = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8",
-             "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17")
+             "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17",
+             "blind18")
     result = {name: summarise([r for r in rows if r["set"] == name])
               for name in names if any(r["set"] == name for r in rows)}
     result["all"] = summarise(rows)
@@ -330,6 +333,7 @@ def main() -> None:
     result["targets_blind15"] = result["targets_holdout"]
     result["targets_blind16"] = result["targets_holdout"]
     result["targets_blind17"] = result["targets_holdout"]
+    result["targets_blind18"] = result["targets_holdout"]
     for name in names:
         if name in result:
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in result[name].items()))
