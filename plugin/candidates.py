@@ -99,7 +99,8 @@ _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|de
 _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
                         r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
-                        r"while you(?:'re| are) (?:there|at it))\b")
+                        r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
+                        r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless)\b")
 # a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
 _WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:in )?(?:there|at it)\b")
 # ("Please fix build.zig." after the problem is the request itself, not another one)
@@ -509,7 +510,7 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
                             r"-count=1|--?tb=\S+|"
                             # which tests run, not how: a wider or narrower selection is no fix
                             r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"
-                            r"--output-on-failure|--show-output|--nocapture|--no-capture)$")
+                            r"--output-on-failure|--show-output|--nocapture|--no-capture|--version|-V|--help)$")
 
 
 def _invocation(parsed: dict) -> set[str]:
@@ -715,6 +716,16 @@ def _silences(hunks: list[dict]) -> bool:
     return False
 
 
+_TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed)\s+(\d+)\s+(?:tests?|items?|examples?)\b|"
+                       r"\b(\d+)\s+(?:tests?\s+)?total\b|\b(\d+)\s+examples?,")
+
+
+def _tests_run(output: str | None) -> int | None:
+    """How many tests a run says it ran (``running 6 tests``, ``collected 12 items``, ``13 total``), if it says."""
+    counts = [int(next(g for g in m.groups() if g)) for m in _TESTS_RUN.finditer(output or "")]
+    return max(counts) if counts else None
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -911,7 +922,10 @@ def _quoted_in(command: str, account: str) -> bool:
     if "`" not in (account or ""):
         return False
     key = command_key(command)
-    return any(command_key(span) == key for span in re.findall(r"`([^`\n]{3,200})`", account))
+    words = set(_words(command))
+    # the command as quoted, or its own settings quoted ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`")
+    return any(command_key(span) == key or (len(span.split()) >= 2 and set(span.split()) <= words and any(
+        "=" in w or w.startswith("-") for w in span.split())) for span in re.findall(r"`([^`\n]{3,200})`", account))
 
 
 def _named_by_error(command: str, failure: dict) -> bool:
@@ -1549,6 +1563,8 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
     r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
     r"network is unreachable|spurious network error|socket error|"
+    # a port another process holds: no source edit frees it
+    r"Address already in use|\bEADDRINUSE\b|"
     # a download that timed out ("Operation timed out after 30000 milliseconds ... while requesting https://…"), not
     # a test's own ``httpx.ReadTimeout: The read operation timed out``
     r"timed out[^\n]*(?:while (?:requesting|downloading|fetching)|https?://)|"
@@ -1573,8 +1589,9 @@ def _changed_text(edit: dict) -> str:
 
 def _touches_environment_error(edit: dict, lines: list[str]) -> bool:
     """Whether an edit changes something an environment failure's own line names (a host, a size, a path)."""
-    changed = _changed_text(edit)
-    return any(len(t) >= 5 and t in changed.lower() for line in lines for t in _tokens(line))
+    changed = _changed_text(edit).lower()
+    return any(len(t) >= 5 and re.search(rf"(?<![\w.-]){re.escape(t)}(?![\w-])", changed)
+               for line in lines for t in _tokens(line))  # (whole words: "listen" is not in "listening")
 
 
 def _comments_only(edit: dict) -> bool:
@@ -1806,6 +1823,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             return None
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
+        return None
+    ran_before, ran_after = _tests_run(last_failure.get("error_text")), _tests_run(resolved_by.get("body"))
+    if ran_before and ran_after and ran_after < ran_before and fix_hunks \
+            and command_key(resolved_by["target"]) == command_key(last_failure["target"]):
+        chain["_skip"] = "weakened_test"  # the same run ran fewer tests: the failing one was taken out of it
         return None
     if any(_TEST_PATH.search(path) for path in fix_hunks) and any(_SAID_WEAKENED.search(_prose(s)) for s in said["all"]):
         chain["_skip"] = "weakened_test"  # the agent says the test it changed checks less now

@@ -1604,3 +1604,49 @@ def test_an_edit_asked_for_by_part_of_its_qualified_name_is_no_part_of_the_fix(g
                      "passes. Switched the role to include_tasks as asked."))
     candidates, _ = _candidates(store, session)
     assert all("include_tasks" not in c["change"] for c in candidates)
+
+
+# --- round 17 ------------------------------------------------------------------------------------------
+
+def test_a_port_held_by_another_process_is_not_fixed_by_a_source_edit(git_project, store):
+    session = (Session("port", git_project)
+               .fail("npm test", "Exit code 1\nError: listen EADDRINUSE: address already in use :::4010")
+               .edit("src/server.ts", "log.info(`up on ${port}`)", "log.info(`api listening on 0.0.0.0:${port}`)")
+               .ok("sleep 15; lsof -i :4010 || echo free", "free")
+               .ok("npm test", "Tests: 22 passed, 22 total")
+               .stop("A test server from an earlier run held 4010 and exited on its own. Reworded the startup log."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_a_run_that_ran_fewer_tests_after_the_change_is_weakened(git_project, store):
+    session = (Session("fewer", git_project)
+               .fail("cargo test -p render", "Exit code 101\nrunning 6 tests\ntest grid::draws ... FAILED\n"
+                                             "test result: FAILED. 5 passed; 1 failed")
+               .edit("render/src/grid.rs", "    #[test]\n    fn draws() {",
+                     "    #[cfg(not(target_os = \"linux\"))]\n    #[test]\n    fn draws() {")
+               .ok("cargo test -p render", "running 5 tests\ntest result: ok. 5 passed; 0 failed")
+               .stop("The render tests pass."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_edit_made_while_reading_the_file_is_no_part_of_the_fix(git_project, store):
+    session = (Session("reading", git_project)
+               .fail("cmake -S . -B build", "Exit code 1\nCMake Error: Could NOT find fmt: Found unsuitable version "
+                                            "\"8.1.1\", but required is at least \"10.2\"")
+               .edit("tests/format_test.cpp", "TEST_CASE(\"empty\")", "TEST_CASE(\"formats_empty_string\")")
+               .ok("cmake -S . -B build -Dfmt_ROOT=/opt/fmt-10.2", "-- Configuring done")
+               .stop("The distro's fmt is too old; configure with `-Dfmt_ROOT=/opt/fmt-10.2`. (Renamed a test case "
+                     "to `formats_empty_string` while reading the file, for consistency.)"))
+    (candidate,), _ = _candidates(store, session)
+    assert "fmt_ROOT" in candidate["change"] and "formats_empty_string" not in candidate["change"]
+
+
+def test_a_build_step_whose_settings_the_agent_quotes_is_the_fix(git_project, store):
+    session = (Session("musl", git_project)
+               .fail("docker run --rm imgd:dev", "Exit code 127\nexec /usr/local/bin/imgd: no such file or directory")
+               .ok("CC=musl-gcc CGO_ENABLED=1 go build -o bin/imgd ./cmd/imgd", "")
+               .ok("docker build -q -t imgd:dev . && docker run --rm imgd:dev --version", "imgd 1.4.0")
+               .stop("The binary was linked against glibc, which alpine lacks. Rebuilt with `CC=musl-gcc "
+                     "CGO_ENABLED=1`; the container starts."))
+    (candidate,), _ = _candidates(store, session)
+    assert "CC=musl-gcc CGO_ENABLED=1 go build" in candidate["change"] and "--version`" not in candidate["title"]
