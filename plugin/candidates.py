@@ -513,6 +513,10 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
                             r"--output-on-failure|--show-output|--nocapture|--no-capture|--version|-V|--help)$")
 
 
+# ``timeout -s INT 15 `` before a command: its options and its duration
+_TIMEOUT = LazyRegex(r"^timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\d+\w*(?:\s+|$)")
+
+
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
     argv = parsed["argv"]
@@ -523,7 +527,7 @@ def _invocation(parsed: dict) -> set[str]:
               if w in _VALUE_OPTIONS and w != "-w" and not argv[i + 1].startswith("-")}
     parts -= {f"flag:{w}" for w in argv if w in _VALUE_OPTIONS and any(p.startswith(f"flag:{w} ") for p in parts)}
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
-    runner = re.sub(r"^(?:env|timeout(?:\s+-[-\w]+)*(?:\s+[A-Z]+)?\s+\d+\w*)(?:\s+|$)", "", parsed["runner"])
+    runner = _TIMEOUT.sub("", re.sub(r"^env\b\s*", "", parsed["runner"]))
     if runner:
         parts.add(f"runner:{runner}")
     if parsed["cwd"]:
@@ -1261,7 +1265,7 @@ def _stayed_up(failed: str, later: dict) -> str | None:
         argv = parsed["argv"]
         if parsed["runner"].startswith("timeout") and argv and _program_name(argv[0]) == _program_name(
                 before["argv"][0]) and serving[0] in argv[1:5]:
-            return re.sub(r"^timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\S+\s+", "", step)  # as run, less the timeout
+            return _TIMEOUT.sub("", step)  # as run, less the timeout
     return None
 
 
