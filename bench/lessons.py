@@ -17,35 +17,12 @@ thirds of the blind sessions); `holdout` is lessons_holdout.json, the first
 held-out third: frozen before tuning, but seen while the lesson writeback was
 tuned, so it no longer proves anything on its own; `blind` is
 lessons_blind_holdout.json, every third of B01..B42, written blind by a helper
-who never read the lesson-deriving code, and never looked at while tuning (the
-targets apply to it); `blind2` is lessons_blind2_holdout.json (C01..C24), a second
-blind set written by another helper who never saw the lesson code, frozen, and run
-once by the lead after tuning (the same targets); `blind3` is lessons_blind3_holdout.json
-(D01..D24), a third blind set written by a helper who never saw the lesson code, frozen,
-and run once by the lead after tuning (the same targets); `blind4` is lessons_blind4_holdout.json
-(E01..E24), a fourth blind set written the same way, frozen, run once by the lead after tuning
-(the same targets); `blind5` is lessons_blind5_holdout.json (F01..F24), a fifth blind set written the same
-way, frozen, run once by the lead after tuning (the same targets); `blind6` is lessons_blind6_holdout.json
-(G01..G24), a sixth blind set written the same way, frozen, run once by the lead after tuning (the same
-targets); `blind7` is lessons_blind7_holdout.json (H01..H24), a seventh blind set written the same way,
-frozen, run once by the lead after tuning (the same targets); `blind8` is lessons_blind8_holdout.json (I01..I24),
-an eighth blind set written the same way, frozen, run once by the lead after tuning (the same targets); `blind9` is
-lessons_blind9_holdout.json (J01..J24), a ninth blind set written the same way, frozen, run once by the lead after
-tuning (the same targets); `blind10` is lessons_blind10_holdout.json (K01..K24), a tenth blind set written the
-same way, frozen, run once by the lead after tuning (the same targets); `blind11` is lessons_blind11_holdout.json
-(M01..M24), an eleventh blind set written the same way, frozen, run once by the lead after tuning (the same
-targets); `blind12` is lessons_blind12_holdout.json (N01..N24), a twelfth blind set written the same way, frozen,
-run once by the lead after tuning (the same targets); `blind13` is lessons_blind13_holdout.json (P01..P24), a
-thirteenth blind set written the same way, frozen, run once by the lead after tuning (the same targets); `blind14`
-is lessons_blind14_holdout.json (Q01..Q24), a fourteenth written the same way, frozen, run once by the lead after
-tuning (the same targets); `blind15` is lessons_blind15_holdout.json (R01..R24), a fifteenth written the
-same way, frozen, run once by the lead after tuning (the same targets); `blind16` is lessons_blind16_holdout.json
-(S01..S24), a sixteenth written the same way, frozen, run once by the lead after tuning (the same targets);
-`blind17` is lessons_blind17_holdout.json (T01..T24), a seventeenth written the same way, frozen, run once by the
-lead after tuning (the same targets); `blind18` is lessons_blind18_holdout.json (U01..U24), an eighteenth written
-the same way, frozen, run once by the lead after tuning (the same targets); `all` is the twenty-one files. Each of blind
-to blind6 was opened for the next round of tuning after its one run (their one-run figures are in the
-README), so they are in-sample now: only a set written after the last change proves anything.
+who never read the lesson-deriving code; `blindN` (N = 2 … 18) is
+lessons_blindN_holdout.json, 24 sessions each (C.., D.., … U..), each written the
+same way by another helper, frozen, and run once by the lead before a round of
+tuning opened it (the same targets); `all` is every file. Each blind set was
+opened for tuning after its one run (the one-run figures are in the README), so
+they are in-sample now: only a set written after the last change proves anything.
 
 Each session is labelled with:
   key_facts        strings the next session must be shown
@@ -79,23 +56,14 @@ NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|did
                       r"not the fix|not help|reverted|instead)\b")
 
 
+# the blind held-out sets, each written by a helper who never saw the lesson code (lessons_<name>_holdout.json)
+BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 19)))
+SETS = ("dev", "holdout", *BLIND_SETS)
+
+
 def load(which: str) -> list[dict]:
     files = {"lessons.json": "dev", "lessons_blind.json": "dev", "lessons_holdout.json": "holdout",
-             "lessons_blind_holdout.json": "blind", "lessons_blind2_holdout.json": "blind2",
-             "lessons_blind3_holdout.json": "blind3", "lessons_blind4_holdout.json": "blind4",
-             "lessons_blind5_holdout.json": "blind5", "lessons_blind6_holdout.json": "blind6",
-             "lessons_blind7_holdout.json": "blind7",
-             "lessons_blind8_holdout.json": "blind8",
-             "lessons_blind9_holdout.json": "blind9",
-             "lessons_blind10_holdout.json": "blind10",
-             "lessons_blind11_holdout.json": "blind11",
-             "lessons_blind12_holdout.json": "blind12",
-             "lessons_blind13_holdout.json": "blind13",
-             "lessons_blind14_holdout.json": "blind14",
-             "lessons_blind15_holdout.json": "blind15",
-             "lessons_blind16_holdout.json": "blind16",
-             "lessons_blind17_holdout.json": "blind17",
-             "lessons_blind18_holdout.json": "blind18"}
+             **{f"lessons_{name}_holdout.json": name for name in BLIND_SETS}}
     sets = [name for name, label in files.items() if which in ("all", label)]
     sessions = []
     for name in sets:
@@ -253,9 +221,7 @@ def summarise(rows: list[dict]) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--set", default="all",
-                        choices=("all", "dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6",
-                                 "blind7", "blind8", "blind9", "blind10", "blind11", "blind12", "blind13",
-                                 "blind14", "blind15", "blind16", "blind17", "blind18"),
+                        choices=("all", *SETS),
                         help="Which sessions to play.")
     parser.add_argument("--only", default="", help="Comma-separated session ids (L01,B07).")
     parser.add_argument("--verbose", "-v", action="store_true", help="Print each session's context and notes.")
@@ -308,32 +274,13 @@ def main() -> None:
             print(f"Kept: LOREBOOK_HOME={player.home}")
         else:
             shutil.rmtree(root, ignore_errors=True)
-    names = ("dev", "holdout", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7", "blind8",
-             "blind9", "blind10", "blind11", "blind12", "blind13", "blind14", "blind15", "blind16", "blind17",
-             "blind18")
+    names = SETS
     result = {name: summarise([r for r in rows if r["set"] == name])
               for name in names if any(r["set"] == name for r in rows)}
     result["all"] = summarise(rows)
     result["targets_holdout"] = {"key_fact_recall": 0.9, "failed_attempt_shown_as_fix": 0, "false_causal_links": 0,
                                  "low_value_stored_rate": 0.05, "median_card_tokens": 150}
-    result["targets_blind"] = result["targets_holdout"]
-    result["targets_blind2"] = result["targets_holdout"]
-    result["targets_blind3"] = result["targets_holdout"]
-    result["targets_blind4"] = result["targets_holdout"]
-    result["targets_blind5"] = result["targets_holdout"]
-    result["targets_blind6"] = result["targets_holdout"]
-    result["targets_blind7"] = result["targets_holdout"]
-    result["targets_blind8"] = result["targets_holdout"]
-    result["targets_blind9"] = result["targets_holdout"]
-    result["targets_blind10"] = result["targets_holdout"]
-    result["targets_blind11"] = result["targets_holdout"]
-    result["targets_blind12"] = result["targets_holdout"]
-    result["targets_blind13"] = result["targets_holdout"]
-    result["targets_blind14"] = result["targets_holdout"]
-    result["targets_blind15"] = result["targets_holdout"]
-    result["targets_blind16"] = result["targets_holdout"]
-    result["targets_blind17"] = result["targets_holdout"]
-    result["targets_blind18"] = result["targets_holdout"]
+    result.update({f"targets_{name}": result["targets_holdout"] for name in BLIND_SETS})
     for name in names:
         if name in result:
             print(f"{name}: " + ", ".join(f"{k} {v}" for k, v in result[name].items()))
