@@ -1365,6 +1365,9 @@ def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
     return chains
 
 
+_ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)")
+
+
 def _split_one_output(chain: dict) -> list[dict]:
     """A failing run whose output holds several errors, each fixed by its own edit ("requires macos 10.15" by a
     platform floor in Package.swift, "No config file found … 'openapi-generator-config.yaml'" by that new file):
@@ -1374,8 +1377,15 @@ def _split_one_output(chain: dict) -> list[dict]:
     if chain["kind"] != "same_check" or len(chain["failures"]) > 1 or chain["attempts"] or len(edits) < 2 or any(
             e["tool"] not in EDIT_TOOLS for e in edits):
         return [chain]
-    lines = list(dict.fromkeys(line.strip(" -•*") for line in (chain["failure"].get("error_text") or "").splitlines()
-                               if len(line.split()) >= 3 and not line.startswith("Exit code")))
+    # the errors the output holds: each from a line that names one (``error: …``, ``TypeError: …``) to the next,
+    # so a traceback's lines before its error are one error's context, not errors of their own
+    lines: list[str] = []
+    for line in (chain["failure"].get("error_text") or "").splitlines():
+        if _ERROR_START.match(line):
+            lines.append(line.strip())
+        elif lines and line.strip():
+            lines[-1] += " " + line.strip(" -•*")
+    lines = list(dict.fromkeys(lines))
 
     def named_by(edit: dict) -> str | None:
         names = {os.path.basename(f) for f in edit.get("files") or []}

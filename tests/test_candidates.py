@@ -169,6 +169,20 @@ def test_one_output_with_two_errors_fixed_by_two_edits_is_two_problems(second_pa
         assert "openapi-generator-config.yaml" in chains[1]["failure"]["error_text"]
 
 
+def test_one_error_fixed_in_two_files_stays_one_problem():
+    # the traceback's context line names one file's change, its error line the other's: still one error
+    error = ("    async def get(self):\n>       if doc[\"expires_at\"] < datetime.utcnow():\n"
+             "E       TypeError: can't compare offset-naive and offset-aware datetimes")
+    observations = [_bash(1, "pytest tests/test_tokens.py -q", False, "TypeError", error),
+                    _edit(2, "/p/app/db.py", "    serverSelectionTimeoutMS=3000,",
+                          "    serverSelectionTimeoutMS=3000,\n    tz_aware=True,  # aware datetimes to compare"),
+                    _edit(3, "/p/app/handlers/tokens.py", "if doc[\"expires_at\"] < datetime.utcnow():",
+                          "if doc[\"expires_at\"] < datetime.now(timezone.utc):"),
+                    _bash(4, "pytest tests/test_tokens.py -q")]
+    (chain,), _ = find_chains(observations)
+    assert [c["id"] for c in chain["changes"]] == [2, 3]
+
+
 def test_a_scoped_package_name_is_the_same_package_as_its_short_name():
     (chain,), _ = find_chains([_bash(1, "pnpm vitest run --project api", False, "Error: No projects matched"),
                                _bash(2, "pnpm vitest run --project @acme/api 2>&1 | tail -20")])
