@@ -204,7 +204,9 @@ _JOBS = (
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
              r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
-                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download)(?![\w-])|^yarn$"),
+                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
+                # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
+                r"[\w.-]+\s+plugins?\s+(?:install|add))(?![\w-])|^yarn$"),
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
               r"tsc|webpack|vite\s+build)(?![\w-])"),
     ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
@@ -358,7 +360,9 @@ def _family(words: list[str]) -> str:
         if skip:
             skip = False
         elif w.startswith("-"):
-            skip = program in _TWO_WORD and w in _VALUE_OPTIONS  # ``pnpm --filter @shop/web test``: the job is test
+            # ``pnpm --filter @shop/web test``, ``kubectl -n edge wait …``: the job is test, wait
+            skip = program in _TWO_WORD and (w in _VALUE_OPTIONS or program in ("kubectl", "helm")
+                                              and w in ("-n", "--namespace", "--context", "--kube-context"))
         else:
             rest.append(w)
     if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
@@ -645,6 +649,21 @@ def _token_span(text: str) -> str:
     return text.rstrip(":")
 
 
+def _replaced(a: str, b: str) -> tuple[str, str]:
+    """The whole tokens of line ``a`` that line ``b`` replaced: ``retries=2`` → ``retries=4``, not ``2`` → ``4``."""
+    p = 0
+    while p < min(len(a), len(b)) and a[p] == b[p]:
+        p += 1
+    q = 0
+    while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
+        q += 1
+    while p > 0 and not a[p - 1].isspace():
+        p -= 1
+    while q > 0 and not a[len(a) - q].isspace():
+        q -= 1
+    return _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
+
+
 def _short_diff(hunk: dict) -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
     old = [l.strip() for l in hunk["old"].splitlines() if l.strip()]
@@ -657,22 +676,16 @@ def _short_diff(hunk: dict) -> str:
         a, b = removed[0], added[0]
         if len(a) + len(b) <= 60:
             return f"`{a}` → `{b}`"
-        p = 0
-        while p < min(len(a), len(b)) and a[p] == b[p]:
-            p += 1
-        q = 0
-        while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
-            q += 1
-        while p > 0 and not a[p - 1].isspace():  # whole tokens: `retries=2` → `retries=4`, not `2` → `4`
-            p -= 1
-        while q > 0 and not a[len(a) - q].isspace():
-            q -= 1
-        a_mid, b_mid = _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
+        a_mid, b_mid = _replaced(a, b)
         if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
             return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"
         if a_mid and not b_mid:
             return f"remove `{one_line(a_mid, 60)}`"
-        if len(a_mid) <= 40 and len(b_mid) <= 40:
+        if len(a_mid) > 40 or len(b_mid) > 40:
+            # the same line with its quotes swapped as well (``"… default '0000-00-00'"`` → ``'… default
+            # CURRENT_TIMESTAMP'``): the value that changed, not the whole line
+            a_mid, b_mid = (m.strip("'\"; ,") for m in _replaced(a.replace('"', "'"), b.replace('"', "'")))
+        if a_mid and b_mid and len(a_mid) <= 40 and len(b_mid) <= 40:
             return f"`{a_mid}` → `{b_mid}`"
         return f"`{one_line(b, 70)}`"
     if added:  # what a block holds, not the line that opens it or an import it needs
@@ -2086,6 +2099,12 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"build|compile|load|work)|stopped working|isn't working|is not working)\b")
 
 
+# what a quoted error message says, when it names no "Error": ``ER_INVALID_DEFAULT: Invalid default value for
+# 'published_at'``, ``ENOENT: no such file``, ``permission denied``
+_ERROR_MESSAGE = LazyRegex(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*:\s|(?i:\b(?:invalid|cannot|can't|could not|unknown|"
+                           r"denied|refused|not (?:found|allowed|permitted|supported|valid)|no such)\b)")
+
+
 def _plain_words(text: str) -> set[str]:
     """The words of ``text`` split at every non-alphanumeric (``eas-cli`` → ``eas``, ``cli``), lowercased."""
     return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) >= 3}
@@ -2118,7 +2137,8 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     # what the report quotes: the error it pasted (which says why, "… is missing a `on.workflow_call` trigger") and
     # the runs it names (`web-ext run`)
     spans = re.findall(r"`([^`]+(?:`[^`]+`[^`]*)*)`", " ".join(reports))
-    errors = [span for span in spans if _ERROR_OUTPUT.search(span) or _REPORTED.search(span) or len(span) > 60]
+    errors = [span for span in spans if _ERROR_OUTPUT.search(span) or _REPORTED.search(span)
+              or _ERROR_MESSAGE.search(span) or len(span) > 60]
     runs = [span for span in spans if span not in errors and len(span.split()) <= 6]
     if not reports or not (causes or errors):
         return None
@@ -2133,16 +2153,20 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         return None
     last_edit = max(e["id"] for e in named)
     report_words = _plain_words(" ".join(reports))
-    checks = [o for o in observations if o["id"] > last_edit and o["outcome"] == "ok" and _is_check(o)
-              and not _MUTATING.search(o["target"]) and len(_plain_words(" ".join(
-                  parse_command(o["target"])["argv"])) & report_words) >= 2]
-    if not checks:
+    later = [(o, _plain_words(" ".join(parse_command(o["target"])["argv"])) & report_words) for o in observations
+             if o["id"] > last_edit and o["outcome"] == "ok" and _is_check(o) and not _MUTATING.search(o["target"])]
+    checks = [o for o, shared in later if len(shared) >= 2]
+    # a run that shares one telling word with the report ("CI's migration job fails" and ``mikro-orm
+    # migration:check``) checked the same thing another way: stored, but not as verified
+    nearby = [o for o, shared in later if shared - _STOP and max(map(len, shared - _STOP)) >= 5]
+    if not (checks or nearby):
         return None
     # the run the user says fails, when the report quotes it (`web-ext run`), or the first that does its job
     quoted = [c for c in checks if _names_run(parse_command(c["target"])["argv"], " ".join(f"`{r}`" for r in runs))]
-    check = (quoted or checks)[0]
-    unchecked = [] if quoted or not runs else [
-        f"The reported failing run ({one_line(', '.join(runs), 100)}) was not rerun after the change; "
+    check = (quoted or checks or nearby)[0]
+    named_runs = f" ({one_line(', '.join(runs), 100)})" if runs else ""
+    unchecked = [] if quoted or (checks and not runs) else [
+        f"The reported failing run{named_runs} was not rerun after the change; "
         f"`{one_line(shown_command(check['target'], cwd), 100)}` passed."]
     net = net_changes(named, cwd)
     for path, hunks in net.items():
@@ -2151,7 +2175,8 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     hunks = {path: h for path, h in net.items() if h}
     if not hunks:
         return None
-    report = one_line(reports[0].rstrip("."), 200)
+    # (its first clause: "CI's migration job fails on MySQL 8 with `…`", not the "— it runs with strict …" after it)
+    report = one_line(re.split(r"\s[—–]\s|;\s", reports[0])[0].rstrip("."), 200)
     diagnosis = _users_diagnosis(next((s for s in causes if s != reports[0]), causes[0])) if causes else \
         f"The reported error: {one_line(errors[0], 200)}"
     fixes = [s for s in said.get("fix") or [] if s not in causes]
@@ -2160,7 +2185,7 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     passed_line = _raw_error_line(dict(check, error_text=check.get("body") or "")) or ""
     return {
         "title": lesson_title(report, fix_title),
-        "summary": " ".join([diagnosis] + fixes[:1]),
+        "summary": " ".join([diagnosis if diagnosis.endswith((".", "!", "?")) else diagnosis + "."] + fixes[:1]),
         "kind": "fix",
         "trigger": f"Reported by the user: {report}",
         "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",

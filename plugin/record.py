@@ -266,7 +266,10 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _compact_command(match: re.Match) -> str:
-    words = [w for w in match.group(1).split() if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)]
+    words = match.group(1).split()
+    # (with the value of an option that only picks where it runs: ``kubectl -n edge wait`` reads ``kubectl wait``)
+    words = [w for i, w in enumerate(words) if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)
+             and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context"))]
     # a directory argument keeps its name (``src/`` stays ``src``): an empty basename would leave a bare program
     return "`" + " ".join(os.path.basename(w.rstrip("/")) or w if "/" in w and not w.startswith("-") else w
                           for w in words) + "`"

@@ -1650,3 +1650,33 @@ def test_a_build_step_whose_settings_the_agent_quotes_is_the_fix(git_project, st
                      "CGO_ENABLED=1`; the container starts."))
     (candidate,), _ = _candidates(store, session)
     assert "CC=musl-gcc CGO_ENABLED=1 go build" in candidate["change"] and "--version`" not in candidate["title"]
+
+
+# --- round 18 ------------------------------------------------------------------------------------------
+
+def test_a_reported_error_code_checked_by_a_run_that_shares_one_word_is_stored_unverified(git_project, store):
+    session = (Session("zero-date", git_project, prompt="CI's migration job fails on MySQL 8 with `ER_INVALID_DEFAULT: "
+                                                        "Invalid default value for 'published_at'` — it runs with "
+                                                        "strict sql_mode. Please fix the migration.")
+               .edit("src/migrations/Migration20261128.ts",
+                     "    this.addSql(\"alter table `article` add `published_at` datetime default '0000-00-00 00:00:00';\");",
+                     "    this.addSql('alter table `article` add `published_at` datetime default CURRENT_TIMESTAMP;');")
+               .ok("pnpm mikro-orm migration:check", "No changes required, schema is up-to-date")
+               .stop("Changed the default to `CURRENT_TIMESTAMP`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("CI's migration job fails on MySQL 8 with")
+    assert candidate["title"].endswith("`0000-00-00 00:00:00` → `CURRENT_TIMESTAMP`")
+    assert candidate["summary"].startswith("The reported error: ER_INVALID_DEFAULT: Invalid default value for "
+                                           "'published_at'. Changed")
+    assert candidate["verified"] == 0
+    assert candidate["validation"]["not_performed"] == [
+        "The reported failing run was not rerun after the change; `pnpm mikro-orm migration:check` passed."]
+
+
+def test_a_reported_error_code_is_no_lesson_without_a_run_of_the_same_thing(git_project, store):
+    session = (Session("zero-date-lint", git_project, prompt="CI's migration job fails with `ER_INVALID_DEFAULT: "
+                                                             "Invalid default value for 'published_at'`.")
+               .edit("src/migrations/Migration20261128.ts", "default '0000-00-00 00:00:00'", "default CURRENT_TIMESTAMP")
+               .ok("pnpm lint", "0 problems")  # shares no telling word with the report
+               .stop("Changed the default."))
+    assert _candidates(store, session)[0] == []
