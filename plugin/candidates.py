@@ -52,7 +52,7 @@ _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
-    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|needs?|must|has to|have to|never|"
+    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|needs?|must|has to|have to|never|"
     r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
     r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"
     r"|原因|因为|由于|導致|导致|ため")
@@ -983,6 +983,15 @@ def _through_pipe(observation: dict) -> dict:
     return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
 
 
+def _asks_version(command: str) -> bool:
+    """Whether a line only asks a tool for its version or help (``golangci-lint version``, ``tsc --version``): it
+    does none of the tool's job."""
+    argv = parse_command(command)["argv"]
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    return bool(argv) and (words in (["version"], ["help"]) or not words and bool(
+        set(argv[1:]) & {"--version", "-V", "--help", "-h", "-version"}))
+
+
 def _is_check(observation: dict) -> bool:
     """A shell command, or an MCP tool call (``serena.read_memory``): both can fail and pass again."""
     return observation["tool"] == "Bash" or _is_mcp(observation) if observation.get("target") else False
@@ -1096,6 +1105,7 @@ def find_chains(observations: list[dict], account: str = "",
                     break
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
                     and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and not _asks_version(later["target"]) \
                     and (job == "install" or not _MUTATING.search(later["target"])):
                 success, kind = later, "same_job"
                 break
@@ -1667,10 +1677,14 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         changed_names |= {part for name in changed_names for part in name.split(".") if "_" in part or len(part) >= 8}
         # (a comment in a file the error names by its name may be a directive: ``# typed: strict``)
         directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"])
+        # (or by two of its words: "Also the split_data node has a leftover print, remove it" and ``-print("split
+        # sizes", …)``)
+        changed_words = {w for w in _plain_words(_changed_text(edit)) - _STOP if len(w) >= 4}
         if all(_DOC_PATH.search(p) for p in paths) and not named and not building_docs \
                 or _comments_only(edit) and not directive or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
-                    r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental):
+                    r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
+                any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):
             unrelated.extend(paths)
             continue
         kept.append(edit)
@@ -1964,6 +1978,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                          and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
     causes.sort(key=lambda s: -score(s))
     fixes.sort(key=lambda s: -score(s))
+    if fixes and not causes:  # "- The producer sends plain JSON, but the converter expected X. Set `…` in …": the
+        # cause the agent gave just before its account of this fix, about no other problem
+        at = said["all"].index(fixes[0]) if fixes[0] in said["all"] else 0
+        before = said["all"][at - 1] if at else ""
+        if before in said["cause"] and not any(_relevance(before, other) for other in rivals):
+            causes = [before]
     # the agent naming a step of the fix as the project's way ("changes are created with `sqitch add …`") says it best
     ran = [parse_command(c["target"])["argv"] for c in commands if c["tool"] == "Bash"]
     if same_job:
