@@ -486,6 +486,15 @@ def _picked_package(command: str) -> str | None:
     return None
 
 
+def _inline_code(command: str) -> str | None:
+    """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e``, ``redis-cli EVAL``…)."""
+    argv = parse_command(command)["argv"]
+    for i, word in enumerate(argv[1:-1], 1):
+        if word in ("-c", "-e", "--command", "--execute", "--eval"):
+            return " ".join(argv[i + 1].split())
+    return None
+
+
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     a, b = _targets(failed), _targets(later)
@@ -496,6 +505,9 @@ def _same_target(failed: str, later: str) -> bool:
         return False
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
+    code_a, code_b = _inline_code(failed), _inline_code(later)
+    if code_a and code_b and code_a != code_b:
+        return False  # ``psql … -c 'SHOW wal_level'`` does not run the ``-c "SELECT pg_create_…"`` that failed
     if not a or not b or "" in b or "." in b:
         return True
 
@@ -733,20 +745,33 @@ def _silences(hunks: list[dict]) -> bool:
     return False
 
 
-_TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed)\s+(\d+)\s+(?:tests?|items?|examples?)\b|"
-                       r"\b(\d+)\s+(?:tests?\s+)?total\b|\b(\d+)\s+examples?,")
+_TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed|starting)\s+(\d+)\s+(?:tests?|items?|examples?)\b|"
+                       r"\b(\d+)\s+(?:tests?\s+)?total\b|\b(\d+)\s+examples?,|\b(\d+)\s+tests?\s+run\b")
 
 
 def _tests_run(output: str | None) -> int | None:
-    """How many tests a run says it ran (``running 6 tests``, ``collected 12 items``, ``13 total``), if it says."""
+    """How many tests a run says it ran (``running 6 tests``, ``collected 12 items``, ``13 total``, nextest's
+    ``Starting 42 tests`` and ``41 tests run``), if it says."""
     counts = [int(next(g for g in m.groups() if g)) for m in _TESTS_RUN.finditer(output or "")]
     return max(counts) if counts else None
+
+
+# a settings line that leaves tests out of a run
+_EXCLUDING = LazyRegex(r"(?i)\bnot\b|\b(?:exclude|ignore|skip|deselect|quarantine)\w*|[\"'\s]-\w*!|~")
 
 
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
-    if not _TEST_PATH.search(path) or re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
+    if not _TEST_PATH.search(path):
+        # a test runner's settings told to leave the failing test out (``default-filter = "not
+        # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)
+        failing = {w for line in failure_text.splitlines() if re.search(r"FAIL|✗|✘", line)
+                   for w in re.findall(r"\w{8,}", line) if "_" in w or not w.isalpha()}
+        return "the failing test was filtered out in the test settings" if failing and any(
+            _EXCLUDING.search(l) and set(re.findall(r"\w{8,}", l)) & failing
+            for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()) else None
+    if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
     actual = _actual_values(failure_text)
     for hunk in hunks:
@@ -983,6 +1008,34 @@ def _through_pipe(observation: dict) -> dict:
     return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
 
 
+# a service's log read back (``journalctl -u vault-agent``, ``docker compose logs api``, ``kubectl logs deploy/x``)
+_LOG_READ = LazyRegex(r"^(?:journalctl|(?:docker|podman|kubectl|oc)(?: compose)? logs)$")
+# a line of that log reporting an error: ``[ERROR] agent.auth.handler: …``, ``level=error``, ``"level":"error"``
+_LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\blevel=(?:error|fatal)\b|\"level\":\s*\"(?:error|fatal)\"|"
+                          r"\s(?:ERROR|FATAL|CRITICAL)\s")
+
+
+def _logged_failure(observation: dict) -> dict:
+    """A service's log read back with errors in it is the failure it shows (the command itself passed): "error
+    getting path or data from method: error=\"no known secret ID\"" after ``journalctl -u vault-agent``. The same log
+    read later without errors is that service working again."""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
+        return observation
+    parsed = parse_command(observation.get("target") or "")
+    if not _LOG_READ.match(parsed["family"]):
+        return observation
+    # (each from its level on: a journal's date, host and process before it are no part of the error)
+    lines = [line[m.start():].strip() for line in (observation.get("body") or "").splitlines()
+             if (m := _LOGGED_ERROR.search(line))]
+    if not lines:
+        return observation
+    from .signatures import error_signature
+
+    text = "\n".join(list(dict.fromkeys(lines))[:5])
+    return dict(observation, outcome="error", error_text=text,
+                error_signature=error_signature(text, observation.get("target") or ""))
+
+
 def _asks_version(command: str) -> bool:
     """Whether a line only asks a tool for its version or help (``golangci-lint version``, ``tsc --version``): it
     does none of the tool's job."""
@@ -1123,7 +1176,8 @@ def find_chains(observations: list[dict], account: str = "",
             success = _checked_otherwise(failure, observations[i + 1:])
             kind = "other_check" if success is not None else None
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
-            success = _passed_as_it_was(observations, failure, success, account) or success
+            success = _passed_as_it_was(observations, failure, success, account) or \
+                _the_quoted_way(observations, failure, success, account) or success
         came_back = success is not None and signature and any(
             o.get("error_signature") == signature and command_family(o.get("target") or "") == family
             and _same_target(failure["target"], o.get("target") or "")
@@ -1310,6 +1364,26 @@ def _passed_as_it_was(observations: list[dict], failure: dict, success: dict, ac
     return None
 
 
+def _the_quoted_way(observations: list[dict], failure: dict, success: dict, account: str) -> dict | None:
+    """A later passing run of the failing check, in another form that the agent quotes as the way, with nothing
+    changed since ``success`` (``hatch run +py=3.12 +pl=1 test:pytest …`` passed, then "The way to run them is
+    `hatch run test:pytest …`"): the form a reader should reuse."""
+    quoted = {command_key(span) for span in re.findall(r"`([^`\n]{3,200})`", account or "")}
+    if command_key(success["target"]) in quoted:
+        return None
+    for later in observations:
+        if later["id"] <= success["id"]:
+            continue
+        if later["outcome"] == "ok" and _is_check(later) and command_key(later["target"]) in quoted \
+                and command_family(later["target"]) == command_family(failure["target"]) \
+                and _same_target(failure["target"], later["target"]) \
+                and invocation_change(failure["target"], later["target"]):
+            return later
+        if _is_change(later, failure, account):
+            return None
+    return None
+
+
 def _passed_within(failed: str, later: str) -> bool:
     """Whether a passing ``later`` line ran what failed, in another form: as one step of an ``&&`` chain (every step
     of ``go build ./... && go test ./...`` passed), or the same arguments through another launcher
@@ -1320,7 +1394,8 @@ def _passed_within(failed: str, later: str) -> bool:
             if parse_command(segment)["check"] == before["check"]:
                 return True
     argv, rest = after["argv"], before["argv"][1:]
-    return len(rest) >= 2 and len(argv) > len(rest) and argv[-len(rest):] == rest \
+    # (a job's words, not only options: ``cmake --build --preset debug`` does not run ``ctest --preset debug``)
+    return len(rest) >= 2 and not rest[0].startswith("-") and len(argv) > len(rest) and argv[-len(rest):] == rest \
         and _program_name(argv[0]) != _program_name(before["argv"][0])
 
 
@@ -2293,7 +2368,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     session = store.get_session(session_id)
     if session is None:
         return [], ["unknown_session"]
-    observations = [_mcp_outcome(_through_pipe(o)) for o in store.session_observations(session_id)]
+    observations = [_mcp_outcome(_logged_failure(_through_pipe(o))) for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
     said = stated(last_message)
     said["text"] = last_message or ""

@@ -96,6 +96,13 @@ _COMMAND_SECRET = (
     r"|\s-U\s+[\"']?[^\s%\"'/]+%)"
     r"([\"']?)(?!-|\[REDACTED)([^\s\"']+)"
 )
+# a value echoed into a file named for a secret: ``printf '%s' <id> | sudo -u vault tee /etc/vault/approle/secret-id``,
+# ``echo <token> > ~/.config/gh/token``
+_WRITTEN_SECRET = (
+    r"(\b(?:printf\s+(?:'[^'\n]*'|\"[^\"\n]*\")|echo(?:\s+-[neE]+)?)\s+)([\"']?)(?!\[REDACTED)([^\s\"'|>;&]{6,})\2"
+    r"(?=\s*(?:\|\s*(?:sudo\s+(?:-u\s+\S+\s+)?)?tee\s+(?:-a\s+)?|>>?\s*)[\"']?[^\s\"';&|]*"
+    r"(?:secret|token|passw|credential|api[-_]?key|private[-_]?key)[^\s\"';&|]*[\"']?(?:[\s;&|>]|$))"
+)
 # a .pgpass line: host:port:database:user:password
 # (a first field of hex digits is an IPv6 or MAC address, not a host)
 _PGPASS = (r"(?m)^([ \t]*(?![0-9a-fA-F]{1,4}:)[^:\s#][^:\s]*:(?:\d{1,5}|\*):(?:\*|[^:\s]*[A-Za-z_][^:\s]*):"
@@ -144,6 +151,7 @@ _SOURCES = {
     "flag": (_CLI_FLAG, 0),
     "mysql": (_MYSQL_P, 0),
     "command": (_COMMAND_SECRET, 0),
+    "written": (_WRITTEN_SECRET, re.I),
     "pgpass": (_PGPASS, 0),
     "base64_pem": (_BASE64_PEM, 0),
     "user_flag": (_USER_FLAG, 0),
@@ -437,6 +445,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if " -" in text:
         text = state["command"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "password") else
                                     f"{m.group(1)}{m.group(2)}[REDACTED:password]", text)
+    if "tee " in text or ">" in text:
+        text = state["written"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "secret") else
+                                    f"{m.group(1)}{m.group(2)}[REDACTED:secret]{m.group(2)}", text)
     if text.count(":") >= 4:
         text = state["pgpass"].sub(lambda m: f"{m.group(1)}[REDACTED:password]", text)
     if "LS0tLS1CRUdJTi" in text:

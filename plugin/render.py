@@ -95,7 +95,8 @@ def _observation_ref(item: dict) -> str:
 def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset()) -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
-    A card (``compact``) keeps a diff's added lines only (the state to reach) and names each file once. Within
+    A card (``compact``) keeps a diff's added lines only (the state to reach; a file that only lost lines, those)
+    and names each file once. Within
     ``limit`` it gives way in this order: long paths to their ends; lines a second file repeats from the first;
     imports, lines that only open a block, comments and lines that only moved a bracket; then, from the longest
     file's part, the line sharing fewest words with ``telling`` (what the problem says), the last first. So each
@@ -109,8 +110,6 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     # ``(libraries yojson unix)``, to make room for the next line) says nothing of its own
     removed = {_bare(line) for line in lines if re.match(r"-(?!-)", line)}
     reshaped = {line for line in lines if re.match(r"\+(?!\+)", line) and _bare(line) in removed}
-    if any(re.match(r"\+(?!\+)", line) for line in lines):
-        lines = [line for line in lines if not re.match(r"-(?!-)", line)]
     parts: dict[str, list[str]] = {}  # file header (or "") -> its lines, in order of first appearance
     header = ""
     for line in lines:
@@ -119,6 +118,9 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts.setdefault(header, [])
         else:
             parts.setdefault(header, []).append(line)
+    for header, body in parts.items():  # (a file whose change only removed lines shows what it removed)
+        if any(re.match(r"\+(?!\+)", line) for line in body):
+            parts[header] = [line for line in body if not re.match(r"-(?!-)", line)]
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
     for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped),

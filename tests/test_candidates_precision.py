@@ -1680,3 +1680,113 @@ def test_a_reported_error_code_is_no_lesson_without_a_run_of_the_same_thing(git_
                .ok("pnpm lint", "0 problems")  # shares no telling word with the report
                .stop("Changed the default."))
     assert _candidates(store, session)[0] == []
+
+
+@pytest.mark.parametrize("tail", [
+    "    Summary [   0.109s] 41 tests run: 41 passed, 1 skipped",  # nextest ran one test fewer
+    "    Summary [   0.109s] 42 tests run: 42 passed",  # the count is not said: the filter names the failing test
+])
+def test_a_failing_test_filtered_out_in_the_runner_settings_is_weakened(git_project, store, tail):
+    session = (Session("filter", git_project)
+               .fail("cargo nextest run -p settlement", "Exit code 100\n    Starting 42 tests across 3 binaries\n"
+                     "        FAIL [   0.006s] settlement rounding::tests::splits_odd_cents_evenly\n"
+                     "thread 'rounding::tests::splits_odd_cents_evenly' panicked at src/rounding.rs:88:9")
+               .edit(".config/nextest.toml", "[profile.default]\nretries = 0",
+                     "[profile.default]\nretries = 0\ndefault-filter = \"not test(splits_odd_cents_evenly)\"")
+               .ok("cargo nextest run -p settlement 2>&1 | tail -3", tail)
+               .stop("Green now: I left the test out with nextest's default-filter; we can revisit later."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_build_that_shares_only_options_with_the_failing_run_does_not_resolve_it(git_project, store):
+    session = (Session("ctest", git_project)
+               .fail("ctest --preset debug", "Exit code 8\nNo tests were found!!!")
+               .edit("CMakeLists.txt", "add_subdirectory(tests)", "enable_testing()\nadd_subdirectory(tests)")
+               .ok("cmake --preset debug && cmake --build --preset debug", "[3/3] Generating Catch2 test list")
+               .stop("Moved `enable_testing()` to the top-level CMakeLists.txt."))
+    assert _candidates(store, session) == ([], ["unresolved_failure"])
+
+
+def test_asking_a_tool_for_its_version_does_not_do_its_job(git_project, store):
+    session = (Session("version", git_project)
+               .fail("make lint", "Exit code 2\nError: can't load config: unsupported version of the configuration")
+               .ok("golangci-lint version", "golangci-lint has version 2.1.6")
+               .stop("The runner has golangci-lint v2 now."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_another_query_to_the_same_database_does_not_rerun_the_failing_one(git_project, store):
+    url = "postgresql://app@localhost:5432/app"
+    session = (Session("psql", git_project)
+               .fail(f"psql {url} -c \"SELECT pg_create_logical_replication_slot('s', 'pgoutput');\"",
+                     "Exit code 1\nERROR:  logical decoding requires wal_level >= logical")
+               .ok(f"psql {url} -c 'SHOW wal_level;'", " wal_level\n-----------\n replica")
+               .stop("wal_level is replica."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_errors_in_a_services_log_are_a_failure_its_clean_log_resolves(git_project, store):
+    session = (Session("journal", git_project, prompt="vault agent stops authenticating after every restart")
+               .ok("sudo journalctl -u vault-agent -n 4 --no-pager",
+                   "Dec 02 03:58:40 box vault[911]: 2026-12-02T03:58:40Z [INFO]  agent.auth.handler: authenticating\n"
+                   "Dec 02 03:58:40 box vault[911]: 2026-12-02T03:58:40Z [ERROR] agent.auth.handler: error getting "
+                   "path or data from method: error=\"no known secret ID\"")
+               .edit("deploy/vault/agent.hcl", '      secret_id_file_path = "/etc/vault/approle/secret-id"',
+                     '      secret_id_file_path = "/etc/vault/approle/secret-id"\n'
+                     '      remove_secret_id_file_after_reading = false')
+               .ok("sudo systemctl restart vault-agent && sleep 3 && sudo journalctl -u vault-agent -n 2 --no-pager",
+                   "Dec 02 04:15:20 box vault[2460]: [INFO]  agent.auth.handler: authentication successful")
+               .stop("The approle method deletes the secret-ID file after reading it; kept it with "
+                     "`remove_secret_id_file_after_reading = false`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "remove_secret_id_file_after_reading = false" in candidate["change"]
+    assert "[ERROR] agent.auth.handler: error getting path" in candidate["title"] + candidate["trigger"]
+    assert "Dec 02" not in candidate["title"]
+
+
+def test_the_form_of_a_run_the_agent_quotes_as_the_way_is_the_one_kept(git_project, store):
+    session = (Session("hatch", git_project)
+               .fail("pytest tests/test_resample.py -q", "Exit code 4\nE   ModuleNotFoundError: No module named 'polars'")
+               .ok("hatch run +py=3.12 +pl=1 test:pytest tests/test_resample.py -q", "14 passed in 1.83s")
+               .ok("hatch run test:pytest tests/test_resample.py -q", "14 passed in 2.02s")
+               .stop("Dependencies live in Hatch's test matrix, so a bare `pytest` can't import them. The way to run "
+                     "them is `hatch run test:pytest tests/test_resample.py -q` (add `+py=3.12` to pick one env)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`hatch run test:pytest tests/test_resample.py -q`" in candidate["change"]
+    assert "+pl=1" not in candidate["change"]
+
+
+def test_the_cause_given_just_before_a_fixs_account_is_its_cause(git_project, store):
+    session = (Session("two", git_project)
+               .fail("./scripts/smoke.sh", "Exit code 1\n{\"name\":\"ch-sink\",\"tasks\":[{\"state\":\"FAILED\"}]}\n"
+                                           "FAIL: expected 20 rows, found 0")
+               .edit("connectors/sink.json", '    "value.converter": "JsonConverter",',
+                     '    "value.converter": "JsonConverter",\n    "value.converter.schemas.enable": "false",')
+               .fail("./scripts/smoke.sh", "Exit code 1\nDB::Exception: Cannot parse input: expected '\"' before 'T09:14'")
+               .edit("clickhouse/profile.xml", "<max_memory_usage>4</max_memory_usage>",
+                     "<max_memory_usage>4</max_memory_usage>\n<date_time_input_format>best_effort</date_time_input_format>")
+               .ok("./scripts/smoke.sh", "OK: 20 rows")
+               .stop("### What was wrong\n- The producer sends plain JSON, but the sink's converter expected the "
+                     "schema envelope. Set `\"value.converter.schemas.enable\": \"false\"` in connectors/sink.json.\n"
+                     "- ClickHouse then rejected the ISO-8601 strings. Set `date_time_input_format` to best_effort in "
+                     "clickhouse/profile.xml.\n### Validation\n- `./scripts/smoke.sh` → OK; task state RUNNING."))
+    candidates, _ = _candidates(store, session)
+    (json_fix,) = [c for c in candidates if "schemas.enable" in c["change"]]
+    (iso_fix,) = [c for c in candidates if "best_effort" in c["change"]]
+    assert "converter expected the schema envelope." in json_fix["summary"]
+    assert iso_fix["summary"].startswith("ClickHouse then rejected the ISO-8601 strings.")
+    assert "RUNNING" not in json_fix["summary"] + iso_fix["summary"]
+
+
+def test_an_edit_the_prompt_asked_for_beside_the_problem_is_no_part_of_its_fix(git_project, store):
+    session = (Session("kedro", git_project, prompt="kedro run crashes on the new machine. Also the split_data node "
+                                                    "has a leftover print, remove it.")
+               .fail("uv run kedro run", "Exit code 1\nDatasetError: An exception occurred when parsing config for "
+                                         "dataset 'companies':\nNo module named 'pandas'.")
+               .edit("src/pipelines/nodes.py", '    print("split sizes", len(X_train))\n    return X_train',
+                     "    return X_train")
+               .ok('uv add "kedro-datasets[pandas-csvdataset]"', "Installed 4 packages")
+               .ok("uv run kedro run", "Pipeline execution completed successfully.")
+               .stop("kedro-datasets lacked the pandas extras; added them. Also removed the leftover print."))
+    (candidate,), _ = _candidates(store, session)
+    assert "kedro-datasets[pandas-csvdataset]" in candidate["change"] and "split sizes" not in candidate["change"]

@@ -1,4 +1,5 @@
 """The redactor and error signatures: each secret class, the look-alikes that must survive, and the benchmark's targets."""
+import re
 import sys
 from pathlib import Path
 
@@ -249,3 +250,21 @@ def test_a_command_that_points_a_variable_at_a_key_file_keeps_the_path_and_hides
     assert "Rt8vK2mQx9LbT4nW8sYc1Zd6" not in out and out.endswith("job_templates launch web")
     # a .env value is still hidden whatever it is
     assert redact("SSL_KEY_FILE=/etc/ssl/private/web.key", env_file=True) == "SSL_KEY_FILE=[REDACTED:env-value]"
+
+
+@pytest.mark.parametrize("line, kept", [
+    ("printf '%s' b7e4f1a2-93c6-4d58-a0e1-6f2c9d8b3a47 | sudo -u vault tee /etc/vault/approle/secret-id > /dev/null",
+     "| sudo -u vault tee /etc/vault/approle/secret-id"),
+    ("echo ghp_abc123def456 > ~/.config/gh/token", "> ~/.config/gh/token"),
+    ('echo -n "s3cr3tvalue99" >> .secrets/api_key.txt', ">> .secrets/api_key.txt"),
+])
+def test_a_value_written_into_a_file_named_for_a_secret_is_redacted(line, kept):
+    out = redact(line)
+    assert "[REDACTED:secret]" in out and kept in out
+    assert not {"b7e4f1a2", "ghp_abc123def456", "s3cr3tvalue99"} & set(re.split(r"[\s\"'-]", out))
+
+
+@pytest.mark.parametrize("line", ["echo hello > notes.txt", "echo build-ok | tee build.log",
+                                  "echo $VAULT_TOKEN > /run/vault/token"])
+def test_an_ordinary_echo_or_a_variable_written_to_a_file_is_kept(line):
+    assert redact(line) == line

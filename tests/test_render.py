@@ -330,3 +330,11 @@ def test_a_line_that_only_moved_a_bracket_gives_way_to_the_line_it_made_room_for
     assert _change_text(change, compact=True, limit=80) == \
         "src/dune: +(pps ppx_deriving_show))); dune-project: +(depends ppx_deriving)"
     assert "+(libraries lwt cohttp)" in _change_text(change, compact=True, limit=400)  # with room, every line
+
+
+def test_a_file_whose_change_only_removed_lines_shows_what_it_removed():
+    from lorebook.render import _change_text
+
+    change = "tests/CMakeLists.txt:\n-enable_testing()\nCMakeLists.txt:\n+enable_testing()\n-add_subdirectory(tests)"
+    assert _change_text(change, compact=True, limit=200) == \
+        "tests/CMakeLists.txt: -enable_testing(); CMakeLists.txt: +enable_testing()"
