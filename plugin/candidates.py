@@ -55,6 +55,7 @@ _CAUSE = LazyRegex(
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|needs?|must|has to|have to|never|"
     r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
     r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"
+    r"|^(?:the )?(?:root )?cause\s*:"  # ("**Cause:** the AppRole method deletes …", a label as the sentence's start)
     r"|原因|因为|由于|導致|导致|ため")
 _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
                          r"the cause|due to)\b|^(?:think|suspect|guess|believe)\b")  # (_sentences drops the "I")
@@ -1032,7 +1033,7 @@ def _logged_failure(observation: dict) -> dict:
     from .signatures import error_signature
 
     text = "\n".join(list(dict.fromkeys(lines))[:5])
-    return dict(observation, outcome="error", error_text=text,
+    return dict(observation, outcome="error", error_text=text, logged=True,
                 error_signature=error_signature(text, observation.get("target") or ""))
 
 
@@ -1512,24 +1513,35 @@ def _split_one_output(chain: dict) -> list[dict]:
 _CLAUSE = LazyRegex(r",\s+(?:and|but|while|whereas)\s+|;\s+")
 
 # a label that opens a list of things to do later ("**Fix**:", "Next steps:", "Recommendations")
-_PROPOSALS = LazyRegex(r"(?i)^\s*(?:[#>*-]+\s*)*\**\s*(?:(?:suggested|proposed|recommended|possible)\s+)?"
-                       r"(?:fix(?:es)?|recommendations?|suggestions?|next steps?|to-?dos?|follow-?ups?|action items?|"
-                       r"options?|improvements?|open questions?|future work)\s*\**\s*:?\s*\**\s*$")
+# (a bare "Fix:" or "### Fix" heads an account of what was done as often as a plan: see _FIX_LABEL)
+_PROPOSALS = LazyRegex(r"(?i)^\s*(?:[#>*-]+\s*)*\**\s*(?:(?:suggested|proposed|recommended|possible)\s+fix(?:es)?|"
+                       r"(?:(?:suggested|proposed|recommended|possible)\s+)?(?:recommendations?|suggestions?|next steps?|"
+                       r"to-?dos?|follow-?ups?|action items?|options?|improvements?|open questions?|future work))"
+                       r"\s*\**\s*:?\s*\**\s*$")
+
+
+# a bare fix label, and a step under it told, not reported ("1. Document QUEUE_URL in README.", not "- Pinned …")
+_FIX_LABEL = LazyRegex(r"(?i)^\s*(?:[#>*-]+\s*)*\**\s*fix(?:es)?\s*\**\s*:?\s*\**\s*$")
+_TOLD_STEP = LazyRegex(r"^\s*(?:[-*•]|\d+[.)])\s+(?:add|set|use|pin|move|run|document|update|remove|change|consider|"
+                       r"replace|rename|bump|upgrade|downgrade|install|configure|enable|disable|make|ensure|create|"
+                       r"delete|switch|revert|increase|raise|lower|wrap|call|pass|export|define|declare|register)\b",
+                       re.I)
 
 
 def _drop_proposals(text: str) -> str:
-    """``text`` without the lists under a proposal label: what someone should do later is no account of the fix."""
-    if not any(_PROPOSALS.match(line) for line in text.splitlines()):
+    """``text`` without the lists under a proposal label: what someone should do later is no account of the fix
+    (under a bare "Fix:", only the steps it tells: "- Pinned `x`" there is what was done)."""
+    if not any(_PROPOSALS.match(line) or _FIX_LABEL.match(line) for line in text.splitlines()):
         return text
-    kept, skipping = [], False
+    kept, skipping, told_only = [], False, False
     for line in text.splitlines():
-        if _PROPOSALS.match(line):
-            skipping = True
+        if _PROPOSALS.match(line) or _FIX_LABEL.match(line):
+            skipping, told_only = True, not _PROPOSALS.match(line)
             continue
-        if skipping and (not line.strip() or line.lstrip().startswith("#")
+        if skipping and (not line.strip() and not told_only or line.lstrip().startswith("#")
                          or re.match(r"^\s{0,1}[-*]\s+\*\*[^*]+\*\*\s*:", line)):
             skipping = False
-        if not skipping:
+        if not skipping or told_only and line.strip() and not _TOLD_STEP.match(line):
             kept.append(line)
     return "\n".join(kept)
 
@@ -1968,7 +1980,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                           [f"Call `{one_line(call, 160)}` before `{command}`."]))
             continue
         step = _doing_part(shown_command(c["target"], cwd))
-        steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}` before `{command}`."]))
+        # (before a check; a log read back is no check to run after it)
+        before = "" if failure.get("logged") else f" before `{command}`"
+        steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))

@@ -1790,3 +1790,16 @@ def test_an_edit_the_prompt_asked_for_beside_the_problem_is_no_part_of_its_fix(g
                .stop("kedro-datasets lacked the pandas extras; added them. Also removed the leftover print."))
     (candidate,), _ = _candidates(store, session)
     assert "kedro-datasets[pandas-csvdataset]" in candidate["change"] and "split sizes" not in candidate["change"]
+
+
+def test_a_fix_heading_over_what_was_done_is_the_account_of_the_fix(git_project, store):
+    session = (Session("fix-heading", git_project)
+               .fail("ansible-playbook -i inventories/staging site.yml --check",
+                     "Exit code 2\nERROR! Your Ansible version (2.17.6) is too new. mitogen supports up to 2.16")
+               .edit("requirements.txt", "ansible-core>=2.15", "ansible-core>=2.16,<2.17")
+               .ok("pip install -r requirements.txt", "Successfully installed ansible-core-2.16.13")
+               .ok("ansible-playbook -i inventories/staging site.yml --check", "web-1 : ok=12 failed=0")
+               .stop("## Cause\nThe fresh venv pulled ansible-core 2.17.6, which mitogen does not support.\n\n"
+                     "## Fix\n- Pinned `ansible-core>=2.16,<2.17` in requirements.txt\n\n## Check\n- ok"))
+    (candidate,), _ = _candidates(store, session)
+    assert "Pinned `ansible-core>=2.16,<2.17` in requirements.txt" in candidate["summary"]
