@@ -488,7 +488,7 @@ def _picked_package(command: str) -> str | None:
 
 
 def _inline_code(command: str) -> str | None:
-    """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e``, ``redis-cli EVAL``…)."""
+    """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e …``), if any."""
     argv = parse_command(command)["argv"]
     for i, word in enumerate(argv[1:-1], 1):
         if word in ("-c", "-e", "--command", "--execute", "--eval"):

@@ -95,13 +95,12 @@ def _observation_ref(item: dict) -> str:
 def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset()) -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
-    A card (``compact``) keeps a diff's added lines only (the state to reach; a file that only lost lines, those)
-    and names each file once. Within
-    ``limit`` it gives way in this order: long paths to their ends; lines a second file repeats from the first;
-    imports, lines that only open a block, comments and lines that only moved a bracket; then, from the longest
-    file's part, the line sharing fewest words with ``telling`` (what the problem says), the last first. So each
-    file's first changed line shows before any file's second, and ``readOnlyRootFilesystem: true`` before
-    ``runAsUser: 10001`` when the error asks for a read-only root filesystem."""
+    A card (``compact``) keeps a diff's added lines only (the state to reach; of a file that only lost lines, those
+    it lost) and names each file once. Within ``limit`` it gives way in this order: long paths to their ends; lines a
+    second file repeats from the first; imports, lines that only open a block, comments and lines that only moved a
+    bracket; then, from the longest file's part, the line sharing fewest words with ``telling`` (what the problem
+    says), the last first. So each file's first changed line shows before any file's second, and
+    ``readOnlyRootFilesystem: true`` before ``runAsUser: 10001`` when the error asks for a read-only root filesystem."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
              if line.strip() and not _HUNK_HEADER.match(line.strip())]
     if not compact:
