@@ -37,7 +37,7 @@ _MUTATING = LazyRegex(
     r"(?x)\b(?:pip3?\s+install|uv\s+(?:add|sync|pip\s+install|lock)|poetry\s+(?:add|install|lock)|"
     r"npm\s+(?:install|i|ci)\b|yarn(?:\s+(?:add|install))?\s*$|yarn\s+(?:add|install)|pnpm\s+(?:add|install|i)\b|"
     r"bundle\s+(?:install|update)|cargo\s+(?:add|update)|go\s+(?:get|mod\s+(?:tidy|download))|mix\s+deps\.get|"
-    r"composer\s+(?:install|require)|db:migrate|db:setup|migrate\b|docker\s+compose\s+up|docker-compose\s+up|"
+    r"composer\s+(?:install|require)|db:migrate|db:setup|(?<![-/.\w])migrate\b(?![-.])|docker\s+compose\s+up|docker-compose\s+up|"
     r"brew\s+install|apt(?:-get)?\s+install|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|"
     # (a redirect to /dev/null or of one stream into another writes nothing: ``cat .env 2>/dev/null``)
     r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\b(?:echo|cat|printf)\b[^|]*?(?:\s|\d)>>?\s*(?!/dev/null|&)[\w./~$\"'-]|tee\s|"
@@ -368,7 +368,8 @@ def _family(words: list[str]) -> str:
             rest.append(w)
     if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
         return " ".join(["docker compose", *rest[1:2]])
-    if program in _TWO_WORD and rest:
+    # (and any control tool's: ``systemctl status`` is not ``systemctl cat``, ``rabbitmqctl list_queues``)
+    if (program in _TWO_WORD or program.endswith("ctl")) and rest:
         if rest[0] == "run" and len(rest) > 1 and program in ("npm", "yarn", "pnpm", "bun"):
             return f"{program} {rest[1]}"
         return f"{program} {rest[0]}"
@@ -565,7 +566,8 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
     value = argv[at + 1] if at + 1 < len(argv) else ""
     if not value or value.startswith("-") or value in before:
         return flag
-    if flag.startswith("--") or re.search(r"[/.~:]|^\d+$", value):
+    if flag.startswith("--") or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
+            or flag in ("-n", "-e"):  # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson)
         return f"{flag} {value}"
     return flag
 
@@ -1661,7 +1663,9 @@ def _raw_error_line(failure: dict) -> str | None:
         after = text.split(line, 1)[-1].strip().splitlines()
         if after and not after[0].startswith(("#", "at ", "from ")):
             line = f"{line.rstrip()} {after[0].strip()}"
-    return one_line(re.sub(r"^E\s+", "", line.strip()), 160)
+    # (without pytest's "E" or a journal's date, host and process: ``Dec 02 08:12:44 stg-app-1 celery[48211]:``)
+    line = re.sub(r"^(?:E\s+|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+)", "", line.strip())
+    return one_line(line, 160)
 
 
 def _rel(path: str, cwd: str | None) -> str:

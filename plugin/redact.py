@@ -270,6 +270,8 @@ def _trivial_value(value: str, key: str) -> bool:
         return True
     if v.startswith(("/", "./", "../", "~/")) or (len(v) > 2 and v[1] == ":" and v[2] in "\\/"):
         return True
+    if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}", v):  # a relative path to a file: k8s/jobs/db-migrate.yaml
+        return True
     if low in ("your-api-key", "your_api_key", "changeme-not-real") or low.startswith(("your-", "your_", "<your")):
         return True
     if v == key or low.replace("-", "_") == key.lower().replace("-", "_"):
@@ -362,7 +364,7 @@ def _redact_assignment(match: re.Match) -> str:
     elif kind == "weak":
         secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True)
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
-        secret = looks_random(value, min_length=20) and not re.fullmatch(
+        secret = looks_random(value, min_length=20) and not _trivial_value(value, key) and not re.fullmatch(
             r"(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
         if quote and ("=" in value or ":" in value):
@@ -421,8 +423,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
             if compiled is None:
                 compiled = state[index] = re.compile(pattern, re.S)
             text = compiled.sub(f"[REDACTED:{kind}]", text)
-    if "://" in text:
-        text = state["url"].sub(lambda m: f"{m.group(1)}:[REDACTED:url-password]@", text)
+    if "://" in text:  # (a password already masked, ``amqp://ledger:**@…``, or a variable's, ``${PASS}``, is none)
+        text = state["url"].sub(lambda m: m.group(0) if m.group(2).lower().strip("*x•…") == "" or m.group(2).startswith(
+            ("$", "%", "{{", "<")) else f"{m.group(1)}:[REDACTED:url-password]@", text)
     if env_file:
         text = state["env"].sub(_redact_env_value, text)
     lowered = text.lower()

@@ -268,3 +268,12 @@ def test_a_value_written_into_a_file_named_for_a_secret_is_redacted(line, kept):
                                   "echo $VAULT_TOKEN > /run/vault/token"])
 def test_an_ordinary_echo_or_a_variable_written_to_a_file_is_kept(line):
     assert redact(line) == line
+
+
+@pytest.mark.parametrize("line", [
+    "Connected to amqp://ledger:**@rabbitmq-1:5672/ledger",  # celery masks the password itself
+    "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
+    "Not part of the fix: k8s/jobs/db-migrate.yaml (also edited in the session).",  # a relative path, not a token
+])
+def test_a_masked_password_or_a_relative_path_is_no_secret(line):
+    assert redact(line) == line
