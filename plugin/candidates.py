@@ -369,7 +369,7 @@ def _family(words: list[str]) -> str:
     if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
         return " ".join(["docker compose", *rest[1:2]])
     # (and any control tool's: ``systemctl status`` is not ``systemctl cat``, ``rabbitmqctl list_queues``)
-    if (program in _TWO_WORD or program.endswith("ctl")) and rest:
+    if (program in _TWO_WORD or program.endswith("ctl") and program != "journalctl") and rest:
         if rest[0] == "run" and len(rest) > 1 and program in ("npm", "yarn", "pnpm", "bun"):
             return f"{program} {rest[1]}"
         return f"{program} {rest[0]}"
