@@ -143,9 +143,14 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       r"\bisA<|[Ii]s_?[Ii]nstance_?[Oo]f|toBeInstanceOf|\bbe_an?\b|\bkind_of\b|\bis_a\?|"
                       r"[Ii]s_?[Nn]ot_?(?:[Nn]one|[Nn]ull|[Nn]il)|toBeDefined|toBeTruthy|\bis not None\b|assert_not_nil|"
                       # only that it has a shape: a pattern or a regex instead of the value
-                      r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(")
+                      r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(|"
+                      # only a part of it: its start, its end, a piece (``.hasPrefix("Mar 4, 2025 at 9:30")``)
+                      r"\.(?:hasPrefix|hasSuffix|startsWith|endsWith|starts_with|ends_with|startswith|endswith|"
+                      r"contains|includes)\(|\bstart_with\b|\bend_with\b|\binclude\(|toStartWith|toEndWith")
 # (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
-_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*)\b|^\s*\[\[?\s.*\s\]\]?\s*$")
+# (and XCTest's ``XCTAssertEqual``, rackunit's ``(check-equal? …)``)
+_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*)\b|\(check-[\w?-]+|"
+                       r"^\s*\[\[?\s.*\s\]\]?\s*$")
 # a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
 _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true|"
                        r"\bexhaustivity\s*=\s*\.(?:off|partial)")  # (TCA's TestStore told not to check every change)
@@ -749,7 +754,7 @@ def _silences(hunks: list[dict]) -> bool:
 
 
 _TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed|starting)\s+(\d+)\s+(?:tests?|items?|examples?)\b|"
-                       r"\b(\d+)\s+(?:tests?\s+)?total\b|\b(\d+)\s+examples?,|\b(\d+)\s+tests?\s+run\b")
+                       r"\b(\d+)[ \t]+(?:tests?[ \t]+)?total\b|\b(\d+)\s+examples?,|\b(\d+)\s+tests?\s+run\b")
 
 
 def _tests_run(output: str | None) -> int | None:
@@ -1771,7 +1776,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (or by two of its words: "Also the split_data node has a leftover print, remove it" and ``-print("split
         # sizes", …)``)
         changed_words = {w for w in _plain_words(_changed_text(edit)) - _STOP if len(w) >= 4}
-        if all(_DOC_PATH.search(p) for p in paths) and not named and not building_docs \
+        # (a markdown file in a folder the error names is that folder's content, not docs:
+        # ``.changeset/brave-pans.md`` for "no changesets were found")
+        dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
+                        for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
+        if all(_DOC_PATH.search(p) for p in paths) and not named and not dir_named and not building_docs \
                 or _comments_only(edit) and not directive or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \

@@ -1803,3 +1803,42 @@ def test_a_fix_heading_over_what_was_done_is_the_account_of_the_fix(git_project,
                      "## Fix\n- Pinned `ansible-core>=2.16,<2.17` in requirements.txt\n\n## Check\n- ok"))
     (candidate,), _ = _candidates(store, session)
     assert "Pinned `ansible-core>=2.16,<2.17` in requirements.txt" in candidate["summary"]
+
+
+@pytest.mark.parametrize("output, count", [
+    ("67% tests passed, 1 tests failed out of 3\n\nTotal Test time (real) =   0.05 sec", None),  # ctest: no count
+    ("Tests:       48 passed, 48 total", 48),
+    ("    Starting 42 tests across 3 binaries", 42),
+    ("     Summary [   0.109s] 41 tests run: 41 passed, 1 skipped", 41),
+])
+def test_how_many_tests_a_run_says_it_ran(output, count):
+    from lorebook.candidates import _tests_run
+
+    assert _tests_run(output) == count
+
+
+@pytest.mark.parametrize("old, new, failure", [
+    ('        XCTAssertEqual(formatter.timestampLine(for: date), "Mar 4, 2025 at 9:30 AM")',
+     '        XCTAssertTrue(formatter.timestampLine(for: date).hasPrefix("Mar 4, 2025 at 9:30"))',
+     "Exit code 1\nReceiptFormatterTests.swift:27: error: XCTAssertEqual failed"),  # only its start compared
+    ('  (check-equal? (parse-duration "1h30m30s") 5430)', '  (check-equal? (parse-duration "1h30m30s") 5400)',
+     "Exit code 1\nFAILURE\nname:       check-equal?\nactual:     5400\nexpected:   5430"),  # the wrong value expected
+])
+def test_xctest_and_rackunit_assertions_weakened_are_no_fix(git_project, store, old, new, failure):
+    session = (Session("weak", git_project)
+               .fail("swift test --filter FormatterTests", failure)
+               .edit("Tests/FormatterTests.swift", old, new)
+               .ok("swift test --filter FormatterTests", "Executed 23 tests, with 0 failures")
+               .stop("Fixed the test."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_markdown_file_in_the_folder_the_error_names_is_the_fix(git_project, store):
+    session = (Session("changeset", git_project)
+               .fail("pnpm changeset status --since=origin/main", "Exit code 1\n🦋  error Some packages have been "
+                     "changed but no changesets were found. Run `changeset add` to resolve this error.")
+               .write(".changeset/brave-pans-wink.md", '---\n"@acme/ui": patch\n---\n\nButton: forward `ref`.\n')
+               .ok("pnpm changeset status --since=origin/main", "🦋  info Packages to be bumped at patch")
+               .stop("A package under packages/ changed without a changeset; added one."))
+    (candidate,), _ = _candidates(store, session)
+    assert ".changeset/brave-pans-wink.md" in candidate["change"]
