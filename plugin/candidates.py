@@ -426,7 +426,7 @@ def command_job(command: str) -> str | None:
         return "test"  # ``nim c -r tests/test_duration.nim``: a test file compiled and run
     # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
     words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
-    if words[:1] in (["task"], ["run"], ["exec"], ["x"]):
+    if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
         words = words[1:]
     if not words:  # ``clojure -X:test``: the alias names the job
         aliases = [f.split(":", 1)[1] for f in parsed["argv"][1:2] if re.match(r"^-[A-Za-z]:\w", f)]
@@ -443,6 +443,10 @@ def command_job(command: str) -> str | None:
     job = _SUBCOMMAND_JOBS.get(words[0])
     if job is None and re.fullmatch(r"[a-z]+(build|test)", words[0]):
         return "build" if words[0].endswith("build") else "test"  # ``cargo zigbuild``, ``cargo nextest``
+    # a task named for its job: ``test-host``, ``unit_test``, ``build-docker``
+    named = re.fullmatch(r"(test|build|lint)s?[-_][\w-]+|[\w-]+[-_](test|build|lint)s?", words[0])
+    if job is None and named:
+        return named.group(1) or named.group(2)
     return job
 
 
@@ -849,7 +853,11 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     if observation["tool"] != "Bash":
         return False
     command = observation.get("target") or ""
-    check = parse_command(command)["check"]
+    parsed = parse_command(command)
+    check = parsed["check"]
+    if _LOOKING.match(parsed["family"] or check) and not _MUTATING.search(command) and len(parsed["segments"]) == 1 \
+            and "|" not in check:  # (``echo "$TOKEN" | helm registry login …`` is the login)
+        return False  # a look (``grep -rn "bootstrap" src``) changes nothing, whatever words it searches for
     if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
             or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
         return True

@@ -1842,3 +1842,30 @@ def test_a_markdown_file_in_the_folder_the_error_names_is_the_fix(git_project, s
                .stop("A package under packages/ changed without a changeset; added one."))
     (candidate,), _ = _candidates(store, session)
     assert ".changeset/brave-pans-wink.md" in candidate["change"]
+
+
+@pytest.mark.parametrize("command, job", [
+    ("cargo make test-host", "test"), ("just unit_test", "test"), ("make build-docker", "build"),
+    ("task lint-go", "lint"), ("make deploy-staging", None),
+])
+def test_a_task_named_for_its_job_does_that_job(command, job):
+    from lorebook.candidates import command_job
+
+    assert command_job(command) == job
+
+
+def test_a_search_for_a_word_like_bootstrap_changes_nothing(git_project, store):
+    session = (Session("grep", git_project)
+               .fail("pnpm --filter shell exec playwright test e2e/smoke.spec.ts",
+                     "Exit code 1\nError: Shared module is not available for eager consumption: react")
+               .ok('grep -rn "bootstrap" apps/checkout/src | head -3', "apps/checkout/src/index.ts:1:import('./bootstrap');")
+               .edit("apps/shell/webpack.config.js", "react: { singleton: true },", "react: { singleton: true, eager: true },")
+               .fail("pnpm --filter shell exec playwright test e2e/smoke.spec.ts",
+                     "Exit code 1\nError: Shared module is not available for eager consumption: react-dom/client")
+               .edit("apps/shell/webpack.config.js", "react: { singleton: true, eager: true },", "react: { singleton: true },")
+               .edit("apps/shell/src/index.tsx", "import { App } from './app/App';", "import('./bootstrap');")
+               .ok("pnpm --filter shell exec playwright test e2e/smoke.spec.ts", "2 passed (6.1s)")
+               .stop("Marking react `eager: true` didn't help; reverted it. The entry now imports `./bootstrap`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "import('./bootstrap')" in candidate["change"] and "eager: true" not in candidate["change"]
+    assert "grep" not in candidate["change"]
