@@ -108,7 +108,7 @@ def agent_record(session: dict, observations: list[dict]) -> dict:
 
 
 def states_a_cause(message: str) -> bool:
-    from lorebook.candidates import stated
+    from lorebook.account import stated
 
     return bool(stated(message)["cause"])
 

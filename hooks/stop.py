@@ -46,7 +46,7 @@ def stop_prompt_mode() -> str:
 
 def _resolved_failure(observations: list[dict]) -> bool:
     """A command failed and a later run of the same program passed: the session found something out."""
-    from lorebook.candidates import command_family
+    from lorebook.commands import command_family
 
     failed: set[str] = set()
     for o in observations:

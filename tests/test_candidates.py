@@ -2,8 +2,11 @@
 import pytest
 
 from hookutil import PlayedSession
-from lorebook.candidates import (command_job, find_chains, invocation_change, net_changes, parse_command,
-                                 session_candidates, stated)
+from lorebook.account import stated
+from lorebook.candidates import session_candidates
+from lorebook.chains import find_chains
+from lorebook.commands import command_job, invocation_change, parse_command
+from lorebook.edits import net_changes
 from lorebook.writeback import write_back
 
 PROJECT = "github.com/acme/widget"

@@ -5,8 +5,9 @@ Each rule is stated in its test's name and played with a session that is not in 
 import pytest
 
 from hookutil import PlayedSession, run_hook
-from lorebook.candidates import (command_job, invocation_change, is_autofix, is_static_check, parse_command,
-                                 session_candidates, stated)
+from lorebook.account import stated
+from lorebook.candidates import session_candidates
+from lorebook.commands import command_job, invocation_change, is_autofix, is_static_check, parse_command
 from lorebook.record import lesson_title
 
 PROJECT = "github.com/acme/widget"
@@ -358,7 +359,7 @@ def test_a_title_keeps_the_path_the_fix_quotes_and_shortens_the_errors():
 
 
 def test_a_short_diff_shows_whole_tokens():
-    from lorebook.candidates import _short_diff
+    from lorebook.edits import _short_diff
 
     hunk = {"old": "        self.http = httpx.Client(base_url=base_url, timeout=5)",
             "new": "        self.http = httpx.Client(base_url=base_url, timeout=30)"}
@@ -547,7 +548,7 @@ def test_a_test_corrected_to_a_value_the_failure_did_not_report_is_still_a_fix(g
     ("Reran the suite and everything passed.", False),
 ])
 def test_a_next_run_that_passed_is_chance_only_when_nothing_was_changed_for_it(sentence, chance):
-    from lorebook.candidates import _FLAKY
+    from lorebook.account import _FLAKY
 
     assert bool(_FLAKY.search(sentence)) is chance
 
@@ -895,7 +896,7 @@ def test_a_command_the_agent_says_fixed_it_beats_a_cosmetic_edit(git_project, st
     ("make test", "make lint && make docs", False),
 ])
 def test_a_passing_line_runs_what_failed_as_a_step_of_a_chain_or_through_another_launcher(failed, later, same):
-    from lorebook.candidates import _passed_within
+    from lorebook.chains import _passed_within
     assert _passed_within(failed, later) is same
 
 
@@ -1094,7 +1095,7 @@ def test_a_step_the_agent_names_as_the_projects_way_is_a_change(git_project, sto
     ("make deps || true", "make deps || true"),
 ])
 def test_a_step_is_shown_without_the_parts_that_only_wait_or_look(command, doing):
-    from lorebook.candidates import _doing_part
+    from lorebook.steps import _doing_part
 
     assert _doing_part(command) == doing
 
@@ -1812,7 +1813,7 @@ def test_a_fix_heading_over_what_was_done_is_the_account_of_the_fix(git_project,
     ("     Summary [   0.109s] 41 tests run: 41 passed, 1 skipped", 41),
 ])
 def test_how_many_tests_a_run_says_it_ran(output, count):
-    from lorebook.candidates import _tests_run
+    from lorebook.weakening import _tests_run
 
     assert _tests_run(output) == count
 
@@ -1849,7 +1850,7 @@ def test_a_markdown_file_in_the_folder_the_error_names_is_the_fix(git_project, s
     ("task lint-go", "lint"), ("make deploy-staging", None),
 ])
 def test_a_task_named_for_its_job_does_that_job(command, job):
-    from lorebook.candidates import command_job
+    from lorebook.commands import command_job
 
     assert command_job(command) == job
 

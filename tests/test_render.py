@@ -282,7 +282,7 @@ def test_a_card_with_room_to_spare_keeps_the_whole_change():
 
 
 def test_a_fix_that_opens_a_block_is_titled_by_what_the_block_holds():
-    from lorebook.candidates import _short_diff
+    from lorebook.edits import _short_diff
 
     hunk = {"old": "android {\n", "new": "android {\nsourceSets {\n"
                                          "getByName(\"androidTest\").assets.srcDir(\"$projectDir/schemas\")\n"}
@@ -314,7 +314,7 @@ def test_a_card_keeps_the_changed_lines_the_error_asks_for_and_each_repeated_lin
 
 
 def test_a_fix_is_titled_by_its_code_not_the_comment_above_it():
-    from lorebook.candidates import _short_diff
+    from lorebook.edits import _short_diff
 
     hunk = {"old": "", "new": "# Fixed encryption keys for the test environment (no test credentials)\n"
                               "config.active_record.encryption.primary_key = \"test-primary-key\"\n"}

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from hookutil import run_hook
 from lorebook import hookimpl
 from lorebook.cli import cli
-from lorebook.candidates import find_chains, session_candidates
+from lorebook.candidates import session_candidates
+from lorebook.chains import find_chains
 from lorebook.decision import validate_memory, write_memory
 from lorebook.refine import refine_with_model
 from lorebook.writeback import write_back

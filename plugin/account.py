@@ -1,0 +1,302 @@
+"""Reading what the agent and the user said: the sentences of a final message or a prompt, by kind.
+
+Causes, fixes, decisions and attempts that did not help, split where one sentence talks about two problems, and
+matched to a problem by the words they share. Text is data here: it is classified, never followed.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from .commands import invocation_change, parse_command
+from .events import EDIT_TOOLS
+from .quality import LazyRegex
+from .text import one_line
+
+_CAUSE = LazyRegex(
+    r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
+    r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
+    r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
+    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|needs?|must|has to|have to|never|"
+    r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
+    r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"
+    r"|^(?:the )?(?:root )?cause\s*:"  # ("**Cause:** the AppRole method deletes …", a label as the sentence's start)
+    r"|原因|因为|由于|導致|导致|ため")
+_USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
+                         r"the cause|due to)\b|^(?:think|suspect|guess|believe)\b")  # (_sentences drops the "I")
+_DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
+                       r"instead of|rather than|trade-?off)\b|决定|選択|选择")
+# the why of a choice ("because", "so that", "to avoid")
+_REASON = LazyRegex(r"(?i)\b(?:because|since|so that|due to|given that|as (?:it|they|this|that)|to (?:avoid|keep|"
+                    r"prevent|allow|support|match)|for (?:its|their) |which (?:is|has|lets|keeps|avoids))\b")
+_FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|pinn?(?:ed|ing)?|sett?(?:ing)?|"
+                  r"add(?:ed|ing)|remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
+                  r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing)|now (?:uses|reads|sets|maps|"
+                  r"declares|imports|opens|initialises|initializes)|switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
+                  r"works?)\b|修复|改为|添加|設定")
+_DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
+                           r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
+                           r"made no difference|(?:did not|didn't) make (?:a|any) difference|changed nothing|"
+                           r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
+                           r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't))\b")
+# the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
+_RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
+          r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
+_UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|without (?:any )?changes?|unchanged)\b"
+_FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
+                   r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|(?:second|next) (?:run|try|attempt))|"
+                   r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out|"
+                   r"(?:read|connect(?:ion)?) timeout (?:fetching|downloading|pulling|resolving)|"
+                   r"the (?:retry|rerun|second (?:run|try|attempt)) (?:installed|downloaded|fetched|pulled)|"
+                   r"dns (?:timeout|failure|error|hiccup|blip)|timed out while (?:downloading|fetching|resolving)|"
+                   r"(?:a |an )?(?:http )?50[234]\b[^.;]{0,60}?\b(?:is |was )?(?:fine|ok|gone|resolved) now|"
+                   # ("nothing wrong in the code: Postgres wasn't running" names a cause; nothing to change does not)
+                   r"nothing to change in the (?:project|code|repo(?:sitory)?))\b|"
+                   # "the second run of the same command built fine", "with nothing changed, the next run passed"
+                   rf"{_RERUN}(?=.*?{_UNCHANGED})|{_UNCHANGED}.*?{_RERUN}|"
+                   r"(?:re-?runs?|re-?tries|retries|re-?ran)\s+(?:it\s+)?(?:with nothing changed|without (?:any )?changes?|"
+                   r"with no changes?)|"
+                   r"(?:second|another|next) (?:run|try|attempt) of the same command[^.;]{0,30}?"
+                   r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
+# ... unless the same sentence says what made it so, or what was changed about it
+_FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|deterministic|fix(?:ed|es)?|"
+                             r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
+# the agent's word that an edit was incidental to the problem
+_INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
+                        r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
+                        r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
+                        r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
+                        r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless)\b")
+# a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
+_WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:in )?(?:there|at it)\b")
+# ("Please fix build.zig." after the problem is the request itself, not another one)
+_ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please also|separately|(?:can|could) you also)\b")
+# a suggestion for later ("Worth adding that to the CI image."): no account of what was done
+_SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably |also )?worth (?:adding|doing|"
+                        r"considering|putting|making)|you (?:may|might|could|should) (?:want to|consider)|"
+                        r"consider (?:adding|pinning|putting|making|moving)|it would be (?:good|nice|wise) to|"
+                        r"if you (?:want|'d like|would like|prefer)|(?:optionally|alternatively),|you can also|"
+                        # what another environment will need ("Staging needs `migrate` on the next deploy")
+                        r".{0,80}?\b(?:on|before|at|with|after) (?:the |your )?next (?:deploy|deployment|release|"
+                        r"rollout))\b")
+_CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
+                      r"let's|next,? i)\b")
+_STATUS_MARK = LazyRegex(r"^(?:[✅✔✓☑]|\[x\])")
+_FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
+
+
+# --- what the agent and the user said ------------------------------------------------------------
+
+# where a sentence about two things divides: "A lacked X, and B needed Y"; "A; B"
+_CLAUSE = LazyRegex(r",\s+(?:and|but|while|whereas)\s+|;\s+")
+
+# a label that opens a list of things to do later ("**Fix**:", "Next steps:", "Recommendations")
+# (a bare "Fix:" or "### Fix" heads an account of what was done as often as a plan: see _FIX_LABEL)
+_PROPOSALS = LazyRegex(r"(?i)^\s*(?:[#>*-]+\s*)*\**\s*(?:(?:suggested|proposed|recommended|possible)\s+fix(?:es)?|"
+                       r"(?:(?:suggested|proposed|recommended|possible)\s+)?(?:recommendations?|suggestions?|next steps?|"
+                       r"to-?dos?|follow-?ups?|action items?|options?|improvements?|open questions?|future work))"
+                       r"\s*\**\s*:?\s*\**\s*$")
+
+
+# a bare fix label, and a step under it told, not reported ("1. Document QUEUE_URL in README.", not "- Pinned …")
+_FIX_LABEL = LazyRegex(r"(?i)^\s*(?:[#>*-]+\s*)*\**\s*fix(?:es)?\s*\**\s*:?\s*\**\s*$")
+_TOLD_STEP = LazyRegex(r"^\s*(?:[-*•]|\d+[.)])\s+(?:add|set|use|pin|move|run|document|update|remove|change|consider|"
+                       r"replace|rename|bump|upgrade|downgrade|install|configure|enable|disable|make|ensure|create|"
+                       r"delete|switch|revert|increase|raise|lower|wrap|call|pass|export|define|declare|register)\b",
+                       re.I)
+
+
+def _drop_proposals(text: str) -> str:
+    """``text`` without the lists under a proposal label: what someone should do later is no account of the fix
+    (under a bare "Fix:", only the steps it tells: "- Pinned `x`" there is what was done)."""
+    if not any(_PROPOSALS.match(line) or _FIX_LABEL.match(line) for line in text.splitlines()):
+        return text
+    kept, skipping, told_only = [], False, False
+    for line in text.splitlines():
+        if _PROPOSALS.match(line) or _FIX_LABEL.match(line):
+            skipping, told_only = True, not _PROPOSALS.match(line)
+            continue
+        if skipping and (not line.strip() and not told_only or line.lstrip().startswith("#")
+                         or re.match(r"^\s{0,1}[-*]\s+\*\*[^*]+\*\*\s*:", line)):
+            skipping = False
+        if not skipping or told_only and line.strip() and not _TOLD_STEP.match(line):
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def _sentences(text: str) -> list[str]:
+    # a sentence never ends inside a code span (`julia --project=. -e '…'`)
+    spans: list[str] = []
+
+    def hold(match: re.Match) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text or "")
+    text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n([^\n`]+)\n```", r": `\1`", text)
+    held = re.sub(r"`[^`\n]+`", hold, _drop_proposals(text))
+    parts = [re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], part)
+             for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held)]
+    out = []
+    for part in parts:
+        part = part.strip(" -*•\t")
+        # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
+        part = re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", "")
+        part = re.sub(r"(?i)^(?:note|nb|fyi|tip)(?: for (?:this|the) (?:repo|project|codebase))?:\s+", "", part)
+        if _STATUS_MARK.match(part):  # "✅ `ruff check`, `mypy`": a checklist of what passed, no account of the fix
+            continue
+        part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
+                      r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
+        if len(part) < 4 or _CHATTER.match(part) or _SUGGESTION.match(part):
+            continue
+        stripped = _FIRST_PERSON.sub("", part)
+        if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case
+            part = stripped[:1].upper() + stripped[1:]
+        helpless = _DID_NOT_HELP.search(part)
+        if helpless:  # "X made no difference, so I put Y back": the revert is the session's story, not the lesson
+            part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$", r"\1.", part[helpless.end():])
+        split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", part[helpless.end():]) if helpless else None
+        if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
+            head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
+            tail = part[helpless.end() + split.end():]
+            out += [head, tail[:1].upper() + tail[1:] if re.match(r"[a-z]+\b(?![_.(])", tail) else tail]
+            continue
+        colon = part.find(": ")
+        if colon > 0 and _INCIDENTAL.search(part[:colon]) and not _INCIDENTAL.search(part[colon + 2:]) \
+                and len(part[colon + 2:].split()) >= 6:  # "The build error was unrelated to that: X lacked Y"
+            out += [part[:colon] + ".", part[colon + 2:]]
+            continue
+        out.append(part)
+    return out
+
+
+def stated(message: str | None) -> dict:
+    """Cause, fix, decision and did-not-help sentences from the final assistant message."""
+    return _classified(_sentences(message or ""))
+
+
+def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
+    """``said`` with each sentence that speaks of two of the problems ("A lacked X, and B needed Y") cut into its
+    clauses, so that every lesson gets the words about its own problem."""
+    sentences = []
+    for sentence in said["all"]:
+        if sum(1 for words in chain_words if _relevance(sentence, words)) >= 2:
+            clauses = [c.strip(" ,;").rstrip(".") for c in _CLAUSE.split(sentence) if c.strip(" ,;.")]
+            if len(clauses) > 1:
+                sentences += [(c[:1].upper() + c[1:] if re.match(r"[a-z]+\b(?![_.(])", c) else c) + "."
+                              for c in clauses]
+                continue
+        sentences.append(sentence)
+    return dict(_classified(sentences), text=said.get("text", ""))
+
+
+def _prose(sentence: str) -> str:
+    """A sentence without its quoted code: a cue word inside `uv run uvicorn …` is not the agent's account."""
+    return re.sub(r"`[^`]*`", " ", sentence)
+
+
+def _classified(sentences: list[str]) -> dict:
+    return {
+        "cause": [s for s in sentences if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)],
+        "fix": [s for s in sentences if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
+                and not _DID_NOT_HELP.search(s)],
+        "decision": [s for s in sentences if _DECISION.search(s)],
+        "did_not_help": [s for s in sentences if _DID_NOT_HELP.search(s)],
+        "all": sentences,
+    }
+
+
+def _tokens(text: str) -> set[str]:
+    """The words of ``text`` that can tie a sentence to a problem (identifiers, paths, flags), lowercased."""
+    words = (t.rstrip(".:-/").lower() for t in re.findall(r"[A-Za-z_][\w.@/*:-]{2,}", text or ""))
+    return {w for w in words if len(w) >= 3} - _STOP
+
+
+_STOP = {"the", "and", "for", "with", "that", "this", "was", "were", "not", "now", "fixed", "fix", "from", "into",
+         "because", "which", "when", "then", "has", "had", "have", "are", "its", "it's", "there", "run", "runs",
+         "passes", "pass", "passed", "test", "tests", "file", "files", "error", "failed", "fails", "first", "set",
+         "using", "use", "used", "only", "also", "both", "all", "one", "two", "things", "things:", "cause", "so"}
+
+
+def _relevance(sentence: str, chain_words: set[str]) -> int:
+    return len(_tokens(sentence) & chain_words)
+
+
+_PAST = {"added": "add", "set": "set", "pinned": "pin", "changed": "change", "installed": "install",
+         "replaced": "replace", "removed": "remove", "moved": "move", "switched": "switch", "used": "use",
+         "upgraded": "upgrade", "downgraded": "downgrade", "bumped": "bump", "declared": "declare",
+         "passed": "pass", "wrapped": "wrap", "initialised": "initialise", "initialized": "initialize",
+         "adding": "add", "setting": "set", "pinning": "pin", "changing": "change", "installing": "install",
+         "replacing": "replace", "removing": "remove", "moving": "move", "switching": "switch", "using": "use",
+         "upgrading": "upgrade", "downgrading": "downgrade", "running": "run", "passing": "pass",
+         "declaring": "declare", "bumping": "bump"}
+
+
+def _problem_statement(sentence: str) -> bool:
+    """"Running `terraform plan` inside `modules/vpc` fails with …": what goes wrong, no word of what was done."""
+    prose = _prose(sentence)
+    return bool(re.search(r"(?i)\b(?:fails|failed|errors out|breaks)\b", prose)) and not any(
+        word in _PAST for word in re.findall(r"[a-z]+", prose.lower())
+        if word not in ("passed", "used", "set") and not word.endswith("ing"))
+
+
+def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
+    """The agent's own words for the fix ("Added `x = 1` under [http]"), in the imperative, when they name it."""
+    for sentence in fixes:
+        clause = re.split(r";\s+|\.\s*$", sentence)[0].strip()
+        clause = re.sub(r"\s+(?:fixe[sd]|solve[sd]|resolve[sd]) (?:it|this|the \w+(?: \w+)?)$", "", clause)
+        clause = re.sub(r"\s+(?:makes?|made|gets?|got|lets?) (?:the |it |them )?[\w -]{0,30}?(?:pass|work|succeed|"
+                        r"green)\w*$", "", clause)  # "Running X first makes the sdk build pass"
+        first, _, rest = clause.partition(" ")
+        verb = _PAST.get(first.lower())
+        if re.match(r"(?i)(?:it|them|this|that|one)\b", rest):
+            continue  # "Added it before `add_subdirectory(tests)`": what "it" is, the change says, not the clause
+        if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words) \
+                and not re.search(r"(?i)\bfail(?:s|ed)?\b|\berrors? (?:with|out)\b", _prose(clause)):
+            return f"{verb} {rest}"
+    return None
+
+
+def fix_words_of(chain: dict, cwd: str | None, edits: list[dict] | None = None) -> set[str]:
+    """The words of a chain's fix (what its changes added, the files, the new invocation), to match sentences to it;
+    ``edits``: only these of its edits are part of the fix."""
+    parts = []
+    for change in chain["all_changes"]:
+        if change["tool"] in EDIT_TOOLS and (edits is None or change in edits):
+            parts += [l[1:] for l in (change.get("body") or "").splitlines() if l.startswith("+")]
+            parts += [os.path.basename(f) + " " + os.path.splitext(os.path.basename(f))[0]
+                      for f in change.get("files") or []]
+        elif change["tool"] not in EDIT_TOOLS:
+            parts.append(change.get("target") or "")
+    resolved = chain["resolved_by"]["target"]
+    parts += invocation_change(chain["failures"][-1]["target"], resolved) + parse_command(resolved)["prep"]
+    if chain["kind"] == "same_job":
+        parts.append(resolved)
+    return _tokens(" ".join(parts))
+
+
+def _plain_words(text: str) -> set[str]:
+    """The words of ``text`` split at every non-alphanumeric (``eas-cli`` → ``eas``, ``cli``), lowercased."""
+    return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) >= 3}
+
+
+def _users_diagnosis(sentence: str) -> str:
+    """"The user's diagnosis: Firefox wants background.scripts …" from "I think Firefox wants …"."""
+    start = re.search(r"(?i)\b(?:i|we)\s+(?:think|suspect|guess|believe)\b", sentence)  # (after a closing quote)
+    said = re.sub(r"(?i)^(?:(?:i|we)\s+)?(?:think|suspect|guess|believe)\s+(?:that\s+)?", "",
+                  sentence[start.start():] if start else sentence)
+    return f"The user's diagnosis: {one_line(said[:1].upper() + said[1:], 200)}"
+
+
+# "This repo requires `# typed: strict` on every file under app/": a rule of the project, stated as one
+_CONVENTION = LazyRegex(r"(?i)\b(?:this|the|our) (?:(?:mono)?repo(?:sitory)?|project|codebase|team|workspace)(?:'s \w+)? "
+                        r"(?:requires?|needs|expects|enforces|wants|insists on|uses)\b|"
+                        r"\bin this (?:(?:mono)?repo(?:sitory)?|project|codebase|workspace)\b")
+
+
+def _convention_stated(chain: dict, said: dict, cwd: str | None) -> bool:
+    """Whether the agent states the fix of a failure in its own new code as a rule of the project: then the
+    session's clean-up taught something a next session needs ("every file under app/ must be `# typed: strict`")."""
+    words = fix_words_of(chain, cwd)
+    rules = [re.split(r",\s*(?:so|which|and|but)\b|;\s|\s[—–]\s", s)[0] for s in said["all"] if _CONVENTION.search(s)]
+    return any(_CONVENTION.search(rule) and _relevance(rule, words) for rule in rules)  # the rule's own words

@@ -1,0 +1,434 @@
+"""Chains: a failing check, the changes after it, and the later run that passed again (``find_chains``).
+
+One failure may hold several problems (split by error line or by the file each edit names); a server that stayed up,
+a check run another way, or a retry with nothing changed each decide whether the chain resolved it.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from .account import _STOP, _prose, _sentences, _tokens
+from .commands import (_MUTATING, _ROUTINE, _TIMEOUT, _VALUE_OPTIONS, _asks_version, _picked_package, _program_name,
+                       _routine, _same_target, _segments, command_family, command_job, command_key, invocation_change,
+                       is_autofix, parse_command)
+from .edits import _added_lines, _changed_text, net_changes
+from .events import EDIT_TOOLS
+from .quality import LazyRegex
+from .steps import _THE_WAY, _adds_with_another_tool, _is_change, _is_check, _names_run, _packages
+from .text import one_line
+
+
+# --- the session's timeline ----------------------------------------------------------------------
+
+def _cd_failure(observation: dict) -> bool:
+    return bool(re.search(r"\bcd: [^:]+: No such file or directory", observation.get("error_text") or ""))
+
+
+_NOT_FOUND = LazyRegex(r"(?m)(?:^|: )([\w.+-]+): (?:command )?not found\s*$|command not found: ([\w.+-]+)")
+
+
+def _missing_program(failure: dict) -> str | None:
+    """The program a failing shell line could not find (``jq: command not found``): in a pipeline, the stage
+    that failed, which need not be the first."""
+    match = _NOT_FOUND.search(failure.get("error_text") or "")
+    return (match.group(1) or match.group(2)) if match else None
+
+
+def _detail(details: dict | None, code: str, failure: dict) -> None:
+    """Record which failure a reason code is about, for the receipt ("`git push` (fatal: no upstream…)")."""
+    if details is not None:
+        error = _raw_error_line(failure) or "failed"
+        details.setdefault(code, []).append(f"`{one_line(command_key(failure['target']), 80)}` "
+                                            f"({one_line(error, 80)})")
+
+
+def find_chains(observations: list[dict], account: str = "",
+                details: dict | None = None) -> tuple[list[dict], list[str]]:
+    """Problems resolved in the session, and reason codes for failures that taught nothing.
+
+    A chain starts at a failing check and ends at the first later success of
+    the same check (same program) or, with nothing edited in between, of
+    another command that does the same job (``pytest`` → ``make test``). A
+    failure with another error on the way splits the chain: each error is its
+    own problem with its own fix.
+    """
+    chains: list[dict] = []
+    notes: list[str] = []
+    consumed: set[int] = set()
+    for i, failure in enumerate(observations):
+        if failure["id"] in consumed or failure["outcome"] != "error" or not _is_check(failure):
+            continue
+        missing = _missing_program(failure)
+        if missing and not re.search(rf"(?:^|[|&;]\s*){re.escape(missing)}(?:\s|$)", failure["target"]):
+            missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
+        if (_ROUTINE.match(missing) if missing else _routine(failure["target"])) or _cd_failure(failure):
+            notes.append("routine_plumbing")
+            _detail(details, "routine_plumbing", failure)
+            consumed.add(failure["id"])
+            continue
+        family = command_family(failure["target"])
+        if missing and missing not in family.split():
+            family = missing  # ``head f | jq .``: the stage that failed is jq
+        job = command_job(failure["target"])
+        adding = _packages(failure["target"])  # ``yarn add chart.js``: another tool adding chart.js is the way
+        signature = failure.get("error_signature")
+        events: list[dict] = [failure]
+        success = None
+        kind = None
+        for k, later in enumerate(observations[i + 1:], start=i + 1):
+            if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
+                success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
+                break
+            after = observations[k + 1] if k + 1 < len(observations) else None
+            served = later["outcome"] == "ok" and _served_within(failure["target"], later, after)
+            if served:  # ``… ledger daemon && sleep 2 && curl -s localhost:8088/health``: it started, and answered
+                success, kind = dict(later, target=served), "same_check"
+                break
+            stayed = _stayed_up(failure["target"], later)
+            if stayed:  # ``timeout 8 celery -A config beat; echo exit=$?`` → ``exit=124``: it started, and stayed up
+                success, kind = dict(later, target=stayed, outcome="ok"), "same_check"
+                break
+            if _is_check(later) and command_family(later["target"]) == family \
+                    and _same_target(failure["target"], later["target"]):
+                if later["outcome"] == "error":
+                    events.append(later)
+                    continue
+                if later["outcome"] == "ok":
+                    success, kind = later, "same_check"
+                    break
+            if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
+                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and not _asks_version(later["target"]) \
+                    and (job == "install" or not _MUTATING.search(later["target"])):
+                success, kind = later, "same_job"
+                break
+            if adding and later["outcome"] == "ok" and _is_check(later) and not any(
+                    e["tool"] in EDIT_TOOLS for e in events) and _adds_with_another_tool(failure, later, adding):
+                success, kind = later, "same_job"  # ``yarn add chart.js`` → ``bin/importmap pin chart.js``
+                break
+            if _is_change(later, failure, account):
+                events.append(later)
+                continue
+        if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
+            success = _stated_way(failure, observations[i + 1:], account)
+            kind = "same_job" if success is not None else None
+        if success is None:  # a server that would not start, never started again: checked another way, unverified
+            success = _checked_otherwise(failure, observations[i + 1:])
+            kind = "other_check" if success is not None else None
+        if kind == "same_check" and invocation_change(failure["target"], success["target"]):
+            success = _passed_as_it_was(observations, failure, success, account) or \
+                _the_quoted_way(observations, failure, success, account) or success
+        came_back = success is not None and signature and any(
+            o.get("error_signature") == signature and command_family(o.get("target") or "") == family
+            and _same_target(failure["target"], o.get("target") or "")
+            for o in observations if o["id"] > success["id"] and o["outcome"] == "error")
+        if success is None or came_back:  # never passed again, or the same error came back: not resolved
+            notes.append("unresolved_failure")
+            _detail(details, "unresolved_failure", failure)
+            consumed.update(e["id"] for e in events if e["outcome"] == "error")
+            continue
+        consumed.update(e["id"] for e in events if e["outcome"] == "error")
+        chains.extend(part for chain in _split_by_error(events, success, kind) for part in _split_one_output(chain))
+    return chains, notes
+
+
+def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
+    """The first later passing run of another command that does the same job (``terraform plan`` →
+    ``terragrunt plan``), when the agent's account names it as the way, and names the failing one too. Edits on
+    the way may be the task's own (a convention learned while doing other work): the account is what links them."""
+    if not account:
+        return None
+    before = parse_command(failure["target"])
+    family = before["family"]
+    sentences = _sentences(account)
+    if not family or not any(_names_run(before["argv"], s) for s in sentences):
+        return None
+    # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
+    failed_said = any(_names_run(before["argv"], s) and re.search(r"(?i)\bfail", _prose(s)) for s in sentences)
+    job = command_job(failure["target"])
+    for obs in later:
+        if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]):
+            continue
+        after = parse_command(obs["target"])
+        if after["family"] == family or not after["family"]:
+            continue
+        same_job = job is not None and job == command_job(obs["target"])
+        same_word = before["argv"][1:2] == after["argv"][1:2] and len(after["argv"]) > 1 \
+            and not after["argv"][1].startswith("-")
+        if (same_job or same_word or failed_said) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
+                                           for s in sentences):
+            return obs
+    return None
+
+
+# a command that starts a server or a long-running process, and a request that shows one answers
+_SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages|"
+                    r"horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve))$")
+_PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
+
+
+def _served_within(failed: str, later: dict, after: dict | None = None) -> str | None:
+    """The part of a passing ``later`` line that started again the server whose start failed, when a request then
+    got an answer, or the program's own status query said it runs: in the same line (``RELX_REPLACE_OS_VARS=true …
+    ledger daemon && sleep 2 && curl …/health``, ``(php artisan horizon > log &) ; sleep 6; php artisan
+    horizon:status``) or as the next passing line, ``after`` (``curl -s localhost:8000/orders/1``): a server that
+    never exits passes no other way."""
+    before = parse_command(failed)
+    if len(before["argv"]) < 2 or not any(_SERVES.match(w) for w in before["argv"][1:5]):
+        return None
+    steps = [s.strip(" ()") for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later["target"]) if s.strip(" ()")]
+    program = _program_name(before["argv"][0])
+
+    def answered(step: str, output: str) -> bool:
+        argv = parse_command(step)["argv"]
+        return bool(_PROBE.match(step)) or bool(
+            argv and _program_name(argv[0]) == program and any(re.search(r"(?:^|:)status$", w) for w in argv[1:4])
+            and _RUNNING.search(output) and not _ERROR_OUTPUT.search(output))
+
+    next_line = [after["target"]] if after and after["tool"] == "Bash" and after["outcome"] == "ok" else []
+    for n, step in enumerate(steps):
+        argv = parse_command(step)["argv"]
+        if argv and _program_name(argv[0]) == program and any(_SERVES.match(w) for w in argv[1:5]) and (
+                any(answered(s, later.get("body") or "") for s in steps[n + 1:])
+                or any(answered(s, after.get("body") or "") for s in next_line)):
+            return step
+    return None
+
+
+_RUNNING = LazyRegex(r"(?i)\b(?:is |are )?running\b|\bactive \(running\)|\bonline\b")
+
+
+# (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
+_STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon)$")
+
+
+def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
+    """For a server or daemon start that failed and was never run again (``pnpm --filter gateway dev``: "fastify-plugin:
+    @fastify/cors - expected '5.x' fastify version"), the first passing test or build of the same package after an
+    edit whose added lines name what the error names (``"@fastify/cors": "^9.0.1"``). It shows the change did no
+    harm, not that the server starts: the lesson is stored unverified, and says so."""
+    before = parse_command(failure["target"])
+    argv = before["argv"]
+    words = [w for i, w in enumerate(argv[1:], start=1) if not w.startswith("-") and argv[i - 1] not in _VALUE_OPTIONS]
+    words = words[1:] if words[:1] in (["run"], ["task"]) else words  # ``npm run start``, ``deno task dev``
+    if not words or not _STARTS.match(words[0]) or any(
+            command_family(o.get("target") or "") == before["family"] for o in later if o["tool"] == "Bash"):
+        return None
+    text = failure.get("error_text") or ""
+    named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}
+    named |= {m.group(0) for t in named if (m := re.match(r"@[\w.-]+/[\w.-]+", t))}  # a path into a scoped package
+    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                   and any(t in line for line in _added_lines(o) for t in named)), None)
+    if edited is None:
+        return None
+    for o in later:
+        if o["id"] > edited["id"] and o["outcome"] == "ok" and _is_check(o) \
+                and command_job(o["target"]) in ("test", "build") \
+                and _picked_package(o["target"]) == _picked_package(failure["target"]) \
+                and parse_command(o["target"])["cwd"] == before["cwd"]:
+            return o
+    return None
+
+
+_TIMED_OUT = LazyRegex(r"(?m)^exit=124\s*$|^\s*Exit code 124\b")
+_ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\bpanic")
+
+
+def _stayed_up(failed: str, later: dict) -> str | None:
+    """The part of a ``later`` line that ran again, under ``timeout N``, the server or daemon whose start failed, when
+    it was still running when the timeout stopped it (``timeout 8 celery -A config beat -l info; echo exit=$?``
+    printing ``exit=124``, or the run's own exit code 124) and printed no error: a process that never exits passes
+    no other way."""
+    before = parse_command(failed)
+    serving = [w for w in before["argv"][1:5] if _SERVES.match(w)]
+    text = "\n".join([later.get("body") or "", later.get("error_text") or ""])
+    if not serving or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
+        return None
+    for step in _segments(later["target"]):
+        parsed = parse_command(step)
+        argv = parsed["argv"]
+        if parsed["runner"].startswith("timeout") and argv and _program_name(argv[0]) == _program_name(
+                before["argv"][0]) and serving[0] in argv[1:5]:
+            return _TIMEOUT.sub("", step)  # as run, less the timeout
+    return None
+
+
+def _passed_as_it_was(observations: list[dict], failure: dict, success: dict, account: str) -> dict | None:
+    """The later run of the very command that failed, when it passed with nothing changed since the failure: then
+    the other invocation that passed before it (``-run X -count=20``) fixed nothing."""
+    if is_autofix(success["target"]) or _MUTATING.search(success["target"]) or _is_change(success, failure, account):
+        return None  # the passing run changed something itself (``eslint --fix``)
+    key = command_key(failure["target"])
+    for later in observations:
+        if later["id"] <= success["id"]:
+            if failure["id"] < later["id"] and later is not success and _is_change(later, failure, account):
+                return None
+            continue
+        if _is_change(later, failure, account):
+            return None
+        if later["outcome"] == "ok" and command_key(later.get("target") or "") == key:
+            return later
+    return None
+
+
+def _the_quoted_way(observations: list[dict], failure: dict, success: dict, account: str) -> dict | None:
+    """A later passing run of the failing check, in another form that the agent quotes as the way, with nothing
+    changed since ``success`` (``hatch run +py=3.12 +pl=1 test:pytest …`` passed, then "The way to run them is
+    `hatch run test:pytest …`"): the form a reader should reuse."""
+    quoted = {command_key(span) for span in re.findall(r"`([^`\n]{3,200})`", account or "")}
+    if command_key(success["target"]) in quoted:
+        return None
+    for later in observations:
+        if later["id"] <= success["id"]:
+            continue
+        if later["outcome"] == "ok" and _is_check(later) and command_key(later["target"]) in quoted \
+                and command_family(later["target"]) == command_family(failure["target"]) \
+                and _same_target(failure["target"], later["target"]) \
+                and invocation_change(failure["target"], later["target"]):
+            return later
+        if _is_change(later, failure, account):
+            return None
+    return None
+
+
+def _passed_within(failed: str, later: str) -> bool:
+    """Whether a passing ``later`` line ran what failed, in another form: as one step of an ``&&`` chain (every step
+    of ``go build ./... && go test ./...`` passed), or the same arguments through another launcher
+    (``php artisan test --filter=X`` / ``./vendor/bin/sail artisan test --filter=X``)."""
+    before, after = parse_command(failed), parse_command(later)
+    if len(after["segments"]) > 1 and "||" not in later and ";" not in later:
+        for segment in after["segments"]:
+            if parse_command(segment)["check"] == before["check"]:
+                return True
+    argv, rest = after["argv"], before["argv"][1:]
+    # (a job's words, not only options: ``cmake --build --preset debug`` does not run ``ctest --preset debug``)
+    return len(rest) >= 2 and not rest[0].startswith("-") and len(argv) > len(rest) and argv[-len(rest):] == rest \
+        and _program_name(argv[0]) != _program_name(before["argv"][0])
+
+
+def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
+    """Whether any of ``changes`` is still in effect once ``later_edits`` are applied (not reverted, not rewritten)."""
+    if any(c["tool"] == "Bash" or (c.get("meta") or {}).get("content_withheld") for c in changes):
+        return True  # a command, or a change whose content was not stored: nothing shows it undone
+    ids = {c["id"] for c in changes}
+    if not ids:
+        return False
+    for hunks in net_changes([*changes, *later_edits], None).values():
+        if any(h["ids"][-1] in ids for h in hunks):
+            return True
+    return False
+
+
+_GENERIC_SIGNATURE = LazyRegex(r"(?i)exit (?:code|status) \d+$")
+
+
+def _same_error(a: dict, b: dict) -> bool:
+    """Whether two failures report the same error: the same signature, and, when the signature says no more than
+    the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
+    if a.get("error_signature") != b.get("error_signature"):
+        # the same named error seen through another window (``… | grep -A2 Failure/Error`` shows the
+        # ``RedisClient::CannotConnectError`` the full log ended on)
+        named = [set(re.findall(r"\b(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)\b", f.get("error_text") or ""))
+                 for f in (a, b)]
+        return bool(named[0] & named[1]) and not (named[0] ^ named[1])
+    if not _GENERIC_SIGNATURE.search(a.get("error_signature") or ""):
+        return True
+    line_a, line_b = (re.sub(r"\d+(?:\.\d+)*", "N", _raw_error_line(f) or "") for f in (a, b))
+    return line_a == line_b
+
+
+def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
+    """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before."""
+    failures = [e for e in events if e["outcome"] == "error"]
+    edits = [e for e in events if e["outcome"] == "ok" and e["tool"] in EDIT_TOOLS]
+    groups: list[list[dict]] = [[failures[0]]]
+    for failure in failures[1:]:
+        previous = groups[-1][-1]
+        between = [e for e in events if e["outcome"] == "ok" and previous["id"] < e["id"] < failure["id"]]
+        later = [e for e in edits if e["id"] > failure["id"]]
+        moved_on = bool(invocation_change(previous["target"], failure["target"])) and \
+            not invocation_change(failure["target"], success["target"])
+        if not _same_error(failure, previous) and (
+                _persisting(between, later) or moved_on):
+            groups.append([failure])
+        else:
+            groups[-1].append(failure)
+    chains = []
+    for n, group in enumerate(groups):
+        start = group[0]["id"]
+        end = groups[n + 1][0]["id"] if n + 1 < len(groups) else success["id"]
+        last_failure = group[-1]
+        resolved_by = groups[n + 1][0] if n + 1 < len(groups) else success
+        changes = [e for e in events if e["outcome"] == "ok" and start < e["id"] < end]
+        chains.append({
+            "failure": group[0], "failures": group,
+            "attempts": [e for e in changes if e["id"] < last_failure["id"]],
+            "changes": [e for e in changes if e["id"] > last_failure["id"]],
+            "all_changes": changes, "resolved_by": resolved_by, "success": success,
+            "kind": kind if n + 1 == len(groups) else "error_changed",
+        })
+    return chains
+
+
+_ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)")
+
+
+def _split_one_output(chain: dict) -> list[dict]:
+    """A failing run whose output holds several errors, each fixed by its own edit ("requires macos 10.15" by a
+    platform floor in Package.swift, "No config file found … 'openapi-generator-config.yaml'" by that new file):
+    one chain per error, each with its error line and its edit. Only when every edit is named by a different
+    error line, by its file's name or by the words it changes."""
+    edits = chain["changes"]
+    if chain["kind"] != "same_check" or len(chain["failures"]) > 1 or chain["attempts"] or len(edits) < 2 or any(
+            e["tool"] not in EDIT_TOOLS for e in edits):
+        return [chain]
+    # the errors the output holds: each from a line that names one (``error: …``, ``TypeError: …``) to the next,
+    # so a traceback's lines before its error are one error's context, not errors of their own
+    lines: list[str] = []
+    for line in (chain["failure"].get("error_text") or "").splitlines():
+        if _ERROR_START.match(line):
+            lines.append(line.strip())
+        elif lines and line.strip():
+            lines[-1] += " " + line.strip(" -•*")
+    lines = list(dict.fromkeys(lines))
+
+    def named_by(edit: dict) -> str | None:
+        names = {os.path.basename(f) for f in edit.get("files") or []}
+        words = _tokens(_changed_text(edit)) - _STOP
+        scores = [(3 * any(n in line for n in names) + len(words & _tokens(line)), -i) for i, line in enumerate(lines)]
+        best = max(scores, default=(0, 0))
+        return lines[-best[1]] if best[0] >= 1 else None
+
+    named = {e["id"]: named_by(e) for e in edits}
+    if None in named.values() or len({frozenset(_tokens(line)) for line in named.values()}) < 2:
+        return [chain]
+    files = {line: {f for e in edits if named[e["id"]] == line for f in e.get("files") or []} for line in named.values()}
+    if sum(len(f) for f in files.values()) != len(set().union(*files.values())):
+        return [chain]  # one file changed for two errors: one change
+    parts = []
+    for line in dict.fromkeys(named.values()):
+        mine = [e for e in edits if named[e["id"]] == line]
+        failure = dict(chain["failure"], error_text=line, _part=len(parts))
+        parts.append(dict(chain, failure=failure, failures=[failure], changes=mine, all_changes=mine))
+    return parts
+
+
+def _raw_error_line(failure: dict) -> str | None:
+    """The error line as printed (the stored signature masks names and numbers: good for matching, bad to read)."""
+    from .signatures import error_line
+
+    text = re.sub(r"^\s*(?:Error: )?Exit code \d+\s*", "", failure.get("error_text") or failure.get("body") or "")
+    line = error_line(re.sub(r"(?m)^[│┃|╷╵]\s?", "", text))  # terraform's boxed diagnostics
+    if not line:
+        lines = [l.strip() for l in text.splitlines() if re.search(r"\w", l) and not l.strip().startswith(("at ", "#", "|"))]
+        line = lines[0] if lines else None
+    if not line:
+        return failure.get("error_signature")
+    if line.rstrip().endswith(":"):  # rspec's "LoadError:" then its message on the next line
+        after = text.split(line, 1)[-1].strip().splitlines()
+        if after and not after[0].startswith(("#", "at ", "from ")):
+            line = f"{line.rstrip()} {after[0].strip()}"
+    # (without pytest's "E" or a journal's date, host and process: ``Dec 02 08:12:44 stg-app-1 celery[48211]:``)
+    line = re.sub(r"^(?:E\s+|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+)", "", line.strip())
+    return one_line(line, 160)

@@ -1,0 +1,475 @@
+"""Reading a shell command line (deterministic): its parts, program, job and invocation.
+
+What a Bash step ran, as the lessons need it: the argv without runners and environment, the command's family and
+job (``pytest`` and ``npm test`` both test), whether it is a static check or a linter's own repair, and what
+changed between a failing and a passing run of the same check (an environment variable, a flag, a runner).
+"""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+from .quality import LazyRegex
+
+# a command that changes the project or its environment counts as a change between a failure and a success
+_MUTATING = LazyRegex(
+    r"(?x)\b(?:pip3?\s+install|uv\s+(?:add|sync|pip\s+install|lock)|poetry\s+(?:add|install|lock)|"
+    r"npm\s+(?:install|i|ci)\b|yarn(?:\s+(?:add|install))?\s*$|yarn\s+(?:add|install)|pnpm\s+(?:add|install|i)\b|"
+    r"bundle\s+(?:install|update)|cargo\s+(?:add|update)|go\s+(?:get|mod\s+(?:tidy|download))|mix\s+deps\.get|"
+    r"composer\s+(?:install|require)|db:migrate|db:setup|(?<![-/.\w])migrate\b(?![-.])|docker\s+compose\s+up|docker-compose\s+up|"
+    r"brew\s+install|apt(?:-get)?\s+install|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|"
+    # (a redirect to /dev/null or of one stream into another writes nothing: ``cat .env 2>/dev/null``)
+    r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\b(?:echo|cat|printf)\b[^|]*?(?:\s|\d)>>?\s*(?!/dev/null|&)[\w./~$\"'-]|tee\s|"
+    # other package managers' add/remove/sync, and R's and Julia's from inside their code
+    r"(?:rye|pdm|pixi|hatch|bun|deno|gleam|conda|mamba|micromamba|dotnet|swift\s+package|dart|flutter)\s+"
+    r"(?:add|remove|install|sync|lock|pub\s+(?:get|add)|restore|resolve|update)\b|"
+    r"renv::(?:record|install|snapshot|update|remove)|install\.packages\(|pak::pkg_install|remotes::install_|"
+    r"Pkg\.(?:add|rm|update|pin|develop|resolve)\b)")
+
+# test files, and the edits that make a failing test pass without fixing anything
+_TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
+                        r"|(?:^|/)tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R)$"
+                        r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$")
+
+# programs whose first argument names the job (``npm test``, ``cargo build``)
+_TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn", "gradle", "./gradlew", "gradlew",
+             "dotnet", "mix", "git", "bin/rails", "rails", "rake", "uv", "poetry", "pip", "pip3", "docker",
+             "docker-compose", "kubectl", "helm", "terraform", "deno", "swift", "flutter", "composer", "php")
+_RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("npx",),
+            ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("bunx",), ("bundle", "exec"), ("env",), ("time",),
+            ("sudo",), ("nohup",), ("exec",), ("command",))
+# a failing command of one of these is not a lesson: version control, shell navigation, exploration, formatters
+_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
+                     r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
+                     r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
+                     r"npm\s+format|yarn\s+format|pnpm\s+format)")
+# options of package managers and build tools that take a value (``--filter @shop/web``, ``-C client``)
+_VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
+                            "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile"))
+# a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
+_AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
+                            "--autocorrect-all", "-a", "-A", "--apply"))
+_FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|goimports|rustfmt|ruff\s+format|"
+                       r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt)|"
+                       r"clang-format|swift-format|shfmt|stylua|elm-format|ormolu|fourmolu|ocamlformat|nimpretty|"
+                       r"php-cs-fixer|phpcbf|pint|csharpier|ktfmt|google-java-format|scalafmt|rufo|djlint|"
+                       # any tool's own formatter: ``zig fmt``, ``terraform fmt``, ``deno fmt``, ``dart format``
+                       r"[\w.-]+\s+(?:fmt|format)(?![\w-]))\b")
+# checks that read the code without running it: their complaints about code the session just wrote are its own mess
+_TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")
+# what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
+_SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
+                    "install": "install", "sync": "install", "restore": "install", "lint": "lint"}
+_JOBS = (
+    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
+             r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
+             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))(?![\w-])"),
+    ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
+                r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
+                # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
+                r"[\w.-]+\s+plugins?\s+(?:install|add))(?![\w-])|^yarn$"),
+    ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
+              r"tsc|webpack|vite\s+build)(?![\w-])"),
+    ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
+             r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))(?![\w-])"),
+)
+
+
+_SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[&|]")
+
+
+def _segments(command: str) -> list[str]:
+    """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
+    cmd = " ".join((command or "").split())
+    cmd = re.sub(r"\s*2>&1", "", cmd)
+    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
+                 r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
+    # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
+    parts = [""]
+    for token in _SHELL_TOKEN.findall(cmd):
+        if token in ("&&", "||", ";"):
+            parts.append("")
+        else:
+            parts[-1] += token
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _words(segment: str) -> list[str]:
+    try:
+        return shlex.split(segment)
+    except ValueError:
+        return segment.split()
+
+
+def parse_command(command: str) -> dict:
+    """The parts of a shell line that matter for a lesson.
+
+    ``{check, family, env, runner, cwd, flags, prep}``: the check is the last
+    command that is not a ``cd``/``export``; ``prep`` the commands run before
+    it in the same line; ``env`` the ``VAR=value`` assignments; ``runner`` the
+    wrapper (``uv run``, ``npx`` …); ``flags`` its options and ``NAME=value``
+    arguments.
+    """
+    segments = _segments(command)
+    env: list[str] = []
+    unset: list[str] = []  # variables taken away (``env -u CLOUDFLARE_API_KEY …``, ``unset X; …``)
+    cwd = None
+    prep: list[str] = []
+    check = ""
+    for segment in segments:
+        words = _words(segment)
+        if not words:
+            continue
+        if words[0] == "cd":
+            cwd = words[1] if len(words) > 1 else "~"
+            continue
+        if words[0] in ("export", "set", "source", ".") or (words[0] == "unset"):
+            env += [w for w in words[1:] if "=" in w]
+            unset += [w for w in words[1:] if words[0] == "unset" and re.fullmatch(r"[A-Za-z_]\w*", w)]
+            continue
+        if check:
+            prep.append(check)
+        check = segment
+    words = _words(check)
+    while words and re.match(r"^[A-Za-z_]\w*=", words[0]):
+        env.append(words.pop(0))
+    runner: list[str] = []
+    changed = True
+    while words and changed:
+        changed = False
+        if len(words) > 3 and words[1] in ("exec", "run") and words[2] == "--":  # ``carton exec -- prove``
+            runner += words[:3]
+            words = words[3:]
+            changed = True
+            continue
+        for pattern in _RUNNERS:
+            if tuple(words[:len(pattern)]) == pattern:
+                runner += list(pattern)
+                words = words[len(pattern):]
+                while pattern == ("env",) and words and ("=" in words[0] or words[0] in ("-u", "--unset")):
+                    if words[0].startswith("--unset="):
+                        unset.append(words.pop(0).split("=", 1)[1])
+                    elif words[0] in ("-u", "--unset"):
+                        unset += words[1:2]
+                        del words[:2]
+                    else:
+                        env.append(words.pop(0))
+                changed = True
+                break
+        if words and words[0] == "timeout":  # ``timeout -s INT 15 php artisan horizon``: its options and duration
+            at = 1
+            while at < len(words) and words[at].startswith("-"):
+                at += 2 if words[at] in ("-s", "--signal", "-k", "--kill-after") else 1
+            if at + 1 < len(words):
+                runner += words[:at + 1]
+                words = words[at + 1:]
+                changed = True
+        if len(words) > 2 and re.fullmatch(r"python[\d.]*", _program_name(words[0])) and words[1] == "-m":
+            runner += words[:2]
+            words = words[2:]
+            changed = True
+    if runner[-2:] == ["hatch", "run"] and words and re.match(r"^[\w.-]+:[^:\s]+$", words[0]):
+        env_name, _, program = words[0].partition(":")  # ``hatch run test:pytest``: pytest, in hatch's env "test"
+        runner[-1] = f"run {env_name}:"
+        words = [program, *words[1:]]
+    profile = None  # a build tool's profile chosen by words, not a flag: ``rebar3 as prod release``
+    if len(words) > 3 and (_program_name(words[0]), words[1]) in (("rebar3", "as"), ("lein", "with-profile")):
+        profile = " ".join(words[:3])
+        words = [words[0], *words[3:]]
+    flags = [w for w in words[1:] if w.startswith("-") or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    path = words[0] if words and _program_name(words[0]) != words[0] else None
+    return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset,
+            "runner": " ".join(runner), "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path,
+            "profile": profile, "argv": words}
+
+
+def _program_name(word: str) -> str:
+    """A program run by its path is the same program (``.venv/bin/pytest`` is ``pytest``); ``./gradlew`` and
+    ``bin/rails`` keep their spelling, as the project's own wrappers."""
+    if "/" not in word or word in _TWO_WORD:
+        return word
+    return os.path.basename(word.rstrip("/")) or word
+
+
+_INTERPRETER = LazyRegex(r"^(?:Rscript|R|python[\d.]*|node|ruby|perl|php|julia|elixir|lua|deno|pwsh|powershell)$")
+
+
+def _interpreter_code(words: list[str]) -> str | None:
+    """The code an interpreter runs from the command line (``Rscript -e 'testthat::test_dir()'``), or None."""
+    if not words or not _INTERPRETER.match(_program_name(words[0])):
+        return None
+    for i, w in enumerate(words[1:-1], 1):
+        if w in ("-e", "-c", "--eval", "-r", "-Command", "-command"):
+            return words[i + 1]
+    return None
+
+
+def _family(words: list[str]) -> str:
+    words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    if not words:
+        return ""
+    program = _program_name(words[0])
+    code = _interpreter_code(words)
+    if code is not None:  # the code is the command: ``Rscript -e 'devtools::test()'`` is devtools::test
+        call = re.search(r"[A-Za-z_][\w.:]*(?=\s*\()", code) or re.search(r"[A-Za-z_][\w.:]*", code)
+        return f"{program} -e {call.group(0) if call else code[:40]}"
+    if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno|julia|Rscript|lua(?:jit)?|elixir|raku|pwsh|tsx|"
+                    r"ts-node", program) and len(words) > 1:  # the script it runs (``pwsh -NoProfile -File x.ps1``)
+        return next((w for w in words[1:] if not w.startswith("-")), words[1])
+    rest, skip = [], False
+    for w in words[1:]:
+        if skip:
+            skip = False
+        elif w.startswith("-"):
+            # ``pnpm --filter @shop/web test``, ``kubectl -n edge wait …``: the job is test, wait
+            skip = program in _TWO_WORD and (w in _VALUE_OPTIONS or program in ("kubectl", "helm")
+                                              and w in ("-n", "--namespace", "--context", "--kube-context"))
+        else:
+            rest.append(w)
+    if program in ("docker", "docker-compose") and rest[:1] == ["compose"]:
+        return " ".join(["docker compose", *rest[1:2]])
+    # (and any control tool's: ``systemctl status`` is not ``systemctl cat``, ``rabbitmqctl list_queues``)
+    if (program in _TWO_WORD or program.endswith("ctl") and program != "journalctl") and rest:
+        if rest[0] == "run" and len(rest) > 1 and program in ("npm", "yarn", "pnpm", "bun"):
+            return f"{program} {rest[1]}"
+        return f"{program} {rest[0]}"
+    return program
+
+
+def command_key(command: str) -> str:
+    """One spelling per command: output plumbing (``2>&1 | tail``) and ``cd X &&`` removed."""
+    cmd = " ".join((command or "").split())
+    cmd = re.sub(r"^(?:cd\s+\S+\s*&&\s*)+", "", cmd)
+    cmd = re.sub(r"\s*2>&1", "", cmd)
+    cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee)\b.*$", "", cmd)
+    return cmd.strip()
+
+
+def shown_command(command: str, root: str | None = None) -> str:
+    """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept, with X relative to
+    the project ``root`` (``cd /home/me/app/api`` reads ``cd api``; a ``cd`` to the root itself is dropped)."""
+    segments = _segments(command)
+    if root:
+        base = root.rstrip("/")
+        relative = []
+        for segment in segments:
+            words = segment.split(maxsplit=1)
+            if words[0] == "cd" and len(words) == 2 and words[1].rstrip("/") in (base, base + "/."):
+                continue
+            if words[0] == "cd" and len(words) == 2 and words[1].startswith(base + "/"):
+                segment = "cd " + words[1][len(base) + 1:]
+            relative.append(segment)
+        segments = relative or segments
+    return " && ".join(segments)
+
+
+def command_family(command: str) -> str:
+    """The program a command runs (``pytest``, ``npm test``, ``cargo test``), for "same check" chains."""
+    return parse_command(command)["family"]
+
+
+def command_job(command: str) -> str | None:
+    """What a command is for (test, install, build, lint), so ``pytest`` and ``make test`` do the same job."""
+    parsed = parse_command(command)
+    for job, pattern in _JOBS:
+        if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
+            return job
+    if _TEST_PATH.search(parsed["family"]) and not parsed["family"].startswith("-"):
+        return "test"  # ``julia test/runtests.jl``, ``python tests/test_api.py``: a test script run by its interpreter
+    if re.search(r"(?:^|\s)(?:-r|--run|run)(?:\s|$)", parsed["check"]) and any(
+            _TEST_PATH.search(w) for w in parsed["argv"][1:] if not w.startswith("-")):
+        return "test"  # ``nim c -r tests/test_duration.nim``: a test file compiled and run
+    # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
+    words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
+    if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
+        words = words[1:]
+    if not words:  # ``clojure -X:test``: the alias names the job
+        aliases = [f.split(":", 1)[1] for f in parsed["argv"][1:2] if re.match(r"^-[A-Za-z]:\w", f)]
+        return _SUBCOMMAND_JOBS.get(aliases[0]) if aliases else None
+    task = words[0].rsplit(":", 1)[-1]  # gradle's ``:app:testDebugUnitTest``
+    if task != words[0] and (job := next((j for prefix, j in _SUBCOMMAND_JOBS.items() if task.startswith(prefix)),
+                                         None)):
+        return job
+    if ":" in words[0].strip(":") and (job := _SUBCOMMAND_JOBS.get(words[0].split(":")[0])):
+        return job  # a task runner's ``test:cljs`` (bb, npm scripts): its first part
+    code = _interpreter_code(parsed["argv"])  # ``Rscript -e 'devtools::test()'``: what it calls
+    if code is not None:
+        return "test" if re.search(r"(?i)(?:^|[\W_])test", code) else None
+    job = _SUBCOMMAND_JOBS.get(words[0])
+    if job is None and re.fullmatch(r"[a-z]+(build|test)", words[0]):
+        return "build" if words[0].endswith("build") else "test"  # ``cargo zigbuild``, ``cargo nextest``
+    # a task named for its job: ``test-host``, ``unit_test``, ``build-docker``
+    named = re.fullmatch(r"(test|build|lint)s?[-_][\w-]+|[\w-]+[-_](test|build|lint)s?", words[0])
+    if job is None and named:
+        return named.group(1) or named.group(2)
+    return job
+
+
+def is_static_check(command: str) -> bool:
+    """Whether a command checks code without running it: a linter, a type checker or a formatter's check."""
+    parsed = parse_command(command)
+    return command_job(command) == "lint" or parsed["family"].split(" ")[0] in _TYPECHECKERS \
+        or bool(_FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]))
+
+
+def is_autofix(command: str) -> bool:
+    """Whether a command lets a linter or formatter rewrite the code itself (``eslint --fix``, ``black .``)."""
+    parsed = parse_command(command)
+    if _FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]):
+        return not ({"--check", "--diff", "-l", "--list-different", "--dry-run"} & set(parsed["flags"]))
+    if re.search(r"(?:^|[\s:])(?:spotlessApply|spotless:apply|ktlintFormat|formatKotlin|scalafmtAll|"
+                 r"googleJavaFormat|fmt:format|checkstyle:fix)\b", parsed["check"]):
+        return True  # a build tool's formatter task: ``./gradlew :http-client:spotlessApply``
+    return is_static_check(command) and bool(_AUTOFIX_FLAGS & set(parsed["flags"]))
+
+
+def _targets(command: str) -> list[str]:
+    """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
+    parsed = parse_command(command)
+    checked = _words(parsed["check"])
+    # (an option's value, ``--project api``, is the package it picks: _picked_package compares those)
+    words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)
+             and not (i and checked[i - 1] in _VALUE_OPTIONS and checked[i - 1] != "-w")]
+    family = parsed["family"].split()
+    skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
+    if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
+        skip = 2
+    return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
+
+
+_PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "--project", "--manifest-path", "-C",
+                    "--dir", "--prefix")
+
+
+def _picked_package(command: str) -> str | None:
+    """The workspace package or directory a line runs in (``pnpm --filter @acme/sdk build``, ``cargo test -p api``)."""
+    argv = parse_command(command)["argv"]
+    for i, word in enumerate(argv[:-1]):
+        if word in _PACKAGE_OPTIONS:
+            return argv[i + 1]
+        if word.startswith(("--filter=", "--workspace=", "--package=", "--project=", "--manifest-path=")):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _inline_code(command: str) -> str | None:
+    """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e …``), if any."""
+    argv = parse_command(command)["argv"]
+    for i, word in enumerate(argv[1:-1], 1):
+        if word in ("-c", "-e", "--command", "--execute", "--eval"):
+            return " ".join(argv[i + 1].split())
+    return None
+
+
+def _same_target(failed: str, later: str) -> bool:
+    """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
+    a, b = _targets(failed), _targets(later)
+    picked_a, picked_b = _picked_package(failed), _picked_package(later)
+    if picked_a and picked_b and picked_a != picked_b and not picked_b.endswith("/" + picked_a):
+        # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed (but ``--project api``
+        # and ``--project @acme/api`` name one package)
+        return False
+    if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
+        return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
+    code_a, code_b = _inline_code(failed), _inline_code(later)
+    if code_a and code_b and code_a != code_b:
+        return False  # ``psql … -c 'SHOW wal_level'`` does not run the ``-c "SELECT pg_create_…"`` that failed
+    if not a or not b or "" in b or "." in b:
+        return True
+
+    def within(x: str, y: str) -> bool:  # a path within a directory; a word (``heads``, ``upgrade``) only itself
+        if re.search(r"[/.]", x + y):
+            return x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/"))
+        return x == y
+
+    return any(within(x, y) for x in a for y in b)
+
+
+# flags that change how much a run says, whether it reruns or which tests it selects, not what it does: never the fix
+_NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|stacktrace|full-stacktrace|scan|"
+                            r"no-header|exitfirst|lf|last-failed|ff|failed-first|rerun|rerun-tasks|rerun-failed|"
+                            r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?)|"
+                            r"-count=1|--?tb=\S+|"
+                            # which tests run, not how: a wider or narrower selection is no fix
+                            r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"
+                            r"--output-on-failure|--show-output|--nocapture|--no-capture|--version|-V|--help)$")
+
+
+# ``timeout -s INT 15 `` before a command: its options and its duration
+_TIMEOUT = LazyRegex(r"^timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\d+\w*(?:\s+|$)")
+
+
+def _invocation(parsed: dict) -> set[str]:
+    """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
+    argv = parsed["argv"]
+    parts = {f"env:{e}" for e in parsed["env"]} | {f"unset:{u}" for u in parsed["unset"]} | {
+        f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
+    # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
+    parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
+              if w in _VALUE_OPTIONS and w != "-w" and not argv[i + 1].startswith("-")}
+    parts -= {f"flag:{w}" for w in argv if w in _VALUE_OPTIONS and any(p.startswith(f"flag:{w} ") for p in parts)}
+    # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
+    runner = _TIMEOUT.sub("", re.sub(r"^env\b\s*", "", parsed["runner"]))
+    if runner:
+        parts.add(f"runner:{runner}")
+    if parsed["cwd"]:
+        parts.add(f"cwd:{parsed['cwd']}")
+    if parsed["profile"]:
+        parts.add(f"profile:{parsed['profile']}")
+    if parsed.get("path"):
+        parts.add(f"path:{parsed['path']}")
+    return parts
+
+
+def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
+    """``flag`` with the argument it takes in ``argv``, when that argument is new (``--vault-password-file
+    ~/.ansible/vault_pass``, ``-f values-staging.yaml``): the lesson is the value as much as the flag."""
+    if "=" in flag or flag not in argv:
+        return flag
+    at = argv.index(flag)
+    value = argv[at + 1] if at + 1 < len(argv) else ""
+    if not value or value.startswith("-") or value in before:
+        return flag
+    if flag.startswith("--") or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
+            or flag in ("-n", "-e"):  # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson)
+        return f"{flag} {value}"
+    return flag
+
+
+def invocation_change(failed: str, passed: str) -> list[str]:
+    """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
+    before, after = parse_command(failed), parse_command(passed)
+    added = sorted(_invocation(after) - _invocation(before))
+    removed = sorted(_invocation(before) - _invocation(after))
+    out = []
+    for part in added:
+        kind, value = part.split(":", 1)
+        if kind == "flag":
+            value = _with_argument(value, after["argv"], before["argv"])
+        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "flag": f"pass `{value}`",
+                    "runner": f"run it through `{value}`", "profile": f"use `{value}`",
+                    "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
+    for part in removed:
+        kind, value = part.split(":", 1)
+        # (a program the passing line still runs, inside another launcher, is not done without)
+        if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
+                and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)
+            out.append(f"without `{value}`")
+    return out
+
+
+def _asks_version(command: str) -> bool:
+    """Whether a line only asks a tool for its version or help (``golangci-lint version``, ``tsc --version``): it
+    does none of the tool's job."""
+    argv = parse_command(command)["argv"]
+    words = [w for w in argv[1:] if not w.startswith("-")]
+    return bool(argv) and (words in (["version"], ["help"]) or not words and bool(
+        set(argv[1:]) & {"--version", "-V", "--help", "-h", "-version"}))
+
+
+def _routine(command: str) -> bool:
+    parsed = parse_command(command)
+    if not parsed["check"]:
+        return True
+    return bool(_ROUTINE.match(parsed["family"]) or _ROUTINE.match(parsed["check"]))

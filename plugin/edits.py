@@ -1,0 +1,301 @@
+"""Edits of a session: the net change per file, its diff as a card shows it, and which edits address a failure.
+
+An edit is linked to a failing check only when it plausibly addresses it: a documentation edit or a comment is not
+a fix; a file the error names, a manifest for a missing package, or a few unnamed source files are.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from .account import _STOP, _plain_words, _tokens
+from .commands import _TEST_PATH, command_job
+from .events import EDIT_TOOLS
+from .quality import LazyRegex
+from .record import scaffolding
+from .text import one_line
+
+# files whose edit is never the fix for a failing check (unless the error names them)
+_DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
+                       r"|\.(?:md|rst|adoc)$")
+# a comment line (not a Rust attribute, a shebang or a C preprocessor line)
+_COMMENT_LINE = LazyRegex(r"^\s*(?://|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
+                          r"--\s|<!--)")
+_CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
+                          r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
+                          r"Makefile|Dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env[\w.]*|"
+                          r"[\w.-]+\.(?:cfg|ini|toml|ya?ml|conf))$")
+
+
+# --- edits: the net change per file --------------------------------------------------------------
+
+def _edit_sides(observation: dict) -> list[tuple[str, str]]:
+    """(old, new) text of an Edit/Write observation, from its stored diff body."""
+    body = observation.get("body") or ""
+    meta = observation.get("meta") or {}
+    if observation["tool"] == "Write" and meta.get("type") == "create":
+        return [("", body)]
+    old, new = [], []
+    for line in body.splitlines():
+        if line.startswith("@@"):
+            continue
+        if line.startswith("-"):
+            old.append(line[1:])
+        elif line.startswith("+"):
+            new.append(line[1:])
+        elif line.startswith(" "):
+            old.append(line[1:])
+            new.append(line[1:])
+    return [("\n".join(old), "\n".join(new))]
+
+
+def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
+    """Per file (relative path), the hunks left once later edits are composed with earlier ones.
+
+    Each hunk is ``{old, new, ids}``: an edit that rewrites what an earlier edit
+    wrote is folded into it, so a reverted attempt disappears and a second try
+    replaces the first.
+    """
+    files: dict[str, list[dict]] = {}
+    for edit in edits:
+        for path in edit.get("files") or [edit.get("target") or "?"]:
+            hunks = files.setdefault(_rel(path, cwd), [])
+            for old, new in _edit_sides(edit):
+                for hunk in hunks:
+                    if old and old == hunk["new"]:
+                        hunk["new"] = new
+                        hunk["ids"].append(edit["id"])
+                        break
+                    if old and old in hunk["new"]:
+                        hunk["new"] = hunk["new"].replace(old, new, 1)
+                        hunk["ids"].append(edit["id"])
+                        break
+                else:
+                    hunks.append({"old": old, "new": new, "ids": [edit["id"]]})
+    return {path: [h for h in hunks if h["old"] != h["new"]] for path, hunks in files.items()}
+
+
+def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
+    """A hunk as its changed lines (a card shows the added ones it has room for, `lorebook show` all of them)."""
+    old = [l for l in hunk["old"].splitlines() if l.strip()]
+    new = [l for l in hunk["new"].splitlines() if l.strip()]
+    removed = [l for l in old if l not in new]
+    added = [l for l in new if l not in old]
+    lines = [f"-{one_line(l, 120)}" for l in removed[:4]] + [f"+{one_line(l, 120)}" for l in added[:10]]
+    while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
+        lines.pop()
+    text = "\n".join(lines)
+    return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
+
+
+def _token_span(text: str) -> str:
+    """A changed span as a reader quotes it: no trailing separators, no bracket closed that it did not open."""
+    text = text.strip(" ,;")
+    for opening, closing in ("()", "[]", "{}"):
+        while text.endswith(closing) and text.count(closing) > text.count(opening):
+            text = text[:-1].rstrip(" ,;")
+    return text.rstrip(":")
+
+
+def _replaced(a: str, b: str) -> tuple[str, str]:
+    """The whole tokens of line ``a`` that line ``b`` replaced: ``retries=2`` → ``retries=4``, not ``2`` → ``4``."""
+    p = 0
+    while p < min(len(a), len(b)) and a[p] == b[p]:
+        p += 1
+    q = 0
+    while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
+        q += 1
+    while p > 0 and not a[p - 1].isspace():
+        p -= 1
+    while q > 0 and not a[len(a) - q].isspace():
+        q -= 1
+    return _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
+
+
+def _short_diff(hunk: dict) -> str:
+    """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
+    old = [l.strip() for l in hunk["old"].splitlines() if l.strip()]
+    new = [l.strip() for l in hunk["new"].splitlines() if l.strip()]
+    # a line that only gained a separator to make room for the next one (``"supportsTablet": true,``) is no change
+    punct = {l.rstrip(",;") for l in old}
+    removed = [l for l in old if l not in new and not any(n.rstrip(",;") == l.rstrip(",;") for n in new)]
+    added = [l for l in new if l not in old and l.rstrip(",;") not in punct]
+    if len(removed) == 1 and len(added) == 1:
+        a, b = removed[0], added[0]
+        if len(a) + len(b) <= 60:
+            return f"`{a}` → `{b}`"
+        a_mid, b_mid = _replaced(a, b)
+        if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
+            return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"
+        if a_mid and not b_mid:
+            return f"remove `{one_line(a_mid, 60)}`"
+        if len(a_mid) > 40 or len(b_mid) > 40:
+            # the same line with its quotes swapped as well (``"… default '0000-00-00'"`` → ``'… default
+            # CURRENT_TIMESTAMP'``): the value that changed, not the whole line
+            a_mid, b_mid = (m.strip("'\"; ,") for m in _replaced(a.replace('"', "'"), b.replace('"', "'")))
+        if a_mid and b_mid and len(a_mid) <= 40 and len(b_mid) <= 40:
+            return f"`{a_mid}` → `{b_mid}`"
+        return f"`{one_line(b, 70)}`"
+    if added:  # what a block holds, not the line that opens it or an import it needs
+        return f"add `{one_line(next((l for l in added if not scaffolding(l)), added[0]), 70)}`"
+    if removed:
+        return f"remove `{one_line(removed[0], 70)}`"
+    return "rewrite"
+
+
+def _rel(path: str, cwd: str | None) -> str:
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        return path[len(cwd.rstrip("/")) + 1:]
+    return path
+
+
+def _named_in(path: str, text: str) -> bool:
+    base = os.path.basename(path)
+    stem = os.path.splitext(base)[0]
+    text = text or ""
+    return base in text or path in text or (len(stem) >= 4 and re.search(rf"\b{re.escape(stem)}\b", text) is not None)
+
+
+MAX_UNNAMED_FILES = 3
+
+# a failure of the run's environment, not of a source line: its resources (memory, disk, a killed process) or a
+# network that dropped, timed out or refused for a while (not "connection refused": that is a service not running)
+_ENVIRONMENT_FAILURE = LazyRegex(
+    r"(?im)^.*(?:out of memory|heap limit|\bOOM\b|Cannot allocate memory|\bENOMEM\b|No space left on device|"
+    r"\bENOSPC\b|^Killed$|\bSIGKILL\b|exit code 137\b|\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|\bEAI_AGAIN\b|"
+    r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
+    r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
+    r"network is unreachable|spurious network error|socket error|"
+    # a port another process holds: no source edit frees it
+    r"Address already in use|\bEADDRINUSE\b|"
+    # a download that timed out ("Operation timed out after 30000 milliseconds ... while requesting https://…"), not
+    # a test's own ``httpx.ReadTimeout: The read operation timed out``
+    r"timed out[^\n]*(?:while (?:requesting|downloading|fetching)|https?://)|"
+    r"(?:unable|failed) to (?:automatically )?download).*$")
+
+
+# a build or test tool's own configuration (vite.config.ts, .babelrc, jest.config.js)
+_MANIFEST_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.(?:txt|ya?ml|in)|"
+                           r"constraints\.txt|setup\.(?:py|cfg)|Pipfile|Cargo\.toml|go\.mod|Gemfile|[\w-]+\.gemspec|"
+                           r"mix\.exs|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|[\w.-]+\.csproj|galaxy\.ya?ml|"
+                           r"[\w.-]+\.opam|dune-project|[\w.-]+\.cabal|package\.ya?ml|stack\.ya?ml|deno\.jsonc?|"
+                           r"Package\.swift|build\.zig(?:\.zon)?|environment\.ya?ml)$")
+_LOCKFILE = LazyRegex(r"(?i)(?:^|/)[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|\.lockb)$")
+_TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.config\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
+
+
+def _changed_text(edit: dict) -> str:
+    """The lines an edit removed or added, without the diff's markers."""
+    return "\n".join(l[1:] for l in (edit.get("body") or "").splitlines()
+                     if l[:1] in "+-" and not l.startswith(("+++", "---")))
+
+
+def _touches_environment_error(edit: dict, lines: list[str]) -> bool:
+    """Whether an edit changes something an environment failure's own line names (a host, a size, a path)."""
+    changed = _changed_text(edit).lower()
+    return any(len(t) >= 5 and re.search(rf"(?<![\w.-]){re.escape(t)}(?![\w-])", changed)
+               for line in lines for t in _tokens(line))  # (whole words: "listen" is not in "listening")
+
+
+def _comments_only(edit: dict) -> bool:
+    """Whether an edit changes only comments (a doc comment, a commented line): it cannot fix a failing check."""
+    for old, new in _edit_sides(edit):
+        old_lines, new_lines = old.splitlines(), new.splitlines()
+        changed = [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
+        changed = [l for l in changed if l.strip()]
+        if not changed or not all(_COMMENT_LINE.match(l) for l in changed):
+            return False
+    return True
+
+
+def _relevant_edits(chain: dict, cwd: str | None, context: str,
+                    incidental: list[str] = ()) -> tuple[list[dict], list[str]]:
+    """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
+
+    ``incidental`` holds the agent's sentences that call an edit incidental ("while I was there", "unrelated"):
+    an edit whose file they name is not part of the fix.
+    """
+    error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
+    edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    environment = [[m.group(0) for m in _ENVIRONMENT_FAILURE.finditer(f.get("error_text") or "")]
+                   for f in chain["failures"]]
+    environment = [line for lines in environment for line in lines] if all(environment) else []
+    kept, unrelated = [], []
+    installing = command_job(chain["failure"]["target"]) == "install"
+    # a docs build's own files are its code (``make -C docs html`` and ``docs/conf.py``)
+    building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
+                                   r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
+    for edit in edits:
+        paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
+        named = any(_named_in(p, error) for p in paths)
+        if installing and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) or _LOCKFILE.search(p)
+                                                for p in paths):
+            unrelated.extend(paths)  # an install reads the manifests, never the source: ``src/server.ts`` is no fix
+            continue
+        if environment and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
+                and not _touches_environment_error(edit, environment):
+            unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
+            continue
+        changed_names = {t for t in _tokens(_changed_text(edit)) if "_" in t or len(t) >= 8}
+        changed_names |= set(re.findall(r"\b\d{3,}\b", _changed_text(edit)))  # "move the dev server to port 8081"
+        changed_names |= set(re.findall(r"\d+(?:\.\d+)+", _changed_text(edit)))  # "bump engines.node to >=20.11"
+        # (a qualified name by its parts: ``ansible.builtin.include_tasks`` is the "include_tasks" asked for)
+        changed_names |= {part for name in changed_names for part in name.split(".") if "_" in part or len(part) >= 8}
+        # (a comment in a file the error names by its name may be a directive: ``# typed: strict``)
+        directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"])
+        # (or by two of its words: "Also the split_data node has a leftover print, remove it" and ``-print("split
+        # sizes", …)``)
+        changed_words = {w for w in _plain_words(_changed_text(edit)) - _STOP if len(w) >= 4}
+        # (a markdown file in a folder the error names is that folder's content, not docs:
+        # ``.changeset/brave-pans.md`` for "no changesets were found")
+        dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
+                        for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
+        if all(_DOC_PATH.search(p) for p in paths) and not named and not dir_named and not building_docs \
+                or _comments_only(edit) and not directive or \
+                any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
+                    r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
+                any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):
+            unrelated.extend(paths)
+            continue
+        kept.append(edit)
+    # a code edit nobody named beside edits that were named is a bystander, not the fix (an edit undone since, a
+    # reverted attempt at the named test, names nothing)
+    undone = {path for path, hunks in net_changes(kept, cwd).items() if not hunks}
+    named_kept = [e for e in kept if any((_named_in(_rel(p, cwd), error + " " + context)
+                                          or _CONFIG_PATH.search(_rel(p, cwd))) and _rel(p, cwd) not in undone
+                                         for p in e.get("files") or [])]
+    if named_kept and len(named_kept) < len(kept):
+        unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])
+        kept = named_kept
+    elif not named_kept and len({f for e in kept for f in e.get("files") or []}) > MAX_UNNAMED_FILES:
+        # many files edited, none named by the error, the command or anyone's account: feature work, not a fix
+        unrelated.extend(_rel(p, cwd) for e in kept for p in e.get("files") or [])
+        kept = []
+    return kept, sorted(set(unrelated))
+
+
+def _test_subject(path: str) -> str:
+    """What a test file tests, by name (``test/app/billing_test.exs`` → ``billing``)."""
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return re.sub(r"(?i)^test_|(?:_test|_spec|\.test|\.spec|Tests?)$", "", stem).lower()
+
+
+def _addresses_by_name(edit: dict, chain: dict, cwd: str | None, manifests_only: bool = False) -> bool:
+    """Whether an edit plausibly addresses a chain's failure by what it touches: a file the error or the failing
+    command names (its name, not a part of another one: ``build-script-main`` does not name ``main.rs``), a
+    configuration file (``manifests_only``: a dependency manifest or lockfile), or the failing test's subject."""
+    text = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
+    subjects = {_test_subject(w) for w in re.findall(r"[\w./-]+", text) if _TEST_PATH.search(w)} - {""}
+    for path in (_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]):
+        base, stem = os.path.basename(path), os.path.splitext(os.path.basename(path))[0]
+        configuration = (_MANIFEST_PATH.search(path) or _LOCKFILE.search(path)) if manifests_only else \
+            (_CONFIG_PATH.search(path) or _TOOL_CONFIG.search(path))
+        if re.search(rf"(?<![\w.-]){re.escape(base)}(?![\w-])", text) or configuration \
+                or (len(stem) >= 4 and re.search(rf"(?<![\w./-]){re.escape(stem)}(?![\w-])", text)) \
+                or stem.lower() in subjects or _test_subject(path) in subjects:
+            return True
+    return False
+
+
+def _added_lines(edit: dict) -> list[str]:
+    return [line for old, new in _edit_sides(edit) for line in new.splitlines() if line not in old.splitlines()]

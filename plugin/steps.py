@@ -1,0 +1,305 @@
+"""The steps of a session's timeline: what changed the project or its environment, and what was a check.
+
+An install of what an error names, a service start, a generate or migrate step, a pull of other people's changes,
+a command the agent names as the project's way; and the checks, MCP calls included, with their outcome.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from .account import _prose, _sentences
+from .commands import (_MUTATING, _interpreter_code, _program_name, _segments, _words, command_job, command_key,
+                       is_autofix, parse_command)
+from .events import EDIT_TOOLS
+from .quality import LazyRegex
+
+# a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
+_PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
+                          r"bootstrap|login)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
+                          r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate")
+# a step that starts a service a check talks to (``make search-up``, ``memcached -d``, ``docker run -d …``)
+_STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
+                            r"\b(?:docker|podman)\s+run\b.*\s-d\b|\bservices?\s+start\b|\bsystemctl\s+start\b")
+# a failure that says a service was not there to answer
+_UNREACHABLE = LazyRegex(r"(?i)ECONNREFUSED|connection refused|(?:could not|couldn't|can't|cannot|failed to|unable to) "
+                         r"connect|is (?:the server |it )?(?:not )?running|not running|no such host|unreachable|"
+                         r"could not translate host|getaddrinfo|Connection reset|valid Docker environment|"
+                         r"docker daemon|\.sock\b")
+# "run `bundle install`", "Did you run 'make codegen'?", "To fix this, run:\n  ./scripts/setup"
+_NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
+
+
+def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
+    """Whether an observation changed the project or its environment: an edit, a command that installs,
+    writes, generates, migrates or starts a service, or a command the failure's own message told to run or the
+    agent's final account quotes as what it ran."""
+    if observation["outcome"] != "ok":
+        return False
+    if observation["tool"] in EDIT_TOOLS:
+        return True
+    if _is_mcp(observation):  # a call that changes the failing MCP server's state (``activate_project``)
+        server = observation["tool"].split("__")[1] if observation["tool"].count("__") >= 2 else None
+        return bool(failure is not None and server and failure["tool"].startswith(f"mcp__{server}__")
+                    and _MCP_STATEFUL.search(observation["tool"].split("__", 2)[-1]))
+    if observation["tool"] != "Bash":
+        return False
+    command = observation.get("target") or ""
+    parsed = parse_command(command)
+    check = parsed["check"]
+    if _LOOKING.match(parsed["family"] or check) and not _MUTATING.search(command) and len(parsed["segments"]) == 1 \
+            and "|" not in check:  # (``echo "$TOKEN" | helm registry login …`` is the login)
+        return False  # a look (``grep -rn "bootstrap" src``) changes nothing, whatever words it searches for
+    if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
+            or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
+        return True
+    if _starts_service(command) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
+        return True  # a service started after a failure that says it could not reach one
+    if _upstream_sync(observation):
+        return True  # other people's changes pulled in: the code changed, though not by this session
+    return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
+        or _named_as_the_way(command, account)
+
+
+# a step that brings in other people's changes: a pull, a merge or rebase onto another branch, a switch of branch
+_UPSTREAM = LazyRegex(r"(?x)^git\s+(?:pull\b|merge\s+(?!--abort)|rebase\s+(?!--abort|--continue|--skip|-i\b)|"
+                      r"reset\s+--hard\s+\S*(?:origin|upstream)/|switch\s+(?!-c\b)\S|checkout\s+(?!-b\b|--\s|\.)\S)")
+_UPSTREAM_OUTPUT = LazyRegex(r"(?i)Fast-forward|Updating [0-9a-f]+\.\.[0-9a-f]+|\d+ files? changed|Merge made by|"
+                             r"Successfully rebased|Switched to (?:a new )?branch|HEAD is now at")
+# a package install and the packages it names (``apt-get install -y libssl-dev``, ``pip install requests==2.31``)
+_INSTALL = LazyRegex(r"(?x)(?:^|\s)(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|zypper|port|choco|winget|pip3?|uv\s+pip|"
+                     r"uv|poetry|npm|yarn|pnpm|bun|gem|cargo|go|composer|conda|mamba)\s+(?:install|add|get|-S)\b(.*)$")
+
+
+# a step of a line that only waits or looks (``sleep 3``, ``docker compose ps``, ``ls``): no part of what to do
+_LOOKING = LazyRegex(r"^(?:sleep|ls|cat|echo|printf|head|tail|grep|rg|wc|true|pwd|which|env|date|tree|"
+                     r"\S+(?: compose)? (?:ps|status|logs|version|list|ls|info|show|inspect)|(?:kubectl|oc|helm) "
+                     r"(?:get|describe))$")
+
+
+def _doing_part(command: str) -> str:
+    """``command`` without the steps that only wait or look: ``docker compose --profile db up -d db && sleep 3 &&
+    docker compose ps db`` is ``docker compose --profile db up -d db``."""
+    segments = _segments(command)
+    if len(segments) < 2 or "||" in command or ";" in command:
+        return command
+    doing = [s for s in segments if not _LOOKING.match(parse_command(s)["family"] or s)
+             or _MUTATING.search(s) or command_job(s) == "install"]
+    return " && ".join(doing) if doing and len(doing) < len(segments) else command
+
+
+def _packages(command: str) -> set[str]:
+    """The packages a line adds or installs, by name without their versions (``rye add --dev "httpx<0.28"`` →
+    ``{"httpx"}``)."""
+    match = re.search(r"\b(?:add|install|get|require)\b(.*)$", parse_command(command)["check"])
+    words = _words(match.group(1)) if match else []
+    return {_package_name(w) for w in words if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)}
+
+
+def _package_name(word: str) -> str:
+    """A package argument by its name, without its version or extras (``"httpx<0.28"`` → ``httpx``)."""
+    return re.split(r"[=<>@~\[ !]", word.strip("\"'"), 1)[0].lower()
+
+
+def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> bool:
+    """Whether ``later`` is another program given every package the failing line added (``yarn add chart.js`` →
+    ``bin/importmap pin chart.js``), and not a look at them (``npm view left-pad``)."""
+    before, after = parse_command(failure["target"]), parse_command(later["target"])
+    if not after["argv"] or _program_name(after["argv"][0]) == _program_name(before["argv"][0]) \
+            or _LOOKING.match(after["family"]):
+        return False
+    return packages <= {_package_name(w) for w in after["argv"][1:] if not w.startswith("-")}
+
+
+def _starts_service(command: str) -> bool:
+    """Whether a step of the line starts a service (``docker compose --profile db up -d db && sleep 3 && …``)."""
+    return any(_STARTS_SERVICE.search(parse_command(segment)["check"]) for segment in _segments(command))
+
+
+def _upstream_sync(observation: dict) -> bool:
+    """Whether a passing command brought other people's changes into the working tree (a pull that updated it)."""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
+        return False
+    check = parse_command(observation.get("target") or "")["check"]
+    return bool(_UPSTREAM.search(check)) and bool(_UPSTREAM_OUTPUT.search(observation.get("body") or ""))
+
+
+def _addresses(step: dict, failures: list[dict]) -> bool:
+    """Whether a non-edit step plausibly addresses a failure: an install of a package its error names, the step its
+    message says to run, a service started after it could not reach one, or other people's changes pulled in."""
+    if step["tool"] != "Bash" or step["outcome"] != "ok":
+        return False
+    if _upstream_sync(step):
+        return True
+    command = step.get("target") or ""
+    check = parse_command(command)["check"]
+    for failure in failures:
+        text = (failure.get("error_text") or "").lower()
+        if _named_by_error(command, failure) or (_starts_service(command) and _UNREACHABLE.search(text)):
+            return True
+        match = _INSTALL.search(check)
+        packages = [re.split(r"[=<>@~\[]", w)[0].lower() for w in _words(match.group(1))
+                    if not w.startswith("-")] if match else []
+        if any(len(p) >= 3 and re.search(rf"(?<![\w-]){re.escape(p)}(?![\w-])", text) for p in packages):
+            return True
+        # ``bundle install``, ``ansible-galaxy install -r requirements.yml``: what the project declares, installed
+        # after an error that something was not there
+        if command_job(command) == "install" and _MISSING_DEPENDENCY.search(text) and all(
+                _MANIFEST_ARG.search(p) for p in packages):
+            return True
+    return False
+
+
+_MISSING_DEPENDENCY = LazyRegex(
+    r"(?i)\bwas not found\b|\bnot installed\b|No module named|Cannot find module|cannot find package|"
+    r"could(?: not|n't) (?:find|locate|load) (?:module|package|gem|crate|library|role|collection|plugin|dependency)|"
+    r"missing (?:module|package|gem|dependency|dependencies|role|library|plugin)|\bunresolved import\b")
+_MANIFEST_ARG = LazyRegex(r"(?i)\.(?:txt|ya?ml|json|toml|lock)$|^\.$")
+
+
+def _named_invocation(failure: dict, passed: dict) -> bool:
+    """Whether the passing run added a flag or variable the failure's own message names (``--allow-read``,
+    ``CGO_ENABLED``)."""
+    text = failure.get("error_text") or ""
+    before, after = parse_command(failure["target"]), parse_command(passed["target"])
+    added = [f.split("=")[0] for f in set(after["flags"]) - set(before["flags"])]
+    added += [e.split("=")[0] for e in set(after["env"]) - set(before["env"])]
+    return any(len(name.strip("-")) > 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) for name in added)
+
+
+def _quoted_in(command: str, account: str) -> bool:
+    """Whether the agent's account quotes ``command`` (in backticks) as something it ran."""
+    if "`" not in (account or ""):
+        return False
+    key = command_key(command)
+    words = set(_words(command))
+    # the command as quoted, or its own settings quoted ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`")
+    return any(command_key(span) == key or (len(span.split()) >= 2 and set(span.split()) <= words and any(
+        "=" in w or w.startswith("-") for w in span.split())) for span in re.findall(r"`([^`\n]{3,200})`", account))
+
+
+def _named_by_error(command: str, failure: dict) -> bool:
+    """Whether the failure's message names ``command`` as the step to run ("Run `bundle install` to …")."""
+    text = failure.get("error_text") or failure.get("body") or ""
+    key = command_key(command)
+    for match in _NAMED_STEP.finditer(text):
+        named = command_key((match.group(1) or match.group(2) or "").strip().rstrip(".:"))
+        if len(named) >= 3 and (key == named or key.startswith(named + " ")
+                                or parse_command(key)["check"] == parse_command(named)["check"]):
+            return True
+    return False
+
+
+# a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
+_REPORTS_FAILURE = LazyRegex(
+    r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
+    r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"
+    r"^E\s+[\w.]*(?:Error|Exception)\b|Import(?:Error)? while (?:loading|importing)|"
+    r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b|"
+    # rspec's and minitest's failure lines, a class of error named on its own line (``RedisClient::CannotConnectError:``)
+    r"\bFailure/Error:|^\s*(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception):\s*$")
+_PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
+
+
+def _through_pipe(observation: dict) -> dict:
+    """The observation as it really ended: a check piped into ``tail``/``grep`` exits with the filter's status
+    (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""
+    command = observation.get("target") or ""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok" or not _PIPED.search(command) \
+            or "pipefail" in command or command_job(command) not in ("test", "build", "lint"):
+        return observation
+    body = observation.get("body") or ""
+    if not _REPORTS_FAILURE.search(body):
+        return observation
+    from .signatures import error_signature
+
+    return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
+
+
+# a service's log read back (``journalctl -u vault-agent``, ``docker compose logs api``, ``kubectl logs deploy/x``)
+_LOG_READ = LazyRegex(r"^(?:journalctl|(?:docker|podman|kubectl|oc)(?: compose)? logs)$")
+# a line of that log reporting an error: ``[ERROR] agent.auth.handler: …``, ``level=error``, ``"level":"error"``
+_LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\blevel=(?:error|fatal)\b|\"level\":\s*\"(?:error|fatal)\"|"
+                          r"\s(?:ERROR|FATAL|CRITICAL)\s")
+
+
+def _logged_failure(observation: dict) -> dict:
+    """A service's log read back with errors in it is the failure it shows (the command itself passed): "error
+    getting path or data from method: error=\"no known secret ID\"" after ``journalctl -u vault-agent``. The same log
+    read later without errors is that service working again."""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
+        return observation
+    parsed = parse_command(observation.get("target") or "")
+    if not _LOG_READ.match(parsed["family"]):
+        return observation
+    # (each from its level on: a journal's date, host and process before it are no part of the error)
+    lines = [line[m.start():].strip() for line in (observation.get("body") or "").splitlines()
+             if (m := _LOGGED_ERROR.search(line))]
+    if not lines:
+        return observation
+    from .signatures import error_signature
+
+    text = "\n".join(list(dict.fromkeys(lines))[:5])
+    return dict(observation, outcome="error", error_text=text, logged=True,
+                error_signature=error_signature(text, observation.get("target") or ""))
+
+
+def _is_check(observation: dict) -> bool:
+    """A shell command, or an MCP tool call (``serena.read_memory``): both can fail and pass again."""
+    return observation["tool"] == "Bash" or _is_mcp(observation) if observation.get("target") else False
+
+
+def _is_mcp(observation: dict) -> bool:
+    return observation["tool"].startswith("mcp__")
+
+
+# an MCP tool that changes its server's state (``activate_project``, ``set_context``, ``login``)
+_MCP_STATEFUL = LazyRegex(r"(?:^|_)(?:activate|select|switch|set|open|connect|login|authenticate|init|initiali[sz]e|"
+                          r"create|start|enable|configure|register|use|load|mount)(?:_|$)")
+# an MCP result that is an error although the call "succeeded": ``{"result":"Error: No active project…"}``
+_MCP_ERROR = LazyRegex(r"^\s*(?:\{\s*\"(?:result|text|content)\"\s*:\s*\")?(?:Error|ERROR)\b\s*:|"
+                       r"^\s*\{\s*\"error\"\s*:")
+
+
+def _mcp_outcome(observation: dict) -> dict:
+    """An MCP call whose result is an error message is a failure, whatever the tool call's status said."""
+    if not _is_mcp(observation) or observation["outcome"] != "ok" or not _MCP_ERROR.search(observation.get("body") or ""):
+        return observation
+    body = observation.get("body") or ""
+    text = re.sub(r'^\s*\{\s*"\w+"\s*:\s*"|"\s*\}\s*$', "", body).replace('\\"', '"')
+    from .signatures import error_signature
+
+    return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text))
+
+
+# the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
+_THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
+                     r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?from|"
+                     r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
+                     r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use)\b")
+
+
+def _names_run(argv: list[str], sentence: str) -> bool:
+    """Whether ``sentence`` quotes a run of the program and subcommand ``argv`` starts with (`terragrunt plan`); a
+    line that runs an interpreter's code (``pwsh -Command "Invoke-Pester …"``) is named by that code."""
+    code = _interpreter_code(argv)
+    if code is not None:
+        argv = _words(code)
+    # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
+    head = [_program_name(argv[0])] + [w for w in argv[1:2] if re.fullmatch(r"[a-z][\w:-]*", w)] if argv else []
+    return bool(head) and any([_program_name(w) for w in parse_command(span)["argv"][:len(head)]] == head
+                              for span in re.findall(r"`([^`\n]{3,200})`", sentence))
+
+
+@functools.lru_cache(maxsize=8)
+def _way_sentences(account: str) -> tuple[str, ...]:
+    return tuple(s for s in _sentences(account) if "`" in s and _THE_WAY.search(_prose(s)))
+
+
+def _named_as_the_way(command: str, account: str) -> bool:
+    """Whether the agent's account names this program and subcommand as the project's way to do something
+    ("changes are created with `sqitch add <name> …`"): a step the session took on purpose, not a look around."""
+    if not account or "`" not in account:
+        return False
+    argv = parse_command(command)["argv"]
+    return len(argv) > 1 and any(_names_run(argv, s) for s in _way_sentences(account))

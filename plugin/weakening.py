@@ -1,0 +1,155 @@
+"""A test made to pass by weakening it: skipped, deselected, loosened, renamed or deleted, or a check silenced.
+
+Such a pass is not a fix, so it gives no lesson, only a reason code.
+"""
+from __future__ import annotations
+
+import re
+
+from .commands import _TEST_PATH
+from .edits import _COMMENT_LINE
+from .quality import LazyRegex
+
+_SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
+                        r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
+                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped")
+# a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
+# go test -skip, jest --testPathIgnorePatterns, rspec --tag ~x
+# (an ignored path counts only when it is a test path: ``--ignore=vendor`` keeps foreign code out of collection)
+_DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePatterns)(?:[=\s]|$)|
+                       (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?(?:\S*/)?(?:tests?|spec|__tests__|e2e)(?:/|\b)|
+                       (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?\S*(?:test_\w*|_test|\.test|\.spec|_spec)\b|
+                       (?:^|\s)-[km]\s*=?\s*["']?not\b|(?:^|\s)--tag[=\s]+["']?~""")
+_LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
+                      # jest's asymmetric matchers: any array holding these, any object with these keys, any value
+                      r"expect\.(?:arrayContaining|objectContaining|stringContaining|stringMatching|any|anything)\(|"
+                      r"WithDelta\(|InDelta\(|\bbe_within\b|\bisclose\(|allclose\(|almost_equal\(|closeTo\(|"
+                      r"\bdelta\s*=|>=|<=|toBeGreaterThan|toBeLessThan|\bin\s+\(|\.\*|toContain|assertIn|"
+                      r"\s[<>]\s|:[gl]te?\b|\bcompare\(|[Gg]reater_?[Tt]han|[Ll]ess_?[Tt]han|\bbetween\b|\bin_range\b|"
+                      # only that it is something: its type, not nil, truthy
+                      r"\bisA<|[Ii]s_?[Ii]nstance_?[Oo]f|toBeInstanceOf|\bbe_an?\b|\bkind_of\b|\bis_a\?|"
+                      r"[Ii]s_?[Nn]ot_?(?:[Nn]one|[Nn]ull|[Nn]il)|toBeDefined|toBeTruthy|\bis not None\b|assert_not_nil|"
+                      # only that it has a shape: a pattern or a regex instead of the value
+                      r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(|"
+                      # only a part of it: its start, its end, a piece (``.hasPrefix("Mar 4, 2025 at 9:30")``)
+                      r"\.(?:hasPrefix|hasSuffix|startsWith|endsWith|starts_with|ends_with|startswith|endswith|"
+                      r"contains|includes)\(|\bstart_with\b|\bend_with\b|\binclude\(|toStartWith|toEndWith")
+# (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
+# (and XCTest's ``XCTAssertEqual``, rackunit's ``(check-equal? …)``)
+_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*)\b|\(check-[\w?-]+|"
+                       r"^\s*\[\[?\s.*\s\]\]?\s*$")
+# a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
+_SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true|"
+                       r"\bexhaustivity\s*=\s*\.(?:off|partial)")  # (TCA's TestStore told not to check every change)
+# the agent saying the test checks less now ("so the test no longer asserts the intermediate `isLoading` state")
+_SAID_WEAKENED = LazyRegex(r"(?i)\b(?:test|spec|assertion|check|it)s?\b[^.;]{0,60}\b(?:no longer|stops?|stopped) "
+                           r"(?:assert|check|verif|expect|compar)\w*|"
+                           r"\b(?:relax|loosen|weaken)(?:ed|s|ing)?\b[^.;]{0,30}\b(?:assert|test|check|expectation|match)")
+# the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
+# ExUnit "left:", pytest's "assert <left> == <right>" (either side)
+_ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+|>\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
+                    r"\bassert\s+(.+?)\s+==\s+(.+?)\s*$")
+_LITERAL = LazyRegex(r"([\"'])((?:(?!\1).){1,80})\1|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
+_TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\"']([^\"']+)|"
+                       r"fn\s+(test_\w+)|func\s+(Test\w+))")
+
+
+def _literals(text: str) -> set[str]:
+    return {m.group(2) if m.group(2) is not None else m.group(3) for m in _LITERAL.finditer(text)}
+
+
+def _actual_values(failure_text: str) -> set[str]:
+    """The values a failing check says its code returned (a literal, or the whole reported value)."""
+    values: set[str] = set()
+    for match in _ACTUAL.finditer(failure_text or ""):
+        for side in match.groups():
+            if side:
+                values |= _literals(side) or {side.strip()}
+    return values
+
+
+# a check told to look away: a suppression comment, or a file's strictness lowered (``# typed: strict`` → ``false``)
+_SUPPRESSION = LazyRegex(r"(?i)#\s*type:\s*ignore|@ts-(?:ignore|nocheck|expect-error)|eslint-disable|#\s*noqa\b|"
+                         r"#\s*pylint:\s*disable|rubocop:disable|#\[allow\(|@Suppress(?:Warnings)?\(|//\s*nolint\b|"
+                         r"phpstan-ignore|@psalm-suppress|#\s*pyright:\s*ignore|NOLINT\b|@SuppressLint\(")
+_STRICTNESS = LazyRegex(r"#\s*typed:\s*(\w+)|[\"']?(?:strict\w*|noImplicitAny|warningsAsErrors|allWarningsAsErrors)[\"']?"
+                        r"\s*[:=]\s*(true|false)")
+_STRICT_RANK = {"ignore": 0, "false": 1, "true": 2, "strict": 3, "strong": 4}
+
+
+def _silences(hunks: list[dict]) -> bool:
+    """Whether a change makes a linter or type checker stop looking rather than fixing what it reported."""
+    for hunk in hunks:
+        old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
+        added = [l for l in new_lines if l not in old_lines]
+        removed = [l for l in old_lines if l not in new_lines]
+        if any(_SUPPRESSION.search(l) for l in added) and not any(_SUPPRESSION.search(l) for l in removed):
+            return True
+        before = [m.group(1) or m.group(2) for l in removed for m in [_STRICTNESS.search(l)] if m]
+        after = [m.group(1) or m.group(2) for l in added for m in [_STRICTNESS.search(l)] if m]
+        if before and after and _STRICT_RANK.get(after[0].lower(), 9) < _STRICT_RANK.get(before[0].lower(), -1):
+            return True
+    return False
+
+
+_TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed|starting)\s+(\d+)\s+(?:tests?|items?|examples?)\b|"
+                       r"\b(\d+)[ \t]+(?:tests?[ \t]+)?total\b|\b(\d+)\s+examples?,|\b(\d+)\s+tests?\s+run\b")
+
+
+def _tests_run(output: str | None) -> int | None:
+    """How many tests a run says it ran (``running 6 tests``, ``collected 12 items``, ``13 total``, nextest's
+    ``Starting 42 tests`` and ``41 tests run``), if it says."""
+    counts = [int(next(g for g in m.groups() if g)) for m in _TESTS_RUN.finditer(output or "")]
+    return max(counts) if counts else None
+
+
+# a settings line that leaves tests out of a run
+_EXCLUDING = LazyRegex(r"(?i)\bnot\b|\b(?:exclude|ignore|skip|deselect|quarantine)\w*|[\"'\s]-\w*!|~")
+
+
+def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
+    """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
+    or its expected value replaced by the value the failure said the code returned)."""
+    if not _TEST_PATH.search(path):
+        # a test runner's settings told to leave the failing test out (``default-filter = "not
+        # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)
+        failing = {w for line in failure_text.splitlines() if re.search(r"FAIL|✗|✘", line)
+                   for w in re.findall(r"\w{8,}", line) if "_" in w or not w.isalpha()}
+        return "the failing test was filtered out in the test settings" if failing and any(
+            _EXCLUDING.search(l) and set(re.findall(r"\w{8,}", l)) & failing
+            for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()) else None
+    if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
+        return None
+    actual = _actual_values(failure_text)
+    for hunk in hunks:
+        old_lines = hunk["old"].splitlines()
+        new_lines = hunk["new"].splitlines()
+        added = [l for l in new_lines if l not in old_lines]
+        removed = [l for l in old_lines if l not in new_lines]
+        if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
+            return "a skip or xfail marker was added to the failing test"
+        if any(_SWALLOWED.search(l) for l in added) and not any(_SWALLOWED.search(l) for l in removed):
+            return "the failing call was made to succeed whatever it does"
+        if any(_ASSERTION.search(l) for l in removed):
+            # a commented-out assertion is a deleted one
+            if not any(_ASSERTION.search(l) and not _COMMENT_LINE.match(l) for l in added):
+                return "an assertion was deleted"
+            new_values = {v for l in added if _ASSERTION.search(l) for v in _literals(l)} - \
+                {v for l in removed for v in _literals(l)}
+            if new_values & actual:
+                return "the expected value was changed to what the failing code returned"
+            if any(_LOOSENED.search(l) for l in added) and not any(_LOOSENED.search(l) for l in removed):
+                return "an assertion was loosened"
+            # the case under test swapped for another: the input the failure names and the value expected of it
+            # both changed (``parse("29/02/2024") shouldBe …(2024, 2, 29)`` → ``parse("28/02/2024") … 28)``)
+            gone = {v for l in removed for v in _literals(l)} - {v for l in added for v in _literals(l)}
+            if len(gone) >= 2 and any(len(v) >= 4 and v in failure_text for v in gone) and any(
+                    _ASSERTION.search(l) for l in added):
+                return "the failing case was replaced by another"
+        old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
+        new_names = {m.group(0).strip() for l in added if (m := _TEST_NAME.match(l))}
+        if old_names and new_names and old_names != new_names:
+            return "the failing test was renamed"
+        if removed and not added and any(_TEST_NAME.match(l) for l in removed):
+            return "the failing test was deleted"
+    return None
