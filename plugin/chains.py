@@ -10,8 +10,8 @@ import re
 
 from .account import _STOP, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _ROUTINE, _TIMEOUT, _VALUE_OPTIONS, _asks_version, _picked_package, _program_name,
-                       _routine, _same_target, _segments, command_family, command_job, command_key, invocation_change,
-                       is_autofix, parse_command)
+                       _routine, _same_target, _segments, _targets, command_family, command_job, command_key,
+                       invocation_change, is_autofix, parse_command)
 from .edits import _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -282,9 +282,11 @@ def _the_quoted_way(observations: list[dict], failure: dict, success: dict, acco
     for later in observations:
         if later["id"] <= success["id"]:
             continue
+        # (the same run of the same targets: ``cmake --build build`` is another job than the configure that failed)
         if later["outcome"] == "ok" and _is_check(later) and command_key(later["target"]) in quoted \
                 and command_family(later["target"]) == command_family(failure["target"]) \
-                and _same_target(failure["target"], later["target"]) \
+                and command_job(later["target"]) == command_job(failure["target"]) \
+                and _targets(later["target"]) == _targets(failure["target"]) \
                 and invocation_change(failure["target"], later["target"]):
             return later
         if _is_change(later, failure, account):
