@@ -196,12 +196,13 @@ def _prose(sentence: str) -> str:
 
 
 def _classified(sentences: list[str]) -> dict:
+    said = [s for s in sentences if not s.startswith("#")]  # (a heading, "## Root cause", states nothing itself)
     return {
-        "cause": [s for s in sentences if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)],
-        "fix": [s for s in sentences if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
+        "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)],
+        "fix": [s for s in said if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
                 and not _DID_NOT_HELP.search(s)],
-        "decision": [s for s in sentences if _DECISION.search(s)],
-        "did_not_help": [s for s in sentences if _DID_NOT_HELP.search(s)],
+        "decision": [s for s in said if _DECISION.search(s)],
+        "did_not_help": [s for s in said if _DID_NOT_HELP.search(s)],
         "all": sentences,
     }
 

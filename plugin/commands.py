@@ -82,6 +82,9 @@ _SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[
 def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     cmd = " ".join((command or "").split())
+    # a command substitution is one word of its line, pipes and all (``--build-arg VERSION=$(git describe | sed …)``)
+    held: list[str] = []
+    cmd = re.sub(r"\$\([^()]*\)", lambda m: held.append(m.group(0)) or f"\x00{len(held) - 1}\x00", cmd)
     cmd = re.sub(r"\s*2>&1", "", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
                  r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
@@ -92,14 +95,17 @@ def _segments(command: str) -> list[str]:
             parts.append("")
         else:
             parts[-1] += token
-    return [p.strip() for p in parts if p.strip()]
+    return [re.sub(r"\x00(\d+)\x00", lambda m: held[int(m.group(1))], p.strip()) for p in parts if p.strip()]
 
 
 def _words(segment: str) -> list[str]:
+    held: list[str] = []  # (a command substitution, ``$(git describe | sed 's/^v//')``, is one word)
+    segment = re.sub(r"\$\([^()]*\)", lambda m: held.append(m.group(0)) or f"\x00{len(held) - 1}\x00", segment)
     try:
-        return shlex.split(segment)
+        words = shlex.split(segment)
     except ValueError:
-        return segment.split()
+        words = segment.split()
+    return [re.sub(r"\x00(\d+)\x00", lambda m: held[int(m.group(1))], w) for w in words] if held else words
 
 
 def parse_command(command: str) -> dict:

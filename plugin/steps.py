@@ -173,9 +173,14 @@ def _quoted_in(command: str, account: str) -> bool:
         return False
     key = command_key(command)
     words = set(_words(command))
-    # the command as quoted, or its own settings quoted ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`")
-    return any(command_key(span) == key or (len(span.split()) >= 2 and set(span.split()) <= words and any(
-        "=" in w or w.startswith("-") for w in span.split())) for span in re.findall(r"`([^`\n]{3,200})`", account))
+
+    def told(span: str) -> list[str]:  # the span's words, without the placeholders it shows (``<url>``, ``...``)
+        return [w for w in span.split() if not re.fullmatch(r"<[^<>]+>|\.\.\.|…|\[[A-Z_]+\]", w)]
+
+    # the command as quoted, or its own settings quoted ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`", "`zig fetch
+    # --save=zap <url>`")
+    return any(command_key(span) == key or (len(told(span)) >= 2 and set(told(span)) <= words and any(
+        "=" in w or w.startswith("-") for w in told(span))) for span in re.findall(r"`([^`\n]{3,200})`", account))
 
 
 def _named_by_error(command: str, failure: dict) -> bool:

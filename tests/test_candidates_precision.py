@@ -1870,3 +1870,35 @@ def test_a_search_for_a_word_like_bootstrap_changes_nothing(git_project, store):
     (candidate,), _ = _candidates(store, session)
     assert "import('./bootstrap')" in candidate["change"] and "eager: true" not in candidate["change"]
     assert "grep" not in candidate["change"]
+
+
+def test_another_launcher_for_the_same_arguments_is_the_way(git_project, store):
+    session = (Session("cross", git_project)
+               .fail("cargo build --release --target x86_64-unknown-linux-musl",
+                     "Exit code 101\nerror: failed to run custom build command for `openssl-sys v0.9.103`")
+               .ok("cross build --release --target x86_64-unknown-linux-musl 2>&1 | tail -20",
+                   "    Finished `release` profile [optimized] target(s) in 2m 41s")
+               .stop("The host has no musl OpenSSL; `cross` builds in its image."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `cross build --release --target x86_64-unknown-linux-musl`" in candidate["change"]
+
+
+def test_a_command_substitution_is_one_word_of_its_line():
+    from lorebook.commands import _segments, _words, invocation_change
+
+    line = "docker build --build-arg VERSION=$(git describe --tags | sed 's/^v//') -t ingest:dev . 2>&1 | tail -20"
+    assert _segments(line) == ["docker build --build-arg VERSION=$(git describe --tags | sed 's/^v//') -t ingest:dev ."]
+    assert "VERSION=$(git describe --tags | sed 's/^v//')" in _words(_segments(line)[0])
+    assert "pass `--build-arg VERSION=$(git describe --tags | sed 's/^v//')`" in \
+        invocation_change("docker build -t ingest:dev .", line)
+
+
+def test_a_step_the_account_quotes_with_a_placeholder_is_a_change(git_project, store):
+    url = "https://github.com/zigzap/zap/archive/refs/tags/v0.8.0.tar.gz"
+    session = (Session("zig", git_project)
+               .fail("zig build", "Exit code 1\nbuild.zig.zon:14:21: error: hash mismatch: manifest declares 1220a")
+               .ok(f"zig fetch --save=zap {url}", "info: updating hash for dependency 'zap'")
+               .ok("zig build", "")
+               .stop("The manifest hash was stale. `zig fetch --save=zap <url>` rewrites the url and hash together."))
+    (candidate,), _ = _candidates(store, session)
+    assert f"Run `zig fetch --save=zap {url}`" in candidate["change"]
