@@ -77,6 +77,11 @@ def find_chains(observations: list[dict], account: str = "",
         success = None
         kind = None
         for k, later in enumerate(observations[i + 1:], start=i + 1):
+            step = later["outcome"] == "ok" and _is_check(later) and _changed_step_within(failure["target"],
+                                                                                         later["target"])
+            if step:  # ``VAULT_NAMESPACE=admin/platform vault write … > out.json && jq … out.json``: that step passed
+                success, kind = dict(later, target=step), "same_check"
+                break
             if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 if not invocation_change(failure["target"], later["target"]) and _program_name(
@@ -294,6 +299,20 @@ def _the_quoted_way(observations: list[dict], failure: dict, success: dict, acco
             return later
         if _is_change(later, failure, account):
             return None
+    return None
+
+
+def _changed_step_within(failed: str, later: str) -> str | None:
+    """The step of an ``&&`` line that reran what failed in a changed form (an environment variable, a flag), when a
+    step after it reads what it wrote; the whole line passed, so that step did."""
+    segments = parse_command(later)["segments"]
+    if len(segments) < 2 or "||" in later or ";" in later:
+        return None
+    family = command_family(failed)
+    for segment in segments[:-1]:
+        if command_family(segment) == family and _same_target(failed, segment) and invocation_change(failed, segment) \
+                and parse_command(segment)["check"] != parse_command(failed)["check"]:
+            return segment
     return None
 
 

@@ -30,6 +30,11 @@ _UNREACHABLE = LazyRegex(r"(?i)ECONNREFUSED|connection refused|(?:could not|coul
 _NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
 
 
+# a subcommand that only reads: ``vault token lookup``, ``helm get values``, ``npm view``, ``cargo tree``
+_READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "inspect", "info", "view", "whoami",
+                         "version", "diff", "log", "logs", "history", "search", "explain", "tree"))
+
+
 def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
     """Whether an observation changed the project or its environment: an edit, a command that installs,
     writes, generates, migrates or starts a service, or a command the failure's own message told to run or the
@@ -47,9 +52,12 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     command = observation.get("target") or ""
     parsed = parse_command(command)
     check = parsed["check"]
-    if _LOOKING.match(parsed["family"] or check) and not _MUTATING.search(command) and len(parsed["segments"]) == 1 \
-            and "|" not in check:  # (``echo "$TOKEN" | helm registry login …`` is the login)
-        return False  # a look (``grep -rn "bootstrap" src``) changes nothing, whatever words it searches for
+    verbs = [w for w in parsed["argv"][1:4] if not w.startswith("-")][:2]
+    if (_LOOKING.match(parsed["family"] or check) or set(verbs) & _READ_VERBS) and not _MUTATING.search(command) \
+            and len(parsed["segments"]) == 1 and "|" not in check and ">" not in check:
+        # a look (``grep -rn "bootstrap" src``, ``vault token lookup``) changes nothing, whatever words it holds, and
+        # (``echo "$TOKEN" | helm registry login …`` is the login)
+        return False
     if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
             or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
         return True

@@ -1902,3 +1902,17 @@ def test_a_step_the_account_quotes_with_a_placeholder_is_a_change(git_project, s
                .stop("The manifest hash was stale. `zig fetch --save=zap <url>` rewrites the url and hash together."))
     (candidate,), _ = _candidates(store, session)
     assert f"Run `zig fetch --save=zap {url}`" in candidate["change"]
+
+
+def test_a_changed_step_of_a_line_that_passed_is_the_fix_and_a_lookup_is_no_step(git_project, store):
+    session = (Session("vault-ns", git_project)
+               .fail("vault write pki_int/issue/web common_name=api.acme.dev ttl=720h",
+                     "Exit code 2\nError writing data to pki_int/issue/web: Code: 403. Errors:\n* permission denied")
+               .ok("vault token lookup", "namespace_path    admin/platform/")
+               .ok("VAULT_NAMESPACE=admin/platform vault write -format=json pki_int/issue/web common_name=api.acme.dev "
+                   "ttl=720h > /tmp/api.json && jq -r '.data.serial_number' /tmp/api.json", "3c:91:0e")
+               .stop("The token lives in the `admin/platform` namespace (see `vault token lookup`); prefixing the "
+                     "command with `VAULT_NAMESPACE=admin/platform` fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"].startswith("Set `VAULT_NAMESPACE=admin/platform`")
+    assert "token lookup" not in candidate["change"]
