@@ -187,8 +187,10 @@ def _quoted_in(command: str, account: str) -> bool:
 
     # the command as quoted, or its own settings quoted ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`", "`zig fetch
     # --save=zap <url>`")
+    # (or one setting it passed inside its code: `GET_SOURCE_PUBLIC_KEY=1` in ``mysql -e "CHANGE REPLICATION …"``)
     return any(command_key(span) == key or (len(told(span)) >= 2 and set(told(span)) <= words and any(
-        "=" in w or w.startswith("-") for w in told(span))) for span in re.findall(r"`([^`\n]{3,200})`", account))
+        "=" in w or w.startswith("-") for w in told(span))) or re.fullmatch(r"[\w.-]+=[^\s=]+", span) and re.search(
+        rf"(?<![\w.-]){re.escape(span)}(?![\w.-])", command) for span in re.findall(r"`([^`\n]{3,200})`", account))
 
 
 def _named_by_error(command: str, failure: dict) -> bool:
