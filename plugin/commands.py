@@ -351,6 +351,8 @@ _PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "-
 def _picked_package(command: str) -> str | None:
     """The workspace package or directory a line runs in (``pnpm --filter @acme/sdk build``, ``cargo test -p api``)."""
     argv = parse_command(command)["argv"]
+    if not argv or _program_name(argv[0]) not in (*_TWO_WORD, "nx", "turbo", "lerna", "rush"):
+        return None  # (another program's ``-w``, ``-F`` or ``-p`` is no package: ``curl -w '%{http_code}'``)
     for i, word in enumerate(argv[:-1]):
         if word in _PACKAGE_OPTIONS:
             return argv[i + 1]
