@@ -17,7 +17,7 @@ _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
-    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults?(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
+    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
     r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
     r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"
     r"|^(?:the )?(?:root )?cause\s*:"  # ("**Cause:** the AppRole method deletes …", a label as the sentence's start)

@@ -35,6 +35,11 @@ _READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "
                          "version", "diff", "log", "logs", "history", "search", "explain", "tree"))
 
 
+# a subcommand that changes a tool's settings or state (``config:set``, ``module:enable``, ``indexer:reindex``)
+_WRITE_VERBS = frozenset(("set", "unset", "enable", "disable", "create", "apply", "write", "put", "delete", "import",
+                          "reset", "clear", "flush", "rebuild", "reindex", "compile", "scale", "patch", "rollout"))
+
+
 def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
     """Whether an observation changed the project or its environment: an edit, a command that installs,
     writes, generates, migrates or starts a service, or a command the failure's own message told to run or the
@@ -61,6 +66,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
             or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
         return True
+    if {v.rsplit(":", 1)[-1] for v in verbs} & _WRITE_VERBS and _program_name(parsed["argv"][0]) not in ("git", "gh"):
+        return True  # a tool told to change its settings or state: ``bin/magento config:set …``, ``gcloud config set``
     if _starts_service(command) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
         return True  # a service started after a failure that says it could not reach one
     if _upstream_sync(observation):

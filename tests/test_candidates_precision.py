@@ -1916,3 +1916,23 @@ def test_a_changed_step_of_a_line_that_passed_is_the_fix_and_a_lookup_is_no_step
     (candidate,), _ = _candidates(store, session)
     assert candidate["change"].startswith("Set `VAULT_NAMESPACE=admin/platform`")
     assert "token lookup" not in candidate["change"]
+
+
+def test_a_tool_told_to_change_its_settings_is_a_step_of_the_fix(git_project, store):
+    session = (Session("magento", git_project)
+               .fail("bin/magento setup:upgrade", "Exit code 1\nIn SearchConfig.php line 81:\n  Could not validate a "
+                                                  "connection to Elasticsearch. No alive nodes found in your cluster")
+               .ok("bin/magento config:show catalog/search/engine", "elasticsearch7")
+               .ok("bin/magento config:set catalog/search/engine opensearch", "Value was saved.")
+               .ok("bin/magento setup:upgrade | tail -3", "Nothing to import.")
+               .stop("The branch moved search to OpenSearch; the engine setting still said elasticsearch7."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bin/magento config:set catalog/search/engine opensearch" in candidate["change"]
+    assert "config:show" not in candidate["change"]
+
+
+def test_another_programs_w_option_is_no_workspace_package():
+    from lorebook.commands import _same_target
+
+    assert _same_target("curl -sSf -o /dev/null -F file=@scan.pdf https://x.dev/api/uploads",
+                        "curl -sSf -o /dev/null -w '%{http_code}' -F file=@scan.pdf https://x.dev/api/uploads")
