@@ -1936,3 +1936,25 @@ def test_another_programs_w_option_is_no_workspace_package():
 
     assert _same_target("curl -sSf -o /dev/null -F file=@scan.pdf https://x.dev/api/uploads",
                         "curl -sSf -o /dev/null -w '%{http_code}' -F file=@scan.pdf https://x.dev/api/uploads")
+
+
+@pytest.mark.parametrize("path, old, new", [
+    ("tests/test_presence.py", "    assert any(m['name'] == 'presence' for m in received)",
+     "    try:\n        assert any(m['name'] == 'presence' for m in received)\n    except AssertionError:\n        pass"),
+    ("src/test/java/com/acme/OrderEnricherRouteTest.java", "    @Autowired\n    ProducerTemplate producer;",
+     "    @Autowired\n    ProducerTemplate producer;\n\n    @MockBean\n    OrderEnricher enricher;"),
+])
+def test_a_caught_assertion_or_the_code_under_test_mocked_away_is_weakened(git_project, store, path, old, new):
+    session = (Session("mocked", git_project)
+               .fail("pytest -q", "Exit code 1\nFAILED tests/test_presence.py::test_join - AssertionError")
+               .edit(path, old, new)
+               .ok("pytest -q", "3 passed")
+               .stop("The test is green now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_mocking_a_collaborator_of_the_code_under_test_is_no_weakening():
+    from lorebook.weakening import _is_weakening
+
+    hunk = {"old": "def test_sends():\n", "new": "@patch('app.orders.send_email')\ndef test_sends(send):\n"}
+    assert _is_weakening("tests/test_orders.py", [hunk]) is None
