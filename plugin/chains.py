@@ -43,6 +43,22 @@ def _detail(details: dict | None, code: str, failure: dict) -> None:
                                             f"({one_line(error, 80)})")
 
 
+# a lockfile behind its manifest: pnpm, npm ci, yarn --immutable, poetry, uv --locked, cargo --locked, bundler
+_STALE_LOCKFILE = LazyRegex(r"(?i)ERR_PNPM_OUTDATED_LOCKFILE|lockfile (?:is not up to date|needs to be updated|would "
+                            r"have been modified)|package\.json and package-lock\.json (?:or npm-shrinkwrap\.json )?are "
+                            r"not in sync|poetry\.lock (?:is not consistent|was last generated)|lock file (?:is not up "
+                            r"to date|needs to be updated)|uv\.lock needs to be updated|Cargo\.lock needs to be updated|"
+                            r"frozen mode|gemfile\.lock .{0,40}(?:changed|out of date)")
+_MANIFEST = LazyRegex(r"(?:^|/)(?:package\.json|pyproject\.toml|Cargo\.toml|Gemfile|composer\.json|go\.mod|mix\.exs|"
+                      r"pubspec\.yaml|Package\.swift|[\w.-]+\.gemspec)$")
+
+
+def _own_stale_lockfile(failure: dict, before: list[dict]) -> bool:
+    """A lockfile behind a manifest this session had just edited: regenerating it is routine, not a lesson."""
+    return bool(_STALE_LOCKFILE.search(failure.get("error_text") or "")) and any(
+        o["tool"] in EDIT_TOOLS and any(_MANIFEST.search(f) for f in o.get("files") or []) for o in before)
+
+
 def find_chains(observations: list[dict], account: str = "",
                 details: dict | None = None) -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
@@ -62,7 +78,8 @@ def find_chains(observations: list[dict], account: str = "",
         missing = _missing_program(failure)
         if missing and not re.search(rf"(?:^|[|&;]\s*){re.escape(missing)}(?:\s|$)", failure["target"]):
             missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
-        if (_ROUTINE.match(missing) if missing else _routine(failure["target"])) or _cd_failure(failure):
+        if (_ROUTINE.match(missing) if missing else _routine(failure["target"])) or _cd_failure(failure) \
+                or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
             _detail(details, "routine_plumbing", failure)
             consumed.add(failure["id"])

@@ -1958,3 +1958,13 @@ def test_mocking_a_collaborator_of_the_code_under_test_is_no_weakening():
 
     hunk = {"old": "def test_sends():\n", "new": "@patch('app.orders.send_email')\ndef test_sends(send):\n"}
     assert _is_weakening("tests/test_orders.py", [hunk]) is None
+
+
+def test_a_lockfile_behind_the_manifest_the_session_edited_is_routine(git_project, store):
+    session = (Session("lock", git_project)
+               .edit("package.json", '"@sveltejs/adapter-auto": "^3.2.2",', '"@sveltejs/adapter-node": "^5.2.0",')
+               .fail("pnpm install --frozen-lockfile", "Exit code 1\n ERR_PNPM_OUTDATED_LOCKFILE  Cannot install with "
+                     "\"frozen-lockfile\" because pnpm-lock.yaml is not up to date with <ROOT>/package.json")
+               .ok("pnpm install", "Done in 3.9s")
+               .stop("Switched to adapter-node; regenerated the lockfile."))
+    assert _candidates(store, session) == ([], ["routine_plumbing"])
