@@ -45,6 +45,8 @@ _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}
 _UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|without (?:any )?changes?|unchanged)\b"
 _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|(?:second|next) (?:run|try|attempt))|"
+                   r"(?:started|ran|worked|came up|went through) (?:fine |ok |cleanly )?on the (?:next|second|following) "
+                   r"(?:run|try|attempt)|"
                    r"network (?:blip|hiccup|glitch|timeout|error)|(?:download|request|connection) timed out|"
                    r"(?:read|connect(?:ion)?) timeout (?:fetching|downloading|pulling|resolving)|"
                    r"the (?:retry|rerun|second (?:run|try|attempt)) (?:installed|downloaded|fetched|pulled)|"

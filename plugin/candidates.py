@@ -77,7 +77,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 for key, value in said.items()}
     error_words = _tokens(" ".join((f.get("error_text") or "") + " " + (f.get("target") or "")
                                    for f in chain["failures"]))
-    chance = [s for s in said["all"] if _FLAKY.search(s) and not _FLAKY_EXPLAINED.search(s)
+    # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored
+    # because Chrome crashed; it started fine on the next run" does not)
+    chance = [s for s in said["all"] if _FLAKY.search(s) and not _FLAKY_EXPLAINED.search(s[_FLAKY.search(s).start():])
               and (not chain.get("_rivals") or _relevance(s, error_words) > 0)]
     if chance and not invocation_change(chain["failures"][-1]["target"], resolved_by["target"]):
         chain["_skip"] = "flaky_failure"  # the agent says it passed by chance: what changed meanwhile is no fix

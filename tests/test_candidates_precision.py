@@ -1968,3 +1968,15 @@ def test_a_lockfile_behind_the_manifest_the_session_edited_is_routine(git_projec
                .ok("pnpm install", "Done in 3.9s")
                .stop("Switched to adapter-node; regenerated the lockfile."))
     assert _candidates(store, session) == ([], ["routine_plumbing"])
+
+
+def test_a_crash_that_started_fine_on_the_next_run_is_chance(git_project, store):
+    session = (Session("chrome", git_project)
+               .edit("app/views/rooms/show.html.erb", '<div id="messages">', '<%= turbo_stream_from @room %>\n<div id="messages">')
+               .fail("bin/rails test:system", "Exit code 1\nSelenium::WebDriver::Error::SessionNotCreatedError: session not "
+                                              "created: Chrome failed to start: crashed.")
+               .edit("app/views/messages/_message.html.erb", '<div class="message">', '<%= tag.div id: dom_id(message) do %>')
+               .ok("bin/rails test:system", "2 runs, 4 assertions, 0 failures, 0 errors, 0 skips")
+               .stop("The first system-test run errored because headless Chrome crashed on startup; it started fine on "
+                     "the next run."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
