@@ -123,6 +123,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
         invocation = [part for part in invocation if not part.startswith("pass `")
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
+    if fix_hunks and invocation and _quoted_in(resolved_by["target"], said.get("text", "")):
+        # the agent quotes the changed run as what worked: an edit of a file neither the error names nor a tool
+        # reads (``src/styles/sidebar.css``, asked for beside the build) is the task's, not the fix
+        error = " ".join(f.get("error_text") or "" for f in chain["failures"])
+        aside = [path for path in fix_hunks if not _named_in(path, error)
+                 and not _CONFIG_PATH.search(path) and not _TOOL_CONFIG.search(path)]
+        unrelated = sorted(set(unrelated) | set(aside))
+        fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if path not in aside}
     failed_check = parse_command(last_failure["target"])["check"]
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
     prep = [p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check]

@@ -1980,3 +1980,16 @@ def test_a_crash_that_started_fine_on_the_next_run_is_chance(git_project, store)
                .stop("The first system-test run errored because headless Chrome crashed on startup; it started fine on "
                      "the next run."))
     assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+def test_an_edit_beside_a_changed_run_the_agent_quotes_is_the_tasks(git_project, store):
+    session = (Session("forge", git_project, prompt="Darken the sidebar a bit and build the linux packages for QA")
+               .fail("npm run make", "Exit code 1\nError: Cannot make for rpm, the following external binaries need to "
+                                     "be installed: rpmbuild")
+               .edit("src/styles/sidebar.css", "  background: #2b2f36;", "  background: #1b1e23;")
+               .ok("npm run make -- --targets @electron-forge/maker-deb", "✔ Making a deb distributable")
+               .stop("Sidebar is darker. The rpm maker needs `rpmbuild`; building only the deb with "
+                     "`npm run make -- --targets @electron-forge/maker-deb` works."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"] == "Pass `--targets @electron-forge/maker-deb`: " \
+                                  "`npm run make -- --targets @electron-forge/maker-deb`."
