@@ -159,6 +159,8 @@ _SOURCES = {
     "env": (_ENV_LINE, 0),
     "netrc": (_NETRC, 0),
     "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+|"
+                # numeronyms (ingress.networking.k8s.io/api-server is a name)
+                r"k8s|k3s|i18n|l10n|a11y|o11y|e2e|p2p|b2b|b2c|w3c|"
                 r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){1,6}\d{0,3}", 0),  # WebhookRoutes.scala, getUserById
     "splitter": (r"[-_./:+]", 0),
     "words": (r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", 0),
