@@ -60,8 +60,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     verbs = [w for w in parsed["argv"][1:4] if not w.startswith("-")][:2]
     if (_LOOKING.match(parsed["family"] or check) or set(verbs) & _READ_VERBS) and not _MUTATING.search(command) \
             and len(parsed["segments"]) == 1 and "|" not in check and ">" not in check:
-        # a look (``grep -rn "bootstrap" src``, ``vault token lookup``) changes nothing, whatever words it holds, and
-        # (``echo "$TOKEN" | helm registry login …`` is the login)
+        # a look (``grep -rn "bootstrap" src``, ``vault token lookup``) changes nothing, whatever words it holds (but
+        # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login)
         return False
     if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
             or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
