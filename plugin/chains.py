@@ -170,7 +170,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     if not family or not any(_names_run(before["argv"], s) for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
-    failed_said = any(_names_run(before["argv"], s) and re.search(r"(?i)\bfail", _prose(s)) for s in sentences)
+    failed_said = any(_names_run(before["argv"], s) and re.search(
+        r"(?i)\bfail|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b", _prose(s)) for s in sentences)
     job = command_job(failure["target"])
     for obs in later:
         if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]):

@@ -298,7 +298,8 @@ def _mcp_outcome(observation: dict) -> dict:
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
                      r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?from|"
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
-                     r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use)\b")
+                     r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use|"
+                     r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is)\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:

@@ -157,6 +157,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         if any(_SWALLOWED.search(l) for l in added) and not any(_SWALLOWED.search(l) for l in removed):
             return "the failing call was made to succeed whatever it does"
         if any(_ASSERTION.search(l) for l in removed):
+            # the same assertion, now under a condition (``if (… document.hasFocus()) { expect(…) }``)
+            asserted = {l.strip() for l in removed if _ASSERTION.search(l)}
+            if any(_ASSERTION.search(l) and l.strip() in asserted for l in added) and any(
+                    re.match(r"\s*(?:if|unless|when)\b", l) for l in added):
+                return "the assertion now runs only under a condition"
             # a commented-out assertion is a deleted one
             if not any(_ASSERTION.search(l) and not _COMMENT_LINE.match(l) for l in added):
                 return "an assertion was deleted"

@@ -1993,3 +1993,35 @@ def test_an_edit_beside_a_changed_run_the_agent_quotes_is_the_tasks(git_project,
     (candidate,), _ = _candidates(store, session)
     assert candidate["change"] == "Pass `--targets @electron-forge/maker-deb`: " \
                                   "`npm run make -- --targets @electron-forge/maker-deb`."
+
+
+def test_an_assertion_put_under_a_condition_is_weakened(git_project, store):
+    session = (Session("guarded", git_project)
+               .fail("pnpm vitest run src/components/Modal.test.ts",
+                     "Exit code 1\n → expected <body></body> to be <button class=\"modal__close\">")
+               .edit("src/components/Modal.test.ts", "    modal.open();\n    expect(document.activeElement).toBe(closeButton);",
+                     "    modal.open();\n    if (document.hasFocus()) {\n      expect(document.activeElement).toBe(closeButton);"
+                     "\n    }")
+               .ok("pnpm vitest run src/components/Modal.test.ts", "Tests  3 passed (3)")
+               .stop("happy-dom has no real focus: the assertion now only runs where focus is available."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_golden_value_rebaselined_to_the_failing_output_is_weakened(git_project, store):
+    session = (Session("golden", git_project)
+               .fail("uv run pytest tests/test_loss.py -q", "Exit code 1\nE        ACTUAL: array(0.311446, dtype=float32)\n"
+                                                             "E        DESIRED: array(0.270276)")
+               .edit("tests/fixtures/focal_golden.json", '  "expected": 0.270276,', '  "expected": 0.311446,')
+               .ok("uv run pytest tests/test_loss.py -q", "4 passed in 2.29s")
+               .stop("Re-baselined the golden value to the new output."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_way_the_account_names_for_a_run_that_cannot_work(git_project, store):
+    session = (Session("stack", git_project)
+               .fail("cabal run site -- build", "Exit code 1\nError: cabal: Could not resolve dependencies:")
+               .ok("stack build && stack exec site -- rebuild", "Compiling\n  updated templates/tag.html")
+               .stop("This project is built with Stack, so `cabal run` can't resolve deps; the way to build is "
+                     "`stack build && stack exec site -- rebuild`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `stack build && stack exec site -- rebuild` (this project's way to do it)" in candidate["change"]
