@@ -172,7 +172,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             continue
         step = _doing_part(shown_command(c["target"], cwd))
         # (before a check; a log read back is no check to run after it)
-        before = "" if failure.get("logged") else f" before `{command}`"
+        # (named short: the title has it whole, and the room on a card is the step's)
+        before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",

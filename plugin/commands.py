@@ -286,6 +286,8 @@ def command_job(command: str) -> str | None:
     if re.search(r"(?:^|\s)(?:-r|--run|run)(?:\s|$)", parsed["check"]) and any(
             _TEST_PATH.search(w) for w in parsed["argv"][1:] if not w.startswith("-")):
         return "test"  # ``nim c -r tests/test_duration.nim``: a test file compiled and run
+    if parsed["runner"] and parsed["argv"][:1] and parsed["argv"][0] in _SUBCOMMAND_JOBS:
+        return _SUBCOMMAND_JOBS[parsed["argv"][0]]  # a script run by a runner: ``hatch run test -n auto``
     # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
     words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
     if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
