@@ -1847,7 +1847,7 @@ def test_a_markdown_file_in_the_folder_the_error_names_is_the_fix(git_project, s
 
 @pytest.mark.parametrize("command, job", [
     ("cargo make test-host", "test"), ("just unit_test", "test"), ("make build-docker", "build"),
-    ("task lint-go", "lint"), ("make deploy-staging", None),
+    ("task lint-go", "lint"), ("make deploy-staging", None), ("hatch run test -n auto tests/api", "test"),
 ])
 def test_a_task_named_for_its_job_does_that_job(command, job):
     from lorebook.commands import command_job
