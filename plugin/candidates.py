@@ -125,10 +125,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
     if fix_hunks and invocation and _quoted_in(resolved_by["target"], said.get("text", "")):
         # the agent quotes the changed run as what worked: an edit of a file neither the error names nor a tool
-        # reads (``src/styles/sidebar.css``, asked for beside the build) is the task's, not the fix
+        # reads, that shares no word with the error (``src/styles/sidebar.css``, asked for beside the build), is the
+        # task's, not the fix
         error = " ".join(f.get("error_text") or "" for f in chain["failures"])
+        error_words = {w for w in _plain_words(error) if len(w) >= 4}
         aside = [path for path in fix_hunks if not _named_in(path, error)
-                 and not _CONFIG_PATH.search(path) and not _TOOL_CONFIG.search(path)]
+                 and not _CONFIG_PATH.search(path) and not _TOOL_CONFIG.search(path)
+                 and not error_words & _plain_words(" ".join(_diff_text(path, h) for h in fix_hunks[path]))]
         unrelated = sorted(set(unrelated) | set(aside))
         fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if path not in aside}
     failed_check = parse_command(last_failure["target"])["check"]

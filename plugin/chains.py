@@ -101,8 +101,9 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
-                if not invocation_change(failure["target"], later["target"]) and _program_name(
-                        parse_command(later["target"])["argv"][0]) != _program_name(parse_command(failure["target"])["argv"][0]):
+                if not invocation_change(failure["target"], later["target"]) and not any(
+                        parse_command(part)["check"] == parse_command(failure["target"])["check"]
+                        for part in parse_command(later["target"])["segments"]):
                     kind = "same_job"  # ``cross build …`` for the ``cargo build …`` that failed: the way is the lesson
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None

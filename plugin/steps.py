@@ -36,7 +36,7 @@ _READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "
 
 
 # a subcommand that changes a tool's settings or state (``config:set``, ``module:enable``, ``indexer:reindex``)
-_WRITE_VERBS = frozenset(("set", "unset", "enable", "disable", "create", "apply", "write", "put", "delete", "import",
+_WRITE_VERBS = frozenset(("set", "unset", "enable", "disable", "create", "apply", "put", "delete", "import",
                           "reset", "clear", "flush", "rebuild", "reindex", "compile", "scale", "patch", "rollout"))
 
 

@@ -2025,3 +2025,21 @@ def test_the_way_the_account_names_for_a_run_that_cannot_work(git_project, store
                      "`stack build && stack exec site -- rebuild`."))
     (candidate,), _ = _candidates(store, session)
     assert "Run `stack build && stack exec site -- rebuild` (this project's way to do it)" in candidate["change"]
+
+
+def test_a_passing_line_that_ends_in_an_echo_is_the_same_check():
+    from lorebook.chains import _passed_within
+
+    assert _passed_within("go build ./...", "go build ./... && echo BUILD OK")
+
+
+def test_an_edit_that_shares_words_with_the_error_stays_beside_a_quoted_run(git_project, store):
+    session = (Session("dune", git_project)
+               .fail("dune build", "Exit code 1\nError: Unbound value Lorebook_cfg.Config.to_yojson")
+               .edit("lib/dune", "(library (name lorebook_cfg))",
+                     "(library (name lorebook_cfg) (preprocess (pps ppx_deriving_yojson)))")
+               .ok("dune build && dune exec bin/main.exe -- --dump-config", '{"port": 8080}')
+               .stop("`[@@deriving yojson]` needs the deriver: added `(pps ppx_deriving_yojson)`. "
+                     "`dune build && dune exec bin/main.exe -- --dump-config` prints the config."))
+    (candidate,), _ = _candidates(store, session)
+    assert "(pps ppx_deriving_yojson)" in candidate["change"]
