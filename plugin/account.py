@@ -192,6 +192,11 @@ def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
     return dict(_classified(sentences), text=said.get("text", ""))
 
 
+def _code_spans(text: str) -> list[str]:
+    """What ``text`` quotes as code, in backticks, one line each (```uv run pytest```)."""
+    return re.findall(r"`([^`\n]{3,200})`", text or "")
+
+
 def _prose(sentence: str) -> str:
     """A sentence without its quoted code: a cue word inside `uv run uvicorn …` is not the agent's account."""
     return re.sub(r"`[^`]*`", " ", sentence)

@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 import re
 
-from .account import _STOP, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _ROUTINE, _TIMEOUT, _VALUE_OPTIONS, _asks_version, _picked_package, _program_name,
-                       _routine, _same_target, _segments, _targets, command_family, command_job, command_key,
-                       invocation_change, is_autofix, parse_command)
+from .account import _STOP, _code_spans, _prose, _sentences, _tokens
+from .commands import (_MUTATING, _ROUTINE, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _picked_package,
+                       _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
+                       command_key, invocation_change, is_autofix, parse_command)
 from .edits import _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -96,15 +96,14 @@ def find_chains(observations: list[dict], account: str = "",
         for k, later in enumerate(observations[i + 1:], start=i + 1):
             step = later["outcome"] == "ok" and _is_check(later) and _changed_step_within(failure["target"],
                                                                                          later["target"])
-            if step:  # ``VAULT_NAMESPACE=admin/platform vault write … > out.json && jq … out.json``: that step passed
+            if step:  # ``VAULT_NAMESPACE=… vault write … > out.json && jq … out.json``: that step passed
                 success, kind = dict(later, target=step), "same_check"
                 break
             if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
-                if not invocation_change(failure["target"], later["target"]) and not any(
-                        parse_command(part)["check"] == parse_command(failure["target"])["check"]
-                        for part in parse_command(later["target"])["segments"]):
-                    kind = "same_job"  # ``cross build …`` for the ``cargo build …`` that failed: the way is the lesson
+                if not invocation_change(failure["target"], later["target"]) \
+                        and not _ran_as_a_step(failure["target"], later["target"]):
+                    kind = "same_job"  # ``cross build …`` for a failed ``cargo build …``: the way is the lesson
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
             served = later["outcome"] == "ok" and _served_within(failure["target"], later, after)
@@ -303,7 +302,7 @@ def _the_quoted_way(observations: list[dict], failure: dict, success: dict, acco
     """A later passing run of the failing check, in another form that the agent quotes as the way, with nothing
     changed since ``success`` (``hatch run +py=3.12 +pl=1 test:pytest …`` passed, then "The way to run them is
     `hatch run test:pytest …`"): the form a reader should reuse."""
-    quoted = {command_key(span) for span in re.findall(r"`([^`\n]{3,200})`", account or "")}
+    quoted = {command_key(span) for span in _code_spans(account)}
     if command_key(success["target"]) in quoted:
         return None
     for later in observations:
@@ -324,26 +323,28 @@ def _the_quoted_way(observations: list[dict], failure: dict, success: dict, acco
 def _changed_step_within(failed: str, later: str) -> str | None:
     """The step of an ``&&`` line that reran what failed in a changed form (an environment variable, a flag), when a
     step after it reads what it wrote; the whole line passed, so that step did."""
-    segments = parse_command(later)["segments"]
-    if len(segments) < 2 or "||" in later or ";" in later:
-        return None
     family = command_family(failed)
-    for segment in segments[:-1]:
+    for segment in _and_steps(later)[:-1]:
         if command_family(segment) == family and _same_target(failed, segment) and invocation_change(failed, segment) \
                 and parse_command(segment)["check"] != parse_command(failed)["check"]:
             return segment
     return None
 
 
+def _ran_as_a_step(failed: str, later: str) -> bool:
+    """Whether the very check that failed is one step of the ``&&`` line ``later`` (``go build ./... && go test
+    ./...`` after ``go test ./...`` failed)."""
+    check = parse_command(failed)["check"]
+    return any(parse_command(step)["check"] == check for step in _and_steps(later))
+
+
 def _passed_within(failed: str, later: str) -> bool:
     """Whether a passing ``later`` line ran what failed, in another form: as one step of an ``&&`` chain (every step
     of ``go build ./... && go test ./...`` passed), or the same arguments through another launcher
     (``php artisan test --filter=X`` / ``./vendor/bin/sail artisan test --filter=X``)."""
+    if _ran_as_a_step(failed, later):
+        return True
     before, after = parse_command(failed), parse_command(later)
-    if len(after["segments"]) > 1 and "||" not in later and ";" not in later:
-        for segment in after["segments"]:
-            if parse_command(segment)["check"] == before["check"]:
-                return True
     argv, rest = after["argv"], before["argv"][1:]
     # (a job's words, not only options: ``cmake --build --preset debug`` does not run ``ctest --preset debug``)
     return len(rest) >= 2 and not rest[0].startswith("-") and len(argv) > len(rest) and argv[-len(rest):] == rest \

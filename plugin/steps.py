@@ -8,9 +8,9 @@ from __future__ import annotations
 import functools
 import re
 
-from .account import _prose, _sentences
-from .commands import (_MUTATING, _interpreter_code, _program_name, _segments, _words, command_job, command_key,
-                       is_autofix, parse_command)
+from .account import _code_spans, _prose, _sentences
+from .commands import (_MUTATING, _and_steps, _interpreter_code, _program_name, _segments, _words, command_job,
+                       command_key, is_autofix, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 
@@ -95,8 +95,8 @@ _LOOKING = LazyRegex(r"^(?:sleep|ls|cat|echo|printf|head|tail|grep|rg|wc|true|pw
 def _doing_part(command: str) -> str:
     """``command`` without the steps that only wait or look: ``docker compose --profile db up -d db && sleep 3 &&
     docker compose ps db`` is ``docker compose --profile db up -d db``."""
-    segments = _segments(command)
-    if len(segments) < 2 or "||" in command or ";" in command:
+    segments = _and_steps(command)
+    if not segments:
         return command
     doing = [s for s in segments if not _LOOKING.match(parse_command(s)["family"] or s)
              or _MUTATING.search(s) or command_job(s) == "install"]
@@ -188,16 +188,18 @@ def _quoted_in(command: str, account: str) -> bool:
         return False
     key = command_key(command)
     words = set(_words(command))
-
-    def told(span: str) -> list[str]:  # the span's words, without the placeholders it shows (``<url>``, ``...``)
-        return [w for w in span.split() if not re.fullmatch(r"<[^<>]+>|\.\.\.|…|\[[A-Z_]+\]", w)]
-
-    # the command as quoted, or its own settings quoted ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`", "`zig fetch
-    # --save=zap <url>`")
-    # (or one setting it passed inside its code: `GET_SOURCE_PUBLIC_KEY=1` in ``mysql -e "CHANGE REPLICATION …"``)
-    return any(command_key(span) == key or (len(told(span)) >= 2 and set(told(span)) <= words and any(
-        "=" in w or w.startswith("-") for w in told(span))) or re.fullmatch(r"[\w.-]+=[^\s=]+", span) and re.search(
-        rf"(?<![\w.-]){re.escape(span)}(?![\w.-])", command) for span in re.findall(r"`([^`\n]{3,200})`", account))
+    for span in _code_spans(account):
+        if command_key(span) == key:  # the command as quoted
+            return True
+        # its own settings quoted, placeholders aside ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`", "`zig fetch
+        # --save=zap <url>`")
+        told = [w for w in span.split() if not re.fullmatch(r"<[^<>]+>|\.\.\.|…|\[[A-Z_]+\]", w)]
+        if len(told) >= 2 and set(told) <= words and any("=" in w or w.startswith("-") for w in told):
+            return True
+        # or one setting it passed inside its code: `GET_SOURCE_PUBLIC_KEY=1` in ``mysql -e "CHANGE REPLICATION …"``
+        if re.fullmatch(r"[\w.-]+=[^\s=]+", span) and re.search(rf"(?<![\w.-]){re.escape(span)}(?![\w.-])", command):
+            return True
+    return False
 
 
 def _named_by_error(command: str, failure: dict) -> bool:
@@ -311,7 +313,7 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
     head = [_program_name(argv[0])] + [w for w in argv[1:2] if re.fullmatch(r"[a-z][\w:-]*", w)] if argv else []
     return bool(head) and any([_program_name(w) for w in parse_command(span)["argv"][:len(head)]] == head
-                              for span in re.findall(r"`([^`\n]{3,200})`", sentence))
+                              for span in _code_spans(sentence))
 
 
 @functools.lru_cache(maxsize=8)
