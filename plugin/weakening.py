@@ -120,14 +120,14 @@ _MOCKED = LazyRegex(r"@(?:MockBean|MockitoBean|Mock|SpyBean)\s+(?:private\s+)?(?
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
+    added_lines = [l for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
     if not _TEST_PATH.search(path):
         # a test runner's settings told to leave the failing test out (``default-filter = "not
         # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)
         failing = {w for line in failure_text.splitlines() if re.search(r"FAIL|✗|✘", line)
                    for w in re.findall(r"\w{8,}", line) if "_" in w or not w.isalpha()}
         return "the failing test was filtered out in the test settings" if failing and any(
-            _EXCLUDING.search(l) and set(re.findall(r"\w{8,}", l)) & failing
-            for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()) else None
+            _EXCLUDING.search(l) and set(re.findall(r"\w{8,}", l)) & failing for l in added_lines) else None
     if re.search(r"(?:fixture|golden|snapshot|expected)", path, re.I):
         # a test's recorded data re-baselined to what the failing code returned (``"expected": 0.270276`` →
         # ``0.311446`` after ``ACTUAL: array(0.311446)``)
@@ -142,9 +142,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return None
     # the code under test replaced by a mock (``@MockBean OrderEnricher enricher`` in OrderEnricherRouteTest)
     subject = re.sub(r"(?i)^tests?_|(?:[._-]?(?:tests?|spec|it))+$", "", path.rsplit("/", 1)[-1].split(".")[0]).lower()
-    added_text = "\n".join(l for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines())
     if len(subject) >= 5 and any(len(name) >= 5 and name.lower().replace("_", "") in subject.replace("_", "")
-                                 for names in _MOCKED.findall(added_text) for name in names):
+                                 for names in _MOCKED.findall("\n".join(added_lines)) for name in names):
         return "the code under test was replaced by a mock"
     actual = _actual_values(failure_text)
     for hunk in hunks:
