@@ -40,7 +40,7 @@ from .steps import (_addresses, _doing_part, _is_change, _is_check, _is_mcp, _lo
                     _named_invocation, _names_run, _packages, _quoted_in, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
 from .text import one_line
-from .weakening import _DESELECTS, _SAID_WEAKENED, _is_weakening, _silences, _tests_run
+from .weakening import _DESELECTS, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests, _silences, _tests_run
 
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
@@ -143,6 +143,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 is_static_check(failure["target"]) and _silences(hunks)):
             chain["_skip"] = "weakened_test"  # (a linter or type checker told to look away is weakened the same way)
             return None
+    if fix_hunks and not commands and not invocation and _rewrites_only_tests(fix_hunks):
+        chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it
+        return None
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
         return None
@@ -456,9 +459,8 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         f"The reported failing run{named_runs} was not rerun after the change; "
         f"`{one_line(shown_command(check['target'], cwd), 100)}` passed."]
     net = net_changes(named, cwd)
-    for path, hunks in net.items():
-        if _is_weakening(path, hunks):
-            return None  # the reported test made to pass by weakening it: never a fix
+    if _rewrites_only_tests(net) or any(_is_weakening(path, hunks) for path, hunks in net.items()):
+        return None  # the reported test made to pass by weakening it: never a fix
     hunks = {path: h for path, h in net.items() if h}
     if not hunks:
         return None

@@ -117,6 +117,25 @@ _MOCKED = LazyRegex(r"@(?:MockBean|MockitoBean|Mock|SpyBean)\s+(?:private\s+)?(?
                     r"\bpatch(?:\.object)?\(\s*['\"]?[\w.]*?(\w+)['\"]?\s*[,)]")
 
 
+# a test's recorded data: golden files, snapshots, fixtures, Go's testdata
+_TEST_DATA = LazyRegex(r"(?i)(?:^|/)(?:testdata|__snapshots__|fixtures?|golden)/|golden|\.snap$")
+
+
+def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change touches nothing but tests and their data, and rewrites what one of them asserts: the code
+    under test stayed as it was and the test was made to agree with it. (A test-only fix that is a lesson sets the
+    test up differently, an import, a fixture, a marker, and leaves its assertions alone.)"""
+    if not changes or not all(_TEST_PATH.search(path) or _TEST_DATA.search(path) for path in changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            new_lines = hunk["new"].splitlines()
+            if any(_ASSERTION.search(line) and not _COMMENT_LINE.match(line) and line not in new_lines
+                   for line in hunk["old"].splitlines()):
+                return True
+    return False
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""

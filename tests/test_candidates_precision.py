@@ -2043,3 +2043,27 @@ def test_an_edit_that_shares_words_with_the_error_stays_beside_a_quoted_run(git_
                      "`dune build && dune exec bin/main.exe -- --dump-config` prints the config."))
     (candidate,), _ = _candidates(store, session)
     assert "(pps ppx_deriving_yojson)" in candidate["change"]
+
+
+def test_a_test_only_change_that_rewrites_what_the_test_asserts_is_a_weakened_test(git_project, store):
+    # nothing says what the code returned, and the new value is no looser: still the code stayed as it was and the
+    # test was made to agree with it
+    session = (Session("bats", git_project, prompt="the rotate test fails")
+               .fail("bats test/rotate.bats", "Exit code 1\nnot ok 1 rotates old logs\n# (in test file "
+                     "test/rotate.bats, line 9)\n#   `[ \"$output\" = \"3 files rotated\" ]' failed")
+               .edit("test/rotate.bats", '  [ "$output" = "3 files rotated" ]', '  [ "$output" = "2 files rotated" ]')
+               .ok("bats test/rotate.bats", "ok 1 rotates old logs\n\n1 test, 0 failures")
+               .stop("Updated the rotate test; it passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_only_change_that_sets_the_test_up_differently_is_a_lesson(git_project, store):
+    session = (Session("bats", git_project, prompt="the rotate test fails")
+               .fail("bats test/rotate.bats", "Exit code 1\nnot ok 1 rotates old logs\n# rotate.sh: line 4: "
+                     "LOG_DIR: unbound variable")
+               .edit("test/rotate.bats", "setup() {\n  load helpers\n}",
+                     "setup() {\n  load helpers\n  export LOG_DIR=\"$BATS_TEST_TMPDIR/logs\"\n}")
+               .ok("bats test/rotate.bats", "ok 1 rotates old logs\n\n1 test, 0 failures")
+               .stop("rotate.sh reads LOG_DIR, which the test never set; setup() now exports it."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'export LOG_DIR="$BATS_TEST_TMPDIR/logs"' in candidate["change"]
