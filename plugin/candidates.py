@@ -21,13 +21,14 @@ itself passed after the change.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 
 from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _REASON, _STOP,
-                      _USER_CAUSE, _WHILE_THERE, _convention_stated, _plain_words, _problem_statement, _prose,
-                      _relevance, _sentences, _stated_fix_clause, _tokens, _users_diagnosis, fix_words_of, split_shared,
-                      stated)
+                      _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words, _problem_statement,
+                      _prose, _relevance, _sentences, _stated_fix_clause, _tokens, _users_diagnosis, fix_words_of,
+                      split_shared, stated)
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _same_target, command_family, command_job, command_key, invocation_change,
                        is_autofix, is_static_check, parse_command, shown_command)
@@ -40,7 +41,8 @@ from .steps import (_addresses, _doing_part, _is_change, _is_check, _is_mcp, _lo
                     _named_invocation, _names_run, _packages, _quoted_in, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
 from .text import one_line
-from .weakening import _DESELECTS, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests, _silences, _tests_run
+from .weakening import (_DESELECTS, _SAID_REBASELINED, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests, _silences,
+                        _tests_run, tests_only)
 
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
@@ -120,6 +122,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if undoing and len(undoing) < len(commands):
         commands = [c for c in commands if c not in undoing]
     invocation = invocation_change(last_failure["target"], resolved_by["target"])
+    # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
+    invocation = [part for part in invocation if not part.startswith("without `")
+                  or part[len("without `"):-1] in chain["failures"][0]["target"]]
     if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
         invocation = [part for part in invocation if not part.startswith("pass `")
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
@@ -143,7 +148,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 is_static_check(failure["target"]) and _silences(hunks)):
             chain["_skip"] = "weakened_test"  # (a linter or type checker told to look away is weakened the same way)
             return None
-    if fix_hunks and not commands and not invocation and _rewrites_only_tests(fix_hunks):
+    if fix_hunks and not commands and not invocation and (_rewrites_only_tests(fix_hunks) or (
+            tests_only(fix_hunks) and any(_SAID_REBASELINED.search(_prose(s)) for s in said["all"]))):
         chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it
         return None
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
@@ -181,9 +187,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (named short: the title has it whole, and the room on a card is the step's)
         before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
+    quoted = frozenset(span.strip() for span in _code_spans(said.get("text") or ""))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
-                      [_diff_text(path, h) for h in hunks[:2]]))
+                      [_diff_text(path, h, quoted=quoted) for h in hunks[:2]]))
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
         steps.append((e["id"], f"change {path}", [f"Changed `{path}` (its content is not stored: an excluded path)."]))
@@ -193,8 +200,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     passing = one_line(shown_command(resolved_by["target"], cwd), 140) if resolved_by["outcome"] == "ok" or \
         chain["kind"] == "error_changed" else command
     if same_job:
+        # and the run the account names after it, in one breath ("`rush install` at the root, then `rush build --to
+        # @acme/web`"): the rest of the way
+        passing_argv = parse_command(resolved_by["target"])["argv"]
+        then = next((shown_command(o["target"], cwd) for o in chain.get("_after") or () for s in said["all"]
+                     if _names_run(passing_argv, s) and _names_run(parse_command(o["target"])["argv"], s)
+                     and command_key(o["target"]) != command_key(resolved_by["target"])), None)
+        then = f"; then `{one_line(then, 100)}`" if then else ""
         steps.append((last, f"use `{passing}` instead",
-                      [f"Run `{passing}` (this project's way to do it), not `{command}`."]))
+                      [f"Run `{passing}` (this project's way to do it), not `{command}`{then}."]))
     elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
         # what changed first, so a card cut to its budget still shows it: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`: `cmake …`"
         changed_run = "; ".join(invocation)
@@ -224,6 +238,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # what the agent and the user said about this problem
     fix_words = fix_words_of(chain, cwd, edits)
     problem_words = _tokens(" ".join([command, shown or ""]))
+    # (and the names inside a dotted or dashed one: "no Testcontainers on its classpath" is about
+    # ``org.testcontainers.containers``)
+    problem_words |= {part for w in problem_words for part in re.split(r"[/.@:_-]", w) if len(part) >= 6} - _STOP
     rivals = chain.get("_rivals") or []
 
     def score(sentence: str) -> int:
@@ -286,7 +303,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         told = [re.sub(r"^\s*(?:[-*>]|\d+\.)\s*", "", line).replace("**", "").strip()
                 for line in (said.get("text") or "").splitlines()
                 if any(n and n in line for n in names) and len(line.split()) >= 4]
-        fixes = [t for t in told[:1] if t not in causes] + fixes
+        # (less the cause it holds, already said: "Tests had no DSN: … Added `X=…` to `.env.test`.")
+        told = [functools.reduce(lambda t, c: t.replace(c, ""), causes, t).strip() for t in told[:1]]
+        fixes = [t for t in told if t] + [f for f in fixes if not any(f in t for t in told)]
     words = fix_words | problem_words
     attempt_words = _tokens(" ".join(tried)) | set(re.findall(r"\d+(?:\.\d+)+", " ".join(tried)))
     helpless = [s for s in said["did_not_help"]
@@ -479,7 +498,8 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         "trigger": f"Reported by the user: {report}",
         "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",
                       "source": f"observation {check['id']}", "observation_id": check["id"]}],
-        "change": "\n".join(_diff_text(path, h) for path, hs in hunks.items() for h in hs[:2]),
+        "change": "\n".join(_diff_text(path, h, quoted=frozenset(s.strip() for s in _code_spans(said.get("text") or "")))
+                             for path, hs in hunks.items() for h in hs[:2]),
         "validation": {"passed": [] if unchecked else [f"`{command}` passed after the change (observation "
                                                        f"{check['id']})"],
                        "not_performed": unchecked or [
@@ -579,6 +599,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             notes.append("self_inflicted")
             _detail(details, "self_inflicted", chain["failure"])
             continue
+        chain["_after"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"] and o["tool"] == "Bash"
+                           and o["outcome"] == "ok"]
         candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
             notes.append(chain.get("_skip") or "no_lesson_stated")

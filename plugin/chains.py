@@ -114,6 +114,10 @@ def find_chains(observations: list[dict], account: str = "",
             if stayed:  # ``timeout 8 celery -A config beat; echo exit=$?`` → ``exit=124``: it started, and stayed up
                 success, kind = dict(later, target=stayed, outcome="ok"), "same_check"
                 break
+            sequenced = _ran_in_sequence(failure, later)
+            if sequenced:  # ``go run ./cmd/server & sleep 2; go run ./cmd/export …; kill %1``, no error in its output
+                success, kind = dict(later, target=sequenced), "same_check"
+                break
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]):
                 if later["outcome"] == "error":
@@ -351,6 +355,27 @@ def _passed_within(failed: str, later: str) -> bool:
         and _program_name(argv[0]) != _program_name(before["argv"][0])
 
 
+def _ran_in_sequence(failure: dict, later: dict) -> str | None:
+    """The step of a passing ``;`` or ``&`` line (``(go run ./cmd/server & sleep 2; go run ./cmd/export …; kill
+    %1)``) that is the check that failed, when nothing in the line's output reads as an error: such a line's exit
+    status is its last step's, so only its output tells whether that step passed."""
+    from .signatures import error_line
+
+    target = later.get("target") or ""
+    if later["outcome"] != "ok" or not re.search(r";|(?<![&>|])&(?![&>])", target) or "||" in target \
+            or "$?" in target:  # (a status the line prints is read where it shows a daemon stayed up)
+        return None
+    body = later.get("body") or ""
+    shown = _raw_error_line(failure)
+    if not body.strip() or error_line(body) or (shown and shown.rstrip("…") in body):
+        return None  # (the error it failed with, back in the output, is the same failure)
+    check = parse_command(failure["target"])["check"]
+    for step in re.split(r"\s*(?:&&|;|(?<![&>|])&(?![&>]))\s*", re.sub(r"[()]", " ", target)):
+        if step.strip() and parse_command(step)["check"] == check:
+            return step.strip()
+    return None
+
+
 def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
     """Whether any of ``changes`` is still in effect once ``later_edits`` are applied (not reverted, not rewritten)."""
     if any(c["tool"] == "Bash" or (c.get("meta") or {}).get("content_withheld") for c in changes):
@@ -474,5 +499,7 @@ def _raw_error_line(failure: dict) -> str | None:
         if after and not after[0].startswith(("#", "at ", "from ")):
             line = f"{line.rstrip()} {after[0].strip()}"
     # (without pytest's "E" or a journal's date, host and process: ``Dec 02 08:12:44 stg-app-1 celery[48211]:``)
-    line = re.sub(r"^(?:E\s+|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+)", "", line.strip())
+    # (or a log line's date and time: ``2026/12/02 06:31:02``, ``2026-12-02T06:31:02.114Z``)
+    line = re.sub(r"^(?:E\s+|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
+                  r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+)", "", line.strip())
     return one_line(line, 160)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 
 from .account import _STOP, _plain_words, _tokens
 from .commands import _TEST_PATH, command_job
@@ -75,13 +76,16 @@ def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
     return {path: [h for h in hunks if h["old"] != h["new"]] for path, hunks in files.items()}
 
 
-def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
-    """A hunk as its changed lines (a card shows the added ones it has room for, `lorebook show` all of them)."""
+def _diff_text(path: str, hunk: dict, limit: int = 720, quoted: frozenset[str] = frozenset()) -> str:
+    """A hunk as its changed lines (a card shows the added ones it has room for, `lorebook show` all of them); the
+    lines the agent's account ``quoted`` come first, as what it called the fix."""
     old = [l for l in hunk["old"].splitlines() if l.strip()]
-    new = [l for l in hunk["new"].splitlines() if l.strip()]
-    removed = [l for l in old if l not in new]
-    added = [l for l in new if l not in old]
-    lines = [f"-{one_line(l, 120)}" for l in removed[:4]] + [f"+{one_line(l, 120)}" for l in added[:10]]
+    new = sorted((l for l in hunk["new"].splitlines() if l.strip()), key=lambda l: l.strip() not in quoted)
+    # (the same line changed in several places, two profiles given one image, is shown once, with its count)
+    removed = Counter(l for l in old if l not in new)
+    added = Counter(l for l in new if l not in old)
+    lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
+        [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
     text = "\n".join(lines)
@@ -135,6 +139,12 @@ def _short_diff(hunk: dict) -> str:
             a_mid, b_mid = (m.strip("'\"; ,") for m in _replaced(a.replace('"', "'"), b.replace('"', "'")))
         if a_mid and b_mid and len(a_mid) <= 40 and len(b_mid) <= 40:
             return f"`{a_mid}` → `{b_mid}`"
+        # text inserted inside one long token (``…foreign_keys(1)&_pragma=journal_mode(WAL)…``): what was inserted
+        p = len(os.path.commonprefix([a, b]))
+        q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+        inserted = b[p:len(b) - q].strip("&,;| ")
+        if p + q == len(a) and 3 <= len(inserted) <= 70:
+            return f"add `{inserted}`"
         return f"`{one_line(b, 70)}`"
     if added:  # what a block holds, not the line that opens it or an import it needs
         return f"add `{one_line(next((l for l in added if not scaffolding(l)), added[0]), 70)}`"
@@ -208,6 +218,27 @@ def _comments_only(edit: dict) -> bool:
     return True
 
 
+# a line that only logs or prints (``Rails.logger.info("[reindex] batch=…")``, ``console.log(x)``, ``dbg!(x)``)
+_LOG_LINE = LazyRegex(r"""(?x)^\s*(?:(?:\w+\.)*(?:logger|log|LOG|Log|logging|console|slog|zap|Logger|tracing)
+                      (?:\.\w+)*\s*[.(!]|(?:print|println|printf|puts|pp|p|eprintln|eprint|dbg)!?[\s(](?!\s*=)|
+                      (?:info|debug|warn|trace|error)!\(|fmt\.(?:Print|Fprint)\w*\(|System\.(?:out|err)\.print|
+                      IO\.(?:puts|inspect)\b|var_dump\(|error_log\()""")
+
+
+def _logging_only(edit: dict, error: str) -> bool:
+    """Whether an edit only adds lines that log or print, none of whose text the error shows: instrumentation, which
+    cannot fix a failing check."""
+    for old, new in _edit_sides(edit):
+        old_lines = {l.strip() for l in old.splitlines()}
+        added = [l for l in new.splitlines() if l.strip() and l.strip() not in old_lines]
+        if not added or any(l.strip() not in {n.strip() for n in new.splitlines()} for l in old.splitlines()) \
+                or not all(_LOG_LINE.match(l) for l in added):
+            return False
+        if any(len(text) >= 4 and text in error for l in added for text in re.findall(r"[\"']([^\"'#{}]+)", l)):
+            return False  # (a check that expects the message to be logged)
+    return True
+
+
 def _relevant_edits(chain: dict, cwd: str | None, context: str,
                     incidental: list[str] = ()) -> tuple[list[dict], list[str]]:
     """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
@@ -251,7 +282,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
                         for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
         if all(_DOC_PATH.search(p) for p in paths) and not named and not dir_named and not building_docs \
-                or _comments_only(edit) and not directive or \
+                or _comments_only(edit) and not directive or _logging_only(edit, error) or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
                 any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):

@@ -138,6 +138,9 @@ _LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "
              "optional", "string", "str", "bytes", "int", "bool", "any", "redacted", "hidden", "secret",
              "password", "token", "env", "environ", "default", "empty", "unset", "set", "present", "missing",
              "ok", "valid", "invalid", "expired", "bearer", "basic", "inherit"}  # (GitHub Actions: secrets: inherit)
+_PROSE_WORDS = {"the", "this", "that", "these", "those", "its", "not", "only", "now", "still", "which", "when",
+                "then", "there", "here", "and", "but", "was", "were", "are", "has", "had", "have", "been", "from",
+                "into", "with", "for"}
 _HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", "sha512:", "md5:", "md5-", "h1:",
                   "blake2b:", "git+", "sha224:")
 
@@ -281,7 +284,10 @@ def _trivial_value(value: str, key: str) -> bool:
     state = _compiled()
     if v.endswith(("[", "(")) or (state["code_ref"].fullmatch(v) and not any(ch.isdigit() for ch in v)):
         return True  # args.password, os.environ["X"], get_token()
-    if v.startswith(("http://", "https://")) and "@" not in v:
+    # an address with no credentials in it (``in-memory://``, ``redis://localhost:6379/0``, ``https://x.test/``)
+    if re.match(r"[A-Za-z][\w+.-]*://", v) and "@" not in v and not re.search(r"(?i)(?:pass|token|secret|key|sig)\w*=", v):
+        return True
+    if low in _PROSE_WORDS:  # "the DSN: the DSN only lives in .env.local" is prose
         return True
     return False
 

@@ -48,6 +48,14 @@ _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-
 _SAID_WEAKENED = LazyRegex(r"(?i)\b(?:test|spec|assertion|check|it)s?\b[^.;]{0,60}\b(?:no longer|stops?|stopped) "
                            r"(?:assert|check|verif|expect|compar)\w*|"
                            r"\b(?:relax|loosen|weaken)(?:ed|s|ing)?\b[^.;]{0,30}\b(?:assert|test|check|expectation|match)")
+# the agent saying the test now expects whatever the code does ("updated it to the current output", "re-baselined
+# the snapshot to match the actual values")
+_SAID_REBASELINED = LazyRegex(r"(?i)\b(?:updat|chang|re-?baselin|regenerat|accept|bless|refresh)\w*\b[^.;]{0,60}?"
+                              r"\bto (?:match )?(?:the |what )?(?:(?:current|actual|new|observed|real) (?:output|value|result|"
+                              r"behaviou?r|number|text|rendering|response)|it (?:now )?(?:prints|returns|outputs|"
+                              r"produces)\b)")
+
+
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
 # ExUnit "left:", pytest's "assert <left> == <right>" (either side)
 _ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+|>\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
@@ -121,17 +129,29 @@ _MOCKED = LazyRegex(r"@(?:MockBean|MockitoBean|Mock|SpyBean)\s+(?:private\s+)?(?
 _TEST_DATA = LazyRegex(r"(?i)(?:^|/)(?:testdata|__snapshots__|fixtures?|golden)/|golden|\.snap$")
 
 
+# a line that is only a value: numbers, quoted text, punctuation (``    33.34``, ``"total": 12.5,``)
+_BARE_VALUE = LazyRegex(r"""^[\s|>]*(?:-?\d[\d.,_:eE+-]*|"[^"]*"|'[^']*'|true|false|null|nil|None)[\s,;:|}\])]*$""")
+
+
+def tests_only(paths) -> bool:
+    """Whether every one of ``paths`` is a test or a test's data."""
+    return bool(paths) and all(_TEST_PATH.search(path) or _TEST_DATA.search(path) for path in paths)
+
+
 def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
     """Whether a change touches nothing but tests and their data, and rewrites what one of them asserts: the code
     under test stayed as it was and the test was made to agree with it. (A test-only fix that is a lesson sets the
     test up differently, an import, a fixture, a marker, and leaves its assertions alone.)"""
-    if not changes or not all(_TEST_PATH.search(path) or _TEST_DATA.search(path) for path in changes):
+    if not tests_only(changes):
         return False
     for hunks in changes.values():
         for hunk in hunks:
-            new_lines = hunk["new"].splitlines()
-            if any(_ASSERTION.search(line) and not _COMMENT_LINE.match(line) and line not in new_lines
-                   for line in hunk["old"].splitlines()):
+            kept = {line.strip() for line in hunk["new"].splitlines()}  # (an assertion moved into a block is kept)
+            removed = [line for line in hunk["old"].splitlines() if line.strip() not in kept and line.strip()]
+            if any(_ASSERTION.search(line) and not _COMMENT_LINE.match(line) for line in removed):
+                return True
+            # a bare value inside an expectation (ppx_expect's ``[%expect {| 33.34 |}]``, a doctest's output line)
+            if _ASSERTION.search(hunk["old"]) and any(_BARE_VALUE.match(line) for line in removed):
                 return True
     return False
 

@@ -2067,3 +2067,125 @@ def test_a_test_only_change_that_sets_the_test_up_differently_is_a_lesson(git_pr
                .stop("rotate.sh reads LOG_DIR, which the test never set; setup() now exports it."))
     (candidate,), _ = _candidates(store, session)
     assert 'export LOG_DIR="$BATS_TEST_TMPDIR/logs"' in candidate["change"]
+
+
+def test_an_expect_block_rewritten_to_the_current_output_is_a_weakened_test(git_project, store):
+    session = (Session("ppx", git_project, prompt="dune runtest fails after my refactor")
+               .fail("dune runtest lib/money", "Exit code 1\nFile \"lib/money/test/test_split.ml\", line 14:\n"
+                     " |  [%expect {|\n-|    33.34\n+|    33.33\n |    33.33 |}]")
+               .edit("lib/money/test/test_split.ml", "  [%expect {|\n    33.34\n    33.33 |}]",
+                     "  [%expect {|\n    33.33\n    33.33 |}]")
+               .ok("dune runtest lib/money", "")
+               .stop("The expect block was out of date after the refactor, so I updated it to the current output."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_golden_file_updated_to_match_the_new_output_is_a_weakened_test(git_project, store):
+    session = (Session("golden", git_project, prompt="the report test fails")
+               .fail("go test ./report/...", "Exit code 1\n--- FAIL: TestMonthlyReport (0.01s)\n"
+                     "    report_test.go:41: output differs from testdata/monthly.golden")
+               .edit("report/testdata/monthly.golden", "Total: 12 orders, 1,204.50 EUR",
+                     "Total: 11 orders, 1,180.20 EUR")
+               .ok("go test ./report/...", "ok  \tacme/report\t0.02s")
+               .stop("Updated the golden file to match the new output; the test passes."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_assertion_moved_into_a_block_is_kept_and_the_block_is_the_lesson(git_project, store):
+    session = (Session("oban", git_project, prompt="the digest worker test fails")
+               .fail("mix test test/digest_worker_test.exs", "Exit code 2\n  1) test schedules one digest\n"
+                     "     Expected a job matching:\n     to be enqueued. Instead found:\n     []\n"
+                     "     code: assert_enqueued worker: DigestWorker, args: %{user_id: user.id}")
+               .edit("test/digest_worker_test.exs",
+                     "    :ok = DigestWorker.enqueue_all()\n    assert_enqueued worker: DigestWorker",
+                     "    Oban.Testing.with_testing_mode(:manual, fn ->\n      :ok = DigestWorker.enqueue_all()\n"
+                     "      assert_enqueued worker: DigestWorker\n    end)")
+               .ok("mix test test/digest_worker_test.exs", "2 tests, 0 failures")
+               .stop("config/test.exs runs Oban inline, so assert_enqueued never sees the job; the test now wraps "
+                     "the call in `Oban.Testing.with_testing_mode(:manual, fn -> ... end)`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Oban.Testing.with_testing_mode(:manual, fn ->" in candidate["change"]
+
+
+def test_dropping_a_flag_an_attempt_added_is_no_part_of_the_fix(git_project, store):
+    session = (Session("quarkus", git_project, prompt="mvn verify dies on the VPN")
+               .fail("./mvnw verify -pl catalog", "Exit code 1\nERROR Failed to pull image: docker.io/postgres:14")
+               .fail("./mvnw verify -pl catalog -Dquarkus.devservices.timeout=300s",
+                     "Exit code 1\nERROR Failed to pull image: docker.io/postgres:14")
+               .edit("catalog/src/main/resources/application.properties", "%test.quarkus.hibernate-orm.x=1",
+                     "%test.quarkus.hibernate-orm.x=1\n"
+                     "%test.quarkus.datasource.devservices.image-name=mirror.acme.internal/library/postgres:14")
+               .ok("./mvnw verify -pl catalog", "[INFO] BUILD SUCCESS")
+               .stop("Bumping `-Dquarkus.devservices.timeout=300s` did not help; docker.io is unreachable on the "
+                     "VPN, so Dev Services now pulls from the internal mirror."))
+    (candidate,), _ = _candidates(store, session)
+    assert "image-name=mirror.acme.internal" in candidate["change"]
+    assert "timeout=300s" not in candidate["change"]
+
+
+def test_an_edit_that_only_adds_a_log_line_is_no_fix(git_project, store):
+    session = (Session("redis", git_project, prompt="spec/jobs fails locally")
+               .fail("bundle exec rspec spec/jobs", "Exit code 1\n  Redis::CannotConnectError:\n    Error connecting "
+                     "to Redis on localhost:6379 (Errno::ECONNREFUSED)\n  # ./app/jobs/reindex_search_job.rb:18")
+               .edit("app/jobs/reindex_search_job.rb", "    batch = SearchBatch.find(batch_id)",
+                     "    batch = SearchBatch.find(batch_id)\n"
+                     '    Rails.logger.info("[reindex] batch=#{batch_id} size=#{batch.size}")')
+               .ok("docker compose up -d redis", " ✔ Container shelfie-redis-1  Started")
+               .ok("bundle exec rspec spec/jobs", "9 examples, 0 failures")
+               .stop("Redis wasn't running: `docker compose up -d redis` first. I also added an info log line."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docker compose up -d redis" in candidate["change"] and "logger" not in candidate["change"]
+
+
+def test_a_convention_names_the_run_the_account_gives_after_it(git_project, store):
+    session = (Session("rush", git_project, prompt="install deps and build the web app")
+               .fail("cd apps/web && pnpm install", "Exit code 1\nERROR: This repository is managed by Rush. Do not "
+                     'run "pnpm install" in a project folder.')
+               .ok("rush install", "Rush install finished successfully.")
+               .ok("rush build --to @acme/web", '"@acme/web" completed successfully')
+               .stop("Dependencies here go through Rush: `rush install` at the root, then `rush build --to "
+                     "@acme/web`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `rush install` (this project's way to do it), not `pnpm install`; then `rush build --to @acme/web`." \
+        in candidate["change"]
+
+
+def test_a_check_that_passed_as_one_step_of_a_sequence_with_no_error_in_its_output(git_project, store):
+    session = (Session("wal", git_project, prompt="the export fails with database is locked while the server runs")
+               .fail("go run ./cmd/export --out /tmp/export.csv",
+                     "Exit code 1\n2026/12/02 06:31:02 export: query visits: database is locked (5) (SQLITE_BUSY)")
+               .edit("internal/db/db.go", 'sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)")',
+                     'sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)&_pragma=journal_mode(WAL)")')
+               .ok("go build ./... && (go run ./cmd/server & sleep 2; go run ./cmd/export --out /tmp/export.csv; "
+                   "kill %1)", "2026/12/02 06:33:40 listening on :8080\n2026/12/02 06:33:42 export: wrote 18342 rows")
+               .stop("Added `_pragma=journal_mode(WAL)` to the DSN."))
+    (candidate,), _ = _candidates(store, session)
+    assert "— add `_pragma=journal_mode(WAL)`" in candidate["title"]
+    assert "fails with export: query visits: database is locked" in candidate["title"]
+    failing = (Session("wal2", git_project)
+               .fail("go run ./cmd/export", "Exit code 1\nexport: query visits: database is locked (5) (SQLITE_BUSY)")
+               .edit("internal/db/db.go", "a := 1", "a := 2")
+               .ok("go run ./cmd/server & sleep 2; go run ./cmd/export; kill %1",
+                   "listening on :8080\nexport: query visits: database is locked (5) (SQLITE_BUSY)")
+               .stop("Done."))
+    assert _candidates(store, failing)[0] == []
+
+
+def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
+    from lorebook.edits import _short_diff
+
+    assert _short_diff({"old": 'conn, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)")',
+                        "new": 'conn, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(1)'
+                               '&_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)")'}) == \
+        "add `_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)`"
+
+
+def test_the_same_line_changed_in_two_places_is_shown_once_with_its_count():
+    from lorebook.edits import _diff_text
+
+    hunk = {"old": '  "preview": { "image": "xcode-15" },\n  "production": { "image": "xcode-15" }',
+            "new": '  "preview": { "image": "xcode-16" },\n  "production": { "image": "xcode-16" }'}
+    assert _diff_text("eas.json", {"old": '"image": "xcode-15"\n"image": "xcode-15"',
+                                   "new": '"image": "xcode-16"\n"image": "xcode-16"'}) == \
+        'eas.json:\n-"image": "xcode-15" (×2)\n+"image": "xcode-16" (×2)'
+    assert _diff_text("eas.json", hunk).count("+") == 2

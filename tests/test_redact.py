@@ -278,3 +278,17 @@ def test_an_ordinary_echo_or_a_variable_written_to_a_file_is_kept(line):
 ])
 def test_a_masked_password_or_a_relative_path_is_no_secret(line):
     assert redact(line) == line
+
+
+@pytest.mark.parametrize("text", [
+    "add MESSENGER_TRANSPORT_DSN=in-memory:// to .env.test",
+    "CACHE_DSN=redis://localhost:6379/0",
+    "Tests had no DSN: the DSN only lives in .env.local",
+])
+def test_an_address_without_credentials_and_prose_after_a_key_are_no_secrets(text):
+    assert redact(text) == text
+
+
+def test_an_address_with_credentials_is_still_a_secret():
+    assert "hunter2" not in redact("DATABASE_DSN=postgres://app:hunter2xyz@db/app")
+    assert "abc123def456" not in redact("SENTRY_DSN=https://abc123def456@o1.ingest.sentry.io/1")
