@@ -34,7 +34,7 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"add(?:ed|ing)|remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
                   r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing)|now (?:uses|reads|sets|maps|"
                   r"declares|imports|opens|initialises|initializes)|switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
-                  r"works?)\b|修复|改为|添加|設定")
+                  r"works?|activat(?:e|ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
                            r"made no difference|(?:did not|didn't) make (?:a|any) difference|changed nothing|"
@@ -136,7 +136,11 @@ def _sentences(text: str) -> list[str]:
         return f"\x00{len(spans) - 1}\x00"
 
     text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text or "")
-    text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n([^\n`]+)\n```", r": `\1`", text)
+    # a fenced block is code, line by line, never split inside (``eval $(opam env --switch=. --set-switch)``); after
+    # a colon it is what the sentence introduces
+    text = re.sub(r"(:?)[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n((?:[^\n`]*\n)+?)```",
+                  lambda m: (": " if m.group(1) else "\n") + "; ".join(
+                      f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text)
     held = re.sub(r"`[^`\n]+`", hold, _drop_proposals(text))
     parts = [re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], part)
              for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held)]

@@ -32,8 +32,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _same_target, command_family, command_job, command_key, invocation_change,
                        is_autofix, is_static_check, parse_command, shown_command)
-from .edits import (_CONFIG_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text, _diff_text, _named_in,
-                    _rel, _relevant_edits, _short_diff, net_changes)
+from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text,
+                    _diff_text, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
@@ -54,6 +54,15 @@ def _problem_words(chain: dict) -> set[str]:
     """The words of a chain's problem: its command and its error line."""
     failure = chain["failure"]
     return _tokens(command_key(failure["target"]) + " " + (_raw_error_line(failure) or ""))
+
+
+def _unlabelled(sentence: str) -> str:
+    """A sentence without its "Cause:" or "Fix:" label, a word after it capitalised ("Fix: activate …" → "Activate …")."""
+    label = re.match(r"(?i)(?:(?:the )?(?:root )?cause|(?:the )?fix|solution)\s*:\s+(?=\S)", sentence)
+    if not label:
+        return sentence
+    rest = sentence[label.end():]
+    return rest[:1].upper() + rest[1:] if re.match(r"[a-z]+ ", rest) else rest
 
 
 def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
@@ -128,6 +137,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
         invocation = [part for part in invocation if not part.startswith("pass `")
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
+    if not fix_hunks and not commands and invocation and all(p.startswith("without `") for p in invocation) and all(
+            _ENVIRONMENT_FAILURE.search(f.get("error_text") or "") for f in chain["failures"]):
+        # a host that was unreachable, a network that dropped: leaving a flag out is no answer to it; it came back
+        chain["_skip"] = "flaky_failure"
+        return None
     if fix_hunks and invocation and _quoted_in(resolved_by["target"], said.get("text", "")):
         # the agent quotes the changed run as what worked: an edit of a file neither the error names nor a tool
         # reads, that shares no word with the error (``src/styles/sidebar.css``, asked for beside the build), is the
@@ -141,7 +155,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if path not in aside}
     failed_check = parse_command(last_failure["target"])["check"]
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
-    prep = [p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check]
+    # (nor the check's target run whole: ``go test ./internal/http/...`` after ``… -run TestUsers`` failed)
+    prep = [p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check
+            and not (command_family(p) == command_family(last_failure["target"])
+                     and _same_target(last_failure["target"], p))]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
         if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])) or (
@@ -316,6 +333,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if not causes and user_causes:  # the agent only said what it did: the user's report says why
         causes = [_users_diagnosis(user_causes[0])]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
+    # (its "Cause:" and "Fix:" labels are the card's own: "Cause and fix: Cause: …" says it twice)
+    summary_parts = [_unlabelled(p) for p in summary_parts]
     if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
         summary_parts.append(helpless[0])
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (

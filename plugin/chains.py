@@ -338,8 +338,10 @@ def _changed_step_within(failed: str, later: str) -> str | None:
 def _ran_as_a_step(failed: str, later: str) -> bool:
     """Whether the very check that failed is one step of the ``&&`` line ``later`` (``go build ./... && go test
     ./...`` after ``go test ./...`` failed)."""
-    check = parse_command(failed)["check"]
-    return any(parse_command(step)["check"] == check for step in _and_steps(later))
+    check, family = parse_command(failed)["check"], command_family(failed)
+    # (or that check's target run whole: ``go test ./internal/http/...`` runs the ``-run TestUsers`` that failed)
+    return any(parse_command(step)["check"] == check or command_family(step) == family and _same_target(failed, step)
+               for step in _and_steps(later))
 
 
 def _passed_within(failed: str, later: str) -> bool:
@@ -392,6 +394,12 @@ def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
 _GENERIC_SIGNATURE = LazyRegex(r"(?i)exit (?:code|status) \d+$")
 
 
+_GENERIC_ERRORS = {"Error", "Exception", "TypeError", "ValueError", "RuntimeError", "AssertionError", "KeyError",
+                   "AttributeError", "NameError", "ReferenceError", "SyntaxError", "IndexError", "OSError", "IOError",
+                   "ArgumentError", "StandardError", "NoMethodError", "IllegalArgumentException",
+                   "IllegalStateException", "NullPointerException", "RangeError"}
+
+
 def _same_error(a: dict, b: dict) -> bool:
     """Whether two failures report the same error: the same signature, and, when the signature says no more than
     the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
@@ -400,7 +408,8 @@ def _same_error(a: dict, b: dict) -> bool:
         # ``RedisClient::CannotConnectError`` the full log ended on)
         named = [set(re.findall(r"\b(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)\b", f.get("error_text") or ""))
                  for f in (a, b)]
-        return bool(named[0] & named[1]) and not (named[0] ^ named[1])
+        # (a class every runtime raises for anything, ``TypeError``, says nothing of which error it is)
+        return bool((named[0] & named[1]) - _GENERIC_ERRORS) and not (named[0] ^ named[1])
     if not _GENERIC_SIGNATURE.search(a.get("error_signature") or ""):
         return True
     line_a, line_b = (re.sub(r"\d+(?:\.\d+)*", "N", _raw_error_line(f) or "") for f in (a, b))

@@ -70,7 +70,7 @@ _JOBS = (
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
                 r"[\w.-]+\s+plugins?\s+(?:install|add))(?![\w-])|^yarn$"),
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
-              r"tsc|webpack|vite\s+build)(?![\w-])"),
+              r"tsc|webpack|vite\s+build|sphinx-build|(?:mkdocs|jekyll|mdbook|zola)\s+build)(?![\w-])"),
     ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
              r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))(?![\w-])"),
 )

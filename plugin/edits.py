@@ -176,6 +176,8 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"Temporary failure in name resolution|Could not resolve host|Connection reset by peer|TLS handshake timeout|"
     r"i/o timeout|502 Bad Gateway|503 Service Unavailable|504 Gateway Time-?out|429 Too Many Requests|"
     r"network is unreachable|spurious network error|socket error|"
+    # a host an ssh-driven tool could not reach (ansible's ``fatal: [web-2]: UNREACHABLE!``)
+    r"\bUNREACHABLE!|ssh: connect to host \S+ port \d+: (?:Connection timed out|No route to host)|"
     # a port another process holds: no source edit frees it
     r"Address already in use|\bEADDRINUSE\b|"
     # a download that timed out ("Operation timed out after 30000 milliseconds ... while requesting https://…"), not
@@ -226,13 +228,13 @@ _LOG_LINE = LazyRegex(r"""(?x)^\s*(?:(?:\w+\.)*(?:logger|log|LOG|Log|logging|con
 
 
 def _logging_only(edit: dict, error: str) -> bool:
-    """Whether an edit only adds lines that log or print, none of whose text the error shows: instrumentation, which
-    cannot fix a failing check."""
+    """Whether an edit only adds or rewrites lines that log or print, none of whose text the error shows:
+    instrumentation, which cannot fix a failing check."""
     for old, new in _edit_sides(edit):
-        old_lines = {l.strip() for l in old.splitlines()}
+        old_lines, new_lines = {l.strip() for l in old.splitlines()}, {l.strip() for l in new.splitlines()}
         added = [l for l in new.splitlines() if l.strip() and l.strip() not in old_lines]
-        if not added or any(l.strip() not in {n.strip() for n in new.splitlines()} for l in old.splitlines()) \
-                or not all(_LOG_LINE.match(l) for l in added):
+        removed = [l for l in old.splitlines() if l.strip() and l.strip() not in new_lines]
+        if not added or not all(_LOG_LINE.match(l) for l in added + removed):
             return False
         if any(len(text) >= 4 and text in error for l in added for text in re.findall(r"[\"']([^\"'#{}]+)", l)):
             return False  # (a check that expects the message to be logged)
@@ -263,7 +265,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                                                 for p in paths):
             unrelated.extend(paths)  # an install reads the manifests, never the source: ``src/server.ts`` is no fix
             continue
-        if environment and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
+        # (named by the environment's error line itself: a playbook's "TASK [nginx : template nginx.conf]" above an
+        # unreachable host is its progress, not the error)
+        if environment and not any(_named_in(p, "\n".join(environment)) for p in paths) \
+                and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
                 and not _touches_environment_error(edit, environment):
             unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
             continue

@@ -81,7 +81,10 @@ def _whole_sentences(text, limit: int) -> str:
     if len(text) <= limit:
         return text
     kept = ""
-    for sentence in re.split(r"(?<=[.!?。])\s+", text):
+    spans: list[str] = []  # (a sentence never ends inside a code span: `opam env --switch=. --set-switch`)
+    held = re.sub(r"`[^`]*`", lambda m: spans.append(m.group(0)) or f"\x00{len(spans) - 1}\x00", text)
+    for sentence in re.split(r"(?<=[.!?。])\s+", held):
+        sentence = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], sentence)
         if kept and len(kept) + 1 + len(sentence) > limit:
             break
         kept = f"{kept} {sentence}".strip()

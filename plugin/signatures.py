@@ -108,7 +108,7 @@ def error_line(text: str) -> str | None:
     if len(lines) > 400:  # the error is near the end, or in the first lines of a short failure
         lines = lines[:100] + lines[-300:]
     for raw in lines:
-        line = raw.strip()
+        line = raw.strip().lstrip("│┃╷╵ ")  # (terraform's boxed diagnostics: ``│ Error: Unsupported argument``)
         if not line or len(line) > 2000 or line.startswith(("Traceback (most recent call last)", "During handling")):
             continue
         if line.startswith("Exit code ") and state["exit"].match(line):

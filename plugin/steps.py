@@ -221,7 +221,9 @@ _REPORTS_FAILURE = LazyRegex(
     r"^E\s+[\w.]*(?:Error|Exception)\b|Import(?:Error)? while (?:loading|importing)|"
     r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b|"
     # rspec's and minitest's failure lines, a class of error named on its own line (``RedisClient::CannotConnectError:``)
-    r"\bFailure/Error:|^\s*(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception):\s*$")
+    r"\bFailure/Error:|^\s*(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception):\s*$|"
+    # a warning made an error (sphinx ``-W``), a build tool's verdict
+    r"\btreated as (?:an )?errors?\b|^No module named\b|\bBUILD FAILURE\b|^Build failed\b")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 

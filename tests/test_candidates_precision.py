@@ -2189,3 +2189,85 @@ def test_the_same_line_changed_in_two_places_is_shown_once_with_its_count():
                                    "new": '"image": "xcode-16"\n"image": "xcode-16"'}) == \
         'eas.json:\n-"image": "xcode-15" (×2)\n+"image": "xcode-16" (×2)'
     assert _diff_text("eas.json", hunk).count("+") == 2
+
+
+def test_a_docs_build_piped_into_tail_that_still_reports_a_warning_as_error_failed(git_project, store):
+    session = (Session("sphinx", git_project, prompt="the docs build fails")
+               .fail("uv run sphinx-build -W -b html docs docs/_build/html", "Exit code 1\nWarning, treated as error:\n"
+                     "docs/api.rst:4:autodoc: failed to import module 'kite.transport'")
+               .ok("rm -rf docs/_build && uv run sphinx-build -W -b html docs docs/_build/html 2>&1 | tail -3",
+                   "Warning, treated as error:\ndocs/api.rst:4:autodoc: failed to import module 'kite.transport';\n"
+                   "No module named 'httpx'")
+               .edit("docs/conf.py", 'extensions = ["sphinx.ext.autodoc"]',
+                     'extensions = ["sphinx.ext.autodoc"]\nautodoc_mock_imports = ["httpx"]')
+               .ok("uv run sphinx-build -W -b html docs docs/_build/html 2>&1 | tail -3", "build succeeded.")
+               .stop("**Tried first:** `rm -rf docs/_build`, which did not help.\n\n"
+                     "**Fix:** `autodoc_mock_imports = [\"httpx\"]` in `docs/conf.py`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'autodoc_mock_imports = ["httpx"]' in candidate["change"] and "rm -rf" not in candidate["change"]
+
+
+def test_a_fenced_block_is_read_line_by_line_and_a_fix_label_is_the_cards_own():
+    said = stated("Fix: activate the local switch and install the deps into it:\n\n```\n"
+                  "eval $(opam env --switch=. --set-switch)\nopam install . --deps-only --yes\n```")
+    assert said["fix"] == ["Fix: activate the local switch and install the deps into it: "
+                           "`eval $(opam env --switch=. --set-switch)`; `opam install . --deps-only --yes`"]
+    from lorebook.candidates import _unlabelled
+
+    assert _unlabelled(said["fix"][0]).startswith("Activate the local switch")
+    assert _unlabelled("Cause: `kite.transport` imports httpx") == "`kite.transport` imports httpx"
+    assert _unlabelled("src/gen was stale") == "src/gen was stale"
+
+
+def test_a_filtered_test_run_passes_when_its_package_passes_whole(git_project, store):
+    session = (Session("echo", git_project, prompt="GET /users/ returns 404")
+               .fail("go test ./internal/http/... -run TestUsers", "Exit code 1\n--- FAIL: TestUsersList (0.00s)\n"
+                     "    users_test.go:48: Error: Not equal: expected: 200 actual  : 404")
+               .edit("internal/http/server.go", "\te.HideBanner = true",
+                     "\te.HideBanner = true\n\te.Pre(middleware.RemoveTrailingSlash())")
+               .ok("go test ./internal/http/... && go vet ./...", "ok  \tacme/rollcall/internal/http\t0.022s")
+               .stop("Echo matches routes exactly, so `/users/` didn't match `/users`; added "
+                     "`e.Pre(middleware.RemoveTrailingSlash())`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["verified"] == 1 and "$ go test" not in candidate["change"]
+    assert "e.Pre(middleware.RemoveTrailingSlash())" in candidate["change"]
+
+
+def test_a_template_named_by_a_playbooks_progress_is_no_fix_for_an_unreachable_host(git_project, store):
+    session = (Session("ansible", git_project, prompt="bump worker_connections to 4096 and roll it out")
+               .fail("ansible-playbook -i inventories/prod site.yml --limit web --check --diff",
+                     "Exit code 4\nTASK [nginx : template nginx.conf] ****\nfatal: [web-2]: UNREACHABLE! => "
+                     '{"msg": "ssh: connect to host 10.20.3.12 port 22: Connection timed out"}')
+               .edit("roles/nginx/templates/nginx.conf.j2", "worker_connections 1024;", "worker_connections 4096;")
+               .ok("ansible-playbook -i inventories/prod site.yml --limit web --diff", "changed: [web-2]")
+               .stop("web-2 was rebooting after a kernel patch; once it was back the playbook ran cleanly."))
+    assert _candidates(store, session) == ([], ["flaky_failure"])
+
+
+def test_two_type_errors_with_different_messages_are_two_problems(git_project, store):
+    session = (Session("express5", git_project, prompt="upgrade express to v5")
+               .fail("pnpm test", "Exit code 1\nTypeError: Missing parameter name at 1: https://git.new/pathToRegexpError")
+               .edit("src/app.js", "app.all('*', proxyHandler);", "app.all('/{*splat}', proxyHandler);")
+               .fail("pnpm test", "Exit code 1\n  ✖ normalises paging\n    TypeError: Cannot set property query of "
+                     "#<IncomingMessage> which has only a getter\n    at normalisePaging (src/middleware/paging.js:9:13)")
+               .edit("src/middleware/paging.js", "  req.query = { ...req.query, limit };",
+                     "  res.locals.query = { ...req.query, limit };")
+               .ok("pnpm test", "ℹ pass 6\nℹ fail 0")
+               .stop("1. A bare `*` is invalid in path-to-regexp v8: the catch-all is now `/{*splat}`.\n"
+                     "2. `req.query` is a read-only getter in Express 5, so paging writes `res.locals.query`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2 and "/{*splat}" in candidates[0]["change"]
+    assert "res.locals.query" in candidates[1]["change"]
+
+
+def test_a_log_call_rewritten_is_no_fix(git_project, store):
+    session = (Session("buf", git_project, prompt="go test fails after I pulled main")
+               .fail("go test ./...", "Exit code 1\ninternal/gateway/gateway.go:27:14: undefined: "
+                     "ordersv1.RegisterOrderServiceHandlerFromEndpoint")
+               .edit("internal/server/server.go", '\tlog.Printf("grpc listening on %s", addr)',
+                     '\tslog.Info("grpc server listening", "addr", addr)')
+               .ok("buf generate", "")
+               .ok("go test ./...", "ok  \tacme/orders/internal/gateway\t0.231s")
+               .stop("The generated stubs under gen/ were stale; `buf generate` regenerated them."))
+    (candidate,), _ = _candidates(store, session)
+    assert "buf generate" in candidate["change"] and "slog" not in candidate["change"]

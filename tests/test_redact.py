@@ -292,3 +292,8 @@ def test_an_address_without_credentials_and_prose_after_a_key_are_no_secrets(tex
 def test_an_address_with_credentials_is_still_a_secret():
     assert "hunter2" not in redact("DATABASE_DSN=postgres://app:hunter2xyz@db/app")
     assert "abc123def456" not in redact("SENTRY_DSN=https://abc123def456@o1.ingest.sentry.io/1")
+
+
+def test_terraforms_boxed_diagnostic_is_the_error_line():
+    text = "╷\n│ Error: Unsupported argument\n│\n│   on main.tf line 31\n╵\nERRO[0004] 1 error occurred:\n\t* exit status 1"
+    assert error_signature(text) == "Error: Unsupported argument"

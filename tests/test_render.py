@@ -338,3 +338,10 @@ def test_a_file_whose_change_only_removed_lines_shows_what_it_removed():
     change = "tests/CMakeLists.txt:\n-enable_testing()\nCMakeLists.txt:\n+enable_testing()\n-add_subdirectory(tests)"
     assert _change_text(change, compact=True, limit=200) == \
         "tests/CMakeLists.txt: -enable_testing(); CMakeLists.txt: +enable_testing()"
+
+
+def test_a_card_never_ends_a_sentence_inside_a_code_span():
+    from lorebook.render import _whole_sentences
+
+    text = "Activate the local switch: `eval $(opam env --switch=. --set-switch)` first. " + "More words here. " * 20
+    assert _whole_sentences(text, 90) == "Activate the local switch: `eval $(opam env --switch=. --set-switch)` first."
