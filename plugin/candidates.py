@@ -21,6 +21,7 @@ itself passed after the change.
 """
 from __future__ import annotations
 
+import difflib
 import functools
 import os
 import re
@@ -37,8 +38,9 @@ from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lin
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
-from .steps import (_addresses, _doing_part, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome,
-                    _named_invocation, _names_run, _packages, _quoted_in, _through_pipe, _upstream_sync, _way_sentences)
+from .steps import (_addresses, _all_skipped, _doing_part, _is_change, _is_check, _is_mcp, _logged_failure,
+                    _mcp_outcome, _named_invocation, _names_run, _packages, _quoted_in, _through_pipe, _upstream_sync,
+                    _way_sentences)
 from .store import Store
 from .text import one_line
 from .weakening import (_DESELECTS, _SAID_REBASELINED, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests, _silences,
@@ -54,6 +56,19 @@ def _problem_words(chain: dict) -> set[str]:
     """The words of a chain's problem: its command and its error line."""
     failure = chain["failure"]
     return _tokens(command_key(failure["target"]) + " " + (_raw_error_line(failure) or ""))
+
+
+def _mistyped(invocation: list[str], error: str) -> bool:
+    """Whether an invocation change only corrects a mistyped value the error says does not exist (``--specific=
+    02_user.js`` → ``02_users.js`` after 'the specific seed "02_user.js" does not exist')."""
+    passed = [p[len("pass `"):-1] for p in invocation if p.startswith("pass `")]
+    dropped = [p[len("without `"):-1] for p in invocation if p.startswith("without `")]
+    if len(passed) != 1 or len(dropped) != 1 or len(invocation) != 2:
+        return False
+    (new_key, _, new), (old_key, _, old) = passed[0].rpartition("="), dropped[0].rpartition("=")
+    return new_key == old_key and len(old) >= 5 and old in error and difflib.SequenceMatcher(None, old, new).ratio() \
+        >= 0.8 and bool(re.search(r"(?i)does not exist|doesn't exist|not found|no such|unknown|cannot find|"
+                                  r"could not find|did you mean", error))
 
 
 def _unlabelled(sentence: str) -> str:
@@ -137,6 +152,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
         invocation = [part for part in invocation if not part.startswith("pass `")
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
+    if not fix_hunks and not commands and _mistyped(invocation, " ".join(f.get("error_text") or "" for f in chain["failures"])):
+        chain["_skip"] = "self_inflicted"  # ``--specific=02_user.js`` for ``02_users.js``: a typo put right
+        return None
     if not fix_hunks and not commands and invocation and all(p.startswith("without `") for p in invocation) and all(
             _ENVIRONMENT_FAILURE.search(f.get("error_text") or "") for f in chain["failures"]):
         # a host that was unreachable, a network that dropped: leaving a flag out is no answer to it; it came back
@@ -587,7 +605,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     session = store.get_session(session_id)
     if session is None:
         return [], ["unknown_session"]
-    observations = [_mcp_outcome(_logged_failure(_through_pipe(o))) for o in store.session_observations(session_id)]
+    observations = [_mcp_outcome(_logged_failure(_all_skipped(_through_pipe(o))))
+                    for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
     said = stated(last_message)
     said["text"] = last_message or ""

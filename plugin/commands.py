@@ -303,6 +303,9 @@ def command_job(command: str) -> str | None:
         return "test"  # ``nim c -r tests/test_duration.nim``: a test file compiled and run
     if parsed["runner"] and parsed["argv"][:1] and parsed["argv"][0] in _SUBCOMMAND_JOBS:
         return _SUBCOMMAND_JOBS[parsed["argv"][0]]  # a script run by a runner: ``hatch run test -n auto``
+    environment = re.search(r"(\w+):$", parsed["runner"])
+    if environment and environment.group(1) in _SUBCOMMAND_JOBS:
+        return _SUBCOMMAND_JOBS[environment.group(1)]  # an environment's script: ``hatch run test:cov``
     # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
     words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
     if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
@@ -318,7 +321,8 @@ def command_job(command: str) -> str | None:
         return job  # a task runner's ``test:cljs`` (bb, npm scripts): its first part
     code = _interpreter_code(parsed["argv"])  # ``Rscript -e 'devtools::test()'``: what it calls
     if code is not None:
-        return "test" if re.search(r"(?i)(?:^|[\W_])test", code) else None
+        # (a test call, ``devtools::test()``, ``Pkg.test()``: not a library it loads, ``require "rack/test"``)
+        return "test" if re.search(r"(?i)(?:^|[\W_])test\w*\s*\(|\b(?:unit|py)test\b", code) else None
     job = _SUBCOMMAND_JOBS.get(words[0])
     if job is None and re.fullmatch(r"[a-z]+(build|test)", words[0]):
         return "build" if words[0].endswith("build") else "test"  # ``cargo zigbuild``, ``cargo nextest``

@@ -123,7 +123,10 @@ def _short_diff(hunk: dict) -> str:
     # a line that only gained a separator to make room for the next one (``"supportsTablet": true,``) is no change
     punct = {l.rstrip(",;") for l in old}
     removed = [l for l in old if l not in new and not any(n.rstrip(",;") == l.rstrip(",;") for n in new)]
-    added = [l for l in new if l not in old and l.rstrip(",;") not in punct]
+    # (nor one that was part of a removed line, now on its own: ``imports: [A.forFeature([Order])],`` →
+    # ``A.forFeature([Order]),``)
+    added = [l for l in new if l not in old and l.rstrip(",;") not in punct
+             and not (len(l) >= 12 and any(l.rstrip(",;") in r for r in removed))]
     if len(removed) == 1 and len(added) == 1:
         a, b = removed[0], added[0]
         if len(a) + len(b) <= 60:
@@ -160,10 +163,16 @@ def _rel(path: str, cwd: str | None) -> str:
 
 
 def _named_in(path: str, text: str) -> bool:
+    """Whether ``text`` names the file: by its path, its name, its stem, or the class its stem spells
+    (``orders.module.ts`` by ``OrdersModule``, ``user_service.py`` by ``UserService``)."""
     base = os.path.basename(path)
     stem = os.path.splitext(base)[0]
     text = text or ""
-    return base in text or path in text or (len(stem) >= 4 and re.search(rf"\b{re.escape(stem)}\b", text) is not None)
+    if base in text or path in text or (len(stem) >= 4 and re.search(rf"\b{re.escape(stem)}\b", text) is not None):
+        return True
+    parts = re.split(r"[._-]", stem)
+    return len(parts) >= 2 and all(len(p) >= 3 and p.isalpha() for p in parts) and \
+        re.search(rf"\b{''.join(p.capitalize() for p in parts)}\b", text) is not None
 
 
 MAX_UNNAMED_FILES = 3
@@ -241,6 +250,21 @@ def _logging_only(edit: dict, error: str) -> bool:
     return True
 
 
+# a package's description for people: what it says, who wrote it, where it lives
+_METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|maintainers?|homepage|repository|
+                           keywords|categories|license|readme|documentation|contributors)[\"']?\s*[:=]""")
+
+
+def _metadata_only(edit: dict) -> bool:
+    """Whether an edit changes only a package's descriptive fields (``description = "…"``): no build reads them."""
+    for old, new in _edit_sides(edit):
+        old_lines, new_lines = old.splitlines(), new.splitlines()
+        changed = [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
+        if not changed or not all(_METADATA_LINE.match(l) for l in changed if l.strip()):
+            return False
+    return True
+
+
 def _relevant_edits(chain: dict, cwd: str | None, context: str,
                     incidental: list[str] = ()) -> tuple[list[dict], list[str]]:
     """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
@@ -287,7 +311,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
                         for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
         if all(_DOC_PATH.search(p) for p in paths) and not named and not dir_named and not building_docs \
-                or _comments_only(edit) and not directive or _logging_only(edit, error) or \
+                or _comments_only(edit) and not directive or _logging_only(edit, error) or _metadata_only(edit) or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
                 any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):

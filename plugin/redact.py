@@ -366,6 +366,12 @@ def _redact_assignment(match: re.Match) -> str:
             return _redact_inside(match, quote, value)
         return match.group(0)
     secret = False
+    # a key a sentence names ("nothing provided that token: OrdersModule now registers it") is prose, when what
+    # follows it is a word, not a random string
+    prose = re.search(r"(?i)\b(?:the|that|this|a|an|no|its|each|which|every|your|our|my)\s+$",
+                      match.string[max(0, match.start() - 12):match.start("key")])
+    if kind == "strong" and prose and value.isalpha() and not looks_random(value, min_length=12, allow_hex=True):
+        kind = "weak"
     if kind == "strong":  # (a code span with words in it is a command: "All tests pass: `prove -lr t/`")
         secret = not _trivial_value(value, key) and (bool(quote) or " " not in value) \
             and not (quote == "`" and " " in value.strip())

@@ -111,7 +111,10 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     # an added line that only moved a bracket or a comma of a removed one (``(libraries yojson unix))`` →
     # ``(libraries yojson unix)``, to make room for the next line) says nothing of its own
     removed = {_bare(line) for line in lines if re.match(r"-(?!-)", line)}
-    reshaped = {line for line in lines if re.match(r"\+(?!\+)", line) and _bare(line) in removed}
+    # (or that was part of a removed line, now on a line of its own: ``imports: [A.forFeature([Order])],`` →
+    # ``A.forFeature([Order]),``)
+    reshaped = {line for line in lines if re.match(r"\+(?!\+)", line) and (_bare(line) in removed or len(
+        _bare(line)) >= 12 and any(_bare(line) in r for r in removed))}
     parts: dict[str, list[str]] = {}  # file header (or "") -> its lines, in order of first appearance
     header = ""
     for line in lines:

@@ -36,7 +36,8 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       r"contains|includes)\(|\bstart_with\b|\bend_with\b|\binclude\(|toStartWith|toEndWith")
 # (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
 # (and XCTest's ``XCTAssertEqual``, rackunit's ``(check-equal? …)``)
-_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*)\b|\(check-[\w?-]+|"
+_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*|raises|toThrow\w*|"
+                       r"raise_error|throws?_?[Ee]rror)\b|\(check-[\w?-]+|"
                        r"^\s*\[\[?\s.*\s\]\]?\s*$")
 # a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
 _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true|"

@@ -2271,3 +2271,74 @@ def test_a_log_call_rewritten_is_no_fix(git_project, store):
                .stop("The generated stubs under gen/ were stale; `buf generate` regenerated them."))
     (candidate,), _ = _candidates(store, session)
     assert "buf generate" in candidate["change"] and "slog" not in candidate["change"]
+
+
+def test_an_expected_exception_widened_to_any_exception_is_a_weakened_test(git_project, store):
+    session = (Session("raises", git_project, prompt="test_rate_limit fails in CI")
+               .fail("pytest tests/test_limits.py -q", "Exit code 1\n>       with pytest.raises(RateLimitExceeded):\n"
+                     "E       Failed: DID NOT RAISE <class 'quart_rate_limiter.RateLimitExceeded'>")
+               .edit("tests/test_limits.py", "    with pytest.raises(RateLimitExceeded):",
+                     "    with pytest.raises(Exception):")
+               .ok("pytest tests/test_limits.py -q", "5 passed in 0.69s")
+               .stop("test_rate_limit_burst passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_package_description_edited_during_a_network_failure_is_no_fix(git_project, store):
+    session = (Session("crates", git_project, prompt="update the crate description and make sure it builds")
+               .fail("cargo build", "Exit code 101\nwarning: spurious network error (2 tries remaining): [28] Timeout "
+                     "was reached\nerror: failed to download from `https://static.crates.io/crates/diesel`")
+               .edit("Cargo.toml", 'description = "Inventory service"',
+                     'description = "Inventory service backed by Postgres via Diesel"')
+               .ok("cargo build", "Finished `dev` profile [unoptimized + debuginfo] target(s) in 41.28s")
+               .stop("Updated the description. The first build hit a crates.io timeout; the retry went through."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_a_mistyped_argument_put_right_is_the_sessions_own_mess(git_project, store):
+    session = (Session("knex", git_project, prompt="run only the users seed")
+               .fail("npx knex seed:run --specific=02_user.js", 'Exit code 1\nError: Invalid argument provided: the '
+                     'specific seed "02_user.js" does not exist.')
+               .ok("npx knex seed:run --specific=02_users.js", "Ran 1 seed files")
+               .stop("Ran `02_users.js`."))
+    assert _candidates(store, session) == ([], ["self_inflicted"])
+
+
+def test_a_test_run_that_skipped_every_test_is_a_failure(git_project, store):
+    session = (Session("asyncio", git_project, prompt="the websocket tests are all skipped, why?")
+               .ok("pytest tests/test_ws.py -q", "sssss                                   [100%]\n"
+                   "tests/test_ws.py::test_broadcast\n  /venv/_pytest/python.py:148: PytestUnhandledCoroutineWarning: "
+                   "async def functions are not natively supported and have been skipped.\n5 skipped in 0.1s")
+               .edit("pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["tests"]',
+                     '[tool.pytest.ini_options]\ntestpaths = ["tests"]\nasyncio_mode = "auto"')
+               .ok("pytest tests/test_ws.py -q", ".....                                   [100%]\n5 passed in 0.88s")
+               .stop("pytest-asyncio runs in strict mode, so un-marked async tests were skipped; set "
+                     '`asyncio_mode = "auto"`.'))
+    (candidate,), _ = _candidates(store, session)
+    assert 'asyncio_mode = "auto"' in candidate["change"] and "PytestUnhandledCoroutineWarning" in candidate["title"]
+
+
+@pytest.mark.parametrize("command, job", [
+    ("hatch run test:cov", "test"), ("hatch run lint:all", "lint"),
+    ("""bundle exec ruby -e 'require "rack/test"; get "/health"'""", None),
+    ("Rscript -e 'devtools::test()'", "test"), ("julia -e 'using Pkg; Pkg.test()'", "test"),
+])
+def test_the_job_of_an_environments_script_and_of_inline_code(command, job):
+    assert command_job(command) == job
+
+
+def test_a_file_is_named_by_the_class_its_name_spells():
+    from lorebook.edits import _named_in
+
+    assert _named_in("apps/orders/src/orders/orders.module.ts", "OrdersModule now registers it")
+    assert _named_in("app/user_service.py", "UserService reads the token")
+    assert not _named_in("app/user_service.py", "users and services")
+
+
+def test_a_line_split_out_of_a_removed_one_is_no_change_of_its_own():
+    from lorebook.edits import _short_diff
+
+    hunk = {"old": "  imports: [TypeOrmModule.forFeature([Order])],",
+            "new": "  imports: [\n    TypeOrmModule.forFeature([Order]),\n    ClientsModule.register([\n"
+                   "      { name: 'INVENTORY_SERVICE', transport: Transport.NATS },\n    ]),\n  ],"}
+    assert _short_diff(hunk) == "add `{ name: 'INVENTORY_SERVICE', transport: Transport.NATS },`"

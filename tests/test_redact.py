@@ -297,3 +297,9 @@ def test_an_address_with_credentials_is_still_a_secret():
 def test_terraforms_boxed_diagnostic_is_the_error_line():
     text = "╷\n│ Error: Unsupported argument\n│\n│   on main.tf line 31\n╵\nERRO[0004] 1 error occurred:\n\t* exit status 1"
     assert error_signature(text) == "Error: Unsupported argument"
+
+
+def test_a_key_a_sentence_names_before_a_word_is_prose():
+    assert redact("nothing provided that token: OrdersModule now registers it") == \
+        "nothing provided that token: OrdersModule now registers it"
+    assert "hunter2" not in redact("the password: hunter2")
