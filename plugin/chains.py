@@ -148,6 +148,9 @@ def find_chains(observations: list[dict], account: str = "",
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or \
                 _the_quoted_way(observations, failure, success, account) or success
+        if kind == "same_job" and (quoted := _the_quoted_way(observations, failure, success, account)):
+            # another tool's run was a look around; the failing command, changed, is what the agent gives as the way
+            success, kind = quoted, "same_check"
         came_back = success is not None and signature and any(
             o.get("error_signature") == signature and command_family(o.get("target") or "") == family
             and _same_target(failure["target"], o.get("target") or "")
@@ -313,11 +316,15 @@ def _the_quoted_way(observations: list[dict], failure: dict, success: dict, acco
         if later["id"] <= success["id"]:
             continue
         # (the same run of the same targets: ``cmake --build build`` is another job than the configure that failed)
-        if later["outcome"] == "ok" and _is_check(later) and command_key(later["target"]) in quoted \
+        # (quoted whole, or up to the options it adds: `hatch run test --dist loadfile` for ``… --dist loadfile -q``;
+        # a value the changed options take is no target: ``loadfile``)
+        key = command_key(later["target"])
+        changed = " ".join(invocation_change(failure["target"], later["target"]))
+        if later["outcome"] == "ok" and _is_check(later) and changed \
+                and any(key == q or key.startswith(q + " -") for q in quoted) \
                 and command_family(later["target"]) == command_family(failure["target"]) \
                 and command_job(later["target"]) == command_job(failure["target"]) \
-                and _targets(later["target"]) == _targets(failure["target"]) \
-                and invocation_change(failure["target"], later["target"]):
+                and [t for t in _targets(later["target"]) if t not in changed] == _targets(failure["target"]):
             return later
         if _is_change(later, failure, account):
             return None

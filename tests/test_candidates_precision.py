@@ -2342,3 +2342,15 @@ def test_a_line_split_out_of_a_removed_one_is_no_change_of_its_own():
             "new": "  imports: [\n    TypeOrmModule.forFeature([Order]),\n    ClientsModule.register([\n"
                    "      { name: 'INVENTORY_SERVICE', transport: Transport.NATS },\n    ]),\n  ],"}
     assert _short_diff(hunk) == "add `{ name: 'INVENTORY_SERVICE', transport: Transport.NATS },`"
+
+
+def test_the_failing_command_changed_and_quoted_as_the_way_beats_another_tools_look_around(git_project, store):
+    session = (Session("xdist", git_project, prompt="hatch run test is red on the ingest tests")
+               .fail("hatch run test -x -q 2>&1 | tail -20", "Exit code 1\nE   sqlite3.OperationalError: database is "
+                     "locked\n1 failed, 24 passed")
+               .ok("hatch run python -m pytest tests/ingest -q -p no:xdist 2>&1 | tail -3", "40 passed in 6.12s")
+               .ok("hatch run test --dist loadfile -q 2>&1 | tail -3", "4 workers [212 items]\n212 passed in 9.41s")
+               .stop("xdist spreads one module's tests over several workers, which lock the shared sqlite file. Run "
+                     "with `--dist loadfile`: `hatch run test --dist loadfile` passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("— pass `--dist loadfile`") and "no:xdist" not in candidate["change"]
