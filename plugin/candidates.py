@@ -92,7 +92,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
     # (split as written: _sentences drops the "Also" that marks a request)
-    requests = [s for p in prompts for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+|,\s+(?=also\b)", p["text"]))
+    # (from "while you're there" on: "sbt assembly is failing and while you're there bump scalafmt" asks for the bump)
+    requests = [s[m.start():] if (m := _WHILE_THERE.search(s)) else s
+                for p in prompts for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+|,\s+(?=also\b)", p["text"]))
                 if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     if chain["kind"] == "same_job" and edits:  # the way the job is done is the lesson; the edits were the task's
@@ -573,9 +575,12 @@ def _passed_before(failure: dict, observations: list[dict]) -> bool:
     """Whether the failing check had passed earlier in this session: what broke it since is the session's own work
     (a test green after the feature, red after the agent tidied an import, green again once it put it back)."""
     family = command_family(failure["target"])
-    return any(o["id"] < failure["id"] and o["outcome"] == "ok" and _is_check(o)
-               and command_family(o.get("target") or "") == family and _same_target(failure["target"], o["target"])
-               for o in observations)
+    passes = [o for o in observations if o["id"] < failure["id"] and o["outcome"] == "ok" and _is_check(o)
+              and command_family(o.get("target") or "") == family and _same_target(failure["target"], o["target"])]
+    # (and something was edited since: a whole suite failing right after one file of it passed, nothing changed
+    # between, shows a problem the part did not, "the presence test needs a shared sandbox")
+    return any(any(e["tool"] in EDIT_TOOLS and o["id"] < e["id"] < failure["id"] for e in observations)
+               for o in passes)
 
 
 def _give_inner_changes_away(chains: list[dict]) -> None:

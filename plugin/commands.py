@@ -76,6 +76,10 @@ _JOBS = (
 )
 
 
+# programs that only show what is there
+_READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ag", "ls", "find", "fd", "wc", "file", "stat",
+                      "echo", "printf", "which", "type", "tree", "bat", "diff", "readlink", "realpath"})
+
 _SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[&|]")
 
 
@@ -293,6 +297,8 @@ def command_family(command: str) -> str:
 def command_job(command: str) -> str | None:
     """What a command is for (test, install, build, lint), so ``pytest`` and ``make test`` do the same job."""
     parsed = parse_command(command)
+    if parsed["argv"][:1] and parsed["argv"][0] in _READERS:
+        return None  # ``cat jest.preset.js`` reads a file a job uses; it does no job
     for job, pattern in _JOBS:
         if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job

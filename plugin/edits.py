@@ -18,7 +18,9 @@ from .text import one_line
 
 # files whose edit is never the fix for a failing check (unless the error names them)
 _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
-                       r"|\.(?:md|rst|adoc)$")
+                       r"|\.(?:md|rst|adoc)$"
+                       # (and git's own files: no build or test reads ``.gitignore``)
+                       r"|(?:^|/)(?:\.gitignore|\.gitattributes|\.mailmap|CODEOWNERS|\.git-blame-ignore-revs)$")
 # a comment line (not a Rust attribute, a shebang or a C preprocessor line)
 _COMMENT_LINE = LazyRegex(r"^\s*(?://|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
                           r"--\s|<!--)")

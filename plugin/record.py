@@ -219,6 +219,8 @@ def scaffolding(line: str) -> bool:
     """A changed line that only holds code around the change (an import, a line that opens a block): the line after
     it, or another file's, says what changed."""
     code = line.lstrip("+- \t")
+    if re.match(r"(?i)(?:CREATE|ALTER)\s+(?:TABLE|INDEX|VIEW|TYPE|EXTENSION|SCHEMA|FUNCTION|TRIGGER)\b", code):
+        return False  # ``CREATE TABLE orders_aud (``: the statement is what changed, its columns the detail
     return bool(_SCAFFOLDING.match(line)) or (  # ``(preprocess``: a form opened, its content on the next line
         code.count("(") > code.count(")") and len(code.split()) <= 2)
 
