@@ -43,8 +43,8 @@ from .steps import (_addresses, _all_skipped, _doing_part, _is_change, _is_check
                     _way_sentences)
 from .store import Store
 from .text import one_line
-from .weakening import (_DESELECTS, _SAID_REBASELINED, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests, _silences,
-                        _tests_run, tests_only)
+from .weakening import (_DESELECTS, _SAID_REBASELINED, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests,
+                        _shrinks_timed_out_test, _silences, _tests_run, tests_only)
 
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
@@ -69,6 +69,22 @@ def _mistyped(invocation: list[str], error: str) -> bool:
     return new_key == old_key and len(old) >= 5 and old in error and difflib.SequenceMatcher(None, old, new).ratio() \
         >= 0.8 and bool(re.search(r"(?i)does not exist|doesn't exist|not found|no such|unknown|cannot find|"
                                   r"could not find|did you mean", error))
+
+
+def _asked_for(edit: dict, prompt: str, error: str) -> bool:
+    """Whether every line an edit adds sets what the prompt names, to any value it names, which the error does not
+    mention (``polling_interval: 0.5`` for "set the worker polling_interval to 0.5", ``- errorlint`` for "enable the
+    errorlint linter")."""
+    added = [l.strip() for l in _added_lines(edit) if l.strip()]
+    if not added:
+        return False
+    for line in added:
+        names = {w for w in re.findall(r"[A-Za-z_][\w.-]{3,}", line) if "_" in w or len(w) >= 6}
+        values = set(re.findall(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])", line))
+        if not (names & set(re.findall(r"[\w.-]+", prompt)) and values <= set(
+                re.findall(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])", prompt))) or any(n in error for n in names):
+            return False
+    return True
 
 
 def _unlabelled(sentence: str) -> str:
@@ -97,6 +113,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 for p in prompts for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+|,\s+(?=also\b)", p["text"]))
                 if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
+    # the change the prompt asks for, word and value ("set the polling_interval to 0.5"), when the prompt reports
+    # no problem and the error does not name it, is the task, done while the failure had another cause
+    error = " ".join((f.get("error_text") or "") for f in chain["failures"])
+    if not any(_REPORTED.search(s) or _USER_CAUSE.search(s) for p in prompts for s in _sentences(p["text"])):
+        asked = [e for e in edits if _asked_for(e, prompt_text, error)]
+        unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in asked for p in e.get("files") or []})
+        edits = [e for e in edits if e not in asked]
     if chain["kind"] == "same_job" and edits:  # the way the job is done is the lesson; the edits were the task's
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in edits for p in e.get("files") or []})
         edits = []
@@ -185,7 +208,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 is_static_check(failure["target"]) and _silences(hunks)):
             chain["_skip"] = "weakened_test"  # (a linter or type checker told to look away is weakened the same way)
             return None
-    if fix_hunks and not commands and not invocation and (_rewrites_only_tests(fix_hunks) or (
+    if fix_hunks and not commands and not invocation and (_rewrites_only_tests(fix_hunks) or _shrinks_timed_out_test(
+            fix_hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])) or (
             tests_only(fix_hunks) and any(_SAID_REBASELINED.search(_prose(s)) for s in said["all"]))):
         chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it
         return None

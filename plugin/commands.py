@@ -62,7 +62,7 @@ _TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer", "srb",
 _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
                     "install": "install", "sync": "install", "restore": "install", "lint": "lint"}
 _JOBS = (
-    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|tox|nox|ctest|unittest|"
+    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
              r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
@@ -202,6 +202,9 @@ def parse_command(command: str) -> dict:
     if len(words) > 3 and (_program_name(words[0]), words[1]) in (("rebar3", "as"), ("lein", "with-profile")):
         profile = " ".join(words[:3])
         words = [words[0], *words[3:]]
+    elif len(words) > 2 and _program_name(words[0]) in ("cargo", "rustc", "rustdoc") and words[1].startswith("+"):
+        profile = words[1]  # a rustup toolchain: ``cargo +nightly udeps``
+        words = [words[0], *words[2:]]
     flags = [w for w in words[1:] if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset,

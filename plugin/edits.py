@@ -204,7 +204,7 @@ _MANIFEST_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|require
                            r"[\w.-]+\.opam|dune-project|[\w.-]+\.cabal|package\.ya?ml|stack\.ya?ml|deno\.jsonc?|"
                            r"Package\.swift|build\.zig(?:\.zon)?|environment\.ya?ml)$")
 _LOCKFILE = LazyRegex(r"(?i)(?:^|/)[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|\.lockb)$")
-_TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.config\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
+_TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.(?:config|workspace)\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
 
 
 def _changed_text(edit: dict) -> str:

@@ -37,7 +37,7 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
 # (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
 # (and XCTest's ``XCTAssertEqual``, rackunit's ``(check-equal? …)``)
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*|raises|toThrow\w*|"
-                       r"raise_error|throws?_?[Ee]rror)\b|\(check-[\w?-]+|"
+                       r"raise_error|throws?_?[Ee]rror)\b|\(check-[\w?-]+|\(is\s|"  # (clojure.test's ``(is (= …))``)
                        r"^\s*\[\[?\s.*\s\]\]?\s*$")
 # a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
 _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true|"
@@ -54,16 +54,19 @@ _THRESHOLD = LazyRegex(r"(?i)cover|fail[_-]under")
 def _lowers_threshold(hunks: list[dict], failure_text: str) -> bool:
     """Whether a change lowers a number of a coverage gate (``branches: 80`` → ``branches: 70``): in a hunk that
     names coverage, or after a failure that did."""
+    return _lowers_a_number([h for h in hunks if _THRESHOLD.search(h["old"]) or _THRESHOLD.search(failure_text)])
+
+
+def _lowers_a_number(hunks: list[dict]) -> bool:
+    """Whether a change lowers a number on a line it leaves otherwise as it was (``N = 50_000`` → ``N = 500``)."""
     for hunk in hunks:
-        if not _THRESHOLD.search(hunk["old"]) and not _THRESHOLD.search(failure_text):
-            continue
         old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
         removed = [l for l in old_lines if l not in new_lines]
         added = [l for l in new_lines if l not in old_lines]
         for before, after in zip(removed, added):
-            a, b = re.findall(r"\d+(?:\.\d+)?", before), re.findall(r"\d+(?:\.\d+)?", after)
-            if len(a) == len(b) and re.sub(r"\d+(?:\.\d+)?", "N", before) == re.sub(r"\d+(?:\.\d+)?", "N", after) \
-                    and any(float(y) < float(x) for x, y in zip(a, b)):
+            a, b = (re.findall(r"\d[\d_]*(?:\.\d+)?", line) for line in (before, after))
+            if len(a) == len(b) and re.sub(r"\d[\d_]*(?:\.\d+)?", "N", before) == re.sub(r"\d[\d_]*(?:\.\d+)?", "N", after) \
+                    and any(float(y.replace("_", "")) < float(x.replace("_", "")) for x, y in zip(a, b)):
                 return True
     return False
 
@@ -162,6 +165,12 @@ def tests_only(paths) -> bool:
     return bool(paths) and all(_TEST_PATH.search(path) or _TEST_DATA.search(path) for path in paths)
 
 
+def _shrinks_timed_out_test(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a test that timed out was made to do less: a number in it lowered (``N = 50_000`` → ``N = 500``)."""
+    return tests_only(changes) and bool(re.search(r"(?i)\btime(?:d)?\s?out\b|\bTimeout\b", failure_text)) \
+        and any(_lowers_a_number(hunks) for hunks in changes.values())
+
+
 def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
     """Whether a change touches nothing but tests and their data, and rewrites what one of them asserts: the code
     under test stayed as it was and the test was made to agree with it. (A test-only fix that is a lesson sets the
@@ -172,7 +181,15 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
         for hunk in hunks:
             kept = {line.strip() for line in hunk["new"].splitlines()}  # (an assertion moved into a block is kept)
             removed = [line for line in hunk["old"].splitlines() if line.strip() not in kept and line.strip()]
-            if any(_ASSERTION.search(line) and not _COMMENT_LINE.match(line) for line in removed):
+            asserted = [line for line in removed if _ASSERTION.search(line) and not _COMMENT_LINE.match(line)]
+            added = [line for line in hunk["new"].splitlines() if _ASSERTION.search(line)
+                     and not _COMMENT_LINE.match(line) and line.strip() not in {l.strip() for l in hunk["old"].splitlines()}]
+            # (an assertion that looks at the result another way and expects the same numbers is kept:
+            # ``findAll("a").length).toBe(3)`` → ``findAllComponents(RouterLinkStub).length).toBe(3)``)
+            numbers = [re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", "\n".join(lines)) for lines in (asserted, added)]
+            adapted = len(added) >= len(asserted) and sorted(numbers[0]) == sorted(numbers[1]) and numbers[0] \
+                and not any(_LOOSENED.search(line) for line in added)
+            if asserted and not adapted:
                 return True
             # a bare value inside an expectation (ppx_expect's ``[%expect {| 33.34 |}]``, a doctest's output line)
             if _ASSERTION.search(hunk["old"]) and any(_BARE_VALUE.match(line) for line in removed):

@@ -2434,3 +2434,58 @@ def test_a_create_table_statement_is_what_a_migration_changed():
 
     assert not scaffolding("+CREATE TABLE orders_aud (")
     assert scaffolding("+def handler(")
+
+
+def test_an_assertion_that_looks_another_way_and_expects_the_same_numbers_is_kept(git_project, store):
+    session = (Session("stub", git_project, prompt="NavBar.spec.ts fails")
+               .fail("pnpm vitest run src/components/__tests__/NavBar.spec.ts", "Exit code 1\n[Vue warn]: Failed to "
+                     "resolve component: RouterLink\nAssertionError: expected 0 to be 3")
+               .edit("src/components/__tests__/NavBar.spec.ts",
+                     '    const wrapper = mount(NavBar, { props: { sections } });\n'
+                     '    expect(wrapper.findAll("a").length).toBe(3);',
+                     '    const wrapper = mount(NavBar, { props: { sections }, global: { stubs: { RouterLink: '
+                     'RouterLinkStub } } });\n    expect(wrapper.findAllComponents(RouterLinkStub).length).toBe(3);')
+               .ok("pnpm vitest run src/components/__tests__/NavBar.spec.ts", "Tests  2 passed (2)")
+               .stop("The spec mounted NavBar without the router, so RouterLink never resolved; it now stubs it with "
+                     "`RouterLinkStub`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "RouterLinkStub" in candidate["change"]
+
+
+@pytest.mark.parametrize("old, new, error", [
+    ('  (is (= 400 (:status resp))))', '  (is (= 200 (:status resp))))', "FAIL in (search-test)\nexpected: 400"),
+    ("N = 50_000", "N = 500", "E   Failed: Timeout >10.0s"),
+])
+def test_a_clojure_assertion_rewritten_or_a_timed_out_test_made_smaller_is_a_weakened_test(git_project, store, old,
+                                                                                           new, error):
+    session = (Session("shrink", git_project, prompt="make the test pass")
+               .fail("pytest tests/test_ingest.py -q", f"Exit code 1\n{error}")
+               .edit("tests/test_ingest.py", old, new)
+               .ok("pytest tests/test_ingest.py -q", "4 passed in 0.62s")
+               .stop("It passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_change_the_prompt_asks_for_is_the_task_when_the_failure_had_another_cause(git_project, store):
+    session = (Session("asked", git_project, prompt="set the solid queue polling_interval to 0.5 and run the job tests")
+               .fail("bin/rails test test/jobs", "Exit code 1\nActiveRecord::ConnectionNotEstablished: connection to "
+                     'server at "127.0.0.1", port 5432 failed: Connection refused')
+               .edit("config/queue.yml", "      polling_interval: 2", "      polling_interval: 0.5")
+               .ok("bin/rails test test/jobs", "14 runs, 38 assertions, 0 failures, 0 errors, 0 skips")
+               .stop("polling_interval is 0.5. The first run hit Connection refused while the db container started."))
+    assert _candidates(store, session)[0] == []
+
+
+@pytest.mark.parametrize("failed, passed, change", [
+    ("cargo udeps --all-targets", "cargo +nightly udeps --all-targets", ["use `+nightly`"]),
+])
+def test_a_rustup_toolchain_is_how_cargo_was_run(failed, passed, change):
+    assert invocation_change(failed, passed) == change
+    assert parse_command(passed)["family"] == parse_command(failed)["family"] == "cargo udeps"
+
+
+def test_pest_runs_tests_and_a_vitest_workspace_is_a_tools_configuration():
+    from lorebook.edits import _TOOL_CONFIG
+
+    assert command_job("vendor/bin/pest tests/Arch") == "test"
+    assert _TOOL_CONFIG.search("vitest.workspace.ts") and _TOOL_CONFIG.search("vite.config.ts")
