@@ -23,8 +23,8 @@ _CAUSE = LazyRegex(
     r"|^(?:the )?(?:root )?cause\s*:"  # ("**Cause:** the AppRole method deletes …", a label as the sentence's start)
     r"|原因|因为|由于|導致|导致|ため")
 _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
-                         r"the cause|due to|(?:pretty|fairly|quite) sure|still (?:pins|points|uses|targets|references)|(?:since|after) (?:we|i) (?:moved|upgraded|"
-                         r"switched|bumped|migrated))\b|^(?:think|suspect|guess|believe)\b")  # (_sentences drops the "I")
+                         r"the cause|due to|(?:pretty|fairly|quite) sure|still (?:pins|points|uses|targets|references))\b|"
+                         r"^(?:think|suspect|guess|believe)\b")  # (_sentences drops the "I")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
 # the why of a choice ("because", "so that", "to avoid")

@@ -27,7 +27,7 @@ import os
 import re
 
 from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _REASON, _STOP,
-                      _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words, _problem_statement,
+                      _USER_CAUSE, _WHILE_THERE, _convention_stated, _plain_words, _problem_statement,
                       _prose, _relevance, _sentences, _stated_fix_clause, _tokens, _users_diagnosis, fix_words_of,
                       split_shared, stated)
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
@@ -248,10 +248,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (named short: the title has it whole, and the room on a card is the step's)
         before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
-    quoted = frozenset(span.strip() for span in _code_spans(said.get("text") or ""))
     for path, hunks in fix_hunks.items():
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
-                      [_diff_text(path, h, quoted=quoted) for h in hunks[:2]]))
+                      [_diff_text(path, h) for h in hunks[:2]]))
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
         steps.append((e["id"], f"change {path}", [f"Changed `{path}` (its content is not stored: an excluded path)."]))
@@ -561,8 +560,7 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         "trigger": f"Reported by the user: {report}",
         "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",
                       "source": f"observation {check['id']}", "observation_id": check["id"]}],
-        "change": "\n".join(_diff_text(path, h, quoted=frozenset(s.strip() for s in _code_spans(said.get("text") or "")))
-                             for path, hs in hunks.items() for h in hs[:2]),
+        "change": "\n".join(_diff_text(path, h) for path, hs in hunks.items() for h in hs[:2]),
         "validation": {"passed": [] if unchecked else [f"`{command}` passed after the change (observation "
                                                        f"{check['id']})"],
                        "not_performed": unchecked or [

@@ -78,11 +78,10 @@ def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
     return {path: [h for h in hunks if h["old"] != h["new"]] for path, hunks in files.items()}
 
 
-def _diff_text(path: str, hunk: dict, limit: int = 720, quoted: frozenset[str] = frozenset()) -> str:
-    """A hunk as its changed lines (a card shows the added ones it has room for, `lorebook show` all of them); the
-    lines the agent's account ``quoted`` come first, as what it called the fix."""
+def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
+    """A hunk as its changed lines (a card shows the added ones it has room for, `lorebook show` all of them)."""
     old = [l for l in hunk["old"].splitlines() if l.strip()]
-    new = sorted((l for l in hunk["new"].splitlines() if l.strip()), key=lambda l: l.strip() not in quoted)
+    new = [l for l in hunk["new"].splitlines() if l.strip()]
     # (the same line changed in several places, two profiles given one image, is shown once, with its count)
     removed = Counter(l for l in old if l not in new)
     added = Counter(l for l in new if l not in old)

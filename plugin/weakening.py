@@ -156,6 +156,8 @@ _MOCKED = LazyRegex(r"@(?:MockBean|MockitoBean|Mock|SpyBean)\s+(?:private\s+)?(?
 _TEST_DATA = LazyRegex(r"(?i)(?:^|/)(?:testdata|__snapshots__|fixtures?|golden)/|golden|\.snap$")
 
 
+_IMPORT_LINE = LazyRegex(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+\{[^}]*\}\s*=\s*require\b|"
+                         r"require\b|use\s|using\s|#include\b|@testable\s+import\b)")
 # a line that is only a value: numbers, quoted text, punctuation (``    33.34``, ``"total": 12.5,``)
 _BARE_VALUE = LazyRegex(r"""^[\s|>]*(?:-?\d[\d.,_:eE+-]*|"[^"]*"|'[^']*'|true|false|null|nil|None)[\s,;:|}\])]*$""")
 
@@ -181,8 +183,10 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
         for hunk in hunks:
             kept = {line.strip() for line in hunk["new"].splitlines()}  # (an assertion moved into a block is kept)
             removed = [line for line in hunk["old"].splitlines() if line.strip() not in kept and line.strip()]
-            asserted = [line for line in removed if _ASSERTION.search(line) and not _COMMENT_LINE.match(line)]
-            added = [line for line in hunk["new"].splitlines() if _ASSERTION.search(line)
+            # (an import that names ``expect`` asserts nothing)
+            asserted = [line for line in removed if _ASSERTION.search(line) and not _COMMENT_LINE.match(line)
+                        and not _IMPORT_LINE.match(line)]
+            added = [line for line in hunk["new"].splitlines() if _ASSERTION.search(line) and not _IMPORT_LINE.match(line)
                      and not _COMMENT_LINE.match(line) and line.strip() not in {l.strip() for l in hunk["old"].splitlines()}]
             # (an assertion that looks at the result another way and expects the same numbers is kept:
             # ``findAll("a").length).toBe(3)`` → ``findAllComponents(RouterLinkStub).length).toBe(3)``)

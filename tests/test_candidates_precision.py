@@ -2489,3 +2489,19 @@ def test_pest_runs_tests_and_a_vitest_workspace_is_a_tools_configuration():
 
     assert command_job("vendor/bin/pest tests/Arch") == "test"
     assert _TOOL_CONFIG.search("vitest.workspace.ts") and _TOOL_CONFIG.search("vite.config.ts")
+
+
+def test_an_import_that_names_expect_asserts_nothing(git_project, store):
+    session = (Session("pinia", git_project, prompt="write unit tests for the cart store")
+               .write("src/stores/__tests__/cart.spec.ts", "import { describe, it, expect } from 'vitest'\n"
+                      "describe('cart', () => {\n  it('totals', () => { expect(useCartStore().total).toBe(900) })\n})\n")
+               .fail("pnpm vitest run src/stores", 'Exit code 1\n→ [🍍]: "getActivePinia()" was called but there was no '
+                     "active Pinia.")
+               .edit("src/stores/__tests__/cart.spec.ts", "import { describe, it, expect } from 'vitest'\n"
+                     "describe('cart', () => {",
+                     "import { describe, it, expect, beforeEach } from 'vitest'\nimport { setActivePinia, createPinia }"
+                     " from 'pinia'\ndescribe('cart', () => {\n  beforeEach(() => { setActivePinia(createPinia()) })")
+               .ok("pnpm vitest run src/stores", "Tests  1 passed (1)")
+               .stop("Store tests need an active Pinia: `setActivePinia(createPinia())` in beforeEach."))
+    (candidate,), _ = _candidates(store, session)
+    assert "setActivePinia(createPinia())" in candidate["change"]
