@@ -44,7 +44,7 @@ from .steps import (_addresses, _all_skipped, _doing_part, _is_change, _is_check
 from .store import Store
 from .text import one_line
 from .weakening import (_DESELECTS, _SAID_REBASELINED, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests,
-                        _shrinks_timed_out_test, _silences, _tests_run, tests_only)
+                        _shrinks_timed_out_test, _silences, _tests_run, _waits_longer, tests_only)
 
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
@@ -208,7 +208,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 is_static_check(failure["target"]) and _silences(hunks)):
             chain["_skip"] = "weakened_test"  # (a linter or type checker told to look away is weakened the same way)
             return None
-    if fix_hunks and not commands and not invocation and (_rewrites_only_tests(fix_hunks) or _shrinks_timed_out_test(
+    if fix_hunks and not commands and not invocation and (_rewrites_only_tests(fix_hunks) or _waits_longer(fix_hunks)
+                                                          or _shrinks_timed_out_test(
             fix_hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])) or (
             tests_only(fix_hunks) and any(_SAID_REBASELINED.search(_prose(s)) for s in said["all"]))):
         chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it

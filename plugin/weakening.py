@@ -173,6 +173,21 @@ def _shrinks_timed_out_test(changes: dict[str, list[dict]], failure_text: str) -
         and any(_lowers_a_number(hunks) for hunks in changes.values())
 
 
+def _waits_longer(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only makes a test wait longer (``await sleep(200)`` → ``sleep(2000)``): a race
+    given more time, not fixed."""
+    if not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
+            removed = [l for l in old_lines if l not in new_lines]
+            for before, after in zip(removed, [l for l in new_lines if l not in old_lines]):
+                if _WAIT.search(before) and _WAIT.search(after) and _lowers_a_number([{"old": after, "new": before}]):
+                    return True
+    return False
+
+
 def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
     """Whether a change touches nothing but tests and their data, and rewrites what one of them asserts: the code
     under test stayed as it was and the test was made to agree with it. (A test-only fix that is a lesson sets the
@@ -199,6 +214,15 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
             if _ASSERTION.search(hunk["old"]) and any(_BARE_VALUE.match(line) for line in removed):
                 return True
     return False
+
+
+# a method stubbed to return a value: jest/vitest ``spyOn(obj, 'm').mockReturnValue``, ``patch.object(obj, "m",
+# return_value=…)``, rspec ``allow(obj).to receive(:m).and_return``, Mockito ``when(obj.m(…)).thenReturn``
+_STUBBED = LazyRegex(r"""spyOn\(\s*(\w+)\s*,\s*['"](\w+)['"]\s*\)\s*\.mock(?:Return|Resolved|Implementation)|"""
+                     r"""patch\.object\(\s*(\w+)\s*,\s*['"](\w+)['"]\s*,\s*return_value|"""
+                     r"""allow\((\w+)\)\.to\s+receive\(:(\w+)\)\.and_return|when\((\w+)\.(\w+)\(.*\)\)\.thenReturn""")
+# a wait in a test (``await sleep(200)``, ``time.sleep(0.5)``, ``setTimeout(r, 100)``, ``Thread.sleep(50)``)
+_WAIT = LazyRegex(r"(?i)\b(?:sleep|wait(?:For)?|setTimeout|delay|advanceTimersByTime|timeout)\w*\s*[(=:]")
 
 
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
@@ -231,6 +255,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if len(subject) >= 5 and any(len(name) >= 5 and name.lower().replace("_", "") in subject.replace("_", "")
                                  for names in _MOCKED.findall("\n".join(added_lines)) for name in names):
         return "the code under test was replaced by a mock"
+    # the very method the test calls stubbed to return what it expects (``jest.spyOn(service, 'total')
+    # .mockReturnValue(21.59)`` before ``service.total(…)``)
+    for hunk in hunks:
+        added = "\n".join(l for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines())
+        for match in _STUBBED.finditer(added):
+            obj, method = [g for g in match.groups() if g][:2]
+            if re.search(rf"\b{re.escape(obj)}\.{re.escape(method)}\(", hunk["new"]):
+                return "the code under test was replaced by a stub"
     actual = _actual_values(failure_text)
     for hunk in hunks:
         old_lines = hunk["old"].splitlines()

@@ -2505,3 +2505,18 @@ def test_an_import_that_names_expect_asserts_nothing(git_project, store):
                .stop("Store tests need an active Pinia: `setActivePinia(createPinia())` in beforeEach."))
     (candidate,), _ = _candidates(store, session)
     assert "setActivePinia(createPinia())" in candidate["change"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("    const total = service.total(items);", "    jest.spyOn(service, 'total').mockReturnValue(21.59);\n"
+                                              "    const total = service.total(items);"),
+    ("    await sleep(200);", "    await sleep(2000);"),
+])
+def test_the_tested_method_stubbed_or_a_longer_wait_is_a_weakened_test(git_project, store, old, new):
+    session = (Session("stub", git_project, prompt="the pricing spec fails")
+               .fail("npx jest src/app/cart/cart-pricing.service.spec.ts", "Exit code 1\n    Expected: 21.59\n"
+                     "    Received: 21.58\nTests: 1 failed, 3 passed, 4 total")
+               .edit("src/app/cart/cart-pricing.service.spec.ts", old, new)
+               .ok("npx jest src/app/cart/cart-pricing.service.spec.ts", "Tests:       4 passed, 4 total")
+               .stop("The spec passes now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
