@@ -43,8 +43,8 @@ from .steps import (_addresses, _all_skipped, _doing_part, _is_change, _is_check
                     _way_sentences)
 from .store import Store
 from .text import one_line
-from .weakening import (_DESELECTS, _SAID_REBASELINED, _SAID_WEAKENED, _is_weakening, _rewrites_only_tests,
-                        _shrinks_timed_out_test, _silences, _tests_run, _waits_longer, tests_only)
+from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
+                        _tests_run)
 
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
@@ -101,6 +101,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     cwd = session.get("cwd")
     failure, success, resolved_by = chain["failure"], chain["success"], chain["resolved_by"]
     last_failure = chain["failures"][-1]
+    error = " ".join(f.get("error_text") or "" for f in chain["failures"])  # what the failing runs printed
     command = one_line(command_key(failure["target"]), 120)
     shown = _raw_error_line(failure)
     prompt_text = " ".join(p["text"] for p in prompts)
@@ -115,7 +116,6 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     # the change the prompt asks for, word and value ("set the polling_interval to 0.5"), when the prompt reports
     # no problem and the error does not name it, is the task, done while the failure had another cause
-    error = " ".join((f.get("error_text") or "") for f in chain["failures"])
     if not any(_REPORTED.search(s) or _USER_CAUSE.search(s) for p in prompts for s in _sentences(p["text"])):
         asked = [e for e in edits if _asked_for(e, prompt_text, error)]
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in asked for p in e.get("files") or []})
@@ -177,7 +177,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
         invocation = [part for part in invocation if not part.startswith("pass `")
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
-    if not fix_hunks and not commands and _mistyped(invocation, " ".join(f.get("error_text") or "" for f in chain["failures"])):
+    if not fix_hunks and not commands and _mistyped(invocation, error):
         chain["_skip"] = "self_inflicted"  # ``--specific=02_user.js`` for ``02_users.js``: a typo put right
         return None
     if not fix_hunks and not commands and invocation and all(p.startswith("without `") for p in invocation) and all(
@@ -189,7 +189,6 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # the agent quotes the changed run as what worked: an edit of a file neither the error names nor a tool
         # reads, that shares no word with the error (``src/styles/sidebar.css``, asked for beside the build), is the
         # task's, not the fix
-        error = " ".join(f.get("error_text") or "" for f in chain["failures"])
         error_words = {w for w in _plain_words(error) if len(w) >= 4}
         aside = [path for path in fix_hunks if not _named_in(path, error)
                  and not _CONFIG_PATH.search(path) and not _TOOL_CONFIG.search(path)
@@ -204,14 +203,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                      and _same_target(last_failure["target"], p))]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
-        if _is_weakening(path, hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])) or (
+        if _is_weakening(path, hunks, error) or (
                 is_static_check(failure["target"]) and _silences(hunks)):
             chain["_skip"] = "weakened_test"  # (a linter or type checker told to look away is weakened the same way)
             return None
-    if fix_hunks and not commands and not invocation and (_rewrites_only_tests(fix_hunks) or _waits_longer(fix_hunks)
-                                                          or _shrinks_timed_out_test(
-            fix_hunks, " ".join(f.get("error_text") or "" for f in chain["failures"])) or (
-            tests_only(fix_hunks) and any(_SAID_REBASELINED.search(_prose(s)) for s in said["all"]))):
+    if fix_hunks and not commands and not invocation and _made_to_agree(fix_hunks, error,
+                                                                        [_prose(s) for s in said["all"]]):
         chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it
         return None
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
