@@ -87,6 +87,18 @@ def _asked_for(edit: dict, prompt: str, error: str) -> bool:
     return True
 
 
+def _asked_while_there(sentence: str) -> str:
+    """The clause of a sentence that asks for the change made "while you're there": what follows the words ("…
+    failing and while you're there bump scalafmt"), or the clause they close ("…, and bump CI to go 1.22 while you're
+    at it")."""
+    marker = _WHILE_THERE.search(sentence)
+    if not marker:
+        return sentence
+    if len(sentence[marker.end():].split()) >= 2:
+        return sentence[marker.start():]
+    return re.split(r",\s+(?:and\s+)?|\s+and\s+", sentence[:marker.start()])[-1].strip() + " " + marker.group(0)
+
+
 def _unlabelled(sentence: str) -> str:
     """A sentence without its "Cause:" or "Fix:" label, a word after it capitalised ("Fix: activate …" → "Activate …")."""
     label = re.match(r"(?i)(?:(?:the )?(?:root )?cause|(?:the )?fix|solution)\s*:\s+(?=\S)", sentence)
@@ -109,9 +121,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
     # (split as written: _sentences drops the "Also" that marks a request)
-    # (from "while you're there" on: "sbt assembly is failing and while you're there bump scalafmt" asks for the bump)
-    requests = [s[m.start():] if (m := _WHILE_THERE.search(s)) else s
-                for p in prompts for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+|,\s+(?=also\b)", p["text"]))
+    requests = [_asked_while_there(s) for p in prompts
+                for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+|,\s+(?=also\b)", p["text"]))
                 if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     # the change the prompt asks for, word and value ("set the polling_interval to 0.5"), when the prompt reports

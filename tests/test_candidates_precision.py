@@ -2520,3 +2520,15 @@ def test_the_tested_method_stubbed_or_a_longer_wait_is_a_weakened_test(git_proje
                .ok("npx jest src/app/cart/cart-pricing.service.spec.ts", "Tests:       4 passed, 4 total")
                .stop("The spec passes now."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+@pytest.mark.parametrize("sentence, asked", [
+    ("sbt assembly is failing and while you're there bump scalafmt to 3.8.3",
+     "while you're there bump scalafmt to 3.8.3"),
+    ("add a /settings page, and bump CI to go 1.22 while you're at it", "bump CI to go 1.22 while you're at it"),
+    ("Also bump the migrate image to 1.14.2 while you're there.", "Also bump the migrate image to 1.14.2 while you're there"),
+])
+def test_a_request_made_while_there_is_the_clause_that_asks_it(sentence, asked):
+    from lorebook.candidates import _asked_while_there
+
+    assert _asked_while_there(sentence) == asked
