@@ -11,7 +11,7 @@ import re
 from .commands import invocation_change, parse_command
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .text import one_line
+from .text import held_out, one_line
 
 _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
@@ -128,22 +128,15 @@ def _drop_proposals(text: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    # a sentence never ends inside a code span (`julia --project=. -e '…'`)
-    spans: list[str] = []
-
-    def hold(match: re.Match) -> str:
-        spans.append(match.group(0))
-        return f"\x00{len(spans) - 1}\x00"
-
     text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text or "")
     # a fenced block is code, line by line, never split inside (``eval $(opam env --switch=. --set-switch)``); after
     # a colon it is what the sentence introduces
     text = re.sub(r"(:?)[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n((?:[^\n`]*\n)+?)```",
                   lambda m: (": " if m.group(1) else "\n") + "; ".join(
                       f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text)
-    held = re.sub(r"`[^`\n]+`", hold, _drop_proposals(text))
-    parts = [re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], part)
-             for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held)]
+    # a sentence never ends inside a code span (`julia --project=. -e '…'`)
+    held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
+    parts = [restore(part) for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held)]
     out = []
     for part in parts:
         part = part.strip(" -*•\t")

@@ -606,12 +606,13 @@ def _passed_before(failure: dict, observations: list[dict]) -> bool:
     """Whether the failing check had passed earlier in this session: what broke it since is the session's own work
     (a test green after the feature, red after the agent tidied an import, green again once it put it back)."""
     family = command_family(failure["target"])
-    passes = [o for o in observations if o["id"] < failure["id"] and o["outcome"] == "ok" and _is_check(o)
-              and command_family(o.get("target") or "") == family and _same_target(failure["target"], o["target"])]
+    passed = min((o["id"] for o in observations if o["id"] < failure["id"] and o["outcome"] == "ok" and _is_check(o)
+                  and command_family(o.get("target") or "") == family and _same_target(failure["target"], o["target"])),
+                 default=None)
     # (and something was edited since: a whole suite failing right after one file of it passed, nothing changed
     # between, shows a problem the part did not, "the presence test needs a shared sandbox")
-    return any(any(e["tool"] in EDIT_TOOLS and o["id"] < e["id"] < failure["id"] for e in observations)
-               for o in passes)
+    return passed is not None and any(e["tool"] in EDIT_TOOLS and passed < e["id"] < failure["id"]
+                                      for e in observations)
 
 
 def _give_inner_changes_away(chains: list[dict]) -> None:

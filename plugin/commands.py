@@ -11,6 +11,7 @@ import re
 import shlex
 
 from .quality import LazyRegex
+from .text import held_out
 
 # a command that changes the project or its environment counts as a change between a failure and a success
 _MUTATING = LazyRegex(
@@ -86,7 +87,7 @@ _SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[
 def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     # a command substitution is one word of its line, pipes and all (``--build-arg VERSION=$(git describe | sed …)``)
-    cmd, held = _hold_substitutions(" ".join((command or "").split()))
+    cmd, restore = held_out(_SUBSTITUTION, " ".join((command or "").split()))
     cmd = re.sub(r"\s*2>&1", "", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
                  r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
@@ -97,7 +98,7 @@ def _segments(command: str) -> list[str]:
             parts.append("")
         else:
             parts[-1] += token
-    return [_restore_substitutions(p.strip(), held) for p in parts if p.strip()]
+    return [restore(p.strip()) for p in parts if p.strip()]
 
 
 def _and_steps(command: str) -> list[str]:
@@ -107,24 +108,17 @@ def _and_steps(command: str) -> list[str]:
     return segments if len(segments) > 1 and "||" not in command and ";" not in command else []
 
 
-def _hold_substitutions(text: str) -> tuple[str, list[str]]:
-    """``text`` with each command substitution (``$(git describe | sed 's/^v//')``) held out as a placeholder, so
-    that no split or filter reads inside it, and the held substitutions (see _restore_substitutions)."""
-    held: list[str] = []
-    return re.sub(r"\$\([^()]*\)", lambda m: held.append(m.group(0)) or f"\x00{len(held) - 1}\x00", text), held
-
-
-def _restore_substitutions(text: str, held: list[str]) -> str:
-    return re.sub(r"\x00(\d+)\x00", lambda m: held[int(m.group(1))], text) if held else text
+# a command substitution (``$(git describe | sed 's/^v//')``), held out of a split as one word
+_SUBSTITUTION = r"\$\([^()]*\)"
 
 
 def _words(segment: str) -> list[str]:
-    segment, held = _hold_substitutions(segment)  # (a command substitution is one word)
+    segment, restore = held_out(_SUBSTITUTION, segment)  # (a command substitution is one word)
     try:
         words = shlex.split(segment)
     except ValueError:
         words = segment.split()
-    return [_restore_substitutions(w, held) for w in words]
+    return [restore(w) for w in words]
 
 
 def parse_command(command: str) -> dict:

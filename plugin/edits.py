@@ -219,12 +219,16 @@ def _touches_environment_error(edit: dict, lines: list[str]) -> bool:
                for line in lines for t in _tokens(line))  # (whole words: "listen" is not in "listening")
 
 
+def _changed_lines(old: str, new: str) -> list[str]:
+    """The lines one side of an edit has and the other has not, removed then added."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    return [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
+
+
 def _comments_only(edit: dict) -> bool:
     """Whether an edit changes only comments (a doc comment, a commented line): it cannot fix a failing check."""
     for old, new in _edit_sides(edit):
-        old_lines, new_lines = old.splitlines(), new.splitlines()
-        changed = [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
-        changed = [l for l in changed if l.strip()]
+        changed = [l for l in _changed_lines(old, new) if l.strip()]
         if not changed or not all(_COMMENT_LINE.match(l) for l in changed):
             return False
     return True
@@ -259,8 +263,7 @@ _METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|ma
 def _metadata_only(edit: dict) -> bool:
     """Whether an edit changes only a package's descriptive fields (``description = "…"``): no build reads them."""
     for old, new in _edit_sides(edit):
-        old_lines, new_lines = old.splitlines(), new.splitlines()
-        changed = [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
+        changed = _changed_lines(old, new)
         if not changed or not all(_METADATA_LINE.match(l) for l in changed if l.strip()):
             return False
     return True

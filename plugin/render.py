@@ -12,7 +12,7 @@ from pathlib import Path
 from .provenance import provenance, provenance_labels
 from .record import error_line, lesson_problem, scaffolding
 from .sanitize import neutralise
-from .text import estimate_tokens, one_line
+from .text import estimate_tokens, held_out, one_line
 
 FULL_NOTES = 3
 FIELD_LIMIT = 600
@@ -81,10 +81,9 @@ def _whole_sentences(text, limit: int) -> str:
     if len(text) <= limit:
         return text
     kept = ""
-    spans: list[str] = []  # (a sentence never ends inside a code span: `opam env --switch=. --set-switch`)
-    held = re.sub(r"`[^`]*`", lambda m: spans.append(m.group(0)) or f"\x00{len(spans) - 1}\x00", text)
-    for sentence in re.split(r"(?<=[.!?。])\s+", held):
-        sentence = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], sentence)
+    # (a sentence never ends inside a code span: `opam env --switch=. --set-switch`)
+    held, restore = held_out(r"`[^`]*`", text)
+    for sentence in map(restore, re.split(r"(?<=[.!?。])\s+", held)):
         if kept and len(kept) + 1 + len(sentence) > limit:
             break
         kept = f"{kept} {sentence}".strip()

@@ -34,3 +34,15 @@ def bounded(text: str | None, limit: int, tail: int | None = None) -> str:
 def one_line(text: str | None, limit: int = 200) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def held_out(pattern: str, text: str):
+    """``text`` with each match of ``pattern`` held out as a placeholder, so that no split or filter reads inside it
+    (a code span, a command substitution), and the function that puts the held text back into any piece of it."""
+    held: list[str] = []
+    text = re.sub(pattern, lambda m: held.append(m.group(0)) or f"\x00{len(held) - 1}\x00", text)
+
+    def restore(piece: str) -> str:
+        return re.sub(r"\x00(\d+)\x00", lambda m: held[int(m.group(1))], piece) if held else piece
+
+    return text, restore

@@ -57,13 +57,18 @@ def _lowers_threshold(hunks: list[dict], failure_text: str) -> bool:
     return _lowers_a_number([h for h in hunks if _THRESHOLD.search(h["old"]) or _THRESHOLD.search(failure_text)])
 
 
-def _lowers_a_number(hunks: list[dict]) -> bool:
-    """Whether a change lowers a number on a line it leaves otherwise as it was (``N = 50_000`` → ``N = 500``)."""
+def _lowers_a_number(hunks: list[dict], raises: bool = False, lines: LazyRegex | None = None) -> bool:
+    """Whether a change lowers a number on a line it leaves otherwise as it was (``N = 50_000`` → ``N = 500``), or
+    ``raises`` one; only on lines that match ``lines``, when given."""
     for hunk in hunks:
         old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
         removed = [l for l in old_lines if l not in new_lines]
         added = [l for l in new_lines if l not in old_lines]
         for before, after in zip(removed, added):
+            if lines is not None and not (lines.search(before) and lines.search(after)):
+                continue
+            if raises:
+                before, after = after, before
             a, b = (re.findall(r"\d[\d_]*(?:\.\d+)?", line) for line in (before, after))
             if len(a) == len(b) and re.sub(r"\d[\d_]*(?:\.\d+)?", "N", before) == re.sub(r"\d[\d_]*(?:\.\d+)?", "N", after) \
                     and any(float(y.replace("_", "")) < float(x.replace("_", "")) for x, y in zip(a, b)):
@@ -153,7 +158,7 @@ _MOCKED = LazyRegex(r"@(?:MockBean|MockitoBean|Mock|SpyBean)\s+(?:private\s+)?(?
 
 
 # a test's recorded data: golden files, snapshots, fixtures, Go's testdata
-_TEST_DATA = LazyRegex(r"(?i)(?:^|/)(?:testdata|__snapshots__|fixtures?|golden)/|golden|\.snap$")
+_TEST_DATA = LazyRegex(r"(?i)(?:^|/)(?:testdata|__snapshots__|fixtures?)/|golden|\.snap$")
 
 
 _IMPORT_LINE = LazyRegex(r"^\s*(?:import\b|from\s+\S+\s+import\b|(?:const|let|var)\s+\{[^}]*\}\s*=\s*require\b|"
@@ -183,16 +188,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
 def _waits_longer(changes: dict[str, list[dict]]) -> bool:
     """Whether a change to tests only makes a test wait longer (``await sleep(200)`` → ``sleep(2000)``): a race
     given more time, not fixed."""
-    if not tests_only(changes):
-        return False
-    for hunks in changes.values():
-        for hunk in hunks:
-            old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
-            removed = [l for l in old_lines if l not in new_lines]
-            for before, after in zip(removed, [l for l in new_lines if l not in old_lines]):
-                if _WAIT.search(before) and _WAIT.search(after) and _lowers_a_number([{"old": after, "new": before}]):
-                    return True
-    return False
+    return tests_only(changes) and any(_lowers_a_number(hunks, raises=True, lines=_WAIT) for hunks in changes.values())
 
 
 def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
@@ -201,15 +197,16 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
     test up differently, an import, a fixture, a marker, and leaves its assertions alone.)"""
     if not tests_only(changes):
         return False
+    def asserts(line: str) -> bool:  # (an import that names ``expect`` asserts nothing)
+        return bool(_ASSERTION.search(line)) and not _COMMENT_LINE.match(line) and not _IMPORT_LINE.match(line)
+
     for hunks in changes.values():
         for hunk in hunks:
             kept = {line.strip() for line in hunk["new"].splitlines()}  # (an assertion moved into a block is kept)
+            was = {line.strip() for line in hunk["old"].splitlines()}
             removed = [line for line in hunk["old"].splitlines() if line.strip() not in kept and line.strip()]
-            # (an import that names ``expect`` asserts nothing)
-            asserted = [line for line in removed if _ASSERTION.search(line) and not _COMMENT_LINE.match(line)
-                        and not _IMPORT_LINE.match(line)]
-            added = [line for line in hunk["new"].splitlines() if _ASSERTION.search(line) and not _IMPORT_LINE.match(line)
-                     and not _COMMENT_LINE.match(line) and line.strip() not in {l.strip() for l in hunk["old"].splitlines()}]
+            asserted = [line for line in removed if asserts(line)]
+            added = [line for line in hunk["new"].splitlines() if asserts(line) and line.strip() not in was]
             # (an assertion that looks at the result another way and expects the same numbers is kept:
             # ``findAll("a").length).toBe(3)`` → ``findAllComponents(RouterLinkStub).length).toBe(3)``)
             numbers = [re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", "\n".join(lines)) for lines in (asserted, added)]
