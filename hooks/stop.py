@@ -68,7 +68,8 @@ def would_ask(mode: str, observations: list[dict], results: list[dict]) -> bool:
     if "instruction_injection" in codes:
         return False  # the session's own account tried to steer future agents: do not invite more of it
     if mode == "resolved" and (not _resolved_failure(observations)
-                               or codes and codes <= {"retry_without_change", "self_inflicted", "flaky_failure"}):
+                               or codes and codes <= {"retry_without_change", "self_inflicted", "flaky_failure",
+                                                                   "local_state"}):
         return False  # no failure was resolved, or lorebook knows the fix taught nothing (a plain retry, a typo)
     # nothing happened that could hold a lesson
     return any(o["outcome"] == "error" or o["tool"] in EDIT_TOOLS for o in observations)

@@ -15,7 +15,7 @@ from .commands import (_MUTATING, _ROUTINE, _TIMEOUT, _VALUE_OPTIONS, _and_steps
 from .edits import _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .steps import _THE_WAY, _adds_with_another_tool, _is_change, _is_check, _names_run, _packages
+from .steps import _THE_WAY, _adds_with_another_tool, _clears_local_state, _is_change, _is_check, _names_run, _packages
 from .text import one_line
 
 
@@ -161,7 +161,13 @@ def find_chains(observations: list[dict], account: str = "",
             consumed.update(e["id"] for e in events if e["outcome"] == "error")
             continue
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
-        chains.extend(part for chain in _split_by_error(events, success, kind) for part in _split_one_output(chain))
+        for part in (part for chain in _split_by_error(events, success, kind) for part in _split_one_output(chain)):
+            # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
+            # project, but the account may say it was what stood in the way
+            start, end = part["failures"][-1]["id"], part["resolved_by"]["id"]
+            part["cleared"] = [o for o in observations if start < o["id"] < end and o["tool"] == "Bash"
+                               and o["outcome"] == "ok" and _clears_local_state(o["target"])]
+            chains.append(part)
     return chains, notes
 
 

@@ -131,6 +131,20 @@ def _starts_service(command: str) -> bool:
     return any(_STARTS_SERVICE.search(parse_command(segment)["check"]) for segment in _segments(command))
 
 
+# a step that takes away what was left running on this machine: a container, a process holding a port
+_CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container)?\s+(?:rm|kill|stop)\b|"
+                          r"(?:docker|podman)[\s-]compose\s+(?:rm|kill|stop|down)\b|kill\b|pkill\b|killall\b|"
+                          r"fuser\s+-k\b)")
+# the account says the thing in the way was left over on this machine, not part of the project
+_LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind)|stray|orphan(?:ed)?|zombie|lingering|"
+                       r"you had running|still running from|(?:was|were) (?:holding|squatting on|occupying|hogging))\b")
+
+
+def _clears_local_state(command: str) -> bool:
+    """Whether a step of the line stops or removes a container or process (``docker rm -f minio-old && …``)."""
+    return any(_CLEARS_LOCAL.search(parse_command(segment)["check"]) for segment in _segments(command))
+
+
 def _upstream_sync(observation: dict) -> bool:
     """Whether a passing command brought other people's changes into the working tree (a pull that updated it)."""
     if observation["tool"] != "Bash" or observation["outcome"] != "ok":

@@ -2532,3 +2532,23 @@ def test_a_request_made_while_there_is_the_clause_that_asks_it(sentence, asked):
     from lorebook.candidates import _asked_while_there
 
     assert _asked_while_there(sentence) == asked
+
+
+@pytest.mark.parametrize("steps, account, local", [
+    # an old container of the user's held the port: removing it is a one-off
+    (["docker rm -f minio-old && docker compose up -d minio"],
+     "The failure wasn't code: an old `minio-old` container you had running was holding port 9001.", True),
+    (["pkill -f 'node dist/server.js'", "docker compose up -d api"],
+     "A stray server from an earlier run was holding port 3000; I killed it.", True),
+    # the project's service, recreated: the way the tests need it, not something left over
+    (["docker compose rm -f -s db && docker compose up -d db"],
+     "The test database needs to be recreated after a schema change.", False),
+])
+def test_a_stale_container_or_process_cleared_away_is_a_one_off(git_project, store, steps, account, local):
+    session = Session("stale", git_project, prompt="the upload test fails").fail(
+        "npm test -- presign", "Exit code 1\nError: connect ECONNREFUSED 127.0.0.1:9000\nTests  1 failed (1)")
+    for step in steps:
+        session = session.ok(step, "Started")
+    session = session.ok("npm test -- presign", "Tests  3 passed (3)").stop(account)
+    candidates, reasons = _candidates(store, session)
+    assert (candidates == [] and reasons == ["local_state"]) if local else len(candidates) == 1
