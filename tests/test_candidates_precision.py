@@ -2552,3 +2552,13 @@ def test_a_stale_container_or_process_cleared_away_is_a_one_off(git_project, sto
     session = session.ok("npm test -- presign", "Tests  3 passed (3)").stop(account)
     candidates, reasons = _candidates(store, session)
     assert (candidates == [] and reasons == ["local_state"]) if local else len(candidates) == 1
+
+
+@pytest.mark.parametrize("message, said", [
+    ("Done: the broker image now includes the plugin and enables it via `enabled_plugins`. Tests pass.",
+     ["The broker image now includes the plugin and enables it via `enabled_plugins`.", "Tests pass."]),
+    ("Done — tests pass.", []),  # (a status, and no account after it)
+    ("Done.", []),
+])
+def test_a_status_word_before_the_account_is_dropped_not_the_account(message, said):
+    assert stated(message)["all"] == said
