@@ -5,6 +5,7 @@ a fix; a file the error names, a manifest for a missing package, or a few unname
 """
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from collections import Counter
@@ -87,10 +88,19 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     added = Counter(l for l in new if l not in old)
     lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
         [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
+    if not lines:  # the same lines in another order (a migration registered before the one it needs): what moved
+        lines = [f"+{one_line(line, 120)} (moved before `{one_line(after, 60)}`)" for line, after in _moved(old, new)]
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
     text = "\n".join(lines)
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
+
+
+def _moved(old: list[str], new: list[str]) -> list[tuple[str, str]]:
+    """The lines a reordering moved, each with the line it now comes before (``[A, B]`` → ``[B, A]``: B before A)."""
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    return [(new[j], new[j + 1]) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace")
+            for j in range(j1, j2) if j + 1 < len(new)]
 
 
 def _token_span(text: str) -> str:
@@ -154,6 +164,9 @@ def _short_diff(hunk: dict) -> str:
         return f"add `{one_line(next((l for l in added if not scaffolding(l)), added[0]), 70)}`"
     if removed:
         return f"remove `{one_line(removed[0], 70)}`"
+    moved = _moved(old, new) if sorted(old) == sorted(new) else []
+    if moved:
+        return f"move `{one_line(moved[0][0], 50)}` before `{one_line(moved[0][1], 50)}`"
     return "rewrite"
 
 

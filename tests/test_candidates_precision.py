@@ -2562,3 +2562,13 @@ def test_a_stale_container_or_process_cleared_away_is_a_one_off(git_project, sto
 ])
 def test_a_status_word_before_the_account_is_dropped_not_the_account(message, said):
     assert stated(message)["all"] == said
+
+
+def test_lines_put_in_another_order_show_what_moved():
+    from lorebook.edits import _diff_text, _short_diff
+
+    hunk = {"old": "    app.migrations.add(CreateTag())\n    app.migrations.add(CreateTodo())\n",
+            "new": "    app.migrations.add(CreateTodo())\n    app.migrations.add(CreateTag())\n", "ids": [3]}
+    assert _short_diff(hunk) == "move `app.migrations.add(CreateTodo())` before `app.migrations.add(CreateTag())`"
+    assert _diff_text("Sources/App/configure.swift", hunk) == (
+        "Sources/App/configure.swift:\n+app.migrations.add(CreateTodo()) (moved before `app.migrations.add(CreateTag())`)")
