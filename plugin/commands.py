@@ -358,9 +358,11 @@ def _targets(command: str) -> list[str]:
     """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
     parsed = parse_command(command)
     checked = _words(parsed["check"])
-    # (an option's value, ``--project api``, is the package it picks: _picked_package compares those)
+    # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
+    # environment or a URL, ``--env local``, ``--to ent://ent/schema``, is where it runs, not what it checks)
     words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)
-             and not (i and checked[i - 1] in _VALUE_OPTIONS and checked[i - 1] != "-w")]
+             and not (i and (checked[i - 1] in _VALUE_OPTIONS or checked[i - 1] in _PLACE_OPTIONS)
+                      and checked[i - 1] != "-w") and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
@@ -368,6 +370,7 @@ def _targets(command: str) -> list[str]:
     return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
 
 
+_PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url", "--dev-url"))
 _PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "--project", "--manifest-path", "-C",
                     "--dir", "--prefix")
 

@@ -23,7 +23,8 @@ _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANG
                        # (and git's own files: no build or test reads ``.gitignore``)
                        r"|(?:^|/)(?:\.gitignore|\.gitattributes|\.mailmap|CODEOWNERS|\.git-blame-ignore-revs)$")
 # a comment line (not a Rust attribute, a shebang or a C preprocessor line)
-_COMMENT_LINE = LazyRegex(r"^\s*(?://|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
+# (a directive a tool reads is no comment: ``//go:generate … --feature sql/upsert ./schema``, ``// +build``)
+_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b)|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
                           r"--\s|<!--)")
 _CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
                           r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"

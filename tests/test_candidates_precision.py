@@ -2572,3 +2572,19 @@ def test_lines_put_in_another_order_show_what_moved():
     assert _short_diff(hunk) == "move `app.migrations.add(CreateTodo())` before `app.migrations.add(CreateTag())`"
     assert _diff_text("Sources/App/configure.swift", hunk) == (
         "Sources/App/configure.swift:\n+app.migrations.add(CreateTodo()) (moved before `app.migrations.add(CreateTag())`)")
+
+
+def test_an_environment_or_url_an_option_names_is_where_a_run_goes_not_what_it_checks():
+    from lorebook.commands import _same_target
+
+    assert _same_target("atlas migrate diff add_email --dir file://migrations --to ent://ent/schema",
+                        "atlas migrate diff add_email --env local")
+
+
+def test_a_go_directive_is_no_comment():
+    from lorebook.edits import _comments_only
+
+    edit = {"tool": "Edit", "body": "-//go:generate go run entgo.io/ent/cmd/ent generate ./schema\n"
+                                    "+//go:generate go run entgo.io/ent/cmd/ent generate --feature sql/upsert ./schema"}
+    assert not _comments_only(edit)
+    assert _comments_only({"tool": "Edit", "body": "-// builds the client\n+// builds the ent client"})
