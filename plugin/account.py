@@ -39,7 +39,9 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
                            r"made no difference|(?:did not|didn't) make (?:a|any) difference|changed nothing|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
-                           r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't))\b")
+                           r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
+                           # "an empty limits map just swapped the nil pointer for an invalid quantity"
+                           r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b)\b")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
 _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
           r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")

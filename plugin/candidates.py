@@ -46,6 +46,10 @@ from .text import one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
                         _tests_run)
 
+# an attempt the agent says did nothing for the failure, or only traded it for another (not "was not enough": a step
+# that got past one error is part of the fix)
+_NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
+                     r"made no difference|changed nothing|(?:just|only) (?:swapped|traded))\b")
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 
@@ -139,6 +143,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 for key, value in said.items()}
     error_words = _tokens(" ".join((f.get("error_text") or "") + " " + (f.get("target") or "")
                                    for f in chain["failures"]))
+    if chain["kind"] == "error_changed" and any(
+            _NO_HELP.search(s) and _relevance(s, error_words) and _relevance(s, fix_words_of(chain, cwd))
+            for s in said["did_not_help"]):
+        chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on
+        return None
     # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored
     # because Chrome crashed; it started fine on the next run" does not)
     chance = [s for s in said["all"] if _FLAKY.search(s) and not _FLAKY_EXPLAINED.search(s[_FLAKY.search(s).start():])
@@ -726,6 +735,8 @@ REASON_TEXT = {
                        "lesson from this session",
     "local_state": "the check passed once something left on this machine (an old container, a process holding a "
                    "port) was stopped or removed: a one-off, not a lesson for the project",
+    "attempt": "the agent says the change did not help (it only traded the failure for another): an attempt, not a "
+               "lesson",
     "flaky_failure": "the agent called the failure flaky or transient (it passed on a rerun): what changed in "
                      "between is not its fix",
     "instruction_injection": "the final message contains text aimed at steering future agents "

@@ -171,6 +171,11 @@ def find_chains(observations: list[dict], account: str = "",
     return chains, notes
 
 
+def _first_word(argv: list[str]) -> str | None:
+    """A command's first word past its program that is no option (``test`` of ``sbt -batch test``)."""
+    return next((w for w in argv[1:] if not w.startswith("-")), None)
+
+
 def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     """The first later passing run of another command that does the same job (``terraform plan`` →
     ``terragrunt plan``), when the agent's account names it as the way, and names the failing one too. Edits on
@@ -184,13 +189,16 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     failed_said = any(_names_run(before["argv"], s) and re.search(
-        r"(?i)\bfail|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b", _prose(s)) for s in sentences)
+        r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b",
+        _prose(s)) for s in sentences)
     job = command_job(failure["target"])
     for obs in later:
         if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]):
             continue
         after = parse_command(obs["target"])
-        if after["family"] == family or not after["family"]:
+        # (the same program counts when it runs another task: ``sbt unitTests``, an alias, for ``sbt test``)
+        if not after["family"] or after["family"] == family and _first_word(after["argv"]) == _first_word(
+                before["argv"]):
             continue
         same_job = job is not None and job == command_job(obs["target"])
         same_word = before["argv"][1:2] == after["argv"][1:2] and len(after["argv"]) > 1 \

@@ -40,6 +40,9 @@ _TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn
 _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("npx",),
             ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("bunx",), ("bundle", "exec"), ("env",), ("time",),
             ("sudo",), ("nohup",), ("exec",), ("command",))
+# programs that run a command with secrets put in its environment (the command after ``--``, or quoted whole last)
+_SECRET_RUNNERS = frozenset(("sops", "op", "doppler", "aws-vault", "dotenv", "dotenvx", "chamber", "infisical",
+                             "envchain", "teller", "summon", "berglas", "varlock"))
 # a failing command of one of these is not a lesson: version control, shell navigation, exploration, formatters
 _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
@@ -162,6 +165,18 @@ def parse_command(command: str) -> dict:
             words = words[3:]
             changed = True
             continue
+        if words and _program_name(words[0]) in _SECRET_RUNNERS:  # a run with secrets put in its environment
+            if "--" in words[2:-1]:  # ``op run --env-file=.env -- pytest``, ``aws-vault exec prod -- terraform plan``
+                at = words.index("--", 2)
+                runner += words[:at + 1]
+                words = words[at + 1:]
+                changed = True
+                continue
+            if len(words) > 2 and " " in words[-1].strip():  # ``sops exec-env secrets.enc.env 'terraform plan'``
+                runner += words[:-1]
+                words = _words(words[-1])
+                changed = True
+                continue
         for pattern in _RUNNERS:
             if tuple(words[:len(pattern)]) == pattern:
                 runner += list(pattern)
@@ -483,6 +498,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     out = []
     for part in added:
         kind, value = part.split(":", 1)
+        # (``terraform -chdir=stacks/billing`` for ``cd stacks/billing && terraform``: the same directory, said
+        # another way)
+        place = re.match(r"^(?:-chdir|--cwd|--dir|--directory|-C)[=\s](\S+)$", value) if kind == "flag" else None
+        if place and before["cwd"] and place.group(1).strip("/") == before["cwd"].strip("/"):
+            continue
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
         out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "flag": f"pass `{value}`",

@@ -338,7 +338,10 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?from|"
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use|"
-                     r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is)\b")
+                     r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|"
+                     # "build.sbt defines aliases for this — `sbt unitTests` runs core + api only (what I used)"
+                     r"what I (?:used|ran)|(?:defines?|provides?|has) (?:\w+ )?(?:aliases?|scripts?|targets?|tasks?) "
+                     r"for (?:this|that|it))\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:

@@ -2588,3 +2588,48 @@ def test_a_go_directive_is_no_comment():
                                     "+//go:generate go run entgo.io/ent/cmd/ent generate --feature sql/upsert ./schema"}
     assert not _comments_only(edit)
     assert _comments_only({"tool": "Edit", "body": "-// builds the client\n+// builds the ent client"})
+
+
+def test_an_alias_of_the_same_program_the_account_names_is_the_way(git_project, store):
+    session = (Session("alias", git_project, prompt="I refactored the rate parser in core, please run the tests.")
+               .fail("sbt -batch test", "Exit code 1\n[error] (it / Test / test) sbt.TestsFailedException: Tests "
+                                        "unsuccessful\n[error] Connection to localhost:5433 refused")
+               .ok("grep -n addCommandAlias build.sbt", '88:addCommandAlias("unitTests", ";core/test;api/test")')
+               .ok("sbt -batch unitTests", "[info] All tests passed.\n[success] Total time: 21 s")
+               .stop("The root `sbt test` also aggregates the `it` module, whose suites need Postgres, so it aborts "
+                     "on a laptop. build.sbt defines aliases for this — `sbt unitTests` runs core + api only (what "
+                     "I used)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "sbt -batch unitTests" in candidate["change"]
+
+
+@pytest.mark.parametrize("passed, runner", [
+    ("sops exec-env secrets/billing.enc.env 'terraform -chdir=stacks/billing plan -input=false'",
+     "sops exec-env secrets/billing.enc.env"),
+    ("op run --env-file=.env.1p -- terraform -chdir=stacks/billing plan -input=false", "op run --env-file=.env.1p --"),
+])
+def test_a_run_with_secrets_put_in_its_environment_is_the_same_run_through_a_runner(passed, runner):
+    assert parse_command(passed)["family"] == "terraform plan"
+    assert invocation_change("cd stacks/billing && terraform plan -input=false", passed) == [
+        f"run it through `{runner}`"]
+
+
+def test_a_change_the_account_says_only_traded_the_error_for_another_is_an_attempt(git_project, store):
+    helm = "helm upgrade --install api ./charts/api -f charts/api/values-staging.yaml -n staging"
+    session = (Session("traded", git_project, prompt="Deploying the api chart fails, can you fix the chart?")
+               .fail(helm, "Exit code 1\nError: UPGRADE FAILED: template: api/templates/deployment.yaml:48:32: "
+                           "executing at <.Values.resources.limits.cpu>: nil pointer evaluating interface {}.cpu")
+               .edit("charts/api/values-staging.yaml", "resources:\n  requests:\n    cpu: 100m",
+                     "resources:\n  requests:\n    cpu: 100m\n  limits: {}")
+               .fail(helm, "Exit code 1\nError: UPGRADE FAILED: failed to create resource: quantities must match "
+                           "the regular expression")
+               .edit("charts/api/templates/deployment.yaml", "          limits:\n            cpu: {{ "
+                     ".Values.resources.limits.cpu | quote }}", "          {{- with .Values.resources.limits }}\n"
+                     "          limits:\n            {{- toYaml . | nindent 12 }}\n          {{- end }}")
+               .ok(helm, 'Release "api" has been upgraded. Happy Helming!')
+               .stop("The template dereferenced `.Values.resources.limits.cpu` unconditionally. Giving it an empty "
+                     "limits map just swapped the nil pointer for an invalid empty quantity; the template now "
+                     "renders limits only when they exist (`{{- with .Values.resources.limits }}`)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "{{- with .Values.resources.limits }}" in candidate["change"]
+    assert "limits: {}" not in candidate["change"] + candidate["title"]
