@@ -274,11 +274,19 @@ _METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|ma
                            keywords|categories|license|readme|documentation|contributors)[\"']?\s*[:=]""")
 
 
+# (and, in a package.json or composer.json, the package's own version: no build or test reads it)
+_OWN_VERSION = LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$')
+
+
 def _metadata_only(edit: dict) -> bool:
-    """Whether an edit changes only a package's descriptive fields (``description = "…"``): no build reads them."""
+    """Whether an edit changes only a package's descriptive fields (``description = "…"``) or a package.json's own
+    ``"version"``: no build reads them."""
+    manifest = bool(edit.get("files")) and all(os.path.basename(f) in ("package.json", "composer.json")
+                                               for f in edit["files"])
     for old, new in _edit_sides(edit):
         changed = _changed_lines(old, new)
-        if not changed or not all(_METADATA_LINE.match(l) for l in changed if l.strip()):
+        if not changed or not all(_METADATA_LINE.match(l) or manifest and _OWN_VERSION.match(l)
+                                  for l in changed if l.strip()):
             return False
     return True
 

@@ -2633,3 +2633,13 @@ def test_a_change_the_account_says_only_traded_the_error_for_another_is_an_attem
     (candidate,), _ = _candidates(store, session)
     assert "{{- with .Values.resources.limits }}" in candidate["change"]
     assert "limits: {}" not in candidate["change"] + candidate["title"]
+
+
+def test_a_bump_of_the_packages_own_version_is_no_fix():
+    from lorebook.edits import _metadata_only
+
+    bump = {"tool": "Edit", "files": ["/p/package.json"], "body": '-  "version": "0.4.1",\n+  "version": "0.4.2",'}
+    assert _metadata_only(bump)
+    # (a dependency's version is a pin, and a version in another file may be read by the build)
+    assert not _metadata_only(dict(bump, body='-    "vite": "5.2.0",\n+    "vite": "5.2.11",'))
+    assert not _metadata_only(dict(bump, files=["/p/Cargo.toml"], body='-version = "1.0.150"\n+version = "1.0.190"'))
