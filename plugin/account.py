@@ -138,12 +138,12 @@ def _sentences(text: str) -> list[str]:
                       f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text)
     # a sentence never ends inside a code span (`julia --project=. -e '…'`)
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
-    parts = [restore(part) for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held)]
     out = []
-    for part in parts:
+    for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held):
         part = part.strip(" -*•\t")
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
-        part = re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", "")
+        # (outside code: ``**/*IT.java`` keeps its stars)
+        part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))
         part = re.sub(r"(?i)^(?:note|nb|fyi|tip)(?: for (?:this|the) (?:repo|project|codebase))?:\s+", "", part)
         if _STATUS_MARK.match(part):  # "✅ `ruff check`, `mypy`": a checklist of what passed, no account of the fix
             continue

@@ -136,7 +136,7 @@ def find_chains(observations: list[dict], account: str = "",
                     e["tool"] in EDIT_TOOLS for e in events) and _adds_with_another_tool(failure, later, adding):
                 success, kind = later, "same_job"  # ``yarn add chart.js`` → ``bin/importmap pin chart.js``
                 break
-            if _is_change(later, failure, account):
+            if _is_change(later, failure, account) and not _put_back(later, observations[k + 1:], observations[:k]):
                 events.append(later)
                 continue
         if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
@@ -169,6 +169,33 @@ def find_chains(observations: list[dict], account: str = "",
                                and o["outcome"] == "ok" and _clears_local_state(o["target"])]
             chains.append(part)
     return chains, notes
+
+
+# ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
+_PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*)\s+(.+)$")
+
+
+def _put_back_paths(observation: dict) -> list[str]:
+    """The paths a passing line puts back as committed (``git checkout -- pom.xml && git status``: pom.xml)."""
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
+        return []
+    return [p for segment in re.split(r"\s*(?:&&|;)\s*", observation.get("target") or "")
+            for match in [_PUT_BACK.match(segment.strip())] if match for p in match.group(1).split()]
+
+
+def _among(paths: list[str], files: list[str]) -> bool:
+    return any(p in (".", "./") or f.endswith("/" + p.lstrip("./")) for p in paths for f in files)
+
+
+def _put_back(change: dict, later: list[dict], before: list[dict]) -> bool:
+    """Whether an edit was put back as committed by a later ``git checkout -- FILE`` or ``git restore FILE`` (an
+    experiment undone, no change in effect), or ``change`` is such a line, putting back only what this session had
+    edited (``before``): undoing its own experiment changes nothing."""
+    if change["tool"] in EDIT_TOOLS:
+        return bool(change.get("files")) and any(_among(_put_back_paths(o), change["files"]) for o in later)
+    paths = _put_back_paths(change)
+    edited = [f for o in before if o["tool"] in EDIT_TOOLS for f in o.get("files") or []]
+    return bool(paths) and all(_among([p], edited) for p in paths)
 
 
 def _first_word(argv: list[str]) -> str | None:

@@ -68,7 +68,7 @@ _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "b
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
-             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check))(?![\w-])"),
+             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?verify)(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``

@@ -2643,3 +2643,26 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
     # (a dependency's version is a pin, and a version in another file may be read by the build)
     assert not _metadata_only(dict(bump, body='-    "vite": "5.2.0",\n+    "vite": "5.2.11",'))
     assert not _metadata_only(dict(bump, files=["/p/Cargo.toml"], body='-version = "1.0.150"\n+version = "1.0.190"'))
+
+
+def test_an_edit_put_back_with_git_checkout_is_no_change_and_the_way_the_account_gives_is_the_lesson(git_project,
+                                                                                                   store):
+    session = (Session("putback", git_project, prompt="OrderRepositoryIT is failing on CI, can you run it locally?")
+               .fail("mvn -q test -Dtest=OrderRepositoryIT", "Exit code 1\n[ERROR] Failed to execute goal "
+                     "org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test (default-test) on project orders: No "
+                     "tests matching pattern \"OrderRepositoryIT\" were executed!")
+               .edit("pom.xml", "<excludes>\n  <exclude>**/*IT.java</exclude>\n</excludes>", "")
+               .fail("mvn -q test -Dtest=OrderRepositoryIT", "Exit code 1\n[ERROR] Tests run: 6, Failures: 0, Errors: "
+                     "6\norg.springframework.jdbc.CannotGetJdbcConnectionException: Failed to obtain JDBC Connection")
+               .ok("git checkout -- pom.xml && git status --short", "")
+               .ok("mvn verify -Dit.test=OrderRepositoryIT 2>&1 | tail -3", "[INFO] Tests run: 6, Failures: 0\n"
+                   "[INFO] BUILD SUCCESS")
+               .stop("The `*IT` classes aren't meant to go through surefire: pom.xml excludes `**/*IT.java` from it, "
+                     "and their Postgres container only starts in `pre-integration-test`. Running it through failsafe "
+                     "works: `mvn verify -Dit.test=OrderRepositoryIT`. I reverted my experiment with the excludes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "mvn verify -Dit.test=OrderRepositoryIT" in candidate["change"]
+    assert "git checkout" not in candidate["change"] and "pom.xml" not in candidate["files"]
+    # (and the stars of a glob in code are no markdown emphasis)
+    assert stated("pom.xml excludes `**/*IT.java` from surefire.")["all"] == [
+        "pom.xml excludes `**/*IT.java` from surefire."]
