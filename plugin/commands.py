@@ -326,6 +326,8 @@ def command_job(command: str) -> str | None:
         return _SUBCOMMAND_JOBS[environment.group(1)]  # an environment's script: ``hatch run test:cov``
     # a tool not in the table names its job by its subcommand: ``stack test``, ``deno task test``, ``opam install``
     words = [w for w in parsed["argv"][1:] if not w.startswith("-")]
+    if words[:1] in (["turbo"], ["nx"], ["lerna"]):  # a monorepo's task runner, run by the package manager:
+        words = words[1:]  # ``pnpm turbo run test --filter=@lumen/ui`` runs the test task
     if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
         words = words[1:]
     if not words:  # ``clojure -X:test``: the alias names the job

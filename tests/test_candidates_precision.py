@@ -263,6 +263,7 @@ def test_an_option_value_before_the_subcommand_does_not_hide_the_job():
     assert command_job("pnpm --filter @shop/web test") == command_job("yarn test") == "test"
     assert command_job("npm -C client run build") == "build"
     assert command_job("uv add --dev pytest-cov") != "test"  # a package named after a program is not that program
+    assert command_job("pnpm turbo run test --filter=@lumen/ui") == command_job("mvn verify -Dit.test=X") == "test"
     assert command_job("pip install pytest-mock") == "install"
 
 
