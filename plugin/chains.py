@@ -119,7 +119,7 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = dict(later, target=sequenced), "same_check"
                 break
             if _is_check(later) and command_family(later["target"]) == family \
-                    and _same_target(failure["target"], later["target"]):
+                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]):
                 if later["outcome"] == "error":
                     events.append(later)
                     continue

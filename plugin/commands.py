@@ -519,13 +519,18 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     return out
 
 
+# a flag that makes a tool say what it would do instead of doing it (``clojure -X:test -Spath`` prints the classpath)
+_ONLY_TELLS = frozenset(("-Spath", "-Stree", "-Sdescribe", "--collect-only", "--co", "--list-tests",
+                         "--listTests", "--print-config", "--show-config", "--showConfig", "--print-classpath"))
+
+
 def _asks_version(command: str) -> bool:
-    """Whether a line only asks a tool for its version or help (``golangci-lint version``, ``tsc --version``): it
-    does none of the tool's job."""
+    """Whether a line only asks a tool for its version or help (``golangci-lint version``, ``tsc --version``), or
+    what it would do (``clojure -X:test -Spath``, ``pytest --collect-only``): it does none of the tool's job."""
     argv = parse_command(command)["argv"]
     words = [w for w in argv[1:] if not w.startswith("-")]
     return bool(argv) and (words in (["version"], ["help"]) or not words and bool(
-        set(argv[1:]) & {"--version", "-V", "--help", "-h", "-version"}))
+        set(argv[1:]) & {"--version", "-V", "--help", "-h", "-version"}) or bool(set(argv[1:]) & _ONLY_TELLS))
 
 
 def _routine(command: str) -> bool:

@@ -7,7 +7,7 @@ import pytest
 from hookutil import PlayedSession, run_hook
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
-from lorebook.commands import command_job, invocation_change, is_autofix, is_static_check, parse_command
+from lorebook.commands import _asks_version, command_job, invocation_change, is_autofix, is_static_check, parse_command
 from lorebook.record import lesson_title
 
 PROJECT = "github.com/acme/widget"
@@ -264,6 +264,7 @@ def test_an_option_value_before_the_subcommand_does_not_hide_the_job():
     assert command_job("npm -C client run build") == "build"
     assert command_job("uv add --dev pytest-cov") != "test"  # a package named after a program is not that program
     assert command_job("pnpm turbo run test --filter=@lumen/ui") == command_job("mvn verify -Dit.test=X") == "test"
+    assert _asks_version("clojure -X:test -Spath") and _asks_version("pytest --collect-only -q tests/")
     assert command_job("pip install pytest-mock") == "install"
 
 
