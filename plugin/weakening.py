@@ -136,7 +136,7 @@ def _silences(hunks: list[dict]) -> bool:
 
 
 _TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed|starting)\s+(\d+)\s+(?:tests?|items?|examples?)\b|"
-                       r"\b(\d+)[ \t]+(?:tests?[ \t]+)?total\b|\b(\d+)\s+examples?,|\b(\d+)\s+tests?\s+run\b")
+                       r"\b(\d+)[ \t]+(?:tests?[ \t]+)?total\b(?![ \t]+actions)|\b(\d+)\s+examples?,|\b(\d+)\s+tests?\s+run\b")
 
 
 def _tests_run(output: str | None) -> int | None:

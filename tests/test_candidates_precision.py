@@ -1813,6 +1813,7 @@ def test_a_fix_heading_over_what_was_done_is_the_account_of_the_fix(git_project,
     ("Tests:       48 passed, 48 total", 48),
     ("    Starting 42 tests across 3 binaries", 42),
     ("     Summary [   0.109s] 41 tests run: 41 passed, 1 skipped", 41),
+    ("INFO: Build completed, 1 test FAILED, 8 total actions", None),  # bazel counts its actions, not its tests
 ])
 def test_how_many_tests_a_run_says_it_ran(output, count):
     from lorebook.weakening import _tests_run
