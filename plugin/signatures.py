@@ -79,6 +79,8 @@ _MODULE_MESSAGES = (
 _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?make(?:\[\d+\])?: \*\*\* |"
             r"npm ERR! (?:code ELIFECYCLE|errno \d|Test failed|Failed at the|\S+@\S+ \S+: `)|"
             r"error: script \S+ exited with code|"
+            # zig's report of its own compiler run: ``error: the following build command failed with exit code 1:``
+            r"error: the following (?:build )?command (?:failed|exited|terminated)\b|"
             # gradle's and maven's verdicts: the same after every failing build
             r"BUILD FAILED\b|FAILURE: Build failed with an exception|\[ERROR\] BUILD FAILURE|"
             r"\[ERROR\] Failed to execute goal|Execution failed for task|"

@@ -191,9 +191,19 @@ def _named_invocation(failure: dict, passed: dict) -> bool:
     ``CGO_ENABLED``)."""
     text = failure.get("error_text") or ""
     before, after = parse_command(failure["target"]), parse_command(passed["target"])
+    argv = after["argv"]
     added = [f.split("=")[0] for f in set(after["flags"]) - set(before["flags"])]
     added += [e.split("=")[0] for e in set(after["env"]) - set(before["env"])]
-    return any(len(name.strip("-")) > 3 and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) for name in added)
+
+    def value(name: str) -> str | None:  # the word a long option takes (``--summary all``), not a path it runs on
+        at = argv.index(name) + 1 if name in argv else 0
+        word = argv[at] if 0 < at < len(argv) else ""
+        return word if name.startswith("--") and re.fullmatch(r"[\w-]+", word) else None
+
+    # (named with another value, "disable with --summary none", it is not what the failure asked to pass)
+    return any(len(name.strip("-")) > 3 and any(
+        not value(name) or not m.group(1) or m.group(1) == value(name)
+        for m in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])(?:[ =]([\w-]+))?", text)) for name in added)
 
 
 def _quoted_in(command: str, account: str) -> bool:

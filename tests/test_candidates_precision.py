@@ -2669,3 +2669,13 @@ def test_an_edit_put_back_with_git_checkout_is_no_change_and_the_way_the_account
     # (and the stars of a glob in code are no markdown emphasis)
     assert stated("pom.xml excludes `**/*IT.java` from surefire.")["all"] == [
         "pom.xml excludes `**/*IT.java` from surefire."]
+
+
+def test_a_flag_the_error_names_with_another_value_is_not_what_it_asked_to_pass():
+    from lorebook.steps import _named_invocation
+
+    failure = {"target": "zig build", "error_text": "Build Summary: 0/3 steps succeeded; 1 failed (disable with "
+                                                    "--summary none)"}
+    assert not _named_invocation(failure, {"target": "zig build test --summary all"})
+    assert _named_invocation({"target": "deno run main.ts", "error_text": "Requires read access to \"./cfg\", run "
+                              "again with the --allow-read flag"}, {"target": "deno run --allow-read main.ts"})

@@ -228,6 +228,9 @@ def test_a_runners_wrapper_line_is_the_error_only_when_nothing_else_is():
     assert error_line("gcc x.c\ncollect2: error: ld returned 1 exit status\nmake: *** [Makefile:9: all] Error 1") \
         == "collect2: error: ld returned 1 exit status"
     assert error_line("make: *** [Makefile:9: all] Error 1") == "make: *** [Makefile:9: all] Error 1"
+    zig = ("src/config.zig:12:27: error: root struct of file 'os' has no member named 'getenv'\n"
+           "error: the following build command failed with exit code 1:\n/home/dev/tidal/.zig-cache/o/2b9c/build")
+    assert error_line(zig) == "src/config.zig:12:27: error: root struct of file 'os' has no member named 'getenv'"
 
 
 def test_gradles_verdict_gives_way_to_the_compilers_line_and_the_jvms_root_cause():
