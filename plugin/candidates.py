@@ -386,6 +386,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         told = [re.sub(r"^\s*(?:[-*>]|\d+\.)\s*", "", line).replace("**", "").strip()
                 for line in (said.get("text") or "").splitlines()
                 if any(n and n in line for n in names) and len(line.split()) >= 4]
+        # (of a paragraph, from the sentence that names it: "Inside the api container … I changed the host in
+        # `.env` …")
+        told = [" ".join(_from_first(_sentences(t), lambda s: any(n and n in s for n in names))) or t for t in told]
         # (less the cause it holds, already said: "Tests had no DSN: … Added `X=…` to `.env.test`.")
         told = [functools.reduce(lambda t, c: t.replace(c, ""), causes, t).strip() for t in told[:1]]
         fixes = [t for t in told if t] + [f for f in fixes if not any(f in t for t in told)]
@@ -399,6 +402,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if not causes and user_causes:  # the agent only said what it did: the user's report says why
         causes = [_users_diagnosis(user_causes[0])]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
+    if withheld and causes and fixes:  # the change shows no content: the agent's line about it goes first
+        summary_parts.reverse()
     # (its "Cause:" and "Fix:" labels are the card's own: "Cause and fix: Cause: …" says it twice)
     summary_parts = [_unlabelled(p) for p in summary_parts]
     if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
@@ -602,6 +607,11 @@ _COMPILE_ERROR_AT = LazyRegex(r"(?m)^\s*(?:-->\s*)?([\w./-]+\.\w+)(?::\d+(?::\d+
                               r"\(\d+,\d+\):\s*error\b)|^\s*-->\s*([\w./-]+\.\w+):\d+|"
                               # scalac and javac through sbt or maven: ``[error] /w/Routes.scala:11:26: type mismatch``
                               r"^\s*\[(?:error|ERROR)\]\s+([\w./-]+\.(?:scala|java|kt|groovy)):\[?\d+")
+
+
+def _from_first(items: list, wanted) -> list:
+    """``items`` from the first one ``wanted`` holds for on (none when none does)."""
+    return next((items[i:] for i, item in enumerate(items) if wanted(item)), [])
 
 
 def _compile_error_in(failure: dict, edited: set[str]) -> bool:

@@ -291,7 +291,9 @@ def _all_skipped(observation: dict) -> dict:
 _LOG_READ = LazyRegex(r"^(?:journalctl|(?:docker|podman|kubectl|oc)(?: compose)? logs)$")
 # a line of that log reporting an error: ``[ERROR] agent.auth.handler: …``, ``level=error``, ``"level":"error"``
 _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\blevel=(?:error|fatal)\b|\"level\":\s*\"(?:error|fatal)\"|"
-                          r"\s(?:ERROR|FATAL|CRITICAL)\s")
+                          r"\s(?:ERROR|FATAL|CRITICAL)\s|"
+                          # an exception a process printed as it died: ``api-1  | Error: connect ECONNREFUSED …``
+                          r"(?:^|\|\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s")
 
 
 def _logged_failure(observation: dict) -> dict:

@@ -2679,3 +2679,20 @@ def test_a_flag_the_error_names_with_another_value_is_not_what_it_asked_to_pass(
     assert not _named_invocation(failure, {"target": "zig build test --summary all"})
     assert _named_invocation({"target": "deno run main.ts", "error_text": "Requires read access to \"./cfg\", run "
                               "again with the --allow-read flag"}, {"target": "deno run --allow-read main.ts"})
+
+
+def test_an_exception_a_service_logged_as_it_died_is_the_failure_and_the_line_about_a_withheld_file_leads(
+        git_project, store):
+    session = (Session("logged", git_project, prompt="the api container can't reach postgres")
+               .ok("docker compose logs api --tail 12", "api-1  | [db] connecting...\napi-1  | Error: connect "
+                                                        "ECONNREFUSED 127.0.0.1:5432\napi-1  |   errno: -111,")
+               .edit(".env", "DATABASE_URL=postgres://quay@localhost:5432/quay",
+                     "DATABASE_URL=postgres://quay@db:5432/quay")
+               .ok("docker compose up -d api", " ✔ Container quay-api-1  Started")
+               .ok("sleep 3 && docker compose logs api --tail 3", "api-1  | [db] connecting...\napi-1  | listening "
+                                                                   "on :3000")
+               .stop("Inside the api container, `localhost` is the container itself, so `DATABASE_URL` pointing at "
+                     "localhost:5432 got ECONNREFUSED. I changed the host to the compose service name in `.env` "
+                     "(`...@db:5432/quay`); the api now starts."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["summary"].startswith("Changed the host to the compose service name in `.env` (`...@db:5432")
