@@ -70,9 +70,10 @@ def _mistyped(invocation: list[str], error: str) -> bool:
     if len(passed) != 1 or len(dropped) != 1 or len(invocation) != 2:
         return False
     (new_key, _, new), (old_key, _, old) = passed[0].rpartition("="), dropped[0].rpartition("=")
-    return new_key == old_key and len(old) >= 5 and old in error and difflib.SequenceMatcher(None, old, new).ratio() \
-        >= 0.8 and bool(re.search(r"(?i)does not exist|doesn't exist|not found|no such|unknown|cannot find|"
-                                  r"could not find|did you mean", error))
+    # (the line that names the old value says it does not exist: not a header missing for the target it names)
+    return new_key == old_key and len(old) >= 5 and difflib.SequenceMatcher(None, old, new).ratio() >= 0.8 and any(
+        old in line and re.search(r"(?i)does not exist|doesn't exist|not found|no such|unknown|cannot find|"
+                                  r"could not find|did you mean", line) for line in error.splitlines())
 
 
 def _asked_for(edit: dict, prompt: str, error: str) -> bool:

@@ -239,13 +239,28 @@ def _changed_lines(old: str, new: str) -> list[str]:
     return [l for l in old_lines if l not in new_lines] + [l for l in new_lines if l not in old_lines]
 
 
+# a comment at the end of a line of code (``dist:   ## make a tarball``, ``retries: 3  # per host``), not a directive
+# a tool reads (``# type: ignore``, ``// eslint-disable-line``)
+_TRAILING_COMMENT = LazyRegex(r"\s+(?:#+|//)\s(?!\s*(?:type:|noqa|pragma|nolint|eslint|prettier-ignore|@ts-|istanbul|"
+                              r"rubocop:|pylint:|fmt:|nosec))[^\"'`]*$")
+
+
+def _code_lines(text: str) -> list[str]:
+    return [_TRAILING_COMMENT.sub("", l).rstrip() for l in text.splitlines() if l.strip() and not _COMMENT_LINE.match(l)]
+
+
+def _trailing_comments_only(edit: dict) -> bool:
+    """Whether every line an edit changes is a line of code whose trailing comment changed (never a directive: a
+    file's own ``# typed: strict`` is a line of its own)."""
+    return all(not _COMMENT_LINE.match(l) for old, new in _edit_sides(edit) for l in _changed_lines(old, new)
+               if l.strip())
+
+
 def _comments_only(edit: dict) -> bool:
-    """Whether an edit changes only comments (a doc comment, a commented line): it cannot fix a failing check."""
-    for old, new in _edit_sides(edit):
-        changed = [l for l in _changed_lines(old, new) if l.strip()]
-        if not changed or not all(_COMMENT_LINE.match(l) for l in changed):
-            return False
-    return True
+    """Whether an edit changes only comments (a doc comment, a commented line, the comment at the end of a line
+    whose code stayed as it was): it cannot fix a failing check."""
+    sides = _edit_sides(edit)
+    return bool(sides) and all(_changed_lines(old, new) and _code_lines(old) == _code_lines(new) for old, new in sides)
 
 
 # a line that only logs or prints (``Rails.logger.info("[reindex] batch=…")``, ``console.log(x)``, ``dbg!(x)``)
@@ -337,7 +352,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
                         for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
         if all(_DOC_PATH.search(p) for p in paths) and not named and not dir_named and not building_docs \
-                or _comments_only(edit) and not directive or _logging_only(edit, error) or _metadata_only(edit) or \
+                or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) or _logging_only(edit, error) or _metadata_only(edit) or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
                 any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):

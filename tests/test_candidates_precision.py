@@ -2696,3 +2696,27 @@ def test_an_exception_a_service_logged_as_it_died_is_the_failure_and_the_line_ab
                      "(`...@db:5432/quay`); the api now starts."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["summary"].startswith("Changed the host to the compose service name in `.env` (`...@db:5432")
+
+
+def test_a_trailing_comment_changed_on_a_line_whose_code_stayed_is_no_fix():
+    from lorebook.edits import _comments_only, _trailing_comments_only
+
+    def edit(old, new):
+        return {"tool": "Edit", "body": f"-{old}\n+{new}"}
+
+    assert _comments_only(edit("dist:   ## make a tarball", "dist:   ## Build the release tarball"))
+    assert _trailing_comments_only(edit("dist:   ## make a tarball", "dist:   ## Build the release tarball"))
+    assert not _comments_only(edit("x = foo()  # type: ignore", "x = foo()"))  # (a directive a checker reads)
+    assert not _comments_only(edit("retries: 3  # per host", "retries: 5  # per host"))
+    assert not _comments_only(edit('color: "#fff"', 'color: "#000"'))
+
+
+def test_a_value_made_longer_is_no_typo_when_what_was_not_found_is_something_else(git_project, store):
+    session = (Session("triple", git_project, prompt="make cross for arm64 is broken")
+               .fail("make cross TARGET=aarch64-linux-gnu", "Exit code 2\nzig cc -target aarch64-linux-gnu -O2 -c "
+                     "src/entropy.c\nsrc/entropy.c:4:10: fatal error: 'sys/random.h' file not found")
+               .ok("make cross TARGET=aarch64-linux-gnu.2.28", "zig cc -target aarch64-linux-gnu.2.28 -O2 -c src/main.c")
+               .stop("Without a version suffix zig cc targets an old default glibc whose headers predate "
+                     "`sys/random.h`: `make cross TARGET=aarch64-linux-gnu.2.28` works."))
+    (candidate,), _ = _candidates(store, session)
+    assert "TARGET=aarch64-linux-gnu.2.28" in candidate["change"]
