@@ -455,10 +455,15 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
 _TIMEOUT = LazyRegex(r"^timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\d+\w*(?:\s+|$)")
 
 
+# variables that only make a run say more (a backtrace, a log level): never the fix
+_SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEBUG|DEBUG|PYTHONFAULTHANDLER|"
+                       r"PYTHONTRACEMALLOC|TF_LOG|TF_LOG_PATH|LOG_LEVEL|VERBOSE|GIT_TRACE|CARGO_TERM_VERBOSE)=")
+
+
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
     argv = parsed["argv"]
-    parts = {f"env:{e}" for e in parsed["env"]} | {f"unset:{u}" for u in parsed["unset"]} | {
+    parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {
         f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
     # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])

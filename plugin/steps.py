@@ -247,7 +247,9 @@ _REPORTS_FAILURE = LazyRegex(
     # rspec's and minitest's failure lines, a class of error named on its own line (``RedisClient::CannotConnectError:``)
     r"\bFailure/Error:|^\s*(?:[A-Z]\w*::)*[A-Z]\w*(?:Error|Exception):\s*$|"
     # a warning made an error (sphinx ``-W``), a build tool's verdict
-    r"\btreated as (?:an )?errors?\b|^No module named\b|\bBUILD FAILURE\b|^Build failed\b")
+    r"\btreated as (?:an )?errors?\b|^No module named\b|\bBUILD FAILURE\b|^Build failed\b|"
+    # a Rust test that panicked, a Go panic (``41:thread 'creates_key' panicked at tests/api_keys.rs:21:10:``)
+    r"\bthread '[^'\n]*' panicked at\b|^(?:\d+:)?panic: ")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 

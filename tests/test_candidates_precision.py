@@ -2720,3 +2720,12 @@ def test_a_value_made_longer_is_no_typo_when_what_was_not_found_is_something_els
                      "`sys/random.h`: `make cross TARGET=aarch64-linux-gnu.2.28` works."))
     (candidate,), _ = _candidates(store, session)
     assert "TARGET=aarch64-linux-gnu.2.28" in candidate["change"]
+
+
+def test_a_panic_through_a_pipe_is_a_failure_and_a_backtrace_variable_is_no_fix(git_project, store):
+    from lorebook.steps import _through_pipe
+
+    piped = {"tool": "Bash", "outcome": "ok", "target": "RUST_BACKTRACE=1 cargo nextest run api_keys 2>&1 | grep -m3 "
+             "-n panicked", "body": "41:thread 'creates_key' panicked at tests/api_keys.rs:21:10:"}
+    assert _through_pipe(piped)["outcome"] == "error"
+    assert invocation_change("cargo nextest run api_keys", "RUST_BACKTRACE=1 cargo nextest run api_keys") == []
