@@ -158,6 +158,11 @@ class Player:
         return context(start), context(prompt)
 
 
+def _unnegated(text) -> str:
+    """``text`` (lower case) less the commands it says not to run: "Run `Y` (…), not `X`." names X as no fix."""
+    return re.sub(r"(?i)\b(?:not|instead of) `[^`]*`", "", text or "").lower()
+
+
 def judge(store, session: dict, start: str, prompt: str) -> dict:
     from lorebook.render import full_note
     from lorebook.text import estimate_tokens
@@ -181,8 +186,8 @@ def judge(store, session: dict, start: str, prompt: str) -> dict:
     # a failed attempt is shown as the fix when the fix fields hold it, or a shown line names it without saying it failed
     failed_as_fix = []
     for marker in session["failed_attempts"]:
-        in_fields = any(marker.lower() in (n.get(k) or "").lower() for n in notes for k in ("title", "change"))
-        in_lines = any(marker.lower() in line.lower() and not NEGATION.search(line)
+        in_fields = any(marker.lower() in _unnegated(n.get(k)) for n in notes for k in ("title", "change"))
+        in_lines = any(marker.lower() in _unnegated(line) and not NEGATION.search(line)
                        for line in (start + "\n" + prompt).splitlines())
         if in_fields or in_lines:
             failed_as_fix.append(marker)

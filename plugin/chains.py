@@ -136,7 +136,9 @@ def find_chains(observations: list[dict], account: str = "",
                     e["tool"] in EDIT_TOOLS for e in events) and _adds_with_another_tool(failure, later, adding):
                 success, kind = later, "same_job"  # ``yarn add chart.js`` → ``bin/importmap pin chart.js``
                 break
-            if _is_change(later, failure, account) and not _put_back(later, observations[k + 1:], observations[:k]):
+            # (an edit put back before the check passed again; not one put back after it had done its work)
+            if _is_change(later, failure, account) and not _put_back(
+                    later, observations[k + 1:_next_pass(observations, k, family)], observations[:k]):
                 events.append(later)
                 continue
         if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
@@ -173,6 +175,12 @@ def find_chains(observations: list[dict], account: str = "",
 
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
 _PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*)\s+(.+)$")
+
+
+def _next_pass(observations: list[dict], k: int, family: str) -> int:
+    """The index of the first passing run of ``family`` after ``k`` (the end when there is none)."""
+    return next((j for j in range(k + 1, len(observations)) if observations[j]["outcome"] == "ok"
+                 and command_family(observations[j].get("target") or "") == family), len(observations))
 
 
 def _put_back_paths(observation: dict) -> list[str]:
