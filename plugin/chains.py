@@ -9,8 +9,8 @@ import os
 import re
 
 from .account import _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _ROUTINE, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _picked_package,
-                       _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
+from .commands import (_MUTATING, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
+                       _picked_package, _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
                        command_key, invocation_change, is_autofix, parse_command)
 from .edits import _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
@@ -119,7 +119,8 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = dict(later, target=sequenced), "same_check"
                 break
             if _is_check(later) and command_family(later["target"]) == family \
-                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]):
+                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
+                    and _covers_failed_tests(failure, later["target"]):
                 if later["outcome"] == "error":
                     events.append(later)
                     continue
@@ -175,6 +176,21 @@ def find_chains(observations: list[dict], account: str = "",
 
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
 _PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*)\s+(.+)$")
+
+
+def _covers_failed_tests(failure: dict, later: str) -> bool:
+    """Whether a later run of the same check that picks test files (``npx playwright test tests/cart.spec.ts`` after
+    ``npx playwright test`` failed in cart.spec.ts and checkout.spec.ts) runs every test file the failure names: one
+    of two failing files passing alone is no pass of the run that failed."""
+    if any(_TEST_PATH.search(t) or "/" in t for t in _targets(failure["target"])):
+        return True  # (_same_target compares the files each picks)
+    picked = [t for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
+    failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
+    return not picked or not failed or all(any(f.startswith(p.rstrip("/")) or p.endswith(f) for p in picked)
+                                           for f in failed)
+
+
+_NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\w+|_test\.\w+|_spec\.rb|(?<=/)test_\w+\.py)\b")
 
 
 def _next_pass(observations: list[dict], k: int, family: str) -> int:

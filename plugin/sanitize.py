@@ -247,7 +247,9 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         r"|\bgit\s+push\s+(?:--force|-f)\s+\S+\s+(?:main|master)\b[^\n]{0,40}(?:always|every|each)"),
     # sending or revealing secrets, reading them into the conversation
     "exfiltration": _deferred(
-        r"(?ix)\b(?:exfiltrate|leak|smuggle)\b"
+        # (a leak of secrets, not of state: "items from one test leak into another", a memory leak)
+        r"(?ix)\bexfiltrat\w*|\b(?:leak|smuggle)\s+(?:out\s+)?(?:(?:all|any|every|the|your|their|its|my)\s+)*"
+        + _SECRET_THINGS +
         r"|\b(?:send|upload|post|transmit|forward|email|e-mail|share|submit|report|copy|sync|pipe|beacon)\s+"
         r"(?:(?:all|any|every|the|your|their|its|my|a\s+copy\s+of|contents?\s+of|output\s+of)\s+)*(?:(?:user'?s?|local|private|aws|cloud|"
         r"github|api|ssh|npm|stored|saved|current|session|database|db|admin|root|deploy|service|account|production|"

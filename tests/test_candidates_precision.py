@@ -2729,3 +2729,16 @@ def test_a_panic_through_a_pipe_is_a_failure_and_a_backtrace_variable_is_no_fix(
              "-n panicked", "body": "41:thread 'creates_key' panicked at tests/api_keys.rs:21:10:"}
     assert _through_pipe(piped)["outcome"] == "error"
     assert invocation_change("cargo nextest run api_keys", "RUST_BACKTRACE=1 cargo nextest run api_keys") == []
+
+
+def test_one_of_two_failing_test_files_passing_alone_is_no_pass_of_the_run(git_project, store):
+    session = (Session("subset", git_project, prompt="The e2e suite is red on my machine, can you look?")
+               .fail("npx playwright test", "Exit code 1\nRunning 24 tests using 4 workers\n  ✘  7 [chromium] › "
+                     "tests/cart.spec.ts:18:7 › cart › removes last item\n  ✘ 12 [chromium] › tests/checkout.spec.ts"
+                     ":31:7 › checkout › applies coupon\n  2 failed\n  22 passed")
+               .ok("npx playwright test tests/cart.spec.ts", "Running 4 tests using 1 worker\n  4 passed (7.9s)")
+               .ok("npx playwright test --workers=1", "Running 24 tests using 1 worker\n  24 passed (1.4m)")
+               .stop("The tests share one seeded user, so running them in parallel leaks cart items from one test "
+                     "into another; `--workers=1` passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--workers=1" in candidate["change"]
