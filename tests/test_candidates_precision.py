@@ -2742,3 +2742,19 @@ def test_one_of_two_failing_test_files_passing_alone_is_no_pass_of_the_run(git_p
                      "into another; `--workers=1` passes."))
     (candidate,), _ = _candidates(store, session)
     assert "--workers=1" in candidate["change"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("        vm.assume(assets > 0);", "        vm.assume(assets > 0);\n        vm.assume(assets < 1e30);"),
+    ("        uint256 x = seed;", "        uint256 x = seed;\n        x = bound(x, 1, 1e24);"),
+])
+def test_a_fuzzed_input_kept_away_from_what_broke_the_code_is_a_weakened_test(git_project, store, old, new):
+    session = (Session("assume", git_project, prompt="testFuzz_redeemRoundTrip fails with an overflow")
+               .fail("forge test --match-contract VaultTest", "Exit code 1\n[FAIL: panic: arithmetic underflow or "
+                     "overflow (0x11); counterexample: args=[6277101735386680763835789423207666416102355444464034512896]]"
+                     " testFuzz_redeemRoundTrip(uint256)")
+               .edit("test/Vault.t.sol", old, new)
+               .ok("forge test --match-contract VaultTest", "[PASS] testFuzz_redeemRoundTrip(uint256) (runs: 256)")
+               .stop("Constrained the fuzz input to a realistic range so the round-trip property is checked over "
+                     "meaningful values."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
