@@ -289,18 +289,21 @@ _METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|ma
                            keywords|categories|license|readme|documentation|contributors)[\"']?\s*[:=]""")
 
 
-# (and, in a package.json or composer.json, the package's own version: no build or test reads it)
-_OWN_VERSION = LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$')
+# (and the package's own version, no build or test reads it: a package.json's or composer.json's ``"version"``, a
+# meson project's ``version : '0.4.2'``; not a dependency's ``version : '>=2.56'``)
+_OWN_VERSION = {"package.json": LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$'),
+                "composer.json": LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$'),
+                "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$")}
 
 
 def _metadata_only(edit: dict) -> bool:
-    """Whether an edit changes only a package's descriptive fields (``description = "…"``) or a package.json's own
-    ``"version"``: no build reads them."""
-    manifest = bool(edit.get("files")) and all(os.path.basename(f) in ("package.json", "composer.json")
-                                               for f in edit["files"])
+    """Whether an edit changes only a package's descriptive fields (``description = "…"``) or its own version (a
+    package.json's ``"version"``): no build reads them."""
+    names = {os.path.basename(f) for f in edit.get("files") or []}
+    own_version = _OWN_VERSION.get(names.pop()) if len(names) == 1 else None
     for old, new in _edit_sides(edit):
         changed = _changed_lines(old, new)
-        if not changed or not all(_METADATA_LINE.match(l) or manifest and _OWN_VERSION.match(l)
+        if not changed or not all(_METADATA_LINE.match(l) or own_version and own_version.match(l)
                                   for l in changed if l.strip()):
             return False
     return True

@@ -2646,6 +2646,9 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
     # (a dependency's version is a pin, and a version in another file may be read by the build)
     assert not _metadata_only(dict(bump, body='-    "vite": "5.2.0",\n+    "vite": "5.2.11",'))
     assert not _metadata_only(dict(bump, files=["/p/Cargo.toml"], body='-version = "1.0.150"\n+version = "1.0.190"'))
+    assert _metadata_only({"tool": "Edit", "files": ["/p/meson.build"], "body": "-  version : '0.4.1',\n+  version : '0.4.2',"})
+    assert not _metadata_only({"tool": "Edit", "files": ["/p/meson.build"],
+                               "body": "-  version : '>=2.56',\n+  version : '>=2.72',"})
 
 
 def test_an_edit_put_back_with_git_checkout_is_no_change_and_the_way_the_account_gives_is_the_lesson(git_project,
