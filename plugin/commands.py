@@ -465,6 +465,10 @@ def _invocation(parsed: dict) -> set[str]:
     argv = parsed["argv"]
     parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {
         f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
+    # a URL it is given is where it goes (``-p db_url 'postgresql+psycopg2://…'``), not what it checks
+    # (not an option's value: ``--to ent://ent/schema`` is the option's change)
+    parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if re.match(r"^[a-z][\w+.-]*://\S", w)
+              and not argv[i - 1].startswith("-")}
     # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
               if w in _VALUE_OPTIONS and w != "-w" and not argv[i + 1].startswith("-")}

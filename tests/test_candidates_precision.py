@@ -2761,3 +2761,9 @@ def test_a_fuzzed_input_kept_away_from_what_broke_the_code_is_a_weakened_test(gi
                .stop("Constrained the fuzz input to a realistic range so the round-trip property is checked over "
                      "meaningful values."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_url_a_run_is_given_is_part_of_how_it_was_run():
+    assert invocation_change("papermill nb.ipynb out.ipynb -p db_url 'postgres://analyst@db:5432/w'",
+                             "papermill nb.ipynb out.ipynb -p db_url 'postgresql+psycopg2://analyst@db:5432/w'") == [
+        "pass `postgresql+psycopg2://analyst@db:5432/w`", "without `postgres://analyst@db:5432/w`"]
