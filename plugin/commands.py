@@ -426,7 +426,9 @@ def _same_target(failed: str, later: str) -> bool:
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     code_a, code_b = _inline_code(failed), _inline_code(later)
     if code_a and code_b and code_a != code_b:
-        return False  # ``psql … -c 'SHOW wal_level'`` does not run the ``-c "SELECT pg_create_…"`` that failed
+        # ``psql … -c 'SHOW wal_level'`` does not run the ``-c "SELECT pg_create_…"`` that failed; ``pwsh -c
+        # 'Invoke-Pester -Path ./tests'`` runs the ``… -Path ./tests/Get-InventoryReport.Tests.ps1`` that did
+        return _family(_words(code_a)) == _family(_words(code_b)) != "" and _same_target(code_a, code_b)
     if not a or not b or "" in b or "." in b:
         return True
 

@@ -75,6 +75,10 @@ def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
                         hunk["new"] = hunk["new"].replace(old, new, 1)
                         hunk["ids"].append(edit["id"])
                         break
+                    if hunk["new"].strip() and hunk["new"] in old:  # (an edit over that change and the lines by it)
+                        hunk["old"], hunk["new"] = old.replace(hunk["new"], hunk["old"], 1), new
+                        hunk["ids"].append(edit["id"])
+                        break
                 else:
                     hunks.append({"old": old, "new": new, "ids": [edit["id"]]})
     return {path: [h for h in hunks if h["old"] != h["new"]] for path, hunks in files.items()}

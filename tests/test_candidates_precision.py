@@ -2767,3 +2767,13 @@ def test_a_url_a_run_is_given_is_part_of_how_it_was_run():
     assert invocation_change("papermill nb.ipynb out.ipynb -p db_url 'postgres://analyst@db:5432/w'",
                              "papermill nb.ipynb out.ipynb -p db_url 'postgresql+psycopg2://analyst@db:5432/w'") == [
         "pass `postgresql+psycopg2://analyst@db:5432/w`", "without `postgres://analyst@db:5432/w`"]
+
+
+def test_an_edit_over_an_earlier_change_and_the_lines_by_it_nets_from_the_original():
+    from lorebook.edits import net_changes
+
+    edits = [{"id": 1, "tool": "Edit", "files": ["/p/t.ps1"], "body": "-. \"$here/../src/a.ps1\"\n+. (Join-Path $PSScriptRoot '../src/a.ps1')"},
+             {"id": 2, "tool": "Edit", "files": ["/p/t.ps1"],
+              "body": "-. (Join-Path $PSScriptRoot '../src/a.ps1')\n-\n-Describe 'a' {\n+Describe 'a' {"}]
+    (hunk,) = net_changes(edits, "/p")["t.ps1"]
+    assert "Join-Path" not in hunk["old"] + hunk["new"] and hunk["ids"] == [1, 2]
