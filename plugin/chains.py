@@ -101,6 +101,10 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
+                step = _the_step(failure["target"], later["target"])
+                if step and parse_command(step)["check"] != parse_command(later["target"])["check"]:
+                    # (a step before the last: ``./configure --quiet && echo configured`` ran the configure)
+                    success = dict(later, target=step)
                 if not invocation_change(failure["target"], later["target"]) \
                         and not _ran_as_a_step(failure["target"], later["target"]):
                     kind = "same_job"  # ``cross build …`` for a failed ``cargo build …``: the way is the lesson
@@ -410,10 +414,15 @@ def _changed_step_within(failed: str, later: str) -> str | None:
 def _ran_as_a_step(failed: str, later: str) -> bool:
     """Whether the very check that failed is one step of the ``&&`` line ``later`` (``go build ./... && go test
     ./...`` after ``go test ./...`` failed)."""
+    return _the_step(failed, later) is not None
+
+
+def _the_step(failed: str, later: str) -> str | None:
+    """The step of the ``&&`` line ``later`` that is the very check that failed, or that check's target run whole
+    (``go test ./internal/http/...`` runs the ``-run TestUsers`` that failed)."""
     check, family = parse_command(failed)["check"], command_family(failed)
-    # (or that check's target run whole: ``go test ./internal/http/...`` runs the ``-run TestUsers`` that failed)
-    return any(parse_command(step)["check"] == check or command_family(step) == family and _same_target(failed, step)
-               for step in _and_steps(later))
+    return next((step for step in _and_steps(later) if parse_command(step)["check"] == check
+                 or command_family(step) == family and _same_target(failed, step)), None)
 
 
 def _passed_within(failed: str, later: str) -> bool:

@@ -193,7 +193,7 @@ _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=
 _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
                          r"|use\s+[\w:\\{}, ]+;|.*[{(\[:]\s*$"
                          # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)
-                         r"|(?:#|//|--|/\*|\*|;)\s*[A-Za-z][\w'-]*(?![\w:-])(?:\s+\S+){3,})")
+                         r"|(?:#|//|--|/\*|\*|;)\s*[A-Za-z][\w'/.-]*(?![\w:-])(?:\s+\S+){3,})")
 _ERROR_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|(?i:\berror\b\s*[:\[](?!\s*\d)|\bfatal:|\bpanic)")
 _ERROR_WORD = re.compile(r"(?i)error|exception|fail|fatal|panic|denied|not found|no such|cannot|can't|unable")
 _FIRST_PERSON = re.compile(r"(?i)^(?:(?:so|then|finally|and)\s+)?(?:I|we)\s+(?:have\s+|had\s+|then\s+|just\s+)?")
@@ -221,6 +221,8 @@ def scaffolding(line: str) -> bool:
     code = line.lstrip("+- \t")
     if re.match(r"(?i)(?:CREATE|ALTER)\s+(?:TABLE|INDEX|VIEW|TYPE|EXTENSION|SCHEMA|FUNCTION|TRIGGER)\b", code):
         return False  # ``CREATE TABLE orders_aud (``: the statement is what changed, its columns the detail
+    if re.match(r"(?:\}\s*)?(?:if|elif|else\s+if|unless|while)\b.*\w\(", code):
+        return False  # ``if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {``: the call it tests is the change
     return bool(_SCAFFOLDING.match(line)) or (  # ``(preprocess``: a form opened, its content on the next line
         code.count("(") > code.count(")") and len(code.split()) <= 2)
 

@@ -84,6 +84,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             # gradle's and maven's verdicts: the same after every failing build
             r"BUILD FAILED\b|FAILURE: Build failed with an exception|\[ERROR\] BUILD FAILURE|"
             r"\[ERROR\] Failed to execute goal|Execution failed for task|"
+            # automake's test-suite summary: ``# TOTAL: 5``, ``# FAIL: 1``, ``# ERROR: 0``
+            r"#\s+(?:TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):\s+\d+\s*$|"
             # a tally, the same words after every run: ``pass: 3, fail: 3, warn: 0, error: 0, skip: 0``
             r"\W*(?:[A-Za-z]+:\s*\d+,\s*){2,}|"
             # ``Tests:       1 failed, 1 passed, 2 total``, ``3 examples, 1 failure``

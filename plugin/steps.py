@@ -17,7 +17,9 @@ from .quality import LazyRegex
 # a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
                           r"bootstrap|login)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
-                          r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate")
+                          r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate|"
+                          # autotools' generated ``configure``: ``./autogen.sh``, ``autoreconf -fi``
+                          r"(?:^|[\s:/])(?:autogen(?:\.sh)?|autoreconf)\b")
 # a step that starts a service a check talks to (``make search-up``, ``memcached -d``, ``docker run -d …``)
 _STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
                             r"\b(?:docker|podman)\s+run\b.*\s-d\b|\bservices?\s+start\b|\bsystemctl\s+start\b")

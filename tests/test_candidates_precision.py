@@ -2777,3 +2777,18 @@ def test_an_edit_over_an_earlier_change_and_the_lines_by_it_nets_from_the_origin
               "body": "-. (Join-Path $PSScriptRoot '../src/a.ps1')\n-\n-Describe 'a' {\n+Describe 'a' {"}]
     (hunk,) = net_changes(edits, "/p")["t.ps1"]
     assert "Join-Path" not in hunk["old"] + hunk["new"] and hunk["ids"] == [1, 2]
+
+
+def test_autotools_generated_configure_and_a_step_before_the_last_that_passed(git_project, store):
+    from lorebook.record import scaffolding
+
+    session = (Session("autogen", git_project, prompt="set up the build")
+               .fail("./configure", "Exit code 127\nbash: ./configure: No such file or directory")
+               .ok("./autogen.sh", "autoreconf: Entering directory '.'")
+               .ok("./configure --quiet && echo configured", "configured")
+               .stop("Configured."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./autogen.sh" in candidate["change"] and "without" not in candidate["change"]
+    # (a conditional that tests a call is the change, a comment in words is not)
+    assert not scaffolding('+    if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {')
+    assert scaffolding("+    /* mbrtowc/wcwidth need a UTF-8 LC_CTYPE; don't inherit it */")

@@ -231,6 +231,9 @@ def test_a_runners_wrapper_line_is_the_error_only_when_nothing_else_is():
     zig = ("src/config.zig:12:27: error: root struct of file 'os' has no member named 'getenv'\n"
            "error: the following build command failed with exit code 1:\n/home/dev/tidal/.zig-cache/o/2b9c/build")
     assert error_line(zig) == "src/config.zig:12:27: error: root struct of file 'os' has no member named 'getenv'"
+    # (automake's summary lines are the same after every run: ``# ERROR: 0`` is no error)
+    assert error_line("# TOTAL: 5\n# FAIL: 1\n# ERROR: 0\nmake: *** [Makefile:1491: check-am] Error 2") == \
+        "make: *** [Makefile:1491: check-am] Error 2"
 
 
 def test_gradles_verdict_gives_way_to_the_compilers_line_and_the_jvms_root_cause():
