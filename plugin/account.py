@@ -150,9 +150,10 @@ def _sentences(text: str) -> list[str]:
         part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
                       r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
         # "Done: the broker image now includes the plugin …": the word says it is over; what follows is the account
-        done = re.match(r"(?i)^(?:done|fixed|all set|ok(?:ay)?|great)\s*(?::|—|–| - )\s*(?=(?:\S+\s+){3}\S)", part)
-        if done:
-            part = part[done.end():][:1].upper() + part[done.end() + 1:]
+        done = re.match(r"(?i)^(?:done|all set|ok(?:ay)?|great)\s*(?::|—|–| - )\s*(?=(?:\S+\s+){3}\S)", part)
+        if done:  # (an identifier keeps its case: "read_header now memcpy's …")
+            rest = part[done.end():]
+            part = rest[:1].upper() + rest[1:] if re.match(r"[a-z]+\b(?![_.(])", rest) else rest
         if len(part) < 4 or _CHATTER.match(part) or _SUGGESTION.match(part):
             continue
         stripped = _FIRST_PERSON.sub("", part)

@@ -361,9 +361,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         passing = parse_command(resolved_by["target"])["argv"]
         fixes = [s for s in said["all"] if s not in causes and s not in said["did_not_help"]
                  and _relevance(s, fix_words) >= 2 and _names_run(passing, s)][:1]
+    # the user's suspicion, when it is about this problem (the only one, or one it names)
+    user_causes = [s for p in prompts for s in _sentences(p["text"])
+                   if _USER_CAUSE.search(s) and (not rivals or mine(s))]
     if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
-        causes = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
-                         and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
+        best = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
+                       and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
+        # (as what was done, when the user said why: "read_header now memcpy's the length field" after "it's the
+        # unaligned uint32_t read")
+        causes, fixes = ([], best) if user_causes else (best, fixes)
     causes.sort(key=lambda s: -score(s))
     fixes.sort(key=lambda s: -score(s))
     if fixes and not causes:  # "- The producer sends plain JSON, but the converter expected X. Set `…` in …": the
@@ -397,9 +403,6 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     attempt_words = _tokens(" ".join(tried)) | set(re.findall(r"\d+(?:\.\d+)+", " ".join(tried)))
     helpless = [s for s in said["did_not_help"]
                 if _relevance(s, words | attempt_words) or set(re.findall(r"\d+(?:\.\d+)+", s)) & attempt_words]
-    # the user's suspicion, when it is about this problem (the only one, or one it names)
-    user_causes = [s for p in prompts for s in _sentences(p["text"])
-                   if _USER_CAUSE.search(s) and (not rivals or mine(s))]
     if not causes and user_causes:  # the agent only said what it did: the user's report says why
         causes = [_users_diagnosis(user_causes[0])]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]

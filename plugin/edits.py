@@ -20,8 +20,9 @@ from .text import one_line
 # files whose edit is never the fix for a failing check (unless the error names them)
 _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
                        r"|\.(?:md|rst|adoc)$"
-                       # (and git's own files: no build or test reads ``.gitignore``)
-                       r"|(?:^|/)(?:\.gitignore|\.gitattributes|\.mailmap|CODEOWNERS|\.git-blame-ignore-revs)$")
+                       # (and git's own files: no build or test reads ``.gitignore``; but ``.gitattributes`` sets how
+                       # files are checked out, ``tests/fixtures/** text eol=lf``)
+                       r"|(?:^|/)(?:\.gitignore|\.mailmap|CODEOWNERS|\.git-blame-ignore-revs)$")
 # a comment line (not a Rust attribute, a shebang or a C preprocessor line)
 # (a directive a tool reads is no comment: ``//go:generate … --feature sql/upsert ./schema``, ``// +build``)
 _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b)|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"

@@ -94,15 +94,18 @@ def _observation_ref(item: dict) -> str:
     return f" (observation {item['observation_id']})" if isinstance(item.get("observation_id"), int) else ""
 
 
-def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset()) -> str:
+def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset(),
+                 quoted: tuple[str, ...] = ()) -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
     A card (``compact``) keeps a diff's added lines only (the state to reach; of a file that only lost lines, those
     it lost) and names each file once. Within ``limit`` it gives way in this order: long paths to their ends; lines a
     second file repeats from the first; imports, lines that only open a block, comments and lines that only moved a
     bracket; then, from the longest file's part, the line sharing fewest words with ``telling`` (what the problem
-    says), the last first. So each file's first changed line shows before any file's second, and
-    ``readOnlyRootFilesystem: true`` before ``runAsUser: 10001`` when the error asks for a read-only root filesystem."""
+    says), the last first, and a line that holds code the account quotes (``quoted``) only after every other. So
+    each file's first changed line shows before any file's second, ``readOnlyRootFilesystem: true`` before
+    ``runAsUser: 10001`` when the error asks for a read-only root filesystem, and the ``org.gradle.java.home=…`` the
+    account names before the ``org.gradle.java.installations.paths=…`` above it."""
     lines = [line.rstrip() for line in str(change or "").splitlines()
              if line.strip() and not _HUNK_HEADER.match(line.strip())]
     if not compact:
@@ -128,7 +131,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
     for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped),
-                     lambda parts: _drop_least_telling(parts, telling)):
+                     lambda parts: _drop_least_telling(parts, telling, quoted)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
     return _joined(_flat(parts))
@@ -193,15 +196,15 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
     return False
 
 
-def _drop_least_telling(parts: dict[str, list[str]], telling: set[str]) -> bool:
-    """From the longest file's part, the diff line sharing fewest words with ``telling``, the last of those (prose,
-    "Run `x` before `y`.", is never dropped: inert cuts it)."""
+def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: tuple[str, ...] = ()) -> bool:
+    """From the longest file's part, the diff line sharing fewest words with ``telling``, the last of those, a line
+    that holds one of ``quoted`` last of all (prose, "Run `x` before `y`.", is never dropped: inert cuts it)."""
     diffs = [body for body in parts.values() if sum(line.startswith(("+", "-")) for line in body) > 1]
     if not diffs:
         return False
     body = max(diffs, key=lambda body: len(_joined(body)))
     lines = [i for i, line in enumerate(body) if line.startswith(("+", "-"))]
-    del body[min(lines, key=lambda i: (len(_words(body[i]) & telling), -i))]
+    del body[min(lines, key=lambda i: (any(q in body[i] for q in quoted), len(_words(body[i]) & telling), -i))]
     return True
 
 
@@ -231,8 +234,10 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     # what the problem says (its title, trigger and error): the change's lines that answer it show first
     telling = _words(" ".join(str(note.get(k) or "") for k in ("title", "trigger")) + " " + " ".join(
         str(e.get("quote") or "") for e in note.get("evidence") or [] if isinstance(e, dict)))
+    # (and the code the account quotes, where a changed line holds it: ``org.gradle.java.home``)
+    quoted = tuple(re.findall(r"`([^`\n]{8,})`", str(note.get("summary") or "")))
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
-                                               telling), limits["change"])))
+                                               telling, quoted), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     for item in evidence:
         if is_attempt(item):

@@ -2792,3 +2792,16 @@ def test_autotools_generated_configure_and_a_step_before_the_last_that_passed(gi
     # (a conditional that tests a call is the change, a comment in words is not)
     assert not scaffolding('+    if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {')
     assert scaffolding("+    /* mbrtowc/wcwidth need a UTF-8 LC_CTYPE; don't inherit it */")
+
+
+def test_the_users_diagnosis_is_the_cause_when_the_agent_only_says_what_it_did(git_project, store):
+    session = (Session("bus", git_project, prompt="hdrtool crashes with a bus error on armv7. I'm pretty sure it's the "
+                                                   "unaligned uint32_t read in read_header.")
+               .fail("./build/hdrtool inspect samples/v2.bin", "Exit code 135\nBus error (core dumped)")
+               .edit("src/header.c", "    h->length = *(const uint32_t *)(buf + 3);",
+                     "    uint32_t length;\n    memcpy(&length, buf + 3, sizeof length);\n    h->length = length;")
+               .ok("./build/hdrtool inspect samples/v2.bin", "magic: HDR2  length: 4096")
+               .stop("Done: read_header now memcpy's the length field instead of casting the pointer."))
+    (candidate,), _ = _candidates(store, session)
+    assert "unaligned uint32_t read" in candidate["summary"]
+    assert "read_header now memcpy's" in candidate["summary"]  # (an identifier keeps its case)

@@ -345,3 +345,14 @@ def test_a_card_never_ends_a_sentence_inside_a_code_span():
 
     text = "Activate the local switch: `eval $(opam env --switch=. --set-switch)` first. " + "More words here. " * 20
     assert _whole_sentences(text, 90) == "Activate the local switch: `eval $(opam env --switch=. --set-switch)` first."
+
+
+def test_a_card_keeps_the_changed_line_that_holds_code_the_account_quotes():
+    from lorebook.render import _change_text
+
+    change = ("gradle.properties:\n+org.gradle.java.installations.paths=/usr/lib/jvm/temurin-17-jdk-amd64\n"
+              "+org.gradle.java.home=/usr/lib/jvm/temurin-17-jdk-amd64\nbuild.gradle:\n+java {\n"
+              "+languageVersion = JavaLanguageVersion.of(17)\n+}")
+    text = _change_text(change, compact=True, limit=120, quoted=("org.gradle.java.home",))
+    assert "org.gradle.java.home=" in text
+    assert "org.gradle.java.home=" not in _change_text(change, compact=True, limit=120)
