@@ -306,6 +306,10 @@ def _metadata_only(edit: dict) -> bool:
     package.json's ``"version"``): no build reads them."""
     names = {os.path.basename(f) for f in edit.get("files") or []}
     own_version = _OWN_VERSION.get(names.pop()) if len(names) == 1 else None
+    # (of a package's manifest: an alert rule's ``summary:`` annotation is what a template renders)
+    if not own_version and not all(_MANIFEST_PATH.search(f) or re.search(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$", f)
+                                   for f in edit.get("files") or ["?"]):
+        return False
     for old, new in _edit_sides(edit):
         changed = _changed_lines(old, new)
         if not changed or not all(_METADATA_LINE.match(l) or own_version and own_version.match(l)

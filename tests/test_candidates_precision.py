@@ -2647,6 +2647,11 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
     assert not _metadata_only(dict(bump, body='-    "vite": "5.2.0",\n+    "vite": "5.2.11",'))
     assert not _metadata_only(dict(bump, files=["/p/Cargo.toml"], body='-version = "1.0.150"\n+version = "1.0.190"'))
     assert _metadata_only({"tool": "Edit", "files": ["/p/meson.build"], "body": "-  version : '0.4.1',\n+  version : '0.4.2',"})
+    # (a descriptive field only of a package's manifest: an alert rule's summary is what its template renders)
+    assert _metadata_only({"tool": "Edit", "files": ["/p/pyproject.toml"], "body": '-description = "A"\n+description = "B"'})
+    assert not _metadata_only({"tool": "Edit", "files": ["/p/prometheus/rules/api.yml"],
+                               "body": '-  summary: "{{ $value | humanizePercent }}"\n+  summary: "{{ $value | '
+                                       'humanizePercentage }}"'})
     assert not _metadata_only({"tool": "Edit", "files": ["/p/meson.build"],
                                "body": "-  version : '>=2.56',\n+  version : '>=2.72',"})
 
