@@ -86,7 +86,8 @@ _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably
                         r"rollout))\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b")
-_STATUS_MARK = LazyRegex(r"^(?:[✅✔✓☑]|\[x\])")
+# (a check mark that opens or closes the line: "✅ `ruff check`", "`./gradlew :app:desktopTest` ✅ 11 passed")
+_STATUS_MARK = LazyRegex(r"^(?:[✅✔✓☑]|\[x\])|^.*[✅✔✓☑](?:\s+\S+){0,3}\s*$")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
 
 

@@ -375,10 +375,12 @@ def _redact_assignment(match: re.Match) -> str:
     if kind == "strong":  # (a code span with words in it is a command: "All tests pass: `prove -lr t/`")
         secret = not _trivial_value(value, key) and (bool(quote) or " " not in value) \
             and not (quote == "`" and " " in value.strip())
-    elif kind == "weak":
-        secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True)
+    elif kind == "weak":  # (a name in words is no secret: gradle's ``:composeApp:iosSimulatorArm64Test``)
+        secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True) \
+            and not _camel_words(value)
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
-        secret = looks_random(value, min_length=20) and not _trivial_value(value, key) and not re.fullmatch(
+        secret = looks_random(value, min_length=20) and not _trivial_value(value, key) and not _camel_words(value) \
+            and not re.fullmatch(
             r"(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
         if quote and ("=" in value or ":" in value):
@@ -386,6 +388,15 @@ def _redact_assignment(match: re.Match) -> str:
         return match.group(0)
     label = "password" if kind == "strong" and "pass" in key.lower() else "secret"
     return f"{match.group('pre')}{quote}[REDACTED:{label}]{quote}"
+
+
+def _camel_words(value: str) -> bool:
+    """Whether ``value`` is an identifier made of words (``iosSimulatorArm64Test``, ``generateCommonMainDbInterface``):
+    each part a word with a vowel (a few may be two letters, ``Db``), digits only at a part's end."""
+    parts = re.findall(r"[A-Z]?[a-z]+\d*|[A-Z]+\d*(?![a-z])", value)
+    short = [p for p in parts if len(re.sub(r"\d", "", p)) <= 2]
+    return "".join(parts) == value and len(parts) >= 2 and value[:1].islower() and len(short) * 3 <= len(parts) \
+        and all(re.search(r"[aeiouy]", p, re.I) for p in parts if p not in short)
 
 
 def _redact_inside(match: re.Match, quote: str, value: str) -> str:

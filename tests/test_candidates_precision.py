@@ -2810,3 +2810,7 @@ def test_the_users_diagnosis_is_the_cause_when_the_agent_only_says_what_it_did(g
     (candidate,), _ = _candidates(store, session)
     assert "unaligned uint32_t read" in candidate["summary"]
     assert "read_header now memcpy's" in candidate["summary"]  # (an identifier keeps its case)
+
+
+def test_a_line_closed_by_a_check_mark_is_a_checklist_not_an_account():
+    assert stated("- `./gradlew :composeApp:desktopTest` ✅\n- `swift test` ✅ 11 passed")["all"] == []

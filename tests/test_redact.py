@@ -309,3 +309,10 @@ def test_a_key_a_sentence_names_before_a_word_is_prose():
     assert redact("nothing provided that token: OrdersModule now registers it") == \
         "nothing provided that token: OrdersModule now registers it"
     assert "hunter2" not in redact("the password: hunter2")
+
+
+def test_a_name_in_words_after_a_label_is_no_secret():
+    # gradle's task paths: a module, then a task named in camelCase words
+    for text in ("./gradlew :composeApp:iosSimulatorArm64Test", ":composeApp:generateCommonMainNotesDbInterface"):
+        assert redact(text) == text
+    assert "correctHorseBatteryStaple" not in redact("password: correctHorseBatteryStaple")
