@@ -2814,3 +2814,11 @@ def test_the_users_diagnosis_is_the_cause_when_the_agent_only_says_what_it_did(g
 
 def test_a_line_closed_by_a_check_mark_is_a_checklist_not_an_account():
     assert stated("- `./gradlew :composeApp:desktopTest` ✅\n- `swift test` ✅ 11 passed")["all"] == []
+
+
+def test_a_preset_is_an_options_value_not_a_target():
+    from lorebook.commands import _same_target
+
+    assert _same_target("cmake --preset release", "cmake --preset conan-release")
+    assert invocation_change("cmake --preset release", "cmake --preset conan-release") == [
+        "pass `--preset conan-release`"]
