@@ -363,7 +363,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # ``.changeset/brave-pans.md`` for "no changesets were found")
         dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
                         for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
-        if all(_DOC_PATH.search(p) for p in paths) and not named and not dir_named and not building_docs \
+        # (a document is named by its name, ``jobs.md``: its stem in a path, ``spec/jobs``, names something else)
+        doc_named = any(os.path.basename(p) in error or p in error for p in paths)
+        if all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) or _logging_only(edit, error) or _metadata_only(edit) or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \

@@ -2822,3 +2822,16 @@ def test_a_preset_is_an_options_value_not_a_target():
     assert _same_target("cmake --preset release", "cmake --preset conan-release")
     assert invocation_change("cmake --preset release", "cmake --preset conan-release") == [
         "pass `--preset conan-release`"]
+
+
+def test_a_document_is_named_by_its_name_not_by_its_stem_in_a_path(git_project, store):
+    session = (Session("docstem", git_project, prompt="The job specs fail with an ArgumentError; please fix.")
+               .fail("bundle exec rspec spec/jobs", "Exit code 1\n     ArgumentError:\n       Job arguments to ReportJob "
+                     "must be native JSON types, but :daily is a Symbol.")
+               .edit("app/services/nightly_rollup.rb", "ReportJob.perform_async(account.id, :daily)",
+                     'ReportJob.perform_async(account.id, "daily")')
+               .edit("docs/jobs.md", "Jobs are enqued from services.", "Jobs are enqueued from services.")
+               .ok("bundle exec rspec spec/jobs", "4 examples, 0 failures")
+               .stop("Sidekiq 7 enforces JSON-native job arguments, so the `:daily` symbol raised; it is a string now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docs/jobs.md" not in candidate["files"] and "enqueued" not in candidate["change"]
