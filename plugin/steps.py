@@ -357,7 +357,9 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|"
                      # "build.sbt defines aliases for this — `sbt unitTests` runs core + api only (what I used)"
                      r"what I (?:used|ran)|(?:defines?|provides?|has) (?:\w+ )?(?:aliases?|scripts?|targets?|tasks?) "
-                     r"for (?:this|that|it))\b")
+                     r"for (?:this|that|it)|"
+                     # "The repo's way (CONTRIBUTING.md) is `make molecule ROLE=nginx`"
+                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?way\b)\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:

@@ -2835,3 +2835,14 @@ def test_a_document_is_named_by_its_name_not_by_its_stem_in_a_path(git_project, 
                .stop("Sidekiq 7 enforces JSON-native job arguments, so the `:daily` symbol raised; it is a string now."))
     (candidate,), _ = _candidates(store, session)
     assert "docs/jobs.md" not in candidate["files"] and "enqueued" not in candidate["change"]
+
+
+def test_the_repos_way_the_account_names_is_the_way(git_project, store):
+    session = (Session("repoway", git_project, prompt="Can you run the molecule tests for the nginx role?")
+               .fail("cd roles/nginx && molecule test", "Exit code 1\nCRITICAL 'molecule/default/molecule.yml' glob "
+                     "failed.  Exiting.")
+               .ok("make molecule ROLE=nginx 2>&1 | tail -3", "PLAY RECAP *****\ninstance : ok=12 changed=0 failed=0")
+               .stop("Plain `molecule test` can't work from inside the role. The repo's way (CONTRIBUTING.md) is "
+                     "`make molecule ROLE=nginx`, which sets the roles path."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make molecule ROLE=nginx" in candidate["change"]
