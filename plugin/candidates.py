@@ -305,7 +305,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # attempts that did not help: one evidence line each, never part of the change
     tried: list[str] = []
     for attempt in chain["attempts"]:
-        if attempt not in edits:
+        if attempt not in edits or _got_further(attempt, chain["failures"], net, cwd):
             continue
         for path, hunks in net_changes([attempt], cwd).items():
             if hunks:
@@ -611,6 +611,19 @@ _COMPILE_ERROR_AT = LazyRegex(r"(?m)^\s*(?:-->\s*)?([\w./-]+\.\w+)(?::\d+(?::\d+
                               r"\(\d+,\d+\):\s*error\b)|^\s*-->\s*([\w./-]+\.\w+):\d+|"
                               # scalac and javac through sbt or maven: ``[error] /w/Routes.scala:11:26: type mismatch``
                               r"^\s*\[(?:error|ERROR)\]\s+([\w./-]+\.(?:scala|java|kt|groovy)):\[?\d+")
+
+
+def _got_further(attempt: dict, failures: list[dict], net: dict, cwd: str | None) -> bool:
+    """Whether an edit before the last failure was a first step, not an attempt that did not help: the failure after
+    it is another error, and what it added is still in the final change (``buildNpmPackage`` written, then its
+    ``npmDepsHash`` filled in after the hash mismatch)."""
+    before = [f for f in failures if f["id"] < attempt["id"]]
+    after = [f for f in failures if f["id"] > attempt["id"]]
+    if not before or not after or before[-1].get("error_signature") == after[0].get("error_signature"):
+        return False
+    kept = "\n".join(h["new"] for hunks in net.values() for h in hunks)
+    added = [line.strip() for line in _added_lines(attempt) if line.strip()]
+    return bool(added) and sum(line in kept for line in added) * 2 > len(added)  # (most of it: a later edit fills in)
 
 
 def _from_first(items: list, wanted) -> list:

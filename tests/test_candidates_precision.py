@@ -2846,3 +2846,19 @@ def test_the_repos_way_the_account_names_is_the_way(git_project, store):
                      "`make molecule ROLE=nginx`, which sets the roles path."))
     (candidate,), _ = _candidates(store, session)
     assert "make molecule ROLE=nginx" in candidate["change"]
+
+
+def test_a_first_step_that_got_past_one_error_is_no_attempt_that_did_not_help(git_project, store):
+    session = (Session("further", git_project, prompt="make the frontend package build offline")
+               .fail("nix build .#frontend", "Exit code 1\nfrontend> npm error code EAI_AGAIN\nerror: builder for "
+                     "'/nix/store/abc-frontend.drv' failed with exit code 1")
+               .write("nix/frontend.nix", "{ buildNpmPackage }:\nbuildNpmPackage {\n  pname = \"frontend\";\n"
+                      "  src = ../frontend;\n  npmDepsHash = lib.fakeHash;\n}\n")
+               .fail("nix build .#frontend", "Exit code 1\nerror: hash mismatch in fixed-output derivation "
+                     "'/nix/store/x1c-frontend-npm-deps.drv'")
+               .edit("nix/frontend.nix", "  npmDepsHash = lib.fakeHash;", '  npmDepsHash = "sha256-Qm2bR8tV5yX1=";')
+               .ok("nix build .#frontend", "")
+               .stop("Rewrote `nix/frontend.nix` with `buildNpmPackage`, pinned by `npmDepsHash`."))
+    (candidate,), _ = _candidates(store, session)
+    assert not any("buildNpmPackage" in (e.get("quote") or "") and "tried" in (e.get("quote") or "")
+                   for e in candidate["evidence"])
