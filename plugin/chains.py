@@ -123,12 +123,11 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = dict(later, target=sequenced), "same_check"
                 break
             if _is_check(later) and command_family(later["target"]) == family \
-                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
-                    and _covers_failed_tests(failure, later["target"]):
+                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]):
                 if later["outcome"] == "error":
                     events.append(later)
                     continue
-                if later["outcome"] == "ok":
+                if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]):
                     success, kind = later, "same_check"
                     break
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
