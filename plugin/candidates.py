@@ -38,8 +38,8 @@ from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lin
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
-from .steps import (_LEFT_OVER, _addresses, _all_skipped, _clears_local_state, _doing_part, _is_change, _is_check,
-                    _is_mcp, _logged_failure, _mcp_outcome, _named_invocation, _names_run, _packages, _quoted_in,
+from .steps import (_LEFT_OVER, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
+                    _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation, _names_run, _packages, _quoted_in,
                     _starts_service, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
 from .text import one_line
@@ -198,10 +198,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
         invocation = [part for part in invocation if not part.startswith("pass `")
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
-    if not fix_hunks and not invocation and chain.get("cleared") and all(
-            _clears_local_state(c["target"]) or _starts_service(c["target"]) for c in commands) \
-            and _LEFT_OVER.search(account):
-        chain["_skip"] = "local_state"  # "an old `minio-old` container was holding the port": removed, a one-off
+    if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
+                                                for c in commands) and (
+            chain.get("cleared") and _LEFT_OVER.search(account)
+            or commands and not chain.get("cleared") and _STOPPED_BY_ITSELF.search(account)):
+        # "an old `minio-old` container was holding the port": removed; "the Postgres container had simply stopped
+        # (probably after a reboot)": started again; a one-off either way
+        chain["_skip"] = "local_state"
         return None
     if not fix_hunks and not commands and _mistyped(invocation, error):
         chain["_skip"] = "self_inflicted"  # ``--specific=02_user.js`` for ``02_users.js``: a typo put right
@@ -761,7 +764,8 @@ REASON_TEXT = {
     "upstream_change": "the check passed once other people's changes were pulled or merged in: their fix, not a "
                        "lesson from this session",
     "local_state": "the check passed once something left on this machine (an old container, a process holding a "
-                   "port) was stopped or removed: a one-off, not a lesson for the project",
+                   "port) was stopped or removed, or a service that had stopped by itself was started again: a "
+                   "one-off, not a lesson for the project",
     "attempt": "the agent says the change did not help (it only traded the failure for another): an attempt, not a "
                "lesson",
     "flaky_failure": "the agent called the failure flaky or transient (it passed on a rerun): what changed in "

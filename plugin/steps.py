@@ -142,6 +142,11 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
                        r"you had running|still running from|(?:was|were) (?:holding|squatting on|occupying|hogging))\b")
 
 
+# the account says a service the project uses had stopped by itself and was only started again
+_STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:stopped|exited|crashed|died|gone down)\b|"
+                               r"\bafter a reboot\b|\b(?:started|brought) (?:it|them) (?:up )?again\b")
+
+
 def _clears_local_state(command: str) -> bool:
     """Whether a step of the line stops or removes a container or process (``docker rm -f minio-old && …``)."""
     return any(_CLEARS_LOCAL.search(parse_command(segment)["check"]) for segment in _segments(command))

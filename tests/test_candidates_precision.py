@@ -2546,6 +2546,11 @@ def test_a_request_made_while_there_is_the_clause_that_asks_it(sentence, asked):
     # the project's service, recreated: the way the tests need it, not something left over
     (["docker compose rm -f -s db && docker compose up -d db"],
      "The test database needs to be recreated after a schema change.", False),
+    # a service that had stopped by itself, started again; and one the tests need, started
+    (["docker compose start postgres"], "The Postgres container had simply stopped (probably after a reboot), so I "
+                                        "started it again.", True),
+    (["docker compose up -d minio"], "The presign tests need the compose MinIO running; it is not started by "
+                                     "default.", False),
 ])
 def test_a_stale_container_or_process_cleared_away_is_a_one_off(git_project, store, steps, account, local):
     session = Session("stale", git_project, prompt="the upload test fails").fail(
