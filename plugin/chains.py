@@ -171,7 +171,8 @@ def find_chains(observations: list[dict], account: str = "",
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
             # project, but the account may say it was what stood in the way
             start, end = part["failures"][-1]["id"], part["resolved_by"]["id"]
-            part["cleared"] = [o for o in observations if start < o["id"] < end and o["tool"] == "Bash"
+            # (or as a step of the passing line: ``kill 53124 && docker compose up -d``)
+            part["cleared"] = [o for o in observations if start < o["id"] <= end and o["tool"] == "Bash"
                                and o["outcome"] == "ok" and _clears_local_state(o["target"])]
             chains.append(part)
     return chains, notes

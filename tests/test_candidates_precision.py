@@ -2562,6 +2562,16 @@ def test_a_stale_container_or_process_cleared_away_is_a_one_off(git_project, sto
     assert (candidates == [] and reasons == ["local_state"]) if local else len(candidates) == 1
 
 
+def test_a_process_killed_in_the_passing_line_itself_is_a_one_off(git_project, store):
+    session = (Session("killline", git_project, prompt="docker compose up fails, the port is taken")
+               .fail("docker compose up -d", "Exit code 1\nError response from daemon: Ports are not available: "
+                     "exposing port TCP 0.0.0.0:8000: bind: address already in use")
+               .ok("kill 53124 && docker compose up -d", " ✔ Container catalog-api-1    Started")
+               .stop("A `uvicorn --reload` started two days ago outside Docker was still listening on 8000. I killed "
+                     "it and the stack is up."))
+    assert _candidates(store, session) == ([], ["local_state"])
+
+
 @pytest.mark.parametrize("message, said", [
     ("Done: the broker image now includes the plugin and enables it via `enabled_plugins`. Tests pass.",
      ["The broker image now includes the plugin and enables it via `enabled_plugins`.", "Tests pass."]),
