@@ -2877,3 +2877,22 @@ def test_a_first_step_that_got_past_one_error_is_no_attempt_that_did_not_help(gi
     (candidate,), _ = _candidates(store, session)
     assert not any("buildNpmPackage" in (e.get("quote") or "") and "tried" in (e.get("quote") or "")
                    for e in candidate["evidence"])
+
+
+def test_the_case_a_test_tests_given_other_values_is_a_weakened_test(git_project, store):
+    session = (Session("leap", git_project, prompt="test_next_period_end_leap_day fails, please fix")
+               .fail("poetry run pytest tests/test_billing.py -q", "Exit code 1\nE   ValueError: day is out of range for "
+                     "month\nFAILED tests/test_billing.py::test_next_period_end_leap_day")
+               .edit("tests/test_billing.py", '@freeze_time("2024-02-29")\ndef test_next_period_end_leap_day():',
+                     '@freeze_time("2024-02-28")\ndef test_next_period_end_leap_day():')
+               .ok("poetry run pytest tests/test_billing.py -q", "8 passed in 0.38s")
+               .stop("The test froze time on 2024-02-29, which isn't a realistic start date, so I moved it to "
+                     "2024-02-28."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (a version in a test project's manifest is a pin, not the case tested)
+    from lorebook.weakening import _values_only
+
+    assert not _values_only({"tests/Api.Tests/Api.Tests.fsproj": [{"old": '<PackageReference Include="FSharp.Core" '
+                                                                          'Version="8.0.100" />',
+                                                                   "new": '<PackageReference Include="FSharp.Core" '
+                                                                          'Version="8.0.400" />', "ids": [1]}]})
