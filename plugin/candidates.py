@@ -191,7 +191,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                and _packages(c["target"]) <= tried_packages]
     if undoing and len(undoing) < len(commands):
         commands = [c for c in commands if c not in undoing]
-    invocation = invocation_change(last_failure["target"], resolved_by["target"])
+    # (a recipe line that passed is the failing step itself, not the task run another way)
+    invocation = [] if resolved_by.get("recipe") else invocation_change(last_failure["target"], resolved_by["target"])
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]

@@ -140,6 +140,11 @@ def find_chains(observations: list[dict], account: str = "",
                     e["tool"] in EDIT_TOOLS for e in events) and _adds_with_another_tool(failure, later, adding):
                 success, kind = later, "same_job"  # ``yarn add chart.js`` → ``bin/importmap pin chart.js``
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _recipe_line(failure, later["target"]):
+                # ``make dev`` failed in the ``cd backend && uv run alembic upgrade head`` line it echoed: that line
+                # passing is the failure resolved
+                success, kind = dict(later, recipe=True), "same_check"
+                break
             # (an edit put back before the check passed again; not one put back after it had done its work)
             if _is_change(later, failure, account) and not _put_back(
                     later, observations[k + 1:_next_pass(observations, k, family)], observations[:k]):
@@ -195,6 +200,18 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
 
 
 _NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\w+|_test\.\w+|_spec\.rb|(?<=/)test_\w+\.py)\b")
+
+
+def _recipe_line(failure: dict, later: str) -> bool:
+    """Whether ``later`` is the command line a failing task runner echoed before it failed (make prints each recipe
+    line it runs; npm, ``> cmd``; a shell trace, ``+ cmd``)."""
+    if _program_name(parse_command(failure["target"])["argv"][:1][0] if parse_command(failure["target"])["argv"]
+                     else "") not in ("make", "gmake", "just", "task", "npm", "pnpm", "yarn", "bun", "rake"):
+        return False
+    key = command_key(later)
+    return len(key) >= 8 and any(command_key(line.strip().lstrip(">+ ").strip()) == key
+                                 for line in (failure.get("error_text") or "").splitlines()[:60]
+                                 if line.strip() and len(line) < 300)
 
 
 def _next_pass(observations: list[dict], k: int, family: str) -> int:

@@ -16,7 +16,7 @@ from .quality import LazyRegex
 
 # a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
-                          r"bootstrap|login)\b|alembic\s+upgrade|prisma\s+(?:generate|migrate|db\s+push)|"
+                          r"bootstrap|login)\b|alembic\s+(?:upgrade|merge|revision)|prisma\s+(?:generate|migrate|db\s+push)|"
                           r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate|"
                           # autotools' generated ``configure``: ``./autogen.sh``, ``autoreconf -fi``
                           r"(?:^|[\s:/])(?:autogen(?:\.sh)?|autoreconf)\b")

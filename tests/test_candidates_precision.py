@@ -2896,3 +2896,19 @@ def test_the_case_a_test_tests_given_other_values_is_a_weakened_test(git_project
                                                                           'Version="8.0.100" />',
                                                                    "new": '<PackageReference Include="FSharp.Core" '
                                                                           'Version="8.0.400" />', "ids": [1]}]})
+
+
+def test_the_recipe_line_a_failing_make_target_echoed_passing_resolves_it(git_project, store):
+    session = (Session("recipe", git_project, prompt="make dev fails at the migration step")
+               .fail("make dev", "Exit code 2\ncd backend && uv run alembic upgrade head\nERROR [alembic.util.messaging] "
+                     "Multiple head revisions are present for given argument 'head'\nmake: *** [Makefile:12: migrate] "
+                     "Error 255")
+               .ok("cd backend && uv run alembic merge heads -m \"merge main\"", "Generating versions/e0a4_merge.py")
+               .ok("cd backend && uv run alembic upgrade head", "INFO  [alembic.runtime.migration] Running upgrade")
+               .stop("Main and your branch each added an Alembic revision on the same parent; `alembic merge heads` "
+                     "made a merge revision and `alembic upgrade head` works again."))
+    (candidate,), _ = _candidates(store, session)
+    assert "alembic merge heads" in candidate["change"] and "run it from" not in candidate["change"]
+    from lorebook.record import scaffolding
+
+    assert scaffolding("+}));")  # (a line that only closes brackets says nothing of its own)
