@@ -150,6 +150,8 @@ def parse_command(command: str) -> dict:
             env += [w for w in words[1:] if "=" in w]
             unset += [w for w in words[1:] if words[0] == "unset" and re.fullmatch(r"[A-Za-z_]\w*", w)]
             continue
+        if check and words[0] == "exit":  # ``docker build … | tail -30; exit ${PIPESTATUS[0]}``: the status passed on
+            continue
         if check:
             prep.append(check)
         check = segment

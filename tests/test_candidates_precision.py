@@ -2912,3 +2912,8 @@ def test_the_recipe_line_a_failing_make_target_echoed_passing_resolves_it(git_pr
     from lorebook.record import scaffolding
 
     assert scaffolding("+}));")  # (a line that only closes brackets says nothing of its own)
+
+
+def test_a_trailing_exit_with_the_pipes_status_is_no_check():
+    assert parse_command("docker build -t ingest:dev . 2>&1 | tail -30; exit ${PIPESTATUS[0]}")["check"] == \
+        "docker build -t ingest:dev ."
