@@ -379,9 +379,12 @@ def _targets(command: str) -> list[str]:
     checked = _words(parsed["check"])
     # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
     # environment or a URL, ``--env local``, ``--to ent://ent/schema``, is where it runs, not what it checks)
+    # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
+    valued = _VALUE_OPTIONS | _PLACE_OPTIONS if command_job(command) != "test" else \
+        (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS
     words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)
-             and not (i and (checked[i - 1] in _VALUE_OPTIONS or checked[i - 1] in _PLACE_OPTIONS)
-                      and checked[i - 1] != "-w") and not re.match(r"^[a-z][\w+.-]*://", w)]
+             and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
+             and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):

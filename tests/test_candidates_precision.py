@@ -2835,6 +2835,8 @@ def test_a_preset_is_an_options_value_not_a_target():
     from lorebook.commands import _same_target
 
     assert _same_target("cmake --preset release", "cmake --preset conan-release")
+    # (a test run's preset picks which tests run: another preset is another check)
+    assert not _same_target("ctest --preset ci", "ctest --test-dir out/build/dev")
     assert invocation_change("cmake --preset release", "cmake --preset conan-release") == [
         "pass `--preset conan-release`"]
 
