@@ -103,8 +103,10 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 step = _the_step(failure["target"], later["target"])
                 if step and parse_command(step)["check"] != parse_command(later["target"])["check"]:
-                    # (a step before the last: ``./configure --quiet && echo configured`` ran the configure)
-                    success = dict(later, target=step)
+                    # (a step before the last: ``./configure --quiet && echo configured`` ran the configure; the
+                    # line up to it, ``autoreconf -fi && ./configure …``, what led to it)
+                    steps = _and_steps(later["target"])
+                    success = dict(later, target=" && ".join(steps[:steps.index(step) + 1]))
                 if not invocation_change(failure["target"], later["target"]) \
                         and not _ran_as_a_step(failure["target"], later["target"]):
                     kind = "same_job"  # ``cross build …`` for a failed ``cargo build …``: the way is the lesson
