@@ -39,8 +39,8 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
 from .steps import (_LEFT_OVER, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
-                    _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation, _names_run, _packages, _quoted_in,
-                    _starts_service, _through_pipe, _upstream_sync, _way_sentences)
+                    _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation, _names_run,
+                    _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
 from .text import one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,

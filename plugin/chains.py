@@ -10,8 +10,8 @@ import re
 
 from .account import _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
-                       _picked_package, _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
-                       command_key, invocation_change, is_autofix, parse_command)
+                       _picked_package, _program_name, _routine, _same_target, _segments, _targets, command_family,
+                       command_job, command_key, invocation_change, is_autofix, parse_command)
 from .edits import _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -201,7 +201,8 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
                                            for f in failed)
 
 
-_NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\w+|_test\.\w+|_spec\.rb|(?<=/)test_\w+\.py)\b")
+_NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\w+|_test\.\w+|_spec\.rb|"
+                             r"(?<=/)test_\w+\.py)\b")
 
 
 def _recipe_line(failure: dict, later: str) -> bool:

@@ -50,7 +50,8 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
                      r"npm\s+format|yarn\s+format|pnpm\s+format)")
 # options of package managers and build tools that take a value (``--filter @shop/web``, ``-C client``)
 _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
-                            "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile", "--preset"))
+                            "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile",
+                            "--preset"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))

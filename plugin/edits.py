@@ -25,7 +25,8 @@ _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANG
                        r"|(?:^|/)(?:\.gitignore|\.mailmap|CODEOWNERS|\.git-blame-ignore-revs)$")
 # a comment line (not a Rust attribute, a shebang or a C preprocessor line)
 # (a directive a tool reads is no comment: ``//go:generate … --feature sql/upsert ./schema``, ``// +build``)
-_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b)|/\*|\*(?:\s|/|$)|#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
+_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b)|/\*|\*(?:\s|/|$)|"
+                          r"#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
                           r"--\s|<!--)")
 _CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
                           r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
@@ -251,7 +252,8 @@ _TRAILING_COMMENT = LazyRegex(r"\s+(?:#+|//)\s(?!\s*(?:type:|noqa|pragma|nolint|
 
 
 def _code_lines(text: str) -> list[str]:
-    return [_TRAILING_COMMENT.sub("", l).rstrip() for l in text.splitlines() if l.strip() and not _COMMENT_LINE.match(l)]
+    return [_TRAILING_COMMENT.sub("", l).rstrip() for l in text.splitlines()
+            if l.strip() and not _COMMENT_LINE.match(l)]
 
 
 def _trailing_comments_only(edit: dict) -> bool:
@@ -301,13 +303,16 @@ _OWN_VERSION = {"package.json": LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$'),
                 "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$")}
 
 
+_OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)
+
+
 def _metadata_only(edit: dict) -> bool:
     """Whether an edit changes only a package's descriptive fields (``description = "…"``) or its own version (a
     package.json's ``"version"``): no build reads them."""
     names = {os.path.basename(f) for f in edit.get("files") or []}
     own_version = _OWN_VERSION.get(names.pop()) if len(names) == 1 else None
     # (of a package's manifest: an alert rule's ``summary:`` annotation is what a template renders)
-    if not own_version and not all(_MANIFEST_PATH.search(f) or re.search(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$", f)
+    if not own_version and not all(_MANIFEST_PATH.search(f) or _OTHER_MANIFEST.search(f)
                                    for f in edit.get("files") or ["?"]):
         return False
     for old, new in _edit_sides(edit):
@@ -366,7 +371,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (a document is named by its name, ``jobs.md``: its stem in a path, ``spec/jobs``, names something else)
         doc_named = any(os.path.basename(p) in error or p in error for p in paths)
         if all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
-                or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) or _logging_only(edit, error) or _metadata_only(edit) or \
+                or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
+                or _logging_only(edit, error) or _metadata_only(edit) or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
                 any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):

@@ -16,7 +16,8 @@ from .quality import LazyRegex
 
 # a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
-                          r"bootstrap|login)\b|alembic\s+(?:upgrade|merge|revision)|prisma\s+(?:generate|migrate|db\s+push)|"
+                          r"bootstrap|login)\b|alembic\s+(?:upgrade|merge|revision)|"
+                          r"prisma\s+(?:generate|migrate|db\s+push)|"
                           r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate|"
                           # autotools' generated ``configure``: ``./autogen.sh``, ``autoreconf -fi``
                           r"(?:^|[\s:/])(?:autogen(?:\.sh)?|autoreconf)\b")
@@ -59,7 +60,7 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     command = observation.get("target") or ""
     parsed = parse_command(command)
     if parsed["prep"] and any(_is_change(dict(observation, target=step), failure, account) for step in parsed["prep"]):
-        return True  # ``bin/rails stimulus:manifest:update && head -8 …/index.js``: the step before the look changed it
+        return True  # ``bin/rails stimulus:manifest:update && head -8 …``: the step before the look changed it
     check = parsed["check"]
     verbs = [w for w in parsed["argv"][1:4] if not w.startswith("-")][:2]
     if (_LOOKING.match(parsed["family"] or check) or set(verbs) & _READ_VERBS) and not _MUTATING.search(command) \
