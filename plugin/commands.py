@@ -347,8 +347,9 @@ def command_job(command: str) -> str | None:
         # (a test call, ``devtools::test()``, ``Pkg.test()``: not a library it loads, ``require "rack/test"``)
         return "test" if re.search(r"(?i)(?:^|[\W_])test\w*\s*\(|\b(?:unit|py)test\b", code) else None
     job = _SUBCOMMAND_JOBS.get(words[0])
-    if job is None and re.fullmatch(r"[a-z]+(build|test)", words[0]):
-        return "build" if words[0].endswith("build") else "test"  # ``cargo zigbuild``, ``cargo nextest``
+    if job is None and re.fullmatch(r"[a-z][a-zA-Z]*(?:build|test|Build|Tests?)", words[0]):
+        # ``cargo zigbuild``, ``cargo nextest``, gradle's ``integrationTest``
+        return "build" if words[0].lower().endswith("build") else "test"
     # a task named for its job: ``test-host``, ``unit_test``, ``build-docker``
     named = re.fullmatch(r"(test|build|lint)s?[-_][\w-]+|[\w-]+[-_](test|build|lint)s?", words[0])
     if job is None and named:
@@ -383,6 +384,8 @@ def _targets(command: str) -> list[str]:
     # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
     valued = _VALUE_OPTIONS | _PLACE_OPTIONS if command_job(command) != "test" else \
         (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS
+    if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
+        valued = valued | {"--build", "-B", "-S"}
     words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)
              and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
              and not re.match(r"^[a-z][\w+.-]*://", w)]
@@ -538,7 +541,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
 
 # a flag that makes a tool say what it would do instead of doing it (``clojure -X:test -Spath`` prints the classpath)
 _ONLY_TELLS = frozenset(("-Spath", "-Stree", "-Sdescribe", "--collect-only", "--co", "--list-tests",
-                         "--listTests", "--print-config", "--show-config", "--showConfig", "--print-classpath"))
+                         "--listTests", "--print-config", "--show-config", "--showConfig", "--print-classpath",
+                         "--list-presets"))
 
 
 def _asks_version(command: str) -> bool:

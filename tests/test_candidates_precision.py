@@ -264,6 +264,7 @@ def test_an_option_value_before_the_subcommand_does_not_hide_the_job():
     assert command_job("npm -C client run build") == "build"
     assert command_job("uv add --dev pytest-cov") != "test"  # a package named after a program is not that program
     assert command_job("pnpm turbo run test --filter=@lumen/ui") == command_job("mvn verify -Dit.test=X") == "test"
+    assert command_job("./gradlew integrationTest --tests '*OrderRepositoryIT'") == "test"
     assert _asks_version("clojure -X:test -Spath") and _asks_version("pytest --collect-only -q tests/")
     assert command_job("pip install pytest-mock") == "install"
 
@@ -2931,3 +2932,10 @@ def test_a_step_before_a_look_in_the_same_line_is_a_change_when_it_is_one(git_pr
                      "`bin/rails stimulus:manifest:update`."))
     (candidate,), _ = _candidates(store, session)
     assert "stimulus:manifest:update" in candidate["change"]
+
+
+def test_cmakes_build_directory_is_no_target_and_listing_presets_runs_nothing():
+    from lorebook.commands import _asks_version, _targets
+
+    assert _targets("cmake --build build -j8") == [] and _targets("docker compose up --build api") == ["api"]
+    assert _asks_version("cmake --list-presets")
