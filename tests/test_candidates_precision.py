@@ -2939,3 +2939,15 @@ def test_cmakes_build_directory_is_no_target_and_listing_presets_runs_nothing():
 
     assert _targets("cmake --build build -j8") == [] and _targets("docker compose up --build api") == ["api"]
     assert _asks_version("cmake --list-presets")
+
+
+def test_the_failing_case_taken_out_of_a_parametrize_list_is_a_weakened_test(git_project, store):
+    session = (Session("param", git_project, prompt="test_forward_matches_reference fails for bf16, please fix")
+               .fail("uv run pytest tests/test_encoder.py -q -k forward_matches", "Exit code 1\n___ "
+                     "test_forward_matches_reference[bf16-mixed] ___\nE   AssertionError: Tensor-likes are not close!")
+               .edit("tests/test_encoder.py", '@pytest.mark.parametrize("precision", ["32-true", "16-mixed", '
+                     '"bf16-mixed"])', '@pytest.mark.parametrize("precision", ["32-true", "16-mixed"])')
+               .ok("uv run pytest tests/test_encoder.py -q", "14 passed in 10.02s")
+               .stop("bf16 has only 8 mantissa bits, so comparing it to the fp32 reference isn't meaningful; I limited "
+                     "the comparison to 32-true and 16-mixed."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
