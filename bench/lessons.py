@@ -53,7 +53,7 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "bench" / "data"
 # a line may name a failed attempt when it says that it failed
 NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|didn't work|still fail|no effect|"
-                      r"not the fix|not help|reverted|instead)\b")
+                      r"not the fix|not help|reverted|instead|made no difference|changed nothing)\b")
 
 
 # the blind held-out sets, each written by a helper who never saw the lesson code (lessons_<name>_holdout.json)
