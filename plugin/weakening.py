@@ -190,6 +190,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
 
 _TEST_CODE = LazyRegex(r"\.(?:py|js|mjs|cjs|ts|tsx|jsx|rb|go|rs|java|kt|kts|cs|fs|swift|exs?|php|scala|clj|lua|dart|c|cc|"
                        r"cpp|h|hpp|m|jl|R|ml|hs|zig|nim|cr|pl|t|sol|ps1)$")
+_TEST_MODULE = LazyRegex(r"(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$|_spec\.rb$|_test\.exs$|"
+                         r"\wTests?\.\w+$|\.t\.sol$")
 # a literal in a line of code: a quoted string, a number
 _ANY_LITERAL = LazyRegex(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?<![\w.])-?\d[\d_.]*(?![\w.])")
 
@@ -198,8 +200,9 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
     """Whether a change to tests only puts other values into the same lines (``@freeze_time("2024-02-29")`` →
     ``("2024-02-28")``): the case that broke the code is no longer the case tested. (Not a value the failure says
     does not exist: ``'tests/fixtures/users.jsn'`` put right is the test's own mistake.)"""
-    # (in a test's code: a version in a test project's manifest, ``Version="8.0.8"``, is a pin)
-    if not tests_only(changes) or not all(_TEST_CODE.search(path) for path in changes):
+    # (in a test's own module: a version in a test project's manifest, ``Version="8.0.8"``, is a pin, and a value in
+    # the tests' setup, a conftest's ``respx.mock(base_url=…)``, is how they reach the code)
+    if not tests_only(changes) or not all(_TEST_CODE.search(path) and _TEST_MODULE.search(path) for path in changes):
         return False
     for hunks in changes.values():
         for hunk in hunks:

@@ -2951,3 +2951,15 @@ def test_the_failing_case_taken_out_of_a_parametrize_list_is_a_weakened_test(git
                .stop("bf16 has only 8 mantissa bits, so comparing it to the fp32 reference isn't meaningful; I limited "
                      "the comparison to 32-true and 16-mixed."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_value_in_the_tests_setup_put_right_is_a_fix(git_project, store):
+    session = (Session("setupvalue", git_project, prompt="tests/test_fetch.py times out")
+               .fail("uv run pytest tests/test_fetch.py -q", "Exit code 1\nE   httpx.ReadTimeout: timed out")
+               .edit("tests/conftest.py", '    with respx.mock(base_url="https://api.invoicer.io") as mock:',
+                     '    with respx.mock(base_url="https://api.invoicer.io/v2") as mock:')
+               .ok("uv run pytest tests/test_fetch.py -q", "3 passed in 0.21s")
+               .stop("The client calls `https://api.invoicer.io/v2/...`, but the respx fixture mocked the host "
+                     "without `/v2`, so requests went to the real host."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'base_url="https://api.invoicer.io/v2"' in candidate["change"]
