@@ -59,8 +59,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     command = observation.get("target") or ""
     parsed = parse_command(command)
-    if parsed["prep"] and any(_is_change(dict(observation, target=step), failure, account) for step in parsed["prep"]):
-        return True  # ``bin/rails stimulus:manifest:update && head -8 …``: the step before the look changed it
+    if any(_quoted_in(step, account) or _named_as_the_way(step, account) for step in parsed["prep"]):
+        return True  # ``bin/rails stimulus:manifest:update && head -8 …``: the step the account quotes changed it
     check = parsed["check"]
     verbs = [w for w in parsed["argv"][1:4] if not w.startswith("-")][:2]
     if (_LOOKING.match(parsed["family"] or check) or set(verbs) & _READ_VERBS) and not _MUTATING.search(command) \

@@ -2922,7 +2922,7 @@ def test_a_trailing_exit_with_the_pipes_status_is_no_check():
         "docker build -t ingest:dev ."
 
 
-def test_a_step_before_a_look_in_the_same_line_is_a_change_when_it_is_one(git_project, store):
+def test_a_step_before_a_look_in_the_same_line_is_a_change_when_the_account_quotes_it(git_project, store):
     session = (Session("prepstep", git_project, prompt="the JS build is red")
                .fail("yarn build", "Exit code 1\n✘ [ERROR] Could not resolve \"@hotwired/stimulus-loading\"")
                .ok("bin/rails stimulus:manifest:update && head -3 app/javascript/controllers/index.js",
