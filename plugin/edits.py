@@ -306,9 +306,23 @@ _OWN_VERSION = {"package.json": LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$'),
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)
 
 
-def _metadata_only(edit: dict) -> bool:
+# a file of program code (not a manifest, a config or data)
+_CODE_FILE = LazyRegex(r"\.(?:py|js|mjs|cjs|ts|tsx|jsx|rb|go|rs|java|kt|kts|cs|fs|swift|exs?|php|scala|clj|lua|dart|c|cc|"
+                      r"cpp|h|hpp|m|jl|R|ml|hs|zig|nim|cr|pl|t|sol|ps1)$")
+# the program's own version as a constant in its code (``const Version = "0.8.4"``, ``__version__ = "2.1.0"``)
+_VERSION_CONSTANT = LazyRegex(r"""^\s*(?:(?:export\s+)?const\s+|(?:public\s+)?(?:static\s+)?(?:final\s+)?String\s+)?"""
+                              r"""(?:__version__|VERSION|Version|version)\s*(?::\s*\w+\s*)?[:=]\s*["']v?\d+(?:\.\d+)+"""
+                              r"""[\w.+-]*["'];?\s*$""")
+
+
+def _metadata_only(edit: dict, error: str = "") -> bool:
     """Whether an edit changes only a package's descriptive fields (``description = "…"``) or its own version (a
-    package.json's ``"version"``): no build reads them."""
+    package.json's ``"version"``, a ``const Version = "0.8.4"`` no failure names): no build reads them."""
+    changed = [l for old, new in _edit_sides(edit) for l in _changed_lines(old, new) if l.strip()]
+    code = bool(edit.get("files")) and all(_CODE_FILE.search(f) for f in edit["files"])  # (a manifest's may be a pin)
+    if changed and code and all(_VERSION_CONSTANT.match(l) for l in changed) and not any(
+            v in error for v in re.findall(r"\d+(?:\.\d+)+", "\n".join(changed))):
+        return True
     names = {os.path.basename(f) for f in edit.get("files") or []}
     own_version = _OWN_VERSION.get(names.pop()) if len(names) == 1 else None
     # (of a package's manifest: an alert rule's ``summary:`` annotation is what a template renders)
@@ -372,7 +386,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         doc_named = any(os.path.basename(p) in error or p in error for p in paths)
         if all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
-                or _logging_only(edit, error) or _metadata_only(edit) or \
+                or _logging_only(edit, error) or _metadata_only(edit, error) or \
                 any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
                 any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):

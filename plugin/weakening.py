@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .commands import _TEST_PATH
-from .edits import _COMMENT_LINE
+from .edits import _CODE_FILE, _COMMENT_LINE
 from .quality import LazyRegex
 
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
@@ -188,8 +188,6 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
 
-_TEST_CODE = LazyRegex(r"\.(?:py|js|mjs|cjs|ts|tsx|jsx|rb|go|rs|java|kt|kts|cs|fs|swift|exs?|php|scala|clj|lua|dart|c|cc|"
-                       r"cpp|h|hpp|m|jl|R|ml|hs|zig|nim|cr|pl|t|sol|ps1)$")
 _TEST_MODULE = LazyRegex(r"(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$|_spec\.rb$|_test\.exs$|"
                          r"\wTests?\.\w+$|\.t\.sol$")
 # a literal in a line of code: a quoted string, a number
@@ -202,7 +200,7 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
     does not exist: ``'tests/fixtures/users.jsn'`` put right is the test's own mistake.)"""
     # (in a test's own module: a version in a test project's manifest, ``Version="8.0.8"``, is a pin, and a value in
     # the tests' setup, a conftest's ``respx.mock(base_url=…)``, is how they reach the code)
-    if not tests_only(changes) or not all(_TEST_CODE.search(path) and _TEST_MODULE.search(path) for path in changes):
+    if not tests_only(changes) or not all(_CODE_FILE.search(path) and _TEST_MODULE.search(path) for path in changes):
         return False
     for hunks in changes.values():
         for hunk in hunks:

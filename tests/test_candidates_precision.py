@@ -2663,6 +2663,11 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
     assert not _metadata_only(dict(bump, body='-    "vite": "5.2.0",\n+    "vite": "5.2.11",'))
     assert not _metadata_only(dict(bump, files=["/p/Cargo.toml"], body='-version = "1.0.150"\n+version = "1.0.190"'))
     assert _metadata_only({"tool": "Edit", "files": ["/p/meson.build"], "body": "-  version : '0.4.1',\n+  version : '0.4.2',"})
+    # (the program's own version as a constant in its code, unless the failure names the value)
+    const = {"tool": "Edit", "files": ["/p/internal/version/version.go"],
+             "body": '-const Version = "0.8.3"\n+const Version = "0.8.4"'}
+    assert _metadata_only(const) and not _metadata_only(const, 'expected "0.8.4", got "0.8.3"')
+    assert not _metadata_only({"tool": "Edit", "files": ["/p/r.go"], "body": "-a()\n-b()\n+b()\n+a()"})  # (a reorder)
     # (a descriptive field only of a package's manifest: an alert rule's summary is what its template renders)
     assert _metadata_only({"tool": "Edit", "files": ["/p/pyproject.toml"], "body": '-description = "A"\n+description = "B"'})
     assert not _metadata_only({"tool": "Edit", "files": ["/p/prometheus/rules/api.yml"],
