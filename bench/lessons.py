@@ -18,8 +18,9 @@ held-out third: frozen before tuning, but seen while the lesson writeback was
 tuned, so it no longer proves anything on its own; `blind` is
 lessons_blind_holdout.json, every third of B01..B42, written blind by a helper
 who never read the lesson-deriving code; `blindN` (N = 2 … 46) is
-lessons_blindN_holdout.json, 24 sessions each (C.., D.., … U..), each written the
-same way by another helper, frozen, and run once by the lead before a round of
+lessons_blindN_holdout.json, 24 sessions each (C.., D.., … AU..), each written the
+same way by another helper (the brief: bench/blind_brief.md, plus the set's id
+prefix and stacks), frozen, and run once by the lead before a round of
 tuning opened it (the same targets); `all` is every file. Each blind set was
 opened for tuning after its one run (the one-run figures are in the README), so
 they are in-sample now: only a set written after the last change proves anything.
