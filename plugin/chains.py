@@ -107,8 +107,7 @@ def find_chains(observations: list[dict], account: str = "",
                     # line up to it, ``autoreconf -fi && ./configure …``, what led to it)
                     steps = _and_steps(later["target"])
                     success = dict(later, target=" && ".join(steps[:steps.index(step) + 1]))
-                if not invocation_change(failure["target"], later["target"]) \
-                        and not _ran_as_a_step(failure["target"], later["target"]):
+                if not invocation_change(failure["target"], later["target"]) and step is None:
                     kind = "same_job"  # ``cross build …`` for a failed ``cargo build …``: the way is the lesson
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
@@ -205,11 +204,14 @@ _NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\
                              r"(?<=/)test_\w+\.py)\b")
 
 
+_ECHOING_RUNNERS = ("make", "gmake", "just", "task", "npm", "pnpm", "yarn", "bun", "rake")
+
+
 def _recipe_line(failure: dict, later: str) -> bool:
     """Whether ``later`` is the command line a failing task runner echoed before it failed (make prints each recipe
     line it runs; npm, ``> cmd``; a shell trace, ``+ cmd``)."""
-    if _program_name(parse_command(failure["target"])["argv"][:1][0] if parse_command(failure["target"])["argv"]
-                     else "") not in ("make", "gmake", "just", "task", "npm", "pnpm", "yarn", "bun", "rake"):
+    argv = parse_command(failure["target"])["argv"]
+    if not argv or _program_name(argv[0]) not in _ECHOING_RUNNERS:
         return False
     key = command_key(later)
     return len(key) >= 8 and any(command_key(line.strip().lstrip(">+ ").strip()) == key
@@ -227,8 +229,8 @@ def _put_back_paths(observation: dict) -> list[str]:
     """The paths a passing line puts back as committed (``git checkout -- pom.xml && git status``: pom.xml)."""
     if observation["tool"] != "Bash" or observation["outcome"] != "ok":
         return []
-    return [p for segment in re.split(r"\s*(?:&&|;)\s*", observation.get("target") or "")
-            for match in [_PUT_BACK.match(segment.strip())] if match for p in match.group(1).split()]
+    return [p for segment in _segments(observation.get("target") or "")
+            for match in [_PUT_BACK.match(segment)] if match for p in match.group(1).split()]
 
 
 def _among(paths: list[str], files: list[str]) -> bool:
@@ -431,15 +433,10 @@ def _changed_step_within(failed: str, later: str) -> str | None:
     return None
 
 
-def _ran_as_a_step(failed: str, later: str) -> bool:
-    """Whether the very check that failed is one step of the ``&&`` line ``later`` (``go build ./... && go test
-    ./...`` after ``go test ./...`` failed)."""
-    return _the_step(failed, later) is not None
-
-
 def _the_step(failed: str, later: str) -> str | None:
-    """The step of the ``&&`` line ``later`` that is the very check that failed, or that check's target run whole
-    (``go test ./internal/http/...`` runs the ``-run TestUsers`` that failed)."""
+    """The step of the ``&&`` line ``later`` that is the very check that failed (``go build ./... && go test ./...``
+    after ``go test ./...`` failed), or that check's target run whole (``go test ./internal/http/...`` runs the
+    ``-run TestUsers`` that failed)."""
     check, family = parse_command(failed)["check"], command_family(failed)
     return next((step for step in _and_steps(later) if parse_command(step)["check"] == check
                  or command_family(step) == family and _same_target(failed, step)), None)
@@ -449,7 +446,7 @@ def _passed_within(failed: str, later: str) -> bool:
     """Whether a passing ``later`` line ran what failed, in another form: as one step of an ``&&`` chain (every step
     of ``go build ./... && go test ./...`` passed), or the same arguments through another launcher
     (``php artisan test --filter=X`` / ``./vendor/bin/sail artisan test --filter=X``)."""
-    if _ran_as_a_step(failed, later):
+    if _the_step(failed, later) is not None:
         return True
     before, after = parse_command(failed), parse_command(later)
     argv, rest = after["argv"], before["argv"][1:]

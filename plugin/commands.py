@@ -382,7 +382,7 @@ def _targets(command: str) -> list[str]:
     # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
     # environment or a URL, ``--env local``, ``--to ent://ent/schema``, is where it runs, not what it checks)
     # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
-    valued = _VALUE_OPTIONS | _PLACE_OPTIONS if command_job(command) != "test" else \
+    valued = _VALUE_OPTIONS | _PLACE_OPTIONS if "--preset" not in checked or command_job(command) != "test" else \
         (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}

@@ -298,8 +298,8 @@ _METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|ma
 
 # (and the package's own version, no build or test reads it: a package.json's or composer.json's ``"version"``, a
 # meson project's ``version : '0.4.2'``; not a dependency's ``version : '>=2.56'``)
-_OWN_VERSION = {"package.json": LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$'),
-                "composer.json": LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$'),
+_JSON_VERSION = LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$')
+_OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$")}
 
 
