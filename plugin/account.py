@@ -17,8 +17,8 @@ _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
-    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
-    r"(?:did not|didn't|does not|doesn't) know|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
+    r"no longer|not on PATH|may not|there (?:was|is|were|are) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
+    r"(?:did not|didn't|does not|doesn't) (?:know|publish|expose|declare|define|include|export|mount|have)\b|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
     r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"
     r"|^(?:the )?(?:root )?cause\s*:"  # ("**Cause:** the AppRole method deletes …", a label as the sentence's start)
     r"|原因|因为|由于|導致|导致|ため")
@@ -34,14 +34,20 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"add(?:ed|ing)|remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
                   r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing)|now (?:uses|reads|sets|maps|"
                   r"declares|imports|opens|initialises|initializes)|switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
-                  r"works?|activat(?:e|ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
+                  r"works?|activat(?:e|ed|ing)|(?:ap|pre)pend(?:ed|ing)|insert(?:ed|ing)|(?:re)?install(?:ed|ing)|"
+                  r"(?:en|dis)abl(?:ed|ing)|declar(?:ed|ing)|register(?:ed|ing)|export(?:ed|ing)|wrapp(?:ed|ing)|"
+                  r"regenerat(?:ed|ing)|revert(?:ed|ing)|increas(?:ed|ing)|rais(?:ed|ing)|lower(?:ed|ing)|"
+                  r"escap(?:ed|ing)|quot(?:ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
                            r"made no difference|(?:did not|didn't) make (?:a|any) difference|changed nothing|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
-                           r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b)\b")
+                           r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b|"
+                           # "switching it back to function only produced ScopeMismatch errors, so I reverted that"
+                           r"only (?:produced|gave|caused|led to|moved)\b|"
+                           r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b)\b")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
 _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
           r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
@@ -67,7 +73,9 @@ _FLAKY = LazyRegex(r"(?i)\b(?:flak(?:y|iness|es)|intermittent(?:ly)?|transient(?
 _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|deterministic|fix(?:ed|es)?|"
                              r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
 # the agent's word that an edit was incidental to the problem
-_INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|unrelated|incidental(?:ly)?|drive-by|on the side|"
+# ("rejects any update — even an unrelated one like the timeout change": another thing the error hits, no side edit)
+_INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|(?<!even )(?<!even an )(?<!even a )unrelated|"
+                        r"incidental(?:ly)?|drive-by|on the side|"
                         r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
                         r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
@@ -84,8 +92,13 @@ _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably
                         # what another environment will need ("Staging needs `migrate` on the next deploy")
                         r".{0,80}?\b(?:on|before|at|with|after) (?:the |your )?next (?:deploy|deployment|release|"
                         r"rollout))\b")
+# a word on the credentials seen in the session ("since it was pasted into chat, consider rotating it"): hygiene,
+# no account of the problem
+_CREDENTIAL_CARE = LazyRegex(r"(?i)\b(?:rotat(?:e|ing)|revok(?:e|ing))\b[^.]{0,40}?\b(?:it|them|the (?:password|"
+                             r"token|key|secret|credentials?))\b|\b(?:password|token|secret|credentials?)\b[^.]{0,60}?"
+                             r"\b(?:pasted|leaked|exposed) (?:in|into|to)\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
-                      r"let's|next,? i)\b")
+                      r"let's|next,? i)\b|^(?:fixed|found it|sorted|solved)(?: it)?\W*$")
 # (a check mark that opens or closes the line: "✅ `ruff check`", "`./gradlew :app:desktopTest` ✅ 11 passed")
 _STATUS_MARK = LazyRegex(r"^(?:[✅✔✓☑]|\[x\])|^.*[✅✔✓☑](?:\s+\S+){0,3}\s*$")
 _FIRST_PERSON = LazyRegex(r"^(?:I|We)\s+(?:have\s+|had\s+|then\s+|also\s+)?(?=\w)")
@@ -131,12 +144,13 @@ def _drop_proposals(text: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text or "")
     # a fenced block is code, line by line, never split inside (``eval $(opam env --switch=. --set-switch)``); after
     # a colon it is what the sentence introduces
     text = re.sub(r"(:?)[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n((?:[^\n`]*\n)+?)```",
                   lambda m: (": " if m.group(1) else "\n") + "; ".join(
-                      f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text)
+                      f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text or "")
+    # (then an indented line after a colon, outside a fence: what the sentence introduces)
+    text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text)
     # a sentence never ends inside a code span (`julia --project=. -e '…'`)
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
     out = []
@@ -145,7 +159,11 @@ def _sentences(text: str) -> list[str]:
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
         part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))
-        part = re.sub(r"(?i)^(?:note|nb|fyi|tip)(?: for (?:this|the) (?:repo|project|codebase))?:\s+", "", part)
+        label = re.match(r"(?i)^(?:note|nb|fyi|tip|heads[- ]up)(?: for (?:next time|the next session|(?:this|the) "
+                         r"(?:repo|project|codebase)))?:\s+", part)
+        if label:  # "Heads-up for next time: don't call …" reads "Don't call …" (an identifier keeps its case)
+            rest = part[label.end():]
+            part = rest[:1].upper() + rest[1:] if re.match(r"[a-z]+\b(?![_.(])", rest) else rest
         if _STATUS_MARK.match(part):  # "✅ `ruff check`, `mypy`": a checklist of what passed, no account of the fix
             continue
         part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
@@ -155,7 +173,7 @@ def _sentences(text: str) -> list[str]:
         if done:  # (an identifier keeps its case: "read_header now memcpy's …")
             rest = part[done.end():]
             part = rest[:1].upper() + rest[1:] if re.match(r"[a-z]+\b(?![_.(])", rest) else rest
-        if len(part) < 4 or _CHATTER.match(part) or _SUGGESTION.match(part):
+        if len(part) < 4 or _CHATTER.match(part) or _SUGGESTION.match(part) or _CREDENTIAL_CARE.search(part):
             continue
         stripped = _FIRST_PERSON.sub("", part)
         if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case
@@ -208,10 +226,17 @@ def _prose(sentence: str) -> str:
     return re.sub(r"`[^`]*`", " ", sentence)
 
 
+# what the agent could not check ("I couldn't build it here (no aarch64 builder)"): a limit of the session, no cause
+_UNCHECKED = LazyRegex(r"(?i)^(?:I )?(?:could not|couldn't|can't|cannot|was unable to|wasn't able to) (?:run|build|"
+                       r"test|check|reproduce|try|verify|exercise)\b.{0,60}?\b(?:here|locally|on this machine|in this "
+                       r"(?:sandbox|environment|container))\b")
+
+
 def _classified(sentences: list[str]) -> dict:
     said = [s for s in sentences if not s.startswith("#")]  # (a heading, "## Root cause", states nothing itself)
     return {
-        "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)],
+        "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)
+                  and not _UNCHECKED.search(s)],
         "fix": [s for s in said if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
                 and not _DID_NOT_HELP.search(s)],
         "decision": [s for s in said if _DECISION.search(s)],

@@ -32,7 +32,7 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       split_shared, stated)
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _same_target, command_family, command_job, command_key, invocation_change,
-                       is_autofix, is_static_check, parse_command, shown_command)
+                       is_autofix, is_static_check, parse_command, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text,
                     _diff_text, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
 from .events import EDIT_TOOLS
@@ -49,7 +49,8 @@ from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agre
 # an attempt the agent says did nothing for the failure, or only traded it for another (not "was not enough": a step
 # that got past one error is part of the fix)
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
-                     r"made no difference|changed nothing|(?:just|only) (?:swapped|traded))\b")
+                     r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
+                     r"only (?:produced|gave|caused|led to|moved)|so (?:I|we) (?:reverted|undid|rolled back|backed out))\b")
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 
@@ -180,8 +181,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
     commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
     # "`swift package reset` + `swift package update` did not help": a step the agent says did not help is an attempt
+    # (quoted up to the words that say so: in "editing X isn't enough — it has to be regenerated with `composer
+    # dump-autoload`", the step after them is what it took)
+    tried_parts = [s[:m.end()] for s in said["did_not_help"] if (m := _DID_NOT_HELP.search(s))]
     helpless_steps = [c for c in commands if c["tool"] == "Bash" and any(_quoted_in(c["target"], s) or
-                      command_key(c["target"]) in s for s in said["did_not_help"])]
+                      command_key(c["target"]) in s for s in tried_parts)]
     commands = [c for c in commands if c not in helpless_steps]
     # putting back the package an attempt changed ("so I put sanic-testing back to 23.12.0") undoes the attempt: beside
     # another step it is no part of the fix
@@ -192,7 +196,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if undoing and len(undoing) < len(commands):
         commands = [c for c in commands if c not in undoing]
     # (a recipe line that passed is the failing step itself, not the task run another way)
-    invocation = [] if resolved_by.get("recipe") else invocation_change(last_failure["target"], resolved_by["target"])
+    invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or chain["kind"] == "other_check" \
+        else invocation_change(last_failure["target"], resolved_by["target"])
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]
@@ -228,9 +233,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     failed_check = parse_command(last_failure["target"])["check"]
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
     # (nor the check's target run whole: ``go test ./internal/http/...`` after ``… -run TestUsers`` failed)
-    prep = [p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check
-            and not (command_family(p) == command_family(last_failure["target"])
-                     and _same_target(last_failure["target"], p))]
+    # (a CI run read green has no steps before it here: ``sleep 20; gh run watch …`` waits for the run)
+    prep = [] if resolved_by.get("ci") else [
+        p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check
+        and not (command_family(p) == command_family(last_failure["target"]) and _same_target(last_failure["target"], p))]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
         if _is_weakening(path, hunks, error) or (
@@ -320,7 +326,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if a["tool"] == "Bash":
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
     for f in chain["failures"][1:]:
-        if command_key(f["target"]) != command_key(failure["target"]):
+        if command_key(f["target"]) != command_key(failure["target"]) and not f.get("logged"):  # (a log read again)
             tried.append(f"tried `{one_line(shown_command(f['target'], cwd), 100)}`: still failed")
     error_after = one_line(_raw_error_line(last_failure) or "", 70)
     tried = [f"{t} with {error_after}" if error_after and t.endswith("still failed") else t
@@ -416,13 +422,19 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         summary_parts.reverse()
     # (its "Cause:" and "Fix:" labels are the card's own: "Cause and fix: Cause: …" says it twice)
     summary_parts = [_unlabelled(p) for p in summary_parts]
-    if helpless and summary_parts:  # what did not help is part of the lesson: the next session skips it
-        summary_parts.append(helpless[0])
+    if helpless and summary_parts and helpless[0] not in summary_parts:  # what did not help is part of the lesson:
+        summary_parts.append(helpless[0])  # the next session skips it
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",
                       shown or "")
-    problem = f"`{command}` fails" + (f" with {one_line(readable, 200)}" if readable else "")
+    # (a CI run read back is named by its job, not by the command that read it: ``gh run view 938 --log-failed``)
+    # (too long to show whole, without the variables set before it: ``DATABASE_URL='postgresql://…' npx prisma …``)
+    named = command if len(command_key(failure["target"])) <= 120 else one_line(without_env(command_key(
+        failure["target"])), 120)
+    failing = (f"CI job `{failure['ci_job']}`" if failure.get("ci_job") else "The CI run") if failure.get("ci") \
+        else f"`{named}`"
+    problem = f"{failing} fails" + (f" with {one_line(readable, 200)}" if readable else "")
     fix_title = _fix_title(fix_parts)
     said_fix = _stated_fix_clause(fixes, fix_words)
     if same_job and said_fix and not _names_run(parse_command(resolved_by["target"])["argv"], said_fix):
@@ -460,7 +472,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if unrelated:
         not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
     family = command_family(failure["target"])
-    trigger = f"{'Calling' if _is_mcp(failure) else 'Running'} `{shown_command(failure['target'], cwd)}` in this project" + (
+    trigger = (f"{failing} failing, read with `{shown_command(failure['target'], cwd)}`" if failure.get("ci") else
+               f"{'Calling' if _is_mcp(failure) else 'Running'} `{shown_command(failure['target'], cwd)}` in this project") + (
         f" (it failed with {one_line(readable, 80)})" if readable else "")
     return {
         # the project's own way to do a job is a convention (pattern); everything else here fixed a failure

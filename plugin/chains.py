@@ -15,7 +15,7 @@ from .commands import (_MUTATING, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS
 from .edits import _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .steps import _THE_WAY, _adds_with_another_tool, _clears_local_state, _is_change, _is_check, _names_run, _packages
+from .steps import _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change, _is_check, _names_run, _packages
 from .text import one_line
 
 
@@ -78,7 +78,9 @@ def find_chains(observations: list[dict], account: str = "",
         missing = _missing_program(failure)
         if missing and not re.search(rf"(?:^|[|&;]\s*){re.escape(missing)}(?:\s|$)", failure["target"]):
             missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
-        if (_ROUTINE.match(missing) if missing else _routine(failure["target"])) or _cd_failure(failure) \
+        # (a log read back is routine as a command, not as what it shows: ``gh run view 938 --log-failed``)
+        if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")) \
+                or _cd_failure(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
             _detail(details, "routine_plumbing", failure)
@@ -119,6 +121,13 @@ def find_chains(observations: list[dict], account: str = "",
             if stayed:  # ``timeout 8 celery -A config beat; echo exit=$?`` → ``exit=124``: it started, and stayed up
                 success, kind = dict(later, target=stayed, outcome="ok"), "same_check"
                 break
+            again = _ci_again(failure, later, events)
+            if again == "passed":  # ``gh run view 938 --log-failed`` → edit → ``gh pr checks 412 --watch``
+                success, kind = dict(later, ci=True), "same_check"
+                break
+            if again:  # the next run failed too: the change before it was an attempt, or it moved the error on
+                events.append(dict(later, logged=True, **({"error_signature": signature} if again == "same" else {})))
+                continue
             sequenced = _ran_in_sequence(failure, later)
             if sequenced:  # ``go run ./cmd/server & sleep 2; go run ./cmd/export …; kill %1``, no error in its output
                 success, kind = dict(later, target=sequenced), "same_check"
@@ -131,10 +140,13 @@ def find_chains(observations: list[dict], account: str = "",
                 if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]):
                     success, kind = later, "same_check"
                     break
+            # (of all that failed: one test passing, ``pytest tests/a.py::test_b``, is no ``make test`` done another way)
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
                     and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and (_targets(failure["target"]) or not any(_TEST_PATH.search(t) for t in _targets(later["target"]))) \
                     and not _asks_version(later["target"]) \
-                    and (job == "install" or not _MUTATING.search(later["target"])):
+                    and (job == "install" or not _MUTATING.search(later["target"])) \
+                    and not _passes_after_an_edit(failure, observations[k + 1:]):
                 success, kind = later, "same_job"
                 break
             if adding and later["outcome"] == "ok" and _is_check(later) and not any(
@@ -147,7 +159,9 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = dict(later, recipe=True), "same_check"
                 break
             # (an edit put back before the check passed again; not one put back after it had done its work)
-            if _is_change(later, failure, account) and not _put_back(
+            # (a CI run changes with what is pushed, never with what ran here: ``docker compose up -d postgres``)
+            if _is_change(later, failure, account) and not (failure.get("ci") and later["tool"] not in EDIT_TOOLS) \
+                    and not _put_back(
                     later, observations[k + 1:_next_pass(observations, k, family)], observations[:k]):
                 events.append(later)
                 continue
@@ -155,7 +169,8 @@ def find_chains(observations: list[dict], account: str = "",
             success = _stated_way(failure, observations[i + 1:], account)
             kind = "same_job" if success is not None else None
         if success is None:  # a server that would not start, never started again: checked another way, unverified
-            success = _checked_otherwise(failure, observations[i + 1:])
+            success = _checked_otherwise(failure, observations[i + 1:]) or _named_thing_found(failure,
+                                                                                               observations[i + 1:])
             kind = "other_check" if success is not None else None
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or \
@@ -186,6 +201,18 @@ def find_chains(observations: list[dict], account: str = "",
 
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
 _PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*)\s+(.+)$")
+
+
+def _passes_after_an_edit(failure: dict, later: list[dict]) -> bool:
+    """Whether the failing command itself passes later, after an edit: another tool's run of the same job before
+    that (``cd apps/web && pnpm vitest run`` for a failing ``pnpm turbo run test``) was a look around, not the way."""
+    family, edited = command_family(failure["target"]), False
+    for o in later:
+        edited = edited or o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+        if edited and o["outcome"] == "ok" and _is_check(o) and command_family(o["target"]) == family \
+                and _same_target(failure["target"], o["target"]):
+            return True
+    return False
 
 
 def _covers_failed_tests(failure: dict, later: str) -> bool:
@@ -351,6 +378,33 @@ def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
                 and command_job(o["target"]) in ("test", "build") \
                 and _picked_package(o["target"]) == _picked_package(failure["target"]) \
                 and parse_command(o["target"])["cwd"] == before["cwd"]:
+            return o
+    return None
+
+
+# what an error says is not there, quoted: "does not provide attribute 'devShells.aarch64-linux.ci'"
+_NOT_THERE = LazyRegex(r"(?i)\b(?:does not provide|doesn't provide|not found|no such|unknown|undefined|missing|"
+                       r"does not (?:exist|contain|have)|has no)\b[^'\"`\n]{0,30}['\"`]([\w@][\w@/.:#+-]{4,}\w)['\"`]")
+
+
+def _named_thing_found(failure: dict, later: list[dict]) -> dict | None:
+    """For a failure that names what is not there and was never run again (``nix develop .#ci --system
+    aarch64-linux``: "does not provide attribute 'devShells.aarch64-linux.ci'"; there is no aarch64 builder here),
+    the first passing run of the same program, after an edit that adds a part of that name, whose arguments ask for
+    it (``nix eval .#devShells.aarch64-linux.ci.drvPath``). It shows the thing is there now, not that the failing
+    command passes: the lesson is stored unverified, and says so."""
+    names = _NOT_THERE.findall(failure.get("error_text") or "")
+    argv = parse_command(failure["target"])["argv"]
+    if not names or not argv or any(command_key(o.get("target") or "") == command_key(failure["target"])
+                                    for o in later if o["tool"] == "Bash"):
+        return None
+    parts = {p for name in names for p in re.split(r"[./:#]", name) if len(p) >= 4}
+    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                   and any(p in line for line in _added_lines(o) for p in parts)), None)
+    for o in later if edited else ():
+        words = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edited["id"] else []
+        if o["outcome"] == "ok" and words and _program_name(words[0]) == _program_name(argv[0]) \
+                and any(name in word for name in names for word in words[1:]):
             return o
     return None
 

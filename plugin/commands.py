@@ -277,6 +277,15 @@ def _family(words: list[str]) -> str:
     return program
 
 
+_ENV_PREFIX = LazyRegex(r"^(?:[A-Za-z_]\w*=(?:'[^']*'|\"[^\"]*\"|\S*)\s+)+(?=\S)")
+
+
+def without_env(command: str) -> str:
+    """``command`` without the variables set before it (``DATABASE_URL='postgresql://…' npx prisma migrate
+    deploy`` reads ``npx prisma migrate deploy``)."""
+    return _ENV_PREFIX.sub("", command)
+
+
 def command_key(command: str) -> str:
     """One spelling per command: output plumbing (``2>&1 | tail``) and ``cd X &&`` removed."""
     cmd = " ".join((command or "").split())

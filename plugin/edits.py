@@ -18,7 +18,9 @@ from .record import scaffolding
 from .text import one_line
 
 # files whose edit is never the fix for a failing check (unless the error names them)
-_DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
+# (a document by its name, with a document's extension or none: ``lib/changelog.sh`` is code that reads one)
+_DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|(?:README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
+                      r"(?![\w.-]*\.(?:sh|bash|py|js|mjs|ts|rb|go|rs|pl|php|lua)$))"
                        r"|\.(?:md|rst|adoc)$"
                        # (and git's own files: no build or test reads ``.gitignore``; but ``.gitattributes`` sets how
                        # files are checked out, ``tests/fixtures/** text eol=lf``)
@@ -95,8 +97,10 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     added = Counter(l for l in new if l not in old)
     lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
         [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
-    if not lines:  # the same lines in another order (a migration registered before the one it needs): what moved
-        lines = [f"+{one_line(line, 120)} (moved before `{one_line(after, 60)}`)" for line, after in _moved(old, new)]
+    # the same line in another place (a migration registered before the one it needs, a label moved out of the
+    # selector's block into the labels'): what moved, and where to
+    lines += [f"+{one_line(line, 120)} (moved before `{one_line(after, 60)}`)" for line, after in _moved(old, new)
+              if line in old][:4]
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
     text = "\n".join(lines)
@@ -136,8 +140,9 @@ def _replaced(a: str, b: str) -> tuple[str, str]:
 
 def _short_diff(hunk: dict) -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
-    old = [l.strip() for l in hunk["old"].splitlines() if l.strip()]
-    new = [l.strip() for l in hunk["new"].splitlines() if l.strip()]
+    # (a line only realigned, ``url      = env(…)`` → ``url       = env(…)``, is no change)
+    old = [" ".join(l.split()) for l in hunk["old"].splitlines() if l.strip()]
+    new = [" ".join(l.split()) for l in hunk["new"].splitlines() if l.strip()]
     # a line that only gained a separator to make room for the next one (``"supportsTablet": true,``) is no change
     punct = {l.rstrip(",;") for l in old}
     removed = [l for l in old if l not in new and not any(n.rstrip(",;") == l.rstrip(",;") for n in new)]
@@ -212,17 +217,20 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"Address already in use|\bEADDRINUSE\b|"
     # a download that timed out ("Operation timed out after 30000 milliseconds ... while requesting https://…"), not
     # a test's own ``httpx.ReadTimeout: The read operation timed out``
-    r"timed out[^\n]*(?:while (?:requesting|downloading|fetching)|https?://)|"
+    # (a link to the docs after it is no download: "Timed out trying to acquire a postgres advisory lock … See https://…")
+    r"timed out[^\n]*(?:while (?:requesting|downloading|fetching)|(?<![Ss]ee )https?://)|"
     r"(?:unable|failed) to (?:automatically )?download).*$")
 
 
 # a build or test tool's own configuration (vite.config.ts, .babelrc, jest.config.js)
 _MANIFEST_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.(?:txt|ya?ml|in)|"
                            r"constraints\.txt|setup\.(?:py|cfg)|Pipfile|Cargo\.toml|go\.mod|Gemfile|[\w-]+\.gemspec|"
-                           r"mix\.exs|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|[\w.-]+\.csproj|galaxy\.ya?ml|"
+                           r"mix\.exs|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|[\w.-]+\.(?:cs|fs|vb)proj|"
+                           # (.NET's central versions and shared build settings, NuGet's sources)
+                           r"Directory\.(?:Packages|Build)\.(?:props|targets)|nuget\.config|galaxy\.ya?ml|"
                            r"[\w.-]+\.opam|dune-project|[\w.-]+\.cabal|package\.ya?ml|stack\.ya?ml|deno\.jsonc?|"
                            r"Package\.swift|build\.zig(?:\.zon)?|environment\.ya?ml)$")
-_LOCKFILE = LazyRegex(r"(?i)(?:^|/)[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|\.lockb)$")
+_LOCKFILE = LazyRegex(r"(?i)(?:^|/)(?:[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|\.lockb)|packages\.lock\.json)$")
 _TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.(?:config|workspace)\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
 
 
@@ -284,7 +292,9 @@ def _logging_only(edit: dict, error: str) -> bool:
         old_lines, new_lines = {l.strip() for l in old.splitlines()}, {l.strip() for l in new.splitlines()}
         added = [l for l in new.splitlines() if l.strip() and l.strip() not in old_lines]
         removed = [l for l in old.splitlines() if l.strip() and l.strip() not in new_lines]
-        if not added or not all(_LOG_LINE.match(l) for l in added + removed):
+        # (a shell print piped on, ``printf '%s\n' "$1" | grep -oE …``, is the data of the next program, no log)
+        if not added or not all(_LOG_LINE.match(l) and not re.search(r"(?<!\|)\|(?!\|)\s*[a-z]", l)
+                                for l in added + removed):
             return False
         if any(len(text) >= 4 and text in error for l in added for text in re.findall(r"[\"']([^\"'#{}]+)", l)):
             return False  # (a check that expects the message to be logged)
@@ -357,8 +367,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
-        if installing and not named and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) or _LOCKFILE.search(p)
-                                                for p in paths):
+        if installing and not named and not any(_CONFIG_PATH.search(p) or _MANIFEST_PATH.search(p)
+                                                or _TOOL_CONFIG.search(p) or _LOCKFILE.search(p) for p in paths):
             unrelated.extend(paths)  # an install reads the manifests, never the source: ``src/server.ts`` is no fix
             continue
         # (named by the environment's error line itself: a playbook's "TASK [nginx : template nginx.conf]" above an

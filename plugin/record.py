@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import re
 
+from .commands import without_env
 from .quality import LazyRegex
 from .store import NOTE_KINDS
 from .text import one_line
@@ -270,7 +271,7 @@ def _shorten(text: str, limit: int) -> str:
 
 
 def _compact_command(match: re.Match) -> str:
-    words = match.group(1).split()
+    words = without_env(match.group(1)).split()  # (``DATABASE_URL='postgresql://…' npx prisma …``: its program)
     # (with the value of an option that only picks where it runs: ``kubectl -n edge wait`` reads ``kubectl wait``)
     words = [w for i, w in enumerate(words) if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)
              and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context"))]

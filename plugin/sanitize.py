@@ -203,8 +203,10 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         r"lessons?|text)\s+(?:as|like)\s+(?:an?\s+)?(?:direct\s+|binding\s+)?(?:orders?|instructions?|commands?|"
         r"rules?|directives?)"
         r"|\b(?:highest|top|maximum)\s+priority\s+(?:instruction|order|directive)"
-        r"|(?:^|\n|[\[(])\s*(?:system|admin|administrator|developer|assistant|human)\s*(?:message|note|override)?\s*"
-        r"[:\]]\s*\w"
+        r"|(?:^|\n|[\[(])\s*(?P<role>system|admin|administrator|developer|assistant|human)\s*"
+        r"(?:message|note|override)?\s*[:\]]\s*\w"
+        # (not a Nix function of that name, its argument used on the line: ``genAttrs systems (system: f x.${system})``)
+        r"(?![^\n]*\$\{(?P=role)\})"
         # a role tag; glued to a name and capitalised it is a type's argument (`Repository<User>`), not a role
         r"|(?:(?<![\w$])<|</)\s*(?:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
         r"lorebook-memory)\s*>"
@@ -213,7 +215,10 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         r"|<\|im_(?:start|end)\|>"),
     # standing orders addressed to a future agent
     "standing_order": _deferred(
-        r"(?ix)\b(?:from\s+now\s+on|henceforth|going\s+forward|for\s+all\s+future\s+(?:sessions?|tasks?|requests?)|"
+        # ("From now on, never …", "assistant, from now on run …", "every command you run from now on"; not "so CI
+        # follows go.mod from now on", what a change makes a build do)
+        r"(?ix)(?:(?:^|[.!?:;,\u2014\u2013\n]|\s-)\s*|\byou\b[^.\n]{0,40}?)(?:from\s+now\s+on|henceforth|going\s+forward)\b|"
+        r"\b(?:for\s+all\s+future\s+(?:sessions?|tasks?|requests?)|"
         r"in\s+every\s+(?:future\s+)?(?:session|conversation|task|response)|at\s+the\s+start\s+of\s+every\s+"
         r"(?:session|task|conversation)|before\s+(?:doing\s+)?anything\s+else|as\s+your\s+first\s+(?:action|step))\b"
         r"|\b" + _AGENT + r"\s*[,:]?\s+(?:must|should|shall|have\s+to|need\s+to|are\s+(?:required|instructed|"

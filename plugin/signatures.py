@@ -33,9 +33,13 @@ _ERROR_RULES = (
     (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?error\b"),
+    # MSBuild's: "src/Api/Api.csproj : error NU1008: …", "Program.cs(12,5): error CS0103: …"
+    (5, r"^\S+(?:\(\d+(?:,\d+)*\))?\s*:\s*(?:fatal )?error [A-Z]+\d+:"),
     (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
     (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
+    # a program refusing how it was called ("grep: unrecognized option: P" under a test's "… failed")
+    (4, r"(?i)^[\w.-]+: (?:unrecognized|unknown|invalid|illegal) (?:option|argument|flag)\b"),
     (3, r"^FAILED \S+"),
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does not exist|"

@@ -13,12 +13,13 @@ from .commands import (_MUTATING, _and_steps, _interpreter_code, _program_name, 
                        command_key, is_autofix, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
+from .text import one_line
 
 # a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
                           r"bootstrap|login)\b|alembic\s+(?:upgrade|merge|revision)|"
                           r"prisma\s+(?:generate|migrate|db\s+push)|"
-                          r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate|"
+                          r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate|composer\s+dump-?autoload\b|"
                           # autotools' generated ``configure``: ``./autogen.sh``, ``autoreconf -fi``
                           r"(?:^|[\s:/])(?:autogen(?:\.sh)?|autoreconf)\b")
 # a step that starts a service a check talks to (``make search-up``, ``memcached -d``, ``docker run -d …``)
@@ -302,11 +303,21 @@ def _all_skipped(observation: dict) -> dict:
 
 # a service's log read back (``journalctl -u vault-agent``, ``docker compose logs api``, ``kubectl logs deploy/x``)
 _LOG_READ = LazyRegex(r"^(?:journalctl|(?:docker|podman|kubectl|oc)(?: compose)? logs)$")
+# a CI run's log read back (``gh run view 938 --log-failed``, ``glab ci trace 77``)
+_CI_LOG_READ = LazyRegex(r"^(?:gh run view\b.*\s--log(?:-failed)?\b|glab ci trace\b)")
+# a CI run's verdict read back: its log, its checks (``gh pr checks 412 --watch``, ``gh run watch 9390 --exit-status``)
+_CI_RESULT = LazyRegex(r"^(?:gh (?:run (?:view|watch|list)|pr checks)|glab ci (?:trace|status|view))\b")
+_CI_PENDING = LazyRegex(r"(?i)\bstill pending\b|\bin progress\b|\bqueued\b|\b[1-9]\d* pending checks?\b")
+_CI_FAILING = LazyRegex(r"(?m)\b[1-9]\d* failing\b|^X\s|##\[error\]")
+# a CI log line's job, step and time before what was printed (``integration\tRun migrations\t2024-06-10T09:12:44Z ``)
+_CI_LOG_PREFIX = LazyRegex(r"^(?:([^\t\n]*)\t)?(?:[^\t\n]*\t)?\d{4}-\d\d-\d\dT[\d:.]+Z\s+")
 # a line of that log reporting an error: ``[ERROR] agent.auth.handler: …``, ``level=error``, ``"level":"error"``
 _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\blevel=(?:error|fatal)\b|\"level\":\s*\"(?:error|fatal)\"|"
                           r"\s(?:ERROR|FATAL|CRITICAL)\s|"
                           # an exception a process printed as it died: ``api-1  | Error: connect ECONNREFUSED …``
-                          r"(?:^|\|\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s")
+                          r"(?:^|\|\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s|"
+                          # a CI runner's own mark, and a tool's ``error: dial tcp …`` at the start of its line
+                          r"^##\[error\]|^(?:error|fatal)(?:\[\w+\])?:\s")
 
 
 def _logged_failure(observation: dict) -> dict:
@@ -316,18 +327,64 @@ def _logged_failure(observation: dict) -> dict:
     if observation["tool"] != "Bash" or observation["outcome"] != "ok":
         return observation
     parsed = parse_command(observation.get("target") or "")
-    if not _LOG_READ.match(parsed["family"]):
+    ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
+    if not ci and not _LOG_READ.match(parsed["family"]):
         return observation
+    body = observation.get("body") or ""
+    jobs = []  # (the job a CI log line names first: ``integration\tRun migrations\t2024-…Z error: …``)
+    if ci:
+        prefixes = [_CI_LOG_PREFIX.match(line) for line in body.splitlines()]
+        jobs = [m.group(1) for m, line in zip(prefixes, body.splitlines()) if m and m.group(1)
+                and _LOGGED_ERROR.search(line[m.end():])]
+        body = "\n".join(_CI_LOG_PREFIX.sub("", line) for line in body.splitlines())
     # (each from its level on: a journal's date, host and process before it are no part of the error)
-    lines = [line[m.start():].strip() for line in (observation.get("body") or "").splitlines()
-             if (m := _LOGGED_ERROR.search(line))]
+    all_lines, lines = body.splitlines(), []
+    for n, raw in enumerate(all_lines):
+        if m := _LOGGED_ERROR.search(raw):
+            line = raw[m.start():].strip()
+            # (a CI step's exit code says only that it failed: what it printed last before that says why)
+            lines.append(_said_before(all_lines, n) or line if ci and _CI_EXIT.search(line) else line)
     if not lines:
         return observation
+    if ci:
+        observation = dict(observation, ci_job=one_line(jobs[0], 60) if jobs else None)
     from .signatures import error_signature
 
-    text = "\n".join(list(dict.fromkeys(lines))[:5])
-    return dict(observation, outcome="error", error_text=text, logged=True,
+    # (the runner's own mark is no part of the error: ``##[error]Error: No pnpm version is specified.``)
+    text = "\n".join(list(dict.fromkeys(re.sub(r"^##\[error\]", "", line) for line in lines))[:5])
+    return dict(observation, outcome="error", error_text=text, logged=True, ci=ci,
                 error_signature=error_signature(text, observation.get("target") or ""))
+
+
+_CI_EXIT = LazyRegex(r"(?i)^##\[error\](?:Process completed|.{0,40}\bexit(?:ed)?) with (?:exit )?code \d+\.?$")
+
+
+def _said_before(lines: list[str], n: int) -> str | None:
+    """The last line a CI step printed before line ``n`` (not the runner's own ``##[group]`` or ``##[endgroup]``)."""
+    return next((line.strip() for line in reversed(lines[:n]) if line.strip() and not line.lstrip().startswith("##[")
+                 and not _CI_EXIT.search(line.strip())), None)
+
+
+def _ci_again(failure: dict, later: dict, events: list[dict]) -> str | None:
+    """A CI run read again, when what failed was a CI run's log (``gh run view 938 --log-failed`` showed ``error: dial
+    tcp …``): "passed" when it is green after an edit (``gh pr checks 412 --watch``), "same" when it failed again with
+    the error seen before, "other" when with another; the run ids differ, the job is the same. None for anything
+    else."""
+    reads = [m.group(0) for segment in _segments(later.get("target") or "")
+             if (m := _CI_RESULT.match(" ".join(parse_command(segment)["argv"])))] if later["tool"] == "Bash" else []
+    if not failure.get("ci") or not reads:
+        return None
+    if later["outcome"] == "ok":
+        # (``gh run list … --limit 1``: its first row is the newest run, ``completed	success	…``)
+        first = next((line for line in (later.get("body") or "").splitlines() if line.strip()), "")
+        green = reads[0] != "gh run list" or re.search(r"\bsuccess\b", first)
+        return "passed" if green and any(e["tool"] in EDIT_TOOLS for e in events) else None
+    again = (later.get("error_text") or "") + "\n" + (later.get("body") or "")
+    if _CI_PENDING.search(again) and not _CI_FAILING.search(again):
+        return None  # ``gh pr checks 412`` exits 8 while checks are pending: no verdict yet
+    # (the runner's marks are no part of the error: ``##[error]Error: No pnpm version …``, ``X Error: …``)
+    seen = [re.sub(r"^(?:##\[error\]|X\s+)", "", line).strip() for line in (failure.get("error_text") or "").splitlines()]
+    return "same" if any(len(line) >= 12 and line in again for line in seen) else "other"
 
 
 def _is_check(observation: dict) -> bool:
@@ -360,7 +417,7 @@ def _mcp_outcome(observation: dict) -> dict:
 
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
-                     r"(?:is|are) run (?:with|through|from|via)|(?:run|use) (?:it |them )?from|"
+                     r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|(?:run|use) (?:it |them )?from|"
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use|"
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|"

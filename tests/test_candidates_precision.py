@@ -1748,6 +1748,211 @@ def test_errors_in_a_services_log_are_a_failure_its_clean_log_resolves(git_proje
     assert "Dec 02" not in candidate["title"]
 
 
+def test_a_ci_runs_failed_log_is_the_failure_the_workflow_edit_and_green_checks_resolve(git_project, store):
+    log = ("e2e\tStart app\t2026-11-30T10:02:11.1200Z ##[group]Run npm run start:ci &\n"
+           "e2e\tRun tests\t2026-11-30T10:03:40.5521Z Error: Redis connection to 127.0.0.1:6379 failed - "
+           "connect ECONNREFUSED\n"
+           "e2e\tRun tests\t2026-11-30T10:03:40.5610Z ##[error]Process completed with exit code 1.")
+    session = (Session("ci", git_project, prompt="the e2e job fails on every PR since the runner change")
+               .ok("gh run view 8812 --log-failed | tail -20", log)
+               .ok("gh run view 8790 --log-failed | grep -m2 Error", log.splitlines()[1])
+               .ok("docker compose up -d redis", "Container app-redis-1  Started")  # (here, not in CI)
+               .edit(".github/workflows/e2e.yml", "      redis:\n        image: redis:7",
+                     "      redis:\n        image: redis:7\n        ports:\n          - 6379:6379")
+               .ok("git commit -qam 'ci: publish the redis port' && git push -q", "")
+               .ok("gh pr checks 97 --watch", "All checks were successful\n✓  CI/e2e (pull_request)  4m2s")
+               .stop("On the bare runner a service container is only reachable through a published port, and "
+                     "`redis` didn't publish one. Added `ports: - 6379:6379` to the service in "
+                     "`.github/workflows/e2e.yml`; PR #97 is green."))
+    (candidate,), notes = _candidates(store, session)
+    assert candidate["title"].startswith("CI job `e2e` fails with Error: Redis connection")
+    assert "6379:6379" in candidate["change"] and "docker compose" not in candidate["change"]
+    assert "gh pr checks 97 --watch" in candidate["validation"]["passed"][0]
+    assert not any(e["quote"].startswith("tried") for e in candidate["evidence"])  # (the log read twice)
+    assert "gh run view 8812" in candidate["trigger"]
+
+
+def test_a_ci_run_that_fails_again_after_an_edit_makes_that_edit_an_attempt(git_project, store):
+    failed = ("lint\tSetup pnpm\t2026-11-30T09:12:44.1Z ##[group]Run pnpm/action-setup@v4\n"
+              "lint\tSetup pnpm\t2026-11-30T09:12:44.3Z ##[error]Error: No pnpm version is specified.")
+    session = (Session("ci2", git_project, prompt="CI fails at the pnpm setup step since the workflow rewrite")
+               .ok("gh run view 7001 --log-failed | tail -5", failed)
+               .edit("package.json", '  "engines": { "node": ">=20" },', '  "engines": { "node": ">=20", "pnpm": ">=9" },')
+               .ok("git commit -qam 'ci: pnpm engine' && git push -q", "")
+               .fail("sleep 20; gh run watch --exit-status 7002", "Exit code 1\nX main CI · 7002\nANNOTATIONS\n"
+                                                                "X Error: No pnpm version is specified.")
+               .fail("gh pr checks 31", "Exit code 8\nSome checks are still pending\n"
+                                        "0 cancelled, 0 failing, 1 successful, 0 skipped, and 1 pending checks")
+               .edit("package.json", '  "private": true,', '  "private": true,\n  "packageManager": "pnpm@9.12.3",')
+               .ok("git commit -qam 'ci: packageManager' && git push -q", "")
+               .ok("gh run list --workflow ci.yml --limit 1", "completed\tsuccess\tci: packageManager\tCI\tmain\tpush\t7003")
+               .stop("The setup action reads the version from `packageManager`, which package.json did not have: "
+                     "added `\"packageManager\": \"pnpm@9.12.3\"`. An engines entry is not read by it."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"packageManager": "pnpm@9.12.3"' in candidate["change"] and '"pnpm": ">=9"' not in candidate["change"]
+    assert candidate["title"].startswith("CI job `lint` fails with Error: No pnpm version is specified")
+    assert any('"pnpm": ">=9"' in e["quote"] for e in candidate["evidence"] if e["quote"].startswith("tried"))
+
+
+def test_a_ci_log_without_errors_or_a_green_check_without_an_edit_is_no_lesson(git_project, store):
+    session = (Session("ci-clean", git_project)
+               .ok("gh run view 8812 --log | tail -3", "build\tTest\t2026-11-30T10:03:40.5Z ok  ./... 2.1s")
+               .ok("gh run view 8812 --log-failed | tail -3",
+                   "build\tTest\t2026-11-30T10:03:40.5Z ##[error]Process completed with exit code 1.")
+               .ok("gh run rerun 8812 --failed && gh run watch 8812 --exit-status", "✓ main CI · 8812")
+               .stop("A rerun of the failed job passed."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_what_the_error_said_was_missing_asked_for_after_the_edit_is_an_unverified_check(git_project, store):
+    session = (Session("arm", git_project, prompt="the arm64 CI image can't find the dev shell")
+               .fail("nix develop .#lint --system aarch64-darwin -c true",
+                     "Exit code 1\nerror: flake 'git+file:///src/maps' does not provide attribute "
+                     "'devShells.aarch64-darwin.lint'")
+               .edit("flake.nix", '      systems = [ "x86_64-linux" ];',
+                     '      systems = [ "x86_64-linux" "aarch64-darwin" ];')
+               .ok("nix eval .#devShells.aarch64-darwin.lint.name", '"nix-shell"')
+               .stop("The flake listed only x86_64-linux. Added `aarch64-darwin` to `systems`; no darwin builder "
+                     "here, but the shell evaluates."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"aarch64-darwin"' in candidate["change"] and "Without" not in candidate["change"]
+    assert candidate["validation"]["passed"] == []
+    assert "not rerun" in candidate["validation"]["not_performed"][0]
+
+
+def test_the_missing_thing_named_by_another_program_is_no_check(git_project, store):
+    session = (Session("arm-grep", git_project)
+               .fail("nix develop .#lint --system aarch64-darwin -c true",
+                     "Exit code 1\nerror: flake 'git+file:///src/maps' does not provide attribute "
+                     "'devShells.aarch64-darwin.lint'")
+               .edit("flake.nix", '      systems = [ "x86_64-linux" ];',
+                     '      systems = [ "x86_64-linux" "aarch64-darwin" ];')
+               .ok("grep -n devShells.aarch64-darwin.lint flake.lock", "")
+               .stop("Added `aarch64-darwin` to `systems`."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_a_run_the_account_says_the_job_goes_through_is_the_way(git_project, store):
+    session = (Session("tf-way", git_project, prompt="plan the new bucket policy for staging")
+               .fail("cd infra && terraform plan", "Exit code 1\n│ Error: Backend initialization required, please run "
+                                                   "\"terraform init\"")
+               .ok("cd infra && make plan STAGE=staging", "Plan: 1 to add, 0 to change, 0 to destroy.")
+               .stop("Heads-up for next time: don't run `terraform plan` in infra/ by hand, the backend is "
+                     "partial; it goes through `make plan STAGE=staging`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`cd infra && make plan STAGE=staging`" in candidate["change"]
+    assert candidate["summary"].startswith("Don't run `terraform plan`")
+
+
+def test_an_error_that_hits_even_an_unrelated_change_does_not_make_the_fix_incidental(git_project, store):
+    session = (Session("runtime", git_project, prompt="the apply for the resizer lambda failed")
+               .fail("terraform apply -auto-approve", "Exit code 1\n│ Error: InvalidParameterValueException: The runtime "
+                                                     "parameter of python3.7 is no longer supported")
+               .edit("README.md", "enviroment", "environment")
+               .edit("lambda.tf", '  runtime = "python3.7"', '  runtime = "python3.12"')
+               .ok("terraform apply -auto-approve", "Apply complete! Resources: 0 added, 1 changed, 0 destroyed.")
+               .stop("AWS rejects every update to a function on `python3.7`, even an unrelated one like this memory "
+                     "change. Set `runtime = \"python3.12\"` in lambda.tf. Also fixed a README typo while I was there."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'runtime = "python3.12"' in candidate["change"] and "README" not in candidate["change"]
+
+
+def test_a_long_variable_before_the_command_leaves_the_title_and_a_docs_link_is_no_download(git_project, store):
+    url = "postgres://svc:hunter2hunter2@db-proxy.internal.example.net:6432/ledger?sslmode=require&target_session=rw"
+    session = (Session("lock", git_project, prompt="knex migrations hang on staging")
+               .fail(f"DATABASE_URL='{url}' npx knex migrate:latest",
+                     "Exit code 1\nKnexTimeoutError: Timed out acquiring the migration lock. See "
+                     "https://knexjs.org/guide/migrations.html#locks for details.")
+               .edit("knexfile.js", "    connection: process.env.DATABASE_URL,\n    pool:   { min: 0 }",
+                     "    connection: process.env.DATABASE_URL,\n    pool:    { min: 0 },\n"
+                     "    migrations: { disableMigrationsListValidation: true, lockTimeout: 60000 }")
+               .ok(f"DATABASE_URL='{url}' npx knex migrate:latest", "Batch 4 run: 2 migrations")
+               .stop("The proxy pools transactions, so the lock query waited out the default timeout. Raised "
+                     "`lockTimeout` in knexfile.js. The password was pasted into this chat, so consider rotating it."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("`npx knex migrate:latest` fails with KnexTimeoutError")
+    assert "lockTimeout: 60000" in candidate["title"] + candidate["change"] and "pool:" not in candidate["title"]
+    assert "rotat" not in candidate["summary"]
+
+
+@pytest.mark.parametrize("output, line", [
+    ("  Determining projects to restore...\n/src/Web/Web.csproj : error NU1010: The following PackageReference items "
+     "do not define a corresponding PackageVersion item: Polly\n  Failed to restore /src/Web/Web.csproj (in 90 ms).",
+     "/src/Web/Web.csproj : error NU1010: The following PackageReference items do not define a corresponding "
+     "PackageVersion item: Polly"),
+    ("Program.cs(12,5): error CS0103: The name 'cfg' does not exist in the current context\nBuild FAILED.",
+     "Program.cs(12,5): error CS0103: The name 'cfg' does not exist in the current context"),
+    ("   `[ \"$output\" = \"2.0.1\" ]' failed\n   sed: unrecognized option: E\n   BusyBox v1.36.1 multi-call binary.",
+     "sed: unrecognized option: E"),
+])
+def test_the_line_that_names_the_error_beats_the_step_that_reports_it(output, line):
+    from lorebook.signatures import error_line
+
+    assert error_line(output) == line
+
+
+def test_a_package_managers_central_versions_and_regenerated_autoloader_are_part_of_the_fix(git_project, store):
+    session = (Session("cpm", git_project, prompt="restore fails after I added Polly")
+               .fail("dotnet restore", "Exit code 1\n/src/Web/Web.csproj : error NU1008: Projects that use central "
+                                       "package version management should not define the version on the "
+                                       "PackageReference items: Polly.")
+               .edit("src/Web/Web.csproj", '<PackageReference Include="Polly" Version="8.4.1" />',
+                     '<PackageReference Include="Polly" />')
+               .edit("Directory.Packages.props", '    <PackageVersion Include="xunit" Version="2.9.0" />',
+                     '    <PackageVersion Include="xunit" Version="2.9.0" />\n'
+                     '    <PackageVersion Include="Polly" Version="8.4.1" />')
+               .ok("dotnet restore", "Restored /src/Web/Web.csproj")
+               .stop("Central package management: the version goes in `Directory.Packages.props`."))
+    (candidate,), _ = _candidates(store, session)
+    assert '<PackageVersion Include="Polly" Version="8.4.1" />' in candidate["change"].replace("\u2039", "<") \
+        .replace("\u203a", ">")
+    php = (Session("psr4", git_project, prompt="phpunit can't find my classes since the move")
+           .fail("vendor/bin/phpunit", "Exit code 2\nError: Class \"Acme\\Ledger\\Entry\" not found")
+           .ok("composer dump-autoload -o", "Generated optimized autoload files")
+           .ok("vendor/bin/phpunit", "OK (12 tests, 30 assertions)")
+           .stop("The class map was stale: editing composer.json alone is not enough, the autoloader has to be "
+                 "regenerated with `composer dump-autoload -o`."))
+    (candidate,), _ = _candidates(store, php)
+    assert "composer dump-autoload -o" in candidate["change"]
+
+
+def test_a_script_named_like_a_document_is_code_and_a_piped_printf_is_no_log_line(git_project, store):
+    session = (Session("busybox", git_project, prompt="the bats suite fails in the alpine image")
+               .fail("bats test/", "Exit code 1\n ✗ reads the release\n   grep: unrecognized option: P")
+               .edit("lib/changelog.sh", "  grep -oP '^## \\[\\K[^\\]]+' CHANGELOG.md",
+                     "  sed -n 's/^## \\[\\([^]]*\\)\\].*/\\1/p' CHANGELOG.md")
+               .edit("lib/tag.sh", "  printf '%s\\n' \"$1\" | grep -oP '(?<=^v)[0-9.]+'",
+                     "  printf '%s\\n' \"$1\" | grep -oE '^v[0-9.]+' | cut -c2-")
+               .ok("bats test/", "4 tests, 0 failures")
+               .stop("busybox grep has no `-P`; replaced it with `sed -n` and `grep -oE`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "lib/changelog.sh" in candidate["change"] and "lib/tag.sh" in candidate["change"]
+
+
+def test_another_tools_run_before_the_failing_command_passes_after_an_edit_is_a_look_around(git_project, store):
+    session = (Session("turbo", git_project, prompt="web tests fail under turbo")
+               .fail("pnpm turbo run test --filter=web", "Exit code 1\nweb:test: TypeError: fetch failed: undefined/items"
+                                                         "\n ERROR  run failed: command  exited (1)")
+               .ok("cd apps/web && pnpm vitest run", "Test Files  7 passed (7)")
+               .edit("turbo.json", '    "test": { "dependsOn": ["^build"] }',
+                     '    "test": { "dependsOn": ["^build"], "env": ["API_URL"] }')
+               .ok("pnpm turbo run test --filter=web", "Tasks:    1 successful, 1 total")
+               .stop("Turbo's strict env mode hid `API_URL` from vitest; declared it on the task in turbo.json."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"env": ["API_URL"]' in candidate["change"] and "vitest" not in candidate["change"]
+    assert candidate["kind"] == "fix"
+
+
+def test_one_test_passing_is_not_the_failing_suite_run_another_way(git_project, store):
+    session = (Session("one", git_project, prompt="make test is broken")
+               .fail("make test", "Exit code 2\nservice \"api\" refers to undefined network backend\n"
+                                  "make: *** [Makefile:14: test] Error 1")
+               .ok("docker compose up -d db", "Container db-1  Started")
+               .ok(".venv/bin/pytest -q tests/api/test_rooms.py::test_capacity", "1 passed in 0.4s")
+               .stop("`make test` is broken independently: compose.yaml names a network it never defines."))
+    assert _candidates(store, session)[0] == []
+
+
 def test_the_form_of_a_run_the_agent_quotes_as_the_way_is_the_one_kept(git_project, store):
     session = (Session("hatch", git_project)
                .fail("pytest tests/test_resample.py -q", "Exit code 4\nE   ModuleNotFoundError: No module named 'polars'")
@@ -2221,6 +2426,20 @@ def test_a_fenced_block_is_read_line_by_line_and_a_fix_label_is_the_cards_own():
     assert _unlabelled(said["fix"][0]).startswith("Activate the local switch")
     assert _unlabelled("Cause: `kite.transport` imports httpx") == "`kite.transport` imports httpx"
     assert _unlabelled("src/gen was stale") == "src/gen was stale"
+
+
+def test_a_fenced_blocks_indented_yaml_stays_in_the_block():
+    said = stated("Fix in `deploy/values.yaml`:\n\n```yaml\n    resources:\n      limits:\n        memory: 512Mi\n```\n"
+                  "The pod no longer gets OOM-killed.")
+    assert said["all"][0] == "Fix in `deploy/values.yaml`: `resources:`; `limits:`; `memory: 512Mi`"
+
+
+def test_appending_and_enabling_are_fixes_and_what_a_setting_did_not_publish_is_a_cause():
+    said = stated("The cache presents a public CA's certificate, so I appended `?ssl_cert_reqs=required` to "
+                  "`BROKER_URL`. Enabled `strict_ssl` in `ops.toml`. The service didn't publish its port.")
+    assert said["fix"] == ["The cache presents a public CA's certificate, so I appended `?ssl_cert_reqs=required` to "
+                           "`BROKER_URL`.", "Enabled `strict_ssl` in `ops.toml`."]
+    assert said["cause"] == ["The service didn't publish its port."]
 
 
 def test_a_filtered_test_run_passes_when_its_package_passes_whole(git_project, store):
