@@ -17,8 +17,11 @@ _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
-    r"no longer|not on PATH|may not|there (?:was|is|were|are) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
-    r"(?:did not|didn't|does not|doesn't) (?:know|publish|expose|declare|define|include|export|mount|have)\b|(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
+    r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
+    # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
+    r"may not|there (?:was|is|were|are) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
+    r"(?:did not|didn't|does not|doesn't) (?:know|publish|expose|declare|define|include|export|mount|have)\b|"
+    r"(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
     r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"
     r"|^(?:the )?(?:root )?cause\s*:"  # ("**Cause:** the AppRole method deletes …", a label as the sentence's start)
     r"|原因|因为|由于|導致|导致|ため")

@@ -50,7 +50,8 @@ from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agre
 # that got past one error is part of the fix)
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
-                     r"only (?:produced|gave|caused|led to|moved)|so (?:I|we) (?:reverted|undid|rolled back|backed out))\b")
+                     r"only (?:produced|gave|caused|led to|moved)|"
+                     r"so (?:I|we) (?:reverted|undid|rolled back|backed out))\b")
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 
@@ -236,7 +237,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (a CI run read green has no steps before it here: ``sleep 20; gh run watch …`` waits for the run)
     prep = [] if resolved_by.get("ci") else [
         p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check
-        and not (command_family(p) == command_family(last_failure["target"]) and _same_target(last_failure["target"], p))]
+        and not (command_family(p) == command_family(last_failure["target"])
+                 and _same_target(last_failure["target"], p))]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
         if _is_weakening(path, hunks, error) or (
@@ -430,8 +432,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       shown or "")
     # (a CI run read back is named by its job, not by the command that read it: ``gh run view 938 --log-failed``)
     # (too long to show whole, without the variables set before it: ``DATABASE_URL='postgresql://…' npx prisma …``)
-    named = command if len(command_key(failure["target"])) <= 120 else one_line(without_env(command_key(
-        failure["target"])), 120)
+    key = command_key(failure["target"])
+    named = command if len(key) <= 120 else one_line(without_env(key), 120)
     failing = (f"CI job `{failure['ci_job']}`" if failure.get("ci_job") else "The CI run") if failure.get("ci") \
         else f"`{named}`"
     problem = f"{failing} fails" + (f" with {one_line(readable, 200)}" if readable else "")
@@ -472,8 +474,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if unrelated:
         not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
     family = command_family(failure["target"])
-    trigger = (f"{failing} failing, read with `{shown_command(failure['target'], cwd)}`" if failure.get("ci") else
-               f"{'Calling' if _is_mcp(failure) else 'Running'} `{shown_command(failure['target'], cwd)}` in this project") + (
+    shown_failing = shown_command(failure["target"], cwd)
+    trigger = (f"{failing} failing, read with `{shown_failing}`" if failure.get("ci") else
+               f"{'Calling' if _is_mcp(failure) else 'Running'} `{shown_failing}` in this project") + (
         f" (it failed with {one_line(readable, 80)})" if readable else "")
     return {
         # the project's own way to do a job is a convention (pattern); everything else here fixed a failure

@@ -15,7 +15,8 @@ from .commands import (_MUTATING, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS
 from .edits import _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .steps import _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change, _is_check, _names_run, _packages
+from .steps import (_THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change, _is_check, _names_run,
+                    _packages)
 from .text import one_line
 
 
@@ -143,7 +144,8 @@ def find_chains(observations: list[dict], account: str = "",
             # (of all that failed: one test passing, ``pytest tests/a.py::test_b``, is no ``make test`` done another way)
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
                     and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
-                    and (_targets(failure["target"]) or not any(_TEST_PATH.search(t) for t in _targets(later["target"]))) \
+                    and (_targets(failure["target"]) or not any(_TEST_PATH.search(t)
+                                                                for t in _targets(later["target"]))) \
                     and not _asks_version(later["target"]) \
                     and (job == "install" or not _MUTATING.search(later["target"])) \
                     and not _passes_after_an_edit(failure, observations[k + 1:]):

@@ -345,6 +345,8 @@ def command_job(command: str) -> str | None:
     if not words:  # ``clojure -X:test``: the alias names the job
         aliases = [f.split(":", 1)[1] for f in parsed["argv"][1:2] if re.match(r"^-[A-Za-z]:\w", f)]
         return _SUBCOMMAND_JOBS.get(aliases[0]) if aliases else None
+    if _program_name(parsed["argv"][0]) == "sbt" and _SBT_TEST_TASK.fullmatch(words[0].split()[0]):
+        return "test"  # ``sbt 'testOnly controllers.ReportSpec'``, ``sbt it:test``
     task = words[0].rsplit(":", 1)[-1]  # gradle's ``:app:testDebugUnitTest``
     if task != words[0] and (job := next((j for prefix, j in _SUBCOMMAND_JOBS.items() if task.startswith(prefix)),
                                          None)):
@@ -395,6 +397,9 @@ def _targets(command: str) -> list[str]:
         (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}
+    if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
+        # controllers.ReportSpec'`` runs that spec; the test task itself, ``sbt test``, runs everything)
+        checked = checked[:1] + _sbt_words(checked[1:])
     words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)
              and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
              and not re.match(r"^[a-z][\w+.-]*://", w)]
@@ -405,6 +410,18 @@ def _targets(command: str) -> list[str]:
     return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
 
 
+_SBT_TEST_TASK = LazyRegex(r"(?:[\w-]+[:/])*test(Only|Quick)?")
+
+
+def _sbt_words(words: list[str]) -> list[str]:
+    """sbt's arguments as targets: the whole test task (``test``, ``it:test``) is everything (``.``); a selecting one
+    (``testOnly``, ``testQuick``) gives way to what it selects."""
+    out = []
+    for word in (w for quoted in words for w in quoted.split()):
+        task = _SBT_TEST_TASK.fullmatch(word)
+        if not task or not task.group(1):
+            out.append("." if task else word)
+    return out
 _PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url", "--dev-url"))
 _PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "--project", "--manifest-path", "-C",
                     "--dir", "--prefix")

@@ -217,7 +217,8 @@ _ENVIRONMENT_FAILURE = LazyRegex(
     r"Address already in use|\bEADDRINUSE\b|"
     # a download that timed out ("Operation timed out after 30000 milliseconds ... while requesting https://…"), not
     # a test's own ``httpx.ReadTimeout: The read operation timed out``
-    # (a link to the docs after it is no download: "Timed out trying to acquire a postgres advisory lock … See https://…")
+    # (a link to the docs after it is no download: "Timed out trying to acquire a postgres advisory lock … See
+    # https://…")
     r"timed out[^\n]*(?:while (?:requesting|downloading|fetching)|(?<![Ss]ee )https?://)|"
     r"(?:unable|failed) to (?:automatically )?download).*$")
 

@@ -217,7 +217,8 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
     "standing_order": _deferred(
         # ("From now on, never …", "assistant, from now on run …", "every command you run from now on"; not "so CI
         # follows go.mod from now on", what a change makes a build do)
-        r"(?ix)(?:(?:^|[.!?:;,\u2014\u2013\n]|\s-)\s*|\byou\b[^.\n]{0,40}?)(?:from\s+now\s+on|henceforth|going\s+forward)\b|"
+        r"(?ix)(?:(?:^|[.!?:;,\u2014\u2013\n]|\s-)\s*|\byou\b[^.\n]{0,40}?)"
+        r"(?:from\s+now\s+on|henceforth|going\s+forward)\b|"
         r"\b(?:for\s+all\s+future\s+(?:sessions?|tasks?|requests?)|"
         r"in\s+every\s+(?:future\s+)?(?:session|conversation|task|response)|at\s+the\s+start\s+of\s+every\s+"
         r"(?:session|task|conversation)|before\s+(?:doing\s+)?anything\s+else|as\s+your\s+first\s+(?:action|step))\b"

@@ -383,7 +383,8 @@ def _ci_again(failure: dict, later: dict, events: list[dict]) -> str | None:
     if _CI_PENDING.search(again) and not _CI_FAILING.search(again):
         return None  # ``gh pr checks 412`` exits 8 while checks are pending: no verdict yet
     # (the runner's marks are no part of the error: ``##[error]Error: No pnpm version …``, ``X Error: …``)
-    seen = [re.sub(r"^(?:##\[error\]|X\s+)", "", line).strip() for line in (failure.get("error_text") or "").splitlines()]
+    seen = [re.sub(r"^(?:##\[error\]|X\s+)", "", line).strip()
+            for line in (failure.get("error_text") or "").splitlines()]
     return "same" if any(len(line) >= 12 and line in again for line in seen) else "other"
 
 
@@ -417,7 +418,8 @@ def _mcp_outcome(observation: dict) -> dict:
 
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
-                     r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|(?:run|use) (?:it |them )?from|"
+                     r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|"
+                     r"(?:run|use) (?:it |them )?from|"
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use|"
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|"

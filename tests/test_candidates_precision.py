@@ -3187,3 +3187,11 @@ def test_a_value_in_the_tests_setup_put_right_is_a_fix(git_project, store):
                      "without `/v2`, so requests went to the real host."))
     (candidate,), _ = _candidates(store, session)
     assert 'base_url="https://api.invoicer.io/v2"' in candidate["change"]
+
+
+def test_sbts_test_tasks_run_tests_and_the_whole_test_task_covers_one_spec():
+    from lorebook.commands import _same_target
+
+    assert command_job("sbt 'testOnly controllers.ReportSpec'") == "test" == command_job("sbt it:test")
+    assert _same_target("sbt 'testOnly controllers.ReportSpec'", "sbt test")
+    assert not _same_target("sbt 'testOnly controllers.ReportSpec'", "sbt 'testOnly models.UserSpec'")
