@@ -99,7 +99,7 @@ _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably
 # no account of the problem
 _CREDENTIAL_CARE = LazyRegex(r"(?i)\b(?:rotat(?:e|ing)|revok(?:e|ing))\b[^.]{0,40}?\b(?:it|them|the (?:password|"
                              r"token|key|secret|credentials?))\b|\b(?:password|token|secret|credentials?)\b[^.]{0,60}?"
-                             r"\b(?:pasted|leaked|exposed) (?:in|into|to)\b")
+                             r"\b(?:(?:pasted|leaked|exposed) (?:in|into|to)|in plain ?text)\b")
 _CHATTER = LazyRegex(r"(?i)^(?:sure|okay|ok|great|done|let me|i'll|i will|now i|here(?:'s| is)|all set|"
                       r"let's|next,? i)\b|^(?:fixed|found it|sorted|solved)(?: it)?\W*$")
 # (a check mark that opens or closes the line: "✅ `ruff check`", "`./gradlew :app:desktopTest` ✅ 11 passed")
@@ -162,7 +162,7 @@ def _sentences(text: str) -> list[str]:
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
         part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))
-        label = re.match(r"(?i)^(?:note|nb|fyi|tip|heads[- ]up)(?: for (?:next time|the next session|(?:this|the) "
+        label = re.match(r"(?i)^(?:note|nb|fyi|tip|heads[- ]up|side note)(?: for (?:next time|the next session|(?:this|the) "
                          r"(?:repo|project|codebase)))?:\s+", part)
         if label:  # "Heads-up for next time: don't call …" reads "Don't call …" (an identifier keeps its case)
             rest = part[label.end():]

@@ -291,15 +291,20 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     before = parse_command(failure["target"])
     family = before["family"]
     sentences = _sentences(account)
-    if not family or not any(_names_run(before["argv"], s) for s in sentences):
+    # (or its program alone: "bare `npx prisma` only reads `.env`")
+    program = [_program_name(before["argv"][0])] if before["argv"] else []
+    if not family or not any(_names_run(before["argv"], s) or any(
+            [_program_name(w) for w in parse_command(span)["argv"]] == program for span in _code_spans(s))
+            for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     failed_said = any(_names_run(before["argv"], s) and re.search(
         r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b",
         _prose(s)) for s in sentences)
     job = command_job(failure["target"])
+    mutating = bool(_MUTATING.search(failure["target"]))  # (a migration's way may migrate: ``pnpm db:migrate``)
     for obs in later:
-        if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]):
+        if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]) and not mutating:
             continue
         after = parse_command(obs["target"])
         # (the same program counts when it runs another task: ``sbt unitTests``, an alias, for ``sbt test``)
@@ -307,8 +312,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                 before["argv"]):
             continue
         same_job = job is not None and job == command_job(obs["target"])
-        same_word = before["argv"][1:2] == after["argv"][1:2] and len(after["argv"]) > 1 \
-            and not after["argv"][1].startswith("-")
+        # (or a script named for it: ``pnpm db:migrate`` for ``prisma migrate dev``)
+        same_word = len(after["argv"]) > 1 and not after["argv"][1].startswith("-") \
+            and before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
         if (same_job or same_word or failed_said) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
                                            for s in sentences):
             return obs
@@ -483,7 +489,8 @@ def _changed_step_within(failed: str, later: str) -> str | None:
     step after it reads what it wrote; the whole line passed, so that step did."""
     family = command_family(failed)
     for segment in _and_steps(later)[:-1]:
-        if command_family(segment) == family and _same_target(failed, segment) and invocation_change(failed, segment) \
+        if command_family(segment) == family and not _asks_version(segment) and _same_target(failed, segment) \
+                and invocation_change(failed, segment) \
                 and parse_command(segment)["check"] != parse_command(failed)["check"]:
             return segment
     return None
@@ -494,8 +501,9 @@ def _the_step(failed: str, later: str) -> str | None:
     after ``go test ./...`` failed), or that check's target run whole (``go test ./internal/http/...`` runs the
     ``-run TestUsers`` that failed)."""
     check, family = parse_command(failed)["check"], command_family(failed)
-    return next((step for step in _and_steps(later) if parse_command(step)["check"] == check
-                 or command_family(step) == family and _same_target(failed, step)), None)
+    # (never a question about the tool: ``dbmate --version && ls db/migrations`` runs no migration)
+    return next((step for step in _and_steps(later) if not _asks_version(step) and (
+        parse_command(step)["check"] == check or command_family(step) == family and _same_target(failed, step))), None)
 
 
 def _passed_within(failed: str, later: str) -> bool:

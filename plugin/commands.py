@@ -51,7 +51,7 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
 # options of package managers and build tools that take a value (``--filter @shop/web``, ``-C client``)
 _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
                             "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile",
-                            "--preset"))
+                            "--preset", "--bin", "--example"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))
@@ -397,6 +397,10 @@ def _targets(command: str) -> list[str]:
         (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}
+    # (maven's test selection is a property: ``-Dit.test=InvoiceRepositoryIT`` runs that test, no other)
+    checked = [re.sub(r"^-D(?:it\.)?test=", "", w) for w in checked]
+    if checked[:1] and _program_name(checked[0]) in ("mvn", "mvnw"):  # (its lifecycle phases are the job, not a target)
+        checked = [w for w in checked if not _MAVEN_PHASE.fullmatch(w)]
     if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
         # controllers.ReportSpec'`` runs that spec; the test task itself, ``sbt test``, runs everything)
         checked = checked[:1] + _sbt_words(checked[1:])
@@ -410,6 +414,7 @@ def _targets(command: str) -> list[str]:
     return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
 
 
+_MAVEN_PHASE = LazyRegex(r"clean|validate|compile|test-compile|test|package|integration-test|verify|install|deploy")
 _SBT_TEST_TASK = LazyRegex(r"(?:[\w-]+[:/])*test(Only|Quick)?")
 
 

@@ -18,9 +18,10 @@ from .record import scaffolding
 from .text import one_line
 
 # files whose edit is never the fix for a failing check (unless the error names them)
-# (a document by its name, with a document's extension or none: ``lib/changelog.sh`` is code that reads one)
+# (a document by its file's name, with a document's extension or none: ``lib/changelog.sh`` is code that reads one,
+# ``db/changelog/changes/0042-….yaml`` a migration)
 _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|(?:README|CONTRIBUTING|CHANGELOG|CHANGES|HISTORY|LICENSE|AUTHORS|NOTICE)"
-                      r"(?![\w.-]*\.(?:sh|bash|py|js|mjs|ts|rb|go|rs|pl|php|lua)$))"
+                      r"(?![\w.-]*\.(?:sh|bash|py|js|mjs|ts|rb|go|rs|pl|php|lua)$)(?:[._-][\w.-]*)?$)"
                        r"|\.(?:md|rst|adoc)$"
                        # (and git's own files: no build or test reads ``.gitignore``; but ``.gitattributes`` sets how
                        # files are checked out, ``tests/fixtures/** text eol=lf``)

@@ -148,8 +148,9 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
 
 
 # the account says a service the project uses had stopped by itself and was only started again
-_STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:stopped|exited|crashed|died|gone down)\b|"
-                               r"\bafter a reboot\b|\b(?:started|brought) (?:it|them) (?:up )?again\b")
+_STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(?:stopped|exited|crashed|died|gone down|"
+                               r"killed|OOM-?killed)\b|\bafter a reboot\b|"
+                               r"\b(?:started|brought) (?:it|them) (?:up )?(?:again|back)\b|\bbrought it back\b")
 
 
 def _clears_local_state(command: str) -> bool:
@@ -262,6 +263,11 @@ _REPORTS_FAILURE = LazyRegex(
     r"\btreated as (?:an )?errors?\b|^No module named\b|\bBUILD FAILURE\b|^Build failed\b|"
     # a Rust test that panicked, a Go panic (``41:thread 'creates_key' panicked at tests/api_keys.rs:21:10:``)
     r"\bthread '[^'\n]*' panicked at\b|^(?:\d+:)?panic: ")
+_GREPPED = LazyRegex(r"\|\s*grep\b")
+# what a test run that passed says ("BUILD SUCCESS", "14 passed", "Tests run: 5, Failures: 0, Errors: 0", "OK (9 tests")
+_REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples?, 0 failures)\b|"
+                          r"Tests run: \d+, Failures: 0|\bOK \(\d+ tests?|All tests passed|test result: ok|"
+                          r"\b0 failures\b|Tests:\s+\d+ passed")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 
@@ -274,6 +280,10 @@ def _through_pipe(observation: dict) -> dict:
         return observation
     body = observation.get("body") or ""
     if not _REPORTS_FAILURE.search(body):
+        # (a test run filtered for other lines, ``… | grep -i liquibase``, shows neither its failure nor its pass:
+        # a look at its log, no verdict)
+        if command_job(command) == "test" and _GREPPED.search(command) and not _REPORTS_PASS.search(body):
+            return dict(observation, outcome="unknown")
         return observation
     from .signatures import error_signature
 

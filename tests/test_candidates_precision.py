@@ -3195,3 +3195,71 @@ def test_sbts_test_tasks_run_tests_and_the_whole_test_task_covers_one_spec():
     assert command_job("sbt 'testOnly controllers.ReportSpec'") == "test" == command_job("sbt it:test")
     assert _same_target("sbt 'testOnly controllers.ReportSpec'", "sbt test")
     assert not _same_target("sbt 'testOnly controllers.ReportSpec'", "sbt 'testOnly models.UserSpec'")
+
+
+def test_a_binary_picked_by_name_is_no_target_and_a_workspace_package_is_the_fix(git_project, store):
+    from lorebook.commands import _same_target
+
+    assert _same_target("cargo run --bin lint -- check docs/", "cargo run -p lint-cli -- check docs/")
+    session = (Session("bin", git_project, prompt="cargo run --bin lint broke after the workspace split")
+               .fail("cargo run --bin lint -- check docs/", "Exit code 101\nerror: no bin target named `lint` in "
+                                                            "default-run packages")
+               .ok("cargo run -p lint-cli -- check docs/", "checked 12 files, 0 warnings")
+               .stop("The root is a virtual workspace now: name the package, `cargo run -p lint-cli -- check docs/`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-p lint-cli" in candidate["title"]
+
+
+def test_a_package_script_named_for_the_failing_subcommand_is_the_way_the_account_gives(git_project, store):
+    session = (Session("script", git_project, prompt="add a column and create the migration")
+               .fail("npx drizzle-kit migrate", "Exit code 1\nError: DATABASE_URL is not set")
+               .ok("pnpm db:migrate", "[✓] migrations applied successfully!")
+               .stop("Bare `npx drizzle-kit` reads no env file; migrations have to go through `pnpm db:migrate`, "
+                     "which loads `.env.local`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`pnpm db:migrate`" in candidate["change"] and candidate["kind"] == "pattern"
+
+
+def test_a_container_that_had_been_killed_and_was_started_again_is_local_state(git_project, store):
+    session = (Session("killed", git_project, prompt="flyway migrate fails locally")
+               .fail("flyway migrate", "Exit code 1\nERROR: Unable to obtain connection: Connection refused")
+               .ok("docker start orders-mysql", "orders-mysql")
+               .ok("flyway migrate", "Successfully applied 2 migrations")
+               .stop("The MySQL container had been killed (exit 137); `docker start orders-mysql` brought it back."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_asking_a_tool_its_version_in_an_and_line_runs_nothing_it_failed_at(git_project, store):
+    session = (Session("version", git_project, prompt="dbmate up fails against staging")
+               .fail("set -a && source .env.staging && dbmate up", "Exit code 1\nError: pq: no pg_hba.conf entry for "
+                                                                   "host \"10.0.0.7\", no encryption")
+               .ok("dbmate --version && ls db/migrations", "dbmate version 2.16.0\n001_init.sql")
+               .edit(".env.staging", "DATABASE_URL=postgres://app@db:5432/app?sslmode=disable",
+                     "DATABASE_URL=postgres://app@db:5432/app?sslmode=require")
+               .ok("set -a && source .env.staging && dbmate up", "Applied: 002_memo.sql")
+               .stop("Staging only accepts encrypted connections: `sslmode=require` in `.env.staging`. Side note: the "
+                     "password sits in that file in plain text; worth moving it to the secrets manager."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--version" not in candidate["title"] + candidate["change"]
+    assert "plain text" not in candidate["summary"]
+
+
+def test_another_maven_test_passing_is_not_the_failing_one_and_a_grepped_run_is_no_verdict(git_project, store):
+    from lorebook.commands import _same_target
+
+    assert not _same_target("./mvnw -q verify -Dit.test=HistoryIT", "./mvnw verify -Dit.test=InvoiceIT")
+    assert _same_target("./mvnw -q verify -Dit.test=HistoryIT", "./mvnw verify")
+    session = (Session("it", git_project, prompt="the new history IT fails")
+               .fail("./mvnw -q verify -Dit.test=HistoryIT", "Exit code 1\nPSQLException: ERROR: relation \"history\" "
+                                                             "does not exist")
+               .ok("./mvnw verify -Dit.test=InvoiceIT 2>&1 | grep 'Tests run'", "Tests run: 5, Failures: 0, Errors: 0")
+               .ok("./mvnw verify -Dit.test=HistoryIT 2>&1 | grep -i liquibase", "INFO liquibase.changelog : "
+                                                                                  "Context mismatch: 1")
+               .edit("src/main/resources/db/changelog/changes/0042-history.yaml",
+                     "      author: jli\n      context: dev\n      changes:", "      author: jli\n      changes:")
+               .ok("./mvnw verify -Dit.test=HistoryIT 2>&1 | tail -3", "Tests run: 2, Failures: 0, Errors: 0\n"
+                                                                        "BUILD SUCCESS")
+               .stop("The changeset was tagged `context: dev`, and the IT profile runs Liquibase with `contexts: "
+                     "test`: removed the context from changeset 0042-1."))
+    (candidate,), _ = _candidates(store, session)
+    assert "context: dev" in candidate["change"] and "InvoiceIT" not in candidate["title"] + candidate["change"]
