@@ -236,6 +236,12 @@ _LOCKFILE = LazyRegex(r"(?i)(?:^|/)(?:[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|
 _TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.(?:config|workspace)\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
 
 
+_CI_CONFIG = LazyRegex(r"(?:^|/)(?:\.github/workflows/[^/]+|\.circleci/config|\.gitlab-ci|azure-pipelines|"
+                       r"bitbucket-pipelines|\.buildkite/[^/]+)\.ya?ml$|(?:^|/)Jenkinsfile$")
+_RUNS_PIPELINE = LazyRegex(r"(?:^|[\s/;&|])(?:act|actionlint|circleci|gitlab-ci-local|gitlab-runner|check-jsonschema|"
+                           r"yamllint)(?:\s|$)")
+
+
 def _changed_text(edit: dict) -> str:
     """The lines an edit removed or added, without the diff's markers."""
     return "\n".join(l[1:] for l in (edit.get("body") or "").splitlines()
@@ -372,6 +378,13 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         if installing and not named and not any(_CONFIG_PATH.search(p) or _MANIFEST_PATH.search(p)
                                                 or _TOOL_CONFIG.search(p) or _LOCKFILE.search(p) for p in paths):
             unrelated.extend(paths)  # an install reads the manifests, never the source: ``src/server.ts`` is no fix
+            continue
+        # a CI pipeline's file is read by CI, not by a check run here (``resource_class: large`` in
+        # .circleci/config.yml beside a failing local pytest), unless the check runs the pipeline (``act``,
+        # ``actionlint``) or its error names the file
+        if _CI_CONFIG.search(" ".join(paths)) and all(_CI_CONFIG.search(p) for p in paths) and not named \
+                and not chain["failure"].get("ci") and not _RUNS_PIPELINE.search(chain["failure"].get("target") or ""):
+            unrelated.extend(paths)
             continue
         # (named by the environment's error line itself: a playbook's "TASK [nginx : template nginx.conf]" above an
         # unreachable host is its progress, not the error)

@@ -3263,3 +3263,23 @@ def test_another_maven_test_passing_is_not_the_failing_one_and_a_grepped_run_is_
                      "test`: removed the context from changeset 0042-1."))
     (candidate,), _ = _candidates(store, session)
     assert "context: dev" in candidate["change"] and "InvoiceIT" not in candidate["title"] + candidate["change"]
+
+
+def test_a_ci_pipelines_file_is_no_fix_for_a_check_run_here(git_project, store):
+    session = (Session("circle", git_project, prompt="the dag-integrity job fails after the Airflow 3 upgrade")
+               .fail("uv run pytest tests/test_dags.py -q", "Exit code 1\nTypeError: DAG.__init__() got an unexpected "
+                                                            "keyword argument 'schedule_interval'")
+               .edit(".circleci/config.yml", "    resource_class: medium", "    resource_class: large")
+               .edit("dags/nightly.py", '    schedule_interval="0 3 * * *",', '    schedule="0 3 * * *",')
+               .ok("uv run pytest tests/test_dags.py -q", "6 passed in 3.2s")
+               .stop("Airflow 3 dropped `schedule_interval`; the DAG uses `schedule=` now. I also bumped the job to "
+                     "`resource_class: large` since it was close to its memory limit."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'schedule="0 3 * * *"' in candidate["change"] and "resource_class" not in candidate["change"]
+    lint = (Session("actionlint", git_project, prompt="actionlint fails")
+            .fail("actionlint", "Exit code 1\n.github/workflows/ci.yml:12:9: unknown key \"run-on\"")
+            .edit(".github/workflows/ci.yml", "    run-on: ubuntu-latest", "    runs-on: ubuntu-latest")
+            .ok("actionlint", "")
+            .stop("Typo in the key: `runs-on`."))
+    (candidate,), _ = _candidates(store, lint)
+    assert "runs-on: ubuntu-latest" in candidate["change"]
