@@ -27,7 +27,7 @@ import os
 import re
 
 from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _REASON, _STOP,
-                      _USER_CAUSE, _WHILE_THERE, _convention_stated, _plain_words, _problem_statement,
+                      _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words, _problem_statement,
                       _prose, _relevance, _sentences, _stated_fix_clause, _tokens, _users_diagnosis, fix_words_of,
                       split_shared, stated)
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
@@ -52,6 +52,9 @@ _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n'
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
                      r"only (?:produced|gave|caused|led to|moved)|"
                      r"so (?:I|we) (?:reverted|undid|rolled back|backed out))\b")
+# a flag that makes a check stricter: run without it, the check looks away (``-race``, ``-Werror``, ``--strict``)
+_CHECKING_MODE = LazyRegex(r"-race|-Werror|-W\s*error|--strict[\w-]*|-D\s*warnings|--deny-warnings|-Xfatal-warnings|"
+                           r"--max-warnings(?:[=\s]0)?")
 _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError|TabError|unexpected (?:token|indent|EOF)|"
                              r"unterminated|ParseError|parse error)\b")
 
@@ -164,7 +167,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if addressing and edits:
         # beside an install of what was missing, a settings file is no fix unless the error names it
         installs = any(command_job(c.get("target") or "") == "install" for c in addressing)
-        bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)]
+        # (nor one whose changed line the account quotes: "set `environment: 'jsdom'` in vitest.config.ts")
+        quoted = [span for span in _code_spans(account) if len(span) >= 6]
+        bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)
+                      and not any(span in _changed_text(e) for span in quoted)]
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in bystanders for p in e.get("files") or []})
         edits = [e for e in edits if e not in bystanders]
     if edits and _named_invocation(last_failure, resolved_by):
@@ -212,6 +218,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # "an old `minio-old` container was holding the port": removed; "the Postgres container had simply stopped
         # (probably after a reboot)": started again; a one-off either way
         chain["_skip"] = "local_state"
+        return None
+    if not fix_hunks and not commands and invocation and any(
+            _CHECKING_MODE.fullmatch(p[len("without `"):-1]) for p in invocation if p.startswith("without `")):
+        chain["_skip"] = "weakened_test"  # ``go test`` without the ``-race`` that failed checks less, it fixes nothing
         return None
     if not fix_hunks and not commands and _mistyped(invocation, error):
         chain["_skip"] = "self_inflicted"  # ``--specific=02_user.js`` for ``02_users.js``: a typo put right

@@ -126,6 +126,8 @@ def find_chains(observations: list[dict], account: str = "",
             if again == "passed":  # ``gh run view 938 --log-failed`` → edit → ``gh pr checks 412 --watch``
                 success, kind = dict(later, ci=True), "same_check"
                 break
+            if again == "look":
+                continue
             if again:  # the next run failed too: the change before it was an attempt, or it moved the error on
                 events.append(dict(later, logged=True, **({"error_signature": signature} if again == "same" else {})))
                 continue

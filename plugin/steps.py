@@ -291,8 +291,9 @@ def _through_pipe(observation: dict) -> dict:
 
 
 # a test run that ran nothing: pytest's ``sssss   [100%]`` or ``5 skipped``, with nothing passed or failed
-_ALL_SKIPPED = LazyRegex(r"(?m)^s+\s+\[100%\]$|\b\d+ skipped\b")
-_RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|^[.FEx]")
+# (or go's ``?   pkg [no test files]`` for every package)
+_ALL_SKIPPED = LazyRegex(r"(?m)^s+\s+\[100%\]$|\b\d+ skipped\b|\[no test files\]")
+_RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|^[.FEx]|^(?:ok|FAIL|---)\s")
 
 
 def _all_skipped(observation: dict) -> dict:
@@ -378,8 +379,8 @@ def _said_before(lines: list[str], n: int) -> str | None:
 def _ci_again(failure: dict, later: dict, events: list[dict]) -> str | None:
     """A CI run read again, when what failed was a CI run's log (``gh run view 938 --log-failed`` showed ``error: dial
     tcp …``): "passed" when it is green after an edit (``gh pr checks 412 --watch``), "same" when it failed again with
-    the error seen before, "other" when with another; the run ids differ, the job is the same. None for anything
-    else."""
+    the error seen before, "other" when with another, "look" when it says nothing of the change (no edit yet, checks
+    still pending); the run ids differ, the job is the same. None for anything but a CI read."""
     reads = [m.group(0) for segment in _segments(later.get("target") or "")
              if (m := _CI_RESULT.match(" ".join(parse_command(segment)["argv"])))] if later["tool"] == "Bash" else []
     if not failure.get("ci") or not reads:
@@ -388,10 +389,11 @@ def _ci_again(failure: dict, later: dict, events: list[dict]) -> str | None:
         # (``gh run list … --limit 1``: its first row is the newest run, ``completed	success	…``)
         first = next((line for line in (later.get("body") or "").splitlines() if line.strip()), "")
         green = reads[0] != "gh run list" or re.search(r"\bsuccess\b", first)
-        return "passed" if green and any(e["tool"] in EDIT_TOOLS for e in events) else None
+        # (before any edit, another look at the same or an older run: ``gh run view 118 --log | grep postgres``)
+        return "passed" if green and any(e["tool"] in EDIT_TOOLS for e in events) else "look"
     again = (later.get("error_text") or "") + "\n" + (later.get("body") or "")
     if _CI_PENDING.search(again) and not _CI_FAILING.search(again):
-        return None  # ``gh pr checks 412`` exits 8 while checks are pending: no verdict yet
+        return "look"  # ``gh pr checks 412`` exits 8 while checks are pending: no verdict yet
     # (the runner's marks are no part of the error: ``##[error]Error: No pnpm version …``, ``X Error: …``)
     seen = [re.sub(r"^(?:##\[error\]|X\s+)", "", line).strip()
             for line in (failure.get("error_text") or "").splitlines()]

@@ -12,7 +12,9 @@ from .quality import LazyRegex
 
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
                         r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
-                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped")
+                        r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped|"
+                        # a build constraint that leaves the test out of the failing build (``//go:build !race``)
+                        r"//go:build\s+!|//\s*\+build\s+!|\#\[cfg\(not\(")
 # a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
 # go test -skip, jest --testPathIgnorePatterns, rspec --tag ~x
 # (an ignored path counts only when it is a test path: ``--ignore=vendor`` keeps foreign code out of collection)

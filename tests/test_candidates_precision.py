@@ -3283,3 +3283,54 @@ def test_a_ci_pipelines_file_is_no_fix_for_a_check_run_here(git_project, store):
             .stop("Typo in the key: `runs-on`."))
     (candidate,), _ = _candidates(store, lint)
     assert "runs-on: ubuntu-latest" in candidate["change"]
+
+
+def test_a_test_left_out_of_the_race_build_and_the_race_flag_dropped_are_weakened_checks(git_project, store):
+    session = (Session("race", git_project, prompt="the race job is red on the metrics package")
+               .fail("go test -race ./internal/metrics/...", "Exit code 1\n==================\nWARNING: DATA RACE\n"
+                                                             "--- FAIL: TestCounterConcurrent (0.01s)")
+               .edit("internal/metrics/counter_test.go", "package metrics", "//go:build !race\n\npackage metrics")
+               .ok("go test -race ./internal/metrics/...", "?   \tgithub.com/acme/edge/internal/metrics\t[no test files]")
+               .ok("go test ./internal/metrics/...", "ok  \tgithub.com/acme/edge/internal/metrics\t0.012s")
+               .stop("The race job is green: the concurrent test is excluded from race builds with `//go:build !race`."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_a_c_version_define_is_metadata_beside_the_fix(git_project, store):
+    session = (Session("define", git_project, prompt="the build fails to link")
+               .fail("make -j8", "Exit code 2\n/usr/bin/ld: pool.o: undefined reference to `pthread_create'\n"
+                                 "collect2: error: ld returned 1 exit status")
+               .edit("include/version.h", '#define APP_VERSION "0.9.2"', '#define APP_VERSION "0.9.3"')
+               .edit("Makefile", "LDLIBS ?=", "LDLIBS ?= -pthread")
+               .ok("make -j8", "cc -o app main.o pool.o -pthread")
+               .stop("The thread pool needs `-pthread` when linking; added it to LDLIBS. Bumped the version to 0.9.3."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-pthread" in candidate["change"] and "0.9.3" not in candidate["change"]
+
+
+def test_another_look_at_a_ci_log_before_any_edit_is_no_pass(git_project, store):
+    failed = "test\tRun tests\t2026-11-18T09:12:44.1Z E   psycopg.OperationalError: connection refused\n" \
+             "test\tRun tests\t2026-11-18T09:12:44.2Z ##[error]Process completed with exit code 1."
+    session = (Session("ci-look", git_project, prompt="CI tests fail since the slim-image change")
+               .ok("gh run view 118 --log-failed | tail -20", failed)
+               .ok("gh run view 117 --log | grep -m3 -i postgres", "test\tInit\t2026-11-13T14:02:10.4Z docker create "
+                                                                  "--name postgres16")
+               .edit(".github/workflows/ci.yml", "      DATABASE_URL: postgres://app@localhost:5432/app_test",
+                     "      DATABASE_URL: postgres://app@postgres:5432/app_test")
+               .ok("gh run watch 120 --exit-status", "✓ ci/fix-db-host CI · 120")
+               .stop("Inside the job container the database is reached by its service name: `@postgres:5432`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "@postgres:5432/app_test" in candidate["change"] and "--log" not in candidate["title"]
+
+
+def test_a_setting_the_account_quotes_stays_beside_an_install(git_project, store):
+    session = (Session("jsdom", git_project, prompt="the ui package's tests fail")
+               .fail("npm run test -w packages/ui", "Exit code 1\nReferenceError: document is not defined")
+               .ok("npm install -D happy-dom -w packages/ui", "added 12 packages")
+               .edit("packages/ui/vitest.config.ts", "  test: {\n    globals: true,",
+                     "  test: {\n    environment: 'happy-dom',\n    globals: true,")
+               .ok("npm run test -w packages/ui", "Tests  2 passed (2)")
+               .stop("Vitest runs in `node` by default, with no DOM. Added `happy-dom` and set `environment: "
+                     "'happy-dom'` in the package's vitest.config.ts."))
+    (candidate,), _ = _candidates(store, session)
+    assert "environment: 'happy-dom'" in candidate["change"]
