@@ -397,10 +397,6 @@ def _targets(command: str) -> list[str]:
         (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}
-    # (maven's test selection is a property: ``-Dit.test=InvoiceRepositoryIT`` runs that test, no other)
-    checked = [re.sub(r"^-D(?:it\.)?test=", "", w) for w in checked]
-    if checked[:1] and _program_name(checked[0]) in ("mvn", "mvnw"):  # (its lifecycle phases are the job, not a target)
-        checked = [w for w in checked if not _MAVEN_PHASE.fullmatch(w)]
     if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
         # controllers.ReportSpec'`` runs that spec; the test task itself, ``sbt test``, runs everything)
         checked = checked[:1] + _sbt_words(checked[1:])
@@ -414,7 +410,7 @@ def _targets(command: str) -> list[str]:
     return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
 
 
-_MAVEN_PHASE = LazyRegex(r"clean|validate|compile|test-compile|test|package|integration-test|verify|install|deploy")
+_MAVEN_SELECTION = LazyRegex(r"(?:^|\s)-D(?:it\.)?test=([^\s'\"]+)")
 _SBT_TEST_TASK = LazyRegex(r"(?:[\w-]+[:/])*test(Only|Quick)?")
 
 
@@ -462,6 +458,9 @@ def _same_target(failed: str, later: str) -> bool:
         # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed (but ``--project api``
         # and ``--project @acme/api`` name one package)
         return False
+    selected_a, selected_b = (set(_MAVEN_SELECTION.findall(c)) for c in (failed, later))
+    if selected_a and selected_b and not selected_a <= selected_b:
+        return False  # (maven's test selection is a property: ``-Dit.test=InvoiceIT`` does not run ``HistoryIT``)
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     code_a, code_b = _inline_code(failed), _inline_code(later)

@@ -67,6 +67,8 @@ _MASKS = (
     # numbers, except error codes: Errno 2, exit code 127, status 404, HTTP 500, signal 9
     (r"(?<![\w.<])(?<!Errno )(?<!code )(?<!status )(?<!HTTP )(?<!signal )(?<!exit )\d+(?:\.\d+)?(?:ms|s|m|h|KiB|MiB|GiB|kB|MB|GB|%)?(?![\w>])"
      r"(?! (?:Not|Bad|Internal|Service|Forbidden|Unauthorized|Gateway|Too|Conflict|Unprocessable|Payment|Method))", "<n>"),
+    # MSBuild's project after its message, present or not by how the output was cut: ``… [/src/App/App.csproj]``
+    (r"\s+\[<path>\]$", ""),
 )
 
 _MODULE_MESSAGES = (

@@ -3249,6 +3249,11 @@ def test_another_maven_test_passing_is_not_the_failing_one_and_a_grepped_run_is_
 
     assert not _same_target("./mvnw -q verify -Dit.test=HistoryIT", "./mvnw verify -Dit.test=InvoiceIT")
     assert _same_target("./mvnw -q verify -Dit.test=HistoryIT", "./mvnw verify")
+    assert not _same_target("mvn -q -pl payments test -Dtest=RefundTest", "mvn -q -pl payments compile")
+    from lorebook.signatures import error_signature
+
+    line = "/src/App/Views/A.axaml(14,24): error AVLN2100: Cannot parse a compiled binding."
+    assert error_signature(line) == error_signature(line + " [/src/App/App.csproj]")
     session = (Session("it", git_project, prompt="the new history IT fails")
                .fail("./mvnw -q verify -Dit.test=HistoryIT", "Exit code 1\nPSQLException: ERROR: relation \"history\" "
                                                              "does not exist")
