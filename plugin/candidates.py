@@ -167,10 +167,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if addressing and edits:
         # beside an install of what was missing, a settings file is no fix unless the error names it
         installs = any(command_job(c.get("target") or "") == "install" for c in addressing)
-        # (nor one whose changed line the account quotes: "set `environment: 'jsdom'` in vitest.config.ts")
+        # (nor the check's own tool configuration, changed as the account quotes: "set `environment: 'jsdom'` in
+        # vitest.config.ts"; not the task's edit it reports, `nginx_worker_connections` in group_vars)
         quoted = [span for span in _code_spans(account) if len(span) >= 6]
         bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)
-                      and not any(span in _changed_text(e) for span in quoted)]
+                      and not (any(_TOOL_CONFIG.search(_rel(p, cwd)) for p in e.get("files") or [])
+                               and any(span in _changed_text(e) for span in quoted))]
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in bystanders for p in e.get("files") or []})
         edits = [e for e in edits if e not in bystanders]
     if edits and _named_invocation(last_failure, resolved_by):
