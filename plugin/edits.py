@@ -384,7 +384,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # a CI pipeline's file is read by CI, not by a check run here (``resource_class: large`` in
         # .circleci/config.yml beside a failing local pytest), unless the check runs the pipeline (``act``,
         # ``actionlint``) or its error names the file
-        if _CI_CONFIG.search(" ".join(paths)) and all(_CI_CONFIG.search(p) for p in paths) and not named \
+        if all(_CI_CONFIG.search(p) for p in paths) and not named \
                 and not chain["failure"].get("ci") and not _RUNS_PIPELINE.search(chain["failure"].get("target") or ""):
             unrelated.extend(paths)
             continue
