@@ -445,7 +445,8 @@ def _inline_code(command: str) -> str | None:
     """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e …``), if any."""
     argv = parse_command(command)["argv"]
     for i, word in enumerate(argv[1:-1], 1):
-        if word in ("-c", "-e", "--command", "--execute", "--eval"):
+        # (not a flag after it: ``jupyter nbconvert --execute --ExecutePreprocessor.kernel_name=python3 …``)
+        if word in ("-c", "-e", "--command", "--execute", "--eval") and not argv[i + 1].startswith("-"):
             return " ".join(argv[i + 1].split())
     return None
 

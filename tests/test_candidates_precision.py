@@ -3339,3 +3339,11 @@ def test_a_setting_the_account_quotes_stays_beside_an_install(git_project, store
                      "'happy-dom'` in the package's vitest.config.ts."))
     (candidate,), _ = _candidates(store, session)
     assert "environment: 'happy-dom'" in candidate["change"]
+
+
+def test_a_flag_after_execute_is_no_inline_code():
+    from lorebook.commands import _same_target
+
+    run = "jupyter nbconvert --to notebook --execute {}notebooks/report.ipynb --output out.ipynb"
+    assert _same_target(run.format(""), run.format("--ExecutePreprocessor.kernel_name=python3 "))
+    assert not _same_target("psql -c 'SHOW wal_level'", "psql -c 'SELECT 1'")
