@@ -124,7 +124,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     failure, success, resolved_by = chain["failure"], chain["success"], chain["resolved_by"]
     last_failure = chain["failures"][-1]
     error = " ".join(f.get("error_text") or "" for f in chain["failures"])  # what the failing runs printed
-    command = one_line(command_key(failure["target"]), 120)
+    failing_key = command_key(failure["target"])
+    command = one_line(failing_key, 120)
     shown = _raw_error_line(failure)
     prompt_text = " ".join(p["text"] for p in prompts)
     incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
@@ -444,8 +445,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       shown or "")
     # (a CI run read back is named by its job, not by the command that read it: ``gh run view 938 --log-failed``)
     # (too long to show whole, without the variables set before it: ``DATABASE_URL='postgresql://…' npx prisma …``)
-    key = command_key(failure["target"])
-    named = command if len(key) <= 120 else one_line(without_env(key), 120)
+    named = command if len(failing_key) <= 120 else one_line(without_env(failing_key), 120)
     failing = (f"CI job `{failure['ci_job']}`" if failure.get("ci_job") else "The CI run") if failure.get("ci") \
         else f"`{named}`"
     problem = f"{failing} fails" + (f" with {one_line(readable, 200)}" if readable else "")

@@ -404,16 +404,16 @@ def _named_thing_found(failure: dict, later: list[dict]) -> dict | None:
     it (``nix eval .#devShells.aarch64-linux.ci.drvPath``). It shows the thing is there now, not that the failing
     command passes: the lesson is stored unverified, and says so."""
     names = _NOT_THERE.findall(failure.get("error_text") or "")
-    argv = parse_command(failure["target"])["argv"]
-    if not names or not argv or any(command_key(o.get("target") or "") == command_key(failure["target"])
-                                    for o in later if o["tool"] == "Bash"):
+    argv, key = parse_command(failure["target"])["argv"], command_key(failure["target"])
+    if not names or not argv or any(command_key(o.get("target") or "") == key for o in later if o["tool"] == "Bash"):
         return None
+    program = _program_name(argv[0])
     parts = {p for name in names for p in re.split(r"[./:#]", name) if len(p) >= 4}
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
                    and any(p in line for line in _added_lines(o) for p in parts)), None)
     for o in later if edited else ():
         words = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edited["id"] else []
-        if o["outcome"] == "ok" and words and _program_name(words[0]) == _program_name(argv[0]) \
+        if o["outcome"] == "ok" and words and _program_name(words[0]) == program \
                 and any(name in word for name in names for word in words[1:]):
             return o
     return None

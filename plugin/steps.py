@@ -276,13 +276,16 @@ def _through_pipe(observation: dict) -> dict:
     (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""
     command = observation.get("target") or ""
     if observation["tool"] != "Bash" or observation["outcome"] != "ok" or not _PIPED.search(command) \
-            or "pipefail" in command or command_job(command) not in ("test", "build", "lint"):
+            or "pipefail" in command:
+        return observation
+    job = command_job(command)
+    if job not in ("test", "build", "lint"):
         return observation
     body = observation.get("body") or ""
     if not _REPORTS_FAILURE.search(body):
         # (a test run filtered for other lines, ``… | grep -i liquibase``, shows neither its failure nor its pass:
         # a look at its log, no verdict)
-        if command_job(command) == "test" and _GREPPED.search(command) and not _REPORTS_PASS.search(body):
+        if job == "test" and _GREPPED.search(command) and not _REPORTS_PASS.search(body):
             return dict(observation, outcome="unknown")
         return observation
     from .signatures import error_signature
@@ -341,15 +344,14 @@ def _logged_failure(observation: dict) -> dict:
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
     if not ci and not _LOG_READ.match(parsed["family"]):
         return observation
-    body = observation.get("body") or ""
+    all_lines = (observation.get("body") or "").splitlines()
     jobs = []  # (the job a CI log line names first: ``integration\tRun migrations\t2024-…Z error: …``)
     if ci:
-        prefixes = [_CI_LOG_PREFIX.match(line) for line in body.splitlines()]
-        jobs = [m.group(1) for m, line in zip(prefixes, body.splitlines()) if m and m.group(1)
-                and _LOGGED_ERROR.search(line[m.end():])]
-        body = "\n".join(_CI_LOG_PREFIX.sub("", line) for line in body.splitlines())
+        prefixes = [_CI_LOG_PREFIX.match(line) for line in all_lines]
+        all_lines = [line[m.end():] if m else line for m, line in zip(prefixes, all_lines)]
+        jobs = [m.group(1) for m, line in zip(prefixes, all_lines) if m and m.group(1) and _LOGGED_ERROR.search(line)]
     # (each from its level on: a journal's date, host and process before it are no part of the error)
-    all_lines, lines = body.splitlines(), []
+    lines = []
     for n, raw in enumerate(all_lines):
         if m := _LOGGED_ERROR.search(raw):
             line = raw[m.start():].strip()
@@ -357,13 +359,12 @@ def _logged_failure(observation: dict) -> dict:
             lines.append(_said_before(all_lines, n) or line if ci and _CI_EXIT.search(line) else line)
     if not lines:
         return observation
-    if ci:
-        observation = dict(observation, ci_job=one_line(jobs[0], 60) if jobs else None)
     from .signatures import error_signature
 
     # (the runner's own mark is no part of the error: ``##[error]Error: No pnpm version is specified.``)
     text = "\n".join(list(dict.fromkeys(re.sub(r"^##\[error\]", "", line) for line in lines))[:5])
     return dict(observation, outcome="error", error_text=text, logged=True, ci=ci,
+                ci_job=one_line(jobs[0], 60) if jobs else None,
                 error_signature=error_signature(text, observation.get("target") or ""))
 
 
@@ -394,9 +395,8 @@ def _ci_again(failure: dict, later: dict, events: list[dict]) -> str | None:
     again = (later.get("error_text") or "") + "\n" + (later.get("body") or "")
     if _CI_PENDING.search(again) and not _CI_FAILING.search(again):
         return "look"  # ``gh pr checks 412`` exits 8 while checks are pending: no verdict yet
-    # (the runner's marks are no part of the error: ``##[error]Error: No pnpm version …``, ``X Error: …``)
-    seen = [re.sub(r"^(?:##\[error\]|X\s+)", "", line).strip()
-            for line in (failure.get("error_text") or "").splitlines()]
+    # (the failure's lines as _logged_failure kept them, without the runner's marks: found inside ``X Error: …``)
+    seen = [line.strip() for line in (failure.get("error_text") or "").splitlines()]
     return "same" if any(len(line) >= 12 and line in again for line in seen) else "other"
 
 
