@@ -40,10 +40,10 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"works?|activat(?:e|ed|ing)|(?:ap|pre)pend(?:ed|ing)|insert(?:ed|ing)|(?:re)?install(?:ed|ing)|"
                   r"(?:en|dis)abl(?:ed|ing)|declar(?:ed|ing)|register(?:ed|ing)|export(?:ed|ing)|wrapp(?:ed|ing)|"
                   r"regenerat(?:ed|ing)|revert(?:ed|ing)|increas(?:ed|ing)|rais(?:ed|ing)|lower(?:ed|ing)|"
-                  r"escap(?:ed|ing)|quot(?:ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
+                  r"escap(?:ed|ing)|quot(?:ed|ing)|re-?parent(?:ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
-                           r"made no difference|(?:did not|didn't) make (?:a|any) difference|changed nothing|"
+                           r"made no difference|(?:did not|didn't) (?:make (?:a|any) difference|change anything)|changed nothing|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
@@ -149,20 +149,23 @@ def _drop_proposals(text: str) -> str:
 def _sentences(text: str) -> list[str]:
     # a fenced block is code, line by line, never split inside (``eval $(opam env --switch=. --set-switch)``); after
     # a colon it is what the sentence introduces
-    text = re.sub(r"(:?)[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n((?:[^\n`]*\n)+?)```",
-                  lambda m: (": " if m.group(1) else "\n") + "; ".join(
+    # (and after a sentence left unfinished: "the generator now has" + the block)
+    text = re.sub(r"(?m)^([^\n]*?)[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n((?:[^\n`]*\n)+?)```",
+                  lambda m: m.group(1).rstrip(":") + (
+                      ": " if re.search(r"(?:[:\w`)]|^\s*[^#\s].*\w)$", m.group(1)) and not
+                      re.match(r"\s*#|.*[.!?]$", m.group(1)) else "\n") + "; ".join(
                       f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text or "")
     # (then an indented line after a colon, outside a fence: what the sentence introduces)
     text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text)
     # a sentence never ends inside a code span (`julia --project=. -e '…'`)
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
     out = []
-    for part in re.split(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])", held):
+    for part in re.split(r"(?<=[.!?。！？])\s+|(?<=[.!?]\))\s+|\n+|(?<=[。！？])", held):  # (and after "(… up.)")
         part = part.strip(" -*•\t")
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
         part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))
-        label = re.match(r"(?i)^(?:note|nb|fyi|tip|heads[- ]up|side note)(?: for (?:next time|the next session|(?:this|the) "
+        label = re.match(r"(?i)^(?:notes?|nb|fyi|tip|heads[- ]up|side notes?)(?: for (?:next time|the next session|(?:this|the) "
                          r"(?:repo|project|codebase)))?:\s+", part)
         if label:  # "Heads-up for next time: don't call …" reads "Don't call …" (an identifier keeps its case)
             rest = part[label.end():]
@@ -225,8 +228,9 @@ def _code_spans(text: str) -> list[str]:
 
 
 def _prose(sentence: str) -> str:
-    """A sentence without its quoted code: a cue word inside `uv run uvicorn …` is not the agent's account."""
-    return re.sub(r"`[^`]*`", " ", sentence)
+    """A sentence without its quoted code and the messages it quotes: a cue word inside `uv run uvicorn …` or
+    "Can't reach database server" is not the agent's account."""
+    return re.sub(r"`[^`]*`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”", " ", sentence)
 
 
 # what the agent could not check ("I couldn't build it here (no aarch64 builder)"): a limit of the session, no cause

@@ -342,7 +342,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
     for f in chain["failures"][1:]:
         if command_key(f["target"]) != command_key(failure["target"]) and not f.get("logged"):  # (a log read again)
-            tried.append(f"tried `{one_line(shown_command(f['target'], cwd), 100)}`: still failed")
+            # (the same command run another way is named by what was different: "tried to pass `--force` (`helm
+            # upgrade`", not a long command a card cuts before its difference)
+            other = invocation_change(failure["target"], f["target"])
+            family = command_family(f["target"])
+            tried.append(f"tried to {'; '.join(other)} (`{family}`): still failed"
+                         if other and family and family == command_family(failure["target"])
+                         and len("; ".join(other)) <= 60
+                         else f"tried `{one_line(shown_command(f['target'], cwd), 100)}`: still failed")
     error_after = one_line(_raw_error_line(last_failure) or "", 70)
     tried = [f"{t} with {error_after}" if error_after and t.endswith("still failed") else t
              for t in dict.fromkeys(tried)]

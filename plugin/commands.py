@@ -558,6 +558,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             continue
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
+            if any(p.startswith("pass `") and p.endswith(f" {value}`") for p in out):
+                continue  # (the value of a flag already passed with it: ``--build-arg VERSION=…``)
         out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "flag": f"pass `{value}`",
                     "runner": f"run it through `{value}`", "profile": f"use `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])

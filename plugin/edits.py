@@ -95,7 +95,10 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     new = [l for l in hunk["new"].splitlines() if l.strip()]
     # (the same line changed in several places, two profiles given one image, is shown once, with its count)
     removed = Counter(l for l in old if l not in new)
-    added = Counter(l for l in new if l not in old)
+    # (code first: a line inside a block comment, ``Selector labels (never change these …)`` between ``{{/*`` and
+    # ``*/}}``, says less of what changed than the code beside it)
+    commented = _in_block_comment(hunk["new"])
+    added = Counter(sorted((l for l in new if l not in old), key=lambda l: l in commented))
     lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
         [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
     # the same line in another place (a migration registered before the one it needs, a label moved out of the
@@ -106,6 +109,23 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
         lines.pop()
     text = "\n".join(lines)
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
+
+
+# (a docstring on one line is matched whole first, so that its closing quotes open nothing)
+_BLOCK_COMMENT = LazyRegex(r'(?s)/\*.*?\*/|<!--.*?-->|"""[^\n]*?"""|\'\'\'[^\n]*?\'\'\'|""".*?"""|\'\'\'.*?\'\'\''
+                           r'|^=begin\b.*?^=end\b', re.M)
+
+
+def _in_block_comment(text: str) -> set[str]:
+    """The lines of ``text`` that hold only a block comment or a docstring, or a part of one."""
+    text = text or ""
+    out = set()
+    for match in _BLOCK_COMMENT.finditer(text):
+        start, end = text.rfind("\n", 0, match.start()) + 1, text.find("\n", match.end())
+        before, after = text[start:match.start()], text[match.end():end if end >= 0 else len(text)]
+        if not before.strip(" \t{-") and not after.strip(" \t}-"):  # (``{{/*`` … ``*/}}``, not ``x = 1  /* … */``)
+            out.update(line for line in text[start:end if end >= 0 else len(text)].splitlines() if line.strip())
+    return out
 
 
 def _moved(old: list[str], new: list[str]) -> list[tuple[str, str]]:
@@ -144,6 +164,12 @@ def _short_diff(hunk: dict) -> str:
     # (a line only realigned, ``url      = env(…)`` → ``url       = env(…)``, is no change)
     old = [" ".join(l.split()) for l in hunk["old"].splitlines() if l.strip()]
     new = [" ".join(l.split()) for l in hunk["new"].splitlines() if l.strip()]
+    # (a comment reworded beside a change in the code is not the change: ``Selector labels`` → ``Selector labels
+    # (never change these …)`` beside the label moved out of them)
+    commented = {" ".join(l.split()) for side in ("old", "new") for l in _in_block_comment(hunk[side])}
+    code_old, code_new = [l for l in old if l not in commented], [l for l in new if l not in commented]
+    if code_old != code_new:
+        old, new = code_old, code_new
     # a line that only gained a separator to make room for the next one (``"supportsTablet": true,``) is no change
     punct = {l.rstrip(",;") for l in old}
     removed = [l for l in old if l not in new and not any(n.rstrip(",;") == l.rstrip(",;") for n in new)]

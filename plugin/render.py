@@ -101,7 +101,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     A card (``compact``) keeps a diff's added lines only (the state to reach; of a file that only lost lines, those
     it lost) and names each file once. Within ``limit`` it gives way in this order: long paths to their ends; lines a
     second file repeats from the first; imports, lines that only open a block, comments and lines that only moved a
-    bracket; then, from the longest file's part, the line sharing fewest words with ``telling`` (what the problem
+    bracket; the command a changed invocation spells out after what changed; then, from the longest file's part, the line sharing fewest words with ``telling`` (what the problem
     says), the last first, and a line that holds code the account quotes (``quoted``) only after every other. So
     each file's first changed line shows before any file's second, ``readOnlyRootFilesystem: true`` before
     ``runAsUser: 10001`` when the error asks for a read-only root filesystem, and the ``org.gradle.java.home=…`` the
@@ -130,7 +130,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts[header] = [line for line in body if not re.match(r"-(?!-)", line)]
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
-    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped),
+    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped), _drop_spelt_out,
                      lambda parts: _drop_least_telling(parts, telling, quoted)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
@@ -196,15 +196,31 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
     return False
 
 
+def _drop_spelt_out(parts: dict[str, list[str]]) -> bool:
+    """The command a changed invocation spells out after what changed ("Pass `--build-arg V=…`: `docker build
+    --build-arg V=… -t x .`."): what changed says it."""
+    for body in parts.values():
+        for i, line in enumerate(body):
+            said = re.match(r"^([^+-].*`.*?): `[^`]+`\.?$", line)
+            if said:
+                body[i] = said.group(1) + "."
+                return True
+    return False
+
+
 def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: tuple[str, ...] = ()) -> bool:
     """From the longest file's part, the diff line sharing fewest words with ``telling``, the last of those, a line
-    that holds one of ``quoted`` last of all (prose, "Run `x` before `y`.", is never dropped: inert cuts it)."""
+    that holds one of ``quoted`` last of all, the more of it the later (prose, "Run `x` before `y`.", is never
+    dropped: inert cuts it)."""
     diffs = [body for body in parts.values() if sum(line.startswith(("+", "-")) for line in body) > 1]
     if not diffs:
         return False
     body = max(diffs, key=lambda body: len(_joined(body)))
     lines = [i for i, line in enumerate(body) if line.startswith(("+", "-"))]
-    del body[min(lines, key=lambda i: (any(q in body[i] for q in quoted), len(_words(body[i]) & telling), -i))]
+    # (of two lines that hold quoted code, the one holding more of it: ``down_revision: … = "b83f6d2e41a9"`` over the
+    # docstring's ``Revises:``)
+    del body[min(lines, key=lambda i: (max((len(q) for q in quoted if q in body[i]), default=0),
+                                       len(_words(body[i]) & telling), -i))]
     return True
 
 
@@ -229,7 +245,11 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     if why:
         lines.append(("Matched", inert("; ".join(why), limits["why"])))
     lines.append(("Cause and fix", inert(_whole_sentences(note.get("summary"), limits["summary"]), limits["summary"])))
-    if not compact or not _said_already(lesson_problem(note.get("trigger")), note.get("title")):
+    run = _cut_run(note)
+    if compact and run is not None:  # (the title names the command but cut its flags: `dotnet build …`)
+        if run and len(run) + 2 <= limits["trigger"]:
+            lines.append(("When", inert(f"`{run}`", limits["trigger"])))
+    elif not compact or not _said_already(lesson_problem(note.get("trigger")), note.get("title")):
         lines.append(("When", inert(note.get("trigger"), limits["trigger"])))
     # what the problem says (its title, trigger and error): the change's lines that answer it show first
     telling = _words(" ".join(str(note.get(k) or "") for k in ("title", "trigger")) + " " + " ".join(
@@ -239,9 +259,13 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
                                                telling, quoted), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
-    for item in evidence:
-        if is_attempt(item):
-            lines.append(("Did not help", inert(item.get("quote"), limits["attempt"])))
+    attempts = [item for item in evidence if is_attempt(item)]
+    for n, item in enumerate(attempts[:1] if compact else attempts):
+        # (a card shows the first attempt and counts the rest: three stubs, "tried `docker compose -f docker-comp…",
+        # would take the room of the change)
+        more = len(attempts) - 1 if compact else 0
+        lines.append(("Did not help", inert(item.get("quote"), limits["attempt"])
+                      + (f" (and {more} more attempt{'s' if more > 1 else ''})" if more else "")))
     seen = " ".join([str(note.get("title") or "")] + [value for _, value in lines])  # what the reader has so far
     for item in evidence:
         if is_attempt(item):
@@ -264,6 +288,18 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
         lines.append(("Checked", "nothing after the change"))
     lines.append(("Applies when", inert(note.get("conditions"), limits["conditions"])))
     return [(label, value) for label, value in lines if value and limits.get(_LIMIT_OF.get(label, ""), 1)]
+
+
+def _cut_run(note: dict) -> str | None:
+    """The failing command as run (without the variables set before it), when the title names it without its flags
+    (``dotnet build …`` for ``dotnet build --no-restore -c Release -warnaserror``: the flag that made the warning an
+    error is the lesson); "" when the title shows them all; None when the title does not name it."""
+    match = re.search(r"`(?:[A-Za-z_]\w*=\S*\s+)*([^`]+)`", str(note.get("trigger") or ""))
+    named = re.match(r"`([^`]+)`", str(note.get("title") or ""))
+    if not match or not named or match.group(1).split()[0].rsplit("/", 1)[-1] != named.group(1).split()[0]:
+        return None
+    run = " ".join(match.group(1).split())
+    return run if any(re.match(r"-(?:-|\w\w)", w) and w not in named.group(1).split() for w in run.split()) else ""
 
 
 # the limit key of each line a card may drop whole (a limit of 0) rather than cut to a stub
@@ -307,8 +343,11 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     # to a stub, "When: Running `ansible-playbook -i inventorie…", tells nothing); then the other lines give way,
     # then the cause and fix (to whole sentences), then both further; the change last of all (a card cut to its
     # budget must still show what to do)
-    command = re.search(r"`(?:\S*/)?([^`\s/]+)", str(note.get("trigger") or ""))  # `./gradlew …` titled `gradlew …`
+    # (`./gradlew …` titled `gradlew …`; `DATABASE_URL=… uv run …` titled `uv run …`)
+    command = re.search(r"`(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?([^`\s/]+)", str(note.get("trigger") or ""))
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
+    if said and _cut_run(note):  # (the command as run, when the title cut its flags, is short: it stays)
+        said.remove("trigger")
     phases = iter([([key], 0) for key in said] + [
         (others, 70), (["summary"], 100), (others, 40), (["change"], 70), (["summary"], 60), (["change"], 40)])
     keys, floor = next(phases)

@@ -529,3 +529,51 @@ def test_a_long_session_keeps_learning_at_later_stops(git_project, store, monkey
             assert store.stats()["notes"] == 2  # at most two new lessons at one Stop
     session.stop("Fixed the vet warning in server.go too.")
     assert store.stats()["notes"] == 4  # the third waited for this Stop, not forever
+
+
+def test_a_fenced_block_after_an_unfinished_sentence_is_what_the_sentence_introduces():
+    said = stated("Fix: in `prisma/schema.prisma` the generator now has\n\n```\n"
+                  "binaryTargets = [\"native\", \"linux-musl-openssl-3.0.x\"]\n```\n\nand after `npx prisma generate` "
+                  "both engines are there.\n\nIt passes now.\n\n```\nnpm test\n```")
+    assert said["all"][0] == ("Fix: in `prisma/schema.prisma` the generator now has: "
+                              "`binaryTargets = [\"native\", \"linux-musl-openssl-3.0.x\"]`")
+    assert "`npm test`" in said["all"]  # (after a finished sentence, a block stands alone)
+
+
+def test_a_cue_word_inside_a_quoted_message_is_not_the_agents_account():
+    said = stated("(The earlier \"Can't reach database server\" was only the db container starting up.) "
+                  "Rebuilding the image with `--no-cache` didn't change anything, because the mount hides it.")
+    assert said["cause"] == []
+    assert said["did_not_help"] == ["Rebuilding the image with `--no-cache` didn't change anything."]
+
+
+def test_a_look_with_a_quoted_alternation_is_no_change():
+    from lorebook.steps import _is_change
+
+    def changes(command):
+        return _is_change({"outcome": "ok", "tool": "Bash", "target": command})
+
+    assert not changes("grep -rn 'prisma generate\\|postinstall' package.json Dockerfile.test")
+    assert changes('echo "$TOKEN" | helm registry login ghcr.io -u me --password-stdin')
+
+
+def test_a_flags_value_is_not_named_again_as_a_flag_of_its_own():
+    assert invocation_change("docker build -t ingest:dev .",
+                             "docker build --build-arg VERSION=$(git describe --tags) -t ingest:dev .") == \
+        ["pass `--build-arg VERSION=$(git describe --tags)`"]
+
+
+def test_a_comment_reworded_beside_a_change_in_the_code_is_not_the_change():
+    from lorebook.edits import _diff_text, _short_diff
+
+    hunk = {"old": "{{/*\nSelector labels\n*/}}\n{{- define \"api.selectorLabels\" -}}\napp.kubernetes.io/name: x\n"
+                   "app.kubernetes.io/version: v\n{{- end }}",
+            "new": "{{/*\nSelector labels (never change these: spec.selector is immutable)\n*/}}\n"
+                   "{{- define \"api.selectorLabels\" -}}\napp.kubernetes.io/name: x\n{{- end }}\n"
+                   "app.kubernetes.io/version: v"}
+    assert "never change" not in _short_diff(hunk)
+    hunk = {"old": "", "new": '"""Add users.last_login_at.\n\nRevises: b83f6d2e41a9\n"""\nrevision = "9c1e"\n'}
+    assert _diff_text("m.py", hunk).splitlines()[1:] == ['+revision = "9c1e"', '+"""Add users.last_login_at.',
+                                                          "+Revises: b83f6d2e41a9", '+"""']
+    assert _diff_text("c.c", {"old": "", "new": "int x = 1;  /* the default */\nint y;"}).splitlines()[1] == \
+        "+int x = 1; /* the default */"  # (code beside a comment is code)

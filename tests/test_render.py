@@ -356,3 +356,51 @@ def test_a_card_keeps_the_changed_line_that_holds_code_the_account_quotes():
     text = _change_text(change, compact=True, limit=120, quoted=("org.gradle.java.home",))
     assert "org.gradle.java.home=" in text
     assert "org.gradle.java.home=" not in _change_text(change, compact=True, limit=120)
+
+
+def test_of_two_quoted_lines_the_card_keeps_the_one_holding_more_of_the_quote():
+    from lorebook.render import _change_text
+
+    change = ("migrations/versions/9c1e_add_last_login.py:\n-Revises: a71d03e5c2b8\n+Revises: b83f6d2e41a9\n"
+              "migrations/versions/9c1e_add_last_login.py:\n-down_revision: Union[str, None] = \"a71d03e5c2b8\"\n"
+              "+down_revision: Union[str, None] = \"b83f6d2e41a9\"")
+    text = _change_text(change, compact=True, limit=100,
+                        quoted=("Revises:", 'down_revision: Union[str, None] = "b83f6d2e41a9"'))
+    assert '+down_revision: Union[str, None] = "b83f6d2e41a9"' in text and "Revises" not in text
+
+
+def test_a_changed_invocation_gives_way_to_the_diff_before_its_command_is_spelt_out_again():
+    from lorebook.render import _change_text
+
+    change = ("Dockerfile:\n+ARG VERSION=0.0.0\n+ENV SETUPTOOLS_SCM_PRETEND_VERSION=${VERSION}\n"
+              "Pass `--build-arg VERSION=$(git describe --tags)`: `docker build --build-arg VERSION=$(git describe "
+              "--tags) -t ingest:dev .`.")
+    text = _change_text(change, compact=True, limit=140)
+    assert text == ("Dockerfile: +ARG VERSION=0.0.0; +ENV SETUPTOOLS_SCM_PRETEND_VERSION=${VERSION}; "
+                    "Pass `--build-arg VERSION=$(git describe --tags)`.")
+    assert "-t ingest:dev" in _change_text(change, compact=True, limit=400)  # with room, the command as run
+
+
+def test_a_card_shows_one_attempt_and_counts_the_others():
+    attempts = [{"quote": f"tried `docker compose -f docker-compose.test.yml run --rm test{n}`: still failed",
+                 "source": "an attempt in this session"} for n in range(3)]
+    note = dict(SECOND_TRY, evidence=SECOND_TRY["evidence"][:1] + attempts)
+    card = full_note(note)
+    assert card.count("Did not help:") == 1 and "(and 2 more attempts)" in card
+    assert note_for_reading(note).count("Did not help:") == 3  # a person reading the note sees them all
+
+
+def test_a_card_shows_the_command_as_run_when_the_title_dropped_its_flags():
+    note = dict(SECOND_TRY, title="`dotnet build …` fails with OutboxOptions.cs(7,19): error CS8618: Non-nullable… — "
+                                  "`public required string ConnectionName { get; init; }`",
+                trigger="Running `dotnet build --no-restore -c Release -warnaserror` in this project (it failed with "
+                        "/home/dev/src/OutboxOptions.cs(7,19): error CS8618)",
+                summary="Made the property required; it is only ever bound from configuration.",
+                change="src/OutboxOptions.cs:\n+public required string ConnectionName { get; init; }",
+                evidence=SECOND_TRY["evidence"][:1])
+    assert "When: `dotnet build --no-restore -c Release -warnaserror`" in full_note(note)
+    # (a title that keeps every flag, or drops only a one-letter one, says it already)
+    for title, trigger in [("`dotnet build -warnaserror` fails with error CS8618", "`dotnet build -warnaserror`"),
+                           ("`docker build ingest:dev .` fails with ERROR", "`docker build -t ingest:dev .`")]:
+        card = full_note(dict(note, title=title, trigger=f"Running {trigger} in this project (it failed)"))
+        assert "When:" not in card
