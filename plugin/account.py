@@ -193,9 +193,21 @@ def _sentences(text: str) -> list[str]:
             tail = part[helpless.end() + split.end():]
             out += [head, tail[:1].upper() + tail[1:] if re.match(r"[a-z]+\b(?![_.(])", tail) else tail]
             continue
+        # "I set `asyncio_mode = "auto"` (and added `--strict-markers` while I was there)", "I added `dependsOn`, and
+        # included `.next/**` in the outputs while I was there": the aside is by the by, the rest is the account
+        aside = re.search(r"\s*\(((?:[^()]|\([^()]*\))*)\)", part) or re.search(r"(?:,\s+and|;)\s+(.*)$", part)
+        # (not a clause that only says so of the rest: "I set colors="true"; that's cosmetic")
+        if aside and _INCIDENTAL.search(aside.group(1)) and not _INCIDENTAL.search(part[:aside.start()] +
+                                                                                part[aside.end():]) \
+                and not re.match(r"(?i)(?:and\s+)?(?:that|it|this|which|these|those|both|the (?:change|edit))\b",
+                                 aside.group(1).strip()):
+            rest = re.sub(r"^(?:and|also)\s+", "", aside.group(1).strip()).rstrip(".")
+            out += [(part[:aside.start()] + part[aside.end():]).rstrip(" .") + ".", rest[:1].upper() + rest[1:] + "."]
+            continue
         colon = part.find(": ")
+        # "The build error was unrelated to that: X lacked Y" (not a label: "Unrelated: `npm run typecheck` fails")
         if colon > 0 and _INCIDENTAL.search(part[:colon]) and not _INCIDENTAL.search(part[colon + 2:]) \
-                and len(part[colon + 2:].split()) >= 6:  # "The build error was unrelated to that: X lacked Y"
+                and len(part[colon + 2:].split()) >= 6 and len(part[:colon].split()) >= 3:
             out += [part[:colon] + ".", part[colon + 2:]]
             continue
         out.append(part)

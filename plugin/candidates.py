@@ -248,10 +248,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
     # (nor the check's target run whole: ``go test ./internal/http/...`` after ``… -run TestUsers`` failed)
     # (a CI run read green has no steps before it here: ``sleep 20; gh run watch …`` waits for the run)
+    # (nor a step already taken before it failed: ``rm -rf packages/*/dist`` after ``rm -rf packages/*/dist apps/*/.next``)
+    ran_before = [set(parse_command(segment)["argv"]) for target in chain.get("_ran_before") or ()
+                  for segment in parse_command(target)["segments"]]
     prep = [] if resolved_by.get("ci") else [
         p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check
         and not (command_family(p) == command_family(last_failure["target"])
-                 and _same_target(last_failure["target"], p))]
+                 and _same_target(last_failure["target"], p))
+        and not any(set(parse_command(p)["argv"]) <= argv for argv in ran_before)]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
         if _is_weakening(path, hunks, error) or (
@@ -299,8 +303,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (named short: the title has it whole, and the room on a card is the step's)
         before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
+    aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
     for path, hunks in fix_hunks.items():
-        steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0])} in {path}",
+        steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0], aside_code)} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
@@ -758,6 +763,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             continue
         chain["_after"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"] and o["tool"] == "Bash"
                            and o["outcome"] == "ok"]
+        chain["_ran_before"] = [o["target"] for o in observations if o["id"] < chain["failure"]["id"]
+                                and o["tool"] == "Bash" and o["outcome"] == "ok"]
         candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
             notes.append(chain.get("_skip") or "no_lesson_stated")

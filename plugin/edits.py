@@ -10,7 +10,7 @@ import os
 import re
 from collections import Counter
 
-from .account import _STOP, _plain_words, _tokens
+from .account import _STOP, _code_spans, _plain_words, _tokens
 from .commands import _TEST_PATH, command_job
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -159,8 +159,9 @@ def _replaced(a: str, b: str) -> tuple[str, str]:
     return _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
 
 
-def _short_diff(hunk: dict) -> str:
-    """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line."""
+def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
+    """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line; never a
+    line holding code the account calls by the by (``aside``) when another line was added."""
     # (a line only realigned, ``url      = env(…)`` → ``url       = env(…)``, is no change)
     old = [" ".join(l.split()) for l in hunk["old"].splitlines() if l.strip()]
     new = [" ".join(l.split()) for l in hunk["new"].splitlines() if l.strip()]
@@ -177,6 +178,9 @@ def _short_diff(hunk: dict) -> str:
     # ``A.forFeature([Order]),``)
     added = [l for l in new if l not in old and l.rstrip(",;") not in punct
              and not (len(l) >= 12 and any(l.rstrip(",;") in r for r in removed))]
+    fixing = [l for l in added if not any(span in l for span in aside)]
+    if fixing and len(fixing) < len(added):  # ("… and included `.next/**` in the outputs while I was there")
+        return f"add `{one_line(next((l for l in fixing if not scaffolding(l)), fixing[0]), 70)}`"
     if len(removed) == 1 and len(added) == 1:
         a, b = removed[0], added[0]
         if len(a) + len(b) <= 60:
@@ -437,12 +441,16 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                         for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
         # (a document is named by its name, ``jobs.md``: its stem in a path, ``spec/jobs``, names something else)
         doc_named = any(os.path.basename(p) in error or p in error for p in paths)
+        # (an edit that holds the fix the account quotes beside the aside it calls incidental, ``asyncio_mode =
+        # "auto"`` beside "added `--strict-markers` while I was there", is the fix)
+        quoted_fix = any(span in _changed_text(edit) for span in _code_spans(context)
+                         if len(span) >= 6 and not any(span in sentence for sentence in incidental))
         if all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or \
-                any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
-                    r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or \
-                any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental):
+                not quoted_fix and (any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
+                    r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or
+                    any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental)):
             unrelated.extend(paths)
             continue
         kept.append(edit)

@@ -101,8 +101,9 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     A card (``compact``) keeps a diff's added lines only (the state to reach; of a file that only lost lines, those
     it lost) and names each file once. Within ``limit`` it gives way in this order: long paths to their ends; lines a
     second file repeats from the first; imports, lines that only open a block, comments and lines that only moved a
-    bracket; the command a changed invocation spells out after what changed; then, from the longest file's part, the line sharing fewest words with ``telling`` (what the problem
-    says), the last first, and a line that holds code the account quotes (``quoted``) only after every other. So
+    bracket; the command a changed invocation or a step spells out again; then, from the longest file's part, the
+    line sharing fewest words with ``telling`` (what the problem says), the last first, and a line that holds code
+    the account quotes (``quoted``) only after every other. So
     each file's first changed line shows before any file's second, ``readOnlyRootFilesystem: true`` before
     ``runAsUser: 10001`` when the error asks for a read-only root filesystem, and the ``org.gradle.java.home=…`` the
     account names before the ``org.gradle.java.installations.paths=…`` above it."""
@@ -198,12 +199,14 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
 
 def _drop_spelt_out(parts: dict[str, list[str]]) -> bool:
     """The command a changed invocation spells out after what changed ("Pass `--build-arg V=…`: `docker build
-    --build-arg V=… -t x .`."): what changed says it."""
+    --build-arg V=… -t x .`."), or a step names again after it ("Run `npm install x` before `npm run build`."): the
+    title names it."""
     for body in parts.values():
         for i, line in enumerate(body):
             said = re.match(r"^([^+-].*`.*?): `[^`]+`\.?$", line)
-            if said:
-                body[i] = said.group(1) + "."
+            before = re.match(r"^(Run `[^`]+`) before `[^`]+`\.$", line)
+            if said or before:
+                body[i] = said.group(1) + "." if said else before.group(1) + " first."
                 return True
     return False
 

@@ -388,9 +388,11 @@ def _ci_again(failure: dict, later: dict, events: list[dict]) -> str | None:
     if not failure.get("ci") or not reads:
         return None
     if later["outcome"] == "ok":
-        # (``gh run list … --limit 1``: its first row is the newest run, ``completed	success	…``)
-        first = next((line for line in (later.get("body") or "").splitlines() if line.strip()), "")
-        green = reads[0] != "gh run list" or re.search(r"\bsuccess\b", first)
+        # (``gh run list … --limit 1``: its first row is the newest run, ``completed	success	…``, or in a terminal,
+        # under the ``STATUS  TITLE …`` header, ``✓       ci: install pnpm …``)
+        first = next((line for line in (later.get("body") or "").splitlines()
+                      if line.strip() and not re.match(r"STATUS\s+TITLE\b", line)), "")
+        green = reads[0] != "gh run list" or re.search(r"\bsuccess\b|^\s*✓", first)
         # (before any edit, another look at the same or an older run: ``gh run view 118 --log | grep postgres``)
         return "passed" if green and any(e["tool"] in EDIT_TOOLS for e in events) else "look"
     again = (later.get("error_text") or "") + "\n" + (later.get("body") or "")

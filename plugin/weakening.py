@@ -305,10 +305,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if not _TEST_PATH.search(path):
         # a test runner's settings told to leave the failing test out (``default-filter = "not
         # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)
-        failing = {w for line in failure_text.splitlines() if re.search(r"FAIL|✗|✘", line)
-                   for w in re.findall(r"\w{8,}", line) if "_" in w or not w.isalpha()}
-        return "the failing test was filtered out in the test settings" if failing and any(
-            _EXCLUDING.search(l) and set(re.findall(r"\w{8,}", l)) & failing for l in added_lines) else None
+        failed_lines = [line for line in failure_text.splitlines() if re.search(r"FAIL|✗|✘|×|\b[1-9]\d* failed\b", line)]
+        failing = {w for line in failed_lines for w in re.findall(r"\w{8,}", line) if "_" in w or not w.isalpha()}
+        # (or the failing test's file: ``exclude: [...configDefaults.exclude, 'src/format/currency.test.ts']`` after
+        # ``❯ src/format/currency.test.ts (9 tests | 1 failed)``)
+        files = {f for line in failed_lines for f in re.findall(r"[\w./-]+", line) if _TEST_PATH.search(f) and "/" in f}
+        return "the failing test was filtered out in the test settings" if (failing or files) and any(
+            _EXCLUDING.search(l) and (set(re.findall(r"\w{8,}", l)) & failing or any(f in l for f in files))
+            for l in added_lines) else None
     if re.search(r"(?:fixture|golden|snapshot|expected)", path, re.I):
         # a test's recorded data re-baselined to what the failing code returned (``"expected": 0.270276`` →
         # ``0.311446`` after ``ACTUAL: array(0.311446)``)

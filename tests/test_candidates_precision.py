@@ -3347,3 +3347,55 @@ def test_a_flag_after_execute_is_no_inline_code():
     run = "jupyter nbconvert --to notebook --execute {}notebooks/report.ipynb --output out.ipynb"
     assert _same_target(run.format(""), run.format("--ExecutePreprocessor.kernel_name=python3 "))
     assert not _same_target("psql -c 'SHOW wal_level'", "psql -c 'SELECT 1'")
+
+
+def test_an_aside_inside_the_fix_sentence_leaves_the_fix_and_the_title_to_the_rest(git_project, store):
+    session = (Session("turbo", git_project)
+               .ok("rm -rf packages/*/dist apps/*/.next && echo cleaned", "cleaned")
+               .fail("pnpm turbo run build --force", "Exit code 1\n@acme/ui:build: src/theme.ts(1,30): error TS2307: "
+                                                     "Cannot find module '@acme/tokens'")
+               .edit("turbo.json", '"build": {\n  "outputs": ["dist/**"]\n}',
+                     '"build": {\n  "outputs": ["dist/**", ".next/**"],\n  "dependsOn": ["^build"]\n}')
+               .ok("rm -rf packages/*/dist && pnpm turbo run build --force", "Tasks: 4 successful, 4 total")
+               .stop("The `build` task had no `dependsOn`, so ui built before tokens. I added `\"dependsOn\": "
+                     "[\"^build\"]`, and included `.next/**` in the outputs while I was there."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"dependsOn": ["^build"]' in candidate["title"] and ".next" not in candidate["title"]
+    assert "rm -rf" not in candidate["change"]  # (the clean-up was in place before it failed: no step of the fix)
+
+
+def test_a_label_that_calls_what_follows_unrelated_keeps_it_out_of_the_account():
+    said = stated("Replaced `jsonwebtoken` with `jwt-decode`. Unrelated: `npm run typecheck` in the dashboard already "
+                  "fails on an unused arg in `Chart.stories.tsx`, because nobody ran it.")
+    # (whole, the sentence stays by the by: the candidates leave it out; cut at its colon, it read as the cause)
+    assert [s for s in said["all"] if "typecheck" in s] == [
+        "Unrelated: `npm run typecheck` in the dashboard already fails on an unused arg in `Chart.stories.tsx`, "
+        "because nobody ran it."]
+
+
+def test_a_failing_test_file_excluded_in_the_runner_settings_is_weakened(git_project, store):
+    session = (Session("exclude", git_project)
+               .fail("pnpm test", "Exit code 1\n ❯ src/format/currency.test.ts (9 tests | 1 failed) 11ms\n"
+                                  "   × formatCurrency > formats negative EUR amounts 4ms")
+               .edit("vitest.config.ts", "    include: ['src/**/*.test.ts'],",
+                     "    include: ['src/**/*.test.ts'],\n"
+                     "    exclude: [...configDefaults.exclude, 'src/format/currency.test.ts'],")
+               .ok("pnpm test", "Test Files  2 passed (2)")
+               .stop("`pnpm test` is green: I took that file out of the unit run in `vitest.config.ts`."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_ci_run_listed_green_under_its_header_has_passed(git_project, store):
+    session = (Session("ci-list", git_project)
+               .ok("gh run view 9981 --log-failed", "web\tSetup Node\t2024-07-16T09:12:41.44Z ##[error]Unable to "
+                                                   "locate executable file: pnpm.")
+               .edit(".github/workflows/ci.yml", "      - name: Setup Node",
+                     "      - uses: pnpm/action-setup@v4\n      - name: Setup Node")
+               .ok("git push -q && sleep 120 && gh run list --branch main --limit 1",
+                   "STATUS  TITLE              WORKFLOW  BRANCH  EVENT  ID    ELAPSED  AGE\n"
+                   "✓       ci: install pnpm   ci        main    push   9983  2m05s    now")
+               .stop("`actions/setup-node` with `cache: pnpm` needs pnpm on the PATH, so `pnpm/action-setup@v4` "
+                     "has to run before it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pnpm/action-setup@v4" in candidate["change"]
