@@ -185,6 +185,12 @@ def _sentences(text: str) -> list[str]:
         if stripped != part:  # "I added X" reads "Added X"; a sentence that starts with an identifier keeps its case
             part = stripped[:1].upper() + stripped[1:]
         helpless = _DID_NOT_HELP.search(part)
+        # "Init has to be run as `terraform init -backend-config=…` — `-reconfigure` alone doesn't help": the way,
+        # then what did not help, two statements
+        dash = re.search(r"\s+[—–]\s+|;\s+", part[:helpless.start()]) if helpless else None
+        if dash and len(part[:dash.start()].split()) >= 4:
+            out += [part[:dash.start()].rstrip(" .") + ".", part[dash.end():]]
+            continue
         if helpless:  # "X made no difference, so I put Y back": the revert is the session's story, not the lesson
             part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$", r"\1.", part[helpless.end():])
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", part[helpless.end():]) if helpless else None
@@ -242,7 +248,7 @@ def _code_spans(text: str) -> list[str]:
 def _prose(sentence: str) -> str:
     """A sentence without its quoted code and the messages it quotes: a cue word inside `uv run uvicorn …` or
     "Can't reach database server" is not the agent's account."""
-    return re.sub(r"`[^`]*`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”", " ", sentence)
+    return " ".join(re.sub(r"`[^`]*`|\"[^\"]*\s[^\"]*\"|“[^”]*\s[^”]*”", " ", sentence).split())
 
 
 # what the agent could not check ("I couldn't build it here (no aarch64 builder)"): a limit of the session, no cause

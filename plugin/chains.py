@@ -295,9 +295,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     sentences = _sentences(account)
     # (or its program alone: "bare `npx prisma` only reads `.env`")
     program = [_program_name(before["argv"][0])] if before["argv"] else []
+    # (or the task it ran, alone: "`test` also runs the Testcontainers ITs" for ``./gradlew :billing:test``)
+    task = before["argv"][1].rsplit(":", 1)[-1] if len(before["argv"]) > 1 and ":" in before["argv"][1] else None
     if not family or not any(_names_run(before["argv"], s) or any(
-            [_program_name(w) for w in parse_command(span)["argv"]] == program for span in _code_spans(s))
-            for s in sentences):
+            [_program_name(w) for w in parse_command(span)["argv"]] == program or span == task
+            for span in _code_spans(s)) for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     failed_said = any(_names_run(before["argv"], s) and re.search(
@@ -362,6 +364,7 @@ _RUNNING = LazyRegex(r"(?i)\b(?:is |are )?running\b|\bactive \(running\)|\bonlin
 
 # (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
 _STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon)$")
+_IMPORT_CHECK = LazyRegex(r"^(?:python[\d.]*|node|ruby|php)\s+-[cer]\s+['\"]?\s*(?:import|from|require)\b")
 
 
 def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
@@ -373,12 +376,15 @@ def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
     argv = before["argv"]
     words = [w for i, w in enumerate(argv[1:], start=1) if not w.startswith("-") and argv[i - 1] not in _VALUE_OPTIONS]
     words = words[1:] if words[:1] in (["run"], ["task"]) else words  # ``npm run start``, ``deno task dev``
-    if not words or not _STARTS.match(words[0]) or any(
+    # (or an import tried inline, ``python -c 'import app.main'``, that only loads what the tests load too)
+    importing = bool(_IMPORT_CHECK.match(before["check"]))
+    if not (importing or words and _STARTS.match(words[0])) or any(
             command_family(o.get("target") or "") == before["family"] for o in later if o["tool"] == "Bash"):
         return None
     text = failure.get("error_text") or ""
     named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}
     named |= {m.group(0) for t in named if (m := re.match(r"@[\w.-]+/[\w.-]+", t))}  # a path into a scoped package
+    named |= {t.replace("-", "_") for t in named}  # (the package ``pydantic-settings`` is imported as ``pydantic_settings``)
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
                    and any(t in line for line in _added_lines(o) for t in named)), None)
     if edited is None:
@@ -568,6 +574,12 @@ def _same_error(a: dict, b: dict) -> bool:
     """Whether two failures report the same error: the same signature, and, when the signature says no more than
     the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
     if a.get("error_signature") != b.get("error_signature"):
+        # the same tests failing the same way, whatever part of the report each excerpt shows (pytest's
+        # ``..........EEEE.....F  [100%]`` both times)
+        progress = [re.findall(r"(?m)^[.EFsxX]*[EF][.EFsxX]*\s+\[\s*\d+%\]\s*$", f.get("error_text") or "")
+                    for f in (a, b)]
+        if progress[0] and progress[0] == progress[1]:
+            return True
         # the same named error seen through another window (``… | grep -A2 Failure/Error`` shows the
         # ``RedisClient::CannotConnectError`` the full log ended on)
         named = [set(re.findall(r"\b(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)\b", f.get("error_text") or ""))

@@ -102,7 +102,10 @@ def _segments(command: str) -> list[str]:
             parts.append("")
         else:
             parts[-1] += token
-    return [restore(p.strip()) for p in parts if p.strip()]
+    # (a subshell's brackets group the steps, they are no part of them: ``(timeout 8 npm run worker; echo $?)``)
+    parts = [re.sub(r"^\(\s*(?=[^()]*$)|(?<=[^()])\s*\)$", "", p.strip()) if p.strip().count("(") != p.strip().count(")")
+             else p.strip() for p in parts]
+    return [restore(p) for p in parts if p]
 
 
 def _and_steps(command: str) -> list[str]:
@@ -245,6 +248,9 @@ def _interpreter_code(words: list[str]) -> str | None:
     return None
 
 
+_SCRIPT = LazyRegex(r"\.(?:py|sh|bash|rb|js|mjs|cjs|ts|pl|php|R|jl|lua|ps1|exs)$")
+
+
 def _family(words: list[str]) -> str:
     words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     if not words:
@@ -256,7 +262,9 @@ def _family(words: list[str]) -> str:
         return f"{program} -e {call.group(0) if call else code[:40]}"
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno|julia|Rscript|lua(?:jit)?|elixir|raku|pwsh|tsx|"
                     r"ts-node", program) and len(words) > 1:  # the script it runs (``pwsh -NoProfile -File x.ps1``)
-        return next((w for w in words[1:] if not w.startswith("-")), words[1])
+        return re.sub(r"^\./", "", next((w for w in words[1:] if not w.startswith("-")), words[1]))
+    if "/" in words[0] and _SCRIPT.search(words[0]):  # (run as itself: ``uv run scripts/seed.py`` is ``python
+        return re.sub(r"^\./", "", words[0])         # scripts/seed.py``)
     rest, skip = [], False
     for w in words[1:]:
         if skip:
@@ -358,9 +366,11 @@ def command_job(command: str) -> str | None:
         # (a test call, ``devtools::test()``, ``Pkg.test()``: not a library it loads, ``require "rack/test"``)
         return "test" if re.search(r"(?i)(?:^|[\W_])test\w*\s*\(|\b(?:unit|py)test\b", code) else None
     job = _SUBCOMMAND_JOBS.get(words[0])
-    if job is None and re.fullmatch(r"[a-z][a-zA-Z]*(?:build|test|Build|Tests?)", words[0]):
-        # ``cargo zigbuild``, ``cargo nextest``, gradle's ``integrationTest``
-        return "build" if words[0].lower().endswith("build") else "test"
+    if job is None and (re.fullmatch(r"[a-z][a-zA-Z]*(?:build|test|Build|Tests?)", words[0]) or task != words[0]
+                        and "/" not in words[0] and re.fullmatch(r"[a-z][a-zA-Z]*(?:Build|Tests?)", task)):
+        # ``cargo zigbuild``, ``cargo nextest``, gradle's ``integrationTest`` and ``:billing:unitTest`` (not an
+        # image's tag, ``acme/web:latest``)
+        return "build" if task.lower().endswith("build") else "test"
     # a task named for its job: ``test-host``, ``unit_test``, ``build-docker``
     named = re.fullmatch(r"(test|build|lint)s?[-_][\w-]+|[\w-]+[-_](test|build|lint)s?", words[0])
     if job is None and named:
@@ -407,7 +417,11 @@ def _targets(command: str) -> list[str]:
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
         skip = 2
-    return [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
+    targets = [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
+    if parsed["family"] in ("docker run", "podman run"):  # (the image by its name: the fix is often a new tag of it,
+        # ``acme/pg-backup:dev`` rebuilt for the ``acme/pg-backup:latest`` that failed)
+        targets = [re.sub(r"^([\w.-]+(?:/[\w.-]+)*):[\w][\w.-]*$", r"\1", t) for t in targets]
+    return targets
 
 
 _MAVEN_SELECTION = LazyRegex(r"(?:^|\s)-D(?:it\.)?test=([^\s'\"]+)")
@@ -451,9 +465,22 @@ def _inline_code(command: str) -> str | None:
     return None
 
 
+def _probed(command: str) -> set[str]:
+    """The addresses a request tool asks (``curl -fsS http://localhost:8080/api/v1/health``), the local host named
+    one way."""
+    argv = parse_command(command)["argv"]
+    if not argv or not re.fullmatch(r"curl|wget|http|https|xh|grpcurl|websocat", _program_name(argv[0])):
+        return set()
+    return {re.sub(r"^(\w+://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/]|$)", r"\1localhost", w)
+            for w in argv[1:] if re.match(r"^(?:\w+://)?(?:[\w.-]+|\[::1\]):\d+|^\w+://", w)}
+
+
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     a, b = _targets(failed), _targets(later)
+    urls = [_probed(c) for c in (failed, later)]
+    if urls[0] and urls[1] and urls[0] != urls[1]:
+        return False  # ``curl …:9000/api/v1/health`` asks the container, not the proxy at ``:8080`` that failed
     picked_a, picked_b = _picked_package(failed), _picked_package(later)
     if picked_a and picked_b and picked_a != picked_b and not picked_b.endswith("/" + picked_a):
         # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed (but ``--project api``
@@ -490,7 +517,9 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
                             r"-count=1|--?tb=\S+|"
                             # which tests run, not how: a wider or narrower selection is no fix
                             r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"
-                            r"--output-on-failure|--show-output|--nocapture|--no-capture|--version|-V|--help)$")
+                            r"--output-on-failure|--show-output|--nocapture|--no-capture|--version|-V|--help|"
+                            # where a result is saved, not how it is made: ``terraform plan -out=tfplan``
+                            r"-out=\S+)$")
 
 
 # ``timeout -s INT 15 `` before a command: its options and its duration
@@ -556,6 +585,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         place = re.match(r"^(?:-chdir|--cwd|--dir|--directory|-C)[=\s](\S+)$", value) if kind == "flag" else None
         if place and before["cwd"] and place.group(1).strip("/") == before["cwd"].strip("/"):
             continue
+        if kind == "path" and value in before["argv"]:
+            continue  # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``)
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
             if any(p.startswith("pass `") and p.endswith(f" {value}`") for p in out):

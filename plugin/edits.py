@@ -177,7 +177,7 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
     # (nor one that was part of a removed line, now on its own: ``imports: [A.forFeature([Order])],`` →
     # ``A.forFeature([Order]),``)
     added = [l for l in new if l not in old and l.rstrip(",;") not in punct
-             and not (len(l) >= 12 and any(l.rstrip(",;") in r for r in removed))]
+             and not (len(l) >= 12 and any(l.rstrip(",;") in r and len(r) - len(l.rstrip(",;")) > 3 for r in removed))]
     fixing = [l for l in added if not any(span in l for span in aside)]
     if fixing and len(fixing) < len(added):  # ("… and included `.next/**` in the outputs while I was there")
         return f"add `{one_line(next((l for l in fixing if not scaffolding(l)), fixing[0]), 70)}`"

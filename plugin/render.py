@@ -116,8 +116,9 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     removed = {_bare(line) for line in lines if re.match(r"-(?!-)", line)}
     # (or that was part of a removed line, now on a line of its own: ``imports: [A.forFeature([Order])],`` →
     # ``A.forFeature([Order]),``)
+    # (not a line that only lost a character or two: ``proxy_pass http://api_upstream/;`` → ``…api_upstream;``)
     reshaped = {line for line in lines if re.match(r"\+(?!\+)", line) and (_bare(line) in removed or len(
-        _bare(line)) >= 12 and any(_bare(line) in r for r in removed))}
+        _bare(line)) >= 12 and any(_bare(line) in r and len(r) - len(_bare(line)) > 3 for r in removed))}
     parts: dict[str, list[str]] = {}  # file header (or "") -> its lines, in order of first appearance
     header = ""
     for line in lines:
@@ -250,8 +251,9 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     lines.append(("Cause and fix", inert(_whole_sentences(note.get("summary"), limits["summary"]), limits["summary"])))
     run = _cut_run(note)
     if compact and run is not None:  # (the title names the command but cut its flags: `dotnet build …`)
-        if run and len(run) + 2 <= limits["trigger"]:
-            lines.append(("When", inert(f"`{run}`", limits["trigger"])))
+        # (shown once: not when the change names it already, "Run `mvn verify …`, not `mvn -q test …`")
+        if run and len(run) + 8 <= limits["trigger"] and f"`{run}`" not in str(note.get("change") or ""):
+            lines.append(("When", inert(f"`{run}` fails", limits["trigger"])))
     elif not compact or not _said_already(lesson_problem(note.get("trigger")), note.get("title")):
         lines.append(("When", inert(note.get("trigger"), limits["trigger"])))
     # what the problem says (its title, trigger and error): the change's lines that answer it show first
@@ -302,7 +304,13 @@ def _cut_run(note: dict) -> str | None:
     if not match or not named or match.group(1).split()[0].rsplit("/", 1)[-1] != named.group(1).split()[0]:
         return None
     run = " ".join(match.group(1).split())
-    return run if any(re.match(r"-(?:-|\w\w)", w) and w not in named.group(1).split() for w in run.split()) else ""
+    # (a flag of its own, not one that only says how much it prints: ``--tail 12``, ``--no-color``)
+    return run if any(re.match(r"-(?:-|\w\w)", w) and not _OUTPUT_FLAG.match(w) and w not in named.group(1).split()
+                      for w in run.split()) else ""
+
+
+_OUTPUT_FLAG = re.compile(r"--?(?:tail|since|until|follow|lines|limit|quiet|verbose|(?:no-)?colou?r|tb|format|output|"
+                          r"json|pretty|progress|silent|no-header|summary)\b")
 
 
 # the limit key of each line a card may drop whole (a limit of 0) rather than cut to a stub

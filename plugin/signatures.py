@@ -32,6 +32,7 @@ _ERROR_RULES = (
     (5, r"^e: (?:file://)?\S+:\d+:\d+ "),  # kotlinc: "e: file:///…/RoutesTest.kt:5:24 Unresolved reference: x"
     (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
+    (5, r"^[\w.+-]+: (?:error|fatal|ERROR|FATAL)\s*:"),  # a program's own: "pg_dump: error: aborting because of …"
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?error\b"),
     # MSBuild's: "src/Api/Api.csproj : error NU1008: …", "Program.cs(12,5): error CS0103: …"
     (5, r"^\S+(?:\(\d+(?:,\d+)*\))?\s*:\s*(?:fatal )?error [A-Z]+\d+:"),

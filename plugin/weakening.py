@@ -249,7 +249,32 @@ def _narrows_inputs(changes: dict[str, list[dict]]) -> bool:
     counterexample that broke the code): the code was not fixed, the test stopped looking there."""
     added = [line for hunks in changes.values() for h in hunks for line in h["new"].splitlines()
              if line.strip() and line not in h["old"].splitlines()]
-    return tests_only(changes) and bool(added) and all(_ASSUMPTION.match(line) for line in added)
+    return tests_only(changes) and bool(added) and all(_ASSUMPTION.match(line) for line in added) \
+        or _narrows_strategy(changes)
+
+
+# a property test's strategy over every value of a type (``rate in any::<u32>()``, ``st.integers()``,
+# ``fc.integer()``)
+_ANY_VALUE = LazyRegex(r"\bany::<[\w:]+>\(\)|\bst\.(?:integers|floats|text|binary|lists)\(\s*\)|"
+                       r"\bfc\.(?:integer|nat|float|double|string)\(\s*\)")
+
+
+def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change only narrows the values a property test draws (``rate in any::<u32>()`` → ``rate in
+    1u32..=10_000``), wherever the test lives (Rust keeps it beside the code): the counterexample is no longer drawn,
+    nothing was fixed."""
+    pairs = []
+    for hunks in changes.values():
+        for h in hunks:
+            old, new = h["old"].splitlines(), h["new"].splitlines()
+            removed = [l for l in old if l.strip() and l not in new]
+            added = [l for l in new if l.strip() and l not in old]
+            if len(removed) != len(added):
+                return False
+            pairs += zip(removed, added)
+    return bool(pairs) and all(
+        _ANY_VALUE.search(a) and len(_ANY_VALUE.findall(b)) < len(_ANY_VALUE.findall(a))
+        and a.split("(", 1)[0] == b.split("(", 1)[0] for a, b in pairs)
 
 
 def _waits_longer(changes: dict[str, list[dict]]) -> bool:

@@ -5,7 +5,7 @@ from hookutil import PlayedSession
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import find_chains
-from lorebook.commands import command_job, invocation_change, parse_command
+from lorebook.commands import command_family, command_job, invocation_change, parse_command
 from lorebook.edits import net_changes
 from lorebook.writeback import write_back
 
@@ -577,3 +577,47 @@ def test_a_comment_reworded_beside_a_change_in_the_code_is_not_the_change():
                                                           "+Revises: b83f6d2e41a9", '+"""']
     assert _diff_text("c.c", {"old": "", "new": "int x = 1;  /* the default */\nint y;"}).splitlines()[1] == \
         "+int x = 1; /* the default */"  # (code beside a comment is code)
+
+
+def test_a_subshells_brackets_are_no_part_of_its_steps():
+    parsed = parse_command('npx tsc --noEmit && (timeout 8 npm run worker:email; echo "exit=$?")')
+    assert parsed["segments"][:2] == ["npx tsc --noEmit", "timeout 8 npm run worker:email"]
+    assert parse_command("(cd web && npm test)")["cwd"] == "web"
+
+
+def test_the_same_tests_failing_the_same_way_are_one_failure_whatever_the_excerpt_shows():
+    setup = "..........EEEE.....F                                                     [100%]\n"
+    chains, _ = find_chains([
+        _bash(1, "uv run pytest -q", False, "ERROR at setup of test_list", setup + "ERROR at setup of test_list"),
+        _edit(2, "/p/pyproject.toml", 'testpaths = ["tests"]', 'testpaths = ["tests"]\nasyncio_mode = "auto"'),
+        _bash(3, "uv run pytest -q", False, "RuntimeError: Task <n>", setup + "FAILED tests/a.py::b - RuntimeError"),
+        _edit(4, "/p/tests/conftest.py", "from app.db import engine", "engine = make_engine(poolclass=NullPool)"),
+        _bash(5, "uv run pytest -q")])
+    assert len(chains) == 1 and [a["id"] for a in chains[0]["attempts"]] == [2]
+
+
+def test_a_script_is_one_family_however_it_is_launched():
+    assert command_family("python scripts/seed.py --count 5") == command_family("uv run scripts/seed.py --count 5") \
+        == command_family("./scripts/seed.py") == "scripts/seed.py"
+    assert invocation_change("python scripts/seed.py", "uv run scripts/seed.py") == ["run it through `uv run`"]
+
+
+def test_a_request_to_another_address_is_not_the_request_that_failed():
+    from lorebook.commands import _same_target
+
+    proxy = "curl -fsS http://localhost:8080/api/v1/health"
+    assert not _same_target(proxy, "curl -fsS http://localhost:9000/api/v1/health")
+    assert _same_target(proxy, "curl -s http://127.0.0.1:8080/api/v1/health")
+
+
+def test_an_image_rebuilt_under_another_tag_is_the_image_that_failed():
+    from lorebook.commands import _same_target
+
+    assert _same_target("docker run --rm acme/pg-backup:latest /usr/local/bin/backup.sh --dry-run",
+                        "docker run --rm acme/pg-backup:dev /usr/local/bin/backup.sh --dry-run")
+    assert not _same_target("docker run --rm acme/pg-backup:latest backup.sh", "docker run --rm acme/web:dev backup.sh")
+
+
+def test_a_gradle_task_named_for_tests_does_the_test_job():
+    assert command_job("./gradlew :billing:unitTest") == "test"
+    assert invocation_change("cd infra && terraform plan", "cd infra && terraform plan -out=tfplan") == []

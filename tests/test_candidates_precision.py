@@ -3399,3 +3399,69 @@ def test_a_ci_run_listed_green_under_its_header_has_passed(git_project, store):
                      "has to run before it."))
     (candidate,), _ = _candidates(store, session)
     assert "pnpm/action-setup@v4" in candidate["change"]
+
+
+def test_an_import_tried_inline_and_never_again_is_checked_by_the_tests_unverified(git_project, store):
+    session = (Session("import", git_project)
+               .fail("uv run python -c 'import app.main'", "Exit code 1\nTraceback (most recent call last):\n"
+                                                            '  File "/home/dev/svc/app/config.py", line 1, in <module>\n'
+                                                            "pydantic.errors.PydanticImportError: "
+                                                            "`BaseSettings` has been moved to the `pydantic-settings` "
+                                                            "package.")
+               .ok("uv add pydantic-settings", "+ pydantic-settings==2.2.1")
+               .edit("app/config.py", "from pydantic import BaseSettings", "from pydantic_settings import BaseSettings")
+               .ok("uv run pytest -q", "24 passed in 1.88s")
+               .stop("Pydantic 2 moved `BaseSettings` into its own package: added `pydantic-settings` and changed the "
+                     "import to `from pydantic_settings import BaseSettings`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "from pydantic_settings import BaseSettings" in candidate["change"]
+    assert "not rerun" in " ".join(candidate["validation"]["not_performed"])
+
+
+def test_the_task_a_convention_replaces_named_alone_is_the_failing_run(git_project, store):
+    session = (Session("unit", git_project)
+               .fail("./gradlew :billing:test", "Exit code 1\nInvoiceRepositoryIT > initializationError FAILED\n"
+                                                "    java.lang.IllegalStateException at DockerClientProviderStrategy")
+               .ok("./gradlew :billing:unitTest", "BUILD SUCCESSFUL")
+               .stop("`test` also runs the Testcontainers ITs, which need Docker. The module has a `unitTest` task "
+                     "that excludes them — `./gradlew :billing:unitTest` passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./gradlew :billing:unitTest" in candidate["title"]
+
+
+def test_a_line_a_failed_attempt_added_and_left_in_place_is_no_part_of_the_change(git_project, store):
+    session = (Session("nginx", git_project)
+               .fail("curl -fsS http://localhost:8080/api/v1/health", "Exit code 22\ncurl: (22) The requested URL "
+                                                                    "returned error: 404")
+               .edit("deploy/api.conf", "location /api/ {\n    proxy_pass http://api_upstream/;",
+                     "location /api/ {\n    proxy_set_header Host $host;\n    proxy_pass http://api_upstream/;")
+               .fail("curl -fsS http://localhost:8080/api/v1/health", "Exit code 22\ncurl: (22) The requested URL "
+                                                                    "returned error: 404")
+               .edit("deploy/api.conf", "    proxy_pass http://api_upstream/;", "    proxy_pass http://api_upstream;")
+               .ok("curl -fsS http://localhost:8080/api/v1/health", '{"status":"ok"}')
+               .stop("The trailing slash in `proxy_pass` replaced the matched `/api/` prefix. Without it, `proxy_pass "
+                     "http://api_upstream;` passes the path through. The Host header I added first made no "
+                     "difference."))
+    (candidate,), _ = _candidates(store, session)
+    assert "+proxy_pass http://api_upstream;" in candidate["change"]
+    assert "+proxy_set_header" not in candidate["change"]
+
+
+def test_a_property_tests_strategy_narrowed_to_a_range_is_weakened(git_project, store):
+    session = (Session("proptest", git_project)
+               .fail("cargo test -p quota", "Exit code 101\nthread 'bucket::tests::prop_tokens' panicked at "
+                                            "src/bucket.rs:41:9:\nattempt to multiply with overflow")
+               .edit("src/bucket.rs",
+                     "        fn prop_tokens(rate in any::<u32>(), elapsed_ms in any::<u32>()) {",
+                     "        fn prop_tokens(rate in 1u32..=10_000, elapsed_ms in 0u32..=60_000) {")
+               .ok("cargo test -p quota", "test result: ok. 9 passed")
+               .stop("Constrained the strategies to realistic ranges; `cargo test -p quota` is green."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_the_way_and_what_did_not_help_said_in_one_sentence_are_two_statements():
+    said = stated("Init has to be run as `terraform init -backend-config=../../backend/staging.hcl` from "
+                  "`infra/envs/staging` — `-reconfigure` alone doesn't help.")
+    assert said["did_not_help"] == ["`-reconfigure` alone doesn't help."]
+    assert said["all"][0].startswith("Init has to be run as")

@@ -398,9 +398,26 @@ def test_a_card_shows_the_command_as_run_when_the_title_dropped_its_flags():
                 summary="Made the property required; it is only ever bound from configuration.",
                 change="src/OutboxOptions.cs:\n+public required string ConnectionName { get; init; }",
                 evidence=SECOND_TRY["evidence"][:1])
-    assert "When: `dotnet build --no-restore -c Release -warnaserror`" in full_note(note)
+    assert "When: `dotnet build --no-restore -c Release -warnaserror` fails" in full_note(note)
     # (a title that keeps every flag, or drops only a one-letter one, says it already)
     for title, trigger in [("`dotnet build -warnaserror` fails with error CS8618", "`dotnet build -warnaserror`"),
                            ("`docker build ingest:dev .` fails with ERROR", "`docker build -t ingest:dev .`")]:
         card = full_note(dict(note, title=title, trigger=f"Running {trigger} in this project (it failed)"))
         assert "When:" not in card
+
+
+def test_a_programs_own_error_line_names_the_error():
+    text = ("[backup] dumping billing\npg_dump: error: aborting because of server version mismatch\n"
+            "[backup] pg_dump failed with status 1")
+    assert error_line(text) == "pg_dump: error: aborting because of server version mismatch"
+
+
+def test_the_command_as_run_is_not_shown_twice_nor_for_a_flag_that_only_says_how_much_it_prints():
+    note = dict(SECOND_TRY, title="`mvn test …` fails with No tests matching pattern — use `mvn verify` instead",
+                trigger="Running `mvn -q test -Dtest=OrderRepositoryIT` in this project (it failed)",
+                change="Run `mvn verify -Dit.test=OrderRepositoryIT` (this project's way to do it), not "
+                       "`mvn -q test -Dtest=OrderRepositoryIT`.", evidence=SECOND_TRY["evidence"][:1])
+    assert "When:" not in full_note(note)
+    note = dict(note, title="`docker compose logs` fails with ECONNREFUSED", change="Changed `.env`.",
+                trigger="Running `docker compose logs api --tail 12` in this project (it failed)")
+    assert "When:" not in full_note(note)
