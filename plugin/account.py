@@ -193,7 +193,9 @@ def _sentences(text: str) -> list[str]:
             continue
         if helpless:  # "X made no difference, so I put Y back": the revert is the session's story, not the lesson
             part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$", r"\1.", part[helpless.end():])
-        split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", part[helpless.end():]) if helpless else None
+        # (never inside quoted code: ``"type": "module"``)
+        masked = re.sub(r"`[^`]*`", lambda m: "_" * len(m.group(0)), part)
+        split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", masked[helpless.end():]) if helpless else None
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
             tail = part[helpless.end() + split.end():]
@@ -311,6 +313,8 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
         clause = re.sub(r"\s+(?:fixe[sd]|solve[sd]|resolve[sd]) (?:it|this|the \w+(?: \w+)?)$", "", clause)
         clause = re.sub(r"\s+(?:makes?|made|gets?|got|lets?) (?:the |it |them )?[\w -]{0,30}?(?:pass|work|succeed|"
                         r"green)\w*$", "", clause)  # "Running X first makes the sdk build pass"
+        clause = re.sub(r"\s+(?:gives|gave|yields|shows) [\w/ -]{0,30}?(?:pass\w*|green|ok)$", "", clause)
+        # ("Running `X` gives 14/14 passing")
         first, _, rest = clause.partition(" ")
         verb = _PAST.get(first.lower())
         if re.match(r"(?i)(?:it|them|this|that|one)\b", rest):

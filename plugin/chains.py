@@ -144,8 +144,10 @@ def find_chains(observations: list[dict], account: str = "",
                     success, kind = later, "same_check"
                     break
             # (of all that failed: one test passing, ``pytest tests/a.py::test_b``, is no ``make test`` done another way)
+            # (an edit put back since changed nothing: ``extensionsToTreatAsEsm`` added, rejected, removed)
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
-                    and command_family(later["target"]) != family and not any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and command_family(later["target"]) != family and not any(net_changes(
+                        [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_targets(failure["target"]) or not any(_TEST_PATH.search(t)
                                                                 for t in _targets(later["target"]))) \
                     and not _asks_version(later["target"]) \

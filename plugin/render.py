@@ -95,7 +95,7 @@ def _observation_ref(item: dict) -> str:
 
 
 def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset(),
-                 quoted: tuple[str, ...] = ()) -> str:
+                 quoted: tuple[str, ...] = (), ran: str = "") -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
     A card (``compact``) keeps a diff's added lines only (the state to reach; of a file that only lost lines, those
@@ -132,7 +132,8 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts[header] = [line for line in body if not re.match(r"-(?!-)", line)]
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
-    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped), _drop_spelt_out,
+    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped),
+                     lambda parts: _drop_spelt_out(parts, ran),
                      lambda parts: _drop_least_telling(parts, telling, quoted)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
@@ -198,13 +199,15 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
     return False
 
 
-def _drop_spelt_out(parts: dict[str, list[str]]) -> bool:
+def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:
     """The command a changed invocation spells out after what changed ("Pass `--build-arg V=…`: `docker build
-    --build-arg V=… -t x .`."), or a step names again after it ("Run `npm install x` before `npm run build`."): the
-    title names it."""
+    --build-arg V=… -t x .`."), when what changed names all it adds to the command that failed (``ran``), or a step
+    names again after it ("Run `npm install x` before `npm run build`."): the title names it."""
     for body in parts.values():
         for i, line in enumerate(body):
-            said = re.match(r"^([^+-].*`.*?): `[^`]+`\.?$", line)
+            said = re.match(r"^([^+-].*`.*?): `([^`]+)`\.?$", line)
+            if said and not all(word in said.group(1) for word in said.group(2).split() if word not in ran.split()):
+                said = None  # (the passing command holds more than the last change: ``DOCKER_HOST=…`` set before)
             before = re.match(r"^(Run `[^`]+`) before `[^`]+`\.$", line)
             if said or before:
                 body[i] = said.group(1) + "." if said else before.group(1) + " first."
@@ -261,8 +264,9 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
         str(e.get("quote") or "") for e in note.get("evidence") or [] if isinstance(e, dict)))
     # (and the code the account quotes, where a changed line holds it: ``org.gradle.java.home``)
     quoted = tuple(re.findall(r"`([^`\n]{8,})`", str(note.get("summary") or "")))
+    ran = re.search(r"`([^`]+)`", str(note.get("trigger") or ""))  # (the command that failed first)
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
-                                               telling, quoted), limits["change"])))
+                                               telling, quoted, ran.group(1) if ran else ""), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     attempts = [item for item in evidence if is_attempt(item)]
     for n, item in enumerate(attempts[:1] if compact else attempts):

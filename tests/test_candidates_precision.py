@@ -3465,3 +3465,20 @@ def test_the_way_and_what_did_not_help_said_in_one_sentence_are_two_statements()
                   "`infra/envs/staging` — `-reconfigure` alone doesn't help.")
     assert said["did_not_help"] == ["`-reconfigure` alone doesn't help."]
     assert said["all"][0].startswith("Init has to be run as")
+
+
+def test_another_tool_doing_the_job_is_the_way_once_the_edits_on_the_way_were_put_back(git_project, store):
+    session = (Session("esm", git_project)
+               .fail("npm test", "Exit code 1\n FAIL  test/routes/users.test.js\n  ● Test suite failed to run\n\n"
+                                 "    SyntaxError: Cannot use import statement outside a module")
+               .edit("jest.config.js", "  transform: {},\n};", "  transform: {},\n  extensionsToTreatAsEsm: ['.js'],\n};")
+               .fail("npm test", "Exit code 1\n● Validation Error:\n\n  Option: extensionsToTreatAsEsm: ['.js'] "
+                                 "includes '.js' which is always inferred")
+               .edit("jest.config.js", "  transform: {},\n  extensionsToTreatAsEsm: ['.js'],\n};", "  transform: {},\n};")
+               .ok("NODE_OPTIONS=--experimental-vm-modules npx jest", "Tests:       14 passed, 14 total")
+               .stop("Jest needs Node's VM-modules flag to load ESM test files. Adding `extensionsToTreatAsEsm` didn't "
+                     "help (Jest rejects `.js` there because `\"type\": \"module\"` already covers it), so I reverted "
+                     "it. Running `NODE_OPTIONS=--experimental-vm-modules npx jest` gives 14/14 passing."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("— run `NODE_OPTIONS=--experimental-vm-modules npx jest`")
+    assert '"module"` already' not in candidate["summary"]  # (a did-not-help sentence is never split in quoted code)

@@ -375,10 +375,14 @@ def test_a_changed_invocation_gives_way_to_the_diff_before_its_command_is_spelt_
     change = ("Dockerfile:\n+ARG VERSION=0.0.0\n+ENV SETUPTOOLS_SCM_PRETEND_VERSION=${VERSION}\n"
               "Pass `--build-arg VERSION=$(git describe --tags)`: `docker build --build-arg VERSION=$(git describe "
               "--tags) -t ingest:dev .`.")
-    text = _change_text(change, compact=True, limit=140)
+    text = _change_text(change, compact=True, limit=140, ran="docker build -t ingest:dev .")
     assert text == ("Dockerfile: +ARG VERSION=0.0.0; +ENV SETUPTOOLS_SCM_PRETEND_VERSION=${VERSION}; "
                     "Pass `--build-arg VERSION=$(git describe --tags)`.")
     assert "-t ingest:dev" in _change_text(change, compact=True, limit=400)  # with room, the command as run
+    # (not when the command as run holds more than what changed since the last failure: a variable set before)
+    change = ("Set `TESTCONTAINERS_RYUK_DISABLED=true`: `DOCKER_HOST=unix:///run/podman.sock "
+              "TESTCONTAINERS_RYUK_DISABLED=true ./mvnw test`.")
+    assert "DOCKER_HOST" in _change_text(change, compact=True, limit=60, ran="./mvnw test")
 
 
 def test_a_card_shows_one_attempt_and_counts_the_others():
