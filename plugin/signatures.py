@@ -86,6 +86,9 @@ _MODULE_MESSAGES = (
 _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?make(?:\[\d+\])?: \*\*\* |"
             r"npm ERR! (?:code ELIFECYCLE|errno \d|Test failed|Failed at the|\S+@\S+ \S+: `)|"
             r"error: script \S+ exited with code|"
+            # cargo's and rustc's count of the errors above: ``error: could not compile `x` (bin "x") due to 6
+            # previous errors``
+            r"error: (?:could not compile `[^`]+`.*|aborting) due to (?:\d+ )?previous errors?|"
             # zig's report of its own compiler run: ``error: the following build command failed with exit code 1:``
             r"error: the following (?:build )?command (?:failed|exited|terminated)\b|"
             # gradle's and maven's verdicts: the same after every failing build

@@ -425,3 +425,10 @@ def test_the_command_as_run_is_not_shown_twice_nor_for_a_flag_that_only_says_how
     note = dict(note, title="`docker compose logs` fails with ECONNREFUSED", change="Changed `.env`.",
                 trigger="Running `docker compose logs api --tail 12` in this project (it failed)")
     assert "When:" not in full_note(note)
+
+
+def test_cargos_count_of_the_errors_above_is_no_error_of_its_own():
+    text = ("error: set `DATABASE_URL` to use query macros online, or run `cargo sqlx prepare` to update the query "
+            "cache\n  --> src/routes/invoices.rs:12:5\nerror: could not compile `billing-api` (bin \"billing-api\") "
+            "due to 6 previous errors")
+    assert error_line(text).startswith("error: set `DATABASE_URL`")
