@@ -411,6 +411,8 @@ def test_a_card_shows_the_command_as_run_when_the_title_dropped_its_flags():
 
 
 def test_a_programs_own_error_line_names_the_error():
+    from lorebook.signatures import error_line
+
     text = ("[backup] dumping billing\npg_dump: error: aborting because of server version mismatch\n"
             "[backup] pg_dump failed with status 1")
     assert error_line(text) == "pg_dump: error: aborting because of server version mismatch"
@@ -428,6 +430,8 @@ def test_the_command_as_run_is_not_shown_twice_nor_for_a_flag_that_only_says_how
 
 
 def test_cargos_count_of_the_errors_above_is_no_error_of_its_own():
+    from lorebook.signatures import error_line
+
     text = ("error: set `DATABASE_URL` to use query macros online, or run `cargo sqlx prepare` to update the query "
             "cache\n  --> src/routes/invoices.rs:12:5\nerror: could not compile `billing-api` (bin \"billing-api\") "
             "due to 6 previous errors")
