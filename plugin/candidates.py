@@ -30,7 +30,7 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words, _problem_statement,
                       _prose, _relevance, _sentences, _stated_fix_clause, _tokens, _users_diagnosis, fix_words_of,
                       split_shared, stated)
-from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
+from .chains import _ERROR_OUTPUT, _NOT_ENOUGH, _detail, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _same_target, command_family, command_job, command_key, invocation_change,
                        is_autofix, is_static_check, parse_command, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text,
@@ -186,6 +186,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         chain["_skip"] = "upstream_change"  # it passed once other people's fix was pulled in: nothing to reuse
         return None
     final_ids = {c["id"] for c in chain["changes"]}
+    # (and an edit before the last failure that the agent says was not enough on its own: part of the fix)
+    partial = [s for s in said["all"] if _NOT_ENOUGH.search(_prose(s))]
+    not_enough = [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and any(
+        os.path.basename(f) in s for f in a.get("files") or [] for s in partial)]
+    final_ids |= {a["id"] for a in not_enough}
     net = net_changes(edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
@@ -345,7 +350,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # attempts that did not help: one evidence line each, never part of the change
     tried: list[str] = []
     for attempt in chain["attempts"]:
-        if attempt not in edits or _got_further(attempt, chain["failures"], net, cwd):
+        if attempt not in edits or attempt in not_enough or _got_further(attempt, chain["failures"], net, cwd):
             continue
         for path, hunks in net_changes([attempt], cwd).items():
             if hunks:

@@ -194,7 +194,8 @@ def find_chains(observations: list[dict], account: str = "",
             consumed.update(e["id"] for e in events if e["outcome"] == "error")
             continue
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
-        for part in (part for chain in _split_by_error(events, success, kind) for part in _split_one_output(chain)):
+        for part in (part for chain in _split_by_error(events, success, kind, account)
+                     for part in _split_one_output(chain)):
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
             # project, but the account may say it was what stood in the way
             start, end = part["failures"][-1]["id"], part["resolved_by"]["id"]
@@ -594,10 +595,13 @@ def _same_error(a: dict, b: dict) -> bool:
     return line_a == line_b
 
 
-def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
-    """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before."""
+def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "") -> list[dict]:
+    """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before;
+    not when the agent says that change was not enough on its own ("editing composer.json isn't enough — the
+    autoloader has to be regenerated"): it and what came after are one fix."""
     failures = [e for e in events if e["outcome"] == "error"]
     edits = [e for e in events if e["outcome"] == "ok" and e["tool"] in EDIT_TOOLS]
+    partial = [s for s in _sentences(account) if _NOT_ENOUGH.search(_prose(s))]
     groups: list[list[dict]] = [[failures[0]]]
     for failure in failures[1:]:
         previous = groups[-1][-1]
@@ -605,7 +609,9 @@ def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
         later = [e for e in edits if e["id"] > failure["id"]]
         moved_on = bool(invocation_change(previous["target"], failure["target"])) and \
             not invocation_change(failure["target"], success["target"])
-        if not _same_error(failure, previous) and (
+        not_enough = any(os.path.basename(f) in s for e in between if e["tool"] in EDIT_TOOLS
+                         for f in e.get("files") or [] for s in partial)
+        if not _same_error(failure, previous) and not not_enough and (
                 _persisting(between, later) or moved_on):
             groups.append([failure])
         else:
@@ -628,6 +634,10 @@ def _split_by_error(events: list[dict], success: dict, kind: str) -> list[dict]:
 
 
 _ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)")
+
+
+_NOT_ENOUGH = LazyRegex(r"(?i)\b(?:(?:is|was)(?:n't| not) enough|not enough on its own|(?:alone|by itself|on its own) "
+                        r"(?:is|was)(?:n't| not)\b)")
 
 
 def _split_one_output(chain: dict) -> list[dict]:

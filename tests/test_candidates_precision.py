@@ -3482,3 +3482,16 @@ def test_another_tool_doing_the_job_is_the_way_once_the_edits_on_the_way_were_pu
     (candidate,), _ = _candidates(store, session)
     assert candidate["title"].endswith("— run `NODE_OPTIONS=--experimental-vm-modules npx jest`")
     assert '"module"` already' not in candidate["summary"]  # (a did-not-help sentence is never split in quoted code)
+
+
+def test_an_edit_the_agent_says_was_not_enough_on_its_own_is_part_of_the_fix(git_project, store):
+    session = (Session("psr4", git_project)
+               .fail("vendor/bin/phpunit", 'Exit code 2\nError: Class "Acme\\Money\\Money" not found')
+               .edit("composer.json", '"Acme\\\\Money\\\\": "src/"', '"Acme\\\\": "src/"')
+               .fail("vendor/bin/phpunit", 'Exit code 2\nError: Class "Acme\\Money\\Currency" not found')
+               .ok("composer dump-autoload", "Generated autoload files")
+               .ok("vendor/bin/phpunit", "OK (9 tests, 21 assertions)")
+               .stop("composer.json still mapped `Acme\\Money\\` to `src/`. The catch is that editing composer.json "
+                     "isn't enough — the autoloader has to be regenerated with `composer dump-autoload`."))
+    (candidate,), _ = _candidates(store, session)
+    assert '+"Acme\\\\": "src/"' in candidate["change"] and "composer dump-autoload" in candidate["change"]
