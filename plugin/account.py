@@ -160,7 +160,8 @@ def _sentences(text: str) -> list[str]:
     # a sentence never ends inside a code span (`julia --project=. -e '…'`)
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
     out = []
-    for part in re.split(r"(?<=[.!?。！？])\s+|(?<=[.!?]\))\s+|\n+|(?<=[。！？])", held):  # (and after "(… up.)")
+    # (and after "(… up.)"; not after "i.e." or "e.g.")
+    for part in re.split(r"(?<=[.!?。！？])(?<!\bi\.e\.)(?<!\be\.g\.)\s+|(?<=[.!?]\))\s+|\n+|(?<=[。！？])", held):
         part = part.strip(" -*•\t")
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)

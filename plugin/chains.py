@@ -579,9 +579,12 @@ def _same_error(a: dict, b: dict) -> bool:
     if a.get("error_signature") != b.get("error_signature"):
         # the same tests failing the same way, whatever part of the report each excerpt shows (pytest's
         # ``..........EEEE.....F  [100%]`` both times)
+        # (unless each names another error: ``DagsterInvalidDefinitionError``, then ``DagsterExecutionStepError``)
         progress = [re.findall(r"(?m)^[.EFsxX]*[EF][.EFsxX]*\s+\[\s*\d+%\]\s*$", f.get("error_text") or "")
                     for f in (a, b)]
-        if progress[0] and progress[0] == progress[1]:
+        errors = [set(re.findall(r"\b[A-Z]\w*(?:Error|Exception)\b", f.get("error_text") or "")) - _GENERIC_ERRORS
+                  for f in (a, b)]
+        if progress[0] and progress[0] == progress[1] and not (errors[0] and errors[1] and errors[0] != errors[1]):
             return True
         # the same named error seen through another window (``… | grep -A2 Failure/Error`` shows the
         # ``RedisClient::CannotConnectError`` the full log ended on)

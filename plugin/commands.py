@@ -350,6 +350,9 @@ def command_job(command: str) -> str | None:
         words = words[1:]  # ``pnpm turbo run test --filter=@lumen/ui`` runs the test task
     if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
         words = words[1:]
+    if words and re.fullmatch(r"python[\d.]*|php|node|ruby", _program_name(parsed["argv"][0])) \
+            and _SCRIPT.search(words[0]):  # a project script's subcommand: ``python manage.py test billing``
+        words = words[1:]
     if not words:  # ``clojure -X:test``: the alias names the job
         aliases = [f.split(":", 1)[1] for f in parsed["argv"][1:2] if re.match(r"^-[A-Za-z]:\w", f)]
         return _SUBCOMMAND_JOBS.get(aliases[0]) if aliases else None

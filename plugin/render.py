@@ -83,7 +83,7 @@ def _whole_sentences(text, limit: int) -> str:
     kept = ""
     # (a sentence never ends inside a code span: `opam env --switch=. --set-switch`)
     held, restore = held_out(r"`[^`]*`", text)
-    for sentence in map(restore, re.split(r"(?<=[.!?。])\s+", held)):
+    for sentence in map(restore, re.split(r"(?<=[.!?。])(?<!\bi\.e\.)(?<!\be\.g\.)\s+", held)):
         if kept and len(kept) + 1 + len(sentence) > limit:
             break
         kept = f"{kept} {sentence}".strip()

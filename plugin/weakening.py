@@ -302,7 +302,15 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
             # (an assertion that looks at the result another way and expects the same numbers is kept:
             # ``findAll("a").length).toBe(3)`` → ``findAllComponents(RouterLinkStub).length).toBe(3)``)
             numbers = [re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", "\n".join(lines)) for lines in (asserted, added)]
-            adapted = len(added) >= len(asserted) and sorted(numbers[0]) == sorted(numbers[1]) and numbers[0] \
+            # (or that waits for it and expects the same values: ``expect(screen.getByText('Saved'))`` →
+            # ``expect(await screen.findByText('Saved'))``)
+            # (by the same matchers: ``toBe('a')`` → ``toMatch('a')`` expects less)
+            literals = [_ANY_LITERAL.findall("\n".join(lines)) for lines in (asserted, added)]
+            matchers = [sorted(re.findall(r"\.(?:to|not\.to)\w*|\bassert\w*|\bexpect\w*", "\n".join(lines)))
+                        for lines in (asserted, added)]
+            adapted = len(added) >= len(asserted) and (sorted(numbers[0]) == sorted(numbers[1]) and numbers[0]
+                                                       or sorted(literals[0]) == sorted(literals[1]) and literals[0]
+                                                       and matchers[0] == matchers[1]) \
                 and not any(_LOOSENED.search(line) for line in added)
             if asserted and not adapted:
                 return True

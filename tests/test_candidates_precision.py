@@ -3495,3 +3495,34 @@ def test_an_edit_the_agent_says_was_not_enough_on_its_own_is_part_of_the_fix(git
                      "isn't enough — the autoloader has to be regenerated with `composer dump-autoload`."))
     (candidate,), _ = _candidates(store, session)
     assert '+"Acme\\\\": "src/"' in candidate["change"] and "composer dump-autoload" in candidate["change"]
+
+
+def test_a_test_that_waits_for_what_it_expected_is_no_weakened_test(git_project, store):
+    session = (Session("findby", git_project)
+               .fail("npx vitest run src/components/SaveButton.test.tsx",
+                     "Exit code 1\n   × SaveButton > shows a confirmation after saving 41ms\n"
+                     "     → Unable to find an element with the text: Saved.")
+               .edit("src/components/SaveButton.test.tsx", "    expect(screen.getByText('Saved')).toBeInTheDocument();",
+                     "    expect(await screen.findByText('Saved')).toBeInTheDocument();")
+               .ok("npx vitest run src/components/SaveButton.test.tsx", "Tests  2 passed (2)")
+               .stop("The confirmation only renders after the `onSave` promise resolves, so a synchronous `getByText` "
+                     "looks too early. Switched the assertion to `expect(await screen.findByText('Saved'))`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "findByText('Saved')" in candidate["change"]
+    # (the same values by a weaker matcher is weakened: ``toBe('Saved')`` → ``toMatch('Saved')``)
+    weaker = (Session("tomatch", git_project)
+              .fail("npx vitest run src/a.test.ts", "Exit code 1\n   × a > says Saved\n     → expected 'Saved!' to be 'Saved'")
+              .edit("src/a.test.ts", "    expect(label()).toBe('Saved');", "    expect(label()).toMatch('Saved');")
+              .ok("npx vitest run src/a.test.ts", "Tests  1 passed (1)")
+              .stop("Switched the assertion to `toMatch`."))
+    candidates, notes = _candidates(store, weaker)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_projects_manage_py_test_does_the_test_job_and_i_e_ends_no_sentence():
+    from lorebook.commands import command_job
+
+    assert command_job("python manage.py test billing") == "test" and command_job("python manage.py migrate") is None
+    said = stated("They run through `make test`, i.e. `docker compose run --rm web pytest`; `manage.py test` on the "
+                  "host can't resolve `db`.")
+    assert said["all"][0].startswith("They run through `make test`, i.e. `docker compose run --rm web pytest`")
