@@ -256,7 +256,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (nor a step already taken before it failed: ``rm -rf packages/*/dist`` after ``rm -rf packages/*/dist apps/*/.next``)
     ran_before = [set(parse_command(segment)["argv"]) for target in chain.get("_ran_before") or ()
                   for segment in parse_command(target)["segments"]]
-    prep = [] if resolved_by.get("ci") else [
+    prep = [] if resolved_by.get("ci") or chain["kind"] == "other_check" else [
         p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check
         and not (command_family(p) == command_family(last_failure["target"])
                  and _same_target(last_failure["target"], p))

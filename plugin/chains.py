@@ -12,7 +12,7 @@ from .account import _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
                        _picked_package, _program_name, _routine, _same_target, _segments, _targets, command_family,
                        command_job, command_key, invocation_change, is_autofix, parse_command)
-from .edits import _added_lines, _changed_text, net_changes
+from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .steps import (_THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change, _is_check, _names_run,
@@ -375,6 +375,8 @@ def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
     @fastify/cors - expected '5.x' fastify version"), the first passing test or build of the same package after an
     edit whose added lines name what the error names (``"@fastify/cors": "^9.0.1"``). It shows the change did no
     harm, not that the server starts: the lesson is stored unverified, and says so."""
+    if failure.get("ci"):  # (a CI run read from its log, its workflow fixed and linted here: ``actionlint``)
+        return _linted_pipeline(failure, later)
     before = parse_command(failure["target"])
     argv = before["argv"]
     words = [w for i, w in enumerate(argv[1:], start=1) if not w.startswith("-") and argv[i - 1] not in _VALUE_OPTIONS]
@@ -399,6 +401,24 @@ def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
                 and parse_command(o["target"])["cwd"] == before["cwd"]:
             return o
     return None
+
+
+def _linted_pipeline(failure: dict, later: list[dict]) -> dict | None:
+    """For a CI run whose log showed the failure and that was not read again (``##[error]Unable to locate executable
+    file: pnpm``), the first passing lint of the pipeline (``actionlint .github/workflows/ci.yml``) after an edit to
+    it whose added lines name what the error names (``- uses: pnpm/action-setup@v4``): the workflow is valid, not
+    shown to pass; the lesson is stored unverified, and says so."""
+    def words(text: str) -> set[str]:
+        return {w.rstrip(".-").lower() for w in re.findall(r"[A-Za-z][\w.-]{2,}", text)} - _STOP
+
+    named = words(failure.get("error_text") or "")
+    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                   and any(_CI_CONFIG.search(f) for f in o.get("files") or [])
+                   and words("\n".join(_added_lines(o))) & named), None)
+    if edited is None:
+        return None
+    return next((o for o in later if o["id"] > edited["id"] and o["outcome"] == "ok" and _is_check(o)
+                 and _RUNS_PIPELINE.search(o.get("target") or "")), None)
 
 
 # what an error says is not there, quoted: "does not provide attribute 'devShells.aarch64-linux.ci'"

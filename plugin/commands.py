@@ -39,7 +39,9 @@ _TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn
              "docker-compose", "kubectl", "helm", "terraform", "deno", "swift", "flutter", "composer", "php")
 _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("npx",),
             ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("bunx",), ("bundle", "exec"), ("env",), ("time",),
-            ("sudo",), ("nohup",), ("exec",), ("command",))
+            ("sudo",), ("nohup",), ("exec",), ("command",),
+            # (a Dart package's executable: ``dart pub global run melos run test:unit``)
+            ("dart", "pub", "global", "run"), ("dart", "pub", "run"), ("flutter", "pub", "run"))
 # programs that run a command with secrets put in its environment (the command after ``--``, or quoted whole last)
 _SECRET_RUNNERS = frozenset(("sops", "op", "doppler", "aws-vault", "dotenv", "dotenvx", "chamber", "infisical",
                              "envchain", "teller", "summon", "berglas", "varlock"))

@@ -345,10 +345,13 @@ _METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|ma
 
 
 # (and the package's own version, no build or test reads it: a package.json's or composer.json's ``"version"``, a
-# meson project's ``version : '0.4.2'``; not a dependency's ``version : '>=2.56'``)
+# meson project's ``version : '0.4.2'``, a pyproject's ``version = "0.4.2"``; not a dependency's ``version :
+# '>=2.56'``)
 _JSON_VERSION = LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$')
 _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
-                "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$")}
+                "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$"),
+                # (a pyproject's ``[project]`` or ``[tool.poetry]`` version: its dependencies pin inline)
+                "pyproject.toml": LazyRegex(r'^\s*version\s*=\s*"\d[\w.+-]*"\s*$')}
 
 
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)

@@ -303,11 +303,11 @@ def _cut_run(note: dict) -> str | None:
     """The failing command as run (without the variables set before it), when the title names it without its flags
     (``dotnet build …`` for ``dotnet build --no-restore -c Release -warnaserror``: the flag that made the warning an
     error is the lesson); "" when the title shows them all; None when the title does not name it."""
-    match = re.search(r"`(?:[A-Za-z_]\w*=\S*\s+)*([^`]+)`", str(note.get("trigger") or ""))
+    match = re.search(r"`(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*([^`]+)`", str(note.get("trigger") or ""))
     named = re.match(r"`([^`]+)`", str(note.get("title") or ""))
     if not match or not named or match.group(1).split()[0].rsplit("/", 1)[-1] != named.group(1).split()[0]:
         return None
-    run = " ".join(match.group(1).split())
+    run = re.split(r"\s+(?:\d?>|\|)", " ".join(match.group(1).split()))[0]  # (less its plumbing: ``2>&1 | tail -12``)
     # (a flag of its own, not one that only says how much it prints: ``--tail 12``, ``--no-color``)
     return run if any(re.match(r"-(?:-|\w\w)", w) and not _OUTPUT_FLAG.match(w) and w not in named.group(1).split()
                       for w in run.split()) else ""
@@ -358,8 +358,8 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     # to a stub, "When: Running `ansible-playbook -i inventorie…", tells nothing); then the other lines give way,
     # then the cause and fix (to whole sentences), then both further; the change last of all (a card cut to its
     # budget must still show what to do)
-    # (`./gradlew …` titled `gradlew …`; `DATABASE_URL=… uv run …` titled `uv run …`)
-    command = re.search(r"`(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?([^`\s/]+)", str(note.get("trigger") or ""))
+    # (`./gradlew …` titled `gradlew …`; `DATABASE_URL=… uv run …` titled `uv run …`; `cd x && make` titled `make`)
+    command = re.search(r"`(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?([^`\s/]+)", str(note.get("trigger") or ""))
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
     if said and _cut_run(note):  # (the command as run, when the title cut its flags, is short: it stays)
         said.remove("trigger")

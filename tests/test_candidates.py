@@ -621,3 +621,8 @@ def test_an_image_rebuilt_under_another_tag_is_the_image_that_failed():
 def test_a_gradle_task_named_for_tests_does_the_test_job():
     assert command_job("./gradlew :billing:unitTest") == "test"
     assert invocation_change("cd infra && terraform plan", "cd infra && terraform plan -out=tfplan") == []
+
+
+def test_a_dart_packages_executable_is_run_through_dart_pub_global_run():
+    assert parse_command("dart pub global run melos run test:unit")["argv"] == ["melos", "run", "test:unit"]
+    assert command_job("dart pub global run melos run test:unit") == "test"

@@ -3526,3 +3526,31 @@ def test_a_projects_manage_py_test_does_the_test_job_and_i_e_ends_no_sentence():
     said = stated("They run through `make test`, i.e. `docker compose run --rm web pytest`; `manage.py test` on the "
                   "host can't resolve `db`.")
     assert said["all"][0].startswith("They run through `make test`, i.e. `docker compose run --rm web pytest`")
+
+
+def test_a_ci_failure_fixed_in_its_workflow_and_linted_here_is_stored_unverified(git_project, store):
+    session = (Session("ci-lint", git_project)
+               .ok("gh run view 9812 --log-failed | tail -12",
+                   "web\tSetup Node\t2024-10-14T09:12:04.33Z ##[error]Unable to locate executable file: pnpm.")
+               .edit(".github/workflows/ci.yml", "      - name: Setup Node",
+                     "      - uses: pnpm/action-setup@v4\n      - name: Setup Node")
+               .ok("actionlint .github/workflows/ci.yml && echo ok", "ok")
+               .stop("`actions/setup-node` with `cache: pnpm` needs pnpm on PATH before it runs. Added "
+                     "`pnpm/action-setup@v4` ahead of it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pnpm/action-setup@v4" in candidate["change"] and "actionlint" not in candidate["change"]
+    assert candidate["validation"]["not_performed"]  # (the workflow is valid; the run was not seen to pass)
+
+
+def test_a_pyproject_version_bump_beside_the_fix_is_no_part_of_it(git_project, store):
+    session = (Session("bump", git_project)
+               .fail("pytest tests/test_reports.py -x", "Exit code 1\nE   RuntimeError: Working outside of "
+                                                        "application context.")
+               .edit("pyproject.toml", 'version = "0.4.1"', 'version = "0.4.2"')
+               .edit("tests/conftest.py", "    db.create_all()\n    yield app",
+                     "    with app.app_context():\n        db.create_all()\n        yield app")
+               .ok("pytest tests/test_reports.py", "6 passed")
+               .stop("Flask-SQLAlchemy 3 needs an active app context; the fixture now runs inside `with "
+                     "app.app_context():`. I also bumped the package version to 0.4.2 for the release."))
+    (candidate,), _ = _candidates(store, session)
+    assert "0.4.2" not in candidate["title"] + candidate["change"]

@@ -436,3 +436,17 @@ def test_cargos_count_of_the_errors_above_is_no_error_of_its_own():
             "cache\n  --> src/routes/invoices.rs:12:5\nerror: could not compile `billing-api` (bin \"billing-api\") "
             "due to 6 previous errors")
     assert error_line(text).startswith("error: set `DATABASE_URL`")
+
+
+def test_a_command_run_from_a_directory_is_the_one_the_title_names():
+    note = dict(SECOND_TRY, title="`cargo tauri build` fails with error: failed to run custom build… — add `x`",
+                trigger="Running `cd src-tauri && cargo tauri build 2>&1 | tail -12` in this project (it failed with "
+                        "error: failed to run custom build command for `quillnote v0.3.1`)",
+                change="src-tauri/Cargo.toml:\n+tauri-plugin-shell = \"2.0.1\"", evidence=[
+                    {"quote": "error: failed to run custom build command for `quillnote v0.3.1`", "source": "o 1",
+                     "observation_id": 1}])
+    note["summary"] = ("The new capability grants `shell:allow-open`, but the shell plugin wasn't a dependency, so "
+                       "Tauri's ACL resolution in the build script couldn't find that permission. " * 2)
+    card = full_note(note)
+    # (a full card gives up first what the title says already; the plumbing after the command is no flag of it)
+    assert "When:" not in card and "+tauri-plugin-shell" in card and estimate_tokens(card) <= 150
