@@ -188,7 +188,7 @@ def _sentences(text: str) -> list[str]:
         helpless = _DID_NOT_HELP.search(part)
         # "Init has to be run as `terraform init -backend-config=…` — `-reconfigure` alone doesn't help": the way,
         # then what did not help, two statements
-        dash = re.search(r"\s+[—–]\s+|;\s+", part[:helpless.start()]) if helpless else None
+        dash = re.search(r"\s+[—–]\s+", part[:helpless.start()]) if helpless else None
         if dash and len(part[:dash.start()].split()) >= 4:
             out += [part[:dash.start()].rstrip(" .") + ".", part[dash.end():]]
             continue
@@ -205,9 +205,11 @@ def _sentences(text: str) -> list[str]:
         # "I set `asyncio_mode = "auto"` (and added `--strict-markers` while I was there)", "I added `dependsOn`, and
         # included `.next/**` in the outputs while I was there": the aside is by the by, the rest is the account
         aside = re.search(r"\s*\(((?:[^()]|\([^()]*\))*)\)", part) or re.search(r"(?:,\s+and|;)\s+(.*)$", part)
-        # (not a clause that only says so of the rest: "I set colors="true"; that's cosmetic")
+        # (a clause that did something, quoted: not one that only says so of the rest, "I set colors="true"; that's
+        # cosmetic", "… in `tsconfig.lib.json`; unrelated to the tests")
         if aside and _INCIDENTAL.search(aside.group(1)) and not _INCIDENTAL.search(part[:aside.start()] +
                                                                                 part[aside.end():]) \
+                and "`" in aside.group(1) \
                 and not re.match(r"(?i)(?:and\s+)?(?:that|it|this|which|these|those|both|the (?:change|edit))\b",
                                  aside.group(1).strip()):
             rest = re.sub(r"^(?:and|also)\s+", "", aside.group(1).strip()).rstrip(".")

@@ -3554,3 +3554,12 @@ def test_a_pyproject_version_bump_beside_the_fix_is_no_part_of_it(git_project, s
                      "app.app_context():`. I also bumped the package version to 0.4.2 for the release."))
     (candidate,), _ = _candidates(store, session)
     assert "0.4.2" not in candidate["title"] + candidate["change"]
+
+
+def test_a_clause_that_only_judges_the_rest_unrelated_leaves_the_sentence_by_the_by():
+    said = stated("I also turned on `declarationMap` in `libs/quote-pdf/tsconfig.lib.json` so go-to-definition lands "
+                  "in the source; unrelated to the tests.")
+    assert len(said["all"]) == 1  # (whole, the sentence stays incidental: its edit is no part of the fix)
+    said = stated("Exposed's blocking `transaction(db) {}` binds the transaction to one thread; wrapping it in plain "
+                  "`transaction` didn't help.")
+    assert len(said["all"]) == 1 and said["did_not_help"]  # (only a dash divides the way from what did not help)
