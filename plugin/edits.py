@@ -446,8 +446,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         doc_named = any(os.path.basename(p) in error or p in error for p in paths)
         # (an edit that holds the fix the account quotes beside the aside it calls incidental, ``asyncio_mode =
         # "auto"`` beside "added `--strict-markers` while I was there", is the fix)
-        quoted_fix = any(span in _changed_text(edit) for span in _code_spans(context)
-                         if len(span) >= 6 and not any(span in sentence for sentence in incidental))
+        # (in a line of its own that no such sentence names: an edit that is only the aside stays the aside)
+        quoted_fix = any(span in line for line in _added_lines(edit) for span in _code_spans(context)
+                         if len(span) >= 6 and not any(span in sentence for sentence in incidental)
+                         and not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
+                                         & _plain_words(sentence)) >= 2 for sentence in incidental))
         if all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or \

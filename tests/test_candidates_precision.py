@@ -3563,3 +3563,20 @@ def test_a_clause_that_only_judges_the_rest_unrelated_leaves_the_sentence_by_the
     said = stated("Exposed's blocking `transaction(db) {}` binds the transaction to one thread; wrapping it in plain "
                   "`transaction` didn't help.")
     assert len(said["all"]) == 1 and said["did_not_help"]  # (only a dash divides the way from what did not help)
+
+
+def test_an_edit_that_is_only_what_the_user_asked_for_beside_the_problem_stays_apart(git_project, store):
+    session = (Session("bump-image", git_project,
+                       prompt="the db-migrate Job never finishes. Also bump the migrate image to 1.14.2 while you're "
+                              "there.")
+               .fail("kubectl apply -f k8s/jobs/db-migrate.yaml && kubectl wait --for=condition=complete "
+                     "job/db-migrate --timeout=120s", "Exit code 1\nerror: timed out waiting for the condition on "
+                                                      "jobs/db-migrate")
+               .edit("k8s/jobs/db-migrate.yaml", "image: ghcr.io/acme/billing-migrate:1.14.1",
+                     "image: ghcr.io/acme/billing-migrate:1.14.2")
+               .ok("kubectl -n billing apply -f k8s/jobs/db-migrate.yaml && kubectl -n billing wait "
+                   "--for=condition=complete job/db-migrate --timeout=120s", "job.batch/db-migrate condition met")
+               .stop("Bumped the migrate image to `billing-migrate:1.14.2`. The loop wasn't the image: the manifest "
+                     "has no namespace, so the Job ran in `default`. Applied with `kubectl -n billing`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "1.14.2" not in candidate["title"] + candidate["change"] and "-n billing" in candidate["change"]
