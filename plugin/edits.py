@@ -298,8 +298,9 @@ _TRAILING_COMMENT = LazyRegex(r"\s+(?:#+|//)\s(?!\s*(?:type:|noqa|pragma|nolint|
 
 
 def _code_lines(text: str) -> list[str]:
+    commented = _in_block_comment(text)  # (and a docstring's lines: ``"""Send the shipment label email."""``)
     return [_TRAILING_COMMENT.sub("", l).rstrip() for l in text.splitlines()
-            if l.strip() and not _COMMENT_LINE.match(l)]
+            if l.strip() and not _COMMENT_LINE.match(l) and l not in commented]
 
 
 def _trailing_comments_only(edit: dict) -> bool:

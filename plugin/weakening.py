@@ -268,13 +268,20 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
         for h in hunks:
             old, new = h["old"].splitlines(), h["new"].splitlines()
             removed = [l for l in old if l.strip() and l not in new]
-            added = [l for l in new if l.strip() and l not in old]
+            added = [l for l in new if l.strip() and l not in old and not _IMPORT_LINE.match(l)]  # (``import string``)
             if len(removed) != len(added):
                 return False
             pairs += zip(removed, added)
-    return bool(pairs) and all(
+    return bool(pairs) and all(a.split("(", 1)[0] == b.split("(", 1)[0] and (
         _ANY_VALUE.search(a) and len(_ANY_VALUE.findall(b)) < len(_ANY_VALUE.findall(a))
-        and a.split("(", 1)[0] == b.split("(", 1)[0] for a, b in pairs)
+        # (or given bounds it had not: ``st.text(min_size=1)`` → ``st.text(alphabet=…, min_size=1).filter(…)``)
+        or _STRATEGY.search(a) and set(_BOUNDS.findall(b)) - set(_BOUNDS.findall(a))) for a, b in pairs)
+
+
+_STRATEGY = LazyRegex(r"\bst\.\w+\(|\bany::<|\bfc\.\w+\(|\bprop::\w+|\bArbitrary\b|\bgen\.\w+\(")
+_BOUNDS = LazyRegex(r"\b(?:alphabet|min_value|max_value|max_size|max_codepoint|blacklist_categories|"
+                    r"whitelist_categories|codec|exclude_characters|allow_nan|allow_infinity)\s*=|\.filter\(|"
+                    r"\b(?:min|max):")
 
 
 def _waits_longer(changes: dict[str, list[dict]]) -> bool:

@@ -3580,3 +3580,32 @@ def test_an_edit_that_is_only_what_the_user_asked_for_beside_the_problem_stays_a
                      "has no namespace, so the Job ran in `default`. Applied with `kubectl -n billing`."))
     (candidate,), _ = _candidates(store, session)
     assert "1.14.2" not in candidate["title"] + candidate["change"] and "-n billing" in candidate["change"]
+
+
+def test_a_hypothesis_strategy_given_bounds_it_had_not_is_weakened(git_project, store):
+    session = (Session("hypo", git_project)
+               .fail("uv run pytest tests/test_slugs.py -q", "Exit code 1\nF..   [100%]\nFalsifying example: "
+                                                             "test_slugify_roundtrip(title='ß')")
+               .edit("tests/test_slugs.py", "@given(st.text(min_size=1))",
+                     '@given(st.text(alphabet=string.ascii_letters + " -", min_size=1).filter(str.strip))')
+               .edit("tests/test_slugs.py", "import pytest", "import string\n\nimport pytest")
+               .ok("uv run pytest tests/test_slugs.py -q", "3 passed in 0.61s")
+               .stop("I constrained the strategy to the realistic input domain."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_docstring_reworded_beside_a_service_started_again_is_no_fix(git_project, store):
+    session = (Session("docstring", git_project)
+               .fail("uv run celery -A courier worker -l info", "Exit code 1\n[ERROR/MainProcess] consumer: Cannot "
+                                                                "connect to redis://localhost:6379/0: Error 111 "
+                                                                "connecting to localhost:6379. Connection refused.")
+               .edit("courier/tasks.py", '    """Send the shipment label email."""',
+                     '    """Send the shipment label email to the customer\'s billing address."""')
+               .ok("docker compose start redis", " Container courier-redis-1  Started")
+               .ok("timeout 15 uv run celery -A courier worker -l info 2>&1 | tail -4; true",
+                   "[INFO/MainProcess] Connected to redis://localhost:6379/0\ncelery@devbox ready.")
+               .stop("The `redis` compose container had exited, probably when the machine slept. `docker compose start "
+                     "redis` brought it back. I also clarified the `send_label_email` docstring."))
+    candidates, _ = _candidates(store, session)
+    assert not any("billing address" in c["title"] + c["change"] for c in candidates)
