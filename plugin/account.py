@@ -43,7 +43,8 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"escap(?:ed|ing)|quot(?:ed|ing)|re-?parent(?:ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
-                           r"made no difference|(?:did not|didn't) (?:make (?:a|any) difference|change anything)|changed nothing|"
+                           r"made no difference|(?:did not|didn't) (?:make (?:a|any) difference|change anything)|"
+                           r"changed nothing|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
@@ -51,6 +52,10 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            # "switching it back to function only produced ScopeMismatch errors, so I reverted that"
                            r"only (?:produced|gave|caused|led to|moved)\b|"
                            r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b)\b")
+# the agent's word that a change was part of the fix, not all of it ("editing composer.json isn't enough — the
+# autoloader has to be regenerated")
+_NOT_ENOUGH = LazyRegex(r"(?i)\b(?:(?:is|was)(?:n't| not) enough|not enough on its own|(?:alone|by itself|on its own) "
+                        r"(?:is|was)(?:n't| not)\b)")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
 _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
           r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")
@@ -152,8 +157,8 @@ def _sentences(text: str) -> list[str]:
     # (and after a sentence left unfinished: "the generator now has" + the block)
     text = re.sub(r"(?m)^([^\n]*?)[ \t]*\n(?:[ \t]*\n)?```[\w-]*\n((?:[^\n`]*\n)+?)```",
                   lambda m: m.group(1).rstrip(":") + (
-                      ": " if re.search(r"(?:[:\w`)]|^\s*[^#\s].*\w)$", m.group(1)) and not
-                      re.match(r"\s*#|.*[.!?]$", m.group(1)) else "\n") + "; ".join(
+                      ": " if re.search(r"[:\w`)]$", m.group(1)) and not m.group(1).lstrip().startswith("#")
+                      else "\n") + "; ".join(
                       f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text or "")
     # (then an indented line after a colon, outside a fence: what the sentence introduces)
     text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text)
@@ -161,13 +166,14 @@ def _sentences(text: str) -> list[str]:
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
     out = []
     # (and after "(… up.)"; not after "i.e." or "e.g.")
-    for part in re.split(r"(?<=[.!?。！？])(?<!\bi\.e\.)(?<!\be\.g\.)\s+|(?<=[.!?]\))\s+|\n+|(?<=[。！？])", held):
+    for part in re.split(r"(?<=[.!?。！？])(?<!\bi\.e\.)(?<!\be\.g\.)\s+|(?<=[.!?]\))\s+|\n+|(?<=[。！？])",
+                         held):
         part = part.strip(" -*•\t")
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
         part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))
-        label = re.match(r"(?i)^(?:notes?|nb|fyi|tip|heads[- ]up|side notes?)(?: for (?:next time|the next session|(?:this|the) "
-                         r"(?:repo|project|codebase)))?:\s+", part)
+        label = re.match(r"(?i)^(?:notes?|nb|fyi|tip|heads[- ]up|side notes?)(?: for (?:next time|the next session|"
+                         r"(?:this|the) (?:repo|project|codebase)))?:\s+", part)
         if label:  # "Heads-up for next time: don't call …" reads "Don't call …" (an identifier keeps its case)
             rest = part[label.end():]
             part = rest[:1].upper() + rest[1:] if re.match(r"[a-z]+\b(?![_.(])", rest) else rest

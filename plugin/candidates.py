@@ -26,11 +26,11 @@ import functools
 import os
 import re
 
-from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _REASON, _STOP,
-                      _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words, _problem_statement,
-                      _prose, _relevance, _sentences, _stated_fix_clause, _tokens, _users_diagnosis, fix_words_of,
-                      split_shared, stated)
-from .chains import _ERROR_OUTPUT, _NOT_ENOUGH, _detail, _raw_error_line, find_chains
+from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _NOT_ENOUGH, _REASON,
+                      _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words,
+                      _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
+                      _users_diagnosis, fix_words_of, split_shared, stated)
+from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _same_target, command_family, command_job, command_key, invocation_change,
                        is_autofix, is_static_check, parse_command, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text,
@@ -253,7 +253,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # ``go build ./... && go test ./...`` after ``go build ./...`` failed: the build is the check, not a step first
     # (nor the check's target run whole: ``go test ./internal/http/...`` after ``… -run TestUsers`` failed)
     # (a CI run read green has no steps before it here: ``sleep 20; gh run watch …`` waits for the run)
-    # (nor a step already taken before it failed: ``rm -rf packages/*/dist`` after ``rm -rf packages/*/dist apps/*/.next``)
+    # (nor a step already taken before it failed: ``rm -rf packages/*/dist`` after ``rm -rf packages/*/dist
+    # apps/*/.next``)
     ran_before = [set(parse_command(segment)["argv"]) for target in chain.get("_ran_before") or ()
                   for segment in parse_command(target)["segments"]]
     prep = [] if resolved_by.get("ci") or chain["kind"] == "other_check" else [

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 
-from .account import _STOP, _code_spans, _prose, _sentences, _tokens
+from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
                        _picked_package, _program_name, _routine, _same_target, _segments, _targets, command_family,
                        command_job, command_key, invocation_change, is_autofix, parse_command)
@@ -389,7 +389,7 @@ def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
     text = failure.get("error_text") or ""
     named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}
     named |= {m.group(0) for t in named if (m := re.match(r"@[\w.-]+/[\w.-]+", t))}  # a path into a scoped package
-    named |= {t.replace("-", "_") for t in named}  # (the package ``pydantic-settings`` is imported as ``pydantic_settings``)
+    named |= {t.replace("-", "_") for t in named}  # (``pydantic-settings`` is imported as ``pydantic_settings``)
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
                    and any(t in line for line in _added_lines(o) for t in named)), None)
     if edited is None:
@@ -657,10 +657,6 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
 
 
 _ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)")
-
-
-_NOT_ENOUGH = LazyRegex(r"(?i)\b(?:(?:is|was)(?:n't| not) enough|not enough on its own|(?:alone|by itself|on its own) "
-                        r"(?:is|was)(?:n't| not)\b)")
 
 
 def _split_one_output(chain: dict) -> list[dict]:

@@ -105,8 +105,8 @@ def _segments(command: str) -> list[str]:
         else:
             parts[-1] += token
     # (a subshell's brackets group the steps, they are no part of them: ``(timeout 8 npm run worker; echo $?)``)
-    parts = [re.sub(r"^\(\s*(?=[^()]*$)|(?<=[^()])\s*\)$", "", p.strip()) if p.strip().count("(") != p.strip().count(")")
-             else p.strip() for p in parts]
+    parts = [re.sub(r"^\(\s*(?=[^()]*$)|(?<=[^()])\s*\)$", "", p.strip())
+             if p.strip().count("(") != p.strip().count(")") else p.strip() for p in parts]
     return [restore(p) for p in parts if p]
 
 

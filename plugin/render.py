@@ -269,12 +269,12 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
                                                telling, quoted, ran.group(1) if ran else ""), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     attempts = [item for item in evidence if is_attempt(item)]
-    for n, item in enumerate(attempts[:1] if compact else attempts):
-        # (a card shows the first attempt and counts the rest: three stubs, "tried `docker compose -f docker-comp…",
-        # would take the room of the change)
-        more = len(attempts) - 1 if compact else 0
+    # (a card shows the first attempt and counts the rest: three stubs, "tried `docker compose -f docker-comp…", would
+    # take the room of the change)
+    more = len(attempts) - 1 if compact else 0
+    for item in attempts[:1] if compact else attempts:
         lines.append(("Did not help", inert(item.get("quote"), limits["attempt"])
-                      + (f" (and {more} more attempt{'s' if more > 1 else ''})" if more else "")))
+                      + (f" (and {more} more attempt{'s' if more > 1 else ''})" if more > 0 else "")))
     seen = " ".join([str(note.get("title") or "")] + [value for _, value in lines])  # what the reader has so far
     for item in evidence:
         if is_attempt(item):
@@ -358,7 +358,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     # to a stub, "When: Running `ansible-playbook -i inventorie…", tells nothing); then the other lines give way,
     # then the cause and fix (to whole sentences), then both further; the change last of all (a card cut to its
     # budget must still show what to do)
-    # (`./gradlew …` titled `gradlew …`; `DATABASE_URL=… uv run …` titled `uv run …`; `cd x && make` titled `make`)
+    # (`./gradlew …` titled `gradlew …`, `DATABASE_URL=… uv run …` `uv run …`, `cd x && make` `make`)
     command = re.search(r"`(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?([^`\s/]+)", str(note.get("trigger") or ""))
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
     if said and _cut_run(note):  # (the command as run, when the title cut its flags, is short: it stays)

@@ -65,7 +65,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     check = parsed["check"]
     verbs = [w for w in parsed["argv"][1:4] if not w.startswith("-")][:2]
     if (_LOOKING.match(parsed["family"] or check) or set(verbs) & _READ_VERBS) and not _MUTATING.search(command) \
-            and len(parsed["segments"]) == 1 and not re.search(r"[|>]", re.sub(r"'[^']*'|\"[^\"]*\"", "", parsed["segments"][0])):
+            and len(parsed["segments"]) == 1 \
+            and not re.search(r"[|>]", re.sub(r"'[^']*'|\"[^\"]*\"", "", parsed["segments"][0])):
         # a look (``grep -rn "bootstrap" src``, ``vault token lookup``) changes nothing, whatever words it holds (but
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)

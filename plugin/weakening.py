@@ -345,7 +345,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if not _TEST_PATH.search(path):
         # a test runner's settings told to leave the failing test out (``default-filter = "not
         # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)
-        failed_lines = [line for line in failure_text.splitlines() if re.search(r"FAIL|✗|✘|×|\b[1-9]\d* failed\b", line)]
+        failed_lines = [line for line in failure_text.splitlines()
+                        if re.search(r"FAIL|✗|✘|×|\b[1-9]\d* failed\b", line)]
         failing = {w for line in failed_lines for w in re.findall(r"\w{8,}", line) if "_" in w or not w.isalpha()}
         # (or the failing test's file: ``exclude: [...configDefaults.exclude, 'src/format/currency.test.ts']`` after
         # ``❯ src/format/currency.test.ts (9 tests | 1 failed)``)
