@@ -201,13 +201,14 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
 
 def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:
     """The command a changed invocation spells out after what changed ("Pass `--build-arg V=…`: `docker build
-    --build-arg V=… -t x .`."), when what changed names all it adds to the command that failed (``ran``), or a step
-    names again after it ("Run `npm install x` before `npm run build`."): the title names it."""
+    --build-arg V=… -t x .`."), when what changed names every variable it sets beyond the command that failed
+    (``ran``), or a step names again after it ("Run `npm install x` before `npm run build`."): the title names it."""
     for body in parts.values():
         for i, line in enumerate(body):
             said = re.match(r"^([^+-].*`.*?): `([^`]+)`\.?$", line)
-            if said and not all(word in said.group(1) for word in said.group(2).split() if word not in ran.split()):
-                said = None  # (the passing command holds more than the last change: ``DOCKER_HOST=…`` set before)
+            if said and not all(word in said.group(1) for word in said.group(2).split()
+                                if re.match(r"[A-Za-z_]\w*=", word) and word not in ran.split()):
+                said = None  # (the passing command sets more than the last change: ``DOCKER_HOST=…`` set before)
             before = re.match(r"^(Run `[^`]+`) before `[^`]+`\.$", line)
             if said or before:
                 body[i] = said.group(1) + "." if said else before.group(1) + " first."

@@ -383,6 +383,12 @@ def test_a_changed_invocation_gives_way_to_the_diff_before_its_command_is_spelt_
     change = ("Set `TESTCONTAINERS_RYUK_DISABLED=true`: `DOCKER_HOST=unix:///run/podman.sock "
               "TESTCONTAINERS_RYUK_DISABLED=true ./mvnw test`.")
     assert "DOCKER_HOST" in _change_text(change, compact=True, limit=60, ran="./mvnw test")
+    # (a flag what changed does not name is no part of the change: ``-d`` beside the ``--abort-on-container-exit``
+    # taken away)
+    change = ("docker-compose.yml:\n+condition: service_healthy\nWithout `--abort-on-container-exit`: `docker compose up "
+              "--build -d api`.")
+    assert _change_text(change, compact=True, limit=90, ran="docker compose up --build --abort-on-container-exit api") \
+        == "docker-compose.yml: +condition: service_healthy; Without `--abort-on-container-exit`."
 
 
 def test_a_card_shows_one_attempt_and_counts_the_others():
