@@ -9,9 +9,9 @@ import os
 import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
-                       _picked_package, _program_name, _routine, _same_target, _segments, _targets, command_family,
-                       command_job, command_key, invocation_change, is_autofix, parse_command)
+from .commands import (_MUTATING, _PROBE, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps,
+                       _asks_version, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
+                       command_family, command_job, command_key, invocation_change, is_autofix, parse_command)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -331,7 +331,6 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
 # a command that starts a server or a long-running process, and a request that shows one answers
 _SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages|"
                     r"horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve))$")
-_PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
 
 
 def _served_within(failed: str, later: dict, after: dict | None = None) -> str | None:

@@ -470,11 +470,15 @@ def _inline_code(command: str) -> str | None:
     return None
 
 
+# a program that sends a request to a service (``curl -fsS localhost:8080/health``, ``nc -z db 5432``)
+_PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
+
+
 def _probed(command: str) -> set[str]:
     """The addresses a request tool asks (``curl -fsS http://localhost:8080/api/v1/health``), the local host named
     one way."""
     argv = parse_command(command)["argv"]
-    if not argv or not re.fullmatch(r"curl|wget|http|https|xh|grpcurl|websocat", _program_name(argv[0])):
+    if not argv or not _PROBE.fullmatch(_program_name(argv[0])):
         return set()
     return {re.sub(r"^(\w+://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/]|$)", r"\1localhost", w)
             for w in argv[1:] if re.match(r"^(?:\w+://)?(?:[\w.-]+|\[::1\]):\d+|^\w+://", w)}

@@ -406,6 +406,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     kept, unrelated = [], []
     installing = command_job(chain["failure"]["target"]) == "install"
     # a docs build's own files are its code (``make -C docs html`` and ``docs/conf.py``)
+    # the code the account quotes, beside what it calls by the by (``asyncio_mode = "auto"`` beside "added
+    # `--strict-markers` while I was there"), in a line of its own that no such sentence names
+    quoted = [span for span in _code_spans(context) if len(span) >= 6
+              and not any(span in sentence for sentence in incidental)] if incidental else []
     building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
                                    r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
     for edit in edits:
@@ -445,13 +449,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                         for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
         # (a document is named by its name, ``jobs.md``: its stem in a path, ``spec/jobs``, names something else)
         doc_named = any(os.path.basename(p) in error or p in error for p in paths)
-        # (an edit that holds the fix the account quotes beside the aside it calls incidental, ``asyncio_mode =
-        # "auto"`` beside "added `--strict-markers` while I was there", is the fix)
-        # (in a line of its own that no such sentence names: an edit that is only the aside stays the aside)
-        quoted_fix = any(span in line for line in _added_lines(edit) for span in _code_spans(context)
-                         if len(span) >= 6 and not any(span in sentence for sentence in incidental)
-                         and not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
-                                         & _plain_words(sentence)) >= 2 for sentence in incidental))
+        # (an edit that holds such a line is the fix; an edit that is only the aside stays the aside)
+        quoted_fix = any(span in line for line in _added_lines(edit) for span in quoted
+                         if not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
+                                        & _plain_words(sentence)) >= 2 for sentence in incidental))
         if all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or \

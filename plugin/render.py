@@ -265,9 +265,8 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
         str(e.get("quote") or "") for e in note.get("evidence") or [] if isinstance(e, dict)))
     # (and the code the account quotes, where a changed line holds it: ``org.gradle.java.home``)
     quoted = tuple(re.findall(r"`([^`\n]{8,})`", str(note.get("summary") or "")))
-    ran = re.search(r"`([^`]+)`", str(note.get("trigger") or ""))  # (the command that failed first)
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
-                                               telling, quoted, ran.group(1) if ran else ""), limits["change"])))
+                                               telling, quoted, _failing_command(note)), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     attempts = [item for item in evidence if is_attempt(item)]
     # (a card shows the first attempt and counts the rest: three stubs, "tried `docker compose -f docker-comp…", would
@@ -300,15 +299,25 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     return [(label, value) for label, value in lines if value and limits.get(_LIMIT_OF.get(label, ""), 1)]
 
 
+def _failing_command(note: dict) -> str:
+    """The command the trigger quotes first, as it was run (``cd src-tauri && cargo tauri build 2>&1 | tail -12``)."""
+    match = re.search(r"`([^`]+)`", str(note.get("trigger") or ""))
+    return match.group(1) if match else ""
+
+
+# what runs before the program on a failing command's line: a directory and the variables it sets
+_RUN_PREFIX = re.compile(r"^(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*")
+
+
 def _cut_run(note: dict) -> str | None:
     """The failing command as run (without the variables set before it), when the title names it without its flags
     (``dotnet build …`` for ``dotnet build --no-restore -c Release -warnaserror``: the flag that made the warning an
     error is the lesson); "" when the title shows them all; None when the title does not name it."""
-    match = re.search(r"`(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*([^`]+)`", str(note.get("trigger") or ""))
+    command = _RUN_PREFIX.sub("", _failing_command(note))
     named = re.match(r"`([^`]+)`", str(note.get("title") or ""))
-    if not match or not named or match.group(1).split()[0].rsplit("/", 1)[-1] != named.group(1).split()[0]:
+    if not command.strip() or not named or command.split()[0].rsplit("/", 1)[-1] != named.group(1).split()[0]:
         return None
-    run = re.split(r"\s+(?:\d?>|\|)", " ".join(match.group(1).split()))[0]  # (less its plumbing: ``2>&1 | tail -12``)
+    run = re.split(r"\s+(?:\d?>|\|)", " ".join(command.split()))[0]  # (less its plumbing: ``2>&1 | tail -12``)
     # (a flag of its own, not one that only says how much it prints: ``--tail 12``, ``--no-color``)
     return run if any(re.match(r"-(?:-|\w\w)", w) and not _OUTPUT_FLAG.match(w) and w not in named.group(1).split()
                       for w in run.split()) else ""
@@ -360,7 +369,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     # then the cause and fix (to whole sentences), then both further; the change last of all (a card cut to its
     # budget must still show what to do)
     # (`./gradlew …` titled `gradlew …`, `DATABASE_URL=… uv run …` `uv run …`, `cd x && make` `make`)
-    command = re.search(r"`(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*(?:\S*/)?([^`\s/]+)", str(note.get("trigger") or ""))
+    command = re.match(r"(?:\S*/)?([^\s/]+)", _RUN_PREFIX.sub("", _failing_command(note)))
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
     if said and _cut_run(note):  # (the command as run, when the title cut its flags, is short: it stays)
         said.remove("trigger")
