@@ -25,6 +25,22 @@ def _stop_the_warm_parent_afterwards():
     mcp_warm.stop()
 
 
+def wait_for_embedding(sb, timeout=180.0):
+    """Wait for the detached `lorebook index` the Stop hook starts: until then recall is keyword-only (degraded)."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        db = sqlite3.connect(str(sb.lorebook_home / "lorebook.db"))
+        try:
+            pending = db.execute("SELECT count(*) FROM notes WHERE index_status = 'pending'").fetchone()[0]
+        finally:
+            db.close()
+        if not pending or time.monotonic() > deadline:
+            return pending
+        time.sleep(0.25)
+
+
 RUN_KEY = "e2e-task-7:vite-proxy"
 LESSON = {
     "title": "Vite dev server 404s on /api: add server.proxy for /api to vite.config.ts",
@@ -66,6 +82,7 @@ def result_json(block: dict) -> dict:
 def test_recall_for_task_hands_the_agent_the_lesson_of_an_earlier_session(lorebook_sandbox):
     sb = lorebook_sandbox("install")
     first, _ = play_two_sessions(sb)  # session 1 fails, fixes app.cfg and explains; its lesson is stored
+    assert wait_for_embedding(sb) == 0, "the Stop hook's detached `lorebook index` did not embed the lesson"
     res = sb.run("The check is failing again on another machine; what do we know?", scenario(
         [say("Let me ask lorebook what earlier sessions learned."),
          tool_use("mcp__lorebook__recall_for_task", goal="python3 check.py fails with a ConfigError about app.cfg",
