@@ -38,7 +38,7 @@ from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lin
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
-from .steps import (_LEFT_OVER, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
+from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation, _names_run,
                     _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
@@ -211,7 +211,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if undoing and len(undoing) < len(commands):
         commands = [c for c in commands if c not in undoing]
     # (a recipe line that passed is the failing step itself, not the task run another way)
+    # (a log read again is the same log, however many lines were asked for: ``tail -2 logs/dev.log``)
     invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or chain["kind"] == "other_check" \
+        or last_failure.get("log_of") \
         else invocation_change(last_failure["target"], resolved_by["target"])
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
@@ -475,6 +477,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     failing = (f"CI job `{failure['ci_job']}`" if failure.get("ci_job") else "The CI run") if failure.get("ci") \
         else f"`{named}`"
     problem = f"{failing} fails" + (f" with {one_line(readable, 200)}" if readable else "")
+    if failure.get("log_of") and readable:  # (a log read back is named by what it is the log of: `api`, `logs/dev.log`)
+        log = failure["log_of"]
+        problem = f"`{log}` {'shows' if _LOG_FILE.search(log) else 'logs'} {one_line(readable, 200)}"
     fix_title = _fix_title(fix_parts)
     said_fix = _stated_fix_clause(fixes, fix_words)
     if same_job and said_fix and not _names_run(parse_command(resolved_by["target"])["argv"], said_fix):

@@ -131,6 +131,9 @@ def find_chains(observations: list[dict], account: str = "",
             if again:  # the next run failed too: the change before it was an attempt, or it moved the error on
                 events.append(dict(later, logged=True, **({"error_signature": signature} if again == "same" else {})))
                 continue
+            if _seen_up(failure, later, events):  # ``docker compose logs api``: refused → edit → ``… compose ps``: Up
+                success, kind = later, "other_check"
+                break
             sequenced = _ran_in_sequence(failure, later)
             if sequenced:  # ``go run ./cmd/server & sleep 2; go run ./cmd/export …; kill %1``, no error in its output
                 success, kind = dict(later, target=sequenced), "same_check"
@@ -175,8 +178,8 @@ def find_chains(observations: list[dict], account: str = "",
             success = _stated_way(failure, observations[i + 1:], account)
             kind = "same_job" if success is not None else None
         if success is None:  # a server that would not start, never started again: checked another way, unverified
-            success = _checked_otherwise(failure, observations[i + 1:]) or _named_thing_found(failure,
-                                                                                               observations[i + 1:])
+            success = _checked_otherwise(failure, observations[i + 1:], account) or _named_thing_found(
+                failure, observations[i + 1:])
             kind = "other_check" if success is not None else None
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or \
@@ -369,11 +372,12 @@ _STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon)$")
 _IMPORT_CHECK = LazyRegex(r"^(?:python[\d.]*|node|ruby|php)\s+-[cer]\s+['\"]?\s*(?:import|from|require)\b")
 
 
-def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
+def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> dict | None:
     """For a server or daemon start that failed and was never run again (``pnpm --filter gateway dev``: "fastify-plugin:
     @fastify/cors - expected '5.x' fastify version"), the first passing test or build of the same package after an
-    edit whose added lines name what the error names (``"@fastify/cors": "^9.0.1"``). It shows the change did no
-    harm, not that the server starts: the lesson is stored unverified, and says so."""
+    edit whose added lines name what the error names (``"@fastify/cors": "^9.0.1"``) or that the agent's account
+    quotes ("I added `imports: [TypeOrmModule.forFeature([User])]`"). It shows the change did no harm, not that the
+    server starts: the lesson is stored unverified, and says so."""
     if failure.get("ci"):  # (a CI run read from its log, its workflow fixed and linted here: ``actionlint``)
         return _linted_pipeline(failure, later)
     before = parse_command(failure["target"])
@@ -382,24 +386,52 @@ def _checked_otherwise(failure: dict, later: list[dict]) -> dict | None:
     words = words[1:] if words[:1] in (["run"], ["task"]) else words  # ``npm run start``, ``deno task dev``
     # (or an import tried inline, ``python -c 'import app.main'``, that only loads what the tests load too)
     importing = bool(_IMPORT_CHECK.match(before["check"]))
-    if not (importing or words and _STARTS.match(words[0])) or any(
+    # (a script named for the start: ``npm run start:dev``, ``pnpm dev:api``)
+    if not (importing or words and any(_STARTS.match(part) for part in words[0].split(":"))) or any(
             command_family(o.get("target") or "") == before["family"] for o in later if o["tool"] == "Bash"):
         return None
     text = failure.get("error_text") or ""
     named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}
     named |= {m.group(0) for t in named if (m := re.match(r"@[\w.-]+/[\w.-]+", t))}  # a path into a scoped package
     named |= {t.replace("-", "_") for t in named}  # (``pydantic-settings`` is imported as ``pydantic_settings``)
+    quoted = [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12]
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
-                   and any(t in line for line in _added_lines(o) for t in named)), None)
+                   and any(t in line for line in _added_lines(o) for t in named | set(quoted))), None)
     if edited is None:
         return None
     for o in later:
+        # (the build of ``npm run build && timeout 8 node dist/main.js``, a step of the line)
         if o["id"] > edited["id"] and o["outcome"] == "ok" and _is_check(o) \
-                and command_job(o["target"]) in ("test", "build") \
+                and any(command_job(step) in ("test", "build") for step in _and_steps(o["target"]) or [o["target"]]) \
                 and _picked_package(o["target"]) == _picked_package(failure["target"]) \
                 and parse_command(o["target"])["cwd"] == before["cwd"]:
             return o
     return None
+
+
+# a compose service's row in ``docker compose ps``, up: ``inventory-api-1  inventory-api  "/inventory"  api  5 seconds
+# ago  Up 1 second``, not ``Exited (1) 11 seconds ago``, ``Restarting (1)`` or ``Up 3 seconds (unhealthy)``
+_UP = LazyRegex(r"\bUp\b|\brunning\b")
+_NOT_UP = LazyRegex(r"(?i)\bexited\b|\brestarting\b|\bunhealthy\b|\bdead\b|\bcreated\b")
+
+
+def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
+    """Whether a passing ``later`` line, after an edit, lists up the compose service whose log showed it failing
+    (``docker compose logs api`` → "connect: connection refused"; ``docker compose up -d && docker compose ps`` →
+    ``api … Up 1 second``). It runs now; its log was not read again: the lesson is stored unverified."""
+    if not failure.get("logged") or failure.get("ci") or later["tool"] != "Bash" or later["outcome"] != "ok" \
+            or not any(e["tool"] in EDIT_TOOLS for e in events):
+        return False
+    argv = parse_command(failure["target"])["argv"]
+    service = failure.get("log_of")
+    if not service or "logs" not in argv[:3] or not re.fullmatch(r"docker|podman|docker-compose|podman-compose", argv[0]):
+        return False
+    if not any(re.match(r"(?:docker|podman)[ -]compose\b.*\sps\b|(?:docker|podman)-compose\s+ps\b",
+                                              " ".join(parse_command(step)["argv"]))
+                                     for step in _and_steps(later["target"])):
+        return False
+    rows = [line for line in (later.get("body") or "").splitlines() if service in line.split()]
+    return bool(rows) and all(_UP.search(row) and not _NOT_UP.search(row) for row in rows)
 
 
 def _linted_pipeline(failure: dict, later: list[dict]) -> dict | None:

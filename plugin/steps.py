@@ -319,6 +319,9 @@ def _all_skipped(observation: dict) -> dict:
 
 # a service's log read back (``journalctl -u vault-agent``, ``docker compose logs api``, ``kubectl logs deploy/x``)
 _LOG_READ = LazyRegex(r"^(?:journalctl|(?:docker|podman|kubectl|oc)(?: compose)? logs)$")
+# or its log file (``tail -4 logs/dev.log``, ``cat var/log/worker.log``)
+_LOG_FILE_READ = LazyRegex(r"^(?:tail|cat|head|less)$")
+_LOG_FILE = LazyRegex(r"\.log$|(?:^|/)logs?/[^/]+$")
 # a CI run's log read back (``gh run view 938 --log-failed``, ``glab ci trace 77``)
 _CI_LOG_READ = LazyRegex(r"^(?:gh run view\b.*\s--log(?:-failed)?\b|glab ci trace\b)")
 # a CI run's verdict read back: its log, its checks (``gh pr checks 412 --watch``, ``gh run watch 9390 --exit-status``)
@@ -334,6 +337,13 @@ _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\blevel=(?:error|fa
                           r"(?:^|\|\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s|"
                           # a CI runner's own mark, and a tool's ``error: dial tcp …`` at the start of its line
                           r"^##\[error\]|^(?:error|fatal)(?:\[\w+\])?:\s")
+# what a service says as it fails, without a level (``migrate: dial tcp …: connect: connection refused``, ``exit status
+# 1``, ``panic: …``, ``⚠️  Webhook signature verification failed.``): the whole line is the error, less its prefix
+_LOGGED_FAILING = LazyRegex(r"\bconnection refused\b|\bexit status [1-9]|(?:^|\s)panic:\s|"
+                            r"(?<!\d )\b[Ff]ailed[.:!](?:\s|$)")
+# a log line's prefix: compose's ``api-1  | ``, a date and time, a bracketed source (``[webhook]``), an emoji
+_LOG_PREFIX = LazyRegex(r"^(?:[\w.-]+\s+\|\s*)?(?:(?:\[[\w.-]+\]|\[?\d{4}[-/]\d\d[-/]\d\d(?:[T ][\d:.,]+Z?)?\]?|"
+                        r"\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?)\s*)*[^\w\s\[(\"'`]*\s*")
 
 
 def _logged_failure(observation: dict) -> dict:
@@ -344,7 +354,8 @@ def _logged_failure(observation: dict) -> dict:
         return observation
     parsed = parse_command(observation.get("target") or "")
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
-    if not ci and not _LOG_READ.match(parsed["family"]):
+    if not ci and not _LOG_READ.match(parsed["family"]) and not (
+            _LOG_FILE_READ.match(parsed["family"]) and any(_LOG_FILE.search(w) for w in parsed["argv"][1:])):
         return observation
     all_lines = (observation.get("body") or "").splitlines()
     jobs = []  # (the job a CI log line names first: ``integration\tRun migrations\t2024-…Z error: …``)
@@ -355,8 +366,8 @@ def _logged_failure(observation: dict) -> dict:
     # (each from its level on: a journal's date, host and process before it are no part of the error)
     lines = []
     for n, raw in enumerate(all_lines):
-        if m := _LOGGED_ERROR.search(raw):
-            line = raw[m.start():].strip()
+        if (m := _LOGGED_ERROR.search(raw)) or _LOGGED_FAILING.search(raw):
+            line = raw[m.start():].strip() if m else _LOG_PREFIX.sub("", raw.strip())
             # (a CI step's exit code says only that it failed: what it printed last before that says why)
             lines.append(_said_before(all_lines, n) or line if ci and _CI_EXIT.search(line) else line)
     if not lines:
@@ -366,8 +377,27 @@ def _logged_failure(observation: dict) -> dict:
     # (the runner's own mark is no part of the error: ``##[error]Error: No pnpm version is specified.``)
     text = "\n".join(list(dict.fromkeys(re.sub(r"^##\[error\]", "", line) for line in lines))[:5])
     return dict(observation, outcome="error", error_text=text, logged=True, ci=ci,
-                ci_job=one_line(jobs[0], 60) if jobs else None,
+                ci_job=one_line(jobs[0], 60) if jobs else None, log_of=None if ci else _log_of(parsed["argv"]),
                 error_signature=error_signature(text, observation.get("target") or ""))
+
+
+_LOG_OPTION_VALUE = frozenset({"--tail", "-n", "--since", "--until", "--index", "-c", "--container", "-l", "--selector",
+                               "--namespace", "-p", "--priority", "-b", "--boot", "-o", "--output"})
+
+
+def _log_of(argv: list[str]) -> str | None:
+    """What a log read back is the log of: its file (``tail -4 logs/dev.log``), or the one service or unit it names
+    (``docker compose logs api --tail 5``, ``journalctl -u vault-agent``, ``kubectl logs deploy/api``)."""
+    files = [w for w in argv[1:] if _LOG_FILE.search(w)]
+    if files:
+        return files[0]
+    units = [w.split("=", 1)[1] for w in argv if w.startswith("--unit=")] + [
+        argv[n + 1] for n, w in enumerate(argv[:-1]) if w in ("-u", "--unit")]
+    if "logs" in argv[:3]:
+        after = argv[argv.index("logs") + 1:]
+        units += [w for n, w in enumerate(after) if not w.startswith("-") and (n == 0 or after[n - 1] not in
+                                                                               _LOG_OPTION_VALUE)]
+    return units[0] if len(units) == 1 else None
 
 
 _CI_EXIT = LazyRegex(r"(?i)^##\[error\](?:Process completed|.{0,40}\bexit(?:ed)?) with (?:exit )?code \d+\.?$")

@@ -3609,3 +3609,83 @@ def test_a_docstring_reworded_beside_a_service_started_again_is_no_fix(git_proje
                      "redis` brought it back. I also clarified the `send_label_email` docstring."))
     candidates, _ = _candidates(store, session)
     assert not any("billing address" in c["title"] + c["change"] for c in candidates)
+
+
+# --- a service seen failing in its log, and seen working another way --------------------------------
+
+def _compose_session(git_project, status):
+    return (Session("compose-ps", git_project, prompt="the worker container keeps dying after compose up")
+            .ok("docker compose logs worker --tail 4",
+                "worker-1  | 2026/11/30 09:12:01 consuming from amqp://rabbit:5672\n"
+                "worker-1  | 2026/11/30 09:12:01 amqp: dial tcp 172.19.0.3:5672: connect: connection refused\n"
+                "worker-1  | exit status 1")
+            .edit("compose.yaml", "  worker:\n    build: ./worker\n    depends_on:\n      - rabbit",
+                  "  worker:\n    build: ./worker\n    restart: on-failure\n    depends_on:\n      rabbit:\n"
+                  "        condition: service_healthy")
+            .ok("docker compose up -d && sleep 8 && docker compose ps",
+                "NAME              IMAGE          SERVICE   STATUS\n"
+                "shop-rabbit-1     rabbitmq:3.13  rabbit    Up 9 seconds (healthy)\n"
+                f"shop-worker-1     shop-worker    worker    {status}")
+            .stop("The worker started before RabbitMQ accepted connections and exited. It now waits for the broker "
+                  "with `condition: service_healthy`."))
+
+
+def test_a_compose_service_whose_log_refused_connections_and_that_is_listed_up_after_the_edit_is_a_lesson(
+        git_project, store):
+    (candidate,), _ = _candidates(store, _compose_session(git_project, "Up 2 seconds"))
+    assert "condition: service_healthy" in candidate["change"]
+    assert candidate["title"].startswith("`worker` logs amqp: dial tcp")  # (named by its service; no date, no prefix)
+    assert candidate["verified"] == 0  # (its log was not read again: up is not shown to work)
+
+
+def test_a_compose_service_still_restarting_after_the_edit_resolves_nothing(git_project, store):
+    candidates, notes = _candidates(store, _compose_session(git_project, "Restarting (1) 2 seconds ago"))
+    assert candidates == [] and "unresolved_failure" in notes
+
+
+def test_a_log_file_tailed_again_without_the_failure_resolves_it_and_its_line_count_is_no_change(git_project, store):
+    session = (Session("logfile", git_project, prompt="password reset emails never arrive locally")
+               .ok("tail -n 3 var/log/mailer.log", "[mailer] 10:02:11 sending reset mail to a@example.com\n"
+                                                    "[mailer] 10:02:12 ❌ SMTP authentication failed: 535 5.7.8\n"
+                                                    "[mailer] 10:02:12 giving up after 1 attempt")
+               .edit("config/mail.yml", "  port: 25", "  port: 587\n  starttls: true")
+               .ok("bin/rails runner 'UserMailer.reset(User.first).deliver_now'", "")
+               .ok("tail -n 1 var/log/mailer.log", "[mailer] 10:06:40 sent reset mail to a@example.com (250 OK)")
+               .stop("The relay only authenticates over STARTTLS on 587; set `port: 587` and `starttls: true`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("`var/log/mailer.log` shows SMTP authentication failed: 535")
+    assert "starttls: true" in candidate["change"] and "-n" not in candidate["change"]
+    assert candidate["verified"] == 1
+
+
+def test_errors_in_a_log_file_that_was_never_read_again_resolve_nothing(git_project, store):
+    session = (Session("logfile-once", git_project)
+               .ok("cat logs/cron.log", "2026-11-30 03:00:01 backup: connection refused (db:5432)")
+               .edit("scripts/backup.sh", "PGHOST=db", "PGHOST=postgres")
+               .stop("Pointed the backup at the `postgres` host."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in notes
+
+
+@pytest.mark.parametrize("quoted, stored", [(True, True), (False, False)])
+def test_a_start_script_that_failed_and_whose_app_is_built_after_an_edit_the_account_quotes_is_unverified(
+        git_project, store, quoted, stored):
+    fix = "imports: [HttpModule.register({ timeout: 5000 })]"
+    session = (Session("start-script", git_project, prompt="the api won't boot")
+               .fail("pnpm run start:api 2>&1 | tail -3",
+                     "Exit code 1\n[Nest] ERROR [ExceptionHandler] Nest can't resolve dependencies of the RatesClient "
+                     "(?). Please make sure that the argument HttpService at index [0] is available in the RatesModule "
+                     "context.")
+               .edit("src/rates/rates.module.ts", "@Module({\n  providers: [RatesClient],",
+                     f"@Module({{\n  {fix},\n  providers: [RatesClient],")
+               .ok("pnpm build && timeout 8 node dist/main.js 2>&1 | tail -2",
+                   "[Nest] LOG [RoutesResolver] RatesController {/rates}\n[Nest] LOG Nest application successfully "
+                   "started")
+               .stop(f"`RatesClient` needs `HttpService`; I added `{fix}` to the rates module." if quoted else
+                     "It boots now."))
+    candidates, notes = _candidates(store, session)
+    assert bool(candidates) == stored
+    if stored:
+        assert fix in candidates[0]["change"] and candidates[0]["verified"] == 0
+    else:
+        assert "unresolved_failure" in notes
