@@ -87,9 +87,13 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:there|at it)|(?<!even )(?<!eve
                         r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
                         r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
+                        # "While reading variables.tf I also fixed …", "Also fixed the "enviroment" typo in …"
+                        r"while (?:I was )?(?:reading|editing|in|looking at) [\w./-]+\.\w+\b|"
+                        r"also (?:fixed|corrected) (?:a|an|the|two|some) [^.;]{0,40}\btypos?|"
                         r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless)\b")
 # a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
-_WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:in )?(?:there|at it)\b")
+_WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:in )?(?:there|at it)\b|"
+                         r"\b(?:if|when) you (?:get|have) (?:a )?(?:chance|moment|minute|time)\b")
 # ("Please fix build.zig." after the problem is the request itself, not another one)
 _ANOTHER_REQUEST = LazyRegex(r"(?i)^\W*(?:also|and also|and please|please also|separately|(?:can|could) you also)\b")
 # a suggestion for later ("Worth adding that to the CI image."): no account of what was done
@@ -268,13 +272,18 @@ _UNCHECKED = LazyRegex(r"(?i)^(?:I )?(?:could not|couldn't|can't|cannot|was unab
                        r"(?:sandbox|environment|container))\b")
 
 
+# what the agent says it left undone ("I didn't run the `bundle config set --global` the error suggests"): no fix
+_NOT_DONE = LazyRegex(r"(?i)^(?:I )?(?:didn't|did not|haven't|have not|never|deliberately didn't) (?:run|use|apply|"
+                      r"change|touch|add|set|follow|take)\b")
+
+
 def _classified(sentences: list[str]) -> dict:
     said = [s for s in sentences if not s.startswith("#")]  # (a heading, "## Root cause", states nothing itself)
     return {
         "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)
                   and not _UNCHECKED.search(s)],
         "fix": [s for s in said if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
-                and not _DID_NOT_HELP.search(s)],
+                and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s)],
         "decision": [s for s in said if _DECISION.search(s)],
         "did_not_help": [s for s in said if _DID_NOT_HELP.search(s)],
         "all": sentences,

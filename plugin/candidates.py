@@ -110,7 +110,10 @@ def _asked_while_there(sentence: str) -> str:
 
 
 def _unlabelled(sentence: str) -> str:
-    """A sentence without its "Cause:" or "Fix:" label, a word after it capitalised ("Fix: activate …" → "Activate …")."""
+    """A sentence without its "Cause:" or "Fix:" label, a word after it capitalised ("Fix: activate …" → "Activate …"),
+    and without the brackets around it whole ("(A bare `dotnet test` … has to be named.)")."""
+    if re.fullmatch(r"\([^()]*(?:\([^()]*\)[^()]*)*\)", sentence):
+        sentence = sentence[1:-1].strip()
     label = re.match(r"(?i)(?:(?:the )?(?:root )?cause|(?:the )?fix|solution)\s*:\s+(?=\S)", sentence)
     if not label:
         return sentence

@@ -138,6 +138,12 @@ def find_chains(observations: list[dict], account: str = "",
             if sequenced:  # ``go run ./cmd/server & sleep 2; go run ./cmd/export …; kill %1``, no error in its output
                 success, kind = dict(later, target=sequenced), "same_check"
                 break
+            if later["outcome"] == "error" and signature and later.get("error_signature") == signature \
+                    and _is_check(later) and _same_program(failure["target"], later["target"]):
+                # the same error from another run of the same tool (``go clean -modcache && go mod download`` after
+                # ``go build ./...``): an attempt at the same problem, not a problem of its own
+                events.append(later)
+                continue
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]):
                 if later["outcome"] == "error":
@@ -370,6 +376,12 @@ _RUNNING = LazyRegex(r"(?i)\b(?:is |are )?running\b|\bactive \(running\)|\bonlin
 # (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
 _STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon)$")
 _IMPORT_CHECK = LazyRegex(r"^(?:python[\d.]*|node|ruby|php)\s+-[cer]\s+['\"]?\s*(?:import|from|require)\b")
+
+
+def _same_program(failed: str, later: str) -> bool:
+    """Whether two lines run the same program (``go``), as their checks."""
+    a, b = (parse_command(c)["argv"] for c in (failed, later))
+    return bool(a and b) and _program_name(a[0]) == _program_name(b[0])
 
 
 def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> dict | None:

@@ -142,6 +142,7 @@ def parse_command(command: str) -> dict:
     segments = _segments(command)
     env: list[str] = []
     unset: list[str] = []  # variables taken away (``env -u CLOUDFLARE_API_KEY …``, ``unset X; …``)
+    sourced: list[str] = []
     cwd = None
     prep: list[str] = []
     check = ""
@@ -154,6 +155,8 @@ def parse_command(command: str) -> dict:
             continue
         if words[0] in ("export", "set", "source", ".") or (words[0] == "unset"):
             env += [w for w in words[1:] if "=" in w]
+            # (a file of variables read in first: ``set -a && . ./.env.local && set +a && bundle install``)
+            sourced += [w for w in words[1:2] if words[0] in ("source", ".") and "=" not in w]
             unset += [w for w in words[1:] if words[0] == "unset" and re.fullmatch(r"[A-Za-z_]\w*", w)]
             continue
         if check and words[0] == "exit":  # ``docker build … | tail -30; exit ${PIPESTATUS[0]}``: the status passed on
@@ -224,7 +227,7 @@ def parse_command(command: str) -> dict:
         words = [words[0], *words[2:]]
     flags = [w for w in words[1:] if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
-    return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset,
+    return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset, "sourced": sourced,
             "runner": " ".join(runner), "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path,
             "profile": profile, "argv": words}
 
@@ -408,8 +411,8 @@ def _targets(command: str) -> list[str]:
     # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
     # environment or a URL, ``--env local``, ``--to ent://ent/schema``, is where it runs, not what it checks)
     # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
-    valued = _VALUE_OPTIONS | _PLACE_OPTIONS if "--preset" not in checked or command_job(command) != "test" else \
-        (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS
+    valued = _VALUE_OPTIONS | _PLACE_OPTIONS | _SETUP_OPTIONS if "--preset" not in checked \
+        or command_job(command) != "test" else (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS | _SETUP_OPTIONS
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}
     if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
@@ -443,6 +446,9 @@ def _sbt_words(words: list[str]) -> list[str]:
             out.append("." if task else word)
     return out
 _PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url", "--dev-url"))
+# a file loaded before or around what is checked (``bun test --preload ./test/happydom.ts``): how it runs, no target
+_SETUP_OPTIONS = frozenset(("--preload", "--require", "--import", "--loader", "--setupFiles", "--setup-files",
+                            "--setupFilesAfterEnv", "--config", "--tsconfig", "--rootDir"))
 _PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "--project", "--manifest-path", "-C",
                     "--dir", "--prefix")
 
@@ -543,7 +549,7 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
     argv = parsed["argv"]
-    parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {
+    parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {f"source:{f}" for f in parsed["sourced"]} | {
         f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
     # a URL it is given is where it goes (``-p db_url 'postgresql+psycopg2://…'``), not what it checks
     # (not an option's value: ``--to ent://ent/schema`` is the option's change)
@@ -563,7 +569,13 @@ def _invocation(parsed: dict) -> set[str]:
         parts.add(f"profile:{parsed['profile']}")
     if parsed.get("path"):
         parts.add(f"path:{parsed['path']}")
+    # the build definition it is pointed at (``dotnet test Billing.sln`` where two solutions sit side by side)
+    parts |= {f"file:{w}" for i, w in enumerate(argv[1:], 1) if _BUILD_DEFINITION.search(w)
+              and not argv[i - 1].startswith("-")}
     return parts
+
+
+_BUILD_DEFINITION = LazyRegex(r"^[^-=][^=]*\.(?:sln|slnf|slnx|csproj|fsproj|vbproj|xcodeproj|xcworkspace)$")
 
 
 def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
@@ -600,9 +612,10 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             value = _with_argument(value, after["argv"], before["argv"])
             if any(p.startswith("pass `") and p.endswith(f" {value}`") for p in out):
                 continue  # (the value of a flag already passed with it: ``--build-arg VERSION=…``)
-        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "flag": f"pass `{value}`",
+        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "source": f"load `{value}` first",
+                    "flag": f"pass `{value}`",
                     "runner": f"run it through `{value}`", "profile": f"use `{value}`",
-                    "cwd": f"run it from `{value}/`", "path": f"run `{value}`"}[kind])
+                    "cwd": f"run it from `{value}/`", "path": f"run `{value}`", "file": f"name `{value}`"}[kind])
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)

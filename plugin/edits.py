@@ -28,9 +28,14 @@ _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|(?:README|CONTRIBUTING|CHANGELOG|CH
                        r"|(?:^|/)(?:\.gitignore|\.mailmap|CODEOWNERS|\.git-blame-ignore-revs)$")
 # a comment line (not a Rust attribute, a shebang or a C preprocessor line)
 # (a directive a tool reads is no comment: ``//go:generate … --feature sql/upsert ./schema``, ``// +build``)
-_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b)|/\*|\*(?:\s|/|$)|"
-                          r"#(?![\[!]|include|define|if|pragma|undef|else|endif)|"
-                          r"--\s|<!--)")
+# (not a comment a tool reads: ``//go:build``, ``// @ts-expect-error``, ``# type: ignore``, ``-- migrate:up
+# transaction:false``, ``-- +goose Up``, ``-- name: GetUser :one``, ``/* eslint-disable */``)
+_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b|\s*@ts-|\s*eslint-|\s*@(?:vitest|jest)-environment|"
+                          r"\s*(?:prettier|biome)-ignore|\s*nolint|\s*swiftlint:)|/\*(?!\s*(?:eslint|webpackChunkName|@jsx|"
+                          r"istanbul|c8\b))|\*(?:\s|/|$)|"
+                          r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
+                          r"frozen_string_literal|shellcheck|rubocop:|-\*-))|"
+                          r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s))|<!--)")
 _CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
                           r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
                           r"Makefile|Dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env[\w.]*|"
@@ -453,7 +458,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         quoted_fix = any(span in line for line in _added_lines(edit) for span in quoted
                          if not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
                                         & _plain_words(sentence)) >= 2 for sentence in incidental))
-        if all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
+        # ("I also fixed a typo in the page title": an edit that only respells a word, ``Dashbaord`` → ``Dashboard``)
+        typo = _respells_only(edit) and any(re.search(r"(?i)\btypos?\b", sentence) for sentence in incidental)
+        if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or \
                 not quoted_fix and (any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
@@ -476,6 +483,25 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         unrelated.extend(_rel(p, cwd) for e in kept for p in e.get("files") or [])
         kept = []
     return kept, sorted(set(unrelated))
+
+
+def _respells_only(edit: dict) -> bool:
+    """Whether an edit only respells words (``Dashbaord`` → ``Dashboard``, ``artifcats`` → ``artifacts``): each
+    side has the same words but for a few, each close to the one it replaced."""
+    import difflib
+
+    sides = _edit_sides(edit)
+    if not sides:
+        return False
+    for old, new in sides:
+        a, b = re.findall(r"\w+|[^\w\s]", old), re.findall(r"\w+|[^\w\s]", new)
+        if len(a) != len(b) or a == b:
+            return False
+        changed = [(x, y) for x, y in zip(a, b) if x != y]
+        if len(changed) > 2 or any(len(x) < 4 or difflib.SequenceMatcher(None, x.lower(), y.lower()).ratio() < 0.75
+                                   for x, y in changed):
+            return False
+    return True
 
 
 def _test_subject(path: str) -> str:

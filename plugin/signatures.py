@@ -45,7 +45,9 @@ _ERROR_RULES = (
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does not exist|"
         r"no such tool|not available|unable to|no tests? (?:were |was )?(?:ran|run|collected)|"
-        r"no (?:[\w-]+ ){1,3}(?:was |were )?found)\b"),  # ("No test configuration file found!")
+        r"no (?:[\w-]+ ){1,3}(?:was |were )?found|"  # ("No test configuration file found!")
+        # ("Authentication is required for gems.contribsys.com.")
+        r"(?:authentication|authori[sz]ation|credentials?) (?:is |are )?required|access denied|unauthori[sz]ed)\b"),
     (2, r"(?i)\b(?:error|failed|failure|cannot|can't|unable to|fatal)\b"),
 )
 

@@ -350,9 +350,18 @@ def _logged_failure(observation: dict) -> dict:
     """A service's log read back with errors in it is the failure it shows (the command itself passed): "error
     getting path or data from method: error=\"no known secret ID\"" after ``journalctl -u vault-agent``. The same log
     read later without errors is that service working again."""
-    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
+    if observation["tool"] != "Bash":
         return observation
     parsed = parse_command(observation.get("target") or "")
+    if observation["outcome"] == "error":
+        # a CI run's verdict read back red (``gh run view 8239 --exit-status``: ``X build in 9s``) is that run's failure
+        said = (observation.get("error_text") or "") + "\n" + (observation.get("body") or "")
+        if not _CI_RESULT.match(" ".join(parsed["argv"])) or _CI_PENDING.search(said) and not _CI_FAILING.search(said):
+            return observation  # (``gh pr checks`` exits 8 while checks are pending: no verdict)
+        job = re.search(r"(?m)^X (\S+) in \d", said)
+        return dict(observation, logged=True, ci=True, ci_job=job.group(1) if job else None)
+    if observation["outcome"] != "ok":
+        return observation
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
     if not ci and not _LOG_READ.match(parsed["family"]) and not (
             _LOG_FILE_READ.match(parsed["family"]) and any(_LOG_FILE.search(w) for w in parsed["argv"][1:])):

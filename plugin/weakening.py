@@ -13,6 +13,10 @@ from .quality import LazyRegex
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
                         r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
                         r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped|"
+                        # a failure declared expected: ``XCTExpectFailure(…)``, ``XCTSkip``, jest's ``it.failing``,
+                        # vitest's ``test.fails``, ``@unittest.expectedFailure``, ``[Fact(Skip = …)]``, ``[Ignore]``
+                        r"\bXCTExpectFailure\b|\bXCTSkip\b|\b(?:it|test)\.(?:failing|fails)\b|expectedFailure\b|"
+                        r"\bSkip\s*=\s*\"|\[Ignore(?:\(|\])|"
                         # a build constraint that leaves the test out of the failing build (``//go:build !race``)
                         r"//go:build\s+!|//\s*\+build\s+!|\#\[cfg\(not\(")
 # a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
