@@ -62,6 +62,10 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("timeout 20 php artisan queue:work", "php artisan queue:work", []),  # a time bound is how, not what
     ("cargo build 2>&1 | grep -E 'error|warning' | head -20", "cargo build 2>&1 | tail -3", []),
     ("ctest --test-dir build", "ctest --test-dir build --output-on-failure", []),  # it only prints more
+    # the solution it is pointed at, where two sit side by side; a file of variables read in first
+    ("dotnet test", "dotnet test Shop.sln", ["name `Shop.sln`"]),
+    ("mix deps.get", "set -a && . ./.env.dev && set +a && mix deps.get", ["load `./.env.dev` first"]),
+    ("bun test", "bun test --preload ./test/dom.ts", ["pass `--preload ./test/dom.ts`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected

@@ -3689,3 +3689,124 @@ def test_a_start_script_that_failed_and_whose_app_is_built_after_an_edit_the_acc
         assert fix in candidates[0]["change"] and candidates[0]["verified"] == 0
     else:
         assert "unresolved_failure" in notes
+
+
+# --- round 40: blind63/64 ----------------------------------------------------------------------------
+
+def test_the_same_error_from_another_run_of_the_same_tool_is_an_attempt_not_a_problem_of_its_own(git_project, store):
+    denied = ("Exit code 1\ngo: git.corp.example/platform/auth@v0.9.0: reading https://proxy.golang.org/git.corp.example/"
+              "platform/auth/@v/v0.9.0.mod: 404 Not Found\n\tfatal: could not read Username for "
+              "'https://git.corp.example': terminal prompts disabled")
+    session = (Session("goprivate", git_project, prompt="go build can't fetch our auth module")
+               .fail("go build ./...", denied)
+               .fail("go clean -modcache && go mod download", denied)
+               .ok("go env -w GOPRIVATE=git.corp.example/*", "")
+               .ok("go build ./...", "")
+               .stop("Clearing the module cache changed nothing. The module is private, so `go env -w "
+                     "GOPRIVATE=git.corp.example/*` makes Go fetch it directly instead of through the proxy."))
+    (candidate,), _ = _candidates(store, session)
+    assert "GOPRIVATE=git.corp.example/*" in candidate["title"] + candidate["change"]
+    assert "go clean -modcache" not in candidate["change"]
+    assert any("go clean -modcache" in str(e) for e in candidate["evidence"])
+
+
+def test_a_red_ci_verdict_read_back_is_the_failure_the_workflow_edit_and_a_green_run_resolve(git_project, store):
+    session = (Session("ci-verdict", git_project, prompt="the lint job fails since the move to pnpm")
+               .fail("gh run view 5512 --exit-status", "Exit code 1\n\nX main CI · 5512\nTriggered via push about 1 "
+                                                      "hour ago\n\nJOBS\nX lint in 7s (ID 9911)\n\nANNOTATIONS\nX "
+                                                      "Unable to locate executable file: pnpm\nlint: .github#12")
+               .edit(".github/workflows/ci.yml", "      - uses: actions/setup-node@v4",
+                     "      - uses: pnpm/action-setup@v4\n      - uses: actions/setup-node@v4")
+               .ok("git commit -qam 'ci: set up pnpm' && git push -q", "")
+               .ok("gh run watch 5519 --exit-status", "✓ main CI · 5519\nJOBS\n✓ lint in 41s (ID 9930)")
+               .stop("The lint job had no pnpm: added `pnpm/action-setup@v4` before setup-node; the new run is green."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("CI job `lint` fails with")
+    assert "pnpm/action-setup@v4" in candidate["change"]
+
+
+def test_a_file_a_tool_loads_before_the_tests_is_no_test_target():
+    from lorebook.commands import _same_target, _targets
+
+    assert _targets("bun test --preload ./test/happydom.ts") == []
+    assert _targets("npx vitest run --config vitest.dom.config.ts src/ui") == ["src/ui"]
+    assert _same_target("bun test", "bun test --preload ./test/happydom.ts")
+
+
+@pytest.mark.parametrize("old, new, comments", [
+    ("-- migrate:up\nCREATE INDEX CONCURRENTLY i ON t (a);", "-- migrate:up transaction:false\nCREATE INDEX "
+     "CONCURRENTLY i ON t (a);", False),  # (dbmate reads it)
+    ("-- +goose Up\nALTER TABLE t ADD c int;", "-- +goose Up\n-- +goose NO TRANSACTION\nALTER TABLE t ADD c int;", False),
+    ("import { x } from './x';", "// @ts-expect-error: x is untyped\nimport { x } from './x';", False),
+    ("-- add an index\nCREATE INDEX i ON t (a);", "-- add the lookup index\nCREATE INDEX i ON t (a);", True),
+    ("# load settings\nimport os", "# load the settings\nimport os", True),
+])
+def test_a_comment_a_tool_reads_is_code(old, new, comments):
+    from lorebook.edits import _comments_only
+
+    assert _comments_only({"tool": "Edit", "body": "\n".join([*(f"-{l}" for l in old.splitlines()),
+                                                              *(f"+{l}" for l in new.splitlines())])}) is comments
+
+
+@pytest.mark.parametrize("marker", ['        XCTExpectFailure("rounding differs between runtimes")',
+                                    "  it.failing('rounds half up', () => {", "  test.fails('rounds half up', () => {",
+                                    "    @unittest.expectedFailure"])
+def test_a_failure_declared_expected_is_a_weakened_test(git_project, store, marker):
+    session = (Session("expected-failure", git_project)
+               .fail("make test", "Exit code 2\nFAIL: test_rounds_half_up\nAssertionError: '12.99' != '13.00'")
+               .edit("tests/test_price.py", "    def test_rounds_half_up(self):",
+                     f"{marker}\n    def test_rounds_half_up(self):")
+               .ok("make test", "Ran 3 tests\nOK (expected failures=1)")
+               .stop("Green now: the rounding test is marked as an expected failure."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_respelt_word_the_account_calls_a_typo_is_an_aside_beside_a_one_off(git_project, store):
+    session = (Session("typo", git_project, prompt="npm run dev says the port is in use")
+               .fail("npm run dev", "Exit code 1\nerror when starting dev server:\nError: Port 3000 is already in use")
+               .ok("lsof -ti :3000", "51812")
+               .edit("src/app/layout.tsx", "  title: 'Acme Bilwe Portal',", "  title: 'Acme Bill Portal',")
+               .edit("src/app/layout.tsx", "  title: 'Acme Bill Portal',", "  title: 'Acme Billing Portal',")
+               .ok("kill 51812 && sleep 1", "")
+               .ok("timeout 10 npm run dev 2>&1 | tail -2", "  ▲ Next.js 14.2.3\n  - Local: http://localhost:3000")
+               .stop("An old `next dev` from yesterday was still holding port 3000; I killed it and the dev server "
+                     "starts. While I was in the layout I also fixed a typo in the page title."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes
+
+
+def test_a_request_made_if_you_get_a_chance_is_another_request_not_the_fix(git_project, store):
+    session = (Session("chance", git_project, prompt="The static export fails on /docs. Fix it, and there's also "
+                                                    "a typo in docs/hosting.md ('recieve') if you get a chance.")
+               .fail("npm run build", "Exit code 1\n ⨯ useSearchParams() should be wrapped in a suspense boundary at "
+                                      "page \"/docs\".\nError occurred prerendering page \"/docs\".")
+               .edit("docs/hosting.md", "Previews recieve their own URL.", "Previews receive their own URL.")
+               .edit("app/reports/page.tsx", "  return <ReportTable />;",
+                     "  return (\n    <Suspense fallback={null}>\n      <ReportTable />\n    </Suspense>\n  );")
+               .ok("npm run build", " ✓ Generating static pages (7/7)")
+               .stop("`ReportTable` reads `useSearchParams()`, so the page needs a `<Suspense>` boundary to be "
+                     "prerendered; wrapped it in app/reports/page.tsx. Also fixed the hosting doc."))
+    (candidate,), _ = _candidates(store, session)
+    assert "<Suspense fallback={null}>" in candidate["change"] and "receive" not in candidate["change"]
+
+
+def test_what_the_agent_says_it_did_not_run_is_no_fix(git_project, store):
+    session = (Session("not-run", git_project, prompt="bundle install fails on a fresh checkout")
+               .fail("bundle install", "Exit code 17\nAuthentication is required for gems.example.com.\nPlease supply "
+                                       "credentials for this source. You can do this by running:\n`bundle config set "
+                                       "--global gems.example.com username:password`")
+               .ok("set -a && . ./.env.local && set +a && bundle install", "Bundle complete! 48 Gemfile dependencies")
+               .stop("The private gem source needs credentials, which are in the git-ignored `.env.local`. I didn't "
+                     "run the `bundle config set --global` the error suggests."))
+    (candidate,), _ = _candidates(store, session)
+    assert "didn't run" not in candidate["summary"]
+    assert "./.env.local" in candidate["title"]
+
+
+def test_authentication_required_names_the_error():
+    from lorebook.signatures import error_line
+
+    assert error_line("Fetching source index from https://gems.example.com/\n\nAuthentication is required for "
+                      "gems.example.com.\nPlease supply credentials for this source.") == \
+        "Authentication is required for gems.example.com."
