@@ -53,7 +53,7 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
 # options of package managers and build tools that take a value (``--filter @shop/web``, ``-C client``)
 _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
                             "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile",
-                            "--preset", "--bin", "--example"))
+                            "--preset", "--bin", "--example", "-pl", "--projects"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))
@@ -450,7 +450,7 @@ _PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url",
 _SETUP_OPTIONS = frozenset(("--preload", "--require", "--import", "--loader", "--setupFiles", "--setup-files",
                             "--setupFilesAfterEnv", "--config", "--tsconfig", "--rootDir"))
 _PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "--project", "--manifest-path", "-C",
-                    "--dir", "--prefix")
+                    "--dir", "--prefix", "-pl", "--projects")
 
 
 def _picked_package(command: str) -> str | None:

@@ -129,7 +129,10 @@ def error_line(text: str) -> str | None:
             continue
         if line.startswith("Exit code ") and state["exit"].match(line):
             continue
-        if line.startswith(("[error] Total time:", "[ERROR] Total time:")):
+        if line.startswith(("[error] Total time:", "[ERROR] Total time:", "[ERROR] [Help ", "[ERROR] -> [Help ",
+                            "[ERROR] To see the full stack trace", "[ERROR] Re-run Maven", "[ERROR] For more "
+                            "information about the errors", "[ERROR] After correcting the problems")) \
+                or line in ("[ERROR]", "[error]"):
             continue  # sbt's and maven's footer, the same after every failure
         wrapper = bool(state["wrapper"].match(line))
         best_score = best[wrapper][1]
