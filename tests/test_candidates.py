@@ -66,6 +66,8 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("dotnet test", "dotnet test Shop.sln", ["name `Shop.sln`"]),
     ("mix deps.get", "set -a && . ./.env.dev && set +a && mix deps.get", ["load `./.env.dev` first"]),
     ("bun test", "bun test --preload ./test/dom.ts", ["pass `--preload ./test/dom.ts`"]),
+    # maven's reactor picks the module and builds what it needs (the same tests, run another way)
+    ("cd billing && mvn -q test", "mvn -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected

@@ -3810,3 +3810,12 @@ def test_authentication_required_names_the_error():
     assert error_line("Fetching source index from https://gems.example.com/\n\nAuthentication is required for "
                       "gems.example.com.\nPlease supply credentials for this source.") == \
         "Authentication is required for gems.example.com."
+
+
+def test_mavens_footer_is_no_error_line():
+    from lorebook.signatures import error_line
+
+    assert error_line("[ERROR] Failed to execute goal on project billing: Could not resolve dependencies for project "
+                      "com.acme:billing:jar:2.0.0-SNAPSHOT\n[ERROR] \n[ERROR] To see the full stack trace of the errors, "
+                      "re-run Maven with the -e switch.\n[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/"
+                      "MAVEN/DependencyResolutionException").startswith("[ERROR] Failed to execute goal")
