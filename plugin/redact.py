@@ -137,7 +137,8 @@ _HASHY_TOKENS = {"hash", "hashes", "sha", "sha1", "sha256", "sha512", "md5", "in
 _LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "undefined", "required",
              "optional", "string", "str", "bytes", "int", "bool", "any", "redacted", "hidden", "secret",
              "password", "token", "env", "environ", "default", "empty", "unset", "set", "present", "missing",
-             "ok", "valid", "invalid", "expired", "bearer", "basic", "inherit"}  # (GitHub Actions: secrets: inherit)
+             "ok", "valid", "invalid", "expired", "bearer", "basic", "inherit",  # (GitHub Actions: secrets: inherit)
+             "read", "write"}  # (and a workflow's permission: ``id-token: write``)
 _PROSE_WORDS = {"the", "this", "that", "these", "those", "its", "not", "only", "now", "still", "which", "when",
                 "then", "there", "here", "and", "but", "was", "were", "are", "has", "had", "have", "been", "from",
                 "into", "with", "for"}

@@ -53,6 +53,7 @@ def test_secret_classes_are_redacted(text, secret):
     'curl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com',
     "key: uploads/2026/11/30/report-final.pdf",
     "    secrets: inherit",  # GitHub Actions passes the caller's secrets to a reusable workflow
+    "permissions:\n  id-token: write\n  contents: read",  # a workflow's permission levels, not secrets
 ])
 def test_look_alikes_survive(text):
     assert redact(text) == text
