@@ -714,8 +714,10 @@ def _split_one_output(chain: dict) -> list[dict]:
     # the errors the output holds: each from a line that names one (``error: …``, ``TypeError: …``) to the next,
     # so a traceback's lines before its error are one error's context, not errors of their own
     lines: list[str] = []
+    # (a CI log's lines are each a job's: ``web`` could not find pnpm, ``api`` could not spawn pytest)
+    jobs = chain["failure"].get("ci_line_jobs") or {}
     for line in (chain["failure"].get("error_text") or "").splitlines():
-        if _ERROR_START.match(line):
+        if _ERROR_START.match(line) or line in jobs and (not lines or _job_of(lines[-1], jobs) != jobs[line]):
             lines.append(line.strip())
         elif lines and line.strip():
             lines[-1] += " " + line.strip(" -•*")
@@ -724,6 +726,8 @@ def _split_one_output(chain: dict) -> list[dict]:
     def named_by(edit: dict) -> str | None:
         names = {os.path.basename(f) for f in edit.get("files") or []}
         words = _tokens(_changed_text(edit)) - _STOP
+        if jobs:  # (and the names inside a CI step's: ``pnpm/action-setup@v4`` names pnpm)
+            words |= {part for w in words for part in re.split(r"[/@.:_-]", w) if len(part) >= 4} - _STOP
         scores = [(3 * any(n in line for n in names) + len(words & _tokens(line)), -i) for i, line in enumerate(lines)]
         best = max(scores, default=(0, 0))
         return lines[-best[1]] if best[0] >= 1 else None
@@ -732,14 +736,22 @@ def _split_one_output(chain: dict) -> list[dict]:
     if None in named.values() or len({frozenset(_tokens(line)) for line in named.values()}) < 2:
         return [chain]
     files = {line: {f for e in edits if named[e["id"]] == line for f in e.get("files") or []} for line in named.values()}
-    if sum(len(f) for f in files.values()) != len(set().union(*files.values())):
-        return [chain]  # one file changed for two errors: one change
+    by_job = {_job_of(line, jobs) for line in named.values()}
+    if sum(len(f) for f in files.values()) != len(set().union(*files.values())) \
+            and not (len(by_job) == len(set(named.values())) and None not in by_job):
+        return [chain]  # one file changed for two errors: one change (but for two CI jobs, each its own edit)
     parts = []
     for line in dict.fromkeys(named.values()):
         mine = [e for e in edits if named[e["id"]] == line]
-        failure = dict(chain["failure"], error_text=line, _part=len(parts))
+        failure = dict(chain["failure"], error_text=line, _part=len(parts),
+                       **({"ci_job": _job_of(line, jobs)} if jobs else {}))
         parts.append(dict(chain, failure=failure, failures=[failure], changes=mine, all_changes=mine))
     return parts
+
+
+def _job_of(line: str, jobs: dict[str, str]) -> str | None:
+    """The CI job that printed the error ``line`` begins with."""
+    return next((job for printed, job in jobs.items() if line.startswith(printed)), None)
 
 
 def _raw_error_line(failure: dict) -> str | None:

@@ -374,11 +374,15 @@ def _logged_failure(observation: dict) -> dict:
         jobs = [m.group(1) for m, line in zip(prefixes, all_lines) if m and m.group(1) and _LOGGED_ERROR.search(line)]
     # (each from its level on: a journal's date, host and process before it are no part of the error)
     lines = []
+    line_jobs: dict[str, str] = {}  # (a CI log's error line and the job that printed it)
     for n, raw in enumerate(all_lines):
         if (m := _LOGGED_ERROR.search(raw)) or _LOGGED_FAILING.search(raw):
             line = raw[m.start():].strip() if m else _LOG_PREFIX.sub("", raw.strip())
             # (a CI step's exit code says only that it failed: what it printed last before that says why)
-            lines.append(_said_before(all_lines, n) or line if ci and _CI_EXIT.search(line) else line)
+            line = _said_before(all_lines, n) or line if ci and _CI_EXIT.search(line) else line
+            lines.append(line)
+            if ci and prefixes[n] and prefixes[n].group(1):
+                line_jobs.setdefault(re.sub(r"^##\[error\]", "", line), one_line(prefixes[n].group(1), 60))
     if not lines:
         return observation
     from .signatures import error_signature
@@ -387,6 +391,7 @@ def _logged_failure(observation: dict) -> dict:
     text = "\n".join(list(dict.fromkeys(re.sub(r"^##\[error\]", "", line) for line in lines))[:5])
     return dict(observation, outcome="error", error_text=text, logged=True, ci=ci,
                 ci_job=one_line(jobs[0], 60) if jobs else None, log_of=None if ci else _log_of(parsed["argv"]),
+                ci_line_jobs=line_jobs if len(set(line_jobs.values())) > 1 else None,
                 error_signature=error_signature(text, observation.get("target") or ""))
 
 

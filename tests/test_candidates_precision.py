@@ -3819,3 +3819,23 @@ def test_mavens_footer_is_no_error_line():
                       "com.acme:billing:jar:2.0.0-SNAPSHOT\n[ERROR] \n[ERROR] To see the full stack trace of the errors, "
                       "re-run Maven with the -e switch.\n[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/"
                       "MAVEN/DependencyResolutionException").startswith("[ERROR] Failed to execute goal")
+
+
+def test_two_ci_jobs_failing_in_one_log_are_two_lessons_each_with_its_own_edit_to_the_workflow(git_project, store):
+    log = ("lint\tSetup Node\t2026-11-30T10:02:11.1200Z ##[error]Unable to locate executable file: pnpm.\n"
+           "unit\tRun tests\t2026-11-30T10:03:40.5521Z error: Failed to spawn: `pytest`\n"
+           "unit\tRun tests\t2026-11-30T10:03:40.5610Z ##[error]Process completed with exit code 2.")
+    session = (Session("two-jobs", git_project, prompt="CI is red: lint and unit both fail")
+               .ok("gh run view 7101 --log-failed | tail -20", log)
+               .edit(".github/workflows/ci.yml", "      - uses: actions/setup-node@v4",
+                     "      - uses: pnpm/action-setup@v4\n      - uses: actions/setup-node@v4")
+               .edit(".github/workflows/ci.yml", "        run: uv run pytest -q",
+                     "        run: uv run --extra test pytest -q")
+               .ok("git commit -qam 'ci: pnpm, test extra' && git push -q", "")
+               .ok("gh run watch 7108 --exit-status", "✓ main CI · 7108\nJOBS\n✓ lint in 31s\n✓ unit in 55s")
+               .stop("lint had no pnpm before setup-node; unit ran pytest without the `test` extra. Both fixed."))
+    candidates, _ = _candidates(store, session)
+    by_job = {c["title"].split("`")[1]: c for c in candidates}
+    assert set(by_job) == {"lint", "unit"}
+    assert "pnpm/action-setup@v4" in by_job["lint"]["change"] and "--extra test" not in by_job["lint"]["change"]
+    assert "--extra test" in by_job["unit"]["change"] and "pnpm/action-setup" not in by_job["unit"]["change"]
