@@ -506,6 +506,10 @@ def _same_target(failed: str, later: str) -> bool:
         return False  # (maven's test selection is a property: ``-Dit.test=InvoiceIT`` does not run ``HistoryIT``)
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
+    argv_a, argv_b = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if argv_a and argv_b and {_program_name(argv_a[0]), _program_name(argv_b[0])} <= {"mvn", "mvnw"} \
+            and command_job(failed) != command_job(later):
+        return False  # (maven's phase is its job: ``mvn -pl payments compile`` runs no ``test`` that failed)
     code_a, code_b = _inline_code(failed), _inline_code(later)
     if code_a and code_b and code_a != code_b:
         # ``psql … -c 'SHOW wal_level'`` does not run the ``-c "SELECT pg_create_…"`` that failed; ``pwsh -c
