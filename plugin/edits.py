@@ -498,7 +498,9 @@ def _respells_only(edit: dict) -> bool:
         if len(a) != len(b) or a == b:
             return False
         changed = [(x, y) for x, y in zip(a, b) if x != y]
-        if len(changed) > 2 or any(len(x) < 4 or difflib.SequenceMatcher(None, x.lower(), y.lower()).ratio() < 0.75
+        # (words of letters: ``nodejs16`` → ``nodejs20`` is a version, not a spelling)
+        if len(changed) > 2 or any(len(x) < 4 or not (x.isalpha() and y.isalpha())
+                                   or difflib.SequenceMatcher(None, x.lower(), y.lower()).ratio() < 0.75
                                    for x, y in changed):
             return False
     return True

@@ -3839,3 +3839,16 @@ def test_two_ci_jobs_failing_in_one_log_are_two_lessons_each_with_its_own_edit_t
     assert set(by_job) == {"lint", "unit"}
     assert "pnpm/action-setup@v4" in by_job["lint"]["change"] and "--extra test" not in by_job["lint"]["change"]
     assert "--extra test" in by_job["unit"]["change"] and "pnpm/action-setup" not in by_job["unit"]["change"]
+
+
+@pytest.mark.parametrize("old, new, respelt", [
+    ("<title>Acme Dashbaord</title>", "<title>Acme Dashboard</title>", True),
+    ('  description = "Retention in days for CI artifcats"', '  description = "Retention in days for CI artifacts"', True),
+    ('  runtime = "nodejs16.x"', '  runtime = "nodejs20.x"', False),  # (a version, not a spelling)
+    ("  retries: 3", "  retries: 5", False),
+    ("import { Sidebar } from './Sidebar';", "import { SideNav } from './SideNav';", False),
+])
+def test_an_edit_that_only_respells_a_word(old, new, respelt):
+    from lorebook.edits import _respells_only
+
+    assert _respells_only({"tool": "Edit", "body": f"-{old}\n+{new}"}) is respelt
