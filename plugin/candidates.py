@@ -266,7 +266,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         p for p in parse_command(resolved_by["target"])["prep"] if parse_command(p)["check"] != failed_check
         and not (command_family(p) == command_family(last_failure["target"])
                  and _same_target(last_failure["target"], p))
-        and not any(set(parse_command(p)["argv"]) <= argv for argv in ran_before)]
+        and not any(set(parse_command(p)["argv"]) <= argv for argv in ran_before)
+        # (a service started again to take up an edit to its configuration is how the change was applied:
+        # ``docker compose up -d --wait && …`` after a healthcheck was added)
+        and not (fix_hunks and _starts_service(p))]
     same_job = chain["kind"] == "same_job"
     for path, hunks in fix_hunks.items():
         if _is_weakening(path, hunks, error) or (
@@ -328,7 +331,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       [_diff_text(path, h) for h in hunks[:2]]))
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
-        steps.append((e["id"], f"change {path}", [f"Changed `{path}` (its content is not stored: an excluded path)."]))
+        # (what the agent says it changed there, quoted: "Appended `?sslmode=require` to `DATABASE_URL` in `.env`")
+        told = next((re.split(r";\s+", s)[0].rstrip(".") for s in said["fix"]
+                     if "`" in s and re.search(rf"(?<![\w.-]){re.escape(os.path.basename(path))}(?![\w-])", s)), None)
+        steps.append((e["id"], f"change {path}", [f"Changed `{path}` (its content is not stored: an excluded path)"
+                                                 + (f"; the agent's account: {told}." if told else ".")]))
     last = resolved_by["id"]
     for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))

@@ -34,7 +34,7 @@ _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)tes
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$")
 
 # programs whose first argument names the job (``npm test``, ``cargo build``)
-_TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn", "gradle", "./gradlew", "gradlew",
+_TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn", "mvnw", "gradle", "./gradlew", "gradlew",
              "dotnet", "mix", "git", "bin/rails", "rails", "rake", "uv", "poetry", "pip", "pip3", "docker",
              "docker-compose", "kubectl", "helm", "terraform", "deno", "swift", "flutter", "composer", "php")
 _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("npx",),
@@ -71,7 +71,9 @@ _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "b
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
-             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?verify)(?![\w-])"),
+             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?verify|"
+             # Laravel's: ``php artisan test``, and through Sail, ``./vendor/bin/sail test``
+             r"artisan\s+test|(?:\S*/)?sail\s+(?:artisan\s+)?test)(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
@@ -507,8 +509,9 @@ def _same_target(failed: str, later: str) -> bool:
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     argv_a, argv_b = parse_command(failed)["argv"], parse_command(later)["argv"]
+    jobs = command_job(failed), command_job(later)
     if argv_a and argv_b and {_program_name(argv_a[0]), _program_name(argv_b[0])} <= {"mvn", "mvnw"} \
-            and command_job(failed) != command_job(later):
+            and None not in jobs and jobs[0] != jobs[1]:
         return False  # (maven's phase is its job: ``mvn -pl payments compile`` runs no ``test`` that failed)
     code_a, code_b = _inline_code(failed), _inline_code(later)
     if code_a and code_b and code_a != code_b:
@@ -610,8 +613,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         place = re.match(r"^(?:-chdir|--cwd|--dir|--directory|-C)[=\s](\S+)$", value) if kind == "flag" else None
         if place and before["cwd"] and place.group(1).strip("/") == before["cwd"].strip("/"):
             continue
-        if kind == "path" and value in before["argv"]:
-            continue  # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``)
+        if kind == "path" and (value in before["argv"] or before["path"] and _program_name(before["path"]) ==
+                               _program_name(value)):
+            # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``; the
+            # project's wrapper from another directory: ``./mvnw`` at the root for ``../mvnw`` in ``billing/``)
+            continue
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
             if any(p.startswith("pass `") and p.endswith(f" {value}`") for p in out):
@@ -623,6 +629,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)
+        if kind == "path" and after["path"] and _program_name(after["path"]) == _program_name(value):
+            continue
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)
             out.append(f"without `{value}`")

@@ -486,10 +486,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
 
 
 def _respells_only(edit: dict) -> bool:
-    """Whether an edit only respells words (``Dashbaord`` → ``Dashboard``, ``artifcats`` → ``artifacts``): each
-    side has the same words but for a few, each close to the one it replaced."""
-    import difflib
-
+    """Whether an edit only respells words (``Dashbaord`` → ``Dashboard``, ``Teh`` → ``The``): each side has the
+    same words but for one or two, each a word of letters a letter or two away from the one it replaced."""
     sides = _edit_sides(edit)
     if not sides:
         return False
@@ -499,11 +497,22 @@ def _respells_only(edit: dict) -> bool:
             return False
         changed = [(x, y) for x, y in zip(a, b) if x != y]
         # (words of letters: ``nodejs16`` → ``nodejs20`` is a version, not a spelling)
-        if len(changed) > 2 or any(len(x) < 4 or not (x.isalpha() and y.isalpha())
-                                   or difflib.SequenceMatcher(None, x.lower(), y.lower()).ratio() < 0.75
+        if len(changed) > 2 or any(len(x) < 3 or not (x.isalpha() and y.isalpha())
+                                   or _spelling_distance(x.lower(), y.lower()) > (1 if len(x) < 8 else 2)
                                    for x, y in changed):
             return False
     return True
+
+
+def _spelling_distance(a: str, b: str) -> int:
+    """Letters added, dropped, changed or swapped with a neighbour to make ``b`` of ``a`` (Damerau-Levenshtein)."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
 
 
 def _test_subject(path: str) -> str:

@@ -3843,6 +3843,8 @@ def test_two_ci_jobs_failing_in_one_log_are_two_lessons_each_with_its_own_edit_t
 
 @pytest.mark.parametrize("old, new, respelt", [
     ("<title>Acme Dashbaord</title>", "<title>Acme Dashboard</title>", True),
+    ('  description = "Teh CIDR block for the VPC"', '  description = "The CIDR block for the VPC"', True),
+    ("  retry: once", "  retry: twice", False),  # (another word, not a spelling of it)
     ('  description = "Retention in days for CI artifcats"', '  description = "Retention in days for CI artifacts"', True),
     ('  runtime = "nodejs16.x"', '  runtime = "nodejs20.x"', False),  # (a version, not a spelling)
     ("  retries: 3", "  retries: 5", False),
@@ -3852,3 +3854,18 @@ def test_an_edit_that_only_respells_a_word(old, new, respelt):
     from lorebook.edits import _respells_only
 
     assert _respells_only({"tool": "Edit", "body": f"-{old}\n+{new}"}) is respelt
+
+
+def test_a_change_to_an_excluded_file_is_shown_in_the_words_the_agent_quotes_it_with(git_project, store):
+    session = (Session("env-sslmode", git_project, prompt="the export script can't connect to the warehouse")
+               .fail("uv run python scripts/export.py", "Exit code 1\npsycopg.OperationalError: connection failed: "
+                                                        "FATAL: no pg_hba.conf entry for host \"10.4.2.7\", user "
+                                                        "\"analytics\", database \"wh\", no encryption")
+               .edit(".env", "DATABASE_URL=postgres://analytics@wh.internal:5432/wh",
+                     "DATABASE_URL=postgres://analytics@wh.internal:5432/wh?sslmode=require")
+               .ok("uv run python scripts/export.py", "exported 4,812 rows")
+               .stop("The warehouse's pg_hba rule for our subnet is `hostssl` now, and the URL in `.env` did not ask "
+                     "for TLS, so every connection was refused with \"no pg_hba.conf entry … no encryption\" by the "
+                     "server. I appended `?sslmode=require` to `DATABASE_URL` in `.env`; the export ran."))
+    (candidate,), _ = _candidates(store, session)
+    assert "not stored" in candidate["change"] and "`?sslmode=require` to `DATABASE_URL`" in candidate["change"]
