@@ -434,6 +434,9 @@ def _targets(command: str) -> list[str]:
     return targets
 
 
+# maven's lifecycle phases by what they do (the last one asked for runs those before it)
+_MAVEN_PHASES = {"validate": "build", "compile": "build", "test-compile": "build", "test": "test", "package": "build",
+                 "integration-test": "test", "verify": "test", "install": "build", "deploy": "build"}
 _MAVEN_SELECTION = LazyRegex(r"(?:^|\s)-D(?:it\.)?test=([^\s'\"]+)")
 _SBT_TEST_TASK = LazyRegex(r"(?:[\w-]+[:/])*test(Only|Quick)?")
 
@@ -509,7 +512,8 @@ def _same_target(failed: str, later: str) -> bool:
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     argv_a, argv_b = parse_command(failed)["argv"], parse_command(later)["argv"]
-    jobs = command_job(failed), command_job(later)
+    jobs = [next((_MAVEN_PHASES[w] for w in reversed(argv[1:]) if w in _MAVEN_PHASES), None)
+            for argv in (argv_a, argv_b)]
     if argv_a and argv_b and {_program_name(argv_a[0]), _program_name(argv_b[0])} <= {"mvn", "mvnw"} \
             and None not in jobs and jobs[0] != jobs[1]:
         return False  # (maven's phase is its job: ``mvn -pl payments compile`` runs no ``test`` that failed)

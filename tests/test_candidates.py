@@ -68,6 +68,7 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("bun test", "bun test --preload ./test/dom.ts", ["pass `--preload ./test/dom.ts`"]),
     # maven's reactor picks the module and builds what it needs (the same tests, run another way)
     ("cd billing && mvn -q test", "mvn -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
+    ("cd billing && ../mvnw test", "./mvnw -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected
@@ -632,3 +633,9 @@ def test_a_gradle_task_named_for_tests_does_the_test_job():
 def test_a_dart_packages_executable_is_run_through_dart_pub_global_run():
     assert parse_command("dart pub global run melos run test:unit")["argv"] == ["melos", "run", "test:unit"]
     assert command_job("dart pub global run melos run test:unit") == "test"
+
+
+def test_laravels_test_runs_do_the_test_job_on_the_host_and_through_sail():
+    assert {command_job(c) for c in ("php artisan test --filter=InvoiceTest", "./vendor/bin/sail test",
+                                     "sail artisan test", "./vendor/bin/sail artisan test")} == {"test"}
+    assert command_job("php artisan migrate") is None and command_job("./vendor/bin/sail up -d") is None
