@@ -3869,3 +3869,17 @@ def test_a_change_to_an_excluded_file_is_shown_in_the_words_the_agent_quotes_it_
                      "server. I appended `?sslmode=require` to `DATABASE_URL` in `.env`; the export ran."))
     (candidate,), _ = _candidates(store, session)
     assert "not stored" in candidate["change"] and "`?sslmode=require` to `DATABASE_URL`" in candidate["change"]
+
+
+def test_a_service_started_again_to_take_up_a_config_edit_is_no_step_of_the_fix(git_project, store):
+    session = (Session("compose-wait", git_project, prompt="the worker never becomes healthy")
+               .fail("docker compose exec worker curl -fsS localhost:9000/health",
+                     "Exit code 1\nservice \"worker\" is not running")
+               .edit("compose.yaml", "    depends_on:\n      - redis",
+                     "    depends_on:\n      redis:\n        condition: service_healthy")
+               .ok("docker compose up -d --wait && docker compose exec worker curl -fsS localhost:9000/health",
+                   " ✔ Container shop-worker-1  Healthy\n{\"status\":\"ok\"}")
+               .stop("The worker started before Redis accepted connections; it now waits with "
+                     "`condition: service_healthy`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "condition: service_healthy" in candidate["change"] and "up -d --wait" not in candidate["change"]
