@@ -604,6 +604,15 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
     return flag
 
 
+def _same_file(before: dict, after: dict) -> bool:
+    """Whether two lines run the same script by its path, each from its own directory (``cd billing && ../mvnw`` and
+    ``./mvnw``; not ``./bin/phpunit`` and ``vendor/bin/phpunit``)."""
+    def where(parsed: dict) -> str:
+        return os.path.normpath(os.path.join(parsed["cwd"] or ".", parsed["path"] or ""))
+
+    return bool(before["path"] and after["path"]) and where(before) == where(after)
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     before, after = parse_command(failed), parse_command(passed)
@@ -617,8 +626,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         place = re.match(r"^(?:-chdir|--cwd|--dir|--directory|-C)[=\s](\S+)$", value) if kind == "flag" else None
         if place and before["cwd"] and place.group(1).strip("/") == before["cwd"].strip("/"):
             continue
-        if kind == "path" and (value in before["argv"] or before["path"] and _program_name(before["path"]) ==
-                               _program_name(value)):
+        if kind == "path" and (value in before["argv"] or before["path"] and _same_file(before, after)):
             # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``; the
             # project's wrapper from another directory: ``./mvnw`` at the root for ``../mvnw`` in ``billing/``)
             continue
@@ -633,7 +641,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)
-        if kind == "path" and after["path"] and _program_name(after["path"]) == _program_name(value):
+        if kind == "path" and after["path"] and _same_file(before, after):
             continue
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)

@@ -69,6 +69,8 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     # maven's reactor picks the module and builds what it needs (the same tests, run another way)
     ("cd billing && mvn -q test", "mvn -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
     ("cd billing && ../mvnw test", "./mvnw -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
+    ("./bin/phpunit tests/A.php", "vendor/bin/phpunit tests/A.php",  # (another script of the same name)
+     ["run `vendor/bin/phpunit`", "without `./bin/phpunit`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected
