@@ -334,6 +334,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (what the agent says it changed there, quoted: "Appended `?sslmode=require` to `DATABASE_URL` in `.env`")
         told = next((re.split(r";\s+", s)[0].rstrip(".") for s in said["fix"]
                      if "`" in s and re.search(rf"(?<![\w.-]){re.escape(os.path.basename(path))}(?![\w-])", s)), None)
+        # (from what was done, not who did it: "…, so I appended `?ssl_cert_reqs=…`" → "Appended `?ssl_cert_reqs=…`")
+        told = re.sub(r"^(?:.*?,?\s+(?:so|and|then)\s+)?I\s+(?=[a-z]+ed\b)", "", told) if told else None
+        told = told[:1].upper() + told[1:] if told else None
         steps.append((e["id"], f"change {path}", [f"Changed `{path}` (its content is not stored: an excluded path)"
                                                  + (f"; the agent's account: {told}." if told else ".")]))
     last = resolved_by["id"]
