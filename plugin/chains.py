@@ -438,9 +438,9 @@ def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
     service = failure.get("log_of")
     if not service or "logs" not in argv[:3] or not re.fullmatch(r"docker|podman|docker-compose|podman-compose", argv[0]):
         return False
-    if not any(re.match(r"(?:docker|podman)[ -]compose\b.*\sps\b|(?:docker|podman)-compose\s+ps\b",
-                                              " ".join(parse_command(step)["argv"]))
-                                     for step in _and_steps(later["target"])):
+    listing = [step for step in _and_steps(later["target"]) or [later["target"]]
+               if re.match(r"(?:docker|podman)[ -]compose\b.*\sps\b", " ".join(parse_command(step)["argv"]))]
+    if not listing:
         return False
     rows = [line for line in (later.get("body") or "").splitlines() if service in line.split()]
     return bool(rows) and all(_UP.search(row) and not _NOT_UP.search(row) for row in rows)

@@ -560,7 +560,8 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
     argv = parsed["argv"]
-    parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {f"source:{f}" for f in parsed["sourced"]} | {
+    parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {
+        f"source:{f}" for f in parsed["sourced"]} | {
         f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
     # a URL it is given is where it goes (``-p db_url 'postgresql+psycopg2://…'``), not what it checks
     # (not an option's value: ``--to ent://ent/schema`` is the option's change)
@@ -626,7 +627,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         place = re.match(r"^(?:-chdir|--cwd|--dir|--directory|-C)[=\s](\S+)$", value) if kind == "flag" else None
         if place and before["cwd"] and place.group(1).strip("/") == before["cwd"].strip("/"):
             continue
-        if kind == "path" and (value in before["argv"] or before["path"] and _same_file(before, after)):
+        if kind == "path" and (value in before["argv"] or _same_file(before, after)):
             # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``; the
             # project's wrapper from another directory: ``./mvnw`` at the root for ``../mvnw`` in ``billing/``)
             continue
@@ -641,7 +642,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)
-        if kind == "path" and after["path"] and _same_file(before, after):
+        if kind == "path" and _same_file(before, after):
             continue
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)
