@@ -73,7 +73,9 @@ _JOBS = (
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
              r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?verify|"
              # Laravel's: ``php artisan test``, and through Sail, ``./vendor/bin/sail test``
-             r"artisan\s+test|(?:\S*/)?sail\s+(?:artisan\s+)?test)(?![\w-])"),
+             r"artisan\s+test|(?:\S*/)?sail\s+(?:artisan\s+)?test|"
+             # Erlang's common tests and unit tests, by rebar3 or the project's Makefile
+             r"(?:rebar3|make)\s+(?:ct|eunit))(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``

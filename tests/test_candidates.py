@@ -641,3 +641,9 @@ def test_laravels_test_runs_do_the_test_job_on_the_host_and_through_sail():
     assert {command_job(c) for c in ("php artisan test --filter=InvoiceTest", "./vendor/bin/sail test",
                                      "sail artisan test", "./vendor/bin/sail artisan test")} == {"test"}
     assert command_job("php artisan migrate") is None and command_job("./vendor/bin/sail up -d") is None
+
+
+def test_erlangs_common_and_unit_tests_do_the_test_job_by_rebar3_or_make():
+    assert {command_job(c) for c in ("rebar3 ct --suite=test/cluster_SUITE", "make ct", "rebar3 eunit",
+                                     "make eunit")} == {"test"}
+    assert command_job("make ctags") is None and command_job("rebar3 compile") == "build"
