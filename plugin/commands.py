@@ -417,6 +417,11 @@ def _targets(command: str) -> list[str]:
     # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
     valued = _VALUE_OPTIONS | _PLACE_OPTIONS | _SETUP_OPTIONS if "--preset" not in checked \
         or command_job(command) != "test" else (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS | _SETUP_OPTIONS
+    if checked[:1] and _program_name(checked[0]) in ("nix", "nix-shell", "devbox"):
+        # (``nix develop --command node --version`` enters the shell ``nix develop --command true`` failed to: what
+        # runs inside it is no target of the shell's)
+        cut = next((i for i, w in enumerate(checked) if w in ("--command", "-c", "--run")), len(checked))
+        checked = checked[:cut]
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}
     if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
@@ -476,6 +481,8 @@ def _picked_package(command: str) -> str | None:
 def _inline_code(command: str) -> str | None:
     """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e …``), if any."""
     argv = parse_command(command)["argv"]
+    if argv and _program_name(argv[0]) in ("nix", "nix-shell", "devbox"):
+        return None  # (a shell entered to run a command in: the shell is what is checked, see _targets)
     for i, word in enumerate(argv[1:-1], 1):
         # (not a flag after it: ``jupyter nbconvert --execute --ExecutePreprocessor.kernel_name=python3 …``)
         if word in ("-c", "-e", "--command", "--execute", "--eval") and not argv[i + 1].startswith("-"):

@@ -647,3 +647,10 @@ def test_erlangs_common_and_unit_tests_do_the_test_job_by_rebar3_or_make():
     assert {command_job(c) for c in ("rebar3 ct --suite=test/cluster_SUITE", "make ct", "rebar3 eunit",
                                      "make eunit")} == {"test"}
     assert command_job("make ctags") is None and command_job("rebar3 compile") == "build"
+
+
+def test_a_nix_shell_entered_to_run_another_command_is_the_same_shell():
+    from lorebook.commands import _same_target
+
+    assert _same_target("nix develop --command true", "nix develop --command node --version")
+    assert not _same_target("nix develop .#ci -c true", "nix develop .#docs -c true")  # (another shell)
