@@ -699,7 +699,10 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
     return chains
 
 
-_ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)")
+_ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)|"
+                         # R CMD check's findings and testthat's failures: ``❯ checking dependencies in R code ...
+                         # WARNING``, ``── Failure ('test-parse.R:18:3'): …``
+                         r"^❯ checking .* \.\.\. (?:WARNING|ERROR)\b|^── (?:Failure|Error) \(")
 
 
 def _split_one_output(chain: dict) -> list[dict]:

@@ -3883,3 +3883,20 @@ def test_a_service_started_again_to_take_up_a_config_edit_is_no_step_of_the_fix(
                      "`condition: service_healthy`."))
     (candidate,), _ = _candidates(store, session)
     assert "condition: service_healthy" in candidate["change"] and "up -d --wait" not in candidate["change"]
+
+
+def test_an_r_check_with_a_warning_and_a_failing_test_fixed_in_two_files_is_two_lessons(git_project, store):
+    out = ("Exit code 1\n── R CMD check results ─────────── ratekit 0.3.0 ────\n❯ checking dependencies in R code ... "
+           "WARNING\n  '::' or ':::' import not declared from: ‘curl’\n\n── Failure ('test-dates.R:9:3'): "
+           "parse_day() keeps the date ──\n`actual`: \"2024-03-09\"\n`expected`: \"2024-03-10\"\n\n1 error ✖ | 1 "
+           "warning ✖ | 0 notes ✔\nError: R CMD check found ERRORs")
+    session = (Session("rcheck", git_project, prompt="devtools::check() fails before the CRAN submission")
+               .fail("Rscript -e 'devtools::check()'", out)
+               .edit("DESCRIPTION", "Imports:\n    httr2", "Imports:\n    curl (>= 5.0.0),\n    httr2")
+               .edit("R/dates.R", "  as.Date(x)", "  as.Date(x, tz = \"UTC\")")
+               .ok("Rscript -e 'devtools::check()' 2>&1 | tail -2", "0 errors ✔ | 0 warnings ✔ | 0 notes ✔")
+               .stop("Declared curl in Imports, and `parse_day()` now passes `tz = \"UTC\"`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2
+    by_fix = {("curl" in c["change"], "UTC" in c["change"]) for c in candidates}
+    assert by_fix == {(True, False), (False, True)}
