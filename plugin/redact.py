@@ -411,9 +411,11 @@ def _redact_env_value(match: re.Match) -> str:
     if not value.strip() or value.strip().startswith("[REDACTED"):
         return match.group(0)
     path, space, rest = value.partition(" ")
-    if space and path.startswith(("/", "./", "~/")) and rest.strip():
-        # a command line, not a .env value: ``REQUESTS_CA_BUNDLE=/etc/ssl/certs/root-ca.pem awx …`` keeps the path
-        # it points a variable at, and the rest is redacted as any command is
+    if space and (path.startswith(("/", "./", "~/")) or re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}", path)) \
+            and rest.strip():
+        # a command line, not a .env value: ``REQUESTS_CA_BUNDLE=/etc/ssl/certs/root-ca.pem awx …`` and
+        # ``DB_SSL_CA=certs/eu-west-1-bundle.pem npx dotenv -e .env.staging -- …`` keep the path they point a
+        # variable at, and the rest is redacted as any command is
         return f"{match.group('pre')}{path} {redact(rest)}"
     return f"{match.group('pre')}[REDACTED:env-value]"
 

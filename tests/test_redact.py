@@ -257,6 +257,10 @@ def test_a_command_that_points_a_variable_at_a_key_file_keeps_the_path_and_hides
     assert "Rt8vK2mQx9LbT4nW8sYc1Zd6" not in out and out.endswith("job_templates launch web")
     # a .env value is still hidden whatever it is
     assert redact("SSL_KEY_FILE=/etc/ssl/private/web.key", env_file=True) == "SSL_KEY_FILE=[REDACTED:env-value]"
+    # (and a path relative to the project, before a command that reads a .env file)
+    command = "DB_SSL_CA=certs/eu-west-1-bundle.pem npx dotenv -e .env.staging -- npm run migration:run"
+    assert redact(command, env_file=True) == command
+    assert redact("DB_SSL_CA=certs/eu-west-1-bundle.pem", env_file=True) == "DB_SSL_CA=[REDACTED:env-value]"
 
 
 @pytest.mark.parametrize("line, kept", [
