@@ -1020,7 +1020,8 @@ def index_command(quiet, retry_failed, as_json):
     try:
         if bar is not None:
             bar.__enter__()
-        result = index_notes(store, progress=progress, announce=announce)
+        result = _index_waiting_when_busy(store, progress, announce) if quiet else \
+            index_notes(store, progress=progress, announce=announce)
     except IndexBusy as ex:
         if not quiet:
             click.echo(str(ex), err=True)
@@ -1045,6 +1046,27 @@ def index_command(quiet, retry_failed, as_json):
                f"{result['notes_failed']} failed.")
     if result["notes_failed"]:
         click.echo("Retry the failed ones with: lorebook index --retry-failed")
+
+
+def _index_waiting_when_busy(store, progress, announce) -> dict:
+    """The background run (the Stop hook's ``lorebook index --quiet``) waits out a database another lorebook process
+    is writing, as a detached writeback does (~30 s in all), rather than leave the new lesson without its vectors."""
+    import time
+
+    from .config import log
+    from .errors import StoreLocked
+    from .vectors import index_notes
+
+    for attempt in range(5):
+        try:
+            return index_notes(store, progress=progress, announce=announce)
+        except StoreLocked:
+            time.sleep(1 + attempt)
+    try:
+        return index_notes(store, progress=progress, announce=announce)
+    except StoreLocked as ex:
+        log("index", "the database stayed locked; the notes stay pending until the next `lorebook index`", ex)
+        raise
 
 
 @cli.command(name="embed-server")

@@ -150,6 +150,31 @@ def test_second_index_says_so_and_exits(store):
     assert store.index_counts()["pending"] == 0
 
 
+def test_the_background_index_waits_out_a_database_another_process_is_writing(store, monkeypatch):
+    """The Stop hook's ``lorebook index --quiet`` once met a write lock held past the busy timeout and gave up,
+    leaving the new lesson without vectors (recall answered keyword-only); it now waits, as a deferred writeback
+    does. A person's ``lorebook index`` still says the database is busy at once."""
+    from lorebook import vectors
+    from lorebook.errors import StoreLocked
+
+    add_notes(store)
+    real, calls = vectors.index_notes, []
+
+    def busy_once(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise StoreLocked("The database stayed locked for 5 s: another lorebook process is writing.")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(vectors, "index_notes", busy_once)
+    assert run_index("--quiet").exit_code == 0
+    assert len(calls) == 2 and store.index_counts()["pending"] == 0
+    calls.clear()
+    add_notes(store, NOTES[:1])
+    result = run_index()
+    assert result.exit_code != 0 and "stayed locked" in result.output and len(calls) == 1
+
+
 def test_a_note_edited_while_being_embedded_stays_pending(store):
     store.ensure_vector_tables()
     collection_id, _ = store.set_vector_collection(COLLECTION, "lorebook-minilm")
