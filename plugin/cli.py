@@ -949,27 +949,23 @@ def refine_command(session_id):
 @click.argument("session_id")
 def writeback_command(session_id):
     """Write back a session whose Stop met a locked database (the hooks run this detached)."""
-    import time
-
     from .errors import StoreLocked
     from .spool import attach
     from .writeback import write_back
 
     store = _store()
-    for attempt in range(6):  # a command's busy wait each time: ~30 s in all before giving up
-        try:
-            attach(store)  # the capture the hooks spooled under the lock comes first
-            session = store.get_session(session_id) or {}
-            results = write_back(store, session_id, session.get("last_assistant_message"))
-            break
-        except StoreLocked as ex:
-            if attempt == 5:
-                from .config import log
 
-                log("writeback", f"session {session_id}: the database stayed locked; its writeback waits for the "
-                                 "session's next hook or `lorebook import`", ex)
-                raise click.ClickException(str(ex))
-            time.sleep(1 + attempt)
+    def once():
+        attach(store)  # the capture the hooks spooled under the lock comes first
+        session = store.get_session(session_id) or {}
+        return write_back(store, session_id, session.get("last_assistant_message"))
+
+    try:
+        results = _waiting_while_locked(once, "writeback", f"session {session_id}: the database stayed locked; its "
+                                                           "writeback waits for the session's next hook or `lorebook "
+                                                           "import`")
+    except StoreLocked as ex:
+        raise click.ClickException(str(ex))
     from .sessions import index_new_notes
 
     index_new_notes(results)
@@ -1020,7 +1016,10 @@ def index_command(quiet, retry_failed, as_json):
     try:
         if bar is not None:
             bar.__enter__()
-        result = _index_waiting_when_busy(store, progress, announce) if quiet else \
+        # (the Stop hook's background run waits out a busy database rather than leave the lesson without vectors)
+        result = _waiting_while_locked(
+            lambda: index_notes(store, progress=progress, announce=announce), "index",
+            "the database stayed locked; the notes stay pending until the next `lorebook index`") if quiet else \
             index_notes(store, progress=progress, announce=announce)
     except IndexBusy as ex:
         if not quiet:
@@ -1048,24 +1047,24 @@ def index_command(quiet, retry_failed, as_json):
         click.echo("Retry the failed ones with: lorebook index --retry-failed")
 
 
-def _index_waiting_when_busy(store, progress, announce) -> dict:
-    """The background run (the Stop hook's ``lorebook index --quiet``) waits out a database another lorebook process
-    is writing, as a detached writeback does (~30 s in all), rather than leave the new lesson without its vectors."""
+def _waiting_while_locked(action, event: str, giving_up: str):
+    """``action()``, tried again while another lorebook process holds the database past a command's busy wait (six
+    tries, ~30 s in all): how the detached background runs (a deferred writeback, the Stop hook's index) wait out a
+    busy moment. Giving up is logged as ``event`` and raises :class:`StoreLocked`."""
     import time
 
     from .config import log
     from .errors import StoreLocked
-    from .vectors import index_notes
 
     for attempt in range(5):
         try:
-            return index_notes(store, progress=progress, announce=announce)
+            return action()
         except StoreLocked:
             time.sleep(1 + attempt)
     try:
-        return index_notes(store, progress=progress, announce=announce)
+        return action()
     except StoreLocked as ex:
-        log("index", "the database stayed locked; the notes stay pending until the next `lorebook index`", ex)
+        log(event, giving_up, ex)
         raise
 
 

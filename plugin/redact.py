@@ -139,6 +139,8 @@ _LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "
              "password", "token", "env", "environ", "default", "empty", "unset", "set", "present", "missing",
              "ok", "valid", "invalid", "expired", "bearer", "basic", "inherit",  # (GitHub Actions: secrets: inherit)
              "read", "write"}  # (and a workflow's permission: ``id-token: write``)
+# a path to a file, relative to the project: ``k8s/jobs/db-migrate.yaml``, ``certs/eu-west-1-bundle.pem``
+_RELATIVE_FILE = re.compile(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}")
 _PROSE_WORDS = {"the", "this", "that", "these", "those", "its", "not", "only", "now", "still", "which", "when",
                 "then", "there", "here", "and", "but", "was", "were", "are", "has", "had", "have", "been", "from",
                 "into", "with", "for"}
@@ -276,7 +278,7 @@ def _trivial_value(value: str, key: str) -> bool:
         return True
     if v.startswith(("/", "./", "../", "~/")) or (len(v) > 2 and v[1] == ":" and v[2] in "\\/"):
         return True
-    if re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}", v):  # a relative path to a file: k8s/jobs/db-migrate.yaml
+    if _RELATIVE_FILE.fullmatch(v):  # a relative path to a file: k8s/jobs/db-migrate.yaml
         return True
     if low in ("your-api-key", "your_api_key", "changeme-not-real") or low.startswith(("your-", "your_", "<your")):
         return True
@@ -411,8 +413,7 @@ def _redact_env_value(match: re.Match) -> str:
     if not value.strip() or value.strip().startswith("[REDACTED"):
         return match.group(0)
     path, space, rest = value.partition(" ")
-    if space and (path.startswith(("/", "./", "~/")) or re.fullmatch(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}", path)) \
-            and rest.strip():
+    if space and (path.startswith(("/", "./", "~/")) or _RELATIVE_FILE.fullmatch(path)) and rest.strip():
         # a command line, not a .env value: ``REQUESTS_CA_BUNDLE=/etc/ssl/certs/root-ca.pem awx …`` and
         # ``DB_SSL_CA=certs/eu-west-1-bundle.pem npx dotenv -e .env.staging -- …`` keep the path they point a
         # variable at, and the rest is redacted as any command is
