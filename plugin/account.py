@@ -207,6 +207,8 @@ def _sentences(text: str) -> list[str]:
         # (never inside quoted code: ``"type": "module"``)
         masked = re.sub(r"`[^`]*`", lambda m: "_" * len(m.group(0)), part)
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", masked[helpless.end():]) if helpless else None
+        if split and split.group(0).startswith(":") and len(part[:helpless.end()].split()) <= 3:
+            split = None  # "**Didn't work:** polyfilling with `whatwg-fetch` …": a label, then what did not help
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
             tail = part[helpless.end() + split.end():]

@@ -48,6 +48,8 @@ from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agre
 
 # an attempt the agent says did nothing for the failure, or only traded it for another (not "was not enough": a step
 # that got past one error is part of the fix)
+# "**Root cause:** …": the agent's own label on its account of the cause
+_CAUSE_LABEL = LazyRegex(r"(?i)^(?:the )?(?:root )?cause\s*:")
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
                      r"only (?:produced|gave|caused|led to|moved)|"
@@ -438,7 +440,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (as what was done, when the user said why: "read_header now memcpy's the length field" after "it's the
         # unaligned uint32_t read")
         causes, fixes = ([], best) if user_causes else (best, fixes)
-    causes.sort(key=lambda s: -score(s))
+    # the cause the agent labels as such ("**Cause:** `jest.config.ts` sets `testEnvironment: 'jsdom'` …"), when the
+    # session solved one problem, is this one's, whatever words it shares with the change
+    labelled = [s for s in said["cause"] if not rivals and _CAUSE_LABEL.match(s)]
+    causes = labelled + [s for s in causes if s not in labelled] if len(labelled) == 1 else causes
+    causes.sort(key=lambda s: (s not in labelled, -score(s)))
     fixes.sort(key=lambda s: -score(s))
     if fixes and not causes:  # "- The producer sends plain JSON, but the converter expected X. Set `…` in …": the
         # cause the agent gave just before its account of this fix, about no other problem

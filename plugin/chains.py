@@ -677,7 +677,11 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             not invocation_change(failure["target"], success["target"])
         not_enough = any(os.path.basename(f) in s for e in between if e["tool"] in EDIT_TOOLS
                          for f in e.get("files") or [] for s in partial)
-        if not _same_error(failure, previous) and not not_enough and (
+        back = next((n for n, group in enumerate(groups[:-1]) if _same_error(failure, group[0])), None)
+        if back is not None:  # an earlier error back again: all done since it was tried and undone (a polyfill that
+            # got past ``Request is not defined`` to ``Response.json is not a function``, then removed), one problem
+            groups[back:] = [[f for group in groups[back:] for f in group] + [failure]]
+        elif not _same_error(failure, previous) and not not_enough and (
                 _persisting(between, later) or moved_on):
             groups.append([failure])
         else:

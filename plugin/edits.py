@@ -209,7 +209,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
             return f"add `{inserted}`"
         return f"`{one_line(b, 70)}`"
     if added:  # what a block holds, not the line that opens it or an import it needs
-        return f"add `{one_line(next((l for l in added if not scaffolding(l)), added[0]), 70)}`"
+        # (nor the star before a docblock's tag: ``@jest-environment node``)
+        line = re.sub(r"^\*\s+(?=@)", "", next((l for l in added if not scaffolding(l)), added[0]))
+        return f"add `{one_line(line, 70)}`"
     if removed:
         return f"remove `{one_line(removed[0], 70)}`"
     moved = _moved(old, new) if sorted(old) == sorted(new) else []

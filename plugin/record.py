@@ -193,6 +193,8 @@ _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=
 # says what it holds, or a comment about it
 _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
                          r"|use\s+[\w:\\{}, ]+;|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
+                         # a comment's delimiter on a line of its own (``/**``, `` */``, ``"""``, ``<!--``)
+                         r"|(?:/\*+|\*+/?|\"\"\"|\'\'\'|<!--|-->)\s*$"
                          # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)
                          r"|(?:#|//|--|/\*|\*|;)\s*[A-Za-z][\w'/.-]*(?![\w:-])(?:\s+\S+){3,})")
 _ERROR_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|(?i:\berror\b\s*[:\[](?!\s*\d)|\bfatal:|\bpanic)")

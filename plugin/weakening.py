@@ -200,6 +200,11 @@ _TEST_MODULE = LazyRegex(r"(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$|
 _ANY_LITERAL = LazyRegex(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?<![\w.])-?\d[\d_.]*(?![\w.])")
 
 
+# (not a shebang, a Rust attribute or a C directive: ``#!``, ``#[test]``, ``#define N 3``)
+_COMMENT_ONLY = LazyRegex(r"^\s*(?:#(?![!\[]|(?:define|include|if|ifdef|ifndef|elif|else|endif|pragma|undef)\b)|"
+                          r"//|--\s|/\*|\*)")
+
+
 def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool:
     """Whether a change to tests only puts other values into the same lines (``@freeze_time("2024-02-29")`` →
     ``("2024-02-28")``): the case that broke the code is no longer the case tested. (Not a value the failure says
@@ -210,8 +215,9 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
         return False
     for hunks in changes.values():
         for hunk in hunks:
-            old = [l for l in hunk["old"].splitlines() if l.strip()]
-            new = [l for l in hunk["new"].splitlines() if l.strip()]
+            # (a comment said beside it changes nothing: ``// keep the suite deterministic …`` over ``"UTC"``)
+            old, new = ([l for l in hunk[side].splitlines() if l.strip() and not _COMMENT_ONLY.match(l)]
+                        for side in ("old", "new"))
             if len(old) != len(new) or old == new or any(
                     a != b and _ANY_LITERAL.sub("_", a) != _ANY_LITERAL.sub("_", b) for a, b in zip(old, new)):
                 return False
@@ -282,10 +288,12 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
         or _STRATEGY.search(a) and set(_BOUNDS.findall(b)) - set(_BOUNDS.findall(a))) for a, b in pairs)
 
 
-_STRATEGY = LazyRegex(r"\bst\.\w+\(|\bany::<|\bfc\.\w+\(|\bprop::\w+|\bArbitrary\b|\bgen\.\w+\(")
+# (QuickCheck's and ScalaCheck's too: ``forAll (oddList arbitrary)`` → ``forAll (sort <$> oddList arbitrary)``)
+_STRATEGY = LazyRegex(r"\bst\.\w+\(|\bany::<|\bfc\.\w+\(|\bprop::\w+|\b[Aa]rbitrary\b|\bgen\.\w+\(|\bGen\.\w+|"
+                      r"\bforAll\b")
 _BOUNDS = LazyRegex(r"\b(?:alphabet|min_value|max_value|max_size|max_codepoint|blacklist_categories|"
                     r"whitelist_categories|codec|exclude_characters|allow_nan|allow_infinity)\s*=|\.filter\(|"
-                    r"\b(?:min|max):")
+                    r"\b(?:min|max):|<\$>|\bfmap\b|\bsuchThat\b|`suchThat`")
 
 
 def _waits_longer(changes: dict[str, list[dict]]) -> bool:

@@ -3900,3 +3900,57 @@ def test_an_r_check_with_a_warning_and_a_failing_test_fixed_in_two_files_is_two_
     assert len(candidates) == 2
     by_fix = {("curl" in c["change"], "UTC" in c["change"]) for c in candidates}
     assert by_fix == {(True, False), (False, True)}
+
+
+def test_an_error_that_comes_back_makes_what_was_tried_and_undone_since_one_problem(git_project, store):
+    gone = ("Exit code 1\n FAIL  __tests__/api/health.test.ts\n ● Test suite failed to run\n\n    ReferenceError: "
+            "Request is not defined\n\n      at Object.<anonymous> (app/api/health/route.ts:1:1)\n      at Object.<anonymous> "
+            "(__tests__/api/health.test.ts:4:1)\n")
+    session = (Session("polyfill", git_project, prompt="the API route tests fail since the Next 14 upgrade")
+               .fail("npx jest __tests__/api", gone)
+               .ok("npm i -D whatwg-fetch", "added 1 package in 3s")
+               .edit("jest.setup.ts", "import '@testing-library/jest-dom';",
+                     "import '@testing-library/jest-dom';\nimport 'whatwg-fetch';")
+               .fail("npx jest __tests__/api/health.test.ts",
+                     "Exit code 1\n    TypeError: Response.json is not a function\n")
+               .edit("jest.setup.ts", "import '@testing-library/jest-dom';\nimport 'whatwg-fetch';",
+                     "import '@testing-library/jest-dom';")
+               .ok("npm uninstall whatwg-fetch", "removed 1 package in 2s")
+               .fail("npx jest __tests__/api/health.test.ts", gone)
+               .edit("__tests__/api/health.test.ts", "import { GET } from '@/app/api/health/route';",
+                     "/**\n * @jest-environment node\n */\nimport { GET } from '@/app/api/health/route';")
+               .ok("npx jest __tests__/api/health.test.ts", "Tests:       1 passed, 1 total")
+               .stop("**Cause:** `jest.config.ts` sets `testEnvironment: 'jsdom'` for the whole suite, and jsdom has "
+                     "no `Request`.\n\n**Fix:** a per-file `@jest-environment node` docblock.\n\n**Didn't work:** "
+                     "polyfilling with `whatwg-fetch` in `jest.setup.ts`; I reverted that and uninstalled it.\n\n"
+                     "Any new route test under `__tests__/api/` needs the same docblock."))
+    (candidate,), _ = _candidates(store, session)
+    assert "@jest-environment node" in candidate["title"] and "whatwg-fetch" not in candidate["title"]
+    assert "whatwg-fetch" not in candidate["change"]
+    # (the cause the agent labels so goes first; "Didn't work:" is a label, what follows it is what did not help)
+    assert candidate["summary"].startswith("`jest.config.ts` sets")
+    assert stated("**Didn't work:** polyfilling with `whatwg-fetch` in `jest.setup.ts`.")["did_not_help"] == [
+        "Didn't work: polyfilling with `whatwg-fetch` in `jest.setup.ts`."]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("      forAll (oddList arbitrary) $ \\xs ->", "      forAll (sort <$> oddList arbitrary) $ \\xs ->"),
+    ("    forAll(Gen.listOf(Gen.posNum[Int])) { xs =>", "    forAll(Gen.listOf(Gen.posNum[Int]).suchThat(_.nonEmpty)) { xs =>"),
+])
+def test_a_quickcheck_generator_narrowed_is_a_weakened_test(old, new):
+    from lorebook.weakening import _narrows_strategy
+
+    assert _narrows_strategy({"test/StatsSpec.hs": [{"old": old, "new": new, "ids": [1]}]})
+    assert not _narrows_strategy({"test/StatsSpec.hs": [{"old": old, "new": old.replace("xs", "ys"), "ids": [1]}]})
+
+
+def test_a_pinned_zone_moved_to_utc_with_a_comment_beside_it_is_a_weakened_test():
+    from lorebook.weakening import _values_only
+
+    old = '    fun pinZone() {\n        TimeZone.setDefault(TimeZone.getTimeZone("America/New_York"))\n    }'
+    new = ('    fun pinZone() {\n        // keep the suite deterministic regardless of the host\'s zone\n'
+           '        TimeZone.setDefault(TimeZone.getTimeZone("UTC"))\n    }')
+    path = "billing/src/test/kotlin/io/tally/billing/BillingScheduleTest.kt"
+    assert _values_only({path: [{"old": old, "new": new, "ids": [1]}]})
+    # (a directive is code, not a comment: ``#define`` added is a change of its own)
+    assert not _values_only({"tests/test_ring.c": [{"old": "int n = 3;", "new": "#define N 4\nint n = 4;", "ids": [1]}]})
