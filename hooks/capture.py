@@ -15,7 +15,7 @@ from lorebook import hookimpl
 from lorebook.events import EDIT_TOOLS, HookEvent
 from lorebook.privacy import command_touches_excluded, path_excluded, project_excluded, tool_excluded
 from lorebook.redact import redact, redact_value
-from lorebook.sessions import ensure_session, subagent_session_id
+from lorebook.sessions import ensure_session, seen_secrets_redacted, secrets_remembered, subagent_session_id
 from lorebook.store import Store
 from lorebook.text import bounded, one_line
 
@@ -136,9 +136,16 @@ def capture_tool_event(event: HookEvent, store: Store, failed: bool) -> int | No
     error = as_text(payload.get("error")) if failed else None
     call = ToolCall(tool, payload.get("tool_input"), payload.get("tool_response"), failed, error,
                     cwd=event.cwd, payload=payload)
-    observation = build_observation(call)
+    # (a secret redacted earlier in the session is redacted here too, wherever it stands: ``-u ci:7d1e…``)
+    seen = store.secret_prints(event.session_id) if event.session_id else set()
+    with secrets_remembered(store, event.session_id):
+        observation = build_observation(call)
     if observation is None:
         return None
+    if seen:
+        fields = ("target", "summary", "body", "error_text")
+        for name, value in zip(fields, seen_secrets_redacted(store, event.session_id, *map(observation.get, fields))):
+            observation[name] = value
     agent_id = payload.get("agent_id")
     if isinstance(agent_id, str) and agent_id:
         observation["meta"]["agent_id"] = agent_id
@@ -167,7 +174,9 @@ def record_prompt(event: HookEvent, store: Store, prompt: Any) -> int | None:
     session = ensure_session(event, store)
     if session is None or project_excluded(store, session["project_key"], event.cwd):
         return None
-    text = redact(prompt)
+    with secrets_remembered(store, event.session_id):
+        text = redact(prompt)
+    text, = seen_secrets_redacted(store, event.session_id, text)
     if not text.replace("[private]", "").strip():
         return None
     prompt_id = event.payload.get("prompt_id")
@@ -192,8 +201,10 @@ def record_subagent_stop(event: HookEvent, store: Store) -> int | None:
                          agent_id=agent_id, transcript_path=transcript if isinstance(transcript, str) else None)
     from lorebook.store import now
 
-    store.update_session(child, status="closed", ended_at=now(),
-                         last_assistant_message=excerpt(message, BODY_LIMIT) or None)
+    with secrets_remembered(store, event.session_id):
+        message = excerpt(message, BODY_LIMIT)
+    message, = seen_secrets_redacted(store, event.session_id, message)
+    store.update_session(child, status="closed", ended_at=now(), last_assistant_message=message or None)
     if tool_excluded("Agent"):
         return None
     observation = {

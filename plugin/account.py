@@ -20,6 +20,8 @@ _CAUSE = LazyRegex(
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
     r"may not|there (?:was|is|were|are) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
+    # (where a tool looks for what it lacked: "Bundler reads them from the `BUNDLE_GEMS__…` environment variable")
+    r"(?:reads?|takes?|picks? up) (?:them|it|its \w+|their \w+|the \w+)(?: \w+)? from|"
     r"(?:did not|didn't|does not|doesn't) (?:know|publish|expose|declare|define|include|export|mount|have)\b|"
     r"(?:is|was|are|were)(?: not|n't) (?:imported|registered|exported|"
     r"referenced|configured|enabled|loaded|mounted|exposed|in))\b"

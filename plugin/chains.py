@@ -152,6 +152,10 @@ def find_chains(observations: list[dict], account: str = "",
                 if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]):
                     success, kind = later, "same_check"
                     break
+            if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \
+                    and _runs_failed_step(failure, later["target"]):
+                success, kind = later, "same_check"  # ``fastlane beta`` failed in its ``match`` step: ``fastlane match``
+                break
             # (of all that failed: one test passing, ``pytest tests/a.py::test_b``, is no ``make test`` done another way)
             # (an edit put back since changed nothing: ``extensionsToTreatAsEsm`` added, rejected, removed)
             if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
@@ -229,6 +233,19 @@ def _passes_after_an_edit(failure: dict, later: list[dict]) -> bool:
                 and _same_target(failure["target"], o["target"]):
             return True
     return False
+
+
+# the step a lane or a build failed in, as its output names it: fastlane's ``--- Step: match ---`` (the last before
+# the error), gradle's ``> Task :app:compileKotlin FAILED``
+_FAILED_STEP = LazyRegex(r"(?m)^(?:\[[\d:]+\]: )?--- Step: ([\w-]+) ---$|^> Task (:[\w:-]+) FAILED$")
+
+
+def _runs_failed_step(failure: dict, later: str) -> bool:
+    """Whether ``later`` runs on its own the step of the failing lane or build that failed (``bundle exec fastlane
+    beta`` failed at ``--- Step: match ---``; ``fastlane match appstore --readonly`` passing is that step passing)."""
+    steps = [a or b for a, b in _FAILED_STEP.findall(failure.get("error_text") or failure.get("body") or "")]
+    words = [[w for w in parse_command(c)["argv"][1:] if not w.startswith("-")] for c in (failure["target"], later)]
+    return bool(steps and words[1]) and words[1][0] == steps[-1] and steps[-1] not in words[0]
 
 
 def _covers_failed_tests(failure: dict, later: str) -> bool:

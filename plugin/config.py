@@ -69,6 +69,37 @@ def user_dir_str(create: bool = True) -> str:
     return path
 
 
+def print_key() -> bytes:
+    """This install's key for the fingerprints of the secrets a session redacted (``redact.fingerprints``): random,
+    made on first use, readable by its owner only, kept out of the database so that a copy of it gives nothing."""
+    path = os.path.join(user_dir_str(), "secret-prints.key")
+    try:
+        with open(path, "rb") as f:
+            key = f.read()
+        if len(key) >= 32:
+            return key
+    except FileNotFoundError:
+        pass
+    # written whole under another name, then linked into place: two hooks making it at once agree on one key
+    tmp = f"{path}.{os.getpid()}.{os.urandom(4).hex()}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(os.urandom(32))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        except OSError:  # (a file system without hard links)
+            if not os.path.exists(path):
+                os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def db_path() -> Path:
     return user_dir() / "lorebook.db"
 

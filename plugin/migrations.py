@@ -218,6 +218,22 @@ ALTER TABLE notes ADD COLUMN claimed_agent TEXT
     )
 
 
+@migrations()
+def m005_secret_prints(db: Database):
+    # keyed fingerprints (never the values) of the secrets redacted in a session, so that one seen redacted in a
+    # tool's output is redacted where it comes back and no rule would know it (the agent's last message)
+    _run(
+        db,
+        """
+CREATE TABLE secret_prints (
+    session_id TEXT NOT NULL REFERENCES sessions(id),
+    print TEXT NOT NULL,
+    PRIMARY KEY (session_id, print)
+) WITHOUT ROWID
+""",
+    )
+
+
 # --- the vector tables' companions -------------------------------------------------------------
 #
 # llm's ``collections`` / ``embeddings`` tables come from llm's own migrations (run by the llm bridge),

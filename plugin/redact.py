@@ -33,6 +33,7 @@ text, long identifiers, numbers, paths, placeholders (``$TOKEN``, ``<key>``).
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import re
 
@@ -295,6 +296,11 @@ def _trivial_value(value: str, key: str) -> bool:
     return False
 
 
+# Bundler's credentials for a gem host, the host's dots as ``__`` (``BUNDLE_GEMS__CONTRIBSYS__COM=user:pass``); not
+# its per-host settings (``BUNDLE_MIRROR__…``, ``BUNDLE_BUILD__…``)
+_BUNDLER_HOST = re.compile(r"BUNDLE_(?!(?:MIRROR|BUILD|LOCAL|SSL_\w+|TIMEOUT)__)[A-Z0-9_]*?[A-Z0-9]__[A-Z0-9_]+")
+
+
 def _classify_key(key: str) -> str | None:
     """"strong", "weak", "hashy" or None (an ordinary key)."""
     cache = _state.setdefault("key_cache", {})
@@ -308,6 +314,8 @@ def _classify_key(key: str) -> str | None:
 def _classify_key_uncached(key: str) -> str | None:
     if key.lower() in _HASHY_TOKENS:
         return "hashy"
+    if _BUNDLER_HOST.fullmatch(key):
+        return "strong"
     tokens = _key_tokens(key)
     if not tokens:
         return None
@@ -445,7 +453,7 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if not isinstance(text, str):
         text = str(text)
     state = _compiled()
-    text = drop_private(text)
+    text = source = drop_private(text)
     for index, (kind, needles, pattern) in enumerate(_TOKEN_PATTERNS):
         if any(needle in text for needle in needles):  # most texts hold no needle: compile only when one does
             compiled = state.get(index)
@@ -486,6 +494,91 @@ def redact(text: str | None, env_file: bool = False) -> str:
         text = state["base64_pem"].sub(_private_key_base64, text)
     if "=" in text or ":" in text or " is " in text or " as " in text:
         text = state["assign"].sub(_redact_assignment, text)
+    seen = _seen.get("values")
+    if seen is not None and text != source:
+        seen.update(_replaced(source, text))
+    return text
+
+
+# --- a secret seen once is a secret wherever it comes back ------------------------------------
+#
+# A value redacted in one place (``.env.local:4:BUNDLE_GEMS__CONTRIBSYS__COM=7d1e…`` in a grep's output) can come
+# back where no rule knows it (the agent's "the value (7d1e…) is in your .env.local"). The capture records a
+# keyed fingerprint of each value it redacted for the session, never the value; what is stored later in that
+# session is matched against them.
+
+_seen: dict = {}
+_MARKER = re.compile(r"\[REDACTED:[\w-]+\]")
+
+
+@contextlib.contextmanager
+def collecting():
+    """Within the block, every value ``redact`` and ``redact_value`` replace is added to the set it yields."""
+    outer = _seen.get("values")
+    _seen["values"] = values = set()
+    try:
+        yield values
+    finally:
+        _seen["values"] = outer
+        if outer is not None:
+            outer.update(values)
+
+
+def _replaced(source: str, redacted: str) -> list[str]:
+    """The values of ``source`` that ``redacted`` shows as ``[REDACTED:…]`` markers (markers already in ``source``
+    stand for themselves)."""
+    if _MARKER.search(source):
+        return []
+    pieces = _MARKER.split(redacted)
+    if not source.startswith(pieces[0]) or not source.endswith(pieces[-1]):
+        return []
+    values, at = [], len(pieces[0])
+    for n, piece in enumerate(pieces[1:], start=1):
+        end = len(source) - len(piece) if n == len(pieces) - 1 else source.find(piece, at + 1) if piece else at + 1
+        if end <= at:
+            return values
+        values.append(source[at:end])
+        at = end + len(piece)
+    return values
+
+
+_PRINT_SIZE = 16  # hex digits of a fingerprint: 64 bits, no collision with the words of a session
+
+
+def fingerprint(value: str, key: bytes) -> str:
+    """The keyed fingerprint of a secret value (HMAC-SHA256, cut): it finds the value again, it cannot give it."""
+    import hashlib
+    import hmac
+
+    return hmac.new(key, value.encode("utf-8", "surrogatepass"), hashlib.sha256).hexdigest()[:_PRINT_SIZE]
+
+
+def fingerprints(values, key: bytes) -> set[str]:
+    """The fingerprints of the values worth finding again (a value of a few characters is a word, not a secret)."""
+    return {fingerprint(v, key) for v in (v.strip() for v in values) if len(v) >= _SEEN_MIN}
+
+
+_SEEN_MIN = 6
+# where a value ends inside a line: spaces, quotes, brackets, and the separators of ``KEY=value``, ``user:pass@host``
+_VALUE_EDGE = re.compile(r"[\s\"'`()\[\]{}<>,;]+")
+
+
+def redact_seen(text: str | None, prints: set[str], key: bytes) -> str:
+    """``text`` with every value whose fingerprint is in ``prints`` replaced by ``[REDACTED:seen-secret]``."""
+    if not text or not prints:
+        return text or ""
+    found: set[str] = set()
+    for word in _VALUE_EDGE.split(text):
+        word = word.strip(".:!?")
+        if len(word) < _SEEN_MIN or word.startswith("[REDACTED"):
+            continue
+        # the word, and what follows each separator in it (``TOKEN=value``, ``https://user:value@host``)
+        parts = {word} | {word[m.end():].strip(".:") for m in re.finditer(r"[=:@/]", word)} | {
+            part for part in re.split(r"[=@/]", word) if part} | {
+            part for part in re.split(r"[=:@/]", word) if part}
+        found.update(part for part in parts if len(part) >= _SEEN_MIN and fingerprint(part, key) in prints)
+    for value in sorted(found, key=len, reverse=True):
+        text = text.replace(value, "[REDACTED:seen-secret]")
     return text
 
 
@@ -499,6 +592,8 @@ def redact_value(value, key: str | None = None):
             if (kind == "strong" and not _trivial_value(value, key)) or (
                     kind == "weak" and looks_random(value, min_length=12, allow_hex=True)) or (
                     kind is None and looks_random(value)):
+                if _seen.get("values") is not None:
+                    _seen["values"].add(value)
                 return "[REDACTED:secret]"
         return redact(value)
     if isinstance(value, dict):

@@ -9,6 +9,7 @@ close the session, write back what it taught.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 
 from . import hookimpl
@@ -17,6 +18,34 @@ from . import hookimpl
 def subagent_session_id(parent_session_id: str, agent_id: str) -> str:
     """The session id lorebook gives a subagent of ``parent_session_id``."""
     return f"{parent_session_id}/agent-{agent_id}"
+
+
+@contextlib.contextmanager
+def secrets_remembered(store, session_id: str | None):
+    """Within the block, what redaction replaces is remembered for the session, as keyed fingerprints (never the
+    values), so that :func:`seen_secrets_redacted` finds it again where no rule would."""
+    from .redact import collecting
+
+    with collecting() as seen:
+        yield
+    if seen and session_id:
+        from .config import print_key
+        from .redact import fingerprints
+
+        store.add_secret_prints(session_id, fingerprints(seen, print_key()))
+
+
+def seen_secrets_redacted(store, session_id: str | None, *texts):
+    """``texts`` (strings, or None) with every secret the session redacted before redacted again: the value of a
+    ``BUNDLE_GEMS__…=`` line that the agent's last message quotes as "the value (7d1e…) is in .env.local"."""
+    prints = store.secret_prints(session_id) if session_id else set()
+    if not prints:
+        return list(texts)
+    from .config import print_key
+    from .redact import redact_seen
+
+    key = print_key()
+    return [redact_seen(t, prints, key) if isinstance(t, str) else t for t in texts]
 
 
 def ensure_session(event, store) -> dict | None:

@@ -22,7 +22,7 @@ from .errors import (NoteNotFound, StoreCorrupt, StoreError, StoreFull, StoreLoc
 if TYPE_CHECKING:  # pathlib, hashlib and datetime cost a hook process ~10 ms of imports: used lazily
     from pathlib import Path
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 BUSY_TIMEOUT_S = 5.0
 HOOK_BUSY_TIMEOUT_S = 1.0  # a hook answers Claude Code; capture that meets a longer lock goes to the spool
 # A store opened with checkpoint_on_close=False (hook processes) leaves the WAL to the next process instead of
@@ -334,7 +334,7 @@ class Store:
     # --- the spool: capture a hook could not write for the lock (lorebook.spool) ------------------
 
     SPOOLED_METHODS = ("ensure_project", "ensure_session", "update_session", "add_prompt", "add_observation",
-                       "record_recalls")
+                       "record_recalls", "add_secret_prints")
 
     def use_spool(self, spool) -> None:
         """Send the writes of ``SPOOLED_METHODS`` that meet a held lock to ``spool`` (``spool.append(name,
@@ -408,6 +408,10 @@ class Store:
         arguments["observation"] = dict(arguments["observation"])
         arguments["observation"].setdefault("created_at", now())
         self._spool_call("add_observation", arguments)
+
+    def _spool_add_secret_prints(self, arguments: dict) -> None:
+        arguments["prints"] = sorted(arguments["prints"])
+        self._spool_call("add_secret_prints", arguments)
 
     def _spool_record_recalls(self, arguments: dict) -> None:
         arguments["note_ids"] = list(arguments["note_ids"])
@@ -501,6 +505,18 @@ class Store:
                  "content_hash": content_hash(text), "created_at": created_at or now()},
                 or_ignore=True,
             )
+
+    @_spooled
+    def add_secret_prints(self, session_id: str, prints: Iterable[str]) -> None:
+        """Keep the fingerprints of secrets redacted in the session (``redact.fingerprints``; never the values)."""
+        rows = [(session_id, p) for p in sorted(set(prints))]
+        if rows:
+            with self.atomic():
+                self.conn.executemany("INSERT OR IGNORE INTO secret_prints (session_id, print) VALUES (?, ?)", rows)
+
+    def secret_prints(self, session_id: str) -> set[str]:
+        """The fingerprints of the secrets redacted in the session so far (none from a spool not yet replayed)."""
+        return {r[0] for r in self.conn.execute("SELECT print FROM secret_prints WHERE session_id = ?", (session_id,))}
 
     def session_prompts(self, session_id: str) -> list[dict]:
         return [dict(r) for r in self.conn.execute("SELECT * FROM prompts WHERE session_id = ? ORDER BY id", (session_id,))]

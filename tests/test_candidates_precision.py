@@ -3954,3 +3954,26 @@ def test_a_pinned_zone_moved_to_utc_with_a_comment_beside_it_is_a_weakened_test(
     assert _values_only({path: [{"old": old, "new": new, "ids": [1]}]})
     # (a directive is code, not a comment: ``#define`` added is a change of its own)
     assert not _values_only({"tests/test_ring.c": [{"old": "int n = 3;", "new": "#define N 4\nint n = 4;", "ids": [1]}]})
+
+
+def test_the_step_a_lane_failed_in_passing_on_its_own_resolves_it(git_project, store):
+    out = ("Exit code 1\n[14:02:11]: --- Step: match ---\n[14:02:11]: Cloning remote git repo...\nfatal: could not "
+           "read Username for 'https://github.com': terminal prompts disabled\n[14:02:12]: Error cloning certificates "
+           "repo, please make sure you have read access to the repository you want to use")
+    session = (Session("lane", git_project, prompt="the beta lane fails at the match step on the new runner")
+               .fail("bundle exec fastlane beta 2>&1 | tail -14", out)
+               .ok("MATCH_GIT_BASIC_AUTHORIZATION=$(echo -n \"ci:$CI_TOKEN\" | base64) bundle exec fastlane match "
+                   "appstore --readonly 2>&1 | tail -3", "[14:04:43]: All required keys, certificates and provisioning "
+                                                         "profiles are installed")
+               .edit(".github/workflows/ios-beta.yml", "        env:\n          MATCH_PASSWORD: x",
+                     "        env:\n          MATCH_PASSWORD: x\n          MATCH_GIT_BASIC_AUTHORIZATION: y")
+               .stop("match's HTTPS clone prompted for a username; it takes `MATCH_GIT_BASIC_AUTHORIZATION` "
+                     "(base64 of `user:token`), and with it `fastlane match appstore --readonly` installs the profiles."))
+    (candidate,), _ = _candidates(store, session)
+    assert "MATCH_GIT_BASIC_AUTHORIZATION" in candidate["title"] and candidate["verified"]
+    from lorebook.chains import _runs_failed_step
+
+    failure = {"target": "./gradlew build", "error_text": "> Task :app:compileKotlin FAILED\nBUILD FAILED in 3s"}
+    assert _runs_failed_step(failure, "./gradlew :app:compileKotlin")
+    assert not _runs_failed_step(failure, "./gradlew :lib:compileKotlin")
+    assert not _runs_failed_step(failure, "./gradlew build")

@@ -319,6 +319,32 @@ def test_secrets_never_reach_the_database_wal_or_log(tmp_path, store, lorebook_h
     assert any("[REDACTED:" in (r["body"] or "") + (r["target"] or "") for r in rows)
 
 
+def test_a_secret_seen_redacted_once_is_redacted_where_it_comes_back(tmp_path, store, lorebook_home):
+    # (a value no rule knows as a secret on its own: only its key, in the grep's output, says what it is)
+    value = "7d1e3f9a:b84c20e6"
+    base = _base(tmp_path)
+    run_hook("post-tool-use", dict(base, tool_name="Bash", tool_use_id="g1",
+                                   tool_input={"command": "grep -n CONTRIBSYS .env.local"},
+                                   tool_response={"stdout": f".env.local:4:BUNDLE_GEMS__CONTRIBSYS__COM={value}\n",
+                                                  "stderr": ""}))
+    run_hook("post-tool-use", dict(base, tool_name="Bash", tool_use_id="g2",
+                                   tool_input={"command": f"bundle config set --local gems.contribsys.com {value}"},
+                                   tool_response={"stdout": "", "stderr": ""}))
+    run_hook("user-prompt-submit", dict(base, prompt=f"is {value} still the right one?"))
+    run_hook("stop", dict(base, hook_event_name="Stop", stop_hook_active=False,
+                          last_assistant_message=f"Bundler reads them from the environment, and the value ({value}) "
+                                                 "is in your git-ignored `.env.local`."))
+    assert_not_on_disk(lorebook_home, [value])
+    session = store.get_session(base["session_id"])
+    assert "the value ([REDACTED:seen-secret]) is in" in session["last_assistant_message"]
+    target = store.conn.execute("SELECT target FROM observations WHERE tool_use_id = 'g2'").fetchone()[0]
+    assert target == "bundle config set --local gems.contribsys.com [REDACTED:seen-secret]"
+    # the session keeps fingerprints, never the values; another session's text is left alone
+    prints = store.secret_prints(base["session_id"])
+    assert prints and not any(value in p or "7d1e" in p for p in prints)
+    assert store.secret_prints("another-session") == set()
+
+
 def test_private_blocks_are_dropped_everywhere(tmp_path, store, lorebook_home):
     base = _base(tmp_path)
     run_hook("user-prompt-submit", dict(base, prompt="fix the build <private>my bank pin is 4417</private> now"))

@@ -321,3 +321,30 @@ def test_a_name_in_words_after_a_label_is_no_secret():
     for text in ("./gradlew :composeApp:iosSimulatorArm64Test", ":composeApp:generateCommonMainNotesDbInterface"):
         assert redact(text) == text
     assert "correctHorseBatteryStaple" not in redact("password: correctHorseBatteryStaple")
+
+
+def test_bundlers_credentials_for_a_gem_host_are_a_secret_and_its_settings_are_not():
+    from lorebook.redact import redact
+
+    assert redact("BUNDLE_GEMS__CONTRIBSYS__COM=7d1e3f9a:b84c20e6") == "BUNDLE_GEMS__CONTRIBSYS__COM=[REDACTED:secret]"
+    for setting in ("BUNDLE_PATH=vendor/bundle", "BUNDLE_MIRROR__RUBYGEMS__ORG=https://gems.internal",
+                    "BUNDLE_BUILD__NOKOGIRI=--use-system-libraries"):
+        assert redact(setting) == setting
+
+
+def test_the_values_a_redaction_replaced_are_collected_and_found_again_by_fingerprint():
+    from lorebook.redact import collecting, fingerprints, redact, redact_seen
+
+    with collecting() as seen:
+        redact("API_TOKEN=7d1e3f9a:b84c20e6x and psql postgres://app:s3cretpw9@db/app")
+    assert seen == {"7d1e3f9a:b84c20e6x", "s3cretpw9"}
+    key = b"k" * 32
+    prints = fingerprints(seen, key)
+    assert not any("s3cret" in p for p in prints)
+    assert redact_seen("the value (7d1e3f9a:b84c20e6x) and https://app:s3cretpw9@db/ again", prints, key) == (
+        "the value ([REDACTED:seen-secret]) and https://app:[REDACTED:seen-secret]@db/ again")
+    # (another key finds nothing: the fingerprints are this install's)
+    assert redact_seen("s3cretpw9", prints, b"x" * 32) == "s3cretpw9"
+    # (outside a collecting block nothing is kept)
+    redact("PASSWORD=hunter22x")
+    assert "hunter22x" not in seen

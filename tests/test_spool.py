@@ -106,7 +106,9 @@ def test_capture_under_the_lock_is_spooled_redacted_and_stored_later_in_order(kn
         spooled = Spool().path.read_text()
         assert observations(known_project) == []
     lines = [json.loads(line) for line in spooled.splitlines()]
-    assert [line["method"] for line in lines] == ["add_observation"] * 3
+    # (the second output held a secret: its fingerprint is kept for the session, before the observation)
+    assert [line["method"] for line in lines] == ["add_observation", "add_secret_prints", "add_observation",
+                                                  "add_observation"]
     assert SECRET not in spooled  # redacted like stored data
     # a later hook of any kind drains it first, then writes its own
     assert run_hook("PostToolUse", tool_event(git_project, 4)) == (0, {})
