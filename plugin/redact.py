@@ -73,6 +73,7 @@ _TOKEN_PATTERNS = (
     ("discord-webhook", ("/api/webhooks/",),
      r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
     ("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
+    ("vault-token", ("hvs.", "hvb.", "hvr."), r"\bhv[sbr]\.[A-Za-z0-9_-]{20,}"),
 )
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' before the host
@@ -122,6 +123,16 @@ _ASSIGNMENT = (
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|(?!\[?\{)[^\s\"'`,;&)}\]\\<>]+)"
 )
 _NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?password[ \t]+)(\S+)"
+# a table of keys and values, one per line, in columns (``kubectl get secret -o …``, ``pulumi config``,
+# ``vault token lookup``): ``dbPassword       pg-Rz7v…``
+_COLUMNS = r"(?m)^(?P<pre>[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60})[ \t]{2,})(?P<value>[^\s\"'`]+)[ \t]*$"
+# a key whose value is on the next line, indented (salt's and ansible's nested output): ``app_password:⏎    Vq7!…``
+_NEXT_LINE = (r"(?m)^(?P<indent>[ \t]*)(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}):[ \t]*\n(?P<inner>[ \t]+))"
+              r"(?P<value>[^\s\"'`#-][^\s]*)[ \t]*$")
+# a password said in words: "Creds: svc-orders, password kP9#vT2m!Qx7Lw4z"
+_SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t]+)(?P<value>[^\s,;'\"`()\[\]]{8,})"
+# a base64 blob on its own: it is redacted when what it encodes holds a secret (a docker ``auths`` config, ``user:token``)
+_BASE64 = r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])"
 _ENV_LINE = r"(?m)^(?P<pre>[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*)(?P<value>.*?)[ \t]*$"
 
 _STRONG_WORDS = ("password", "passwd", "passphrase", "secret", "credential", "apikey", "privatekey",
@@ -165,6 +176,10 @@ _SOURCES = {
     "assign": (_ASSIGNMENT, 0),
     "env": (_ENV_LINE, 0),
     "netrc": (_NETRC, 0),
+    "columns": (_COLUMNS, 0),
+    "next_line": (_NEXT_LINE, 0),
+    "said": (_SAID_PASSWORD, re.I),
+    "base64": (_BASE64, 0),
     "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+|"
                 # numeronyms (ingress.networking.k8s.io/api-server is a name)
                 r"k8s|k3s|i18n|l10n|a11y|o11y|e2e|p2p|b2b|b2c|w3c|"
@@ -319,6 +334,8 @@ def _classify_key_uncached(key: str) -> str | None:
     tokens = _key_tokens(key)
     if not tokens:
         return None
+    if tokens[-2:] == ["secret", "id"]:  # (Vault's AppRole ``secret_id`` is the credential; a ``secret_name`` is not)
+        return "strong"
     joined = "".join(tokens)
     if set(tokens) & _HASHY_TOKENS and not any(w in joined for w in _STRONG_WORDS):
         if not set(tokens) & (_STRONG_TOKENS | {"key"}):
@@ -399,6 +416,49 @@ def _redact_assignment(match: re.Match) -> str:
         return match.group(0)
     label = "password" if kind == "strong" and "pass" in key.lower() else "secret"
     return f"{match.group('pre')}{quote}[REDACTED:{label}]{quote}"
+
+
+def _strong_only(match: re.Match) -> str:
+    """A key and its value laid out as a table or on two lines: redacted only when the key names a secret."""
+    if _classify_key(match.group("key")) != "strong":
+        return match.group(0)
+    if "inner" in match.groupdict() and len(match.group("inner").expandtabs()) <= len(match.group("indent").expandtabs()):
+        return match.group(0)  # (the next key of the same mapping, not its value)
+    redacted = _redact_assignment(match)
+    return match.group("indent") + redacted if "indent" in match.groupdict() else redacted
+
+
+def _mixed(value: str) -> bool:
+    """A value of letters, digits and signs mixed (``kP9#vT2m!Qx7Lw4z``), not a word: what a password looks like."""
+    if value.startswith(("[REDACTED", "$", "%", "<", "{")) or not re.search(r"\d", value) \
+            or not re.search(r"[A-Za-z]", value):
+        return False
+    # (both cases, or a sign a name does not use: not ``reset-flow-2``)
+    return bool(re.search(r"[a-z]", value) and re.search(r"[A-Z]", value) or re.search(r"[^\w.-]", value))
+
+
+_inner: list = []  # (non-empty while a decoded blob is redacted: a blob inside it is not decoded again)
+
+
+def _encoded_secret(match: re.Match) -> str:
+    """A base64 blob whose decoded text holds a secret (``{"auths":{"ghcr.io":{"password":"ghp_…"}}}``) or is
+    ``user:password`` (``orbit-ci:ghp_…``), redacted whole."""
+    import binascii
+
+    blob = match.group(0)
+    try:
+        decoded = binascii.a2b_base64(blob + "=" * (-len(blob) % 4)).decode("utf-8")
+    except (binascii.Error, ValueError):
+        return blob
+    if not decoded.isprintable() and not all(c.isprintable() or c in "\n\r\t" for c in decoded):
+        return blob
+    if re.fullmatch(r"[\w.@+-]{1,64}:[^\s:]{6,}", decoded) and not _trivial_value(decoded.split(":", 1)[1], "password"):
+        return "[REDACTED:basic-auth]"
+    _inner.append(1)
+    try:
+        return "[REDACTED:base64-secret]" if redact(decoded) != decoded else blob
+    finally:
+        _inner.pop()
 
 
 def _camel_words(value: str) -> bool:
@@ -494,6 +554,15 @@ def redact(text: str | None, env_file: bool = False) -> str:
         text = state["base64_pem"].sub(_private_key_base64, text)
     if "=" in text or ":" in text or " is " in text or " as " in text:
         text = state["assign"].sub(_redact_assignment, text)
+    if "  " in text or "\t" in text:
+        text = state["columns"].sub(_strong_only, text)
+    if ":\n" in text or ":\r\n" in text:
+        text = state["next_line"].sub(_strong_only, text)
+    if "pass" in lowered or "pwd" in lowered:
+        text = state["said"].sub(lambda m: m.group("pre") + "[REDACTED:password]" if _mixed(m.group("value"))
+                                 else m.group(0), text)
+    if not _inner:
+        text = state["base64"].sub(_encoded_secret, text)
     seen = _seen.get("values")
     if seen is not None and text != source:
         seen.update(_replaced(source, text))

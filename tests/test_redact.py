@@ -348,3 +348,41 @@ def test_the_values_a_redaction_replaced_are_collected_and_found_again_by_finger
     # (outside a collecting block nothing is kept)
     redact("PASSWORD=hunter22x")
     assert "hunter22x" not in seen
+
+
+@pytest.mark.parametrize("text, secret", [
+    # a password said in words, in a prompt
+    ("Creds for staging: user svc-orders, password kP9#vT2m!Qx7Lw4z", "kP9#vT2m!Qx7Lw4z"),
+    # salt's nested output: the value on the line after its key
+    ("    postgres:\n        ----------\n        app_password:\n            Vq7!rT2m#kLp9xWz\n        port:\n            5432",
+     "Vq7!rT2m#kLp9xWz"),
+    # a table of keys and values (pulumi config, vault token lookup)
+    ("KEY              VALUE\naws:region       eu-central-1\ndbPassword       pg-Rz7vQ2mW9xLk4TbN", "pg-Rz7vQ2mW9xLk4TbN"),
+    ("id                  hvs.CAESIJx7Qk2mWbR9tLpF4vN8sZ1yH3cD6gA0eU5oXjKq", "hvs.CAESIJx7Qk2mWbR9tLpF4vN8sZ1yH3cD6gA0eU5oXjKq"),
+    # Vault's AppRole secret_id is the credential, a UUID as it is
+    ('    "secret_id": "b7e4f1a2-93c6-4d58-a0e1-6f2c9d8b3a47",', "b7e4f1a2-93c6-4d58-a0e1-6f2c9d8b3a47"),
+    # base64 of a docker auths config and of user:token
+    ("eyJhdXRocyI6eyJnaGNyLmlvIjp7InVzZXJuYW1lIjoiYWNtZS1kZXBsb3kiLCJwYXNzd29yZCI6ImdocF9SOGtRejJ2Tjd4TG1QNHRZOXdCM2NI"
+     "NmpEMXNGNWdBMGVLMnUifX19",
+     "eyJhdXRocyI6eyJnaGNyLmlvIjp7InVzZXJuYW1lIjoiYWNtZS1kZXBsb3kiLCJwYXNzd29yZCI6ImdocF9SOGtRejJ2Tjd4TG1QNHRZOXdCM2NI"),
+    ("b3JiaXQtY2k6Z2hwX1I3bUsyeFE5dkxwNFR6OE53WTNiSGM2SmRGMXNVZTBhR2k1bw==", "b3JiaXQtY2k6Z2hwX1I3bUsyeFE5dkxwNFR6OE53"),
+])
+def test_secrets_laid_out_in_tables_nested_output_words_and_base64_are_redacted(text, secret):
+    from lorebook.redact import redact
+
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize("text", [
+    "FATAL: password authentication failed for user \"app\"",
+    "the password reset-flow-2 works again",
+    "password:\n  description: the database password\n  type: string",
+    "NAME                  READY   STATUS\nweb-7d9f8c6b5-x2x9z   1/1     Running",
+    "app_password:\n  - first\napp_user:\n  admin",
+    "integrity sha512-abcdefghijklmnopqrstuvwxyzABCDEFGH0123456789abcdefghijklmnopqrstuv==",
+    "aGVsbG8gd29ybGQsIHRoaXMgaXMgb3JkaW5hcnkgdGV4dA==",  # (base64 of ordinary text)
+])
+def test_tables_nested_output_and_base64_without_a_secret_are_kept(text):
+    from lorebook.redact import redact
+
+    assert redact(text) == text
