@@ -90,9 +90,13 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:in )?(?:there|at it)|(?<!even 
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
                         r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
                         # "While reading variables.tf I also fixed …", "Also fixed the "enviroment" typo in …"
-                        r"while (?:I was )?(?:reading|editing|in|looking at) [\w./-]+\.\w+\b|"
+                        r"while (?:I was )?(?:reading|editing|in|looking at) (?:[\w./-]+\.\w+|it|them|there)\b|"
                         r"also (?:fixed|corrected) (?:a|an|the|two|some) [^.;]{0,40}\btypos?|"
-                        r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless)\b")
+                        r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless|"
+                        # ("Side note: I switched `.editorconfig` to 2-space indentation …")
+                        r"side[- ]note|as an aside|by the way|btw|"
+                        # ("I also lower-cased the SQL keywords in models/daily_active.sql to match the other models")
+                        r"to match the (?:other|rest)|to be consistent with)\b")
 # a user's request for another change beside the problem ("Also fix the typo in …", "And please enable X")
 _WHILE_THERE = LazyRegex(r"(?i)\bwhile you(?:'re| are) (?:in )?(?:there|at it)\b|"
                          r"\b(?:if|when) you (?:get|have) (?:a )?(?:chance|moment|minute|time)\b")
@@ -178,7 +182,7 @@ def _sentences(text: str) -> list[str]:
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
         part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))
-        label = re.match(r"(?i)^(?:notes?|nb|fyi|tip|heads[- ]up|side notes?)(?: for (?:next time|the next session|"
+        label = re.match(r"(?i)^(?:notes?|nb|fyi|tip|heads[- ]up)(?: for (?:next time|the next session|"
                          r"(?:this|the) (?:repo|project|codebase)))?:\s+", part)
         if label:  # "Heads-up for next time: don't call …" reads "Don't call …" (an identifier keeps its case)
             rest = part[label.end():]

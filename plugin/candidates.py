@@ -155,8 +155,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 for key, value in said.items()}
     error_words = _tokens(" ".join((f.get("error_text") or "") + " " + (f.get("target") or "")
                                    for f in chain["failures"]))
+    # (not what it says of an attempt put back since: "the `,string` tag doesn't help" beside the wrapper type that
+    # stayed and moved the error on to its one caller)
+    kept = " ".join(h["new"] for hunks in net_changes([e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS],
+                                                      cwd).values() for h in hunks)
     if chain["kind"] == "error_changed" and any(
             _NO_HELP.search(s) and _relevance(s, error_words) and _relevance(s, fix_words_of(chain, cwd))
+            and not (_code_spans(s) and not any(span in kept for span in _code_spans(s)))
             for s in said["did_not_help"]):
         chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on
         return None
@@ -483,7 +488,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if withheld and causes and fixes:  # the change shows no content: the agent's line about it goes first
         summary_parts.reverse()
     # (its "Cause:" and "Fix:" labels are the card's own: "Cause and fix: Cause: …" says it twice)
-    summary_parts = [_unlabelled(p) for p in summary_parts]
+    summary_parts = [_unlabelled(p).rstrip(" :") for p in summary_parts]  # (a sentence that led into a list ends)
     if helpless and summary_parts and helpless[0] not in summary_parts:  # what did not help is part of the lesson:
         summary_parts.append(helpless[0])  # the next session skips it
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (

@@ -81,7 +81,7 @@ def find_chains(observations: list[dict], account: str = "",
             missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
         # (a log read back is routine as a command, not as what it shows: ``gh run view 938 --log-failed``)
         if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")) \
-                or _cd_failure(failure) \
+                or _cd_failure(failure) or _selected_nothing(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
             _detail(details, "routine_plumbing", failure)
@@ -131,6 +131,10 @@ def find_chains(observations: list[dict], account: str = "",
             if again:  # the next run failed too: the change before it was an attempt, or it moved the error on
                 events.append(dict(later, logged=True, **({"error_signature": signature} if again == "same" else {})))
                 continue
+            if later["outcome"] == "ok" and _is_check(later) and any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and _runs_failed_ci_step(failure, later["target"]):
+                success, kind = later, "same_check"  # CI's ``Run actionlint`` step failed; ``actionlint`` passes here
+                break
             if _seen_up(failure, later, events):  # ``docker compose logs api``: refused → edit → ``… compose ps``: Up
                 success, kind = later, "other_check"
                 break
@@ -145,7 +149,8 @@ def find_chains(observations: list[dict], account: str = "",
                 events.append(later)
                 continue
             if _is_check(later) and command_family(later["target"]) == family \
-                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]):
+                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
+                    and not _other_tests(failure, later["target"]):
                 if later["outcome"] == "error":
                     events.append(later)
                     continue
@@ -168,6 +173,11 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _passes_after_an_edit(failure, observations[k + 1:]):
                 success, kind = later, "same_job"
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _runs_the_same_tests(failure, later["target"]) \
+                    and not any(net_changes([e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
+                    and not _passes_after_an_edit(failure, observations[k + 1:]):
+                success, kind = later, "same_job"  # ``bin/test spec/models/x_spec.rb`` for ``bundle exec rspec …``
+                break
             if adding and later["outcome"] == "ok" and _is_check(later) and not any(
                     e["tool"] in EDIT_TOOLS for e in events) and _adds_with_another_tool(failure, later, adding):
                 success, kind = later, "same_job"  # ``yarn add chart.js`` → ``bin/importmap pin chart.js``
@@ -187,6 +197,12 @@ def find_chains(observations: list[dict], account: str = "",
         if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
             success = _stated_way(failure, observations[i + 1:], account)
             kind = "same_job" if success is not None else None
+            if success is not None:  # (the same tool failing otherwise on the way, ``terraform init -reconfigure``
+                # after ``terraform plan``, was an attempt at the same job, not a problem of its own)
+                events += [o for o in observations[i + 1:] if o["id"] < success["id"] and o["outcome"] == "error"
+                           and _is_check(o) and command_family(o["target"]).split()[:1] == family.split()[:1]
+                           and o not in events]
+                events.sort(key=lambda o: o["id"])
         if success is None:  # a server that would not start, never started again: checked another way, unverified
             success = _checked_otherwise(failure, observations[i + 1:], account) or _named_thing_found(
                 failure, observations[i + 1:])
@@ -221,6 +237,48 @@ def find_chains(observations: list[dict], account: str = "",
 
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
 _PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*)\s+(.+)$")
+
+
+# a line of a CI log as ``gh run view --log`` prints it: the job, the step, the time (``lint	Run actionlint	2024-…Z``)
+_CI_STEP = LazyRegex(r"^[^\t\n]+\t(?:Run )?([^\t\n]+)\t\d{4}-\d\d-\d\dT")
+
+
+def _runs_failed_ci_step(failure: dict, later: str) -> bool:
+    """Whether ``later`` runs here the tool of the CI step whose log lines show the error (``lint	Run actionlint	…
+    property "python_version" is not defined``; ``actionlint`` passing after the edit is that step passing)."""
+    if not failure.get("ci"):
+        return False
+    errors = [line.strip() for line in (failure.get("error_text") or "").splitlines() if len(line.strip()) >= 12]
+    steps = {m.group(1).split("@")[0].rsplit("/", 1)[-1] for line in (failure.get("body") or "").splitlines()
+             if (m := _CI_STEP.match(line)) and any(e in line for e in errors)}
+    programs = {_program_name(argv[0]) for segment in _segments(later) if (argv := parse_command(segment)["argv"])}
+    return any(step.split()[0] in programs for step in steps if step.split())
+
+
+def _selected_nothing(failure: dict) -> bool:
+    """Whether a test run failed only because its selection matched no test (pytest's exit code 5 after ``-k
+    staging``: ``4 deselected``, ``no tests ran``): a look for a test, not a problem."""
+    text = failure.get("error_text") or ""
+    return bool(re.search(r"(?m)^=*\s*(?:no tests ran|\d+ deselected)(?: in [\d.]+s)?\s*=*$", text)) \
+        and not re.search(r"\b\d+ (?:failed|errors?)\b|\w(?:Error|Exception)\b|^E\s", text, re.M)
+
+
+def _other_tests(failure: dict, later: str) -> bool:
+    """Whether ``later`` picks test files and none of them is one the failure names (``uv run pytest -q`` failed
+    collecting tests/test_geo.py; ``uv run pytest -q tests/test_export.py`` runs none of it): another problem's run."""
+    picked = [t.lstrip("./").rstrip("/") for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
+    failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
+    # (a file named without its folder, go's ``config_test.go:21``, may be in any picked folder)
+    return bool(picked and failed) and all("/" in f for f in failed) and not any(
+        f.startswith(p) or p.endswith(f) or f.endswith(p) for f in failed for p in picked)
+
+
+def _runs_the_same_tests(failure: dict, later: str) -> bool:
+    """Whether ``later``, another program (a project's script: ``bin/test``, ``./scripts/test.sh``), runs every test
+    file the failing command ran (``bundle exec rspec spec/models/subscription_spec.rb``)."""
+    tests = [t for t in _targets(failure["target"]) if _TEST_PATH.search(t)]
+    return bool(tests) and command_family(later) != command_family(failure["target"]) \
+        and set(tests) <= set(_targets(later)) and not _asks_version(later)
 
 
 def _passes_after_an_edit(failure: dict, later: list[dict]) -> bool:
@@ -795,6 +853,7 @@ def _raw_error_line(failure: dict) -> str | None:
             line = f"{line.rstrip()} {after[0].strip()}"
     # (without pytest's "E" or a journal's date, host and process: ``Dec 02 08:12:44 stg-app-1 celery[48211]:``)
     # (or a log line's date and time: ``2026/12/02 06:31:02``, ``2026-12-02T06:31:02.114Z``)
-    line = re.sub(r"^(?:E\s+|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
+    # (or TAP's "# " before a diagnostic: bats' ``#   ./scripts/backup.sh: line 9: $2: unbound variable``)
+    line = re.sub(r"^(?:E\s+|#\s+(?=\S)|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
                   r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+)", "", line.strip())
     return one_line(line, 160)

@@ -324,6 +324,22 @@ def _comments_only(edit: dict) -> bool:
     return bool(sides) and all(_changed_lines(old, new) and _code_lines(old) == _code_lines(new) for old, new in sides)
 
 
+def _recased_only(edit: dict, error: str) -> bool:
+    """Whether an edit only changes the case of words (``SELECT … GROUP BY ALL`` → ``select … group by all``) or
+    the spaces between them, and the error names none of them as they were or are: a reformat. (``./Components/
+    Button`` → ``./components/Button`` for "Cannot find module './Components/Button'" is the fix.)"""
+    sides = _edit_sides(edit)
+    if not sides:
+        return False
+    changed = set()
+    for old, new in sides:
+        if old.split() == new.split() or " ".join(old.split()).lower() != " ".join(new.split()).lower():
+            return False
+        changed |= {w for a, b in zip(old.split(), new.split()) if a != b for w in (a, b)}
+    words = {w for token in changed for w in re.findall(r"[A-Za-z_]\w*", token)}
+    return not any(re.search(rf"\b{re.escape(w)}\b", error) for w in words if len(w) >= 2)
+
+
 # a line that only logs or prints (``Rails.logger.info("[reindex] batch=…")``, ``console.log(x)``, ``dbg!(x)``)
 _LOG_LINE = LazyRegex(r"""(?x)^\s*(?:(?:\w+\.)*(?:logger|log|LOG|Log|logging|console|slog|zap|Logger|tracing)
                       (?:\.\w+)*\s*[.(!]|(?:print|println|printf|puts|pp|p|eprintln|eprint|dbg)!?[\s(](?!\s*=)|
@@ -461,10 +477,18 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                          if not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
                                         & _plain_words(sentence)) >= 2 for sentence in incidental))
         # ("I also fixed a typo in the page title": an edit that only respells a word, ``Dashbaord`` → ``Dashboard``)
-        typo = _respells_only(edit) and any(re.search(r"(?i)\btypos?\b", sentence) for sentence in incidental)
+        # (or, in a document, one whose words no error names: prose respelled mends a failure only where the failure
+        # names the word, a spell checker's ``remote-wirte``; in code ``indent`` → ``nindent`` is another function)
+        # (the sentence about a typo is about this edit when it names its file or its words: not ``indent`` →
+        # ``nindent`` beside "also fixed a 'remote-wirte' typo in the chart README")
+        typo = _respells_only(edit) and (any(re.search(r"(?i)\btypos?\b", sentence) and (
+            any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in _respelled(edit)))
+            for sentence in incidental)
+                                         or all(_DOC_PATH.search(p) for p in paths)
+                                         and not any(w.lower() in error.lower() for w in _respelled(edit)))
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
-                or _logging_only(edit, error) or _metadata_only(edit, error) or \
+                or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \
                 not quoted_fix and (any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental)):
@@ -504,6 +528,15 @@ def _respells_only(edit: dict) -> bool:
                                    for x, y in changed):
             return False
     return True
+
+
+def _respelled(edit: dict) -> set[str]:
+    """The words an edit respelled, as they were and as they are (``remote-wirte`` → ``remote-write``: both)."""
+    out = set()
+    for old, new in _edit_sides(edit):
+        a, b = re.findall(r"\w+|[^\w\s]", old), re.findall(r"\w+|[^\w\s]", new)
+        out |= {w for x, y in zip(a, b) if x != y for w in (x, y)}
+    return out
 
 
 def _spelling_distance(a: str, b: str) -> int:

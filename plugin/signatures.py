@@ -47,7 +47,10 @@ _ERROR_RULES = (
         r"no such tool|not available|unable to|no tests? (?:were |was )?(?:ran|run|collected)|"
         r"no (?:[\w-]+ ){1,3}(?:was |were )?found|"  # ("No test configuration file found!")
         # ("Authentication is required for gems.contribsys.com.")
-        r"(?:authentication|authori[sz]ation|credentials?) (?:is |are )?required|access denied|unauthori[sz]ed)\b"),
+        r"(?:authentication|authori[sz]ation|credentials?) (?:is |are )?required|access denied|unauthori[sz]ed|"
+        # a shell's own ("./scripts/backup.sh: line 9: $2: unbound variable" under a bats test's "… failed")
+        r"unbound variable|bad substitution|parameter null or not set|integer expression expected|"
+        r"too many arguments|readonly variable)\b"),
     (2, r"(?i)\b(?:error|failed|failure|cannot|can't|unable to|fatal)\b"),
 )
 
@@ -100,6 +103,10 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"#\s+(?:TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):\s+\d+\s*$|"
             # a tally, the same words after every run: ``pass: 3, fail: 3, warn: 0, error: 0, skip: 0``
             r"\W*(?:[A-Za-z]+:\s*\d+,\s*){2,}|"
+            # rspec's after a file failed to load: ``No examples found.``
+            r"No examples found\.?$|"
+            # helm lint's: ``Error: 1 chart(s) linted, 1 chart(s) failed``
+            r"Error: \d+ chart\(s\) linted, \d+ chart\(s\) failed|"
             # ``Tests:       1 failed, 1 passed, 2 total``, ``3 examples, 1 failure``
             r"\W*(?:[A-Za-z ]+:\s*)?\d+ (?:failed|passed|failures?|errors?|skipped|pending|failing|passing|"
             r"examples?|tests?)\b(?:,\s*\d+ \w+)+)")

@@ -418,9 +418,10 @@ _CI_EXIT = LazyRegex(r"(?i)^##\[error\](?:Process completed|.{0,40}\bexit(?:ed)?
 
 
 def _said_before(lines: list[str], n: int) -> str | None:
-    """The last line a CI step printed before line ``n`` (not the runner's own ``##[group]`` or ``##[endgroup]``)."""
+    """The last line a CI step printed before line ``n`` (not the runner's own ``##[group]`` or ``##[endgroup]``, nor
+    a linter's excerpt of the source under its message: ``31 |   python-version: …``, ``|   ^~~~~``)."""
     return next((line.strip() for line in reversed(lines[:n]) if line.strip() and not line.lstrip().startswith("##[")
-                 and not _CI_EXIT.search(line.strip())), None)
+                 and not _CI_EXIT.search(line.strip()) and not re.match(r"\s*(?:\d+\s*)?\|", line)), None)
 
 
 def _ci_again(failure: dict, later: dict, events: list[dict]) -> str | None:
@@ -487,7 +488,10 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"what I (?:used|ran)|(?:defines?|provides?|has) (?:\w+ )?(?:aliases?|scripts?|targets?|tasks?) "
                      r"for (?:this|that|it)|"
                      # "The repo's way (CONTRIBUTING.md) is `make molecule ROLE=nginx`"
-                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?way\b)\b")
+                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?way\b|"
+                     # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`"
+                     r"c(?:a|o)mes? from|runs? (?:its |their |the )?\w+ (?:through|via)|"
+                     r"(?:is|was|are|were) (?:produced|generated) (?:by|with|from|via|through))\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:

@@ -3977,3 +3977,150 @@ def test_the_step_a_lane_failed_in_passing_on_its_own_resolves_it(git_project, s
     assert _runs_failed_step(failure, "./gradlew :app:compileKotlin")
     assert not _runs_failed_step(failure, "./gradlew :lib:compileKotlin")
     assert not _runs_failed_step(failure, "./gradlew build")
+
+
+def test_a_side_note_and_a_typo_in_a_readme_are_not_the_fix(git_project, store):
+    session = (Session("sidenote", git_project, prompt="scripts/backup.sh dies when I leave out the retention")
+               .fail("bats test/backup.bats", "Exit code 1\n1..2\nnot ok 1 uses 7 days by default\n# (in test file "
+                                              "test/backup.bats, line 22)\n#   `[ \"$status\" -eq 0 ]' failed\n"
+                                              "# ./scripts/backup.sh: line 9: $2: unbound variable")
+               .edit(".editorconfig", "[*.sh]\nindent_size = 4", "[*.sh]\nindent_style = space\nindent_size = 2")
+               .edit("README.md", "Backs up the configured soruce directory.", "Backs up the configured source directory.")
+               .edit("scripts/backup.sh", 'RETENTION_DAYS="$2"', 'RETENTION_DAYS="${2:-7}"')
+               .ok("bats test/backup.bats", "1..2\nok 1 uses 7 days by default\nok 2 prunes")
+               .stop("The script runs under `set -u`, so a bare `$2` aborts; it now reads `RETENTION_DAYS=\"${2:-7}\"`."
+                     "\n\nSide note: I switched `.editorconfig` to 2-space indentation for `*.sh` since every script "
+                     "already uses that."))
+    (candidate,), _ = _candidates(store, session)
+    assert "${2:-7}" in candidate["title"] and "unbound variable" in candidate["title"]
+    assert ".editorconfig" not in candidate["change"] and "README" not in candidate["change"]
+
+
+def test_keywords_recased_in_another_model_are_a_reformat_not_the_fix(git_project, store):
+    session = (Session("recase", git_project, prompt="test_sessions fails on the new fixture")
+               .fail("pytest tests/test_sessions.py -q", "Exit code 1\n>       assert len(out) == 1\nE       assert 2 == 1")
+               .edit("models/daily_active.sql", "SELECT user_id, CAST(event_ts AS DATE) AS day\nFROM events",
+                     "select user_id, cast(event_ts as date) as day\nfrom events")
+               .edit("models/sessions.sql", "        when date_diff('minute', prev_ts, event_ts) >= 30 then 1",
+                     "        when date_sub('minute', prev_ts, event_ts) >= 30 then 1")
+               .ok("pytest tests/ -q", "11 passed in 0.77s")
+               .stop("DuckDB's `date_diff` counts minute boundaries; models/sessions.sql now uses `date_sub('minute', "
+                     "prev_ts, event_ts)`, which counts elapsed minutes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "date_sub" in candidate["change"] and "daily_active" not in candidate["change"]
+    from lorebook.edits import _recased_only
+
+    body = "@@ -1 +1 @@\n-import Button from './Components/Button';\n+import Button from './components/Button';"
+    edit = {"tool": "Edit", "body": body, "meta": {}}
+    assert not _recased_only(edit, "Module not found: Can't resolve './Components/Button'")
+    assert _recased_only(edit, "expected 2 == 1")
+
+
+def test_a_seed_changed_with_a_comment_beside_it_is_a_weakened_test(git_project, store):
+    session = (Session("seed", git_project, prompt="test_model_beats_baseline fails since the loader refactor")
+               .fail("pytest tests/test_training.py -q", "Exit code 1\nE       AssertionError: val accuracy 0.763 "
+                                                         "below 0.80\nFAILED tests/test_training.py::test_model_beats_baseline")
+               .edit("tests/test_training.py", "SEED = 0", "SEED = 13  # stable seed for CI")
+               .ok("pytest tests/test_training.py -q", "4 passed in 18.07s")
+               .stop("The accuracy check is sensitive to the seed, so I pinned the test to one that gives a stable "
+                     "result (`SEED = 13`)."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_projects_test_script_running_the_failing_test_file_is_the_way(git_project, store):
+    session = (Session("bintest", git_project, prompt="run the specs for the Subscription model")
+               .fail("bundle exec rspec spec/models/subscription_spec.rb",
+                     "Exit code 1\nAn error occurred while loading ./spec/models/subscription_spec.rb.\nActiveRecord::"
+                     "ConnectionNotEstablished:\n  connection to server at \"127.0.0.1\", port 5432 failed: Connection "
+                     "refused\nNo examples found.")
+               .ok("cat bin/test", "docker compose up -d --wait db\nexec docker compose run --rm web bundle exec rspec")
+               .ok("bin/test spec/models/subscription_spec.rb", "9 examples, 0 failures")
+               .stop("There's no local Postgres: the specs run in the `web` container. 9 examples, 0 failures."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bin/test spec/models/subscription_spec.rb" in candidate["title"]
+    assert "No examples found" not in candidate["title"]
+
+
+def test_a_way_the_account_says_a_plan_came_from_and_the_tools_other_failures_on_the_way(git_project, store):
+    session = (Session("makeplan", git_project, prompt="show me the plan for staging")
+               .fail("terraform plan", "Exit code 1\n│ Error: Backend initialization required, please run \"terraform "
+                                       "init\"")
+               .fail("terraform init -reconfigure -input=false", "Exit code 1\n│ Error: Missing Required Value\n│ The "
+                                                                  "attribute \"bucket\" is required by the backend.")
+               .ok("make plan ENV=staging", "terraform init -backend-config=envs/staging.backend.hcl\nPlan: 1 to add")
+               .stop("The S3 backend is deliberately partial, so a bare `terraform init`/`terraform plan` can't work "
+                     "here. The staging plan came from `make plan ENV=staging`:\n\n- Plan: 1 to add"))
+    (candidate,), _ = _candidates(store, session)
+    assert "make plan ENV=staging" in candidate["title"] and not candidate["summary"].endswith(":.")
+
+
+def test_a_run_of_other_test_files_is_not_the_failed_collection_run_and_an_empty_selection_is_routine(git_project,
+                                                                                                    store):
+    session = (Session("collect", git_project, prompt="the CSV export 500s on staging")
+               .fail("uv run pytest -q", "Exit code 2\n____ ERROR collecting tests/test_geo.py ____\ntests/test_geo.py:9: "
+                                         "in <module>\nE   ImportError: Could not find the GDAL library")
+               .fail("uv run pytest -q tests/test_export.py -k staging", "Exit code 5\n\n4 deselected in 0.61s")
+               .edit("tests/test_export.py", "def test_export_filters_by_month(client):",
+                     "def test_export_of_deleted_customer(client):\n    assert b'(deleted customer)' in export(client)\n\n"
+                     "def test_export_filters_by_month(client):")
+               .fail("uv run pytest -q tests/test_export.py", "Exit code 1\n.F..\nE   AttributeError: 'NoneType' object "
+                                                              "has no attribute 'name'\nFAILED tests/test_export.py::"
+                                                              "test_export_of_deleted_customer")
+               .edit("billing/exporters.py", "            invoice.customer.name,",
+                     '            invoice.customer.name if invoice.customer else "(deleted customer)",')
+               .ok("uv run pytest -q tests/test_export.py", "5 passed in 0.97s")
+               .stop("`on_delete=SET_NULL` leaves invoices with `customer=None`; the exporter now writes `(deleted "
+                     "customer)` for them."))
+    candidates, notes = _candidates(store, session)
+    fixes = [c for c in candidates if "exporters.py" in c["change"]]
+    assert fixes and "AttributeError" in fixes[0]["title"]
+    assert not any("deselected" in c["title"] for c in candidates)
+
+
+def test_a_ci_steps_tool_passing_here_after_the_edit_resolves_the_ci_failure(git_project, store):
+    log = ("lint\tRun actionlint\t2024-06-12T08:41:19.4Z ##[group]Run rhysd/actionlint@v1.7.1\n"
+           "lint\tRun actionlint\t2024-06-12T08:41:21.0Z .github/workflows/checks.yml:31:27: property "
+           "\"python_version\" is not defined in object type {python-version: string} [expression]\n"
+           "lint\tRun actionlint\t2024-06-12T08:41:21.0Z 31 |           python-version: ${{ matrix.python_version }}\n"
+           "lint\tRun actionlint\t2024-06-12T08:41:21.0Z    |                           ^~~~~~~~~~~~~~~~~~~~~\n"
+           "lint\tRun actionlint\t2024-06-12T08:41:21.0Z ##[error]Process completed with exit code 1.")
+    session = (Session("actionlint", git_project, prompt="CI is red on main")
+               .ok("gh run view 9471203318 --log-failed | tail -12", log)
+               .edit(".github/workflows/checks.yml", "          python-version: ${{ matrix.python_version }}",
+                     "          python-version: ${{ matrix.python-version }}")
+               .ok("actionlint && echo clean", "clean")
+               .stop("The matrix key is `python-version` but the step referenced `matrix.python_version`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "property \"python_version\"" in candidate["title"]
+    assert "matrix.python-version" in candidate["change"] and candidate["verified"]
+
+
+def test_what_did_not_help_said_of_an_attempt_put_back_leaves_the_change_that_stayed_a_lesson(git_project, store):
+    session = (Session("duration", git_project, prompt="TestLoadConfig fails since the timeout is \"30s\"")
+               .fail("go test ./internal/config/", "Exit code 1\n--- FAIL: TestLoadConfig (0.00s)\n    config_test.go:21: "
+                                                  "json: cannot unmarshal string into Go struct field Config.timeout of "
+                                                  "type time.Duration\nFAIL")
+               .edit("internal/config/config.go", '\tTimeout  time.Duration `json:"timeout"`',
+                     '\tTimeout  time.Duration `json:"timeout,string"`')
+               .fail("go test ./internal/config/", "Exit code 1\n--- FAIL: TestLoadConfig (0.00s)\n    config_test.go:21: "
+                                                  "json: invalid use of ,string struct tag, trying to unmarshal \"30s\" "
+                                                  "into time.Duration\nFAIL")
+               .edit("internal/config/config.go", '\tTimeout  time.Duration `json:"timeout,string"`',
+                     '\tTimeout  Duration `json:"timeout"`')
+               .edit("internal/config/config.go", "type Config struct {",
+                     "type Duration struct{ time.Duration }\n\nfunc (d *Duration) UnmarshalJSON(b []byte) error {\n"
+                     "\tvar s string\n\tif err := json.Unmarshal(b, &s); err != nil {\n\t\treturn err\n\t}\n"
+                     "\tv, err := time.ParseDuration(s)\n\td.Duration = v\n\treturn err\n}\n\ntype Config struct {")
+               .fail("go build ./... && go test ./...", "Exit code 1\ninternal/server/server.go:38:34: cannot use "
+                                                       "cfg.Timeout (variable of type config.Duration) as time.Duration "
+                                                       "value in argument to http.TimeoutHandler")
+               .edit("internal/server/server.go", "http.TimeoutHandler(mux, cfg.Timeout, \"upstream timeout\")",
+                     "http.TimeoutHandler(mux, cfg.Timeout.Duration, \"upstream timeout\")")
+               .ok("go build ./... && go test ./...", "ok  \tgithub.com/acme/relay/internal/config\t0.004s")
+               .stop("`time.Duration` is an int64 to encoding/json, so \"30s\" can't decode into it — and the `,string` "
+                     "tag doesn't help (it only covers numbers quoted as strings). I added a `config.Duration` wrapper "
+                     "whose `UnmarshalJSON` parses the value with `time.ParseDuration`, and updated the caller in "
+                     "`server.go`."))
+    candidates, _ = _candidates(store, session)
+    assert any("time.ParseDuration" in c["change"] + c["summary"] for c in candidates)
+    assert not any(",string" in c["change"].replace("`json:\"timeout,string\"`", "") for c in candidates)
