@@ -20,6 +20,8 @@ _CAUSE = LazyRegex(
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
     r"may not|there (?:was|is|were|are) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
+    # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy")
+    r"ignores?\b[^.]{0,60}\bunless|"
     # (where a tool looks for what it lacked: "Bundler reads them from the `BUNDLE_GEMS__…` environment variable")
     r"(?:reads?|takes?|picks? up) (?:them|it|its \w+|their \w+|the \w+)(?: \w+)? from|"
     r"(?:did not|didn't|does not|doesn't) (?:know|publish|expose|declare|define|include|export|mount|have)\b|"
@@ -109,7 +111,9 @@ _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably
                         r"if you (?:want|'d like|would like|prefer)|(?:optionally|alternatively),|you can also|"
                         # what another environment will need ("Staging needs `migrate` on the next deploy")
                         r".{0,80}?\b(?:on|before|at|with|after) (?:the |your )?next (?:deploy|deployment|release|"
-                        r"rollout))\b")
+                        r"rollout)|"
+                        # ("Set `TRUSTED_PROXIES` in the ECS task definition too, since `.env` isn't used in prod")
+                        r".{0,80}?\btoo,? (?:since|as|because)\b)\b")
 # a word on the credentials seen in the session ("since it was pasted into chat, consider rotating it"): hygiene,
 # no account of the problem
 _CREDENTIAL_CARE = LazyRegex(r"(?i)\b(?:rotat(?:e|ing)|revok(?:e|ing))\b[^.]{0,40}?\b(?:it|them|the (?:password|"

@@ -336,16 +336,26 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                  if any(l in h["new"] for l in helpless_lines) else h for h in hunks]
         steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0], aside_code)} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
+    told_in_change: list[str] = []
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
         # (what the agent says it changed there, quoted: "Appended `?sslmode=require` to `DATABASE_URL` in `.env`")
-        told = next((re.split(r";\s+", s)[0].rstrip(".") for s in said["fix"]
-                     if "`" in s and re.search(rf"(?<![\w.-]){re.escape(os.path.basename(path))}(?![\w-])", s)), None)
+        # (or the line of the account that names the file beside what it quotes: "- `.env`: `TRUSTED_PROXIES=…` (…)")
+        naming = [s for s in said["fix"] + [s for s in said["all"] if s not in said["fix"]]
+                  if re.search(rf"(?<![\w.-]){re.escape(os.path.basename(path))}(?![\w-])", s)
+                  and any(span.strip() not in (path, os.path.basename(path)) for span in _code_spans(s))]
+        told = re.split(r";\s+", naming[0])[0].rstrip(".") if naming else None
+        value = next((span for span in _code_spans(told or "") if "=" in span and len(span) <= 80
+                      and span.strip() not in (path, os.path.basename(path))), None)
         # (from what was done, not who did it: "…, so I appended `?ssl_cert_reqs=…`" → "Appended `?ssl_cert_reqs=…`")
         told = re.sub(r"^(?:.*?,?\s+(?:so|and|then)\s+)?I\s+(?=[a-z]+ed\b)", "", told) if told else None
+        # (without the file's name as its label, or why, in brackets: the card has room for what was set)
+        told = re.sub(rf"^`?{re.escape(os.path.basename(path))}`?:\s*|\s*\([^()]*\)$", "", told) if told else None
         told = told[:1].upper() + told[1:] if told else None
-        steps.append((e["id"], f"change {path}", [f"Changed `{path}` (its content is not stored: an excluded path)"
-                                                 + (f"; the agent's account: {told}." if told else ".")]))
+        told_in_change += [told] if told else []
+        steps.append((e["id"], f"set `{value}` in {path}" if value else f"change {path}",
+                      [f"Changed `{path}` (an excluded path: its content is not stored)"
+                       + (f"; the agent says: {told}." if told else ".")]))
     last = resolved_by["id"]
     for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))
@@ -477,6 +487,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         told = [" ".join(_from_first(_sentences(t), lambda s: any(n and n in s for n in names))) or t for t in told]
         # (less the cause it holds, already said: "Tests had no DSN: … Added `X=…` to `.env.test`.")
         told = [functools.reduce(lambda t, c: t.replace(c, ""), causes, t).strip() for t in told[:1]]
+        # (not when the change already gives it as the agent's account: once is enough on a card)
+        told = [t for t in told if not (_code_spans(t) and all(any(span in c for c in told_in_change)
+                                                               for span in _code_spans(t) if span not in names))]
         fixes = [t for t in told if t] + [f for f in fixes if not any(f in t for t in told)]
     words = fix_words | problem_words
     attempt_words = _tokens(" ".join(tried)) | set(re.findall(r"\d+(?:\.\d+)+", " ".join(tried)))

@@ -497,7 +497,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         kept.append(edit)
     # a code edit nobody named beside edits that were named is a bystander, not the fix (an edit undone since, a
     # reverted attempt at the named test, names nothing)
-    undone = {path for path, hunks in net_changes(kept, cwd).items() if not hunks}
+    # (a change whose content was not stored, to an excluded ``.env``, shows no hunks: nothing shows it undone)
+    withheld = {_rel(p, cwd) for e in kept if (e.get("meta") or {}).get("content_withheld") for p in e.get("files") or []}
+    undone = {path for path, hunks in net_changes(kept, cwd).items() if not hunks} - withheld
     named_kept = [e for e in kept if any((_named_in(_rel(p, cwd), error + " " + context)
                                           or _CONFIG_PATH.search(_rel(p, cwd))) and _rel(p, cwd) not in undone
                                          for p in e.get("files") or [])]

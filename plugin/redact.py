@@ -407,13 +407,17 @@ def _redact_assignment(match: re.Match) -> str:
         secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True) \
             and not _camel_words(value)
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
+        # (and a name of dashed words is a name: a target triple, ``thumbv7em-none-eabihf``)
         secret = looks_random(value, min_length=20) and not _trivial_value(value, key) and not _camel_words(value) \
+            and not _dashed_words(value) \
             and not re.fullmatch(
             r"(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
         if quote and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
         return match.group(0)
+    if kind != "strong" and _seen.get("guesses") is not None:
+        _seen["guesses"].add(value)  # (redacted for its looks alone: not a value to hunt for in the rest of the session)
     label = "password" if kind == "strong" and "pass" in key.lower() else "secret"
     return f"{match.group('pre')}{quote}[REDACTED:{label}]{quote}"
 
@@ -459,6 +463,14 @@ def _encoded_secret(match: re.Match) -> str:
         return "[REDACTED:base64-secret]" if redact(decoded) != decoded else blob
     finally:
         _inner.pop()
+
+
+def _dashed_words(value: str) -> bool:
+    """Whether ``value`` is lowercase words joined by dashes or underscores, each with a vowel or short
+    (``thumbv7em-none-eabihf``, ``x86_64-unknown-linux-gnu``): a name, not a token."""
+    parts = re.split(r"[-_]", value)
+    return len(parts) >= 3 and bool(re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", value)) and all(
+        len(p) <= 4 or re.search(r"[aeiouy]", p) for p in parts)
 
 
 def _camel_words(value: str) -> bool:
@@ -514,6 +526,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
         text = str(text)
     state = _compiled()
     text = source = drop_private(text)
+    outer_guesses = _seen.get("guesses")
+    if outer_guesses is not None:
+        _seen["guesses"] = set()  # (this text's own guesses: a value guessed here may be a sure secret elsewhere)
     for index, (kind, needles, pattern) in enumerate(_TOKEN_PATTERNS):
         if any(needle in text for needle in needles):  # most texts hold no needle: compile only when one does
             compiled = state.get(index)
@@ -565,7 +580,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
         text = state["base64"].sub(_encoded_secret, text)
     seen = _seen.get("values")
     if seen is not None and text != source:
-        seen.update(_replaced(source, text))
+        seen.update(v for v in _replaced(source, text) if v not in _seen["guesses"])
+    if outer_guesses is not None:
+        _seen["guesses"] = outer_guesses
     return text
 
 
@@ -582,13 +599,14 @@ _MARKER = re.compile(r"\[REDACTED:[\w-]+\]")
 
 @contextlib.contextmanager
 def collecting():
-    """Within the block, every value ``redact`` and ``redact_value`` replace is added to the set it yields."""
-    outer = _seen.get("values")
-    _seen["values"] = values = set()
+    """Within the block, every value ``redact`` and ``redact_value`` replace is added to the set it yields (not one
+    redacted for its looks alone, under a key that names no secret: a guess is not worth hunting for elsewhere)."""
+    outer, outer_guesses = _seen.get("values"), _seen.get("guesses")
+    _seen["values"], _seen["guesses"] = values, _ = set(), set()
     try:
         yield values
     finally:
-        _seen["values"] = outer
+        _seen["values"], _seen["guesses"] = outer, outer_guesses
         if outer is not None:
             outer.update(values)
 
@@ -661,7 +679,7 @@ def redact_value(value, key: str | None = None):
             if (kind == "strong" and not _trivial_value(value, key)) or (
                     kind == "weak" and looks_random(value, min_length=12, allow_hex=True)) or (
                     kind is None and looks_random(value)):
-                if _seen.get("values") is not None:
+                if _seen.get("values") is not None and kind == "strong":  # (not a guess by its looks)
                     _seen["values"].add(value)
                 return "[REDACTED:secret]"
         return redact(value)

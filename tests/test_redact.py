@@ -386,3 +386,18 @@ def test_tables_nested_output_and_base64_without_a_secret_are_kept(text):
     from lorebook.redact import redact
 
     assert redact(text) == text
+
+
+def test_a_value_redacted_for_its_looks_alone_is_not_hunted_for_in_the_rest_of_the_session():
+    from lorebook.redact import collecting, redact
+
+    # (a target triple is a name of dashed words, not a token)
+    assert redact('[build]\ntarget = "thumbv7em-none-eabihf"') == '[build]\ntarget = "thumbv7em-none-eabihf"'
+    with collecting() as seen:
+        assert redact('value = "q8Zr2LmX7vKp3NwT9bYc4HdF"') == 'value = "[REDACTED:secret]"'
+        assert redact("DEPLOY_TOKEN=q8Zr2LmX7vKp3NwT9bYc4HdF") == "DEPLOY_TOKEN=[REDACTED:secret]"
+    # (the first was a guess under a key that names no secret; the second, a token: the one worth finding again)
+    assert seen == {"q8Zr2LmX7vKp3NwT9bYc4HdF"}
+    with collecting() as seen:
+        redact('value = "q8Zr2LmX7vKp3NwT9bYc4HdF"')
+    assert seen == set()
