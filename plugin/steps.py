@@ -362,6 +362,8 @@ def _logged_failure(observation: dict) -> dict:
         return dict(observation, logged=True, ci=True, ci_job=job.group(1) if job else None)
     if observation["outcome"] != "ok":
         return observation
+    if parsed["family"].split()[:1] in (["curl"], ["wget"], ["http"], ["https"]):
+        return _status_failure(observation)
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
     if not ci and not _LOG_READ.match(parsed["family"]) and not (
             _LOG_FILE_READ.match(parsed["family"]) and any(_LOG_FILE.search(w) for w in parsed["argv"][1:])):
@@ -392,6 +394,30 @@ def _logged_failure(observation: dict) -> dict:
     return dict(observation, outcome="error", error_text=text, logged=True, ci=ci,
                 ci_job=one_line(jobs[0], 60) if jobs else None, log_of=None if ci else _log_of(parsed["argv"]),
                 ci_line_jobs=line_jobs if len(set(line_jobs.values())) > 1 else None,
+                error_signature=error_signature(text, observation.get("target") or ""))
+
+
+# a status a service reports failed, in the JSON it answers with (Kafka Connect's ``"state": "FAILED"``, a health
+# check's ``"status": "DOWN"``)
+_STATUS_FAILED = LazyRegex(r"\"(?:state|status|health)\"\s*:\s*\"(?:FAILED|DOWN|ERROR|UNHEALTHY|CRASHED|"
+                           r"failed|down|error|unhealthy)\"")
+# the error it gives with it, in a trace or a message field: the last one, the root cause
+_REPORTED_ERROR = LazyRegex(r"(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): (?:[^\\\"\n]|\\[^n])+|"
+                            r"\bERROR: (?:[^\\\"\n]|\\[^n])+")
+
+
+def _status_failure(observation: dict) -> dict:
+    """A service's status read over HTTP that says it failed (``curl -s localhost:8083/connectors/orders-cdc/status``
+    answers ``"state": "FAILED"`` with a trace): the failure it shows, though the request itself passed. The same
+    read later without it is that service working again."""
+    from .signatures import error_signature
+
+    body = observation.get("body") or ""
+    if not _STATUS_FAILED.search(body):
+        return observation
+    errors = [m.group(0).strip() for m in _REPORTED_ERROR.finditer(body)]
+    text = errors[-1] if errors else _STATUS_FAILED.search(body).group(0)
+    return dict(observation, outcome="error", error_text=text, logged=True,
                 error_signature=error_signature(text, observation.get("target") or ""))
 
 

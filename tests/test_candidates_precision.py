@@ -4124,3 +4124,23 @@ def test_what_did_not_help_said_of_an_attempt_put_back_leaves_the_change_that_st
     candidates, _ = _candidates(store, session)
     assert any("time.ParseDuration" in c["change"] + c["summary"] for c in candidates)
     assert not any(",string" in c["change"].replace("`json:\"timeout,string\"`", "") for c in candidates)
+
+
+def test_a_status_read_over_http_that_says_failed_is_the_failure_and_the_same_read_running_its_end(git_project,
+                                                                                                   store):
+    failed = ('{\n  "name": "orders-cdc",\n  "connector": {\n    "state": "FAILED",\n    "trace": "io.debezium.'
+              'DebeziumException: Creation of replication slot failed\\n\\tat io.debezium.X.start(X.java:150)\\nCaused '
+              'by: org.postgresql.util.PSQLException: ERROR: logical decoding requires wal_level >= logical"\n  },\n'
+              '  "tasks": []\n}')
+    session = (Session("connect", git_project, prompt="the debezium connector keeps going to FAILED")
+               .ok("curl -s localhost:8083/connectors/orders-cdc/status | jq .", failed)
+               .edit("docker-compose.yml", "    image: postgres:16\n    environment:",
+                     "    image: postgres:16\n    command: [\"postgres\", \"-c\", \"wal_level=logical\"]\n    environment:")
+               .ok("docker compose up -d postgres", " ✔ Container cdc-postgres-1  Started")
+               .ok("curl -s -X POST localhost:8083/connectors/orders-cdc/restart && sleep 5 && curl -s "
+                   "localhost:8083/connectors/orders-cdc/status | jq -c '.connector.state'", '"RUNNING"')
+               .stop("Postgres ran with the default `wal_level=replica`, and Debezium's pgoutput slot needs logical "
+                     "decoding. Added `command: [\"postgres\", \"-c\", \"wal_level=logical\"]` to the postgres service."))
+    (candidate,), _ = _candidates(store, session)
+    assert "PSQLException: ERROR: logical decoding" in candidate["title"] and "wal_level=logical" in candidate["change"]
+    assert candidate["verified"]
