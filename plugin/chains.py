@@ -269,8 +269,10 @@ def _other_tests(failure: dict, later: str) -> bool:
     picked = [t.lstrip("./").rstrip("/") for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (a file named without its folder, go's ``config_test.go:21``, may be in any picked folder)
+    # (and a file named by its absolute path, ``/home/dev/calc/tests/test_ops.py``, is under a picked ``tests/``)
     return bool(picked and failed) and all("/" in f for f in failed) and not any(
-        f.startswith(p) or p.endswith(f) or f.endswith(p) for f in failed for p in picked)
+        f == p or f.startswith(p + "/") or p.endswith("/" + f) or f.endswith("/" + p) or f"/{p}/" in f"/{f}"
+        for f in failed for p in picked)
 
 
 def _runs_the_same_tests(failure: dict, later: str) -> bool:
@@ -408,6 +410,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             and before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
         if (same_job or same_word or failed_said) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
                                            for s in sentences):
+            return obs
+        # "run `npm run e2e` rather than `npx playwright test`": the way, set against the failing one
+        if any(_names_run(after["argv"], s) and _names_run(before["argv"], s)
+               and re.search(r"(?i)\b(?:rather than|instead of)\b", _prose(s)) for s in sentences):
             return obs
     return None
 
@@ -577,14 +583,17 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     no other way."""
     before = parse_command(failed)
     serving = [w for w in before["argv"][1:5] if _SERVES.match(w)]
+    # (or a built app run as itself, ``./release/linux-unpacked/notepath --no-sandbox``: it serves till it is closed)
+    app = bool(before["argv"]) and before["argv"][0].startswith(("./", "/")) and not any(
+        not w.startswith("-") for w in before["argv"][1:])
     text = "\n".join([later.get("body") or "", later.get("error_text") or ""])
-    if not serving or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
+    if not (serving or app) or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
         return None
     for step in _segments(later["target"]):
         parsed = parse_command(step)
         argv = parsed["argv"]
         if parsed["runner"].startswith("timeout") and argv and _program_name(argv[0]) == _program_name(
-                before["argv"][0]) and serving[0] in argv[1:5]:
+                before["argv"][0]) and (serving[0] in argv[1:5] if serving else argv[0] == before["argv"][0]):
             return _TIMEOUT.sub("", step)  # as run, less the timeout
     return None
 

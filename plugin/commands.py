@@ -53,7 +53,10 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|ech
 # options of package managers and build tools that take a value (``--filter @shop/web``, ``-C client``)
 _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
                             "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile",
-                            "--preset", "--bin", "--example", "-pl", "--projects"))
+                            "--preset", "--bin", "--example", "-pl", "--projects",
+                            # xcodebuild's (``-destination 'platform=iOS Simulator,name=iPhone 15,OS=17.5'``)
+                            "-destination", "-scheme", "-sdk", "-configuration", "-workspace", "-project",
+                            "-testPlan"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))
@@ -549,7 +552,7 @@ def _same_target(failed: str, later: str) -> bool:
 _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|stacktrace|full-stacktrace|scan|"
                             r"no-header|exitfirst|lf|last-failed|ff|failed-first|rerun|rerun-tasks|rerun-failed|"
                             r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?)|"
-                            r"-count=1|--?tb=\S+|"
+                            r"-count=1|--?tb=\S+|-no-color|-json|-compact-warnings|"
                             # which tests run, not how: a wider or narrower selection is no fix
                             r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"
                             r"--output-on-failure|--show-output|--nocapture|--no-capture|--version|-V|--help|"

@@ -4075,6 +4075,12 @@ def test_a_run_of_other_test_files_is_not_the_failed_collection_run_and_an_empty
     fixes = [c for c in candidates if "exporters.py" in c["change"]]
     assert fixes and "AttributeError" in fixes[0]["title"]
     assert not any("deselected" in c["title"] for c in candidates)
+    from lorebook.chains import _other_tests
+
+    # (a test file named by its absolute path is under the picked folder)
+    failure = {"error_text": "ImportError while importing test module '/home/dev/calc/tests/test_ops.py'."}
+    assert not _other_tests(failure, "PYTHONPATH=src pytest tests/ -q")
+    assert _other_tests(failure, "pytest other/ -q")
 
 
 def test_a_ci_steps_tool_passing_here_after_the_edit_resolves_the_ci_failure(git_project, store):
@@ -4144,3 +4150,59 @@ def test_a_status_read_over_http_that_says_failed_is_the_failure_and_the_same_re
     (candidate,), _ = _candidates(store, session)
     assert "PSQLException: ERROR: logical decoding" in candidate["title"] and "wal_level=logical" in candidate["change"]
     assert candidate["verified"]
+
+
+def test_another_xcodebuild_destination_is_the_invocation_that_passed(git_project, store):
+    session = (Session("xcdest", git_project, prompt="run the iOS unit tests from the command line")
+               .fail("xcodebuild test -scheme Notes -destination 'platform=iOS Simulator,name=iPhone 14'",
+                     "Exit code 70\nxcodebuild: error: Unable to find a destination matching the provided destination "
+                     "specifier:\n\t\t{ platform:iOS Simulator, OS:latest, name:iPhone 14 }")
+               .ok("xcodebuild test -scheme Notes -destination 'platform=iOS Simulator,name=iPhone 15,OS=17.5' 2>&1 | "
+                   "tail -3", "Executed 58 tests, with 0 failures (0 unexpected) in 2.114 (2.187) seconds")
+               .stop("Only iOS 17.5 simulators are installed now, so the `iPhone 14` destination doesn't resolve."))
+    (candidate,), _ = _candidates(store, session)
+    assert "name=iPhone 15,OS=17.5" in candidate["title"]
+
+
+def test_a_run_the_account_sets_against_the_failing_one_is_the_way(git_project, store):
+    session = (Session("e2e", git_project, prompt="the Playwright e2e tests all fail locally")
+               .fail("npx playwright test", "Exit code 1\n  1) e2e/app.spec.ts:12:5 › launches main window\n\n    "
+                                            "Error: electron.launch: Process failed to launch!")
+               .ok("npm run e2e", "> electron-vite build --mode e2e && playwright test\n  9 passed (14.2s)")
+               .stop("The specs launch the built app, in its e2e-mode build. The repo's script does both: run `npm run "
+                     "e2e` rather than `npx playwright test`. All 9 pass that way."))
+    (candidate,), _ = _candidates(store, session)
+    assert "use `npm run e2e` instead" in candidate["title"]
+
+
+def test_a_built_app_still_running_when_its_timeout_stopped_it_started(git_project, store):
+    session = (Session("app", git_project, prompt="the packaged app crashes on launch since we moved to pnpm")
+               .fail("./release/linux-unpacked/notepath --no-sandbox",
+                     "Exit code 1\nApp threw an error during load\nError: Cannot find module 'builder-util-runtime'")
+               .edit(".npmrc", "auto-install-peers=true", "auto-install-peers=true\nnode-linker=hoisted")
+               .ok("rm -rf node_modules && pnpm install 2>&1 | tail -1", "Done in 14.2s")
+               .ok("timeout 10 ./release/linux-unpacked/notepath --no-sandbox; echo exit=$?",
+                   "[main] notepath 2.1.0 ready\nexit=124")
+               .stop("With pnpm's symlinked store electron-builder left out `builder-util-runtime`; `node-linker=hoisted` "
+                     "in .npmrc lays out a flat node_modules. The packaged app now starts."))
+    (candidate,), _ = _candidates(store, session)
+    assert "node-linker=hoisted" in candidate["title"] and candidate["verified"]
+
+
+def test_an_output_flag_on_the_passing_run_does_not_join_two_problems(git_project, store):
+    session = (Session("tfvars", git_project, prompt="terraform plan for staging fails")
+               .fail("cd infra && terraform plan", "Exit code 1\n│ Error: No value for required variable\n│ The root "
+                                                   "module input variable \"env\" is not set")
+               .fail("cd infra && terraform plan -var-file=envs/staging.tfvars",
+                     "Exit code 1\n│ Error: Unsupported argument\n│   on rds.tf line 14, in resource \"aws_db_instance\" "
+                     "\"main\":\n│   14:   name = \"ledger\"\n│ An argument named \"name\" is not expected here.")
+               .edit("infra/rds.tf", '  name                   = "ledger"', '  db_name                = "ledger"')
+               .ok("cd infra && terraform plan -var-file=envs/staging.tfvars -no-color 2>&1 | tail -1",
+                   "Plan: 0 to add, 1 to change, 0 to destroy.")
+               .stop("1. The staging values live in `envs/staging.tfvars`, so plan has to be run as `terraform plan "
+                     "-var-file=envs/staging.tfvars`.\n2. AWS provider 5.x dropped `name` on `aws_db_instance`; I "
+                     "renamed it to `db_name` in rds.tf."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2
+    assert {("-var-file=envs/staging.tfvars" in c["title"], "db_name" in c["title"]) for c in candidates} == {
+        (True, False), (False, True)}
