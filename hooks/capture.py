@@ -15,7 +15,8 @@ from lorebook import hookimpl
 from lorebook.events import EDIT_TOOLS, HookEvent
 from lorebook.privacy import command_touches_excluded, path_excluded, project_excluded, tool_excluded
 from lorebook.redact import redact, redact_value
-from lorebook.sessions import ensure_session, seen_secrets_redacted, secrets_remembered, subagent_session_id
+from lorebook.sessions import (ensure_session, seen_secrets_redacted, secrets_remembered, session_redacted,
+                               subagent_session_id)
 from lorebook.store import Store
 from lorebook.text import bounded, one_line
 
@@ -174,9 +175,7 @@ def record_prompt(event: HookEvent, store: Store, prompt: Any) -> int | None:
     session = ensure_session(event, store)
     if session is None or project_excluded(store, session["project_key"], event.cwd):
         return None
-    with secrets_remembered(store, event.session_id):
-        text = redact(prompt)
-    text, = seen_secrets_redacted(store, event.session_id, text)
+    text = session_redacted(store, event.session_id, prompt)
     if not text.replace("[private]", "").strip():
         return None
     prompt_id = event.payload.get("prompt_id")
@@ -201,9 +200,7 @@ def record_subagent_stop(event: HookEvent, store: Store) -> int | None:
                          agent_id=agent_id, transcript_path=transcript if isinstance(transcript, str) else None)
     from lorebook.store import now
 
-    with secrets_remembered(store, event.session_id):
-        message = excerpt(message, BODY_LIMIT)
-    message, = seen_secrets_redacted(store, event.session_id, message)
+    message = session_redacted(store, event.session_id, message, lambda text: excerpt(text, BODY_LIMIT))
     store.update_session(child, status="closed", ended_at=now(), last_assistant_message=message or None)
     if tool_excluded("Agent"):
         return None

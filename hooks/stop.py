@@ -99,12 +99,9 @@ def stop(event, store) -> dict | None:
     message = event.payload.get("last_assistant_message")
     message = message if isinstance(message, str) else None
     if message:
-        from lorebook.redact import redact
-        from lorebook.sessions import secrets_remembered, seen_secrets_redacted
+        from lorebook.sessions import session_redacted
 
-        with secrets_remembered(store, event.session_id):
-            message = redact(message)
-        message, = seen_secrets_redacted(store, event.session_id, message)
+        message = session_redacted(store, event.session_id, message)
         store.update_session(event.session_id, last_assistant_message=message)
     from lorebook.sessions import write_back_or_defer
 

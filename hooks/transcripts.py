@@ -338,15 +338,11 @@ def import_transcript(path: str | Path, store: Store, stats: ImportStats | None 
         if handle.read(1):
             stats.unreadable_files.append(f"{path}: only the first {max_bytes} bytes were read (the limit)")
         if replies:
-            from lorebook.redact import redact
-            from lorebook.sessions import secrets_remembered, seen_secrets_redacted
+            from lorebook.sessions import session_redacted
 
             for session_id, text in replies.items():
                 if store.get_session(session_id) is not None:
-                    with secrets_remembered(store, session_id):
-                        text = redact(text)
-                    text, = seen_secrets_redacted(store, session_id, text)
-                    store.update_session(session_id, last_assistant_message=text)
+                    store.update_session(session_id, last_assistant_message=session_redacted(store, session_id, text))
     return stats
 
 

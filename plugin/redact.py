@@ -454,8 +454,8 @@ def _encoded_secret(match: re.Match) -> str:
         decoded = binascii.a2b_base64(blob + "=" * (-len(blob) % 4)).decode("utf-8")
     except (binascii.Error, ValueError):
         return blob
-    if not decoded.isprintable() and not all(c.isprintable() or c in "\n\r\t" for c in decoded):
-        return blob
+    if not all(c.isprintable() or c in "\n\r\t" for c in decoded):
+        return blob  # (bytes, not text: a hash, an image)
     if re.fullmatch(r"[\w.@+-]{1,64}:[^\s:]{6,}", decoded) and not _trivial_value(decoded.split(":", 1)[1], "password"):
         return "[REDACTED:basic-auth]"
     _inner.append(1)
@@ -602,7 +602,8 @@ def collecting():
     """Within the block, every value ``redact`` and ``redact_value`` replace is added to the set it yields (not one
     redacted for its looks alone, under a key that names no secret: a guess is not worth hunting for elsewhere)."""
     outer, outer_guesses = _seen.get("values"), _seen.get("guesses")
-    _seen["values"], _seen["guesses"] = values, _ = set(), set()
+    values: set[str] = set()
+    _seen["values"], _seen["guesses"] = values, set()
     try:
         yield values
     finally:

@@ -48,6 +48,16 @@ def seen_secrets_redacted(store, session_id: str | None, *texts):
     return [redact_seen(t, prints, key) if isinstance(t, str) else t for t in texts]
 
 
+def session_redacted(store, session_id: str | None, text: str | None, redactor=None) -> str:
+    """``text`` redacted (by ``redactor``, :func:`lorebook.redact.redact` by default) with what it redacts remembered
+    for the session, and every secret the session redacted before redacted in it too."""
+    if redactor is None:
+        from .redact import redact as redactor
+    with secrets_remembered(store, session_id):
+        text = redactor(text)
+    return seen_secrets_redacted(store, session_id, text)[0]
+
+
 def ensure_session(event, store) -> dict | None:
     """The session row for this event, created (with its project) on first sight.
 
