@@ -157,10 +157,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                    for f in chain["failures"]))
     # (not what it says of an attempt put back since: "the `,string` tag doesn't help" beside the wrapper type that
     # stayed and moved the error on to its one caller)
-    kept = " ".join(h["new"] for hunks in net_changes([e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS],
-                                                      cwd).values() for h in hunks)
+    kept = " ".join([h["new"] for hunks in net_changes([e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS],
+                                                       cwd).values() for h in hunks]
+                    # (and how the run was changed, ``CELERY_BROKER_URL=memory://``, and the commands on the way)
+                    + [chain["resolved_by"].get("target") or ""]
+                    + [e.get("target") or "" for e in chain["all_changes"] if e["tool"] == "Bash"])
+    # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
+    moved_on = _tokens(chain["resolved_by"].get("target") or "") if chain["kind"] == "error_changed" else set()
     if chain["kind"] == "error_changed" and any(
-            _NO_HELP.search(s) and _relevance(s, error_words) and _relevance(s, fix_words_of(chain, cwd))
+            _NO_HELP.search(s) and _relevance(s, error_words | moved_on) and _relevance(s, fix_words_of(chain, cwd))
             and not (_code_spans(s) and not any(span in kept for span in _code_spans(s)))
             for s in said["did_not_help"]):
         chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on

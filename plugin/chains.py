@@ -266,7 +266,9 @@ def _selected_nothing(failure: dict) -> bool:
 def _other_tests(failure: dict, later: str) -> bool:
     """Whether ``later`` picks test files and none of them is one the failure names (``uv run pytest -q`` failed
     collecting tests/test_geo.py; ``uv run pytest -q tests/test_export.py`` runs none of it): another problem's run."""
-    picked = [t.lstrip("./").rstrip("/") for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
+    # (test files and folders; not a package it names, ``yarn workspace @tally/web test``)
+    picked = [t.lstrip("./").rstrip("/") for t in _targets(later)
+              if (_TEST_PATH.search(t) or t.endswith("/")) and not t.startswith("@")]
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (a file named without its folder, go's ``config_test.go:21``, may be in any picked folder)
     # (and a file named by its absolute path, ``/home/dev/calc/tests/test_ops.py``, is under a picked ``tests/``)

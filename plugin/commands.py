@@ -56,7 +56,9 @@ _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "
                             "--preset", "--bin", "--example", "-pl", "--projects",
                             # xcodebuild's (``-destination 'platform=iOS Simulator,name=iPhone 15,OS=17.5'``)
                             "-destination", "-scheme", "-sdk", "-configuration", "-workspace", "-project",
-                            "-testPlan"))
+                            "-testPlan",
+                            # where a tool connects (golang-migrate's ``-database "postgres://…?sslmode=require"``)
+                            "-database", "--database-url", "--db-url", "--dsn", "-url"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))
@@ -643,6 +645,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``; the
             # project's wrapper from another directory: ``./mvnw`` at the root for ``../mvnw`` in ``billing/``)
             continue
+        if kind == "flag" and " " in value:  # (an option's value that only grew: ``-database "…/orders?sslmode=require"``)
+            name, new = value.split(" ", 1)
+            old = next((r.split(" ", 1)[1] for r in removed if r.startswith(f"flag:{name} ")), None)
+            if old and new.startswith(old) and len(new) > len(old):
+                out.append(f"append `{new[len(old):]}` to `{name}`")
+                continue
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
             if any(p.startswith("pass `") and p.endswith(f" {value}`") for p in out):

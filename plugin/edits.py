@@ -190,6 +190,16 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
         a, b = removed[0], added[0]
         if len(a) + len(b) <= 60:
             return f"`{a}` → `{b}`"
+        # text inserted into the line and nothing else changed (``listen({ port })`` → ``listen({ port, host: '0.0.0.0' })``):
+        # what was inserted
+        p = len(os.path.commonprefix([a, b]))
+        q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+        raw = b[p:len(b) - q]
+        inserted = raw.strip("&,;| ")
+        # (between tokens, not inside one: ``cfg.Timeout`` → ``cfg.Timeout.Duration`` is said as the two)
+        between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_")) and raw[:1] in " ,;&|"
+        if p + q == len(a) and between and 6 <= len(inserted) <= 70 and inserted.count("(") == inserted.count(")"):
+            return f"add `{inserted}`"
         a_mid, b_mid = _replaced(a, b)
         if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
             return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"
@@ -372,10 +382,14 @@ _METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|ma
 # meson project's ``version : '0.4.2'``, a pyproject's ``version = "0.4.2"``; not a dependency's ``version :
 # '>=2.56'``)
 _JSON_VERSION = LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$')
+_MSBUILD_VERSION = LazyRegex(r"^\s*<(?:Version|VersionPrefix|AssemblyVersion|FileVersion|PackageVersion)>"
+                             r"\d[\w.+-]*</\w+>\s*$")
 _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$"),
                 # (a pyproject's ``[project]`` or ``[tool.poetry]`` version: its dependencies pin inline)
-                "pyproject.toml": LazyRegex(r'^\s*version\s*=\s*"\d[\w.+-]*"\s*$')}
+                "pyproject.toml": LazyRegex(r'^\s*version\s*=\s*"\d[\w.+-]*"\s*$'),
+                # (MSBuild's: a project's or the repo's ``<Version>2.3.1</Version>``, ``<VersionPrefix>``)
+                "Directory.Build.props": _MSBUILD_VERSION}
 
 
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)
@@ -401,7 +415,9 @@ def _metadata_only(edit: dict, error: str = "") -> bool:
             v in error for v in re.findall(r"\d+(?:\.\d+)+", "\n".join(changed))):
         return True
     names = {os.path.basename(f) for f in edit.get("files") or []}
-    own_version = _OWN_VERSION.get(names.pop()) if len(names) == 1 else None
+    name = names.pop() if len(names) == 1 else ""
+    own_version = _OWN_VERSION.get(name) or (_MSBUILD_VERSION if name.endswith((".csproj", ".fsproj", ".vbproj"))
+                                             else None)
     # (of a package's manifest: an alert rule's ``summary:`` annotation is what a template renders)
     if not own_version and not all(_MANIFEST_PATH.search(f) or _OTHER_MANIFEST.search(f)
                                    for f in edit.get("files") or ["?"]):
@@ -412,6 +428,11 @@ def _metadata_only(edit: dict, error: str = "") -> bool:
                                   for l in changed if l.strip()):
             return False
     return True
+
+
+_NETWORK_FAILURE = LazyRegex(r"(?i)\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|Connection reset by peer|"
+                             r"i/o timeout|Recv failure|Empty reply from server|502 Bad Gateway|503 Service Unavailable|"
+                             r"504 Gateway Time-?out|network is unreachable|socket error")
 
 
 def _relevant_edits(chain: dict, cwd: str | None, context: str,
@@ -426,6 +447,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     environment = [[m.group(0) for m in _ENVIRONMENT_FAILURE.finditer(f.get("error_text") or "")]
                    for f in chain["failures"]]
     environment = [line for lines in environment for line in lines] if all(environment) else []
+    # (a request to this machine that was reset or timed out met the local service, not a network: a server bound to
+    # 127.0.0.1 in a container resets ``curl localhost:3000``)
+    if re.search(r"(?:^|[\s/@])(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/\s]|$)", chain["failure"]["target"]):
+        environment = [line for line in environment if not _NETWORK_FAILURE.search(line)]
     kept, unrelated = [], []
     installing = command_job(chain["failure"]["target"]) == "install"
     # a docs build's own files are its code (``make -C docs html`` and ``docs/conf.py``)

@@ -4206,3 +4206,63 @@ def test_an_output_flag_on_the_passing_run_does_not_join_two_problems(git_projec
     assert len(candidates) == 2
     assert {("-var-file=envs/staging.tfvars" in c["title"], "db_name" in c["title"]) for c in candidates} == {
         (True, False), (False, True)}
+
+
+def test_a_version_bumped_in_directory_build_props_beside_the_fix_is_no_part_of_it(git_project, store):
+    session = (Session("props", git_project, prompt="dotnet test is red after the clock refactor")
+               .fail("dotnet test tests/Acme.Orders.Tests", "Exit code 1\n  Failed Acme.Orders.Tests.OrderApiTests."
+                                                            "PlaceOrder_returns_201\n  Error Message:\n   System."
+                                                            "InvalidOperationException : Unable to resolve service for "
+                                                            "type 'Acme.Orders.Time.IClock'")
+               .edit("Directory.Build.props", "    <Version>2.3.0</Version>", "    <Version>2.3.1</Version>")
+               .edit("src/Acme.Orders/Program.cs", "builder.Services.AddScoped<OrderService>();",
+                     "builder.Services.AddSingleton<IClock, SystemClock>();\nbuilder.Services.AddScoped<OrderService>();")
+               .ok("dotnet test tests/Acme.Orders.Tests", "Passed!  - Failed: 0, Passed: 41")
+               .stop("`OrderService` takes an `IClock` that was never registered. Added `builder.Services.AddSingleton"
+                     "<IClock, SystemClock>();` in Program.cs. I also bumped the version in Directory.Build.props."))
+    (candidate,), _ = _candidates(store, session)
+    assert "AddSingleton<IClock, SystemClock>" in candidate["title"] and "Version" not in candidate["change"]
+
+
+def test_a_reset_from_a_local_server_is_no_network_failure_and_an_inserted_argument_is_the_title(git_project, store):
+    session = (Session("bind", git_project, prompt="the container should answer on :3000")
+               .ok("docker run -d --rm -p 3000:3000 --name notify notify:dev", "7d1f0c3b9e2a")
+               .fail("curl -sS http://localhost:3000/healthz", "Exit code 56\ncurl: (56) Recv failure: Connection reset "
+                                                              "by peer")
+               .ok("docker logs notify", '{"level":30,"msg":"Server listening at http://127.0.0.1:3000"}')
+               .edit("src/server.ts", "await app.listen({ port: Number(process.env.PORT ?? 3000) });",
+                     "await app.listen({ port: Number(process.env.PORT ?? 3000), host: '0.0.0.0' });")
+               .ok("docker build -q -t notify:dev . && docker run -d --rm -p 3000:3000 --name notify notify:dev && "
+                   "sleep 1 && curl -sS http://localhost:3000/healthz", '{"status":"ok"}')
+               .stop("Fastify binds to 127.0.0.1 by default, which the published port can't reach, so the listen call "
+                     "now passes `host: '0.0.0.0'`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "add `host: '0.0.0.0'`" in candidate["title"]
+
+
+def test_an_environment_variable_the_account_says_did_not_help_is_an_attempt(git_project, store):
+    session = (Session("celery", git_project, prompt="tests/test_tasks.py fails with connection refused")
+               .fail("uv run pytest tests/test_tasks.py -x -q", "Exit code 1\nE   kombu.exceptions.OperationalError: "
+                                                                "Error 111 connecting to localhost:6379. Connection refused.")
+               .fail("CELERY_BROKER_URL=memory:// uv run pytest tests/test_tasks.py -x -q",
+                     "Exit code 1\nE   celery.exceptions.TimeoutError: The operation timed out.")
+               .edit("tests/conftest.py", "from billing.celery import app as celery_app\n",
+                     "from billing.celery import app as celery_app\n\ncelery_app.conf.update(task_always_eager=True)\n")
+               .ok("uv run pytest tests/test_tasks.py -q", "3 passed in 0.41s")
+               .stop("Setting `CELERY_BROKER_URL=memory://` did not help: the connection error became a timeout, "
+                     "because nothing consumes the queue. tests/conftest.py now sets `task_always_eager=True`."))
+    candidates, _ = _candidates(store, session)
+    assert [c for c in candidates if "task_always_eager=True" in c["title"]]
+    assert not any("set `CELERY_BROKER_URL" in c["title"] for c in candidates)
+
+
+def test_a_connection_url_that_only_grew_says_what_was_appended(git_project, store):
+    session = (Session("sslmode", git_project, prompt="apply the migrations to staging")
+               .fail('migrate -path db/migrations -database "postgres://app@pg-staging.internal:5432/orders" up',
+                     "Exit code 1\nerror: pq: no pg_hba.conf entry for host \"10.20.4.17\", user \"app\", database "
+                     "\"orders\", no encryption")
+               .ok('migrate -path db/migrations -database "postgres://app@pg-staging.internal:5432/orders'
+                   '?sslmode=require" up', "14/u add_refunds (221.93ms)")
+               .stop("The staging server only accepts encrypted connections, so the URL needs `?sslmode=require`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "append `?sslmode=require` to `-database`" in candidate["title"]
