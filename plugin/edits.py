@@ -240,7 +240,7 @@ def _named_in(path: str, text: str) -> bool:
     """Whether ``text`` names the file: by its path, its name, its stem, or the class its stem spells
     (``orders.module.ts`` by ``OrdersModule``, ``user_service.py`` by ``UserService``)."""
     base = os.path.basename(path)
-    stem = os.path.splitext(base)[0]
+    stem = os.path.splitext(base)[0].lstrip("+_")  # (SvelteKit's ``+layout.svelte`` is "the root layout")
     text = text or ""
     if base in text or path in text or (len(stem) >= 4 and re.search(rf"\b{re.escape(stem)}\b", text) is not None):
         return True

@@ -642,8 +642,14 @@ def fingerprint(value: str, key: bytes) -> str:
 
 
 def fingerprints(values, key: bytes) -> set[str]:
-    """The fingerprints of the values worth finding again (a value of a few characters is a word, not a secret)."""
-    return {fingerprint(v, key) for v in (v.strip() for v in values) if len(v) >= _SEEN_MIN}
+    """The fingerprints of the values worth finding again: not a few characters, not a word (a password of
+    ``postgres`` or ``changeme`` would take every such word of the session with it)."""
+    return {fingerprint(v, key) for v in (v.strip() for v in values) if _worth_finding(v)}
+
+
+def _worth_finding(value: str) -> bool:
+    return len(value) >= _SEEN_MIN and not _trivial_value(value, "password") and not (
+        re.fullmatch(r"[A-Za-z]+", value) and len(value) < 16) and not _dashed_words(value)
 
 
 _SEEN_MIN = 6

@@ -4266,3 +4266,16 @@ def test_a_connection_url_that_only_grew_says_what_was_appended(git_project, sto
                .stop("The staging server only accepts encrypted connections, so the URL needs `?sslmode=require`."))
     (candidate,), _ = _candidates(store, session)
     assert "append `?sslmode=require` to `-database`" in candidate["title"]
+
+
+def test_a_typo_fixed_in_the_root_layout_beside_a_stale_server_killed_is_no_lesson(git_project, store):
+    session = (Session("layout", git_project, prompt="npm run dev says the port is in use")
+               .fail("npm run dev", "Exit code 1\nerror when starting dev server:\nError: Port 5173 is already in use")
+               .ok("lsof -i :5173", "node    48213  dev   23u  IPv6 0x9f3c1e      0t0  TCP localhost:5173 (LISTEN)")
+               .edit("src/routes/+layout.svelte", "<title>Acme Dashbaord</title>", "<title>Acme Dashboard</title>")
+               .ok("kill 48213 && sleep 1 && (lsof -i :5173 || echo 'port 5173 free')", "port 5173 free")
+               .ok("timeout 10 npm run dev 2>&1 | tail -n 3", "  VITE v5.4.10  ready in 812 ms\n  ➜  Local:   "
+                                                             "http://localhost:5173/")
+               .stop("A stale `vite dev` held port 5173; I killed it and the dev server comes up. While I was in the "
+                     "root layout I also fixed a typo in the page title."))
+    assert _candidates(store, session)[0] == []

@@ -401,3 +401,15 @@ def test_a_value_redacted_for_its_looks_alone_is_not_hunted_for_in_the_rest_of_t
     with collecting() as seen:
         redact('value = "q8Zr2LmX7vKp3NwT9bYc4HdF"')
     assert seen == set()
+
+
+def test_a_password_that_is_a_word_is_not_hunted_for_in_the_rest_of_the_session():
+    from lorebook.redact import collecting, fingerprints, redact, redact_seen
+
+    with collecting() as seen:
+        redact("DATABASE_URL=postgres://postgres:postgres@localhost:5432/app")
+        redact("DB_PASSWORD=changeme")
+    key = b"k" * 32
+    prints = fingerprints(seen, key)
+    text = "DATABASE_URL: postgres://postgres@postgres:5432/clinicbook_test"
+    assert redact_seen(text, prints, key) == text
