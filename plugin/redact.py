@@ -661,16 +661,18 @@ def redact_seen(text: str | None, prints: set[str], key: bytes) -> str:
     """``text`` with every value whose fingerprint is in ``prints`` replaced by ``[REDACTED:seen-secret]``."""
     if not text or not prints:
         return text or ""
-    found: set[str] = set()
-    for word in _VALUE_EDGE.split(text):
+    candidates: set[str] = set()
+    for word in set(_VALUE_EDGE.split(text)):
         word = word.strip(".:!?")
         if len(word) < _SEEN_MIN or word.startswith("[REDACTED"):
             continue
         # the word, and what follows each separator in it (``TOKEN=value``, ``https://user:value@host``)
-        parts = {word} | {word[m.end():].strip(".:") for m in re.finditer(r"[=:@/]", word)} | {
+        candidates |= {word} | {word[m.end():].strip(".:") for m in re.finditer(r"[=:@/]", word)} | {
             part for part in re.split(r"[=@/]", word) if part} | {
             part for part in re.split(r"[=:@/]", word) if part}
-        found.update(part for part in parts if len(part) >= _SEEN_MIN and fingerprint(part, key) in prints)
+    # (only what could have a fingerprint: no short part, no word; each hashed once)
+    found = {part for part in candidates if len(part) >= _SEEN_MIN and not (part.isalpha() and len(part) < 16)
+             and fingerprint(part, key) in prints}
     for value in sorted(found, key=len, reverse=True):
         text = text.replace(value, "[REDACTED:seen-secret]")
     return text
