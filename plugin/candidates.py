@@ -162,6 +162,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                     # (and how the run was changed, ``CELERY_BROKER_URL=memory://``, and the commands on the way)
                     + [chain["resolved_by"].get("target") or ""]
                     + [e.get("target") or "" for e in chain["all_changes"] if e["tool"] == "Bash"])
+    # a run changed only in how it was invoked, that moved the error on, and whose change the run that passed in the
+    # end no longer makes (``PKG_CONFIG_ALLOW_CROSS=1 cargo build …``, then an edit, then ``cargo build …``): an
+    # attempt, given up
+    if chain["kind"] == "error_changed" and not chain["all_changes"] and chain.get("success"):
+        tried = set(invocation_change(failure["target"], chain["resolved_by"]["target"]))
+        if tried and not tried & set(invocation_change(failure["target"], chain["success"]["target"])):
+            chain["_skip"] = "attempt"
+            return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
     moved_on = _tokens(chain["resolved_by"].get("target") or "") if chain["kind"] == "error_changed" else set()
     if chain["kind"] == "error_changed" and any(

@@ -15,8 +15,8 @@ from .commands import (_MUTATING, _PROBE, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .steps import (_THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change, _is_check, _names_run,
-                    _packages)
+from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
+                    _is_check, _names_run, _packages)
 from .text import one_line
 
 
@@ -134,6 +134,10 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and any(e["tool"] in EDIT_TOOLS for e in events) \
                     and _runs_failed_ci_step(failure, later["target"]):
                 success, kind = later, "same_check"  # CI's ``Run actionlint`` step failed; ``actionlint`` passes here
+                break
+            if later["outcome"] == "ok" and any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and _started_and_logged(failure, later):
+                success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
                 break
             if _seen_up(failure, later, events):  # ``docker compose logs api``: refused → edit → ``… compose ps``: Up
                 success, kind = later, "other_check"
@@ -508,6 +512,28 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
 # ago  Up 1 second``, not ``Exited (1) 11 seconds ago``, ``Restarting (1)`` or ``Up 3 seconds (unhealthy)``
 _UP = LazyRegex(r"\bUp\b|\brunning\b")
 _NOT_UP = LazyRegex(r"(?i)\bexited\b|\brestarting\b|\bunhealthy\b|\bdead\b|\bcreated\b")
+
+
+def _started_and_logged(failure: dict, later: dict) -> bool:
+    """Whether a passing ``later`` line starts again the compose service whose start failed (``docker compose run
+    --rm mailer``) and reads its log, which shows it running and no error (``… up -d mailer && sleep 5 && docker
+    compose logs --tail 4 mailer`` → ``worker ready``)."""
+    def compose(argv: list[str]) -> list[str] | None:  # (the words after ``docker compose``)
+        if len(argv) > 1 and argv[0] in ("docker", "podman") and argv[1] == "compose":
+            return argv[2:]
+        return argv[1:] if argv and argv[0] in ("docker-compose", "podman-compose") else None
+
+    failed = compose(parse_command(failure["target"])["argv"])
+    if not failed or failed[0] not in ("run", "up", "start") or failure.get("logged"):
+        return False
+    services = [w for w in failed[1:] if not w.startswith("-")]
+    service = services[0] if failed[0] == "run" and services else services[-1] if services else None
+    steps = [compose(parse_command(step)["argv"]) or [] for step in _and_steps(later["target"]) or [later["target"]]]
+    started = any(words[:1] in (["up"], ["run"], ["start"]) and service in words for words in steps)
+    logged = any(words[:1] == ["logs"] and service in words for words in steps)
+    lines = [line for line in (later.get("body") or "").splitlines() if line.startswith(f"{service}-")]
+    return bool(service and started and logged and lines) and not any(
+        _ERROR_OUTPUT.search(line) or _LOGGED_ERROR.search(line) for line in lines)
 
 
 def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:

@@ -76,7 +76,7 @@ _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "b
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
-             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?verify|"
+             r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?(?:verify|test)|"
              # Laravel's: ``php artisan test``, and through Sail, ``./vendor/bin/sail test``
              r"artisan\s+test|(?:\S*/)?sail\s+(?:artisan\s+)?test|"
              # Erlang's common tests and unit tests, by rebar3 or the project's Makefile

@@ -4279,3 +4279,55 @@ def test_a_typo_fixed_in_the_root_layout_beside_a_stale_server_killed_is_no_less
                .stop("A stale `vite dev` held port 5173; I killed it and the dev server comes up. While I was in the "
                      "root layout I also fixed a typo in the page title."))
     assert _candidates(store, session)[0] == []
+
+
+def test_the_maven_wrapper_with_options_before_test_does_the_test_job(git_project, store):
+    session = (Session("mvnw", git_project, prompt="run the payments unit tests")
+               .fail("mvn -pl payments test", "Exit code 1\n[ERROR] Rule 0: org.apache.maven.enforcer.rules.version."
+                                              "RequireMavenVersion failed with message:\n[ERROR] Detected Maven Version: "
+                                              "3.6.3 is not in the allowed range [3.9.6,).")
+               .ok("./mvnw -pl payments -am test -Dtest=PaymentRetryPolicyTest", "[INFO] Tests run: 9, Failures: 0\n"
+                                                                                 "[INFO] BUILD SUCCESS")
+               .stop("The root pom enforces Maven ≥ 3.9.6 and the system `mvn` is 3.6.3. The repo ships a wrapper "
+                     "pinned to 3.9.6, so use `./mvnw` (with `-am` so `common` gets built too)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./mvnw -pl payments -am test" in candidate["title"]
+
+
+def test_an_invocation_that_moved_the_error_on_and_was_given_up_is_an_attempt(git_project, store):
+    session = (Session("musl", git_project, prompt="the musl release build fails in openssl-sys")
+               .fail("cargo build --release --target x86_64-unknown-linux-musl",
+                     "Exit code 101\nerror: failed to run custom build command for `openssl-sys v0.9.102`")
+               .fail("PKG_CONFIG_ALLOW_CROSS=1 cargo build --release --target x86_64-unknown-linux-musl",
+                     "Exit code 101\nerror: linking with `cc` failed: exit status: 1\n  = note: collect2: error: ld "
+                     "returned 1 exit status")
+               .edit("Cargo.toml", 'reqwest = { version = "0.12", features = ["json"] }',
+                     'reqwest = { version = "0.12", default-features = false, features = ["json", "rustls-tls"] }')
+               .ok("cargo build --release --target x86_64-unknown-linux-musl", "Finished `release` profile")
+               .stop("reqwest's default TLS backend drags in openssl-sys. Allowing pkg-config to cross-compile only made "
+                     "it link the host's libcrypto. `default-features = false` plus `rustls-tls` removes OpenSSL."))
+    candidates, _ = _candidates(store, session)
+    assert [c for c in candidates if "rustls-tls" in c["change"]]
+    assert not any("PKG_CONFIG_ALLOW_CROSS" in c["title"] for c in candidates)
+
+
+def test_a_compose_service_started_again_whose_log_shows_it_running_resolves_its_failed_run(git_project, store):
+    session = (Session("mailer", git_project, prompt="the email worker won't start under docker compose")
+               .fail("docker compose run --rm mailer", "Exit code 1\n> node dist/worker.js\n{\"level\":60,\"msg\":\"cannot "
+                                                       "reach redis, exiting\"}")
+               .edit("docker-compose.yml", "    depends_on:\n      - redis",
+                     "    depends_on:\n      redis:\n        condition: service_healthy")
+               .ok("docker compose down && docker compose up -d mailer && sleep 5 && docker compose logs --tail 2 mailer",
+                   " ✔ Container notify-platform-redis-1   Healthy\nmailer-1  | {\"level\":30,\"msg\":\"starting mailer "
+                   "worker\"}\nmailer-1  | {\"level\":30,\"msg\":\"worker ready\",\"concurrency\":5}")
+               .stop("Redis replays its AOF before accepting connections and the worker exits on the first connection "
+                     "error; the mailer's `depends_on` now uses `condition: service_healthy`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "condition: service_healthy" in candidate["change"] and candidate["verified"]
+
+
+def test_a_failure_said_not_to_be_flaky_is_no_flaky_failure():
+    from lorebook.account import _FLAKY
+
+    assert not _FLAKY.search("a rerun of the job failed identically, so it isn't flaky")
+    assert _FLAKY.search("the job is flaky: it passed on a rerun")
