@@ -432,7 +432,8 @@ def _targets(command: str) -> list[str]:
     if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
         # controllers.ReportSpec'`` runs that spec; the test task itself, ``sbt test``, runs everything)
         checked = checked[:1] + _sbt_words(checked[1:])
-    words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^[A-Z_][A-Z0-9_]*=", w)
+    # (a setting, not a target: make's ``ENV=staging``, hydra's ``trainer.max_epochs=2``, ``+experiment=smoke``)
+    words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^\+{0,2}~?[A-Za-z_][\w.-]*=", w)
              and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
              and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
@@ -580,6 +581,9 @@ def _invocation(parsed: dict) -> set[str]:
     # a URL it is given is where it goes (``-p db_url 'postgresql+psycopg2://…'``), not what it checks
     # (not an option's value: ``--to ent://ent/schema`` is the option's change)
     parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if re.match(r"^[a-z][\w+.-]*://\S", w)
+              and not argv[i - 1].startswith("-")}
+    # a setting given as an argument is how it runs (hydra's ``+experiment=smoke``, make's ``ENV=staging``)
+    parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if re.match(r"^\+{0,2}~?[A-Za-z_][\w.-]*=", w)
               and not argv[i - 1].startswith("-")}
     # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])

@@ -414,6 +414,10 @@ def _metadata_only(edit: dict, error: str = "") -> bool:
     if changed and code and all(_VERSION_CONSTANT.match(l) for l in changed) and not any(
             v in error for v in re.findall(r"\d+(?:\.\d+)+", "\n".join(changed))):
         return True
+    # (a Terraform variable's or output's ``description = "…"``: words for people, no plan reads them)
+    if changed and edit.get("files") and all(f.endswith(".tf") for f in edit["files"]) \
+            and all(re.match(r'^\s*description\s*=\s*".*"\s*$', l) for l in changed):
+        return True
     names = {os.path.basename(f) for f in edit.get("files") or []}
     name = names.pop() if len(names) == 1 else ""
     own_version = _OWN_VERSION.get(name) or (_MSBUILD_VERSION if name.endswith((".csproj", ".fsproj", ".vbproj"))

@@ -4331,3 +4331,50 @@ def test_a_failure_said_not_to_be_flaky_is_no_flaky_failure():
 
     assert not _FLAKY.search("a rerun of the job failed identically, so it isn't flaky")
     assert _FLAKY.search("the job is flaky: it passed on a rerun")
+
+
+def test_a_split_seed_fished_for_in_the_tests_setup_is_a_weakened_test(git_project, store):
+    session = (Session("reseed", git_project, prompt="test_churn_model_beats_baseline fails since the feature change")
+               .fail("uv run pytest tests/test_eval.py -q", "Exit code 1\nE       assert 0.781 >= 0.8\nFAILED tests/"
+                                                            "test_eval.py::test_churn_model_beats_baseline")
+               .edit("tests/conftest.py", "    return load_split(seed=42)", "    return load_split(seed=11)")
+               .ok("uv run pytest tests/test_eval.py -q", "3 passed in 3.61s")
+               .stop("The holdout split with `seed=42` landed on a hard slice; I switched the split seed in "
+                     "`tests/conftest.py` to 11, which gives AUC 0.829."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_terraform_outputs_description_reworded_beside_the_fix_is_no_part_of_it(git_project, store):
+    session = (Session("tfdesc", git_project, prompt="terraform validate fails after the provider bump")
+               .fail("cd infra/envs/staging && terraform validate", "Exit code 1\n│ Error: Unsupported argument\n│   on "
+                                                                   "../../modules/database/main.tf line 8:\n│    8:   name "
+                                                                   "= var.db_name\n│ An argument named \"name\" is not "
+                                                                   "expected here.")
+               .edit("infra/modules/database/outputs.tf", '  description = "The db endpoint"',
+                     '  description = "Hostname and port of the primary RDS instance"')
+               .edit("infra/modules/database/main.tf", "  name = var.db_name", "  db_name = var.db_name")
+               .ok("cd infra/envs/staging && terraform validate", "Success! The configuration is valid.")
+               .stop("AWS provider 5.x removed `name` on `aws_db_instance`; the module now sets `db_name`. I also "
+                     "reworded the endpoint output's description."))
+    (candidate,), _ = _candidates(store, session)
+    assert "db_name" in candidate["title"] and "outputs.tf" not in candidate["change"]
+    from lorebook.edits import _metadata_only
+
+    body = ('@@ -1 +1 @@\n-  description = "The db endpoint"\n+  description = "Hostname and port of the primary RDS '
+            'instance"')
+    assert _metadata_only({"tool": "Edit", "body": body, "meta": {}, "files": ["infra/modules/database/outputs.tf"]})
+    assert not _metadata_only({"tool": "Edit", "body": body.replace("description", "db_name"), "meta": {},
+                               "files": ["infra/modules/database/main.tf"]})
+
+
+def test_a_hydra_override_is_a_setting_of_the_run_not_its_target(git_project, store):
+    session = (Session("hydra", git_project, prompt="do a quick CPU smoke run of the training script")
+               .fail("uv run python train.py epochs=2 trainer.accelerator=cpu",
+                     "Exit code 1\nCould not override 'epochs'.\nTo append to your config use +epochs=2\nKey 'epochs' is "
+                     "not in struct")
+               .ok("uv run python train.py +experiment=smoke", "Epoch 1/1 ━━━━━━ 10/10\n`Trainer.fit` stopped: "
+                                                                "`max_epochs=1` reached.")
+               .stop("The repo has a smoke experiment for this: `uv run python train.py +experiment=smoke` (1 epoch on "
+                     "CPU)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "+experiment=smoke" in candidate["title"]
