@@ -9,8 +9,8 @@ import os
 import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _PROBE, _ROUTINE, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps,
-                       _asks_version, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
+from .commands import (_MUTATING, _PROBE, _ROUTINE, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS,
+                       _and_steps, _asks_version, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
                        command_family, command_job, command_key, invocation_change, is_autofix, parse_command)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
@@ -256,7 +256,10 @@ def _runs_failed_ci_step(failure: dict, later: str) -> bool:
     steps = {m.group(1).split("@")[0].rsplit("/", 1)[-1] for line in (failure.get("body") or "").splitlines()
              if (m := _CI_STEP.match(line)) and any(e in line for e in errors)}
     programs = {_program_name(argv[0]) for segment in _segments(later) if (argv := parse_command(segment)["argv"])}
-    return any(step.split()[0] in programs for step in steps if step.split())
+    # (or a step named for its job, ``Install deps``, and a run here that does that job: ``uv lock && uv sync``)
+    jobs = {command_job(segment) for segment in _segments(later)} - {None}
+    return any(step.split()[0] in programs or any(_SUBCOMMAND_JOBS.get(w.lower()) in jobs for w in step.split())
+               for step in steps if step.split())
 
 
 def _selected_nothing(failure: dict) -> bool:

@@ -296,6 +296,9 @@ def _trivial_value(value: str, key: str) -> bool:
         return True
     if _RELATIVE_FILE.fullmatch(v):  # a relative path to a file: k8s/jobs/db-migrate.yaml
         return True
+    # (a package file by its name: ``nvidia_cudnn_cu12-9.1.0.70-py3-none-manylinux2014_x86_64.whl``)
+    if re.fullmatch(r"[\w.+-]+\.(?:whl|tar\.gz|tgz|zip|jar|war|gem|nupkg|deb|rpm|egg|crate|apk|dmg|msi)", v):
+        return True
     if low in ("your-api-key", "your_api_key", "changeme-not-real") or low.startswith(("your-", "your_", "<your")):
         return True
     if v == key or low.replace("-", "_") == key.lower().replace("-", "_"):

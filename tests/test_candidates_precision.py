@@ -4378,3 +4378,21 @@ def test_a_hydra_override_is_a_setting_of_the_run_not_its_target(git_project, st
                      "CPU)."))
     (candidate,), _ = _candidates(store, session)
     assert "+experiment=smoke" in candidate["title"]
+
+
+def test_a_ci_step_named_for_its_job_is_resolved_by_that_job_passing_here(git_project, store):
+    log = ("eval\tInstall deps\t2024-11-04T08:22:10.4Z Resolved 96 packages in 3ms\n"
+           "eval\tInstall deps\t2024-11-04T08:23:31.1Z error: Failed to install: nvidia_cudnn_cu12-9.1.0.70-py3-none-"
+           "manylinux2014_x86_64.whl (nvidia-cudnn-cu12==9.1.0.70)\n"
+           "eval\tInstall deps\t2024-11-04T08:23:31.1Z   Caused by: No space left on device (os error 28)\n"
+           "eval\tInstall deps\t2024-11-04T08:23:31.2Z ##[error]Process completed with exit code 2.")
+    session = (Session("cpu-torch", git_project, prompt="the eval job runs out of disk in CI during uv sync")
+               .ok("gh run view --log-failed --job 27011223344 | tail -6", log)
+               .edit("pyproject.toml", '[tool.uv]\ndev-dependencies = ["pytest>=8.3"]',
+                     '[tool.uv]\ndev-dependencies = ["pytest>=8.3"]\n\n[tool.uv.sources]\ntorch = { index = '
+                     '"pytorch-cpu" }')
+               .ok("uv lock && uv sync", "Resolved 80 packages in 2.41s\nRemoved nvidia-cublas-cu12 v12.4.5.8")
+               .stop("torch from PyPI drags in CUDA wheels the eval job never uses; uv now takes torch from PyTorch's "
+                     "CPU index (`torch = { index = \"pytorch-cpu\" }`)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pytorch-cpu" in candidate["change"] and "[REDACTED" not in candidate["title"]
