@@ -157,10 +157,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                    for f in chain["failures"]))
     # (not what it says of an attempt put back since: "the `,string` tag doesn't help" beside the wrapper type that
     # stayed and moved the error on to its one caller)
-    kept = " ".join([h["new"] for hunks in net_changes([e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS],
-                                                       cwd).values() for h in hunks]
-                    # (and how the run was changed, ``CELERY_BROKER_URL=memory://``, and the commands on the way)
-                    + [chain["resolved_by"].get("target") or ""]
+    kept_edits = " ".join(h["new"] for hunks in net_changes(
+        [e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS], cwd).values() for h in hunks)
+    # (and how the run was changed, ``CELERY_BROKER_URL=memory://``, and the commands on the way)
+    kept = " ".join([kept_edits, chain["resolved_by"].get("target") or ""]
                     + [e.get("target") or "" for e in chain["all_changes"] if e["tool"] == "Bash"])
     # a run changed only in how it was invoked, that moved the error on, and whose change the run that passed in the
     # end no longer makes (``PKG_CONFIG_ALLOW_CROSS=1 cargo build …``, then an edit, then ``cargo build …``): an
@@ -174,7 +174,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     moved_on = _tokens(chain["resolved_by"].get("target") or "") if chain["kind"] == "error_changed" else set()
     if chain["kind"] == "error_changed" and any(
             _NO_HELP.search(s) and _relevance(s, error_words | moved_on) and _relevance(s, fix_words_of(chain, cwd))
-            and not (_code_spans(s) and not any(span in kept for span in _code_spans(s)))
+            and not (kept_edits.strip() and _code_spans(s) and not any(span in kept for span in _code_spans(s)))
             for s in said["did_not_help"]):
         chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on
         return None

@@ -755,6 +755,11 @@ def _same_error(a: dict, b: dict) -> bool:
     """Whether two failures report the same error: the same signature, and, when the signature says no more than
     the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
     if a.get("error_signature") != b.get("error_signature"):
+        # the error line of one printed whole in the other (``OperationalError: Error 111 connecting to
+        # localhost:6379. Connection refused.`` under a traceback, then in pytest's ``FAILED … - …`` summary)
+        lines = [(_raw_error_line(x) or "").rstrip("…") for x in (a, b)]
+        if any(len(line) >= 30 and line in (y.get("error_text") or "") for line, y in zip(lines, (b, a))):
+            return True
         # the same tests failing the same way, whatever part of the report each excerpt shows (pytest's
         # ``..........EEEE.....F  [100%]`` both times)
         # (unless each names another error: ``DagsterInvalidDefinitionError``, then ``DagsterExecutionStepError``)
