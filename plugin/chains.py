@@ -255,6 +255,8 @@ def _runs_failed_ci_step(failure: dict, later: str) -> bool:
     errors = [line.strip() for line in (failure.get("error_text") or "").splitlines() if len(line.strip()) >= 12]
     steps = {m.group(1).split("@")[0].rsplit("/", 1)[-1] for line in (failure.get("body") or "").splitlines()
              if (m := _CI_STEP.match(line)) and any(e in line for e in errors)}
+    if len(steps) != 1:
+        return False  # (two steps failed, ``Setup Node`` in web and ``Run tests`` in api: one run here is half of it)
     programs = {_program_name(argv[0]) for segment in _segments(later) if (argv := parse_command(segment)["argv"])}
     # (or a step named for its job, ``Install deps``, and a run here that does that job: ``uv lock && uv sync``)
     jobs = {command_job(segment) for segment in _segments(later)} - {None}
@@ -757,8 +759,10 @@ def _same_error(a: dict, b: dict) -> bool:
     if a.get("error_signature") != b.get("error_signature"):
         # the error line of one printed whole in the other (``OperationalError: Error 111 connecting to
         # localhost:6379. Connection refused.`` under a traceback, then in pytest's ``FAILED … - …`` summary)
+        # (a named error with its message, not a runner's line both runs print: ``make: *** [Makefile:9] Error 1``)
         lines = [(_raw_error_line(x) or "").rstrip("…") for x in (a, b)]
-        if any(len(line) >= 30 and line in (y.get("error_text") or "") for line, y in zip(lines, (b, a))):
+        if any(len(line) >= 30 and re.search(r"\w(?:Error|Exception): \S", line) and line in (y.get("error_text") or "")
+               for line, y in zip(lines, (b, a))):
             return True
         # the same tests failing the same way, whatever part of the report each excerpt shows (pytest's
         # ``..........EEEE.....F  [100%]`` both times)

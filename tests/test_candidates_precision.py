@@ -4396,3 +4396,27 @@ def test_a_ci_step_named_for_its_job_is_resolved_by_that_job_passing_here(git_pr
                      "CPU index (`torch = { index = \"pytorch-cpu\" }`)."))
     (candidate,), _ = _candidates(store, session)
     assert "pytorch-cpu" in candidate["change"] and "[REDACTED" not in candidate["title"]
+
+
+def test_an_error_line_printed_whole_in_another_failure_is_the_same_error_but_a_runners_line_is_not():
+    from lorebook.chains import _runs_failed_ci_step, _same_error
+
+    traceback = {"error_signature": "kombu OperationalError", "error_text": "Traceback …\nkombu.exceptions."
+                 "OperationalError: Error 111 connecting to localhost:6379. Connection refused."}
+    summary = {"error_signature": "FAILED tests/test_tasks.py", "error_text": "FAILED tests/test_tasks.py::test_purge - "
+               "kombu.exceptions.OperationalError: Error 111 connecting to localhost:6379. Connection refused."}
+    assert _same_error(traceback, summary)
+    kernel = {"error_signature": "make weekly a", "error_text": "jupyter_client.kernelspec.NoSuchKernel: No such kernel "
+              "named venv-report\nmake: *** [Makefile:9: weekly] Error 1"}
+    parse = {"error_signature": "make weekly b", "error_text": "polars.exceptions.ComputeError: could not parse `A` as "
+             "dtype `i64`\nmake: *** [Makefile:9: weekly] Error 1"}
+    assert not _same_error(kernel, parse)
+    # (a CI log whose errors are two jobs' steps: one run here of one job's tool is half of it)
+    body = ("web\tSetup Node\t2024-07-16T09:12:41.4Z ##[error]Unable to locate executable file: pnpm.\n"
+            "api\tRun tests\t2024-07-16T09:12:55.2Z error: Failed to spawn: `pytest`\n"
+            "api\tRun tests\t2024-07-16T09:12:55.2Z ##[error]Process completed with exit code 2.")
+    failure = {"ci": True, "body": body, "error_text": "Unable to locate executable file: pnpm.\nerror: Failed to spawn: "
+                                                       "`pytest`"}
+    assert not _runs_failed_ci_step(failure, "cd api && uv run --extra test pytest -q")
+    assert _runs_failed_ci_step(dict(failure, body=body.split("\n", 1)[1], error_text="error: Failed to spawn: `pytest`"),
+                                "cd api && uv run --extra test pytest -q")
