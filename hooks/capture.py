@@ -145,7 +145,8 @@ def capture_tool_event(event: HookEvent, store: Store, failed: bool) -> int | No
         return None
     if seen:
         fields = ("target", "summary", "body", "error_text")
-        for name, value in zip(fields, seen_secrets_redacted(store, event.session_id, *map(observation.get, fields))):
+        for name, value in zip(fields, seen_secrets_redacted(store, event.session_id, *map(observation.get, fields),
+                                                             prints=seen)):
             observation[name] = value
     agent_id = payload.get("agent_id")
     if isinstance(agent_id, str) and agent_id:

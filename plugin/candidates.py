@@ -352,18 +352,19 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     told_in_change: list[str] = []
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
+        name = os.path.basename(path)
         # (what the agent says it changed there, quoted: "Appended `?sslmode=require` to `DATABASE_URL` in `.env`")
         # (or the line of the account that names the file beside what it quotes: "- `.env`: `TRUSTED_PROXIES=…` (…)")
         naming = [s for s in said["fix"] + [s for s in said["all"] if s not in said["fix"]]
-                  if re.search(rf"(?<![\w.-]){re.escape(os.path.basename(path))}(?![\w-])", s)
-                  and any(span.strip() not in (path, os.path.basename(path)) for span in _code_spans(s))]
+                  if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s)
+                  and any(span.strip() not in (path, name) for span in _code_spans(s))]
         told = re.split(r";\s+", naming[0])[0].rstrip(".") if naming else None
         value = next((span for span in _code_spans(told or "") if "=" in span and len(span) <= 80
-                      and span.strip() not in (path, os.path.basename(path))), None)
+                      and span.strip() not in (path, name)), None)
         # (from what was done, not who did it: "…, so I appended `?ssl_cert_reqs=…`" → "Appended `?ssl_cert_reqs=…`")
         told = re.sub(r"^(?:.*?,?\s+(?:so|and|then)\s+)?I\s+(?=[a-z]+ed\b)", "", told) if told else None
         # (without the file's name as its label, or why, in brackets: the card has room for what was set)
-        told = re.sub(rf"^`?{re.escape(os.path.basename(path))}`?:\s*|\s*\([^()]*\)$", "", told) if told else None
+        told = re.sub(rf"^`?{re.escape(name)}`?:\s*|\s*\([^()]*\)$", "", told) if told else None
         told = told[:1].upper() + told[1:] if told else None
         told_in_change += [told] if told else []
         steps.append((e["id"], f"set `{value}` in {path}" if value else f"change {path}",

@@ -413,6 +413,10 @@ def is_autofix(command: str) -> bool:
     return is_static_check(command) and bool(_AUTOFIX_FLAGS & set(parsed["flags"]))
 
 
+# a setting given as an argument: make's ``ENV=staging``, hydra's ``trainer.max_epochs=2``, ``+experiment=smoke``
+_SETTING = LazyRegex(r"^\+{0,2}~?[A-Za-z_][\w.-]*=")
+
+
 def _targets(command: str) -> list[str]:
     """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
     parsed = parse_command(command)
@@ -433,7 +437,7 @@ def _targets(command: str) -> list[str]:
         # controllers.ReportSpec'`` runs that spec; the test task itself, ``sbt test``, runs everything)
         checked = checked[:1] + _sbt_words(checked[1:])
     # (a setting, not a target: make's ``ENV=staging``, hydra's ``trainer.max_epochs=2``, ``+experiment=smoke``)
-    words = [w for i, w in enumerate(checked) if not w.startswith("-") and not re.match(r"^\+{0,2}~?[A-Za-z_][\w.-]*=", w)
+    words = [w for i, w in enumerate(checked) if not w.startswith("-") and not _SETTING.match(w)
              and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
              and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
@@ -583,7 +587,7 @@ def _invocation(parsed: dict) -> set[str]:
     parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if re.match(r"^[a-z][\w+.-]*://\S", w)
               and not argv[i - 1].startswith("-")}
     # a setting given as an argument is how it runs (hydra's ``+experiment=smoke``, make's ``ENV=staging``)
-    parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if re.match(r"^\+{0,2}~?[A-Za-z_][\w.-]*=", w)
+    parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if _SETTING.match(w)
               and not argv[i - 1].startswith("-")}
     # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
@@ -649,7 +653,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``; the
             # project's wrapper from another directory: ``./mvnw`` at the root for ``../mvnw`` in ``billing/``)
             continue
-        if kind == "flag" and " " in value:  # (an option's value that only grew: ``-database "…/orders?sslmode=require"``)
+        # (an option's value that only grew: ``-database "…/orders?sslmode=require"``)
+        if kind == "flag" and " " in value:
             name, new = value.split(" ", 1)
             old = next((r.split(" ", 1)[1] for r in removed if r.startswith(f"flag:{name} ")), None)
             if old and new.startswith(old) and len(new) > len(old):

@@ -190,8 +190,8 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
         a, b = removed[0], added[0]
         if len(a) + len(b) <= 60:
             return f"`{a}` → `{b}`"
-        # text inserted into the line and nothing else changed (``listen({ port })`` → ``listen({ port, host: '0.0.0.0' })``):
-        # what was inserted
+        # text inserted into the line and nothing else changed (``listen({ port })`` → ``listen({ port, host:
+        # '0.0.0.0' })``): what was inserted
         p = len(os.path.commonprefix([a, b]))
         q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
         raw = b[p:len(b) - q]
@@ -212,9 +212,6 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
         if a_mid and b_mid and len(a_mid) <= 40 and len(b_mid) <= 40:
             return f"`{a_mid}` → `{b_mid}`"
         # text inserted inside one long token (``…foreign_keys(1)&_pragma=journal_mode(WAL)…``): what was inserted
-        p = len(os.path.commonprefix([a, b]))
-        q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
-        inserted = b[p:len(b) - q].strip("&,;| ")
         if p + q == len(a) and 3 <= len(inserted) <= 70:
             return f"add `{inserted}`"
         return f"`{one_line(b, 70)}`"
@@ -510,11 +507,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # names the word, a spell checker's ``remote-wirte``; in code ``indent`` → ``nindent`` is another function)
         # (the sentence about a typo is about this edit when it names its file or its words: not ``indent`` →
         # ``nindent`` beside "also fixed a 'remote-wirte' typo in the chart README")
-        typo = _respells_only(edit) and (any(re.search(r"(?i)\btypos?\b", sentence) and (
-            any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in _respelled(edit)))
-            for sentence in incidental)
-                                         or all(_DOC_PATH.search(p) for p in paths)
-                                         and not any(w.lower() in error.lower() for w in _respelled(edit)))
+        respelled = _respelled(edit) if _respells_only(edit) else set()
+        typo = bool(respelled) and (any(re.search(r"(?i)\btypos?\b", sentence) and (
+            any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))
+            for sentence in incidental) or all(_DOC_PATH.search(p) for p in paths)
+            and not any(w.lower() in error.lower() for w in respelled))
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \
@@ -527,7 +524,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     # a code edit nobody named beside edits that were named is a bystander, not the fix (an edit undone since, a
     # reverted attempt at the named test, names nothing)
     # (a change whose content was not stored, to an excluded ``.env``, shows no hunks: nothing shows it undone)
-    withheld = {_rel(p, cwd) for e in kept if (e.get("meta") or {}).get("content_withheld") for p in e.get("files") or []}
+    withheld = {_rel(p, cwd) for e in kept if (e.get("meta") or {}).get("content_withheld")
+                for p in e.get("files") or []}
     undone = {path for path, hunks in net_changes(kept, cwd).items() if not hunks} - withheld
     named_kept = [e for e in kept if any((_named_in(_rel(p, cwd), error + " " + context)
                                           or _CONFIG_PATH.search(_rel(p, cwd))) and _rel(p, cwd) not in undone
@@ -549,10 +547,9 @@ def _respells_only(edit: dict) -> bool:
     if not sides:
         return False
     for old, new in sides:
-        a, b = re.findall(r"\w+|[^\w\s]", old), re.findall(r"\w+|[^\w\s]", new)
-        if len(a) != len(b) or a == b:
+        changed = _changed_words(old, new)
+        if not changed:
             return False
-        changed = [(x, y) for x, y in zip(a, b) if x != y]
         # (words of letters: ``nodejs16`` → ``nodejs20`` is a version, not a spelling)
         if len(changed) > 2 or any(len(x) < 3 or not (x.isalpha() and y.isalpha())
                                    or _spelling_distance(x.lower(), y.lower()) > (1 if len(x) < 8 else 2)
@@ -561,13 +558,16 @@ def _respells_only(edit: dict) -> bool:
     return True
 
 
+def _changed_words(old: str, new: str) -> list[tuple[str, str]] | None:
+    """The words and signs of ``new`` that differ from those of ``old`` in the same place, as pairs; None when the
+    two do not have as many."""
+    a, b = re.findall(r"\w+|[^\w\s]", old), re.findall(r"\w+|[^\w\s]", new)
+    return [(x, y) for x, y in zip(a, b) if x != y] if len(a) == len(b) else None
+
+
 def _respelled(edit: dict) -> set[str]:
     """The words an edit respelled, as they were and as they are (``remote-wirte`` → ``remote-write``: both)."""
-    out = set()
-    for old, new in _edit_sides(edit):
-        a, b = re.findall(r"\w+|[^\w\s]", old), re.findall(r"\w+|[^\w\s]", new)
-        out |= {w for x, y in zip(a, b) if x != y for w in (x, y)}
-    return out
+    return {w for old, new in _edit_sides(edit) for x, y in _changed_words(old, new) or [] for w in (x, y)}
 
 
 def _spelling_distance(a: str, b: str) -> int:

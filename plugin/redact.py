@@ -651,8 +651,12 @@ def fingerprints(values, key: bytes) -> set[str]:
 
 
 def _worth_finding(value: str) -> bool:
-    return len(value) >= _SEEN_MIN and not _trivial_value(value, "password") and not (
-        re.fullmatch(r"[A-Za-z]+", value) and len(value) < 16) and not _dashed_words(value)
+    return _could_be_seen(value) and not _trivial_value(value, "password") and not _dashed_words(value)
+
+
+def _could_be_seen(value: str) -> bool:
+    """What a fingerprint may be of, at a glance: not a few characters, not a word of letters alone."""
+    return len(value) >= _SEEN_MIN and not (value.isalpha() and len(value) < 16)
 
 
 _SEEN_MIN = 6
@@ -674,8 +678,7 @@ def redact_seen(text: str | None, prints: set[str], key: bytes) -> str:
             part for part in re.split(r"[=@/]", word) if part} | {
             part for part in re.split(r"[=:@/]", word) if part}
     # (only what could have a fingerprint: no short part, no word; each hashed once)
-    found = {part for part in candidates if len(part) >= _SEEN_MIN and not (part.isalpha() and len(part) < 16)
-             and fingerprint(part, key) in prints}
+    found = {part for part in candidates if _could_be_seen(part) and fingerprint(part, key) in prints}
     for value in sorted(found, key=len, reverse=True):
         text = text.replace(value, "[REDACTED:seen-secret]")
     return text

@@ -35,10 +35,12 @@ def secrets_remembered(store, session_id: str | None):
         store.add_secret_prints(session_id, fingerprints(seen, print_key()))
 
 
-def seen_secrets_redacted(store, session_id: str | None, *texts):
+def seen_secrets_redacted(store, session_id: str | None, *texts, prints: set[str] | None = None):
     """``texts`` (strings, or None) with every secret the session redacted before redacted again: the value of a
-    ``BUNDLE_GEMS__…=`` line that the agent's last message quotes as "the value (7d1e…) is in .env.local"."""
-    prints = store.secret_prints(session_id) if session_id else set()
+    ``BUNDLE_GEMS__…=`` line that the agent's last message quotes as "the value (7d1e…) is in .env.local".
+    ``prints``: the session's fingerprints when the caller has read them already."""
+    if prints is None:
+        prints = store.secret_prints(session_id) if session_id else set()
     if not prints:
         return list(texts)
     from .config import print_key

@@ -203,6 +203,15 @@ _ANY_LITERAL = LazyRegex(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?<![\w.])-?\d
 # (not a shebang, a Rust attribute or a C directive: ``#!``, ``#[test]``, ``#define N 3``)
 _COMMENT_ONLY = LazyRegex(r"^\s*(?:#(?![!\[]|(?:define|include|if|ifdef|ifndef|elif|else|endif|pragma|undef)\b)|"
                           r"//|--\s|/\*|\*)")
+_TRAILING_COMMENT = LazyRegex(r"\s+(?:#|//|--)\s[^\"'`]*$")
+
+
+def _code_sides(hunk: dict) -> tuple[list[str], list[str]]:
+    """A hunk's old and new lines without the comments said beside the change: a comment line (``// keep the suite
+    deterministic …`` over ``"UTC"``) or one at the end of a line (``SEED = 13  # stable seed for CI``)."""
+    old, new = ([_TRAILING_COMMENT.sub("", line) for line in hunk[side].splitlines()
+                 if line.strip() and not _COMMENT_ONLY.match(line)] for side in ("old", "new"))
+    return old, new
 
 
 # a random seed given a number (``load_split(seed=11)``, ``random_state=7``, ``torch.manual_seed(3)``, ``SEED = 13``)
@@ -217,16 +226,13 @@ def _reseeded(changes: dict[str, list[dict]]) -> bool:
     pairs = []
     for hunks in changes.values():
         for hunk in hunks:
-            old, new = ([_TRAILING_COMMENT.sub("", l) for l in hunk[side].splitlines()
-                         if l.strip() and not _COMMENT_ONLY.match(l)] for side in ("old", "new"))
+            old, new = _code_sides(hunk)
             if len(old) != len(new):
                 return False
             pairs += [(a, b) for a, b in zip(old, new) if a != b]
     return bool(pairs) and all(_SEED.search(a) and _SEED.search(b) and _SEED.sub("", a) == _SEED.sub("", b)
                                for a, b in pairs)
 
-
-_TRAILING_COMMENT = LazyRegex(r"\s+(?:#|//|--)\s[^\"'`]*$")
 
 
 def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool:
@@ -239,10 +245,7 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
         return False
     for hunks in changes.values():
         for hunk in hunks:
-            # (a comment said beside it changes nothing: ``// keep the suite deterministic …`` over ``"UTC"``)
-            # (nor one at the end of the line: ``SEED = 13  # stable seed for CI``)
-            old, new = ([_TRAILING_COMMENT.sub("", l) for l in hunk[side].splitlines()
-                         if l.strip() and not _COMMENT_ONLY.match(l)] for side in ("old", "new"))
+            old, new = _code_sides(hunk)  # (a comment said beside it changes nothing)
             if len(old) != len(new) or old == new or any(
                     a != b and _ANY_LITERAL.sub("_", a) != _ANY_LITERAL.sub("_", b) for a, b in zip(old, new)):
                 return False
