@@ -95,7 +95,7 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:in )?(?:there|at it)|(?<!even 
                         r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
                         # "While reading variables.tf I also fixed …", "Also fixed the "enviroment" typo in …"
                         r"while (?:I was )?(?:reading|editing|in|looking at) (?:[\w./-]+\.\w+|it|them|there)\b|"
-                        r"also (?:fixed|corrected) (?:a|an|the|two|some) [^.;]{0,40}\btypos?|"
+                        r"also (?:fixed|corrected) (?:a|an|the|two|some) [^.;]{0,40}\b(?:typos?|misspell\w*|spelling (?:mistakes?|errors?))|"
                         r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless|"
                         # ("Side note: I switched `.editorconfig` to 2-space indentation …")
                         r"side[- ]note|as an aside|by the way|btw|"
@@ -210,8 +210,9 @@ def _sentences(text: str) -> list[str]:
         helpless = _DID_NOT_HELP.search(part)
         # "Init has to be run as `terraform init -backend-config=…` — `-reconfigure` alone doesn't help": the way,
         # then what did not help, two statements
+        # (not a verdict right after the dash: "`session.flush()` before leaving the block — didn't help" is one)
         dash = re.search(r"\s+[—–]\s+", part[:helpless.start()]) if helpless else None
-        if dash and len(part[:dash.start()].split()) >= 4:
+        if dash and len(part[:dash.start()].split()) >= 4 and dash.end() < helpless.start():
             out += [part[:dash.start()].rstrip(" .") + ".", part[dash.end():]]
             continue
         if helpless:  # "X made no difference, so I put Y back": the revert is the session's story, not the lesson
@@ -224,6 +225,9 @@ def _sentences(text: str) -> list[str]:
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
             tail = part[helpless.end() + split.end():]
+            if len(tail.split()) < 3:  # ("…; reverted.": the session's story, no statement of its own)
+                out.append(head)
+                continue
             out += [head, tail[:1].upper() + tail[1:] if re.match(r"[a-z]+\b(?![_.(])", tail) else tail]
             continue
         # "I set `asyncio_mode = "auto"` (and added `--strict-markers` while I was there)", "I added `dependsOn`, and

@@ -396,12 +396,19 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     change_lines = [line for _, _, lines in steps for line in lines]
     # attempts that did not help: one evidence line each, never part of the change
     tried: list[str] = []
+    # (an edit put back since is an attempt when the agent says what it added did not help: "`session.flush()`
+    # before leaving the block — didn't help … reverted")
+    said_tried = [span for s in said["did_not_help"] for span in _code_spans(s) if len(span) >= 4]
     for attempt in chain["attempts"]:
-        if attempt not in edits or attempt in not_enough or _got_further(attempt, chain["failures"], net, cwd):
+        if attempt not in edits and not (attempt["tool"] in EDIT_TOOLS and any(
+                span in line for line in _added_lines(attempt) for span in said_tried)) \
+                or attempt in not_enough or _got_further(attempt, chain["failures"], net, cwd):
             continue
         for path, hunks in net_changes([attempt], cwd).items():
             if hunks:
-                tried.append(f"tried {_short_diff(hunks[0])} in {path}: still failed")
+                short = _short_diff(hunks[0])  # ("tried to add `x`", "tried `a` → `b`")
+                verb = "to " if re.match(r"(?:add|remove|move|rewrite)\b", short) else ""
+                tried.append(f"tried {verb}{short} in {path}: still failed")
     for a in [*chain["attempts"], *helpless_steps]:
         if a["tool"] == "Bash":
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
@@ -434,14 +441,22 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return score(sentence) > 0 and not any(_relevance(sentence, other) > own for other in rivals)
 
     # a sentence about an edit that is not part of the fix ("Renamed MB to MEGABYTE.") is no account of it
-    aside = [e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS and e not in edits]
+    # (nor an edit put back since: "`session.flush()` … didn't help; reverted" was an attempt at this problem)
+    undone = {path for path, hunks in net_changes([e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS],
+                                                  cwd).items() if not hunks}
+    aside = [e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS and e not in edits
+             and not {_rel(f, cwd) for f in e.get("files") or []} <= undone]
     aside_words = _tokens(" ".join([_changed_text(e) for e in aside] +
                                    [os.path.basename(f) for e in aside for f in e.get("files") or []]))
     known = fix_words | problem_words
     aside_words -= known | {part for w in known for part in re.split(r"[/.@:_-]", w) if len(part) >= 3}
+    # (or that names its file and no file of the fix: "Also fixed a spelling mistake in the Billing::Customer POD.")
+    aside_paths = [_rel(f, cwd) for e in aside for f in e.get("files") or []]
+    fix_paths = [_rel(f, cwd) for e in edits for f in e.get("files") or []]
     if aside_words:
-        said = {key: [s for s in value if not _relevance(s, aside_words)
-                      or _relevance(s, aside_words) < _relevance(s, fix_words)]
+        said = {key: [s for s in value if (not _relevance(s, aside_words)
+                                           or _relevance(s, aside_words) < _relevance(s, fix_words))
+                      and not (any(_named_in(p, s) for p in aside_paths) and not any(_named_in(p, s) for p in fix_paths))]
                 if isinstance(value, list) else value for key, value in said.items()}
     causes = [s for s in said["cause"] if mine(s)]
     # a sentence about what the task wrote before the failure ("Added `tests/test-honeypot.php`; it passes.") is no
@@ -473,7 +488,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # session solved one problem, is this one's, whatever words it shares with the change
     labelled = [s for s in said["cause"] if not rivals and _CAUSE_LABEL.match(s)]
     causes = labelled + [s for s in causes if s not in labelled] if len(labelled) == 1 else causes
-    causes.sort(key=lambda s: (s not in labelled, -score(s)))
+    # (a sentence in brackets whole is by the by: "(The old code worked because …)" after the cause itself)
+    causes.sort(key=lambda s: (s not in labelled, bool(re.fullmatch(r"\(.*\)\W*", s)), -score(s)))
     fixes.sort(key=lambda s: -score(s))
     if fixes and not causes:  # "- The producer sends plain JSON, but the converter expected X. Set `…` in …": the
         # cause the agent gave just before its account of this fix, about no other problem

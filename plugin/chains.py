@@ -18,6 +18,7 @@ from .quality import LazyRegex
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
                     _is_check, _names_run, _packages)
 from .text import one_line
+from .weakening import _DESELECTS
 
 
 # --- the session's timeline ----------------------------------------------------------------------
@@ -58,6 +59,15 @@ def _own_stale_lockfile(failure: dict, before: list[dict]) -> bool:
     """A lockfile behind a manifest this session had just edited: regenerating it is routine, not a lesson."""
     return bool(_STALE_LOCKFILE.search(failure.get("error_text") or "")) and any(
         o["tool"] in EDIT_TOOLS and any(_MANIFEST.search(f) for f in o.get("files") or []) for o in before)
+
+
+def _leaves_out_until(failure: dict, run: dict, rest: list[dict], family: str) -> bool:
+    """Whether ``run`` passed by leaving tests out (``--deselect``, ``-k "not …"``) that ``failure`` ran, and the
+    same check passes later, whole: the run that left them out saw the rest pass, not the failure mended."""
+    if not _DESELECTS.search(run["target"]) or _DESELECTS.search(failure["target"]):
+        return False
+    return any(o["outcome"] == "ok" and _is_check(o) and command_family(o["target"]) == family
+               and _same_target(failure["target"], o["target"]) and not _DESELECTS.search(o["target"]) for o in rest)
 
 
 def find_chains(observations: list[dict], account: str = "",
@@ -152,6 +162,8 @@ def find_chains(observations: list[dict], account: str = "",
                 # ``go build ./...``): an attempt at the same problem, not a problem of its own
                 events.append(later)
                 continue
+            if later["outcome"] == "ok" and _leaves_out_until(failure, later, observations[k + 1:], family):
+                continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
                     and not _other_tests(failure, later["target"]):

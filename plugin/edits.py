@@ -108,7 +108,7 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
         [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
     # the same line in another place (a migration registered before the one it needs, a label moved out of the
     # selector's block into the labels'): what moved, and where to
-    lines += [f"+{one_line(line, 120)} (moved before `{one_line(after, 60)}`)" for line, after in _moved(old, new)
+    lines += [f"+{one_line(line, 120)} ({_moved_to(old, new, line, after)})" for line, after in _moved(old, new)
               if line in old][:4]
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
@@ -223,8 +223,36 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
         return f"remove `{one_line(removed[0], 70)}`"
     moved = _moved(old, new) if sorted(old) == sorted(new) else []
     if moved:
-        return f"move `{one_line(moved[0][0], 50)}` before `{one_line(moved[0][1], 50)}`"
+        # (out of the block it was in, when the hunk shows where it was: ``{{- define "api.selectorLabels" -}}``,
+        # ``[tool.poetry.dependencies]``)
+        line, after = moved[0]
+        return f"move `{one_line(line, 30 if _block_of(old, line) != _block_of(new, line) else 50)}` " \
+               + _moved_to(old, new, line, after, 50).removeprefix("moved ")
     return "rewrite"
+
+
+# a line that opens a named block: a Helm/Go template's ``{{- define "api.labels" -}}``, a TOML or INI section, a
+# function or class
+_BLOCK_OPENER = LazyRegex(r"^(?:\{\{-?\s*define\s+\"([^\"]+)\"|\[\[?([\w.\"' -]+)\]\]?\s*$|"
+                          r"(?:async\s+)?(?:def|function|func|fn|class|sub|module)\s+([A-Za-z_][\w.:]*))")
+
+
+def _moved_to(old: list[str], new: list[str], line: str, after: str, limit: int = 60) -> str:
+    """Where a moved line went: out of the block it was in, when the hunk shows that (``{{- define
+    "api.selectorLabels" -}}``, ``[tool.poetry.dependencies]``), else before the line it now precedes."""
+    was, now = _block_of(old, line), _block_of(new, line)
+    if was and was != now:
+        return f"moved out of `{was}`" + (f" into `{now}`" if now and len(now) <= 30 else "")
+    return f"moved before `{one_line(after, limit)}`"
+
+
+def _block_of(lines: list[str], line: str) -> str | None:
+    """The name of the block ``line`` sits in, by the last line before it that opens one."""
+    for before in reversed(lines[:lines.index(line)] if line in lines else []):
+        match = _BLOCK_OPENER.match(before)
+        if match:
+            return next(g for g in match.groups() if g)
+    return None
 
 
 def _rel(path: str, cwd: str | None) -> str:
@@ -507,10 +535,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # names the word, a spell checker's ``remote-wirte``; in code ``indent`` → ``nindent`` is another function)
         # (the sentence about a typo is about this edit when it names its file or its words: not ``indent`` →
         # ``nindent`` beside "also fixed a 'remote-wirte' typo in the chart README")
+        # (and in a sentence of prose anywhere, a POD or YAML description: "billing adress" → "billing address")
         respelled = _respelled(edit) if _respells_only(edit) else set()
-        typo = bool(respelled) and (any(re.search(r"(?i)\btypos?\b", sentence) and (
+        typo = bool(respelled) and (any(re.search(r"(?i)\b(?:typos?|misspell\w*|spelling (?:mistakes?|errors?))\b", sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))
-            for sentence in incidental) or all(_DOC_PATH.search(p) for p in paths)
+            for sentence in incidental) or (all(_DOC_PATH.search(p) for p in paths) or _prose_only(edit))
             and not any(w.lower() in error.lower() for w in respelled))
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
@@ -556,6 +585,14 @@ def _respells_only(edit: dict) -> bool:
                                    for x, y in changed):
             return False
     return True
+
+
+def _prose_only(edit: dict) -> bool:
+    """Whether every line an edit changes is a sentence of prose (``Returns the customer's billing address as a
+    hashref.``), no line of code: no quotes, brackets, assignments or sigils, four words or more."""
+    lines = [l for old, new in _edit_sides(edit) for l in _changed_lines(old, new) if l.strip()]
+    return bool(lines) and all(not re.search(r"[\"`=(){}\[\]<>$@;]", l) and len(re.findall(r"(?<!\S)[A-Za-z][a-z']*[,.:]?(?!\S)", l)) >= 4
+                               for l in lines)
 
 
 def _changed_words(old: str, new: str) -> list[tuple[str, str]] | None:

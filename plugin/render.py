@@ -77,7 +77,12 @@ def _whole_sentences(text, limit: int) -> str:
     text = " ".join(str(text or "").split())
     if len(text) <= limit:
         return text
-    text = re.sub(r"\s+\((?:[^()]|\([^()]*\))*\)(?=[\s.,;:!?])", "", text)
+    # (those without code first, then the last first: ``(`rebar3 as test ct --sys_config config/test.config`)``
+    # says what the Makefile target runs)
+    aside = r"\s+\((?:[^()]|\([^()]*\))*\)(?=[\s.,;:!?])"
+    text = re.sub(aside, lambda m: m.group(0) if "`" in m.group(0) else "", text)
+    while len(text) > limit and (spans := list(re.finditer(aside, text))):
+        text = text[:spans[-1].start()] + text[spans[-1].end():]
     if len(text) <= limit:
         return text
     kept = ""

@@ -39,6 +39,7 @@ _ERROR_RULES = (
     (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
     (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
+    (4, r"^#\s+Failed test\b"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
     # a program refusing how it was called ("grep: unrecognized option: P" under a test's "… failed")
     (4, r"(?i)^[\w.-]+: (?:unrecognized|unknown|invalid|illegal) (?:option|argument|flag)\b"),
     (3, r"^FAILED \S+"),
@@ -103,6 +104,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"#\s+(?:TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):\s+\d+\s*$|"
             # a tally, the same words after every run: ``pass: 3, fail: 3, warn: 0, error: 0, skip: 0``
             r"\W*(?:[A-Za-z]+:\s*\d+,\s*){2,}|"
+            # prove's summary: ``Failed test:  6``, ``Failed 1/8 subtests``
+            r"Failed tests?:\s+[\d, -]+$|Failed \d+/\d+ subtests|"
             # rspec's after a file failed to load: ``No examples found.``
             r"No examples found\.?$|"
             # helm lint's: ``Error: 1 chart(s) linted, 1 chart(s) failed``

@@ -654,3 +654,12 @@ def test_a_nix_shell_entered_to_run_another_command_is_the_same_shell():
 
     assert _same_target("nix develop --command true", "nix develop --command node --version")
     assert not _same_target("nix develop .#ci -c true", "nix develop .#docs -c true")  # (another shell)
+
+
+def test_what_did_not_help_said_after_a_dash_keeps_what_was_tried():
+    said = stated("- `session.flush()` before leaving the block — didn't help, the commit still expires everything; "
+                  "reverted.\n"
+                  "- Init has to be run as `terraform init -backend-config=prod.hcl` — `-reconfigure` alone doesn't help.")
+    assert said["did_not_help"][0].startswith("`session.flush()` before leaving the block — didn't help")
+    assert "Init has to be run as `terraform init -backend-config=prod.hcl`." in said["all"]
+    assert "reverted." not in said["all"]  # (the revert is the session's story, no fix)

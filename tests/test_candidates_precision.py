@@ -3481,7 +3481,9 @@ def test_another_tool_doing_the_job_is_the_way_once_the_edits_on_the_way_were_pu
                      "it. Running `NODE_OPTIONS=--experimental-vm-modules npx jest` gives 14/14 passing."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["title"].endswith("— run `NODE_OPTIONS=--experimental-vm-modules npx jest`")
-    assert '"module"` already' not in candidate["summary"]  # (a did-not-help sentence is never split in quoted code)
+    # (a did-not-help sentence is never split in quoted code: whole, with what it says did not help, or not at all)
+    assert "already covers it" not in candidate["summary"] \
+        or "Adding `extensionsToTreatAsEsm` didn't help (Jest rejects" in candidate["summary"]
 
 
 def test_an_edit_the_agent_says_was_not_enough_on_its_own_is_part_of_the_fix(git_project, store):
@@ -4420,3 +4422,71 @@ def test_an_error_line_printed_whole_in_another_failure_is_the_same_error_but_a_
     assert not _runs_failed_ci_step(failure, "cd api && uv run --extra test pytest -q")
     assert _runs_failed_ci_step(dict(failure, body=body.split("\n", 1)[1], error_text="error: Failed to spawn: `pytest`"),
                                 "cd api && uv run --extra test pytest -q")
+
+
+def test_a_word_respelled_in_a_sentence_of_prose_is_no_part_of_the_fix(git_project, store):
+    # (blind80 CC13: a POD typo mended beside the rounding fix, said as "a spelling mistake")
+    session = (Session("pod", git_project)
+               .fail("prove -lr t/", "Exit code 1\n#   Failed test 'total with 19% VAT'\n#   at t/invoice/totals.t line 27.\n"
+                                     "#          got: '118.99'\n#     expected: '119.00'\nFailed test:  6")
+               .edit("lib/Billing/Customer.pm", "Returns the customer's billing adress as a hashref.",
+                     "Returns the customer's billing address as a hashref.")
+               .edit("lib/Billing/Invoice.pm", "    my $gross = int($net * (1 + $vat) * 100) / 100;",
+                     "    my $gross = sprintf('%.0f', $net * (1 + $vat) * 100) / 100;")
+               .ok("prove -lr t/", "All tests successful.\nResult: PASS")
+               .stop("`gross()` truncated with `int()`, so a cent went missing. It now rounds to the nearest cent: "
+                     "`sprintf('%.0f', $net * (1 + $vat) * 100) / 100`. Also fixed a spelling mistake in the "
+                     "Billing::Customer POD. `prove -lr t/` is all green."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Customer.pm" not in candidate["change"] and "sprintf('%.0f'" in candidate["change"]
+    assert "spelling" not in candidate["summary"]  # (the sentence about the aside is no account of the fix)
+    assert "total with" in candidate["title"]  # (TAP's failed test, not prove's tally)
+
+
+def test_a_run_that_left_the_failing_test_out_does_not_end_the_problem(git_project, store):
+    # (blind77 BZ22: ``--deselect`` of the failing test passed; the fix came later)
+    error = ("Exit code 1\nFAILED tests/test_checkout.py::test_checkout_flow - sqlalchemy.orm.exc."
+             "DetachedInstanceError: Instance <Order at 0x7f2b4e8> is not bound to a Session")
+    session = (Session("detached", git_project)
+               .fail(".venv/bin/pytest tests/test_checkout.py -q", error)
+               .edit("app/services/checkout.py", "        session.add(order)\n",
+                     "        session.add(order)\n        session.flush()\n")
+               .fail(".venv/bin/pytest tests/test_checkout.py -q -x", error)
+               .edit("app/services/checkout.py", "        session.add(order)\n        session.flush()\n",
+                     "        session.add(order)\n")
+               .ok(".venv/bin/pytest -q --deselect tests/test_checkout.py::test_checkout_flow", "31 passed, 1 deselected")
+               .edit("app/db.py", "SessionLocal = sessionmaker(bind=engine)",
+                     "SessionLocal = sessionmaker(bind=engine, expire_on_commit=False)")
+               .ok(".venv/bin/pytest tests/test_checkout.py -q", "5 passed")
+               .stop("By default SQLAlchemy expires every loaded object on commit, so when `checkout()` reads "
+                     "`order.id` after the block the `Order` is detached and can't reload — hence `DetachedInstanceError`.\n\n- `session.flush()` before leaving the block — didn't help, "
+                     "the commit still expires everything; reverted.\n- Fixed it at the factory: "
+                     "`SessionLocal = sessionmaker(bind=engine, expire_on_commit=False)`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "expire_on_commit=False" in candidate["change"] and "flush" not in candidate["change"]
+    # (the edit put back, that the agent says did not help, is what was tried; the cause is not set aside with it)
+    assert any("tried to add `session.flush()`" in e["quote"] for e in candidate["evidence"])
+    assert "expires every loaded object" in candidate["summary"]
+
+
+def test_a_line_moved_out_of_a_template_block_names_the_block(git_project, store):
+    # (blind78 CA10, blind48 AW09: the version label moved back out of the selector's labels)
+    old = ('{{- define "api.labels" -}}\n{{ include "api.selectorLabels" . }}\n'
+           'app.kubernetes.io/managed-by: {{ .Release.Service }}\n{{- end }}\n\n'
+           '{{- define "api.selectorLabels" -}}\napp.kubernetes.io/name: {{ include "api.name" . }}\n'
+           'app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}\n{{- end }}')
+    new = ('{{- define "api.labels" -}}\n{{ include "api.selectorLabels" . }}\n'
+           'app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}\n'
+           'app.kubernetes.io/managed-by: {{ .Release.Service }}\n{{- end }}\n\n'
+           '{{- define "api.selectorLabels" -}}\napp.kubernetes.io/name: {{ include "api.name" . }}\n{{- end }}')
+    session = (Session("selector", git_project)
+               .fail("helm upgrade --install api ./charts/api -n staging",
+                     'Exit code 1\nError: UPGRADE FAILED: cannot patch "api" with kind Deployment: spec.selector: '
+                     'Invalid value: field is immutable')
+               .edit("charts/api/templates/_helpers.tpl", old, new)
+               .ok("helm upgrade --install api ./charts/api -n staging", 'Release "api" has been upgraded.')
+               .stop("A Deployment's selector can't change once it exists; I moved the version label back into "
+                     "`api.labels`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "out of `api.selectorLabels`" in candidate["title"]
+    assert "(moved out of `api.selectorLabels` into `api.labels`)" in candidate["change"]

@@ -456,3 +456,13 @@ def test_a_command_run_from_a_directory_is_the_one_the_title_names():
     card = full_note(note)
     # (a full card gives up first what the title says already; the plumbing after the command is no flag of it)
     assert "When:" not in card and "+tauri-plugin-shell" in card and estimate_tokens(card) <= 150
+
+
+def test_a_card_drops_asides_without_code_first_and_then_the_last_aside_first():
+    from lorebook.render import _whole_sentences
+
+    text = ("A bare `rebar3 ct` never loads that file (nobody noticed for months); the Makefile target does "
+            "(`rebar3 as test ct --sys_config config/test.config`), and that is what CI calls. Run the suites with "
+            "`make ct` (add `CT_OPTS=--suite=test/limiter_SUITE` for a single one): all pass.")
+    cut = _whole_sentences(text, 230)
+    assert "--sys_config config/test.config" in cut and "months" not in cut and "CT_OPTS" not in cut
