@@ -371,7 +371,10 @@ def fix_words_of(chain: dict, cwd: str | None, edits: list[dict] | None = None) 
             parts += [os.path.basename(f) + " " + os.path.splitext(os.path.basename(f))[0]
                       for f in change.get("files") or []]
         elif change["tool"] not in EDIT_TOOLS:
-            parts.append(change.get("target") or "")
+            # (and the names of the files it names: "Renamed it to `V2__create_orders.sql`" after ``mv …/V2_create_orders.sql
+            # …/V2__create_orders.sql``)
+            target = change.get("target") or ""
+            parts += [target] + [os.path.basename(w.rstrip("/")) for w in target.split() if "/" in w.rstrip("/")]
     resolved = chain["resolved_by"]["target"]
     parts += invocation_change(chain["failures"][-1]["target"], resolved) + parse_command(resolved)["prep"]
     if chain["kind"] == "same_job":

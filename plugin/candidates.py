@@ -123,6 +123,11 @@ def _unlabelled(sentence: str) -> str:
     return rest[:1].upper() + rest[1:] if re.match(r"[a-z]+ ", rest) else rest
 
 
+# "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
+_ALSO_DID = LazyRegex(r"(?i)^\W*(?:I(?:'ve)? )?also (?!had to|needed|need|have to|has to|must)(?:\w+ed|made|set|put|wrote|"
+                      r"ran|gave|took|kept)\b")
+
+
 def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
     """The lesson one resolved problem teaches, or None when it teaches nothing (with ``_skip`` set on the chain)."""
     cwd = session.get("cwd")
@@ -141,6 +146,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 for i, s in enumerate(re.split(r"(?<=[.!?])\s+|;\s+|\n+|,\s+(?=also\b)", p["text"]))
                 if (i and _ANOTHER_REQUEST.search(s)) or _WHILE_THERE.search(s)]
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
+    # what the agent says it also did ("I also made the 400 return a small JSON error body") is by the by, beside
+    # an edit that stays the fix (never all of it: "Also forced spdlog to build against the external fmt")
+    # (split as written: _sentences drops the "also")
+    also = [s for s in re.split(r"(?<=[.!?])\s+|\n+", said.get("text") or "") if _ALSO_DID.match(s)]
+    if also and len(edits) > 1:
+        fewer, set_aside = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests, also)
+        if fewer:
+            edits, unrelated = fewer, set_aside
     # the change the prompt asks for, word and value ("set the polling_interval to 0.5"), when the prompt reports
     # no problem and the error does not name it, is the task, done while the failure had another cause
     if not any(_REPORTED.search(s) or _USER_CAUSE.search(s) for p in prompts for s in _sentences(p["text"])):
@@ -150,6 +163,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if chain["kind"] == "same_job" and edits:  # the way the job is done is the lesson; the edits were the task's
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in edits for p in e.get("files") or []})
         edits = []
+    # an edit put back after the check passed (the temporary ``org.flywaydb: DEBUG`` logging) was a look, not the fix,
+    # beside what else changed
+    later = chain.get("_later_edits") or []
+    gone = {path for path, hunks in net_changes(edits + [e for e in later if set(e.get("files") or []) & {
+        f for d in edits for f in d.get("files") or []}], cwd).items() if not hunks} if later else set()
+    looks = [e for e in edits if {_rel(f, cwd) for f in e.get("files") or []} <= gone]
+    if looks and (len(looks) < len(edits) or any(c["tool"] == "Bash" for c in chain["changes"])):
+        unrelated = sorted(set(unrelated) | {_rel(f, cwd) for e in looks for f in e.get("files") or []})
+        edits = [e for e in edits if e not in looks]
     if incidental:  # "I also set colors=true; that's cosmetic and not related": no cause, no fix, no title
         said = {key: [s for s in value if s not in incidental] if isinstance(value, list) else value
                 for key, value in said.items()}
@@ -241,7 +263,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]
-    if fix_hunks and invocation:  # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix
+    # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix; so beside a stale process
+    # killed (``kill 48213`` and ``bin/rails server -p 3000 -d``)
+    if (fix_hunks or chain.get("cleared") and all(_clears_local_state(c["target"]) for c in commands)) and invocation:
         invocation = [part for part in invocation if not part.startswith("pass `")
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
@@ -849,6 +873,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             continue
         chain["_after"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"] and o["tool"] == "Bash"
                            and o["outcome"] == "ok"]
+        chain["_later_edits"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"]
+                                 and o["tool"] in EDIT_TOOLS]
         chain["_ran_before"] = [o["target"] for o in observations if o["id"] < chain["failure"]["id"]
                                 and o["tool"] == "Bash" and o["outcome"] == "ok"]
         candidate = candidate_from_chain(session, chain, said, prompts)

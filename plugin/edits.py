@@ -215,6 +215,11 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
         if p + q == len(a) and 3 <= len(inserted) <= 70:
             return f"add `{inserted}`"
         return f"`{one_line(b, 70)}`"
+    # (a comment added above a line that moved says why it moved: the move is the change)
+    if added and not removed and all(_COMMENT_LINE.match(l) for l in added):
+        rest = [l for l in new if l not in added]
+        if sorted(rest) == sorted(old) and _moved(old, rest):
+            new, added = rest, []
     if added:  # what a block holds, not the line that opens it or an import it needs
         # (nor the star before a docblock's tag: ``@jest-environment node``)
         line = re.sub(r"^\*\s+(?=@)", "", next((l for l in added if not scaffolding(l)), added[0]))
@@ -465,11 +470,13 @@ _NETWORK_FAILURE = LazyRegex(r"(?i)\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|C
 
 
 def _relevant_edits(chain: dict, cwd: str | None, context: str,
-                    incidental: list[str] = ()) -> tuple[list[dict], list[str]]:
+                    incidental: list[str] = (), also: list[str] = ()) -> tuple[list[dict], list[str]]:
     """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
 
     ``incidental`` holds the agent's sentences that call an edit incidental ("while I was there", "unrelated"):
-    an edit whose file they name is not part of the fix.
+    an edit whose file they name is not part of the fix. ``also`` holds those that tell of another change ("I also
+    made the 400 return a small JSON error body"): an edit they name by its file or by a name or number it
+    changed is not.
     """
     error = " ".join((f.get("error_text") or "") + " " + (f.get("target") or "") for f in chain["failures"])
     edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
@@ -485,8 +492,13 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     # a docs build's own files are its code (``make -C docs html`` and ``docs/conf.py``)
     # the code the account quotes, beside what it calls by the by (``asyncio_mode = "auto"`` beside "added
     # `--strict-markers` while I was there"), in a line of its own that no such sentence names
+    asides = [*incidental, *also]
+    # (a sentence of another change that names a file is about that file's edits only: "I also moved
+    # `register(dbPlugin)` ahead of the routes in `app.ts`" is not about ``fp(dbPlugin, …)`` in db.ts)
+    naming = [sentence for sentence in also if any(_named_in(_rel(p, cwd), sentence)
+                                                   for e in edits for p in e.get("files") or [])]
     quoted = [span for span in _code_spans(context) if len(span) >= 6
-              and not any(span in sentence for sentence in incidental)] if incidental else []
+              and not any(span in sentence for sentence in asides)] if asides else []
     building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
                                    r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
     for edit in edits:
@@ -529,7 +541,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (an edit that holds such a line is the fix; an edit that is only the aside stays the aside)
         quoted_fix = any(span in line for line in _added_lines(edit) for span in quoted
                          if not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
-                                        & _plain_words(sentence)) >= 2 for sentence in incidental))
+                                        & _plain_words(sentence)) >= 2 for sentence in asides))
         # ("I also fixed a typo in the page title": an edit that only respells a word, ``Dashbaord`` → ``Dashboard``)
         # (or, in a document, one whose words no error names: prose respelled mends a failure only where the failure
         # names the word, a spell checker's ``remote-wirte``; in code ``indent`` → ``nindent`` is another function)
@@ -546,7 +558,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                 or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \
                 not quoted_fix and (any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or
-                    any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental)):
+                    any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or
+                    any(any(_named_in(p, sentence) for p in paths) if sentence in naming else
+                        changed_names & (_tokens(sentence) | set(re.findall(r"\b\d{3,}\b", sentence)))
+                        for sentence in also)):
             unrelated.extend(paths)
             continue
         kept.append(edit)

@@ -193,6 +193,8 @@ _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=
 # says what it holds, or a comment about it
 _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
                          r"|use\s+[\w:\\{}, ]+;|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
+                         # a Ruby or Elixir block opened and closed (``inflections(:en) do |inflect|``, ``end``)
+                         r"|.*\bdo(?:\s*\|[^|]*\|)?\s*$|\s*end\s*$"
                          # a comment's delimiter on a line of its own (``/**``, `` */``, ``"""``, ``<!--``)
                          r"|(?:/\*+|\*+/?|\"\"\"|\'\'\'|<!--|-->)\s*$"
                          # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)

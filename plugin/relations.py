@@ -524,6 +524,17 @@ def _told_within(short: dict, long: dict) -> float:
     return len(words & _content_words(_full_text(long))) / len(words) if words else 0.0
 
 
+def _named_only_as_problem(short: dict, long: dict) -> bool:
+    """Whether ``long`` names what ``short``'s fix names only where it tells its problem or shows a run whole, never
+    in its own fix: ``ctest --test-dir build`` failing with "No tests were found" came after ``--test-dir build``
+    was the fix of another problem."""
+    facts = [f for f, weight in _facts(_remedy_text(short)).items() if weight >= 1]  # (not a program: ``ctest``)
+    told = "\n".join(line for line in f"{_remedy_text(long)}\n{long.get('summary') or ''}".splitlines()
+                     if not line.startswith("$ ")).lower()
+    told_words = _words_of(told)
+    return bool(facts) and not any(_mentions(f, told, told_words) for f in facts)
+
+
 def swapped_subjects(a: dict, b: dict) -> tuple[set[str], set[str]]:
     """Words in which two alike titles differ, each one its lesson uses again (in its trigger, change or summary)
     and the other lesson never: one story told of two subjects ("... from the celery worker" / "... from the rq
@@ -578,7 +589,8 @@ def different_fix(a: dict, b: dict, loose: bool = False) -> list[str]:
         if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge,
             # unless the other fix is all said in it: then it is the same fix told in more detail
             for only, this, other in ((only_a, a, b), (only_b, b, a)):
-                if sum(only.values()) >= ONE_SIDED_WEIGHT and _told_within(other, this) < TOLD_WITHIN:
+                if sum(only.values()) >= ONE_SIDED_WEIGHT and (_told_within(other, this) < TOLD_WITHIN
+                                                               or _named_only_as_problem(other, this)):
                     return [f"only one fix names {', '.join(sorted(only)[:3])}"]
     return []
 

@@ -145,7 +145,7 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           r"fuser\s+-k\b)")
 # the account says the thing in the way was left over on this machine, not part of the project
 _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind)|stray|orphan(?:ed)?|zombie|lingering|"
-                       r"you had running|still (?:running|listening|bound|alive) (?:from|on|to)\b|"
+                       r"you had running|still (?:running|listening|bound|alive) (?:from|on|to|and)\b|"
                        r"(?:was|were) (?:holding|squatting on|occupying|hogging))\b")
 
 

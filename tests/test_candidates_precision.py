@@ -4490,3 +4490,56 @@ def test_a_line_moved_out_of_a_template_block_names_the_block(git_project, store
     (candidate,), _ = _candidates(store, session)
     assert "out of `api.selectorLabels`" in candidate["title"]
     assert "(moved out of `api.selectorLabels` into `api.labels`)" in candidate["change"]
+
+
+def test_a_stale_server_killed_is_a_one_off_however_it_was_started_again(git_project, store):
+    # (blind81 CD16: ``-d`` on the run that passed is how it was started, not what mended it)
+    session = (Session("puma", git_project)
+               .fail("bin/rails server -p 3000", "Exit code 1\n=> Booting Puma\nA server is already running (pid: "
+                                                 "48213, file: tmp/pids/server.pid).\nExiting")
+               .ok("kill 48213 && sleep 1 && (ps -p 48213 || echo gone)", "gone")
+               .ok("bin/rails server -p 3000 -d", "=> Booting Puma")
+               .stop("A Puma from yesterday morning (pid 48213) was still running and holding port 3000. I killed it "
+                     "and the server now starts (it's running detached)."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and notes == ["local_state"]
+
+
+def test_another_change_the_agent_says_it_also_made_is_no_part_of_the_fix(git_project, store):
+    # (blind81 CD12: the 400's body made JSON beside the router mounted before the JSON parser)
+    session = (Session("webhook", git_project)
+               .fail("npm test", 'Exit code 1\n  POST /webhooks/stripe\n[webhooks] signature verification failed\n'
+                                 '  Error: expected 200 "OK", got 400 "Bad Request"')
+               .edit("src/routes/webhooks.js", "    return res.sendStatus(400);",
+                     "    return res.status(400).json({ error: 'invalid_signature' });")
+               .edit("src/app.js", "app.use(express.json());\napp.use('/webhooks', webhooksRouter);\n",
+                     "// Stripe signs the raw body: mount webhooks before the JSON parser\n"
+                     "app.use('/webhooks', webhooksRouter);\napp.use(express.json());\n")
+               .ok("npm test", "  3 passing (402ms)")
+               .stop("src/app.js registered `app.use(express.json())` globally before mounting the router, so the "
+                     "body was parsed before Stripe's `constructEvent` saw it. I moved "
+                     "`app.use('/webhooks', webhooksRouter)` above the JSON parser; all 3 tests pass. I also made the "
+                     "400 return a small JSON error body."))
+    (candidate,), _ = _candidates(store, session)
+    assert "invalid_signature" not in candidate["change"] and "webhooksRouter" in candidate["change"]
+    # (the comment above the moved line says why it moved: the move is the change)
+    assert "move `app.use('/webhooks', webhooksRouter);`" in candidate["title"]
+
+
+def test_a_change_put_back_after_the_check_passed_was_a_look_not_the_fix(git_project, store):
+    # (blind81 CD17: DEBUG logging on to see what Flyway found, the migration renamed, the logging put back)
+    logging_on = "spring:\n  jpa:\n    show-sql: false\nlogging:\n  level:\n    org.flywaydb: DEBUG\n"
+    session = (Session("flyway", git_project)
+               .fail("./mvnw verify -Dit.test=OrderRepositoryIT",
+                     'Exit code 1\n[ERROR] OrderRepositoryIT.savesAndLoads: relation "orders" does not exist')
+               .edit("src/test/resources/application-test.yml", "spring:\n  jpa:\n    show-sql: false\n", logging_on)
+               .ok("mv src/main/resources/db/migration/V2_create_orders.sql "
+                   "src/main/resources/db/migration/V2__create_orders.sql", "")
+               .ok("./mvnw verify -Dit.test=OrderRepositoryIT", "[INFO] Tests run: 4, Failures: 0, Errors: 0\n"
+                                                              "[INFO] BUILD SUCCESS")
+               .edit("src/test/resources/application-test.yml", logging_on, "spring:\n  jpa:\n    show-sql: false\n")
+               .stop("Flyway only picks up migrations named `V<version>__<description>.sql`. Renamed it to "
+                     "`V2__create_orders.sql`. Reverted the temporary Flyway DEBUG logging."))
+    (candidate,), _ = _candidates(store, session)
+    assert "DEBUG" not in candidate["change"] and "V2__create_orders.sql" in candidate["change"]
+    assert "Renamed it to `V2__create_orders.sql`" in candidate["summary"]  # (the file the command names is its word)

@@ -604,3 +604,20 @@ def test_a_fix_that_seems_to_undo_the_other_but_names_nothing_apart_is_neither_m
                    "Added `rm -rf ~/Library/Caches/org.swift.swiftpm` to ci/build.sh before resolving.",
                    signatures=err)
     assert "contradicts" not in both_ways(wipe, added)
+
+
+def test_a_fix_that_is_only_the_other_lessons_starting_point_is_another_lesson():
+    """blind16 S10: ``ctest`` from the wrong folder, fixed with ``--test-dir build``; then ``ctest --test-dir build``
+    found no tests, fixed with ``enable_testing()``. The second names the first's flag only in its failing command
+    and the run it shows whole: two lessons, however close their words."""
+    flag = lesson("`ctest` fails with No test configuration file found! — pass `--test-dir build`",
+                  "", "Pass `--test-dir build`: `ctest --test-dir build --output-on-failure`.",
+                  "ctest looks for CTestTestfile.cmake in the current folder.")
+    testing = lesson("`ctest --test-dir build --output-on-failure` fails with No tests were found!!! — add "
+                     "`enable_testing()` in CMakeLists.txt", "",
+                     "CMakeLists.txt:\n+enable_testing()\n$ cmake -S . -B build && ctest --test-dir build "
+                     "--output-on-failure",
+                     "The top-level `CMakeLists.txt` never called `enable_testing()`, so `add_test()` in tests/ was "
+                     "ignored and ctest reported \"No tests were found\".")
+    assert different_fix(flag, testing) and different_fix(testing, flag)
+    assert "duplicate" not in {compare(flag, testing, cosine)["relation"] for cosine in (None, 0.8, 0.9)}

@@ -466,3 +466,10 @@ def test_a_card_drops_asides_without_code_first_and_then_the_last_aside_first():
             "`make ct` (add `CT_OPTS=--suite=test/limiter_SUITE` for a single one): all pass.")
     cut = _whole_sentences(text, 230)
     assert "--sys_config config/test.config" in cut and "months" not in cut and "CT_OPTS" not in cut
+
+
+def test_a_ruby_block_opened_or_closed_is_scaffolding():
+    from lorebook.record import scaffolding
+
+    assert scaffolding("ActiveSupport::Inflector.inflections(:en) do |inflect|") and scaffolding("  end")
+    assert scaffolding("defmodule Shop.Repo do") and not scaffolding('  inflect.acronym "PDF"')
