@@ -196,12 +196,18 @@ _SAME = "the same lines"
 
 
 def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
-    for body in parts.values():
-        for i, line in enumerate(body):
-            if len(body) > 1 and line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped):
-                del body[i]
-                return True
-    return False
+    """The first import, then the first other line around the change (a block opened, a comment, a bracket moved):
+    ``object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {`` outlasts the import it needs."""
+    found = [(not _IMPORT.match(line), n, body, i) for n, body in enumerate(parts.values()) if len(body) > 1
+             for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)]
+    if not found:
+        return False
+    *_, body, i = min(found, key=lambda f: f[:2])
+    del body[i]
+    return True
+
+
+_IMPORT = re.compile(r"^[+-]\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s|use\s)")
 
 
 def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:

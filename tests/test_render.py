@@ -473,3 +473,13 @@ def test_a_ruby_block_opened_or_closed_is_scaffolding():
 
     assert scaffolding("ActiveSupport::Inflector.inflections(:en) do |inflect|") and scaffolding("  end")
     assert scaffolding("defmodule Shop.Repo do") and not scaffolding('  inflect.acronym "PDF"')
+
+
+def test_a_card_drops_an_import_before_the_block_opener_that_changed():
+    from lorebook.render import _change_text
+
+    change = ("src/main/scala/app/JsonFormats.scala:\n"
+              "+object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {\n"
+              "+import akka.http.scaladsl.marshallers.sprayjson.SprayJsonSupport")
+    assert _change_text(change, compact=True, limit=110) == \
+        "src/…/app/JsonFormats.scala: +object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {"
