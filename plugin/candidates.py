@@ -266,7 +266,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix; so beside a stale process
     # killed (``kill 48213`` and ``bin/rails server -p 3000 -d``)
     if (fix_hunks or chain.get("cleared") and all(_clears_local_state(c["target"]) for c in commands)) and invocation:
-        invocation = [part for part in invocation if not part.startswith("pass `")
+        # (nor a variable set only for that run, ``MAILER_SMTP_HOST=localhost`` beside the pydantic-settings move)
+        invocation = [part for part in invocation if not part.startswith(("pass `", "set `"))
                       or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
                                                 for c in commands) and (

@@ -156,8 +156,10 @@ def find_chains(observations: list[dict], account: str = "",
             if sequenced:  # ``go run ./cmd/server & sleep 2; go run ./cmd/export …; kill %1``, no error in its output
                 success, kind = dict(later, target=sequenced), "same_check"
                 break
+            # (or another runner of the same job: ``npx jest --clearCache && npx jest …`` after ``npm test``)
             if later["outcome"] == "error" and signature and later.get("error_signature") == signature \
-                    and _is_check(later) and _same_program(failure["target"], later["target"]):
+                    and _is_check(later) and (_same_program(failure["target"], later["target"])
+                                              or job and command_job(later["target"]) == job):
                 # the same error from another run of the same tool (``go clean -modcache && go mod download`` after
                 # ``go build ./...``): an attempt at the same problem, not a problem of its own
                 events.append(later)
@@ -617,7 +619,8 @@ def _named_thing_found(failure: dict, later: list[dict]) -> dict | None:
     return None
 
 
-_TIMED_OUT = LazyRegex(r"(?m)^exit=124\s*$|^\s*Exit code 124\b")
+# (``exit=124``, ``exit 124``, ``exit code: 124``, ``rc=124``: what ``echo … $?`` printed, or the run's own exit code)
+_TIMED_OUT = LazyRegex(r"(?im)^\s*(?:exit(?: code| status)?|status|rc|code)\s*[=:]?\s*124\s*$|^\s*Exit code 124\b")
 _ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\bpanic")
 
 
@@ -631,6 +634,9 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     # (or a built app run as itself, ``./release/linux-unpacked/notepath --no-sandbox``: it serves till it is closed)
     app = bool(before["argv"]) and before["argv"][0].startswith(("./", "/")) and not any(
         not w.startswith("-") for w in before["argv"][1:])
+    # (or a module run as a worker or server: ``python -m mailer.worker``)
+    app = app or bool(before["argv"]) and before["runner"].endswith(" -m") \
+        and bool(_SERVES.match(before["argv"][0].rsplit(".", 1)[-1]))
     text = "\n".join([later.get("body") or "", later.get("error_text") or ""])
     if not (serving or app) or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
         return None
@@ -639,7 +645,8 @@ def _stayed_up(failed: str, later: dict) -> str | None:
         argv = parsed["argv"]
         if parsed["runner"].startswith("timeout") and argv and _program_name(argv[0]) == _program_name(
                 before["argv"][0]) and (serving[0] in argv[1:5] if serving else argv[0] == before["argv"][0]):
-            return _TIMEOUT.sub("", step)  # as run, less the timeout
+            env, rest = re.match(r"((?:[A-Za-z_]\w*=\S*\s+)*)(.*)", step, re.S).groups()
+            return env + _TIMEOUT.sub("", rest)  # as run, less the timeout (after the variables it set)
     return None
 
 

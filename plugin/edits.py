@@ -549,7 +549,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # ``nindent`` beside "also fixed a 'remote-wirte' typo in the chart README")
         # (and in a sentence of prose anywhere, a POD or YAML description: "billing adress" → "billing address")
         respelled = _respelled(edit) if _respells_only(edit) else set()
-        typo = bool(respelled) and (any(re.search(r"(?i)\b(?:typos?|misspell\w*|spelling (?:mistakes?|errors?))\b", sentence) and (
+        typo = bool(respelled) and (any(_TYPO_SAID.search(sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))
             for sentence in incidental) or (all(_DOC_PATH.search(p) for p in paths) or _prose_only(edit))
             and not any(w.lower() in error.lower() for w in respelled))
@@ -602,12 +602,15 @@ def _respells_only(edit: dict) -> bool:
     return True
 
 
+_TYPO_SAID = LazyRegex(r"(?i)\b(?:typos?|misspell\w*|spelling (?:mistakes?|errors?))\b")
+
+
 def _prose_only(edit: dict) -> bool:
     """Whether every line an edit changes is a sentence of prose (``Returns the customer's billing address as a
     hashref.``), no line of code: no quotes, brackets, assignments or sigils, four words or more."""
     lines = [l for old, new in _edit_sides(edit) for l in _changed_lines(old, new) if l.strip()]
-    return bool(lines) and all(not re.search(r"[\"`=(){}\[\]<>$@;]", l) and len(re.findall(r"(?<!\S)[A-Za-z][a-z']*[,.:]?(?!\S)", l)) >= 4
-                               for l in lines)
+    return bool(lines) and all(not re.search(r"[\"`=(){}\[\]<>$@;]", l)
+                               and len(re.findall(r"(?<!\S)[A-Za-z][a-z']*[,.:]?(?!\S)", l)) >= 4 for l in lines)
 
 
 def _changed_words(old: str, new: str) -> list[tuple[str, str]] | None:

@@ -137,7 +137,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts[header] = [line for line in body if not re.match(r"-(?!-)", line)]
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
-    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped),
+    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped, removed),
                      lambda parts: _drop_spelt_out(parts, ran),
                      lambda parts: _drop_least_telling(parts, telling, quoted)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
@@ -195,11 +195,15 @@ def _drop_repeated(parts: dict[str, list[str]]) -> bool:
 _SAME = "the same lines"
 
 
-def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str]) -> bool:
+def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: set[str] = frozenset()) -> bool:
     """The first import, then the first other line around the change (a block opened, a comment, a bracket moved):
-    ``object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {`` outlasts the import it needs."""
+    ``object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {`` outlasts the import it needs. An
+    import that takes a name from elsewhere than a line the change removed is no scaffolding (``from
+    pydantic_settings import BaseSettings`` for ``from pydantic import BaseSettings, Field``)."""
+    taken = {w for line in removed for w in re.findall(r"\w{6,}", line)} - {"import", "require"}
     found = [(not _IMPORT.match(line), n, body, i) for n, body in enumerate(parts.values()) if len(body) > 1
-             for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)]
+             for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
+             and not (_IMPORT.match(line) and set(re.findall(r"\w{6,}", line)) & taken)]
     if not found:
         return False
     *_, body, i = min(found, key=lambda f: f[:2])

@@ -4543,3 +4543,37 @@ def test_a_change_put_back_after_the_check_passed_was_a_look_not_the_fix(git_pro
     (candidate,), _ = _candidates(store, session)
     assert "DEBUG" not in candidate["change"] and "V2__create_orders.sql" in candidate["change"]
     assert "Renamed it to `V2__create_orders.sql`" in candidate["summary"]  # (the file the command names is its word)
+
+
+def test_a_worker_module_that_stayed_up_under_timeout_passed(git_project, store):
+    # (blind83 CF18: ``python -m mailer.worker`` under ``timeout 5``, ``echo "exit $?"`` printing ``exit 124``; the
+    # variable set for that run is how it was run, no part of the fix)
+    session = (Session("pydantic", git_project)
+               .fail("poetry run python -m mailer.worker",
+                     "Exit code 1\nTraceback (most recent call last):\n  File \"mailer/config.py\", line 4, in <module>\n"
+                     "pydantic.errors.PydanticImportError: `BaseSettings` has been moved to the `pydantic-settings` "
+                     "package.")
+               .edit("pyproject.toml", 'pydantic = "^2.7"\n', 'pydantic = "^2.7"\npydantic-settings = "^2.3"\n')
+               .edit("mailer/config.py", "from pydantic import BaseSettings, Field",
+                     "from pydantic import Field\nfrom pydantic_settings import BaseSettings, SettingsConfigDict")
+               .ok('MAILER_SMTP_HOST=localhost timeout 5 poetry run python -m mailer.worker; echo "exit $?"',
+                   "INFO mailer.worker: worker started: queue=mail\nexit 124")
+               .stop("pydantic 2 moved `BaseSettings` into a separate package: added `pydantic-settings = \"^2.3\"` "
+                     "and import it from `pydantic_settings`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pydantic-settings" in candidate["change"] and "MAILER_SMTP_HOST" not in candidate["change"]
+
+
+def test_another_runner_failing_the_same_way_is_an_attempt_at_the_same_problem(git_project, store):
+    # (blind83 CF15: ``npx jest --clearCache && npx jest …`` after ``npm test``, the same SyntaxError)
+    error = ("Exit code 1\n FAIL  test/tokenize.test.js\n  ● Test suite failed to run\n\n"
+             "    SyntaxError: Cannot use import statement outside a module")
+    session = (Session("esm-jest", git_project)
+               .fail("npm test", error)
+               .fail("npx jest --clearCache && npx jest test/tokenize.test.js", error)
+               .ok("NODE_OPTIONS=--experimental-vm-modules npx jest", " PASS  test/tokenize.test.js\nTests:  74 passed")
+               .stop("Jest has to load the test files as native ESM, which it only does with VM modules enabled: "
+                     "`NODE_OPTIONS=--experimental-vm-modules npx jest`. Clearing Jest's cache changed nothing."))
+    (candidate,), _ = _candidates(store, session)
+    assert "NODE_OPTIONS=--experimental-vm-modules" in candidate["title"]
+    assert "--clearCache" not in candidate["title"] + candidate["change"]

@@ -483,3 +483,12 @@ def test_a_card_drops_an_import_before_the_block_opener_that_changed():
               "+import akka.http.scaladsl.marshallers.sprayjson.SprayJsonSupport")
     assert _change_text(change, compact=True, limit=110) == \
         "src/…/app/JsonFormats.scala: +object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {"
+
+
+def test_a_card_keeps_an_import_that_takes_a_name_from_elsewhere():
+    from lorebook.render import _change_text
+
+    change = ("mailer/config.py:\n-from pydantic import BaseSettings, Field\n+from pydantic import Field\n"
+              "+from pydantic_settings import BaseSettings, SettingsConfigDict\n"
+              "+model_config = SettingsConfigDict(env_prefix=\"MAILER_\")")
+    assert "+from pydantic_settings import BaseSettings" in _change_text(change, compact=True, limit=120)
