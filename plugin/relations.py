@@ -524,15 +524,28 @@ def _told_within(short: dict, long: dict) -> float:
     return len(words & _content_words(_full_text(long))) / len(words) if words else 0.0
 
 
-def _named_only_as_problem(short: dict, long: dict) -> bool:
-    """Whether ``long`` names what ``short``'s fix names only where it tells its problem or shows a run whole, never
-    in its own fix: ``ctest --test-dir build`` failing with "No tests were found" came after ``--test-dir build``
-    was the fix of another problem."""
-    facts = [f for f, weight in _facts(_remedy_text(short)).items() if weight >= 1]  # (not a program: ``ctest``)
-    told = "\n".join(line for line in f"{_remedy_text(long)}\n{long.get('summary') or ''}".splitlines()
-                     if not line.startswith("$ ")).lower()
+def _starts_where_fixed(short: dict, long: dict) -> bool:
+    """Whether ``long``'s problem starts where ``short``'s fix left off: it names a flag, path or value of that fix
+    in its failing command (as its title quotes it, or the run a step comes before, or a run it shows whole) and
+    nowhere in its own fix.
+    ``ctest --test-dir build`` failing with "No tests were found" came after ``--test-dir build`` fixed another
+    problem; ``flutter run … --flavor dev`` failing on its Firebase config, after ``--flavor dev`` did: two lessons."""
+    # (a flag, a path, a value: not a program, ``ctest``, nor a word, "flavor" of ``--flavor dev``)
+    facts = [f for f, weight in _facts(_remedy_text(short)).items() if weight >= 1 and not f.isalpha()]
+    if not facts:
+        return False
+    lines = f"{_remedy_text(long)}\n{long.get('summary') or ''}".splitlines()
+    # (the change as lorebook writes a step: "Run `cp …` before `flutter run … --flavor dev`.")
+    step = r"^(Run `[^`]+`) before `([^`]*)`\.?$"
+    told = "\n".join(re.sub(step, r"\1", line) for line in lines if not line.startswith("$ ")).lower()
+    # (its failing command as its title or trigger quotes it: "`ctest --test-dir build …` fails with …")
+    failing = re.findall(r"`([^`]+)` (?:fails|failed)\b|^Running `([^`]+)` in this project\b",
+                         f"{long.get('title') or ''}\n{long.get('trigger') or ''}", re.M)
+    failing = [command for pair in failing for command in pair if command]
+    started = "\n".join([*failing, *(line for line in lines if line.startswith("$ ")),
+                         *(m.group(2) for line in lines if (m := re.match(step, line)))]).lower()
     told_words = _words_of(told)
-    return bool(facts) and not any(_mentions(f, told, told_words) for f in facts)
+    return any(f in started and not _mentions(f, told, told_words) for f in facts)  # (named as written)
 
 
 def swapped_subjects(a: dict, b: dict) -> tuple[set[str], set[str]]:
@@ -589,9 +602,10 @@ def different_fix(a: dict, b: dict, loose: bool = False) -> list[str]:
         if role == "fix":  # a fix that names several things the other never mentions would be lost in a merge,
             # unless the other fix is all said in it: then it is the same fix told in more detail
             for only, this, other in ((only_a, a, b), (only_b, b, a)):
-                if sum(only.values()) >= ONE_SIDED_WEIGHT and (_told_within(other, this) < TOLD_WITHIN
-                                                               or _named_only_as_problem(other, this)):
+                if sum(only.values()) >= ONE_SIDED_WEIGHT and _told_within(other, this) < TOLD_WITHIN:
                     return [f"only one fix names {', '.join(sorted(only)[:3])}"]
+    if _starts_where_fixed(a, b) or _starts_where_fixed(b, a):
+        return ["one lesson's problem starts where the other's fix left off"]
     return []
 
 

@@ -621,3 +621,11 @@ def test_a_fix_that_is_only_the_other_lessons_starting_point_is_another_lesson()
                      "ignored and ctest reported \"No tests were found\".")
     assert different_fix(flag, testing) and different_fix(testing, flag)
     assert "duplicate" not in {compare(flag, testing, cosine)["relation"] for cosine in (None, 0.8, 0.9)}
+    # (blind16 S11: ``--flavor dev``, then each flavor's Firebase config copied before the same run)
+    flavor = lesson("`flutter run …` fails with Gradle build failed to produce an .apk file — pass `--flavor dev`", "",
+                    "Pass `--flavor dev`: `flutter run -d emulator-5554 --flavor dev -t lib/main_dev.dart`.")
+    config = lesson("`flutter run …` fails with No matching client found for package name 'com.acme.shop.dev'", "",
+                    "Run `mkdir -p android/app/src/dev && cp config/firebase/google-services.dev.json "
+                    "android/app/src/dev/google-services.json` before `flutter run -d emulator-5554 --flavor dev`.",
+                    "Each flavor needs its own Firebase config at `android/app/src/dev/google-services.json`.")
+    assert "duplicate" not in {compare(flavor, config, cosine)["relation"] for cosine in (None, 0.83, 0.9)}
