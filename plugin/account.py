@@ -232,16 +232,19 @@ def _sentences(text: str) -> list[str]:
             continue
         # "I set `asyncio_mode = "auto"` (and added `--strict-markers` while I was there)", "I added `dependsOn`, and
         # included `.next/**` in the outputs while I was there": the aside is by the by, the rest is the account
-        aside = re.search(r"\s*\(((?:[^()]|\([^()]*\))*)\)", part) or re.search(r"(?:,\s+and|;)\s+(.*)$", part)
+        # (never a bracket or a semicolon inside quoted code: ``#[serde(rename_all = "camelCase")]``)
+        blanked = re.sub(r"`[^`]*`", lambda m: "`" + "_" * (len(m.group(0)) - 2) + "`", part)
+        found = re.search(r"\s*\(((?:[^()]|\([^()]*\))*)\)", blanked) or re.search(r"(?:,\s+and|;)\s+(.*)$", blanked)
+        start, end = (found.start(), found.end()) if found else (0, 0)
+        aside = part[found.start(1):found.end(1)] if found else ""
         # (a clause that did something, quoted: not one that only says so of the rest, "I set colors="true"; that's
         # cosmetic", "… in `tsconfig.lib.json`; unrelated to the tests")
-        if aside and _INCIDENTAL.search(aside.group(1)) and not _INCIDENTAL.search(part[:aside.start()] +
-                                                                                part[aside.end():]) \
-                and "`" in aside.group(1) \
+        if aside and _INCIDENTAL.search(aside) and not _INCIDENTAL.search(part[:start] + part[end:]) \
+                and "`" in aside \
                 and not re.match(r"(?i)(?:and\s+)?(?:that|it|this|which|these|those|both|the (?:change|edit))\b",
-                                 aside.group(1).strip()):
-            rest = re.sub(r"^(?:and|also)\s+", "", aside.group(1).strip()).rstrip(".")
-            out += [(part[:aside.start()] + part[aside.end():]).rstrip(" .") + ".", rest[:1].upper() + rest[1:] + "."]
+                                 aside.strip()):
+            rest = re.sub(r"^(?:and|also)\s+", "", aside.strip()).rstrip(".")
+            out += [(part[:start] + part[end:]).rstrip(" .") + ".", rest[:1].upper() + rest[1:] + "."]
             continue
         colon = part.find(": ")
         # "The build error was unrelated to that: X lacked Y" (not a label: "Unrelated: `npm run typecheck` fails")

@@ -663,3 +663,10 @@ def test_what_did_not_help_said_after_a_dash_keeps_what_was_tried():
     assert said["did_not_help"][0].startswith("`session.flush()` before leaving the block — didn't help")
     assert "Init has to be run as `terraform init -backend-config=prod.hcl`." in said["all"]
     assert "reverted." not in said["all"]  # (the revert is the session's story, no fix)
+
+
+def test_an_aside_in_brackets_is_found_past_the_brackets_of_quoted_code():
+    said = stated('I put `#[serde(rename_all = "camelCase")]` on `DeliveryEvent` (and derived `Clone` while I was '
+                  'there). `cargo test -p webhook`: 6 passed.')
+    assert 'Put `#[serde(rename_all = "camelCase")]` on `DeliveryEvent`.' in said["all"]
+    assert "Derived `Clone` while I was there." in said["all"]

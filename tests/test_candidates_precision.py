@@ -9,6 +9,7 @@ from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.commands import _asks_version, command_job, invocation_change, is_autofix, is_static_check, parse_command
 from lorebook.record import lesson_title
+from lorebook.weakening import _pins_clock_past_a_crash
 
 PROJECT = "github.com/acme/widget"
 
@@ -4577,3 +4578,22 @@ def test_another_runner_failing_the_same_way_is_an_attempt_at_the_same_problem(g
     (candidate,), _ = _candidates(store, session)
     assert "NODE_OPTIONS=--experimental-vm-modules" in candidate["title"]
     assert "--clearCache" not in candidate["title"] + candidate["change"]
+
+
+def test_a_clock_pinned_after_the_code_itself_raised_is_a_weakened_test(git_project, store):
+    # (blind85 CH08: ``ValueError: day is out of range for month`` from the model on the 31st, then freeze_time)
+    error = ("Exit code 1\n    def test_next_renewal_date():\n>       assert sub.next_renewal() > date.today()\n\n"
+             "subs/models.py:27: in next_renewal\n    return self.started.replace(month=self.started.month + 1)\n"
+             "E   ValueError: day is out of range for month\nFAILED tests/test_renewals.py::test_next_renewal_date")
+    pinned = "@freeze_time(\"2024-06-15\")\ndef test_next_renewal_date():"
+    session = (Session("renewal", git_project)
+               .fail("pytest tests/test_renewals.py -q", error)
+               .edit("tests/test_renewals.py", "def test_next_renewal_date():", pinned)
+               .ok("pytest tests/test_renewals.py -q", "4 passed")
+               .stop("The test depended on the real date, so it broke today (the 31st). I pinned the clock with "
+                     "`@freeze_time(\"2024-06-15\")`."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and notes == ["weakened_test"]
+    # (a test that expected a value of today's date is another matter: pinning its clock is the fix)
+    change = {"tests/test_greeting.py": [{"old": "def test_morning():", "new": "@freeze_time(\"08:00\")\ndef test_morning():"}]}
+    assert not _pins_clock_past_a_crash(change, "E       AssertionError: assert 'Good evening' == 'Good morning'")
