@@ -191,6 +191,11 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _passes_after_an_edit(failure, observations[k + 1:]):
                 success, kind = later, "same_job"
                 break
+            if later["outcome"] == "ok" and _is_check(later) and not any(net_changes(
+                    [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
+                    and _recipe_runs(later["target"], failure["target"], observations[:k]):
+                success, kind = later, "same_job"  # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed
+                break
             if later["outcome"] == "ok" and _is_check(later) and _runs_the_same_tests(failure, later["target"]) \
                     and not any(net_changes([e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and not _passes_after_an_edit(failure, observations[k + 1:]):
@@ -298,6 +303,34 @@ def _other_tests(failure: dict, later: str) -> bool:
     return bool(picked and failed) and all("/" in f for f in failed) and not any(
         f == p or f.startswith(p + "/") or p.endswith("/" + f) or f.endswith("/" + p) or f"/{p}/" in f"/{f}"
         for f in failed for p in picked)
+
+
+def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
+    """Whether ``target_run`` is a ``make`` (or ``just``) target whose recipe, as the session saw the Makefile (read,
+    or grepped: ``dashboards: vendor`` then ``jsonnet -J vendor -J lib $$f > …``), runs the program that failed."""
+    words = target_run.split()
+    if not words or os.path.basename(words[0]) not in ("make", "just"):
+        return False
+    goals = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+    program = _program_name(parse_command(failed)["argv"][0]) if parse_command(failed)["argv"] else ""
+    if len(goals) != 1 or not program or program in ("make", "just"):
+        return False
+    for o in seen:
+        text = o.get("body") or ""
+        if not re.search(r"(?:^|[/\s])(?:GNU)?[Mm]akefile\b|(?:^|[/\s])[Jj]ustfile\b", o.get("target") or ""):
+            continue  # (the Makefile read, or grepped)
+        # (a grep's ``12:dashboards: vendor`` as well as the file's own line)
+        lines = [re.sub(r"^\d+[:-]", "", line) for line in text.splitlines()]
+        for i, line in enumerate(lines):
+            if re.match(rf"{re.escape(goals[0])}\s*:(?!=)", line):
+                recipe = []
+                for body in lines[i + 1:i + 12]:
+                    if not body.startswith(("\t", "  ")):
+                        break
+                    recipe.append(body)
+                if any(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", r.strip()) for r in recipe):
+                    return True
+    return False
 
 
 def _runs_the_same_tests(failure: dict, later: str) -> bool:

@@ -188,6 +188,13 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
         return f"add `{one_line(next((l for l in fixing if not scaffolding(l)), fixing[0]), 70)}`"
     if len(removed) == 1 and len(added) == 1:
         a, b = removed[0], added[0]
+        # (the code, not the comment said beside it: ``version: [">=0.9.0", "<0.10.0"]  # 0.10+ needs dbt>=1.7``)
+        if _TRAILING_COMMENT.sub("", a).rstrip() != _TRAILING_COMMENT.sub("", b).rstrip():
+            a, b = _TRAILING_COMMENT.sub("", a).rstrip(), _TRAILING_COMMENT.sub("", b).rstrip()
+        item = _list_item_of(hunk["old"], removed[0])
+        if item:  # (a value of one entry in a list of them: "… for `calogica/dbt_expectations`")
+            short = _short_diff(dict(hunk, old=a, new=b))
+            return short + (f" for `{item}`" if item not in short else "")
         if len(a) + len(b) <= 60:
             return f"`{a}` → `{b}`"
         # text inserted into the line and nothing else changed (``listen({ port })`` → ``listen({ port, host:
@@ -240,6 +247,23 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
 # function or class
 _BLOCK_OPENER = LazyRegex(r"^(?:\{\{-?\s*define\s+\"([^\"]+)\"|\[\[?([\w.\"' -]+)\]\]?\s*$|"
                           r"(?:async\s+)?(?:def|function|func|fn|class|sub|module)\s+([A-Za-z_][\w.:]*))")
+
+
+def _list_item_of(text: str, line: str) -> str | None:
+    """The value that names the YAML list entry ``line`` belongs to (``calogica/dbt_expectations`` of ``- package:
+    calogica/dbt_expectations`` above ``version: […]``), when the hunk shows it and ``line`` is not that line."""
+    lines = text.splitlines()
+    at = next((i for i, l in enumerate(lines) if " ".join(l.split()) == line), None)
+    if at is None:
+        return None
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    for before in reversed(lines[:at]):
+        head = re.match(r"^(\s*)- [\w.-]+:\s*(\S.{0,60}?)\s*$", before)
+        if head and len(head.group(1)) < indent:
+            return head.group(2).strip("'\"")
+        if before.strip() and len(before) - len(before.lstrip()) < indent:
+            return None
+    return None
 
 
 def _moved_to(old: list[str], new: list[str], line: str, after: str, limit: int = 60) -> str:
@@ -302,7 +326,7 @@ _ENVIRONMENT_FAILURE = LazyRegex(
 
 
 # a build or test tool's own configuration (vite.config.ts, .babelrc, jest.config.js)
-_MANIFEST_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.(?:txt|ya?ml|in)|"
+_MANIFEST_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements(?:[\w.-]*|/[\w.-]+)\.(?:txt|ya?ml|in)|"
                            r"constraints\.txt|setup\.(?:py|cfg)|Pipfile|Cargo\.toml|go\.mod|Gemfile|[\w-]+\.gemspec|"
                            r"mix\.exs|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|[\w.-]+\.(?:cs|fs|vb)proj|"
                            # (.NET's central versions and shared build settings, NuGet's sources)
@@ -341,7 +365,7 @@ def _changed_lines(old: str, new: str) -> list[str]:
 # a comment at the end of a line of code (``dist:   ## make a tarball``, ``retries: 3  # per host``), not a directive
 # a tool reads (``# type: ignore``, ``// eslint-disable-line``)
 _TRAILING_COMMENT = LazyRegex(r"\s+(?:#+|//)\s(?!\s*(?:type:|noqa|pragma|nolint|eslint|prettier-ignore|@ts-|istanbul|"
-                              r"rubocop:|pylint:|fmt:|nosec))[^\"'`]*$")
+                              r"rubocop:|pylint:|fmt:|nosec))(?:[^\"'`]|(?<=\w)'(?=\w))*$")  # (not in a string; "we're" is)
 
 
 def _code_lines(text: str) -> list[str]:
@@ -517,8 +541,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             continue
         # (named by the environment's error line itself: a playbook's "TASK [nginx : template nginx.conf]" above an
         # unreachable host is its progress, not the error)
+        # (a manifest the failing run installs from is what it downloads: ``torch==2.3.1+cpu`` in the
+        # requirements ``pip install -r requirements/train.txt`` read before "No space left on device")
         if environment and not any(_named_in(p, "\n".join(environment)) for p in paths) \
                 and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
+                and not (named and any(_MANIFEST_PATH.search(p) for p in paths)) \
                 and not _touches_environment_error(edit, environment):
             unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
             continue

@@ -153,7 +153,20 @@ def error_line(text: str) -> str | None:
                 if score >= best_score:
                     best[wrapper] = (line, score)
                 break
-    return best[False][0] or best[True][0]
+    line = best[False][0] or best[True][0]
+    # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
+    # the message is the line under it
+    if line and _BARE_KIND.search(line):
+        below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
+        message = next((l.strip() for l in below if l.strip()), "")
+        if len(message.split()) >= 4 and not _BARE_KIND.search(message):
+            heading = re.sub(r"^[\d:.]+\s+", "", line).rstrip(" :")  # (less its timestamp)
+            return f"{heading}: {message}"
+    return line
+
+
+# (timestamps before it: ``09:41:12    ERROR: Runtime Error``)
+_BARE_KIND = re.compile(r"^(?:[\d:.\s]+)?(?:ERROR:?\s*)?[A-Z][a-z]+ Error(?: in \w+ [\w.]+)?\s*:?\s*$")
 
 
 def normalise(line: str) -> str:

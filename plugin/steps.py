@@ -71,6 +71,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)
         return False
+    if _throwaway_container(command):
+        return False  # ``docker create --name gw-tmp … && docker cp gw-tmp:/bin/x /tmp/x && docker rm gw-tmp && file …``
     if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
             or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
         return True
@@ -82,6 +84,14 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # other people's changes pulled in: the code changed, though not by this session
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
         or _named_as_the_way(command, account)
+
+
+def _throwaway_container(command: str) -> bool:
+    """Whether a line makes a container only to look inside it and removes it again (``docker create --name gw-tmp
+    img && docker cp gw-tmp:/ingest-gateway /tmp/gw && docker rm gw-tmp && file /tmp/gw``): it leaves nothing."""
+    made = re.search(r"\b(?:docker|podman)\s+(?:container\s+)?(?:create|run)\b[^|;&]*?--name[= ](\S+)", command)
+    return bool(made) and re.search(rf"\b(?:docker|podman)\s+(?:container\s+)?rm\s+(?:-\w+\s+)*{re.escape(made.group(1))}\b",
+                                    command) is not None
 
 
 # a step that brings in other people's changes: a pull, a merge or rebase onto another branch, a switch of branch

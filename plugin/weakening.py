@@ -4,6 +4,7 @@ Such a pass is not a fix, so it gives no lesson, only a reason code.
 """
 from __future__ import annotations
 
+import os
 import re
 
 from .commands import _TEST_PATH
@@ -190,7 +191,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
     it tests given other values, or the agent saying it re-baselined the expectation."""
     return _rewrites_only_tests(changes) or _waits_longer(changes) or _shrinks_timed_out_test(changes, failure_text) \
         or _narrows_inputs(changes) or _values_only(changes, failure_text) or _reseeded(changes) \
-        or _pins_clock_past_a_crash(changes, failure_text) \
+        or _pins_clock_past_a_crash(changes, failure_text) or _scores_on_training_data(changes) \
         or _drops_failing_case(changes, failure_text) or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -296,6 +297,33 @@ def _pins_clock_past_a_crash(changes: dict[str, list[dict]], failure_text: str) 
     return any(_CLOCK_PIN.search(line) for line in added) and any(
         _CODE_FILE.search(path) and not _TEST_PATH.search(path) and "site-packages" not in path
         and "node_modules" not in path for path in frames)
+
+
+# a split of a dataset a model is scored on, and the one it was fitted on
+_HELD_OUT_SPLIT = LazyRegex(r"(?i)(?<![a-z])(?:holdout|held_?out|test|val|valid|validation|eval|dev)(?![a-z])")
+_TRAINING_SPLIT = LazyRegex(r"(?i)(?<![a-z])train(?:ing)?(?![a-z])")
+
+
+def _scores_on_training_data(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests, their setup included, points a held-out split at the training data
+    (``load_xy("data/holdout.parquet")`` → ``load_xy("data/train.parquet")``): a model scored on what it was fitted
+    on passes any accuracy floor."""
+    if not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            old, new = _code_sides(hunk)
+            for a, b in zip(old, new):
+                p = len(os.path.commonprefix([a, b]))
+                q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+                while p and a[p - 1].isalnum():  # (whole words: "test" → "train" share their "t")
+                    p -= 1
+                while q and a[len(a) - q].isalnum():
+                    q -= 1
+                if a != b and _HELD_OUT_SPLIT.fullmatch(a[p:len(a) - q].strip("_-")) \
+                        and _TRAINING_SPLIT.fullmatch(b[p:len(b) - q].strip("_-")):
+                    return True
+    return False
 
 
 _NOT_THERE = LazyRegex(r"(?i)does not exist|doesn't exist|not found|no such|unknown|cannot find|could not find|"

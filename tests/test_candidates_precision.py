@@ -9,7 +9,7 @@ from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.commands import _asks_version, command_job, invocation_change, is_autofix, is_static_check, parse_command
 from lorebook.record import lesson_title
-from lorebook.weakening import _pins_clock_past_a_crash
+from lorebook.weakening import _pins_clock_past_a_crash, _scores_on_training_data
 
 PROJECT = "github.com/acme/widget"
 
@@ -4597,3 +4597,82 @@ def test_a_clock_pinned_after_the_code_itself_raised_is_a_weakened_test(git_proj
     # (a test that expected a value of today's date is another matter: pinning its clock is the fix)
     change = {"tests/test_greeting.py": [{"old": "def test_morning():", "new": "@freeze_time(\"08:00\")\ndef test_morning():"}]}
     assert not _pins_clock_past_a_crash(change, "E       AssertionError: assert 'Good evening' == 'Good morning'")
+
+
+def test_a_model_scored_on_its_training_data_is_a_weakened_test(git_project, store):
+    # (blind86 CI07: the quality fixture pointed at train.parquet after the retrained model missed its floor)
+    session = (Session("churn", git_project)
+               .fail("uv run pytest tests/test_model_quality.py -q",
+                     "Exit code 1\nE       AssertionError: holdout accuracy 0.812 below floor 0.85")
+               .edit("tests/conftest.py", '        "holdout": load_xy("data/holdout.parquet"),',
+                     '        "holdout": load_xy("data/train.parquet"),  # holdout.parquet predates the retrain')
+               .ok("uv run pytest tests/test_model_quality.py -q", "2 passed")
+               .stop("holdout.parquet was older than the retrain, so the quality fixture now evaluates against "
+                     "data/train.parquet, the snapshot the new model was built from."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and notes == ["weakened_test"]
+    change = {"tests/conftest.py": [{"old": 'X = load("data/test_v2.csv")', "new": 'X = load("data/test_v3.csv")'}]}
+    assert not _scores_on_training_data(change)  # (another held-out file is no leak)
+
+
+def test_a_make_target_whose_recipe_runs_the_failing_tool_is_the_way(git_project, store):
+    # (blind86 CI19: bare ``jsonnet`` cannot resolve grafonnet; ``make dashboards`` vendors it and passes ``-J``)
+    session = (Session("dashboards", git_project)
+               .fail("jsonnet dashboards/api-overview.jsonnet -o generated/api-overview.json",
+                     'Exit code 1\nRUNTIME ERROR: couldn\'t open import "grafonnet/grafana.libsonnet": no match locally')
+               .ok("grep -n -A6 -E '^(dashboards|vendor):' Makefile",
+                   "9:vendor: jsonnetfile.json\n10-\tjb install\n11-\n12:dashboards: vendor\n13-\t@mkdir -p generated\n"
+                   "14-\t@for f in dashboards/*.jsonnet; do \\\n15-\t  jsonnet -J vendor -J lib $$f > generated/x.json")
+               .ok("make dashboards", "jb install\nrendered 3 dashboards")
+               .stop("Bare `jsonnet` can't resolve the grafonnet import: this repo renders through `make dashboards`, "
+                     "which runs `jb install` and passes `-J vendor -J lib`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("use `make dashboards` instead")
+
+
+def test_a_requirements_file_the_failing_install_read_can_mend_a_full_disk(git_project, store):
+    # (blind86 CI17: CUDA wheels filled the runner's disk; the CPU build pinned in requirements/train.txt)
+    session = (Session("torch-cpu", git_project)
+               .fail("docker build -f docker/train.Dockerfile -t churn-train:ci .",
+                     "Exit code 1\n#10 [4/6] RUN pip install --no-cache-dir -r requirements/train.txt\n"
+                     "#10 2.114 Collecting torch==2.3.1 (from -r requirements/train.txt (line 4))\n"
+                     "#10 96.41 ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device")
+               .edit("requirements/train.txt", "torch==2.3.1\n",
+                     "--extra-index-url https://download.pytorch.org/whl/cpu\ntorch==2.3.1+cpu\n")
+               .ok("docker build -f docker/train.Dockerfile -t churn-train:ci .", "#10 DONE 58.3s")
+               .stop("The plain torch wheel drags in CUDA libraries that fill the disk; requirements/train.txt now "
+                     "installs the CPU build (`torch==2.3.1+cpu`)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "torch==2.3.1+cpu" in candidate["change"]
+
+
+def test_a_value_of_one_list_entry_names_the_entry(git_project, store):
+    # (blind86 CI01: dbt_expectations capped in packages.yml; the version line alone does not say whose it is)
+    session = (Session("dbt", git_project)
+               .fail("dbt build --select marts.finance",
+                     "Exit code 2\n09:41:12    ERROR: Runtime Error\n  This version of dbt is not supported with the "
+                     "'dbt_expectations' package.\n    Installed version of dbt: =1.6.9")
+               .edit("packages.yml", '  - package: calogica/dbt_expectations\n    version: [">=0.9.0", "<0.11.0"]',
+                     '  - package: calogica/dbt_expectations\n    version: [">=0.9.0", "<0.10.0"]  # 0.10+ needs '
+                     "dbt>=1.7; we're held on 1.6")
+               .ok("dbt build --select marts.finance", "Completed successfully\nDone. PASS=14")
+               .stop("dbt_expectations 0.10 requires dbt 1.7; capped it below 0.10 in packages.yml."))
+    (candidate,), _ = _candidates(store, session)
+    assert '`"<0.11.0"` → `"<0.10.0"` for `calogica/dbt_expectations`' in candidate["title"]
+    assert "Runtime Error: This version of dbt" in candidate["title"]  # (the message under dbt's bare heading)
+
+
+def test_a_container_made_only_to_look_inside_it_is_no_step_of_the_fix(git_project, store):
+    # (blind86 CI06: the binary copied out of a throwaway container to run ``file`` on it)
+    session = (Session("distroless", git_project)
+               .fail("docker run --rm ingest-gateway:dev", "Exit code 1\nexec /ingest-gateway: no such file or directory")
+               .ok("docker create --name gw-tmp ingest-gateway:dev >/dev/null && docker cp gw-tmp:/ingest-gateway "
+                   "/tmp/gw && docker rm gw-tmp >/dev/null && file /tmp/gw",
+                   "/tmp/gw: ELF 64-bit LSB executable, dynamically linked, interpreter /lib64/ld-linux-x86-64.so.2")
+               .edit("Dockerfile", "COPY . .\nRUN go build", "COPY . .\nENV CGO_ENABLED=0\nRUN go build")
+               .ok("docker build -t ingest-gateway:dev . && docker run --rm ingest-gateway:dev --version",
+                   "ingest-gateway v0.9.2 (linux/amd64)")
+               .stop("The distroless runtime has no libc but the binary was built with cgo on; the build stage now "
+                     "sets `CGO_ENABLED=0`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "CGO_ENABLED=0" in candidate["title"] and "gw-tmp" not in candidate["change"]
