@@ -849,7 +849,12 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         previous = groups[-1][-1]
         between = [e for e in events if e["outcome"] == "ok" and previous["id"] < e["id"] < failure["id"]]
         later = [e for e in edits if e["id"] > failure["id"]]
-        moved_on = bool(invocation_change(previous["target"], failure["target"])) and \
+        # (not from another program's run of the same job that failed the same way, ``npx next build --debug``
+        # between two ``npm run build``: no invocation the next one moved on from)
+        ran = next((f for f in reversed(groups[-1]) if f is groups[-1][0] or not (
+            f.get("error_signature") == groups[-1][0].get("error_signature")
+            and command_family(f["target"]) != command_family(groups[-1][0]["target"]))), previous)
+        moved_on = bool(invocation_change(ran["target"], failure["target"])) and \
             not invocation_change(failure["target"], success["target"])
         not_enough = any(os.path.basename(f) in s for e in between if e["tool"] in EDIT_TOOLS
                          for f in e.get("files") or [] for s in partial)

@@ -193,8 +193,10 @@ _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=
 # says what it holds, or a comment about it
 _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
                          r"|use\s+[\w:\\{}, ]+;|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
-                         # a Ruby or Elixir block opened and closed (``inflections(:en) do |inflect|``, ``end``)
-                         r"|.*\bdo(?:\s*\|[^|]*\|)?\s*$|\s*end\s*$"
+                         # a Ruby or Elixir block opened and closed (``inflections(:en) do |inflect|``, ``defmodule
+                         # X do``, ``end``; not ``on_mount: [{UserAuth, :ensure_authenticated}] do``: what it passes)
+                         r"|.*\bdo\s*\|[^|]*\|\s*$|\s*(?:def\w*|describe|context|it|test|module|class)\b.*\bdo\s*$"
+                         r"|\s*end\s*$"
                          # a comment's delimiter on a line of its own (``/**``, `` */``, ``"""``, ``<!--``)
                          r"|(?:/\*+|\*+/?|\"\"\"|\'\'\'|<!--|-->)\s*$"
                          # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)

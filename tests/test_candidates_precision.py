@@ -4676,3 +4676,23 @@ def test_a_container_made_only_to_look_inside_it_is_no_step_of_the_fix(git_proje
                      "sets `CGO_ENABLED=0`."))
     (candidate,), _ = _candidates(store, session)
     assert "CGO_ENABLED=0" in candidate["title"] and "gw-tmp" not in candidate["change"]
+
+
+def test_another_programs_run_of_the_same_job_does_not_split_the_problem(git_project, store):
+    # (blind61 BJ22 after round 51: ``npx next build --debug`` failing alike had made the next run "move on")
+    error = "Exit code 1\nError: Route /dashboard couldn't be rendered statically because it used `cookies`."
+    session = (Session("next-dynamic", git_project)
+               .fail("npm run build 2>&1 | tail -30", error)
+               .fail("npx next build --debug 2>&1 | grep -i -A3 dashboard | head -12", error)
+               .fail("npm install next@14.1.4 --no-save && npm run build 2>&1 | tail -5",
+                     'Exit code 1\nError occurred prerendering page "/dashboard". Read more: https://nextjs.org/docs')
+               .ok("npm ci --silent && npm ls next", "portal@0.9.2\n└── next@14.2.3")
+               .edit("app/dashboard/page.tsx", "import { getSession } from '@/lib/session';",
+                     "import { getSession } from '@/lib/session';\n\nexport const dynamic = 'force-dynamic';")
+               .ok("npm run build 2>&1 | tail -16", " ✓ Generating static pages (14/14)\nƒ /dashboard")
+               .stop("`/dashboard` reads the session cookie, so it can't be prerendered: it now declares "
+                     "`export const dynamic = 'force-dynamic'`. Not the problem: the Next 14.2 upgrade (14.1.4 fails "
+                     "the same way)."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "force-dynamic" in candidates[0]["change"]
+    assert "next@14.1.4" not in candidates[0]["title"]
