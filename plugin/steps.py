@@ -71,6 +71,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)
         return False
+    if _GIT_CONFIG_SET.search(command):
+        return True  # ``git config --global url."https://…".insteadOf "ssh://git@github.com/"``: a setting written
     if _throwaway_container(command):
         return False  # ``docker create --name gw-tmp … && docker cp gw-tmp:/bin/x /tmp/x && docker rm gw-tmp && file …``
     if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
@@ -84,6 +86,11 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # other people's changes pulled in: the code changed, though not by this session
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
         or _named_as_the_way(command, account)
+
+
+# git told to write a setting: a key and its value (not ``--get``, ``--list``, a key alone)
+_GIT_CONFIG_SET = LazyRegex(r"(?:^|[;&|]\s*)git\s+config\s+(?:--(?:global|system|local|add|replace-all)\s+)*"
+                            r"(?!-)(?:\S+|\"[^\"]*\")\s+(?:\S+|\"[^\"]*\")")
 
 
 def _throwaway_container(command: str) -> bool:

@@ -4696,3 +4696,17 @@ def test_another_programs_run_of_the_same_job_does_not_split_the_problem(git_pro
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 1 and "force-dynamic" in candidates[0]["change"]
     assert "next@14.1.4" not in candidates[0]["title"]
+
+
+def test_a_git_setting_written_is_a_change(git_project, store):
+    # (blind87 CJ10: a private module fetched over HTTPS through git's ``insteadOf``; a setting only read is not)
+    session = (Session("insteadof", git_project)
+               .fail("terraform -chdir=envs/staging init",
+                     "Exit code 1\n│ Error: Failed to download module\n│ fatal: Could not read from remote repository.")
+               .ok("git config --global --get-regexp url", "")
+               .ok('git config --global url."https://github.com/".insteadOf "ssh://git@github.com/"', "")
+               .ok("terraform -chdir=envs/staging init", "Terraform has been successfully initialized!")
+               .stop("The devcontainer has no SSH key but the module source is `git::ssh://…`; a global git URL "
+                     "rewrite (`insteadOf \"ssh://git@github.com/\"`) fetches it over HTTPS."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'insteadOf "ssh://git@github.com/"' in candidate["change"] and "--get-regexp" not in candidate["change"]
