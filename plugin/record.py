@@ -191,7 +191,7 @@ _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=
 # a changed line that only holds code around the change: an import, a line that only opens a block
 # (``sourceSets {``, ``providers: [``, ``val M = object : Migration(3, 4) {``, ``securityContext:``) whose next line
 # says what it holds, or a comment about it
-_SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
+_SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b(?!\s*\()|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
                          r"|use\s+[\w:\\{}, ]+;|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
                          # a Ruby or Elixir block opened and closed (``inflections(:en) do |inflect|``, ``defmodule
                          # X do``, ``end``; not ``on_mount: [{UserAuth, :ensure_authenticated}] do``: what it passes)

@@ -203,7 +203,7 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     taken = {w for line in removed for w in re.findall(r"\w{6,}", line)} - {"import", "require"}
     found = [(not _IMPORT.match(line), n, body, i) for n, body in enumerate(parts.values()) if len(body) > 1
              for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
-             and not (_IMPORT.match(line) and set(re.findall(r"\w{6,}", line)) & taken)]
+             and not (_IMPORT.match(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)]
     if not found:
         return False
     *_, body, i = min(found, key=lambda f: f[:2])
@@ -211,7 +211,7 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     return True
 
 
-_IMPORT = re.compile(r"^[+-]\s*(?:import\b|from\s+\S+\s+import\b|#include\b|require\b|using\s|use\s)")
+_IMPORT = re.compile(r"^[+-]\s*(?:import\b(?!\s*\()|from\s+\S+\s+import\b|#include\b|require\b|using\s|use\s)")
 
 
 def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:

@@ -381,6 +381,9 @@ def _logged_failure(observation: dict) -> dict:
         return observation
     if parsed["family"].split()[:1] in (["curl"], ["wget"], ["http"], ["https"]):
         return _status_failure(observation)
+    summary = _ci_summary_failure(observation, " ".join(parsed["argv"]))
+    if summary:
+        return summary
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
     if not ci and not _LOG_READ.match(parsed["family"]) and not (
             _LOG_FILE_READ.match(parsed["family"]) and any(_LOG_FILE.search(w) for w in parsed["argv"][1:])):
@@ -411,6 +414,25 @@ def _logged_failure(observation: dict) -> dict:
     return dict(observation, outcome="error", error_text=text, logged=True, ci=ci,
                 ci_job=one_line(jobs[0], 60) if jobs else None, log_of=None if ci else _log_of(parsed["argv"]),
                 ci_line_jobs=line_jobs if len(set(line_jobs.values())) > 1 else None,
+                error_signature=error_signature(text, observation.get("target") or ""))
+
+
+def _ci_summary_failure(observation: dict, argv: str) -> dict | None:
+    """A CI run's summary read back red (``gh run view 9201133871``: ``X build-and-upload in 3s`` and its annotations,
+    "X This request has been automatically failed because it uses a deprecated version of
+    `actions/upload-artifact: v3`"): that run's failure, though the command passed."""
+    if not re.match(r"gh run view\b", argv) or re.search(r"\s--log", argv):
+        return None
+    body = observation.get("body") or ""
+    job = re.search(r"(?m)^X (\S+) in \d", body)
+    if not job:
+        return None
+    from .signatures import error_signature
+
+    annotations = body.split("ANNOTATIONS", 1)[1] if "ANNOTATIONS" in body else ""
+    said = [line[2:].strip() for line in annotations.splitlines() if line.startswith("X ")]
+    text = "\n".join(said[:5]) or job.group(0)
+    return dict(observation, outcome="error", error_text=text, logged=True, ci=True, ci_job=job.group(1),
                 error_signature=error_signature(text, observation.get("target") or ""))
 
 

@@ -4710,3 +4710,22 @@ def test_a_git_setting_written_is_a_change(git_project, store):
                      "rewrite (`insteadOf \"ssh://git@github.com/\"`) fetches it over HTTPS."))
     (candidate,), _ = _candidates(store, session)
     assert 'insteadOf "ssh://git@github.com/"' in candidate["change"] and "--get-regexp" not in candidate["change"]
+
+
+def test_a_ci_runs_summary_read_back_red_is_its_failure(git_project, store):
+    # (blind88 CK16: ``gh run view 9201133871`` names the failed job and GitHub's annotation, no log read)
+    summary = ("\nX main Android release · 9201133871\nTriggered via push about 1 hour ago\n\nJOBS\n"
+               "X build-and-upload in 3s (ID 25804412230)\n\nANNOTATIONS\nX This request has been automatically failed "
+               "because it uses a deprecated version of `actions/upload-artifact: v3`.\nbuild-and-upload: .github#1\n")
+    session = (Session("artifact-v4", git_project)
+               .ok("gh run view 9201133871", summary)
+               .edit(".github/workflows/android-release.yml", "        uses: actions/upload-artifact@v3",
+                     "        uses: actions/upload-artifact@v4")
+               .ok("git commit -qam 'ci: upload-artifact v4' && git push -q && gh workflow run android-release.yml",
+                   "")
+               .ok("gh run watch 9201561190 --exit-status", "✓ main Android release · 9201561190\n"
+                                                         "✓ build-and-upload in 14m3s")
+               .stop("GitHub now fails any job that uses v3 of the artifact actions. Bumped to "
+                     "`actions/upload-artifact@v4`; the run went green."))
+    (candidate,), _ = _candidates(store, session)
+    assert "actions/upload-artifact@v4" in candidate["change"] and "build-and-upload" in candidate["title"]

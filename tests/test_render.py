@@ -474,6 +474,7 @@ def test_a_ruby_block_opened_or_closed_is_scaffolding():
     assert scaffolding("ActiveSupport::Inflector.inflections(:en) do |inflect|") and scaffolding("  end")
     assert scaffolding("defmodule Shop.Repo do") and not scaffolding('  inflect.acronym "PDF"')
     assert not scaffolding("  on_mount: [{LarderWeb.UserAuth, :ensure_authenticated}] do")  # (what it passes)
+    assert scaffolding("import { StrictMode } from 'react';") and not scaffolding("import('./bootstrap');")
 
 
 def test_a_card_drops_an_import_before_the_block_opener_that_changed():
