@@ -123,6 +123,11 @@ def _unlabelled(sentence: str) -> str:
     return rest[:1].upper() + rest[1:] if re.match(r"[a-z]+ ", rest) else rest
 
 
+# a package manager's own settings (``.npmrc``, ``.yarnrc.yml``, ``pnpm-workspace.yaml``, ``bunfig.toml``, ``pip.conf``,
+# ``uv.toml``, ``poetry.toml``, ``.cargo/config.toml``, ``.bundle/config``)
+_INSTALLER_SETTINGS = LazyRegex(r"(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|pnpm-workspace\.yaml|\.pnpmfile\.cjs|bunfig\.toml|"
+                                r"pip\.conf|pip\.ini|uv\.toml|poetry\.toml|\.cargo/config(?:\.toml)?|\.bundle/config|"
+                                r"\.gemrc)$")
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
 _ALSO_DID = LazyRegex(r"(?i)^\W*(?:I(?:'ve)? )?also (?!had to|needed|need|have to|has to|must)(?:\w+ed|made|set|put|wrote|"
                       r"ran|gave|took|kept)\b")
@@ -216,9 +221,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (nor the check's own tool configuration, changed as the account quotes: "set `environment: 'jsdom'` in
         # vitest.config.ts"; not the task's edit it reports, `nginx_worker_connections` in group_vars)
         quoted = [span for span in _code_spans(account) if len(span) >= 6]
+        # (nor, beside an install, the package manager's own settings it installs by: ``node-linker=hoisted`` in
+        # ``.npmrc`` before ``pnpm install``)
         bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)
                       and not (any(_TOOL_CONFIG.search(_rel(p, cwd)) for p in e.get("files") or [])
-                               and any(span in _changed_text(e) for span in quoted))]
+                               and any(span in _changed_text(e) for span in quoted))
+                      and not (installs and any(_INSTALLER_SETTINGS.search(_rel(p, cwd)) for p in e.get("files") or []))]
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in bystanders for p in e.get("files") or []})
         edits = [e for e in edits if e not in bystanders]
     if edits and _named_invocation(last_failure, resolved_by):

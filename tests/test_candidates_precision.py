@@ -4729,3 +4729,19 @@ def test_a_ci_runs_summary_read_back_red_is_its_failure(git_project, store):
                      "`actions/upload-artifact@v4`; the run went green."))
     (candidate,), _ = _candidates(store, session)
     assert "actions/upload-artifact@v4" in candidate["change"] and "build-and-upload" in candidate["title"]
+
+
+def test_the_package_managers_own_settings_beside_an_install_are_the_fix(git_project, store):
+    # (blind88 CK20: pnpm's isolated layout left electron-log out of the packaged app; ``node-linker=hoisted``)
+    session = (Session("hoisted", git_project, prompt="Since we moved the desktop app to pnpm, the packaged build "
+                                                      "crashes with \"Cannot find module 'electron-log'\".")
+               .fail("./dist/mac-arm64/Notely.app/Contents/MacOS/Notely",
+                     "Exit code 1\nError: Cannot find module 'electron-log'")
+               .write(".npmrc", "node-linker=hoisted\n")
+               .ok("rm -rf node_modules && pnpm install 2>&1 | tail -4", "Packages: +642\nDone in 9.1s")
+               .ok("(./dist/mac-arm64/Notely.app/Contents/MacOS/Notely & sleep 8; kill $!) 2>&1",
+                   "11:40:02.118 › Notely 2.3.0 starting (darwin arm64)")
+               .stop("pnpm's isolated layout isn't something electron-builder collects, so electron-log never made it "
+                     "into app.asar. Added an `.npmrc` with `node-linker=hoisted` and reinstalled."))
+    (candidate,), _ = _candidates(store, session)
+    assert "node-linker=hoisted" in candidate["change"]
