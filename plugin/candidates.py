@@ -128,6 +128,8 @@ def _unlabelled(sentence: str) -> str:
 _INSTALLER_SETTINGS = LazyRegex(r"(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|pnpm-workspace\.yaml|\.pnpmfile\.cjs|bunfig\.toml|"
                                 r"pip\.conf|pip\.ini|uv\.toml|poetry\.toml|\.cargo/config(?:\.toml)?|\.bundle/config|"
                                 r"\.gemrc)$")
+# the session's first try named as such ("so the first change didn't help")
+_FIRST_TRY = LazyRegex(r"(?i)\b(?:the|my|our) first (?:change|attempt|edit|fix|try|bump|guess)\b")
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
 _ALSO_DID = LazyRegex(r"(?i)^\W*(?:I(?:'ve)? )?also (?!had to|needed|need|have to|has to|must)(?:\w+ed|made|set|put|wrote|"
                       r"ran|gave|took|kept)\b")
@@ -199,8 +201,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
     moved_on = _tokens(chain["resolved_by"].get("target") or "") if chain["kind"] == "error_changed" else set()
+    # (or that names it as the session's first change, when nothing was changed before it: "so the first change
+    # didn't help")
+    first = not chain.get("_earlier_files") and not (chain.get("_earlier_text") or "").strip()
     if chain["kind"] == "error_changed" and any(
-            _NO_HELP.search(s) and _relevance(s, error_words | moved_on) and _relevance(s, fix_words_of(chain, cwd))
+            _NO_HELP.search(s) and (_relevance(s, error_words | moved_on) and _relevance(s, fix_words_of(chain, cwd))
+                                    or first and _FIRST_TRY.search(s))
             and not (kept_edits.strip() and _code_spans(s) and not any(span in kept for span in _code_spans(s)))
             for s in said["did_not_help"]):
         chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on

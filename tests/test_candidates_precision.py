@@ -4745,3 +4745,20 @@ def test_the_package_managers_own_settings_beside_an_install_are_the_fix(git_pro
                      "into app.asar. Added an `.npmrc` with `node-linker=hoisted` and reinstalled."))
     (candidate,), _ = _candidates(store, session)
     assert "node-linker=hoisted" in candidate["change"]
+
+
+def test_the_first_change_the_agent_says_did_not_help_is_an_attempt(git_project, store):
+    # (blind88 CK10: the Compose BOM bumped first, "so the first change didn't help"; the compiler pin was the fix)
+    session = (Session("compose", git_project)
+               .fail("./gradlew :feature:checkout:compileDebugKotlin",
+                     "Exit code 1\ne: This version (1.5.4) of the Compose Compiler requires Kotlin version 1.9.20")
+               .edit("gradle/libs.versions.toml", 'composeBom = "2023.10.01"', 'composeBom = "2024.02.00"')
+               .fail("./gradlew :feature:checkout:compileDebugKotlin",
+                     "Exit code 1\n> Task :feature:checkout:compileDebugKotlin FAILED\ne: Backend Internal error")
+               .edit("gradle/libs.versions.toml", 'composeCompiler = "1.5.4"', 'composeCompiler = "1.5.10"')
+               .ok("./gradlew :feature:checkout:compileDebugKotlin", "BUILD SUCCESSFUL in 41s")
+               .stop("The Compose compiler plugin was still pinned to the release built for the previous Kotlin. The "
+                     "BOM doesn't control it (the BOM only versions the runtime libraries), so the first change "
+                     "didn't help; `composeCompiler = \"1.5.10\"` is the one paired with Kotlin 1.9.22."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'composeCompiler = "1.5.10"' in candidate["title"] and "2024.02.00" not in candidate["title"]
