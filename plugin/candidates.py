@@ -186,8 +186,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                    for f in chain["failures"]))
     # (not what it says of an attempt put back since: "the `,string` tag doesn't help" beside the wrapper type that
     # stayed and moved the error on to its one caller)
-    kept_edits = " ".join(h["new"] for hunks in net_changes(
-        [e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS], cwd).values() for h in hunks)
+    chain_net = net_changes([e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS], cwd)
+    kept_edits = " ".join(h["new"] for hunks in chain_net.values() for h in hunks)
     # (and how the run was changed, ``CELERY_BROKER_URL=memory://``, and the commands on the way)
     kept = " ".join([kept_edits, chain["resolved_by"].get("target") or ""]
                     + [e.get("target") or "" for e in chain["all_changes"] if e["tool"] == "Bash"])
@@ -481,8 +481,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
 
     # a sentence about an edit that is not part of the fix ("Renamed MB to MEGABYTE.") is no account of it
     # (nor an edit put back since: "`session.flush()` … didn't help; reverted" was an attempt at this problem)
-    undone = {path for path, hunks in net_changes([e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS],
-                                                  cwd).items() if not hunks}
+    undone = {path for path, hunks in chain_net.items() if not hunks}
     aside = [e for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS and e not in edits
              and not {_rel(f, cwd) for f in e.get("files") or []} <= undone]
     aside_words = _tokens(" ".join([_changed_text(e) for e in aside] +

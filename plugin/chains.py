@@ -312,7 +312,8 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     if not words or os.path.basename(words[0]) not in ("make", "just"):
         return False
     goals = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-    program = _program_name(parse_command(failed)["argv"][0]) if parse_command(failed)["argv"] else ""
+    argv = parse_command(failed)["argv"]
+    program = _program_name(argv[0]) if argv else ""
     if len(goals) != 1 or not program or program in ("make", "just"):
         return False
     for o in seen:

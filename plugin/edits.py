@@ -189,8 +189,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
     if len(removed) == 1 and len(added) == 1:
         a, b = removed[0], added[0]
         # (the code, not the comment said beside it: ``version: [">=0.9.0", "<0.10.0"]  # 0.10+ needs dbt>=1.7``)
-        if _TRAILING_COMMENT.sub("", a).rstrip() != _TRAILING_COMMENT.sub("", b).rstrip():
-            a, b = _TRAILING_COMMENT.sub("", a).rstrip(), _TRAILING_COMMENT.sub("", b).rstrip()
+        code_a, code_b = (_TRAILING_COMMENT.sub("", line).rstrip() for line in (a, b))
+        if code_a != code_b:
+            a, b = code_a, code_b
         item = _list_item_of(hunk["old"], removed[0])
         if item:  # (a value of one entry in a list of them: "… for `calogica/dbt_expectations`")
             short = _short_diff(dict(hunk, old=a, new=b))

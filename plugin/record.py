@@ -191,8 +191,10 @@ _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=
 # a changed line that only holds code around the change: an import, a line that only opens a block
 # (``sourceSets {``, ``providers: [``, ``val M = object : Migration(3, 4) {``, ``securityContext:``) whose next line
 # says what it holds, or a comment about it
-_SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:import\b(?!\s*\()|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
-                         r"|use\s+[\w:\\{}, ]+;|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
+# (an import statement, not a dynamic ``import('./bootstrap')``)
+_IMPORT = (r"import\b(?!\s*\()|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
+           r"|use\s+[\w:\\{}, ]+;")
+_SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:" + _IMPORT + r"|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
                          # a Ruby or Elixir block opened and closed (``inflections(:en) do |inflect|``, ``defmodule
                          # X do``, ``end``; not ``on_mount: [{UserAuth, :ensure_authenticated}] do``: what it passes)
                          r"|.*\bdo\s*\|[^|]*\|\s*$|\s*(?:def\w*|describe|context|it|test|module|class)\b.*\bdo\s*$"
@@ -232,6 +234,14 @@ def scaffolding(line: str) -> bool:
         return False  # ``if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {``: the call it tests is the change
     return bool(_SCAFFOLDING.match(line)) or (  # ``(preprocess``: a form opened, its content on the next line
         code.count("(") > code.count(")") and len(code.split()) <= 2)
+
+
+_IMPORT_LINE = LazyRegex(r"^[+-]?\s*(?:" + _IMPORT + ")")
+
+
+def imports(line: str) -> bool:
+    """Whether a (diff) line is an import statement: the scaffolding a card drops first."""
+    return bool(_IMPORT_LINE.match(line))
 
 
 def _title_part(text: str, error: bool = True) -> str:

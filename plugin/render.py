@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from .provenance import provenance, provenance_labels
-from .record import error_line, lesson_problem, scaffolding
+from .record import error_line, imports, lesson_problem, scaffolding
 from .sanitize import neutralise
 from .text import estimate_tokens, held_out, one_line
 
@@ -201,17 +201,15 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     import that takes a name from elsewhere than a line the change removed is no scaffolding (``from
     pydantic_settings import BaseSettings`` for ``from pydantic import BaseSettings, Field``)."""
     taken = {w for line in removed for w in re.findall(r"\w{6,}", line)} - {"import", "require"}
-    found = [(not _IMPORT.match(line), n, body, i) for n, body in enumerate(parts.values()) if len(body) > 1
+    found = [(not imports(line), n, body, i) for n, body in enumerate(parts.values()) if len(body) > 1
              for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
-             and not (_IMPORT.match(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)]
+             and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)]
     if not found:
         return False
     *_, body, i = min(found, key=lambda f: f[:2])
     del body[i]
     return True
 
-
-_IMPORT = re.compile(r"^[+-]\s*(?:import\b(?!\s*\()|from\s+\S+\s+import\b|#include\b|require\b|using\s|use\s)")
 
 
 def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:
