@@ -587,7 +587,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         problem = f"`{log}` {'shows' if _LOG_FILE.search(log) else 'logs'} {one_line(readable, 200)}"
     fix_title = _fix_title(fix_parts)
     said_fix = _stated_fix_clause(fixes, fix_words)
-    if same_job and said_fix and not _names_run(parse_command(resolved_by["target"])["argv"], said_fix):
+    # (so for a step that fixed it with no edit: "Added `AvatarList` using `expo-image`" is the task, the fix
+    # ``npx expo install expo-image``)
+    runs = [resolved_by["target"]] + [c["target"] for c in commands if c["tool"] == "Bash" and not fix_hunks]
+    if (same_job or commands and not fix_hunks) and said_fix \
+            and not any(_names_run(parse_command(run)["argv"], said_fix) for run in runs):
         said_fix = None  # "Added `empty-cart-total-is-zero`": the task's edit, not the way that passed
     title = lesson_title(problem, said_fix or fix_title)
     change = "\n".join(change_lines)

@@ -196,6 +196,9 @@ def find_chains(observations: list[dict], account: str = "",
                     and _recipe_runs(later["target"], failure["target"], observations[:k]):
                 success, kind = later, "same_job"  # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _script_is(failure["target"], later):
+                success, kind = dict(later, recipe=True), "same_check"  # ``npm run check:deps``: ``> expo-doctor``
+                break
             if later["outcome"] == "ok" and _is_check(later) and _runs_the_same_tests(failure, later["target"]) \
                     and not any(net_changes([e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and not _passes_after_an_edit(failure, observations[k + 1:]):
@@ -246,7 +249,8 @@ def find_chains(observations: list[dict], account: str = "",
             consumed.update(e["id"] for e in events if e["outcome"] == "error")
             continue
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
-        for part in (part for chain in _split_by_error(events, success, kind, account)
+        for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account),
+                                                              observations)
                      for part in _split_one_output(chain)):
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
             # project, but the account may say it was what stood in the way
@@ -303,6 +307,17 @@ def _other_tests(failure: dict, later: str) -> bool:
     return bool(picked and failed) and all("/" in f for f in failed) and not any(
         f == p or f.startswith(p + "/") or p.endswith("/" + f) or f.endswith("/" + p) or f"/{p}/" in f"/{f}"
         for f in failed for p in picked)
+
+
+def _script_is(failed: str, later: dict) -> bool:
+    """Whether ``later`` runs a package script whose command, as the package manager echoed it (``> crewlist@2.4.0
+    check:deps`` then ``> expo-doctor``), is the command that failed (``npx expo-doctor``): the same check."""
+    words = later["target"].split()
+    if not words or words[0] not in ("npm", "pnpm", "yarn", "bun"):
+        return False
+    script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
+    echoed = script and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}\n> (.+)$", later.get("body") or "")
+    return bool(echoed) and parse_command(echoed.group(1))["argv"] == parse_command(failed)["argv"]
 
 
 def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
@@ -889,6 +904,60 @@ _ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Erro
                          # R CMD check's findings and testthat's failures: ``❯ checking dependencies in R code ...
                          # WARNING``, ``── Failure ('test-parse.R:18:3'): …``
                          r"^❯ checking .* \.\.\. (?:WARNING|ERROR)\b|^── (?:Failure|Error) \(")
+
+
+def _split_at_partial_pass(parts: list[dict], observations: list[dict]) -> list[dict]:
+    """A whole run failing in two test files, one fixed and checked on its own (``npx vitest run src/components``
+    passing after ``environment: 'jsdom'``), then the other fixed and the whole run passing: two problems, each with
+    the part of the first output about its files. Without this the first edits took the whole run's error line
+    (slugify's ``expected 'cr-me-br-l-e'`` for the jsdom environment) and the later edit was lost, or both were one
+    fix."""
+    from .signatures import error_signature
+
+    last, first = parts[-1], parts[0]["failure"]
+    narrowed, success = last["failures"][-1], last["resolved_by"]
+    family = command_family(success["target"])
+    if last["kind"] != "same_check" or _targets(success["target"]) or _targets(first["target"]) \
+            or command_family(first["target"]) != family or command_family(narrowed["target"]) != family:
+        return parts
+    picked = _targets(narrowed["target"])
+    passed = next((o for o in observations if narrowed["id"] < o["id"] < success["id"] and o["outcome"] == "ok"
+                   and command_family(o["target"]) == family and _targets(o["target"])
+                   and (not picked or set(_targets(o["target"])) == set(picked))), None)
+    if passed is None:
+        return parts
+    before = [e for e in last["changes"] if e["id"] < passed["id"]]
+    after = [e for e in last["changes"] if e["id"] > passed["id"]]
+    if not before or not after or any(e["tool"] not in EDIT_TOOLS for e in after):
+        return parts
+    mine, others = _output_by_test_files(first.get("error_text") or "", _targets(passed["target"]))
+    if not mine or not others:
+        return parts
+    # (each keeps the lines about its own files: the error line the card shows is found in them)
+    own = dict(first, error_text=mine, error_signature=error_signature(mine, first["target"]))
+    parts = [dict(p, failure=own, failures=[own] + p["failures"][1:]) if p["failure"] is first else p for p in parts]
+    rest = dict(first, error_text=others, error_signature=error_signature(others, first["target"]), _part=len(parts))
+    last = parts[-1]
+    return parts[:-1] + [
+        dict(last, changes=before, all_changes=[e for e in last["all_changes"] if e["id"] < passed["id"]],
+             resolved_by=passed, success=passed),
+        {"failure": rest, "failures": [rest], "attempts": [], "changes": after, "all_changes": after,
+         "resolved_by": success, "success": success, "kind": "same_check"}]
+
+
+def _output_by_test_files(text: str, picked: list[str]) -> tuple[str, str]:
+    """The lines of a test run's output about the test files under ``picked`` (a folder or file a narrower run
+    named), and those about the other files: each line belongs to the last test file named above it."""
+    mine, others, owner = [], [], None
+    for line in text.splitlines():
+        named = [w for w in re.findall(r"[\w./-]+", line) if _TEST_PATH.search(w)]
+        if named:
+            owner = any(w.lstrip("./").startswith(p.lstrip("./").rstrip("/")) for w in named for p in picked)
+        if owner is True:
+            mine.append(line)
+        elif owner is False:
+            others.append(line)
+    return "\n".join(mine), "\n".join(others)
 
 
 def _split_one_output(chain: dict) -> list[dict]:

@@ -558,7 +558,9 @@ def _same_target(failed: str, later: str) -> bool:
 # flags that change how much a run says, whether it reruns or which tests it selects, not what it does: never the fix
 _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|stacktrace|full-stacktrace|scan|"
                             r"no-header|exitfirst|lf|last-failed|ff|failed-first|rerun|rerun-tasks|rerun-failed|"
-                            r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?)|"
+                            r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?|"
+                            # (a test runner's reporter: ``vitest --reporter=verbose``, ``mocha --reporter dot``)
+                            r"reporter(?:=\S+)?)|"
                             r"-count=1|--?tb=\S+|-no-color|-json|-compact-warnings|"
                             # which tests run, not how: a wider or narrower selection is no fix
                             r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"

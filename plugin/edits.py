@@ -523,7 +523,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     naming = [sentence for sentence in also if any(_named_in(_rel(p, cwd), sentence)
                                                    for e in edits for p in e.get("files") or [])]
     quoted = [span for span in _code_spans(context) if len(span) >= 6
-              and not any(span in sentence for sentence in asides)] if asides else []
+              and not any(span in sentence for sentence in asides)]
     building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
                                    r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
     for edit in edits:
@@ -599,9 +599,12 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     withheld = {_rel(p, cwd) for e in kept if (e.get("meta") or {}).get("content_withheld")
                 for p in e.get("files") or []}
     undone = {path for path, hunks in net_changes(kept, cwd).items() if not hunks} - withheld
+    # (an edit whose line the account quotes is named by it: "the beta lane now calls `setup_ci if ENV['CI']`" for
+    # the Fastfile, beside the Matchfile it names)
     named_kept = [e for e in kept if any((_named_in(_rel(p, cwd), error + " " + context)
-                                          or _CONFIG_PATH.search(_rel(p, cwd))) and _rel(p, cwd) not in undone
-                                         for p in e.get("files") or [])]
+                                          or _CONFIG_PATH.search(_rel(p, cwd))
+                                          or any(span in line for line in _added_lines(e) for span in quoted))
+                                         and _rel(p, cwd) not in undone for p in e.get("files") or [])]
     if named_kept and len(named_kept) < len(kept):
         unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])
         kept = named_kept

@@ -4762,3 +4762,64 @@ def test_the_first_change_the_agent_says_did_not_help_is_an_attempt(git_project,
                      "didn't help; `composeCompiler = \"1.5.10\"` is the one paired with Kotlin 1.9.22."))
     (candidate,), _ = _candidates(store, session)
     assert 'composeCompiler = "1.5.10"' in candidate["title"] and "2024.02.00" not in candidate["title"]
+
+
+def test_an_edit_whose_line_the_account_quotes_is_part_of_the_fix(git_project, store):
+    # (blind88 CK08: the Matchfile is named, the Fastfile only by the line it gained, ``setup_ci if ENV['CI']``)
+    session = (Session("setup-ci", git_project)
+               .fail("gh run view 9184432210 --log-failed | tail -40",
+                     "beta\tRun bundle exec fastlane beta\t2024-11-05T10:14:09.1Z [!] Could not install certificate "
+                     "into the keychain: SecKeychainItemImport: User interaction is not allowed.")
+               .edit("fastlane/Fastfile", "  lane :beta do\n    match(type: \"appstore\", readonly: true)",
+                     "  lane :beta do\n    setup_ci if ENV['CI']\n    match(type: \"appstore\", readonly: true)")
+               .edit("fastlane/Matchfile", 'keychain_name("login.keychain")\n', "")
+               .ok("gh workflow run testflight.yml --ref fix/ci-keychain && gh run watch 9185120043 --exit-status",
+                   "beta\tRun bundle exec fastlane beta\t2024-11-05T10:49:52.0Z Successfully uploaded the new binary")
+               .stop("The login keychain is locked on the macOS runner and can't prompt. The beta lane now calls "
+                     "`setup_ci if ENV['CI']` before match, which creates a temporary keychain, and I dropped the "
+                     "hard-coded `keychain_name` from the Matchfile so match uses it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "setup_ci if ENV['CI']" in candidate["change"] and "keychain_name" in candidate["change"]
+
+
+def test_a_package_script_that_echoes_the_failing_command_is_that_check(git_project, store):
+    # (blind88 CK11: ``npm run check:deps`` prints ``> expo-doctor``; the fix was the install done the Expo way)
+    session = (Session("expo", git_project, prompt="Add expo-image for the avatar list.")
+               .ok("npm install expo-image", "added 3 packages in 6s")
+               .write("src/components/AvatarList.tsx", "import { Image } from 'expo-image';\n")
+               .fail("npx expo-doctor", "Exit code 1\n✖ Check that packages match versions required by installed "
+                                        "Expo SDK\n  expo-image@2.0.3 - expected version: ~1.13.0\n"
+                                        "1 check failed, indicating possible issues with the project.")
+               .ok("npx expo install expo-image", "› Installing 1 SDK 51.0.0 compatible native module using npm")
+               .ok("npm run check:deps", "\n> crewlist@2.4.0 check:deps\n> expo-doctor\n\n✔ 15/15 checks passed.")
+               .stop("Added `AvatarList` using `expo-image`. A plain `npm install` pulled expo-image 2.x, which targets "
+                     "SDK 52; this app is on SDK 51. Expo packages are added with `npx expo install <pkg>`, which "
+                     "picked the SDK-matched ~1.13.0."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npx expo install expo-image" in candidate["title"] and "AvatarList" not in candidate["title"]
+    assert "check:deps" not in candidate["change"]  # (the same check, not another way to run it)
+
+
+def test_two_test_files_failing_fixed_one_at_a_time_are_two_problems(git_project, store):
+    # (blind83 CF22: the Toast tests checked on their own after the jsdom environment, then slugify and the whole run)
+    output = ("Exit code 1\n ❯ src/components/Toast/Toast.test.tsx  (3 tests | 3 failed)\n"
+              " ❯ src/utils/slugify.test.ts  (5 tests | 1 failed)\n"
+              " FAIL  src/components/Toast/Toast.test.tsx > Toast > renders the message\n"
+              "ReferenceError: document is not defined\n"
+              " FAIL  src/utils/slugify.test.ts > slugify > strips accents\n"
+              "AssertionError: expected 'cr-me-br-l-e' to be 'creme-brulee' // Object.is equality\n"
+              " Test Files  2 failed | 1 passed (3)")
+    session = (Session("two-files", git_project)
+               .fail("npx vitest run", output)
+               .edit("vitest.config.ts", "    globals: true,\n", "    globals: true,\n    environment: 'jsdom',\n")
+               .ok("npx vitest run src/components --reporter=verbose", " ✓ src/components/Toast/Toast.test.tsx (3)")
+               .edit("src/utils/slugify.ts", "  return input\n    .toLowerCase()",
+                     "  return input\n    .normalize('NFD')\n    .replace(/[\\u0300-\\u036f]/g, '')\n    .toLowerCase()")
+               .ok("npx vitest run", " Test Files  3 passed (3)")
+               .stop("The Toast tests ran under plain node: set `environment: 'jsdom'`. slugify now decomposes with "
+                     "`normalize('NFD')` and strips the combining marks."))
+    candidates, _ = _candidates(store, session)
+    by_fix = {("jsdom" in c["change"], "normalize" in c["change"]): c for c in candidates}
+    assert set(by_fix) == {(True, False), (False, True)}
+    assert "document is not defined" in by_fix[True, False]["title"]
+    assert "cr-me-br-l-e" in by_fix[False, True]["title"] and "reporter" not in by_fix[True, False]["change"]
