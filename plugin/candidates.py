@@ -157,9 +157,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # an edit that stays the fix (never all of it: "Also forced spdlog to build against the external fmt")
     # (split as written: _sentences drops the "also")
     also = [s for s in re.split(r"(?<=[.!?])\s+|\n+", said.get("text") or "") if _ALSO_DID.match(s)]
-    if also and len(edits) > 1:
+    # (or all of it beside a stale process stopped, what stood in the way: "I killed it … I also added a comment
+    # to `.env.example` describing PORT")
+    steps = [c for c in chain["changes"] if c["tool"] == "Bash"]
+    cleared = bool(chain.get("cleared")) and all(_clears_local_state(c["target"]) for c in steps)
+    if also and (len(edits) > 1 or cleared and edits):
         fewer, set_aside = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests, also)
-        if fewer:
+        if fewer or cleared:
             edits, unrelated = fewer, set_aside
     # the change the prompt asks for, word and value ("set the polling_interval to 0.5"), when the prompt reports
     # no problem and the error does not name it, is the task, done while the failure had another cause

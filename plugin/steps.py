@@ -163,7 +163,7 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
 # the account says the thing in the way was left over on this machine, not part of the project
 _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind)|stray|orphan(?:ed)?|zombie|lingering|"
                        r"you had running|still (?:running|listening|bound|alive) (?:from|on|to|and)\b|"
-                       r"(?:was|were) (?:holding|squatting on|occupying|hogging))\b")
+                       r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging))\b")
 
 
 # the account says a service the project uses had stopped by itself and was only started again

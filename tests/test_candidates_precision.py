@@ -4823,3 +4823,18 @@ def test_two_test_files_failing_fixed_one_at_a_time_are_two_problems(git_project
     assert set(by_fix) == {(True, False), (False, True)}
     assert "document is not defined" in by_fix[True, False]["title"]
     assert "cr-me-br-l-e" in by_fix[False, True]["title"] and "reporter" not in by_fix[True, False]["change"]
+
+
+def test_an_edit_the_agent_also_made_beside_a_stale_process_stopped_is_by_the_by(git_project, store):
+    # (blind61 BJ14: the fix was killing yesterday's ``tsx watch``; the comment added to .env.example is another change)
+    session = (Session("stale-port", git_project, prompt="npm run dev crashes immediately")
+               .fail("npm run dev", "Exit code 1\n> billing-api@0.4.0 dev\n> tsx watch src/main.ts\n"
+                                    "Error: listen EADDRINUSE: address already in use 0.0.0.0:4000")
+               .edit(".env.example", "API_PORT=4000", "# Port the API listens on\nAPI_PORT=4000")
+               .ok("lsof -nP -iTCP:4000 -sTCP:LISTEN", "node    52211  dev   23u  IPv4  TCP *:4000 (LISTEN)")
+               .ok("kill 52211 && sleep 1 && (timeout 6 npm run dev 2>&1 | tail -2)",
+                   '{"level":30,"msg":"Server listening at http://0.0.0.0:4000"}')
+               .stop("A `tsx watch` from last week (pid 52211) was still holding port 4000. I killed it and `npm run "
+                     "dev` starts normally now. I also added a comment to `.env.example` describing API_PORT."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes
