@@ -61,6 +61,28 @@ _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError
                              r"unterminated|ParseError|parse error)\b")
 
 
+# a compiler's word for a name it does not know (``Unresolved reference: settings_quiet_hours``, ``cannot find
+# symbol … variable quietHours``, ``Cannot find name 'Foo'``, go's ``undefined: Foo``)
+_UNKNOWN_NAME = LazyRegex(r"Unresolved reference:? '?(\w+)|cannot find symbol\b.*?\bsymbol:\s+\w+\s+(\w+)|"
+                          r"Cannot find name '(\w+)'|\bundefined: (\w+)|cannot find (?:value|type|function) `(\w+)`")
+
+
+def _defines_what_it_used(chain: dict, earlier: list[dict], earlier_edits: set[str]) -> bool:
+    """Whether the files a fix changed that the session had not edited before only add names that the failure says
+    are unknown and that the session's own earlier edits had used: its new code finished, not a problem solved."""
+    names = {n for m in _UNKNOWN_NAME.finditer(chain["failure"].get("error_text") or "") for n in m.groups() if n}
+    used = " ".join(_added_lines_text(o) for o in earlier)
+    names = {n for n in names if re.search(rf"\b{re.escape(n)}\b", used)}
+    new = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS
+           and not set(c.get("files") or []) <= earlier_edits]
+    return bool(names) and bool(new) and all(any(re.search(rf"\b{re.escape(n)}\b", _added_lines_text(c))
+                                                  for n in names) for c in new)
+
+
+def _added_lines_text(edit: dict) -> str:
+    return "\n".join(l[1:] for l in (edit.get("body") or "").splitlines() if l[:1] == "+" and not l.startswith("+++"))
+
+
 # --- building a candidate --------------------------------------------------------------------------
 
 def _problem_words(chain: dict) -> set[str]:
@@ -285,8 +307,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # killed (``kill 48213`` and ``bin/rails server -p 3000 -d``)
     if (fix_hunks or chain.get("cleared") and all(_clears_local_state(c["target"]) for c in commands)) and invocation:
         # (nor a variable set only for that run, ``MAILER_SMTP_HOST=localhost`` beside the pydantic-settings move)
+        # (a flag's value says it too: ``HF_HUB_OFFLINE`` for ``-e HF_HUB_OFFLINE=1``)
         invocation = [part for part in invocation if not part.startswith(("pass `", "set `"))
-                      or part.split("`")[1].split()[0].split("=")[0] in said.get("text", "") + " " + prompt_text]
+                      or any(word.split("=")[0] in said.get("text", "") + " " + prompt_text
+                             for n, word in enumerate(part.split("`")[1].split()[:2])
+                             if n == 0 or len(word.split("=")[0]) >= 4 and not word.startswith("-"))]
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
                                                 for c in commands) and (
             chain.get("cleared") and _LEFT_OVER.search(account)
@@ -311,10 +336,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # the agent quotes the changed run as what worked: an edit of a file neither the error names nor a tool
         # reads, that shares no word with the error (``src/styles/sidebar.css``, asked for beside the build), is the
         # task's, not the fix
+        # (nor the edit whose line it quotes too: "`local_files_only=True` in score.py")
         error_words = {w for w in _plain_words(error) if len(w) >= 4}
+        spans = [span for span in _code_spans(said.get("text", "")) if len(span) >= 6]
         aside = [path for path in fix_hunks if not _named_in(path, error)
                  and not _CONFIG_PATH.search(path) and not _TOOL_CONFIG.search(path)
-                 and not error_words & _plain_words(" ".join(_diff_text(path, h) for h in fix_hunks[path]))]
+                 and not error_words & _plain_words(" ".join(_diff_text(path, h) for h in fix_hunks[path]))
+                 and not any(span in h["new"] and span not in h["old"] for h in fix_hunks[path] for span in spans)]
         unrelated = sorted(set(unrelated) | set(aside))
         fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if path not in aside}
     failed_check = parse_command(last_failure["target"])["check"]
@@ -788,7 +816,9 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
 _COMPILE_ERROR_AT = LazyRegex(r"(?m)^\s*(?:-->\s*)?([\w./-]+\.\w+)(?::\d+(?::\d+)?:?\s*(?:error|fatal error)\b|"
                               r"\(\d+,\d+\):\s*error\b)|^\s*-->\s*([\w./-]+\.\w+):\d+|"
                               # scalac and javac through sbt or maven: ``[error] /w/Routes.scala:11:26: type mismatch``
-                              r"^\s*\[(?:error|ERROR)\]\s+([\w./-]+\.(?:scala|java|kt|groovy)):\[?\d+")
+                              r"^\s*\[(?:error|ERROR)\]\s+([\w./-]+\.(?:scala|java|kt|groovy)):\[?\d+|"
+                              # kotlinc through gradle: ``e: file:///…/Screen.kt:41:47 Unresolved reference: x``
+                              r"^e:\s+(?:file://)?([\w./-]+\.kts?):\d+:\d+")
 
 
 def _got_further(attempt: dict, failures: list[dict], net: dict, cwd: str | None) -> bool:
@@ -812,7 +842,7 @@ def _from_first(items: list, wanted) -> list:
 def _compile_error_in(failure: dict, edited: set[str]) -> bool:
     """Whether the failure is a compiler's error in a file this session had already edited: its own new code."""
     text = failure.get("error_text") or ""
-    named = {m.group(1) or m.group(2) or m.group(3) for m in _COMPILE_ERROR_AT.finditer(text)}
+    named = {next(g for g in m.groups() if g) for m in _COMPILE_ERROR_AT.finditer(text)}
     def same_file(f: str, n: str) -> bool:  # the same file named from another root: its last parts agree
         fp, np_ = f.split("/"), n.lstrip("./").split("/")
         depth = min(len(np_), 3)
@@ -887,7 +917,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             or is_static_check(chain["failure"]["target"]) \
             or _compile_error_in(chain["failure"], earlier_edits) \
             or _passed_before(chain["failure"], observations)
-        if own_mess and changed and changed <= earlier_edits and not _convention_stated(chain, said, cwd):
+        # (or a name the session's own new code used before defining it, defined now: ``settings_quiet_hours`` in
+        # strings.xml for the screen's ``stringResource(R.string.settings_quiet_hours)``)
+        if own_mess and changed and (changed <= earlier_edits or _defines_what_it_used(chain, earlier, earlier_edits)) \
+                and not _convention_stated(chain, said, cwd):
             # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
             # corrected in place: the session cleaning up its own work, nothing to reuse
             notes.append("self_inflicted")

@@ -468,6 +468,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     failed_said = any(_names_run(before["argv"], s) and re.search(
         r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b",
         _prose(s)) for s in sentences)
+    # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a
+    # wrapper that runs the same subcommand (``terragrunt plan``)
+    plain_said = any(_names_run(before["argv"], f"`{span}`") and re.search(
+        rf"(?i)\b(?:plain|bare|raw|vanilla)\s+`{re.escape(span)}`|`{re.escape(span)}`\s+(?:directly|alone|on its own|"
+        rf"by itself)\b", s) for s in sentences for span in _code_spans(s))
     job = command_job(failure["target"])
     mutating = bool(_MUTATING.search(failure["target"]))  # (a migration's way may migrate: ``pnpm db:migrate``)
     for obs in later:
@@ -484,6 +489,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             and before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
         if (same_job or same_word or failed_said) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
                                            for s in sentences):
+            return obs
+        if plain_said and same_word and any(_names_run(after["argv"], s) for s in sentences):
             return obs
         # "run `npm run e2e` rather than `npx playwright test`": the way, set against the failing one
         if any(_names_run(after["argv"], s) and _names_run(before["argv"], s)

@@ -551,7 +551,12 @@ def _same_target(failed: str, later: str) -> bool:
 
     if command_job(failed) is None:  # (no test selection to widen: ``redis-cli … ACL GETUSER cachesvc`` is not the
         # ``redis-cli … GET session:7f3a9c`` that failed; a count or a duration, ``-n 4``, is no target)
-        return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x))
+        # (a long option given another value is the same run changed: ``--model models/distilbert-sst2`` for the
+        # ``--model distilbert-base-…`` a network-less runner could not download)
+        revalued = {v for o, v in zip(argv_a, argv_a[1:]) if o.startswith("--") and "=" not in o
+                    and not v.startswith("-") and any(p == o and w != v for p, w in zip(argv_b, argv_b[1:]))}
+        return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x)
+                   and x not in revalued)
     return any(within(x, y) for x in a for y in b)
 
 
@@ -670,6 +675,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                     "flag": f"pass `{value}`",
                     "runner": f"run it through `{value}`", "profile": f"use `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`", "file": f"name `{value}`"}[kind])
+    if command_job(failed) is None:  # (a long option given another value: ``--model models/distilbert-sst2``)
+        a, b = before["argv"], after["argv"]
+        old_values = {o: v for o, v in zip(a, a[1:]) if o.startswith("--") and "=" not in o and not v.startswith("-")}
+        out += [f"pass `{o} {v}`" for o, v in zip(b, b[1:]) if o in old_values and old_values[o] != v
+                and not v.startswith("-") and not _NOT_A_FIX_FLAG.match(o) and o not in _VALUE_OPTIONS
+                and o not in _PLACE_OPTIONS and not any(f"`{o} " in p or f"`{o}=" in p for p in out)]
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)

@@ -544,7 +544,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # unreachable host is its progress, not the error)
         # (a manifest the failing run installs from is what it downloads: ``torch==2.3.1+cpu`` in the
         # requirements ``pip install -r requirements/train.txt`` read before "No space left on device")
+        # (unless the account quotes the line it added: "`local_files_only=True` in evaluate.py" for a runner with no
+        # network)
         if environment and not any(_named_in(p, "\n".join(environment)) for p in paths) \
+                and not any(span in line for line in _added_lines(edit) for span in quoted) \
                 and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
                 and not (named and any(_MANIFEST_PATH.search(p) for p in paths)) \
                 and not _touches_environment_error(edit, environment):

@@ -282,6 +282,8 @@ _REPORTS_FAILURE = LazyRegex(
     r"\btreated as (?:an )?errors?\b|^No module named\b|\bBUILD FAILURE\b|^Build failed\b|"
     # a Rust test that panicked, a Go panic (``41:thread 'creates_key' panicked at tests/api_keys.rs:21:10:``)
     r"\bthread '[^'\n]*' panicked at\b|^(?:\d+:)?panic: ")
+# a test that passed, by its name (``✓ returns 400 error when password is missing``): no failure, whatever it says
+_PASSED_TEST = LazyRegex(r"(?m)^\s*[✓✔√]\s.*$")
 _GREPPED = LazyRegex(r"\|\s*grep\b")
 # what a test run that passed says ("BUILD SUCCESS", "14 passed", "Tests run: 5, Failures: 0, Errors: 0", "OK (9 tests")
 _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples?, 0 failures)\b|"
@@ -301,7 +303,7 @@ def _through_pipe(observation: dict) -> dict:
     if job not in ("test", "build", "lint"):
         return observation
     body = observation.get("body") or ""
-    if not _REPORTS_FAILURE.search(body):
+    if not _REPORTS_FAILURE.search(_PASSED_TEST.sub("", body)):
         # (a test run filtered for other lines, ``… | grep -i liquibase``, shows neither its failure nor its pass:
         # a look at its log, no verdict)
         if job == "test" and _GREPPED.search(command) and not _REPORTS_PASS.search(body):

@@ -4838,3 +4838,73 @@ def test_an_edit_the_agent_also_made_beside_a_stale_process_stopped_is_by_the_by
                      "dev` starts normally now. I also added a comment to `.env.example` describing API_PORT."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes
+
+
+def test_the_bare_tool_set_apart_beside_its_wrapper_is_the_projects_way(git_project, store):
+    # (blind90 CM09: "plain `terraform plan` there sees no configuration"; ``terragrunt plan`` is how live/ plans)
+    session = (Session("terragrunt", git_project, prompt="plan the bump of the prod RDS backup retention")
+               .fail("cd live/prod/rds && terraform plan",
+                     "Exit code 1\n╷\n│ Error: No configuration files\n│\n│ Plan requires configuration to be present.")
+               .edit("live/prod/rds/terragrunt.hcl", "  backup_retention_days = 7", "  backup_retention_days = 14")
+               .ok("cd live/prod/rds && terragrunt plan -out=tfplan 2>&1 | tail -8",
+                   "Plan: 0 to add, 1 to change, 0 to destroy.")
+               .stop("`live/` only holds `terragrunt.hcl` files, so plain `terraform plan` there sees no "
+                     "configuration. With `terragrunt plan` in live/prod/rds the plan is 1 to change."))
+    (candidate,), _ = _candidates(store, session)
+    assert "terragrunt plan" in candidate["change"] and "backup_retention_days" not in candidate["change"]
+
+
+def test_a_passing_test_named_for_an_error_is_no_failure(git_project, store):
+    # (blind89 CL24: ``✓ returns 400 error when password is missing`` made a piped passing run a failure, and was
+    # the failing run's error line)
+    passing = (" PASS  test/auth.test.js\n    ✓ returns 400 error when the email is missing (5 ms)\n"
+               "Test Suites: 2 passed, 2 total\nTests:       9 passed, 9 total")
+    session = (Session("body-parser", git_project)
+               .fail("npm test -- test/auth.test.js",
+                     "Exit code 1\n FAIL  test/auth.test.js\n    ✕ returns a token for valid credentials (41 ms)\n"
+                     "    ✓ returns 400 error when the email is missing (6 ms)\n"
+                     "  ● POST /api/login › returns a token for valid credentials\n"
+                     "    expect(received).toBe(expected) // Object.is equality\n"
+                     "Tests:       1 failed, 1 passed, 2 total")
+               .edit("src/app.js", "app.use('/api', apiRouter);\napp.use(express.json());",
+                     "app.use(express.json());\napp.use('/api', apiRouter);")
+               .ok("npm test 2>&1 | tail -8", passing)
+               .stop("Body parsing was registered after the API router, so `req.body` was undefined in the handler. "
+                     "I moved `app.use(express.json())` above `app.use('/api', apiRouter)`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "express.json()" in candidate["change"] and "400 error" not in candidate["title"]
+
+
+def test_a_run_given_another_option_value_and_an_edit_the_account_quotes_fix_a_runner_without_network(
+        git_project, store):
+    # (blind90 CM23: ``--model`` pointed at the baked-in copy, ``-e HF_HUB_OFFLINE=1``, ``local_files_only=True``)
+    session = (Session("offline", git_project, prompt="The CI runners have no network; the models are baked into "
+                                                      "the image under models/. Make the eval work there.")
+               .fail("docker run --rm --network none eval:ci python score.py --model bert-base-uncased --split dev",
+                     "Exit code 1\nsocket.gaierror: [Errno -3] Temporary failure in name resolution\n"
+                     "OSError: We couldn't connect to 'https://huggingface.co' to load this file")
+               .edit("score.py", "    model = AutoModel.from_pretrained(args.model)",
+                     "    model = AutoModel.from_pretrained(args.model, local_files_only=True)")
+               .ok("docker run --rm --network none -e HF_HUB_OFFLINE=1 eval:ci python score.py --model "
+                   "models/bert-base --split dev", "accuracy=0.871 n=912")
+               .stop("The runners can't reach the Hub, so the eval uses the baked-in copy: `--model models/bert-base`, "
+                     "`local_files_only=True` in score.py, and `HF_HUB_OFFLINE=1` so nothing tries the network."))
+    (candidate,), _ = _candidates(store, session)
+    for fact in ("local_files_only=True", "HF_HUB_OFFLINE=1", "--model models/bert-base"):
+        assert fact in candidate["change"]
+
+
+def test_a_name_the_sessions_new_code_used_before_defining_it_is_its_own_work(git_project, store):
+    # (blind32 AG22: the new switch used ``R.string.settings_quiet_hours`` before strings.xml had it)
+    session = (Session("own-name", git_project, prompt="Add a 'Vibrate' toggle to the sound settings screen.")
+               .edit("feature/sound/src/main/kotlin/SoundScreen.kt", "        )\n",
+                     "        )\n        SwitchRow(title = stringResource(R.string.sound_vibrate))\n")
+               .fail("./gradlew :feature:sound:compileDebugKotlin -q",
+                     "Exit code 1\ne: file:///home/dev/app/feature/sound/src/main/kotlin/SoundScreen.kt:33:41 "
+                     "Unresolved reference: sound_vibrate\n\nFAILURE: Build failed with an exception.")
+               .edit("feature/sound/src/main/res/values/strings.xml", '    <string name="sound_mute">Mute</string>',
+                     '    <string name="sound_mute">Mute</string>\n    <string name="sound_vibrate">Vibrate</string>')
+               .ok("./gradlew :feature:sound:compileDebugKotlin -q", "")
+               .stop("Added the Vibrate switch (`sound_vibrate` string) to the sound settings screen."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "self_inflicted" in notes
