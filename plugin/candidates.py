@@ -150,6 +150,9 @@ def _unlabelled(sentence: str) -> str:
 _INSTALLER_SETTINGS = LazyRegex(r"(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|pnpm-workspace\.yaml|\.pnpmfile\.cjs|bunfig\.toml|"
                                 r"pip\.conf|pip\.ini|uv\.toml|poetry\.toml|\.cargo/config(?:\.toml)?|\.bundle/config|"
                                 r"\.gemrc)$")
+# a user's guess that only counts the problems ("I think there are two different failures"): no cause
+_COUNTS_PROBLEMS = LazyRegex(r"(?i)\bthere(?: are|'re| is|'s| might be| may be| could be) (?:two|three|several|"
+                             r"multiple|a few|a couple of|\d+) (?:\w+ )?(?:failures|problems|issues|errors|bugs|things)\b")
 # the session's first try named as such ("so the first change didn't help")
 _FIRST_TRY = LazyRegex(r"(?i)\b(?:the|my|our) first (?:change|attempt|edit|fix|try|bump|guess)\b")
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
@@ -546,8 +549,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         fixes = [s for s in said["all"] if s not in causes and s not in said["did_not_help"]
                  and _relevance(s, fix_words) >= 2 and _names_run(passing, s)][:1]
     # the user's suspicion, when it is about this problem (the only one, or one it names)
+    # (not one that only counts the problems: "I think there are two different failures")
     user_causes = [s for p in prompts for s in _sentences(p["text"])
-                   if _USER_CAUSE.search(s) and (not rivals or mine(s))]
+                   if _USER_CAUSE.search(s) and (not rivals or mine(s)) and not _COUNTS_PROBLEMS.search(s)]
     if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
         best = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
                        and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]

@@ -4809,7 +4809,7 @@ def test_two_test_files_failing_fixed_one_at_a_time_are_two_problems(git_project
               " FAIL  src/utils/slugify.test.ts > slugify > strips accents\n"
               "AssertionError: expected 'cr-me-br-l-e' to be 'creme-brulee' // Object.is equality\n"
               " Test Files  2 failed | 1 passed (3)")
-    session = (Session("two-files", git_project)
+    session = (Session("two-files", git_project, prompt="vitest is red, I think there are two different failures")
                .fail("npx vitest run", output)
                .edit("vitest.config.ts", "    globals: true,\n", "    globals: true,\n    environment: 'jsdom',\n")
                .ok("npx vitest run src/components --reporter=verbose", " ✓ src/components/Toast/Toast.test.tsx (3)")
@@ -4823,6 +4823,7 @@ def test_two_test_files_failing_fixed_one_at_a_time_are_two_problems(git_project
     assert set(by_fix) == {(True, False), (False, True)}
     assert "document is not defined" in by_fix[True, False]["title"]
     assert "cr-me-br-l-e" in by_fix[False, True]["title"] and "reporter" not in by_fix[True, False]["change"]
+    assert not any("two different failures" in c["summary"] for c in candidates)  # (a count, no cause)
 
 
 def test_an_edit_the_agent_also_made_beside_a_stale_process_stopped_is_by_the_by(git_project, store):
