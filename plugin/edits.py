@@ -524,6 +524,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                                                    for e in edits for p in e.get("files") or [])]
     quoted = [span for span in _code_spans(context) if len(span) >= 6
               and not any(span in sentence for sentence in asides)]
+    # (a line of code, not a word: `local_files_only=True`, not the `recent` a prompt asks for)
+    quoted_code = [span for span in quoted if len(span) >= 8 and re.search(r"[^\w\s]|_", span)]
     building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
                                    r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
     for edit in edits:
@@ -545,9 +547,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (a manifest the failing run installs from is what it downloads: ``torch==2.3.1+cpu`` in the
         # requirements ``pip install -r requirements/train.txt`` read before "No space left on device")
         # (unless the account quotes the line it added: "`local_files_only=True` in evaluate.py" for a runner with no
-        # network)
+        # network; not a test's new assertion, ``$transport->getSent()`` beside the broker's DSN set for tests, nor
+        # the task's code beside a stale server stopped)
         if environment and not any(_named_in(p, "\n".join(environment)) for p in paths) \
-                and not any(span in line for line in _added_lines(edit) for span in quoted) \
+                and not (any(span in line for line in _added_lines(edit) for span in quoted_code)
+                         and not any(_TEST_PATH.search(p) for p in paths) and not chain.get("cleared")) \
                 and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
                 and not (named and any(_MANIFEST_PATH.search(p) for p in paths)) \
                 and not _touches_environment_error(edit, environment):
@@ -606,7 +610,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     # the Fastfile, beside the Matchfile it names)
     named_kept = [e for e in kept if any((_named_in(_rel(p, cwd), error + " " + context)
                                           or _CONFIG_PATH.search(_rel(p, cwd))
-                                          or any(span in line for line in _added_lines(e) for span in quoted))
+                                          or any(span in line for line in _added_lines(e) for span in quoted_code))
                                          and _rel(p, cwd) not in undone for p in e.get("files") or [])]
     if named_kept and len(named_kept) < len(kept):
         unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])

@@ -4909,3 +4909,24 @@ def test_a_name_the_sessions_new_code_used_before_defining_it_is_its_own_work(gi
                .stop("Added the Vibrate switch (`sound_vibrate` string) to the sound settings screen."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "self_inflicted" in notes
+
+
+def test_the_tasks_code_quoted_is_no_fix_beside_a_stale_server_stopped(git_project, store):
+    # (blind37 AL13 regressed in round 56: code quoted by the prompt or the account, `Invoice.archived`, kept the
+    # task's edits beside a port held by a leftover Puma)
+    session = (Session("task-word", git_project, prompt="add an `archived` scope to Invoice and use it on the admin "
+                                                        "page; the system specs should stay green")
+               .fail("bundle exec rspec spec/system/admin_spec.rb",
+                     "Exit code 1\nFailure/Error: Capybara.current_session.server.boot\n\nErrno::EADDRINUSE:\n"
+                     "  Address already in use - bind(2) for \"127.0.0.1\" port 3001")
+               .edit("app/models/invoice.rb", "  belongs_to :account",
+                     "  belongs_to :account\n\n  scope :archived, -> { where.not(archived_at: nil) }")
+               .edit("app/controllers/admin_controller.rb", "    @invoices = Invoice.all",
+                     "    @invoices = Invoice.archived")
+               .ok("lsof -i :3001 -sTCP:LISTEN", "ruby    48213  dev   12u  IPv4  TCP localhost:3001 (LISTEN)")
+               .ok("kill 48213", "")
+               .ok("bundle exec rspec spec/system/admin_spec.rb", "3 examples, 0 failures")
+               .stop("Added `Invoice.archived` and the admin page uses it. The spec failure was a leftover Puma from "
+                     "an earlier run holding port 3001; after killing it the system specs pass."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes
