@@ -75,8 +75,12 @@ def _defines_what_it_used(chain: dict, earlier: list[dict], earlier_edits: set[s
     names = {n for n in names if re.search(rf"\b{re.escape(n)}\b", used)}
     new = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS
            and not set(c.get("files") or []) <= earlier_edits]
-    return bool(names) and bool(new) and all(any(re.search(rf"\b{re.escape(n)}\b", _added_lines_text(c))
-                                                  for n in names) for c in new)
+    # (defines it: ``<string name="settings_quiet_hours">``, ``val quietHours``; not a library named for it in a
+    # dependency manifest, ``kotlinx-serialization = "1.7.3"`` for ``Unresolved reference 'serialization'``)
+    return bool(names) and bool(new) and all(any(re.search(
+        rf"""\bname\s*=\s*["']{re.escape(n)}["']|\b(?:val|var|fun|class|object|interface|def|function|const|let|type|"""
+        rf"""enum|struct|func|fn)\s+{re.escape(n)}\b|^\s*{re.escape(n)}\s*[:=]""", _added_lines_text(c), re.M)
+        for n in names) for c in new)
 
 
 def _added_lines_text(edit: dict) -> str:

@@ -4930,3 +4930,24 @@ def test_the_tasks_code_quoted_is_no_fix_beside_a_stale_server_stopped(git_proje
                      "an earlier run holding port 3001; after killing it the system specs pass."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes
+
+
+def test_a_library_the_new_code_needs_added_to_the_build_stays_a_lesson(git_project, store):
+    # (blind13 P05 regressed in round 56: ``kotlinx-serialization`` in the version catalog only names the
+    # ``serialization`` kotlinc could not resolve; it defines nothing of the session's)
+    session = (Session("new-lib", git_project, prompt="Add a JSON exporter for receipts with kotlinx.serialization.")
+               .edit("app/src/main/kotlin/ReceiptExporter.kt", "import java.time.LocalDate\n",
+                     "import java.time.LocalDate\nimport kotlinx.serialization.json.Json\n")
+               .fail("./gradlew :app:compileKotlin",
+                     "Exit code 1\n> Task :app:compileKotlin FAILED\ne: file:///home/dev/shop/app/src/main/kotlin/"
+                     "ReceiptExporter.kt:1:8 Unresolved reference 'serialization'.")
+               .edit("gradle/libs.versions.toml", '[libraries]\n',
+                     '[libraries]\nkotlinx-serialization-json = { module = "org.jetbrains.kotlinx:kotlinx-serialization-'
+                     'json", version = "1.7.3" }\n')
+               .edit("app/build.gradle.kts", "dependencies {\n",
+                     "dependencies {\n    implementation(libs.kotlinx.serialization.json)\n")
+               .ok("./gradlew :app:compileKotlin", "BUILD SUCCESSFUL in 9s")
+               .stop("kotlinx.serialization wasn't a dependency: added `kotlinx-serialization-json` to the version "
+                     "catalog and `implementation(libs.kotlinx.serialization.json)` to the app module."))
+    (candidate,), _ = _candidates(store, session)
+    assert "kotlinx-serialization-json" in candidate["change"]
