@@ -31,8 +31,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
-from .commands import (_MUTATING, _TEST_PATH, _same_target, command_family, command_job, command_key, invocation_change,
-                       is_autofix, is_static_check, parse_command, shown_command, without_env)
+from .commands import (_MUTATING, _TEST_PATH, _same_target, _segments, command_family, command_job, command_key,
+                       invocation_change, is_autofix, is_static_check, parse_command, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text,
                     _diff_text, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
 from .events import EDIT_TOOLS
@@ -154,6 +154,17 @@ def _unlabelled(sentence: str) -> str:
 _INSTALLER_SETTINGS = LazyRegex(r"(?:^|/)(?:\.npmrc|\.yarnrc(?:\.yml)?|pnpm-workspace\.yaml|\.pnpmfile\.cjs|bunfig\.toml|"
                                 r"pip\.conf|pip\.ini|uv\.toml|poetry\.toml|\.cargo/config(?:\.toml)?|\.bundle/config|"
                                 r"\.gemrc)$")
+# a test's own verdict that it failed (not an error on the way to it)
+_ASSERTION_FAILED = LazyRegex(r"(?i)\bAssertionError\b|\bassert(?:ion)? failed\b|\bexpected\b.{0,80}\b(?:actual|but was|"
+                              r"got|received|to (?:be|equal))\b|Expected:.*\n.*(?:Received|Actual|but was):")
+
+
+def _removed_paths(command: str) -> list[str]:
+    """The files a line removes (``git rm -q a.kt``, ``rm -f tests/x_test.py``), as it names them."""
+    return [w for segment in _segments(command) for m in [re.match(r"^(?:git\s+rm|rm)\b((?:\s+\S+)+)", segment)] if m
+            for w in m.group(1).split() if not w.startswith("-")]
+
+
 # a user's guess that only counts the problems ("I think there are two different failures"): no cause
 _COUNTS_PROBLEMS = LazyRegex(r"(?i)\bthere(?: are|'re| is|'s| might be| may be| could be) (?:two|three|several|"
                              r"multiple|a few|a couple of|\d+) (?:\w+ )?(?:failures|problems|issues|errors|bugs|things)\b")
@@ -387,6 +398,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if ran_before and ran_after and ran_after < ran_before and fix_hunks \
             and command_key(resolved_by["target"]) == command_key(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # the same run ran fewer tests: the failing one was taken out of it
+        return None
+    if any(os.path.splitext(os.path.basename(path))[0] in error for path in chain.get("_removed_tests") or []) \
+            and _ASSERTION_FAILED.search(error):
+        # the failing test's file removed (``git rm …/commonTest/…/DurationFormatterTest.kt``), wherever a copy went
+        # (``androidUnitTest``, where the failing iOS target never runs it): the check no longer checks it
+        chain["_skip"] = "weakened_test"
         return None
     if any(_TEST_PATH.search(path) for path in fix_hunks) and any(_SAID_WEAKENED.search(_prose(s)) for s in said["all"]):
         chain["_skip"] = "weakened_test"  # the agent says the test it changed checks less now
@@ -934,6 +951,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             notes.append("self_inflicted")
             _detail(details, "self_inflicted", chain["failure"])
             continue
+        chain["_removed_tests"] = [path for o in observations
+                                   if chain["failure"]["id"] < o["id"] < chain["resolved_by"]["id"]
+                                   and o["tool"] == "Bash" and o["outcome"] == "ok"
+                                   for path in _removed_paths(o["target"]) if _TEST_PATH.search(path)]
         chain["_after"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"] and o["tool"] == "Bash"
                            and o["outcome"] == "ok"]
         chain["_later_edits"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"]

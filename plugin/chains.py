@@ -311,12 +311,20 @@ def _other_tests(failure: dict, later: str) -> bool:
 
 def _script_is(failed: str, later: dict) -> bool:
     """Whether ``later`` runs a package script whose command, as the package manager echoed it (``> crewlist@2.4.0
-    check:deps`` then ``> expo-doctor``), is the command that failed (``npx expo-doctor``): the same check."""
+    check:deps`` then ``> expo-doctor``), is the command that failed (``npx expo-doctor``), or runs the package
+    script that failed (``npm run tauri build`` echoing ``> quillnote@0.4.0 build`` for a failed ``npm run
+    build``): the same check."""
+    body = later.get("body") or ""
+    failed_words = failed.split()
+    if failed_words[:1] and failed_words[0] in ("npm", "pnpm", "yarn", "bun") and len(failed_words) <= 3:
+        script = [w for w in failed_words[1:] if not w.startswith("-") and w != "run"]
+        if len(script) == 1 and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}$", body):
+            return True
     words = later["target"].split()
     if not words or words[0] not in ("npm", "pnpm", "yarn", "bun"):
         return False
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
-    echoed = script and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}\n> (.+)$", later.get("body") or "")
+    echoed = script and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}\n> (.+)$", body)
     return bool(echoed) and parse_command(echoed.group(1))["argv"] == parse_command(failed)["argv"]
 
 

@@ -565,7 +565,9 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
                             r"no-header|exitfirst|lf|last-failed|ff|failed-first|rerun|rerun-tasks|rerun-failed|"
                             r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?|"
                             # (a test runner's reporter: ``vitest --reporter=verbose``, ``mocha --reporter dot``)
-                            r"reporter(?:=\S+)?)|"
+                            r"reporter(?:=\S+)?|"
+                            # (what is downloaded again, not from where: gradle's ``--refresh-dependencies``)
+                            r"refresh-dependencies)|"
                             r"-count=1|--?tb=\S+|-no-color|-json|-compact-warnings|"
                             # which tests run, not how: a wider or narrower selection is no fix
                             r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"

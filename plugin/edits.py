@@ -232,8 +232,8 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
         # (nor the star before a docblock's tag: ``@jest-environment node``)
         line = re.sub(r"^\*\s+(?=@)", "", next((l for l in added if not scaffolding(l)), added[0]))
         return f"add `{one_line(line, 70)}`"
-    if removed:
-        return f"remove `{one_line(removed[0], 70)}`"
+    if removed:  # (what the block held: ``mavenCentral()``, not the ``repositories {`` around it)
+        return f"remove `{one_line(next((l for l in removed if not scaffolding(l)), removed[0]), 70)}`"
     moved = _moved(old, new) if sorted(old) == sorted(new) else []
     if moved:
         # (out of the block it was in, when the hunk shows where it was: ``{{- define "api.selectorLabels" -}}``,

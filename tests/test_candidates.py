@@ -670,3 +670,11 @@ def test_an_aside_in_brackets_is_found_past_the_brackets_of_quoted_code():
                   'there). `cargo test -p webhook`: 6 passed.')
     assert 'Put `#[serde(rename_all = "camelCase")]` on `DeliveryEvent`.' in said["all"]
     assert "Derived `Clone` while I was there." in said["all"]
+
+
+def test_a_removed_block_is_titled_by_what_it_held_and_a_refresh_is_no_fix():
+    from lorebook.edits import _short_diff
+
+    # (blind91 CN24: ``remove `repositories {``` had titled the mavenCentral() taken out of a module)
+    assert _short_diff({"old": "repositories {\n    mavenCentral()\n}\n", "new": ""}) == "remove `mavenCentral()`"
+    assert invocation_change("./gradlew build", "./gradlew build --refresh-dependencies") == []

@@ -4951,3 +4951,35 @@ def test_a_library_the_new_code_needs_added_to_the_build_stays_a_lesson(git_proj
                      "catalog and `implementation(libs.kotlinx.serialization.json)` to the app module."))
     (candidate,), _ = _candidates(store, session)
     assert "kotlinx-serialization-json" in candidate["change"]
+
+
+def test_the_failing_tests_file_removed_is_a_weakened_test(git_project, store):
+    # (blind92 CO12: the common test moved to androidUnitTest, where the failing iOS target never runs it)
+    session = (Session("moved-test", git_project, prompt="./gradlew :shared:allTests fails on iOS, get it green")
+               .fail("./gradlew :shared:allTests",
+                     "Exit code 1\n> Task :shared:iosSimulatorArm64Test FAILED\nPriceFormatterTest[iosSimulatorArm64] > "
+                     "formatsCents[iosSimulatorArm64] FAILED\n    kotlin.AssertionError at PriceFormatterTest.kt:11")
+               .write("shared/src/androidUnitTest/kotlin/PriceFormatterTest.kt", "class PriceFormatterTest {}\n")
+               .ok("git rm -q shared/src/commonTest/kotlin/PriceFormatterTest.kt && git status --short",
+                   "D  shared/src/commonTest/kotlin/PriceFormatterTest.kt")
+               .ok("./gradlew :shared:allTests", "BUILD SUCCESSFUL in 51s")
+               .stop("`PriceFormatterTest` checks the Android formatting, so I moved it to `androidUnitTest`. "
+                     "`:shared:allTests` passes on both targets now."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_run_that_echoes_the_failing_package_script_ran_it(git_project, store):
+    # (blind92 CO04: ``npm run tauri build`` runs ``beforeBuildCommand`` ``npm run build``, echoed ``> quillnote@… build``)
+    session = (Session("nested-script", git_project)
+               .fail("npm run build", "Exit code 2\n\n> inkpad@1.2.0 build\n> tsc && vite build\n\nsrc/lib/api.ts:1:24 - "
+                                      "error TS2307: Cannot find module '@tauri-apps/api/tauri' or its corresponding "
+                                      "type declarations.")
+               .edit("src/lib/api.ts", "import { invoke } from '@tauri-apps/api/tauri';",
+                     "import { invoke } from '@tauri-apps/api/core';")
+               .ok("npm run tauri build", "\n> inkpad@1.2.0 tauri\n> tauri build\n\n     Running beforeBuildCommand "
+                                          "`npm run build`\n\n> inkpad@1.2.0 build\n> tsc && vite build\n\n"
+                                          "✓ 48 modules transformed.\n    Finished 2 bundles")
+               .stop("`invoke` moved out of `@tauri-apps/api/tauri`; in 2.x it lives in `@tauri-apps/api/core`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "@tauri-apps/api/core" in candidate["change"] and candidate["verified"]
