@@ -234,13 +234,16 @@ def _sentences(text: str) -> list[str]:
         # included `.next/**` in the outputs while I was there": the aside is by the by, the rest is the account
         # (never a bracket or a semicolon inside quoted code: ``#[serde(rename_all = "camelCase")]``)
         blanked = re.sub(r"`[^`]*`", lambda m: "`" + "_" * (len(m.group(0)) - 2) + "`", part)
-        found = re.search(r"\s*\(((?:[^()]|\([^()]*\))*)\)", blanked) or re.search(r"(?:,\s+and|;)\s+(.*)$", blanked)
+        found = re.search(r"\s*\(((?:[^()]|\([^()]*\))*)\)", blanked) or re.search(r"(?:,\s+and|;|\s+[—–]\s+and)\s+(.*)$",
+                                                                             blanked)
         start, end = (found.start(), found.end()) if found else (0, 0)
         aside = part[found.start(1):found.end(1)] if found else ""
         # (a clause that did something, quoted: not one that only says so of the rest, "I set colors="true"; that's
         # cosmetic", "… in `tsconfig.lib.json`; unrelated to the tests")
+        # (or one that did something unquoted after a fix that is: "… — `events_utc.sort(…)` — and renamed the
+        # intermediate frame while I was there")
         if aside and _INCIDENTAL.search(aside) and not _INCIDENTAL.search(part[:start] + part[end:]) \
-                and "`" in aside \
+                and ("`" in aside or "`" in part[:start] and re.match(r"\s+[—–]\s+and\s+[a-z]+ed\b", blanked[start:])) \
                 and not re.match(r"(?i)(?:and\s+)?(?:that|it|this|which|these|those|both|the (?:change|edit))\b",
                                  aside.strip()):
             rest = re.sub(r"^(?:and|also)\s+", "", aside.strip()).rstrip(".")

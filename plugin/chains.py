@@ -321,6 +321,11 @@ def _script_is(failed: str, later: dict) -> bool:
         if len(script) == 1 and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}$", body):
             return True
     words = later["target"].split()
+    # (or a ``make`` target that echoed the failing line as a step of its recipe: ``uv run pytest -q tests/`` in
+    # ``make check``)
+    if words and os.path.basename(words[0]) in ("make", "just") \
+            and any(line.strip() == " ".join(failed.split()) for line in body.splitlines()):
+        return True
     if not words or words[0] not in ("npm", "pnpm", "yarn", "bun"):
         return False
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]

@@ -608,9 +608,12 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     undone = {path for path, hunks in net_changes(kept, cwd).items() if not hunks} - withheld
     # (an edit whose line the account quotes is named by it: "the beta lane now calls `setup_ci if ENV['CI']`" for
     # the Fastfile, beside the Matchfile it names)
+    # (a file is named once: another edit of the file whose quoted line names it is part of it, ``-Xmx2g`` added
+    # then taken out again beside the ``-XX:MaxMetaspaceSize=512m`` the account quotes)
+    quoting = {_rel(p, cwd) for e in kept if any(span in line for line in _added_lines(e) for span in quoted_code)
+               for p in e.get("files") or []}
     named_kept = [e for e in kept if any((_named_in(_rel(p, cwd), error + " " + context)
-                                          or _CONFIG_PATH.search(_rel(p, cwd))
-                                          or any(span in line for line in _added_lines(e) for span in quoted_code))
+                                          or _CONFIG_PATH.search(_rel(p, cwd)) or _rel(p, cwd) in quoting)
                                          and _rel(p, cwd) not in undone for p in e.get("files") or [])]
     if named_kept and len(named_kept) < len(kept):
         unrelated.extend(_rel(p, cwd) for e in kept if e not in named_kept for p in e.get("files") or [])

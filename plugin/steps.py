@@ -75,7 +75,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # ``git config --global url."https://…".insteadOf "ssh://git@github.com/"``: a setting written
     if _throwaway_container(command):
         return False  # ``docker create --name gw-tmp … && docker cp gw-tmp:/bin/x /tmp/x && docker rm gw-tmp && file …``
-    if _MUTATING.search(command) or _PREREQUISITE.search(check) or command_job(command) == "install" \
+    # (a program's own code, in a heredoc or after ``-c``, is no shell word: ``for seed in (0, 7, 42)`` seeds nothing)
+    code = _interpreter_code(parsed["argv"])
+    shell = re.sub(r"<<.*$", "", check.replace(code, "") if code else check, flags=re.S)
+    if _MUTATING.search(command) or _PREREQUISITE.search(shell) or command_job(command) == "install" \
             or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
         return True
     if {v.rsplit(":", 1)[-1] for v in verbs} & _WRITE_VERBS and _program_name(parsed["argv"][0]) not in ("git", "gh"):

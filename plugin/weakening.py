@@ -430,6 +430,12 @@ _STUBBED = LazyRegex(r"""spyOn\(\s*(\w+)\s*,\s*['"](\w+)['"]\s*\)\s*\.mock(?:Ret
 _WAIT = LazyRegex(r"(?i)\b(?:sleep|wait(?:For)?|setTimeout|delay|advanceTimersByTime|timeout)\w*\s*[(=:]")
 
 
+# an end-to-end step forced past the browser's actionability checks (Cypress and Playwright's ``click({ force: true
+# })``, Capybara's ``click(…, visible: false)`` aside): whatever covers the button, the test no longer sees it
+_FORCED = LazyRegex(r"\.(?:click|dblclick|rightclick|type|check|uncheck|select|clear|fill|tap|hover|trigger)\("
+                    r"[^)]*\bforce\s*:\s*true\b")
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -481,6 +487,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         removed = [l for l in old_lines if l not in new_lines]
         if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
             return "a skip or xfail marker was added to the failing test"
+        if any(_FORCED.search(l) for l in added) and not any(_FORCED.search(l) for l in removed):
+            return "an interaction was forced past the check that it can be done"
         if any(_SWALLOWED.search(l) for l in added) and not any(_SWALLOWED.search(l) for l in removed) or (
                 _BAILS_OUT.search(hunk["new"]) and not _BAILS_OUT.search(hunk["old"])):
             return "the failing call was made to succeed whatever it does"

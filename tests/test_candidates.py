@@ -678,3 +678,11 @@ def test_a_removed_block_is_titled_by_what_it_held_and_a_refresh_is_no_fix():
     # (blind91 CN24: ``remove `repositories {``` had titled the mavenCentral() taken out of a module)
     assert _short_diff({"old": "repositories {\n    mavenCentral()\n}\n", "new": ""}) == "remove `mavenCentral()`"
     assert invocation_change("./gradlew build", "./gradlew build --refresh-dependencies") == []
+
+
+def test_an_unquoted_aside_after_a_dash_is_split_from_the_quoted_fix():
+    # (blind93 CP01: the whole fix sentence was an aside, and the fix's edit set aside with it)
+    said = stated("I put the sort back before the group-by in pipelines/sessionize.py — `df.sort(\"user_id\")` — and "
+                  "renamed the intermediate frame while I was there.")
+    assert said["all"] == ['Put the sort back before the group-by in pipelines/sessionize.py — `df.sort("user_id")`.',
+                           "Renamed the intermediate frame while I was there."]

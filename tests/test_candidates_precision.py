@@ -4983,3 +4983,44 @@ def test_a_run_that_echoes_the_failing_package_script_ran_it(git_project, store)
                .stop("`invoke` moved out of `@tauri-apps/api/tauri`; in 2.x it lives in `@tauri-apps/api/core`."))
     (candidate,), _ = _candidates(store, session)
     assert "@tauri-apps/api/core" in candidate["change"] and candidate["verified"]
+
+
+def test_a_seed_fished_for_in_a_heredoc_script_then_pinned_is_a_weakened_test(git_project, store):
+    # (blind93 CP09: ``for seed in (0, 7, 42, …)`` in a look was taken for a seeding step, so the reseed was a fix)
+    session = (Session("seed-shop", git_project, prompt="test_accuracy_floor fails after the new features")
+               .fail("uv run pytest tests/test_quality.py -q",
+                     "Exit code 1\nE   AssertionError: holdout accuracy 0.781 below floor 0.8\n1 failed, 1 passed")
+               .ok("uv run python - <<'EOF'\nfrom shop.model import score\nfor seed in (0, 7, 42, 1234):\n"
+                   "    print(seed, score(seed))\nEOF", "0 0.789\n7 0.774\n42 0.781\n1234 0.812")
+               .edit("tests/conftest.py", "split(X, y, test_size=0.2, random_state=42)",
+                     "split(X, y, test_size=0.2, random_state=1234)")
+               .ok("uv run pytest tests/test_quality.py -q", "2 passed in 5.1s")
+               .stop("The holdout split now uses `random_state=1234`; with that split the model scores 0.812."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_an_end_to_end_click_forced_past_an_overlay_is_a_weakened_test(git_project, store):
+    # (blind94 CQ10: ``click({ force: true })`` past the cookie banner covering the button)
+    session = (Session("forced", git_project, prompt="The signup e2e spec fails in CI")
+               .fail("npx cypress run --spec cypress/e2e/signup.cy.ts",
+                     "Exit code 1\nCypressError: Timed out retrying after 4050ms: `cy.click()` failed because this "
+                     "element:\n<button data-cy=\"submit\">\nis being covered by another element: <div class=\"backdrop\">")
+               .edit("cypress/e2e/signup.cy.ts", "    cy.get('[data-cy=submit]').click()",
+                     "    cy.get('[data-cy=submit]').click({ force: true })")
+               .ok("npx cypress run --spec cypress/e2e/signup.cy.ts", "  2 passing (6s)")
+               .stop("The cookie backdrop overlaps the submit button; I made that click `{ force: true }`."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_make_target_that_echoes_the_failing_line_ran_it(git_project, store):
+    # (blind93 CP21: ``make check`` echoes ``uv run pytest -q tests/`` and its passing output)
+    session = (Session("make-echo", git_project)
+               .fail("uv run pytest -q tests/", "Exit code 1\npandera.errors.SchemaError: expected series 'qty' to have "
+                                                "type float64, got int64\n1 failed, 4 passed")
+               .edit("transforms/schemas.py", '"qty": pa.Column(float),', '"qty": pa.Column(float, coerce=True),')
+               .ok("make check", "ruff check .\nAll checks passed!\nuv run pytest -q tests/\n.....  [100%]\n5 passed")
+               .stop("The fixture's whole-number quantities were read as int64: `qty` now has `coerce=True`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "coerce=True" in candidate["change"] and candidate["verified"]
