@@ -71,7 +71,7 @@ def _defines_what_it_used(chain: dict, earlier: list[dict], earlier_edits: set[s
     """Whether the files a fix changed that the session had not edited before only add names that the failure says
     are unknown and that the session's own earlier edits had used: its new code finished, not a problem solved."""
     names = {n for m in _UNKNOWN_NAME.finditer(chain["failure"].get("error_text") or "") for n in m.groups() if n}
-    used = " ".join(_added_lines_text(o) for o in earlier)
+    used = " ".join("\n".join(_added_lines(o)) for o in earlier)
     names = {n for n in names if re.search(rf"\b{re.escape(n)}\b", used)}
     new = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS
            and not set(c.get("files") or []) <= earlier_edits]
@@ -79,12 +79,8 @@ def _defines_what_it_used(chain: dict, earlier: list[dict], earlier_edits: set[s
     # dependency manifest, ``kotlinx-serialization = "1.7.3"`` for ``Unresolved reference 'serialization'``)
     return bool(names) and bool(new) and all(any(re.search(
         rf"""\bname\s*=\s*["']{re.escape(n)}["']|\b(?:val|var|fun|class|object|interface|def|function|const|let|type|"""
-        rf"""enum|struct|func|fn)\s+{re.escape(n)}\b|^\s*{re.escape(n)}\s*[:=]""", _added_lines_text(c), re.M)
+        rf"""enum|struct|func|fn)\s+{re.escape(n)}\b|^\s*{re.escape(n)}\s*[:=]""", "\n".join(_added_lines(c)), re.M)
         for n in names) for c in new)
-
-
-def _added_lines_text(edit: dict) -> str:
-    return "\n".join(l[1:] for l in (edit.get("body") or "").splitlines() if l[:1] == "+" and not l.startswith("+++"))
 
 
 # --- building a candidate --------------------------------------------------------------------------
