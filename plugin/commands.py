@@ -553,8 +553,10 @@ def _same_target(failed: str, later: str) -> bool:
         # ``redis-cli … GET session:7f3a9c`` that failed; a count or a duration, ``-n 4``, is no target)
         # (a long option given another value is the same run changed: ``--model models/distilbert-sst2`` for the
         # ``--model distilbert-base-…`` a network-less runner could not download)
+        # (pointed at a local path, not another date or id: ``--date 2024-05-06`` is another run's target)
         revalued = {v for o, v in zip(argv_a, argv_a[1:]) if o.startswith("--") and "=" not in o
-                    and not v.startswith("-") and any(p == o and w != v for p, w in zip(argv_b, argv_b[1:]))}
+                    and not v.startswith("-") and any(p == o and w != v and "/" in w
+                                                      for p, w in zip(argv_b, argv_b[1:]))}
         return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x)
                    and x not in revalued)
     return any(within(x, y) for x in a for y in b)
@@ -681,7 +683,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         a, b = before["argv"], after["argv"]
         old_values = {o: v for o, v in zip(a, a[1:]) if o.startswith("--") and "=" not in o and not v.startswith("-")}
         out += [f"pass `{o} {v}`" for o, v in zip(b, b[1:]) if o in old_values and old_values[o] != v
-                and not v.startswith("-") and not _NOT_A_FIX_FLAG.match(o) and o not in _VALUE_OPTIONS
+                and not v.startswith("-") and "/" in v and not _NOT_A_FIX_FLAG.match(o) and o not in _VALUE_OPTIONS
                 and o not in _PLACE_OPTIONS and not any(f"`{o} " in p or f"`{o}=" in p for p in out)]
     for part in removed:
         kind, value = part.split(":", 1)

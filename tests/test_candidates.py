@@ -686,3 +686,14 @@ def test_an_unquoted_aside_after_a_dash_is_split_from_the_quoted_fix():
                   "renamed the intermediate frame while I was there.")
     assert said["all"] == ['Put the sort back before the group-by in pipelines/sessionize.py — `df.sort("user_id")`.',
                            "Renamed the intermediate frame while I was there."]
+
+
+def test_an_option_pointed_at_a_local_path_is_the_same_run_another_date_is_not():
+    from lorebook.commands import _same_target
+
+    # (blind90 CM23 and, replayed, blind71 BT17: ``--date 2024-05-06`` is another day's report, no fix of the 13th's)
+    failed = "python score.py --model bert-base-uncased --split dev"
+    assert _same_target(failed, "python score.py --model models/bert-base --split dev")
+    assert invocation_change(failed, "python score.py --model models/bert-base --split dev") == [
+        "pass `--model models/bert-base`"]
+    assert not _same_target("python report.py --date 2024-05-13", "python report.py --date 2024-05-06")
