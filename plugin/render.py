@@ -211,7 +211,6 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     return True
 
 
-
 def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:
     """The command a changed invocation spells out after what changed ("Pass `--build-arg V=…`: `docker build
     --build-arg V=… -t x .`."), when what changed names every variable it sets beyond the command that failed

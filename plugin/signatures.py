@@ -123,6 +123,8 @@ def _compiled() -> dict:
         _state["exit"] = re.compile(r"^Exit code (\d+)\s*$", re.M)
         _state["wrapper"] = re.compile(_WRAPPER)
         _state["spaces"] = re.compile(r"\s+")
+        # a heading that only names a kind of error, timestamps before it (``09:41:12    ERROR: Runtime Error``)
+        _state["bare"] = re.compile(r"^(?:[\d:.\s]+)?(?:ERROR:?\s*)?[A-Z][a-z]+ Error(?: in \w+ [\w.]+)?\s*:?\s*$")
     return _state
 
 
@@ -158,17 +160,13 @@ def error_line(text: str) -> str | None:
     line = best[False][0] or best[True][0]
     # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
     # the message is the line under it
-    if line and _BARE_KIND.search(line):
+    if line and state["bare"].search(line):
         below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
         message = next((l.strip() for l in below if l.strip()), "")
-        if len(message.split()) >= 4 and not _BARE_KIND.search(message):
+        if len(message.split()) >= 4 and not state["bare"].search(message):
             heading = re.sub(r"^[\d:.]+\s+", "", line).rstrip(" :")  # (less its timestamp)
             return f"{heading}: {message}"
     return line
-
-
-# (timestamps before it: ``09:41:12    ERROR: Runtime Error``)
-_BARE_KIND = re.compile(r"^(?:[\d:.\s]+)?(?:ERROR:?\s*)?[A-Z][a-z]+ Error(?: in \w+ [\w.]+)?\s*:?\s*$")
 
 
 def normalise(line: str) -> str:
