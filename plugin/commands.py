@@ -551,15 +551,25 @@ def _same_target(failed: str, later: str) -> bool:
 
     if command_job(failed) is None:  # (no test selection to widen: ``redis-cli … ACL GETUSER cachesvc`` is not the
         # ``redis-cli … GET session:7f3a9c`` that failed; a count or a duration, ``-n 4``, is no target)
-        # (a long option given another value is the same run changed: ``--model models/distilbert-sst2`` for the
+        # (a long option pointed at a local path is the same run changed: ``--model models/distilbert-sst2`` for the
         # ``--model distilbert-base-…`` a network-less runner could not download)
-        # (pointed at a local path, not another date or id: ``--date 2024-05-06`` is another run's target)
-        revalued = {v for o, v in zip(argv_a, argv_a[1:]) if o.startswith("--") and "=" not in o
-                    and not v.startswith("-") and any(p == o and w != v and "/" in w
-                                                      for p, w in zip(argv_b, argv_b[1:]))}
+        revalued = {old for _, old, _ in _repointed(argv_a, argv_b)}
         return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x)
                    and x not in revalued)
     return any(within(x, y) for x in a for y in b)
+
+
+def _repointed(before: list[str], after: list[str]) -> list[tuple[str, str, str]]:
+    """The long options ``after`` gives a local path where ``before`` gave them another value, as (option, old, new):
+    ``--model models/distilbert-sst2`` for ``--model distilbert-base-uncased``; not another ``--date``, another run's
+    target."""
+    def values(argv: list[str], option: str) -> set[str]:  # (an option given more than once: ``--resource a --resource b``)
+        return {value for given, value in zip(argv, argv[1:]) if given == option}
+
+    return [(option, old, new) for option, old in zip(before, before[1:])
+            if option.startswith("--") and "=" not in option and not old.startswith("-")
+            and old not in values(after, option)
+            for new in values(after, option) - values(before, option) if "/" in new and not new.startswith("-")]
 
 
 # flags that change how much a run says, whether it reruns or which tests it selects, not what it does: never the fix
@@ -679,12 +689,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                     "flag": f"pass `{value}`",
                     "runner": f"run it through `{value}`", "profile": f"use `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`", "file": f"name `{value}`"}[kind])
-    if command_job(failed) is None:  # (a long option given another value: ``--model models/distilbert-sst2``)
-        a, b = before["argv"], after["argv"]
-        old_values = {o: v for o, v in zip(a, a[1:]) if o.startswith("--") and "=" not in o and not v.startswith("-")}
-        out += [f"pass `{o} {v}`" for o, v in zip(b, b[1:]) if o in old_values and old_values[o] != v
-                and not v.startswith("-") and "/" in v and not _NOT_A_FIX_FLAG.match(o) and o not in _VALUE_OPTIONS
-                and o not in _PLACE_OPTIONS and not any(f"`{o} " in p or f"`{o}=" in p for p in out)]
+    if command_job(failed) is None:  # (a long option pointed at a local path: ``--model models/distilbert-sst2``)
+        for option, _, value in _repointed(before["argv"], after["argv"]):
+            if not _NOT_A_FIX_FLAG.match(option) and option not in _VALUE_OPTIONS and option not in _PLACE_OPTIONS \
+                    and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
+                out.append(f"pass `{option} {value}`")
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)

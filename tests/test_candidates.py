@@ -697,3 +697,5 @@ def test_an_option_pointed_at_a_local_path_is_the_same_run_another_date_is_not()
     assert invocation_change(failed, "python score.py --model models/bert-base --split dev") == [
         "pass `--model models/bert-base`"]
     assert not _same_target("python report.py --date 2024-05-13", "python report.py --date 2024-05-06")
+    twice = "kyverno apply policies/ --resource deploy/api.yaml --resource deploy/worker.yaml"
+    assert invocation_change(twice, twice) == []  # (an option given twice is no value moved from one to the other)
