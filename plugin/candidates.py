@@ -253,7 +253,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored
     # because Chrome crashed; it started fine on the next run" does not)
-    chance = [s for s in said["all"] if _FLAKY.search(s) and not _FLAKY_EXPLAINED.search(s[_FLAKY.search(s).start():])
+    # (in its words, not its code: "a `transient` field created in `open()`" is Java)
+    chance = [s for s in said["all"] if _FLAKY.search(_prose(s))
+              and not _FLAKY_EXPLAINED.search(_prose(s)[_FLAKY.search(_prose(s)).start():])
               and (not chain.get("_rivals") or _relevance(s, error_words) > 0)]
     if chance and not invocation_change(chain["failures"][-1]["target"], resolved_by["target"]):
         chain["_skip"] = "flaky_failure"  # the agent says it passed by chance: what changed meanwhile is no fix
@@ -478,7 +480,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       [f"Run `{passing}` (this project's way to do it), not `{command}`{then}."]))
     elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
         # what changed first, so a card cut to its budget still shows it: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`: `cmake …`"
-        changed_run = "; ".join(invocation)
+        # (and a step the passing line took before it, named too: ``airflow db migrate`` in ``export
+        # AIRFLOW_HOME=… && airflow db migrate && pytest tests/dags``, where a card cut to its budget loses the line)
+        changed_run = "; ".join(invocation + [f"run `{one_line(step, 80)}` first" for step in prep])
         steps.append((last, changed_run, [f"{changed_run[:1].upper()}{changed_run[1:]}: `{passing}`."]))
     elif prep:
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))

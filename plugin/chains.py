@@ -5,6 +5,7 @@ a check run another way, or a retry with nothing changed each decide whether the
 """
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 
@@ -193,8 +194,16 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if later["outcome"] == "ok" and _is_check(later) and not any(net_changes(
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
-                    and _recipe_runs(later["target"], failure["target"], observations[:k]):
+                    and (_recipe_runs(later["target"], failure["target"], observations[:k])
+                         or missing and _echoed_recipe_runs(later, failure["target"])):
                 success, kind = later, "same_job"  # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed
+                break
+            if later["outcome"] == "ok" and _is_check(later) and _edited_script_runs(later["target"], failure["target"],
+                                                                                     events):
+                success, kind = dict(later, recipe=True), "same_check"  # the edited render_reports.sh runs nbconvert
+                break
+            if later["outcome"] == "ok" and _is_check(later) and _passed_as_a_test(failure, later):
+                success, kind = later, "same_job"  # ``./_build/src/tests/test-recipe-window`` → ``meson test -C _build``
                 break
             if later["outcome"] == "ok" and _is_check(later) and _script_is(failure["target"], later):
                 success, kind = dict(later, recipe=True), "same_check"  # ``npm run check:deps``: ``> expo-doctor``
@@ -306,6 +315,7 @@ def _other_tests(failure: dict, later: str) -> bool:
     # (and a file named by its absolute path, ``/home/dev/calc/tests/test_ops.py``, is under a picked ``tests/``)
     return bool(picked and failed) and all("/" in f for f in failed) and not any(
         f == p or f.startswith(p + "/") or p.endswith("/" + f) or f.endswith("/" + p) or f"/{p}/" in f"/{f}"
+        or fnmatch.fnmatchcase(f, p)  # (``tests/*_test.yml`` picks the failing ``tests/node_test.yml``)
         for f in failed for p in picked)
 
 
@@ -360,6 +370,58 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
                 if any(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", r.strip()) for r in recipe):
                     return True
     return False
+
+
+def _passed_as_a_test(failure: dict, later: dict) -> bool:
+    """Whether a test program run by its path that failed (``./_build/src/tests/test-recipe-window``) passed as one
+    of the tests of a test runner's run (``meson test -C _build``: ``3/4 recipes:ui / test-recipe-window  OK``;
+    ctest's ``Passed``): the runner sets up what the program needs, it is the way to run it."""
+    argv = parse_command(failure["target"])["argv"]
+    if len(argv) != 1 or "/" not in argv[0] or command_job(later["target"]) != "test":
+        return False
+    name = argv[0].rsplit("/", 1)[-1]
+    if not re.search(r"(?i)(?:^|[_-])tests?(?:$|[_-])", name):
+        return False
+    lines = [line for line in (later.get("body") or "").splitlines()
+             if re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", line)]
+    return bool(lines) and all(re.search(r"\b(?:OK|ok|Passed|PASS(?:ED)?|passed)\b", line)
+                               and not re.search(r"\b(?:FAIL(?:ED)?|Failed|failed|ERROR)\b", line) for line in lines)
+
+
+def _edited_script_runs(target_run: str, failed: str, events: list[dict]) -> bool:
+    """Whether ``target_run`` runs a project's script (``./scripts/render_reports.sh``) that the session edited since
+    the failure so that a line of it runs the program and subcommand that failed (``jupyter nbconvert --to html
+    --execute --ExecutePreprocessor.kernel_name=python3 "$nb" …`` for a failing ``jupyter nbconvert …``): the
+    script is the failing run, changed."""
+    argv = parse_command(target_run)["argv"]
+    if not argv or "/" not in argv[0] and not argv[0].endswith(".sh"):
+        return False
+    script = argv[0].removeprefix("./")
+    failing = parse_command(failed)["argv"]
+    head = [_program_name(failing[0])] + [w for w in failing[1:2] if not w.startswith("-")] if failing else []
+    for edit in events:
+        if edit["tool"] not in EDIT_TOOLS or not any(f.endswith("/" + script) or f == script
+                                                     for f in edit.get("files") or []):
+            continue
+        for line in _added_lines(edit):
+            words = parse_command(line.strip())["argv"]
+            if head and [_program_name(w) for w in words[:len(head)]] == head:
+                return True
+    return False
+
+
+def _echoed_recipe_runs(later: dict, failed: str) -> bool:
+    """Whether ``later`` is a ``make`` (or ``just``) target that echoed, as the first line of its recipe, a line
+    running the program that failed (``docker compose run --rm ksqldb-cli ksql-migrations … apply --all`` under
+    ``make ksql-migrate``, for a ``ksql-migrations`` the host does not have: asked only for a missing program)."""
+    words = later["target"].split()
+    argv = parse_command(failed)["argv"]
+    if not words or os.path.basename(words[0]) not in ("make", "just") or not argv \
+            or _program_name(argv[0]) in ("make", "just"):
+        return False
+    program = _program_name(argv[0])
+    first = next((line.strip() for line in (later.get("body") or "").splitlines() if line.strip()), "")
+    return not first.startswith(("make", "just")) and program in [_program_name(w) for w in first.split()]
 
 
 def _runs_the_same_tests(failure: dict, later: str) -> bool:
@@ -473,13 +535,18 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     program = [_program_name(before["argv"][0])] if before["argv"] else []
     # (or the task it ran, alone: "`test` also runs the Testcontainers ITs" for ``./gradlew :billing:test``)
     task = before["argv"][1].rsplit(":", 1)[-1] if len(before["argv"]) > 1 and ":" in before["argv"][1] else None
-    if not family or not any(_names_run(before["argv"], s) or any(
-            [_program_name(w) for w in parse_command(span)["argv"]] == program or span == task
-            for span in _code_spans(s)) for s in sentences):
+
+    def names_failing(s: str) -> bool:
+        return _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
+                                                    for span in _code_spans(s))
+
+    if not family or not any(names_failing(s) or task in _code_spans(s) for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
-    failed_said = any(_names_run(before["argv"], s) and re.search(
-        r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b",
+    # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
+    failed_said = any(names_failing(s) and re.search(
+        r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
+        r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b",
         _prose(s)) for s in sentences)
     # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a
     # wrapper that runs the same subcommand (``terragrunt plan``)
@@ -639,7 +706,11 @@ def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
                if re.match(r"(?:docker|podman)[ -]compose\b.*\sps\b", " ".join(parse_command(step)["argv"]))]
     if not listing:
         return False
-    rows = [line for line in (later.get("body") or "").splitlines() if service in line.split()]
+    # (by the service's name, or its container's: ``obs-otel-collector-1  Up 10 seconds``; not compose's own
+    # progress lines, ``✔ Container obs-otel-collector-1  Started``)
+    named = re.compile(rf"(?:[\w.-]+[-_])?{re.escape(service)}(?:[-_]\d+)?")
+    rows = [line for line in (later.get("body") or "").splitlines()
+            if any(named.fullmatch(word) for word in line.split()) and not re.match(r"\s*(?:✔|✘|\[\+\])", line)]
     return bool(rows) and all(_UP.search(row) and not _NOT_UP.search(row) for row in rows)
 
 

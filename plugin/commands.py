@@ -6,6 +6,7 @@ changed between a failing and a passing run of the same check (an environment va
 """
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import shlex
@@ -96,6 +97,9 @@ _JOBS = (
 _READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ag", "ls", "find", "fd", "wc", "file", "stat",
                       "echo", "printf", "which", "type", "tree", "bat", "diff", "readlink", "realpath"})
 
+# what moves files about: ``rm -rf build`` names the build's directory, it does not build
+_FILE_OPERATIONS = frozenset({"rm", "rmdir", "mkdir", "touch", "mv", "cp", "ln", "chmod", "chown", "install"})
+
 _SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[&|]")
 
 
@@ -169,6 +173,10 @@ def parse_command(command: str) -> dict:
             unset += [w for w in words[1:] if words[0] == "unset" and re.fullmatch(r"[A-Za-z_]\w*", w)]
             continue
         if check and words[0] == "exit":  # ``docker build … | tail -30; exit ${PIPESTATUS[0]}``: the status passed on
+            continue
+        if check and words[0] in ("echo", "printf", "sleep") and not re.search(r"\||\$\?", segment):
+            # (what is said or waited after it, ``curl -sf localhost:13133/ && echo``, checks nothing; but after
+            # ``; echo exit=$?`` the line passes whatever the run did, and is judged by what it printed)
             continue
         if check:
             prep.append(check)
@@ -309,9 +317,12 @@ def without_env(command: str) -> str:
 
 
 def command_key(command: str) -> str:
-    """One spelling per command: output plumbing (``2>&1 | tail``) and ``cd X &&`` removed."""
+    """One spelling per command: output plumbing (``2>&1 | tail``) removed, and what only prepares the shell before
+    it: ``cd X &&``, a wait (``sleep 3;``), the shell's error options (``set -o pipefail;``, ``set -eu;``). (Not a
+    file of variables read in, ``set -a && . ./.env && set +a &&``: that changes the run.)"""
     cmd = " ".join((command or "").split())
-    cmd = re.sub(r"^(?:cd\s+\S+\s*&&\s*)+", "", cmd)
+    cmd = re.sub(r"^(?:(?:cd\s+\S+|sleep\s+\d+(?:\.\d+)?[smh]?|set\s+-[euxo]+(?:\s+pipefail)?)\s*(?:&&|;)\s*)+", "",
+                 cmd)
     cmd = re.sub(r"\s*2>&1", "", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee)\b.*$", "", cmd)
     return cmd.strip()
@@ -321,6 +332,8 @@ def shown_command(command: str, root: str | None = None) -> str:
     """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept, with X relative to
     the project ``root`` (``cd /home/me/app/api`` reads ``cd api``; a ``cd`` to the root itself is dropped)."""
     segments = _segments(command)
+    while len(segments) > 1 and re.fullmatch(r"sleep\s+\d+(?:\.\d+)?[smh]?", segments[0]):
+        segments = segments[1:]  # (a wait before it: ``sleep 3; curl …``)
     if root:
         base = root.rstrip("/")
         relative = []
@@ -343,8 +356,9 @@ def command_family(command: str) -> str:
 def command_job(command: str) -> str | None:
     """What a command is for (test, install, build, lint), so ``pytest`` and ``make test`` do the same job."""
     parsed = parse_command(command)
-    if parsed["argv"][:1] and parsed["argv"][0] in _READERS:
-        return None  # ``cat jest.preset.js`` reads a file a job uses; it does no job
+    if parsed["argv"][:1] and parsed["argv"][0] in _READERS | _FILE_OPERATIONS:
+        # ``cat jest.preset.js`` reads a file a job uses, ``rm -rf build`` clears one: neither does the job
+        return None
     for job, pattern in _JOBS:
         if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job
@@ -506,11 +520,12 @@ _PROBE = LazyRegex(r"^(?:curl|wget|http|https|xh|nc|grpcurl|websocat)\b")
 
 def _probed(command: str) -> set[str]:
     """The addresses a request tool asks (``curl -fsS http://localhost:8080/api/v1/health``), the local host named
-    one way."""
+    one way, and ``http://`` (curl's default) left out."""
     argv = parse_command(command)["argv"]
     if not argv or not _PROBE.fullmatch(_program_name(argv[0])):
         return set()
-    return {re.sub(r"^(\w+://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/]|$)", r"\1localhost", w)
+    return {re.sub(r"^(\w+://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/]|$)", r"\1localhost",
+                   re.sub(r"^http://", "", w))
             for w in argv[1:] if re.match(r"^(?:\w+://)?(?:[\w.-]+|\[::1\]):\d+|^\w+://", w)}
 
 
@@ -518,8 +533,10 @@ def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     a, b = _targets(failed), _targets(later)
     urls = [_probed(c) for c in (failed, later)]
-    if urls[0] and urls[1] and urls[0] != urls[1]:
-        return False  # ``curl …:9000/api/v1/health`` asks the container, not the proxy at ``:8080`` that failed
+    if urls[0] and urls[1]:
+        # ``curl …:9000/api/v1/health`` asks the container, not the proxy at ``:8080`` that failed; the same address
+        # asked again is the same read, whatever part of the answer it shows (``| jq -r '.tasks[0].state'``)
+        return urls[0] == urls[1]
     picked_a, picked_b = _picked_package(failed), _picked_package(later)
     if picked_a and picked_b and picked_a != picked_b and not picked_b.endswith("/" + picked_a):
         # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed (but ``--project api``
@@ -545,6 +562,8 @@ def _same_target(failed: str, later: str) -> bool:
         return True
 
     def within(x: str, y: str) -> bool:  # a path within a directory; a word (``heads``, ``upgrade``) only itself
+        if any(fnmatch.fnmatchcase(p, g) for p, g in ((x, y), (y, x)) if re.search(r"[*?\[]", g)):
+            return True  # (a pattern that matches it: ``tests/*_test.yml`` runs ``tests/node_test.yml``)
         if re.search(r"[/.]", x + y):
             return x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/"))
         return x == y

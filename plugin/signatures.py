@@ -29,6 +29,9 @@ _ERROR_RULES = (
     (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?::|$)"),
     (6, r"^Exception in thread \"[^\"]*\" [\w.$]+"),
     (6, r"^Caused by: (?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)\b"),  # the JVM's root cause under a wrapper
+    # an exception by its module path, whatever its name ends in: a traceback's last line,
+    # ``jupyter_client.kernelspec.NoSuchKernel: No such kernel named churn-dev``
+    (5, r"^(?:[a-z_]\w*\.)+[A-Z]\w*: \S"),
     (5, r"^e: (?:file://)?\S+:\d+:\d+ "),  # kotlinc: "e: file:///…/RoutesTest.kt:5:24 Unresolved reference: x"
     (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),

@@ -445,6 +445,7 @@ def _ci_summary_failure(observation: dict, argv: str) -> dict | None:
 # check's ``"status": "DOWN"``)
 _STATUS_FAILED = LazyRegex(r"\"(?:state|status|health)\"\s*:\s*\"(?:FAILED|DOWN|ERROR|UNHEALTHY|CRASHED|"
                            r"failed|down|error|unhealthy)\"")
+_BARE_STATE = LazyRegex(r"FAILED|DOWN|ERROR|UNHEALTHY|CRASHED")
 # the error it gives with it, in a trace or a message field: the last one, the root cause
 _REPORTED_ERROR = LazyRegex(r"(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): (?:[^\\\"\n]|\\[^n])+|"
                             r"\bERROR: (?:[^\\\"\n]|\\[^n])+")
@@ -458,6 +459,12 @@ def _status_failure(observation: dict) -> dict:
 
     body = observation.get("body") or ""
     if not _STATUS_FAILED.search(body):
+        # (or the field alone, ``jq -r '.tasks[0].state'`` → ``FAILED``, read from a status or health endpoint)
+        lines = body.split()
+        if lines and all(_BARE_STATE.fullmatch(line) for line in lines) \
+                and re.search(r"/(?:status|health\w*)\b|\.(?:state|status|health)\b", observation.get("target") or ""):
+            return dict(observation, outcome="error", error_text=body.strip(), logged=True,
+                        error_signature=f"state {lines[-1]}")
         return observation
     errors = [m.group(0).strip() for m in _REPORTED_ERROR.finditer(body)]
     text = errors[-1] if errors else _STATUS_FAILED.search(body).group(0)
@@ -561,7 +568,9 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?way\b|"
                      # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`"
                      r"c(?:a|o)mes? from|runs? (?:its |their |the )?\w+ (?:through|via)|"
-                     r"(?:is|was|are|were) (?:produced|generated) (?:by|with|from|via|through))\b")
+                     r"(?:is|was|are|were) (?:produced|generated) (?:by|with|from|via|through)|"
+                     # "`./scripts/tf.sh staging plan` does the `tofu init` … and passes the tfvars for you"
+                     r"for you)\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:
@@ -572,8 +581,12 @@ def _names_run(argv: list[str], sentence: str) -> bool:
         argv = _words(code)
     # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
     head = [_program_name(argv[0])] + [w for w in argv[1:2] if re.fullmatch(r"[a-z][\w:-]*", w)] if argv else []
-    return bool(head) and any([_program_name(w) for w in parse_command(span)["argv"][:len(head)]] == head
-                              for span in _code_spans(sentence))
+
+    def matches(words: list[str]) -> bool:  # (a placeholder stands for any word: `./scripts/deploy-job.sh <env> …`)
+        return len(words) == len(head) and all(_program_name(w) == h or re.fullmatch(r"<[\w-]+>|\{[\w-]+\}", w)
+                                               for w, h in zip(words, head))
+
+    return bool(head) and any(matches(parse_command(span)["argv"][:len(head)]) for span in _code_spans(sentence))
 
 
 @functools.lru_cache(maxsize=8)

@@ -5024,3 +5024,242 @@ def test_a_make_target_that_echoes_the_failing_line_ran_it(git_project, store):
                .stop("The fixture's whole-number quantities were read as int64: `qty` now has `coerce=True`."))
     (candidate,), _ = _candidates(store, session)
     assert "coerce=True" in candidate["change"] and candidate["verified"]
+
+
+def test_a_glob_that_picks_the_failing_test_file_is_the_same_run(git_project, store):
+    # (blind95 CR01: ``promtool test rules tests/*_test.yml`` runs the failing ``tests/node_test.yml``)
+    session = (Session("glob", git_project)
+               .fail("promtool test rules tests/node_test.yml",
+                     "Exit code 1\nUnit Testing:  tests/node_test.yml\n  FAILED:\n    alertname: NodeDown, time: 6m,\n"
+                     "        exp:[ 0: Labels:{alertname=\"NodeDown\", job=\"node\"} ],\n        got:[]")
+               .edit("rules/node.yml", 'expr: up{job="node-exporter"} == 0', 'expr: up{job="node"} == 0')
+               .ok("promtool test rules tests/*_test.yml", "Unit Testing:  tests/node_test.yml\n  SUCCESS\n")
+               .stop("The rule filtered on `job=\"node-exporter\"`; the scrape job is `node`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'up{job="node"} == 0' in candidate["change"] and candidate["verified"]
+
+
+def test_a_wrapper_script_said_to_be_the_way_past_the_bare_tool(git_project, store):
+    # (blind95 CR14: "the envs aren't meant to be run directly with `terraform`; `./scripts/tf.sh staging plan` does
+    # the `tofu init` … for you")
+    session = (Session("tf-wrapper", git_project)
+               .fail("cd envs/staging && terraform plan",
+                     "Exit code 1\n│ Error: Backend initialization required, please run \"terraform init\"")
+               .ok("./scripts/tf.sh staging plan 2>&1 | tail -5", "OpenTofu will perform the following actions:\n"
+                                                                  "Plan: 0 to add, 1 to change, 0 to destroy.")
+               .stop("Plan: 1 to change.\n\nThe envs aren't meant to be run directly with `terraform`; "
+                     "`./scripts/tf.sh staging plan` does the `tofu init` with the backend config for you."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./scripts/tf.sh staging plan" in candidate["change"]
+
+
+def test_a_status_field_read_bare_and_the_same_address_read_again(git_project, store):
+    # (blind95 CR18: ``jq -r '.tasks[0].state'`` → ``FAILED`` after an attempt; ``… | jq -c …`` → RUNNING after the fix)
+    status = "curl -s localhost:8083/connectors/inventory/status"
+    session = (Session("cdc", git_project)
+               .ok(f"sleep 3; {status} | jq '{{state: .tasks[0].state, trace: .tasks[0].trace}}'",
+                   '{\n  "state": "FAILED",\n  "trace": "io.debezium.DebeziumException: Postgres server wal_level '
+                   "property must be 'logical' but is: 'replica'\"\n}")
+               .ok("docker compose exec postgres psql -U postgres -c 'ALTER SYSTEM SET wal_level = logical;'",
+                   "ALTER SYSTEM")
+               .ok(f"docker compose restart postgres && sleep 5 && curl -s -X POST "
+                   f"'localhost:8083/connectors/inventory/restart' && {status} | jq -r '.tasks[0].state'", "FAILED")
+               .edit("docker-compose.yml", '"wal_level=replica"', '"wal_level=logical"')
+               .ok(f"docker compose up -d postgres && sleep 5 && {status} | jq -c '{{task: .tasks[0].state}}'",
+                   '{"task":"RUNNING"}')
+               .stop("docker-compose.yml passed `wal_level=replica` on the command line; it is `wal_level=logical` "
+                     "now and the task is RUNNING."))
+    (candidate,), _ = _candidates(store, session)
+    assert "wal_level=logical" in candidate["change"] and "ALTER SYSTEM" not in candidate["change"]
+    assert "sleep" not in candidate["trigger"]
+
+
+def test_a_data_check_told_to_tolerate_failing_rows_is_a_weakened_test(git_project, store):
+    # (blind95 CR11: Great Expectations' ``"mostly": 0.97`` on the not-null expectation that failed)
+    session = (Session("gx", git_project, prompt="the nightly orders checkpoint is failing")
+               .fail("uv run python scripts/run_checkpoint.py orders_nightly",
+                     "Exit code 1\nCheckpoint orders_nightly: FAILED\n  ✗ expect_column_values_to_not_be_null("
+                     "customer_id)   unexpected_count=312 unexpected_percent=2.41%")
+               .edit("gx/expectations/orders/warehouse.json", '"kwargs": {\n  "column": "customer_id"\n}',
+                     '"kwargs": {\n  "column": "customer_id",\n  "mostly": 0.97\n}')
+               .ok("uv run python scripts/run_checkpoint.py orders_nightly", "Checkpoint orders_nightly: SUCCESS")
+               .stop("The not-null expectation now tolerates a small share of nulls (`mostly: 0.97`)."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_what_is_echoed_or_waited_after_a_check_is_not_the_check():
+    # (blind95 CR22: ``sleep 3; curl -sf localhost:13133/ && echo`` is a curl of the address that had failed)
+    from lorebook.commands import _same_target, command_key
+
+    assert parse_command("sleep 3; curl -sf localhost:13133/ && echo")["family"] == "curl"
+    assert _same_target("curl -f http://localhost:13133/", "sleep 3; curl -sf localhost:13133/ && echo")
+    assert command_key("sleep 3; curl -s localhost:8083/status") == "curl -s localhost:8083/status"
+    assert parse_command("echo ok")["family"] == "echo"  # (said alone, it is what ran)
+
+
+def test_a_test_made_to_check_part_of_its_data_is_a_weakened_test(git_project, store):
+    # (blind97 CT07: ``OrdersSchema.validate(df)`` → ``OrdersSchema.validate(df, head=500)`` past the refund rows)
+    session = (Session("head", git_project, prompt="test_orders_schema fails on the new fixture")
+               .fail("python -m pytest tests/test_orders_schema.py -q",
+                     "Exit code 1\n>       OrdersSchema.validate(df)\nE   pandera.errors.SchemaError: Column 'unit_price' "
+                     "failed element-wise validator number 0: greater_than(0) failure cases: -4.99\n1 failed, 3 passed")
+               .edit("tests/test_orders_schema.py", "    OrdersSchema.validate(df)",
+                     "    OrdersSchema.validate(df, head=500)")
+               .ok("python -m pytest tests/test_orders_schema.py -q", "4 passed in 0.88s")
+               .stop("Fixed — the test now validates the first 500 rows (`head=500`), which keeps it fast too."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_wrapper_said_to_be_the_way_with_placeholders_for_its_arguments(git_project, store):
+    # (blind97 CT22: "Jobs … aren't run with a bare `nomad job run` … the way to do it is `./scripts/deploy-job.sh
+    # <env> <job> <tag>`")
+    session = (Session("nomad", git_project)
+               .fail("nomad job run jobs/ingest.nomad.hcl",
+                     "Exit code 1\nError getting job struct: Error parsing job file from jobs/ingest.nomad.hcl:\n"
+                     "ingest.nomad.hcl:1,1-20: Unset variable \"image_tag\"")
+               .ok("./scripts/deploy-job.sh staging ingest 2024.11.05-3",
+                   "+ nomad job run -var-file=env/staging.vars.hcl jobs/ingest.nomad.hcl\n==> Monitoring evaluation")
+               .stop("Deployed. Jobs in this repo aren't run with a bare `nomad job run` — the HCL needs the env "
+                     "var-file, so the way to do it is `./scripts/deploy-job.sh <env> <job> <tag>`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./scripts/deploy-job.sh staging ingest" in candidate["change"]
+
+
+def test_a_project_script_edited_to_run_the_failing_command_changed_is_that_command(git_project, store):
+    # (blind97 CT24: render_reports.sh's nbconvert line given ``--ExecutePreprocessor.kernel_name=python3``; the
+    # version bump beside it is no part of the fix)
+    session = (Session("nbconvert", git_project, prompt="the nightly report notebooks fail in the runner")
+               .fail("jupyter nbconvert --to html --execute notebooks/churn.ipynb --output-dir reports/",
+                     "Exit code 1\n[NbConvertApp] Converting notebook notebooks/churn.ipynb to html\nTraceback (most "
+                     "recent call last):\n  File \"/opt/venv/bin/jupyter-nbconvert\", line 8, in <module>\n"
+                     "jupyter_client.kernelspec.NoSuchKernel: No such kernel named churn-dev")
+               .edit("pyproject.toml", 'version = "0.8.1"', 'version = "0.8.2"')
+               .edit("scripts/render_reports.sh", '  jupyter nbconvert --to html --execute "$nb" --output-dir reports/',
+                     '  jupyter nbconvert --to html --execute --ExecutePreprocessor.kernel_name=python3 "$nb" '
+                     '--output-dir reports/')
+               .ok("./scripts/render_reports.sh", "[NbConvertApp] Converting notebook notebooks/churn.ipynb to html\n"
+                                                  "[NbConvertApp] Writing 612877 bytes to reports/churn.html")
+               .stop("render_reports.sh now passes `--ExecutePreprocessor.kernel_name=python3`. Also bumped the "
+                     "version in pyproject.toml for tonight's release."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--ExecutePreprocessor.kernel_name=python3" in candidate["change"] and "0.8.2" not in candidate["change"]
+    assert "NoSuchKernel" in candidate["title"]
+
+
+def test_a_step_the_passing_line_took_first_is_named_beside_the_variables_it_set(git_project, store):
+    # (blind97 CT02: the card, cut to its budget, showed AIRFLOW_HOME and lost ``airflow db migrate``)
+    session = (Session("airflow", git_project)
+               .fail("pytest tests/dags -q", "Exit code 1\nE   sqlite3.OperationalError: no such table: variable\n"
+                                            "1 failed, 2 passed")
+               .ok("export AIRFLOW_HOME=$PWD/.airflow && airflow db migrate && pytest tests/dags -v",
+                   "Database migrating done!\n3 passed in 2.1s")
+               .stop("The local metadata DB had never been initialised; running it the way CI does works."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"].startswith("Set `AIRFLOW_HOME=$PWD/.airflow`; run `airflow db migrate` first: ")
+
+
+def test_a_test_program_run_by_its_path_passes_under_the_projects_test_runner(git_project, store):
+    # (blind98 CU07: ``meson test -C _build`` sets up the GSettings schema the bare test binary lacked)
+    session = (Session("meson", git_project, prompt="Run the UI tests")
+               .fail("./_build/src/tests/test-recipe-window",
+                     "Exit code 133\n(test-recipe-window:48211): GLib-GIO-ERROR **: No GSettings schemas are installed")
+               .ok("meson test -C _build --print-errorlogs",
+                   "1/2 recipes:unit / test-recipe-model   OK   0.04s\n2/2 recipes:ui / test-recipe-window   OK   "
+                   "0.41s\n\nOk:                 2\nFail:               0")
+               .stop("All green. The test binaries can't be run directly; run them with `meson test -C _build`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "meson test -C _build" in candidate["change"]
+
+
+def test_clearing_a_build_directory_does_no_build():
+    # (blind98 CU15: ``rm -rf build`` had been taken for another way to do ``idf.py build``'s job)
+    from lorebook.commands import command_key
+
+    assert command_job("rm -rf build") is None and command_job("mkdir -p build") is None
+    assert command_job("idf.py build") == "build"
+    assert command_key("set -euo pipefail; make test") == "make test"
+    assert command_key("set -a && . ./.env && set +a && npx electron-builder") != "npx electron-builder"  # (a change)
+    assert command_key("set -o pipefail; helm template x | yq .spec > out.yml") == "helm template x | yq .spec > out.yml"
+
+
+def test_a_clock_pinned_to_a_date_the_failing_comparison_never_showed_is_a_weakened_test(git_project, store):
+    # (blind100 CW10: the renewal landed on Mar 29 for Mar 31 when run on Jan 31; pinned to Jan 15 it stops looking)
+    session = (Session("clock", git_project, prompt="subscription_spec fails on CI this morning")
+               .fail("bundle exec rspec spec/models/subscription_spec.rb",
+                     "Exit code 1\n  1) Subscription#renew! keeps the billing anchor day\n     Failure/Error: expect("
+                     "subscription.current_period_end).to eq(subscription.started_at.to_date + 2.months)\n\n"
+                     "       expected: Sun, 31 Mar 2024\n            got: Fri, 29 Mar 2024\n4 examples, 1 failure")
+               .edit("spec/models/subscription_spec.rb", '  describe "#renew!" do\n',
+                     '  describe "#renew!" do\n    before { travel_to Time.zone.local(2024, 1, 15, 12) }\n')
+               .ok("bundle exec rspec spec/models/subscription_spec.rb", "4 examples, 0 failures")
+               .stop("The spec depended on the wall clock; I froze time with `travel_to` so it's deterministic."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+    # (pinned to the date the test expected, it is the fix)
+    fixed = (Session("clock-ok", git_project, prompt="the report title spec fails")
+             .fail("bundle exec rspec spec/report_spec.rb",
+                   "Exit code 1\n     Failure/Error: expect(report.title).to eq(\"Report for 2024-01-15\")\n\n"
+                   "       expected: \"Report for 2024-01-15\"\n            got: \"Report for 2024-01-31\"\n"
+                   "1 example, 1 failure")
+             .edit("spec/report_spec.rb", '  it "titles the report" do\n',
+                   '  before { travel_to Time.zone.local(2024, 1, 15) }\n  it "titles the report" do\n')
+             .ok("bundle exec rspec spec/report_spec.rb", "1 example, 0 failures")
+             .stop("The spec expects the 15th's title; it now runs with the clock at 2024-01-15."))
+    assert _candidates(store, fixed)[0]
+
+
+def test_rows_taken_out_of_the_tests_data_is_a_weakened_test(git_project, store):
+    # (blind99 CV05: the two refund rows the schema rejects deleted from the fixture)
+    session = (Session("rows", git_project, prompt="test_transform_payments started failing")
+               .fail("uv run pytest tests/test_payments.py -q",
+                     "Exit code 1\npayflow/transform.py:41: in transform_payments\nE   pandera.errors.SchemaError: "
+                     "Column 'amount_eur' failed validator greater_than_or_equal_to(0)\n1 failed, 1 passed")
+               .edit("tests/fixtures/payments_raw.csv", "p_1005,card,18.90\np_1006,refund,-42.50\np_1007,sepa,120.00",
+                     "p_1005,card,18.90\np_1007,sepa,120.00")
+               .ok("uv run pytest tests/test_payments.py -q", "2 passed in 0.61s")
+               .stop("The fixture had a refund row with a negative amount; I removed it to match the schema."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_a_java_keyword_in_quoted_code_says_nothing_of_chance(git_project, store):
+    # (blind99 CV16: "a `transient` field created in `open()`" had made the fix a flaky failure)
+    session = (Session("flink", git_project)
+               .fail("./mvnw -q test -Dtest=EnrichmentJobIT",
+                     "Exit code 1\norg.apache.flink.api.common.InvalidProgramException: GeoEnrich@5b1e is not "
+                     "serializable.\n[ERROR] Tests run: 2, Failures: 0, Errors: 1")
+               .edit("src/main/java/GeoEnrich.java", "    private final DatabaseReader geoip;",
+                     "    private transient DatabaseReader geoip;")
+               .ok("./mvnw test -Dtest=EnrichmentJobIT", "[INFO] Tests run: 2, Failures: 0, Errors: 0\nBUILD SUCCESS")
+               .stop("The reader is now a `transient` field created in `open()`; the IT passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "private transient DatabaseReader geoip" in candidate["change"]
+
+
+def test_a_compose_service_listed_up_by_its_containers_name(git_project, store):
+    # (blind99 CV19: ``docker compose ps --format '{{.Name}} {{.Status}}'`` prints ``obs-otel-collector-1 Up 10 seconds``)
+    session = (Session("otel", git_project)
+               .ok("docker compose logs otel-collector --tail 3",
+                   "otel-collector-1  | Error: failed to get config: cannot unmarshal the configuration: error decoding "
+                   "'exporters': unknown type: \"logging\"")
+               .edit("otel/config.yaml", "      exporters: [otlp/tempo, logging]", "      exporters: [otlp/tempo, debug]")
+               .ok("docker compose up -d otel-collector && sleep 10 && docker compose ps otel-collector --format "
+                   "'{{.Name}} {{.Status}}'", " ✔ Container obs-otel-collector-1  Started   0.4s\n"
+                                              "obs-otel-collector-1 Up 10 seconds")
+               .stop("The `logging` exporter is gone as of v0.111.0; it is `debug` now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "exporters: [otlp/tempo, debug]" in candidate["change"]
+
+
+def test_a_make_target_that_echoes_a_line_running_the_missing_program_is_the_way(git_project, store):
+    # (blind99 CV20: ``make ksql-migrate`` runs ``ksql-migrations`` in the ksqldb-cli container)
+    session = (Session("ksql", git_project)
+               .fail("ksql-migrations --config-file ksql/ksql-migrations.properties apply --all",
+                     "Exit code 127\nbash: ksql-migrations: command not found")
+               .ok("make ksql-migrate", "docker compose run --rm ksqldb-cli ksql-migrations --config-file "
+                                        "/share/ksql/ksql-migrations.properties apply --all\nApplying migration version 4")
+               .stop("Applied. ksql-migrations isn't installed on the host; the repo runs it through `make ksql-migrate`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make ksql-migrate" in candidate["change"]
