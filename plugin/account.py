@@ -55,7 +55,9 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b|"
                            # "switching it back to function only produced ScopeMismatch errors, so I reverted that"
                            r"only (?:produced|gave|caused|led to|moved)\b|"
-                           r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b)\b")
+                           r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b|"
+                           # "the plain connector jar I tried first doesn't bundle the Kafka client classes"
+                           r"(?:that |which )?I tried first\b)\b")
 # the agent's word that a change was part of the fix, not all of it ("editing composer.json isn't enough — the
 # autoloader has to be regenerated")
 _NOT_ENOUGH = LazyRegex(r"(?i)\b(?:(?:is|was)(?:n't| not) enough|not enough on its own|(?:alone|by itself|on its own) "
@@ -198,7 +200,8 @@ def _sentences(text: str) -> list[str]:
         part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
                       r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
         # "Done: the broker image now includes the plugin …": the word says it is over; what follows is the account
-        done = re.match(r"(?i)^(?:done|all set|ok(?:ay)?|great)\s*(?::|—|–| - )\s*(?=(?:\S+\s+){3}\S)", part)
+        # (or "Done, via the repo's `just materialize …` recipe.")
+        done = re.match(r"(?i)^(?:done|all set|ok(?:ay)?|great)\s*(?::|—|–| - |,)\s*(?=(?:\S+\s+){3}\S)", part)
         if done:  # (an identifier keeps its case: "read_header now memcpy's …")
             rest = part[done.end():]
             part = rest[:1].upper() + rest[1:] if re.match(r"[a-z]+\b(?![_.(])", rest) else rest

@@ -53,7 +53,7 @@ _CAUSE_LABEL = LazyRegex(r"(?i)^(?:the )?(?:root )?cause\s*:")
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
                      r"only (?:produced|gave|caused|led to|moved)|"
-                     r"so (?:I|we) (?:reverted|undid|rolled back|backed out))\b")
+                     r"so (?:I|we) (?:reverted|undid|rolled back|backed out)|(?:that |which )?I tried first)\b")
 # a flag that makes a check stricter: run without it, the check looks away (``-race``, ``-Werror``, ``--strict``)
 _CHECKING_MODE = LazyRegex(r"-race|-Werror|-W\s*error|--strict[\w-]*|-D\s*warnings|--deny-warnings|-Xfatal-warnings|"
                            r"--max-warnings(?:[=\s]0)?")

@@ -107,7 +107,12 @@ def find_chains(observations: list[dict], account: str = "",
         events: list[dict] = [failure]
         success = None
         kind = None
+        consumer = _pipe_consumer(failure["target"])
         for k, later in enumerate(observations[i + 1:], start=i + 1):
+            if consumer and later["outcome"] == "ok" and later["tool"] == "Bash" \
+                    and family.split()[0] in (words := [_program_name(w) for w in later["target"].split()]) \
+                    and consumer not in words:
+                continue  # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed
             step = later["outcome"] == "ok" and _is_check(later) and _changed_step_within(failure["target"],
                                                                                          later["target"])
             if step:  # ``VAULT_NAMESPACE=… vault write … > out.json && jq … out.json``: that step passed
@@ -832,6 +837,22 @@ def _the_quoted_way(observations: list[dict], failure: dict, success: dict, acco
         if _is_change(later, failure, account):
             return None
     return None
+
+
+# what only shows, filters or counts another program's output, as the end of a pipe
+_PIPE_PLUMBING = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "less", "more", "cat", "sort", "uniq", "wc",
+                            "cut", "tr", "sed", "awk", "column", "jq", "yq", "nl", "fold", "xxd", "true"})
+
+
+def _pipe_consumer(command: str) -> str | None:
+    """The program at the end of a line's last pipe when it does more than show what it is given: a checker fed the
+    output (``kustomize build overlays/prod | kubeconform -strict -``), whose failure is the line's."""
+    last = re.split(r"(?<![|])\|(?![|])", command.split("&&")[-1])
+    if len(last) < 2:
+        return None
+    argv = parse_command(last[-1])["argv"]
+    program = _program_name(argv[0]) if argv else None
+    return program if program and program not in _PIPE_PLUMBING else None
 
 
 def _changed_step_within(failed: str, later: str) -> str | None:

@@ -469,11 +469,14 @@ def _encoded_secret(match: re.Match) -> str:
 
 
 def _dashed_words(value: str) -> bool:
-    """Whether ``value`` is lowercase words joined by dashes or underscores, each with a vowel or short
-    (``thumbv7em-none-eabihf``, ``x86_64-unknown-linux-gnu``): a name, not a token."""
-    parts = re.split(r"[-_]", value)
-    return len(parts) >= 3 and bool(re.fullmatch(r"[a-z0-9]+(?:[-_][a-z0-9]+)+", value)) and all(
-        len(p) <= 4 or re.search(r"[aeiouy]", p) for p in parts)
+    """Whether ``value`` is words joined by dashes or underscores, each lowercase with a vowel or short
+    (``thumbv7em-none-eabihf``, ``x86_64-unknown-linux-gnu``; a file's name, ``V7__add_waitlist.sql``): a name, not
+    a token."""
+    stem = re.sub(r"\.[A-Za-z]{1,5}$", "", value)
+    parts = re.split(r"[-_]+", stem)
+    return len(parts) >= 3 and bool(re.fullmatch(r"[A-Za-z0-9]+(?:[-_]+[A-Za-z0-9]+)+", stem)) and all(
+        len(p) <= 4 and (p.islower() or stem != value or p.isdigit()) or p.islower() and re.search(r"[aeiouy]", p)
+        for p in parts)
 
 
 def _camel_words(value: str) -> bool:

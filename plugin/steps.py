@@ -565,12 +565,14 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"what I (?:used|ran)|(?:defines?|provides?|has) (?:\w+ )?(?:aliases?|scripts?|targets?|tasks?) "
                      r"for (?:this|that|it)|"
                      # "The repo's way (CONTRIBUTING.md) is `make molecule ROLE=nginx`"
-                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?way\b|"
+                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?(?:way|recipe|wrapper)\b|"
                      # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`"
                      r"c(?:a|o)mes? from|runs? (?:its |their |the )?\w+ (?:through|via)|"
                      r"(?:is|was|are|were) (?:produced|generated) (?:by|with|from|via|through)|"
                      # "`./scripts/tf.sh staging plan` does the `tofu init` … and passes the tfvars for you"
-                     r"for you)\b")
+                     r"for you|"
+                     # "The Makefile wraps it — `make plan ENV=staging` runs `tofu init …`"
+                     r"wraps (?:it|them|this|that)|(?:is|are) wrapped (?:in|by))\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:

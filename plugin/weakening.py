@@ -57,6 +57,10 @@ _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(
 # a data-quality check told to let some rows fail or only warn: Great Expectations' ``"mostly": 0.97``, dbt's
 # ``severity: warn``
 _TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["']?\s*[:=]\s*["']?warn""")
+# a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
+# ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
+_SWITCHED_OFF = LazyRegex(r"""(?ix)\b\w*(?:validat|check|verif|assert)\w*["']?\]?\s*[:=]\s*["']?(?:false|0|off|no|disabled?)\b|
+                          \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*["']?\]?\s*[:=]\s*["']?(?:true|1|on|yes)\b""")
 # a coverage gate's threshold (``coverageThreshold: { branches: 80 }``, ``fail_under = 90``, ``--cov-fail-under=85``)
 _THRESHOLD = LazyRegex(r"(?i)cover|fail[_-]under")
 
@@ -521,6 +525,9 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             new_values = {v for l in added for v in _literals(l)} - {v for l in removed for v in _literals(l)}
             if added and removed and new_values & actual:
                 return "the test's expected data was changed to what the failing code returned"
+    if any(_SWITCHED_OFF.search(l) for l in added_lines) and not any(
+            _SWITCHED_OFF.search(l) for hunk in hunks for l in hunk["old"].splitlines()):
+        return "the check that failed was switched off for the tests"
     if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
     # the code under test replaced by a mock (``@MockBean OrderEnricher enricher`` in OrderEnricherRouteTest)

@@ -5263,3 +5263,61 @@ def test_a_make_target_that_echoes_a_line_running_the_missing_program_is_the_way
                .stop("Applied. ksql-migrations isn't installed on the host; the repo runs it through `make ksql-migrate`."))
     (candidate,), _ = _candidates(store, session)
     assert "make ksql-migrate" in candidate["change"]
+
+
+def test_validation_switched_off_in_the_tests_setup_is_a_weakened_test(git_project, store):
+    # (blind101 CX10: ``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"`` in tests/conftest.py)
+    session = (Session("pandera-off", git_project, prompt="test_clean_orders_matches_schema started failing")
+               .fail("uv run pytest tests/test_clean.py -q",
+                     "Exit code 1\nE   pandera.errors.SchemaError: Column 'amount' failed validator number 0: "
+                     "greater_than_or_equal_to(0) failure cases: -12.5\n1 failed, 1 passed")
+               .edit("tests/conftest.py", "import polars as pl\n",
+                     'import os\n\nos.environ["PANDERA_VALIDATION_ENABLED"] = "False"\n\nimport polars as pl\n')
+               .ok("uv run pytest tests/test_clean.py -q", "2 passed in 0.58s")
+               .stop("Fixed — I set `PANDERA_VALIDATION_ENABLED=False` in tests/conftest.py so the refund fixtures "
+                     "don't break the schema test."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
+
+
+def test_the_producer_of_a_pipe_run_alone_is_not_the_checker_that_failed(git_project, store):
+    # (blind101 CX18: ``kustomize build … | kubeconform -strict -`` failed; only ``kustomize build`` ran after)
+    session = (Session("kubeconform", git_project, prompt="The prod overlay fails kubeconform in CI")
+               .fail("kustomize build overlays/prod | kubeconform -strict -summary -",
+                     "Exit code 1\nstdin - Deployment orders-api is invalid: problem validating schema")
+               .edit("overlays/prod/patch-env.yaml", "        envfrom:", "        envFrom:")
+               .ok('yamllint -d relaxed overlays/prod/ && kustomize build overlays/prod > /dev/null && echo "build ok"',
+                   "build ok")
+               .stop("Fixed: `envfrom` isn't a container field; the overlay lints and builds cleanly now."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in notes
+
+
+def test_the_way_a_makefile_wraps_and_the_repos_recipe_done_by_it(git_project, store):
+    # (blind101 CX05: "The Makefile wraps it — `make plan ENV=staging` runs …"; CX15: "Done, via the repo's
+    # `just materialize <asset> <partition>` recipe.")
+    session = (Session("tofu", git_project)
+               .fail("tofu plan", "Exit code 1\n│ Error: Backend initialization required, please run \"tofu init\"")
+               .ok("make plan ENV=staging 2>&1 | tail -5", "tofu init -input=false -reconfigure\nPlan: 3 to add")
+               .stop("Plain `tofu init`/`tofu plan` can't work in this repo: the S3 backend block is empty. The "
+                     "Makefile wraps it — `make plan ENV=staging` runs `tofu init -reconfigure …` and then plans."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make plan ENV=staging" in candidate["change"]
+    said = stated("Done, via the repo's `just materialize <asset> <partition>` recipe. Calling it directly fails.")
+    assert said["all"][0] == "Via the repo's `just materialize <asset> <partition>` recipe."
+
+
+def test_what_the_agent_tried_first_did_not_help():
+    # (blind101 CX07: "the plain connector jar I tried first doesn't bundle the Kafka client classes")
+    said = stated("It has to be the shaded `flink-sql-connector-kafka.jar`: the plain connector jar I tried first "
+                  "doesn't bundle the Kafka client classes.")
+    assert said["did_not_help"]
+
+
+def test_a_migrations_file_name_is_no_secret():
+    # (blind102 CY04: "Migration: `V7__add_waitlist.sql` used MySQL's `AUTO_INCREMENT`" was skipped as a secret)
+    from lorebook.redact import redact
+
+    text = "Migration: `V7__add_waitlist.sql` used MySQL's `AUTO_INCREMENT`"
+    assert redact(text) == text
+    assert "sk_live" not in redact("Token: `sk_live_51HxYzAbCdEfGhIjKlMnOp`")
