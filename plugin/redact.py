@@ -292,6 +292,8 @@ def _trivial_value(value: str, key: str) -> bool:
         return True
     if low.strip("*x.•-_ ") == "" or v.replace(".", "").replace("-", "").replace("_", "").isdigit():
         return True
+    if re.fullmatch(r"\d+(?::\d+)*:?", v) and re.search(r"\w\.[A-Za-z]{1,6}$", key):
+        return True  # a line and column after a file's name: ``TokenCache.swift:4:16:``
     if v.startswith(("/", "./", "../", "~/")) or (len(v) > 2 and v[1] == ":" and v[2] in "\\/"):
         return True
     if _RELATIVE_FILE.fullmatch(v):  # a relative path to a file: k8s/jobs/db-migrate.yaml

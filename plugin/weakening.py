@@ -381,9 +381,11 @@ def _narrows_inputs(changes: dict[str, list[dict]]) -> bool:
         or _narrows_strategy(changes)
 
 
-# a part of the data put in place of all of it: ``validate(df, head=500)``, ``rows[:100]``, ``.sample(50)``
+# a part of the data put in place of all of it: ``validate(df, head=500)``, ``rows[:100]``, ``.sample(50)``, the rows
+# that fail filtered out (``out.filter(pl.col("kind") != "refund")``)
 _FEWER_ROWS = LazyRegex(r",\s*(?:head|tail|sample|sample_size|limit|nrows|n_rows|max_rows)\s*=\s*\d+|"
-                        r"\.(?:head|sample|limit|take)\(\s*\d+\s*\)|\[\s*:\s*\d+\s*\]")
+                        r"\.(?:head|sample|limit|take)\(\s*\d+\s*\)|\[\s*:\s*\d+\s*\]|"
+                        r"\.(?:filter|where|query)\((?:[^()]|\([^()]*\))*\)")
 
 
 def _drops_test_rows(changes: dict[str, list[dict]]) -> bool:

@@ -54,6 +54,10 @@ def test_secret_classes_are_redacted(text, secret):
     "key: uploads/2026/11/30/report-final.pdf",
     "    secrets: inherit",  # GitHub Actions passes the caller's secrets to a reusable workflow
     "permissions:\n  id-token: write\n  contents: read",  # a workflow's permission levels, not secrets
+    # a compiler's location after a file named for a token (blind104 DA06: the lesson was skipped as a secret)
+    "Sources/Auth/TokenCache.swift:4:16: error: stored property 'token' of 'Sendable'-conforming class",
+    "`swift build` fails with TokenCache.swift:4:16: error",
+    "Migration: `V7__add_waitlist.sql` used MySQL's `AUTO_INCREMENT`",  # (blind102 CY04) a file name of words
 ])
 def test_look_alikes_survive(text):
     assert redact(text) == text
