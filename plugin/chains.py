@@ -847,10 +847,13 @@ _PIPE_PLUMBING = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "less"
 def _pipe_consumer(command: str) -> str | None:
     """The program at the end of a line's last pipe when it does more than show what it is given: a checker fed the
     output (``kustomize build overlays/prod | kubeconform -strict -``), whose failure is the line's."""
-    last = re.split(r"(?<![|])\|(?![|])", command.split("&&")[-1])
-    if len(last) < 2:
+    line = command.split("&&")[-1]
+    # (a pipe, not a ``\|`` inside a quoted pattern: ``grep -m3 'APPLICATION FAILED\|FlywayException'``)
+    masked = re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", lambda m: "_" * len(m.group(0)), line)
+    pipes = [m.start() for m in re.finditer(r"(?<![|\\])\|(?![|])", masked)]
+    if not pipes:
         return None
-    argv = parse_command(last[-1])["argv"]
+    argv = parse_command(line[pipes[-1] + 1:])["argv"]
     program = _program_name(argv[0]) if argv else None
     return program if program and program not in _PIPE_PLUMBING else None
 

@@ -5295,6 +5295,11 @@ def test_the_producer_of_a_pipe_run_alone_is_not_the_checker_that_failed(git_pro
                .stop("Fixed: `envfrom` isn't a container field; the overlay lints and builds cleanly now."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "unresolved_failure" in notes
+    from lorebook.chains import _pipe_consumer
+
+    # (a ``\|`` in a quoted pattern is no pipe: the replay of round 62 lost blind44 AS06 to it)
+    assert _pipe_consumer("./gradlew bootRun 2>&1 | grep -m3 'APPLICATION FAILED\\|FlywayException'") is None
+    assert _pipe_consumer("helm template x | kubectl apply --dry-run=server -f -") == "kubectl"
 
 
 def test_the_way_a_makefile_wraps_and_the_repos_recipe_done_by_it(git_project, store):
