@@ -131,6 +131,9 @@ _NEXT_LINE = (r"(?m)^(?P<indent>[ \t]*)(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0
               r"(?P<value>[^\s\"'`#-][^\s]*)[ \t]*$")
 # a password said in words: "Creds: svc-orders, password kP9#vT2m!Qx7Lw4z"
 _SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t]+)(?P<value>[^\s,;'\"`()\[\]]{8,})"
+# a password said in words and quoted: "I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line"
+_QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is|was))?[ \t]+)(?P<q>[`'\"])"
+                    r"(?P<value>[^\s`'\"]{8,})(?P=q)")
 # a base64 blob on its own: it is redacted when what it encodes holds a secret (a docker ``auths`` config, ``user:token``)
 _BASE64 = r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])"
 _ENV_LINE = r"(?m)^(?P<pre>[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*)(?P<value>.*?)[ \t]*$"
@@ -179,6 +182,7 @@ _SOURCES = {
     "columns": (_COLUMNS, 0),
     "next_line": (_NEXT_LINE, 0),
     "said": (_SAID_PASSWORD, re.I),
+    "said_quoted": (_QUOTED_PASSWORD, re.I),
     "base64": (_BASE64, 0),
     "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+|"
                 # numeronyms (ingress.networking.k8s.io/api-server is a name)
@@ -584,6 +588,11 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if "pass" in lowered or "pwd" in lowered:
         text = state["said"].sub(lambda m: m.group("pre") + "[REDACTED:password]" if _mixed(m.group("value"))
                                  else m.group(0), text)
+        # (quoted, it is one whatever it looks like; not a variable's name, ``DB_PASSWORD``, nor a flag)
+        text = state["said_quoted"].sub(
+            lambda m: m.group(0) if _trivial_value(m.group("value"), "password") or m.group("value").startswith("-")
+            or re.fullmatch(r"[A-Z][A-Z0-9_]+", m.group("value"))
+            else f"{m.group('pre')}{m.group('q')}[REDACTED:password]{m.group('q')}", text)
     if not _inner:
         text = state["base64"].sub(_encoded_secret, text)
     seen = _seen.get("values")

@@ -12,6 +12,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
 
 
 @pytest.mark.parametrize("text, secret", [
+    # a password said in words and quoted (blind98 CU08: it reached the sessions table in the stop message)
+    ("I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line", "ufxq-kpzr-wmto-bnhe"),
     ("AWS_ACCESS_KEY_ID=AKIAZ4Q7RX2M9PLK3JTV", "AKIAZ4Q7RX2M9PLK3JTV"),
     ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"),
     ("remote: https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
