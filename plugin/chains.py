@@ -10,8 +10,9 @@ import os
 import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _PROBE, _ROUTINE, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS,
-                       _and_steps, _asks_version, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
+from .commands import (_MUTATING, _PROBE, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
+                       _VALUE_OPTIONS, _and_steps, _asks_version, _picked_package, _program_name, _routine, _same_target,
+                       _segments, _targets,
                        command_family, command_job, command_key, invocation_change, is_autofix, parse_command)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
@@ -847,13 +848,13 @@ _PIPE_PLUMBING = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "less"
 def _pipe_consumer(command: str) -> str | None:
     """The program at the end of a line's last pipe when it does more than show what it is given: a checker fed the
     output (``kustomize build overlays/prod | kubeconform -strict -``), whose failure is the line's."""
-    line = command.split("&&")[-1]
-    # (a pipe, not a ``\|`` inside a quoted pattern: ``grep -m3 'APPLICATION FAILED\|FlywayException'``)
-    masked = re.sub(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"", lambda m: "_" * len(m.group(0)), line)
-    pipes = [m.start() for m in re.finditer(r"(?<![|\\])\|(?![|])", masked)]
+    # (a pipe, not a ``\|`` inside a quoted pattern, ``grep -m3 'APPLICATION FAILED\|FlywayException'``, nor an
+    # escaped one)
+    tokens = _SHELL_TOKEN.findall(command.split("&&")[-1])
+    pipes = [i for i, token in enumerate(tokens) if token == "|" and not (i and tokens[i - 1].endswith("\\"))]
     if not pipes:
         return None
-    argv = parse_command(line[pipes[-1] + 1:])["argv"]
+    argv = parse_command("".join(tokens[pipes[-1] + 1:]))["argv"]
     program = _program_name(argv[0]) if argv else None
     return program if program and program not in _PIPE_PLUMBING else None
 

@@ -97,6 +97,8 @@ _JOBS = (
 _READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ag", "ls", "find", "fd", "wc", "file", "stat",
                       "echo", "printf", "which", "type", "tree", "bat", "diff", "readlink", "realpath"})
 
+# a wait before a command (``sleep 3;``): no part of it
+_WAIT = r"sleep\s+\d+(?:\.\d+)?[smh]?"
 # what moves files about: ``rm -rf build`` names the build's directory, it does not build
 _FILE_OPERATIONS = frozenset({"rm", "rmdir", "mkdir", "touch", "mv", "cp", "ln", "chmod", "chown", "install"})
 
@@ -321,8 +323,7 @@ def command_key(command: str) -> str:
     it: ``cd X &&``, a wait (``sleep 3;``), the shell's error options (``set -o pipefail;``, ``set -eu;``). (Not a
     file of variables read in, ``set -a && . ./.env && set +a &&``: that changes the run.)"""
     cmd = " ".join((command or "").split())
-    cmd = re.sub(r"^(?:(?:cd\s+\S+|sleep\s+\d+(?:\.\d+)?[smh]?|set\s+-[euxo]+(?:\s+pipefail)?)\s*(?:&&|;)\s*)+", "",
-                 cmd)
+    cmd = re.sub(rf"^(?:(?:cd\s+\S+|{_WAIT}|set\s+-[euxo]+(?:\s+pipefail)?)\s*(?:&&|;)\s*)+", "", cmd)
     cmd = re.sub(r"\s*2>&1", "", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee)\b.*$", "", cmd)
     return cmd.strip()
@@ -332,7 +333,7 @@ def shown_command(command: str, root: str | None = None) -> str:
     """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept, with X relative to
     the project ``root`` (``cd /home/me/app/api`` reads ``cd api``; a ``cd`` to the root itself is dropped)."""
     segments = _segments(command)
-    while len(segments) > 1 and re.fullmatch(r"sleep\s+\d+(?:\.\d+)?[smh]?", segments[0]):
+    while len(segments) > 1 and re.fullmatch(_WAIT, segments[0]):
         segments = segments[1:]  # (a wait before it: ``sleep 3; curl …``)
     if root:
         base = root.rstrip("/")

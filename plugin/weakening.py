@@ -496,14 +496,19 @@ _FORCED = LazyRegex(r"\.(?:click|dblclick|rightclick|type|check|uncheck|select|c
                     r"[^)]*\bforce\s*:\s*true\b")
 
 
+def _brought_in(pattern: LazyRegex, added_lines: list[str], hunks: list[dict]) -> bool:
+    """Whether an added line matches ``pattern`` where no line the edit replaced did."""
+    return any(pattern.search(l) for l in added_lines) and not any(
+        pattern.search(l) for hunk in hunks for l in hunk["old"].splitlines())
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
     added_lines = [l for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
     if _lowers_threshold(hunks, failure_text):
         return "a coverage threshold was lowered"
-    if any(_TOLERATED.search(l) for l in added_lines) and not any(
-            _TOLERATED.search(l) for hunk in hunks for l in hunk["old"].splitlines()):
+    if _brought_in(_TOLERATED, added_lines, hunks):
         return "the failing data check was told to tolerate failures"
     if not _TEST_PATH.search(path):
         # a test runner's settings told to leave the failing test out (``default-filter = "not
@@ -527,8 +532,7 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             new_values = {v for l in added for v in _literals(l)} - {v for l in removed for v in _literals(l)}
             if added and removed and new_values & actual:
                 return "the test's expected data was changed to what the failing code returned"
-    if any(_SWITCHED_OFF.search(l) for l in added_lines) and not any(
-            _SWITCHED_OFF.search(l) for hunk in hunks for l in hunk["old"].splitlines()):
+    if _brought_in(_SWITCHED_OFF, added_lines, hunks):
         return "the check that failed was switched off for the tests"
     if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
