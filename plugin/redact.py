@@ -83,7 +83,7 @@ _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
 _CLI_FLAG = (r"(?i)(--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
              r"private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|"
-             r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|\s+))([\"']?)(?!-)([^\s\"']{3,})")
+             r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # commands whose short option carries a password: (prefix up to the value, optional quote, value)
 _COMMAND_SECRET = (
     r"(\bsshpass\b[^\n|;&]*?\s-p\s*"
@@ -665,7 +665,10 @@ def fingerprints(values, key: bytes) -> set[str]:
 
 
 def _worth_finding(value: str) -> bool:
-    return _could_be_seen(value) and not _trivial_value(value, "password") and not _dashed_words(value)
+    """Not a word, nor words joined by dashes (``local-dev-password``, ``prod-db-creds``); ``ufxq-kpzr-wmto-bnhe``, an
+    app-specific password, is no words: a part of four letters has no vowel."""
+    return _could_be_seen(value) and not _trivial_value(value, "password") and not (
+        _dashed_words(value) and not re.search(r"(?<![a-z])[b-df-hj-np-tv-xz]{4,}(?![a-z])", value))
 
 
 def _could_be_seen(value: str) -> bool:

@@ -419,3 +419,28 @@ def test_a_password_that_is_a_word_is_not_hunted_for_in_the_rest_of_the_session(
     prints = fingerprints(seen, key)
     text = "DATABASE_URL: postgres://postgres@postgres:5432/clinicbook_test"
     assert redact_seen(text, prints, key) == text
+
+
+def test_an_app_specific_password_of_dashed_letters_is_hunted_for_and_a_password_of_words_is_not():
+    from lorebook.redact import collecting, fingerprints, redact, redact_seen
+
+    with collecting() as seen:
+        redact("APPLE_APP_SPECIFIC_PASSWORD=ufxq-kpzr-wmto-bnhe\nDEV_PASSWORD=local-dev-password\nVAULT_SECRET=prod-db-creds")
+    assert seen == {"ufxq-kpzr-wmto-bnhe", "local-dev-password", "prod-db-creds"}
+    key = b"k" * 32
+    prints = fingerprints(seen, key)
+    # (blind98 CU08: the agent's last message names the value it passed on the command line)
+    assert redact_seen("I passed ufxq-kpzr-wmto-bnhe to notarytool", prints, key) == (
+        "I passed [REDACTED:seen-secret] to notarytool")
+    # (a password of words would take every such name of the session with it)
+    for words in ("the local-dev-password fixture", "read prod-db-creds from vault"):
+        assert redact_seen(words, prints, key) == words
+
+
+def test_a_flag_takes_its_value_from_its_own_line_only():
+    from lorebook.redact import redact
+
+    # (a name ending in -password at a line's end is no flag whose value is the next line)
+    assert redact("DEV_PASSWORD=local-dev-password\nVAULT_SECRET=prod-db-creds") == (
+        "DEV_PASSWORD=[REDACTED:password]\nVAULT_SECRET=[REDACTED:secret]")
+    assert redact("mc alias set s3 --password\tWq9!rT2mKx7p") == "mc alias set s3 --password\t[REDACTED:password]"
