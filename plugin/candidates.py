@@ -245,7 +245,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # didn't help")
     first = not chain.get("_earlier_files") and not (chain.get("_earlier_text") or "").strip()
     if chain["kind"] == "error_changed" and any(
-            _NO_HELP.search(s) and (_relevance(s, error_words | moved_on) and _relevance(s, fix_words_of(chain, cwd))
+            _NO_HELP.search(s) and (_names(s, error_words | moved_on) and _names(s, fix_words_of(chain, cwd))
                                     or first and _FIRST_TRY.search(s))
             and not (kept_edits.strip() and _code_spans(s) and not any(span in kept for span in _code_spans(s)))
             for s in said["did_not_help"]):
@@ -844,6 +844,12 @@ _COMPILE_ERROR_AT = LazyRegex(r"(?m)^\s*(?:-->\s*)?([\w./-]+\.\w+)(?::\d+(?::\d+
                               r"^\s*\[(?:error|ERROR)\]\s+([\w./-]+\.(?:scala|java|kt|groovy)):\[?\d+|"
                               # kotlinc through gradle: ``e: file:///…/Screen.kt:41:47 Unresolved reference: x``
                               r"^e:\s+(?:file://)?([\w./-]+\.kts?):\d+:\d+")
+
+
+def _names(sentence: str, words: set[str]) -> bool:
+    """Whether ``sentence`` names one of ``words``, or a long part of one: "the javascriptcoregtk dev package" names
+    ``libjavascriptcoregtk-4.1-dev``."""
+    return any(w in words or len(w) >= 8 and any(w in word for word in words) for w in _tokens(sentence))
 
 
 def _got_further(attempt: dict, failures: list[dict], net: dict, cwd: str | None) -> bool:

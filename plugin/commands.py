@@ -335,6 +335,8 @@ def shown_command(command: str, root: str | None = None) -> str:
     segments = _segments(command)
     while len(segments) > 1 and re.fullmatch(_WAIT, segments[0]):
         segments = segments[1:]  # (a wait before it: ``sleep 3; curl …``)
+    while len(segments) > 1 and segments[-1].split()[0] == "exit":
+        segments = segments[:-1]  # (the status passed on after it: ``npm run build | tail -14; exit ${PIPESTATUS[0]}``)
     if root:
         base = root.rstrip("/")
         relative = []

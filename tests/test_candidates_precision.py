@@ -1104,6 +1104,18 @@ def test_a_step_is_shown_without_the_parts_that_only_wait_or_look(command, doing
     assert _doing_part(command) == doing
 
 
+@pytest.mark.parametrize("command, shown", [
+    ("npm run tauri build 2>&1 | tail -14; exit ${PIPESTATUS[0]}", "npm run tauri build"),
+    ("sleep 3; curl -sf localhost:8080/health", "curl -sf localhost:8080/health"),
+    ("cd /home/me/app/api && make test", "cd api && make test"),
+    ("exit 3", "exit 3"),
+])
+def test_a_command_is_shown_without_the_wait_before_it_or_the_status_passed_on_after_it(command, shown):
+    from lorebook.commands import shown_command
+
+    assert shown_command(command, "/home/me/app") == shown
+
+
 def test_a_test_script_run_by_its_interpreter_does_the_test_job(git_project, store):
     assert command_job("julia test/runtests.jl") == "test" and command_job("python tests/test_api.py") == "test"
     session = (Session("julia", git_project, prompt="Run the tests for the package")
@@ -5330,3 +5342,22 @@ def test_a_migrations_file_name_is_no_secret():
     text = "Migration: `V7__add_waitlist.sql` used MySQL's `AUTO_INCREMENT`"
     assert redact(text) == text
     assert "sk_live" not in redact("Token: `sk_live_51HxYzAbCdEfGhIjKlMnOp`")
+
+
+def test_a_package_said_to_have_only_moved_the_failure_is_an_attempt_though_named_without_its_prefix(
+        git_project, store):
+    session = (Session("gtk", git_project, prompt="npm run tauri build fails on the new Fedora box")
+               .fail("npm run tauri build", "Exit code 1\nerror: failed to run custom build command for "
+                                            "`javascriptcore-rs-sys v1.1.1`\n  could not find system library "
+                                            "'javascriptcoregtk-4.1' required by the 'javascriptcore-rs-sys' crate")
+               .ok("sudo dnf install -y javascriptcoregtk4.1-devel", "Installed:\n  javascriptcoregtk4.1-devel")
+               .fail("npm run tauri build", "Exit code 1\nerror: failed to run custom build command for "
+                                            "`webkit2gtk-sys v2.0.1`\n  could not find system library "
+                                            "'webkit2gtk-4.1' required by the 'webkit2gtk-sys' crate")
+               .ok("sudo dnf install -y webkit2gtk4.1-devel openssl-devel", "Installed:\n  webkit2gtk4.1-devel")
+               .ok("npm run tauri build", "    Finished `release` profile [optimized] target(s) in 2m 41s")
+               .stop("Builds now. Installing only the javascriptcoregtk headers only moved the failure to "
+                     "webkit2gtk-sys: Tauri wants the whole WebKitGTK stack, so I installed webkit2gtk4.1-devel."))
+    candidates, _ = _candidates(store, session)
+    assert [c["change"] for c in candidates] == [
+        "Run `sudo dnf install -y webkit2gtk4.1-devel openssl-devel` before `npm run tauri build`."]
