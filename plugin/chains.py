@@ -114,6 +114,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and family.split()[0] in (words := [_program_name(w) for w in later["target"].split()]) \
                     and consumer not in words:
                 continue  # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed
+            if later["outcome"] == "ok" and _wrote_nothing(later, observations[k + 1:k + 2]):
+                continue  # ``Unity … -quit -runTests -testResults results.xml`` "passed", and results.xml is not there
             step = later["outcome"] == "ok" and _is_check(later) and _changed_step_within(failure["target"],
                                                                                          later["target"])
             if step:  # ``VAULT_NAMESPACE=… vault write … > out.json && jq … out.json``: that step passed
@@ -300,6 +302,18 @@ def _runs_failed_ci_step(failure: dict, later: str) -> bool:
     jobs = {command_job(segment) for segment in _segments(later)} - {None}
     return any(step.split()[0] in programs or any(_SUBCOMMAND_JOBS.get(w.lower()) in jobs for w in step.split())
                for step in steps if step.split())
+
+
+def _wrote_nothing(run: dict, after: list[dict]) -> bool:
+    """Whether the run right ``after`` a passing one looked for a file the passing line names, and found none
+    (``… -testResults results.xml`` exits 0; ``ls -l results.xml``: No such file): a pass that did nothing."""
+    if not after or after[0]["outcome"] != "error" or after[0]["tool"] != "Bash":
+        return False
+    look = parse_command(after[0]["target"])["argv"]
+    if not look or _program_name(look[0]) not in ("ls", "cat", "stat", "head", "tail", "test", "file", "wc", "jq"):
+        return False
+    wanted = [w for w in look[1:] if not w.startswith("-") and w in run["target"].split()]
+    return bool(wanted) and bool(re.search(r"(?i)no such file|cannot access|not found", after[0].get("error_text") or ""))
 
 
 def _selected_nothing(failure: dict) -> bool:

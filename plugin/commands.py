@@ -31,7 +31,7 @@ _MUTATING = LazyRegex(
 
 # test files, and the edits that make a failing test pass without fixing anything
 _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
-                        r"|(?:^|/)tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R)$"
+                        r"|(?:^|/)(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$")
 
 # programs whose first argument names the job (``npm test``, ``cargo build``)
@@ -81,7 +81,9 @@ _JOBS = (
              # Laravel's: ``php artisan test``, and through Sail, ``./vendor/bin/sail test``
              r"artisan\s+test|(?:\S*/)?sail\s+(?:artisan\s+)?test|"
              # Erlang's common tests and unit tests, by rebar3 or the project's Makefile
-             r"(?:rebar3|make)\s+(?:ct|eunit))(?![\w-])"),
+             r"(?:rebar3|make)\s+(?:ct|eunit)|"
+             # the Unity editor's test runner: ``Unity -batchmode -projectPath . -runTests -testPlatform EditMode``
+             r"-runTests)(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``

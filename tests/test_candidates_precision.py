@@ -5361,3 +5361,23 @@ def test_a_package_said_to_have_only_moved_the_failure_is_an_attempt_though_name
     candidates, _ = _candidates(store, session)
     assert [c["change"] for c in candidates] == [
         "Run `sudo dnf install -y webkit2gtk4.1-devel openssl-devel` before `npm run tauri build`."]
+
+
+@pytest.mark.parametrize("command", ["./ci/run-tests.sh editmode", "bash scripts/run_tests.sh", "python run_tests.py -x",
+                                     "Unity -batchmode -projectPath . -runTests -testPlatform PlayMode"])
+def test_a_script_named_to_run_the_tests_and_the_unity_test_runner_do_the_test_job(command):
+    assert command_job(command) == "test"
+
+
+def test_a_run_that_passed_but_wrote_none_of_the_results_it_names_resolves_nothing(git_project, store):
+    session = (Session("unity", git_project, prompt="Run the EditMode tests for the quest log")
+               .fail("unity-editor -batchmode -projectPath . -runTests -testPlatform EditMode -testResults out.xml",
+                     "Exit code 127\nbash: line 1: unity-editor: command not found")
+               .ok("~/Unity/Hub/Editor/2022.3.40f1/Editor/Unity -batchmode -quit -projectPath . -runTests "
+                   "-testPlatform EditMode -testResults out.xml", "Exiting batchmode successfully now!")
+               .fail("cat out.xml", "Exit code 1\ncat: out.xml: No such file or directory")
+               .ok("./tools/run-tests.sh editmode", "Test run completed. Total: 41, Passed: 41, Failed: 0")
+               .stop("41/41 EditMode tests pass. Use the repo's wrapper, `./tools/run-tests.sh editmode`: with "
+                     "`-quit` the editor exits before the test runner starts and writes no results."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./tools/run-tests.sh editmode" in candidate["change"] and "Hub/Editor" not in candidate["change"]
