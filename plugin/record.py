@@ -297,9 +297,12 @@ def _compact_command(match: re.Match) -> str:
 
 
 def _fit_problem(problem: str, room: int) -> str:
-    """The problem within ``room``: first without a trailing "in FILE", then with its command's flags and
-    directories dropped, and only then cut between words."""
-    steps = (lambda p: re.sub(r"\s+in\s+[\w./-]+\.\w+$", "", p), lambda p: _CODE.sub(_compact_command, p),
+    """The problem within ``room``: first without a trailing "in FILE" or the error's leading place
+    (``lib/models/profile.dart:22:36:``), then with its command's flags and directories dropped, and only then cut
+    between words."""
+    steps = (lambda p: re.sub(r"\s+in\s+[\w./-]+\.\w+$", "", p),
+             lambda p: re.sub(r"(?<=\bwith )[\w./-]+\.\w+:\d+(?::\d+)?:\s+(?=\S)", "", p),
+             lambda p: _CODE.sub(_compact_command, p),
              lambda p: _CODE.sub(lambda m: m.group(0) if len(m.group(1)) <= 30
                                  else "`" + " ".join(m.group(1).split()[:2]) + " …`", p))
     for step in steps:

@@ -36,7 +36,7 @@ _ERROR_RULES = (
     (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
     (5, r"^[\w.+-]+: (?:error|fatal|ERROR|FATAL)\s*:"),  # a program's own: "pg_dump: error: aborting because of …"
-    (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?error\b"),
+    (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?(?:error|Error)\b"),  # (dart's: "lib/a.dart:6:6: Error: …")
     # MSBuild's: "src/Api/Api.csproj : error NU1008: …", "Program.cs(12,5): error CS0103: …"
     (5, r"^\S+(?:\(\d+(?:,\d+)*\))?\s*:\s*(?:fatal )?error [A-Z]+\d+:"),
     (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
@@ -103,6 +103,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             # gradle's and maven's verdicts: the same after every failing build
             r"BUILD FAILED\b|FAILURE: Build failed with an exception|\[ERROR\] BUILD FAILURE|"
             r"\[ERROR\] Failed to execute goal|Execution failed for task|"
+            # flutter's, after gradle's: ``Error: Gradle task assembleDebug failed with exit code 1``
+            r"Error: Gradle task \S+ failed with exit code \d+|"
             # automake's test-suite summary: ``# TOTAL: 5``, ``# FAIL: 1``, ``# ERROR: 0``
             r"#\s+(?:TOTAL|PASS|SKIP|XFAIL|FAIL|XPASS|ERROR):\s+\d+\s*$|"
             # a tally, the same words after every run: ``pass: 3, fail: 3, warn: 0, error: 0, skip: 0``

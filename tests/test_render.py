@@ -97,6 +97,23 @@ def test_error_line_is_the_line_that_names_the_error():
     assert error_line("just one line") == "just one line"
 
 
+def test_flutters_gradle_verdict_is_a_wrapper_and_darts_located_error_names_the_error():
+    from lorebook.signatures import error_line
+
+    flutter = ("Exit code 1\nlib/models/user.dart:9:6: Error: Error when reading 'lib/models/user.g.dart': No such "
+               "file or directory\nTarget kernel_snapshot failed: Exception\n\nFAILURE: Build failed with an "
+               "exception.\n\nBUILD FAILED in 19s\nError: Gradle task assembleDebug failed with exit code 1")
+    assert error_line(flutter) == ("lib/models/user.dart:9:6: Error: Error when reading 'lib/models/user.g.dart': "
+                                   "No such file or directory")
+
+
+def test_a_title_short_of_room_drops_the_errors_place_before_its_words():
+    title = lesson_title("`flutter build apk --debug` fails with lib/models/profile.dart:22:36: Error: Method not "
+                         "found: '_$ProfileToJson'.", "ran `dart run build_runner build --delete-conflicting-outputs`")
+    assert title.startswith("`flutter build apk --debug` fails with Error: Method not found"), title
+    assert title.endswith("— run `dart run build_runner build --delete-conflicting-outputs`")
+
+
 def test_inert_is_one_bounded_line():
     assert inert("a\n\n  b\tc ", 100) == "a b c"
     assert len(inert("word " * 100, 50)) == 50
