@@ -592,11 +592,21 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             return obs
         if plain_said and same_word and any(_names_run(after["argv"], s) for s in sentences):
             return obs
+        # "Plans in this repo go through the Makefile": a target of the same name (``make plan ENV=staging``), its
+        # file named as the way
+        if same_word and failed_said and _RECIPE_FILES.get(_program_name(after["argv"][0])) and any(
+                re.search(rf"\b{_RECIPE_FILES[_program_name(after['argv'][0])]}\b", s) and _THE_WAY.search(_prose(s))
+                for s in sentences):
+            return obs
         # "run `npm run e2e` rather than `npx playwright test`": the way, set against the failing one
         if any(_names_run(after["argv"], s) and _names_run(before["argv"], s)
                and re.search(r"(?i)\b(?:rather than|instead of)\b", _prose(s)) for s in sentences):
             return obs
     return None
+
+
+# the file a recipe runner reads, as an account names it ("go through the Makefile")
+_RECIPE_FILES = {"make": "(?:GNU)?[Mm]akefile", "gmake": "(?:GNU)?[Mm]akefile", "just": "[Jj]ustfile", "task": "Taskfile"}
 
 
 # a command that starts a server or a long-running process, and a request that shows one answers

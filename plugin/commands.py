@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import posixpath
 import re
 import shlex
 
@@ -534,9 +535,20 @@ def _probed(command: str) -> set[str]:
             for w in argv[1:] if re.match(r"^(?:\w+://)?(?:[\w.-]+|\[::1\]):\d+|^\w+://", w)}
 
 
+def _rooted_targets(command: str) -> list[str]:
+    """The targets of ``command`` from where it started: ``cd ansible && ansible-playbook playbooks/site.yml`` runs
+    ``ansible/playbooks/site.yml`` (a ``cd`` to a relative directory only: another root cannot be told)."""
+    cwd = parse_command(command)["cwd"]
+    targets = _targets(command)
+    if not cwd or cwd.startswith(("/", "~", "$")) or ".." in cwd.split("/"):
+        return targets
+    return [t if t.startswith(("/", "~", "$", "-")) or t in ("", ".") or not re.search(r"[/.]", t)
+            else posixpath.normpath(f"{cwd}/{t}") for t in targets]
+
+
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
-    a, b = _targets(failed), _targets(later)
+    a, b = _rooted_targets(failed), _rooted_targets(later)
     urls = [_probed(c) for c in (failed, later)]
     if urls[0] and urls[1]:
         # ``curl …:9000/api/v1/health`` asks the container, not the proxy at ``:8080`` that failed; the same address

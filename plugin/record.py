@@ -255,6 +255,8 @@ def _title_part(text: str, error: bool = True) -> str:
     text = _DOTTED_EXCEPTION.sub(r"\1", text)
     if error:
         text = _WRAPPING_EXCEPTIONS.sub("", text)
+        # (a list of absolute paths is where it looked: "the role 'common' was not found in /a/roles:/b/roles:…")
+        text = re.sub(r"(?<![\w/])[/~][^\s:]*(?::[/~][^\s:]*)+", "the search path", text)
         text = _ABSOLUTE_PATH.sub(r"\1", text)
     else:  # a fix keeps the paths it quotes: `SSL_CERT_FILE=/etc/ssl/certs/corp.pem` is the lesson
         text = re.sub(r"(`[^`]*`)|([^`]+)", lambda m: m.group(1) or _ABSOLUTE_PATH.sub(r"\1", m.group(2)), text)

@@ -5381,3 +5381,30 @@ def test_a_run_that_passed_but_wrote_none_of_the_results_it_names_resolves_nothi
                      "`-quit` the editor exits before the test runner starts and writes no results."))
     (candidate,), _ = _candidates(store, session)
     assert "./tools/run-tests.sh editmode" in candidate["change"] and "Hub/Editor" not in candidate["change"]
+
+
+def test_a_target_of_the_makefile_the_account_names_as_the_way_is_the_lesson(git_project, store):
+    session = (Session("mk", git_project, prompt="Synth the prod stack, I bumped the api's memory")
+               .fail("cd infra && cdk synth",
+                     "Exit code 1\nError: Cannot find context value 'stage': pass -c stage=<name> or set it in "
+                     "cdk.context.json")
+               .ok("make synth STAGE=prod", "Successfully synthesized to infra/cdk.out\nSupply a stack id (ApiStack, "
+                                            "DataStack) to display its template.")
+               .stop("Synths in this repo go through the Makefile, which passes the stage context and the account, "
+                     "so running `cdk synth` in infra/ can't work.\n\n`make synth STAGE=prod` → synthesized to "
+                     "infra/cdk.out."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make synth STAGE=prod" in candidate["change"] and "cdk synth" in candidate["trigger"]
+
+
+@pytest.mark.parametrize("failed, later, same", [
+    ("ansible-playbook -i ansible/inventories/staging/hosts.ini ansible/playbooks/site.yml --check",
+     "cd ansible && ansible-playbook -i inventories/staging/hosts.ini playbooks/site.yml --check", True),
+    ("cd api && pytest tests/test_orders.py", "pytest api/tests", True),
+    ("cd api && pytest tests/test_orders.py", "pytest web/tests", False),
+    ("cd /srv/app && pytest tests/test_orders.py", "pytest tests/test_orders.py", True),
+])
+def test_a_target_is_where_its_command_started_from(failed, later, same):
+    from lorebook.commands import _same_target
+
+    assert _same_target(failed, later) is same

@@ -114,6 +114,14 @@ def test_a_title_short_of_room_drops_the_errors_place_before_its_words():
     assert title.endswith("— run `dart run build_runner build --delete-conflicting-outputs`")
 
 
+def test_a_title_reads_a_list_of_absolute_paths_as_the_search_path():
+    title = lesson_title("`ansible-playbook playbooks/site.yml` fails with ERROR! the role 'common' was not found in "
+                         "/home/dev/infra/playbooks/roles:/home/dev/.ansible/roles:/usr/share/ansible/roles",
+                         "run it from `ansible/`")
+    assert title == ("`ansible-playbook playbooks/site.yml` fails with ERROR! the role 'common' was not found in the "
+                     "search path — run it from `ansible/`")
+
+
 def test_inert_is_one_bounded_line():
     assert inert("a\n\n  b\tc ", 100) == "a b c"
     assert len(inert("word " * 100, 50)) == 50
