@@ -431,6 +431,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
+    # (and the code it quotes as the fix: "a parser with `{ parseAs: 'buffer' }` that keeps the raw body")
+    told_code = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
+                      if len(span) >= 8 and re.search(r"[^\w\s]", span))
     # a line a failed attempt added and the fix left in place ("The Host header I added first made no difference")
     # is shown as it stands, no part of the change
     final_lines = {l.strip() for c in chain["changes"] if c["tool"] in EDIT_TOOLS for l in _added_lines(c)}
@@ -440,7 +443,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     for path, hunks in fix_hunks.items():
         hunks = [dict(h, old=h["old"] + "\n" + "\n".join(l for l in helpless_lines if l in h["new"]))
                  if any(l in h["new"] for l in helpless_lines) else h for h in hunks]
-        steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0], aside_code)} in {path}",
+        steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0], aside_code, told_code)} in {path}",
                       [_diff_text(path, h) for h in hunks[:2]]))
     told_in_change: list[str] = []
     for e in withheld:

@@ -36,6 +36,9 @@ _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b|\s*@ts-|\s*eslint-|\s*@
                           r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
                           r"frozen_string_literal|shellcheck|rubocop:|-\*-))|"
                           r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s))|<!--)")
+# a comment a tool may read: a word and a colon, a word alone, a docblock's tag (``# typed: strict``, ``// @flow``,
+# `` * @jest-environment node``, ``#!/bin/sh``)
+_DIRECTIVE_SHAPE = LazyRegex(r"^\s*(?:#|//|--|/\*+|\*)\s*(?:[@!]|[\w./-]+(?::|\s*(?:\*/)?\s*$))")
 _CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
                           r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
                           r"Makefile|Dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env[\w.]*|"
@@ -164,9 +167,10 @@ def _replaced(a: str, b: str) -> tuple[str, str]:
     return _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
 
 
-def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
+def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] = ()) -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line; never a
-    line holding code the account calls by the by (``aside``) when another line was added."""
+    line holding code the account calls by the by (``aside``) when another line was added, and of added lines the
+    one holding code the account quotes (``told``) first."""
     # (a line only realigned, ``url      = env(…)`` → ``url       = env(…)``, is no change)
     old = [" ".join(l.split()) for l in hunk["old"].splitlines() if l.strip()]
     new = [" ".join(l.split()) for l in hunk["new"].splitlines() if l.strip()]
@@ -230,7 +234,11 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = ()) -> str:
             new, added = rest, []
     if added:  # what a block holds, not the line that opens it or an import it needs
         # (nor the star before a docblock's tag: ``@jest-environment node``)
-        line = re.sub(r"^\*\s+(?=@)", "", next((l for l in added if not scaffolding(l)), added[0]))
+        # (unless the account quotes the line that opens it: ``addContentTypeParser(…, { parseAs: 'buffer' }, … {``)
+        quoted = next((l for l in added if any(span in l for span in told)), None)
+        if quoted and len(quoted) > 70:  # (too long to show whole: what it quotes of it)
+            return f"add `{max((span for span in told if span in quoted), key=len)}`"
+        line = re.sub(r"^\*\s+(?=@)", "", quoted or next((l for l in added if not scaffolding(l)), added[0]))
         return f"add `{one_line(line, 70)}`"
     if removed:  # (what the block held: ``mavenCentral()``, not the ``repositories {`` around it)
         return f"remove `{one_line(next((l for l in removed if not scaffolding(l)), removed[0]), 70)}`"
@@ -562,8 +570,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         changed_names |= set(re.findall(r"\d+(?:\.\d+)+", _changed_text(edit)))  # "bump engines.node to >=20.11"
         # (a qualified name by its parts: ``ansible.builtin.include_tasks`` is the "include_tasks" asked for)
         changed_names |= {part for name in changed_names for part in name.split(".") if "_" in part or len(part) >= 8}
-        # (a comment in a file the error names by its name may be a directive: ``# typed: strict``)
-        directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"])
+        # (a comment in a file the error names by its name may be a directive: ``# typed: strict``; not a sentence,
+        # ``# Producer for order events. Delivery is asynchronous: …``)
+        directive = any(os.path.basename(p) in (f.get("error_text") or "") for p in paths for f in chain["failures"]) \
+            and any(_DIRECTIVE_SHAPE.match(l) for old, new in _edit_sides(edit) for l in _changed_lines(old, new))
         # (or by two of its words: "Also the split_data node has a leftover print, remove it" and ``-print("split
         # sizes", …)``)
         changed_words = {w for w in _plain_words(_changed_text(edit)) - _STOP if len(w) >= 4}

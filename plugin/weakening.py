@@ -58,9 +58,9 @@ _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(
 # ``severity: warn``
 _TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["']?\s*[:=]\s*["']?warn""")
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
-# ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
-_SWITCHED_OFF = LazyRegex(r"""(?ix)\b\w*(?:validat|check|verif|assert)\w*["']?\]?\s*[:=]\s*["']?(?:false|0|off|no|disabled?)\b|
-                          \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*["']?\]?\s*[:=]\s*["']?(?:true|1|on|yes)\b""")
+# ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
+_SWITCHED_OFF = LazyRegex(r"""(?ix)\b\w*(?:validat|check|verif|assert)\w*(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?(?:false|0|off|no|disabled?)\b|
+                          \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?(?:true|1|on|yes)\b""")
 # a coverage gate's threshold (``coverageThreshold: { branches: 80 }``, ``fail_under = 90``, ``--cov-fail-under=85``)
 _THRESHOLD = LazyRegex(r"(?i)cover|fail[_-]under")
 
@@ -205,7 +205,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
 
-_TEST_MODULE = LazyRegex(r"(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$|_spec\.rb$|_test\.exs$|"
+# (and Django's app-level ``billing/tests.py``)
+_TEST_MODULE = LazyRegex(r"(?:^|/)test_[^/]*$|(?:^|/)tests\.py$|_test\.\w+$|\.(?:test|spec)\.\w+$|_spec\.rb$|_test\.exs$|"
                          r"\wTests?\.\w+$|\.t\.sol$")
 # a literal in a line of code: a quoted string, a number
 _ANY_LITERAL = LazyRegex(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?<![\w.])-?\d[\d_.]*(?![\w.])")

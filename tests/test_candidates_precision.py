@@ -5281,14 +5281,18 @@ def test_a_make_target_that_echoes_a_line_running_the_missing_program_is_the_way
     assert "make ksql-migrate" in candidate["change"]
 
 
-def test_validation_switched_off_in_the_tests_setup_is_a_weakened_test(git_project, store):
-    # (blind101 CX10: ``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"`` in tests/conftest.py)
+@pytest.mark.parametrize("switch", [
+    'os.environ["PANDERA_VALIDATION_ENABLED"] = "False"',  # (blind101 CX10)
+    'os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")',  # (blind105 DB06)
+    'monkeypatch.setenv("SKIP_SCHEMA_CHECKS", "1")',
+])
+def test_validation_switched_off_in_the_tests_setup_is_a_weakened_test(git_project, store, switch):
     session = (Session("pandera-off", git_project, prompt="test_clean_orders_matches_schema started failing")
                .fail("uv run pytest tests/test_clean.py -q",
                      "Exit code 1\nE   pandera.errors.SchemaError: Column 'amount' failed validator number 0: "
                      "greater_than_or_equal_to(0) failure cases: -12.5\n1 failed, 1 passed")
                .edit("tests/conftest.py", "import polars as pl\n",
-                     'import os\n\nos.environ["PANDERA_VALIDATION_ENABLED"] = "False"\n\nimport polars as pl\n')
+                     f'import os\n\n{switch}\n\nimport polars as pl\n')
                .ok("uv run pytest tests/test_clean.py -q", "2 passed in 0.58s")
                .stop("Fixed — I set `PANDERA_VALIDATION_ENABLED=False` in tests/conftest.py so the refund fixtures "
                      "don't break the schema test."))
@@ -5408,3 +5412,46 @@ def test_a_target_is_where_its_command_started_from(failed, later, same):
     from lorebook.commands import _same_target
 
     assert _same_target(failed, later) is same
+
+
+def test_a_sentence_of_comment_reworded_in_a_file_the_error_names_is_no_fix(git_project, store):
+    session = (Session("kafka", git_project, prompt="the producer integration test can't reach kafka")
+               .fail("uv run pytest tests/integration/test_producer.py -q",
+                     "Exit code 1\nsrc/events/producer.py:41: in flush\n    raise KafkaException(err)\n"
+                     "E   cimpl.KafkaException: KafkaError{code=_MSG_TIMED_OUT,val=-192}\n1 failed, 3 passed")
+               .edit("src/events/producer.py", "# Producer for order events. Delivery is async; call flush() before exit.",
+                     "# Producer for order events. Delivery is asynchronous: call flush() before the process exits.")
+               .ok("docker compose start kafka", " Container events-kafka-1  Started")
+               .ok("uv run pytest tests/integration/test_producer.py -q", "4 passed in 3.87s")
+               .stop("Kafka wasn't running: the container had exited. `docker compose start kafka` brought it back and "
+                     "the producer tests pass. I also tidied the module comment in producer.py."))
+    candidates, notes = _candidates(store, session)
+    assert not any("Delivery is asynchronous" in c["change"] for c in candidates), candidates
+
+
+def test_a_django_apps_tests_module_with_only_its_input_moved_is_a_weakened_test():
+    from lorebook.weakening import _values_only
+
+    old = ("    def test_renewal_on_the_31st(self):\n        plan = PlanFactory(anchor=date(2024, 3, 31))\n"
+           "        self.assertEqual(next_renewal(plan), date(2024, 4, 30))")
+    new = ("    def test_renewal_on_the_31st(self):\n        # a day every month has\n"
+           "        plan = PlanFactory(anchor=date(2024, 3, 28))\n        self.assertEqual(next_renewal(plan), date(2024, 4, 30))")
+    assert _values_only({"plans/tests.py": [{"old": old, "new": new, "ids": [1]}]})
+    # (a module beside the tests is no test: plans/testing.py holds the factories)
+    assert not _values_only({"plans/testing.py": [{"old": old, "new": new, "ids": [1]}]})
+
+
+def test_a_fix_is_titled_by_the_line_the_account_quotes_though_it_opens_a_block(git_project, store):
+    session = (Session("rawbody", git_project, prompt="Stripe webhook signature verification fails locally")
+               .fail("npm test", "Exit code 1\nAssertionError [ERR_ASSERTION]: Expected values to be strictly equal:"
+                                 " 400 !== 200")
+               .edit("src/routes/billing.js",
+                     "  const event = stripe.webhooks.constructEvent(JSON.stringify(request.body), sig, secret);",
+                     "  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {\n"
+                     "    req.rawBody = body;\n    done(null, JSON.parse(body));\n  });\n"
+                     "  const event = stripe.webhooks.constructEvent(request.rawBody, sig, secret);")
+               .ok("npm test", "ℹ tests 5\nℹ pass 5")
+               .stop("Stripe signs the exact bytes it sent. The route now registers a JSON parser with "
+                     "`{ parseAs: 'buffer' }` that keeps the raw body, and the handler verifies that."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("— add `{ parseAs: 'buffer' }` in src/routes/billing.js"), candidate["title"]
