@@ -32,7 +32,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _same_target, _segments, command_family, command_job, command_key,
-                       invocation_change, is_autofix, is_static_check, parse_command, shown_command, without_env)
+                       invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
+                       without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text,
                     _diff_text, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
 from .events import EDIT_TOOLS
@@ -313,9 +314,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         commands = [c for c in commands if c not in undoing]
     # (a recipe line that passed is the failing step itself, not the task run another way)
     # (a log read again is the same log, however many lines were asked for: ``tail -2 logs/dev.log``)
+    # (against the last failing run of the subcommand that passed: ``dagster definitions validate`` failing on the
+    # way is no ``dagster asset materialize`` run without ``--select``)
+    compared = next((f for f in reversed(chain["failures"])
+                     if not other_subcommand(f["target"], resolved_by["target"])), last_failure)
     invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or chain["kind"] == "other_check" \
         or last_failure.get("log_of") \
-        else invocation_change(last_failure["target"], resolved_by["target"])
+        else invocation_change(compared["target"], resolved_by["target"])
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]
@@ -440,11 +445,18 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     helpless_lines = [l for a in chain["attempts"] if a["tool"] in EDIT_TOOLS for l in _added_lines(a)
                       if l.strip() and l.strip() not in final_lines
                       and any(_relevance(s, _tokens(l)) for s in said["did_not_help"])]
+    edit_steps = []
     for path, hunks in fix_hunks.items():
         hunks = [dict(h, old=h["old"] + "\n" + "\n".join(l for l in helpless_lines if l in h["new"]))
                  if any(l in h["new"] for l in helpless_lines) else h for h in hunks]
-        steps.append((min(h["ids"][-1] for h in hunks), f"{_short_diff(hunks[0], aside_code, told_code)} in {path}",
-                      [_diff_text(path, h) for h in hunks[:2]]))
+        told = any(span in h["new"] for h in hunks for span in told_code)
+        edit_steps.append((not told, min(h["ids"][-1] for h in hunks),
+                           f"{_short_diff(hunks[0], aside_code, told_code)} in {path}",
+                           [_diff_text(path, h) for h in hunks[:2]]))
+    # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions
+    # .py`: resources back to `"warehouse": DuckDBResource(…)`" before the parameter renamed to match it)
+    steps += [(at, part, lines) for at, (_, _, part, lines) in zip(sorted(e[1] for e in edit_steps),
+                                                                   sorted(edit_steps, key=lambda e: e[:2]))]
     told_in_change: list[str] = []
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
@@ -516,9 +528,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             # upgrade`", not a long command a card cuts before its difference)
             other = invocation_change(failure["target"], f["target"])
             family = command_family(f["target"])
-            tried.append(f"tried to {'; '.join(other)} (`{family}`): still failed"
+            verb = "it" if other and other[0].startswith("without ") else "to"  # ("tried it without `--select`")
+            tried.append(f"tried {verb} {'; '.join(other)} (`{family}`): still failed"
                          if other and family and family == command_family(failure["target"])
-                         and len("; ".join(other)) <= 60
+                         and not other_subcommand(failure["target"], f["target"]) and len("; ".join(other)) <= 60
                          else f"tried `{one_line(shown_command(f['target'], cwd), 100)}`: still failed")
     error_after = one_line(_raw_error_line(last_failure) or "", 70)
     tried = [f"{t} with {error_after}" if error_after and t.endswith("still failed") else t

@@ -354,6 +354,13 @@ def shown_command(command: str, root: str | None = None) -> str:
     return " && ".join(segments)
 
 
+def other_subcommand(a: str, b: str) -> bool:
+    """Whether two runs of one program run different subcommands (``dagster definitions validate`` and ``dagster
+    asset materialize``): not the same command run another way."""
+    firsts = [next((w for w in parse_command(c)["argv"][1:] if not w.startswith("-")), "") for c in (a, b)]
+    return all(re.fullmatch(r"[a-z][a-z-]*", w) for w in firsts) and firsts[0] != firsts[1]
+
+
 def command_family(command: str) -> str:
     """The program a command runs (``pytest``, ``npm test``, ``cargo test``), for "same check" chains."""
     return parse_command(command)["family"]

@@ -5455,3 +5455,38 @@ def test_a_fix_is_titled_by_the_line_the_account_quotes_though_it_opens_a_block(
                      "`{ parseAs: 'buffer' }` that keeps the raw body, and the handler verifies that."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["title"].endswith("— add `{ parseAs: 'buffer' }` in src/routes/billing.js"), candidate["title"]
+
+
+@pytest.mark.parametrize("a, b, other", [
+    ("dagster asset materialize --select daily -m defs", "dagster definitions validate -m defs", True),
+    ("dagster asset materialize -m analytics", "dagster asset materialize --select daily -m defs", False),
+    ("pytest tests/test_a.py", "pytest -x tests/test_a.py", False),
+    ("alembic upgrade head", "alembic -c alembic.ini upgrade head", False),
+])
+def test_two_runs_of_a_program_with_other_subcommands_are_not_one_command_run_another_way(a, b, other):
+    from lorebook.commands import other_subcommand
+
+    assert other_subcommand(a, b) is other
+
+
+def test_the_file_whose_line_the_account_quotes_leads_the_change_and_another_subcommand_is_no_invocation_change(
+        git_project, store):
+    error = ("Exit code 1\ndagster._core.errors.DagsterInvalidDefinitionError: resource with key 'warehouse' required "
+             "by op 'daily_revenue' was not provided.")
+    session = (Session("dagster", git_project, prompt="daily_revenue won't materialize anymore")
+               .fail("dagster asset materialize --select daily_revenue -m pipeline.definitions", error)
+               .fail("dagster definitions validate -m pipeline.definitions", error)
+               .edit("pipeline/assets/ingest.py", "def raw_orders(context, duckdb: DuckDBResource) -> None:",
+                     "def raw_orders(context, warehouse: DuckDBResource) -> None:")
+               .edit("pipeline/definitions.py", '        "duckdb": DuckDBResource(database=WAREHOUSE_PATH),',
+                     '        "warehouse": DuckDBResource(database=WAREHOUSE_PATH),')
+               .ok("dagster asset materialize --select daily_revenue -m pipeline.definitions",
+                   "RUN_SUCCESS - Finished execution of run for \"__ASSET_JOB\".")
+               .stop("`daily_revenue` materializes again. Dagster matches resources by parameter name.\n\n"
+                     "- `pipeline/definitions.py`: resources back to `\"warehouse\": DuckDBResource(database="
+                     "WAREHOUSE_PATH)`.\n- `pipeline/assets/ingest.py`: `raw_orders` takes `warehouse` too."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"].startswith("pipeline/definitions.py:"), candidate["change"]
+    assert "definitions.py" in candidate["title"]
+    assert "--select" not in candidate["change"]  # (validate and materialize are two commands, not one run two ways)
+    assert any(e["quote"].startswith("tried `dagster definitions validate") for e in candidate["evidence"])
