@@ -84,6 +84,9 @@ _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
 _CLI_FLAG = (r"(?i)(--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
              r"private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
+# where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``
+_SECRET_SPEC = re.compile(r"(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*"
+                          r"(?:,(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*)*")
 # commands whose short option carries a password: (prefix up to the value, optional quote, value)
 _COMMAND_SECRET = (
     r"(\bsshpass\b[^\n|;&]*?\s-p\s*"
@@ -158,7 +161,7 @@ _LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "
 _RELATIVE_FILE = re.compile(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}")
 _PROSE_WORDS = {"the", "this", "that", "these", "those", "its", "not", "only", "now", "still", "which", "when",
                 "then", "there", "here", "and", "but", "was", "were", "are", "has", "had", "have", "been", "from",
-                "into", "with", "for"}
+                "into", "with", "for", "your", "my", "our", "their", "his", "her"}
 _HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", "sha512:", "md5:", "md5-", "h1:",
                   "blake2b:", "git+", "sha224:")
 
@@ -559,7 +562,8 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if "bearer " in lowered or "basic " in lowered:
         text = state["bearer"].sub(lambda m: m.group(1) + "[REDACTED:bearer-token]", text)
     if "-" in text:
-        text = state["flag"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "password") else
+        text = state["flag"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "password")
+                                 or _SECRET_SPEC.fullmatch(m.group(3)) else
                                  f"{m.group(1)}{m.group(2)}[REDACTED:password]", text)
     if "password" in lowered:
         text = state["netrc"].sub(lambda m: m.group(0) if _trivial_value(m.group(2), "password") else
