@@ -198,9 +198,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # to `.env.example` describing PORT")
     steps = [c for c in chain["changes"] if c["tool"] == "Bash"]
     cleared = bool(chain.get("cleared")) and all(_clears_local_state(c["target"]) for c in steps)
-    if also and (len(edits) > 1 or cleared and edits):
+    # (or beside a command that stays the fix: "Fixed with `arduino-cli lib install …`. I also labelled the relay row
+    # in the README")
+    if also and (len(edits) > 1 or (cleared or steps) and edits):
         fewer, set_aside = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests, also)
-        if fewer or cleared:
+        if fewer or cleared or steps:
             edits, unrelated = fewer, set_aside
     # the change the prompt asks for, word and value ("set the polling_interval to 0.5"), when the prompt reports
     # no problem and the error does not name it, is the task, done while the failure had another cause

@@ -565,7 +565,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
     failed_said = any(names_failing(s) and re.search(
-        r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
+        r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefuses?\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
         r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b",
         _prose(s)) for s in sentences)
     # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a

@@ -83,8 +83,9 @@ _JOBS = (
              r"artisan\s+test|(?:\S*/)?sail\s+(?:artisan\s+)?test|"
              # Erlang's common tests and unit tests, by rebar3 or the project's Makefile
              r"(?:rebar3|make)\s+(?:ct|eunit)|"
-             # the Unity editor's test runner: ``Unity -batchmode -projectPath . -runTests -testPlatform EditMode``
-             r"-runTests)(?![\w-])"),
+             # the Unity editor's test runner: ``Unity -batchmode -projectPath . -runTests -testPlatform EditMode``,
+             # and Godot's GUT: ``godot --headless -s addons/gut/gut_cmdln.gd -gdir=res://tests``
+             r"-runTests|\S*gut_cmdln\.gd)(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
@@ -391,6 +392,8 @@ def command_job(command: str) -> str | None:
         words = words[1:]  # ``pnpm turbo run test --filter=@lumen/ui`` runs the test task
     if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
         words = words[1:]
+    if words[:1] in (["ios"], ["android"], ["mac"]) and _program_name(parsed["argv"][0]) == "fastlane":
+        words = words[1:]  # a lane of a platform: ``fastlane ios tests``
     if words and re.fullmatch(r"python[\d.]*|php|node|ruby", _program_name(parsed["argv"][0])) \
             and _SCRIPT.search(words[0]):  # a project script's subcommand: ``python manage.py test billing``
         words = words[1:]
@@ -597,6 +600,10 @@ def _same_target(failed: str, later: str) -> bool:
         # (a long option pointed at a local path is the same run changed: ``--model models/distilbert-sst2`` for the
         # ``--model distilbert-base-…`` a network-less runner could not download)
         revalued = {old for _, old, _ in _repointed(argv_a, argv_b)}
+        # (so are the values of long options the later run left out: ``--apple-id … --password …`` given up for
+        # ``--keychain-profile shutterbox-notary``)
+        revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
+                     and not value.startswith("-") and option not in argv_b}
         return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x)
                    and x not in revalued)
     return any(within(x, y) for x in a for y in b)

@@ -184,7 +184,8 @@ _IMPERATIVE = {"added": "add", "set": "set", "pinned": "pin", "changed": "change
 _LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s+(?=\S+:)|Caused by:\s+)")
 _PYTEST_FAILED = re.compile(r"\b(?:FAILED|ERROR)\s+\S+\s+-\s+")
 _DOTTED_EXCEPTION = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b)")
-_ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(?:[\w.@+-]+/)+([\w.@+-]+)")
+# (not a URL's path: Godot's ``res://tests/unit/test_damage.gd`` is the project's own)
+_ABSOLUTE_PATH = re.compile(r"(?<![\w./])(?<!\w:)/(?:[\w.@+-]+/)+([\w.@+-]+)")
 # the wrappers of a chained exception (``RuntimeException: RuntimeException: BuildException: Build failure``): the
 # innermost exception says what went wrong
 _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=[A-Z]\w*(?:Error|Exception)\b)")

@@ -568,6 +568,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?(?:way|recipe|wrapper)\b|"
                      # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`"
                      r"c(?:a|o)mes? from|runs? (?:its |their |the )?\w+ (?:through|via)|"
+                     # "the repo drives them through fastlane — `bundle exec fastlane ios tests`"
+                     r"(?:drives?|runs?|executes?) (?:it|them) (?:through|via|with)\b|"
                      r"(?:is|was|are|were) (?:produced|generated) (?:by|with|from|via|through)|"
                      # "`./scripts/tf.sh staging plan` does the `tofu init` … and passes the tfvars for you"
                      r"for you|"

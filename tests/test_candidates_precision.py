@@ -5368,6 +5368,8 @@ def test_a_package_said_to_have_only_moved_the_failure_is_an_attempt_though_name
 
 
 @pytest.mark.parametrize("command", ["./ci/run-tests.sh editmode", "bash scripts/run_tests.sh", "python run_tests.py -x",
+                                     "bundle exec fastlane ios tests", "fastlane android test",
+                                     "godot --headless -s addons/gut/gut_cmdln.gd -gdir=res://tests -gexit",
                                      "Unity -batchmode -projectPath . -runTests -testPlatform PlayMode"])
 def test_a_script_named_to_run_the_tests_and_the_unity_test_runner_do_the_test_job(command):
     assert command_job(command) == "test"
@@ -5490,3 +5492,44 @@ def test_the_file_whose_line_the_account_quotes_leads_the_change_and_another_sub
     assert "definitions.py" in candidate["title"]
     assert "--select" not in candidate["change"]  # (validate and materialize are two commands, not one run two ways)
     assert any(e["quote"].startswith("tried `dagster definitions validate") for e in candidate["evidence"])
+
+
+def test_a_lane_the_account_says_the_repo_drives_the_tests_through_is_the_way(git_project, store):
+    # (blind107 DD03: the app scheme has no test action; "the repo drives them through fastlane — `…`")
+    session = (Session("lane", git_project, prompt="Run the iOS unit tests")
+               .fail("xcodebuild test -workspace Shelf.xcworkspace -scheme Shelf -destination 'platform=iOS "
+                     "Simulator,name=iPhone 15'", "Exit code 66\nxcodebuild: error: Failed to build workspace Shelf "
+                                                  "with scheme Shelf.: Scheme Shelf is not currently configured for "
+                                                  "the test action.")
+               .ok("bundle exec fastlane ios unit", "[10:44:31]: fastlane.tools finished successfully 🎉\n"
+                                                   "Executed 41 tests, with 0 failures")
+               .stop("All 41 tests pass. The `Shelf` scheme has no test action, so a plain `xcodebuild test -scheme "
+                     "Shelf` refuses to run; the repo drives them through fastlane — `bundle exec fastlane ios unit`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bundle exec fastlane ios unit" in candidate["change"]
+
+
+def test_a_run_that_gives_up_options_for_another_is_the_same_check_run_another_way():
+    # (blind107 DD12: ``--apple-id … --team-id … --password …`` given up for ``--keychain-profile …``)
+    from lorebook.commands import _same_target
+
+    failed = ("xcrun notarytool submit build/App-2.3.0.zip --apple-id rel@example.com --team-id 7QK3M9XW2L "
+              "--password [REDACTED:password] --wait")
+    assert _same_target(failed, 'xcrun notarytool submit build/App-2.3.0.zip --keychain-profile "app-notary" --wait')
+    assert not _same_target(failed, 'xcrun notarytool submit build/Other-1.0.zip --keychain-profile "app-notary"')
+
+
+def test_what_the_agent_also_did_beside_a_command_that_stays_the_fix_is_by_the_by(git_project, store):
+    # (blind107 DD23: a library installed, and "I also labelled the relay row in the sketch README")
+    session = (Session("lib", git_project, prompt="arduino-cli compile fails on the station sketch")
+               .fail("arduino-cli compile --fqbn arduino:avr:uno station",
+                     "Exit code 1\nIn file included from /home/dev/weather/station/station.ino:3:0:\n"
+                     "DHT_U.h:36:10: fatal error: Adafruit_Sensor.h: No such file or directory")
+               .edit("station/README.md", "| Fan    | D7 |", "| Fan relay | D7 |")
+               .ok('arduino-cli lib install "Adafruit Unified Sensor"', "Installed Adafruit Unified Sensor@1.1.14")
+               .ok("arduino-cli compile --fqbn arduino:avr:uno station", "Sketch uses 11826 bytes (36%)")
+               .stop("Compiles now. The DHT library needs Adafruit's Unified Sensor library for `Adafruit_Sensor.h`: "
+                     "fixed with `arduino-cli lib install \"Adafruit Unified Sensor\"`. I also labelled the fan row "
+                     "in the station README's wiring table as the fan relay."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Adafruit Unified Sensor" in candidate["change"] and "README" not in candidate["change"]

@@ -122,6 +122,14 @@ def test_a_title_reads_a_list_of_absolute_paths_as_the_search_path():
                      "search path — run it from `ansible/`")
 
 
+def test_a_title_keeps_a_urls_path_and_drops_an_absolute_ones_folders():
+    assert lesson_title("`godot --headless` fails with Failed to load script \"res://tests/unit/test_damage.gd\"") == (
+        "`godot --headless` fails with Failed to load script \"res://tests/unit/test_damage.gd\"")
+    assert lesson_title("`curl -sf` fails with https://api.example.com/v1/health: 404") == (
+        "`curl -sf` fails with https://api.example.com/v1/health: 404")
+    assert lesson_title("`make` fails with /home/dev/shop/build/out.o: missing") == "`make` fails with out.o: missing"
+
+
 def test_inert_is_one_bounded_line():
     assert inert("a\n\n  b\tc ", 100) == "a b c"
     assert len(inert("word " * 100, 50)) == 50
