@@ -557,8 +557,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     task = before["argv"][1].rsplit(":", 1)[-1] if len(before["argv"]) > 1 and ":" in before["argv"][1] else None
 
     def names_failing(s: str) -> bool:
+        # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails")
         return _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
-                                                    for span in _code_spans(s))
+                                                    for span in _code_spans(s)) \
+            or bool(program) and len(program[0]) >= 8 and bool(
+                re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
 
     if not family or not any(names_failing(s) or task in _code_spans(s) for s in sentences):
         return None

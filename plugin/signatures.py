@@ -45,6 +45,9 @@ _ERROR_RULES = (
     (4, r"^#\s+Failed test\b"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
     # a program refusing how it was called ("grep: unrecognized option: P" under a test's "… failed")
     (4, r"(?i)^[\w.-]+: (?:unrecognized|unknown|invalid|illegal) (?:option|argument|flag)\b"),
+    # ``docker compose up --wait``'s verdict names the container that failed: ``container app-grafana-1 exited (1)``,
+    # ``dependency failed to start: container app-db-1 is unhealthy``
+    (4, r"\bcontainer [\w.-]+ (?:exited \(\d+\)|is unhealthy)"),
     (3, r"^FAILED \S+"),
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does not exist|"

@@ -586,9 +586,10 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
     head = [_program_name(argv[0])] + [w for w in argv[1:2] if re.fullmatch(r"[a-z][\w:-]*", w)] if argv else []
 
-    def matches(words: list[str]) -> bool:  # (a placeholder stands for any word: `./scripts/deploy-job.sh <env> …`)
-        return len(words) == len(head) and all(_program_name(w) == h or re.fullmatch(r"<[\w-]+>|\{[\w-]+\}", w)
-                                               for w, h in zip(words, head))
+    def matches(words: list[str]) -> bool:  # (a placeholder stands for any word past the program:
+        # `./scripts/deploy-job.sh <env> …`; `{shard}` alone names no program)
+        return len(words) == len(head) and all(_program_name(w) == h or n and re.fullmatch(r"<[\w-]+>|\{[\w-]+\}", w)
+                                               for n, (w, h) in enumerate(zip(words, head)))
 
     return bool(head) and any(matches(parse_command(span)["argv"][:len(head)]) for span in _code_spans(sentence))
 

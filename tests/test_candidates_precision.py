@@ -5533,3 +5533,33 @@ def test_what_the_agent_also_did_beside_a_command_that_stays_the_fix_is_by_the_b
                      "in the station README's wiring table as the fan relay."))
     (candidate,), _ = _candidates(store, session)
     assert "Adafruit Unified Sensor" in candidate["change"] and "README" not in candidate["change"]
+
+
+def test_a_program_of_a_long_name_said_unquoted_to_fail_and_the_way_quoted_is_the_lesson(git_project, store):
+    # (blind108 DE09: "Piping the file into a plain local clickhouse-client fails …"; `{shard}` beside it names no
+    # program, so the grep of the Makefile on the way is no way)
+    session = (Session("ch", git_project, prompt="Run the ClickHouse query tests")
+               .fail("clickhouse-client --multiquery < tests/queries/00007_rollup.sql",
+                     "Exit code 62\nCode: 62. DB::Exception: No macro 'shard' in config while processing "
+                     "substitutions in '/clickhouse/tables/{shard}/events_local'")
+               .ok("grep -n -A2 'ch-' Makefile", "21:ch-test: ch-up")
+               .ok("make ch-test TESTS=00007_rollup", "00007_rollup: [ OK ] 0.41 sec.\n1 tests passed.")
+               .stop("It passes. Query tests have to go through `make ch-test`: its server gets the `{shard}` "
+                     "macro. Piping a file into a plain local clickhouse-client fails because that server has none."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make ch-test" in candidate["change"] and "grep" not in candidate["change"]
+    from lorebook.steps import _names_run
+
+    assert not _names_run(["grep", "-n", "ch-", "Makefile"], "the `{shard}` macro")
+    assert _names_run(["./scripts/deploy.sh", "staging"], "run `./scripts/deploy.sh <env>`")
+
+
+def test_a_rule_tests_input_series_relabelled_to_match_the_rule_is_a_weakened_test():
+    # (blind108 DE10: promtool's test series moved from code="500" to the code="5xx" a broken selector wants)
+    from lorebook.weakening import _values_only
+
+    hunk = {"old": "      - series: 'http_requests_total{service=\"checkout\",code=\"500\"}'",
+            "new": "      - series: 'http_requests_total{service=\"checkout\",code=\"5xx\"}'", "ids": [1]}
+    assert _values_only({"tests/api_alerts_test.yml": [hunk]})
+    # (a fixture of data is not a test written as data)
+    assert not _values_only({"tests/fixtures/test_requests.json": [hunk]})

@@ -130,6 +130,15 @@ def test_a_title_keeps_a_urls_path_and_drops_an_absolute_ones_folders():
     assert lesson_title("`make` fails with /home/dev/shop/build/out.o: missing") == "`make` fails with out.o: missing"
 
 
+def test_compose_waits_verdict_names_the_container_that_failed():
+    from lorebook.signatures import error_line, error_signature
+
+    out = ("Exit code 1\n Container stack-loki-1  Running\n Container stack-grafana-1  Started\n"
+           "container stack-grafana-1 exited (1)")
+    assert error_line(out) == "container stack-grafana-1 exited (1)"
+    assert error_signature(out) != error_signature(out.replace("grafana", "fluent-bit"))
+
+
 def test_inert_is_one_bounded_line():
     assert inert("a\n\n  b\tc ", 100) == "a b c"
     assert len(inert("word " * 100, 50)) == 50
