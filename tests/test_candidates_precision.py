@@ -5563,3 +5563,22 @@ def test_a_rule_tests_input_series_relabelled_to_match_the_rule_is_a_weakened_te
     assert _values_only({"tests/api_alerts_test.yml": [hunk]})
     # (a fixture of data is not a test written as data)
     assert not _values_only({"tests/fixtures/test_requests.json": [hunk]})
+
+
+def test_a_file_the_prompt_names_as_context_is_no_change_it_asked_for_when_it_reports_a_problem(git_project, store):
+    # (blind103 CZ10: "… never produces any topics. Can you figure out what's wrong? Everything is in
+    # docker-compose.yml (postgres, kafka, connect)": the postgres line changed there was the fix, not the task)
+    status = "curl -s localhost:8083/connectors/orders-cdc/status | python3 -m json.tool"
+    session = (Session("cdc", git_project, prompt="The Debezium connector never produces any topics. Can you figure "
+                                                  "out what's wrong? Everything is in docker-compose.yml (postgres, "
+                                                  "kafka, connect).")
+               .fail(status, "Exit code 1\norg.apache.kafka.connect.errors.ConnectException: An exception "
+                             "occurred in the change event producer. This connector will be stopped.")
+               .edit("docker-compose.yml", "    image: postgres:16\n",
+                     '    image: postgres:16\n    command: ["postgres", "-c", "wal_level=logical"]\n')
+               .ok("docker compose up -d postgres", " Container cdc-postgres-1  Started")
+               .ok(status, '{"connector": {"state": "RUNNING"}, "tasks": [{"id": 0, "state": "RUNNING"}]}')
+               .stop("Postgres ran with the default wal_level; Debezium needs logical decoding. The postgres service "
+                     "now runs with `wal_level=logical`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "wal_level=logical" in candidate["change"]
