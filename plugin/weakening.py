@@ -208,6 +208,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
 # (and Django's app-level ``billing/tests.py``)
 _TEST_MODULE = LazyRegex(r"(?:^|/)test_[^/]*$|(?:^|/)tests\.py$|_test\.\w+$|\.(?:test|spec)\.\w+$|_spec\.rb$|_test\.exs$|"
                          r"\wTests?\.\w+$|\.t\.sol$")
+# a test written as data, named as one (promtool's ``tests/api_alerts_test.yml``)
 _DATA_TEST = LazyRegex(r"_tests?\.ya?ml$")
 # a literal in a line of code: a quoted string, a number
 _ANY_LITERAL = LazyRegex(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|(?<![\w.])-?\d[\d_.]*(?![\w.])")
@@ -254,7 +255,6 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
     does not exist: ``'tests/fixtures/users.jsn'`` put right is the test's own mistake.)"""
     # (in a test's own module: a version in a test project's manifest, ``Version="8.0.8"``, is a pin, and a value in
     # the tests' setup, a conftest's ``respx.mock(base_url=…)``, is how they reach the code)
-    # (or a test written as data, named as a test: promtool's ``tests/api_alerts_test.yml``)
     if not tests_only(changes) or not all((_CODE_FILE.search(path) or _DATA_TEST.search(path))
                                           and _TEST_MODULE.search(path) for path in changes):
         return False
