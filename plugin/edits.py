@@ -235,9 +235,11 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
     if added:  # what a block holds, not the line that opens it or an import it needs
         # (nor the star before a docblock's tag: ``@jest-environment node``)
         # (unless the account quotes the line that opens it: ``addContentTypeParser(…, { parseAs: 'buffer' }, … {``)
-        quoted = next((l for l in added if any(span in l for span in told)), None)
+        # (code, not a comment that names it; a line that opens a block only when no other holds what it quotes)
+        holding = [l for l in added if any(span in l for span in told) and not _COMMENT_LINE.match(l)]
+        quoted = next((l for l in holding if not scaffolding(l)), holding[0] if holding else None)
         if quoted and len(quoted) > 70:  # (too long to show whole: what it quotes of it)
-            return f"add `{max((span for span in told if span in quoted), key=len)}`"
+            return f"add `{one_line(max((span for span in told if span in quoted), key=len), 70)}`"
         line = re.sub(r"^\*\s+(?=@)", "", quoted or next((l for l in added if not scaffolding(l)), added[0]))
         return f"add `{one_line(line, 70)}`"
     if removed:  # (what the block held: ``mavenCentral()``, not the ``repositories {`` around it)

@@ -5582,3 +5582,15 @@ def test_a_file_the_prompt_names_as_context_is_no_change_it_asked_for_when_it_re
                      "now runs with `wal_level=logical`."))
     (candidate,), _ = _candidates(store, session)
     assert "wal_level=logical" in candidate["change"]
+
+
+def test_of_the_lines_holding_quoted_code_the_title_takes_code_that_is_no_comment_import_or_block_opener():
+    # (the replay of round 65: an import and a comment line were titled, where the account quoted the plugins line)
+    from lorebook.edits import _short_diff
+
+    hunk = {"old": "export default defineConfig({\n  test: {},\n});",
+            "new": "import tsconfigPaths from 'vite-tsconfig-paths';\n// tsconfigPaths() resolves ~/\n"
+                   "export default defineConfig({\n  plugins: [tsconfigPaths()],\n  test: {},\n});", "ids": [1]}
+    told = ("import tsconfigPaths from 'vite-tsconfig-paths'", "plugins: [tsconfigPaths()]")
+    assert _short_diff(hunk, (), told) == "add `plugins: [tsconfigPaths()],`"
+    assert _short_diff(hunk, (), ("tsconfigPaths()",)) == "add `plugins: [tsconfigPaths()],`"
