@@ -1173,6 +1173,9 @@ def _raw_error_line(failure: dict) -> str | None:
     # (without pytest's "E" or a journal's date, host and process: ``Dec 02 08:12:44 stg-app-1 celery[48211]:``)
     # (or a log line's date and time: ``2026/12/02 06:31:02``, ``2026-12-02T06:31:02.114Z``)
     # (or TAP's "# " before a diagnostic: bats' ``#   ./scripts/backup.sh: line 9: $2: unbound variable``)
+    # (or bracketed, with its level: fluent-bit's ``[2024/06/12 09:55:31] [error] ``)
     line = re.sub(r"^(?:E\s+|#\s+(?=\S)|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
-                  r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+)", "", line.strip())
+                  r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+|"
+                  r"\[\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]\s*(?:\[\s*[a-z]+\s*\]\s*)?)", "",
+                  line.strip())
     return one_line(line, 160)

@@ -184,7 +184,7 @@ def parse_command(command: str) -> dict:
             # (what is said or waited after it, ``curl -sf localhost:13133/ && echo``, checks nothing; but after
             # ``; echo exit=$?`` the line passes whatever the run did, and is judged by what it printed)
             continue
-        if check:
+        if check and not re.fullmatch(_WAIT, check):  # (a wait before it is no step: ``sleep 15 && ./put.sh …``)
             prep.append(check)
         check = segment
     words = _words(check)

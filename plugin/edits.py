@@ -607,7 +607,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                     r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or
                     any(any(_named_in(p, sentence) for p in paths) if sentence in naming else
-                        changed_names & (_tokens(sentence) | set(re.findall(r"\b\d{3,}\b", sentence)))
+                        changed_names & (_tokens(sentence) | set(re.findall(r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence)))
                         for sentence in also)):
             unrelated.extend(paths)
             continue

@@ -56,7 +56,9 @@ _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-
 _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(?:return|pass|continue|next)\b\s*;?\s*$")
 # a data-quality check told to let some rows fail or only warn: Great Expectations' ``"mostly": 0.97``, dbt's
 # ``severity: warn``
-_TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["']?\s*[:=]\s*["']?warn""")
+# (or to look only at the rows that pass: an expectation's ``"row_condition": "customer_id.notnull()"``)
+_TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["']?\s*[:=]\s*["']?warn|"""
+                       r"""["']?\brow_condition["']?\s*[:=]""")
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
 # ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
 _SWITCHED_OFF = LazyRegex(r"""(?ix)\b\w*(?:validat|check|verif|assert)\w*(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?(?:false|0|off|no|disabled?)\b|
