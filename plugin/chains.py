@@ -179,7 +179,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
                     and not _other_tests(failure, later["target"]):
                 if later["outcome"] == "error":
-                    events.append(later)
+                    if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
+                        events.append(later)
                     continue
                 if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]):
                     success, kind = later, "same_check"
@@ -996,6 +997,11 @@ def _same_error(a: dict, b: dict) -> bool:
     return line_a == line_b
 
 
+# a program refusing a flag it does not know: argparse's "unrecognized arguments", click's "No such option"
+_USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknown (?:option|flag|argument)\b|"
+                         r"\bno such option\b|\binvalid option\b")
+
+
 def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "") -> list[dict]:
     """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before;
     not when the agent says that change was not enough on its own ("editing composer.json isn't enough — the
@@ -1018,10 +1024,14 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         not_enough = any(os.path.basename(f) in s for e in between if e["tool"] in EDIT_TOOLS
                          for f in e.get("files") or [] for s in partial)
         back = next((n for n, group in enumerate(groups[:-1]) if _same_error(failure, group[0])), None)
+        # (a flag the program does not know, tried on the way: ``pytest … --spark-conf …`` "unrecognized
+        # arguments" is an attempt at the same problem, not an error of its own)
+        misused = bool(_USAGE_ERROR.search(failure.get("error_text") or "")) and all(
+            part.startswith("pass `") for part in invocation_change(previous["target"], failure["target"]) or ["-"])
         if back is not None:  # an earlier error back again: all done since it was tried and undone (a polyfill that
             # got past ``Request is not defined`` to ``Response.json is not a function``, then removed), one problem
             groups[back:] = [[f for group in groups[back:] for f in group] + [failure]]
-        elif not _same_error(failure, previous) and not not_enough and (
+        elif not _same_error(failure, previous) and not not_enough and not misused and (
                 _persisting(between, later) or moved_on):
             groups.append([failure])
         else:

@@ -5628,3 +5628,31 @@ def test_an_image_bumped_on_the_side_is_by_the_by_and_a_logs_time_and_level_are_
     (candidate,), _ = _candidates(store, session)
     assert "3.0.7" not in candidate["change"] and "parsers_app.conf" in candidate["change"]
     assert "2024/06/12" not in candidate["title"] and "[error]" not in candidate["title"]
+
+
+def test_a_look_that_selected_no_test_and_a_flag_the_runner_refused_are_no_errors_of_their_own(git_project, store):
+    # (blind110 DG21: ``-k tz`` selected nothing, an attempt was made and put back, ``--spark-conf`` was refused;
+    # then the conftest fix: one problem, one lesson, the attempt no part of it)
+    wrong = ("Exit code 1\nE       AssertionError: assert {'2024-03-09': 120.0} == {'2024-03-10': 120.0}\n"
+             "1 failed in 3.1s")
+    session = (Session("tz", git_project, prompt="test_daily_revenue lands revenue on the wrong day")
+               .fail("uv run pytest tests/test_daily.py -q", wrong)
+               .fail("uv run pytest tests/test_daily.py -q -k tz", "Exit code 5\n1 deselected in 0.2s\nno tests ran")
+               .edit("jobs/daily.py", '    F.to_date(F.col("event_ts")).alias("day"),',
+                     '    F.to_date(F.to_utc_timestamp(F.col("event_ts"), "UTC")).alias("day"),')
+               .fail("uv run pytest tests/test_daily.py -q", wrong)
+               .edit("jobs/daily.py", '    F.to_date(F.to_utc_timestamp(F.col("event_ts"), "UTC")).alias("day"),',
+                     '    F.to_date(F.col("event_ts")).alias("day"),')
+               .fail("uv run pytest tests/test_daily.py -q --spark-conf spark.sql.session.timeZone=UTC",
+                     "Exit code 4\nERROR: usage: pytest [options] [file_or_dir] [file_or_dir] [...]\n"
+                     "pytest: error: unrecognized arguments: --spark-conf")
+               .edit("tests/conftest.py", '    spark = SparkSession.builder.master("local[1]").getOrCreate()',
+                     '    spark = (SparkSession.builder.master("local[1]")\n'
+                     '             .config("spark.sql.session.timeZone", "UTC").getOrCreate())')
+               .ok("uv run pytest tests/test_daily.py -q", "1 passed in 3.0s")
+               .stop("The test session wasn't pinned to UTC: tests/conftest.py now sets "
+                     '`.config("spark.sql.session.timeZone", "UTC")`. Wrapping `event_ts` in `to_utc_timestamp` '
+                     "first had no effect, reverted."))
+    (candidate,), _ = _candidates(store, session)
+    assert "spark.sql.session.timeZone" in candidate["change"] and "to_utc_timestamp" not in candidate["change"]
+    assert "AssertionError" in candidate["trigger"]
