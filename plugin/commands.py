@@ -633,6 +633,7 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
                             r"-count=1|--?tb=\S+|-no-color|-json|-compact-warnings|"
                             # which tests run, not how: a wider or narrower selection is no fix
                             r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"
+                            r"-D(?:it\.)?test=\S+|"  # (maven surefire's and failsafe's: ``-Dtest=OrderRepositoryTest``)
                             r"--output-on-failure|--show-output|--nocapture|--no-capture|--version|-V|--help|"
                             # where a result is saved, not how it is made: ``terraform plan -out=tfplan``
                             r"-out=\S+)$")

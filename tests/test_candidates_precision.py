@@ -5656,3 +5656,9 @@ def test_a_look_that_selected_no_test_and_a_flag_the_runner_refused_are_no_error
     (candidate,), _ = _candidates(store, session)
     assert "spark.sql.session.timeZone" in candidate["change"] and "to_utc_timestamp" not in candidate["change"]
     assert "AssertionError" in candidate["trigger"]
+
+
+def test_a_wider_maven_selection_is_no_fix():
+    # (blind109 DF10: ``./mvnw test -Dtest=OrderRepositoryTest`` failed, the whole ``./mvnw test`` passed after the fix)
+    assert invocation_change("./mvnw test -Dtest=OrderRepositoryTest", "./mvnw test 2>&1 | tail -14") == []
+    assert invocation_change("mvn verify -Dit.test=InvoiceIT", "mvn verify") == []
