@@ -438,10 +438,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
-    # (and the code it quotes as the fix: "a parser with `{ parseAs: 'buffer' }` that keeps the raw body"; code, not a
-    # name, `build-tools`, `docker-compose.yml`)
+    # (and the code it quotes as the fix: "a parser with `{ parseAs: 'buffer' }` that keeps the raw body",
+    # `astral-sh/setup-uv@v5`; code, not a name, `build-tools`, `stripe.webhooks.constructEvent`, nor a file's,
+    # `src/routes/stripe.js`)
     told_code = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
-                      if len(span) >= 8 and re.search(r"[\s=:({\[]", span.strip()))
+                      if len(span) >= 8 and not re.fullmatch(r"[\w.-]+|[\w./-]+\.[A-Za-z]{1,5}", span.strip()))
     # a line a failed attempt added and the fix left in place ("The Host header I added first made no difference")
     # is shown as it stands, no part of the change
     final_lines = {l.strip() for c in chain["changes"] if c["tool"] in EDIT_TOOLS for l in _added_lines(c)}

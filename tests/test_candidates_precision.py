@@ -5456,9 +5456,12 @@ def test_a_fix_is_titled_by_the_line_the_account_quotes_though_it_opens_a_block(
                      "    req.rawBody = body;\n    done(null, JSON.parse(body));\n  });\n"
                      "  const event = stripe.webhooks.constructEvent(request.rawBody, sig, secret);")
                .ok("npm test", "ℹ tests 5\nℹ pass 5")
-               .stop("Stripe signs the exact bytes it sent. The route now registers a JSON parser with "
-                     "`{ parseAs: 'buffer' }` that keeps the raw body, and the handler verifies that."))
+               .stop("`src/routes/billing.js` passed `JSON.stringify(request.body)` to "
+                     "`stripe.webhooks.constructEvent`, but Stripe signs the exact bytes it sent. The route now "
+                     "registers a JSON parser with `{ parseAs: 'buffer' }` that keeps the raw body, and the handler "
+                     "verifies that."))
     (candidate,), _ = _candidates(store, session)
+    # (a function's or a file's name the account quotes is no code to title by)
     assert candidate["title"].endswith("— add `{ parseAs: 'buffer' }` in src/routes/billing.js"), candidate["title"]
 
 
@@ -5662,3 +5665,17 @@ def test_a_wider_maven_selection_is_no_fix():
     # (blind109 DF10: ``./mvnw test -Dtest=OrderRepositoryTest`` failed, the whole ``./mvnw test`` passed after the fix)
     assert invocation_change("./mvnw test -Dtest=OrderRepositoryTest", "./mvnw test 2>&1 | tail -14") == []
     assert invocation_change("mvn verify -Dit.test=InvoiceIT", "mvn verify") == []
+
+
+def test_a_quoted_package_reference_is_code_the_title_takes(git_project, store):
+    # (the replay of round 67: blind51 AZ24's `astral-sh/setup-uv@v5` is code, though it holds no space or `=`)
+    session = (Session("ui-kit", git_project, prompt="the build fails since the design system move")
+               .fail("npm run build", "Exit code 1\nsrc/App.tsx(3,24): error TS2307: Cannot find module "
+                                      "'@acme/ui-kit' or its corresponding type declarations.")
+               .edit("package.json", '  "dependencies": {\n    "react": "^18.3.1"',
+                     '  "dependencies": {\n    "zod": "^3.23.8",\n    "@acme/ui-kit": "^2.1.0",\n    "react": "^18.3.1"')
+               .ok("npm run build", "vite v5.4.2 building for production...\n✓ built in 2.91s")
+               .stop("The components moved to `@acme/ui-kit`, which package.json never listed; it is a dependency "
+                     "now (with zod, which it needs)."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"@acme/ui-kit": "^2.1.0"' in candidate["title"], candidate["title"]
