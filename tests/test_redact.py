@@ -1,4 +1,5 @@
 """The redactor and error signatures: each secret class, the look-alikes that must survive, and the benchmark's targets."""
+import json
 import re
 import sys
 from pathlib import Path
@@ -90,6 +91,19 @@ def test_redaction_benchmark_meets_its_targets():
     assert figures["secrets"] >= 60 and figures["lookalikes"] >= 60
     assert figures["recall"] == 1.0
     assert figures["lookalike_survival"] >= 0.95
+
+
+def test_the_leak_bench_finds_no_secret_on_disk_and_finds_its_canary():
+    # (blind98 CU08's app-specific password once reached the sessions table; the control proves the search reads the
+    # database's own pages)
+    import subprocess
+
+    out = subprocess.run([sys.executable, str(Path(__file__).parent.parent / "bench" / "leaks.py"), "--set", "blind98"],
+                         capture_output=True, text=True, timeout=300)
+    figures = json.loads(out.stdout.strip().splitlines()[-1])
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert figures["sessions"] >= 1 and figures["secrets"] >= 2
+    assert figures["leaks"] == 0 and figures["control_found"] is True
 
 
 @pytest.mark.parametrize("text, secret", [
