@@ -198,7 +198,9 @@ _IMPORT = (r"import\b(?!\s*\()|from\s+\S+\s+import\b|#include\b|require\b|using\
 _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:" + _IMPORT + r"|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
                          # a Ruby or Elixir block opened and closed (``inflections(:en) do |inflect|``, ``defmodule
                          # X do``, ``end``; not ``on_mount: [{UserAuth, :ensure_authenticated}] do``: what it passes)
-                         r"|.*\bdo\s*\|[^|]*\|\s*$|\s*(?:def\w*|describe|context|it|test|module|class)\b.*\bdo\s*$"
+                         # (or a test's setup, ExUnit's ``setup do``, RSpec's ``before do``)
+                         r"|.*\bdo\s*\|[^|]*\|\s*$|\s*(?:def\w*|describe|context|it|test|module|class|setup\w*|before|"
+                         r"after)\b.*\bdo\s*$"
                          r"|\s*end\s*$"
                          # a comment's delimiter on a line of its own (``/**``, `` */``, ``"""``, ``<!--``)
                          r"|(?:/\*+|\*+/?|\"\"\"|\'\'\'|<!--|-->)\s*$"

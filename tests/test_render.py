@@ -517,6 +517,8 @@ def test_a_ruby_block_opened_or_closed_is_scaffolding():
     assert scaffolding("defmodule Shop.Repo do") and not scaffolding('  inflect.acronym "PDF"')
     assert not scaffolding("  on_mount: [{LarderWeb.UserAuth, :ensure_authenticated}] do")  # (what it passes)
     assert scaffolding("import { StrictMode } from 'react';") and not scaffolding("import('./bootstrap');")
+    # (a test's setup, blind68 BQ15: the ``Sandbox.allow(…)`` inside ``setup do`` is the change)
+    assert scaffolding("  setup do") and scaffolding("before do") and not scaffolding("  Sandbox.allow(Repo, self())")
 
 
 def test_a_card_drops_an_import_before_the_block_opener_that_changed():
