@@ -11,7 +11,7 @@ import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _PROBE, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
-                       _VALUE_OPTIONS, _and_steps, _asks_version, _picked_package, _program_name, _routine, _same_target,
+                       _VALUE_OPTIONS, _and_steps, _first_word, _asks_version, _picked_package, _program_name, _routine, _same_target,
                        _segments, _targets,
                        command_family, command_job, command_key, invocation_change, is_autofix, parse_command)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
@@ -538,11 +538,6 @@ def _put_back(change: dict, later: list[dict], before: list[dict]) -> bool:
     return bool(paths) and all(_among([p], edited) for p in paths)
 
 
-def _first_word(argv: list[str]) -> str | None:
-    """A command's first word past its program that is no option (``test`` of ``sbt -batch test``)."""
-    return next((w for w in argv[1:] if not w.startswith("-")), None)
-
-
 def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     """The first later passing run of another command that does the same job (``terraform plan`` →
     ``terragrunt plan``), when the agent's account names it as the way, and names the failing one too. Edits on
@@ -598,9 +593,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             return obs
         # "Plans in this repo go through the Makefile": a target of the same name (``make plan ENV=staging``), its
         # file named as the way
-        if same_word and failed_said and _RECIPE_FILES.get(_program_name(after["argv"][0])) and any(
-                re.search(rf"\b{_RECIPE_FILES[_program_name(after['argv'][0])]}\b", s) and _THE_WAY.search(_prose(s))
-                for s in sentences):
+        recipe_file = _RECIPE_FILES.get(_program_name(after["argv"][0]))
+        if same_word and failed_said and recipe_file and any(
+                re.search(rf"\b{recipe_file}\b", s) and _THE_WAY.search(_prose(s)) for s in sentences):
             return obs
         # "run `npm run e2e` rather than `npx playwright test`": the way, set against the failing one
         if any(_names_run(after["argv"], s) and _names_run(before["argv"], s)

@@ -355,10 +355,15 @@ def shown_command(command: str, root: str | None = None) -> str:
     return " && ".join(segments)
 
 
+def _first_word(argv: list[str]) -> str | None:
+    """A command's first word past its program that is no option (``test`` of ``sbt -batch test``)."""
+    return next((w for w in argv[1:] if not w.startswith("-")), None)
+
+
 def other_subcommand(a: str, b: str) -> bool:
     """Whether two runs of one program run different subcommands (``dagster definitions validate`` and ``dagster
     asset materialize``): not the same command run another way."""
-    firsts = [next((w for w in parse_command(c)["argv"][1:] if not w.startswith("-")), "") for c in (a, b)]
+    firsts = [_first_word(parse_command(c)["argv"]) or "" for c in (a, b)]
     return all(re.fullmatch(r"[a-z][a-z-]*", w) for w in firsts) and firsts[0] != firsts[1]
 
 

@@ -504,6 +504,11 @@ _NETWORK_FAILURE = LazyRegex(r"(?i)\bECONNRESET\b|socket hang up|\bETIMEDOUT\b|C
                              r"504 Gateway Time-?out|network is unreachable|socket error")
 
 
+def _names_said(sentence: str) -> set[str]:
+    """The names and numbers a sentence says, to match an edit's (a port, ``8081``; a version, ``3.0.7``)."""
+    return _tokens(sentence) | set(re.findall(r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))
+
+
 def _relevant_edits(chain: dict, cwd: str | None, context: str,
                     incidental: list[str] = (), also: list[str] = ()) -> tuple[list[dict], list[str]]:
     """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
@@ -567,9 +572,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                 and not _touches_environment_error(edit, environment):
             unrelated.extend(paths)  # out of memory, a dropped network: only what the error names can fix it
             continue
-        changed_names = {t for t in _tokens(_changed_text(edit)) if "_" in t or len(t) >= 8}
-        changed_names |= set(re.findall(r"\b\d{3,}\b", _changed_text(edit)))  # "move the dev server to port 8081"
-        changed_names |= set(re.findall(r"\d+(?:\.\d+)+", _changed_text(edit)))  # "bump engines.node to >=20.11"
+        changed = _changed_text(edit)
+        changed_names = {t for t in _tokens(changed) if "_" in t or len(t) >= 8}
+        changed_names |= set(re.findall(r"\b\d{3,}\b", changed))  # "move the dev server to port 8081"
+        changed_names |= set(re.findall(r"\d+(?:\.\d+)+", changed))  # "bump engines.node to >=20.11"
         # (a qualified name by its parts: ``ansible.builtin.include_tasks`` is the "include_tasks" asked for)
         changed_names |= {part for name in changed_names for part in name.split(".") if "_" in part or len(part) >= 8}
         # (a comment in a file the error names by its name may be a directive: ``# typed: strict``; not a sentence,
@@ -578,7 +584,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             and any(_DIRECTIVE_SHAPE.match(l) for old, new in _edit_sides(edit) for l in _changed_lines(old, new))
         # (or by two of its words: "Also the split_data node has a leftover print, remove it" and ``-print("split
         # sizes", …)``)
-        changed_words = {w for w in _plain_words(_changed_text(edit)) - _STOP if len(w) >= 4}
+        changed_words = {w for w in _plain_words(changed) - _STOP if len(w) >= 4}
         # (a markdown file in a folder the error names is that folder's content, not docs:
         # ``.changeset/brave-pans.md`` for "no changesets were found")
         dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
@@ -603,12 +609,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \
-                not quoted_fix and (any(_named_in(p, sentence) or changed_names & (_tokens(sentence) | set(re.findall(
-                    r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))) for p in paths for sentence in incidental) or
+                not quoted_fix and (any(_named_in(p, sentence) or changed_names & _names_said(sentence)
+                                        for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or
                     any(any(_named_in(p, sentence) for p in paths) if sentence in naming else
-                        changed_names & (_tokens(sentence) | set(re.findall(r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence)))
-                        for sentence in also)):
+                        changed_names & _names_said(sentence) for sentence in also)):
             unrelated.extend(paths)
             continue
         kept.append(edit)
