@@ -85,8 +85,8 @@ _CLI_FLAG = (r"(?i)(--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?ke
              r"private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``
-_SECRET_SPEC = re.compile(r"(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*"
-                          r"(?:,(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*)*")
+_SPEC_PART = r"(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*"
+_SECRET_SPEC = re.compile(rf"{_SPEC_PART}(?:,{_SPEC_PART})*")
 # commands whose short option carries a password: (prefix up to the value, optional quote, value)
 _COMMAND_SECRET = (
     r"(\bsshpass\b[^\n|;&]*?\s-p\s*"
