@@ -61,8 +61,9 @@ _TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["'
                        r"""["']?\brow_condition["']?\s*[:=]""")
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
 # ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
-_SWITCHED_OFF = LazyRegex(r"""(?ix)\b\w*(?:validat|check|verif|assert)\w*(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?(?:false|0|off|no|disabled?)\b|
-                          \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?(?:true|1|on|yes)\b""")
+_SET_TO = r"""(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?"""  # (``= "``, ``: ``, ``"] = "``, ``", "``)
+_SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:false|0|off|no|disabled?)\b|
+                          \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:true|1|on|yes)\b""")
 # a coverage gate's threshold (``coverageThreshold: { branches: 80 }``, ``fail_under = 90``, ``--cov-fail-under=85``)
 _THRESHOLD = LazyRegex(r"(?i)cover|fail[_-]under")
 
