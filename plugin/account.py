@@ -351,6 +351,11 @@ def _problem_statement(sentence: str) -> bool:
         if word not in ("passed", "used", "set") and not word.endswith("ing"))
 
 
+# what a step does, told after it ("… drops the extra keys", "… keeps them out"): a verb in -s before an object
+_WHAT_IT_DOES = re.compile(r"\s+(?!is\b|was\b|has\b|does\b)[a-z]+s\s+(?:the|it|them|this|that|every|all|any|each|its|those|"
+                           r"these)\b")
+
+
 def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
     """The agent's own words for the fix ("Added `x = 1` under [http]"), in the imperative, when they name it."""
     for sentence in fixes:
@@ -362,6 +367,9 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
         # ("Running `X` gives 14/14 passing")
         first, _, rest = clause.partition(" ")
         verb = _PAST.get(first.lower())
+        if first.lower().endswith("ing"):  # "Setting `X` on the sink drops the extra keys": the step, not what it does
+            rest = next((rest[:m.start()] for m in _WHAT_IT_DOES.finditer(rest) if not rest[:m.start()].count("`") % 2),
+                        rest)
         if re.match(r"(?i)(?:it|them|this|that|one)\b", rest):
             continue  # "Added it before `add_subdirectory(tests)`": what "it" is, the change says, not the clause
         if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words) \

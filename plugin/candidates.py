@@ -314,6 +314,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                and _packages(c["target"]) <= tried_packages]
     if undoing and len(undoing) < len(commands):
         commands = [c for c in commands if c not in undoing]
+    # beside an edit, an install the account never names (``pip install -q -r requirements/dev.txt`` while looking
+    # around, the fix a migration's dependency) is how the environment was checked, no step of the fix
+    commands = [c for c in commands if not (fix_hunks and _unnamed_install(c, said.get("text", "") + " " + prompt_text,
+                                                                           fix_hunks))]
     # (a recipe line that passed is the failing step itself, not the task run another way)
     # (a log read again is the same log, however many lines were asked for: ``tail -2 logs/dev.log``)
     # (against the last failing run of the subcommand that passed: ``dagster definitions validate`` failing on the
@@ -453,9 +457,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     for path, hunks in fix_hunks.items():
         hunks = [dict(h, old=h["old"] + "\n" + "\n".join(l for l in helpless_lines if l in h["new"]))
                  if any(l in h["new"] for l in helpless_lines) else h for h in hunks]
-        told = any(span in h["new"] for h in hunks for span in told_code)
-        edit_steps.append((not told, min(h["ids"][-1] for h in hunks),
-                           f"{_short_diff(hunks[0], aside_code, told_code)} in {path}",
+        # (of a file's hunks, the one holding the code the account quotes names the step: the healthcheck added
+        # first is no `condition: service_healthy`)
+        named = next((h for h in hunks if any(span in h["new"] for span in told_code)), None)
+        edit_steps.append((named is None, min(h["ids"][-1] for h in hunks),
+                           f"{_short_diff(named or hunks[0], aside_code, told_code)} in {path}",
                            [_diff_text(path, h) for h in hunks[:2]]))
     # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions
     # .py`: resources back to `"warehouse": DuckDBResource(…)`" before the parameter renamed to match it)
@@ -721,6 +727,19 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         "_run_key": f"chain:{failure['id']}" + (f".{failure['_part']}" if failure.get("_part") else ""),
         "_reason": f"resolved_failure:{chain['kind']}",
     }
+
+
+def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:
+    """Whether ``command`` installs (``pip install -q -r requirements/dev.txt``) and ``text`` names neither the
+    install, its program nor what it installs, and no file it installs from was edited."""
+    installs = [s for s in parse_command(command["target"])["segments"] if command_job(s) == "install"] \
+        if command["tool"] == "Bash" else []
+    installed = {p for s in installs for p in _packages(s)}
+    if not installs or any(os.path.basename(path) == os.path.basename(p) for p in installed for path in fix_hunks):
+        return False
+    programs = {os.path.basename(s.split()[0]).lower() for s in installs}
+    return not (_plain_words(text) & {"install", "installed", "installing", "reinstall", "reinstalled", *programs}
+                or any(name in text.lower() for p in installed for name in (p, os.path.basename(p))))
 
 
 def _fix_title(fix_parts: list[str]) -> str:

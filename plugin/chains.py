@@ -11,9 +11,9 @@ import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _PROBE, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
-                       _VALUE_OPTIONS, _and_steps, _first_word, _asks_version, _picked_package, _program_name, _routine, _same_target,
-                       _segments, _targets,
-                       command_family, command_job, command_key, invocation_change, is_autofix, parse_command)
+                       _VALUE_OPTIONS, _and_steps, _asks_version, _first_word, _inline_code, _picked_package,
+                       _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
+                       command_key, invocation_change, is_autofix, parse_command)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -249,7 +249,7 @@ def find_chains(observations: list[dict], account: str = "",
                 events.sort(key=lambda o: o["id"])
         if success is None:  # a server that would not start, never started again: checked another way, unverified
             success = _checked_otherwise(failure, observations[i + 1:], account) or _named_thing_found(
-                failure, observations[i + 1:])
+                failure, observations[i + 1:]) or _queried_again(failure, observations[i + 1:], account)
             kind = "other_check" if success is not None else None
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or \
@@ -784,6 +784,30 @@ def _named_thing_found(failure: dict, later: list[dict]) -> dict | None:
         words = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edited["id"] else []
         if o["outcome"] == "ok" and words and _program_name(words[0]) == program \
                 and any(name in word for name in names for word in words[1:]):
+            return o
+    return None
+
+
+def _queried_again(failure: dict, later: list[dict], account: str = "") -> dict | None:
+    """For a query that failed and was never sent again (``clickhouse client --query 'INSERT INTO logs.nginx_access
+    …' < fixtures/event.json``: "Unknown field found"), the first passing query of the same program about the same
+    table (``… --query 'SELECT count() FROM logs.nginx_access …'``) after an edit that adds code the agent's account
+    quotes and that shares a word with the error (``skip_unknown_fields: true``). It shows the data arrives now, not
+    that the failing query passes: the lesson is stored unverified, and says so."""
+    asked = _inline_code(failure["target"])
+    argv, key = parse_command(failure["target"])["argv"], command_key(failure["target"])
+    if not asked or any(command_key(o.get("target") or "") == key for o in later if o["tool"] == "Bash"):
+        return None
+    tables = set(re.findall(r"\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b", asked))
+    error_words = {w for w in re.split(r"[^a-z]+", (failure.get("error_text") or "").lower()) if len(w) >= 5}
+    quoted = [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12]
+    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                   and any(span in line and error_words & set(re.split(r"[^a-z]+", line.lower()))
+                           for line in _added_lines(o) for span in quoted)), None)
+    for o in later if edited and tables else ():
+        check = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edited["id"] else []
+        if o["outcome"] == "ok" and check and _program_name(check[0]) == _program_name(argv[0]) \
+                and tables & set(re.findall(r"\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b", _inline_code(o["target"]) or "")):
             return o
     return None
 

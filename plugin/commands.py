@@ -524,13 +524,14 @@ def _picked_package(command: str) -> str | None:
 
 
 def _inline_code(command: str) -> str | None:
-    """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e …``), if any."""
+    """The code or query a line hands its program (``psql … -c "SELECT 1"``, ``mysql -e …``, ``clickhouse client
+    --query …``), if any."""
     argv = parse_command(command)["argv"]
     if argv and _program_name(argv[0]) in ("nix", "nix-shell", "devbox"):
         return None  # (a shell entered to run a command in: the shell is what is checked, see _targets)
     for i, word in enumerate(argv[1:-1], 1):
         # (not a flag after it: ``jupyter nbconvert --execute --ExecutePreprocessor.kernel_name=python3 …``)
-        if word in ("-c", "-e", "--command", "--execute", "--eval") and not argv[i + 1].startswith("-"):
+        if word in ("-c", "-e", "--command", "--execute", "--eval", "--query") and not argv[i + 1].startswith("-"):
             return " ".join(argv[i + 1].split())
     return None
 
@@ -579,6 +580,9 @@ def _same_target(failed: str, later: str) -> bool:
         return False  # (maven's test selection is a property: ``-Dit.test=InvoiceIT`` does not run ``HistoryIT``)
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
+    named_a, named_b = ({t for t in targets if t not in _SUBCOMMAND_JOBS} for targets in (a, b))
+    if named_a and named_b and all(re.fullmatch(r"[\w-]+", t) for t in named_a | named_b) and not named_a & named_b:
+        return False  # ``manage.py test accounts`` runs another app's tests than the ``test billing`` that failed
     argv_a, argv_b = parse_command(failed)["argv"], parse_command(later)["argv"]
     jobs = [next((_MAVEN_PHASES[w] for w in reversed(argv[1:]) if w in _MAVEN_PHASES), None)
             for argv in (argv_a, argv_b)]

@@ -118,6 +118,18 @@ def test_a_changed_invocation_resolves_a_failure_without_any_edit():
     assert len(chains) == 1 and chains[0]["kind"] == "same_check" and notes == []
 
 
+def test_another_apps_tests_passing_is_no_pass_of_the_failing_ones():
+    # (blind109 DF12: ``manage.py test accounts`` passing did not resolve the ``test billing`` that failed)
+    chains, notes = find_chains([
+        _bash(1, "python manage.py test billing", False, "ProgrammingError: column <name> does not exist"),
+        _bash(2, "python manage.py test accounts 2>&1 | tail -4")])
+    assert chains == [] and notes == ["unresolved_failure"]
+    chains, _ = find_chains([
+        _bash(1, "python manage.py test billing", False, "ProgrammingError: column <name> does not exist"),
+        _bash(2, "python manage.py test")])
+    assert len(chains) == 1
+
+
 def test_a_server_started_in_the_background_and_answering_the_next_request_passed():
     observations = [_bash(1, "uv run litestar --app app.main:app run --port 8000", False, "ImproperlyConfiguredException",
                           "ImproperlyConfiguredException: 500: Kwarg resolution ambiguity detected"),

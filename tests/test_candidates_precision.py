@@ -5679,3 +5679,70 @@ def test_a_quoted_package_reference_is_code_the_title_takes(git_project, store):
                      "now (with zod, which it needs)."))
     (candidate,), _ = _candidates(store, session)
     assert '"@acme/ui-kit": "^2.1.0"' in candidate["title"], candidate["title"]
+
+
+def test_of_two_hunks_in_one_file_the_one_the_account_quotes_titles_the_lesson(git_project, store):
+    # (blind110 DG06: the healthcheck was added first; `condition: service_healthy` is what the api waits on)
+    session = (Session("race", git_project, prompt="the api exits on start half the time")
+               .fail("docker compose up -d api && sleep 3 && docker compose logs api | tail -2",
+                     'Exit code 1\npsycopg.OperationalError: connection failed: connection to server at "172.20.0.2", '
+                     "port 5432 failed: Connection refused")
+               .edit("docker-compose.yml", "    image: postgres:16-alpine",
+                     '    image: postgres:16-alpine\n    healthcheck:\n      test: ["CMD-SHELL", "pg_isready -U billing"]')
+               .edit("docker-compose.yml", "    depends_on:\n      - db",
+                     "    depends_on:\n      db:\n        condition: service_healthy")
+               .ok("docker compose up -d api && sleep 3 && docker compose logs api | tail -2", "api-1  | ready")
+               .stop("`depends_on: [db]` only waits for the db container to start. db now has a `pg_isready` "
+                     "healthcheck and api waits with `condition: service_healthy`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "condition: service_healthy" in candidate["title"], candidate["title"]
+
+
+def test_an_install_the_account_never_names_is_no_step_of_an_edits_fix(git_project, store):
+    # (blind109 DF12: the packages were reinstalled while looking around; the fix was a migration's dependency)
+    session = (Session("deps", git_project, prompt="billing tests fail after the rebase")
+               .fail("python manage.py test billing",
+                     "Exit code 1\ndjango.db.utils.ProgrammingError: column accounts_user.tax_id does not exist")
+               .ok("pip install -q -r requirements/dev.txt && pip list 2>/dev/null | grep -i django",
+                   "Django            4.2.13")
+               .edit("billing/migrations/0004_backfill.py", '        ("billing", "0003_invoice_tax_id"),',
+                     '        ("billing", "0003_invoice_tax_id"),\n        ("accounts", "0007_user_tax_id"),')
+               .ok("python manage.py test billing", "Ran 58 tests in 4.127s\n\nOK")
+               .stop("The backfill reads `customer.tax_id`, added by accounts 0007, and nothing ordered it after that "
+                     "migration. Added `(\"accounts\", \"0007_user_tax_id\")` to its `dependencies`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pip install" not in candidate["change"] and "0007_user_tax_id" in candidate["change"], candidate["change"]
+    # (an install the account names is a step: "reinstalled the dev requirements")
+    session = (Session("deps2", git_project, prompt="billing tests fail after the rebase")
+               .fail("python manage.py test billing",
+                     "Exit code 1\ndjango.db.utils.ProgrammingError: column accounts_user.tax_id does not exist")
+               .ok("pip install -q -r requirements/dev.txt", "")
+               .edit("billing/migrations/0004_backfill.py", '        ("billing", "0003_invoice_tax_id"),',
+                     '        ("billing", "0003_invoice_tax_id"),\n        ("accounts", "0007_user_tax_id"),')
+               .ok("python manage.py test billing", "Ran 58 tests in 4.127s\n\nOK")
+               .stop("Reinstalled the dev requirements, then added `(\"accounts\", \"0007_user_tax_id\")` to the "
+                     "backfill's `dependencies`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pip install" in candidate["change"], candidate["change"]
+
+
+def test_a_failed_query_whose_table_fills_after_the_told_edit_is_an_unverified_fix(git_project, store):
+    # (blind110 DG19: the INSERT by hand was never sent again; the sink's rows arriving showed the change working)
+    insert = "clickhouse client --host ch.internal --query 'INSERT INTO logs.nginx_access FORMAT JSONEachRow' < e.json"
+    count = ("docker compose restart vector && sleep 60 && clickhouse client --host ch.internal "
+             "--query 'SELECT count() FROM logs.nginx_access WHERE timestamp > now() - INTERVAL 1 MINUTE'")
+    account = ("The parsed events carry keys that aren't columns of logs.nginx_access. Setting "
+               "`skip_unknown_fields: true` on the clickhouse sink drops the extra keys; 1,842 rows arrived.")
+
+    def session(name, check):
+        return (Session(name, git_project, prompt="the ClickHouse sink rejects rows")
+                .fail(insert, "Exit code 117\nCode: 117. DB::Exception: Unknown field found while parsing JSONEachRow "
+                              "format: http_user_agent: (at row 1)")
+                .edit("vector/vector.yaml", "    skip_unknown_fields: false", "    skip_unknown_fields: true")
+                .ok(check, "1842")
+                .stop(account))
+    (candidate,), _ = _candidates(store, session("sink", count))
+    assert "skip_unknown_fields: true" in candidate["change"] and candidate["validation"]["passed"] == []
+    assert candidate["title"].endswith("— set `skip_unknown_fields: true` on the clickhouse sink"), candidate["title"]
+    # (another table counted is no sign of it)
+    assert _candidates(store, session("sink2", count.replace("logs.nginx_access", "logs.app_events")))[0] == []
