@@ -304,11 +304,16 @@ _NOT_DONE = LazyRegex(r"(?i)^(?:I )?(?:didn't|did not|haven't|have not|never|del
                       r"change|touch|add|set|follow|take)\b")
 
 
+# a caveat for later, not the cause ("When duckdb gets bumped, the vendored extension has to be rebuilt too")
+_LATER = LazyRegex(r"(?i)^(?:when|if|whenever|once|next time|in (?:the )?future,?)\b[^,]{0,80}?\b(?:gets?|is|are|get) "
+                   r"(?:bumped|upgraded|updated|changed|renamed|moved|added|released|rotated|regenerated)\b")
+
+
 def _classified(sentences: list[str]) -> dict:
     said = [s for s in sentences if not s.startswith("#")]  # (a heading, "## Root cause", states nothing itself)
     return {
         "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)
-                  and not _UNCHECKED.search(s)],
+                  and not _UNCHECKED.search(s) and not _LATER.search(_prose(s))],
         "fix": [s for s in said if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
                 and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s)],
         "decision": [s for s in said if _DECISION.search(s)],

@@ -254,6 +254,10 @@ def find_chains(observations: list[dict], account: str = "",
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or \
                 _the_quoted_way(observations, failure, success, account) or success
+            carried = _carried_into_a_file(observations, failure, success, account)
+            if carried:  # the changed run was the probe; the file that now says it, run, is the fix
+                events.append(carried[0])
+                success = dict(carried[1], recipe=True)
         if kind == "same_job" and (quoted := _the_quoted_way(observations, failure, success, account)):
             # another tool's run was a look around; the failing command, changed, is what the agent gives as the way
             success, kind = quoted, "same_check"
@@ -858,6 +862,28 @@ def _passed_as_it_was(observations: list[dict], failure: dict, success: dict, ac
             return None
         if later["outcome"] == "ok" and command_key(later.get("target") or "") == key:
             return later
+    return None
+
+
+def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,
+                         account: str) -> tuple[dict, dict] | None:
+    """When a changed run passed (``psql "…/warehouse?sslmode=require" -c 'select 1'``) and the change was then
+    written into a project file, in code the agent's account quotes (``export PGSSLMODE=require`` in
+    scripts/export_nightly.sh), and that file, run, passed: (the edit, that run). The file is the fix; the run by
+    hand was how it was found."""
+    failed_words = set(re.findall(r"[a-z][a-z0-9_]{3,}", failure["target"].lower()))
+    new_words = {w for part in invocation_change(failure["target"], success["target"]) if not part.startswith("without")
+                 for w in re.findall(r"[a-z][a-z0-9_]{3,}", part.lower()) if w not in failed_words and w != "pass"}
+    told = [span for span in _code_spans(account) if len(span) >= 8]
+    later = [o for o in observations if o["id"] > success["id"]]
+    edit = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and any(
+        span in line and any(w in span.lower() for w in new_words) for line in _added_lines(o) for span in told)), None)
+    files = edit.get("files") or [] if edit else []
+    for o in later if edit else ():
+        argv = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edit["id"] else []
+        if argv and o["outcome"] == "ok" and _is_check(o) \
+                and any(f == argv[0] or f.endswith("/" + argv[0].removeprefix("./")) for f in files):
+            return edit, o
     return None
 
 

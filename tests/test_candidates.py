@@ -289,6 +289,14 @@ def test_did_not_help_sentences_are_kept_apart_from_causes():
     assert said["cause"] == ["The cause was open() without an encoding, so I passed encoding='utf-8'."]
 
 
+
+def test_a_caveat_for_later_is_no_cause():
+    # (blind101 CX24: the note's cause was the upkeep sentence, and the fix it led to was cut from the card)
+    said = stated("The repo vendors the httpfs build, so the connection now opens with `extension_directory` pointed "
+                  "there. When duckdb gets bumped, the vendored extension has to be rebuilt for the new version too.")
+    assert said["cause"] == [] and len(said["fix"]) == 1
+    assert stated("When the pool is exhausted, requests have to wait: raised `pool_size`.")["cause"]
+
 # --- whole sessions through the hooks ----------------------------------------------------------------
 
 def test_a_fix_by_changing_only_how_the_command_runs_is_stored(git_project, store):

@@ -5746,3 +5746,26 @@ def test_a_failed_query_whose_table_fills_after_the_told_edit_is_an_unverified_f
     assert candidate["title"].endswith("— set `skip_unknown_fields: true` on the clickhouse sink"), candidate["title"]
     # (another table counted is no sign of it)
     assert _candidates(store, session("sink2", count.replace("logs.nginx_access", "logs.app_events")))[0] == []
+
+
+def test_a_changed_run_carried_into_the_script_it_belongs_in_is_the_scripts_fix(git_project, store):
+    # (blind101 CX12: ``?sslmode=require`` tried by hand, then `export PGSSLMODE=require` in the export script)
+    url = "postgresql://analytics:pw@pg-replica.prod.internal:5432/warehouse"
+
+    def session(name, stop):
+        return (Session(name, git_project, prompt="the nightly export can't connect to the replica")
+                .fail(f'psql "{url}" -c \'select 1\'',
+                      'Exit code 2\npsql: error: connection to server at "pg-replica.prod.internal" (10.20.4.17), '
+                      'port 5432 failed: FATAL:  no pg_hba.conf entry for host "10.20.8.33", no encryption')
+                .ok(f'psql "{url}?sslmode=require" -c \'select 1\'', " ?column? \n----------\n        1\n(1 row)")
+                .edit("scripts/export_nightly.sh", "set -euo pipefail", "set -euo pipefail\nexport PGSSLMODE=require")
+                .ok("./scripts/export_nightly.sh --dry-run", "[export] connected to warehouse (ssl=on)")
+                .stop(stop))
+    (candidate,), _ = _candidates(store, session("ssl", "The replica only has `hostssl` entries now. "
+                                                        "scripts/export_nightly.sh now sets `export PGSSLMODE=require`."))
+    assert "export PGSSLMODE=require" in candidate["change"] and "sslmode=require`" not in candidate["change"]
+    assert candidate["title"].startswith("`psql pg-replica.prod.internal …` fails"), candidate["title"]
+    # (the edit not quoted as the fix: the run by hand stays the lesson)
+    (candidate,), _ = _candidates(store, session("ssl2", "The replica only has `hostssl` entries now; "
+                                                         "`?sslmode=require` on the URL connects."))
+    assert "sslmode=require" in candidate["change"] and "export PGSSLMODE" not in candidate["change"]
