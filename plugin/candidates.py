@@ -668,7 +668,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if failure.get("log_of") and readable:  # (a log read back is named by what it is the log of: `api`, `logs/dev.log`)
         log = failure["log_of"]
         problem = f"`{log}` {'shows' if _LOG_FILE.search(log) else 'logs'} {one_line(readable, 200)}"
-    fix_title = _fix_title(fix_parts)
+    # (the project's way titles a lesson before a step taken on the way to it: ``docker compose up -d kafka``)
+    fix_title = _fix_title(sorted(fix_parts, key=lambda part: not part.startswith("use `")) if same_job else fix_parts)
     said_fix = _stated_fix_clause(fixes, fix_words)
     # (so for a step that fixed it with no edit: "Added `AvatarList` using `expo-image`" is the task, the fix
     # ``npx expo install expo-image``)

@@ -182,7 +182,8 @@ def find_chains(observations: list[dict], account: str = "",
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
                     continue
-                if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]):
+                if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]) \
+                        and not _tried_until_fixed(failure, later, observations[k + 1:]):
                     success, kind = later, "same_check"
                     break
             if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \
@@ -555,10 +556,15 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     program = [_program_name(before["argv"][0])] if before["argv"] else []
     # (or the task it ran, alone: "`test` also runs the Testcontainers ITs" for ``./gradlew :billing:test``)
     task = before["argv"][1].rsplit(":", 1)[-1] if len(before["argv"]) > 1 and ":" in before["argv"][1] else None
+    # (or a compose service named for it, run on the same file: ``docker compose run --rm sql-client -f
+    # /opt/sql/orders.sql`` for ``$FLINK_HOME/bin/sql-client.sh -f sql/orders.sql``)
+    stem = os.path.splitext(program[0])[0] if program and len(os.path.splitext(program[0])[0]) >= 6 else None
+    files = {os.path.basename(w) for w in before["argv"][1:] if not w.startswith("-") and "." in os.path.basename(w)}
 
     def names_failing(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails")
         return _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
+                                                    or stem in parse_command(span)["argv"][1:]
                                                     for span in _code_spans(s)) \
             or bool(program) and len(program[0]) >= 8 and bool(
                 re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
@@ -590,7 +596,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # (or a script named for it: ``pnpm db:migrate`` for ``prisma migrate dev``)
         same_word = len(after["argv"]) > 1 and not after["argv"][1].startswith("-") \
             and before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
-        if (same_job or same_word or failed_said) and any(_names_run(after["argv"], s) and _THE_WAY.search(_prose(s))
+        same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
+        if (same_job or same_word or failed_said or same_service) and any(_names_run(after["argv"], s)
+                                                                          and _THE_WAY.search(_prose(s))
                                            for s in sentences):
             return obs
         if plain_said and same_word and any(_names_run(after["argv"], s) for s in sentences):
@@ -863,6 +871,19 @@ def _passed_as_it_was(observations: list[dict], failure: dict, success: dict, ac
         if later["outcome"] == "ok" and command_key(later.get("target") or "") == key:
             return later
     return None
+
+
+def _tried_until_fixed(failure: dict, later: dict, rest: list[dict]) -> bool:
+    """Whether ``later`` is the failing line run another way (``helm template … -f values-prod.yaml`` or ``… --set
+    resources.limits.memory=1Gi`` for the ``helm template … -f values-staging.yaml`` that failed) and the failing line
+    itself passed afterwards, after an edit: the other way was a probe, the edit the fix."""
+    if parse_command(later["target"])["prep"] or not invocation_change(failure["target"], later["target"]):
+        return False  # (a step before it, ``pip install -e . && pytest``, may be what made the later pass)
+    key = command_key(failure["target"])
+    for n, o in enumerate(rest):
+        if o["tool"] == "Bash" and command_key(o["target"]) == key:
+            return o["outcome"] == "ok" and any(e["tool"] in EDIT_TOOLS and e["outcome"] == "ok" for e in rest[:n])
+    return False
 
 
 def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,

@@ -566,8 +566,9 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"for (?:this|that|it)|"
                      # "The repo's way (CONTRIBUTING.md) is `make molecule ROLE=nginx`"
                      r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?(?:way|recipe|wrapper)\b|"
-                     # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`"
-                     r"c(?:a|o)mes? from|runs? (?:its |their |the )?\w+ (?:through|via)|"
+                     # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`", "this
+                     # repo runs SQL jobs with `docker compose run --rm sql-client …`"
+                     r"c(?:a|o)mes? from|runs? (?:its |their |the )?(?:\w+ )?\w+ (?:through|via|with)|"
                      # "the repo drives them through fastlane — `bundle exec fastlane ios tests`"
                      r"(?:drives?|runs?|executes?) (?:it|them) (?:through|via|with)\b|"
                      r"(?:is|was|are|were) (?:produced|generated) (?:by|with|from|via|through)|"

@@ -7,6 +7,7 @@ import pytest
 from hookutil import PlayedSession, run_hook
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
+from lorebook.chains import _tried_until_fixed
 from lorebook.commands import _asks_version, command_job, invocation_change, is_autofix, is_static_check, parse_command
 from lorebook.record import lesson_title
 from lorebook.weakening import _pins_clock_past_a_crash, _scores_on_training_data
@@ -5769,3 +5770,49 @@ def test_a_changed_run_carried_into_the_script_it_belongs_in_is_the_scripts_fix(
     (candidate,), _ = _candidates(store, session("ssl2", "The replica only has `hostssl` entries now; "
                                                          "`?sslmode=require` on the URL connects."))
     assert "sslmode=require" in candidate["change"] and "export PGSSLMODE" not in candidate["change"]
+
+
+def test_a_compose_service_named_for_the_failing_program_is_the_stated_way(git_project, store):
+    # (blind112 DI24: the local Flink has no Kafka connector; the repo runs SQL jobs through its sql-client service)
+    session = (Session("flink", git_project, prompt="try the new orders_enriched Flink SQL job locally")
+               .fail("$FLINK_HOME/bin/sql-client.sh -f sql/orders_enriched.sql",
+                     "Exit code 1\norg.apache.flink.table.api.ValidationException: Could not find any factory for "
+                     "identifier 'kafka' that implements 'org.apache.flink.table.factories.DynamicTableFactory' in "
+                     "the classpath.")
+               .ok("docker compose up -d jobmanager taskmanager kafka", " ✔ Container flink-kafka-1  Started")
+               .ok("docker compose run --rm sql-client -f /opt/sql/orders_enriched.sql",
+                   "[INFO] SQL update statement has been successfully submitted to the cluster:")
+               .stop("orders_enriched is running. Your local Flink install has no Kafka connector on its classpath; "
+                     "this repo runs SQL jobs with `docker compose run --rm sql-client -f /opt/sql/<job>.sql`, whose "
+                     "image bundles the connector jars."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docker compose run --rm sql-client" in candidate["change"]
+    assert "— use `docker compose run --rm sql-client" in candidate["title"], candidate["title"]
+
+
+def test_the_failing_line_run_another_way_then_passing_after_an_edit_was_a_probe(git_project, store):
+    # (blind112 DI11: prod's values and a ``--set`` rendered; the staging render passed after the template's fix)
+    staging = "helm template ingest charts/ingest -f charts/ingest/values-staging.yaml"
+    error = ('Exit code 1\nError: template: ingest/templates/deployment.yaml:58:42: executing "ingest/templates/'
+             'deployment.yaml" at <.Values.resources.limits.memory>: nil pointer evaluating interface {}.memory')
+
+    def session(name, after_edit):
+        return (Session(name, git_project, prompt="the staging deploy of the ingest chart fails with a nil pointer")
+                .fail(staging, error)
+                .ok(staging.replace("values-staging", "values-prod") + " | grep -c '^kind:'", "6")
+                .ok(staging + " --set resources.limits.memory=1Gi | grep -A1 INGEST", "value: \"1Gi\"")
+                .edit("charts/ingest/templates/deployment.yaml",
+                      "          value: {{ .Values.resources.limits.memory | quote }}",
+                      '          {{- with (dig "limits" "memory" "" .Values.resources) }}\n'
+                      "          value: {{ . | quote }}")
+                .ok(after_edit, "6")
+                .stop('Staging sets no `limits`. The env var is now rendered from `dig "limits" "memory" "" '
+                      '.Values.resources`, so it is omitted when there is no limit.'))
+    (candidate,), _ = _candidates(store, session("helm", staging + " | grep -c '^kind:'"))
+    assert 'dig "limits" "memory"' in candidate["change"] and "values-prod" not in candidate["change"]
+    assert "--set" not in candidate["change"], candidate["change"]
+    # (passing again with nothing edited on the way, the other way stays what worked)
+    failure, probe = {"target": staging}, {"target": staging + " --set resources.limits.memory=1Gi"}
+    again = {"tool": "Bash", "outcome": "ok", "target": staging}
+    edit = {"tool": "Edit", "outcome": "ok", "target": "charts/ingest/templates/deployment.yaml"}
+    assert _tried_until_fixed(failure, probe, [edit, again]) and not _tried_until_fixed(failure, probe, [again, edit])
