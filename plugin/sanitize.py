@@ -238,7 +238,9 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
     "remote_code": _deferred(
         r"(?ix)\b(?:curl|wget|fetch|iwr|invoke-webrequest|invoke-restmethod)\b[^\n|;]{0,200}\|\s*(?:sudo\s+)?"
         r"(?:ba|z|k|da|fi|c)?sh\b"
-        r"|\b(?:curl|wget)\b[^\n|;]{0,200}\|\s*(?:sudo\s+)?(?:python3?|perl|ruby|node|php|iex|invoke-expression)\b"
+        # (not a JSON printer: ``curl -s localhost:8083/connectors/x/status | python3 -m json.tool``)
+        r"|\b(?:curl|wget)\b[^\n|;]{0,200}\|\s*(?:sudo\s+)?(?:python3?(?!\s+-m\s+json\.tool\b)|perl|ruby|node|php|iex|"
+        r"invoke-expression)\b"
         r"|\b(?:ba|z)?sh\s+(?:-c\s+)?[\"']?\$\(\s*(?:curl|wget)\b"
         r"|\b(?:ba|z)?sh\s+<\s*\(\s*(?:curl|wget)\b"
         r"|\bsource\s+<\s*\(\s*(?:curl|wget)\b"
