@@ -208,8 +208,9 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         # (not a Nix function of that name, its argument used on the line: ``genAttrs systems (system: f x.${system})``)
         r"(?![^\n]*\$\{(?P=role)\})"
         # a role tag; glued to a name and capitalised it is a type's argument (`Repository<User>`), not a role
+        # (nor a command's placeholders: `poetry config http-basic.repo <user> <token>`, `<user>:<password>`)
         r"|(?:(?<![\w$])<|</)\s*(?:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
-        r"lorebook-memory)\s*>"
+        r"lorebook-memory)\s*>(?![:\s]\s*<(?:token|password|pass|pat|secret|api[_-]?key|key)>)"
         r"|(?<=[\w$])<\s*(?-i:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
         r"lorebook-memory)\s*>"
         r"|<\|im_(?:start|end)\|>"),
@@ -258,10 +259,16 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         # (a leak of secrets, not of state: "items from one test leak into another", a memory leak)
         r"(?ix)\bexfiltrat\w*|\b(?:leak|smuggle)\s+(?:out\s+)?(?:(?:all|any|every|the|your|their|its|my)\s+)*"
         + _SECRET_THINGS +
-        r"|\b(?:send|upload|post|transmit|forward|email|e-mail|share|submit|report|copy|sync|pipe|beacon)\s+"
+        # (not what a protocol or a login does with one: "has to fetch the RSA key to send the password", "pipe the
+        # token in with `--password-stdin`"; but to a named place, always: "to send the tokens to ops@example.net")
+        r"|(?<!\bto\s)\b(?:send|upload|post|transmit|forward|email|e-mail|share|submit|report|copy|sync|pipe|beacon)\s+"
         r"(?:(?:all|any|every|the|your|their|its|my|a\s+copy\s+of|contents?\s+of|output\s+of)\s+)*(?:(?:user'?s?|local|private|aws|cloud|"
         r"github|api|ssh|npm|stored|saved|current|session|database|db|admin|root|deploy|service|account|production|"
-        r"prod|repo(?:sitory)?)\s+)*" + _SECRET_THINGS +
+        r"prod|repo(?:sitory)?)\s+)*" + _SECRET_THINGS + r"(?![^\n.]{0,60}\bstdin\b)"
+        r"|\b(?:send|upload|post|transmit|forward|email|e-mail|share|submit|copy|sync|pipe|beacon)\s+"
+        r"(?:(?:all|any|every|the|your|their|its|my)\s+)*" + _SECRET_THINGS + r"[^\n.]{0,40}?\b(?:to|via|into)\s+"
+        r"(?:\S+@[\w-]+\.[\w.-]+|https?://|\d{1,3}(?:\.\d{1,3}){3}|[\w-]+\.(?:com|net|org|io|dev|xyz|ru|cn|sh|site|app)\b|"
+        r"(?:an?\s+|the\s+|my\s+)?(?:webhook|pastebin|gist))"
         r"|\b(?:paste|print|output|echo|show|display|reveal|dump|include|append|attach|read\s+out|list)\s+"
         r"(?:out\s+)?(?:(?:all|any|every|the|your|their|its|my|full)\s+)*(?:(?:contents?|output|value)\s+of\s+)?"
         r"(?:(?:the\s+)?(?:user'?s?|local|private|aws|cloud|github|ssh|session|database|db|admin|root|deploy|"
