@@ -137,7 +137,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts[header] = [line for line in body if not re.match(r"-(?!-)", line)]
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
-    for give_way in (_drop_repeated, lambda parts: _drop_scaffolding(parts, reshaped, removed),
+    for give_way in (_drop_repeated, _shorten_long_step, lambda parts: _drop_scaffolding(parts, reshaped, removed),
                      lambda parts: _drop_spelt_out(parts, ran),
                      lambda parts: _drop_least_telling(parts, telling, quoted)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
@@ -224,6 +224,20 @@ def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:
             before = re.match(r"^(Run `[^`]+`) before `[^`]+`\.$", line)
             if said or before:
                 body[i] = said.group(1) + "." if said else before.group(1) + " first."
+                return True
+    return False
+
+
+def _shorten_long_step(parts: dict[str, list[str]]) -> bool:
+    """A step's long command ("Run `kubectl -n staging create secret docker-registry ghcr-pull --docker-server=… …`
+    first.") cut to its first words, when a file's change beside it would otherwise not fit (the note has it whole)."""
+    if not any(header for header in parts):
+        return False
+    for body in parts.values():
+        for i, line in enumerate(body):
+            step = re.match(r"^(Run `)([^`]{81,})(`.*)$", line)
+            if step:
+                body[i] = step.group(1) + step.group(2)[:72].rsplit(" ", 1)[0] + " …" + step.group(3)
                 return True
     return False
 

@@ -382,6 +382,18 @@ def test_a_file_whose_change_only_removed_lines_shows_what_it_removed():
         "tests/CMakeLists.txt: -enable_testing(); CMakeLists.txt: +enable_testing()"
 
 
+def test_a_long_step_gives_way_to_the_file_change_beside_it():
+    # (blind6 G23: the pull secret's long ``kubectl create secret`` took the room of the `imagePullSecrets:` it is for)
+    from lorebook.render import _change_text
+
+    step = ("Run `kubectl -n staging create secret docker-registry ghcr-pull --docker-server=ghcr.io "
+            "--docker-username=acme-deploy --docker-password=[REDACTED:github-token]` first.")
+    change = step + "\ncharts/worker/values-staging.yaml:\n+imagePullSecrets:\n+  - name: ghcr-pull"
+    text = _change_text(change, compact=True, limit=150)
+    assert text == ("Run `kubectl -n staging create secret docker-registry ghcr-pull …` first. "
+                    "charts/worker/values-staging.yaml: +imagePullSecrets: +  - name: ghcr-pull"), text
+    assert _change_text(step, compact=True, limit=100) == step  # (alone, the step is the change: inert cuts it)
+
 def test_a_card_never_ends_a_sentence_inside_a_code_span():
     from lorebook.render import _whole_sentences
 
