@@ -114,6 +114,10 @@ def find_chains(observations: list[dict], account: str = "",
                     and family.split()[0] in (words := [_program_name(w) for w in later["target"].split()]) \
                     and consumer not in words:
                 continue  # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed
+            if later["outcome"] == "ok" and later["tool"] == "Bash" \
+                    and _other_query(_query(failure["target"]), _query(later["target"])):
+                continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
+                # .state == "RUNNING"'`` that failed
             if later["outcome"] == "ok" and _wrote_nothing(later, observations[k + 1:k + 2]):
                 continue  # ``Unity … -quit -runTests -testResults results.xml`` "passed", and results.xml is not there
             step = later["outcome"] == "ok" and _is_check(later) and _changed_step_within(failure["target"],
@@ -205,7 +209,8 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and not any(net_changes(
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_recipe_runs(later["target"], failure["target"], observations[:k])
-                         or missing and _echoed_recipe_runs(later, failure["target"])):
+                         or missing and _echoed_recipe_runs(later, failure["target"])
+                         or _echoed_recipe_step(later, failure["target"])):
                 success, kind = later, "same_job"  # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed
                 break
             if later["outcome"] == "ok" and _is_check(later) and _edited_script_runs(later["target"], failure["target"],
@@ -446,8 +451,28 @@ def _echoed_recipe_runs(later: dict, failed: str) -> bool:
             or _program_name(argv[0]) in ("make", "just"):
         return False
     program = _program_name(argv[0])
-    first = next((line.strip() for line in (later.get("body") or "").splitlines() if line.strip()), "")
+    first = next(iter(_echoed(later)), "")
     return not first.startswith(("make", "just")) and program in [_program_name(w) for w in first.split()]
+
+
+def _echoed(later: dict) -> list[str]:
+    """The lines a ``make`` run printed, less its own (``make: Entering directory '/home/dev/infra'``)."""
+    return [line.strip() for line in (later.get("body") or "").splitlines()
+            if line.strip() and not re.match(r"g?make(?:\[\d+\])?: ", line.strip())]
+
+
+def _echoed_recipe_step(later: dict, failed: str) -> bool:
+    """Whether ``later`` is a ``make`` (or ``just``) target that echoed a recipe line running the program and
+    subcommand that failed (``PULUMI_CONFIG_PASSPHRASE_FILE=… pulumi preview --stack staging`` under ``make -C infra
+    preview ENV=staging``, for a bare ``pulumi preview`` that had no backend to log into): the target is the way."""
+    words = later["target"].split()
+    argv = parse_command(failed)["argv"]
+    if not words or os.path.basename(words[0]) not in ("make", "just") or len(argv) < 2 \
+            or argv[1].startswith("-") or _program_name(argv[0]) in ("make", "just"):
+        return False
+    head = [_program_name(argv[0]), argv[1]]
+    return any([_program_name(w) for w in echoed[:1]] + echoed[1:2] == head
+               for echoed in (parse_command(line)["argv"] for line in _echoed(later)[:30]))
 
 
 def _runs_the_same_tests(failure: dict, later: str) -> bool:
@@ -942,15 +967,34 @@ _PIPE_PLUMBING = frozenset({"tail", "head", "grep", "egrep", "rg", "tee", "less"
 def _pipe_consumer(command: str) -> str | None:
     """The program at the end of a line's last pipe when it does more than show what it is given: a checker fed the
     output (``kustomize build overlays/prod | kubeconform -strict -``), whose failure is the line's."""
+    stages = _stages(command)
+    program = _program_name(stages[-1][0]) if len(stages) > 1 and stages[-1] else None
+    return program if program and program not in _PIPE_PLUMBING else None
+
+
+def _stages(command: str) -> list[list[str]]:
+    """The words of each program of a line's last pipeline, in order."""
     # (a pipe, not a ``\|`` inside a quoted pattern, ``grep -m3 'APPLICATION FAILED\|FlywayException'``, nor an
     # escaped one)
     tokens = _SHELL_TOKEN.findall(command.split("&&")[-1])
     pipes = [i for i, token in enumerate(tokens) if token == "|" and not (i and tokens[i - 1].endswith("\\"))]
-    if not pipes:
-        return None
-    argv = parse_command("".join(tokens[pipes[-1] + 1:]))["argv"]
-    program = _program_name(argv[0]) if argv else None
-    return program if program and program not in _PIPE_PLUMBING else None
+    return [parse_command("".join(tokens[a + 1:b]))["argv"] for a, b in zip([-1] + pipes, pipes + [len(tokens)])]
+
+
+def _other_query(failed: str | None, later: str | None) -> bool:
+    """Whether a ``jq`` path asked later (``.tasks[0].trace``) is another part of the answer than the one that failed
+    (``.tasks[0].state == "RUNNING"``); not a part of a whole document read (``jq .``), nor the same part."""
+    paths = [re.match(r"\s*(\.[\w.\[\]]*)", q or "") for q in (failed, later)]
+    if not paths[0] or not paths[1] or paths[0].group(1) == ".":
+        return False
+    a, b = paths[0].group(1).rstrip("."), paths[1].group(1).rstrip(".")
+    return not (a.startswith(b) or b.startswith(a))
+
+
+def _query(command: str) -> str | None:
+    """What a line asks a JSON or YAML answer with ``jq`` or ``yq`` (``.tasks[0].state == "RUNNING"``), if it does."""
+    return next((" ".join(w for w in stage[1:] if not w.startswith("-")) for stage in _stages(command)[1:]
+                 if stage and _program_name(stage[0]) in ("jq", "yq")), None)
 
 
 def _changed_step_within(failed: str, later: str) -> str | None:

@@ -114,6 +114,8 @@ def _segments(command: str) -> list[str]:
     # a command substitution is one word of its line, pipes and all (``--build-arg VERSION=$(git describe | sed …)``)
     cmd, restore = held_out(_SUBSTITUTION, " ".join((command or "").split()))
     cmd = re.sub(r"\s*2>&1", "", cmd)
+    # (output thrown away is no part of the command: ``kubectl kustomize overlays/prod > /dev/null``)
+    cmd = re.sub(r"\s*(?<![<>&\w])(?:\d|&)?>>?\s*/dev/null\b", "", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
                  r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
     # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
@@ -329,6 +331,8 @@ def command_key(command: str) -> str:
     cmd = " ".join((command or "").split())
     cmd = re.sub(rf"^(?:(?:cd\s+\S+|{_WAIT}|set\s+-[euxo]+(?:\s+pipefail)?)\s*(?:&&|;)\s*)+", "", cmd)
     cmd = re.sub(r"\s*2>&1", "", cmd)
+    # (output thrown away is no part of the command: ``kubectl kustomize overlays/prod > /dev/null``)
+    cmd = re.sub(r"\s*(?<![<>&\w])(?:\d|&)?>>?\s*/dev/null\b", "", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee)\b.*$", "", cmd)
     return cmd.strip()
 
@@ -613,6 +617,11 @@ def _same_target(failed: str, later: str) -> bool:
         # ``--keychain-profile shutterbox-notary``)
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
                      and not value.startswith("-") and option not in argv_b}
+        # (and a short option's settings file left out, now read from a config: ``-i inventories/staging/hosts.yml``
+        # beside ``ansible.cfg``'s ``inventory =``; not a verbosity flag's neighbour, ``-v playbooks/db.yml``)
+        revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if re.fullmatch(r"-[A-Za-z]", option)
+                     and not _NOT_A_FIX_FLAG.match(option) and option not in argv_b
+                     and re.search(r"\.(?:ya?ml|ini|cfg|toml|json|conf|hcl|tfvars|env)$", value)}
         return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x)
                    and x not in revalued)
     return any(within(x, y) for x in a for y in b)

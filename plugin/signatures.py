@@ -216,7 +216,8 @@ def _program(command: str) -> str | None:
         words = [w for w in part.strip().split() if "=" not in w or w.startswith("-")]
         while words and words[0] in ("sudo", "env", "time", "exec", "nohup", "command"):
             words = words[1:]
-        if not words or words[0] in ("cd", "export", "source", ".", "set", "echo", "true"):
+        # (nor a wait: ``sleep 5 && curl … | jq -e …`` is curl's failure)
+        if not words or words[0] in ("cd", "export", "source", ".", "set", "echo", "true", "sleep"):
             continue
         program = words[0].rsplit("/", 1)[-1]
         if program.startswith("python") and len(words) > 2 and words[1] == "-m":

@@ -9,8 +9,8 @@ import functools
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _and_steps, _interpreter_code, _program_name, _segments, _words, command_job,
-                       command_key, is_autofix, parse_command)
+from .commands import (_MUTATING, _and_steps, _asks_version, _interpreter_code, _program_name, _segments, _words,
+                       command_job, command_key, is_autofix, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import one_line
@@ -71,6 +71,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)
         return False
+    if len(parsed["segments"]) == 1 and _asks_version(parsed["segments"][0]) and not _MUTATING.search(command):
+        return False  # ``ansible --version | head -3``: a tool asked what it is (its config file, its version)
     if _GIT_CONFIG_SET.search(command):
         return True  # ``git config --global url."https://…".insteadOf "ssh://git@github.com/"``: a setting written
     if _throwaway_container(command):

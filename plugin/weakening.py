@@ -509,6 +509,22 @@ def _brought_in(pattern: LazyRegex, added_lines: list[str], hunks: list[dict]) -
         pattern.search(l) for hunk in hunks for l in hunk["old"].splitlines())
 
 
+# what a test's comment says it requires ("must page within 5m of the spike (SLO-42)", "at most 200 ms")
+_REQUIRES = LazyRegex(r"(?i)\b(?:must|should|within|at\s+most|no\s+(?:more|later|slower)\s+than|required?|"
+                      r"SL[OA]s?|budget|deadline)\b")
+
+
+def _against_its_comment(old_lines: list[str], new_lines: list[str], removed: list[str], added: list[str]) -> bool:
+    """Whether a value the hunk's unchanged comment states as a requirement (``# must page within 5m …``) was
+    changed away from it (``- eval_time: 5m`` → ``- eval_time: 16m``): the test now checks less than it says."""
+    comments = [l for l in old_lines if _COMMENT_LINE.match(l) and l in new_lines and _REQUIRES.search(l)]
+    values = r"\d+(?:\.\d+)?\s*(?:ms|s|m|h|d|%|seconds?|minutes?|hours?)?"
+    gone = {v.replace(" ", "") for l in removed for v in re.findall(rf"(?<![\w.]){values}(?![\w.])", l)} - \
+        {v.replace(" ", "") for l in added for v in re.findall(rf"(?<![\w.]){values}(?![\w.])", l)}
+    return bool(added) and any(re.search(rf"(?<![\w.]){re.escape(v)}(?![\w.])", c) for v in gone if v.strip("0")
+                               for c in comments)
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -590,6 +606,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             if len(gone) >= 2 and any(len(v) >= 4 and v in failure_text for v in gone) and any(
                     _ASSERTION.search(l) for l in added):
                 return "the failing case was replaced by another"
+        if _against_its_comment(old_lines, new_lines, removed, added):
+            return "a value the test's own comment requires was changed"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
         new_names = {m.group(0).strip() for l in added if (m := _TEST_NAME.match(l))}
         if old_names and new_names and old_names != new_names:

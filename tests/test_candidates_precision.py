@@ -5816,3 +5816,86 @@ def test_the_failing_line_run_another_way_then_passing_after_an_edit_was_a_probe
     again = {"tool": "Bash", "outcome": "ok", "target": staging}
     edit = {"tool": "Edit", "outcome": "ok", "target": "charts/ingest/templates/deployment.yaml"}
     assert _tried_until_fixed(failure, probe, [edit, again]) and not _tried_until_fixed(failure, probe, [again, edit])
+
+
+def test_a_playbook_run_from_its_directory_without_the_inventory_its_config_names_is_the_way(git_project, store):
+    # (blind114 DK18: ansible.cfg is only read from ansible/; the ``-i`` file it names was left out, and the
+    # ``ansible --version`` that showed ``config file = None`` was a look, no step)
+    session = (Session("ansible", git_project, prompt="the db playbook can't find the postgres_primary role")
+               .fail("ansible-playbook -i ansible/inventories/staging/hosts.yml ansible/playbooks/db.yml --check",
+                     "Exit code 1\nERROR! the role 'postgres_primary' was not found in "
+                     "/home/dev/infra/ansible/playbooks/roles:/home/dev/.ansible/roles")
+               .ok("ansible --version | head -3", "ansible [core 2.16.6]\n  config file = None")
+               .ok("cd ansible && ansible-playbook playbooks/db.yml --check", "PLAY [postgres primaries] ****")
+               .stop("Ansible only looks for `ansible.cfg` in the current directory, so from the repo root it never saw "
+                     "`roles_path = ./roles`. Run playbooks from inside `ansible/`: `cd ansible && ansible-playbook "
+                     "playbooks/db.yml --check` works."))
+    (candidate,), _ = _candidates(store, session)
+    assert "cd ansible && ansible-playbook playbooks/db.yml" in candidate["change"], candidate["change"]
+    assert "--version" not in candidate["change"]
+
+
+def test_a_make_target_that_echoed_the_failing_subcommand_is_the_way(git_project, store):
+    # (blind114 DK20: ``make -C infra preview`` logs into the S3 backend and echoes the ``pulumi preview`` it runs)
+    def session(name, echoed):
+        return (Session(name, git_project, prompt="pulumi preview for staging doesn't work for me")
+                .fail("cd infra && pulumi preview",
+                      "Exit code 255\nerror: PULUMI_ACCESS_TOKEN must be set for login during non-interactive CLI sessions")
+                .ok("make -C infra preview ENV=staging",
+                    "make: Entering directory '/home/dev/infra'\npulumi login 's3://acme-pulumi-state'\n"
+                    f"{echoed}\nResources:\n    23 unchanged\nmake: Leaving directory '/home/dev/infra'")
+                .stop("State is in the `acme-pulumi-state` S3 bucket, which is why bare `pulumi preview` asks for a "
+                      "token. Use the Makefile:\n\n```\nmake -C infra preview ENV=staging\n```"))
+    (candidate,), _ = _candidates(store, session(
+        "pulumi", "PULUMI_CONFIG_PASSPHRASE_FILE=.passphrase pulumi preview --stack staging --diff"))
+    assert "make -C infra preview ENV=staging" in candidate["change"]
+    # (a recipe that echoed only another subcommand of the program is not shown to run the failing one)
+    assert _candidates(store, session("pulumi2", "pulumi stack ls"))[0] == []
+
+
+def test_a_test_value_moved_past_what_its_own_comment_requires_is_weakened(git_project, store):
+    # (blind114 DK05: "must page within 5m" above an ``eval_time`` moved to 16m to pass after the rule's for: 15m)
+    def session(name, comment):
+        return (Session(name, git_project, prompt="promtool test is failing on the alerting rules")
+                .fail("promtool test rules tests/alerts_test.yml",
+                      "Exit code 1\nUnit Testing:  tests/alerts_test.yml\n  FAILED:\n    alertname: CheckoutHighErrorRate, "
+                      "time: 5m,")
+                .edit("tests/alerts_test.yml", f"      # {comment}\n      - eval_time: 5m\n        alertname: X",
+                      f"      # {comment}\n      - eval_time: 16m\n        alertname: X")
+                .ok("promtool test rules tests/alerts_test.yml", "  SUCCESS")
+                .stop("The rule now has `for: 15m`; I moved the test's eval_time to 16m so it lines up."))
+    assert _candidates(store, session("slo", "must page within 5m of the spike (SLO-42)"))[0] == []
+    (candidate,), _ = _candidates(store, session("slo2", "evaluated after the spike"))
+    assert "eval_time: 16m" in candidate["change"]
+
+
+def test_output_thrown_away_is_no_part_of_the_command():
+    # (blind114 DK08: ``kubectl kustomize overlays/prod > /dev/null`` and ``… | grep -A4 resources:`` build the same)
+    from lorebook.commands import _same_target, command_key
+    assert _same_target("kubectl kustomize overlays/prod > /dev/null", "kubectl kustomize overlays/prod | grep -A4 x")
+    assert command_key("go vet ./... 2>/dev/null") == command_key("go vet ./...")
+    assert "out.txt" in parse_command("echo hi > out.txt")["argv"]  # (output kept is the command's own)
+
+
+def test_another_part_of_a_status_read_is_a_look_not_the_check_passing(git_project, store):
+    # (blind114 DK09: ``jq -r '.tasks[0].trace'`` passing is no ``jq -e '.tasks[0].state == "RUNNING"'`` passing;
+    # the slot tried first did not help, ``"plugin.name": "pgoutput"`` did)
+    status = "curl -s localhost:8083/connectors/inv/status"
+    apply = ("curl -s -X PUT --data @connectors/inv.json localhost:8083/connectors/inv/config >/dev/null && sleep 5 && "
+             f"{status} | jq -e '.tasks[0].state == \"RUNNING\"'")
+    session = (Session("debezium", git_project, prompt="the inventory source connector keeps going FAILED")
+               .fail(f"sleep 5 && {status} | jq -e '.tasks[0].state == \"RUNNING\"'", "Exit code 1\nfalse")
+               .ok(f"{status} | jq -r '.tasks[0].trace' | head -3",
+                   "org.apache.kafka.connect.errors.ConnectException: An exception occurred")
+               .edit("connectors/inv.json", '    "topic.prefix": "inv",',
+                     '    "slot.name": "inventory_cdc_slot",\n    "topic.prefix": "inv",')
+               .fail(apply, "Exit code 1\nfalse")
+               .ok(f"{status} | jq -r '.tasks[0].trace' | grep 'Caused by'",
+                   'Caused by: org.postgresql.util.PSQLException: ERROR: could not access file "decoderbufs"')
+               .edit("connectors/inv.json", '    "connector.class": "PostgresConnector",',
+                     '    "connector.class": "PostgresConnector",\n    "plugin.name": "pgoutput",')
+               .ok(apply, "true")
+               .stop('Debezium defaults to the `decoderbufs` plugin and our image only ships `pgoutput`. Adding '
+                     '`"plugin.name": "pgoutput"` fixed it. Giving the connector its own slot first made no difference.'))
+    (candidate,), _ = _candidates(store, session)
+    assert '"plugin.name": "pgoutput"' in candidate["change"] and "inventory_cdc_slot" not in candidate["change"]
