@@ -1184,8 +1184,12 @@ def _split_at_partial_pass(parts: list[dict], observations: list[dict]) -> list[
             or command_family(first["target"]) != family or command_family(narrowed["target"]) != family:
         return parts
     picked = _targets(narrowed["target"])
+    # (or the runner its recipe echoed: ``uv run pytest -v tests/test_clean.py`` for ``make test``'s ``uv run pytest -q``)
+    families = {family} | {command_family(line) for line in (first.get("error_text") or "").splitlines()[:3]
+                           if os.path.basename(first["target"].split()[0]) in ("make", "just")
+                           and command_job(line) == command_job(first["target"]) == "test"}
     passed = next((o for o in observations if narrowed["id"] < o["id"] < success["id"] and o["outcome"] == "ok"
-                   and command_family(o["target"]) == family and _targets(o["target"])
+                   and command_family(o["target"]) in families and _targets(o["target"])
                    and (not picked or set(_targets(o["target"])) == set(picked))), None)
     if passed is None:
         return parts
@@ -1201,6 +1205,8 @@ def _split_at_partial_pass(parts: list[dict], observations: list[dict]) -> list[
     parts = [dict(p, failure=own, failures=[own] + p["failures"][1:]) if p["failure"] is first else p for p in parts]
     rest = dict(first, error_text=others, error_signature=error_signature(others, first["target"]), _part=len(parts))
     last = parts[-1]
+    if command_family(passed["target"]) != family:
+        passed = dict(passed, recipe=True)  # (the recipe's own runner: no other way of running ``make test``)
     return parts[:-1] + [
         dict(last, changes=before, all_changes=[e for e in last["all_changes"] if e["id"] < passed["id"]],
              resolved_by=passed, success=passed),

@@ -88,10 +88,15 @@ def _whole_sentences(text, limit: int) -> str:
     kept = ""
     # (a sentence never ends inside a code span: `opam env --switch=. --set-switch`)
     held, restore = held_out(r"`[^`]*`", text)
-    for sentence in map(restore, re.split(r"(?<=[.!?。])(?<!\bi\.e\.)(?<!\be\.g\.)\s+", held)):
-        if kept and len(kept) + 1 + len(sentence) > limit:
+    for sentence in re.split(r"(?<=[.!?。])(?<!\bi\.e\.)(?<!\be\.g\.)\s+", held):
+        if kept and len(kept) + 1 + len(restore(sentence)) > limit:
+            # (of the next, its first clause when that quotes code and fits: "deploy.py now uses
+            # `flow.from_source(...).deploy(...)`, …", the fix after its cause)
+            clause = restore(re.split(r",\s+|\s+[—–]\s+|;\s+", sentence)[0])
+            if "`" in clause and clause != restore(sentence) and len(kept) + len(clause) + 3 <= limit:
+                kept = f"{kept} {clause.rstrip('.')}, …"
             break
-        kept = f"{kept} {sentence}".strip()
+        kept = f"{kept} {restore(sentence)}".strip()
     return kept
 
 

@@ -5899,3 +5899,50 @@ def test_another_part_of_a_status_read_is_a_look_not_the_check_passing(git_proje
                      '`"plugin.name": "pgoutput"` fixed it. Giving the connector its own slot first made no difference.'))
     (candidate,), _ = _candidates(store, session)
     assert '"plugin.name": "pgoutput"' in candidate["change"] and "inventory_cdc_slot" not in candidate["change"]
+
+
+def test_one_file_of_a_make_test_checked_with_its_recipes_runner_splits_two_problems(git_project, store):
+    # (blind114 DK04: ``make test`` echoed ``uv run pytest -q``; ``uv run pytest -v tests/test_clean.py`` passed after
+    # the schema fix, then the SQL fix made the whole run pass: two lessons)
+    failed = ('Exit code 2\nuv run pytest -q\n..F.......F.                                                        '
+              '     [100%]\n=================================== FAILURES ===================================\n____'
+              '_______________________ test_clean_trips_schema ____________________________\n\nraw_trips = shape: '
+              '(5_000, 6)\n\n    def test_clean_trips_schema(raw_trips):\n>       out = clean_trips(raw_trips)\n\n'
+              'tests/test_clean.py:18: \n_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _'
+              ' _ _ _ \npipeline/clean.py:27: in clean_trips\n    return TripSchema.validate(df)\n.venv/lib/python'
+              '3.12/site-packages/pandera/api/dataframe/model.py:289: in validate\n    cls.to_schema().validate(\n'
+              "E   pandera.errors.SchemaError: expected column 'tip_amount' to have type Float64, got Int64\n_____"
+              '_________________________ test_daily_revenue ______________________________\n\n    def test_daily_r'
+              'evenue(con):\n>       rows = con.sql(load_sql("daily_revenue.sql")).fetchall()\nE       duckdb.duck'
+              "db.BinderException: Binder Error: No function matches the given name and argument types 'date_trunc"
+              "(STRING_LITERAL, VARCHAR)'. You might need to add explicit type casts.\nE       \tCandidate functio"
+              'ns:\nE       \tdate_trunc(VARCHAR, TIMESTAMP) -> TIMESTAMP\nE       \tdate_trunc(VARCHAR, DATE) -> '
+              'TIMESTAMP\nE       \tdate_trunc(VARCHAR, INTERVAL) -> INTERVAL\nE       \nE       LINE 3:     date_'
+              "trunc('day', pickup_at) as day,\nE                   ^\n\ntests/test_sql.py:22: BinderException\n=="
+              '========================= short test summary info ============================\nFAILED tests/test_c'
+              "lean.py::test_clean_trips_schema - pandera.errors.SchemaError: expected column 'tip_amount' to have"
+              ' type Float64, got Int64\nFAILED tests/test_sql.py::test_daily_revenue - duckdb.duckdb.BinderExcept'
+              'ion: Binder Error: No function matches the given name and argument t...\n2 failed, 10 passed in 1.8'
+              '4s\nmake: *** [Makefile:12: test] Error 1')
+    session = (Session("trips", git_project, prompt="make test is failing in two places since the June extract")
+               .fail("make test", failed)
+               .ok("uv run python -c \"import polars as pl; print(pl.read_csv('data/raw/trips.csv', n_rows=5).schema)\"",
+                   "Schema([('trip_id', Int64), ('tip_amount', Int64)])")
+               .edit("pipeline/schemas.py", "    tip_amount: pl.Float64 = pa.Field(ge=0)",
+                     "    tip_amount: pl.Float64 = pa.Field(ge=0, coerce=True)")
+               .ok("uv run pytest -v tests/test_clean.py", "tests/test_clean.py::test_clean_trips_schema PASSED\n"
+                                                            "5 passed in 0.41s")
+               .edit("sql/daily_revenue.sql", "    date_trunc('day', pickup_at) as day,",
+                     "    date_trunc('day', strptime(pickup_at, '%d/%m/%Y %H:%M')) as day,")
+               .ok("make test", "uv run pytest -q\n............\n12 passed in 1.62s")
+               .stop("Both failures came from the June extract:\n\n- **Pandera / Polars** — tips in the new file are "
+                     "all whole numbers, so Polars infers `tip_amount` as Int64 and the Float64 schema rejected it. "
+                     "`TripSchema.tip_amount` now uses `pa.Field(ge=0, coerce=True)`.\n- **DuckDB** — `pickup_at` is "
+                     "now day-first (`13/06/2024 00:11`), which the CSV sniffer leaves as VARCHAR, so `date_trunc` had "
+                     "no timestamp to work on. `sql/daily_revenue.sql` parses it explicitly with `strptime(pickup_at, "
+                     "'%d/%m/%Y %H:%M')`.\n\n`make test`: 12 passed."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    schema, sql = sorted(candidates, key=lambda c: "coerce" not in c["change"])
+    assert "coerce=True" in schema["change"] and "strptime" not in schema["change"] and "uv run" not in schema["change"]
+    assert "strptime" in sql["change"] and "SchemaError" in schema["title"] and "BinderException" in sql["title"]

@@ -550,3 +550,23 @@ def test_a_card_keeps_an_import_that_takes_a_name_from_elsewhere():
               "+from pydantic_settings import BaseSettings, SettingsConfigDict\n"
               "+model_config = SettingsConfigDict(env_prefix=\"MAILER_\")")
     assert "+from pydantic_settings import BaseSettings" in _change_text(change, compact=True, limit=120)
+
+
+def test_a_fix_sentence_too_long_for_the_card_keeps_its_first_clause():
+    # (blind114 DK24: the card showed the cause alone, "Prefect 3 removed `Deployment.build_from_flow`.")
+    from lorebook.render import _whole_sentences
+
+    text = ("Prefect 3 removed `Deployment.build_from_flow`. deploy.py now uses `flow.from_source(...).deploy(...)`, "
+            "pointing at the `k8s-etl` work pool with the prebuilt image and `build=False`, keeping the hourly cron.")
+    assert _whole_sentences(text, 110) == ("Prefect 3 removed `Deployment.build_from_flow`. deploy.py now uses "
+                                           "`flow.from_source(...).deploy(...)`, …")
+    # (a clause without code says nothing a reader can act on: the cause stays alone)
+    assert _whole_sentences("Prefect 3 removed it. The deploy script now points elsewhere, keeping the cron hourly "
+                            "and the image prebuilt for the workers.", 40) == "Prefect 3 removed it."
+
+
+def test_a_method_call_opened_on_its_own_line_is_the_change_not_scaffolding():
+    from lorebook.record import scaffolding
+
+    assert not scaffolding("+    flow.from_source(")  # (blind114 DK24)
+    assert scaffolding("+(preprocess") and scaffolding("+setup(")
