@@ -90,7 +90,7 @@ _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|de
                              r"made|by (?:sorting|seeding|mocking|waiting|awaiting|freezing|pinning))\b")
 # the agent's word that an edit was incidental to the problem
 # ("rejects any update — even an unrelated one like the timeout change": another thing the error hits, no side edit)
-_INCIDENTAL = LazyRegex(r"(?i)\b(?:while I was (?:in )?(?:there|at it)|(?<!even )(?<!even an )(?<!even a )unrelated|"
+_INCIDENTAL = LazyRegex(r"(?i)\b(?:while (?:I was )?(?:in )?(?:there|at it)(?!\s+(?:is|are|was|were)\b)|(?<!even )(?<!even an )(?<!even a )unrelated|"
                         r"incidental(?:ly)?|drive-by|on the side|"
                         r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"

@@ -298,9 +298,11 @@ def _compact_command(match: re.Match) -> str:
     # (with the value of an option that only picks where it runs: ``kubectl -n edge wait`` reads ``kubectl wait``)
     words = [w for i, w in enumerate(words) if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)
              and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context"))]
-    # (a URL by its host: ``psql "postgresql://analytics:…@pg-replica.internal:5432/warehouse"`` reads ``psql
-    # pg-replica.internal``, not its last part, ``warehouse"``)
-    words = [url.group(1) if (url := re.match(r"[\"']?\w[\w+.-]*://(?:[^@/\s]*@)?([^/:?\s\"']+)", w)) else w
+    # (a URL by the last part of its path, else its host, without its quotes or query: ``psql
+    # "postgresql://analytics:…@pg-replica.internal:5432/warehouse?sslmode=require"`` reads ``psql warehouse``)
+    words = [(url.group(2) or url.group(1))
+             if (url := re.fullmatch(r"[\"']?\w[\w+.-]*://(?:[^@/\s]*@)?([^/:?\s\"']+)[^/?\s\"']*"
+                                     r"(?:/(?:[^?\s\"']*/)?([^/?\s\"']*))?(?:\?[^\s\"']*)?[\"']?", w)) else w
              for w in words]
     # a directory argument keeps its name (``src/`` stays ``src``): an empty basename would leave a bare program
     return "`" + " ".join(os.path.basename(w.rstrip("/")) or w if "/" in w and not w.startswith("-") else w

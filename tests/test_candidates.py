@@ -290,6 +290,12 @@ def test_did_not_help_sentences_are_kept_apart_from_causes():
 
 
 
+def test_a_change_made_while_there_is_incidental():
+    # (blind53 BB12: "While there I added `vitest/globals` to the tsconfig" titled the lesson over the jsdom fix)
+    from lorebook.account import _INCIDENTAL
+    assert _INCIDENTAL.search("While there I added `vitest/globals` to the tsconfig `types`.")
+    assert not _INCIDENTAL.search("While there are pending migrations, `manage.py test` refuses to start.")
+
 def test_a_caveat_for_later_is_no_cause():
     # (blind101 CX24: the note's cause was the upkeep sentence, and the fix it led to was cut from the card)
     said = stated("The repo vendors the httpfs build, so the connection now opens with `extension_directory` pointed "
