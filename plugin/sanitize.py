@@ -159,7 +159,7 @@ _AGENT = r"(?:agents?|assistants?|claude|the\s+(?:agent|assistant|model|ai)|futu
 _SECRET_THINGS = (r"(?:(?:~|\$HOME)?/?\.ssh\S*|(?:~|\$HOME)/\S*(?:\.aws|\.docker|\.netrc|\.pgpass|\.npmrc|"
                   r"\.git-credentials|\.config/gcloud)\S*|id_rsa\S*|id_ed25519\S*|private\s+keys?|ssh\s+keys?|\.env\b\S*|\.aws\S*|"
                   r"\.netrc|\.pgpass|\.git-credentials|\.npmrc|\.docker/config\.json|credentials?|secrets?|"
-                  r"passwords?|passphrases?|api[\s_-]?keys?|access\s+keys?|tokens?|cookies?|session\s+ids?|environment\s+variables|"
+                  r"passwords?|passphrases?|api[\s_-]?keys?|access\s+keys?|tokens?|cookies?(?!\s+(?:consent|banner|policy|notice|preferences))|session\s+ids?|environment\s+variables|"
                   r"env\s+vars|/etc/(?:passwd|shadow)|keychain|wallet)")
 
 
@@ -196,6 +196,8 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         r"|\b(?:the\s+user|the\s+owner|your\s+(?:user|owner|operator|developer)|anthropic|the\s+admin(?:istrator)?|"
         r"the\s+(?:system|operator))\s+(?:has\s+)?(?:says?|said|wants|requests?|requested|instructs?|instructed|"
         r"authori[sz]es|authori[sz]ed|orders?|ordered|requires|demands?|approved|asks?|asked)\b"
+        # (not pip's resolver: "The user requested (constraint) apache-airflow-providers-common-sql==1.19.0")
+        r"(?!\s+(?:\(constraint\)\s+)?[A-Za-z][\w.-]*(?:\[[^\]]*\])?\s*(?:[=<>!~]=|[<>@]))"
         r"|\b(?:this\s+is\s+(?:the\s+user|the\s+system|your\s+(?:user|owner|operator)|anthropic|an?\s+official)|"
         r"on\s+behalf\s+of\s+(?:the\s+user|anthropic|the\s+system))"
         r"|\b(?:authori[sz]ed|approved|verified|trusted)\s+by\s+(?:the\s+)?(?:user|owner|anthropic|admin|system)\b"
@@ -209,8 +211,9 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         r"(?![^\n]*\$\{(?P=role)\})"
         # a role tag; glued to a name and capitalised it is a type's argument (`Repository<User>`), not a role
         # (nor a command's placeholders: `poetry config http-basic.repo <user> <token>`, `<user>:<password>`)
-        r"|(?:(?<![\w$])<|</)\s*(?:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
-        r"lorebook-memory)\s*>(?![:\s]\s*<(?:token|password|pass|pat|secret|api[_-]?key|key)>)"
+        # (nor a path's, `/media/<user>/<device name>`)
+        r"|(?:(?<![\w$/])<|</)\s*(?:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
+        r"lorebook-memory)\s*>(?![:\s]\s*<(?:token|password|pass|pat|secret|api[_-]?key|key)>|/)"
         r"|(?<=[\w$])<\s*(?-i:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
         r"lorebook-memory)\s*>"
         r"|<\|im_(?:start|end)\|>"),
