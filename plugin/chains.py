@@ -222,6 +222,10 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if later["outcome"] == "ok" and _is_check(later) and _script_is(failure["target"], later):
                 success, kind = dict(later, recipe=True), "same_check"  # ``npm run check:deps``: ``> expo-doctor``
+                if _script_prepares(later) and not any(e["tool"] in EDIT_TOOLS for e in events):
+                    # (``npm run e2e``: ``> electron-vite build --mode e2e && playwright test``, nothing edited:
+                    # the script's way, its build first, is the lesson)
+                    success, kind = later, "same_job"
                 break
             if later["outcome"] == "ok" and _is_check(later) and _runs_the_same_tests(failure, later["target"]) \
                     and not any(net_changes([e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
@@ -372,6 +376,13 @@ def _script_is(failed: str, later: dict) -> bool:
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
     echoed = script and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}\n> (.+)$", body)
     return bool(echoed) and parse_command(echoed.group(1))["argv"] == parse_command(failed)["argv"]
+
+
+def _script_prepares(later: dict) -> bool:
+    """Whether the package script ``later`` ran, as the package manager echoed it, takes a step before its last
+    command (``> electron-vite build --mode e2e && playwright test``)."""
+    echoed = re.search(r"(?m)^> \S+@\S* \S+\n> (.+)$", later.get("body") or "")
+    return bool(echoed) and bool(parse_command(echoed.group(1))["prep"])
 
 
 def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:

@@ -5946,3 +5946,16 @@ def test_one_file_of_a_make_test_checked_with_its_recipes_runner_splits_two_prob
     schema, sql = sorted(candidates, key=lambda c: "coerce" not in c["change"])
     assert "coerce=True" in schema["change"] and "strptime" not in schema["change"] and "uv run" not in schema["change"]
     assert "strptime" in sql["change"] and "SchemaError" in schema["title"] and "BinderException" in sql["title"]
+
+
+def test_a_package_script_that_builds_first_is_the_way(git_project, store):
+    # (blind72 BU06: ``npm run e2e`` echoes ``electron-vite build --mode e2e && playwright test``; nothing edited)
+    session = (Session("quillpad", git_project, prompt="the Playwright e2e tests all fail locally")
+               .fail("npx playwright test", "Exit code 1\n  ✘  1 e2e/app.spec.ts:12:5 › launches main window\n"
+                                            "    Error: electron.launch: Process failed to launch!")
+               .ok("npm run e2e", "\n> quillpad@2.3.0 e2e\n> electron-vite build --mode e2e && playwright test\n\n"
+                                  "Running 9 tests using 1 worker\n  9 passed (21.4s)")
+               .stop("The e2e specs launch the built app, so they need the e2e-mode build first. Run `npm run e2e` "
+                     "rather than `npx playwright test`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `npm run e2e` (this project's way to do it), not `npx playwright test`" in candidate["change"]
