@@ -34,8 +34,8 @@ from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _same_target, _segments, command_family, command_job, command_key,
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
-from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _TOOL_CONFIG, _added_lines, _addresses_by_name, _changed_text,
-                    _diff_text, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
+from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
+                    _changed_text, _diff_text, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
@@ -736,7 +736,9 @@ def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:
     installs = [s for s in parse_command(command["target"])["segments"] if command_job(s) == "install"] \
         if command["tool"] == "Bash" else []
     installed = {p for s in installs for p in _packages(s)}
-    if not installs or any(os.path.basename(path) == os.path.basename(p) for p in installed for path in fix_hunks):
+    # (an install that takes up an edited manifest, ``uv sync`` after pyproject.toml, applies the fix)
+    if not installs or any(os.path.basename(path) == os.path.basename(p) for p in installed for path in fix_hunks) \
+            or any(_MANIFEST_PATH.search(path) for path in fix_hunks):
         return False
     programs = {os.path.basename(s.split()[0]).lower() for s in installs}
     return not (_plain_words(text) & {"install", "installed", "installing", "reinstall", "reinstalled", *programs}

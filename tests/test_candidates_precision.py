@@ -5959,3 +5959,14 @@ def test_a_package_script_that_builds_first_is_the_way(git_project, store):
                      "rather than `npx playwright test`."))
     (candidate,), _ = _candidates(store, session)
     assert "Run `npm run e2e` (this project's way to do it), not `npx playwright test`" in candidate["change"]
+
+
+def test_an_install_after_a_manifest_edit_applies_it(git_project, store):
+    session = (Session("sync", git_project, prompt="the import fails")
+               .fail("uv run pytest -q", "Exit code 1\nE   ModuleNotFoundError: No module named 'httpx'")
+               .edit("pyproject.toml", 'dependencies = ["fastapi>=0.110"]', 'dependencies = ["fastapi>=0.110", "httpx>=0.27"]')
+               .ok("uv sync", "Resolved 24 packages in 1ms\nInstalled 1 package in 3ms")
+               .ok("uv run pytest -q", "12 passed in 0.4s")
+               .stop("The test client needs `httpx`, which pyproject.toml never declared; it does now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "uv sync" in candidate["change"] and "httpx>=0.27" in candidate["change"], candidate["change"]
