@@ -836,6 +836,9 @@ def _named_thing_found(failure: dict, later: list[dict]) -> dict | None:
     return None
 
 
+_TABLE = LazyRegex(r"\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b")  # a table named with its schema: ``logs.nginx_access``
+
+
 def _queried_again(failure: dict, later: list[dict], account: str = "") -> dict | None:
     """For a query that failed and was never sent again (``clickhouse client --query 'INSERT INTO logs.nginx_access
     …' < fixtures/event.json``: "Unknown field found"), the first passing query of the same program about the same
@@ -846,7 +849,7 @@ def _queried_again(failure: dict, later: list[dict], account: str = "") -> dict 
     argv, key = parse_command(failure["target"])["argv"], command_key(failure["target"])
     if not asked or any(command_key(o.get("target") or "") == key for o in later if o["tool"] == "Bash"):
         return None
-    tables = set(re.findall(r"\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b", asked))
+    tables = set(_TABLE.findall(asked))
     error_words = {w for w in re.split(r"[^a-z]+", (failure.get("error_text") or "").lower()) if len(w) >= 5}
     quoted = [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12]
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
@@ -855,7 +858,7 @@ def _queried_again(failure: dict, later: list[dict], account: str = "") -> dict 
     for o in later if edited and tables else ():
         check = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edited["id"] else []
         if o["outcome"] == "ok" and check and _program_name(check[0]) == _program_name(argv[0]) \
-                and tables & set(re.findall(r"\b[A-Za-z_]\w*\.[A-Za-z_]\w+\b", _inline_code(o["target"]) or "")):
+                and tables & set(_TABLE.findall(_inline_code(o["target"]) or "")):
             return o
     return None
 
@@ -1197,7 +1200,7 @@ def _split_at_partial_pass(parts: list[dict], observations: list[dict]) -> list[
     picked = _targets(narrowed["target"])
     # (or the runner its recipe echoed: ``uv run pytest -v tests/test_clean.py`` for ``make test``'s ``uv run pytest -q``)
     families = {family} | {command_family(line) for line in (first.get("error_text") or "").splitlines()[:3]
-                           if os.path.basename(first["target"].split()[0]) in ("make", "just")
+                           if _program_name((first["target"].split() or [""])[0]) in ("make", "just")
                            and command_job(line) == command_job(first["target"]) == "test"}
     passed = next((o for o in observations if narrowed["id"] < o["id"] < success["id"] and o["outcome"] == "ok"
                    and command_family(o["target"]) in families and _targets(o["target"])

@@ -109,13 +109,16 @@ _FILE_OPERATIONS = frozenset({"rm", "rmdir", "mkdir", "touch", "mv", "cp", "ln",
 _SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[&|]")
 
 
+# output thrown away, no part of the command: ``kubectl kustomize overlays/prod > /dev/null``, ``2>/dev/null``
+_DISCARDED = LazyRegex(r"\s*(?<![<>&\w])(?:\d|&)?>>?\s*/dev/null\b")
+
+
 def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     # a command substitution is one word of its line, pipes and all (``--build-arg VERSION=$(git describe | sed …)``)
     cmd, restore = held_out(_SUBSTITUTION, " ".join((command or "").split()))
     cmd = re.sub(r"\s*2>&1", "", cmd)
-    # (output thrown away is no part of the command: ``kubectl kustomize overlays/prod > /dev/null``)
-    cmd = re.sub(r"\s*(?<![<>&\w])(?:\d|&)?>>?\s*/dev/null\b", "", cmd)
+    cmd = _DISCARDED.sub("", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
                  r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
     # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
@@ -331,8 +334,7 @@ def command_key(command: str) -> str:
     cmd = " ".join((command or "").split())
     cmd = re.sub(rf"^(?:(?:cd\s+\S+|{_WAIT}|set\s+-[euxo]+(?:\s+pipefail)?)\s*(?:&&|;)\s*)+", "", cmd)
     cmd = re.sub(r"\s*2>&1", "", cmd)
-    # (output thrown away is no part of the command: ``kubectl kustomize overlays/prod > /dev/null``)
-    cmd = re.sub(r"\s*(?<![<>&\w])(?:\d|&)?>>?\s*/dev/null\b", "", cmd)
+    cmd = _DISCARDED.sub("", cmd)
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee)\b.*$", "", cmd)
     return cmd.strip()
 
