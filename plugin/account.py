@@ -169,6 +169,12 @@ def _drop_proposals(text: str) -> str:
     return "\n".join(kept)
 
 
+# a list's heading that says its items did not help ("What didn't work:", "Dead ends:")
+_HELPLESS_LIST = re.compile(r"(?i)^(?:what |things that |the (?:things|attempts) that )?(?:didn't|did not|doesn't) "
+                            r"(?:work|help)(?: either)?\s*:$|^(?:dead ends|tried (?:first|and reverted)|"
+                            r"(?:failed|abandoned) attempts)\s*:$")
+
+
 def _sentences(text: str) -> list[str]:
     # a fenced block is code, line by line, never split inside (``eval $(opam env --switch=. --set-switch)``); after
     # a colon it is what the sentence introduces
@@ -183,10 +189,18 @@ def _sentences(text: str) -> list[str]:
     # a sentence never ends inside a code span (`julia --project=. -e '…'`)
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
     out = []
+    helpless_list = False  # under "What didn't work:", each item of the list is an attempt that did not help
     # (and after "(… up.)"; not after "i.e." or "e.g.")
     for part in re.split(r"(?<=[.!?。！？])(?<!\bi\.e\.)(?<!\be\.g\.)\s+|(?<=[.!?]\))\s+|\n+|(?<=[。！？])",
                          held):
+        item = bool(re.match(r"\s*(?:[-*•]|\d+[.)])\s", part))
         part = part.strip(" -*•\t")
+        if _HELPLESS_LIST.match(restore(part).replace("**", "")):
+            helpless_list = True
+        elif helpless_list and item and not _DID_NOT_HELP.search(part):
+            part = "Didn't help: " + part
+        elif not item:
+            helpless_list = False
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
         part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))

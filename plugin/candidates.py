@@ -167,6 +167,10 @@ _COUNTS_PROBLEMS = LazyRegex(r"(?i)\bthere(?: are|'re| is|'s| might be| may be| 
                              r"multiple|a few|a couple of|\d+) (?:\w+ )?(?:failures|problems|issues|errors|bugs|things)\b")
 # the session's first try named as such ("so the first change didn't help")
 _FIRST_TRY = LazyRegex(r"(?i)\b(?:the|my|our) first (?:change|attempt|edit|fix|try|bump|guess)\b")
+# a daemon of the host started (``sudo systemctl start docker``, ``brew services start postgresql@16``, ``colima
+# start``)
+_HOST_SERVICE = LazyRegex(r"^(?:sudo\s+)?(?:systemctl\s+(?:start|restart)|service\s+\S+\s+(?:start|restart)|"
+                          r"brew\s+services\s+(?:start|restart)|colima\s+start|open\s+-a\s+docker)\b", re.I)
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
 _ALSO_DID = LazyRegex(r"(?i)^\W*(?:I(?:'ve)? )?also (?!had to|needed|need|have to|has to|must)(?:\w+ed|made|set|put|wrote|"
                       r"ran|gave|took|kept)\b")
@@ -247,9 +251,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (or that names it as the session's first change, when nothing was changed before it: "so the first change
     # didn't help")
     first = not chain.get("_earlier_files") and not (chain.get("_earlier_text") or "").strip()
+    chain_words = fix_words_of(chain, cwd) if chain["kind"] == "error_changed" else set()
+    # (named by the error it moved on, or by two words of its own: "registering modules on the private mapper — it
+    # serialized, but as an array", under "What didn't work:")
     if chain["kind"] == "error_changed" and any(
-            _NO_HELP.search(s) and (_names(s, error_words | moved_on) and _names(s, fix_words_of(chain, cwd))
-                                    or first and _FIRST_TRY.search(s))
+            _NO_HELP.search(s) and ((_names(s, error_words | moved_on) or len(_tokens(s) & chain_words) >= 2)
+                                    and _names(s, chain_words) or first and _FIRST_TRY.search(s))
             and not (kept_edits.strip() and _code_spans(s) and not any(span in kept for span in _code_spans(s)))
             for s in said["did_not_help"]):
         chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on
@@ -265,7 +272,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     # a non-edit step that plausibly addresses the failure (an install of what it names, a service start, a pull)
     # takes precedence over an edit to a file the failure does not name
-    addressing = [c for c in chain["changes"] if _addresses(c, chain["failures"])]
+    # (or a daemon of the host the passing line started first: ``sudo systemctl start docker && docker info`` for
+    # "Cannot connect to the Docker daemon"; not the project's own service rebuilt to take up an edit)
+    addressing = [c for c in chain["changes"] + [dict(resolved_by, target=p)
+                                                 for p in parse_command(resolved_by["target"])["prep"]
+                                                 if _HOST_SERVICE.match(p)]
+                  if _addresses(c, chain["failures"])]
     if addressing and edits:
         # beside an install of what was missing, a settings file is no fix unless the error names it
         installs = any(command_job(c.get("target") or "") == "install" for c in addressing)
@@ -295,7 +307,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     not_enough = [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and any(
         os.path.basename(f) in s for f in a.get("files") or [] for s in partial)]
     final_ids |= {a["id"] for a in not_enough}
-    net = net_changes(edits, cwd)
+    # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
+    # the NameError, so I reverted that": the two cancel out, no line of this fix)
+    removed = {l[1:].strip() for e in edits for l in (e.get("body") or "").splitlines() if l.startswith("-")}
+    taken_back = [o for o in [*(chain.get("_earlier") or ()), *chain["attempts"]]
+                  if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and o not in edits and _added_lines(o)
+                  and {l.strip() for l in _added_lines(o)} <= removed]
+    net = net_changes(taken_back + edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
     commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
@@ -986,6 +1004,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         earlier_edits = {f for o in earlier for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
         chain["_earlier_files"] = earlier_edits - changed
+        chain["_earlier"] = earlier
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier
                                           if not set(o.get("files") or []) & changed)
         # (the error text, not only its signature: "syntax error" may sit below the line the signature keeps)

@@ -5970,3 +5970,52 @@ def test_an_install_after_a_manifest_edit_applies_it(git_project, store):
                .stop("The test client needs `httpx`, which pyproject.toml never declared; it does now."))
     (candidate,), _ = _candidates(store, session)
     assert "uv sync" in candidate["change"] and "httpx>=0.27" in candidate["change"], candidate["change"]
+
+
+def test_an_earlier_attempt_taken_out_again_is_no_line_of_the_fix(git_project, store):
+    # (blind115 DL22: imports moved into parse_event only moved the NameError; taken out again beside the real fix)
+    failing = ("Exit code 2\nRuntimeError: NameError: name 'json' is not defined [while running 'ParseEvents']")
+    session = (Session("beam", git_project, prompt="make run-local dies with a NameError on the workers")
+               .fail("make run-local", failing)
+               .edit("sessionize/main.py", "def parse_event(line):\n    raw = json.loads(line)",
+                     "def parse_event(line):\n    import json  # workers don't see module imports\n"
+                     "    raw = json.loads(line)")
+               .fail("make run-local", "Exit code 2\nRuntimeError: NameError: name 'timedelta' is not defined "
+                                       "[while running 'KeyBySession']")
+               .edit("sessionize/main.py", "def parse_event(line):\n    import json  # workers don't see module imports\n"
+                     "    raw = json.loads(line)", "def parse_event(line):\n    raw = json.loads(line)")
+               .edit("sessionize/main.py", "    options = PipelineOptions(pipeline_args)",
+                     "    options = PipelineOptions(pipeline_args)\n"
+                     "    options.view_as(SetupOptions).save_main_session = True")
+               .ok("make run-local", "INFO:root:sessionized 4,812 events into 611 sessions")
+               .stop("- **Cause:** the module-level imports of `__main__` don't travel to the workers.\n"
+                     "- **Fix:** `run()` now sets `options.view_as(SetupOptions).save_main_session = True`.\n"
+                     "- Moving the imports into `parse_event` only moved the NameError to the next function, so I "
+                     "reverted that."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and all("workers don't see module imports" not in c["change"] for c in candidates), \
+        [c["change"] for c in candidates]
+    assert any("save_main_session = True" in c["change"] for c in candidates)
+
+
+def test_the_items_under_what_did_not_work_did_not_help():
+    said = stated("Fix: the client now takes Spring's `ObjectMapper`.\n\nWhat didn't work:\n- adding "
+                  "`jackson-datatype-jsr310` to the pom; reverted.\n- registering modules on the private mapper — it "
+                  "serialized, but as an array.\n\nThe other errors were the Testcontainers ITs.")
+    helpless = said["did_not_help"][1:]
+    assert len(helpless) == 2 and helpless[0].startswith("Didn't help: adding `jackson-datatype-jsr310`")
+    assert helpless[1].startswith("Didn't help: registering modules on the private mapper")
+    assert not any("Testcontainers" in s for s in said["did_not_help"])
+
+
+def test_a_host_daemon_started_before_the_check_is_the_fix_not_the_edits_meanwhile(git_project, store):
+    # (blind116 DM18: edits to the webhook client were made while Docker was down; starting Docker fixed docker info)
+    session = (Session("docker", git_project, prompt="the webhook test fails")
+               .fail("docker info --format '{{.ServerVersion}}'", "Exit code 1\nCannot connect to the Docker daemon at "
+                                                                  "unix:///var/run/docker.sock. Is the docker daemon running?")
+               .edit("src/main/java/WebhookClient.java", "    private final ObjectMapper mapper = new ObjectMapper();",
+                     "    private final ObjectMapper mapper;")
+               .ok("sudo systemctl start docker && docker info --format '{{.ServerVersion}}'", "26.1.4")
+               .stop("The client now takes Spring's `ObjectMapper`. Docker wasn't running on this machine."))
+    candidates, _ = _candidates(store, session)
+    assert all("ObjectMapper" not in c["change"] for c in candidates), [c["change"] for c in candidates]
