@@ -220,6 +220,9 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and _passed_as_a_test(failure, later):
                 success, kind = later, "same_job"  # ``./_build/src/tests/test-recipe-window`` → ``meson test -C _build``
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _by_its_script(failure["target"], later["target"]):
+                success, kind = later, "same_check"  # ``ELECTRON_RUN_AS_NODE=1 npx electron node_modules/jest/bin/
+                break  # jest.js src/main/db`` for ``npx jest src/main/db``: jest, run on another node
             if later["outcome"] == "ok" and _is_check(later) and _script_is(failure["target"], later):
                 success, kind = dict(later, recipe=True), "same_check"  # ``npm run check:deps``: ``> expo-doctor``
                 if _script_prepares(later) and not any(e["tool"] in EDIT_TOOLS for e in events):
@@ -376,6 +379,20 @@ def _script_is(failed: str, later: dict) -> bool:
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
     echoed = script and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}\n> (.+)$", body)
     return bool(echoed) and parse_command(echoed.group(1))["argv"] == parse_command(failed)["argv"]
+
+
+def _by_its_script(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the failing program by its script in node_modules, under another interpreter, on the
+    same targets (``ELECTRON_RUN_AS_NODE=1 npx electron node_modules/jest/bin/jest.js src/main/db`` for ``npx jest
+    src/main/db``)."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if not before or not after:
+        return False
+    program = re.escape(_program_name(before[0]))
+    script = next((i for i, w in enumerate(after[1:], 1)
+                   if re.search(rf"(?:^|/)node_modules/(?:\.bin/{program}|{program}/bin/{program}(?:\.[cm]?js)?)$", w)),
+                  None)
+    return script is not None and after[script + 1:] == before[1:]
 
 
 def _script_prepares(later: dict) -> bool:

@@ -741,6 +741,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         place = re.match(r"^(?:-chdir|--cwd|--dir|--directory|-C)[=\s](\S+)$", value) if kind == "flag" else None
         if place and before["cwd"] and place.group(1).strip("/") == before["cwd"].strip("/"):
             continue
+        if kind == "runner" and value in ("nohup", "time", "exec", "command"):
+            continue  # (how it was put in the background or timed: ``nohup mlflow models serve … &``)
         if kind == "path" and (value in before["argv"] or _same_file(before, after)):
             # (the script an interpreter ran, run as itself: ``uv run scripts/seed.py`` for ``python …``; the
             # project's wrapper from another directory: ``./mvnw`` at the root for ``../mvnw`` in ``billing/``)
@@ -787,8 +789,10 @@ def _asks_version(command: str) -> bool:
     what it would do (``clojure -X:test -Spath``, ``pytest --collect-only``): it does none of the tool's job."""
     argv = parse_command(command)["argv"]
     words = [w for w in argv[1:] if not w.startswith("-")]
+    # (a subcommand's own help too: ``mlflow models serve --help``; not its ``-h``, a host as often as help)
     return bool(argv) and (words in (["version"], ["help"]) or not words and bool(
-        set(argv[1:]) & {"--version", "-V", "--help", "-h", "-version"}) or bool(set(argv[1:]) & _ONLY_TELLS))
+        set(argv[1:]) & {"--version", "-V", "--help", "-h", "-version"}) or "--help" in argv[1:]
+        or bool(set(argv[1:]) & _ONLY_TELLS))
 
 
 def _routine(command: str) -> bool:

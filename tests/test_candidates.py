@@ -130,6 +130,15 @@ def test_another_apps_tests_passing_is_no_pass_of_the_failing_ones():
     assert len(chains) == 1
 
 
+def test_the_failing_program_run_by_its_script_under_another_interpreter_is_the_same_check():
+    # (blind116 DM16: jest run on Electron's own node passes where ``npx jest`` met the wrong ABI)
+    failing = _bash(1, "npx jest src/main/db", False, "NODE_MODULE_VERSION 119")
+    (chain,), _ = find_chains([failing, _bash(2, "ELECTRON_RUN_AS_NODE=1 npx electron node_modules/jest/bin/jest.js "
+                                                 "src/main/db")])
+    assert chain["kind"] == "same_check" and chain["success"]["id"] == 2
+    # (another target is no pass of the failing one)
+    assert find_chains([failing, _bash(2, "npx electron node_modules/jest/bin/jest.js src/renderer")])[0] == []
+
 def test_a_server_started_in_the_background_and_answering_the_next_request_passed():
     observations = [_bash(1, "uv run litestar --app app.main:app run --port 8000", False, "ImproperlyConfiguredException",
                           "ImproperlyConfiguredException: 500: Kwarg resolution ambiguity detected"),

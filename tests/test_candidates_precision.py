@@ -6019,3 +6019,11 @@ def test_a_host_daemon_started_before_the_check_is_the_fix_not_the_edits_meanwhi
                .stop("The client now takes Spring's `ObjectMapper`. Docker wasn't running on this machine."))
     candidates, _ = _candidates(store, session)
     assert all("ObjectMapper" not in c["change"] for c in candidates), [c["change"] for c in candidates]
+
+
+def test_a_subcommands_help_is_a_look_and_nohup_no_part_of_the_fix():
+    # (blind115 DL13: ``mlflow models serve --help | grep …`` had passed as the fix, "without `-m`")
+    assert _asks_version("mlflow models serve --help") and not _asks_version("psql -h db.internal -c 'select 1'")
+    assert invocation_change("mlflow models serve -m m -p 5001",
+                             "nohup mlflow models serve -m m -p 5001 --env-manager local > /tmp/l.log 2>&1 &") \
+        == ["pass `--env-manager local`"]
