@@ -1004,7 +1004,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         earlier_edits = {f for o in earlier for f in o.get("files") or []}
         changed = {f for c in chain["all_changes"] for f in c.get("files") or []}
         chain["_earlier_files"] = earlier_edits - changed
-        chain["_earlier"] = earlier
+        # (the edits made after something had failed: attempts a later fix may take out again; not the session's
+        # own work before any failure, which a fix may rewrite)
+        chain["_earlier"] = [o for o in earlier if any(f["outcome"] == "error" and f["id"] < o["id"]
+                                                        for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier
                                           if not set(o.get("files") or []) & changed)
         # (the error text, not only its signature: "syntax error" may sit below the line the signature keeps)

@@ -6027,3 +6027,19 @@ def test_a_subcommands_help_is_a_look_and_nohup_no_part_of_the_fix():
     assert invocation_change("mlflow models serve -m m -p 5001",
                              "nohup mlflow models serve -m m -p 5001 --env-manager local > /tmp/l.log 2>&1 &") \
         == ["pass `--env-manager local`"]
+
+
+def test_the_sessions_own_work_before_any_failure_is_no_attempt_the_fix_takes_back(git_project, store):
+    # (blind18 U04, in the replay of round 73: a migration written, then rewritten to pass the check, had been shown
+    # whole, titled by its first line instead of the clause the check asks for)
+    session = (Session("ddl", git_project, prompt="add an archived_at column to orders")
+               .edit("db/migrations/V2__archived_at.sql", "", "ALTER TABLE orders\n  ADD COLUMN archived_at DATETIME(3) NULL;")
+               .fail("./scripts/check-migrations.sh", "Exit code 1\nV2__archived_at.sql: ALTER TABLE without "
+                                                      "ALGORITHM=INPLACE, LOCK=NONE is not online DDL")
+               .edit("db/migrations/V2__archived_at.sql", "ALTER TABLE orders\n  ADD COLUMN archived_at DATETIME(3) NULL;",
+                     "ALTER TABLE orders\n  ADD COLUMN archived_at DATETIME(3) NULL,\n  ALGORITHM=INPLACE, LOCK=NONE;")
+               .ok("./scripts/check-migrations.sh", "ok")
+               .stop("The migration puts `archived_at DATETIME(3) NULL` on `orders`. The repo's migration check requires every "
+                     "ALTER to run online, so the statement carries `ALGORITHM=INPLACE, LOCK=NONE`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ALGORITHM=INPLACE, LOCK=NONE" in candidate["title"], candidate["title"]
