@@ -318,9 +318,12 @@ def test_lorebook_ui_prints_its_url_serves_and_stops_on_ctrl_c(seeded, lorebook_
     import subprocess
     import sys
 
+    # (Ctrl-C reaches it as from a terminal, whatever this run inherited: a test run started in the background
+    # ignores SIGINT, and so would the viewer)
     process = subprocess.Popen([sys.executable, "-m", "lorebook", "ui", "--no-open", "--read-only"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               env=dict(os.environ, LOREBOOK_HOME=str(lorebook_home)))
+                               env=dict(os.environ, LOREBOOK_HOME=str(lorebook_home)),
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         line = process.stdout.readline()
         url = re.search(r"http://127\.0\.0\.1:\d+/", line).group(0)
