@@ -170,9 +170,9 @@ def _drop_proposals(text: str) -> str:
 
 
 # a list's heading that says its items did not help ("What didn't work:", "Dead ends:")
-_HELPLESS_LIST = re.compile(r"(?i)^(?:what |things that |the (?:things|attempts) that )?(?:didn't|did not|doesn't) "
-                            r"(?:work|help)(?: either)?\s*:$|^(?:dead ends|tried (?:first|and reverted)|"
-                            r"(?:failed|abandoned) attempts)\s*:$")
+_HELPLESS_LIST = LazyRegex(r"(?i)^(?:what |things that |the (?:things|attempts) that )?(?:didn't|did not|doesn't) "
+                           r"(?:work|help)(?: either)?\s*:$|^(?:dead ends|tried (?:first|and reverted)|"
+                           r"(?:failed|abandoned) attempts)\s*:$")
 
 
 def _sentences(text: str) -> list[str]:
@@ -371,8 +371,8 @@ def _problem_statement(sentence: str) -> bool:
 
 
 # what a step does, told after it ("… drops the extra keys", "… keeps them out"): a verb in -s before an object
-_WHAT_IT_DOES = re.compile(r"\s+(?!is\b|was\b|has\b|does\b)[a-z]+s\s+(?:the|it|them|this|that|every|all|any|each|its|those|"
-                           r"these)\b")
+_WHAT_IT_DOES = LazyRegex(r"\s+(?!is\b|was\b|has\b|does\b)[a-z]+s\s+(?:the|it|them|this|that|every|all|any|each|"
+                          r"its|those|these)\b")
 
 
 def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:

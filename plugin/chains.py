@@ -377,8 +377,15 @@ def _script_is(failed: str, later: dict) -> bool:
     if not words or words[0] not in ("npm", "pnpm", "yarn", "bun"):
         return False
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
-    echoed = script and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}\n> (.+)$", body)
-    return bool(echoed) and parse_command(echoed.group(1))["argv"] == parse_command(failed)["argv"]
+    echoed = _echoed_script(body, re.escape(script[0])) if script else None
+    return echoed is not None and parse_command(echoed)["argv"] == parse_command(failed)["argv"]
+
+
+def _echoed_script(body: str, script: str = r"\S+") -> str | None:
+    """The command of a package script as the package manager echoed it (``> crewlist@2.4.0 check:deps`` then ``>
+    expo-doctor``); ``script`` a pattern of its name."""
+    echoed = re.search(rf"(?m)^> \S+@\S* {script}\n> (.+)$", body)
+    return echoed.group(1) if echoed else None
 
 
 def _by_its_script(failed: str, later: str) -> bool:
@@ -398,8 +405,8 @@ def _by_its_script(failed: str, later: str) -> bool:
 def _script_prepares(later: dict) -> bool:
     """Whether the package script ``later`` ran, as the package manager echoed it, takes a step before its last
     command (``> electron-vite build --mode e2e && playwright test``)."""
-    echoed = re.search(r"(?m)^> \S+@\S* \S+\n> (.+)$", later.get("body") or "")
-    return bool(echoed) and bool(parse_command(echoed.group(1))["prep"])
+    echoed = _echoed_script(later.get("body") or "")
+    return echoed is not None and bool(parse_command(echoed)["prep"])
 
 
 def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
@@ -669,6 +676,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     return None
 
 
+def _quoted_code(account: str) -> list[str]:
+    """The code the agent's account quotes that is long enough to name a change (``imports: [TypeOrmModule…]``)."""
+    return [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12]
+
+
 # the file a recipe runner reads, as an account names it ("go through the Makefile")
 _RECIPE_FILES = {"make": "(?:GNU)?[Mm]akefile", "gmake": "(?:GNU)?[Mm]akefile", "just": "[Jj]ustfile", "task": "Taskfile"}
 
@@ -742,7 +754,7 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}
     named |= {m.group(0) for t in named if (m := re.match(r"@[\w.-]+/[\w.-]+", t))}  # a path into a scoped package
     named |= {t.replace("-", "_") for t in named}  # (``pydantic-settings`` is imported as ``pydantic_settings``)
-    quoted = [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12]
+    quoted = _quoted_code(account)
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
                    and any(t in line for line in _added_lines(o) for t in named | set(quoted))), None)
     if edited is None:
@@ -868,7 +880,7 @@ def _queried_again(failure: dict, later: list[dict], account: str = "") -> dict 
         return None
     tables = set(_TABLE.findall(asked))
     error_words = {w for w in re.split(r"[^a-z]+", (failure.get("error_text") or "").lower()) if len(w) >= 5}
-    quoted = [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12]
+    quoted = _quoted_code(account)
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
                    and any(span in line and error_words & set(re.split(r"[^a-z]+", line.lower()))
                            for line in _added_lines(o) for span in quoted)), None)

@@ -514,13 +514,19 @@ _REQUIRES = LazyRegex(r"(?i)\b(?:must|should|within|at\s+most|no\s+(?:more|later
                       r"SL[OA]s?|budget|deadline)\b")
 
 
+# a number with its unit, standing alone (``5m``, ``200 ms``, ``0.95``), not part of a name or another number
+_MEASURE = LazyRegex(r"(?<![\w.])\d+(?:\.\d+)?\s*(?:ms|s|m|h|d|%|seconds?|minutes?|hours?)?(?![\w.])")
+
+
 def _against_its_comment(old_lines: list[str], new_lines: list[str], removed: list[str], added: list[str]) -> bool:
     """Whether a value the hunk's unchanged comment states as a requirement (``# must page within 5m …``) was
     changed away from it (``- eval_time: 5m`` → ``- eval_time: 16m``): the test now checks less than it says."""
     comments = [l for l in old_lines if _COMMENT_LINE.match(l) and l in new_lines and _REQUIRES.search(l)]
-    values = r"\d+(?:\.\d+)?\s*(?:ms|s|m|h|d|%|seconds?|minutes?|hours?)?"
-    gone = {v.replace(" ", "") for l in removed for v in re.findall(rf"(?<![\w.]){values}(?![\w.])", l)} - \
-        {v.replace(" ", "") for l in added for v in re.findall(rf"(?<![\w.]){values}(?![\w.])", l)}
+
+    def values(lines: list[str]) -> set[str]:
+        return {v.replace(" ", "") for l in lines for v in _MEASURE.findall(l)}
+
+    gone = values(removed) - values(added)
     return bool(added) and any(re.search(rf"(?<![\w.]){re.escape(v)}(?![\w.])", c) for v in gone if v.strip("0")
                                for c in comments)
 
