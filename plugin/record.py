@@ -293,11 +293,17 @@ def _shorten(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:-(") + "…"
 
 
+_WORD = LazyRegex(r"(?:[^\s'\"]+|'[^']*'|\"[^\"]*\"|['\"])+")
+
+
 def _compact_command(match: re.Match) -> str:
-    words = without_env(match.group(1)).split()  # (``DATABASE_URL='postgresql://…' npx prisma …``: its program)
+    # (``DATABASE_URL='postgresql://…' npx prisma …``: its program; a quoted argument is one word:
+    # ``jq -e '.tasks[0].state == "RUNNING"'`` keeps its filter whole, never half of it and a stray quote)
+    words = _WORD.findall(without_env(match.group(1)))
     # (with the value of an option that only picks where it runs: ``kubectl -n edge wait`` reads ``kubectl wait``)
     words = [w for i, w in enumerate(words) if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)
-             and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context"))]
+             and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context")
+                      and re.fullmatch(r"[\w.-]+", w))]
     # (a URL by the last part of its path, else its host, without its quotes or query: ``psql
     # "postgresql://analytics:…@pg-replica.internal:5432/warehouse?sslmode=require"`` reads ``psql warehouse``)
     words = [(url.group(2) or url.group(1))

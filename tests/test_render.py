@@ -570,3 +570,12 @@ def test_a_method_call_opened_on_its_own_line_is_the_change_not_scaffolding():
 
     assert not scaffolding("+    flow.from_source(")  # (blind114 DK24)
     assert scaffolding("+(preprocess") and scaffolding("+setup(")
+
+
+def test_a_compacted_command_keeps_a_quoted_argument_whole():
+    # (jq's ``-e`` is not an environment: its filter stays, and never as half a filter and a stray quote)
+    title = lesson_title("`curl -s localhost:8083/connectors/inventory-source/status | jq -e "
+                         "'.tasks[0].state == \"RUNNING\"'` fails with false",
+                         'add `"plugin.name": "pgoutput"` to connectors/inventory-source.json')
+    assert title == ("`curl status | jq '.tasks[0].state == \"RUNNING\"'` fails with false — "
+                     'add `"plugin.name": "pgoutput"` to connectors/inventory-source.json'), title
