@@ -767,6 +767,10 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             if not _NOT_A_FIX_FLAG.match(option) and option not in _VALUE_OPTIONS and option not in _PLACE_OPTIONS \
                     and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
                 out.append(f"pass `{option} {value}`")
+    # (an argument the shell computes, where the failing run named it: ``go test $(go list -f '{{.Dir}}/...' -m)`` for
+    # ``go test ./...``, which matches no module of a workspace)
+    out += [f"pass `{word}`" for word in after["argv"][1:] if re.fullmatch(r"\"?(?:\$\(.+\)|`.+`)\"?", word)
+            and word not in before["argv"] and not any(f"`{word}" in p or f" {word}`" in p for p in out)]
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)

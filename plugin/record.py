@@ -311,8 +311,9 @@ def _compact_command(match: re.Match) -> str:
                                      r"(?:/(?:[^?\s\"']*/)?([^/?\s\"']*))?(?:\?[^\s\"']*)?[\"']?", w)) else w
              for w in words]
     # a directory argument keeps its name (``src/`` stays ``src``): an empty basename would leave a bare program
-    return "`" + " ".join(os.path.basename(w.rstrip("/")) or w if "/" in w and not w.startswith("-") else w
-                          for w in words) + "`"
+    # (and go's ``./...``, every package below, stays whole: ``...`` alone says nothing)
+    return "`" + " ".join(os.path.basename(w.rstrip("/")).strip(".") and os.path.basename(w.rstrip("/"))
+                          or w if "/" in w and not w.startswith("-") else w for w in words) + "`"
 
 
 def _fit_problem(problem: str, room: int) -> str:

@@ -71,6 +71,8 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("cd billing && ../mvnw test", "./mvnw -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
     ("./bin/phpunit tests/A.php", "vendor/bin/phpunit tests/A.php",  # (another script of the same name)
      ["run `vendor/bin/phpunit`", "without `./bin/phpunit`"]),
+    # the arguments the shell computes where the failing run named them (``./...`` matches no module of a go.work)
+    ("go test ./...", "go test $(go list -f '{{.Dir}}/...' -m)", ["pass `$(go list -f '{{.Dir}}/...' -m)`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected

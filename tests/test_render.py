@@ -579,3 +579,10 @@ def test_a_compacted_command_keeps_a_quoted_argument_whole():
                          'add `"plugin.name": "pgoutput"` to connectors/inventory-source.json')
     assert title == ("`curl status | jq '.tasks[0].state == \"RUNNING\"'` fails with false — "
                      'add `"plugin.name": "pgoutput"` to connectors/inventory-source.json'), title
+
+
+def test_a_compacted_command_keeps_gos_every_package_pattern():
+    title = lesson_title("`go test -v ./...` fails with pattern ./...: directory prefix . does not "
+                         "contain modules listed in go.work or their selected dependencies",
+                         "pass `$(go list -f '{{.Dir}}/...' -m)`")
+    assert title.startswith("`go test ./...` fails with pattern ./...: directory prefix"), title
