@@ -722,7 +722,9 @@ _RUNNING = LazyRegex(r"(?i)\b(?:is |are )?running\b|\bactive \(running\)|\bonlin
 
 
 # (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
-_STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon)$")
+# (and the JVM build tools' own: ``./gradlew bootRun``, ``mvn spring-boot:run``, ``./gradlew quarkusDev``)
+_STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon|bootRun|bootTestRun|quarkusDev|"
+                    r"spring-boot:run)$")
 _IMPORT_CHECK = LazyRegex(r"^(?:python[\d.]*|node|ruby|php)\s+-[cer]\s+['\"]?\s*(?:import|from|require)\b")
 
 
@@ -747,7 +749,7 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     # (or an import tried inline, ``python -c 'import app.main'``, that only loads what the tests load too)
     importing = bool(_IMPORT_CHECK.match(before["check"]))
     # (a script named for the start: ``npm run start:dev``, ``pnpm dev:api``)
-    if not (importing or words and any(_STARTS.match(part) for part in words[0].split(":"))) or any(
+    if not (importing or words and any(_STARTS.match(part) for part in [words[0], *words[0].split(":")])) or any(
             command_family(o.get("target") or "") == before["family"] for o in later if o["tool"] == "Bash"):
         return None
     text = failure.get("error_text") or ""

@@ -6043,3 +6043,19 @@ def test_the_sessions_own_work_before_any_failure_is_no_attempt_the_fix_takes_ba
                      "ALTER to run online, so the statement carries `ALGORITHM=INPLACE, LOCK=NONE`."))
     (candidate,), _ = _candidates(store, session)
     assert "ALGORITHM=INPLACE, LOCK=NONE" in candidate["title"], candidate["title"]
+
+
+def test_a_jvm_app_that_would_not_boot_checked_by_the_build_after_the_told_edit_is_unverified(git_project, store):
+    # (blind53 BB07: ``./gradlew bootRun`` is the build tool's own start; ``./gradlew build`` boots the context in a test)
+    fix = 'kotlin("plugin.spring") version "1.9.24"'
+    session = (Session("boot-run", git_project, prompt="./gradlew bootRun crashes on startup since I added CacheConfig")
+               .fail("./gradlew bootRun", "Exit code 1\n> Task :bootRun\norg.springframework.beans.factory.parsing."
+                                          "BeanDefinitionParsingException: Configuration problem: @Configuration class "
+                                          "'CacheConfig' may not be final. Remove the final modifier to continue.")
+               .edit("build.gradle.kts", 'plugins {\n    kotlin("jvm") version "1.9.24"\n}',
+                     f'plugins {{\n    kotlin("jvm") version "1.9.24"\n    {fix}\n}}')
+               .ok("./gradlew build", "> Task :test\n> Task :build\n\nBUILD SUCCESSFUL in 24s")
+               .stop(f"Kotlin classes are final by default; I added `{fix}` to the plugins block. `./gradlew build` "
+                     "passes, including the test that boots the context."))
+    (candidate,), _ = _candidates(store, session)
+    assert fix in candidate["change"] and candidate["verified"] == 0
