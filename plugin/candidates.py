@@ -31,7 +31,7 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
-from .commands import (_MUTATING, _TEST_PATH, _same_target, _segments, command_family, command_job, command_key,
+from .commands import (_MUTATING, _TEST_PATH, _routine, _same_target, _segments, command_family, command_job, command_key,
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
@@ -811,6 +811,11 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       # "… never produces any topics. Can you figure out what's wrong?"
                       r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?)|"
                       r"what(?:'s| is) wrong|(?:went|goes) wrong|"
+                      # "the nightly report email goes out twice": what should happen once happens again
+                      r"(?:sent|sends|fires?|fired|runs?|ran|goes out|went out|appears?|shows? up|triggers?|triggered|"
+                      r"(?:is|are|gets?|got) (?:sent|called|charged|run)|called|charged) (?:twice|two times)|"
+                      r"duplicate (?:\w+ )?(?:rows|e-?mails|messages|events|sends|charges|entries|records|jobs|"
+                      r"notifications|deliveries|webhooks|orders|payments)|"
                       r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open))\b")
 
 
@@ -825,7 +830,8 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     eas.json still pins node 16"): the edit of what the report names, verified by a later passing run of what it
     says fails (two or more of the command's words in the report: ``eas-cli build --platform ios --profile
     preview``)."""
-    if not prompts or any(o["outcome"] == "error" and _is_check(o) for o in observations):
+    # (not a search that found nothing on the way: ``grep -rn "DatabaseScheduler" config/``, exit 1)
+    if not prompts or any(o["outcome"] == "error" and _is_check(o) and not _routine(o["target"]) for o in observations):
         return None  # a failure that ran is a chain's to explain
     cwd = session.get("cwd")
     text = " ".join(p["text"] for p in prompts)
@@ -851,7 +857,9 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         return None
     last_edit = max(e["id"] for e in named)
     report_words = _plain_words(" ".join(reports))
-    later = [(o, _plain_words(" ".join(parse_command(o["target"])["argv"])) & report_words) for o in observations
+    # (every step of the line: ``honcho start worker beat & sleep 20; celery -A reports inspect stats``)
+    later = [(o, _plain_words(" ".join(word for step in parse_command(o["target"])["segments"]
+                                       for word in parse_command(step)["argv"])) & report_words) for o in observations
              if o["id"] > last_edit and o["outcome"] == "ok" and _is_check(o) and not _MUTATING.search(o["target"])]
     checks = [o for o, shared in later if len(shared) >= 2]
     # a run that shares one telling word with the report ("CI's migration job fails" and ``mikro-orm
@@ -864,8 +872,9 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     check = (quoted or checks or nearby)[0]
     named_runs = f" ({one_line(', '.join(runs), 100)})" if runs else ""
     unchecked = [] if quoted or (checks and not runs) else [
-        f"The reported failing run{named_runs} was not rerun after the change; "
-        f"`{one_line(shown_command(check['target'], cwd), 100)}` passed."]
+        (f"The reported failing run{named_runs} was not rerun after the change; " if runs else
+         "The reported failure was not reproduced in this session; ")
+        + f"`{one_line(shown_command(check['target'], cwd), 100)}` passed."]
     net = net_changes(named, cwd)
     if _rewrites_only_tests(net) or any(_is_weakening(path, hunks) for path, hunks in net.items()):
         return None  # the reported test made to pass by weakening it: never a fix
@@ -874,8 +883,9 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         return None
     # (its first clause: "CI's migration job fails on MySQL 8 with `…`", not the "— it runs with strict …" after it)
     report = one_line(re.split(r"\s[—–]\s|;\s", reports[0])[0].rstrip("."), 200)
+    # (the user's diagnosis, else the agent's: "Two schedulers: the `worker` process … was started with `-B`")
     diagnosis = _users_diagnosis(next((s for s in causes if s != reports[0]), causes[0])) if causes else \
-        f"The reported error: {one_line(errors[0], 200)}"
+        one_line(said["cause"][0], 200) if said.get("cause") else f"The reported error: {one_line(errors[0], 200)}"
     fixes = [s for s in said.get("fix") or [] if s not in causes]
     command = one_line(shown_command(check["target"], cwd), 140)
     fix_title = _fix_title([f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()])
@@ -1044,7 +1054,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     # a "decision" made while a failure stayed unresolved is an attempt at it, not a choice a reader can reuse
     if not candidates and "weakened_test" not in notes and "unresolved_failure" not in notes:
         # (a failure the user reported, only when none ran: one that ran and taught nothing says why in ``notes``)
-        found = None if notes else candidate_from_report(session, said, observations, prompts)
+        # (a search that found nothing on the way, ``grep -rn … config/`` exit 1, is no failure that ran)
+        found = None if set(notes) - {"routine_plumbing"} else candidate_from_report(session, said, observations,
+                                                                                   prompts)
         found = found or candidate_from_decision(session, said, observations, prompts)
         if found:
             candidates.append(found)

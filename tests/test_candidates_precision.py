@@ -1688,7 +1688,7 @@ def test_a_reported_error_code_checked_by_a_run_that_shares_one_word_is_stored_u
                                            "'published_at'. Changed")
     assert candidate["verified"] == 0
     assert candidate["validation"]["not_performed"] == [
-        "The reported failing run was not rerun after the change; `pnpm mikro-orm migration:check` passed."]
+        "The reported failure was not reproduced in this session; `pnpm mikro-orm migration:check` passed."]
 
 
 def test_a_reported_error_code_is_no_lesson_without_a_run_of_the_same_thing(git_project, store):
@@ -6059,3 +6059,23 @@ def test_a_jvm_app_that_would_not_boot_checked_by_the_build_after_the_told_edit_
                      "passes, including the test that boots the context."))
     (candidate,), _ = _candidates(store, session)
     assert fix in candidate["change"] and candidate["verified"] == 0
+
+
+def test_a_task_reported_to_run_twice_fixed_and_watched_after_a_search_that_found_nothing_is_unverified(
+        git_project, store):
+    # (blind17 T24: "goes out twice" is a report; ``grep`` finding nothing is no failure that ran; the check is the
+    # second step of its line, ``celery -A reports inspect stats``)
+    session = (Session("beat-twice", git_project,
+                       prompt="The nightly revenue report email goes out twice every night since we moved to Procfile "
+                              "deploys. `Scheduler: Sending due task nightly-revenue-report "
+                              "(reports.tasks.send_revenue_report)` appears twice at 02:00.")
+               .fail("grep -rn 'DatabaseScheduler' config/ reports/", "Exit code 1")
+               .edit("Procfile", "worker: celery -A reports worker -B -l info\nbeat: celery -A reports beat -l info",
+                     "worker: celery -A reports worker -l info\nbeat: celery -A reports beat -l info")
+               .ok("honcho start worker beat & sleep 20; celery -A reports inspect stats | grep pool; kill %1",
+                   "beat.1 | beat: Starting...\n->  celery@devbox: OK\n    \"pool\": {")
+               .stop("The worker was started with `-B`, which embeds a second beat scheduler beside the `beat` "
+                     "process. Removed `-B` from the worker line."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-B" in candidate["title"] and candidate["verified"] == 0, candidate["title"]
+    assert candidate["validation"]["not_performed"][0].startswith("The reported failure was not reproduced")
