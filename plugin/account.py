@@ -19,7 +19,7 @@ _CAUSE = LazyRegex(
     r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
-    r"may not|there (?:was|is|were|are) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
+    r"may not|there(?:'s| (?:was|is|were|are)) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
     # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy")
     r"ignores?\b[^.]{0,60}\bunless|"
     # (where a tool looks for what it lacked: "Bundler reads them from the `BUNDLE_GEMS__…` environment variable")

@@ -181,7 +181,7 @@ def find_chains(observations: list[dict], account: str = "",
                 continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
-                    and not _other_tests(failure, later["target"]):
+                    and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]):
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
@@ -340,6 +340,19 @@ def _selected_nothing(failure: dict) -> bool:
     text = failure.get("error_text") or ""
     return bool(re.search(r"(?m)^=*\s*(?:no tests ran|\d+ deselected)(?: in [\d.]+s)?\s*=*$", text)) \
         and not re.search(r"\b\d+ (?:failed|errors?)\b|\w(?:Error|Exception)\b|^E\s", text, re.M)
+
+
+def _told_to_look(failure: dict, later: str) -> bool:
+    """Whether ``later`` is the failing run again with only the flags its own error told to use to see more ("Use
+    --debug flag to render out invalid YAML"), its output cut by a filter whose exit status it then has (``helm
+    template … --debug 2>&1 | sed -n '36,46p'``): a look at the failure, not the failure gone."""
+    if not re.search(r"\|\s*(?:sed|head|tail|grep|awk|less)\b", later):
+        return False
+    before = set(parse_command(failure["target"])["argv"])
+    added = [w for w in parse_command(later)["argv"] if w.startswith("-") and w not in before]
+    text = failure.get("error_text") or ""
+    return bool(added) and all(re.search(rf"(?i)\b(?:use|run with|re-?run with|try|pass|add)\s+(?:the\s+)?[`'\"]?"
+                                         rf"{re.escape(flag)}(?![\w-])", text) for flag in added)
 
 
 def _other_tests(failure: dict, later: str) -> bool:

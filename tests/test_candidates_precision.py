@@ -7,7 +7,7 @@ import pytest
 from hookutil import PlayedSession, run_hook
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
-from lorebook.chains import _tried_until_fixed
+from lorebook.chains import _told_to_look, _tried_until_fixed
 from lorebook.commands import _asks_version, command_job, invocation_change, is_autofix, is_static_check, parse_command
 from lorebook.record import lesson_title
 from lorebook.weakening import _pins_clock_past_a_crash, _scores_on_training_data
@@ -6079,3 +6079,36 @@ def test_a_task_reported_to_run_twice_fixed_and_watched_after_a_search_that_foun
     (candidate,), _ = _candidates(store, session)
     assert "-B" in candidate["title"] and candidate["verified"] == 0, candidate["title"]
     assert candidate["validation"]["not_performed"][0].startswith("The reported failure was not reproduced")
+
+
+def test_the_failing_run_again_with_the_flag_its_error_told_to_use_piped_into_sed_is_a_look(git_project, store):
+    # (blind117 DN01: ``helm template … --debug 2>&1 | sed -n '36,46p'`` exits as sed does; it had "passed" the chain
+    # before the edit, which was then left out as a retry without change)
+    fix = "{{- toYaml .Values.resources | nindent 12 }}"
+    session = (Session("helm-debug", git_project, prompt="helm template is blowing up on the api chart")
+               .fail("helm template api charts/api -f charts/api/values-staging.yaml",
+                     "Exit code 1\nError: YAML parse error on api/templates/deployment.yaml: error converting YAML to "
+                     "JSON: yaml: line 41: mapping values are not allowed in this context\nUse --debug flag to render "
+                     "out invalid YAML")
+               .ok("helm template api charts/api -f charts/api/values-staging.yaml --debug 2>&1 | sed -n '36,46p'",
+                   "          resources:             limits:\n              cpu: 500m")
+               .edit("charts/api/templates/deployment.yaml",
+                     "          resources: {{ toYaml .Values.resources | indent 12 }}",
+                     f"          resources:\n            {fix}")
+               .ok("helm template api charts/api -f charts/api/values-staging.yaml", "---\nkind: Deployment")
+               .stop(f"`toYaml` sat on the same line as `resources:`; it is a block now: `{fix}`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "nindent 12" in candidate["title"] + candidate["change"] and candidate["verified"] == 1
+    assert _told_to_look({"target": "./gradlew build", "error_text": "* Try:\n> Run with --stacktrace option."},
+                         "./gradlew build --stacktrace 2>&1 | tail -40")
+    assert not _told_to_look({"target": "./gradlew build", "error_text": "> Run with --stacktrace option."},
+                             "./gradlew build --stacktrace")  # (its own exit status: it passed)
+
+
+def test_theres_no_binary_on_the_host_is_a_cause():
+    # (blind117 DN04: "There's no `ksql` binary on the host: …" had no cue word; the card gave only "The Makefile
+    # wraps it")
+    said = stated("Applied. There's no `ksql` binary on the host: this repo runs the CLI inside the `ksqldb-cli` "
+                  "compose container. The Makefile wraps it: `make ksql-apply FILE=queries/<file>.sql`.")
+    assert said["cause"] == ["There's no `ksql` binary on the host: this repo runs the CLI inside the `ksqldb-cli` "
+                             "compose container."]
