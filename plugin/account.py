@@ -298,7 +298,8 @@ def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
 
 def _code_spans(text: str) -> list[str]:
     """What ``text`` quotes as code, in backticks, one line each (```uv run pytest```)."""
-    return re.findall(r"`([^`\n]{3,200})`", text or "")
+    # (pairs first, then the length: a short span, `dq`, must not pair its closing backtick with the next one)
+    return [span for span in re.findall(r"`([^`\n]*)`", text or "") if 3 <= len(span) <= 200]
 
 
 def _prose(sentence: str) -> str:

@@ -648,6 +648,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
     failed_said = any(names_failing(s) and re.search(
         r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefuses?\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
+        # (or that it is not there: "GX 1.x no longer ships the `great_expectations` CLI")
+        r"\bno longer (?:ships|includes|bundles|provides|has)\b|\b(?:is|are)(?:n't| not) (?:installed|on (?:the )?PATH)\b|"
         r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b",
         _prose(s)) for s in sentences)
     # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a

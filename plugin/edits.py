@@ -540,7 +540,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     quoted = [span for span in _code_spans(context) if len(span) >= 6
               and not any(span in sentence for sentence in asides)]
     # (a line of code, not a word: `local_files_only=True`, not the `recent` a prompt asks for)
-    quoted_code = [span for span in quoted if len(span) >= 8 and re.search(r"[^\w\s]|_", span)]
+    quoted_code = [span for span in quoted if re.search(r"[^\w\s]|_", span)]  # (`sed -n` too)
     building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
                                    r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
     for edit in edits:

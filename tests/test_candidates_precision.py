@@ -6112,3 +6112,20 @@ def test_theres_no_binary_on_the_host_is_a_cause():
                   "compose container. The Makefile wraps it: `make ksql-apply FILE=queries/<file>.sql`.")
     assert said["cause"] == ["There's no `ksql` binary on the host: this repo runs the CLI inside the `ksqldb-cli` "
                              "compose container."]
+
+
+def test_a_program_the_account_says_is_no_longer_shipped_is_set_against_the_projects_way(git_project, store):
+    # (blind117 DN16: the two-letter `dq` span had paired its closing backtick with the next span's opening one, so
+    # `make dq CHECKPOINT=orders` was never read as quoted; "no longer ships" says the failing way fails)
+    from lorebook.account import _code_spans
+    assert _code_spans("the `dq` module — `make dq CHECKPOINT=orders` (it wraps `uv run`)") == [
+        "make dq CHECKPOINT=orders", "uv run"]
+    session = (Session("gx", git_project, prompt="Run the data quality checks for the orders table")
+               .fail("great_expectations checkpoint run orders", "Exit code 127\nbash: great_expectations: command "
+                                                                 "not found")
+               .ok("grep -n -A1 '^dq' Makefile", "21:dq: ## run a GX checkpoint: make dq CHECKPOINT=orders")
+               .ok("make dq CHECKPOINT=orders", "checkpoint: orders  suite: orders.warehouse\n  ✔ expect_table_row_count")
+               .stop("All 5 expectations pass. For next time: GX 1.x no longer ships the `great_expectations` CLI, so "
+                     "in this repo checkpoints run through the `dq` module — `make dq CHECKPOINT=orders`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "use `make dq CHECKPOINT=orders` instead" in candidate["title"], candidate["title"]
