@@ -206,10 +206,17 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         # '0.0.0.0' })``): what was inserted
         p = len(os.path.commonprefix([a, b]))
         q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
-        raw = b[p:len(b) - q]
+        n = len(b) - q - p
+        # (slid back to where a token starts: ``integers(max_value=…`` → ``integers(min_value=1, max_value=…`` is
+        # ``min_value=1, `` inserted, not ``in_value=1, m``)
+        while p + q == len(a) and n > 0 and p > 0 and b[p - 1] == b[p + n - 1] \
+                and (b[p - 1].isalnum() or b[p - 1] == "_"):
+            p, q = p - 1, q + 1
+        raw = b[p:p + n]
         inserted = raw.strip("&,;| ")
         # (between tokens, not inside one: ``cfg.Timeout`` → ``cfg.Timeout.Duration`` is said as the two)
-        between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_")) and raw[:1] in " ,;&|"
+        between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_")) and (
+            raw[:1] in " ,;&|" or raw[-1:] in " ,;&|")
         if p + q == len(a) and between and 6 <= len(inserted) <= 70 and inserted.count("(") == inserted.count(")"):
             return f"add `{inserted}`"
         a_mid, b_mid = _replaced(a, b)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 
 from .commands import _TEST_PATH
 from .edits import _CODE_FILE, _COMMENT_LINE
@@ -434,7 +435,8 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
     return bool(pairs) and all(a.split("(", 1)[0] == b.split("(", 1)[0] and (
         _ANY_VALUE.search(a) and len(_ANY_VALUE.findall(b)) < len(_ANY_VALUE.findall(a))
         # (or given bounds it had not: ``st.text(min_size=1)`` → ``st.text(alphabet=…, min_size=1).filter(…)``)
-        or _STRATEGY.search(a) and set(_BOUNDS.findall(b)) - set(_BOUNDS.findall(a))) for a, b in pairs)
+        # (counted, not as a set: ``page=st.integers(max_value=500)`` given a ``min_value`` beside another strategy's)
+        or _STRATEGY.search(a) and Counter(_BOUNDS.findall(b)) - Counter(_BOUNDS.findall(a))) for a, b in pairs)
 
 
 # (QuickCheck's and ScalaCheck's too: ``forAll (oddList arbitrary)`` → ``forAll (sort <$> oddList arbitrary)``)

@@ -6129,3 +6129,22 @@ def test_a_program_the_account_says_is_no_longer_shipped_is_set_against_the_proj
                      "in this repo checkpoints run through the `dq` module — `make dq CHECKPOINT=orders`."))
     (candidate,), _ = _candidates(store, session)
     assert "use `make dq CHECKPOINT=orders` instead" in candidate["title"], candidate["title"]
+
+
+def test_a_property_tests_strategy_given_a_bound_beside_another_strategys_is_narrowed(git_project, store):
+    # (blind118 DO12: ``page=st.integers(max_value=500)`` gained a ``min_value`` the line already held for
+    # ``per_page``; as a set the bounds had not grown, and the narrowed test was stored as a fix)
+    from lorebook.edits import _short_diff
+    old = "    @given(page=st.integers(max_value=500), per_page=st.integers(min_value=1, max_value=100))"
+    new = "    @given(page=st.integers(min_value=1, max_value=500), per_page=st.integers(min_value=1, max_value=100))"
+    assert _short_diff({"old": old, "new": new}) == "add `min_value=1`"  # (it read ``in_value=1, m``)
+    session = (Session("hypothesis", git_project, prompt="test_pagination property test started failing on CI")
+               .fail("python manage.py test catalog.tests.test_pagination",
+                     "Exit code 1\nFAIL: test_page_bounds_within_total\nFalsifying example: "
+                     "test_page_bounds_within_total(page=0, per_page=1)\nAssertionError: -1 not greater than or equal "
+                     "to 0")
+               .edit("catalog/tests/test_pagination.py", old, new)
+               .ok("python manage.py test catalog.tests.test_pagination", "Ran 3 tests in 1.208s\n\nOK")
+               .stop("Pagination is 1-based, so I constrained the strategy to `min_value=1`. The tests pass again."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes
