@@ -118,6 +118,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and _other_query(_query(failure["target"]), _query(later["target"])):
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
                 # .state == "RUNNING"'`` that failed
+            if later["outcome"] == "ok" and _leaves_out_until(failure, later, observations[k + 1:], family):
+                continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if later["outcome"] == "ok" and _wrote_nothing(later, observations[k + 1:k + 2]):
                 continue  # ``Unity … -quit -runTests -testResults results.xml`` "passed", and results.xml is not there
             step = later["outcome"] == "ok" and _is_check(later) and _changed_step_within(failure["target"],
@@ -177,8 +179,6 @@ def find_chains(observations: list[dict], account: str = "",
                 # ``go build ./...``): an attempt at the same problem, not a problem of its own
                 events.append(later)
                 continue
-            if later["outcome"] == "ok" and _leaves_out_until(failure, later, observations[k + 1:], family):
-                continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if _is_check(later) and command_family(later["target"]) == family \
                     and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]):

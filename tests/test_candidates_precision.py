@@ -6148,3 +6148,21 @@ def test_a_property_tests_strategy_given_a_bound_beside_another_strategys_is_nar
                .stop("Pagination is 1-based, so I constrained the strategy to `min_value=1`. The tests pass again."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "weakened_test" in notes
+
+
+def test_a_terraform_plan_of_a_part_is_no_plan_passing_and_the_whole_plan_after_the_edit_is(git_project, store):
+    # (blind118 DO13: ``terraform plan -target=module.network.aws_subnet.private`` had closed the chain as its fix)
+    error = ("Exit code 1\nError: Invalid for_each argument\n  on ../../modules/network/nat.tf line 14, in resource "
+             "\"aws_route_table\" \"private\":\n  14:   for_each = { for s in aws_subnet.private : s.id => s }\nThe "
+             "\"for_each\" map includes keys derived from resource attributes that cannot be determined until apply")
+    session = (Session("tf-target", git_project, prompt="terraform plan for staging errors out about for_each")
+               .fail("cd envs/staging && terraform plan -out=tfplan", error)
+               .ok("cd envs/staging && terraform plan -target=module.network.aws_subnet.private -out=tfplan 2>&1 | "
+                   "tail -3", "Plan: 3 to add, 0 to change, 0 to destroy.\nWarning: Resource targeting is in effect")
+               .edit("modules/network/nat.tf", "  for_each = { for s in aws_subnet.private : s.id => s }",
+                     "  for_each = aws_subnet.private")
+               .ok("cd envs/staging && terraform plan -out=tfplan 2>&1 | tail -2", "Plan: 9 to add, 0 to change")
+               .stop("The route tables were keyed by subnet ids, known only after apply; they are keyed by "
+                     "`aws_subnet.private`'s static keys now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "for_each = aws_subnet.private" in candidate["title"] + candidate["change"], candidate["title"]
