@@ -295,7 +295,8 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     telling = _words(" ".join(str(note.get(k) or "") for k in ("title", "trigger")) + " " + " ".join(
         str(e.get("quote") or "") for e in note.get("evidence") or [] if isinstance(e, dict)))
     # (and the code the account quotes, where a changed line holds it: ``org.gradle.java.home``)
-    quoted = tuple(re.findall(r"`([^`\n]{8,})`", str(note.get("summary") or "")))
+    # (paired first: a short span, `require`, must not pair its closing backtick with the next one's opening)
+    quoted = tuple(span for span in re.findall(r"`([^`\n]*)`", str(note.get("summary") or "")) if len(span) >= 8)
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
                                                telling, quoted, _failing_command(note)), limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]

@@ -6166,3 +6166,20 @@ def test_a_terraform_plan_of_a_part_is_no_plan_passing_and_the_whole_plan_after_
                      "`aws_subnet.private`'s static keys now."))
     (candidate,), _ = _candidates(store, session)
     assert "for_each = aws_subnet.private" in candidate["title"] + candidate["change"], candidate["title"]
+
+
+def test_the_edit_holding_the_code_the_account_quotes_titles_the_fix_before_the_install_it_needed(git_project, store):
+    # (blind118 DO20: "run `npm i -D esbuild@0.21.5` first" had titled the lesson and pushed the bundling script out)
+    script = "esbuild src/preload.js --bundle --platform=node --external:electron --outfile=dist/preload.js"
+    session = (Session("preload", git_project, prompt="since the Electron upgrade the preload script fails to load")
+               .fail("npm run test:e2e", "Exit code 1\n  ✘  1 e2e/app.spec.ts:8:5 › window exposes the notes API\n"
+                                         "Error: expect(received).toBe(expected) // Object.is equality")
+               .ok("npm i -D esbuild@0.21.5", "added 1 package, and audited 413 packages in 2s")
+               .edit("package.json", '    "test:e2e": "playwright test e2e/"',
+                     f'    "build:preload": "{script}",\n    "test:e2e": "npm run build:preload && playwright test e2e/"')
+               .ok("npm run test:e2e", "  4 passed (6.1s)")
+               .stop("A sandboxed preload only gets a tiny `require`, so `require('./ipc-channels')` fails. The "
+                     f"preload is bundled now:\n\n- new `build:preload` script: `{script}` (esbuild added as a "
+                     "devDependency)\n- `test:e2e` runs it first"))
+    (candidate,), _ = _candidates(store, session)
+    assert "— add `esbuild src/preload.js --bundle" in candidate["title"], candidate["title"]
