@@ -19,6 +19,7 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
                     _is_check, _names_run, _packages)
+from .signatures import error_signature
 from .text import one_line
 from .weakening import _DESELECTS
 
@@ -1172,6 +1173,26 @@ _USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknow
                          r"\bno such option\b|\binvalid option\b")
 
 
+# a line of a run's output that reports a problem (``k8s/hpa.yaml - HorizontalPodAutoscaler checkout-api failed
+# validation: could not find schema for HorizontalPodAutoscaler``)
+_PROBLEM_LINE = LazyRegex(r"(?i)\b(?:error|fail(?:ed|ure)?|invalid|could not|cannot|not found|missing)\b")
+
+
+def _errors_gone(before: dict, after: dict) -> list[str]:
+    """The lines reporting a problem that ``before``'s output had and ``after``'s, a run of the same check, no longer
+    has, when every such line of ``after`` was in ``before`` too (its counts aside: ``Errors: 2`` → ``Errors: 1``):
+    the problems one change mended, of several the same run reported."""
+    if command_family(before.get("target") or "") != command_family(after.get("target") or ""):
+        return []
+    def problems(f: dict) -> dict[str, str]:
+        return {re.sub(r"\d+", "N", line.strip()): line.strip() for line in (f.get("error_text") or "").splitlines()
+                if _PROBLEM_LINE.search(line) and not re.match(r"(?i)exit code", line.strip())}
+    was, now = problems(before), problems(after)
+    if not now or len(was) < 2 or not set(now) < set(was):
+        return []
+    return [line for key, line in was.items() if key not in now]
+
+
 def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "") -> list[dict]:
     """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before;
     not when the agent says that change was not enough on its own ("editing composer.json isn't enough — the
@@ -1201,6 +1222,12 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         if back is not None:  # an earlier error back again: all done since it was tried and undone (a polyfill that
             # got past ``Request is not defined`` to ``Response.json is not a function``, then removed), one problem
             groups[back:] = [[f for group in groups[back:] for f in group] + [failure]]
+        elif (gone := _errors_gone(previous, failure)) and not not_enough and _persisting(between, later) \
+                and len(groups[-1]) == 1:
+            # (two errors the same way, one of them gone after an edit that stays: "could not find schema for
+            # HorizontalPodAutoscaler" fixed, "… for ServiceMonitor" left; the first problem is the one that went)
+            groups[-1] = [dict(previous, error_text="\n".join(gone), error_signature=error_signature("\n".join(gone)))]
+            groups.append([failure])
         elif not _same_error(failure, previous) and not not_enough and not misused and (
                 _persisting(between, later) or moved_on):
             groups.append([failure])

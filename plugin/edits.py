@@ -172,8 +172,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
     line holding code the account calls by the by (``aside``) when another line was added, and of added lines the
     one holding code the account quotes (``told``) first."""
     # (a line only realigned, ``url      = env(…)`` → ``url       = env(…)``, is no change)
-    old = [" ".join(l.split()) for l in hunk["old"].splitlines() if l.strip()]
-    new = [" ".join(l.split()) for l in hunk["new"].splitlines() if l.strip()]
+    # (a shell line continued over several is one line: ``kubeconform … 1.29.0 \`` then ``-schema-location …``)
+    old, new = ([" ".join(l.split()) for l in re.sub(r"\\[ \t]*\n", " ", hunk[side]).splitlines() if l.strip()]
+                for side in ("old", "new"))
     # (a comment reworded beside a change in the code is not the change: ``Selector labels`` → ``Selector labels
     # (never change these …)`` beside the label moved out of them)
     commented = {" ".join(l.split()) for side in ("old", "new") for l in _in_block_comment(hunk[side])}
@@ -181,12 +182,14 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
     if code_old != code_new:
         old, new = code_old, code_new
     # a line that only gained a separator to make room for the next one (``"supportsTablet": true,``) is no change
-    punct = {l.rstrip(",;") for l in old}
-    removed = [l for l in old if l not in new and not any(n.rstrip(",;") == l.rstrip(",;") for n in new)]
+    # (or a shell line continued: ``kubeconform -strict … 1.29.0 \``)
+    punct = {l.rstrip(",;\\ ") for l in old}
+    removed = [l for l in old if l not in new and not any(n.rstrip(",;\\ ") == l.rstrip(",;\\ ") for n in new)]
     # (nor one that was part of a removed line, now on its own: ``imports: [A.forFeature([Order])],`` →
-    # ``A.forFeature([Order]),``)
-    added = [l for l in new if l not in old and l.rstrip(",;") not in punct
-             and not (len(l) >= 12 and any(l.rstrip(",;") in r and len(r) - len(l.rstrip(",;")) > 3 for r in removed))]
+    # ``A.forFeature([Order]),``; a line cut short is a value changed, ``autoscaling/v2beta2`` → ``autoscaling/v2``)
+    added = [l for l in new if l not in old and l.rstrip(",;\\ ") not in punct
+             and not (len(l) >= 12 and any(l.rstrip(",;") in r and len(r) - len(l.rstrip(",;")) > 3
+                                           and not r.startswith(l.rstrip(",;")) for r in removed))]
     fixing = [l for l in added if not any(span in l for span in aside)]
     if fixing and len(fixing) < len(added):  # ("… and included `.next/**` in the outputs while I was there")
         return f"add `{one_line(next((l for l in fixing if not scaffolding(l)), fixing[0]), 70)}`"
@@ -217,8 +220,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         # (between tokens, not inside one: ``cfg.Timeout`` → ``cfg.Timeout.Duration`` is said as the two)
         between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_")) and (
             raw[:1] in " ,;&|" or raw[-1:] in " ,;&|")
-        if p + q == len(a) and between and 6 <= len(inserted) <= 70 and inserted.count("(") == inserted.count(")"):
-            return f"add `{inserted}`"
+        # (a long one cut: ``-schema-location default -schema-location 'https://raw.githubusercontent.com/…'``)
+        if p + q == len(a) and between and 6 <= len(inserted) <= 240 and inserted.count("(") == inserted.count(")"):
+            return f"add `{one_line(inserted, 70)}`"
         a_mid, b_mid = _replaced(a, b)
         if not a_mid and b_mid:  # a pure insertion: the new line says it best, when it is short
             return f"`{b}`" if len(b) <= 40 else f"add `{one_line(b_mid, 60)}`"

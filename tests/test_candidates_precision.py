@@ -6183,3 +6183,28 @@ def test_the_edit_holding_the_code_the_account_quotes_titles_the_fix_before_the_
                      "devDependency)\n- `test:e2e` runs it first"))
     (candidate,), _ = _candidates(store, session)
     assert "— add `esbuild src/preload.js --bundle" in candidate["title"], candidate["title"]
+
+
+def test_one_of_two_errors_a_run_reported_the_same_way_gone_after_an_edit_is_a_problem_of_its_own(git_project, store):
+    # (blind118 DO22: kubeconform's "could not find schema for …" for an HPA and a ServiceMonitor; the apiVersion
+    # fixed the first, a CRD schema location in the Makefile the second; one chain had held both)
+    out = ("Exit code 2\nkubeconform -strict -summary -kubernetes-version 1.29.0 k8s/\n{lines}Summary: 9 resources "
+           "found in 9 files - Valid: {valid}, Invalid: 0, Errors: {errors}, Skipped: 0\nmake: *** [Makefile:12: "
+           "validate] Error 1")
+    hpa = "k8s/hpa.yaml - HorizontalPodAutoscaler api failed validation: could not find schema for HorizontalPodAutoscaler\n"
+    sm = "k8s/servicemonitor.yaml - ServiceMonitor api failed validation: could not find schema for ServiceMonitor\n"
+    session = (Session("kubeconform", git_project, prompt="make validate fails on the k8s manifests, please fix")
+               .fail("make validate", out.format(lines=hpa + sm, valid=7, errors=2))
+               .edit("k8s/hpa.yaml", "apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler",
+                     "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler")
+               .fail("make validate", out.format(lines=sm, valid=8, errors=1))
+               .edit("Makefile", "validate:\n\tkubeconform -strict -summary -kubernetes-version 1.29.0 k8s/",
+                     "validate:\n\tkubeconform -strict -summary -kubernetes-version 1.29.0 \\\n\t\t-schema-location "
+                     "default \\\n\t\t-schema-location 'https://raw.githubusercontent.com/datreeio/CRDs-catalog/main/"
+                     "{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json' \\\n\t\tk8s/")
+               .ok("make validate", "Summary: 9 resources found in 9 files - Valid: 9, Invalid: 0, Errors: 0")
+               .stop("Two errors with the same message: the HPA used `autoscaling/v2beta2`, removed in 1.26; and "
+                     "`ServiceMonitor` is a CRD the default schemas lack, so `validate` adds the datreeio/CRDs-catalog."))
+    hpa_fix, crd_fix = sorted(_candidates(store, session)[0], key=lambda c: "ServiceMonitor" in c["title"])
+    assert "HorizontalPodAutoscaler" in hpa_fix["title"] and "→ `apiVersion: autoscaling/v2`" in hpa_fix["title"]
+    assert "ServiceMonitor" in crd_fix["title"] and "add `-schema-location default" in crd_fix["title"], crd_fix["title"]
