@@ -1147,6 +1147,15 @@ def _same_error(a: dict, b: dict) -> bool:
         if any(len(line) >= 30 and re.search(r"\w(?:Error|Exception): \S", line) and line in (y.get("error_text") or "")
                for line, y in zip(lines, (b, a))):
             return True
+        # (or every line a run cut to a window of by grep shows, printed in the other whole: ``npm run test:main 2>&1
+        # | grep NODE_MODULE_VERSION`` after the full "was compiled against a different Node.js version")
+        for cut, other in ((a, b), (b, a)):
+            if re.search(r"\|\s*grep\b", cut.get("target") or ""):
+                shown = [" ".join(line.split()) for line in (cut.get("error_text") or "").splitlines()
+                         if line.strip() and not re.match(r"(?i)\s*exit code \d+\s*$", line)]
+                whole = " ".join((other.get("error_text") or "").split())
+                if shown and sum(map(len, shown)) >= 30 and all(line in whole for line in shown):
+                    return True
         # the same tests failing the same way, whatever part of the report each excerpt shows (pytest's
         # ``..........EEEE.....F  [100%]`` both times)
         # (unless each names another error: ``DagsterInvalidDefinitionError``, then ``DagsterExecutionStepError``)

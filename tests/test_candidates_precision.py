@@ -6208,3 +6208,27 @@ def test_one_of_two_errors_a_run_reported_the_same_way_gone_after_an_edit_is_a_p
     hpa_fix, crd_fix = sorted(_candidates(store, session)[0], key=lambda c: "ServiceMonitor" in c["title"])
     assert "HorizontalPodAutoscaler" in hpa_fix["title"] and "→ `apiVersion: autoscaling/v2`" in hpa_fix["title"]
     assert "ServiceMonitor" in crd_fix["title"] and "add `-schema-location default" in crd_fix["title"], crd_fix["title"]
+
+
+def test_the_same_error_cut_to_a_window_by_grep_is_the_same_error_and_the_step_before_it_an_attempt(git_project, store):
+    # (blind119 DP12: ``npm rebuild better-sqlite3``, which the error suggests, builds for the system Node; the run cut
+    # to the NODE_MODULE_VERSION lines had read as a new error, and the rebuild as the fix of the first)
+    whole = ("Exit code 1\nError: The module '/home/dev/inkwell/node_modules/better-sqlite3/build/Release/better_sqlite3"
+             ".node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 115. This version of "
+             "Node.js requires\nNODE_MODULE_VERSION 128. Please try re-compiling or re-installing\n    at "
+             "process.func [as dlopen] (node:electron/js2c/node_init:2:2617)")
+    session = (Session("abi", git_project, prompt="The main-process tests crash since I bumped Electron to 32")
+               .fail("npm run test:main", whole)
+               .ok("npm rebuild better-sqlite3", "rebuilt dependencies successfully")
+               .fail("npm run test:main 2>&1 | grep NODE_MODULE_VERSION; exit ${PIPESTATUS[0]}",
+                     "Exit code 1\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 128. "
+                     "Please try re-compiling or re-installing")
+               .edit("package.json", '  "scripts": {\n    "start": "electron .",',
+                     '  "scripts": {\n    "postinstall": "electron-builder install-app-deps",\n    "start": "electron .",')
+               .ok("npm install", "> electron-builder install-app-deps\n  • rebuilding native dependencies")
+               .ok("npm run test:main", "  5 passing (212ms)")
+               .stop("`npm rebuild` compiles better-sqlite3 against the system Node 20, but Electron 32 embeds ABI 128; "
+                     "a `postinstall` running `electron-builder install-app-deps` builds it for Electron."))
+    (candidate,), _ = _candidates(store, session)
+    assert "electron-builder install-app-deps" in candidate["title"], candidate["title"]
+    assert "npm rebuild" not in candidate["title"] + candidate["change"]
