@@ -48,7 +48,7 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
                            r"made no difference|(?:did not|didn't) (?:make (?:a|any) difference|change anything)|"
-                           r"changed nothing|"
+                           r"changed nothing|(?:was|were)(?:n't| not) it\b|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
@@ -237,8 +237,11 @@ def _sentences(text: str) -> list[str]:
         # (never inside quoted code: ``"type": "module"``)
         masked = re.sub(r"`[^`]*`", lambda m: "_" * len(m.group(0)), part)
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", masked[helpless.end():]) if helpless else None
-        if split and split.group(0).startswith(":") and len(part[:helpless.end()].split()) <= 3:
+        if split and split.group(0).startswith(":") and (len(part[:helpless.end()].split()) <= 3 or re.match(
+                r"(?i)(?:what|things|the (?:things|attempts)|attempts)(?: that)? (?:was|were)(?:n't| not) it$",
+                part[:helpless.end()].strip())):
             split = None  # "**Didn't work:** polyfilling with `whatwg-fetch` …": a label, then what did not help
+            # (or "Things that were not it: downgrading pyarrow (`pyarrow<13` …)")
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
             tail = part[helpless.end() + split.end():]

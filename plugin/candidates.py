@@ -261,6 +261,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             for s in said["did_not_help"]):
         chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on
         return None
+    # (a run with no edit that the account says was not it, "downgrading pyarrow (`pyarrow<13` …)": the way it was
+    # run in the end, ``uv pip install`` for ``uv run pip install``, is part of an attempt, no lesson of its own)
+    if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
+            len(span) >= 6 and span in (resolved_by.get("target") or "")
+            for s in said["did_not_help"] for span in _code_spans(s)):
+        chain["_skip"] = "attempt"
+        return None
     # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored
     # because Chrome crashed; it started fine on the next run" does not)
     # (in its words, not its code: "a `transient` field created in `open()`" is Java)

@@ -1219,8 +1219,11 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         ran = next((f for f in reversed(groups[-1]) if f is groups[-1][0] or not (
             f.get("error_signature") == groups[-1][0].get("error_signature")
             and command_family(f["target"]) != command_family(groups[-1][0]["target"]))), previous)
-        moved_on = bool(invocation_change(ran["target"], failure["target"])) and \
-            not invocation_change(failure["target"], success["target"])
+        # (and the way it was run then is the way it passed: not ``JAVA_HOME=…/java-11 uv run pytest …``, an attempt
+        # the passing run left out again)
+        moved_on = bool(tried := invocation_change(ran["target"], failure["target"])) and \
+            not invocation_change(failure["target"], success["target"]) and \
+            set(tried) <= set(invocation_change(ran["target"], success["target"]))
         not_enough = any(os.path.basename(f) in s for e in between if e["tool"] in EDIT_TOOLS
                          for f in e.get("files") or [] for s in partial)
         back = next((n for n, group in enumerate(groups[:-1]) if _same_error(failure, group[0])), None)

@@ -6232,3 +6232,34 @@ def test_the_same_error_cut_to_a_window_by_grep_is_the_same_error_and_the_step_b
     (candidate,), _ = _candidates(store, session)
     assert "electron-builder install-app-deps" in candidate["title"], candidate["title"]
     assert "npm rebuild" not in candidate["title"] + candidate["change"]
+
+
+def test_a_step_the_account_lists_as_not_it_is_no_lesson_and_an_env_the_passing_run_dropped_no_move(git_project, store):
+    # (blind120 DQ12: "Things that were not it: downgrading pyarrow (`pyarrow<13` …)" had been read as a fix, and the
+    # ``uv pip install 'pyarrow<13'`` that ran it stored; the ``JAVA_HOME=…`` run had split the problem in two)
+    said = stated("Things that were not it: downgrading pyarrow (`pyarrow<13` — the Python side is irrelevant) and "
+                  "pointing JAVA_HOME at a Java 11 that isn't installed.")
+    assert said["did_not_help"] and not said["fix"]
+    unsafe = ("Exit code 1\nE   py4j.protocol.Py4JJavaError: An error occurred while calling o87.getResult.\nE   "
+              "Caused by: java.lang.UnsupportedOperationException: sun.misc.Unsafe or java.nio.DirectByteBuffer."
+              "<init>(long, int) not available")
+    session = (Session("netty", git_project, prompt="pytest on the spark jobs dies with a huge Java stack trace")
+               .fail("uv run pytest tests/test_revenue.py -q -x", unsafe)
+               .fail("uv run pip install 'pyarrow<13'", "Exit code 2\nerror: Failed to spawn: `pip`\n  Caused by: No "
+                                                       "such file or directory (os error 2)")
+               .ok("uv pip install 'pyarrow<13'", " - pyarrow==15.0.2\n + pyarrow==12.0.1")
+               .fail("uv run pytest tests/test_revenue.py -q -x", unsafe)
+               .ok("ls /usr/lib/jvm/", "java-17-openjdk-amd64\njava-21-openjdk-amd64")
+               .fail("JAVA_HOME=/usr/lib/jvm/java-11-openjdk-amd64 uv run pytest tests/test_revenue.py -q -x",
+                     "Exit code 1\nE   RuntimeError: Java gateway process exited before sending its port number")
+               .edit("tests/conftest.py", '        .config("spark.sql.execution.arrow.pyspark.enabled", "true")',
+                     '        .config("spark.sql.execution.arrow.pyspark.enabled", "true")\n        .config('
+                     '"spark.driver.extraJavaOptions", "-Dio.netty.tryReflectionSetAccessible=true")')
+               .ok("uv run pytest tests/test_revenue.py -q -x", "4 passed in 12.40s")
+               .stop("On Java 9+ Netty can't get at `DirectByteBuffer` unless it may use reflection; the Spark "
+                     "fixture sets `-Dio.netty.tryReflectionSetAccessible=true`.\n\nThings that were not it: "
+                     "downgrading pyarrow (`pyarrow<13` — the Python side is irrelevant) and pointing JAVA_HOME at a "
+                     "Java 11 that isn't installed."))
+    (candidate,), _ = _candidates(store, session)
+    assert "tryReflectionSetAccessible" in candidate["title"] + candidate["change"]
+    assert "Java gateway" not in candidate["title"] and "JAVA_HOME" not in candidate["trigger"], candidate["trigger"]
