@@ -14,7 +14,7 @@ from .commands import (_MUTATING, _PROBE, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JO
                        _VALUE_OPTIONS, _and_steps, _asks_version, _first_word, _inline_code, _picked_package,
                        _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
                        command_key, invocation_change, is_autofix, parse_command)
-from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, net_changes
+from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
@@ -1202,6 +1202,17 @@ def _errors_gone(before: dict, after: dict) -> list[str]:
     return [line for key, line in was.items() if key not in now]
 
 
+def _left_behind(changes: list[dict], failure: dict) -> bool:
+    """Whether ``failure``'s error quotes a name the edits before it took out and did not put back ("references
+    exporter \"logging\" which is not configured" after ``logging:`` → ``debug:``): the rest of the same change,
+    not a problem of its own."""
+    sides = [side for e in changes if e["tool"] in EDIT_TOOLS for side in _edit_sides(e)]
+    gone = {w for old, new in sides for w in re.findall(r"[\w./-]{3,}", old)} - {
+        w for old, new in sides for w in re.findall(r"[\w./-]{3,}", new)}
+    quoted = re.findall(r"\"([\w./-]{3,})\"|'([\w./-]{3,})'|`([\w./-]{3,})`", failure.get("error_text") or "")
+    return any(w in gone for names in quoted for w in names if w)
+
+
 def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "") -> list[dict]:
     """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before;
     not when the agent says that change was not enough on its own ("editing composer.json isn't enough — the
@@ -1241,7 +1252,7 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             groups[-1] = [dict(previous, error_text="\n".join(gone), error_signature=error_signature("\n".join(gone)))]
             groups.append([failure])
         elif not _same_error(failure, previous) and not not_enough and not misused and (
-                _persisting(between, later) or moved_on):
+                _persisting(between, later) or moved_on) and not _left_behind(between, failure):
             groups.append([failure])
         else:
             groups[-1].append(failure)

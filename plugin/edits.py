@@ -149,6 +149,9 @@ def _token_span(text: str) -> str:
     for opening, closing in ("()", "[]", "{}"):
         while text.endswith(closing) and text.count(closing) > text.count(opening):
             text = text[:-1].rstrip(" ,;")
+        # (nor one opened that it does not close: ``[logging,`` of ``exporters: [logging, otlphttp/loki]``)
+        while text.startswith(opening) and text.count(opening) > text.count(closing):
+            text = text[1:].lstrip(" ,;")
     return text.rstrip(":")
 
 

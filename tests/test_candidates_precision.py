@@ -6263,3 +6263,25 @@ def test_a_step_the_account_lists_as_not_it_is_no_lesson_and_an_env_the_passing_
     (candidate,), _ = _candidates(store, session)
     assert "tryReflectionSetAccessible" in candidate["title"] + candidate["change"]
     assert "Java gateway" not in candidate["title"] and "JAVA_HOME" not in candidate["trigger"], candidate["trigger"]
+
+
+def test_an_error_that_quotes_a_name_the_edit_took_out_is_the_rest_of_that_change(git_project, store):
+    # (blind120 DQ17: ``logging:`` renamed ``debug:``, then "references exporter "logging" which is not configured"
+    # until the pipeline was renamed too; that second edit had been a lesson of its own, merged away)
+    config = "config/otel/collector.yaml"
+    session = (Session("otel", git_project, prompt="CI's config validation is red for the OTel collector config")
+               .fail(f"otelcol-contrib validate --config={config}",
+                     "Exit code 1\nError: failed to get config: cannot unmarshal the configuration: error decoding "
+                     "'exporters': unknown type: \"logging\" for id: \"logging\"")
+               .edit(config, "exporters:\n  logging:\n    verbosity: detailed",
+                     "exporters:\n  debug:\n    verbosity: detailed")
+               .fail(f"otelcol-contrib validate --config={config}",
+                     "Exit code 1\nError: invalid configuration: service::pipelines::logs: references exporter "
+                     "\"logging\" which is not configured")
+               .edit(config, "      exporters: [logging, otlphttp/loki]", "      exporters: [debug, otlphttp/loki]")
+               .ok(f"otelcol-contrib validate --config={config} && echo valid", "valid")
+               .stop("The `logging` exporter is gone in 0.111; its replacement is `debug`. Renamed it under "
+                     "`exporters:` and in the logs pipeline (`exporters: [debug, otlphttp/loki]`)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "cannot unmarshal" in candidate["title"] and "exporters: [debug, otlphttp/loki]" in candidate["change"]
+    assert "`logging` → `debug`" in candidate["title"], candidate["title"]
