@@ -453,6 +453,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if not fix_hunks and not commands and not invocation and not prep and not same_job and not withheld:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
         return None
+    # (a step taken twice, ``packer init .`` before the edit and again after it, is one step, where it last ran)
+    commands = [c for n, c in enumerate(commands) if c["tool"] != "Bash" or not any(
+        d["tool"] == "Bash" and d["target"] == c["target"] for d in commands[n + 1:])]
     # the fix, in the order a reader applies it (the session's order)
     steps: list[tuple[int, str | None, list[str]]] = []
     for c in commands:

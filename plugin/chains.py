@@ -13,7 +13,7 @@ from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _token
 from .commands import (_MUTATING, _PROBE, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
                        _VALUE_OPTIONS, _and_steps, _asks_version, _first_word, _inline_code, _picked_package,
                        _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
-                       command_key, invocation_change, is_autofix, parse_command)
+                       command_key, invocation_change, is_autofix, other_subcommand, parse_command)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -187,8 +187,15 @@ def find_chains(observations: list[dict], account: str = "",
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
                     continue
+                # (nor another subcommand of it, when the failing one passes later: ``packer init .`` before
+                # ``packer validate … .``)
                 if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]) \
-                        and not _tried_until_fixed(failure, later, observations[k + 1:]):
+                        and not _tried_until_fixed(failure, later, observations[k + 1:]) \
+                        and not (other_subcommand(failure["target"], later["target"]) and any(
+                            o["outcome"] == "ok" and o["tool"] == "Bash"
+                            and not other_subcommand(failure["target"], o["target"])
+                            and command_family(o["target"]) == family and _same_target(failure["target"], o["target"])
+                            for o in observations[k + 1:])):
                     success, kind = later, "same_check"
                     break
             if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \

@@ -6285,3 +6285,24 @@ def test_an_error_that_quotes_a_name_the_edit_took_out_is_the_rest_of_that_chang
     (candidate,), _ = _candidates(store, session)
     assert "cannot unmarshal" in candidate["title"] and "exporters: [debug, otlphttp/loki]" in candidate["change"]
     assert "`logging` → `debug`" in candidate["title"], candidate["title"]
+
+
+def test_another_subcommand_passing_before_the_failing_one_passes_is_a_step_and_a_step_taken_twice_is_one(
+        git_project, store):
+    # (blind120 DQ19: ``packer init .`` on the same directory had closed the chain of ``packer validate … .``; run
+    # once before the edit and once after, it was shown twice)
+    session = (Session("packer", git_project, prompt="packer validate fails on the new CI runner")
+               .fail("packer validate -var-file=vars/eu-west-1.pkrvars.hcl .",
+                     "Exit code 1\nError: Unknown source type \"amazon-ebs\"\n\nThe source amazon-ebs is unknown by "
+                     "Packer, and is likely part of a plugin that is not installed.")
+               .ok("packer init .", "No plugins requirement found, make sure you reference a Packer config")
+               .edit("base.pkr.hcl", 'source "amazon-ebs" "base" {',
+                     'packer {\n  required_plugins {\n    amazon = {\n      version = ">= 1.3.2"\n      source  = '
+                     '"github.com/hashicorp/amazon"\n    }\n  }\n}\n\nsource "amazon-ebs" "base" {')
+               .ok("packer init .", "Installed plugin github.com/hashicorp/amazon v1.3.2")
+               .ok("packer validate -var-file=vars/eu-west-1.pkrvars.hcl .", "The configuration is valid.")
+               .stop("The template never declared which plugin provides `amazon-ebs`; it has a `required_plugins` "
+                     "block now, and `packer init .` installs it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "required_plugins" in candidate["change"], candidate["change"]
+    assert candidate["change"].count("packer init .") == 1, candidate["change"]
