@@ -425,9 +425,9 @@ def command_job(command: str) -> str | None:
         return "test" if re.search(r"(?i)(?:^|[\W_])test\w*\s*\(|\b(?:unit|py)test\b", code) else None
     job = _SUBCOMMAND_JOBS.get(words[0])
     if job is None and (re.fullmatch(r"[a-z][a-zA-Z]*(?:build|test|Build|Tests?)", words[0]) or task != words[0]
-                        and "/" not in words[0] and re.fullmatch(r"[a-z][a-zA-Z]*(?:Build|Tests?)", task)):
+                        and "/" not in words[0] and re.fullmatch(r"[a-z][a-zA-Z0-9]*(?:Build|Tests?)", task)):
         # ``cargo zigbuild``, ``cargo nextest``, gradle's ``integrationTest`` and ``:billing:unitTest`` (not an
-        # image's tag, ``acme/web:latest``)
+        # image's tag, ``acme/web:latest``), and a managed device's, ``:app:pixel6Api34DebugAndroidTest``
         return "build" if task.lower().endswith("build") else "test"
     # a task named for its job: ``test-host``, ``unit_test``, ``build-docker``
     named = re.fullmatch(r"(test|build|lint)s?[-_][\w-]+|[\w-]+[-_](test|build|lint)s?", words[0])

@@ -145,6 +145,8 @@ def error_line(text: str) -> str | None:
         lines = lines[:100] + lines[-300:]
     for raw in lines:
         line = raw.strip().lstrip("│┃╷╵ ")  # (terraform's boxed diagnostics: ``│ Error: Unsupported argument``)
+        # (gradle's "What went wrong" items: ``> com.android.builder.testing.api.DeviceException: No connected …``)
+        line = line[2:] if line.startswith("> ") else line
         if not line or len(line) > 2000 or line.startswith(("Traceback (most recent call last)", "During handling")):
             continue
         if line.startswith(("✓ ", "✔ ", "√ ")):

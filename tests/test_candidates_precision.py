@@ -6306,3 +6306,24 @@ def test_another_subcommand_passing_before_the_failing_one_passes_is_a_step_and_
     (candidate,), _ = _candidates(store, session)
     assert "required_plugins" in candidate["change"], candidate["change"]
     assert candidate["change"].count("packer init .") == 1, candidate["change"]
+
+
+def test_a_gradle_managed_devices_test_task_is_a_test_and_gradles_what_went_wrong_names_the_error(git_project, store):
+    # (blind119 DP04: ``:app:pixel6Api34DebugAndroidTest`` had no job, its digits aside; the title read "> Task …")
+    from lorebook.signatures import error_line
+    assert command_job("./gradlew :app:pixel6Api34DebugAndroidTest") == "test"
+    error = ("Exit code 1\n> Task :app:connectedDebugAndroidTest FAILED\n\nFAILURE: Build failed with an exception.\n\n* "
+             "What went wrong:\nExecution failed for task ':app:connectedDebugAndroidTest'.\n> com.android.builder."
+             "testing.api.DeviceException: No connected devices!\n\n* Try:\n> Run with --stacktrace option to get the "
+             "stack trace.\n\nBUILD FAILED in 41s")
+    assert error_line(error) == "com.android.builder.testing.api.DeviceException: No connected devices!"
+    selected = "-Pandroid.testInstrumentationRunnerArguments.class=com.acme.tote.checkout.CheckoutScreenTest"
+    session = (Session("gmd", git_project, prompt="Run the Compose UI tests for the checkout screen")
+               .fail(f"./gradlew :app:connectedDebugAndroidTest {selected}", error)
+               .ok("grep -n managedDevices -A4 app/build.gradle.kts", '58:        managedDevices {\n60-    create("pixel6Api34")')
+               .ok(f"./gradlew :app:pixel6Api34DebugAndroidTest {selected}", "pixel6Api34 - 5/5 completed. (0 failed)")
+               .stop("All 5 pass. Instrumented tests here run on the Gradle Managed Device declared in "
+                     "app/build.gradle.kts, via `./gradlew :app:pixel6Api34DebugAndroidTest`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pixel6Api34DebugAndroidTest" in candidate["title"], candidate["title"]
+    assert "No connected devices" in candidate["trigger"], candidate["trigger"]
