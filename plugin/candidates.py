@@ -30,8 +30,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words,
                       _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
-from .chains import _ERROR_OUTPUT, _detail, _raw_error_line, find_chains
-from .commands import (_MUTATING, _TEST_PATH, _routine, _same_target, _segments, command_family, command_job, command_key,
+from .chains import _ERROR_OUTPUT, _detail, _echoed, _raw_error_line, find_chains
+from .commands import (_MUTATING, _TEST_PATH, _program_name, _routine, _same_target, _segments, command_family, command_job, command_key,
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
@@ -529,8 +529,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                      if _names_run(passing_argv, s) and _names_run(parse_command(o["target"])["argv"], s)
                      and command_key(o["target"]) != command_key(resolved_by["target"])), None)
         then = f"; then `{one_line(then, 100)}`" if then else ""
+        # (what its recipe runs first with the failing program, as make echoed it: ``godot --headless --import``
+        # before the GUT run that could not resolve a class)
+        failed_argv = parse_command(failure["target"])["argv"]
+        first = next(iter(_echoed(resolved_by)), "") if os.path.basename(
+            (resolved_by["target"].split() or [""])[0]) in ("make", "just") else ""
+        first_argv = parse_command(first)["argv"] if first else []
+        recipe = f"; its recipe runs `{one_line(first, 80)}` first" if first_argv and failed_argv and _program_name(
+            first_argv[0]) == _program_name(failed_argv[0]) and first_argv != failed_argv else ""
         steps.append((last, f"use `{passing}` instead",
-                      [f"Run `{passing}` (this project's way to do it), not `{command}`{then}."]))
+                      [f"Run `{passing}` (this project's way to do it{recipe}), not `{command}`{then}."]))
     elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
         # what changed first, so a card cut to its budget still shows it: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`: `cmake …`"
         # (and a step the passing line took before it, named too: ``airflow db migrate`` in ``export

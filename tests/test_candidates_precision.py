@@ -6327,3 +6327,17 @@ def test_a_gradle_managed_devices_test_task_is_a_test_and_gradles_what_went_wron
     (candidate,), _ = _candidates(store, session)
     assert "pixel6Api34DebugAndroidTest" in candidate["title"], candidate["title"]
     assert "No connected devices" in candidate["trigger"], candidate["trigger"]
+
+
+def test_the_projects_way_says_what_its_recipe_runs_first_with_the_failing_program(git_project, store):
+    # (blind119 DP05: ``make test`` echoed ``godot --headless --import`` before GUT; the card said only "use make test")
+    session = (Session("gut", git_project, prompt="Run the GUT tests for the inventory system")
+               .fail("godot --headless -s addons/gut/gut_cmdln.gd -gdir=res://test/unit -gexit",
+                     "Exit code 1\nSCRIPT ERROR: Parse Error: Could not find type \"InventorySlot\" in the current scope.")
+               .ok("make test", "godot --headless --import\n[   0% ] first_scan_filesystem | Started Project "
+                                "initialization\ngodot --headless -s addons/gut/gut_cmdln.gd -gconfig=.gutconfig.json\n"
+                                "Passing Tests 23")
+               .stop("On a fresh checkout the class_name cache is empty. Use `make test` rather than calling "
+                     "gut_cmdln.gd directly: this repo's way to run the tests."))
+    (candidate,), _ = _candidates(store, session)
+    assert "its recipe runs `godot --headless --import` first" in candidate["change"], candidate["change"]
