@@ -708,7 +708,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (and the part holding the code the account quotes as the fix before a step that only made way for it: the
     # ``"build:preload": "esbuild src/preload.js --bundle …`` script, not the ``npm i -D esbuild`` before it)
     fix_title = _fix_title(sorted(fix_parts, key=lambda part: not part.startswith("use `")) if same_job else sorted(
-        fix_parts, key=lambda part: not (part.startswith("add `") and any(span[:24] in part for span in told_code)))
+        fix_parts, key=lambda part: not (not part.startswith("run `") and any(span[:24] in part for span in told_code)))
         if fix_parts and fix_parts[0].startswith("run `") else fix_parts)
     said_fix = _stated_fix_clause(fixes, fix_words)
     # (so for a step that fixed it with no edit: "Added `AvatarList` using `expo-image`" is the task, the fix

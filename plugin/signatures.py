@@ -26,7 +26,8 @@ _state: dict = {}
 
 _ERROR_RULES = (
     # (score, pattern): the highest score wins; among equals, the last line
-    (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?::|$)"),
+    # (and .NET's test runners' ``System.InvalidOperationException : The calling thread must be STA``)
+    (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?: ?:|$)"),
     (6, r"^Exception in thread \"[^\"]*\" [\w.$]+"),
     (6, r"^Caused by: (?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)\b"),  # the JVM's root cause under a wrapper
     # an exception by its module path, whatever its name ends in: a traceback's last line,

@@ -6341,3 +6341,25 @@ def test_the_projects_way_says_what_its_recipe_runs_first_with_the_failing_progr
                      "gut_cmdln.gd directly: this repo's way to run the tests."))
     (candidate,), _ = _candidates(store, session)
     assert "its recipe runs `godot --headless --import` first" in candidate["change"], candidate["change"]
+
+
+def test_the_edit_the_account_quotes_titles_the_fix_before_a_package_added_for_it_and_dotnets_exception_names_it(
+        git_project, store):
+    # (blind119 DP09: "run `dotnet add … package Xunit.StaFact …`" had titled it, the [StaFact] cut off the card;
+    # and the title had read "Failed! - Failed: 2, Passed: 0" past xunit's "System.InvalidOperationException : …")
+    from lorebook.signatures import error_line
+    error = ("Exit code 1\n  Failed Till.Desktop.Tests.ReceiptPreviewViewModelTests.Renders [1 ms]\n  Error Message:\n   "
+             "System.InvalidOperationException : The calling thread must be STA, because many UI components require "
+             "this.\n\nFailed!  - Failed:     2, Passed:     0, Skipped:     0, Total:     2, Duration: 58 ms")
+    assert error_line(error).startswith("System.InvalidOperationException : The calling thread must be STA")
+    session = (Session("stafact", git_project, prompt="The new ReceiptPreview view-model tests crash. Something about STA.")
+               .fail("dotnet test tests/Till.Desktop.Tests --filter ReceiptPreview", error)
+               .ok("dotnet add tests/Till.Desktop.Tests package Xunit.StaFact --version 1.1.11", "info : PackageReference")
+               .edit("tests/Till.Desktop.Tests/ReceiptPreviewViewModelTests.cs",
+                     "    [Fact]\n    public void Renders_line_items_into_flow_document()",
+                     "    [StaFact]\n    public void Renders_line_items_into_flow_document()")
+               .ok("dotnet test tests/Till.Desktop.Tests --filter ReceiptPreview", "Passed!  - Failed:     0, Passed:     2")
+               .stop("WPF document elements must be created on an STA thread. Added the `Xunit.StaFact` package and "
+                     "switched the tests from `[Fact]` to `[StaFact]`, which runs them on an STA thread."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("`[Fact]` → `[StaFact]`"), candidate["title"]
