@@ -652,7 +652,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # cause the agent gave just before its account of this fix, about no other problem
         at = said["all"].index(fixes[0]) if fixes[0] in said["all"] else 0
         before = said["all"][at - 1] if at else ""
-        if before in said["cause"] and not any(_relevance(before, other) for other in rivals):
+        # (or one with no cue word, about this fix's code: "`react-native-mmkv` ships untranspiled ES modules, and
+        # `transformIgnorePatterns` … only let `react-native` … through Babel", before "I added it to that pattern")
+        if (before in said["cause"] or before and before not in said["fix"] + said["did_not_help"] + said["decision"]
+                and _relevance(before, fix_words) >= 2 and "`" in before) \
+                and not any(_relevance(before, other) for other in rivals):
             causes = [before]
     # the agent naming a step of the fix as the project's way ("changes are created with `sqitch add …`") says it best
     ran = [parse_command(c["target"])["argv"] for c in commands if c["tool"] == "Bash"]

@@ -6363,3 +6363,19 @@ def test_the_edit_the_account_quotes_titles_the_fix_before_a_package_added_for_i
                      "switched the tests from `[Fact]` to `[StaFact]`, which runs them on an STA thread."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["title"].endswith("`[Fact]` → `[StaFact]`"), candidate["title"]
+
+
+def test_the_sentence_before_the_fix_about_its_code_is_its_cause_without_a_cue_word(git_project, store):
+    # (blind119 DP10: the card said only "Added `react-native-mmkv` to that pattern")
+    old = "  transformIgnorePatterns: ['node_modules/(?!(react-native|@react-native)/)'],"
+    new = "  transformIgnorePatterns: ['node_modules/(?!(react-native|@react-native|react-native-mmkv)/)'],"
+    session = (Session("mmkv", git_project, prompt="jest blows up on the storage tests on a fresh clone")
+               .fail("npx jest src/storage", "Exit code 1\n FAIL  src/storage/__tests__/sessionStore.test.ts\n  ● Test "
+                                             "suite failed to run\n    SyntaxError: Unexpected token 'export'")
+               .edit("jest.config.js", old, new)
+               .ok("npx jest src/storage", "Tests:       2 passed, 2 total")
+               .stop("`react-native-mmkv` ships untranspiled ES modules, and `transformIgnorePatterns` in "
+                     "jest.config.js only let `react-native` and `@react-native` through Babel. I added "
+                     "`react-native-mmkv` to that pattern; the suite passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["summary"].startswith("`react-native-mmkv` ships untranspiled ES modules"), candidate["summary"]
