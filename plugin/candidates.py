@@ -30,7 +30,7 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words,
                       _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
-from .chains import _ERROR_OUTPUT, _detail, _echoed, _raw_error_line, find_chains
+from .chains import _ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, find_chains
 from .commands import (_MUTATING, _TEST_PATH, _program_name, _routine, _same_target, _segments, command_family, command_job, command_key,
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
@@ -376,8 +376,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             _CHECKING_MODE.fullmatch(p[len("without `"):-1]) for p in invocation if p.startswith("without `")):
         chain["_skip"] = "weakened_test"  # ``go test`` without the ``-race`` that failed checks less, it fixes nothing
         return None
-    if not fix_hunks and not commands and _mistyped(invocation, error):
-        chain["_skip"] = "self_inflicted"  # ``--specific=02_user.js`` for ``02_users.js``: a typo put right
+    if not fix_hunks and not commands and _mistyped(invocation, error) or _refused_flag_left_out(chain):
+        # ``--specific=02_user.js`` for ``02_users.js``: a typo put right; ``--skip-archive``, which the script does
+        # not know, left out again
+        chain["_skip"] = "self_inflicted"
         return None
     if not fix_hunks and not commands and invocation and all(p.startswith("without `") for p in invocation) and all(
             _ENVIRONMENT_FAILURE.search(f.get("error_text") or "") for f in chain["failures"]):
@@ -995,6 +997,17 @@ def _passed_before(failure: dict, observations: list[dict]) -> bool:
                                       for e in observations)
 
 
+def _refused_flag_left_out(chain: dict) -> bool:
+    """Whether the failure is the program refusing a flag the run passed ("build-release.sh: unknown option:
+    --skip-archive") and the passing run left that flag out: how it was called put right, whatever was edited on the
+    way (the edit is another problem's). Not a refused flag tried on the way to another problem's fix."""
+    failure = chain["failure"]
+    error = failure.get("error_text") or ""
+    return bool(_USAGE_ERROR.search(error)) and any(
+        part.startswith("without `") and part[len("without `"):-1].split()[0] in error
+        for part in invocation_change(failure["target"], chain["resolved_by"]["target"]))
+
+
 def _give_inner_changes_away(chains: list[dict]) -> None:
     """A change made for another problem that failed and was fixed while this one was still open (``expo-doctor``
     flagged a version, pinned, passed; then the EAS build passed) belongs to that problem, not to both."""
@@ -1002,6 +1015,7 @@ def _give_inner_changes_away(chains: list[dict]) -> None:
         inner_ids = {c["id"] for inner in chains if inner is not outer
                      and outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"]
                      and inner["kind"] != "error_changed" and outer["kind"] != "error_changed"
+                     and not _refused_flag_left_out(inner)  # (its fix is how it was called: the edits are the outer's)
                      for c in [*inner["changes"], *inner["attempts"], inner["success"]]}
         # (an edit to a file the outer problem's own changes touch stays: it may correct one of them, and the net
         # change must see it: ``fmt/10.2.1`` then ``fmt/10.1.1`` in conanfile.txt)

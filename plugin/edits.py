@@ -170,6 +170,18 @@ def _replaced(a: str, b: str) -> tuple[str, str]:
     return _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
 
 
+def _inserted(a: str, b: str) -> str | None:
+    """The words line ``b`` inserted into line ``a`` between two of its tokens, when that is all it changed."""
+    p = len(os.path.commonprefix([a, b]))
+    q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+    if p + q != len(a) or len(b) <= len(a):
+        return None
+    while p > 0 and not a[p - 1].isspace() and b[p - 1] == b[len(b) - q - 1]:  # (back to where a token starts)
+        p, q = p - 1, q + 1
+    raw = b[p:len(b) - q]
+    return raw.strip() if (p == 0 or b[p - 1].isspace() or raw[:1].isspace()) and len(raw.strip()) >= 3 else None
+
+
 def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] = ()) -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line; never a
     line holding code the account calls by the by (``aside``) when another line was added, and of added lines the
@@ -252,6 +264,11 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         # (code, not a comment that names it; a line that opens a block only when no other holds what it quotes)
         holding = [l for l in added if any(span in l for span in told) and not _COMMENT_LINE.match(l)]
         quoted = next((l for l in holding if not scaffolding(l)), holding[0] if holding else None)
+        # (a removed line it only inserted into: what it inserted, ``--options runtime --timestamp`` into ``codesign
+        # --force -s "$SIGN_ID" "$APP/Contents/Resources/bin/sketch-render"``)
+        inserted = next((i for r in removed if (i := _inserted(r, quoted))), None) if quoted else None
+        if inserted:
+            return f"add `{one_line(inserted, 70)}`"
         if quoted and len(quoted) > 70:  # (too long to show whole: what it quotes of it)
             return f"add `{one_line(max((span for span in told if span in quoted), key=len), 70)}`"
         line = re.sub(r"^\*\s+(?=@)", "", quoted or next((l for l in added if not scaffolding(l)), added[0]))

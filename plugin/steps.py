@@ -73,6 +73,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     if len(parsed["segments"]) == 1 and _asks_version(parsed["segments"][0]) and not _MUTATING.search(command):
         return False  # ``ansible --version | head -3``: a tool asked what it is (its config file, its version)
+    if _VERIFIES_ONLY.match(check) and not _MUTATING.search(command):
+        # ``codesign --verify --deep --strict build/App.app``, ``spctl -a -vvv -t exec …``: a signature checked, not
+        # made, whatever the account says of it ("`codesign --verify` looked fine all along")
+        return False
     if _GIT_CONFIG_SET.search(command):
         return True  # ``git config --global url."https://…".insteadOf "ssh://git@github.com/"``: a setting written
     if _throwaway_container(command):
@@ -91,6 +95,11 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # other people's changes pulled in: the code changed, though not by this session
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
         or _named_as_the_way(command, account)
+
+
+# a signing tool asked to check or show a signature, not to sign (no ``-s``/``--sign``)
+_VERIFIES_ONLY = LazyRegex(r"^(?:codesign\s+(?:(?:-[a-z]*[vd][a-z]*|--verify|--display|--deep|--strict|"
+                           r"--verbose(?:=\d)?|-R\S*)\s+)+(?!.*\s(?:-[a-z]*s[a-z]*|--sign)\b)|spctl\s+(?:-a|--assess)\b)")
 
 
 # git told to write a setting: a key and its value (not ``--get``, ``--list``, a key alone)

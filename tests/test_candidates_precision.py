@@ -6379,3 +6379,30 @@ def test_the_sentence_before_the_fix_about_its_code_is_its_cause_without_a_cue_w
                      "`react-native-mmkv` to that pattern; the suite passes."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["summary"].startswith("`react-native-mmkv` ships untranspiled ES modules"), candidate["summary"]
+
+
+def test_a_flag_the_script_refused_left_out_keeps_no_edit_and_a_signature_checked_is_no_step(git_project, store):
+    # (blind119 DP22: ``build-release.sh --skip-archive`` ("unknown option") had taken the edit away from the
+    # notarization failure it was for; ``codesign --verify …``, quoted as what "looked fine", was a step of the fix)
+    from lorebook.edits import _short_diff
+    old = ('codesign --force -s "$SIGN_ID" "$APP/Contents/Frameworks/libpng16.16.dylib"\n'
+           'codesign --force -s "$SIGN_ID" "$APP/Contents/Resources/bin/sketch-render"')
+    new = ('codesign --force --timestamp -s "$SIGN_ID" "$APP/Contents/Frameworks/libpng16.16.dylib"\n'
+           'codesign --force --options runtime --timestamp -s "$SIGN_ID" "$APP/Contents/Resources/bin/sketch-render"')
+    assert _short_diff({"old": old, "new": new}, told=("Contents/Resources/bin/sketch-render",)) == \
+        "add `--options runtime --timestamp`"
+    session = (Session("notary", git_project, prompt="notarization of the DMG keeps coming back Invalid")
+               .fail("./scripts/notarize.sh build/Sketchpad.dmg", "Exit code 1\n  status: Invalid\nError: "
+                                                                  "notarization failed, see the log")
+               .ok("codesign --verify --deep --strict --verbose=2 build/Sketchpad.app", "build/Sketchpad.app: valid on disk")
+               .fail("./scripts/build-release.sh --skip-archive", "Exit code 2\nbuild-release.sh: unknown option: "
+                                                                  "--skip-archive")
+               .edit("scripts/build-release.sh", old, new)
+               .ok("./scripts/build-release.sh --clean 2>&1 | tail -2", "==> build/Sketchpad.app signed")
+               .ok("./scripts/notarize.sh build/Sketchpad.dmg", "  status: Accepted")
+               .stop("`Contents/Resources/bin/sketch-render` was re-signed without the hardened runtime and a timestamp. "
+                     "The helper is now signed with `--options runtime --timestamp`. `codesign --verify --deep "
+                     "--strict` looked fine all along."))
+    (candidate,), notes = _candidates(store, session)
+    assert "notarize.sh" in candidate["title"] and "--options runtime --timestamp" in candidate["title"]
+    assert "codesign --verify" not in candidate["change"] and "self_inflicted" in notes, candidate["change"]
