@@ -65,8 +65,13 @@ _TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["'
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
 # ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
 _SET_TO = r"""(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?"""  # (``= "``, ``: ``, ``"] = "``, ``", "``)
-_SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:false|0|off|no|disabled?)\b|
+# (or told to check only the shape: ``PANDERA_VALIDATION_DEPTH=SCHEMA_ONLY``)
+_SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:false|0|off|no|disabled?|
+                          schema_only|none|skip)\b|
                           \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:true|1|on|yes)\b""")
+# the files a test runner reads its settings from
+_TEST_SETTINGS = LazyRegex(r"(?:^|/)(?:pytest\.ini|tox\.ini|setup\.cfg|\.env\.test|phpunit\.xml(?:\.dist)?|"
+                           r"(?:jest|vitest)\.config\.\w+|karma\.conf\.\w+)$")
 # a coverage gate's threshold (``coverageThreshold: { branches: 80 }``, ``fail_under = 90``, ``--cov-fail-under=85``)
 _THRESHOLD = LazyRegex(r"(?i)cover|fail[_-]under")
 
@@ -543,6 +548,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "a coverage threshold was lowered"
     if _brought_in(_TOLERATED, added_lines, hunks):
         return "the failing data check was told to tolerate failures"
+    if not _TEST_PATH.search(path) and _TEST_SETTINGS.search(path) and _brought_in(_SWITCHED_OFF, added_lines, hunks):
+        return "the check that failed was switched off in the test settings"  # (``env = PANDERA_VALIDATION_DEPTH=…``)
     if not _TEST_PATH.search(path):
         # a test runner's settings told to leave the failing test out (``default-filter = "not
         # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)

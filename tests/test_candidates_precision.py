@@ -6406,3 +6406,18 @@ def test_a_flag_the_script_refused_left_out_keeps_no_edit_and_a_signature_checke
     (candidate,), notes = _candidates(store, session)
     assert "notarize.sh" in candidate["title"] and "--options runtime --timestamp" in candidate["title"]
     assert "codesign --verify" not in candidate["change"] and "self_inflicted" in notes, candidate["change"]
+
+
+def test_a_validation_told_to_check_only_the_schema_in_the_test_settings_is_a_weakened_test(git_project, store):
+    # (blind122 DS17: ``env = PANDERA_VALIDATION_DEPTH=SCHEMA_ONLY`` in pytest.ini had been stored as the fix)
+    session = (Session("pandera", git_project, prompt="test_build_invoices_matches_schema started failing")
+               .fail("uv run pytest tests/test_invoices.py -q",
+                     "Exit code 1\nE   pandera.errors.SchemaErrors: {\n    \"DATA\": {\"SERIES_CONTAINS_NULLS\": "
+                     "[{\"column\": \"amount_cents\"}]}\n1 failed, 2 passed")
+               .edit("pytest.ini", "[pytest]\naddopts = -ra",
+                     "[pytest]\naddopts = -ra\nenv =\n    PANDERA_VALIDATION_DEPTH=SCHEMA_ONLY")
+               .ok("uv run pytest tests/test_invoices.py -q", "3 passed in 1.02s")
+               .stop("I set `PANDERA_VALIDATION_DEPTH=SCHEMA_ONLY` for test runs, so the test checks columns and "
+                     "dtypes. All tests pass."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes
