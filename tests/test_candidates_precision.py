@@ -6421,3 +6421,26 @@ def test_a_validation_told_to_check_only_the_schema_in_the_test_settings_is_a_we
                      "dtypes. All tests pass."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "weakened_test" in notes
+
+
+def test_a_tests_clock_moved_from_a_named_zone_to_utc_is_a_weakened_test(git_project, store):
+    # (blind121 DR09: the DST case of ReminderSchedulerTest disappeared with ``ZoneOffset.UTC``; stored as a fix)
+    test = "src/test/java/com/acme/notify/scheduling/ReminderSchedulerTest.java"
+    session = (Session("dst", git_project, prompt="./mvnw test is red on ReminderSchedulerTest, get it green")
+               .fail("./mvnw test", "Exit code 1\n[ERROR] ReminderSchedulerTest.nextRunAcrossDstKeepsLocalTime:58 "
+                                    "expected: <2024-03-11T09:00-04:00[America/New_York]> but was: "
+                                    "<2024-03-11T10:00-04:00[America/New_York]>\n[ERROR] Tests run: 4, Failures: 1")
+               .edit(test, "import java.time.ZoneId;\nimport java.time.ZonedDateTime;",
+                     "import java.time.ZoneOffset;\nimport java.time.ZonedDateTime;")
+               .edit(test, '    private static final ZoneId ZONE = ZoneId.of("America/New_York");',
+                     "    // CI runners are UTC; keep the fixture independent of host zone rules\n"
+                     "    private static final ZoneId ZONE = ZoneOffset.UTC;")
+               .fail("./mvnw -q test -Dtest=ReminderSchedulerTest", "Exit code 1\n[ERROR] COMPILATION ERROR :\n[ERROR] "
+                     "/home/dev/notify/" + test + ":[19,26] cannot find symbol\n  symbol:   class ZoneId")
+               .edit(test, "import java.time.ZoneOffset;\nimport java.time.ZonedDateTime;",
+                     "import java.time.ZoneId;\nimport java.time.ZoneOffset;\nimport java.time.ZonedDateTime;")
+               .ok("./mvnw -q test -Dtest=ReminderSchedulerTest", "[INFO] Tests run: 4, Failures: 0, Errors: 0")
+               .ok("./mvnw test", "[INFO] Tests run: 57, Failures: 0, Errors: 0, Skipped: 0")
+               .stop("The test now runs on a UTC clock, independent of the host's zone rules. All 57 tests pass."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes
