@@ -349,8 +349,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # way is no ``dagster asset materialize`` run without ``--select``)
     compared = next((f for f in reversed(chain["failures"])
                      if not other_subcommand(f["target"], resolved_by["target"])), last_failure)
+    # (nor how a status read back was asked again: ``jq -c '.tasks[] | {id, state}'`` after a bare ``jq``)
     invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or chain["kind"] == "other_check" \
-        or last_failure.get("log_of") \
+        or last_failure.get("log_of") or last_failure.get("logged") and not last_failure.get("ci") \
         else invocation_change(compared["target"], resolved_by["target"])
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")

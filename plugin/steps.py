@@ -173,11 +173,13 @@ def _starts_service(command: str) -> bool:
 # a step that takes away what was left running on this machine: a container, a process holding a port
 _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container)?\s+(?:rm|kill|stop)\b|"
                           r"(?:docker|podman)[\s-]compose\s+(?:rm|kill|stop|down)\b|kill\b|pkill\b|killall\b|"
-                          r"fuser\s+-k\b)")
+                          r"fuser\s+-k\b|"
+                          # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
+                          r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project
 _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind)|stray|orphan(?:ed)?|zombie|lingering|"
                        r"you had running|still (?:running|listening|bound|alive) (?:from|on|to|and)\b|"
-                       r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging))\b")
+                       r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging)|(?:was|were) still held)\b")
 
 
 # the account says a service the project uses had stopped by itself and was only started again

@@ -6444,3 +6444,24 @@ def test_a_tests_clock_moved_from_a_named_zone_to_utc_is_a_weakened_test(git_pro
                .stop("The test now runs on a UTC clock, independent of the host's zone rules. All 57 tests pass."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "weakened_test" in notes
+
+
+def test_a_stale_backend_terminated_in_the_database_is_local_state_and_a_status_read_asked_again_no_fix(
+        git_project, store):
+    # (blind122 DS14: "pass `-c .tasks[] | {id, state}`" had been stored as the fix of a FAILED connector task)
+    status = ('{"name": "orders-pg", "connector": {"state": "RUNNING"}, "tasks": [{"id": 0, "state": "FAILED", '
+              '"trace": "org.apache.kafka.connect.errors.ConnectException: An exception occurred in the change event '
+              'producer.\\nCaused by: org.postgresql.util.PSQLException: ERROR: replication slot \\"debezium_orders\\" '
+              'is active for PID 48213"}]}')
+    session = (Session("walsender", git_project, prompt="The Debezium orders connector task shows FAILED")
+               .ok("curl -s localhost:8083/connectors/orders-pg/status | jq", status)
+               .ok("psql -h localhost -U postgres -d shop -c \"select pg_terminate_backend(48213)\"",
+                   " pg_terminate_backend \n----------------------\n t")
+               .ok("curl -s -X POST localhost:8083/connectors/orders-pg/tasks/0/restart", "")
+               .ok("sleep 10 && curl -s localhost:8083/connectors/orders-pg/status | jq -c '.tasks[] | {id, state}'",
+                   '{"id":0,"state":"RUNNING"}')
+               .stop("CDC is flowing again. The slot was still held by a walsender from the Connect container that "
+                     "existed before last night's restart, so the new task couldn't attach. I terminated that backend "
+                     "and restarted task 0."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "local_state" in notes, [c["title"] for c in candidates]
