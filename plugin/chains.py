@@ -193,9 +193,9 @@ def find_chains(observations: list[dict], account: str = "",
                         and not _tried_until_fixed(failure, later, observations[k + 1:]) \
                         and not (other_subcommand(failure["target"], later["target"]) and any(
                             o["outcome"] == "ok" and o["tool"] == "Bash"
-                            and not other_subcommand(failure["target"], o["target"])
-                            and command_family(o["target"]) == family and _same_target(failure["target"], o["target"])
-                            for o in observations[k + 1:])):
+                            and not other_subcommand(failure["target"], step)
+                            and command_family(step) == family and _same_target(failure["target"], step)
+                            for o in observations[k + 1:] for step in _segments(o["target"]))):
                     success, kind = later, "same_check"
                     break
             if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \

@@ -6465,3 +6465,20 @@ def test_a_stale_backend_terminated_in_the_database_is_local_state_and_a_status_
                      "and restarted task 0."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "local_state" in notes, [c["title"] for c in candidates]
+
+
+def test_the_failing_subcommand_passing_as_a_step_of_a_later_line_outranks_another_subcommand(git_project, store):
+    # (blind122 DS13: ``packer validate . && packer fmt -check .`` passes validate; ``packer init .`` had closed the
+    # chain before anything was written)
+    session = (Session("packer2", git_project, prompt="packer validate for the base AMI fails on my new laptop")
+               .fail("packer validate .", "Exit code 1\nError: Unknown source type amazon-ebs\n\nThe source amazon-ebs "
+                                          "is unknown by Packer, and is likely part of a plugin that is not installed.")
+               .ok("packer init .", "No plugins requirement found, make sure you reference a Packer config")
+               .write("plugins.pkr.hcl", 'packer {\n  required_plugins {\n    amazon = {\n      version = ">= 1.3.2"\n'
+                                         '      source  = "github.com/hashicorp/amazon"\n    }\n  }\n}\n')
+               .ok("packer init .", "Installed plugin github.com/hashicorp/amazon v1.3.2")
+               .ok("packer validate . && packer fmt -check .", "The configuration is valid.")
+               .stop("The template never declared its plugins. I added `plugins.pkr.hcl` with a `required_plugins` "
+                     "block, so `packer init .` installs it before `packer validate`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "packer init ." in candidate["change"] and "plugins.pkr.hcl" in candidate["change"], candidate["change"]
