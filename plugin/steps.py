@@ -366,7 +366,8 @@ _CI_FAILING = LazyRegex(r"(?m)\b[1-9]\d* failing\b|^X\s|##\[error\]")
 # a CI log line's job, step and time before what was printed (``integration\tRun migrations\t2024-06-10T09:12:44Z ``)
 _CI_LOG_PREFIX = LazyRegex(r"^(?:([^\t\n]*)\t)?(?:[^\t\n]*\t)?\d{4}-\d\d-\d\dT[\d:.]+Z\s+")
 # a line of that log reporting an error: ``[ERROR] agent.auth.handler: …``, ``level=error``, ``"level":"error"``
-_LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\blevel=(?:error|fatal)\b|\"level\":\s*\"(?:error|fatal)\"|"
+# (and lower case, padded to the width of the others: Fluent Bit's and nginx's ``[error]``, ``[ warn]``)
+_LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\[\s?(?:error|fatal|crit)\]|\blevel=(?:error|fatal)\b|\"level\":\s*\"(?:error|fatal)\"|"
                           r"\s(?:ERROR|FATAL|CRITICAL)\s|"
                           # an exception a process printed as it died: ``api-1  | Error: connect ECONNREFUSED …``
                           r"(?:^|\|\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s|"

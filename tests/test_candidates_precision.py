@@ -6482,3 +6482,19 @@ def test_the_failing_subcommand_passing_as_a_step_of_a_later_line_outranks_anoth
                      "block, so `packer init .` installs it before `packer validate`."))
     (candidate,), _ = _candidates(store, session)
     assert "packer init ." in candidate["change"] and "plugins.pkr.hcl" in candidate["change"], candidate["change"]
+
+
+def test_a_log_whose_lines_say_error_in_lower_case_shows_a_failure(git_project, store):
+    # (blind122 DS23: Fluent Bit's ``[error] [output:es:es.0] HTTP status=400`` had not read as a failure; nothing kept)
+    log = ("fluent-bit-1  | [2024/06/11 11:20:41] [ info] [output:es:es.0] worker #0 started\nfluent-bit-1  | "
+           "[2024/06/11 11:20:46] [error] [output:es:es.0] HTTP status=400 URI=/_bulk, response:\nfluent-bit-1  | "
+           "{\"error\":{\"reason\":\"Action/metadata line [1] contains an unknown parameter [_type]\"},\"status\":400}")
+    session = (Session("fluentbit", git_project, prompt="Fluent Bit hasn't shipped any logs to Elasticsearch")
+               .ok("docker compose logs --tail 12 fluent-bit", log)
+               .edit("fluent-bit/fluent-bit.conf", "    Logstash_Prefix app", "    Logstash_Prefix app\n    "
+                                                                          "Suppress_Type_Name On")
+               .ok("docker compose restart fluent-bit && sleep 15 && docker compose logs --since 20s fluent-bit",
+                   "fluent-bit-1  | [2024/06/11 11:31:02] [ info] [output:es:es.0] worker #0 started")
+               .stop("Elasticsearch 8 dropped mapping types; adding `Suppress_Type_Name On` to the output fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Suppress_Type_Name On" in candidate["title"], candidate["title"]
