@@ -6498,3 +6498,22 @@ def test_a_log_whose_lines_say_error_in_lower_case_shows_a_failure(git_project, 
                .stop("Elasticsearch 8 dropped mapping types; adding `Suppress_Type_Name On` to the output fixed it."))
     (candidate,), _ = _candidates(store, session)
     assert "Suppress_Type_Name On" in candidate["title"], candidate["title"]
+
+
+def test_a_line_a_later_excerpt_did_not_show_is_no_problem_gone():
+    # (the replay of round 76: blind29 AD12's ``Error Trace: …/users_test.go:48`` and blind66 BO06's ``E   kombu…``,
+    # absent from a shorter excerpt of the same failure, had split one problem in two)
+    from lorebook.chains import _errors_gone
+    trace = {"target": "go test ./internal/http/... -run TestUsers",
+             "error_text": "--- FAIL: TestUsersList/trailing_slash (0.00s)\n    Error Trace:\t/home/dev/rollcall/internal/"
+                           "http/users_test.go:48\n    Error:      \tNot equal:\nFAIL\tgithub.com/acme/rollcall/internal/http"}
+    shorter = dict(trace, error_text="--- FAIL: TestUsersList/trailing_slash (0.00s)\n    Error:      \tNot equal:\n"
+                                     "FAIL\tgithub.com/acme/rollcall/internal/http")
+    assert _errors_gone(trace, shorter) == []
+    pytest_run = {"target": "uv run pytest tests/test_tasks.py -q",
+                  "error_text": "E   kombu.exceptions.OperationalError: Error 111 connecting to localhost:6379.\n"
+                                "FAILED tests/test_tasks.py::test_a - kombu.exceptions.OperationalError: Error 111 "
+                                "connecting to localhost:6379."}
+    summary = dict(pytest_run, error_text="FAILED tests/test_tasks.py::test_a - kombu.exceptions.OperationalError: "
+                                          "Error 111 connecting to localhost:6379.")
+    assert _errors_gone(pytest_run, summary) == []
