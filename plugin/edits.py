@@ -636,7 +636,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         typo = bool(respelled) and (any(_TYPO_SAID.search(sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))
             for sentence in incidental) or (all(_DOC_PATH.search(p) for p in paths) or _prose_only(edit))
-            and not any(w.lower() in error.lower() for w in respelled))
+            # (the word as it was misspelt: the error may name the right one, "create the application database")
+            and not any(x.lower() in error.lower() for old, new in _edit_sides(edit)
+                        for x, _ in _changed_words(old, new)))
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \

@@ -36,6 +36,7 @@ _ERROR_RULES = (
     (5, r"^e: (?:file://)?\S+:\d+:\d+ "),  # kotlinc: "e: file:///…/RoutesTest.kt:5:24 Unresolved reference: x"
     (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
+    (5, r"^ERROR! \S"),  # ansible's: "ERROR! couldn't resolve module/action 'community.postgresql.postgresql_db'"
     (5, r"^[\w.+-]+: (?:error|fatal|ERROR|FATAL)\s*:"),  # a program's own: "pg_dump: error: aborting because of …"
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?(?:error|Error)\b"),  # (dart's: "lib/a.dart:6:6: Error: …")
     # MSBuild's: "src/Api/Api.csproj : error NU1008: …", "Program.cs(12,5): error CS0103: …"

@@ -6517,3 +6517,27 @@ def test_a_line_a_later_excerpt_did_not_show_is_no_problem_gone():
     summary = dict(pytest_run, error_text="FAILED tests/test_tasks.py::test_a - kombu.exceptions.OperationalError: "
                                           "Error 111 connecting to localhost:6379.")
     assert _errors_gone(pytest_run, summary) == []
+
+
+def test_a_readme_typo_is_no_fix_when_the_error_names_the_right_word_and_ansibles_error_names_it(git_project, store):
+    # (blind124 DU09: the error quoted the task "create the application database", so "databse" → "database" in the
+    # role's README was taken for the fix and titled it; the title had read "The error appears to be in …")
+    from lorebook.signatures import error_line
+    error = ("Exit code 4\nERROR! couldn't resolve module/action 'community.postgresql.postgresql_db'. This often "
+             "indicates a misspelling, missing collection, or incorrect module path.\n\nThe error appears to be in "
+             "'/home/dev/infra/roles/postgres/tasks/main.yml': line 12, column 3\n\nThe offending line appears to be:"
+             "\n\n- name: create the application database\n  ^ here")
+    assert error_line(error).startswith("ERROR! couldn't resolve module/action")
+    command = "ansible-playbook -i inventories/staging site.yml --limit dbservers --check"
+    session = (Session("galaxy", git_project, prompt="ansible-playbook fails on the db role, please take a look")
+               .fail(command, error)
+               .edit("roles/postgres/README.md", "Creates the application databse and its owner role.",
+                     "Creates the application database and its owner role.")
+               .edit("requirements.yml", "collections:\n  - name: community.general",
+                     "collections:\n  - name: community.general\n  - name: community.postgresql")
+               .ok("ansible-galaxy collection install -r requirements.yml", "community.postgresql:3.4.0 was installed")
+               .ok(command, "PLAY RECAP\ndb-stg-1 : ok=7 changed=0 failed=0")
+               .stop("The collection was never listed in requirements.yml; added it and installed. I also fixed a "
+                     "\"databse\" typo in the role's README."))
+    (candidate,), _ = _candidates(store, session)
+    assert "README" not in candidate["change"] and "community.postgresql" in candidate["title"], candidate["title"]
