@@ -833,8 +833,16 @@ def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
     service = failure.get("log_of")
     if not service or "logs" not in argv[:3] or not re.fullmatch(r"docker|podman|docker-compose|podman-compose", argv[0]):
         return False
-    listing = [step for step in _and_steps(later["target"]) or [later["target"]]
+    steps = _and_steps(later["target"]) or [later["target"]]
+    listing = [step for step in steps
                if re.match(r"(?:docker|podman)[ -]compose\b.*\sps\b", " ".join(parse_command(step)["argv"]))]
+    # (or started and waited for, every service or this one: ``docker compose up -d --wait`` passes only when each is
+    # running, or healthy where it has a healthcheck)
+    waited = [argv for step in steps for argv in [parse_command(step)["argv"]]
+              if re.match(r"(?:docker|podman)[ -]compose\b.*\sup\b.*\s--wait\b", " ".join(argv))]
+    if waited and not listing:
+        named = [w for w in waited[-1][waited[-1].index("up") + 1:] if not w.startswith("-")]
+        return not named or service in named
     if not listing:
         return False
     # (by the service's name, or its container's: ``obs-otel-collector-1  Up 10 seconds``; not compose's own

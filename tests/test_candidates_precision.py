@@ -6541,3 +6541,24 @@ def test_a_readme_typo_is_no_fix_when_the_error_names_the_right_word_and_ansible
                      "\"databse\" typo in the role's README."))
     (candidate,), _ = _candidates(store, session)
     assert "README" not in candidate["change"] and "community.postgresql" in candidate["title"], candidate["title"]
+
+
+def test_a_service_failing_in_its_log_is_resolved_by_compose_up_wait_after_the_edit(git_project, store):
+    # (blind124 DU08: "connection refused" in the app's log, a healthcheck and `condition: service_healthy`, then
+    # another error in the log, a dbmate marker, and `docker compose up -d --wait` passing; the first was lost)
+    session = (Session("compose-wait", git_project, prompt="the ledger app container keeps exiting, get it running")
+               .ok("docker compose logs app | tail -5", "app-1  | Applying migrations (dbmate up)\napp-1  | Error: dial tcp "
+                                                      "172.22.0.2:5432: connect: connection refused")
+               .edit("docker-compose.yml", "    depends_on:\n      - db",
+                     "    depends_on:\n      db:\n        condition: service_healthy")
+               .ok("docker compose logs app | tail -4", "app-1  | Applying: 20240603101500_add_entries_account_idx.sql\n"
+                                                      "app-1  | Error: pq: CREATE INDEX CONCURRENTLY cannot run inside a "
+                                                      "transaction block")
+               .edit("db/migrations/20240603101500_add_entries_account_idx.sql", "-- migrate:up\nCREATE INDEX CONCURRENTLY",
+                     "-- migrate:up transaction:false\nCREATE INDEX CONCURRENTLY")
+               .ok("docker compose up -d --wait", " ✔ Container ledger-db-1   Healthy\n ✔ Container ledger-app-1  Started")
+               .stop("Two problems: the app started before Postgres accepted connections (`condition: service_healthy` "
+                     "now), and dbmate wraps migrations in a transaction (`-- migrate:up transaction:false`)."))
+    candidates, _ = _candidates(store, session)
+    titles = " | ".join(c["title"] for c in candidates)
+    assert "condition: service_healthy" in titles and "transaction:false" in titles, titles
