@@ -18,7 +18,7 @@ from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edi
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
-                    _is_check, _names_run, _packages)
+                    _is_check, _named_as_the_way, _names_run, _packages)
 from .signatures import error_signature
 from .text import one_line
 from .weakening import _DESELECTS
@@ -64,13 +64,18 @@ def _own_stale_lockfile(failure: dict, before: list[dict]) -> bool:
         o["tool"] in EDIT_TOOLS and any(_MANIFEST.search(f) for f in o.get("files") or []) for o in before)
 
 
-def _leaves_out_until(failure: dict, run: dict, rest: list[dict], family: str) -> bool:
+def _leaves_out_until(failure: dict, run: dict, rest: list[dict], family: str, account: str = "") -> bool:
     """Whether ``run`` passed by leaving tests out (``--deselect``, ``-k "not …"``) that ``failure`` ran, and the
-    same check passes later, whole: the run that left them out saw the rest pass, not the failure mended."""
+    same check passes later, whole, or the way the account names on the same target (``./scripts/validate.sh
+    clusters/eu-west/ingest-workers`` after ``… | kubeconform -ignore-missing-schemas``): the run that left them out
+    saw the rest pass, not the failure mended."""
     if not _DESELECTS.search(run["target"]) or _DESELECTS.search(failure["target"]):
         return False
-    return any(o["outcome"] == "ok" and _is_check(o) and command_family(o["target"]) == family
-               and _same_target(failure["target"], o["target"]) and not _DESELECTS.search(o["target"]) for o in rest)
+    paths = {w for segment in _segments(failure["target"]) for w in parse_command(segment)["argv"][1:] if "/" in w}
+    return any(o["outcome"] == "ok" and _is_check(o) and not _DESELECTS.search(o["target"]) and (
+        command_family(o["target"]) == family and _same_target(failure["target"], o["target"])
+        or _named_as_the_way(o["target"], account) and paths & set(parse_command(o["target"])["argv"][1:]))
+        for o in rest)
 
 
 def find_chains(observations: list[dict], account: str = "",
@@ -119,7 +124,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and _other_query(_query(failure["target"]), _query(later["target"])):
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
                 # .state == "RUNNING"'`` that failed
-            if later["outcome"] == "ok" and _leaves_out_until(failure, later, observations[k + 1:], family):
+            if later["outcome"] == "ok" and _leaves_out_until(failure, later, observations[k + 1:], family, account):
                 continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if later["outcome"] == "ok" and _wrote_nothing(later, observations[k + 1:k + 2]):
                 continue  # ``Unity … -quit -runTests -testResults results.xml`` "passed", and results.xml is not there
@@ -641,11 +646,14 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # /opt/sql/orders.sql`` for ``$FLINK_HOME/bin/sql-client.sh -f sql/orders.sql``)
     stem = os.path.splitext(program[0])[0] if program and len(os.path.splitext(program[0])[0]) >= 6 else None
     files = {os.path.basename(w) for w in before["argv"][1:] if not w.startswith("-") and "." in os.path.basename(w)}
+    consumer = _pipe_consumer(failure["target"])
 
     def names_failing(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails")
+        # (or the checker the output was piped into, named bare: "Bare `kubeconform` only knows the core schemas")
         return _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
                                                     or stem in parse_command(span)["argv"][1:]
+                                                    or consumer and parse_command(span)["argv"] == [consumer]
                                                     for span in _code_spans(s)) \
             or bool(program) and len(program[0]) >= 8 and bool(
                 re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
@@ -656,6 +664,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
     failed_said = any(names_failing(s) and re.search(
         r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefuses?\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
+        r"\berrors (?:on|out)\b|"
         # (or that it is not there: "GX 1.x no longer ships the `great_expectations` CLI")
         r"\bno longer (?:ships|includes|bundles|provides|has)\b|\b(?:is|are)(?:n't| not) (?:installed|on (?:the )?PATH)\b|"
         r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b",

@@ -29,7 +29,9 @@ _DESELECTS = LazyRegex(r"""(?x)(?:^|\s)(?:--deselect|--?skip|--testPathIgnorePat
                        (?:^|\s)--(?:ignore(?:-glob)?|exclude)[=\s]+["']?\S*(?:test_\w*|_test|\.test|\.spec|_spec)\b|
                        (?:^|\s)-[km]\s*=?\s*["']?not\b|(?:^|\s)--tag[=\s]+["']?~|
                        # (terraform's plan of a part: ``-target=module.network.aws_subnet.private``)
-                       (?:^|\s)-target=""")
+                       (?:^|\s)-target=|
+                       # (a validator told to skip what it has no schema for: kubeconform's ``-ignore-missing-schemas``)
+                       (?:^|\s)--?ignore-missing-schemas\b""")
 _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_delta|assertAlmostEqual|"
                       # jest's asymmetric matchers: any array holding these, any object with these keys, any value
                       r"expect\.(?:arrayContaining|objectContaining|stringContaining|stringMatching|any|anything)\(|"

@@ -6562,3 +6562,21 @@ def test_a_service_failing_in_its_log_is_resolved_by_compose_up_wait_after_the_e
     candidates, _ = _candidates(store, session)
     titles = " | ".join(c["title"] for c in candidates)
     assert "condition: service_healthy" in titles and "transaction:false" in titles, titles
+
+
+def test_a_validator_told_to_skip_missing_schemas_is_no_pass_and_the_way_the_account_names_is(git_project, store):
+    # (blind124 DU14: ``… | kubeconform -ignore-missing-schemas`` had been stored as the fix, "pass
+    # -ignore-missing-schemas"; the repo's ``./scripts/validate.sh <dir>`` adds the CRD schemas)
+    failing = "kustomize build clusters/eu-west/ingest-workers | kubeconform -strict -summary"
+    session = (Session("crd", git_project, prompt="Validate the new overlay clusters/eu-west/ingest-workers")
+               .fail(failing, "Exit code 1\nstdin - ScaledObject ingest-worker failed validation: could not find schema "
+                              "for ScaledObject\nSummary: 5 resources found parsing stdin - Valid: 4, Errors: 1")
+               .ok(failing + " -ignore-missing-schemas", "Summary: 5 resources found parsing stdin - Valid: 4, Invalid: "
+                                                         "0, Errors: 0, Skipped: 1")
+               .ok("./scripts/validate.sh clusters/eu-west/ingest-workers", "Summary: 5 resources - Valid: 5, Errors: 0")
+               .stop("The overlay is valid. Bare `kubeconform` only knows the core Kubernetes schemas, so it errors on "
+                     "CRDs (and `-ignore-missing-schemas` just skips them). This repo's way is "
+                     "`./scripts/validate.sh <dir>`, the same thing CI runs."))
+    (candidate,), _ = _candidates(store, session)
+    assert "use `./scripts/validate.sh clusters/eu-west/ingest-workers` instead" in candidate["title"], \
+        candidate["title"]
