@@ -60,7 +60,10 @@ _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "
                             "-destination", "-scheme", "-sdk", "-configuration", "-workspace", "-project",
                             "-testPlan",
                             # where a tool connects (golang-migrate's ``-database "postgres://…?sslmode=require"``)
-                            "-database", "--database-url", "--db-url", "--dsn", "-url"))
+                            "-database", "--database-url", "--db-url", "--dsn", "-url",
+                            # the board a sketch is built for, with its options (``--fqbn esp32:esp32:esp32:
+                            # PartitionScheme=min_spiffs``)
+                            "--fqbn"))
 # a linter's own repair: with one of these flags the tool rewrites what it reported (``ruff check --fix``)
 _AUTOFIX_FLAGS = frozenset(("--fix", "--fix-only", "--unsafe-fixes", "--write", "-w", "--autocorrect",
                             "--autocorrect-all", "-a", "-A", "--apply"))

@@ -73,6 +73,10 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
      ["run `vendor/bin/phpunit`", "without `./bin/phpunit`"]),
     # the arguments the shell computes where the failing run named them (``./...`` matches no module of a go.work)
     ("go test ./...", "go test $(go list -f '{{.Dir}}/...' -m)", ["pass `$(go list -f '{{.Dir}}/...' -m)`"]),
+    # a board's options appended to its name (blind123 DT17: a sketch too big for the default partition)
+    ("arduino-cli compile --fqbn esp32:esp32:esp32 .",
+     "arduino-cli compile --fqbn esp32:esp32:esp32:PartitionScheme=min_spiffs .",
+     ["append `:PartitionScheme=min_spiffs` to `--fqbn`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected
