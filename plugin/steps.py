@@ -36,7 +36,9 @@ _NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]
 
 # a subcommand that only reads: ``vault token lookup``, ``helm get values``, ``npm view``, ``cargo tree``
 _READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "inspect", "info", "view", "whoami",
-                         "version", "diff", "log", "logs", "history", "search", "explain", "tree"))
+                         "version", "diff", "log", "logs", "history", "search", "explain", "tree",
+                         # (what is attached or installed: ``adb devices``, ``flutter doctor``, ``board details``)
+                         "devices", "doctor", "details"))
 
 
 # a subcommand that changes a tool's settings or state (``config:set``, ``module:enable``, ``indexer:reindex``)
@@ -173,7 +175,7 @@ def _starts_service(command: str) -> bool:
 # a step that takes away what was left running on this machine: a container, a process holding a port
 _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container)?\s+(?:rm|kill|stop)\b|"
                           r"(?:docker|podman)[\s-]compose\s+(?:rm|kill|stop|down)\b|kill\b|pkill\b|killall\b|"
-                          r"fuser\s+-k\b|"
+                          r"fuser\s+-k\b|adb\s+kill-server\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project

@@ -6580,3 +6580,21 @@ def test_a_validator_told_to_skip_missing_schemas_is_no_pass_and_the_way_the_acc
     (candidate,), _ = _candidates(store, session)
     assert "use `./scripts/validate.sh clusters/eu-west/ingest-workers` instead" in candidate["title"], \
         candidate["title"]
+
+
+def test_adbs_server_restarted_for_a_stale_device_is_local_state_and_adb_devices_a_look(git_project, store):
+    # (blind123 DT12: "run `adb devices` first" had been stored for a device gone offline; a typo fix asked for beside)
+    session = (Session("adb", git_project, prompt="installDebug fails saying no online devices. Also while you're "
+                                                  "there, fix the 'Wellcome' typo on the onboarding screen.")
+               .fail("./gradlew :app:installDebug", "Exit code 1\nSkipping device 'emulator-5554': Device is OFFLINE.\n"
+                                                    "> com.android.builder.testing.api.DeviceException: No online "
+                                                    "devices found.")
+               .ok("adb devices", "List of devices attached\nemulator-5554\toffline")
+               .edit("app/src/main/res/values/strings.xml", '    <string name="onboarding_title">Wellcome to Sprout</string>',
+                     '    <string name="onboarding_title">Welcome to Sprout</string>')
+               .ok("adb kill-server && adb start-server", "* daemon started successfully")
+               .ok("./gradlew :app:installDebug", "Installed on 1 device.\n\nBUILD SUCCESSFUL in 9s")
+               .stop("Both done. The emulator's adb connection had gone stale (`adb devices` listed it as offline); "
+                     "restarting the adb server brought it back. The onboarding title now reads \"Welcome to Sprout\"."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "local_state" in notes, [c["title"] for c in candidates]
