@@ -1217,6 +1217,7 @@ def _errors_gone(before: dict, after: dict) -> list[str]:
     the problems one change mended, of several the same run reported."""
     if command_family(before.get("target") or "") != command_family(after.get("target") or ""):
         return []
+
     def problems(f: dict) -> dict[str, str]:
         return {re.sub(r"\d+", "N", line.strip()): line.strip() for line in (f.get("error_text") or "").splitlines()
                 if _PROBLEM_LINE.search(line) and not re.match(r"(?i)exit code", line.strip())}
