@@ -1043,6 +1043,12 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     said = stated(last_message)
     said["text"] = last_message or ""
     chains, notes = find_chains(observations, last_message or "", details)
+    # a service's log read after its start had failed, seen working by the same run that mended the start, with no
+    # change of its own: the same problem seen again, not another (``docker compose logs api`` after ``docker compose
+    # up -d --wait`` failed, both resolved by the ``up --wait`` after the healthcheck)
+    chains = [b for b in chains if not (b["kind"] == "other_check" and b["failure"].get("log_of") and any(
+        a is not b and a["failure"]["id"] < b["failure"]["id"] and a["success"]["id"] == b["success"]["id"]
+        and {c["id"] for c in b["changes"]} <= {c["id"] for c in a["all_changes"]} for a in chains))]
     _give_inner_changes_away(chains)
     candidates = []
     cwd = session.get("cwd")

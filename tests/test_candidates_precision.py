@@ -6598,3 +6598,24 @@ def test_adbs_server_restarted_for_a_stale_device_is_local_state_and_adb_devices
                      "restarting the adb server brought it back. The onboarding title now reads \"Welcome to Sprout\"."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "local_state" in notes, [c["title"] for c in candidates]
+
+
+def test_a_services_log_read_after_its_start_failed_is_the_same_problem_seen_again(git_project, store):
+    # (the replay of round 79: blind53 BB09's ``docker compose logs api`` after ``up -d --wait`` failed, both resolved
+    # by the ``up --wait`` after the healthcheck, had taken the edits from the start's lesson; and a line cut short
+    # beside the line it made room for is no change of its own, blind29 AD24: ``listen 443 ssl http2;`` → ``http2 on;``)
+    from lorebook.edits import _short_diff
+    assert _short_diff({"old": "    listen 443 ssl http2;", "new": "    listen 443 ssl;\n    http2 on;"}) == \
+        "`listen 443 ssl http2;` → `http2 on;`"
+    session = (Session("compose-twice", git_project, prompt="docker compose up fails, the api container exits")
+               .fail("docker compose up -d --wait", "Exit code 1\ncontainer orders-api-1 exited (1)")
+               .ok("docker compose logs api --tail 5", "api-1  | psycopg.OperationalError: connection failed: "
+                                                       "connection to server at \"db\" (172.20.0.2), port 5432 failed")
+               .edit("docker-compose.yml", "    depends_on:\n      - db",
+                     "    depends_on:\n      db:\n        condition: service_healthy")
+               .ok("docker compose up -d --wait", " ✔ Container orders-db-1   Healthy\n ✔ Container orders-api-1  Healthy")
+               .stop("The api started before Postgres accepted connections; it now waits on `condition: "
+                     "service_healthy`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("`docker compose up -d --wait` fails") and \
+        "condition: service_healthy" in candidate["title"], candidate["title"]
