@@ -204,11 +204,13 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
     # ``A.forFeature([Order]),``; but a line cut short, when nothing else was added, is a value changed:
     # ``autoscaling/v2beta2`` → ``autoscaling/v2``, where ``listen 443 ssl http2;`` → ``listen 443 ssl;`` beside
     # ``http2 on;`` made room for it)
-    added = [l for l in new if l not in old and l.rstrip(",;\\ ") not in punct
-             and not (len(l) >= 12 and any(l.rstrip(",;") in r and len(r) - len(l.rstrip(",;")) > 3 for r in removed))]
-    added = added or [l for l in new if l not in old and l.rstrip(",;\\ ") not in punct
-                      and not (len(l) >= 12 and any(l.rstrip(",;") in r and len(r) - len(l.rstrip(",;")) > 3
-                                                    and not r.startswith(l.rstrip(",;")) for r in removed))]
+    def added_beside(prefix_is_part: bool) -> list[str]:
+        return [l for l in new if l not in old and l.rstrip(",;\\ ") not in punct
+                and not (len(l) >= 12 and any(l.rstrip(",;") in r and len(r) - len(l.rstrip(",;")) > 3
+                                              and (prefix_is_part or not r.startswith(l.rstrip(",;")))
+                                              for r in removed))]
+
+    added = added_beside(True) or added_beside(False)
     fixing = [l for l in added if not any(span in l for span in aside)]
     if fixing and len(fixing) < len(added):  # ("… and included `.next/**` in the outputs while I was there")
         return f"add `{one_line(next((l for l in fixing if not scaffolding(l)), fixing[0]), 70)}`"

@@ -568,9 +568,9 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "a coverage threshold was lowered"
     if _brought_in(_TOLERATED, added_lines, hunks):
         return "the failing data check was told to tolerate failures"
-    if not _TEST_PATH.search(path) and _TEST_SETTINGS.search(path) and _brought_in(_SWITCHED_OFF, added_lines, hunks):
-        return "the check that failed was switched off in the test settings"  # (``env = PANDERA_VALIDATION_DEPTH=…``)
     if not _TEST_PATH.search(path):
+        if _TEST_SETTINGS.search(path) and _brought_in(_SWITCHED_OFF, added_lines, hunks):
+            return "the check that failed was switched off in the test settings"  # (``PANDERA_VALIDATION_DEPTH=…``)
         # a test runner's settings told to leave the failing test out (``default-filter = "not
         # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)
         failed_lines = [line for line in failure_text.splitlines()
