@@ -629,6 +629,15 @@ def _put_back(change: dict, later: list[dict], before: list[dict]) -> bool:
     return bool(paths) and all(_among([p], edited) for p in paths)
 
 
+# what an account says of a way that failed, or that is not the way ("fails", "isn't meant to")
+_FAILS = LazyRegex(
+    r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefuses?\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
+    r"\berrors (?:on|out)\b|"
+    # (or that it is not there: "GX 1.x no longer ships the `great_expectations` CLI")
+    r"\bno longer (?:ships|includes|bundles|provides|has)\b|\b(?:is|are)(?:n't| not) (?:installed|on (?:the )?PATH)\b|"
+    r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b")
+
+
 def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     """The first later passing run of another command that does the same job (``terraform plan`` →
     ``terragrunt plan``), when the agent's account names it as the way, and names the failing one too. Edits on
@@ -648,7 +657,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     files = {os.path.basename(w) for w in before["argv"][1:] if not w.startswith("-") and "." in os.path.basename(w)}
     consumer = _pipe_consumer(failure["target"])
 
-    def names_failing(s: str) -> bool:
+    def names_run(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails")
         # (or the checker the output was piped into, named bare: "Bare `kubeconform` only knows the core schemas")
         return _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
@@ -658,17 +667,19 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             or bool(program) and len(program[0]) >= 8 and bool(
                 re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
 
+    # (or it by its error: "Running the scratch query file directly against the server fails (the stream already
+    # exists)" for ``… ksql … -f /queries/orders_enriched.sql``: Cannot add stream …: A stream with the same name
+    # already exists)
+    error_words = _tokens(_raw_error_line(failure) or "")
+
+    def names_failing(s: str) -> bool:
+        return names_run(s) or len(error_words & _tokens(_prose(s))) >= 3 and bool(_FAILS.search(_prose(s)))
+
     if not family or not any(names_failing(s) or task in _code_spans(s) for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
-    failed_said = any(names_failing(s) and re.search(
-        r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefuses?\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
-        r"\berrors (?:on|out)\b|"
-        # (or that it is not there: "GX 1.x no longer ships the `great_expectations` CLI")
-        r"\bno longer (?:ships|includes|bundles|provides|has)\b|\b(?:is|are)(?:n't| not) (?:installed|on (?:the )?PATH)\b|"
-        r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b",
-        _prose(s)) for s in sentences)
+    failed_said = any(names_failing(s) and _FAILS.search(_prose(s)) for s in sentences)
     # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a
     # wrapper that runs the same subcommand (``terragrunt plan``)
     plain_said = any(_names_run(before["argv"], f"`{span}`") and re.search(
@@ -692,20 +703,31 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         if (same_job or same_word or failed_said or same_service) and any(_names_run(after["argv"], s)
                                                                           and _THE_WAY.search(_prose(s))
                                            for s in sentences):
-            return obs
+            return _as_quoted(obs, later, account)
         if plain_said and same_word and any(_names_run(after["argv"], s) for s in sentences):
-            return obs
+            return _as_quoted(obs, later, account)
         # "Plans in this repo go through the Makefile": a target of the same name (``make plan ENV=staging``), its
         # file named as the way
         recipe_file = _RECIPE_FILES.get(_program_name(after["argv"][0]))
         if same_word and failed_said and recipe_file and any(
                 re.search(rf"\b{recipe_file}\b", s) and _THE_WAY.search(_prose(s)) for s in sentences):
-            return obs
+            return _as_quoted(obs, later, account)
         # "run `npm run e2e` rather than `npx playwright test`": the way, set against the failing one
         if any(_names_run(after["argv"], s) and _names_run(before["argv"], s)
                and re.search(r"(?i)\b(?:rather than|instead of)\b", _prose(s)) for s in sentences):
-            return obs
+            return _as_quoted(obs, later, account)
     return None
+
+
+def _as_quoted(found: dict, later: list[dict], account: str) -> dict:
+    """The run of ``found``'s program, from it on, that the account quotes whole: of ``ksql-migrations …
+    new-migration add_channel`` and ``ksql-migrations … apply --all``, the one it says it "applied it with"."""
+    spans = {" ".join(span.split()) for span in _code_spans(account)}
+    if " ".join(found["target"].split()) in spans:
+        return found
+    family = command_family(found["target"])
+    return next((o for o in later if o["id"] > found["id"] and o["outcome"] == "ok" and o["tool"] == "Bash"
+                 and command_family(o["target"]) == family and " ".join(o["target"].split()) in spans), found)
 
 
 def _quoted_code(account: str) -> list[str]:

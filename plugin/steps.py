@@ -303,10 +303,13 @@ _REPORTS_FAILURE = LazyRegex(
 # a test that passed, by its name (``✓ returns 400 error when password is missing``): no failure, whatever it says
 _PASSED_TEST = LazyRegex(r"(?m)^\s*[✓✔√]\s.*$")
 _GREPPED = LazyRegex(r"\|\s*grep\b")
-# what a test run that passed says ("BUILD SUCCESS", "14 passed", "Tests run: 5, Failures: 0, Errors: 0", "OK (9 tests")
+# what a test run that passed says ("BUILD SUCCESS", "14 passed", "Tests run: 5, Failures: 0, Errors: 0", "OK (9 tests",
+# "Exiting with code 0")
 _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples?, 0 failures)\b|"
                           r"Tests run: \d+, Failures: 0|\bOK \(\d+ tests?|All tests passed|test result: ok|"
-                          r"\b0 failures\b|Tests:\s+\d+ passed")
+                          r"\b0 failures\b|Tests:\s+\d+ passed|"
+                          # Unity's ``Test run completed. Exiting with code 0 (Ok).``
+                          r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 
@@ -581,7 +584,7 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"what I (?:used|ran)|(?:defines?|provides?|has) (?:\w+ )?(?:aliases?|scripts?|targets?|tasks?) "
                      r"for (?:this|that|it)|"
                      # "The repo's way (CONTRIBUTING.md) is `make molecule ROLE=nginx`"
-                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?(?:way|recipe|wrapper)\b|"
+                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?(?:way|recipe|wrapper|rule|convention)\b|"
                      # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`", "this
                      # repo runs SQL jobs with `docker compose run --rm sql-client …`"
                      r"c(?:a|o)mes? from|runs? (?:its |their |the )?(?:\w+ )?\w+ (?:through|via|with)|"

@@ -6619,3 +6619,48 @@ def test_a_services_log_read_after_its_start_failed_is_the_same_problem_seen_aga
     (candidate,), _ = _candidates(store, session)
     assert candidate["title"].startswith("`docker compose up -d --wait` fails") and \
         "condition: service_healthy" in candidate["title"], candidate["title"]
+
+
+def test_a_failing_way_named_by_its_error_gives_way_to_the_rule_the_account_quotes(git_project, store):
+    # (blind122 DS05: the scratch query run against the shared ksqlDB fails; "the repo's rule" is a versioned
+    # migration, created and then "applied it with" the apply the account quotes whole)
+    session = (Session("ksql", git_project, prompt="Add a `channel` column to the ORDERS_ENRICHED stream")
+               .fail("docker compose exec -T ksqldb-cli ksql http://ksqldb-server:8088 -f /queries/orders_enriched.sql",
+                     "Exit code 1\nCannot add stream 'ORDERS_ENRICHED': A stream with the same name already exists")
+               .ok("ksql-migrations --config-file ksql-migrations.properties new-migration add_channel",
+                   "Creating new migration file: migrations/V000005__add_channel.sql")
+               .edit("migrations/V000005__add_channel.sql", "", "CREATE OR REPLACE STREAM ORDERS_ENRICHED AS SELECT "
+                     "o.order_id AS order_id, o.channel AS channel FROM orders o EMIT CHANGES;")
+               .ok("ksql-migrations --config-file ksql-migrations.properties apply --all",
+                   "Successfully migrated version 5: add channel")
+               .stop("`ORDERS_ENRICHED` now carries `channel`. Running the scratch query file directly against the "
+                     "server fails (the stream already exists), and the repo's rule is that every DDL change is a "
+                     "versioned migration, so I created `migrations/V000005__add_channel.sql` and applied it with "
+                     "`ksql-migrations --config-file ksql-migrations.properties apply --all`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ksql-migrations --config-file ksql-migrations.properties apply --all" in candidate["change"], \
+        candidate["change"]
+
+
+def test_a_test_run_grepped_for_its_exit_line_passed_when_it_exits_with_code_zero(git_project, store):
+    # (blind123 DT15: Unity's EditMode run in a clean clone, grepped for the package and its verdict, after the
+    # manifest's fix: "Exiting with code 0 (Ok)" is a pass, not a look at the log)
+    from lorebook.steps import _through_pipe
+
+    unity = ("cd /tmp/clone && /Applications/Unity/Hub/Editor/2022.3.21f1/Unity.app/Contents/MacOS/Unity -batchmode "
+             "-nographics -projectPath . -runTests -testPlatform EditMode -testResults /tmp/editmode.xml -logFile -")
+    piped = {"tool": "Bash", "outcome": "ok", "target": f"{unity} 2>&1 | grep -E 'inputsystem|Test run completed'",
+             "body": "    com.unity.inputsystem@1.7.0 (location: /tmp/clone/Library/PackageCache)\n"
+                     "Test run completed. Exiting with code 0 (Ok). Run completed."}
+    assert _through_pipe(piped)["outcome"] == "ok"
+    session = (Session("unity", git_project, prompt="EditMode tests fail on CI with CS0234 about InputSystem")
+               .fail(unity, "Exit code 1\nAssets/Scripts/Player/PlayerController.cs(3,19): error CS0234: The type or "
+                            "namespace name 'InputSystem' does not exist in the namespace 'UnityEngine' (are you "
+                            "missing an assembly reference?)\nScripts have compiler errors.")
+               .edit("Packages/manifest.json", '    "com.unity.test-framework": "1.1.33",',
+                     '    "com.unity.inputsystem": "1.7.0",\n    "com.unity.test-framework": "1.1.33",')
+               .ok(piped["target"], piped["body"])
+               .stop("The Input System package was only embedded locally and ignored by git; added "
+                     "`\"com.unity.inputsystem\": \"1.7.0\"` to Packages/manifest.json and the clean clone passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"com.unity.inputsystem": "1.7.0"' in candidate["change"], candidate["change"]
