@@ -551,6 +551,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     elif prep:
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
     steps.sort(key=lambda step: step[0])
+    # (the part holding the code the account quotes as the fix before a step that only made way for it, on the card
+    # as in the title: ``ENV SQLX_OFFLINE=true`` in the Dockerfile, not the ``cargo install sqlx-cli …`` before it)
+    if not same_job and steps and (steps[0][1] or "").startswith("run `"):
+        steps.sort(key=lambda step: not (step[1] and not step[1].startswith("run `")
+                                         and any(span[:24] in step[1] for span in told_code)))
     fix_parts = [part for _, part, _ in steps if part]
     change_lines = [line for _, _, lines in steps for line in lines]
     # attempts that did not help: one evidence line each, never part of the change
@@ -617,6 +622,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                            or _relevance(s, aside_words) < _relevance(s, fix_words))
                       and not (any(_named_in(p, s) for p in aside_paths) and not any(_named_in(p, s) for p in fix_paths))]
                 if isinstance(value, list) else value for key, value in said.items()}
+    # (the outcome announced, quoting no code but the runs, is no account of the problem or its fix: "Fixed —
+    # `docker build -t ledger-api .` now succeeds with no database anywhere in sight")
+    checks = (failure["target"], resolved_by.get("target") or "")
+    said = {key: [s for s in value if not (_ANNOUNCED.match(s) and all(any(span in run for run in checks)
+                                                                       for span in _code_spans(s)))]
+            if isinstance(value, list) else value for key, value in said.items()}
     causes = [s for s in said["cause"] if mine(s)]
     # a sentence about what the task wrote before the failure ("Added `tests/test-honeypot.php`; it passes.") is no
     # account of the fix
@@ -711,12 +722,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if failure.get("log_of") and readable:  # (a log read back is named by what it is the log of: `api`, `logs/dev.log`)
         log = failure["log_of"]
         problem = f"`{log}` {'shows' if _LOG_FILE.search(log) else 'logs'} {one_line(readable, 200)}"
-    # (the project's way titles a lesson before a step taken on the way to it: ``docker compose up -d kafka``)
-    # (and the part holding the code the account quotes as the fix before a step that only made way for it: the
-    # ``"build:preload": "esbuild src/preload.js --bundle …`` script, not the ``npm i -D esbuild`` before it)
-    fix_title = _fix_title(sorted(fix_parts, key=lambda part: not part.startswith("use `")) if same_job else sorted(
-        fix_parts, key=lambda part: not (not part.startswith("run `") and any(span[:24] in part for span in told_code)))
-        if fix_parts and fix_parts[0].startswith("run `") else fix_parts)
+    # (the project's way titles a lesson before a step taken on the way to it: ``docker compose up -d kafka``; the
+    # code the account quotes before a step that made way for it, as ordered above: the ``"build:preload": "esbuild
+    # src/preload.js --bundle …`` script, not the ``npm i -D esbuild`` before it)
+    fix_title = _fix_title(sorted(fix_parts, key=lambda part: not part.startswith("use `")) if same_job else fix_parts)
     said_fix = _stated_fix_clause(fixes, fix_words)
     # (so for a step that fixed it with no edit: "Added `AvatarList` using `expo-image`" is the task, the fix
     # ``npx expo install expo-image``)
@@ -775,6 +784,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         "_run_key": f"chain:{failure['id']}" + (f".{failure['_part']}" if failure.get("_part") else ""),
         "_reason": f"resolved_failure:{chain['kind']}",
     }
+
+
+# an account's opening that announces the outcome: "Fixed — …", "Done: …"
+_ANNOUNCED = LazyRegex(r"\W*(?:Fixed|Done|Solved|Resolved|Sorted)\b\s*[—–:-]")
 
 
 def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:

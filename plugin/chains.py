@@ -658,14 +658,15 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     consumer = _pipe_consumer(failure["target"])
 
     def names_run(s: str) -> bool:
-        # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails")
+        # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails"; or
+        # of a shorter one, said to fail: "from the host, pytest either can't resolve `trino`")
         # (or the checker the output was piped into, named bare: "Bare `kubeconform` only knows the core schemas")
         return _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
                                                     or stem in parse_command(span)["argv"][1:]
                                                     or consumer and parse_command(span)["argv"] == [consumer]
                                                     for span in _code_spans(s)) \
-            or bool(program) and len(program[0]) >= 8 and bool(
-                re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
+            or bool(program) and (len(program[0]) >= 8 or len(program[0]) >= 5 and bool(_FAILS.search(_prose(s)))) \
+            and bool(re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
 
     # (or it by its error: "Running the scratch query file directly against the server fails (the stream already
     # exists)" for ``… ksql … -f /queries/orders_enriched.sql``: Cannot add stream …: A stream with the same name
@@ -1309,7 +1310,7 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             # HorizontalPodAutoscaler" fixed, "… for ServiceMonitor" left; the first problem is the one that went)
             groups[-1] = [dict(previous, error_text="\n".join(gone), error_signature=error_signature("\n".join(gone)))]
             groups.append([failure])
-        elif not _same_error(failure, previous) and not not_enough and not misused and (
+        elif not _same_error(failure, previous) and not not_enough and not misused and not _astray(groups[-1], edits) and (
                 _persisting(between, later) or moved_on) and not _left_behind(between, failure):
             groups.append([failure])
         else:
@@ -1329,6 +1330,17 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             "kind": kind if n + 1 == len(groups) else "error_changed",
         })
     return chains
+
+
+def _astray(group: list[dict], edits: list[dict]) -> bool:
+    """Whether the problem ``group`` stands for now shows an error that an edit undone later brought (``ARG
+    DATABASE_URL`` in the Dockerfile: "set `DATABASE_URL` …" became "Connection refused", and the ARG went again):
+    what moves that error on is part of the same attempt, not a problem of its own solved."""
+    brought = next((f for f in group[1:] if not _same_error(f, group[0])), None)
+    if brought is None:
+        return False
+    tried = [e for e in edits if group[0]["id"] < e["id"] < brought["id"]]
+    return bool(tried) and not _persisting(tried, [e for e in edits if e["id"] > brought["id"]])
 
 
 _ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)|"

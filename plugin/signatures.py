@@ -118,6 +118,12 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"Failed tests?:\s+[\d, -]+$|Failed \d+/\d+ subtests|"
             # rspec's after a file failed to load: ``No examples found.``
             r"No examples found\.?$|"
+            # dbt's summary after the errors it listed: ``Completed with 1 error and 0 warnings:``, ``Done. PASS=0
+            # WARN=0 ERROR=1 SKIP=2 TOTAL=3`` (a timestamp before each)
+            r"(?:[\d:.]+\s+)?(?:Completed with \d+ errors? and \d+ warnings?:|Done\. PASS=\d+ WARN=\d+ ERROR=\d+)|"
+            # docker build's, after a RUN failed: ``ERROR: failed to solve: process "/bin/sh -c cargo build …" did not
+            # complete successfully: exit code: 101``
+            r"ERROR: (?:failed to solve: )?process \"[^\n]*\" did not complete successfully\b|"
             # helm lint's: ``Error: 1 chart(s) linted, 1 chart(s) failed``
             r"Error: \d+ chart\(s\) linted, \d+ chart\(s\) failed|"
             # ``Tests:       1 failed, 1 passed, 2 total``, ``3 examples, 1 failure``
@@ -133,6 +139,7 @@ def _compiled() -> dict:
         _state["exit"] = re.compile(r"^Exit code (\d+)\s*$", re.M)
         _state["wrapper"] = re.compile(_WRAPPER)
         _state["spaces"] = re.compile(r"\s+")
+        _state["buildkit"] = re.compile(r"^#\d+ (?:\d+\.\d+ +)?")
         # a heading that only names a kind of error, timestamps before it (``09:41:12    ERROR: Runtime Error``)
         _state["bare"] = re.compile(r"^(?:[\d:.\s]+)?(?:ERROR:?\s*)?[A-Z][a-z]+ Error(?: in \w+ [\w.]+)?\s*:?\s*$")
     return _state
@@ -149,6 +156,8 @@ def error_line(text: str) -> str | None:
         line = raw.strip().lstrip("│┃╷╵ ")  # (terraform's boxed diagnostics: ``│ Error: Unsupported argument``)
         # (gradle's "What went wrong" items: ``> com.android.builder.testing.api.DeviceException: No connected …``)
         line = line[2:] if line.startswith("> ") else line
+        # (BuildKit's step and time before a RUN's output: ``#11 44.90 error: set `DATABASE_URL` to use …``)
+        line = state["buildkit"].sub("", line) if line.startswith("#") else line
         if not line or len(line) > 2000 or line.startswith(("Traceback (most recent call last)", "During handling")):
             continue
         if line.startswith(("✓ ", "✔ ", "√ ")):

@@ -6664,3 +6664,70 @@ def test_a_test_run_grepped_for_its_exit_line_passed_when_it_exits_with_code_zer
                      "`\"com.unity.inputsystem\": \"1.7.0\"` to Packages/manifest.json and the clean clone passes."))
     (candidate,), _ = _candidates(store, session)
     assert '"com.unity.inputsystem": "1.7.0"' in candidate["change"], candidate["change"]
+
+
+def test_a_runs_summary_lines_do_not_name_its_error():
+    # (blind125 DV01: dbt's "Done. PASS=0 WARN=0 ERROR=1 …" after the error it listed; blind126 DW12: docker
+    # build's "ERROR: failed to solve: process … did not complete successfully" after the RUN's own error, which
+    # BuildKit prints behind its step and time)
+    from lorebook.signatures import error_line
+
+    dbt = ("14:02:17  Completed with 1 error and 0 warnings:\n14:02:17  \n14:02:17    Database Error in model "
+           "fct_orders (models/marts/fct_orders.sql)\n  002028 (42601): SQL compilation error:\n  ambiguous column "
+           "name 'UPDATED_AT'\n14:02:17  \n14:02:17  Done. PASS=0 WARN=0 ERROR=1 SKIP=2 TOTAL=3")
+    assert error_line(dbt) == "002028 (42601): SQL compilation error:"
+    docker = ("#11 41.27    Compiling ledger-api v0.7.1 (/usr/src/app)\n#11 44.71 error: set `DATABASE_URL` to use "
+              "query macros online, or run `cargo sqlx prepare` to update the query cache\n#11 44.83 error: could not "
+              "compile `ledger-api` (bin \"ledger-api\") due to 6 previous errors\n#11 ERROR: process \"/bin/sh -c "
+              "cargo build --release --locked\" did not complete successfully: exit code: 101\nERROR: failed to "
+              "solve: process \"/bin/sh -c cargo build --release --locked\" did not complete successfully: exit "
+              "code: 101")
+    assert error_line(docker).startswith("error: set `DATABASE_URL` to use query macros online")
+
+
+def test_an_error_an_undone_edit_brought_and_what_moved_it_on_are_one_attempt(git_project, store):
+    # (blind126 DW12: ``ARG DATABASE_URL`` turned "set `DATABASE_URL`" into "Connection refused"; starting the
+    # database moved that on to "relation does not exist"; the ARG went again and ``ENV SQLX_OFFLINE=true`` with a
+    # prepared query cache fixed the first error: one problem, not a lesson that starting the database fixed one)
+    build = "docker build -t ledger-api ."
+    macro = "#11 44.71 error: set `DATABASE_URL` to use query macros online, or run `cargo sqlx prepare` to update"
+    session = (Session("sqlx", git_project, prompt="docker build fails in the sqlx macros, fine on my laptop")
+               .fail(build, f"Exit code 1\n{macro}\nERROR: failed to solve: process \"/bin/sh -c cargo build\" did "
+                            "not complete successfully: exit code: 101")
+               .edit("Dockerfile", "COPY . .\nRUN cargo build --release --locked",
+                     "COPY . .\nARG DATABASE_URL\nENV DATABASE_URL=$DATABASE_URL\nRUN cargo build --release --locked")
+               .fail(build, "Exit code 1\n#11 44.88 error: error communicating with database: Connection refused "
+                            "(os error 111)\nERROR: failed to solve: process \"/bin/sh -c cargo build\" did not "
+                            "complete successfully: exit code: 101")
+               .ok("docker compose up -d db", " ✔ Container ledger-api-db-1  Started")
+               .fail(build, "Exit code 1\n#11 45.12 error: error returned from database: relation \"accounts\" does "
+                            "not exist\nERROR: failed to solve: process \"/bin/sh -c cargo build\" did not complete "
+                            "successfully: exit code: 101")
+               .ok("cargo sqlx prepare", "query data written to .sqlx in the current directory")
+               .edit("Dockerfile", "COPY . .\nARG DATABASE_URL\nENV DATABASE_URL=$DATABASE_URL\nRUN cargo build "
+                                   "--release --locked", "COPY . .\nENV SQLX_OFFLINE=true\nRUN cargo build --release "
+                                                         "--locked")
+               .ok(build, "#11 96.44     Finished `release` profile [optimized] target(s) in 1m 36s")
+               .stop("Fixed — `docker build -t ledger-api .` now succeeds with no database anywhere in sight.\n\n"
+                     "The macros check queries against a live Postgres at compile time; the image has none. I "
+                     "generated the cache with `cargo sqlx prepare` and set `ENV SQLX_OFFLINE=true` in the "
+                     "Dockerfile. Passing `DATABASE_URL` as a build arg didn't work, so I reverted the ARG lines."))
+    (candidate,), _ = _candidates(store, session)
+    assert "set `DATABASE_URL` to use query macros online" in candidate["title"], candidate["title"]
+    assert "SQLX_OFFLINE=true" in candidate["change"] and "Fixed —" not in candidate["summary"], candidate
+
+
+def test_a_program_said_to_fail_in_prose_gives_way_to_the_run_the_account_names_as_the_way(git_project, store):
+    # (blind125 DV20: "from the host, pytest either can't resolve `trino` …"; the tests "have to run through the
+    # compose `itest` service")
+    error = ("Exit code 1\nE   trino.exceptions.TrinoConnectionError: failed to execute: HTTPConnectionPool(host="
+             "'trino', port=8080): Max retries exceeded with url: /v1/statement\n1 failed in 4.33s")
+    session = (Session("itest", git_project, prompt="run the integration tests for the trino views")
+               .fail("uv run pytest tests/integration -q -x", error)
+               .ok("grep -n -A9 '^  itest:' docker-compose.yml", "58:  itest:\n67-    command: pytest tests/integration")
+               .ok("docker compose run --rm itest", " ✔ Container views-trino-1  Healthy\n24 passed in 41.87s")
+               .stop("All 24 integration tests pass. They have to run through the compose `itest` service: "
+                     "`docker compose run --rm itest`. Inside the compose network `trino` resolves; from the host, "
+                     "pytest can't resolve `trino`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docker compose run --rm itest" in candidate["title"], candidate["title"]

@@ -97,6 +97,21 @@ def test_a_project_about_todos_is_content_not_a_placeholder(field, value):
     assert accepted and "placeholder" not in blocking
 
 
+@pytest.mark.parametrize("field,value", [
+    # (blind125 DV01: dbt's ``{{ this }}`` in the incremental filter is the model's code, quoted or as a diff line)
+    ("title", "`dbt build …` fails with ambiguous column name — add `where o.updated_at > (select max(updated_at) "
+              "from {{ this }})`"),
+    ("change", "models/marts/fct_orders.sql:\n-where updated_at > (select max(updated_at) from {{ this }})\n"
+               "+where o.updated_at > (select max(updated_at) from {{ this }})"),
+])
+def test_template_code_quoted_in_a_lesson_is_content_not_a_placeholder(field, value):
+    accepted, blocking, _ = codes(dict(GOOD, **{field: value}), "auto")
+    assert accepted and "placeholder" not in blocking
+    # (the same slot left unfilled in prose is still one)
+    unfilled = codes(dict(GOOD, **{field: "Qualify the column in {{ this }} and rerun."}), "auto")
+    assert not unfilled[0] and "placeholder" in unfilled[1]
+
+
 @pytest.mark.parametrize("memory,code", [
     (dict(GOOD, summary="I tried a few things. Then I ran pytest again and I noticed it failed, so I added pyyaml.",
           title="I fixed the yaml import problem in the tests today"), "diary_phrasing"),
