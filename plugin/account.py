@@ -186,6 +186,8 @@ def _sentences(text: str) -> list[str]:
                       f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text or "")
     # (then an indented line after a colon, outside a fence: what the sentence introduces)
     text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text)
+    # (or a line that is one code span: "Plans go through the Makefile, which …:" + "`make plan ENV=staging`")
+    text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?[ \t]*(`[^`\n]+`)[ \t]*(?=\n|$)", r": \1", text)
     # a sentence never ends inside a code span (`julia --project=. -e '…'`)
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
     out = []

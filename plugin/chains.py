@@ -275,7 +275,8 @@ def find_chains(observations: list[dict], account: str = "",
                 events.sort(key=lambda o: o["id"])
         if success is None:  # a server that would not start, never started again: checked another way, unverified
             success = _checked_otherwise(failure, observations[i + 1:], account) or _named_thing_found(
-                failure, observations[i + 1:]) or _queried_again(failure, observations[i + 1:], account)
+                failure, observations[i + 1:]) or _queried_again(failure, observations[i + 1:], account) \
+                or _answered_after(failure, observations[i + 1:], account)
             kind = "other_check" if success is not None else None
         if kind == "same_check" and invocation_change(failure["target"], success["target"]):
             success = _passed_as_it_was(observations, failure, success, account) or \
@@ -680,7 +681,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
-    failed_said = any(names_failing(s) and _FAILS.search(_prose(s)) for s in sentences)
+    # (or set apart from the project's own: "This repo is on OpenTofu, not Terraform")
+    failed_said = any(names_failing(s) and (_FAILS.search(_prose(s)) or bool(program) and re.search(
+        rf"(?i)\bnot (?:plain |bare )?{re.escape(program[0])}\b", _prose(s))) for s in sentences)
     # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a
     # wrapper that runs the same subcommand (``terragrunt plan``)
     plain_said = any(_names_run(before["argv"], f"`{span}`") and re.search(
@@ -875,6 +878,14 @@ def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
     if waited and not listing:
         named = [w for w in waited[-1][waited[-1].index("up") + 1:] if not w.startswith("-")]
         return not named or service in named
+    # (or started again, that one, and then asked over HTTP, answering with no error: ``docker compose up -d
+    # --force-recreate grafana && sleep 8 && curl -s localhost:3000/api/datasources | jq …``)
+    started = next((n for n, step in enumerate(steps) for argv in [parse_command(step)["argv"]]
+                    if re.match(r"(?:docker|podman)[ -]compose\b.*\s(?:up|restart|start)\b", " ".join(argv))
+                    and service in argv), None)
+    if started is not None and not listing:
+        return any(_PROBE.match(step.strip()) for step in steps[started + 1:]) \
+            and not _ERROR_OUTPUT.search(later.get("body") or "") and not _LOGGED_ERROR.search(later.get("body") or "")
     if not listing:
         return False
     # (by the service's name, or its container's: ``obs-otel-collector-1  Up 10 seconds``; not compose's own
@@ -955,6 +966,27 @@ def _queried_again(failure: dict, later: list[dict], account: str = "") -> dict 
                 and tables & set(_TABLE.findall(_inline_code(o["target"]) or "")):
             return o
     return None
+
+
+def _answered_after(failure: dict, later: list[dict], account: str = "") -> dict | None:
+    """For a service's log that showed an error and was never read again (``docker compose logs ksqldb-server``:
+    "Failed to deserialize value from topic: orders"), the last passing request to a service after an edit that adds
+    code the agent's account quotes and that shares a word with the error (``VALUE_FORMAT='AVRO'`` beside
+    ``KAFKA_TOPIC='orders'``), answered with no error: the service does its work now. Its log was not read again:
+    the lesson is stored unverified, and says so."""
+    key = command_key(failure["target"])
+    if not failure.get("log_of") or failure.get("ci") \
+            or any(command_key(o.get("target") or "") == key for o in later if o["tool"] == "Bash"):
+        return None
+    error_words = {w for w in re.split(r"[^a-z]+", (failure.get("error_text") or "").lower()) if len(w) >= 5}
+    quoted = _quoted_code(account)
+    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                   and any(span in line and error_words & set(re.split(r"[^a-z]+", line.lower()))
+                           for line in _added_lines(o) for span in quoted)), None)
+    answered = [o for o in later if edited and o["id"] > edited["id"] and o["tool"] == "Bash" and o["outcome"] == "ok"
+                and _PROBE.match(parse_command(o["target"])["check"]) and (o.get("body") or "").strip()
+                and not _ERROR_OUTPUT.search(o.get("body") or "") and not _LOGGED_ERROR.search(o.get("body") or "")]
+    return answered[-1] if answered else None
 
 
 # (``exit=124``, ``exit 124``, ``exit code: 124``, ``rc=124``: what ``echo … $?`` printed, or the run's own exit code)

@@ -310,6 +310,30 @@ COMPACT_PATTERNS: dict[str, tuple[str, int]] = {
 }
 
 
+# one request of curl or wget, up to the end of its command (``|``, ``;``, ``&``, a line's end)
+_LOCAL_REQUEST = re.compile(r"\b(?:curl|wget)\b[^\n|;&`]*")
+# (or cut short there, on a card: ``… localhost…``, ``localhost...`` once NFKC has read it)
+_LOCAL_HOST = re.compile(r"(?<![\w.-])(?:https?://)?(?:localhost|127\.0\.0\.1|\[::1\])(?=[:/\s\"'…]|\.\.\.|$)")
+# anything that could name another host, or run something to make one: a URL, a dotted name, an address, ``$(…)``,
+# an option that sends the request elsewhere or reads more options from a file (``-x``, ``--resolve``, ``-K``)
+_OTHER_HOST = re.compile(r"[a-z][\w+.-]*://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/\s\"']|$))|"
+                         r"(?<![\w-])(?!127\.0\.0\.1\b)[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/|\b)|@|\$\(|<\(|\\|"
+                         r"(?<!\S)(?:(?-i:-[a-zA-Z]*[xKe])|--(?:proxy|preproxy|resolve|connect-to|config|socks\w*|doh-url|url|"
+                         r"execute|input)\b)", re.IGNORECASE)
+
+
+def _to_this_machine(match: re.Match) -> str:
+    """A request that goes to this machine only, as ``curl <this machine>``; any other, as it is."""
+    request = match.group(0)
+    rest = _LOCAL_HOST.sub(" ", request)
+    # (what is left may hold an option's value with dots, ``-H "Accept: application/json"``: only a host-like word
+    # outside quotes counts, and a quoted one with ``//``)
+    unquoted = re.sub(r"\"[^\"]*\"|'[^']*'", " ", rest)
+    if _LOCAL_HOST.search(request) and not _OTHER_HOST.search(unquoted) and "//" not in rest:
+        return "curl <this machine>"
+    return request
+
+
 def steering_reasons(text: str) -> list[str]:
     """Why ``text`` reads like instructions aimed at a future agent (pattern names), or [] when it does not.
 
@@ -324,7 +348,10 @@ def steering_reasons(text: str) -> list[str]:
     variants = [canonical(text)]
     variants += [canonical(decoded) for decoded in _decoded_base64(variants[0])]
     for name, (pattern, flags) in STEERING_PATTERNS.items():
-        if any(_compiled(pattern, flags).search(variant) for variant in variants):
+        # (a request to this machine only carries nothing off it: ``curl -s -H "Authorization: Bearer
+        # $GRAFANA_TOKEN" localhost:3000/api/datasources``, a check a session ran against its own stack)
+        if any(_compiled(pattern, flags).search(_LOCAL_REQUEST.sub(_to_this_machine, variant)
+                                                if name == "exfiltration" else variant) for variant in variants):
             reasons.append(name)
     if _SPACED.search(strip_invisible(text).translate(_CONFUSABLES)):
         compact = re.sub(r"\s+", "", variants[0])

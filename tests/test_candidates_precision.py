@@ -6731,3 +6731,59 @@ def test_a_program_said_to_fail_in_prose_gives_way_to_the_run_the_account_names_
                      "pytest can't resolve `trino`."))
     (candidate,), _ = _candidates(store, session)
     assert "docker compose run --rm itest" in candidate["title"], candidate["title"]
+
+
+def test_the_way_on_a_line_of_its_own_after_a_colon_beside_the_program_it_is_not(git_project, store):
+    # (blind128 DY05: "This repo is on OpenTofu, not Terraform …", then "Plans go through the Makefile, …:" and
+    # `make plan ENV=staging` on a line of its own)
+    session = (Session("tofu", git_project, prompt="can you run a plan for the staging network changes?")
+               .fail("cd envs/staging && terraform init",
+                     "Exit code 1\n│ Error: Unsupported Terraform Core version\n│ This configuration does not support "
+                     "Terraform version 1.5.7.")
+               .ok("grep -n -A2 -E '^(plan|init):' Makefile", "9:init:\n10-\ttofu -chdir=envs/$(ENV) init")
+               .ok("make plan ENV=staging", "tofu -chdir=envs/staging plan -var-file=staging.tfvars\nPlan: 2 to add, "
+                                            "0 to change, 0 to destroy.")
+               .stop("This repo is on OpenTofu, not Terraform — the `terraform` on PATH is 1.5.7. Plans go through "
+                     "the Makefile, which inits with backend.hcl and the env's tfvars:\n\n`make plan ENV=staging`\n\n"
+                     "Result: 2 to add, 0 to change, 0 to destroy."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make plan ENV=staging" in candidate["title"], candidate["title"]
+
+
+def test_a_service_whose_log_failed_started_again_and_answering_over_http_is_seen_working(git_project, store):
+    # (blind128 DY10: Grafana's provisioning error in its log; after the edit the container is recreated and its API
+    # lists the datasources)
+    session = (Session("grafana", git_project, prompt="grafana in the local stack isn't showing our datasources")
+               .ok("docker compose logs grafana 2>&1 | grep -i -m2 provision",
+                   'grafana-1  | logger=provisioning level=error msg="Failed to provision data sources" error="Datasource'
+                   ' provisioning error: datasource.yaml config is invalid. Only one datasource per organization can '
+                   'be marked as default"')
+               .edit("grafana/provisioning/datasources/datasources.yaml", "    url: http://loki:3100\n    isDefault: "
+                     "true", "    url: http://loki:3100\n    isDefault: false")
+               .ok('docker compose up -d --force-recreate grafana && sleep 8 && curl -s -H "Authorization: Bearer '
+                   '$GRAFANA_TOKEN" localhost:3000/api/datasources | jq -r \'.[] | .name\'',
+                   " Container obs-grafana-1  Started\nPrometheus\nLoki\nTempo")
+               .stop("Prometheus and Loki were both marked default, and Grafana aborts datasource provisioning when "
+                     "an org has two defaults. Loki is now `isDefault: false`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "isDefault: false" in candidate["change"], candidate
+
+
+def test_a_services_log_error_gone_from_what_it_answers_after_the_quoted_edit_is_checked_otherwise(git_project,
+                                                                                                   store):
+    # (blind128 DY24: ksqlDB's log could not deserialize the Avro topic; after the stream's format was changed, a
+    # query of the stream returns rows)
+    session = (Session("ksql-avro", git_project, prompt="ORDERS_ENRICHED stopped emitting since the producer moved to "
+                                                       "Avro")
+               .ok("docker compose logs --tail=2 ksqldb-server",
+                   'ksqldb-server-1  | [2024-06-11 08:52:10,114] ERROR {"type":0,"deserializationError":{"target":'
+                   '"value","errorMessage":"Failed to deserialize value from topic: orders. Invalid UTF-32 character"}}')
+               .edit("ksql/001_orders_raw.sql", "CREATE STREAM ORDERS_RAW (order_id VARCHAR KEY) WITH (KAFKA_TOPIC="
+                     "'orders', VALUE_FORMAT='JSON');", "CREATE STREAM ORDERS_RAW WITH (KAFKA_TOPIC='orders', "
+                     "VALUE_FORMAT='AVRO');")
+               .ok("curl -s -X POST localhost:8088/query-stream -d '{\"sql\":\"SELECT ORDER_ID FROM ORDERS_ENRICHED "
+                   "EMIT CHANGES LIMIT 2;\"}'", '{"queryId":"transient_1","columnNames":["ORDER_ID"]}\n["o-100231"]')
+               .stop("ORDERS_RAW was still declared with `VALUE_FORMAT='JSON'`, so the JSON deserializer choked on "
+                     "every Avro record. ksql/001_orders_raw.sql now declares `VALUE_FORMAT='AVRO'`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "VALUE_FORMAT='AVRO'" in candidate["change"] and not candidate["verified"], candidate
