@@ -263,9 +263,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     # (a run with no edit that the account says was not it, "downgrading pyarrow (`pyarrow<13` …)": the way it was
     # run in the end, ``uv pip install`` for ``uv run pip install``, is part of an attempt, no lesson of its own)
+    # (in the clause that says so: "The export works with `NODE_OPTIONS=…`; clearing the cache with `--clear` made
+    # no difference" quotes the way that worked too)
     if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
             len(span) >= 6 and span in (resolved_by.get("target") or "")
-            for s in said["did_not_help"] for span in _code_spans(s)):
+            for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+but\s+", s)
+            if _DID_NOT_HELP.search(clause) for span in _code_spans(clause)):
         chain["_skip"] = "attempt"
         return None
     # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored

@@ -6787,3 +6787,19 @@ def test_a_services_log_error_gone_from_what_it_answers_after_the_quoted_edit_is
                      "every Avro record. ksql/001_orders_raw.sql now declares `VALUE_FORMAT='AVRO'`."))
     (candidate,), _ = _candidates(store, session)
     assert "VALUE_FORMAT='AVRO'" in candidate["change"] and not candidate["verified"], candidate
+
+
+def test_what_did_not_help_is_read_from_its_own_clause_not_the_way_beside_it(git_project, store):
+    # (blind127 DX03: "The export works with `NODE_OPTIONS=…`; clearing the cache with `--clear` made no difference":
+    # the way that worked is quoted in the same sentence as the attempt that did not)
+    oom = ("Exit code 134\nStarting Metro Bundler\n<--- JS stacktrace --->\nFATAL ERROR: Reached heap limit Allocation "
+           "failed - JavaScript heap out of memory")
+    session = (Session("heap", git_project, prompt="`npx expo export --platform android` dies halfway through")
+               .fail("npx expo export --platform android", oom)
+               .fail("npx expo export --platform android --clear", oom)
+               .ok("NODE_OPTIONS=--max-old-space-size=8192 npx expo export --platform android",
+                   "Android Bundled 118734ms index.ts (4470 modules)\nExported: dist")
+               .stop("Metro was running out of V8 heap while bundling ~4,500 modules. The export works with "
+                     "`NODE_OPTIONS=--max-old-space-size=8192`; clearing the cache with `--clear` made no difference."))
+    (candidate,), _ = _candidates(store, session)
+    assert "NODE_OPTIONS=--max-old-space-size=8192" in candidate["title"], candidate["title"]
