@@ -1516,4 +1516,11 @@ def _raw_error_line(failure: dict) -> str | None:
                   r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+|"
                   r"\[\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]\s*(?:\[\s*[a-z]+\s*\]\s*)?)", "",
                   line.strip())
-    return one_line(line, 160)
+    # (a structured log line says its error in a field: JSON's ``"errorMessage":"Failed to deserialize value from
+    # topic: orders…"``, logfmt's ``reason="Datasource provisioning error: …"``)
+    field = _ERROR_FIELD.search(line)
+    return one_line(field.group(1) or field.group(2) if field else line, 160)
+
+
+_ERROR_FIELD = LazyRegex(r'"(?:errorMessage|error_message|message|error|reason)"\s*:\s*"([^"\\]{12,})"|'
+                         r'(?<![\w.-])(?:error|err|reason)="([^"\\]{12,})"')

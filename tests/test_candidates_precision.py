@@ -6803,3 +6803,17 @@ def test_what_did_not_help_is_read_from_its_own_clause_not_the_way_beside_it(git
                      "`NODE_OPTIONS=--max-old-space-size=8192`; clearing the cache with `--clear` made no difference."))
     (candidate,), _ = _candidates(store, session)
     assert "NODE_OPTIONS=--max-old-space-size=8192" in candidate["title"], candidate["title"]
+
+
+def test_a_structured_log_line_is_named_by_its_error_field():
+    # (blind128 DY24 and DY10: ksqlDB's JSON log line and Grafana's logfmt one titled a lesson with their braces and
+    # ``level=error msg="Stopped background service"``; the field that holds the error says it)
+    from lorebook.chains import _raw_error_line
+
+    ksql = ('ksqldb-server-1  | [2024-06-11 08:52:10,114] ERROR {"type":0,"deserializationError":{"target":"value",'
+            '"errorMessage":"Failed to deserialize value from topic: orders. Invalid UTF-32 character","recordB64":null}}')
+    assert _raw_error_line({"body": ksql}).startswith("Failed to deserialize value from topic: orders.")
+    grafana = ('grafana-1  | logger=server t=2024-06-12T10:22:41.119Z level=error msg="Stopped background service" '
+               'service=*provisioning.ProvisioningServiceImpl reason="Datasource provisioning error: datasource.yaml '
+               'config is invalid"')
+    assert _raw_error_line({"body": grafana}) == "Datasource provisioning error: datasource.yaml config is invalid"
