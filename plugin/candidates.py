@@ -511,10 +511,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                   if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s)
                   and any(span.strip() not in (path, name) for span in _code_spans(s))]
         told = re.split(r";\s+", naming[0])[0].rstrip(".") if naming else None
+        # (not one another file's change holds: "pointed the datasource at it with `shadowDatabaseUrl = env(…)` in
+        # `prisma/schema.prisma`", beside the `.env` it set)
         value = next((span for span in _code_spans(told or "") if "=" in span and len(span) <= 80
-                      and span.strip() not in (path, name)), None)
-        # (from what was done, not who did it: "…, so I appended `?ssl_cert_reqs=…`" → "Appended `?ssl_cert_reqs=…`")
-        told = re.sub(r"^(?:.*?,?\s+(?:so|and|then)\s+)?I\s+(?=[a-z]+ed\b)", "", told) if told else None
+                      and span.strip() not in (path, name)
+                      and not any(span.strip() in h["new"] for hunks in fix_hunks.values() for h in hunks)), None)
+        # (from what was done, not who did it: "…, so I appended `?ssl_cert_reqs=…`" → "Appended `?ssl_cert_reqs=…`";
+        # "…, so I set `SHADOW_DATABASE_URL` in `.env`" → "Set …")
+        told = re.sub(r"^(?:.*?,?\s+(?:so|and|then)\s+)?I\s+(?=[a-z]+ed\b|(?:set|put|made|wrote|ran|kept|let)\b)", "",
+                      told) if told else None
         # (without the file's name as its label, or why, in brackets: the card has room for what was set)
         told = re.sub(rf"^`?{re.escape(name)}`?:\s*|\s*\([^()]*\)$", "", told) if told else None
         told = told[:1].upper() + told[1:] if told else None
@@ -555,9 +560,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
     steps.sort(key=lambda step: step[0])
     # (the part holding the code the account quotes as the fix before a step that only made way for it, on the card
-    # as in the title: ``ENV SQLX_OFFLINE=true`` in the Dockerfile, not the ``cargo install sqlx-cli …`` before it)
-    if not same_job and steps and (steps[0][1] or "").startswith("run `"):
-        steps.sort(key=lambda step: not (step[1] and not step[1].startswith("run `")
+    # as in the title: ``ENV SQLX_OFFLINE=true`` in the Dockerfile, not the ``cargo install sqlx-cli …`` before it;
+    # nor a file whose content is not stored: ``shadowDatabaseUrl = env(…)`` in schema.prisma before "change .env")
+    if not same_job and steps and (steps[0][1] or "").startswith(("run `", "change ")):
+        steps.sort(key=lambda step: not (step[1] and not step[1].startswith(("run `", "change "))
                                          and any(span[:24] in step[1] for span in told_code)))
     fix_parts = [part for _, part, _ in steps if part]
     change_lines = [line for _, _, lines in steps for line in lines]

@@ -1058,17 +1058,29 @@ def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,
     scripts/export_nightly.sh), and that file, run, passed: (the edit, that run). The file is the fix; the run by
     hand was how it was found."""
     failed_words = set(re.findall(r"[a-z][a-z0-9_]{3,}", failure["target"].lower()))
-    new_words = {w for part in invocation_change(failure["target"], success["target"]) if not part.startswith("without")
-                 for w in re.findall(r"[a-z][a-z0-9_]{3,}", part.lower()) if w not in failed_words and w != "pass"}
+    changed = [part for part in invocation_change(failure["target"], success["target"]) if not part.startswith("without")]
+    new_words = {w for part in changed for w in re.findall(r"[a-z][a-z0-9_]{3,}", part.lower())
+                 if w not in failed_words and w != "pass"}
+    # (or a path it gave, whole: ``--tmpfs /tmp`` for the chart's ``mountPath: /tmp``)
+    paths = {p for part in changed for p in re.findall(r"(?<![\w./-])/[\w.-]+(?:/[\w.-]+)*", part)
+             if p not in failure["target"]}
+
+    def carries(span: str) -> bool:
+        return any(w in span.lower() for w in new_words) or any(
+            re.search(rf"(?<![\w./-]){re.escape(p)}(?![\w/-])", span) for p in paths)
+
     told = [span for span in _code_spans(account) if len(span) >= 8]
     later = [o for o in observations if o["id"] > success["id"]]
     edit = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and any(
-        span in line and any(w in span.lower() for w in new_words) for line in _added_lines(o) for span in told)), None)
+        span in line and carries(span) for line in _added_lines(o) for span in told)), None)
     files = edit.get("files") or [] if edit else []
     for o in later if edit else ():
         argv = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edit["id"] else []
+        # (the file run, or the directory that holds it: ``helm upgrade reports-api charts/reports-api …``)
         if argv and o["outcome"] == "ok" and _is_check(o) \
-                and any(f == argv[0] or f.endswith("/" + argv[0].removeprefix("./")) for f in files):
+                and any(f == argv[0] or f.endswith("/" + argv[0].removeprefix("./")) or any(
+                    "/" in w and not w.startswith("-") and f"/{w.removeprefix('./').rstrip('/')}/" in f
+                    for w in argv[1:]) for f in files):
             return edit, o
     return None
 
@@ -1518,7 +1530,8 @@ def _raw_error_line(failure: dict) -> str | None:
                   line.strip())
     # (a structured log line says its error in a field: JSON's ``"errorMessage":"Failed to deserialize value from
     # topic: orders…"``, logfmt's ``reason="Datasource provisioning error: …"``)
-    field = _ERROR_FIELD.search(line)
+    # (only a line made of fields: a sentence ending in ``error="no known secret ID"`` says more as it is)
+    field = _ERROR_FIELD.search(line) if re.search(r'\{"|(?<![\w.-])(?:msg|level)=', line) else None
     return one_line(field.group(1) or field.group(2) if field else line, 160)
 
 

@@ -6817,3 +6817,51 @@ def test_a_structured_log_line_is_named_by_its_error_field():
                'service=*provisioning.ProvisioningServiceImpl reason="Datasource provisioning error: datasource.yaml '
                'config is invalid"')
     assert _raw_error_line({"body": grafana}) == "Datasource provisioning error: datasource.yaml config is invalid"
+
+
+def test_a_withheld_file_gives_way_to_the_quoted_change_beside_it(git_project, store):
+    # (blind129 DZ21: ".env" is not stored; "so I set `SHADOW_DATABASE_URL` in `.env` and pointed the datasource at it
+    # with `shadowDatabaseUrl = env(…)` in `prisma/schema.prisma`": the schema's line is the change to show)
+    session = (Session("shadow", git_project, prompt="npx prisma migrate dev fails with some shadow database error")
+               .fail("npx prisma migrate dev --name add_project_archived_at",
+                     "Exit code 1\nError: P3014\n\nPrisma Migrate could not create the shadow database.\n\nOriginal "
+                     "error: \nERROR: permission denied to create database")
+               .edit(".env", 'DATABASE_URL="postgresql://tracker_app@dev-db.internal:5432/tracker"',
+                     'DATABASE_URL="postgresql://tracker_app@dev-db.internal:5432/tracker"\nSHADOW_DATABASE_URL='
+                     '"postgresql://tracker_app@dev-db.internal:5432/tracker_shadow"')
+               .edit("prisma/schema.prisma", '  provider = "postgresql"\n  url      = env("DATABASE_URL")',
+                     '  provider          = "postgresql"\n  url               = env("DATABASE_URL")\n  '
+                     'shadowDatabaseUrl = env("SHADOW_DATABASE_URL")')
+               .ok("npx prisma migrate dev --name add_project_archived_at", "Your database is now in sync with your "
+                                                                          "schema.")
+               .stop("`migrate dev` diffs against a shadow database it creates itself, and the `tracker_app` role "
+                     "isn't allowed to `CREATE DATABASE`. Ops already pre-created `tracker_shadow` for this, so I set "
+                     "`SHADOW_DATABASE_URL` in `.env` and pointed the datasource at it with `shadowDatabaseUrl = "
+                     "env(\"SHADOW_DATABASE_URL\")` in `prisma/schema.prisma`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'shadowDatabaseUrl = env("SHADOW_DATABASE_URL")' in candidate["title"], candidate["title"]
+    assert candidate["change"].startswith("prisma/schema.prisma"), candidate["change"]
+    assert "the agent says: Set `SHADOW_DATABASE_URL`" in candidate["change"], candidate["change"]
+
+
+def test_a_path_a_passing_run_gave_carried_into_a_chart_it_deploys_is_the_fix(git_project, store):
+    # (blind129 DZ10: ``docker run --read-only --tmpfs /tmp …`` reproduced and fixed it by hand; the chart's emptyDir
+    # ``mountPath: /tmp``, deployed with ``helm upgrade … charts/reports-api``, is the fix)
+    image = "ghcr.io/acme/reports-api:1.14.2"
+    session = (Session("tmpfs", git_project, prompt="reports-api is in CrashLoopBackOff since we hardened the chart")
+               .fail(f"docker run --rm --read-only --user 10001 {image}",
+                     "Exit code 255\n[ERROR] Unhandled exception in main loop\nFileNotFoundError: [Errno 2] No usable "
+                     "temporary directory found in ['/tmp', '/var/tmp', '/usr/tmp', '/app']")
+               .ok(f"timeout 8 docker run --rm --read-only --tmpfs /tmp --user 10001 {image}; echo \"exit $?\"",
+                   "[INFO] Application startup complete.\nexit 124")
+               .edit("charts/reports-api/templates/deployment.yaml",
+                     "          securityContext:\n            {{- toYaml .Values.securityContext | nindent 12 }}",
+                     "          securityContext:\n            {{- toYaml .Values.securityContext | nindent 12 }}\n"
+                     "          volumeMounts:\n            - name: tmp\n              mountPath: /tmp")
+               .ok("helm upgrade reports-api charts/reports-api -n reports --wait --timeout 5m",
+                   "Release \"reports-api\" has been upgraded. Happy Helming!\nSTATUS: deployed")
+               .stop("The hardening set `readOnlyRootFilesystem: true` and gunicorn needs a writable temp directory. I "
+                     "reproduced it with `docker run --read-only` and a tmpfs on `/tmp` fixes it. The chart now mounts "
+                     "a `tmp` emptyDir with `mountPath: /tmp`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "mountPath: /tmp" in candidate["change"], candidate["change"]
