@@ -377,8 +377,9 @@ def _problem_statement(sentence: str) -> bool:
 
 
 # what a step does, told after it ("… drops the extra keys", "… keeps them out"): a verb in -s before an object
-_WHAT_IT_DOES = LazyRegex(r"\s+(?!is\b|was\b|has\b|does\b)[a-z]+s\s+(?:the|it|them|this|that|every|all|any|each|"
-                          r"its|those|these)\b")
+# (or a name: "Adding `--save_main_session` makes Beam pickle the main session")
+_WHAT_IT_DOES = LazyRegex(r"\s+(?!is\b|was\b|has\b|does\b)[a-z]+s\s+(?:(?:the|it|them|this|that|every|all|any|each|"
+                          r"its|those|these)\b|[A-Z][\w.-]*\b)")
 
 
 def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:

@@ -40,8 +40,8 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
-                    _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation, _names_run,
-                    _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
+                    _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
+                    _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
 from .text import one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
@@ -516,6 +516,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         value = next((span for span in _code_spans(told or "") if "=" in span and len(span) <= 80
                       and span.strip() not in (path, name)
                       and not any(span.strip() in h["new"] for hunks in fix_hunks.values() for h in hunks)), None)
+        # (or, named nowhere with the file, the setting the account quotes that a run on the way set the same way:
+        # `SNOWFLAKE_ACCOUNT=xy12345.eu-central-1`, tried as ``SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run …``)
+        ran = [o["target"] for o in chain["all_changes"] + chain["failures"] if o["tool"] == "Bash"]
+        value = value or (None if naming else next(
+            (span for span in _code_spans(said.get("text") or "")
+             if re.fullmatch(r"[A-Z][A-Z0-9_]*=[^\s`]{1,80}", span)
+             and any(re.search(rf"(?:^|\s){re.escape(span)}(?:\s|$)", run) for run in ran)), None))
         # (from what was done, not who did it: "…, so I appended `?ssl_cert_reqs=…`" → "Appended `?ssl_cert_reqs=…`";
         # "…, so I set `SHADOW_DATABASE_URL` in `.env`" → "Set …")
         told = re.sub(r"^(?:.*?,?\s+(?:so|and|then)\s+)?I\s+(?=[a-z]+ed\b|(?:set|put|made|wrote|ran|kept|let)\b)", "",
@@ -728,6 +735,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     failing = (f"CI job `{failure['ci_job']}`" if failure.get("ci_job") else "The CI run") if failure.get("ci") \
         else f"`{named}`"
     problem = f"{failing} fails" + (f" with {one_line(readable, 200)}" if readable else "")
+    if failure.get("empty_answer"):  # (a request answered with nothing, later with something: what it asked)
+        problem = f"{failing} answers with nothing"
     if failure.get("log_of") and readable:  # (a log read back is named by what it is the log of: `api`, `logs/dev.log`)
         log = failure["log_of"]
         problem = f"`{log}` {'shows' if _LOG_FILE.search(log) else 'logs'} {one_line(readable, 200)}"
@@ -868,6 +877,14 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"duplicate (?:\w+ )?(?:rows|e-?mails|messages|events|sends|charges|entries|records|jobs|"
                       r"notifications|deliveries|webhooks|orders|payments)|"
                       r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open))\b")
+
+
+# the user's report that something is not there: "stopped showing up", "no traces", "is empty"
+_GONE_MISSING = LazyRegex(r"(?i)\b(?:(?:stopped|stops|aren't|isn't|are not|is not|not|never|no longer) (?:show(?:ing|s)?"
+                          r"(?: up)?|appear(?:ing|s)?|arriv(?:ing|es?)|com(?:ing|es?) (?:in|through)|reach(?:ing|es)?|"
+                          r"get(?:ting|s)? (?:there|through|in))|(?:is|are|comes? back|came back|returns?|returned) "
+                          r"empty|missing|disappeared|vanished|no (?:data|rows|results|traces|spans|events|metrics|"
+                          r"logs|messages|records))\b")
 
 
 # what a quoted error message says, when it names no "Error": ``ER_INVALID_DEFAULT: Invalid default value for
@@ -1062,6 +1079,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     observations = [_mcp_outcome(_logged_failure(_all_skipped(_through_pipe(o))))
                     for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
+    # (a request answered with nothing is a failure only where the user reports something missing: "Traces … stopped
+    # showing up in Tempo"; an endpoint written in the session answers with nothing before it is written)
+    if any(_GONE_MISSING.search(p["text"]) for p in prompts):
+        observations = _empty_answers(observations)
     said = stated(last_message)
     said["text"] = last_message or ""
     chains, notes = find_chains(observations, last_message or "", details)

@@ -78,6 +78,23 @@ def _leaves_out_until(failure: dict, run: dict, rest: list[dict], family: str, a
         for o in rest)
 
 
+def _left_out_then_kept(failure: dict, run: dict, rest: list[dict], family: str) -> bool:
+    """Whether ``run`` passed only by leaving out what ``failure`` ran with (``--direct_running_mode
+    multi_processing``) and a later passing run of the same check keeps all of it (``… multi_processing
+    --direct_num_workers 4 --save_main_session``): the run without it showed where the failure lies; the later one
+    mends it."""
+    if run["tool"] != "Bash" or command_family(run["target"]) != family \
+            or other_subcommand(failure["target"], run["target"]) or not _same_target(failure["target"], run["target"]):
+        return False  # (``arduino-cli lib install …`` is a step, not ``arduino-cli compile …`` left short)
+    dropped = invocation_change(failure["target"], run["target"])
+    if not dropped or not all(part.startswith("without") for part in dropped):
+        return False
+    return any(o["outcome"] == "ok" and o["tool"] == "Bash" and _is_check(o) and command_family(o["target"]) == family
+               and _same_target(failure["target"], o["target"])
+               and not any(part.startswith("without") for part in invocation_change(failure["target"], o["target"]))
+               for o in rest)
+
+
 def find_chains(observations: list[dict], account: str = "",
                 details: dict | None = None) -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
@@ -124,7 +141,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and _other_query(_query(failure["target"]), _query(later["target"])):
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
                 # .state == "RUNNING"'`` that failed
-            if later["outcome"] == "ok" and _leaves_out_until(failure, later, observations[k + 1:], family, account):
+            if later["outcome"] == "ok" and (_leaves_out_until(failure, later, observations[k + 1:], family, account)
+                                             or _left_out_then_kept(failure, later, observations[k + 1:], family)):
                 continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if later["outcome"] == "ok" and _wrote_nothing(later, observations[k + 1:k + 2]):
                 continue  # ``Unity … -quit -runTests -testResults results.xml`` "passed", and results.xml is not there
@@ -769,7 +787,10 @@ def _served_within(failed: str, later: dict, after: dict | None = None) -> str |
     next_line = [after["target"]] if after and after["tool"] == "Bash" and after["outcome"] == "ok" else []
     for n, step in enumerate(steps):
         argv = parse_command(step)["argv"]
-        if argv and _program_name(argv[0]) == program and any(_SERVES.match(w) for w in argv[1:5]) and (
+        # (the same command, not another run of the program: ``docker run … telemetrygen traces`` is no
+        # ``docker compose run … otel-collector``)
+        if argv and _program_name(argv[0]) == program and any(_SERVES.match(w) for w in argv[1:5]) \
+                and command_family(step) == command_family(failed) and (
                 any(answered(s, later.get("body") or "") for s in steps[n + 1:])
                 or any(answered(s, after.get("body") or "") for s in next_line)):
             return step
@@ -1524,7 +1545,8 @@ def _raw_error_line(failure: dict) -> str | None:
     # (or a log line's date and time: ``2026/12/02 06:31:02``, ``2026-12-02T06:31:02.114Z``)
     # (or TAP's "# " before a diagnostic: bats' ``#   ./scripts/backup.sh: line 9: $2: unbound variable``)
     # (or bracketed, with its level: fluent-bit's ``[2024/06/12 09:55:31] [error] ``)
-    line = re.sub(r"^(?:E\s+|#\s+(?=\S)|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
+    # (or BuildKit's time before a RUN's line, without its step: ``19.41 ERROR Rollup failed to resolve import``)
+    line = re.sub(r"^(?:E\s+|#\s+(?=\S)|\d{1,4}\.\d{2,3}\s+(?=\S)|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
                   r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+|"
                   r"\[\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]\s*(?:\[\s*[a-z]+\s*\]\s*)?)", "",
                   line.strip())

@@ -10,7 +10,7 @@ import os
 import re
 from collections import Counter
 
-from .account import _STOP, _code_spans, _plain_words, _tokens
+from .account import _STOP, _code_spans, _plain_words, _sentences, _tokens
 from .commands import _TEST_PATH, command_job
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -629,9 +629,14 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (a document is named by its name, ``jobs.md``: its stem in a path, ``spec/jobs``, names something else)
         doc_named = any(os.path.basename(p) in error or p in error for p in paths)
         # (an edit that holds such a line is the fix; an edit that is only the aside stays the aside)
+        # (or, whatever words it shares with them, one a sentence quotes beside the file's name: "Fix in
+        # otel/collector.local.yaml: `exporters: [otlp/tempo, debug]`" beside "Things that weren't the problem: the
+        # app's OTLP env, Tempo itself")
         quoted_fix = any(span in line for line in _added_lines(edit) for span in quoted
                          if not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
-                                        & _plain_words(sentence)) >= 2 for sentence in asides))
+                                        & _plain_words(sentence)) >= 2 for sentence in asides)
+                         or any(span in sentence and any(_named_in(p, sentence) for p in paths)
+                                for sentence in _sentences(context) if sentence not in asides))
         # ("I also fixed a typo in the page title": an edit that only respells a word, ``Dashbaord`` → ``Dashboard``)
         # (or, in a document, one whose words no error names: prose respelled mends a failure only where the failure
         # names the word, a spell checker's ``remote-wirte``; in code ``indent`` → ``nindent`` is another function)

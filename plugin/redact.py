@@ -323,6 +323,14 @@ def _trivial_value(value: str, key: str) -> bool:
     return False
 
 
+def _region_name(value: str) -> bool:
+    """Whether ``value`` is a name with a cloud region as one of its dotted parts, the others short: a Snowflake
+    account, ``xy12345.eu-central-1``; a host, ``db.us-west-2.rds``."""
+    parts = value.split(".")
+    return len(parts) >= 2 and all(re.fullmatch(r"[A-Za-z0-9-]{1,12}", p) for p in parts) and any(
+        re.fullmatch(r"[a-z]{2}(?:-gov)?-[a-z]+-\d|[a-z]+-[a-z]+\d", p) for p in parts[1:])
+
+
 # Bundler's credentials for a gem host, the host's dots as ``__`` (``BUNDLE_GEMS__CONTRIBSYS__COM=user:pass``); not
 # its per-host settings (``BUNDLE_MIRROR__…``, ``BUNDLE_BUILD__…``)
 _BUNDLER_HOST = re.compile(r"BUNDLE_(?!(?:MIRROR|BUILD|LOCAL|SSL_\w+|TIMEOUT)__)[A-Z0-9_]*?[A-Z0-9]__[A-Z0-9_]+")
@@ -401,8 +409,10 @@ def _redact_assignment(match: re.Match) -> str:
     if _basic_auth_blob(key, value):
         return f"{match.group('pre')}{quote}[REDACTED:basic-auth]{quote}"
     kind = _classify_key(key)
+    # (a value that is itself an assignment, "region only: SNOWFLAKE_ACCOUNT=xy12345.eu-central-1", is judged as one)
+    assignment = kind != "strong" and bool(re.match(r"[A-Za-z_][\w.-]*=(?!=)", value))
     if kind is None and len(value) < 20 or kind == "hashy":
-        if quote and ("=" in value or ":" in value):
+        if (quote or assignment) and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
         return match.group(0)
     secret = False
@@ -420,12 +430,13 @@ def _redact_assignment(match: re.Match) -> str:
             and not _camel_words(value)
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
         # (and a name of dashed words is a name: a target triple, ``thumbv7em-none-eabihf``)
-        secret = looks_random(value, min_length=20) and not _trivial_value(value, key) and not _camel_words(value) \
-            and not _dashed_words(value) \
+        secret = not assignment and looks_random(value, min_length=20) and not _trivial_value(value, key) \
+            and not _camel_words(value) \
+            and not _dashed_words(value) and not _region_name(value) \
             and not re.fullmatch(
             r"(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
-        if quote and ("=" in value or ":" in value):
+        if (quote or assignment) and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
         return match.group(0)
     if kind != "strong" and _seen.get("guesses") is not None:

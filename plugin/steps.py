@@ -9,7 +9,7 @@ import functools
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _and_steps, _asks_version, _interpreter_code, _program_name, _segments, _words,
+from .commands import (_MUTATING, _PROBE, _and_steps, _asks_version, _interpreter_code, _program_name, _segments, _words,
                        command_job, command_key, is_autofix, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -311,6 +311,47 @@ _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples
                           # Unity's ``Test run completed. Exiting with code 0 (Ok).``
                           r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
+
+
+# the address a request asks, with its query: ``'localhost:3200/api/search?tags=service.name%3Dcheckout&limit=5'``
+_REQUEST_URL = LazyRegex(r"(?:https?://)?(?:localhost|127\.0\.0\.1|[\w-]+(?:\.[\w-]+)+|[\w-]+):\d+/"
+                         r"(?:[^\s'\"|;&]|&(?![&\s]))*")
+# an answer with nothing in it: ``{"traces":[],"metrics":{…}}``, ``[]``, ``0``, ``null``, nothing at all
+_EMPTY_ANSWER = LazyRegex(r'\A\s*(?:\{\s*"[\w.-]+"\s*:\s*(?:\[\s*\]|null|0)\s*[,}]|(?:\[\s*\]|0|null|\{\s*\})?\s*\Z)')
+
+
+def _empty_answers(observations: list[dict]) -> list[dict]:
+    """The observations, with a request that answered with nothing (``curl -s '…/api/search?tags=…'`` →
+    ``{"traces":[]…}``) read as a failure when, after an edit, the same request answers with something (``… | jq
+    '.traces | length'`` → ``5``): a silent failure that the session mended. An empty answer no later one contradicts
+    is left as it was: nothing may be the right answer."""
+    def request(o: dict) -> str | None:  # (the step that asks: ``curl -s '…'`` of ``sleep 5; curl -s '…' | jq …``)
+        if o["tool"] != "Bash" or o["outcome"] != "ok":
+            return None
+        return next((step.strip() for step in re.split(r"&&|;|\|", o.get("target") or "")
+                     if _PROBE.match(step.strip()) and _REQUEST_URL.search(step)), None)
+
+    def asked(o: dict) -> str | None:
+        step = request(o)
+        return _REQUEST_URL.search(step).group(0).removeprefix("http://").removeprefix("https://") if step else None
+
+    out = list(observations)
+    for n, o in enumerate(observations):
+        url = asked(o)
+        if not url or not _EMPTY_ANSWER.match(o.get("body") or ""):
+            continue
+        rest = observations[n + 1:]
+        edited = next((k for k, e in enumerate(rest) if e["tool"] in EDIT_TOOLS and e["outcome"] == "ok"), None)
+        answered = next((e for e in rest[edited + 1:] if asked(e) == url
+                         and not _EMPTY_ANSWER.match(e.get("body") or "")), None) if edited is not None else None
+        if answered is not None:
+            # (each as the request it made: how its answer was read, ``| jq '.traces | length'``, is no change)
+            text = f"{url} answered with nothing: {one_line(o.get('body') or '(no output)', 120)}"
+            out[n] = dict(o, target=request(o), outcome="error", error_text=text, empty_answer=True,
+                          error_signature=f"empty answer from {url.split('?')[0]}")
+            at = observations.index(answered)
+            out[at] = dict(out[at], target=request(answered))
+    return out
 
 
 def _through_pipe(observation: dict) -> dict:

@@ -6865,3 +6865,85 @@ def test_a_path_a_passing_run_gave_carried_into_a_chart_it_deploys_is_the_fix(gi
                      "a `tmp` emptyDir with `mountPath: /tmp`."))
     (candidate,), _ = _candidates(store, session)
     assert "mountPath: /tmp" in candidate["change"], candidate["change"]
+
+
+def test_a_run_that_left_the_failing_mode_out_is_a_look_when_a_later_run_keeps_it(git_project, store):
+    # (blind131 EB10: the in-process runner passed; the multi-process run with ``--save_main_session`` is the fix,
+    # and "Adding `--save_main_session` makes Beam pickle …" names the step, not what it does)
+    run = ("python -m pipelines.sessionize --input 'data/sample/clicks-*.jsonl' --output /tmp/sess/out --runner "
+           "DirectRunner")
+    multi = f"{run} --direct_running_mode multi_processing --direct_num_workers 4"
+    session = (Session("beam", git_project, prompt="the multi-process direct runner crashes with a NameError about re")
+               .fail(multi, "Exit code 1\nNameError: name 're' is not defined [while running 'Parse']")
+               .ok(f"{run} 2>&1 | tail -2", "INFO:root:wrote 1843 sessions")
+               .ok(f"{multi} --save_main_session 2>&1 | tail -2", "INFO:root:wrote 1843 sessions")
+               .stop("With multi_processing the DoFns are pickled into worker processes without the module's "
+                     "globals. Adding `--save_main_session` makes Beam pickle the main session along with the "
+                     "functions."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("— add `--save_main_session`"), candidate["title"]
+
+
+def test_a_setting_tried_on_a_run_names_what_a_withheld_file_got(git_project, store):
+    # (blind131 EB13: ``SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run …`` passed, then .env, not stored, was edited;
+    # the account quotes the setting, with a region in it, which is no secret)
+    from lorebook.redact import redact
+
+    assert redact("only: `SNOWFLAKE_ACCOUNT=xy12345.eu-central-1`") == "only: `SNOWFLAKE_ACCOUNT=xy12345.eu-central-1`"
+    assert redact("SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run x") == "SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run x"
+    assert "Zx9Qw" not in redact("note: API_TOKEN=Zx9Qw7Er5Ty3Ui1Op0As8Df6") + redact("API_KEY=ab12cd34.eu-central-1") \
+        + redact("X=aK9dL2mQ7pR4sT8vW3yZ.us-west-2")
+    error = ("Exit code 1\nsnowflake.connector.errors.OperationalError: 250003 (08001): Failed to get the response. "
+             "Hanging? method: post, url: https://xy12345.eu-central-1.snowflakecomputing.com.snowflakecomputing.com")
+    session = (Session("snowflake", git_project, prompt="The nightly export can't connect to Snowflake")
+               .fail("uv run python export_nightly.py --date 2024-06-10", error)
+               .ok("SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run python export_nightly.py --date 2024-06-10 --dry-run",
+                   "connected as SVC_EXPORT")
+               .edit(".env", "SNOWFLAKE_ACCOUNT=xy12345.eu-central-1.snowflakecomputing.com",
+                     "SNOWFLAKE_ACCOUNT=xy12345.eu-central-1")
+               .ok("uv run python export_nightly.py --date 2024-06-10", "done in 41.2s")
+               .stop("SNOWFLAKE_ACCOUNT held the full hostname, and the connector appends `.snowflakecomputing.com` "
+                     "itself. The account identifier is the locator plus region only: "
+                     "`SNOWFLAKE_ACCOUNT=xy12345.eu-central-1`. I updated .env and the export ran."))
+    (candidate,), _ = _candidates(store, session)
+    assert "set `SNOWFLAKE_ACCOUNT=xy12345.eu-central-1` in .env" in candidate["title"], candidate["title"]
+
+
+def test_a_request_that_answered_with_nothing_is_a_failure_the_same_request_answering_resolves(git_project, store):
+    # (blind131 EB18: Tempo's search came back empty; after the collector overlay's exporters were fixed, the same
+    # search lists traces. A ``docker run`` of another image is no ``docker compose run`` of the collector started
+    # again, and "Things that weren't the problem: the app's OTLP env, Tempo itself" sets no quoted fix aside)
+    search = "curl -s 'localhost:3200/api/search?tags=service.name%3Dcheckout&limit=5'"
+    session = (Session("tempo", git_project, prompt="Traces from the checkout service stopped showing up in Tempo")
+               .ok(search, '{"traces":[],"metrics":{"inspectedBytes":"0"}}')
+               .fail("docker compose run --rm --no-deps otel-collector print-initial-config --config=/etc/otel/a.yaml",
+                     'Exit code 1\nError: unknown command "print-initial-config" for "otelcol-contrib"')
+               .edit("otel/collector.local.yaml", "    traces:\n      exporters: [debug]",
+                     "    traces:\n      exporters: [otlp/tempo, debug]")
+               .ok("docker run --rm --network obs_default ghcr.io/open-telemetry/telemetrygen:v0.102.1 traces "
+                   "--otlp-endpoint otel-collector:4317 --otlp-insecure --traces 5", "traces generated")
+               .ok("curl -s localhost:8888/metrics | grep -E '^otelcol_exporter_sent_spans'",
+                   'otelcol_exporter_sent_spans{exporter="otlp/tempo"} 61')
+               .ok(f"sleep 20; {search} | jq -r '.traces[] | .rootServiceName'", "checkout\ncheckout")
+               .stop("With several `--config` files lists are replaced, not appended: the overlay's traces exporters "
+                     "replaced the base's. Fix in otel/collector.local.yaml: `exporters: [otlp/tempo, debug]` for "
+                     "traces.\n\nThings that weren't the problem: the app's OTLP env, Tempo itself, and port 4318."))
+    (candidate,), _ = _candidates(store, session)
+    assert "answers with nothing" in candidate["title"] and "exporters: [otlp/tempo, debug]" in candidate["change"], \
+        candidate["title"]
+    # (the same session, nothing reported missing: an empty answer may be the right one)
+    quiet = (Session("tempo-task", git_project, prompt="Add the debug exporter to the traces pipeline")
+             .ok(search, '{"traces":[]}')
+             .edit("otel/collector.local.yaml", "    traces:\n      exporters: [otlp/tempo]",
+                   "    traces:\n      exporters: [otlp/tempo, debug]")
+             .ok(f"{search} | jq '.traces | length'", "5")
+             .stop("Added the debug exporter: `exporters: [otlp/tempo, debug]`."))
+    assert _candidates(store, quiet)[0] == []
+
+
+def test_buildkit_s_time_before_a_run_s_line_is_no_part_of_its_error():
+    from lorebook.chains import _raw_error_line
+
+    assert _raw_error_line({"body": "#12 19.41 ERROR Rollup failed to resolve import \"vue-demi\""}) == \
+        'ERROR Rollup failed to resolve import "vue-demi"'
+    assert _raw_error_line({"body": "19.41 error: subprocess-exited-with-error"}) == "error: subprocess-exited-with-error"
