@@ -55,6 +55,8 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b|"
                            # "switching it back to function only produced ScopeMismatch errors, so I reverted that"
                            r"only (?:produced|gave|caused|led to|moved)\b|"
+                           # "running under `TZ=America/New_York` only masked the bug"
+                           r"(?:only|just|merely) (?:masked|masks|hid|hides|papered over|worked around)\b|"
                            r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b|"
                            # "the plain connector jar I tried first doesn't bundle the Kafka client classes"
                            r"(?:that |which )?I tried first\b)\b")

@@ -518,7 +518,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       and not any(span.strip() in h["new"] for hunks in fix_hunks.values() for h in hunks)), None)
         # (or, named nowhere with the file, the setting the account quotes that a run on the way set the same way:
         # `SNOWFLAKE_ACCOUNT=xy12345.eu-central-1`, tried as ``SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run …``)
-        ran = [o["target"] for o in chain["all_changes"] + chain["failures"] if o["tool"] == "Bash"]
+        ran = chain.get("_ran_between") or []
         value = value or (None if naming else next(
             (span for span in _code_spans(said.get("text") or "")
              if re.fullmatch(r"[A-Z][A-Z0-9_]*=[^\s`]{1,80}", span)
@@ -870,7 +870,7 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"build|compile|load|work)|stopped working|isn't working|is not working|"
                       # "… never produces any topics. Can you figure out what's wrong?"
                       r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?)|"
-                      r"what(?:'s| is) wrong|(?:went|goes) wrong|"
+                      r"what(?:'s| is) wrong|(?:went|goes) wrong|keeps? (?:coming back|failing|crashing|erroring)|"
                       # "the nightly report email goes out twice": what should happen once happens again
                       r"(?:sent|sends|fires?|fired|runs?|ran|goes out|went out|appears?|shows? up|triggers?|triggered|"
                       r"(?:is|are|gets?|got) (?:sent|called|charged|run)|called|charged) (?:twice|two times)|"
@@ -1099,6 +1099,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         chain["_rivals"] = [fix_words_of(other, cwd) for other in chains if other is not chain]
     if len(chains) > 1:
         said = split_shared(said, [fix_words_of(c, cwd) | _problem_words(c) for c in chains])
+    reported = any(_REPORTED.search(s) for p in prompts for s in _sentences(p["text"]))
     for chain in chains:
         earlier = [o for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS]
         earlier_edits = {f for o in earlier for f in o.get("files") or []}
@@ -1106,8 +1107,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         chain["_earlier_files"] = earlier_edits - changed
         # (the edits made after something had failed: attempts a later fix may take out again; not the session's
         # own work before any failure, which a fix may rewrite)
-        chain["_earlier"] = [o for o in earlier if any(f["outcome"] == "error" and f["id"] < o["id"]
-                                                        for f in observations)]
+        # (or after the user reported one: "Notarization keeps coming back Invalid", ``--deep`` tried, then replaced)
+        chain["_earlier"] = [o for o in earlier if reported or any(f["outcome"] == "error" and f["id"] < o["id"]
+                                                                   for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier
                                           if not set(o.get("files") or []) & changed)
         # (the error text, not only its signature: "syntax error" may sit below the line the signature keeps)
@@ -1135,6 +1137,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
                                  and o["tool"] in EDIT_TOOLS]
         chain["_ran_before"] = [o["target"] for o in observations if o["id"] < chain["failure"]["id"]
                                 and o["tool"] == "Bash" and o["outcome"] == "ok"]
+        # (every run on the way, looks too: ``SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run …`` before the .env edit)
+        chain["_ran_between"] = [o["target"] for o in observations if o["tool"] == "Bash"
+                                 and chain["failure"]["id"] <= o["id"] < chain["resolved_by"]["id"]]
         candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
             notes.append(chain.get("_skip") or "no_lesson_stated")

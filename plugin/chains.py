@@ -95,6 +95,22 @@ def _left_out_then_kept(failure: dict, run: dict, rest: list[dict], family: str)
                for o in rest)
 
 
+def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
+    """Whether ``run`` passed only run another way (``TZ=America/New_York bundle exec rspec …``) and, after an edit
+    that stays, the very command that failed passes as it was: the other way showed where the failure lies (the
+    machine's zone); the edit mends it."""
+    tried = set(invocation_change(failure["target"], run["target"]))
+    family = command_family(failure["target"])
+    if run["tool"] != "Bash" or not tried or command_family(run["target"]) != family:
+        return False
+    edited = next((n for n, o in enumerate(rest) if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"), None)
+    # (as it was, or run another way that leaves the probe's own change out: ``bundle exec rspec …`` for ``rspec …``)
+    return edited is not None and any(
+        o["outcome"] == "ok" and o["tool"] == "Bash" and command_family(o["target"]) == family
+        and _same_target(failure["target"], o["target"])
+        and tried - set(invocation_change(failure["target"], o["target"])) for o in rest[edited + 1:])
+
+
 def find_chains(observations: list[dict], account: str = "",
                 details: dict | None = None) -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
@@ -142,7 +158,8 @@ def find_chains(observations: list[dict], account: str = "",
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
                 # .state == "RUNNING"'`` that failed
             if later["outcome"] == "ok" and (_leaves_out_until(failure, later, observations[k + 1:], family, account)
-                                             or _left_out_then_kept(failure, later, observations[k + 1:], family)):
+                                             or _left_out_then_kept(failure, later, observations[k + 1:], family)
+                                             or _probed_before_an_edit(failure, later, observations[k + 1:])):
                 continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if later["outcome"] == "ok" and _wrote_nothing(later, observations[k + 1:k + 2]):
                 continue  # ``Unity … -quit -runTests -testResults results.xml`` "passed", and results.xml is not there
@@ -719,14 +736,21 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             continue
         same_job = job is not None and job == command_job(obs["target"])
         # (or a script named for it: ``pnpm db:migrate`` for ``prisma migrate dev``)
+        # (or a recipe named for its program: ``make dbt ARGS="build --select +fct_orders"`` for ``dbt build …``)
         same_word = len(after["argv"]) > 1 and not after["argv"][1].startswith("-") \
-            and before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
+            and (before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
+                 or after["argv"][1] == program[0] and _RECIPE_FILES.get(_program_name(after["argv"][0])) is not None)
         same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
         if (same_job or same_word or failed_said or same_service) and any(_names_run(after["argv"], s)
                                                                           and _THE_WAY.search(_prose(s))
                                            for s in sentences):
             return _as_quoted(obs, later, account)
-        if plain_said and same_word and any(_names_run(after["argv"], s) for s in sentences):
+        # (or another subcommand of the same program named as the way, beside the bare one: "the tests have to be run
+        # through twister — `west twister -p native_sim -T tests` …. A bare `west build` of a test dir doesn't apply
+        # the `extra_configs`")
+        if plain_said and (same_word or _first_word(after["argv"]) and after["argv"][0] == before["argv"][0] and any(
+                _names_run(after["argv"], s) and _THE_WAY.search(_prose(s)) for s in sentences)) \
+                and any(_names_run(after["argv"], s) for s in sentences):
             return _as_quoted(obs, later, account)
         # "Plans in this repo go through the Makefile": a target of the same name (``make plan ENV=staging``), its
         # file named as the way

@@ -205,7 +205,7 @@ _DIARY = LazyRegex(
 
 
 def check_diary_phrasing(memory: dict) -> list[Finding]:
-    prose = _prose(memory)
+    prose = _QUOTED_CODE.sub("", _prose(memory))  # (code says what it says: ``scope :today, -> { … }``)
     hits = _DIARY.findall(prose)
     if len(hits) >= 2 or (hits and word_count(prose) < 40):
         return [Finding("diary_phrasing", "skip", (

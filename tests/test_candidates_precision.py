@@ -6947,3 +6947,66 @@ def test_buildkit_s_time_before_a_run_s_line_is_no_part_of_its_error():
     assert _raw_error_line({"body": "#12 19.41 ERROR Rollup failed to resolve import \"vue-demi\""}) == \
         'ERROR Rollup failed to resolve import "vue-demi"'
     assert _raw_error_line({"body": "19.41 error: subprocess-exited-with-error"}) == "error: subprocess-exited-with-error"
+
+
+def test_an_edit_made_after_the_user_reported_the_failure_is_an_attempt_the_fix_shows_from_before_it(git_project,
+                                                                                                     store):
+    # (blind130 EA05: ``--deep`` tried on the codesign line, then replaced by ``--options runtime``: the change shows
+    # the line as it was before the attempt, not the attempt taken out)
+    before = 'codesign --force --timestamp --sign "$SIGN_ID" "$APP"'
+    deep = 'codesign --force --deep --timestamp --sign "$SIGN_ID" "$APP"'
+    runtime = 'codesign --force --options runtime --timestamp --sign "$SIGN_ID" "$APP"'
+    session = (Session("notary", git_project, prompt="Notarization keeps coming back Invalid for the 2.3 build")
+               .edit("scripts/release.sh", before, deep)
+               .fail("./scripts/release.sh 2.3", "Exit code 1\n==> Submitting to notary service\nnotarization failed "
+                                                 "(Invalid), fetching log")
+               .edit("scripts/release.sh", deep, runtime)
+               .ok("./scripts/release.sh 2.3", "==> Stapling\nThe staple and validate action worked!")
+               .stop("The app was signed without the hardened runtime. Adding `--options runtime` to the codesign "
+                     "call fixed it. My first guess, signing with `--deep`, changed nothing, so it's not in the "
+                     "script."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--deep" not in candidate["change"] and "--options runtime" in candidate["change"], candidate["change"]
+
+
+def test_a_recipe_named_for_the_program_or_the_way_beside_the_bare_run_is_the_stated_way(git_project, store):
+    # (blind132 EC23: ``make dbt ARGS="build …"`` for ``dbt build …``; blind130 EA16: "A bare `west build` … doesn't
+    # apply the `extra_configs`", the tests "have to be run through twister")
+    dbt = (Session("dbt-make", git_project, prompt="Build the orders mart models in dbt")
+           .fail("dbt build --select +fct_orders", "Exit code 2\nRuntime Error\n  Could not find profile named "
+                                                   "'analytics'")
+           .ok('make dbt ARGS="build --select +fct_orders"', "Completed successfully\nDone. PASS=9 WARN=0 ERROR=0")
+           .stop("In this repo dbt has to go through the Makefile: `make dbt ARGS=\"...\"` loads `.env.dbt` and points "
+                 "at the in-repo `profiles/` directory, which plain `dbt build` doesn't know about."))
+    (candidate,), _ = _candidates(store, dbt)
+    assert 'make dbt ARGS="build --select +fct_orders"' in candidate["title"], candidate["title"]
+    west = (Session("twister", git_project, prompt="Can you run the ringbuf unit tests?")
+            .fail("west build -p -b native_sim tests/lib/ringbuf",
+                  "Exit code 1\nringbuf_test.c:41:9: error: implicit declaration of function 'rb_test_force_head'")
+            .ok("west twister -p native_sim -T tests/lib/ringbuf", "INFO - 1 of 1 test configurations passed")
+            .ok("west twister -p native_sim -T tests", "INFO - 3 of 3 test configurations passed")
+            .stop("In this repo the tests have to be run through twister — `west twister -p native_sim -T tests`. A "
+                  "bare `west build` of a test dir doesn't apply the `extra_configs` from testcase.yaml."))
+    (candidate,), _ = _candidates(store, west)
+    assert "west twister -p native_sim -T tests" in candidate["title"], candidate["title"]
+
+
+def test_a_run_another_way_before_an_edit_after_which_the_failing_run_passes_was_a_probe(git_project, store):
+    # (blind132 EC12: ``TZ=America/New_York bundle exec rspec …`` passed, "only masked the bug"; the scope's
+    # ``Time.current.all_day`` is the fix, and its ``:today`` is code, no diary)
+    spec = "bundle exec rspec spec/requests/api/v1/shipments_spec.rb"
+    session = (Session("tz", git_project, prompt="The shipments API spec started failing on CI but passes on my "
+                                                 "laptop")
+               .fail(spec, "Exit code 1\nFailures:\n  1) Api::V1::Shipments GET /today lists today's shipments\n"
+                           "     Failure/Error: expect(json.pluck(\"reference\")).to contain_exactly(\"FD-1001\")\n"
+                           "1 example, 1 failure")
+               .ok(f"TZ=America/New_York {spec}", "4 examples, 0 failures")
+               .edit("app/models/shipment.rb",
+                     "  scope :today, -> { where(created_at: Time.now.beginning_of_day..Time.now.end_of_day) }",
+                     "  scope :today, -> { where(created_at: Time.current.all_day) }")
+               .ok(spec, "4 examples, 0 failures")
+               .stop("`Shipment.today` built its range from `Time.now`, the machine's zone. Fix in "
+                     "app/models/shipment.rb: `scope :today, -> { where(created_at: Time.current.all_day) }`. Running "
+                     "under `TZ=America/New_York` only masked the bug."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Time.current.all_day" in candidate["change"] and "TZ=" not in candidate["title"], candidate["title"]
