@@ -186,7 +186,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     command = one_line(failing_key, 120)
     shown = _raw_error_line(failure)
     prompt_text = " ".join(p["text"] for p in prompts)
-    incidental = [s for s in said["all"] if _INCIDENTAL.search(s)]
+    # (an aside in brackets is the aside, not the sentence around it: "I added `identifier: payment_events` to that
+    # source table (and a description while I was there).")
+    incidental = [next((b.group(0) for b in re.finditer(r"\([^()]*\)", s) if b.start() < m.start() < b.end()), s)
+                  for s in said["all"] if (m := _INCIDENTAL.search(s))]
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
     # (split as written: _sentences drops the "Also" that marks a request)

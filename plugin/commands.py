@@ -629,7 +629,14 @@ def _same_target(failed: str, later: str) -> bool:
                      and re.search(r"\.(?:ya?ml|ini|cfg|toml|json|conf|hcl|tfvars|env)$", value)}
         return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x)
                    and x not in revalued)
-    return any(within(x, y) for x in a for y in b)
+    if any(y in ("...", "./...") for y in b):
+        return True  # (go's every package)
+    # (by what it names, when it names something besides its job: ``kustomize build base`` does not build the
+    # ``overlays/prod`` that failed)
+    named = [x for x in a if x not in _SUBCOMMAND_JOBS] or a
+    if not [y for y in b if y not in _SUBCOMMAND_JOBS]:
+        return any(within(x, y) for x in a for y in b)  # (the job whole: ``manage.py test`` for ``test billing``)
+    return any(within(x, y) for x in named for y in b)
 
 
 def _repointed(before: list[str], after: list[str]) -> list[tuple[str, str, str]]:

@@ -19,6 +19,8 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # vitest's ``test.fails``, ``@unittest.expectedFailure``, ``[Fact(Skip = …)]``, ``[Ignore]``
                         r"\bXCTExpectFailure\b|\bXCTSkip\b|\b(?:it|test)\.(?:failing|fails)\b|expectedFailure\b|"
                         r"\bSkip\s*=\s*\"|\[Ignore(?:\(|\])|"
+                        # (Rust's ``#[should_panic(expected = "missing field")]`` put on a test that failed)
+                        r"\#\[should_panic\b|"
                         # a build constraint that leaves the test out of the failing build (``//go:build !race``)
                         r"//go:build\s+!|//\s*\+build\s+!|\#\[cfg\(not\(")
 # a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
@@ -569,6 +571,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if _brought_in(_TOLERATED, added_lines, hunks):
         return "the failing data check was told to tolerate failures"
     if not _TEST_PATH.search(path):
+        # (a test in a source file, Rust's ``#[cfg(test)] mod tests``, given a skip or an expected panic)
+        if any(re.search(r"#\[(?:\w+::)?test\]", hunk["new"]) for hunk in hunks) \
+                and any(_SKIP_ADDED.search(l) for l in added_lines) \
+                and not any(_SKIP_ADDED.search(l) for hunk in hunks for l in hunk["old"].splitlines()):
+            return "a skip or xfail marker was added to the failing test"
         if _TEST_SETTINGS.search(path) and _brought_in(_SWITCHED_OFF, added_lines, hunks):
             return "the check that failed was switched off in the test settings"  # (``PANDERA_VALIDATION_DEPTH=…``)
         # a test runner's settings told to leave the failing test out (``default-filter = "not

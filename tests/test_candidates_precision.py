@@ -7010,3 +7010,60 @@ def test_a_run_another_way_before_an_edit_after_which_the_failing_run_passes_was
                      "under `TZ=America/New_York` only masked the bug."))
     (candidate,), _ = _candidates(store, session)
     assert "Time.current.all_day" in candidate["change"] and "TZ=" not in candidate["title"], candidate["title"]
+
+
+def test_an_aside_in_brackets_sets_aside_itself_not_the_fix_around_it(git_project, store):
+    # (blind133 ED01: "I added `identifier: payment_events` to that source table (and a description while I was
+    # there).")
+    session = (Session("dbt-identifier", git_project, prompt="dbt run for stg_stripe__payments is failing")
+               .fail("dbt run --select stg_stripe__payments",
+                     "Exit code 1\n  Database Error in model stg_stripe__payments\n  002003 (42S02): SQL compilation "
+                     "error:\n  Object 'RAW.STRIPE.PAYMENTS' does not exist or not authorized.")
+               .edit("models/staging/stripe/_stripe__sources.yml", "      - name: payments\n        loaded_at_field: x",
+                     "      - name: payments\n        description: \"Stripe payment events\"\n        identifier: "
+                     "payment_events\n        loaded_at_field: x")
+               .ok("dbt run --select stg_stripe__payments", "Completed successfully")
+               .stop("The loader lands payments in `RAW.STRIPE.PAYMENT_EVENTS`, but the source had no `identifier`. I "
+                     "added `identifier: payment_events` to that source table (and a description while I was "
+                     "there)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "identifier: payment_events" in candidate["title"], candidate["title"]
+
+
+def test_a_build_of_another_directory_is_no_pass_of_the_one_that_failed():
+    # (blind133 ED12: ``kustomize build base | yq …`` passing did not build the ``overlays/prod`` that failed; go's
+    # ``./...`` and a job run whole still do)
+    from lorebook.commands import _same_target
+
+    assert not _same_target("kustomize build overlays/prod", "kustomize build base | yq '.metadata.name'")
+    assert _same_target("kustomize build overlays/prod", "kustomize build overlays/prod | kubeconform -summary")
+    assert _same_target("go build ./cmd/api", "go build ./...")
+    assert _same_target("python manage.py test billing", "python manage.py test")
+
+
+def test_an_expected_panic_put_on_a_failing_test_in_a_source_file_is_a_weakened_test(git_project, store):
+    # (blind134 EE17: ``#[should_panic(expected = "missing field")]`` on the failing test in src/config.rs)
+    session = (Session("panic", git_project, prompt="cargo test fails in src-tauri, can you get it green?")
+               .fail("cd src-tauri && cargo test", "Exit code 101\ntest config::tests::parses_empty_config_file ... "
+                                                  "FAILED\nthread 'config::tests::parses_empty_config_file' panicked "
+                                                  "at src/config.rs:88:49:\nmissing field `theme`\ntest result: FAILED")
+               .edit("src-tauri/src/config.rs", "    #[test]\n    fn parses_empty_config_file() {",
+                     "    #[test]\n    #[should_panic(expected = \"missing field\")]\n    fn parses_empty_config_file() {")
+               .ok("cd src-tauri && cargo test", "test result: ok. 9 passed; 0 failed")
+               .stop("`parses_empty_config_file` was asserting behaviour the loader doesn't have, so I marked it "
+                     "`#[should_panic(expected = \"missing field\")]`."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_the_right_command_named_as_such_is_the_way(git_project, store):
+    # (blind134 EE06: "a plain `pod install` refused; `pod update` on the Firebase pods is the right command after a
+    # version bump")
+    session = (Session("pods", git_project, prompt="pod install fails since I bumped Firebase to 11.0")
+               .fail("cd ios && pod install", "Exit code 1\n[!] CocoaPods could not find compatible versions for pod "
+                                              "\"FirebaseFirestore\":\n  In snapshot (Podfile.lock):")
+               .ok("cd ios && pod update FirebaseFirestore FirebaseAuth", "Pod installation complete!")
+               .stop("Podfile.lock still pinned the 10.x Firebase pods, so a plain `pod install` refused; `pod update` "
+                     "on the Firebase pods is the right command after a version bump."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pod update FirebaseFirestore FirebaseAuth" in candidate["title"], candidate["title"]
