@@ -1103,7 +1103,8 @@ def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,
     scripts/export_nightly.sh), and that file, run, passed: (the edit, that run). The file is the fix; the run by
     hand was how it was found."""
     failed_words = set(re.findall(r"[a-z][a-z0-9_]{3,}", failure["target"].lower()))
-    changed = [part for part in invocation_change(failure["target"], success["target"]) if not part.startswith("without")]
+    changed = [part for part in invocation_change(failure["target"], success["target"])
+               if not part.startswith("without")]
     new_words = {w for part in changed for w in re.findall(r"[a-z][a-z0-9_]{3,}", part.lower())
                  if w not in failed_words and w != "pass"}
     # (or a path it gave, whole: ``--tmpfs /tmp`` for the chart's ``mountPath: /tmp``)
@@ -1399,7 +1400,8 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             # HorizontalPodAutoscaler" fixed, "… for ServiceMonitor" left; the first problem is the one that went)
             groups[-1] = [dict(previous, error_text="\n".join(gone), error_signature=error_signature("\n".join(gone)))]
             groups.append([failure])
-        elif not _same_error(failure, previous) and not not_enough and not misused and not _astray(groups[-1], edits) and (
+        elif not _same_error(failure, previous) and not not_enough and not misused \
+                and not _astray(groups[-1], edits) and (
                 _persisting(between, later) or moved_on) and not _left_behind(between, failure):
             groups.append([failure])
         else:
@@ -1570,7 +1572,8 @@ def _raw_error_line(failure: dict) -> str | None:
     # (or TAP's "# " before a diagnostic: bats' ``#   ./scripts/backup.sh: line 9: $2: unbound variable``)
     # (or bracketed, with its level: fluent-bit's ``[2024/06/12 09:55:31] [error] ``)
     # (or BuildKit's time before a RUN's line, without its step: ``19.41 ERROR Rollup failed to resolve import``)
-    line = re.sub(r"^(?:E\s+|#\s+(?=\S)|\d{1,4}\.\d{2,3}\s+(?=\S)|[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
+    line = re.sub(r"^(?:E\s+|#\s+(?=\S)|\d{1,4}\.\d{2,3}\s+(?=\S)|"
+                  r"[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
                   r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+|"
                   r"\[\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]\s*(?:\[\s*[a-z]+\s*\]\s*)?)", "",
                   line.strip())

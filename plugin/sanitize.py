@@ -318,8 +318,8 @@ _LOCAL_HOST = re.compile(r"(?<![\w.-])(?:https?://)?(?:localhost|127\.0\.0\.1|\[
 # an option that sends the request elsewhere or reads more options from a file (``-x``, ``--resolve``, ``-K``)
 _OTHER_HOST = re.compile(r"[a-z][\w+.-]*://(?!(?:localhost|127\.0\.0\.1|\[::1\])(?:[:/\s\"']|$))|"
                          r"(?<![\w-])(?!127\.0\.0\.1\b)[\w-]+(?:\.[\w-]+)+(?::\d+)?(?:/|\b)|@|\$\(|<\(|\\|"
-                         r"(?<!\S)(?:(?-i:-[a-zA-Z]*[xKe])|--(?:proxy|preproxy|resolve|connect-to|config|socks\w*|doh-url|url|"
-                         r"execute|input)\b)", re.IGNORECASE)
+                         r"(?<!\S)(?:(?-i:-[a-zA-Z]*[xKe])|--(?:proxy|preproxy|resolve|connect-to|config|socks\w*|"
+                         r"doh-url|url|execute|input)\b)", re.IGNORECASE)
 
 
 def _to_this_machine(match: re.Match) -> str:

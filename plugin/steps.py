@@ -9,8 +9,8 @@ import functools
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _PROBE, _and_steps, _asks_version, _interpreter_code, _program_name, _segments, _words,
-                       command_job, command_key, is_autofix, parse_command)
+from .commands import (_MUTATING, _PROBE, _and_steps, _asks_version, _interpreter_code, _program_name, _segments,
+                       _words, command_job, command_key, is_autofix, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import one_line
@@ -627,7 +627,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"what I (?:used|ran)|(?:defines?|provides?|has) (?:\w+ )?(?:aliases?|scripts?|targets?|tasks?) "
                      r"for (?:this|that|it)|"
                      # "The repo's way (CONTRIBUTING.md) is `make molecule ROLE=nginx`"
-                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?(?:way|recipe|wrapper|rule|convention)\b|"
+                     r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?"
+                     r"(?:way|recipe|wrapper|rule|convention)\b|"
                      # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`", "this
                      # repo runs SQL jobs with `docker compose run --rm sql-client …`"
                      r"c(?:a|o)mes? from|runs? (?:its |their |the )?(?:\w+ )?\w+ (?:through|via|with)|"
