@@ -898,8 +898,7 @@ def _started_and_logged(failure: dict, later: dict) -> bool:
     started = any(words[:1] in (["up"], ["run"], ["start"]) and service in words for words in steps)
     logged = any(words[:1] == ["logs"] and service in words for words in steps)
     lines = [line for line in (later.get("body") or "").splitlines() if line.startswith(f"{service}-")]
-    return bool(service and started and logged and lines) and not any(
-        _ERROR_OUTPUT.search(line) or _LOGGED_ERROR.search(line) for line in lines)
+    return bool(service and started and logged and lines) and all(_no_error(line) for line in lines)
 
 
 def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
@@ -929,8 +928,7 @@ def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
                     if re.match(r"(?:docker|podman)[ -]compose\b.*\s(?:up|restart|start)\b", " ".join(argv))
                     and service in argv), None)
     if started is not None and not listing:
-        return any(_PROBE.match(step.strip()) for step in steps[started + 1:]) \
-            and not _ERROR_OUTPUT.search(later.get("body") or "") and not _LOGGED_ERROR.search(later.get("body") or "")
+        return any(_PROBE.match(step.strip()) for step in steps[started + 1:]) and _no_error(later.get("body") or "")
     if not listing:
         return False
     # (by the service's name, or its container's: ``obs-otel-collector-1  Up 10 seconds``; not compose's own
@@ -1000,11 +998,7 @@ def _queried_again(failure: dict, later: list[dict], account: str = "") -> dict 
     if not asked or any(command_key(o.get("target") or "") == key for o in later if o["tool"] == "Bash"):
         return None
     tables = set(_TABLE.findall(asked))
-    error_words = {w for w in re.split(r"[^a-z]+", (failure.get("error_text") or "").lower()) if len(w) >= 5}
-    quoted = _quoted_code(account)
-    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
-                   and any(span in line and error_words & set(re.split(r"[^a-z]+", line.lower()))
-                           for line in _added_lines(o) for span in quoted)), None)
+    edited = _quoted_edit_of(failure, later, account)
     for o in later if edited and tables else ():
         check = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edited["id"] else []
         if o["outcome"] == "ok" and check and _program_name(check[0]) == _program_name(argv[0]) \
@@ -1023,15 +1017,26 @@ def _answered_after(failure: dict, later: list[dict], account: str = "") -> dict
     if not failure.get("log_of") or failure.get("ci") \
             or any(command_key(o.get("target") or "") == key for o in later if o["tool"] == "Bash"):
         return None
-    error_words = {w for w in re.split(r"[^a-z]+", (failure.get("error_text") or "").lower()) if len(w) >= 5}
-    quoted = _quoted_code(account)
-    edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
-                   and any(span in line and error_words & set(re.split(r"[^a-z]+", line.lower()))
-                           for line in _added_lines(o) for span in quoted)), None)
+    edited = _quoted_edit_of(failure, later, account)
     answered = [o for o in later if edited and o["id"] > edited["id"] and o["tool"] == "Bash" and o["outcome"] == "ok"
                 and _PROBE.match(parse_command(o["target"])["check"]) and (o.get("body") or "").strip()
-                and not _ERROR_OUTPUT.search(o.get("body") or "") and not _LOGGED_ERROR.search(o.get("body") or "")]
+                and _no_error(o.get("body") or "")]
     return answered[-1] if answered else None
+
+
+def _quoted_edit_of(failure: dict, later: list[dict], account: str) -> dict | None:
+    """The first later edit that adds code the agent's account quotes, on a line that shares a word with the
+    failure's error (``skip_unknown_fields: true`` for "Unknown field found")."""
+    error_words = {w for w in re.split(r"[^a-z]+", (failure.get("error_text") or "").lower()) if len(w) >= 5}
+    quoted = _quoted_code(account)
+    return next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                 and any(span in line and error_words & set(re.split(r"[^a-z]+", line.lower()))
+                         for line in _added_lines(o) for span in quoted)), None)
+
+
+def _no_error(text: str) -> bool:
+    """Whether ``text`` shows no error, raised or logged (``Traceback``, ``level=error``, ``[ERROR]``)."""
+    return not _ERROR_OUTPUT.search(text) and not _LOGGED_ERROR.search(text)
 
 
 # (``exit=124``, ``exit 124``, ``exit code: 124``, ``rc=124``: what ``echo … $?`` printed, or the run's own exit code)

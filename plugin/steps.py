@@ -335,22 +335,21 @@ def _empty_answers(observations: list[dict]) -> list[dict]:
         step = request(o)
         return _REQUEST_URL.search(step).group(0).removeprefix("http://").removeprefix("https://") if step else None
 
+    urls = [asked(o) for o in observations]
     out = list(observations)
-    for n, o in enumerate(observations):
-        url = asked(o)
+    for n, (o, url) in enumerate(zip(observations, urls)):
         if not url or not _EMPTY_ANSWER.match(o.get("body") or ""):
             continue
-        rest = observations[n + 1:]
-        edited = next((k for k, e in enumerate(rest) if e["tool"] in EDIT_TOOLS and e["outcome"] == "ok"), None)
-        answered = next((e for e in rest[edited + 1:] if asked(e) == url
-                         and not _EMPTY_ANSWER.match(e.get("body") or "")), None) if edited is not None else None
-        if answered is not None:
+        edited = next((k for k in range(n + 1, len(observations)) if observations[k]["tool"] in EDIT_TOOLS
+                       and observations[k]["outcome"] == "ok"), None)
+        at = next((k for k in range(edited + 1, len(observations)) if urls[k] == url
+                   and not _EMPTY_ANSWER.match(observations[k].get("body") or "")), None) if edited is not None else None
+        if at is not None:
             # (each as the request it made: how its answer was read, ``| jq '.traces | length'``, is no change)
             text = f"{url} answered with nothing: {one_line(o.get('body') or '(no output)', 120)}"
             out[n] = dict(o, target=request(o), outcome="error", error_text=text, empty_answer=True,
                           error_signature=f"empty answer from {url.split('?')[0]}")
-            at = observations.index(answered)
-            out[at] = dict(out[at], target=request(answered))
+            out[at] = dict(out[at], target=request(observations[at]))
     return out
 
 
