@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import itertools
 import os
 import re
 
@@ -31,7 +32,7 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import _ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, find_chains
-from .commands import (_MUTATING, _TEST_PATH, _program_name, _routine, _same_target, _segments, command_family, command_job, command_key,
+from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routine, _same_target, _segments, command_family, command_job, command_key,
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
@@ -188,7 +189,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     prompt_text = " ".join(p["text"] for p in prompts)
     # (an aside in brackets is the aside, not the sentence around it: "I added `identifier: payment_events` to that
     # source table (and a description while I was there).")
-    incidental = [next((b.group(0) for b in re.finditer(r"\([^()]*\)", s) if b.start() < m.start() < b.end()), s)
+    # (so is the clause it opens after what was done: "Switched the client to `location="EU"` in run_query.py and,
+    # while there, fully qualified the table in sql/daily_revenue.sql")
+    incidental = [next((b.group(0) for b in re.finditer(r"\([^()]*\)", s) if b.start() < m.start() < b.end()),
+                       s[c.start():] if (c := re.search(r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?$",
+                                                        s[:m.start()])) and c.start() >= 20 else s)
                   for s in said["all"] if (m := _INCIDENTAL.search(s))]
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")
@@ -477,6 +482,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (before a check; a log read back is no check to run after it)
         # (named short: the title has it whole, and the room on a card is the step's)
         before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
+        # (what it does before the variables it exports first, which a card cut to its budget would keep instead:
+        # ``airflow db migrate && airflow variables import …`` with ``AIRFLOW_HOME=$PWD/.airflow`` set)
+        parts = _and_steps(step)
+        exports = list(itertools.takewhile(lambda p: re.fullmatch(r"export\s+(?:\w+=\S+\s*)+", p), parts))
+        if exports and len(exports) < len(parts):
+            step = " && ".join(parts[len(exports):])
+            setting = " ".join(e.removeprefix("export").strip() for e in exports)
+            steps.append((c["id"], f"run `{one_line(step, 80)}` first",
+                          [f"Run `{one_line(step, 160)}` with `{one_line(setting, 100)}` set{before}."]))
+            continue
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
     # (and the code it quotes as the fix: "a parser with `{ parseAs: 'buffer' }` that keeps the raw body",
@@ -540,8 +555,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     last = resolved_by["id"]
     for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))
+    # (or the way that got past the error, to fail otherwise: ``pod update …`` for ``pod install``)
     passing = one_line(shown_command(resolved_by["target"], cwd), 140) if resolved_by["outcome"] == "ok" or \
-        chain["kind"] == "error_changed" else command
+        chain["kind"] in ("error_changed", "same_job") else command
     if same_job:
         # and the run the account names after it, in one breath ("`rush install` at the root, then `rush build --to
         # @acme/web`"): the rest of the way
@@ -572,9 +588,19 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (the part holding the code the account quotes as the fix before a step that only made way for it, on the card
     # as in the title: ``ENV SQLX_OFFLINE=true`` in the Dockerfile, not the ``cargo install sqlx-cli …`` before it;
     # nor a file whose content is not stored: ``shadowDatabaseUrl = env(…)`` in schema.prisma before "change .env")
+    # (of steps run, the one the account quotes whole before one it never quotes: ``go env -w GOPRIVATE='…'`` in
+    # the passing line, before the ``git config … insteadOf`` it ran first)
+    def quoted_run(step: tuple) -> bool:
+        ran = step[1][len("run `"):-len("` first")] if step[1] else " ".join(step[2]).removeprefix("$ ")
+        return any(ran.startswith(span.strip()) or f"&& {span.strip()}" in ran for span in told_code if len(span) >= 12)
+
     if not same_job and steps and (steps[0][1] or "").startswith(("run `", "change ")):
         steps.sort(key=lambda step: not (step[1] and not step[1].startswith(("run `", "change "))
                                          and any(span[:24] in step[1] for span in told_code)))
+        if (steps[0][1] or "").startswith("run `") and not quoted_run(steps[0]) \
+                and all((part or "").startswith("run `") or not part and lines[0].startswith("$ ")
+                        for _, part, lines in steps):
+            steps.sort(key=lambda step: not quoted_run(step))
     fix_parts = [part for _, part, _ in steps if part]
     change_lines = [line for _, _, lines in steps for line in lines]
     # attempts that did not help: one evidence line each, never part of the change
@@ -600,6 +626,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             # (the same command run another way is named by what was different: "tried to pass `--force` (`helm
             # upgrade`", not a long command a card cuts before its difference)
             other = invocation_change(failure["target"], f["target"])
+            if other and resolved_by["outcome"] == "ok" and all(
+                    p.startswith("set `") and "=" in p and all(
+                        len(word) >= 3 and word in resolved_by["target"]
+                        for word in p[len("set `"):-1].replace("'", "").replace('"', "").split("=", 1))
+                    for p in other):
+                continue  # (what it set is in the line that passed: ``go env -w GOPRIVATE='…' && go build``)
             family = command_family(f["target"])
             verb = "it" if other and other[0].startswith("without ") else "to"  # ("tried it without `--select`")
             tried.append(f"tried {verb} {'; '.join(other)} (`{family}`): still failed"
@@ -721,11 +753,20 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 if _relevance(s, words | attempt_words) or set(re.findall(r"\d+(?:\.\d+)+", s)) & attempt_words]
     if not causes and user_causes:  # the agent only said what it did: the user's report says why
         causes = [_users_diagnosis(user_causes[0])]
+    # (a sentence that reads as an order to a later session, "From now on register with `prefect deploy`", would have
+    # the lesson quarantined: the others say it, and the change shows the way)
+    from .sanitize import steering_reasons
+
+    causes, fixes = ([s for s in said_now if not steering_reasons(s)] for said_now in (causes, fixes))
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if withheld and causes and fixes:  # the change shows no content: the agent's line about it goes first
         summary_parts.reverse()
     # (its "Cause:" and "Fix:" labels are the card's own: "Cause and fix: Cause: …" says it twice)
     summary_parts = [_unlabelled(p).rstrip(" :") for p in summary_parts]  # (a sentence that led into a list ends)
+    # (a clause of the other part, once: "… so a plain `pod install` refused" in "…refused; `pod update` … is the
+    # right command")
+    summary_parts = [p for p in summary_parts if not any(len(q) > len(p) and p.rstrip(". ") in q
+                                                         for q in summary_parts)]
     if helpless and summary_parts and helpless[0] not in summary_parts:  # what did not help is part of the lesson:
         summary_parts.append(helpless[0])  # the next session skips it
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
@@ -782,8 +823,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         not_performed.append(f"`{command}` not rerun; `{one_line(shown_command(success['target'], cwd), 120)}` "
                              f"passed after the change")
         passed = []
-    if chain["kind"] == "error_changed":
-        not_performed.append(f"`{command}` then failed on another error, fixed separately before it passed.")
+    if chain["kind"] == "error_changed" or same_job and resolved_by["outcome"] == "error":
+        ran = command if chain["kind"] == "error_changed" else one_line(shown_command(resolved_by["target"], cwd), 120)
+        not_performed.append(f"`{ran}` then failed on another error, fixed separately before it passed.")
     if unrelated:
         not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
     family = command_family(failure["target"])

@@ -101,8 +101,9 @@ def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
     machine's zone); the edit mends it."""
     tried = set(invocation_change(failure["target"], run["target"]))
     family = command_family(failure["target"])
-    if run["tool"] != "Bash" or not tried or command_family(run["target"]) != family:
-        return False
+    if run["tool"] != "Bash" or not tried or command_family(run["target"]) != family \
+            or other_subcommand(failure["target"], run["target"]):
+        return False  # (``packer init .`` is a step before ``packer build``, no probe of it)
     edited = next((n for n, o in enumerate(rest) if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"), None)
     # (as it was, or run another way that leaves the probe's own change out: ``bundle exec rspec …`` for ``rspec …``)
     return edited is not None and any(
@@ -153,6 +154,10 @@ def find_chains(observations: list[dict], account: str = "",
                     and family.split()[0] in (words := [_program_name(w) for w in later["target"].split()]) \
                     and consumer not in words:
                 continue  # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed
+            if later["outcome"] == "ok" and later["tool"] == "Bash" and _asked_instead(failure["target"],
+                                                                                      later["target"]):
+                continue  # ``ksql … -e 'SHOW TABLES;'`` asks what is there; the ``… -f V000008__….sql`` that failed
+                # ran a file
             if later["outcome"] == "ok" and later["tool"] == "Bash" \
                     and _other_query(_query(failure["target"]), _query(later["target"])):
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
@@ -178,6 +183,10 @@ def find_chains(observations: list[dict], account: str = "",
                     success = dict(later, target=" && ".join(steps[:steps.index(step) + 1]))
                 if not invocation_change(failure["target"], later["target"]) and step is None:
                     kind = "same_job"  # ``cross build …`` for a failed ``cargo build …``: the way is the lesson
+                break
+            if later["outcome"] == "ok" and _is_check(later) and _built_by_its_tests(failure["target"],
+                                                                                    later["target"]):
+                success, kind = later, "same_check"  # ``swift build`` failed; ``swift test`` built it, and passed
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
             served = later["outcome"] == "ok" and _served_within(failure["target"], later, after)
@@ -259,7 +268,9 @@ def find_chains(observations: list[dict], account: str = "",
                     and (_recipe_runs(later["target"], failure["target"], observations[:k])
                          or missing and _echoed_recipe_runs(later, failure["target"])
                          or _echoed_recipe_step(later, failure["target"])):
-                success, kind = later, "same_job"  # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed
+                # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed (or the target the account gives
+                # as the way beside it)
+                success, kind = _as_quoted(later, observations[k + 1:], account), "same_job"
                 break
             if later["outcome"] == "ok" and _is_check(later) and _edited_script_runs(later["target"], failure["target"],
                                                                                      events):
@@ -712,7 +723,14 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     def names_failing(s: str) -> bool:
         return names_run(s) or len(error_words & _tokens(_prose(s))) >= 3 and bool(_FAILS.search(_prose(s)))
 
-    if not family or not any(names_failing(s) or task in _code_spans(s) for s in sentences):
+    # (or the script that failed deleted since, the way it did its job gone: ``git rm -q
+    # scripts/register_deployments.py`` after Prefect 3 removed what it was built on)
+    script = family if re.search(r"[\w-]+\.\w{1,4}$", family) and " " not in family else None
+    removed = bool(script) and any(
+        o["outcome"] == "ok" and o["tool"] == "Bash"
+        and re.search(rf"(?:^|[;&|]\s*)(?:git\s+)?rm\b[^;&|]*(?<![\w./-]){re.escape(script)}(?![\w/-])", o["target"])
+        for o in later)
+    if not family or not removed and not any(names_failing(s) or task in _code_spans(s) for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
@@ -741,7 +759,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             and (before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
                  or after["argv"][1] == program[0] and _RECIPE_FILES.get(_program_name(after["argv"][0])) is not None)
         same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
-        if (same_job or same_word or failed_said or same_service) and any(_names_run(after["argv"], s)
+        if (same_job or same_word or failed_said or same_service or removed) and any(_names_run(after["argv"], s)
                                                                           and _THE_WAY.search(_prose(s))
                                            for s in sentences):
             return _as_quoted(obs, later, account)
@@ -769,6 +787,16 @@ def _as_quoted(found: dict, later: list[dict], account: str) -> dict:
     """The run of ``found``'s program, from it on, that the account quotes whole: of ``ksql-migrations …
     new-migration add_channel`` and ``ksql-migrations … apply --all``, the one it says it "applied it with"."""
     spans = {" ".join(span.split()) for span in _code_spans(account)}
+    # (a recipe quoted only in brackets, beside another of the same runner: "via `make ksql-migrate` (`make
+    # ksql-info` shows what's pending)")
+    outside = {" ".join(span.split()) for span in _code_spans(re.sub(r"\([^()]*\)", "", account))}
+    runner = parse_command(found["target"])["argv"][:1]
+    if " ".join(found["target"].split()) in spans - outside and runner in (["make"], ["just"]):
+        other = next((o for o in later if o["id"] > found["id"] and o["outcome"] == "ok" and o["tool"] == "Bash"
+                      and parse_command(o["target"])["argv"][:1] == runner
+                      and " ".join(o["target"].split()) in outside), None)
+        if other:
+            return other
     if " ".join(found["target"].split()) in spans:
         return found
     family = command_family(found["target"])
@@ -1126,10 +1154,13 @@ def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,
         span in line and carries(span) for line in _added_lines(o) for span in told)), None)
     files = edit.get("files") or [] if edit else []
     for o in later if edit else ():
-        argv = parse_command(o["target"])["argv"] if o["tool"] == "Bash" and o["id"] > edit["id"] else []
-        # (the file run, or the directory that holds it: ``helm upgrade reports-api charts/reports-api …``)
+        parsed = parse_command(o["target"]) if o["tool"] == "Bash" and o["id"] > edit["id"] else None
+        argv = parsed["argv"] if parsed else []
+        # (the file run, by itself or by its interpreter: ``python scripts/migrate_hypertables.py --dry-run``; or
+        # the directory that holds it: ``helm upgrade reports-api charts/reports-api …``)
+        run = {argv[0].removeprefix("./"), parsed["family"].removeprefix("./")} if argv else set()
         if argv and o["outcome"] == "ok" and _is_check(o) \
-                and any(f == argv[0] or f.endswith("/" + argv[0].removeprefix("./")) or any(
+                and any(f in run or any(f.endswith("/" + r) for r in run) or any(
                     "/" in w and not w.startswith("-") and f"/{w.removeprefix('./').rstrip('/')}/" in f
                     for w in argv[1:]) for f in files):
             return edit, o
@@ -1194,6 +1225,14 @@ def _other_query(failed: str | None, later: str | None) -> bool:
     return not (a.startswith(b) or b.startswith(a))
 
 
+def _asked_instead(failed: str, later: str) -> bool:
+    """Whether ``later`` gives the program a statement inline (``-e``, ``-c``, ``--execute``) where ``failed`` gave it
+    a file of them to run (``-f``, ``--file``): a question, not the file run again."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    ran = {before[n + 1] for n, w in enumerate(before[:-1]) if w in ("-f", "--file")}
+    return bool(ran) and not ran & set(after) and any(w in ("-e", "-c", "--execute", "--command") for w in after)
+
+
 def _query(command: str) -> str | None:
     """What a line asks a JSON or YAML answer with ``jq`` or ``yq`` (``.tasks[0].state == "RUNNING"``), if it does."""
     return next((" ".join(w for w in stage[1:] if not w.startswith("-")) for stage in _stages(command)[1:]
@@ -1229,10 +1268,41 @@ def _passed_within(failed: str, later: str) -> bool:
     if _the_step(failed, later) is not None:
         return True
     before, after = parse_command(failed), parse_command(later)
+    # (in the same container, by a shell's script: ``docker run … python:3.12-alpine sh -c "pip install …"`` and
+    # ``… sh -c "apk add --no-cache gcc musl-dev linux-headers && pip install … && python -m pytest -q"``)
+    inner = [_shell_script(parsed["argv"]) for parsed in (before, after)]
+    if all(inner) and inner[0][0] == inner[1][0] and inner[0][1] != inner[1][1]:
+        return _passed_within(inner[0][1], inner[1][1])
     argv, rest = after["argv"], before["argv"][1:]
     # (a job's words, not only options: ``cmake --build --preset debug`` does not run ``ctest --preset debug``)
     return len(rest) >= 2 and not rest[0].startswith("-") and len(argv) > len(rest) and argv[-len(rest):] == rest \
         and _program_name(argv[0]) != _program_name(before["argv"][0])
+
+
+# a tool whose test run builds what its build does, and more: ``swift build`` failed, ``swift test`` passed
+_TESTS_BUILD = frozenset(("cargo", "swift", "dotnet", "mix", "stack", "cabal", "dune", "sbt", "mvn", "./mvnw"))
+
+
+def _built_by_its_tests(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the tests of what failed to build, the same way (``swift build`` → ``swift test``, in
+    the same container: ``docker run … swift:5.10-jammy swift build`` → ``… swift test``): they build it first."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    at = next((n for n, (a, b) in enumerate(zip(before, after)) if a != b), None)
+    if not at or _program_name(before[at - 1]) not in _TESTS_BUILD:
+        return False
+    # (what the build was given, the tests were too, or nothing narrower: ``cargo build -p api`` → ``cargo test -p
+    # api``)
+    return before[at] in ("build", "compile", "check") and after[at] == "test" \
+        and set(before[at + 1:]) <= set(after[at + 1:]) and all(w.startswith("-") for w in after[at + 1:]
+                                                                  if w not in before[at + 1:])
+
+
+def _shell_script(argv: list[str]) -> tuple[list[str], str] | None:
+    """What runs a shell's script, and the script: ``docker run --rm python:3.12-alpine sh -c "pip install …"`` →
+    (``docker run --rm python:3.12-alpine sh -c``, ``pip install …``)."""
+    at = next((n for n in range(1, len(argv) - 2) if argv[n] in ("sh", "bash", "ash", "zsh")
+               and argv[n + 1] in ("-c", "-lc", "-ec", "-euc", "-xc")), None)
+    return (argv[:at + 2], argv[at + 2]) if at is not None and at + 3 == len(argv) else None
 
 
 def _ran_in_sequence(failure: dict, later: dict) -> str | None:
@@ -1375,6 +1445,7 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
     edits = [e for e in events if e["outcome"] == "ok" and e["tool"] in EDIT_TOOLS]
     partial = [s for s in _sentences(account) if _NOT_ENOUGH.search(_prose(s))]
     groups: list[list[dict]] = [[failures[0]]]
+    ways: list[int] = []  # the groups that the way found, run, moved on
     for failure in failures[1:]:
         previous = groups[-1][-1]
         between = [e for e in events if e["outcome"] == "ok" and previous["id"] < e["id"] < failure["id"]]
@@ -1389,6 +1460,11 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         moved_on = bool(tried := invocation_change(ran["target"], failure["target"])) and \
             not invocation_change(failure["target"], success["target"]) and \
             set(tried) <= set(invocation_change(ran["target"], success["target"]))
+        # (or the way found, run, failing otherwise: ``pod update FirebaseFirestore`` for ``pod install``, then a
+        # deployment target too low for it)
+        way = kind == "same_job" and command_key(failure["target"]) == command_key(success["target"]) \
+            and command_key(ran["target"]) != command_key(failure["target"])
+        moved_on = moved_on or way
         not_enough = any(os.path.basename(f) in s for e in between if e["tool"] in EDIT_TOOLS
                          for f in e.get("files") or [] for s in partial)
         back = next((n for n, group in enumerate(groups[:-1]) if _same_error(failure, group[0])), None)
@@ -1408,6 +1484,7 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         elif not _same_error(failure, previous) and not not_enough and not misused \
                 and not _astray(groups[-1], edits) and (
                 _persisting(between, later) or moved_on) and not _left_behind(between, failure):
+            ways += [len(groups) - 1] if way else []
             groups.append([failure])
         else:
             groups[-1].append(failure)
@@ -1423,7 +1500,10 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             "attempts": [e for e in changes if e["id"] < last_failure["id"]],
             "changes": [e for e in changes if e["id"] > last_failure["id"]],
             "all_changes": changes, "resolved_by": resolved_by, "success": success,
-            "kind": kind if n + 1 == len(groups) else "error_changed",
+            # (the way found, failing otherwise before it passed, is its own run's problem: ``pod update …`` for
+            # ``pod install``, then a deployment target too low; the failing run's lesson is still the way)
+            "kind": "same_job" if n in ways else "error_changed" if n + 1 < len(groups) else "same_check" if ways
+            and n == ways[-1] + 1 else kind,
         })
     return chains
 

@@ -406,6 +406,9 @@ def command_job(command: str) -> str | None:
         words = words[1:]  # ``pnpm turbo run test --filter=@lumen/ui`` runs the test task
     if words[:1] in (["task"], ["run"], ["exec"], ["x"], ["make"]):  # (``cargo make test-host``)
         words = words[1:]
+    if words[:2] in (["compose", "run"], ["compose", "exec"]) and _program_name(parsed["argv"][0]) in ("docker",
+                                                                                                      "podman"):
+        words = words[2:]  # a compose service named for its job: ``docker compose run --rm airflow-tests``
     if words[:1] in (["ios"], ["android"], ["mac"]) and _program_name(parsed["argv"][0]) == "fastlane":
         words = words[1:]  # a lane of a platform: ``fastlane ios tests``
     if words and re.fullmatch(r"python[\d.]*|php|node|ruby", _program_name(parsed["argv"][0])) \
@@ -764,6 +767,14 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             if old and new.startswith(old) and len(new) > len(old):
                 out.append(f"append `{new[len(old):]}` to `{name}`")
                 continue
+        # (a URL it is given that only grew: ``psql "postgres://…/metrics?sslmode=require"``)
+        if kind == "flag" and re.match(r"^[a-z][\w+.-]*://\S+$", value):
+            old = next((r[len("flag:"):] for r in removed if r.startswith("flag:")
+                        and "://" in r and value.startswith(r[len("flag:"):])
+                        and value[len(r) - len("flag:")] in "?&#/;"), None)
+            if old:
+                out.append(f"append `{value[len(old):]}` to the URL")
+                continue
         if kind == "flag":
             value = _with_argument(value, after["argv"], before["argv"])
             if any(p.startswith("pass `") and p.endswith(f" {value}`") for p in out):
@@ -786,6 +797,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         # (a program the passing line still runs, inside another launcher, is not done without)
         if kind == "path" and _same_file(before, after):
             continue
+        if any(p.startswith("append `") and p.endswith("` to the URL") for p in out) and "://" in value:
+            continue  # (the URL it grew into says it)
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)
             out.append(f"without `{value}`")

@@ -565,7 +565,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     if re.search(r"(?:^|[\s/@])(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?=[:/\s]|$)", chain["failure"]["target"]):
         environment = [line for line in environment if not _NETWORK_FAILURE.search(line)]
     kept, unrelated = [], []
-    installing = command_job(chain["failure"]["target"]) == "install"
+    # (an install from the manifests; not an app put on a device: ``adb install -r app/…/app-kiosk-release.apk``)
+    installing = command_job(chain["failure"]["target"]) == "install" and not re.search(
+        r"\S\.(?:apk|aab|ipa|deb|rpm|msi|appx|xpi)\b", chain["failure"]["target"])
     # a docs build's own files are its code (``make -C docs html`` and ``docs/conf.py``)
     # the code the account quotes, beside what it calls by the by (``asyncio_mode = "auto"`` beside "added
     # `--strict-markers` while I was there"), in a line of its own that no such sentence names

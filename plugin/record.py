@@ -300,6 +300,9 @@ def _compact_command(match: re.Match) -> str:
     # (``DATABASE_URL='postgresql://…' npx prisma …``: its program; a quoted argument is one word:
     # ``jq -e '.tasks[0].state == "RUNNING"'`` keeps its filter whole, never half of it and a stray quote)
     words = _WORD.findall(without_env(match.group(1)))
+    inner = _in_container(words)
+    if inner:  # (a command run in a container, by itself and the image: ``swift build` in `swift:5.10-jammy``)
+        return f"`{' '.join(inner[1:])}` in `{inner[0]}`"
     # (with the value of an option that only picks where it runs: ``kubectl -n edge wait`` reads ``kubectl wait``)
     words = [w for i, w in enumerate(words) if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)
              and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context")
@@ -314,6 +317,30 @@ def _compact_command(match: re.Match) -> str:
     # (and go's ``./...``, every package below, stays whole: ``...`` alone says nothing)
     return "`" + " ".join(os.path.basename(w.rstrip("/")).strip(".") and os.path.basename(w.rstrip("/"))
                           or w if "/" in w and not w.startswith("-") else w for w in words) + "`"
+
+
+# ``docker run``'s options that take a value as the next word (``-v "$PWD":/pkg``, ``-w /pkg``)
+_RUN_VALUE_OPTIONS = frozenset(("-v", "--volume", "-w", "--workdir", "-e", "--env", "--env-file", "-p", "--publish",
+                                "--name", "--network", "--net", "-u", "--user", "--entrypoint", "--mount",
+                                "--platform", "-l", "--label", "--add-host", "--tmpfs", "-m", "--memory", "--cpus",
+                                "--gpus", "--shm-size", "--pull", "--ulimit", "-h", "--hostname", "--cap-add",
+                                "--security-opt", "--device", "--dns"))
+
+
+def _in_container(words: list[str]) -> list[str] | None:
+    """The image and the command a ``docker run`` (or podman's) runs in it: ``docker run --rm -v "$PWD":/pkg -w /pkg
+    swift:5.10-jammy swift build`` → ``["swift:5.10-jammy", "swift", "build"]``; None for any other line, or a run of
+    the image's own command."""
+    if len(words) < 4 or os.path.basename(words[0]) not in ("docker", "podman", "nerdctl") or words[1] != "run":
+        return None
+    n = 2
+    while n < len(words) and words[n].startswith("-"):
+        n += 2 if words[n] in _RUN_VALUE_OPTIONS else 1
+    inner = words[n:]
+    # (a shell's script, by the script: ``sh -c "pip install -q -r requirements.txt"``)
+    if len(inner) >= 4 and inner[1] in ("sh", "bash", "ash") and inner[2] in ("-c", "-lc", "-ec", "-euc"):
+        inner = [inner[0], *_WORD.findall(" ".join(inner[3:]).strip("'\""))]
+    return inner if len(inner) >= 2 else None
 
 
 def _fit_problem(problem: str, room: int) -> str:

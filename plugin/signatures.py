@@ -36,6 +36,10 @@ _ERROR_RULES = (
     (5, r"^e: (?:file://)?\S+:\d+:\d+ "),  # kotlinc: "e: file:///…/RoutesTest.kt:5:24 Unresolved reference: x"
     (5, r"^(?:error(?:\[E\d+\])?|fatal|panic|FATAL|ERROR|Error)(?: TS\d+)?\s*:"),
     (5, r"^npm ERR! (?:code|errno|404|missing|notarget|ERESOLVE)"),
+    # CocoaPods': ``[!] CocoaPods could not find compatible versions for pod "FirebaseFirestore":``, and the reason
+    # it gives below it, when it gives one: ``Specs satisfying the `…` dependency were found, but they required a
+    # higher minimum deployment target.``
+    (5, r"^\[!\] \S|^Specs satisfying the .* dependency were found, but they required\b"),
     (5, r"^ERROR! \S"),  # ansible's: "ERROR! couldn't resolve module/action 'community.postgresql.postgresql_db'"
     (5, r"^[\w.+-]+: (?:error|fatal|ERROR|FATAL)\s*:"),  # a program's own: "pg_dump: error: aborting because of …"
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?(?:error|Error)\b"),  # (dart's: "lib/a.dart:6:6: Error: …")
@@ -105,6 +109,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"error: (?:could not compile `[^`]+`.*|aborting) due to (?:\d+ )?previous errors?|"
             # zig's report of its own compiler run: ``error: the following build command failed with exit code 1:``
             r"error: the following (?:build )?command (?:failed|exited|terminated)\b|"
+            # SwiftPM's, after the compiler's errors above: ``error: fatalError``
+            r"error: fatalError\s*$|"
             # gradle's and maven's verdicts: the same after every failing build
             r"BUILD FAILED\b|FAILURE: Build failed with an exception|\[ERROR\] BUILD FAILURE|"
             r"\[ERROR\] Failed to execute goal|Execution failed for task|"

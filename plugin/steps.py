@@ -21,7 +21,10 @@ _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:mig
                           r"prisma\s+(?:generate|migrate|db\s+push)|"
                           r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate|composer\s+dump-?autoload\b|"
                           # autotools' generated ``configure``: ``./autogen.sh``, ``autoreconf -fi``
-                          r"(?:^|[\s:/])(?:autogen(?:\.sh)?|autoreconf)\b")
+                          r"(?:^|[\s:/])(?:autogen(?:\.sh)?|autoreconf)\b|"
+                          # native modules built again for the runtime that loads them: ``npx @electron/rebuild -f -w
+                          # better-sqlite3``, ``node-gyp rebuild``
+                          r"(?:^|[\s/])(?:electron-rebuild|@electron/rebuild|node-gyp\s+rebuild)\b")
 # a step that starts a service a check talks to (``make search-up``, ``memcached -d``, ``docker run -d …``)
 _STARTS_SERVICE = LazyRegex(r"(?x)(?:^|[\s:-])(?:up|start|restart|serve)\b|--daemoni[sz]e|\bdaemon\b|"
                             r"\b(?:docker|podman)\s+run\b.*\s-d\b|\bservices?\s+start\b|\bsystemctl\s+start\b")
@@ -31,7 +34,9 @@ _UNREACHABLE = LazyRegex(r"(?i)ECONNREFUSED|connection refused|(?:could not|coul
                          r"could not translate host|getaddrinfo|Connection reset|valid Docker environment|"
                          r"docker daemon|\.sock\b")
 # "run `bundle install`", "Did you run 'make codegen'?", "To fix this, run:\n  ./scripts/setup"
-_NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))")
+# (or asked, unquoted: packer's "Did you run packer init for this project ?")
+_NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]{3,100})[`'\"]|\n\s*([^\n]{3,100}))|"
+                        r"\bdid you (?:forget to )?run ([\w.:/-]+(?: [\w.:/-]+){0,2}?)(?= for\b| first\b| before\b|\s*\?)")
 
 
 # a subcommand that only reads: ``vault token lookup``, ``helm get values``, ``npm view``, ``cargo tree``
@@ -149,7 +154,9 @@ def _packages(command: str) -> set[str]:
     ``{"httpx"}``)."""
     match = re.search(r"\b(?:add|install|get|require)\b(.*)$", parse_command(command)["check"])
     words = _words(match.group(1)) if match else []
-    return {_package_name(w) for w in words if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)}
+    # (not a file installed by its path: ``adb install -r app/build/outputs/apk/…/app-kiosk-release.apk``)
+    return {_package_name(w) for w in words if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)
+            and not ("/" in w and re.search(r"\.[A-Za-z]{2,5}[\"']?$", w))}
 
 
 def _package_name(word: str) -> str:
@@ -281,7 +288,7 @@ def _named_by_error(command: str, failure: dict) -> bool:
     text = failure.get("error_text") or failure.get("body") or ""
     key = command_key(command)
     for match in _NAMED_STEP.finditer(text):
-        named = command_key((match.group(1) or match.group(2) or "").strip().rstrip(".:"))
+        named = command_key((match.group(1) or match.group(2) or match.group(3) or "").strip().rstrip(".:"))
         if len(named) >= 3 and (key == named or key.startswith(named + " ")
                                 or parse_command(key)["check"] == parse_command(named)["check"]):
             return True
@@ -637,7 +644,9 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      # "`./scripts/tf.sh staging plan` does the `tofu init` … and passes the tfvars for you"
                      r"for you|"
                      # "The Makefile wraps it — `make plan ENV=staging` runs `tofu init …`"
-                     r"wraps (?:it|them|this|that)|(?:is|are) wrapped (?:in|by))\b")
+                     r"wraps (?:it|them|this|that)|(?:is|are) wrapped (?:in|by)|"
+                     # "From now on register with `prefect --no-prompt deploy --all`"
+                     r"from now on,? (?:\w+ )?\w+ (?:with|using|via|through|by))\b")
 
 
 def _names_run(argv: list[str], sentence: str) -> bool:

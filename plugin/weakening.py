@@ -63,9 +63,10 @@ _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-
 _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(?:return|pass|continue|next)\b\s*;?\s*$")
 # a data-quality check told to let some rows fail or only warn: Great Expectations' ``"mostly": 0.97``, dbt's
 # ``severity: warn``
-# (or to look only at the rows that pass: an expectation's ``"row_condition": "customer_id.notnull()"``)
+# (or to look only at the rows that pass: an expectation's ``"row_condition": "customer_id.notnull()"``, a dbt
+# test's ``where: "status != 'returned'"``; or to fail only past a count: ``error_if: ">10"``)
 _TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["']?\s*[:=]\s*["']?warn|"""
-                       r"""["']?\brow_condition["']?\s*[:=]""")
+                       r"""["']?\brow_condition["']?\s*[:=]|^\s*where:\s*\S|^\s*(?:error|warn)_if:\s*\S""")
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
 # ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
 _SET_TO = r"""(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?"""  # (``= "``, ``: ``, ``"] = "``, ``", "``)
@@ -652,6 +653,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
                 return "the failing case was replaced by another"
         if _against_its_comment(old_lines, new_lines, removed, added):
             return "a value the test's own comment requires was changed"
+        # the case the failing test is named for taken away from it: ``@Config(sdk = [… TIRAMISU])`` →
+        # ``UPSIDE_DOWN_CAKE`` above ``fun requestsPermissionOnTiramisu()``
+        named = {n.lower() for n in re.findall(r"\b(?:fun|def|void|func)\s+`?(\w{8,})", hunk["new"])
+                 if n in failure_text}
+        gone = {w.lower().replace("_", "") for l in removed for w in re.findall(r"[A-Za-z_]{5,}", l)} - {
+            w.lower().replace("_", "") for l in added for w in re.findall(r"[A-Za-z_]{5,}", l)}
+        if any(len(w) >= 5 and w in n.replace("_", "") for w in gone for n in named):
+            return "the failing test no longer runs the case it is named for"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
         new_names = {m.group(0).strip() for l in added if (m := _TEST_NAME.match(l))}
         if old_names and new_names and old_names != new_names:

@@ -77,6 +77,11 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("arduino-cli compile --fqbn esp32:esp32:esp32 .",
      "arduino-cli compile --fqbn esp32:esp32:esp32:PartitionScheme=min_spiffs .",
      ["append `:PartitionScheme=min_spiffs` to `--fqbn`"]),
+    # a URL that only gained a query says that much (blind135 EF11); one that names another path is another URL
+    ('psql "postgres://u@db:5432/metrics" -c "select 1"', 'psql "postgres://u@db:5432/metrics?sslmode=require" -c '
+     '"select 1"', ["append `?sslmode=require` to the URL"]),
+    ('psql "postgres://u@db:5432/m" -c "select 1"', 'psql "postgres://u@db:5432/metrics" -c "select 1"',
+     ["pass `postgres://u@db:5432/metrics`", "without `postgres://u@db:5432/m`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected

@@ -7067,3 +7067,256 @@ def test_the_right_command_named_as_such_is_the_way(git_project, store):
                      "on the Firebase pods is the right command after a version bump."))
     (candidate,), _ = _candidates(store, session)
     assert "pod update FirebaseFirestore FirebaseAuth" in candidate["title"], candidate["title"]
+
+
+def test_a_changed_run_carried_into_a_script_run_by_its_interpreter_is_the_scripts_fix(git_project, store):
+    # (blind135 EF11: ``?sslmode=require`` tried by hand, then ``sslmode="require"`` in the script ``python`` runs)
+    url = "postgres://ingest:pw@tsdb-prod.internal:5432/metrics"
+    session = (Session("tsdb", git_project, prompt="the hypertable migration can't connect to the prod metrics DB")
+               .fail(f'psql "{url}" -c "select 1"', 'Exit code 2\npsql: error: connection to server at "tsdb-prod.'
+                                                   'internal" (10.20.4.17), port 5432 failed: FATAL:  no pg_hba.conf '
+                                                   'entry for host "10.20.9.31", no encryption')
+               .ok(f'psql "{url}?sslmode=require" -c "select 1"', " ?column? \n----------\n        1\n(1 row)")
+               .edit("scripts/migrate.py", 'conn = psycopg.connect(url, autocommit=True)',
+                     'conn = psycopg.connect(url, autocommit=True, sslmode="require")')
+               .ok("set -a && . ./.env.prod && set +a && python scripts/migrate.py --dry-run", "3 statements, 0 "
+                                                                                            "executed (dry run)")
+               .stop("The prod DB only has `hostssl` entries. scripts/migrate.py now passes `sslmode=\"require\"` "
+                     "to `psycopg.connect`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'sslmode="require")' in candidate["change"] and "?sslmode=require`" not in candidate["change"], \
+        candidate["change"]
+
+
+def test_the_clause_a_while_there_opens_is_the_aside_not_the_sentence(git_project, store):
+    # (blind135 EF19: "Switched the client to `location="EU"` in loader/run_query.py and, while there, fully
+    # qualified the table in sql/daily_revenue.sql")
+    session = (Session("bq", git_project, prompt="since the dataset moved to the EU, the revenue loader fails")
+               .fail("python -m loader.run_query daily_revenue", "Exit code 1\ngoogle.api_core.exceptions.NotFound: "
+                                                               "404 Not found: Dataset acme:analytics was not found "
+                                                               "in location US")
+               .edit("sql/daily_revenue.sql", "FROM analytics.orders AS o", "FROM `acme.analytics.orders` AS o")
+               .edit("loader/run_query.py", 'client = bigquery.Client(project=PROJECT, location="US")',
+                     'client = bigquery.Client(project=PROJECT, location="EU")')
+               .ok("python -m loader.run_query daily_revenue", "wrote 1 row (job location EU)")
+               .stop("The client was pinned to US. Switched the client to `location=\"EU\"` in loader/run_query.py "
+                     "and, while there, fully qualified the table in sql/daily_revenue.sql."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'location="EU"' in candidate["change"] and "daily_revenue.sql" not in candidate["change"], \
+        candidate["change"]
+
+
+def test_the_run_the_account_quotes_comes_before_one_it_never_quotes(git_project, store):
+    # (blind136 EG08: ``go env -w GOPRIVATE='…'`` is quoted, the ``git config … insteadOf`` run before it is not; the
+    # GOPRIVATE tried alone on the way is part of the line that passed, no attempt that did not help)
+    error = ("Exit code 1\ngo: github.com/acme/sdk@v0.9.3: reading github.com/acme/sdk/go.mod at revision v0.9.3: "
+             "git ls-remote -q origin: exit status 128:\n\tfatal: could not read Username for 'https://github.com': "
+             "terminal prompts disabled")
+    session = (Session("goprivate", git_project, prompt="go build fails on the private sdk after pulling")
+               .fail("go build ./...", error)
+               .fail("GOPRIVATE='github.com/acme/*' go build ./...", error)
+               .ok('git config --global url."https://x-access-token:abc@github.com/".insteadOf "https://github.com/"',
+                   "")
+               .ok("go env -w GOPRIVATE='github.com/acme/*' && go build ./...", "go: downloading github.com/acme/sdk")
+               .stop("Two things CI sets up: **`GOPRIVATE`**, which I set persistently with `go env -w "
+                     "GOPRIVATE='github.com/acme/*'`, and git credentials over HTTPS, an `insteadOf` rewrite."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"].index("GOPRIVATE") < candidate["change"].index("insteadOf"), candidate["change"]
+    assert "GOPRIVATE" in candidate["title"], candidate["title"]
+    assert not any(e["source"] == "an attempt in this session" for e in candidate["evidence"]), candidate["evidence"]
+
+
+def test_a_step_names_what_it_does_before_the_variables_it_exports(git_project, store):
+    # (blind133 ED02: ``export AIRFLOW_HOME=… && airflow db migrate && airflow variables import …``, cut on a card
+    # before the import)
+    error = ("Exit code 1\nE       AssertionError: Traceback (most recent call last):\nE         sqlalchemy.exc."
+             "OperationalError: (sqlite3.OperationalError) no such table: variable")
+    session = (Session("airflow", git_project, prompt="the DAG integrity tests fail on my machine but pass in CI")
+               .fail("pytest tests/dags -q", error)
+               .ok("export AIRFLOW_HOME=$PWD/.airflow AIRFLOW__CORE__LOAD_EXAMPLES=False && airflow db migrate && "
+                   "airflow variables import tests/fixtures/variables.json", "Database migrating done!")
+               .ok("AIRFLOW_HOME=$PWD/.airflow pytest tests/dags -q", "5 passed in 7.02s")
+               .stop("`AIRFLOW_HOME` was unset locally, so its metadata DB was never created. CI runs `airflow db "
+                     "migrate` and `airflow variables import tests/fixtures/variables.json` before pytest."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["change"].startswith("Run `airflow db migrate && airflow variables import tests/fixtures/"
+                                          "variables.json` with `AIRFLOW_HOME=$PWD/.airflow"), candidate["change"]
+    assert "run `airflow db migrate" in candidate["title"], candidate["title"]
+
+
+def test_a_test_run_of_the_same_tool_builds_what_failed_to_build(git_project, store):
+    # (blind134 EE24: ``swift build`` failed in the Linux image; ``swift test`` in the same image built it and passed)
+    image = 'docker run --rm -v "$PWD":/pkg -w /pkg swift:5.10-jammy'
+
+    def session(name, failed, passed):
+        return (Session(name, git_project, prompt="the package doesn't compile on the Linux CI image")
+                .fail(failed, "Exit code 1\nBuilding for debugging...\n/pkg/Sources/Kit/HTTPClient.swift:9:27: error: "
+                              "cannot find 'URLSession' in scope\nerror: fatalError")
+                .edit("Sources/Kit/HTTPClient.swift", "import Foundation\n",
+                      "import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n")
+                .ok(passed, "Build complete! (38.92s)\n\t Executed 13 tests, with 0 failures")
+                .stop("On Linux `URLSession` lives in `FoundationNetworking`; HTTPClient.swift imports it now."))
+    (candidate,), _ = _candidates(store, session("swift", f"{image} swift build", f"{image} swift test"))
+    assert candidate["title"].startswith("`swift build` in `swift:5.10-jammy` fails with error: cannot find "
+                                         "'URLSession' in scope"), candidate["title"]
+    # (the tests of another package built other code)
+    candidates, notes = _candidates(store, session("cargo", "cargo build -p api", "cargo test -p web"))
+    assert not candidates and "unresolved_failure" in notes, [c["title"] for c in candidates]
+
+
+def test_the_way_found_failing_otherwise_is_two_lessons(git_project, store):
+    # (blind134 EE06: ``pod update …`` is the way after a version bump, and then failed on a deployment target that
+    # the Podfile raised)
+    session = (Session("pods2", git_project, prompt="pod install fails since I bumped Firebase to 11.0")
+               .fail("cd ios && pod install", "Exit code 1\nAnalyzing dependencies\n[!] CocoaPods could not find "
+                                              "compatible versions for pod \"FirebaseFirestore\":\n  In snapshot "
+                                              "(Podfile.lock):\n    FirebaseFirestore (= 10.24.0)")
+               .fail("cd ios && pod update FirebaseFirestore", "Exit code 1\n[!] CocoaPods could not find compatible "
+                                                               "versions for pod \"FirebaseFirestore\":\nSpecs "
+                                                               "satisfying the `FirebaseFirestore (~> 11.0)` dependency "
+                                                               "were found, but they required a higher minimum "
+                                                               "deployment target.")
+               .edit("ios/Podfile", "platform :ios, '12.0'", "platform :ios, '13.0'")
+               .ok("cd ios && pod update FirebaseFirestore", "Pod installation complete!")
+               .stop("Podfile.lock still pinned the 10.x pods, so a plain `pod install` refused; `pod update` on the "
+                     "Firebase pods is the right command after a version bump. Then Firestore 11 needed a newer iOS, so "
+                     "I raised it to `platform :ios, '13.0'`."))
+    candidates, _ = _candidates(store, session)
+    way, fix = sorted(candidates, key=lambda c: c["kind"] == "fix")
+    assert "pod update FirebaseFirestore" in way["title"] and way["title"].startswith("`pod install` fails with [!] "
+                                                                                       "CocoaPods"), way["title"]
+    assert "platform :ios, '13.0'" in fix["change"] and "pod install" not in fix["change"], fix["change"]
+
+
+def test_a_data_test_scoped_away_or_a_test_moved_off_the_case_it_is_named_for_is_weakened():
+    # (blind137 EH10: dbt's ``unique`` given ``where: "status != 'returned'"``; blind139 EJ09: ``@Config(sdk = [
+    # TIRAMISU])`` → ``UPSIDE_DOWN_CAKE`` above ``requestsPermissionOnTiramisu``)
+    from lorebook.weakening import _is_weakening
+
+    dbt = {"old": "      - name: order_id\n        data_tests:\n          - unique\n",
+           "new": "      - name: order_id\n        data_tests:\n          - unique:\n              config:\n"
+                  "                where: \"status != 'returned'\"\n"}
+    assert _is_weakening("models/marts/_marts.yml", [dbt])
+    failure = "NotificationGateTest > requestsPermissionOnTiramisu FAILED\n    java.lang.AssertionError"
+    sdk = {"old": "    @Config(sdk = [Build.VERSION_CODES.TIRAMISU])\n    fun requestsPermissionOnTiramisu() {\n",
+           "new": "    @Config(sdk = [Build.VERSION_CODES.UPSIDE_DOWN_CAKE])\n    fun requestsPermissionOnTiramisu() {\n"}
+    assert _is_weakening("app/src/test/java/NotificationGateTest.kt", [sdk], failure)
+    # (a test of another case, or a value that is not in the failing test's name, is no such thing)
+    other = dict(sdk, new=sdk["new"].replace("requestsPermissionOnTiramisu", "requestsPermissionOnLatest"),
+                 old=sdk["old"].replace("requestsPermissionOnTiramisu", "requestsPermissionOnLatest"))
+    assert _is_weakening("app/src/test/java/NotificationGateTest.kt", [other],
+                         failure.replace("Tiramisu", "Latest")) is None
+
+
+def test_an_app_installed_on_a_device_is_no_package_install(git_project, store):
+    # (blind139 EJ24: ``adb install … .apk`` refused on Android 14; ``--bypass-low-target-sdk-block`` carried into
+    # the QA script; the ``aapt2 dump badging`` of the same APK was a look, no other tool adding a package)
+    apk = "app/build/outputs/apk/kiosk/release/app-kiosk-release.apk"
+    session = (Session("adb", git_project, prompt="sideloading the kiosk build fails on Android 14 phones")
+               .fail(f"adb install -r {apk}", "Exit code 1\nadb: failed to install: Failure [INSTALL_FAILED_DEPRECATED"
+                                              "_SDK_VERSION: App package must target at least SDK version 23]")
+               .ok(f"aapt2 dump badging {apk} | grep -E 'targetSdkVersion'", "targetSdkVersion:'22'")
+               .ok(f"adb install -r --bypass-low-target-sdk-block {apk}", "Success")
+               .edit("scripts/qa-install.sh", '  adb -s "$serial" install -r "$APK"',
+                     '  adb -s "$serial" install -r --bypass-low-target-sdk-block "$APK"')
+               .ok("./scripts/qa-install.sh", "Performing Streamed Install\nSuccess")
+               .stop("Android 14 rejects apps targeting below API 23, so adb needs `--bypass-low-target-sdk-block`. I "
+                     "added that flag to the install line in scripts/qa-install.sh."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--bypass-low-target-sdk-block" in candidate["change"] and "aapt2" not in candidate["title"], candidate
+
+
+def test_native_modules_built_again_for_electron_are_a_change(git_project, store):
+    # (blind138 EI22: ``npm rebuild`` built for the system Node; ``npx @electron/rebuild`` for Electron's)
+    error = ("Exit code 1\nError: The module 'better_sqlite3.node'\nwas compiled against a different Node.js version "
+             "using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 123.")
+    session = (Session("electron", git_project, prompt="the app crashes on launch with a NODE_MODULE_VERSION error")
+               .fail("npm run smoke", error)
+               .ok("npx @electron/rebuild -f -w better-sqlite3", "✔ Rebuild Complete")
+               .ok("npm run smoke", "[smoke] ok")
+               .stop("Rebuilding against Electron's headers with `@electron/rebuild` fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npx @electron/rebuild -f -w better-sqlite3" in candidate["change"], candidate["change"]
+
+
+def test_a_shell_script_run_in_the_same_container_holds_the_step_that_failed(git_project, store):
+    # (blind141 EL24: ``docker run … python:3.12-alpine sh -c "pip install …"`` failed; ``… sh -c "apk add --no-cache
+    # gcc musl-dev linux-headers && pip install … && python -m pytest -q"`` passed)
+    run = 'docker run --rm -v "$PWD":/src -w /src python:3.12-alpine sh -c'
+    session = (Session("alpine", git_project, prompt="the CI test job dies installing dependencies on alpine")
+               .fail(f'{run} "pip install -q -r requirements.txt"',
+                     "Exit code 1\n  × Building wheel for psutil (pyproject.toml) did not run successfully.\n"
+                     "ERROR: Failed to build installable wheels for some pyproject.toml based projects (psutil)")
+               .ok(f'{run} "apk add --no-cache gcc musl-dev linux-headers && pip install -q -r requirements.txt && '
+                   f'python -m pytest -q"', "36 passed in 4.1s")
+               .stop("psutil builds from source on musl: it needs `apk add --no-cache gcc musl-dev linux-headers`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("`pip install …` in `python:3.12-alpine` fails"), \
+        candidate["title"]
+    assert "apk add --no-cache gcc musl-dev linux-headers" in candidate["change"], candidate["change"]
+
+
+def test_the_recipe_quoted_as_the_way_beats_one_quoted_by_the_by(git_project, store):
+    # (blind142 EM15: "via `make ksql-migrate` (`make ksql-info` shows what's pending)"; and a ``-e 'SHOW TABLES;'``
+    # asked after is no run of the ``-f`` file that failed)
+    ksql = "docker compose exec ksqldb-cli ksql http://ksqldb-server:8088"
+    session = (Session("ksql", git_project, prompt="create the ORDERS_BY_REGION table in the dev ksqlDB")
+               .fail(f"{ksql} -f /ksql/migrations/V000008__orders_by_region.sql",
+                     "Exit code 1\nException while preparing statement: ORDERS_ENRICHED does not exist.")
+               .ok("make ksql-info", "docker compose exec ksqldb-cli ksql-migrations --config-file /ksql/ksql-"
+                                     "migrations.properties info\nCurrent migration version: 6")
+               .ok("make ksql-migrate", "docker compose exec ksqldb-cli ksql-migrations --config-file /ksql/ksql-"
+                                        "migrations.properties apply --all\nApplying migration version 7")
+               .ok(f"{ksql} -e 'SHOW TABLES;' 2>/dev/null | tail -6", " ORDERS_BY_REGION   | orders_by_region")
+               .stop("Version 7 had never been applied to dev, and this repo doesn't want hand-run files: ksql "
+                     "changes go through ksql-migrations via `make ksql-migrate` (`make ksql-info` shows what's "
+                     "pending)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "use `make ksql-migrate` instead" in candidate["title"], candidate["title"]
+
+
+def test_a_compose_service_named_for_its_job_does_that_job():
+    # (blind140 EK17: ``docker compose run --rm airflow-tests`` is how this repo runs the DAG tests)
+    assert command_job("docker compose run --rm airflow-tests") == "test"
+    assert command_job("docker compose run --rm web bash") is None
+
+
+def test_the_way_that_replaced_a_deleted_script_is_learned_and_not_as_an_order(git_project, store):
+    # (blind140 EK18: Prefect 3 removed what scripts/register_deployments.py was built on; the script went, and "From
+    # now on register with `prefect --no-prompt deploy --all`", which would read as an order to a later session)
+    session = (Session("prefect", git_project, prompt="since Prefect 3 our deployment registration script blows up")
+               .fail("uv run python scripts/register_deployments.py",
+                     "Exit code 1\nprefect.exceptions.PrefectImportError: 'prefect.deployments:Deployment' has been "
+                     "removed.")
+               .write("prefect.yaml", "deployments:\n  - name: nightly\n    entrypoint: flows/sync.py:sync\n")
+               .ok("uv run prefect --no-prompt deploy --all", "Deployment 'sync/nightly' successfully created")
+               .ok("git rm -q scripts/register_deployments.py && git status --short",
+                   "A  prefect.yaml\nD  scripts/register_deployments.py")
+               .stop("Prefect 3 removed the `Deployment` class the script was built on, so I replaced it with a "
+                     "`prefect.yaml` and deleted the script. From now on register with `prefect --no-prompt deploy "
+                     "--all`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "use `uv run prefect --no-prompt deploy --all` instead" in candidate["title"], candidate["title"]
+    assert "From now on" not in candidate["summary"], candidate["summary"]
+
+
+def test_the_step_an_error_asks_about_unquoted_is_a_fix_of_its_own(git_project, store):
+    # (blind140 EK09: "Did you run packer init for this project ?"; ``packer init .`` is a step, no probe of
+    # ``packer build``; the Ansible error after it is another problem)
+    build = "packer build -var-file=vars/prod.pkrvars.hcl ."
+    session = (Session("packer", git_project, prompt="build the CI runner AMI with packer")
+               .fail(build, "Exit code 1\nError: Missing plugins\n\nThe following plugins are required, but not "
+                            "installed:\n\ngithub.com/hashicorp/amazon ~> 1\n\nDid you run packer init for this "
+                            "project ?")
+               .ok("packer init .", "Installed plugin github.com/hashicorp/amazon v1.3.3")
+               .fail(build, "Exit code 1\n--> amazon-ebs.runner: Error executing Ansible: Non-zero exit status: "
+                            "exit status 4")
+               .edit("runner.pkr.hcl", '    playbook_file = "ansible/playbook.yml"',
+                     '    playbook_file = "ansible/playbook.yml"\n    galaxy_file   = "ansible/requirements.yml"')
+               .ok(f"{build} 2>&1 | tail -8", "Build 'amazon-ebs.runner' finished after 9 minutes")
+               .stop("Two problems: the plugins have to be installed with `packer init .` before the first build, "
+                     "and Packer never ran galaxy, so I set `galaxy_file` on the ansible provisioner."))
+    candidates, _ = _candidates(store, session)
+    assert sorted(c["title"].split(" — ")[-1] for c in candidates) == [
+        "add `galaxy_file = \"ansible/requirements.yml\"` in runner.pkr.hcl", "run `packer init .` first"], \
+        [c["title"] for c in candidates]
