@@ -40,6 +40,7 @@ from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CO
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import lesson_title
+from .sanitize import steering_reasons
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
                     _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
@@ -755,8 +756,6 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         causes = [_users_diagnosis(user_causes[0])]
     # (a sentence that reads as an order to a later session, "From now on register with `prefect deploy`", would have
     # the lesson quarantined: the others say it, and the change shows the way)
-    from .sanitize import steering_reasons
-
     causes, fixes = ([s for s in said_now if not steering_reasons(s)] for said_now in (causes, fixes))
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if withheld and causes and fixes:  # the change shows no content: the agent's line about it goes first
@@ -1101,7 +1100,10 @@ def _give_inner_changes_away(chains: list[dict]) -> None:
                      and outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"]
                      and inner["kind"] != "error_changed" and outer["kind"] != "error_changed"
                      and not _refused_flag_left_out(inner)  # (its fix is how it was called: the edits are the outer's)
-                     for c in [*inner["changes"], *inner["attempts"], inner["success"]]}
+                     # (a formatter's repair owns no edit on its way: ``tofu fmt modules/network/main.tf`` after
+                     # the ``for_each`` rewrite that ``tofu plan`` was failing on)
+                     for c in ([inner["success"]] if is_autofix(inner["success"]["target"]) else
+                               [*inner["changes"], *inner["attempts"], inner["success"]])}
         # (an edit to a file the outer problem's own changes touch stays: it may correct one of them, and the net
         # change must see it: ``fmt/10.2.1`` then ``fmt/10.1.1`` in conanfile.txt)
         own_files = {f for c in outer["all_changes"] if c["id"] not in inner_ids for f in c.get("files") or []}

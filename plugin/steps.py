@@ -78,6 +78,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)
         return False
+    if re.search(r"\|\s*(?:\w+=\S+\s+)*(?:terraform|tofu)\s+console\b", command) and not _MUTATING.search(command):
+        return False  # ``echo 'keys(var.private_subnets)' | tofu console``: an expression evaluated, nothing written
     if len(parsed["segments"]) == 1 and _asks_version(parsed["segments"][0]) and not _MUTATING.search(command):
         return False  # ``ansible --version | head -3``: a tool asked what it is (its config file, its version)
     if _VERIFIES_ONLY.match(check) and not _MUTATING.search(command):

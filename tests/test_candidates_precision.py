@@ -7320,3 +7320,24 @@ def test_the_step_an_error_asks_about_unquoted_is_a_fix_of_its_own(git_project, 
     assert sorted(c["title"].split(" — ")[-1] for c in candidates) == [
         "add `galaxy_file = \"ansible/requirements.yml\"` in runner.pkr.hcl", "run `packer init .` first"], \
         [c["title"] for c in candidates]
+
+
+def test_a_formatters_repair_on_the_way_owns_none_of_the_edits_before_it(git_project, store):
+    # (blind140 EK23: ``tofu fmt -check`` failed and ``tofu fmt main.tf`` repaired it while ``tofu plan`` was open; the
+    # ``for_each`` rewrite is the plan's fix, and an expression evaluated in ``tofu console`` no step of it)
+    plan = "cd envs/staging && tofu plan"
+    error = "Exit code 1\n│ Error: Invalid for_each argument\n│   on ../../modules/network/main.tf line 48"
+    session = (Session("tofu", git_project, prompt="tofu plan fails since I added the private subnets")
+               .fail(plan, error)
+               .fail("tofu fmt -check -recursive", "Exit code 3\nmodules/network/legacy.tf")
+               .edit("modules/network/main.tf", "  for_each       = { for s in aws_subnet.private : s.id => s }",
+                     "  for_each       = var.private_subnets")
+               .ok("cd envs/staging && echo 'keys(var.private_subnets)' | tofu console", 'tolist(["app-a"])')
+               .ok("tofu fmt modules/network/main.tf", "modules/network/main.tf")
+               .ok(f"{plan} 2>&1 | tail -4", "Plan: 9 to add, 0 to change, 0 to destroy.")
+               .stop("Subnet IDs don't exist until apply, so the associations are keyed by `var.private_subnets` "
+                     "now."))
+    candidates, _ = _candidates(store, session)
+    (candidate,) = [c for c in candidates if "for_each" in c["title"]]
+    assert "for_each = var.private_subnets" in candidate["change"] and "cd envs/staging" not in candidate["change"], \
+        candidate["change"]
