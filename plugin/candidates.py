@@ -190,11 +190,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     prompt_text = " ".join(p["text"] for p in prompts)
     # (an aside in brackets is the aside, not the sentence around it: "I added `identifier: payment_events` to that
     # source table (and a description while I was there).")
-    # (so is the clause it opens after what was done: "Switched the client to `location="EU"` in run_query.py and,
-    # while there, fully qualified the table in sql/daily_revenue.sql")
+    # (so is the clause a "while there" opens after what was done: "Switched the client to `location="EU"` in
+    # run_query.py and, while there, fully qualified the table in sql/daily_revenue.sql"; not a verdict on the clause
+    # before it: "I also turned on `declarationMap` …; unrelated to the tests")
     incidental = [next((b.group(0) for b in re.finditer(r"\([^()]*\)", s) if b.start() < m.start() < b.end()),
-                       s[c.start():] if (c := re.search(r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?$",
-                                                        s[:m.start()])) and c.start() >= 20 else s)
+                       s[c.start():] if m.group(0).lower().startswith("while") and (
+                           c := re.search(r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?$", s[:m.start()]))
+                       and c.start() >= 20 else s)
                   for s in said["all"] if (m := _INCIDENTAL.search(s))]
     account = " ".join(s for s in said["all"] if s not in incidental)
     # after the problem, the prompt's other requests ("Also fix the typo in …", "And please enable X")

@@ -7104,6 +7104,20 @@ def test_the_clause_a_while_there_opens_is_the_aside_not_the_sentence(git_projec
     (candidate,), _ = _candidates(store, session)
     assert 'location="EU"' in candidate["change"] and "daily_revenue.sql" not in candidate["change"], \
         candidate["change"]
+    # (a verdict after the clause it judges sets that clause aside: "I also turned on `declarationMap` in …;
+    # unrelated to the tests", blind12 N13)
+    session = (Session("nx", git_project, prompt="run the affected tests for my branch")
+               .fail("pnpm nx affected -t test", "Exit code 1\nfatal: Not a valid object name main\nThe \"main\" "
+                                                 "branch could not be found. Set the \"defaultBase\" in nx.json or "
+                                                 "pass --base.")
+               .edit("libs/pdf/tsconfig.lib.json", '    "declaration": true,',
+                     '    "declaration": true,\n    "declarationMap": true,')
+               .ok("pnpm nx affected -t test --base=origin/main --head=HEAD", "Tests:       9 passed, 9 total")
+               .stop("There's no local `main` branch in this clone, only `origin/main`, hence the explicit base.\n\n"
+                     "I also turned on `declarationMap` in `libs/pdf/tsconfig.lib.json` so go-to-definition lands in "
+                     "the source; unrelated to the tests."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--base=origin/main" in candidate["title"] and "declarationMap" not in candidate["change"], candidate
 
 
 def test_the_run_the_account_quotes_comes_before_one_it_never_quotes(git_project, store):
