@@ -101,6 +101,8 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while (?:I was )?(?:in )?(?:there|at it)(?!\s
                         r"while (?:I was )?(?:reading|editing|in|looking at) (?:[\w./-]+\.\w+|it|them|there)\b|"
                         r"also (?:fixed|corrected) (?:a|an|the|two|some) [^.;]{0,40}\b(?:typos?|misspell\w*|spelling (?:mistakes?|errors?))|"
                         r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless|"
+                        # ("I also defaulted the destructor … — it isn't what fixed it")
+                        r"(?:is|was)(?:n't| not) what fixed it|"
                         # ("Side note: I switched `.editorconfig` to 2-space indentation …")
                         r"side[- ]note|as an aside|by the way|btw|"
                         # ("I also lower-cased the SQL keywords in models/daily_active.sql to match the other models")
@@ -188,6 +190,10 @@ def _sentences(text: str) -> list[str]:
                       f"`{line.strip()}`" for line in m.group(2).splitlines() if line.strip()), text or "")
     # (then an indented line after a colon, outside a fence: what the sentence introduces)
     text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*([^\n`]+?)[ \t]*(?=\n|$)", r": `\1`", text)
+    # (or after a sentence left unfinished, a line of code alone: "the loop now signs each tool with" + ``codesign
+    # --force --options runtime …``; not a list item's indented rest)
+    text = re.sub(r"(?m)^((?![ \t]*(?:[-*•]|\d+[.)])\s)[^\n]*\w)[ \t]*\n(?:[ \t]*\n)?(?: {4}|\t)[ \t]*"
+                  r"([^\n`]*[-=/(){}$\"'][^\n`]*?)[ \t]*(?=\n[ \t]*\n|\n?$)", r"\1 `\2`", text)
     # (or a line that is one code span: "Plans go through the Makefile, which …:" + "`make plan ENV=staging`")
     text = re.sub(r":[ \t]*\n(?:[ \t]*\n)?[ \t]*(`[^`\n]+`)[ \t]*(?=\n|$)", r": \1", text)
     # a sentence never ends inside a code span (`julia --project=. -e '…'`)

@@ -1116,6 +1116,19 @@ def _give_inner_changes_away(chains: list[dict]) -> None:
                 outer[key] = [c for c in outer[key] if c["id"] not in inner_ids]
 
 
+def _consequence(chain: dict, chains: list[dict]) -> bool:
+    """Whether ``chain`` passed after an earlier problem had, on its way, with no change of its own besides that
+    problem's: the same problem, seen again through another check."""
+    for other in chains:
+        if other is chain or other["failure"]["id"] >= chain["failure"]["id"] or other["kind"] == "error_changed" \
+                or not chain["failure"]["id"] < other["success"]["id"] <= chain["success"]["id"]:
+            continue
+        theirs = {c["id"] for c in other["all_changes"]} | {other["success"]["id"]}
+        if chain["all_changes"] and all(c["id"] in theirs for c in chain["all_changes"]):
+            return True
+    return False
+
+
 def session_candidates(store: Store, session_id: str, last_message: str | None,
                        details: dict | None = None) -> tuple[list[dict], list[str]]:
     """The lessons a session teaches (deterministic), and reason codes when it teaches none.
@@ -1142,6 +1155,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         a is not b and a["failure"]["id"] < b["failure"]["id"] and a["success"]["id"] == b["success"]["id"]
         and {c["id"] for c in b["changes"]} <= {c["id"] for c in a["all_changes"]} for a in chains))]
     _give_inner_changes_away(chains)
+    # a failure mended by another problem's fix, with no change of its own: a consequence of that problem
+    # (``spctl`` "Unnotarized Developer ID" after the notary said Invalid, passing once the resubmission was accepted)
+    chains = [b for b in chains if not _consequence(b, chains)]
     candidates = []
     cwd = session.get("cwd")
     for chain in chains:

@@ -69,7 +69,10 @@ def _leaves_out_until(failure: dict, run: dict, rest: list[dict], family: str, a
     same check passes later, whole, or the way the account names on the same target (``./scripts/validate.sh
     clusters/eu-west/ingest-workers`` after ``… | kubeconform -ignore-missing-schemas``): the run that left them out
     saw the rest pass, not the failure mended."""
-    if not _DESELECTS.search(run["target"]) or _DESELECTS.search(failure["target"]):
+    # (or the failing step left out by a flag named for it: ``--no-notarize`` after "Notarization failed")
+    skipped = [w for w in re.findall(r"(?:^|\s)--(?:no|skip|without)-([a-z]{5,})\b", run["target"])
+               if w not in failure["target"] and w[:6].lower() in (failure.get("error_text") or "").lower()]
+    if not (_DESELECTS.search(run["target"]) or skipped) or _DESELECTS.search(failure["target"]):
         return False
     paths = {w for segment in _segments(failure["target"]) for w in parse_command(segment)["argv"][1:] if "/" in w}
     return any(o["outcome"] == "ok" and _is_check(o) and not _DESELECTS.search(o["target"]) and (

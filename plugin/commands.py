@@ -514,6 +514,8 @@ def _sbt_words(words: list[str]) -> list[str]:
         if not task or not task.group(1):
             out.append("." if task else word)
     return out
+# the runners whose ``-e`` picks the environment a job runs in (``pio test -e native``, ``tox -e py312``)
+_ENV_RUNNERS = frozenset(("pio", "platformio", "tox", "nox"))
 _PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url", "--dev-url"))
 # a file loaded before or around what is checked (``bun test --preload ./test/happydom.ts``): how it runs, no target
 _SETUP_OPTIONS = frozenset(("--preload", "--require", "--import", "--loader", "--setupFiles", "--setup-files",
@@ -695,9 +697,11 @@ def _invocation(parsed: dict) -> set[str]:
     parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if _SETTING.match(w)
               and not argv[i - 1].startswith("-")}
     # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
+    # (and the environment a test runner builds for: ``pio test -e native``, ``tox -e py312``)
+    valued = _VALUE_OPTIONS | ({"-e", "--environment"} if argv and _program_name(argv[0]) in _ENV_RUNNERS else set())
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
-              if w in _VALUE_OPTIONS and w != "-w" and not argv[i + 1].startswith("-")}
-    parts -= {f"flag:{w}" for w in argv if w in _VALUE_OPTIONS and any(p.startswith(f"flag:{w} ") for p in parts)}
+              if w in valued and w != "-w" and not argv[i + 1].startswith("-")}
+    parts -= {f"flag:{w}" for w in argv if w in valued and any(p.startswith(f"flag:{w} ") for p in parts)}
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
     runner = _TIMEOUT.sub("", re.sub(r"^env\b\s*", "", parsed["runner"]))
     if runner:

@@ -491,7 +491,9 @@ _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 # (a pyproject's ``[project]`` or ``[tool.poetry]`` version: its dependencies pin inline)
                 "pyproject.toml": LazyRegex(r'^\s*version\s*=\s*"\d[\w.+-]*"\s*$'),
                 # (MSBuild's: a project's or the repo's ``<Version>2.3.1</Version>``, ``<VersionPrefix>``)
-                "Directory.Build.props": _MSBUILD_VERSION}
+                "Directory.Build.props": _MSBUILD_VERSION,
+                # (Godot's ``config/version="0.7.2"`` in project.godot)
+                "project.godot": LazyRegex(r'^\s*config/version\s*=\s*"\d[\w.+-]*"\s*$')}
 
 
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)

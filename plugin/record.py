@@ -350,8 +350,9 @@ def _fit_problem(problem: str, room: int) -> str:
     steps = (lambda p: re.sub(r"\s+in\s+[\w./-]+\.\w+$", "", p),
              lambda p: re.sub(r"(?<=\bwith )[\w./-]+\.\w+:\d+(?::\d+)?:\s+(?=\S)", "", p),
              lambda p: _CODE.sub(_compact_command, p),
+             # (of a line of steps, the last, the check they lead to: ``rm -rf /tmp/x && git clone … && godot …``)
              lambda p: _CODE.sub(lambda m: m.group(0) if len(m.group(1)) <= 30
-                                 else "`" + " ".join(m.group(1).split()[:2]) + " …`", p))
+                                 else "`" + " ".join(m.group(1).split(" && ")[-1].split()[:2]) + " …`", p))
     for step in steps:
         if len(problem) <= room:
             break

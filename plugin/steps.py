@@ -454,6 +454,16 @@ def _logged_failure(observation: dict) -> dict:
         return observation
     if parsed["family"].split()[:1] in (["curl"], ["wget"], ["http"], ["https"]):
         return _status_failure(observation)
+    if "notarytool" in [_program_name(w) for w in parsed["argv"][:2]]:
+        # the notary's verdict, printed by a command that exits 0: ``status: Invalid`` after ``submit … --wait``
+        verdict = _NOTARY_REJECTED.search(observation.get("body") or "")
+        if verdict:
+            summary = re.search(r'"statusSummary"\s*:\s*"([^"]+)"', observation.get("body") or "")
+            status = verdict.group(1) or verdict.group(2)
+            text = f"notarization status: {status}" + (f" ({summary.group(1)})" if summary else "")
+            return dict(observation, outcome="error", error_text=text, logged=True,
+                        error_signature=f"notarization status {status}")
+        return observation
     summary = _ci_summary_failure(observation, " ".join(parsed["argv"]))
     if summary:
         return summary
@@ -517,6 +527,10 @@ _BARE_STATE = LazyRegex(r"FAILED|DOWN|ERROR|UNHEALTHY|CRASHED")
 # the error it gives with it, in a trace or a message field: the last one, the root cause
 _REPORTED_ERROR = LazyRegex(r"(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): (?:[^\\\"\n]|\\[^n])+|"
                             r"\bERROR: (?:[^\\\"\n]|\\[^n])+")
+
+
+# Apple's notary service turning a submission down (``notarytool submit --wait``, ``notarytool info``/``log``)
+_NOTARY_REJECTED = LazyRegex(r'(?m)^\s*(?:Current\s+)?status:\s*(Invalid|Rejected)\b|"status"\s*:\s*"(Invalid|Rejected)"')
 
 
 def _status_failure(observation: dict) -> dict:

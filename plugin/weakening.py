@@ -216,7 +216,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
     return _rewrites_only_tests(changes) or _waits_longer(changes) or _shrinks_timed_out_test(changes, failure_text) \
         or _narrows_inputs(changes) or _checks_fewer_rows(changes) or _drops_test_rows(changes) \
         or _values_only(changes, failure_text) or _reseeded(changes) or _pins_clock_past_a_crash(changes, failure_text) \
-        or _scores_on_training_data(changes) or _zone_made_utc(changes) \
+        or _scores_on_training_data(changes) or _zone_made_utc(changes) or _sdk_moved(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -351,6 +351,21 @@ def _zone_made_utc(changes: dict[str, list[dict]]) -> bool:
     return tests_only(changes) and any(_NAMED_ZONE.search(l) for l in removed) \
         and any(_UTC.search(l) and not _NAMED_ZONE.search(l) for l in added) \
         and not any(_NAMED_ZONE.search(l) for l in added)
+
+
+# the platform a test is pinned to run on (Robolectric's ``@Config(sdk = [Build.VERSION_CODES.UPSIDE_DOWN_CAKE])``)
+_SDK_PIN = LazyRegex(r"@Config\([^)]*\bsdk\s*=\s*(\[[^\]]*\]|[\w.]+)")
+
+
+def _sdk_moved(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only moved the platform a failing assertion ran on (``@Config(sdk = [… UPSIDE_DOWN
+    _CAKE])`` → ``[… S_V2]``, below the version the code gates on): the case it tested no longer runs."""
+    def pins(side: str) -> set[str]:
+        return {m.group(1).replace(" ", "") for hunks in changes.values() for h in hunks
+                for m in _SDK_PIN.finditer(h[side])}
+
+    old, new = pins("old"), pins("new")
+    return tests_only(changes) and bool(old and new) and old != new and bool(_ASSERTION_FAILED.search(failure_text))
 
 
 def _pins_clock_past_a_crash(changes: dict[str, list[dict]], failure_text: str) -> bool:

@@ -82,6 +82,9 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
      '"select 1"', ["append `?sslmode=require` to the URL"]),
     ('psql "postgres://u@db:5432/m" -c "select 1"', 'psql "postgres://u@db:5432/metrics" -c "select 1"',
      ["pass `postgres://u@db:5432/metrics`", "without `postgres://u@db:5432/m`"]),
+    # the environment a test runner builds for (blind148 ES17)
+    ("pio test -e esp32dev", "pio test -e native", ["pass `-e native`"]),
+    ("tox -e py311", "tox -e py312", ["pass `-e py312`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected

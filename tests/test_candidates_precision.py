@@ -7355,3 +7355,86 @@ def test_a_formatters_repair_on_the_way_owns_none_of_the_edits_before_it(git_pro
     (candidate,) = [c for c in candidates if "for_each" in c["title"]]
     assert "for_each = var.private_subnets" in candidate["change"] and "cd envs/staging" not in candidate["change"], \
         candidate["change"]
+
+
+def test_a_failing_test_moved_to_another_sdk_is_weakened(git_project, store):
+    # (blind145 EP17: ``@Config(sdk = [… UPSIDE_DOWN_CAKE])`` → ``[… S_V2]``, below the gate the code checks)
+    session = (Session("sdk", git_project, prompt="ReminderNotifierTest is red on main, make it green")
+               .fail('./gradlew :app:testDebugUnitTest --tests "*ReminderNotifierTest"',
+                     "Exit code 1\nReminderNotifierTest > postsNotificationWhenPermissionGranted FAILED\n"
+                     "    java.lang.AssertionError: \n    Expected size: 1 but was: 0 in:")
+               .edit("app/src/test/java/com/acme/ReminderNotifierTest.kt",
+                     "@Config(sdk = [Build.VERSION_CODES.UPSIDE_DOWN_CAKE])\nclass ReminderNotifierTest {",
+                     "@Config(sdk = [Build.VERSION_CODES.S_V2])\nclass ReminderNotifierTest {")
+               .ok('./gradlew :app:testDebugUnitTest --tests "*ReminderNotifierTest"', "BUILD SUCCESSFUL in 22s")
+               .stop("I pinned its `@Config` to API 32 (`S_V2`), which gets past the permission gate."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_the_notarys_verdict_is_a_failure_and_what_it_mended_seen_again_no_lesson(git_project, store):
+    # (blind148 ES12, blind139 EJ11: ``notarytool submit --wait`` exits 0 with "status: Invalid"; a ``spctl``
+    # "Unnotarized" after it passes once the resubmission is accepted: the same problem)
+    submit = "xcrun notarytool submit dist/App.dmg --keychain-profile notary --wait"
+    session = (Session("notary", git_project, prompt="notarization keeps coming back Invalid")
+               .ok(submit, "Submission ID received\nWaiting for processing to complete.\nCurrent status: Invalid....\n"
+                           "Processing complete\n  status: Invalid")
+               .fail("spctl -a -vvv -t install dist/App.dmg", "Exit code 3\ndist/App.dmg: rejected\n"
+                                                               "source=Unnotarized Developer ID")
+               .edit("scripts/sign.sh", 'codesign --force --deep --sign "$IDENTITY" "$APP"',
+                     'codesign --force --deep --options runtime --timestamp --sign "$IDENTITY" "$APP"')
+               .ok("./scripts/sign.sh && ./scripts/make-dmg.sh", "created: dist/App.dmg")
+               .ok(submit, "Submission ID received\nProcessing complete\n  status: Accepted")
+               .ok("xcrun stapler staple dist/App.dmg && spctl -a -vvv -t install dist/App.dmg",
+                   "The staple and validate action worked!\ndist/App.dmg: accepted\nsource=Notarized Developer ID")
+               .stop("Apple rejected the uploads because `scripts/sign.sh` signed without the hardened runtime. The "
+                     "codesign call there now passes `--options runtime --timestamp`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "notarization status: Invalid" in candidate["title"], candidate["title"]
+    assert "--options runtime --timestamp" in candidate["change"], candidate["change"]
+
+
+def test_a_run_that_leaves_the_failing_step_out_by_name_gives_way_to_the_whole_run(git_project, store):
+    # (blind145 EP22: ``--no-notarize`` after "Notarization failed"; the release script then passed whole; and the
+    # fix quoted as an indented line after "the loop now signs each tool with")
+    session = (Session("release", git_project, prompt="notarization keeps failing for the Mac build")
+               .fail("./scripts/release-mac.sh", "Exit code 1\n==> Notarization failed (status: Invalid)")
+               .edit("scripts/release-mac.sh", '  codesign --force --sign "$IDENTITY" "$tool"',
+                     '  codesign --force --options runtime --timestamp --sign "$IDENTITY" "$tool"')
+               .ok("./scripts/release-mac.sh --no-notarize", "==> Skipping notarization\n==> Built build/App.dmg")
+               .ok("./scripts/release-mac.sh", "==> Notarized and stapled build/App.dmg")
+               .stop("**Cause:** the bundled ffmpeg was re-signed with a bare `codesign --force --sign`.\n\n"
+                     "**Fix:** the loop now signs each tool with\n\n"
+                     '    codesign --force --options runtime --timestamp --sign "$IDENTITY" "$tool"\n\n'
+                     "The DMG is notarized and stapled."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--no-notarize" not in candidate["title"] and "--options runtime --timestamp" in candidate["change"], \
+        candidate["title"]
+    assert "--options runtime --timestamp --sign" in candidate["summary"], candidate["summary"]
+
+
+def test_a_godot_project_version_bump_is_metadata_and_a_line_of_steps_is_titled_by_its_check(git_project, store):
+    # (blind147 ER22: "I bumped `config/version` in project.godot to 0.7.2"; ``rm -rf /tmp/ci && git clone … && cd …
+    # && godot --headless …`` reads as the godot run it leads to)
+    run = ("rm -rf /tmp/ci-repro && git clone -q . /tmp/ci-repro && cd /tmp/ci-repro && godot --headless -s "
+           "addons/gut/gut_cmdln.gd -gdir=res://test -gexit")
+    session = (Session("godot", git_project, prompt="the GUT tests fail in CI but pass in the editor")
+               .fail(run, "Exit code 1\nERROR: Failed to load script \"res://test/test_inventory.gd\" with error "
+                          "\"Parse error\".")
+               .edit("project.godot", 'config/version="0.7.1"', 'config/version="0.7.2"')
+               .ok("cd /tmp/ci-repro && godot --headless --import 2>&1 | tail -2 && godot --headless -s "
+                   "addons/gut/gut_cmdln.gd -gdir=res://test -gexit", "All tests passed")
+               .stop("The class cache does not exist in a fresh clone; running `godot --headless --import` first "
+                     "builds it.\n\nSeparately, I bumped `config/version` in project.godot to 0.7.2 to match the "
+                     "changelog."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("`godot --headless …` fails"), candidate["title"]
+    assert "config/version" not in candidate["change"], candidate["change"]
+
+
+def test_what_the_agent_says_did_not_fix_it_is_by_the_by():
+    # (blind148 ES01: "I also defaulted the destructor … — it isn't what fixed it")
+    from lorebook.account import _INCIDENTAL
+
+    assert _INCIDENTAL.search("I also defaulted the destructor while chasing the vtable — it isn't what fixed it.")
+    assert not _INCIDENTAL.search("Adding the header to the sources is what fixed it.")
