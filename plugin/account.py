@@ -94,7 +94,7 @@ _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|de
 # ("rejects any update — even an unrelated one like the timeout change": another thing the error hits, no side edit)
 _INCIDENTAL = LazyRegex(r"(?i)\b(?:while (?:I was )?(?:in )?(?:there|at it)(?!\s+(?:is|are|was|were)\b)|(?<!even )(?<!even an )(?<!even a )unrelated|"
                         r"incidental(?:ly)?|drive-by|on the side|"
-                        r"not (?:part of|related to|needed for) the fix|(?:is|was|that's|it's) (?:purely |just )?"
+                        r"not (?:part of|related to|needed for) the (?:fix|problem|issue)|(?:is|was|that's|it's) (?:purely |just )?"
                         r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
                         r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
                         # "While reading variables.tf I also fixed …", "Also fixed the "enviroment" typo in …"

@@ -36,10 +36,10 @@ from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routin
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
-                    _changed_text, _diff_text, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
+                    _changed_text, _diff_text, _edit_sides, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .record import lesson_title
+from .record import LOG_STAMP, lesson_title
 from .sanitize import steering_reasons
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
@@ -52,6 +52,8 @@ from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agre
 # an attempt the agent says did nothing for the failure, or only traded it for another (not "was not enough": a step
 # that got past one error is part of the fix)
 # "**Root cause:** …": the agent's own label on its account of the cause
+_SET_ASIDE = LazyRegex(r"(?i)\bnot (?:part of|related to|the cause of) (?:the|this) (?:problem|issue|failure|bug)\b|"
+                       r"\b(?:just|only) (?:my|the) (?:environment|setup|sandbox|machine)\b")
 _CAUSE_LABEL = LazyRegex(r"(?i)^(?:the )?(?:root )?cause\s*:")
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
@@ -682,7 +684,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     said = {key: [s for s in value if not (_ANNOUNCED.match(s) and all(any(span in run for run in checks)
                                                                        for span in _code_spans(s)))]
             if isinstance(value, list) else value for key, value in said.items()}
-    causes = [s for s in said["cause"] if mine(s)]
+    # (not one that sets other failures aside: "The offline run … that failed along the way were just my environment
+    # …, not part of the problem.")
+    causes = [s for s in said["cause"] if mine(s) and not _SET_ASIDE.search(s)]
     # a sentence about what the task wrote before the failure ("Added `tests/test-honeypot.php`; it passes.") is no
     # account of the fix
     task_words = _tokens(" ".join(f"{os.path.basename(f)} {_rel(f, cwd)}" for f in chain.get("_earlier_files") or ())
@@ -690,7 +694,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     own_fix_words = fix_words - problem_words  # (the test file a check runs is the check's, not the fix's)
     task_words -= own_fix_words
     said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)
-                  and not _problem_statement(s)]
+                  and not _problem_statement(s) and not _announces_the_task(s, chain, cwd)]
     fixes = [s for s in said_fixes if mine(s) and s not in causes]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
         causes, fixes = said["cause"], said_fixes  # one problem, one account: it is about this one
@@ -773,7 +777,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",
-                      shown or "")
+                      LOG_STAMP.sub("", shown or ""))
     # (a CI run read back is named by its job, not by the command that read it: ``gh run view 938 --log-failed``)
     # (too long to show whole, without the variables set before it: ``DATABASE_URL='postgresql://…' npx prisma …``)
     named = command if len(failing_key) <= 120 else one_line(without_env(failing_key), 120)
@@ -1116,6 +1120,20 @@ def _give_inner_changes_away(chains: list[dict]) -> None:
                 outer[key] = [c for c in outer[key] if c["id"] not in inner_ids]
 
 
+# a sentence that announces what was written ("Added `Billing::OverdueBalance` (`app/services/…`) and its spec.")
+_WROTE = LazyRegex(r"\W*(?:I\s+)?(?:added|created|wrote|implemented|scaffolded)\b", re.I)
+
+
+def _announces_the_task(sentence: str, chain: dict, cwd: str | None) -> bool:
+    """Whether ``sentence`` announces the work the session wrote before this failure, quoting nothing else: the
+    task, though the fix later edited the same file (``# typed: strict`` added to the class it announces)."""
+    spans = _code_spans(sentence)
+    written = chain.get("_written") or {}
+    return bool(spans and _WROTE.match(sentence) and written) and all(
+        span in written["text"] or any(span in (path, _rel(path, cwd), os.path.basename(path))
+                                       for path in written["files"]) for span in spans)
+
+
 def _consequence(chain: dict, chains: list[dict]) -> bool:
     """Whether ``chain`` passed after an earlier problem had, on its way, with no change of its own besides that
     problem's: the same problem, seen again through another check."""
@@ -1160,10 +1178,6 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     chains = [b for b in chains if not _consequence(b, chains)]
     candidates = []
     cwd = session.get("cwd")
-    for chain in chains:
-        chain["_rivals"] = [fix_words_of(other, cwd) for other in chains if other is not chain]
-    if len(chains) > 1:
-        said = split_shared(said, [fix_words_of(c, cwd) | _problem_words(c) for c in chains])
     reported = any(_REPORTED.search(s) for p in prompts for s in _sentences(p["text"]))
     for chain in chains:
         earlier = [o for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS]
@@ -1177,6 +1191,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
                                                                    for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier
                                           if not set(o.get("files") or []) & changed)
+        # (all of it: a created file's whole text, an edit's changed lines)
+        chain["_written"] = {"files": earlier_edits, "text": " ".join(
+            _edit_sides(o)[0][1] if o["tool"] == "Write" else _changed_text(o) for o in earlier)}
         # (the error text, not only its signature: "syntax error" may sit below the line the signature keeps)
         own_mess = _SELF_INFLICTED.search(chain["failure"].get("error_text") or chain["failure"].get("error_signature")
                                           or "") \
@@ -1185,10 +1202,19 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             or _passed_before(chain["failure"], observations)
         # (or a name the session's own new code used before defining it, defined now: ``settings_quiet_hours`` in
         # strings.xml for the screen's ``stringResource(R.string.settings_quiet_hours)``)
-        if own_mess and changed and (changed <= earlier_edits or _defines_what_it_used(chain, earlier, earlier_edits)) \
-                and not _convention_stated(chain, said, cwd):
-            # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
-            # corrected in place: the session cleaning up its own work, nothing to reuse
+        # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
+        # corrected in place: the session cleaning up its own work, nothing to reuse
+        chain["_self_inflicted"] = bool(
+            own_mess and changed and (changed <= earlier_edits or _defines_what_it_used(chain, earlier, earlier_edits))
+            and not _convention_stated(chain, said, cwd))
+    # (the problems a sentence may be about: not the session's own mess, cleaned up on the way to another's fix)
+    lessons = [chain for chain in chains if not chain["_self_inflicted"]]
+    for chain in chains:
+        chain["_rivals"] = [fix_words_of(other, cwd) for other in lessons if other is not chain]
+    if len(lessons) > 1:
+        said = split_shared(said, [fix_words_of(c, cwd) | _problem_words(c) for c in lessons])
+    for chain in chains:
+        if chain["_self_inflicted"]:
             notes.append("self_inflicted")
             _detail(details, "self_inflicted", chain["failure"])
             continue

@@ -1071,6 +1071,8 @@ def _no_error(text: str) -> bool:
 
 
 # (``exit=124``, ``exit 124``, ``exit code: 124``, ``rc=124``: what ``echo … $?`` printed, or the run's own exit code)
+_INTERPRETERS = frozenset(("node", "bun", "deno", "python", "python3", "ruby", "php"))
+_ENTRY_SCRIPT = LazyRegex(r"(?:^|/)(?:main|index|app|server|worker|serve)\.(?:[cm]?[jt]s|py|rb|php)$")
 _TIMED_OUT = LazyRegex(r"(?im)^\s*(?:exit(?: code| status)?|status|rc|code)\s*[=:]?\s*124\s*$|^\s*Exit code 124\b")
 _ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\bpanic")
 
@@ -1088,6 +1090,9 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     # (or a module run as a worker or server: ``python -m mailer.worker``)
     app = app or bool(before["argv"]) and before["runner"].endswith(" -m") \
         and bool(_SERVES.match(before["argv"][0].rsplit(".", 1)[-1]))
+    # (or an app's entry script run by its interpreter: ``node dist/main.js``, ``python app.py``)
+    app = app or len(before["argv"]) >= 2 and _program_name(before["argv"][0]) in _INTERPRETERS \
+        and bool(_ENTRY_SCRIPT.search(before["argv"][-1]))
     text = "\n".join([later.get("body") or "", later.get("error_text") or ""])
     if not (serving or app) or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
         return None
@@ -1247,8 +1252,10 @@ def _changed_step_within(failed: str, later: str) -> str | None:
     step after it reads what it wrote; the whole line passed, so that step did."""
     family = command_family(failed)
     for segment in _and_steps(later)[:-1]:
+        # (not a step that leaves out the file the failed run was given: ``psql … -c 'DROP TABLE IF EXISTS metrics'``
+        # before ``psql … -f sql/001_metrics.sql`` readies the run, it is not it)
         if command_family(segment) == family and not _asks_version(segment) and _same_target(failed, segment) \
-                and invocation_change(failed, segment) \
+                and invocation_change(failed, segment) and not _leaves_out_its_file(failed, segment) \
                 and parse_command(segment)["check"] != parse_command(failed)["check"]:
             return segment
     return None
@@ -1260,8 +1267,15 @@ def _the_step(failed: str, later: str) -> str | None:
     ``-run TestUsers`` that failed)."""
     check, family = parse_command(failed)["check"], command_family(failed)
     # (never a question about the tool: ``dbmate --version && ls db/migrations`` runs no migration)
-    return next((step for step in _and_steps(later) if not _asks_version(step) and (
-        parse_command(step)["check"] == check or command_family(step) == family and _same_target(failed, step))), None)
+    steps = [step for step in _and_steps(later) if not _asks_version(step) and (
+        parse_command(step)["check"] == check or command_family(step) == family and _same_target(failed, step))]
+    # (of those, one that keeps the file the failed run was given: ``psql … -f sql/001_metrics.sql``, not the ``psql
+    # … -c 'DROP TABLE IF EXISTS metrics'`` that readied it)
+    return next((step for step in steps if not _leaves_out_its_file(failed, step)), steps[0] if steps else None)
+
+
+def _leaves_out_its_file(failed: str, step: str) -> bool:
+    return any(re.match(r"without `-{1,2}\w[\w-]* \S*[/.]\w", part) for part in invocation_change(failed, step))
 
 
 def _passed_within(failed: str, later: str) -> bool:

@@ -181,7 +181,12 @@ _IMPERATIVE = {"added": "add", "set": "set", "pinned": "pin", "changed": "change
                "passed": "pass", "exported": "export", "configured": "configure", "created": "create",
                "deleted": "delete", "updated": "update", "enabled": "enable", "disabled": "disable",
                "restored": "restore", "reverted": "revert", "wrapped": "wrap", "called": "call", "made": "make"}
-_LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s+(?=\S+:)|Caused by:\s+)")
+# a logger's time stamp before its level: ``[Nest] 60412  - 07/31/2024, 10:02:17 AM   ERROR [PackageLoader] …``,
+# ``2024-07-31T10:02:17.123Z ERROR …``, ``[2024-07-31 10:02:17,001] ERROR …``
+LOG_STAMP = re.compile(r"^(?:\[\w+\]\s+\d+\s+-\s+)?\[?(?:\d{4}-\d{2}-\d{2}[T ]|\d{1,2}/\d{1,2}/\d{2,4},?\s+)?"
+                       r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?Z?(?:\s*[AP]M)?\]?\s+(?:ERROR|FATAL|CRITICAL)\b:?\s*")
+_LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s+(?=\S+:)|Caused by:\s+)|"
+                         + LOG_STAMP.pattern[1:])
 _PYTEST_FAILED = re.compile(r"\b(?:FAILED|ERROR)\s+\S+\s+-\s+")
 _DOTTED_EXCEPTION = re.compile(r"\b(?:[a-z_]\w*\.)+([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b)")
 # (not a URL's path: Godot's ``res://tests/unit/test_damage.gd`` is the project's own)
@@ -343,6 +348,15 @@ def _in_container(words: list[str]) -> list[str] | None:
     return inner if len(inner) >= 2 else None
 
 
+def _failed_step(command: str, error: str) -> str:
+    """Of a line of steps, the one the error names (``cmake -B build -GNinja app`` for "CMake Error at …", not the
+    ``ninja -C build`` after it), else the last: the check they lead to (``rm -rf /tmp/x && git clone … && godot …``)."""
+    steps = [s.strip() for s in command.split(" && ") if s.strip()] or [command]
+    named = [s for s in steps for program in [next((w for w in s.split() if "=" not in w), "")]
+             if len(program) >= 3 and re.search(rf"(?i)\b{re.escape(os.path.basename(program))}\b", error)]
+    return (named or steps)[-1]
+
+
 def _fit_problem(problem: str, room: int) -> str:
     """The problem within ``room``: first without a trailing "in FILE" or the error's leading place
     (``lib/models/profile.dart:22:36:``), then with its command's flags and directories dropped, and only then cut
@@ -350,9 +364,8 @@ def _fit_problem(problem: str, room: int) -> str:
     steps = (lambda p: re.sub(r"\s+in\s+[\w./-]+\.\w+$", "", p),
              lambda p: re.sub(r"(?<=\bwith )[\w./-]+\.\w+:\d+(?::\d+)?:\s+(?=\S)", "", p),
              lambda p: _CODE.sub(_compact_command, p),
-             # (of a line of steps, the last, the check they lead to: ``rm -rf /tmp/x && git clone … && godot …``)
              lambda p: _CODE.sub(lambda m: m.group(0) if len(m.group(1)) <= 30
-                                 else "`" + " ".join(m.group(1).split(" && ")[-1].split()[:2]) + " …`", p))
+                                 else "`" + " ".join(_failed_step(m.group(1), p[m.end():]).split()[:2]) + " …`", p))
     for step in steps:
         if len(problem) <= room:
             break

@@ -7438,3 +7438,114 @@ def test_what_the_agent_says_did_not_fix_it_is_by_the_by():
 
     assert _INCIDENTAL.search("I also defaulted the destructor while chasing the vtable — it isn't what fixed it.")
     assert not _INCIDENTAL.search("Adding the header to the sources is what fixed it.")
+
+
+def test_a_sentence_announcing_the_work_written_before_the_failure_is_no_account_of_its_fix(git_project, store):
+    # (blind11 M04: "Added `Billing::OverdueBalance` (`app/…`) and its spec." titled the sigil's fix once the Sorbet
+    # error its T.let mended was no longer a rival problem)
+    session = (Session("sigil", git_project, prompt="Add a service object that computes a customer's overdue balance")
+               .write("app/services/billing/overdue_balance.rb",
+                      "# frozen_string_literal: true\n\nmodule Billing\n  class OverdueBalance\n"
+                      "    def initialize(customer)\n      @customer = customer\n    end\n  end\nend\n")
+               .write("spec/services/billing/overdue_balance_spec.rb",
+                      "require \"rails_helper\"\n\nRSpec.describe Billing::OverdueBalance do\nend\n")
+               .fail("bundle exec rubocop app/services/billing",
+                     "Exit code 1\napp/services/billing/overdue_balance.rb:1:1: C: Sorbet/StrictSigil: Sorbet sigil "
+                     "should be at least strict got none.")
+               .edit("app/services/billing/overdue_balance.rb", "# frozen_string_literal: true\n",
+                     "# typed: strict\n# frozen_string_literal: true\n")
+               .fail("bundle exec srb tc", "Exit code 1\napp/services/billing/overdue_balance.rb:6: Use of undeclared "
+                                           "variable @customer https://srb.help/6002")
+               .edit("app/services/billing/overdue_balance.rb", "      @customer = customer\n",
+                     "      @customer = T.let(customer, Customer)\n")
+               .ok("bundle exec srb tc && bundle exec rubocop app/services/billing", "No errors! Great job.\n"
+                   "1 file inspected, no offenses detected")
+               .stop("Added `Billing::OverdueBalance` (`app/services/billing/overdue_balance.rb`) and its spec.\n\n"
+                     "- This repo requires `# typed: strict` on every file under app/ (rubocop-sorbet "
+                     "`Sorbet/StrictSigil`), so the class declares `@customer` with `T.let`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Billing::OverdueBalance" not in candidate["summary"] and "typed: strict" in candidate["summary"], \
+        candidate["summary"]
+
+
+def test_an_apps_entry_script_that_stays_up_under_timeout_passes(git_project, store):
+    # (blind144 EO20: ``pnpm build && timeout 5 node dist/main.js; echo exit=$?`` printing ``exit=124`` is the API
+    # started, after ``pnpm add`` of the packages it said were missing)
+    session = (Session("nest", git_project, prompt="The API crashes on boot right after we switched from npm to pnpm")
+               .fail("pnpm build && node dist/main.js",
+                     "Exit code 1\n[Nest] 60412  - 07/31/2024, 10:02:17 AM   ERROR [PackageLoader] The "
+                     "\"class-validator\" package is missing. Please, make sure to install it to take advantage of "
+                     "ValidationPipe.")
+               .ok("pnpm add class-validator class-transformer", "dependencies:\n+ class-transformer 0.5.1\n"
+                                                                 "+ class-validator 0.14.1")
+               .ok("pnpm build && timeout 5 node dist/main.js; echo exit=$?",
+                   "[Nest] 60877  - 07/31/2024, 10:04:51 AM     LOG [NestApplication] Nest application "
+                   "successfully started +3ms\nexit=124")
+               .stop("The DTOs import `class-validator` and `ValidationPipe` needs `class-transformer`, but neither "
+                     "was ever listed in package.json — npm's flat node_modules hoisted them."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pnpm add class-validator class-transformer" in candidate["change"], candidate["change"]
+    assert "fails with [PackageLoader] The \"class-validator\"" in candidate["title"], \
+        candidate["title"]
+    # (a script run under timeout that was killed while it was still doing its work is no pass)
+    session = (Session("script", git_project, prompt="the import script crashes")
+               .fail("node scripts/import.js", "Exit code 1\nError: Cannot find module 'csv-parse'")
+               .ok("pnpm add csv-parse", "+ csv-parse 5.5.6")
+               .ok("timeout 5 node scripts/import.js; echo exit=$?", "imported 120 rows\nexit=124")
+               .stop("csv-parse was missing from package.json."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "unresolved_failure" in notes, [c["change"] for c in candidates]
+
+
+def test_the_sessions_own_mess_on_the_way_takes_no_words_from_the_fix_and_an_aside_is_no_cause(git_project, store):
+    # (blind147 ER11: the compile error the first edit made, mended by the second, was a rival problem that took
+    # "Put back `email.isBlank()` …" away, and the cause shown was "The offline run … were just my environment")
+    path = "app/src/main/java/com/acme/notes/login/LoginViewModel.kt"
+    session = (Session("textutils", git_project, prompt="LoginViewModelTest started failing after the refactor")
+               .fail("./gradlew :app:testDebugUnitTest",
+                     "Exit code 1\nLoginViewModelTest > rejects blank email FAILED\n    java.lang.RuntimeException at "
+                     "LoginViewModelTest.kt:31\n14 tests completed, 2 failed\nFAILURE: Build failed with an exception.")
+               .fail("./gradlew --offline :app:testDebugUnitTest", "Exit code 1\nCould not resolve "
+                     "com.squareup.okhttp3:mockwebserver:4.12.0.\nNo cached version available for offline mode")
+               .edit(path, "            TextUtils.isEmpty(email) -> R.string.error_email_required\n"
+                           "            !Patterns.EMAIL_ADDRESS.matcher(email).matches() -> R.string.error_email_invalid\n",
+                     "            email.isBlank() -> R.string.error_email_required\n"
+                     "            !EMAIL_REGEX.matches(email) -> R.string.error_email_invalid\n")
+               .fail("./gradlew :app:testDebugUnitTest --tests \"*LoginViewModelTest*\"",
+                     f"Exit code 1\ne: file:///home/dev/notes/{path}:24:14 Unresolved reference: EMAIL_REGEX\n"
+                     "FAILURE: Build failed with an exception.")
+               .edit(path, "class LoginViewModel : ViewModel() {\n",
+                     "class LoginViewModel : ViewModel() {\n    private val EMAIL_REGEX = Regex(\"^[^@\\\\s]+@[^@\\\\s]+$\")\n")
+               .ok("./gradlew :app:testDebugUnitTest --tests \"*LoginViewModelTest*\"", "BUILD SUCCESSFUL in 9s")
+               .ok("./gradlew :app:testDebugUnitTest", "BUILD SUCCESSFUL in 21s")
+               .stop("Fixed — `:app:testDebugUnitTest` is green again.\n\nPut back `email.isBlank()` and a private "
+                     "`EMAIL_REGEX` in the ViewModel, so it has no `android.*` imports and stays testable on the "
+                     "plain JVM.\n\nThe offline run that failed along the way was just my environment (no cached "
+                     "mockwebserver), not part of the problem."))
+    candidates, _ = _candidates(store, session)
+    (candidate,) = [c for c in candidates if "testDebugUnitTest" in c["title"] and "offline" not in c["title"]]
+    assert "email.isBlank()" in candidate["summary"] and "offline" not in candidate["summary"], candidate["summary"]
+
+
+def test_a_step_that_readies_the_run_is_not_the_run_and_a_changed_invocation_then_an_edit_are_two_lessons(
+        git_project, store):
+    # (blind143 EN21: ``psql … -c 'DROP TABLE IF EXISTS metrics' && psql … -f sql/001_metrics.sql`` passed; the -c
+    # step was taken for the run, and the port the first retry found was lost in the schema's fix)
+    psql = "psql -h localhost -U telemetry -d telemetry"
+    session = (Session("timescale", git_project, prompt="set up the metrics schema on the local timescale")
+               .fail(f"{psql} -f sql/001_metrics.sql", "Exit code 2\npsql: error: connection to server at "
+                     "\"localhost\" (127.0.0.1), port 5432 failed: Connection refused")
+               .fail(f"PGPORT=5433 {psql} -v ON_ERROR_STOP=1 -f sql/001_metrics.sql",
+                     "Exit code 3\npsql:sql/001_metrics.sql:10: ERROR:  cannot create a unique index without the "
+                     "column \"time\" (used in partitioning)")
+               .edit("sql/001_metrics.sql", "  id bigserial PRIMARY KEY,\n", "  id bigserial,\n  PRIMARY KEY (id, time),\n")
+               .ok(f"PGPORT=5433 {psql} -c 'DROP TABLE IF EXISTS metrics' && PGPORT=5433 {psql} -v ON_ERROR_STOP=1 "
+                   "-f sql/001_metrics.sql", "DROP TABLE\nCREATE TABLE\ncreate_hypertable")
+               .stop("Two separate issues:\n\n1. The compose file publishes Timescale on host port 5433, not 5432, "
+                     "so psql needs `PGPORT=5433`.\n2. `create_hypertable` rejected the table because its primary key "
+                     "was only `id`; the key is now `PRIMARY KEY (id, time)`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    assert any("PGPORT=5433" in c["title"] for c in candidates), [c["title"] for c in candidates]
+    assert any("PRIMARY KEY (id, time)" in c["change"] and "cannot create" in c["title"] for c in candidates), \
+        [c["title"] for c in candidates]

@@ -5,7 +5,7 @@ import pytest
 from click.testing import CliRunner
 
 from lorebook.cli import cli
-from lorebook.record import error_line, lesson_title
+from lorebook.record import error_line, lesson_problem, lesson_title
 from lorebook.render import full_note, inert, note_for_reading, render_context
 from lorebook.text import estimate_tokens
 
@@ -88,6 +88,27 @@ def test_a_title_too_long_for_its_fix_drops_the_file_then_cuts_inside_the_code()
     fix = title.split(" — ")[1]
     # a code span cut short is closed, with the cut shown inside it, not dropped ("add…")
     assert fix.startswith('add `testImplementation("io.ktor:ktor-server') and fix.endswith("…`"), title
+
+
+def test_a_line_of_steps_is_titled_by_the_step_its_error_names_else_by_its_last():
+    # (blind20 W04: "CMake Error" is cmake's, not the ``ninja -C build`` after it)
+    title = lesson_title("`cmake -B build -GNinja app && ninja -C build` fails with CMake Error at CMakeLists.txt:4 "
+                         "(find_package): By not providing \"FindZephyr.cmake\" in CMAKE_MODULE_PATH this project",
+                         "use `west build -p auto -b nrf52840dk/nrf52840 app` instead")
+    assert title.startswith("`cmake build …` fails with CMake Error"), title
+    title = lesson_title("`docker compose up -d db && go test ./internal/invoices/...` fails with list: sql: Scan "
+                         "error on column index 4, name \"paid_at\": unsupported Scan, storing driver.Value type "
+                         "<nil> into type *time.Time", "`PaidAt time.Time` → `PaidAt sql.NullTime`")
+    assert title.startswith("`go test …` fails with list: sql: Scan error"), title
+
+
+def test_a_titles_problem_drops_a_loggers_time_stamp_before_its_level():
+    # (blind144 EO20: NestJS's ``[Nest] 60412  - 07/31/2024, 10:02:17 AM   ERROR [PackageLoader] …``)
+    assert lesson_problem("[Nest] 60412  - 07/31/2024, 10:02:17 AM   ERROR [PackageLoader] The \"class-validator\" "
+                          "package is missing.") == "[PackageLoader] The \"class-validator\" package is missing"
+    assert lesson_problem("2024-07-31T10:02:17.123Z ERROR Failed to bind 0.0.0.0:8080") == "Failed to bind 0.0.0.0:8080"
+    assert lesson_problem("[2024-07-31 10:02:17,001] ERROR Connector orders-cdc failed") == "Connector orders-cdc failed"
+    assert lesson_problem("10:02:17 INFO started") == "10:02:17 INFO started"  # (no level of failure: as it is)
 
 
 def test_error_line_is_the_line_that_names_the_error():
