@@ -53,7 +53,10 @@ from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agre
 # that got past one error is part of the fix)
 # "**Root cause:** …": the agent's own label on its account of the cause
 _SET_ASIDE = LazyRegex(r"(?i)\bnot (?:part of|related to|the cause of) (?:the|this) (?:problem|issue|failure|bug)\b|"
-                       r"\b(?:just|only) (?:my|the) (?:environment|setup|sandbox|machine)\b")
+                       r"\b(?:just|only) (?:my|the) (?:environment|setup|sandbox|machine)\b|"
+                       # ("Things that turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …")
+                       r"^\W*(?:things|what|everything else) (?:that )?(?:(?:was|were)(?:n't| not) the (?:problem|issue|"
+                       r"cause)|(?:turned out|proved) not to matter|didn't matter|did not matter)\b")
 _CAUSE_LABEL = LazyRegex(r"(?i)^(?:the )?(?:root )?cause\s*:")
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
@@ -383,7 +386,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                              if n == 0 or len(word.split("=")[0]) >= 4 and not word.startswith("-"))]
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
                                                 for c in commands) and (
-            chain.get("cleared") and _LEFT_OVER.search(account)
+            chain.get("cleared") and (_LEFT_OVER.search(account) or any(_kills_a_pid(c["target"])
+                                                                       for c in chain["cleared"]))
             or commands and not chain.get("cleared") and _STOPPED_BY_ITSELF.search(account)):
         # "an old `minio-old` container was holding the port": removed; "the Postgres container had simply stopped
         # (probably after a reboot)": started again; a one-off either way
@@ -585,7 +589,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # what changed first, so a card cut to its budget still shows it: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`: `cmake …`"
         # (and a step the passing line took before it, named too: ``airflow db migrate`` in ``export
         # AIRFLOW_HOME=… && airflow db migrate && pytest tests/dags``, where a card cut to its budget loses the line)
-        changed_run = "; ".join(invocation + [f"run `{one_line(step, 80)}` first" for step in prep])
+        changed_run = "; ".join(_passed_together(invocation, resolved_by["target"])
+                                + [f"run `{one_line(step, 80)}` first" for step in prep])
         steps.append((last, changed_run, [f"{changed_run[:1].upper()}{changed_run[1:]}: `{passing}`."]))
     elif prep:
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
@@ -661,6 +666,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         own = _relevance(sentence, fix_words)
         return score(sentence) > 0 and not any(_relevance(sentence, other) > own for other in rivals)
 
+    def slight(sentence: str) -> bool:
+        """Where the session solved other problems too, a sentence that shares only a word of the command with this
+        one ("Subnet IDs don't exist until apply, so OpenTofu can't know the instance keys at plan time" is the
+        for_each problem's, not the one of ``tofu plan`` without credentials)."""
+        return bool(rivals) and not _relevance(sentence, fix_words - problem_words) \
+            and _relevance(sentence, problem_words) < 2
+
     # a sentence about an edit that is not part of the fix ("Renamed MB to MEGABYTE.") is no account of it
     # (nor an edit put back since: "`session.flush()` … didn't help; reverted" was an attempt at this problem)
     undone = {path for path, hunks in chain_net.items() if not hunks}
@@ -686,7 +698,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             if isinstance(value, list) else value for key, value in said.items()}
     # (not one that sets other failures aside: "The offline run … that failed along the way were just my environment
     # …, not part of the problem.")
-    causes = [s for s in said["cause"] if mine(s) and not _SET_ASIDE.search(s)]
+    causes = [s for s in said["cause"] if mine(s) and not _SET_ASIDE.search(s) and not slight(s)]
     # a sentence about what the task wrote before the failure ("Added `tests/test-honeypot.php`; it passes.") is no
     # account of the fix
     task_words = _tokens(" ".join(f"{os.path.basename(f)} {_rel(f, cwd)}" for f in chain.get("_earlier_files") or ())
@@ -695,7 +707,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     task_words -= own_fix_words
     said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)
                   and not _problem_statement(s) and not _announces_the_task(s, chain, cwd)]
-    fixes = [s for s in said_fixes if mine(s) and s not in causes]
+    fixes = [s for s in said_fixes if mine(s) and s not in causes and not _SET_ASIDE.search(s) and not slight(s)]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
         causes, fixes = said["cause"], said_fixes  # one problem, one account: it is about this one
     if causes and not fixes and resolved_by is not failure:
@@ -709,7 +721,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                    if _USER_CAUSE.search(s) and (not rivals or mine(s)) and not _COUNTS_PROBLEMS.search(s)]
     if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
         best = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
-                       and not _INCIDENTAL.search(s) and not _FLAKY.search(s)), key=lambda s: -score(s))[:1]
+                       and not _INCIDENTAL.search(s) and not _FLAKY.search(s) and not _SET_ASIDE.search(s)
+                       and not slight(s)), key=lambda s: -score(s))[:1]
         # (as what was done, when the user said why: "read_header now memcpy's the length field" after "it's the
         # unaligned uint32_t read")
         causes, fixes = ([], best) if user_causes else (best, fixes)
@@ -855,7 +868,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
 
 
 # an account's opening that announces the outcome: "Fixed — …", "Done: …"
-_ANNOUNCED = LazyRegex(r"\W*(?:Fixed|Done|Solved|Resolved|Sorted)\b\s*[—–:-]")
+# (or the run said to pass: "`tofu plan` works again: 9 to add, nothing changed or destroyed.")
+_ANNOUNCED = LazyRegex(r"\W*(?:(?:Fixed|Done|Solved|Resolved|Sorted)\b\s*[—–:-]|`[^`]+`\s+(?:now\s+)?(?:works|passes|"
+                       r"runs|succeeds|builds|is green)(?:\s+(?:again|now|cleanly))?\b)")
 
 
 def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:
@@ -1134,6 +1149,29 @@ def _announces_the_task(sentence: str, chain: dict, cwd: str | None) -> bool:
                                        for path in written["files"]) for span in spans)
 
 
+def _kills_a_pid(command: str) -> bool:
+    """Whether a step of the line kills a process by its number (``kill 73122``): a number no later session has."""
+    return any(re.fullmatch(r"(?:sudo\s+)?kill\s+(?:-\w+\s+)*\d+(?:\s+\d+)*", parse_command(segment)["check"])
+               for segment in parse_command(command)["segments"])
+
+
+def _passed_together(parts: list[str], passing: str) -> list[str]:
+    """``parts`` with the options the passing line gives side by side said as one, in its order (``pass `-m
+    pipelines.definitions -d src``` for ``pass `-d src```, ``pass `-m pipelines.definitions```)."""
+    line = " ".join(passing.split())
+    passed = sorted((p for p in parts if p.startswith("pass `") and f" {p[6:-1]}" in f" {line}"),
+                    key=lambda p: f" {line} ".index(f" {p[6:-1]} "[:-1]))
+    runs: list[list[str]] = []
+    for part in passed:
+        if runs and " ".join(q[6:-1] for q in runs[-1] + [part]) in line:
+            runs[-1].append(part)
+        else:
+            runs.append([part])
+    merged = {run[0]: "pass `" + " ".join(q[6:-1] for q in run) + "`" for run in runs if len(run) > 1}
+    gone = {q for run in runs if len(run) > 1 for q in run[1:]}
+    return [merged.get(p, p) for p in parts if p not in gone] if merged else parts
+
+
 def _consequence(chain: dict, chains: list[dict]) -> bool:
     """Whether ``chain`` passed after an earlier problem had, on its way, with no change of its own besides that
     problem's: the same problem, seen again through another check."""
@@ -1172,6 +1210,12 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     chains = [b for b in chains if not (b["kind"] == "other_check" and b["failure"].get("log_of") and any(
         a is not b and a["failure"]["id"] < b["failure"]["id"] and a["success"]["id"] == b["success"]["id"]
         and {c["id"] for c in b["changes"]} <= {c["id"] for c in a["all_changes"]} for a in chains))]
+    # (and two ways of a job that both failed, then the project's way passed: one lesson, the way, not one per way
+    # tried: ``godot --script test/…gd`` and ``godot -s addons/gut/gut_cmdln.gd`` before ``./scripts/run_tests.sh``)
+    chains = [b for b in chains if not (b["kind"] == "same_job" and any(
+        a is not b and a["kind"] == "same_job" and a["failure"]["id"] < b["failure"]["id"]
+        and a["success"]["id"] == b["success"]["id"] and a["resolved_by"]["target"] == b["resolved_by"]["target"]
+        and {c["id"] for c in b["all_changes"]} <= {c["id"] for c in a["all_changes"]} for a in chains))]
     _give_inner_changes_away(chains)
     # a failure mended by another problem's fix, with no change of its own: a consequence of that problem
     # (``spctl`` "Unnotarized Developer ID" after the notary said Invalid, passing once the resubmission was accepted)

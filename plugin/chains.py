@@ -26,6 +26,10 @@ from .weakening import _DESELECTS
 
 # --- the session's timeline ----------------------------------------------------------------------
 
+# the flag that makes a tool run its tests, left out (``Unity -batchmode … -runTests`` → ``… -quit``)
+_RUNS_TESTS = LazyRegex(r"(?i)without `-{1,2}run-?tests?`")
+
+
 def _cd_failure(observation: dict) -> bool:
     return bool(re.search(r"\bcd: [^:]+: No such file or directory", observation.get("error_text") or ""))
 
@@ -165,6 +169,9 @@ def find_chains(observations: list[dict], account: str = "",
                     and _other_query(_query(failure["target"]), _query(later["target"])):
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
                 # .state == "RUNNING"'`` that failed
+            if later["outcome"] == "ok" and later["tool"] == "Bash" and command_job(later["target"]) != "test" and any(
+                    _RUNS_TESTS.fullmatch(part) for part in invocation_change(failure["target"], later["target"])):
+                continue  # ``Unity -batchmode -quit`` compiled the project; the ``-runTests`` that failed never ran
             if later["outcome"] == "ok" and (_leaves_out_until(failure, later, observations[k + 1:], family, account)
                                              or _left_out_then_kept(failure, later, observations[k + 1:], family)
                                              or _probed_before_an_edit(failure, later, observations[k + 1:])):
@@ -707,11 +714,17 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     files = {os.path.basename(w) for w in before["argv"][1:] if not w.startswith("-") and "." in os.path.basename(w)}
     consumer = _pipe_consumer(failure["target"])
 
+    def set_apart(s: str) -> bool:
+        # (the program named, unquoted, as the bare tool, however short its name: "Migrations … aren't meant for raw
+        # psql"; quoted, "bare `pulumi preview`", it is a run the way must be shown to make)
+        return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+{re.escape(program[0])}\b",
+                                                _prose(s)))
+
     def names_run(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails"; or
         # of a shorter one, said to fail: "from the host, pytest either can't resolve `trino`")
         # (or the checker the output was piped into, named bare: "Bare `kubeconform` only knows the core schemas")
-        return _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
+        return set_apart(s) or _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
                                                     or stem in parse_command(span)["argv"][1:]
                                                     or consumer and parse_command(span)["argv"] == [consumer]
                                                     for span in _code_spans(s)) \
@@ -738,7 +751,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
     # (or set apart from the project's own: "This repo is on OpenTofu, not Terraform")
-    failed_said = any(names_failing(s) and (_FAILS.search(_prose(s)) or bool(program) and re.search(
+    failed_said = any(names_failing(s) and (_FAILS.search(_prose(s)) or set_apart(s) or bool(program) and re.search(
         rf"(?i)\bnot (?:plain |bare )?{re.escape(program[0])}\b", _prose(s))) for s in sentences)
     # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a
     # wrapper that runs the same subcommand (``terragrunt plan``)
@@ -746,7 +759,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         rf"(?i)\b(?:plain|bare|raw|vanilla)\s+`{re.escape(span)}`|`{re.escape(span)}`\s+(?:directly|alone|on its own|"
         rf"by itself)\b", s) for s in sentences for span in _code_spans(s))
     job = command_job(failure["target"])
-    mutating = bool(_MUTATING.search(failure["target"]))  # (a migration's way may migrate: ``pnpm db:migrate``)
+    # (a migration's way may migrate: ``pnpm db:migrate``; so may a migration file's: ``flyway migrate`` for ``psql -f
+    # db/migration/V14__orders_status_index.sql``)
+    mutating = bool(_MUTATING.search(failure["target"]) or re.search(r"(?i)\bmigrations?/", failure["target"]))
     for obs in later:
         if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]) and not mutating:
             continue
@@ -809,7 +824,12 @@ def _as_quoted(found: dict, later: list[dict], account: str) -> dict:
 
 def _quoted_code(account: str) -> list[str]:
     """The code the agent's account quotes that is long enough to name a change (``imports: [TypeOrmModule…]``)."""
-    return [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12]
+    # (and a line of a fenced block: ``"postinstall": "electron-builder install-app-deps"`` under "Added a
+    # `postinstall` script to package.json:")
+    fenced = [line.strip() for block in re.findall(r"(?ms)^[ \t]*```[^\n]*\n(.*?)^[ \t]*```", account or "")
+              for line in block.splitlines()]
+    return [span.strip() for span in _code_spans(account) if len(span.strip()) >= 12] + \
+        [line for line in fenced if len(line) >= 12]
 
 
 # the file a recipe runner reads, as an account names it ("go through the Makefile")
@@ -883,8 +903,7 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     # (or an import tried inline, ``python -c 'import app.main'``, that only loads what the tests load too)
     importing = bool(_IMPORT_CHECK.match(before["check"]))
     # (a script named for the start: ``npm run start:dev``, ``pnpm dev:api``)
-    if not (importing or words and any(_STARTS.match(part) for part in [words[0], *words[0].split(":")])) or any(
-            command_family(o.get("target") or "") == before["family"] for o in later if o["tool"] == "Bash"):
+    if not (importing or words and any(_STARTS.match(part) for part in [words[0], *words[0].split(":")])):
         return None
     text = failure.get("error_text") or ""
     named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}
@@ -893,7 +912,9 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     quoted = _quoted_code(account)
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
                    and any(t in line for line in _added_lines(o) for t in named | set(quoted))), None)
-    if edited is None:
+    # (not run again since: ``npm rebuild better-sqlite3 && npm start``, failing the same way, was an attempt)
+    if edited is None or any(command_family(o.get("target") or "") == before["family"] for o in later
+                             if o["tool"] == "Bash" and o["id"] > edited["id"]):
         return None
     for o in later:
         # (the build of ``npm run build && timeout 8 node dist/main.js``, a step of the line)

@@ -77,9 +77,13 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
 _TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")
 # what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
 _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
-                    "install": "install", "sync": "install", "restore": "install", "lint": "lint"}
+                    "install": "install", "sync": "install", "restore": "install", "lint": "lint",
+                    # (a run that starts the app and checks it: ``npm run smoke``, ``npm run e2e``)
+                    "smoke": "test", "e2e": "test"}
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
+             # (Zephyr's: ``west twister -T tests/lib/ringbuf -p native_sim``)
+             r"twister|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
              r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?(?:verify|test)|"
              # Laravel's: ``php artisan test``, and through Sail, ``./vendor/bin/sail test``
@@ -392,9 +396,12 @@ def command_job(command: str) -> str | None:
             return job
     if _TEST_PATH.search(parsed["family"]) and not parsed["family"].startswith("-"):
         return "test"  # ``julia test/runtests.jl``, ``python tests/test_api.py``: a test script run by its interpreter
-    if re.search(r"(?:^|\s)(?:-r|--run|run)(?:\s|$)", parsed["check"]) and any(
+    if (re.search(r"(?:^|\s)(?:-r|--run|run|--script)(?:\s|$)", parsed["check"])
+            or parsed["argv"][:1] and _program_name(parsed["argv"][0]) == "godot" and "-s" in parsed["argv"]) and any(
             _TEST_PATH.search(w) for w in parsed["argv"][1:] if not w.startswith("-")):
-        return "test"  # ``nim c -r tests/test_duration.nim``: a test file compiled and run
+        # ``nim c -r tests/test_duration.nim``: a test file compiled and run (``godot --headless --script
+        # test/unit/test_inventory.gd``: run as the main script)
+        return "test"
     if parsed["runner"] and parsed["argv"][:1] and parsed["argv"][0] in _SUBCOMMAND_JOBS:
         return _SUBCOMMAND_JOBS[parsed["argv"][0]]  # a script run by a runner: ``hatch run test -n auto``
     environment = re.search(r"(\w+):$", parsed["runner"])
@@ -732,6 +739,9 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
         return flag
     if flag.startswith("--") or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
             or flag in ("-n", "-e"):  # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson)
+        return f"{flag} {value}"
+    # (or a directory the failed run reached into: ``-d src`` after ``-f src/pipelines/definitions.py``)
+    if any(w.startswith(f"{value}/") for w in before):
         return f"{flag} {value}"
     return flag
 

@@ -217,6 +217,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _narrows_inputs(changes) or _checks_fewer_rows(changes) or _drops_test_rows(changes) \
         or _values_only(changes, failure_text) or _reseeded(changes) or _pins_clock_past_a_crash(changes, failure_text) \
         or _scores_on_training_data(changes) or _zone_made_utc(changes) or _sdk_moved(changes, failure_text) \
+        or _expected_computed(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -366,6 +367,33 @@ def _sdk_moved(changes: dict[str, list[dict]], failure_text: str) -> bool:
 
     old, new = pins("old"), pins("new")
     return tests_only(changes) and bool(old and new) and old != new and bool(_ASSERTION_FAILED.search(failure_text))
+
+
+# an expected value as a failure reports it (``Expected 0x29B1 Was 0x5A2E``, ``expected: <42> but was: <41>``)
+_VALUE = LazyRegex(r"(?<![\w.])(?:0x[0-9a-fA-F]+|-?\d[\d.]*)(?![\w.])|\"[^\"\n]*\"|'[^'\n]*'")
+_EXPECTED_VALUE = LazyRegex(r"(?i)\bexpected:?\s*<?(0x[0-9a-f]+|-?\d[\d.]*|\"[^\"\n]*\"|'[^'\n]*')")
+
+
+def _expected_computed(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only put a call where the value the failure expected was written
+    (``TEST_ASSERT_EQUAL_HEX16(0x29B1, crc16_ccitt(check, 9))`` → ``(crc16_ccitt_update(0xFFFF, check, 9),
+    crc16_ccitt(check, 9))``): the code is compared with itself, the known answer is gone."""
+    expected = {m.group(1).lower() for m in _EXPECTED_VALUE.finditer(failure_text or "")}
+    if not tests_only(changes) or not expected:
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            old, new = _code_sides(hunk)
+            for line in old:
+                held = {m.group(0).lower() for m in _VALUE.finditer(line)} & expected
+                call = re.match(r"\s*([\w.:]+)\(", line)
+                if not held or not call:
+                    continue
+                again = [n for n in new if n.lstrip().startswith(call.group(1) + "(") and n not in old]
+                if again and not any(v in n.lower() for v in held for n in again) \
+                        and all(n.count("(") > line.count("(") for n in again):
+                    return True
+    return False
 
 
 def _pins_clock_past_a_crash(changes: dict[str, list[dict]], failure_text: str) -> bool:

@@ -85,9 +85,24 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     # the environment a test runner builds for (blind148 ES17)
     ("pio test -e esp32dev", "pio test -e native", ["pass `-e native`"]),
     ("tox -e py311", "tox -e py312", ["pass `-e py312`"]),
+    # a short option's value that names the directory the failing run reached into (blind149 ET03)
+    ("dagster asset materialize -f src/pipelines/definitions.py",
+     "dagster asset materialize -m pipelines.definitions -d src",
+     ["pass `-d src`", "pass `-m pipelines.definitions`", "without `-f src/pipelines/definitions.py`"]),
 ])
 def test_invocation_change_names_what_differs(failed, passed, expected):
     assert invocation_change(failed, passed) == expected
+
+
+def test_options_passed_side_by_side_are_said_as_one_in_the_lines_order():
+    from lorebook.candidates import _passed_together
+
+    passing = "dagster asset materialize --select daily_orders -m pipelines.definitions -d src"
+    assert _passed_together(["pass `-d src`", "pass `-m pipelines.definitions`", "without `-f src/p.py`"], passing) \
+        == ["pass `-m pipelines.definitions -d src`", "without `-f src/p.py`"]
+    # (apart in the line, apart in the lesson)
+    assert _passed_together(["pass `-am`", "pass `-pl billing`"], "mvn -pl billing -q -am test") \
+        == ["pass `-am`", "pass `-pl billing`"]
 
 
 def test_commands_that_do_the_same_job():
@@ -98,6 +113,9 @@ def test_commands_that_do_the_same_job():
     # a subcommand named for the job (``cargo zigbuild``, ``cargo nextest run``)
     assert command_job("cargo zigbuild --release --target aarch64-unknown-linux-gnu") == "build"
     assert command_job("cargo nextest run") == "test"
+    assert command_job("west twister -T tests/lib/ringbuf -p native_sim") == "test"  # (blind151 EV10: Zephyr's runner)
+    assert command_job("godot --headless --script test/unit/test_inventory.gd") == "test"  # (blind154 EY05)
+    assert command_job("godot --headless -s tools/export.gd") is None
     assert command_job("npm install") == command_job("pnpm install") == "install"
     assert command_job("mix deps.get") != command_job("mix test")
 

@@ -7549,3 +7549,141 @@ def test_a_step_that_readies_the_run_is_not_the_run_and_a_changed_invocation_the
     assert any("PGPORT=5433" in c["title"] for c in candidates), [c["title"] for c in candidates]
     assert any("PRIMARY KEY (id, time)" in c["change"] and "cannot create" in c["title"] for c in candidates), \
         [c["title"] for c in candidates]
+
+
+def test_an_expected_value_replaced_by_a_call_is_weakened(git_project, store):
+    # (blind151 EV09: the CRC's known vector ``0x29B1`` replaced by the streaming implementation's own answer)
+    session = (Session("crc", git_project, prompt="pio test is failing on the native env in test_protocol")
+               .fail("pio test -e native -f test_protocol",
+                     "Exit code 1\ntest/test_protocol/test_main.cpp:31: test_crc16_ccitt_known_vector: Expected "
+                     "0x29B1 Was 0x5A2E\t[FAILED]")
+               .edit("test/test_protocol/test_main.cpp", "    TEST_ASSERT_EQUAL_HEX16(0x29B1, crc16_ccitt(check, 9));\n",
+                     "    TEST_ASSERT_EQUAL_HEX16(crc16_ccitt_update(0xFFFF, check, 9), crc16_ccitt(check, 9));\n")
+               .ok("pio test -e native -f test_protocol", "test_crc16_ccitt_known_vector\t[PASSED]")
+               .stop("I changed the known-vector test to check `crc16_ccitt()` against the streaming path, so it no "
+                     "longer depends on a magic constant."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+    # (a wrong expected value put right stays a fix: the value is still written down)
+    session = (Session("crc-right", git_project, prompt="test_protocol fails")
+               .fail("pio test -e native -f test_protocol",
+                     "Exit code 1\ntest/test_protocol/test_main.cpp:31: test_crc16_ccitt_known_vector: Expected "
+                     "0x29B2 Was 0x29B1\t[FAILED]")
+               .edit("lib/protocol/crc16.cpp", "    return crc16_ccitt_update(0, data, len);\n",
+                     "    return crc16_ccitt_update(0xFFFF, data, len);\n")
+               .ok("pio test -e native -f test_protocol", "test_crc16_ccitt_known_vector\t[PASSED]")
+               .stop("crc16_ccitt seeded the register with 0 instead of 0xFFFF."))
+    (candidate,), _ = _candidates(store, session)
+    assert "0xFFFF" in candidate["change"], candidate["change"]
+
+
+def test_a_process_killed_by_its_number_is_a_one_off(git_project, store):
+    # (blind151 EV13: "An editor instance from this morning (pid 73122) still had orbit-racer open")
+    session = (Session("unity", git_project, prompt="The CI test script fails locally for the edit-mode tests")
+               .fail("./scripts/ci-tests.sh editmode", "Exit code 1\n[ci-tests] Unity exited with 1, see "
+                                                       "Logs/editmode.log")
+               .ok("ps aux | grep -i '[U]nity.*orbit-racer'", "dev  73122  2.1  6.4 Unity -projectpath orbit-racer")
+               .ok("kill 73122 && sleep 3 && ./scripts/ci-tests.sh editmode", "[ci-tests] total=64 passed=64 failed=0")
+               .stop("An editor instance from this morning (pid 73122) still had orbit-racer open, and batchmode "
+                     "refuses to open a project another Unity process holds. After killing it the suite runs."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "local_state" in notes, [c["title"] for c in candidates]
+
+
+def test_a_list_of_what_did_not_matter_another_problems_cause_and_the_run_said_to_pass_are_no_account(
+        git_project, store):
+    # (blind151 EV22: "Things that turned out not to matter: pinning `@Config(sdk = [34])` …" shown as the cause;
+    # blind140 EK23: the for_each problem's "Subnet IDs don't exist until apply, so …" and "`tofu plan` works again"
+    # given to the credentials' lesson)
+    session = (Session("tofu", git_project, prompt="tofu plan for staging is broken")
+               .fail("cd envs/staging && tofu plan", "Exit code 1\nError: Backend initialization required, please "
+                                                    "run \"tofu init\"")
+               .ok("cd envs/staging && AWS_PROFILE=acme-staging tofu init", "OpenTofu has been successfully "
+                                                                           "initialized!")
+               .fail("cd envs/staging && AWS_PROFILE=acme-staging tofu plan",
+                     "Exit code 1\nError: Invalid for_each argument\n  on ../../modules/network/main.tf line 41")
+               .edit("modules/network/main.tf", "  for_each = { for s in aws_subnet.private : s.id => s }\n",
+                     "  for_each = var.private_subnets\n  subnet_id = aws_subnet.private[each.key].id\n")
+               .ok("cd envs/staging && AWS_PROFILE=acme-staging tofu plan", "Plan: 9 to add, 0 to change, 0 to "
+                                                                           "destroy.")
+               .stop("`tofu plan` works again: 9 to add, nothing changed or destroyed.\n\n**Cause:** the association "
+                     "used `for_each = { for s in aws_subnet.private : s.id => s }`. Subnet IDs don't exist until "
+                     "apply, so OpenTofu can't know the instance keys at plan time.\n\nThings that were not the "
+                     "problem: the backend errors, and a `depends_on` I tried and reverted."))
+    candidates, _ = _candidates(store, session)
+    found = [c for c in candidates if "AWS_PROFILE" in c["title"] and "for_each" not in c["title"]]
+    assert len(found) == 1, [(c["title"], c["summary"]) for c in candidates]
+    (credentials,) = found
+    for said in ("Subnet IDs", "Things that", "works again"):
+        assert said not in credentials["summary"], [(c["title"], c["summary"]) for c in candidates]
+
+
+def test_a_run_that_leaves_out_the_flag_that_runs_the_tests_checks_nothing_they_checked(git_project, store):
+    # (blind154 EY18: ``Unity -batchmode -nographics -quit …`` compiled the project after the ``-runTests`` run failed)
+    unity = "/opt/unity/Editor/Unity -batchmode -nographics -projectPath ."
+    session = (Session("unity-tests", git_project, prompt="The EditMode test for the damage calculator fails")
+               .fail(f"{unity} -runTests -testPlatform EditMode -testFilter DamageCalculatorTests -testResults "
+                     "Logs/editmode.xml", "Exit code 2\nTest run completed. Exiting with code 2 (Failed).")
+               .edit("Assets/Scripts/Combat/DamageCalculator.cs", "return raw * (armor / (armor + 100f));\n",
+                     "return raw * (100f / (armor + 100f));\n")
+               .ok(f"{unity} -quit -logFile - 2>&1 | grep -E 'error CS|Exiting batchmode'",
+                   "Exiting batchmode successfully now!")
+               .stop("Fixed the mitigation formula; the project compiles cleanly in batch mode, so the test should be "
+                     "green now."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "unresolved_failure" in notes, [c["title"] for c in candidates]
+
+
+def test_two_ways_that_failed_before_the_projects_way_are_one_lesson(git_project, store):
+    # (blind154 EY05: a test file run as godot's script, then GUT run directly, then ``./scripts/run_tests.sh``)
+    session = (Session("gut", git_project, prompt="Run the inventory tests in the Godot project")
+               .fail("godot --headless --script test/unit/test_inventory.gd",
+                     "Exit code 1\nERROR: Can't load the script \"res://test/unit/test_inventory.gd\" as it doesn't "
+                     "inherit from SceneTree or MainLoop.")
+               .fail("godot --headless -s addons/gut/gut_cmdln.gd -gexit",
+                     "Exit code 1\nSCRIPT ERROR: Parse Error: Identifier \"InventoryItem\" not declared in the current "
+                     "scope.\nERROR: Failed to load script \"res://test/unit/test_inventory.gd\" with error \"Parse "
+                     "error\".")
+               .ok("./scripts/run_tests.sh", "Totals\nPassing tests 27\nAll tests passed!")
+               .stop("In this project the tests have to go through `./scripts/run_tests.sh`: it runs `godot "
+                     "--headless --import` first so the `class_name` types get registered, then starts GUT."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "scripts/run_tests.sh" in candidates[0]["title"], \
+        [c["title"] for c in candidates]
+
+
+def test_a_start_retried_before_the_fix_then_checked_by_a_smoke_run_after_it_is_checked_otherwise(git_project, store):
+    # (blind154 EY06: ``npm rebuild better-sqlite3 && npm start`` failed the same way before the postinstall the
+    # account quotes in a fenced block; ``npm ci && npm run smoke`` passed after it)
+    error = ("Exit code 1\nApp threw an error during load\nError: The module '/home/dev/ledgerlite/node_modules/"
+             "better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version "
+             "using\nNODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 125.")
+    session = (Session("electron-abi", git_project, prompt="The Electron app crashes on launch since I added "
+                                                            "better-sqlite3")
+               .fail("npm start", error)
+               .fail("npm rebuild better-sqlite3 && npm start", error)
+               .edit("package.json", '    "start": "electron .",\n',
+                     '    "start": "electron .",\n    "postinstall": "electron-builder install-app-deps",\n')
+               .ok("npm ci 2>&1 | tail -7 && npm run smoke", "added 412 packages\nsmoke: cache db opened, 0 rows")
+               .stop("Electron embeds its own Node. Added a `postinstall` script to package.json:\n\n```json\n"
+                     "\"postinstall\": \"electron-builder install-app-deps\"\n```\n\nAfter a clean `npm ci` the smoke "
+                     "run opens the cache DB fine."))
+    (candidate,), _ = _candidates(store, session)
+    assert "electron-builder install-app-deps" in candidate["change"] and not candidate["verified"], candidate
+
+
+def test_a_migration_run_raw_then_the_projects_migrate_is_the_way_however_short_the_tools_name(git_project, store):
+    # (blind149 ET15: "Migrations in this repo aren't meant for raw psql: … `docker compose run --rm flyway migrate`")
+    session = (Session("flyway", git_project, prompt="Apply the new migration V14__orders_status_index.sql locally")
+               .fail('psql "$LOCAL_DB_URL" -v ON_ERROR_STOP=1 -f db/migration/V14__orders_status_index.sql',
+                     "Exit code 3\npsql:db/migration/V14__orders_status_index.sql:1: ERROR:  syntax error at or near "
+                     "\"$\"\nLINE 1: CREATE INDEX orders_status_idx ON ${app_schema}.orders (status);")
+               .ok("docker compose run --rm flyway migrate", "Successfully applied 1 migration to schema \"shop\", "
+                                                             "now at version v14")
+               .ok("docker compose exec -T db psql -U shop -d shop -c \"EXPLAIN SELECT count(*) FROM shop.orders "
+                   "WHERE status = 'pending'\"", "Index Only Scan using orders_status_idx on orders")
+               .stop("Applied. Migrations in this repo aren't meant for raw psql: they use Flyway placeholders like "
+                     "`${app_schema}` that flyway/flyway.conf fills in, so they go through the compose service — "
+                     "`docker compose run --rm flyway migrate`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "use `docker compose run --rm flyway migrate`" in candidate["title"], candidate["title"]
