@@ -104,13 +104,23 @@ def _mistyped(invocation: list[str], error: str) -> bool:
     02_user.js`` → ``02_users.js`` after 'the specific seed "02_user.js" does not exist')."""
     passed = [p[len("pass `"):-1] for p in invocation if p.startswith("pass `")]
     dropped = [p[len("without `"):-1] for p in invocation if p.startswith("without `")]
+    missing = [line for line in error.splitlines() if _NOT_THERE_WORDS.search(line)]
+    if len(invocation) == 1 and len(passed) == 1 and " " in passed[0]:
+        # (an option's value put right: ``-f chart/values.staging.yaml`` → ``values-staging.yaml`` after "open
+        # chart/values.staging.yaml: no such file or directory")
+        new = passed[0].split(" ", 1)[1]
+        return any(word != new and difflib.SequenceMatcher(None, word, new).ratio() >= 0.8
+                   for line in missing for word in re.findall(r"[\w./-]{5,}", line))
     if len(passed) != 1 or len(dropped) != 1 or len(invocation) != 2:
         return False
     (new_key, _, new), (old_key, _, old) = passed[0].rpartition("="), dropped[0].rpartition("=")
     # (the line that names the old value says it does not exist: not a header missing for the target it names)
     return new_key == old_key and len(old) >= 5 and difflib.SequenceMatcher(None, old, new).ratio() >= 0.8 and any(
-        old in line and re.search(r"(?i)does not exist|doesn't exist|not found|no such|unknown|cannot find|"
-                                  r"could not find|did you mean", line) for line in error.splitlines())
+        old in line for line in missing)
+
+
+_NOT_THERE_WORDS = LazyRegex(r"(?i)does not exist|doesn't exist|not found|no such|unknown|cannot find|could not find|"
+                             r"did you mean")
 
 
 def _asked_for(edit: dict, prompt: str, error: str) -> bool:
@@ -192,6 +202,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     failing_key = command_key(failure["target"])
     command = one_line(failing_key, 120)
     shown = _raw_error_line(failure)
+    if re.fullmatch(r"(?i)(?:[\w.-]+: )?exit (?:code|status) \d+", (shown or "").strip()):
+        # (a request that failed with its exit code alone, ``curl -sf`` → 22, made again showing why: the why)
+        shown = next((told for f in chain["failures"][1:] if f.get("logged")
+                      and (told := _raw_error_line(f)) and not re.search(r"(?i)exit (?:code|status) \d+$", told)),
+                     shown)
     prompt_text = " ".join(p["text"] for p in prompts)
     # (an aside in brackets is the aside, not the sentence around it: "I added `identifier: payment_events` to that
     # source table (and a description while I was there).")
@@ -708,8 +723,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)
                   and not _problem_statement(s) and not _announces_the_task(s, chain, cwd)]
     fixes = [s for s in said_fixes if mine(s) and s not in causes and not _SET_ASIDE.search(s) and not slight(s)]
-    if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2:
-        causes, fixes = said["cause"], said_fixes  # one problem, one account: it is about this one
+    if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2 and not any(
+            mine(s) for s in said["all"] if s not in said["did_not_help"] and not _INCIDENTAL.search(s)):
+        # one problem, one account: it is about this one (unless another sentence speaks of its words: "Debezium 2.x
+        # dropped `database.server.name` in favour of `topic.prefix`", not "Connector and its task are RUNNING.")
+        causes, fixes = said["cause"], said_fixes
     if causes and not fixes and resolved_by is not failure:
         # the sentence that quotes the passing run is the account of the fix, cue word or not
         passing = parse_command(resolved_by["target"])["argv"]

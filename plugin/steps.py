@@ -523,6 +523,11 @@ def _ci_summary_failure(observation: dict, argv: str) -> dict | None:
 # check's ``"status": "DOWN"``)
 _STATUS_FAILED = LazyRegex(r"\"(?:state|status|health)\"\s*:\s*\"(?:FAILED|DOWN|ERROR|UNHEALTHY|CRASHED|"
                            r"failed|down|error|unhealthy)\"")
+# an HTTP API's error object (``{"error_code": 400, "message": …}``, ``{"status": 500, "error": "Internal Server
+# Error", …}``)
+_HTTP_ERROR_BODY = LazyRegex(r'"error_code"\s*:\s*[45]\d\d\b|"(?:status|statusCode)"\s*:\s*[45]\d\d\b(?=[^{}]{0,400}'
+                             r'"(?:error|message)"\s*:)|"(?:error|message)"\s*:[^{}]{0,400}?"(?:status|statusCode)"\s*:'
+                             r'\s*[45]\d\d\b')
 _BARE_STATE = LazyRegex(r"FAILED|DOWN|ERROR|UNHEALTHY|CRASHED")
 # the error it gives with it, in a trace or a message field: the last one, the root cause
 _REPORTED_ERROR = LazyRegex(r"(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): (?:[^\\\"\n]|\\[^n])+|"
@@ -540,6 +545,19 @@ def _status_failure(observation: dict) -> dict:
     from .signatures import error_signature
 
     body = observation.get("body") or ""
+    refused = _HTTP_ERROR_BODY.search(body)
+    if refused and not _STATUS_FAILED.search(body):
+        # (or the request refused in the answer's own words, printed by a ``curl -s`` that exits 0: Kafka Connect's
+        # ``{"error_code": 400, "message": "Connector configuration is invalid … The 'topic.prefix' value is invalid:
+        # A value is required …"}``)
+        message = re.search(r'"message"\s*:\s*"((?:[^"\\]|\\.)*)"', body)
+        lines = [line for line in (message.group(1) if message else "").replace("\\n", "\n").splitlines()
+                 if line.strip()]
+        # (past a line that only announces the list: "… contains the following 1 error(s):")
+        lines = lines[1:] if len(lines) > 1 and lines[0].rstrip().endswith(":") else lines
+        text = "\n".join(lines[:3]) if lines else refused.group(0)
+        return dict(observation, outcome="error", error_text=text, logged=True,
+                    error_signature=error_signature(text, observation.get("target") or ""))
     if not _STATUS_FAILED.search(body):
         # (or the field alone, ``jq -r '.tasks[0].state'`` → ``FAILED``, read from a status or health endpoint)
         lines = body.split()

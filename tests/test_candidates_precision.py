@@ -2539,6 +2539,14 @@ def test_a_mistyped_argument_put_right_is_the_sessions_own_mess(git_project, sto
                .ok("npx knex seed:run --specific=02_users.js", "Ran 1 seed files")
                .stop("Ran `02_users.js`."))
     assert _candidates(store, session) == ([], ["self_inflicted"])
+    # (an option's value put right, the same option: blind153 EX24's ``-f chart/values.staging.yaml``)
+    session = (Session("helm-typo", git_project, prompt="roll the worker fix out to staging")
+               .fail("helm upgrade orders ./chart -n orders -f chart/values.staging.yaml --wait",
+                     "Exit code 1\nError: open chart/values.staging.yaml: no such file or directory")
+               .ok("helm upgrade orders ./chart -n orders -f chart/values-staging.yaml --wait",
+                   'Release "orders" has been upgraded. Happy Helming!')
+               .stop("Upgraded to revision 43."))
+    assert _candidates(store, session) == ([], ["self_inflicted"])
 
 
 def test_a_test_run_that_skipped_every_test_is_a_failure(git_project, store):
@@ -7687,3 +7695,26 @@ def test_a_migration_run_raw_then_the_projects_migrate_is_the_way_however_short_
                      "`docker compose run --rm flyway migrate`."))
     (candidate,), _ = _candidates(store, session)
     assert "use `docker compose run --rm flyway migrate`" in candidate["title"], candidate["title"]
+
+
+def test_an_apis_error_object_is_a_failure_and_the_request_that_showed_it_names_the_error(git_project, store):
+    # (blind152 EW18: ``curl -sf`` exit 22, then ``curl -s`` printing Kafka Connect's ``{"error_code": 400, …}``
+    # passed; the lesson was "without `-sf`", its cause "Connector and its task are RUNNING.")
+    post = ('curl {} -X POST -H "Content-Type: application/json" --data @connectors/inventory-source.json '
+            "http://localhost:8083/connectors")
+    session = (Session("debezium", git_project, prompt="the inventory connector won't register on the new Connect image")
+               .fail(post.format("-sf"), "Exit code 22\n")
+               .ok(post.format("-s") + " | jq .",
+                   '{\n  "error_code": 400,\n  "message": "Connector configuration is invalid and contains the '
+                   "following 1 error(s):\\nThe 'topic.prefix' value is invalid: A value is required\\nYou can also "
+                   'find the above list of errors at the endpoint `/connector-plugins/{connectorType}/config/validate`"'
+                   "\n}")
+               .edit("connectors/inventory-source.json", '    "database.server.name": "inventory",\n',
+                     '    "topic.prefix": "inventory",\n')
+               .ok(post.format("-s") + " | jq -c '{name, type}'", '{"name":"inventory-source","type":"source"}')
+               .stop("Debezium 2.x dropped `database.server.name` in favour of `topic.prefix` (now required). I "
+                     "swapped the key in connectors/inventory-source.json. Connector and its task are RUNNING."))
+    (candidate,), _ = _candidates(store, session)
+    assert "The 'topic.prefix' value is invalid" in candidate["title"], candidate["title"]
+    assert candidate["summary"].startswith("Debezium 2.x dropped"), candidate["summary"]
+    assert '"topic.prefix": "inventory"' in candidate["change"], candidate["change"]

@@ -128,6 +128,18 @@ def test_flutters_gradle_verdict_is_a_wrapper_and_darts_located_error_names_the_
                                    "No such file or directory")
 
 
+def test_go_tests_message_at_its_place_names_the_error_and_a_comments_next_line_is_scaffolding():
+    # (blind150 EU01: "=== RUN TestCreateLink" stood for the error, and the comment's second line for the fix)
+    from lorebook.record import scaffolding
+    from lorebook.signatures import error_line
+
+    go = ("Exit code 1\n=== RUN   TestCreateLink\n    handlers_test.go:48: Content-Type = \"text/plain; "
+          "charset=utf-8\", want \"application/json\"\n--- FAIL: TestCreateLink (0.01s)\nFAIL")
+    assert error_line(go).startswith("handlers_test.go:48: Content-Type = ")
+    assert scaffolding("+// written, later Header().Set calls are silently dropped.")
+    assert not scaffolding("+# typed: strict")
+
+
 def test_a_title_short_of_room_drops_the_errors_place_before_its_words():
     title = lesson_title("`flutter build apk --debug` fails with lib/models/profile.dart:22:36: Error: Method not "
                          "found: '_$ProfileToJson'.", "ran `dart run build_runner build --delete-conflicting-outputs`")
