@@ -200,18 +200,24 @@ def _drop_repeated(parts: dict[str, list[str]]) -> bool:
 _SAME = "the same lines"
 
 
+_COMMENT = re.compile(r"^[+-]\s*(?://|/\*|\*|#(?!include|define|if|pragma|!)|--\s|<!--)")
+
+
 def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: set[str] = frozenset()) -> bool:
     """The first import, then the first other line around the change (a block opened, a comment, a bracket moved):
     ``object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {`` outlasts the import it needs. An
     import that takes a name from elsewhere than a line the change removed is no scaffolding (``from
     pydantic_settings import BaseSettings`` for ``from pydantic import BaseSettings, Field``)."""
     taken = {w for line in removed for w in re.findall(r"\w{6,}", line)} - {"import", "require"}
-    found = [(not imports(line), n, body, i) for n, body in enumerate(parts.values()) if len(body) > 1
+    # (a comment before the code it sits by: ``// start from Boot's builder …`` goes before the changed signature
+    # ``objectMapper(Jackson2ObjectMapperBuilder builder) {``)
+    found = [(not imports(line), not _COMMENT.match(line), n, body, i) for n, body in enumerate(parts.values())
+             if len(body) > 1
              for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
              and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)]
     if not found:
         return False
-    *_, body, i = min(found, key=lambda f: f[:2])
+    *_, body, i = min(found, key=lambda f: f[:3])
     del body[i]
     return True
 

@@ -407,6 +407,20 @@ def test_a_line_that_only_moved_a_bracket_gives_way_to_the_line_it_made_room_for
     assert "+(libraries lwt cohttp)" in _change_text(change, compact=True, limit=400)  # with room, every line
 
 
+def test_a_comment_gives_way_before_the_changed_signature_beside_it():
+    # (blind150 EU05: ``// start from Boot's builder …`` kept, ``objectMapper(Jackson2ObjectMapperBuilder builder) {``
+    # dropped)
+    from lorebook.render import _change_text
+
+    change = ("src/main/java/com/acme/orders/config/MessagingConfig.java:\n"
+              "-public ObjectMapper objectMapper() {\n-return new ObjectMapper();\n"
+              "+public ObjectMapper objectMapper(Jackson2ObjectMapperBuilder builder) {\n"
+              "+// start from Boot's builder so JavaTimeModule and spring.jackson.* still apply\n"
+              "+return builder.build();")
+    text = _change_text(change, compact=True, limit=150)
+    assert "Jackson2ObjectMapperBuilder" in text and "start from Boot's builder" not in text, text
+
+
 def test_a_file_whose_change_only_removed_lines_shows_what_it_removed():
     from lorebook.render import _change_text
 
