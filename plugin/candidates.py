@@ -99,7 +99,7 @@ def _problem_words(chain: dict) -> set[str]:
     return _tokens(command_key(failure["target"]) + " " + (_raw_error_line(failure) or ""))
 
 
-def _mistyped(invocation: list[str], error: str) -> bool:
+def _mistyped(invocation: list[str], error: str, failed: str = "") -> bool:
     """Whether an invocation change only corrects a mistyped value the error says does not exist (``--specific=
     02_user.js`` → ``02_users.js`` after 'the specific seed "02_user.js" does not exist')."""
     passed = [p[len("pass `"):-1] for p in invocation if p.startswith("pass `")]
@@ -108,9 +108,13 @@ def _mistyped(invocation: list[str], error: str) -> bool:
     if len(invocation) == 1 and len(passed) == 1 and " " in passed[0]:
         # (an option's value put right: ``-f chart/values.staging.yaml`` → ``values-staging.yaml`` after "open
         # chart/values.staging.yaml: no such file or directory")
-        new = passed[0].split(" ", 1)[1]
-        return any(word != new and difflib.SequenceMatcher(None, word, new).ratio() >= 0.8
-                   for line in missing for word in re.findall(r"[\w./-]{5,}", line))
+        flag, new = passed[0].split(" ", 1)
+        # (the value the failing run gave that option, not any word of the error: "Could not find profile named
+        # 'warehouse'" is no typo of ``--profiles-dir ./profiles``)
+        given = parse_command(failed)["argv"]
+        old = given[given.index(flag) + 1] if flag in given[:-1] else None
+        return bool(old) and old != new and difflib.SequenceMatcher(None, old, new).ratio() >= 0.8 \
+            and any(old in line for line in missing)
     if len(passed) != 1 or len(dropped) != 1 or len(invocation) != 2:
         return False
     (new_key, _, new), (old_key, _, old) = passed[0].rpartition("="), dropped[0].rpartition("=")
@@ -412,7 +416,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             _CHECKING_MODE.fullmatch(p[len("without `"):-1]) for p in invocation if p.startswith("without `")):
         chain["_skip"] = "weakened_test"  # ``go test`` without the ``-race`` that failed checks less, it fixes nothing
         return None
-    if not fix_hunks and not commands and _mistyped(invocation, error) or _refused_flag_left_out(chain):
+    if not fix_hunks and not commands and _mistyped(invocation, error, compared["target"]) \
+            or _refused_flag_left_out(chain):
         # ``--specific=02_user.js`` for ``02_users.js``: a typo put right; ``--skip-archive``, which the script does
         # not know, left out again
         chain["_skip"] = "self_inflicted"

@@ -724,10 +724,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails"; or
         # of a shorter one, said to fail: "from the host, pytest either can't resolve `trino`")
         # (or the checker the output was piped into, named bare: "Bare `kubeconform` only knows the core schemas")
-        return set_apart(s) or _names_run(before["argv"], s) or any([_program_name(w) for w in parse_command(span)["argv"]] == program
-                                                    or stem in parse_command(span)["argv"][1:]
-                                                    or consumer and parse_command(span)["argv"] == [consumer]
-                                                    for span in _code_spans(s)) \
+        return set_apart(s) or _names_run(before["argv"], s) \
+            or any([_program_name(w) for w in parse_command(span)["argv"]] == program
+                   or stem in parse_command(span)["argv"][1:] or consumer and parse_command(span)["argv"] == [consumer]
+                   for span in _code_spans(s)) \
             or bool(program) and (len(program[0]) >= 8 or len(program[0]) >= 5 and bool(_FAILS.search(_prose(s)))) \
             and bool(re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
 

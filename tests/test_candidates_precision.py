@@ -2547,6 +2547,14 @@ def test_a_mistyped_argument_put_right_is_the_sessions_own_mess(git_project, sto
                    'Release "orders" has been upgraded. Happy Helming!')
                .stop("Upgraded to revision 43."))
     assert _candidates(store, session) == ([], ["self_inflicted"])
+    # (not an option the failing run never gave, whatever word of the error it looks like: blind58 BG03)
+    session = (Session("dbt-profiles", git_project, prompt="dbt can't find its profile")
+               .fail("dbt run --select stg_orders", "Exit code 2\nRuntime Error\n  Could not find profile named "
+                                                    "'warehouse'")
+               .ok("dbt run --select stg_orders --profiles-dir ./profiles", "Completed successfully")
+               .stop("The project keeps its profiles.yml in `./profiles`, so dbt needs `--profiles-dir ./profiles`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--profiles-dir ./profiles" in candidate["title"], candidate["title"]
 
 
 def test_a_test_run_that_skipped_every_test_is_a_failure(git_project, store):
