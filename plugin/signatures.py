@@ -104,6 +104,9 @@ _MODULE_MESSAGES = (
 # a runner's line about the command it ran, the same whatever failed inside it (pnpm's ELIFECYCLE, yarn's "error
 # Command failed", make's "*** [target] Error 2", npm ERR! lines): the error only when nothing else names one
 _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?make(?:\[\d+\])?: \*\*\* |"
+            # SCons's (PlatformIO's) ``*** [upload] Error 2``, and a verdict that points at the error above it:
+            # ``Uploading stage has failed, see errors above. Use `--without-uploading` option …``
+            r"\*\*\* \[[^\]]+\] Error \d+|.*\bsee (?:the )?errors? above\b|"
             r"npm ERR! (?:code ELIFECYCLE|errno \d|Test failed|Failed at the|\S+@\S+ \S+: `)|"
             r"error: script \S+ exited with code|"
             # cargo's and rustc's count of the errors above: ``error: could not compile `x` (bin "x") due to 6

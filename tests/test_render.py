@@ -140,6 +140,17 @@ def test_go_tests_message_at_its_place_names_the_error_and_a_comments_next_line_
     assert not scaffolding("+# typed: strict")
 
 
+def test_a_verdict_that_points_at_the_errors_above_is_a_wrapper():
+    # (blind148 ES17: PlatformIO's "Uploading stage has failed, see errors above. Use `--without-uploading` …" stood
+    # for the error, and put the flag that did not help in the title)
+    from lorebook.signatures import error_line
+
+    pio = ("Exit code 1\nSerial port /dev/ttyUSB0\nA fatal error occurred: Could not open /dev/ttyUSB0, the port "
+           "doesn't exist\n*** [upload] Error 2\nUploading stage has failed, see errors above. Use "
+           "`--without-uploading` option to skip upload process.")
+    assert error_line(pio) == "A fatal error occurred: Could not open /dev/ttyUSB0, the port doesn't exist"
+
+
 def test_a_title_short_of_room_drops_the_errors_place_before_its_words():
     title = lesson_title("`flutter build apk --debug` fails with lib/models/profile.dart:22:36: Error: Method not "
                          "found: '_$ProfileToJson'.", "ran `dart run build_runner build --delete-conflicting-outputs`")
