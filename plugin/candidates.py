@@ -49,14 +49,15 @@ from .text import one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
                         _tests_run)
 
+# a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
+# turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
+_SET_ASIDE = LazyRegex(r"(?i)\bnot (?:part of|related to|the cause of) (?:the|this) (?:problem|issue|failure|bug)\b|"
+                       r"\b(?:just|only) (?:my|the) (?:environment|setup|sandbox|machine)\b|"
+                       r"^\W*(?:things|what|everything else) (?:that )?(?:(?:was|were)(?:n't| not) the (?:problem|issue|"
+                       r"cause)|(?:turned out|proved) not to matter|didn't matter|did not matter)\b")
 # an attempt the agent says did nothing for the failure, or only traded it for another (not "was not enough": a step
 # that got past one error is part of the fix)
 # "**Root cause:** …": the agent's own label on its account of the cause
-_SET_ASIDE = LazyRegex(r"(?i)\bnot (?:part of|related to|the cause of) (?:the|this) (?:problem|issue|failure|bug)\b|"
-                       r"\b(?:just|only) (?:my|the) (?:environment|setup|sandbox|machine)\b|"
-                       # ("Things that turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …")
-                       r"^\W*(?:things|what|everything else) (?:that )?(?:(?:was|were)(?:n't| not) the (?:problem|issue|"
-                       r"cause)|(?:turned out|proved) not to matter|didn't matter|did not matter)\b")
 _CAUSE_LABEL = LazyRegex(r"(?i)^(?:the )?(?:root )?cause\s*:")
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
