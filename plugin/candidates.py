@@ -687,12 +687,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         own = _relevance(sentence, fix_words)
         return score(sentence) > 0 and not any(_relevance(sentence, other) > own for other in rivals)
 
-    def slight(sentence: str) -> bool:
-        """Where the session solved other problems too, a sentence that shares only a word of the command with this
-        one ("Subnet IDs don't exist until apply, so OpenTofu can't know the instance keys at plan time" is the
-        for_each problem's, not the one of ``tofu plan`` without credentials)."""
-        return bool(rivals) and not _relevance(sentence, fix_words - problem_words) \
-            and _relevance(sentence, problem_words) < 2
+    def off_topic(sentence: str) -> bool:
+        """Whether ``sentence`` sets other failures aside ("… just my environment, not part of the problem"), or,
+        where the session solved other problems too, shares only a word of the command with this one ("Subnet IDs
+        don't exist until apply, so OpenTofu can't know the instance keys at plan time" is the for_each problem's,
+        not the one of ``tofu plan`` without credentials)."""
+        return bool(_SET_ASIDE.search(sentence)) or bool(rivals) \
+            and not _relevance(sentence, fix_words - problem_words) and _relevance(sentence, problem_words) < 2
 
     # a sentence about an edit that is not part of the fix ("Renamed MB to MEGABYTE.") is no account of it
     # (nor an edit put back since: "`session.flush()` … didn't help; reverted" was an attempt at this problem)
@@ -719,7 +720,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             if isinstance(value, list) else value for key, value in said.items()}
     # (not one that sets other failures aside: "The offline run … that failed along the way were just my environment
     # …, not part of the problem.")
-    causes = [s for s in said["cause"] if mine(s) and not _SET_ASIDE.search(s) and not slight(s)]
+    causes = [s for s in said["cause"] if mine(s) and not off_topic(s)]
     # a sentence about what the task wrote before the failure ("Added `tests/test-honeypot.php`; it passes.") is no
     # account of the fix
     task_words = _tokens(" ".join(f"{os.path.basename(f)} {_rel(f, cwd)}" for f in chain.get("_earlier_files") or ())
@@ -728,7 +729,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     task_words -= own_fix_words
     said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)
                   and not _problem_statement(s) and not _announces_the_task(s, chain, cwd)]
-    fixes = [s for s in said_fixes if mine(s) and s not in causes and not _SET_ASIDE.search(s) and not slight(s)]
+    fixes = [s for s in said_fixes if mine(s) and s not in causes and not off_topic(s)]
     if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2 and not any(
             mine(s) for s in said["all"] if s not in said["did_not_help"] and not _INCIDENTAL.search(s)):
         # one problem, one account: it is about this one (unless another sentence speaks of its words: "Debezium 2.x
@@ -745,8 +746,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                    if _USER_CAUSE.search(s) and (not rivals or mine(s)) and not _COUNTS_PROBLEMS.search(s)]
     if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
         best = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
-                       and not _INCIDENTAL.search(s) and not _FLAKY.search(s) and not _SET_ASIDE.search(s)
-                       and not slight(s)), key=lambda s: -score(s))[:1]
+                       and not _INCIDENTAL.search(s) and not _FLAKY.search(s) and not off_topic(s)),
+                      key=lambda s: -score(s))[:1]
         # (as what was done, when the user said why: "read_header now memcpy's the length field" after "it's the
         # unaligned uint32_t read")
         causes, fixes = ([], best) if user_causes else (best, fixes)
@@ -1182,16 +1183,20 @@ def _kills_a_pid(command: str) -> bool:
 def _passed_together(parts: list[str], passing: str) -> list[str]:
     """``parts`` with the options the passing line gives side by side said as one, in its order (``pass `-m
     pipelines.definitions -d src``` for ``pass `-d src```, ``pass `-m pipelines.definitions```)."""
-    line = " ".join(passing.split())
-    passed = sorted((p for p in parts if p.startswith("pass `") and f" {p[6:-1]}" in f" {line}"),
-                    key=lambda p: f" {line} ".index(f" {p[6:-1]} "[:-1]))
+    line = " " + " ".join(passing.split())
+
+    def option(part: str) -> str:
+        return " " + part[len("pass `"):-1]
+
+    passed = sorted((p for p in parts if p.startswith("pass `") and option(p) in line),
+                    key=lambda p: line.index(option(p)))
     runs: list[list[str]] = []
     for part in passed:
-        if runs and " ".join(q[6:-1] for q in runs[-1] + [part]) in line:
+        if runs and "".join(option(q) for q in runs[-1] + [part]) in line:
             runs[-1].append(part)
         else:
             runs.append([part])
-    merged = {run[0]: "pass `" + " ".join(q[6:-1] for q in run) + "`" for run in runs if len(run) > 1}
+    merged = {run[0]: "pass `" + "".join(option(q) for q in run).strip() + "`" for run in runs if len(run) > 1}
     gone = {q for run in runs if len(run) > 1 for q in run[1:]}
     return [merged.get(p, p) for p in parts if p not in gone] if merged else parts
 

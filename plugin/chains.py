@@ -27,6 +27,7 @@ from .weakening import _DESELECTS
 # --- the session's timeline ----------------------------------------------------------------------
 
 # the flag that makes a tool run its tests, left out (``Unity -batchmode … -runTests`` → ``… -quit``)
+_RUNS_TESTS_FLAG = LazyRegex(r"(?i)(?:^|\s)-{1,2}run-?tests?(?=\s|$)")
 _RUNS_TESTS = LazyRegex(r"(?i)without `-{1,2}run-?tests?`")
 
 
@@ -156,6 +157,7 @@ def find_chains(observations: list[dict], account: str = "",
         success = None
         kind = None
         consumer = _pipe_consumer(failure["target"])
+        runs_tests = bool(_RUNS_TESTS_FLAG.search(failure["target"]))  # (``Unity … -runTests``)
         for k, later in enumerate(observations[i + 1:], start=i + 1):
             if consumer and later["outcome"] == "ok" and later["tool"] == "Bash" \
                     and family.split()[0] in (words := [_program_name(w) for w in later["target"].split()]) \
@@ -169,7 +171,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and _other_query(_query(failure["target"]), _query(later["target"])):
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
                 # .state == "RUNNING"'`` that failed
-            if later["outcome"] == "ok" and later["tool"] == "Bash" and command_job(later["target"]) != "test" and any(
+            if runs_tests and later["outcome"] == "ok" and later["tool"] == "Bash" \
+                    and command_job(later["target"]) != "test" and any(
                     _RUNS_TESTS.fullmatch(part) for part in invocation_change(failure["target"], later["target"])):
                 continue  # ``Unity -batchmode -quit`` compiled the project; the ``-runTests`` that failed never ran
             if later["outcome"] == "ok" and (_leaves_out_until(failure, later, observations[k + 1:], family, account)

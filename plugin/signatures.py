@@ -48,9 +48,9 @@ _ERROR_RULES = (
     (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
     (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
-    (4, r"^#\s+Failed test\b"),
+    (4, r"^#\s+Failed test\b"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
     # go test's message from ``t.Errorf`` at its place: ``handlers_test.go:48: Content-Type = "text/plain…", want …``
-    (4, r"^[\w.-]+_test\.go:\d+: \S"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
+    (4, r"^[\w.-]+_test\.go:\d+: \S"),
     # a program refusing how it was called ("grep: unrecognized option: P" under a test's "… failed")
     (4, r"(?i)^[\w.-]+: (?:unrecognized|unknown|invalid|illegal) (?:option|argument|flag)\b"),
     # ``docker compose up --wait``'s verdict names the container that failed: ``container app-grafana-1 exited (1)``,

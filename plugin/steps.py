@@ -545,8 +545,9 @@ def _status_failure(observation: dict) -> dict:
     from .signatures import error_signature
 
     body = observation.get("body") or ""
-    refused = _HTTP_ERROR_BODY.search(body)
-    if refused and not _STATUS_FAILED.search(body):
+    failed = _STATUS_FAILED.search(body)
+    refused = None if failed else _HTTP_ERROR_BODY.search(body)
+    if refused:
         # (or the request refused in the answer's own words, printed by a ``curl -s`` that exits 0: Kafka Connect's
         # ``{"error_code": 400, "message": "Connector configuration is invalid … The 'topic.prefix' value is invalid:
         # A value is required …"}``)
@@ -558,7 +559,7 @@ def _status_failure(observation: dict) -> dict:
         text = "\n".join(lines[:3]) if lines else refused.group(0)
         return dict(observation, outcome="error", error_text=text, logged=True,
                     error_signature=error_signature(text, observation.get("target") or ""))
-    if not _STATUS_FAILED.search(body):
+    if not failed:
         # (or the field alone, ``jq -r '.tasks[0].state'`` → ``FAILED``, read from a status or health endpoint)
         lines = body.split()
         if lines and all(_BARE_STATE.fullmatch(line) for line in lines) \
@@ -567,7 +568,7 @@ def _status_failure(observation: dict) -> dict:
                         error_signature=f"state {lines[-1]}")
         return observation
     errors = [m.group(0).strip() for m in _REPORTED_ERROR.finditer(body)]
-    text = errors[-1] if errors else _STATUS_FAILED.search(body).group(0)
+    text = errors[-1] if errors else failed.group(0)
     return dict(observation, outcome="error", error_text=text, logged=True,
                 error_signature=error_signature(text, observation.get("target") or ""))
 
