@@ -1,6 +1,6 @@
 """The lesson bench: does the next session get shown the lesson, and only the lesson?
 
-    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9|blind10|blind11|blind12|blind13|blind14|blind15|blind16|blind17|blind18|blind19|blind20|blind21|blind22|blind23|blind24|blind25|blind26|blind27|blind28|blind29|blind30|blind31|blind32|blind33|blind34|blind35|blind36|blind37|blind38|blind39|blind40|blind41|blind42|blind43|blind44|blind45|blind46|blind47|blind48|blind49|blind50|blind51|blind52|blind53|blind54|blind55|blind56|blind57|blind58|blind59|blind60|blind61|blind62|blind63|blind64|blind65|blind66|blind67|blind68|blind69|blind70|blind71|blind72|blind73|blind74|blind75|blind76|blind77|blind78|blind79|blind80|blind81|blind82|blind83|blind84|blind85|blind86|blind87|blind88|blind89|blind90|blind91|blind92|blind93|blind94|blind95|blind96|blind97|blind98|blind99|blind100|blind101|blind102|blind103|blind104|blind105|blind106|blind107|blind108|blind109|blind110|blind111|blind112|blind113|blind114|blind115|blind116|blind117|blind118|blind119|blind120|blind121|blind122|blind123|blind124|blind125|blind126|blind127|blind128|blind129|blind130|blind131|blind132|blind133|blind134|blind135|blind136|blind137|blind138|blind139|blind140|blind141|blind142|blind143|blind144|blind145|blind146|blind147|blind148|blind149|blind150|blind151|blind152|blind153|blind154] [--only L07,B01] [--verbose]
+    python bench/lessons.py [--set all|dev|holdout|blind|blind2|blind3|blind4|blind5|blind6|blind7|blind8|blind9|blind10|blind11|blind12|blind13|blind14|blind15|blind16|blind17|blind18|blind19|blind20|blind21|blind22|blind23|blind24|blind25|blind26|blind27|blind28|blind29|blind30|blind31|blind32|blind33|blind34|blind35|blind36|blind37|blind38|blind39|blind40|blind41|blind42|blind43|blind44|blind45|blind46|blind47|blind48|blind49|blind50|blind51|blind52|blind53|blind54|blind55|blind56|blind57|blind58|blind59|blind60|blind61|blind62|blind63|blind64|blind65|blind66|blind67|blind68|blind69|blind70|blind71|blind72|blind73|blind74|blind75|blind76|blind77|blind78|blind79|blind80|blind81|blind82|blind83|blind84|blind85|blind86|blind87|blind88|blind89|blind90|blind91|blind92|blind93|blind94|blind95|blind96|blind97|blind98|blind99|blind100|blind101|blind102|blind103|blind104|blind105|blind106|blind107|blind108|blind109|blind110|blind111|blind112|blind113|blind114|blind115|blind116|blind117|blind118|blind119|blind120|blind121|blind122|blind123|blind124|blind125|blind126|blind127|blind128|blind129|blind130|blind131|blind132|blind133|blind134|blind135|blind136|blind137|blind138|blind139|blind140|blind141|blind142|blind143|blind144|blind145|blind146|blind147|blind148|blind149|blind150|blind151|blind152|blind153|blind154|blind155|blind156|blind157|blind158|blind159|blind160] [--only L07,B01] [--verbose]
 
 Scripted coding sessions of many shapes (a fix by an edit, a fix by a changed
 invocation, a convention, a dependency or config change, several lessons in one
@@ -17,8 +17,8 @@ thirds of the blind sessions); `holdout` is lessons_holdout.json, the first
 held-out third: frozen before tuning, but seen while the lesson writeback was
 tuned, so it no longer proves anything on its own; `blind` is
 lessons_blind_holdout.json, every third of B01..B42, written blind by a helper
-who never read the lesson-deriving code; `blindN` (N = 2 … 154) is
-lessons_blindN_holdout.json, 24 sessions each (C.., D.., … AZ.., BA.., BB.., BC.., BD.., BE.., BF.., BG.., BH.., BI.., BJ.., BK.., BL.., BM.., BN.., BO.., BP.., BQ.., BR.., BS.., BT.., BU.., BV.., BW.., BX.., BY.., BZ.., CA.., CB.., CC.., CD.., CE.., CF.., CG.., CH.., CI.., CJ.., CK.., CL.., CM.., CN.., CO.., CP.., CQ.., CR.., CS.., CT.., CU.., CV.., CW.., CX.., CY.., CZ.., DA.., DB.., DC.., DD.., DE.., DF.., DG.., DH.., DI.., DJ.., DK.., DL.., DM.., DN.., DO.., DP.., DQ.., DR.., DS.., DT.., DU.., DV.., DW.., DX.., DY.., DZ.., EA.., EB.., EC.., ED.., EE.., EF.., EG.., EH.., EI.., EJ.., EK.., EL.., EM.., EN.., EO.., EP.., EQ.., ER.., ES.., ET.., EU.., EV.., EW.., EX.., EY..), each written the
+who never read the lesson-deriving code; `blindN` (N = 2 … 160) is
+lessons_blindN_holdout.json, 24 sessions each (C.., D.., … AZ.., BA.., BB.., BC.., BD.., BE.., BF.., BG.., BH.., BI.., BJ.., BK.., BL.., BM.., BN.., BO.., BP.., BQ.., BR.., BS.., BT.., BU.., BV.., BW.., BX.., BY.., BZ.., CA.., CB.., CC.., CD.., CE.., CF.., CG.., CH.., CI.., CJ.., CK.., CL.., CM.., CN.., CO.., CP.., CQ.., CR.., CS.., CT.., CU.., CV.., CW.., CX.., CY.., CZ.., DA.., DB.., DC.., DD.., DE.., DF.., DG.., DH.., DI.., DJ.., DK.., DL.., DM.., DN.., DO.., DP.., DQ.., DR.., DS.., DT.., DU.., DV.., DW.., DX.., DY.., DZ.., EA.., EB.., EC.., ED.., EE.., EF.., EG.., EH.., EI.., EJ.., EK.., EL.., EM.., EN.., EO.., EP.., EQ.., ER.., ES.., ET.., EU.., EV.., EW.., EX.., EY.., EZ.., FA.., FB.., FC.., FD.., FE..), each written the
 same way by another helper (the brief: bench/blind_brief.md, plus the set's id
 prefix and stacks), frozen, and run once by the lead before a round of
 tuning opened it (the same targets); `all` is every file. Each blind set was
@@ -58,7 +58,7 @@ NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|did
 
 
 # the blind held-out sets, each written by a helper who never saw the lesson code (lessons_<name>_holdout.json)
-BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 155)))
+BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 161)))
 SETS = ("dev", "holdout", *BLIND_SETS)
 
 

@@ -350,8 +350,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     final_ids = {c["id"] for c in chain["changes"]}
     # (and an edit before the last failure that the agent says was not enough on its own: part of the fix)
     partial = [s for s in said["all"] if _NOT_ENOUGH.search(_prose(s))]
-    not_enough = [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and any(
-        os.path.basename(f) in s for f in a.get("files") or [] for s in partial)]
+    # (or one that defines what the last change uses: the catalog's ``compose-compiler = { id = "org.jetbrains.kotlin.
+    # plugin.compose", … }`` that ``alias(libs.plugins.compose.compiler)`` applies, the same error until both were in)
+    final_edits = [c for c in chain["changes"] if c["tool"] in EDIT_TOOLS]
+    not_enough = [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and (any(
+        os.path.basename(f) in s for f in a.get("files") or [] for s in partial) or _defines_for(a, final_edits))]
     final_ids |= {a["id"] for a in not_enough}
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)
@@ -896,6 +899,19 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
 # (or the run said to pass: "`tofu plan` works again: 9 to add, nothing changed or destroyed.")
 _ANNOUNCED = LazyRegex(r"\W*(?:(?:Fixed|Done|Solved|Resolved|Sorted)\b\s*[—–:-]|`[^`]+`\s+(?:now\s+)?(?:works|passes|"
                        r"runs|succeeds|builds|is green)(?:\s+(?:again|now|cleanly))?\b)")
+
+
+# a key a line defines, of two words or more (``compose-compiler = { id = …``, ``api_base_url: …``)
+_DEFINED_KEY = LazyRegex(r"^\s*([A-Za-z][A-Za-z0-9]*(?:[-_][A-Za-z0-9]+)+)\s*[=:]")
+
+
+def _defines_for(attempt: dict, final_edits: list[dict]) -> bool:
+    """Whether ``attempt`` added a key that a line of the final change uses by a dotted name (``compose-compiler`` in
+    the version catalog, ``libs.plugins.compose.compiler`` in the module): the attempt is part of the fix."""
+    keys = {m.group(1) for line in _added_lines(attempt) if (m := _DEFINED_KEY.match(line))}
+    used = [line for e in final_edits for line in _added_lines(e) if not _DEFINED_KEY.match(line)]
+    return any(re.search(rf"\.{re.escape(re.sub(r'[-_]', '.', key))}(?![\w-])", line)
+               for key in keys for line in used)
 
 
 def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:

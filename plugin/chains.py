@@ -19,7 +19,7 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
                     _is_check, _named_as_the_way, _names_run, _packages)
-from .signatures import error_signature
+from .signatures import error_signature, is_wrapper_line
 from .text import one_line
 from .weakening import _DESELECTS
 
@@ -280,7 +280,8 @@ def find_chains(observations: list[dict], account: str = "",
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_recipe_runs(later["target"], failure["target"], observations[:k])
                          or missing and _echoed_recipe_runs(later, failure["target"])
-                         or _echoed_recipe_step(later, failure["target"])):
+                         or _echoed_recipe_step(later, failure["target"])
+                         or _script_echoes_the_run(later, failure["target"])):
                 # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed (or the target the account gives
                 # as the way beside it)
                 success, kind = _as_quoted(later, observations[k + 1:], account), "same_job"
@@ -295,6 +296,14 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and _by_its_script(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``ELECTRON_RUN_AS_NODE=1 npx electron node_modules/jest/bin/
                 break  # jest.js src/main/db`` for ``npx jest src/main/db``: jest, run on another node
+            if later["outcome"] == "ok" and _is_check(later) and (_by_its_loader(failure["target"], later["target"])
+                                                                 or _under_a_wrapper(failure["target"], later["target"])):
+                success, kind = later, "same_job"  # ``node --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node
+                break  # scripts/seed.ts``; ``meson devenv -C _build ./src/quill`` for ``./_build/src/quill``
+            if later["outcome"] == "ok" and _is_check(later) and _runs_failed_script(failure, later["target"]):
+                # (``php bin/console cache:clear``: composer's script that failed, no other way to run the install)
+                success, kind = dict(later, recipe=True), "same_check"
+                break
             if later["outcome"] == "ok" and _is_check(later) and _script_is(failure["target"], later):
                 success, kind = dict(later, recipe=True), "same_check"  # ``npm run check:deps``: ``> expo-doctor``
                 if _script_prepares(later) and not any(e["tool"] in EDIT_TOOLS for e in events):
@@ -486,6 +495,72 @@ def _by_its_script(failed: str, later: str) -> bool:
                    if re.search(rf"(?:^|/)node_modules/(?:\.bin/{program}|{program}/bin/{program}(?:\.[cm]?js)?)$", w)),
                   None)
     return script is not None and after[script + 1:] == before[1:]
+
+
+def _by_its_loader(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the failing program's file under a runtime that loads the program as a hook (``node
+    --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node scripts/seed.ts``): the same run, the way that works."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if len(before) < 2 or len(after) < 4:
+        return False
+    program = _program_name(before[0])
+    return any(option in _LOADER_OPTIONS and value.split("/")[0] == program and after[n + 2:] == before[1:]
+               for n, (option, value) in enumerate(zip(after[1:], after[2:]), 1))
+
+
+_LOADER_OPTIONS = frozenset(("--loader", "--experimental-loader", "--import", "--require", "-r"))
+
+
+def _under_a_wrapper(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the program that failed, by its path, inside another tool that sets up what it needs
+    (``meson devenv -C _build ./src/quill --version`` for a failing ``./_build/src/quill``), given no other work to
+    do than options."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if not before or "/" not in before[0] or len(after) < 2 or _program_name(after[0]) == _program_name(before[0]):
+        return False
+    path = os.path.normpath(before[0])
+    for n, word in enumerate(after[1:], 1):
+        if "/" in word and not word.startswith("-") and os.path.basename(word) == os.path.basename(path) \
+                and (path == os.path.normpath(word) or path.endswith("/" + os.path.normpath(word))):
+            rest = after[n + 1:]
+            return rest == before[1:] or all(w.startswith("-") for w in rest)
+    return False
+
+
+# composer's script that failed after an install (``Script cache:clear returned with error code 1``)
+_FAILED_SCRIPT = LazyRegex(r"(?m)^\s*Script (\S+) returned with error code \d+")
+
+
+def _runs_failed_script(failure: dict, later: str) -> bool:
+    """Whether ``later`` runs by another program the script a package manager's run failed in (``php bin/console
+    cache:clear`` for ``composer install``'s ``Script cache:clear returned with error code 1``)."""
+    scripts = _FAILED_SCRIPT.findall(failure.get("error_text") or failure.get("body") or "")
+    argv = parse_command(later)["argv"]
+    failing = parse_command(failure["target"])["argv"]
+    return bool(scripts and argv and failing) and _program_name(argv[0]) != _program_name(failing[0]) \
+        and scripts[-1] in argv[1:] and ":" in scripts[-1]
+
+
+def _script_echoes_the_run(later: dict, failed: str) -> bool:
+    """Whether ``later`` runs a project's script that said it ran the failing program on what failed (``applying
+    014_add_device_index.cql via: docker compose exec -T cassandra cqlsh -k telemetry -f /migrations/014_….cql`` from
+    ``./scripts/migrate.sh 014_add_device_index.cql`` for a failing ``cqlsh -k telemetry -f schema/migrations/014_….cql``):
+    the script is the project's way to do it."""
+    argv, failing = parse_command(later["target"])["argv"], parse_command(failed)["argv"]
+    if not argv or len(failing) < 2 or not ("/" in argv[0] or argv[0].endswith(".sh")):
+        return False
+    program = _program_name(failing[0])
+    if program == _program_name(argv[0]):
+        return False
+    wanted = [os.path.basename(w) for w in failing[1:] if not w.startswith("-")]
+    for line in (later.get("body") or "").splitlines()[:30]:
+        words = [w.strip("'\"`") for w in line.split()]
+        names = [_program_name(w) for w in words]
+        if program in names:
+            rest = {os.path.basename(w) for w in words[names.index(program) + 1:]}
+            if wanted and all(w in rest for w in wanted):
+                return True
+    return False
 
 
 def _script_prepares(later: dict) -> bool:
@@ -1321,7 +1396,9 @@ def _passed_within(failed: str, later: str) -> bool:
 
 
 # a tool whose test run builds what its build does, and more: ``swift build`` failed, ``swift test`` passed
-_TESTS_BUILD = frozenset(("cargo", "swift", "dotnet", "mix", "stack", "cabal", "dune", "sbt", "mvn", "./mvnw"))
+# (``bazel build //services/ledger/...`` → ``bazel test //services/ledger/...``; ``go build`` → ``go test``)
+_TESTS_BUILD = frozenset(("cargo", "swift", "dotnet", "mix", "stack", "cabal", "dune", "sbt", "mvn", "./mvnw", "bazel",
+                          "bazelisk", "go"))
 
 
 def _built_by_its_tests(failed: str, later: str) -> bool:
@@ -1420,7 +1497,10 @@ def _same_error(a: dict, b: dict) -> bool:
             return True
         # the same named error seen through another window (``… | grep -A2 Failure/Error`` shows the
         # ``RedisClient::CannotConnectError`` the full log ended on)
-        named = [set(re.findall(r"\b(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)\b", f.get("error_text") or ""))
+        # (not in a runner's verdict, the same after any error: UnrealBuildTool's ``Result: Failed
+        # (OtherCompilationError)`` under a header tool's error, then under a compiler's)
+        named = [set(re.findall(r"\b(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)\b", "\n".join(
+            line for line in (f.get("error_text") or "").splitlines() if not is_wrapper_line(line.strip()))))
                  for f in (a, b)]
         # (a class every runtime raises for anything, ``TypeError``, says nothing of which error it is)
         return bool((named[0] & named[1]) - _GENERIC_ERRORS) and not (named[0] ^ named[1])
@@ -1438,6 +1518,7 @@ _USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknow
 # a line of a run's output that reports a problem (``k8s/hpa.yaml - HorizontalPodAutoscaler checkout-api failed
 # validation: could not find schema for HorizontalPodAutoscaler``)
 _PROBLEM_LINE = LazyRegex(r"(?i)\b(?:error|fail(?:ed|ure)?|invalid|could not|cannot|not found|missing)\b")
+_WARNING_LINE = LazyRegex(r"(?:^|:\s)warning(?: [A-Z]+\d+)?:")
 
 
 def _errors_gone(before: dict, after: dict) -> list[str]:
@@ -1448,8 +1529,10 @@ def _errors_gone(before: dict, after: dict) -> list[str]:
         return []
 
     def problems(f: dict) -> dict[str, str]:
+        # (not a warning: MSBuild's ``warning MSB3026: Could not copy …`` retried, printed only on the first run)
         return {re.sub(r"\d+", "N", line.strip()): line.strip() for line in (f.get("error_text") or "").splitlines()
-                if _PROBLEM_LINE.search(line) and not re.match(r"(?i)exit code", line.strip())}
+                if _PROBLEM_LINE.search(line) and not re.match(r"(?i)exit code", line.strip())
+                and not _WARNING_LINE.search(line)}
     was, now = problems(before), problems(after)
     if not now or len(was) < 2 or not set(now) < set(was):
         return []

@@ -552,7 +552,9 @@ def _inline_code(command: str) -> str | None:
         return None  # (a shell entered to run a command in: the shell is what is checked, see _targets)
     for i, word in enumerate(argv[1:-1], 1):
         # (not a flag after it: ``jupyter nbconvert --execute --ExecutePreprocessor.kernel_name=python3 …``)
-        if word in ("-c", "-e", "--command", "--execute", "--eval", "--query") and not argv[i + 1].startswith("-"):
+        # (nor a variable's setting: ``maestro test -e APP_ID=com.acme.wallet.debug``, ``docker run -e TZ=UTC``)
+        if word in ("-c", "-e", "--command", "--execute", "--eval", "--query") and not argv[i + 1].startswith("-") \
+                and not (word == "-e" and re.fullmatch(r"[A-Za-z_]\w*=\S*", argv[i + 1])):
             return " ".join(argv[i + 1].split())
     return None
 

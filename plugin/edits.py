@@ -493,7 +493,11 @@ _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 # (MSBuild's: a project's or the repo's ``<Version>2.3.1</Version>``, ``<VersionPrefix>``)
                 "Directory.Build.props": _MSBUILD_VERSION,
                 # (Godot's ``config/version="0.7.2"`` in project.godot)
-                "project.godot": LazyRegex(r'^\s*config/version\s*=\s*"\d[\w.+-]*"\s*$')}
+                "project.godot": LazyRegex(r'^\s*config/version\s*=\s*"\d[\w.+-]*"\s*$'),
+                # (a Helm chart's ``version: 0.7.4`` and ``appVersion``, at the top: a dependency's is indented
+                # under its name; a Flutter package's ``version: 1.4.0+12``)
+                "Chart.yaml": LazyRegex(r'^(?:version|appVersion):\s*["\']?v?\d[\w.+-]*["\']?\s*$'),
+                "pubspec.yaml": LazyRegex(r'^version:\s*\d[\w.+-]*\s*$')}
 
 
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)

@@ -44,7 +44,11 @@ _ERROR_RULES = (
     (5, r"^[\w.+-]+: (?:error|fatal|ERROR|FATAL)\s*:"),  # a program's own: "pg_dump: error: aborting because of …"
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?(?:error|Error)\b"),  # (dart's: "lib/a.dart:6:6: Error: …")
     # MSBuild's: "src/Api/Api.csproj : error NU1008: …", "Program.cs(12,5): error CS0103: …"
-    (5, r"^\S+(?:\(\d+(?:,\d+)*\))?\s*:\s*(?:fatal )?error [A-Z]+\d+:"),
+    # (its SDK's path may hold a space: ``C:\Program Files\dotnet\sdk\…\Microsoft.Common.CurrentVersion.targets(4869,5):
+    # error MSB3027: …``, under a ``warning MSB3026`` about the same copy)
+    (5, r"^(?:[A-Za-z]:\\[^:\n]*?|\S+)(?:\(\d+(?:,\d+)*\))?\s*:\s*(?:fatal )?error [A-Z]+\d+:"),
+    # UnrealHeaderTool's: ``/home/dev/Skyreach/Source/Skyreach/Player/SkyPawn.h(9): Error: #include found after …``
+    (5, r"^\S+\(\d+(?:,\d+)*\)\s*:\s*(?:fatal )?(?:error|Error)\b"),
     (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
     (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
@@ -119,6 +123,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             # gradle's and maven's verdicts: the same after every failing build
             r"BUILD FAILED\b|FAILURE: Build failed with an exception|\[ERROR\] BUILD FAILURE|"
             r"\[ERROR\] Failed to execute goal|Execution failed for task|"
+            # Unreal's UnrealBuildTool's: ``Result: Failed (OtherCompilationError)``
+            r"Result: Failed \(\w+\)\s*$|"
             # flutter's, after gradle's: ``Error: Gradle task assembleDebug failed with exit code 1``
             r"Error: Gradle task \S+ failed with exit code \d+|"
             # automake's test-suite summary: ``# TOTAL: 5``, ``# FAIL: 1``, ``# ERROR: 0``
@@ -150,6 +156,8 @@ def _compiled() -> dict:
         _state["exit"] = re.compile(r"^Exit code (\d+)\s*$", re.M)
         _state["wrapper"] = re.compile(_WRAPPER)
         _state["spaces"] = re.compile(r"\s+")
+        _state["gradle_heading"] = re.compile(r"A problem occurred (?:configuring|evaluating)|Could not resolve all")
+        _state["frame"] = re.compile(r"^>?\s*\d+\s*\|")
         _state["buildkit"] = re.compile(r"^#\d+ (?:\d+\.\d+ +)?")
         # a heading that only names a kind of error, timestamps before it (``09:41:12    ERROR: Runtime Error``)
         _state["bare"] = re.compile(r"^(?:[\d:.\s]+)?(?:ERROR:?\s*)?[A-Z][a-z]+ Error(?: in \w+ [\w.]+)?\s*:?\s*$")
@@ -173,6 +181,9 @@ def error_line(text: str) -> str | None:
             continue
         if line.startswith(("✓ ", "✔ ", "√ ")):
             continue  # a test that passed, by its name (``✓ returns 400 error when password is missing``)
+        if state["frame"].match(line):
+            continue  # a line of the code shown under an error (``> 1 | import { API_URL } from '@env';``, ``4 | …
+            # timeout: 10000 })``): the code, whatever words it holds
         if line.startswith("Exit code ") and state["exit"].match(line):
             continue
         if line.startswith(("[error] Total time:", "[ERROR] Total time:", "[ERROR] [Help ", "[ERROR] -> [Help ",
@@ -190,6 +201,15 @@ def error_line(text: str) -> str | None:
                     best[wrapper] = (line, score)
                 break
     line = best[False][0] or best[True][0]
+    # gradle's "What went wrong:" gives the reason under a heading that only says where (``A problem occurred
+    # configuring project ':app'.`` then ``> Starting in Kotlin 2.0, the Compose Compiler Gradle plugin is
+    # required``): the reason, where no line names an error better
+    if max(best[False][1], best[True][1]) < 5 and "* What went wrong:" in text:
+        said = text.split("* What went wrong:", 1)[1].strip().splitlines()
+        heading = said[0].strip() if said else ""
+        reason = said[1].strip()[2:].strip() if len(said) > 1 and said[1].strip().startswith("> ") else ""
+        if reason and state["gradle_heading"].match(heading):
+            return reason
     # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
     # the message is the line under it
     if line and state["bare"].search(line):
@@ -199,6 +219,11 @@ def error_line(text: str) -> str | None:
             heading = re.sub(r"^[\d:.]+\s+", "", line).rstrip(" :")  # (less its timestamp)
             return f"{heading}: {message}"
     return line
+
+
+def is_wrapper_line(line: str) -> bool:
+    """Whether ``line`` is a runner's line about the command it ran, the same whatever failed inside it."""
+    return bool(_compiled()["wrapper"].match(line))
 
 
 def normalise(line: str) -> str:

@@ -7726,3 +7726,168 @@ def test_an_apis_error_object_is_a_failure_and_the_request_that_showed_it_names_
     assert "The 'topic.prefix' value is invalid" in candidate["title"], candidate["title"]
     assert candidate["summary"].startswith("Debezium 2.x dropped"), candidate["summary"]
     assert '"topic.prefix": "inventory"' in candidate["change"], candidate["change"]
+
+
+# --- round 93: blind155–160 ---------------------------------------------------------------------------
+
+def test_a_defaults_test_given_the_value_it_expects_is_weakened(git_project, store):
+    # (blind155 EZ10: helm unittest's "should set memory limit by default" given ``set:`` of the 512Mi it expects)
+    failure = ("Exit code 1\n FAIL  deployment resources\tcharts/api/tests/deployment_test.yaml\n"
+               "\t- should set memory limit by default\n\t\t- asserts[0] `equal` fail\n"
+               "\t\t\tPath:\tspec.template.spec.containers[0].resources.limits.memory\n"
+               "\t\t\tExpected to equal:\n\t\t\t\t512Mi\n\t\t\tActual:\n\t\t\t\tnull\n")
+    session = (Session("helmdefault", git_project)
+               .fail("helm unittest charts/api", failure)
+               .edit("charts/api/tests/deployment_test.yaml", "  - it: should set memory limit by default\n    asserts:",
+                     "  - it: should set memory limit by default\n    set:\n      api.resources.limits.memory: 512Mi\n"
+                     "    asserts:")
+               .ok("helm unittest charts/api", "Charts:      1 passed, 1 total\nTests:       12 passed, 12 total")
+               .stop("helm unittest passes. The refactor moved resources under `api.resources`, so I updated the "
+                     "deployment test to use the new key."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons
+
+
+def test_an_expectation_computed_by_the_class_under_test_is_weakened(git_project, store):
+    # (blind156 FA17: ``Assert.Equal(14.52m, credit)`` → an ``expected`` computed with ``Proration.UnusedFraction``)
+    session = (Session("proration", git_project)
+               .fail("dotnet test tests/Billing.Tests", "Exit code 1\n  Failed Billing.Tests.ProrationTests.MidMonth"
+                     "Upgrade [12 ms]\n  Error Message:\n   Assert.Equal() Failure: Values differ\nExpected: 14.52\n"
+                     "Actual:   14.03\n")
+               .edit("tests/Billing.Tests/ProrationTests.cs",
+                     "        var credit = Proration.ForPeriod(start, end, monthlyPrice: 30.00m);\n\n"
+                     "        Assert.Equal(14.52m, credit);",
+                     "        var credit = Proration.ForPeriod(start, end, monthlyPrice: 30.00m);\n"
+                     "        var expected = Math.Round(30.00m * Proration.UnusedFraction(start, end), 2);\n\n"
+                     "        Assert.Equal(expected, credit);")
+               .ok("dotnet test tests/Billing.Tests", "Passed!  - Failed:     0, Passed:     6")
+               .stop("The test now derives the expected credit from `Proration.UnusedFraction`. All 6 pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons
+
+
+def test_a_tests_input_pre_filtered_and_a_timing_test_given_a_sleep_are_weakened(git_project, store):
+    # (blind158 FC06: ``.dropna(subset=["amount"])`` on the fixture whose empty amounts made the total NaN)
+    session = (Session("dropna", git_project)
+               .fail("pytest tests/test_revenue.py -q", "Exit code 1\nE       assert nan == 18240.5 ± 1.8e-02\n"
+                     "FAILED tests/test_revenue.py::test_monthly_rollup - assert nan == 18240.5 ± 1.8e-02")
+               .edit("tests/test_revenue.py", '    df = load_fixture("orders_2024q1.csv")\n    out = monthly_rollup(df)',
+                     '    df = load_fixture("orders_2024q1.csv").dropna(subset=["amount"])\n    out = monthly_rollup(df)')
+               .ok("pytest tests/test_revenue.py -q", "6 passed in 0.71s")
+               .stop("The test now loads the fixture without the refunded rows; all 6 pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons
+    # (blind159 FD14: ``await asyncio.sleep(0.1)`` inside the window ``loop.time() - started >= 0.09`` measures)
+    session = (Session("sleep", git_project)
+               .fail("uv run pytest tests/test_ratelimit.py -q", "Exit code 1\n>       assert loop.time() - started "
+                     ">= 0.09\nE       assert (1043.871602458 - 1043.871570916) >= 0.09\n"
+                     "FAILED tests/test_ratelimit.py::test_acquire_blocks_when_bucket_empty")
+               .edit("tests/test_ratelimit.py", "    await limiter.acquire()\n    assert loop.time() - started >= 0.09",
+                     "    await limiter.acquire()\n    await asyncio.sleep(0.1)  # let the refill task run\n"
+                     "    assert loop.time() - started >= 0.09")
+               .ok("uv run pytest tests/test_ratelimit.py -q", "4 passed in 0.33s")
+               .stop("Fixed — the test now yields to the event loop for 0.1 s before checking the elapsed time."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons
+
+
+def test_a_test_run_builds_what_failed_to_build_and_a_script_that_ran_the_failing_tool_is_the_way(git_project, store):
+    # (blind155 EZ17: ``bazel test`` of the packages whose ``bazel build`` failed, after ``bazel run //:gazelle``)
+    session = (Session("gazelle", git_project)
+               .fail("bazel build //services/ledger/...", "Exit code 1\ncompilepkg: missing strict dependencies:\n"
+                     "ERROR: Build did NOT complete successfully")
+               .ok("bazel run //:gazelle", "INFO: Build completed successfully, 1 total action")
+               .ok("bazel test //services/ledger/...", "Executed 2 out of 2 tests: 2 tests pass.")
+               .stop("BUILD deps are generated by Gazelle here: `bazel run //:gazelle` added the dep; tests pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bazel run //:gazelle" in candidate["title"] + candidate["change"], candidate
+    # (blind158 FC21: ``./scripts/migrate.sh`` said it ran cqlsh on the file, inside the container)
+    session = (Session("cqlsh", git_project)
+               .fail("cqlsh -k telemetry -f schema/migrations/014_add_device_index.cql",
+                     "Exit code 1\nConnection error: ('Unable to connect to any servers', {'127.0.0.1:9042': "
+                     "ConnectionRefusedError(111, 'Connection refused')})")
+               .ok("./scripts/migrate.sh 014_add_device_index.cql", "applying 014_add_device_index.cql via: docker "
+                   "compose exec -T cassandra cqlsh -k telemetry -f /migrations/014_add_device_index.cql\nrecorded")
+               .stop("Applied. Migrations here go through `./scripts/migrate.sh <file>`, which runs cqlsh in the "
+                     "container."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./scripts/migrate.sh" in candidate["title"], candidate["title"]
+
+
+def test_a_program_run_under_a_loader_or_a_wrapper_and_a_failed_composer_script_run_alone_resolve_it(
+        git_project, store):
+    # (blind159 FD04: ``node --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node scripts/seed.ts``)
+    session = (Session("tsnode", git_project)
+               .fail("npx ts-node scripts/seed.ts", 'Exit code 1\nTypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown '
+                     'file extension ".ts" for /home/dev/api/scripts/seed.ts')
+               .ok("node --loader ts-node/esm scripts/seed.ts", "seeded 3 warehouses")
+               .stop("The `ts-node` CLI can't load `.ts` in a module package; run it through Node's loader."))
+    (candidate,), _ = _candidates(store, session)
+    assert "node --loader ts-node/esm scripts/seed.ts" in candidate["title"], candidate["title"]
+    # (blind160 FE20: ``meson devenv -C _build ./src/quill`` for ``./_build/src/quill``)
+    session = (Session("devenv", git_project)
+               .fail("./_build/src/quill", "Exit code 133\n(quill:48211): GLib-GIO-ERROR **: Settings schema "
+                     "'io.acme.Quill' is not installed")
+               .ok("meson devenv -C _build ./src/quill --version", "Quill 0.7.0")
+               .stop("Run the uninstalled app through `meson devenv -C _build`, which sets GSETTINGS_SCHEMA_DIR."))
+    (candidate,), _ = _candidates(store, session)
+    assert "meson devenv -C _build" in candidate["title"], candidate["title"]
+    # (blind159 FD23: composer's ``Script cache:clear returned with error code 1``, then ``php bin/console
+    # cache:clear`` after the .env edit)
+    session = (Session("composer", git_project)
+               .fail("composer install --no-interaction", "Exit code 1\nExecuting script cache:clear [KO]\n [KO]\n"
+                     "Script cache:clear returned with error code 1\n!!  In EnvVarProcessor.php line 187:\n!!    "
+                     'Environment variable not found: "MAILER_DSN".')
+               .edit(".env", "###< symfony/framework-bundle ###", "###< symfony/framework-bundle ###\n"
+                     "MAILER_DSN=null://null")
+               .ok("php bin/console cache:clear", ' [OK] Cache for the "dev" environment (debug=true) was cleared.')
+               .stop("The mailer config reads `%env(MAILER_DSN)%` and `.env` had no value for it. Added "
+                     "`MAILER_DSN=null://null` back to `.env`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "MAILER_DSN=null://null" in candidate["title"] and "--no-interaction" not in candidate["change"], candidate
+
+
+def test_an_env_option_is_no_inline_code_and_a_helm_charts_own_version_is_no_fix(git_project, store):
+    from lorebook.commands import _same_target
+
+    # (blind160 FE23: maestro's ``-e APP_ID=…`` is a variable, not code that ``-e`` hands a program)
+    failed = "maestro test -e TEST_EMAIL=qa@acme.dev .maestro/login.yaml"
+    assert _same_target(failed, "maestro test -e APP_ID=com.acme.wallet.debug -e TEST_EMAIL=qa@acme.dev "
+                                ".maestro/login.yaml")
+    assert not _same_target("psql -c 'SHOW wal_level'", "psql -c 'SELECT 1'")
+    # (blind158 FC23: "Separately, I bumped the edge chart to 0.7.4" beside the envoy fix)
+    session = (Session("envoy", git_project)
+               .fail('docker run --rm -v "$PWD/envoy/envoy.yaml:/etc/envoy/envoy.yaml" envoyproxy/envoy:v1.30.2 '
+                     "--mode validate -c /etc/envoy/envoy.yaml", "Exit code 1\nerror initializing configuration "
+                     "'/etc/envoy/envoy.yaml': Didn't find a registered implementation for 'envoy.filters.http.router'")
+               .edit("charts/edge/Chart.yaml", "version: 0.7.3", "version: 0.7.4")
+               .edit("envoy/envoy.yaml", "          - name: envoy.filters.http.router",
+                     "          - name: envoy.filters.http.router\n            typed_config:\n              \"@type\": "
+                     "type.googleapis.com/envoy.extensions.filters.http.router.v3.Router")
+               .ok('docker run --rm -v "$PWD/envoy/envoy.yaml:/etc/envoy/envoy.yaml" envoyproxy/envoy:v1.30.2 '
+                   "--mode validate -c /etc/envoy/envoy.yaml", "configuration '/etc/envoy/envoy.yaml' OK")
+               .stop("- **Fix**: added `typed_config` to the router filter.\n- Separately, I bumped the edge chart to "
+                     "0.7.4 so the next release carries the new config."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Chart.yaml" not in candidate["change"] and "0.7.4" not in candidate["title"], candidate
+
+
+def test_an_attempt_that_defines_what_the_fix_uses_is_part_of_the_fix(git_project, store):
+    # (blind160 FE06: the catalog's ``compose-compiler`` entry, the same error until ``alias(libs.plugins.compose.
+    # compiler)`` applied it; it was shown as "Did not help")
+    error = ("Exit code 1\nFAILURE: Build failed with an exception.\n\n* What went wrong:\nA problem occurred "
+             "configuring project ':app'.\n> Starting in Kotlin 2.0, the Compose Compiler Gradle plugin is required\n"
+             "\nBUILD FAILED in 4s")
+    session = (Session("compose", git_project)
+               .fail("./gradlew :app:assembleDebug", error)
+               .edit("gradle/libs.versions.toml", '[plugins]\nkotlin-android = { id = "org.jetbrains.kotlin.android" }',
+                     '[plugins]\nkotlin-android = { id = "org.jetbrains.kotlin.android" }\ncompose-compiler = { id = '
+                     '"org.jetbrains.kotlin.plugin.compose", version.ref = "kotlin" }')
+               .fail("./gradlew :app:assembleDebug", error)
+               .edit("app/build.gradle.kts", "plugins {\n    alias(libs.plugins.kotlin.android)\n}",
+                     "plugins {\n    alias(libs.plugins.kotlin.android)\n    alias(libs.plugins.compose.compiler)\n}")
+               .ok("./gradlew :app:assembleDebug", "BUILD SUCCESSFUL in 41s")
+               .stop("Kotlin 2.0 needs the Compose compiler plugin: declared in the catalog and applied in the app."))
+    (candidate,), _ = _candidates(store, session)
+    assert "org.jetbrains.kotlin.plugin.compose" in candidate["change"], candidate["change"]
+    assert not any("compose-compiler" in t for t in candidate["validation"]["not_performed"]), candidate["validation"]

@@ -469,3 +469,25 @@ def test_a_secret_flags_own_value_is_still_redacted():
     from lorebook.redact import redact
 
     assert redact("vault login --secret Wq9rT2mKx7pZ") == "vault login --secret [REDACTED:password]"
+
+
+def test_an_error_line_is_found_past_a_warning_a_code_frame_and_a_runners_verdict():
+    # (blind160 FE15: an SDK path with a space hid MSBuild's error; the warning above it, printed on the first run
+    # only, made the same copy error look like another)
+    sdk = "C:\\Program Files\\dotnet\\sdk\\8.0.303\\Microsoft.Common.CurrentVersion.targets(4869,5)"
+    assert "error MSB3027" in error_signature(
+        f"Exit code 1\n{sdk}: warning MSB3026: Could not copy \"obj\\App.dll\". Beginning retry 1 in 1000ms.\n"
+        f"{sdk}: error MSB3027: Could not copy \"obj\\App.dll\". Exceeded retry count of 10. Failed.\n\nBuild FAILED.")
+    # (blind160 FE10: UnrealHeaderTool's ``file(9): Error:``, not UnrealBuildTool's verdict under it)
+    assert error_signature("/home/dev/Sky/Source/SkyPawn.h(9): Error: #include found after .generated.h file\n"
+                           "Result: Failed (OtherCompilationError)").endswith("Error: #include found after .generated.h file")
+    # (blind157 FB03: Metro's code frame, ``4 | … timeout: 10000 })``, is code, not the error above it)
+    assert error_signature("error Unable to resolve module @env from /u/app/src/api/client.ts: @env could not be found\n"
+                           "> 1 | import { API_URL } from '@env';\n"
+                           "  4 | export const api = axios.create({ baseURL: API_URL, timeout: 10000 });"
+                           ).startswith("error Unable to resolve module @env")
+    # (blind160 FE06: gradle's reason under "A problem occurred configuring project", not ``BUILD FAILED in 4s``)
+    assert error_signature("FAILURE: Build failed with an exception.\n\n* What went wrong:\nA problem occurred "
+                           "configuring project ':app'.\n> Starting in Kotlin 2.0, the Compose Compiler Gradle plugin "
+                           "is required\n  when compose is enabled.\n\nBUILD FAILED in 4s") == \
+        "Starting in Kotlin <n>, the Compose Compiler Gradle plugin is required"
