@@ -31,9 +31,21 @@ def bounded(text: str | None, limit: int, tail: int | None = None) -> str:
     return text[:head] + TRUNCATION_MARKER.format(n=cut) + (text[-tail:] if tail else "")
 
 
+# a class's package, four names or more before a class name of eight letters or more
+# (``org.apache.maven.plugins.shade.resource.`` before ``ServicesResourceTransformer``)
+_PACKAGE = r"(?<![\w./-])(?:[a-z][a-z0-9_]*\.){4,}(?=([A-Z]\w{7,}))"
+
+
 def one_line(text: str | None, limit: int = 200) -> str:
+    """``text`` on one line within ``limit`` characters; a class the cut would drop loses its package instead
+    (``<transformer implementation="…ServicesResourceTransformer"/>``, not ``"org.apache.maven.plugins.shade.r…``)."""
     text = " ".join((text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if len(text) <= limit:
+        return text
+    for match in re.finditer(_PACKAGE, text):
+        if match.start() < limit - 1 < match.end() + len(match.group(1)):
+            return one_line(text[:match.start()] + "…" + text[match.end():], limit)
+    return text[: limit - 1] + "…"
 
 
 def held_out(pattern: str, text: str):

@@ -644,3 +644,14 @@ def test_a_compacted_command_keeps_gos_every_package_pattern():
                          "contain modules listed in go.work or their selected dependencies",
                          "pass `$(go list -f '{{.Dir}}/...' -m)`")
     assert title.startswith("`go test ./...` fails with pattern ./...: directory prefix"), title
+
+
+def test_a_class_the_cut_would_drop_loses_its_package_instead():
+    from lorebook.text import one_line
+
+    # (blind143 EN04: ``…"org.apache.maven.plugins.shade.r…`` had cut the class the lesson is about)
+    line = '<transformer implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>'
+    assert one_line(line, 70) == '<transformer implementation="…ServicesResourceTransformer"/>'
+    assert one_line(line, 200) == line  # (what fits stays whole)
+    assert one_line("Caused by: org.apache.flink.table.api.ValidationException: x", 40) == \
+        "Caused by: …ValidationException: x"
