@@ -10,7 +10,7 @@ import os
 import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _PROBE, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
+from .commands import (_MUTATING, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
                        _VALUE_OPTIONS, _and_steps, _asks_version, _first_word, _inline_code, _picked_package,
                        _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
                        command_key, invocation_change, is_autofix, other_subcommand, parse_command)
@@ -516,11 +516,13 @@ def _under_a_wrapper(failed: str, later: str) -> bool:
     (``meson devenv -C _build ./src/quill --version`` for a failing ``./_build/src/quill``), given no other work to
     do than options."""
     before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
-    if not before or "/" not in before[0] or len(after) < 2 or _program_name(after[0]) == _program_name(before[0]):
-        return False
+    if not before or "/" not in before[0] or len(after) < 2 or _program_name(after[0]) == _program_name(before[0]) \
+            or after[0] in _READERS or after[0] in ("bash", "sh", "zsh", "git", "chmod", "shellcheck"):
+        return False  # (``grep -n … scripts/release-mac.sh`` reads the script that failed; it runs nothing)
     path = os.path.normpath(before[0])
     for n, word in enumerate(after[1:], 1):
-        if "/" in word and not word.startswith("-") and os.path.basename(word) == os.path.basename(path) \
+        # (run by its path: ``./src/quill``, ``/opt/app/bin/quill``)
+        if word.startswith(("./", "/")) and os.path.basename(word) == os.path.basename(path) \
                 and (path == os.path.normpath(word) or path.endswith("/" + os.path.normpath(word))):
             rest = after[n + 1:]
             return rest == before[1:] or all(w.startswith("-") for w in rest)

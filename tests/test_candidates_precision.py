@@ -7832,6 +7832,10 @@ def test_a_program_run_under_a_loader_or_a_wrapper_and_a_failed_composer_script_
                .stop("Run the uninstalled app through `meson devenv -C _build`, which sets GSETTINGS_SCHEMA_DIR."))
     (candidate,), _ = _candidates(store, session)
     assert "meson devenv -C _build" in candidate["title"], candidate["title"]
+    from lorebook.chains import _under_a_wrapper
+
+    # (blind145 EP22, replayed: a grep of the script that failed reads it, it runs nothing)
+    assert not _under_a_wrapper("./scripts/release-mac.sh", 'grep -n "NOTARY_PROFILE" ./scripts/release-mac.sh')
     # (blind159 FD23: composer's ``Script cache:clear returned with error code 1``, then ``php bin/console
     # cache:clear`` after the .env edit)
     session = (Session("composer", git_project)
