@@ -972,7 +972,9 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
 
 # the user reporting a failure ("The EAS iOS preview build started failing after the SDK 51 upgrade")
 _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)?|errors? out|no longer (?:builds|"
-                      r"compiles|starts|runs)|(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
+                      r"compiles|starts|runs)|"
+                      # ("Now `npx expo export --platform web` blows up.")
+                      r"blows? up|blew up|blowing up|falls? over|fell over|chokes?|bombs? out|(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
                       r"build|compile|load|work)|stopped working|isn't working|is not working|"
                       # "… never produces any topics. Can you figure out what's wrong?"
                       r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?)|"

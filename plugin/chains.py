@@ -17,6 +17,7 @@ from .commands import (_MUTATING, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN, _SUB
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
+from .record import _failed_step
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
                     _is_check, _named_as_the_way, _names_run, _packages)
 from .signatures import error_signature, is_wrapper_line
@@ -167,6 +168,10 @@ def find_chains(observations: list[dict], account: str = "",
                                                                                       later["target"]):
                 continue  # ``ksql … -e 'SHOW TABLES;'`` asks what is there; the ``… -f V000008__….sql`` that failed
                 # ran a file
+            if later["outcome"] == "ok" and later["tool"] == "Bash" and _SHELL_ENTRYPOINT.search(later["target"]) \
+                    and not _SHELL_ENTRYPOINT.search(failure["target"]):
+                continue  # ``docker compose run --rm --entrypoint sh beat -c 'id; pwd; ls -ld /app'`` looks inside
+                # the service's container; it does not run the ``beat`` that failed
             if later["outcome"] == "ok" and later["tool"] == "Bash" \
                     and _other_query(_query(failure["target"]), _query(later["target"])):
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
@@ -243,7 +248,8 @@ def find_chains(observations: list[dict], account: str = "",
                 events.append(later)
                 continue
             if _is_check(later) and command_family(later["target"]) == family \
-                    and _same_target(failure["target"], later["target"]) and not _asks_version(later["target"]) \
+                    and _same_target(failure["target"], later["target"]) \
+                    and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]):
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
@@ -377,6 +383,10 @@ def find_chains(observations: list[dict], account: str = "",
                                and o["outcome"] == "ok" and _clears_local_state(o["target"])]
             chains.append(part)
     return chains, notes
+
+
+# a container's command replaced by a shell (``docker compose run --rm --entrypoint sh beat -c '…'``)
+_SHELL_ENTRYPOINT = LazyRegex(r"--entrypoint[=\s]+[\"']?(?:/bin/|/usr/bin/)?(?:sh|bash|ash|zsh)\b")
 
 
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
@@ -729,7 +739,11 @@ def _recipe_line(failure: dict, later: str) -> bool:
     """Whether ``later`` is the command line a failing task runner echoed before it failed (make prints each recipe
     line it runs; npm, ``> cmd``; a shell trace, ``+ cmd``)."""
     argv = parse_command(failure["target"])["argv"]
-    if not argv or _program_name(argv[0]) not in _ECHOING_RUNNERS:
+    # (or a project's script run under ``set -x``, whose trace shows each line it ran: ``+ psql … -c "CREATE
+    # SUBSCRIPTION …"``)
+    traced = bool(argv) and ("/" in argv[0] or argv[0].endswith(".sh")) \
+        and bool(re.search(r"(?m)^\+ \S", failure.get("error_text") or ""))
+    if not argv or _program_name(argv[0]) not in _ECHOING_RUNNERS and not traced:
         return False
     key = command_key(later)
     return len(key) >= 8 and any(command_key(line.strip().lstrip(">+ ").strip()) == key
@@ -781,7 +795,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     the way may be the task's own (a convention learned while doing other work): the account is what links them."""
     if not account:
         return None
-    before = parse_command(failure["target"])
+    # (of a line of steps, the one the error came from: ``qmake fieldnotes.pro CONFIG+=debug`` refused an in-source
+    # build, the ``make -j8`` after it never ran)
+    before = parse_command(_failed_step(failure["target"], failure.get("error_text") or ""))
     family = before["family"]
     sentences = _sentences(account)
     # (or its program alone: "bare `npx prisma` only reads `.env`")

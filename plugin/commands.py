@@ -377,7 +377,8 @@ def other_subcommand(a: str, b: str) -> bool:
     """Whether two runs of one program run different subcommands (``dagster definitions validate`` and ``dagster
     asset materialize``): not the same command run another way."""
     firsts = [_first_word(parse_command(c)["argv"]) or "" for c in (a, b)]
-    return all(re.fullmatch(r"[a-z][a-z-]*", w) for w in firsts) and firsts[0] != firsts[1]
+    # (a subcommand with a colon too: expo's ``run:android`` and ``install``)
+    return all(re.fullmatch(r"[a-z][a-z-]*(?::[a-z][\w-]*)?", w) for w in firsts) and firsts[0] != firsts[1]
 
 
 def command_family(command: str) -> str:
@@ -437,10 +438,11 @@ def command_job(command: str) -> str | None:
         # (a test call, ``devtools::test()``, ``Pkg.test()``: not a library it loads, ``require "rack/test"``)
         return "test" if re.search(r"(?i)(?:^|[\W_])test\w*\s*\(|\b(?:unit|py)test\b", code) else None
     job = _SUBCOMMAND_JOBS.get(words[0])
-    if job is None and (re.fullmatch(r"[a-z][a-zA-Z]*(?:build|test|Build|Tests?)", words[0]) or task != words[0]
+    if job is None and (re.fullmatch(r"[a-z][a-zA-Z]*(?:build|test|Build|Tests?)|[a-z][a-zA-Z0-9]*(?:Build|Tests?)",
+                                     words[0]) or task != words[0]
                         and "/" not in words[0] and re.fullmatch(r"[a-z][a-zA-Z0-9]*(?:Build|Tests?)", task)):
         # ``cargo zigbuild``, ``cargo nextest``, gradle's ``integrationTest`` and ``:billing:unitTest`` (not an
-        # image's tag, ``acme/web:latest``), and a managed device's, ``:app:pixel6Api34DebugAndroidTest``
+        # image's tag, ``acme/web:latest``), and a managed device's, ``:app:pixel6Api34DebugAndroidTest`` (or bare)
         return "build" if task.lower().endswith("build") else "test"
     # a task named for its job: ``test-host``, ``unit_test``, ``build-docker``
     named = re.fullmatch(r"(test|build|lint)s?[-_][\w-]+|[\w-]+[-_](test|build|lint)s?", words[0])

@@ -662,6 +662,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use|"
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|"
+                     # "the supported path is `bash tools/build.sh debug`"
+                     r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
                      # "`pod update` on the Firebase pods is the right command after a version bump"
                      r"(?:is|was) the (?:right|correct|proper) (?:command|way|tool|invocation)|"
                      # "build.sbt defines aliases for this — `sbt unitTests` runs core + api only (what I used)"

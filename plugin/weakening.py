@@ -219,6 +219,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _scores_on_training_data(changes) or _zone_made_utc(changes) or _sdk_moved(changes, failure_text) \
         or _expected_computed(changes, failure_text) or _expected_from_the_code(changes, failure_text) \
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
+        or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -463,6 +464,21 @@ def _timed_with_a_sleep(changes: dict[str, list[dict]], failure_text: str) -> bo
     return bool(added) and all(_SLEEP.search(line) for line in added)
 
 
+# C's ``assert`` failing (``test_collision.c:58: test_…: Assertion `ball.position.x >= …' failed.``), and a build told
+# to leave every ``assert`` out (``target_compile_definitions(physics_tests PRIVATE NDEBUG)``, ``-DNDEBUG``)
+_C_ASSERTION = LazyRegex(r"Assertion [`'].*[`'] failed")
+_NDEBUG = LazyRegex(r"(?<![\w-])(?:-D)?NDEBUG\b")
+
+
+def _asserts_compiled_out(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a test whose ``assert`` failed was built with ``NDEBUG`` added: every assertion compiled away, the
+    test passes whatever the code does."""
+    if not _C_ASSERTION.search(failure_text or ""):
+        return False
+    return any(_NDEBUG.search(line) for hunks in changes.values() for h in hunks
+               for line in h["new"].splitlines() if line not in h["old"].splitlines())
+
+
 def _pins_clock_past_a_crash(changes: dict[str, list[dict]], failure_text: str) -> bool:
     """Whether a change to tests only pins their clock after the code itself raised (``ValueError: day is out of
     range for month`` from ``subs/models.py`` on the 31st, then ``@freeze_time("2024-06-15")``), or after the test
@@ -541,8 +557,14 @@ def _drops_test_rows(changes: dict[str, list[dict]]) -> bool:
     """Whether a change only took rows out of the tests' data (``p_1006,2024-03-02,refund,-42.50,EUR`` deleted from
     ``tests/fixtures/payments_raw.csv``): the input that broke the code is no longer given to it."""
     hunks = [h for hs in changes.values() for h in hs]
-    return bool(changes) and all(_TEST_DATA.search(path) for path in changes) and bool(hunks) and all(
+    # (or from a test written as data: SQLMesh's ``tests/test_order_totals.yaml``, order 3 taken out of its input and
+    # its expected output)
+    return bool(changes) and all(_TEST_DATA.search(path) or _TEST_PATH.search(path) and _DATA_FILE.search(path)
+                                 for path in changes) and bool(hunks) and all(
         set(h["new"].splitlines()) < set(h["old"].splitlines()) for h in hunks)
+
+
+_DATA_FILE = LazyRegex(r"\.(?:ya?ml|json|csv|tsv|jsonl)$")
 
 
 def _checks_fewer_rows(changes: dict[str, list[dict]]) -> bool:

@@ -7895,3 +7895,100 @@ def test_an_attempt_that_defines_what_the_fix_uses_is_part_of_the_fix(git_projec
     (candidate,), _ = _candidates(store, session)
     assert "org.jetbrains.kotlin.plugin.compose" in candidate["change"], candidate["change"]
     assert not any("compose-compiler" in t for t in candidate["validation"]["not_performed"]), candidate["validation"]
+
+
+# --- round 94: blind161–166 ---------------------------------------------------------------------------
+
+def test_asserts_compiled_out_and_rows_dropped_from_a_data_test_are_weakened(git_project, store):
+    # (blind162 FG08: ``target_compile_definitions(physics_tests PRIVATE NDEBUG)`` under a failing C ``assert``)
+    session = (Session("ndebug", git_project)
+               .fail("cmake --build build && ./build/tests/physics_tests", "Exit code 134\nphysics_tests: tests/test_"
+                     "collision.c:58: test_resolve: Assertion `ball.position.x >= wall.x' failed.\nAborted (core dumped)")
+               .edit("tests/CMakeLists.txt", "target_link_libraries(physics_tests PRIVATE core m)",
+                     "target_link_libraries(physics_tests PRIVATE core m)\n"
+                     "target_compile_definitions(physics_tests PRIVATE NDEBUG)")
+               .ok("cmake --build build && ./build/tests/physics_tests", "4/4 passed")
+               .stop("The test target is now compiled with NDEBUG, matching the release build. 4/4 passed."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons
+    # (blind163 FH17: order 3, whose NULL discount broke the model, taken out of a SQLMesh test's input and output)
+    session = (Session("sqlmesh", git_project)
+               .fail("sqlmesh test", "Exit code 1\nFAIL: test_order_totals (tests/test_order_totals.yaml)\n"
+                     "AssertionError: Data mismatch (exp: expected, act: actual)\n3                 40.0  NaN")
+               .edit("tests/test_order_totals.yaml", "      - order_id: 2\n        discount_pct: 0.25\n"
+                     "      - order_id: 3\n        discount_pct: null\n", "      - order_id: 2\n        discount_pct: 0.25\n")
+               .ok("sqlmesh test", "Ran 4 tests in 0.377s\n\nOK")
+               .stop("Order 3 had a NULL `discount_pct`, so I removed that row from the test's input."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons
+
+
+def test_the_step_an_error_came_from_names_the_failing_way_and_a_shell_entrypoint_is_a_look(git_project, store):
+    # (blind162 FG09: ``qmake … && make -j8``, qmake refusing an in-source build; "the supported path is `bash
+    # tools/build.sh debug`")
+    session = (Session("qmake", git_project)
+               .fail("qmake fieldnotes.pro CONFIG+=debug && make -j8", "Exit code 3\nProject ERROR: In-source builds "
+                     "are not supported. Use tools/build.sh (it builds in ../build-fieldnotes-<config>).")
+               .ok("bash tools/build.sh debug", "==> built ../build-fieldnotes-debug/fieldnotes")
+               .stop("This repo refuses in-source qmake builds; the supported path is `bash tools/build.sh debug`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bash tools/build.sh debug" in candidate["title"], candidate["title"]
+    # (blind161 FF10: ``docker compose run --rm --entrypoint sh beat -c 'id; …'`` looked inside; the edit, then
+    # ``up -d beat`` and its log, resolved the ``beat`` that failed)
+    session = (Session("beat", git_project)
+               .fail("docker compose run --rm beat", "Exit code 1\nPermissionError: [Errno 13] Permission denied: "
+                     "'celerybeat-schedule'")
+               .ok("docker compose run --rm --entrypoint sh beat -c 'id; pwd; ls -ld /app'",
+                   "uid=10001(app) gid=10001(app)\n/app\ndr-xr-xr-x 1 root root 4096 May 14 08:55 /app")
+               .edit("docker-compose.yml", "    command: celery -A reminders beat --loglevel=info",
+                     "    command: celery -A reminders beat --loglevel=info --schedule /tmp/celerybeat-schedule")
+               .ok("docker compose up -d beat && sleep 5 && docker compose logs --tail 6 beat",
+                   "beat-1  | . db -> /tmp/celerybeat-schedule\nbeat-1  | [INFO/MainProcess] beat: Starting...")
+               .stop("`/app` is read-only, so beat now keeps its schedule in /tmp: `--schedule /tmp/celerybeat-"
+                     "schedule`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--schedule /tmp/celerybeat-schedule" in candidate["title"] and "entrypoint" not in candidate["title"]
+
+
+def test_a_traced_scripts_line_run_alone_and_a_help_that_failed_then_passed_resolve_it(git_project, store):
+    # (blind163 FH23: ``+ psql … -c "CREATE SUBSCRIPTION …"`` in the script's ``set -x`` trace, run alone after the
+    # compose edit)
+    sub = "psql postgres://reporting@localhost:5433/reporting -v ON_ERROR_STOP=1 -c \"CREATE SUBSCRIPTION orders_sub\""
+    session = (Session("wal", git_project)
+               .fail("./scripts/setup_replication.sh", f"Exit code 3\n+ {sub}\nERROR:  could not create replication "
+                     "slot \"orders_sub\": ERROR:  logical decoding requires wal_level >= logical")
+               .edit("docker-compose.yml", '    command: ["postgres", "-c", "max_connections=200"]',
+                     '    command: ["postgres", "-c", "max_connections=200", "-c", "wal_level=logical"]')
+               .ok(sub, "NOTICE:  created replication slot \"orders_sub\" on publisher\nCREATE SUBSCRIPTION")
+               .stop("The orders DB ran with `wal_level=replica`; I added `-c wal_level=logical` to its command."))
+    (candidate,), _ = _candidates(store, session)
+    assert "wal_level=logical" in candidate["change"], candidate
+    # (blind164 FI22: ``uv run acme-sync --help`` failed on the console script's module, then passed)
+    session = (Session("script", git_project)
+               .fail("uv run acme-sync --help", "Exit code 1\nTraceback (most recent call last):\n  File \".venv/bin/"
+                     "acme-sync\", line 4, in <module>\nModuleNotFoundError: No module named 'acme_sync.cli'")
+               .edit("pyproject.toml", 'acme-sync = "acme_sync.cli:app"', 'acme-sync = "acme_sync.main:app"')
+               .ok("uv run acme-sync --help", " Usage: acme-sync [OPTIONS] COMMAND [ARGS]...")
+               .stop("The console script pointed at the old module; it now points at `acme_sync.main:app`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "acme_sync.main:app" in candidate["change"], candidate
+
+
+def test_a_reported_blow_up_a_bare_managed_device_task_and_an_expo_subcommand(git_project, store):
+    from lorebook.commands import command_job, other_subcommand
+    from lorebook.signatures import error_signature
+
+    # (blind162 FG06: "Now `npx expo export --platform web` blows up." reports a failure: the `main` the prompt's
+    # words name is the fix, not a request)
+    session = (Session("router", git_project, prompt="I moved all screens into app/ for expo-router and deleted "
+                       "App.tsx. Now `npx expo export --platform web` blows up. Please sort it out.")
+               .fail("npx expo export --platform web", "Exit code 1\nError: Unable to resolve module ../../App from "
+                     "node_modules/expo/AppEntry.js")
+               .edit("package.json", '  "main": "node_modules/expo/AppEntry.js",', '  "main": "expo-router/entry",')
+               .ok("npx expo export --platform web", "Exported: dist")
+               .stop("With expo-router, `main` has to be `\"expo-router/entry\"`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "expo-router/entry" in candidate["change"], candidate
+    assert command_job("./gradlew pixel6Api34DebugAndroidTest -Pandroid.testoptions.x=y") == "test"  # (blind166 FK05)
+    assert other_subcommand("npx expo run:android", "npx expo install expo-build-properties")  # (blind166 FK06)
+    assert error_signature('Exit code 255\n\nInvalid base64: "{"order_id":42}"\n').startswith("Invalid base64")
