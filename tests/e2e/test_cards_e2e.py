@@ -4,6 +4,8 @@
 try: the final change is injected as the fix, the first try as an attempt that did not help.
 """
 import json
+import sqlite3
+from contextlib import closing
 
 from cc_harness import say, scenario, tool_use
 from fix_scenario import APP_CFG, CHECK_PY
@@ -32,9 +34,20 @@ def memory_block(result) -> str:
     requests = result.model_requests
     assert requests, result.describe()
     walk(requests[0]["body"])
-    assert found, "no lorebook memory in the first request:\n" + json.dumps(requests[0]["body"])[:3000]
+    # the hook log says whether session 1's Stop stored a lesson and how session 2's SessionStart went
+    assert found, ("no lorebook memory in the first request:\n" + json.dumps(requests[0]["body"])[:3000]
+                   + "\n" + result.describe())
     block = found[0]
     return block[: block.index("</lorebook-memory>") + len("</lorebook-memory>")]
+
+
+def stored_titles(sb) -> list[str]:
+    """The titles of the notes in the sandbox's store (read with sqlite3, as a user would)."""
+    path = sb.lorebook_home / "lorebook.db"
+    if not path.exists():
+        return []
+    with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+        return [title for (title,) in db.execute("select title from notes")]
 
 
 def card_lines(block: str) -> dict:
@@ -106,6 +119,7 @@ def test_a_fix_found_on_the_second_try_is_injected_as_the_final_change(lorebook_
     assert first.returncode == 0, first.describe()
     assert "retries = 3" in (sb.project / "app.cfg").read_text()
     assert "check ok: retries = 3" in first.all_model_text(), first.describe()
+    assert stored_titles(sb), first.describe()  # session 1's Stop wrote its lesson before session 2 starts
     second = sb.run("Please run echo hello")
     assert second.returncode == 0, second.describe()
     block = memory_block(second)
