@@ -36,7 +36,8 @@ from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routin
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
-                    _changed_text, _diff_text, _edit_sides, _named_in, _rel, _relevant_edits, _short_diff, net_changes)
+                    _changed_text, _diff_text, _edit_sides, _named_in, _rel, _relevant_edits, _short_diff, net_changes,
+                    shown_hunks)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import LOG_STAMP, lesson_title
@@ -547,7 +548,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         named = next((h for h in hunks if any(span in h["new"] for span in told_code)), None)
         edit_steps.append((named is None, min(h["ids"][-1] for h in hunks),
                            f"{_short_diff(named or hunks[0], aside_code, told_code)} in {path}",
-                           [_diff_text(path, h) for h in hunks[:2]]))
+                           [_diff_text(path, h) for h in shown_hunks(hunks)]))
     # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions
     # .py`: resources back to `"warehouse": DuckDBResource(…)`" before the parameter renamed to match it)
     steps += [(at, part, lines) for at, (_, _, part, lines) in zip(sorted(e[1] for e in edit_steps),
@@ -1073,7 +1074,7 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         "trigger": f"Reported by the user: {report}",
         "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",
                       "source": f"observation {check['id']}", "observation_id": check["id"]}],
-        "change": "\n".join(_diff_text(path, h) for path, hs in hunks.items() for h in hs[:2]),
+        "change": "\n".join(_diff_text(path, h) for path, hs in hunks.items() for h in shown_hunks(hs)),
         "validation": {"passed": [] if unchecked else [f"`{command}` passed after the change (observation "
                                                        f"{check['id']})"],
                        "not_performed": unchecked or [

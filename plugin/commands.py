@@ -836,7 +836,7 @@ def _asks_version(command: str) -> bool:
     words = [w for w in argv[1:] if not w.startswith("-")]
     # (a subcommand's own help too: ``mlflow models serve --help``; not its ``-h``, a host as often as help)
     return bool(argv) and (words in (["version"], ["help"]) or not words and bool(
-        set(argv[1:]) & {"--version", "-V", "--help", "-h", "-version"}) or "--help" in argv[1:]
+        set(argv[1:]) & {"--version", "-V", "-vV", "--help", "-h", "-version"}) or "--help" in argv[1:]
         or bool(set(argv[1:]) & _ONLY_TELLS))
 
 

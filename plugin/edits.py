@@ -14,7 +14,7 @@ from .account import _STOP, _code_spans, _plain_words, _sentences, _tokens
 from .commands import _TEST_PATH, command_job
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .record import scaffolding
+from .record import imports, scaffolding
 from .text import one_line
 
 # files whose edit is never the fix for a failing check (unless the error names them)
@@ -117,6 +117,22 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
         lines.pop()
     text = "\n".join(lines)
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
+
+
+def shown_hunks(hunks: list[dict], n: int = 2) -> list[dict]:
+    """The ``n`` hunks of a file a note shows, in their order: those that only add imports after the others (the
+    ``runtime.Caller(0)`` of a new function, not the ``"runtime"`` it imports)."""
+    order = sorted(range(len(hunks)), key=lambda i: _imports_only(hunks[i]))[:n]
+    return [hunks[i] for i in sorted(order)]
+
+
+def _imports_only(hunk: dict) -> bool:
+    """Whether a hunk only adds imports (``import os``, or a path in Go's ``import (`` block)."""
+    old = {l.strip() for l in hunk["old"].splitlines()}
+    added = [l for l in hunk["new"].splitlines() if l.strip() and l.strip() not in old]
+    block = re.match(r"\s*import\s*\(", hunk["new"])
+    return bool(added) and all(imports(l) or block and re.fullmatch(r'\s*(?:[\w.]+\s+)?"[^"\s]+"\s*', l)
+                               for l in added)
 
 
 # (a docstring on one line is matched whole first, so that its closing quotes open nothing)

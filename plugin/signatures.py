@@ -63,7 +63,7 @@ _ERROR_RULES = (
     (3, r"^FAILED \S+"),
     (3, r"^Invalid \w+"),  # the AWS CLI's: ``Invalid base64: "{"order_id":42,"status":"paid"}"``
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
-        r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does not exist|"
+        r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does(?: not|n't) exist|"
         r"no such tool|not available|unable to|no tests? (?:were |was )?(?:ran|run|collected)|"
         r"no (?:[\w-]+ ){1,3}(?:was |were )?found|"  # ("No test configuration file found!")
         # ("Authentication is required for gems.contribsys.com.")
@@ -117,6 +117,9 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             # cargo's and rustc's count of the errors above: ``error: could not compile `x` (bin "x") due to 6
             # previous errors``
             r"error: (?:could not compile `[^`]+`.*|aborting) due to (?:\d+ )?previous errors?|"
+            # cargo's when a build script failed, its reason under "Caused by:" (``resource path
+            # `binaries/ffmpeg-x86_64-unknown-linux-gnu` doesn't exist``)
+            r"error: failed to run custom build command for\b|"
             # zig's report of its own compiler run: ``error: the following build command failed with exit code 1:``
             r"error: the following (?:build )?command (?:failed|exited|terminated)\b|"
             # SwiftPM's, after the compiler's errors above: ``error: fatalError``

@@ -766,3 +766,24 @@ def test_an_option_pointed_at_a_local_path_is_the_same_run_another_date_is_not()
     assert not _same_target("python report.py --date 2024-05-13", "python report.py --date 2024-05-06")
     twice = "kyverno apply policies/ --resource deploy/api.yaml --resource deploy/worker.yaml"
     assert invocation_change(twice, twice) == []  # (an option given twice is no value moved from one to the other)
+
+
+def test_a_file_changed_in_three_places_shows_the_new_code_before_the_imports_it_needs(git_project, store):
+    # the change shows two hunks of a file: the call changed and the helper it calls, not the import block
+    (Session("three", git_project)
+     .fail("go test ./internal/fixtures/...", "Exit code 1\n--- FAIL: TestLoad\n    loader_test.go:14: open "
+                                              "testdata/users.json: no such file or directory\nFAIL")
+     .edit("internal/fixtures/loader.go", 'data, err := os.ReadFile("testdata/users.json")',
+           'data, err := os.ReadFile(fixturePath("users.json"))')
+     .edit("internal/fixtures/loader.go", 'import (\n\t"encoding/json"\n\t"os"\n',
+           'import (\n\t"encoding/json"\n\t"os"\n\t"path/filepath"\n\t"runtime"\n')
+     .edit("internal/fixtures/loader.go", "func Load() ([]User, error) {",
+           "func fixturePath(name string) string {\n\t_, here, _, _ := runtime.Caller(0)\n"
+           "\treturn filepath.Join(filepath.Dir(here), \"..\", \"..\", \"testdata\", name)\n}\n\n"
+           "func Load() ([]User, error) {")
+     .ok("go test ./internal/fixtures/...", "ok  \texample.com/app/internal/fixtures\t0.012s")
+     .stop("The loader read testdata/ relative to the package directory go test runs in; it now resolves the "
+           "file from its own location with runtime.Caller(0)."))
+    (note,) = store.project_notes(PROJECT)
+    assert "runtime.Caller(0)" in note["change"] and 'fixturePath("users.json")' in note["change"]
+    assert '+"path/filepath"' not in note["change"]

@@ -655,3 +655,18 @@ def test_a_class_the_cut_would_drop_loses_its_package_instead():
     assert one_line(line, 200) == line  # (what fits stays whole)
     assert one_line("Caused by: org.apache.flink.table.api.ValidationException: x", 40) == \
         "Caused by: …ValidationException: x"
+
+
+def test_cargos_failed_build_script_is_a_wrapper_around_the_reason_under_it():
+    # (blind166 FK23: the title said "error: failed to run custom build command for…", not the missing sidecar)
+    from lorebook.signatures import error_line
+
+    cargo = ("   Compiling viewer v0.3.0 (/home/dev/viewer/src-tauri)\nerror: failed to run custom build command for "
+             "`viewer v0.3.0 (/home/dev/viewer/src-tauri)`\n\nCaused by:\n  process didn't exit successfully: "
+             "`/home/dev/viewer/src-tauri/target/debug/build/viewer-1a2b/build-script-build` (exit status: 1)\n"
+             "  --- stdout\n  cargo:rerun-if-changed=tauri.conf.json\n  resource path `bin/pdfium-aarch64-apple-darwin`"
+             " doesn't exist\n     Error failed to build app: failed to build app")
+    assert error_line(cargo) == "resource path `bin/pdfium-aarch64-apple-darwin` doesn't exist"
+    from lorebook.commands import _asks_version
+
+    assert _asks_version("rustc -vV") and _asks_version("cargo -vV")  # (``rustc -vV | grep host`` is a look, no step)
