@@ -36,8 +36,8 @@ from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routin
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
-                    _changed_text, _diff_text, _edit_sides, _named_in, _rel, _relevant_edits, _short_diff, net_changes,
-                    shown_hunks)
+                    _changed_text, _diff_text, _edit_sides, _named_in, _rel, _relevant_edits, _imports_only, _short_diff,
+                    net_changes, shown_hunks)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import LOG_STAMP, lesson_title
@@ -302,8 +302,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # run in the end, ``uv pip install`` for ``uv run pip install``, is part of an attempt, no lesson of its own)
     # (in the clause that says so: "The export works with `NODE_OPTIONS=…`; clearing the cache with `--clear` made
     # no difference" quotes the way that worked too)
+    # (not what it says the attempt lacked: "a host in `ApiUser`, but without `http://` every request failed")
     if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
             len(span) >= 6 and span in (resolved_by.get("target") or "")
+            and not re.search(rf"(?i)\b(?:without|lacking|missing|no)\s+`{re.escape(span)}`", clause)
             for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+but\s+", s)
             if _DID_NOT_HELP.search(clause) for span in _code_spans(clause)):
         chain["_skip"] = "attempt"
@@ -333,7 +335,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         quoted = [span for span in _code_spans(account) if len(span) >= 6]
         # (nor, beside an install, the package manager's own settings it installs by: ``node-linker=hoisted`` in
         # ``.npmrc`` before ``pnpm install``)
+        # (nor the service's own code the account names, when the service was only rebuilt to take it up: ``docker
+        # compose up -d --build flight`` after gateway/server.py bound ``grpc://0.0.0.0:8815``)
+        rebuilt = all(re.search(r"(?:^|\s)(?:--build|build)(?:\s|$)", c.get("target") or "") for c in addressing)
         bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)
+                      and not (rebuilt and any(_named_in(_rel(p, cwd), account) for p in e.get("files") or []))
                       and not (any(_TOOL_CONFIG.search(_rel(p, cwd)) for p in e.get("files") or [])
                                and any(span in _changed_text(e) for span in quoted))
                       and not (installs and any(_INSTALLER_SETTINGS.search(_rel(p, cwd)) for p in e.get("files") or []))]
@@ -518,6 +524,20 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         before = "" if failure.get("logged") else f" before `{one_line(command, 40)}`"
         # (what it does before the variables it exports first, which a card cut to its budget would keep instead:
         # ``airflow db migrate && airflow variables import …`` with ``AIRFLOW_HOME=$PWD/.airflow`` set)
+        # (a run made before, run again with what changed: ``talosctl gen config … --talos-version v1.11``, whose
+        # long line a card would cut before the flag that matters)
+        added = next((added for r in reversed(chain.get("_ran_before") or []) if len(step) > 80
+                      and r != c["target"] and command_family(r) == command_family(c["target"])
+                      and (added := invocation_change(r, c["target"]))
+                      and all(part.startswith("pass `") for part in added)), None)
+        if added:
+            flags = ", ".join(part.removeprefix("pass ") for part in added)
+            # (``talosctl gen config``, ``java -jar bundletool-all-1.17.2.jar build-apks``: the title's room is the flag's)
+            argv = parse_command(step)["argv"]
+            short = " ".join(os.path.basename(w) for w in argv[:4 if argv[1:2] == ["-jar"] else 3])
+            steps.append((c["id"], f"rerun `{one_line(short, 40)} …` with {flags} first",
+                          [f"Rerun `{one_line(step, 60)}` with {flags}{before}."]))
+            continue
         parts = _and_steps(step)
         exports = list(itertools.takewhile(lambda p: re.fullmatch(r"export\s+(?:\w+=\S+\s*)+", p), parts))
         if exports and len(exports) < len(parts):
@@ -546,8 +566,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (of a file's hunks, the one holding the code the account quotes names the step: the healthcheck added
         # first is no `condition: service_healthy`)
         named = next((h for h in hunks if any(span in h["new"] for span in told_code)), None)
+        # (else the code before the imports it needs: ``GlanceModifier.fillMaxSize()``, not ``add `Glance```)
+        code = next((h for h in hunks if not _imports_only(h)), hunks[0])
         edit_steps.append((named is None, min(h["ids"][-1] for h in hunks),
-                           f"{_short_diff(named or hunks[0], aside_code, told_code)} in {path}",
+                           f"{_short_diff(named or code, aside_code, told_code)} in {path}",
                            [_diff_text(path, h) for h in shown_hunks(hunks)]))
     # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions
     # .py`: resources back to `"warehouse": DuckDBResource(…)`" before the parameter renamed to match it)

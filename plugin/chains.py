@@ -1188,7 +1188,7 @@ def _no_error(text: str) -> bool:
 
 
 # (``exit=124``, ``exit 124``, ``exit code: 124``, ``rc=124``: what ``echo … $?`` printed, or the run's own exit code)
-_INTERPRETERS = frozenset(("node", "bun", "deno", "python", "python3", "ruby", "php"))
+_INTERPRETERS = frozenset(("node", "bun", "deno", "tsx", "ts-node", "python", "python3", "ruby", "php"))
 _ENTRY_SCRIPT = LazyRegex(r"(?:^|/)(?:main|index|app|server|worker|serve)\.(?:[cm]?[jt]s|py|rb|php)$")
 _TIMED_OUT = LazyRegex(r"(?im)^\s*(?:exit(?: code| status)?|status|rc|code)\s*[=:]?\s*124\s*$|^\s*Exit code 124\b")
 _ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\bpanic")

@@ -97,8 +97,8 @@ _JOBS = (
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
                 r"[\w.-]+\s+plugins?\s+(?:install|add))(?![\w-])|^yarn$"),
-    ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradle|mvn|dotnet)\s+(?:build|package)|"
-              r"tsc|webpack|vite\s+build|sphinx-build|(?:mkdocs|jekyll|mdbook|zola)\s+build)(?![\w-])"),
+    ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradlew|gradle|mvn|\./mvnw|mvnw|dotnet)"
+              r"\s+(?:build|package)|tsc|webpack|vite\s+build|sphinx-build|(?:mkdocs|jekyll|mdbook|zola)\s+build)(?![\w-])"),
     ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
              r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))(?![\w-])"),
 )
@@ -249,6 +249,9 @@ def parse_command(command: str) -> dict:
             runner += words[:2]
             words = words[2:]
             changed = True
+    if runner[-1:] in (["npx"], ["bunx"], ["dlx"]) and words and re.fullmatch(r"[a-z][\w.]*-cli(?:@\S+)?", words[0]):
+        # (a package run by its name is the program it installs: ``npx eas-cli update`` is ``eas update``)
+        words = [words[0].split("@")[0].removesuffix("-cli"), *words[1:]]
     if runner[-2:] == ["hatch", "run"] and words and re.match(r"^[\w.-]+:[^:\s]+$", words[0]):
         env_name, _, program = words[0].partition(":")  # ``hatch run test:pytest``: pytest, in hatch's env "test"
         runner[-1] = f"run {env_name}:"

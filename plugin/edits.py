@@ -271,8 +271,16 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
             a_mid, b_mid = (m.strip("'\"; ,") for m in _replaced(a.replace('"', "'"), b.replace('"', "'")))
         if a_mid and b_mid and len(a_mid) <= 40 and len(b_mid) <= 40:
             return f"`{a_mid}` → `{b_mid}`"
-        # text inserted inside one long token (``…foreign_keys(1)&_pragma=journal_mode(WAL)…``): what was inserted
+        # text inserted inside one long token (``…foreign_keys(1)&_pragma=journal_mode(WAL)…``): what was inserted;
+        # inside a name, the name it was and is (``Modifier`` → ``GlanceModifier``, not ``add `Glance```)
         if p + q == len(a) and 3 <= len(inserted) <= 70:
+            start, end = p, p + n
+            while re.fullmatch(r"\w+", raw) and start > 0 and (b[start - 1].isalnum() or b[start - 1] == "_"):
+                start -= 1
+            while re.fullmatch(r"\w+", raw) and end < len(b) and (b[end].isalnum() or b[end] == "_"):
+                end += 1
+            if (start, end) != (p, p + n):
+                return f"`{a[start:end - n]}` → `{b[start:end]}`"
             return f"add `{inserted}`"
         return f"`{one_line(b, 70)}`"
     # (a comment added above a line that moved says why it moved: the move is the change)
@@ -626,7 +634,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # network; not a test's new assertion, ``$transport->getSent()`` beside the broker's DSN set for tests, nor
         # the task's code beside a stale server stopped)
         if environment and not any(_named_in(p, "\n".join(environment)) for p in paths) \
-                and not (any(span in line for line in _added_lines(edit) for span in quoted_code)
+                and not (any(span in line for line in _added_code(edit) for span in quoted_code)
                          and not any(_TEST_PATH.search(p) for p in paths) and not chain.get("cleared")) \
                 and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
                 and not (named and any(_MANIFEST_PATH.search(p) for p in paths)) \
@@ -787,3 +795,12 @@ def _addresses_by_name(edit: dict, chain: dict, cwd: str | None, manifests_only:
 
 def _added_lines(edit: dict) -> list[str]:
     return [line for old, new in _edit_sides(edit) for line in new.splitlines() if line not in old.splitlines()]
+
+
+def _added_code(edit: dict) -> list[str]:
+    """The added lines, and those continued over several as the one line they make (``-clonedSourcePackagesDirPath
+    ci/SourcePackages \\`` then ``-disableAutomaticPackageResolution \\``: what an account quotes as one)."""
+    lines = _added_lines(edit)
+    continued = [" ".join(l.strip().rstrip("\\").strip() for l in lines)] if any(
+        l.rstrip().endswith("\\") for l in lines) else []
+    return lines + continued

@@ -519,7 +519,9 @@ def _redact_env_value(match: re.Match) -> str:
     if not value.strip() or value.strip().startswith("[REDACTED"):
         return match.group(0)
     path, space, rest = value.partition(" ")
-    if space and (path.startswith(("/", "./", "~/")) or _RELATIVE_FILE.fullmatch(path)) and rest.strip():
+    # (or from the home directory: ``SOPS_AGE_KEY_FILE=$HOME/.config/sops/age/keys.txt make decrypt``)
+    home = re.match(r"\$(?:\{HOME\}|HOME\b|\{XDG_\w+\}|XDG_\w+)/", path)
+    if space and (path.startswith(("/", "./", "~/")) or home or _RELATIVE_FILE.fullmatch(path)) and rest.strip():
         # a command line, not a .env value: ``REQUESTS_CA_BUNDLE=/etc/ssl/certs/root-ca.pem awx …`` and
         # ``DB_SSL_CA=certs/eu-west-1-bundle.pem npx dotenv -e .env.staging -- …`` keep the path they point a
         # variable at, and the rest is redacted as any command is

@@ -6,6 +6,7 @@ exceeds its token budget.
 """
 from __future__ import annotations
 
+import difflib
 import re
 from pathlib import Path
 
@@ -211,15 +212,24 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     taken = {w for line in removed for w in re.findall(r"\w{6,}", line)} - {"import", "require"}
     # (a comment before the code it sits by: ``// start from Boot's builder …`` goes before the changed signature
     # ``objectMapper(Jackson2ObjectMapperBuilder builder) {``)
+    # (nor a line that opens a block as the line it replaced did, changed: ``Column(modifier =
+    # GlanceModifier.fillMaxSize()…) {`` for ``Column(modifier = Modifier.fillMaxSize()…) {``)
     found = [(not imports(line), not _COMMENT.match(line), n, body, i) for n, body in enumerate(parts.values())
              if len(body) > 1
              for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
-             and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)]
+             and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)
+             and not (line not in reshaped and not imports(line) and _edited_from(_bare(line), removed))]
     if not found:
         return False
     *_, body, i = min(found, key=lambda f: f[:3])
     del body[i]
     return True
+
+
+def _edited_from(line: str, removed: set[str]) -> bool:
+    """Whether ``line`` is one of the ``removed`` lines changed within it (the same start and end, a name between)."""
+    return len(line) >= 12 and any(r != line and difflib.SequenceMatcher(a=r, b=line, autojunk=False).ratio() >= 0.8
+                                   for r in removed)
 
 
 def _drop_spelt_out(parts: dict[str, list[str]], ran: str = "") -> bool:

@@ -279,6 +279,9 @@ def _quoted_in(command: str, account: str) -> bool:
         told = [w for w in span.split() if not re.fullmatch(r"<[^<>]+>|\.\.\.|…|\[[A-Z_]+\]", w)]
         if len(told) >= 2 and set(told) <= words and any("=" in w or w.startswith("-") for w in told):
             return True
+        # (or one long option of its own, alone: "Building with `--no-web-resources-cdn` makes …")
+        if re.fullmatch(r"--[a-z][\w-]{7,}(?:=\S+)?", span) and span in words:
+            return True
         # or one setting it passed inside its code: `GET_SOURCE_PUBLIC_KEY=1` in ``mysql -e "CHANGE REPLICATION …"``
         if re.fullmatch(r"[\w.-]+=[^\s=]+", span) and re.search(rf"(?<![\w.-]){re.escape(span)}(?![\w.-])", command):
             return True

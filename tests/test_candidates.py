@@ -787,3 +787,18 @@ def test_a_file_changed_in_three_places_shows_the_new_code_before_the_imports_it
     (note,) = store.project_notes(PROJECT)
     assert "runtime.Caller(0)" in note["change"] and 'fixturePath("users.json")' in note["change"]
     assert '+"path/filepath"' not in note["change"]
+
+
+def test_flags_quoted_as_one_span_are_found_in_the_continued_lines_that_added_them(git_project, store):
+    # (blind172 FQ24: a build with no network, fixed by pointing it at restored checkouts over two continued lines)
+    (Session("offline", git_project)
+     .fail("./scripts/ci-build.sh", "Exit code 1\nCould not resolve package dependencies:\n  fatal: unable to access "
+                                    "'https://github.com/pointfreeco/swift-snapshot-testing.git/': Could not resolve "
+                                    "host: github.com")
+     .edit("scripts/ci-build.sh", "  -scheme Ledger \\\n", "  -scheme Ledger \\\n  -clonedSourcePackagesDirPath "
+                                                            "vendor/spm \\\n  -disableAutomaticPackageResolution \\\n")
+     .ok("./scripts/ci-build.sh", "** BUILD SUCCEEDED **")
+     .stop("The runner has no network; ci-build.sh now passes `-clonedSourcePackagesDirPath vendor/spm "
+           "-disableAutomaticPackageResolution` so xcodebuild uses the restored checkouts."))
+    (note,) = store.project_notes(PROJECT)
+    assert "-disableAutomaticPackageResolution" in note["change"], note["change"]

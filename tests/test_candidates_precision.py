@@ -7511,6 +7511,17 @@ def test_an_apps_entry_script_that_stays_up_under_timeout_passes(git_project, st
                .stop("csv-parse was missing from package.json."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "unresolved_failure" in notes, [c["change"] for c in candidates]
+    # (blind168 FM14: an entry script run by tsx, ``timeout 5 npx tsx src/server.ts; echo "exit=$?"``, stays up too)
+    session = (Session("tsx", git_project, prompt="the server won't boot after the upgrade")
+               .fail("npx tsx src/server.ts", "Exit code 1\nFastifyError [Error]: fastify-plugin: @fastify/sensible - "
+                                             "expected '5.x' fastify version, '4.28.1' is installed")
+               .edit("package.json", '"@fastify/sensible": "^6.0.1",', '"@fastify/sensible": "^5.6.0",')
+               .ok("npm install", "changed 1 package in 2s")
+               .ok('timeout 5 npx tsx src/server.ts; echo "exit=$?"',
+                   '{"level":30,"msg":"Server listening at http://127.0.0.1:3000"}\nexit=124')
+               .stop("@fastify/sensible 6 is built for Fastify 5; pinned it to the Fastify 4 line."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"@fastify/sensible": "^5.6.0"' in candidate["change"], candidate["change"]
 
 
 def test_the_sessions_own_mess_on_the_way_takes_no_words_from_the_fix_and_an_aside_is_no_cause(git_project, store):
@@ -7992,3 +8003,105 @@ def test_a_reported_blow_up_a_bare_managed_device_task_and_an_expo_subcommand(gi
     assert command_job("./gradlew pixel6Api34DebugAndroidTest -Pandroid.testoptions.x=y") == "test"  # (blind166 FK05)
     assert other_subcommand("npx expo run:android", "npx expo install expo-build-properties")  # (blind166 FK06)
     assert error_signature('Exit code 255\n\nInvalid base64: "{"order_id":42}"\n').startswith("Invalid base64")
+
+
+def test_a_cli_package_run_by_npx_is_the_program_a_package_script_runs(git_project, store):
+    # (blind172 FQ22: ``npx eas-cli update …`` failed; ``npm run update:preview`` ran ``eas update`` under dotenv)
+    assert parse_command("npx eas-cli@14 update --channel preview")["argv"][:2] == ["eas", "update"]
+    assert parse_command("npx netlify-cli deploy --prod")["argv"][:2] == ["netlify", "deploy"]
+    assert parse_command("npx @nestjs/cli build")["argv"][0] == "@nestjs/cli"  # (a scoped package is left as it is)
+    session = (Session("netlify", git_project, prompt="deploy the docs site to the staging context")
+               .fail("npx netlify-cli deploy --dir dist --alias staging --message 'docs fix'",
+                     "Exit code 1\nError: Missing NETLIFY_SITE_ID. Set it in the environment or link the site.")
+               .ok("grep -n deploy package.json", '9:    "deploy:staging": "dotenv -e .env.staging -- netlify deploy '
+                                                  '--dir dist --alias staging"')
+               .ok("npm run deploy:staging", "> docs@1.0.0 deploy:staging\n> dotenv -e .env.staging -- netlify "
+                                            "deploy --dir dist --alias staging\n\nDeploy is live!")
+               .stop("Running `netlify deploy` directly fails: the site id lives in .env.staging. The project's way "
+                     "is `npm run deploy:staging`, which loads it with dotenv-cli."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npm run deploy:staging" in candidate["title"], candidate["title"]
+
+
+def test_the_maven_wrapper_runs_the_same_job_as_maven(git_project, store):
+    # (blind167 FL23: ``cd nifi-acme-nar && mvn -q package`` failed; ``./mvnw -pl nifi-acme-nar -am package`` passed)
+    assert command_job("./mvnw -pl exporter-plugin -am package") == command_job("mvn -q package") == "build"
+    session = (Session("reactor", git_project, prompt="build the plugin jar for the new exporter")
+               .fail("cd exporter-plugin && mvn -q package",
+                     "Exit code 1\n[ERROR] Failed to execute goal on project exporter-plugin: Could not resolve "
+                     "dependencies for project com.acme:exporter-plugin:jar:2.1.0-SNAPSHOT: The following artifacts "
+                     "could not be resolved: com.acme:exporter-core:jar:2.1.0-SNAPSHOT")
+               .ok("./mvnw -pl exporter-plugin -am package", "[INFO] BUILD SUCCESS")
+               .stop("exporter-core is not published, so the plugin module cannot build alone; build it from the root "
+                     "with the reactor: `./mvnw -pl exporter-plugin -am package`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-pl exporter-plugin -am" in candidate["title"] + candidate["change"], candidate
+
+
+def test_what_an_attempt_lacked_is_no_attempt_when_the_passing_run_adds_it(git_project, store):
+    # (blind171 FP17: "I first hard-coded a host in `ApiUser`, but without `http://` every request failed" took the
+    # passing run's ``--host http://127.0.0.1:8000`` for the attempt)
+    session = (Session("k6", git_project, prompt="run the smoke load test against the local API on :8080")
+               .fail("k6 run loadtests/smoke.js", "Exit code 107\nERRO[0000] TypeError: Cannot read property "
+                                                  "'replace' of undefined at buildUrl (file:///loadtests/smoke.js:7:20)")
+               .edit("loadtests/smoke.js", "const BASE = __ENV.BASE_URL;", 'const BASE = "localhost:8080";')
+               .fail("k6 run loadtests/smoke.js", "Exit code 99\nWARN[0001] Request Failed error=\"unsupported "
+                                                  "protocol scheme \\\"\\\"\"\n✗ status is 200")
+               .edit("loadtests/smoke.js", 'const BASE = "localhost:8080";', "const BASE = __ENV.BASE_URL;")
+               .ok("k6 run -e BASE_URL=http://localhost:8080 loadtests/smoke.js", "✓ status is 200\nchecks: 100.00%")
+               .stop("The script reads its target from BASE_URL, so it has to be passed with a scheme: `-e "
+                     "BASE_URL=http://localhost:8080`. I first hard-coded the host in smoke.js, but without "
+                     "`http://` every request failed, so I reverted that."))
+    (candidate,), _ = _candidates(store, session)
+    assert "BASE_URL=http://localhost:8080" in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_service_rebuilt_to_take_up_the_edit_the_account_names_keeps_the_edit(git_project, store):
+    # (blind170 FO09: ``docker compose up -d --build flight`` after gateway/server.py bound 0.0.0.0 made the edit a
+    # bystander of a service started after "failed to connect")
+    session = (Session("bind", git_project, prompt="the integration tests can't reach the api container")
+               .fail("uv run pytest tests/integration -q",
+                     "Exit code 1\nE   httpx.ConnectError: [Errno 104] failed to connect: Connection reset by peer "
+                     "(127.0.0.1:8081)")
+               .edit("api/main.py", 'uvicorn.run(app, host="127.0.0.1", port=8081)',
+                     'uvicorn.run(app, host="0.0.0.0", port=8081)')
+               .ok("docker compose up -d --build api", "Container shop-api-1  Started")
+               .ok("uv run pytest tests/integration -q", "12 passed in 3.1s")
+               .stop("The API bound 127.0.0.1 inside its container, so the published port reached nothing. "
+                     "api/main.py now binds `0.0.0.0`; after rebuilding the container the tests pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'host="0.0.0.0"' in candidate["change"], candidate["change"]
+
+
+def test_a_long_step_run_again_with_a_flag_is_said_by_the_flag(git_project, store):
+    # (blind170 FO20: ``talosctl gen config … --force --talos-version v1.11`` was cut on the card before its flag)
+    gen = ("openapi-generator-cli generate -i api/openapi.yaml -g typescript-axios -o src/generated/client "
+           "--additional-properties=supportsES6=true")
+    session = (Session("gen", git_project, prompt="regenerate the API client and build the web app")
+               .ok(gen, "Successfully generated code to src/generated/client")
+               .fail("npm run build", "Exit code 2\nsrc/generated/client/api.ts(412,7): error TS2322: Type "
+                                      "'string | undefined' is not assignable to type 'string'.")
+               .ok(gen + " --skip-validate-spec --type-mappings=DateTime=string",
+                   "Successfully generated code to src/generated/client")
+               .ok("npm run build", "built in 4.2s")
+               .stop("The generator maps date-time to Date, which our strict build rejects; regenerating with "
+                     "`--type-mappings=DateTime=string` fixed the build."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--type-mappings=DateTime=string" in candidate["change"], candidate["change"]
+    assert candidate["change"].startswith("Rerun `openapi-generator-cli generate"), candidate["change"]
+
+
+def test_a_build_rerun_with_the_one_long_option_the_account_quotes_is_the_step(git_project, store):
+    # (blind169 FN24: "Building with `--no-web-resources-cdn` makes …" and ``flutter build web --release
+    # --no-web-resources-cdn`` before the offline check passed: it had been a retry without change)
+    session = (Session("offline", git_project, prompt="the docs site must work offline at the booth")
+               .ok("npx astro build", "[build] 14 page(s) built in 3.1s")
+               .fail("npx playwright test e2e/offline.spec.ts",
+                     "Exit code 1\n  1) [chromium] › e2e/offline.spec.ts:5:5 › docs load offline\n    Error: blocked "
+                     "external request: https://fonts.googleapis.com/css2?family=Inter")
+               .ok("npx astro build --experimental-self-host-fonts", "[build] 14 page(s) built in 3.4s")
+               .ok("npx playwright test e2e/offline.spec.ts", "1 passed (2.1s)")
+               .stop("The pages pulled Inter from Google Fonts. Building with `--experimental-self-host-fonts` "
+                     "bundles the font files, and the offline check passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--experimental-self-host-fonts" in candidate["change"], candidate["change"]

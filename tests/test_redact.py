@@ -281,6 +281,14 @@ def test_a_command_that_points_a_variable_at_a_key_file_keeps_the_path_and_hides
     command = "DB_SSL_CA=certs/eu-west-1-bundle.pem npx dotenv -e .env.staging -- npm run migration:run"
     assert redact(command, env_file=True) == command
     assert redact("DB_SSL_CA=certs/eu-west-1-bundle.pem", env_file=True) == "DB_SSL_CA=[REDACTED:env-value]"
+    # (and a path under the home directory: blind170 FO12 lost the whole passing command to one redaction)
+    command = "SOPS_AGE_KEY_FILE=$HOME/.config/sops/age/keys.txt make decrypt ENV=staging"
+    assert redact(command, env_file=True) == command
+    assert redact("SOPS_AGE_KEY_FILE=$HOME/.config/sops/age/keys.txt", env_file=True) == \
+        "SOPS_AGE_KEY_FILE=[REDACTED:env-value]"
+    out = redact("GH_TOKEN=$HOME/x gh release create --notes-token ghp_R7kT2mQ9vX4bN8cL1pZ6wH3jY5fD0sA2eG7u",
+                 env_file=True)
+    assert "ghp_R7kT2mQ9vX4bN8cL1pZ6wH3jY5fD0sA2eG7u" not in out
 
 
 @pytest.mark.parametrize("line, kept", [

@@ -670,3 +670,21 @@ def test_cargos_failed_build_script_is_a_wrapper_around_the_reason_under_it():
     from lorebook.commands import _asks_version
 
     assert _asks_version("rustc -vV") and _asks_version("cargo -vV")  # (``rustc -vV | grep host`` is a look, no step)
+
+
+def test_a_block_opening_line_changed_within_is_the_change_and_a_name_extended_is_said_whole():
+    # (blind169 FN12: ``Column(modifier = GlanceModifier.fillMaxSize()…) {`` gave way to the imports, and the title
+    # said "add `Glance`")
+    from lorebook.edits import _short_diff
+    from lorebook.render import _change_text, _words
+
+    change = ("app/src/main/java/com/acme/repo/OrdersRepo.kt:\n-import org.jetbrains.exposed.sql.Database\n"
+              "+import org.jetbrains.exposed.r2dbc.R2dbcDatabase\n+import org.jetbrains.exposed.r2dbc.transactions."
+              "suspendTransaction\n-class OrdersRepo(private val db: Database) {\n"
+              "+class OrdersRepo(private val db: R2dbcDatabase) {")
+    telling = _words("Type mismatch: inferred type is Database but R2dbcDatabase was expected")
+    shown = _change_text(change, compact=True, limit=150, telling=telling)
+    assert "+class OrdersRepo(private val db: R2dbcDatabase) {" in shown, shown
+    hunk = {"old": "class OrdersRepo(private val db: Database) {", "new": "class OrdersRepo(private val db: "
+                                                                             "R2dbcDatabase) {"}
+    assert _short_diff(hunk) == "`Database` → `R2dbcDatabase`"
