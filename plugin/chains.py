@@ -232,6 +232,9 @@ def find_chains(observations: list[dict], account: str = "",
                     and _started_and_logged(failure, later):
                 success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
                 break
+            if _waited_ready(failure, later, events):  # ``kubectl get ksvc x``: Ready False → edit → ``kubectl wait
+                success, kind = later, "same_check"  # ksvc/x --for=condition=Ready``: condition met
+                break
             if _seen_up(failure, later, events):  # ``docker compose logs api``: refused → edit → ``… compose ps``: Up
                 success, kind = later, "other_check"
                 break
@@ -1047,6 +1050,19 @@ def _started_and_logged(failure: dict, later: dict) -> bool:
     logged = any(words[:1] == ["logs"] and service in words for words in steps)
     lines = [line for line in (later.get("body") or "").splitlines() if line.startswith(f"{service}-")]
     return bool(service and started and logged and lines) and all(_no_error(line) for line in lines)
+
+
+def _waited_ready(failure: dict, later: dict, events: list[dict]) -> bool:
+    """Whether a passing ``later`` line, after a change, waited for a resource that a listing showed failing to become
+    ready (``kubectl wait ksvc/invoice-render --for=condition=Ready``, ``kubectl rollout status deploy/api``)."""
+    if not failure.get("listed") or later["tool"] != "Bash" or later["outcome"] != "ok" or not any(
+            e["tool"] in EDIT_TOOLS or e["outcome"] == "ok" for e in events[1:]):
+        return False
+    argv = parse_command(later["target"])["argv"]
+    waits = argv[:1] in (["kubectl"], ["oc"]) and ("wait" in argv and any(w.startswith("--for=condition=") for w in argv)
+                                                  or argv[1:].count("rollout") and "status" in argv)
+    names = {w.split("/", 1)[-1] for w in argv[2:] if not w.startswith("-")}
+    return waits and any(name in names or any(name.startswith(n + "-") for n in names) for name in failure["listed"])
 
 
 def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:

@@ -490,6 +490,9 @@ def _targets(command: str) -> list[str]:
         # runs inside it is no target of the shell's)
         cut = next((i for i, w in enumerate(checked) if w in ("--command", "-c", "--run")), len(checked))
         checked = checked[:cut]
+    kube = checked[:1] and _program_name(checked[0]) in ("kubectl", "oc")
+    if kube:  # (how it lists, ``-o wide``, and which, ``-l app=falco``: the kind it lists is its target)
+        valued = valued | {"-o", "--output", "-l", "--selector", "-c", "--container", "--sort-by", "--context"}
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}
     if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
@@ -504,6 +507,8 @@ def _targets(command: str) -> list[str]:
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
         skip = 2
     targets = [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
+    if kube:  # (a kind by either number: ``get pod`` lists the ``pods`` that ``get pods`` did)
+        targets = [re.sub(r"^(pod|deployment|service|node|job|event)s?$", r"\1s", t) for t in targets]
     if parsed["family"] in ("docker run", "podman run"):  # (the image by its name: the fix is often a new tag of it,
         # ``acme/pg-backup:dev`` rebuilt for the ``acme/pg-backup:latest`` that failed)
         targets = [re.sub(r"^([\w.-]+(?:/[\w.-]+)*):[\w][\w.-]*$", r"\1", t) for t in targets]

@@ -311,7 +311,8 @@ def _compact_command(match: re.Match) -> str:
         return f"`{' '.join(inner[1:])}` in `{inner[0]}`"
     # (with the value of an option that only picks where it runs: ``kubectl -n edge wait`` reads ``kubectl wait``)
     words = [w for i, w in enumerate(words) if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)
-             and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context")
+             and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context", "-o",
+                                             "--output")
                       and re.fullmatch(r"[\w.-]+", w))]
     # (a URL by the last part of its path, else its host, without its quotes or query: ``psql
     # "postgresql://analytics:…@pg-replica.internal:5432/warehouse?sslmode=require"`` reads ``psql warehouse``)

@@ -48,7 +48,8 @@ _READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "
 
 # a subcommand that changes a tool's settings or state (``config:set``, ``module:enable``, ``indexer:reindex``)
 _WRITE_VERBS = frozenset(("set", "unset", "enable", "disable", "create", "apply", "put", "delete", "import",
-                          "reset", "clear", "flush", "rebuild", "reindex", "compile", "scale", "patch", "rollout"))
+                          "reset", "clear", "flush", "rebuild", "reindex", "compile", "scale", "patch", "rollout",
+                          "upgrade", "rollback"))
 
 
 def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
@@ -70,7 +71,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     if any(_quoted_in(step, account) or _named_as_the_way(step, account) for step in parsed["prep"]):
         return True  # ``bin/rails stimulus:manifest:update && head -8 …``: the step the account quotes changed it
     check = parsed["check"]
-    verbs = [w for w in parsed["argv"][1:4] if not w.startswith("-")][:2]
+    # (not the namespace it names: ``kubectl -n falco rollout status ds/falco`` asks a status)
+    argv = [w for n, w in enumerate(parsed["argv"]) if not (n and parsed["argv"][n - 1] in ("-n", "--namespace",
+                                                                                          "--context"))]
+    verbs = [w for w in argv[1:4] if not w.startswith("-")][:2]
     if (_LOOKING.match(parsed["family"] or check) or set(verbs) & _READ_VERBS) and not _MUTATING.search(command) \
             and len(parsed["segments"]) == 1 \
             and not re.search(r"[|>]", re.sub(r"'[^']*'|\"[^\"]*\"", "", parsed["segments"][0])):
@@ -467,7 +471,7 @@ def _logged_failure(observation: dict) -> dict:
             return dict(observation, outcome="error", error_text=text, logged=True,
                         error_signature=f"notarization status {status}")
         return observation
-    summary = _ci_summary_failure(observation, " ".join(parsed["argv"]))
+    summary = _ci_summary_failure(observation, " ".join(parsed["argv"])) or _listed_failing(observation, parsed)
     if summary:
         return summary
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
@@ -501,6 +505,50 @@ def _logged_failure(observation: dict) -> dict:
                 ci_job=one_line(jobs[0], 60) if jobs else None, log_of=None if ci else _log_of(parsed["argv"]),
                 ci_line_jobs=line_jobs if len(set(line_jobs.values())) > 1 else None,
                 error_signature=error_signature(text, observation.get("target") or ""))
+
+
+# a resource listed failing: a pod's status (``CrashLoopBackOff``), a run's (tkn's ``Failed(PipelineRunTimeout)``)
+_FAILING_STATUS = LazyRegex(r"^(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerConfigError|"
+                            r"CreateContainerError|RunContainerError|InvalidImageName|OOMKilled|Error|Evicted|"
+                            r"Init:(?:Error|CrashLoopBackOff|ImagePullBackOff)|Failed(?:\(\w+\))?)$")
+# listings of resources by their state: ``kubectl get pods``, ``kubectl get ksvc x``, ``tkn pipelinerun list``
+_STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b")
+
+
+def _listed_failing(observation: dict, parsed: dict) -> dict | None:
+    """A listing of resources that shows one failing, though the command passed: a pod in ``CrashLoopBackOff``
+    (``kubectl -n falco get pods``), a Knative service ``READY False`` with its reason (``RevisionMissing``), the last
+    PipelineRun ``Failed(PipelineRunTimeout)``. The same listing without it later is the resource working again."""
+    argv = " ".join(parsed["argv"])
+    if not _STATUS_LISTING.match(argv) or re.search(r"(?:^|\s)(?:-o|--output)(?:=|\s+)(?!wide\b)", argv):
+        return None
+    lines = [line for line in (observation.get("body") or "").splitlines() if line.strip()]
+    # (after what a step before it said: ``pod "falco-7x2kq" deleted``)
+    lines = lines[next((n for n, line in enumerate(lines) if re.match(r"NAME\s", line)), len(lines)):]
+    if not lines:
+        return None
+    header = lines[0]
+    status = re.search(r"(?<=\s)STATUS\b", header)
+    ready = re.search(r"(?<=\s)READY\b", header) if re.search(r"(?<=\s)REASON\b", header) else None
+    rows = lines[1:2] if argv.startswith("tkn") else lines[1:]  # (a run's list: the last run, newest first)
+    failing = []
+    for row in rows:
+        name = row.split()[0]
+        value = row[status.start():].split()[0] if status and len(row) > status.start() and \
+            row[status.start()] != " " else ""
+        if _FAILING_STATUS.match(value):
+            failing.append(f"{name}: {value}")
+        elif ready and row[ready.start():ready.start() + 6].strip() == "False":
+            reason = row[ready.end():].split()
+            failing.append(f"{name}: Ready False" + (f" ({reason[-1]})" if reason else ""))
+    if not failing:
+        return None
+    from .signatures import error_signature
+
+    text = "\n".join(failing[:3])
+    return dict(observation, outcome="error", error_text=text, logged=True,
+                listed=[f.split(":")[0] for f in failing],
+                error_signature=error_signature(re.sub(r"^\S+: ", "", failing[0]), observation.get("target") or ""))
 
 
 def _ci_summary_failure(observation: dict, argv: str) -> dict | None:

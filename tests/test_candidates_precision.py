@@ -8105,3 +8105,47 @@ def test_a_build_rerun_with_the_one_long_option_the_account_quotes_is_the_step(g
                      "bundles the font files, and the offline check passes."))
     (candidate,), _ = _candidates(store, session)
     assert "--experimental-self-host-fonts" in candidate["change"], candidate["change"]
+
+
+# (kubectl's columns are aligned: LATESTREADY is empty, READY is read where its heading stands)
+KSVC_LISTING = "\n".join(f"{a:<14}{b:<40}{c:<20}{d:<14}{e:<8}{f}" for a, b, c, d, e, f in (
+    ("NAME", "URL", "LATESTCREATED", "LATESTREADY", "READY", "REASON"),
+    ("thumbnailer", "http://thumbnailer.media.example.com", "thumbnailer-00001", "", "False", "RevisionMissing")))
+
+
+def test_a_resource_listed_failing_is_the_failure_and_listed_or_waited_ready_is_it_resolved(git_project, store):
+    # (blind167 FL16, blind170 FO22, blind163 FH07: the problem showed only in a listing, ``CrashLoopBackOff``,
+    # ``READY False``, ``Failed(PipelineRunTimeout)``; every command passed, and nothing was stored)
+    session = (Session("crashloop", git_project, prompt="the exporter pods on staging are crashlooping since the "
+                                                        "chart bump")
+               .ok("kubectl -n monitoring get pods", "NAME                          READY   STATUS             RESTARTS"
+                                                     "      AGE\nnode-exporter-4kx2p           0/1     CrashLoopBackOff"
+                                                     "   42 (1m ago)   3h\nkube-state-metrics-7d9c-xq2   1/1     "
+                                                     "Running            0             9d")
+               .edit("deploy/monitoring/values.yaml", "hostNetwork: false", "hostNetwork: true")
+               .ok("helm upgrade node-exporter prometheus-community/prometheus-node-exporter -n monitoring "
+                   "-f deploy/monitoring/values.yaml", "Release \"node-exporter\" has been upgraded.")
+               .ok("kubectl -n monitoring get pod", "NAME                          READY   STATUS    RESTARTS   AGE\n"
+                                                    "node-exporter-9wq7c           1/1     Running   0          40s")
+               .stop("The exporter binds the host's port 9100 and needs `hostNetwork: true`, which the chart bump "
+                     "reset; set it in values.yaml and upgraded."))
+    (candidate,), _ = _candidates(store, session)
+    assert "CrashLoopBackOff" in candidate["title"] and "hostNetwork: true" in candidate["change"], candidate
+    session = (Session("ksvc", git_project, prompt="the new thumbnailer Knative service never becomes ready")
+               .ok("kubectl get ksvc thumbnailer -n media", KSVC_LISTING)
+               .edit("deploy/knative/thumbnailer.yaml", "          env:", "          ports:\n            - "
+                                                                         "containerPort: 8000\n          env:")
+               .ok("kubectl apply -f deploy/knative/thumbnailer.yaml", "service.serving.knative.dev/thumbnailer "
+                                                                        "configured")
+               .ok("kubectl wait ksvc/thumbnailer -n media --for=condition=Ready --timeout=120s",
+                   "service.serving.knative.dev/thumbnailer condition met")
+               .stop("Knative probed 8080 but the server listens on 8000: declaring `containerPort: 8000` fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Ready False" in candidate["title"] and "containerPort: 8000" in candidate["change"], candidate
+    # (a listing of pods that are all running, or only waiting to start, shows no failure)
+    session = (Session("fine", git_project, prompt="what is running in the jobs namespace?")
+               .ok("kubectl -n jobs get pods", "NAME            READY   STATUS              RESTARTS   AGE\n"
+                                               "etl-29871-abc   0/1     ContainerCreating   0          4s\n"
+                                               "api-6f7d-xk2    1/1     Running             0          2d")
+               .stop("Two pods: the API, and an ETL job that is starting."))
+    assert _candidates(store, session)[0] == []
