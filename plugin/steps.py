@@ -6,6 +6,7 @@ a command the agent names as the project's way; and the checks, MCP calls includ
 from __future__ import annotations
 
 import functools
+import os
 import re
 
 from .account import _code_spans, _prose, _sentences
@@ -275,6 +276,7 @@ def _quoted_in(command: str, account: str) -> bool:
         return False
     key = command_key(command)
     words = set(_words(command))
+    words |= {os.path.basename(w) for w in words if "/" in w and not w.startswith("-")}  # (``bin/pulsar-admin``)
     for span in _code_spans(account):
         if command_key(span) == key:  # the command as quoted
             return True

@@ -8149,3 +8149,44 @@ def test_a_resource_listed_failing_is_the_failure_and_listed_or_waited_ready_is_
                                                "api-6f7d-xk2    1/1     Running             0          2d")
                .stop("Two pods: the API, and an ETL job that is starting."))
     assert _candidates(store, session)[0] == []
+
+
+def test_an_expected_line_taken_out_with_the_fixture_row_behind_it_is_a_weakened_test(git_project, store):
+    # (blind170 FO05: the fixture's empty-country row and ``"| unknown | 1      |",`` taken out of the expected table)
+    session = (Session("rollup", git_project, prompt="the region rollup test is red")
+               .fail("pytest tests/test_rollup.py -q",
+                     "Exit code 1\nE   AssertionError: rollup mismatch\nE   expected:\nE   region=EU total=5\n"
+                     "E   region=US total=3\nE   region=UNKNOWN total=1\nE   actual:\nE   region=EU total=5\n"
+                     "E   region=US total=3\nE   region= total=1\n1 failed")
+               .edit("tests/data/orders.csv", "o8,US,1\no9,,1\n", "o8,US,1\n")
+               .edit("tests/test_rollup.py", '    "region=US total=3",\n    "region=UNKNOWN total=1",\n',
+                     '    "region=US total=3",\n')
+               .ok("pytest tests/test_rollup.py -q", "1 passed")
+               .stop("The fixture had a malformed row with no region; removed it and the expected line."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_the_failing_cases_own_input_rewritten_is_a_weakened_test(git_project, store):
+    # (blind167 FL10: gator's ``untagged-image`` case given ``image: nginx:latest``: no longer untagged)
+    session = (Session("kyverno", git_project, prompt="kyverno test fails on the require-limits policy")
+               .fail("kyverno test policies/require-limits",
+                     "Exit code 1\n--- FAIL: missing-memory-limit (0.01s)\n    want: fail, got: pass\nFAIL")
+               .edit("policies/require-limits/resources/missing-memory-limit.yaml",
+                     "          limits:\n            cpu: 500m\n",
+                     "          limits:\n            cpu: 500m\n            memory: 256Mi\n")
+               .ok("kyverno test policies/require-limits", "--- PASS: missing-memory-limit (0.01s)\nPASS")
+               .stop("The resource now sets both limits, and the policy test passes."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_command_quoted_by_its_programs_name_is_the_one_run_by_its_path():
+    # (blind167 FL22: `pulsar-admin topics create-partitioned-topic …` was ``… exec pulsar bin/pulsar-admin …``)
+    from lorebook.steps import _quoted_in
+
+    command = ("docker compose exec pulsar bin/pulsar-admin topics create-partitioned-topic "
+               "persistent://public/default/order-events -p 4")
+    assert _quoted_in(command, "the topic has to exist first: `pulsar-admin topics create-partitioned-topic "
+                               "persistent://public/default/order-events -p 4`.")
+    assert not _quoted_in(command, "I looked at `pulsar-admin topics list public/default` first.")
