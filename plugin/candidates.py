@@ -1242,6 +1242,10 @@ def _passed_together(parts: list[str], passing: str) -> list[str]:
     return [merged.get(p, p) for p in parts if p not in gone] if merged else parts
 
 
+_REVERTED = LazyRegex(r"(?i)\b(?:reverted|undid|undone|backed (?:it |that )?out|took (?:it |that )?(?:back )?out|"
+                      r"rolled (?:it |that )?back|put (?:it |that )?back)\b")
+
+
 def _consequence(chain: dict, chains: list[dict]) -> bool:
     """Whether ``chain`` passed after an earlier problem had, on its way, with no change of its own besides that
     problem's: the same problem, seen again through another check."""
@@ -1301,8 +1305,13 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # (the edits made after something had failed: attempts a later fix may take out again; not the session's
         # own work before any failure, which a fix may rewrite)
         # (or after the user reported one: "Notarization keeps coming back Invalid", ``--deep`` tried, then replaced)
-        chain["_earlier"] = [o for o in earlier if reported or any(f["outcome"] == "error" and f["id"] < o["id"]
-                                                                   for f in observations)]
+        # (or that the account says it took out again: "Adding `cnameStrategy: Follow` to the solver didn't change
+        # anything, so I reverted it")
+        reverted = [o for o in earlier if any(_REVERTED.search(sentence) and any(
+            span in line for line in _added_lines(o) for span in _code_spans(sentence) if len(span) >= 6)
+            for sentence in re.split(r"(?<=[.!?])\s+", said["text"]))]  # (whole: its ", so I reverted it" too)
+        chain["_earlier"] = [o for o in earlier if reported or o in reverted or any(
+            f["outcome"] == "error" and f["id"] < o["id"] for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier
                                           if not set(o.get("files") or []) & changed)
         # (all of it: a created file's whole text, an edit's changed lines)

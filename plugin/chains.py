@@ -232,6 +232,9 @@ def find_chains(observations: list[dict], account: str = "",
                     and _started_and_logged(failure, later):
                 success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _runs_the_missing_program(failure, later["target"]):
+                success, kind = later, "same_job"  # ``go generate``: exec: "wire" not found → ``go run …/wire@v0.6.0``
+                break
             if _waited_ready(failure, later, events):  # ``kubectl get ksvc x``: Ready False → edit → ``kubectl wait
                 success, kind = later, "same_check"  # ksvc/x --for=condition=Ready``: condition met
                 break
@@ -1052,6 +1055,28 @@ def _started_and_logged(failure: dict, later: dict) -> bool:
     return bool(service and started and logged and lines) and all(_no_error(line) for line in lines)
 
 
+# a program a tool could not run: go generate's ``exec: "wire": executable file not found in $PATH``
+_EXEC_NOT_FOUND = LazyRegex(r"exec: \"([\w.+-]+)\": executable file not found")
+
+
+def _runs_the_missing_program(failure: dict, later: str) -> bool:
+    """Whether ``later`` runs, by a runner that fetches it, the program the failure could not find (``go run
+    github.com/google/wire/cmd/wire@v0.6.0 ./internal/app`` for ``exec: "wire": executable file not found``; ``npx
+    wire``, ``uvx ruff``, ``pipx run black``)."""
+    text = failure.get("error_text") or ""
+    match = _EXEC_NOT_FOUND.search(text) or _NOT_FOUND.search(text)
+    program = match and next(g for g in match.groups() if g)
+    if not program:
+        return False
+    parsed = parse_command(later)
+    argv, runner = parsed["argv"], parsed["runner"].split()
+    if argv[:2] == ["go", "run"]:  # (by its package path, at a version or not)
+        return any(re.fullmatch(rf"[\w.-]+(?:/[\w.-]+)*/{re.escape(program)}(?:@\S+)?", w) for w in argv[2:3])
+    fetched = argv[:1] == [program] and runner[-1:] in (["npx"], ["bunx"], ["dlx"]) \
+        or argv[:2] == ["uvx", program] or argv[:3] == ["pipx", "run", program]
+    return fetched and program not in failure["target"].split()
+
+
 def _waited_ready(failure: dict, later: dict, events: list[dict]) -> bool:
     """Whether a passing ``later`` line, after a change, waited for a resource that a listing showed failing to become
     ready (``kubectl wait ksvc/invoice-render --for=condition=Ready``, ``kubectl rollout status deploy/api``)."""
@@ -1478,10 +1503,18 @@ def _ran_in_sequence(failure: dict, later: dict) -> str | None:
     return None
 
 
+_REGENERATES = LazyRegex(r"(?:^|\s)(?:generate|codegen|build_runner|gen)(?:\s|$)")
+
+
 def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
     """Whether any of ``changes`` is still in effect once ``later_edits`` are applied (not reverted, not rewritten)."""
-    if any(c["tool"] == "Bash" or (c.get("meta") or {}).get("content_withheld") for c in changes):
+    # (but code generated again from an edited file is that edit's: ``sqlc generate`` after an override that a later
+    # edit rewrote)
+    edited = any(c["tool"] in EDIT_TOOLS for c in changes)
+    if any(c["tool"] == "Bash" and not (edited and _REGENERATES.search(c.get("target") or ""))
+           or (c.get("meta") or {}).get("content_withheld") for c in changes):
         return True  # a command, or a change whose content was not stored: nothing shows it undone
+    changes = [c for c in changes if c["tool"] != "Bash"]
     ids = {c["id"] for c in changes}
     if not ids:
         return False

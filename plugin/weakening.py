@@ -222,7 +222,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
-        or _case_input_rewritten(changes, failure_text) \
+        or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -315,6 +315,23 @@ def _case_input_rewritten(changes: dict[str, list[dict]], failure_text: str) -> 
     stems = {os.path.splitext(os.path.basename(path))[0] for path in changes}
     return bool(changes) and all(len(stem) >= 6 and re.search(
         rf"(?m)^\s*(?:---\s*)?FAIL(?:ED)?:?\s+{re.escape(stem)}\b", failure_text) for stem in stems)
+
+
+def _fills_what_the_case_lacks(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only gives the failing case's data what its name says it lacks (``"items": []`` in
+    the fixture of "parses a draft order without line items"): it no longer tests the case it names."""
+    if not tests_only(changes):
+        return False
+    lacking = {w.lower() for m in re.finditer(r"(?im)^(?=.*(?:\[E\]|\bFAIL|✗|×|\bfailed\b)).*\b(?:without|missing|"
+                                              r"lacking|no|empty)\s+((?:[a-z]+\s+){0,2}[a-z]+)",
+                                              failure_text.replace("_", " "))  # (``test_…_without_phone_number``)
+               for w in m.group(1).split() if len(w) >= 4}
+    added = [line for hunks in changes.values() for h in hunks for line in h["new"].splitlines()
+             if line.strip() and line.strip() not in {x.strip() for x in h["old"].splitlines()}]
+    return bool(lacking) and bool(added) and all(not line.strip() for hunks in changes.values() for h in hunks
+                                                 for line in h["old"].splitlines()
+                                                 if line.strip() not in {x.strip() for x in h["new"].splitlines()}) \
+        and any(re.search(rf"(?i)\b{re.escape(w)}\b", line) for line in added for w in lacking)
 
 
 def _drops_expected_line(changes: dict[str, list[dict]], failure_text: str) -> bool:

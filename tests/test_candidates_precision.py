@@ -8190,3 +8190,75 @@ def test_a_command_quoted_by_its_programs_name_is_the_one_run_by_its_path():
     assert _quoted_in(command, "the topic has to exist first: `pulsar-admin topics create-partitioned-topic "
                                "persistent://public/default/order-events -p 4`.")
     assert not _quoted_in(command, "I looked at `pulsar-admin topics list public/default` first.")
+
+
+def test_code_generated_from_an_edit_a_later_edit_rewrote_does_not_keep_it_a_fix(git_project, store):
+    # (blind174 FS09: the ``column: "accounts.id"`` override, then ``sqlc generate``, fixed half the errors; the
+    # override rewritten to ``db_type: "uuid"`` fixed the rest: one lesson, the first override an attempt)
+    session = (Session("sqlc", git_project, prompt="internal/service doesn't compile after the pgx/v5 switch")
+               .fail("go build ./...", "Exit code 1\ninternal/service/users.go:31:18: cannot use u.ID (variable of "
+                                       "type pgtype.UUID) as uuid.UUID value\ninternal/service/orders.go:22:9: cannot "
+                                       "use o.UserID (variable of type pgtype.UUID) as uuid.UUID value")
+               .edit("sqlc.yaml", '        sql_package: "pgx/v5"', '        sql_package: "pgx/v5"\n        overrides:\n'
+                                  '          - column: "users.id"\n            go_type: "github.com/google/uuid.UUID"')
+               .ok("sqlc generate", "")
+               .fail("go build ./...", "Exit code 1\ninternal/service/orders.go:22:9: cannot use o.UserID (variable "
+                                       "of type pgtype.UUID) as uuid.UUID value")
+               .edit("sqlc.yaml", '          - column: "users.id"', '          - db_type: "uuid"')
+               .ok("sqlc generate && go build ./...", "")
+               .stop("My first override only covered `users.id`, not the foreign keys; overriding `db_type: \"uuid\"` "
+                     "maps every uuid column to google/uuid."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'db_type: "uuid"' in candidate["change"] and 'column: "users.id"' not in candidate["change"], candidate
+
+
+def test_an_edit_the_account_says_it_reverted_is_taken_out_of_the_fix_even_before_any_failure(git_project, store):
+    # (blind176 FU09: ``cnameStrategy: Follow`` added before the first failing wait, then reverted: "-cnameStrategy:
+    # Follow" had become part of the fix)
+    session = (Session("acme", git_project, prompt="the api certificate has been pending for an hour")
+               .edit("deploy/issuer.yaml", "    - http01:\n        ingress:\n          class: nginx",
+                     "    - http01:\n        ingress:\n          class: nginx\n          serviceType: ClusterIP")
+               .ok("kubectl apply -f deploy/issuer.yaml", "clusterissuer.cert-manager.io/letsencrypt configured")
+               .fail("kubectl wait certificate/api-tls --for=condition=Ready --timeout=3m",
+                     "Exit code 1\nerror: timed out waiting for the condition on certificates/api-tls")
+               .edit("deploy/issuer.yaml", "          class: nginx\n          serviceType: ClusterIP",
+                     "          class: nginx")
+               .edit("deploy/ingress.yaml", "    nginx.ingress.kubernetes.io/ssl-redirect: \"true\"",
+                     "    nginx.ingress.kubernetes.io/ssl-redirect: \"false\"")
+               .ok("kubectl apply -f deploy/ && kubectl wait certificate/api-tls --for=condition=Ready --timeout=3m",
+                   "certificate.cert-manager.io/api-tls condition met")
+               .stop("Setting `serviceType: ClusterIP` on the solver didn't change anything, so I reverted it. The "
+                     "HTTP-01 check was redirected to HTTPS: `ssl-redirect: \"false\"` on the ingress fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "serviceType" not in candidate["change"] and "ssl-redirect" in candidate["change"], candidate["change"]
+
+
+def test_a_fixture_given_what_the_failing_case_says_it_lacks_is_a_weakened_test(git_project, store):
+    # (blind175 FT11: "parses a draft order without line items" passed once the fixture had ``"items": []``)
+    session = (Session("nophone", git_project, prompt="the user serializer test broke after the API change")
+               .fail("pytest tests/test_users.py -q",
+                     "Exit code 1\nFAILED tests/test_users.py::test_serializes_user_without_phone_number - KeyError: "
+                     "'phone'\n1 failed, 6 passed")
+               .edit("tests/fixtures/user_no_phone.json", '  "name": "Ada",\n', '  "name": "Ada",\n  "phone": null,\n')
+               .ok("pytest tests/test_users.py -q", "7 passed")
+               .stop("The fixture had no `phone` key; added `\"phone\": null` and the tests pass."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_the_program_a_tool_could_not_find_run_by_a_runner_that_fetches_it_does_the_job(git_project, store):
+    # (blind177 FV11: ``go generate`` could not exec "wire"; ``go run github.com/google/wire/cmd/wire@v0.6.0`` did)
+    session = (Session("stringer", git_project, prompt="regenerate the enum strings after adding a status")
+               .fail("go generate ./...", "Exit code 1\ninternal/order/status.go:3: running \"stringer\": exec: "
+                                          "\"stringer\": executable file not found in $PATH")
+               .ok("go run golang.org/x/tools/cmd/stringer@v0.24.0 -type=Status ./internal/order",
+                   "")
+               .ok("go build ./...", "")
+               .stop("stringer is not installed here; running it pinned with `go run "
+                     "golang.org/x/tools/cmd/stringer@v0.24.0 -type=Status ./internal/order` regenerated the file."))
+    (candidate,), _ = _candidates(store, session)
+    assert "go run golang.org/x/tools/cmd/stringer@v0.24.0" in candidate["title"] + candidate["change"], candidate
+    from lorebook.chains import _runs_the_missing_program
+
+    failure = {"target": "make lint", "error_text": "Exit code 127\nmake: ruff: command not found"}
+    assert _runs_the_missing_program(failure, "uvx ruff check .") and not _runs_the_missing_program(failure, "ls")
