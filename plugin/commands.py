@@ -323,7 +323,9 @@ def _family(words: list[str]) -> str:
     # (and any control tool's: ``systemctl status`` is not ``systemctl cat``, ``rabbitmqctl list_queues``)
     if (program in _TWO_WORD or program.endswith("ctl") and program != "journalctl") and rest:
         if rest[0] == "run" and len(rest) > 1 and program in ("npm", "yarn", "pnpm", "bun"):
-            return f"{program} {rest[1]}"
+            # (but bun's own ``bun test`` and ``bun build`` are not the package's scripts of those names)
+            return f"{program} run {rest[1]}" if program == "bun" and rest[1] in ("test", "build") else \
+                f"{program} {rest[1]}"
         return f"{program} {rest[0]}"
     return program
 
@@ -646,6 +648,10 @@ def _same_target(failed: str, later: str) -> bool:
         # ``--keychain-profile shutterbox-notary``)
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
                      and not value.startswith("-") and option not in argv_b}
+        # (or given another value: ``--groups qa-testers`` for the ``--groups "QA Testers"`` that got a 404)
+        revalued |= {word for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
+                     and not value.startswith("-") and option in argv_b[:-1] and argv_a.count(option) == 1
+                     and argv_b[argv_b.index(option) + 1] != value for word in value.split()}
         # (and a short option's settings file left out, now read from a config: ``-i inventories/staging/hosts.yml``
         # beside ``ansible.cfg``'s ``inventory =``; not a verbosity flag's neighbour, ``-v playbooks/db.yml``)
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if re.fullmatch(r"-[A-Za-z]", option)
@@ -814,6 +820,17 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             if not _NOT_A_FIX_FLAG.match(option) and option not in _VALUE_OPTIONS and option not in _PLACE_OPTIONS \
                     and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
                 out.append(f"pass `{option} {value}`")
+        # (or given another value, not a path: ``--groups qa-testers`` for ``--groups "QA Testers"``)
+        argv_a, argv_b = before["argv"], after["argv"]
+        for option, old in zip(argv_a, argv_a[1:]):
+            new = argv_b[argv_b.index(option) + 1] if option in argv_b[:-1] else None
+            if option.startswith("--") and "=" not in option and new and new != old and not new.startswith("-") \
+                    and argv_a.count(option) == argv_b.count(option) == 1 \
+                    and not old.startswith("-") and not _NOT_A_FIX_FLAG.match(option) \
+                    and option not in _VALUE_OPTIONS and option not in _PLACE_OPTIONS \
+                    and not re.search(r"(?i)token|password|secret|key", option) \
+                    and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
+                out.append(f"pass `{option} {new}`")
     # (an argument the shell computes, where the failing run named it: ``go test $(go list -f '{{.Dir}}/...' -m)`` for
     # ``go test ./...``, which matches no module of a workspace)
     out += [f"pass `{word}`" for word in after["argv"][1:] if re.fullmatch(r"\"?(?:\$\(.+\)|`.+`)\"?", word)

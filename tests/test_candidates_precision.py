@@ -8,7 +8,8 @@ from hookutil import PlayedSession, run_hook
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import _told_to_look, _tried_until_fixed
-from lorebook.commands import _asks_version, command_job, invocation_change, is_autofix, is_static_check, parse_command
+from lorebook.commands import (_asks_version, command_family, command_job, invocation_change, is_autofix,
+                               is_static_check, parse_command)
 from lorebook.record import lesson_title
 from lorebook.weakening import _pins_clock_past_a_crash, _scores_on_training_data
 
@@ -8262,3 +8263,35 @@ def test_the_program_a_tool_could_not_find_run_by_a_runner_that_fetches_it_does_
 
     failure = {"target": "make lint", "error_text": "Exit code 127\nmake: ruff: command not found"}
     assert _runs_the_missing_program(failure, "uvx ruff check .") and not _runs_the_missing_program(failure, "ls")
+
+
+def test_buns_own_test_runner_is_not_the_packages_test_script(git_project, store):
+    # (blind177 FV16: ``bun test`` at the root failed; ``bun run test`` ran each package's script and passed: it had
+    # been a retry without change)
+    assert command_family("bun run test") != command_family("bun test")
+    assert command_family("npm run test") == command_family("npm test")
+    session = (Session("bun", git_project, prompt="run the whole monorepo's tests before the release")
+               .fail("bun test", "Exit code 1\n✗ Header > renders the title [1.02ms]\nReferenceError: window is not "
+                                 "defined\n 30 pass\n 1 fail")
+               .ok("bun run test", "$ bun --filter './packages/*' test\n@acme/ui test $ bun test\n│ 12 pass\n│ 0 fail")
+               .stop("A plain `bun test` at the root skips each package's bunfig.toml; the repo's way is `bun run "
+                     "test`, which runs every package's own test script."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bun run test" in candidate["title"], candidate["title"]
+
+
+def test_a_long_option_given_another_value_is_the_same_run_changed(git_project, store):
+    # (blind178 FW18: ``--groups "QA Testers"`` got a 404, ``--groups qa-testers`` worked: it had been no run of the
+    # same target, and the failure stayed unresolved)
+    assert invocation_change('gcloud run deploy api --region "europe west1"',
+                             "gcloud run deploy api --region europe-west1") == ["pass `--region europe-west1`"]
+    assert invocation_change("deploy --token abc123", "deploy --token def456") == []  # (a credential is no lesson)
+    session = (Session("groups", git_project, prompt="send the build to the beta testers")
+               .fail('appcenter distribute release --app acme/ios --group "Beta Testers" --file build/App.ipa',
+                     "Exit code 1\nError: distribution group Beta Testers was not found")
+               .ok("appcenter distribute release --app acme/ios --group beta-testers --file build/App.ipa",
+                   "Release 142 was successfully released to beta-testers")
+               .stop("`--group` takes the group's name as it appears in its URL, `beta-testers`, not its display "
+                     "name."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--group beta-testers" in candidate["title"] + candidate["change"], candidate
