@@ -54,7 +54,8 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
                            r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b|"
                            # "switching it back to function only produced ScopeMismatch errors, so I reverted that"
-                           r"only (?:produced|gave|caused|led to|moved)\b|"
+                           # (not what something is made by: "the outputs are only produced by `ci_post_clone.sh`")
+                           r"only (?:produced|gave|caused|led to|moved)\b(?! by\b)|"
                            # "running under `TZ=America/New_York` only masked the bug"
                            r"(?:only|just|merely) (?:masked|masks|hid|hides|papered over|worked around)\b|"
                            r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b|"

@@ -1005,7 +1005,9 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     # (or an import tried inline, ``python -c 'import app.main'``, that only loads what the tests load too)
     importing = bool(_IMPORT_CHECK.match(before["check"]))
     # (a script named for the start: ``npm run start:dev``, ``pnpm dev:api``)
-    if not (importing or words and any(_STARTS.match(part) for part in [words[0], *words[0].split(":")])):
+    # (or an app server given the app: ``uv run uvicorn inventory.main:app --port 8001``)
+    serving = bool(argv) and _program_name(argv[0]) in ("uvicorn", "gunicorn", "hypercorn", "daphne", "granian")
+    if not (importing or serving or words and any(_STARTS.match(part) for part in [words[0], *words[0].split(":")])):
         return None
     text = failure.get("error_text") or ""
     named = {t for t in re.findall(r"[@\w][\w@/.-]{4,}\w", text) if re.search(r"[@/_.-]", t) and not t.startswith("/")}

@@ -105,6 +105,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # a tool told to change its settings or state: ``bin/magento config:set …``, ``gcloud config set``
     if _starts_service(command) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
         return True  # a service started after a failure that says it could not reach one
+    if failure is not None and _wrote_the_missing_file(observation, failure):
+        return True  # ``ci_post_clone.sh`` printing "File written: Harbor/Generated/Strings+Generated.swift"
     if _upstream_sync(observation):
         return True  # other people's changes pulled in: the code changed, though not by this session
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
@@ -143,6 +145,21 @@ _INSTALL = LazyRegex(r"(?x)(?:^|\s)(?:apt(?:-get)?|brew|dnf|yum|apk|pacman|zyppe
 _LOOKING = LazyRegex(r"^(?:sleep|ls|cat|echo|printf|head|tail|grep|rg|wc|true|pwd|which|env|date|tree|"
                      r"\S+(?: compose)? (?:ps|status|logs|version|list|ls|info|show|inspect)|(?:kubectl|oc|helm) "
                      r"(?:get|describe))$")
+
+
+_MISSING_FILE = LazyRegex(r"(?i)(?:cannot be found|not found|no such file|does not exist|missing)[^\n]{0,40}?"
+                          r"['\"`]?([^\s'\"`]*/)?([\w.+-]{6,}\.\w{1,8})['\"`]?|['\"`]([^'\"`\s]*/)?([\w.+-]{6,}\.\w{1,8})"
+                          r"['\"`]?[^\n]{0,20}?(?:cannot be found|not found|does not exist|is missing)")
+
+
+def _wrote_the_missing_file(observation: dict, failure: dict) -> bool:
+    """Whether a passing command says it wrote a file the failure could not find (swiftgen's "File written:
+    Harbor/Generated/Strings+Generated.swift" for xcodebuild's "Build input file cannot be found: '…/Harbor/
+    Generated/Strings+Generated.swift'"): it generated what was missing."""
+    names = {m.group(2) or m.group(4) for m in _MISSING_FILE.finditer(failure.get("error_text") or "")}
+    body = observation.get("body") or ""
+    return any(re.search(rf"(?im)^.*\b(?:written|wrote|generated|created|saved)\b.*(?<![\w.+-]){re.escape(name)}\b",
+                         body) for name in names if name)
 
 
 def _doing_part(command: str) -> str:
@@ -277,6 +294,7 @@ def _quoted_in(command: str, account: str) -> bool:
     key = command_key(command)
     words = set(_words(command))
     words |= {os.path.basename(w) for w in words if "/" in w and not w.startswith("-")}  # (``bin/pulsar-admin``)
+    words |= {w.strip("()") for w in words}  # (in a subshell: ``(cd android && ./gradlew … -Ptarget=…)``)
     for span in _code_spans(account):
         if command_key(span) == key:  # the command as quoted
             return True

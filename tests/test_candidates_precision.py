@@ -8191,6 +8191,10 @@ def test_a_command_quoted_by_its_programs_name_is_the_one_run_by_its_path():
     assert _quoted_in(command, "the topic has to exist first: `pulsar-admin topics create-partitioned-topic "
                                "persistent://public/default/order-events -p 4`.")
     assert not _quoted_in(command, "I looked at `pulsar-admin topics list public/default` first.")
+    # (blind178 FW23: the build quoted as run, the last word of a subshell)
+    built = "(cd android && ./gradlew app:assembleDebug -Ptarget=integration_test/app_test.dart) 2>&1 | tail -3"
+    assert _quoted_in(built, "Building with `./gradlew app:assembleDebug -Ptarget=integration_test/app_test.dart` "
+                             "bakes in the test entrypoint.")
 
 
 def test_code_generated_from_an_edit_a_later_edit_rewrote_does_not_keep_it_a_fix(git_project, store):
@@ -8295,3 +8299,41 @@ def test_a_long_option_given_another_value_is_the_same_run_changed(git_project, 
                      "name."))
     (candidate,), _ = _candidates(store, session)
     assert "--group beta-testers" in candidate["title"] + candidate["change"], candidate
+
+
+def test_what_outputs_are_only_produced_by_is_no_attempt_and_a_run_writing_the_missing_file_is_a_step(git_project,
+                                                                                                       store):
+    # (blind178 FW03: "the outputs are only produced by `ci_scripts/ci_post_clone.sh`" read as an attempt that "only
+    # produced" errors)
+    from lorebook.account import _DID_NOT_HELP
+    from lorebook.steps import _wrote_the_missing_file
+
+    assert not _DID_NOT_HELP.search("The stubs are gitignored and only produced by `make protos`.")
+    assert _DID_NOT_HELP.search("Switching it back only produced ScopeMismatch errors, so I reverted that.")
+    failure = {"error_text": "error: Build input file cannot be found: '/Users/dev/app/Gen/Assets+Generated.swift'"}
+    assert _wrote_the_missing_file({"body": "swiftgen: File written: Gen/Assets+Generated.swift"}, failure)
+    assert not _wrote_the_missing_file({"body": "swiftgen: File written: Gen/Strings+Generated.swift"}, failure)
+    session = (Session("protos", git_project, prompt="the tests fail on a fresh clone")
+               .fail("go test ./...", "Exit code 1\ninternal/api/server.go:9:2: no required module provides package "
+                                      "example.com/app/gen/api; to add it:")
+               .fail("./scripts/gen.sh", "Exit code 1\n./scripts/gen.sh: line 3: PROTO_ROOT: unbound variable")
+               .ok("PROTO_ROOT=$PWD/proto ./scripts/gen.sh", "wrote gen/api/api.pb.go")
+               .ok("go test ./...", "ok  \texample.com/app/internal/api\t0.4s")
+               .stop("Nothing is broken: the stubs are gitignored and only produced by `scripts/gen.sh`, which needs "
+                     "`PROTO_ROOT=$PWD/proto`."))
+    candidates, _ = _candidates(store, session)
+    assert any("PROTO_ROOT=$PWD/proto" in c["title"] + c["change"] for c in candidates), candidates
+
+
+def test_an_app_server_that_failed_to_start_is_checked_otherwise_by_the_tests_after_the_fix(git_project, store):
+    # (blind177 FV09: ``uv run uvicorn inventory.main:app`` failed at import; the pin relaxed, the tests passed)
+    session = (Session("gunicorn", git_project, prompt="the app won't start after this morning's uv sync")
+               .fail("uv run gunicorn shop.wsgi:application",
+                     "Exit code 3\nImportError: cannot import name 'url' from 'django.conf.urls'")
+               .edit("pyproject.toml", '    "django-filebrowser==3.14.0",', '    "django-filebrowser>=4.0.2",')
+               .ok("uv lock --upgrade-package django-filebrowser && uv sync", "Resolved 41 packages")
+               .ok("uv run pytest -q", "88 passed in 4.1s")
+               .stop("django-filebrowser 3.14 still imports `django.conf.urls.url`, removed in Django 4; relaxed the "
+                     "pin to `\"django-filebrowser>=4.0.2\"` and re-locked."))
+    (candidate,), _ = _candidates(store, session)
+    assert "django-filebrowser>=4.0.2" in candidate["change"] and not candidate["verified"], candidate
