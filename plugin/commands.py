@@ -387,8 +387,15 @@ def other_subcommand(a: str, b: str) -> bool:
 
 
 def command_family(command: str) -> str:
-    """The program a command runs (``pytest``, ``npm test``, ``cargo test``), for "same check" chains."""
-    return parse_command(command)["family"]
+    """The program a command runs (``pytest``, ``npm test``, ``cargo test``), for "same check" chains; a script by
+    its path from where the line started (``cd pipelines && python github_pipeline.py`` runs
+    ``pipelines/github_pipeline.py``)."""
+    parsed = parse_command(command)
+    family, cwd = parsed["family"], parsed["cwd"]
+    if cwd and _SCRIPT.search(family) and " " not in family and not family.startswith(("/", "~")) \
+            and not cwd.startswith(("/", "~", "$", "-")):
+        return posixpath.normpath(f"{cwd}/{family}")
+    return family
 
 
 def command_job(command: str) -> str | None:

@@ -8337,3 +8337,18 @@ def test_an_app_server_that_failed_to_start_is_checked_otherwise_by_the_tests_af
                      "pin to `\"django-filebrowser>=4.0.2\"` and re-locked."))
     (candidate,), _ = _candidates(store, session)
     assert "django-filebrowser>=4.0.2" in candidate["change"] and not candidate["verified"], candidate
+
+
+def test_a_script_run_from_its_directory_is_the_same_script(git_project, store):
+    # (blind173 FR06: ``python pipelines/github_pipeline.py`` failed; ``cd pipelines && python github_pipeline.py``
+    # passed, and had been another program)
+    assert command_family("cd pipelines && python github_pipeline.py") == command_family(
+        "python pipelines/github_pipeline.py") == "pipelines/github_pipeline.py"
+    session = (Session("cwd", git_project, prompt="the export script can't find its config")
+               .fail("python tools/export.py", "Exit code 1\nFileNotFoundError: [Errno 2] No such file or directory: "
+                                               "'export.toml'")
+               .ok("cd tools && python export.py", "exported 312 rows")
+               .stop("export.py reads `export.toml` from the working directory: run it as `cd tools && python "
+                     "export.py`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "run it from `tools/`" in candidate["title"], candidate["title"]
