@@ -658,6 +658,7 @@ def _same_target(failed: str, later: str) -> bool:
         # (or given another value: ``--groups qa-testers`` for the ``--groups "QA Testers"`` that got a 404)
         revalued |= {word for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
                      and not value.startswith("-") and option in argv_b[:-1] and argv_a.count(option) == 1
+                     and option not in _SELECTING
                      and argv_b[argv_b.index(option) + 1] != value for word in value.split()}
         # (and a short option's settings file left out, now read from a config: ``-i inventories/staging/hosts.yml``
         # beside ``ansible.cfg``'s ``inventory =``; not a verbosity flag's neighbour, ``-v playbooks/db.yml``)
@@ -780,6 +781,13 @@ def _same_file(before: dict, after: dict) -> bool:
     return bool(before["path"] and after["path"]) and where(before) == where(after)
 
 
+# options that pick which part of the work runs (``--limit web-stg-02`` reruns the host that failed): another value
+# is another part, no run changed
+_SELECTING = frozenset(("--limit", "--tags", "--skip-tags", "--only", "--select", "--filter", "--grep", "--include",
+                        "--exclude", "--target", "--targets", "--testNamePattern", "--test-name-pattern", "--match",
+                        "--hosts", "--nodes", "--start-at-task", "--since", "--until", "--date"))
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     before, after = parse_command(failed), parse_command(passed)
@@ -835,7 +843,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                     and argv_a.count(option) == argv_b.count(option) == 1 \
                     and not old.startswith("-") and not _NOT_A_FIX_FLAG.match(option) \
                     and option not in _VALUE_OPTIONS and option not in _PLACE_OPTIONS \
-                    and not re.search(r"(?i)token|password|secret|key", option) \
+                    and not re.search(r"(?i)token|password|secret|key", option) and option not in _SELECTING \
                     and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
                 out.append(f"pass `{option} {new}`")
     # (an argument the shell computes, where the failing run named it: ``go test $(go list -f '{{.Dir}}/...' -m)`` for

@@ -8290,6 +8290,8 @@ def test_a_long_option_given_another_value_is_the_same_run_changed(git_project, 
     assert invocation_change('gcloud run deploy api --region "europe west1"',
                              "gcloud run deploy api --region europe-west1") == ["pass `--region europe-west1`"]
     assert invocation_change("deploy --token abc123", "deploy --token def456") == []  # (a credential is no lesson)
+    # (blind141 EL12: ``--limit web-stg-02`` after ``--limit web`` reruns the host that timed out: no run changed)
+    assert invocation_change("ansible-playbook site.yml --limit web", "ansible-playbook site.yml --limit web-2") == []
     session = (Session("groups", git_project, prompt="send the build to the beta testers")
                .fail('appcenter distribute release --app acme/ios --group "Beta Testers" --file build/App.ipa',
                      "Exit code 1\nError: distribution group Beta Testers was not found")
