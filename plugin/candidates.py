@@ -36,8 +36,8 @@ from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routin
                        invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
                        without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
-                    _changed_text, _diff_text, _edit_sides, _named_in, _rel, _relevant_edits, _imports_only, _short_diff,
-                    net_changes, shown_hunks)
+                    _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
+                    _short_diff, net_changes, shown_hunks)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import LOG_STAMP, lesson_title
@@ -532,7 +532,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       and all(part.startswith("pass `") for part in added)), None)
         if added:
             flags = ", ".join(part.removeprefix("pass ") for part in added)
-            # (``talosctl gen config``, ``java -jar bundletool-all-1.17.2.jar build-apks``: the title's room is the flag's)
+            # (``talosctl gen config``, ``java -jar bundletool-all-1.17.2.jar build-apks``: the title's room is the
+            # flag's)
             argv = parse_command(step)["argv"]
             short = " ".join(os.path.basename(w) for w in argv[:4 if argv[1:2] == ["-jar"] else 3])
             steps.append((c["id"], f"rerun `{one_line(short, 40)} …` with {flags} first",

@@ -233,7 +233,8 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
                 break
             if later["outcome"] == "ok" and _is_check(later) and _runs_the_missing_program(failure, later["target"]):
-                success, kind = later, "same_job"  # ``go generate``: exec: "wire" not found → ``go run …/wire@v0.6.0``
+                # (``go generate``: exec: "wire" not found → ``go run …/wire@v0.6.0``)
+                success, kind = later, "same_job"
                 break
             if _waited_ready(failure, later, events):  # ``kubectl get ksvc x``: Ready False → edit → ``kubectl wait
                 success, kind = later, "same_check"  # ksvc/x --for=condition=Ready``: condition met
@@ -1086,8 +1087,8 @@ def _waited_ready(failure: dict, later: dict, events: list[dict]) -> bool:
             e["tool"] in EDIT_TOOLS or e["outcome"] == "ok" for e in events[1:]):
         return False
     argv = parse_command(later["target"])["argv"]
-    waits = argv[:1] in (["kubectl"], ["oc"]) and ("wait" in argv and any(w.startswith("--for=condition=") for w in argv)
-                                                  or argv[1:].count("rollout") and "status" in argv)
+    waits = argv[:1] in (["kubectl"], ["oc"]) and (
+        "wait" in argv and any(w.startswith("--for=condition=") for w in argv) or "rollout" in argv and "status" in argv)
     names = {w.split("/", 1)[-1] for w in argv[2:] if not w.startswith("-")}
     return waits and any(name in names or any(name.startswith(n + "-") for n in names) for name in failure["listed"])
 
