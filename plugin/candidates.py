@@ -1298,6 +1298,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     candidates = []
     cwd = session.get("cwd")
     reported = any(_REPORTED.search(s) for p in prompts for s in _sentences(p["text"]))
+    # (and the code of what the account says it took out again: "Adding `cnameStrategy: Follow` to the solver didn't
+    # change anything, so I reverted it", each sentence whole, its ", so I reverted it" too)
+    reverted_code = [span for sentence in re.split(r"(?<=[.!?])\s+", said["text"]) if _REVERTED.search(sentence)
+                     for span in _code_spans(sentence) if len(span) >= 6]
     for chain in chains:
         earlier = [o for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS]
         earlier_edits = {f for o in earlier for f in o.get("files") or []}
@@ -1306,11 +1310,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # (the edits made after something had failed: attempts a later fix may take out again; not the session's
         # own work before any failure, which a fix may rewrite)
         # (or after the user reported one: "Notarization keeps coming back Invalid", ``--deep`` tried, then replaced)
-        # (or that the account says it took out again: "Adding `cnameStrategy: Follow` to the solver didn't change
-        # anything, so I reverted it")
-        reverted = [o for o in earlier if any(_REVERTED.search(sentence) and any(
-            span in line for line in _added_lines(o) for span in _code_spans(sentence) if len(span) >= 6)
-            for sentence in re.split(r"(?<=[.!?])\s+", said["text"]))]  # (whole: its ", so I reverted it" too)
+        reverted = [o for o in earlier if any(span in line for line in _added_lines(o) for span in reverted_code)]
         chain["_earlier"] = [o for o in earlier if reported or o in reverted or any(
             f["outcome"] == "error" and f["id"] < o["id"] for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier

@@ -1066,9 +1066,8 @@ def _runs_the_missing_program(failure: dict, later: str) -> bool:
     """Whether ``later`` runs, by a runner that fetches it, the program the failure could not find (``go run
     github.com/google/wire/cmd/wire@v0.6.0 ./internal/app`` for ``exec: "wire": executable file not found``; ``npx
     wire``, ``uvx ruff``, ``pipx run black``)."""
-    text = failure.get("error_text") or ""
-    match = _EXEC_NOT_FOUND.search(text) or _NOT_FOUND.search(text)
-    program = match and next(g for g in match.groups() if g)
+    execed = _EXEC_NOT_FOUND.search(failure.get("error_text") or "")
+    program = execed.group(1) if execed else _missing_program(failure)
     if not program:
         return False
     parsed = parse_command(later)

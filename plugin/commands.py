@@ -656,10 +656,7 @@ def _same_target(failed: str, later: str) -> bool:
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
                      and not value.startswith("-") and option not in argv_b}
         # (or given another value: ``--groups qa-testers`` for the ``--groups "QA Testers"`` that got a 404)
-        revalued |= {word for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
-                     and not value.startswith("-") and option in argv_b[:-1] and argv_a.count(option) == 1
-                     and option not in _SELECTING
-                     and argv_b[argv_b.index(option) + 1] != value for word in value.split()}
+        revalued |= {word for _, old, _ in _given_another_value(argv_a, argv_b) for word in old.split()}
         # (and a short option's settings file left out, now read from a config: ``-i inventories/staging/hosts.yml``
         # beside ``ansible.cfg``'s ``inventory =``; not a verbosity flag's neighbour, ``-v playbooks/db.yml``)
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if re.fullmatch(r"-[A-Za-z]", option)
@@ -788,6 +785,14 @@ _SELECTING = frozenset(("--limit", "--tags", "--skip-tags", "--only", "--select"
                         "--hosts", "--nodes", "--start-at-task", "--since", "--until", "--date"))
 
 
+def _given_another_value(argv_a: list[str], argv_b: list[str]) -> list[tuple[str, str, str]]:
+    """The long options of ``argv_a`` (given once, not a selection) that ``argv_b`` gives another value, as (option,
+    old value, new value)."""
+    return [(option, old, argv_b[argv_b.index(option) + 1]) for option, old in zip(argv_a, argv_a[1:])
+            if option.startswith("--") and "=" not in option and not old.startswith("-") and option in argv_b[:-1]
+            and argv_a.count(option) == 1 and option not in _SELECTING and argv_b[argv_b.index(option) + 1] != old]
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     before, after = parse_command(failed), parse_command(passed)
@@ -836,14 +841,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                     and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
                 out.append(f"pass `{option} {value}`")
         # (or given another value, not a path: ``--groups qa-testers`` for ``--groups "QA Testers"``)
-        argv_a, argv_b = before["argv"], after["argv"]
-        for option, old in zip(argv_a, argv_a[1:]):
-            new = argv_b[argv_b.index(option) + 1] if option in argv_b[:-1] else None
-            if option.startswith("--") and "=" not in option and new and new != old and not new.startswith("-") \
-                    and argv_a.count(option) == argv_b.count(option) == 1 \
-                    and not old.startswith("-") and not _NOT_A_FIX_FLAG.match(option) \
+        for option, _, new in _given_another_value(before["argv"], after["argv"]):
+            if new and not new.startswith("-") and after["argv"].count(option) == 1 \
+                    and not _NOT_A_FIX_FLAG.match(option) \
                     and option not in _VALUE_OPTIONS and option not in _PLACE_OPTIONS \
-                    and not re.search(r"(?i)token|password|secret|key", option) and option not in _SELECTING \
+                    and not re.search(r"(?i)token|password|secret|key", option) \
                     and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
                 out.append(f"pass `{option} {new}`")
     # (an argument the shell computes, where the failing run named it: ``go test $(go list -f '{{.Dir}}/...' -m)`` for

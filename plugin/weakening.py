@@ -329,11 +329,11 @@ def _fills_what_the_case_lacks(changes: dict[str, list[dict]], failure_text: str
                                               r"lacking|no|empty)\s+((?:[a-z]+\s+){0,2}[a-z]+)",
                                               failure_text.replace("_", " "))  # (``test_…_without_phone_number``)
                for w in m.group(1).split() if len(w) >= 4}
-    added = [line for hunks in changes.values() for h in hunks for line in h["new"].splitlines()
-             if line.strip() and line.strip() not in {x.strip() for x in h["old"].splitlines()}]
-    return bool(lacking) and bool(added) and all(not line.strip() for hunks in changes.values() for h in hunks
-                                                 for line in h["old"].splitlines()
-                                                 if line.strip() not in {x.strip() for x in h["new"].splitlines()}) \
+    sides = [tuple({line.strip() for line in h[side].splitlines()} - {""} for side in ("old", "new"))
+             for hunks in changes.values() for h in hunks]
+    added = [line for old, new in sides for line in new - old]
+    removed = [line for old, new in sides for line in old - new]
+    return bool(lacking) and bool(added) and not removed \
         and any(re.search(rf"(?i)\b{re.escape(w)}\b", line) for line in added for w in lacking)
 
 
