@@ -162,6 +162,9 @@ def _moved(old: list[str], new: list[str]) -> list[tuple[str, str]]:
 def _token_span(text: str) -> str:
     """A changed span as a reader quotes it: no trailing separators, no bracket closed that it did not open."""
     text = text.strip(" ,;")
+    for quote in "\"'`":  # (a quote closed that it did not open: ``3}"`` of ``"{'replication_factor': 3}"``)
+        if text.endswith(quote) and text.count(quote) % 2:
+            text = text[:-1].rstrip(" ,;")
     for opening, closing in ("()", "[]", "{}"):
         while text.endswith(closing) and text.count(closing) > text.count(opening):
             text = text[:-1].rstrip(" ,;")
@@ -183,6 +186,12 @@ def _replaced(a: str, b: str) -> tuple[str, str]:
         p -= 1
     while q > 0 and not a[len(a) - q].isspace():
         q -= 1
+    # (a bare value is said with its key: ``'replication_factor': 3`` → ``'replication_factor': 1``, not ``3}"`` →
+    # ``1}"``)
+    if p and not re.search(r"[A-Za-z]", a[p:len(a) - q] + b[p:len(b) - q]) and a[:p].rstrip().endswith((":", "=")):
+        p = len(a[:p].rstrip())
+        while p > 0 and not a[p - 1].isspace():
+            p -= 1
     return _token_span(a[p:len(a) - q]), _token_span(b[p:len(b) - q])
 
 

@@ -106,15 +106,16 @@ def _observation_ref(item: dict) -> str:
 
 
 def _change_text(change: str, compact: bool = False, limit: int | None = None, telling: set[str] = frozenset(),
-                 quoted: tuple[str, ...] = (), ran: str = "") -> str:
+                 quoted: tuple[str, ...] = (), ran: str = "", titled: str = "") -> str:
     """The change as one readable line: diff hunk headers dropped, lines joined.
 
     A card (``compact``) keeps a diff's added lines only (the state to reach; of a file that only lost lines, those
     it lost) and names each file once. Within ``limit`` it gives way in this order: long paths to their ends; lines a
     second file repeats from the first; imports, lines that only open a block, comments and lines that only moved a
     bracket; the command a changed invocation or a step spells out again; then, from the longest file's part, the
-    line sharing fewest words with ``telling`` (what the problem says), the last first, and a line that holds code
-    the account quotes (``quoted``) only after every other. So
+    line the title shows already (``titled``, its code) first, then the line sharing fewest words with ``telling``
+    (what the problem says), the last first, and a line that holds code the account quotes (``quoted``) only after
+    every other (no such line is scaffolding). So
     each file's first changed line shows before any file's second, ``readOnlyRootFilesystem: true`` before
     ``runAsUser: 10001`` when the error asks for a read-only root filesystem, and the ``org.gradle.java.home=…`` the
     account names before the ``org.gradle.java.installations.paths=…`` above it."""
@@ -143,14 +144,17 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts[header] = [line for line in body if not re.match(r"-(?!-)", line)]
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
-    for give_way in (_drop_repeated, _shorten_long_step, lambda parts: _drop_scaffolding(parts, reshaped, removed),
+    for give_way in (_drop_repeated, _shorten_long_step,
+                     lambda parts: _drop_scaffolding(parts, reshaped, removed, quoted),
                      lambda parts: _drop_spelt_out(parts, ran),
-                     lambda parts: _drop_least_telling(parts, telling, quoted)):
+                     lambda parts: _drop_least_telling(parts, telling, quoted, titled)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
     return _joined(_flat(parts))
 
 
+_FILE_NAMED = re.compile(r"(?<![\w./$-])[A-Za-z][\w-]*\.(?:plist|json|ya?ml|toml|xml|gradle|kts|properties|"
+                         r"conf|cfg|ini|lock|env)\b")
 _FILE_HEADER = re.compile(r"^[\w.@~/][\w.@+~/-]*:$")  # (not a diff line: ``+securityContext:`` is one)
 
 
@@ -204,26 +208,37 @@ _SAME = "the same lines"
 _COMMENT = re.compile(r"^[+-]\s*(?://|/\*|\*|#(?!include|define|if|pragma|!)|--\s|<!--)")
 
 
-def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: set[str] = frozenset()) -> bool:
+def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: set[str] = frozenset(),
+                      quoted: tuple[str, ...] = ()) -> bool:
     """The first import, then the first other line around the change (a block opened, a comment, a bracket moved):
     ``object JsonFormats extends SprayJsonSupport with DefaultJsonProtocol {`` outlasts the import it needs. An
     import that takes a name from elsewhere than a line the change removed is no scaffolding (``from
-    pydantic_settings import BaseSettings`` for ``from pydantic import BaseSettings, Field``)."""
+    pydantic_settings import BaseSettings`` for ``from pydantic import BaseSettings, Field``), nor the one line that
+    holds code the account quotes (``quoted``: "from `selector` to `targetRefs`" keeps ``targetRefs:``; a
+    ``val MIGRATION_7_8 = object : Migration(7, 8) {`` whose name ``.addMigrations(…, MIGRATION_7_8)`` shows
+    gives way)."""
     taken = {w for line in removed for w in re.findall(r"\w{6,}", line)} - {"import", "require"}
     # (a comment before the code it sits by: ``// start from Boot's builder …`` goes before the changed signature
     # ``objectMapper(Jackson2ObjectMapperBuilder builder) {``)
     # (nor a line that opens a block as the line it replaced did, changed: ``Column(modifier =
     # GlanceModifier.fillMaxSize()…) {`` for ``Column(modifier = Modifier.fillMaxSize()…) {``)
+    diff = [line for body in parts.values() for line in body if line.startswith(("+", "-"))]
     found = [(not imports(line), not _COMMENT.match(line), n, body, i) for n, body in enumerate(parts.values())
              if len(body) > 1
              for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
              and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)
-             and not (line not in reshaped and not imports(line) and _edited_from(_bare(line), removed))]
+             and not (line not in reshaped and not imports(line) and _edited_from(_bare(line), removed))
+             and not any(_holds_code(line, q) and not any(_holds_code(other, q) for other in diff if other != line)
+                         for q in quoted)]
     if not found:
         return False
     *_, body, i = min(found, key=lambda f: f[:3])
     del body[i]
     return True
+
+
+def _holds_code(line: str, code: str) -> bool:
+    return bool(re.search(rf"(?<!\w){re.escape(code)}(?!\w)", line))
 
 
 def _edited_from(line: str, removed: set[str]) -> bool:
@@ -263,10 +278,11 @@ def _shorten_long_step(parts: dict[str, list[str]]) -> bool:
     return False
 
 
-def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: tuple[str, ...] = ()) -> bool:
-    """From the longest file's part, the diff line sharing fewest words with ``telling``, the last of those, a line
-    that holds one of ``quoted`` last of all, the more of it the later (prose, "Run `x` before `y`.", is never
-    dropped: inert cuts it)."""
+def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: tuple[str, ...] = (),
+                        titled: str = "") -> bool:
+    """From the longest file's part, a diff line the title shows already (``titled``: the code it quotes, maybe cut
+    with "…"), then the line sharing fewest words with ``telling``, the last of those, a line that holds one of
+    ``quoted`` last of all, the more of it the later (prose, "Run `x` before `y`.", is never dropped: inert cuts it)."""
     diffs = [body for body in parts.values() if sum(line.startswith(("+", "-")) for line in body) > 1]
     if not diffs:
         return False
@@ -274,9 +290,18 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
     lines = [i for i, line in enumerate(body) if line.startswith(("+", "-"))]
     # (of two lines that hold quoted code, the one holding more of it: ``down_revision: … = "b83f6d2e41a9"`` over the
     # docstring's ``Revises:``)
+    # (the title's "add `ViewCompat.setOnApplyWindowInsetsListener(binding.root) { v,…`" leaves the room to the
+    # ``val bars = insets.getInsets(WindowInsetsCompat.Type.systemBars())`` after it)
     del body[min(lines, key=lambda i: (max((len(q) for q in quoted if q in body[i]), default=0),
-                                       len(_words(body[i]) & telling), -i))]
+                                       not _titled(body[i], titled), len(_words(body[i]) & telling), -i))]
     return True
+
+
+def _titled(line: str, titled: str) -> bool:
+    """Whether the title's code (``titled``, cut with "…" where it was long) shows diff ``line``: all of it, or the
+    first 24 characters and more of it before the cut."""
+    code, shown = _bare(line), re.sub(r"[\s,;)\]}]+$", "", titled.rstrip("…"))
+    return bool(shown) and (code == shown or titled.endswith("…") and len(shown) >= 24 and code.startswith(shown))
 
 
 def _named_check(check: str, note: dict, shown: str, limit: int) -> str:
@@ -284,11 +309,23 @@ def _named_check(check: str, note: dict, shown: str, limit: int) -> str:
     short as that is, never cut to a stub); spelt out, within ``limit``, when the card has not shown it whole (a cut
     change line)."""
     match = re.match(r"`([^`]+)` (passed.*)", check)
-    if match and match.group(1) in str(note.get("trigger") or ""):
+    if match and _holds(str(note.get("trigger") or ""), match.group(1)):
         return inert(f"the failing command {match.group(2)}")
-    if match and match.group(1) in shown:
+    if match and _holds(shown, match.group(1)):
         return inert(f"the fixed command {match.group(2)}")
     return inert(check, limit)
+
+
+def _holds(text: str, command: str) -> bool:
+    """Whether ``text`` holds ``command``, which a check may have cut with "…" (``./gradlew :app:connected… -P…=…
+    CheckoutFlowTest``): each piece, in order."""
+    at = 0
+    for piece in (piece for piece in command.split("…") if piece.strip()):
+        found = text.find(piece, at)
+        if found < 0:
+            return False
+        at = found + len(piece)
+    return at > 0
 
 
 def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = None) -> list[tuple[str, str]]:
@@ -312,9 +349,15 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
         str(e.get("quote") or "") for e in note.get("evidence") or [] if isinstance(e, dict)))
     # (and the code the account quotes, where a changed line holds it: ``org.gradle.java.home``)
     # (paired first: a short span, `require`, must not pair its closing backtick with the next one's opening)
-    quoted = tuple(span for span in re.findall(r"`([^`\n]*)`", str(note.get("summary") or "")) if len(span) >= 8)
+    # (a file the account names is quoted code too: "couldn't read GoogleService-Info.plist")
+    summary = str(note.get("summary") or "")
+    quoted = tuple(span for span in re.findall(r"`([^`\n]*)`", summary) + _FILE_NAMED.findall(summary)
+                   if len(span) >= 8)
+    # (the code a fix's title quotes, the last clause: "— add `…`")
+    titled = re.findall(r"`([^`]+)`", str(note.get("title") or "").rpartition(" — ")[2])
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
-                                               telling, quoted, _failing_command(note)), limits["change"])))
+                                               telling, quoted, _failing_command(note), titled[0] if titled else ""),
+                                 limits["change"])))
     evidence = [e for e in note.get("evidence") or [] if isinstance(e, dict)]
     attempts = [item for item in evidence if is_attempt(item)]
     # (a card shows the first attempt and counts the rest: three stubs, "tried `docker compose -f docker-comp…", would
@@ -354,7 +397,8 @@ def _failing_command(note: dict) -> str:
 
 
 # what runs before the program on a failing command's line: a directory and the variables it sets
-_RUN_PREFIX = re.compile(r"^(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*")
+# (and the shell option that only makes a pipe fail: ``set -o pipefail && xcodebuild …``)
+_RUN_PREFIX = re.compile(r"^(?:set -[euxo]+(?: pipefail)? *(?:&&|;) *)?(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*")
 
 
 def _cut_run(note: dict) -> str | None:

@@ -688,3 +688,68 @@ def test_a_block_opening_line_changed_within_is_the_change_and_a_name_extended_i
     hunk = {"old": "class OrdersRepo(private val db: Database) {", "new": "class OrdersRepo(private val db: "
                                                                              "R2dbcDatabase) {"}
     assert _short_diff(hunk) == "`Database` → `R2dbcDatabase`"
+
+
+def test_a_line_the_title_shows_gives_way_first_on_a_card():
+    # (blind178 FW12: the title's "add `ViewCompat.setOnApplyWindowInsetsListener(binding.root) { v,…`" is shown; the
+    # room goes to the ``WindowInsetsCompat.Type.systemBars()`` line after it)
+    from lorebook.render import _change_text
+
+    change = ("app/src/main/java/com/acme/shop/checkout/CheckoutActivity.kt:\n"
+              "+ViewCompat.setOnApplyWindowInsetsListener(binding.root) { v, insets ->\n"
+              "+val bars = insets.getInsets(WindowInsetsCompat.Type.systemBars())\n"
+              "+v.updatePadding(top = bars.top, bottom = bars.bottom)\n+insets\n+}")
+    titled = "ViewCompat.setOnApplyWindowInsetsListener(binding.root) { v,…"
+    shown = _change_text(change, compact=True, limit=120, titled=titled)
+    assert "WindowInsetsCompat.Type.systemBars()" in shown and "setOnApplyWindowInsetsListener" not in shown
+    # (a title that names another line leaves the first where it was)
+    assert "setOnApplyWindowInsetsListener" in _change_text(change, compact=True, limit=120, titled="insets")
+
+
+def test_a_line_holding_code_the_account_quotes_is_no_scaffolding():
+    # (blind176 FU24: "Switched the AuthorizationPolicy from `selector` to `targetRefs`")
+    from lorebook.render import _change_text
+
+    change = ("mesh/payments/authz-admin.yaml:\n-selector:\n-matchLabels:\n-app: payments-api\n+targetRefs:\n"
+              "+- kind: Service\n+group: \"\"\n+name: payments-api\n"
+              "Run `kubectl apply -f mesh/payments/authz-admin.yaml` before `./mesh/tests/check-admin-blocked.sh`.")
+    assert "+targetRefs:" in _change_text(change, compact=True, limit=110, quoted=("targetRefs",))
+    assert "+targetRefs:" not in _change_text(change, compact=True, limit=110)
+
+
+def test_a_file_the_account_names_keeps_its_changed_line_on_the_card():
+    # (blind175 FT24: "the uploader couldn't read GoogleService-Info.plist inside the built app"; the check is cut
+    # with "…" and is still the failing command; ``set -o pipefail &&`` is no program of its own)
+    lines = ['"${DWARF_DSYM_FOLDER_PATH}/${DWARF_DSYM_FILE_NAME}",',
+             '"${DWARF_DSYM_FOLDER_PATH}/${DWARF_DSYM_FILE_NAME}/Contents/Resources/DWARF/${PRODUCT_NAME}",',
+             '"${DWARF_DSYM_FOLDER_PATH}/${DWARF_DSYM_FILE_NAME}/Contents/Info.plist",',
+             '"$(TARGET_BUILD_DIR)/$(UNLOCALIZED_RESOURCES_FOLDER_PATH)/GoogleService-Info.plist",',
+             '"$(TARGET_BUILD_DIR)/$(EXECUTABLE_PATH)",']
+    run = ("set -o pipefail && xcodebuild -workspace Pantry.xcworkspace -scheme Pantry -configuration Release "
+           "-destination 'generic/platform=iOS' -archivePath build/Pantry.xcarchive archive")
+    error = "error: Could not get GOOGLE_APP_ID in Google Services file from build environment"
+    note = dict(SECOND_TRY, title=f"`xcodebuild -workspace …` fails with {error[:40]}… — add `{lines[0]}`",
+                trigger=f"Running `{run}` in this project (it failed with {error})",
+                summary=("With sandboxing, a run script may only read files it declares as inputs, and the Crashlytics "
+                         "phase declared none — so the uploader couldn't read GoogleService-Info.plist inside the "
+                         "built app (that's the GOOGLE_APP_ID error). Added the input files Firebase documents for "
+                         "sandboxed builds to the \"Upload dSYMs to Crashlytics\" phase."),
+                change="Pantry.xcodeproj/project.pbxproj:\n" + "\n".join("+" + line for line in lines),
+                evidence=[{"quote": error, "source": "o 1", "observation_id": 1}],
+                validation={"passed": [f"`{run[:100]}…` passed after the change (observation 6)"],
+                            "not_performed": []})
+    card = full_note(note)
+    assert "GoogleService-Info.plist" in card.split("Change:")[1].split("\n")[0]
+    assert "Checked: the failing command passed after the change" in card and "When:" not in card
+    assert estimate_tokens(card) <= 150
+
+
+def test_a_bare_value_replaced_in_a_long_line_is_said_with_its_key():
+    # (blind167 FL20: ``3}"`` → ``1}"`` told nothing)
+    from lorebook.edits import _short_diff
+
+    line = "        \"{'class': 'NetworkTopologyStrategy', 'replication_factor': %s}\""
+    assert _short_diff({"old": line % 3, "new": line % 1}) == \
+        "`'replication_factor': 3` → `'replication_factor': 1`"
+    line = "server: {host: \"0.0.0.0\", port: %s, workers: 4, timeout: 30, keepalive: true}"
+    assert _short_diff({"old": line % 8080, "new": line % 9090}) == "`port: 8080` → `port: 9090`"
