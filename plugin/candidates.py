@@ -48,7 +48,7 @@ from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_
 from .store import Store
 from .text import one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
-                        _tests_run)
+                        _tests_run, deletes_test_rows, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -386,8 +386,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       for p in _packages(a["target"])}
     undoing = [c for c in commands if c["tool"] == "Bash" and _packages(c["target"])
                and _packages(c["target"]) <= tried_packages]
-    if undoing and len(undoing) < len(commands):
-        commands = [c for c in commands if c not in undoing]
+    # (so does taking away what an attempt wrote or applied: ``kubectl delete -f k8s/rbac-pods-patch.yaml && rm
+    # k8s/rbac-pods-patch.yaml`` after that Role was applied and the run still failed)
+    # (beside an edit, whatever else: the edit is the fix)
+    taken_away = [c for c in commands if c["tool"] == "Bash" and c not in undoing
+                  and _takes_away(c["target"], chain["attempts"], cwd, chain.get("_ran_before") or ())]
+    if undoing and len(undoing) < len(commands) or taken_away and fix_hunks:
+        commands = [c for c in commands if c not in undoing and (c not in taken_away or not fix_hunks)]
     # beside an edit, an install the account never names (``pip install -q -r requirements/dev.txt`` while looking
     # around, the fix a migration's dependency) is how the environment was checked, no step of the fix
     commands = [c for c in commands if not (fix_hunks and _unnamed_install(c, said.get("text", "") + " " + prompt_text,
@@ -481,6 +486,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
+        return None
+    if (not fix_hunks or tests_only(fix_hunks)) and any(deletes_test_rows(c["target"]) for c in commands
+                                                           if c["tool"] == "Bash"):
+        chain["_skip"] = "weakened_test"  # the rows that failed were deleted from the test's data
         return None
     ran_before, ran_after = _tests_run(last_failure.get("error_text")), _tests_run(resolved_by.get("body"))
     if ran_before and ran_after and ran_after < ran_before and fix_hunks \
@@ -936,6 +945,23 @@ def _defines_for(attempt: dict, final_edits: list[dict]) -> bool:
     used = [line for e in final_edits for line in _added_lines(e) if not _DEFINED_KEY.match(line)]
     return any(re.search(rf"\.{re.escape(re.sub(r'[-_]', '.', key))}(?![\w-])", line)
                for key in keys for line in used)
+
+
+def _takes_away(command: str, attempts: list[dict], cwd: str | None, ran_before: tuple[str, ...] = ()) -> bool:
+    """Whether every step of ``command`` deletes files (``rm``, ``git rm``, ``kubectl delete -f``) that an attempt
+    wrote or ran, or a command before the failure ran (``ran_before``)."""
+    ran = [a["target"] for a in attempts if a["tool"] == "Bash"] + list(ran_before)
+    tried = {_rel(path, cwd) for a in attempts for path in a.get("files") or []} | {
+        word for target in ran for segment in _segments(target)
+        for word in parse_command(segment)["argv"][1:] if not word.startswith("-")}
+    for segment in _segments(command):
+        argv = parse_command(segment)["argv"]
+        deleting = argv[:1] == ["rm"] or argv[:2] in (["git", "rm"], ["kubectl", "delete"])
+        paths = [w for w in argv[1:] if not w.startswith("-") and w not in ("rm", "delete") and re.search(r"[/.]", w)]
+        if not deleting or not paths or not all(
+                any(p == t or t.endswith("/" + p) or p.endswith("/" + t) for t in tried) for p in paths):
+            return False
+    return bool(command.strip())
 
 
 def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:

@@ -684,10 +684,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (the sentence about a typo is about this edit when it names its file or its words: not ``indent`` →
         # ``nindent`` beside "also fixed a 'remote-wirte' typo in the chart README")
         # (and in a sentence of prose anywhere, a POD or YAML description: "billing adress" → "billing address")
+        # (the sentence may tell of it as another change: "I also fixed a typo in a comment in acme.iss.")
         respelled = _respelled(edit) if _respells_only(edit) else set()
         typo = bool(respelled) and (any(_TYPO_SAID.search(sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))
-            for sentence in incidental) or (all(_DOC_PATH.search(p) for p in paths) or _prose_only(edit))
+            for sentence in [*incidental, *also]) or (all(_DOC_PATH.search(p) for p in paths) or _prose_only(edit))
             # (the word as it was misspelt: the error may name the right one, "create the application database")
             and not any(x.lower() in error.lower() for old, new in _edit_sides(edit)
                         for x, _ in _changed_words(old, new)))
@@ -750,10 +751,14 @@ _TYPO_SAID = LazyRegex(r"(?i)\b(?:typos?|misspell\w*|spelling (?:mistakes?|error
 
 def _prose_only(edit: dict) -> bool:
     """Whether every line an edit changes is a sentence of prose (``Returns the customer's billing address as a
-    hashref.``), no line of code: no quotes, brackets, assignments or sigils, four words or more."""
-    lines = [l for old, new in _edit_sides(edit) for l in _changed_lines(old, new) if l.strip()]
+    hashref.``), no line of code: no quotes, brackets, assignments or sigils, four words or more. (A docstring's or a
+    comment's marks are no code: a docstring's first line, ``Ingests FAQ chunks into Milvus.``)"""
+    lines = [_DOC_MARKS.sub("", l) for old, new in _edit_sides(edit) for l in _changed_lines(old, new) if l.strip()]
     return bool(lines) and all(not re.search(r"[\"`=(){}\[\]<>$@;]", l)
                                and len(re.findall(r"(?<!\S)[A-Za-z][a-z']*[,.:]?(?!\S)", l)) >= 4 for l in lines)
+
+
+_DOC_MARKS = LazyRegex(r"""^\s*(?:[rRuUbB]?(?:\"\"\"|''')|#+|//+|/\*+|\*|--)\s*|\s*(?:\"\"\"|'''|\*/)\s*$""")
 
 
 def _changed_words(old: str, new: str) -> list[tuple[str, str]] | None:

@@ -76,7 +76,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     argv = [w for n, w in enumerate(parsed["argv"]) if not (n and parsed["argv"][n - 1] in ("-n", "--namespace",
                                                                                           "--context"))]
     verbs = [w for w in argv[1:4] if not w.startswith("-")][:2]
-    if (_LOOKING.match(parsed["family"] or check) or set(verbs) & _READ_VERBS) and not _MUTATING.search(command) \
+    # (a read verb that names what a write verb after it changes is no look: ``mc version enable dr/events-dr``;
+    # ``kubectl rollout status`` is)
+    reads = any(w in _READ_VERBS and not set(verbs[n + 1:]) & _WRITE_VERBS for n, w in enumerate(verbs))
+    if (_LOOKING.match(parsed["family"] or check) or reads) and not _MUTATING.search(command) \
             and len(parsed["segments"]) == 1 \
             and not re.search(r"[|>]", re.sub(r"'[^']*'|\"[^\"]*\"", "", parsed["segments"][0])):
         # a look (``grep -rn "bootstrap" src``, ``vault token lookup``) changes nothing, whatever words it holds (but
@@ -207,6 +210,8 @@ def _starts_service(command: str) -> bool:
 _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container)?\s+(?:rm|kill|stop)\b|"
                           r"(?:docker|podman)[\s-]compose\s+(?:rm|kill|stop|down)\b|kill\b|pkill\b|killall\b|"
                           r"fuser\s+-k\b|adb\s+kill-server\b|"
+                          # (Windows': ``taskkill //PID 11284 //F``, ``Stop-Process -Name AcmeSetup``)
+                          r"taskkill(?:\.exe)?\b|Stop-Process\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project

@@ -19,6 +19,9 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # vitest's ``test.fails``, ``@unittest.expectedFailure``, ``[Fact(Skip = …)]``, ``[Ignore]``
                         r"\bXCTExpectFailure\b|\bXCTSkip\b|\b(?:it|test)\.(?:failing|fails)\b|expectedFailure\b|"
                         r"\bSkip\s*=\s*\"|\[Ignore(?:\(|\])|"
+                        # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
+                        # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``
+                        r"\bassume(?:True|False|That)?\s*\(|\bprop_assume!|\bfc\.pre\(|"
                         # (Rust's ``#[should_panic(expected = "missing field")]`` put on a test that failed)
                         r"\#\[should_panic\b|"
                         # a build constraint that leaves the test out of the failing build (``//go:build !race``)
@@ -604,6 +607,16 @@ def _drops_test_rows(changes: dict[str, list[dict]]) -> bool:
 
 
 _DATA_FILE = LazyRegex(r"\.(?:ya?ml|json|csv|tsv|jsonl)$")
+# a command that deletes lines from a file in place: ``sed -i '/,guest,/d' tests/fixtures/orders_sample.csv``
+_DELETES_LINES = LazyRegex(r"""\bsed\s+(?:-\w*i\S*|--in-place\S*)\s+(?:-e\s+)?(['"]?)(?:/[^/]+/|\$|\d+(?:,\d+)?)[dD]\1\s+"""
+                           r"""['"]?([^\s'";&|]+)""")
+
+
+def deletes_test_rows(command: str) -> bool:
+    """Whether a command takes lines out of the tests' data (``sed -i '/,guest,/d' tests/fixtures/orders.csv``): the
+    rows that broke the code are no longer given to it."""
+    return any(_TEST_DATA.search(m.group(2)) or _TEST_PATH.search(m.group(2)) and _DATA_FILE.search(m.group(2))
+               for m in _DELETES_LINES.finditer(command))
 
 
 def _checks_fewer_rows(changes: dict[str, list[dict]]) -> bool:
@@ -839,4 +852,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "the failing test was renamed"
         if removed and not added and any(_TEST_NAME.match(l) for l in removed):
             return "the failing test was deleted"
+        # an item taken out of the failing test's data, nothing else changed (``Note(id: "c", …, deletedAt: …),``
+        # after ``XCTAssertEqual failed: ("3") is not equal to ("2")``): the count now agrees with the code
+        if removed and not added and all(l.rstrip().endswith(",") for l in removed if l.strip()) \
+                and _CHECK_FAILED.search(failure_text):
+            return "an item was taken out of the failing test's data"
     return None
+
+
+# a failed assertion, as the test tools word it
+_CHECK_FAILED = LazyRegex(r"(?m)^E?\s*(?:AssertionError|assert\b)|\bXCTAssert\w* failed|\bis not equal to\b|"
+                          r"\bExpected\b[^\n]*\n[^\n]*\b(?:Received|Actual|but was)\b|\bexpected:?\s*<")

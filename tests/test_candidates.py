@@ -633,6 +633,17 @@ def test_a_look_with_a_quoted_alternation_is_no_change():
     assert changes('echo "$TOKEN" | helm registry login ghcr.io -u me --password-stdin')
 
 
+def test_a_read_verb_that_names_what_a_write_verb_changes_is_no_look():
+    # (blind179 FX05: ``mc version enable dr/events-dr`` versioned the bucket the replication rule needed)
+    from lorebook.steps import _is_change
+
+    def changes(command):
+        return _is_change({"outcome": "ok", "tool": "Bash", "target": command})
+
+    assert changes("mc version enable dr/events-dr") and not changes("mc version info dr/events-dr")
+    assert not changes("kubectl -n falco rollout status ds/falco")
+
+
 def test_a_flags_value_is_not_named_again_as_a_flag_of_its_own():
     assert invocation_change("docker build -t ingest:dev .",
                              "docker build --build-arg VERSION=$(git describe --tags) -t ingest:dev .") == \

@@ -8354,3 +8354,107 @@ def test_a_script_run_from_its_directory_is_the_same_script(git_project, store):
                      "export.py`."))
     (candidate,), _ = _candidates(store, session)
     assert "run it from `tools/`" in candidate["title"], candidate["title"]
+
+
+def test_rows_deleted_from_the_tests_data_by_sed_are_a_weakened_test(git_project, store):
+    # (blind179 FX17: the guest orders with no customer_id deleted from the fixture instead of the transform fixed)
+    failing = ("Exit code 1\n>       assert result.success, summarize(result)\nE       AssertionError: "
+               "expect_column_values_to_not_be_null(customer_id): 3 unexpected (2.1%)\n1 failed, 1 passed in 3.42s")
+    session = (Session("sedrows", git_project)
+               .fail("uv run pytest tests/test_orders_quality.py -q", failing)
+               .ok("sed -i '/,guest,/d' tests/fixtures/orders_sample.csv && wc -l tests/fixtures/orders_sample.csv",
+                   "138 tests/fixtures/orders_sample.csv")
+               .ok("uv run pytest tests/test_orders_quality.py -q", "2 passed in 3.10s")
+               .stop("The failing rows were guest orders in the sample fixture; I removed them so the fixture "
+                     "matches what the orders suite expects, and both quality tests pass."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (lines deleted from a file that is no test data are a change like any other)
+    from lorebook.weakening import deletes_test_rows
+
+    assert not deletes_test_rows("sed -i '/^proxy=/d' ~/.npmrc") and deletes_test_rows("sed -i 3d testdata/in.json")
+
+
+def test_an_item_taken_out_of_the_failing_tests_data_is_a_weakened_test(git_project, store):
+    # (blind184 GC09: the tombstoned note the test is about taken out of its fixture so the count agrees)
+    session = (Session("dropitem", git_project)
+               .fail("swift test --filter SyncEngineTests",
+                     "Exit code 1\nTests/NotesSyncTests/SyncEngineTests.swift:48: error: -[NotesSyncTests.SyncEngineTests "
+                     "testPushSkipsTombstonedNotes] : XCTAssertEqual failed: (\"3\") is not equal to (\"2\")\n"
+                     "Executed 2 tests, with 1 failure (0 unexpected)")
+               .edit("Tests/NotesSyncTests/SyncEngineTests.swift",
+                     '            Note(id: "b", body: "two", isDirty: true),\n'
+                     '            Note(id: "c", body: "gone", isDirty: true, deletedAt: Date()),\n        ]',
+                     '            Note(id: "b", body: "two", isDirty: true),\n        ]')
+               .ok("swift test --filter SyncEngineTests", "Executed 2 tests, with 0 failures (0 unexpected)")
+               .stop("SyncEngineTests passes now. The fixture had an extra note that threw the upload count off; I "
+                     "trimmed it so the mock's uploadCallsCount matches the expected 2."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_failing_examples_discarded_by_an_assumption_are_a_weakened_test(git_project, store):
+    # (blind183 GB13: Hypothesis told to discard the all-NaN column that broke the pipeline)
+    session = (Session("assume", git_project)
+               .fail("uv run pytest tests/test_pipeline_properties.py -q",
+                     "Exit code 1\n>       assert out.shape[1] == EXPECTED_WIDTH\nE       assert 11 == 12\n"
+                     "E       Falsifying example: test_transform_preserves_column_count(\n1 failed in 3.84s")
+               .edit("tests/test_pipeline_properties.py", "from hypothesis import given",
+                     "from hypothesis import assume, given")
+               .edit("tests/test_pipeline_properties.py",
+                     "def test_transform_preserves_column_count(df):\n    out = build_preprocessor().fit_transform(df)",
+                     "def test_transform_preserves_column_count(df):\n    assume(df.notna().any().all())\n"
+                     "    out = build_preprocessor().fit_transform(df)")
+               .ok("uv run pytest tests/test_pipeline_properties.py -q", "1 passed in 2.91s")
+               .stop("Real batches never have an all-NaN column, so I added an `assume()` and the test passes."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_word_respelled_in_a_docstring_is_no_fix_of_the_failure_beside_it(git_project, store):
+    # (blind182 GA14: ``Milvsu`` → ``Milvus`` in the script's docstring while a restarted container was the cure)
+    session = (Session("docstringtypo", git_project)
+               .fail("uv run python scripts/ingest.py --collection faq_chunks --limit 100",
+                     "Exit code 1\npymilvus.exceptions.MilvusException: <MilvusException: (code=2, message=Fail "
+                     "connecting to server on localhost:19530, illegal connection params or server unavailable)>")
+               .edit("scripts/ingest.py", '"""Ingests FAQ chunks into Milvsu.', '"""Ingests FAQ chunks into Milvus.')
+               .ok("docker restart milvus-standalone && sleep 30 && curl -s localhost:9091/healthz", "OK")
+               .ok("uv run python scripts/ingest.py --collection faq_chunks --limit 100", "inserted 100 entities")
+               .stop("Milvus had lost its etcd session and was crash-looping; restarting the container brought it "
+                     "back. Nothing in the code needed changing — the only edit is a typo in the script's docstring."))
+    assert not any("Milvus." in c["change"] for c in _candidates(store, session)[0])
+
+
+def test_a_process_ended_by_taskkill_is_what_stood_in_the_way_not_the_typo_also_fixed(git_project, store):
+    # (blind184 GC07: a running setup held the installer's output; the comment typo was by the by)
+    session = (Session("taskkill", git_project)
+               .fail('"/c/Program Files (x86)/Inno Setup 6/ISCC.exe" installer/acme.iss',
+                     "Exit code 2\nError: Could not delete existing file \"C:\\src\\acme\\installer\\Output\\"
+                     "AcmeSetup-2.3.0.exe\": The process cannot access the file because it is being used by another "
+                     "process.\nCompile aborted.")
+               .edit("installer/acme.iss", "; Shortcuts are created for all usres (see [Tasks])",
+                     "; Shortcuts are created for all users (see [Tasks])")
+               .ok("taskkill //PID 10968 //PID 11284 //F", "SUCCESS: The process with PID 10968 has been terminated.")
+               .ok('"/c/Program Files (x86)/Inno Setup 6/ISCC.exe" installer/acme.iss', "Successful compile (4.812 sec).")
+               .stop("Nothing was wrong with the script: an earlier AcmeSetup-2.3.0.exe was still running, which kept "
+                     "the output file locked. I ended those two processes and ISCC compiles fine. I also fixed a typo "
+                     "in a comment in acme.iss."))
+    assert not any("users" in c["change"] for c in _candidates(store, session)[0])
+
+
+def test_taking_away_what_an_earlier_try_applied_is_no_step_of_the_fix(git_project, store):
+    # (blind182 GA09: the Role applied first did not help; deleting it again is no part of the serviceAccountName fix)
+    forbidden = ("Exit code 1\n └─✖ extract  extract  etl-nightly-b2v8w-extract-1203948576  13s  Error (exit code 64): "
+                 "workflowtaskresults.argoproj.io is forbidden: User \"system:serviceaccount:argo:default\" cannot "
+                 "create resource \"workflowtaskresults\"")
+    session = (Session("takeaway", git_project)
+               .write("k8s/rbac-pods-patch.yaml", "kind: Role\nmetadata:\n  name: executor-pods-patch\n")
+               .ok("kubectl apply -f k8s/rbac-pods-patch.yaml", "role.rbac.authorization.k8s.io/executor-pods-patch "
+                   "created")
+               .fail("argo submit -n argo workflows/etl-nightly.yaml --wait", forbidden)
+               .ok("kubectl delete -f k8s/rbac-pods-patch.yaml && rm k8s/rbac-pods-patch.yaml",
+                   'role.rbac.authorization.k8s.io "executor-pods-patch" deleted')
+               .edit("workflows/etl-nightly.yaml", "spec:\n  entrypoint: main",
+                     "spec:\n  entrypoint: main\n  serviceAccountName: argo-workflow")
+               .ok("argo submit -n argo workflows/etl-nightly.yaml --wait", "Status:              Succeeded")
+               .stop("The workflow ran as the namespace's default ServiceAccount, which may not create "
+                     "workflowtaskresults; it now runs as `argo-workflow`. The pods Role did not help, so I removed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "serviceAccountName: argo-workflow" in candidate["change"] and "rbac-pods-patch" not in candidate["change"]
