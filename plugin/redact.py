@@ -432,7 +432,7 @@ def _redact_assignment(match: re.Match) -> str:
         # (and a name of dashed words is a name: a target triple, ``thumbv7em-none-eabihf``)
         secret = not assignment and looks_random(value, min_length=20) and not _trivial_value(value, key) \
             and not _camel_words(value) \
-            and not _dashed_words(value) and not _region_name(value) \
+            and not _dashed_words(value) and not _region_name(value) and not _PINNED.fullmatch(value) \
             and not re.fullmatch(
             r"(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
@@ -488,6 +488,10 @@ def _encoded_secret(match: re.Match) -> str:
         _inner.pop()
 
 
+# a package pinned to a version: ``meltanolabs-target-snowflake==0.9.1``, ``pydantic>=2.7``, ``left-pad@1.3.0``
+_PINNED = re.compile(r"@?[A-Za-z][\w.-]*(?:/[\w.-]+)?(?:\[[\w,-]+\])?(?:===?|>=|<=|~=|!=|@)v?\d+(?:\.[\w-]+)*")
+
+
 def _dashed_words(value: str) -> bool:
     """Whether ``value`` is words joined by dashes or underscores, each lowercase with a vowel or short
     (``thumbv7em-none-eabihf``, ``x86_64-unknown-linux-gnu``; a file's name, ``V7__add_waitlist.sql``): a name, not
@@ -504,8 +508,11 @@ def _camel_words(value: str) -> bool:
     each part a word with a vowel (a few may be two letters, ``Db``), digits only at a part's end."""
     parts = re.findall(r"[A-Z]?[a-z]+\d*|[A-Z]+\d*(?![a-z])", value)
     short = [p for p in parts if len(re.sub(r"\d", "", p)) <= 2]
-    return "".join(parts) == value and len(parts) >= 2 and value[:1].islower() and len(short) * 3 <= len(parts) \
-        and all(re.search(r"[aeiouy]", p, re.I) for p in parts if p not in short)
+    # (or a name in capitalised words, ``WhenEmptyOrUnderutilized``: no capitals run together, words of four letters
+    # on average, where a random token's capitals come every two or three)
+    pascal = value[:1].isupper() and not re.search(r"[A-Z]{2}", value) and len(value) >= 4 * len(parts)
+    return "".join(parts) == value and len(parts) >= 2 and (value[:1].islower() or pascal) \
+        and len(short) * 3 <= len(parts) and all(re.search(r"[aeiouy]", p, re.I) for p in parts if p not in short)
 
 
 def _redact_inside(match: re.Match, quote: str, value: str) -> str:

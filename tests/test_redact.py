@@ -499,3 +499,12 @@ def test_an_error_line_is_found_past_a_warning_a_code_frame_and_a_runners_verdic
                            "configuring project ':app'.\n> Starting in Kotlin 2.0, the Compose Compiler Gradle plugin "
                            "is required\n  when compose is enabled.\n\nBUILD FAILED in 4s") == \
         "Starting in Kotlin <n>, the Compose Compiler Gradle plugin is required"
+
+
+def test_a_pinned_package_and_a_name_in_capitalised_words_are_no_secrets():
+    # (blind179 FX18, FX20: the pin and the policy were the lesson, and were stored as [REDACTED:secret])
+    assert redact("pip_url: meltanolabs-target-snowflake==0.9.1") == "pip_url: meltanolabs-target-snowflake==0.9.1"
+    assert redact("consolidationPolicy: WhenEmptyOrUnderutilized") == "consolidationPolicy: WhenEmptyOrUnderutilized"
+    # (a random token in mixed case still is one: its capitals come every two or three letters)
+    assert "REDACTED" in redact("value: XyZabCdeFghIjkLmnOpqRst")
+    assert "REDACTED" in redact("password: meltanolabs-target==0.9.1")
