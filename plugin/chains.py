@@ -293,6 +293,8 @@ def find_chains(observations: list[dict], account: str = "",
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_recipe_runs(later["target"], failure["target"], observations[:k])
                          or missing and _echoed_recipe_runs(later, failure["target"])
+                         or _named_as_the_way(later["target"], account)
+                         and _echoed_recipe_runs(later, failure["target"], subcommand=True)
                          or _echoed_recipe_step(later, failure["target"])
                          or _script_echoes_the_run(later, failure["target"])):
                 # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed (or the target the account gives
@@ -600,12 +602,17 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     program = _program_name(argv[0]) if argv else ""
     if len(goals) != 1 or not program or program in ("make", "just"):
         return False
+    def runs(line: str) -> bool:
+        return bool(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", line.strip()))
+
     for o in seen:
         text = o.get("body") or ""
         if not re.search(r"(?:^|[/\s])(?:GNU)?[Mm]akefile\b|(?:^|[/\s])[Jj]ustfile\b", o.get("target") or ""):
             continue  # (the Makefile read, or grepped)
-        # (a grep's ``12:dashboards: vendor`` as well as the file's own line)
-        lines = [re.sub(r"^\d+[:-]", "", line) for line in text.splitlines()]
+        # (a grep's ``12:dashboards: vendor`` as well as the file's own line; over several files, the Makefile's
+        # lines: ``Makefile:22:druid-submit: …``)
+        lines = [re.sub(r"^(?:\S*[Mm]akefile:|\S*[Jj]ustfile:)?\d+[:-]", "", line) for line in text.splitlines()
+                 if not re.match(r"[\w./-]+:\d+[:-]", line) or re.match(r"\S*(?:[Mm]akefile|[Jj]ustfile):\d", line)]
         for i, line in enumerate(lines):
             if re.match(rf"{re.escape(goals[0])}\s*:(?!=)", line):
                 recipe = []
@@ -613,9 +620,22 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
                     if not body.startswith(("\t", "  ")):
                         break
                     recipe.append(body)
-                if any(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", r.strip()) for r in recipe):
+                if any(runs(r) for r in recipe):
+                    return True
+                # (or runs a script of the project whose lines, as the session saw them, run it:
+                # ``./scripts/druid_submit.sh ingestion/$(SPEC).json`` and its ``curl -sS -X POST …``)
+                scripts = {w.lstrip("./") for r in recipe for w in r.split()[:1] if "/" in w or w.endswith(".sh")}
+                if any(runs(line) for script in scripts for seen_o in seen for line in _lines_of(seen_o, script)):
                     return True
     return False
+
+
+def _lines_of(observation: dict, path: str) -> list[str]:
+    """The lines of the file at ``path`` an observation showed: the file read, or a grep's ``path:19:…`` lines."""
+    if observation["tool"] == "Read" and (observation.get("target") or "").endswith("/" + path):
+        return (observation.get("body") or "").splitlines()
+    return [line.split(":", 2)[2] for line in (observation.get("body") or "").splitlines()
+            if observation["tool"] == "Bash" and re.match(rf"(?:\./)?{re.escape(path)}:\d+:", line)]
 
 
 def _passed_as_a_test(failure: dict, later: dict) -> bool:
@@ -656,18 +676,26 @@ def _edited_script_runs(target_run: str, failed: str, events: list[dict]) -> boo
     return False
 
 
-def _echoed_recipe_runs(later: dict, failed: str) -> bool:
+def _echoed_recipe_runs(later: dict, failed: str, subcommand: bool = False) -> bool:
     """Whether ``later`` is a ``make`` (or ``just``) target that echoed, as the first line of its recipe, a line
     running the program that failed (``docker compose run --rm ksqldb-cli ksql-migrations … apply --all`` under
-    ``make ksql-migrate``, for a ``ksql-migrations`` the host does not have: asked only for a missing program)."""
+    ``make ksql-migrate``, for a ``ksql-migrations`` the host does not have: asked for a missing program, or for a
+    target the account names as the way, where the line runs the subcommand that failed too)."""
     words = later["target"].split()
     argv = parse_command(failed)["argv"]
-    if not words or os.path.basename(words[0]) not in ("make", "just") or not argv \
-            or _program_name(argv[0]) in ("make", "just"):
+    # (or a package script, as the package manager echoed it: ``> xcodebuild -scheme CapacitorScreen …`` under ``npm
+    # run verify:ios``, named as the way)
+    script = _echoed_script(later.get("body") or "") if words[:1] and os.path.basename(words[0]) in (
+        "npm", "pnpm", "yarn", "bun") else None
+    if not words or os.path.basename(words[0]) not in ("make", "just") and script is None or not argv \
+            or _program_name(argv[0]) in ("make", "just", "npm", "pnpm", "yarn", "bun"):
         return False
     program = _program_name(argv[0])
-    first = next(iter(_echoed(later)), "")
-    return not first.startswith(("make", "just")) and program in [_program_name(w) for w in first.split()]
+    first = script if script is not None else next(iter(_echoed(later)), "")
+    names = [_program_name(w) for w in first.split()]
+    if subcommand and program in names and len(argv) > 1 and not argv[1].startswith("-"):
+        return argv[1] in first.split()[names.index(program) + 1:]
+    return not first.startswith(("make", "just")) and program in names
 
 
 def _echoed(later: dict) -> list[str]:

@@ -732,6 +732,11 @@ def _invocation(parsed: dict) -> set[str]:
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
               if w in valued and w != "-w" and not argv[i + 1].startswith("-")}
     parts -= {f"flag:{w}" for w in argv if w in valued and any(p.startswith(f"flag:{w} ") for p in parts)}
+    # (and a short option's setting: conan's ``-s compiler.cppstd=17``, ssh's ``-o StrictHostKeyChecking=no``)
+    parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
+              if re.fullmatch(r"-[A-Za-z]", w) and w not in valued and _SETTING.match(argv[i + 1])}
+    parts -= {f"flag:{w}" for w in argv if re.fullmatch(r"-[A-Za-z]", w) and any(p.startswith(f"flag:{w} ")
+                                                                                for p in parts)}
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
     runner = _TIMEOUT.sub("", re.sub(r"^env\b\s*", "", parsed["runner"]))
     if runner:

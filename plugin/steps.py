@@ -397,6 +397,7 @@ def _empty_answers(observations: list[dict]) -> list[dict]:
 def _through_pipe(observation: dict) -> dict:
     """The observation as it really ended: a check piped into ``tail``/``grep`` exits with the filter's status
     (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""
+    observation = _printed_pass(observation)
     command = observation.get("target") or ""
     if observation["tool"] != "Bash" or observation["outcome"] != "ok" or not _PIPED.search(command) \
             or "pipefail" in command:
@@ -414,6 +415,23 @@ def _through_pipe(observation: dict) -> dict:
     from .signatures import error_signature
 
     return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
+
+
+# a run's status printed after it: ``hadolint Dockerfile; echo "exit=$?"``
+_ECHOED_STATUS = LazyRegex(r"""^(.+?)\s*;\s*echo\s+["']?(?:[\w ]*?(?:exit|rc|status|code)\w*\s*[=:]?\s*)?\$\?["']?\s*$""",
+                           re.S | re.I)
+
+
+def _printed_pass(observation: dict) -> dict:
+    """A run whose status the line echoes after it (``hadolint Dockerfile; echo "exit=$?"``) and that printed 0 is
+    that run passing: the check is the run, not the echo."""
+    echoed = _ECHOED_STATUS.match(observation.get("target") or "") if observation["tool"] == "Bash" \
+        and observation["outcome"] == "ok" else None
+    if not echoed or ";" in echoed.group(1) or "&" in echoed.group(1):
+        return observation
+    printed = re.findall(r"(?im)^\s*(?:[\w ]*?(?:exit|rc|status|code)\w*\s*[=:]?\s*)?(\d+)\s*$",
+                         observation.get("body") or "")
+    return dict(observation, target=echoed.group(1)) if printed and printed[-1] == "0" else observation
 
 
 # a test run that ran nothing: pytest's ``sssss   [100%]`` or ``5 skipped``, with nothing passed or failed
@@ -603,7 +621,10 @@ _STATUS_FAILED = LazyRegex(r"\"(?:state|status|health)\"\s*:\s*\"(?:FAILED|DOWN|
 # Error", …}``)
 _HTTP_ERROR_BODY = LazyRegex(r'"error_code"\s*:\s*[45]\d\d\b|"(?:status|statusCode)"\s*:\s*[45]\d\d\b(?=[^{}]{0,400}'
                              r'"(?:error|message)"\s*:)|"(?:error|message)"\s*:[^{}]{0,400}?"(?:status|statusCode)"\s*:'
-                             r'\s*[45]\d\d\b')
+                             r'\s*[45]\d\d\b|'
+                             # (or an answer that is only its error: Druid's ``{"error":"Unexpected character ('$' …"}``,
+                             # Elasticsearch's ``{"error":{"root_cause":…}}``, GraphQL's ``{"errors":[{…}]}``)
+                             r'\A\s*\{\s*"errors?"\s*:\s*(?:"|\{|\[\s*\{)')
 _BARE_STATE = LazyRegex(r"FAILED|DOWN|ERROR|UNHEALTHY|CRASHED")
 # the error it gives with it, in a trace or a message field: the last one, the root cause
 _REPORTED_ERROR = LazyRegex(r"(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): (?:[^\\\"\n]|\\[^n])+|"
@@ -627,7 +648,7 @@ def _status_failure(observation: dict) -> dict:
         # (or the request refused in the answer's own words, printed by a ``curl -s`` that exits 0: Kafka Connect's
         # ``{"error_code": 400, "message": "Connector configuration is invalid … The 'topic.prefix' value is invalid:
         # A value is required …"}``)
-        message = re.search(r'"message"\s*:\s*"((?:[^"\\]|\\.)*)"', body)
+        message = re.search(r'"(?:message|reason|error)"\s*:\s*"((?:[^"\\]|\\.)*)"', body)
         lines = [line for line in (message.group(1) if message else "").replace("\\n", "\n").splitlines()
                  if line.strip()]
         # (past a line that only announces the list: "… contains the following 1 error(s):")
@@ -737,7 +758,7 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"(?:run|use) (?:it |them )?from|"
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use|"
-                     r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|"
+                     r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
                      # "`pod update` on the Firebase pods is the right command after a version bump"
@@ -748,6 +769,9 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      # "The repo's way (CONTRIBUTING.md) is `make molecule ROLE=nginx`"
                      r"(?:repo|repository|project|codebase|team)'s (?:own |usual |documented )?"
                      r"(?:way|recipe|wrapper|rule|convention)\b|"
+                     # "This repo submits them with `make druid-submit SPEC=clickstream_kafka`"
+                     r"(?:this|the|our) (?:repo|repository|project|codebase|team) \w+s (?:them |it |its \w+ |their \w+ )?"
+                     r"(?:with|through|via|using)\b|"
                      # "The staging plan came from `make plan ENV=staging`", "runs its specs through `bin/test`", "this
                      # repo runs SQL jobs with `docker compose run --rm sql-client …`"
                      r"c(?:a|o)mes? from|runs? (?:its |their |the )?(?:\w+ )?\w+ (?:through|via|with)|"
@@ -776,7 +800,11 @@ def _names_run(argv: list[str], sentence: str) -> bool:
         return len(words) == len(head) and all(_program_name(w) == h or n and re.fullmatch(r"<[\w-]+>|\{[\w-]+\}", w)
                                                for n, (w, h) in enumerate(zip(words, head)))
 
-    return bool(head) and any(matches(parse_command(span)["argv"][:len(head)]) for span in _code_spans(sentence))
+    # (a package script is named by its name: `verify:ios` for ``npm run verify:ios``)
+    script = argv[2] if len(argv) > 2 and head == [_program_name(argv[0]), "run"] and head[0] in (
+        "npm", "pnpm", "yarn", "bun") and ":" in argv[2] else None
+    return bool(head) and any(matches(parse_command(span)["argv"][:len(head)]) or span == script
+                              for span in _code_spans(sentence))
 
 
 @functools.lru_cache(maxsize=8)

@@ -813,3 +813,13 @@ def test_flags_quoted_as_one_span_are_found_in_the_continued_lines_that_added_th
            "-disableAutomaticPackageResolution` so xcodebuild uses the restored checkouts."))
     (note,) = store.project_notes(PROJECT)
     assert "-disableAutomaticPackageResolution" in note["change"], note["change"]
+
+
+def test_a_short_options_setting_is_the_change_to_the_invocation():
+    # (blind184 GC19: conan's ``-s compiler.cppstd=17``; ``-s`` alone says how much pytest prints)
+    assert invocation_change("conan install . --output-folder=build --build=missing",
+                             "conan install . --output-folder=build --build=missing -s compiler.cppstd=17") == \
+        ["pass `-s compiler.cppstd=17`"]
+    assert invocation_change("ssh host true", "ssh -o StrictHostKeyChecking=no host true") == \
+        ["pass `-o StrictHostKeyChecking=no`"]
+    assert invocation_change("pytest tests", "pytest -s tests") == []

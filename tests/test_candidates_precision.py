@@ -8458,3 +8458,61 @@ def test_taking_away_what_an_earlier_try_applied_is_no_step_of_the_fix(git_proje
                      "workflowtaskresults; it now runs as `argo-workflow`. The pods Role did not help, so I removed it."))
     (candidate,), _ = _candidates(store, session)
     assert "serviceAccountName: argo-workflow" in candidate["change"] and "rbac-pods-patch" not in candidate["change"]
+
+
+def test_a_make_target_whose_script_runs_the_failing_program_is_the_projects_way(git_project, store):
+    # (blind179 FX04: ``curl -s`` exits 0 with Druid's ``{"error":…}``; ``make druid-submit`` runs a script whose
+    # ``curl … POST`` renders the template first)
+    post = ("curl -s -X POST -H 'Content-Type: application/json' -d @ingestion/clickstream_kafka.json "
+            "http://localhost:8081/druid/indexer/v1/supervisor")
+    session = (Session("recipescript", git_project)
+               .fail(post.replace("-s ", "-sf ", 1), "Exit code 22\ncurl: (22) The requested URL returned error: 400")
+               .ok(post, '{"error":"Unexpected character (\'$\' (code 36)): expected a valid value\\n at [Source: '
+                         '(org.eclipse.jetty.server.HttpInputOverHTTP); line: 1, column: 812]"}')
+               .ok('grep -rn "supervisor" Makefile scripts/ 2>/dev/null | head',
+                   "Makefile:22:druid-submit: ## render + submit an ingestion spec\n"
+                   "Makefile:23:\t./scripts/druid_submit.sh ingestion/$(SPEC).json\n"
+                   "scripts/druid_submit.sh:19:curl -sS -X POST -H 'Content-Type: application/json' "
+                   "--data-binary @\"$rendered\" \"$OVERLORD/druid/indexer/v1/supervisor\"")
+               .ok("make druid-submit SPEC=clickstream_kafka", './scripts/druid_submit.sh ingestion/clickstream_kafka.json'
+                   '\n{"id":"clickstream"}')
+               .stop("The specs in `ingestion/` are templates with `${KAFKA_BOOTSTRAP}` placeholders, which is why "
+                     "posting the raw file got a parse error. This repo submits them with `make druid-submit "
+                     "SPEC=clickstream_kafka`. The clickstream supervisor is RUNNING."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make druid-submit SPEC=clickstream_kafka" in candidate["change"] and "-sf" not in candidate["title"][-40:]
+
+
+def test_a_package_script_that_runs_the_failing_program_named_as_the_way_is_the_projects_way(git_project, store):
+    # (blind184 GC01: ``npm run verify:ios`` echoes the ``xcodebuild -scheme CapacitorScreen …`` it runs)
+    session = (Session("npmway", git_project)
+               .fail("xcodebuild -scheme Plugin -destination generic/platform=iOS build",
+                     "Exit code 65\nxcodebuild: error: The workspace named \"capacitor-screen\" does not contain a "
+                     "scheme named \"Plugin\".")
+               .ok("npm run verify:ios", "> capacitor-screen@2.1.0 verify:ios\n> xcodebuild -scheme CapacitorScreen "
+                   "-destination generic/platform=iOS\n\n** BUILD SUCCEEDED **")
+               .stop("`npm run verify:ios` builds cleanly. The plugin is a Swift package at the repo root, so there's "
+                     "no `Plugin` scheme; the project's own script (`verify:ios` → `xcodebuild -scheme CapacitorScreen "
+                     "-destination generic/platform=iOS`) is the way to build it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npm run verify:ios" in candidate["change"]
+
+
+def test_a_run_whose_echoed_status_is_zero_is_that_run_passing(git_project, store):
+    # (blind183 GB09: ``hadolint Dockerfile; echo "exit=$?"`` printed ``exit=0`` after the SHELL line was added)
+    session = (Session("echoedstatus", git_project)
+               .fail("hadolint Dockerfile", "Exit code 1\nDockerfile:9 DL4006 warning: Set the SHELL option -o pipefail "
+                                            "before RUN with a pipe in it.")
+               .edit("Dockerfile", "FROM node:20-bookworm-slim AS build\nWORKDIR /app",
+                     "FROM node:20-bookworm-slim AS build\nSHELL [\"/bin/bash\", \"-o\", \"pipefail\", \"-c\"]\n"
+                     "WORKDIR /app")
+               .ok('hadolint Dockerfile; echo "exit=$?"', "Dockerfile:15 DL3059 info: Multiple consecutive `RUN` "
+                                                          "instructions. Consider consolidation.\nexit=0")
+               .stop("hadolint DL4006 flagged the `curl … | tar -xz` RUN, which ran without pipefail. I added `SHELL "
+                     "[\"/bin/bash\", \"-o\", \"pipefail\", \"-c\"]` after the stage's `FROM`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pipefail" in candidate["change"]
+    from lorebook.steps import _printed_pass
+
+    ran = {"tool": "Bash", "outcome": "ok", "target": 'pytest -q; echo "exit=$?"', "body": "1 failed\nexit=1"}
+    assert _printed_pass(ran) == ran  # (a status that is not 0 leaves the line as it was)
