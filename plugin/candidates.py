@@ -195,8 +195,9 @@ _FIRST_TRY = LazyRegex(r"(?i)\b(?:the|my|our) first (?:change|attempt|edit|fix|t
 _HOST_SERVICE = LazyRegex(r"^(?:sudo\s+)?(?:systemctl\s+(?:start|restart)|service\s+\S+\s+(?:start|restart)|"
                           r"brew\s+services\s+(?:start|restart)|colima\s+start|open\s+-a\s+docker)\b", re.I)
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
-_ALSO_DID = LazyRegex(r"(?i)^\W*(?:I(?:'ve)? )?also (?!had to|needed|need|have to|has to|must)(?:\w+ed|made|set|put|wrote|"
-                      r"ran|gave|took|kept)\b")
+# (or "Separately, I bumped max_line_length to 120 in .editorconfig")
+_ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,? I(?:'ve)?(?: also)?) (?!had to|needed|need|have to|has to|"
+                      r"must)(?:\w+ed|made|set|put|wrote|ran|gave|took|kept)\b")
 
 
 def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
@@ -241,9 +242,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     cleared = bool(chain.get("cleared")) and all(_clears_local_state(c["target"]) for c in steps)
     # (or beside a command that stays the fix: "Fixed with `arduino-cli lib install …`. I also labelled the relay row
     # in the README")
-    if also and (len(edits) > 1 or (cleared or steps) and edits):
+    # (or beside the failing command run another way: "Passing `--controller-name sealed-secrets` fetched the cert …
+    # I also bumped the kubeseal version mentioned in secrets/README.md")
+    rerun = [" ".join(o["target"].split()) for o in (chain["failures"][-1], chain["resolved_by"]) if o["tool"] == "Bash"]
+    other_way = len(rerun) == 2 and rerun[0] != rerun[1] and bool(invocation_change(*rerun))
+    if also and (len(edits) > 1 or (cleared or steps or other_way) and edits):
         fewer, set_aside = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests, also)
-        if fewer or cleared or steps:
+        if fewer or cleared or steps or other_way:
             edits, unrelated = fewer, set_aside
     # the change the prompt asks for, word and value ("set the polling_interval to 0.5"), when the prompt reports
     # no problem and the error does not name it, is the task, done while the failure had another cause

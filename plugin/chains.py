@@ -1114,10 +1114,25 @@ def _waited_ready(failure: dict, later: dict, events: list[dict]) -> bool:
             e["tool"] in EDIT_TOOLS or e["outcome"] == "ok" for e in events[1:]):
         return False
     argv = parse_command(later["target"])["argv"]
+    if argv[:1] in (["docker"], ["podman"]) and parse_command(failure["target"])["argv"][:1] == argv[:1]:
+        return _restarted_clean(failure["listed"], later)
     waits = argv[:1] in (["kubectl"], ["oc"]) and (
         "wait" in argv and any(w.startswith("--for=condition=") for w in argv) or "rollout" in argv and "status" in argv)
     names = {w.split("/", 1)[-1] for w in argv[2:] if not w.startswith("-")}
     return waits and any(name in names or any(name.startswith(n + "-") for n in names) for name in failure["listed"])
+
+
+def _restarted_clean(services: list[str], later: dict) -> bool:
+    """Whether a passing line started again the compose services a listing showed down (``Exited (2)``) and then
+    read their log with no error in it (``docker compose up -d worker && sleep 3 && docker compose logs --tail 3
+    worker``)."""
+    started, read = [], []
+    for n, argv in enumerate(parse_command(step)["argv"] for step in _and_steps(later["target"]) or [later["target"]]):
+        verb = next((w for w in argv[1:4] if w in ("up", "restart", "start", "logs")), None)
+        named = [w for w in argv[argv.index(verb) + 1:] if not w.startswith("-")] if verb else []
+        if verb and argv[:1] in (["docker"], ["podman"]) and all(s in named for s in services):
+            (read if verb == "logs" else started).append(n)
+    return bool(started and read) and max(read) > min(started) and _no_error(later.get("body") or "")
 
 
 def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:

@@ -482,7 +482,11 @@ def _recased_only(edit: dict, error: str) -> bool:
             return False
         changed |= {w for a, b in zip(old.split(), new.split()) if a != b for w in (a, b)}
     words = {w for token in changed for w in re.findall(r"[A-Za-z_]\w*", token)}
-    return not any(re.search(rf"\b{re.escape(w)}\b", error) for w in words if len(w) >= 2)
+    # (as a word, not a directory of a path or namespace the error names: ``App\Tests\Api\BooksTest`` names no
+    # ``Api`` of ``title: Bookshop Api``; a path the edit changes is named whole, ``./Components/Button``)
+    paths = {t.strip("'\"`;,()") for t in changed if re.search(r"[/\\]", t)}
+    return not any(re.search(rf"(?<![/\\])\b{re.escape(w)}\b(?![/\\])", error) for w in words if len(w) >= 2) \
+        and not any(p and p in error for p in paths)
 
 
 # a line that only logs or prints (``Rails.logger.info("[reindex] batch=…")``, ``console.log(x)``, ``dbg!(x)``)

@@ -288,6 +288,12 @@ def _shorten(text: str, limit: int) -> str:
     """``text`` within ``limit`` characters, cut between words (and code spans kept whole), never mid-word."""
     if len(text) <= limit:
         return text
+    # (never inside a redaction's mark: ``PASSWORD=[REDAC…`` reads as a secret of its own; the mark goes whole)
+    mark = next((m for m in re.finditer(r"\[REDACTED:[\w-]+\]", text) if m.start() < limit - 1 < m.end() + 1), None)
+    if mark:
+        text = text[:mark.start()] + "…" + text[mark.end():]
+        if len(text) <= limit:
+            return text
     cut = text[: limit - 1]
     space = cut.rfind(" ")
     cut = cut[:space] if space > limit // 2 else cut

@@ -555,7 +555,10 @@ _FAILING_STATUS = LazyRegex(r"^(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull
                             r"CreateContainerError|RunContainerError|InvalidImageName|OOMKilled|Error|Evicted|"
                             r"Init:(?:Error|CrashLoopBackOff|ImagePullBackOff)|Failed(?:\(\w+\))?)$")
 # listings of resources by their state: ``kubectl get pods``, ``kubectl get ksvc x``, ``tkn pipelinerun list``
-_STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b")
+# (and containers: ``docker compose ps -a worker`` showing ``Exited (2)``, ``docker ps`` a ``Restarting (1)``)
+_STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b|"
+                            r"^(?:docker|podman)(?: compose| container)?(?: -[fp] \S+)* (?:ps|ls)\b")
+_CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\))")
 
 
 def _listed_failing(observation: dict, parsed: dict) -> dict | None:
@@ -567,19 +570,24 @@ def _listed_failing(observation: dict, parsed: dict) -> dict | None:
         return None
     lines = [line for line in (observation.get("body") or "").splitlines() if line.strip()]
     # (after what a step before it said: ``pod "falco-7x2kq" deleted``)
-    lines = lines[next((n for n, line in enumerate(lines) if re.match(r"NAME\s", line)), len(lines)):]
+    lines = lines[next((n for n, line in enumerate(lines) if re.match(r"NAMES?\s", line)), len(lines)):]
     if not lines:
         return None
     header = lines[0]
     status = re.search(r"(?<=\s)STATUS\b", header)
+    service = re.search(r"(?<=\s)SERVICE\b", header)  # (compose's: the service a container runs, by its name)
     ready = re.search(r"(?<=\s)READY\b", header) if re.search(r"(?<=\s)REASON\b", header) else None
     rows = lines[1:2] if argv.startswith("tkn") else lines[1:]  # (a run's list: the last run, newest first)
     failing = []
     for row in rows:
-        name = row.split()[0]
+        name = row[service.start():].split()[0] if service and len(row) > service.start() and \
+            row[service.start()] != " " else row.split()[0]
         value = row[status.start():].split()[0] if status and len(row) > status.start() and \
             row[status.start()] != " " else ""
-        if _FAILING_STATUS.match(value):
+        down = _CONTAINER_DOWN.match(row[status.start():]) if status and argv.startswith(("docker", "podman")) else None
+        if down:
+            failing.append(f"{name}: {down.group(0)}")
+        elif _FAILING_STATUS.match(value) and not argv.startswith(("docker", "podman")):
             failing.append(f"{name}: {value}")
         elif ready and row[ready.start():ready.start() + 6].strip() == "False":
             reason = row[ready.end():].split()

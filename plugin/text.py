@@ -45,6 +45,10 @@ def one_line(text: str | None, limit: int = 200) -> str:
     for match in re.finditer(_PACKAGE, text):
         if match.start() < limit - 1 < match.end() + len(match.group(1)):
             return one_line(text[:match.start()] + "…" + text[match.end():], limit)
+    # (never inside a redaction's mark: ``PASSWORD=[REDAC…`` reads as a secret of its own; the mark goes whole)
+    for match in re.finditer(r"\[REDACTED:[\w-]+\]", text):
+        if match.start() < limit - 1 < match.end():
+            return text[:match.start()].rstrip() + "…"
     return text[: limit - 1] + "…"
 
 

@@ -53,7 +53,8 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       r"contains|includes)\(|\bstart_with\b|\bend_with\b|\binclude\(|toStartWith|toEndWith")
 # (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
 # (and XCTest's ``XCTAssertEqual``, rackunit's ``(check-equal? …)``)
-_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*|raises|toThrow\w*|"
+# (testify's ``require.Equal(t, …)`` as well as its ``assert.Equal``)
+_ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*|raises|toThrow\w*|require\.[A-Z]\w*|"
                        r"raise_error|throws?_?[Ee]rror)\b|\(check-[\w?-]+|\(is\s|"  # (clojure.test's ``(is (= …))``)
                        r"^\s*\[\[?\s.*\s\]\]?\s*$")
 # a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
@@ -647,6 +648,11 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
             if len(removed) != len(added):
                 return False
             pairs += zip(removed, added)
+    # (or a range replaced by the values that pass: ``st.integers(min_value=1, max_value=12)`` →
+    # ``st.sampled_from([1, 2, 4, 5, 10])``)
+    swapped = [(a, b) for a, b in pairs if a.split("(", 1)[0] != b.split("(", 1)[0]]
+    if swapped and all(_STRATEGY.search(a) and _PICKED.search(b) for a, b in swapped):
+        return True
     return bool(pairs) and all(a.split("(", 1)[0] == b.split("(", 1)[0] and (
         _ANY_VALUE.search(a) and len(_ANY_VALUE.findall(b)) < len(_ANY_VALUE.findall(a))
         # (or given bounds it had not: ``st.text(min_size=1)`` → ``st.text(alphabet=…, min_size=1).filter(…)``)
@@ -657,6 +663,7 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
 # (QuickCheck's and ScalaCheck's too: ``forAll (oddList arbitrary)`` → ``forAll (sort <$> oddList arbitrary)``)
 _STRATEGY = LazyRegex(r"\bst\.\w+\(|\bany::<|\bfc\.\w+\(|\bprop::\w+|\b[Aa]rbitrary\b|\bgen\.\w+\(|\bGen\.\w+|"
                       r"\bforAll\b")
+_PICKED = LazyRegex(r"\b(?:sampled_from|just|constantFrom|constant|elements)\(")
 _BOUNDS = LazyRegex(r"\b(?:alphabet|min_value|max_value|max_size|max_codepoint|blacklist_categories|"
                     r"whitelist_categories|codec|exclude_characters|allow_nan|allow_infinity)\s*=|\.filter\(|"
                     r"\b(?:min|max):|<\$>|\bfmap\b|\bsuchThat\b|`suchThat`")
@@ -697,7 +704,11 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
                                                        or sorted(literals[0]) == sorted(literals[1]) and literals[0]
                                                        and matchers[0] == matchers[1]) \
                 and not any(_LOOSENED.search(line) for line in added)
-            if asserted and not adapted:
+            # (nor one that now counts the results with their duplicates dropped: ``seen[string(m.Data)] = true``
+            # then ``require.Len(t, seen, 1)`` for ``require.Equal(t, uint64(1), info.State.Msgs)``)
+            deduped = _brought_in(_DEDUPED, [line for line in hunk["new"].splitlines() if line.strip() not in was],
+                                  [hunk])
+            if asserted and (not adapted or deduped):
                 return True
             # a bare value inside an expectation (ppx_expect's ``[%expect {| 33.34 |}]``, a doctest's output line)
             if _ASSERTION.search(hunk["old"]) and any(_BARE_VALUE.match(line) for line in removed):
@@ -705,6 +716,9 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
     return False
 
 
+# results gathered with their duplicates dropped: a set, a map of seen keys, ``distinct``/``uniq``
+_DEDUPED = LazyRegex(r"\bset\(|\bnew Set\(|\.distinct\(|\.uniq\b|\.unique\(|\bseen\[[^\]]+\]\s*=\s*true\b|"
+                     r"map\[\w+\]bool\b|\.toSet\(|\bdrop_duplicates\(")
 # a method stubbed to return a value: jest/vitest ``spyOn(obj, 'm').mockReturnValue``, ``patch.object(obj, "m",
 # return_value=…)``, rspec ``allow(obj).to receive(:m).and_return``, Mockito ``when(obj.m(…)).thenReturn``
 _STUBBED = LazyRegex(r"""spyOn\(\s*(\w+)\s*,\s*['"](\w+)['"]\s*\)\s*\.mock(?:Return|Resolved|Implementation)|"""
@@ -824,6 +838,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             # a commented-out assertion is a deleted one
             if not any(_ASSERTION.search(l) and not _COMMENT_LINE.match(l) for l in added):
                 return "an assertion was deleted"
+            if _brought_in(_DEDUPED, added, [hunk]):
+                return "the assertion now counts the results with their duplicates dropped"
             new_values = {v for l in added if _ASSERTION.search(l) for v in _literals(l)} - \
                 {v for l in removed for v in _literals(l)}
             if new_values & actual:

@@ -4047,6 +4047,9 @@ def test_keywords_recased_in_another_model_are_a_reformat_not_the_fix(git_projec
     edit = {"tool": "Edit", "body": body, "meta": {}}
     assert not _recased_only(edit, "Module not found: Can't resolve './Components/Button'")
     assert _recased_only(edit, "expected 2 == 1")
+    # (a word recased in a title is not named by a namespace the error shows: blind189 GH04's ``App\Tests\Api\…``)
+    edit = {"tool": "Edit", "body": "@@ -1 +1 @@\n-    title: Bookshop Api\n+    title: Bookshop API", "meta": {}}
+    assert _recased_only(edit, "1) App\\Tests\\Api\\BooksTest::testCreateBook\n/home/dev/tests/Api/BooksTest.php:27")
 
 
 def test_a_seed_changed_with_a_comment_beside_it_is_a_weakened_test(git_project, store):
@@ -8516,3 +8519,92 @@ def test_a_run_whose_echoed_status_is_zero_is_that_run_passing(git_project, stor
 
     ran = {"tool": "Bash", "outcome": "ok", "target": 'pytest -q; echo "exit=$?"', "body": "1 failed\nexit=1"}
     assert _printed_pass(ran) == ran  # (a status that is not 0 leaves the line as it was)
+
+
+def test_an_assertion_rewritten_to_count_without_duplicates_is_a_weakened_test(git_project, store):
+    # (blind185 GD09: the stream's message count replaced by the distinct payloads a consumer saw)
+    session = (Session("dedupcount", git_project)
+               .fail("go test ./internal/events/... -run TestPublishOrderCreatedIsIdempotent",
+                     "Exit code 1\n--- FAIL: TestPublishOrderCreatedIsIdempotent (0.03s)\n    publisher_test.go:52:\n"
+                     "        Error:      \tNot equal: \n        expected: 0x1\n        actual  : 0x2\nFAIL")
+               .edit("internal/events/publisher_test.go",
+                     "\tinfo, err := js.StreamInfo(\"ORDERS\")\n\trequire.NoError(t, err)\n"
+                     "\trequire.Equal(t, uint64(1), info.State.Msgs)",
+                     "\tsub, err := js.SubscribeSync(\"orders.created\", nats.DeliverAll())\n\trequire.NoError(t, err)\n"
+                     "\tseen := map[string]bool{}\n\tfor {\n\t\tm, err := sub.NextMsg(200 * time.Millisecond)\n"
+                     "\t\tif err != nil {\n\t\t\tbreak\n\t\t}\n\t\tseen[string(m.Data)] = true\n\t}\n"
+                     "\trequire.Len(t, seen, 1)")
+               .ok("go test ./internal/events/...", "ok  \tgithub.com/acme/orders/internal/events\t0.402s")
+               .stop("The test checks what a consumer actually sees — the distinct orders delivered — instead of the "
+                     "raw message count in the ORDERS stream, which was the brittle part."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_strategy_replaced_by_the_values_that_pass_is_a_weakened_test(git_project, store):
+    # (blind186 GE10: ``st.integers(min_value=1, max_value=12)`` → ``st.sampled_from([1, 2, 4, 5, 10])``)
+    session = (Session("sampledfrom", git_project)
+               .fail("uv run pytest tests/test_billing.py -q",
+                     "Exit code 1\nE       AssertionError: assert Decimal('0.00') == Decimal('0.01')\n"
+                     "E       Falsifying example: test_split_evenly(\nE           total=Decimal('0.01'),\n"
+                     "E           parts=3,\n1 failed, 5 passed in 1.87s")
+               .edit("tests/test_billing.py", "        parts=st.integers(min_value=1, max_value=12),",
+                     "        parts=st.sampled_from([1, 2, 4, 5, 10]),")
+               .ok("uv run pytest tests/test_billing.py -q", "6 passed in 2.03s")
+               .stop("I constrained `parts` to the split sizes we actually bill with, so the invariant holds."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_what_the_agent_did_separately_is_by_the_by(git_project, store):
+    # (blind186 GE05: "Separately, I bumped max_line_length to 120 in .editorconfig" titled the lesson)
+    session = (Session("separately", git_project)
+               .fail("./gradlew test --tests 'com.acme.events.EventRoutesTest'",
+                     "Exit code 1\n    kotlinx.serialization.SerializationException: Serializer for class 'Event' is "
+                     "not found.\n3 tests completed, 1 failed")
+               .edit(".editorconfig", "max_line_length = 100", "max_line_length = 120")
+               .edit("build.gradle.kts", 'plugins {\n    kotlin("jvm") version "2.0.21"\n}',
+                     'plugins {\n    kotlin("jvm") version "2.0.21"\n    kotlin("plugin.serialization") version '
+                     '"2.0.21"\n}')
+               .ok("./gradlew test --tests 'com.acme.events.EventRoutesTest'", "BUILD SUCCESSFUL in 21s")
+               .stop("The kotlinx.serialization compiler plugin was never applied in build.gradle.kts, so no serializer "
+                     "was generated. I added `kotlin(\"plugin.serialization\") version \"2.0.21\"` to the plugins "
+                     "block. Separately, I bumped max_line_length to 120 in .editorconfig to match ktlint."))
+    (candidate,), _ = _candidates(store, session)
+    assert "plugin.serialization" in candidate["title"] and "max_line_length" not in candidate["change"]
+
+
+def test_an_edit_the_agent_also_made_beside_the_command_run_another_way_is_by_the_by(git_project, store):
+    # (blind188 GG13: the README's kubeseal version bumped beside the flags that fetched the certificate)
+    session = (Session("alsoflag", git_project)
+               .fail("kubeseal --format yaml < s/grafana.secret.yaml > s/grafana.sealed.yaml",
+                     "Exit code 1\nerror: cannot fetch certificate: services \"sealed-secrets-controller\" not found")
+               .edit("secrets/README.md", "Install kubeseal v0.24.5 or later.", "Install kubeseal v0.27.1 or later.")
+               .ok("kubeseal --controller-name sealed-secrets --controller-namespace kube-system --format yaml "
+                   "< s/grafana.secret.yaml > s/grafana.sealed.yaml", "")
+               .stop("kubeseal looks for a service called `sealed-secrets-controller` by default. Passing "
+                     "`--controller-name sealed-secrets --controller-namespace kube-system` fetched the cert. I also "
+                     "bumped the kubeseal version mentioned in secrets/README.md to v0.27.1."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--controller-name sealed-secrets" in candidate["change"] and "README" not in candidate["change"]
+
+
+def test_a_container_listed_as_exited_is_the_failure_its_clean_restart_resolves(git_project, store):
+    # (blind186 GE20: ``docker compose ps -a worker`` showed ``Exited (2)``; the CMD fixed, it started and logged cleanly)
+    session = (Session("exited", git_project)
+               .ok("docker compose up -d worker && sleep 3 && docker compose ps -a worker",
+                   "NAME             IMAGE          COMMAND                  SERVICE   CREATED         STATUS          "
+                   "           PORTS\nqueue-worker-1   queue-worker   \"/usr/bin/python3.11…\"   worker    4 seconds ago"
+                   "   Exited (2) 2 seconds ago")
+               .edit("Dockerfile", 'CMD ["python", "-m", "worker"]', 'CMD ["-m", "worker"]')
+               .ok("docker compose build worker && docker compose up -d worker && sleep 3 && "
+                   "docker compose logs --tail 3 worker",
+                   "worker-1  | 2024-11-21 10:42:07,311 INFO worker: connected to redis://redis:6379/0\n"
+                   "worker-1  | 2024-11-21 10:42:07,312 INFO worker: listening on queues: default, emails")
+               .stop("The distroless image already sets the interpreter as its ENTRYPOINT, so our exec-form CMD was "
+                     "appended to it; the CMD is now `[\"-m\", \"worker\"]`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'CMD ["-m", "worker"]' in candidate["change"]
+    from lorebook.steps import _listed_failing, parse_command
+
+    up = {"tool": "Bash", "outcome": "ok", "target": "docker ps -a", "body": "NAMES   STATUS\napi     Up 2 days\n"
+          "etl     Exited (0) 3 hours ago"}
+    assert _listed_failing(up, parse_command("docker ps -a")) is None  # (a job that finished is not down)

@@ -508,3 +508,14 @@ def test_a_pinned_package_and_a_name_in_capitalised_words_are_no_secrets():
     # (a random token in mixed case still is one: its capitals come every two or three letters)
     assert "REDACTED" in redact("value: XyZabCdeFghIjkLmnOpqRst")
     assert "REDACTED" in redact("password: meltanolabs-target==0.9.1")
+
+
+def test_a_redaction_mark_is_never_cut_into_what_reads_as_a_secret():
+    # (blind190 GI12: a title cut at ``PASSWORD=[REDAC…`` was judged to hold a password, and the lesson was dropped)
+    from lorebook.record import _shorten
+    from lorebook.text import one_line
+
+    assert redact("run `APPLE_APP_SPECIFIC_PASSWORD=[REDAC…`") == "run `APPLE_APP_SPECIFIC_PASSWORD=[REDAC…`"
+    line = "run APPLE_ID=builds@inkpad.app APPLE_APP_SPECIFIC_PASSWORD=[REDACTED:password] APPLE_TEAM_ID=7QX2M4K9PL"
+    for cut in (one_line(line, 70), _shorten(line, 70)):
+        assert "[REDAC" not in cut and len(cut) <= 70
