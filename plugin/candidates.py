@@ -46,7 +46,7 @@ from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
                     _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
-from .text import one_line
+from .text import elided_heads, one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
                         _tests_run, deletes_test_rows, tests_only)
 
@@ -568,6 +568,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # `src/routes/stripe.js`)
     told_code = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
                       if len(span) >= 8 and not re.fullmatch(r"[\w.-]+|[\w./-]+\.[A-Za-z]{1,5}", span.strip()))
+    told_code += elided_heads(told_code)
     # a line a failed attempt added and the fix left in place ("The Host header I added first made no difference")
     # is shown as it stands, no part of the change
     final_lines = {l.strip() for c in chain["changes"] if c["tool"] in EDIT_TOOLS for l in _added_lines(c)}

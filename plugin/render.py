@@ -13,7 +13,7 @@ from pathlib import Path
 from .provenance import provenance, provenance_labels
 from .record import error_line, imports, lesson_problem, scaffolding
 from .sanitize import neutralise
-from .text import estimate_tokens, held_out, one_line
+from .text import elided_heads, estimate_tokens, held_out, one_line
 
 FULL_NOTES = 3
 FIELD_LIMIT = 600
@@ -292,8 +292,13 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
     # docstring's ``Revises:``)
     # (the title's "add `ViewCompat.setOnApplyWindowInsetsListener(binding.root) { v,…`" leaves the room to the
     # ``val bars = insets.getInsets(WindowInsetsCompat.Type.systemBars())`` after it)
-    del body[min(lines, key=lambda i: (max((len(q) for q in quoted if q in body[i]), default=0),
-                                       not _titled(body[i], titled), len(_words(body[i]) & telling), -i))]
+    # (and of two lines that both hold it, the one the title shows goes first: ``…DecodingStrategy…`` titled, its
+    # ``…EncodingStrategy…`` beside it)
+    def held(i: int) -> int:
+        return max((len(q) for q in quoted if q in body[i]), default=0)
+
+    del body[min(lines, key=lambda i: (held(i) > 0, not _titled(body[i], titled), held(i),
+                                       len(_words(body[i]) & telling), -i))]
     return True
 
 
@@ -351,7 +356,11 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     # (paired first: a short span, `require`, must not pair its closing backtick with the next one's opening)
     # (a file the account names is quoted code too: "couldn't read GoogleService-Info.plist")
     summary = str(note.get("summary") or "")
-    quoted = tuple(span for span in re.findall(r"`([^`\n]*)`", summary) + _FILE_NAMED.findall(summary)
+    # (and a setting quoted by its path, by its own name: `resolver.nodeModulesPaths` is the ``nodeModulesPaths: [``
+    # of a config file)
+    spans = re.findall(r"`([^`\n]*)`", summary)
+    quoted = tuple(span for span in spans + _FILE_NAMED.findall(summary) + list(elided_heads(spans)) + [
+        span.rsplit(".", 1)[1] for span in spans if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", span)]
                    if len(span) >= 8)
     # (the code a fix's title quotes, the last clause: "— add `…`")
     titled = re.findall(r"`([^`]+)`", str(note.get("title") or "").rpartition(" — ")[2])
@@ -401,11 +410,17 @@ def _failing_command(note: dict) -> str:
 _RUN_PREFIX = re.compile(r"^(?:set -[euxo]+(?: pipefail)? *(?:&&|;) *)?(?:cd \S+ && )?(?:[A-Za-z_]\w*=\S*\s+)*")
 
 
+def _check_run(note: dict) -> str:
+    """The failing command's check, as run: less what runs before it on the line (``npm run build && npx playwright
+    test …`` is the ``npx playwright test …`` the title names) and the variables it sets."""
+    return _RUN_PREFIX.sub("", _RUN_PREFIX.sub("", _failing_command(note)).rsplit(" && ", 1)[-1])
+
+
 def _cut_run(note: dict) -> str | None:
     """The failing command as run (without the variables set before it), when the title names it without its flags
     (``dotnet build …`` for ``dotnet build --no-restore -c Release -warnaserror``: the flag that made the warning an
     error is the lesson); "" when the title shows them all; None when the title does not name it."""
-    command = _RUN_PREFIX.sub("", _failing_command(note))
+    command = _check_run(note)
     named = re.match(r"`([^`]+)`", str(note.get("title") or ""))
     if not command.strip() or not named or command.split()[0].rsplit("/", 1)[-1] != named.group(1).split()[0]:
         return None
@@ -461,7 +476,7 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     # then the cause and fix (to whole sentences), then both further; the change last of all (a card cut to its
     # budget must still show what to do)
     # (`./gradlew …` titled `gradlew …`, `DATABASE_URL=… uv run …` `uv run …`, `cd x && make` `make`)
-    command = re.match(r"(?:\S*/)?([^\s/]+)", _RUN_PREFIX.sub("", _failing_command(note)))
+    command = re.match(r"(?:\S*/)?([^\s/]+)", _check_run(note))
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
     if said and _cut_run(note):  # (the command as run, when the title cut its flags, is short: it stays)
         said.remove("trigger")

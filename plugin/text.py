@@ -52,6 +52,14 @@ def one_line(text: str | None, limit: int = 200) -> str:
     return text[: limit - 1] + "…"
 
 
+def elided_heads(spans) -> tuple[str, ...]:
+    """Of quoted code that elides its middle (`contextBridge.exposeInMainWorld('api', { ... })`), the part before the
+    elision, which a changed line holds as written (``contextBridge.exposeInMainWorld('api', {``)."""
+    heads = (re.split(r"\s*(?:\.\.\.|…)", span, maxsplit=1)[0].rstrip() for span in spans
+             if re.search(r"\.\.\.|…", span))
+    return tuple(head for head in heads if len(head) >= 12)
+
+
 def held_out(pattern: str, text: str):
     """``text`` with each match of ``pattern`` held out as a placeholder, so that no split or filter reads inside it
     (a code span, a command substitution), and the function that puts the held text back into any piece of it."""

@@ -8608,3 +8608,21 @@ def test_a_container_listed_as_exited_is_the_failure_its_clean_restart_resolves(
     up = {"tool": "Bash", "outcome": "ok", "target": "docker ps -a", "body": "NAMES   STATUS\napi     Up 2 days\n"
           "etl     Exited (0) 3 hours ago"}
     assert _listed_failing(up, parse_command("docker ps -a")) is None  # (a job that finished is not down)
+
+
+def test_code_quoted_with_its_middle_elided_names_the_line_that_holds_its_head(git_project, store):
+    # (blind187 GF08: "publishes the API with `contextBridge.exposeInMainWorld('api', { ... })`" titled by the import)
+    session = (Session("elided", git_project)
+               .fail("npx playwright test e2e/settings.spec.ts",
+                     "Exit code 1\nError: page.evaluate: TypeError: Cannot read properties of undefined (reading "
+                     "'getSettings')\n1 failed")
+               .edit("src/preload/index.ts", "import { ipcRenderer } from 'electron'\nwindow.api = {\n  getSettings: () "
+                     "=> ipcRenderer.invoke('settings:get'),\n}",
+                     "import { contextBridge, ipcRenderer } from 'electron'\ncontextBridge.exposeInMainWorld('api', {\n"
+                     "  getSettings: () => ipcRenderer.invoke('settings:get'),\n})")
+               .ok("npx playwright test e2e/settings.spec.ts", "1 passed (4.1s)")
+               .stop("The window runs with `contextIsolation: true`, so assigning `window.api` in the preload never "
+                     "reaches the page. The preload now publishes the API with `contextBridge.exposeInMainWorld('api', "
+                     "{ ... })`, and the settings e2e passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "contextBridge.exposeInMainWorld" in candidate["title"]

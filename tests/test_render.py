@@ -753,3 +753,40 @@ def test_a_bare_value_replaced_in_a_long_line_is_said_with_its_key():
         "`'replication_factor': 3` → `'replication_factor': 1`"
     line = "server: {host: \"0.0.0.0\", port: %s, workers: 4, timeout: 30, keepalive: true}"
     assert _short_diff({"old": line % 8080, "new": line % 9090}) == "`port: 8080` → `port: 9090`"
+
+
+def test_of_two_lines_the_account_quotes_the_one_the_title_shows_gives_way_first():
+    # (blind187 GF01: the title shows the decoding strategy; the card shows the encoding one beside it)
+    from lorebook.render import _change_text
+
+    decoding = "static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase"
+    encoding = "static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase"
+    change = f"Sources/Roster/Models/Player.swift:\n+{decoding}\n+{encoding}"
+    shown = _change_text(change, compact=True, limit=140, quoted=(decoding, encoding),
+                         titled="static let databaseColumnDecodingStrategy = DatabaseColumnDec…")
+    assert encoding in shown and decoding not in shown
+
+
+def test_a_setting_quoted_by_its_path_keeps_its_line_on_the_card():
+    # (blind187 GF06: "lists both … in `resolver.nodeModulesPaths`" and the card dropped ``nodeModulesPaths: [``)
+    note = dict(SECOND_TRY, title="`npx react-native bundle …` fails with Error: Unable to resolve module @acme/ui… — "
+                                  "add `watchFolders: [workspaceRoot],` in apps/mobile/metro.config.js",
+                summary="Metro only watched apps/mobile. `apps/mobile/metro.config.js` now sets `watchFolders: "
+                        "[workspaceRoot]` and lists both node_modules in `resolver.nodeModulesPaths`.",
+                change="apps/mobile/metro.config.js:\n+const workspaceRoot = path.resolve(projectRoot, '../..');\n"
+                       "+watchFolders: [workspaceRoot],\n+nodeModulesPaths: [\n"
+                       "+path.resolve(projectRoot, 'node_modules'),\n+path.resolve(workspaceRoot, 'node_modules'),\n+],",
+                evidence=[{"quote": "Error: Unable to resolve module @acme/ui from apps/mobile/src/App.tsx",
+                           "source": "o 1", "observation_id": 1}])
+    assert "nodeModulesPaths" in full_note(note).split("Change:")[1]
+
+
+def test_a_check_run_after_a_build_step_is_the_one_the_title_names():
+    # (blind187 GF08: "When: Running `npm run build && npx playwrigh…" was a stub the title says already)
+    note = dict(SECOND_TRY, title="`npx playwright …` fails with Error: page.evaluate: TypeError: Cannot read… — add `x`",
+                trigger="Running `npm run build && npx playwright test e2e/settings.spec.ts` in this project (it failed "
+                        "with Error: page.evaluate: TypeError: Cannot read properties of undefined)",
+                change="src/preload/index.ts:\n+contextBridge.exposeInMainWorld('api', {")
+    note["summary"] = ("The window runs with `contextIsolation: true`, so the preload lives in its own JavaScript world "
+                       "and assigning `window.api` there never reaches the page. " * 2)
+    assert "When:" not in full_note(note)
