@@ -798,8 +798,15 @@ def _given_another_value(argv_a: list[str], argv_b: list[str]) -> list[tuple[str
             and argv_a.count(option) == 1 and option not in _SELECTING and argv_b[argv_b.index(option) + 1] != old]
 
 
+# a command run on another machine: ``ssh cp-1 'sudo etcdctl snapshot save …'``
+_REMOTE = LazyRegex(r"""^ssh\s+(?:-\w+(?:\s+(?!['"])\S+)?\s+)*([\w.@-]+)\s+(['"])(.+)\2\s*$""", re.S)
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
+    remote = [_REMOTE.match(command.strip()) for command in (failed, passed)]
+    if all(remote) and remote[0].group(1) == remote[1].group(1):  # (on the same machine: the commands it ran there)
+        return invocation_change(remote[0].group(3), remote[1].group(3))
     before, after = parse_command(failed), parse_command(passed)
     added = sorted(_invocation(after) - _invocation(before))
     removed = sorted(_invocation(before) - _invocation(after))

@@ -310,6 +310,8 @@ def _trivial_value(value: str, key: str) -> bool:
         return True
     if low in ("your-api-key", "your_api_key", "changeme-not-real") or low.startswith(("your-", "your_", "<your")):
         return True
+    if re.fullmatch(r"\[\[?[a-z][\w-]*(?:\.[\w\-\"]+)*\]\]?", v):
+        return True  # a TOML or INI table's header: ``[tool.ruff.lint.per-file-ignores]``
     if v == key or low.replace("-", "_") == key.lower().replace("-", "_"):
         return True
     state = _compiled()

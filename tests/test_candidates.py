@@ -823,3 +823,12 @@ def test_a_short_options_setting_is_the_change_to_the_invocation():
     assert invocation_change("ssh host true", "ssh -o StrictHostKeyChecking=no host true") == \
         ["pass `-o StrictHostKeyChecking=no`"]
     assert invocation_change("pytest tests", "pytest -s tests") == []
+
+
+def test_a_command_run_over_ssh_is_compared_by_what_it_ran_there():
+    # (blind194 GM15: the etcd client's TLS flags, inside ``ssh cp-1 '…'``, were no change of the invocation)
+    before = "ssh cp-1 'sudo etcdctl snapshot save /var/backups/etcd/manual.db'"
+    after = ("ssh cp-1 'sudo etcdctl --cacert=/etc/kubernetes/pki/etcd/ca.crt snapshot save "
+             "/var/backups/etcd/manual.db'")
+    assert invocation_change(before, after) == ["pass `--cacert=/etc/kubernetes/pki/etcd/ca.crt`"]
+    assert invocation_change(before, after.replace("cp-1", "cp-2")) != ["pass `--cacert=/etc/kubernetes/pki/etcd/ca.crt`"]

@@ -519,3 +519,11 @@ def test_a_redaction_mark_is_never_cut_into_what_reads_as_a_secret():
     line = "run APPLE_ID=builds@inkpad.app APPLE_APP_SPECIFIC_PASSWORD=[REDACTED:password] APPLE_TEAM_ID=7QX2M4K9PL"
     for cut in (one_line(line, 70), _shorten(line, 70)):
         assert "[REDAC" not in cut and len(cut) <= 70
+
+
+def test_a_table_header_said_beside_a_word_for_passwords_is_no_secret():
+    # (blind192 GK05: "so only the test tree may use `assert` and dummy passwords: `[tool.ruff.lint.per-file-ignores]`"
+    # had the lesson skipped as holding a password)
+    text = "the test tree may use dummy passwords: `[tool.ruff.lint.per-file-ignores]`"
+    assert redact(text) == text
+    assert "REDACTED" in redact("the password: `hunter2-Xk9`")
