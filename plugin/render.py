@@ -160,7 +160,11 @@ _FILE_HEADER = re.compile(r"^[\w.@~/][\w.@+~/-]*:$")  # (not a diff line: ``+sec
 
 def _bare(line: str) -> str:
     """A diff line without its sign and the brackets, commas and semicolons that close it."""
-    return re.sub(r"[\s,;)\]}]+$", "", line[1:].strip())
+    return _unclosed(line[1:].strip())
+
+
+def _unclosed(text: str) -> str:
+    return re.sub(r"[\s,;)\]}]+$", "", text)
 
 
 def _joined(lines: list[str]) -> str:
@@ -305,7 +309,7 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
 def _titled(line: str, titled: str) -> bool:
     """Whether the title's code (``titled``, cut with "…" where it was long) shows diff ``line``: all of it, or the
     first 24 characters and more of it before the cut."""
-    code, shown = _bare(line), re.sub(r"[\s,;)\]}]+$", "", titled.rstrip("…"))
+    code, shown = _bare(line), _unclosed(titled.rstrip("…"))
     return bool(shown) and (code == shown or titled.endswith("…") and len(shown) >= 24 and code.startswith(shown))
 
 
