@@ -296,13 +296,15 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
     # docstring's ``Revises:``)
     # (the title's "add `ViewCompat.setOnApplyWindowInsetsListener(binding.root) { v,…`" leaves the room to the
     # ``val bars = insets.getInsets(WindowInsetsCompat.Type.systemBars())`` after it)
-    # (and of two lines that both hold it, the one the title shows goes first: ``…DecodingStrategy…`` titled, its
-    # ``…EncodingStrategy…`` beside it)
     def held(i: int) -> int:
         return max((len(q) for q in quoted if q in body[i]), default=0)
 
-    del body[min(lines, key=lambda i: (held(i) > 0, not _titled(body[i], titled), held(i),
-                                       len(_words(body[i]) & telling), -i))]
+    # (but a line whose quoted code the title cuts is not shown by it: `@RenameColumn(…, fromColumnName = "body", t…`
+    # leaves out the ``toColumnName = "content"`` the account quotes)
+    def shown(i: int) -> bool:
+        return _titled(body[i], titled) and not any(q in body[i] and q not in titled for q in quoted)
+
+    del body[min(lines, key=lambda i: (held(i) > 0, not shown(i), held(i), len(_words(body[i]) & telling), -i))]
     return True
 
 

@@ -755,16 +755,20 @@ def test_a_bare_value_replaced_in_a_long_line_is_said_with_its_key():
     assert _short_diff({"old": line % 8080, "new": line % 9090}) == "`port: 8080` → `port: 9090`"
 
 
-def test_of_two_lines_the_account_quotes_the_one_the_title_shows_gives_way_first():
-    # (blind187 GF01: the title shows the decoding strategy; the card shows the encoding one beside it)
+def test_a_line_whose_quoted_code_the_title_cuts_is_not_shown_by_the_title():
+    # (blind181 FZ24: the title's `@RenameColumn(tableName = "notes", fromColumnName = "body", t…` leaves out the
+    # ``toColumnName = "content"`` the account quotes: the line stays before the spec class beside it)
     from lorebook.render import _change_text
 
-    decoding = "static let databaseColumnDecodingStrategy = DatabaseColumnDecodingStrategy.convertFromSnakeCase"
-    encoding = "static let databaseColumnEncodingStrategy = DatabaseColumnEncodingStrategy.convertToSnakeCase"
-    change = f"Sources/Roster/Models/Player.swift:\n+{decoding}\n+{encoding}"
-    shown = _change_text(change, compact=True, limit=140, quoted=(decoding, encoding),
-                         titled="static let databaseColumnDecodingStrategy = DatabaseColumnDec…")
-    assert encoding in shown and decoding not in shown
+    rename = '@RenameColumn(tableName = "notes", fromColumnName = "body", toColumnName = "content")'
+    change = ("data/src/main/java/com/acme/notes/data/AppDatabase.kt:\n"
+              "+AutoMigration(from = 3, to = 4, spec = AppDatabase.RenameBodyToContent::class),\n"
+              f"+{rename}\n+class RenameBodyToContent : AutoMigrationSpec")
+    titled = '@RenameColumn(tableName = "notes", fromColumnName = "body", t…'
+    quoted = (rename, "RenameBodyToContent", "AutoMigration")
+    assert rename in _change_text(change, compact=True, limit=150, quoted=quoted, titled=titled)
+    # (unquoted, the title's line gives way first)
+    assert rename not in _change_text(change, compact=True, limit=150, titled=titled)
 
 
 def test_a_setting_quoted_by_its_path_keeps_its_line_on_the_card():
