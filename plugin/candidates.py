@@ -962,10 +962,10 @@ def _takes_away(command: str, attempts: list[dict], cwd: str | None, ran_before:
         for word in parse_command(segment)["argv"][1:] if not word.startswith("-")}
     for segment in _segments(command):
         argv = parse_command(segment)["argv"]
-        deleting = argv[:1] == ["rm"] or argv[:2] in (["git", "rm"], ["kubectl", "delete"])
-        paths = [w for w in argv[1:] if not w.startswith("-") and w not in ("rm", "delete") and re.search(r"[/.]", w)]
-        if not deleting or not paths or not all(
-                any(p == t or t.endswith("/" + p) or p.endswith("/" + t) for t in tried) for p in paths):
+        paths = [w for w in argv[2:] if not w.startswith("-")] if argv[:2] == ["kubectl", "delete"] \
+            else _removed_paths(segment)
+        if not paths or not all(any(p == t or t.endswith("/" + p) or p.endswith("/" + t) for t in tried)
+                                for p in paths):
             return False
     return bool(command.strip())
 
