@@ -10,7 +10,7 @@ import os
 import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
+from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
                        _VALUE_OPTIONS, _and_steps, _asks_version, _first_word, _inline_code, _picked_package,
                        _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
                        command_key, invocation_change, is_autofix, other_subcommand, parse_command)
@@ -478,7 +478,7 @@ def _script_is(failed: str, later: dict) -> bool:
     build``): the same check."""
     body = later.get("body") or ""
     failed_words = failed.split()
-    if failed_words[:1] and failed_words[0] in ("npm", "pnpm", "yarn", "bun") and len(failed_words) <= 3:
+    if failed_words[:1] and failed_words[0] in _PACKAGE_RUNNERS and len(failed_words) <= 3:
         script = [w for w in failed_words[1:] if not w.startswith("-") and w != "run"]
         if len(script) == 1 and re.search(rf"(?m)^> \S+@\S* {re.escape(script[0])}$", body):
             return True
@@ -488,7 +488,7 @@ def _script_is(failed: str, later: dict) -> bool:
     if words and os.path.basename(words[0]) in ("make", "just") \
             and any(line.strip() == " ".join(failed.split()) for line in body.splitlines()):
         return True
-    if not words or words[0] not in ("npm", "pnpm", "yarn", "bun"):
+    if not words or words[0] not in _PACKAGE_RUNNERS:
         return False
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
     echoed = _echoed_script(body, re.escape(script[0])) if script else None
@@ -685,10 +685,10 @@ def _echoed_recipe_runs(later: dict, failed: str, subcommand: bool = False) -> b
     argv = parse_command(failed)["argv"]
     # (or a package script, as the package manager echoed it: ``> xcodebuild -scheme CapacitorScreen …`` under ``npm
     # run verify:ios``, named as the way)
-    script = _echoed_script(later.get("body") or "") if words[:1] and os.path.basename(words[0]) in (
-        "npm", "pnpm", "yarn", "bun") else None
+    script = _echoed_script(later.get("body") or "") if words[:1] and os.path.basename(words[0]) in _PACKAGE_RUNNERS \
+        else None
     if not words or os.path.basename(words[0]) not in ("make", "just") and script is None or not argv \
-            or _program_name(argv[0]) in ("make", "just", "npm", "pnpm", "yarn", "bun"):
+            or _program_name(argv[0]) in ("make", "just", *_PACKAGE_RUNNERS):
         return False
     program = _program_name(argv[0])
     first = script if script is not None else next(iter(_echoed(later)), "")
@@ -767,7 +767,7 @@ _NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\
                              r"(?<=/)test_\w+\.py)\b")
 
 
-_ECHOING_RUNNERS = ("make", "gmake", "just", "task", "npm", "pnpm", "yarn", "bun", "rake")
+_ECHOING_RUNNERS = ("make", "gmake", "just", "task", *_PACKAGE_RUNNERS, "rake")
 
 
 def _recipe_line(failure: dict, later: str) -> bool:

@@ -36,6 +36,8 @@ _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)tes
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$")
 
 # programs whose first argument names the job (``npm test``, ``cargo build``)
+# the package managers that run a package's scripts (``npm run build``)
+_PACKAGE_RUNNERS = ("npm", "pnpm", "yarn", "bun")
 _TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn", "mvnw", "gradle", "./gradlew", "gradlew",
              "dotnet", "mix", "git", "bin/rails", "rails", "rake", "uv", "poetry", "pip", "pip3", "docker",
              "docker-compose", "kubectl", "helm", "terraform", "deno", "swift", "flutter", "composer", "php")
@@ -322,7 +324,7 @@ def _family(words: list[str]) -> str:
         return " ".join(["docker compose", *rest[1:2]])
     # (and any control tool's: ``systemctl status`` is not ``systemctl cat``, ``rabbitmqctl list_queues``)
     if (program in _TWO_WORD or program.endswith("ctl") and program != "journalctl") and rest:
-        if rest[0] == "run" and len(rest) > 1 and program in ("npm", "yarn", "pnpm", "bun"):
+        if rest[0] == "run" and len(rest) > 1 and program in _PACKAGE_RUNNERS:
             # (but bun's own ``bun test`` and ``bun build`` are not the package's scripts of those names)
             return f"{program} run {rest[1]}" if program == "bun" and rest[1] in ("test", "build") else \
                 f"{program} {rest[1]}"

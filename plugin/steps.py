@@ -10,7 +10,7 @@ import os
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _PROBE, _and_steps, _asks_version, _interpreter_code, _program_name, _segments,
+from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _and_steps, _asks_version, _interpreter_code, _program_name, _segments,
                        _words, command_job, command_key, is_autofix, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -417,9 +417,10 @@ def _through_pipe(observation: dict) -> dict:
     return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
 
 
-# a run's status printed after it: ``hadolint Dockerfile; echo "exit=$?"``
-_ECHOED_STATUS = LazyRegex(r"""^(.+?)\s*;\s*echo\s+["']?(?:[\w ]*?(?:exit|rc|status|code)\w*\s*[=:]?\s*)?\$\?["']?\s*$""",
-                           re.S | re.I)
+# a run's status printed after it: ``hadolint Dockerfile; echo "exit=$?"``, and what that printed, ``exit=0``
+_STATUS_LABEL = r"(?:[\w ]*?(?:exit|rc|status|code)\w*\s*[=:]?\s*)?"
+_ECHOED_STATUS = LazyRegex(rf"""^(.+?)\s*;\s*echo\s+["']?{_STATUS_LABEL}\$\?["']?\s*$""", re.S | re.I)
+_PRINTED_STATUS = LazyRegex(rf"^\s*{_STATUS_LABEL}(\d+)\s*$", re.M | re.I)
 
 
 def _printed_pass(observation: dict) -> dict:
@@ -429,8 +430,7 @@ def _printed_pass(observation: dict) -> dict:
         and observation["outcome"] == "ok" else None
     if not echoed or ";" in echoed.group(1) or "&" in echoed.group(1):
         return observation
-    printed = re.findall(r"(?im)^\s*(?:[\w ]*?(?:exit|rc|status|code)\w*\s*[=:]?\s*)?(\d+)\s*$",
-                         observation.get("body") or "")
+    printed = _PRINTED_STATUS.findall(observation.get("body") or "")
     return dict(observation, target=echoed.group(1)) if printed and printed[-1] == "0" else observation
 
 
@@ -809,8 +809,8 @@ def _names_run(argv: list[str], sentence: str) -> bool:
                                                for n, (w, h) in enumerate(zip(words, head)))
 
     # (a package script is named by its name: `verify:ios` for ``npm run verify:ios``)
-    script = argv[2] if len(argv) > 2 and head == [_program_name(argv[0]), "run"] and head[0] in (
-        "npm", "pnpm", "yarn", "bun") and ":" in argv[2] else None
+    script = argv[2] if len(argv) > 2 and head == [_program_name(argv[0]), "run"] and head[0] in _PACKAGE_RUNNERS \
+        and ":" in argv[2] else None
     return bool(head) and any(matches(parse_command(span)["argv"][:len(head)]) or span == script
                               for span in _code_spans(sentence))
 
