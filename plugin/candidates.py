@@ -318,9 +318,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored
     # because Chrome crashed; it started fine on the next run" does not)
     # (in its words, not its code: "a `transient` field created in `open()`" is Java)
+    # (nor the user's own word for the problem echoed, "**Flaky `TestConcurrentTransfers`**: CockroachDB … tells the
+    # client to retry" when the prompt said the test is flaky, with an edit that stays: it names what was fixed)
     chance = [s for s in said["all"] if (flaky := _FLAKY.search(prose := _prose(s)))
               and not _FLAKY_EXPLAINED.search(prose[flaky.start():])
-              and (not chain.get("_rivals") or _relevance(s, error_words) > 0)]
+              and (not chain.get("_rivals") or _relevance(s, error_words) > 0)
+              and not (kept_edits.strip() and all(m.group(0).lower() in prompt_text.lower()
+                                                  for m in _FLAKY.finditer(prose)))]
     if chance and not invocation_change(chain["failures"][-1]["target"], resolved_by["target"]):
         chain["_skip"] = "flaky_failure"  # the agent says it passed by chance: what changed meanwhile is no fix
         return None

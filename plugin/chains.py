@@ -202,8 +202,8 @@ def find_chains(observations: list[dict], account: str = "",
                 if not invocation_change(failure["target"], later["target"]) and step is None:
                     kind = "same_job"  # ``cross build …`` for a failed ``cargo build …``: the way is the lesson
                 break
-            if later["outcome"] == "ok" and _is_check(later) and _built_by_its_tests(failure["target"],
-                                                                                    later["target"]):
+            if later["outcome"] == "ok" and _is_check(later) and (
+                    _built_by_its_tests(failure["target"], later["target"]) or _ran_its_tasks(failure["target"], later)):
                 success, kind = later, "same_check"  # ``swift build`` failed; ``swift test`` built it, and passed
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
@@ -984,26 +984,35 @@ def _served_within(failed: str, later: dict, after: dict | None = None) -> str |
     steps = [s.strip(" ()") for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later["target"]) if s.strip(" ()")]
     program = _program_name(before["argv"][0])
 
-    def answered(step: str, output: str) -> bool:
+    def answered(step: str, output: str, names: set[str]) -> bool:
         argv = parse_command(step)["argv"]
-        return bool(_PROBE.match(step)) or bool(
-            argv and _program_name(argv[0]) == program and any(re.search(r"(?:^|:)status$", w) for w in argv[1:4])
-            and _RUNNING.search(output) and not _ERROR_OUTPUT.search(output))
+        own = bool(argv) and _program_name(argv[0]) == program and not _ERROR_OUTPUT.search(output)
+        return bool(_PROBE.match(step)) or own and (
+            any(re.search(r"(?:^|:)status$", w) for w in argv[1:4]) and bool(_RUNNING.search(output))
+            # (or its own listing, with a line naming what it started and nothing down: ``dapr list`` → ``orders
+            # 43121 … python app.py``)
+            or any(w in ("list", "ls", "ps") for w in argv[1:3]) and any(
+                names & set(line.split()) and not _DOWN.search(line) for line in output.splitlines()))
 
     next_line = [after["target"]] if after and after["tool"] == "Bash" and after["outcome"] == "ok" else []
     for n, step in enumerate(steps):
         argv = parse_command(step)["argv"]
         # (the same command, not another run of the program: ``docker run … telemetrygen traces`` is no
         # ``docker compose run … otel-collector``)
+        # (the names it was given, ``--app-id orders``, not its flags or its program's)
+        names = {w for w in argv[1:] if len(w) >= 3 and re.fullmatch(r"\w[\w.-]*", w) and not w.isdigit()
+                 and not _SERVES.match(w) and w not in _INTERPRETERS}
         if argv and _program_name(argv[0]) == program and any(_SERVES.match(w) for w in argv[1:5]) \
                 and command_family(step) == command_family(failed) and (
-                any(answered(s, later.get("body") or "") for s in steps[n + 1:])
-                or any(answered(s, after.get("body") or "") for s in next_line)):
+                any(answered(s, later.get("body") or "", names) for s in steps[n + 1:])
+                or any(answered(s, after.get("body") or "", names) for s in next_line)):
             return step
     return None
 
 
 _RUNNING = LazyRegex(r"(?i)\b(?:is |are )?running\b|\bactive \(running\)|\bonline\b")
+# a listing's line for something that is not running (``api  Exited (1) 3 seconds ago``, ``errored``)
+_DOWN = LazyRegex(r"(?i)\b(?:exited|restarting|unhealthy|dead|stopped|failed|errored|crash\w*|created)\b")
 
 
 # (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
@@ -1519,6 +1528,19 @@ def _built_by_its_tests(failed: str, later: str) -> bool:
                                                                   if w not in before[at + 1:])
 
 
+def _ran_its_tasks(failed: str, later: dict) -> bool:
+    """Whether a passing Gradle build ``later`` ran every task the failed one named, and succeeded: ``./gradlew
+    :app:assembleDebug`` printing ``> Task :app:kaptDebugKotlin`` after ``./gradlew :app:kaptDebugKotlin`` failed."""
+    before, after = parse_command(failed)["argv"], parse_command(later["target"])["argv"]
+    if not before or not after or os.path.basename(before[0]) not in ("gradle", "gradlew") \
+            or _program_name(after[0]) != _program_name(before[0]):
+        return False
+    tasks = [w for w in before[1:] if not w.startswith("-")]
+    ran = re.findall(r"(?m)^> Task (\S+)\s*(?:UP-TO-DATE|FROM-CACHE)?\s*$", later.get("body") or "")
+    return bool(tasks) and "BUILD SUCCESSFUL" in (later.get("body") or "") and all(
+        any(t == task or t.endswith(":" + task.lstrip(":")) for t in ran) for task in tasks)
+
+
 def _shell_script(argv: list[str]) -> tuple[list[str], str] | None:
     """What runs a shell's script, and the script: ``docker run --rm python:3.12-alpine sh -c "pip install …"`` →
     (``docker run --rm python:3.12-alpine sh -c``, ``pip install …``)."""
@@ -1615,11 +1637,24 @@ def _same_error(a: dict, b: dict) -> bool:
             line for line in (f.get("error_text") or "").splitlines() if not is_wrapper_line(line.strip()))))
                  for f in (a, b)]
         # (a class every runtime raises for anything, ``TypeError``, says nothing of which error it is)
-        return bool((named[0] & named[1]) - _GENERIC_ERRORS) and not (named[0] ^ named[1])
+        shared = (named[0] & named[1]) - _GENERIC_ERRORS
+        # (nor the same class with another message each time: ioredis' ``ReplyError: MOVED 6918 …``, then
+        # ``ReplyError: CROSSSLOT Keys in request …``)
+        said: list[dict[str, set[str]]] = [{}, {}]
+        for messages, f in zip(said, (a, b)):
+            for m in _NAMED_MESSAGE.finditer(f.get("error_text") or ""):
+                messages.setdefault(m.group(1), set()).add(" ".join(re.sub(r"\d+(?:\.\d+)*", "N", m.group(2)).split()[:2]))
+        if any(said[0].get(n) and said[1].get(n) and not said[0][n] & said[1][n] for n in shared):
+            return False
+        return bool(shared) and not (named[0] ^ named[1])
     if not _GENERIC_SIGNATURE.search(a.get("error_signature") or ""):
         return True
     line_a, line_b = (re.sub(r"\d+(?:\.\d+)*", "N", _raw_error_line(f) or "") for f in (a, b))
     return line_a == line_b
+
+
+# a named error and the message on its line (``ReplyError: MOVED 6918 127.0.0.1:7001``)
+_NAMED_MESSAGE = LazyRegex(r"\b((?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)): +(\S.*)")
 
 
 # a program refusing a flag it does not know: argparse's "unrecognized arguments", click's "No such option"

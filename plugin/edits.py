@@ -301,6 +301,12 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         # (nor the star before a docblock's tag: ``@jest-environment node``)
         # (unless the account quotes the line that opens it: ``addContentTypeParser(…, { parseAs: 'buffer' }, … {``)
         # (code, not a comment that names it; a line that opens a block only when no other holds what it quotes)
+        # (or over lines it added one after another, said as one: ``@Binds`` then ``abstract fun bindNoteRepository
+        # (…)`` quoted "`@Binds abstract fun bindNoteRepository(…): NoteRepository`")
+        across = [span for span in told if len(span) >= 12 and span in " ".join(added)
+                  and not any(span in l for l in added)]
+        if across:
+            return f"add `{one_line(max(across, key=len), 70)}`"
         holding = [l for l in added if any(span in l for span in told) and not _COMMENT_LINE.match(l)]
         quoted = next((l for l in holding if not scaffolding(l)), holding[0] if holding else None)
         # (a removed line it only inserted into: what it inserted, ``--options runtime --timestamp`` into ``codesign

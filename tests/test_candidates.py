@@ -212,6 +212,27 @@ def test_a_worker_started_in_the_background_passes_when_its_own_status_says_it_r
     assert find_chains(observations)[0] == []
 
 
+@pytest.mark.parametrize("listing, started", [
+    ("  APP ID  HTTP PORT  GRPC PORT  APP PORT  COMMAND        AGE\n  orders  43121      35517      50051     "
+     "python app.py  8s", True),  # its own listing names the app it started
+    ("No Dapr instances found.", False),
+    ("  APP ID  HTTP PORT  COMMAND\n  billing  43121   python billing.py", False),  # another app
+])
+def test_a_server_started_in_the_background_passes_when_its_own_listing_shows_it(listing, started):
+    # (blind188 GG10: ``dapr run`` failed to find its state store; ``--resources-path ./components`` in the
+    # background, then ``dapr list``)
+    observations = [_bash(1, "dapr run --app-id orders --app-port 50051 -- python app.py", False, "_InactiveRpcError",
+                          "== APP == grpc._channel._InactiveRpcError: <_InactiveRpcError of RPC that terminated with:\n"
+                          "== APP == \tdetails = \"state store orders-store is not found\""),
+                    _bash(2, "ls components/"),
+                    dict(_bash(3, "(dapr run --app-id orders --app-port 50051 --resources-path ./components -- python "
+                                  "app.py > /tmp/orders.log 2>&1 &) && sleep 8 && dapr list"), body=listing)]
+    chains, _ = find_chains(observations)
+    assert bool(chains) is started
+    if started:
+        assert "--resources-path ./components" in chains[0]["success"]["target"]
+
+
 @pytest.mark.parametrize("second_path, second_new, parts", [
     # each error named by its own edit: two problems
     ("/p/Sources/Billing/openapi-generator-config.yaml", "generate:\n  - types\n  - client", 2),
@@ -232,6 +253,45 @@ def test_one_output_with_two_errors_fixed_by_two_edits_is_two_problems(second_pa
         assert [c["changes"][0]["id"] for c in chains] == [2, 3]
         assert "macos 10.15" in chains[0]["failure"]["error_text"]
         assert "openapi-generator-config.yaml" in chains[1]["failure"]["error_text"]
+
+
+@pytest.mark.parametrize("output, passed", [
+    ("> Task :app:kaptDebugKotlin\n> Task :app:compileDebugKotlin\n> Task :app:assembleDebug\n\nBUILD SUCCESSFUL in 1m",
+     True),  # the task that failed ran in the wider build, and it passed
+    ("> Task :app:compileDebugKotlin\n> Task :app:assembleDebug\n\nBUILD SUCCESSFUL in 1m", False),  # it never ran
+])
+def test_a_wider_gradle_build_that_ran_the_failed_task_passes_it(output, passed):
+    # (blind187 GF10: ``./gradlew :app:kaptDebugKotlin`` failed; ``./gradlew :app:assembleDebug`` ran it and passed)
+    observations = [_bash(1, "./gradlew :app:kaptDebugKotlin", False, "error: Dagger does not support injection",
+                          "> Task :app:kaptDebugKotlin FAILED\nMainActivity.java:14: error: Dagger does not support "
+                          "injection into private fields\nBUILD FAILED in 23s"),
+                    _edit(2, "/p/app/src/main/java/MainActivity.kt", "@Inject private lateinit var tracker",
+                          "@Inject lateinit var tracker"),
+                    dict(_bash(3, "./gradlew :app:assembleDebug"), body=output)]
+    chains, _ = find_chains(observations)
+    assert bool(chains) is passed
+
+
+@pytest.mark.parametrize("second, parts", [
+    ("ReplyError: CROSSSLOT Keys in request don't hash to the same slot", 2),  # another message: another problem
+    ("ReplyError: MOVED 12182 127.0.0.1:7002", 1),  # the same message, other numbers: the same problem
+])
+def test_one_error_class_with_another_message_is_another_problem(second, parts):
+    # (blind185 GD18: ioredis' ``ReplyError: MOVED …`` fixed by a cluster client, then ``ReplyError: CROSSSLOT …``
+    # by hash tags; one error class, two problems)
+    observations = [_bash(1, "npx vitest run test/sessionStore.test.ts", False, "ReplyError: MOVED <n> <ip>",
+                          " FAIL  test/sessionStore.test.ts > SessionStore > round-trips a session\n"
+                          "ReplyError: MOVED 6918 127.0.0.1:7001\n ❯ parseError node_modules/redis-parser/lib/parser.js"),
+                    _edit(2, "/p/src/redis.ts", "new Redis(url)", "new Redis.Cluster([{ host, port: 7000 }])"),
+                    _bash(3, "npx vitest run test/sessionStore.test.ts", False, second.split(" Keys")[0],
+                          f" FAIL  test/sessionStore.test.ts > SessionStore > saves atomically\n{second}\n"
+                          " ❯ parseError node_modules/redis-parser/lib/parser.js"),
+                    _edit(4, "/p/src/sessionStore.ts", "`session:${id}`", "`session:{${id}}`"),
+                    _bash(5, "npx vitest run test/sessionStore.test.ts")]
+    chains, _ = find_chains(observations)
+    assert len(chains) == parts
+    if parts == 2:
+        assert [[e["id"] for e in c["changes"]] for c in chains] == [[2], [4]]
 
 
 def test_one_error_fixed_in_two_files_stays_one_problem():
@@ -756,6 +816,19 @@ def test_a_removed_block_is_titled_by_what_it_held_and_a_refresh_is_no_fix():
     # (blind91 CN24: ``remove `repositories {``` had titled the mavenCentral() taken out of a module)
     assert _short_diff({"old": "repositories {\n    mavenCentral()\n}\n", "new": ""}) == "remove `mavenCentral()`"
     assert invocation_change("./gradlew build", "./gradlew build --refresh-dependencies") == []
+
+
+def test_code_the_account_quotes_over_two_added_lines_titles_the_change():
+    from lorebook.edits import _short_diff
+
+    # (blind187 GF10: "`@Binds abstract fun bindNoteRepository(impl: NoteRepositoryImpl): NoteRepository`" had
+    # titled ``add `@Binds```, the annotation's line alone)
+    hunk = {"old": "@Module\nobject DataModule {\n",
+            "new": "@Module\nabstract class DataModule {\n    @Binds\n"
+                   "    abstract fun bindNoteRepository(impl: NoteRepositoryImpl): NoteRepository\n"}
+    told = ("DataModule", "@Binds abstract fun bindNoteRepository(impl: NoteRepositoryImpl): NoteRepository")
+    assert _short_diff(hunk, told=told).startswith("add `@Binds abstract fun bindNoteRepository(")
+    assert _short_diff(hunk) == "add `@Binds`"  # (nothing quoted: the first line that is not scaffolding)
 
 
 def test_an_unquoted_aside_after_a_dash_is_split_from_the_quoted_fix():

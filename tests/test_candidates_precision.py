@@ -191,6 +191,23 @@ def test_a_flaky_test_the_agent_explains_and_fixes_is_a_lesson(git_project, stor
     assert "sorted(names)" in candidate["change"]
 
 
+def test_a_test_the_user_calls_flaky_and_the_agent_fixes_is_a_lesson(git_project, store):
+    # (blind185 GD04: "Flaky `TestConcurrentTransfers`: CockroachDB … tells the client to retry" names the problem
+    # the prompt reported, it does not say the run passed by chance)
+    session = (Session("flakyasked", git_project, prompt="TestConcurrentTransfers is flaky. Please fix it.")
+               .fail("go test ./internal/ledger/... -count=1",
+                     "Exit code 1\n--- FAIL: TestConcurrentTransfers (2.31s)\n    transfer_test.go:88: transfer 17: "
+                     "pq: restart transaction: TransactionRetryWithProtoRefreshError: WriteTooOldError\nFAIL")
+               .edit("internal/ledger/transfer.go", "\ttx, err := s.db.BeginTx(ctx, nil)",
+                     "\treturn crdb.ExecuteTx(ctx, s.db, nil, func(tx *sql.Tx) error {")
+               .ok("go test ./internal/ledger/... -count=1", "ok  \tgithub.com/acme/ledger/internal/ledger\t4.872s")
+               .stop("- **Flaky `TestConcurrentTransfers`**: CockroachDB runs transactions as SERIALIZABLE and tells "
+                     "the client to retry on contention. `Transfer()` now runs inside `crdb.ExecuteTx`, which retries "
+                     "the closure. Five consecutive runs pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert "crdb.ExecuteTx" in candidate["change"]
+
+
 def test_an_edit_the_agent_calls_incidental_is_not_part_of_the_fix(git_project, store):
     session = (Session("bystander", git_project)
                .fail("go test ./internal/queue/...", "Exit code 1\n--- FAIL: TestDrain (0.00s)\n"
