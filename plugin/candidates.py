@@ -134,7 +134,10 @@ def _asked_for(edit: dict, prompt: str, error: str) -> bool:
     mention (``polling_interval: 0.5`` for "set the worker polling_interval to 0.5", ``- errorlint`` for "enable the
     errorlint linter")."""
     added = [l.strip() for l in _added_lines(edit) if l.strip()]
-    if not added:
+    # (nor an edit of a file the error names: ``reporting/daily.py:41: FeatureNotSupported``, its join given the
+    # ``tenant_id`` the prompt distributes by)
+    if not added or any(re.search(rf"(?<![\w.-]){re.escape(os.path.basename(f))}:\d", error)
+                        for f in edit.get("files") or []):
         return False
     for line in added:
         names = {w for w in re.findall(r"[A-Za-z_][\w.-]{3,}", line) if "_" in w or len(w) >= 6}
@@ -432,7 +435,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                                 for c in commands) and (
             chain.get("cleared") and (_LEFT_OVER.search(account) or any(_kills_a_pid(c["target"])
                                                                        for c in chain["cleared"]))
-            or commands and not chain.get("cleared") and _STOPPED_BY_ITSELF.search(account)):
+            # (started as a step of the line that passed: ``docker compose start tikv && sleep 10 && docker compose
+            # ps tikv``)
+            or (commands or any(_starts_service(p) for p in parse_command(resolved_by["target"])["prep"]))
+            and not chain.get("cleared") and _STOPPED_BY_ITSELF.search(account)):
         # "an old `minio-old` container was holding the port": removed; "the Postgres container had simply stopped
         # (probably after a reboot)": started again; a one-off either way
         chain["_skip"] = "local_state"

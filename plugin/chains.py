@@ -10,10 +10,11 @@ import os
 import re
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT,
-                       _VALUE_OPTIONS, _and_steps, _asks_version, _first_word, _inline_code, _picked_package,
-                       _program_name, _routine, _same_target, _segments, _targets, command_family, command_job,
-                       command_key, invocation_change, is_autofix, other_subcommand, parse_command)
+from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN,
+                       _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _first_word,
+                       _inline_code, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
+                       command_family, command_job, command_key, invocation_change, is_autofix, other_subcommand,
+                       parse_command)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -284,7 +285,7 @@ def find_chains(observations: list[dict], account: str = "",
                         [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_targets(failure["target"]) or not any(_TEST_PATH.search(t)
                                                                 for t in _targets(later["target"]))) \
-                    and not _asks_version(later["target"]) \
+                    and not _asks_version(later["target"]) and not _other_tests(failure, later["target"]) \
                     and (job == "install" or not _MUTATING.search(later["target"])) \
                     and not _passes_after_an_edit(failure, observations[k + 1:]):
                 success, kind = later, "same_job"
@@ -383,7 +384,7 @@ def find_chains(observations: list[dict], account: str = "",
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
         for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account),
                                                               observations)
-                     for part in _split_one_output(chain)):
+                     for part in _split_one_output(chain, account)):
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
             # project, but the account may say it was what stood in the way
             start, end = part["failures"][-1]["id"], part["resolved_by"]["id"]
@@ -456,12 +457,26 @@ def _told_to_look(failure: dict, later: str) -> bool:
                                          rf"{re.escape(flag)}(?![\w-])", text) for flag in added)
 
 
+# test classes picked by name (maven's ``-Dtest=A,B#m``, ``-Dit.test=…``; gradle's ``--tests com.acme.A``), and test
+# classes as a JVM runner's report names them (``SearchResourceTest``, ``InvoiceIT``, ``CartSpec``)
+_TEST_SELECTION = LazyRegex(r"(?:^|\s)(?:-D(?:it\.)?test=|--tests[=\s]+)[\"']?([\w.*#,$]+)")
+_TEST_CLASS = LazyRegex(r"\b([A-Z]\w*(?:Tests?|IT|Spec))\b")
+
+
 def _other_tests(failure: dict, later: str) -> bool:
     """Whether ``later`` picks test files and none of them is one the failure names (``uv run pytest -q`` failed
     collecting tests/test_geo.py; ``uv run pytest -q tests/test_export.py`` runs none of it): another problem's run."""
     # (test files and folders; not a package it names, ``yarn workspace @tally/web test``)
     picked = [t.lstrip("./").rstrip("/") for t in _targets(later)
               if (_TEST_PATH.search(t) or t.endswith("/")) and not t.startswith("@")]
+    # (or test classes picked by name, none of them one the failure names: ``./mvnw test -Dtest=PriceFormatterTest``
+    # after ``SearchResourceTest`` and ``ProductResourceTest`` failed; gradle's ``--tests com.acme.ApiClientTest``)
+    # (a pattern by what it holds: ``--tests "*ReminderNotifierTest"``)
+    classes = [c.split("#")[0].rsplit(".", 1)[-1].strip("*") for selection in _TEST_SELECTION.findall(later)
+               for c in selection.split(",")]
+    named = set(_TEST_CLASS.findall(failure.get("error_text") or ""))
+    if classes and named and all(classes) and not any(c in n for c in classes for n in named):
+        return True
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (a file named without its folder, go's ``config_test.go:21``, may be in any picked folder)
     # (and a file named by its absolute path, ``/home/dev/calc/tests/test_ops.py``, is under a picked ``tests/``)
@@ -523,11 +538,8 @@ def _by_its_loader(failed: str, later: str) -> bool:
     if len(before) < 2 or len(after) < 4:
         return False
     program = _program_name(before[0])
-    return any(option in _LOADER_OPTIONS and value.split("/")[0] == program and after[n + 2:] == before[1:]
+    return any(option in _PRELOAD_OPTIONS and value.split("/")[0] == program and after[n + 2:] == before[1:]
                for n, (option, value) in enumerate(zip(after[1:], after[2:]), 1))
-
-
-_LOADER_OPTIONS = frozenset(("--loader", "--experimental-loader", "--import", "--require", "-r"))
 
 
 def _under_a_wrapper(failed: str, later: str) -> bool:
@@ -893,8 +905,12 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # (a migration's way may migrate: ``pnpm db:migrate``; so may a migration file's: ``flyway migrate`` for ``psql -f
     # db/migration/V14__orders_status_index.sql``)
     mutating = bool(_MUTATING.search(failure["target"]) or re.search(r"(?i)\bmigrations?/", failure["target"]))
-    for obs in later:
-        if obs["outcome"] != "ok" or not _is_check(obs) or _MUTATING.search(obs["target"]) and not mutating:
+    # (or a step of a passing ``&&`` line, before what it then looked at: ``make render ENV=staging && grep -n -A14
+    # "^kind: Ingress" /tmp/render-staging.yaml``)
+    runs = [run for line in later if line["outcome"] == "ok"
+            for run in [line] + [dict(line, target=step) for step in _and_steps(line["target"])[:-1]]]
+    for obs in runs:
+        if not _is_check(obs) or _MUTATING.search(obs["target"]) and not mutating:
             continue
         after = parse_command(obs["target"])
         # (the same program counts when it runs another task: ``sbt unitTests``, an alias, for ``sbt test``)
@@ -1791,6 +1807,8 @@ def _astray(group: list[dict], edits: list[dict]) -> bool:
 
 
 _ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)|"
+                         # vitest's reason under a failed test: ``× cart store > adds an item`` then ``→ [🍍]: …``
+                         r"^\s*→ |"
                          # R CMD check's findings and testthat's failures: ``❯ checking dependencies in R code ...
                          # WARNING``, ``── Failure ('test-parse.R:18:3'): …``
                          r"^❯ checking .* \.\.\. (?:WARNING|ERROR)\b|^── (?:Failure|Error) \(")
@@ -1856,11 +1874,12 @@ def _output_by_test_files(text: str, picked: list[str]) -> tuple[str, str]:
     return "\n".join(mine), "\n".join(others)
 
 
-def _split_one_output(chain: dict) -> list[dict]:
+def _split_one_output(chain: dict, account: str = "") -> list[dict]:
     """A failing run whose output holds several errors, each fixed by its own edit ("requires macos 10.15" by a
     platform floor in Package.swift, "No config file found … 'openapi-generator-config.yaml'" by that new file):
     one chain per error, each with its error line and its edit. Only when every edit is named by a different
-    error line, by its file's name or by the words it changes."""
+    error line, by its file's name, by the words it changes, or by the account's sentence that quotes its code and
+    that error ("The component test failed with `document is not defined` …; `environment: 'jsdom'` … fixed that")."""
     edits = chain["changes"]
     if chain["kind"] != "same_check" or len(chain["failures"]) > 1 or chain["attempts"] or len(edits) < 2 or any(
             e["tool"] not in EDIT_TOOLS for e in edits):
@@ -1872,7 +1891,7 @@ def _split_one_output(chain: dict) -> list[dict]:
     jobs = chain["failure"].get("ci_line_jobs") or {}
     for line in (chain["failure"].get("error_text") or "").splitlines():
         if _ERROR_START.match(line) or line in jobs and (not lines or _job_of(lines[-1], jobs) != jobs[line]):
-            lines.append(line.strip())
+            lines.append(re.sub(r"^→\s*", "", line.strip()))
         elif lines and line.strip():
             lines[-1] += " " + line.strip(" -•*")
     lines = list(dict.fromkeys(lines))
@@ -1884,8 +1903,14 @@ def _split_one_output(chain: dict) -> list[dict]:
             words |= {part for w in words for part in re.split(r"[/@.:_-]", w) if len(part) >= 4} - _STOP
         scores = [(3 * any(n in line for n in names) + len(words & _tokens(line)), -i) for i, line in enumerate(lines)]
         best = max(scores, default=(0, 0))
-        return lines[-best[1]] if best[0] >= 1 else None
+        if best[0] >= 1:
+            return lines[-best[1]]
+        changed = _changed_text(edit)
+        told = [s for s in sentences if any(len(span) >= 6 and span in changed for span in _code_spans(s))]
+        quoted = [line for line in lines if any(len(span) >= 8 and span in line for s in told for span in _code_spans(s))]
+        return quoted[0] if quoted else None
 
+    sentences = _sentences(account)
     named = {e["id"]: named_by(e) for e in edits}
     if None in named.values() or len({frozenset(_tokens(line)) for line in named.values()}) < 2:
         return [chain]

@@ -296,6 +296,10 @@ def _interpreter_code(words: list[str]) -> str | None:
 _SCRIPT = LazyRegex(r"\.(?:py|sh|bash|rb|js|mjs|cjs|ts|pl|php|R|jl|lua|ps1|exs)$")
 
 
+# an interpreter's options that load a module before the script (``node --import tsx``, ``-r ts-node/register``)
+_PRELOAD_OPTIONS = frozenset(("--loader", "--experimental-loader", "--import", "--require", "-r"))
+
+
 def _family(words: list[str]) -> str:
     words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     if not words:
@@ -305,6 +309,8 @@ def _family(words: list[str]) -> str:
     if code is not None:  # the code is the command: ``Rscript -e 'devtools::test()'`` is devtools::test
         call = re.search(r"[A-Za-z_][\w.:]*(?=\s*\()", code) or re.search(r"[A-Za-z_][\w.:]*", code)
         return f"{program} -e {call.group(0) if call else code[:40]}"
+    if program in ("node", "tsx") and "--test" in words:  # (its test runner, over the files named: no script)
+        return f"{program} --test"
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno|julia|Rscript|lua(?:jit)?|elixir|raku|pwsh|tsx|"
                     r"ts-node", program) and len(words) > 1:  # the script it runs (``pwsh -NoProfile -File x.ps1``)
         return re.sub(r"^\./", "", next((w for w in words[1:] if not w.startswith("-")), words[1]))
@@ -510,13 +516,15 @@ def _targets(command: str) -> list[str]:
         # controllers.ReportSpec'`` runs that spec; the test task itself, ``sbt test``, runs everything)
         checked = checked[:1] + _sbt_words(checked[1:])
     # (a setting, not a target: make's ``ENV=staging``, hydra's ``trainer.max_epochs=2``, ``+experiment=smoke``)
+    if checked[:1] and re.fullmatch(r"node|deno|tsx|ts-node", _program_name(checked[0])):
+        valued = valued | _PRELOAD_OPTIONS
     words = [w for i, w in enumerate(checked) if not w.startswith("-") and not _SETTING.match(w)
              and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
              and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
-        skip = 2
+        skip = 1 if "--test" in checked else 2  # (node's test runner is given test files, not a script)
     targets = [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
     if kube:  # (a kind by either number: ``get pod`` lists the ``pods`` that ``get pods`` did)
         targets = [re.sub(r"^(pod|deployment|service|node|job|event)s?$", r"\1s", t) for t in targets]

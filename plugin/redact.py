@@ -74,6 +74,8 @@ _TOKEN_PATTERNS = (
      r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
     ("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
     ("vault-token", ("hvs.", "hvb.", "hvr."), r"\bhv[sbr]\.[A-Za-z0-9_-]{20,}"),
+    # Firebase Cloud Messaging's legacy server key (``AAAA…:APA91b…``) and a device's registration token
+    ("fcm-key", (":APA91b",), r"(?<![\w-])[A-Za-z0-9_-]{11,}:APA91b[A-Za-z0-9_-]{40,}"),
 )
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' before the host
@@ -429,8 +431,12 @@ def _redact_assignment(match: re.Match) -> str:
         secret = not _trivial_value(value, key) and (bool(quote) or " " not in value) \
             and not (quote == "`" and " " in value.strip())
     elif kind == "weak":  # (a name in words is no secret: gradle's ``:composeApp:iosSimulatorArm64Test``)
-        secret = not _trivial_value(value, key) and looks_random(value, min_length=12, allow_hex=True) \
-            and not _camel_words(value)
+        # (nor its parts: ``id:secret`` is one when a part of it is random, ``ALGOLIA_ADMIN_KEY=prod-search:Qz8v…``)
+        # (not a hash by its algorithm, ``sha256:9c5b…``)
+        parts = value.split(":") if ":" in value and "://" not in value \
+            and not value.lower().startswith(_HASH_PREFIXES) else [value]
+        secret = not _trivial_value(value, key) and any(
+            looks_random(part, min_length=12, allow_hex=True) and not _camel_words(part) for part in parts)
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
         # (and a name of dashed words is a name: a target triple, ``thumbv7em-none-eabihf``)
         secret = not assignment and looks_random(value, min_length=20) and not _trivial_value(value, key) \

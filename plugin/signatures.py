@@ -27,7 +27,9 @@ _state: dict = {}
 _ERROR_RULES = (
     # (score, pattern): the highest score wins; among equals, the last line
     # (and .NET's test runners' ``System.InvalidOperationException : The calling thread must be STA``)
-    (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b(?: ?:|$)"),
+    # (with node's code in brackets: ``TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension ".ts"``)
+    (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b"
+        r"(?: \[[A-Z][A-Z0-9_]+\])?(?: ?:|$)"),
     (6, r"^Exception in thread \"[^\"]*\" [\w.$]+"),
     (6, r"^Caused by: (?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)\b"),  # the JVM's root cause under a wrapper
     # an exception by its module path, whatever its name ends in: a traceback's last line,
@@ -139,6 +141,9 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"Failed tests?:\s+[\d, -]+$|Failed \d+/\d+ subtests|"
             # rspec's after a file failed to load: ``No examples found.``
             r"No examples found\.?$|"
+            # node's test runner under a file that failed to load: ``✖ test/slugify.test.ts (41.2ms)`` then
+            # ``'test failed'``
+            r"'test failed'\s*$|"
             # dbt's summary after the errors it listed: ``Completed with 1 error and 0 warnings:``, ``Done. PASS=0
             # WARN=0 ERROR=1 SKIP=2 TOTAL=3`` (a timestamp before each)
             r"(?:[\d:.]+\s+)?(?:Completed with \d+ errors? and \d+ warnings?:|Done\. PASS=\d+ WARN=\d+ ERROR=\d+)|"

@@ -558,7 +558,8 @@ _FAILING_STATUS = LazyRegex(r"^(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull
 # (and containers: ``docker compose ps -a worker`` showing ``Exited (2)``, ``docker ps`` a ``Restarting (1)``)
 _STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b|"
                             r"^(?:docker|podman)(?: compose| container)?(?: -[fp] \S+)* (?:ps|ls)\b")
-_CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\))")
+# (or up, and failing its healthcheck: ``Up 46 seconds (unhealthy)``)
+_CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\)|Up [^()\n]*\(unhealthy\))")
 
 
 def _listed_failing(observation: dict, parsed: dict) -> dict | None:

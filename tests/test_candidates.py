@@ -272,6 +272,21 @@ def test_a_wider_gradle_build_that_ran_the_failed_task_passes_it(output, passed)
     assert bool(chains) is passed
 
 
+@pytest.mark.parametrize("later, resolved", [
+    ("./mvnw test -Dtest=PriceFormatterTest", False),  # another class: not the failing tests run another way
+    ("./mvnw test -Dtest=SearchResourceTest", True),
+    ("./gradlew test --tests com.acme.catalog.PriceFormatterTest", False),
+])
+def test_a_test_class_picked_by_name_that_did_not_fail_resolves_nothing(later, resolved):
+    # (blind198 GQ12: ``./mvnw test -Dtest=PriceFormatterTest`` passing closed the suite's failure in
+    # ``SearchResourceTest``, and a "use … instead" was stored)
+    failed = "./mvnw clean test" if later.startswith("./mvnw") else "./gradlew clean test"
+    error = ("[ERROR] Tests run: 4, Failures: 0, Errors: 4 <<< FAILURE! -- in com.acme.catalog.SearchResourceTest\n"
+             "[ERROR]   SearchResourceTest.searchByPartialName » Runtime Failed to start quarkus")
+    chains, _ = find_chains([_bash(1, failed, False, "Failed to start quarkus", error), _bash(2, later)])
+    assert bool(chains) is resolved
+
+
 @pytest.mark.parametrize("second, parts", [
     ("ReplyError: CROSSSLOT Keys in request don't hash to the same slot", 2),  # another message: another problem
     ("ReplyError: MOVED 12182 127.0.0.1:7002", 1),  # the same message, other numbers: the same problem
@@ -292,6 +307,28 @@ def test_one_error_class_with_another_message_is_another_problem(second, parts):
     assert len(chains) == parts
     if parts == 2:
         assert [[e["id"] for e in c["changes"]] for c in chains] == [[2], [4]]
+
+
+def test_one_output_with_two_errors_each_quoted_beside_its_edit_by_the_account_is_two_problems():
+    # (blind201 GT21: vitest's ``→ [🍍]: "getActivePinia()" was called …`` and ``ReferenceError: document is not
+    # defined``, fixed in a spec and in vite.config.ts; the account ties each quoted error to its quoted code)
+    error = ("   × cart store > adds an item\n     → [🍍]: \"getActivePinia()\" was called but there was no active Pinia.\n"
+             "   × CartSummary > shows an empty state\n     → document is not defined\n"
+             " FAIL  src/components/__tests__/CartSummary.spec.ts > CartSummary > shows an empty state\n"
+             "ReferenceError: document is not defined")
+    observations = [_bash(1, "npx vitest --run", False, "ReferenceError: document is not defined", error),
+                    _edit(2, "/p/src/stores/__tests__/cart.spec.ts", "describe('cart store', () => {",
+                          "import { setActivePinia, createPinia } from 'pinia'\n\ndescribe('cart store', () => {\n"
+                          "  beforeEach(() => setActivePinia(createPinia()))"),
+                    _edit(3, "/p/vite.config.ts", "  test: {", "  test: {\n    environment: 'jsdom',"),
+                    _bash(4, "npx vitest --run")]
+    account = ("Each store test now starts with `setActivePinia(createPinia())`. The component test failed with "
+               "`document is not defined` because vitest ran in node; `environment: 'jsdom'` fixed that.")
+    chains, _ = find_chains(observations, account)
+    assert [c["changes"][0]["id"] for c in chains] == [2, 3]
+    assert chains[0]["failure"]["error_text"].startswith("[🍍]")
+    assert "document is not defined" in chains[1]["failure"]["error_text"]
+    assert len(find_chains(observations, "Both suites pass.")[0]) == 1  # (nothing ties the config to an error)
 
 
 def test_one_error_fixed_in_two_files_stays_one_problem():

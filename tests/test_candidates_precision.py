@@ -955,6 +955,24 @@ def test_an_edit_the_user_asked_for_beside_the_problem_is_not_its_fix(git_projec
     assert "TargetRubyVersion" not in candidate["title"] + candidate["change"] + candidate["summary"]
 
 
+def test_an_edit_of_the_file_the_error_names_is_the_fix_though_it_sets_what_the_prompt_names(git_project, store):
+    # (blind200 GS19: "distribute … by tenant_id and make the reporting tests pass"; the join given ``i.tenant_id =
+    # e.tenant_id`` in the file the error points at was set aside as the task's)
+    session = (Session("citus", git_project, prompt="Distribute the events and event_items tables by tenant_id and "
+                                                    "make the reporting tests pass.")
+               .fail("uv run pytest tests/reporting -q",
+                     "Exit code 1\nE   psycopg.errors.FeatureNotSupported: complex joins are only supported when all "
+                     "distributed tables are co-located and joined on their distribution columns\n"
+                     "reporting/daily.py:41: FeatureNotSupported")
+               .edit("reporting/daily.py", "        JOIN event_items i ON i.event_id = e.id",
+                     "        JOIN event_items i ON i.tenant_id = e.tenant_id AND i.event_id = e.id")
+               .ok("uv run pytest tests/reporting -q", "8 passed in 2.41s")
+               .stop("Joining `event_items` to `events` on `event_id` alone is a cross-shard join Citus refuses; the "
+                     "join now also matches `i.tenant_id = e.tenant_id`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "i.tenant_id = e.tenant_id" in candidate["change"]
+
+
 def test_a_change_to_an_excluded_file_is_a_step_of_the_fix_told_by_the_agents_line_about_it(git_project, store):
     session = (Session("envtest", git_project)
                .fail("bundle exec rspec", "Exit code 1\nHanami::ComponentLoadError:\n  DATABASE_URL is missing for "
@@ -1874,6 +1892,42 @@ def test_a_run_the_account_says_the_job_goes_through_is_the_way(git_project, sto
     (candidate,), _ = _candidates(store, session)
     assert "`cd infra && make plan STAGE=staging`" in candidate["change"]
     assert candidate["summary"].startswith("Don't run `terraform plan`")
+
+
+def test_the_way_run_as_the_first_step_of_a_passing_line_is_the_way(git_project, store):
+    # (blind200 GS03: ``make render ENV=staging && grep -n -A14 "^kind: Ingress" /tmp/render-staging.yaml``; the line's
+    # last step, the grep, was all that was weighed as the way)
+    session = (Session("helm-way", git_project, prompt="check the api chart still renders for staging")
+               .fail("helm template api charts/api -f charts/api/values.yaml",
+                     "Exit code 1\nError: template: api/templates/deployment.yaml:24:32: executing "
+                     "\"api/templates/deployment.yaml\" at <.Values.env.replicas>: nil pointer evaluating interface "
+                     "{}.replicas")
+               .ok("make render ENV=staging && grep -n -A3 \"^kind: Ingress\" /tmp/render-staging.yaml",
+                   "helmfile -e staging template --skip-deps > /tmp/render-staging.yaml\n212:kind: Ingress")
+               .stop("The chart can't be rendered with plain `helm template` here: `.Values.env` only exists when "
+                     "helmfile merges `environments/staging.yaml`. The repo renders through helmfile — `make render "
+                     "ENV=staging` — and the output has the new ingress."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make render ENV=staging" in candidate["title"] + candidate["change"]
+
+
+def test_nodes_test_runner_given_a_loader_and_a_glob_runs_the_files_that_failed(git_project, store):
+    # (blind201 GT03: ``node --import tsx --test test/*.test.ts`` was read as a run of the script ``tsx``, and the
+    # failing ``node --test test/a.test.ts test/b.test.ts`` as one of the script ``test/a.test.ts``)
+    from lorebook.commands import _same_target, command_family
+
+    assert command_family("node --test test/a.test.ts test/b.test.ts") == command_family(
+        "node --import tsx --test test/*.test.ts") == "node --test"
+    assert _same_target("node --test test/a.test.ts test/b.test.ts", "node --import tsx --test test/*.test.ts")
+    session = (Session("nodetest", git_project, prompt="node --test blows up on the .ts files")
+               .fail("node --test test/slugify.test.ts test/unique.test.ts",
+                     "Exit code 1\nTypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\" for "
+                     "/home/dev/slugkit/test/slugify.test.ts\n✖ test/slugify.test.ts (41.20ms)\n  'test failed'")
+               .ok("node --import tsx --test test/*.test.ts", "ℹ tests 5\nℹ pass 5\nℹ fail 0")
+               .stop("Node 20 can't load `.ts` files by itself. What works is registering tsx as a loader: "
+                     "`node --import tsx --test test/*.test.ts`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--import tsx" in candidate["title"] and "ERR_UNKNOWN_FILE_EXTENSION" in candidate["title"]
 
 
 def test_an_error_that_hits_even_an_unrelated_change_does_not_make_the_fix_incidental(git_project, store):
@@ -3277,6 +3331,22 @@ def test_a_container_that_had_been_killed_and_was_started_again_is_local_state(g
     assert _candidates(store, session)[0] == []
 
 
+def test_a_container_that_had_died_started_in_the_passing_line_is_local_state(git_project, store):
+    # (blind200 GS20: the listing's ``Exited (137)`` resolved by ``docker compose start tikv && … ps tikv`` was kept as
+    # a fix, "run `docker compose start tikv` first")
+    session = (Session("died", git_project, prompt="The integration tests can't talk to TiDB anymore")
+               .ok("docker compose ps -a",
+                   "NAME            IMAGE                 SERVICE   STATUS\n"
+                   "orders-tidb-1   pingcap/tidb:v7.5.1   tidb      Up 3 days\n"
+                   "orders-tikv-1   pingcap/tikv:v7.5.1   tikv      Exited (137) 9 hours ago")
+               .ok("docker compose start tikv && sleep 10 && docker compose ps tikv",
+                   "NAME            IMAGE                 SERVICE   STATUS\n"
+                   "orders-tikv-1   pingcap/tikv:v7.5.1   tikv      Up 10 seconds")
+               .stop("The TiKV container had died overnight (exit 137), so every write returned `Region is "
+                     "unavailable`. Started it again."))
+    assert _candidates(store, session)[0] == []
+
+
 def test_asking_a_tool_its_version_in_an_and_line_runs_nothing_it_failed_at(git_project, store):
     session = (Session("version", git_project, prompt="dbmate up fails against staging")
                .fail("set -a && source .env.staging && dbmate up", "Exit code 1\nError: pq: no pg_hba.conf entry for "
@@ -3691,6 +3761,22 @@ def test_a_compose_service_whose_log_refused_connections_and_that_is_listed_up_a
 def test_a_compose_service_still_restarting_after_the_edit_resolves_nothing(git_project, store):
     candidates, notes = _candidates(store, _compose_session(git_project, "Restarting (1) 2 seconds ago"))
     assert candidates == [] and "unresolved_failure" in notes
+
+
+def test_a_container_listed_unhealthy_then_healthy_after_an_edit_is_a_lesson(git_project, store):
+    # (blind201 GT10: ``Up 46 seconds (unhealthy)`` was read as up; the HEALTHCHECK that curl could not run was lost)
+    listing = ("NAME            IMAGE         SERVICE   CREATED          STATUS                      PORTS\n"
+               "billing-api-1   billing-api   api       47 seconds ago   Up 46 seconds ({}) 0.0.0.0:8000->8000/tcp")
+    session = (Session("unhealthy", git_project, prompt="The api container never goes healthy in docker compose")
+               .ok("sleep 40; docker compose ps api", listing.format("unhealthy"))
+               .edit("Dockerfile", "HEALTHCHECK CMD curl -fsS http://localhost:8000/healthz || exit 1",
+                     "HEALTHCHECK CMD python -c \"import urllib.request; "
+                     "urllib.request.urlopen('http://localhost:8000/healthz')\" || exit 1")
+               .ok("docker compose up -d --build api >/dev/null 2>&1; sleep 30; docker compose ps api",
+                   listing.format("healthy"))
+               .stop("`python:3.12-slim` has no curl, so the HEALTHCHECK exited 127; it now probes with the stdlib."))
+    (candidate,), _ = _candidates(store, session)
+    assert "urllib.request.urlopen" in candidate["change"] and "unhealthy" in candidate["title"]
 
 
 def test_a_log_file_tailed_again_without_the_failure_resolves_it_and_its_line_count_is_no_change(git_project, store):
@@ -7623,6 +7709,48 @@ def test_an_expected_value_replaced_by_a_call_is_weakened(git_project, store):
                .stop("crc16_ccitt seeded the register with 0 instead of 0xFFFF."))
     (candidate,), _ = _candidates(store, session)
     assert "0xFFFF" in candidate["change"], candidate["change"]
+
+
+def test_an_expected_literal_cast_then_replaced_by_a_call_is_weakened(git_project, store):
+    # (blind197 GP09: ``require.Equal(t, int64(11803), …)`` → ``require.Equal(t, activities.ApplyTax(…), …)``: as many
+    # brackets as before, for the cast)
+    session = (Session("tax", git_project, prompt="TestInvoiceWorkflow started failing, please fix")
+               .fail("go test ./workflows/... -run TestInvoiceWorkflow",
+                     "Exit code 1\n--- FAIL: TestInvoiceWorkflow (0.02s)\n    invoice_test.go:48:\n        Error:  Not "
+                     "equal:\n                expected: 11803\n                actual  : 11802\nFAIL")
+               .edit("workflows/invoice_test.go", "\trequire.Equal(t, int64(11803), result.TotalCents)\n",
+                     "\trequire.Equal(t, activities.ApplyTax(input.SubtotalCents, input.TaxRate), result.TotalCents)\n")
+               .ok("go test ./workflows/... -run TestInvoiceWorkflow", "ok  \tgithub.com/acme/billing/workflows\t0.038s")
+               .stop("The test hard-coded 11803 cents; it now derives the expected total from `activities.ApplyTax`."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_failing_argument_dropped_from_a_swift_parameterized_test_is_weakened(git_project, store):
+    # (blind199 GR08: Swift Testing names the case as ``with 1 argument locale → "ja_JP"``, not pytest's ``[ja_JP]``)
+    session = (Session("locale", git_project, prompt="swift test fails in DurationFormatterTests, please fix it.")
+               .fail("swift test --filter DurationFormatterTests",
+                     "Exit code 1\n✘ Test formatsShortDurations(locale:) recorded an issue with 1 argument locale → "
+                     "\"ja_JP\" at DurationFormatterTests.swift:19:9: Expectation failed\n✘ Test run with 3 tests failed")
+               .edit("Tests/TimeKitTests/DurationFormatterTests.swift", '    @Test(arguments: ["en_US", "de_DE", "ja_JP"])',
+                     '    @Test(arguments: ["en_US", "de_DE"])')
+               .ok("swift test --filter DurationFormatterTests", "✔ Test run with 3 tests passed after 0.004 seconds.")
+               .stop("I narrowed the parameterized test to the locales the formatter supports (en_US, de_DE)."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_tests_inputs_reordered_so_the_failing_path_never_runs_is_weakened(git_project, store):
+    # (blind202 GU09: the mock's 503 queued after the 200, so the retry the test is about is never needed)
+    session = (Session("reorder", git_project, prompt="ApiClientTest.retriesOnServiceUnavailable is failing")
+               .fail("./gradlew :network:testDebugUnitTest --tests com.acme.ApiClientTest",
+                     "Exit code 1\nApiClientTest > retriesOnServiceUnavailable FAILED\n    "
+                     "io.ktor.client.plugins.ServerResponseException at ApiClientTest.kt:47\nBUILD FAILED in 18s")
+               .edit("network/src/test/kotlin/com/acme/ApiClientTest.kt",
+                     "        val queued = ArrayDeque(listOf(HttpStatusCode.ServiceUnavailable, HttpStatusCode.OK))",
+                     "        val queued = ArrayDeque(listOf(HttpStatusCode.OK, HttpStatusCode.ServiceUnavailable))")
+               .ok("./gradlew :network:testDebugUnitTest --tests com.acme.ApiClientTest", "BUILD SUCCESSFUL in 12s")
+               .stop("I reordered the queued responses so the test is deterministic."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
 
 
 def test_a_process_killed_by_its_number_is_a_one_off(git_project, store):

@@ -36,6 +36,12 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
     ("material: Zk3q9XvB2mLp8RtY4wNc6HdJ7uQe", "Zk3q9XvB2mLp8RtY4wNc6HdJ7uQe"),  # high entropy, neutral key
     # a namespaced flag (the awx CLI's ``--conf.token``) is a token flag too
     ("awx --conf.host https://awx.example --conf.token Rt8vK2mQx9LbT4nW8sYc1Zd6 jobs list", "Rt8vK2mQx9LbT4nW8sYc1Zd6"),
+    # Firebase's legacy server key, ``AAAA…:APA91b…``, given to a script (blind202 GU08: stored whole), and on its own
+    ("FCM_SERVER_KEY=AAAAk3x9PQo:APA91bGx7vQ2mT8zR4kL1wN6yH0pS5dF3jC9uB2eA7oI4nM8qX1tV6rZ0yW3sK5hJ2gD9fL7cP4bN1mE8 "
+     "./scripts/send_test_push.sh", "AAAAk3x9PQo"),
+    ("key=AAAAk3x9PQo:APA91bGx7vQ2mT8zR4kL1wN6yH0pS5dF3jC9uB2eA7oI4nM8qX1tV6rZ0yW3sK5hJ2gD9fL7cP4bN1mE8", "APA91bGx7v"),
+    # a value of two parts under a key named for one, one part random (``id:secret``)
+    ("ALGOLIA_ADMIN_KEY=prod-search:Qz8vT2mLx9RkW4pN7bYc ./reindex.sh", "Qz8vT2mLx9RkW4pN7bYc"),
 ])
 def test_secret_classes_are_redacted(text, secret):
     out = redact(text)
@@ -61,6 +67,9 @@ def test_secret_classes_are_redacted(text, secret):
     "Sources/Auth/TokenCache.swift:4:16: error: stored property 'token' of 'Sendable'-conforming class",
     "`swift build` fails with TokenCache.swift:4:16: error",
     "Migration: `V7__add_waitlist.sql` used MySQL's `AUTO_INCREMENT`",  # (blind102 CY04) a file name of words
+    "CACHE_KEY=orders:v2:by-customer",  # (a key named for one, of words: a cache key)
+    "SORT_KEY=created_at:desc",
+    "CACHE_KEY=sha256:9c5b1a5f3e2d7c4b8a6f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d5e4f3",  # (a hash by its algorithm)
 ])
 def test_look_alikes_survive(text):
     assert redact(text) == text
@@ -249,6 +258,10 @@ def test_a_runners_wrapper_line_is_the_error_only_when_nothing_else_is():
     assert error_line("gcc x.c\ncollect2: error: ld returned 1 exit status\nmake: *** [Makefile:9: all] Error 1") \
         == "collect2: error: ld returned 1 exit status"
     assert error_line("make: *** [Makefile:9: all] Error 1") == "make: *** [Makefile:9: all] Error 1"
+    # (node's test runner says only that the file failed, under the loader's error: blind201 GT03)
+    node = ("TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\" for /home/dev/s/test/a.test.ts\n"
+            "    at defaultLoad (node:internal/modules/esm/load:143:22)\n✖ test/a.test.ts (41.20ms)\n  'test failed'\n")
+    assert "ERR_UNKNOWN_FILE_EXTENSION" in error_line(node)
     zig = ("src/config.zig:12:27: error: root struct of file 'os' has no member named 'getenv'\n"
            "error: the following build command failed with exit code 1:\n/home/dev/tidal/.zig-cache/o/2b9c/build")
     assert error_line(zig) == "src/config.zig:12:27: error: root struct of file 'os' has no member named 'getenv'"
