@@ -214,7 +214,9 @@ def _sentences(text: str) -> list[str]:
             helpless_list = False
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
-        part = restore(re.sub(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1", r"\2", part).replace("**", ""))
+        # (``__`` only around words, not inside a name: ``app/models/__init__.py`` keeps its underscores)
+        part = re.sub(r"(?<![\w/.])__(?=\S)(.+?)(?<=\S)__(?![\w.])", r"\1", part)
+        part = restore(re.sub(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", r"\1", part).replace("**", ""))
         label = re.match(r"(?i)^(?:notes?|nb|fyi|tip|heads[- ]up)(?: for (?:next time|the next session|"
                          r"(?:this|the) (?:repo|project|codebase)))?:\s+", part)
         if label:  # "Heads-up for next time: don't call …" reads "Don't call …" (an identifier keeps its case)

@@ -40,7 +40,7 @@ from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CO
                     _short_diff, net_changes, shown_hunks)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .record import LOG_STAMP, lesson_title
+from .record import LOG_STAMP, imports, lesson_title
 from .sanitize import steering_reasons
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
@@ -139,10 +139,16 @@ def _asked_for(edit: dict, prompt: str, error: str) -> bool:
     if not added or any(re.search(rf"(?<![\w.-]){re.escape(os.path.basename(f))}:\d", error)
                         for f in edit.get("files") or []):
         return False
+    prompt_words = set(re.findall(r"[\w.-]+", prompt))
     for line in added:
+        # (a setting, not code that uses what the prompt names: ``from app.models.invoice import Invoice`` for "I
+        # added an Invoice model …, generate the migration", ``__all__ = [… "Invoice" …]``)
+        key = re.match(r"\s*-?\s*([\w.-]+)\s*[:=]", line)
+        if imports(line) or key and key.group(1) not in prompt_words:
+            return False
         names = {w for w in re.findall(r"[A-Za-z_][\w.-]{3,}", line) if "_" in w or len(w) >= 6}
         values = set(re.findall(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])", line))
-        if not (names & set(re.findall(r"[\w.-]+", prompt)) and values <= set(
+        if not (names & prompt_words and values <= set(
                 re.findall(r"(?<![\w.])\d+(?:\.\d+)*(?![\w.])", prompt))) or any(n in error for n in names):
             return False
     return True
@@ -1268,19 +1274,18 @@ def _passed_together(parts: list[str], passing: str) -> list[str]:
     """``parts`` with the options the passing line gives side by side said as one, in its order (``pass `-m
     pipelines.definitions -d src``` for ``pass `-d src```, ``pass `-m pipelines.definitions```)."""
     line = " " + " ".join(passing.split())
-
-    def option(part: str) -> str:
-        return " " + part[len("pass `"):-1]
-
-    passed = sorted((p for p in parts if p.startswith("pass `") and option(p) in line),
-                    key=lambda p: line.index(option(p)))
+    # (each where the line gives it, its words quoted or not: ``--apiKey "$ASC_KEY_ID"`` for ``pass `--apiKey
+    # $ASC_KEY_ID```; said as the line says it)
+    spans = {p: m for p in parts if p.startswith("pass `") and (m := re.search(
+        r"(?<=\s)" + r"\s+".join(rf"[\"']?{re.escape(w)}[\"']?" for w in p[len("pass `"):-1].split()) + r"(?=\s|$)",
+        line))}
     runs: list[list[str]] = []
-    for part in passed:
-        if runs and "".join(option(q) for q in runs[-1] + [part]) in line:
+    for part in sorted(spans, key=lambda p: spans[p].start()):
+        if runs and not line[spans[runs[-1][-1]].end():spans[part].start()].strip():
             runs[-1].append(part)
         else:
             runs.append([part])
-    merged = {run[0]: "pass `" + "".join(option(q) for q in run).strip() + "`" for run in runs if len(run) > 1}
+    merged = {run[0]: f"pass `{line[spans[run[0]].start():spans[run[-1]].end()]}`" for run in runs if len(run) > 1}
     gone = {q for run in runs if len(run) > 1 for q in run[1:]}
     return [merged.get(p, p) for p in parts if p not in gone] if merged else parts
 

@@ -43,7 +43,7 @@ _TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn
              "docker-compose", "kubectl", "helm", "terraform", "deno", "swift", "flutter", "composer", "php")
 _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("npx",),
             ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("bunx",), ("bundle", "exec"), ("env",), ("time",),
-            ("sudo",), ("nohup",), ("exec",), ("command",),
+            ("sudo",), ("nohup",), ("exec",), ("command",), ("xcrun",),
             # (a Dart package's executable: ``dart pub global run melos run test:unit``)
             ("dart", "pub", "global", "run"), ("dart", "pub", "run"), ("flutter", "pub", "run"))
 # programs that run a command with secrets put in its environment (the command after ``--``, or quoted whole last)
@@ -500,8 +500,8 @@ def _targets(command: str) -> list[str]:
     # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
     # environment or a URL, ``--env local``, ``--to ent://ent/schema``, is where it runs, not what it checks)
     # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
-    valued = _VALUE_OPTIONS | _PLACE_OPTIONS | _SETUP_OPTIONS if "--preset" not in checked \
-        or command_job(command) != "test" else (_VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS | _SETUP_OPTIONS
+    valued = (_VALUE_OPTIONS if "--preset" not in checked or command_job(command) != "test"
+              else _VALUE_OPTIONS - {"--preset"}) | _PLACE_OPTIONS | _SETUP_OPTIONS | _CREDENTIAL_OPTIONS
     if checked[:1] and _program_name(checked[0]) in ("nix", "nix-shell", "devbox"):
         # (``nix develop --command node --version`` enters the shell ``nix develop --command true`` failed to: what
         # runs inside it is no target of the shell's)
@@ -520,6 +520,7 @@ def _targets(command: str) -> list[str]:
         valued = valued | _PRELOAD_OPTIONS
     words = [w for i, w in enumerate(checked) if not w.startswith("-") and not _SETTING.match(w)
              and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
+             and not (i and checked[i - 1] in ("-u", "--user") and "@" in w)
              and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
@@ -556,6 +557,10 @@ _PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url",
 # a file loaded before or around what is checked (``bun test --preload ./test/happydom.ts``): how it runs, no target
 _SETUP_OPTIONS = frozenset(("--preload", "--require", "--import", "--loader", "--setupFiles", "--setup-files",
                             "--setupFilesAfterEnv", "--config", "--tsconfig", "--rootDir"))
+# who it signs in as (``xcrun altool … --username releases@acme.io``, ``--apiKey "$ASC_KEY_ID"``): how it runs, no
+# target (``-u`` too, given an address: journalctl's and systemctl's ``-u vault-agent`` is the unit they read)
+_CREDENTIAL_OPTIONS = frozenset(("--username", "--password", "--apiKey", "--apiIssuer", "--api-key", "--api-issuer",
+                                 "--token", "--key-id", "--issuer-id", "--keychain-profile"))
 _PACKAGE_OPTIONS = ("--filter", "-F", "--workspace", "-w", "-p", "--package", "--project", "--manifest-path", "-C",
                     "--dir", "--prefix", "-pl", "--projects")
 

@@ -10,8 +10,8 @@ import os
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _and_steps, _asks_version, _interpreter_code, _program_name, _segments,
-                       _words, command_job, command_key, is_autofix, parse_command)
+from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _and_steps, _asks_version, _inline_code, _interpreter_code,
+                       _program_name, _segments, _words, command_job, command_key, is_autofix, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import one_line
@@ -51,6 +51,12 @@ _READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "
 _WRITE_VERBS = frozenset(("set", "unset", "enable", "disable", "create", "apply", "put", "delete", "import",
                           "reset", "clear", "flush", "rebuild", "reindex", "compile", "scale", "patch", "rollout",
                           "upgrade", "rollback"))
+
+
+# a statement given to a database client that changes the server's settings, roles or extensions (not a session's
+# own ``SET search_path``: it ends with the client)
+_SETTING_WRITTEN = LazyRegex(r"(?i)^\s*(?:SET\s+(?:CLUSTER\s+SETTING|GLOBAL|PERSIST)\b|ALTER\s+(?:SYSTEM|DATABASE|ROLE|USER)\b|"
+                             r"CREATE\s+(?:EXTENSION|ROLE|USER)\b|GRANT\b|REVOKE\b)")
 
 
 def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
@@ -106,6 +112,12 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True
     if {v.rsplit(":", 1)[-1] for v in verbs} & _WRITE_VERBS and _program_name(parsed["argv"][0]) not in ("git", "gh"):
         return True  # a tool told to change its settings or state: ``bin/magento config:set …``, ``gcloud config set``
+    code = (_inline_code(command) or "").strip().rstrip(";").strip()
+    if _SETTING_WRITTEN.search(code) and any(" ".join(span.split()).rstrip(";") == " ".join(code.split())
+                                              for span in _code_spans(account)):
+        # ``cockroach sql -e "SET CLUSTER SETTING kv.rangefeed.enabled = true;"``: the server's settings, the
+        # statement quoted as what was needed (not an ``ALTER SYSTEM`` tried on the way and never told)
+        return True
     if _starts_service(command) and failure is not None and _UNREACHABLE.search(failure.get("error_text") or ""):
         return True  # a service started after a failure that says it could not reach one
     if failure is not None and _wrote_the_missing_file(observation, failure):
@@ -437,18 +449,28 @@ def _printed_pass(observation: dict) -> dict:
 # a test run that ran nothing: pytest's ``sssss   [100%]`` or ``5 skipped``, with nothing passed or failed
 # (or go's ``?   pkg [no test files]`` for every package)
 _ALL_SKIPPED = LazyRegex(r"(?m)^s+\s+\[100%\]$|\b\d+ skipped\b|\[no test files\]")
+# a migration generated from the models (not a check that none is pending: ``--check``, ``--dry-run``)
+_GENERATES_MIGRATION = LazyRegex(r"\balembic\s+revision\b.*--autogenerate\b|\bmakemigrations\b(?!.*\s--(?:check|dry-run)\b)")
+_GENERATED_NOTHING = LazyRegex(r"No changes (?:in schema )?detected")
 _RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|^[.FEx]|^(?:ok|FAIL|---)\s")
 
 
 def _all_skipped(observation: dict) -> dict:
     """A test run that passed by skipping every test is the failure it hides ("async def functions are not natively
-    supported and have been skipped"): what makes them run again is the fix."""
+    supported and have been skipped"): what makes them run again is the fix. So is a migration generated from the
+    models that found none to generate (``alembic revision --autogenerate`` → "No changes in schema detected")."""
     command = observation.get("target") or ""
     body = observation.get("body") or ""
-    if observation["tool"] != "Bash" or observation["outcome"] != "ok" or command_job(command) != "test" \
-            or not _ALL_SKIPPED.search(body) or _RAN_SOME.search(body):
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
         return observation
     from .signatures import error_signature
+
+    nothing = _GENERATED_NOTHING.search(body) if _GENERATES_MIGRATION.search(command) else None
+    if nothing:
+        return dict(observation, outcome="error", error_text=nothing.group(0),
+                    error_signature=error_signature(nothing.group(0), command))
+    if command_job(command) != "test" or not _ALL_SKIPPED.search(body) or _RAN_SOME.search(body):
+        return observation
 
     said = [re.sub(r"^\S+:\d+:\s*", "", line.strip()) for line in body.splitlines()  # (not the warning's file:line)
             if re.search(r"(?i)\bskipped\b", line) and not _ALL_SKIPPED.fullmatch(line.strip())]

@@ -5,7 +5,7 @@ from hookutil import PlayedSession
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import find_chains
-from lorebook.commands import command_family, command_job, invocation_change, parse_command
+from lorebook.commands import _same_target, command_family, command_job, invocation_change, parse_command
 from lorebook.edits import net_changes
 from lorebook.writeback import write_back
 
@@ -103,6 +103,12 @@ def test_options_passed_side_by_side_are_said_as_one_in_the_lines_order():
     # (apart in the line, apart in the lesson)
     assert _passed_together(["pass `-am`", "pass `-pl billing`"], "mvn -pl billing -q -am test") \
         == ["pass `-am`", "pass `-pl billing`"]
+    # (said as the line quotes them: blind199 GR23's ``--apiKey "$ASC_KEY_ID" --apiIssuer "$ASC_ISSUER_ID"``)
+    passing = 'xcrun altool --upload-app -f build/App.ipa -t ios --apiKey "$ASC_KEY_ID" --apiIssuer "$ASC_ISSUER_ID"'
+    assert _passed_together(["pass `--apiIssuer $ASC_ISSUER_ID`", "pass `--apiKey $ASC_KEY_ID`"], passing) \
+        == ['pass `--apiKey "$ASC_KEY_ID" --apiIssuer "$ASC_ISSUER_ID"`']
+    # (and who it signs in as is no target of the upload: the same upload, another way to sign in)
+    assert _same_target("xcrun altool --upload-app -f build/App.ipa -t ios -u rel@acme.io -p secret", passing)
 
 
 def test_commands_that_do_the_same_job():
@@ -787,8 +793,6 @@ def test_a_script_is_one_family_however_it_is_launched():
 
 
 def test_a_request_to_another_address_is_not_the_request_that_failed():
-    from lorebook.commands import _same_target
-
     proxy = "curl -fsS http://localhost:8080/api/v1/health"
     assert not _same_target(proxy, "curl -fsS http://localhost:9000/api/v1/health")
     assert _same_target(proxy, "curl -s http://127.0.0.1:8080/api/v1/health")

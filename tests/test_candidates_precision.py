@@ -973,6 +973,54 @@ def test_an_edit_of_the_file_the_error_names_is_the_fix_though_it_sets_what_the_
     assert "i.tenant_id = e.tenant_id" in candidate["change"]
 
 
+def test_a_migration_generated_from_no_changes_is_the_failure_the_fix_ends(git_project, store):
+    # (blind198 GQ19: alembic's "No changes in schema detected" exits 0; the model imported in app/models/__init__.py
+    # made it see the table, and the prompt naming the model made that import look like the task's)
+    generate = 'uv run alembic revision --autogenerate -m "add invoices"'
+    session = (Session("alembic", git_project, prompt="I added an Invoice model in app/models/invoice.py, generate the "
+                                                      "alembic migration for it")
+               .ok(generate, "INFO  [alembic.env] No changes in schema detected.")
+               .edit("migrations/env.py", "            connection=connection, target_metadata=target_metadata",
+                     "            connection=connection, target_metadata=target_metadata, compare_type=True,")
+               .ok(generate, "INFO  [alembic.env] No changes in schema detected.")
+               .edit("app/models/__init__.py", "from app.models.customer import Customer",
+                     "from app.models.customer import Customer\nfrom app.models.invoice import Invoice")
+               .ok(generate, "INFO  [alembic.autogenerate.compare] Detected added table 'invoices'\n  Generating "
+                             "/home/dev/billing/migrations/versions/9f1d3c2ab7e4_add_invoices.py ...  done")
+               .stop("Autogenerate only sees tables registered on `Base.metadata`, and the `app.models` package's "
+                     "__init__.py didn't import the new module. Adding `from app.models.invoice import Invoice` to "
+                     "app/models/__init__.py fixed it. (The compare flag I added to env.py first didn't change "
+                     "anything.)"))
+    (candidate,), _ = _candidates(store, session)
+    assert "from app.models.invoice import Invoice" in candidate["change"]
+    assert "No changes in schema detected" in candidate["title"]
+    assert "app/models/__init__.py" in candidate["summary"]  # (``__`` inside a name is no markdown emphasis)
+    assert "compare_type=True" not in candidate["change"]
+    # (a check that no migration is pending wants none: no failure)
+    session = (Session("alembic-check", git_project, prompt="is anything pending?")
+               .ok("uv run python manage.py makemigrations --check --dry-run", "No changes detected")
+               .stop("Nothing pending."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_a_server_setting_written_through_the_sql_client_is_the_fix(git_project, store):
+    # (blind200 GS17: ``cockroach sql -e "SET CLUSTER SETTING kv.rangefeed.enabled = true;"`` was read as a query,
+    # and the changefeed that then ran as a retry without a change)
+    sql = "cockroach sql --certs-dir=certs --host=crdb-0:26257"
+    session = (Session("rangefeed", git_project, prompt="Set up the changefeed for the orders table")
+               .fail(f'{sql} -d shop -e "CREATE CHANGEFEED FOR TABLE orders INTO \'kafka://kafka:9092\';"',
+                     "Exit code 1\nERROR: rangefeeds require the kv.rangefeed.enabled setting.")
+               .ok(f'{sql} -e "SHOW CLUSTER SETTING kv.rangefeed.enabled;"', "  kv.rangefeed.enabled\n  false")
+               .ok(f'{sql} -e "SET CLUSTER SETTING kv.rangefeed.enabled = true;"', "SET CLUSTER SETTING")
+               .ok(f'{sql} -d shop -e "CREATE CHANGEFEED FOR TABLE orders INTO \'kafka://kafka:9092\';"',
+                   "        job_id\n  977621438150754305")
+               .stop("Rangefeeds were off; `SET CLUSTER SETTING kv.rangefeed.enabled = true` is needed once per "
+                     "cluster before any changefeed."))
+    (candidate,), _ = _candidates(store, session)
+    assert "SET CLUSTER SETTING kv.rangefeed.enabled = true" in candidate["change"]
+    assert "SHOW CLUSTER SETTING" not in candidate["change"]
+
+
 def test_a_change_to_an_excluded_file_is_a_step_of_the_fix_told_by_the_agents_line_about_it(git_project, store):
     session = (Session("envtest", git_project)
                .fail("bundle exec rspec", "Exit code 1\nHanami::ComponentLoadError:\n  DATABASE_URL is missing for "
