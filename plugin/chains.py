@@ -872,7 +872,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                    or stem in parse_command(span)["argv"][1:] or consumer and parse_command(span)["argv"] == [consumer]
                    for span in _code_spans(s)) \
             or bool(program) and (len(program[0]) >= 8 or len(program[0]) >= 5 and bool(_FAILS.search(_prose(s)))) \
-            and bool(re.search(rf"(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))
+            and bool(re.search(rf"(?i)(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))  # ("SwiftLint")
 
     # (or it by its error: "Running the scratch query file directly against the server fails (the stream already
     # exists)" for ``… ksql … -f /queries/orders_enriched.sql``: Cannot add stream …: A stream with the same name
@@ -889,13 +889,24 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         o["outcome"] == "ok" and o["tool"] == "Bash"
         and re.search(rf"(?:^|[;&|]\s*)(?:git\s+)?rm\b[^;&|]*(?<![\w./-]){re.escape(script)}(?![\w/-])", o["target"])
         for o in later)
-    if not family or not removed and not any(names_failing(s) or task in _code_spans(s) for s in sentences):
+    # (or the project said not to do what failed, by a word of it or what it did: "This project doesn't take a raw
+    # `-executeMethod` call: builds go through `./ci/build.sh webgl`"; "doesn't run system tests on the host")
+    def stems(text: str) -> set[str]:
+        return {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", text.lower())}
+
+    def disowns(s: str) -> bool:
+        return bool(_NOT_HERE.search(_prose(s))) and (
+            any(span in before["argv"] for span in _code_spans(s))
+            or len(stems(_prose(s)) & stems(" ".join(before["argv"]))) >= 2)
+
+    if not family or not removed and not any(names_failing(s) or task in _code_spans(s) or disowns(s)
+                                             for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
     # (or that it is not the way: "the envs aren't meant to be run directly with `terraform`")
     # (or set apart from the project's own: "This repo is on OpenTofu, not Terraform")
     failed_said = any(names_failing(s) and (_FAILS.search(_prose(s)) or set_apart(s) or bool(program) and re.search(
-        rf"(?i)\bnot (?:plain |bare )?{re.escape(program[0])}\b", _prose(s))) for s in sentences)
+        rf"(?i)\bnot (?:plain |bare )?{re.escape(program[0])}\b", _prose(s))) or disowns(s) for s in sentences)
     # "plain `terraform plan` there sees no configuration": the failing way set apart as the bare tool, beside a
     # wrapper that runs the same subcommand (``terragrunt plan``)
     plain_said = any(_names_run(before["argv"], f"`{span}`") and re.search(
@@ -924,9 +935,13 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             and (before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
                  or after["argv"][1] == program[0] and _RECIPE_FILES.get(_program_name(after["argv"][0])) is not None)
         same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
-        if (same_job or same_word or failed_said or same_service or removed) and any(_names_run(after["argv"], s)
-                                                                          and _THE_WAY.search(_prose(s))
-                                           for s in sentences):
+        way = [s for s in sentences if _names_run(after["argv"], s) and _THE_WAY.search(_prose(s))]
+        # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
+        # then ``mint run swiftlint --strict``)
+        then = [r for r in runs if r["id"] > obs["id"] and program and program[0] in map(
+            _program_name, parse_command(r["target"])["argv"]) and any(
+            " ".join(r["target"].split()) in map(str.strip, _code_spans(s)) for s in way)]
+        if (same_job or same_word or failed_said or same_service or removed) and way and not then:
             return _as_quoted(obs, later, account)
         # (or another subcommand of the same program named as the way, beside the bare one: "the tests have to be run
         # through twister — `west twister -p native_sim -T tests` …. A bare `west build` of a test dir doesn't apply
@@ -946,6 +961,12 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                and re.search(r"(?i)\b(?:rather than|instead of)\b", _prose(s)) for s in sentences):
             return _as_quoted(obs, later, account)
     return None
+
+
+# the project said not to do a thing ("This project doesn't run system tests on the host", "This repo doesn't call
+# match directly")
+_NOT_HERE = LazyRegex(r"(?i)\b(?:this|the|our) (?:project|repo|repository|codebase|app|team) (?:doesn't|does not|"
+                      r"don't|never|won't|can't|cannot) \w+")
 
 
 def _as_quoted(found: dict, later: list[dict], account: str) -> dict:

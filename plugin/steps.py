@@ -788,7 +788,7 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|"
                      r"(?:run|use) (?:it |them )?from|"
                      r"(?:is|are) (?:created|made|generated|added|done|built) (?:with|by|using|via|through)|"
-                     r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead)|^\W*use|"
+                     r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead|as)|^\W*use|"
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
@@ -807,7 +807,11 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      # repo runs SQL jobs with `docker compose run --rm sql-client …`"
                      r"c(?:a|o)mes? from|runs? (?:its |their |the )?(?:\w+ )?\w+ (?:through|via|with)|"
                      # "the repo drives them through fastlane — `bundle exec fastlane ios tests`"
-                     r"(?:drives?|runs?|executes?) (?:it|them) (?:through|via|with)\b|"
+                     # (or inside what it runs them in: "`bin/system-test …` runs them inside the `web` container";
+                     # "Run it as `mint run swiftlint --strict`")
+                     r"(?:drives?|runs?|executes?) (?:it|them) (?:through|via|with|inside|as)\b|"
+                     # "Per docs/runbooks/canary.md I ran `kubectl argo rollouts promote …`": the documented way
+                     r"\bper (?:the )?(?:[\w./-]+\.(?:md|rst|txt|adoc)|README|runbook|docs)\b|"
                      r"(?:is|was|are|were) (?:produced|generated) (?:by|with|from|via|through)|"
                      # "`./scripts/tf.sh staging plan` does the `tofu init` … and passes the tfvars for you"
                      r"for you|"
@@ -824,6 +828,10 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     if code is not None:
         argv = _words(code)
     # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
+    # (past where it runs: ``kubectl -n shop get …`` is ``kubectl get``)
+    if argv and _program_name(argv[0]) in ("kubectl", "oc", "helm") and argv[1:2] in (["-n"], ["--namespace"],
+                                                                                      ["--context"]):
+        argv = argv[:1] + argv[3:]
     head = [_program_name(argv[0])] + [w for w in argv[1:2] if re.fullmatch(r"[a-z][\w:-]*", w)] if argv else []
 
     def matches(words: list[str]) -> bool:  # (a placeholder stands for any word past the program:

@@ -1959,6 +1959,46 @@ def test_the_way_run_as_the_first_step_of_a_passing_line_is_the_way(git_project,
     assert "make render ENV=staging" in candidate["title"] + candidate["change"]
 
 
+def test_the_projects_way_set_against_what_the_project_does_not_do_is_the_way(git_project, store):
+    # (blind204 GW03, blind205 GX05: "This project doesn't run system tests on the host: `bin/system-test …` runs them
+    # inside the `web` container"; "doesn't take a raw `-executeMethod` call: builds go through `./ci/build.sh webgl`")
+    session = (Session("systest", git_project, prompt="run the checkout system tests")
+               .fail("bin/rails test:system TEST=test/system/checkout_test.rb",
+                     "Exit code 1\nSelenium::WebDriver::Error::WebDriverError: Unable to find chromedriver.")
+               .ok("bin/system-test test/system/checkout_test.rb -v", "6 runs, 21 assertions, 0 failures, 0 errors")
+               .stop("All 6 pass. This project doesn't run system tests on the host (there's no Chrome here): "
+                     "`bin/system-test test/system/checkout_test.rb` runs them inside the `web` container."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bin/system-test" in candidate["title"] + candidate["change"]
+    # (a way that runs the failing tool, before another step the same sentence names: blind208 HA17)
+    session = (Session("mint", git_project, prompt="swiftlint fails on my machine")
+               .fail("swiftlint --strict", "Exit code 1\nerror: Currently running SwiftLint 0.57.0 but configuration "
+                                            "specified version 0.54.0.")
+               .ok("mint bootstrap", "🌱 Installed SwiftLint 0.54.0")
+               .ok("mint run swiftlint --strict", "Done linting! Found 0 violations, 0 serious in 58 files.")
+               .stop("The repo pins its tools in the Mintfile — SwiftLint 0.54.0 — so the Homebrew 0.57 on your PATH "
+                     "can't be used. Run it as `mint run swiftlint --strict` (after `mint bootstrap` on a new "
+                     "machine)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "mint run swiftlint --strict" in candidate["title"] + candidate["change"]
+
+
+def test_a_documented_way_quoted_after_the_plain_command_failed_is_the_way(git_project, store):
+    # (blind206 GY15: "plain `kubectl rollout` can't see it. Per docs/runbooks/canary.md I ran `kubectl argo rollouts
+    # promote …`"; ``kubectl -n shop get …`` had read as a run of the quoted ``kubectl argo``)
+    session = (Session("argo", git_project, prompt="the checkout deploy is stuck")
+               .fail("kubectl -n shop rollout status deployment/checkout",
+                     'Exit code 1\nError from server (NotFound): deployments.apps "checkout" not found')
+               .ok("kubectl -n shop get deploy,rollouts.argoproj.io", "NAME       DESIRED   CURRENT\ncheckout   5   5")
+               .ok("kubectl argo rollouts promote checkout -n shop", 'rollout \'checkout\' promoted')
+               .ok("kubectl argo rollouts status checkout -n shop --timeout 20m", "Healthy")
+               .stop("checkout is an Argo Rollout, so plain `kubectl rollout` can't see it. Per "
+                     "docs/runbooks/canary.md I ran `kubectl argo rollouts promote checkout -n shop`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "kubectl argo rollouts promote checkout -n shop" in candidate["title"] + candidate["change"]
+    assert "get deploy,rollouts" not in candidate["title"] + candidate["change"]
+
+
 def test_nodes_test_runner_given_a_loader_and_a_glob_runs_the_files_that_failed(git_project, store):
     # (blind201 GT03: ``node --import tsx --test test/*.test.ts`` was read as a run of the script ``tsx``, and the
     # failing ``node --test test/a.test.ts test/b.test.ts`` as one of the script ``test/a.test.ts``)
