@@ -204,7 +204,8 @@ def find_chains(observations: list[dict], account: str = "",
                     kind = "same_job"  # ``cross build …`` for a failed ``cargo build …``: the way is the lesson
                 break
             if later["outcome"] == "ok" and _is_check(later) and (
-                    _built_by_its_tests(failure["target"], later["target"]) or _ran_its_tasks(failure["target"], later)):
+                    _built_by_its_tests(failure["target"], later["target"])
+                    or _ran_its_tasks(failure["target"], later)):
                 success, kind = later, "same_check"  # ``swift build`` failed; ``swift test`` built it, and passed
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
@@ -1680,7 +1681,8 @@ def _same_error(a: dict, b: dict) -> bool:
         said: list[dict[str, set[str]]] = [{}, {}]
         for messages, f in zip(said, (a, b)):
             for m in _NAMED_MESSAGE.finditer(f.get("error_text") or ""):
-                messages.setdefault(m.group(1), set()).add(" ".join(re.sub(r"\d+(?:\.\d+)*", "N", m.group(2)).split()[:2]))
+                message = re.sub(r"\d+(?:\.\d+)*", "N", m.group(2))
+                messages.setdefault(m.group(1), set()).add(" ".join(message.split()[:2]))
         if any(said[0].get(n) and said[1].get(n) and not said[0][n] & said[1][n] for n in shared):
             return False
         return bool(shared) and not (named[0] ^ named[1])
@@ -1828,7 +1830,7 @@ def _astray(group: list[dict], edits: list[dict]) -> bool:
 
 
 _ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)|"
-                         # vitest's reason under a failed test: ``× cart store > adds an item`` then ``→ [🍍]: …``
+                         # vitest's reason under a failed test: ``× cart store > adds an item``, then ``→ …``
                          r"^\s*→ |"
                          # R CMD check's findings and testthat's failures: ``❯ checking dependencies in R code ...
                          # WARNING``, ``── Failure ('test-parse.R:18:3'): …``
@@ -1900,7 +1902,8 @@ def _split_one_output(chain: dict, account: str = "") -> list[dict]:
     platform floor in Package.swift, "No config file found … 'openapi-generator-config.yaml'" by that new file):
     one chain per error, each with its error line and its edit. Only when every edit is named by a different
     error line, by its file's name, by the words it changes, or by the account's sentence that quotes its code and
-    that error ("The component test failed with `document is not defined` …; `environment: 'jsdom'` … fixed that")."""
+    that error ("The component test failed with `document is not defined` …; `environment: 'jsdom'` … fixed
+    that")."""
     edits = chain["changes"]
     if chain["kind"] != "same_check" or len(chain["failures"]) > 1 or chain["attempts"] or len(edits) < 2 or any(
             e["tool"] not in EDIT_TOOLS for e in edits):
@@ -1928,7 +1931,8 @@ def _split_one_output(chain: dict, account: str = "") -> list[dict]:
             return lines[-best[1]]
         changed = _changed_text(edit)
         told = [s for s in sentences if any(len(span) >= 6 and span in changed for span in _code_spans(s))]
-        quoted = [line for line in lines if any(len(span) >= 8 and span in line for s in told for span in _code_spans(s))]
+        quoted = [line for line in lines
+                  if any(len(span) >= 8 and span in line for s in told for span in _code_spans(s))]
         return quoted[0] if quoted else None
 
     sentences = _sentences(account)

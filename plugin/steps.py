@@ -55,8 +55,9 @@ _WRITE_VERBS = frozenset(("set", "unset", "enable", "disable", "create", "apply"
 
 # a statement given to a database client that changes the server's settings, roles or extensions (not a session's
 # own ``SET search_path``: it ends with the client)
-_SETTING_WRITTEN = LazyRegex(r"(?i)^\s*(?:SET\s+(?:CLUSTER\s+SETTING|GLOBAL|PERSIST)\b|ALTER\s+(?:SYSTEM|DATABASE|ROLE|USER)\b|"
-                             r"CREATE\s+(?:EXTENSION|ROLE|USER)\b|GRANT\b|REVOKE\b)")
+_SETTING_WRITTEN = LazyRegex(r"(?i)^\s*(?:SET\s+(?:CLUSTER\s+SETTING|GLOBAL|PERSIST)\b|"
+                             r"ALTER\s+(?:SYSTEM|DATABASE|ROLE|USER)\b|CREATE\s+(?:EXTENSION|ROLE|USER)\b|"
+                             r"GRANT\b|REVOKE\b)")
 
 
 def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
@@ -450,7 +451,8 @@ def _printed_pass(observation: dict) -> dict:
 # (or go's ``?   pkg [no test files]`` for every package)
 _ALL_SKIPPED = LazyRegex(r"(?m)^s+\s+\[100%\]$|\b\d+ skipped\b|\[no test files\]")
 # a migration generated from the models (not a check that none is pending: ``--check``, ``--dry-run``)
-_GENERATES_MIGRATION = LazyRegex(r"\balembic\s+revision\b.*--autogenerate\b|\bmakemigrations\b(?!.*\s--(?:check|dry-run)\b)")
+_GENERATES_MIGRATION = LazyRegex(r"\balembic\s+revision\b.*--autogenerate\b|"
+                                 r"\bmakemigrations\b(?!.*\s--(?:check|dry-run)\b)")
 _GENERATED_NOTHING = LazyRegex(r"No changes (?:in schema )?detected")
 _RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|^[.FEx]|^(?:ok|FAIL|---)\s")
 

@@ -259,18 +259,25 @@ def _code_sides(hunk: dict) -> tuple[list[str], list[str]]:
 _SEED = LazyRegex(r"(?i)(?:\bseed|random_state|manual_seed|set_seed|rng)\w*\s*(?:=|\()\s*-?\d+")
 
 
-def _reseeded(changes: dict[str, list[dict]]) -> bool:
-    """Whether a change to tests, their setup included (a conftest's ``load_split(seed=42)`` → ``seed=11``), only
-    gives a random seed another number: a seed fished for until the check passes, the code as it was."""
-    if not tests_only(changes):
-        return False
+def _lines_changed(changes: dict[str, list[dict]]) -> list[tuple[str, str]]:
+    """The (old, new) code lines a change rewrote one for one, comments aside; none when a hunk added or took out
+    lines."""
     pairs = []
     for hunks in changes.values():
         for hunk in hunks:
             old, new = _code_sides(hunk)
             if len(old) != len(new):
-                return False
+                return []
             pairs += [(a, b) for a, b in zip(old, new) if a != b]
+    return pairs
+
+
+def _reseeded(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests, their setup included (a conftest's ``load_split(seed=42)`` → ``seed=11``), only
+    gives a random seed another number: a seed fished for until the check passes, the code as it was."""
+    if not tests_only(changes):
+        return False
+    pairs = _lines_changed(changes)
     return bool(pairs) and all(_SEED.search(a) and _SEED.search(b) and _SEED.sub("", a) == _SEED.sub("", b)
                                for a, b in pairs)
 
@@ -321,13 +328,7 @@ def _reordered(changes: dict[str, list[dict]]) -> bool:
     ``ServiceUnavailable, OK`` → ``OK, ServiceUnavailable``): the case that failed is no longer the one run."""
     if not changes or not all(_TEST_PATH.search(path) for path in changes):
         return False
-    pairs = []
-    for hunks in changes.values():
-        for hunk in hunks:
-            old, new = _code_sides(hunk)
-            if len(old) != len(new):
-                return False
-            pairs += [(a, b) for a, b in zip(old, new) if a != b]
+    pairs = _lines_changed(changes)
 
     def items(line: str) -> list[str]:
         return sorted(part.strip() for part in re.split(r"[,()\[\]{}]", line) if part.strip())
