@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from lorebook import hookimpl
 from lorebook.privacy import drop_excluded_lines
-from lorebook.redact import redact, redact_value
+from lorebook.redact import reads_a_secret, redact, redact_value, withhold_secret
 from lorebook.text import TRUNCATION_MARKER, bounded, one_line
 
 BODY_LIMIT = 4000     # the whole body of an observation
@@ -186,6 +186,8 @@ def extract_bash(call: ToolCall) -> dict:
     if response.get("backgroundTaskId") or call.input.get("run_in_background"):
         meta["background_task"] = response.get("backgroundTaskId") or True
     parts = []
+    if reads_a_secret(command):  # (``kubectl get secret … -o jsonpath='{.data.password}' | base64 -d``: the value)
+        stdout = withhold_secret(stdout)
     if stdout.strip():
         parts.append(excerpt(stdout, STDOUT_LIMIT))
     if stderr.strip():

@@ -8,8 +8,8 @@ What it recognises:
 
 - vendor tokens by their shape: AWS access key ids, GitHub and GitLab tokens,
   Slack tokens and webhooks, Stripe, OpenAI, Anthropic, Google, npm, PyPI,
-  Hugging Face, SendGrid, DigitalOcean, Shopify, Telegram keys; JWTs; private
-  key blocks; ``Authorization`` headers;
+  Hugging Face, SendGrid, DigitalOcean, Shopify, Telegram, Firebase keys; JWTs;
+  private key blocks; ``Authorization`` headers;
 - passwords in URLs (``scheme://user:PASSWORD@host``) and connection strings
   (``Password=…;``), ``--password VALUE`` flags, ``mysql -pVALUE``, and the
   options of the commands that take a password on the command line
@@ -26,7 +26,8 @@ What it recognises:
   or whose key is weaker (key, salt, session…) and whose value looks random,
   or whose value is high-entropy whatever the key (hash-like keys such as
   ``integrity`` or ``sha`` excepted);
-- with ``env_file=True``, every value of a ``.env`` file.
+- with ``env_file=True``, every value of a ``.env`` file; with ``withhold_secret``,
+  every line a command that prints a secret's value printed (``reads_a_secret``).
 
 Look-alikes are kept: git SHAs, UUIDs, lock-file hashes, base64 of ordinary
 text, long identifiers, numbers, paths, placeholders (``$TOKEN``, ``<key>``).
@@ -168,6 +169,16 @@ _HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", 
                   "blake2b:", "git+", "sha224:")
 
 
+# a command whose output is a secret's value, bare: ``kubectl get secret x -o jsonpath='{.data.password}' | base64 -d``,
+# ``vault kv get -field=password …``, ``aws secretsmanager get-secret-value``, ``gcloud secrets versions access``,
+# ``op read``, ``pass show``, ``security find-generic-password -w``, ``doppler secrets get``, ``sops -d``
+_SECRET_READ = (r"\b(?:kubectl|oc)\b[^|;&\n]*\bget\s+secrets?\b[^|;&\n]*(?:jsonpath|go-template)|"
+                r"\bvault\s+(?:kv\s+get|read)\b[^|;&\n]*\s-field[= ]|\baws\s+secretsmanager\s+get-secret-value\b|"
+                r"\bgcloud\s+secrets\s+versions\s+access\b|\bop\s+read\b|\bpass\s+show\b|"
+                r"\bsecurity\s+find-(?:generic|internet)-password\b[^|;&\n]*\s-w\b|\bdoppler\s+secrets\s+get\b|"
+                r"\bsops\s+(?:-d|--decrypt)\b")
+
+
 _SOURCES = {
     "private": (r"<private>.*?(?:</private>|\Z)", re.S | re.I),
     "private_tail": (r"\A.*?</private>", re.S | re.I),
@@ -189,6 +200,7 @@ _SOURCES = {
     "said": (_SAID_PASSWORD, re.I),
     "said_quoted": (_QUOTED_PASSWORD, re.I),
     "base64": (_BASE64, 0),
+    "secret_read": (_SECRET_READ, 0),
     "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+|"
                 # numeronyms (ingress.networking.k8s.io/api-server is a name)
                 r"k8s|k3s|i18n|l10n|a11y|o11y|e2e|p2p|b2b|b2c|w3c|"
@@ -732,6 +744,22 @@ def redact_seen(text: str | None, prints: set[str], key: bytes) -> str:
     for value in sorted(found, key=len, reverse=True):
         text = text.replace(value, "[REDACTED:seen-secret]")
     return text
+
+
+def reads_a_secret(command: str) -> bool:
+    """Whether ``command`` prints a secret's value, bare, where no key says what it is."""
+    # (a word of one first, so that most commands never compile the pattern)
+    return bool(command) and any(word in command for word in ("secret", "password", "vault", "op ", "pass ", "sops ")) \
+        and bool(_compiled()["secret_read"].search(command))
+
+
+def withhold_secret(text: str) -> str:
+    """The output of a command that printed a secret, every line of it replaced; its values are remembered for the
+    session, to be found again where they come back (a password pasted into a later command)."""
+    lines = (text or "").splitlines()
+    if _seen.get("values") is not None:
+        _seen["values"].update(line.strip() for line in lines if line.strip())
+    return "\n".join("[REDACTED:secret]" if line.strip() else line for line in lines)
 
 
 def redact_value(value, key: str | None = None):

@@ -184,6 +184,45 @@ def test_a_read_of_a_credential_file_stores_no_secret(tmp_path, store, lorebook_
             assert secret.encode() not in path_.read_bytes(), path_
 
 
+@pytest.mark.parametrize("command", [
+    "kubectl -n payments get secret reconciler-kafka -o jsonpath='{.data.password}' | base64 -d",
+    "vault kv get -field=password secret/payments/kafka",
+    "aws secretsmanager get-secret-value --secret-id prod/kafka --query SecretString --output text",
+    "op read op://ops/kafka/password",
+])
+def test_the_output_of_a_command_that_reads_a_secret_is_never_stored(tmp_path, store, lorebook_home, command):
+    # (blind206 GY23: ``kubectl get secret … | base64 -d`` printed ``pR3c0n-7vLq2Xw9Zt`` bare, no key before it;
+    # bench/leaks.py found it in lorebook.db)
+    from hookutil import run_hook
+
+    secret = "pR3c0n-7vLq2Xw9Zt"
+    payload = {"session_id": "s1", "cwd": str(tmp_path), "transcript_path": str(tmp_path / "s1.jsonl"),
+               "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "b1",
+               "tool_input": {"command": command},
+               "tool_response": {"stdout": secret + "\n", "stderr": "", "interrupted": False}}
+    assert run_hook("post-tool-use", payload) == (0, {})
+    # (and where it comes back bare later in the session: an echo into a file, say)
+    later = dict(payload, tool_use_id="b2", tool_input={"command": "cat creds.txt"},
+                 tool_response={"stdout": f"reconciler {secret}\n", "stderr": "", "interrupted": False})
+    assert run_hook("post-tool-use", later) == (0, {})
+    rows = store.session_observations("s1")
+    assert len(rows) == 2 and "[REDACTED:" in rows[0]["body"]
+    store.close()
+    for path_ in lorebook_home.rglob("*"):
+        if path_.is_file():
+            assert secret.encode() not in path_.read_bytes(), path_
+
+
+def test_a_secret_read_is_told_by_its_command_not_its_output():
+    from lorebook.redact import reads_a_secret
+
+    assert reads_a_secret("kubectl get secret db -o go-template='{{.data.password | base64decode}}'")
+    assert reads_a_secret("security find-generic-password -s deploy -w")
+    assert reads_a_secret("vault kv get -field=token kv/ci/deploy")
+    assert not reads_a_secret("kubectl get secrets -n payments")  # (a listing: names, no values)
+    assert not reads_a_secret("vault kv list secret/payments")
+
+
 # --- error signatures ---------------------------------------------------------------
 
 SAME_FAILURE_TWO_MACHINES = [
