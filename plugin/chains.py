@@ -938,11 +938,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
         way = [s for s in sentences if _names_run(after["argv"], s) and _THE_WAY.search(_prose(s))]
         # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
-        # then ``mint run swiftlint --strict``)
-        then = [r for r in runs if r["id"] > obs["id"] and program and program[0] in map(
-            _program_name, parse_command(r["target"])["argv"]) and any(
-            " ".join(r["target"].split()) in map(str.strip, _code_spans(s)) for s in way)]
-        if (same_job or same_word or failed_said or same_service or removed) and way and not then:
+        # then ``mint run swiftlint --strict``; asked last, and only of the runs that sentence quotes)
+        quoted = {span.strip() for s in way for span in _code_spans(s)}
+        if (same_job or same_word or failed_said or same_service or removed) and way and not (program and any(
+                r["id"] > obs["id"] and " ".join(r["target"].split()) in quoted
+                and program[0] in map(_program_name, parse_command(r["target"])["argv"]) for r in runs)):
             return _as_quoted(obs, later, account)
         # (or another subcommand of the same program named as the way, beside the bare one: "the tests have to be run
         # through twister — `west twister -p native_sim -T tests` …. A bare `west build` of a test dir doesn't apply
@@ -1638,6 +1638,10 @@ _GENERIC_ERRORS = {"Error", "Exception", "TypeError", "ValueError", "RuntimeErro
                    "IllegalStateException", "NullPointerException", "RangeError"}
 
 
+# an error's class by its name, with its namespace (``RedisClient::CannotConnectError``, ``psycopg.errors.X``)
+_ERROR_CLASS = r"(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)"
+
+
 def _same_error(a: dict, b: dict) -> bool:
     """Whether two failures report the same error: the same signature, and, when the signature says no more than
     the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
@@ -1671,7 +1675,7 @@ def _same_error(a: dict, b: dict) -> bool:
         # ``RedisClient::CannotConnectError`` the full log ended on)
         # (not in a runner's verdict, the same after any error: UnrealBuildTool's ``Result: Failed
         # (OtherCompilationError)`` under a header tool's error, then under a compiler's)
-        named = [set(re.findall(r"\b(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)\b", "\n".join(
+        named = [set(re.findall(rf"\b{_ERROR_CLASS}\b", "\n".join(
             line for line in (f.get("error_text") or "").splitlines() if not is_wrapper_line(line.strip()))))
                  for f in (a, b)]
         # (a class every runtime raises for anything, ``TypeError``, says nothing of which error it is)
@@ -1693,7 +1697,7 @@ def _same_error(a: dict, b: dict) -> bool:
 
 
 # a named error and the message on its line (``ReplyError: MOVED 6918 127.0.0.1:7001``)
-_NAMED_MESSAGE = LazyRegex(r"\b((?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)): +(\S.*)")
+_NAMED_MESSAGE = LazyRegex(rf"\b({_ERROR_CLASS}): +(\S.*)")
 
 
 # a program refusing a flag it does not know: argparse's "unrecognized arguments", click's "No such option"

@@ -113,9 +113,9 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True
     if {v.rsplit(":", 1)[-1] for v in verbs} & _WRITE_VERBS and _program_name(parsed["argv"][0]) not in ("git", "gh"):
         return True  # a tool told to change its settings or state: ``bin/magento config:set …``, ``gcloud config set``
-    code = (_inline_code(command) or "").strip().rstrip(";").strip()
-    if _SETTING_WRITTEN.search(code) and any(" ".join(span.split()).rstrip(";") == " ".join(code.split())
-                                              for span in _code_spans(account)):
+    statement = (_inline_code(command) or "").strip().rstrip(";").strip()
+    if _SETTING_WRITTEN.search(statement) and any(" ".join(span.split()).rstrip(";") == " ".join(statement.split())
+                                                   for span in _code_spans(account)):
         # ``cockroach sql -e "SET CLUSTER SETTING kv.rangefeed.enabled = true;"``: the server's settings, the
         # statement quoted as what was needed (not an ``ALTER SYSTEM`` tried on the way and never told)
         return True
