@@ -657,6 +657,8 @@ def _same_target(failed: str, later: str) -> bool:
     def within(x: str, y: str) -> bool:  # a path within a directory; a word (``heads``, ``upgrade``) only itself
         if any(fnmatch.fnmatchcase(p, g) for p, g in ((x, y), (y, x)) if re.search(r"[*?\[]", g)):
             return True  # (a pattern that matches it: ``tests/*_test.yml`` runs ``tests/node_test.yml``)
+        if _same_generated(x, y):
+            return True  # (a Job created again from its CronJob: ``job/ledger-export-manual-m2c6v`` for ``…-r4t8m``)
         if re.search(r"[/.]", x + y):
             return x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/"))
         return x == y
@@ -687,6 +689,16 @@ def _same_target(failed: str, later: str) -> bool:
     if not [y for y in b if y not in _SUBCOMMAND_JOBS]:
         return any(within(x, y) for x in a for y in b)  # (the job whole: ``manage.py test`` for ``test billing``)
     return any(within(x, y) for x in named for y in b)
+
+
+def _same_generated(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` name resources Kubernetes generated from one name (``job/ledger-export-manual-r4t8m``
+    and ``job/ledger-export-manual-m2c6v``, two Jobs created from one CronJob)."""
+    from .redact import kube_name_base
+
+    (kind_a, _, name_a), (kind_b, _, name_b) = (w.rpartition("/") for w in (a, b))
+    return kind_a == kind_b and name_a != name_b and kube_name_base(name_a) is not None \
+        and kube_name_base(name_a) == kube_name_base(name_b)
 
 
 def _repointed(before: list[str], after: list[str]) -> list[tuple[str, str, str]]:
@@ -886,8 +898,10 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             continue
         if any(p.startswith("append `") and p.endswith("` to the URL") for p in out) and "://" in value:
             continue  # (the URL it grew into says it)
+        # (a new value says it: ``--timeout=15m`` for ``--timeout=10m``)
+        option = re.split(r"[\s=]", value, maxsplit=1)[0]
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
-                and not any(a.startswith(f"flag:{value.split()[0]} ") for a in added):  # (a new value says it)
+                and not any(a.startswith((f"flag:{option} ", f"flag:{option}=")) for a in added):
             out.append(f"without `{value}`")
     return out
 

@@ -165,6 +165,9 @@ def _token_span(text: str) -> str:
     for quote in "\"'`":  # (a quote closed that it did not open: ``3}"`` of ``"{'replication_factor': 3}"``)
         if text.endswith(quote) and text.count(quote) % 2:
             text = text[:-1].rstrip(" ,;")
+        # (nor one opened that it does not close: ``"-Xmx1g`` of ``value: "-Xmx1g -XX:+UseG1GC"``)
+        if text.startswith(quote) and text.count(quote) % 2:
+            text = text[1:].lstrip(" ,;")
     for opening, closing in ("()", "[]", "{}"):
         while text.endswith(closing) and text.count(closing) > text.count(opening):
             text = text[:-1].rstrip(" ,;")

@@ -201,6 +201,10 @@ _SOURCES = {
     "said_quoted": (_QUOTED_PASSWORD, re.I),
     "base64": (_BASE64, 0),
     "secret_read": (_SECRET_READ, 0),
+    # a name Kubernetes generated: words, then the suffixes it draws from its alphabet without vowels (a ReplicaSet's
+    # hash of 8-10, a pod's 5) or a CronJob's minute count
+    "kube_name": (r"(?P<base>[a-z]+\d{0,3}(?:-[a-z]+\d{0,3})*)(?:-(?:\d{6,10}|[bcdfghjklmnpqrstvwxz2-9]{8,10}))?"
+                  r"-[bcdfghjklmnpqrstvwxz2-9]{5}", 0),
     "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+|"
                 # numeronyms (ingress.networking.k8s.io/api-server is a name)
                 r"k8s|k3s|i18n|l10n|a11y|o11y|e2e|p2p|b2b|b2c|w3c|"
@@ -270,6 +274,13 @@ def _is_ordinary_base64(value: str) -> bool:
     return printable >= 0.95 * len(raw)
 
 
+def kube_name_base(value: str) -> str | None:
+    """The words of a name Kubernetes generated, without its suffixes (``ledger-export-manual`` of the Job
+    ``ledger-export-manual-r4t8m``, ``orders-api`` of the pod ``orders-api-7c9f8d6b5-x4k2p``), or None."""
+    match = _compiled()["kube_name"].fullmatch(value)
+    return match.group("base") if match else None
+
+
 def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> bool:
     """True for a value that reads like a generated secret, not a word, hash or identifier."""
     state = _compiled()
@@ -280,6 +291,12 @@ def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> b
     parts = [p for p in state["splitter"].split(value) if p]
     if len(parts) > 1 and all(state["segment"].fullmatch(p) for p in parts):
         return False  # user-profile-v2, uploads/2026/11/report.pdf: words and numbers
+    kind, _, name = value.rpartition("/")
+    if state["kube_name"].fullmatch(name) and all(state["segment"].fullmatch(p) for p in state["splitter"].split(kind)
+                                                   if p):
+        # a pod's or a Job's generated name, by its kind or not: ledger-export-manual-r4t8m, orders-api-7c9f8d6b5-x4k2p,
+        # job.batch/ledger-export-manual-m2c6v
+        return False
     lowered = value.lower()
     if lowered.startswith(_HASH_PREFIXES) or state["uuid"].fullmatch(value):
         return False

@@ -591,9 +591,16 @@ def _listed_failing(observation: dict, parsed: dict) -> dict | None:
     (``kubectl -n falco get pods``), a Knative service ``READY False`` with its reason (``RevisionMissing``), the last
     PipelineRun ``Failed(PipelineRunTimeout)``. The same listing without it later is the resource working again."""
     argv = " ".join(parsed["argv"])
-    if not _STATUS_LISTING.match(argv) or re.search(r"(?:^|\s)(?:-o|--output)(?:=|\s+)(?!wide\b)", argv):
+    if not _STATUS_LISTING.match(argv):
         return None
     lines = [line for line in (observation.get("body") or "").splitlines() if line.strip()]
+    if re.search(r"(?:^|\s)(?:-o|--output)(?:=|\s+)(?!wide\b)", argv):
+        # (a listing printed in the columns asked for: ``-o jsonpath='{range .items[*]}{.metadata.name}{" "}{….
+        # terminated.reason}{"\n"}{end}'`` prints ``ledger-export-manual-r4t8m-2kq9d OOMKilled``)
+        rows = [line.split() for line in lines] if re.search(r"(?:=|\s)(?:'|\")?(?:jsonpath|custom-columns)", argv) \
+            and not argv.startswith(("docker", "podman")) else []
+        failing = [f"{row[0]}: {row[-1]}" for row in rows if 2 <= len(row) <= 4 and _FAILING_STATUS.match(row[-1])]
+        return _failing_listed(observation, failing) if failing else None
     # (after what a step before it said: ``pod "falco-7x2kq" deleted``)
     lines = lines[next((n for n, line in enumerate(lines) if re.match(r"NAMES?\s", line)), len(lines)):]
     if not lines:
@@ -617,8 +624,11 @@ def _listed_failing(observation: dict, parsed: dict) -> dict | None:
         elif ready and row[ready.start():ready.start() + 6].strip() == "False":
             reason = row[ready.end():].split()
             failing.append(f"{name}: Ready False" + (f" ({reason[-1]})" if reason else ""))
-    if not failing:
-        return None
+    return _failing_listed(observation, failing) if failing else None
+
+
+def _failing_listed(observation: dict, failing: list[str]) -> dict:
+    """``observation`` as the failure of the resources it listed failing (``name: status`` each)."""
     from .signatures import error_signature
 
     text = "\n".join(failing[:3])

@@ -8874,3 +8874,31 @@ def test_rows_taken_out_of_a_tests_table_column_by_column_are_a_weakened_test(gi
                .stop("The fixture included guest orders with a null `customer_id`, which the self-join drops. I trimmed "
                      "the test data to registered customers so the expectation matches."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_job_created_again_from_its_cronjob_is_the_same_check_and_a_jsonpath_listing_shows_its_pods_failing(
+        git_project, store):
+    # (blind206 GY05: the limit raised, the pods OOMKilled again, read with ``-o jsonpath``; the heap sized from the
+    # limit, and a new manual Job from the CronJob completed. The Job's generated name was redacted as a secret.)
+    session = (Session("oomjob", git_project, prompt="The ledger-export job keeps getting OOMKilled on staging")
+               .edit("k8s/batch/cronjob.yaml", "memory: 768Mi", "memory: 1Gi")
+               .ok("kubectl -n batch create job ledger-export-manual-r4t8m --from=cronjob/ledger-export",
+                   "job.batch/ledger-export-manual-r4t8m created")
+               .fail("kubectl -n batch wait --for=condition=complete job/ledger-export-manual-r4t8m --timeout=10m",
+                     "Exit code 1\nerror: timed out waiting for the condition on jobs/ledger-export-manual-r4t8m")
+               .ok("kubectl -n batch get pods -l job-name=ledger-export-manual-r4t8m -o jsonpath='{range .items[*]}"
+                   "{.metadata.name}{\" \"}{.status.containerStatuses[0].state.terminated.reason}{\"\\n\"}{end}'",
+                   "ledger-export-manual-r4t8m-2kq9d OOMKilled\nledger-export-manual-r4t8m-8wzcx OOMKilled")
+               .edit("k8s/batch/cronjob.yaml", '  value: "-Xmx1g -XX:+UseG1GC"',
+                     '  value: "-XX:MaxRAMPercentage=75.0 -XX:+UseG1GC"')
+               .ok("kubectl -n batch create job ledger-export-manual-m2c6v --from=cronjob/ledger-export",
+                   "job.batch/ledger-export-manual-m2c6v created")
+               .ok("kubectl -n batch wait --for=condition=complete job/ledger-export-manual-m2c6v --timeout=15m",
+                   "job.batch/ledger-export-manual-m2c6v condition met")
+               .stop("Fixed. The fixed -Xmx1g heap was as big as the container's whole limit; raising the limit to 1Gi "
+                     "alone did not help. JAVA_OPTS now uses `-XX:MaxRAMPercentage=75.0` and the manual run completed."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-XX:MaxRAMPercentage=75.0" in candidate["title"] and '`"-' not in candidate["title"], candidate["title"]
+    assert "ledger-export-manual-m2c6v" in candidate["validation"]["passed"][0]
+    assert "REDACTED" not in str(candidate)
+    assert "without `--timeout" not in candidate["change"].lower() and "memory: 1Gi" not in candidate["change"]

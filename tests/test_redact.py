@@ -408,6 +408,16 @@ def test_a_name_in_words_after_a_label_is_no_secret():
     assert "correctHorseBatteryStaple" not in redact("password: correctHorseBatteryStaple")
 
 
+def test_a_name_kubernetes_generated_is_no_secret():
+    # a Job's, a CronJob's and a Deployment's pods: words, then suffixes from Kubernetes' alphabet without vowels
+    for text in ("kubectl -n batch get pods -l job-name=ledger-export-manual-r4t8m -o name",
+                 "name=ledger-export-28591200-6lqzv", "pod=orders-api-7c9f8d6b5-x4k2p",
+                 "job.batch/ledger-export-manual-m2c6v condition met"):
+        assert redact(text) == text
+    # (a random value after a word is still one)
+    assert "k7x9q2m4p8r3t5v1w6-x4k2p" not in redact("name=k7x9q2m4p8r3t5v1w6-x4k2p")
+
+
 def test_bundlers_credentials_for_a_gem_host_are_a_secret_and_its_settings_are_not():
     from lorebook.redact import redact
 
