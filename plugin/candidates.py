@@ -532,6 +532,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                                any(is_autofix(c["target"]) for c in commands)):
         chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
         return None
+    if not fix_hunks and not commands and not invocation:
+        invocation = _narrowed_to_take_the_flag(compared, resolved_by)
     # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
     withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
     if not fix_hunks and not commands and not invocation and not prep and not same_job and not withheld:
@@ -1215,6 +1217,23 @@ def _passed_before(failure: dict, observations: list[dict]) -> bool:
     # between, shows a problem the part did not, "the presence test needs a shared sandbox")
     return passed is not None and any(e["tool"] in EDIT_TOOLS and passed < e["id"] < failure["id"]
                                       for e in observations)
+
+
+def _narrowed_to_take_the_flag(failure: dict, passed: dict) -> list[str]:
+    """A run pointed at fewer packages, where some of those the failing run covered refused a flag they do not know
+    and the passing run still passes it (``go test ./... -testify.m TestCancelOrder``: "flag provided but not
+    defined: -testify.m" from every test binary without testify's suite): the narrower target is the way, as one
+    part of the invocation (``run it on `./internal/store`, not `./...```)."""
+    error = failure.get("error_text") or ""
+    refused = re.search(r"(?i)(?:not defined|unrecognized arguments?|unknown (?:option|flag)|no such option|"
+                        r"invalid option)\W+(-[\w.-]+)", error)
+    argvs = [parse_command(run["target"])["argv"] for run in (failure, passed)]
+    before, after = ([w for n, w in enumerate(argv[1:], 1) if not w.startswith("-") and not argv[n - 1].startswith("-")]
+                     for argv in argvs)
+    dropped, kept = [w for w in before if w not in after], [w for w in after if w not in before]
+    if not refused or not _USAGE_ERROR.search(error) or not dropped or not kept or refused.group(1) not in argvs[1]:
+        return []
+    return [f"run it on `{' '.join(kept)}`, not `{' '.join(dropped)}`"]
 
 
 def _refused_flag_left_out(chain: dict) -> bool:

@@ -1702,7 +1702,7 @@ _NAMED_MESSAGE = LazyRegex(rf"\b({_ERROR_CLASS}): +(\S.*)")
 
 # a program refusing a flag it does not know: argparse's "unrecognized arguments", click's "No such option"
 _USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknown (?:option|flag|argument)\b|"
-                         r"\bno such option\b|\binvalid option\b")
+                         r"\bno such option\b|\binvalid option\b|\bflag provided but not defined\b")
 
 
 # a line of a run's output that reports a problem (``k8s/hpa.yaml - HorizontalPodAutoscaler checkout-api failed

@@ -442,6 +442,8 @@ def _redact_assignment(match: re.Match) -> str:
         return match.group(0)
     if _basic_auth_blob(key, value):
         return f"{match.group('pre')}{quote}[REDACTED:basic-auth]{quote}"
+    if key == "PASS" and _test_result(match, value):
+        return match.group(0)
     kind = _classify_key(key)
     # (a value that is itself an assignment, "region only: SNOWFLAKE_ACCOUNT=xy12345.eu-central-1", is judged as one)
     assignment = kind != "strong" and bool(re.match(r"[A-Za-z_][\w.-]*=(?!=)", value))
@@ -481,6 +483,15 @@ def _redact_assignment(match: re.Match) -> str:
         _seen["guesses"].add(value)  # (redacted for its looks alone: not a value to hunt for in the rest of the session)
     label = "password" if kind == "strong" and "pass" in key.lower() else "secret"
     return f"{match.group('pre')}{quote}[REDACTED:{label}]{quote}"
+
+
+def _test_result(match: re.Match, value: str) -> bool:
+    """Whether a ``PASS: value`` is a test runner's result, not a password: go test's ``--- PASS: TestOrderStoreSuite
+    (0.41s)``, automake's ``PASS: tests/t1.sh`` (a line's first word, naming a test or a test's file)."""
+    text = match.string
+    head = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
+    return bool(re.fullmatch(r"[ \t]*---[ \t]*", head) or re.fullmatch(r"[ \t]*", head) and (
+        re.match(r"(?:Test|test_|tests?/|t/)", value) or re.match(r"[ \t]+\(\d+(?:\.\d+)?m?s\)", text[match.end():])))
 
 
 def _strong_only(match: re.Match) -> str:

@@ -8902,3 +8902,28 @@ def test_a_job_created_again_from_its_cronjob_is_the_same_check_and_a_jsonpath_l
     assert "ledger-export-manual-m2c6v" in candidate["validation"]["passed"][0]
     assert "REDACTED" not in str(candidate)
     assert "without `--timeout" not in candidate["change"].lower() and "memory: 1Gi" not in candidate["change"]
+
+
+def test_a_run_narrowed_to_the_packages_that_know_a_refused_flag_is_the_way(git_project, store):
+    # (blind204 GW11: ``-testify.m`` is defined only in test binaries that import testify's suite; with ``./...`` the
+    # others refuse it. The run pointed at the suite's package, still passing the flag, is the way.)
+    usage = ("Exit code 1\nflag provided but not defined: -testify.m\nUsage of /tmp/go-build284/b001/api.test:\n"
+             "FAIL\tgithub.com/acme/orders/internal/api\t0.004s\n--- PASS: TestOrderStoreSuite (0.41s)\n"
+             "ok  \tgithub.com/acme/orders/internal/store\t0.448s\nFAIL")
+    session = (Session("testify", git_project, prompt="run only the TestCancelOrder case of the order store suite")
+               .fail("go test ./... -run TestOrderStoreSuite -testify.m TestCancelOrder -v", usage)
+               .ok("go test ./internal/store -run TestOrderStoreSuite -testify.m TestCancelOrder -v",
+                   "=== RUN   TestOrderStoreSuite\n--- PASS: TestOrderStoreSuite (0.39s)\nok  \tgithub.com/acme/orders/"
+                   "internal/store\t0.431s")
+               .stop("`-testify.m` is registered by testify's suite package, so with `./...` every test binary that "
+                     "doesn't import it rejects the flag. Point go test at the suite's package instead."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`./internal/store`, not `./...`" in candidate["title"], candidate["title"]
+    assert "-run TestOrderStoreSuite" in candidate["change"]
+    # (a run narrowed after a failure that was no refused flag is a retry of fewer tests: nothing learned)
+    session = (Session("narrowed", git_project)
+               .fail("go test ./...", "Exit code 1\n--- FAIL: TestRefund (0.01s)\n    refund_test.go:31: got 0 want 4599"
+                                      "\nFAIL\tgithub.com/acme/orders/internal/money\t0.004s")
+               .ok("go test ./internal/store", "ok  \tgithub.com/acme/orders/internal/store\t0.431s")
+               .stop("The store tests pass."))
+    assert _candidates(store, session)[0] == []

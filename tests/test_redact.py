@@ -408,6 +408,16 @@ def test_a_name_in_words_after_a_label_is_no_secret():
     assert "correctHorseBatteryStaple" not in redact("password: correctHorseBatteryStaple")
 
 
+def test_a_test_runners_pass_line_is_no_password():
+    # (blind204 GW11: go test's ``--- PASS: TestOrderStoreSuite`` was redacted, then hunted in the rest of the session,
+    # and ``go test ./internal/store -run TestOrderStoreSuite`` stored as ``-run [REDACTED:seen-secret]``)
+    for text in ("--- PASS: TestOrderStoreSuite (0.41s)", "    --- PASS: TestOrderStoreSuite/TestCancelOrder (0.03s)",
+                 "PASS: tests/t1.sh", "PASS: TestWebhookRoutes"):
+        assert redact(text) == text
+    for text in ("PASS: kP9vT2mQx7Lw4zQ", "export PASS=kP9vT2mQx7Lw4zQ", "login ok PASS: Hunter2Secret9"):
+        assert "REDACTED" in redact(text), text
+
+
 def test_a_name_kubernetes_generated_is_no_secret():
     # a Job's, a CronJob's and a Deployment's pods: words, then suffixes from Kubernetes' alphabet without vowels
     for text in ("kubectl -n batch get pods -l job-name=ledger-export-manual-r4t8m -o name",
