@@ -679,6 +679,10 @@ def _same_target(failed: str, later: str) -> bool:
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if re.fullmatch(r"-[A-Za-z]", option)
                      and not _NOT_A_FIX_FLAG.match(option) and option not in argv_b
                      and re.search(r"\.(?:ya?ml|ini|cfg|toml|json|conf|hcl|tfvars|env)$", value)}
+        # (the same subcommand with its last words left out runs all of it: ``cargo deny check`` runs the
+        # ``cargo deny check licenses`` that failed, and the advisories, bans and sources beside it)
+        if len(b) < len(a) and a[:len(b)] == b and all(re.fullmatch(r"[a-z][\w-]*", x) for x in a[len(b):]):
+            return True
         return all(any(within(x, y) for y in b) for x in a if not re.fullmatch(r"\d+[a-z]{0,2}", x)
                    and x not in revalued)
     if any(y in ("...", "./...") for y in b):
@@ -829,6 +833,22 @@ def _given_another_value(argv_a: list[str], argv_b: list[str]) -> list[tuple[str
 _REMOTE = LazyRegex(r"""^ssh\s+(?:-\w+(?:\s+(?!['"])\S+)?\s+)*([\w.@-]+)\s+(['"])(.+)\2\s*$""", re.S)
 
 
+def package_name(word: str) -> str:
+    """A package argument by its name, without its version or extras (``"httpx<0.28"`` → ``httpx``,
+    ``@vitest/coverage-v8@1.6.0`` → ``@vitest/coverage-v8``)."""
+    word = word.strip("\"'")
+    return word[:1] + re.split(r"[=<>@~\[ !]", word[1:], 1)[0].lower() if word.startswith("@") else \
+        re.split(r"[=<>@~\[ !]", word, 1)[0].lower()
+
+
+def _pinned(before: list[str], after: list[str]) -> list[str]:
+    """The packages an install names again at a version (``npm i -D @vitest/coverage-v8@1.6.0`` for ``… -D
+    @vitest/coverage-v8``, ``pip install "urllib3<2"`` for ``pip install urllib3``)."""
+    named = {package_name(w): w for w in before[1:] if not w.startswith("-")}
+    return [w for w in after[1:] if not w.startswith("-") and w not in before and package_name(w) in named
+            and package_name(w) != w.strip("\"'").lower()]
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     remote = [_REMOTE.match(command.strip()) for command in (failed, passed)]
@@ -891,6 +911,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     # ``go test ./...``, which matches no module of a workspace)
     out += [f"pass `{word}`" for word in after["argv"][1:] if re.fullmatch(r"\"?(?:\$\(.+\)|`.+`)\"?", word)
             and word not in before["argv"] and not any(f"`{word}" in p or f" {word}`" in p for p in out)]
+    if command_job(failed) == "install" and command_job(passed) == "install":
+        out += [f"pin `{word}`" for word in _pinned(before["argv"], after["argv"])]
     for part in removed:
         kind, value = part.split(":", 1)
         # (a program the passing line still runs, inside another launcher, is not done without)

@@ -327,9 +327,10 @@ def _compact_command(match: re.Match) -> str:
                                      r"(?:/(?:[^?\s\"']*/)?([^/?\s\"']*))?(?:\?[^\s\"']*)?[\"']?", w)) else w
              for w in words]
     # a directory argument keeps its name (``src/`` stays ``src``): an empty basename would leave a bare program
-    # (and go's ``./...``, every package below, stays whole: ``...`` alone says nothing)
+    # (and go's ``./...``, every package below, stays whole: ``...`` alone says nothing; so does a scoped package,
+    # ``@vitest/coverage-v8``, its scope part of its name)
     return "`" + " ".join(os.path.basename(w.rstrip("/")).strip(".") and os.path.basename(w.rstrip("/"))
-                          or w if "/" in w and not w.startswith("-") else w for w in words) + "`"
+                          or w if "/" in w and not w.startswith(("-", "@")) else w for w in words) + "`"
 
 
 # ``docker run``'s options that take a value as the next word (``-v "$PWD":/pkg``, ``-w /pkg``)

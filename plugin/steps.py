@@ -11,7 +11,8 @@ import re
 
 from .account import _code_spans, _prose, _sentences
 from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _and_steps, _asks_version, _inline_code, _interpreter_code,
-                       _program_name, _segments, _words, command_job, command_key, is_autofix, parse_command)
+                       _program_name, _segments, _words, command_job, command_key, is_autofix, package_name,
+                       parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import one_line
@@ -195,13 +196,9 @@ def _packages(command: str) -> set[str]:
     match = re.search(r"\b(?:add|install|get|require)\b(.*)$", parse_command(command)["check"])
     words = _words(match.group(1)) if match else []
     # (not a file installed by its path: ``adb install -r app/build/outputs/apk/…/app-kiosk-release.apk``)
-    return {_package_name(w) for w in words if not w.startswith("-") and re.match(r"[\"']?[A-Za-z]", w)
+    # (a scoped one too: ``npm i -D @vitest/coverage-v8``)
+    return {package_name(w) for w in words if not w.startswith("-") and re.match(r"[\"']?@?[A-Za-z]", w)
             and not ("/" in w and re.search(r"\.[A-Za-z]{2,5}[\"']?$", w))}
-
-
-def _package_name(word: str) -> str:
-    """A package argument by its name, without its version or extras (``"httpx<0.28"`` → ``httpx``)."""
-    return re.split(r"[=<>@~\[ !]", word.strip("\"'"), 1)[0].lower()
 
 
 def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> bool:
@@ -211,7 +208,7 @@ def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> b
     if not after["argv"] or _program_name(after["argv"][0]) == _program_name(before["argv"][0]) \
             or _LOOKING.match(after["family"]):
         return False
-    return packages <= {_package_name(w) for w in after["argv"][1:] if not w.startswith("-")}
+    return packages <= {package_name(w) for w in after["argv"][1:] if not w.startswith("-")}
 
 
 def _starts_service(command: str) -> bool:

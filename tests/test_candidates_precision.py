@@ -8927,3 +8927,46 @@ def test_a_run_narrowed_to_the_packages_that_know_a_refused_flag_is_the_way(git_
                .ok("go test ./internal/store", "ok  \tgithub.com/acme/orders/internal/store\t0.431s")
                .stop("The store tests pass."))
     assert _candidates(store, session)[0] == []
+
+
+def test_an_install_that_passes_once_the_package_is_pinned_is_the_pin(git_project, store):
+    # (blind204 GW14: the unpinned ``@vitest/coverage-v8`` wanted vitest 2; pinned to the project's vitest it went in.
+    # The pin was no invocation change, the retry "without change", and nothing was stored.)
+    eresolve = ("Exit code 1\nnpm error code ERESOLVE\nnpm error ERESOLVE unable to resolve dependency tree\n"
+                "npm error Found: vitest@1.6.0\nnpm error Could not resolve dependency:\n"
+                'npm error peer vitest@"2.1.8" from @vitest/coverage-v8@2.1.8')
+    session = (Session("pin", git_project, prompt="npm run coverage fails in CI with MISSING DEPENDENCY")
+               .fail("npm run coverage", "Exit code 1\n> vitest run --coverage\n MISSING DEPENDENCY  Cannot find "
+                                         "dependency '@vitest/coverage-v8'")
+               .fail("npm i -D @vitest/coverage-v8", eresolve)
+               .ok("npm i -D @vitest/coverage-v8@1.6.0", "added 19 packages, and audited 436 packages in 5s")
+               .ok("npm run coverage", " Test Files  31 passed (31)\n      Tests  214 passed (214)")
+               .stop("`@vitest/coverage-v8` was never in devDependencies. The latest release wants vitest 2, so I added "
+                     "it at the version matching our vitest: `npm i -D @vitest/coverage-v8@1.6.0`."))
+    candidates, _ = _candidates(store, session)
+    assert any("pin `@vitest/coverage-v8@1.6.0`" in c["title"] for c in candidates), candidates
+    assert all("`npm i coverage-v8" not in c["title"] for c in candidates)  # (the scope is part of the name)
+    from lorebook.commands import invocation_change
+
+    assert invocation_change("pip install urllib3", 'pip install "urllib3<2"') == ["pin `urllib3<2`"]
+    assert invocation_change("npm i left-pad", "npm i left-pad") == []
+
+
+def test_a_subcommand_run_whole_after_one_of_its_parts_failed_is_the_same_check(git_project, store):
+    # (blind207 GZ06: ``cargo deny check licenses`` failed; after the allow list grew, ``cargo deny check`` passed)
+    session = (Session("deny", git_project, prompt="cargo deny is failing in CI after I bumped dependencies")
+               .fail("cargo deny check licenses", "Exit code 1\nerror[rejected]: failed to satisfy license requirements"
+                                                  "\n  license = \"(MIT OR Apache-2.0) AND Unicode-3.0\"\n"
+                                                  "licenses FAILED")
+               .edit("deny.toml", 'allow = [\n    "MIT",\n    "Apache-2.0",\n]',
+                     'allow = [\n    "MIT",\n    "Apache-2.0",\n    "Unicode-3.0",\n]')
+               .ok("cargo deny check 2>&1 | tail -8", "advisories ok, bans ok, licenses ok, sources ok")
+               .stop("unicode-ident is now licensed `(MIT OR Apache-2.0) AND Unicode-3.0`; added `\"Unicode-3.0\"` to "
+                     "`[licenses] allow` and `cargo deny check` passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"Unicode-3.0"' in candidate["title"] + candidate["change"], candidate
+    from lorebook.commands import _same_target
+
+    # (but not another subcommand, nor a part of it named another way)
+    assert not _same_target("cargo deny check licenses", "cargo deny check bans")
+    assert not _same_target("cargo deny check licenses", "cargo deny fetch")
