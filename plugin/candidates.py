@@ -107,14 +107,15 @@ def _mistyped(invocation: list[str], error: str, failed: str = "") -> bool:
     passed = [p[len("pass `"):-1] for p in invocation if p.startswith("pass `")]
     dropped = [p[len("without `"):-1] for p in invocation if p.startswith("without `")]
     missing = [line for line in error.splitlines() if _NOT_THERE_WORDS.search(line)]
-    if len(invocation) == 1 and len(passed) == 1 and " " in passed[0]:
+    if len(invocation) == 1 and len(passed) == 1 and re.match(r"-[\w.-]+[ =]", passed[0]):
         # (an option's value put right: ``-f chart/values.staging.yaml`` → ``values-staging.yaml`` after "open
-        # chart/values.staging.yaml: no such file or directory")
-        flag, new = passed[0].split(" ", 1)
+        # chart/values.staging.yaml: no such file or directory"; ``--specific=02_users.js`` for ``…=02_user.js``)
+        flag, joint, new = re.split(r"([ =])", passed[0], maxsplit=1)
         # (the value the failing run gave that option, not any word of the error: "Could not find profile named
         # 'warehouse'" is no typo of ``--profiles-dir ./profiles``)
         given = parse_command(failed)["argv"]
-        old = given[given.index(flag) + 1] if flag in given[:-1] else None
+        old = (given[given.index(flag) + 1] if flag in given[:-1] else None) if joint == " " else \
+            next((w.split("=", 1)[1] for w in given if w.startswith(flag + "=")), None)
         return bool(old) and old != new and difflib.SequenceMatcher(None, old, new).ratio() >= 0.8 \
             and any(old in line for line in missing)
     if len(passed) != 1 or len(dropped) != 1 or len(invocation) != 2:
@@ -318,7 +319,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # no difference" quotes the way that worked too)
     # (not what it says the attempt lacked: "a host in `ApiUser`, but without `http://` every request failed")
     if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
-            len(span) >= 6 and span in (resolved_by.get("target") or "")
+            len(span) >= 6 and re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", resolved_by.get("target") or "")
             and not re.search(rf"(?i)\b(?:without|lacking|missing|no)\s+`{re.escape(span)}`", clause)
             for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+but\s+", s)
             if _DID_NOT_HELP.search(clause) for span in _code_spans(clause)):

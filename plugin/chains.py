@@ -14,7 +14,7 @@ from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _R
                        _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _first_word,
                        _inline_code, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
                        command_family, command_job, command_key, invocation_change, is_autofix, other_subcommand,
-                       parse_command)
+                       parse_command, program_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -122,6 +122,12 @@ def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
         and tried - set(invocation_change(failure["target"], o["target"])) for o in rest[edited + 1:])
 
 
+# a formatter that could not run as set up (prettier 3's ``No parser could be inferred for file "…/+page.svelte"``, its
+# plugin no longer loaded by itself): its configuration's problem, not code to reformat
+_FORMATTER_UNSET = LazyRegex(r"No parser could be inferred|Couldn't resolve parser|Cannot find (?:package|module) |"
+                             r"Failed to load plugin|Invalid configuration|[Uu]nknown (?:option|configuration)")
+
+
 def find_chains(observations: list[dict], account: str = "",
                 details: dict | None = None) -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
@@ -142,7 +148,8 @@ def find_chains(observations: list[dict], account: str = "",
         if missing and not re.search(rf"(?:^|[|&;]\s*){re.escape(missing)}(?:\s|$)", failure["target"]):
             missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
         # (a log read back is routine as a command, not as what it shows: ``gh run view 938 --log-failed``)
-        if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")) \
+        if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")
+                and not _FORMATTER_UNSET.search(failure.get("error_text") or "")) \
                 or _cd_failure(failure) or _selected_nothing(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
@@ -275,6 +282,10 @@ def find_chains(observations: list[dict], account: str = "",
                             for o in observations[k + 1:] for step in _segments(o["target"]))):
                     success, kind = later, "same_check"
                     break
+            if later["outcome"] == "ok" and _is_check(later) and any(
+                    program_variant(e["target"], later["target"]) for e in events if e["tool"] == "Bash"):
+                success, kind = later, "same_check"  # ``npx typeorm-ts-node-commonjs migration:run -d …`` for
+                break  # the ``npx typeorm migration:run -d src/data-source.ts`` that could not load TypeScript
             if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \
                     and _runs_failed_step(failure, later["target"]):
                 success, kind = later, "same_check"  # ``fastlane beta`` failed in its ``match`` step: ``fastlane match``

@@ -482,7 +482,10 @@ def is_autofix(command: str) -> bool:
     """Whether a command lets a linter or formatter rewrite the code itself (``eslint --fix``, ``black .``)."""
     parsed = parse_command(command)
     if _FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]):
-        return not ({"--check", "--diff", "-l", "--list-different", "--dry-run"} & set(parsed["flags"]))
+        # (a project's script that checks: ``npm run format:check``, ``yarn fmt-check``)
+        return not ({"--check", "--diff", "-l", "--list-different", "--dry-run"} & set(parsed["flags"])) \
+            and not re.search(r"(?:^|\s)(?:npm|yarn|pnpm|bun)\s+(?:format|fmt)[:_-](?:check|verify|ci)\b",
+                              parsed["family"])
     if re.search(r"(?:^|[\s:])(?:spotlessApply|spotless:apply|ktlintFormat|formatKotlin|scalafmtAll|"
                  r"googleJavaFormat|fmt:format|checkstyle:fix)\b", parsed["check"]):
         return True  # a build tool's formatter task: ``./gradlew :http-client:spotlessApply``
@@ -849,6 +852,19 @@ def _pinned(before: list[str], after: list[str]) -> list[str]:
             and package_name(w) != w.strip("\"'").lower()]
 
 
+def _variant_of(program: str, other: str) -> bool:
+    """Whether ``other`` is a variant ``program`` ships under its name and a suffix (``typeorm-ts-node-commonjs`` of
+    ``typeorm``, ``ts-node-esm`` of ``ts-node``)."""
+    return re.fullmatch(re.escape(program) + r"[-_][a-z][\w-]*", other) is not None
+
+
+def program_variant(failed: str, later: str) -> bool:
+    """Whether ``later`` runs, with the same arguments, a variant of the failing program (``npx
+    typeorm-ts-node-commonjs migration:run -d src/data-source.ts`` for ``npx typeorm migration:run -d …``)."""
+    a, b = (parse_command(c)["argv"] for c in (failed, later))
+    return len(a) > 1 and a[1:] == b[1:] and _variant_of(_program_name(a[0]), _program_name(b[0]))
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     remote = [_REMOTE.match(command.strip()) for command in (failed, passed)]
@@ -857,7 +873,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     before, after = parse_command(failed), parse_command(passed)
     added = sorted(_invocation(after) - _invocation(before))
     removed = sorted(_invocation(before) - _invocation(after))
-    out = []
+    programs = [_program_name(parsed["argv"][0]) if parsed["argv"] else "" for parsed in (before, after)]
+    out = [f"run `{programs[1]}` instead of `{programs[0]}`"] if all(programs) and _variant_of(*programs) else []
     for part in added:
         kind, value = part.split(":", 1)
         # (``terraform -chdir=stacks/billing`` for ``cd stacks/billing && terraform``: the same directory, said

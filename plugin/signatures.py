@@ -52,6 +52,8 @@ _ERROR_RULES = (
     # UnrealHeaderTool's: ``/home/dev/Skyreach/Source/Skyreach/Player/SkyPawn.h(9): Error: #include found after …``
     (5, r"^\S+\(\d+(?:,\d+)*\)\s*:\s*(?:fatal )?(?:error|Error)\b"),
     (4, r"\b(?:error TS\d+|SyntaxError|TypeError|ReferenceError):"),
+    # yargs' under a command's usage: ``Missing required argument: dataSource``, ``Unknown arguments: dry-run``
+    (4, r"^(?:Missing required arguments?|Not enough non-option arguments|Unknown arguments?|Invalid values?):\s*\S"),
     (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
     (4, r"^#\s+Failed test\b"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"

@@ -8970,3 +8970,53 @@ def test_a_subcommand_run_whole_after_one_of_its_parts_failed_is_the_same_check(
     # (but not another subcommand, nor a part of it named another way)
     assert not _same_target("cargo deny check licenses", "cargo deny check bans")
     assert not _same_target("cargo deny check licenses", "cargo deny fetch")
+
+
+def test_a_formatter_that_could_not_run_as_set_up_is_no_routine_reformat(git_project, store):
+    # (blind207 GZ07: prettier 3 no longer loads its plugins by itself, "No parser could be inferred" for .svelte;
+    # the plugin listed in .prettierrc. ``npm run format:check`` was taken for a formatter rewriting the code.)
+    session = (Session("prettier", git_project, prompt="npm run format:check fails on the .svelte files since prettier 3")
+               .fail("npm run format:check", "Exit code 2\n> prettier --check .\nChecking formatting...\n[error] No parser "
+                                             "could be inferred for file \"/home/dev/web/src/routes/+page.svelte\".")
+               .edit(".prettierrc", '{\n  "useTabs": true\n}',
+                     '{\n  "useTabs": true,\n  "plugins": ["prettier-plugin-svelte"]\n}')
+               .ok("npm run format:check", "Checking formatting...\nAll matched files use Prettier code style!")
+               .stop("Prettier 3 stopped auto-loading plugins, so `.prettierrc` now lists `\"plugins\": "
+                     "[\"prettier-plugin-svelte\"]`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "prettier-plugin-svelte" in candidate["change"], candidate
+    # (a file reformatted by hand after the check found it unformatted is still routine)
+    session = (Session("reformat", git_project)
+               .fail("npm run format:check", "Exit code 1\n[warn] src/app.ts\n[warn] Code style issues found in the "
+                                             "above file. Run Prettier with --write to fix.")
+               .ok("npm run format", "src/app.ts 41ms")
+               .ok("npm run format:check", "All matched files use Prettier code style!")
+               .stop("Formatted src/app.ts."))
+    assert _candidates(store, session)[0] == []
+
+
+def test_a_variant_the_failing_program_ships_run_with_the_same_arguments_is_the_way(git_project, store):
+    # (blind207 GZ08: the typeorm CLI could not load the TypeScript data source, ``"type": "module"`` only traded the
+    # error and was put back; ``typeorm-ts-node-commonjs`` ran the migration. "the plain `typeorm` CLI can't load…"
+    # was read as the way given up, its name a part of the variant's.)
+    session = (Session("typeorm", git_project, prompt="add a due_date column with a TypeORM migration and run it")
+               .fail("npx typeorm migration:run -d src/data-source.ts",
+                     "Exit code 1\nError during migration run:\nError: Unable to open file: \"/home/dev/api/src/"
+                     "data-source.ts\". Cannot use import statement outside a module")
+               .edit("package.json", '  "version": "1.8.0",', '  "version": "1.8.0",\n  "type": "module",')
+               .fail("npx typeorm migration:run -d src/data-source.ts",
+                     "Exit code 1\nError during migration run:\nError: Unable to open file: \"/home/dev/api/src/"
+                     "data-source.ts\". Unknown file extension \".ts\" for /home/dev/api/src/data-source.ts")
+               .edit("package.json", '  "version": "1.8.0",\n  "type": "module",', '  "version": "1.8.0",')
+               .ok("npx typeorm-ts-node-commonjs migration:run -d src/data-source.ts",
+                   "Migration AddInvoiceDueDate1718003211000 has been  executed successfully.\nquery: COMMIT")
+               .stop("The plain `typeorm` CLI can't load the TypeScript data source, and marking the package as ESM "
+                     "only traded that for `Unknown file extension \".ts\"`, so I reverted package.json. What works is "
+                     "the ts-node wrapper: `npx typeorm-ts-node-commonjs migration:run -d src/data-source.ts`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "run `typeorm-ts-node-commonjs` instead of `typeorm`" in candidate["title"], candidate["title"]
+    assert '"type": "module"' not in candidate["change"]
+    from lorebook.signatures import error_line
+
+    assert error_line("typeorm migration:run\n\nOptions:\n  -h, --help  Show help  [boolean]\n\n"
+                      "Missing required argument: dataSource") == "Missing required argument: dataSource"
