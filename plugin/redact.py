@@ -77,6 +77,7 @@ _TOKEN_PATTERNS = (
     ("vault-token", ("hvs.", "hvb.", "hvr."), r"\bhv[sbr]\.[A-Za-z0-9_-]{20,}"),
     # Firebase Cloud Messaging's legacy server key (``AAAA…:APA91b…``) and a device's registration token
     ("fcm-key", (":APA91b",), r"(?<![\w-])[A-Za-z0-9_-]{11,}:APA91b[A-Za-z0-9_-]{40,}"),
+    ("sentry-token", ("sntrys_", "sntryu_"), r"\bsntry[su]_[A-Za-z0-9+/=_-]{30,}"),
 )
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' before the host
@@ -201,6 +202,10 @@ _SOURCES = {
     "said_quoted": (_QUOTED_PASSWORD, re.I),
     "base64": (_BASE64, 0),
     "secret_read": (_SECRET_READ, 0),
+    # a value a line stores under a name (``eas secret:create --name SENTRY_AUTH_TOKEN --value …``, ``gh secret set
+    # NPM_TOKEN --body …``): the line, and the option that carries it
+    "named_value": (r"(?m)^[^\n]*?\s--(?:value|body)(?:=|[ \t]+)[^\n]*$", 0),
+    "value_option": (r"(\s--(?:value|body)(?:=|[ \t]+))([\"']?)(?!-|\[REDACTED)([^\s\"']+)", 0),
     # a name Kubernetes generated: words, then the suffixes it draws from its alphabet without vowels (a ReplicaSet's
     # hash of 8-10, a pod's 5) or a CronJob's minute count
     "kube_name": (r"(?P<base>[a-z]+\d{0,3}(?:-[a-z]+\d{0,3})*)(?:-(?:\d{6,10}|[bcdfghjklmnpqrstvwxz2-9]{8,10}))?"
@@ -444,6 +449,10 @@ def _redact_assignment(match: re.Match) -> str:
         return f"{match.group('pre')}{quote}[REDACTED:basic-auth]{quote}"
     if key == "PASS" and _test_result(match, value):
         return match.group(0)
+    if re.search(r"\w:$", match.group("pre")) and re.fullmatch(
+            r"(?:create|list|ls|delete|rm|remove|add|set|get|unset|update|show|view|push|pull|rotate|describe|"
+            r"import|export|sync|edit|put|read|write)", value):
+        return match.group(0)  # a command's subcommand, not a value: ``eas secret:create``, ``heroku config:set``
     kind = _classify_key(key)
     # (a value that is itself an assignment, "region only: SNOWFLAKE_ACCOUNT=xy12345.eu-central-1", is judged as one)
     assignment = kind != "strong" and bool(re.match(r"[A-Za-z_][\w.-]*=(?!=)", value))
@@ -483,6 +492,18 @@ def _redact_assignment(match: re.Match) -> str:
         _seen["guesses"].add(value)  # (redacted for its looks alone: not a value to hunt for in the rest of the session)
     label = "password" if kind == "strong" and "pass" in key.lower() else "secret"
     return f"{match.group('pre')}{quote}[REDACTED:{label}]{quote}"
+
+
+def _named_value(match: re.Match) -> str:
+    """A line that stores a value under a name, with the value redacted when the name is a secret's
+    (``--name SENTRY_AUTH_TOKEN``, ``gh secret set NPM_TOKEN``) or the command stores secrets (``eas secret:create``)."""
+    line = match.group(0)
+    names = re.findall(r"--name(?:=|[ \t]+)[\"']?([\w.-]+)|\bsecrets?[ \t]+set[ \t]+([\w.-]+)", line)
+    if not re.search(r"(?i)\bsecrets?\b", line) and not any(_classify_key(n) in ("strong", "weak")
+                                                            for pair in names for n in pair if n):
+        return line
+    return _compiled()["value_option"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "secret") else
+                                           f"{m.group(1)}{m.group(2)}[REDACTED:secret]", line)
 
 
 def _test_result(match: re.Match, value: str) -> bool:
@@ -645,6 +666,8 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if " -" in text:
         text = state["command"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "password") else
                                     f"{m.group(1)}{m.group(2)}[REDACTED:password]", text)
+    if "--value" in text or "--body" in text:
+        text = state["named_value"].sub(_named_value, text)
     if "tee " in text or ">" in text:
         text = state["written"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "secret") else
                                     f"{m.group(1)}{m.group(2)}[REDACTED:secret]{m.group(2)}", text)

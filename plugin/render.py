@@ -296,8 +296,11 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
     # docstring's ``Revises:``)
     # (the title's "add `ViewCompat.setOnApplyWindowInsetsListener(binding.root) { v,…`" leaves the room to the
     # ``val bars = insets.getInsets(WindowInsetsCompat.Type.systemBars())`` after it)
+    # (or a line of code the account quotes over several: "`sqfliteFfiInit(); databaseFactory = databaseFactoryFfi;`"
+    # holds ``+databaseFactory = databaseFactoryFfi;``)
     def held(i: int) -> int:
-        return max((len(q) for q in quoted if q in body[i]), default=0)
+        code = _bare(body[i])
+        return max((len(q) for q in quoted if q in body[i] or len(code) >= 12 and code in q), default=0)
 
     # (but a line whose quoted code the title cuts is not shown by it: `@RenameColumn(…, fromColumnName = "body", t…`
     # leaves out the ``toColumnName = "content"`` the account quotes)

@@ -418,6 +418,25 @@ def test_a_test_runners_pass_line_is_no_password():
         assert "REDACTED" in redact(text), text
 
 
+def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
+    # (blind208 HA12: ``eas secret:create --scope project --name SENTRY_AUTH_TOKEN`` stored as ``eas
+    # secret:[REDACTED:secret] …``)
+    for text in ("eas secret:create --scope project --name SENTRY_AUTH_TOKEN", "eas secret:list", "heroku config:set"):
+        assert redact(text) == text
+    assert "hunter22" not in redact("secret: hunter22") and "create" not in redact("password: create")
+    # (what such a line stores is, when it is a secret's or the command stores secrets; a Sentry token anywhere)
+    token = ("sntrys_eyJpYXQiOjE3MjA0NTk4MTIuNTQ2LCJ1cmwiOiJodHRwczovL3NlbnRyeS5pbyJ9_Xk7pQ2vR9mN4sT8wL1zY6bH3cJ5fD0gA2eU"
+             "7iO9kM1")
+    assert token not in redact(f"eas secret:create --scope project --name SENTRY_AUTH_TOKEN --value {token}")
+    assert token not in redact(f"the token was {token}")
+    for text in ("eas secret:create --name SENTRY_AUTH_TOKEN --value hunter2hunter --type string",
+                 "gh secret set NPM_TOKEN --body abcdefgh1234",
+                 "aws ssm put-parameter --name DB_PASSWORD --value Zq8rT2xLp --type SecureString"):
+        assert "--type" not in text or "--type" in redact(text)
+        assert re.search(r"--(?:value|body) \[REDACTED:secret\]", redact(text)), redact(text)
+    assert redact("gh variable set REGION --body eu-west-1") == "gh variable set REGION --body eu-west-1"
+
+
 def test_a_name_kubernetes_generated_is_no_secret():
     # a Job's, a CronJob's and a Deployment's pods: words, then suffixes from Kubernetes' alphabet without vowels
     for text in ("kubectl -n batch get pods -l job-name=ledger-export-manual-r4t8m -o name",

@@ -459,6 +459,19 @@ def test_a_card_never_ends_a_sentence_inside_a_code_span():
     assert _whole_sentences(text, 90) == "Activate the local switch: `eval $(opam env --switch=. --set-switch)` first."
 
 
+def test_a_card_keeps_the_changed_lines_of_code_the_account_quotes_over_several():
+    # (blind208 HA18: "`sqfliteFfiInit(); databaseFactory = databaseFactoryFfi;`" is two lines of the diff; the import
+    # of the package the account also names was kept instead, and the card lost the fix)
+    from lorebook.render import _change_text
+
+    change = ("test/data/note_repository_test.dart:\n+setUpAll(() {\n+sqfliteFfiInit();\n"
+              "+databaseFactory = databaseFactoryFfi;\n+});\ntest/data/note_repository_test.dart:\n"
+              "+import 'package:sqflite_common_ffi/sqflite_ffi.dart';")
+    quoted = ("sqflite_common_ffi", "sqfliteFfiInit(); databaseFactory = databaseFactoryFfi;")
+    text = _change_text(change, compact=True, limit=100, quoted=quoted)
+    assert "+databaseFactory = databaseFactoryFfi;" in text, text
+
+
 def test_a_card_keeps_the_changed_line_that_holds_code_the_account_quotes():
     from lorebook.render import _change_text
 
