@@ -227,7 +227,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
-        or _reordered(changes) \
+        or _reordered(changes) or _deduplicates_the_output(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -334,6 +334,39 @@ def _reordered(changes: dict[str, list[dict]]) -> bool:
         return sorted(part.strip() for part in re.split(r"[,()\[\]{}]", line) if part.strip())
     # (of a list the test feeds in, not a call's arguments put in their right order: ``assertEquals(expected, actual)``)
     return bool(pairs) and all(_LIST_LITERAL.search(a) and items(a) == items(b) for a, b in pairs)
+
+
+# what a test's reading of the output may be made to do the work of the code under test: drop its duplicates
+# (``.stream().distinct()``, ``set(…)``, ``[...new Set(…)]``, ``.drop_duplicates()``, ``.uniq``)
+_DEDUPLICATES = LazyRegex(r"\.distinct\(\)|\bset\(|\bnew Set\(|\.drop_duplicates\(|\.uniq\b|\.unique\(\)|"
+                          r"\bnp\.unique\(|\bdistinct\(|\.dedup(?:e|licate)?\(")
+
+
+def _deduplicates_the_output(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to test files only wraps what a test reads in a dedup (``outputTopic.readValuesToList()`` →
+    ``….stream().distinct().collect(…)`` for the dedup topology's "expected: <2> but was: <3>"), imports for it
+    aside: the test does the code's work, and the duplicates it caught pass."""
+    if not changes or not all(_TEST_PATH.search(path) for path in changes):
+        return False
+    pairs = []
+    for hunks in changes.values():
+        for hunk in hunks:
+            old, new = _code_sides(hunk)
+            added = [line for line in new if line not in old]
+            if len(old) == len(new):
+                pairs += [(a, b) for a, b in zip(old, new) if a != b]
+            elif len(new) < len(old) or not all(re.match(r"\s*(?:import|from|using|require|use)\b", line)
+                                                for line in added):
+                return False  # (lines added that are not imports: the test changed otherwise)
+    return bool(pairs) and all(_DEDUPLICATES.search(b) and not _DEDUPLICATES.search(a) and _inserted_into(a, b)
+                               for a, b in pairs)
+
+
+def _inserted_into(a: str, b: str) -> bool:
+    """Whether line ``b`` is line ``a`` with text inserted at one place (or wrapped around a part of it)."""
+    p = len(os.path.commonprefix([a, b]))
+    q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+    return len(b) > len(a) and a[p:len(a) - q] in b[p:len(b) - q]
 
 
 _LIST_LITERAL = LazyRegex(r"\[[^\]]*,|\b(?:listOf|mutableListOf|arrayOf|setOf|List\.of|Arrays\.asList|vec!|ArrayDeque|"
