@@ -598,6 +598,14 @@ def _names_said(sentence: str) -> set[str]:
     return _tokens(sentence) | set(re.findall(r"\b\d{3,}\b|\d+(?:\.\d+)+", sentence))
 
 
+def _gives_the_missing_name(edit: dict, error: str) -> bool:
+    """Whether an edit declares the name an error quotes as undefined or unknown (``- name: pagerduty-db`` for
+    amtool's 'undefined receiver "pagerduty-db" used in route'): the fix, whatever the account calls it by the by."""
+    names = re.findall(r"(?i)\b(?:undefined|unknown|undeclared|missing|no such)\b[^\n\"'`]{0,30}[\"'`]([\w.:/-]{4,})[\"'`]",
+                       error)
+    return any(name in new and name not in old for old, new in _edit_sides(edit) for name in names)
+
+
 def _relevant_edits(chain: dict, cwd: str | None, context: str,
                     incidental: list[str] = (), also: list[str] = ()) -> tuple[list[dict], list[str]]:
     """The edits of a chain that plausibly address its failure, and the paths set aside as unrelated.
@@ -708,8 +716,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \
-                not quoted_fix and (any(_named_in(p, sentence) or changed_names & _names_said(sentence)
-                                        for p in paths for sentence in incidental) or
+                not quoted_fix and not _gives_the_missing_name(edit, error) and (
+                    any(_named_in(p, sentence) or changed_names & _names_said(sentence)
+                        for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or
                     any(any(_named_in(p, sentence) for p in paths) if sentence in naming else
                         changed_names & _names_said(sentence) for sentence in also)):

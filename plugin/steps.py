@@ -45,7 +45,9 @@ _NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]
 _READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "inspect", "info", "view", "whoami",
                          "version", "diff", "log", "logs", "history", "search", "explain", "tree",
                          # (what is attached or installed: ``adb devices``, ``flutter doctor``, ``board details``)
-                         "devices", "doctor", "details"))
+                         "devices", "doctor", "details",
+                         # (how a service is doing: ``rpk cluster health``, ``redis-cli ping``)
+                         "health", "ping"))
 
 
 # a subcommand that changes a tool's settings or state (``config:set``, ``module:enable``, ``indexer:reindex``)

@@ -745,6 +745,11 @@ def test_a_read_verb_that_names_what_a_write_verb_changes_is_no_look():
 
     assert changes("mc version enable dr/events-dr") and not changes("mc version info dr/events-dr")
     assert not changes("kubectl -n falco rollout status ds/falco")
+    # (nor a service asked how it is: blind209 HB11's ``rpk cluster health`` before the same test run passed)
+    # (whatever the account says of it: "Once `rpk cluster health` showed healthy, the same run passed")
+    account = "Once `rpk cluster health` showed healthy, the same run passed; `redis-cli -h cache ping` said PONG."
+    for command in ("rpk cluster health", "redis-cli -h cache ping"):
+        assert not _is_change({"outcome": "ok", "tool": "Bash", "target": command}, account=account)
 
 
 def test_a_flags_value_is_not_named_again_as_a_flag_of_its_own():

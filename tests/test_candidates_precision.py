@@ -9043,3 +9043,20 @@ def test_a_test_made_to_drop_the_duplicates_the_code_let_through_is_a_weakened_t
     # (a test that only gained a dedup it checks, beside other lines, is another change)
     assert not _deduplicates_the_output({"tests/test_feed.py": [
         {"old": "    items = feed.read()\n", "new": "    items = feed.read()\n    assert len(set(items)) == len(items)\n"}]})
+
+
+def test_an_edit_that_declares_the_name_the_error_calls_undefined_is_the_fix_whatever_the_account_calls_it(
+        git_project, store):
+    # (blind209 HB10: "I renamed the receiver to `pagerduty-db` to match the other pagerduty-* receivers" read as an
+    # edit made by the by, "to match the other", and the fix set aside)
+    session = (Session("receiver", git_project, prompt="make check fails on the alertmanager config")
+               .fail("make check", "Exit code 2\namtool check-config alertmanager/alertmanager.yml\nChecking "
+                                   "'alertmanager/alertmanager.yml'  FAILED: undefined receiver \"pagerduty-db\" used in "
+                                   "route\n\namtool: error: failed to validate 1 file(s)")
+               .edit("alertmanager/alertmanager.yml", "- name: pagerduty_db\n  pagerduty_configs:",
+                     "- name: pagerduty-db\n  pagerduty_configs:")
+               .ok("make check", "Checking 'alertmanager/alertmanager.yml'  SUCCESS")
+               .stop("The route referred to its receiver with a hyphen, but the receiver was declared `pagerduty_db`. I "
+                     "renamed the receiver to `pagerduty-db` to match the other pagerduty-* receivers."))
+    (candidate,), _ = _candidates(store, session)
+    assert "name: pagerduty-db" in candidate["title"] + candidate["change"], candidate
