@@ -94,7 +94,9 @@ _JOBS = (
              r"(?:rebar3|make)\s+(?:ct|eunit)|"
              # the Unity editor's test runner: ``Unity -batchmode -projectPath . -runTests -testPlatform EditMode``,
              # and Godot's GUT: ``godot --headless -s addons/gut/gut_cmdln.gd -gdir=res://tests``
-             r"-runTests|\S*gut_cmdln\.gd)(?![\w-])"),
+             r"-runTests|\S*gut_cmdln\.gd|"
+             # a project's own script for its tests: ``bin/test-system test/system/x.rb``, ``./scripts/run-tests.sh``
+             r"(?:\./)?(?:bin|scripts?)/(?:run[-_])?tests?(?:[-_][a-z]+)*(?:\.sh)?)(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
@@ -530,6 +532,8 @@ def _targets(command: str) -> list[str]:
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
         skip = 1 if "--test" in checked else 2  # (node's test runner is given test files, not a script)
     targets = [re.sub(r"^\./|/?\.\.\.$|::.*$", "", w) for w in words[skip:] if not w.startswith("run")]
+    # (a test file given as a setting, rails' and rake's ``TEST=test/system/checkouts_test.rb``)
+    targets += [w.split("=", 1)[1] for w in checked[1:] if re.fullmatch(r"TESTS?=\S*/\S+", w)]
     if kube:  # (a kind by either number: ``get pod`` lists the ``pods`` that ``get pods`` did)
         targets = [re.sub(r"^(pod|deployment|service|node|job|event)s?$", r"\1s", t) for t in targets]
     if parsed["family"] in ("docker run", "podman run"):  # (the image by its name: the fix is often a new tag of it,

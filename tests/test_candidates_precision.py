@@ -9060,3 +9060,25 @@ def test_an_edit_that_declares_the_name_the_error_calls_undefined_is_the_fix_wha
                      "renamed the receiver to `pagerduty-db` to match the other pagerduty-* receivers."))
     (candidate,), _ = _candidates(store, session)
     assert "name: pagerduty-db" in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_projects_own_test_script_does_the_job_of_the_test_run_that_failed(git_project, store):
+    # (blind210 HC04: system tests run only through ``bin/test-system``, which starts the selenium container; the
+    # script did no job, so nothing tied it to the ``bin/rails test:system`` that failed)
+    session = (Session("systest", git_project, prompt="Can you run the system tests for the checkout flow?")
+               .fail("bin/rails test:system TEST=test/system/checkouts_test.rb",
+                     "Exit code 1\n# Running:\n\nE\n\nError:\nCheckoutsTest#test_applies_a_coupon:\n"
+                     "Selenium::WebDriver::Error::WebDriverError: Failed to open TCP connection to selenium:4444 "
+                     "(getaddrinfo: Name or service not known)\n    test/application_system_test_case.rb:12:in `block'\n"
+                     "4 runs, 0 assertions, 0 failures, 4 errors, 0 skips")
+               .ok("grep -n -i 'system test' README.md", "54:System tests run against the selenium container: use "
+                                                         "`bin/test-system [files]`")
+               .ok("bin/test-system test/system/checkouts_test.rb", "4 runs, 12 assertions, 0 failures, 0 errors")
+               .stop("System tests here only work inside the compose test stack: the Selenium driver points at "
+                     "`selenium:4444`. The project wraps it in `bin/test-system`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`bin/test-system test/system/checkouts_test.rb`" in candidate["title"], candidate["title"]
+    assert "WebDriverError: Failed to open TCP" in candidate["title"]  # (Ruby's exception, by its name)
+    from lorebook.commands import command_job
+
+    assert command_job("./scripts/run-tests.sh") == "test" and command_job("bin/testing") is None
