@@ -617,17 +617,26 @@ def _script_prepares(later: dict) -> bool:
 
 def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     """Whether ``target_run`` is a ``make`` (or ``just``) target whose recipe, as the session saw the Makefile (read,
-    or grepped: ``dashboards: vendor`` then ``jsonnet -J vendor -J lib $$f > …``), runs the program that failed."""
+    or grepped: ``dashboards: vendor`` then ``jsonnet -J vendor -J lib $$f > …``), runs the program that failed; or a
+    script of the project whose lines, as the session saw them, run it."""
     words = target_run.split()
+    argv = parse_command(failed)["argv"]
+    program = _program_name(argv[0]) if argv else ""
+
+    def runs(line: str) -> bool:
+        return bool(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", line.strip()))
+
+    # (a script of the project run by its path, whose lines the session saw run it: ``./scripts/soda-scan.sh orders``
+    # and its ``exec soda scan -d warehouse -c soda/configuration.yml …``)
+    if words and program and re.fullmatch(r"(?:\./)?[\w.-]+(?:/[\w.-]+)*/[\w.-]+|(?:\./)?[\w.-]+\.sh", words[0]) \
+            and _program_name(words[0]) != program:
+        script = re.sub(r"^\./", "", words[0])
+        return any(runs(line) for o in seen for line in _lines_of(o, script) if not line.lstrip().startswith("#"))
     if not words or os.path.basename(words[0]) not in ("make", "just"):
         return False
     goals = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
-    argv = parse_command(failed)["argv"]
-    program = _program_name(argv[0]) if argv else ""
     if len(goals) != 1 or not program or program in ("make", "just"):
         return False
-    def runs(line: str) -> bool:
-        return bool(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", line.strip()))
 
     for o in seen:
         text = o.get("body") or ""
@@ -655,9 +664,12 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
 
 
 def _lines_of(observation: dict, path: str) -> list[str]:
-    """The lines of the file at ``path`` an observation showed: the file read, or a grep's ``path:19:…`` lines."""
+    """The lines of the file at ``path`` an observation showed: the file read or printed, or a grep's ``path:19:…``
+    lines."""
     if observation["tool"] == "Read" and (observation.get("target") or "").endswith("/" + path):
         return (observation.get("body") or "").splitlines()
+    if observation["tool"] == "Bash" and re.fullmatch(rf"cat\s+(?:\./)?{re.escape(path)}", observation.get("target") or ""):
+        return (observation.get("body") or "").splitlines()  # (the file printed: ``cat scripts/soda-scan.sh``)
     return [line.split(":", 2)[2] for line in (observation.get("body") or "").splitlines()
             if observation["tool"] == "Bash" and re.match(rf"(?:\./)?{re.escape(path)}:\d+:", line)]
 
@@ -1991,12 +2003,13 @@ def _raw_error_line(failure: dict) -> str | None:
     # (without pytest's "E" or a journal's date, host and process: ``Dec 02 08:12:44 stg-app-1 celery[48211]:``)
     # (or a log line's date and time: ``2026/12/02 06:31:02``, ``2026-12-02T06:31:02.114Z``)
     # (or TAP's "# " before a diagnostic: bats' ``#   ./scripts/backup.sh: line 9: $2: unbound variable``)
-    # (or bracketed, with its level: fluent-bit's ``[2024/06/12 09:55:31] [error] ``)
+    # (or bracketed, with its level: fluent-bit's ``[2024/06/12 09:55:31] [error] ``; a time alone, soda's
+    # ``[10:42:17] ``)
     # (or BuildKit's time before a RUN's line, without its step: ``19.41 ERROR Rollup failed to resolve import``)
     line = re.sub(r"^(?:E\s+|#\s+(?=\S)|\d{1,4}\.\d{2,3}\s+(?=\S)|"
                   r"[A-Z][a-z]{2} +\d{1,2} \d\d:\d\d:\d\d \S+ [\w.@/-]+(?:\[\d+\])?:\s+|"
                   r"\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\s+|"
-                  r"\[\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]\s*(?:\[\s*[a-z]+\s*\]\s*)?)", "",
+                  r"\[(?:\d{4}[/-]\d\d[/-]\d\d[ T])?\d\d:\d\d:\d\d(?:[.,]\d+)?Z?\]\s*(?:\[\s*[a-z]+\s*\]\s*)?)", "",
                   line.strip())
     # (a structured log line says its error in a field: JSON's ``"errorMessage":"Failed to deserialize value from
     # topic: orders…"``, logfmt's ``reason="Datasource provisioning error: …"``)

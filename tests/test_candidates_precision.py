@@ -9082,3 +9082,25 @@ def test_a_projects_own_test_script_does_the_job_of_the_test_run_that_failed(git
     from lorebook.commands import command_job
 
     assert command_job("./scripts/run-tests.sh") == "test" and command_job("bin/testing") is None
+
+
+def test_a_project_script_the_session_saw_run_the_failing_program_is_its_way(git_project, store):
+    # (blind212 HE16: ``scripts/soda-scan.sh``, printed with ``cat``, loads .env.soda and runs ``soda scan`` with the
+    # repo's configuration; only a make target's recipe was followed that way)
+    script = ("#!/usr/bin/env bash\n# Run Soda checks the way CI does: loads .env.soda and the repo's configuration.\n"
+              "set -euo pipefail\nset -a; source .env.soda; set +a\n"
+              "exec soda scan -d warehouse -c soda/configuration.yml \"soda/checks/$1.yml\"")
+    session = (Session("soda", git_project, prompt="Add a freshness check on orders.updated_at and run the checks")
+               .edit("soda/checks/orders.yml", "checks for orders:\n  - row_count > 0\n",
+                     "checks for orders:\n  - row_count > 0\n  - freshness(updated_at) < 6h\n")
+               .fail("soda scan -d warehouse soda/checks/orders.yml",
+                     "Exit code 3\n[10:42:17] Soda Core 3.3.5\n[10:42:17] Could not read configuration file "
+                     "'/home/dev/.soda/configuration.yml': [Errno 2] No such file or directory\n[10:42:17] Data source "
+                     "\"warehouse\" not present in the configuration.\n[10:42:17] Oops! 2 errors. 0 failures.")
+               .ok("cat scripts/soda-scan.sh", script)
+               .ok("./scripts/soda-scan.sh orders", "[10:44:12] 6/6 checks PASSED\n[10:44:12] All is good.")
+               .stop("Added the freshness check. In this repo scans go through `./scripts/soda-scan.sh <checks-name>`: "
+                     "it sources .env.soda and passes soda/configuration.yml, the same way CI runs it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`./scripts/soda-scan.sh orders`" in candidate["title"], candidate["title"]
+    assert "[10:42:17]" not in candidate["title"] + candidate["trigger"]
