@@ -223,6 +223,13 @@ def error_line(text: str) -> str | None:
             return reason
     # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
     # the message is the line under it
+    # (jest's heading over a suite that could not load: ``● Test suite failed to run``, then why, "draft-js-export-html
+    # tried to access immutable, but it isn't declared in its dependencies")
+    if line and re.fullmatch(r"●\s+Test suite failed to run", line.strip()):
+        below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
+        message = next((l.strip() for l in below if l.strip()), "")
+        if len(message.split()) >= 4 and not message.startswith(("at ", "Require stack", ">")):
+            return message
     if line and state["bare"].search(line):
         below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
         message = next((l.strip() for l in below if l.strip()), "")

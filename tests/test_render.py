@@ -116,6 +116,17 @@ def test_error_line_is_the_line_that_names_the_error():
     assert error_line("Exit code 1\n=== 1 failed in 0.3s ===\nE   KeyError: 'DATABASE_URL'\n=== 1 failed ===") \
         == "KeyError: 'DATABASE_URL'"
     assert error_line("just one line") == "just one line"
+    # (jest's heading over a suite that could not load says only that: blind213 HF20's Yarn PnP message is the error)
+    jest = (" FAIL  src/editor/__tests__/exportHtml.test.ts\n  ● Test suite failed to run\n\n    draft-js-export-html "
+            "tried to access immutable, but it isn't declared in its dependencies; this makes the require call "
+            "ambiguous and unsound.\n\n    Required package: immutable\n\nTest Suites: 1 failed, 1 total")
+    from lorebook import signatures
+
+    assert signatures.error_line(jest).startswith("draft-js-export-html tried to access immutable")
+    # (and Ruby's exception by its namespaced name, blind210 HC04)
+    assert signatures.error_line("Error:\nCheckoutsTest#test_applies_a_coupon:\nSelenium::WebDriver::Error::WebDriverError: Failed "
+                                 "to open TCP connection to selenium:4444\n4 runs, 0 assertions, 0 failures, 4 errors") \
+        .startswith("Selenium::WebDriver::Error::WebDriverError: Failed")
 
 
 def test_flutters_gradle_verdict_is_a_wrapper_and_darts_located_error_names_the_error():
