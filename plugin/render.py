@@ -147,6 +147,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     for give_way in (_drop_repeated, _shorten_long_step,
                      lambda parts: _drop_scaffolding(parts, reshaped, removed, quoted),
                      lambda parts: _drop_spelt_out(parts, ran),
+                     lambda parts: _drop_titled_file(parts, titled),
                      lambda parts: _drop_least_telling(parts, telling, quoted, titled)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
@@ -282,6 +283,19 @@ def _shorten_long_step(parts: dict[str, list[str]]) -> bool:
     return False
 
 
+def _drop_titled_file(parts: dict[str, list[str]], titled: str) -> bool:
+    """A file's part whose every changed line the title shows (``titled``), beside another file's: the title says
+    it, and the room goes to the rest of the fix (``lib/api.ts``'s tagged fetch, titled, beside the
+    ``revalidateTag("invoices")`` in actions.ts)."""
+    shown = [header for header, body in parts.items() if header and len(parts) > 1
+             and any(line.startswith("+") for line in body)
+             and all(_titled(line, titled) for line in body if line.startswith(("+", "-")))]
+    if not shown:
+        return False
+    del parts[shown[0]]
+    return True
+
+
 def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: tuple[str, ...] = (),
                         titled: str = "") -> bool:
     """From the longest file's part, a diff line the title shows already (``titled``: the code it quotes, maybe cut
@@ -312,10 +326,12 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
 
 
 def _titled(line: str, titled: str) -> bool:
-    """Whether the title's code (``titled``, cut with "…" where it was long) shows diff ``line``: all of it, or the
-    first 24 characters and more of it before the cut."""
+    """Whether the title's code (``titled``, cut with "…" where it was long) shows diff ``line``: all of it, the
+    first 24 characters and more of it before the cut, or a part of it of 24 characters and more, whole."""
     code, shown = _bare(line), _unclosed(titled.rstrip("…"))
-    return bool(shown) and (code == shown or titled.endswith("…") and len(shown) >= 24 and code.startswith(shown))
+    # (or the part of it that changed, long enough to tell: "`headers` → `headers, next: { tags: ["invoices"] }`")
+    return bool(shown) and (code == shown or titled.endswith("…") and len(shown) >= 24 and code.startswith(shown)
+                            or not titled.endswith("…") and len(shown) >= 24 and shown in code)
 
 
 def _named_check(check: str, note: dict, shown: str, limit: int) -> str:
@@ -371,8 +387,9 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     quoted = tuple(span for span in spans + _FILE_NAMED.findall(summary) + list(elided_heads(spans)) + [
         span.rsplit(".", 1)[1] for span in spans if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", span)]
                    if len(span) >= 8)
-    # (the code a fix's title quotes, the last clause: "— add `…`")
-    titled = re.findall(r"`([^`]+)`", str(note.get("title") or "").rpartition(" — ")[2])
+    # (the code a fix's title quotes, the last clause: "— add `…`"; of "`a` → `b`", what it became)
+    fix_clause = str(note.get("title") or "").rpartition(" — ")[2]
+    titled = re.findall(r"`([^`]+)`", fix_clause.partition(" → ")[2] or fix_clause)
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,
                                                telling, quoted, _failing_command(note), titled[0] if titled else ""),
                                  limits["change"])))

@@ -730,6 +730,24 @@ def test_a_line_the_title_shows_gives_way_first_on_a_card():
     assert "setOnApplyWindowInsetsListener" in _change_text(change, compact=True, limit=120, titled="insets")
 
 
+def test_a_file_whose_change_the_title_shows_gives_way_to_the_other_files_on_a_card():
+    # (blind210 HC12: "`headers` → `headers, next: { tags: ["invoices"] }` in lib/api.ts" titled; the card spelt that
+    # line out again and cut the ``revalidateTag("invoices")`` of actions.ts)
+    from lorebook.render import note_lines
+
+    note = {"id": 1, "kind": "fix", "title": "`npx playwright …` fails with Error: Timed out 5000ms waiting for… — "
+                                             "`headers` → `headers, next: { tags: [\"invoices\"] }` in lib/api.ts",
+            "summary": "Next 14 caches fetch results; the list fetch is now tagged.",
+            "change": "lib/api.ts:\n-const res = await fetch(`${API_URL}/invoices`, { headers });\n"
+                      "+const res = await fetch(`${API_URL}/invoices`, { headers, next: { tags: [\"invoices\"] } });\n"
+                      "app/invoices/actions.ts:\n+import { revalidateTag } from \"next/cache\";\n"
+                      "+revalidateTag(\"invoices\");\n+redirect(`/invoices?created=${encodeURIComponent(parsed.data.number)}`);"
+                      "\nRun `rm -rf .next/cache/fetch-cache && npm run build` before "
+                      "`npx playwright test e2e/invoices.spec.ts --project=chromium`."}
+    change = dict(note_lines(note))["Change"]
+    assert 'revalidateTag("invoices");' in change and "lib/api.ts" not in change, change
+
+
 def test_a_line_holding_code_the_account_quotes_is_no_scaffolding():
     # (blind176 FU24: "Switched the AuthorizationPolicy from `selector` to `targetRefs`")
     from lorebook.render import _change_text
