@@ -496,6 +496,8 @@ _CI_LOG_PREFIX = LazyRegex(r"^(?:([^\t\n]*)\t)?(?:[^\t\n]*\t)?\d{4}-\d\d-\d\dT[\
 # (and lower case, padded to the width of the others: Fluent Bit's and nginx's ``[error]``, ``[ warn]``)
 _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\[\s?(?:error|fatal|crit)\]|\blevel=(?:error|fatal)\b|\"level\":\s*\"(?:error|fatal)\"|"
                           r"\s(?:ERROR|FATAL|CRITICAL)\s|"
+                          # (Celery's, with the process: ``[2024-06-10 07:00:00,012: ERROR/MainProcess] Received …``)
+                          r"\s(?:ERROR|FATAL|CRITICAL)/\w+\]|"
                           # an exception a process printed as it died: ``api-1  | Error: connect ECONNREFUSED …``
                           r"(?:^|\|\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s|"
                           # a CI runner's own mark, and a tool's ``error: dial tcp …`` at the start of its line
@@ -556,6 +558,8 @@ def _logged_failure(observation: dict) -> dict:
     for n, raw in enumerate(all_lines):
         if (m := _LOGGED_ERROR.search(raw)) or _LOGGED_FAILING.search(raw):
             line = raw[m.start():].strip() if m else _LOG_PREFIX.sub("", raw.strip())
+            # (a level closing the bracket of its time, Celery's ``…: ERROR/MainProcess] Received …``: what follows)
+            line = raw[m.end():].strip() or line if m and re.fullmatch(r"\s\w+/\w+\]", m.group(0)) else line
             # (a CI step's exit code says only that it failed: what it printed last before that says why)
             line = _said_before(all_lines, n) or line if ci and _CI_EXIT.search(line) else line
             lines.append(line)

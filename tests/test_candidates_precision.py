@@ -9104,3 +9104,21 @@ def test_a_project_script_the_session_saw_run_the_failing_program_is_its_way(git
     (candidate,), _ = _candidates(store, session)
     assert "`./scripts/soda-scan.sh orders`" in candidate["title"], candidate["title"]
     assert "[10:42:17]" not in candidate["title"] + candidate["trigger"]
+
+
+def test_a_celery_workers_logged_error_is_the_failure_its_log_shows(git_project, store):
+    # (blind210 HC08: Celery's ``[… ERROR/MainProcess] Received unregistered task`` was read as no error, and the
+    # ``include=`` that registered the task stored nothing)
+    logged = ("worker-1  | [2024-06-10 07:00:00,012: ERROR/MainProcess] Received unregistered task of type "
+              "'reports.tasks.send_weekly_digest'.\nworker-1  | The message has been ignored and discarded.")
+    session = (Session("celery", git_project, prompt="The weekly digest scheduled in celery beat never goes out.")
+               .ok("docker compose logs worker --since 72h | grep -i -A4 digest | head -20", logged)
+               .edit("proj/celery.py", '    include=["billing.tasks"],', '    include=["billing.tasks", "reports.tasks"],')
+               .ok("docker compose restart worker && sleep 5 && docker compose logs worker --since 1m | tail -2",
+                   "worker-1  | [2024-06-12 10:31:04,913: INFO/ForkPoolWorker-2] Task reports.tasks.send_weekly_digest"
+                   "[6f1c2a9e] succeeded in 2.46s")
+               .stop("The worker never imported `reports.tasks`: the app lists its task modules explicitly. Added it: "
+                     "`include=[\"billing.tasks\", \"reports.tasks\"]`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Received unregistered task" in candidate["title"] and "ERROR/MainProcess" not in candidate["title"]
+    assert '"reports.tasks"' in candidate["title"] + candidate["change"]
