@@ -381,6 +381,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     final_edits = [c for c in chain["changes"] if c["tool"] in EDIT_TOOLS]
     not_enough = [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and (any(
         os.path.basename(f) in s for f in a.get("files") or [] for s in partial) or _defines_for(a, final_edits))]
+    # (or one whose added code the account quotes as what the fix is, in no sentence of what did not help: "now
+    # passes `-e POSTGRES_INITDB_ARGS=…`", the same error after it only while a stale data directory stood in the way)
+    told_fix = [span for s in said["all"] if s not in said["did_not_help"] and not _DID_NOT_HELP.search(s)
+                for span in _code_spans(s) if len(span) >= 12]
+    not_enough += [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and a not in not_enough
+                   and any(span in line for line in _added_lines(a) for span in told_fix)]
     final_ids |= {a["id"] for a in not_enough}
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)

@@ -817,9 +817,11 @@ def _recipe_line(failure: dict, later: str) -> bool:
     if not argv or _program_name(argv[0]) not in _ECHOING_RUNNERS and not traced:
         return False
     key = command_key(later)
-    return len(key) >= 8 and any(command_key(line.strip().lstrip(">+ ").strip()) == key
-                                 for line in (failure.get("error_text") or "").splitlines()[:60]
-                                 if line.strip() and len(line) < 300)
+    lines = [line for line in (failure.get("error_text") or "").splitlines()[:60] if line.strip() and len(line) < 300]
+    # (the line it failed in: no traced line after it, ``+ docker compose stop reporting-db`` passed before the ``+
+    # docker run … --check`` that failed)
+    return len(key) >= 8 and any(command_key(line.strip().lstrip(">+ ").strip()) == key and not any(
+        re.match(r"\s*[+>] \S", after) for after in lines[n + 1:]) for n, line in enumerate(lines))
 
 
 def _next_pass(observations: list[dict], k: int, family: str) -> int:

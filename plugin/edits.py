@@ -264,6 +264,13 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         while p + q == len(a) and n > 0 and p > 0 and b[p - 1] == b[p + n - 1] \
                 and (b[p - 1].isalnum() or b[p - 1] == "_"):
             p, q = p - 1, q + 1
+        # (and an option inserted before another, to where its dash starts: ``-e POSTGRES_INITDB_ARGS=… `` before
+        # ``-v …``, not ``e POSTGRES_INITDB_ARGS=… -``)
+        back = p
+        while p + q == len(a) and n > 0 and back > 0 and b[back - 1] == b[back + n - 1] and not b[back - 1].isspace():
+            back -= 1
+        if back < p and (back == 0 or b[back - 1].isspace()):
+            p, q = back, q + (p - back)
         raw = b[p:p + n]
         inserted = raw.strip("&,;| ")
         # (between tokens, not inside one: ``cfg.Timeout`` → ``cfg.Timeout.Duration`` is said as the two)

@@ -9122,3 +9122,36 @@ def test_a_celery_workers_logged_error_is_the_failure_its_log_shows(git_project,
     (candidate,), _ = _candidates(store, session)
     assert "Received unregistered task" in candidate["title"] and "ERROR/MainProcess" not in candidate["title"]
     assert '"reports.tasks"' in candidate["title"] + candidate["change"]
+
+
+def test_a_traced_line_that_passed_before_the_one_that_failed_resolves_nothing(git_project, store):
+    # (blind206 GY21: the script's trace showed ``+ docker compose stop reporting-db`` before the ``+ docker run …
+    # --check`` that failed; running that stop again was taken for the failure resolved, and the LANG attempt shown
+    # as the fix. The -e POSTGRES_INITDB_ARGS edit stayed, the same error after it only while a stale cluster stood.)
+    failed = ("Exit code 1\n+ docker compose stop reporting-db\n Container reporting-db-1  Stopped\n+ docker run --rm "
+              "-v /srv/data/pg13:/var/lib/postgresql/13/data tianon/postgres-upgrade:13-to-16 --check\n"
+              "lc_collate values for database \"template1\" do not match:  old \"C.UTF-8\", new \"en_US.utf8\"\n"
+              "Failure, exiting")
+    session = (Session("pgupgrade", git_project, prompt="scripts/pg-upgrade.sh --check fails; get the check passing")
+               .fail("./scripts/pg-upgrade.sh --check", failed)
+               .ok("docker compose stop reporting-db", " Container reporting-db-1  Stopped")
+               .fail("LANG=C.UTF-8 ./scripts/pg-upgrade.sh --check", failed)
+               .edit("scripts/pg-upgrade.sh", 'docker run --rm \\\n  -v "$PWD/data/pg13:/var/lib/postgresql/13/data" \\',
+                     'docker run --rm \\\n  -e POSTGRES_INITDB_ARGS="--locale=C.UTF-8 --encoding=UTF8" \\\n'
+                     '  -v "$PWD/data/pg13:/var/lib/postgresql/13/data" \\')
+               .fail("./scripts/pg-upgrade.sh --check", failed)
+               .ok("sudo mv data/pg16 data/pg16.en_US && mkdir data/pg16", "")
+               .ok("./scripts/pg-upgrade.sh --check", "*Clusters are compatible*")
+               .stop("- Setting LANG on the host changed nothing — it never reaches the container.\n- "
+                     "`scripts/pg-upgrade.sh` now passes `-e POSTGRES_INITDB_ARGS=\"--locale=C.UTF-8 --encoding=UTF8\"`, "
+                     "which the image hands to initdb.\n- The stale en_US cluster had to be moved out of the way."))
+    candidates, _ = _candidates(store, session)
+    fix = next(c for c in candidates if "pg-upgrade.sh" in c["title"])
+    assert "POSTGRES_INITDB_ARGS" in fix["title"] + fix["change"], fix
+    assert "LANG=C.UTF-8" not in fix["change"]
+    assert not any("docker compose stop" in c["change"] for c in candidates)
+    from lorebook.edits import _short_diff
+
+    # (an option inserted before another is said from its dash)
+    assert _short_diff({"old": "docker run --rm -v /a:/b img", "new": "docker run --rm -e TZ=UTC -v /a:/b img"}) == \
+        "add `-e TZ=UTC`"
