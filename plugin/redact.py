@@ -114,8 +114,10 @@ _WRITTEN_SECRET = (
 )
 # a .pgpass line: host:port:database:user:password
 # (a first field of hex digits is an IPv6 or MAC address, not a host)
-_PGPASS = (r"(?m)^([ \t]*(?![0-9a-fA-F]{1,4}:)[^:\s#][^:\s]*:(?:\d{1,5}|\*):(?:\*|[^:\s]*[A-Za-z_][^:\s]*):"
-           r"(?:\*|[^:\s]*[A-Za-z_][^:\s]*):)(?!\[REDACTED)(\S.*?)[ \t]*$")
+# (a database or user holds no ``=`` or ``/``: a grep's ``.env.example:3:AIRFLOW_CONN_X=postgres://etl@localhost:5433/…``
+# is a file, a line and a URL)
+_PGPASS = (r"(?m)^([ \t]*(?![0-9a-fA-F]{1,4}:)[^:\s#][^:\s]*:(?:\d{1,5}|\*):(?:\*|[^:\s=/]*[A-Za-z_][^:\s=/]*):"
+           r"(?:\*|[^:\s=/]*[A-Za-z_][^:\s=/]*):)(?!\[REDACTED)(\S.*?)[ \t]*$")
 # base64 of a PEM block ("-----BEGIN"), e.g. a kubeconfig's client-key-data
 _BASE64_PEM = r"\bLS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2}"
 # curl -u user:PASSWORD, wget --user=… --password … , httpie -a user:PASSWORD

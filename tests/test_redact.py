@@ -437,6 +437,14 @@ def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
     assert redact("gh variable set REGION --body eu-west-1") == "gh variable set REGION --body eu-west-1"
 
 
+def test_a_greps_file_and_line_before_a_url_is_no_pgpass_line():
+    # (blind206 GY13: ``.env.example:3:AIRFLOW_CONN_WAREHOUSE_PG=postgres://etl@localhost:5433/warehouse`` read as
+    # host:port:database:user:password, ``5433/warehouse`` redacted, then hunted through the session)
+    text = ".env.example:3:AIRFLOW_CONN_WAREHOUSE_PG=postgres://etl@localhost:5433/warehouse"
+    assert redact(text) == text
+    assert "Zq8rT2xLp9" not in redact("db.internal:5432:orders:app:Zq8rT2xLp9")
+
+
 def test_a_name_kubernetes_generated_is_no_secret():
     # a Job's, a CronJob's and a Deployment's pods: words, then suffixes from Kubernetes' alphabet without vowels
     for text in ("kubectl -n batch get pods -l job-name=ledger-export-manual-r4t8m -o name",
