@@ -578,6 +578,8 @@ def _dashed_words(value: str) -> bool:
 def _camel_words(value: str) -> bool:
     """Whether ``value`` is an identifier made of words (``iosSimulatorArm64Test``, ``generateCommonMainDbInterface``):
     each part a word with a vowel (a few may be two letters, ``Db``), digits only at a part's end."""
+    if re.match(r"I[A-Z][a-z]", value):  # (an interface's name, C#'s: ``IDesignTimeDbContextFactory``)
+        value = value[1:]
     parts = re.findall(r"[A-Z]?[a-z]+\d*|[A-Z]+\d*(?![a-z])", value)
     short = [p for p in parts if len(re.sub(r"\d", "", p)) <= 2]
     # (or a name in capitalised words, ``WhenEmptyOrUnderutilized``: no capitals run together, words of four letters
