@@ -85,7 +85,7 @@ _URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>\[\]]*):(?!\[REDACTED)(
 _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|digest|apikey|sso-key)?\s*)"
                 r"([A-Za-z0-9._~+/=:-]{8,})")
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
-_CLI_FLAG = (r"(?i)(--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
+_CLI_FLAG = (r"(?i)((?<![\w-])--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
              r"private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``
@@ -162,7 +162,11 @@ _LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "
              "optional", "string", "str", "bytes", "int", "bool", "any", "redacted", "hidden", "secret",
              "password", "token", "env", "environ", "default", "empty", "unset", "set", "present", "missing",
              "ok", "valid", "invalid", "expired", "bearer", "basic", "inherit",  # (GitHub Actions: secrets: inherit)
-             "read", "write"}  # (and a workflow's permission: ``id-token: write``)
+             "read", "write",  # (and a workflow's permission: ``id-token: write``)
+             # (code's own words: ``final token = await _refresh();``, ``const secret = new TextEncoder()``; fetch's
+             # ``credentials: 'include'``)
+             "await", "new", "yield", "async", "function", "lambda", "return", "this", "self", "include", "omit",
+             "same-origin", "try", "try?", "try!"}
 # a path to a file, relative to the project: ``k8s/jobs/db-migrate.yaml``, ``certs/eu-west-1-bundle.pem``
 _RELATIVE_FILE = re.compile(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}")
 _PROSE_WORDS = {"the", "this", "that", "these", "those", "its", "not", "only", "now", "still", "which", "when",
@@ -217,6 +221,14 @@ _SOURCES = {
                 r"k8s|k3s|i18n|l10n|a11y|o11y|e2e|p2p|b2b|b2c|w3c|"
                 r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){1,6}\d{0,3}", 0),  # WebhookRoutes.scala, getUserById
     "splitter": (r"[-_./:+]", 0),
+    # named things that read as random: an AWS resource's id (``ami-0f3a9c2b7d1e4a5b6``, ``sg-0a1b2c3d``), a
+    # variable's name in capitals (``X86_64_UNKNOWN_LINUX_GNU_OPENSSL_LIB_DIR``, ``PKG_CONFIG_x86_64-unknown-linux-gnu``)
+    # and a class by its package (``org.h2.jdbc.JdbcSQLSyntaxErrorException``)
+    "not_random": (r"(?:ami|sg|subnet|vpc|vol|snap|eni|igw|rtb|acl|nat|eipalloc|lt|tgw|vpce|pcx|i)-[0-9a-f]{8}"
+                   r"(?:[0-9a-f]{9})?|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?:_[a-z0-9]+)*(?:-[a-z0-9]+)*|"
+                   r"[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*\.[A-Z][A-Za-z0-9]*(?:\$[A-Za-z0-9]+)?|"
+                   # (a constant by its class, ``JavaVersion.VERSION_17``; a Go module's pseudo-version)
+                   r"[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|v\d+\.\d+\.\d+-(?:0\.)?\d{14}-[0-9a-f]{12}", 0),
     "words": (r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", 0),
     "uuid": (r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", 0),
     "hex": (r"(?:0x)?[0-9a-fA-F]+", 0),
@@ -298,6 +310,8 @@ def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> b
     parts = [p for p in state["splitter"].split(value) if p]
     if len(parts) > 1 and all(state["segment"].fullmatch(p) for p in parts):
         return False  # user-profile-v2, uploads/2026/11/report.pdf: words and numbers
+    if state["not_random"].fullmatch(value):
+        return False  # an AWS resource's id, a variable's name, a class by its package
     kind, _, name = value.rpartition("/")
     if state["kube_name"].fullmatch(name) and all(state["segment"].fullmatch(p) for p in state["splitter"].split(kind)
                                                    if p):
@@ -350,6 +364,18 @@ def _trivial_value(value: str, key: str) -> bool:
         return True
     if re.fullmatch(r"\[\[?[a-z][\w-]*(?:\.[\w\-\"]+)*\]\]?", v):
         return True  # a TOML or INI table's header: ``[tool.ruff.lint.per-file-ignores]``
+    if re.search(r"\*{4,}$", v):
+        return True  # a value shown masked: ``gho_************************************``
+    # (a version asked for, ``"jsonwebtoken": "^9.0.2"``; a port and a path after a host, ``localhost:8081/connectors``)
+    if re.fullmatch(r"[~^<>=!]*v?\d+(?:\.[\dx*]+)*(?:-[\w.]+)?|\d{2,5}/\S*", v):
+        return True
+    # (a file by its name, ``20240516093000_add_ledger_entry_memo.sql``; a path under a key for one)
+    if re.fullmatch(r"[\w.+-]+\.(?:sql|py|js|mjs|ts|tsx|rb|go|rs|java|kt|kts|swift|ya?ml|json|toml|sh|md|txt|csv|xml|"
+                    r"html|css|scss|proto|tf|gradle|lock|cfg|ini|conf|parquet)", v):
+        return True
+    if "/" in v and set(_key_tokens(key)) & {"path", "paths", "file", "dir", "directory", "location", "src", "dest",
+                                            "root", "prefix"}:
+        return True
     if v == key or low.replace("-", "_") == key.lower().replace("-", "_"):
         return True
     state = _compiled()
@@ -449,8 +475,22 @@ def _redact_assignment(match: re.Match) -> str:
         return match.group(0)
     if _basic_auth_blob(key, value):
         return f"{match.group('pre')}{quote}[REDACTED:basic-auth]{quote}"
-    if key == "PASS" and _test_result(match, value):
+    if key in ("PASS", "FAIL", "FAILED") and _test_result(match, value) or re.fullmatch(
+            r"test(?:[A-Z][a-z0-9]+){3,}", key) and _classify_key(re.sub(r"^.*?([A-Z][a-z0-9]+)$", r"\1", key)) is None:
+        # (a test's own name, four words and more, not ending in a secret's: ``testHorizontalPassPreservesEdges] :
+        # XCTAssertEqual failed``; not ``testUserPassword``)
         return match.group(0)
+    if value.startswith(":") or re.search(r"(?:Error|Exception|Warning)$", key) \
+            or re.fullmatch(r"FAILED|FAIL|PASSED|ERROR|SKIPPED|XFAIL|XPASS|OK|Applying|Applied|Built|Creating|Created", key) \
+            and len([p for p in re.split(r"[/._-]+", value) if re.fullmatch(r"[A-Za-z]{3,}", p)
+                     and re.search(r"[aeiouy]", p, re.I)]) >= 2:
+        # (a scope, PHP's ``ResetPassword::class``; an exception's message, ``NoCredentialsError: Unable to locate
+        # credentials``; what a runner did or found, ninja's ``FAILED: esp-idf/…/app_check_size``, ``Applying: …``)
+        return match.group(0)
+    if re.fullmatch(r"[a-z][a-z0-9-]*", key) and re.search(r"[\"'\[ ]\w+:$", match.string[:match.start("value")]) \
+            and re.fullmatch(r"(?:Get|Put|List|Describe|Create|Delete|Update|Batch|Rotate|Restore|Tag|Untag)[A-Za-z]*"
+                             r"|\*", value):
+        return match.group(0)  # an IAM action: ``"secretsmanager:GetSecretValue"``
     if re.search(r"\w:$", match.group("pre")) and re.fullmatch(
             r"(?:create|list|ls|delete|rm|remove|add|set|get|unset|update|show|view|push|pull|rotate|describe|"
             r"import|export|sync|edit|put|read|write)", value):
@@ -485,7 +525,7 @@ def _redact_assignment(match: re.Match) -> str:
             and not _camel_words(value) \
             and not _dashed_words(value) and not _region_name(value) and not _PINNED.fullmatch(value) \
             and not re.fullmatch(
-            r"(?:--?[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
+            r"(?:--?[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
         if (quote or assignment) and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
@@ -509,11 +549,12 @@ def _named_value(match: re.Match) -> str:
 
 
 def _test_result(match: re.Match, value: str) -> bool:
-    """Whether a ``PASS: value`` is a test runner's result, not a password: go test's ``--- PASS: TestOrderStoreSuite
-    (0.41s)``, automake's ``PASS: tests/t1.sh`` (a line's first word, naming a test or a test's file)."""
+    """Whether a ``PASS: value`` (or ``FAIL: value``) is a test runner's result, not a password: go test's ``--- PASS:
+    TestOrderStoreSuite (0.41s)``, automake's ``PASS: tests/t1.sh`` (a line's first word, naming a test or a test's
+    file)."""
     text = match.string
     head = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
-    return bool(re.fullmatch(r"[ \t]*---[ \t]*", head) or re.fullmatch(r"[ \t]*", head) and (
+    return bool(re.search(r"(?:^|\s)---[ \t]*$", head) or re.fullmatch(r"[ \t]*", head) and (
         re.match(r"(?:Test|test_|tests?/|t/)", value) or re.match(r"[ \t]+\(\d+(?:\.\d+)?m?s\)", text[match.end():])))
 
 

@@ -447,6 +447,48 @@ def test_a_greps_file_and_line_before_a_url_is_no_pgpass_line():
     assert "Zq8rT2xLp9" not in redact("db.internal:5432:orders:app:Zq8rT2xLp9")
 
 
+@pytest.mark.parametrize("text", [
+    # (lines of earlier blind sets whose redaction cost a lesson its fact or its error)
+    "E   botocore.exceptions.NoCredentialsError: Unable to locate credentials",
+    "    Notification::assertSentTo($user, ResetPassword::class);",
+    "I started adding a low-pass filter to the plugin with juce::dsp::StateVariableTPTFilter",
+    "cubbyhole/    ns_cubbyhole    per-token private secret storage",
+    "  cargo:rerun-if-env-changed=X86_64_UNKNOWN_LINUX_GNU_OPENSSL_LIB_DIR",
+    "  cargo:rerun-if-env-changed=PKG_CONFIG_ALLOW_CROSS_x86_64-unknown-linux-musl",
+    "        sourceCompatibility = JavaVersion.VERSION_17",
+    "Built: ami-0f3a9c2b7d1e4a5b6 in eu-west-1.",
+    "        Caused by: org.h2.jdbc.JdbcSQLSyntaxErrorException at ProjectRoutesTest.kt:31",
+    '      "path": "Clipdeck-2.1.0.dmg/Clipdeck.app/Contents/MacOS/Clipdeck",',
+    "      final token = await _refresh();",
+    "   14|   const res = await fetch(url, { credentials: 'include' });",
+    "  - Token: gho_************************************",
+    "Applied: 20240516093000_add_ledger_entry_memo.sql in 41.882ms",
+    "- raw samples: `--retention.resolution-raw=30d`",
+    '16:    actions   = ["secretsmanager:GetSecretValue"]',
+    '24:    "jsonwebtoken": "^9.0.2",',
+    "sleep 45 && curl -s localhost:8083/connectors?expand=status | jq -c '.counts'",
+    "FAILED: esp-idf/esptool_py/CMakeFiles/app_check_size /home/dev/plantmon/build/esp-idf/esptool_py",
+    "       +integration | --- PASS: TestLedgerReserve (0.41s)",
+    "/Users/dev/LumenTests/BlurKernelTests.swift:58: error: -[LumenTests.BlurKernelTests "
+    "testHorizontalPassPreservesEdges] : XCTAssertEqual failed",
+    "go: upgraded google.golang.org/genproto v0.0.0-20240123012728-ef4313101c80 => v0.0.0-20240528184218-0867130a8fe2",
+])
+def test_names_code_and_results_that_read_like_secrets_are_none(text):
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize("text, secret", [
+    ("FAIL: hOaWyTqLzXbNmKdPqRsV", "hOaWyTqLzXbNmKdPqRsV"),
+    ("password: correctHorseBatteryStaple", "correctHorseBatteryStaple"),
+    ("docker login -p Zq8rT2xLp9vW ghcr.io", "Zq8rT2xLp9vW"),
+    ("app_password = 'pass-word-long-enough'", "pass-word-long-enough"),
+    ("token: gho_16C7e42F292c6912E7710c838347Ae178B4a", "gho_16C7e42F292c6912E7710c838347Ae178B4a"),
+    ("test_password: Zq8rT2xLp9vW", "Zq8rT2xLp9vW"), ("testAdminUserPassword = 'Zq8rT2xLp9vW'", "Zq8rT2xLp9vW"),
+])
+def test_a_secret_beside_those_names_is_still_one(text, secret):
+    assert secret not in redact(text)
+
+
 def test_a_name_kubernetes_generated_is_no_secret():
     # a Job's, a CronJob's and a Deployment's pods: words, then suffixes from Kubernetes' alphabet without vowels
     for text in ("kubectl -n batch get pods -l job-name=ledger-export-manual-r4t8m -o name",
