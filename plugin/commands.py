@@ -140,16 +140,21 @@ def _segments(command: str) -> list[str]:
         else:
             parts[-1] += token
     # (a subshell's brackets group the steps, they are no part of them: ``(timeout 8 npm run worker; echo $?)``)
+    # (or one step bracketed whole: ``(uv run celery … worker --detach …) && sleep 6``)
     parts = [re.sub(r"^\(\s*(?=[^()]*$)|(?<=[^()])\s*\)$", "", p.strip())
-             if p.strip().count("(") != p.strip().count(")") else p.strip() for p in parts]
+             if p.strip().count("(") != p.strip().count(")") else p.strip()[1:-1].strip()
+             if re.fullmatch(r"\([^()]*\)", p.strip()) else p.strip() for p in parts]
     return [restore(p) for p in parts if p]
 
 
 def _and_steps(command: str) -> list[str]:
     """The steps of an ``&&`` line, each of which passed when the line did; none for one step or a line with
     ``||`` or ``;``."""
+    # (variables loaded first, ``set -a; . ./.env.staging; set +a; …``: the steps after it are the line's)
+    loaded = re.match(r"\s*set -a\s*[;&]+\s*(?:\.|source)\s+\S+\s*[;&]+\s*set \+a\s*(?:;|&&)\s*", command or "")
+    rest = command[loaded.end():] if loaded else command
     segments = _segments(command)
-    return segments if len(segments) > 1 and "||" not in command and ";" not in command else []
+    return segments if len(segments) > 1 and "||" not in rest and ";" not in rest else []
 
 
 # a command substitution (``$(git describe | sed 's/^v//')``), held out of a split as one word

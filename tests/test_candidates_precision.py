@@ -9155,3 +9155,23 @@ def test_a_traced_line_that_passed_before_the_one_that_failed_resolves_nothing(g
     # (an option inserted before another is said from its dash)
     assert _short_diff({"old": "docker run --rm -v /a:/b img", "new": "docker run --rm -e TZ=UTC -v /a:/b img"}) == \
         "add `-e TZ=UTC`"
+
+
+def test_a_worker_started_detached_in_brackets_after_variables_loaded_is_the_check_run_again(git_project, store):
+    # (blind204 GW04: ``set -a; . ./.env.staging; set +a; (uv run celery … worker … --detach …) && sleep 6 && uv run
+    # celery … inspect ping``: a line with ``;`` had no steps, and a bracketed step was no command)
+    load = "set -a; . ./.env.staging; set +a; "
+    session = (Session("sentinel", git_project, prompt="The celery worker won't start since ops switched the broker")
+               .fail(load + "uv run celery -A orders.tasks worker -l INFO -c 1",
+                     "Exit code 1\n[2024-05-14 09:12:03,118: CRITICAL/MainProcess] Unrecoverable error: ValueError("
+                     "\"'master_name' transport option must be specified.\")")
+               .edit("orders/celeryconfig.py", "broker_connection_retry_on_startup = True",
+                     "broker_connection_retry_on_startup = True\n"
+                     "broker_transport_options = {\"master_name\": \"orders-primary\"}")
+               .ok(load + "(uv run celery -A orders.tasks worker -l INFO -c 1 --detach --pidfile=/tmp/c.pid) && sleep 6 "
+                          "&& uv run celery -A orders.tasks inspect ping", "->  celery@orders-worker: OK\n        pong")
+               .stop("With a `sentinel://` broker URL kombu has to be told which master to ask for: I added "
+                     "`broker_transport_options = {\"master_name\": \"orders-primary\"}`."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"master_name": "orders-primary"' in candidate["title"] + candidate["change"], candidate
+    assert not candidate["title"].startswith("`set -a")
