@@ -580,7 +580,10 @@ def _logged_failure(observation: dict) -> dict:
 # a resource listed failing: a pod's status (``CrashLoopBackOff``), a run's (tkn's ``Failed(PipelineRunTimeout)``)
 _FAILING_STATUS = LazyRegex(r"^(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerConfigError|"
                             r"CreateContainerError|RunContainerError|InvalidImageName|OOMKilled|Error|Evicted|"
-                            r"Init:(?:Error|CrashLoopBackOff|ImagePullBackOff)|Failed(?:\(\w+\))?)$")
+                            r"Init:(?:Error|CrashLoopBackOff|ImagePullBackOff)|Failed(?:\(\w+\))?|"
+                            # (an operator's resource in error: an ExternalSecret's ``SecretSyncedError``, a
+                            # ``ReconcileFailed``, ``ProvisioningFailure``)
+                            r"[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Failed|Failure))$")
 # listings of resources by their state: ``kubectl get pods``, ``kubectl get ksvc x``, ``tkn pipelinerun list``
 # (and containers: ``docker compose ps -a worker`` showing ``Exited (2)``, ``docker ps`` a ``Restarting (1)``)
 _STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b|"

@@ -9175,3 +9175,23 @@ def test_a_worker_started_detached_in_brackets_after_variables_loaded_is_the_che
     (candidate,), _ = _candidates(store, session)
     assert '"master_name": "orders-primary"' in candidate["title"] + candidate["change"], candidate
     assert not candidate["title"].startswith("`set -a")
+
+
+def test_an_operators_resource_listed_in_error_is_the_failure_its_listing_shows(git_project, store):
+    # (blind203 GV12: an ExternalSecret ``SecretSyncedError``, ``READY False`` without a REASON column: every command
+    # passed, and the IAM resource's ``-*`` suffix that synced it stored nothing)
+    session = (Session("eso", git_project, prompt="The orders-db ExternalSecret in prod is stuck at SecretSyncedError")
+               .ok("kubectl -n orders get externalsecret orders-db",
+                   "NAME        STORE                 REFRESH INTERVAL   STATUS              READY\n"
+                   "orders-db   aws-secrets-manager   1h                 SecretSyncedError   False")
+               .edit("terraform/iam_eso.tf", 'resources = ["arn:aws:secretsmanager:eu-west-1:1234:secret:prod/orders/db"]',
+                     'resources = ["arn:aws:secretsmanager:eu-west-1:1234:secret:prod/orders/db-*"]')
+               .ok("cd terraform && terraform apply -target=aws_iam_policy.eso_orders -auto-approve",
+                   "Apply complete! Resources: 0 added, 1 changed, 0 destroyed.")
+               .ok("kubectl -n orders get externalsecret orders-db",
+                   "NAME        STORE                 REFRESH INTERVAL   STATUS         READY\n"
+                   "orders-db   aws-secrets-manager   1h                 SecretSynced   True")
+               .stop("Secrets Manager appends a random suffix to every secret ARN; the policy listed the bare name. "
+                     "terraform/iam_eso.tf now grants `…:secret:prod/orders/db-*`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "SecretSyncedError" in candidate["title"] and "db-*" in candidate["change"], candidate
