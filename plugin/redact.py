@@ -367,7 +367,8 @@ def _trivial_value(value: str, key: str) -> bool:
     if re.search(r"\*{4,}$", v):
         return True  # a value shown masked: ``gho_************************************``
     # (a version asked for, ``"jsonwebtoken": "^9.0.2"``; a port and a path after a host, ``localhost:8081/connectors``)
-    if re.fullmatch(r"[~^<>=!]*v?\d+(?:\.[\dx*]+)*(?:-[\w.]+)?|\d{2,5}/\S*", v):
+    if re.fullmatch(r"[~^<>=!]*v?\d+(?:\.[\dx*]+)+(?:-(?:alpha|beta|rc|pre|dev|next|canary)[\w.]*)?|[~^]\d+", v) \
+            or re.fullmatch(r"\d{2,5}/\S*", v) and _classify_key(key) is None:
         return True
     # (a file by its name, ``20240516093000_add_ledger_entry_memo.sql``; a path under a key for one)
     if re.fullmatch(r"[\w.+-]+\.(?:sql|py|js|mjs|ts|tsx|rb|go|rs|java|kt|kts|swift|ya?ml|json|toml|sh|md|txt|csv|xml|"
@@ -479,14 +480,15 @@ def _redact_assignment(match: re.Match) -> str:
             r"test(?:[A-Z][a-z0-9]+){3,}", key) and _classify_key(re.sub(r"^.*?([A-Z][a-z0-9]+)$", r"\1", key)) is None:
         # (a test's own name, four words and more, not ending in a secret's: ``testHorizontalPassPreservesEdges] :
         # XCTAssertEqual failed``; not ``testUserPassword``)
-        return match.group(0)
+        return _redact_inside(match, quote, value)
     if value.startswith(":") or re.search(r"(?:Error|Exception|Warning)$", key) \
             or re.fullmatch(r"FAILED|FAIL|PASSED|ERROR|SKIPPED|XFAIL|XPASS|OK|Applying|Applied|Built|Creating|Created", key) \
             and len([p for p in re.split(r"[/._-]+", value) if re.fullmatch(r"[A-Za-z]{3,}", p)
                      and re.search(r"[aeiouy]", p, re.I)]) >= 2:
         # (a scope, PHP's ``ResetPassword::class``; an exception's message, ``NoCredentialsError: Unable to locate
-        # credentials``; what a runner did or found, ninja's ``FAILED: esp-idf/…/app_check_size``, ``Applying: …``)
-        return match.group(0)
+        # credentials``; what a runner did or found, ninja's ``FAILED: esp-idf/…/app_check_size``, ``Applying: …``;
+        # an assignment in it still judged: ``ValueError: password=…``)
+        return _redact_inside(match, quote, value)
     if re.fullmatch(r"[a-z][a-z0-9-]*", key) and re.search(r"[\"'\[ ]\w+:$", match.string[:match.start("value")]) \
             and re.fullmatch(r"(?:Get|Put|List|Describe|Create|Delete|Update|Batch|Rotate|Restore|Tag|Untag)[A-Za-z]*"
                              r"|\*", value):

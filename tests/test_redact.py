@@ -484,6 +484,9 @@ def test_names_code_and_results_that_read_like_secrets_are_none(text):
     ("app_password = 'pass-word-long-enough'", "pass-word-long-enough"),
     ("token: gho_16C7e42F292c6912E7710c838347Ae178B4a", "gho_16C7e42F292c6912E7710c838347Ae178B4a"),
     ("test_password: Zq8rT2xLp9vW", "Zq8rT2xLp9vW"), ("testAdminUserPassword = 'Zq8rT2xLp9vW'", "Zq8rT2xLp9vW"),
+    # (an assignment inside a message, a value shaped like a version or a path under a secret's key)
+    ("ValueError: password=hunter2xyz", "hunter2xyz"), ("password=1989-hunter2", "1989-hunter2"),
+    ("db_password: 12345/abcdef", "12345/abcdef"),
 ])
 def test_a_secret_beside_those_names_is_still_one(text, secret):
     assert secret not in redact(text)
