@@ -140,10 +140,11 @@ def _segments(command: str) -> list[str]:
         else:
             parts[-1] += token
     # (a subshell's brackets group the steps, they are no part of them: ``(timeout 8 npm run worker; echo $?)``)
-    # (or one step bracketed whole: ``(uv run celery … worker --detach …) && sleep 6``)
+    # (or one step bracketed whole: ``(uv run celery … worker --detach …) && sleep 6``; not one put in the
+    # background, ``(uv run litestar … &)``, which passes whatever it does)
     parts = [re.sub(r"^\(\s*(?=[^()]*$)|(?<=[^()])\s*\)$", "", p.strip())
              if p.strip().count("(") != p.strip().count(")") else p.strip()[1:-1].strip()
-             if re.fullmatch(r"\([^()]*\)", p.strip()) else p.strip() for p in parts]
+             if re.fullmatch(r"\([^()]*[^()&\s]\s*\)", p.strip()) else p.strip() for p in parts]
     return [restore(p) for p in parts if p]
 
 
