@@ -476,22 +476,21 @@ def _redact_assignment(match: re.Match) -> str:
         return match.group(0)
     if _basic_auth_blob(key, value):
         return f"{match.group('pre')}{quote}[REDACTED:basic-auth]{quote}"
-    if key in ("PASS", "FAIL", "FAILED") and _test_result(match, value) or re.fullmatch(
+    if key in ("PASS", "FAIL", "FAILED") and _test_result(match, value) or key.startswith("test") and re.fullmatch(
             r"test(?:[A-Z][a-z0-9]+){3,}", key) and _classify_key(re.sub(r"^.*?([A-Z][a-z0-9]+)$", r"\1", key)) is None:
         # (a test's own name, four words and more, not ending in a secret's: ``testHorizontalPassPreservesEdges] :
         # XCTAssertEqual failed``; not ``testUserPassword``)
         return _redact_inside(match, quote, value)
-    if value.startswith(":") or re.search(r"(?:Error|Exception|Warning)$", key) \
-            or re.fullmatch(r"FAILED|FAIL|PASSED|ERROR|SKIPPED|XFAIL|XPASS|OK|Applying|Applied|Built|Creating|Created", key) \
+    if value.startswith(":") or key.endswith(("Error", "Exception", "Warning")) or key in _RESULT_WORDS \
             and len([p for p in re.split(r"[/._-]+", value) if re.fullmatch(r"[A-Za-z]{3,}", p)
                      and re.search(r"[aeiouy]", p, re.I)]) >= 2:
         # (a scope, PHP's ``ResetPassword::class``; an exception's message, ``NoCredentialsError: Unable to locate
         # credentials``; what a runner did or found, ninja's ``FAILED: esp-idf/…/app_check_size``, ``Applying: …``;
         # an assignment in it still judged: ``ValueError: password=…``)
         return _redact_inside(match, quote, value)
-    if re.fullmatch(r"[a-z][a-z0-9-]*", key) and re.search(r"[\"'\[ ]\w+:$", match.string[:match.start("value")]) \
-            and re.fullmatch(r"(?:Get|Put|List|Describe|Create|Delete|Update|Batch|Rotate|Restore|Tag|Untag)[A-Za-z]*"
-                             r"|\*", value):
+    if re.fullmatch(r"[a-z][a-z0-9-]*", key) and re.fullmatch(r"(?:Get|Put|List|Describe|Create|Delete|Update|Batch|"
+                                                             r"Rotate|Restore|Tag|Untag)[A-Za-z]*|\*", value) \
+            and re.search(r"[\"'\[ ]\w+:$", match.string[max(0, match.start("value") - 80):match.start("value")]):
         return match.group(0)  # an IAM action: ``"secretsmanager:GetSecretValue"``
     if re.search(r"\w:$", match.group("pre")) and re.fullmatch(
             r"(?:create|list|ls|delete|rm|remove|add|set|get|unset|update|show|view|push|pull|rotate|describe|"
@@ -536,6 +535,11 @@ def _redact_assignment(match: re.Match) -> str:
         _seen["guesses"].add(value)  # (redacted for its looks alone: not a value to hunt for in the rest of the session)
     label = "password" if kind == "strong" and "pass" in key.lower() else "secret"
     return f"{match.group('pre')}{quote}[REDACTED:{label}]{quote}"
+
+
+# what a runner says it did or found before a name: ninja's ``FAILED: esp-idf/…/app_check_size``, ``Applying: …``
+_RESULT_WORDS = frozenset(("FAILED", "FAIL", "PASSED", "ERROR", "SKIPPED", "XFAIL", "XPASS", "OK", "Applying", "Applied",
+                           "Built", "Creating", "Created"))
 
 
 def _named_value(match: re.Match) -> str:
