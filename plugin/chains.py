@@ -122,8 +122,8 @@ def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
         and tried - set(invocation_change(failure["target"], o["target"])) for o in rest[edited + 1:])
 
 
-# a formatter that could not run as set up (prettier 3's ``No parser could be inferred for file "…/+page.svelte"``, its
-# plugin no longer loaded by itself): its configuration's problem, not code to reformat
+# a formatter that could not run as set up (prettier 3's ``No parser could be inferred for file "…/+page.svelte"``,
+# its plugin no longer loaded by itself): its configuration's problem, not code to reformat
 _FORMATTER_UNSET = LazyRegex(r"No parser could be inferred|Couldn't resolve parser|Cannot find (?:package|module) |"
                              r"Failed to load plugin|Invalid configuration|[Uu]nknown (?:option|configuration)")
 
@@ -668,7 +668,8 @@ def _lines_of(observation: dict, path: str) -> list[str]:
     lines."""
     if observation["tool"] == "Read" and (observation.get("target") or "").endswith("/" + path):
         return (observation.get("body") or "").splitlines()
-    if observation["tool"] == "Bash" and re.fullmatch(rf"cat\s+(?:\./)?{re.escape(path)}", observation.get("target") or ""):
+    if observation["tool"] == "Bash" and re.fullmatch(rf"cat\s+(?:\./)?{re.escape(path)}",
+                                                      observation.get("target") or ""):
         return (observation.get("body") or "").splitlines()  # (the file printed: ``cat scripts/soda-scan.sh``)
     return [line.split(":", 2)[2] for line in (observation.get("body") or "").splitlines()
             if observation["tool"] == "Bash" and re.match(rf"(?:\./)?{re.escape(path)}:\d+:", line)]

@@ -608,8 +608,8 @@ def _names_said(sentence: str) -> set[str]:
 def _gives_the_missing_name(edit: dict, error: str) -> bool:
     """Whether an edit declares the name an error quotes as undefined or unknown (``- name: pagerduty-db`` for
     amtool's 'undefined receiver "pagerduty-db" used in route'): the fix, whatever the account calls it by the by."""
-    names = re.findall(r"(?i)\b(?:undefined|unknown|undeclared|missing|no such)\b[^\n\"'`]{0,30}[\"'`]([\w.:/-]{4,})[\"'`]",
-                       error)
+    names = re.findall(r"(?i)\b(?:undefined|unknown|undeclared|missing|no such)\b[^\n\"'`]{0,30}"
+                       r"[\"'`]([\w.:/-]{4,})[\"'`]", error)
     return any(name in new and name not in old for old, new in _edit_sides(edit) for name in names)
 
 

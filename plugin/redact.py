@@ -85,8 +85,9 @@ _URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>\[\]]*):(?!\[REDACTED)(
 _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|digest|apikey|sso-key)?\s*)"
                 r"([A-Za-z0-9._~+/=:-]{8,})")
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
-_CLI_FLAG = (r"(?i)((?<![\w-])--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|client-secret|"
-             r"private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|"
+_CLI_FLAG = (r"(?i)((?<![\w-])--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|"
+             r"client-secret|private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|"
+             r"destkeypass|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``
 _SPEC_PART = r"(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*"
@@ -114,7 +115,7 @@ _WRITTEN_SECRET = (
 )
 # a .pgpass line: host:port:database:user:password
 # (a first field of hex digits is an IPv6 or MAC address, not a host)
-# (a database or user holds no ``=`` or ``/``: a grep's ``.env.example:3:AIRFLOW_CONN_X=postgres://etl@localhost:5433/…``
+# (a database or user holds no ``=`` or ``/``: a grep's ``.env.example:3:AIRFLOW_CONN_X=postgres://etl@localhost:…``
 # is a file, a line and a URL)
 _PGPASS = (r"(?m)^([ \t]*(?![0-9a-fA-F]{1,4}:)[^:\s#][^:\s]*:(?:\d{1,5}|\*):(?:\*|[^:\s=/]*[A-Za-z_][^:\s=/]*):"
            r"(?:\*|[^:\s=/]*[A-Za-z_][^:\s=/]*):)(?!\[REDACTED)(\S.*?)[ \t]*$")
@@ -222,7 +223,7 @@ _SOURCES = {
                 r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){1,6}\d{0,3}", 0),  # WebhookRoutes.scala, getUserById
     "splitter": (r"[-_./:+]", 0),
     # named things that read as random: an AWS resource's id (``ami-0f3a9c2b7d1e4a5b6``, ``sg-0a1b2c3d``), a
-    # variable's name in capitals (``X86_64_UNKNOWN_LINUX_GNU_OPENSSL_LIB_DIR``, ``PKG_CONFIG_x86_64-unknown-linux-gnu``)
+    # variable's name in capitals (``X86_64_UNKNOWN_LINUX_GNU_OPENSSL_LIB_DIR``, ``PKG_CONFIG_x86_64-unknown-linux``)
     # and a class by its package (``org.h2.jdbc.JdbcSQLSyntaxErrorException``)
     "not_random": (r"(?:ami|sg|subnet|vpc|vol|snap|eni|igw|rtb|acl|nat|eipalloc|lt|tgw|vpce|pcx|i)-[0-9a-f]{8}"
                    r"(?:[0-9a-f]{9})?|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?:_[a-z0-9]+)*(?:-[a-z0-9]+)*|"
@@ -538,13 +539,13 @@ def _redact_assignment(match: re.Match) -> str:
 
 
 # what a runner says it did or found before a name: ninja's ``FAILED: esp-idf/…/app_check_size``, ``Applying: …``
-_RESULT_WORDS = frozenset(("FAILED", "FAIL", "PASSED", "ERROR", "SKIPPED", "XFAIL", "XPASS", "OK", "Applying", "Applied",
-                           "Built", "Creating", "Created"))
+_RESULT_WORDS = frozenset(("FAILED", "FAIL", "PASSED", "ERROR", "SKIPPED", "XFAIL", "XPASS", "OK", "Applying",
+                           "Applied", "Built", "Creating", "Created"))
 
 
 def _named_value(match: re.Match) -> str:
-    """A line that stores a value under a name, with the value redacted when the name is a secret's
-    (``--name SENTRY_AUTH_TOKEN``, ``gh secret set NPM_TOKEN``) or the command stores secrets (``eas secret:create``)."""
+    """A line that stores a value under a name, with the value redacted when the name is a secret's (``--name
+    SENTRY_AUTH_TOKEN``, ``gh secret set NPM_TOKEN``) or the command stores secrets (``eas secret:create``)."""
     line = match.group(0)
     names = re.findall(r"--name(?:=|[ \t]+)[\"']?([\w.-]+)|\bsecrets?[ \t]+set[ \t]+([\w.-]+)", line)
     if not re.search(r"(?i)\bsecrets?\b", line) and not any(_classify_key(n) in ("strong", "weak")

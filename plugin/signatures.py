@@ -221,18 +221,20 @@ def error_line(text: str) -> str | None:
         reason = said[1].strip()[2:].strip() if len(said) > 1 and said[1].strip().startswith("> ") else ""
         if reason and state["gradle_heading"].match(heading):
             return reason
-    # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
-    # the message is the line under it
-    # (jest's heading over a suite that could not load: ``● Test suite failed to run``, then why, "draft-js-export-html
-    # tried to access immutable, but it isn't declared in its dependencies")
-    if line and re.fullmatch(r"●\s+Test suite failed to run", line.strip()):
+    def under(line: str) -> str:  # (the first line with words under the last that holds ``line``)
         below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
-        message = next((l.strip() for l in below if l.strip()), "")
+        return next((l.strip() for l in below if l.strip()), "")
+
+    # (jest's heading over a suite that could not load: ``● Test suite failed to run``, then why,
+    # "draft-js-export-html tried to access immutable, but it isn't declared in its dependencies")
+    if line and re.fullmatch(r"●\s+Test suite failed to run", line.strip()):
+        message = under(line)
         if len(message.split()) >= 4 and not message.startswith(("at ", "Require stack", ">")):
             return message
+    # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
+    # the message is the line under it
     if line and state["bare"].search(line):
-        below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
-        message = next((l.strip() for l in below if l.strip()), "")
+        message = under(line)
         if len(message.split()) >= 4 and not state["bare"].search(message):
             heading = re.sub(r"^[\d:.]+\s+", "", line).rstrip(" :")  # (less its timestamp)
             return f"{heading}: {message}"
