@@ -148,11 +148,15 @@ def _segments(command: str) -> list[str]:
     return [restore(p) for p in parts if p]
 
 
+# a file of variables read in before a line's steps: ``set -a; . ./.env.staging; set +a; ``
+LOADS_VARIABLES = LazyRegex(r"\s*set -a\s*[;&]+\s*(?:\.|source)\s+\S+\s*[;&]+\s*set \+a\s*(?:;|&&)\s*")
+
+
 def _and_steps(command: str) -> list[str]:
     """The steps of an ``&&`` line, each of which passed when the line did; none for one step or a line with
     ``||`` or ``;``."""
     # (variables loaded first, ``set -a; . ./.env.staging; set +a; …``: the steps after it are the line's)
-    loaded = re.match(r"\s*set -a\s*[;&]+\s*(?:\.|source)\s+\S+\s*[;&]+\s*set \+a\s*(?:;|&&)\s*", command or "")
+    loaded = LOADS_VARIABLES.match(command or "")
     rest = command[loaded.end():] if loaded else command
     segments = _segments(command)
     return segments if len(segments) > 1 and "||" not in rest and ";" not in rest else []

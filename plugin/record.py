@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 
-from .commands import without_env
+from .commands import LOADS_VARIABLES, without_env
 from .quality import LazyRegex
 from .store import NOTE_KINDS
 from .text import one_line
@@ -363,8 +363,8 @@ def _failed_step(command: str, error: str) -> str:
     """Of a line of steps, the one the error names (``cmake -B build -GNinja app`` for "CMake Error at …", not the
     ``ninja -C build`` after it), else the last: the check they lead to (``rm -rf /tmp/x && git clone … && godot …``)."""
     # (not what only loads variables first: ``set -a; . ./.env.staging; set +a; uv run celery …``)
-    steps = [s.strip() for s in re.split(r" && |; ", command) if s.strip()
-             and not re.fullmatch(r"set [-+]a|(?:\.|source) \S+", s.strip())] or [command]
+    command = command[loaded.end():] if (loaded := LOADS_VARIABLES.match(command)) else command
+    steps = [s.strip() for s in command.split(" && ") if s.strip()] or [command]
     named = [s for s in steps for program in [next((w for w in s.split() if "=" not in w), "")]
              if len(program) >= 3 and re.search(rf"(?i)\b{re.escape(os.path.basename(program))}\b", error)]
     return (named or steps)[-1]

@@ -286,9 +286,10 @@ def _shorten_long_step(parts: dict[str, list[str]]) -> bool:
 def _drop_titled_file(parts: dict[str, list[str]], titled: str) -> bool:
     """A file's part whose every changed line the title shows (``titled``), beside another file's: the title says
     it, and the room goes to the rest of the fix (``lib/api.ts``'s tagged fetch, titled, beside the
-    ``revalidateTag("invoices")`` in actions.ts)."""
+    ``revalidateTag("invoices")`` in actions.ts). Not a short one, which frees little room and says the line whole
+    (``+import Qt5Compat.GraphicalEffects`` beside the title's "→ `Qt5Compat.GraphicalEffects`")."""
     shown = [header for header, body in parts.items() if header and len(parts) > 1
-             and any(line.startswith("+") for line in body)
+             and any(line.startswith("+") for line in body) and len(_joined(body)) >= 60
              and all(_titled(line, titled) for line in body if line.startswith(("+", "-")))]
     if not shown:
         return False

@@ -116,6 +116,14 @@ def test_error_line_is_the_line_that_names_the_error():
     assert error_line("Exit code 1\n=== 1 failed in 0.3s ===\nE   KeyError: 'DATABASE_URL'\n=== 1 failed ===") \
         == "KeyError: 'DATABASE_URL'"
     assert error_line("just one line") == "just one line"
+    # (the step a line of steps failed in is never the status passed on after it: blind205 GX05's ``…| tail -8; exit
+    # ${PIPESTATUS[0]}``, nor the variables loaded before it)
+    from lorebook.record import _failed_step
+
+    assert _failed_step("/opt/unity/Editor/Unity -batchmode -quit 2>&1 | tail -8; exit ${PIPESTATUS[0]}",
+                        "Aborting batchmode due to failure").startswith("/opt/unity/Editor/Unity")
+    assert _failed_step("set -a; . ./.env.staging; set +a; uv run celery -A orders worker", "") == \
+        "uv run celery -A orders worker"
     # (jest's heading over a suite that could not load says only that: blind213 HF20's Yarn PnP message is the error)
     jest = (" FAIL  src/editor/__tests__/exportHtml.test.ts\n  ● Test suite failed to run\n\n    draft-js-export-html "
             "tried to access immutable, but it isn't declared in its dependencies; this makes the require call "
@@ -746,6 +754,12 @@ def test_a_file_whose_change_the_title_shows_gives_way_to_the_other_files_on_a_c
                       "`npx playwright test e2e/invoices.spec.ts --project=chromium`."}
     change = dict(note_lines(note))["Change"]
     assert 'revalidateTag("invoices");' in change and "lib/api.ts" not in change, change
+    # (not a short line, which frees little room and says the line whole: blind205 GX22's ``+import
+    # Qt5Compat.GraphicalEffects`` beside the title's "→ `Qt5Compat.GraphicalEffects`")
+    from lorebook.render import _drop_titled_file
+
+    parts = {"qml/Banner.qml:": ["+import Qt5Compat.GraphicalEffects"], "CMakeLists.txt:": ["+Core5Compat"]}
+    assert not _drop_titled_file(parts, "Qt5Compat.GraphicalEffects") and len(parts) == 2
 
 
 def test_a_line_holding_code_the_account_quotes_is_no_scaffolding():
