@@ -78,6 +78,8 @@ _TOKEN_PATTERNS = (
     # Firebase Cloud Messaging's legacy server key (``AAAA…:APA91b…``) and a device's registration token
     ("fcm-key", (":APA91b",), r"(?<![\w-])[A-Za-z0-9_-]{11,}:APA91b[A-Za-z0-9_-]{40,}"),
     ("sentry-token", ("sntrys_", "sntryu_"), r"\bsntry[su]_[A-Za-z0-9+/=_-]{30,}"),
+    # an age identity, as ``age-keygen`` writes it to keys.txt (SOPS reads it from there)
+    ("age-secret-key", ("AGE-SECRET-KEY-",), r"\bAGE-SECRET-KEY-1[0-9A-Z]{50,}"),
 )
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' before the host

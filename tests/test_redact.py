@@ -16,6 +16,10 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
     # a password said in words and quoted (blind98 CU08: it reached the sessions table in the stop message)
     ("I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line", "ufxq-kpzr-wmto-bnhe"),
     ("AWS_ACCESS_KEY_ID=AKIAZ4Q7RX2M9PLK3JTV", "AKIAZ4Q7RX2M9PLK3JTV"),
+    # an age identity printed bare by ``head -3 keys.txt`` (blind170 FO12, found by bench/leaks.py over every set)
+    ("# public key: age1k55905s8dqcnl8k0qta5tatt5quqa8kz0q4ehy4z94pt5f24ew2wtjxzqa\n"
+     "AGE-SECRET-KEY-1ZLY8YS2GG0PH4XXD4MH9CRKVS7WG80X33JKRSG8MDVQ5CQSCLG45W0TFWS",
+     "1ZLY8YS2GG0PH4XXD4MH9CRKVS7WG80X33JKRSG8MDVQ5CQSCLG45W0TFWS"),
     ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY"),
     ("remote: https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/o/r", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
     ("CI_JOB_TOKEN=glpat-Xy7_kq9Lm2Np4Rs6Tv8W", "glpat-Xy7_kq9Lm2Np4Rs6Tv8W"),
