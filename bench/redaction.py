@@ -267,6 +267,12 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     kube_key = base64.b64encode(pem("RSA PRIVATE KEY", 4)[0].encode()).decode()
     add("kubeconfig client-key-data", f"users:\n- name: admin\n  user:\n    client-certificate-data: "
         f"{base64.b64encode(pem('CERTIFICATE', 2)[0].encode()).decode()}\n    client-key-data: {kube_key}\n", kube_key)
+    age_key = "AGE-SECRET-KEY-1" + rand(58, "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L")
+    add("age identity printed bare", f"$ head -3 ~/.config/sops/age/keys.txt\n# created: 2024-02-19T10:41:07+01:00\n"
+        f"# public key: age1{rand(58, 'qpzry9x8gf2tvdw0s3jn54khce6mua7l')}\n{age_key}", age_key)
+    sentry = "sntrys_" + rand(120, B62) + "_" + rand(43, B62)
+    add("sentry token stored under a secret's name", f"eas secret:create --scope project --name SENTRY_AUTH_TOKEN "
+        f"--value {sentry} --type string --non-interactive", sentry)
     return out
 
 
