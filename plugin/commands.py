@@ -718,8 +718,8 @@ def _same_generated(a: str, b: str) -> bool:
     from .redact import kube_name_base
 
     (kind_a, _, name_a), (kind_b, _, name_b) = (w.rpartition("/") for w in (a, b))
-    return kind_a == kind_b and name_a != name_b and kube_name_base(name_a) is not None \
-        and kube_name_base(name_a) == kube_name_base(name_b)
+    base = kube_name_base(name_a) if kind_a == kind_b and name_a != name_b else None
+    return base is not None and base == kube_name_base(name_b)
 
 
 def _repointed(before: list[str], after: list[str]) -> list[tuple[str, str, str]]:

@@ -8,14 +8,15 @@ What it recognises:
 
 - vendor tokens by their shape: AWS access key ids, GitHub and GitLab tokens,
   Slack tokens and webhooks, Stripe, OpenAI, Anthropic, Google, npm, PyPI,
-  Hugging Face, SendGrid, DigitalOcean, Shopify, Telegram, Firebase keys; JWTs;
-  private key blocks; ``Authorization`` headers;
+  Hugging Face, SendGrid, DigitalOcean, Shopify, Telegram, Firebase, Sentry
+  keys; age identities; JWTs; private key blocks; ``Authorization`` headers;
 - passwords in URLs (``scheme://user:PASSWORD@host``) and connection strings
   (``Password=…;``), ``--password VALUE`` flags, ``mysql -pVALUE``, and the
   options of the commands that take a password on the command line
   (``sshpass -p``, ``docker login -p``, ``redis-cli -a``, ``sqlcmd -P``,
   ``ldapsearch -w``, ``mongosh -p``, ``smbclient -U user%…``, ``zip -P``,
-  ``htpasswd -b``, ``keytool -storepass``);
+  ``htpasswd -b``, ``keytool -storepass``), and the value a command stores under
+  a secret's name (``gh secret set NPM_TOKEN --body …``);
 - credential files: ``.pgpass`` lines, ``.netrc`` passwords, the ``_auth``
   of ``.npmrc`` and the ``auth`` of ``.docker/config.json`` (base64 of
   ``user:password``), base64-wrapped private keys (kubeconfig

@@ -388,8 +388,8 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     quoted = tuple(span for span in spans + _FILE_NAMED.findall(summary) + list(elided_heads(spans)) + [
         span.rsplit(".", 1)[1] for span in spans if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", span)]
                    if len(span) >= 8)
-    # (the code a fix's title quotes, the last clause: "— add `…`"; of "`a` → `b`", what it became; as the card shows
-    # it, cut where it is long)
+    # (the code a fix's title quotes, the last clause: "— add `…`"; of "`a` → `b`", what it became; as the card
+    # shows it, cut where it is long)
     fix_clause = inert(str(note.get("title") or ""), limits["title"]).rpartition(" — ")[2]
     titled = re.findall(r"`([^`]+)`", fix_clause.partition(" → ")[2] or fix_clause)
     lines.append(("Change", inert(_change_text(note.get("change"), compact, limits["change"] if compact else None,

@@ -259,14 +259,18 @@ def _code_sides(hunk: dict) -> tuple[list[str], list[str]]:
 _SEED = LazyRegex(r"(?i)(?:\bseed|random_state|manual_seed|set_seed|rng)\w*\s*(?:=|\()\s*-?\d+")
 
 
-def _lines_changed(changes: dict[str, list[dict]]) -> list[tuple[str, str]]:
+def _lines_changed(changes: dict[str, list[dict]], imports_aside: bool = False) -> list[tuple[str, str]]:
     """The (old, new) code lines a change rewrote one for one, comments aside; none when a hunk added or took out
-    lines."""
+    lines (with ``imports_aside``, a hunk that only added imports adds no pair and takes none away)."""
+    from .record import imports
+
     pairs = []
     for hunks in changes.values():
         for hunk in hunks:
             old, new = _code_sides(hunk)
             if len(old) != len(new):
+                if imports_aside and len(new) > len(old) and all(imports(line) for line in new if line not in old):
+                    continue
                 return []
             pairs += [(a, b) for a, b in zip(old, new) if a != b]
     return pairs
@@ -348,16 +352,7 @@ def _deduplicates_the_output(changes: dict[str, list[dict]]) -> bool:
     aside: the test does the code's work, and the duplicates it caught pass."""
     if not changes or not all(_TEST_PATH.search(path) for path in changes):
         return False
-    pairs = []
-    for hunks in changes.values():
-        for hunk in hunks:
-            old, new = _code_sides(hunk)
-            added = [line for line in new if line not in old]
-            if len(old) == len(new):
-                pairs += [(a, b) for a, b in zip(old, new) if a != b]
-            elif len(new) < len(old) or not all(re.match(r"\s*(?:import|from|using|require|use)\b", line)
-                                                for line in added):
-                return False  # (lines added that are not imports: the test changed otherwise)
+    pairs = _lines_changed(changes, imports_aside=True)
     return bool(pairs) and all(_DEDUPLICATES.search(b) and not _DEDUPLICATES.search(a) and _inserted_into(a, b)
                                for a, b in pairs)
 
