@@ -180,6 +180,10 @@ _HELPLESS_LIST = LazyRegex(r"(?i)^(?:what |things that |the (?:things|attempts) 
                            r"(?:failed|abandoned) attempts)\s*:$")
 
 
+# a list's heading that says its items are the fix ("**Fix** (docker-compose.yml):", "The fix:")
+_FIX_LIST = LazyRegex(r"(?i)^(?:the )?fix(?:es)?(?: \([^()]{1,80}\))?\s*:$")
+
+
 def _sentences(text: str) -> list[str]:
     # a fenced block is code, line by line, never split inside (``eval $(opam env --switch=. --set-switch)``); after
     # a colon it is what the sentence introduces
@@ -201,17 +205,23 @@ def _sentences(text: str) -> list[str]:
     held, restore = held_out(r"`[^`\n]+`", _drop_proposals(text))
     out = []
     helpless_list = False  # under "What didn't work:", each item of the list is an attempt that did not help
+    fix_list = False  # (and under "**Fix** (docker-compose.yml):", a step of the fix, told or reported)
     # (and after "(… up.)"; not after "i.e." or "e.g.")
     for part in re.split(r"(?<=[.!?。！？])(?<!\bi\.e\.)(?<!\be\.g\.)\s+|(?<=[.!?]\))\s+|\n+|(?<=[。！？])",
                          held):
         item = bool(re.match(r"\s*(?:[-*•]|\d+[.)])\s", part))
         part = part.strip(" -*•\t")
         if _HELPLESS_LIST.match(restore(part).replace("**", "")):
-            helpless_list = True
+            helpless_list, fix_list = True, False
+        elif _FIX_LIST.match(restore(part).replace("**", "")):  # (the heading alone states nothing)
+            helpless_list, fix_list = False, True
+            continue
         elif helpless_list and item and not _DID_NOT_HELP.search(part):
             part = "Didn't help: " + part
+        elif fix_list and item and not re.match(r"(?i)fix", part):
+            part = "Fix: " + part
         elif not item:
-            helpless_list = False
+            helpless_list = fix_list = False
         # markdown emphasis is layout, not words: "**e2e**: UsersModule never imported X" reads "e2e: UsersModule …"
         # (outside code: ``**/*IT.java`` keeps its stars)
         # (``__`` only around words, not inside a name: ``app/models/__init__.py`` keeps its underscores)
@@ -300,16 +310,22 @@ def stated(message: str | None) -> dict:
 def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
     """``said`` with each sentence that speaks of two of the problems ("A lacked X, and B needed Y") cut into its
     clauses, so that every lesson gets the words about its own problem."""
-    sentences = []
+    sentences, of_causes = [], []
     for sentence in said["all"]:
         if sum(1 for words in chain_words if _relevance(sentence, words)) >= 2:
             clauses = [c.strip(" ,;").rstrip(".") for c in _CLAUSE.split(sentence) if c.strip(" ,;.")]
             if len(clauses) > 1:
-                sentences += [(c[:1].upper() + c[1:] if re.match(r"[a-z]+\b(?![_.(])", c) else c) + "."
-                              for c in clauses]
+                clauses = [(c[:1].upper() + c[1:] if re.match(r"[a-z]+\b(?![_.(])", c) else c) + "." for c in clauses]
+                sentences += clauses
+                if sentence in said["cause"]:
+                    of_causes += clauses[1:]
                 continue
         sentences.append(sentence)
-    return dict(_classified(sentences), text=said.get("text", ""))
+    out = dict(_classified(sentences), text=said.get("text", ""))
+    # (a clause keeps the label its sentence opened with: "Root cause: change streams need a replica set, and the
+    # `mongo` service ran a standalone mongod" gives two causes, whatever cue word the second has)
+    out["cause"] += [c for c in of_causes if not any(c in out[key] for key in ("cause", "fix", "did_not_help"))]
+    return out
 
 
 def _code_spans(text: str) -> list[str]:

@@ -9195,3 +9195,34 @@ def test_an_operators_resource_listed_in_error_is_the_failure_its_listing_shows(
                      "terraform/iam_eso.tf now grants `…:secret:prod/orders/db-*`."))
     (candidate,), _ = _candidates(store, session)
     assert "SecretSyncedError" in candidate["title"] and "db-*" in candidate["change"], candidate
+
+
+def test_a_labelled_cause_split_between_problems_keeps_its_label_and_a_fix_list_is_the_fix(git_project, store):
+    # (blind209 HB15: "**Root cause:** …, and the `mongo` service … ran a standalone mongod" was cut in two clauses,
+    # the second no longer a cause; the steps under "**Fix** (docker-compose.yml):" had no cue word of a fix; the
+    # card showed the healthcheck line and neither `--replSet` nor the standalone mongod)
+    session = (Session("mongo", git_project, prompt="get `npm run test:integration` green")
+               .fail("npm run test:integration", "Exit code 1\nMongoServerSelectionError: connect ECONNREFUSED "
+                                                 "127.0.0.1:27017")
+               .ok("docker compose up -d mongo", " ✔ Container inventory-sync-mongo-1  Started")
+               .fail("npm run test:integration", "Exit code 1\nMongoServerError: The $changeStream stage is only "
+                                                 "supported on replica sets")
+               .edit("docker-compose.yml", "  mongo:\n    image: mongo:7.0\n    ports:\n      - \"27017:27017\"",
+                     "  mongo:\n    image: mongo:7.0\n    command: [\"mongod\", \"--replSet\", \"rs0\", \"--bind_ip_all\"]\n"
+                     "    ports:\n      - \"27017:27017\"\n    healthcheck:\n      test: mongosh --quiet --eval "
+                     "\"try { rs.status().ok } catch (e) { rs.initiate({_id: 'rs0', members: [{_id: 0, host: "
+                     "'localhost:27017'}]}).ok }\"\n      interval: 5s")
+               .ok("docker compose up -d --wait mongo", " ✔ Container inventory-sync-mongo-1  Healthy")
+               .ok("npm run test:integration", " Test Files  1 passed (1)")
+               .stop("`npm run test:integration` is green.\n\n**Root cause:** change streams only work against a "
+                     "replica set, and the `mongo` service in docker-compose.yml ran a standalone mongod. CI never hit "
+                     "this because the GitHub Action starts Mongo with `mongodb-replica-set: rs0`.\n\n"
+                     "**Fix** (docker-compose.yml):\n- start mongod with `--replSet rs0 --bind_ip_all`\n- a healthcheck "
+                     "that calls `rs.initiate(...)` on first start, so `docker compose up -d --wait mongo` returns once "
+                     "the node is PRIMARY"))
+    candidates, _ = _candidates(store, session)
+    compose = next(c for c in candidates if "changeStream" in c["title"])
+    assert compose["summary"].startswith("The `mongo` service in docker-compose.yml ran a standalone mongod. "), \
+        compose["summary"]
+    said = stated("**The fix:**\n- start mongod with `--replSet rs0`\n\nCI was fine.")
+    assert said["fix"] == ["Fix: start mongod with `--replSet rs0`"], said
