@@ -42,6 +42,7 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import LOG_STAMP, imports, lesson_title
 from .sanitize import steering_reasons
+from .signatures import normalise
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
                     _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
@@ -402,8 +403,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (quoted up to the words that say so: in "editing X isn't enough — it has to be regenerated with `composer
     # dump-autoload`", the step after them is what it took)
     tried_parts = [s[:m.end()] for s in said["did_not_help"] if (m := _DID_NOT_HELP.search(s))]
-    helpless_steps = [c for c in commands if c["tool"] == "Bash" and any(_quoted_in(c["target"], s) or
-                      command_key(c["target"]) in s for s in tried_parts)]
+    # (the step whole: a later ``cd ios && pod install`` is not the "`pod install --repo-update` on its own")
+    helpless_steps = [c for c in commands if c["tool"] == "Bash" and any(
+        _quoted_in(c["target"], s) or command_key(c["target"]) in s and all(
+            word in c["target"] for span in _code_spans(s) if command_key(c["target"]) in span for word in span.split())
+        for s in tried_parts)]
     commands = [c for c in commands if c not in helpless_steps]
     # putting back the package an attempt changed ("so I put sanic-testing back to 23.12.0") undoes the attempt: beside
     # another step it is no part of the fix
@@ -1320,6 +1324,15 @@ _REVERTED = LazyRegex(r"(?i)\b(?:reverted|undid|undone|backed (?:it |that )?out|
                       r"rolled (?:it |that )?back|put (?:it |that )?back)\b")
 
 
+def _seen_again(outer: dict, inner: dict) -> bool:
+    """Whether ``inner`` failed, after ``outer`` had, with a line ``outer``'s failure printed, and passed before it did."""
+    said = inner["failure"].get("error_signature") or ""
+    return outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"] \
+        and "error_changed" not in (outer["kind"], inner["kind"]) and said != outer["failure"].get("error_signature") \
+        and len(said) >= 20 and any(normalise(line) == said for line in (outer["failure"].get("error_text") or "")
+                                    .splitlines())
+
+
 def _consequence(chain: dict, chains: list[dict]) -> bool:
     """Whether ``chain`` passed after an earlier problem had, on its way, with no change of its own besides that
     problem's: the same problem, seen again through another check."""
@@ -1364,6 +1377,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         a is not b and a["kind"] == "same_job" and a["failure"]["id"] < b["failure"]["id"]
         and a["success"]["id"] == b["success"]["id"] and a["resolved_by"]["target"] == b["resolved_by"]["target"]
         and {c["id"] for c in b["all_changes"]} <= {c["id"] for c in a["all_changes"]} for a in chains))]
+    # the same error seen again through the step the failing check runs, then mended for both: one problem, named by
+    # the check that failed first (``cd ios && pod install --repo-update`` failing with the "Specs satisfying …"
+    # that ``flutter build ios`` had printed; the retry was an attempt at the build's problem, not a problem of its own)
+    chains = [b for b in chains if not any(_seen_again(a, b) for a in chains if a is not b)]
     _give_inner_changes_away(chains)
     # a failure mended by another problem's fix, with no change of its own: a consequence of that problem
     # (``spctl`` "Unnotarized Developer ID" after the notary said Invalid, passing once the resubmission was accepted)

@@ -9226,3 +9226,29 @@ def test_a_labelled_cause_split_between_problems_keeps_its_label_and_a_fix_list_
         compose["summary"]
     said = stated("**The fix:**\n- start mongod with `--replSet rs0`\n\nCI was fine.")
     assert said["fix"] == ["Fix: start mongod with `--replSet rs0`"], said
+
+
+def test_the_error_seen_again_through_the_step_the_check_runs_is_the_checks_problem(git_project, store):
+    # (blind205 GX06: ``cd ios && pod install --repo-update`` failed with the "Specs satisfying …" line that
+    # ``flutter build ios`` had printed; the retry's chain took the Podfile edit and titled the lesson with the
+    # attempt, and the later plain ``pod install`` was said not to help because "`pod install --repo-update` on its
+    # own did not help" holds the words ``pod install``)
+    specs = ("Specs satisfying the `firebase_messaging (from `.symlinks/plugins/firebase_messaging/ios`)` dependency "
+             "were found, but they required a higher minimum deployment target.")
+    session = (Session("flutter", git_project, prompt="flutter build ios fails at pod install since I added "
+                                                      "firebase_messaging.")
+               .fail("flutter build ios --no-codesign", "Exit code 1\nRunning pod install...\n"
+                     "[!] CocoaPods could not find compatible versions for pod \"firebase_messaging\":\n" + specs +
+                     "\n[!] Automatically assigning platform `iOS` with version `11.0` on target `Runner` because no "
+                     "platform was specified.\nError running pod install")
+               .fail("cd ios && pod install --repo-update 2>&1 | tail -6", "Exit code 1\n" + specs)
+               .edit("ios/Podfile", "# platform :ios, '11.0'", "platform :ios, '13.0'")
+               .ok("cd ios && pod install 2>&1 | tail -3", "Pod installation complete!")
+               .ok("flutter build ios --no-codesign 2>&1 | tail -4", "✓ Built build/ios/iphoneos/Runner.app")
+               .stop("The `platform` line in ios/Podfile was still the commented-out template, so CocoaPods assumed "
+                     "iOS 11, below the 13.0 the Firebase pods demand. Set `platform :ios, '13.0'` in ios/Podfile; "
+                     "`pod install --repo-update` on its own did not help."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("`flutter build"), candidate["title"]
+    assert "pod install --repo-update" not in candidate["title"] + candidate["change"]
+    assert not any(e["quote"].startswith("tried `pod install`") for e in candidate["evidence"]), candidate["evidence"]
