@@ -58,6 +58,9 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"only (?:produced|gave|caused|led to|moved)\b(?! by\b)|"
                            # "running under `TZ=America/New_York` only masked the bug"
                            r"(?:only|just|merely) (?:masked|masks|hid|hides|papered over|worked around)\b|"
+                           # "Switching to IVFFlat hit the same limit (reverted)"
+                           r"(?:hit|ran into|got|gave|threw|raised|failed with) the (?:very )?same (?:limit|error|"
+                           r"failure|wall|problem|exception|message)\b|"
                            r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b|"
                            # "the plain connector jar I tried first doesn't bundle the Kafka client classes"
                            r"(?:that |which )?I tried first\b)\b")

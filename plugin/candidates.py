@@ -31,10 +31,10 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words,
                       _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
-from .chains import _ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, find_chains
-from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routine, _same_target, _segments, command_family, command_job, command_key,
-                       invocation_change, is_autofix, is_static_check, other_subcommand, parse_command, shown_command,
-                       without_env)
+from .chains import _ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, find_chains
+from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routine, _same_target, _segments,
+                       command_family, command_job, command_key, invocation_change, is_autofix, is_static_check,
+                       other_subcommand, package_name, parse_command, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
                     _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
                     _short_diff, net_changes, shown_hunks)
@@ -299,6 +299,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if tried and not tried & set(invocation_change(failure["target"], chain["success"]["target"])):
             chain["_skip"] = "attempt"
             return None
+    # (or that the session put back whole afterwards: the FileIO switched back, ``uv remove s3fs`` after ``uv add
+    # s3fs``; what moved the error on is no part of what the project keeps)
+    if chain["kind"] == "error_changed" and _put_back(chain, cwd):
+        chain["_skip"] = "attempt"
+        return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
     moved_on = _tokens(chain["resolved_by"].get("target") or "") if chain["kind"] == "error_changed" else set()
     # (or that names it as the session's first change, when nothing was changed before it: "so the first change
@@ -371,6 +376,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                          for p in e.get("files") or [])]
         unrelated = sorted(set(unrelated) | {_rel(p, cwd) for e in edits if e not in named for p in e.get("files") or []})
         edits = named
+    # an edit that a sentence of what did not help speaks of, by the words of its lines and of its file, more than of
+    # any other edit ("Pinning the Route53 zone ID on the issuer changed nothing": ``hostedZoneID: …`` in
+    # cluster-issuer.yaml): an attempt, though no run failed after it
+    def spoken(edit: dict, sentence: str) -> int:
+        return len(_edit_words(edit, cwd) & _plain_words(_prose(sentence)))
+
+    helpless_edits = [e for e in edits if len(edits) > 1 and any(
+        spoken(e, s) >= 2 and all(spoken(f, s) < spoken(e, s) for f in edits if f is not e)
+        for s in said["did_not_help"])]
+    edits = [e for e in edits if e not in helpless_edits]
     if any(_upstream_sync(c) for c in addressing) and not edits:
         chain["_skip"] = "upstream_change"  # it passed once other people's fix was pulled in: nothing to reuse
         return None
@@ -408,6 +423,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         _quoted_in(c["target"], s) or command_key(c["target"]) in s and all(
             word in c["target"] for span in _code_spans(s) if command_key(c["target"]) in span for word in span.split())
         for s in tried_parts)]
+    # (and a step that applied such an edit's file: ``kubectl apply -f deploy/cert-manager/cluster-issuer.yaml``)
+    helpless_steps += [c for c in commands if c["tool"] == "Bash" and c not in helpless_steps and any(
+        _rel(p, cwd) in parse_command(step)["argv"] for step in _segments(c["target"]) for e in helpless_edits
+        for p in e.get("files") or [])]
     commands = [c for c in commands if c not in helpless_steps]
     # putting back the package an attempt changed ("so I put sanic-testing back to 23.12.0") undoes the attempt: beside
     # another step it is no part of the fix
@@ -550,6 +569,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if not fix_hunks and not commands and not invocation and not prep and not same_job and not withheld:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
         return None
+    # (and the run that printed a value the fix wrote, a checksum or an id: ``swift package compute-checksum …``
+    # before the ``checksum: "e83f0a…"`` set in Package.swift)
+    written = [(e["id"], "\n".join(_added_lines(e))) for e in edits if e["id"] in final_ids]
+    sources = [o for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
+               and o not in commands and any(o["id"] < at and value in text for at, text in written
+                                             for value in _PRINTED_VALUE.findall(o.get("body") or ""))]
+    commands = sorted(commands + sources, key=lambda c: c["id"])
     # (a step taken twice, ``packer init .`` before the edit and again after it, is one step, where it last ran)
     commands = [c for n, c in enumerate(commands) if c["tool"] != "Bash" or not any(
         d["tool"] == "Bash" and d["target"] == c["target"] for d in commands[n + 1:])]
@@ -590,13 +616,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             steps.append((c["id"], f"run `{one_line(step, 80)}` first",
                           [f"Run `{one_line(step, 160)}` with `{one_line(setting, 100)}` set{before}."]))
             continue
+        if len(step) > 80:  # (a server's address with its login is no part of the step's point: ``psql
+            # "postgresql://…" -c 'ALTER ROLE …'``; a file's, ``zig fetch --save=zap https://…/v0.8.0.tar.gz``, is)
+            step = re.sub(r"\b([a-z][a-z0-9+.-]*)://[^\s\"'/@]*@[^\s\"']+", r"\1://…", step)
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
     # (and the code it quotes as the fix: "a parser with `{ parseAs: 'buffer' }` that keeps the raw body",
     # `astral-sh/setup-uv@v5`; code, not a name, `build-tools`, `stripe.webhooks.constructEvent`, nor a file's,
-    # `src/routes/stripe.js`)
+    # `src/routes/stripe.js`; but an option is code, `--dns01-recursive-nameservers-only`)
     told_code = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
-                      if len(span) >= 8 and not re.fullmatch(r"[\w.-]+|[\w./-]+\.[A-Za-z]{1,5}", span.strip()))
+                      if len(span) >= 8 and not re.fullmatch(r"(?!-)[\w.-]+|[\w./-]+\.[A-Za-z]{1,5}", span.strip()))
     told_code += elided_heads(told_code)
     # a line a failed attempt added and the fix left in place ("The Host header I added first made no difference")
     # is shown as it stands, no part of the change
@@ -703,7 +732,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 and all((part or "").startswith("run `") or not part and lines[0].startswith("$ ")
                         for _, part, lines in steps):
             steps.sort(key=lambda step: not quoted_run(step))
-    fix_parts = [part for _, part, _ in steps if part]
+    # (what the fix wrote titles it before the run that printed it)
+    fix_parts = [part for at, part, _ in sorted(steps, key=lambda step: step[0] in {o["id"] for o in sources}) if part]
     change_lines = [line for _, _, lines in steps for line in lines]
     # attempts that did not help: one evidence line each, never part of the change
     tried: list[str] = []
@@ -720,6 +750,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 short = _short_diff(hunks[0])  # ("tried to add `x`", "tried `a` → `b`")
                 verb = "to " if re.match(r"(?:add|remove|move|rewrite)\b", short) else ""
                 tried.append(f"tried {verb}{short} in {path}: still failed")
+    for attempt in helpless_edits:
+        for path, hunks in net_changes([attempt], cwd).items():
+            if hunks:
+                short = _short_diff(hunks[0])
+                verb = "to " if re.match(r"(?:add|remove|move|rewrite)\b", short) else ""
+                tried.append(f"tried {verb}{short} in {path}: made no difference")
     for a in [*chain["attempts"], *helpless_steps]:
         if a["tool"] == "Bash":
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
@@ -1325,12 +1361,49 @@ _REVERTED = LazyRegex(r"(?i)\b(?:reverted|undid|undone|backed (?:it |that )?out|
 
 
 def _seen_again(outer: dict, inner: dict) -> bool:
-    """Whether ``inner`` failed, after ``outer`` had, with a line ``outer``'s failure printed, and passed before it did."""
+    """Whether ``inner`` failed, after ``outer`` had, with the message ``outer``'s failure printed (40 characters of it
+    at least, however each wraps it: ``[ERROR] Max connect timeout reached while reaching hostgroup 10`` in a log,
+    ``OperationalError: (9001, 'Max connect timeout reached while reaching hostgroup 10 …')`` in the check), and
+    passed before it did."""
     said = inner["failure"].get("error_signature") or ""
-    return outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"] \
-        and "error_changed" not in (outer["kind"], inner["kind"]) and said != outer["failure"].get("error_signature") \
-        and len(said) >= 20 and any(normalise(line) == said for line in (outer["failure"].get("error_text") or "")
-                                    .splitlines())
+    if not (outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"]
+            and "error_changed" not in (outer["kind"], inner["kind"]) and len(said) >= 40
+            and said != outer["failure"].get("error_signature")):
+        return False
+    printed = "\n".join(normalise(line) for line in (outer["failure"].get("error_text") or "").splitlines())
+    return difflib.SequenceMatcher(None, said, printed, autojunk=False).find_longest_match(
+        0, len(said), 0, len(printed)).size >= 40
+
+
+# a value a command prints to be copied: a digest or an id, long, of letters and digits mixed
+_PRINTED_VALUE = LazyRegex(r"\b[0-9a-f]{32,}\b|"
+                           r"(?<![\w+/=-])(?=[\w+/=-]*\d)(?=[\w+/=-]*[A-Za-z])[\w+/=-]{24,}(?![\w+/=-])")
+
+
+def _edit_words(edit: dict, cwd: str | None) -> set[str]:
+    """The words of what ``edit`` changed and of its file's name, names split where their case turns
+    (``hostedZoneID`` → hosted, zone; ``cluster-issuer.yaml`` → cluster, issuer)."""
+    text = " ".join([_changed_text(edit), *(os.path.basename(_rel(p, cwd)) for p in edit.get("files") or [])])
+    return _plain_words(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)) - _STOP
+
+
+def _put_back(chain: dict, cwd: str | None) -> bool:
+    """Whether every change of ``chain`` was undone later in the session: each edit folded away by a later one that
+    restored the text, each package it added removed again (``uv add s3fs`` … ``uv remove s3fs``)."""
+    edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    steps = [c for c in chain["all_changes"] if c not in edits]
+    if not chain["all_changes"] or not all(c["tool"] == "Bash" and _packages(c["target"]) for c in steps):
+        return False
+    files = {f for e in edits for f in e.get("files") or []}
+    later = [o for o in chain.get("_later_edits") or () if set(o.get("files") or []) & files]
+    ids = {e["id"] for e in edits}
+    if any(set(h["ids"]) & ids for hunks in net_changes(edits + later, cwd).values() for h in hunks):
+        return False
+    removed = {package for o in chain.get("_after") or ()
+               if re.search(r"\b(?:remove|uninstall|rm)\b", parse_command(o["target"])["check"])
+               for package in {package_name(w) for w in parse_command(o["target"])["argv"][2:]
+                               if not w.startswith("-")}}
+    return all(_packages(c["target"]) <= removed for c in steps)
 
 
 def _consequence(chain: dict, chains: list[dict]) -> bool:
@@ -1341,6 +1414,12 @@ def _consequence(chain: dict, chains: list[dict]) -> bool:
                 or not chain["failure"]["id"] < other["success"]["id"] <= chain["success"]["id"]:
             continue
         theirs = {c["id"] for c in other["all_changes"]} | {other["success"]["id"]}
+        # (and its check run again since, however: ``uv run alembic downgrade -1 && uv run alembic upgrade head``
+        # after ``make migrate``, whose recipe runs ``uv run alembic upgrade head``)
+        checked = command_key(other["success"]["target"])
+        theirs |= {c["id"] for c in chain["all_changes"] if c["id"] > other["success"]["id"] and c["tool"] == "Bash"
+                   and c["outcome"] == "ok" and any(command_key(step) == checked or _recipe_line(other["failure"], step)
+                                                    for step in _and_steps(c["target"]) or [c["target"]])}
         if chain["all_changes"] and all(c["id"] in theirs for c in chain["all_changes"]):
             return True
     return False
@@ -1445,6 +1524,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # (every run on the way, looks too: ``SNOWFLAKE_ACCOUNT=xy12345.eu-central-1 uv run …`` before the .env edit)
         chain["_ran_between"] = [o["target"] for o in observations if o["tool"] == "Bash"
                                  and chain["failure"]["id"] <= o["id"] < chain["resolved_by"]["id"]]
+        chain["_between"] = [o for o in observations if chain["failure"]["id"] < o["id"] < chain["resolved_by"]["id"]]
         candidate = candidate_from_chain(session, chain, said, prompts)
         if candidate is None:
             notes.append(chain.get("_skip") or "no_lesson_stated")

@@ -199,7 +199,8 @@ def find_chains(observations: list[dict], account: str = "",
             if step:  # ``VAULT_NAMESPACE=… vault write … > out.json && jq … out.json``: that step passed
                 success, kind = dict(later, target=step), "same_check"
                 break
-            if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]):
+            if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]) \
+                    and _covers_failed_tests(failure, later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 step = _the_step(failure["target"], later["target"])
                 if step and parse_command(step)["check"] != parse_command(later["target"])["check"]:
@@ -369,6 +370,9 @@ def find_chains(observations: list[dict], account: str = "",
                            and _is_check(o) and command_family(o["target"]).split()[:1] == family.split()[:1]
                            and o not in events]
                 events.sort(key=lambda o: o["id"])
+        if success is None and failure.get("listed"):  # the steps it listed failing, listed passing by a later run
+            success = _listed_passing(failure, observations[i + 1:])
+            kind = "same_check" if success is not None else None
         if success is None:  # a server that would not start, never started again: checked another way, unverified
             success = _checked_otherwise(failure, observations[i + 1:], account) or _named_thing_found(
                 failure, observations[i + 1:]) or _queried_again(failure, observations[i + 1:], account) \
@@ -792,6 +796,15 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
     """Whether a later run of the same check that picks test files (``npx playwright test tests/cart.spec.ts`` after
     ``npx playwright test`` failed in cart.spec.ts and checkout.spec.ts) runs every test file the failure names: one
     of two failing files passing alone is no pass of the run that failed."""
+    # (nor of a pattern's files, one of those it flagged: ``shellcheck scripts/deploy.sh`` after ``shellcheck
+    # scripts/*.sh`` found problems in deploy.sh and release.sh)
+    patterns = [t.lstrip("./") for t in _targets(failure["target"]) if re.search(r"[*?\[]", t)]
+    files = [t.lstrip("./") for t in _targets(later) if not re.search(r"[*?\[]", t)]
+    if patterns and files and any(
+            fnmatch.fnmatchcase(named, pattern) and named not in files
+            for named in {w.lstrip("./") for w in re.findall(r"[\w./-]+\.\w+", failure.get("error_text") or "")}
+            for pattern in patterns):
+        return False
     if any(_TEST_PATH.search(t) or "/" in t for t in _targets(failure["target"])):
         return True  # (_same_target compares the files each picks)
     picked = [t for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
@@ -1099,7 +1112,7 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     quotes ("I added `imports: [TypeOrmModule.forFeature([User])]`"). It shows the change did no harm, not that the
     server starts: the lesson is stored unverified, and says so."""
     if failure.get("ci"):  # (a CI run read from its log, its workflow fixed and linted here: ``actionlint``)
-        return _linted_pipeline(failure, later)
+        return _linted_pipeline(failure, later) or _run_here(failure, later)
     before = parse_command(failure["target"])
     argv = before["argv"]
     words = [w for i, w in enumerate(argv[1:], start=1) if not w.startswith("-") and argv[i - 1] not in _VALUE_OPTIONS]
@@ -1264,9 +1277,48 @@ def _linted_pipeline(failure: dict, later: list[dict]) -> dict | None:
                  and _RUNS_PIPELINE.search(o.get("target") or "")), None)
 
 
+def _run_here(failure: dict, later: list[dict]) -> dict | None:
+    """For a CI run whose log showed the failure and that was not run again (composer: "symfony/console v7.0.7
+    requires php >=8.2 -> your php version (8.1.28) does not satisfy that requirement … Please run composer update"),
+    the first passing check here, by the program the log names, after the session's last change (``composer validate
+    && vendor/bin/phpunit`` after ``config.platform.php`` and ``composer update …``): the change works here, not
+    shown to pass in CI; the lesson is stored unverified, and says so."""
+    named = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{2,}", (failure.get("error_text") or "") + "\n"
+                                           + (failure.get("body") or ""))}
+    changed = [o["id"] for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"]
+    if not changed:
+        return None
+    changed += [o["id"] for o in later if o["tool"] == "Bash" and o["outcome"] == "ok"
+                and (not _is_check(o) or _MUTATING.search(o["target"]))]
+    return next((o for o in later if o["id"] > max(changed) and o["tool"] == "Bash" and o["outcome"] == "ok"
+                 and _is_check(o) and any(_program_name((parse_command(step)["argv"] or [""])[0]).lower() in named
+                                          for step in _segments(o["target"]))), None)
+
+
 # what an error says is not there, quoted: "does not provide attribute 'devShells.aarch64-linux.ci'"
 _NOT_THERE = LazyRegex(r"(?i)\b(?:does not provide|doesn't provide|not found|no such|unknown|undefined|missing|"
                        r"does not (?:exist|contain|have)|has no)\b[^'\"`\n]{0,30}['\"`]([\w@][\w@/.:#+-]{4,}\w)['\"`]")
+
+
+def _listed_passing(failure: dict, later: list[dict]) -> dict | None:
+    """For steps a status listing showed failing (``argo get -n etl @latest``: ``✖ extract … failed to save
+    outputs``), the first later passing run of the same program that marks each of them passed (``argo submit …
+    --watch``: ``✔ extract``)."""
+    argv = parse_command(failure["target"])["argv"]
+    for o in later:
+        words = parse_command(o.get("target") or "")["argv"] if o["tool"] == "Bash" else []
+        if o["outcome"] != "ok" or not words or not argv or words[0] != argv[0]:
+            continue
+        if all(re.search(rf"(?m)[✔✓]\s+{re.escape(name)}(?:\s|$)", o.get("body") or "") for name in failure["listed"]):
+            return o
+        # (or a wait for each to be ready that ended well: ``kubectl wait --for=condition=Ready
+        # certificate/shop-wildcard`` for ``certificate.cert-manager.io/shop-wildcard``)
+        waited = {(kind.split(".")[0].lower(), name) for word in words[2:] if words[1:2] == ["wait"]
+                  and not word.startswith("-") for kind, _, name in [word.rpartition("/")]}
+        if waited and all((kind.split(".")[0].lower(), name) in waited for kind, _, name in
+                          (listed.rpartition("/") for listed in failure["listed"])):
+            return o
+    return None
 
 
 def _named_thing_found(failure: dict, later: list[dict]) -> dict | None:

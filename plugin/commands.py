@@ -20,7 +20,8 @@ _MUTATING = LazyRegex(
     r"(?x)\b(?:pip3?\s+install|uv\s+(?:add|sync|pip\s+install|lock)|poetry\s+(?:add|install|lock)|"
     r"npm\s+(?:install|i|ci)\b|yarn(?:\s+(?:add|install))?\s*$|yarn\s+(?:add|install)|pnpm\s+(?:add|install|i)\b|"
     r"bundle\s+(?:install|update)|cargo\s+(?:add|update)|go\s+(?:get|mod\s+(?:tidy|download))|mix\s+deps\.get|"
-    r"composer\s+(?:install|require)|db:migrate|db:setup|(?<![-/.\w])migrate\b(?![-.])|docker\s+compose\s+up|docker-compose\s+up|"
+    r"composer\s+(?:install|require|update|remove)|db:migrate|db:setup|(?<![-/.\w])migrate\b(?![-.])|"
+    r"docker\s+compose\s+up|docker-compose\s+up|"
     r"brew\s+install|apt(?:-get)?\s+install|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|"
     # (a redirect to /dev/null or of one stream into another writes nothing: ``cat .env 2>/dev/null``)
     r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\b(?:echo|cat|printf)\b[^|]*?(?:\s|\d)>>?\s*(?!/dev/null|&)[\w./~$\"'-]|tee\s|"
@@ -636,6 +637,13 @@ def _rooted_targets(command: str) -> list[str]:
             else posixpath.normpath(f"{cwd}/{t}") for t in targets]
 
 
+# an option whose value picks which tests run
+# (not ``--filter``, a package's name in pnpm and turbo: ``--filter web`` for ``@shop/web``; nor ``--group``, an
+# app's testers by their name: ``--group beta-testers`` for ``--group "Beta Testers"``)
+_SELECTS_TESTS = LazyRegex(r"(?i)^--?(?:test-?platform|test-?filter|testPathPattern|testNamePattern|grep|suite|"
+                           r"testsuite|tests?|only-testing)$")
+
+
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     a, b = _rooted_targets(failed), _rooted_targets(later)
@@ -663,6 +671,13 @@ def _same_target(failed: str, later: str) -> bool:
     if argv_a and argv_b and {_program_name(argv_a[0]), _program_name(argv_b[0])} <= {"mvn", "mvnw"} \
             and None not in jobs and jobs[0] != jobs[1]:
         return False  # (maven's phase is its job: ``mvn -pl payments compile`` runs no ``test`` that failed)
+    # (a selection of tests given another value runs other tests: ``-testPlatform EditMode`` for the ``-testPlatform
+    # PlayMode`` that failed, ``--grep checkout`` for ``--grep cart``)
+    options_a, options_b = (dict(zip(argv, argv[1:])) for argv in (argv_a, argv_b))
+    if any(_SELECTS_TESTS.match(option) and option in options_b and options_b[option] != value
+           and not value.startswith("-") and not fnmatch.fnmatchcase(value, options_b[option])
+           for option, value in options_a.items()):
+        return False
     code_a, code_b = _inline_code(failed), _inline_code(later)
     if code_a and code_b and code_a != code_b:
         # ``psql … -c 'SHOW wal_level'`` does not run the ``-c "SELECT pg_create_…"`` that failed; ``pwsh -c

@@ -318,6 +318,13 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         if across:
             return f"add `{one_line(max(across, key=len), 70)}`"
         holding = [l for l in added if any(span in l for span in told) and not _COMMENT_LINE.match(l)]
+        # (or a line of a statement quoted whole over several: ``"USING hnsw ((embedding::halfvec(3072)) …) "`` of
+        # the quoted ``CREATE INDEX … USING hnsw (…) WITH (…)``, split over string literals)
+        holding += [l for l in added if l not in holding and len(l.strip("\"' ,+")) >= 12 and not _COMMENT_LINE.match(l)
+                    and any(l.strip("\"' ,+") in span for span in told)]
+        if len(holding) > 1:  # (of those, the one with the most words the old text did not have)
+            was = set(re.findall(r"\w{3,}", " ".join(old)))
+            holding = sorted(holding, key=lambda l: -len(set(re.findall(r"\w{3,}", l)) - was))
         quoted = next((l for l in holding if not scaffolding(l)), holding[0] if holding else None)
         # (a removed line it only inserted into: what it inserted, ``--options runtime --timestamp`` into ``codesign
         # --force -s "$SIGN_ID" "$APP/Contents/Resources/bin/sketch-render"``)
@@ -713,6 +720,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # ``nindent`` beside "also fixed a 'remote-wirte' typo in the chart README")
         # (and in a sentence of prose anywhere, a POD or YAML description: "billing adress" → "billing address")
         # (the sentence may tell of it as another change: "I also fixed a typo in a comment in acme.iss.")
+        # (a line beside the aside that changes what the error names stays the fix: ``max_delivery_attempts = 5``
+        # for "Invalid max_delivery_attempts value: 3", beside "while there I raised `ack_deadline_seconds`")
+        fixes_named = bool({t for t in changed_names if not t.isdigit() and ("_" in t or len(t) >= 8)}
+                           & _tokens(error) - {n for sentence in incidental for n in _names_said(sentence)})
         respelled = _respelled(edit) if _respells_only(edit) else set()
         typo = bool(respelled) and (any(_TYPO_SAID.search(sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))
@@ -723,7 +734,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
                 or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \
-                not quoted_fix and not _gives_the_missing_name(edit, error) and (
+                not quoted_fix and not _gives_the_missing_name(edit, error) and not fixes_named and (
                     any(_named_in(p, sentence) or changed_names & _names_said(sentence)
                         for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or

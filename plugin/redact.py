@@ -15,7 +15,7 @@ What it recognises:
   options of the commands that take a password on the command line
   (``sshpass -p``, ``docker login -p``, ``redis-cli -a``, ``sqlcmd -P``,
   ``ldapsearch -w``, ``mongosh -p``, ``smbclient -U user%…``, ``zip -P``,
-  ``htpasswd -b``, ``keytool -storepass``), and the value a command stores under
+  ``xcrun altool -p``, ``htpasswd -b``, ``keytool -storepass``), and the value a command stores under
   a secret's name (``gh secret set NPM_TOKEN --body …``);
 - credential files: ``.pgpass`` lines, ``.netrc`` passwords, the ``_auth``
   of ``.npmrc`` and the ``auth`` of ``.docker/config.json`` (base64 of
@@ -105,6 +105,7 @@ _COMMAND_SECRET = (
     r"|\bmongo(?:sh|dump|restore|import|export|stat|top|files)?\b[^\n|;&]*?\s-p\s+"
     r"|\b(?:zip|unzip|zipcloak|funzip)\b[^\n|;&]*?\s-P\s+"
     r"|\b7za?\b[^\n|;&]*?\s-p"
+    r"|\b(?:altool|iTMSTransporter)\b[^\n|;&]*?\s-p\s+"  # (Apple's uploaders: an app-specific password)
     r"|\bhtpasswd\s+(?:-\w+\s+)*?-\w*b\w*\s+(?:-\w+\s+)*[^\s-]\S*\s+\S+\s+"
     r"|\s-U\s+[\"']?[^\s%\"'/]+%)"
     r"([\"']?)(?!-|\[REDACTED)([^\s\"']+)"

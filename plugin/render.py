@@ -278,7 +278,12 @@ def _shorten_long_step(parts: dict[str, list[str]]) -> bool:
         for i, line in enumerate(body):
             step = re.match(r"^(Run `)([^`]{81,})(`.*)$", line)
             if step:
-                body[i] = step.group(1) + step.group(2)[:72].rsplit(" ", 1)[0] + " …" + step.group(3)
+                # (its long words first, an address or a path, so that every step of the line still shows: ``curl
+                # -sLO https://cdn.… && swift package compute-checksum AnalyticsKit.xcframework.zip``)
+                command = re.sub(r"[^\s`]{30,}", lambda m: m.group(0)[:14] + "…", step.group(2))
+                if len(command) > 80:
+                    command = command[:72].rsplit(" ", 1)[0] + " …"
+                body[i] = step.group(1) + command + step.group(3)
                 return True
     return False
 

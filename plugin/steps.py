@@ -587,7 +587,8 @@ _FAILING_STATUS = LazyRegex(r"^(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull
 # listings of resources by their state: ``kubectl get pods``, ``kubectl get ksvc x``, ``tkn pipelinerun list``
 # (and containers: ``docker compose ps -a worker`` showing ``Exited (2)``, ``docker ps`` a ``Restarting (1)``)
 _STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b|"
-                            r"^(?:docker|podman)(?: compose| container)?(?: -[fp] \S+)* (?:ps|ls)\b")
+                            r"^(?:docker|podman)(?: compose| container)?(?: -[fp] \S+)* (?:ps|ls)\b|"
+                            r"^argo (?:\S+ )*?(?:get|watch|submit)\b")
 # (or up, and failing its healthcheck: ``Up 46 seconds (unhealthy)``)
 _CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\)|Up [^()\n]*\(unhealthy\))")
 
@@ -607,6 +608,15 @@ def _listed_failing(observation: dict, parsed: dict) -> dict | None:
             and not argv.startswith(("docker", "podman")) else []
         failing = [f"{row[0]}: {row[-1]}" for row in rows if 2 <= len(row) <= 4 and _FAILING_STATUS.match(row[-1])]
         return _failing_listed(observation, failing) if failing else None
+    if argv.startswith("argo"):
+        # (an Argo workflow's steps, a failed one marked ``✖`` with its message: ``└─✖ extract  extract  nightly-…
+        # 41s  failed to save outputs: You need to configure artifact storage…``)
+        header = next((line for line in lines if re.match(r"\s*STEP\s", line) and "MESSAGE" in line), None)
+        column = header.index("MESSAGE") if header else None
+        failing = [f"{m.group(1)}: {row[column:].strip() or 'Failed'}" if column and len(row) > column
+                   else f"{m.group(1)}: Failed" for row in lines if (m := re.search(r"[✖✗]\s+(\S+)", row))
+                   and "─" in row[:m.start()]]  # (a step of the tree, not the workflow's own line above them)
+        return _failing_listed(observation, failing) if failing else None
     # (after what a step before it said: ``pod "falco-7x2kq" deleted``)
     lines = lines[next((n for n, line in enumerate(lines) if re.match(r"NAMES?\s", line)), len(lines)):]
     if not lines:
@@ -614,7 +624,10 @@ def _listed_failing(observation: dict, parsed: dict) -> dict | None:
     header = lines[0]
     status = re.search(r"(?<=\s)STATUS\b", header)
     service = re.search(r"(?<=\s)SERVICE\b", header)  # (compose's: the service a container runs, by its name)
-    ready = re.search(r"(?<=\s)READY\b", header) if re.search(r"(?<=\s)REASON\b", header) else None
+    # (a condition's column: ``False`` there, a Knative service's or a Certificate's, is the resource not ready; a
+    # pod's ``0/1`` is no condition)
+    ready = re.search(r"(?<=\s)READY\b", header)
+    reason = re.search(r"(?<=\s)REASON\b", header)
     rows = lines[1:2] if argv.startswith("tkn") else lines[1:]  # (a run's list: the last run, newest first)
     failing = []
     for row in rows:
@@ -628,8 +641,8 @@ def _listed_failing(observation: dict, parsed: dict) -> dict | None:
         elif _FAILING_STATUS.match(value) and not argv.startswith(("docker", "podman")):
             failing.append(f"{name}: {value}")
         elif ready and row[ready.start():ready.start() + 6].strip() == "False":
-            reason = row[ready.end():].split()
-            failing.append(f"{name}: Ready False" + (f" ({reason[-1]})" if reason else ""))
+            why = row[reason.start():].split()[:1] if reason and len(row) > reason.start() else []
+            failing.append(f"{name}: Ready False" + (f" ({why[0]})" if why else ""))
     return _failing_listed(observation, failing) if failing else None
 
 

@@ -63,6 +63,10 @@ _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-
                        # a failed assertion caught: ``except AssertionError: pass``, ``catch (AssertionError e) {}``
                        r"\b(?:except|catch|rescue)\b[^\n]{0,20}\b(?:AssertionError|AssertionFailedError|"
                        r"ExpectationNotMetError|Minitest::Assertion)\b")
+# a block that runs its statements and drops whatever they throw: Kotlin's ``runCatching {``, Python's ``with
+# suppress(…):``, ``try { … } catch (_: Throwable) { }`` opened around them
+_CATCH_ALL = LazyRegex(r"\brunCatching\s*\{|\bwith\s+(?:contextlib\.)?suppress\(|^\s*try\s*\{\s*$|^\s*do\s*\{\s*$|"
+                       r"^\s*begin\s*$|^\s*try:\s*$")
 # an error caught inside a test and the test left early (``except ClassValidationError:\n    return``)
 _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(?:return|pass|continue|next)\b\s*;?\s*$")
 # a data-quality check told to let some rows fail or only warn: Great Expectations' ``"mostly": 0.97``, dbt's
@@ -143,6 +147,17 @@ def _actual_values(failure_text: str) -> set[str]:
             if side:
                 values |= _literals(side) or {side.strip()}
     return values
+
+
+def _extra_values(failure_text: str) -> set[str]:
+    """The values a failing comparison found and did not expect (pytest's "Extra items in the left set:" and the
+    lines below it)."""
+    values: set[str] = set()
+    for block in re.findall(r"Extra items in the left (?:set|sequence|list):\s*\n((?:E? {3,}\S.*\n?)+)",
+                            failure_text or ""):
+        for line in block.splitlines():
+            values |= _literals(re.sub(r"^E?\s+", "", line)) or {line.lstrip("E ").strip()}
+    return {v for v in values if v}
 
 
 # a check told to look away: a suppression comment, or a file's strictness lowered (``# typed: strict`` → ``false``)
@@ -858,6 +873,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             new_values = {v for l in added for v in _literals(l)} - {v for l in removed for v in _literals(l)}
             if added and removed and new_values & actual:
                 return "the test's expected data was changed to what the failing code returned"
+        # (or trimmed of the rows the failing code returned and the test did not want: ``(3, 77, 1250)`` out of the
+        # seed after ``assert {42, 77} == {42}``, "Extra items in the left set: 77")
+        extra = _extra_values(failure_text)
+        for hunk in hunks:
+            kept = {v for l in hunk["new"].splitlines() for v in _literals(l)}
+            if extra and any(set(_literals(l)) & extra - kept for l in hunk["old"].splitlines()
+                             if l not in hunk["new"].splitlines()):
+                return "the test's data was trimmed of what the failing code returned"
     if _brought_in(_SWITCHED_OFF, added_lines, hunks):
         return "the check that failed was switched off for the tests"
     if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
@@ -887,6 +910,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "an interaction was forced past the check that it can be done"
         if any(_SWALLOWED.search(l) for l in added) and not any(_SWALLOWED.search(l) for l in removed) or (
                 _BAILS_OUT.search(hunk["new"]) and not _BAILS_OUT.search(hunk["old"])):
+            return "the failing call was made to succeed whatever it does"
+        # (a line of the test, now inside a block that drops what it throws: ``runCatching { onView(…).check(…) }``)
+        moved = {l.strip() for l in removed if l.strip()} & {l.strip() for l in added}
+        caught = [l for l in added if _CATCH_ALL.search(l)]
+        if moved and caught and not any(_CATCH_ALL.search(l) for l in removed) and (
+                any("runCatching" in l or "suppress(" in l for l in caught)
+                or re.search(r"(?m)^\s*(?:\}\s*)?(?:catch\b[^\n{]*\{\s*\}|except\b[^\n]*:\s*(?:\n\s*)?pass\b|"
+                             r"rescue\b[^\n]*\n\s*(?:nil\s*)?end\b)", hunk["new"])):
             return "the failing call was made to succeed whatever it does"
         if any(_ASSERTION.search(l) for l in removed):
             # the same assertion, now under a condition (``if (… document.hasFocus()) { expect(…) }``)

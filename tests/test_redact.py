@@ -130,6 +130,8 @@ def test_the_leak_bench_finds_no_secret_on_disk_and_finds_its_canary():
     ("sqlcmd -S db -U sa -P 'Str0ngPass!'", "Str0ngPass!"),
     ("keytool -list -keystore a.jks -storepass St0rePass1", "St0rePass1"),
     ("smbclient //srv/share -U alice%SmbPass55", "SmbPass55"),
+    # (blind219 HL12: an app-specific password given to Apple's uploader)
+    ("xcrun altool --upload-app -f build/L.ipa -t ios -u release@acme.io -p hbqz-nwle-tkrf-pyvd", "hbqz-nwle-tkrf-pyvd"),
     ("db.example.com:5432:app:appuser:PgPassFile99\n", "PgPassFile99"),
     ("//npm.pkg.github.com/:_auth=YWxpY2U6c2VjcmV0cGFzcw==", "YWxpY2U6c2VjcmV0cGFzcw=="),
     ('{"auths": {"ghcr.io": {"auth": "Ym90OmRja3JTZWNyZXRWYWx1ZTEyMw=="}}}', "Ym90OmRja3JTZWNyZXRWYWx1ZTEyMw=="),
