@@ -15,7 +15,8 @@ What it recognises:
   options of the commands that take a password on the command line
   (``sshpass -p``, ``docker login -p``, ``redis-cli -a``, ``sqlcmd -P``,
   ``ldapsearch -w``, ``mongosh -p``, ``smbclient -U user%…``, ``zip -P``,
-  ``xcrun altool -p``, ``htpasswd -b``, ``keytool -storepass``), and the value a command stores under
+  ``xcrun altool -p``, ``htpasswd -b``, ``keytool -storepass``), a secret given to SQL after its keyword
+  (DuckDB's ``SECRET '…'``, ``IDENTIFIED BY '…'``), and the value a command stores under
   a secret's name (``gh secret set NPM_TOKEN --body …``);
 - credential files: ``.pgpass`` lines, ``.netrc`` passwords, the ``_auth``
   of ``.npmrc`` and the ``auth`` of ``.docker/config.json`` (base64 of
@@ -148,6 +149,9 @@ _SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t
 # a password said in words and quoted: "I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line"
 _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is|was))?[ \t]+)(?P<q>[`'\"])"
                     r"(?P<value>[^\s`'\"]{8,})(?P=q)")
+# a secret given to SQL as a string after its keyword: DuckDB's ``CREATE SECRET (TYPE s3, KEY_ID '…', SECRET '…')``,
+# MySQL's and Oracle's ``IDENTIFIED BY '…'``, an S3 ``SESSION_TOKEN '…'``
+_SQL_SECRET = r"\b(?P<pre>(?:SECRET|SESSION_TOKEN|SECRET_ACCESS_KEY|IDENTIFIED[ \t]+BY)[ \t]+)'(?P<value>[^'\s]{8,})'"
 # a base64 blob on its own: it is redacted when what it encodes holds a secret (a docker ``auths`` config, ``user:token``)
 _BASE64 = r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_-])"
 _ENV_LINE = r"(?m)^(?P<pre>[ \t]*(?:export[ \t]+)?[A-Za-z_][A-Za-z0-9_.-]*[ \t]*=[ \t]*)(?P<value>.*?)[ \t]*$"
@@ -211,6 +215,7 @@ _SOURCES = {
     "next_line": (_NEXT_LINE, 0),
     "said": (_SAID_PASSWORD, re.I),
     "said_quoted": (_QUOTED_PASSWORD, re.I),
+    "sql_secret": (_SQL_SECRET, re.I),
     "base64": (_BASE64, 0),
     "secret_read": (_SECRET_READ, 0),
     # a value a line stores under a name (``eas secret:create --name SENTRY_AUTH_TOKEN --value …``, ``gh secret set
@@ -745,6 +750,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
             lambda m: m.group(0) if _trivial_value(m.group("value"), "password") or m.group("value").startswith("-")
             or re.fullmatch(r"[A-Z][A-Z0-9_]+", m.group("value"))
             else f"{m.group('pre')}{m.group('q')}[REDACTED:password]{m.group('q')}", text)
+    if "'" in text and ("secret" in lowered or "identified" in lowered or "token" in lowered):
+        text = state["sql_secret"].sub(lambda m: f"{m.group('pre')}'[REDACTED:secret]'" if _mixed(m.group("value"))
+                                       and not _trivial_value(m.group("value"), "secret") else m.group(0), text)
     if not _inner:
         text = state["base64"].sub(_encoded_secret, text)
     seen = _seen.get("values")

@@ -130,6 +130,10 @@ def test_the_leak_bench_finds_no_secret_on_disk_and_finds_its_canary():
     ("sqlcmd -S db -U sa -P 'Str0ngPass!'", "Str0ngPass!"),
     ("keytool -list -keystore a.jks -storepass St0rePass1", "St0rePass1"),
     ("smbclient //srv/share -U alice%SmbPass55", "SmbPass55"),
+    # (blind220 HM23: a DuckDB secret's key in the SQL that creates it)
+    ("CREATE SECRET lake (TYPE s3, KEY_ID 'AKIA4QX7PLM2RWZ8KD3N', SECRET 'r9Yt2Lw8Pq4Zx1Vb7Nm3Kc6Hj0Gf5Ds2Aa9Ee4Uu')",
+     "r9Yt2Lw8Pq4Zx1Vb7Nm3Kc6Hj0Gf5Ds2Aa9Ee4Uu"),
+    ("CREATE USER 'report'@'%' IDENTIFIED BY 'Xk29fjQ81mZpLw';", "Xk29fjQ81mZpLw"),
     # (blind219 HL12: an app-specific password given to Apple's uploader)
     ("xcrun altool --upload-app -f build/L.ipa -t ios -u release@acme.io -p hbqz-nwle-tkrf-pyvd", "hbqz-nwle-tkrf-pyvd"),
     ("db.example.com:5432:app:appuser:PgPassFile99\n", "PgPassFile99"),
@@ -153,6 +157,8 @@ def test_credentials_on_the_command_line_and_in_credential_files(text, secret):
     "set `imagePullSecrets: [{name: ghcr-pull}]` in values-staging.yaml",
     "NODE_OPTIONS=--max-old-space-size=4096 npm run build", 'export NODE_OPTIONS="--max-old-space-size=4096"',
     "All 57 tests pass: `carton exec -- prove -lr t/`",
+    # (a secret's name, not its value: DuckDB's ``DROP SECRET``, a sentence about one)
+    "DROP SECRET 'lake_secret_2024'", "the keys live in a secret 'lake' that duckdb reads",
 ])
 def test_command_line_look_alikes_survive(text):
     assert redact(text) == text
