@@ -379,10 +379,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # an edit that a sentence of what did not help speaks of, by the words of its lines and of its file, more than of
     # any other edit ("Pinning the Route53 zone ID on the issuer changed nothing": ``hostedZoneID: …`` in
     # cluster-issuer.yaml): an attempt, though no run failed after it
+    # (made before the last: what a later edit took out again, ``BEGIN;``, is not what it added; nor one whose code a
+    # sentence of the fix quotes)
     def spoken(edit: dict, sentence: str) -> int:
         return len(_edit_words(edit, cwd) & _plain_words(_prose(sentence)))
 
-    helpless_edits = [e for e in edits if len(edits) > 1 and any(
+    fix_code = [span for s in said["all"] if s not in said["did_not_help"] for span in _code_spans(s) if len(span) >= 6]
+    helpless_edits = [e for e in edits if len(edits) > 1 and e["id"] < max(f["id"] for f in edits) and not any(
+        span in line for line in _added_lines(e) for span in fix_code) and any(
         spoken(e, s) >= 2 and all(spoken(f, s) < spoken(e, s) for f in edits if f is not e)
         for s in said["did_not_help"])]
     edits = [e for e in edits if e not in helpless_edits]
@@ -689,6 +693,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     passing = one_line(shown_command(resolved_by["target"], cwd), 140) if resolved_by["outcome"] == "ok" or \
         chain["kind"] in ("error_changed", "same_job") else command
     if same_job:
+        # (less the clearing away of what the failing way left behind: ``rm -rf linuxdeploy-x86_64.AppImage AppDir &&
+        # ./scripts/build-appimage.sh`` is the script)
+        way = _and_steps(resolved_by["target"])
+        ran = (*(chain.get("_ran_before") or ()), *(chain.get("_ran_between") or ()))
+        while len(way) > 1 and _takes_away(way[0], [], cwd, ran):
+            way = way[1:]
+        if len(way) < len(_and_steps(resolved_by["target"])):
+            passing = one_line(shown_command(" && ".join(way), cwd), 140)
         # and the run the account names after it, in one breath ("`rush install` at the root, then `rush build --to
         # @acme/web`"): the rest of the way
         passing_argv = parse_command(resolved_by["target"])["argv"]
@@ -1381,9 +1393,9 @@ _PRINTED_VALUE = LazyRegex(r"\b[0-9a-f]{32,}\b|"
 
 
 def _edit_words(edit: dict, cwd: str | None) -> set[str]:
-    """The words of what ``edit`` changed and of its file's name, names split where their case turns
+    """The words of what ``edit`` added and of its file's name, names split where their case turns
     (``hostedZoneID`` → hosted, zone; ``cluster-issuer.yaml`` → cluster, issuer)."""
-    text = " ".join([_changed_text(edit), *(os.path.basename(_rel(p, cwd)) for p in edit.get("files") or [])])
+    text = " ".join([*_added_lines(edit), *(os.path.basename(_rel(p, cwd)) for p in edit.get("files") or [])])
     return _plain_words(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)) - _STOP
 
 

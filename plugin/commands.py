@@ -288,9 +288,9 @@ def parse_command(command: str) -> dict:
 def _program_name(word: str) -> str:
     """A program run by its path is the same program (``.venv/bin/pytest`` is ``pytest``); ``./gradlew`` and
     ``bin/rails`` keep their spelling, as the project's own wrappers."""
-    if "/" not in word or word in _TWO_WORD:
-        return word
-    return os.path.basename(word.rstrip("/")) or word
+    name = word if "/" not in word or word in _TWO_WORD else os.path.basename(word.rstrip("/")) or word
+    # (an AppImage by its program's name: ``./linuxdeploy-x86_64.AppImage`` is ``linuxdeploy``)
+    return re.sub(r"(?:[-_](?:x86[-_]64|amd64|aarch64|arm64|i686|armhf))?\.AppImage$", "", name)
 
 
 _INTERPRETER = LazyRegex(r"^(?:Rscript|R|python[\d.]*|node|ruby|perl|php|julia|elixir|lua|deno|pwsh|powershell)$")

@@ -722,8 +722,11 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (the sentence may tell of it as another change: "I also fixed a typo in a comment in acme.iss.")
         # (a line beside the aside that changes what the error names stays the fix: ``max_delivery_attempts = 5``
         # for "Invalid max_delivery_attempts value: 3", beside "while there I raised `ack_deadline_seconds`")
-        fixes_named = bool({t for t in changed_names if not t.isdigit() and ("_" in t or len(t) >= 8)}
-                           & _tokens(error) - {n for sentence in incidental for n in _names_said(sentence)})
+        # (in a line it changed, a name no such sentence says: not ``transform/redact`` above the ``error_mode:
+        # ignore`` set "on transform/redact" while there)
+        lines_changed = " ".join(l for old, new in _edit_sides(edit) for l in _changed_lines(old, new))
+        fixes_named = bool({t for t in _tokens(lines_changed) if not t.isdigit() and ("_" in t or len(t) >= 8)}
+                           & _tokens(error) - {t for sentence in incidental for t in _tokens(sentence)})
         respelled = _respelled(edit) if _respells_only(edit) else set()
         typo = bool(respelled) and (any(_TYPO_SAID.search(sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))

@@ -9576,3 +9576,60 @@ def test_the_run_that_printed_the_value_the_fix_wrote_is_a_step_of_it(git_projec
     (candidate,), _ = _candidates(store, session)
     assert "swift package compute-checksum" in candidate["change"], candidate["change"]
     assert "3.1.1" in candidate["title"] and "git log" not in candidate["change"], candidate
+
+
+def test_an_appimage_named_by_its_program_and_the_intended_path_less_its_cleanup(git_project, store):
+    # (blind216 HI22: "Running linuxdeploy by hand failed" did not name ``./linuxdeploy-x86_64.AppImage``, "is the
+    # intended path" named no way, and the way would have kept the ``rm -rf`` of what the failed try left)
+    session = (Session("appimage", git_project, prompt="Can you build an AppImage of the current main so QA can try it?")
+               .ok("cmake -S . -B build && cmake --build build -j && DESTDIR=AppDir cmake --install build",
+                   "-- Installing: /home/dev/sundial/AppDir/usr/bin/sundial")
+               .ok("wget -q https://github.com/linuxdeploy/linuxdeploy/releases/download/continuous/linuxdeploy-x86_64."
+                   "AppImage && chmod +x linuxdeploy-x86_64.AppImage", "")
+               .fail("./linuxdeploy-x86_64.AppImage --appdir AppDir --output appimage",
+                     "Exit code 127\ndlopen(): error loading libfuse.so.2\n\nAppImages require FUSE to run.")
+               .ok("rm -rf linuxdeploy-x86_64.AppImage AppDir && ./scripts/build-appimage.sh",
+                   "==> Running linuxdeploy (APPIMAGE_EXTRACT_AND_RUN=1)\n==> dist/Sundial-0.14.2-x86_64.AppImage")
+               .stop("Running linuxdeploy by hand failed because this container has no FUSE; the repo's "
+                     "`./scripts/build-appimage.sh` is the intended path — it runs linuxdeploy with "
+                     "`APPIMAGE_EXTRACT_AND_RUN=1`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "use `./scripts/build-appimage.sh` instead" in candidate["title"], candidate["title"]
+    assert "rm -rf" not in candidate["change"], candidate["change"]
+
+
+def test_the_last_edit_that_takes_an_attempt_out_is_no_attempt_and_an_aside_on_a_named_thing_stays_aside(
+        git_project, store):
+    # (replay of round 103's rules: blind220 HM09's fix took out the ``BEGIN;``/``COMMIT;`` an attempt had added, and
+    # "Wrapping the ALTER in its own BEGIN/COMMIT did not work" named the fix's words; HM06's ``error_mode: ignore``,
+    # set "on transform/redact" while there, stayed beside the fix because the error names ``transform/redact``)
+    up = 'goose -dir migrations postgres "$DATABASE_URL" up'
+    migration = "migrations/20240611101200_add_account_region.sql"
+    session = (Session("goose", git_project, prompt="The new migration fails on CockroachDB. Can you fix it?")
+               .fail(up, "Exit code 1\ngoose run: ERROR 20240611101200_add_account_region.sql: failed to run SQL "
+                         "migration: ERROR: column \"region\" is being backfilled (SQLSTATE 42703)")
+               .edit(migration, "-- +goose Up\nALTER TABLE accounts ADD COLUMN region STRING;",
+                     "-- +goose Up\nBEGIN;\nALTER TABLE accounts ADD COLUMN region STRING;\nCOMMIT;")
+               .fail(up, "Exit code 1\ngoose run: ERROR 20240611101200_add_account_region.sql: failed to execute SQL "
+                         "query \"BEGIN;\": ERROR: there is already a transaction in progress (SQLSTATE 25001)")
+               .edit(migration, "-- +goose Up\nBEGIN;\nALTER TABLE accounts ADD COLUMN region STRING;\nCOMMIT;",
+                     "-- +goose NO TRANSACTION\n-- +goose Up\nALTER TABLE accounts ADD COLUMN region STRING;")
+               .ok(up, "goose: successfully migrated database to version: 20240611101200")
+               .stop("CockroachDB can't use a column added earlier in the same transaction. Wrapping the ALTER in its "
+                     "own BEGIN/COMMIT did not work because goose already runs each file inside a transaction. The "
+                     "fix is to run this migration outside one."))
+    candidates, _ = _candidates(store, session)
+    assert any("-- +goose NO TRANSACTION" in c["title"] + c["change"] for c in candidates), \
+        [(c["title"], c["change"]) for c in candidates]
+    from lorebook.edits import _relevant_edits
+
+    aside = {"id": 4, "tool": "Edit", "outcome": "ok", "files": ["otel/config.yaml"], "target": "otel/config.yaml",
+             "body": "@@\n   transform/redact:\n+    error_mode: ignore\n     log_statements:"}
+    fix = {"id": 6, "tool": "Edit", "outcome": "ok", "files": ["builder-config.yaml"], "target": "builder-config.yaml",
+           "body": "@@\n+  - gomod: github.com/open-telemetry/opentelemetry-collector-contrib/processor/"
+                   "transformprocessor v0.102.0"}
+    failure = {"id": 2, "target": "./dist/otelcol-acme validate --config otel/config.yaml",
+               "error_text": "error decoding 'processors': unknown type: \"transform\" for id: \"transform/redact\""}
+    chain = {"failure": failure, "failures": [failure], "all_changes": [aside, fix], "changes": [aside, fix]}
+    kept, unrelated = _relevant_edits(chain, None, "", ["While there I set `error_mode: ignore` on transform/redact."])
+    assert kept == [fix] and unrelated == ["otel/config.yaml"], (kept, unrelated)
