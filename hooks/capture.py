@@ -137,12 +137,15 @@ def capture_tool_event(event: HookEvent, store: Store, failed: bool) -> int | No
     error = as_text(payload.get("error")) if failed else None
     call = ToolCall(tool, payload.get("tool_input"), payload.get("tool_response"), failed, error,
                     cwd=event.cwd, payload=payload)
-    # (a secret redacted earlier in the session is redacted here too, wherever it stands: ``-u ci:7d1e…``)
+    # (a secret redacted earlier in the session is redacted here too, wherever it stands: ``-u ci:7d1e…``; and one
+    # this event's command gave, where its output prints it again: ``KEYCHAIN_PASSWORD='…' ./ci/sign.sh`` tracing
+    # ``+ security unlock-keychain -p …``)
     seen = store.secret_prints(event.session_id) if event.session_id else set()
-    with secrets_remembered(store, event.session_id):
+    with secrets_remembered(store, event.session_id) as fresh:
         observation = build_observation(call)
     if observation is None:
         return None
+    seen |= fresh
     if seen:
         fields = ("target", "summary", "body", "error_text")
         for name, value in zip(fields, seen_secrets_redacted(store, event.session_id, *map(observation.get, fields),

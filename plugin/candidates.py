@@ -745,7 +745,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                         for _, part, lines in steps):
             steps.sort(key=lambda step: not quoted_run(step))
     # (what the fix wrote titles it before the run that printed it)
-    fix_parts = [part for at, part, _ in sorted(steps, key=lambda step: step[0] in {o["id"] for o in sources}) if part]
+    printed = {o["id"] for o in sources}
+    fix_parts = [part for _, part, _ in sorted(steps, key=lambda step: step[0] in printed) if part]
     change_lines = [line for _, _, lines in steps for line in lines]
     # attempts that did not help: one evidence line each, never part of the change
     tried: list[str] = []
@@ -757,17 +758,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 span in line for line in _added_lines(attempt) for span in said_tried)) \
                 or attempt in not_enough or _got_further(attempt, chain["failures"], net, cwd):
             continue
-        for path, hunks in net_changes([attempt], cwd).items():
-            if hunks:
-                short = _short_diff(hunks[0])  # ("tried to add `x`", "tried `a` → `b`")
-                verb = "to " if re.match(r"(?:add|remove|move|rewrite)\b", short) else ""
-                tried.append(f"tried {verb}{short} in {path}: still failed")
+        tried += _tried_edit(attempt, cwd, "still failed")
     for attempt in helpless_edits:
-        for path, hunks in net_changes([attempt], cwd).items():
-            if hunks:
-                short = _short_diff(hunks[0])
-                verb = "to " if re.match(r"(?:add|remove|move|rewrite)\b", short) else ""
-                tried.append(f"tried {verb}{short} in {path}: made no difference")
+        tried += _tried_edit(attempt, cwd, "made no difference")
     for a in [*chain["attempts"], *helpless_steps]:
         if a["tool"] == "Bash":
             tried.append(f"tried `{one_line(command_key(a['target']), 80)}`: still failed")
@@ -1390,6 +1383,17 @@ def _seen_again(outer: dict, inner: dict) -> bool:
 # a value a command prints to be copied: a digest or an id, long, of letters and digits mixed
 _PRINTED_VALUE = LazyRegex(r"\b[0-9a-f]{32,}\b|"
                            r"(?<![\w+/=-])(?=[\w+/=-]*\d)(?=[\w+/=-]*[A-Za-z])[\w+/=-]{24,}(?![\w+/=-])")
+
+
+def _tried_edit(attempt: dict, cwd: str | None, outcome: str) -> list[str]:
+    """An edit tried, one line per file: "tried to add `x` in path: still failed", "tried `a` → `b` in path: …"."""
+    tried = []
+    for path, hunks in net_changes([attempt], cwd).items():
+        if hunks:
+            short = _short_diff(hunks[0])
+            verb = "to " if re.match(r"(?:add|remove|move|rewrite)\b", short) else ""
+            tried.append(f"tried {verb}{short} in {path}: {outcome}")
+    return tried
 
 
 def _edit_words(edit: dict, cwd: str | None) -> set[str]:

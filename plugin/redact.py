@@ -107,6 +107,9 @@ _COMMAND_SECRET = (
     r"|\b(?:zip|unzip|zipcloak|funzip)\b[^\n|;&]*?\s-P\s+"
     r"|\b7za?\b[^\n|;&]*?\s-p"
     r"|\b(?:altool|iTMSTransporter)\b[^\n|;&]*?\s-p\s+"  # (Apple's uploaders: an app-specific password)
+    # (macOS keychains: ``security unlock-keychain -p …``, ``security import … -P …``, ``set-key-partition-list -k …``)
+    r"|\bsecurity\s+(?:create-keychain|unlock-keychain|set-keychain-password)(?![\w-])[^\n|;&]*?\s-p\s+"
+    r"|\bsecurity\s+import\b[^\n|;&]*?\s-P\s+|\bsecurity\s+set-key-partition-list\b[^\n|;&]*?\s-k\s+"
     r"|\bhtpasswd\s+(?:-\w+\s+)*?-\w*b\w*\s+(?:-\w+\s+)*[^\s-]\S*\s+\S+\s+"
     r"|\s-U\s+[\"']?[^\s%\"'/]+%)"
     r"([\"']?)(?!-|\[REDACTED)([^\s\"']+)"

@@ -23,16 +23,19 @@ def subagent_session_id(parent_session_id: str, agent_id: str) -> str:
 @contextlib.contextmanager
 def secrets_remembered(store, session_id: str | None):
     """Within the block, what redaction replaces is remembered for the session, as keyed fingerprints (never the
-    values), so that :func:`seen_secrets_redacted` finds it again where no rule would."""
+    values), so that :func:`seen_secrets_redacted` finds it again where no rule would. Yields the set those
+    fingerprints are put in when the block ends (for the rest of what the same event stores)."""
     from .redact import collecting
 
+    prints: set[str] = set()
     with collecting() as seen:
-        yield
+        yield prints
     if seen and session_id:
         from .config import print_key
         from .redact import fingerprints
 
-        store.add_secret_prints(session_id, fingerprints(seen, print_key()))
+        prints |= fingerprints(seen, print_key())
+        store.add_secret_prints(session_id, prints)
 
 
 def seen_secrets_redacted(store, session_id: str | None, *texts, prints: set[str] | None = None):

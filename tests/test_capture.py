@@ -319,6 +319,20 @@ def test_secrets_never_reach_the_database_wal_or_log(tmp_path, store, lorebook_h
     assert any("[REDACTED:" in (r["body"] or "") + (r["target"] or "") for r in rows)
 
 
+def test_a_secret_the_command_gave_is_redacted_where_its_own_output_prints_it(tmp_path, store, lorebook_home):
+    # (blind223 HP12: ``KEYCHAIN_PASSWORD='…' ./ci/sign.sh`` traced each line it ran, the password in them, with a
+    # flag no rule knows; the fingerprints were recorded only after this event's own output was stored)
+    value = "kc-9fT2mQx7Lw4RzB"
+    base = _base(tmp_path)
+    run_hook("post-tool-use-failure", dict(base, tool_name="Bash", tool_use_id="k1",
+                                           tool_input={"command": f"KEYCHAIN_PASSWORD='{value}' ./ci/sign.sh"},
+                                           error=f"Exit code 1\n+ keytool-wrapper --secret-word {value} build.keychain\n"
+                                                 "errSecInternalComponent"))
+    assert_not_on_disk(lorebook_home, [value])
+    body = store.conn.execute("SELECT error_text FROM observations WHERE tool_use_id = 'k1'").fetchone()[0]
+    assert "--secret-word [REDACTED:seen-secret] build.keychain" in body, body
+
+
 def test_a_secret_seen_redacted_once_is_redacted_where_it_comes_back(tmp_path, store, lorebook_home):
     # (a value no rule knows as a secret on its own: only its key, in the grep's output, says what it is)
     value = "7d1e3f9a:b84c20e6"

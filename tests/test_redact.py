@@ -134,6 +134,9 @@ def test_the_leak_bench_finds_no_secret_on_disk_and_finds_its_canary():
     ("CREATE SECRET lake (TYPE s3, KEY_ID 'AKIA4QX7PLM2RWZ8KD3N', SECRET 'r9Yt2Lw8Pq4Zx1Vb7Nm3Kc6Hj0Gf5Ds2Aa9Ee4Uu')",
      "r9Yt2Lw8Pq4Zx1Vb7Nm3Kc6Hj0Gf5Ds2Aa9Ee4Uu"),
     ("CREATE USER 'report'@'%' IDENTIFIED BY 'Xk29fjQ81mZpLw';", "Xk29fjQ81mZpLw"),
+    # (blind223 HP12: a CI keychain's password, given to macOS's ``security``)
+    ("+ security unlock-keychain -p kc-9fT2mQx7Lw4RzB build.keychain", "kc-9fT2mQx7Lw4RzB"),
+    ("+ security import certs/id.p12 -k build.keychain -P p12-Hx83vQe2Lmz7 -T /usr/bin/codesign", "p12-Hx83vQe2Lmz7"),
     # (blind219 HL12: an app-specific password given to Apple's uploader)
     ("xcrun altool --upload-app -f build/L.ipa -t ios -u release@acme.io -p hbqz-nwle-tkrf-pyvd", "hbqz-nwle-tkrf-pyvd"),
     ("db.example.com:5432:app:appuser:PgPassFile99\n", "PgPassFile99"),
@@ -159,6 +162,7 @@ def test_credentials_on_the_command_line_and_in_credential_files(text, secret):
     "All 57 tests pass: `carton exec -- prove -lr t/`",
     # (a secret's name, not its value: DuckDB's ``DROP SECRET``, a sentence about one)
     "DROP SECRET 'lake_secret_2024'", "the keys live in a secret 'lake' that duckdb reads",
+    "security find-identity -p codesigning -v", "security set-keychain-settings -lut 21600 build.keychain",
 ])
 def test_command_line_look_alikes_survive(text):
     assert redact(text) == text
