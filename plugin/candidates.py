@@ -1476,6 +1476,13 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     # the check that failed first (``cd ios && pod install --repo-update`` failing with the "Specs satisfying …"
     # that ``flutter build ios`` had printed; the retry was an attempt at the build's problem, not a problem of its own)
     chains = [b for b in chains if not any(_seen_again(a, b) for a in chains if a is not b)]
+    # (a listing's failure, resolved by another run that had itself failed after some of the changes, is that run's
+    # problem: ``kubectl wait --for=condition=Ready certificate/…`` timing out after the zone ID pinned on the issuer,
+    # then passing after the resolver flags; what came before its failure were attempts)
+    chains = [a for a in chains if not (a["failure"].get("listed") and any(
+        b is not a and b["resolved_by"]["id"] == a["resolved_by"]["id"] and b["failure"]["id"] > a["failure"]["id"]
+        and command_family(b["failure"]["target"]) == command_family(a["resolved_by"]["target"])
+        and _same_target(b["failure"]["target"], a["resolved_by"]["target"]) for b in chains))]
     _give_inner_changes_away(chains)
     # a failure mended by another problem's fix, with no change of its own: a consequence of that problem
     # (``spctl`` "Unnotarized Developer ID" after the notary said Invalid, passing once the resubmission was accepted)

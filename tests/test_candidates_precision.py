@@ -9633,3 +9633,28 @@ def test_the_last_edit_that_takes_an_attempt_out_is_no_attempt_and_an_aside_on_a
     chain = {"failure": failure, "failures": [failure], "all_changes": [aside, fix], "changes": [aside, fix]}
     kept, unrelated = _relevant_edits(chain, None, "", ["While there I set `error_mode: ignore` on transform/redact."])
     assert kept == [fix] and unrelated == ["otel/config.yaml"], (kept, unrelated)
+
+
+def test_a_listing_resolved_by_a_wait_that_failed_after_an_attempt_is_the_waits_problem(git_project, store):
+    # (replay of round 103's rules: blind197 GP18's ``READY False`` listing, newly a failure, took the zone ID pinned
+    # on the issuer as its fix: the ``kubectl wait`` that timed out after it, then passed after the resolver flags,
+    # had given its own fix away to its own chain)
+    wait = "kubectl wait --for=condition=Ready certificate/apps-wildcard -n ingress --timeout="
+    session = (Session("certs", git_project, prompt="The wildcard cert for apps.acme.io is stuck not ready.")
+               .ok("kubectl get certificate -n ingress",
+                   "NAME            READY   SECRET              AGE\napps-wildcard   False   apps-wildcard-tls   41m")
+               .edit("k8s/cert-manager/clusterissuer.yaml", "        route53:\n          region: eu-west-1",
+                     "        route53:\n          region: eu-west-1\n          hostedZoneID: Z04821733HVQ1YB2KJ3NE")
+               .ok("kubectl apply -f k8s/cert-manager/clusterissuer.yaml", "clusterissuer configured")
+               .fail(wait + "180s", "Exit code 1\nerror: timed out waiting for the condition on "
+                                    "certificates/apps-wildcard")
+               .edit("k8s/cert-manager/values.yaml", "extraArgs:\n  - --enable-certificate-owner-ref=true",
+                     "extraArgs:\n  - --enable-certificate-owner-ref=true\n  - --dns01-recursive-nameservers-only")
+               .ok("helm upgrade cert-manager jetstack/cert-manager -n cert-manager -f k8s/cert-manager/values.yaml",
+                   "Happy Helming!")
+               .ok(wait + "300s", "certificate.cert-manager.io/apps-wildcard condition met")
+               .stop("The self-check asked the in-cluster resolver. `--dns01-recursive-nameservers-only` sends it to "
+                     "public resolvers."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and all("hostedZoneID" not in c["title"] + c["change"] for c in candidates), \
+        [(c["title"], c["change"]) for c in candidates]
