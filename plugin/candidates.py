@@ -1412,6 +1412,11 @@ def _put_back(chain: dict, cwd: str | None) -> bool:
         return False
     files = {f for e in edits for f in e.get("files") or []}
     later = [o for o in chain.get("_later_edits") or () if set(o.get("files") or []) & files]
+    # (only what a later edit of its file took out; a change whose content is not stored, to an excluded ``.env.test``,
+    # shows no hunks to fold)
+    if any((e.get("meta") or {}).get("content_withheld") or not set(e.get("files") or []) & {
+            f for o in later for f in o.get("files") or []} for e in edits):
+        return False
     ids = {e["id"] for e in edits}
     if any(set(h["ids"]) & ids for hunks in net_changes(edits + later, cwd).values() for h in hunks):
         return False

@@ -9658,3 +9658,24 @@ def test_a_listing_resolved_by_a_wait_that_failed_after_an_attempt_is_the_waits_
     candidates, _ = _candidates(store, session)
     assert candidates and all("hostedZoneID" not in c["title"] + c["change"] for c in candidates), \
         [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_change_to_an_excluded_file_that_moved_the_error_on_is_not_put_back(git_project, store):
+    # (replay of round 103's rules: blind204 GW20's ``.env.test`` edit, stored without its content, showed no hunk,
+    # and "no hunk of it left" read as put back: the async driver's lesson was called an attempt)
+    session = (Session("asyncpg", git_project, prompt="I'm moving the API to async SQLAlchemy — get tests/api passing")
+               .fail("uv run pytest -q tests/api", "Exit code 1\nE   sqlalchemy.exc.InvalidRequestError: The asyncio "
+                                                   "extension requires an async driver to be used. The loaded "
+                                                   "'psycopg2' is not async.\n4 errors in 0.61s")
+               .edit(".env.test", "DATABASE_URL=postgresql://localhost:5432/orders_test",
+                     "DATABASE_URL=postgresql+asyncpg://localhost:5432/orders_test")
+               .fail("uv run pytest -q tests/api", "Exit code 1\nE   sqlalchemy.exc.MissingGreenlet: greenlet_spawn "
+                                                   "has not been called\n1 failed, 3 passed in 1.84s")
+               .edit("app/api/orders.py", "    order = await session.get(Order, order_id)",
+                     "    order = await session.get(Order, order_id, options=[selectinload(Order.items)])")
+               .ok("uv run pytest -q tests/api", "4 passed in 1.72s")
+               .stop("Two separate issues:\n\n1. `.env.test` still had a sync URL, so `create_async_engine` loaded "
+                     "psycopg2. It's now `postgresql+asyncpg://localhost:5432/orders_test`.\n2. `Order.items` was "
+                     "lazy-loaded outside the greenlet; `get_order` now passes `selectinload(Order.items)`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 2 and "attempt" not in reasons, ([c["title"] for c in candidates], reasons)
