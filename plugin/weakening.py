@@ -64,9 +64,12 @@ _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-
                        r"\b(?:except|catch|rescue)\b[^\n]{0,20}\b(?:AssertionError|AssertionFailedError|"
                        r"ExpectationNotMetError|Minitest::Assertion)\b")
 # a block that runs its statements and drops whatever they throw: Kotlin's ``runCatching {``, Python's ``with
-# suppress(…):``, ``try { … } catch (_: Throwable) { }`` opened around them
-_CATCH_ALL = LazyRegex(r"\brunCatching\s*\{|\bwith\s+(?:contextlib\.)?suppress\(|^\s*try\s*\{\s*$|^\s*do\s*\{\s*$|"
-                       r"^\s*begin\s*$|^\s*try:\s*$")
+# suppress(…):``; or a ``try``/``do``/``begin`` opened around them, when its handler is empty (``catch {}``,
+# ``except …: pass``, ``rescue … end``)
+_DROPS_ALL = LazyRegex(r"\brunCatching\s*\{|\bwith\s+(?:contextlib\.)?suppress\(")
+_OPENS_TRY = LazyRegex(r"^\s*try\s*\{\s*$|^\s*do\s*\{\s*$|^\s*begin\s*$|^\s*try:\s*$")
+_EMPTY_HANDLER = LazyRegex(r"(?m)^\s*(?:\}\s*)?(?:catch\b[^\n{]*\{\s*\}|except\b[^\n]*:\s*(?:\n\s*)?pass\b|"
+                           r"rescue\b[^\n]*\n\s*(?:nil\s*)?end\b)")
 # an error caught inside a test and the test left early (``except ClassValidationError:\n    return``)
 _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(?:return|pass|continue|next)\b\s*;?\s*$")
 # a data-quality check told to let some rows fail or only warn: Great Expectations' ``"mostly": 0.97``, dbt's
@@ -876,10 +879,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         # (or trimmed of the rows the failing code returned and the test did not want: ``(3, 77, 1250)`` out of the
         # seed after ``assert {42, 77} == {42}``, "Extra items in the left set: 77")
         extra = _extra_values(failure_text)
-        for hunk in hunks:
-            kept = {v for l in hunk["new"].splitlines() for v in _literals(l)}
-            if extra and any(set(_literals(l)) & extra - kept for l in hunk["old"].splitlines()
-                             if l not in hunk["new"].splitlines()):
+        for hunk in hunks if extra else ():
+            new_lines = hunk["new"].splitlines()
+            kept = {v for l in new_lines for v in _literals(l)}
+            if any(set(_literals(l)) & extra - kept for l in hunk["old"].splitlines() if l not in new_lines):
                 return "the test's data was trimmed of what the failing code returned"
     if _brought_in(_SWITCHED_OFF, added_lines, hunks):
         return "the check that failed was switched off for the tests"
@@ -913,11 +916,9 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "the failing call was made to succeed whatever it does"
         # (a line of the test, now inside a block that drops what it throws: ``runCatching { onView(…).check(…) }``)
         moved = {l.strip() for l in removed if l.strip()} & {l.strip() for l in added}
-        caught = [l for l in added if _CATCH_ALL.search(l)]
-        if moved and caught and not any(_CATCH_ALL.search(l) for l in removed) and (
-                any("runCatching" in l or "suppress(" in l for l in caught)
-                or re.search(r"(?m)^\s*(?:\}\s*)?(?:catch\b[^\n{]*\{\s*\}|except\b[^\n]*:\s*(?:\n\s*)?pass\b|"
-                             r"rescue\b[^\n]*\n\s*(?:nil\s*)?end\b)", hunk["new"])):
+        if moved and not any(_DROPS_ALL.search(l) or _OPENS_TRY.search(l) for l in removed) and (
+                any(_DROPS_ALL.search(l) for l in added)
+                or any(_OPENS_TRY.search(l) for l in added) and _EMPTY_HANDLER.search(hunk["new"])):
             return "the failing call was made to succeed whatever it does"
         if any(_ASSERTION.search(l) for l in removed):
             # the same assertion, now under a condition (``if (… document.hasFocus()) { expect(…) }``)
