@@ -63,7 +63,9 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"failure|wall|problem|exception|message)\b|"
                            r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b|"
                            # "the plain connector jar I tried first doesn't bundle the Kafka client classes"
-                           r"(?:that |which )?I tried first\b)\b")
+                           r"(?:that |which )?I tried first\b|"
+                           # "Dead ends on the way: re-applying the PyPI packages (no change to apply) and …"
+                           r"dead[- ]ends?\b)\b")
 # the agent's word that a change was part of the fix, not all of it ("editing composer.json isn't enough — the
 # autoloader has to be regenerated")
 _NOT_ENOUGH = LazyRegex(r"(?i)\b(?:(?:is|was)(?:n't| not) enough|not enough on its own|(?:alone|by itself|on its own) "
@@ -332,9 +334,12 @@ def split_shared(said: dict, chain_words: list[set[str]]) -> dict:
 
 
 def _code_spans(text: str) -> list[str]:
-    """What ``text`` quotes as code, in backticks, one line each (```uv run pytest```)."""
+    """What ``text`` quotes as code, in backticks, one line each (```uv run pytest```), and the lines of its fenced
+    blocks (```` ```sql ```` then ``SELECT pg_create_logical_replication_slot('datastream_slot', 'pgoutput');``)."""
     # (pairs first, then the length: a short span, `dq`, must not pair its closing backtick with the next one)
-    return [span for span in re.findall(r"`([^`\n]*)`", text or "") if 3 <= len(span) <= 200]
+    fenced = [line.strip() for block in re.findall(r"(?m)^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```", text or "",
+                                                   flags=re.S) for line in block.splitlines()]
+    return [span for span in re.findall(r"`([^`\n]*)`", text or "") + fenced if 3 <= len(span) <= 200]
 
 
 def _prose(sentence: str) -> str:

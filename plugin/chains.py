@@ -20,7 +20,7 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import _failed_step
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
-                    _is_check, _named_as_the_way, _names_run, _packages)
+                    _is_check, _named_as_the_way, _names_run, _packages, status_read_again)
 from .signatures import error_signature, is_wrapper_line
 from .text import one_line
 from .weakening import _DESELECTS
@@ -248,6 +248,9 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if _waited_ready(failure, later, events):  # ``kubectl get ksvc x``: Ready False → edit → ``kubectl wait
                 success, kind = later, "same_check"  # ksvc/x --for=condition=Ready``: condition met
+                break
+            if status_read_again(failure, later):  # ``aws deploy get-deployment …`` → "Failed" → edit, deploy →
+                success, kind = later, "other_check"  # ``aws deploy wait deployment-successful … && … get-deployment``
                 break
             if _seen_up(failure, later, events):  # ``docker compose logs api``: refused → edit → ``… compose ps``: Up
                 success, kind = later, "other_check"
@@ -1230,9 +1233,11 @@ def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
         return False
     argv = parse_command(failure["target"])["argv"]
     service = failure.get("log_of")
+    steps = _and_steps(later["target"]) or [later["target"]]
+    if service and argv[:1] in (["kubectl"], ["oc"]):
+        return _pods_up(service, steps, later)
     if not service or "logs" not in argv[:3] or not re.fullmatch(r"docker|podman|docker-compose|podman-compose", argv[0]):
         return False
-    steps = _and_steps(later["target"]) or [later["target"]]
     listing = [step for step in steps
                if re.match(r"(?:docker|podman)[ -]compose\b.*\sps\b", " ".join(parse_command(step)["argv"]))]
     # (or started and waited for, every service or this one: ``docker compose up -d --wait`` passes only when each is
@@ -1257,6 +1262,30 @@ def _seen_up(failure: dict, later: dict, events: list[dict]) -> bool:
     rows = [line for line in (later.get("body") or "").splitlines()
             if any(named.fullmatch(word) for word in line.split()) and not re.match(r"\s*(?:✔|✘|\[\+\])", line)]
     return bool(rows) and all(_UP.search(row) and not _NOT_UP.search(row) for row in rows)
+
+
+# a pod's row in ``kubectl get pods``: its name, READY ``2/2``, STATUS
+_POD_ROW = LazyRegex(r"^(\S+)\s+(\d+)/(\d+)\s+(\S+)\s")
+
+
+def _pods_up(workload: str, steps: list[str], later: dict) -> bool:
+    """Whether a line restarted the workload whose log showed it failing (``kubectl logs deploy/payments-worker`` →
+    "permission denied"; ``kubectl rollout restart deploy/payments-worker``) and then listed its pods, every one
+    Running and ready (``payments-worker-6d8c9b7f4d-2vxqm   2/2   Running``), or waited for its rollout."""
+    name = workload.split("/", 1)[-1]
+    argvs = [parse_command(step)["argv"] for step in steps]
+    restarted = next((n for n, argv in enumerate(argvs) if "rollout" in argv[1:4] and "restart" in argv
+                      and any(w.split("/", 1)[-1] == name for w in argv if not w.startswith("-"))), None)
+    if restarted is None:
+        return False
+    if any("rollout" in argv[1:4] and "status" in argv and any(w.split("/", 1)[-1] == name for w in argv)
+           for argv in argvs[restarted + 1:]):
+        return True
+    if not any("get" in argv[1:4] and re.search(r"\bpods?\b|\bpo\b", " ".join(argv)) for argv in argvs[restarted + 1:]):
+        return False
+    rows = [m for line in (later.get("body") or "").splitlines() if (m := _POD_ROW.match(line))
+            and re.fullmatch(rf"{re.escape(name)}(?:-[a-z0-9]+){{1,2}}", m.group(1))]
+    return bool(rows) and all(m.group(2) == m.group(3) != "0" and m.group(4) == "Running" for m in rows)
 
 
 def _linted_pipeline(failure: dict, later: list[dict]) -> dict | None:

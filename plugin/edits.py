@@ -261,7 +261,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         n = len(b) - q - p
         # (slid back to where a token starts: ``integers(max_value=…`` → ``integers(min_value=1, max_value=…`` is
         # ``min_value=1, `` inserted, not ``in_value=1, m``)
-        while p + q == len(a) and n > 0 and p > 0 and b[p - 1] == b[p + n - 1] \
+        # (not one already between two tokens: `` && wget …/flink-sql-connector-kafka-3.1.0-1.18.jar`` after a line
+        # ending ``….jar`` is not ``jar && wget …-1.18.`` inserted)
+        while p + q == len(a) and n > 0 and p > 0 and b[p - 1] == b[p + n - 1] and not b[p:p + 1].isspace() \
                 and (b[p - 1].isalnum() or b[p - 1] == "_"):
             p, q = p - 1, q + 1
         # (and an option inserted before another, to where its dash starts: ``-e POSTGRES_INITDB_ARGS=… `` before
@@ -274,7 +276,7 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         raw = b[p:p + n]
         inserted = raw.strip("&,;| ")
         # (between tokens, not inside one: ``cfg.Timeout`` → ``cfg.Timeout.Duration`` is said as the two)
-        between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_")) and (
+        between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_") or raw[:1].isspace()) and (
             raw[:1] in " ,;&|" or raw[-1:] in " ,;&|")
         # (a long one cut: ``-schema-location default -schema-location 'https://raw.githubusercontent.com/…'``)
         if p + q == len(a) and between and 6 <= len(inserted) <= 240 and inserted.count("(") == inserted.count(")"):
@@ -290,6 +292,10 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
             a_mid, b_mid = (m.strip("'\"; ,") for m in _replaced(a.replace('"', "'"), b.replace('"', "'")))
         if a_mid and b_mid and len(a_mid) <= 40 and len(b_mid) <= 40:
             return f"`{a_mid}` → `{b_mid}`"
+        # (one long token changed in a longer line, a shell line continued: the token as it is now,
+        # ``bound_service_account_namespaces=payments``, not the line from its start)
+        if a_mid and re.fullmatch(r"\S{41,70}", b_mid) and len(b) > len(b_mid) + 10:
+            return f"`{b_mid}`"
         # text inserted inside one long token (``…foreign_keys(1)&_pragma=journal_mode(WAL)…``): what was inserted;
         # inside a name, the name it was and is (``Modifier`` → ``GlanceModifier``, not ``add `Glance```)
         if p + q == len(a) and 3 <= len(inserted) <= 70:

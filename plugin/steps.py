@@ -312,8 +312,12 @@ def _quoted_in(command: str, account: str) -> bool:
     words = set(_words(command))
     words |= {os.path.basename(w) for w in words if "/" in w and not w.startswith("-")}  # (``bin/pulsar-admin``)
     words |= {w.strip("()") for w in words}  # (in a subshell: ``(cd android && ./gradlew … -Ptarget=…)``)
+    # (the code it gave its interpreter or client: ``psql "…" -c "SELECT pg_create_logical_replication_slot(…);"``)
+    code = " ".join((_inline_code(command) or "").split()).rstrip(";").strip()
     for span in _code_spans(account):
         if command_key(span) == key:  # the command as quoted
+            return True
+        if len(code) >= 12 and " ".join(span.split()).rstrip(";").strip() == code:
             return True
         # its own settings quoted, placeholders aside ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`", "`zig fetch
         # --save=zap <url>`")
@@ -504,7 +508,7 @@ _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\[\s?(?:error|fatal
                           r"^##\[error\]|^(?:error|fatal)(?:\[\w+\])?:\s")
 # what a service says as it fails, without a level (``migrate: dial tcp …: connect: connection refused``, ``exit status
 # 1``, ``panic: …``, ``⚠️  Webhook signature verification failed.``): the whole line is the error, less its prefix
-_LOGGED_FAILING = LazyRegex(r"\bconnection refused\b|\bexit status [1-9]|(?:^|\s)panic:\s|"
+_LOGGED_FAILING = LazyRegex(r"\bconnection refused\b|\bexit status [1-9]|(?:^|\s)panic:\s|\b[Pp]ermission denied\b|"
                             r"(?<!\d )\b[Ff]ailed[.:!](?:\s|$)")
 # a log line's prefix: compose's ``api-1  | ``, a date and time, a bracketed source (``[webhook]``), an emoji
 _LOG_PREFIX = LazyRegex(r"^(?:[\w.-]+\s+\|\s*)?(?:(?:\[[\w.-]+\]|\[?\d{4}[-/]\d\d[-/]\d\d(?:[T ][\d:.,]+Z?)?\]?|"
@@ -529,6 +533,8 @@ def _logged_failure(observation: dict) -> dict:
         return observation
     if parsed["family"].split()[:1] in (["curl"], ["wget"], ["http"], ["https"]):
         return _status_failure(observation)
+    if _CLOUD_STATUS_READ.match(" ".join(parsed["argv"])):
+        return _cloud_status_failure(observation)
     if "notarytool" in [_program_name(w) for w in parsed["argv"][:2]]:
         # the notary's verdict, printed by a command that exits 0: ``status: Invalid`` after ``submit … --wait``
         verdict = _NOTARY_REJECTED.search(observation.get("body") or "")
@@ -732,6 +738,47 @@ def _status_failure(observation: dict) -> dict:
                 error_signature=error_signature(text, observation.get("target") or ""))
 
 
+# one resource's state asked of a cloud's CLI: ``aws deploy get-deployment --deployment-id d-7QX2K9ABC``, ``aws
+# cloudformation describe-stacks``, ``gcloud builds describe``, ``az deployment group show`` (not a listing of many)
+_CLOUD_STATUS_READ = LazyRegex(r"^(?:aws (?:--?[\w-]+ \S+ )*[\w-]+ (?:get|describe|batch-get)-[\w-]+|"
+                               r"gcloud (?:[\w-]+ ){1,3}describe|az (?:[\w-]+ ){1,3}show)\b")
+# the state it answers, failed: ``"status": "Failed"``, a queried field alone (``"Failed",``), ``status: FAILURE``,
+# CloudFormation's ``ROLLBACK_COMPLETE``
+_CLOUD_FAILED = LazyRegex(r"(?m)^\s*(?:\"?(?:[Ss]tatus|[Ss]tate|\w+Status)\"?\s*:\s*)?\"?(?:Failed|FAILED|FAILURE|Failure|"
+                          r"(?:UPDATE_|CREATE_)?ROLLBACK_(?:COMPLETE|FAILED)|(?:CREATE|UPDATE|DELETE)_FAILED)\"?,?\s*$")
+
+
+def _cloud_status_failure(observation: dict) -> dict:
+    """A resource's state read from a cloud's CLI that says it failed (``aws deploy get-deployment`` → ``"Failed"``
+    and its ``"message"``): the failure it shows, though the command passed. The same read later, of the next
+    deployment, without it (``"Succeeded"``) is that working again."""
+    from .signatures import error_signature
+
+    body = observation.get("body") or ""
+    failed = _CLOUD_FAILED.search(body)
+    if not failed:
+        return observation
+    messages = re.findall(r'"(?:message|errorMessage|StatusReason|statusReason)"\s*:\s*"((?:[^"\\]|\\.)+)"', body)
+    text = one_line(messages[0], 300) if messages else failed.group(0).strip().rstrip(",")
+    return dict(observation, outcome="error", error_text=text, logged=True, cloud_status=True,
+                error_signature=error_signature(text, observation.get("target") or ""))
+
+
+def status_read_again(failure: dict, later: dict) -> bool:
+    """Whether a passing ``later`` line reads again the state a cloud's CLI showed failed, of the same kind of
+    resource, and it has not failed (``aws deploy wait deployment-successful --deployment-id d-9RT4M1XYZ && aws deploy
+    get-deployment --deployment-id d-9RT4M1XYZ`` → ``"Succeeded"``, after ``aws deploy get-deployment
+    --deployment-id d-7QX2K9ABC`` → ``"Failed"``)."""
+    if not failure.get("cloud_status") or later["tool"] != "Bash" or later["outcome"] != "ok" \
+            or _CLOUD_FAILED.search(later.get("body") or ""):
+        return False
+    def verb(command: str) -> list[str]:  # (the CLI's words before the resource's name and options)
+        return [w for w in parse_command(command)["argv"] if not w.startswith("-")][:3]
+
+    asked = verb(failure["target"])
+    return any(verb(step) == asked for step in _and_steps(later["target"]) or [later["target"]])
+
+
 _LOG_OPTION_VALUE = frozenset({"--tail", "-n", "--since", "--until", "--index", "-c", "--container", "-l", "--selector",
                                "--namespace", "-p", "--priority", "-b", "--boot", "-o", "--output"})
 
@@ -744,8 +791,11 @@ def _log_of(argv: list[str]) -> str | None:
         return files[0]
     units = [w.split("=", 1)[1] for w in argv if w.startswith("--unit=")] + [
         argv[n + 1] for n, w in enumerate(argv[:-1]) if w in ("-u", "--unit")]
-    if "logs" in argv[:3]:
-        after = argv[argv.index("logs") + 1:]
+    # (the subcommand after the program's own options: ``kubectl -n payments logs deploy/payments-worker``)
+    verb = next((n for n, w in enumerate(argv[1:5], start=1) if w == "logs" and argv[n - 1] not in _LOG_OPTION_VALUE),
+                None)
+    if verb:
+        after = argv[verb + 1:]
         units += [w for n, w in enumerate(after) if not w.startswith("-") and (n == 0 or after[n - 1] not in
                                                                                _LOG_OPTION_VALUE)]
     return units[0] if len(units) == 1 else None

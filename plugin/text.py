@@ -34,6 +34,7 @@ def bounded(text: str | None, limit: int, tail: int | None = None) -> str:
 # a class's package, four names or more before a class name of eight letters or more
 # (``org.apache.maven.plugins.shade.resource.`` before ``ServicesResourceTransformer``)
 _PACKAGE = r"(?<![\w./-])(?:[a-z][a-z0-9_]*\.){4,}(?=([A-Z]\w{7,}))"
+_URL_FOLDERS = r"\bhttps?://([^/\s`'\"]+/)([^\s`'\"]*/)([^/\s`'\"]+)"
 
 
 def one_line(text: str | None, limit: int = 200) -> str:
@@ -45,6 +46,17 @@ def one_line(text: str | None, limit: int = 200) -> str:
     for match in re.finditer(_PACKAGE, text):
         if match.start() < limit - 1 < match.end() + len(match.group(1)):
             return one_line(text[:match.start()] + "…" + text[match.end():], limit)
+    # (and a URL its first folders, as few as will do, up to one that names a version: ``https://repo1.maven.org/…/
+    # flink-sql-connector-kafka-3.1.0-1.18.jar``, the file it names, not ``https://repo1.maven.org/maven2/org/a…``)
+    for match in re.finditer(_URL_FOLDERS, text):
+        folders = match.group(2).removeprefix("…/").split("/")[:-1]
+        plain = next((n for n, f in enumerate(folders) if re.search(r"\d\.\d|^v?\d+$", f)), len(folders))
+        if match.start() < limit - 1 < match.end() and plain:
+            over = match.end() - (limit - 1)
+            kept = folders[next((n for n in range(1, plain + 1)
+                                 if sum(len(f) + 1 for f in folders[:n]) - 2 >= over), plain):]
+            return one_line(text[:match.start(2)] + "…/" + "".join(f + "/" for f in kept) + text[match.start(3):],
+                            limit)
     # (never inside a redaction's mark: ``PASSWORD=[REDAC…`` reads as a secret of its own; the mark goes whole)
     for match in re.finditer(r"\[REDACTED:[\w-]+\]", text):
         if match.start() < limit - 1 < match.end():
