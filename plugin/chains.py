@@ -268,7 +268,7 @@ def find_chains(observations: list[dict], account: str = "",
                 events.append(later)
                 continue
             if _is_check(later) and command_family(later["target"]) == family \
-                    and _same_target(failure["target"], later["target"]) \
+                    and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]):
                 if later["outcome"] == "error":
@@ -1194,6 +1194,33 @@ def _runs_the_missing_program(failure: dict, later: str) -> bool:
     fetched = argv[:1] == [program] and runner[-1:] in (["npx"], ["bunx"], ["dlx"]) \
         or argv[:2] == ["uvx", program] or argv[:3] == ["pipx", "run", program]
     return fetched and program not in failure["target"].split()
+
+
+def _kube_get(command: str) -> tuple[str, set[str]] | None:
+    """The kind of resource a ``kubectl get`` asks for, said one way (``sparkapplications`` → ``sparkapplication``),
+    and the names it gives."""
+    argv = parse_command(command)["argv"]
+    if argv[:1] not in (["kubectl"], ["oc"]) or "get" not in argv[1:4]:
+        return None
+    words = [w for n, w in enumerate(argv[argv.index("get") + 1:], start=argv.index("get") + 1)
+             if not w.startswith("-") and not argv[n - 1] in ("-n", "--namespace", "-l", "--selector", "-o", "--output",
+                                                            "--context")]
+    if not words:
+        return None
+    kind, _, name = words[0].partition("/")
+    kind = kind.split(".")[0].lower()
+    kind = kind[:-2] if kind.endswith(("sses", "xes")) else kind[:-1] if kind.endswith("s") else kind
+    return kind, {n for n in [name, *words[1:]] if n}
+
+
+def _lists_again(failure: dict, later: str) -> bool:
+    """Whether ``later`` gets again a resource a listing showed failing, listed another way: ``kubectl get
+    sparkapplication sessionize`` after ``kubectl get sparkapplications`` showed ``sessionize`` ``SUBMISSION_FAILED``."""
+    if not failure.get("listed"):
+        return False
+    before, after = _kube_get(failure["target"]), _kube_get(later)
+    return bool(before and after) and before[0] == after[0] and (
+        not after[1] or bool(after[1] & set(failure["listed"])))
 
 
 def _waited_ready(failure: dict, later: dict, events: list[dict]) -> bool:

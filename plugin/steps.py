@@ -589,7 +589,9 @@ _FAILING_STATUS = LazyRegex(r"^(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull
                             r"Init:(?:Error|CrashLoopBackOff|ImagePullBackOff)|Failed(?:\(\w+\))?|"
                             # (an operator's resource in error: an ExternalSecret's ``SecretSyncedError``, a
                             # ``ReconcileFailed``, ``ProvisioningFailure``)
-                            r"[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Failed|Failure))$")
+                            r"[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:Error|Failed|Failure)|"
+                            # (or in capitals: a SparkApplication's ``SUBMISSION_FAILED``, ``FAILED``)
+                            r"(?:[A-Z]+_)*(?:FAILED|FAILURE|ERROR))$")
 # listings of resources by their state: ``kubectl get pods``, ``kubectl get ksvc x``, ``tkn pipelinerun list``
 # (and containers: ``docker compose ps -a worker`` showing ``Exited (2)``, ``docker ps`` a ``Restarting (1)``)
 _STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b|"

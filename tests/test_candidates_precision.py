@@ -9679,3 +9679,119 @@ def test_a_change_to_an_excluded_file_that_moved_the_error_on_is_not_put_back(gi
                      "lazy-loaded outside the greenlet; `get_order` now passes `selectinload(Order.items)`."))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 2 and "attempt" not in reasons, ([c["title"] for c in candidates], reasons)
+
+
+def test_a_log_read_after_a_restart_still_denied_is_the_failure_and_ready_pods_pass_the_next_fix(git_project, store):
+    # (blind224 HQ06: the log re-read after the policy was widened still said ``* permission denied``, without the
+    # ``[ERROR]`` line, and read as the login working: the widened policy was stored as the fix)
+    logs = "kubectl -n payments logs deploy/payments-worker -c vault-agent-init | tail -"
+    restart = "kubectl -n payments rollout restart deploy/payments-worker && sleep 25 && "
+    session = (Session("vault", git_project, prompt="payments-worker pods are stuck in Init: permission denied.")
+               .ok(logs + "6", "[INFO]  agent.auth.handler: authenticating\n[ERROR] agent.auth.handler: error "
+                               "authenticating:\n  | Code: 403. Errors:\n  |\n  | * permission denied")
+               .edit("vault/policies/payments-worker.hcl", '  capabilities = ["read"]',
+                     '  capabilities = ["read", "list"]')
+               .ok(restart + logs + "3", "deployment.apps/payments-worker restarted\n  | Code: 403. Errors:\n  |\n"
+                                         "  | * permission denied")
+               .edit("vault/roles/payments-worker.sh", "  bound_service_account_names=payments-worker \\\n"
+                     "  bound_service_account_namespaces=default \\", "  bound_service_account_names=payments-worker \\"
+                     "\n  bound_service_account_namespaces=payments \\")
+               .ok("bash vault/roles/payments-worker.sh", "Success! Data written to: auth/kubernetes/role/payments")
+               .ok(restart + "kubectl -n payments get pods -l app=payments-worker",
+                   "deployment.apps/payments-worker restarted\nNAME                               READY   STATUS    "
+                   "RESTARTS   AGE\npayments-worker-6d8c9b7f4d-2vxqm   2/2     Running   0          24s")
+               .stop("The Kubernetes auth role only trusted tokens from `default`. Widening the policy changed "
+                     "nothing. The fix is `bound_service_account_namespaces=payments` in vault/roles/"
+                     "payments-worker.sh."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bound_service_account_namespaces=payments" in candidate["title"], candidate["title"]
+    assert '"list"' not in candidate["change"], candidate["change"]
+
+
+def test_a_cloud_clis_state_read_failed_is_passed_by_the_next_deployments_state(git_project, store):
+    # (blind224 HQ05: ``aws deploy get-deployment`` answering ``"Failed"`` exits 0, and nothing was stored)
+    session = (Session("codedeploy", git_project, prompt="CodeDeploy deployments of orders-api keep failing.")
+               .ok("aws deploy get-deployment --deployment-id d-7QX2K9ABC --query 'deploymentInfo.[status,"
+                   "errorInformation]'", '[\n    "Failed",\n    {\n        "code": "HEALTH_CONSTRAINTS",\n        '
+                                        '"message": "The overall deployment failed because too many individual '
+                                        'instances failed deployment."\n    }\n]')
+               .edit("appspec.yml", "    - location: scripts/validate_service.sh\n      timeout: 60",
+                     "    - location: scripts/validate_service.sh\n      timeout: 300")
+               .ok("aws deploy create-deployment --application-name orders-api --deployment-group-name staging "
+                   "--query deploymentId --output text", "d-9RT4M1XYZ")
+               .ok("aws deploy wait deployment-successful --deployment-id d-9RT4M1XYZ && aws deploy get-deployment "
+                   "--deployment-id d-9RT4M1XYZ --query 'deploymentInfo.status'", '"Succeeded"')
+               .stop("The ValidateService hook in appspec.yml was capped at 60s; I raised it to `timeout: 300`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "timeout: 300" in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_statement_the_account_quotes_in_a_fenced_block_is_the_change_it_made(git_project, store):
+    # (blind224 HQ24: ``psql … -c "SELECT pg_create_logical_replication_slot(…)"`` changed the server, and the
+    # account gave it in a ```sql block; read as a look, the validation passing again was a retry without change)
+    create = ("gcloud datastream streams create orders --location=europe-west1 --source=orders-pg "
+              "--postgresql-source-config=datastream/source_config.json --validate-only")
+    statement = "SELECT pg_create_logical_replication_slot('datastream_slot', 'pgoutput');"
+    session = (Session("datastream", git_project, prompt="The Datastream stream fails validation on the source.")
+               .fail(create, "Exit code 1\nERROR: (gcloud.datastream.streams.create) FAILED_PRECONDITION: Stream "
+                             "validation failed.\n    POSTGRES_VALIDATE_REPLICATION_SLOT: 'FAILED: Replication "
+                             "slot \"datastream_slot\" does not exist.'")
+               .ok(f'psql "$PG_URL" -c "{statement}"', " pg_create_logical_replication_slot\n"
+                                                        "------------------------------------\n"
+                                                        " (datastream_slot,0/3A1F2B8)")
+               .ok(create, "Validation of stream [orders] succeeded.")
+               .stop(f"What was missing is the replication slot. I created it on the source:\n\n```sql\n{statement}"
+                     "\n```\n\nValidation passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pg_create_logical_replication_slot" in candidate["title"] + candidate["change"], candidate
+
+
+def test_dead_ends_named_after_a_colon_are_attempts(store):
+    from lorebook.account import stated
+
+    said = stated("Redeployed through Cloud Build. Dead ends on the way: re-applying the PyPI packages (no change "
+                  "to apply) and running `airflow dags list-import-errors` locally.")
+    assert any("PyPI" in s for s in said["did_not_help"]), said
+
+
+def test_a_listing_in_capitals_failed_and_the_resource_got_again_by_name_is_the_same_check(git_project, store):
+    # (blind224 HQ18: a SparkApplication ``SUBMISSION_FAILED``, then ``FAILED`` on another error, then
+    # ``COMPLETED``: neither status read as a failure, and neither problem was stored)
+    again = ("kubectl -n spark-jobs delete sparkapplication sessionize && kubectl apply -f k8s/sessionize.yaml && "
+             "sleep 90 && kubectl -n spark-jobs get sparkapplication sessionize")
+    header = "NAME         STATUS              ATTEMPTS   START   FINISH   AGE\n"
+    session = (Session("spark", git_project, prompt="The nightly sessionize SparkApplication fails. Get it running?")
+               .ok("kubectl -n spark-jobs get sparkapplications", header + "sessionize   SUBMISSION_FAILED   1     "
+                                                                           "     <none>   <none>   9h")
+               .edit("k8s/sessionize.yaml", "    memory: 2g\n    serviceAccount: spark",
+                     "    memory: 2g\n    serviceAccount: spark-operator-spark")
+               .ok(again, 'sparkapplication.sparkoperator.k8s.io "sessionize" deleted\n' + header
+                   + "sessionize   FAILED              1          11:02    11:03    90s")
+               .edit("docker/Dockerfile", "RUN pip install --no-cache-dir pandas==2.0.3",
+                     "RUN pip install --no-cache-dir pandas==2.0.3 pyarrow==14.0.2")
+               .ok(again, 'sparkapplication.sparkoperator.k8s.io "sessionize" deleted\n' + header
+                   + "sessionize   COMPLETED           1          11:09    11:13    4m")
+               .stop("Two problems: the `spark` service account does not exist (set `serviceAccount: "
+                     "spark-operator-spark`), and `pandas_udf` needs PyArrow (added `pyarrow==14.0.2`)."))
+    candidates, _ = _candidates(store, session)
+    shown = [c["title"] + c["change"] for c in candidates]
+    assert len(candidates) == 2 and any("spark-operator-spark" in s for s in shown) \
+        and any("pyarrow==14.0.2" in s for s in shown), shown
+
+
+def test_a_long_url_cut_keeps_the_file_it_names():
+    from lorebook.text import one_line
+
+    line = ("add `wget -q -P /opt/flink/lib https://repo1.maven.org/maven2/org/apache/flink/flink-sql-connector-"
+            "kafka/3.1.0-1.18/flink-sql-connector-kafka-3.1.0-1.18.jar`")
+    assert "flink-sql-connector-kafka-3.1.0-1.18.jar" in one_line(line, 120), one_line(line, 120)
+    # (up to a folder that names a version: the version is what tells one download from the next)
+    assert "3.1.1/AnalyticsKit" in one_line('url: "https://cdn.acme.io/sdk/ios/3.1.1/AnalyticsKit.xcframework.zip"', 70)
+
+
+def test_a_long_token_changed_in_a_continued_shell_line_is_shown_as_the_token():
+    from lorebook.edits import _short_diff
+
+    hunk = {"old": "  bound_service_account_names=payments-worker \\\n  bound_service_account_namespaces=default \\",
+            "new": "  bound_service_account_names=payments-worker \\\n  bound_service_account_namespaces=payments \\"}
+    assert _short_diff(hunk) == "`bound_service_account_namespaces=payments`", _short_diff(hunk)
