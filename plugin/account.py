@@ -337,8 +337,8 @@ def _code_spans(text: str) -> list[str]:
     """What ``text`` quotes as code, in backticks, one line each (```uv run pytest```), and the lines of its fenced
     blocks (```` ```sql ```` then ``SELECT pg_create_logical_replication_slot('datastream_slot', 'pgoutput');``)."""
     # (pairs first, then the length: a short span, `dq`, must not pair its closing backtick with the next one)
-    fenced = [line.strip() for block in re.findall(r"(?m)^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```", text or "",
-                                                   flags=re.S) for line in block.splitlines()]
+    blocks = re.findall(r"(?ms)^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```", text or "")
+    fenced = [" ".join(line.split()) for block in blocks for line in block.splitlines()]
     return [span for span in re.findall(r"`([^`\n]*)`", text or "") + fenced if 3 <= len(span) <= 200]
 
 

@@ -1103,7 +1103,8 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"blows? up|blew up|blowing up|falls? over|fell over|chokes?|bombs? out|(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
                       r"build|compile|load|work)|stopped working|isn't working|is not working|"
                       # "… never produces any topics. Can you figure out what's wrong?"
-                      r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?)|"
+                      r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?|submits?|"
+                      r"saves?|loads?|sends?|completes?|finishes?|renders?|updates?|triggers?|syncs?)|"
                       r"what(?:'s| is) wrong|(?:went|goes) wrong|keeps? (?:coming back|failing|crashing|erroring)|"
                       # "the nightly report email goes out twice": what should happen once happens again
                       r"(?:sent|sends|fires?|fired|runs?|ran|goes out|went out|appears?|shows? up|triggers?|triggered|"

@@ -12,7 +12,8 @@ import re
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN,
                        _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _first_word,
-                       _inline_code, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
+                       _inline_code, _interpreter_code, _picked_package, _program_name, _routine, _same_target,
+                       _segments, _targets,
                        command_family, command_job, command_key, invocation_change, is_autofix, other_subcommand,
                        parse_command, program_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
@@ -203,7 +204,10 @@ def find_chains(observations: list[dict], account: str = "",
                     and _covers_failed_tests(failure, later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 step = _the_step(failure["target"], later["target"])
-                if step and parse_command(step)["check"] != parse_command(later["target"])["check"]:
+                # (or the same check run otherwise after it: ``… bash scripts/ci/version-tag.sh && GITHUB_HEAD_REF=
+                # feat/login … bash scripts/ci/version-tag.sh`` ran the failing line first, as it was)
+                if step and (parse_command(step)["check"] != parse_command(later["target"])["check"]
+                             or " ".join(step.split()) != " ".join((_and_steps(later["target"]) or [""])[-1].split())):
                     # (a step before the last: ``./configure --quiet && echo configured`` ran the configure; the
                     # line up to it, ``autoreconf -fi && ./configure …``, what led to it)
                     steps = _and_steps(later["target"])
@@ -459,8 +463,11 @@ def _selected_nothing(failure: dict) -> bool:
     """Whether a test run failed only because its selection matched no test (pytest's exit code 5 after ``-k
     staging``: ``4 deselected``, ``no tests ran``): a look for a test, not a problem."""
     text = failure.get("error_text") or ""
+    # (not a path it was given that is not there: ``ERROR: file or directory not found: tests``, cibuildwheel's test
+    # command run from a temporary directory)
     return bool(re.search(r"(?m)^=*\s*(?:no tests ran|\d+ deselected)(?: in [\d.]+s)?\s*=*$", text)) \
-        and not re.search(r"\b\d+ (?:failed|errors?)\b|\w(?:Error|Exception)\b|^E\s", text, re.M)
+        and not re.search(r"\b\d+ (?:failed|errors?)\b|\w(?:Error|Exception)\b|^E\s|^ERROR: file or directory not "
+                          r"found\b", text, re.M)
 
 
 def _told_to_look(failure: dict, later: str) -> bool:
@@ -872,11 +879,19 @@ def _put_back(change: dict, later: list[dict], before: list[dict]) -> bool:
 
 # what an account says of a way that failed, or that is not the way ("fails", "isn't meant to")
 _FAILS = LazyRegex(
-    r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefuses?\b|\bcan(?:no|')t\b|\b(?:doesn't|does not|won't|will not) work\b|"
+    r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefus(?:es?|ed)\b|\bcan(?:no|')t\b|"
+    r"\b(?:doesn't|does not|won't|will not) work\b|"
     r"\berrors (?:on|out)\b|"
+    # (or that it misses what it needs: "bare `goose up` doesn't know the driver or DSN here")
+    r"\b(?:doesn't|does not|didn't|did not) (?:know|see|find|pick up|load)\b|"
+    # ("… directly goes to `acme-shop-prod` under your own account and gets a permission error")
+    r"\b(?:gets?|got|gives?|gave|throws?|threw|hits?) (?:a |an )?(?:[\w-]+ )?(?:error|exception)\b|"
     # (or that it is not there: "GX 1.x no longer ships the `great_expectations` CLI")
     r"\bno longer (?:ships|includes|bundles|provides|has)\b|\b(?:is|are)(?:n't| not) (?:installed|on (?:the )?PATH)\b|"
     r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b")
+
+
+_SHELLS = frozenset(("pwsh", "powershell", "bash", "sh", "zsh"))
 
 
 def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
@@ -888,6 +903,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # (of a line of steps, the one the error came from: ``qmake fieldnotes.pro CONFIG+=debug`` refused an in-source
     # build, the ``make -j8`` after it never ran)
     before = parse_command(_failed_step(failure["target"], failure.get("error_text") or ""))
+    # (the command a shell was handed: ``Invoke-Pester -Path …`` of ``pwsh -NoProfile -Command "Invoke-Pester …"``)
+    code = _interpreter_code(before["argv"]) if before["argv"] and _program_name(before["argv"][0]) in _SHELLS else None
+    before = parse_command(code) if code and parse_command(code)["argv"] else before
     family = before["family"]
     sentences = _sentences(account)
     # (or its program alone: "bare `npx prisma` only reads `.env`")
@@ -985,7 +1003,13 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         if (same_job or same_word or failed_said or same_service or removed) and way and not (program and any(
                 r["id"] > obs["id"] and " ".join(r["target"].split()) in quoted
                 and program[0] in map(_program_name, parse_command(r["target"])["argv"]) for r in runs)):
-            return _as_quoted(obs, later, account)
+            # (of the way's runs, the one given what failed: ``./build.ps1 -Tasks test -PesterPath tests/…/Get-
+            # AcmeInventory.Tests.ps1`` after ``./build.ps1 -ResolveDependency -Tasks noop``, the bootstrap)
+            paths = {w for w in before["argv"][1:] if "/" in w and not w.startswith("-")}
+            given = next((r for r in runs if r["id"] > obs["id"] and _is_check(r) and paths & set(parse_command(
+                r["target"])["argv"]) and parse_command(r["target"])["family"] == after["family"]), None) \
+                if paths and not paths & set(after["argv"]) else None
+            return _as_quoted(given or obs, later, account)
         # (or another subcommand of the same program named as the way, beside the bare one: "the tests have to be run
         # through twister — `west twister -p native_sim -T tests` …. A bare `west build` of a test dir doesn't apply
         # the `extra_configs`")
@@ -1736,9 +1760,15 @@ def _ran_in_sequence(failure: dict, later: dict) -> str | None:
     if not body.strip() or error_line(body) or (shown and shown.rstrip("…") in body):
         return None  # (the error it failed with, back in the output, is the same failure)
     check = parse_command(failure["target"])["check"]
-    for step in re.split(r"\s*(?:&&|;|(?<![&>|])&(?![&>]))\s*", re.sub(r"[()]", " ", target)):
-        if step.strip() and parse_command(step)["check"] == check:
-            return step.strip()
+    split = r"\s*(?:&&|;|(?<![&>|])&(?![&>]))\s*"
+    before = [" ".join(s.split()) for s in re.split(split, re.sub(r"[()]", " ", failure["target"])) if s.strip()]
+    for match in re.finditer(rf"[^;&]+?(?={split}|$)", re.sub(r"[()]", " ", target)):
+        step = match.group(0).strip()
+        if step and parse_command(step)["check"] == check:
+            # (with what the line started beside it, when that changed: ``cloud-sql-proxy … --private-ip & sleep 3;
+            # psql …`` after the same line without the flag failed)
+            started = [" ".join(s.split()) for s in re.split(split, target[:match.start()]) if s.strip()]
+            return target[:match.end()].strip() if started and started != before[:len(started)] else step
     return None
 
 
@@ -1785,6 +1815,11 @@ def _same_error(a: dict, b: dict) -> bool:
         # (a named error with its message, not a runner's line both runs print: ``make: *** [Makefile:9] Error 1``)
         lines = [(_raw_error_line(x) or "").rstrip("…") for x in (a, b)]
         if any(len(line) >= 30 and re.search(r"\w(?:Error|Exception): \S", line) and line in (y.get("error_text") or "")
+               for line, y in zip(lines, (b, a))):
+            return True
+        # (or its message, the run's summary printing it without the class: vitest's ``→ expected "spy" to be called
+        # 1 times, but got 0 times`` for ``AssertionError: expected "spy" to be called 1 times, …``)
+        if any((m := re.search(r"\w(?:Error|Exception): (.{30,})", line)) and m.group(1) in (y.get("error_text") or "")
                for line, y in zip(lines, (b, a))):
             return True
         # (or every line a run cut to a window of by grep shows, printed in the other whole: ``npm run test:main 2>&1

@@ -526,6 +526,9 @@ def _targets(command: str) -> list[str]:
     kube = checked[:1] and _program_name(checked[0]) in ("kubectl", "oc")
     if kube:  # (how it lists, ``-o wide``, and which, ``-l app=falco``: the kind it lists is its target)
         valued = valued | {"-o", "--output", "-l", "--selector", "-c", "--container", "--sort-by", "--context"}
+    if "pytest" in map(_program_name, checked[:3]):  # (a warning turned into an error, ``-W error::pandas.errors.
+        # ChainedAssignmentError``, is how it runs, not what)
+        valued = valued | {"-W", "--pythonwarnings"}
     if checked[:1] and _program_name(checked[0]) == "cmake":  # (``cmake --build build``, ``-B build``: directories)
         valued = valued | {"--build", "-B", "-S"}
     if checked[:1] and _program_name(checked[0]) == "sbt":  # (a task and its argument in one word: ``'testOnly
@@ -971,6 +974,16 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith((f"flag:{option} ", f"flag:{option}=")) for a in added):
             out.append(f"without `{value}`")
+    # (what the line started in the background beside the check, given another option: ``cloud-sql-proxy … --port
+    # 5433 --private-ip & sleep 3; psql …`` for the same line without ``--private-ip``)
+    if not out and before["check"] == after["check"]:
+        started = [[step for step in parsed["prep"] if step.rstrip().endswith("&") or " & " in step]
+                   for parsed in (before, after)]
+        for was, now in zip(*started):
+            was, now = (re.split(r"\s+&(?:\s|$)", step)[0] for step in (was, now))
+            if _program_name(_words(was)[0]) == _program_name(_words(now)[0]) and was != now:
+                out += [f"{part} to `{_program_name(_words(now)[0])}`" if part.startswith("pass `") else part
+                        for part in invocation_change(was, now)]
     return out
 
 

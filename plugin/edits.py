@@ -339,7 +339,11 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
             return f"add `{one_line(inserted, 70)}`"
         if quoted and len(quoted) > 70:  # (too long to show whole: what it quotes of it)
             return f"add `{one_line(max((span for span in told if span in quoted), key=len), 70)}`"
-        line = re.sub(r"^\*\s+(?=@)", "", quoted or next((l for l in added if not scaffolding(l)), added[0]))
+        # (code before a comment beside it: ``key = "k8s.io/cluster-autoscaler/node-template/label/workload"``, not
+        # the ``# scale-from-zero: …`` above its block)
+        code = [l for l in added if not scaffolding(l) and not _COMMENT_LINE.match(l)]
+        line = re.sub(r"^\*\s+(?=@)", "", quoted or next(iter(code), next((l for l in added if not scaffolding(l)),
+                                                                           added[0])))
         return f"add `{one_line(line, 70)}`"
     if removed:  # (what the block held: ``mavenCentral()``, not the ``repositories {`` around it)
         return f"remove `{one_line(next((l for l in removed if not scaffolding(l)), removed[0]), 70)}`"
@@ -719,6 +723,13 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                                         & _plain_words(sentence)) >= 2 for sentence in asides)
                          or any(span in sentence and any(_named_in(p, sentence) for p in paths)
                                 for sentence in _sentences(context) if sentence not in asides))
+        # (a change whose content was not stored, to an excluded ``.env``, shows nothing to judge it by but its file:
+        # a sentence that names the file and quotes what it now holds, "`.env` now sets `OTEL_EXPORTER_OTLP_ENDPOINT=
+        # https://otlp.eu01.nr-data.net:4317`", beside an aside that names the file too)
+        withheld = bool((edit.get("meta") or {}).get("content_withheld"))
+        quoted_fix = quoted_fix or withheld and any(
+            _named_in(p, sentence) and any(re.search(r"[=:/]", span) for span in _code_spans(sentence))
+            for sentence in _sentences(context) if sentence not in asides for p in paths)
         # ("I also fixed a typo in the page title": an edit that only respells a word, ``Dashbaord`` → ``Dashboard``)
         # (or, in a document, one whose words no error names: prose respelled mends a failure only where the failure
         # names the word, a spell checker's ``remote-wirte``; in code ``indent`` → ``nindent`` is another function)
@@ -741,8 +752,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             and not any(x.lower() in error.lower() for old, new in _edit_sides(edit)
                         for x, _ in _changed_words(old, new)))
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
-                or _comments_only(edit) and (not directive or _trailing_comments_only(edit)) \
-                or _logging_only(edit, error) or _metadata_only(edit, error) or _recased_only(edit, error) or \
+                or not withheld and (_comments_only(edit) and (not directive or _trailing_comments_only(edit))
+                                     or _logging_only(edit, error) or _metadata_only(edit, error)
+                                     or _recased_only(edit, error)) or \
                 not quoted_fix and not _gives_the_missing_name(edit, error) and not fixes_named and (
                     any(_named_in(p, sentence) or changed_names & _names_said(sentence)
                         for p in paths for sentence in incidental) or

@@ -538,6 +538,7 @@ def _redact_assignment(match: re.Match) -> str:
         secret = not assignment and looks_random(value, min_length=20) and not _trivial_value(value, key) \
             and not _camel_words(value) \
             and not _dashed_words(value) and not _region_name(value) and not _PINNED.fullmatch(value) \
+            and not re.fullmatch(r"v?\d+\.\d+\.\d+[-+][\w.+-]+", value) \
             and not re.fullmatch(
             r"(?:--?[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
@@ -573,8 +574,11 @@ def _test_result(match: re.Match, value: str) -> bool:
     file)."""
     text = match.string
     head = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
+    # (or a check's verdict said in a sentence: ``PASS: billing-api restarted after billing-api-config changed``)
     return bool(re.search(r"(?:^|\s)---[ \t]*$", head) or re.fullmatch(r"[ \t]*", head) and (
-        re.match(r"(?:Test|test_|tests?/|t/)", value) or re.match(r"[ \t]+\(\d+(?:\.\d+)?m?s\)", text[match.end():])))
+        re.match(r"(?:Test|test_|tests?/|t/)", value) or re.match(r"[ \t]+\(\d+(?:\.\d+)?m?s\)", text[match.end():])
+        or re.match(r"[ \t]+(?:was |were |is |has |did )?[a-z]{3,}(?:ed|s)?[ \t]+(?:after|before|with|on|in|to|the|a|"
+                    r"an|by|when|and|for|from|at)\b", text[match.end():])))
 
 
 def _strong_only(match: re.Match) -> str:

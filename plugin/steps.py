@@ -89,8 +89,9 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     # (a read verb that names what a write verb after it changes is no look: ``mc version enable dr/events-dr``;
     # ``kubectl rollout status`` is)
     reads = any(w in _READ_VERBS and not set(verbs[n + 1:]) & _WRITE_VERBS for n, w in enumerate(verbs))
-    if (_LOOKING.match(parsed["family"] or check) or reads) and not _MUTATING.search(command) \
-            and len(parsed["segments"]) == 1 \
+    # (a word of what it looks for is no write: ``grep -n -A3 '^migrate' Makefile``)
+    if (_LOOKING.match(parsed["family"] or check) or reads) \
+            and not _MUTATING.search(re.sub(r"'[^']*'|\"[^\"]*\"", "", command)) and len(parsed["segments"]) == 1 \
             and not re.search(r"[|>]", re.sub(r"'[^']*'|\"[^\"]*\"", "", parsed["segments"][0])):
         # a look (``grep -rn "bootstrap" src``, ``vault token lookup``) changes nothing, whatever words it holds (but
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
@@ -913,6 +914,11 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     code = _interpreter_code(argv)
     if code is not None:
         argv = _words(code)
+    # (or a script it runs: ``pwsh -NoProfile -File ./build.ps1 -Tasks test`` is named by `./build.ps1 -Tasks test`)
+    script = next((n for n, w in enumerate(argv[1:4], start=1) if w.lower() == "-file"), None) \
+        if argv and _program_name(argv[0]) in ("pwsh", "powershell") else None
+    if script is not None and len(argv) > script + 1:
+        argv = argv[script + 1:]
     # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
     # (past where it runs: ``kubectl -n shop get …`` is ``kubectl get``)
     if argv and _program_name(argv[0]) in ("kubectl", "oc", "helm") and argv[1:2] in (["-n"], ["--namespace"],

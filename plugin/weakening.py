@@ -85,6 +85,11 @@ _SET_TO = r"""(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?"""  # (``= "``, ``: ``, ``"] 
 _SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:false|0|off|no|disabled?|
                           schema_only|none|skip)\b|
                           \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:true|1|on|yes)\b""")
+# a store told to throw its data away where it would migrate it: Realm's ``deleteRealmIfMigrationNeeded = true``,
+# Room's ``fallbackToDestructiveMigration()``
+_DESTROYS_ON_MIGRATION = LazyRegex(r"\bdeleteRealmIfMigrationNeeded\s*[:=]\s*true\b|"
+                                   r"\bfallbackToDestructiveMigration\w*\(|"
+                                   r"\bshouldDeleteIfMigrationNeeded\s*[:=]\s*true\b")
 # the files a test runner reads its settings from
 _TEST_SETTINGS = LazyRegex(r"(?:^|/)(?:pytest\.ini|tox\.ini|setup\.cfg|\.env\.test|phpunit\.xml(?:\.dist)?|"
                            r"(?:jest|vitest)\.config\.\w+|karma\.conf\.\w+)$")
@@ -886,6 +891,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
                 return "the test's data was trimmed of what the failing code returned"
     if _brought_in(_SWITCHED_OFF, added_lines, hunks):
         return "the check that failed was switched off for the tests"
+    if re.search(r"(?i)migrat", failure_text) and _brought_in(_DESTROYS_ON_MIGRATION, added_lines, hunks):
+        return "the migration the test checks was replaced by throwing the old data away"
     if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
     # the code under test replaced by a mock (``@MockBean OrderEnricher enricher`` in OrderEnricherRouteTest)

@@ -9795,3 +9795,173 @@ def test_a_long_token_changed_in_a_continued_shell_line_is_shown_as_the_token():
     hunk = {"old": "  bound_service_account_names=payments-worker \\\n  bound_service_account_namespaces=default \\",
             "new": "  bound_service_account_names=payments-worker \\\n  bound_service_account_namespaces=payments \\"}
     assert _short_diff(hunk) == "`bound_service_account_namespaces=payments`", _short_diff(hunk)
+
+
+def test_a_tool_that_does_not_know_what_it_needs_here_is_set_apart_from_the_way(git_project, store):
+    # (blind228 HU03: "bare `goose up` doesn't know the driver or DSN here … use `make migrate-up`"; and the grep
+    # that found the recipe is no change for the words of its pattern, ``'^migrate'``)
+    session = (Session("goose", git_project, prompt="Add a migration for archived_at and apply it locally.")
+               .edit("db/migrations/20241014_add_archived_at.sql", "-- +goose Up",
+                     "-- +goose Up\nALTER TABLE projects ADD COLUMN archived_at TIMESTAMPTZ;")
+               .fail("goose -dir db/migrations up", "Exit code 1\nUsage: goose [OPTIONS] DRIVER DBSTRING COMMAND")
+               .ok("grep -n -A3 '^migrate' Makefile", "18:migrate-up:\n19-\tdocker compose run --rm migrate up")
+               .ok("make migrate-up", "docker compose run --rm migrate up\ngoose: successfully migrated database")
+               .stop("Applied it. Note for next time: bare `goose up` doesn't know the driver or DSN here — "
+                     "migrations go through the `migrate` service, so use `make migrate-up`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make migrate-up" in candidate["title"] and "grep" not in candidate["change"], candidate
+
+
+def test_a_run_refused_or_given_a_permission_error_directly_is_set_apart_from_the_way(git_project, store):
+    # (blind231 HX21 "running `sequel -m` from the host was refused"; blind232 HY04 "Calling `gcloud firebase test
+    # android run` directly … gets a permission error")
+    session = (Session("ftl", git_project, prompt="Run the instrumented tests on Firebase Test Lab.")
+               .fail("gcloud firebase test android run --type instrumentation --app app.apk --test test.apk",
+                     "Exit code 1\nERROR: (gcloud.firebase.test.android.run) User [dev@acme.io] does not have "
+                     "permission to access projects instance [acme-shop-prod]")
+               .ok("./gradlew :app:runFlank", "BUILD SUCCESSFUL in 6m 12s")
+               .stop("Green on both devices. For next time: FTL runs go through Fladle — `./gradlew :app:runFlank`. "
+                     "Calling `gcloud firebase test android run` directly goes to `acme-shop-prod` under your own "
+                     "account and gets a permission error."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./gradlew :app:runFlank" in candidate["title"], candidate["title"]
+
+
+def test_a_shells_code_is_the_failing_run_and_the_ways_run_given_its_file_is_the_way(git_project, store):
+    # (blind229 HV19: ``pwsh -Command "Invoke-Pester …"`` set apart as "Invoke-Pester on its own can't work here";
+    # of the way's two runs, the one given the failing test file, not the bootstrap)
+    test = "tests/Unit/Public/Get-AcmeInventory.Tests.ps1"
+    session = (Session("pester", git_project, prompt="run the Pester tests for Get-AcmeInventory")
+               .fail(f'pwsh -NoProfile -Command "Invoke-Pester -Path {test} -Output Detailed"',
+                     "Exit code 1\nSystem.IO.FileNotFoundException: The specified module 'AcmeInventory' was not "
+                     "loaded because no valid module file was found in any module directory.")
+               .ok("pwsh -NoProfile -File ./build.ps1 -ResolveDependency -Tasks noop", "Build succeeded. 1 tasks")
+               .ok(f"pwsh -NoProfile -File ./build.ps1 -Tasks test -PesterPath {test}", "Tests Passed: 7, Failed: 0")
+               .stop("All 7 pass. Invoke-Pester on its own can't work here: the tests import the built module. "
+                     "Per the README, bootstrap once with `./build.ps1 -ResolveDependency -Tasks noop`, then run "
+                     "`./build.ps1 -Tasks test`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "-Tasks test" in candidates[0]["title"], (candidates, reasons)
+
+
+def test_what_a_line_started_beside_the_check_given_another_option_is_the_change(git_project, store):
+    # (blind230 HW02: ``cloud-sql-proxy … --private-ip & sleep 3; psql …`` passed where the same line without the
+    # flag failed; read as the same check retried, nothing was stored)
+    line = "cloud-sql-proxy acme-prod:us-central1:orders-db --port 5433{} & sleep 3; psql \"host=127.0.0.1 " \
+           "port=5433 dbname=orders\" -c 'select 1'"
+    session = (Session("proxy", git_project, prompt="psql through the Cloud SQL proxy keeps getting its connection "
+                                                    "closed.")
+               .fail(line.format(""), "Exit code 2\nfailed to connect to instance: Config error: instance does not "
+                                      "have IP of type \"PUBLIC\"\npsql: error: connection to server at "
+                                      "\"127.0.0.1\", port 5433 failed: server closed the connection unexpectedly")
+               .ok(line.format(" --private-ip"), " ?column?\n----------\n        1\n(1 row)")
+               .stop("orders-db has only a private address; restarting the proxy with `--private-ip` fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--private-ip" in candidate["title"], candidate["title"]
+
+
+def test_an_excluded_files_change_the_account_quotes_is_the_fix_beside_an_aside_naming_the_file(git_project, store):
+    # (blind230 HW23: the ``.env`` edit is stored without its content; "Side note: .env also holds a personal key"
+    # called it by the by, and the fix was dropped as unrelated)
+    session = (Session("otlp", git_project, prompt="Our traces never arrive in New Relic. Can you debug it?")
+               .fail("uv run python -m billing.otel_smoke", "Exit code 1\nFailed to export traces to "
+                                                            "otlp.nr-data.net:4317, error code: "
+                                                            "StatusCode.PERMISSION_DENIED")
+               .edit(".env", "OTEL_EXPORTER_OTLP_ENDPOINT=https://otlp.nr-data.net:4317",
+                     "OTEL_EXPORTER_OTLP_ENDPOINT=https://otlp.eu01.nr-data.net:4317")
+               .ok("uv run python -m billing.otel_smoke", "exported 1 span")
+               .stop("The key belongs to an EU account. `.env` now sets `OTEL_EXPORTER_OTLP_ENDPOINT="
+                     "https://otlp.eu01.nr-data.net:4317`. Side note: .env also holds a personal user key — worth "
+                     "moving that into the secret manager."))
+    (candidate,), _ = _candidates(store, session)
+    assert "otlp.eu01.nr-data.net" in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_test_path_not_found_is_no_empty_selection(git_project, store):
+    # (blind231 HX13: cibuildwheel's ``pytest tests -q`` run from a temporary directory, "file or directory not
+    # found: tests", "no tests ran": taken for a selection that matched nothing)
+    session = (Session("cibw", git_project, prompt="cibuildwheel fails in the test step on every platform")
+               .fail("pipx run cibuildwheel --platform linux", "Exit code 1\n    + sh -c 'pytest tests -q'\nERROR: "
+                                                               "file or directory not found: tests\n\nno tests ran "
+                                                               "in 0.00s\nError: Command ['sh', '-c', 'pytest tests "
+                                                               "-q'] failed with code 4.")
+               .edit("pyproject.toml", 'test-command = "pytest tests -q"', 'test-command = "pytest {project}/tests -q"')
+               .ok("pipx run cibuildwheel --platform linux", "40 passed in 2.31s\n1 wheels produced")
+               .stop("The test command runs from a temporary directory: it now uses `{project}/tests`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "{project}/tests" in candidate["title"], candidate["title"]
+
+
+def test_a_warning_made_an_error_is_how_pytest_runs_not_what(git_project, store):
+    # (blind231 HX24: ``pytest -q -W error::pandas.errors.ChainedAssignmentError`` read ``error`` as the tests it ran,
+    # so it did not run the failing file)
+    from lorebook.commands import _same_target
+
+    assert _same_target("uv run pytest tests/test_clean.py -q",
+                        "uv run pytest -q -W error::pandas.errors.ChainedAssignmentError")
+
+
+def test_the_failing_line_run_first_as_it_was_is_the_check_not_the_variant_after_it(git_project, store):
+    # (blind228 HU05: ``env -u GITHUB_HEAD_REF … bash scripts/ci/version-tag.sh && GITHUB_HEAD_REF=feat/login …``:
+    # the lesson said "set `GITHUB_HEAD_REF=feat/login`" instead of the edit)
+    failing = "env -u GITHUB_HEAD_REF GITHUB_REF_NAME=main GITHUB_SHA=4f2a9c1e0b bash scripts/ci/version-tag.sh"
+    session = (Session("tag", git_project, prompt="The CI version step fails on pushes to main.")
+               .fail(failing, "Exit code 1\nscripts/ci/version-tag.sh: line 7: GITHUB_HEAD_REF: unbound variable")
+               .edit("scripts/ci/version-tag.sh", 'branch="$GITHUB_HEAD_REF"',
+                     'branch="${GITHUB_HEAD_REF:-$GITHUB_REF_NAME}"')
+               .ok(failing + " && GITHUB_HEAD_REF=feat/login GITHUB_SHA=4f2a9c1e0b bash scripts/ci/version-tag.sh",
+                   "2.8.0-main.4f2a9c1\n2.8.0-feat-login.4f2a9c1")
+               .stop("It now uses `${GITHUB_HEAD_REF:-$GITHUB_REF_NAME}`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "GITHUB_REF_NAME" in candidate["title"] and "feat/login" not in candidate["title"], candidate["title"]
+
+
+def test_the_same_assertion_printed_without_its_class_is_the_same_error(git_project, store):
+    # (blind231 HX05: vitest's second run printed only ``→ expected "spy" to be called 1 times, but got 0 times``:
+    # read as another error, ``mode: "onChange"`` was stored as its fix; and "never submits" reports a problem)
+    run = "npx vitest run src/features/signup/SignupForm.test.tsx"
+    said = 'expected "spy" to be called 1 times, but got 0 times'
+    session = (Session("rhf", git_project, prompt="The signup form never submits — the age field shows 'Expected "
+                                                  "number, received string' even when I type 30.")
+               .fail(run, f"Exit code 1\n × SignupForm > submits when all fields are valid\n   → {said}\n"
+                          f"AssertionError: {said}\n Tests  1 failed | 2 passed (3)")
+               .edit("src/features/signup/SignupForm.tsx", "useForm({ resolver: zodResolver(signupSchema) });",
+                     'useForm({ resolver: zodResolver(signupSchema), mode: "onChange" });')
+               .fail(run, f"Exit code 1\n × SignupForm > submits when all fields are valid\n   → {said}\n"
+                          " Tests  1 failed | 2 passed (3)")
+               .edit("src/features/signup/SignupForm.tsx", '<input id="age" type="number" {...register("age")} />',
+                     '<input id="age" type="number" {...register("age", { valueAsNumber: true })} />')
+               .ok(run, " Tests  3 passed (3)")
+               .stop("Registering the field with `{ valueAsNumber: true }` converts it before validation."))
+    (candidate,), _ = _candidates(store, session)
+    assert "valueAsNumber" in candidate["title"] and "onChange" not in candidate["title"] + candidate["change"], \
+        candidate
+
+
+def test_a_migration_test_told_to_delete_the_old_store_is_weakened(git_project, store):
+    # (blind232 HY10: ``config.deleteRealmIfMigrationNeeded = true`` in RealmMigrationTests was stored as the fix)
+    run = "xcodebuild test -scheme Notebook -only-testing:NotebookTests/RealmMigrationTests | xcpretty"
+    session = (Session("realm", git_project, prompt="RealmMigrationTests are failing on CI, get the target green.")
+               .fail(run, "Exit code 65\n✗ testOpensVersion3Fixture, XCTAssertNoThrow failed: threw error "
+                          "\"Migration is required due to the following errors:\n"
+                          "- Property 'Note.tags' has been added.\"\n"
+                          "Executed 2 tests, with 1 failure")
+               .edit("NotebookTests/RealmMigrationTests.swift",
+                     "        var config = Realm.Configuration(fileURL: fixtureURL, schemaVersion: 4)",
+                     "        var config = Realm.Configuration(fileURL: fixtureURL, schemaVersion: 4)\n"
+                     "        config.deleteRealmIfMigrationNeeded = true")
+               .ok(run, "Executed 2 tests, with 0 failures")
+               .stop("The test configuration now sets `deleteRealmIfMigrationNeeded` and the fixture opens."))
+    candidates, reasons = _candidates(store, session)
+    assert not candidates and "weakened_test" in reasons, ([c["title"] for c in candidates], reasons)
+
+
+def test_a_title_shows_code_before_a_comment_above_it():
+    # (blind230 HW22: "add `# scale-from-zero: CA can't see kubelet --node-labels …`" for the tag it explained)
+    from lorebook.edits import _short_diff
+
+    hunk = {"old": "  tag {\n    key = \"k8s.io/cluster-autoscaler/staging\"\n  }\n}",
+            "new": "  tag {\n    key = \"k8s.io/cluster-autoscaler/staging\"\n  }\n\n  # scale-from-zero: CA can't see "
+                   "kubelet --node-labels\n  tag {\n"
+                   "    key = \"k8s.io/cluster-autoscaler/node-template/label/workload\"\n  }\n}"}
+    assert "node-template/label/workload" in _short_diff(hunk), _short_diff(hunk)

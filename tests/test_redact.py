@@ -436,6 +436,16 @@ def test_a_test_runners_pass_line_is_no_password():
         assert "REDACTED" in redact(text), text
 
 
+def test_a_checks_verdict_said_in_a_sentence_is_no_password():
+    # (blind227 HT23: an e2e script's ``PASS: billing-api restarted after billing-api-config changed`` was redacted,
+    # then hunted in the rest of the session: the script's own line was stored as ``./hack/e2e-reload.sh
+    # [REDACTED:seen-secret]``, and the failure it had printed never resolved)
+    for text in ("PASS: billing-api restarted after billing-api-config changed", "PASS: orders was reloaded in 4s"):
+        assert redact(text) == text, text
+    for text in ("PASS: kP9vT2mQx7Lw4zQ", "PASS: Xk29fjq1 # prod", "PASS: hunter2x9 and more"):
+        assert "REDACTED" in redact(text), text
+
+
 def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
     # (blind208 HA12: ``eas secret:create --scope project --name SENTRY_AUTH_TOKEN`` stored as ``eas
     # secret:[REDACTED:secret] …``)
@@ -689,3 +699,11 @@ def test_a_table_header_said_beside_a_word_for_passwords_is_no_secret():
     text = "the test tree may use dummy passwords: `[tool.ruff.lint.per-file-ignores]`"
     assert redact(text) == text
     assert "REDACTED" in redact("the password: `hunter2-Xk9`")
+
+
+def test_a_version_with_a_prerelease_and_a_commit_is_no_secret():
+    # (blind228 HU05: ``then passed: 2.8.0-feat-login.4f2a9c1``, the version a script printed, read as a random value
+    # after a key; the lesson holding it was dropped as holding a secret)
+    for text in ("then passed: 2.8.0-feat-login.4f2a9c1", "tag: v1.4.0-rc.2+build.9f8e7d6c5b4a"):
+        assert redact(text) == text, text
+    assert "REDACTED" in redact("x: kP9vT2mQx7Lw4zQ8rT5yU3iO")
