@@ -40,7 +40,11 @@ _REASON = LazyRegex(r"(?i)\b(?:because|since|so that|due to|given that|as (?:it|
 _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|pinn?(?:ed|ing)?|sett?(?:ing)?|"
                   r"add(?:ed|ing)|remov(?:ed|ing)|chang(?:ed|ing)|replac(?:ed|ing)|bump(?:ed|ing)?|upgrad(?:ed|ing)|"
                   r"downgrad(?:ed|ing)|renam(?:ed|ing)|mov(?:ed|ing)|configur(?:ed|ing)|now (?:uses|reads|sets|maps|"
-                  r"declares|imports|opens|initialises|initializes)|switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
+                  r"declares|imports|opens|initialises|initializes)|"
+                  # ("The service now injects `PLATFORM_ID` and returns early unless …"; not what a run now does:
+                  # "it now fails with …", "the suite now passes")
+                  r"now (?!(?:fails|passes|errors|crashes|succeeds|shows|prints|looks|says|gives)\b)[a-z]{3,}s\b|"
+                  r"switch(?:ed|ing)|us(?:e|ed|ing)|run(?:ning)?|"
                   r"works?|activat(?:e|ed|ing)|(?:ap|pre)pend(?:ed|ing)|insert(?:ed|ing)|(?:re)?install(?:ed|ing)|"
                   r"(?:en|dis)abl(?:ed|ing)|declar(?:ed|ing)|register(?:ed|ing)|export(?:ed|ing)|wrapp(?:ed|ing)|"
                   r"regenerat(?:ed|ing)|revert(?:ed|ing)|increas(?:ed|ing)|rais(?:ed|ing)|lower(?:ed|ing)|"

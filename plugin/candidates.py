@@ -646,7 +646,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         named = next((h for h in hunks if any(span in h["new"] for span in told_code)), None)
         # (else the code before the imports it needs: ``GlanceModifier.fillMaxSize()``, not ``add `Glance```)
         code = next((h for h in hunks if not _imports_only(h)), hunks[0])
-        edit_steps.append((named is None, min(h["ids"][-1] for h in hunks),
+        # (and the code before a test of it: the service's ``isPlatformBrowser(this.platformId)`` guard titles the
+        # lesson, not the spec's ``TestBed.overrideProvider(PLATFORM_ID, …)`` added to cover it)
+        edit_steps.append((named is None or bool(_TEST_PATH.search(path)), min(h["ids"][-1] for h in hunks),
                            f"{_short_diff(named or code, aside_code, told_code)} in {path}",
                            [_diff_text(path, h) for h in shown_hunks(hunks)]))
     # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions

@@ -106,13 +106,21 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     # (code first: a line inside a block comment, ``Selector labels (never change these …)`` between ``{{/*`` and
     # ``*/}}``, says less of what changed than the code beside it)
     commented = _in_block_comment(hunk["new"])
-    added = Counter(sorted((l for l in new if l not in old), key=lambda l: l in commented))
+    # (a block added beside one like it, another adapter rule with the same ``resources:`` and ``name:`` lines: the
+    # copies are added lines too, not the old ones moved)
+    left, copies = Counter(old), []
+    for l in new:
+        if left[l] > 0:
+            left[l] -= 1
+        elif l in old:
+            copies.append(l)
+    added = Counter(sorted((l for l in new if l not in old or l in copies), key=lambda l: l in commented))
     lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
         [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
     # the same line in another place (a migration registered before the one it needs, a label moved out of the
     # selector's block into the labels'): what moved, and where to
     lines += [f"+{one_line(line, 120)} ({_moved_to(old, new, line, after)})" for line, after in _moved(old, new)
-              if line in old][:4]
+              if line in old and line not in copies][:4]
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
     text = "\n".join(lines)
@@ -313,6 +321,10 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         rest = [l for l in new if l not in added]
         if sorted(rest) == sorted(old) and _moved(old, rest):
             new, added = rest, []
+    # (a Maven dependency added whole is said by its coordinates: ``org.checkerframework:checker-qual:3.43.0``)
+    coordinates = _coordinates(added) if added else None
+    if coordinates:
+        return f"add `{coordinates}`"
     if added:  # what a block holds, not the line that opens it or an import it needs
         # (nor the star before a docblock's tag: ``@jest-environment node``)
         # (unless the account quotes the line that opens it: ``addContentTypeParser(…, { parseAs: 'buffer' }, … {``)
@@ -344,7 +356,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         code = [l for l in added if not scaffolding(l) and not _COMMENT_LINE.match(l)]
         line = re.sub(r"^\*\s+(?=@)", "", quoted or next(iter(code), next((l for l in added if not scaffolding(l)),
                                                                            added[0])))
-        return f"add `{one_line(line, 70)}`"
+        section = _section_of(hunk, line)
+        # (the line cut shorter: the card's title has room for both)
+        return f"add `{one_line(line, 26)}` under `{section}`" if section else f"add `{one_line(line, 70)}`"
     if removed:  # (what the block held: ``mavenCentral()``, not the ``repositories {`` around it)
         return f"remove `{one_line(next((l for l in removed if not scaffolding(l)), removed[0]), 70)}`"
     moved = _moved(old, new) if sorted(old) == sorted(new) else []
@@ -355,6 +369,29 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         return f"move `{one_line(line, 30 if _block_of(old, line) != _block_of(new, line) else 50)}` " \
                + _moved_to(old, new, line, after, 50).removeprefix("moved ")
     return "rewrite"
+
+
+def _coordinates(added: list[str]) -> str | None:
+    """The ``group:artifact:version`` of the one Maven dependency (or plugin) ``added`` lines declare whole."""
+    tags = {tag: [m.group(1) for l in added if (m := re.fullmatch(rf"<{tag}>\s*([^<\s]+)\s*</{tag}>", l))]
+            for tag in ("groupId", "artifactId", "version")}
+    if len(tags["groupId"]) != 1 or len(tags["artifactId"]) != 1 or len(tags["version"]) > 1 \
+            or not any(re.fullmatch(r"<(?:dependency|plugin)>", l) for l in added):  # (not an ``<exclusion>``)
+        return None
+    return ":".join([tags["groupId"][0], tags["artifactId"][0], *tags["version"]])
+
+
+# a TOML or INI section's header, at the start of its line: ``[workspace.dependencies]``, ``[tool.cibuildwheel]``
+_SECTION = LazyRegex(r"^\[\[?[\w.\"'-]+\]\]?[ \t]*$")
+
+
+def _section_of(hunk: dict, line: str) -> str | None:
+    """The TOML or INI section an added ``line`` went into, when the hunk shows its header, unchanged: a line's place
+    is part of the fix (``serde = …`` under ``[workspace.dependencies]``, not under ``[dependencies]``)."""
+    new = hunk["new"].splitlines()
+    at = next((i for i, l in enumerate(new) if " ".join(l.split()) == line), None)
+    header = next((l.strip() for l in reversed(new[:at]) if _SECTION.match(l)), None) if at else None
+    return header if header and header in (l.strip() for l in hunk["old"].splitlines()) else None
 
 
 # a line that opens a named block: a Helm/Go template's ``{{- define "api.labels" -}}``, a TOML or INI section, a

@@ -51,7 +51,9 @@ def inert(text, limit: int = FIELD_LIMIT) -> str:
     and nowhere else, so that what makes stored text safe to show lives in one place:
     :func:`lorebook.sanitize.neutralise` (no frame marker, tag or role label survives).
     """
-    return one_line(neutralise(str(text or "")), limit)
+    text = str(text or "")
+    # (each "…" the text was cut with reads "..." once neutralised: the room it was cut to fit, kept)
+    return one_line(neutralise(text), limit + 2 * text.count("…"))
 
 
 def is_attempt(item: dict) -> bool:

@@ -9965,3 +9965,70 @@ def test_a_title_shows_code_before_a_comment_above_it():
                    "kubelet --node-labels\n  tag {\n"
                    "    key = \"k8s.io/cluster-autoscaler/node-template/label/workload\"\n  }\n}"}
     assert "node-template/label/workload" in _short_diff(hunk), _short_diff(hunk)
+
+
+def test_a_line_added_under_a_toml_section_says_the_section():
+    # (blind231 HX06: ``serde = …`` belongs under ``[workspace.dependencies]`` of the root Cargo.toml, not under the
+    # crate's ``[dependencies]``: the card showed the line without its place)
+    from lorebook.edits import _short_diff
+
+    hunk = {"old": "[workspace.dependencies]\ntokio = { version = \"1.38\" }\nserde_json = \"1.0\"",
+            "new": "[workspace.dependencies]\ntokio = { version = \"1.38\" }\nserde = { version = \"1.0\", features = "
+                   "[\"derive\"] }\nserde_json = \"1.0\""}
+    assert _short_diff(hunk).endswith("under `[workspace.dependencies]`"), _short_diff(hunk)
+
+
+def test_a_maven_dependency_added_whole_is_said_by_its_coordinates():
+    # (blind231 HX16: "add `<dependency>` in pom.xml" for the checker-qual pinned in dependencyManagement)
+    from lorebook.edits import _short_diff
+
+    hunk = {"old": "  <dependencyManagement>\n    <dependencies>",
+            "new": "  <dependencyManagement>\n    <dependencies>\n      <!-- three versions of checker-qual -->\n"
+                   "      <dependency>\n        <groupId>org.checkerframework</groupId>\n        <artifactId>"
+                   "checker-qual</artifactId>\n        <version>3.43.0</version>\n      </dependency>"}
+    assert _short_diff(hunk) == "add `org.checkerframework:checker-qual:3.43.0`", _short_diff(hunk)
+
+
+def test_a_block_added_beside_one_like_it_shows_its_own_lines_not_a_move():
+    # (blind230 HW08: a second adapter rule repeats ``resources:`` and ``name:``; the change read "+name: (moved before
+    # `matches: …`)" and never showed ``as: "${1}_per_second"``)
+    from lorebook.edits import _diff_text
+
+    rule = "  - seriesQuery: '{q}'\n    resources:\n      overrides: {{namespace: {{resource: namespace}}}}\n" \
+           "    name:\n{name}"
+    old = rule.format(q="rabbitmq_queue_messages_ready", name='      as: "queue_depth"')
+    new = old + "\n" + rule.format(q="http_requests_total", name='      matches: "^(.*)_total$"\n'
+                                                                '      as: "${1}_per_second"')
+    text = _diff_text("values.yaml", {"old": old, "new": new})
+    assert '+as: "${1}_per_second"' in text and "moved" not in text, text
+
+
+def test_the_code_titles_a_lesson_before_the_test_added_to_cover_it(git_project, store):
+    # (blind231 HX17: the spec's ``TestBed.overrideProvider(PLATFORM_ID, …)`` titled the lesson, not the service's
+    # guard; and "The service now injects `PLATFORM_ID` and returns early …" tells the fix)
+    session = (Session("ssr", git_project, prompt="Product pages 500 on the SSR server since the recently-viewed "
+                                                  "feature.")
+               .fail("npx ng test --watch=false", "Exit code 1\nReferenceError: localStorage is not defined")
+               .edit("src/app/core/recently-viewed.service.spec.ts", "  beforeEach(() => {",
+                     "  beforeEach(() => {\n    TestBed.overrideProvider(PLATFORM_ID, { useValue: 'server' });")
+               .edit("src/app/core/recently-viewed.service.ts", "  load(): string[] {",
+                     "  load(): string[] {\n    if (!isPlatformBrowser(this.platformId)) return [];")
+               .ok("npx ng test --watch=false", "TOTAL: 47 SUCCESS")
+               .stop("Fixed — product pages render on the SSR server again.\n\nWhat was going on:\n"
+                     "- `RecentlyViewedService` reads `localStorage` in a field initializer, so it ran during "
+                     "server-side rendering, where there is no `localStorage`.\n- The service now injects "
+                     "`PLATFORM_ID` and returns early unless `isPlatformBrowser(this.platformId)`. Added a spec that "
+                     "overrides `PLATFORM_ID` to `'server'` so that path stays covered."))
+    (candidate,), _ = _candidates(store, session)
+    assert "isPlatformBrowser" in candidate["title"], candidate["title"]
+    assert "isPlatformBrowser" in candidate["summary"], candidate["summary"]
+
+
+def test_a_card_keeps_the_room_a_title_was_cut_to_fit():
+    # (each "…" reads "..." once neutralised: a title cut to 140 characters lost its last words on the card, the
+    # ``[workspace.dependencies]`` it was cut to keep)
+    from lorebook.render import inert
+
+    title = "`cargo build` fails with error: failed to load manifest for workspace… — add `serde = { version = " \
+            "\"1.0\"…` under `[workspace.dependencies]`"
+    assert len(title) <= 140 and inert(title, 140).endswith("`[workspace.dependencies]`"), inert(title, 140)

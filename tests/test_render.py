@@ -761,8 +761,8 @@ def test_a_file_whose_change_the_title_shows_gives_way_to_the_other_files_on_a_c
     parts = {"qml/Banner.qml:": ["+import Qt5Compat.GraphicalEffects"], "CMakeLists.txt:": ["+Core5Compat"]}
     assert not _drop_titled_file(parts, "Qt5Compat.GraphicalEffects") and len(parts) == 2
     # (nor a line the card's title cuts: blind192 GK08's "add `ioDispatcher = StandardTestDispatcher(testScheduler…`")
-    long_title = dict(note, title="`gradlew :sync:test …` fails with UncompletedCoroutinesError: After waiting… — "
-                                  "add `ioDispatcher = StandardTestDispatcher(testScheduler)`",
+    long_title = dict(note, title="`gradlew :sync:test …` fails with UncompletedCoroutinesError: After waiting for "
+                                  "10s… — add `ioDispatcher = StandardTestDispatcher(testScheduler)`",
                       change="sync/src/test/PollerTest.kt:\n+val poller = Poller(fakeApi, ioDispatcher = "
                              "StandardTestDispatcher(testScheduler))\nsync/src/main/Poller.kt:\n+private val ioDispatcher"
                              ": CoroutineDispatcher = Dispatchers.IO,\n+val snap = withContext(ioDispatcher) {\n"
