@@ -414,6 +414,10 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
         pem("CERTIFICATE", 2)[0].encode()).decode(), "client-certificate-data: LS0tLS1CRUdJTi")
     add("aws config file", "[profile ci]\nregion = eu-west-1\noutput = json\nrole_arn = arn:aws:iam::123456789012:role/ci",
         "arn:aws:iam::123456789012:role/ci")
+    # (round 104: an e2e script's verdict, a version a script printed)
+    add("check verdict in a sentence", "PASS: billing-api restarted after billing-api-config changed",
+        "PASS: billing-api restarted")
+    add("prerelease version", "then passed: 2.8.0-feat-login.4f2a9c1", "2.8.0-feat-login.4f2a9c1")
     return out
 
 
