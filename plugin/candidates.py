@@ -459,6 +459,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or chain["kind"] == "other_check" \
         or last_failure.get("log_of") or last_failure.get("logged") and not last_failure.get("ci") \
         else invocation_change(compared["target"], resolved_by["target"])
+    invocation = _named_by_error(invocation, compared.get("error_text") or "", resolved_by["target"])
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]
@@ -631,6 +632,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     told_code = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
                       if len(span) >= 8 and not re.fullmatch(r"(?!-)[\w.-]+|[\w./-]+\.[A-Za-z]{1,5}", span.strip()))
     told_code += elided_heads(told_code)
+    # (and the keys it says a line went under: "moved the label to `spec.template.metadata.labels`")
+    told_places = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
+                        if re.fullmatch(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}", span))
     # a line a failed attempt added and the fix left in place ("The Host header I added first made no difference")
     # is shown as it stands, no part of the change
     final_lines = {l.strip() for c in chain["changes"] if c["tool"] in EDIT_TOOLS for l in _added_lines(c)}
@@ -649,7 +653,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (and the code before a test of it: the service's ``isPlatformBrowser(this.platformId)`` guard titles the
         # lesson, not the spec's ``TestBed.overrideProvider(PLATFORM_ID, …)`` added to cover it)
         edit_steps.append((named is None or bool(_TEST_PATH.search(path)), min(h["ids"][-1] for h in hunks),
-                           f"{_short_diff(named or code, aside_code, told_code)} in {path}",
+                           f"{_short_diff(named or code, aside_code, told_code, told_places)} in {path}",
                            [_diff_text(path, h) for h in shown_hunks(hunks)]))
     # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions
     # .py`: resources back to `"warehouse": DuckDBResource(…)`" before the parameter renamed to match it)
@@ -740,8 +744,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return any(ran.startswith(span.strip()) or f"&& {span.strip()}" in ran for span in told_code if len(span) >= 12)
 
     if not same_job and steps and (steps[0][1] or "").startswith(("run `", "change ")):
-        steps.sort(key=lambda step: not (step[1] and not step[1].startswith(("run `", "change "))
-                                         and any(span[:24] in step[1] for span in told_code)))
+        # (or its start, where the part cut it: "add `azure.workload.identity/…` under `spec.template.metadata.labels`")
+        steps.sort(key=lambda step: not (step[1] and not step[1].startswith(("run `", "change ")) and any(
+            span[:24] in step[1] or any(span.startswith(cut) for cut in re.findall(r"`([^`]{16,})…`", step[1]))
+            for span in told_code)))
         if (steps[0][1] or "").startswith("run `") and not quoted_run(steps[0]) \
                 and all((part or "").startswith("run `") or not part and lines[0].startswith("$ ")
                         for _, part, lines in steps):
@@ -1342,6 +1348,22 @@ def _kills_a_pid(command: str) -> bool:
     """Whether a step of the line kills a process by its number (``kill 73122``): a number no later session has."""
     return any(re.fullmatch(r"(?:sudo\s+)?kill\s+(?:-\w+\s+)*\d+(?:\s+\d+)*", parse_command(segment)["check"])
                for segment in parse_command(command)["segments"])
+
+
+def _named_by_error(parts: list[str], error: str, passing: str) -> list[str]:
+    """``parts`` with the options the error names first, each with the value the passing line gives it: ``pass `-g
+    rg-payments-prod``` before a ``--query`` added beside it, where az said "the following arguments are required:
+    --resource-group/-g"."""
+    argv = parse_command(passing)["argv"]
+    named, was = [], []
+    for part in parts:
+        option = part[len("pass `"):-1] if part.startswith("pass `") else ""
+        if option.startswith("-") and re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", error):
+            at = argv.index(option) if option in argv else -1
+            value = argv[at + 1] if 0 <= at < len(argv) - 1 and not argv[at + 1].startswith("-") else ""
+            named.append(f"pass `{option} {value}`" if value and re.search(r"(?i)\brequired\b", error) else part)
+            was.append(part)
+    return named + [part for part in parts if part not in was]
 
 
 def _passed_together(parts: list[str], passing: str) -> list[str]:

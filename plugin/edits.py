@@ -218,10 +218,12 @@ def _inserted(a: str, b: str) -> str | None:
     return raw.strip() if (p == 0 or b[p - 1].isspace() or raw[:1].isspace()) and len(raw.strip()) >= 3 else None
 
 
-def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] = ()) -> str:
+def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] = (), places: tuple[str, ...] = ()) \
+        -> str:
     """One line for a title: what was inserted, or ``a`` → ``b`` for a small replacement, else the new line; never a
     line holding code the account calls by the by (``aside``) when another line was added, and of added lines the
-    one holding code the account quotes (``told``) first."""
+    one holding code the account quotes (``told``) first; where the account quotes the keys an added line went under
+    (``places``: `spec.template.metadata.labels`), those too."""
     # (a line only realigned, ``url      = env(…)`` → ``url       = env(…)``, is no change)
     # (a shell line continued over several is one line: ``kubeconform … 1.29.0 \`` then ``-schema-location …``)
     old, new = ([" ".join(l.split()) for l in re.sub(r"\\[ \t]*\n", " ", hunk[side]).splitlines() if l.strip()]
@@ -356,9 +358,10 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         code = [l for l in added if not scaffolding(l) and not _COMMENT_LINE.match(l)]
         line = re.sub(r"^\*\s+(?=@)", "", quoted or next(iter(code), next((l for l in added if not scaffolding(l)),
                                                                            added[0])))
-        section = _section_of(hunk, line)
+        section = _section_of(hunk, line) or _place_of(hunk, line, places)
         # (the line cut shorter: the card's title has room for both)
-        return f"add `{one_line(line, 26)}` under `{section}`" if section else f"add `{one_line(line, 70)}`"
+        return f"add `{one_line(line, max(16, min(26, 52 - len(section))))}` under `{section}`" if section \
+            else f"add `{one_line(line, 70)}`"
     if removed:  # (what the block held: ``mavenCentral()``, not the ``repositories {`` around it)
         return f"remove `{one_line(next((l for l in removed if not scaffolding(l)), removed[0]), 70)}`"
     moved = _moved(old, new) if sorted(old) == sorted(new) else []
@@ -392,6 +395,26 @@ def _section_of(hunk: dict, line: str) -> str | None:
     at = next((i for i, l in enumerate(new) if " ".join(l.split()) == line), None)
     header = next((l.strip() for l in reversed(new[:at]) if _SECTION.match(l)), None) if at else None
     return header if header and header in (l.strip() for l in hunk["old"].splitlines()) else None
+
+
+def _place_of(hunk: dict, line: str, places: tuple[str, ...]) -> str | None:
+    """The keys a YAML ``line`` went under, as the account quotes them (``places``), when the hunk shows two of them
+    and more: the pod template's labels (`spec.template.metadata.labels`), not the Deployment's own."""
+    new = hunk["new"].splitlines()
+    at = next((i for i, l in enumerate(new) if " ".join(l.split()) == line), None)
+    if at is None:
+        return None
+    keys, indent = [], len(new[at]) - len(new[at].lstrip())
+    for above in reversed(new[:at]):
+        depth = len(above) - len(above.lstrip())
+        if above.strip() and depth < indent:
+            key = re.fullmatch(r"\s*([\w.-]+):\s*", above)
+            if not key:  # (a list's item, a value: the keys above it are not the line's)
+                break
+            keys.insert(0, key.group(1))
+            indent = depth
+    path = ".".join(keys)
+    return next((p for p in places if len(keys) >= 2 and (p == path or p.endswith("." + path))), None)
 
 
 # a line that opens a named block: a Helm/Go template's ``{{- define "api.labels" -}}``, a TOML or INI section, a

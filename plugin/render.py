@@ -392,8 +392,11 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     # (and a setting quoted by its path, by its own name: `resolver.nodeModulesPaths` is the ``nodeModulesPaths: [``
     # of a config file)
     spans = re.findall(r"`([^`\n]*)`", summary)
+    # (and a field quoted as the query uses it, by its name: `assigneeId ==` is the index's ``"fieldPath":
+    # "assigneeId"``)
+    fields = [m.group(1) for m in (re.fullmatch(r"([A-Za-z_]\w*)\s+(?:[=!<>]=?|(?i:asc|desc))", s) for s in spans) if m]
     quoted = tuple(span for span in spans + _FILE_NAMED.findall(summary) + list(elided_heads(spans)) + [
-        span.rsplit(".", 1)[1] for span in spans if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", span)]
+        span.rsplit(".", 1)[1] for span in spans if re.fullmatch(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+", span)] + fields
                    if len(span) >= 8)
     # (the code a fix's title quotes, the last clause: "— add `…`"; of "`a` → `b`", what it became; as the card
     # shows it, cut where it is long)

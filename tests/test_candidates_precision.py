@@ -10032,3 +10032,43 @@ def test_a_card_keeps_the_room_a_title_was_cut_to_fit():
     title = "`cargo build` fails with error: failed to load manifest for workspace… — add `serde = { version = " \
             "\"1.0\"…` under `[workspace.dependencies]`"
     assert len(title) <= 140 and inert(title, 140).endswith("`[workspace.dependencies]`"), inert(title, 140)
+
+
+def test_a_label_moved_into_the_pod_template_is_titled_with_the_keys_the_account_quotes(git_project, store):
+    # (blind227 HT18: "moved the label to `spec.template.metadata.labels`"; the title said only "add
+    # `azure.workload.identity/use: "true"`", which the Deployment's own metadata had held all along)
+    session = (Session("wi", git_project, prompt="payments-api crashloops in prod with DefaultAzureCredential errors")
+               .fail("kubectl -n payments exec deploy/payments-api -- env | grep AZURE_",
+                     "Exit code 1\nerror: unable to upgrade connection: container not found (\"payments-api\")")
+               .edit("deploy/base/deployment.yaml",
+                     "metadata:\n  name: payments-api\n  labels:\n    app: payments-api\n"
+                     "    azure.workload.identity/use: \"true\"\nspec:",
+                     "metadata:\n  name: payments-api\n  labels:\n    app: payments-api\nspec:")
+               .edit("deploy/base/deployment.yaml",
+                     "  template:\n    metadata:\n      labels:\n        app: payments-api\n    spec:",
+                     "  template:\n    metadata:\n      labels:\n        app: payments-api\n"
+                     "        azure.workload.identity/use: \"true\"\n    spec:")
+               .ok("kubectl apply -k deploy/overlays/prod", "deployment.apps/payments-api configured")
+               .ok("kubectl -n payments exec deploy/payments-api -- env | grep AZURE_",
+                   "AZURE_CLIENT_ID=6b1f3c2e-9d47-4a8e-b5c0-71e2d9a4f813")
+               .stop("Fixed. **Cause:** the workload identity webhook only mutates *pods* whose labels match "
+                     "`azure.workload.identity/use: \"true\"`; that label sat on the Deployment's own metadata.\n\n"
+                     "**Fix:** moved the label to `spec.template.metadata.labels` and applied the prod overlay."))
+    candidates, _ = _candidates(store, session)
+    assert any("under `spec.template.metadata.labels`" in c["title"] for c in candidates), \
+        [c["title"] for c in candidates]
+
+
+def test_the_option_an_error_asks_for_comes_first_with_its_value(git_project, store):
+    # (blind227 HT18: "pass `--query …`; pass `-g`" where az had said "the following arguments are required:
+    # --resource-group/-g")
+    session = (Session("az", git_project, prompt="check the federated credential of the payments identity")
+               .fail("az identity federated-credential list --identity-name id-payments-api -o table",
+                     "Exit code 2\nERROR: the following arguments are required: --resource-group/-g")
+               .ok("az identity federated-credential list --identity-name id-payments-api -g rg-payments-prod "
+                   "--query '[].{name:name,subject:subject}' -o table",
+                   "Name         Subject\nfc-aks-prod  system:serviceaccount:payments:payments-api")
+               .stop("The identity lives in the `rg-payments-prod` resource group; the federated credential's "
+                     "subject is right."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and "pass `-g rg-payments-prod" in candidates[0]["title"], [c["title"] for c in candidates]

@@ -850,6 +850,21 @@ def test_a_setting_quoted_by_its_path_keeps_its_line_on_the_card():
     assert "nodeModulesPaths" in full_note(note).split("Change:")[1]
 
 
+def test_a_field_quoted_as_the_query_uses_it_keeps_its_line_on_the_card():
+    # (blind227 HT17: "filters on `assigneeId ==` and `status ==`" named the composite index's first field, and the
+    # card kept ``updatedAt``, the one field the failed single-field override had also named)
+    note = dict(SECOND_TRY, title="`npm run …` fails with Tests: 1 failed, 3 passed, 4 total — add a composite index",
+                summary="`listMyOpenTickets` filters on `assigneeId ==` and `status ==` and orders by `updatedAt "
+                        "desc`, which needs a composite index; the single-field override on `updatedAt` did not help.",
+                change='firestore.indexes.json:\n+"collectionGroup": "tickets",\n+"queryScope": "COLLECTION",\n'
+                       '+{ "fieldPath": "assigneeId", "order": "ASCENDING" },\n'
+                       '+{ "fieldPath": "status", "order": "ASCENDING" },\n'
+                       '+{ "fieldPath": "updatedAt", "order": "DESCENDING" }',
+                evidence=[{"quote": "9 FAILED_PRECONDITION: The query requires an index.", "source": "o 1",
+                           "observation_id": 1}])
+    assert '"assigneeId", "order": "ASCENDING"' in full_note(note).split("Change:")[1]
+
+
 def test_a_check_run_after_a_build_step_is_the_one_the_title_names():
     # (blind187 GF08: "When: Running `npm run build && npx playwrigh…" was a stub the title says already)
     note = dict(SECOND_TRY, title="`npx playwright …` fails with Error: page.evaluate: TypeError: Cannot read… — add `x`",
