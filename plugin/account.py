@@ -131,7 +131,9 @@ _SUGGESTION = LazyRegex(r"(?i)^(?:(?:it(?:'s| is|'d be| would be|) )?(?:probably
                         r".{0,80}?\b(?:on|before|at|with|after) (?:the |your )?next (?:deploy|deployment|release|"
                         r"rollout)|"
                         # ("Set `TRUSTED_PROXIES` in the ECS task definition too, since `.env` isn't used in prod")
-                        r".{0,80}?\btoo,? (?:since|as|because)\b)\b")
+                        r".{0,80}?\btoo,? (?:since|as|because)\b|"
+                        # what is left for the user ("The proxy is still running … on port 5433 if you need it.")
+                        r".{0,160}?\b(?:if|in case) you (?:still )?(?:need|want) (?:it|them|that|this|one)(?=\W*$))\b")
 # a word on the credentials seen in the session ("since it was pasted into chat, consider rotating it"): hygiene,
 # no account of the problem
 _CREDENTIAL_CARE = LazyRegex(r"(?i)\b(?:rotat(?:e|ing)|revok(?:e|ing))\b[^.]{0,40}?\b(?:it|them|the (?:password|"

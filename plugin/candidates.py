@@ -744,7 +744,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return any(ran.startswith(span.strip()) or f"&& {span.strip()}" in ran for span in told_code if len(span) >= 12)
 
     if not same_job and steps and (steps[0][1] or "").startswith(("run `", "change ")):
-        # (or its start, where the part cut it: "add `azure.workload.identity/…` under `spec.template.metadata.labels`")
+        # (or its start, where the part cut it: "add `azure.workload.identity/…` under
+        # `spec.template.metadata.labels`")
         steps.sort(key=lambda step: not (step[1] and not step[1].startswith(("run `", "change ")) and any(
             span[:24] in step[1] or any(span.startswith(cut) for cut in re.findall(r"`([^`]{16,})…`", step[1]))
             for span in told_code)))

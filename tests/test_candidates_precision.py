@@ -10072,3 +10072,13 @@ def test_the_option_an_error_asks_for_comes_first_with_its_value(git_project, st
                      "subject is right."))
     candidates, _ = _candidates(store, session)
     assert candidates and "pass `-g rg-payments-prod" in candidates[0]["title"], [c["title"] for c in candidates]
+
+
+def test_what_is_left_running_for_the_user_is_no_account_of_the_problem():
+    # (blind230 HW02: "The proxy is still running in the background on port 5433 if you need it." was the card's
+    # cause, ahead of "orders-db has no public address at all …")
+    said = stated("orders-db has no public address, and the proxy tries the public one unless told otherwise. "
+                  "Restarting the proxy with `--private-ip` fixed it. The proxy is still running in the background "
+                  "on port 5433 if you need it.")
+    assert not any("if you need it" in s for s in said["all"]), said["all"]
+    assert any("--private-ip" in s for s in said["all"])

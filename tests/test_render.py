@@ -853,7 +853,7 @@ def test_a_setting_quoted_by_its_path_keeps_its_line_on_the_card():
 def test_a_field_quoted_as_the_query_uses_it_keeps_its_line_on_the_card():
     # (blind227 HT17: "filters on `assigneeId ==` and `status ==`" named the composite index's first field, and the
     # card kept ``updatedAt``, the one field the failed single-field override had also named)
-    note = dict(SECOND_TRY, title="`npm run …` fails with Tests: 1 failed, 3 passed, 4 total — add a composite index",
+    note = dict(SECOND_TRY, title="`npm run …` fails with Tests: 1 failed, 3 passed, 4 total — add an index",
                 summary="`listMyOpenTickets` filters on `assigneeId ==` and `status ==` and orders by `updatedAt "
                         "desc`, which needs a composite index; the single-field override on `updatedAt` did not help.",
                 change='firestore.indexes.json:\n+"collectionGroup": "tickets",\n+"queryScope": "COLLECTION",\n'
