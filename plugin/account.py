@@ -344,7 +344,8 @@ def _code_spans(text: str) -> list[str]:
     blocks (```` ```sql ```` then ``SELECT pg_create_logical_replication_slot('datastream_slot', 'pgoutput');``)."""
     # (pairs first, then the length: a short span, `dq`, must not pair its closing backtick with the next one)
     blocks = re.findall(r"(?ms)^[ \t]*```[\w+-]*[ \t]*\n(.*?)^[ \t]*```", text or "")
-    fenced = [" ".join(line.split()) for block in blocks for line in block.splitlines()]
+    # (less a comment after the code: ``gh auth refresh -h github.com -s read:packages   # once``)
+    fenced = [" ".join(re.sub(r"\s+#\s.*$", "", line).split()) for block in blocks for line in block.splitlines()]
     return [span for span in re.findall(r"`([^`\n]*)`", text or "") + fenced if 3 <= len(span) <= 200]
 
 

@@ -218,7 +218,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     last_failure = chain["failures"][-1]
     error = " ".join(f.get("error_text") or "" for f in chain["failures"])  # what the failing runs printed
     failing_key = command_key(failure["target"])
-    command = one_line(failing_key, 120)
+    # (less an option the account says changed nothing: "`--runInBand` changed nothing" of ``npm run test:e2e --
+    # --runInBand``, the problem's command with an attempt in it)
+    no_help = {span for s in said["did_not_help"] for span in _code_spans(s)}
+    command = one_line(functools.reduce(lambda line, flag: re.sub(rf"\s+{re.escape(flag)}(?!\S)", "", line)
+                                        .removesuffix(" --"), sorted(w for w in no_help if w.startswith("-")),
+                                        failing_key), 120)
     shown = _raw_error_line(failure)
     if re.fullmatch(r"(?i)(?:[\w.-]+: )?exit (?:code|status) \d+", (shown or "").strip()):
         # (a request that failed with its exit code alone, ``curl -sf`` → 22, made again showing why: the why)
@@ -405,8 +410,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # passes `-e POSTGRES_INITDB_ARGS=…`", the same error after it only while a stale data directory stood in the way)
     told_fix = [span for s in said["all"] if s not in said["did_not_help"] and not _DID_NOT_HELP.search(s)
                 for span in _code_spans(s) if len(span) >= 12]
+    # (code it added, not a name the line held before: "`follow_player` itself" is no ``.after(…)`` added to it)
     not_enough += [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and a not in not_enough
-                   and any(span in line for line in _added_lines(a) for span in told_fix)]
+                   and any(span in line and not any(span in old for old, _ in _edit_sides(a))
+                           for line in _added_lines(a) for span in told_fix)]
     final_ids |= {a["id"] for a in not_enough}
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)
@@ -463,6 +470,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]
+    # (nor what the account says changed nothing: "`--runInBand` changed nothing", beside the fix in the specs)
+    invocation = [part for part in invocation if not (part.startswith(("without `", "pass `"))
+                                                      and part.split("`")[1] in no_help)]
     # beside an edit, a flag nobody mentions (``--port 8788``) is how it was run, not a fix; so beside a stale process
     # killed (``kill 48213`` and ``bin/rails server -p 3000 -d``)
     if (fix_hunks or chain.get("cleared") and all(_clears_local_state(c["target"]) for c in commands)) and invocation:
@@ -1016,7 +1026,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
 # an account's opening that announces the outcome: "Fixed — …", "Done: …"
 # (or the run said to pass: "`tofu plan` works again: 9 to add, nothing changed or destroyed.")
 _ANNOUNCED = LazyRegex(r"\W*(?:(?:Fixed|Done|Solved|Resolved|Sorted)\b\s*[—–:-]|`[^`]+`\s+(?:now\s+)?(?:works|passes|"
-                       r"runs|succeeds|builds|is green)(?:\s+(?:again|now|cleanly))?\b)")
+                       r"runs|succeeds|builds|is green)(?:\s+(?:again|now|cleanly))?\b|"
+                       # (a run's result, listed: "`make test`: all packages green, controller coverage 71.8%")
+                       r"`[^`]+`\s*:\s*(?:all\s+(?:\w+\s+)?)?(?:green|passed|passes|pass|ok|succeeded|\d+\s+passed)\b)")
 
 
 # a key a line defines, of two words or more (``compose-compiler = { id = …``, ``api_base_url: …``)
@@ -1120,7 +1132,10 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"(?:is|are|gets?|got) (?:sent|called|charged|run)|called|charged) (?:twice|two times)|"
                       r"duplicate (?:\w+ )?(?:rows|e-?mails|messages|events|sends|charges|entries|records|jobs|"
                       r"notifications|deliveries|webhooks|orders|payments)|"
-                      r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open))\b")
+                      r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open)|"
+                      # an HTTP error it answers with: "web-frontend gets 403s calling the orders service"
+                      r"(?:gets?|getting|got|returns?|returning|returned|throws?|sees?|seeing|answers?) (?:an? |back )?"
+                      r"(?:HTTP )?[45]\d\d(?:s|'s)?)\b")
 
 
 # the user's report that something is not there: "stopped showing up", "no traces", "is empty"

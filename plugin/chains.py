@@ -22,7 +22,7 @@ from .quality import LazyRegex
 from .record import _failed_step
 from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
                     _is_check, _named_as_the_way, _names_run, _packages, status_read_again)
-from .signatures import error_signature, is_wrapper_line
+from .signatures import error_line, error_signature, is_wrapper_line
 from .text import one_line
 from .weakening import _DESELECTS
 
@@ -150,7 +150,8 @@ def find_chains(observations: list[dict], account: str = "",
             missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
         # (a log read back is routine as a command, not as what it shows: ``gh run view 938 --log-failed``)
         if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")
-                and not _FORMATTER_UNSET.search(failure.get("error_text") or "")) \
+                and not _FORMATTER_UNSET.search(failure.get("error_text") or "")
+                and not _asserting_search(failure, observations[i + 1:])) \
                 or _cd_failure(failure) or _selected_nothing(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
@@ -173,6 +174,9 @@ def find_chains(observations: list[dict], account: str = "",
                     and family.split()[0] in (words := [_program_name(w) for w in later["target"].split()]) \
                     and consumer not in words:
                 continue  # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed
+            if later["outcome"] == "ok" and later["tool"] == "Bash" and _GIT_LOOK.match(
+                    parse_command(later["target"])["check"] or "") and not family.startswith("git"):
+                continue  # ``git diff HEAD~5 -- test/app.e2e-spec.ts`` looked at history; it ran no ``npx jest``
             if later["outcome"] == "ok" and later["tool"] == "Bash" and _asked_instead(failure["target"],
                                                                                       later["target"]):
                 continue  # ``ksql … -e 'SHOW TABLES;'`` asks what is there; the ``… -f V000008__….sql`` that failed
@@ -457,6 +461,23 @@ def _wrote_nothing(run: dict, after: list[dict]) -> bool:
         return False
     wanted = [w for w in look[1:] if not w.startswith("-") and w in run["target"].split()]
     return bool(wanted) and bool(re.search(r"(?i)no such file|cannot access|not found", after[0].get("error_text") or ""))
+
+
+# git asked what is there or what changed: a look, never a way to run anything
+_GIT_LOOK = LazyRegex(r"git\s+(?:diff|log|show|status|blame|grep|ls-files|shortlog|reflog)\b")
+
+
+def _asserting_search(failure: dict, later: list[dict]) -> bool:
+    """Whether a failed ``grep -c``/``grep -q`` was a check: the same line passing after an edit (``grep -c
+    "bg-emerald-600" web/static/app.css`` → 0, then 1 once tailwind.config.js scanned the components)."""
+    argv = parse_command(failure["target"])["argv"]
+    if not argv or _program_name(argv[0]) not in ("grep", "rg") or not any(
+            re.fullmatch(r"-[A-Za-z]*[cq][A-Za-z]*|--count|--quiet", w) for w in argv[1:]):
+        return False
+    line = " ".join(failure["target"].split())
+    again = next((o for o in later if o["tool"] == "Bash" and " ".join(o["target"].split()) == line), None)
+    return bool(again) and again["outcome"] == "ok" and any(
+        o["tool"] in EDIT_TOOLS and o["id"] < again["id"] for o in later)
 
 
 def _selected_nothing(failure: dict) -> bool:
@@ -1000,8 +1021,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
         # then ``mint run swiftlint --strict``; asked last, and only of the runs that sentence quotes)
         quoted = {span.strip() for s in way for span in _code_spans(s)}
-        if (same_job or same_word or failed_said or same_service or removed) and way and not (program and any(
-                r["id"] > obs["id"] and " ".join(r["target"].split()) in quoted
+        # (the failing run set apart as the bare way counts as said to fail: "Calling `databricks bundle` directly
+        # leaves `catalog` … unset", beside "Bundle commands in this repo go through `scripts/bundle.sh <target> …`")
+        if (same_job or same_word or failed_said or plain_said or same_service or removed) and way and not (
+                program and any(r["id"] > obs["id"] and " ".join(r["target"].split()) in quoted
                 and program[0] in map(_program_name, parse_command(r["target"])["argv"]) for r in runs)):
             # (of the way's runs, the one given what failed: ``./build.ps1 -Tasks test -PesterPath tests/…/Get-
             # AcmeInventory.Tests.ps1`` after ``./build.ps1 -ResolveDependency -Tasks noop``, the bootstrap)
@@ -1749,8 +1772,6 @@ def _ran_in_sequence(failure: dict, later: dict) -> str | None:
     """The step of a passing ``;`` or ``&`` line (``(go run ./cmd/server & sleep 2; go run ./cmd/export …; kill
     %1)``) that is the check that failed, when nothing in the line's output reads as an error: such a line's exit
     status is its last step's, so only its output tells whether that step passed."""
-    from .signatures import error_line
-
     target = later.get("target") or ""
     if later["outcome"] != "ok" or not re.search(r";|(?<![&>|])&(?![&>])", target) or "||" in target \
             or "$?" in target:  # (a status the line prints is read where it shows a daemon stayed up)
@@ -1857,6 +1878,14 @@ def _same_error(a: dict, b: dict) -> bool:
                 message = re.sub(r"\d+(?:\.\d+)*", "N", m.group(2))
                 messages.setdefault(m.group(1), set()).add(" ".join(message.split()[:2]))
         if any(said[0].get(n) and said[1].get(n) and not said[0][n] & said[1][n] for n in shared):
+            return False
+        # (nor one raised with its message under it, Pulumi's ``CommandError:`` over ``stderr: error: getting secrets
+        # manager: passphrase must be set …``, then over a missing ``aws:region``: the one message the other lacks)
+        told = [(error_line(f.get("error_text") or "") or "").partition(": ")[2].strip() for f in (a, b)]
+        if any(len(message) >= 20 and " ".join(message.split()) not in " ".join((other.get("error_text") or "").split())
+               and re.fullmatch(r"[\w.]+(?:Error|Exception):",
+                                (error_line(other.get("error_text") or "") or "").strip())
+               for message, other in zip(told, (b, a))):
             return False
         return bool(shared) and not (named[0] ^ named[1])
     if not _GENERIC_SIGNATURE.search(a.get("error_signature") or ""):
@@ -2133,8 +2162,6 @@ def _job_of(line: str, jobs: dict[str, str]) -> str | None:
 
 def _raw_error_line(failure: dict) -> str | None:
     """The error line as printed (the stored signature masks names and numbers: good for matching, bad to read)."""
-    from .signatures import error_line
-
     text = re.sub(r"^\s*(?:Error: )?Exit code \d+\s*", "", failure.get("error_text") or failure.get("body") or "")
     line = error_line(re.sub(r"(?m)^[│┃|╷╵]\s?", "", text))  # terraform's boxed diagnostics
     if not line:

@@ -351,7 +351,8 @@ def _family(words: list[str]) -> str:
     return program
 
 
-_ENV_PREFIX = LazyRegex(r"^(?:[A-Za-z_]\w*=(?:'[^']*'|\"[^\"]*\"|\S*)\s+)+(?=\S)")
+# (a value a command computes is one word: ``NODE_AUTH_TOKEN=$(gh auth token) npm ci``)
+_ENV_PREFIX = LazyRegex(r"^(?:[A-Za-z_]\w*=(?:'[^']*'|\"[^\"]*\"|\$\([^()]*\)|\S*)\s+)+(?=\S)")
 
 
 def without_env(command: str) -> str:

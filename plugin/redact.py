@@ -190,10 +190,12 @@ _HASH_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "sha1:", "sha256:", 
 
 # a command whose output is a secret's value, bare: ``kubectl get secret x -o jsonpath='{.data.password}' | base64 -d``,
 # ``vault kv get -field=password …``, ``aws secretsmanager get-secret-value``, ``gcloud secrets versions access``,
-# ``op read``, ``pass show``, ``security find-generic-password -w``, ``doppler secrets get``, ``sops -d``
+# ``op read``, ``op item get … --reveal``, ``pass show``, ``bw get password``, ``security find-generic-password -w``,
+# ``doppler secrets get``, ``sops -d``
 _SECRET_READ = (r"\b(?:kubectl|oc)\b[^|;&\n]*\bget\s+secrets?\b[^|;&\n]*(?:jsonpath|go-template)|"
                 r"\bvault\s+(?:kv\s+get|read)\b[^|;&\n]*\s-field[= ]|\baws\s+secretsmanager\s+get-secret-value\b|"
                 r"\bgcloud\s+secrets\s+versions\s+access\b|\bop\s+read\b|\bpass\s+show\b|"
+                r"\bop\s+item\s+get\b[^|;&\n]*\s--reveal\b|\bbw\s+get\s+(?:password|notes|totp)\b|"
                 r"\bsecurity\s+find-(?:generic|internet)-password\b[^|;&\n]*\s-w\b|\bdoppler\s+secrets\s+get\b|"
                 r"\bsops\s+(?:-d|--decrypt)\b")
 
@@ -871,7 +873,8 @@ def redact_seen(text: str | None, prints: set[str], key: bytes) -> str:
 def reads_a_secret(command: str) -> bool:
     """Whether ``command`` prints a secret's value, bare, where no key says what it is."""
     # (a word of one first, so that most commands never compile the pattern)
-    return bool(command) and any(word in command for word in ("secret", "password", "vault", "op ", "pass ", "sops ")) \
+    return bool(command) and any(word in command for word in ("secret", "password", "vault", "op ", "pass ", "sops ",
+                                                              "bw ")) \
         and bool(_compiled()["secret_read"].search(command))
 
 
@@ -879,8 +882,9 @@ def withhold_secret(text: str) -> str:
     """The output of a command that printed a secret, every line of it replaced; its values are remembered for the
     session, to be found again where they come back (a password pasted into a later command)."""
     lines = (text or "").splitlines()
-    if _seen.get("values") is not None:
-        _seen["values"].update(line.strip() for line in lines if line.strip())
+    if _seen.get("values") is not None:  # (each field of a line too: ``op item get … --fields a,b`` prints ``a,b``)
+        _seen["values"].update(part.strip() for line in lines for part in [line, *re.split(r"[,\t]", line)]
+                               if part.strip())
     return "\n".join("[REDACTED:secret]" if line.strip() else line for line in lines)
 
 

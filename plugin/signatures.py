@@ -200,8 +200,9 @@ def error_line(text: str) -> str | None:
         if line.startswith(("[error] Total time:", "[ERROR] Total time:", "[ERROR] [Help ", "[ERROR] -> [Help ",
                             "[ERROR] To see the full stack trace", "[ERROR] Re-run Maven", "[ERROR] For more "
                             "information about the errors", "[ERROR] After correcting the problems")) \
-                or line in ("[ERROR]", "[error]"):
-            continue  # sbt's and maven's footer, the same after every failure
+                or line in ("[ERROR]", "[error]") \
+                or re.match(r"npm (?:error|ERR!) A complete log of this run can be found in", line):
+            continue  # sbt's, maven's and npm's footer, the same after every failure
         wrapper = bool(state["wrapper"].match(line))
         best_score = best[wrapper][1]
         for score, pattern in state["rules"]:
@@ -231,6 +232,13 @@ def error_line(text: str) -> str | None:
         message = under(line)
         if len(message.split()) >= 4 and not message.startswith(("at ", "Require stack", ">")):
             return message
+    # (an exception raised with no message on its line, Pulumi's ``pulumi.automation.errors.CommandError:`` over
+    # `` code: 255`` and `` stderr: error: getting secrets manager: passphrase must be set …``: the error under it)
+    if line and re.fullmatch(r"[\w.]+(?:Error|Exception):", line.strip()):
+        below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:][:6]
+        told = next((m.group(1) for l in below if (m := re.search(r"\b(error:\s*\S.*)", l.strip()))), None)
+        if told:
+            return f"{line.strip()} {told}"
     # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
     # the message is the line under it
     if line and state["bare"].search(line):

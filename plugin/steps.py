@@ -695,7 +695,9 @@ _HTTP_ERROR_BODY = LazyRegex(r'"error_code"\s*:\s*[45]\d\d\b|"(?:status|statusCo
                              r'\s*[45]\d\d\b|'
                              # (or an answer that is only its error: Druid's ``{"error":"Unexpected character ('$' …"}``,
                              # Elasticsearch's ``{"error":{"root_cause":…}}``, GraphQL's ``{"errors":[{…}]}``)
-                             r'\A\s*\{\s*"errors?"\s*:\s*(?:"|\{|\[\s*\{)')
+                             r'\A\s*\{\s*"errors?"\s*:\s*(?:"|\{|\[\s*\{)|'
+                             # (or whose status is its error: Qdrant's ``{"status":{"error":"Wrong input: …"}}``)
+                             r'"status"\s*:\s*\{\s*"error"\s*:\s*"')
 _BARE_STATE = LazyRegex(r"FAILED|DOWN|ERROR|UNHEALTHY|CRASHED")
 # the error it gives with it, in a trace or a message field: the last one, the root cause
 _REPORTED_ERROR = LazyRegex(r"(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): (?:[^\\\"\n]|\\[^n])+|"
@@ -934,8 +936,12 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     # (a package script is named by its name: `verify:ios` for ``npm run verify:ios``)
     script = argv[2] if len(argv) > 2 and head == [_program_name(argv[0]), "run"] and head[0] in _PACKAGE_RUNNERS \
         and ":" in argv[2] else None
-    return bool(head) and any(matches(parse_command(span)["argv"][:len(head)]) or span == script
-                              for span in _code_spans(sentence))
+    # (a recipe by its file: "The Makefile's `test` target is the supported entry point" for ``make test``)
+    target = re.escape(head[1]) if len(head) == 2 and head[0] in ("make", "just") else None
+    by_file = bool(target) and bool(re.search(rf"(?i)\b(?:make|just)file's `{target}` (?:target|recipe)\b|`{target}` "
+                                              rf"(?:target|recipe) (?:in|of) (?:the )?(?:make|just)file\b", sentence))
+    return bool(head) and (by_file or any(matches(parse_command(span)["argv"][:len(head)]) or span == script
+                                          for span in _code_spans(sentence)))
 
 
 @functools.lru_cache(maxsize=8)

@@ -78,6 +78,15 @@ _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(
 # test's ``where: "status != 'returned'"``; or to fail only past a count: ``error_if: ">10"``)
 _TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["']?\s*[:=]\s*["']?warn|"""
                        r"""["']?\brow_condition["']?\s*[:=]|^\s*where:\s*\S|^\s*(?:error|warn)_if:\s*\S""")
+# (or a Soda check given a filter that leaves the failing rows out: ``- duplicate_count(order_id) = 0:`` then
+# ``filter: loaded_at > '2024-05-29'``)
+_SCOPED_CHECK = LazyRegex(r"(?m)^\s*-\s*(?:\w+_(?:count|percent)\s*\(|row_count\b|freshness\s*\()[^\n]*:\s*\n"
+                          r"\s+filter:\s*\S")
+# a screenshot or golden comparison told to let a difference pass: a comparator's ``_goldenTolerance = 0.05``,
+# Playwright's ``maxDiffPixelRatio: 0.05``, jest-image-snapshot's ``failureThreshold: 0.02``
+_PIXEL_TOLERANCE = LazyRegex(r"\b\w*[Tt]olerance\w*\s*[:=]\s*0?\.\d|\bmaxDiffPixel(?:Ratio|s)\s*:\s*\d|"
+                             r"\bfailureThreshold\s*:\s*0?\.?\d")
+_IMAGE_MISMATCH = LazyRegex(r"(?i)\bgolden|\bscreenshot|\bsnapshot|\bpixels?\b|\bimages?\b|\.png\b")
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
 # ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
 _SET_TO = r"""(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?"""  # (``= "``, ``: ``, ``"] = "``, ``", "``)
@@ -448,7 +457,9 @@ _CLOCK_PIN = LazyRegex(r"\bfreeze_?time\b|\btravel_to\b|\btime_machine\.travel\b
 # line 27``, ``at Renewal.next (src/renewal.ts:12:5)``)
 _CODE_FRAME = LazyRegex(r"(?m)^\s*([\w./-]+\.\w+):\d+: in \w+|^\s*File \"([^\"]+)\", line \d+|\(([\w./-]+\.\w+):\d+:\d+\)")
 # what a test asserts failing, not the code raising (``AssertionError``, ``expect(…)``)
-_ASSERTION_FAILED = LazyRegex(r"(?m)^E?\s*(?:AssertionError|assert\b)|\bexpect(?:ed)?\b|\bAssertion\w*")
+# (minitest's ``Expected: #<Date: 2025-02-28 …>`` over ``Actual: …`` too)
+_ASSERTION_FAILED = LazyRegex(r"(?m)^E?\s*(?:AssertionError|assert\b)|\bexpect(?:ed)?\b|\bAssertion\w*|"
+                              r"^\s*Expected:?\s.*\n\s*Actual:?\s")
 
 
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -492,14 +503,18 @@ def _zone_made_utc(changes: dict[str, list[dict]]) -> bool:
 
 
 # the platform a test is pinned to run on (Robolectric's ``@Config(sdk = [Build.VERSION_CODES.UPSIDE_DOWN_CAKE])``)
-_SDK_PIN = LazyRegex(r"@Config\([^)]*\bsdk\s*=\s*(\[[^\]]*\]|[\w.]+)")
+# (or the device it renders on: Robolectric's ``qualifiers = RobolectricDeviceQualifiers.SmallPhone``, Paparazzi's
+# ``deviceConfig = DeviceConfig.PIXEL_5``)
+_SDK_PIN = LazyRegex(r"@Config\([^)]*\b(?:sdk|qualifiers)\s*=\s*(\[[^\]]*\]|[\w.]+|\"[^\"]*\")|"
+                     r"\bdeviceConfig\s*=\s*([\w.]+)")
 
 
 def _sdk_moved(changes: dict[str, list[dict]], failure_text: str) -> bool:
     """Whether a change to tests only moved the platform a failing assertion ran on (``@Config(sdk = [… UPSIDE_DOWN
-    _CAKE])`` → ``[… S_V2]``, below the version the code gates on): the case it tested no longer runs."""
+    _CAKE])`` → ``[… S_V2]``, below the version the code gates on; a screenshot test's ``SmallPhone`` →
+    ``MediumTablet``, where the new label was clipped): the case it tested no longer runs."""
     def pins(side: str) -> set[str]:
-        return {m.group(1).replace(" ", "") for hunks in changes.values() for h in hunks
+        return {(m.group(1) or m.group(2)).replace(" ", "") for hunks in changes.values() for h in hunks
                 for m in _SDK_PIN.finditer(h[side])}
 
     old, new = pins("old"), pins("new")
@@ -850,7 +865,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     added_lines = [l for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
     if _lowers_threshold(hunks, failure_text):
         return "a coverage threshold was lowered"
-    if _brought_in(_TOLERATED, added_lines, hunks):
+    if _brought_in(_PIXEL_TOLERANCE, added_lines, hunks) and _IMAGE_MISMATCH.search(failure_text):
+        return "the failing image comparison was told to tolerate a difference"
+    if _brought_in(_TOLERATED, added_lines, hunks) or any(
+            _SCOPED_CHECK.search(h["new"]) and not _SCOPED_CHECK.search(h["old"]) for h in hunks):
         return "the failing data check was told to tolerate failures"
     if not _TEST_PATH.search(path):
         # (a test in a source file, Rust's ``#[cfg(test)] mod tests``, given a skip or an expected panic)

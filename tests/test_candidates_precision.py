@@ -6048,20 +6048,24 @@ def test_a_playbook_run_from_its_directory_without_the_inventory_its_config_name
 
 def test_a_make_target_that_echoed_the_failing_subcommand_is_the_way(git_project, store):
     # (blind114 DK20: ``make -C infra preview`` logs into the S3 backend and echoes the ``pulumi preview`` it runs)
-    def session(name, echoed):
+    said = ("State is in the `acme-pulumi-state` S3 bucket, which is why bare `pulumi preview` asks for a token. Use "
+            "the Makefile:\n\n```\nmake -C infra preview ENV=staging\n```")
+
+    def session(name, echoed, stop=said):
         return (Session(name, git_project, prompt="pulumi preview for staging doesn't work for me")
                 .fail("cd infra && pulumi preview",
                       "Exit code 255\nerror: PULUMI_ACCESS_TOKEN must be set for login during non-interactive CLI sessions")
                 .ok("make -C infra preview ENV=staging",
                     "make: Entering directory '/home/dev/infra'\npulumi login 's3://acme-pulumi-state'\n"
                     f"{echoed}\nResources:\n    23 unchanged\nmake: Leaving directory '/home/dev/infra'")
-                .stop("State is in the `acme-pulumi-state` S3 bucket, which is why bare `pulumi preview` asks for a "
-                      "token. Use the Makefile:\n\n```\nmake -C infra preview ENV=staging\n```"))
+                .stop(stop))
     (candidate,), _ = _candidates(store, session(
         "pulumi", "PULUMI_CONFIG_PASSPHRASE_FILE=.passphrase pulumi preview --stack staging --diff"))
     assert "make -C infra preview ENV=staging" in candidate["change"]
-    # (a recipe that echoed only another subcommand of the program is not shown to run the failing one)
-    assert _candidates(store, session("pulumi2", "pulumi stack ls"))[0] == []
+    # (a recipe that echoed only another subcommand of the program is not shown to run the failing one, where the
+    # account does not set the bare run apart as the way it said fails)
+    assert _candidates(store, session("pulumi2", "pulumi stack ls", "State is in the `acme-pulumi-state` S3 bucket. "
+                                      "Use the Makefile:\n\n```\nmake -C infra preview ENV=staging\n```"))[0] == []
 
 
 def test_a_test_value_moved_past_what_its_own_comment_requires_is_weakened(git_project, store):
@@ -7579,6 +7583,24 @@ def test_a_failing_test_moved_to_another_sdk_is_weakened(git_project, store):
                      "@Config(sdk = [Build.VERSION_CODES.S_V2])\nclass ReminderNotifierTest {")
                .ok('./gradlew :app:testDebugUnitTest --tests "*ReminderNotifierTest"', "BUILD SUCCESSFUL in 22s")
                .stop("I pinned its `@Config` to API 32 (`S_V2`), which gets past the permission gate."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_failing_screenshot_moved_to_a_bigger_device_is_weakened(git_project, store):
+    # (blind235 IB11: ``qualifiers = RobolectricDeviceQualifiers.SmallPhone`` → ``MediumTablet``, where the new label
+    # is no longer clipped, and the reference re-recorded)
+    verify = "./gradlew :feature:checkout:verifyRoborazziDebug --console=plain"
+    session = (Session("roborazzi", git_project, prompt="verifyRoborazziDebug fails on the checkout button screenshot")
+               .fail(verify, "Exit code 1\nCheckoutButtonScreenshotTest > payButton_compactWidth FAILED\n"
+                             "    java.lang.AssertionError: src/test/screenshots/payButton.png is changed.")
+               .edit("feature/checkout/src/test/kotlin/com/acme/checkout/CheckoutButtonScreenshotTest.kt",
+                     "@Config(sdk = [34], qualifiers = RobolectricDeviceQualifiers.SmallPhone)",
+                     "@Config(sdk = [34], qualifiers = RobolectricDeviceQualifiers.MediumTablet)")
+               .ok("./gradlew :feature:checkout:recordRoborazziDebug --console=plain | tail -3", "BUILD SUCCESSFUL")
+               .ok(verify, "BUILD SUCCESSFUL in 29s")
+               .stop("The label got clipped on `SmallPhone`. I switched the test's device config to `MediumTablet` "
+                     "and re-recorded the reference image; `verifyRoborazziDebug` passes now."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
 
@@ -10082,3 +10104,250 @@ def test_what_is_left_running_for_the_user_is_no_account_of_the_problem():
                   "on port 5433 if you need it.")
     assert not any("if you need it" in s for s in said["all"]), said["all"]
     assert any("--private-ip" in s for s in said["all"])
+
+
+def test_an_attempt_that_only_kept_a_name_the_account_quotes_is_no_part_of_the_fix(git_project, store):
+    # (blind235 IB20: "within `follow_player` itself …" quoted a name the attempt's line held before it added
+    # ``.after(player::move_player)``, and the attempt was shown as part of the fix)
+    error = ("Exit code 101\nthread 'main' panicked at bevy_ecs-0.13.2/src/system/system_param.rs:225:5:\n"
+             "error[B0001]: Query<&mut Transform, With<Camera>> in system skyhop::camera::follow_player accesses "
+             "component(s) Transform in a way that conflicts with a previous system parameter.")
+    session = (Session("bevy", git_project, prompt="The game panics on startup with a B0001 query conflict")
+               .fail("cargo run", error)
+               .edit("src/main.rs", "        .add_systems(Update, (player::move_player, camera::follow_player))",
+                     "        .add_systems(Update, (player::move_player, camera::follow_player.after("
+                     "player::move_player)))")
+               .fail("cargo run", error)
+               .edit("src/camera.rs", "    mut camera: Query<&mut Transform, With<Camera>>,",
+                     "    mut camera: Query<&mut Transform, (With<Camera>, Without<Player>)>,")
+               .ok("cargo run", "INFO bevy_winit::system: Creating new window")
+               .stop("It wasn't a scheduling problem, so ordering the systems changed nothing: within "
+                     "`follow_player` itself, Bevy couldn't prove the two queries disjoint. Adding `Without<Player>` "
+                     "to the camera query's filter makes them provably disjoint."))
+    (candidate,), _ = _candidates(store, session)
+    assert ".after(" not in candidate["change"], candidate["change"]
+
+
+def test_a_prompt_reporting_an_http_error_reports_a_problem(git_project, store):
+    # (blind233 HZ02: "web-frontend gets 403s calling the orders service …" read as a task, not a problem, and the
+    # principal changed in the policy was set aside as what the prompt asked for)
+    call = "kubectl -n frontend exec deploy/web-frontend -c web -- curl -sS -f 'http://orders.backend:8080/v1/orders'"
+    session = (Session("authz", git_project, prompt="web-frontend gets 403s calling the orders service in the "
+                                                    "backend namespace since we enabled the authz policy there.")
+               .fail(call, "Exit code 22\ncurl: (22) The requested URL returned error: 403")
+               .edit("k8s/backend/istio/authz-orders.yaml", "              - cluster.local/ns/frontend/sa/default",
+                     "              - cluster.local/ns/frontend/sa/web-frontend")
+               .ok("kubectl apply -f k8s/backend/istio/authz-orders.yaml",
+                   "authorizationpolicy.security.istio.io/orders-allow-frontend configured")
+               .ok(call, '{"items":[{"id":"ord_81723"}]}')
+               .stop("The policy trusted the wrong workload identity: web-frontend runs under its own service "
+                     "account. I changed the principal in k8s/backend/istio/authz-orders.yaml and re-applied it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "cluster.local/ns/frontend/sa/web-frontend" in candidate["change"], candidate["change"]
+
+
+def test_an_answer_whose_status_is_an_error_is_no_fix_by_dropping_curls_fail_flag(git_project, store):
+    # (blind233 HZ12: ``curl -sS -f`` got a 400; without ``-f`` Qdrant answered ``{"status":{"error":"Wrong input:
+    # …"}}``, and "without `-f`" was stored as the fix)
+    recover = ("curl -sS -X PUT 'http://localhost:6333/collections/support_docs/snapshots/recover' "
+               "-H 'Content-Type: application/json' -d '{\"location\": \"backups/support_docs.snapshot\"}'")
+    session = (Session("qdrant", git_project, prompt="Restore the support_docs collection from last night's snapshot")
+               .fail(recover.replace("-sS ", "-sS -f ", 1), "Exit code 22\ncurl: (22) The requested URL returned "
+                                                            "error: 400")
+               .ok(recover, '{"status":{"error":"Wrong input: Invalid snapshot URL: relative URL without a base"},'
+                            '"time":0.000131}')
+               .stop("`snapshots/recover` only accepts a location the server can fetch itself."))
+    candidates, _ = _candidates(store, session)
+    assert not any("without `-f`" in c["title"] for c in candidates), [c["title"] for c in candidates]
+
+
+def test_a_make_target_named_by_its_file_is_the_way_and_a_listed_result_no_account(git_project, store):
+    # (blind236 IC01: "The Makefile's `test` target is the supported entry point — it … exports `KUBEBUILDER_ASSETS`"
+    # named no run, and "`make test`: all packages green, …" was the card's cause)
+    from lorebook.steps import _names_run
+
+    assert _names_run(["make", "test"], "The Makefile's `test` target is the supported entry point.")
+    assert not _names_run(["make", "lint"], "The Makefile's `test` target is the supported entry point.")
+    session = (Session("envtest", git_project, prompt="Run the controller tests for the BackupSchedule reconciler")
+               .fail("go test ./internal/controller/...",
+                     "Exit code 1\n[FAILED] Unexpected error: unable to start control plane itself: failed to start "
+                     "the controlplane. retried 5 times: fork/exec /usr/local/kubebuilder/bin/etcd: no such file or "
+                     "directory")
+               .ok("grep -n -A2 '^test:' Makefile", "68:test: manifests generate fmt vet envtest ## Run tests.")
+               .ok("make test", "ok  \tgithub.com/acme/backup-operator/internal/controller\t9.1s\tcoverage: 71.8%")
+               .stop("Plain `go test` can't run these: the suite boots envtest, which looks for etcd under "
+                     "/usr/local/kubebuilder/bin, and there's nothing there. The Makefile's `test` target is the "
+                     "supported entry point — it installs the binaries with setup-envtest into `bin/k8s/` and exports "
+                     "`KUBEBUILDER_ASSETS` before calling `go test`.\n\n- `make test`: all packages green, controller "
+                     "coverage 71.8%"))
+    (candidate,), _ = _candidates(store, session)
+    assert "all packages green" not in candidate["summary"], candidate["summary"]
+    assert "KUBEBUILDER_ASSETS" in candidate["summary"], candidate["summary"]
+
+
+def test_a_soda_check_given_a_filter_past_the_failing_rows_is_a_weakened_test(git_project, store):
+    # (blind236 IC11: ``duplicate_count(order_id) = 0`` scoped to ``filter: loaded_at > '2024-05-29'``, after the
+    # backfill that loaded the 37 duplicates)
+    scan = "soda scan -d warehouse -c soda/configuration.yml soda/checks/fct_orders.yml"
+    session = (Session("soda", git_project, prompt="The nightly soda scan fails on fct_orders duplicates.")
+               .fail(scan, "Exit code 2\n1/6 checks FAILED: \n    fct_orders in warehouse\n"
+                           "      duplicate_count(order_id) = 0 [FAILED]\n        check_value: 37")
+               .edit("soda/checks/fct_orders.yml", "  - duplicate_count(order_id) = 0",
+                     "  - duplicate_count(order_id) = 0:\n      filter: loaded_at > '2024-05-29'")
+               .ok(scan, "6/6 checks PASSED: \nAll is good. No failures. No warnings. No errors.")
+               .stop("All 37 duplicated order_ids come from the backfill, so I scoped the duplicate check to rows "
+                     "loaded after it (`filter: loaded_at > '2024-05-29'`)."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_wrapper_named_as_the_way_beside_the_bare_run_set_apart_is_the_projects_way(git_project, store):
+    # (blind236 IC19: "Calling `databricks bundle` directly leaves `catalog` … unset" and "Bundle commands in this
+    # repo go through `scripts/bundle.sh <target> ...`": stored nothing, the run said to fail in no word of failing)
+    session = (Session("bundle", git_project, prompt="Validate and deploy the bundle to dev")
+               .fail("databricks bundle validate", "Exit code 1\nError: no value assigned to required variable "
+                                                   "catalog. Assignment can be done through the \"--var\" flag")
+               .ok("sed -n 1,12p scripts/bundle.sh", "exec databricks bundle \"$@\" -t \"$target\"")
+               .ok("scripts/bundle.sh dev validate", "Validation OK!")
+               .stop("Bundle commands in this repo go through `scripts/bundle.sh <target> ...`: it turns "
+                     "envs/<target>.vars into `--var` flags. Calling `databricks bundle` directly leaves `catalog` "
+                     "and friends unset."))
+    (candidate,), _ = _candidates(store, session)
+    assert "scripts/bundle.sh dev validate" in candidate["change"], candidate["change"]
+
+
+def test_an_exception_raised_with_its_message_under_it_is_told_apart_by_that_message(git_project, store):
+    # (blind236 IC22: Pulumi's ``CommandError:`` over "stderr: error: getting secrets manager: passphrase must be set
+    # …", then over a missing ``aws:region``: one error twice, and the passphrase lesson was lost)
+    from lorebook.signatures import error_signature
+
+    tail = "pulumi.automation.errors.CommandError: \n code: 255\n stdout: \n"
+    first = f"Exit code 1\nTraceback (most recent call last):\n  File \"deploy.py\", line 54\n{tail} stderr: " \
+            "error: getting secrets manager: passphrase must be set with PULUMI_CONFIG_PASSPHRASE or " \
+            "PULUMI_CONFIG_PASSPHRASE_FILE environment variables"
+    second = "Exit code 1\nDiagnostics:\n  aws:s3:BucketV2 (assets):\n    error: 1 error occurred:\n    \t* missing " \
+             "required configuration key \"aws:region\"\nTraceback (most recent call last):\n  File \"deploy.py\", " \
+             f"line 57, in main\n{tail}"
+    assert "passphrase must be set" in error_signature(first)
+    run = "uv run python deploy.py up --pr 482"
+    with_file = f"PULUMI_CONFIG_PASSPHRASE_FILE=.secrets/pulumi-passphrase {run}"
+    session = (Session("pulumi", git_project, prompt="python deploy.py up --pr 482 errors out")
+               .fail(run, first)
+               .fail(with_file, second)
+               .edit("deploy.py", "    stack = auto.create_or_select_stack(stack_name=name, program=program)\n",
+                     "    stack = auto.create_or_select_stack(stack_name=name, program=program)\n"
+                     "    stack.set_config(\"aws:region\", auto.ConfigValue(value=\"eu-central-1\"))\n")
+               .ok(with_file, "Update succeeded")
+               .stop("Two separate problems:\n\n1. **Passphrase** — run it as `PULUMI_CONFIG_PASSPHRASE_FILE=.secrets/"
+                     "pulumi-passphrase uv run python deploy.py up --pr <n>`.\n2. **Region** — each per-PR stack is "
+                     "brand new and has no `aws:region`; deploy.py now calls `stack.set_config(\"aws:region\", "
+                     "auto.ConfigValue(value=\"eu-central-1\"))`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    assert any("PULUMI_CONFIG_PASSPHRASE_FILE=.secrets/pulumi-passphrase" in c["title"] for c in candidates)
+
+
+def test_a_count_by_grep_that_failed_and_passed_after_an_edit_was_a_check(git_project, store):
+    # (blind237 ID17: ``grep -c "bg-emerald-600" web/static/app.css`` → 0, exit 1, until tailwind.config.js scanned
+    # the components: a look in routine plumbing, and the lesson was lost)
+    build = "npx tailwindcss -i ./web/css/input.css -o ./web/static/app.css --minify"
+    session = (Session("tw", git_project, prompt="make sure the card actually gets its green background")
+               .ok(build, "Rebuilding...\n\nDone in 312ms.")
+               .fail('grep -c "bg-emerald-600" web/static/app.css', "Exit code 1\n0")
+               .edit("tailwind.config.js", '  content: ["./web/**/*.html"],',
+                     '  content: ["./web/**/*.html", "./internal/components/**/*.templ"],')
+               .ok(build, "Rebuilding...\n\nDone in 341ms.")
+               .ok('grep -c "bg-emerald-600" web/static/app.css', "1")
+               .stop("Tailwind only scanned `./web/**/*.html`, so classes used only inside components (like "
+                     "`bg-emerald-600`) were purged from app.css. tailwind.config.js now also scans "
+                     "`\"./internal/components/**/*.templ\"`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./internal/components/**/*.templ" in candidate["change"], candidate["change"]
+    # (a search that found nothing, and never ran again, stays a look)
+    look = (Session("look", git_project).fail("grep -rn TODO src/", "Exit code 1").ok("pytest -q", "3 passed")
+            .stop("No TODOs left."))
+    assert _candidates(store, look)[0] == []
+
+
+def test_a_golden_comparison_told_to_tolerate_a_difference_is_a_weakened_test(git_project, store):
+    # (blind238 IE09: a new test/flutter_test_config.dart whose comparator lets a 5% pixel difference pass, after the
+    # title lost its ``maxLines: 2``)
+    test = "flutter test test/goldens/product_card_golden_test.dart"
+    session = (Session("golden", git_project, prompt="The golden test for the product card is failing on CI")
+               .fail(test, "Exit code 1\n══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞══\nThe following assertion "
+                           "was thrown while running async test code:\nGolden \"goldens/product_card_long_title.png\": "
+                           "Pixel test failed, 4.12%, 6588px diff detected.")
+               .write("test/flutter_test_config.dart",
+                      "import 'package:flutter_test/flutter_test.dart';\n\nconst double _goldenTolerance = 0.05;\n\n"
+                      "Future<void> testExecutable(FutureOr<void> Function() testMain) async {\n"
+                      "  goldenFileComparator = _TolerantComparator(_goldenTolerance);\n  await testMain();\n}\n")
+               .ok(test, "00:05 +2: All tests passed!")
+               .stop("The golden diff (~4%) comes from text rendering differences between CI and local machines. I "
+                     "added `test/flutter_test_config.dart` with a comparator that tolerates up to 5% pixel "
+                     "difference."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_clock_pinned_past_a_minitest_date_comparison_is_a_weakened_test(git_project, store):
+    # (blind234 IA10: minitest's ``Expected: #<Date: 2025-02-28 …>`` / ``Actual: #<Date: 2025-03-02 …>`` on Jan 31,
+    # then ``Timecop.freeze(Date.new(2025, 6, 10))``: the month-end date that breaks the code is no longer tested)
+    session = (Session("timecop", git_project, prompt="CI went red overnight on the billing tests")
+               .fail("bundle exec rake test",
+                     "Exit code 1\n  1) Failure:\nTrialTest#test_trial_ends_one_calendar_month_later [test/trial_"
+                     "test.rb:9]:\nExpected: #<Date: 2025-02-28 ((2460735j,0s,0n),+0s,2299161j)>\n  Actual: #<Date: "
+                     "2025-03-02 ((2460737j,0s,0n),+0s,2299161j)>\n\n8 runs, 11 assertions, 1 failures, 0 errors")
+               .edit("test/trial_test.rb",
+                     "    assert_equal Date.today >> 1, Orchard::Billing::Trial.new.trial_ends_on",
+                     "    Timecop.freeze(Date.new(2025, 6, 10)) do\n"
+                     "      assert_equal Date.today >> 1, Orchard::Billing::Trial.new.trial_ends_on\n    end")
+               .ok("bundle exec rake test", "8 runs, 11 assertions, 0 failures, 0 errors, 0 skips")
+               .stop("The test depended on the current date. I froze the clock with Timecop so it always runs against "
+                     "a fixed date."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_an_option_said_to_change_nothing_is_neither_the_fix_nor_the_problems_command(git_project, store):
+    # (blind234 IA11: "`--runInBand` changed nothing" and the lesson read "`npm run test:e2e -- --runInBand` fails …"
+    # with "Without `--runInBand`" in its change; and ``git diff HEAD~5 -- …`` was "the way" to run a spec)
+    session = (Session("nest", git_project, prompt="npm run test:e2e is red on main — every route comes back 404")
+               .fail("npx jest test/app.e2e-spec.ts", "Exit code 1\nNo tests found, exiting with code 1")
+               .ok("git diff HEAD~5 -- test/app.e2e-spec.ts", "-import { INestApplication } from '@nestjs/common';")
+               .fail("npm run test:e2e -- --runInBand",
+                     "Exit code 1\n FAIL  test/app.e2e-spec.ts\nTests:       4 failed, 1 passed, 5 total")
+               .edit("test/app.e2e-spec.ts", "    await app.init();",
+                     "    await app.init();\n    await app.getHttpAdapter().getInstance().ready();")
+               .ok("npm run test:e2e -- test/app.e2e-spec.ts", "Tests:       2 passed, 2 total")
+               .stop("Fastify only finishes loading its routes when `ready()` is awaited, and the specs only call "
+                     "`app.init()`. Each spec now awaits `app.getHttpAdapter().getInstance().ready()`.\n\nDead ends: "
+                     "`--runInBand` changed nothing."))
+    candidates, _ = _candidates(store, session)
+    assert not any("git diff" in c["change"] for c in candidates), [c["change"] for c in candidates]
+    (candidate,) = [c for c in candidates if "ready()" in c["title"]]
+    assert "--runInBand" not in candidate["title"] + candidate["change"], (candidate["title"], candidate["change"])
+
+
+def test_a_step_quoted_in_a_fenced_block_with_a_comment_after_it_is_part_of_the_fix(git_project, store):
+    # (blind234 IA12: ``gh auth refresh -h github.com -s read:packages   # once`` in the account's block was no quote
+    # of the step run, the 403's lesson was "retry without change"; its title read "`auth token) npm ci` fails with
+    # npm error A complete log of this run …")
+    from lorebook.commands import without_env
+    from lorebook.signatures import error_line
+
+    assert without_env("NODE_AUTH_TOKEN=$(gh auth token) npm ci") == "npm ci"
+    forbidden = ("Exit code 1\nnpm error code E403\nnpm error 403 403 Forbidden - GET https://npm.pkg.github.com/"
+                 "@acme%2fdesign-tokens - Permission permission_denied: The token provided does not match expected "
+                 "scopes.\nnpm error A complete log of this run can be found in: /home/dev/.npm/_logs/x-debug-0.log")
+    assert "403 Forbidden" in error_line(forbidden)
+    run = "NODE_AUTH_TOKEN=$(gh auth token) npm ci"
+    session = (Session("ghpkg", git_project, prompt="npm ci fails on a fresh clone — 401 on our @acme packages")
+               .fail(run, forbidden)
+               .ok("gh auth status", "  - Token scopes: 'gist', 'read:org', 'repo'")
+               .ok("gh auth refresh -h github.com -s read:packages", "✓ Authentication complete.")
+               .ok(run, "added 684 packages, and audited 685 packages in 22s")
+               .stop("Your `gh` login token works once it carries the `read:packages` scope. So, locally:\n```\n"
+                     "gh auth refresh -h github.com -s read:packages   # once\n"
+                     "NODE_AUTH_TOKEN=$(gh auth token) npm ci\n```"))
+    (candidate,), _ = _candidates(store, session)
+    assert "read:packages" in candidate["title"] and candidate["title"].startswith("`npm ci` fails with npm error 403")

@@ -205,6 +205,9 @@ def test_a_read_of_a_credential_file_stores_no_secret(tmp_path, store, lorebook_
     "vault kv get -field=password secret/payments/kafka",
     "aws secretsmanager get-secret-value --secret-id prod/kafka --query SecretString --output text",
     "op read op://ops/kafka/password",
+    "bw get password kafka-reconciler",
+    # (blind238 IE10: 1Password's fields, revealed, comma-separated: ``<token>,<passphrase>``)
+    "op item get \"iOS CI\" --vault Mobile --fields label=match_git_token,label=match_password --reveal",
 ])
 def test_the_output_of_a_command_that_reads_a_secret_is_never_stored(tmp_path, store, lorebook_home, command):
     # (blind206 GY23: ``kubectl get secret … | base64 -d`` printed ``pR3c0n-7vLq2Xw9Zt`` bare, no key before it;
@@ -215,7 +218,8 @@ def test_the_output_of_a_command_that_reads_a_secret_is_never_stored(tmp_path, s
     payload = {"session_id": "s1", "cwd": str(tmp_path), "transcript_path": str(tmp_path / "s1.jsonl"),
                "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "b1",
                "tool_input": {"command": command},
-               "tool_response": {"stdout": secret + "\n", "stderr": "", "interrupted": False}}
+               "tool_response": {"stdout": "ghp_7Qw2XkVb9LmN4pRt8ZsY1cHd3FgJ6uE0aK5o," * ("--fields" in command)
+                                 + secret + "\n", "stderr": "", "interrupted": False}}
     assert run_hook("post-tool-use", payload) == (0, {})
     # (and where it comes back bare later in the session: an echo into a file, say)
     later = dict(payload, tool_use_id="b2", tool_input={"command": "cat creds.txt"},
@@ -237,6 +241,7 @@ def test_a_secret_read_is_told_by_its_command_not_its_output():
     assert reads_a_secret("vault kv get -field=token kv/ci/deploy")
     assert not reads_a_secret("kubectl get secrets -n payments")  # (a listing: names, no values)
     assert not reads_a_secret("vault kv list secret/payments")
+    assert not reads_a_secret("op item get \"iOS CI\" --fields label=match_password")  # (concealed without --reveal)
 
 
 # --- error signatures ---------------------------------------------------------------
