@@ -409,7 +409,11 @@ def find_chains(observations: list[dict], account: str = "",
             consumed.update(e["id"] for e in events if e["outcome"] == "error")
             continue
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
-        for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account),
+        # (what cleared the machine's state on the way: ``docker rm -f tsdb-scratch`` after "port is already
+        # allocated", the next run failing otherwise)
+        cleared = {o["id"] for o in observations if failure["id"] < o["id"] < success["id"] and o["tool"] == "Bash"
+                   and o["outcome"] == "ok" and _clears_local_state(o["target"])}
+        for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account, cleared),
                                                               observations)
                      for part in _split_one_output(chain, account)):
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
@@ -1949,10 +1953,12 @@ def _left_behind(changes: list[dict], failure: dict) -> bool:
     return any(w in gone for names in quoted for w in names if w)
 
 
-def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "") -> list[dict]:
-    """One chain per distinct error: a failure with a new error, after a change that stays, closes the one before;
-    not when the agent says that change was not enough on its own ("editing composer.json isn't enough — the
-    autoloader has to be regenerated"): it and what came after are one fix."""
+def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "",
+                    cleared: set[int] = frozenset()) -> list[dict]:
+    """One chain per distinct error: a failure with a new error, after a change that stays (or after the machine's
+    state was cleared, ``cleared``: the ids of such runs), closes the one before; not when the agent says that change
+    was not enough on its own ("editing composer.json isn't enough — the autoloader has to be regenerated"): it and
+    what came after are one fix."""
     failures = [e for e in events if e["outcome"] == "error"]
     edits = [e for e in events if e["outcome"] == "ok" and e["tool"] in EDIT_TOOLS]
     partial = [s for s in _sentences(account) if _NOT_ENOUGH.search(_prose(s))]
@@ -1995,7 +2001,8 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             groups.append([failure])
         elif not _same_error(failure, previous) and not not_enough and not misused \
                 and not _astray(groups[-1], edits) and (
-                _persisting(between, later) or moved_on) and not _left_behind(between, failure):
+                _persisting(between, later) or moved_on or any(previous["id"] < c < failure["id"] for c in cleared)) \
+                and not _left_behind(between, failure):
             ways += [len(groups) - 1] if way else []
             groups.append([failure])
         else:

@@ -10351,3 +10351,27 @@ def test_a_step_quoted_in_a_fenced_block_with_a_comment_after_it_is_part_of_the_
                      "NODE_AUTH_TOKEN=$(gh auth token) npm ci\n```"))
     (candidate,), _ = _candidates(store, session)
     assert "read:packages" in candidate["title"] and candidate["title"].startswith("`npm ci` fails with npm error 403")
+
+
+def test_a_failure_cleared_by_removing_a_stale_container_is_its_own_problem(git_project, store):
+    # (blind236 IC14: "port is already allocated", ``docker rm -f tsdb-scratch``, then the migration's own error:
+    # one problem, titled with the port clash the account calls unrelated)
+    session = (Session("tsdb", git_project, prompt="The integration tests started failing after the compression "
+                                                  "migration.")
+               .fail("make test-integration", "Exit code 2\nError response from daemon: driver failed programming "
+                                              "external connectivity on endpoint sensorhub-tsdb-1 (7f3c0a9d1e2b): Bind "
+                                              "for 0.0.0.0:55432 failed: port is already allocated")
+               .ok("docker rm -f tsdb-scratch", "tsdb-scratch")
+               .fail("make test-integration", "Exit code 2\nApplying: 20240610143000_readings_compression_policy.sql\n"
+                                              "Error: pq: compression not enabled on hypertable \"readings\"")
+               .edit("db/migrations/20240610143000_readings_compression_policy.sql",
+                     "-- migrate:up\nSELECT add_compression_policy('readings', INTERVAL '7 days');",
+                     "-- migrate:up\nALTER TABLE readings SET (timescaledb.compress);\n"
+                     "SELECT add_compression_policy('readings', INTERVAL '7 days');")
+               .ok("make test-integration", "ok  \tgithub.com/acme/sensorhub/internal/store\t4.1s")
+               .stop("Compression was never turned on for the `readings` hypertable, so the policy was refused. The "
+                     "migration now runs `ALTER TABLE readings SET (timescaledb.compress)` first. The port clash on "
+                     "55432 was a leftover `tsdb-scratch` container (removed), not related."))
+    candidates, _ = _candidates(store, session)
+    assert [c["title"] for c in candidates if "compression not enabled" in c["title"]], [c["title"] for c in candidates]
+    assert not any("port is already allocated" in c["title"] for c in candidates), [c["title"] for c in candidates]
