@@ -221,9 +221,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (less an option the account says changed nothing: "`--runInBand` changed nothing" of ``npm run test:e2e --
     # --runInBand``, the problem's command with an attempt in it)
     no_help = {span for s in said["did_not_help"] for span in _code_spans(s)}
-    command = one_line(functools.reduce(lambda line, flag: re.sub(rf"\s+{re.escape(flag)}(?!\S)", "", line)
-                                        .removesuffix(" --"), sorted(w for w in no_help if w.startswith("-")),
-                                        failing_key), 120)
+    command = one_line(_without_options(failing_key, no_help), 120)
     shown = _raw_error_line(failure)
     if re.fullmatch(r"(?i)(?:[\w.-]+: )?exit (?:code|status) \d+", (shown or "").strip()):
         # (a request that failed with its exit code alone, ``curl -sf`` → 22, made again showing why: the why)
@@ -1003,7 +1001,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if unrelated:
         not_performed.append(f"Not part of the fix: {', '.join(unrelated[:3])} (also edited in the session).")
     family = command_family(failure["target"])
-    shown_failing = shown_command(failure["target"], cwd)
+    shown_failing = _without_options(shown_command(failure["target"], cwd), no_help)
     trigger = (f"{failing} failing, read with `{shown_failing}`" if failure.get("ci") else
                f"{'Calling' if _is_mcp(failure) else 'Running'} `{shown_failing}` in this project") + (
         f" (it failed with {one_line(readable, 80)})" if readable else "")
@@ -1364,6 +1362,14 @@ def _kills_a_pid(command: str) -> bool:
     """Whether a step of the line kills a process by its number (``kill 73122``): a number no later session has."""
     return any(re.fullmatch(r"(?:sudo\s+)?kill\s+(?:-\w+\s+)*\d+(?:\s+\d+)*", parse_command(segment)["check"])
                for segment in parse_command(command)["segments"])
+
+
+def _without_options(line: str, spans) -> str:
+    """``line`` less the options among ``spans`` (what the account says changed nothing): ``npm run test:e2e``
+    for ``npm run test:e2e -- --runInBand``."""
+    for option in sorted(span for span in spans if span.startswith("-")):
+        line = re.sub(rf"\s+{re.escape(option)}(?!\S)", "", line).removesuffix(" --")
+    return line
 
 
 def _named_by_error(parts: list[str], error: str, passing: str) -> list[str]:

@@ -10325,7 +10325,7 @@ def test_an_option_said_to_change_nothing_is_neither_the_fix_nor_the_problems_co
     candidates, _ = _candidates(store, session)
     assert not any("git diff" in c["change"] for c in candidates), [c["change"] for c in candidates]
     (candidate,) = [c for c in candidates if "ready()" in c["title"]]
-    assert "--runInBand" not in candidate["title"] + candidate["change"], (candidate["title"], candidate["change"])
+    assert "--runInBand" not in candidate["title"] + candidate["change"] + candidate["trigger"], candidate
 
 
 def test_a_step_quoted_in_a_fenced_block_with_a_comment_after_it_is_part_of_the_fix(git_project, store):
