@@ -8,6 +8,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import urllib.parse
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN,
@@ -925,6 +926,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     the way may be the task's own (a convention learned while doing other work): the account is what links them."""
     if not account:
         return None
+    endpoint = _other_endpoint(failure, later, account)
+    if endpoint is not None:
+        return endpoint
     # (of a line of steps, the one the error came from: ``qmake fieldnotes.pro CONFIG+=debug`` refused an in-source
     # build, the ``make -j8`` after it never ran)
     before = parse_command(_failed_step(failure["target"], failure.get("error_text") or ""))
@@ -1055,6 +1059,37 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                and re.search(r"(?i)\b(?:rather than|instead of)\b", _prose(s)) for s in sentences):
             return _as_quoted(obs, later, account)
     return None
+
+
+_HTTP_CLIENTS = frozenset(("curl", "wget", "http", "https", "xh"))
+
+
+def _other_endpoint(failure: dict, later: list[dict], account: str) -> dict | None:
+    """A passing request to another endpoint of the same host, its path quoted as what worked ("Uploading the file
+    instead — `POST /collections/support_docs/snapshots/upload?priority=snapshot` … — worked", after the ``PUT
+    …/snapshots/recover`` that was refused): the service's way to do the job."""
+    def url(command: str) -> tuple[str, str, str] | None:
+        argv = parse_command(command)["argv"]
+        if not argv or _program_name(argv[0]) not in _HTTP_CLIENTS:
+            return None
+        found = next((urllib.parse.urlsplit(w.strip("\"'")) for w in argv[1:]
+                      if re.match(r"[\"']?https?://", w)), None)
+        return (argv[0], found.netloc, found.path + (f"?{found.query}" if found.query else "")) if found else None
+
+    was = url(failure["target"])
+    if was is None:
+        return None
+    said = [span for s in _sentences(account) if _WORKED.search(_prose(s)) for span in _code_spans(s)]
+    for obs in later:
+        now = url(obs["target"]) if obs["tool"] == "Bash" and obs["outcome"] == "ok" else None
+        if now and now[:2] == was[:2] and now[2] != was[2] and len(now[2]) >= 8 \
+                and any(now[2] in span and was[2] not in span for span in said):
+            return obs
+    return None
+
+
+# what worked, said of a way ("… — worked", "works", "succeeded", "instead")
+_WORKED = LazyRegex(r"(?i)\b(?:worked|works|succeeded|instead)\b")
 
 
 # the project said not to do a thing ("This project doesn't run system tests on the host", "This repo doesn't call

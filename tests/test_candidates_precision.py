@@ -10375,3 +10375,20 @@ def test_a_failure_cleared_by_removing_a_stale_container_is_its_own_problem(git_
     candidates, _ = _candidates(store, session)
     assert [c["title"] for c in candidates if "compression not enabled" in c["title"]], [c["title"] for c in candidates]
     assert not any("port is already allocated" in c["title"] for c in candidates), [c["title"] for c in candidates]
+
+
+def test_a_request_to_another_endpoint_quoted_as_what_worked_is_the_way(git_project, store):
+    # (blind233 HZ12: ``PUT …/snapshots/recover`` refused a local file; "Uploading the file instead — `POST
+    # /collections/support_docs/snapshots/upload?priority=snapshot` … — worked"; nothing was stored)
+    base = "curl -sS -X {} 'http://localhost:6333/collections/support_docs/snapshots/{}'"
+    session = (Session("qdrant2", git_project, prompt="Restore the support_docs collection from last night's snapshot")
+               .fail(base.format("PUT", "recover") + " -f -d '{\"location\": \"backups/support_docs.snapshot\"}'",
+                     "Exit code 22\ncurl: (22) The requested URL returned error: 400")
+               .ok(base.format("POST", "upload?priority=snapshot") + " -F 'snapshot=@backups/support_docs.snapshot'",
+                   '{"result":true,"status":"ok","time":84.519382}')
+               .ok(base.format("GET", "") + " | jq .result.status", '"green"')
+               .stop("`snapshots/recover` only accepts a location the server can fetch itself. Uploading the file "
+                     "instead — `POST /collections/support_docs/snapshots/upload?priority=snapshot` with the multipart "
+                     "field `snapshot` — worked."))
+    (candidate,), _ = _candidates(store, session)
+    assert "snapshots/upload?priority=snapshot" in candidate["change"], candidate["change"]
