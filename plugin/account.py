@@ -61,7 +61,9 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            # (not what something is made by: "the outputs are only produced by `ci_post_clone.sh`")
                            r"only (?:produced|gave|caused|led to|moved)\b(?! by\b)|"
                            # "running under `TZ=America/New_York` only masked the bug"
-                           r"(?:only|just|merely) (?:masked|masks|hid|hides|papered over|worked around)\b|"
+                           # ("Setting TUNE_DISABLE_STRICT_METRIC_CHECKING=1 only silenced Tune's check")
+                           r"(?:only|just|merely) (?:masked|masks|hid|hides|silenced|silences|suppressed|muted|"
+                           r"papered over|worked around)\b|"
                            # "Switching to IVFFlat hit the same limit (reverted)"
                            r"(?:hit|ran into|got|gave|threw|raised|failed with) the (?:very )?same (?:limit|error|"
                            r"failure|wall|problem|exception|message)\b|"

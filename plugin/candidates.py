@@ -31,7 +31,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words,
                       _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
-from .chains import _ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, find_chains
+from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _written_later,
+                     find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routine, _same_target, _segments,
                        command_family, command_job, command_key, invocation_change, is_autofix, is_static_check,
                        other_subcommand, package_name, parse_command, shown_command, without_env)
@@ -299,7 +300,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # attempt, given up
     if chain["kind"] == "error_changed" and not chain["all_changes"] and chain.get("success"):
         tried = set(invocation_change(failure["target"], chain["resolved_by"]["target"]))
-        if tried and not tried & set(invocation_change(failure["target"], chain["success"]["target"])):
+        if tried and not tried & set(invocation_change(failure["target"], chain["success"]["target"])) \
+                and not _written_later(sorted(tried), chain.get("_later_edits") or []):
             chain["_skip"] = "attempt"
             return None
     # (or that the session put back whole afterwards: the FileIO switched back, ``uv remove s3fs`` after ``uv add
@@ -416,9 +418,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)
     removed = {l[1:].strip() for e in edits for l in (e.get("body") or "").splitlines() if l.startswith("-")}
+    # (or rewrites: ``inject-python: "true"`` → ``"observability/python"`` in the annotations block the attempt
+    # added, shown as the block added with its value, not as a change of a value the project never had)
     taken_back = [o for o in [*(chain.get("_earlier") or ()), *chain["attempts"]]
                   if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and o not in edits and _added_lines(o)
-                  and {l.strip() for l in _added_lines(o)} <= removed]
+                  and ({l.strip() for l in _added_lines(o)} <= removed
+                       or {l.strip() for l in _added_lines(o)} & removed)]
     net = net_changes(taken_back + edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
@@ -477,7 +482,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (nor a variable set only for that run, ``MAILER_SMTP_HOST=localhost`` beside the pydantic-settings move)
         # (a flag's value says it too: ``HF_HUB_OFFLINE`` for ``-e HF_HUB_OFFLINE=1``)
         invocation = [part for part in invocation if not part.startswith(("pass `", "set `"))
-                      or any(word.split("=")[0] in said.get("text", "") + " " + prompt_text
+                      # (a word of it, not a part of one: jq's ``-r`` is not in ``acme-root-ca.pem``)
+                      or any(re.search(rf"(?<![\w-]){re.escape(word.split('=')[0])}(?![\w-])",
+                                       said.get("text", "") + " " + prompt_text)
                              for n, word in enumerate(part.split("`")[1].split()[:2])
                              if n == 0 or len(word.split("=")[0]) >= 4 and not word.startswith("-"))]
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
@@ -517,7 +524,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         aside = [path for path in fix_hunks if not _named_in(path, error)
                  and not _CONFIG_PATH.search(path) and not _TOOL_CONFIG.search(path)
                  and not error_words & _plain_words(" ".join(_diff_text(path, h) for h in fix_hunks[path]))
-                 and not any(span in h["new"] and span not in h["old"] for h in fix_hunks[path] for span in spans)]
+                 # (however the lines align their values: ``allow_subdomains   = true`` for `allow_subdomains = true`)
+                 and not any(" ".join(span.split()) in " ".join(h["new"].split())
+                             and " ".join(span.split()) not in " ".join(h["old"].split())
+                             for h in fix_hunks[path] for span in spans)]
         unrelated = sorted(set(unrelated) | set(aside))
         fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if path not in aside}
     failed_check = parse_command(last_failure["target"])["check"]

@@ -472,6 +472,13 @@ def _wrote_nothing(run: dict, after: list[dict]) -> bool:
 _GIT_LOOK = LazyRegex(r"git\s+(?:diff|log|show|status|blame|grep|ls-files|shortlog|reflog)\b")
 
 
+def _written_later(parts: list[str], edits: list[dict]) -> bool:
+    """Whether each way a run was changed sets a value by a name that a later edit writes: ``pass `-e
+    METAFLOW_USER=ci``` kept as ``METAFLOW_USER: ci`` in the service's environment in docker-compose.yml."""
+    return bool(parts) and all((names := re.findall(r"([A-Za-z_][\w.-]{3,})=", part)) and any(
+        n in line for n in names for e in edits for line in _added_lines(e)) for part in parts)
+
+
 def _asserting_search(failure: dict, later: list[dict]) -> bool:
     """Whether a failed ``grep -c``/``grep -q`` was a check: the same line passing after an edit (``grep -c
     "bg-emerald-600" web/static/app.css`` → 0, then 1 once tailwind.config.js scanned the components)."""
@@ -985,8 +992,12 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         return {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", text.lower())}
 
     def disowns(s: str) -> bool:
+        # (a glob of it too: "doesn't use … `connected*AndroidTest`" of ``:baselineprofile:connectedBenchmarkRelease
+        # AndroidTest``)
         return bool(_NOT_HERE.search(_prose(s))) and (
-            any(span in before["argv"] for span in _code_spans(s))
+            any(span in before["argv"] or "*" in span and any(fnmatch.fnmatchcase(w.rsplit(":", 1)[-1], span)
+                                                             for w in before["argv"][1:])
+                for span in _code_spans(s))
             or len(stems(_prose(s)) & stems(" ".join(before["argv"]))) >= 2)
 
     if not family or not removed and not any(names_failing(s) or task in _code_spans(s) or disowns(s)
@@ -1822,9 +1833,12 @@ def _ran_in_sequence(failure: dict, later: dict) -> str | None:
     check = parse_command(failure["target"])["check"]
     split = r"\s*(?:&&|;|(?<![&>|])&(?![&>]))\s*"
     before = [" ".join(s.split()) for s in re.split(split, re.sub(r"[()]", " ", failure["target"])) if s.strip()]
+    # (less its streams joined, ``2>&1``, whose ``&`` starts no step: ``(RUSTFLAGS=… cargo run … > /tmp/x.log 2>&1 &)``)
+    target = re.sub(r"\s*\d*>&\d+", "", target)
     for match in re.finditer(rf"[^;&]+?(?={split}|$)", re.sub(r"[()]", " ", target)):
         step = match.group(0).strip()
-        if step and parse_command(step)["check"] == check:
+        # (its output sent to a file is the same run: ``cargo run --features console > /tmp/ingest.log``)
+        if step and parse_command(re.sub(r"\s+\d*>>?\s*\S+", "", step))["check"] == check:
             # (with what the line started beside it, when that changed: ``cloud-sql-proxy … --private-ip & sleep 3;
             # psql …`` after the same line without the flag failed)
             started = [" ".join(s.split()) for s in re.split(split, target[:match.start()]) if s.strip()]
@@ -1946,6 +1960,8 @@ _USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknow
 # validation: could not find schema for HorizontalPodAutoscaler``)
 _PROBLEM_LINE = LazyRegex(r"(?i)\b(?:error|fail(?:ed|ure)?|invalid|could not|cannot|not found|missing)\b")
 _WARNING_LINE = LazyRegex(r"(?:^|:\s)warning(?: [A-Z]+\d+)?:")
+# a runner's numbered failure of one test: ExUnit's ``  1) test uploads a scanned PDF (ShopWeb.InvoiceUploadLiveTest)``
+_NUMBERED_FAILURE = LazyRegex(r"^\s*\d+\) test \S")
 
 
 def _errors_gone(before: dict, after: dict) -> list[str]:
@@ -1957,9 +1973,12 @@ def _errors_gone(before: dict, after: dict) -> list[str]:
 
     def problems(f: dict) -> dict[str, str]:
         # (not a warning: MSBuild's ``warning MSB3026: Could not copy …`` retried, printed only on the first run)
+        # (nor a run's count of them: ExUnit's ``2 tests, 1 failure`` after ``5 tests, 2 failures``)
         return {re.sub(r"\d+", "N", line.strip()): line.strip() for line in (f.get("error_text") or "").splitlines()
-                if _PROBLEM_LINE.search(line) and not re.match(r"(?i)exit code", line.strip())
-                and not _WARNING_LINE.search(line)}
+                if (_PROBLEM_LINE.search(line) or _NUMBERED_FAILURE.match(line)) and not re.match(r"(?i)exit code",
+                                                                                                   line.strip())
+                and not _WARNING_LINE.search(line)
+                and not re.match(r"\d+ \w+, \d+ (?:failure|error)s?\b", line.strip())}
     was, now = problems(before), problems(after)
     if not now or len(was) < 2 or not set(now) < set(was):
         return []
@@ -1971,6 +1990,10 @@ def _errors_gone(before: dict, after: dict) -> list[str]:
     # line of the same report that the later excerpt did not show, ``Error Trace: …/users_test.go:48``)
     # (and naming what none of them names, ``HorizontalPodAutoscaler``: not the error pytest's summary line repeats,
     # ``FAILED tests/test_tasks.py::… - kombu.exceptions.OperationalError: …`` under the excerpt's ``E   …``)
+    # (or a numbered failure of a test gone beside one still there: ExUnit's ``1) test uploads a scanned PDF (…)``
+    # gone, ``1) test shows the error when the invoice number is taken (…)`` left)
+    if any(_NUMBERED_FAILURE.match(g) for g in gone) and any(_NUMBERED_FAILURE.match(n) for n in now.values()):
+        return gone
     still = set().union(*(words(n) for n in now.values()))
     alike = all(any(len(words(g) & words(n)) * 2 >= max(len(words(g)), len(words(n)), 1) for n in now.values())
                 and words(g) - still for g in gone)
@@ -2010,9 +2033,16 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
             and command_family(f["target"]) != command_family(groups[-1][0]["target"]))), previous)
         # (and the way it was run then is the way it passed: not ``JAVA_HOME=…/java-11 uv run pytest …``, an attempt
         # the passing run left out again)
-        moved_on = bool(tried := invocation_change(ran["target"], failure["target"])) and \
-            not invocation_change(failure["target"], success["target"]) and \
-            set(tried) <= set(invocation_change(ran["target"], success["target"]))
+        # (or kept by an edit after it that writes the same setting: ``-e METAFLOW_USER=ci``, then ``METAFLOW_USER:
+        # ci`` in the service's environment in docker-compose.yml)
+        # (whatever else the passing run adds, to what it set or passed: ``-format=json … | jq -r …`` to read what
+        # ``VAULT_CACERT=…`` let through; not a flag left out to see the error, ``curl -sf`` then ``curl -s``)
+        tried = invocation_change(ran["target"], failure["target"])
+        moved_on = bool(tried) and (
+            set(tried) <= set(invocation_change(ran["target"], success["target"])) and (
+                not invocation_change(failure["target"], success["target"])
+                or all(part.startswith(("set `", "pass `")) for part in tried))
+            or _written_later(tried, later))
         # (or the way found, run, failing otherwise: ``pod update FirebaseFirestore`` for ``pod install``, then a
         # deployment target too low for it)
         way = kind == "same_job" and command_key(failure["target"]) == command_key(success["target"]) \

@@ -22,7 +22,8 @@ _MUTATING = LazyRegex(
     r"bundle\s+(?:install|update)|cargo\s+(?:add|update)|go\s+(?:get|mod\s+(?:tidy|download))|mix\s+deps\.get|"
     r"composer\s+(?:install|require|update|remove)|db:migrate|db:setup|(?<![-/.\w])migrate\b(?![-.])|"
     r"docker\s+compose\s+up|docker-compose\s+up|"
-    r"brew\s+install|apt(?:-get)?\s+install|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|patch\b|"
+    r"brew\s+install|apt(?:-get)?\s+install|sed\s+-i|git\s+(?:checkout|revert|apply|restore)|"
+    r"(?<![-/.\w])patch\b(?![-.])|"
     # (a redirect to /dev/null or of one stream into another writes nothing: ``cat .env 2>/dev/null``)
     r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\b(?:echo|cat|printf)\b[^|]*?(?:\s|\d)>>?\s*(?!/dev/null|&)[\w./~$\"'-]|tee\s|"
     # other package managers' add/remove/sync, and R's and Julia's from inside their code
@@ -176,6 +177,11 @@ def _words(segment: str) -> list[str]:
     return [restore(w) for w in words]
 
 
+# programs that take ``/switch`` options (by their names on PATH; any ``….exe`` does too)
+_WINDOWS_TOOLS = frozenset(("signtool", "msbuild", "robocopy", "certutil", "dism", "icacls", "cl", "link", "lib",
+                            "mt", "makeappx", "msiexec", "wevtutil", "sc", "schtasks", "xcopy"))
+
+
 def parse_command(command: str) -> dict:
     """The parts of a shell line that matter for a lesson.
 
@@ -278,7 +284,11 @@ def parse_command(command: str) -> dict:
     elif len(words) > 2 and _program_name(words[0]) in ("cargo", "rustc", "rustdoc") and words[1].startswith("+"):
         profile = words[1]  # a rustup toolchain: ``cargo +nightly udeps``
         words = [words[0], *words[2:]]
-    flags = [w for w in words[1:] if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
+    # (and a Windows tool's switches: ``signtool.exe sign /sha1 … /fd SHA256``)
+    windows = bool(words) and bool(re.search(r"(?i)\.exe$", words[0])
+                                   or _program_name(words[0]).lower() in _WINDOWS_TOOLS)
+    flags = [w for w in words[1:] if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)
+             or windows and re.fullmatch(r"/[A-Za-z][\w:=.-]{0,30}", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset, "sourced": sourced,
             "runner": " ".join(runner), "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path,
@@ -289,6 +299,9 @@ def _program_name(word: str) -> str:
     """A program run by its path is the same program (``.venv/bin/pytest`` is ``pytest``); ``./gradlew`` and
     ``bin/rails`` keep their spelling, as the project's own wrappers."""
     name = word if "/" not in word or word in _TWO_WORD else os.path.basename(word.rstrip("/")) or word
+    # (a program pinned to a version where it is fetched and run: ``go run github.com/bufbuild/buf/cmd/buf@v1.47.2``,
+    # ``npx prettier@3.3.2`` are ``buf`` and ``prettier``)
+    name = re.sub(r"(?<=\w)@(?:v?\d[\w.+-]*|latest)$", "", name)
     # (an AppImage by its program's name: ``./linuxdeploy-x86_64.AppImage`` is ``linuxdeploy``)
     return re.sub(r"(?:[-_](?:x86[-_]64|amd64|aarch64|arm64|i686|armhf))?\.AppImage$", "", name)
 
@@ -756,7 +769,8 @@ def _repointed(before: list[str], after: list[str]) -> list[tuple[str, str, str]
 
 # flags that change how much a run says, whether it reruns or which tests it selects, not what it does: never the fix
 _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|stacktrace|full-stacktrace|scan|"
-                            r"no-header|exitfirst|lf|last-failed|ff|failed-first|rerun|rerun-tasks|rerun-failed|"
+                            r"no-header|exitfirst|lf|last-failed|ff|failed-first|failed|only-failures|rerun|"
+                            r"rerun-tasks|rerun-failed|"
                             r"no-daemon|console(?:=\S+)?|color(?:=\S+)?|no-color|tb(?:=\S+)?|maxfail(?:=\S+)?|"
                             # (a test runner's reporter: ``vitest --reporter=verbose``, ``mocha --reporter dot``)
                             r"reporter(?:=\S+)?|"
@@ -830,9 +844,9 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
         return flag
     at = argv.index(flag)
     value = argv[at + 1] if at + 1 < len(argv) else ""
-    if not value or value.startswith("-") or value in before:
+    if not value or value.startswith("-") or value in before and not flag.startswith("/"):
         return flag
-    if flag.startswith("--") or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
+    if flag.startswith(("--", "/")) or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
             or flag in ("-n", "-e"):  # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson)
         return f"{flag} {value}"
     # (or a directory the failed run reached into: ``-d src`` after ``-f src/pipelines/definitions.py``)

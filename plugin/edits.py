@@ -286,8 +286,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         raw = b[p:p + n]
         inserted = raw.strip("&,;| ")
         # (between tokens, not inside one: ``cfg.Timeout`` → ``cfg.Timeout.Duration`` is said as the two)
-        between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_") or raw[:1].isspace()) and (
-            raw[:1] in " ,;&|" or raw[-1:] in " ,;&|")
+        # (a separator after a token starts one too: ``max_entries: 1`` → ``max_entries: 1, max_file_size: …``)
+        between = (p == 0 or not (b[p - 1].isalnum() or b[p - 1] == "_") or raw[:1].isspace()
+                   or raw[:1] in ",;") and (raw[:1] in " ,;&|" or raw[-1:] in " ,;&|")
         # (a long one cut: ``-schema-location default -schema-location 'https://raw.githubusercontent.com/…'``)
         if p + q == len(a) and between and 6 <= len(inserted) <= 240 and inserted.count("(") == inserted.count(")"):
             return f"add `{one_line(inserted, 70)}`"

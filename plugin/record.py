@@ -313,15 +313,21 @@ _WORD = LazyRegex(r"(?:[^\s'\"]+|'[^']*'|\"[^\"]*\"|['\"])+")
 def _compact_command(match: re.Match) -> str:
     # (``DATABASE_URL='postgresql://…' npx prisma …``: its program; a quoted argument is one word:
     # ``jq -e '.tasks[0].state == "RUNNING"'`` keeps its filter whole, never half of it and a stray quote)
-    words = _WORD.findall(without_env(match.group(1)))
+    # (a program's quoted path by its name: ``"/c/Program Files (x86)/…/signtool.exe" sign …`` reads ``signtool.exe
+    # sign``)
+    words = [re.sub(r'^(["\'])(.*)\1$', r"\2", w) if n == 0 else w
+             for n, w in enumerate(_WORD.findall(without_env(match.group(1))))]
     inner = _in_container(words)
     if inner:  # (a command run in a container, by itself and the image: ``swift build` in `swift:5.10-jammy``)
         return f"`{' '.join(inner[1:])}` in `{inner[0]}`"
     # (with the value of an option that only picks where it runs: ``kubectl -n edge wait`` reads ``kubectl wait``)
+    # (and what curl writes where: ``-o /dev/null -w '%{http_code}\n'``)
+    curl = bool(words) and os.path.basename(words[0]) == "curl"
     words = [w for i, w in enumerate(words) if not re.fullmatch(r"-\w|--[\w-]+=\S+|--tb=\w+", w)
              and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context", "-o",
                                              "--output")
-                      and re.fullmatch(r"[\w.-]+", w))]
+                      and re.fullmatch(r"[\w.-]+", w))
+             and not (curl and i and words[i - 1] in ("-o", "--output", "-w", "--write-out"))]
     # (a URL by the last part of its path, else its host, without its quotes or query: ``psql
     # "postgresql://analytics:…@pg-replica.internal:5432/warehouse?sslmode=require"`` reads ``psql warehouse``)
     words = [(url.group(2) or url.group(1))

@@ -232,6 +232,16 @@ def error_line(text: str) -> str | None:
         message = under(line)
         if len(message.split()) >= 4 and not message.startswith(("at ", "Require stack", ">")):
             return message
+    # (an API's errors listed under their heading, Vault's ``Code: 400. Errors:`` then ``* common name
+    # api.internal.acme.dev not allowed by this role``)
+    listed = re.search(r"(?m)^.*\bErrors:\s*\n(?:\s*\n)*\s*\*\s+(\S[^\n]*)", text)
+    if listed and (not line or max(best[False][1], best[True][1]) < 5):
+        return listed.group(1).strip()
+    # (a Rust panic, since 1.73, says where on its line and what under it: ``thread 'main' panicked at …/builder.rs:519:
+    # 13:`` then ``task tracing requires Tokio to be built with RUSTFLAGS="--cfg tokio_unstable"!``)
+    panic = re.search(r"(?m)^thread '[^'\n]*' panicked at [^\n]*:\d+:\d+:\s*\n\s*(\S[^\n]*)", text)
+    if panic and (not line or max(best[False][1], best[True][1]) < 5):
+        return f"panicked: {panic.group(1).strip()}"
     # (an exception raised with no message on its line, Pulumi's ``pulumi.automation.errors.CommandError:`` over
     # `` code: 255`` and `` stderr: error: getting secrets manager: passphrase must be set …``: the error under it)
     if line and re.fullmatch(r"[\w.]+(?:Error|Exception):", line.strip()):

@@ -223,13 +223,15 @@ def _starts_service(command: str) -> bool:
 _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container)?\s+(?:rm|kill|stop)\b|"
                           r"(?:docker|podman)[\s-]compose\s+(?:rm|kill|stop|down)\b|kill\b|pkill\b|killall\b|"
                           r"fuser\s+-k\b|adb\s+kill-server\b|"
+                          # (simulators and emulators left booted: ``xcrun simctl shutdown all``, ``adb emu kill``)
+                          r"(?:xcrun\s+)?simctl\s+shutdown\b|adb(?:\s+-s\s+\S+)?\s+emu\s+kill\b|"
                           # (Windows': ``taskkill //PID 11284 //F``, ``Stop-Process -Name AcmeSetup``)
                           r"taskkill(?:\.exe)?\b|Stop-Process\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project
 _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind)|stray|orphan(?:ed)?|zombie|lingering|"
-                       r"you had running|still (?:running|listening|bound|alive) (?:from|on|to|and)\b|"
+                       r"you had running|still (?:running|listening|bound|alive|booted) (?:from|on|to|and)\b|"
                        r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging)|(?:was|were) still held)\b")
 
 
@@ -378,6 +380,10 @@ _REQUEST_URL = LazyRegex(r"(?:https?://)?(?:localhost|127\.0\.0\.1|[\w-]+(?:\.[\
 _EMPTY_ANSWER = LazyRegex(r'\A\s*(?:\{\s*"[\w.-]+"\s*:\s*(?:\[\s*\]|null|0)\s*[,}]|(?:\[\s*\]|0|null|\{\s*\})?\s*\Z)')
 
 
+_FIELD_ASKED = LazyRegex(r"^(?:kubectl|oc)\s+(?:-n\s+\S+\s+|--namespace[=\s]\S+\s+)?get\s+[^|;&]*-o\s*[= ]?"
+                         r"(?:jsonpath|go-template)=[^|;&]*$")
+
+
 def _empty_answers(observations: list[dict]) -> list[dict]:
     """The observations, with a request that answered with nothing (``curl -s '…/api/search?tags=…'`` →
     ``{"traces":[]…}``) read as a failure when, after an edit, the same request answers with something (``… | jq
@@ -386,11 +392,17 @@ def _empty_answers(observations: list[dict]) -> list[dict]:
     def request(o: dict) -> str | None:  # (the step that asks: ``curl -s '…'`` of ``sleep 5; curl -s '…' | jq …``)
         if o["tool"] != "Bash" or o["outcome"] != "ok":
             return None
+        # (or a resource's field asked of the cluster, the line whole: ``kubectl -n checkout get pods -l app=checkout
+        # -o jsonpath='{.items[*].spec.initContainers[*].name}'``)
+        if _FIELD_ASKED.match(" ".join((o.get("target") or "").split())):
+            return " ".join(o["target"].split())
         return next((step.strip() for step in re.split(r"&&|;|\|", o.get("target") or "")
                      if _PROBE.match(step.strip()) and _REQUEST_URL.search(step)), None)
 
     def asked(o: dict) -> str | None:
         step = request(o)
+        if step and _FIELD_ASKED.match(step):
+            return step
         return _REQUEST_URL.search(step).group(0).removeprefix("http://").removeprefix("https://") if step else None
 
     urls = [asked(o) for o in observations]
@@ -715,6 +727,12 @@ def _status_failure(observation: dict) -> dict:
     from .signatures import error_signature
 
     body = observation.get("body") or ""
+    # (the status code alone, as ``-w '%{http_code}'`` prints it: ``404``)
+    code = re.fullmatch(r"\s*([45]\d\d)\s*", body) if "http_code" in (observation.get("target") or "") else None
+    if code:
+        text = f"HTTP {code.group(1)}"
+        return dict(observation, outcome="error", error_text=text, logged=True,
+                    error_signature=error_signature(text, observation.get("target") or "") or text)
     failed = _STATUS_FAILED.search(body)
     refused = None if failed else _HTTP_ERROR_BODY.search(body)
     if refused:
@@ -878,6 +896,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
+                     # "the entry point is `./gradlew :app:generateBaselineProfile`"
+                     r"the entry ?point (?:is|for)\b|"
                      # "the repo's `./scripts/build-appimage.sh` is the intended path"
                      r"(?:is|are) the (?:intended|supported|documented|expected|usual|standard) (?:path|way|route|"
                      r"entry ?point)\b|"

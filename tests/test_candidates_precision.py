@@ -2,6 +2,8 @@
 
 Each rule is stated in its test's name and played with a session that is not in bench/lessons.py.
 """
+import json
+
 import pytest
 
 from hookutil import PlayedSession, run_hook
@@ -10392,3 +10394,239 @@ def test_a_request_to_another_endpoint_quoted_as_what_worked_is_the_way(git_proj
                      "field `snapshot` — worked."))
     (candidate,), _ = _candidates(store, session)
     assert "snapshots/upload?priority=snapshot" in candidate["change"], candidate["change"]
+
+
+def test_a_run_started_in_the_background_with_its_output_to_a_file_is_the_run_that_passed(git_project, store):
+    # (blind239 IF12: ``(RUSTFLAGS="--cfg tokio_unstable" cargo run --features console > /tmp/ingest.log 2>&1 &) ;
+    # sleep 6; tail -4 /tmp/ingest.log`` was no pass of the ``cargo run`` that had panicked, and the panic, printed
+    # under its place as Rust has since 1.73, was no error line)
+    from lorebook.signatures import error_line
+
+    panic = ("Exit code 101\n     Running `target/debug/ingest`\nthread 'main' panicked at /home/dev/.cargo/registry/"
+             "src/index.crates.io-6f17d22bba15001f/console-subscriber-0.4.1/src/builder.rs:519:13:\ntask tracing "
+             "requires Tokio to be built with RUSTFLAGS=\"--cfg tokio_unstable\"!\nnote: run with `RUST_BACKTRACE=1` "
+             "environment variable to display a backtrace")
+    assert "task tracing requires Tokio" in error_line(panic)
+    session = (Session("console", git_project, prompt="tokio-console: the `console` feature panics on startup")
+               .fail("cargo run --features console", panic)
+               .ok("(RUSTFLAGS=\"--cfg tokio_unstable\" cargo run --features console > /tmp/ingest.log 2>&1 &) ; "
+                   "sleep 6; tail -4 /tmp/ingest.log",
+                   "     Running `target/debug/ingest`\n2024-06-03T09:14:22Z  INFO ingest::telemetry: tokio-console "
+                   "server listening addr=127.0.0.1:6669")
+               .stop("Tokio only emits the task instrumentation when compiled with the `tokio_unstable` cfg, a "
+                     "compiler flag, not a Cargo feature. Run it as:\n```\nRUSTFLAGS=\"--cfg tokio_unstable\" cargo "
+                     "run --features console\n```"))
+    (candidate,), _ = _candidates(store, session)
+    assert 'RUSTFLAGS=--cfg tokio_unstable' in candidate["title"].replace('"', ""), candidate["title"]
+
+
+def test_two_exunit_failures_one_mended_at_a_time_are_two_lessons(git_project, store):
+    # (blind239 IF21: ``1) test uploads a scanned PDF`` gone after the upload limit, ``1) test shows the error …``
+    # left, then mended too: one lesson, the first fix under the second error, "`1)` → `1, max_file_size: …`")
+    from lorebook.edits import _short_diff
+
+    assert _short_diff({"old": "|> allow_upload(:pdf, max_entries: 1)}",
+                        "new": "|> allow_upload(:pdf, max_entries: 1, max_file_size: 20_000_000)}"}) == \
+        "add `max_file_size: 20_000_000`"
+    first = ("  1) test uploads a scanned PDF (ShopWeb.InvoiceUploadLiveTest)\n     test/shop_web/live/invoice_upload_"
+             "live_test.exs:18\n     ** (FunctionClauseError) no function clause matching in Kernel.=~/2\n"
+             "         {:error, [[\"phx-F9w2kQ9mZrAAAB3h\", :too_large]]}\n\n")
+    second = ("  {n}) test shows the error when the invoice number is taken (ShopWeb.InvoiceUploadLiveTest)\n     test/"
+              "shop_web/live/invoice_upload_live_test.exs:41\n         ** (CaseClauseError) no case clause matching: "
+              "{{:error, :invoice, #Ecto.Changeset<action: :insert>, %{{}}}}\n\n")
+    test = "mix test test/shop_web/live/invoice_upload_live_test.exs"
+    session = (Session("exunit", git_project, prompt="two of the invoice upload LiveView tests are failing")
+               .fail(test, "Exit code 2\n" + first + second.format(n=2) + "5 tests, 2 failures")
+               .edit("lib/shop_web/live/invoice_upload_live.ex", "|> allow_upload(:pdf, max_entries: 1)}",
+                     "|> allow_upload(:pdf, max_entries: 1, max_file_size: 20_000_000)}")
+               .fail(test + " --failed", "Exit code 2\n" + second.format(n=1) + "2 tests, 1 failure")
+               .edit("lib/shop/billing.ex", "      {:error, %Ecto.Changeset{} = changeset} -> {:error, changeset}",
+                     "      {:error, _step, %Ecto.Changeset{} = changeset, _changes} -> {:error, changeset}")
+               .ok(test, "5 tests, 0 failures")
+               .stop("Both fixed.\n- The PDF fixture is ~11 MB and LiveView's default upload limit is 8 MB. "
+                     "`allow_upload(:pdf, ...)` now sets `max_file_size: 20_000_000`.\n- `Repo.transaction/1` with an "
+                     "`Ecto.Multi` fails with a 4-tuple. The clause now matches `{:error, _step, %Ecto.Changeset{} = "
+                     "changeset, _changes}`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    assert not any("--failed" in c["change"] for c in candidates), [c["change"] for c in candidates]
+
+
+def test_a_patch_file_read_is_no_patch_applied():
+    # (blind239 IF24: ``tail -8 patches/leaflet+1.9.4.patch`` read as a change, a step of the fix on the card)
+    from lorebook.commands import _MUTATING
+
+    assert not _MUTATING.search("tail -8 patches/leaflet+1.9.4.patch")
+    assert _MUTATING.search("patch -p1 < fix.diff") and _MUTATING.search("kubectl patch deploy api -p '{}'")
+
+
+def test_a_field_the_cluster_answered_empty_then_filled_after_an_edit_was_the_failure(git_project, store):
+    # (blind240 IG05: ``kubectl … get pods -o jsonpath='{…initContainers[*].name}'`` answered nothing, then the
+    # init container's name once the annotation named the Instrumentation; nothing was stored, and the fix read as
+    # "`"true"` → `"observability/python"`", a value the project never had)
+    query = ("kubectl -n checkout get pods -l app=checkout -o "
+             "jsonpath='{.items[*].spec.initContainers[*].name}'")
+    apply = "kubectl apply -f k8s/checkout/deployment.yaml && kubectl -n checkout rollout status deploy/checkout"
+    session = (Session("otel", git_project, prompt="checkout's pods never get the init container and we see no "
+                                                   "traces")
+               .edit("k8s/checkout/deployment.yaml", "  template:\n    metadata:\n      labels:",
+                     "  template:\n    metadata:\n      annotations:\n        instrumentation.opentelemetry.io/"
+                     "inject-python: \"true\"\n      labels:")
+               .ok(apply, "deployment \"checkout\" successfully rolled out")
+               .ok(query, "")
+               .edit("k8s/checkout/deployment.yaml", "        instrumentation.opentelemetry.io/inject-python: \"true\"",
+                     "        instrumentation.opentelemetry.io/inject-python: \"observability/python\"")
+               .ok(apply, "deployment \"checkout\" successfully rolled out")
+               .ok(query, "opentelemetry-auto-instrumentation-python")
+               .stop("The annotation's value has to name the Instrumentation: it's `instrumentation.opentelemetry.io/"
+                     "inject-python: \"observability/python\"`. With `\"true\"` the operator only searches the "
+                     "pod's own namespace."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'inject-python: "observability/python"' in candidate["change"], candidate["change"]
+    assert '"true"' not in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_variable_passed_once_then_written_into_the_compose_file_is_its_own_lesson(git_project, store):
+    # (blind240 IG23: ``-e METAFLOW_USER=ci`` moved the error on to the join's merge conflict, then went into
+    # docker-compose.yml; one lesson, "Did not help: tried to pass `-e METAFLOW_USER=ci`")
+    run = "docker compose run --rm {}trainer python flows/train_flow.py run"
+    session = (Session("metaflow", git_project, prompt="Nightly train flow is broken in the CI container.")
+               .fail(run.format(""), "Exit code 1\nMetaflow 2.12.5 executing TrainFlow\n    Unknown user:\n    "
+                                     "Metaflow could not determine your user name based on environment variables")
+               .fail(run.format("-e METAFLOW_USER=ci "),
+                     "Exit code 1\nMetaflow 2.12.5 executing TrainFlow for user:ci\n    Step join (task-id 5) failed: "
+                     "MergeArtifactsException: Step join cannot merge the following artifacts due to them having "
+                     "conflicting values: [model, score, params].")
+               .edit("flows/train_flow.py", "        self.merge_artifacts(inputs)",
+                     "        self.merge_artifacts(inputs, exclude=[\"model\", \"score\", \"params\"])")
+               .edit("docker-compose.yml", "    environment:\n      METAFLOW_DEFAULT_DATASTORE: local",
+                     "    environment:\n      METAFLOW_DEFAULT_DATASTORE: local\n      METAFLOW_USER: ci")
+               .ok(run.format(""), "Task finished successfully.")
+               .stop("Two unrelated breakages:\n- Metaflow refuses to run without a user name. Set `METAFLOW_USER: ci` "
+                     "in the trainer service's environment in `docker-compose.yml`.\n- `join` merged conflicting "
+                     "artifacts; it now merges with `exclude=[\"model\", \"score\", \"params\"]`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    assert "tried to pass `-e METAFLOW_USER" not in json.dumps(candidates), candidates
+
+
+def test_a_make_target_that_runs_the_missing_program_pinned_by_go_run_is_the_way(git_project, store):
+    # (blind243 IJ19: ``buf`` not installed; ``make proto-check`` echoed ``go run github.com/bufbuild/buf/cmd/
+    # buf@v1.47.2 lint``, no run of ``buf`` to the rules, and nothing was stored)
+    from lorebook.commands import _program_name
+
+    assert _program_name("github.com/bufbuild/buf/cmd/buf@v1.47.2") == "buf"
+    assert _program_name("prettier@3.3.2") == "prettier" and _program_name("@bufbuild/buf") == "buf"
+    session = (Session("buf", git_project, prompt="run the proto lint + breaking checks before I open the PR")
+               .fail("buf lint", "Exit code 127\nbash: buf: command not found")
+               .ok("make proto-check", "go run github.com/bufbuild/buf/cmd/buf@v1.47.2 lint\n"
+                                       "go run github.com/bufbuild/buf/cmd/buf@v1.47.2 breaking --against "
+                                       "'.git#branch=main'")
+               .stop("Both checks are clean. buf isn't installed on this machine; the repo pins it in the Makefile "
+                     "and runs it through `go run`, so the way to check is `make proto-check`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make proto-check" in candidate["title"], candidate["title"]
+
+
+def test_a_task_the_project_disowns_by_a_glob_beside_the_entry_point_is_the_way(git_project, store):
+    # (blind244 IK09: "This project doesn't use a connected device or `connected*AndroidTest` for profiles … the entry
+    # point is `./gradlew :app:generateBaselineProfile`": nothing was stored)
+    session = (Session("baseline", git_project, prompt="Can you regenerate the baseline profile for the app?")
+               .fail("./gradlew :baselineprofile:connectedBenchmarkReleaseAndroidTest",
+                     "Exit code 1\n* What went wrong:\nExecution failed for task ':baselineprofile:connectedBenchmark"
+                     "ReleaseAndroidTest'.\n> No connected devices!")
+               .ok("./gradlew :app:generateBaselineProfile 2>&1 | tail -3",
+                   "BaselineProfileGenerator > generateStartupProfile[pixel6Api34] PASSED\nBUILD SUCCESSFUL in 6m")
+               .stop("Regenerated. This project doesn't use a connected device or `connected*AndroidTest` for "
+                     "profiles: the `baselineprofile` module runs on the `pixel6Api34` Gradle managed device, and the "
+                     "entry point is `./gradlew :app:generateBaselineProfile`."))
+    (candidate,), _ = _candidates(store, session)
+    assert ":app:generateBaselineProfile" in candidate["title"], candidate["title"]
+
+
+def test_a_windows_tools_switch_and_its_value_are_the_changed_invocation():
+    # (blind244 IK19: ``signtool.exe sign … /fd SHA256`` after "No file digest algorithm specified": no change
+    # found, the retry "without change")
+    tool = '"/c/Program Files (x86)/Windows Kits/10/bin/10.0.26100.0/x64/signtool.exe"'
+    failed = f"{tool} sign /sha1 3F1A9C27 /tr http://timestamp.digicert.com /td SHA256 dist/Setup.exe"
+    passed = f"{tool} sign /sha1 3F1A9C27 /fd SHA256 /tr http://timestamp.digicert.com /td SHA256 dist/Setup.exe"
+    assert invocation_change(failed, passed) == ["pass `/fd SHA256`"]
+    assert parse_command("ls /tmp /var")["flags"] == []  # (a path is no switch of a program of elsewhere)
+    assert lesson_title(f"`{failed}` fails with SignTool Error: No file digest algorithm specified",
+                        "pass `/fd SHA256`").startswith("`signtool.exe sign")
+
+
+def test_a_setting_that_only_silenced_the_check_did_not_help():
+    # (blind242 II17: "Setting TUNE_DISABLE_STRICT_METRIC_CHECKING=1 only silenced Tune's check" was the card's cause)
+    said = stated("The training function reported `val-loss` while ASHA asks for `val_loss`. Setting "
+                  "TUNE_DISABLE_STRICT_METRIC_CHECKING=1 only silenced Tune's check. Renaming the key fixed it.")
+    assert any("only silenced" in s for s in said["did_not_help"]), said["did_not_help"]
+
+
+def test_a_variable_that_moved_the_error_on_is_a_lesson_whatever_else_the_passing_run_adds(git_project, store):
+    # (blind242 II22: ``VAULT_CACERT=…`` got past the TLS error to the role's refusal; the passing run added
+    # ``-format=json … | jq -r …``, so the two problems were one, and the role's ``allow_subdomains   = true``, aligned
+    # unlike the account's `allow_subdomains = true`, was set aside as an edit the account never quotes)
+    from lorebook.signatures import error_line
+
+    assert error_line("Error writing data to pki_int/issue/internal-web: Error making API request.\n\nCode: 400. "
+                      "Errors:\n\n* common name api.internal.acme.dev not allowed by this role") == \
+        "common name api.internal.acme.dev not allowed by this role"
+    issue = "vault write {}pki_int/issue/internal-web common_name=api.internal.acme.dev ttl=24h"
+    session = (Session("vaultpki", git_project, prompt="Issuing a cert for api.internal.acme.dev from pki_int fails.")
+               .fail(issue.format(""), "Exit code 2\nError writing data to pki_int/issue/internal-web: Put \"https://"
+                                       "vault.acme.dev:8200/v1/pki_int/issue/internal-web\": tls: failed to verify "
+                                       "certificate: x509: certificate signed by unknown authority")
+               .fail("VAULT_CACERT=certs/acme-root-ca.crt " + issue.format(""),
+                     "Exit code 2\nError writing data to pki_int/issue/internal-web: Error making API request.\n\n"
+                     "Code: 400. Errors:\n\n* common name api.internal.acme.dev not allowed by this role")
+               .edit("infra/vault/pki.tf", "  allow_bare_domains = true",
+                     "  allow_bare_domains = true\n  allow_subdomains   = true")
+               .ok("cd infra/vault && terraform apply -auto-approve -no-color | tail -1", "Apply complete!")
+               .ok("VAULT_CACERT=certs/acme-root-ca.crt " + issue.format("-format=json ") + " | jq -r '.data.serial_"
+                   "number'", "3a:91:0c:7f:5e:22")
+               .stop("- The CLI didn't trust Vault's TLS certificate: `vault` needs "
+                     "`VAULT_CACERT=certs/acme-root-ca.crt`.\n- The `internal-web` role only allowed the bare "
+                     "domain. Added `allow_subdomains = true` in "
+                     "`infra/vault/pki.tf` and applied."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    assert any("allow_subdomains" in c["change"] for c in candidates), [c["change"] for c in candidates]
+    assert not any("`-r" in c["change"] for c in candidates), [c["change"] for c in candidates]
+
+
+def test_simulators_left_booted_and_shut_down_are_a_one_off(git_project, store):
+    # (blind244 IK05: "Both simulators were still booted from an earlier run … After `xcrun simctl shutdown all` it
+    # ran cleanly": stored as "run `xcrun simctl shutdown all` first", beside a README typo)
+    snap = "bundle exec fastlane snapshot --only_testing PawprintUITests/ScreenshotTests"
+    session = (Session("simctl", git_project, prompt="fastlane snapshot keeps dying before it takes any screenshots")
+               .fail(snap, "Exit code 1\n[09:41:39]: Running Tests: ▸ Test Failed\n[!] Tests failed - check out the "
+                           "log above")
+               .ok("xcrun simctl list devices booted", "    iPhone 15 Pro Max (5E1B6A2C) (Booted)")
+               .edit("README.md", "to regenrate the App Store screenshots", "to regenerate the App Store screenshots")
+               .ok("xcrun simctl shutdown all", "")
+               .ok(snap + " 2>&1 | tail -3", "| iPhone 15 Pro Max     | 6     |")
+               .stop("Both simulators were still booted from an earlier run, so snapshot couldn't boot them for the "
+                     "test runner. After `xcrun simctl shutdown all` it ran cleanly. I also fixed a typo in the "
+                     "README's screenshot section."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
+
+
+def test_a_status_code_curl_printed_is_the_failure_and_the_code_that_came_back_its_pass(git_project, store):
+    # (blind240 IG24: ``curl -s -o /dev/null -w '%{http_code}\n' …`` printed 404, then 200 once the middleware
+    # reference named its namespace: no failure ran, and nothing was stored)
+    probe = "curl -s -o /dev/null -w '%{http_code}\\n' https://staging.acme.dev/api/orders/health"
+    session = (Session("traefik", git_project, prompt="orders-api on staging returns 404 since the namespace split")
+               .ok(probe, "404")
+               .edit("k8s/apps/orders-api/deployment.yaml", "# exposed through the nginx ingress",
+                     "# exposed through Traefik")
+               .edit("k8s/apps/orders-api/ingressroute.yaml", "      middlewares:\n        - name: strip-api",
+                     "      middlewares:\n        - name: strip-api\n          namespace: edge")
+               .ok("kubectl apply -k k8s/apps/orders-api", "ingressroute.traefik.io/orders-api configured")
+               .ok(probe, "200")
+               .stop("A middleware reference without a namespace is looked up in the route's own namespace. Added "
+                     "`namespace: edge` to the reference. I also updated a stale comment in deployment.yaml."))
+    (candidate,), _ = _candidates(store, session)
+    assert "namespace: edge" in candidate["change"] and "Traefik" not in candidate["change"], candidate["change"]
+    assert candidate["title"].startswith("`curl health` fails with HTTP 404"), candidate["title"]
