@@ -368,8 +368,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (nor the service's own code the account names, when the service was only rebuilt to take it up: ``docker
         # compose up -d --build flight`` after gateway/server.py bound ``grpc://0.0.0.0:8815``)
         rebuilt = all(re.search(r"(?:^|\s)(?:--build|build)(?:\s|$)", c.get("target") or "") for c in addressing)
+        # (or only started again to take up its configuration, the account quoting what the edit added: ``docker
+        # compose up -d trino`` after ``fs.native-s3.enabled=true`` in trino/etc/catalog/iceberg.properties)
+        restarted = all(_starts_service(c.get("target") or "") for c in addressing)
         bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)
                       and not (rebuilt and any(_named_in(_rel(p, cwd), account) for p in e.get("files") or []))
+                      and not (restarted and any(_named_in(_rel(p, cwd), account) for p in e.get("files") or [])
+                               and any(len(span) >= 8 and span in line for line in _added_lines(e)
+                                       for span in quoted))
                       and not (any(_TOOL_CONFIG.search(_rel(p, cwd)) for p in e.get("files") or [])
                                and any(span in _changed_text(e) for span in quoted))
                       and not (installs and any(_INSTALLER_SETTINGS.search(_rel(p, cwd)) for p in e.get("files") or []))]

@@ -10630,3 +10630,22 @@ def test_a_status_code_curl_printed_is_the_failure_and_the_code_that_came_back_i
     (candidate,), _ = _candidates(store, session)
     assert "namespace: edge" in candidate["change"] and "Traefik" not in candidate["change"], candidate["change"]
     assert candidate["title"].startswith("`curl health` fails with HTTP 404"), candidate["title"]
+
+
+def test_a_config_edit_a_restart_took_up_is_the_fix_when_the_account_quotes_it(git_project, store):
+    # (blind242 II03: Trino refused its old ``hive.s3.*`` keys and exited; the fix, ``fs.native-s3.enabled=true`` in
+    # iceberg.properties, was set aside as a bystander of ``docker compose up -d trino``)
+    session = (Session("trino", git_project, prompt="After bumping the Trino image to 467, `make smoke` fails.")
+               .fail("make smoke", "Exit code 2\n./scripts/smoke.sh\nError running command: java.net.ConnectException: "
+                                   "Failed to connect to localhost/[0:0:0:0:0:0:0:1]:8080\n"
+                                   "make: *** [Makefile:14: smoke] Error 1")
+               .edit("trino/etc/catalog/iceberg.properties", "hive.s3.endpoint=http://minio:9000",
+                     "fs.hadoop.enabled=false\nfs.native-s3.enabled=true\ns3.endpoint=http://minio:9000")
+               .ok("docker compose up -d trino && sleep 25 && docker compose ps trino --format '{{.Status}}'",
+                   "Up 26 seconds (healthy)")
+               .ok("make smoke", "smoke OK")
+               .stop("Trino 458+ no longer ships the legacy Hadoop S3 layer, so the old `hive.s3.*` keys in "
+                     "`trino/etc/catalog/iceberg.properties` were rejected and the coordinator refused to start. The "
+                     "catalog now uses `fs.native-s3.enabled=true`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "fs.native-s3.enabled=true" in candidate["change"], candidate["change"]
