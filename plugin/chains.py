@@ -412,8 +412,10 @@ def find_chains(observations: list[dict], account: str = "",
         consumed.update(e["id"] for e in events if e["outcome"] == "error")
         # (what cleared the machine's state on the way: ``docker rm -f tsdb-scratch`` after "port is already
         # allocated", the next run failing otherwise)
-        cleared = {o["id"] for o in observations if failure["id"] < o["id"] < success["id"] and o["tool"] == "Bash"
-                   and o["outcome"] == "ok" and _clears_local_state(o["target"])}
+        # (and, the passing line too, what each part's ``cleared`` is taken from below)
+        clearing = [o for o in observations if failure["id"] < o["id"] <= success["id"] and o["tool"] == "Bash"
+                    and o["outcome"] == "ok" and _clears_local_state(o["target"])]
+        cleared = {o["id"] for o in clearing}
         for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account, cleared),
                                                               observations)
                      for part in _split_one_output(chain, account)):
@@ -421,8 +423,7 @@ def find_chains(observations: list[dict], account: str = "",
             # project, but the account may say it was what stood in the way
             start, end = part["failures"][-1]["id"], part["resolved_by"]["id"]
             # (or as a step of the passing line: ``kill 53124 && docker compose up -d``)
-            part["cleared"] = [o for o in observations if start < o["id"] <= end and o["tool"] == "Bash"
-                               and o["outcome"] == "ok" and _clears_local_state(o["target"])]
+            part["cleared"] = [o for o in clearing if start < o["id"] <= end]
             chains.append(part)
     return chains, notes
 
@@ -1934,11 +1935,11 @@ def _same_error(a: dict, b: dict) -> bool:
             return False
         # (nor one raised with its message under it, Pulumi's ``CommandError:`` over ``stderr: error: getting secrets
         # manager: passphrase must be set …``, then over a missing ``aws:region``: the one message the other lacks)
-        told = [(error_line(f.get("error_text") or "") or "").partition(": ")[2].strip() for f in (a, b)]
-        if any(len(message) >= 20 and " ".join(message.split()) not in " ".join((other.get("error_text") or "").split())
-               and re.fullmatch(r"[\w.]+(?:Error|Exception):",
-                                (error_line(other.get("error_text") or "") or "").strip())
-               for message, other in zip(told, (b, a))):
+        shown = [(error_line(f.get("error_text") or "") or "").strip() for f in (a, b)]
+        if any(len(message := line.partition(": ")[2].strip()) >= 20
+               and " ".join(message.split()) not in " ".join((other.get("error_text") or "").split())
+               and re.fullmatch(r"[\w.]+(?:Error|Exception):", other_line)
+               for line, other, other_line in zip(shown, (b, a), reversed(shown))):
             return False
         return bool(shared) and not (named[0] ^ named[1])
     if not _GENERIC_SIGNATURE.search(a.get("error_signature") or ""):

@@ -389,11 +389,16 @@ def _coordinates(added: list[str]) -> str | None:
 _SECTION = LazyRegex(r"^\[\[?[\w.\"'-]+\]\]?[ \t]*$")
 
 
+def _line_at(lines: list[str], line: str) -> int | None:
+    """Where ``line``, as ``_short_diff`` spaces it (one space between words), stands among a hunk's ``lines``."""
+    return next((i for i, l in enumerate(lines) if " ".join(l.split()) == line), None)
+
+
 def _section_of(hunk: dict, line: str) -> str | None:
     """The TOML or INI section an added ``line`` went into, when the hunk shows its header, unchanged: a line's place
     is part of the fix (``serde = …`` under ``[workspace.dependencies]``, not under ``[dependencies]``)."""
     new = hunk["new"].splitlines()
-    at = next((i for i, l in enumerate(new) if " ".join(l.split()) == line), None)
+    at = _line_at(new, line)
     header = next((l.strip() for l in reversed(new[:at]) if _SECTION.match(l)), None) if at else None
     return header if header and header in (l.strip() for l in hunk["old"].splitlines()) else None
 
@@ -402,7 +407,7 @@ def _place_of(hunk: dict, line: str, places: tuple[str, ...]) -> str | None:
     """The keys a YAML ``line`` went under, as the account quotes them (``places``), when the hunk shows two of them
     and more: the pod template's labels (`spec.template.metadata.labels`), not the Deployment's own."""
     new = hunk["new"].splitlines()
-    at = next((i for i, l in enumerate(new) if " ".join(l.split()) == line), None)
+    at = _line_at(new, line)
     if at is None:
         return None
     keys, indent = [], len(new[at]) - len(new[at].lstrip())

@@ -216,15 +216,18 @@ def error_line(text: str) -> str | None:
     # gradle's "What went wrong:" gives the reason under a heading that only says where (``A problem occurred
     # configuring project ':app'.`` then ``> Starting in Kotlin 2.0, the Compose Compiler Gradle plugin is
     # required``): the reason, where no line names an error better
-    if max(best[False][1], best[True][1]) < 5 and "* What went wrong:" in text:
+    weak = max(best[False][1], best[True][1]) < 5  # (no line names an error better than a bare heading)
+    if weak and "* What went wrong:" in text:
         said = text.split("* What went wrong:", 1)[1].strip().splitlines()
         heading = said[0].strip() if said else ""
         reason = said[1].strip()[2:].strip() if len(said) > 1 and said[1].strip().startswith("> ") else ""
         if reason and state["gradle_heading"].match(heading):
             return reason
-    def under(line: str) -> str:  # (the first line with words under the last that holds ``line``)
-        below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
-        return next((l.strip() for l in below if l.strip()), "")
+    def below(line: str) -> list[str]:  # (the lines under the last that holds ``line``)
+        return lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:]
+
+    def under(line: str) -> str:  # (the first of them with words)
+        return next((l.strip() for l in below(line) if l.strip()), "")
 
     # (jest's heading over a suite that could not load: ``● Test suite failed to run``, then why,
     # "draft-js-export-html tried to access immutable, but it isn't declared in its dependencies")
@@ -235,18 +238,18 @@ def error_line(text: str) -> str | None:
     # (an API's errors listed under their heading, Vault's ``Code: 400. Errors:`` then ``* common name
     # api.internal.acme.dev not allowed by this role``)
     listed = re.search(r"(?m)^.*\bErrors:\s*\n(?:\s*\n)*\s*\*\s+(\S[^\n]*)", text)
-    if listed and (not line or max(best[False][1], best[True][1]) < 5):
+    if listed and (not line or weak):
         return listed.group(1).strip()
     # (a Rust panic, since 1.73, says where on its line and what under it: ``thread 'main' panicked at …/builder.rs:519:
     # 13:`` then ``task tracing requires Tokio to be built with RUSTFLAGS="--cfg tokio_unstable"!``)
     panic = re.search(r"(?m)^thread '[^'\n]*' panicked at [^\n]*:\d+:\d+:\s*\n\s*(\S[^\n]*)", text)
-    if panic and (not line or max(best[False][1], best[True][1]) < 5):
+    if panic and (not line or weak):
         return f"panicked: {panic.group(1).strip()}"
     # (an exception raised with no message on its line, Pulumi's ``pulumi.automation.errors.CommandError:`` over
     # `` code: 255`` and `` stderr: error: getting secrets manager: passphrase must be set …``: the error under it)
     if line and re.fullmatch(r"[\w.]+(?:Error|Exception):", line.strip()):
-        below = lines[next(i for i in range(len(lines) - 1, -1, -1) if line in lines[i]) + 1:][:6]
-        told = next((m.group(1) for l in below if (m := re.search(r"\b(error:\s*\S.*)", l.strip()))), None)
+        told = next((m.group(1) for l in below(line)[:6] if (m := re.search(r"\b(error:\s*\S.*)", l.strip()))),
+                    None)
         if told:
             return f"{line.strip()} {told}"
     # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
