@@ -31,7 +31,10 @@ _CAUSE = LazyRegex(
     r"|原因|因为|由于|導致|导致|ため")
 _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s the|maybe|because|caused by|"
                          r"the cause|due to|(?:pretty|fairly|quite) sure|still (?:pins|points|uses|targets|references))\b|"
-                         r"^(?:think|suspect|guess|believe)\b")  # (_sentences drops the "I")
+                         r"^(?:think|suspect|guess|believe)\b|"  # (_sentences drops the "I")
+                         # (what the user changed that it started with: "Since we turned on dynamic partitioning …,
+                         # new objects land under …")
+                         r"^since (?:we|the|our|then|switching|moving|upgrading|turning|enabling|bumping|migrating)\b")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
 # the why of a choice ("because", "so that", "to avoid")

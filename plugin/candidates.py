@@ -549,6 +549,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         and not (command_family(p) == command_family(last_failure["target"])
                  and _same_target(last_failure["target"], p))
         and not any(set(parse_command(p)["argv"]) <= argv for argv in ran_before)
+        # (nor one the failing run took too: ``npx expo prebuild --clean … && PlistBuddy -c 'Print …'`` failed and
+        # passed whole, around an edit to app.json)
+        and p not in parse_command(last_failure["target"])["prep"]
         # (a service started again to take up an edit to its configuration is how the change was applied:
         # ``docker compose up -d --wait && …`` after a healthcheck was added)
         and not (fix_hunks and _starts_service(p))]
@@ -1149,7 +1152,12 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open)|"
                       # an HTTP error it answers with: "web-frontend gets 403s calling the orders service"
                       r"(?:gets?|getting|got|returns?|returning|returned|throws?|sees?|seeing|answers?) (?:an? |back )?"
-                      r"(?:HTTP )?[45]\d\d(?:s|'s)?)\b")
+                      r"(?:HTTP )?[45]\d\d(?:s|'s)?|"
+                      # what was there and is not, or comes back empty: "the meta-data I'd added by hand … is gone",
+                      # "Athena returns zero rows for those days", "the SDK falls back to the US endpoint"
+                      r"(?:is|are|was|were) (?:now )?gone|went missing|falls? back to|fell back to|falling back to|"
+                      r"(?:returns?|returned|returning|gets?|getting|shows?|showing) (?:zero|0) (?:rows|results|"
+                      r"records|events|items|hits|matches))\b")
 
 
 # the user's report that something is not there: "stopped showing up", "no traces", "is empty"
@@ -1191,7 +1199,10 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     # (``"scripts": ["background.js"]`` for "background.service_worker is disabled. Add background.scripts.")
     words = _plain_words(text) - _STOP
     edits = [o for o in observations if o["tool"] in EDIT_TOOLS and _is_change(o)]
-    named = [e for e in edits if any(_named_in(_rel(f, cwd), text) for f in e.get("files") or [])
+    # (or by the account of the fix: "registered it in app.config.ts as `['./plugins/withTelemetryRegion', …]`")
+    fixed = " ".join(said.get("fix") or [])
+    named = [e for e in edits if any(_named_in(_rel(f, cwd), text) or _named_in(_rel(f, cwd), fixed)
+                                     for f in e.get("files") or [])
              or len(_plain_words(" ".join(_added_lines(e))) & words) >= 2
              or any(len(_plain_words(os.path.basename(f)) & words) >= 2 for f in e.get("files") or [])]
     if not named:
@@ -1223,10 +1234,19 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     if not hunks:
         return None
     # (its first clause: "CI's migration job fails on MySQL 8 with `…`", not the "— it runs with strict …" after it)
-    report = one_line(re.split(r"\s[—–]\s|;\s", reports[0])[0].rstrip("."), 200)
-    # (the user's diagnosis, else the agent's: "Two schedulers: the `worker` process … was started with `-B`")
-    diagnosis = _users_diagnosis(next((s for s in causes if s != reports[0]), causes[0])) if causes else \
-        one_line(said["cause"][0], 200) if said.get("cause") else f"The reported error: {one_line(errors[0], 200)}"
+    # (the clause that reports, of a sentence that says what it started with too: "Athena returns zero rows for those
+    # days" after "Since we turned on dynamic partitioning …, new objects land under …, and")
+    clauses = re.split(r"\s[—–]\s|;\s|,\s+(?:and|so|but)\s+", reports[0])
+    report = next((c for c in clauses if _REPORTED.search(c)), clauses[0])
+    report = re.sub(r"(?i)^since (?:then|that)\b,?\s*", "", report).rstrip(".")
+    report = one_line(report[:1].upper() + report[1:], 200)
+    # (the user's diagnosis, else the agent's: "Two schedulers: the `worker` process … was started with `-B`"; of the
+    # report's own sentence, the clause that says what it started with, "Since we turned on dynamic partitioning …",
+    # not one that only says when: "Since then the meta-data … is gone")
+    own = [s for s in causes if s != reports[0]] or [c for c in clauses if c != report and _USER_CAUSE.search(c)
+                                                      and not _REPORTED.search(c)]
+    diagnosis = _users_diagnosis(own[0]) if own else one_line(said["cause"][0], 200) if said.get("cause") else \
+        _users_diagnosis(causes[0]) if causes else f"The reported error: {one_line(errors[0], 200)}"
     fixes = [s for s in said.get("fix") or [] if s not in causes]
     command = one_line(shown_command(check["target"], cwd), 140)
     fix_title = _fix_title([f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()])

@@ -150,7 +150,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
                      lambda parts: _drop_scaffolding(parts, reshaped, removed, quoted),
                      lambda parts: _drop_spelt_out(parts, ran),
                      lambda parts: _drop_titled_file(parts, titled),
-                     lambda parts: _drop_least_telling(parts, telling, quoted, titled)):
+                     lambda parts: _drop_least_telling(parts, telling, quoted, titled, removed)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
     return _joined(_flat(parts))
@@ -305,10 +305,11 @@ def _drop_titled_file(parts: dict[str, list[str]], titled: str) -> bool:
 
 
 def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: tuple[str, ...] = (),
-                        titled: str = "") -> bool:
+                        titled: str = "", removed: set[str] = frozenset()) -> bool:
     """From the longest file's part, a diff line the title shows already (``titled``: the code it quotes, maybe cut
     with "…"), then the line sharing fewest words with ``telling``, the last of those, a line that holds one of
-    ``quoted`` last of all, the more of it the later (prose, "Run `x` before `y`.", is never dropped: inert cuts it)."""
+    ``quoted`` last of all, the more of it the later, code the change added before code a ``removed`` line held
+    (prose, "Run `x` before `y`.", is never dropped: inert cuts it)."""
     diffs = [body for body in parts.values() if sum(line.startswith(("+", "-")) for line in body) > 1]
     if not diffs:
         return False
@@ -320,16 +321,20 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
     # ``val bars = insets.getInsets(WindowInsetsCompat.Type.systemBars())`` after it)
     # (or a line of code the account quotes over several: "`sqfliteFfiInit(); databaseFactory = databaseFactoryFfi;`"
     # holds ``+databaseFactory = databaseFactoryFfi;``)
-    def held(i: int) -> int:
+    # (and code the change added over code it kept: "suspended on `downloader.fetch`" tells the cause, in a line the
+    # change removed too; "records each download … in `inFlight[url]`" tells the fix, ``inFlight[url] = task``)
+    def held(i: int) -> tuple[bool, int]:
         code = _bare(body[i])
-        return max((len(q) for q in quoted if q in body[i] or len(code) >= 12 and code in q), default=0)
+        spans = [q for q in quoted if q in body[i] or len(code) >= 12 and code in q]
+        new = [q for q in spans if not any(q in old for old in removed)]
+        return bool(new), max(map(len, new or spans), default=0)
 
     # (but a line whose quoted code the title cuts is not shown by it: `@RenameColumn(…, fromColumnName = "body", t…`
     # leaves out the ``toColumnName = "content"`` the account quotes)
     def shown(i: int) -> bool:
         return _titled(body[i], titled) and not any(q in body[i] and q not in titled for q in quoted)
 
-    del body[min(lines, key=lambda i: (held(i) > 0, not shown(i), held(i), len(_words(body[i]) & telling), -i))]
+    del body[min(lines, key=lambda i: (held(i)[1] > 0, not shown(i), held(i), len(_words(body[i]) & telling), -i))]
     return True
 
 

@@ -10649,3 +10649,65 @@ def test_a_config_edit_a_restart_took_up_is_the_fix_when_the_account_quotes_it(g
                      "catalog now uses `fs.native-s3.enabled=true`."))
     (candidate,), _ = _candidates(store, session)
     assert "fs.native-s3.enabled=true" in candidate["change"], candidate["change"]
+
+
+def test_a_step_the_failing_run_took_too_is_no_change(git_project, store):
+    # (blind202 GU18: ``npx expo prebuild --clean … && PlistBuddy -c 'Print …'`` failed and passed whole around an
+    # edit to app.json; the card spent its change line on the prebuild as if it were a step of the fix)
+    run = ("npx expo prebuild --clean --platform ios --no-install && /usr/libexec/PlistBuddy -c "
+           "'Print :NSCameraUsageDescription' ios/Receipts/Info.plist")
+    session = (Session("expo", git_project, prompt="The camera usage string added by hand to Info.plist is gone after "
+                                                   "prebuild. Make it survive prebuild.")
+               .fail(run, "Exit code 1\n✔ Finished prebuild\nPrint: Entry, \":NSCameraUsageDescription\", Does Not "
+                          "Exist")
+               .edit("app.json", '    "plugins": [\n      "expo-router"\n    ]',
+                     '    "plugins": [\n      "expo-router",\n'
+                     '      ["expo-camera", {"cameraPermission": "Scan receipts"}]\n    ]')
+               .ok(run, "✔ Finished prebuild\nScan receipts")
+               .stop("ios/ is regenerated on every prebuild, so hand edits there are thrown away. The string now comes "
+                     "from the expo-camera config plugin: `cameraPermission` in app.json's plugins."))
+    (candidate,), _ = _candidates(store, session)
+    assert "prebuild" not in candidate["change"], candidate["change"]
+    assert "cameraPermission" in candidate["change"], candidate["change"]
+
+
+def test_a_user_report_of_rows_that_no_longer_come_back_is_a_problem_with_its_cause(git_project, store):
+    # (blind240 IG20: "Since we turned on dynamic partitioning …, new objects land under `…/dt=2024-06-04/` …, and
+    # Athena returns zero rows for those days." No run failed; the projection's format and template were fixed and a
+    # count came back. Nothing was stored: "returns zero rows" reported nothing, "Since we …" said no cause)
+    table = "infra/athena/clickstream_table.tf"
+    session = (Session("athena", git_project, prompt="Since we turned on dynamic partitioning on the Firehose, new "
+                       "objects land under `s3://acme-clickstream/events/dt=2024-06-04/` instead of "
+                       "`events/2024/06/04/`, and Athena returns zero rows for those days. Please fix the table.")
+               .edit(table, '"projection.dt.format" = "yyyy/MM/dd"', '"projection.dt.format" = "yyyy-MM-dd"')
+               .edit(table, '"storage.location.template" = "s3://acme-clickstream/events/$${dt}/"',
+                     '"storage.location.template" = "s3://acme-clickstream/events/dt=$${dt}/"')
+               .ok("scripts/athena_count.sh 2024-06-05", "dt=2024-06-05 rows=1284551")
+               .stop("Updated the projection in `infra/athena/clickstream_table.tf`: `projection.dt.format` → "
+                     "`yyyy-MM-dd`. 2024-06-05 now returns 1,284,551 rows."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("Athena returns zero rows for those days — "), candidate["title"]
+    assert "yyyy-MM-dd" in candidate["change"], candidate["change"]
+    assert "dynamic partitioning" in candidate["summary"], candidate["summary"]
+
+
+def test_a_user_report_of_something_gone_takes_the_agents_cause_and_the_file_its_fix_names(git_project, store):
+    # (blind241 IH22: "Since then the `com.acme.telemetry.REGION` meta-data I'd added by hand … is gone": a report,
+    # whose "since then" says when, not why; the agent's "registered it in app.config.ts" is part of the fix)
+    session = (Session("expo-plugin", git_project, prompt="We switched to Expo prebuild last week. Since then the "
+                       "`com.acme.telemetry.REGION` meta-data I'd added by hand to AndroidManifest.xml is gone, so the "
+                       "telemetry SDK falls back to the US endpoint. Make it survive prebuild.")
+               .write("plugins/withTelemetryRegion.js", "module.exports = (config) => withAndroidManifest(config, "
+                      "(cfg) => addMetaData(cfg, 'com.acme.telemetry.REGION', 'eu'));\n")
+               .write("app.config.ts", "export default { plugins: ['expo-router'] };\n")
+               .edit("app.config.ts", "plugins: ['expo-router']", "plugins: ['expo-router', './plugins/withRegion']")
+               .ok("npx expo prebuild --platform android --clean --no-install", "✔ Finished prebuild")
+               .ok("grep -n com.acme.telemetry android/app/src/main/AndroidManifest.xml",
+                   '18:    <meta-data android:name="com.acme.telemetry.REGION" android:value="eu"/>')
+               .stop("Since android/ is now regenerated by `expo prebuild`, hand edits to the manifest are wiped. I "
+                     "added a config plugin, `plugins/withTelemetryRegion.js`, which uses `withAndroidManifest`, and "
+                     "registered it in app.config.ts."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("The `com.acme.telemetry.REGION` meta-data"), candidate["title"]
+    assert candidate["summary"].startswith("Since android/ is now regenerated"), candidate["summary"]
+    assert "./plugins/withRegion" in candidate["change"], candidate["change"]

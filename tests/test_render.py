@@ -874,3 +874,18 @@ def test_a_check_run_after_a_build_step_is_the_one_the_title_names():
     note["summary"] = ("The window runs with `contextIsolation: true`, so the preload lives in its own JavaScript world "
                        "and assigning `window.api` there never reaches the page. " * 2)
     assert "When:" not in full_note(note)
+
+
+def test_a_quoted_span_the_change_added_keeps_its_line_before_one_a_removed_line_held():
+    # (blind199 GR16: "suspended on `downloader.fetch`" tells the cause, in a line the change removed too; the card
+    # kept ``let task = Task { try await downloader.fetch(url) }`` and lost the ``inFlight[url] = task`` of the fix)
+    from lorebook.render import _change_text
+
+    change = ("Sources/ImageKit/ImageLoader.swift:\n-let image = try await downloader.fetch(url)\n"
+              "+if let running = inFlight[url] { return try await running.value }\n"
+              "+let task = Task { try await downloader.fetch(url) }\n+inFlight[url] = task\n"
+              "+defer { inFlight[url] = nil }\n+let image = try await task.value")
+    quoted = ("downloader.fetch", "ImageLoader", "Task", "inFlight[url]")
+    titled = "if let running = inFlight[url] { return try await running.val…"
+    text = _change_text(change, compact=True, limit=70, quoted=quoted, titled=titled)
+    assert "inFlight[url] = task" in text, text
