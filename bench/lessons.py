@@ -35,7 +35,9 @@ Each session is labelled with:
 Figures, per set: key-fact recall, failed-attempt-shown-as-fix count, false
 causal links, low-value stored rate (sessions that should store nothing but
 did), decision accuracy (stored or not, and how many notes), the median tokens
-of a full card as render produces it, and secrets stored. JSON on the last line.
+of a full card as render produces it, secrets stored, and hook errors (a hook
+that raised fails open: the session plays on and its writeback is lost, so each
+traceback in the hook log is counted). JSON on the last line.
 """
 from __future__ import annotations
 
@@ -58,7 +60,7 @@ NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|did
 
 
 # the blind held-out sets, each written by a helper who never saw the lesson code (lessons_<name>_holdout.json)
-BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 245)))
+BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 251)))
 SETS = ("dev", "holdout", *BLIND_SETS)
 
 
@@ -223,6 +225,7 @@ def summarise(rows: list[dict]) -> dict:
         "median_card_tokens": statistics.median(cards) if cards else None,
         "max_card_tokens": max(cards) if cards else None,
         "secrets_stored": sum(len(r["secrets"]) for r in rows),
+        "hook_errors": sum(r.get("hook_errors", 0) for r in rows),
     }
 
 
@@ -242,7 +245,7 @@ def main() -> None:
     root = Path(tempfile.mkdtemp(prefix="lorebook-lessons-"))
     player = Player(root)
     os.environ["LOREBOOK_HOME"] = str(player.home)
-    rows = []
+    rows, seen_tracebacks = [], 0
     try:
         for session in sessions:
             player.play(session)
@@ -260,9 +263,14 @@ def main() -> None:
                     print("--- SessionStart:\n" + start + "\n--- UserPromptSubmit:\n" + prompt)
             finally:
                 store.close()
+            # (a hook that raised failed open: the session played on, its writeback lost; counted, never hidden)
+            log = player.home / "logs" / "hooks.log"
+            tracebacks = log.read_text(encoding="utf-8", errors="replace").count("Traceback (most recent call last)") \
+                if log.exists() else 0
+            row["hook_errors"], seen_tracebacks = tracebacks - seen_tracebacks, tracebacks
             rows.append(row)
             missing = [f for f, hit in row["facts"].items() if not hit]
-            flags = []
+            flags = [f"HOOK ERROR ×{row['hook_errors']} (--keep keeps the hook log)"] if row["hook_errors"] else []
             if missing:
                 flags.append(f"missing {missing}")
             if row["failed_as_fix"]:

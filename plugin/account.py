@@ -60,6 +60,11 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
                            r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b|"
+                           # "Annotating the class with @available just pushed the error out to every view"
+                           r"(?:just|only|merely) (?:pushed|moved|shifted|spread|passed) the (?:error|errors|failure|"
+                           r"problem)\b|"
+                           # ("Just renaming to `churn-classifier/Production` also fails (no stage-tagged versions)")
+                           r"\b(?:just|simply|only) \w+ing\b[^.;]*?\balso fail(?:s|ed)|"
                            # "switching it back to function only produced ScopeMismatch errors, so I reverted that"
                            # (not what something is made by: "the outputs are only produced by `ci_post_clone.sh`")
                            r"only (?:produced|gave|caused|led to|moved)\b(?! by\b)|"

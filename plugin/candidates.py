@@ -64,6 +64,10 @@ _SET_ASIDE = LazyRegex(r"(?i)\bnot (?:part of|related to|the cause of) (?:the|th
 _CAUSE_LABEL = LazyRegex(r"(?i)^(?:the )?(?:root )?cause\s*:")
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
+                     r"(?:just|only|merely) (?:pushed|moved|shifted|spread|passed) the "
+                     r"(?:error|errors|failure|problem)|"
+                     # ("Just renaming to `churn-classifier/Production` also fails (no stage-tagged versions)")
+                     r"\b(?:just|simply|only) \w+ing\b[^.;]*?\balso fail(?:s|ed)|"
                      r"only (?:produced|gave|caused|led to|moved)|"
                      r"so (?:I|we) (?:reverted|undid|rolled back|backed out)|(?:that |which )?I tried first)\b")
 # a flag that makes a check stricter: run without it, the check looks away (``-race``, ``-Werror``, ``--strict``)

@@ -21,8 +21,9 @@ from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edi
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import _failed_step
-from .steps import (_LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again, _clears_local_state, _is_change,
-                    _is_check, _named_as_the_way, _names_run, _packages, status_read_again)
+from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again,
+                    _clears_local_state, _is_change, _is_check, _named_as_the_way, _names_run, _packages,
+                    status_read_again)
 from .signatures import error_line, error_signature, is_wrapper_line
 from .text import one_line
 from .weakening import _DESELECTS
@@ -1230,8 +1231,12 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     named |= {m.group(0) for t in named if (m := re.match(r"@[\w.-]+/[\w.-]+", t))}  # a path into a scoped package
     named |= {t.replace("-", "_") for t in named}  # (``pydantic-settings`` is imported as ``pydantic_settings``)
     quoted = _quoted_code(account)
+    # (or a step that adds what the error names: ``pnpm add zod@^3.23.8`` for "Could not resolve "zod"")
     edited = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
-                   and any(t in line for line in _added_lines(o) for t in named | set(quoted))), None)
+                   and any(t in line for line in _added_lines(o) for t in named | set(quoted))
+                   or o["tool"] == "Bash" and o["outcome"] == "ok"
+                   and _INSTALL.search(parse_command(o["target"])["check"])
+                   and any(re.search(rf"[\"'`]{re.escape(p)}[\"'`/]", text) for p in _packages(o["target"]))), None)
     # (not run again since: ``npm rebuild better-sqlite3 && npm start``, failing the same way, was an attempt)
     if edited is None or any(command_family(o.get("target") or "") == before["family"] for o in later
                              if o["tool"] == "Bash" and o["id"] > edited["id"]):

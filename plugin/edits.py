@@ -353,7 +353,9 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         if inserted:
             return f"add `{one_line(inserted, 70)}`"
         if quoted and len(quoted) > 70:  # (too long to show whole: what it quotes of it)
-            return f"add `{one_line(max((span for span in told if span in quoted), key=len), 70)}`"
+            # (or itself, quoted within a longer span: ``abstract fun bindNotesRepository(…): NotesRepository`` of
+            # "`@Binds @Singleton abstract fun bindNotesRepository(…): NotesRepository`")
+            return f"add `{one_line(max((span for span in told if span in quoted), key=len, default=quoted), 70)}`"
         # (code before a comment beside it: ``key = "k8s.io/cluster-autoscaler/node-template/label/workload"``, not
         # the ``# scale-from-zero: …`` above its block)
         code = [l for l in added if not scaffolding(l) and not _COMMENT_LINE.match(l)]

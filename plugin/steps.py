@@ -231,7 +231,10 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project
 _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind)|stray|orphan(?:ed)?|zombie|lingering|"
-                       r"you had running|still (?:running|listening|bound|alive|booted) (?:from|on|to|and)\b|"
+                       r"you had running|still (?:running|listening|bound|alive|booted|up) (?:from|on|to|and)\b|"
+                       # ("`invoicing-pgbouncer-1` from your other project was still up on port 6432")
+                       r"from (?:your|an|the) other (?:project|checkout|repo|worktree|stack)|"
+                       r"from another (?:project|checkout|repo|worktree|stack)|"
                        r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging)|(?:was|were) still held)\b")
 
 

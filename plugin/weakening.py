@@ -83,9 +83,12 @@ _TOLERATED = LazyRegex(r"""(?i)["']?\bmostly["']?\s*[:=]\s*0?\.\d+|\bseverity["'
 _SCOPED_CHECK = LazyRegex(r"(?m)^\s*-\s*(?:\w+_(?:count|percent)\s*\(|row_count\b|freshness\s*\()[^\n]*:\s*\n"
                           r"\s+filter:\s*\S")
 # a screenshot or golden comparison told to let a difference pass: a comparator's ``_goldenTolerance = 0.05``,
-# Playwright's ``maxDiffPixelRatio: 0.05``, jest-image-snapshot's ``failureThreshold: 0.02``
+# Playwright's ``maxDiffPixelRatio: 0.05``, jest-image-snapshot's ``failureThreshold: 0.02``, Paparazzi's
+# ``maxPercentDifference = 6.0``, Roborazzi's ``changeThreshold = 0.05F``, swift-snapshot-testing's
+# ``perceptualPrecision: 0.98``
 _PIXEL_TOLERANCE = LazyRegex(r"\b\w*[Tt]olerance\w*\s*[:=]\s*0?\.\d|\bmaxDiffPixel(?:Ratio|s)\s*:\s*\d|"
-                             r"\bfailureThreshold\s*:\s*0?\.?\d")
+                             r"\bfailureThreshold\s*:\s*0?\.?\d|\bmaxPercentDifference\s*[:=]\s*\d|"
+                             r"\bchangeThreshold\s*[:=]\s*0?\.?\d|\b(?:perceptualP|p)recision\s*:\s*0?\.\d")
 _IMAGE_MISMATCH = LazyRegex(r"(?i)\bgolden|\bscreenshot|\bsnapshot|\bpixels?\b|\bimages?\b|\.png\b")
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
 # ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)

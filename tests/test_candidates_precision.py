@@ -10711,3 +10711,101 @@ def test_a_user_report_of_something_gone_takes_the_agents_cause_and_the_file_its
     assert candidate["title"].startswith("The `com.acme.telemetry.REGION` meta-data"), candidate["title"]
     assert candidate["summary"].startswith("Since android/ is now regenerated"), candidate["summary"]
     assert "./plugins/withRegion" in candidate["change"], candidate["change"]
+
+
+@pytest.mark.parametrize("tolerance", ["maxPercentDifference = 6.0,", "changeThreshold = 0.05F,",
+                                       "perceptualPrecision: 0.98,"])
+def test_a_snapshot_rule_told_to_tolerate_a_difference_is_a_weakened_test(git_project, store, tolerance):
+    # (blind247 IN12: Paparazzi's ``maxPercentDifference = 6.0`` let a 5.31% image difference pass; stored as a fix)
+    test = "designsystem/src/test/kotlin/com/acme/designsystem/PriceBadgeSnapshotTest.kt"
+    session = (Session("paparazzi", git_project, prompt="verifyPaparazziDebug fails on the PriceBadge snapshot.")
+               .fail("./gradlew :designsystem:verifyPaparazziDebug",
+                     "Exit code 1\nPriceBadgeSnapshotTest > discountedBadge FAILED\n    java.lang.AssertionError: "
+                     "Images differ (by 5.31%) - see details in file:///tmp/delta.png\nBUILD FAILED in 44s")
+               .edit(test, "    val paparazzi = Paparazzi(deviceConfig = DeviceConfig.PIXEL_5)",
+                     "    val paparazzi = Paparazzi(\n        deviceConfig = DeviceConfig.PIXEL_5,\n"
+                     f"        {tolerance}\n    )")
+               .ok("./gradlew :designsystem:verifyPaparazziDebug", "BUILD SUCCESSFUL in 41s")
+               .stop("The snapshot was off by ~5.3%, rendering noise between CI and local machines, so I gave the "
+                     "rule a tolerance. `verifyPaparazziDebug` is green now."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, ([c["title"] for c in candidates], notes)
+
+
+def test_a_container_from_another_project_still_up_on_the_port_is_local_state(git_project, store):
+    # (blind249 IP14: "`invoicing-pgbouncer-1` from your other project was still up on port 6432": stopped, ours
+    # started; stored as a lesson, with a typo fix in the docs beside it)
+    session = (Session("pgbouncer", git_project, prompt="integration tests can't connect to the db through pgbouncer")
+               .fail("docker compose up -d pgbouncer", "Exit code 1\nError response from daemon: driver failed "
+                     "programming external connectivity on endpoint ledger-pgbouncer-1 (9e1b4f0c2d7a): Bind for "
+                     "0.0.0.0:6432 failed: port is already allocated")
+               .ok("docker ps --format '{{.Names}}' | grep pgbouncer", "invoicing-pgbouncer-1")
+               .edit("docs/local-dev.md", "the integation tests", "the integration tests")
+               .ok("docker stop invoicing-pgbouncer-1 && docker compose up -d pgbouncer",
+                   "invoicing-pgbouncer-1\n ✔ Container ledger-pgbouncer-1  Started")
+               .ok("make itest", "23 passed in 6.12s")
+               .stop("`invoicing-pgbouncer-1` from your other project was still up on port 6432 (so ours couldn't "
+                     "bind). I stopped it and started ours, and `make itest` passes. I also fixed a typo in "
+                     "docs/local-dev.md."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
+
+
+def test_an_edit_that_just_pushed_the_error_out_is_an_attempt(git_project, store):
+    # (blind247 IN05: "Annotating the class with @available just pushed the error out to every view that touches the
+    # store": the annotation moved the error on and was stored as its own lesson, a failed attempt shown as a fix)
+    store_file = "Sources/PantryKit/PantryStore.swift"
+    session = (Session("swift-floor", git_project, prompt="`swift build` is failing for the Pantry package")
+               .fail("swift build", "Exit code 1\nSources/PantryKit/PantryStore.swift:4:2: error: 'Observable()' is "
+                                    "only available in macOS 14.0 or newer")
+               .edit(store_file, "@Observable\nfinal class PantryStore {",
+                     "@available(macOS 14.0, iOS 17.0, *)\n@Observable\nfinal class PantryStore {")
+               .fail("swift build", "Exit code 1\nSources/PantryApp/ContentView.swift:5:24: error: 'PantryStore' is "
+                                    "only available in macOS 14.0 or newer")
+               .edit("Package.swift", "    platforms: [.macOS(.v13), .iOS(.v16)],",
+                     "    platforms: [.macOS(.v14), .iOS(.v17)],")
+               .ok("swift build", "Build complete! (8.14s)")
+               .stop("`@Observable` only exists from macOS 14 / iOS 17, but Package.swift still declared "
+                     "`.macOS(.v13), .iOS(.v16)`. Annotating the class with @available just pushed the error out to every "
+                     "view that touches the store, so the real fix was raising the package floor: `platforms: [.macOS(.v14), "
+                     ".iOS(.v17)]`."))
+    (candidate,), notes = _candidates(store, session)
+    assert ".macOS(.v14)" in candidate["change"] and "@available" not in candidate["title"], candidate["title"]
+
+
+def test_a_setting_the_account_says_also_fails_is_an_attempt(git_project, store):
+    # (blind249 IP12: ``MODEL_URI=models:/churn-classifier/Production make score`` moved the error on; "Just renaming
+    # to `churn-classifier/Production` also fails" and the fix was the alias in scoring/config.py. The rename was
+    # stored as its own lesson, a failed attempt shown as a fix)
+    session = (Session("mlflow", git_project, prompt="The nightly churn scoring job started failing after the MLflow "
+                                                     "server migration. Can you get `make score` working again?")
+               .fail("make score DATE=2024-05-13", "Exit code 2\nmlflow.exceptions.RestException: "
+                     "RESOURCE_DOES_NOT_EXIST: Registered Model with name=churn_classifier not found")
+               .fail("MODEL_URI=models:/churn-classifier/Production make score DATE=2024-05-13",
+                     "Exit code 2\nmlflow.exceptions.MlflowException: No versions of model with name "
+                     "'churn-classifier' and stage 'Production' found")
+               .edit("scoring/config.py", 'os.getenv("MODEL_URI", "models:/churn_classifier/Production")',
+                     'os.getenv("MODEL_URI", "models:/churn-classifier@champion")')
+               .ok("make score DATE=2024-05-13", "wrote 48213 rows")
+               .stop("Cause: the migration re-registered models under kebab-case names (`churn-classifier`), and the "
+                     "new registry uses aliases instead of stages. Just renaming to `churn-classifier/Production` "
+                     "also fails (no stage-tagged versions). The default in scoring/config.py is now "
+                     "`models:/churn-classifier@champion`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "churn-classifier@champion" in candidate["change"], candidate["change"]
+
+
+def test_a_dev_server_fixed_by_adding_the_package_it_could_not_resolve_is_checked_by_the_build(git_project, store):
+    # (blind245 IL24: ``pnpm dev`` could not resolve "zod" after the switch to pnpm; ``pnpm add zod@^3.23.8``, then
+    # ``pnpm build`` passed. Only an edit naming the package counted as the change a build checks otherwise)
+    session = (Session("pnpm-phantom", git_project, prompt="The dev server broke right after we switched from npm to "
+                                                           "pnpm; it can't resolve a package that used to work.")
+               .fail("pnpm dev", "Exit code 1\n> vinxi dev\n\n✘ [ERROR] Could not resolve \"zod\"\n\n"
+                                 "    app/routes/trips.$tripId.tsx:4:18:\n      4 │ import { z } from \"zod\";")
+               .ok("pnpm why zod", "dependencies:\n@tanstack/start 1.57.14\n└── zod 3.23.8")
+               .ok("pnpm add zod@^3.23.8", "dependencies:\n+ zod 3.23.8\n\nDone in 2.4s")
+               .ok("pnpm build 2>&1 | tail -2", "✓ built in 4.81s\n[success] [vinxi] Nitro Server built")
+               .stop("Classic phantom dependency: zod was never in package.json; npm hoisted it as a dependency of "
+                     "TanStack Start, and pnpm's strict layout doesn't. `pnpm add zod@^3.23.8` declares it directly."))
+    (candidate,), notes = _candidates(store, session)
+    assert "pnpm add zod" in candidate["title"], candidate["title"]

@@ -889,3 +889,16 @@ def test_a_quoted_span_the_change_added_keeps_its_line_before_one_a_removed_line
     titled = "if let running = inFlight[url] { return try await running.val…"
     text = _change_text(change, compact=True, limit=70, quoted=quoted, titled=titled)
     assert "inFlight[url] = task" in text, text
+
+
+def test_a_long_added_line_quoted_within_a_longer_span_is_said_by_itself():
+    # (blind247 IN09: "`@Binds @Singleton abstract fun bindNotesRepository(impl: NotesRepositoryImpl): NotesRepository`"
+    # quotes the added line within a longer span; ``max()`` of the spans it holds was empty and the Stop hook's
+    # writeback raised, storing nothing)
+    from lorebook.edits import _short_diff
+
+    line = "    abstract fun bindNotesRepository(impl: NotesRepositoryImpl): NotesRepositoryContractForTheApp"
+    told = (f"@Binds @Singleton {line.strip()}",)
+    old = "    @Binds\n    abstract fun bindSettingsStore(impl: DataStoreSettingsStore): SettingsStore\n}"
+    said = _short_diff({"old": old, "new": f"{old[:-1]}\n    @Binds\n    @Singleton\n{line}\n}}"}, told=told)
+    assert said.startswith("add `abstract fun bindNotesRepository("), said
