@@ -336,8 +336,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
             len(span) >= 6 and re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", resolved_by.get("target") or "")
             and not re.search(rf"(?i)\b(?:without|lacking|missing|no)\s+`{re.escape(span)}`", clause)
-            for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+but\s+", s)
-            if _DID_NOT_HELP.search(clause) for span in _code_spans(clause)):
+            for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+(?:but|and)\s+", s)
+            # (not what it says was part of the way, not all of it: "`-f net8.0-android` alone isn't enough because
+            # restore still evaluates every framework", beside the ``-p:TargetFrameworks=…`` the passing run added)
+            if _DID_NOT_HELP.search(clause) and not _NOT_ENOUGH.search(clause) for span in _code_spans(clause)):
         chain["_skip"] = "attempt"
         return None
     # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored
@@ -497,8 +499,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                        said.get("text", "") + " " + prompt_text)
                              for n, word in enumerate(part.split("`")[1].split()[:2])
                              if n == 0 or len(word.split("=")[0]) >= 4 and not word.startswith("-"))]
+    # (not a server started again with a flag the account quotes: ``kill 31877; supabase functions serve
+    # stripe-webhook --no-verify-jwt``, "The function has to be served with `--no-verify-jwt`")
+    quoted_flags = {span for span in _code_spans(account) if re.fullmatch(r"--?[\w-]+(?:[ =]\S+)?", span)}
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
-                                                for c in commands) and (
+                                                for c in commands) and not any(
+            flag in c["target"] for c in commands for flag in quoted_flags) and (
             chain.get("cleared") and (_LEFT_OVER.search(account) or any(_kills_a_pid(c["target"])
                                                                        for c in chain["cleared"]))
             # (started as a step of the line that passed: ``docker compose start tikv && sleep 10 && docker compose

@@ -22,8 +22,8 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import _failed_step
 from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again,
-                    _clears_local_state, _is_change, _is_check, _named_as_the_way, _names_run, _packages,
-                    status_read_again)
+                    _clears_local_state, _is_change, _is_check, _named_as_the_way, _named_by_error, _names_run,
+                    _packages, status_read_again)
 from .signatures import error_line, error_signature, is_wrapper_line
 from .text import one_line
 from .weakening import _DESELECTS
@@ -383,6 +383,13 @@ def find_chains(observations: list[dict], account: str = "",
                            and _is_check(o) and command_family(o["target"]).split()[:1] == family.split()[:1]
                            and o not in events]
                 events.sort(key=lambda o: o["id"])
+        if success is None:  # (the run the error itself says to make instead, of the same program, passed: ``pod
+            # update RNReanimated --no-repo-update`` for a ``pod install`` that "You should run" it; that is the job)
+            program = _program_name((parse_command(failure["target"])["argv"] or [""])[0])
+            success = next((o for o in observations[i + 1:] if o["tool"] == "Bash" and o["outcome"] == "ok"
+                            and program and _program_name((parse_command(o["target"])["argv"] or [""])[0]) == program
+                            and _named_by_error(o["target"], failure)), None)
+            kind = "same_job" if success is not None else None
         if success is None and failure.get("listed"):  # the steps it listed failing, listed passing by a later run
             success = _listed_passing(failure, observations[i + 1:])
             kind = "same_check" if success is not None else None
@@ -1196,7 +1203,7 @@ _DOWN = LazyRegex(r"(?i)\b(?:exited|restarting|unhealthy|dead|stopped|failed|err
 
 # (fewer than _SERVES: ``run``, ``up``, ``watch`` also run things that end, and a wrong guess here stores a lesson)
 # (and the JVM build tools' own: ``./gradlew bootRun``, ``mvn spring-boot:run``, ``./gradlew quarkusDev``)
-_STARTS = LazyRegex(r"^(?:dev|serve|server|start|preview|foreground|daemon|bootRun|bootTestRun|quarkusDev|"
+_STARTS = LazyRegex(r"^(?:dev|serve|server|start|run|preview|foreground|daemon|bootRun|bootTestRun|quarkusDev|"
                     r"spring-boot:run)$")
 _IMPORT_CHECK = LazyRegex(r"^(?:python[\d.]*|node|ruby|php)\s+-[cer]\s+['\"]?\s*(?:import|from|require)\b")
 
@@ -1218,7 +1225,8 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     before = parse_command(failure["target"])
     argv = before["argv"]
     words = [w for i, w in enumerate(argv[1:], start=1) if not w.startswith("-") and argv[i - 1] not in _VALUE_OPTIONS]
-    words = words[1:] if words[:1] in (["run"], ["task"]) else words  # ``npm run start``, ``deno task dev``
+    # ``npm run start``, ``deno task dev``; not the task itself: ``./gradlew run``, ``cargo run``
+    words = words[1:] if words[:1] in (["run"], ["task"]) and len(words) > 1 else words
     # (or an import tried inline, ``python -c 'import app.main'``, that only loads what the tests load too)
     importing = bool(_IMPORT_CHECK.match(before["check"]))
     # (a script named for the start: ``npm run start:dev``, ``pnpm dev:api``)

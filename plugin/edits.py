@@ -38,7 +38,9 @@ _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b|\s*@ts-|\s*eslint-|\s*@
                           r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s))|<!--)")
 # a comment a tool may read: a word and a colon, a word alone, a docblock's tag (``# typed: strict``, ``// @flow``,
 # `` * @jest-environment node``, ``#!/bin/sh``)
-_DIRECTIVE_SHAPE = LazyRegex(r"^\s*(?:#|//|--|/\*+|\*)\s*(?:[@!]|[\w./-]+(?::|\s*(?:\*/)?\s*$))")
+# (not a note to a person: ``// TODO: persist window size and position between launches``)
+_DIRECTIVE_SHAPE = LazyRegex(r"^\s*(?:#|//|--|/\*+|\*)\s*(?!(?:TODO|FIXME|XXX|HACK|NOTE|BUG)\b)"
+                             r"(?:[@!]|[\w./-]+(?::|\s*(?:\*/)?\s*$))")
 _CONFIG_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|requirements[\w.-]*\.txt|constraints\.txt|"
                           r"setup\.(?:py|cfg)|Cargo\.toml|go\.mod|Gemfile|mix\.exs|tsconfig[\w.]*\.json|"
                           r"Makefile|Dockerfile|docker-compose[\w.-]*\.ya?ml|compose\.ya?ml|\.env[\w.]*|"

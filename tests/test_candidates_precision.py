@@ -10809,3 +10809,80 @@ def test_a_dev_server_fixed_by_adding_the_package_it_could_not_resolve_is_checke
                      "TanStack Start, and pnpm's strict layout doesn't. `pnpm add zod@^3.23.8` declares it directly."))
     (candidate,), notes = _candidates(store, session)
     assert "pnpm add zod" in candidate["title"], candidate["title"]
+
+
+def test_a_flag_the_account_says_is_not_enough_alone_is_part_of_the_passing_run(git_project, store):
+    # (blind250 IQ18: "the `dotnet workload restore` the error suggests is a dead end, and `-f net8.0-android` alone
+    # isn't enough": the passing run kept ``-f net8.0-android`` and added ``-p:TargetFrameworks=…``; the whole run was
+    # set aside as an attempt and nothing was stored)
+    build = "dotnet build src/FieldOps.App/FieldOps.App.csproj"
+    error = ("Exit code 1\nMicrosoft.NET.Sdk.ImportWorkloads.targets(38,5): error NETSDK1147: To build this project, "
+             "the following workloads must be installed: maui-ios maui-maccatalyst")
+    session = (Session("maui", git_project, prompt="`dotnet build` blows up on the build box after the MAUI migration.")
+               .fail(build, error)
+               .fail(f"sudo dotnet workload restore {build.split()[-1]}",
+                     "Exit code 1\nWorkload ID maui-ios isn't supported on this platform.")
+               .fail(f"{build} -f net8.0-android", error)
+               .ok(f"{build} -f net8.0-android -p:TargetFrameworks=net8.0-android", "Build succeeded.\n    0 Error(s)")
+               .stop("The build box is Linux, where the iOS workloads can't be installed at all, so the `dotnet "
+                     "workload restore` the error suggests is a dead end, and `-f net8.0-android` alone isn't enough "
+                     "because restore still evaluates every framework in `<TargetFrameworks>`. Overriding the list "
+                     "for the invocation works."))
+    (candidate,), notes = _candidates(store, session)
+    assert "-p:TargetFrameworks=net8.0-android" in candidate["title"], candidate["title"]
+
+
+def test_gradle_run_is_a_start_checked_by_the_build_and_a_todo_is_no_directive(git_project, store):
+    # (blind250 IQ15: ``./gradlew run`` failed to compile; the module list was fixed and ``./gradlew build`` passed.
+    # "run" was read as ``npm run``'s and the start never checked otherwise; then the ``// TODO: persist …`` left in
+    # the file the error names read as a directive, part of the fix)
+    app = "src/main/java/com/acme/ledger/LedgerApp.java"
+    session = (Session("javafx", git_project, prompt="`./gradlew run` stopped compiling since I moved the window "
+                                                     "into FXML.")
+               .fail("./gradlew run", f"Exit code 1\n> Task :compileJava FAILED\n/Users/ines/src/ledger/{app}:4: "
+                                      "error: package javafx.fxml does not exist\nimport javafx.fxml.FXMLLoader;")
+               .edit(app, "    @Override\n    public void start(Stage stage) throws Exception {",
+                     "    // TODO: persist window size and position between launches\n    @Override\n"
+                     "    public void start(Stage stage) throws Exception {")
+               .edit("build.gradle.kts", '    modules = listOf("javafx.controls")',
+                     '    modules = listOf("javafx.controls", "javafx.fxml")')
+               .ok("./gradlew build", "> Task :compileJava\n> Task :build\n\nBUILD SUCCESSFUL in 6s")
+               .stop("The JavaFX Gradle plugin only puts the modules you list on the module path, and the list had "
+                     "just `javafx.controls`. Changed it to `modules = listOf(\"javafx.controls\", \"javafx.fxml\")` in "
+                     "`build.gradle.kts`. I also left a TODO in `LedgerApp.start` about the window geometry."))
+    (candidate,), notes = _candidates(store, session)
+    assert '"javafx.fxml"' in candidate["change"] and "TODO" not in candidate["change"], candidate["change"]
+
+
+def test_a_server_started_again_with_a_flag_the_account_quotes_is_no_local_state(git_project, store):
+    # (blind248 IO23: ``kill 31877; supabase functions serve stripe-webhook --no-verify-jwt …``, "The function has to
+    # be served with `--no-verify-jwt`": a stale process killed read as the whole story, and nothing was stored)
+    replay = "deno run -A scripts/replay-webhook.ts fixtures/checkout_completed.json"
+    session = (Session("supabase-fn", git_project, prompt="The stripe-webhook edge function returns 401 locally.")
+               .fail(replay, "Exit code 1\nPOST http://127.0.0.1:54321/functions/v1/stripe-webhook -> 401 "
+                             "Unauthorized\n{\"msg\":\"Error: Missing authorization header\"}")
+               .ok("ps -eo pid,args | grep \"[f]unctions serve\"", "31877 supabase functions serve")
+               .ok("kill 31877; supabase functions serve stripe-webhook --no-verify-jwt > /tmp/fn.log 2>&1 & sleep 4",
+                   "Serving functions on http://127.0.0.1:54321/functions/v1/<function-name>")
+               .ok(replay, "POST http://127.0.0.1:54321/functions/v1/stripe-webhook -> 200 OK")
+               .stop("Stripe doesn't send a Supabase JWT, so the local gateway rejected the call. The function has to "
+                     "be served with `--no-verify-jwt`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "--no-verify-jwt" in candidate["title"] + candidate["change"], (candidate["title"], candidate["change"])
+
+
+def test_the_run_a_failing_install_says_to_make_instead_is_the_way(git_project, store):
+    # (blind250 IQ09: ``pod install`` "You should run `pod update RNReanimated --no-repo-update`"; that passed, and
+    # ``pod install`` was never run again: unresolved, nothing stored)
+    session = (Session("pods", git_project, prompt="I upgraded react-native-reanimated. Now pod install is broken.")
+               .fail("cd ios && pod install", "Exit code 1\nAnalyzing dependencies\n[!] CocoaPods could not find "
+                     "compatible versions for pod \"RNReanimated\":\n  In snapshot (Podfile.lock):\n    RNReanimated "
+                     "(from `../node_modules/react-native-reanimated`)\n\nIt seems like you've changed the version of "
+                     "the dependency `RNReanimated`.\nYou should run `pod update RNReanimated --no-repo-update` in "
+                     "order to apply changed version.")
+               .ok("pod update RNReanimated --no-repo-update", "Installing RNReanimated 3.10.1 (was 3.6.2)\n"
+                                                               "Pod installation complete!")
+               .stop("`Podfile.lock` still recorded RNReanimated 3.6.2, so `pod install` refused the new version. "
+                     "`pod update RNReanimated --no-repo-update` moved it to 3.10.1."))
+    (candidate,), notes = _candidates(store, session)
+    assert "pod update RNReanimated --no-repo-update" in candidate["title"], candidate["title"]
