@@ -10848,8 +10848,8 @@ def test_gradle_run_is_a_start_checked_by_the_build_and_a_todo_is_no_directive(g
                      '    modules = listOf("javafx.controls", "javafx.fxml")')
                .ok("./gradlew build", "> Task :compileJava\n> Task :build\n\nBUILD SUCCESSFUL in 6s")
                .stop("The JavaFX Gradle plugin only puts the modules you list on the module path, and the list had "
-                     "just `javafx.controls`. Changed it to `modules = listOf(\"javafx.controls\", \"javafx.fxml\")` in "
-                     "`build.gradle.kts`. I also left a TODO in `LedgerApp.start` about the window geometry."))
+                     "just `javafx.controls`. Changed it to `modules = listOf(\"javafx.controls\", \"javafx.fxml\")` "
+                     "in `build.gradle.kts`. I also left a TODO in `LedgerApp.start` about the window geometry."))
     (candidate,), notes = _candidates(store, session)
     assert '"javafx.fxml"' in candidate["change"] and "TODO" not in candidate["change"], candidate["change"]
 
