@@ -651,6 +651,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                           [f"Rerun `{one_line(step, 60)}` with {flags}{before}."]))
             continue
         parts = _and_steps(step)
+        # (less a look after it: ``go run ./cmd/api openapi > api/openapi.yaml && git diff --stat`` is the generate)
+        while len(parts) > 1 and re.match(r"git\s+(?:diff|log|show|status)\b|(?:ls|cat|head|tail|wc|tree)\b",
+                                          parse_command(parts[-1])["check"] or ""):
+            parts = parts[:-1]
+            step = " && ".join(parts)
         exports = list(itertools.takewhile(lambda p: re.fullmatch(r"export\s+(?:\w+=\S+\s*)+", p), parts))
         if exports and len(exports) < len(parts):
             step = " && ".join(parts[len(exports):])

@@ -177,8 +177,12 @@ def find_chains(observations: list[dict], account: str = "",
                     and consumer not in words:
                 continue  # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed
             if later["outcome"] == "ok" and later["tool"] == "Bash" and _GIT_LOOK.match(
-                    parse_command(later["target"])["check"] or "") and not family.startswith("git"):
+                    parse_command(later["target"])["check"] or "") and not family.startswith("git") \
+                    and not any(_is_change(dict(later, target=step), failure, account)
+                                for step in parse_command(later["target"])["prep"]):
                 continue  # ``git diff HEAD~5 -- test/app.e2e-spec.ts`` looked at history; it ran no ``npx jest``
+                # (not a step before it that wrote the tree: ``go run ./cmd/api openapi > api/openapi.yaml && git
+                # diff --stat``)
             if later["outcome"] == "ok" and later["tool"] == "Bash" and _asked_instead(failure["target"],
                                                                                       later["target"]):
                 continue  # ``ksql … -e 'SHOW TABLES;'`` asks what is there; the ``… -f V000008__….sql`` that failed

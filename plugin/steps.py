@@ -90,9 +90,13 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     # ``kubectl rollout status`` is)
     reads = any(w in _READ_VERBS and not set(verbs[n + 1:]) & _WRITE_VERBS for n, w in enumerate(verbs))
     # (a word of what it looks for is no write: ``grep -n -A3 '^migrate' Makefile``)
+    # (or looks one after another: ``which protoc || echo missing``)
     if (_LOOKING.match(parsed["family"] or check) or reads) \
-            and not _MUTATING.search(re.sub(r"'[^']*'|\"[^\"]*\"", "", command)) and len(parsed["segments"]) == 1 \
-            and not re.search(r"[|>]", re.sub(r"'[^']*'|\"[^\"]*\"", "", parsed["segments"][0])):
+            and not _MUTATING.search(re.sub(r"'[^']*'|\"[^\"]*\"", "", command)) \
+            and (len(parsed["segments"]) == 1 or all(_LOOKING.match(parse_command(segment)["family"] or segment)
+                                                      for segment in parsed["segments"])) \
+            and not any(re.search(r"[|>]", re.sub(r"'[^']*'|\"[^\"]*\"", "", segment))
+                        for segment in parsed["segments"]):
         # a look (``grep -rn "bootstrap" src``, ``vault token lookup``) changes nothing, whatever words it holds (but
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)

@@ -10886,3 +10886,32 @@ def test_the_run_a_failing_install_says_to_make_instead_is_the_way(git_project, 
                      "`pod update RNReanimated --no-repo-update` moved it to 3.10.1."))
     (candidate,), notes = _candidates(store, session)
     assert "pod update RNReanimated --no-repo-update" in candidate["title"], candidate["title"]
+
+
+def test_a_generate_step_before_a_git_diff_is_a_change_and_the_diff_no_part_of_it(git_project, store):
+    # (blind248 IO11: ``go run ./cmd/api openapi > api/openapi.yaml && git diff --stat`` regenerated the spec
+    # ``make check`` diffs against; the line read as a look at history, and the failure as a retry that changed
+    # nothing)
+    session = (Session("huma-spec", git_project, prompt="`make check` is red on main.")
+               .fail("make check", "Exit code 2\ngo run ./cmd/api openapi > /tmp/openapi.check.yaml\ndiff -u "
+                                   "api/openapi.yaml /tmp/openapi.check.yaml\n+  /avatars:\n"
+                                   "make: *** [Makefile:9: check] Error 1")
+               .ok("go run ./cmd/api openapi > api/openapi.yaml && git diff --stat",
+                   " api/openapi.yaml | 38 +++++++++++++++++++++++++++++++++++---\n 1 file changed")
+               .ok("make check", "go vet ./...\ngo test ./...\nok")
+               .stop("`make check` diffs the committed api/openapi.yaml against the spec the server generates, and "
+                     "the file was stale. Regenerated it with `go run ./cmd/api openapi > api/openapi.yaml`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "run `go run ./cmd/api openapi > api/openapi.yaml` first" in candidate["title"], candidate["title"]
+
+
+@pytest.mark.parametrize("command, change", [
+    ("which protoc || echo missing", False), ("ls ios && cat ios/Podfile", False),
+    ("ls ios && npm install", True), ("cat a.txt > b.txt", True),
+])
+def test_looks_one_after_another_change_nothing(command, change):
+    # (blind248 IO10: ``which protoc || echo missing`` was shown on the card as a step of the fix, "Run `which protoc
+    # && echo missing` before `cargo build`")
+    from lorebook.steps import _is_change
+
+    assert _is_change({"outcome": "ok", "tool": "Bash", "target": command}) is change
