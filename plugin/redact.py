@@ -379,6 +379,11 @@ def _trivial_value(value: str, key: str) -> bool:
         return True
     if re.fullmatch(r"\[\[?[a-z][\w-]*(?:\.[\w\-\"]+)*\]\]?", v):
         return True  # a TOML or INI table's header: ``[tool.ruff.lint.per-file-ignores]``
+    # (a list of names in code, each an identifier made of words: ``secrets: [sendgridKey]``, ``[stripeKey, dbUrl]``)
+    names = re.fullmatch(r"\[\s*([A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*\]?,?", v)
+    if names and all(_camel_words(n.split(".")[-1]) or re.fullmatch(r"[a-z]+(?:_[a-z]+)+", n.split(".")[-1])
+                     for n in re.split(r"\s*,\s*", names.group(1))):
+        return True
     if re.search(r"\*{4,}$", v):
         return True  # a value shown masked: ``gho_************************************``
     # (a version asked for, ``"jsonwebtoken": "^9.0.2"``; a port and a path after a host, ``localhost:8081/connectors``)

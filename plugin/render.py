@@ -341,6 +341,8 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
 def _titled(line: str, titled: str) -> bool:
     """Whether the title's code (``titled``, cut with "…" where it was long) shows diff ``line``: all of it, the
     first 24 characters and more of it before the cut, or a part of it of 24 characters and more, whole."""
+    # (cut with "…", which reads "..." once the card's title is neutralised)
+    titled = re.sub(r"\.\.\.$", "…", titled)
     code, shown = _bare(line), _unclosed(titled.rstrip("…"))
     # (or the part of it that changed, long enough to tell: "`headers` → `headers, next: { tags: ["invoices"] }`")
     return bool(shown) and (code == shown or titled.endswith("…") and len(shown) >= 24 and code.startswith(shown)
@@ -397,6 +399,10 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     # (and a setting quoted by its path, by its own name: `resolver.nodeModulesPaths` is the ``nodeModulesPaths: [``
     # of a config file)
     spans = re.findall(r"`([^`\n]*)`", summary)
+    # (and the code a cut summary ends in, as far as it goes: "… with `--dns01-recu…`" holds the start of
+    # ``--dns01-recursive-nameservers=1.1.1.1:53,8.8.8.8:53``)
+    if summary.count("`") % 2 and summary.endswith("…"):
+        spans.append(summary.rpartition("`")[2].rstrip("…"))
     # (and a field quoted as the query uses it, by its name: `assigneeId ==` is the index's ``"fieldPath":
     # "assigneeId"``)
     fields = [m.group(1) for m in (re.fullmatch(r"([A-Za-z_]\w*)\s+(?:[=!<>]=?|(?i:asc|desc))", s) for s in spans) if m]

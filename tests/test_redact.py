@@ -46,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
     ("key=AAAAk3x9PQo:APA91bGx7vQ2mT8zR4kL1wN6yH0pS5dF3jC9uB2eA7oI4nM8qX1tV6rZ0yW3sK5hJ2gD9fL7cP4bN1mE8", "APA91bGx7v"),
     # a value of two parts under a key named for one, one part random (``id:secret``)
     ("ALGOLIA_ADMIN_KEY=prod-search:Qz8vT2mLx9RkW4pN7bYc ./reindex.sh", "Qz8vT2mLx9RkW4pN7bYc"),
+    # (in brackets, not a list of names: ``secrets: [sendgridKey]`` is one, this is not)
+    ("secrets: [Xk9pQ2mZ7vR4tL8w]", "Xk9pQ2mZ7vR4tL8w"), ("password: [hunter2x]", "hunter2x"),
 ])
 def test_secret_classes_are_redacted(text, secret):
     out = redact(text)
@@ -74,6 +76,8 @@ def test_secret_classes_are_redacted(text, secret):
     "CACHE_KEY=orders:v2:by-customer",  # (a key named for one, of words: a cache key)
     "SORT_KEY=created_at:desc",
     "CACHE_KEY=sha256:9c5b1a5f3e2d7c4b8a6f0e1d2c3b4a5968778695a4b3c2d1e0f9a8b7c6d5e4f3",  # (a hash by its algorithm)
+    # (blind248 IO22: a Cloud Function's secrets by the names of their params, ``defineSecret('SENDGRID_KEY')``)
+    "    secrets: [sendgridKey],", "secrets: [sendgridKey, stripeApiKey]", "secrets: [db_password]",
 ])
 def test_look_alikes_survive(text):
     assert redact(text) == text

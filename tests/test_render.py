@@ -902,3 +902,34 @@ def test_a_long_added_line_quoted_within_a_longer_span_is_said_by_itself():
     old = "    @Binds\n    abstract fun bindSettingsStore(impl: DataStoreSettingsStore): SettingsStore\n}"
     said = _short_diff({"old": old, "new": f"{old[:-1]}\n    @Binds\n    @Singleton\n{line}\n}}"}, told=told)
     assert said.startswith("add `abstract fun bindNotesRepository("), said
+
+
+def test_the_code_a_cut_summary_ends_in_keeps_its_line_on_the_card():
+    # (blind246 IM19: the summary was cut at "… and `--dns01-recu…`"; the card kept the line the title shows,
+    # ``--dns01-recursive-nameservers-only``, and lost the resolvers the account went on to quote)
+    note = dict(SECOND_TRY, title="`kubectl wait api-tls` fails with error: timed out waiting for the condition on… — "
+                                  "add `- --dns01-recursive-nameservers-only`",
+                summary="The TXT record was published fine, but cert-manager's self-check asks the cluster DNS, and "
+                        "in-cluster `acme.io` resolves through the private Route53 zone, which never gets the "
+                        "`_acme-challenge` record, so the propagation check waited forever. The fix is in "
+                        "`platform/cert-manager/values.yaml`: run the controller with "
+                        "`--dns01-recursive-nameservers-only` and `--dns01-recu…",
+                change="platform/cert-manager/values.yaml:\n+extraArgs:\n+- --dns01-recursive-nameservers-only\n"
+                       "+- --dns01-recursive-nameservers=1.1.1.1:53,8.8.8.8:53\nRun `kubectl apply -f "
+                       "platform/cert-manager/clusterissuer.yaml && helm upgrade cert-manager jetstack/cert-manager "
+                       "-n cert-manager --version v1.16.1 -f platform/cert-manager/values.yaml` before `kubectl -n "
+                       "ingress wait --for=condition=Ready certificate/api-tls --timeout=300s`.",
+                evidence=[{"quote": "error: timed out waiting for the condition on certificates/api-tls",
+                           "source": "o 1", "observation_id": 1}])
+    assert "1.1.1.1:53" in full_note(note).split("Change:")[1]
+
+
+def test_a_title_cut_with_three_dots_once_neutralised_still_shows_its_line():
+    # (blind250 IQ21: the card's title is neutralised, its "…" read "...", and the one line of libs.versions.toml the
+    # title shows took the room of the ``alias(libs.plugins.kotlin.compose)`` the fix applies)
+    from lorebook.render import _titled
+
+    line = '+kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose", version.ref = "kotlin" }'
+    assert _titled(line, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose"...')
+    assert _titled(line, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose"…')
+    assert not _titled(line, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.serialization"...')
