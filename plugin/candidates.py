@@ -33,9 +33,9 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _written_later,
                      find_chains)
-from .commands import (_MUTATING, _TEST_PATH, _and_steps, _program_name, _routine, _same_target, _segments,
-                       command_family, command_job, command_key, invocation_change, is_autofix, is_static_check,
-                       other_subcommand, package_name, parse_command, shown_command, without_env)
+from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _program_name, _routine, _same_target,
+                       _segments, command_family, command_job, command_key, invocation_change, is_autofix,
+                       is_static_check, other_subcommand, package_name, parse_command, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
                     _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
                     _short_diff, net_changes, shown_hunks)
@@ -482,6 +482,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         or last_failure.get("log_of") or last_failure.get("logged") and not last_failure.get("ci") \
         else invocation_change(compared["target"], resolved_by["target"])
     invocation = _named_by_error(invocation, compared.get("error_text") or "", resolved_by["target"])
+    # (nor the other query a server that was not up answers once it is: ``--execute 'SHOW TABLES FROM …'``)
+    if resolved_by.get("asked_otherwise"):
+        code = _inline_code(resolved_by["target"]) or ""
+        invocation = [part for part in invocation if not (part.startswith("pass `") and code and code in part)]
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]

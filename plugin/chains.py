@@ -21,7 +21,7 @@ from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edi
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import _failed_step
-from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _adds_with_another_tool, _ci_again,
+from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _UNREACHABLE, _adds_with_another_tool, _ci_again,
                     _clears_local_state, _is_change, _is_check, _named_as_the_way, _named_by_error, _names_run,
                     _packages, status_read_again)
 from .signatures import error_line, error_signature, is_wrapper_line
@@ -281,6 +281,15 @@ def find_chains(observations: list[dict], account: str = "",
                 # ``go build ./...``): an attempt at the same problem, not a problem of its own
                 events.append(later)
                 continue
+            # (a server that was not up read no query: another it answers through the same program is the same
+            # check, ``… trino --execute 'SHOW TABLES FROM lake.analytics'`` after the ``… --execute 'SHOW CATALOGS'``
+            # that met "service "trino" is not running")
+            if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \
+                    and _UNREACHABLE.search(failure.get("error_text") or "") \
+                    and _inline_code(failure["target"]) and _inline_code(later["target"]) \
+                    and _without_code(failure["target"]) == _without_code(later["target"]):
+                success, kind = dict(later, asked_otherwise=True), "same_check"
+                break
             if _is_check(later) and command_family(later["target"]) == family \
                     and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
@@ -1730,6 +1739,12 @@ def _other_query(failed: str | None, later: str | None) -> bool:
         return False
     a, b = paths[0].group(1).rstrip("."), paths[1].group(1).rstrip(".")
     return not (a.startswith(b) or b.startswith(a))
+
+
+def _without_code(command: str) -> list[str]:
+    """The words of a line's check less the code or query it hands its program (:func:`_inline_code`)."""
+    code = _inline_code(command)
+    return [w for w in parse_command(command)["argv"] if " ".join(w.split()) != code]
 
 
 def _asked_instead(failed: str, later: str) -> bool:

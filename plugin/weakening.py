@@ -862,6 +862,23 @@ def _against_its_comment(old_lines: list[str], new_lines: list[str], removed: li
                                for c in comments)
 
 
+_FLOW_ROW = LazyRegex(r"^\s*-\s*\{(.*)\}\s*$")
+
+
+def _expected_rows_trimmed(hunk: dict) -> bool:
+    """Whether a unit test's expected rows (dbt's ``expect: rows:``) lost columns they compared, every value kept
+    as it was: ``{order_id: 1001, gross_revenue: 120.00, net_revenue: 95.00}`` → ``{order_id: 1001, gross_revenue:
+    120.00}``; dbt compares only the columns listed, so the one that failed is no longer checked."""
+    def rows(text: str) -> list[dict]:
+        after = text.split("expect:", 1)[1] if re.search(r"(?m)^\s*expect:\s*$", text) else ""
+        return [dict(re.split(r"\s*:\s*", pair.strip(), maxsplit=1) for pair in m.group(1).split(",") if ":" in pair)
+                for line in after.splitlines() if (m := _FLOW_ROW.match(line))]
+
+    old, new = rows(hunk["old"]), rows(hunk["new"])
+    return bool(old) and len(old) == len(new) and all(n.items() <= o.items() for o, n in zip(old, new)) \
+        and any(len(n) < len(o) for o, n in zip(old, new))
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -873,6 +890,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if _brought_in(_TOLERATED, added_lines, hunks) or any(
             _SCOPED_CHECK.search(h["new"]) and not _SCOPED_CHECK.search(h["old"]) for h in hunks):
         return "the failing data check was told to tolerate failures"
+    if any(_expected_rows_trimmed(hunk) for hunk in hunks):  # (in a model's YAML, dbt's unit tests live beside it)
+        return "the unit test's expected rows were trimmed of columns it compared"
     if not _TEST_PATH.search(path):
         # (a test in a source file, Rust's ``#[cfg(test)] mod tests``, given a skip or an expected panic)
         if any(re.search(r"#\[(?:\w+::)?test\]", hunk["new"]) for hunk in hunks) \

@@ -10915,3 +10915,42 @@ def test_looks_one_after_another_change_nothing(command, change):
     from lorebook.steps import _is_change
 
     assert _is_change({"outcome": "ok", "tool": "Bash", "target": command}) is change
+
+
+def test_a_dbt_unit_tests_expected_rows_trimmed_of_a_column_is_a_weakened_test(git_project, store):
+    # (blind246 IM09: ``net_revenue`` dropped from the ``expect:`` rows, "dbt only compares the columns listed": the
+    # failing column is no longer checked, and it was stored as a fix)
+    yml = "models/intermediate/_int_order_revenue.yml"
+    run = 'dbt test --select "int_order_revenue,test_type:unit" --target ci'
+    session = (Session("dbt-unit", git_project, prompt="the dbt unit test on int_order_revenue is failing in CI")
+               .fail(run, "Exit code 1\n14:02:14  1 of 1 FAIL 1 int_order_revenue::test_net_revenue_excludes_refunds "
+                          "[FAIL 1 in 0.41s]\n14:02:14  Failure in unit_test test_net_revenue_excludes_refunds")
+               .edit(yml, "    expect:\n      rows:\n        - {order_id: 1001, gross_revenue: 120.00, net_revenue: "
+                          "95.00}\n        - {order_id: 1002, gross_revenue: 40.00, net_revenue: 40.00}",
+                     "    expect:\n      rows:\n        - {order_id: 1001, gross_revenue: 120.00}\n"
+                     "        - {order_id: 1002, gross_revenue: 40.00}")
+               .ok(run, "14:05:42  1 of 1 PASS int_order_revenue::test_net_revenue_excludes_refunds [PASS in 0.38s]")
+               .stop("The expectation was over-specified, so I trimmed the `expect` rows to the columns this test is "
+                     "about; dbt only compares the columns listed under `expect`."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, ([c["title"] for c in candidates], notes)
+
+
+def test_another_query_a_server_answers_once_it_is_up_is_the_same_check(git_project, store):
+    # (blind246 IM03: ``… trino --execute 'SHOW CATALOGS'`` met "service "trino" is not running"; after the catalog
+    # fix ``… --execute 'SHOW TABLES FROM lake.analytics'`` answered. Another query runs other code, but a server
+    # that was not up read none: unresolved, nothing stored)
+    session = (Session("trino", git_project, prompt="the local trino container keeps restarting. can you take a look?")
+               .fail("docker compose exec trino trino --execute 'SHOW CATALOGS'",
+                     "Exit code 1\nservice \"trino\" is not running")
+               .ok("docker compose logs trino --tail 30", "trino-1  | 1) Error: Configuration property "
+                                                          "'hive.s3.aws-access-key' was not used")
+               .edit("trino/etc/catalog/lake.properties", "hive.s3.endpoint=http://minio:9000",
+                     "s3.endpoint=http://minio:9000\nfs.native-s3.enabled=true")
+               .ok("docker compose up -d trino && sleep 25 && docker compose exec trino trino --execute "
+                   "'SHOW TABLES FROM lake.analytics'", "\"daily_revenue\"\n\"orders\"")
+               .stop("471 no longer has the legacy Hadoop S3 support, so the `hive.s3.*` keys were rejected as "
+                     "unused. I moved the catalog to the native S3 file system: `fs.native-s3.enabled=true`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "fs.native-s3.enabled=true" in candidate["change"] and "SHOW TABLES" not in candidate["change"], \
+        candidate["change"]
