@@ -973,6 +973,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         summary_parts.reverse()
     # (its "Cause:" and "Fix:" labels are the card's own: "Cause and fix: Cause: …" says it twice)
     summary_parts = [_unlabelled(p).rstrip(" :") for p in summary_parts]  # (a sentence that led into a list ends)
+    # (said impersonally, as a lesson reads: "Added `#[pyo3(signature = …)]` so …", not "I added …")
+    summary_parts = [re.sub(r"^(?:I|We) (?:then |also |just )?([a-z]+ed|made|put|set|took|ran|wrote|gave|built)\b",
+                            lambda m: m.group(1)[:1].upper() + m.group(1)[1:], p) for p in summary_parts]
     # (a clause of the other part, once: "… so a plain `pod install` refused" in "…refused; `pod update` … is the
     # right command")
     summary_parts = [p for p in summary_parts if not any(len(q) > len(p) and p.rstrip(". ") in q

@@ -10954,3 +10954,29 @@ def test_another_query_a_server_answers_once_it_is_up_is_the_same_check(git_proj
     (candidate,), notes = _candidates(store, session)
     assert "fs.native-s3.enabled=true" in candidate["change"] and "SHOW TABLES" not in candidate["change"], \
         candidate["change"]
+
+
+def test_the_account_of_a_fix_is_stored_impersonally(git_project, store):
+    # (blind215 HH10: "I added `#[pyo3(signature = (a, b, unit = "km"))]` so `distance(a, b)` works again." read as a
+    # diary once the card lost a step line that had padded it, and the lesson was skipped)
+    session = (Session("pyo3", git_project, prompt="CI is red: both the Rust unit tests and the Python tests fail.")
+               .fail("cargo test", "Exit code 101\nerror: linking with `cc` failed: exit status: 1\n  = note: "
+                                   "collect2: error: ld returned 1 exit status")
+               .edit("Cargo.toml", 'pyo3 = { version = "0.21", features = ["extension-module"] }',
+                     'pyo3 = "0.21"\n\n[features]\ndefault = ["extension-module"]\n'
+                     'extension-module = ["pyo3/extension-module"]')
+               .ok("cargo test --no-default-features", "test result: ok. 5 passed; 0 failed")
+               .fail("pip install -e . -q && pytest -q", "Exit code 1\nE       TypeError: distance() missing 1 "
+                     "required positional argument: 'unit'\n1 failed, 6 passed in 0.41s")
+               .edit("src/lib.rs", "#[pyfunction]\nfn distance(a: (f64, f64), b: (f64, f64), unit: &str)",
+                     "#[pyfunction]\n#[pyo3(signature = (a, b, unit = \"km\"))]\n"
+                     "fn distance(a: (f64, f64), b: (f64, f64), unit: &str)")
+               .ok("pip install -e . -q && pytest -q", "7 passed in 0.39s")
+               .stop("Two separate fixes:\n\n1. **Rust tests didn't link.** `pyo3/extension-module` tells the linker "
+                     "not to link libpython, which breaks a test binary. It's now an optional, default-on crate "
+                     "feature, and the Rust tests run with `cargo test --no-default-features`.\n2. **Python lost the "
+                     "default unit.** `#[pyfunction]` doesn't take defaults from the Rust signature; I added "
+                     "`#[pyo3(signature = (a, b, unit = \"km\"))]` so `distance(a, b)` works again."))
+    candidates, notes = _candidates(store, session)
+    python = next(c for c in candidates if "signature" in c["title"])
+    assert "I added" not in python["summary"], python["summary"]
