@@ -52,6 +52,11 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"(?:en|dis)abl(?:ed|ing)|declar(?:ed|ing)|register(?:ed|ing)|export(?:ed|ing)|wrapp(?:ed|ing)|"
                   r"regenerat(?:ed|ing)|revert(?:ed|ing)|increas(?:ed|ing)|rais(?:ed|ing)|lower(?:ed|ing)|"
                   r"escap(?:ed|ing)|quot(?:ed|ing)|re-?parent(?:ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
+# an attempt that only moved the error on or failed too ("Annotating the class with @available just pushed the error
+# out to every view"; "Just renaming to `churn-classifier/Production` also fails (no stage-tagged versions)")
+_MOVED_IT_ON = (r"(?:just|only|merely) (?:pushed|moved|shifted|spread|passed) the (?:error|errors|failure|"
+                r"problem)\b|"
+                r"\b(?:just|simply|only) \w+ing\b[^.;]*?\balso fail(?:s|ed)")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
                            r"made no difference|(?:did not|didn't) (?:make (?:a|any) difference|change anything)|"
@@ -60,11 +65,7 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
                            r"(?:just|only) (?:swapped|traded) (?:the|one|that|this|it)\b|"
-                           # "Annotating the class with @available just pushed the error out to every view"
-                           r"(?:just|only|merely) (?:pushed|moved|shifted|spread|passed) the (?:error|errors|failure|"
-                           r"problem)\b|"
-                           # ("Just renaming to `churn-classifier/Production` also fails (no stage-tagged versions)")
-                           r"\b(?:just|simply|only) \w+ing\b[^.;]*?\balso fail(?:s|ed)|"
+                           + _MOVED_IT_ON + "|"
                            # "switching it back to function only produced ScopeMismatch errors, so I reverted that"
                            # (not what something is made by: "the outputs are only produced by `ci_post_clone.sh`")
                            r"only (?:produced|gave|caused|led to|moved)\b(?! by\b)|"

@@ -27,9 +27,9 @@ import itertools
 import os
 import re
 
-from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _NOT_ENOUGH, _REASON,
-                      _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated, _plain_words,
-                      _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
+from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _MOVED_IT_ON,
+                      _NOT_ENOUGH, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
+                      _plain_words, _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _written_later,
                      find_chains)
@@ -64,10 +64,7 @@ _SET_ASIDE = LazyRegex(r"(?i)\bnot (?:part of|related to|the cause of) (?:the|th
 _CAUSE_LABEL = LazyRegex(r"(?i)^(?:the )?(?:root )?cause\s*:")
 _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|no effect|"
                      r"made no difference|changed nothing|(?:just|only) (?:swapped|traded)|"
-                     r"(?:just|only|merely) (?:pushed|moved|shifted|spread|passed) the "
-                     r"(?:error|errors|failure|problem)|"
-                     # ("Just renaming to `churn-classifier/Production` also fails (no stage-tagged versions)")
-                     r"\b(?:just|simply|only) \w+ing\b[^.;]*?\balso fail(?:s|ed)|"
+                     + _MOVED_IT_ON + "|"
                      r"only (?:produced|gave|caused|led to|moved)|"
                      r"so (?:I|we) (?:reverted|undid|rolled back|backed out)|(?:that |which )?I tried first)\b")
 # a flag that makes a check stricter: run without it, the check looks away (``-race``, ``-Werror``, ``--strict``)
