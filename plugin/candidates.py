@@ -447,9 +447,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             word in c["target"] for span in _code_spans(s) if command_key(c["target"]) in span for word in span.split())
         for s in tried_parts)]
     # (and a step that applied such an edit's file: ``kubectl apply -f deploy/cert-manager/cluster-issuer.yaml``)
+    # (or a file the session put back as it was: ``aws s3 cp jobs/daily_agg.py s3://…`` after the ``addPyFile``
+    # attempt was taken out of it again)
+    put_back = [path for path, hunks in chain_net.items() if not hunks]
     helpless_steps += [c for c in commands if c["tool"] == "Bash" and c not in helpless_steps and any(
-        _rel(p, cwd) in parse_command(step)["argv"] for step in _segments(c["target"]) for e in helpless_edits
-        for p in e.get("files") or [])]
+        _rel(p, cwd) in parse_command(step)["argv"] for step in _segments(c["target"])
+        for p in [f for e in helpless_edits for f in e.get("files") or []] + put_back)]
     commands = [c for c in commands if c not in helpless_steps]
     # putting back the package an attempt changed ("so I put sanic-testing back to 23.12.0") undoes the attempt: beside
     # another step it is no part of the fix

@@ -10980,3 +10980,31 @@ def test_the_account_of_a_fix_is_stored_impersonally(git_project, store):
     candidates, notes = _candidates(store, session)
     python = next(c for c in candidates if "signature" in c["title"])
     assert "I added" not in python["summary"], python["summary"]
+
+
+def test_a_step_that_uploads_a_file_put_back_as_it_was_is_no_part_of_the_fix(git_project, store):
+    # (blind191 GJ20, found by the replay: ``aws s3 cp jobs/daily_agg.py s3://… && git diff --stat jobs/`` uploaded
+    # the job again after the ``addPyFile`` attempt was taken out of it; once a step before ``git diff`` counted as
+    # a change, it titled the lesson over the ``SPARK_SUBMIT_EXTRA`` that fixed it)
+    job = "jobs/daily_agg.py"
+    run = "./scripts/run_job.sh daily_agg"
+    error = "Exit code 1\nstate=FAILED\nModuleNotFoundError: No module named 'holidays'"
+    passing = ('SPARK_SUBMIT_EXTRA="--conf spark.archives=s3://acme/venvs/daily_agg_venv.tar.gz#environment --conf '
+               'spark.emr-serverless.driverEnv.PYSPARK_PYTHON=./environment/bin/python" ./scripts/run_job.sh daily_agg')
+    session = (Session("emr", git_project, prompt="the daily_agg job fails on EMR Serverless")
+               .fail(run, error)
+               .edit(job, "import holidays\n", "spark.sparkContext.addPyFile(\"s3://acme/deps/holidays.whl\")\n"
+                                               "import holidays\n")
+               .ok(f"aws s3 cp {job} s3://acme/jobs/daily_agg.py", f"upload: {job} to s3://acme/jobs/daily_agg.py")
+               .fail(run, "Exit code 1\nstate=FAILED\nModuleNotFoundError: No module named 'dateutil'")
+               .edit(job, "spark.sparkContext.addPyFile(\"s3://acme/deps/holidays.whl\")\nimport holidays\n",
+                     "import holidays\n")
+               .ok(f"aws s3 cp {job} s3://acme/jobs/daily_agg.py && git diff --stat jobs/",
+                   f"upload: {job} to s3://acme/jobs/daily_agg.py")
+               .ok(passing, "state=SUCCESS\nwrote dt=2024-06-11")
+               .stop("EMR Serverless workers only have the stock Python, so `holidays` has to come from the packed "
+                     "venv. Loading the wheel with `addPyFile` only moved the failure to `dateutil`, so I reverted "
+                     "that. This works: `SPARK_SUBMIT_EXTRA=\"--conf spark.archives=…\" ./scripts/run_job.sh "
+                     "daily_agg`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "aws s3 cp" not in candidate["title"] + candidate["change"], (candidate["title"], candidate["change"])

@@ -933,3 +933,18 @@ def test_a_title_cut_with_three_dots_once_neutralised_still_shows_its_line():
     assert _titled(line, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose"...')
     assert _titled(line, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose"…')
     assert not _titled(line, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.serialization"...')
+
+
+def test_a_file_whose_line_the_title_cut_early_keeps_its_line_on_the_card():
+    # (blind187 GF22, found by the replay: the title's "module = "com.jakewharton.espresso…" cut the coordinate that
+    # names the library; once a title cut with "..." counted as showing its line, the card dropped the line whole)
+    from lorebook.render import _drop_titled_file
+
+    line = ('+okhttp-idling-resource = { module = "com.jakewharton.espresso:okhttp3-idling-resource", '
+            'version = "1.0.0" }')
+    parts = {"gradle/libs.versions.toml:": [line], "app/build.gradle.kts:": ["+androidTestImplementation(libs.x)"]}
+    assert not _drop_titled_file(parts, 'okhttp-idling-resource = { module = "com.jakewharton.espresso...')
+    # (a title that shows two thirds of it and more says it: IQ21's plugin line gives way)
+    line = '+kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose", version.ref = "kotlin" }'
+    parts = {"gradle/libs.versions.toml:": [line], "build.gradle.kts:": ["+alias(libs.plugins.kotlin.compose)"]}
+    assert _drop_titled_file(parts, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose"...')
