@@ -149,7 +149,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
     for give_way in (_drop_repeated, _shorten_long_step,
                      lambda parts: _drop_scaffolding(parts, reshaped, removed, quoted),
                      lambda parts: _drop_spelt_out(parts, ran),
-                     lambda parts: _drop_titled_file(parts, titled, quoted),
+                     lambda parts: _drop_titled_file(parts, titled),
                      lambda parts: _drop_least_telling(parts, telling, quoted, titled, removed)):
         while limit and len(_joined(_flat(parts))) > limit and give_way(parts):
             pass
@@ -290,19 +290,18 @@ def _shorten_long_step(parts: dict[str, list[str]]) -> bool:
     return False
 
 
-def _drop_titled_file(parts: dict[str, list[str]], titled: str, quoted: tuple[str, ...] = ()) -> bool:
+def _drop_titled_file(parts: dict[str, list[str]], titled: str) -> bool:
     """A file's part whose every changed line the title shows (``titled``), beside another file's: the title says
     it, and the room goes to the rest of the fix (``lib/api.ts``'s tagged fetch, titled, beside the
     ``revalidateTag("invoices")`` in actions.ts). Not a short one, which frees little room and says the line whole
     (``+import Qt5Compat.GraphicalEffects`` beside the title's "→ `Qt5Compat.GraphicalEffects`"), nor one whose
-    line the title cut before two thirds of it or before code the account quotes (``module =
-    "com.jakewharton.espresso…`` leaves out the ``:okhttp3-idling-resource`` that names the library)."""
+    line the title cut before two thirds of it (``module = "com.jakewharton.espresso…`` leaves out the
+    ``:okhttp3-idling-resource`` that names the library)."""
     cut = re.search(r"(?:…|\.\.\.)$", titled)
     title = _unclosed(titled[:cut.start()]) if cut else titled
     shown = [header for header, body in parts.items() if header and len(parts) > 1
              and any(line.startswith("+") for line in body) and len(_joined(body)) >= 60
              and all(_titled(line, titled) and (not cut or 3 * len(title) >= 2 * len(_bare(line)))
-                     and not any(q in line and q not in titled for q in quoted)
                      for line in body if line.startswith(("+", "-")))]
     if not shown:
         return False

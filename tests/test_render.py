@@ -948,3 +948,8 @@ def test_a_file_whose_line_the_title_cut_early_keeps_its_line_on_the_card():
     line = '+kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose", version.ref = "kotlin" }'
     parts = {"gradle/libs.versions.toml:": [line], "build.gradle.kts:": ["+alias(libs.plugins.kotlin.compose)"]}
     assert _drop_titled_file(parts, 'kotlin-compose = { id = "org.jetbrains.kotlin.plugin.compose"...')
+    # (nor does code the account quotes keep a line the title shows uncut: blind235 IB02's ``AutoMigration(…, spec =
+    # Migrations.RenameBodyToContent::class)`` gives way to the ``@RenameColumn`` the spec adds)
+    parts = {"data/AppDatabase.kt:": ["+AutoMigration(from = 3, to = 4, spec = Migrations.RenameBodyToContent::class)"],
+             "data/Migrations.kt:": ['+@RenameColumn(tableName = "notes", fromColumnName = "body")']}
+    assert _drop_titled_file(parts, "spec = Migrations.RenameBodyToContent::class") and len(parts) == 1
