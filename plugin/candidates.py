@@ -375,10 +375,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # compose up -d trino`` after ``fs.native-s3.enabled=true`` in trino/etc/catalog/iceberg.properties)
         restarted = all(_starts_service(c.get("target") or "") for c in addressing)
         bystanders = [e for e in edits if not _addresses_by_name(e, chain, cwd, manifests_only=installs)
-                      and not (rebuilt and any(_named_in(_rel(p, cwd), account) for p in e.get("files") or []))
-                      and not (restarted and any(_named_in(_rel(p, cwd), account) for p in e.get("files") or [])
-                               and any(len(span) >= 8 and span in line for line in _added_lines(e)
-                                       for span in quoted))
+                      and not (any(_named_in(_rel(p, cwd), account) for p in e.get("files") or []) and (
+                          rebuilt or restarted and any(len(span) >= 8 and span in line for line in _added_lines(e)
+                                                       for span in quoted)))
                       and not (any(_TOOL_CONFIG.search(_rel(p, cwd)) for p in e.get("files") or [])
                                and any(span in _changed_text(e) for span in quoted))
                       and not (installs and any(_INSTALLER_SETTINGS.search(_rel(p, cwd)) for p in e.get("files") or []))]

@@ -398,10 +398,9 @@ def find_chains(observations: list[dict], account: str = "",
                 events.sort(key=lambda o: o["id"])
         if success is None:  # (the run the error itself says to make instead, of the same program, passed: ``pod
             # update RNReanimated --no-repo-update`` for a ``pod install`` that "You should run" it; that is the job)
-            program = _program_name((parse_command(failure["target"])["argv"] or [""])[0])
             success = next((o for o in observations[i + 1:] if o["tool"] == "Bash" and o["outcome"] == "ok"
-                            and program and _program_name((parse_command(o["target"])["argv"] or [""])[0]) == program
-                            and _named_by_error(o["target"], failure)), None)
+                            and _same_program(failure["target"], o["target"]) and _named_by_error(o["target"], failure)),
+                           None)
             kind = "same_job" if success is not None else None
         if success is None and failure.get("listed"):  # the steps it listed failing, listed passing by a later run
             success = _listed_passing(failure, observations[i + 1:])

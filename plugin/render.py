@@ -297,8 +297,7 @@ def _drop_titled_file(parts: dict[str, list[str]], titled: str) -> bool:
     (``+import Qt5Compat.GraphicalEffects`` beside the title's "→ `Qt5Compat.GraphicalEffects`"), nor one whose
     line the title cut before two thirds of it (``module = "com.jakewharton.espresso…`` leaves out the
     ``:okhttp3-idling-resource`` that names the library)."""
-    cut = re.search(r"(?:…|\.\.\.)$", titled)
-    title = _unclosed(titled[:cut.start()]) if cut else titled
+    title, cut = _title_code(titled)
     shown = [header for header, body in parts.items() if header and len(parts) > 1
              and any(line.startswith("+") for line in body) and len(_joined(body)) >= 60
              and all(_titled(line, titled) and (not cut or 3 * len(title) >= 2 * len(_bare(line)))
@@ -343,15 +342,20 @@ def _drop_least_telling(parts: dict[str, list[str]], telling: set[str], quoted: 
     return True
 
 
+def _title_code(titled: str) -> tuple[str, bool]:
+    """The title's code as far as it goes, and whether it was cut: with "…", which reads "..." once the card's
+    title is neutralised."""
+    cut = re.search(r"(?:…|\.\.\.)$", titled)
+    return _unclosed(titled[:cut.start()] if cut else titled), bool(cut)
+
+
 def _titled(line: str, titled: str) -> bool:
     """Whether the title's code (``titled``, cut with "…" where it was long) shows diff ``line``: all of it, the
     first 24 characters and more of it before the cut, or a part of it of 24 characters and more, whole."""
-    # (cut with "…", which reads "..." once the card's title is neutralised)
-    titled = re.sub(r"\.\.\.$", "…", titled)
-    code, shown = _bare(line), _unclosed(titled.rstrip("…"))
+    code, (shown, cut) = _bare(line), _title_code(titled)
     # (or the part of it that changed, long enough to tell: "`headers` → `headers, next: { tags: ["invoices"] }`")
-    return bool(shown) and (code == shown or titled.endswith("…") and len(shown) >= 24 and code.startswith(shown)
-                            or not titled.endswith("…") and len(shown) >= 24 and shown in code)
+    return bool(shown) and (code == shown or cut and len(shown) >= 24 and code.startswith(shown)
+                            or not cut and len(shown) >= 24 and shown in code)
 
 
 def _named_check(check: str, note: dict, shown: str, limit: int) -> str:
