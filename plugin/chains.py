@@ -399,8 +399,8 @@ def find_chains(observations: list[dict], account: str = "",
         if success is None:  # (the run the error itself says to make instead, of the same program, passed: ``pod
             # update RNReanimated --no-repo-update`` for a ``pod install`` that "You should run" it; that is the job)
             success = next((o for o in observations[i + 1:] if o["tool"] == "Bash" and o["outcome"] == "ok"
-                            and _same_program(failure["target"], o["target"]) and _named_by_error(o["target"], failure)),
-                           None)
+                            and _same_program(failure["target"], o["target"])
+                            and _named_by_error(o["target"], failure)), None)
             kind = "same_job" if success is not None else None
         if success is None and failure.get("listed"):  # the steps it listed failing, listed passing by a later run
             success = _listed_passing(failure, observations[i + 1:])
