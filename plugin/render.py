@@ -437,7 +437,9 @@ def note_lines(note: dict, limits: dict | None = None, why: list[str] | None = N
     for item in evidence:
         if is_attempt(item):
             continue
-        line = error_line(item.get("quote"))
+        # (a compiler's message after the file it names, by its name: ``/home/pat/…/NotesApp_HiltComponents.java:142:
+        # error: …`` showed only the path within the card's room)
+        line = _LEADING_DIRS.sub("", error_line(item.get("quote")))
         if line and _ERROR_LINE.search(line) and not _said_already(lesson_problem(line), seen):
             lines.append(("Error", inert(line, limits["error"]) + _observation_ref(item)))
         break  # the first quote is the failure; later ones are the passing run, named by the check below
@@ -490,6 +492,9 @@ def _cut_run(note: dict) -> str | None:
 
 _OUTPUT_FLAG = re.compile(r"--?(?:tail|since|until|follow|lines|limit|quiet|verbose|(?:no-)?colou?r|tb|format|output|"
                           r"json|pretty|progress|silent|no-header|summary)\b")
+
+
+_LEADING_DIRS = re.compile(r"^(?:[A-Za-z]:)?(?:[/~\\][\w.@+ -]*?)+[/\\](?=[\w.@+-]+:\d)")
 
 
 # the limit key of each line a card may drop whole (a limit of 0) rather than cut to a stub

@@ -953,3 +953,23 @@ def test_a_file_whose_line_the_title_cut_early_keeps_its_line_on_the_card():
     parts = {"data/AppDatabase.kt:": ["+AutoMigration(from = 3, to = 4, spec = Migrations.RenameBodyToContent::class)"],
              "data/Migrations.kt:": ['+@RenameColumn(tableName = "notes", fromColumnName = "body")']}
     assert _drop_titled_file(parts, "spec = Migrations.RenameBodyToContent::class") and len(parts) == 1
+
+
+def test_a_compilers_error_line_is_shown_from_the_file_it_names_not_its_directories():
+    # (blind247 IN09: "Error: /home/pat/src/notes/app/build/generated/hil… (observation 64)": the card's room for the
+    # error went to the directories before the message)
+    from lorebook.render import note_lines
+
+    log = ("Exit code 1\n> Task :app:hiltJavaCompileDebug FAILED\n/home/pat/src/notes/app/build/generated/hilt/"
+           "component_sources/debug/com/acme/notes/NotesApp_HiltComponents.java:142: error: [Dagger/MissingBinding] "
+           "com.acme.notes.data.NotesRepository cannot be provided without an @Provides-annotated method.\n"
+           "BUILD FAILED in 38s")
+    note = dict(SECOND_TRY, title="`./gradlew :app:assembleDebug` fails with Execution failed for task — add a binding",
+                evidence=[{"quote": log, "source": "observation 64", "observation_id": 64}])
+    error = dict(note_lines(note))["Error"]
+    assert error.startswith("NotesApp_HiltComponents.java:142: error: [Dagger/MissingBinding]"), error
+    assert "NotesRepository" in error and "/home/pat" not in error
+    # (a path the message names after its start is the message's: "no such file /etc/ssl/certs/corp.pem")
+    note["evidence"] = [{"quote": "curl: (77) error setting certificate file: /etc/ssl/certs/corp.pem",
+                         "observation_id": 3}]
+    assert "/etc/ssl/certs/corp.pem" in dict(note_lines(note))["Error"]
