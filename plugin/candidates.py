@@ -692,18 +692,24 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                  if any(l in h["new"] for l in helpless_lines) else h for h in hunks]
         # (of a file's hunks, the one holding the code the account quotes names the step: the healthcheck added
         # first is no `condition: service_healthy`)
-        named = next((h for h in hunks if any(span in h["new"] for span in told_code)), None)
+        # (a span over several lines of it, as one: "`@Binds @Singleton abstract fun bindNotesRepository(…)`")
+        told_at = [min((i for i, span in enumerate(told_code) if " ".join(span.split()) in " ".join(h["new"].split())),
+                       default=len(told_code)) for h in hunks]
+        named = next((h for h, at in zip(hunks, told_at) if at < len(told_code)), None)
         # (else the code before the imports it needs: ``GlanceModifier.fillMaxSize()``, not ``add `Glance```)
         code = next((h for h in hunks if not _imports_only(h)), hunks[0])
         # (and the code before a test of it: the service's ``isPlatformBrowser(this.platformId)`` guard titles the
         # lesson, not the spec's ``TestBed.overrideProvider(PLATFORM_ID, …)`` added to cover it)
-        edit_steps.append((named is None or bool(_TEST_PATH.search(path)), min(h["ids"][-1] for h in hunks),
+        # (of files the account quotes, the one it quotes first: the binding it added before the constructor that
+        # let Hilt build what it binds, edited first)
+        edit_steps.append((named is None or bool(_TEST_PATH.search(path)), min(told_at),
+                           min(h["ids"][-1] for h in hunks),
                            f"{_short_diff(named or code, aside_code, told_code, told_places)} in {path}",
                            [_diff_text(path, h) for h in shown_hunks(hunks)]))
     # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions
     # .py`: resources back to `"warehouse": DuckDBResource(…)`" before the parameter renamed to match it)
-    steps += [(at, part, lines) for at, (_, _, part, lines) in zip(sorted(e[1] for e in edit_steps),
-                                                                   sorted(edit_steps, key=lambda e: e[:2]))]
+    steps += [(at, part, lines) for at, (_, _, _, part, lines) in zip(sorted(e[2] for e in edit_steps),
+                                                                      sorted(edit_steps, key=lambda e: e[:3]))]
     told_in_change: list[str] = []
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)

@@ -11008,3 +11008,25 @@ def test_a_step_that_uploads_a_file_put_back_as_it_was_is_no_part_of_the_fix(git
                      "daily_agg`."))
     (candidate,), notes = _candidates(store, session)
     assert "aws s3 cp" not in candidate["title"] + candidate["change"], (candidate["title"], candidate["change"])
+
+
+def test_of_files_the_account_quotes_the_one_it_quotes_first_leads_the_change(git_project, store):
+    # (blind247 IN09: the account quotes the ``@Binds`` over three lines of DataModule.kt first; the constructor
+    # edited before it titled the lesson and led the change, and the card cut the binding)
+    impl = "app/src/main/java/com/acme/notes/data/NotesRepositoryImpl.kt"
+    module = "app/src/main/java/com/acme/notes/di/DataModule.kt"
+    session = (Session("hilt", git_project, prompt="App doesn't compile since I added the notes repository.")
+               .fail("./gradlew :app:assembleDebug", "Exit code 1\n> Task :app:hiltJavaCompileDebug FAILED\n"
+                     "NotesApp_HiltComponents.java:142: error: [Dagger/MissingBinding] com.acme.notes.data."
+                     "NotesRepository cannot be provided without an @Provides-annotated method.\nBUILD FAILED in 38s")
+               .edit(impl, "class NotesRepositoryImpl(", "class NotesRepositoryImpl @Inject constructor(")
+               .edit(module, "SettingsStore\n}", "SettingsStore\n\n    @Binds\n    @Singleton\n    abstract fun "
+                     "bindNotesRepository(impl: NotesRepositoryImpl): NotesRepository\n}")
+               .ok("./gradlew :app:assembleDebug", "BUILD SUCCESSFUL in 52s")
+               .stop("Hilt had no way to get a `NotesRepository` — it's an interface, so it needs an explicit "
+                     "binding. Added `@Binds @Singleton abstract fun bindNotesRepository(impl: NotesRepositoryImpl): "
+                     "NotesRepository` to `DataModule`, and gave `NotesRepositoryImpl` an `@Inject constructor` so "
+                     "Hilt can build the implementation. assembleDebug passes."))
+    (candidate,), notes = _candidates(store, session)
+    assert "bindNotesRepository" in candidate["title"], candidate["title"]
+    assert candidate["change"].index("DataModule.kt") < candidate["change"].index("NotesRepositoryImpl.kt:")
