@@ -736,6 +736,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     quoted_code = [span for span in quoted if re.search(r"[^\w\s]|_", span)]  # (`sed -n` too)
     building_docs = bool(re.search(r"(?i)(?:^|[\s/=])(?:docs?|sphinx\S*|mkdocs|jsdoc|typedoc|rustdoc|javadoc|"
                                    r"dokka\S*|docusaurus|vitepress)(?:$|[\s/:])", chain["failure"]["target"]))
+    # (a typo the account mends by the by names no file where one edit alone only respells: "Side note: fixed a
+    # gender agreement typo in the French invoice translation" of ``'Facture envoyé'`` → ``'Facture envoyée'``)
+    respelling = [edit for edit in edits if _respells_only(edit)]
+    typo_said = any(_TYPO_SAID.search(sentence) for sentence in asides)
     for edit in edits:
         paths = [_rel(p, cwd) for p in edit.get("files") or [edit.get("target") or ""]]
         named = any(_named_in(p, error) for p in paths)
@@ -817,7 +821,8 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         respelled = _respelled(edit) if _respells_only(edit) else set()
         typo = bool(respelled) and (any(_TYPO_SAID.search(sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))
-            for sentence in [*incidental, *also]) or (all(_DOC_PATH.search(p) for p in paths) or _prose_only(edit))
+            for sentence in [*incidental, *also]) or (all(_DOC_PATH.search(p) for p in paths) or _prose_only(edit)
+                                                      or typo_said and respelling == [edit])
             # (the word as it was misspelt: the error may name the right one, "create the application database")
             and not any(x.lower() in error.lower() for old, new in _edit_sides(edit)
                         for x, _ in _changed_words(old, new)))

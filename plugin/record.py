@@ -189,8 +189,9 @@ _LOG_PREFIX = re.compile(r"^(?:Exit code \d+$|E\s+|>\s+|-\s+|ERROR:?\s+|error:\s
                          + LOG_STAMP.pattern[1:])
 _PYTEST_FAILED = re.compile(r"\b(?:FAILED|ERROR)\s+\S+\s+-\s+")
 # (and Ruby's: ``Selenium::WebDriver::Error::WebDriverError`` reads ``WebDriverError``)
-_DOTTED_EXCEPTION = re.compile(r"\b(?:(?:[a-z_]\w*\.)+|(?:[A-Z]\w*::)+)([A-Z]\w*(?:Error|Exception|Warning|Exit|"
-                               r"Interrupt)\b)")
+# (and PHP's namespace: ``Symfony\Component\Messenger\Exception\NoHandlerForMessageException``)
+_DOTTED_EXCEPTION = re.compile(r"\b(?:(?:[a-z_]\w*\.)+|(?:[A-Z]\w*::)+|(?:[A-Z]\w*\\)+)"
+                               r"([A-Z]\w*(?:Error|Exception|Warning|Exit|Interrupt)\b)")
 # (not a URL's path: Godot's ``res://tests/unit/test_damage.gd`` is the project's own)
 _ABSOLUTE_PATH = re.compile(r"(?<![\w./])(?<!\w:)/(?:[\w.@+-]+/)+([\w.@+-]+)")
 # the wrappers of a chained exception (``RuntimeException: RuntimeException: BuildException: Build failure``): the

@@ -28,7 +28,8 @@ _ERROR_RULES = (
     # (score, pattern): the highest score wins; among equals, the last line
     # (and .NET's test runners' ``System.InvalidOperationException : The calling thread must be STA``)
     # (with node's code in brackets: ``TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension ".ts"``)
-    (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*(?:\.|::))*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b"
+    # (and PHP's, by its namespace: ``Symfony\Component\Messenger\Exception\NoHandlerForMessageException: No …``)
+    (6, r"^(?:E\s+)?(?:[A-Za-z_][\w]*(?:\.|::|\\))*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Fault|Failure)\b"
         r"(?: \[[A-Z][A-Z0-9_]+\])?(?: ?:|$)"),
     (6, r"^Exception in thread \"[^\"]*\" [\w.$]+"),
     (6, r"^Caused by: (?:[\w$]+\.)*[A-Z]\w*(?:Error|Exception)\b"),  # the JVM's root cause under a wrapper

@@ -11030,3 +11030,25 @@ def test_of_files_the_account_quotes_the_one_it_quotes_first_leads_the_change(gi
     (candidate,), notes = _candidates(store, session)
     assert "bindNotesRepository" in candidate["title"], candidate["title"]
     assert candidate["change"].index("DataModule.kt") < candidate["change"].index("NotesRepositoryImpl.kt:")
+
+
+def test_a_typo_mended_by_the_by_is_the_one_edit_that_only_respells_whatever_the_account_calls_its_file(
+        git_project, store):
+    # (blind251 IR23: "Side note: fixed a gender agreement typo in the French invoice translation" names no file;
+    # ``'Facture envoyé'`` → ``'Facture envoyée'`` in translations/messages.fr.yaml was stored as part of the fix)
+    handler = "src/Billing/MessageHandler/SendInvoiceHandler.php"
+    session = (Session("messenger", git_project,
+                       prompt="After moving the invoice code into src/Billing/, the handler test throws "
+                              "NoHandlerForMessageException.")
+               .fail("php bin/phpunit tests/Billing/SendInvoiceHandlerTest.php",
+                     "Exit code 2\nSymfony\\Component\\Messenger\\Exception\\NoHandlerForMessageException: No handler "
+                     "for message \"App\\Billing\\Message\\SendInvoice\".\nERRORS!")
+               .edit(handler, "use App\\Message\\SendInvoice;", "use App\\Billing\\Message\\SendInvoice;")
+               .edit("translations/messages.fr.yaml", "invoice.sent: 'Facture envoyé'", "invoice.sent: 'Facture envoyée'")
+               .ok("php bin/phpunit tests/Billing/SendInvoiceHandlerTest.php", "OK (4 tests, 7 assertions)")
+               .stop("The handler still imported the old `App\\Message\\SendInvoice`, so Messenger registered it for "
+                     "a message nobody dispatches. The handler now imports the Billing message. Tests pass.\n\n"
+                     "Side note: fixed a gender agreement typo in the French invoice translation."))
+    (candidate,), notes = _candidates(store, session)
+    assert "envoy" not in candidate["change"] and "messages.fr.yaml" not in candidate["files"], candidate["change"]
+    assert "Billing\\Message\\SendInvoice" in candidate["change"]

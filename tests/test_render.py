@@ -973,3 +973,19 @@ def test_a_compilers_error_line_is_shown_from_the_file_it_names_not_its_director
     note["evidence"] = [{"quote": "curl: (77) error setting certificate file: /etc/ssl/certs/corp.pem",
                          "observation_id": 3}]
     assert "/etc/ssl/certs/corp.pem" in dict(note_lines(note))["Error"]
+
+
+def test_a_php_exception_is_the_error_line_and_titled_without_its_namespace():
+    # (blind251 IR23: PHPUnit's banner, "PHPUnit 11.4.3 by Sebastian Bergmann and…", titled the lesson: the
+    # namespaced exception under it was no error line)
+    from lorebook import signatures
+
+    log = ("Exit code 2\nPHPUnit 11.4.3 by Sebastian Bergmann and contributors.\n\nRuntime:       PHP 8.3.13\n\n"
+           "E.E.                                                                4 / 4 (100%)\n\nThere were 2 errors:\n\n"
+           "1) App\\Tests\\Billing\\SendInvoiceHandlerTest::testInvoiceIsSentWhenOrderIsPaid\n"
+           "Symfony\\Component\\Messenger\\Exception\\NoHandlerForMessageException: No handler for message "
+           "\"App\\Billing\\Message\\SendInvoice\".\n\n/home/dev/ledgerline/vendor/symfony/messenger/Middleware/"
+           "HandleMessageMiddleware.php:117\n\nERRORS!\nTests: 4, Assertions: 3, Errors: 2.")
+    assert signatures.error_line(log).startswith("Symfony\\Component\\Messenger\\Exception\\NoHandlerForMessage")
+    title = lesson_title(f"`php bin/phpunit` fails with {signatures.error_line(log)}", "import the Billing message")
+    assert "fails with NoHandlerForMessageException: No handler" in title, title
