@@ -20,6 +20,9 @@ _CAUSE = LazyRegex(
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
     r"may not|there(?:'s| (?:was|is|were|are)) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
+    # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
+    r"(?:found|finds|saw|sees|got|gets) no (?:\w+ )?(?:key|field|column|property|attribute|member|module|file|entry|"
+    r"binding|handler|route|table|match)(?:e?s)?\b|"
     # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy")
     r"ignores?\b[^.]{0,60}\bunless|"
     # (where a tool looks for what it lacked: "Bundler reads them from the `BUNDLE_GEMS__…` environment variable")

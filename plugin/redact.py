@@ -538,8 +538,10 @@ def _redact_assignment(match: re.Match) -> str:
         # (not a hash by its algorithm, ``sha256:9c5b…``)
         parts = value.split(":") if ":" in value and "://" not in value \
             and not value.lower().startswith(_HASH_PREFIXES) else [value]
+        # (nor a member named in words, Swift's ``keyDecodingStrategy = .convertFromSnakeCase``)
         secret = not _trivial_value(value, key) and any(
-            looks_random(part, min_length=12, allow_hex=True) and not _camel_words(part) for part in parts)
+            looks_random(part, min_length=12, allow_hex=True) and not _camel_words(part.removeprefix("."))
+            for part in parts)
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
         # (and a name of dashed words is a name: a target triple, ``thumbv7em-none-eabihf``)
         secret = not assignment and looks_random(value, min_length=20) and not _trivial_value(value, key) \

@@ -447,6 +447,15 @@ def test_a_caveat_for_later_is_no_cause():
     assert said["cause"] == [] and len(said["fix"]) == 1
     assert stated("When the pool is exhausted, requests have to wait: raised `pool_size`.")["cause"]
 
+
+def test_what_a_reader_found_no_key_for_is_a_cause():
+    # (blind256 IW24: "… so the JSONDecoder handed to `responseDecodable` found no `orderId` key" was no cause, and
+    # the lesson's summary was only "Added `decoder.keyDecodingStrategy = .convertFromSnakeCase` …")
+    said = stated("The orders payload is snake_case now (`order_id`) while `Order`'s properties are camelCase, so the "
+                  "JSONDecoder found no `orderId` key. Added `decoder.keyDecodingStrategy = .convertFromSnakeCase`.")
+    assert len(said["cause"]) == 1 and "found no" in said["cause"][0]
+    assert not stated("Ran the linter again; it found no problems.")["cause"]
+
 # --- whole sessions through the hooks ----------------------------------------------------------------
 
 def test_a_fix_by_changing_only_how_the_command_runs_is_stored(git_project, store):

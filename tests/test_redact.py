@@ -433,6 +433,11 @@ def test_a_name_in_words_after_a_label_is_no_secret():
     for text in ("./gradlew :composeApp:iosSimulatorArm64Test", ":composeApp:generateCommonMainNotesDbInterface"):
         assert redact(text) == text
     assert "correctHorseBatteryStaple" not in redact("password: correctHorseBatteryStaple")
+    # (nor a member named in words: blind256 IW24 stored the fix as ``decoder.keyDecodingStrategy =
+    # [REDACTED:secret]``; a random value after the same dot still is one)
+    assert redact("decoder.keyDecodingStrategy = .convertFromSnakeCase") == \
+        "decoder.keyDecodingStrategy = .convertFromSnakeCase"
+    assert "Xk9pQ2mZr7LwT4vB" not in redact("signing_key = .Xk9pQ2mZr7LwT4vB")
 
 
 def test_a_test_runners_pass_line_is_no_password():
