@@ -245,7 +245,11 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
 # the account says a service the project uses had stopped by itself and was only started again
 _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(?:stopped|exited|crashed|died|gone down|"
                                r"killed|OOM-?killed)\b|\bafter a reboot\b|"
-                               r"\b(?:started|brought) (?:it|them) (?:up )?(?:again|back)\b|\bbrought it back\b")
+                               r"\b(?:started|brought) (?:it|them) (?:up )?(?:again|back)\b|\bbrought it back\b|"
+                               # (or had worn into a state a restart clears: "RabbitMQ had been up for three days and
+                               # had tripped its memory alarm")
+                               r"\bhad been (?:up|running) for (?:\w+ )?(?:days|hours|weeks)\b|"
+                               r"\b(?:had )?(?:tripped|hit|raised) its (?:memory|disk)(?: \w+)? (?:alarm|watermark)\b")
 
 
 def _clears_local_state(command: str) -> bool:

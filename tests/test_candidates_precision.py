@@ -2963,6 +2963,9 @@ def test_a_request_made_while_there_is_the_clause_that_asks_it(sentence, asked):
                                         "started it again.", True),
     (["docker compose up -d minio"], "The presign tests need the compose MinIO running; it is not started by "
                                      "default.", False),
+    # (blind251 IR14: one that had worn into a state a restart clears, restarted)
+    (["docker compose restart minio"], "MinIO had been up for three days and had tripped its disk watermark, so it "
+                                       "was refusing writes. Restarting the container cleared it.", True),
 ])
 def test_a_stale_container_or_process_cleared_away_is_a_one_off(git_project, store, steps, account, local):
     session = Session("stale", git_project, prompt="the upload test fails").fail(
