@@ -12,9 +12,9 @@ import urllib.parse
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN,
-                       _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _first_word,
-                       _inline_code, _interpreter_code, _picked_package, _program_name, _routine, _same_target,
-                       _segments, _targets,
+                       _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _exec_split,
+                       _first_word, _inline_code, _interpreter_code, _picked_package, _program_name, _routine,
+                       _same_target, _segments, _targets,
                        command_family, command_job, command_key, invocation_change, is_autofix, other_subcommand,
                        parse_command, program_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
@@ -1588,7 +1588,8 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     """The part of a ``later`` line that ran again, under ``timeout N``, the server or daemon whose start failed, when
     it was still running when the timeout stopped it (``timeout 8 celery -A config beat -l info; echo exit=$?``
     printing ``exit=124``, or the run's own exit code 124) and printed no error: a process that never exits passes
-    no other way."""
+    no other way. In a container, in the same one: ``docker compose exec worker timeout 20 celery … beat …``."""
+    inside, failed = _exec_split(failed)
     before = parse_command(failed)
     serving = [w for w in before["argv"][1:5] if _SERVES.match(w)]
     # (or a built app run as itself, ``./release/linux-unpacked/notepath --no-sandbox``: it serves till it is closed)
@@ -1604,12 +1605,14 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     if not (serving or app) or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
         return None
     for step in _segments(later["target"]):
+        into, step = _exec_split(step)
         parsed = parse_command(step)
         argv = parsed["argv"]
-        if parsed["runner"].startswith("timeout") and argv and _program_name(argv[0]) == _program_name(
-                before["argv"][0]) and (serving[0] in argv[1:5] if serving else argv[0] == before["argv"][0]):
+        if into == inside and parsed["runner"].startswith("timeout") and argv and _program_name(
+                argv[0]) == _program_name(before["argv"][0]) and (
+                serving[0] in argv[1:5] if serving else argv[0] == before["argv"][0]):
             env, rest = re.match(r"((?:[A-Za-z_]\w*=\S*\s+)*)(.*)", step, re.S).groups()
-            return env + _TIMEOUT.sub("", rest)  # as run, less the timeout (after the variables it set)
+            return into + env + _TIMEOUT.sub("", rest)  # as run, less the timeout (after the variables it set)
     return None
 
 

@@ -663,6 +663,12 @@ _SELECTS_TESTS = LazyRegex(r"(?i)^--?(?:test-?platform|test-?filter|testPathPatt
 
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
+    # (a later line with no ``cd`` may run where the failing line's ``cd`` left the shell, which Claude Code keeps:
+    # ``dart test test/fasthash_test.dart`` after ``cd packages/fasthash && dart test test/fasthash_test.dart``)
+    went = parse_command(failed)["cwd"]
+    if went and not parse_command(later)["cwd"] and not later.lstrip().startswith("cd ") \
+            and _same_target(failed, f"cd {went} && {later}"):
+        return True
     a, b = _rooted_targets(failed), _rooted_targets(later)
     urls = [_probed(c) for c in (failed, later)]
     if urls[0] and urls[1]:
@@ -814,8 +820,10 @@ def _invocation(parsed: dict) -> set[str]:
               if w in valued and w != "-w" and not argv[i + 1].startswith("-")}
     parts -= {f"flag:{w}" for w in argv if w in valued and any(p.startswith(f"flag:{w} ") for p in parts)}
     # (and a short option's setting: conan's ``-s compiler.cppstd=17``, ssh's ``-o StrictHostKeyChecking=no``)
+    # (or a place it is pointed at: celery beat's ``-s /tmp/celerybeat-schedule``)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
-              if re.fullmatch(r"-[A-Za-z]", w) and w not in valued and _SETTING.match(argv[i + 1])}
+              if re.fullmatch(r"-[A-Za-z]", w) and w not in valued and (
+                  _SETTING.match(argv[i + 1]) or re.match(r"(?:/|~/)[\w.-]", argv[i + 1]))}
     parts -= {f"flag:{w}" for w in argv if re.fullmatch(r"-[A-Za-z]", w) and any(p.startswith(f"flag:{w} ")
                                                                                 for p in parts)}
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
@@ -912,11 +920,26 @@ def program_variant(failed: str, later: str) -> bool:
     return len(a) > 1 and a[1:] == b[1:] and _variant_of(_program_name(a[0]), _program_name(b[0]))
 
 
+# a command run in a container: ``docker compose exec -T worker …``, ``kubectl exec -n jobs deploy/beat -- …``
+_CONTAINER_EXEC = LazyRegex(r"^(?:(?:docker|podman)(?:[ -]compose)?\s+exec\s+(?:(?:-u|--user|-w|--workdir|-e|--env|"
+                            r"--index)[ =]\S+\s+|-{1,2}[\w-]+\s+)*(?!-)\S+\s+|kubectl\s+exec\s+\S.*?\s--\s+)")
+
+
+def _exec_split(command: str) -> tuple[str, str]:
+    """A command run in a container as the way into it and the command it runs there; "" and the command else."""
+    command = " ".join(command.split())
+    match = _CONTAINER_EXEC.match(command)
+    return (match.group(0), command[match.end():]) if match else ("", command)
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     remote = [_REMOTE.match(command.strip()) for command in (failed, passed)]
     if all(remote) and remote[0].group(1) == remote[1].group(1):  # (on the same machine: the commands it ran there)
         return invocation_change(remote[0].group(3), remote[1].group(3))
+    inside = [_exec_split(command) for command in (failed, passed)]
+    if inside[0][0] and inside[0][0] == inside[1][0]:  # (in the same container: ``docker compose exec worker …``)
+        return invocation_change(inside[0][1], inside[1][1])
     before, after = parse_command(failed), parse_command(passed)
     added = sorted(_invocation(after) - _invocation(before))
     removed = sorted(_invocation(before) - _invocation(after))

@@ -78,6 +78,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     if observation["tool"] != "Bash":
         return False
     command = observation.get("target") or ""
+    # (a ``touch`` that could not touch wrote nothing: ``sh -c 'pwd; id; touch probe; ls -ld /app /tmp'`` printing
+    # "touch: cannot touch 'probe': Read-only file system" asked whether the place is writable)
+    if re.search(r"(?m)^touch: cannot touch\b", observation.get("body") or ""):
+        command = re.sub(r"\btouch\s+[^;&|'\"]*", "", command)
     parsed = parse_command(command)
     if any(_quoted_in(step, account) or _named_as_the_way(step, account) for step in parsed["prep"]):
         return True  # ``bin/rails stimulus:manifest:update && head -8 …``: the step the account quotes changed it

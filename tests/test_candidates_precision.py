@@ -11055,3 +11055,49 @@ def test_a_typo_mended_by_the_by_is_the_one_edit_that_only_respells_whatever_the
     (candidate,), notes = _candidates(store, session)
     assert "envoy" not in candidate["change"] and "messages.fr.yaml" not in candidate["files"], candidate["change"]
     assert "Billing\\Message\\SendInvoice" in candidate["change"]
+
+
+def test_a_daemon_that_stayed_up_in_its_container_pointed_at_a_writable_place_is_the_fix(git_project, store):
+    # (blind251 IR15: ``docker compose exec worker timeout 20 celery … beat … -s /tmp/celerybeat-schedule; echo
+    # "exit=$?"`` printed ``exit=124``: in the container, as at the top of a line, it started and stayed up; the
+    # ``-s`` it was pointed at was no option of the run, and the ``touch probe`` that could not touch no step of it)
+    failing = "docker compose exec worker celery -A config beat -l info"
+    session = (Session("beat", git_project, prompt="celery beat crashes on startup in the worker container")
+               .fail(failing, "Exit code 1\ncelery beat v5.4.0 (opalescent) is starting.\n[2025-03-12 09:41:17,409: "
+                     "ERROR/MainProcess] Removing corrupted schedule file 'celerybeat-schedule': error(30, "
+                     "'Read-only file system')\nPermissionError: [Errno 13] Permission denied: 'celerybeat-schedule'")
+               .ok("docker compose exec worker sh -c 'pwd; id; touch probe 2>&1; ls -ld /app /tmp'",
+                   "/app\nuid=1000(app) gid=1000(app)\ntouch: cannot touch 'probe': Read-only file system\n"
+                   "dr-xr-xr-x 1 app  app  4096 Mar 12 09:30 /app")
+               .ok("docker compose exec worker timeout 20 celery -A config beat -l info -s /tmp/celerybeat-schedule; "
+                   "echo \"exit=$?\"", "celery beat v5.4.0 (opalescent) is starting.\n[2025-03-12 09:44:02,118: "
+                   "INFO/MainProcess] beat: Starting...\nexit=124")
+               .stop("Beat keeps its schedule in a shelve file in the current directory, and `/app` is mounted "
+                     "read-only in the worker container. Pointing it at a writable path works: `celery -A config beat "
+                     "-l info -s /tmp/celerybeat-schedule`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "-s /tmp/celerybeat-schedule" in candidate["change"] and "probe" not in candidate["change"], \
+        candidate["change"]
+
+
+def test_a_check_run_again_where_the_failing_lines_cd_left_the_shell_is_the_same_check(git_project, store):
+    # (blind253 IT10: ``dart test test/fasthash_test.dart`` after ``cd packages/fasthash && dart test …`` runs in
+    # packages/fasthash, where Claude Code's shell stayed; it was read as another file's tests, and nothing stored)
+    session = (Session("ffi", git_project, prompt="the ffi tests in packages/fasthash fail with a symbol lookup error")
+               .fail("cd packages/fasthash && dart test test/fasthash_test.dart",
+                     "Exit code 1\n  Invalid argument(s): Failed to lookup symbol 'fh_digest64': build/libfasthash.so: "
+                     "undefined symbol: fh_digest64\nSome tests failed.")
+               .edit("packages/fasthash/src/fasthash.h", "uint64_t fh_digest64(const uint8_t *data, size_t len);",
+                     "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\nuint64_t fh_digest64(const uint8_t *data, size_t "
+                     "len);\n\n#ifdef __cplusplus\n}\n#endif")
+               .ok("cmake --build build", "[100%] Built target fasthash")
+               .ok("dart test test/fasthash_test.dart", "00:01 +3: All tests passed!")
+               .stop("The source was renamed to `fasthash.cpp`, so C++ mangles the symbol `DynamicLibrary.lookup` "
+                     "asks for. Wrapped the declarations in `extern \"C\"`; all 3 tests pass."))
+    (candidate,), notes = _candidates(store, session)
+    assert 'extern "C"' in candidate["change"] and candidate["verified"], candidate
+    # (not a run of another directory's tests: ``cd other && dart test test/fasthash_test.dart``)
+    from lorebook.commands import _same_target
+
+    assert not _same_target("cd packages/fasthash && dart test test/fasthash_test.dart",
+                            "cd packages/other && dart test test/x_test.dart")
