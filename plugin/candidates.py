@@ -737,12 +737,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         told = re.sub(r"^(?:.*?,?\s+(?:so|and|then)\s+)?I\s+(?=[a-z]+ed\b|(?:set|put|made|wrote|ran|kept|let)\b)", "",
                       told) if told else None
         # (without the file's name as its label, or why, in brackets: the card has room for what was set)
-        told = re.sub(rf"^`?{re.escape(name)}`?:\s*|\s*\([^()]*\)$", "", told) if told else None
+        # (by its path too: "- `fastlane/.env.local`: added `ASC_KEY_IS_BASE64=true`.")
+        told = re.sub(rf"^`?(?:{re.escape(path)}|{re.escape(name)})`?:\s*|\s*\([^()]*\)$", "", told) if told else None
         told = told[:1].upper() + told[1:] if told else None
         told_in_change += [told] if told else []
-        steps.append((e["id"], f"set `{value}` in {path}" if value else f"change {path}",
-                      [f"Changed `{path}` (an excluded path: its content is not stored)"
-                       + (f"; the agent says: {told}." if told else ".")]))
+        # (said briefly: a card has room for what the agent says was set; the setting first where that is all it
+        # says, "added `ASC_KEY_IS_BASE64=true`")
+        line = f"Changed `{path}` (excluded: not stored)" + (f"; the agent says: {told}." if told else ".")
+        if value and told and re.fullmatch(rf"(?i)(?:added|set|put|wrote)\s+`{re.escape(value)}`\.?", told.strip()):
+            line = f"Set `{value}` in `{path}`, as the agent says (excluded: not stored)."
+        steps.append((e["id"], f"set `{value}` in {path}" if value else f"change {path}", [line]))
     last = resolved_by["id"]
     for step in prep if not (same_job or invocation) else []:  # else the passing line, shown whole, holds them
         steps.append((last, f"run `{one_line(step, 80)}` first", []))

@@ -11101,3 +11101,23 @@ def test_a_check_run_again_where_the_failing_lines_cd_left_the_shell_is_the_same
 
     assert not _same_target("cd packages/fasthash && dart test test/fasthash_test.dart",
                             "cd packages/other && dart test test/x_test.dart")
+
+
+def test_a_withheld_file_the_account_labels_by_its_path_shows_the_setting_it_says_was_added(git_project, store):
+    # (blind253 IT12: "- `fastlane/.env.local`: added `ASC_KEY_IS_BASE64=true`." kept its label, and the card cut
+    # the setting after "Changed `fastlane/.env.local` (an excluded path: its content is not stored); the agent says:
+    # `fas…")
+    session = (Session("asckey", git_project, prompt="`fastlane beta` blows up before it even builds")
+               .fail("bundle exec fastlane beta", "Exit code 1\n[!] invalid curve name")
+               .edit("fastlane/Fastfile", '      key_content: ENV["ASC_KEY_CONTENT"]\n',
+                     '      key_content: ENV["ASC_KEY_CONTENT"],\n      is_key_content_base64: '
+                     'ENV.fetch("ASC_KEY_IS_BASE64", "false") == "true"\n')
+               .edit("fastlane/.env.local", "ASC_KEY_ID=7QX4M2RZ9B", "ASC_KEY_ID=7QX4M2RZ9B\nASC_KEY_IS_BASE64=true")
+               .ok("bundle exec fastlane beta", "[14:21:12]: Successfully uploaded package to App Store Connect.")
+               .stop("CI passes the raw `.p8` PEM, but your `fastlane/.env.local` has it base64-encoded.\n\n"
+                     "- `Fastfile`: the lane now passes `is_key_content_base64: ENV.fetch(\"ASC_KEY_IS_BASE64\", "
+                     "\"false\") == \"true\"`, so CI is unaffected.\n- `fastlane/.env.local`: added "
+                     "`ASC_KEY_IS_BASE64=true`.\n\n`fastlane beta` uploaded the build."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Set `ASC_KEY_IS_BASE64=true` in `fastlane/.env.local`, as the agent says" in candidate["change"], \
+        candidate["change"]
