@@ -21,6 +21,9 @@ _CAUSE = LazyRegex(
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
     r"may not|there(?:'s| (?:was|is|were|are)) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
     # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
+    # ("change streams only work on a replica set")
+    r"only (?:works?|runs?|exists?|applies|is (?:supported|available)|are (?:supported|available)) (?:on|with|in|"
+    r"against|inside)\b|"
     r"(?:found|finds|saw|sees|got|gets) no (?:\w+ )?(?:key|field|column|property|attribute|member|module|file|entry|"
     r"binding|handler|route|table|match)(?:e?s)?\b|"
     # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy")
@@ -382,7 +385,9 @@ _NOT_DONE = LazyRegex(r"(?i)^(?:I )?(?:didn't|did not|haven't|have not|never|del
 
 # a caveat for later, not the cause ("When duckdb gets bumped, the vendored extension has to be rebuilt too")
 _LATER = LazyRegex(r"(?i)^(?:when|if|whenever|once|next time|in (?:the )?future,?)\b[^,]{0,80}?\b(?:gets?|is|are|get) "
-                   r"(?:bumped|upgraded|updated|changed|renamed|moved|added|released|rotated|regenerated)\b")
+                   r"(?:bumped|upgraded|updated|changed|renamed|moved|added|released|rotated|regenerated)\b|"
+                   # ("…, so you only need the `rs.initiate` again after a `docker compose down -v`")
+                   r"\byou(?:'ll| will)? (?:only )?(?:need|have) (?:to (?:\w+ )?)?(?:\S+ ){1,6}?again (?:after|if|when)\b")
 
 
 def _classified(sentences: list[str]) -> dict:

@@ -15,7 +15,7 @@ from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _and_steps, _asks_ve
                        parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
-from .text import one_line
+from .text import elided_heads, one_line
 
 # a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
@@ -336,6 +336,9 @@ def _quoted_in(command: str, account: str) -> bool:
         if command_key(span) == key:  # the command as quoted
             return True
         if len(code) >= 12 and " ".join(span.split()).rstrip(";").strip() == code:
+            return True
+        # (its start, where the account elides the rest: "ran `rs.initiate(...)` once inside it")
+        if code and any(code.startswith(head) for head in elided_heads([span])):
             return True
         # its own settings quoted, placeholders aside ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`", "`zig fetch
         # --save=zap <url>`")

@@ -960,3 +960,22 @@ def test_a_command_run_over_ssh_is_compared_by_what_it_ran_there():
              "/var/backups/etcd/manual.db'")
     assert invocation_change(before, after) == ["pass `--cacert=/etc/kubernetes/pki/etcd/ca.crt`"]
     assert invocation_change(before, after.replace("cp-1", "cp-2")) != ["pass `--cacert=/etc/kubernetes/pki/etcd/ca.crt`"]
+
+
+def test_what_only_works_somewhere_is_a_cause_and_what_to_do_again_later_is_none():
+    # (blind255 IV12: the summary was the caveat "… so you only need the `rs.initiate` again after a `docker compose
+    # down -v`", and the cause, "change streams only work on a replica set", was none)
+    said = stated("Atlas clusters are always replica sets, but the compose `mongo` was a standalone mongod, and change "
+                  "streams only work on a replica set. I added `--replSet rs0` to the mongo service's command. The "
+                  "replica set config is kept in the data volume, so you only need the `rs.initiate` again after a "
+                  "`docker compose down -v`.")
+    assert said["cause"] == [said["all"][0]], said["cause"]
+
+
+def test_a_command_whose_code_the_account_quotes_elided_is_quoted():
+    # (blind255 IV12: "ran `rs.initiate(...)` once inside it" is the ``mongosh --eval 'rs.initiate({_id: "rs0", …})'``)
+    from lorebook.steps import _quoted_in
+
+    command = "docker compose exec mongo mongosh --quiet --eval 'rs.initiate({_id: \"rs0\", members: []})'"
+    assert _quoted_in(command, "recreated the container and ran `rs.initiate(...)` once inside it")
+    assert not _quoted_in(command, "then `rs.status(...)` showed it")
