@@ -16,7 +16,7 @@ from .text import held_out, one_line
 _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
-    r"(?:is|was|are|were) not (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
+    r"(?:(?:is|was|are|were) not|isn't|wasn't|aren't|weren't) (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
     r"may not|there(?:'s| (?:was|is|were|are)) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
@@ -262,8 +262,12 @@ def _sentences(text: str) -> list[str]:
             part = rest[:1].upper() + rest[1:] if re.match(r"[a-z]+\b(?![_.(])", rest) else rest
         if _STATUS_MARK.match(part):  # "✅ `ruff check`, `mypy`": a checklist of what passed, no account of the fix
             continue
-        part = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
-                      r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "", part)
+        joined = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
+                        r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "",
+                        part)
+        # ("So the way to run tests here is `earthly +test`." reads "The way …"; an identifier keeps its case)
+        part = joined[:1].upper() + joined[1:] if joined != part and re.match(r"[a-z]+\b(?![_.(])", joined) \
+            else joined
         # "Done: the broker image now includes the plugin …": the word says it is over; what follows is the account
         # (or "Done, via the repo's `just materialize …` recipe.")
         done = re.match(r"(?i)^(?:done|all set|ok(?:ay)?|great)\s*(?::|—|–| - |,)\s*(?=(?:\S+\s+){3}\S)", part)

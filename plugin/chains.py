@@ -804,9 +804,13 @@ def _echoed_recipe_runs(later: dict, failed: str, subcommand: bool = False) -> b
 
 
 def _echoed(later: dict) -> list[str]:
-    """The lines a ``make`` run printed, less its own (``make: Entering directory '/home/dev/infra'``)."""
-    return [line.strip() for line in (later.get("body") or "").splitlines()
-            if line.strip() and not re.match(r"g?make(?:\[\d+\])?: ", line.strip())]
+    """The lines a ``make`` run printed, less its own (``make: Entering directory '/home/dev/infra'``); of an
+    ``earthly`` run, the commands its targets ran (``+test | --> RUN go test -race ./...``)."""
+    lines = [line.strip() for line in (later.get("body") or "").splitlines()]
+    if _program_name((later.get("target") or "").split()[0] if (later.get("target") or "").split() else "") \
+            == "earthly":
+        return [m.group(1) for line in lines if (m := re.match(r"\S*\+[\w-]+\s*\|\s*--> RUN (.+)$", line))]
+    return [line for line in lines if line and not re.match(r"g?make(?:\[\d+\])?: ", line)]
 
 
 def _echoed_recipe_step(later: dict, failed: str) -> bool:
@@ -815,8 +819,8 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     preview ENV=staging``, for a bare ``pulumi preview`` that had no backend to log into): the target is the way."""
     words = later["target"].split()
     argv = parse_command(failed)["argv"]
-    if not words or os.path.basename(words[0]) not in ("make", "just") or len(argv) < 2 \
-            or argv[1].startswith("-") or _program_name(argv[0]) in ("make", "just"):
+    if not words or os.path.basename(words[0]) not in ("make", "just", "earthly") or len(argv) < 2 \
+            or argv[1].startswith("-") or _program_name(argv[0]) in ("make", "just", "earthly"):
         return False
     head = [_program_name(argv[0]), argv[1]]
     return any([_program_name(w) for w in echoed[:1]] + echoed[1:2] == head
