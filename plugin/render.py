@@ -543,8 +543,13 @@ def full_note(note: dict, why: list[str] | None = None, limits: dict | None = No
     said = ["trigger", "error"] if command and f"`{command.group(1)}" in str(note.get("title") or "") else []
     if said and _cut_run(note):  # (the command as run, when the title cut its flags, is short: it stays)
         said.remove("trigger")
+    # (the trigger and the error go whole before any line is cut to 40: "When: Running `docker run --rm -v
+    # "$PWD/envoy:/…" and "Error: [1][critical][main] [source/server/config…" told nothing, and took the room that
+    # cut the change's ``envoy.extensions.filters.http.router.v3.Router``)
+    dropped = [key for key in ("trigger", "error") if key not in said]
     phases = iter([([key], 0) for key in said] + [
-        (others, 70), (["summary"], 100), (others, 40), (["change"], 70), (["summary"], 60), (["change"], 40)])
+        (others, 70), (["summary"], 100), (dropped, 0), ([k for k in others if k not in dropped], 40),
+        (["change"], 70), (["summary"], 60), (["change"], 40)])
     keys, floor = next(phases)
     while True:
         fields = "\n".join(f"{label}: {value}" for label, value in note_lines(note, limits, why))

@@ -989,3 +989,29 @@ def test_a_php_exception_is_the_error_line_and_titled_without_its_namespace():
     assert signatures.error_line(log).startswith("Symfony\\Component\\Messenger\\Exception\\NoHandlerForMessage")
     title = lesson_title(f"`php bin/phpunit` fails with {signatures.error_line(log)}", "import the Billing message")
     assert "fails with NoHandlerForMessageException: No handler" in title, title
+
+
+def test_a_card_over_its_budget_drops_the_trigger_and_the_error_whole_before_cutting_lines_to_stubs():
+    # (blind242 II24: "When: Running `docker run --rm -v "$PWD/envoy:/…" and "Error: [1][critical][main]
+    # [source/server/config…" told nothing, and the change was cut before ``…http.router.v3.Router``)
+    note = dict(SECOND_TRY, title="`--mode validate -c envoy.yaml` in `envoyproxy/envoy:v1.31.2` fails… — add "
+                                  "`\"@type\": type.googleapis.com/envoy.extensions.filters.http.ro…`",
+                summary="The router entry in the HTTP filter chain had no `typed_config`, and current Envoy resolves "
+                        "HTTP filters by the type of their config, not by their name, so it rejected the router. "
+                        "Added the typed config with the router's `@type`; validation passes.",
+                trigger="Running `docker run --rm -v \"$PWD/envoy:/etc/envoy\" envoyproxy/envoy:v1.31.2 --mode "
+                        "validate -c /etc/envoy/envoy.yaml` in this project (it failed with [critical] error)",
+                change="envoy/envoy.yaml:\n@@ -40,6 +40,8 @@\n-          - name: envoy.filters.http.router\n"
+                       "+          - name: envoy.filters.http.router\n+            typed_config:\n"
+                       "+              \"@type\": type.googleapis.com/envoy.extensions.filters.http.router.v3.Router",
+                evidence=[{"quote": "[2024-11-02 10:14:55.123][1][critical][main] [source/server/config_validation/"
+                                    "server.cc:67] error initializing configuration '/etc/envoy/envoy.yaml': Didn't "
+                                    "find a registered implementation for 'envoy.filters.http.router' with type URL",
+                           "observation_id": 188}],
+                validation={"passed": ["`docker run --rm -v \"$PWD/envoy:/etc/envoy\" envoyproxy/envoy:v1.31.2 "
+                                       "--mode validate -c /etc/envoy/envoy.yaml` passed after the change (observation "
+                                       "190)"], "not_performed": []})
+    card = full_note(note)
+    assert estimate_tokens(card) <= 150, card
+    assert "envoy.extensions.filters.http.router.v3.Router" in card, card
+    assert "When:" not in card and "Error:" not in card, card
