@@ -21,6 +21,9 @@ _CAUSE = LazyRegex(
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
     r"may not|there(?:'s| (?:was|is|were|are)) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
     # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
+    # ("… after the repository call has returned, so the Hibernate session is already closed")
+    r"(?:is|was|are|were|had) (?:already|been) (?:closed|gone|committed|released|shut down|disposed|consumed|"
+    r"detached)\b|"
     # ("change streams only work on a replica set")
     r"only (?:works?|runs?|exists?|applies|is (?:supported|available)|are (?:supported|available)) (?:on|with|in|"
     r"against|inside)\b|"
@@ -67,6 +70,8 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"no effect|not the (?:cause|fix)|still fail(?:ed|s)?|(?:was|is) not enough|"
                            r"made no difference|(?:did not|didn't) (?:make (?:a|any) difference|change anything)|"
                            r"changed nothing|(?:was|were)(?:n't| not) it\b|"
+                           # ("My first try, `@Transactional(readOnly = true)` on the private `loadOrder`, did nothing")
+                           r"(?:did|does|achieved) nothing\b(?! (?:wrong|else))|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"
@@ -382,6 +387,11 @@ _UNCHECKED = LazyRegex(r"(?i)^(?:I )?(?:could not|couldn't|can't|cannot|was unab
                        r"(?:sandbox|environment|container))\b")
 
 
+# what the agent says it undid, alone ("Reverted it."): the session's story, no fix
+_PUT_BACK = LazyRegex(r"(?i)^(?:and |so |then )?(?:reverted|undid|backed out|rolled back|put back|removed)"
+                      r"(?: (?:it|that|this|them|those|the change|that change|the edit|that edit))?(?: again)?\.?$")
+
+
 # what the agent says it left undone ("I didn't run the `bundle config set --global` the error suggests"): no fix
 _NOT_DONE = LazyRegex(r"(?i)^(?:I )?(?:didn't|did not|haven't|have not|never|deliberately didn't) (?:run|use|apply|"
                       r"change|touch|add|set|follow|take)\b")
@@ -400,7 +410,7 @@ def _classified(sentences: list[str]) -> dict:
         "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)
                   and not _UNCHECKED.search(s) and not _LATER.search(_prose(s))],
         "fix": [s for s in said if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
-                and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s)],
+                and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s) and not _PUT_BACK.match(s)],
         "decision": [s for s in said if _DECISION.search(s)],
         "did_not_help": [s for s in said if _DID_NOT_HELP.search(s)],
         "all": sentences,

@@ -11141,3 +11141,36 @@ def test_an_earthly_target_whose_steps_ran_the_failing_check_is_the_projects_way
     candidates, notes = _candidates(store, session)
     assert any("earthly +test" in c["change"] for c in candidates), (candidates, notes)
     assert all(not c["summary"].startswith("the way") for c in candidates), [c["summary"] for c in candidates]
+
+
+def test_an_attempt_that_did_nothing_is_no_cause_and_why_it_failed_is_not_the_problems_cause(git_project, store):
+    # (blind257 IX07: "My first try, `@Transactional(readOnly = true)` on the private `loadOrder`, did nothing:
+    # Spring's proxy never intercepts private methods" was the lesson's cause, the attempt shown as its fix)
+    service = "src/main/java/com/acme/shop/order/OrderSummaryService.java"
+    failing = "./mvnw test -Dtest=OrderSummaryServiceTest"
+    error = ("Exit code 1\n[ERROR] com.acme.shop.order.OrderSummaryServiceTest.summaryCountsLineItems <<< ERROR!\n"
+             "org.hibernate.LazyInitializationException: failed to lazily initialize a collection of role: "
+             "com.acme.shop.order.Order.items: could not initialize proxy - no Session")
+    session = (Session("lazy", git_project, prompt="OrderSummaryServiceTest blows up with LazyInitializationException")
+               .fail(failing, error)
+               .edit(service, "    private Order loadOrder(long id) {",
+                     "    @Transactional(readOnly = true)\n    private Order loadOrder(long id) {")
+               .fail(failing, error)
+               .edit(service, "    @Transactional(readOnly = true)\n    private Order loadOrder(long id) {",
+                     "    private Order loadOrder(long id) {")
+               .edit("src/main/java/com/acme/shop/order/OrderRepository.java",
+                     "public interface OrderRepository extends JpaRepository<Order, Long> {\n}",
+                     "public interface OrderRepository extends JpaRepository<Order, Long> {\n\n    @EntityGraph("
+                     "attributePaths = \"items\")\n    Optional<Order> findWithItemsById(Long id);\n}")
+               .edit(service, "        return orders.findById(id)", "        return orders.findWithItemsById(id)")
+               .ok(failing, "[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS")
+               .stop("`summarize()` touches `order.getItems()` after the repository call has returned, so the "
+                     "Hibernate session is already closed. My first try, `@Transactional(readOnly = true)` on the "
+                     "private `loadOrder`, did nothing: Spring's proxy never intercepts private methods or self-calls. "
+                     "I reverted it.\n\nThe fix loads the collection up front instead. `OrderRepository` now has "
+                     "`findWithItemsById` annotated with `@EntityGraph(attributePaths = \"items\")`, and `loadOrder` "
+                     "uses it. OrderSummaryServiceTest passes."))
+    (candidate,), notes = _candidates(store, session)
+    assert candidate["summary"].startswith("`summarize()` touches"), candidate["summary"]
+    assert "Reverted it" not in candidate["summary"] and "@Transactional" not in candidate["change"]
+    assert any("@Transactional(readOnly = true)" in (e.get("quote") or "") for e in candidate["evidence"])
