@@ -428,10 +428,18 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     removed = {l[1:].strip() for e in edits for l in (e.get("body") or "").splitlines() if l.startswith("-")}
     # (or rewrites: ``inject-python: "true"`` → ``"observability/python"`` in the annotations block the attempt
     # added, shown as the block added with its value, not as a change of a value the project never had)
+    # (and the session's own lines from before the failure that the fix rewrote whole, in place of lines the project
+    # had: a migration's first version, ``ADD COLUMN pinned INTEGER DEFAULT 0``, is no state of the project the fix
+    # changed, the ``TODO`` it replaced is; not a file the session wrote new, whose fix is the clause it added)
     taken_back = [o for o in [*(chain.get("_earlier") or ()), *chain["attempts"]]
                   if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and o not in edits and _added_lines(o)
                   and ({l.strip() for l in _added_lines(o)} <= removed
                        or {l.strip() for l in _added_lines(o)} & removed)]
+    taken_back += [o for o in chain.get("_before") or () if o not in taken_back and o not in edits
+                   and o["outcome"] == "ok" and _added_lines(o) and {l.strip() for l in _added_lines(o)} <= removed
+                   and any(line.strip() and line not in new.splitlines()
+                           for old, new in _edit_sides(o) for line in old.splitlines())]
+    taken_back.sort(key=lambda o: o["id"])
     net = net_changes(taken_back + edits, cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
@@ -1628,6 +1636,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # own work before any failure, which a fix may rewrite)
         # (or after the user reported one: "Notarization keeps coming back Invalid", ``--deep`` tried, then replaced)
         reverted = [o for o in earlier if any(span in line for line in _added_lines(o) for span in reverted_code)]
+        chain["_before"] = earlier
         chain["_earlier"] = [o for o in earlier if reported or o in reverted or any(
             f["outcome"] == "error" and f["id"] < o["id"] for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier

@@ -11174,3 +11174,28 @@ def test_an_attempt_that_did_nothing_is_no_cause_and_why_it_failed_is_not_the_pr
     assert candidate["summary"].startswith("`summarize()` touches"), candidate["summary"]
     assert "Reverted it" not in candidate["summary"] and "@Transactional" not in candidate["change"]
     assert any("@Transactional(readOnly = true)" in (e.get("quote") or "") for e in candidate["evidence"])
+
+
+def test_the_sessions_own_line_from_before_the_failure_rewritten_whole_is_no_state_the_fix_changed(
+        git_project, store):
+    # (blind259 IZ19: the migration's first version, ``ADD COLUMN pinned INTEGER DEFAULT 0``, written before the
+    # test first failed, was stored as the line the fix removed; the project had the ``TODO`` before it)
+    migrations = "data/src/main/java/com/acme/notes/data/Migrations.kt"
+    failing = './gradlew :data:testDebugUnitTest --tests "com.acme.notes.data.MigrationTest"'
+    session = (Session("room", git_project, prompt="I added a `pinned` flag to notes and bumped the database to "
+                                                   "version 5. Write MIGRATION_4_5 properly so MigrationTest passes.")
+               .edit(migrations, '        TODO("pinned column")',
+                     '        db.execSQL("ALTER TABLE notes ADD COLUMN pinned INTEGER DEFAULT 0")')
+               .fail(failing, "Exit code 1\nMigrationTest > migrate4To5KeepsExistingNotes FAILED\n    java.lang."
+                              "IllegalStateException: Migration didn't properly handle: notes(com.acme.notes.data."
+                              "NoteEntity).")
+               .edit(migrations, '        db.execSQL("ALTER TABLE notes ADD COLUMN pinned INTEGER DEFAULT 0")',
+                     '        db.execSQL("ALTER TABLE notes ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0")')
+               .ok(failing, "MigrationTest > migrate4To5KeepsExistingNotes PASSED\nBUILD SUCCESSFUL in 22s")
+               .stop("Room validates the migrated table against the entity, and `pinned` is a non-null `Boolean`, so "
+                     "the column has to be declared NOT NULL with that default. My first version added it as a "
+                     "nullable INTEGER and the schema check rejected it. MIGRATION_4_5 now runs `ALTER TABLE notes ADD "
+                     "COLUMN pinned INTEGER NOT NULL DEFAULT 0`, and MigrationTest passes."))
+    (candidate,), notes = _candidates(store, session)
+    assert "pinned INTEGER DEFAULT 0" not in candidate["change"] + candidate["title"], candidate["change"]
+    assert 'TODO("pinned column")' in candidate["change"] and "NOT NULL DEFAULT 0" in candidate["change"]

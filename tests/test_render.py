@@ -1015,3 +1015,12 @@ def test_a_card_over_its_budget_drops_the_trigger_and_the_error_whole_before_cut
     assert estimate_tokens(card) <= 150, card
     assert "envoy.extensions.filters.http.router.v3.Router" in card, card
     assert "When:" not in card and "Error:" not in card, card
+
+
+def test_a_titles_error_cut_to_nothing_is_left_out():
+    # (blind259 IZ19: "`gradlew :data:testDebugUnitTest …` fails with… — `db.execSQL(…`" promised an error it left out)
+    title = lesson_title("`./gradlew :data:testDebugUnitTest --tests \"com.acme.notes.data.MigrationTest\"` fails with "
+                         "java.lang.IllegalStateException: Migration didn't properly handle: notes(NoteEntity).",
+                         "`TODO(\"pinned column\")` → `db.execSQL(\"ALTER TABLE notes ADD COLUMN pinned INTEGER NOT "
+                         "NULL DEFAULT 0\")` in data/src/main/java/com/acme/notes/data/Migrations.kt")
+    assert "fails —" in title and "with…" not in title, title
