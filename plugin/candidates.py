@@ -685,6 +685,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     told_code = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
                       if len(span) >= 8 and not re.fullmatch(r"(?!-)[\w.-]+|[\w./-]+\.[A-Za-z]{1,5}", span.strip()))
     told_code += elided_heads(told_code)
+    told_text = " ".join(s for s in said["all"] if s not in incidental)
     # (and the keys it says a line went under: "moved the label to `spec.template.metadata.labels`")
     told_places = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
                         if re.fullmatch(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}", span))
@@ -700,10 +701,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                  if any(l in h["new"] for l in helpless_lines) else h for h in hunks]
         # (of a file's hunks, the one holding the code the account quotes names the step: the healthcheck added
         # first is no `condition: service_healthy`)
-        # (a span over several lines of it, as one: "`@Binds @Singleton abstract fun bindNotesRepository(…)`")
-        told_at = [min((i for i, span in enumerate(told_code) if " ".join(span.split()) in " ".join(h["new"].split())),
-                       default=len(told_code)) for h in hunks]
-        named = next((h for h, at in zip(hunks, told_at) if at < len(told_code)), None)
+        # (a span over several lines of it, as one: "`@Binds @Singleton abstract fun bindNotesRepository(…)`"; where
+        # the account quotes it first, an elided one by its head: "`export const chartColors = [...]`")
+        held = [[span for span in told_code if " ".join(span.split()) in " ".join(h["new"].split())] for h in hunks]
+        told_at = [min((at for span in spans if (at := told_text.find(span)) >= 0), default=len(told_text))
+                   if spans else len(told_text) + 1 for spans in held]
+        named = next((h for h, spans in zip(hunks, held) if spans), None)
         # (else the code before the imports it needs: ``GlanceModifier.fillMaxSize()``, not ``add `Glance```)
         code = next((h for h in hunks if not _imports_only(h)), hunks[0])
         # (and the code before a test of it: the service's ``isPlatformBrowser(this.platformId)`` guard titles the

@@ -357,7 +357,11 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
         if quoted and len(quoted) > 70:  # (too long to show whole: what it quotes of it)
             # (or itself, quoted within a longer span: ``abstract fun bindNotesRepository(…): NotesRepository`` of
             # "`@Binds @Singleton abstract fun bindNotesRepository(…): NotesRepository`")
-            return f"add `{one_line(max((span for span in told if span in quoted), key=len, default=quoted), 70)}`"
+            # (its start, quoted with the rest elided, cut where the account cut it: "`export const chartColors =
+            # [...]`" is ``export const chartColors = […``)
+            best = max((span for span in told if span in quoted), key=len, default=quoted)
+            best = best.rstrip() + "…" if quoted.startswith(best) and len(best) < len(quoted) else best
+            return f"add `{one_line(best, 70)}`"
         # (code before a comment beside it: ``key = "k8s.io/cluster-autoscaler/node-template/label/workload"``, not
         # the ``# scale-from-zero: …`` above its block)
         code = [l for l in added if not scaffolding(l) and not _COMMENT_LINE.match(l)]

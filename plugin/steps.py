@@ -377,7 +377,10 @@ _REPORTS_FAILURE = LazyRegex(
     # a warning made an error (sphinx ``-W``), a build tool's verdict
     r"\btreated as (?:an )?errors?\b|^No module named\b|\bBUILD FAILURE\b|^Build failed\b|"
     # a Rust test that panicked, a Go panic (``41:thread 'creates_key' panicked at tests/api_keys.rs:21:10:``)
-    r"\bthread '[^'\n]*' panicked at\b|^(?:\d+:)?panic: ")
+    r"\bthread '[^'\n]*' panicked at\b|^(?:\d+:)?panic: |"
+    # Next.js's and webpack's verdicts: ``Linting and checking validity of types  ..Failed to compile.``, ``Type
+    # error: Page "app/dashboard/page.tsx" does not match …``
+    r"\bFailed to compile\b|^Type error: ")
 # a test that passed, by its name (``✓ returns 400 error when password is missing``): no failure, whatever it says
 _PASSED_TEST = LazyRegex(r"(?m)^\s*[✓✔√]\s.*$")
 _GREPPED = LazyRegex(r"\|\s*grep\b")

@@ -11199,3 +11199,40 @@ def test_the_sessions_own_line_from_before_the_failure_rewritten_whole_is_no_sta
     (candidate,), notes = _candidates(store, session)
     assert "pinned INTEGER DEFAULT 0" not in candidate["change"] + candidate["title"], candidate["change"]
     assert 'TODO("pinned column")' in candidate["change"] and "NOT NULL DEFAULT 0" in candidate["change"]
+
+
+def test_a_next_build_piped_to_tail_that_failed_to_compile_is_no_pass(git_project, store):
+    # (blind257 IX11: ``rm -rf .next && npm run build 2>&1 | tail -6`` printed "Failed to compile." and "Type error:"
+    # and exited 0; read as the pass, it made "run `npx tsc --noEmit` first" a lesson, and the palette moved to
+    # lib/chart-colors.ts, the fix, was left out)
+    from lorebook.steps import _through_pipe
+
+    body = ("   Linting and checking validity of types  ..Failed to compile.\n\napp/dashboard/page.tsx\nType error: Page "
+            "\"app/dashboard/page.tsx\" does not match the required types of a Next.js Page.\n")
+    observation = {"tool": "Bash", "outcome": "ok", "target": "rm -rf .next && npm run build 2>&1 | tail -6",
+                   "body": body}
+    assert _through_pipe(observation)["outcome"] == "error"
+    error = ("Exit code 1\n   Linting and checking validity of types  ..Failed to compile.\n\napp/dashboard/page.tsx\n"
+             "Type error: Page \"app/dashboard/page.tsx\" does not match the required types of a Next.js Page.\n  "
+             "\"chartColors\" is not a valid Page export field.\n")
+    session = (Session("next", git_project, prompt="`npm run build` fails on the dashboard route since yesterday's merge")
+               .fail("npm run build", error)
+               .ok("npx tsc --noEmit", "")
+               .ok("rm -rf .next && npm run build 2>&1 | tail -6", body)
+               .write("lib/chart-colors.ts", "// Shared palette for dashboard charts.\nexport const chartColors = "
+                                             "['#2563eb', '#16a34a', '#f59e0b', '#dc2626'];\n")
+               .edit("app/dashboard/page.tsx", "export const chartColors = ['#2563eb', '#16a34a', '#f59e0b', "
+                                               "'#dc2626'];", "import { chartColors } from '@/lib/chart-colors';")
+               .edit("components/charts/RevenueChart.tsx", "import { chartColors } from '@/app/dashboard/page';",
+                     "import { chartColors } from '@/lib/chart-colors';")
+               .ok("npm run build", " ✓ Compiled successfully\n ✓ Linting and checking validity of types")
+               .stop("Cause: yesterday's merge added `export const chartColors = [...]` to `app/dashboard/page.tsx`. "
+                     "In the App Router a `page.tsx` may only export the page component and route segment config, "
+                     "and a bare `npx tsc --noEmit` passed because `.next/types` didn't exist yet.\n\nFix:\n- moved "
+                     "the palette to `lib/chart-colors.ts`\n- `page.tsx` and `RevenueChart.tsx` import it from "
+                     "`@/lib/chart-colors`"))
+    (candidate,), notes = _candidates(store, session)
+    assert "tsc --noEmit" not in candidate["title"] + candidate["change"], candidate["title"]
+    # (the file whose code the account quotes first leads, titled by what it quotes, cut where the account cut it)
+    assert candidate["change"].startswith("lib/chart-colors.ts"), candidate["change"]
+    assert "add `export const chartColors = [...`" in candidate["title"].replace("…", "..."), candidate["title"]
