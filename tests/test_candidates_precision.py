@@ -11236,3 +11236,24 @@ def test_a_next_build_piped_to_tail_that_failed_to_compile_is_no_pass(git_projec
     # (the file whose code the account quotes first leads, titled by what it quotes, cut where the account cut it)
     assert candidate["change"].startswith("lib/chart-colors.ts"), candidate["change"]
     assert "add `export const chartColors = [...`" in candidate["title"].replace("…", "..."), candidate["title"]
+
+
+def test_a_line_whose_first_step_runs_the_failing_pattern_again_covers_its_files(git_project, store):
+    # (blind258 IY21: ``promtool check rules rules/*.yaml && promtool test rules tests/*.yaml`` was read by its last
+    # step's files, as if it no longer checked rules/kafka.yaml; nothing was stored)
+    failing = "promtool check rules rules/*.yaml"
+    session = (Session("promql", git_project, prompt="CI's rule check fails on the Thanos ruler rules after my last PR")
+               .fail(failing, "Exit code 1\nChecking rules/kafka.yaml\n  FAILED:\nrules/kafka.yaml: 31:15: group "
+                              "\"kafka-consumers\", rule 2: could not parse expression: 1:53: parse error: unexpected "
+                              "identifier \"consumergroup\" in grouping opts, expected \"(\"\n\nChecking rules/thanos."
+                              "yaml\n  SUCCESS: 9 rules found\n")
+               .edit("rules/kafka.yaml", "        expr: sum(rate(kafka_consumer_fetch_errors_total[5m])) by "
+                                         "consumergroup > 5", "        expr: sum by (consumergroup) (rate("
+                                                              "kafka_consumer_fetch_errors_total[5m])) > 5")
+               .ok(f"{failing} && promtool test rules tests/*.yaml", "Checking rules/kafka.yaml\n  SUCCESS: 7 rules "
+                   "found\n\nChecking rules/thanos.yaml\n  SUCCESS: 9 rules found\n\nUnit Testing:  tests/kafka_"
+                   "consumer_errors_test.yaml\n  SUCCESS\n")
+               .stop("`KafkaConsumerErrorRateHigh` had `... by consumergroup` without parentheses, which PromQL can't "
+                     "parse. It's now `sum by (consumergroup) (rate(kafka_consumer_fetch_errors_total[5m])) > 5`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "sum by (consumergroup)" in candidate["change"] and candidate["verified"]
