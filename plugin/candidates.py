@@ -49,8 +49,8 @@ from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_
                     _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
 from .store import Store
 from .text import elided_heads, one_line
-from .weakening import (_DESELECTS, _SAID_WEAKENED, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
-                        _tests_run, deletes_test_rows, tests_only)
+from .weakening import (_DESELECTS, _SAID_WEAKENED, _expects_fewer, _is_weakening, _made_to_agree,
+                        _rewrites_only_tests, _silences, _tests_run, deletes_test_rows, moves_test_data, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -587,6 +587,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             and _made_to_agree(fix_hunks, error,
                                                                         [_prose(s) for s in said["all"]]):
         chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it
+        return None
+    # (or with the data that broke it moved out of what the test reads, and the count it expects lowered to match)
+    if fix_hunks and commands and all(c["tool"] == "Bash" and moves_test_data(c["target"]) for c in commands) \
+            and _expects_fewer(fix_hunks, error):
+        chain["_skip"] = "weakened_test"
         return None
     if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")

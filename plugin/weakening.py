@@ -115,6 +115,29 @@ def _lowers_threshold(hunks: list[dict], failure_text: str) -> bool:
     return _lowers_a_number([h for h in hunks if _THRESHOLD.search(h["old"]) or _THRESHOLD.search(failure_text)])
 
 
+# an assertion on how many there are: ``table.num_rows == 30``, ``len(rows) == 3``, ``toHaveLength(4)``, ``.count()``
+_COUNTED = LazyRegex(r"(?i)num_rows|\blen\(|\.count\(|\.size\(|\blength\b|toHaveLength|row_count|rowcount|"
+                     r"\bcount\s*[=!]=|\bhasSize\(")
+
+
+def _expects_fewer(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only lowered the count an assertion expects (``assert table.num_rows == 30`` →
+    ``== 20``), when the failure printed no such count: the test checks less of the data now (the fixture that broke
+    it moved out of the directory it reads), nothing was fixed."""
+    if not tests_only(changes):
+        return False
+    for hunk in (h for hunks in changes.values() for h in hunks):
+        old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
+        removed, added = ([l for l in a if l not in b] for a, b in ((old_lines, new_lines), (new_lines, old_lines)))
+        for before, after in zip(removed, added):
+            numbers = re.findall(r"(?<![\w.])\d+(?![\w.])", before)
+            if _ASSERTION.search(before) and _COUNTED.search(before) \
+                    and _lowers_a_number([dict(old=before, new=after)]) \
+                    and not any(re.search(rf"(?<![\w.]){n}(?![\w.])", failure_text or "") for n in numbers):
+                return True
+    return False
+
+
 def _lowers_a_number(hunks: list[dict], raises: bool = False, lines: LazyRegex | None = None) -> bool:
     """Whether a change lowers a number on a line it leaves otherwise as it was (``N = 50_000`` → ``N = 500``), or
     ``raises`` one; only on lines that match ``lines``, when given."""
@@ -262,7 +285,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
-        or _reordered(changes) or _deduplicates_the_output(changes) \
+        or _reordered(changes) or _deduplicates_the_output(changes) or _expects_fewer(changes, failure_text) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -718,6 +741,16 @@ def deletes_test_rows(command: str) -> bool:
     rows that broke the code are no longer given to it."""
     return any(_TEST_DATA.search(m.group(2)) or _TEST_PATH.search(m.group(2)) and _DATA_FILE.search(m.group(2))
                for m in _DELETES_LINES.finditer(command))
+
+
+def moves_test_data(command: str) -> bool:
+    """Whether every step of a command only makes a directory for, moves or removes the tests' data
+    (``mkdir -p tests/fixtures/orders_legacy && git mv tests/fixtures/orders/part-2024-01.parquet …``)."""
+    steps = [step.split() for step in re.split(r"\s*(?:&&|;)\s*", command.strip()) if step.strip()]
+    return bool(steps) and all(
+        (words[:2] == ["git", "mv"] or words[:2] == ["git", "rm"] or words[0] in ("mv", "rm", "mkdir"))
+        and tests_only([w for w in words[1:] if not w.startswith("-") and w not in ("mv", "rm")])
+        for words in steps)
 
 
 def _checks_fewer_rows(changes: dict[str, list[dict]]) -> bool:

@@ -11257,3 +11257,26 @@ def test_a_line_whose_first_step_runs_the_failing_pattern_again_covers_its_files
                      "parse. It's now `sum by (consumergroup) (rate(kafka_consumer_fetch_errors_total[5m])) > 5`."))
     (candidate,), notes = _candidates(store, session)
     assert "sum by (consumergroup)" in candidate["change"] and candidate["verified"]
+
+
+def test_the_data_that_broke_a_test_moved_out_and_its_expected_count_lowered_is_a_weakened_test(git_project, store):
+    # (blind261 JB11: the January parquet fixture, written before ``discount_code`` existed, moved to
+    # tests/fixtures/orders_legacy/ and ``num_rows == 30`` lowered to 20: stored as a fix with a false link)
+    failing = "pytest tests/test_history.py -q"
+    error = ("Exit code 1\n    def test_read_history():\n>       table = read_history(FIXTURES / \"orders\")\n"
+             "E   pyarrow.lib.ArrowInvalid: Schema at index 1 was different: \nFAILED tests/test_history.py::"
+             "test_read_history - pyarrow.lib.ArrowInvalid: Schema at index 1 was different")
+
+    session = (Session("history", git_project, prompt="test_read_history is failing since we added the "
+                                                      "discount_code column. Make it pass.")
+               .fail(failing, error)
+               .ok("mkdir -p tests/fixtures/orders_legacy && git mv tests/fixtures/orders/part-2024-01.parquet "
+                   "tests/fixtures/orders_legacy/", "")
+               .edit("tests/test_history.py", "    assert table.num_rows == 30", "    assert table.num_rows == 20")
+               .ok(failing, "3 passed in 0.31s")
+               .stop("The January fixture was written before `discount_code` existed. I moved it to "
+                     "`tests/fixtures/orders_legacy/` and updated the expected row count to 20."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    from lorebook.weakening import moves_test_data
+
+    assert not moves_test_data("git mv src/orders/history.py src/orders/read.py")
