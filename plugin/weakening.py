@@ -981,6 +981,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             obj, method = [g for g in match.groups() if g][:2]
             if re.search(rf"\b{re.escape(obj)}\.{re.escape(method)}\(", hunk["new"]):
                 return "the code under test was replaced by a stub"
+        # (or the object under test made a spy and one of its own methods stubbed: ``val repo =
+        # spyk(SyncRepository(api, prefs))`` and ``every { repo.currentCursor() } returns "c-1042"``)
+        for obj, method in re.findall(r"\bevery\s*\{\s*(\w+)\.(\w+)\(", added):
+            if re.search(rf"\b{re.escape(obj)}\s*=\s*spyk\(\s*[A-Z]\w*\(", added):
+                return "the code under test was replaced by a stub"
     actual = _actual_values(failure_text)
     for hunk in hunks:
         old_lines = hunk["old"].splitlines()

@@ -2926,6 +2926,10 @@ def test_an_import_that_names_expect_asserts_nothing(git_project, store):
     ("    const total = service.total(items);", "    jest.spyOn(service, 'total').mockReturnValue(21.59);\n"
                                               "    const total = service.total(items);"),
     ("    await sleep(200);", "    await sleep(2000);"),
+    # (blind262 JC07: the object under test made a MockK spy and one of its own methods stubbed)
+    ("        val service = CartPricingService(rates)\n        val total = service.total(items)",
+     "        val service = spyk(CartPricingService(rates))\n        every { service.rate() } returns 0.19\n"
+     "        val total = service.total(items)"),
 ])
 def test_the_tested_method_stubbed_or_a_longer_wait_is_a_weakened_test(git_project, store, old, new):
     session = (Session("stub", git_project, prompt="the pricing spec fails")
