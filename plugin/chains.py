@@ -398,9 +398,12 @@ def find_chains(observations: list[dict], account: str = "",
                 events.sort(key=lambda o: o["id"])
         if success is None:  # (the run the error itself says to make instead, of the same program, passed: ``pod
             # update RNReanimated --no-repo-update`` for a ``pod install`` that "You should run" it; that is the job)
+            # (or of any program, where the error says to use it: "Screenshot baselines are only recorded inside the
+            # pinned renderer image … Use: ./scripts/screenshots.sh record")
             success = next((o for o in observations[i + 1:] if o["tool"] == "Bash" and o["outcome"] == "ok"
-                            and _same_program(failure["target"], o["target"])
-                            and _named_by_error(o["target"], failure)), None)
+                            and (_same_program(failure["target"], o["target"])
+                                 and _named_by_error(o["target"], failure) or _use_instead(o["target"], failure))),
+                           None)
             kind = "same_job" if success is not None else None
         if success is None and failure.get("listed"):  # the steps it listed failing, listed passing by a later run
             success = _listed_passing(failure, observations[i + 1:])
@@ -1590,6 +1593,17 @@ _INTERPRETERS = frozenset(("node", "bun", "deno", "tsx", "ts-node", "python", "p
 _ENTRY_SCRIPT = LazyRegex(r"(?:^|/)(?:main|index|app|server|worker|serve)\.(?:[cm]?[jt]s|py|rb|php)$")
 _TIMED_OUT = LazyRegex(r"(?im)^\s*(?:exit(?: code| status)?|status|rc|code)\s*[=:]?\s*124\s*$|^\s*Exit code 124\b")
 _ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\bpanic")
+
+
+# the run a failing tool says to make instead: "Use: ./scripts/screenshots.sh record   (or: verify)"
+_USE = LazyRegex(r"(?im)\buse\s*:\s+[`'\"]?(\S+(?: [\w.:/=@-]+){0,4}?)[`'\"]?(?=\s{2,}|\s*[(;,]|\.?\s*$)")
+
+
+def _use_instead(command: str, failure: dict) -> bool:
+    """Whether the failure's message says to use ``command`` (as run, or the start of it) instead."""
+    key = command_key(command)
+    return any(key == named or key.startswith(named + " ") for named in (
+        command_key(m.group(1)) for m in _USE.finditer(failure.get("error_text") or "")) if len(named) >= 6)
 
 
 def _stayed_up(failed: str, later: dict) -> str | None:

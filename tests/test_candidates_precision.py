@@ -11284,3 +11284,25 @@ def test_the_data_that_broke_a_test_moved_out_and_its_expected_count_lowered_is_
     from lorebook.weakening import moves_test_data
 
     assert not moves_test_data("git mv src/orders/history.py src/orders/read.py")
+
+
+def test_the_run_a_failing_tool_says_to_use_instead_passing_is_the_projects_way(git_project, store):
+    # (blind262 JC19: "Screenshot baselines are only recorded inside the pinned renderer image … Use:
+    # ./scripts/screenshots.sh record   (or: verify)", then that script passed; nothing was stored)
+    session = (Session("roborazzi", git_project, prompt="update the screenshot baselines and make sure verification "
+                                                        "passes")
+               .fail("./gradlew :app:recordRoborazziDebug",
+                     "Exit code 1\n> Task :app:checkRoborazziEnv FAILED\n* What went wrong:\nExecution failed for task "
+                     "':app:checkRoborazziEnv'.\n> Screenshot baselines are only recorded inside the pinned renderer "
+                     "image (fonts and anti-aliasing differ on host machines).\n  Use: ./scripts/screenshots.sh record"
+                     "   (or: verify)\n")
+               .ok("./scripts/screenshots.sh record", "Using image ghcr.io/mosaic-weather/roborazzi-renderer:2024.09\n"
+                                                      "BUILD SUCCESSFUL in 2m 3s")
+               .stop("Roborazzi baselines can't be recorded on the host, the build refuses; they go through "
+                     "`./scripts/screenshots.sh record`, which runs the Gradle task inside the pinned renderer image."))
+    (candidate,), notes = _candidates(store, session)
+    assert "./scripts/screenshots.sh record" in candidate["change"], candidate["change"]
+    # (not a step it says to run first, of another program: "Run `npm install` first" is no way instead)
+    from lorebook.chains import _use_instead
+
+    assert not _use_instead("npm install", {"error_text": "Cannot find module 'vite'. Run `npm install` first."})
