@@ -823,10 +823,12 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     words = later["target"].split()
     argv = parse_command(failed)["argv"]
     if not words or os.path.basename(words[0]) not in ("make", "just", "earthly") or len(argv) < 2 \
-            or argv[1].startswith("-") or _program_name(argv[0]) in ("make", "just", "earthly"):
+            or argv[1].startswith("-") and len(argv) < 3 or _program_name(argv[0]) in ("make", "just", "earthly"):
         return False
-    head = [_program_name(argv[0]), argv[1]]
-    return any([_program_name(w) for w in echoed[:1]] + echoed[1:2] == head
+    # (a program told what to do by its options, by the first two: ``godot --headless --export-release …``)
+    size = 3 if argv[1].startswith("-") else 2
+    head = [_program_name(argv[0]), *argv[1:size]]
+    return any([_program_name(w) for w in echoed[:1]] + echoed[1:size] == head
                for echoed in (parse_command(line)["argv"] for line in _echoed(later)[:30]))
 
 

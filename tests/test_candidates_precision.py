@@ -11306,3 +11306,19 @@ def test_the_run_a_failing_tool_says_to_use_instead_passing_is_the_projects_way(
     from lorebook.chains import _use_instead
 
     assert not _use_instead("npm install", {"error_text": "Cannot find module 'vite'. Run `npm install` first."})
+
+
+def test_a_make_target_that_echoed_the_failing_programs_options_is_the_projects_way(git_project, store):
+    # (blind259 IZ21: ``make export-linux`` echoed ``XDG_DATA_HOME=… godot --headless --export-release "Linux/X11" …``,
+    # the godot run that failed with no export templates; a program told what to do by its options was never matched)
+    failing = 'mkdir -p build/linux && godot --headless --export-release "Linux/X11" build/linux/lantern.x86_64'
+    session = (Session("godot", git_project, prompt="Make a Linux build of the game so I can send it to the playtesters.")
+               .fail(failing, "Exit code 1\nERROR: Cannot export project with preset \"Linux/X11\" due to "
+                              "configuration errors:\nNo export template found at the expected path")
+               .ok("make export-linux", "tools/fetch-templates.sh 4.2.1\nmkdir -p build/linux\nXDG_DATA_HOME=/home/dev/"
+                                        "lantern/.godot-data godot --headless --export-release \"Linux/X11\" build/"
+                                        "linux/lantern.x86_64\nsavepack: end")
+               .stop("Calling `godot --export-release` directly fails here because no export templates are installed "
+                     "globally; `make export-linux` fetches the pinned ones and points `XDG_DATA_HOME` there."))
+    (candidate,), notes = _candidates(store, session)
+    assert "make export-linux" in candidate["change"], candidate["change"]
