@@ -16,17 +16,18 @@ from .text import held_out, one_line
 _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
-    r"(?:(?:is|was|are|were) not|isn't|wasn't|aren't|weren't) (?:installed|set|declared|defined)|has no|had no|lacks?|lacked|removed|"
+    r"(?:(?:is|was|are|were) not|isn't|wasn't|aren't|weren't) (?:installed|set|declared|defined)|"
+    r"has no|had no|lacks?|lacked|removed|"
     r"no longer|not on PATH|cannot|can't|could not|couldn't|refuse[sd]?|reject(?:s|ed)?|defaults(?:\s+\S+)?\s+to|needs?|must|has to|have to|never|"
     # ("the flake hardcoded x86_64-linux, so there was simply no devShell"; "the workflow has neither")
     r"may not|there(?:'s| (?:was|is|were|are)) (?:simply |just )?no|hard-?coded|ha(?:s|d|ve) (?:neither|none)\b|"
-    # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
     # ("… after the repository call has returned, so the Hibernate session is already closed")
     r"(?:is|was|are|were|had) (?:already|been) (?:closed|gone|committed|released|shut down|disposed|consumed|"
     r"detached)\b|"
     # ("change streams only work on a replica set")
     r"only (?:works?|runs?|exists?|applies|is (?:supported|available)|are (?:supported|available)) (?:on|with|in|"
     r"against|inside)\b|"
+    # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
     r"(?:found|finds|saw|sees|got|gets) no (?:\w+ )?(?:key|field|column|property|attribute|member|module|file|entry|"
     r"binding|handler|route|table|match)(?:e?s)?\b|"
     # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy")
@@ -401,7 +402,8 @@ _NOT_DONE = LazyRegex(r"(?i)^(?:I )?(?:didn't|did not|haven't|have not|never|del
 _LATER = LazyRegex(r"(?i)^(?:when|if|whenever|once|next time|in (?:the )?future,?)\b[^,]{0,80}?\b(?:gets?|is|are|get) "
                    r"(?:bumped|upgraded|updated|changed|renamed|moved|added|released|rotated|regenerated)\b|"
                    # ("…, so you only need the `rs.initiate` again after a `docker compose down -v`")
-                   r"\byou(?:'ll| will)? (?:only )?(?:need|have) (?:to (?:\w+ )?)?(?:\S+ ){1,6}?again (?:after|if|when)\b")
+                   r"\byou(?:'ll| will)? (?:only )?(?:need|have) (?:to (?:\w+ )?)?(?:\S+ ){1,6}?again "
+                   r"(?:after|if|when)\b")
 
 
 def _classified(sentences: list[str]) -> dict:

@@ -948,8 +948,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     labelled = [s for s in said["cause"] if not rivals and _CAUSE_LABEL.match(s)]
     causes = labelled + [s for s in causes if s not in labelled] if len(labelled) == 1 else causes
     # (a sentence in brackets whole is by the by: "(The old code worked because …)" after the cause itself)
-    # (and one told right after an attempt that did not help says why that attempt failed: "My first try, `@Transactional
-    # (readOnly = true)` on the private `loadOrder`, did nothing: Spring's proxy never intercepts private methods")
+    # (and one told right after an attempt that did not help says why that attempt failed: "My first try,
+    # `@Transactional(readOnly = true)` on the private `loadOrder`, did nothing: Spring's proxy never intercepts …")
     def after_attempt(s: str) -> bool:
         at = said["all"].index(s) if s in said["all"] else 0
         return at > 0 and said["all"][at - 1] in said["did_not_help"]

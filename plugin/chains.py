@@ -810,8 +810,8 @@ def _echoed(later: dict) -> list[str]:
     """The lines a ``make`` run printed, less its own (``make: Entering directory '/home/dev/infra'``); of an
     ``earthly`` run, the commands its targets ran (``+test | --> RUN go test -race ./...``)."""
     lines = [line.strip() for line in (later.get("body") or "").splitlines()]
-    if _program_name((later.get("target") or "").split()[0] if (later.get("target") or "").split() else "") \
-            == "earthly":
+    words = (later.get("target") or "").split()
+    if words and _program_name(words[0]) == "earthly":
         return [m.group(1) for line in lines if (m := re.match(r"\S*\+[\w-]+\s*\|\s*--> RUN (.+)$", line))]
     return [line for line in lines if line and not re.match(r"g?make(?:\[\d+\])?: ", line)]
 

@@ -494,6 +494,7 @@ _OUTPUT_FLAG = re.compile(r"--?(?:tail|since|until|follow|lines|limit|quiet|verb
                           r"json|pretty|progress|silent|no-header|summary)\b")
 
 
+# the directories before the file a compiler's message names: ``/home/pat/…/NotesApp_HiltComponents.java:142: …``
 _LEADING_DIRS = re.compile(r"^(?:[A-Za-z]:)?(?:[/~\\][\w.@+ -]*?)+[/\\](?=[\w.@+-]+:\d)")
 
 
