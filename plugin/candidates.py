@@ -526,8 +526,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (probably after a reboot)": started again; a one-off either way
         chain["_skip"] = "local_state"
         return None
+    # (or a request without curl's ``-f``, which made an HTTP error fail it: ``curl -sf …/ready`` → ``curl -s …``)
+    curl = _program_name((parse_command(failure["target"])["argv"] or [""])[0]) == "curl"
     if not fix_hunks and not commands and invocation and any(
-            _CHECKING_MODE.fullmatch(p[len("without `"):-1]) for p in invocation if p.startswith("without `")):
+            _CHECKING_MODE.fullmatch(flag) or curl and re.fullmatch(r"-[a-zA-Z]*f[a-zA-Z]*|--fail(?:-with-body)?", flag)
+            for flag in (p[len("without `"):-1] for p in invocation if p.startswith("without `"))):
         chain["_skip"] = "weakened_test"  # ``go test`` without the ``-race`` that failed checks less, it fixes nothing
         return None
     if not fix_hunks and not commands and _mistyped(invocation, error, compared["target"]) \

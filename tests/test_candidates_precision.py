@@ -11322,3 +11322,14 @@ def test_a_make_target_that_echoed_the_failing_programs_options_is_the_projects_
                      "globally; `make export-linux` fetches the pinned ones and points `XDG_DATA_HOME` there."))
     (candidate,), notes = _candidates(store, session)
     assert "make export-linux" in candidate["change"], candidate["change"]
+
+
+def test_a_request_run_again_without_curls_fail_flag_checks_less(git_project, store):
+    # (blind261 JB17: "`curl -sf … /ready` fails with 400 — without `-sf`" was stored: without ``-f`` an HTTP error
+    # no longer fails the request, so it passed whatever the server answered)
+    session = (Session("curlf", git_project, prompt="the model endpoint is not ready")
+               .fail("curl -sf -o /dev/null -w '%{http_code}\\n' localhost:8000/v2/models/resnet50/ready",
+                     "Exit code 22\n400")
+               .ok("curl -s -o /dev/null -w '%{http_code}\\n' localhost:8000/v2/models/resnet50/ready", "200\n")
+               .stop("The readiness endpoint answers now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
