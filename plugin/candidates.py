@@ -333,6 +333,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
             len(span) >= 6 and re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", resolved_by.get("target") or "")
             and not re.search(rf"(?i)\b(?:without|lacking|missing|no)\s+`{re.escape(span)}`", clause)
+            # (nor the program both runs are: "The `uses-sdk` value … isn't read by `gomobile bind`, so changing it
+            # did nothing")
+            and not re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", failure.get("target") or "")
             for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+(?:but|and)\s+", s)
             # (not what it says was part of the way, not all of it: "`-f net8.0-android` alone isn't enough because
             # restore still evaluates every framework", beside the ``-p:TargetFrameworks=…`` the passing run added)

@@ -11333,3 +11333,24 @@ def test_a_request_run_again_without_curls_fail_flag_checks_less(git_project, st
                .ok("curl -s -o /dev/null -w '%{http_code}\\n' localhost:8000/v2/models/resnet50/ready", "200\n")
                .stop("The readiness endpoint answers now."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_attempt_said_to_do_nothing_by_the_program_both_runs_are_leaves_the_changed_run_the_fix(
+        git_project, store):
+    # (blind184 GC14, found by the replay: once "did nothing" read as an attempt, "The `uses-sdk` value … isn't read
+    # by `gomobile bind`, so changing it did nothing" named the program of the passing run, which was skipped whole)
+    failing = "gomobile bind -target=android -o build/syncdk.aar ./mobile"
+    error = ("Exit code 1\ngomobile: ANDROID_NDK_HOME specifies /home/dev/Android/Sdk/ndk/26.3.11579264, which is "
+             "unusable: unsupported API version 16 (not in 21..34)")
+    manifest = "android/app/src/main/AndroidManifest.xml"
+    session = (Session("gomobile", git_project, prompt="gomobile bind fails since I updated the NDK")
+               .fail(failing, error)
+               .edit(manifest, '    <uses-sdk android:minSdkVersion="16" />', '    <uses-sdk android:minSdkVersion="21" />')
+               .fail(failing, error)
+               .edit(manifest, '    <uses-sdk android:minSdkVersion="21" />', '    <uses-sdk android:minSdkVersion="16" />')
+               .ok("gomobile bind -target=android -androidapi 21 -o build/syncdk.aar ./mobile", "")
+               .stop("gomobile compiles for API 16 unless told otherwise, and NDK r26 only supports 21 and up. The "
+                     "`uses-sdk` value in the app manifest isn't read by `gomobile bind`, so changing it did nothing "
+                     "and I put it back. Passing `-androidapi 21` builds build/syncdk.aar fine."))
+    (candidate,), notes = _candidates(store, session)
+    assert "-androidapi 21" in candidate["change"], candidate["change"]
