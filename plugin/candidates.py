@@ -696,7 +696,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     told_code = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
                       if len(span) >= 8 and not re.fullmatch(r"(?!-)[\w.-]+|[\w./-]+\.[A-Za-z]{1,5}", span.strip()))
     told_code += elided_heads(told_code)
-    told_text = " ".join(s for s in said["all"] if s not in incidental)
+    # (where it quotes them as the fix: not in a sentence of what did not help, "swapping `Enum.with_index` for
+    # `Enum.zip` still walks `@streams.songs`")
+    told_text = " ".join(s for s in said["all"] if s not in incidental and s not in said["did_not_help"])
     # (and the keys it says a line went under: "moved the label to `spec.template.metadata.labels`")
     told_places = tuple(span for s in said["all"] if s not in incidental for span in _code_spans(s)
                         if re.fullmatch(r"[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*){2,}", span))

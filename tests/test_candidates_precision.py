@@ -11354,3 +11354,32 @@ def test_an_attempt_said_to_do_nothing_by_the_program_both_runs_are_leaves_the_c
                      "and I put it back. Passing `-androidapi 21` builds build/syncdk.aar fine."))
     (candidate,), notes = _candidates(store, session)
     assert "-androidapi 21" in candidate["change"], candidate["change"]
+
+
+def test_code_quoted_in_what_did_not_help_does_not_lead_the_change(git_project, store):
+    # (blind245 IL07, found by the replay: "swapping `Enum.with_index` for `Enum.zip` still walks `@streams.songs`"
+    # quoted the template's code first, so the template led the change and the card cut ``Map.put(song, :position,
+    # i)``, the fix in playlist_live.ex)
+    template = "lib/jukebox_web/live/playlist_live.html.heex"
+    live = "lib/jukebox_web/live/playlist_live.ex"
+    failing = "mix test test/jukebox_web/live/playlist_live_test.exs"
+    error = ("Exit code 2\n  1) test shows each song with its position (JukeboxWeb.PlaylistLiveTest)\n     ** "
+             "(ArgumentError) streams can only be consumed directly by a for comprehension.")
+    session = (Session("stream", git_project, prompt="The playlist LiveView test blows up since I switched songs to a "
+                                                     "stream.")
+               .fail(failing, error)
+               .edit(template, '<li :for={{song, i} <- Enum.with_index(@streams.songs, 1)}>',
+                     '<li :for={{song, i} <- Enum.zip(@streams.songs, 1..1000)}>')
+               .fail(failing, error)
+               .edit(live, "    {:ok, stream(socket, :songs, songs)}",
+                     "    songs = songs |> Enum.with_index(1) |> Enum.map(fn {song, i} -> Map.put(song, :position, i) "
+                     "end)\n    {:ok, stream(socket, :songs, songs)}")
+               .edit(template, '<li :for={{song, i} <- Enum.zip(@streams.songs, 1..1000)}>',
+                     '<li :for={{dom_id, song} <- @streams.songs} id={dom_id}>')
+               .ok(failing, "3 tests, 0 failures")
+               .stop("A LiveView stream can't be enumerated in the template at all — swapping `Enum.with_index` for "
+                     "`Enum.zip` still walks `@streams.songs`, so it raised the same error. The position now travels "
+                     "with each item: `mount/3` numbers the songs with `Enum.with_index(1)` and streams them with "
+                     "`Map.put(song, :position, i)`, and the template iterates `@streams.songs` directly."))
+    (candidate,), notes = _candidates(store, session)
+    assert candidate["change"].startswith(live), candidate["change"]
