@@ -33,8 +33,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _written_later,
                      find_chains)
-from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _program_name, _routine, _same_target,
-                       _segments, command_family, command_job, command_key, invocation_change, is_autofix,
+from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
+                       _same_target, _segments, command_family, command_job, command_key, invocation_change, is_autofix,
                        is_static_check, other_subcommand, package_name, parse_command, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
                     _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
@@ -335,7 +335,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             and not re.search(rf"(?i)\b(?:without|lacking|missing|no)\s+`{re.escape(span)}`", clause)
             # (nor the program both runs are: "The `uses-sdk` value … isn't read by `gomobile bind`, so changing it
             # did nothing")
-            and not re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", failure.get("target") or "")
+            and not command_key(failure.get("target") or "").startswith(span.strip())
             for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+(?:but|and)\s+", s)
             # (not what it says was part of the way, not all of it: "`-f net8.0-android` alone isn't enough because
             # restore still evaluates every framework", beside the ``-p:TargetFrameworks=…`` the passing run added)
@@ -529,8 +529,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (probably after a reboot)": started again; a one-off either way
         chain["_skip"] = "local_state"
         return None
-    # (or a request without curl's ``-f``, which made an HTTP error fail it: ``curl -sf …/ready`` → ``curl -s …``)
-    curl = _program_name((parse_command(failure["target"])["argv"] or [""])[0]) == "curl"
+    # (or the same request without curl's ``-f``, which made an HTTP error fail it: ``curl -sf …/ready`` → ``curl -s
+    # …/ready``; not another request, ``POST …/snapshots/upload`` for a ``PUT …/snapshots/recover`` refused)
+    curl = _program_name((parse_command(failure["target"])["argv"] or [""])[0]) == "curl" \
+        and _probed(failure["target"]) == _probed(resolved_by["target"])
     if not fix_hunks and not commands and invocation and any(
             _CHECKING_MODE.fullmatch(flag) or curl and re.fullmatch(r"-[a-zA-Z]*f[a-zA-Z]*|--fail(?:-with-body)?", flag)
             for flag in (p[len("without `"):-1] for p in invocation if p.startswith("without `"))):
