@@ -8,7 +8,7 @@ import os
 import re
 from collections import Counter
 
-from .commands import _TEST_PATH
+from .commands import _TEST_PATH, _segments, _words
 from .edits import _CODE_FILE, _COMMENT_LINE
 from .quality import LazyRegex
 
@@ -746,10 +746,10 @@ def deletes_test_rows(command: str) -> bool:
 def moves_test_data(command: str) -> bool:
     """Whether every step of a command only makes a directory for, moves or removes the tests' data
     (``mkdir -p tests/fixtures/orders_legacy && git mv tests/fixtures/orders/part-2024-01.parquet …``)."""
-    steps = [step.split() for step in re.split(r"\s*(?:&&|;)\s*", command.strip()) if step.strip()]
+    steps = [_words(step) for step in _segments(command)]
     return bool(steps) and all(
-        (words[:2] == ["git", "mv"] or words[:2] == ["git", "rm"] or words[0] in ("mv", "rm", "mkdir"))
-        and tests_only([w for w in words[1:] if not w.startswith("-") and w not in ("mv", "rm")])
+        (words[:2] in (["git", "mv"], ["git", "rm"]) or words[:1] in (["mv"], ["rm"], ["mkdir"]))
+        and tests_only([w for w in words[2 if words[0] == "git" else 1:] if not w.startswith("-")])
         for words in steps)
 
 
