@@ -15,8 +15,8 @@ from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _R
                        _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _exec_split,
                        _first_word, _inline_code, _interpreter_code, _picked_package, _program_name, _routine,
                        _same_target, _segments, _targets,
-                       command_family, command_job, command_key, invocation_change, is_autofix, other_subcommand,
-                       parse_command, program_variant)
+                       command_family, command_job, command_key, container_run, invocation_change, is_autofix,
+                       other_subcommand, parse_command, program_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -348,6 +348,10 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and _passed_as_a_test(failure, later):
                 success, kind = later, "same_job"  # ``./_build/src/tests/test-recipe-window`` → ``meson test -C _build``
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _on_the_image_built(failure["target"], later["target"],
+                                                                                     observations[i + 1:k]):
+                success, kind = later, "same_check"  # ``docker run … registry…/tflint:0.50.3-aws0.31.0``, built
+                break  # ``FROM ghcr.io/terraform-linters/tflint:v0.50.3`` whose ``--init`` could not download
             if later["outcome"] == "ok" and _is_check(later) and _by_its_script(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``ELECTRON_RUN_AS_NODE=1 npx electron node_modules/jest/bin/
                 break  # jest.js src/main/db`` for ``npx jest src/main/db``: jest, run on another node
@@ -612,6 +616,21 @@ def _by_its_script(failed: str, later: str) -> bool:
                    if re.search(rf"(?:^|/)node_modules/(?:\.bin/{program}|{program}/bin/{program}(?:\.[cm]?js)?)$", w)),
                   None)
     return script is not None and after[script + 1:] == before[1:]
+
+
+def _on_the_image_built(failed: str, later: str, between: list[dict]) -> bool:
+    """Whether ``later`` runs, with the options of the ``docker run`` that failed, an image the session built since
+    from the one that failed: ``FROM ghcr.io/terraform-linters/tflint:v0.50.3``, its plugins installed at build time,
+    tagged ``registry…/tflint:0.50.3-aws0.31.0`` and run offline where ``… tflint:v0.50.3 --init`` could not
+    download them. The same check, on the image made for it, whatever it was asked to do there."""
+    runs = [container_run(command) for command in (failed, later)]
+    if not all(runs) or runs[0][0] != runs[1][0] or runs[0][1] == runs[1][1]:
+        return False
+    base, image = runs[0][1], runs[1][1]
+    tagged = re.compile(rf"\b(?:build|buildx\s+build)\b.*\s(?:-t|--tag)[=\s]{re.escape(image)}(?:\s|$)")
+    return any(o["tool"] == "Bash" and o["outcome"] == "ok" and tagged.search(o["target"]) for o in between) \
+        and any(re.search(rf"(?im)^FROM\s+(?:--platform=\S+\s+)?{re.escape(base)}(?:\s|$)", new)
+                for o in between if o["tool"] in EDIT_TOOLS for _, new in _edit_sides(o))
 
 
 def _by_its_loader(failed: str, later: str) -> bool:

@@ -932,6 +932,26 @@ def _exec_split(command: str) -> tuple[str, str]:
     return (match.group(0), command[match.end():]) if match else ("", command)
 
 
+# ``docker run``'s options that take a value as the next word (``-v "$PWD":/pkg``, ``-w /pkg``)
+_RUN_VALUE_OPTIONS = frozenset(("-v", "--volume", "-w", "--workdir", "-e", "--env", "--env-file", "-p", "--publish",
+                                "--name", "--network", "--net", "-u", "--user", "--entrypoint", "--mount",
+                                "--platform", "-l", "--label", "--add-host", "--tmpfs", "-m", "--memory", "--cpus",
+                                "--gpus", "--shm-size", "--pull", "--ulimit", "-h", "--hostname", "--cap-add",
+                                "--security-opt", "--device", "--dns"))
+
+
+def container_run(command: str) -> tuple[list[str], str] | None:
+    """A ``docker run``'s (or podman's) options and image: ``docker run --rm --network none -v "$PWD":/data
+    tflint:v0.50.3 --init`` → ``(["--rm", "--network", "none", "-v", "$PWD:/data"], "tflint:v0.50.3")``."""
+    argv = parse_command(command)["argv"]
+    if len(argv) < 3 or _program_name(argv[0]) not in ("docker", "podman", "nerdctl") or argv[1] != "run":
+        return None
+    n = 2
+    while n < len(argv) and argv[n].startswith("-"):
+        n += 2 if argv[n] in _RUN_VALUE_OPTIONS else 1
+    return (argv[2:n], argv[n]) if n < len(argv) else None
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     remote = [_REMOTE.match(command.strip()) for command in (failed, passed)]
@@ -945,6 +965,9 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     removed = sorted(_invocation(before) - _invocation(after))
     programs = [_program_name(parsed["argv"][0]) if parsed["argv"] else "" for parsed in (before, after)]
     out = [f"run `{programs[1]}` instead of `{programs[0]}`"] if all(programs) and _variant_of(*programs) else []
+    images = [run and run[1] for run in map(container_run, (failed, passed))]
+    if all(images) and images[0] != images[1]:  # (the image built for it: ``registry…/tflint:0.50.3-aws0.31.0``)
+        out.append(f"run it in `{images[1]}`")
     for part in added:
         kind, value = part.split(":", 1)
         # (``terraform -chdir=stacks/billing`` for ``cd stacks/billing && terraform``: the same directory, said

@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 
-from .commands import LOADS_VARIABLES, without_env
+from .commands import _RUN_VALUE_OPTIONS, LOADS_VARIABLES, without_env
 from .quality import LazyRegex
 from .store import NOTE_KINDS
 from .text import one_line
@@ -340,14 +340,6 @@ def _compact_command(match: re.Match) -> str:
     # ``@vitest/coverage-v8``, its scope part of its name)
     return "`" + " ".join(os.path.basename(w.rstrip("/")).strip(".") and os.path.basename(w.rstrip("/"))
                           or w if "/" in w and not w.startswith(("-", "@")) else w for w in words) + "`"
-
-
-# ``docker run``'s options that take a value as the next word (``-v "$PWD":/pkg``, ``-w /pkg``)
-_RUN_VALUE_OPTIONS = frozenset(("-v", "--volume", "-w", "--workdir", "-e", "--env", "--env-file", "-p", "--publish",
-                                "--name", "--network", "--net", "-u", "--user", "--entrypoint", "--mount",
-                                "--platform", "-l", "--label", "--add-host", "--tmpfs", "-m", "--memory", "--cpus",
-                                "--gpus", "--shm-size", "--pull", "--ulimit", "-h", "--hostname", "--cap-add",
-                                "--security-opt", "--device", "--dns"))
 
 
 def _in_container(words: list[str]) -> list[str] | None:

@@ -594,6 +594,35 @@ def _expected_computed(changes: dict[str, list[dict]], failure_text: str) -> boo
     return False
 
 
+# a test's expected value named as such, assigned (``let expected = …``, ``want := …``, ``val expectedTotal = …``)
+_EXPECTED_ASSIGNED = LazyRegex(r"^\s*(?:(?:let|var|val|const|final|auto)\s+)?(?:[\w<>\[\]?]+\s+)?"
+                               r"((?:expected|want(?:ed)?)\w*)\s*(?::\s*[\w<>\[\]?]+\s*)?:?=(?!=)\s*(.+)$")
+_RECEIVER = LazyRegex(r"(?<![\w.])([a-z]\w*)\??\.\w+\s*\(")
+
+
+def _expected_from_the_subject(changes: dict[str, list[dict]], sources: list[str]) -> bool:
+    """Whether a change to tests only now takes the expected value from the code the test exercises: ``let expected
+    = [0, 1, 2].map { utc.date(byAdding: .hour, value: $0, to: utcMidnight)! }`` → ``let expected =
+    Array(provider.refreshDates(after: now).prefix(3))``, with ``TideTimelineProvider.swift`` the source the session
+    read (or ``sut``, the subject by name). Whatever the code returns now agrees with itself."""
+    stems = [os.path.splitext(os.path.basename(path))[0].lower() for path in sources if not _TEST_PATH.search(path)]
+    if not tests_only(changes) or not stems:
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            old, new = _code_sides(hunk)
+            was = {m.group(1): m.group(2) for line in old if (m := _EXPECTED_ASSIGNED.match(line))}
+            for line in new:
+                now = _EXPECTED_ASSIGNED.match(line)
+                if not now or now.group(1) not in was or line in old:
+                    continue
+                called = set(_RECEIVER.findall(now.group(2))) - set(_RECEIVER.findall(was[now.group(1)]))
+                if any(r in ("sut", "subject") or len(r) >= 4 and any(stem.endswith(r.lower()) for stem in stems)
+                       for r in called):
+                    return True
+    return False
+
+
 # a value a failure says it expected, as test runners print it (``Expected to equal:`` then ``512Mi`` below)
 _EXPECTED_TOKEN = LazyRegex(r"(?i)\bexpected(?: to equal)?:?\s*<?[\"']?([\w.-]+)")
 _DEFAULT_TEST = LazyRegex(r"(?i)\bby default\b|\bdefaults?(?: to| value)?\b")

@@ -32,7 +32,7 @@ def context_of(output):
 
 
 class PlayedSession:
-    """A session played through the real dispatcher, one tool call at a time (Bash, Edit, Write, then Stop)."""
+    """A session played through the real dispatcher, one tool call at a time (Bash, Read, Edit, Write, then Stop)."""
 
     def __init__(self, sid, cwd, prompt=None):
         self.sid, self.cwd, self.n, self.message = sid, cwd, 0, None
@@ -60,6 +60,12 @@ class PlayedSession:
         run_hook("post-tool-use", dict(self.base, tool_name="Edit", tool_use_id=self._id(),
                                        tool_input={"file_path": full, "old_string": old, "new_string": new},
                                        tool_response={"filePath": full}))
+        return self
+
+    def read(self, path, content="..."):
+        full = f"{self.cwd}/{path}"
+        run_hook("post-tool-use", dict(self.base, tool_name="Read", tool_use_id=self._id(), tool_input={"file_path": full},
+                                       tool_response={"type": "text", "file": {"filePath": full, "content": content}}))
         return self
 
     def write(self, path, content):

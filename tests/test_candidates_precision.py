@@ -11383,3 +11383,65 @@ def test_code_quoted_in_what_did_not_help_does_not_lead_the_change(git_project, 
                      "`Map.put(song, :position, i)`, and the template iterates `@streams.songs` directly."))
     (candidate,), notes = _candidates(store, session)
     assert candidate["change"].startswith(live), candidate["change"]
+
+
+def test_a_container_run_on_the_image_built_from_the_failing_one_is_the_same_check(git_project, store):
+    # (blind258 IY24: ``tflint --init`` in the stock image could not download its plugins offline; an image built
+    # ``FROM`` it, the plugins installed at build time, ran the lint with ``--network none`` and passed)
+    run = 'docker run --rm --network none -v "$PWD":/data -w /data '
+    built = "registry.internal.acme.io/ci/tflint:0.50.3-aws0.31.0"
+
+    def session(name, base):
+        return (Session(name, git_project, prompt="The CI runners lost outbound internet; the tflint job fails at "
+                                                  "`tflint --init`. Make the lint job work offline.")
+                .fail(run + "ghcr.io/terraform-linters/tflint:v0.50.3 --init",
+                      "Exit code 1\nInstalling \"aws\" plugin...\nFailed to install a plugin; Failed to fetch GitHub "
+                      "releases: dial tcp: lookup api.github.com: no such host")
+                .write("ci/tflint.Dockerfile", f"FROM {base}\nENV TFLINT_PLUGIN_DIR=/opt/tflint/plugins\n"
+                       "COPY .tflint.hcl /tmp/.tflint.hcl\nRUN tflint --init --config /tmp/.tflint.hcl\n")
+                .ok(f"docker build -f ci/tflint.Dockerfile -t {built} .", "[+] Building 14.2s (8/8) FINISHED")
+                .ok(f"{run}{built} --recursive --format compact", "")
+                .stop(f"With no egress, `tflint --init` cannot download at run time. `ci/tflint.Dockerfile` runs it "
+                      f"at build time; built as `{built}`. Verified with `--network none`: the lint runs clean."))
+    (candidate,), _ = _candidates(store, session("tflint", "ghcr.io/terraform-linters/tflint:v0.50.3"))
+    assert f"Run it in `{built}`" in candidate["change"], candidate["change"]
+    assert "ci/tflint.Dockerfile" in candidate["change"], candidate["change"]
+    # (an image built from another base is another program; the one that failed never ran again)
+    candidates, notes = _candidates(store, session("other", "alpine:3.20"))
+    assert not candidates and "unresolved_failure" in notes, [c["title"] for c in candidates]
+
+
+def test_an_expected_value_taken_from_the_code_under_test_is_a_weakened_test(git_project, store):
+    # (blind253 IT09: the expected dates, computed at UTC midnight, were taken from ``provider.refreshDates(after:)``,
+    # the provider the session read; whatever it returns now agrees with itself)
+    run = ("xcodebuild test -scheme TideWidget -destination 'platform=iOS Simulator,name=iPhone 16' "
+           "-only-testing:TideWidgetTests/TimelineTests -quiet")
+
+    def session(name, expected, how):
+        return (Session(name, git_project, prompt="testHourlyEntries fails on CI, passes for me locally")
+                .fail(run, "Exit code 65\nTest Case '-[TideWidgetTests.TimelineTests testHourlyEntries]' started.\n"
+                           "/Users/runner/work/tides/TideWidgetTests/TimelineTests.swift:31: error: -[TideWidgetTests."
+                           "TimelineTests testHourlyEntries] : XCTAssertEqual failed: (\"[2025-02-10 23:00:00 +0000, "
+                           "2025-02-11 00:00:00 +0000]\") is not equal to (\"[2025-02-11 00:00:00 +0000, 2025-02-11 "
+                           "01:00:00 +0000]\")\n\t Executed 4 tests, with 1 failure (0 unexpected) in 0.031 (0.043) "
+                           "seconds\n\nFailing tests:\n\tTimelineTests.testHourlyEntries()\n\n** TEST FAILED **")
+                .read("TideWidgetTests/TimelineTests.swift")
+                .read("TideWidget/TideTimelineProvider.swift")
+                .ok("grep -n \"Calendar.current\\|TimeZone\" TideWidget/*.swift",
+                    "TideWidget/TideTimelineProvider.swift:42:        let dayStart = Calendar.current.startOfDay(for: now)")
+                .edit("TideWidgetTests/TimelineTests.swift",
+                      "        let expected = [0, 1, 2].map { utc.date(byAdding: .hour, value: $0, to: utcMidnight)! }\n"
+                      "        XCTAssertEqual(entries.prefix(3).map(\\.date), expected)",
+                      f"        let expected = {expected}\n        XCTAssertEqual(entries.prefix(3).map(\\.date), expected)")
+                .ok(f"SIMCTL_CHILD_TZ=Europe/Berlin {run}", "** TEST SUCCEEDED **")
+                .stop("Fixed: the test hardcoded UTC midnight for the expected entry dates, so it only passed on "
+                      f"machines whose clock is in UTC. It now {how}, so it follows whatever calendar the runner uses "
+                      "— green with `SIMCTL_CHILD_TZ=Europe/Berlin` as well."))
+    candidates, notes = _candidates(store, session("subject", "Array(provider.refreshDates(after: now).prefix(3))",
+                                                   "takes the expected dates from `provider.refreshDates(after:)`"))
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+    # (computed by the calendar, at local midnight, the expected value is still the test's own)
+    candidates, notes = _candidates(store, session(
+        "calendar", "[0, 1, 2].map { cal.date(byAdding: .hour, value: $0, to: cal.startOfDay(for: now))! }",
+        "computes them from the start of the day in `Calendar.current`"))
+    assert "weakened_test" not in notes, notes
