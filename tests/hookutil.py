@@ -64,7 +64,8 @@ class PlayedSession:
 
     def read(self, path, content="..."):
         full = f"{self.cwd}/{path}"
-        run_hook("post-tool-use", dict(self.base, tool_name="Read", tool_use_id=self._id(), tool_input={"file_path": full},
+        run_hook("post-tool-use", dict(self.base, tool_name="Read", tool_use_id=self._id(),
+                                       tool_input={"file_path": full},
                                        tool_response={"type": "text", "file": {"filePath": full, "content": content}}))
         return self
 

@@ -11428,11 +11428,11 @@ def test_an_expected_value_taken_from_the_code_under_test_is_a_weakened_test(git
                 .read("TideWidgetTests/TimelineTests.swift")
                 .read("TideWidget/TideTimelineProvider.swift")
                 .ok("grep -n \"Calendar.current\\|TimeZone\" TideWidget/*.swift",
-                    "TideWidget/TideTimelineProvider.swift:42:        let dayStart = Calendar.current.startOfDay(for: now)")
+                    "TideWidget/TideTimelineProvider.swift:42:    let dayStart = Calendar.current.startOfDay(for: now)")
                 .edit("TideWidgetTests/TimelineTests.swift",
-                      "        let expected = [0, 1, 2].map { utc.date(byAdding: .hour, value: $0, to: utcMidnight)! }\n"
-                      "        XCTAssertEqual(entries.prefix(3).map(\\.date), expected)",
-                      f"        let expected = {expected}\n        XCTAssertEqual(entries.prefix(3).map(\\.date), expected)")
+                      "    let expected = [0, 1, 2].map { utc.date(byAdding: .hour, value: $0, to: utcMidnight)! }\n"
+                      "    XCTAssertEqual(entries.prefix(3).map(\\.date), expected)",
+                      f"    let expected = {expected}\n    XCTAssertEqual(entries.prefix(3).map(\\.date), expected)")
                 .ok(f"SIMCTL_CHILD_TZ=Europe/Berlin {run}", "** TEST SUCCEEDED **")
                 .stop("Fixed: the test hardcoded UTC midnight for the expected entry dates, so it only passed on "
                       f"machines whose clock is in UTC. It now {how}, so it follows whatever calendar the runner uses "
