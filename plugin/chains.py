@@ -2200,16 +2200,18 @@ def _split_at_partial_pass(parts: list[dict], observations: list[dict]) -> list[
     last, first = parts[-1], parts[0]["failure"]
     narrowed, success = last["failures"][-1], last["resolved_by"]
     family = command_family(success["target"])
-    if last["kind"] != "same_check" or _targets(success["target"]) or _targets(first["target"]) \
+    whole = _targets(first["target"])  # (everything, or a selection: gradle's ``--tests "*Profile*"``)
+    if last["kind"] != "same_check" or _targets(success["target"]) != whole \
             or command_family(first["target"]) != family or command_family(narrowed["target"]) != family:
         return parts
-    picked = _targets(narrowed["target"])
+    picked = [] if _targets(narrowed["target"]) == whole else _targets(narrowed["target"])
     # (or the runner its recipe echoed: ``uv run pytest -v tests/test_clean.py`` for ``make test``'s ``uv run pytest -q``)
     families = {family} | {command_family(line) for line in (first.get("error_text") or "").splitlines()[:3]
                            if _program_name((first["target"].split() or [""])[0]) in ("make", "just")
                            and command_job(line) == command_job(first["target"]) == "test"}
     passed = next((o for o in observations if narrowed["id"] < o["id"] < success["id"] and o["outcome"] == "ok"
                    and command_family(o["target"]) in families and _targets(o["target"])
+                   and _narrower(_targets(o["target"]), whole)
                    and (not picked or set(_targets(o["target"])) == set(picked))), None)
     if passed is None:
         return parts
@@ -2234,13 +2236,27 @@ def _split_at_partial_pass(parts: list[dict], observations: list[dict]) -> list[
          "resolved_by": success, "success": success, "kind": "same_check"}]
 
 
+def _narrower(targets: list[str], whole: list[str]) -> bool:
+    """Whether a run of ``targets`` runs part of a run of ``whole``: of everything, or a selection within it
+    (``*ProfileRepositoryTest*`` within ``*Profile*``)."""
+    return not whole or targets != whole and all(
+        any(fnmatch.fnmatchcase(t.strip("*"), w) or t.startswith(w.rstrip("*")) for w in whole) for t in targets)
+
+
+# a test class heading its results (gradle's ``ProfileViewModelTest > loadEmitsContent FAILED``)
+_TEST_CLASS_LINE = LazyRegex(r"^\s*(?:[\w.]+\.)?([A-Z]\w*(?:Tests?|Spec|IT))\s+>\s")
+
+
 def _output_by_test_files(text: str, picked: list[str]) -> tuple[str, str]:
     """The lines of a test run's output about the test files under ``picked`` (a folder or file a narrower run
-    named), and those about the other files: each line belongs to the last test file named above it."""
+    named, or a selection of test classes), and those about the other files: each line belongs to the last test
+    file or class named above it."""
     mine, others, owner = [], [], None
     for line in text.splitlines():
         named = [w for w in re.findall(r"[\w./-]+", line) if _TEST_PATH.search(w)]
-        if named:
+        if (tested := _TEST_CLASS_LINE.match(line)) and any("*" in p for p in picked):
+            owner = any(fnmatch.fnmatchcase(tested.group(1), p) for p in picked)
+        elif named:
             owner = any(w.lstrip("./").startswith(p.lstrip("./").rstrip("/")) for w in named for p in picked)
         if owner is True:
             mine.append(line)

@@ -11445,3 +11445,37 @@ def test_an_expected_value_taken_from_the_code_under_test_is_a_weakened_test(git
         "calendar", "[0, 1, 2].map { cal.date(byAdding: .hour, value: $0, to: cal.startOfDay(for: now))! }",
         "computes them from the start of the day in `Calendar.current`"))
     assert "weakened_test" not in notes, notes
+
+
+def test_a_selection_of_test_classes_fixed_one_class_at_a_time_is_two_lessons(git_project, store):
+    # (blind259 IZ23: ``--tests "*Profile*"`` failed in two classes; the mock's Content-Type fixed one, checked with
+    # ``--tests "*ProfileRepositoryTest*"``, then ``Dispatchers.setMain`` the other: one lesson had held both)
+    run = './gradlew :app:testDebugUnitTest --tests "*Profile*"'
+    test = "app/src/test/java/com/acme/profile/"
+    session = (Session("classes", git_project, prompt="ProfileRepositoryTest and ProfileViewModelTest both fail")
+               .fail(run, "Exit code 1\n\n> Task :app:testDebugUnitTest\n\nProfileRepositoryTest > "
+                          "fetchProfileParsesJson FAILED\n    io.ktor.client.call.NoTransformationFoundException: "
+                          "Expected response body of the type 'class com.acme.profile.ProfileDto' but was "
+                          "'class io.ktor.utils.io.ByteBufferChannel'\n\n"
+                          "ProfileRepositoryTest > mapsServerErrorToFailure PASSED\n\n"
+                          "ProfileViewModelTest > loadEmitsContent FAILED\n    java.lang.IllegalStateException: Module "
+                          "with the Main dispatcher had failed to initialize. For tests Dispatchers.setMain from "
+                          "kotlinx-coroutines-test module can be used\n\n4 tests completed, 2 failed\n\nBUILD FAILED")
+               .edit(test + "ProfileRepositoryTest.kt", "respond(content = json, status = HttpStatusCode.OK)",
+                     "respond(content = json, status = HttpStatusCode.OK,\n"
+                     "        headers = headersOf(HttpHeaders.ContentType, \"application/json\"))")
+               .ok('./gradlew :app:testDebugUnitTest --tests "*ProfileRepositoryTest*"',
+                   "ProfileRepositoryTest > fetchProfileParsesJson PASSED\nBUILD SUCCESSFUL in 17s")
+               .edit(test + "ProfileViewModelTest.kt", "    private val repo = FakeProfileRepository()\n",
+                     "    private val repo = FakeProfileRepository()\n\n    @Before\n    fun setUp() {\n"
+                     "        Dispatchers.setMain(UnconfinedTestDispatcher())\n    }\n")
+               .ok(run, "ProfileViewModelTest > loadEmitsContent PASSED\nBUILD SUCCESSFUL in 19s")
+               .stop("Two unrelated failures: the `MockEngine` response had no Content-Type, so it now responds with "
+                     "`headersOf(HttpHeaders.ContentType, \"application/json\")`; and `viewModelScope` needs "
+                     "`Dispatchers.Main`, so the test calls `Dispatchers.setMain(UnconfinedTestDispatcher())`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    first, second = sorted(candidates, key=lambda c: "setMain" in c["change"])
+    assert "headersOf(HttpHeaders.ContentType" in first["change"] and "setMain" not in first["change"], first
+    assert "setMain" in second["change"] and "headersOf" not in second["change"], second
+    assert "IllegalStateException" in second["title"], second["title"]
