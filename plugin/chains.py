@@ -14,7 +14,7 @@ from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _token
 from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN,
                        _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _exec_split,
                        _first_word, _inline_code, _interpreter_code, _picked_package, _program_name, _routine,
-                       _same_target, _segments, _targets,
+                       _same_target, _segments, _targets, _words,
                        command_family, command_job, command_key, container_run, invocation_change, is_autofix,
                        other_subcommand, parse_command, program_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
@@ -1699,7 +1699,9 @@ def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,
     failed_words = set(re.findall(r"[a-z][a-z0-9_]{3,}", failure["target"].lower()))
     changed = [part for part in invocation_change(failure["target"], success["target"])
                if not part.startswith("without")]
-    new_words = {w for part in changed for w in re.findall(r"[a-z][a-z0-9_]{3,}", part.lower())
+    # (a number among them too: the user ``1482390`` for ``-u "1482390:…"``)
+    new_words = {w for part in changed for w in re.findall(r"[a-z][a-z0-9_]{3,}|(?<![\w.])\d{4,}(?![\w.])",
+                                                           part.lower())
                  if w not in failed_words and w != "pass"}
     # (or a path it gave, whole: ``--tmpfs /tmp`` for the chart's ``mountPath: /tmp``)
     paths = {p for part in changed for p in re.findall(r"(?<![\w./-])/[\w.-]+(?:/[\w.-]+)*", part)
@@ -1725,7 +1727,18 @@ def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,
                     "/" in w and not w.startswith("-") and f"/{w.removeprefix('./').rstrip('/')}/" in f
                     for w in argv[1:]) for f in files):
             return edit, o
+        # (or put where it is read, and then the service checked: ``sudo cp config.alloy /etc/alloy/config.alloy &&
+        # sudo systemctl reload alloy``, then its metrics read)
+        if argv and o["outcome"] == "ok" and _is_check(o) and _COPIES.match(parsed["check"]) is None and any(
+                c["tool"] == "Bash" and c["outcome"] == "ok" and edit["id"] < c["id"] < o["id"]
+                and any(_COPIES.match(step) and os.path.basename(f) in _words(step) for step in _segments(c["target"])
+                        for f in files) for c in later):
+            return edit, o
     return None
+
+
+# a file put in place by copying it (``sudo cp config.alloy /etc/alloy/config.alloy``, ``install -m 644 …``)
+_COPIES = LazyRegex(r"^(?:sudo\s+)?(?:cp|install|scp|rsync)\s")
 
 
 def _the_quoted_way(observations: list[dict], failure: dict, success: dict, account: str) -> dict | None:

@@ -839,6 +839,12 @@ def _invocation(parsed: dict) -> set[str]:
     # the build definition it is pointed at (``dotnet test Billing.sln`` where two solutions sit side by side)
     parts |= {f"file:{w}" for i, w in enumerate(argv[1:], 1) if _BUILD_DEFINITION.search(w)
               and not argv[i - 1].startswith("-")}
+    if argv and _PROBE.match(_program_name(argv[0])):
+        # (a request's user is who asks, by its name alone: ``-u "1482390:…"`` for ``-u "acme-edge:…"``; what it
+        # prints of the answer is no part of it: ``-w '%{http_code}\n'``, ``-o /dev/null``)
+        parts -= {f"flag:{f}" for f in ("-w", "--write-out", "-o", "--output", "-u", "--user")}
+        parts |= {f"flag:{w} {value.split(':', 1)[0]}" for w, value in zip(argv, argv[1:])
+                  if w in ("-u", "--user") and ":" in value}
     return parts
 
 

@@ -11479,3 +11479,32 @@ def test_a_selection_of_test_classes_fixed_one_class_at_a_time_is_two_lessons(gi
     assert "headersOf(HttpHeaders.ContentType" in first["change"] and "setMain" not in first["change"], first
     assert "setMain" in second["change"] and "headersOf" not in second["change"], second
     assert "IllegalStateException" in second["title"], second["title"]
+
+
+def test_a_probe_carried_into_a_config_put_in_place_and_checked_is_the_config(git_project, store):
+    # (blind258 IY22: ``curl -u "1482390:…"`` passed where the stack name was refused; ``username = "1482390"`` went
+    # into config.alloy, copied to /etc and reloaded, and the metrics showed no failed samples. The card had said
+    # "pass ``-w %{http_code}\n``", how the probe printed its answer)
+    url = "https://prometheus-prod-24-prod-eu-west-2.grafana.net/api/prom/api/v1/query?query=up"
+
+    def session(name, applied):
+        return (Session(name, git_project, prompt="Alloy remote_write returns 401. The token is fresh.")
+                .fail(f'curl -sS -f -o /dev/null -u "acme-edge:$GRAFANA_CLOUD_TOKEN" "{url}"',
+                      "Exit code 22\ncurl: (22) The requested URL returned error: 401")
+                .ok(f"curl -sS -f -o /dev/null -w '%{{http_code}}\\n' -u \"1482390:$GRAFANA_CLOUD_TOKEN\" \"{url}\"",
+                    "200")
+                .edit("config.alloy", '      username = "acme-edge"', '      username = "1482390"')
+                .ok(applied, "")
+                .ok("sleep 30; curl -s localhost:12345/metrics | grep prometheus_remote_storage_samples_failed_total",
+                    'prometheus_remote_storage_samples_failed_total{component_id="grafana_cloud"} 0')
+                .stop("The token was fine; the username wasn't. Grafana Cloud expects the numeric instance ID as the "
+                      "basic-auth username, so config.alloy now has `username = \"1482390\"`; I reloaded Alloy and "
+                      "it sends with 0 failed."))
+    (candidate,), _ = _candidates(store, session(
+        "applied", "alloy fmt config.alloy > /dev/null && sudo cp config.alloy /etc/alloy/config.alloy && "
+                   "sudo systemctl reload alloy"))
+    assert candidate["change"].startswith("config.alloy:"), candidate["change"]
+    assert 'username = "1482390"' in candidate["change"] and "http_code" not in candidate["change"], candidate
+    # (never put where it is read, the probe is the lesson, by the user it asked as)
+    (candidate,), _ = _candidates(store, session("kept", "alloy fmt config.alloy > /dev/null"))
+    assert candidate["change"].startswith("Pass `-u 1482390`:"), candidate["change"]
