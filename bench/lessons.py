@@ -42,6 +42,7 @@ traceback in the hook log is counted). JSON on the last line.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import re
@@ -81,6 +82,21 @@ def _patch(old: str, new: str) -> list[dict]:
              "lines": [f"-{l}" for l in old_lines] + [f"+{l}" for l in new_lines]}]
 
 
+def _rewrite_patch(old: str, new: str) -> list[dict]:
+    """A file written again, as Claude Code reports it: an ``update`` whose ``structuredPatch`` holds the changed
+    lines with three lines of context around them."""
+    old_lines, new_lines = old.splitlines(), new.splitlines()
+    hunks = []
+    for group in difflib.SequenceMatcher(None, old_lines, new_lines).get_grouped_opcodes(3):
+        lines = []
+        for tag, i1, i2, j1, j2 in group:
+            lines += [f" {l}" for l in old_lines[i1:i2]] if tag == "equal" else \
+                [f"-{l}" for l in old_lines[i1:i2]] + [f"+{l}" for l in new_lines[j1:j2]]
+        hunks.append({"oldStart": group[0][1] + 1, "oldLines": group[-1][2] - group[0][1],
+                      "newStart": group[0][3] + 1, "newLines": group[-1][4] - group[0][3], "lines": lines})
+    return hunks
+
+
 class Player:
     """Plays sessions through `python -m lorebook hook EVENT` processes, one git project per session."""
 
@@ -113,6 +129,7 @@ class Player:
                 "permission_mode": "default"}
         self.hook("SessionStart", dict(base, hook_event_name="SessionStart", source="startup"))
         self.hook("UserPromptSubmit", dict(base, hook_event_name="UserPromptSubmit", prompt=session["prompt"]))
+        written: dict[str, str] = {}
         for n, step in enumerate(session["steps"], 1):
             tool_use_id = f"toolu_{sid}_{n:02d}"
             kind = step[0]
@@ -134,9 +151,14 @@ class Player:
                                               "replaceAll": False})
             elif kind == "write":
                 path = f"{cwd}/{step[1]}"
+                # (a file the session wrote before is an update, its patch against what it wrote then)
+                before = written.get(path)
                 payload = dict(base, tool_name="Write", tool_input={"file_path": path, "content": step[2]},
                                tool_response={"type": "create", "filePath": path, "content": step[2],
-                                              "structuredPatch": []})
+                                              "structuredPatch": []} if before is None else
+                               {"type": "update", "filePath": path, "content": step[2],
+                                "structuredPatch": _rewrite_patch(before, step[2]), "originalFile": before})
+                written[path] = step[2]
             else:
                 path = f"{cwd}/{step[1]}"
                 payload = dict(base, tool_name="Read", tool_input={"file_path": path},

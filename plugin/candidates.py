@@ -717,6 +717,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     helpless_lines = [l for a in chain["attempts"] if a["tool"] in EDIT_TOOLS for l in _added_lines(a)
                       if l.strip() and l.strip() not in final_lines
                       and any(_relevance(s, _tokens(l)) for s in said["did_not_help"])]
+    # (and of a file a failed attempt wrote new and the fix wrote again, the lines the fix kept: ``from =
+    # aws_s3_bucket.logs`` in both ``moved.tf``s, the fix the ``to = module.logging.aws_s3_bucket.this`` it changed)
+    rewritten = {f for c in chain["changes"] if c["tool"] == "Write" for f in c.get("files") or []}
+    rewritten_kept = [l for a in chain["attempts"] if a["tool"] == "Write" and (a.get("meta") or {}).get("type")
+                      == "create" and set(a.get("files") or []) & rewritten for l in _added_lines(a)
+                      if l.strip() and l.strip() not in final_lines and l.strip() not in removed]
+    helpless_lines += [l for l in rewritten_kept if l not in helpless_lines]
     edit_steps = []
     for path, hunks in fix_hunks.items():
         hunks = [dict(h, old=h["old"] + "\n" + "\n".join(l for l in helpless_lines if l in h["new"]))
@@ -855,7 +862,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 span in line for line in _added_lines(attempt) for span in said_tried)) \
                 or attempt in not_enough or _got_further(attempt, chain["failures"], net, cwd):
             continue
-        tried += _tried_edit(attempt, cwd, "still failed")
+        tried += _tried_edit(attempt, cwd, "still failed", kept=rewritten_kept)
     for attempt in helpless_edits:
         tried += _tried_edit(attempt, cwd, "made no difference")
     for a in [*chain["attempts"], *helpless_steps]:
@@ -1538,12 +1545,14 @@ _PRINTED_VALUE = LazyRegex(r"\b[0-9a-f]{32,}\b|"
                            r"(?<![\w+/=-])(?=[\w+/=-]*\d)(?=[\w+/=-]*[A-Za-z])[\w+/=-]{24,}(?![\w+/=-])")
 
 
-def _tried_edit(attempt: dict, cwd: str | None, outcome: str) -> list[str]:
-    """An edit tried, one line per file: "tried to add `x` in path: still failed", "tried `a` → `b` in path: …"."""
+def _tried_edit(attempt: dict, cwd: str | None, outcome: str, kept: list[str] = ()) -> list[str]:
+    """An edit tried, one line per file: "tried to add `x` in path: still failed", "tried `a` → `b` in path: …";
+    by what it added that the fix did not keep (``kept``, shown as standing)."""
     tried = []
     for path, hunks in net_changes([attempt], cwd).items():
         if hunks:
-            short = _short_diff(hunks[0])
+            own = [l for l in hunks[0]["new"].splitlines() if l.strip() and l not in kept]
+            short = _short_diff(dict(hunks[0], old=hunks[0]["old"] + "\n" + "\n".join(kept)) if own else hunks[0])
             verb = "to " if re.match(r"(?:add|remove|move|rewrite)\b", short) else ""
             tried.append(f"tried {verb}{short} in {path}: {outcome}")
     return tried

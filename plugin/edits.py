@@ -81,6 +81,11 @@ def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
         for path in edit.get("files") or [edit.get("target") or "?"]:
             hunks = files.setdefault(_rel(path, cwd), [])
             for old, new in _edit_sides(edit):
+                if not old and edit["tool"] == "Write" and hunks and not any(h["old"] for h in hunks):
+                    # (a file the session created, written whole again: the second version replaces the first,
+                    # ``moved.tf`` mapping to ``module.logging.aws_s3_bucket.this`` for the ``….logs`` tried first)
+                    hunks[:] = [{"old": "", "new": new, "ids": [i for h in hunks for i in h["ids"]] + [edit["id"]]}]
+                    continue
                 for hunk in hunks:
                     if old and old == hunk["new"]:
                         hunk["new"] = new

@@ -2,6 +2,10 @@
 import io
 import json
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "bench"))
+from lessons import _rewrite_patch  # noqa: E402  (a file written again, as Claude Code reports it)
 
 
 def run_hook(event, payload, monkeypatch=None):
@@ -35,7 +39,7 @@ class PlayedSession:
     """A session played through the real dispatcher, one tool call at a time (Bash, Read, Edit, Write, then Stop)."""
 
     def __init__(self, sid, cwd, prompt=None):
-        self.sid, self.cwd, self.n, self.message = sid, cwd, 0, None
+        self.sid, self.cwd, self.n, self.message, self.written = sid, cwd, 0, None, {}
         self.base = {"session_id": sid, "cwd": str(cwd), "transcript_path": f"/tmp/{sid}.jsonl"}
         run_hook("session-start", dict(self.base, source="startup"))
         if prompt:
@@ -71,9 +75,14 @@ class PlayedSession:
 
     def write(self, path, content):
         full = f"{self.cwd}/{path}"
+        before = self.written.get(path)
         run_hook("post-tool-use", dict(self.base, tool_name="Write", tool_use_id=self._id(),
                                        tool_input={"file_path": full, "content": content},
-                                       tool_response={"type": "create", "filePath": full, "content": content}))
+                                       tool_response={"type": "create", "filePath": full, "content": content}
+                                       if before is None else
+                                       {"type": "update", "filePath": full, "content": content,
+                                        "structuredPatch": _rewrite_patch(before, content), "originalFile": before}))
+        self.written[path] = content
         return self
 
     def stop(self, message):

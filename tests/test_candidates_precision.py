@@ -11508,3 +11508,36 @@ def test_a_probe_carried_into_a_config_put_in_place_and_checked_is_the_config(gi
     # (never put where it is read, the probe is the lesson, by the user it asked as)
     (candidate,), _ = _candidates(store, session("kept", "alloy fmt config.alloy > /dev/null"))
     assert candidate["change"].startswith("Pass `-u 1482390`:"), candidate["change"]
+
+
+def test_a_new_file_written_again_is_fixed_by_what_the_second_version_changed(git_project, store):
+    # (blind264 JE04: ``moved.tf`` first mapped the bucket to ``module.logging.aws_s3_bucket.logs``, and the plan
+    # still destroyed it; written again with ``….this``, the plan was clean. The first version had been a problem of
+    # its own, fixed by the failed attempt, with ``to = ….logs`` shown as a fix)
+    plan = "cd infra/prod && terraform plan -input=false -out=tfplan >/dev/null && ../../scripts/plan-guard.sh tfplan"
+
+    def moved(name):
+        return "".join(f"moved {{\n  from = {r}.logs\n  to   = module.logging.{r}.{name}\n}}\n\n"
+                       for r in ("aws_s3_bucket", "aws_s3_bucket_public_access_block"))
+
+    def guard(prefix, name):
+        return (f"Exit code 1\nplan-guard: 2 resource(s) would be destroyed:\n  - {prefix}aws_s3_bucket.{name} "
+                f"(delete)\n  - {prefix}aws_s3_bucket_public_access_block.{name} (delete)\nplan-guard: refusing plan "
+                "with deletes (set ALLOW_DESTROY=1 to override)")
+    session = (Session("moved", git_project, prompt="I moved the access-log bucket into modules/logging but plan wants "
+                                                    "to destroy and recreate it. Make the plan clean.")
+               .fail(plan, guard("", "logs"))
+               .write("infra/prod/moved.tf", moved("logs"))
+               .fail(plan, guard("module.logging.", "logs"))
+               .write("infra/prod/moved.tf", moved("this"))
+               .ok(plan.replace(" >/dev/null", ""), "Plan: 0 to add, 0 to change, 0 to destroy.\nplan-guard: 0 "
+                                                    "deletes, 0 creates, 0 updates, 2 moves — ok")
+               .stop("Plan is clean now, just two moves. `infra/prod/moved.tf` maps the old root resources onto the "
+                     "module's, which are named `this` inside modules/logging (`module.logging.aws_s3_bucket.this`). "
+                     "My first version kept the old `.logs` name on the module side, so Terraform still planned a "
+                     "destroy."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`to = module.logging.aws_s3_bucket.this`" in candidate["title"], candidate["title"]
+    assert "aws_s3_bucket.logs`" not in candidate["title"], candidate["title"]
+    change = candidate["change"].split("Did not help")[0]
+    assert "+to = module.logging.aws_s3_bucket.this" in change and "bucket.logs" not in change, candidate["change"]
