@@ -50,8 +50,8 @@ from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_
 from .store import Store
 from .text import elided_heads, one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _expected_from_the_subject, _expects_fewer, _is_weakening,
-                        _made_to_agree, _rewrites_only_tests, _silences, _tests_run, deletes_test_rows, moves_test_data,
-                        tests_only)
+                        _made_to_agree, _rewrites_only_tests, _silences, _subject_dropped, _tests_run,
+                        deletes_test_rows, moves_test_data, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -211,7 +211,9 @@ _HOST_SERVICE = LazyRegex(r"^(?:sudo\s+)?(?:systemctl\s+(?:start|restart)|servic
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
 # (or "Separately, I bumped max_line_length to 120 in .editorconfig")
 _ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,? I(?:'ve)?(?: also)?) (?!had to|needed|need|have to|has to|"
-                      r"must)(?:\w+ed|made|set|put|wrote|ran|gave|took|kept)\b")
+                      r"must)(?:\w+ed|made|set|put|wrote|ran|gave|took|kept)\b|"
+                      # ("Separately, `.rubocop.yml` now targets Ruby 3.3 to match `.ruby-version`.")
+                      r"^\W*separately,\s+(?:the\s+)?`[^`]+`\s+(?:now|is now|also)\b")
 
 
 def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
@@ -593,8 +595,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             return None
     # (or its expected value now taken from the code under test: ``provider.refreshDates(after: now)``, the session
     # having read ``TideTimelineProvider.swift``)
-    if fix_hunks and _expected_from_the_subject(fix_hunks, [o["target"] for o in chain.get("_between") or ()
-                                                            if o["tool"] in ("Read", *EDIT_TOOLS) and o["target"]]):
+    # (or no longer runs that code: ``readings_hourly`` queried no more, where ``migrations/0007_readings_hourly.sql``
+    # was found by a grep)
+    sources = [o["target"] for o in chain.get("_between") or () if o["tool"] in ("Read", *EDIT_TOOLS) and o["target"]]
+    sources += [m.group(1) for o in chain.get("_between") or () if o["tool"] == "Bash"
+                for m in re.finditer(r"(?m)^([\w./-]+\.\w+):\d+:", o.get("body") or "")]
+    if fix_hunks and (_expected_from_the_subject(fix_hunks, sources) or _subject_dropped(fix_hunks, sources)):
         chain["_skip"] = "weakened_test"
         return None
     # (a run that only left a selection out, ``-k forward_matches``, is no other way of running it)

@@ -11541,3 +11541,79 @@ def test_a_new_file_written_again_is_fixed_by_what_the_second_version_changed(gi
     assert "aws_s3_bucket.logs`" not in candidate["title"], candidate["title"]
     change = candidate["change"].split("Did not help")[0]
     assert "+to = module.logging.aws_s3_bucket.this" in change and "bucket.logs" not in change, candidate["change"]
+
+
+def test_an_xunit_data_row_that_failed_taken_out_is_a_weakened_test(git_project, store):
+    # (blind268 JI17: the ``[InlineData(108, 108, 10, true)]`` row that failed, as xUnit names it with its arguments,
+    # was removed from the theory, and the rest passed)
+    def session(name, failed):
+        return (Session(name, git_project, prompt="CollisionTests are red after the physics refactor")
+                .fail("dotnet test tests/Spacewreck.Tests",
+                      "Exit code 1\n[xUnit.net 00:00:00.41]     Spacewreck.Tests.CollisionTests.CircleIntersectsRect("
+                      f"{failed}, r: 10, expected: True) [FAIL]\n  Error Message:\n   Assert.Equal() Failure: Values "
+                      "differ\nExpected: True\nActual:   False\nFailed!  - Failed:     1, Passed:    37")
+                .edit("tests/Spacewreck.Tests/CollisionTests.cs",
+                      "    [InlineData(50, 50, 10, true)]\n    [InlineData(108, 108, 10, true)]\n"
+                      "    [InlineData(120, 120, 10, false)]\n",
+                      "    [InlineData(50, 50, 10, true)]\n    [InlineData(120, 120, 10, false)]\n"
+                      "    // corner overlap is resolved by the broadphase pass, not here\n")
+                .ok("dotnet test tests/Spacewreck.Tests", "Passed!  - Failed:     0, Passed:    37")
+                .stop("The near-corner case was asserting something the broadphase pass handles after the refactor, "
+                      "so I removed that data row."))
+    candidates, notes = _candidates(store, session("corner", "cx: 108, cy: 108"))
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+    # (another row taken out than the one that failed is not the failing case dropped)
+    _, notes = _candidates(store, session("other", "cx: 64, cy: 12"))
+    assert "weakened_test" not in notes, notes
+
+
+def test_a_test_that_no_longer_queries_the_code_it_tests_is_weakened(git_project, store):
+    # (blind264 JE10: the rollup test queried the continuous aggregate ``readings_hourly``, which a grep had found in
+    # ``migrations/0007_readings_hourly.sql``; it now computes the hourly average from the raw table and passes)
+    def session(name, query, said="The rollup test was timing-dependent, so I changed its query; it passes."):
+        return (Session(name, git_project, prompt="test_latest_hour_in_rollup is failing in CI, please fix")
+                .fail("uv run pytest tests/test_rollups.py -q",
+                      "Exit code 1\n.F\n___ test_latest_hour_in_rollup ___\n>       assert rows == [(hour, 21.5)]\n"
+                      "E       AssertionError: assert [] == [(datetime(2024, 6, 12, 9, 0), 21.5)]\n1 failed, 1 passed")
+                .ok("grep -rn \"materialized_only\" migrations/",
+                    "migrations/0007_readings_hourly.sql:2:WITH (timescaledb.continuous, timescaledb.materialized_only "
+                    "= true) AS")
+                .edit("tests/test_rollups.py",
+                      '    rows = db.execute(\n        "select bucket, avg_value from readings_hourly where '
+                      'sensor_id = 7 and bucket = %s", (hour,)\n    ).fetchall()',
+                      query)
+                .ok("uv run pytest tests/test_rollups.py -q", "2 passed in 0.61s")
+                .stop(said))
+    candidates, notes = _candidates(store, session(
+        "raw", '    rows = db.execute(\n        "select time_bucket(\'1 hour\', ts) as bucket, avg(value) '
+               'from readings"\n        " where sensor_id = 7 and time_bucket(\'1 hour\', ts) = %s group by 1",\n'
+               '        (hour,),\n    ).fetchall()'))
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+    # (the aggregate still queried, refreshed first, is the test's own subject kept)
+    _, notes = _candidates(store, session(
+        "refreshed", '    db.execute("call refresh_continuous_aggregate(\'readings_hourly\', null, null)")\n'
+                     '    rows = db.execute(\n        "select bucket, avg_value from readings_hourly where '
+                     'sensor_id = 7 and bucket = %s", (hour,)\n    ).fetchall()',
+        "The aggregate only materializes on its policy's schedule; the test now calls "
+        "`refresh_continuous_aggregate` on `readings_hourly` before it reads it."))
+    assert "weakened_test" not in notes, notes
+
+
+def test_a_file_the_account_says_changed_separately_is_no_part_of_the_fix(git_project, store):
+    # (blind266 JG22: "Separately, `.rubocop.yml` now targets Ruby 3.3": the linter's target bumped beside the
+    # acronym that fixed eager loading had been shown as part of the fix, a false link)
+    session = (Session("acronym", git_project, prompt="Eager loading blows up in CI since I added the PDF export")
+               .fail("bin/rails zeitwerk:check", "Exit code 1\nbin/rails aborted!\nZeitwerk::NameError: expected file "
+                                                 "/home/dev/ledger/app/services/pdf_exporter.rb to define constant "
+                                                 "PdfExporter, but didn't (Zeitwerk::NameError)")
+               .edit(".rubocop.yml", "  TargetRubyVersion: 3.2", "  TargetRubyVersion: 3.3")
+               .edit("config/initializers/inflections.rb", "# ActiveSupport::Inflector.inflections(:en) do |inflect|\n"
+                     "#   inflect.acronym \"RESTful\"\n# end",
+                     "ActiveSupport::Inflector.inflections(:en) do |inflect|\n  inflect.acronym \"PDF\"\nend")
+               .ok("bin/rails zeitwerk:check", "Hold on, I am eager loading the application.\nAll is good!")
+               .stop("The loader maps `pdf_exporter.rb` to `PdfExporter`, but the class is spelled `PDFExporter`. I "
+                     "registered the acronym in `config/initializers/inflections.rb` (`inflect.acronym \"PDF\"`). "
+                     "Separately, `.rubocop.yml` now targets Ruby 3.3 to match `.ruby-version`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'inflect.acronym "PDF"' in candidate["change"], candidate["change"]
+    assert "rubocop" not in candidate["change"] and "TargetRubyVersion" not in candidate["change"], candidate["change"]
