@@ -645,6 +645,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         invocation = _narrowed_to_take_the_flag(compared, resolved_by)
     # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
     withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
+    # (not the putting back of what an attempt changed there, where the account says it did not help and was
+    # reverted: "Adding `?prepared_statement_cache_size=0` to the URL in .env.test didn't help … so I reverted it")
+    tried_there = {os.path.basename(f) for a in chain["attempts"] if (a.get("meta") or {}).get("content_withheld")
+                   for f in a.get("files") or []}
+    # (as written: the sentence read as what did not help has lost its "so I reverted it")
+    written = re.split(r"(?<=[.!?])\s+|\n+", said.get("text") or "")
+    withheld = [e for e in withheld if not any(
+        name in tried_there and any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s) and _REVERTED.search(w)
+                                    and s.rstrip(" .—–-") in w for s in said["did_not_help"] for w in written)
+        for name in {os.path.basename(f) for f in e.get("files") or []})]
     if not fix_hunks and not commands and not invocation and not prep and not same_job and not withheld:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
         return None

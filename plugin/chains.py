@@ -1983,8 +1983,10 @@ def _same_error(a: dict, b: dict) -> bool:
                for line, y in zip(lines, (b, a))):
             return True
         # (or its message, the run's summary printing it without the class: vitest's ``→ expected "spy" to be called
-        # 1 times, but got 0 times`` for ``AssertionError: expected "spy" to be called 1 times, …``)
-        if any((m := re.search(r"\w(?:Error|Exception): (.{30,})", line)) and m.group(1) in (y.get("error_text") or "")
+        # 1 times, but got 0 times`` for ``AssertionError: expected "spy" to be called 1 times, …``; or a bare
+        # ``Error: Cannot call trigger on an empty DOMWrapper.`` for its ``→ Cannot call trigger …``)
+        if any((m := re.search(r"(?:\w(?:Error|Exception)|(?<![\w.])Error): (.{30,})", line))
+               and m.group(1) in (y.get("error_text") or "")
                for line, y in zip(lines, (b, a))):
             return True
         # (or every line a run cut to a window of by grep shows, printed in the other whole: ``npm run test:main 2>&1

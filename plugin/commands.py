@@ -960,6 +960,8 @@ def container_run(command: str) -> tuple[list[str], str] | None:
 
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
+    # (a program a subshell put in the background is run as itself: ``(./bin/cloud-sql-proxy … --port 5432 &)``)
+    failed, passed = (re.sub(r"\(\s*([^()]*?)\s*&\s*\)", r"\1", command) for command in (failed, passed))
     remote = [_REMOTE.match(command.strip()) for command in (failed, passed)]
     if all(remote) and remote[0].group(1) == remote[1].group(1):  # (on the same machine: the commands it ran there)
         return invocation_change(remote[0].group(3), remote[1].group(3))

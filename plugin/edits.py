@@ -840,7 +840,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                                      or _logging_only(edit, error) or _metadata_only(edit, error)
                                      or _recased_only(edit, error)) or \
                 not quoted_fix and not _gives_the_missing_name(edit, error) and not fixes_named and (
-                    any(_named_in(p, sentence) or changed_names & _names_said(sentence)
+                    any(_named_in(p, sentence) or changed_names & _names_said(sentence) or _folder_named(p, sentence)
                         for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or
                     any(any(_named_in(p, sentence) for p in paths) if sentence in naming else
@@ -871,6 +871,13 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         unrelated.extend(_rel(p, cwd) for e in kept for p in e.get("files") or [])
         kept = []
     return kept, sorted(set(unrelated))
+
+
+def _folder_named(path: str, sentence: str) -> bool:
+    """Whether ``sentence`` names the folder that holds ``path``, one or many: "the 4.12 Play changelog line" for
+    ``fastlane/metadata/android/en-US/changelogs/412.txt``."""
+    return any(re.search(rf"(?i)\b{re.escape(folder.rstrip('s'))}s?\b", sentence)
+               for folder in path.split("/")[-3:-1] if len(folder) >= 6 and folder.isalpha())
 
 
 def _respells_only(edit: dict) -> bool:
