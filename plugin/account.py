@@ -89,6 +89,9 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"(?:hit|ran into|got|gave|threw|raised|failed with) the (?:very )?same (?:limit|error|"
                            r"failure|wall|problem|exception|message)\b|"
                            r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b|"
+                           # ("Bumping `gpu_memory_utilization` only bought ~20k more tokens, so I put it back to 0.90")
+                           r"so (?:I|we) put (?:it|that|this) back\b|"
+                           r"only (?:bought|gained|won|freed) (?:~|about |roughly )?[\d,.]+\w* (?:more|extra)\b|"
                            # "the plain connector jar I tried first doesn't bundle the Kafka client classes"
                            r"(?:that |which )?I tried first\b|"
                            # "Dead ends on the way: re-applying the PyPI packages (no change to apply) and …"

@@ -1052,7 +1052,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     summary_parts = [p for p in summary_parts if not any(len(q) > len(p) and p.rstrip(". ") in q
                                                          for q in summary_parts)]
     if helpless and summary_parts and helpless[0] not in summary_parts:  # what did not help is part of the lesson:
-        summary_parts.append(helpless[0])  # the next session skips it
+        # the next session skips it (less how the session undid it: "…, so I put it back to 0.90")
+        summary_parts.append(re.sub(r",?\s+(?:so|and)\s+(?:I|we)\s+(?:put|reverted|undid|backed|rolled|took|set)\b"
+                                    r"[^`]*$", ".", helpless[0]))
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",

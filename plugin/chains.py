@@ -227,7 +227,7 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if later["outcome"] == "ok" and _is_check(later) and (
                     _built_by_its_tests(failure["target"], later["target"])
-                    or _ran_its_tasks(failure["target"], later)):
+                    or _ran_its_tasks(failure["target"], later) or _built_and_ran(failure["target"], later["target"])):
                 success, kind = later, "same_check"  # ``swift build`` failed; ``swift test`` built it, and passed
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
@@ -1611,7 +1611,9 @@ def _no_error(text: str) -> bool:
 
 # (``exit=124``, ``exit 124``, ``exit code: 124``, ``rc=124``: what ``echo … $?`` printed, or the run's own exit code)
 _INTERPRETERS = frozenset(("node", "bun", "deno", "tsx", "ts-node", "python", "python3", "ruby", "php"))
-_ENTRY_SCRIPT = LazyRegex(r"(?:^|/)(?:main|index|app|server|worker|serve)\.(?:[cm]?[jt]s|py|rb|php)$")
+# (or one of a folder of them: ``node src/workers/billing.js``)
+_ENTRY_SCRIPT = LazyRegex(r"(?:^|/)(?:main|index|app|server|worker|serve)\.(?:[cm]?[jt]s|py|rb|php)$|"
+                          r"(?:^|/)(?:workers|consumers|daemons)/[\w.-]+\.(?:[cm]?[jt]s|py|rb|php)$")
 _TIMED_OUT = LazyRegex(r"(?im)^\s*(?:exit(?: code| status)?|status|rc|code)\s*[=:]?\s*124\s*$|^\s*Exit code 124\b")
 _ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\bpanic")
 
@@ -1899,6 +1901,25 @@ def _ran_its_tasks(failed: str, later: dict) -> bool:
     ran = re.findall(r"(?m)^> Task (\S+)\s*(?:UP-TO-DATE|FROM-CACHE)?\s*$", later.get("body") or "")
     return bool(tasks) and "BUILD SUCCESSFUL" in (later.get("body") or "") and all(
         any(t == task or t.endswith(":" + task.lstrip(":")) for t in ran) for task in tasks)
+
+
+def _built_and_ran(failed: str, later: str) -> bool:
+    """Whether ``later`` builds what a failed Gradle ``run…`` task runs and then runs it from the build: ``./gradlew
+    :desktopApp:createDistributable && desktopApp/build/compose/binaries/main/app/Ledger.app/Contents/MacOS/Ledger``
+    for ``./gradlew :desktopApp:runDistributable``."""
+    argv = parse_command(failed)["argv"]
+    if not argv or os.path.basename(argv[0]) not in ("gradle", "gradlew"):
+        return False
+    runs = [m for w in argv[1:] if (m := re.fullmatch(r"((?::[\w-]+)*):run(\w+)", w))]
+    steps = [parse_command(step)["argv"] for step in _and_steps(later)]
+    for run in runs:
+        module = run.group(1).strip(":").replace(":", "/")
+        built = next((n for n, step in enumerate(steps) if step and os.path.basename(step[0]) in ("gradle", "gradlew")
+                      and f"{run.group(1)}:create{run.group(2)}" in step[1:]), None)
+        if built is not None and any(step and step[0].removeprefix("./").startswith(f"{module}/build/")
+                                     for step in steps[built + 1:]):
+            return True
+    return False
 
 
 def _shell_script(argv: list[str]) -> tuple[list[str], str] | None:

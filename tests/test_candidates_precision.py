@@ -11730,3 +11730,74 @@ def test_a_service_whose_watch_dropped_while_the_laptop_slept_restarted_is_local
                      "by the `http2: client connection lost`), so it never saw the recreated pod. A rollout restart "
                      "of Traefik re-synced it."))
     assert _candidates(store, session) == ([], ["local_state"])
+
+
+def test_a_worker_script_that_stayed_up_under_timeout_passed(git_project, store):
+    # (blind267 JH13: ``node src/workers/billing.js`` crashed on NOGROUP; with the consumer group created at start it
+    # idled until ``timeout 15`` stopped it, ``exit 124``: the failure had read as never resolved)
+    run = "node src/workers/billing.js"
+    session = (Session("nogroup", git_project, prompt="The billing worker crashes on boot against the new Redis")
+               .fail(run, "Exit code 1\n[billing] reading stream orders as group billing / consumer billing-1\n"
+                          "ReplyError: NOGROUP No such key 'orders' or consumer group 'billing' in XREADGROUP with "
+                          "GROUP option")
+               .edit("src/workers/billing.js", "  const group = 'billing';\n",
+                     "  const group = 'billing';\n  await redis.xgroup('CREATE', stream, group, '$', 'MKSTREAM');\n")
+               .ok(f'timeout 15 {run}; echo "exit $?"', "[billing] created consumer group billing on orders\n"
+                                                       "[billing] idle, 0 pending\nexit 124")
+               .stop("The staging Redis is fresh: nobody had created the `billing` consumer group. The worker now "
+                     "runs `XGROUP CREATE orders billing $ MKSTREAM` at startup."))
+    (candidate,), _ = _candidates(store, session)
+    assert "MKSTREAM" in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_setting_that_only_bought_a_little_and_was_put_back_did_not_help(git_project, store):
+    # (blind267 JH14: "Bumping `gpu_memory_utilization` only bought ~20k more tokens, so I put it back to 0.90" had
+    # been read as the fix, and its "so I" as a diary: the lesson, ``--max-model-len 32768``, was never stored)
+    serve = "vllm serve mistralai/Mistral-Nemo-Instruct-2407 --config configs/serve.yaml"
+    error = ("Exit code 1\nValueError: The model's max seq len (1024000) is larger than the maximum number of tokens "
+             "that can be stored in KV cache ({}). Try increasing `gpu_memory_utilization` or decreasing "
+             "`max_model_len` when initializing the engine.")
+    session = (Session("vllm", git_project, prompt="vllm won't start our Mistral-Nemo endpoint on the L40S box")
+               .fail(serve, error.format(82288))
+               .edit("configs/serve.yaml", "gpu_memory_utilization: 0.90", "gpu_memory_utilization: 0.97")
+               .fail(serve, error.format(102400))
+               .edit("configs/serve.yaml", "gpu_memory_utilization: 0.97", "gpu_memory_utilization: 0.90")
+               .ok(f"nohup {serve} --max-model-len 32768 > /tmp/vllm.log 2>&1 & sleep 100; tail -3 /tmp/vllm.log",
+                   "INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)")
+               .ok("curl -s localhost:8000/v1/models | jq -r '.data[0].max_model_len'", "32768")
+               .stop("It's up on :8000 now.\n\nMistral-Nemo's config advertises a 1,024,000-token context, and vLLM "
+                     "refuses to start unless one full-length sequence fits in the KV cache. Bumping "
+                     "`gpu_memory_utilization` only bought ~20k more tokens, so I put it back to 0.90. What works is "
+                     "capping the context at launch: `--max-model-len 32768`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--max-model-len 32768" in candidate["title"], candidate["title"]
+    assert "so I" not in candidate["summary"], candidate["summary"]
+
+
+def test_a_gradle_run_task_done_as_its_build_then_the_app_is_the_same_check(git_project, store):
+    # (blind268 JI08: ``:desktopApp:runDistributable`` crashed in the jlink-trimmed runtime; after the modules were
+    # declared, ``:desktopApp:createDistributable`` and the built app run by its path passed: the failure had read as
+    # never resolved)
+    session = (Session("jlink", git_project, prompt="The packaged desktop build crashes on launch with "
+                                                    "NoClassDefFoundError: java/net/http/HttpClient")
+               .fail("./gradlew :desktopApp:runDistributable",
+                     "Exit code 1\n> Task :desktopApp:runDistributable\nException in thread \"main\" java.lang."
+                     "NoClassDefFoundError: java/net/http/HttpClient\n\tat com.acme.ledger.MainKt.main(Main.kt:21)")
+               .edit("desktopApp/build.gradle.kts", "        nativeDistributions {\n",
+                     "        nativeDistributions {\n            modules(\"java.net.http\", \"jdk.unsupported\")\n")
+               .ok("./gradlew :desktopApp:createDistributable && desktopApp/build/compose/binaries/main/app/Ledger.app/"
+                   "Contents/MacOS/Ledger --smoke-test", "BUILD SUCCESSFUL in 21s\n[smoke] update check ok")
+               .stop("The distributable runs on a jlink-trimmed runtime without `java.net.http`. Declaring it in "
+                     "`nativeDistributions` with `modules(\"java.net.http\", \"jdk.unsupported\")` fixes it."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'modules("java.net.http", "jdk.unsupported")' in candidate["change"], candidate["change"]
+    # (another module's build is not what failed)
+    other = (Session("other", git_project, prompt="the packaged build crashes")
+             .fail("./gradlew :desktopApp:runDistributable", "Exit code 1\nException in thread \"main\" java.lang."
+                   "NoClassDefFoundError: java/net/http/HttpClient")
+             .edit("desktopApp/build.gradle.kts", "        nativeDistributions {\n",
+                   "        nativeDistributions {\n            modules(\"java.net.http\")\n")
+             .ok("./gradlew :cli:createDistributable && cli/build/install/cli/bin/cli --version", "cli 1.2.0")
+             .stop("Declared `modules(\"java.net.http\")`."))
+    candidates, notes = _candidates(store, other)
+    assert not candidates and "unresolved_failure" in notes, [c["title"] for c in candidates]
