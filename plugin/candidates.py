@@ -1233,7 +1233,10 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
 _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)?|errors? out|no longer (?:builds|"
                       r"compiles|starts|runs)|"
                       # ("Now `npx expo export --platform web` blows up.")
-                      r"blows? up|blew up|blowing up|falls? over|fell over|chokes?|bombs? out|(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
+                      r"blows? up|blew up|blowing up|falls? over|fell over|chokes?|bombs? out|"
+                      # ("the 06:00 morning_refresh job dies on its first query with '…'")
+                      r"di(?:es|ed) (?:on|with|at|when|after|immediately|right away)\b|"
+                      r"(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
                       r"build|compile|load|work)|stopped working|isn't working|is not working|"
                       # "… never produces any topics. Can you figure out what's wrong?"
                       r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?|submits?|"
@@ -1287,6 +1290,10 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     spans = re.findall(r"`([^`]+(?:`[^`]+`[^`]*)*)`", " ".join(reports))
     errors = [span for span in spans if _ERROR_OUTPUT.search(span) or _REPORTED.search(span)
               or _ERROR_MESSAGE.search(span) or len(span) > 60]
+    # (or an error quoted in plain quotes after what failed: "dies on its first query with 'server closed the
+    # connection unexpectedly'")
+    errors += [m.group(1) for m in re.finditer(
+        r"(?i)\b(?:with|says|saying|error)\s*:?\s*['\"‘“]([^'\"’”]{12,200})['\"’”]", " ".join(reports))]
     runs = [span for span in spans if span not in errors and len(span.split()) <= 6]
     if not reports or not (causes or errors):
         return None
@@ -1295,7 +1302,9 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     words = _plain_words(text) - _STOP
     edits = [o for o in observations if o["tool"] in EDIT_TOOLS and _is_change(o)]
     # (or by the account of the fix: "registered it in app.config.ts as `['./plugins/withTelemetryRegion', …]`")
-    fixed = " ".join(said.get("fix") or [])
+    # (any sentence of it but what did not help: "Turned on `pool_pre_ping=True` for the shared engine in
+    # `src/common/db.py`")
+    fixed = " ".join(s for s in said.get("all") or [] if s not in (said.get("did_not_help") or []))
     named = [e for e in edits if any(_named_in(_rel(f, cwd), text) or _named_in(_rel(f, cwd), fixed)
                                      for f in e.get("files") or [])
              or len(_plain_words(" ".join(_added_lines(e))) & words) >= 2

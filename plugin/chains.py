@@ -113,6 +113,9 @@ def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
     that stays, the very command that failed passes as it was: the other way showed where the failure lies (the
     machine's zone); the edit mends it."""
     tried = set(invocation_change(failure["target"], run["target"]))
+    # (or only told to say more, its output cut: ``python3 scripts/asc_builds.py --app … --debug 2>&1 | head -6``)
+    tried |= {f"say more with `{w}`" for w in set(parse_command(run["target"])["argv"])
+              - set(parse_command(failure["target"])["argv"]) if re.fullmatch(r"--?(?:debug|verbose|trace|v+)", w)}
     family = command_family(failure["target"])
     if run["tool"] != "Bash" or not tried or command_family(run["target"]) != family \
             or other_subcommand(failure["target"], run["target"]):
@@ -256,6 +259,9 @@ def find_chains(observations: list[dict], account: str = "",
                     and _started_and_logged(failure, later):
                 success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _lane_ran_the_action(failure["target"], later):
+                success, kind = later, "same_job"  # ``fastlane ios sync_certs`` ran the ``match`` that failed alone
+                break
             if later["outcome"] == "ok" and _is_check(later) and _runs_the_missing_program(failure, later["target"]):
                 # (``go generate``: exec: "wire" not found → ``go run …/wire@v0.6.0``)
                 success, kind = later, "same_job"
@@ -291,7 +297,8 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = dict(later, asked_otherwise=True), "same_check"
                 break
             if _is_check(later) and command_family(later["target"]) == family \
-                    and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])) \
+                    and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])
+                         or _made_since(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]):
                 if later["outcome"] == "error":
@@ -1010,8 +1017,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     def set_apart(s: str) -> bool:
         # (the program named, unquoted, as the bare tool, however short its name: "Migrations … aren't meant for raw
         # psql"; quoted, "bare `pulumi preview`", it is a run the way must be shown to make)
-        return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+{re.escape(program[0])}\b",
-                                                _prose(s)))
+        # (or said not to be there: "There is no ktlint Gradle plugin (and no ktlint CLI) here")
+        return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+{re.escape(program[0])}\b|"
+                                                rf"\bno\s+{re.escape(program[0])}\s+(?:CLI|binary|command|executable|"
+                                                rf"install(?:ed)?|plugin)\b", _prose(s)))
 
     def names_run(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails"; or
@@ -1901,6 +1910,33 @@ def _ran_its_tasks(failed: str, later: dict) -> bool:
     ran = re.findall(r"(?m)^> Task (\S+)\s*(?:UP-TO-DATE|FROM-CACHE)?\s*$", later.get("body") or "")
     return bool(tasks) and "BUILD SUCCESSFUL" in (later.get("body") or "") and all(
         any(t == task or t.endswith(":" + task.lstrip(":")) for t in ran) for task in tasks)
+
+
+def _made_since(failed: str, later: str, between: list[dict]) -> bool:
+    """Whether ``later`` runs what failed on a folder the session made since in place of the one it named:
+    ``npx playwright merge-reports --reporter html ./all-blob`` after ``… ./blob-report`` found nothing, the shards'
+    blob reports moved into ``all-blob/`` made by ``mkdir all-blob``."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if len(before) != len(after):
+        return False
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    made = {w.removeprefix("./").rstrip("/") for o in between if o["tool"] == "Bash" and o["outcome"] == "ok"
+            for step in _segments(o["target"]) if (argv := parse_command(step)["argv"])[:1] == ["mkdir"]
+            for w in argv[1:] if not w.startswith("-")}
+    return len(changed) == 1 and changed[0][1].removeprefix("./").rstrip("/") in made
+
+
+def _lane_ran_the_action(failed: str, later: dict) -> bool:
+    """Whether a passing fastlane lane ran, as one of its steps, the action that failed when run alone: ``bundle exec
+    fastlane ios sync_certs`` printing ``--- Step: match ---`` after ``bundle exec fastlane match development
+    --readonly`` looked on the wrong branch (the lane passes the project's branch and bundle ids)."""
+    before, after = parse_command(failed)["argv"], parse_command(later["target"])["argv"]
+    if not before or not after or _program_name(before[0]) != "fastlane" or _program_name(after[0]) != "fastlane":
+        return False
+    action = next((w for w in before[1:] if not w.startswith("-")), None)
+    lane = [w for w in after[1:] if not w.startswith("-") and ":" not in w]
+    return bool(action) and action not in lane and bool(
+        re.search(rf"(?m)--- Step: {re.escape(action)} ---", later.get("body") or ""))
 
 
 def _built_and_ran(failed: str, later: str) -> bool:

@@ -26,6 +26,9 @@ _MUTATING = LazyRegex(
     r"(?<![-/.\w])patch\b(?![-.])|"
     # (a redirect to /dev/null or of one stream into another writes nothing: ``cat .env 2>/dev/null``)
     r"mv\s|cp\s|ln\s|chmod\s|mkdir\s|touch\s|\b(?:echo|cat|printf)\b[^|]*?(?:\s|\d)>>?\s*(?!/dev/null|&)[\w./~$\"'-]|tee\s|"
+    # (or lines a text tool picked, written into a file of settings: ``grep -E '^STRIPE_…' .env >> .env.testing``)
+    r"\b(?:grep|sed|awk|sort|cut|head|tail|envsubst)\b(?:'[^']*'|\"[^\"]*\"|[^|'\"])*?\s>>?\s*(?:\./)?\.env[\w.-]*"
+    r"(?:\s|$)|"
     # other package managers' add/remove/sync, and R's and Julia's from inside their code
     r"(?:rye|pdm|pixi|hatch|bun|deno|gleam|conda|mamba|micromamba|dotnet|swift\s+package|dart|flutter)\s+"
     r"(?:add|remove|install|sync|lock|pub\s+(?:get|add)|restore|resolve|update)\b|"

@@ -745,6 +745,20 @@ def test_a_look_with_a_quoted_alternation_is_no_change():
     assert changes('echo "$TOKEN" | helm registry login ghcr.io -u me --password-stdin')
 
 
+def test_lines_a_text_tool_writes_into_a_dotenv_file_are_a_change():
+    # (blind269 JJ11: ``grep -E '^STRIPE_(KEY|SECRET|WEBHOOK_SECRET)=' .env >> .env.testing`` gave the test env its
+    # Stripe settings; read as a look, the session's fix was "retry without change")
+    from lorebook.steps import _is_change
+
+    def changes(command):
+        return _is_change({"outcome": "ok", "tool": "Bash", "target": command})
+
+    assert changes("grep -E '^STRIPE_(KEY|SECRET|WEBHOOK_SECRET)=' .env >> .env.testing && grep -c STRIPE .env.testing")
+    assert changes("sed -n '/^AWS_/p' .env > .env.local")
+    assert not changes("grep -E '^STRIPE_(KEY|SECRET)=' .env | wc -l")
+    assert not changes("grep -n STRIPE .env > /tmp/stripe-lines.txt")
+
+
 def test_a_read_verb_that_names_what_a_write_verb_changes_is_no_look():
     # (blind179 FX05: ``mc version enable dr/events-dr`` versioned the bucket the replication rule needed)
     from lorebook.steps import _is_change

@@ -11801,3 +11801,93 @@ def test_a_gradle_run_task_done_as_its_build_then_the_app_is_the_same_check(git_
              .stop("Declared `modules(\"java.net.http\")`."))
     candidates, notes = _candidates(store, other)
     assert not candidates and "unresolved_failure" in notes, [c["title"] for c in candidates]
+
+
+def test_the_same_run_on_a_folder_the_session_made_since_is_the_same_check(git_project, store):
+    # (blind272 JM03: ``merge-reports … ./blob-report`` found no folder; the shards run with ``--reporter=blob``,
+    # their zips moved into ``all-blob/`` made by ``mkdir``, merged: the failure had read as never resolved)
+    merge = "npx playwright merge-reports --reporter html ./{}"
+    session = (Session("blob", git_project, prompt="I can't get one combined HTML report out of two shards")
+               .fail(merge.format("blob-report"), "Exit code 1\nError: ENOENT: no such file or directory, scandir "
+                                                  "'/home/dev/shopfront/blob-report'")
+               .ok("rm -rf all-blob && mkdir all-blob && npx playwright test --shard=1/2 --reporter=blob && "
+                   "mv blob-report/*.zip all-blob/", "")
+               .ok("npx playwright test --shard=2/2 --reporter=blob && mv blob-report/*.zip all-blob/", "")
+               .ok(merge.format("all-blob"), "To open last HTML report run:\n\n  npx playwright show-report")
+               .stop("`merge-reports` only merges blob reports. Run each shard with `--reporter=blob`, collect the "
+                     "zips in one folder, then merge."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--reporter=blob" in candidate["change"], candidate["change"]
+    # (a folder that was there all along is another run's input, not the one that failed, made)
+    other = (Session("other", git_project, prompt="merge the shard reports")
+             .fail(merge.format("blob-report"), "Exit code 1\nError: ENOENT: no such file or directory, scandir "
+                                                "'/home/dev/shopfront/blob-report'")
+             .ok(merge.format("old-reports"), "To open last HTML report run:")
+             .stop("Merged the old reports instead."))
+    candidates, notes = _candidates(store, other)
+    assert not candidates and "unresolved_failure" in notes, [c["title"] for c in candidates]
+
+
+def test_a_reported_failure_quoted_in_plain_quotes_with_its_cause_is_a_lesson(git_project, store):
+    # (blind273 JN20: the job "dies on its first query with 'server closed the connection unexpectedly' — the pool is
+    # holding connections from before the pause"; ``pool_pre_ping=True`` and a dry run after it: nothing was stored)
+    prompt = ("We set the staging Aurora cluster to min 0 ACU so it pauses overnight. Since then the 06:00 "
+              "morning_refresh job dies on its first query with 'server closed the connection unexpectedly' — the "
+              "pool is holding connections from before the pause.")
+    session = (Session("preping", git_project, prompt=prompt)
+               .edit("src/common/db.py", "    return create_engine(url, pool_size=5, pool_recycle=1800)",
+                     "    return create_engine(url, pool_size=5, pool_recycle=1800, pool_pre_ping=True)")
+               .ok("uv run python -m jobs.morning_refresh --dry-run", "connecting to staging-analytics ... ok (14.2s)")
+               .stop("Turned on `pool_pre_ping=True` for the shared engine in `src/common/db.py`. SQLAlchemy now "
+                     "pings each pooled connection on checkout and replaces the ones the paused cluster dropped."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pool_pre_ping=True" in candidate["change"], candidate["change"]
+
+
+def test_a_fastlane_lane_that_ran_the_failing_action_as_a_step_is_the_way(git_project, store):
+    # (blind274 JO04: ``fastlane match development --readonly`` looked on the wrong branch; the project's
+    # ``sync_certs`` lane ran ``match`` with its branch and bundle ids, "--- Step: match ---": never resolved before)
+    session = (Session("lane", git_project, prompt="My new Mac can't sign the widget extension. Get the dev certs.")
+               .fail("bundle exec fastlane match development --readonly",
+                     "Exit code 1\n[10:14:05]: No matching provisioning profiles found for 'match Development "
+                     "com.acme.fieldnotes.Widgets'\n[!] No matching provisioning profiles found and can not create a "
+                     "new one because you enabled `readonly`")
+               .ok("bundle exec fastlane ios sync_certs",
+                   "[10:16:41]: Driving the lane 'ios sync_certs'\n[10:16:41]: --- Step: match ---\n[10:16:48]: All "
+                   "required keys, certificates and provisioning profiles are installed\nfastlane.tools finished "
+                   "successfully")
+               .stop("Plain `fastlane match` reads only the Matchfile, which has no branch. The `sync_certs` lane "
+                     "passes the `fieldnotes` branch and all three bundle ids, so on a new machine the way in is "
+                     "`bundle exec fastlane ios sync_certs`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bundle exec fastlane ios sync_certs" in candidate["change"], candidate["change"]
+
+
+def test_a_run_told_only_to_say_more_before_an_edit_is_a_look(git_project, store):
+    # (blind274 JO16: ``… --debug 2>&1 | head -6`` printed the token's claims, cut before the 401; it had ended the
+    # problem with nothing changed, and the ``exp`` fix after it was lost)
+    run = "python3 scripts/asc_builds.py --app 1623344556"
+    session = (Session("jwt", git_project, prompt="scripts/asc_builds.py returns 401 all of a sudden")
+               .fail(run, "Exit code 1\nrequests.exceptions.HTTPError: 401 Client Error: Unauthorized for url: "
+                          "https://api.appstoreconnect.apple.com/v1/builds")
+               .ok(f"{run} --debug 2>&1 | head -6", "DEBUG token claims: {'iat': 1718096210, 'exp': 1718099810}")
+               .edit("scripts/asc_builds.py", '        "exp": now + 3600,', '        "exp": now + 1200,')
+               .ok(run, "2.8.0 (412)  VALID       2024-06-10T17:42:11Z")
+               .stop("The JWT was minted with a 60-minute lifetime; App Store Connect only accepts tokens that expire "
+                     "within 20 minutes. The script now uses `now + 1200`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "now + 1200" in candidate["change"], candidate["change"]
+
+
+def test_a_missing_linter_whose_job_the_projects_commands_do_is_the_way(git_project, store):
+    # (blind274 JO17: ``ktlint`` was not installed; "There is no ktlint Gradle plugin (and no ktlint CLI) here … So
+    # the project's commands are `./gradlew spotlessCheck` to check and `./gradlew spotlessApply` to fix")
+    session = (Session("spotless", git_project, prompt="Run ktlint over the project and fix what it complains about")
+               .fail("ktlint --format 'app/src/**/*.kt'", "Exit code 127\nbash: ktlint: command not found")
+               .ok("./gradlew spotlessApply", "> Task :app:spotlessKotlinApply\n\nBUILD SUCCESSFUL in 5s")
+               .ok("./gradlew spotlessCheck", "BUILD SUCCESSFUL in 4s")
+               .stop("There is no ktlint Gradle plugin (and no ktlint CLI) here — ktlint runs inside Spotless. So "
+                     "the project's commands are `./gradlew spotlessCheck` to check and `./gradlew spotlessApply` to "
+                     "fix."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./gradlew spotlessApply" in candidate["change"], candidate["change"]
