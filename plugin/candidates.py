@@ -661,9 +661,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (and the run that printed a value the fix wrote, a checksum or an id: ``swift package compute-checksum …``
     # before the ``checksum: "e83f0a…"`` set in Package.swift)
     written = [(e["id"], "\n".join(_added_lines(e))) for e in edits if e["id"] in final_ids]
+    # (a value, not a name of words: ``sentence-transformers/all-MiniLM-L6-v2`` in a grep's line is no id printed)
     sources = [o for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
                and o not in commands and any(o["id"] < at and value in text for at, text in written
-                                             for value in _PRINTED_VALUE.findall(o.get("body") or ""))]
+                                             for value in _PRINTED_VALUE.findall(o.get("body") or "")
+                                             if not _NAMED_IN_WORDS.fullmatch(value))]
     commands = sorted(commands + sources, key=lambda c: c["id"])
     # (a step taken twice, ``packer init .`` before the edit and again after it, is one step, where it last ran)
     commands = [c for n, c in enumerate(commands) if c["tool"] != "Bash" or not any(
@@ -1570,6 +1572,10 @@ def _seen_again(outer: dict, inner: dict) -> bool:
 # a value a command prints to be copied: a digest or an id, long, of letters and digits mixed
 _PRINTED_VALUE = LazyRegex(r"\b[0-9a-f]{32,}\b|"
                            r"(?<![\w+/=-])(?=[\w+/=-]*\d)(?=[\w+/=-]*[A-Za-z])[\w+/=-]{24,}(?![\w+/=-])")
+
+
+# a name of words and versions, not a printed value: ``sentence-transformers/all-MiniLM-L6-v2``
+_NAMED_IN_WORDS = LazyRegex(r"[A-Za-z]+\d*(?:[-_/.][A-Za-z][A-Za-z0-9]*)+")
 
 
 def _tried_edit(attempt: dict, cwd: str | None, outcome: str, kept: list[str] = ()) -> list[str]:

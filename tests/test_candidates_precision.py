@@ -11891,3 +11891,24 @@ def test_a_missing_linter_whose_job_the_projects_commands_do_is_the_way(git_proj
                      "fix."))
     (candidate,), _ = _candidates(store, session)
     assert "./gradlew spotlessApply" in candidate["change"], candidate["change"]
+
+
+def test_a_grep_that_printed_a_name_the_fix_wrote_is_no_step_of_it(git_project, store):
+    # (blind267 JH21: ``grep -rn "SentenceTransformer(" src/ tests/`` printed ``sentence-transformers/all-MiniLM-
+    # L6-v2``, which the fix kept as its fallback; it was shown as a step to run first, as a checksum printed would be)
+    run = 'docker run --rm --network none -v "$PWD":/src -w /src ci-image:latest pytest tests/test_embeddings.py -q'
+    session = (Session("hub", git_project, prompt="CI has no outbound network anymore and test_embeddings.py fails")
+               .fail(run, "Exit code 1\nERROR tests/test_embeddings.py::test_normalized - OSError: We couldn't "
+                          "connect to 'https://huggingface.co' to load this file...\n1 failed, 4 errors in 31.52s")
+               .ok('grep -rn "SentenceTransformer(" src/ tests/', 'src/search/embed.py:12:    return '
+                                                                  'SentenceTransformer("sentence-transformers/all-'
+                                                                  'MiniLM-L6-v2")')
+               .edit("src/search/embed.py", '    return SentenceTransformer("sentence-transformers/all-MiniLM-L6-v2")',
+                     '    return SentenceTransformer(os.environ.get("EMBED_MODEL_PATH", "sentence-transformers/all-'
+                     'MiniLM-L6-v2"))')
+               .ok(run.replace("--network none", "--network none -e EMBED_MODEL_PATH=/opt/models/all-MiniLM-L6-v2"),
+                   "5 passed in 6.40s")
+               .stop("The model has to come from the copy in the image: `src/search/embed.py` now loads from "
+                     "`EMBED_MODEL_PATH`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "grep" not in candidate["change"], candidate["change"]

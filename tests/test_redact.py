@@ -440,6 +440,16 @@ def test_a_name_in_words_after_a_label_is_no_secret():
     assert "Xk9pQ2mZr7LwT4vB" not in redact("signing_key = .Xk9pQ2mZr7LwT4vB")
 
 
+def test_a_programs_option_in_a_variable_is_no_secret():
+    # (blind267 JH03: the lesson itself, ``XLA_FLAGS=--xla_force_host_platform_device_count=8``, was stored as
+    # ``XLA_FLAGS=[REDACTED:secret]``; a random value after the dashes, or an option's, still is one)
+    for text in ("XLA_FLAGS=--xla_force_host_platform_device_count=8 uv run pytest tests/test_parallel_step.py",
+                 "export LIBTPU_INIT_ARGS=--xla_tpu_enable_async_collective_fusion=true"):
+        assert redact(text) == text
+    assert "Xk9pQ2mZr7LwT4vB8sYd3F" not in redact("API_TOKEN=--Xk9pQ2mZr7LwT4vB8sYd3F")
+    assert "Xk9pQ2mZr7LwT4vB8sYd3Fq1" not in redact("OPTS=--session_key=Xk9pQ2mZr7LwT4vB8sYd3Fq1")
+
+
 def test_a_test_runners_pass_line_is_no_password():
     # (blind204 GW11: go test's ``--- PASS: TestOrderStoreSuite`` was redacted, then hunted in the rest of the session,
     # and ``go test ./internal/store -run TestOrderStoreSuite`` stored as ``-run [REDACTED:seen-secret]``)
