@@ -401,6 +401,20 @@ def find_chains(observations: list[dict], account: str = "",
         if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
             success = _stated_way(failure, observations[i + 1:], account)
             kind = "same_job" if success is not None else None
+            # (but the way run, passing, before an edit whose code the account quotes, and again after it, is a step
+            # of the fix, the edit the rest: ``packer init .`` had "nothing to install" until the
+            # ``required_plugins`` block was written)
+            quoted = [span for span in _code_spans(account) if len(span) >= 8]
+            if success is not None and any(
+                    o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and o["id"] < success["id"]
+                    and any(span in line for line in _added_lines(o) for span in quoted)
+                    and any(r["tool"] == "Bash" and r["outcome"] == "ok" and r["id"] < o["id"]
+                            and r["target"] == success["target"] for r in observations[i + 1:])
+                    for o in observations[i + 1:]):
+                kind = "same_check"
+                events += [o for o in observations[i + 1:] if o["id"] < success["id"] and o not in events
+                           and _is_change(o, failure, account)]
+                events.sort(key=lambda o: o["id"])
             if success is not None:  # (the same tool failing otherwise on the way, ``terraform init -reconfigure``
                 # after ``terraform plan``, was an attempt at the same job, not a problem of its own)
                 events += [o for o in observations[i + 1:] if o["id"] < success["id"] and o["outcome"] == "error"

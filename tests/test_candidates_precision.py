@@ -11912,3 +11912,27 @@ def test_a_grep_that_printed_a_name_the_fix_wrote_is_no_step_of_it(git_project, 
                      "`EMBED_MODEL_PATH`."))
     (candidate,), _ = _candidates(store, session)
     assert "grep" not in candidate["change"], candidate["change"]
+
+
+def test_the_way_run_before_and_after_a_quoted_edit_is_a_step_of_the_fix(git_project, store):
+    # (blind270 JK21: ``packer init .`` found no plugins to install; the ``required_plugins`` block written, it
+    # installed them. Stored as "use `packer init .` instead", the block the account quotes left out as the task's)
+    build = "packer build -var-file=vars/prod.pkrvars.hcl ."
+
+    def session(name, before):
+        s = (Session(name, git_project, prompt="packer build for the base AMI fails on the new CI runner image")
+             .fail(build, "Exit code 1\nError: Unknown source type amazon-ebs\n\nThe source amazon-ebs is unknown by "
+                          "Packer, and is likely part of a plugin that is not installed."))
+        if before:
+            s.ok("packer init .", "No plugins requirement found, make sure you reference a Packer config\ncontaining "
+                                  "a packer.required_plugins block.")
+        return (s.write("plugins.pkr.hcl", "packer {\n  required_plugins {\n    amazon = {\n      source  = "
+                                           "\"github.com/hashicorp/amazon\"\n      version = \"~> 1.3\"\n    }\n"
+                                           "  }\n}\n")
+                .ok("packer init .", "Installed plugin github.com/hashicorp/amazon v1.3.2")
+                .stop("Packer 1.10+ no longer ships the amazon builder, and this template never declared it. I added "
+                      "`plugins.pkr.hcl` with a `required_plugins` block for `github.com/hashicorp/amazon`; CI needs "
+                      "to run `packer init .` before `packer build`."))
+    (candidate,), _ = _candidates(store, session("before", True))
+    assert "github.com/hashicorp/amazon" in candidate["change"], candidate["change"]
+    assert "packer init ." in candidate["change"], candidate["change"]
