@@ -715,6 +715,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if len(step) > 80:  # (a server's address with its login is no part of the step's point: ``psql
             # "postgresql://…" -c 'ALTER ROLE …'``; a file's, ``zig fetch --save=zap https://…/v0.8.0.tar.gz``, is)
             step = re.sub(r"\b([a-z][a-z0-9+.-]*)://[^\s\"'/@]*@[^\s\"']+", r"\1://…", step)
+        # (once, where it was taken twice with another look after it: ``make manifests && git status --short``, then
+        # ``make manifests && git diff --stat``)
+        steps = [s for s in steps if s[1] != f"run `{one_line(step, 80)}` first"]
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
     # (and the code it quotes as the fix: "a parser with `{ parseAs: 'buffer' }` that keeps the raw body",

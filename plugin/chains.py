@@ -259,6 +259,11 @@ def find_chains(observations: list[dict], account: str = "",
                     and _started_and_logged(failure, later):
                 success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
                 break
+            renumbered = later["outcome"] == "ok" and _is_check(later) \
+                and _renumbered(failure["target"], later["target"])
+            if renumbered:  # ``kubectl wait … job/pg-backup-manual-2`` for the ``…-1`` that timed out
+                success, kind = dict(later, target=renumbered), "same_check"
+                break
             if later["outcome"] == "ok" and _is_check(later) and _lane_ran_the_action(failure["target"], later):
                 success, kind = later, "same_job"  # ``fastlane ios sync_certs`` ran the ``match`` that failed alone
                 break
@@ -1924,6 +1929,18 @@ def _ran_its_tasks(failed: str, later: dict) -> bool:
     ran = re.findall(r"(?m)^> Task (\S+)\s*(?:UP-TO-DATE|FROM-CACHE)?\s*$", later.get("body") or "")
     return bool(tasks) and "BUILD SUCCESSFUL" in (later.get("body") or "") and all(
         any(t == task or t.endswith(":" + task.lstrip(":")) for t in ran) for task in tasks)
+
+
+def _renumbered(failed: str, later: str) -> str | None:
+    """The step of ``later`` that asks the same of the next of a numbered thing: ``kubectl wait --for=condition=
+    complete job/pg-backup-manual-2 …`` after ``… job/pg-backup-manual-1 …`` timed out, the job made again to run
+    the fix (before the ``&& kubectl logs …`` that read what it did)."""
+    def numbered(step: str) -> str:  # (however long it waits: ``--timeout=300s`` for ``120s``)
+        return re.sub(r"\b([a-z][\w.-]*-)\d{1,3}\b", r"\1#", re.sub(r"\s--timeout[=\s]\S+", "", step))
+
+    check = parse_command(failed)["check"]
+    return next((step for step in _and_steps(later) or [later] if parse_command(step)["check"] != check
+                 and "#" in numbered(check) and numbered(parse_command(step)["check"]) == numbered(check)), None)
 
 
 def _made_since(failed: str, later: str, between: list[dict]) -> bool:

@@ -30,9 +30,10 @@ _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|(?:README|CONTRIBUTING|CHANGELOG|CH
 # (a directive a tool reads is no comment: ``//go:generate … --feature sql/upsert ./schema``, ``// +build``)
 # (not a comment a tool reads: ``//go:build``, ``// @ts-expect-error``, ``# type: ignore``, ``-- migrate:up
 # transaction:false``, ``-- +goose Up``, ``-- name: GetUser :one``, ``/* eslint-disable */``)
-_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+build\b|\s*@ts-|\s*eslint-|\s*@(?:vitest|jest)-environment|"
-                          r"\s*(?:prettier|biome)-ignore|\s*nolint|\s*swiftlint:)|/\*(?!\s*(?:eslint|webpackChunkName|@jsx|"
-                          r"istanbul|c8\b))|\*(?:\s|/|$)|"
+# (not a code generator's marker: ``// +kubebuilder:subresource:status``, ``// +genclient``, ``// +build``)
+_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+[a-z][\w.-]*(?=[:=\s]|$)|\s*@ts-|\s*eslint-|"
+                          r"\s*@(?:vitest|jest)-environment|\s*(?:prettier|biome)-ignore|\s*nolint|\s*swiftlint:)|"
+                          r"/\*(?!\s*(?:eslint|webpackChunkName|@jsx|istanbul|c8\b))|\*(?:\s|/|$)|"
                           r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
                           r"frozen_string_literal|shellcheck|rubocop:|-\*-))|"
                           r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s))|<!--)")

@@ -11936,3 +11936,55 @@ def test_the_way_run_before_and_after_a_quoted_edit_is_a_step_of_the_fix(git_pro
     (candidate,), _ = _candidates(store, session("before", True))
     assert "github.com/hashicorp/amazon" in candidate["change"], candidate["change"]
     assert "packer init ." in candidate["change"], candidate["change"]
+
+
+def test_a_wait_on_the_next_numbered_job_is_the_same_check(git_project, store):
+    # (blind270 JK22: ``kubectl wait … job/pg-backup-manual-1`` timed out on a script mounted 0644; ``defaultMode:
+    # 0755`` added, the job made again as ``pg-backup-manual-2`` completed: the second problem had read as unresolved)
+    wait = "kubectl wait --for=condition=complete job/pg-backup-manual-{} -n data --timeout={}s"
+    session = (Session("cron", git_project, prompt="trigger a manual run of the pg-backup CronJob and make sure it "
+                                                   "actually completes")
+               .fail(wait.format(1, 120), "Exit code 1\nerror: timed out waiting for the condition on jobs/pg-backup-"
+                                          "manual-1")
+               .edit("k8s/backup/cronjob.yaml", "              configMap:\n                name: pg-backup-scripts",
+                     "              configMap:\n                name: pg-backup-scripts\n"
+                     "                defaultMode: 0755")
+               .ok("kubectl apply -f k8s/backup/cronjob.yaml && kubectl create job pg-backup-manual-2 "
+                   "--from=cronjob/pg-backup -n data", "job.batch/pg-backup-manual-2 created")
+               .ok(wait.format(2, 300) + " && kubectl logs job/pg-backup-manual-2 -n data | tail -1",
+                   "job.batch/pg-backup-manual-2 condition met\ndone in 94s")
+               .stop("The manual run crash-looped with `exec: \"/scripts/backup.sh\": permission denied` — the "
+                     "script comes from a ConfigMap volume, mounted 0644 by default. Added `defaultMode: 0755`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "defaultMode: 0755" in candidate["change"], candidate["change"]
+    # (another job than the one that failed is another question)
+    other = (Session("other", git_project, prompt="make sure the backup completes")
+             .fail(wait.format(1, 120), "Exit code 1\nerror: timed out waiting for the condition on jobs/pg-backup-"
+                                        "manual-1")
+             .ok("kubectl wait --for=condition=complete job/pg-restore-check-1 -n data --timeout=120s",
+                 "job.batch/pg-restore-check-1 condition met")
+             .stop("The restore check completed."))
+    candidates, notes = _candidates(store, other)
+    assert not candidates and "unresolved_failure" in notes, [c["title"] for c in candidates]
+
+
+def test_a_code_generators_marker_is_code_and_a_step_taken_twice_is_shown_once(git_project, store):
+    # (blind270 JK15: ``// +kubebuilder:subresource:status`` read as a comment, so only the regeneration was kept,
+    # twice: "Run `make manifests` before `make test`. Run `make manifests` before `make test`.")
+    types = "api/v1alpha1/backupschedule_types.go"
+    session = (Session("marker", git_project, prompt="The BackupSchedule controller test never sees status.phase "
+                                                     "become Ready; make test times out on that spec")
+               .fail("make test", "Exit code 2\n[FAILED] Timed out after 10.001s.\nExpected\n    <string>: \nto equal\n"
+                                  "    <string>: Ready")
+               .ok("make manifests && git status --short", "")
+               .edit(types, "// +kubebuilder:object:root=true\n\n// BackupSchedule is the Schema",
+                     "// +kubebuilder:object:root=true\n// +kubebuilder:subresource:status\n\n// BackupSchedule is "
+                     "the Schema")
+               .ok("make manifests && git diff --stat", " config/crd/bases/ops.acme.io_backupschedules.yaml | 2 ++")
+               .ok("make test 2>&1 | tail -3", "SUCCESS! -- 3 Passed | 0 Failed\nok  \tgithub.com/acme/backup-operator")
+               .stop("The CRD had no status subresource: `BackupSchedule` was missing the "
+                     "`// +kubebuilder:subresource:status` marker, so `r.Status().Update()` found no `/status`. Added "
+                     "it and regenerated with `make manifests`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "+kubebuilder:subresource:status" in candidate["change"], candidate["change"]
+    assert candidate["change"].count("make manifests") <= 1, candidate["change"]
