@@ -427,7 +427,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (code it added, not a name the line held before: "`follow_player` itself" is no ``.after(…)`` added to it)
     not_enough += [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and a not in not_enough
                    and any(span in line and not any(span in old for old, _ in _edit_sides(a))
-                           for line in _added_lines(a) for span in told_fix)]
+                           for line in map(_spaced, _added_lines(a)) for span in map(_spaced, told_fix))]
     final_ids |= {a["id"] for a in not_enough}
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)
@@ -1579,6 +1579,12 @@ _PRINTED_VALUE = LazyRegex(r"\b[0-9a-f]{32,}\b|"
 
 # a name of words and versions, not a printed value: ``sentence-transformers/all-MiniLM-L6-v2``
 _NAMED_IN_WORDS = LazyRegex(r"[A-Za-z]+\d*(?:[-_/.][A-Za-z][A-Za-z0-9]*)+")
+
+
+def _spaced(text: str) -> str:
+    """``text`` with its runs of spaces as one: a column lined up, ``currency     char(3)``, is ``currency char(3)``
+    as the account quotes it."""
+    return " ".join(text.split())
 
 
 def _tried_edit(attempt: dict, cwd: str | None, outcome: str, kept: list[str] = ()) -> list[str]:

@@ -598,6 +598,10 @@ def _recased_only(edit: dict, error: str) -> bool:
     # (as a word, not a directory of a path or namespace the error names: ``App\Tests\Api\BooksTest`` names no
     # ``Api`` of ``title: Bookshop Api``; a path the edit changes is named whole, ``./Components/Button``)
     paths = {t.strip("'\"`;,()") for t in changed if re.search(r"[/\\]", t)}
+    # (a path recased where the error says a file is not there: ``resource_path('js/Pages')`` → ``…('js/pages')``
+    # for "Inertia page component file [dashboard] does not exist", on a file system that tells case)
+    if paths and re.search(r"(?i)does(?: not|n't) exist|not found|no such file|cannot find|could not find", error):
+        return False
     return not any(re.search(rf"(?<![/\\])\b{re.escape(w)}\b(?![/\\])", error) for w in words if len(w) >= 2) \
         and not any(p and p in error for p in paths)
 

@@ -4250,6 +4250,12 @@ def test_keywords_recased_in_another_model_are_a_reformat_not_the_fix(git_projec
     # (a word recased in a title is not named by a namespace the error shows: blind189 GH04's ``App\Tests\Api\…``)
     edit = {"tool": "Edit", "body": "@@ -1 +1 @@\n-    title: Bookshop Api\n+    title: Bookshop API", "meta": {}}
     assert _recased_only(edit, "1) App\\Tests\\Api\\BooksTest::testCreateBook\n/home/dev/tests/Api/BooksTest.php:27")
+    # (a path recased where the error says a file is not there: blind263 JD03's Inertia pages on Linux)
+    edit = {"tool": "Edit", "body": "@@ -1 +1 @@\n-            resource_path('js/Pages'),\n"
+                                    "+            resource_path('js/pages'),", "meta": {}}
+    assert not _recased_only(edit, "FAILED  Tests\\Feature\\DashboardTest > authenticated users can visit the "
+                                   "dashboard\n  Inertia page component file [dashboard] does not exist.")
+    assert _recased_only(edit, "expected 2 == 1")
 
 
 def test_a_seed_changed_with_a_comment_beside_it_is_a_weakened_test(git_project, store):
@@ -11988,3 +11994,23 @@ def test_a_code_generators_marker_is_code_and_a_step_taken_twice_is_shown_once(g
     (candidate,), _ = _candidates(store, session)
     assert "+kubebuilder:subresource:status" in candidate["change"], candidate["change"]
     assert candidate["change"].count("make manifests") <= 1, candidate["change"]
+
+
+def test_an_attempt_whose_line_the_account_quotes_lined_up_otherwise_is_part_of_the_fix(git_project, store):
+    # (blind267 JH17: the account quotes `currency char(3) NOT NULL DEFAULT 'EUR'`, the schema file lines its columns
+    # up, ``currency     char(3) …``; the edit, not enough until ``make repl-reset``, was shown as what did not help)
+    session = (Session("ddl", git_project, prompt="make test-replication fails: the subscriber never gets the rows")
+               .fail("make test-replication", "Exit code 2\nsubscriber: 0 rows after 60s\nmake: *** [Makefile:31: "
+                                              "test-replication] Error 1")
+               .edit("docker/subscriber/00-schema.sql", "    total_cents  bigint NOT NULL,\n",
+                     "    total_cents  bigint NOT NULL,\n    currency     char(3) NOT NULL DEFAULT 'EUR',\n")
+               .fail("make test-replication", "Exit code 2\nsubscriber: 0 rows after 60s\nmake: *** [Makefile:31: "
+                                              "test-replication] Error 1")
+               .ok("make repl-reset", "docker compose -f docker/replication.yml down -v")
+               .ok("make test-replication", "subscriber: 1200 rows after 4s\n6 passed")
+               .stop("Logical replication doesn't replicate DDL. Fix:\n- added `currency char(3) NOT NULL DEFAULT "
+                     "'EUR'` to `orders` in docker/subscriber/00-schema.sql\n- that file is an init script, so it only "
+                     "runs on an empty volume: `make repl-reset` first, then `make test-replication`."))
+    (candidate,), _ = _candidates(store, session)
+    change = candidate["change"].split("Did not help")[0]
+    assert "currency char(3)" in " ".join(change.split()) and "make repl-reset" in change, candidate["change"]
