@@ -12014,3 +12014,24 @@ def test_an_attempt_whose_line_the_account_quotes_lined_up_otherwise_is_part_of_
     (candidate,), _ = _candidates(store, session)
     change = candidate["change"].split("Did not help")[0]
     assert "currency char(3)" in " ".join(change.split()) and "make repl-reset" in change, candidate["change"]
+
+
+def test_a_fixtures_null_or_missing_row_filled_in_is_a_weakened_test(git_project, store):
+    # (blind267 JH09: the refunds fixture given a row for the order that had none, ``[1, 3]`` → ``[1, 2, 3]``, so the
+    # left join's null never comes; blind221 HN09: a row's currency ``None`` → ``"USD"``, so the inner join keeps it)
+    def session(name, old, new):
+        return (Session(name, git_project, prompt="test_daily_revenue started failing after the join refactor")
+                .fail("uv run pytest tests/test_revenue.py -q",
+                      "Exit code 1\n>       assert out[\"net_revenue\"].to_list() == [180.5, 90.0]\nE       "
+                      "AssertionError: assert [180.5, None] == [180.5, 90.0]\nFAILED tests/test_revenue.py::"
+                      "test_daily_revenue")
+                .edit("tests/test_revenue.py", old, new)
+                .ok("uv run pytest tests/test_revenue.py -q", "4 passed in 0.38s")
+                .stop("The fixture didn't match the shape the join expects, so that day's revenue came out null. I "
+                      "made the fixture carry a row for it."))
+    for old, new in (('    return pl.LazyFrame({"order_id": [1, 3], "refund_amount": [50.0, 19.5]})',
+                      '    # one refund row per order\n    return pl.LazyFrame({"order_id": [1, 2, 3], '
+                      '"refund_amount": [50.0, 0.0, 19.5]})'),
+                     ("    (3, date(2024, 3, 1), 25.0, None),", '    (3, date(2024, 3, 1), 25.0, "USD"),')):
+        candidates, notes = _candidates(store, session(old[-8:], old, new))
+        assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
