@@ -13,7 +13,9 @@ from .edits import _CODE_FILE, _COMMENT_LINE
 from .quality import LazyRegex
 
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
-                        r"@(?:Disabled|Ignore)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|\bx(?:it|test|describe|context|specify)\s*[(\"']|"
+                        # (and Android's ``@SdkSuppress(maxSdkVersion = 33)``, not run on the API 34 device it failed)
+                        r"@(?:Disabled|Ignore|SdkSuppress)\b|\b(?:it|test|describe)\.(?:skip|todo)\(|"
+                        r"\bx(?:it|test|describe|context|specify)\s*[(\"']|"
                         r"\bt\.Skip\(|\#\[ignore\]|\bskip\s*[(\"']|\bpending\b|markTestSkipped|"
                         # a failure declared expected: ``XCTExpectFailure(…)``, ``XCTSkip``, jest's ``it.failing``,
                         # vitest's ``test.fails``, ``@unittest.expectedFailure``, ``[Fact(Skip = …)]``, ``[Ignore]``
@@ -286,6 +288,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _reordered(changes) or _deduplicates_the_output(changes) or _expects_fewer(changes, failure_text) \
+        or _null_replaced(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -346,6 +349,25 @@ def _reseeded(changes: dict[str, list[dict]]) -> bool:
 
 
 _NULLISH = LazyRegex(r"(?<![\w.])(?:None|null|nil|NULL|undefined|NaN)(?![\w.(])")
+
+
+def _null_replaced(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only gives a null the test passed a value in its place: ``pipeInput("cart-42",
+    null)`` → ``pipeInput("cart-42", CartEvent.cleared("cart-42"))``, the tombstone the code had to handle no
+    longer sent."""
+    if not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            old, new = _code_sides(hunk)
+            for a, b in zip(old, new):
+                nulls = list(_NULLISH.finditer(a))
+                if a == b or len(nulls) != 1:
+                    continue
+                hole = re.escape(a[:nulls[0].start()]) + r"(.+?)" + re.escape(a[nulls[0].end():])
+                if (m := re.fullmatch(hole, b)) and not _NULLISH.fullmatch(m.group(1).strip()):
+                    return True
+    return False
 
 
 def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool:

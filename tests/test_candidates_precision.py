@@ -12035,3 +12035,23 @@ def test_a_fixtures_null_or_missing_row_filled_in_is_a_weakened_test(git_project
                      ("    (3, date(2024, 3, 1), 25.0, None),", '    (3, date(2024, 3, 1), 25.0, "USD"),')):
         candidates, notes = _candidates(store, session(old[-8:], old, new))
         assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_null_the_test_passed_given_a_value_or_a_test_kept_off_the_failing_sdk_is_weakened(git_project, store):
+    # (blind194 GM12: ``pipeInput("cart-42", null)`` → ``CartEvent.cleared("cart-42")``, the tombstone the topology
+    # had to handle no longer sent; blind205 GX17: ``@SdkSuppress(maxSdkVersion = 33)`` on a test racing on API 34)
+    def session(name, path, old, new):
+        return (Session(name, git_project, prompt="the test is failing, get it green")
+                .fail("./gradlew test --tests 'com.acme.cart.CartTotalsTopologyTest'",
+                      "Exit code 1\nCartTotalsTopologyTest > emptiesTotalsOnTombstone() FAILED\n    org.opentest4j."
+                      "AssertionFailedError: expected: <null> but was: <CartTotal[cartId=cart-42, cents=1998]>")
+                .edit(path, old, new)
+                .ok("./gradlew test --tests 'com.acme.cart.CartTotalsTopologyTest'", "BUILD SUCCESSFUL in 9s")
+                .stop("The test now sends what the app sends, and it passes."))
+    test = "src/test/java/com/acme/cart/CartTotalsTopologyTest.java"
+    for name, old, new in (("null", '        cartEvents.pipeInput("cart-42", null);',
+                            '        cartEvents.pipeInput("cart-42", CartEvent.cleared("cart-42"));'),
+                           ("sdk", "    @Test\n    fun showsResultsForQuery() {",
+                            "    @Test\n    @SdkSuppress(maxSdkVersion = 33)\n    fun showsResultsForQuery() {")):
+        candidates, notes = _candidates(store, session(name, test, old, new))
+        assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
