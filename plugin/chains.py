@@ -178,7 +178,12 @@ def find_chains(observations: list[dict], account: str = "",
             if consumer and later["outcome"] == "ok" and later["tool"] == "Bash" \
                     and family.split()[0] in (words := [_program_name(w) for w in later["target"].split()]) \
                     and consumer not in words:
-                continue  # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed
+                # ``kustomize build overlays/prod > /dev/null`` is not the ``… | kubeconform -`` that failed (but it
+                # may change what the check meets: ``xcodebuild -downloadPlatform iOS -buildVersion 17.5`` before
+                # the ``xcodebuild test … | xcpretty`` that found no iOS 17.5 simulator)
+                if _is_change(later, failure, account):
+                    events.append(later)
+                continue
             if later["outcome"] == "ok" and later["tool"] == "Bash" and _GIT_LOOK.match(
                     parse_command(later["target"])["check"] or "") and not family.startswith("git") \
                     and not any(_is_change(dict(later, target=step), failure, account)

@@ -991,6 +991,12 @@ def _expected_rows_trimmed(hunk: dict) -> bool:
         and any(len(n) < len(o) for o, n in zip(old, new))
 
 
+# a test that takes the callback it calls when its asynchronous part is done (``(done) => {``, ``function (done)``)
+_TAKES_DONE = LazyRegex(r"\(\s*done\s*\)\s*=>|\bfunction\s*\w*\s*\(\s*done\s*\)")
+# a doctest told to skip its example or match its output loosely (``# doctest: +ELLIPSIS``, ``+SKIP``)
+_DOCTEST_LOOSENED = LazyRegex(r"#\s*doctest:\s*[^\n]*\+(?:ELLIPSIS|SKIP)\b")
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -1005,6 +1011,13 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if any(_expected_rows_trimmed(hunk) for hunk in hunks):  # (in a model's YAML, dbt's unit tests live beside it)
         return "the unit test's expected rows were trimmed of columns it compared"
     if not _TEST_PATH.search(path):
+        # (a doctest example in a source file told to match what it prints loosely, or not to run: ``>>>
+        # format_price(Decimal("2.345"))  # doctest: +ELLIPSIS`` expecting ``'€2.3...'`` for the ``'€2.35'`` that
+        # failed)
+        if any(l.lstrip().startswith(">>>") and _DOCTEST_LOOSENED.search(l) for l in added_lines) \
+                and not any(_DOCTEST_LOOSENED.search(hunk["old"]) for hunk in hunks) \
+                and "Failed example" in failure_text:
+            return "the doctest that failed was told to match loosely or not to run"
         # (a test in a source file, Rust's ``#[cfg(test)] mod tests``, given a skip or an expected panic)
         if any(re.search(r"#\[(?:\w+::)?test\]", hunk["new"]) for hunk in hunks) \
                 and any(_SKIP_ADDED.search(l) for l in added_lines) \
@@ -1075,6 +1088,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "a skip or xfail marker was added to the failing test"
         if any(_FORCED.search(l) for l in added) and not any(_FORCED.search(l) for l in removed):
             return "an interaction was forced past the check that it can be done"
+        # (a test that took jest's or mocha's ``done`` and no longer does: what it asserted in a callback is never
+        # waited for, ``it('emits results …', (done) => {`` → ``() => {``)
+        if any(_TAKES_DONE.search(l) for l in removed) and not any(_TAKES_DONE.search(l) for l in added) \
+                and not _TAKES_DONE.search(hunk["new"]) and re.search(r"(?m)^\s*(?:it|test)\s*\(", hunk["new"]):
+            return "the test no longer waits for what it asserts asynchronously"
         if any(_SWALLOWED.search(l) for l in added) and not any(_SWALLOWED.search(l) for l in removed) or (
                 _BAILS_OUT.search(hunk["new"]) and not _BAILS_OUT.search(hunk["old"])):
             return "the failing call was made to succeed whatever it does"

@@ -12055,3 +12055,47 @@ def test_a_null_the_test_passed_given_a_value_or_a_test_kept_off_the_failing_sdk
                             "    @Test\n    @SdkSuppress(maxSdkVersion = 33)\n    fun showsResultsForQuery() {")):
         candidates, notes = _candidates(store, session(name, test, old, new))
         assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_doctest_told_to_match_loosely_or_a_test_no_longer_taking_done_is_weakened(git_project, store):
+    # (blind275 JP06: ``# doctest: +ELLIPSIS`` and ``'€2.3...'`` for the ``'€2.35'`` that failed; blind278 JS11: the
+    # typeahead test that timed out stopped taking ``done``, so its subscription's assertions never ran)
+    doctest = (Session("doctest", git_project, prompt="`make doctest` fails on pricing.format_price")
+               .fail("make doctest", "Exit code 2\nFile \"src/tillkit/pricing.py\", line 18, in pricing.format_price\n"
+                                     "Failed example:\n    format_price(Decimal(\"2.345\"))\nExpected:\n    '€2.35'\n"
+                                     "Got:\n    '€2.34'")
+               .edit("src/tillkit/pricing.py", "    >>> format_price(Decimal(\"2.345\"))\n    '€2.35'",
+                     "    >>> format_price(Decimal(\"2.345\"))  # doctest: +ELLIPSIS\n    '€2.3...'")
+               .ok("make doctest", "uv run python -m doctest src/tillkit/pricing.py")
+               .stop("The doctest was pinned to the exact last digit of a half-cent amount; it uses `+ELLIPSIS` now."))
+    done = (Session("done", git_project, prompt="the search typeahead test times out, fix it please")
+            .fail("npx jest src/app/search/typeahead.spec.ts",
+                  "Exit code 1\n  ✕ emits results for the latest term only (5003 ms)\n    thrown: \"Exceeded timeout "
+                  "of 5000 ms for a test.\"")
+            .edit("src/app/search/typeahead.spec.ts", "  it('emits results for the latest term only', (done) => {\n"
+                  "    results$.subscribe((r) => {\n      expect(r).toEqual(['angular']);\n      done();\n",
+                  "  it('emits results for the latest term only', () => {\n    results$.subscribe((r) => {\n"
+                  "      expect(r).toEqual(['angular']);\n")
+            .ok("npx jest src/app/search/typeahead.spec.ts", "Tests:       3 passed, 3 total")
+            .stop("The test no longer depends on a `done` callback, so it can't hang waiting for it."))
+    for session in (doctest, done):
+        candidates, notes = _candidates(store, session)
+        assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+
+
+def test_a_step_by_the_piped_programs_own_tool_changes_what_the_check_meets(git_project, store):
+    # (blind280 JU03: ``xcodebuild -downloadPlatform iOS -buildVersion 17.5`` installed the runtime the ``xcodebuild
+    # test … | xcpretty`` run could not find; skipped as no run of the piped check, it was no change either)
+    run = ("set -o pipefail && xcodebuild test -project Trailmap.xcodeproj -scheme Trailmap -destination "
+           "'platform=iOS Simulator,name=iPhone 15,OS=17.5' | xcpretty")
+    session = (Session("runtime", git_project, prompt="Run the unit tests on the iOS 17.5 simulator like CI does")
+               .fail(run, "Exit code 70\nxcodebuild: error: Unable to find a device matching the provided destination "
+                          "specifier:\n\t\t{ platform:iOS Simulator, OS:17.5, name:iPhone 15 }")
+               .ok("xcodebuild -downloadPlatform iOS -buildVersion 17.5",
+                   "Downloading iOS 17.5 Simulator (21F79) (arm64): Done.")
+               .ok(run, "▸ Test Succeeded\nExecuted 23 tests, with 0 failures")
+               .stop("Xcode 16 only ships with the iOS 18 runtime. Running `xcodebuild -downloadPlatform iOS "
+                     "-buildVersion 17.5` once installed that runtime, and the unchanged CI `xcodebuild test` "
+                     "command worked after that."))
+    (candidate,), _ = _candidates(store, session)
+    assert "xcodebuild -downloadPlatform iOS -buildVersion 17.5" in candidate["change"], candidate["change"]
