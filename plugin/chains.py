@@ -11,10 +11,10 @@ import re
 import urllib.parse
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
-from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE, _SHELL_TOKEN,
-                       _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version, _exec_split,
-                       _first_word, _inline_code, _interpreter_code, _picked_package, _program_name, _routine,
-                       _same_target, _segments, _targets, _words,
+from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE,
+                       _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
+                       _exec_split, _first_word, _inline_code, _interpreter_code, _picked_package, _program_name,
+                       _routine, _same_target, _segments, _targets, _words,
                        command_family, command_job, command_key, container_run, invocation_change, is_autofix,
                        other_subcommand, parse_command, program_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
@@ -1912,7 +1912,9 @@ _TESTS_BUILD = frozenset(("cargo", "swift", "dotnet", "mix", "stack", "cabal", "
 def _built_by_its_tests(failed: str, later: str) -> bool:
     """Whether ``later`` runs the tests of what failed to build, the same way (``swift build`` → ``swift test``, in
     the same container: ``docker run … swift:5.10-jammy swift build`` → ``… swift test``): they build it first."""
-    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    # (however quietly: ``mvn test`` after ``mvn -q compile``)
+    before, after = ([w for w in parse_command(command)["argv"] if not _NOT_A_FIX_FLAG.fullmatch(w)]
+                     for command in (failed, later))
     at = next((n for n, (a, b) in enumerate(zip(before, after)) if a != b), None)
     if not at or _program_name(before[at - 1]) not in _TESTS_BUILD:
         return False

@@ -392,7 +392,9 @@ _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples
                           r"Tests run: \d+, Failures: 0|\bOK \(\d+ tests?|All tests passed|test result: ok|"
                           r"\b0 failures\b|Tests:\s+\d+ passed|"
                           # Unity's ``Test run completed. Exiting with code 0 (Ok).``
-                          r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b")
+                          r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b|"
+                          # go test's ``--- PASS: TestX (0.01s)`` and ``ok  	github.com/acme/notifier/…	2.318s``
+                          r"(?m:^--- PASS: \w|^ok\s+\S+\s+(?:\(cached\)|[\d.]+s))")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 

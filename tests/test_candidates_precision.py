@@ -12099,3 +12099,36 @@ def test_a_step_by_the_piped_programs_own_tool_changes_what_the_check_meets(git_
                      "command worked after that."))
     (candidate,), _ = _candidates(store, session)
     assert "xcodebuild -downloadPlatform iOS -buildVersion 17.5" in candidate["change"], candidate["change"]
+
+
+def test_a_go_test_run_filtered_to_its_pass_lines_passed(git_project, store):
+    # (blind279 JT10: ``make test-integration 2>&1 | grep -E '^(---|ok|FAIL)'`` showed ``--- PASS`` and ``ok  pkg``
+    # lines only; read as a look with no verdict, the project's way was never stored)
+    session = (Session("grepped", git_project, prompt="Can you run the notifier's tests?")
+               .fail("go test ./...", "Exit code 1\n--- FAIL: TestSubscriber_ReceivesPublished (0.00s)\n    "
+                                      "subscriber_test.go:27: dial tcp [::1]:6379: connect: connection refused\nFAIL")
+               .ok("make test-integration 2>&1 | grep -E '^(---|ok|FAIL)'",
+                   "--- PASS: TestSubscriber_ReceivesPublished (0.01s)\nok  \tgithub.com/acme/notifier/internal/"
+                   "pubsub\t2.318s")
+               .stop("Plain `go test ./...` fails because the pub/sub tests need a real Redis. This repo runs them "
+                     "with `make test-integration`, which brings up the Redis from `docker-compose.test.yml`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make test-integration" in candidate["change"], candidate["change"]
+
+
+def test_a_quiet_build_that_failed_is_built_by_its_tests(git_project, store):
+    # (blind276 JQ04: ``mvn -q compile`` failed on the Avro decimal; ``mvn test`` built it with
+    # ``<enableDecimalLogicalType>`` set and passed, the ``-q`` had kept the two apart)
+    session = (Session("avro", git_project, prompt="mvn compile broke after I added the amount field to invoice.avsc")
+               .fail("mvn -q compile", "Exit code 1\n[ERROR] /home/dev/billing/src/main/java/com/acme/billing/"
+                                       "InvoiceMapper.java:[37,33] incompatible types: java.math.BigDecimal cannot be "
+                                       "converted to java.nio.ByteBuffer")
+               .edit("pom.xml", "            <stringType>String</stringType>",
+                     "            <stringType>String</stringType>\n"
+                     "            <enableDecimalLogicalType>true</enableDecimalLogicalType>")
+               .ok("mvn test | tail -3", "[INFO] Tests run: 18, Failures: 0, Errors: 0, Skipped: 0\n"
+                                         "[INFO] BUILD SUCCESS")
+               .stop("avro-maven-plugin generates `decimal` fields as `ByteBuffer` unless told otherwise. Added "
+                     "`<enableDecimalLogicalType>true</enableDecimalLogicalType>` to the plugin's configuration."))
+    (candidate,), _ = _candidates(store, session)
+    assert "enableDecimalLogicalType" in candidate["change"], candidate["change"]
