@@ -650,10 +650,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     tried_there = {os.path.basename(f) for a in chain["attempts"] if (a.get("meta") or {}).get("content_withheld")
                    for f in a.get("files") or []}
     # (as written: the sentence read as what did not help has lost its "so I reverted it")
-    written = re.split(r"(?<=[.!?])\s+|\n+", said.get("text") or "")
+    as_written = re.split(r"(?<=[.!?])\s+|\n+", said.get("text") or "")
     withheld = [e for e in withheld if not any(
         name in tried_there and any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s) and _REVERTED.search(w)
-                                    and s.rstrip(" .—–-") in w for s in said["did_not_help"] for w in written)
+                                    and s.rstrip(" .—–-") in w for s in said["did_not_help"] for w in as_written)
         for name in {os.path.basename(f) for f in e.get("files") or []})]
     if not fix_hunks and not commands and not invocation and not prep and not same_job and not withheld:
         chain["_skip"] = "retry_without_change" if not chain["all_changes"] else "unrelated_change"
