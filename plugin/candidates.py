@@ -1057,9 +1057,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     summary_parts = [p for p in summary_parts if not any(len(q) > len(p) and p.rstrip(". ") in q
                                                          for q in summary_parts)]
     if helpless and summary_parts and helpless[0] not in summary_parts:  # what did not help is part of the lesson:
-        # the next session skips it (less how the session undid it: "…, so I put it back to 0.90")
-        summary_parts.append(re.sub(r",?\s+(?:so|and)\s+(?:I|we)\s+(?:put|reverted|undid|backed|rolled|took|set)\b"
-                                    r"[^`]*$", ".", helpless[0]))
+        # the next session skips it (less how the session undid it: "Bumping … only bought ~20k more tokens, so I put
+        # it back to 0.90"; not of a sentence that is the session's story throughout, "I tried that, it changed
+        # nothing, and I reverted it")
+        summary_parts.append(helpless[0] if re.match(r"(?:I|We)\b", helpless[0]) else re.sub(
+            r",?\s+(?:so|and)\s+(?:I|we)\s+(?:put|reverted|undid|backed|rolled|took|set)\b[^`]*$", ".", helpless[0]))
     summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",

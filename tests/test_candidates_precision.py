@@ -12132,3 +12132,31 @@ def test_a_quiet_build_that_failed_is_built_by_its_tests(git_project, store):
                      "`<enableDecimalLogicalType>true</enableDecimalLogicalType>` to the plugin's configuration."))
     (candidate,), _ = _candidates(store, session)
     assert "enableDecimalLogicalType" in candidate["change"], candidate["change"]
+
+
+def test_a_did_not_help_sentence_told_as_the_sessions_story_is_kept_whole(git_project, store):
+    # (blind244 IK04, a regression the replay found: "I tried that, it changed nothing, and I reverted it", cut to "I
+    # tried that, it changed nothing.", left a summary short enough for its "I tried" to read as a diary: nothing
+    # was stored)
+    build = "cd rust && cargo ndk -t arm64-v8a -o ../android/app/src/main/jniLibs build --release"
+    error = ("Exit code 1\nError: Could not find any NDK.\nnote: Set the environment variable ANDROID_NDK_HOME to "
+             "your NDK installation's root directory")
+    env = '[env]\nANDROID_NDK_HOME = "/Users/kit/Library/Android/sdk/ndk/26.3.11579264"\n\n'
+    target = "[target.aarch64-linux-android]\n"
+    session = (Session("ndk", git_project, prompt="cargo ndk bails out; get libsignet_core.so building for arm64")
+               .fail(build, error)
+               .edit("rust/.cargo/config.toml", target, env + target)
+               .fail(build, error)
+               .edit("rust/.cargo/config.toml", env + target, target)
+               .ok(build.replace("cargo ndk", "ANDROID_NDK_HOME=$HOME/Library/Android/sdk/ndk/26.3.11579264 cargo ndk"),
+                   "Building arm64-v8a (aarch64-linux-android)\n    Finished `release` profile [optimized] target(s)")
+               .stop("cargo-ndk locates the NDK itself, before cargo ever reads `.cargo/config.toml`, so an `[env]` "
+                     "entry there is invisible to it — I tried that, it changed nothing, and I reverted it. Running "
+                     "the build with `ANDROID_NDK_HOME=$HOME/Library/Android/sdk/ndk/26.3.11579264` set works, and "
+                     "`libsignet_core.so` is back in `jniLibs/arm64-v8a`. You may want to export that in your shell "
+                     "profile. (Setting `ndk.dir` in local.properties wouldn't help here — that's only read by "
+                     "Gradle, not by cargo-ndk.)"))
+    (candidate,), _ = _candidates(store, session)
+    assert "ANDROID_NDK_HOME=$HOME/Library/Android/sdk/ndk/26.3.11579264" in candidate["change"], candidate["change"]
+    assert "I reverted it" in candidate["summary"], candidate["summary"]
+    assert [n["title"] for n in store.project_notes(PROJECT)] == [candidate["title"]]
