@@ -357,17 +357,21 @@ def _null_replaced(changes: dict[str, list[dict]]) -> bool:
     longer sent."""
     if not tests_only(changes):
         return False
+    for a, b in _line_pairs(changes):
+        nulls = list(_NULLISH.finditer(a))
+        if a == b or len(nulls) != 1:
+            continue
+        hole = re.escape(a[:nulls[0].start()]) + r"(.+?)" + re.escape(a[nulls[0].end():])
+        if (m := re.fullmatch(hole, b)) and not _NULLISH.fullmatch(m.group(1).strip()):
+            return True
+    return False
+
+
+def _line_pairs(changes: dict[str, list[dict]]):
+    """Each changed file's lines, old beside new, the comments said beside them left out."""
     for hunks in changes.values():
         for hunk in hunks:
-            old, new = _code_sides(hunk)
-            for a, b in zip(old, new):
-                nulls = list(_NULLISH.finditer(a))
-                if a == b or len(nulls) != 1:
-                    continue
-                hole = re.escape(a[:nulls[0].start()]) + r"(.+?)" + re.escape(a[nulls[0].end():])
-                if (m := re.fullmatch(hole, b)) and not _NULLISH.fullmatch(m.group(1).strip()):
-                    return True
-    return False
+            yield from zip(*_code_sides(hunk))
 
 
 def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool:
@@ -755,19 +759,16 @@ def _scores_on_training_data(changes: dict[str, list[dict]]) -> bool:
     on passes any accuracy floor."""
     if not tests_only(changes):
         return False
-    for hunks in changes.values():
-        for hunk in hunks:
-            old, new = _code_sides(hunk)
-            for a, b in zip(old, new):
-                p = len(os.path.commonprefix([a, b]))
-                q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
-                while p and a[p - 1].isalnum():  # (whole words: "test" → "train" share their "t")
-                    p -= 1
-                while q and a[len(a) - q].isalnum():
-                    q -= 1
-                if a != b and _HELD_OUT_SPLIT.fullmatch(a[p:len(a) - q].strip("_-")) \
-                        and _TRAINING_SPLIT.fullmatch(b[p:len(b) - q].strip("_-")):
-                    return True
+    for a, b in _line_pairs(changes):
+        p = len(os.path.commonprefix([a, b]))
+        q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+        while p and a[p - 1].isalnum():  # (whole words: "test" → "train" share their "t")
+            p -= 1
+        while q and a[len(a) - q].isalnum():
+            q -= 1
+        if a != b and _HELD_OUT_SPLIT.fullmatch(a[p:len(a) - q].strip("_-")) \
+                and _TRAINING_SPLIT.fullmatch(b[p:len(b) - q].strip("_-")):
+            return True
     return False
 
 
