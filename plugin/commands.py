@@ -949,16 +949,22 @@ _RUN_VALUE_OPTIONS = frozenset(("-v", "--volume", "-w", "--workdir", "-e", "--en
                                 "--security-opt", "--device", "--dns"))
 
 
-def container_run(command: str) -> tuple[list[str], str] | None:
-    """A ``docker run``'s (or podman's) options and image: ``docker run --rm --network none -v "$PWD":/data
-    tflint:v0.50.3 --init`` → ``(["--rm", "--network", "none", "-v", "$PWD:/data"], "tflint:v0.50.3")``."""
-    argv = parse_command(command)["argv"]
+def container_words(argv: list[str]) -> tuple[list[str], list[str]] | None:
+    """A ``docker run``'s (or podman's) options, and the image with what it runs there: ``docker run --rm -v
+    "$PWD":/data tflint:v0.50.3 --init`` → ``(["--rm", "-v", "$PWD:/data"], ["tflint:v0.50.3", "--init"])``; None for
+    any other line, or one that names no image."""
     if len(argv) < 3 or _program_name(argv[0]) not in ("docker", "podman", "nerdctl") or argv[1] != "run":
         return None
     n = 2
     while n < len(argv) and argv[n].startswith("-"):
         n += 2 if argv[n] in _RUN_VALUE_OPTIONS else 1
-    return (argv[2:n], argv[n]) if n < len(argv) else None
+    return (argv[2:n], argv[n:]) if n < len(argv) else None
+
+
+def container_run(command: str) -> tuple[list[str], str] | None:
+    """A ``docker run``'s (or podman's) options and image: ``(["--rm", "-v", "$PWD:/data"], "tflint:v0.50.3")``."""
+    words = container_words(parse_command(command)["argv"])
+    return (words[0], words[1][0]) if words else None
 
 
 def invocation_change(failed: str, passed: str) -> list[str]:
@@ -976,7 +982,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     removed = sorted(_invocation(before) - _invocation(after))
     programs = [_program_name(parsed["argv"][0]) if parsed["argv"] else "" for parsed in (before, after)]
     out = [f"run `{programs[1]}` instead of `{programs[0]}`"] if all(programs) and _variant_of(*programs) else []
-    images = [run and run[1] for run in map(container_run, (failed, passed))]
+    images = [words and words[1][0] for words in (container_words(before["argv"]), container_words(after["argv"]))]
     if all(images) and images[0] != images[1]:  # (the image built for it: ``registry…/tflint:0.50.3-aws0.31.0``)
         out.append(f"run it in `{images[1]}`")
     for part in added:

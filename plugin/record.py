@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 
-from .commands import _RUN_VALUE_OPTIONS, LOADS_VARIABLES, without_env
+from .commands import LOADS_VARIABLES, container_words, without_env
 from .quality import LazyRegex
 from .store import NOTE_KINDS
 from .text import one_line
@@ -346,12 +346,10 @@ def _in_container(words: list[str]) -> list[str] | None:
     """The image and the command a ``docker run`` (or podman's) runs in it: ``docker run --rm -v "$PWD":/pkg -w /pkg
     swift:5.10-jammy swift build`` → ``["swift:5.10-jammy", "swift", "build"]``; None for any other line, or a run of
     the image's own command."""
-    if len(words) < 4 or os.path.basename(words[0]) not in ("docker", "podman", "nerdctl") or words[1] != "run":
+    run = container_words(words) if len(words) >= 4 else None
+    if run is None:
         return None
-    n = 2
-    while n < len(words) and words[n].startswith("-"):
-        n += 2 if words[n] in _RUN_VALUE_OPTIONS else 1
-    inner = words[n:]
+    inner = run[1]
     # (a shell's script, by the script: ``sh -c "pip install -q -r requirements.txt"``)
     if len(inner) >= 4 and inner[1] in ("sh", "bash", "ash") and inner[2] in ("-c", "-lc", "-ec", "-euc"):
         inner = [inner[0], *_WORD.findall(" ".join(inner[3:]).strip("'\""))]
