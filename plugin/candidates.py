@@ -597,10 +597,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # having read ``TideTimelineProvider.swift``)
     # (or no longer runs that code: ``readings_hourly`` queried no more, where ``migrations/0007_readings_hourly.sql``
     # was found by a grep)
-    sources = [o["target"] for o in chain.get("_between") or () if o["tool"] in ("Read", *EDIT_TOOLS) and o["target"]]
-    sources += [m.group(1) for o in chain.get("_between") or () if o["tool"] == "Bash"
-                for m in re.finditer(r"(?m)^([\w./-]+\.\w+):\d+:", o.get("body") or "")]
-    if fix_hunks and (_expected_from_the_subject(fix_hunks, sources) or _subject_dropped(fix_hunks, sources)):
+    looked_at = [o["target"] for o in chain.get("_between") or () if o["tool"] in ("Read", *EDIT_TOOLS) and o["target"]]
+    looked_at += [m.group(1) for o in chain.get("_between") or () if o["tool"] == "Bash"
+                  for m in re.finditer(r"(?m)^([\w./-]+\.\w+):\d+:", o.get("body") or "")]
+    if fix_hunks and (_expected_from_the_subject(fix_hunks, looked_at) or _subject_dropped(fix_hunks, looked_at)):
         chain["_skip"] = "weakened_test"
         return None
     # (a run that only left a selection out, ``-k forward_matches``, is no other way of running it)

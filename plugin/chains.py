@@ -422,14 +422,13 @@ def find_chains(observations: list[dict], account: str = "",
                             and r["target"] == success["target"] for r in observations[i + 1:])
                     for o in observations[i + 1:]):
                 kind = "same_check"
-                events += [o for o in observations[i + 1:] if o["id"] < success["id"] and o not in events
-                           and _is_change(o, failure, account)]
-                events.sort(key=lambda o: o["id"])
             if success is not None:  # (the same tool failing otherwise on the way, ``terraform init -reconfigure``
-                # after ``terraform plan``, was an attempt at the same job, not a problem of its own)
-                events += [o for o in observations[i + 1:] if o["id"] < success["id"] and o["outcome"] == "error"
-                           and _is_check(o) and command_family(o["target"]).split()[:1] == family.split()[:1]
-                           and o not in events]
+                # after ``terraform plan``, was an attempt at the same job, not a problem of its own; and, where the
+                # edit is the fix, the changes on the way are its)
+                events += [o for o in observations[i + 1:] if o["id"] < success["id"] and o not in events and (
+                    o["outcome"] == "error" and _is_check(o)
+                    and command_family(o["target"]).split()[:1] == family.split()[:1]
+                    or kind == "same_check" and _is_change(o, failure, account))]
                 events.sort(key=lambda o: o["id"])
         if success is None:  # (the run the error itself says to make instead, of the same program, passed: ``pod
             # update RNReanimated --no-repo-update`` for a ``pod install`` that "You should run" it; that is the job)
