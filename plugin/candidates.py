@@ -47,6 +47,7 @@ from .signatures import normalise
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
                     _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
+from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
 from .weakening import (_DESELECTS, _SAID_WEAKENED, _expected_from_the_subject, _expects_fewer, _is_weakening,
@@ -484,6 +485,21 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # around, the fix a migration's dependency) is how the environment was checked, no step of the fix
     commands = [c for c in commands if not (fix_hunks and _unnamed_install(c, said.get("text", "") + " " + prompt_text,
                                                                            fix_hunks))]
+    # beside an edit, committing and pushing it (``git checkout -b fix/x && git commit -qam … && git push -u origin
+    # fix/x``) only delivers it to where the check reads it (Argo CD syncing a branch): no step of the lesson, nor is
+    # the branch the check was then given (``--revision fix/x``)
+    published = [c for c in commands if fix_hunks and _publishes(c)]
+    branches = {m.group(1) for c in published
+                for m in re.finditer(r"\b(?:checkout\s+-[bB]|switch\s+-[cC]|push\s+(?:-\S+\s+)*\S+)\s+([\w./-]+)",
+                                     c["target"])}
+    commands = [c for c in commands if c not in published]
+    # a step another failure on the way named (``aws sts get-caller-identity``: "To refresh this SSO session run aws
+    # sso login") answers that failure, not this one, which never asked for it
+    others = [o for o in chain.get("_between") or () if o["outcome"] != "ok" and o["tool"] == "Bash"
+              and o not in chain["failures"]]
+    commands = [c for c in commands if c["tool"] != "Bash" or any(
+        _asked_by(c["target"], f) for f in chain["failures"]) or not any(
+        o["id"] < c["id"] and _asked_by(c["target"], o) for o in others)]
     # (a recipe line that passed is the failing step itself, not the task run another way)
     # (a log read again is the same log, however many lines were asked for: ``tail -2 logs/dev.log``)
     # (against the last failing run of the subcommand that passed: ``dagster definitions validate`` failing on the
@@ -502,6 +518,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # dropping what an attempt had added (``-Dquarkus.devservices.timeout=300s``) undoes the attempt: no part of the fix
     invocation = [part for part in invocation if not part.startswith("without `")
                   or part[len("without `"):-1] in chain["failures"][0]["target"]]
+    invocation = [part for part in invocation if not any(
+        re.search(rf"(?<![\w/.-]){re.escape(branch)}(?![\w/.-])", part) for branch in branches)]
     # (nor what the account says changed nothing: "`--runInBand` changed nothing", beside the fix in the specs)
     invocation = [part for part in invocation if not (part.startswith(("without `", "pass `"))
                                                       and part.split("`")[1] in no_help)]
@@ -510,7 +528,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if (fix_hunks or chain.get("cleared") and all(_clears_local_state(c["target"]) for c in commands)) and invocation:
         # (nor a variable set only for that run, ``MAILER_SMTP_HOST=localhost`` beside the pydantic-settings move)
         # (a flag's value says it too: ``HF_HUB_OFFLINE`` for ``-e HF_HUB_OFFLINE=1``)
-        invocation = [part for part in invocation if not part.startswith(("pass `", "set `"))
+        # (nor a filter left out, the run widened to the whole suite: ``-only-testing:RingoTests/PushHandlerCancel
+        # Tests`` of the failing ``xcodebuild test``)
+        invocation = [part for part in invocation if not part.startswith(("pass `", "set `", "without `"))
                       # (a word of it, not a part of one: jq's ``-r`` is not in ``acme-root-ca.pem``)
                       or any(re.search(rf"(?<![\w-]){re.escape(word.split('=')[0])}(?![\w-])",
                                        said.get("text", "") + " " + prompt_text)
@@ -711,6 +731,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             setting = " ".join(e.removeprefix("export").strip() for e in exports)
             steps.append((c["id"], f"run `{one_line(step, 80)}` first",
                           [f"Run `{one_line(step, 160)}` with `{one_line(setting, 100)}` set{before}."]))
+            continue
+        added_to = _manifest_lines(c, chain.get("_between") or ())
+        if added_to:  # (what an install wrote into the manifest, as a ``git diff`` after it showed: the change that
+            # stays, where "before the test" would read as a step to take every time)
+            path, line = added_to
+            steps.append((c["id"], f"run `{one_line(step, 80)}` first",
+                          [f"Run `{one_line(step, 100)}`, which adds `{one_line(line, 100)}` to {path}."]))
             continue
         if len(step) > 80:  # (a server's address with its login is no part of the step's point: ``psql
             # "postgresql://…" -c 'ALTER ROLE …'``; a file's, ``zig fetch --save=zap https://…/v0.8.0.tar.gz``, is)
@@ -1193,6 +1220,45 @@ def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:
     programs = {os.path.basename(s.split()[0]).lower() for s in installs}
     return not (_plain_words(text) & {"install", "installed", "installing", "reinstall", "reinstalled", *programs}
                 or any(name in text.lower() for p in installed for name in (p, os.path.basename(p))))
+
+
+def _publishes(command: dict) -> bool:
+    """Whether a line only records and publishes the work with git: a branch made, files added, a commit, a push."""
+    segments = _segments(command["target"]) if command["tool"] == "Bash" else []
+    return bool(segments) and all(re.match(r"git\s+(?:add|commit|push|checkout\s+-[bB]|switch\s+-[cC])\b",
+                                           parse_command(s)["check"] or "") for s in segments)
+
+
+def _asked_by(command: str, failure: dict) -> bool:
+    """Whether the failure's message asks for ``command``, quoted ("Run `bundle install` to …") or by its words
+    before its options ("To refresh this SSO session run aws sso login with the corresponding profile")."""
+    if _step_named_by_error(command, failure):
+        return True
+    head = list(itertools.takewhile(lambda w: not w.startswith("-"), command_key(command).split()))[:3]
+    return len(head) >= 2 and re.search(rf"(?i)\b(?:run|try|execute)\s+{re.escape(' '.join(head))}(?![\w-])",
+                                        failure.get("error_text") or failure.get("body") or "") is not None
+
+
+def _manifest_lines(command: dict, later: list[dict] | tuple) -> tuple[str, str] | None:
+    """The manifest and the line in it that ``command``, an install that saves what it adds (``npm install -D
+    @testing-library/dom@^10.4.0``), wrote there, as a ``git diff`` run after it printed it
+    (``+    "@testing-library/dom": "^10.4.0",`` in package.json)."""
+    if command["tool"] != "Bash":
+        return None
+    added = {p for s in parse_command(command["target"])["segments"] if command_job(s) == "install"
+             for p in _packages(s)}
+    for o in later:
+        if o["id"] <= command["id"] or o["tool"] != "Bash" or o["outcome"] != "ok" or not added \
+                or not re.match(r"git\s+diff\b", parse_command(o["target"])["check"] or ""):
+            continue
+        path = None
+        for line in (o.get("body") or "").splitlines():
+            if line.startswith("+++ "):
+                path = re.sub(r"^[ab]/", "", line[4:].strip())
+            elif line.startswith("+") and path and _MANIFEST_PATH.search(path) and any(
+                    re.search(rf"(?<![\w@/.-]){re.escape(name)}(?![\w/-])", line) for name in added):
+                return path, line[1:].strip().rstrip(",")
+    return None
 
 
 def _fix_title(fix_parts: list[str]) -> str:

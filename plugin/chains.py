@@ -2441,7 +2441,10 @@ def _raw_error_line(failure: dict) -> str | None:
     line = error_line(re.sub(r"(?m)^[│┃|╷╵]\s?", "", text))  # terraform's boxed diagnostics
     if not line:
         lines = [l.strip() for l in text.splitlines() if re.search(r"\w", l) and not l.strip().startswith(("at ", "#", "|"))]
-        line = lines[0] if lines else None
+        # (not the package runner's echo of the script, ``> marketing-site@0.4.0 check:export``; a line the check
+        # marked failed first: ``✗ /pricing -> out/pricing/index.html (missing)``)
+        marked = [l for l in lines if re.match(r"[✗✘×✖]\s", l)]
+        line = next(iter(marked or [l for l in lines if not l.startswith(">")] or lines), None)
     if not line:
         return failure.get("error_signature")
     if line.rstrip().endswith(":"):  # rspec's "LoadError:" then its message on the next line

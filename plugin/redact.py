@@ -231,7 +231,7 @@ _SOURCES = {
     # hash of 8-10, a pod's 5) or a CronJob's minute count
     "kube_name": (r"(?P<base>[a-z]+\d{0,3}(?:-[a-z]+\d{0,3})*)(?:-(?:\d{6,10}|[bcdfghjklmnpqrstvwxz2-9]{8,10}))?"
                   r"-[bcdfghjklmnpqrstvwxz2-9]{5}", 0),
-    "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}|\d{1,8}|v\d+|"
+    "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}\d{0,2}|\d{1,8}|v\d+|"
                 # numeronyms (ingress.networking.k8s.io/api-server is a name)
                 r"k8s|k3s|i18n|l10n|a11y|o11y|e2e|p2p|b2b|b2c|w3c|"
                 r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){1,6}\d{0,3}", 0),  # WebhookRoutes.scala, getUserById

@@ -40,7 +40,9 @@ _TAG_CLOSE = re.compile(r"(?<=[\w\"'/\-])>")
 ROLE_LABELS = ("human", "assistant", "system", "user", "developer", "operator", "administrator", "admin", "claude",
                "anthropic", "model", "ai", "lorebook")
 _ROLE = re.compile(
-    r"(?i)(?<![\w\[])(" + "|".join(ROLE_LABELS) + r")(\s*(?:message|prompt|note|instructions?)?)\s*:(?!//|\d)")
+    r"(?i)(?<![\w\[])(" + "|".join(ROLE_LABELS) + r")(\s*(?:message|prompt|note|instructions?)?)\s*:(?!//|\d)"
+    # (not a name in a colon path, Kubernetes' ``system:serviceaccount:ingest:ingest-worker``, ``system:node:ip-1``)
+    r"(?!(?-i:[a-z][\w.-]*):[\w.-])")
 _NOTICE = re.compile(
     r"(?i)(?<!\[quoted: )\b((?:(?:important|urgent|official|critical|mandatory|new|priority|security)\s+)*"
     r"(?:notice|message|instructions?|note|directive|update|order|request|override|reminder)s?\s+"

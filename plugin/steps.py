@@ -975,6 +975,9 @@ def _names_run(argv: list[str], sentence: str) -> bool:
                                                                                       ["--context"]):
         argv = argv[:1] + argv[3:]
     head = [_program_name(argv[0])] + [w for w in argv[1:2] if re.fullmatch(r"[a-z][\w:-]*", w)] if argv else []
+    # (a package script by its name too: `npm run deploy` names no ``npm run build``)
+    if head[1:] == ["run"] and head[0] in _PACKAGE_RUNNERS and len(argv) > 2 and not argv[2].startswith("-"):
+        head.append(argv[2])
 
     def matches(words: list[str]) -> bool:  # (a placeholder stands for any word past the program:
         # `./scripts/deploy-job.sh <env> …`; `{shard}` alone names no program)
@@ -982,7 +985,7 @@ def _names_run(argv: list[str], sentence: str) -> bool:
                                                for n, (w, h) in enumerate(zip(words, head)))
 
     # (a package script is named by its name: `verify:ios` for ``npm run verify:ios``)
-    script = argv[2] if len(argv) > 2 and head == [_program_name(argv[0]), "run"] and head[0] in _PACKAGE_RUNNERS \
+    script = argv[2] if len(argv) > 2 and head[:2] == [_program_name(argv[0]), "run"] and head[0] in _PACKAGE_RUNNERS \
         and ":" in argv[2] else None
     # (a recipe by its file: "The Makefile's `test` target is the supported entry point" for ``make test``)
     target = re.escape(head[1]) if len(head) == 2 and head[0] in ("make", "just") else None

@@ -12160,3 +12160,118 @@ def test_a_did_not_help_sentence_told_as_the_sessions_story_is_kept_whole(git_pr
     assert "ANDROID_NDK_HOME=$HOME/Library/Android/sdk/ndk/26.3.11579264" in candidate["change"], candidate["change"]
     assert "I reverted it" in candidate["summary"], candidate["summary"]
     assert [n["title"] for n in store.project_notes(PROJECT)] == [candidate["title"]]
+
+
+def test_an_install_that_saves_to_the_manifest_names_the_line_a_diff_showed_it_wrote(git_project, store):
+    # (blind278 JS18: the lesson is the devDependency `npm install -D` wrote into package.json, which a `git diff`
+    # after it printed; "Run `npm install -D …` before `npx jest …`" read as a step to take before every test run)
+    error = ("Exit code 1\n FAIL  src/components/LoginForm.test.tsx\n  ● Test suite failed to run\n\n    Cannot find "
+             "module '@testing-library/dom' from 'node_modules/@testing-library/react/dist/pure.js'")
+    diff = ("diff --git a/package.json b/package.json\nindex 4be1a02..9c3f7e1 100644\n--- a/package.json\n"
+            "+++ b/package.json\n@@ -34,6 +34,7 @@\n   \"devDependencies\": {\n"
+            "+    \"@testing-library/dom\": \"^10.4.0\",\n     \"@testing-library/jest-dom\": \"^6.5.0\",")
+    session = (Session("peer", git_project, prompt="the component tests fail to start after the dependency update")
+               .fail("npx jest src/components", error)
+               .ok("cat .npmrc", "legacy-peer-deps=true")
+               .ok("npm install -D @testing-library/dom@^10.4.0", "added 3 packages, and audited 1123 packages in 4s")
+               .ok("git diff package.json", diff)
+               .ok("npx jest src/components", "Test Suites: 9 passed, 9 total\nTests:       47 passed, 47 total")
+               .stop("`@testing-library/react` 16 takes `@testing-library/dom` as a peer dependency, and `.npmrc` "
+                     "sets `legacy-peer-deps=true`, so npm never installed it. I added it to devDependencies."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'adds `"@testing-library/dom": "^10.4.0"` to package.json' in candidate["change"], candidate["change"]
+    assert "before `npx jest" not in candidate["change"], candidate["change"]
+
+
+def test_a_step_another_failure_on_the_way_asked_for_is_no_part_of_the_fix(git_project, store):
+    # (blind279 JT13: "To refresh this SSO session run aws sso login" answered `aws sts get-caller-identity`, a look
+    # on the way; the card told to run `aws sso login` before the failing `kubectl exec`)
+    session = (Session("irsa", git_project, prompt="ingest-worker pods keep crashlooping since the chart refactor")
+               .fail("kubectl exec -n ingest deploy/ingest-worker -- env | grep AWS_",
+                     "Exit code 1\nerror: unable to upgrade connection: container not found (\"worker\")")
+               .fail("aws sts get-caller-identity",
+                     "Exit code 255\n\nThe SSO session associated with this profile has expired or is otherwise "
+                     "invalid. To refresh this SSO session run aws sso login with the corresponding profile.")
+               .ok("aws sso login --profile platform-admin", "Successfully logged into Start URL: https://x/start")
+               .ok("AWS_PROFILE=platform-admin aws iam get-role --role-name ingest-worker-irsa",
+                   '{"sub": "system:serviceaccount:ingest:ingest-worker"}')
+               .edit("charts/ingest-worker/values.yaml", "  name: ingest-worker-sa\n", "  name: ingest-worker\n")
+               .ok("helm upgrade ingest-worker charts/ingest-worker -n ingest --wait", "Release upgraded")
+               .ok("kubectl exec -n ingest deploy/ingest-worker -- env | grep AWS_",
+                   "AWS_ROLE_ARN=arn:aws:iam::481516234200:role/ingest-worker-irsa")
+               .stop("The chart renamed the ServiceAccount to `ingest-worker-sa`, but the role's trust policy only "
+                     "accepts `system:serviceaccount:ingest:ingest-worker`. I set the name back in values.yaml."))
+    candidates, _ = _candidates(store, session)
+    assert candidates, _
+    for candidate in candidates:
+        assert "aws sso login" not in candidate["change"], candidate["change"]
+    assert any("name: ingest-worker" in c["change"] for c in candidates), [c["change"] for c in candidates]
+
+
+def test_a_package_script_is_named_by_its_script_and_its_failure_by_a_line_it_marked(git_project, store):
+    # (blind278 JS13: "run `npm run deploy` when you're ready" named ``rm -rf out .next && npm run build`` as the way
+    # for a failed `aws s3 ls`, and the real lesson was titled by npm's echo, "fails with > marketing-site@0.4.0
+    # check:export")
+    from lorebook.chains import _raw_error_line
+    from lorebook.steps import _names_run
+    assert not _names_run(["npm", "run", "build"], "run `npm run deploy` when you're ready")
+    assert _names_run(["npm", "run", "build"], "then `npm run build` passes")
+    check = ("Exit code 1\n\n> marketing-site@0.4.0 check:export\n> node scripts/check-export.mjs\n\nresolving routes "
+             "the way an S3 website endpoint does\n  ✓ /                  -> out/index.html\n  ✗ /pricing           -> "
+             "out/pricing/index.html (missing)\n4 of 5 routes would 404")
+    assert _raw_error_line({"error_text": check}) == "✗ /pricing -> out/pricing/index.html (missing)"
+    session = (Session("s3", git_project, prompt="every page but the home page 404s on S3 website hosting")
+               .fail("npm run check:export", check)
+               .fail("aws s3 ls s3://acme-marketing-site/ | head", "Exit code 255\n\nUnable to locate credentials. "
+                     "You can configure credentials by running \"aws configure\".")
+               .edit("next.config.mjs", "  output: 'export',\n", "  output: 'export',\n  trailingSlash: true,\n")
+               .ok("rm -rf out .next && npm run build 2>&1 | tail -3", "Route (app)  Size\n○ /about  1.2 kB")
+               .ok("npm run check:export", "resolving routes\n  ✓ /pricing -> out/pricing/index.html\nall 5 routes "
+                                           "resolve")
+               .stop("An S3 website endpoint only maps a path to `<path>/index.html`; the export wrote flat files. "
+                     "Fix: `trailingSlash: true` in next.config.mjs.\n\n- `aws s3 ls` failed locally (no credentials), "
+                     "so I haven't redeployed — run `npm run deploy` when you're ready."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].startswith("`npm run check:export` fails with ✗ /pricing"), candidate["title"]
+    assert "trailingSlash: true" in candidate["change"], candidate["change"]
+
+
+def test_committing_and_pushing_the_edit_for_the_check_to_read_is_no_step_of_the_fix(git_project, store):
+    # (blind276 JQ07: Argo CD syncs from git, so the edit was committed and pushed to a branch and the sync given
+    # ``--revision`` of it; the card's room went to "Run `git checkout -b … && git commit …` first" and the branch,
+    # and the changed hook annotation was cut)
+    job = "apps/payments/templates/migrate-job.yaml"
+    session = (Session("argo", git_project, prompt="payments-dev won't sync on a fresh cluster — db-migrate fails")
+               .fail("argocd app sync payments-dev --timeout 300",
+                     "Exit code 1\nFATA[0167] Operation has completed with phase: Failed")
+               .edit(job, "    argocd.argoproj.io/hook: PreSync\n",
+                     "    argocd.argoproj.io/hook: Sync\n    argocd.argoproj.io/sync-wave: \"1\"\n")
+               .ok("git checkout -b fix/payments-migrate-wave && git commit -qam \"payments: migrate after the "
+                   "secret\" && git push -q -u origin fix/payments-migrate-wave", "Switched to a new branch")
+               .ok("argocd app sync payments-dev --revision fix/payments-migrate-wave --timeout 300",
+                   "Message: successfully synced (all tasks run)")
+               .stop("The migration Job ran as a PreSync hook, before the ExternalSecret that creates `payments-db`. "
+                     "It is now `argocd.argoproj.io/hook: Sync` with `argocd.argoproj.io/sync-wave: \"1\"`; "
+                     "payments-dev synced cleanly from fix/payments-migrate-wave."))
+    (candidate,), _ = _candidates(store, session)
+    assert "git checkout" not in candidate["change"] and "--revision" not in candidate["change"], candidate["change"]
+    assert "argocd.argoproj.io/hook: Sync" in candidate["change"], candidate["change"]
+
+
+def test_a_test_filter_left_out_beside_the_edit_that_fixed_it_is_how_it_was_run(git_project, store):
+    # (blind274 JO24: the whole suite run after the fix, without ``-only-testing:…``, put "Without
+    # `-only-testing:RingoTests/PushHandlerCancelTests`." in the change, whose room the fix's lines needed)
+    run = "xcodebuild test -scheme Ringo -destination 'platform=iOS Simulator,name=iPhone 15'"
+    handler = "Ringo/Calls/PushHandler.swift"
+    session = (Session("voip", git_project, prompt="every VoIP push must report a call to CallKit")
+               .fail(f"{run} -only-testing:RingoTests/PushHandlerCancelTests -quiet",
+                     "Exit code 65\nPushHandlerCancelTests.swift:11: error: -[RingoTests.PushHandlerCancelTests "
+                     "testCancelledPushStillReportsCall] : XCTAssertEqual failed: (\"0\") is not equal to (\"1\")")
+               .edit(handler, "        if payload.kind == .callCancelled {\n            completion()\n",
+                     "        if payload.kind == .callCancelled {\n"
+                     "            provider.reportNewIncomingCall(with: uuid, update: update) { _ in\n"
+                     "                self.provider.reportCall(with: uuid, endedAt: nil, reason: .remoteEnded)\n")
+               .ok(f"{run} -quiet", "Executed 48 tests, with 0 failures (0 unexpected)\n** TEST SUCCEEDED **")
+               .stop("The cancel branch now reports a call to CallKit and ends it at once with `.remoteEnded`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "only-testing" not in candidate["change"], candidate["change"]

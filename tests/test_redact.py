@@ -450,6 +450,15 @@ def test_a_programs_option_in_a_variable_is_no_secret():
     assert "Xk9pQ2mZr7LwT4vB8sYd3Fq1" not in redact("OPTS=--session_key=Xk9pQ2mZr7LwT4vB8sYd3Fq1")
 
 
+def test_a_collations_name_is_no_secret():
+    # (blind279 JT19: the lesson, ``MSSQL_COLLATION: Latin1_General_100_CS_AS_SC_UTF8``, was stored redacted; its
+    # parts are words, numbers and short capitals like ``UTF8``; a value of random parts still is one)
+    for text in ("MSSQL_COLLATION: Latin1_General_100_CS_AS_SC_UTF8",
+                 "+      MSSQL_COLLATION: SQL_Latin1_General_CP1_CI_AS"):
+        assert redact(text) == text
+    assert "Xk9pQ2mZr7_LwT4vB8sYd3F" not in redact("MSSQL_SA_TOKEN: Xk9pQ2mZr7_LwT4vB8sYd3F")
+
+
 def test_a_test_runners_pass_line_is_no_password():
     # (blind204 GW11: go test's ``--- PASS: TestOrderStoreSuite`` was redacted, then hunted in the rest of the session,
     # and ``go test ./internal/store -run TestOrderStoreSuite`` stored as ``-run [REDACTED:seen-secret]``)
