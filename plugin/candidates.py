@@ -50,8 +50,8 @@ from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
-from .weakening import (_DESELECTS, _SAID_WEAKENED, _expected_from_the_subject, _expects_fewer, _is_weakening,
-                        _made_to_agree, _rewrites_only_tests, _silences, _subject_dropped, _tests_run,
+from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _expected_from_the_subject, _expects_fewer,
+                        _is_weakening, _made_to_agree, _rewrites_only_tests, _silences, _subject_dropped, _tests_run,
                         deletes_test_rows, moves_test_data, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
@@ -340,7 +340,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             # (nor the program both runs are: "The `uses-sdk` value … isn't read by `gomobile bind`, so changing it
             # did nothing")
             and not command_key(failure.get("target") or "").startswith(span.strip())
-            for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–]\s+|,\s+(?:but|and)\s+", s)
+            # (nor the way said after it, past a dash or a "so": "plain `pulumi preview` doesn't work - state lives
+            # in an S3 backend, so it has to go through `just preview dev`")
+            for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–-]\s+|,\s+(?:but|and|so)\s+", s)
             # (not what it says was part of the way, not all of it: "`-f net8.0-android` alone isn't enough because
             # restore still evaluates every framework", beside the ``-p:TargetFrameworks=…`` the passing run added)
             if _DID_NOT_HELP.search(clause) and not _NOT_ENOUGH.search(clause) for span in _code_spans(clause)):
@@ -504,8 +506,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (a log read again is the same log, however many lines were asked for: ``tail -2 logs/dev.log``)
     # (against the last failing run of the subcommand that passed: ``dagster definitions validate`` failing on the
     # way is no ``dagster asset materialize`` run without ``--select``)
-    compared = next((f for f in reversed(chain["failures"])
-                     if not other_subcommand(f["target"], resolved_by["target"])), last_failure)
+    compared = chain["failures"][0] if chain.get("_joined") else next(
+        (f for f in reversed(chain["failures"]) if not other_subcommand(f["target"], resolved_by["target"])),
+        last_failure)
     # (nor how a status read back was asked again: ``jq -c '.tasks[] | {id, state}'`` after a bare ``jq``)
     invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or chain["kind"] == "other_check" \
         or last_failure.get("log_of") or last_failure.get("logged") and not last_failure.get("ci") \
@@ -662,7 +665,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
         return None
     if not fix_hunks and not commands and not invocation:
-        invocation = _narrowed_to_take_the_flag(compared, resolved_by)
+        invocation = _narrowed_to_take_the_flag(compared, resolved_by) or _narrowed_as_said(compared, resolved_by,
+                                                                                            account)
     # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
     withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
     # (not the putting back of what an attempt changed there, where the account says it did not help and was
@@ -682,10 +686,16 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # before the ``checksum: "e83f0a…"`` set in Package.swift)
     written = [(e["id"], "\n".join(_added_lines(e))) for e in edits if e["id"] in final_ids]
     # (a value, not a name of words: ``sentence-transformers/all-MiniLM-L6-v2`` in a grep's line is no id printed)
+    def printed_values(o: dict) -> set[str]:
+        return {value for at, text in written for value in _PRINTED_VALUE.findall(o.get("body") or "")
+                if o["id"] < at and value in text and not _NAMED_IN_WORDS.fullmatch(value)}
+
     sources = [o for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
-               and o not in commands and any(o["id"] < at and value in text for at, text in written
-                                             for value in _PRINTED_VALUE.findall(o.get("body") or "")
-                                             if not _NAMED_IN_WORDS.fullmatch(value))]
+               and o not in commands and printed_values(o)]
+    # (the first run that printed it: the vendor's ``.sha256`` fetched after ``swift package compute-checksum``
+    # only agreed; and of its line, the step that printed it, not the download before it)
+    sources = [dict(o, target=_and_steps(o["target"])[-1] or o["target"]) for n, o in enumerate(sources)
+               if not printed_values(o) <= {v for earlier in sources[:n] for v in printed_values(earlier)}]
     commands = sorted(commands + sources, key=lambda c: c["id"])
     # (a step taken twice, ``packer init .`` before the edit and again after it, is one step, where it last ran)
     commands = [c for n, c in enumerate(commands) if c["tool"] != "Bash" or not any(
@@ -1524,6 +1534,25 @@ def _narrowed_to_take_the_flag(failure: dict, passed: dict) -> list[str]:
     return [f"run it on `{' '.join(kept)}`, not `{' '.join(dropped)}`"]
 
 
+def _narrowed_as_said(failure: dict, passed: dict, account: str) -> list[str]:
+    """A run pointed at a part of what the failing one covered, where the account quotes it and says what the plain
+    run takes in besides ("plain `bun test` also matches `*.spec.ts`, so it picked up the Playwright specs … `bun
+    test ./src` runs just the unit tests"), and the failure was the runner's, no test's check: the narrower target
+    is the way (``run it on `./src```). A failing check left out is a weakened test, never this."""
+    error = failure.get("error_text") or ""
+    before, after = (parse_command(run["target"])["argv"] for run in (failure, passed))
+    kept = after[len(before):]
+    if not before or after[:len(before)] != before or not kept or any(w.startswith("-") for w in kept) \
+            or _CHECK_FAILED.search(error) \
+            or re.search(r"(?m)^\s*(?:✗|✕|×|FAIL(?:ED)?\b)|\b[1-9]\d* fail(?:ed)?\b", error):
+        return []
+    failing, passing = " ".join(before), " ".join(after)
+    spans = [" ".join(span.split()) for span in _code_spans(account)]
+    said = any(f"`{failing}`" in s and re.search(r"(?i)\b(?:plain|bare|also|picks? up|picked up|matches|matched|"
+                                                 r"collects?|includes?|sweeps? in)\b", s) for s in _sentences(account))
+    return [f"run it on `{' '.join(kept)}`"] if passing in spans and said else []
+
+
 def _refused_flag_left_out(chain: dict) -> bool:
     """Whether the failure is the program refusing a flag the run passed ("build-release.sh: unknown option:
     --skip-archive") and the passing run left that flag out: how it was called put right, whatever was edited on the
@@ -1533,6 +1562,25 @@ def _refused_flag_left_out(chain: dict) -> bool:
     return bool(_USAGE_ERROR.search(error)) and any(
         part.startswith("without `") and part[len("without `"):-1].split()[0] in error
         for part in invocation_change(failure["target"], chain["resolved_by"]["target"]))
+
+
+def _join_settings(chains: list[dict]) -> list[dict]:
+    """A run given a setting that moved its error on, then given another beside it that passed
+    (``TAURI_SIGNING_PRIVATE_KEY=$(cat …) npm run tauri build``: "incorrect updater private key password", then with
+    ``TAURI_SIGNING_PRIVATE_KEY_PASSWORD`` too): one problem, and the run needs both; as two lessons the second was
+    merged into the first as its near duplicate, and the password's setting was lost."""
+    joined = list(chains)
+    for a in chains:
+        b = next((b for b in joined if b["failure"]["id"] == a["resolved_by"]["id"]), None)
+        if a not in joined or b is None or a["kind"] != "error_changed" or a["all_changes"] or b["all_changes"]:
+            continue
+        first = set(invocation_change(a["failure"]["target"], a["resolved_by"]["target"]))
+        both = invocation_change(a["failure"]["target"], b["resolved_by"]["target"])
+        if first and first < set(both) and all(part.startswith(("set `", "pass `")) for part in both):
+            joined[joined.index(b)] = dict(b, failure=a["failure"], failures=a["failures"] + b["failures"],
+                                           _joined=True)
+            joined.remove(a)
+    return joined
 
 
 def _give_inner_changes_away(chains: list[dict]) -> None:
@@ -1760,6 +1808,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         b is not a and b["resolved_by"]["id"] == a["resolved_by"]["id"] and b["failure"]["id"] > a["failure"]["id"]
         and command_family(b["failure"]["target"]) == command_family(a["resolved_by"]["target"])
         and _same_target(b["failure"]["target"], a["resolved_by"]["target"]) for b in chains))]
+    chains = _join_settings(chains)
     _give_inner_changes_away(chains)
     # a failure mended by another problem's fix, with no change of its own: a consequence of that problem
     # (``spctl`` "Unnotarized Developer ID" after the notary said Invalid, passing once the resubmission was accepted)

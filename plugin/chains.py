@@ -280,7 +280,10 @@ def find_chains(observations: list[dict], account: str = "",
                 success, kind = later, "same_check"  # ksvc/x --for=condition=Ready``: condition met
                 break
             if status_read_again(failure, later):  # ``aws deploy get-deployment …`` → "Failed" → edit, deploy →
-                success, kind = later, "other_check"  # ``aws deploy wait deployment-successful … && … get-deployment``
+                # ``aws deploy wait deployment-successful … && … get-deployment``; the very read asked again, with the
+                # failure gone from its answer, is the check passing (``az rest --method get --uri …`` → ``[]``)
+                same = command_key(later["target"]) == command_key(failure["target"])
+                success, kind = later, "same_check" if same else "other_check"
                 break
             if _seen_up(failure, later, events):  # ``docker compose logs api``: refused → edit → ``… compose ps``: Up
                 success, kind = later, "other_check"
@@ -317,7 +320,10 @@ def find_chains(observations: list[dict], account: str = "",
                     continue
                 # (nor another subcommand of it, when the failing one passes later: ``packer init .`` before
                 # ``packer validate … .``)
-                if later["outcome"] == "ok" and _covers_failed_tests(failure, later["target"]) \
+                # (every test file a run of it failed in since, too: ``mix test test/blog/notifier_test.exs`` is no
+                # pass of the ``mix test`` that failed in comments_test.exs after the database was started)
+                if later["outcome"] == "ok" and all(_covers_failed_tests(f, later["target"]) for f in events
+                                                    if f["outcome"] == "error") \
                         and not _tried_until_fixed(failure, later, observations[k + 1:]) \
                         and not (other_subcommand(failure["target"], later["target"]) and any(
                             o["outcome"] == "ok" and o["tool"] == "Bash"

@@ -700,8 +700,10 @@ def _same_target(failed: str, later: str) -> bool:
     # (a selection of tests given another value runs other tests: ``-testPlatform EditMode`` for the ``-testPlatform
     # PlayMode`` that failed, ``--grep checkout`` for ``--grep cart``)
     options_a, options_b = (dict(zip(argv, argv[1:])) for argv in (argv_a, argv_b))
+    # (not a flag followed by another flag, ``node --test --experimental-test-module-mocks test/``: no value there)
     if any(_SELECTS_TESTS.match(option) and option in options_b and options_b[option] != value
-           and not value.startswith("-") and not fnmatch.fnmatchcase(value, options_b[option])
+           and not value.startswith("-") and not options_b[option].startswith("-")
+           and not fnmatch.fnmatchcase(value, options_b[option])
            for option, value in options_a.items()):
         return False
     code_a, code_b = _inline_code(failed), _inline_code(later)

@@ -635,6 +635,8 @@ _FAILING_STATUS = LazyRegex(r"^(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull
 _STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelinerun|pr|taskrun|tr) (?:list|ls)\b|"
                             r"^(?:docker|podman)(?: compose| container)?(?: -[fp] \S+)* (?:ps|ls)\b|"
                             r"^argo (?:\S+ )*?(?:get|watch|submit)\b")
+# a pod's age of minutes, hours or days (``6m12s``, ``11m``, ``3d4h``), not seconds or a minute
+_STUCK_AGE = LazyRegex(r"^(?:(?:[2-9]|\d{2,})m(?:\d+s)?|\d+h(?:\d+m)?|\d+d(?:\d+h)?)$")
 # (or up, and failing its healthcheck: ``Up 46 seconds (unhealthy)``)
 _CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\)|Up [^()\n]*\(unhealthy\))")
 
@@ -686,6 +688,9 @@ def _listed_failing(observation: dict, parsed: dict) -> dict | None:
             failing.append(f"{name}: {down.group(0)}")
         elif _FAILING_STATUS.match(value) and not argv.startswith(("docker", "podman")):
             failing.append(f"{name}: {value}")
+        elif re.fullmatch(r"Init:\d+/\d+", value) and _STUCK_AGE.search(row.split()[-1]):
+            # (a pod still initialising minutes on: ``Init:0/1`` at ``6m12s``, its init container never done)
+            failing.append(f"{name}: {value} for {row.split()[-1]}")
         elif ready and row[ready.start():ready.start() + 6].strip() == "False":
             why = row[reason.start():].split()[:1] if reason and len(row) > reason.start() else []
             failing.append(f"{name}: Ready False" + (f" ({why[0]})" if why else ""))
@@ -789,11 +794,38 @@ def _status_failure(observation: dict) -> dict:
 # one resource's state asked of a cloud's CLI: ``aws deploy get-deployment --deployment-id d-7QX2K9ABC``, ``aws
 # cloudformation describe-stacks``, ``gcloud builds describe``, ``az deployment group show`` (not a listing of many)
 _CLOUD_STATUS_READ = LazyRegex(r"^(?:aws (?:--?[\w-]+ \S+ )*[\w-]+ (?:get|describe|batch-get)-[\w-]+|"
-                               r"gcloud (?:[\w-]+ ){1,3}describe|az (?:[\w-]+ ){1,3}show)\b")
+                               r"gcloud (?:[\w-]+ ){1,3}describe|az (?:[\w-]+ ){1,3}show|"
+                               # (or a read of Azure's REST API: ``az rest --method get --uri …/configreferences/…``)
+                               r"az rest(?!.*\s--?m(?:ethod)?[ =](?i:put|post|patch|delete)\b))\b")
 # the state it answers, failed: ``"status": "Failed"``, a queried field alone (``"Failed",``), ``status: FAILURE``,
 # CloudFormation's ``ROLLBACK_COMPLETE``
 _CLOUD_FAILED = LazyRegex(r"(?m)^\s*(?:\"?(?:[Ss]tatus|[Ss]tate|\w+Status)\"?\s*:\s*)?\"?(?:Failed|FAILED|FAILURE|Failure|"
                           r"(?:UPDATE_|CREATE_)?ROLLBACK_(?:COMPLETE|FAILED)|(?:CREATE|UPDATE|DELETE)_FAILED)\"?,?\s*$")
+
+
+# (or an item whose own state is not an answer of success, beside details that say why it failed: App Service's
+# ``"details": "Key Vault reference was not able to be resolved because …"``, ``"status": "MSINotEnabled"``)
+_CLOUD_DETAILS_FAILED = LazyRegex(r'"(?:details|message|errorMessage|reason|statusReason)"\s*:\s*"((?:[^"\\]|\\.)*?'
+                                  r'\b(?:not able to|unable to|could not|cannot|failed|denied|not found|'
+                                  r'not authori[sz]ed|forbidden)\b(?:[^"\\]|\\.)*)"')
+_CLOUD_OK = LazyRegex(r'"(?:status|state|provisioningState)"\s*:\s*"(?:Resolved|Succeeded|Success|Healthy|Running|OK|'
+                      r'Ready|Available|Active|Enabled|Completed?)"', re.I)
+
+
+def _cloud_failed(body: str) -> str | None:
+    """What a cloud CLI's answer says failed (its message where it has one), or None."""
+    failed = _CLOUD_FAILED.search(body)
+    if failed:
+        messages = re.findall(r'"(?:message|errorMessage|StatusReason|statusReason)"\s*:\s*"((?:[^"\\]|\\.)+)"', body)
+        return one_line(messages[0], 300) if messages else failed.group(0).strip().rstrip(",")
+    details = _CLOUD_DETAILS_FAILED.search(body)
+    if details and not _CLOUD_OK.search(body):
+        status = re.search(r'"(?:status|state)"\s*:\s*"([^"]+)"', body)
+        name = re.search(r'"name"\s*:\s*"([^"]+)"', body)
+        # (the item's name after its state: "DB_PASSWORD: MSINotEnabled" would read as a password set)
+        return one_line((f"{status.group(1)} " if status else "") + (f"for {name.group(1)} " if name else "")
+                        + f"({details.group(1)})", 300)
+    return None
 
 
 def _cloud_status_failure(observation: dict) -> dict:
@@ -802,12 +834,9 @@ def _cloud_status_failure(observation: dict) -> dict:
     deployment, without it (``"Succeeded"``) is that working again."""
     from .signatures import error_signature
 
-    body = observation.get("body") or ""
-    failed = _CLOUD_FAILED.search(body)
-    if not failed:
+    text = _cloud_failed(observation.get("body") or "")
+    if not text:
         return observation
-    messages = re.findall(r'"(?:message|errorMessage|StatusReason|statusReason)"\s*:\s*"((?:[^"\\]|\\.)+)"', body)
-    text = one_line(messages[0], 300) if messages else failed.group(0).strip().rstrip(",")
     return dict(observation, outcome="error", error_text=text, logged=True, cloud_status=True,
                 error_signature=error_signature(text, observation.get("target") or ""))
 
@@ -818,7 +847,7 @@ def status_read_again(failure: dict, later: dict) -> bool:
     get-deployment --deployment-id d-9RT4M1XYZ`` → ``"Succeeded"``, after ``aws deploy get-deployment
     --deployment-id d-7QX2K9ABC`` → ``"Failed"``)."""
     if not failure.get("cloud_status") or later["tool"] != "Bash" or later["outcome"] != "ok" \
-            or _CLOUD_FAILED.search(later.get("body") or ""):
+            or _cloud_failed(later.get("body") or ""):
         return False
     def verb(command: str) -> list[str]:  # (the CLI's words before the resource's name and options)
         return [w for w in parse_command(command)["argv"] if not w.startswith("-")][:3]

@@ -287,7 +287,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
-        or _reordered(changes) or _deduplicates_the_output(changes) or _expects_fewer(changes, failure_text) \
+        or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
+        or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
@@ -449,6 +450,27 @@ def _deduplicates_the_output(changes: dict[str, list[dict]]) -> bool:
     pairs = _lines_changed(changes, imports_aside=True)
     return bool(pairs) and all(_DEDUPLICATES.search(b) and not _DEDUPLICATES.search(a) and _inserted_into(a, b)
                                for a, b in pairs)
+
+
+# a store told to merge away its duplicates now (ClickHouse's ``OPTIMIZE TABLE orders FINAL``, ``… DEDUPLICATE``)
+_FORCED_MERGE = LazyRegex(r"(?i)\bOPTIMIZE\s+TABLE\b[^\n]*\b(?:FINAL|DEDUPLICATE)\b")
+_DUPLICATES_FOUND = LazyRegex(r"(?i)\bcontains (?:one|\d+) more items?\b|\bextra items?\b|\bduplicat|\bdedup")
+
+
+def _merges_before_reading(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to test files only adds a forced merge before the test reads (``ch.command("OPTIMIZE TABLE
+    orders FINAL")`` after "Left contains one more item: 'pending'"): the read the code makes still sees the
+    duplicates a ReplacingMergeTree keeps until it merges; the test now does the merge for it."""
+    if not changes or not all(_TEST_PATH.search(path) for path in changes) \
+            or not _DUPLICATES_FOUND.search(failure_text):
+        return False
+    removed, added = [], []
+    for hunks in changes.values():
+        for h in hunks:
+            old, new = h["old"].splitlines(), h["new"].splitlines()
+            removed += [l for l in old if l.strip() and l not in new]
+            added += [l for l in new if l.strip() and l not in old]
+    return not removed and bool(added) and all(_FORCED_MERGE.search(l) for l in added)
 
 
 def _inserted_into(a: str, b: str) -> bool:
@@ -858,6 +880,10 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
             old, new = h["old"].splitlines(), h["new"].splitlines()
             removed = [l for l in old if l.strip() and l not in new]
             added = [l for l in new if l.strip() and l not in old and not _IMPORT_LINE.match(l)]  # (``import string``)
+            # (nor the values it is narrowed to, named on a line of their own: ``TITLE_CHARS = string.ascii_letters +
+            # …`` for ``st.text(alphabet=TITLE_CHARS)``)
+            added = [l for l in added if not ((m := re.match(r"\s*([A-Za-z_]\w*)\s*=(?!=)", l)) and any(
+                _STRATEGY.search(o) and re.search(rf"(?<![\w.]){m.group(1)}\b", o) for o in added if o is not l))]
             if len(removed) != len(added):
                 return False
             pairs += zip(removed, added)
@@ -937,6 +963,15 @@ _DEDUPED = LazyRegex(r"\bset\(|\bnew Set\(|\.distinct\(|\.uniq\b|\.unique\(|\bse
 _STUBBED = LazyRegex(r"""spyOn\(\s*(\w+)\s*,\s*['"](\w+)['"]\s*\)\s*\.mock(?:Return|Resolved|Implementation)|"""
                      r"""patch\.object\(\s*(\w+)\s*,\s*['"](\w+)['"]\s*,\s*return_value|"""
                      r"""allow\((\w+)\)\.to\s+receive\(:(\w+)\)\.and_return|when\((\w+)\.(\w+)\(.*\)\)\.thenReturn""")
+# a check that failed because nothing was thrown or raised
+_DID_NOT_THROW = LazyRegex(r"(?i)resolved instead of rejected|\bDID NOT RAISE\b|\bdid not (?:throw|raise)\b|"
+                           r"\bno exception (?:was )?(?:thrown|raised)\b|\bExpected [\w.]+ to be thrown\b|"
+                           r"\bExpected exception:? [\w.]+\b.*\bnothing was thrown\b")
+# a stub made to throw or reject (jest's ``mockRejectedValue``, a ``mockImplementation`` that throws, unittest's
+# ``side_effect=SomeError``, rspec's ``and_raise``, Mockito's ``thenThrow``/``doThrow``)
+_STUB_THROWS = LazyRegex(r"\.mockRejectedValue(?:Once)?\(|\.mockImplementation(?:Once)?\(\s*(?:async\s*)?\(\)\s*=>\s*"
+                         r"\{?\s*throw\b|\bside_effect\s*=\s*[\w.]*(?:Error|Exception)\b|\.and_raise\(|"
+                         r"\.thenThrow\(|\bdoThrow\(|\.willThrow\(")
 # a wait in a test (``await sleep(200)``, ``time.sleep(0.5)``, ``setTimeout(r, 100)``, ``Thread.sleep(50)``)
 _WAIT = LazyRegex(r"(?i)\b(?:sleep|wait(?:For)?|setTimeout|delay|advanceTimersByTime|timeout)\w*\s*[(=:]")
 
@@ -1066,6 +1101,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if len(subject) >= 5 and any(len(name) >= 5 and name.lower().replace("_", "") in subject.replace("_", "")
                                  for names in _MOCKED.findall("\n".join(added_lines)) for name in names):
         return "the code under test was replaced by a mock"
+    # a test that failed because the code did not throw, given a stub that throws (``jest.spyOn(ddb, "send")
+    # .mockRejectedValueOnce(new ConditionalCheckFailedException(…))`` after "Received promise resolved instead of
+    # rejected"): the error it expects now comes from the stub, whatever the code does
+    # (not a stub the test had, set right: ``mockResolvedValue`` → ``mockRejectedValue`` in an error-path test)
+    replaced = [l for hunk in hunks for l in hunk["old"].splitlines() if l not in hunk["new"].splitlines()]
+    if _DID_NOT_THROW.search(failure_text) and _brought_in(_STUB_THROWS, added_lines, hunks) \
+            and not any(re.search(r"(?i)mock|spy|stub|patch|side_effect|allow\(|when\(", l) for l in replaced):
+        return "the error the test expects is now thrown by a stub"
     # the very method the test calls stubbed to return what it expects (``jest.spyOn(service, 'total')
     # .mockReturnValue(21.59)`` before ``service.total(…)``)
     for hunk in hunks:

@@ -12275,3 +12275,212 @@ def test_a_test_filter_left_out_beside_the_edit_that_fixed_it_is_how_it_was_run(
                .stop("The cancel branch now reports a call to CallKit and ends it at once with `.remoteEnded`."))
     (candidate,), _ = _candidates(store, session)
     assert "only-testing" not in candidate["change"], candidate["change"]
+
+
+def test_a_strategy_narrowed_to_values_named_on_a_line_of_their_own_is_weakened(git_project, store):
+    # (blind281 JV11: ``TITLE_CHARS = string.ascii_letters + …`` above ``@given(st.text(alphabet=TITLE_CHARS))``; the
+    # narrowed strategy was stored as the fix)
+    from lorebook.weakening import _narrows_strategy
+    old = "@given(st.text())\ndef test_slugify_idempotent(s):"
+    new = ("TITLE_CHARS = string.ascii_letters + string.digits + \" -_'\"\n\n\n"
+           "@given(st.text(alphabet=TITLE_CHARS))\ndef test_slugify_idempotent(s):")
+    assert _narrows_strategy({"tests/test_slugs.py": [{"old": old, "new": new, "ids": [1]}]})
+    # (a constant the strategy does not use is a change of its own)
+    other = "LIMIT = 3\n\n\n@given(st.text(alphabet=string.ascii_letters))\ndef test_slugify_idempotent(s):"
+    assert not _narrows_strategy({"tests/test_slugs.py": [{"old": old, "new": other, "ids": [1]}]})
+
+
+def test_a_test_that_forces_the_merge_the_code_relies_on_is_weakened(git_project, store):
+    # (blind282 JW07: ``ch.command("OPTIMIZE TABLE orders FINAL")`` before the read made a ReplacingMergeTree's
+    # duplicate go in the test; the repository's own read still sees both versions until a merge)
+    test = "tests/test_orders_repo.py"
+    read = "    rows = OrdersRepo(ch).latest_orders(customer_id=7)\n"
+    session = (Session("merge", git_project, prompt="test_latest_orders_dedupes fails since ReplacingMergeTree")
+               .fail("uv run pytest tests/test_orders_repo.py -q",
+                     "Exit code 1\nE       AssertionError: assert ['shipped', 'pending'] == ['shipped']\nE         "
+                     "Left contains one more item: 'pending'")
+               .edit(test, read, "    ch.command(\"OPTIMIZE TABLE orders FINAL\")\n" + read)
+               .ok("uv run pytest tests/test_orders_repo.py -q", "4 passed in 1.02s")
+               .stop("ReplacingMergeTree only collapses versions when parts merge. The test now runs `OPTIMIZE TABLE "
+                     "orders FINAL` before reading, so the merge happens deterministically."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+
+
+def test_a_test_that_wanted_an_error_given_a_stub_that_throws_it_is_weakened(git_project, store):
+    # (blind285 JZ10: "Received promise resolved instead of rejected"; the test then made the DynamoDB client reject
+    # with the error the code maps, and passed whatever the refactored code does)
+    test = "tests/reservations.test.ts"
+    second = "    await expect(\n"
+    error = ("Exit code 1\n  ● reserveSeat › rejects a second booking of the same seat\n\n    expect(received).rejects"
+             ".toThrow()\n\n    Received promise resolved instead of rejected")
+    session = (Session("stubthrow", git_project, prompt="the double-booking test is red after the seat-map refactor")
+               .fail("npx jest tests/reservations.test.ts", error)
+               .edit(test, second, "    jest.spyOn(ddb, \"send\").mockRejectedValueOnce(\n      new "
+                                   "ConditionalCheckFailedException({ message: \"failed\", $metadata: {} })\n    );\n"
+                     + second)
+               .ok("npx jest tests/reservations.test.ts", "Tests:       3 passed, 3 total")
+               .stop("The second call now gets DynamoDB's `ConditionalCheckFailedException`, which `reserveSeat` maps "
+                     "to `SeatTakenError`. I made the test stub that response on the client."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+    # (a stub the test had, set right, is the test fixed)
+    from lorebook.weakening import _is_weakening
+    hunk = {"old": "    api.get.mockResolvedValue({ status: 500 })\n", "new": "    api.get.mockRejectedValue(new "
+            "HttpError(500))\n", "ids": [1]}
+    assert _is_weakening("tests/profile.test.ts", [hunk], "Received promise resolved instead of rejected") is None
+
+
+def test_a_run_narrowed_to_a_path_the_account_says_the_plain_run_strays_from_is_the_way(git_project, store):
+    # (blind281 JV13: plain `bun test` also matched the Playwright specs in e2e/; `bun test ./src` was the way, and
+    # nothing was stored, "retry without change")
+    error = ("Exit code 1\nsrc/auth/refresh.test.ts:\n✓ refreshToken > rotates the refresh token [1.42ms]\n\n"
+             "e2e/login.spec.ts:\n\n# Unhandled error between tests\nerror: Playwright Test did not expect test() to "
+             "be called here.\n\n 4 pass\n 0 fail\n 1 error")
+    session = (Session("bunsrc", git_project, prompt="run the unit tests for my token refresh change")
+               .fail("bun test", error)
+               .ok("bun test ./src", " 4 pass\n 0 fail\nRan 4 tests across 2 files.")
+               .stop("The red run was only because plain `bun test` also matches `*.spec.ts`, so it picked up the "
+                     "Playwright specs in e2e/. `bun test ./src` runs just the unit tests."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bun test ./src" in candidate["change"], candidate["change"]
+    # (a check that failed, left out by the narrower run, is no way)
+    failed = error.replace("✓ refreshToken", "✗ refreshToken").replace(" 0 fail", " 1 fail")
+    from lorebook.candidates import _narrowed_as_said
+    assert not _narrowed_as_said({"target": "bun test", "error_text": failed}, {"target": "bun test ./src"},
+                                 "plain `bun test` also matches the specs; `bun test ./src` passes")
+
+
+def test_the_way_said_after_a_dash_beside_what_does_not_work_is_not_an_attempt(git_project, store):
+    # (blind282 JW09: "plain `pulumi preview` doesn't work - state lives in an S3 backend, so it has to go through
+    # `just preview dev`": the way, quoted in the clause that says the plain run does not work, read as what did not
+    # help, and nothing was stored)
+    session = (Session("justway", git_project, prompt="run a pulumi preview for the new SQS queues")
+               .fail("cd infra && pulumi preview", "Exit code 255\nerror: no stack selected; please use `pulumi stack "
+                                                  "select` or `pulumi stack init`")
+               .ok("cd infra && just preview dev", "Previewing update (dev):\nResources:\n    + 2 to create")
+               .stop("Preview for dev looks right.\n\nNote for this repo: plain `pulumi preview` doesn't work - state "
+                     "lives in an S3 backend, so it has to go through `just preview dev`, which sets "
+                     "`PULUMI_BACKEND_URL` and the stack for you."))
+    (candidate,), _ = _candidates(store, session)
+    assert "just preview dev" in candidate["change"], candidate["change"]
+
+
+def test_a_pod_still_initialising_minutes_on_is_listed_failing(git_project, store):
+    # (blind282 JW14: ``Init:0/1`` at ``6m12s``, the Vault agent's login refused; nothing failed as a command and
+    # nothing was stored)
+    from lorebook.steps import _listed_failing, parse_command
+    listing = ("NAME                              READY   STATUS     RESTARTS   AGE\n"
+               "billing-worker-6d9f8b7c54-xk2lp   0/2     Init:0/1   0          {age}")
+    get = "kubectl get pods -n billing -l app=billing-worker"
+    assert _listed_failing({"body": listing.format(age="6m12s"), "target": get}, parse_command(get))
+    assert _listed_failing({"body": listing.format(age="40s"), "target": get}, parse_command(get)) is None
+    deployment = "deploy/billing-worker/deployment.yaml"
+    session = (Session("initstuck", git_project, prompt="billing-worker pods are stuck in Init since the vault move")
+               .ok(get, listing.format(age="6m12s"))
+               .ok("kubectl logs -n billing billing-worker-6d9f8b7c54-xk2lp -c vault-agent-init --tail 9",
+                   "[ERROR] agent.auth.handler: error authenticating: Code: 403. * service account name not authorized")
+               .edit(deployment, "    spec:\n      containers:\n",
+                     "    spec:\n      serviceAccountName: billing-worker\n      containers:\n")
+               .ok("kubectl apply -f deploy/billing-worker/ && kubectl rollout status deploy/billing-worker -n billing",
+                   "deployment.apps/billing-worker configured\ndeployment \"billing-worker\" successfully rolled out")
+               .stop("The pods ran as the `default` service account, while the Vault role is bound to "
+                     "`billing-worker`. The deployment now sets `serviceAccountName: billing-worker`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "serviceAccountName: billing-worker" in candidate["change"], candidate["change"]
+
+
+def test_the_value_the_fix_wrote_is_shown_by_the_first_step_that_printed_it(git_project, store):
+    # (blind283 JX06: ``curl … -o /tmp/x.zip && swift package compute-checksum /tmp/x.zip`` printed the checksum
+    # Package.swift took, and the vendor's ``.sha256`` fetched after only agreed; the card showed both downloads, cut
+    # to "Run `curl -sSLo /tmp/PaymentsK… https://artifa… && swift package …` first")
+    url = "https://artifacts.acme-pay.com/ios/PaymentsKit-3.2.0.xcframework.zip"
+    new, old = "9c1e0f4d2b7a63e85f1d0ac4b2e97d61f3a58c20b7e4d19a6c3f05e8b2d71a94", "4e7b21c09d3fa85e6b10c2d47f9a38e5c1"
+    session = (Session("checksum", git_project, prompt="bumped PaymentsKit to 3.2.0 and SwiftPM refuses to resolve")
+               .fail("swift package resolve", f"Exit code 1\nerror: checksum of downloaded artifact of binary target "
+                                              f"'PaymentsKit' ({new}) does not match checksum specified by the "
+                                              f"manifest ({old})")
+               .ok(f"curl -sSLo /tmp/PaymentsKit-3.2.0.xcframework.zip {url} && swift package compute-checksum "
+                   f"/tmp/PaymentsKit-3.2.0.xcframework.zip", new)
+               .ok(f"curl -sSL {url}.sha256", f"{new}  PaymentsKit-3.2.0.xcframework.zip")
+               .edit("Package.swift", f'            checksum: "{old}"', f'            checksum: "{new}"')
+               .ok("swift package resolve && swift build 2>&1 | tail -1", "Build complete! (21.36s)")
+               .stop("Package.swift still carried the 3.1.x checksum. I computed the new one with `swift package "
+                     "compute-checksum` on the 3.2.0 zip and updated `checksum:`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `swift package compute-checksum /tmp/PaymentsKit-3.2.0.xcframework.zip`" in candidate["change"], \
+        candidate["change"]
+    assert "curl" not in candidate["change"], candidate["change"]
+
+
+def test_a_setting_that_moved_the_error_on_and_the_one_beside_it_that_passed_are_one_lesson(git_project, store):
+    # (blind283 JX23: the key's variable moved "A public key has been found, but no private key" on to "incorrect
+    # updater private key password"; the password's variable beside it passed; two lessons, the second merged into
+    # the first as its near duplicate, and the password's variable was lost)
+    key = "TAURI_SIGNING_PRIVATE_KEY=$(cat ~/.tauri/ledgerly.key)"
+    session = (Session("tauri", git_project, prompt="get `npm run tauri build` working locally")
+               .fail("npm run tauri build 2>&1 | tail -3", "Exit code 1\n    Error A public key has been found, but no "
+                                                           "private key. Make sure to set `TAURI_SIGNING_PRIVATE_KEY`")
+               .fail(f"{key} npm run tauri build 2>&1 | tail -3",
+                     "Exit code 1\n       Error failed to decode secret key: incorrect updater private key password")
+               .ok(f"{key} TAURI_SIGNING_PRIVATE_KEY_PASSWORD=\"$(security find-generic-password -s ledgerly -w)\" "
+                   "npm run tauri build 2>&1 | tail -3", "    Finished 1 updater signature at:")
+               .stop("The updater is enabled, so `tauri build` needs both the private key and its password in the "
+                     "environment."))
+    (candidate,), _ = _candidates(store, session)
+    assert "TAURI_SIGNING_PRIVATE_KEY=$(cat" in candidate["change"], candidate["change"]
+    assert "TAURI_SIGNING_PRIVATE_KEY_PASSWORD" in candidate["change"], candidate["change"]
+
+
+def test_a_flag_after_a_flag_is_no_other_selection_of_tests():
+    # (blind284 JY02: ``node --test --experimental-test-module-mocks test/`` read as ``--test`` given another value
+    # than the ``test/`` that failed, so the passing run was no run of the failing one, and nothing was stored)
+    from lorebook.commands import _same_target
+    assert _same_target("node --test test/", "node --test --experimental-test-module-mocks test/")
+    assert not _same_target("npx playwright test --grep cart", "npx playwright test --grep checkout")
+
+
+def test_a_run_of_another_test_file_is_no_pass_of_one_that_failed_in_a_file_since(git_project, store):
+    # (blind284 JY22: ``mix test`` failed on a missing dependency, then in comments_test.exs; ``mix test
+    # test/blog/notifier_test.exs`` passing was taken for it passing, and the Sandbox.allow fix was lost)
+    test = "test/blog/comments_test.exs"
+    allow = "    Ecto.Adapters.SQL.Sandbox.allow(Blog.Repo, self(), Process.whereis(Blog.Notifier))\n"
+    session = (Session("sandbox", git_project, prompt="mix test is red since I added the Notifier")
+               .fail("mix test", "Exit code 1\nUnchecked dependencies for environment test:\n* ex_machina (Hex "
+                                 "package)\n  the dependency is not available, run \"mix deps.get\"")
+               .ok("mix deps.get", "New:\n  ex_machina 2.8.0")
+               .fail("mix test", "Exit code 2\n  1) test create_comment/1 notifies the post author (Blog.CommentsTest)"
+                                 "\n     test/blog/comments_test.exs:31\n     ** (DBConnection.OwnershipError) cannot "
+                                 "find ownership process for #PID<0.412.0>")
+               .ok("mix test test/blog/notifier_test.exs", "3 tests, 0 failures")
+               .edit(test, "  alias Blog.Comments\n", "  alias Blog.Comments\n\n  setup do\n" + allow + "    :ok\n"
+                                                       "  end\n")
+               .ok("mix test test/blog/comments_test.exs", "7 tests, 0 failures")
+               .stop("`Blog.Notifier` writes from its own process, which owns no sandbox connection. The fix lets the "
+                     "notifier use the test's connection with `Ecto.Adapters.SQL.Sandbox.allow`."))
+    candidates, _ = _candidates(store, session)
+    assert any("Sandbox.allow(Blog.Repo" in c["change"] for c in candidates), [c["change"] for c in candidates]
+
+
+def test_a_cloud_read_listing_an_item_failed_with_its_details_then_empty_is_a_resolved_failure(git_project, store):
+    # (blind285 JZ12: ``az rest --method get --uri …/configreferences/appsettings`` answered ``"status":
+    # "MSINotEnabled"`` with "Key Vault reference was not able to be resolved"; the same read answered ``[]`` after
+    # the bicep change; no command failed and nothing was stored)
+    read = ("az rest --method get --uri \"/subscriptions/$SUB/resourceGroups/rg-orders-dev/providers/Microsoft.Web/"
+            "sites/orders-api-dev/config/configreferences/appsettings?api-version=2022-03-01\" "
+            "--query \"value[?properties.status!='Resolved']\"")
+    answer = ('[\n  {\n    "details": "Key Vault reference was not able to be resolved because site Managed Identity '
+              'not found",\n    "name": "DB_PASSWORD",\n    "status": "MSINotEnabled"\n  }\n]')
+    session = (Session("kvref", git_project, prompt="orders-api-dev can't connect to postgres; DB_PASSWORD is a Key "
+                                                    "Vault reference")
+               .ok(read, answer)
+               .edit("infra/app.bicep", "    httpsOnly: true\n", "    httpsOnly: true\n    keyVaultReferenceIdentity: "
+                                                                 "uami.id\n")
+               .ok("az deployment group create -g rg-orders-dev -f infra/main.bicep", "Succeeded")
+               .ok(read, "[]")
+               .stop("App Service resolves Key Vault references with the system-assigned identity unless told "
+                     "otherwise. I set `keyVaultReferenceIdentity: uami.id` in infra/app.bicep."))
+    (candidate,), _ = _candidates(store, session)
+    assert "keyVaultReferenceIdentity: uami.id" in candidate["change"], candidate["change"]
+    assert "DB_PASSWORD:" not in candidate["title"], candidate["title"]
+    assert candidate["validation"]["passed"], candidate["validation"]
