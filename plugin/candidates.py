@@ -637,7 +637,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             and _expects_fewer(fix_hunks, error):
         chain["_skip"] = "weakened_test"
         return None
-    if _DESELECTS.search(resolved_by["target"]) and not _DESELECTS.search(last_failure["target"]):
+    # (in the run that passed, not a step before it: ``terraform destroy -target=… && terraform apply …`` applied
+    # the whole configuration)
+    if _DESELECTS.search(parse_command(resolved_by["target"])["check"] or resolved_by["target"]) \
+            and not _DESELECTS.search(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
         return None
     if (not fix_hunks or tests_only(fix_hunks)) and any(deletes_test_rows(c["target"]) for c in commands

@@ -2448,8 +2448,8 @@ def _raw_error_line(failure: dict) -> str | None:
     if not line:
         lines = [l.strip() for l in text.splitlines() if re.search(r"\w", l) and not l.strip().startswith(("at ", "#", "|"))]
         # (not the package runner's echo of the script, ``> marketing-site@0.4.0 check:export``; a line the check
-        # marked failed first: ``✗ /pricing -> out/pricing/index.html (missing)``)
-        marked = [l for l in lines if re.match(r"[✗✘×✖]\s", l)]
+        # marked failed first: ``✗ /pricing -> out/pricing/index.html (missing)``, ``FAIL: session_id is NULL``)
+        marked = [l for l in lines if re.match(r"(?:[✗✘×✖]|FAIL(?:ED)?:|ERROR:)\s", l)]
         line = next(iter(marked or [l for l in lines if not l.startswith(">")] or lines), None)
     if not line:
         return failure.get("error_signature")

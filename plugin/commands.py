@@ -467,6 +467,11 @@ def command_job(command: str) -> str | None:
     if words[:2] in (["compose", "run"], ["compose", "exec"]) and _program_name(parsed["argv"][0]) in ("docker",
                                                                                                       "podman"):
         words = words[2:]  # a compose service named for its job: ``docker compose run --rm airflow-tests``
+        # (but given a command, the command's job: ``docker compose exec db-test psql …`` runs no test)
+        argv = parsed["argv"]
+        at = next((n for n, w in enumerate(argv) if words and w == words[0] and n > 2), None)
+        if at is not None and argv[at + 1:]:
+            return command_job(shlex.join(argv[at + 1:]))
     if words[:1] in (["ios"], ["android"], ["mac"]) and _program_name(parsed["argv"][0]) == "fastlane":
         words = words[1:]  # a lane of a platform: ``fastlane ios tests``
     if words and re.fullmatch(r"python[\d.]*|php|node|ruby", _program_name(parsed["argv"][0])) \

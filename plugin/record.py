@@ -244,6 +244,8 @@ def scaffolding(line: str) -> bool:
         return False  # ``CREATE TABLE orders_aud (``: the statement is what changed, its columns the detail
     if re.match(r"(?:\}\s*)?(?:if|elif|else\s+if|unless|while)\b.*\w\(", code):
         return False  # ``if (setlocale(LC_CTYPE, "C.UTF-8") == NULL) {``: the call it tests is the change
+    if re.fullmatch(r"[\"']?[A-Za-z_][\w.-]*_[\w.-]*[\"']?\s*[:=]\s*[\[{]", code.strip()):
+        return False  # ``column_to_json_key_mappings = {``: the setting named is the change, its entries the detail
     if re.fullmatch(r"(?:\w+\s*=\s*)?\w+(?:\.\w+)+\(", code.strip()):
         return False  # ``flow.from_source(``: the method called is the change, its arguments the detail
     return bool(_SCAFFOLDING.match(line)) or (  # ``(preprocess``: a form opened, its content on the next line

@@ -230,7 +230,10 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     # (nor a line that opens a block as the line it replaced did, changed: ``Column(modifier =
     # GlanceModifier.fillMaxSize()…) {`` for ``Column(modifier = Modifier.fillMaxSize()…) {``)
     diff = [line for body in parts.values() for line in body if line.startswith(("+", "-"))]
-    found = [(not imports(line), not _COMMENT.match(line), n, body, i) for n, body in enumerate(parts.values())
+    # (a line that only closes a block first of all: ``+}`` says nothing, where the ``column_to_json_key_mappings
+    # = {`` it closes names what the lines in it are)
+    found = [(not re.fullmatch(r"[+-]\s*[)\]}]+[;,]?", line.strip()), not imports(line), not _COMMENT.match(line), n,
+              body, i) for n, body in enumerate(parts.values())
              if len(body) > 1
              for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
              and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)
@@ -239,7 +242,7 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
                          for q in quoted)]
     if not found:
         return False
-    *_, body, i = min(found, key=lambda f: f[:3])
+    *_, body, i = min(found, key=lambda f: f[:4])
     del body[i]
     return True
 

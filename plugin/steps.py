@@ -371,6 +371,8 @@ def _named_by_error(command: str, failure: dict) -> bool:
 # a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
 _REPORTS_FAILURE = LazyRegex(
     r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
+    # (after the tool's tag: ``[appimage/linuxdeploy] ERROR: Strip call failed: …``)
+    r"^\[[^\]\n]+\]\s+(?:ERROR|FAIL)\b|"
     r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"
     r"^E\s+[\w.]*(?:Error|Exception)\b|Import(?:Error)? while (?:loading|importing)|"
     r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b|"
@@ -457,6 +459,9 @@ def _through_pipe(observation: dict) -> dict:
             or "pipefail" in command:
         return observation
     job = command_job(command)
+    # (or a script's build or test by its words: ``npm run tauri build -- --verbose 2>&1 | grep -i strip``)
+    argv = parse_command(_segments(command)[0] if _segments(command) else command)["argv"]
+    job = job or next((w for w in argv[1:5] if w in ("test", "build")), None)
     if job not in ("test", "build", "lint"):
         return observation
     body = observation.get("body") or ""

@@ -12484,3 +12484,49 @@ def test_a_cloud_read_listing_an_item_failed_with_its_details_then_empty_is_a_re
     assert "keyVaultReferenceIdentity: uami.id" in candidate["change"], candidate["change"]
     assert "DB_PASSWORD:" not in candidate["title"], candidate["title"]
     assert candidate["validation"]["passed"], candidate["validation"]
+
+
+def test_a_part_destroyed_before_the_whole_apply_that_passed_is_no_part_planned(git_project, store):
+    # (blind285 JZ09: ``terraform destroy -target=… && terraform apply …`` read as a run that left resources out,
+    # "weakened", and the ``depends_on`` lesson was lost)
+    tf = "terraform/s3_ingest.tf"
+    apply = "cd terraform && terraform apply -auto-approve -var-file=dev.tfvars"
+    session = (Session("dependson", git_project, prompt="wire the raw-uploads bucket to the csv-ingest lambda")
+               .fail(apply, "Exit code 1\nError: creating S3 Bucket (acme-raw-uploads-dev) Notification: api error "
+                            "InvalidArgument: Unable to validate the following destination configurations")
+               .edit(tf, "    filter_suffix       = \".csv\"\n  }\n}",
+                     "    filter_suffix       = \".csv\"\n  }\n\n  depends_on = [aws_lambda_permission.allow_s3]\n}")
+               .ok("cd terraform && terraform destroy -auto-approve -var-file=dev.tfvars -target=aws_s3_bucket_"
+                   "notification.raw_uploads -target=aws_lambda_permission.allow_s3 && terraform apply -auto-approve "
+                   "-var-file=dev.tfvars", "Apply complete! Resources: 2 added, 0 changed, 0 destroyed.")
+               .stop("The notification was created in parallel with the Lambda permission, and S3 validates the "
+                     "destination when it is written. Added `depends_on = [aws_lambda_permission.allow_s3]`."))
+    (candidate,), notes = _candidates(store, session)
+    assert "depends_on = [aws_lambda_permission.allow_s3]" in candidate["change"], candidate["change"]
+
+
+def test_a_build_piped_into_grep_that_shows_its_errors_is_no_pass(git_project, store):
+    # (blind286 KA13: ``npm run tauri build -- --verbose 2>&1 | grep -m3 -i "strip"`` exited 0 with "[appimage/
+    # linuxdeploy] ERROR: Strip call failed"; read as the build passing, and the ``NO_STRIP=true`` lesson was lost)
+    error = "Exit code 1\n       Error failed to bundle project: `failed to run linuxdeploy`"
+    session = (Session("nostrip", git_project, prompt="I need the .deb and the AppImage")
+               .fail("npm run tauri build", error)
+               .ok("npm run tauri build -- --verbose 2>&1 | grep -m3 -i \"strip\"",
+                   "[appimage/linuxdeploy] ERROR: Strip call failed: /tmp/.mount_x/usr/bin/strip: unknown type [0x13] "
+                   "section `.relr.dyn'")
+               .ok("NO_STRIP=true npm run tauri build", "    Finished 2 bundles at:\n        clipcut_0.4.0_amd64.deb")
+               .stop("linuxdeploy ships an old `strip` that can't read the `.relr.dyn` sections of this distro's "
+                     "libraries. Build with `NO_STRIP=true npm run tauri build` to skip stripping."))
+    (candidate,), _ = _candidates(store, session)
+    assert "NO_STRIP=true" in candidate["change"], candidate["change"]
+
+
+@pytest.mark.parametrize("command, job", [
+    ("docker compose exec db-test psql -U postgres members_test -c 'select id from \"User\";'", None),
+    ("docker compose run --rm airflow-tests", "test"),
+    ("docker compose run --rm web pytest -q", "test"),
+])
+def test_a_compose_service_given_a_command_does_that_commands_job(command, job):
+    # (blind281 JV14: ``docker compose exec db-test psql …`` did the "test" job of its service's name, and was taken
+    # for the way to run ``npx jest test/users.e2e-spec.ts``)
+    assert command_job(command) == job

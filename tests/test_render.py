@@ -1024,3 +1024,23 @@ def test_a_titles_error_cut_to_nothing_is_left_out():
                          "`TODO(\"pinned column\")` → `db.execSQL(\"ALTER TABLE notes ADD COLUMN pinned INTEGER NOT "
                          "NULL DEFAULT 0\")` in data/src/main/java/com/acme/notes/data/Migrations.kt")
     assert "fails —" in title and "with…" not in title, title
+
+
+def test_a_closing_bracket_gives_way_before_the_named_setting_it_closes():
+    # (blind285 JZ24: ``+column_to_json_key_mappings = {`` dropped as a line that opens a block while the two ``+}``
+    # that close it stayed)
+    from lorebook.render import _change_text
+
+    change = ("terraform/firehose_clickstream.tf:\n+case_insensitive = true\n+column_to_json_key_mappings = {\n"
+              "+session_id = \"sessionId\"\n+page_url   = \"pageUrl\"\n+event_ts   = \"eventTs\"\n"
+              "+user_agent = \"userAgent\"\n+}\n+}")
+    text = _change_text(change, compact=True, limit=170)
+    assert "+column_to_json_key_mappings = {" in text and "+}" not in text, text
+
+
+def test_a_check_that_prints_fail_names_its_error_by_that_line():
+    # (blind285 JZ24: a smoke script's ``FAIL: session_id is NULL`` lines; the title showed "put_record -> RecordId …")
+    from lorebook.chains import _raw_error_line
+    text = ("Exit code 1\nput_record -> RecordId 4965123456789\nwaiting 90s for buffer flush...\n"
+            "FAIL: session_id is NULL\nFAIL: page_url is NULL")
+    assert _raw_error_line({"error_text": text}) == "FAIL: session_id is NULL"
