@@ -61,7 +61,7 @@ NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|did
 
 
 # the blind held-out sets, each written by a helper who never saw the lesson code (lessons_<name>_holdout.json)
-BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 287)))
+BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 299)))
 SETS = ("dev", "holdout", *BLIND_SETS)
 
 

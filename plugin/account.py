@@ -44,7 +44,10 @@ _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s
                          r"^(?:think|suspect|guess|believe)\b|"  # (_sentences drops the "I")
                          # (what the user changed that it started with: "Since we turned on dynamic partitioning …,
                          # new objects land under …")
-                         r"^since (?:we|the|our|then|switching|moving|upgrading|turning|enabling|bumping|migrating)\b")
+                         r"^since (?:we|the|our|then|switching|moving|upgrading|turning|enabling|bumping|migrating)\b|"
+                         # (or someone: "Since Priya started building the ingest Lambda image on her new M3 MacBook")
+                         r"^since \w+ (?:started|began|switched|moved|upgraded|changed|enabled|turned|bumped|"
+                         r"migrated)\b")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
 # the why of a choice ("because", "so that", "to avoid")

@@ -623,7 +623,18 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     looked_at = [o["target"] for o in chain.get("_between") or () if o["tool"] in ("Read", *EDIT_TOOLS) and o["target"]]
     looked_at += [m.group(1) for o in chain.get("_between") or () if o["tool"] == "Bash"
                   for m in re.finditer(r"(?m)^([\w./-]+\.\w+):\d+:", o.get("body") or "")]
-    if fix_hunks and (_expected_from_the_subject(fix_hunks, looked_at) or _subject_dropped(fix_hunks, looked_at)):
+    # (or its mock's data turned away from the API's contract the session read: ``results`` → ``items`` in an MSW
+    # handler, where openapi.yaml says ``results``)
+    contract = " ".join(o.get("body") or "" for o in chain.get("_between") or () if o["tool"] == "Bash"
+                        and _CONTRACT_FILE.search(o["target"] or ""))
+    # (or its data rewritten where the code failed on it, as a log on the way quoted it: ``input=[1007,"Nguyen,
+    # Anh",…]`` in a "Parsing error" the skip listener logged, the row's quotes and comma taken out)
+    failed_on = [line for o in [failure, *(chain.get("_between") or ())] if o["tool"] == "Bash"
+                 for line in ((o.get("error_text") or "") + "\n" + (o.get("body") or "")).splitlines()
+                 if _FAILED_ON.search(line)]
+    if fix_hunks and (_expected_from_the_subject(fix_hunks, looked_at) or _subject_dropped(fix_hunks, looked_at)
+                      or contract and _mock_against_the_contract(fix_hunks, contract)
+                      or failed_on and _data_failed_on_rewritten(fix_hunks, failed_on)):
         chain["_skip"] = "weakened_test"
         return None
     # (a run that only left a selection out, ``-k forward_matches``, is no other way of running it)
@@ -1235,6 +1246,48 @@ def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:
                 or any(name in text.lower() for p in installed for name in (p, os.path.basename(p))))
 
 
+# an API's contract: an OpenAPI or Swagger document, a GraphQL schema, protobuf, Avro
+_CONTRACT_FILE = LazyRegex(r"(?i)\b(?:openapi|swagger)[\w.-]*\.(?:ya?ml|json)\b|\.(?:graphqls?|proto|avsc)\b|"
+                           r"\bschema\.(?:graphql|json)\b")
+_MOCK_PATH = LazyRegex(r"(?:^|/)(?:mocks?|__mocks__|fixtures?|stubs?)/")
+
+
+def _mock_against_the_contract(fix_hunks: dict, contract: str) -> bool:
+    """Whether the change only renames keys in a mock's data (``{ results: [...] }`` → ``{ items: [...] }``), away
+    from a key the contract has to one it has not: the mock now agrees with the code, not with the API."""
+    if not fix_hunks or not all(_MOCK_PATH.search(path) or _TEST_PATH.search(path) for path in fix_hunks):
+        return False
+    named = set(re.findall(r"\b(\w+)\s*:", contract))
+    renamed = False
+    for hunks in fix_hunks.values():
+        for h in hunks:
+            old, new = h["old"].splitlines(), h["new"].splitlines()
+            removed, added = [l for l in old if l not in new], [l for l in new if l not in old]
+            if len(removed) != len(added):
+                return False
+            for a, b in zip(removed, added):
+                was, now = (set(re.findall(r"\b(\w+)\s*:", line)) for line in (a, b))
+                if not was - now or not (was - now) <= named or (now - was) & named:
+                    return False
+                renamed = True
+    return renamed
+
+
+_FAILED_ON = LazyRegex(r"(?i)\b(?:error|exception|failed|invalid|cannot parse|could not parse|skipped)\b")
+
+
+def _data_failed_on_rewritten(fix_hunks: dict, failed_on: list[str]) -> bool:
+    """Whether the change only rewrites lines of the tests' data files that a message of the code failing quoted
+    (``Skipped line 7: … Parsing error … input=[1007,"Nguyen, Anh",anh.nguyen@example.com,DE]``): the input the
+    code could not take is gone from the test, the code as it was."""
+    if not fix_hunks or not all(_TEST_PATH.search(path) and re.search(r"\.(?:csv|tsv|jsonl?|ya?ml|txt|xml)$", path)
+                                for path in fix_hunks):
+        return False
+    removed = [l.strip() for hunks in fix_hunks.values() for h in hunks
+               for l in h["old"].splitlines() if l.strip() and l not in h["new"].splitlines()]
+    return bool(removed) and all(len(l) >= 8 and any(l in line for line in failed_on) for l in removed)
+
+
 def _publishes(command: dict) -> bool:
     """Whether a line only records and publishes the work with git: a branch made, files added, a commit, a push."""
     segments = _segments(command["target"]) if command["tool"] == "Bash" else []
@@ -1445,7 +1498,7 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         "title": lesson_title(report, fix_title),
         "summary": " ".join([diagnosis if diagnosis.endswith((".", "!", "?")) else diagnosis + "."] + fixes[:1]),
         "kind": "fix",
-        "trigger": f"Reported by the user: {report}",
+        "trigger": f"The user reported: {report}",  # (not "by the user:", which reads as a role label)
         "evidence": [{"quote": f"then passed: {one_line(passed_line, 160)}" if passed_line else f"`{command}` passed",
                       "source": f"observation {check['id']}", "observation_id": check["id"]}],
         "change": "\n".join(_diff_text(path, h) for path, hs in hunks.items() for h in shown_hunks(hs)),

@@ -359,7 +359,8 @@ def find_chains(observations: list[dict], account: str = "",
                          or _named_as_the_way(later["target"], account)
                          and _echoed_recipe_runs(later, failure["target"], subcommand=True)
                          or _echoed_recipe_step(later, failure["target"])
-                         or _script_echoes_the_run(later, failure["target"])):
+                         or _script_echoes_the_run(later, failure["target"])
+                         or _composer_script_runs(later, failure["target"])):
                 # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed (or the target the account gives
                 # as the way beside it)
                 success, kind = _as_quoted(later, observations[k + 1:], account), "same_job"
@@ -731,6 +732,23 @@ def _script_echoes_the_run(later: dict, failed: str) -> bool:
             rest = {os.path.basename(w) for w in words[names.index(program) + 1:]}
             if wanted and all(w in rest for w in wanted):
                 return True
+    return False
+
+
+def _composer_script_runs(later: dict, failed: str) -> bool:
+    """Whether ``later`` is a composer script that echoed, as one of its steps, the program that failed on all it
+    covers or on what failed (``composer test``: ``> @php bin/console doctrine:database:create …``, then ``> @php
+    bin/phpunit``, for a failing ``php bin/phpunit tests/Form/RegistrationFormTypeTest.php``): the script is the way."""
+    argv, failing = parse_command(later["target"])["argv"], parse_command(failed)["argv"]
+    if not argv or _program_name(argv[0]) != "composer" or not failing or _program_name(failing[0]) == "composer":
+        return False
+    for line in (later.get("body") or "").splitlines()[:40]:
+        if not line.startswith("> "):
+            continue
+        echoed = parse_command(re.sub(r"^@(php|composer)\b", r"\1", line[2:].strip()))["argv"]
+        if echoed and echoed == failing[:len(echoed)] and all(
+                _TEST_PATH.search(w) or w.startswith("-") for w in failing[len(echoed):]):
+            return True
     return False
 
 
@@ -1127,7 +1145,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             and (before["argv"][1:2] in (after["argv"][1:2], after["argv"][1].rsplit(":", 1)[-1:])
                  or after["argv"][1] == program[0] and _RECIPE_FILES.get(_program_name(after["argv"][0])) is not None)
         same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
-        way = [s for s in sentences if _names_run(after["argv"], s) and _THE_WAY.search(_prose(s))]
+        # (or, beside the failing run set apart as the plain one, what it was done with: "Regenerated with `buf
+        # generate`." beside "Plain `protoc` can't find `google/api/annotations.proto`")
+        way = [s for s in sentences if _names_run(after["argv"], s) and (
+            _THE_WAY.search(_prose(s)) or plain_said and re.search(r"(?i)\b(?:with|through|via|using)\s+`", s))]
         # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
         # then ``mint run swiftlint --strict``; asked last, and only of the runs that sentence quotes)
         quoted = {span.strip() for s in way for span in _code_spans(s)}

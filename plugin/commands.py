@@ -84,6 +84,7 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
 _TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")
 # what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
 _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
+                    "assemble": "build",  # (gradle's ``:app:assembleStagingRelease``)
                     "install": "install", "sync": "install", "restore": "install", "lint": "lint",
                     # (a run that starts the app and checks it: ``npm run smoke``, ``npm run e2e``)
                     "smoke": "test", "e2e": "test"}

@@ -131,6 +131,10 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
               if line in old and line not in copies][:4]
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
+    # (which item of a list lines were inserted into: the ``- name: log-shipper`` of a pod's containers)
+    item = _list_item_of(hunk["new"], " ".join(next(iter(added)).split())) if not removed and added else None
+    if item:
+        lines.insert(0, f"(under `{item}`)")
     text = "\n".join(lines)
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
 

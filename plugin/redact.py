@@ -234,7 +234,8 @@ _SOURCES = {
     "segment": (r"[a-z]+\d{0,3}|[A-Z][a-z]+\d{0,3}|[A-Z]{1,5}\d{0,2}|\d{1,8}|v\d+|"
                 # numeronyms (ingress.networking.k8s.io/api-server is a name)
                 r"k8s|k3s|i18n|l10n|a11y|o11y|e2e|p2p|b2b|b2c|w3c|"
-                r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){1,6}\d{0,3}", 0),  # WebhookRoutes.scala, getUserById
+                r"(?:[a-z]+|[A-Z][a-z]+)(?:[A-Z][a-z]+){1,6}\d{0,3}|"  # WebhookRoutes.scala, getUserById
+                r"[A-Z]{2,6}(?:[A-Z][a-z]+){1,6}\d{0,3}", 0),  # an acronym before words: JSONDecoder+Skycast.swift
     "splitter": (r"[-_./:+]", 0),
     # named things that read as random: an AWS resource's id (``ami-0f3a9c2b7d1e4a5b6``, ``sg-0a1b2c3d``), a
     # variable's name in capitals (``X86_64_UNKNOWN_LINUX_GNU_OPENSSL_LIB_DIR``, ``PKG_CONFIG_x86_64-unknown-linux``)

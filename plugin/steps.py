@@ -232,7 +232,7 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           r"(?:docker|podman)[\s-]compose\s+(?:rm|kill|stop|down)\b|kill\b|pkill\b|killall\b|"
                           r"fuser\s+-k\b|adb\s+kill-server\b|"
                           # (simulators and emulators left booted: ``xcrun simctl shutdown all``, ``adb emu kill``)
-                          r"(?:xcrun\s+)?simctl\s+shutdown\b|adb(?:\s+-s\s+\S+)?\s+emu\s+kill\b|"
+                          r"(?:xcrun\s+)?simctl\s+(?:shutdown|erase)\b|adb(?:\s+-s\s+\S+)?\s+emu\s+kill\b|"
                           # (Windows': ``taskkill //PID 11284 //F``, ``Stop-Process -Name AcmeSetup``)
                           r"taskkill(?:\.exe)?\b|Stop-Process\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
@@ -243,7 +243,9 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
                        # ("`invoicing-pgbouncer-1` from your other project was still up on port 6432")
                        r"from (?:your|an|the) other (?:project|checkout|repo|worktree|stack)|"
                        r"from another (?:project|checkout|repo|worktree|stack)|"
-                       r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging)|(?:was|were) still held)\b")
+                       r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging)|(?:was|were) still held|"
+                       # ("The 46mm watch simulator was stuck in 'Shutting Down'")
+                       r"(?:was|were|got) stuck (?:in|at|on))\b")
 
 
 # the account says a service the project uses had stopped by itself and was only started again
@@ -955,6 +957,14 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
+                     # "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`" (read
+                     # without its code: "… says local QA builds are — R8-minified")
+                     r"\bsays?\b[^.]{0,80}\b(?:is|are)(?=\s*(?:[—–,;:.]|$))|"
+                     # "this repo wraps the whole thing (build, serve, wait, run) in `npm run test-storybook:ci`"
+                     r"\bwraps?\b[^.]{0,80}\bin(?=\s*(?:[—–,;:.]|$))|"
+                     # "The project's script does it right: `yarn android:dev`"
+                     r"(?:repo|repository|project|codebase|team)'s (?:own )?(?:\w+ )?scripts? (?:does|do|gets|handles) "
+                     r"(?:it|this|that)\b|"
                      # "the entry point is `./gradlew :app:generateBaselineProfile`"
                      r"the entry ?point (?:is|for)\b|"
                      # "the repo's `./scripts/build-appimage.sh` is the intended path"

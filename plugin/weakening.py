@@ -288,6 +288,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
+        or _repointed_to_a_copy(changes) or _moved_what_it_tests(changes, failure_text) \
         or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) \
         or tests_only(changes) and any(
@@ -471,6 +472,48 @@ def _merges_before_reading(changes: dict[str, list[dict]], failure_text: str) ->
             removed += [l for l in old if l.strip() and l not in new]
             added += [l for l in new if l.strip() and l not in old]
     return not removed and bool(added) and all(_FORCED_MERGE.search(l) for l in added)
+
+
+def _moved_what_it_tests(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to test files only moves their lines, one that names what the failing test is named for
+    among them (``restorationTester.emulateSavedInstanceStateRestore()`` moved before the clicks in
+    ``restoresCount``): the test no longer does what it is named for in the order that failed."""
+    if not changes or not all(_TEST_PATH.search(path) for path in changes):
+        return False
+    failed = " ".join(line for line in failure_text.splitlines() if re.search(r"FAIL|✕|×|✗", line))
+    stems = {w.lower()[:6] for name in re.findall(r"\b[a-z]+(?:[A-Z][a-z]+)+\b|\btest_\w+", failed)
+             for w in re.findall(r"[A-Z]?[a-z]{4,}", name) if w.lower() not in ("test", "tests", "should")}
+    moved = False
+    for hunks in changes.values():
+        for h in hunks:
+            old = [l.strip() for l in h["old"].splitlines() if l.strip()]
+            new = [l.strip() for l in h["new"].splitlines() if l.strip()]
+            if sorted(old) != sorted(new):
+                return False
+            if old != new:
+                shifted = [l for l in old if old.index(l) - new.index(l) != 0]
+                moved = moved or any(stem in l.lower() for l in shifted for stem in stems)
+    return moved
+
+
+def _repointed_to_a_copy(changes: dict[str, list[dict]]) -> bool:
+    """Whether a test now reads a file the change created among the tests in place of the project's own
+    (``rule_files: - ../rules/checkout.yml`` → ``- fixtures/checkout_rules_pinned.yml``, a copy of the rules before
+    the change that broke it): the test no longer tests the project's file, whatever it holds now."""
+    created = {os.path.basename(path) for path, hunks in changes.items()
+               if _TEST_PATH.search(path) and all(not h["old"].strip() for h in hunks)}
+    for path, hunks in changes.items():
+        if not _TEST_PATH.search(path) or os.path.basename(path) in created:
+            continue
+        for h in hunks:
+            old, new = h["old"].splitlines(), h["new"].splitlines()
+            removed = [l for l in old if l.strip() and l not in new]
+            added = [l for l in new if l.strip() and l not in old]
+            gone = {p for l in removed for p in re.findall(r"[\w./-]+\.\w{1,5}\b", l) if not _TEST_PATH.search(p)}
+            now = {os.path.basename(p) for l in added for p in re.findall(r"[\w./-]+\.\w{1,5}\b", l)}
+            if gone and now & created and len(removed) == len(added):
+                return True
+    return False
 
 
 def _inserted_into(a: str, b: str) -> bool:
@@ -1039,7 +1082,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     added_lines = [l for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
     if _lowers_threshold(hunks, failure_text):
         return "a coverage threshold was lowered"
-    if _brought_in(_PIXEL_TOLERANCE, added_lines, hunks) and _IMAGE_MISMATCH.search(failure_text):
+    # (the failure may name the test only: ``BatteryGaugeSnapshotTest > halfCharged FAILED``, in the snapshot test's
+    # own file)
+    if _brought_in(_PIXEL_TOLERANCE, added_lines, hunks) and (
+            _IMAGE_MISMATCH.search(failure_text)
+            or re.search(r"(?i)snapshot|screenshot|golden", os.path.basename(path))):
         return "the failing image comparison was told to tolerate a difference"
     if _brought_in(_TOLERATED, added_lines, hunks) or any(
             _SCOPED_CHECK.search(h["new"]) and not _SCOPED_CHECK.search(h["old"]) for h in hunks):

@@ -12530,3 +12530,236 @@ def test_a_compose_service_given_a_command_does_that_commands_job(command, job):
     # (blind281 JV14: ``docker compose exec db-test psql …`` did the "test" job of its service's name, and was taken
     # for the way to run ``npx jest test/users.e2e-spec.ts``)
     assert command_job(command) == job
+
+
+def test_a_test_repointed_to_a_copy_it_was_given_of_the_project_file_is_weakened(git_project, store):
+    # (blind288 KC10: the alert tests now read ``fixtures/checkout_rules_pinned.yml``, a copy of the rules before the
+    # change that broke them, in place of ``../rules/checkout.yml``; stored as the fix)
+    pinned = "groups:\n  - name: checkout\n    rules:\n      - alert: CheckoutHighErrorRate\n        for: 10m\n"
+    session = (Session("pinned", git_project, prompt="promtool unit tests for the alerts fail after Jana's change")
+               .fail("promtool test rules tests/alerts_test.yml", "Exit code 1\nUnit Testing:  tests/alerts_test.yml\n"
+                                                                  "  FAILED:\n    alertname: CheckoutHighErrorRate, "
+                                                                  "time: 12m,\n        exp:[…], \n        got:[]")
+               .write("tests/fixtures/checkout_rules_pinned.yml", pinned)
+               .edit("tests/alerts_test.yml", "rule_files:\n  - ../rules/checkout.yml",
+                     "rule_files:\n  - fixtures/checkout_rules_pinned.yml")
+               .ok("promtool test rules tests/alerts_test.yml", "Unit Testing:  tests/alerts_test.yml\n  SUCCESS\n")
+               .stop("The alert unit tests run against a pinned copy of the checkout rules in `tests/fixtures/`, so "
+                     "they're stable regardless of threshold tweaks."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+
+
+def test_a_tolerance_given_to_a_snapshot_test_that_failed_by_name_only_is_weakened(git_project, store):
+    # (blind289 KD06: gradle named only ``BatteryGaugeSnapshotTest > halfCharged FAILED``; the Paparazzi rule given
+    # ``maxPercentDifference = 5.0`` in that test's file was stored as the fix)
+    test = "ui/src/test/kotlin/com/acme/pulse/ui/gauge/BatteryGaugeSnapshotTest.kt"
+    session = (Session("paparazzi", git_project, prompt="verifyPaparazziDebug is red on the BatteryGauge snapshots")
+               .fail("./gradlew :ui:verifyPaparazziDebug",
+                     "Exit code 1\ncom.acme.pulse.ui.gauge.BatteryGaugeSnapshotTest > halfCharged FAILED\n    "
+                     "java.lang.AssertionError at BatteryGaugeSnapshotTest.kt:27\n\nBUILD FAILED in 52s")
+               .edit(test, "        deviceConfig = DeviceConfig.PIXEL_5,\n",
+                     "        deviceConfig = DeviceConfig.PIXEL_5,\n        maxPercentDifference = 5.0,\n")
+               .ok("./gradlew :ui:verifyPaparazziDebug", "BUILD SUCCESSFUL in 41s")
+               .stop("The gauge snapshots differed from the goldens by ~3%, anti-aliasing noise, so I gave the rule a "
+                     "`maxPercentDifference` of 5%."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+
+
+def test_a_mock_whose_keys_were_turned_away_from_the_api_contract_is_weakened(git_project, store):
+    # (blind290 KE08: the MSW handler's ``results`` renamed ``items`` to match what the refactored client reads, where
+    # openapi.yaml, grepped on the way, says ``results``; stored as the fix)
+    handlers = "src/mocks/handlers.ts"
+    session = (Session("msw", git_project, prompt="OrdersPage.test.tsx started failing after the API client refactor")
+               .fail("npx vitest run src/features/orders",
+                     "Exit code 1\n × OrdersPage > renders the orders returned by the API\n   → Unable to find an "
+                     "element with the text: ORD-1042.")
+               .ok("grep -n -E '^ {8}(results|items|next):' openapi.yaml", "412:        results:\n418:        next:")
+               .edit(handlers, "    return HttpResponse.json({ results: [order1042, order1043], next: null });",
+                     "    return HttpResponse.json({ items: [order1042, order1043], next: null });")
+               .ok("npx vitest run src/features/orders", " Test Files  1 passed (1)\n      Tests  2 passed (2)")
+               .stop("The MSW handler's payload didn't line up with what `fetchOrders` reads after the refactor "
+                     "(`items`). I updated the handler to return `items`."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+    # (a mock brought in line with the contract is a fix)
+    from lorebook.candidates import _mock_against_the_contract
+    hunk = {"old": "json({ items: [a] })", "new": "json({ results: [a] })", "ids": [1]}
+    assert not _mock_against_the_contract({handlers: [hunk]}, "412:        results:\n418:        next:")
+
+
+def test_a_composer_script_that_echoed_the_failing_program_is_the_projects_way(git_project, store):
+    # (blind287 KB05: ``composer test`` echoed ``> @php bin/console doctrine:database:create …`` then ``> @php
+    # bin/phpunit``; the failing ``php bin/phpunit tests/Form/…`` had no test database; nothing was stored)
+    session = (Session("composer", git_project, prompt="RegistrationFormTypeTest blows up, can you check?")
+               .fail("php bin/phpunit tests/Form/RegistrationFormTypeTest.php",
+                     "Exit code 2\nThere were 3 errors:\n\n1) App\\Tests\\Form\\RegistrationFormTypeTest::"
+                     "testSubmitValidData\nDoctrine\\DBAL\\Exception\\ConnectionException: SQLSTATE[HY000] [1049] "
+                     "Unknown database 'tickety_test'")
+               .ok("composer test", "> @php bin/console doctrine:database:create --env=test --if-not-exists\n"
+                                    "Created database `tickety_test`\n> @php bin/phpunit\nOK (31 tests, 74 assertions)")
+               .stop("In this project the test database is created by the `composer test` script; calling "
+                     "`bin/phpunit` directly skips that."))
+    (candidate,), _ = _candidates(store, session)
+    assert "composer test" in candidate["change"], candidate["change"]
+
+
+def test_what_a_plain_runs_failure_was_done_with_instead_is_the_way(git_project, store):
+    # (blind287 KB14: "Plain `protoc` can't find `google/api/annotations.proto` …", and "Regenerated with `buf
+    # generate`." said no "has to"; nothing was stored)
+    protoc = ("protoc -I proto --go_out=gen/go --go_opt=paths=source_relative --go-grpc_out=gen/go "
+              "proto/orders/v1/orders.proto")
+    session = (Session("buf", git_project, prompt="regenerate the Go code for the new CancelOrder rpc")
+               .fail(protoc, "Exit code 1\ngoogle/api/annotations.proto: File not found.\norders/v1/orders.proto:5:1: "
+                             "Import \"google/api/annotations.proto\" was not found or had errors.")
+               .ok("buf generate", "")
+               .stop("Regenerated with `buf generate`. Plain `protoc` can't find `google/api/annotations.proto` — it "
+                     "comes from the googleapis dependency declared in `buf.yaml`, which only buf resolves."))
+    (candidate,), _ = _candidates(store, session)
+    assert "buf generate" in candidate["change"], candidate["change"]
+
+
+def test_the_way_the_projects_docs_say_is_the_way(git_project, store):
+    # (blind289 KD11: "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`", after
+    # ``assembleRelease`` failed for the upload keystore only CI has; nothing was stored)
+    session = (Session("qabuild", git_project, prompt="I need a release-like APK to hand to QA today")
+               .fail("./gradlew :app:assembleRelease", "Exit code 1\n* What went wrong:\nExecution failed for task "
+                                                      "':app:validateSigningProdRelease'.\n> Keystore file '/Users/dev/"
+                                                      "app/keystore/upload.jks' not found for signing config 'upload'.")
+               .ok("grep -n -i 'qa' docs/RELEASING.md",
+                   "9:For QA / internal testing, build the staging flavor locally:\n11:    ./gradlew :app:"
+                   "assembleStagingRelease")
+               .ok("./gradlew :app:assembleStagingRelease", "> Task :app:assembleStagingRelease\n\nBUILD SUCCESSFUL")
+               .stop("`assembleRelease` also builds the prod flavor, which needs the upload keystore that only exists "
+                     "on CI. docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "assembleStagingRelease" in candidate["change"], candidate["change"]
+    assert command_job("./gradlew :app:assembleStagingRelease") == "build"
+
+
+def test_a_script_the_repo_wraps_the_plain_run_in_is_the_way(git_project, store):
+    # (blind290 KE23: "`npx test-storybook` on its own needs a Storybook already running on :6006; this repo wraps the
+    # whole thing … in `npm run test-storybook:ci`"; nothing was stored)
+    session = (Session("sbci", git_project, prompt="add a play function and make sure the storybook tests pass")
+               .fail("npx test-storybook", "Exit code 1\n[test-storybook] It seems that your Storybook instance is not "
+                                           "running at: http://127.0.0.1:6006. Are you sure it's running?")
+               .ok("npm run test-storybook:ci 2>&1 | tail -3", "[TEST]  PASS   browser: chromium  src/components/"
+                                                              "LoginForm/LoginForm.stories.tsx\nTests: 41 passed")
+               .stop("`npx test-storybook` on its own needs a Storybook already running on :6006; this repo wraps the "
+                     "whole thing (build, serve storybook-static, wait, run) in `npm run test-storybook:ci`, same as "
+                     "the ui workflow."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npm run test-storybook:ci" in candidate["change"], candidate["change"]
+
+
+def test_the_script_the_project_has_for_it_is_the_way(git_project, store):
+    # (blind292 KG20: "a bare `npx react-native run-android` asks Gradle for `installDebug`, which is ambiguous. The
+    # project's script does it right: `yarn android:dev`"; nothing was stored)
+    session = (Session("rnflavor", git_project, prompt="run the wallet app on the Android emulator")
+               .fail("npx react-native run-android",
+                     "Exit code 1\n* What went wrong:\nCannot locate tasks that match 'app:installDebug' as task "
+                     "'installDebug' is ambiguous in project ':app'.")
+               .ok("yarn android:dev", "$ react-native run-android --mode devDebug --appId com.acme.wallet.dev\n"
+                                       "BUILD SUCCESSFUL in 1m 12s\n✨  Done in 78.2s.")
+               .stop("This app has `dev`/`prod` flavors, so a bare `npx react-native run-android` asks Gradle for "
+                     "`installDebug`, which is ambiguous. The project's script does it right: `yarn android:dev`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "yarn android:dev" in candidate["change"], candidate["change"]
+
+
+def test_a_report_of_what_started_when_someone_changed_something_names_its_cause(git_project, store):
+    # (blind291 KF24: "Since Priya started building the ingest Lambda image on her new M3 MacBook, every invocation
+    # … fails with Runtime.InvalidEntrypoint": no failure ran, and the report read as naming no cause; and a report's
+    # card said "Reported by the [quoted: user]")
+    session = (Session("platform", git_project,
+                       prompt="Since Priya started building the ingest Lambda image on her new M3 MacBook, every "
+                              "invocation of the deployed function fails with Runtime.InvalidEntrypoint. Can you make "
+                              "the build produce the right image no matter who runs it?")
+               .ok("docker image inspect ingest-events:latest --format '{{.Os}}/{{.Architecture}}'", "linux/arm64")
+               .edit("Makefile", "\tdocker build -t $(IMAGE):$(TAG) .",
+                     "\tdocker build --platform linux/amd64 --provenance=false -t $(IMAGE):$(TAG) .")
+               .ok("make image TAG=test-amd64 && docker image inspect ingest-events:test-amd64 --format "
+                   "'{{.Os}}/{{.Architecture}}'", "linux/amd64")
+               .ok("make push deploy TAG=test-amd64 && aws lambda invoke --function-name ingest-events /tmp/o.json",
+                   "{\n    \"StatusCode\": 200\n}")
+               .stop("The image was built for the host architecture, arm64 on Apple Silicon, while the function runs "
+                     "on x86_64. The Makefile's build step now pins `--platform linux/amd64`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--platform linux/amd64" in candidate["change"], candidate["change"]
+    from lorebook.render import full_note
+    assert "[quoted:" not in full_note(dict(candidate, id=1, updated_at="2026-12-05T10:00:00")), candidate["trigger"]
+
+
+def test_lines_inserted_into_a_named_list_item_name_it(git_project, store):
+    # (blind288 KC19: ``resources:`` added under the ``- name: log-shipper`` sidecar, the container the HPA was
+    # missing requests for; the card showed ``+resources: …`` and not which container)
+    deployment = "deploy/api/deployment.yaml"
+    sidecar = "        - name: log-shipper\n          image: fluent/fluent-bit:2.2.2\n"
+    session = (Session("sidecar", git_project, prompt="the api HPA shows <unknown> targets")
+               .fail("kubectl wait hpa/api -n shop --for=condition=ScalingActive --timeout=60s",
+                     "Exit code 1\nerror: timed out waiting for the condition on horizontalpodautoscalers/api")
+               .edit(deployment, sidecar, sidecar + "          resources:\n            requests:\n              cpu: "
+                                                    "20m\n              memory: 32Mi\n")
+               .ok("kubectl wait hpa/api -n shop --for=condition=ScalingActive --timeout=60s",
+                   "horizontalpodautoscaler.autoscaling/api condition met")
+               .stop("The HPA computes utilization against the sum of the pod's container requests, and the "
+                     "log-shipper sidecar had none. Added requests to it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "(under `log-shipper`)" in candidate["change"], candidate["change"]
+
+
+def test_a_row_of_test_data_the_code_failed_on_rewritten_is_weakened(git_project, store):
+    # (blind293 KH17: the skip listener logged "Parsing error at line: 7 … input=[1007,"Nguyen, Anh",…]"; the row's
+    # quoted comma was taken out of the fixture and stored as the fix)
+    data = "src/test/resources/input/customers.csv"
+    row = '1007,"Nguyen, Anh",anh.nguyen@example.com,DE'
+    session = (Session("csvrow", git_project, prompt="ImportCustomersJobTest fails: expected 10 written but got 9")
+               .fail("./mvnw test -Dtest=ImportCustomersJobTest", "Exit code 1\n[ERROR]   ImportCustomersJobTest."
+                                                                  "importsAllRows:58 expected: <10> but was: <9>")
+               .ok("grep -n 'Skipped line' target/surefire-reports/ImportCustomersJobTest-output.txt",
+                   "212: WARN CustomerSkipListener : Skipped line 7: FlatFileParseException: Parsing error at line: 7 "
+                   f"in resource=[input/customers.csv], input=[{row}]")
+               .edit(data, row, "1007,Nguyen Anh,anh.nguyen@example.com,DE")
+               .ok("./mvnw test -Dtest=ImportCustomersJobTest",
+                   "[INFO] Tests run: 2, Failures: 0\n[INFO] BUILD SUCCESS")
+               .stop("Line 7 of the input fixture had a quoted name containing a comma, which the reader failed to "
+                     "tokenize. I normalized that row; the job now imports all 10 rows."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+
+
+def test_a_test_whose_lines_were_moved_around_what_it_is_named_for_is_weakened(git_project, store):
+    # (blind295 KJ09: in ``restoresCount`` the saved-state restore was moved before the clicks, so nothing is
+    # restored any more; stored as the fix)
+    test = "feature/cart/src/test/java/com/acme/shop/cart/QuantityStepperTest.kt"
+    click = "        composeTestRule.onNodeWithTag(\"increment\").performClick()\n"
+    restore = "        restorationTester.emulateSavedInstanceStateRestore()\n"
+    check = "        composeTestRule.onNodeWithTag(\"count\").assertTextEquals(\"3\")"
+    session = (Session("restore", git_project, prompt="QuantityStepperTest.restoresCount is failing on CI")
+               .fail("./gradlew :feature:cart:testDebugUnitTest --tests '*QuantityStepperTest*'",
+                     "Exit code 1\nQuantityStepperTest > restoresCount FAILED\n    java.lang.AssertionError: Failed to "
+                     "assert the following: (Text + EditableText = [3])")
+               .edit(test, click * 2 + restore + check, restore + click * 2 + check)
+               .ok("./gradlew :feature:cart:testDebugUnitTest --tests '*QuantityStepperTest*'", "BUILD SUCCESSFUL")
+               .stop("restoresCount emulated the restore right after the clicks, so the check raced it. I reordered "
+                     "the test so the restore happens first."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+
+
+def test_a_simulator_stuck_shutting_down_erased_is_local_state(git_project, store):
+    # (blind298 KM14: ``xcrun simctl shutdown all && xcrun simctl erase <udid>`` for a watch simulator "stuck in
+    # 'Shutting Down'" was stored as a step to take before every test run)
+    run = ("xcodebuild test -scheme TideWatchWidgets -destination 'platform=watchOS Simulator,name=Apple Watch "
+           "Series 10'")
+    session = (Session("simstuck", git_project, prompt="the widget tests won't run, xcodebuild can't boot the "
+                                                       "simulator")
+               .fail(run, "Exit code 70\nxcodebuild: error: Failed to prepare device 'Apple Watch Series 10 (46mm)' "
+                          "for impending launch.\n    Unable to boot the Simulator.")
+               .ok("xcrun simctl shutdown all && xcrun simctl erase 5A1F3C2E-8B4D-4C1A-9E27-3D6B0F19A8C4", "")
+               .ok(run, "Executed 14 tests, with 0 failures (0 unexpected)\n** TEST SUCCEEDED **")
+               .stop("The 46mm watch simulator was stuck in 'Shutting Down', so CoreSimulator couldn't boot it. "
+                     "`xcrun simctl shutdown all` plus erasing that one device cleared it."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, (candidates, notes)

@@ -459,6 +459,15 @@ def test_a_collations_name_is_no_secret():
     assert "Xk9pQ2mZr7_LwT4vB8sYd3F" not in redact("MSSQL_SA_TOKEN: Xk9pQ2mZr7_LwT4vB8sYd3F")
 
 
+def test_a_path_with_an_acronym_before_words_is_no_secret():
+    # (blind289 KD10: "Not part of the fix: Sources/SkycastCore/Decoding/JSONDecoder+Skycast.swift" was redacted in the
+    # candidate, whose secret check then threw the whole lesson away)
+    for text in ("Not part of the fix: Sources/SkycastCore/Decoding/JSONDecoder+Skycast.swift (also edited)",
+                 "key: Sources/Net/URLSessionClient+Retry.swift"):
+        assert redact(text) == text
+    assert "Xk9pQ2mZr7LwT4vB8sYd3Fq1" not in redact("token: Xk9pQ2mZr7LwT4vB8sYd3Fq1")
+
+
 def test_a_test_runners_pass_line_is_no_password():
     # (blind204 GW11: go test's ``--- PASS: TestOrderStoreSuite`` was redacted, then hunted in the rest of the session,
     # and ``go test ./internal/store -run TestOrderStoreSuite`` stored as ``-run [REDACTED:seen-secret]``)
