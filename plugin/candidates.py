@@ -1639,6 +1639,25 @@ def _join_settings(chains: list[dict]) -> list[dict]:
     return joined
 
 
+def _join_the_ways_step(chains: list[dict]) -> list[dict]:
+    """The way a failing run is done here (``./vendor/bin/sail artisan test …`` for ``php artisan test …``), which
+    itself failed first for a step it needs (``Sail is not running`` → ``./vendor/bin/sail up -d``): one lesson, the
+    way with its step; as two, the step's was merged into the way's as its near duplicate, and the step was lost."""
+    joined = list(chains)
+    for outer in chains:
+        inner = next((b for b in joined if b is not outer and b["resolved_by"]["id"] == outer["resolved_by"]["id"]
+                      and b["failure"]["id"] > outer["failure"]["id"]
+                      and command_key(b["failure"]["target"]) == command_key(outer["resolved_by"]["target"])), None)
+        if outer not in joined or inner is None or outer["all_changes"] or not inner["changes"] \
+                or not all(c["tool"] == "Bash" for c in inner["all_changes"]) \
+                or not invocation_change(outer["failure"]["target"], outer["resolved_by"]["target"]) \
+                and command_family(outer["failure"]["target"]) == command_family(outer["resolved_by"]["target"]):
+            continue
+        joined[joined.index(outer)] = dict(outer, changes=inner["changes"], all_changes=inner["all_changes"])
+        joined.remove(inner)
+    return joined
+
+
 def _give_inner_changes_away(chains: list[dict]) -> None:
     """A change made for another problem that failed and was fixed while this one was still open (``expo-doctor``
     flagged a version, pinned, passed; then the EAS build passed) belongs to that problem, not to both."""
@@ -1866,6 +1885,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         and _same_target(b["failure"]["target"], a["resolved_by"]["target"]) for b in chains))]
     chains = _join_settings(chains)
     _give_inner_changes_away(chains)
+    chains = _join_the_ways_step(chains)
     # a failure mended by another problem's fix, with no change of its own: a consequence of that problem
     # (``spctl`` "Unnotarized Developer ID" after the notary said Invalid, passing once the resubmission was accepted)
     chains = [b for b in chains if not _consequence(b, chains)]

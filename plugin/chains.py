@@ -1147,8 +1147,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
         # (or, beside the failing run set apart as the plain one, what it was done with: "Regenerated with `buf
         # generate`." beside "Plain `protoc` can't find `google/api/annotations.proto`")
+        # (unquoted too: "Pushing with plain curl doesn't work")
         way = [s for s in sentences if _names_run(after["argv"], s) and (
-            _THE_WAY.search(_prose(s)) or plain_said and re.search(r"(?i)\b(?:with|through|via|using)\s+`", s))]
+            _THE_WAY.search(_prose(s)) or (plain_said or any(set_apart(t) for t in sentences))
+            and re.search(r"(?i)\b(?:with|through|via|using)\s+`", s))]
         # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
         # then ``mint run swiftlint --strict``; asked last, and only of the runs that sentence quotes)
         quoted = {span.strip() for s in way for span in _code_spans(s)}
@@ -1218,7 +1220,10 @@ _WORKED = LazyRegex(r"(?i)\b(?:worked|works|succeeded|instead)\b")
 # the project said not to do a thing ("This project doesn't run system tests on the host", "This repo doesn't call
 # match directly")
 _NOT_HERE = LazyRegex(r"(?i)\b(?:this|the|our) (?:project|repo|repository|codebase|app|team) (?:doesn't|does not|"
-                      r"don't|never|won't|can't|cannot) \w+")
+                      r"don't|never|won't|can't|cannot) \w+|"
+                      # ("jobs aren't pushed with `databricks jobs reset`/the UI")
+                      r"\b(?:(?:are|is)n't|(?:are|is) not) (?:pushed|deployed|run|applied|released|published) "
+                      r"(?:with|by|via|through)\b")
 
 
 def _as_quoted(found: dict, later: list[dict], account: str) -> dict:

@@ -535,7 +535,7 @@ _SETTING = LazyRegex(r"^\+{0,2}~?[A-Za-z_][\w.-]*=")
 def _targets(command: str) -> list[str]:
     """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
     parsed = parse_command(command)
-    checked = _words(parsed["check"])
+    checked = list(parsed["argv"])  # (its words as split: a quoted value with a space in it is one)
     # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
     # environment or a URL, ``--env local``, ``--to ent://ent/schema``, is where it runs, not what it checks)
     # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
@@ -739,7 +739,7 @@ def _same_target(failed: str, later: str) -> bool:
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if option.startswith("--") and "=" not in option
                      and not value.startswith("-") and option not in argv_b}
         # (or given another value: ``--groups qa-testers`` for the ``--groups "QA Testers"`` that got a 404)
-        revalued |= {word for _, old, _ in _given_another_value(argv_a, argv_b) for word in old.split()}
+        revalued |= {word for _, old, _ in _given_another_value(argv_a, argv_b) for word in [old, *old.split()]}
         # (and a short option's settings file left out, now read from a config: ``-i inventories/staging/hosts.yml``
         # beside ``ansible.cfg``'s ``inventory =``; not a verbosity flag's neighbour, ``-v playbooks/db.yml``)
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if re.fullmatch(r"-[A-Za-z]", option)

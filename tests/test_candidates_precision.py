@@ -12763,3 +12763,64 @@ def test_a_simulator_stuck_shutting_down_erased_is_local_state(git_project, stor
                      "`xcrun simctl shutdown all` plus erasing that one device cleared it."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes, (candidates, notes)
+
+
+def test_a_quoted_option_value_with_a_space_is_no_target():
+    # (blind295 KJ13: ``-destination 'generic/platform=iOS Simulator'`` left ``Simulator`` as a target, so the run
+    # with ``-destination 'platform=iOS Simulator,name=iPhone 16'`` ran "another" one, and nothing was stored)
+    from lorebook.commands import _same_target
+    failed = ("xcodebuild test -scheme Pomodoro -destination 'generic/platform=iOS Simulator' "
+              "-only-testing:PomodoroTests/TimerModelTests")
+    assert _same_target(failed, failed.replace("generic/platform=iOS Simulator",
+                                               "platform=iOS Simulator,name=iPhone 16") + " 2>&1 | tail -14")
+
+
+def test_what_was_used_where_the_plain_tool_is_said_not_to_work_is_the_way(git_project, store):
+    # (blind297 KL17: "pushed it to dev with `bin/es-sync ilm --env dev`. Pushing with plain curl doesn't work":
+    # nothing was stored)
+    put = ("curl -sSf -X PUT \"http://localhost:9200/_ilm/policy/logs-app\" -H 'Content-Type: application/json' "
+           "-d @ilm/logs-app.json")
+    session = (Session("essync", git_project, prompt="change the logs-app ILM rollover to 30gb and push it to dev")
+               .edit("ilm/logs-app.json", "\"max_primary_shard_size\": \"50gb\",",
+                     "\"max_primary_shard_size\": \"30gb\",")
+               .fail(put, "Exit code 22\ncurl: (22) The requested URL returned error: 401")
+               .ok("bin/es-sync ilm --env dev", "PUT _ilm/policy/logs-app -> {\"acknowledged\":true}\n1 policy updated")
+               .stop("Updated `ilm/logs-app.json` and pushed it to dev with `bin/es-sync ilm --env dev`. Pushing with "
+                     "plain curl doesn't work (the cluster wants credentials), and by design it shouldn't."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bin/es-sync ilm --env dev" in candidate["change"], candidate["change"]
+
+
+def test_what_jobs_are_deployed_with_and_not_pushed_with_is_the_way(git_project, store):
+    # (blind294 KI24: "jobs aren't pushed with `databricks jobs reset`/the UI …, they're deployed with `databricks
+    # bundle deploy -t dev`": nothing was stored)
+    session = (Session("bundle", git_project, prompt="move the nightly_etl job to 03:00 UTC and get it into dev")
+               .edit("resources/nightly_etl.job.yml", "quartz_cron_expression: \"0 0 1 * * ?\"",
+                     "quartz_cron_expression: \"0 0 3 * * ?\"")
+               .fail("databricks jobs reset 912736451028412 --json @resources/nightly_etl.job.yml",
+                     "Exit code 1\nError: error decoding JSON at resources/nightly_etl.job.yml:1:1: invalid character "
+                     "'r' looking for beginning of value")
+               .ok("databricks bundle deploy -t dev", "Deploying resources...\nDeployment complete!")
+               .stop("This repo is a Databricks Asset Bundle: jobs aren't pushed with `databricks jobs reset`/the UI "
+                     "(the README says those edits get overwritten), they're deployed with `databricks bundle deploy "
+                     "-t dev`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "databricks bundle deploy -t dev" in candidate["change"], candidate["change"]
+
+
+def test_the_way_and_the_step_it_needed_first_are_one_lesson(git_project, store):
+    # (blind296 KK09: ``php artisan test`` failed on the host; ``./vendor/bin/sail artisan test`` said "Sail is not
+    # running"; ``./vendor/bin/sail up -d``, then it passed: two lessons, the second merged into the first as its near
+    # duplicate, and ``sail up -d`` was lost)
+    sail = "./vendor/bin/sail artisan test --filter=Invoice"
+    session = (Session("sail", git_project, prompt="run the invoice feature tests before I open the PR")
+               .fail("php artisan test --filter=Invoice", "Exit code 1\n   FAIL  Tests\\Feature\\InvoiceTest\n  "
+                                                         "Tests:    3 failed (0 assertions)")
+               .fail(sail, "Exit code 1\nSail is not running.\n\nYou may Sail using the following commands: "
+                           "'./vendor/bin/sail up' or './vendor/bin/sail up -d'")
+               .ok("./vendor/bin/sail up -d", " ✔ Container invoicer-laravel.test-1  Started  0.8s")
+               .ok(sail, "   PASS  Tests\\Feature\\InvoiceTest\n  Tests:    3 passed (9 assertions)")
+               .stop("`DB_HOST` is `mysql`, the compose service name, so `php artisan test` on the host can't resolve "
+                     "it. Start the containers with `./vendor/bin/sail up -d`, then run the tests through Sail."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./vendor/bin/sail up -d" in candidate["change"] and sail in candidate["change"], candidate["change"]
