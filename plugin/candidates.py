@@ -708,7 +708,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                and o not in commands and printed_values(o)]
     # (the first run that printed it: the vendor's ``.sha256`` fetched after ``swift package compute-checksum``
     # only agreed; and of its line, the step that printed it, not the download before it)
-    sources = [dict(o, target=_and_steps(o["target"])[-1] or o["target"]) for n, o in enumerate(sources)
+    sources = [dict(o, target=(_and_steps(o["target"]) or [o["target"]])[-1]) for n, o in enumerate(sources)
                if not printed_values(o) <= {v for earlier in sources[:n] for v in printed_values(earlier)}]
     commands = sorted(commands + sources, key=lambda c: c["id"])
     # (a step taken twice, ``packer init .`` before the edit and again after it, is one step, where it last ran)
@@ -1632,7 +1632,9 @@ def _join_settings(chains: list[dict]) -> list[dict]:
             continue
         first = set(invocation_change(a["failure"]["target"], a["resolved_by"]["target"]))
         both = invocation_change(a["failure"]["target"], b["resolved_by"]["target"])
-        if first and first < set(both) and all(part.startswith(("set `", "pass `")) for part in both):
+        # (settings of the environment: flags beside each other are lessons of their own, each one's room on a card
+        # its own: ``--certificate-identity-regexp '^https://github.com/…'`` and ``--certificate-oidc-issuer …``)
+        if first and first < set(both) and all(part.startswith("set `") for part in both):
             joined[joined.index(b)] = dict(b, failure=a["failure"], failures=a["failures"] + b["failures"],
                                            _joined=True)
             joined.remove(a)

@@ -12824,3 +12824,38 @@ def test_the_way_and_the_step_it_needed_first_are_one_lesson(git_project, store)
                      "it. Start the containers with `./vendor/bin/sail up -d`, then run the tests through Sail."))
     (candidate,), _ = _candidates(store, session)
     assert "./vendor/bin/sail up -d" in candidate["change"] and sail in candidate["change"], candidate["change"]
+
+
+def test_a_value_printed_by_a_one_step_line_is_shown_by_it(git_project, store):
+    # (blind257 IX09, a regression the replay found: ``ls billing/migrations/``, one step, printed the migration's
+    # name the fix wrote; taking the last ``&&`` step of a line that had none raised, and the writeback was lost)
+    migration = "billing/migrations/0013_invoice_due_date.py"
+    session = (Session("squash", git_project, prompt="migrate is broken on a fresh database since the squash PR")
+               .fail("python manage.py migrate", "Exit code 1\ndjango.db.migrations.exceptions.NodeNotFoundError: "
+                                                 "Migration billing.0013_invoice_due_date dependencies reference "
+                                                 "nonexistent parent node ('billing', '0012_invoice_currency')")
+               .ok("ls billing/migrations/", "0001_squashed_0012_invoice_currency.py\n0013_invoice_due_date.py")
+               .edit(migration, "        (\"billing\", \"0012_invoice_currency\"),",
+                     "        (\"billing\", \"0001_squashed_0012_invoice_currency\"),")
+               .ok("python manage.py migrate", "Applying billing.0013_invoice_due_date... OK")
+               .stop("0013 still depended on the squashed-away 0012; it now depends on the squash."))
+    (candidate,), _ = _candidates(store, session)
+    assert "0001_squashed_0012_invoice_currency" in candidate["change"], candidate["change"]
+
+
+def test_flags_added_one_after_another_stay_lessons_of_their_own(git_project, store):
+    # (blind221 HN03, a regression the replay found: ``--certificate-identity-regexp '^https://github.com/…'`` and
+    # ``--certificate-oidc-issuer …`` joined into one card, whose room the first long flag took)
+    verify = "cosign verify ghcr.io/acme/ingest-gateway:v1.8.0"
+    identity = (" --certificate-identity-regexp "
+                "'^https://github.com/acme/ingest-gateway/.github/workflows/release.yml@refs/tags/v'")
+    session = (Session("cosign", git_project, prompt="verify the image signature with cosign before we deploy")
+               .fail(verify, "Exit code 1\nError: --certificate-identity or --certificate-identity-regexp is required "
+                             "for verification in keyless mode")
+               .fail(verify + identity, "Exit code 1\nError: --certificate-oidc-issuer or "
+                                        "--certificate-oidc-issuer-regexp is required for verification in keyless mode")
+               .ok(verify + identity + " --certificate-oidc-issuer https://token.actions.githubusercontent.com",
+                   "Verification for ghcr.io/acme/ingest-gateway:v1.8.0 --\nThe cosign claims were validated")
+               .stop("cosign 2.x won't do keyless verification unless you tell it who signed and which issuer."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["change"] for c in candidates]
