@@ -756,6 +756,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             steps.append((c["id"], f"run `{one_line(step, 80)}` first",
                           [f"Run `{one_line(step, 160)}` with `{one_line(setting, 100)}` set{before}."]))
             continue
+        code = _inline_code(step) if len(step) > 80 else None
+        if code and len(code) <= 100 and _SETTING_STATEMENT.match(code):
+            # (the statement a long line hands its client, which a card cut to its budget would lose after the
+            # address: ``docker compose exec db psql -U app -d ragdocs -c "ALTER EXTENSION vector UPDATE;" …``)
+            through = re.split(r"\s-(?:c|e|-command|-execute|-query)\b", step, maxsplit=1)[0]
+            steps.append((c["id"], f"run `{one_line(code, 80)}` first",
+                          [f"Run `{code}` (through `{one_line(through, 60)}`){before}."]))
+            continue
         added_to = _manifest_lines(c, chain.get("_between") or ())
         if added_to:  # (what an install wrote into the manifest, as a ``git diff`` after it showed: the change that
             # stays, where "before the test" would read as a step to take every time)
@@ -1293,6 +1301,11 @@ def _publishes(command: dict) -> bool:
     segments = _segments(command["target"]) if command["tool"] == "Bash" else []
     return bool(segments) and all(re.match(r"git\s+(?:add|commit|push|checkout\s+-[bB]|switch\s+-[cC])\b",
                                            parse_command(s)["check"] or "") for s in segments)
+
+
+# a statement that changes a database's objects or settings (not a query of them)
+_SETTING_STATEMENT = LazyRegex(r"(?i)\s*(?:ALTER|CREATE|DROP|GRANT|REVOKE|SET|UPDATE|INSERT|DELETE|TRUNCATE|"
+                               r"REINDEX|VACUUM|REFRESH|COMMENT|SELECT\s+pg_\w+\()\b")
 
 
 def _asked_by(command: str, failure: dict) -> bool:

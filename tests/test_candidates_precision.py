@@ -9565,7 +9565,8 @@ def test_a_long_step_shows_its_statement_not_the_address_it_connects_to(git_proj
                      "connection. I ran `ALTER ROLE debezium WITH REPLICATION;` as postgres and restarted task 0."))
     (candidate,), _ = _candidates(store, session)
     assert "ALTER ROLE debezium WITH REPLICATION" in candidate["change"], candidate["change"]
-    assert "-c 'ALTER ROLE" in candidate["title"] and "Pg-Adm1n" not in candidate["title"], candidate["title"]
+    # (the statement itself titles it: "run `ALTER ROLE debezium WITH REPLICATION;` first", blind297 KL01)
+    assert "ALTER ROLE debezium" in candidate["title"] and "Pg-Adm1n" not in candidate["title"], candidate["title"]
 
 
 def test_a_ci_failure_mended_here_and_checked_by_the_program_its_log_names_is_stored_unverified(git_project, store):
@@ -12859,3 +12860,22 @@ def test_flags_added_one_after_another_stay_lessons_of_their_own(git_project, st
                .stop("cosign 2.x won't do keyless verification unless you tell it who signed and which issuer."))
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 2, [c["change"] for c in candidates]
+
+
+def test_a_statement_a_long_line_hands_its_client_is_the_step_shown(git_project, store):
+    # (blind297 KL01: ``docker compose exec db psql -U app -d ragdocs -c "ALTER EXTENSION vector UPDATE;" …`` was cut
+    # on the card before the statement)
+    session = (Session("pgvector", git_project, prompt="the halfvec migration fails on the dev database")
+               .fail("uv run alembic upgrade head", "Exit code 1\nsqlalchemy.exc.ProgrammingError: (psycopg.errors."
+                                                    "UndefinedObject) type \"halfvec\" does not exist")
+               .edit("docker-compose.yml", "    image: pgvector/pgvector:0.6.2-pg16",
+                     "    image: pgvector/pgvector:0.8.0-pg16")
+               .ok("docker compose pull db && docker compose up -d db", " ✔ Container ragdocs-db-1  Started")
+               .ok("docker compose exec db psql -U app -d ragdocs -c \"ALTER EXTENSION vector UPDATE;\" -Atc \"SELECT "
+                   "extversion FROM pg_extension WHERE extname = 'vector'\"", "ALTER EXTENSION\n0.8.0")
+               .ok("uv run alembic upgrade head", "INFO  [alembic.runtime.migration] Running upgrade a1 -> b2")
+               .stop("`halfvec` only exists from pgvector 0.7 on. I bumped the image and ran `ALTER EXTENSION vector "
+                     "UPDATE` in the existing database."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `ALTER EXTENSION vector UPDATE;` (through `docker compose exec db psql" in candidate["change"], \
+        candidate["change"]
