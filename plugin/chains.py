@@ -443,7 +443,8 @@ def find_chains(observations: list[dict], account: str = "",
             # pinned renderer image … Use: ./scripts/screenshots.sh record")
             success = next((o for o in observations[i + 1:] if o["tool"] == "Bash" and o["outcome"] == "ok"
                             and (_same_program(failure["target"], o["target"])
-                                 and _named_by_error(o["target"], failure) or _use_instead(o["target"], failure))),
+                                 and (_named_by_error(o["target"], failure) or _suggested(o["target"], failure))
+                                 or _use_instead(o["target"], failure))),
                            None)
             kind = "same_job" if success is not None else None
         if success is None and failure.get("listed"):  # the steps it listed failing, listed passing by a later run
@@ -1684,6 +1685,22 @@ _ERROR_OUTPUT = LazyRegex(r"(?i)Traceback|\b\w*(?:Error|Exception)\b|\bfatal\b|\
 
 # the run a failing tool says to make instead: "Use: ./scripts/screenshots.sh record   (or: verify)"
 _USE = LazyRegex(r"(?im)\buse\s*:\s+[`'\"]?(\S+(?: [\w.:/=@-]+){0,4}?)[`'\"]?(?=\s{2,}|\s*[(;,]|\.?\s*$)")
+
+
+def _suggested(command: str, failure: dict) -> bool:
+    """Whether ``command`` runs, where the failing run had a subcommand its program did not know, the one the error
+    suggested (``databricks secrets put``: "unknown command "put" … Did you mean this? put-acl put-secret" →
+    ``databricks secrets put-secret …``)."""
+    error = failure.get("error_text") or ""
+    unknown = re.search(r"(?i)unknown (?:sub)?command:?\s+[\"'`]?([\w:-]+)", error)
+    offered = re.search(r"(?i)did you mean(?: this| one of these)?\??:?\s*((?:\s*[\w:-]+\n?)+)", error)
+    if not unknown or not offered:
+        return False
+    before, after = parse_command(failure["target"])["argv"], parse_command(command)["argv"]
+    at = next((n for n, w in enumerate(before[:4]) if w == unknown.group(1)), None)
+    # (its run, not its help: ``databricks secrets put-secret --help`` looked at it)
+    return at is not None and len(after) > at and after[:at] == before[:at] and after[at] in offered.group(1).split() \
+        and not any(w in ("--help", "-h", "help") for w in after[at:])
 
 
 def _use_instead(command: str, failure: dict) -> bool:

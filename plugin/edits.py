@@ -884,8 +884,9 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
 
 def _folder_named(path: str, sentence: str) -> bool:
     """Whether ``sentence`` names the folder that holds ``path``, one or many: "the 4.12 Play changelog line" for
-    ``fastlane/metadata/android/en-US/changelogs/412.txt``."""
-    return any(re.search(rf"(?i)\b{re.escape(folder.rstrip('s'))}s?\b", sentence)
+    ``fastlane/metadata/android/en-US/changelogs/412.txt``; not another file's path through it, "a typo in
+    overlays/README.md" for ``overlays/prod/kustomization.yaml``."""
+    return any(re.search(rf"(?i)(?<![\w/.-]){re.escape(folder.rstrip('s'))}s?\b(?!/)", sentence)
                for folder in path.split("/")[-3:-1] if len(folder) >= 6 and folder.isalpha())
 
 

@@ -12879,3 +12879,38 @@ def test_a_statement_a_long_line_hands_its_client_is_the_step_shown(git_project,
     (candidate,), _ = _candidates(store, session)
     assert "Run `ALTER EXTENSION vector UPDATE;` (through `docker compose exec db psql" in candidate["change"], \
         candidate["change"]
+
+
+def test_an_aside_naming_another_file_through_the_fixs_folder_leaves_the_fix(git_project, store):
+    # (blind294 KI05: "Also fixed a typo in overlays/README.md" set aside the fix in overlays/prod/kustomization.yaml
+    # as the same folder's, and nothing was stored)
+    session = (Session("kustomize", git_project, prompt="kustomize build for the prod overlay errors out on DB_HOST")
+               .fail("kustomize build overlays/prod", "Exit code 1\nError: unable to find field \"spec.template.spec."
+                                                      "containers.[name=api].env.[name=DB_HOST].value\" in replacement "
+                                                      "target")
+               .edit("overlays/README.md", "Each overlay patchs the base with", "Each overlay patches the base with")
+               .edit("overlays/prod/kustomization.yaml",
+                     "          - spec.template.spec.containers.[name=api].env.[name=DB_HOST].value",
+                     "          - spec.template.spec.containers.[name=api].env.[name=DB_HOST].value\n        options:\n"
+                     "          create: true")
+               .ok("kustomize build overlays/prod | grep -A1 'name: DB_HOST'", "- name: DB_HOST\n  value: orders-db")
+               .stop("The base never declares a `DB_HOST` env entry, and a replacement only matches fields that exist "
+                     "unless allowed to create them. I added `options: create: true`. Also fixed a typo in "
+                     "overlays/README.md while I was in there."))
+    (candidate,), _ = _candidates(store, session)
+    assert "create: true" in candidate["change"] and "README" not in candidate["change"], candidate["change"]
+
+
+def test_the_subcommand_an_unknown_ones_error_suggested_is_the_way(git_project, store):
+    # (blind294 KI13: "unknown command "put" for "databricks secrets" … Did you mean this? put-acl put-secret", then
+    # ``databricks secrets put-secret …`` passed: nothing was stored; its ``--help`` on the way is no run of it)
+    session = (Session("putsecret", git_project, prompt="store the new key in the payments secret scope")
+               .fail("databricks secrets put --scope payments --key stripe_api_key --string-value x",
+                     "Exit code 1\nError: unknown command \"put\" for \"databricks secrets\"\n\nDid you mean this?\n"
+                     "\tput-acl\n\tput-secret\n\nRun 'databricks secrets --help' for usage.")
+               .ok("databricks secrets put-secret --help | head -3", "Add a secret.\n\nUsage:")
+               .ok("databricks secrets put-secret payments stripe_api_key --string-value x", "")
+               .stop("This machine has the new Databricks CLI, where the legacy `databricks secrets put --scope … --key "
+                     "…` form is gone — it's `databricks secrets put-secret payments stripe_api_key` now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "databricks secrets put-secret payments stripe_api_key" in candidate["change"], candidate["change"]
