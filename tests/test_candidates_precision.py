@@ -12910,7 +12910,7 @@ def test_the_subcommand_an_unknown_ones_error_suggested_is_the_way(git_project, 
                      "\tput-acl\n\tput-secret\n\nRun 'databricks secrets --help' for usage.")
                .ok("databricks secrets put-secret --help | head -3", "Add a secret.\n\nUsage:")
                .ok("databricks secrets put-secret payments stripe_api_key --string-value x", "")
-               .stop("This machine has the new Databricks CLI, where the legacy `databricks secrets put --scope … --key "
-                     "…` form is gone — it's `databricks secrets put-secret payments stripe_api_key` now."))
+               .stop("This machine has the new Databricks CLI, where the legacy `databricks secrets put --scope … "
+                     "--key …` form is gone — it's `databricks secrets put-secret payments stripe_api_key` now."))
     (candidate,), _ = _candidates(store, session)
     assert "databricks secrets put-secret payments stripe_api_key" in candidate["change"], candidate["change"]
