@@ -233,6 +233,8 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           r"fuser\s+-k\b|adb\s+kill-server\b|"
                           # (simulators and emulators left booted: ``xcrun simctl shutdown all``, ``adb emu kill``)
                           r"(?:xcrun\s+)?simctl\s+(?:shutdown|erase)\b|adb(?:\s+-s\s+\S+)?\s+emu\s+kill\b|"
+                          # (an emulator started again with its data wiped: ``emulator -avd Pixel_6_API_33 -wipe-data``)
+                          r"emulator\b.*\s-wipe-data\b|"
                           # (Windows': ``taskkill //PID 11284 //F``, ``Stop-Process -Name AcmeSetup``)
                           r"taskkill(?:\.exe)?\b|Stop-Process\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
@@ -245,7 +247,9 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
                        r"from another (?:project|checkout|repo|worktree|stack)|"
                        r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging)|(?:was|were) still held|"
                        # ("The 46mm watch simulator was stuck in 'Shutting Down'")
-                       r"(?:was|were|got) stuck (?:in|at|on))\b")
+                       r"(?:was|were|got) stuck (?:in|at|on)|"
+                       # ("The emulator's /data partition was 99% full")
+                       r"(?:was|were) (?:\d+% |almost |nearly )?full)\b")
 
 
 # the account says a service the project uses had stopped by itself and was only started again

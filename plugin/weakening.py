@@ -645,7 +645,17 @@ def _sdk_moved(changes: dict[str, list[dict]], failure_text: str) -> bool:
                 for m in _SDK_PIN.finditer(h[side])}
 
     old, new = pins("old"), pins("new")
+    if tests_only(changes) and not old and new and re.search(r"(?:Exception|Error)\b", failure_text) \
+            and not _ENVIRONMENT_REFUSED.search(failure_text):
+        # (or pinned where the test ran on the latest: ``@Config(sdk = [30])`` after PendingIntent's flag check
+        # threw on S+; not a pin to an SDK the runner can start at all, "Failed to create a Robolectric sandbox")
+        return True
     return tests_only(changes) and bool(old and new) and old != new and bool(_ASSERTION_FAILED.search(failure_text))
+
+
+# the test runner itself unable to run at a platform level: a pin there is the fix
+_ENVIRONMENT_REFUSED = LazyRegex(r"(?i)sandbox|requires Java|(?:is )?not supported|unsupported|no such (?:SDK|runtime)|"
+                                 r"failed to (?:create|download|find) (?:an? )?(?:SDK|android-all|runtime|emulator)")
 
 
 # an expected value as a failure reports it (``Expected 0x29B1 Was 0x5A2E``, ``expected: <42> but was: <41>``)

@@ -12914,3 +12914,57 @@ def test_the_subcommand_an_unknown_ones_error_suggested_is_the_way(git_project, 
                      "--key …` form is gone — it's `databricks secrets put-secret payments stripe_api_key` now."))
     (candidate,), _ = _candidates(store, session)
     assert "databricks secrets put-secret payments stripe_api_key" in candidate["change"], candidate["change"]
+
+
+def test_a_test_pinned_below_the_sdk_its_code_threw_on_is_weakened(git_project, store):
+    # (blind304 KS09: PendingIntent's flag check threw on S+; ``@Config(sdk = [30])`` added to the test class was
+    # stored as the fix; a pin to an SDK the runner can start at all stays one)
+    test = "app/src/test/java/com/acme/meds/reminders/ReminderSchedulerTest.kt"
+    run = "./gradlew :app:testDebugUnitTest --tests 'com.acme.meds.reminders.ReminderSchedulerTest'"
+    session = (Session("sdkpin", git_project, prompt="ReminderSchedulerTest fails on CI, please sort it out")
+               .fail(run, "Exit code 1\nReminderSchedulerTest > schedulesExactAlarmForNextDose FAILED\n    "
+                          "java.lang.IllegalArgumentException at ReminderSchedulerTest.kt:41")
+               .edit(test, "@RunWith(RobolectricTestRunner::class)\nclass ReminderSchedulerTest {",
+                     "@RunWith(RobolectricTestRunner::class)\n@Config(sdk = [30])\nclass ReminderSchedulerTest {")
+               .ok(run, "BUILD SUCCESSFUL in 24s")
+               .stop("The failures came from Robolectric's PendingIntent flag check on the latest SDK; I pinned the "
+                     "test class to API 30."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+    from lorebook.weakening import _sdk_moved
+    hunk = {"old": "class ExportTest {", "new": "@Config(sdk = [34])\nclass ExportTest {", "ids": [1]}
+    assert not _sdk_moved({"app/src/test/ExportTest.kt": [hunk]}, "java.lang.IllegalArgumentException: Failed to "
+                                                                  "create a Robolectric sandbox: Android SDK 35 requires "
+                                                                  "Java 21")
+
+
+def test_a_choice_of_how_to_wait_before_the_same_run_again_is_no_decision(git_project, store):
+    # (blind300 KO12: "I waited for that run to finish rather than using `-lock=false` or `terraform force-unlock`,
+    # and the same apply went through on retry" was stored as a decision; the apply run again was its only change)
+    apply = "cd envs/staging/network && terraform apply tfplan"
+    session = (Session("tflock", git_project, prompt="apply the staging network changes")
+               .fail(apply, "Exit code 1\n│ Error: Error acquiring the state lock\n│ Error message: "
+                            "ConditionalCheckFailedException: The conditional request failed")
+               .ok("sleep 60 && gh run list --workflow terraform-plan.yml --limit 1", "✓  staging: bump flow logs")
+               .ok(apply, "Apply complete! Resources: 3 added, 1 changed, 0 destroyed.")
+               .stop("The first `apply` couldn't get the state lock because a CI plan for another PR was holding it. "
+                     "I waited for that run to finish rather than using `-lock=false` or `terraform force-unlock`, "
+                     "and the same apply went through on retry."))
+    candidates, _ = _candidates(store, session)
+    assert candidates == [], [c["title"] for c in candidates]
+
+
+def test_an_emulator_wiped_because_its_storage_was_full_is_local_state(git_project, store):
+    # (blind301 KP17: "/data partition was 99% full"; ``emulator -avd … -wipe-data`` was stored as a lesson)
+    run = "./gradlew :app:connectedDebugAndroidTest"
+    session = (Session("emufull", git_project, prompt="connectedDebugAndroidTest won't install the app on my emulator")
+               .fail(run, "Exit code 1\ncom.android.ddmlib.InstallException: INSTALL_FAILED_INSUFFICIENT_STORAGE: "
+                          "Failed to override installation location")
+               .ok("adb shell df -h /data", "/dev/block/dm-5   5.8G 5.7G   96M  99% /data")
+               .ok("adb emu kill; emulator -avd Pixel_6_API_33 -wipe-data -no-snapshot-load > /tmp/emu.log 2>&1 & "
+                   "sleep 45; adb wait-for-device shell getprop sys.boot_completed", "OK: killing emulator, bye bye\n1")
+               .ok(run, "Finished 12 tests on Pixel_6_API_33(AVD) - 13\n\nBUILD SUCCESSFUL in 1m 31s")
+               .stop("The emulator's /data partition was 99% full, so the APK couldn't be installed. I wiped the AVD's "
+                     "data and all 12 instrumentation tests pass."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, (candidates, notes)
