@@ -1352,7 +1352,8 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     # (not a run that had failed, made again: "I waited for that run to finish rather than using `-lock=false` …, and
     # the same apply went through on retry" chose how to wait, and changed nothing)
     failed = {command_key(o["target"]) for o in observations if o["outcome"] == "error" and o["tool"] == "Bash"}
-    edits = [o for o in observations if _is_change(o) and not (o["tool"] == "Bash" and command_key(o["target"]) in failed)]
+    edits = [o for o in observations if _is_change(o)
+             and not (o["tool"] == "Bash" and command_key(o["target"]) in failed)]
     if not said["decision"] or not edits:
         return None
     cwd = session.get("cwd")

@@ -12933,9 +12933,9 @@ def test_a_test_pinned_below_the_sdk_its_code_threw_on_is_weakened(git_project, 
     assert candidates == [] and "weakened_test" in notes, (candidates, notes)
     from lorebook.weakening import _sdk_moved
     hunk = {"old": "class ExportTest {", "new": "@Config(sdk = [34])\nclass ExportTest {", "ids": [1]}
-    assert not _sdk_moved({"app/src/test/ExportTest.kt": [hunk]}, "java.lang.IllegalArgumentException: Failed to "
-                                                                  "create a Robolectric sandbox: Android SDK 35 requires "
-                                                                  "Java 21")
+    refused = ("java.lang.IllegalArgumentException: Failed to create a Robolectric sandbox: Android SDK 35 requires "
+               "Java 21")
+    assert not _sdk_moved({"app/src/test/ExportTest.kt": [hunk]}, refused)
 
 
 def test_a_choice_of_how_to_wait_before_the_same_run_again_is_no_decision(git_project, store):
