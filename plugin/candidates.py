@@ -708,7 +708,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                and o not in commands and printed_values(o)]
     # (the first run that printed it: the vendor's ``.sha256`` fetched after ``swift package compute-checksum``
     # only agreed; and of its line, the step that printed it, not the download before it)
-    sources = [dict(o, target=(_and_steps(o["target"]) or [o["target"]])[-1]) for n, o in enumerate(sources)
+    # (nor the cleaning up after it: ``… && swift package compute-checksum x.zip && rm x.zip``)
+    def printing_step(command: str) -> str:
+        steps = _and_steps(command) or [command]
+        return ([s for s in steps if not re.match(r"(?:rm|mv|cp|ls|cat|echo|mkdir|cd|touch|true|sleep)\b",
+                                                  parse_command(s)["check"] or s)] or steps)[-1]
+
+    sources = [dict(o, target=printing_step(o["target"])) for n, o in enumerate(sources)
                if not printed_values(o) <= {v for earlier in sources[:n] for v in printed_values(earlier)}]
     commands = sorted(commands + sources, key=lambda c: c["id"])
     # (a step taken twice, ``packer init .`` before the edit and again after it, is one step, where it last ran)

@@ -12394,7 +12394,8 @@ def test_a_pod_still_initialising_minutes_on_is_listed_failing(git_project, stor
 def test_the_value_the_fix_wrote_is_shown_by_the_first_step_that_printed_it(git_project, store):
     # (blind283 JX06: ``curl … -o /tmp/x.zip && swift package compute-checksum /tmp/x.zip`` printed the checksum
     # Package.swift took, and the vendor's ``.sha256`` fetched after only agreed; the card showed both downloads, cut
-    # to "Run `curl -sSLo /tmp/PaymentsK… https://artifa… && swift package …` first")
+    # to "Run `curl -sSLo /tmp/PaymentsK… https://artifa… && swift package …` first"; and blind216 HI11, a regression
+    # the replay found: not the ``rm`` that cleaned up after it)
     url = "https://artifacts.acme-pay.com/ios/PaymentsKit-3.2.0.xcframework.zip"
     new, old = "9c1e0f4d2b7a63e85f1d0ac4b2e97d61f3a58c20b7e4d19a6c3f05e8b2d71a94", "4e7b21c09d3fa85e6b10c2d47f9a38e5c1"
     session = (Session("checksum", git_project, prompt="bumped PaymentsKit to 3.2.0 and SwiftPM refuses to resolve")
@@ -12402,7 +12403,7 @@ def test_the_value_the_fix_wrote_is_shown_by_the_first_step_that_printed_it(git_
                                               f"'PaymentsKit' ({new}) does not match checksum specified by the "
                                               f"manifest ({old})")
                .ok(f"curl -sSLo /tmp/PaymentsKit-3.2.0.xcframework.zip {url} && swift package compute-checksum "
-                   f"/tmp/PaymentsKit-3.2.0.xcframework.zip", new)
+                   f"/tmp/PaymentsKit-3.2.0.xcframework.zip && rm /tmp/PaymentsKit-3.2.0.xcframework.zip", new)
                .ok(f"curl -sSL {url}.sha256", f"{new}  PaymentsKit-3.2.0.xcframework.zip")
                .edit("Package.swift", f'            checksum: "{old}"', f'            checksum: "{new}"')
                .ok("swift package resolve && swift build 2>&1 | tail -1", "Build complete! (21.36s)")
