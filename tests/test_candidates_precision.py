@@ -12969,3 +12969,22 @@ def test_an_emulator_wiped_because_its_storage_was_full_is_local_state(git_proje
                      "data and all 12 instrumentation tests pass."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes, (candidates, notes)
+
+
+def test_the_settings_the_tests_run_with_given_what_the_error_misses_is_the_fix(git_project, store):
+    # (blind299 KN04: ``config/settings/test.py`` given Django's plain ``StaticFilesStorage`` for "Missing
+    # staticfiles manifest entry" read as a test case's data given what it lacks, "weakened", and was lost)
+    settings = "config/settings/test.py"
+    hasher = "PASSWORD_HASHERS = [\"django.contrib.auth.hashers.MD5PasswordHasher\"]"
+    session = (Session("whitenoise", git_project, prompt="the view tests blow up with a staticfiles manifest error")
+               .fail("uv run pytest tests/views -q -x",
+                     "Exit code 1\nFAILED tests/views/test_dashboard.py::test_dashboard_renders - ValueError: Missing "
+                     "staticfiles manifest entry for 'css/app.css'")
+               .edit(settings, hasher, hasher + "\n\nSTORAGES = {\n    **STORAGES,\n    \"staticfiles\": {\"BACKEND\": "
+                                                "\"django.contrib.staticfiles.storage.StaticFilesStorage\"},\n}")
+               .ok("uv run pytest -q", "91 passed in 6.02s")
+               .stop("WhiteNoise's `CompressedManifestStaticFilesStorage` looks every static path up in "
+                     "`staticfiles.json`, which only exists after `collectstatic`. The test settings now use Django's "
+                     "plain `StaticFilesStorage`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "StaticFilesStorage" in candidate["change"], candidate["change"]
