@@ -230,12 +230,12 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     # (nor a line that opens a block as the line it replaced did, changed: ``Column(modifier =
     # GlanceModifier.fillMaxSize()…) {`` for ``Column(modifier = Modifier.fillMaxSize()…) {``)
     diff = [line for body in parts.values() for line in body if line.startswith(("+", "-"))]
-    # (a line that only closes a block first of all: ``+}`` says nothing, where the ``column_to_json_key_mappings
-    # = {`` it closes names what the lines in it are)
-    found = [(not re.fullmatch(r"[+-]\s*[)\]}]+[;,]?", line.strip()), not imports(line), not _COMMENT.match(line), n,
-              body, i) for n, body in enumerate(parts.values())
-             if len(body) > 1
-             for i, line in enumerate(body) if line.startswith(("+", "-")) and (scaffolding(line) or line in reshaped)
+    # (a line that only closes a block, or only opens one, first of all: ``+}`` says nothing, where the
+    # ``column_to_json_key_mappings = {`` it closes names what the lines in it are)
+    found = [(not _BRACKETS_ONLY.fullmatch(line.strip()), not imports(line), not _COMMENT.match(line), n, body, i)
+             for n, body in enumerate(parts.values()) if len(body) > 1
+             for i, line in enumerate(body) if line.startswith(("+", "-"))
+             and (scaffolding(line) or line in reshaped or _BRACKETS_ONLY.fullmatch(line.strip()))
              and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)
              and not (line not in reshaped and not imports(line) and _edited_from(_bare(line), removed))
              and not any(_holds_code(line, q) and not any(_holds_code(other, q) for other in diff if other != line)
@@ -245,6 +245,10 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     *_, body, i = min(found, key=lambda f: f[:4])
     del body[i]
     return True
+
+
+# a diff line of brackets alone, however many times it was added (``+}``, ``+{ (×2)``)
+_BRACKETS_ONLY = re.compile(r"[+-]\s*[(){}\[\]]+[;,]?(?: \(×\d+\))?")
 
 
 def _holds_code(line: str, code: str) -> bool:

@@ -40,7 +40,8 @@ _TAG_CLOSE = re.compile(r"(?<=[\w\"'/\-])>")
 ROLE_LABELS = ("human", "assistant", "system", "user", "developer", "operator", "administrator", "admin", "claude",
                "anthropic", "model", "ai", "lorebook")
 _ROLE = re.compile(
-    r"(?i)(?<![\w\[])(" + "|".join(ROLE_LABELS) + r")(\s*(?:message|prompt|note|instructions?)?)\s*:(?!//|\d)"
+    # (not a scope: PHP's ``User::class``, C++'s ``System::String``)
+    r"(?i)(?<![\w\[])(" + "|".join(ROLE_LABELS) + r")(\s*(?:message|prompt|note|instructions?)?)\s*:(?!//|\d|:)"
     # (not a name in a colon path, Kubernetes' ``system:serviceaccount:ingest:ingest-worker``, ``system:node:ip-1``)
     r"(?!(?-i:[a-z][\w.-]*):[\w.-])")
 _NOTICE = re.compile(

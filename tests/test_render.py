@@ -1044,3 +1044,13 @@ def test_a_check_that_prints_fail_names_its_error_by_that_line():
     text = ("Exit code 1\nput_record -> RecordId 4965123456789\nwaiting 90s for buffer flush...\n"
             "FAIL: session_id is NULL\nFAIL: page_url is NULL")
     assert _raw_error_line({"error_text": text}) == "FAIL: session_id is NULL"
+
+
+def test_lines_of_brackets_alone_give_way_first_counted_or_not():
+    # (blind299 KN07: ``+{ (×2); +} (×2)`` kept before the relation's own lines)
+    from lorebook.render import _change_text
+
+    change = ("app/Models/Post.php:\n+{ (×2)\n+} (×2)\n+public function author(): BelongsTo\n"
+              "+return $this->belongsTo(User::class, 'user_id');\n+public function comments(): HasMany")
+    text = _change_text(change, compact=True, limit=150)
+    assert "(×2)" not in text and "belongsTo(User::class, 'user_id')" in text, text
