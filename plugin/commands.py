@@ -51,6 +51,10 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             ("sudo",), ("nohup",), ("exec",), ("command",), ("xcrun",),
             # (a Dart package's executable: ``dart pub global run melos run test:unit``)
             ("dart", "pub", "global", "run"), ("dart", "pub", "run"), ("flutter", "pub", "run"))
+# ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
+_UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
+                            "--with-editable", "--with-requirements", "--directory", "--project", "--index",
+                            "--default-index", "--only-group", "--no-group", "--no-extra"))
 # programs that run a command with secrets put in its environment (the command after ``--``, or quoted whole last)
 _SECRET_RUNNERS = frozenset(("sops", "op", "doppler", "aws-vault", "dotenv", "dotenvx", "chamber", "infisical",
                              "envchain", "teller", "summon", "berglas", "varlock"))
@@ -252,6 +256,11 @@ def parse_command(command: str) -> dict:
             if tuple(words[:len(pattern)]) == pattern:
                 runner += list(pattern)
                 words = words[len(pattern):]
+                # (and the runner's own options: ``uv run --env-file .env --extra ml mlflow models list`` runs mlflow)
+                while pattern == ("uv", "run") and words and words[0].startswith("-"):
+                    taken = 2 if words[0] in _UV_RUN_VALUED and len(words) > 1 else 1
+                    runner += words[:taken]
+                    words = words[taken:]
                 while pattern == ("env",) and words and ("=" in words[0] or words[0] in ("-u", "--unset")):
                     if words[0].startswith("--unset="):
                         unset.append(words.pop(0).split("=", 1)[1])

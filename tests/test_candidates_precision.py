@@ -12988,3 +12988,13 @@ def test_the_settings_the_tests_run_with_given_what_the_error_misses_is_the_fix(
                      "plain `StaticFilesStorage`."))
     (candidate,), _ = _candidates(store, session)
     assert "StaticFilesStorage" in candidate["change"], candidate["change"]
+
+
+def test_uv_runs_own_options_are_the_runners_not_the_program():
+    # (blind249 IP12, a regression the replay found: ``uv run --env-file .env mlflow models list`` and ``uv run
+    # --env-file .env python -c '…'`` were both of the "--env-file" family, so the second passed for the first)
+    failed = parse_command("uv run --env-file .env --extra ml mlflow models list")
+    assert failed["argv"] == ["mlflow", "models", "list"] and failed["runner"] == "uv run --env-file .env --extra ml"
+    assert command_family("uv run --env-file .env mlflow models list") != command_family(
+        "uv run --env-file .env python -c 'from mlflow import MlflowClient; print(1)'")
+    assert parse_command("uv run --no-sync pytest -q")["argv"] == ["pytest", "-q"]
