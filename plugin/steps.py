@@ -466,7 +466,7 @@ def _through_pipe(observation: dict) -> dict:
         return observation
     job = command_job(command)
     # (or a script's build or test by its words: ``npm run tauri build -- --verbose 2>&1 | grep -i strip``)
-    argv = parse_command(_segments(command)[0] if _segments(command) else command)["argv"]
+    argv = parse_command((_segments(command) or [command])[0])["argv"]
     job = job or next((w for w in argv[1:5] if w in ("test", "build")), None)
     if job not in ("test", "build", "lint"):
         return observation

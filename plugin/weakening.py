@@ -318,6 +318,12 @@ def _code_sides(hunk: dict) -> tuple[list[str], list[str]]:
     return old, new
 
 
+def _hunk_lines(hunk: dict) -> tuple[list[str], list[str]]:
+    """A hunk's removed and added lines, as written, blank ones aside."""
+    old, new = hunk["old"].splitlines(), hunk["new"].splitlines()
+    return [l for l in old if l.strip() and l not in new], [l for l in new if l.strip() and l not in old]
+
+
 # a random seed given a number (``load_split(seed=11)``, ``random_state=7``, ``torch.manual_seed(3)``, ``SEED = 13``)
 _SEED = LazyRegex(r"(?i)(?:\bseed|random_state|manual_seed|set_seed|rng)\w*\s*(?:=|\()\s*-?\d+")
 
@@ -468,9 +474,9 @@ def _merges_before_reading(changes: dict[str, list[dict]], failure_text: str) ->
     removed, added = [], []
     for hunks in changes.values():
         for h in hunks:
-            old, new = h["old"].splitlines(), h["new"].splitlines()
-            removed += [l for l in old if l.strip() and l not in new]
-            added += [l for l in new if l.strip() and l not in old]
+            gone, came = _hunk_lines(h)
+            removed += gone
+            added += came
     return not removed and bool(added) and all(_FORCED_MERGE.search(l) for l in added)
 
 
@@ -506,9 +512,7 @@ def _repointed_to_a_copy(changes: dict[str, list[dict]]) -> bool:
         if not _TEST_PATH.search(path) or os.path.basename(path) in created:
             continue
         for h in hunks:
-            old, new = h["old"].splitlines(), h["new"].splitlines()
-            removed = [l for l in old if l.strip() and l not in new]
-            added = [l for l in new if l.strip() and l not in old]
+            removed, added = _hunk_lines(h)
             gone = {p for l in removed for p in re.findall(r"[\w./-]+\.\w{1,5}\b", l) if not _TEST_PATH.search(p)}
             now = {os.path.basename(p) for l in added for p in re.findall(r"[\w./-]+\.\w{1,5}\b", l)}
             if gone and now & created and len(removed) == len(added):
@@ -932,9 +936,8 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
     pairs = []
     for hunks in changes.values():
         for h in hunks:
-            old, new = h["old"].splitlines(), h["new"].splitlines()
-            removed = [l for l in old if l.strip() and l not in new]
-            added = [l for l in new if l.strip() and l not in old and not _IMPORT_LINE.match(l)]  # (``import string``)
+            removed, added = _hunk_lines(h)
+            added = [l for l in added if not _IMPORT_LINE.match(l)]  # (``import string``)
             # (nor the values it is narrowed to, named on a line of their own: ``TITLE_CHARS = string.ascii_letters +
             # …`` for ``st.text(alphabet=TITLE_CHARS)``)
             added = [l for l in added if not ((m := re.match(r"\s*([A-Za-z_]\w*)\s*=(?!=)", l)) and any(
