@@ -21,8 +21,8 @@ from lorebook.store import Store
 from lorebook.text import bounded, one_line
 
 from .claude_code import is_synthetic_prompt
-from .extractors import (BODY_LIMIT, ERROR_LIMIT, FILE_TOOLS, SUMMARY_LIMIT, ToolCall, file_of, relative_path, as_text,
-                         excerpt, extract, reset_registry)
+from .extractors import (BODY_LIMIT, ERROR_LIMIT, FILE_TOOLS, SUMMARY_LIMIT, TARGET_LIMIT, ToolCall, as_text, excerpt,
+                         extract, file_of, relative_path, reset_registry)
 
 
 def reset_caches() -> None:
@@ -99,7 +99,7 @@ def build_observation(call: ToolCall) -> dict | None:
     files = extracted.get("files") or []
     observation = {
         "tool": call.tool,
-        "target": one_line(redact(as_text(extracted.get("target"))), 500),
+        "target": one_line(redact(as_text(extracted.get("target"))), TARGET_LIMIT),
         "summary": redact(one_line(summary, SUMMARY_LIMIT)),
         "outcome": "error" if call.failed else "ok",
         "exit_code": extracted.get("exit_code"),

@@ -25,6 +25,7 @@ STDERR_LIMIT = 1400   # Bash stderr excerpt
 LIGHT_LIMIT = 600     # reads, listings, searches: kept light
 ERROR_LIMIT = 2000
 SUMMARY_LIMIT = 200
+TARGET_LIMIT = 2000   # a command as run: a spark-submit line cut at 500 no longer compares with its rerun
 MAX_SCAN = 64 * 1024  # redact at most this much of a head and of a tail before cutting
 
 FILE_TOOLS = ("Read", "Write", "Edit", "MultiEdit", "NotebookEdit", "NotebookRead")

@@ -300,6 +300,14 @@ def _sentences(text: str) -> list[str]:
             out += [part[:dash.start()].rstrip(" .") + ".", part[dash.end():]]
             continue
         if helpless:  # "X made no difference, so I put Y back": the revert is the session's story, not the lesson
+            # (but what was done instead is the fix: "…, so I put it back to 6g and instead gave the pods
+            # `spark.executor.memoryOverhead=4g`")
+            so = re.match(r"(?i)^([^,;:]*?),?\s+so (?:I|we) (.*)$", part[helpless.end():])
+            instead = so and re.search(r"(?i)\b(?:and|but)\s+(?:then\s+)?instead\s+(?:I\s+|we\s+)?(\w.*)$", so.group(2))
+            if instead and len(instead.group(1).split()) >= 3:
+                out += [(part[:helpless.end()] + so.group(1)).rstrip(" —–-") + ".",
+                         instead.group(1)[:1].upper() + instead.group(1)[1:]]
+                continue
             part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$", r"\1.", part[helpless.end():])
         # (never inside quoted code: ``"type": "module"``)
         masked = re.sub(r"`[^`]*`", lambda m: "_" * len(m.group(0)), part)

@@ -383,15 +383,21 @@ def find_chains(observations: list[dict], account: str = "",
                                                                  or _under_a_wrapper(failure["target"], later["target"])):
                 success, kind = later, "same_job"  # ``node --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node
                 break  # scripts/seed.ts``; ``meson devenv -C _build ./src/quill`` for ``./_build/src/quill``
+            if later["outcome"] == "ok" and _is_check(later) and _in_a_container(failure["target"], later["target"]) \
+                    and not any(net_changes([e for e in events if e["tool"] in EDIT_TOOLS], None).values()):
+                success, kind = later, "same_job"  # ``docker compose exec airflow-scheduler airflow dags backfill …``
+                break  # for the ``airflow dags backfill …`` the host could not run, nothing edited on the way
             if later["outcome"] == "ok" and _is_check(later) and _runs_failed_script(failure, later["target"]):
                 # (``php bin/console cache:clear``: composer's script that failed, no other way to run the install)
                 success, kind = dict(later, recipe=True), "same_check"
                 break
             if later["outcome"] == "ok" and _is_check(later) and _script_is(failure["target"], later):
                 success, kind = dict(later, recipe=True), "same_check"  # ``npm run check:deps``: ``> expo-doctor``
-                if _script_prepares(later) and not any(e["tool"] in EDIT_TOOLS for e in events):
+                if (_script_prepares(later) or _script_adds_options(failure["target"], later)) \
+                        and not any(e["tool"] in EDIT_TOOLS for e in events):
                     # (``npm run e2e``: ``> electron-vite build --mode e2e && playwright test``, nothing edited:
-                    # the script's way, its build first, is the lesson)
+                    # the script's way, its build first, is the lesson; or its options: ``yarn android``'s
+                    # ``$ react-native run-android --mode=devDebug --appIdSuffix=dev``)
                     success, kind = later, "same_job"
                 break
             if later["outcome"] == "ok" and _is_check(later) and _runs_the_same_tests(failure, later["target"]) \
@@ -632,13 +638,28 @@ def _script_is(failed: str, later: dict) -> bool:
         return False
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
     echoed = _echoed_script(body, re.escape(script[0])) if script else None
-    return echoed is not None and parse_command(echoed)["argv"] == parse_command(failed)["argv"]
+    return echoed is not None and (parse_command(echoed)["argv"] == parse_command(failed)["argv"]
+                                   or _script_adds_options(failed, later))
+
+
+def _script_adds_options(failed: str, later: dict) -> bool:
+    """Whether the package script ``later`` ran, as echoed, is the failing command with options added (``$
+    react-native run-android --mode=devDebug --appIdSuffix=dev`` for a failing ``npx react-native run-android``)."""
+    echoed = _echoed_script(later.get("body") or "")
+    argv, failing = parse_command(echoed or "")["argv"], parse_command(failed)["argv"]
+    added = argv[len(failing):]
+    # (an option's value too: ``--config src-tauri/tauri.linux.conf.json``)
+    return len(failing) > 1 and bool(added) and argv[:len(failing)] == failing and all(
+        w.startswith("-") or n and added[n - 1].startswith("-") and "=" not in added[n - 1]
+        for n, w in enumerate(added))
 
 
 def _echoed_script(body: str, script: str = r"\S+") -> str | None:
     """The command of a package script as the package manager echoed it (``> crewlist@2.4.0 check:deps`` then ``>
-    expo-doctor``); ``script`` a pattern of its name."""
-    echoed = re.search(rf"(?m)^> \S+@\S* {script}\n> (.+)$", body)
+    expo-doctor``; yarn 1's ``yarn run v1.22.22`` then ``$ react-native run-android …``); ``script`` a pattern of its
+    name."""
+    echoed = re.search(rf"(?m)^> \S+@\S* {script}\n> (.+)$", body) or re.search(r"\Ayarn run v[\d.]+\n\$ (.+)$", body,
+                                                                                   re.M)
     return echoed.group(1) if echoed else None
 
 
@@ -698,6 +719,16 @@ def _under_a_wrapper(failed: str, later: str) -> bool:
             rest = after[n + 1:]
             return rest == before[1:] or all(w.startswith("-") for w in rest)
     return False
+
+
+def _in_a_container(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the program that failed on the host, with the same subcommand, in a container (``docker
+    compose exec airflow-scheduler airflow dags backfill …`` for ``airflow dags backfill …``)."""
+    into, inside = _exec_split(_segments(later)[0] if _segments(later) else later)
+    before, after = parse_command(failed)["argv"], parse_command(inside)["argv"]
+    words = [[w for w in argv[1:] if not w.startswith("-")][:2] for argv in (before, after)]
+    return bool(into and before and after) and not _exec_split(failed)[0] \
+        and _program_name(after[0]) == _program_name(before[0]) and words[0] == words[1]
 
 
 # composer's script that failed after an install (``Script cache:clear returned with error code 1``)
@@ -910,7 +941,10 @@ def _runs_the_same_tests(failure: dict, later: str) -> bool:
     """Whether ``later``, another program (a project's script: ``bin/test``, ``./scripts/test.sh``), runs every test
     file the failing command ran (``bundle exec rspec spec/models/subscription_spec.rb``)."""
     tests = [t for t in _targets(failure["target"]) if _TEST_PATH.search(t)]
-    return bool(tests) and command_family(later) != command_family(failure["target"]) \
+    # (not one that reads them: ``head -3 test/unit/test_inventory.gd`` runs nothing)
+    argv = parse_command(later)["argv"]
+    return bool(tests and argv) and _program_name(argv[0]) not in _READERS \
+        and command_family(later) != command_family(failure["target"]) \
         and set(tests) <= set(_targets(later)) and not _asks_version(later)
 
 

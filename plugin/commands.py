@@ -429,9 +429,12 @@ def _first_word(argv: list[str]) -> str | None:
 def other_subcommand(a: str, b: str) -> bool:
     """Whether two runs of one program run different subcommands (``dagster definitions validate`` and ``dagster
     asset materialize``): not the same command run another way."""
-    firsts = [_first_word(parse_command(c)["argv"]) or "" for c in (a, b)]
-    # (a subcommand with a colon too: expo's ``run:android`` and ``install``)
-    return all(re.fullmatch(r"[a-z][a-z-]*(?::[a-z][\w-]*)?", w) for w in firsts) and firsts[0] != firsts[1]
+    parsed = [parse_command(c) for c in (a, b)]
+    # (of a script run by its interpreter, the word after it: ``php artisan key:generate`` is no ``php artisan test``)
+    firsts = [_first_word(p["argv"][1:] if p["argv"][1:2] == [p["family"]] else p["argv"]) or "" for p in parsed]
+    # (a subcommand with a colon too: expo's ``run:android`` and ``install``; or underscores, django's
+    # ``generate_secret_key``)
+    return all(re.fullmatch(r"[a-z][a-z_-]*(?::[a-z][\w-]*)?", w) for w in firsts) and firsts[0] != firsts[1]
 
 
 def command_family(command: str) -> str:
@@ -839,13 +842,14 @@ def _invocation(parsed: dict) -> set[str]:
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
               if w in valued and w != "-w" and not argv[i + 1].startswith("-")}
     parts -= {f"flag:{w}" for w in argv if w in valued and any(p.startswith(f"flag:{w} ") for p in parts)}
-    # (and a short option's setting: conan's ``-s compiler.cppstd=17``, ssh's ``-o StrictHostKeyChecking=no``)
+    # (and a short option's setting: conan's ``-s compiler.cppstd=17``, ssh's ``-o StrictHostKeyChecking=no``; or a
+    # long one's, given again and again: spark-submit's ``--conf spark.dynamicAllocation.shuffleTracking.enabled=true``)
     # (or a place it is pointed at: celery beat's ``-s /tmp/celerybeat-schedule``)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
-              if re.fullmatch(r"-[A-Za-z]", w) and w not in valued and (
-                  _SETTING.match(argv[i + 1]) or re.match(r"(?:/|~/)[\w.-]", argv[i + 1]))}
-    parts -= {f"flag:{w}" for w in argv if re.fullmatch(r"-[A-Za-z]", w) and any(p.startswith(f"flag:{w} ")
-                                                                                for p in parts)}
+              if re.fullmatch(r"-[A-Za-z]|--[a-z][\w-]*", w) and w not in valued and (
+                  _SETTING.match(argv[i + 1]) or len(w) == 2 and re.match(r"(?:/|~/)[\w.-]", argv[i + 1]))}
+    parts -= {f"flag:{w}" for w in argv if re.fullmatch(r"-[A-Za-z]|--[a-z][\w-]*", w)
+              and any(p.startswith(f"flag:{w} ") for p in parts)}
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
     runner = _TIMEOUT.sub("", re.sub(r"^env\b\s*", "", parsed["runner"]))
     if runner:

@@ -11,7 +11,7 @@ from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import _told_to_look, _tried_until_fixed
 from lorebook.commands import (_asks_version, command_family, command_job, invocation_change, is_autofix,
-                               is_static_check, parse_command)
+                               is_static_check, other_subcommand, parse_command)
 from lorebook.record import lesson_title
 from lorebook.weakening import _pins_clock_past_a_crash, _scores_on_training_data
 
@@ -12998,3 +12998,111 @@ def test_uv_runs_own_options_are_the_runners_not_the_program():
     assert command_family("uv run --env-file .env mlflow models list") != command_family(
         "uv run --env-file .env python -c 'from mlflow import MlflowClient; print(1)'")
     assert parse_command("uv run --no-sync pytest -q")["argv"] == ["pytest", "-q"]
+
+
+def test_the_failing_program_run_in_its_container_with_nothing_edited_is_the_way(git_project, store):
+    # (blind300 KO11: ``docker compose exec airflow-scheduler airflow dags backfill …`` for the host's ``airflow dags
+    # backfill …``, whose DAGs would not parse there)
+    session = (Session("inside", git_project)
+               .fail("python manage.py migrate", "Exit code 1\ndjango.db.utils.OperationalError: could not translate "
+                     'host name "db" to address: Name or service not known')
+               .ok("docker compose exec web python manage.py migrate", "Operations to perform:\n  Apply all "
+                   "migrations: admin, auth, orders\nRunning migrations:\n  No migrations to apply.")
+               .stop("Management commands have to run inside the `web` container; the host can't resolve `db`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docker compose exec web python manage.py migrate" in candidate["change"], candidate["change"]
+    from lorebook.chains import _in_a_container
+
+    # (another subcommand of the same script, or another program, in the container is no run of the one that failed)
+    assert _in_a_container("python manage.py migrate", "docker compose exec -T web python manage.py migrate")
+    assert not _in_a_container("python manage.py migrate", "docker compose exec web python manage.py shell")
+    assert not _in_a_container("python manage.py migrate", "docker compose exec db psql -U app -c 'select 1'")
+    assert not _in_a_container("docker compose exec web pytest", "docker compose exec web pytest -x")
+
+
+def test_what_was_done_instead_of_an_attempt_put_back_is_a_statement_of_its_own(git_project, store):
+    # (blind300 KO06: "Raising the executor heap to 10g didn't help — same kill in the same stage — so I put it back
+    # to 6g and instead gave the pods `spark.executor.memoryOverhead=4g`": the fix was dropped with the revert)
+    said = stated("Raising the worker's heap to 4g didn't help, so I put it back to 2g and instead set "
+                  "`worker.direct_memory=1g` in conf/worker.yaml.")
+    assert said["did_not_help"] == ["Raising the worker's heap to 4g didn't help."]
+    assert "Set `worker.direct_memory=1g` in conf/worker.yaml." in said["all"]
+    oom = ("Exit code 1\nERROR TaskManager: Lost worker 3: exited with exit code 137 (SIGKILL, possible container "
+           "OOM).\nJob aborted due to stage failure: worker 3 exited with exit code 137 (possible container OOM).")
+    session = (Session("instead", git_project)
+               .fail("./bin/run-job nightly", oom)
+               .edit("conf/worker.yaml", "heap: 2g", "heap: 4g")
+               .fail("./bin/run-job nightly", oom)
+               .edit("conf/worker.yaml", "heap: 4g", "heap: 2g")
+               .edit("conf/worker.yaml", "heap: 2g", "heap: 2g\nworker.direct_memory=1g")
+               .ok("./bin/run-job nightly", "job finished: 3 stages, 0 failed")
+               .stop("Raising the worker's heap to 4g didn't help — same kill in the same stage — so I put it back "
+                     "to 2g and instead set `worker.direct_memory=1g` in conf/worker.yaml."))
+    (candidate,), _ = _candidates(store, session)
+    assert "worker.direct_memory=1g" in candidate["change"] and "heap: 4g" not in candidate["change"], candidate
+
+
+@pytest.mark.parametrize("failed, passed, change", [
+    # (blind300 KO21: spark-submit's ``--conf`` is given again and again; the one added is the change)
+    ("spark-submit --conf spark.a=1 --conf spark.dynamicAllocation.enabled=true job.py",
+     "spark-submit --conf spark.a=1 --conf spark.dynamicAllocation.enabled=true "
+     "--conf spark.dynamicAllocation.shuffleTracking.enabled=true job.py 2>&1 | grep -E 'Allocation'",
+     ["pass `--conf spark.dynamicAllocation.shuffleTracking.enabled=true`"]),
+    ("docker build --build-arg A=1 -t api .", "docker build --build-arg A=1 --build-arg NODE_ENV=production -t api .",
+     ["pass `--build-arg NODE_ENV=production`"]),
+    # (the same settings, in another order, are the same run)
+    ("spark-submit --conf spark.a=1 --conf spark.b=2 job.py", "spark-submit --conf spark.b=2 --conf spark.a=1 job.py",
+     []),
+])
+def test_a_long_options_setting_given_again_and_again_is_its_part(failed, passed, change):
+    assert invocation_change(failed, passed) == change
+
+
+def test_a_package_script_that_runs_the_failing_command_with_its_options_is_the_way(git_project, store):
+    # (blind301 KP19: ``yarn android`` echoing ``$ react-native run-android --mode=devDebug --appIdSuffix=dev`` after a
+    # bare ``npx react-native run-android`` asked Gradle for a task the flavors do not have)
+    session = (Session("yarnscript", git_project)
+               .fail("npx tauri build", "Exit code 1\nError failed to bundle project: `No such file or directory "
+                     "(os error 2)` for sidecar binaries/ffmpeg-x86_64-unknown-linux-gnu")
+               .ok("yarn bundle", "yarn run v1.22.22\n$ tauri build --config src-tauri/tauri.linux.conf.json\n"
+                   "    Finished 2 bundles at:\n        src-tauri/target/release/bundle/deb/clipper_0.3.0_amd64.deb\n"
+                   "Done in 212.40s.")
+               .stop("The repo's `yarn bundle` script passes the Linux config; that built both bundles."))
+    (candidate,), _ = _candidates(store, session)
+    assert "yarn bundle" in candidate["title"], candidate["title"]
+
+
+def test_a_read_of_the_failing_test_file_runs_no_test(git_project, store):
+    # (blind304 KS18: ``head -3 test/unit/test_inventory.gd`` was taken for another program running the test file;
+    # the way was ``godot … -s addons/gut/gut_cmdln.gd …`` for the ``-s test/unit/test_inventory.gd`` that failed)
+    session = (Session("gut", git_project)
+               .fail("love . -s tests/unit/test_grid.lua", "Exit code 1\nError: tests/unit/test_grid.lua:1: attempt to "
+                     "call global 'describe' (a nil value)")
+               .ok("head -2 tests/unit/test_grid.lua", "describe('grid', function()\n  it('wraps', function()")
+               .ok("love . -s tools/busted_runner.lua --pattern=test_grid", "3 successes / 0 failures / 0 errors")
+               .stop("The specs are busted specs; they run through `tools/busted_runner.lua`, not directly."))
+    (candidate,), _ = _candidates(store, session)
+    assert "head -2" not in candidate["title"] and "busted_runner" in candidate["change"], candidate
+
+
+def test_another_subcommand_of_a_script_run_by_its_interpreter_is_a_step_not_a_probe(git_project, store):
+    # (blind302 KQ20: ``php artisan key:generate --env=testing`` was read as ``php artisan test`` run another way,
+    # a probe; the missing key and the Vite manifest were then one problem with the TestCase edit as its fix)
+    assert other_subcommand("php artisan test", "php artisan key:generate --env=testing")
+    assert other_subcommand("python manage.py test", "python manage.py collectstatic --noinput")
+    assert not other_subcommand("python manage.py test", "python manage.py test billing")
+    session = (Session("twoproblems", git_project)
+               .fail("python manage.py test", "Exit code 1\nERROR: test_checkout (shop.tests.CheckoutTests)\n"
+                     "django.core.exceptions.ImproperlyConfigured: The SECRET_KEY setting must not be empty.")
+               .ok("python manage.py generate_secret_key --env=test", "Secret key written to .env.test")
+               .fail("python manage.py test", "Exit code 1\nERROR: test_home (shop.tests.HomeTests)\n"
+                     "ValueError: Missing staticfiles manifest entry for 'css/site.css'")
+               .edit("shop/settings_test.py", "DEBUG = False",
+                     "DEBUG = False\nSTORAGES = {\"staticfiles\": {\"BACKEND\": "
+                     "\"django.contrib.staticfiles.storage.StaticFilesStorage\"}}")
+               .ok("python manage.py test", "Ran 14 tests in 0.9s\n\nOK")
+               .stop("Two problems: the test env had no secret key (`python manage.py generate_secret_key "
+                     "--env=test` wrote one), and the manifest storage needs collectstatic, so the test settings "
+                     "use the plain `StaticFilesStorage`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]

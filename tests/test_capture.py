@@ -268,6 +268,14 @@ def test_long_output_keeps_head_and_tail_with_a_marker(tmp_path, store):
     assert "chars truncated]" in body and len(body) < 3000
 
 
+def test_a_long_command_is_stored_whole(tmp_path, store):
+    # (blind300 KO21: a 575-character spark-submit line cut at 500 no longer compared with the run that failed)
+    command = "spark-submit " + " ".join(f"--conf spark.opt{i}=value{i}" for i in range(40)) + " jobs/dedupe.py"
+    run_hook("post-tool-use", dict(_base(tmp_path), tool_name="Bash", tool_use_id="longcmd",
+                                   tool_input={"command": command}, tool_response={"stdout": "done"}))
+    assert len(command) > 1000 and observation_for(store, "longcmd")["target"] == command
+
+
 def test_a_secret_at_a_cut_is_still_redacted(tmp_path, store, lorebook_home):
     token = "ghp_" + "Zx9" * 12
     # the secret sits where an excerpt is cut: head and tail windows and the final bound
