@@ -217,6 +217,12 @@ _ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,? I(?:'ve)?(?:
                       r"^\W*separately,\s+(?:the\s+)?`[^`]+`\s+(?:now|is now|also)\b")
 
 
+# a resource of a terraform configuration, as an error names it (``with module.network.aws_nat_gateway.this``,
+# ``in resource "aws_eip" "nat"``)
+_RESOURCE_NAMED = LazyRegex(r"\bwith (?:module\.[\w-]+(?:\[[^\]]*\])?\.)*[a-z][a-z0-9]*_\w+\.[\w-]+|"
+                            r"\bin resource \"[a-z][a-z0-9]*_\w+\"")
+
+
 def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
     """The lesson one resolved problem teaches, or None when it teaches nothing (with ``_skip`` set on the chain)."""
     cwd = session.get("cwd")
@@ -335,7 +341,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # no difference" quotes the way that worked too)
     # (not what it says the attempt lacked: "a host in `ApiUser`, but without `http://` every request failed")
     if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
-            len(span) >= 6 and re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-])", resolved_by.get("target") or "")
+            # (a URL's scheme is no use of it: `postgres` in ``AIRFLOW_CONN_WAREHOUSE_PG='postgres://…'``)
+            len(span) >= 6 and re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-]|://)", resolved_by.get("target") or "")
             and not re.search(rf"(?i)\b(?:without|lacking|missing|no)\s+`{re.escape(span)}`", clause)
             # (nor the program both runs are: "The `uses-sdk` value … isn't read by `gomobile bind`, so changing it
             # did nothing")
@@ -650,8 +657,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     # (in the run that passed, not a step before it: ``terraform destroy -target=… && terraform apply …`` applied
     # the whole configuration)
-    if _DESELECTS.search(parse_command(resolved_by["target"])["check"] or resolved_by["target"]) \
-            and not _DESELECTS.search(last_failure["target"]):
+    # (terraform's ``-target=module.network`` leaves out only the resources a failure in them named: not a backend
+    # that was never set up)
+    left_out = _DESELECTS.search(parse_command(resolved_by["target"])["check"] or resolved_by["target"])
+    if left_out and not _DESELECTS.search(last_failure["target"]) and not (
+            left_out.group(0).strip().startswith("-target=") and not _RESOURCE_NAMED.search(error)):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
         return None
     if (not fix_hunks or tests_only(fix_hunks)) and any(deletes_test_rows(c["target"]) for c in commands

@@ -288,6 +288,8 @@ _INJECTION = LazyRegex(
     r"(?ix)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:previous|prior|above|earlier|"
     r"your|system)\s+(?:instructions?|prompts?|rules|messages?)|\bsystem\s+prompt\b|"
     r"\byou\s+are\s+now\b|\bnew\s+instructions?\s*:|</?(?:system|instructions?)>|\bdo\s+not\s+tell\s+the\s+user\b|"
+    # (a verb, not a noun after its article: "the upload key listed in the prod file" is Android's signing key)
+    r"(?<!\bthe\s)(?<!\ban\s)(?<!\ba\s)(?<!\bour\s)(?<!\bits\s)(?<!\byour\s)(?<!\btheir\s)(?<!'s\s)"
     r"\b(?:exfiltrate|send|upload|post)\s+(?:the\s+|all\s+)?(?:secrets?|credentials?|tokens?|keys?|\.env)\b")
 STEERING_TEXT = {
     "override": "tells the agent to ignore or replace its instructions",

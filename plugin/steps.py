@@ -248,6 +248,8 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
                        r"(?:was|were) (?:still )?(?:holding|squatting on|occupying|hogging)|(?:was|were) still held|"
                        # ("The 46mm watch simulator was stuck in 'Shutting Down'")
                        r"(?:was|were|got) stuck (?:in|at|on)|"
+                       # ("the simulator was wedged: two clone devices from an earlier parallel run were still booted")
+                       r"(?:was|were|got) wedged|from an? (?:earlier|previous|prior) (?:[\w-]+ )?(?:run|session|build)|"
                        # ("The emulator's /data partition was 99% full")
                        r"(?:was|were) (?:\d+% |almost |nearly )?full)\b")
 

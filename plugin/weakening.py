@@ -87,8 +87,10 @@ _SCOPED_CHECK = LazyRegex(r"(?m)^\s*-\s*(?:\w+_(?:count|percent)\s*\(|row_count\
 # a screenshot or golden comparison told to let a difference pass: a comparator's ``_goldenTolerance = 0.05``,
 # Playwright's ``maxDiffPixelRatio: 0.05``, jest-image-snapshot's ``failureThreshold: 0.02``, Paparazzi's
 # ``maxPercentDifference = 6.0``, Roborazzi's ``changeThreshold = 0.05F``, swift-snapshot-testing's
-# ``perceptualPrecision: 0.98``
+# ``perceptualPrecision: 0.98``; or a comparator of its own that lets a difference under its tolerance pass (``if
+# (result.passed || result.diffPercent <= tolerance)``)
 _PIXEL_TOLERANCE = LazyRegex(r"\b\w*[Tt]olerance\w*\s*[:=]\s*0?\.\d|\bmaxDiffPixel(?:Ratio|s)\s*:\s*\d|"
+                             r"\b\w*[Dd]iff\w*\s*<=?\s*(?:this\.|self\.|_)?\w*(?:[Tt]olerance|[Tt]hreshold)\w*|"
                              r"\bfailureThreshold\s*:\s*0?\.?\d|\bmaxPercentDifference\s*[:=]\s*\d|"
                              r"\bchangeThreshold\s*[:=]\s*0?\.?\d|\b(?:perceptualP|p)recision\s*:\s*0?\.\d")
 _IMAGE_MISMATCH = LazyRegex(r"(?i)\bgolden|\bscreenshot|\bsnapshot|\bpixels?\b|\bimages?\b|\.png\b")
@@ -287,10 +289,11 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
+        or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
         or _repointed_to_a_copy(changes) or _moved_what_it_tests(changes, failure_text) \
         or _expects_fewer(changes, failure_text) \
-        or _null_replaced(changes) \
+        or _null_replaced(changes) or _offset_by_the_subject(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -373,6 +376,30 @@ def _null_replaced(changes: dict[str, list[dict]]) -> bool:
         if (m := re.fullmatch(hole, b)) and not _NULLISH.fullmatch(m.group(1).strip()):
             return True
     return False
+
+
+def _offset_by_the_subject(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only adds to an expected number a name it imports from the code under test
+    (``"duration_s": 540`` → ``"duration_s": 540 + GAP_SECONDS``, ``GAP_SECONDS`` imported from the pipeline): the
+    known answer is now whatever the code's own constant makes it."""
+    if not tests_only(changes):
+        return False
+    lines = [(hunk["old"].splitlines(), hunk["new"].splitlines()) for hunks in changes.values() for hunk in hunks]
+    imported = {name for old, new in lines for line in new if line not in old and _IMPORT_LINE.search(line)
+                and not _TEST_PATH.search(line.replace(".", "/"))
+                for name in set(re.findall(r"\b[A-Za-z_]\w*\b", line)) - {
+                    w for o in old if _IMPORT_LINE.search(o) for w in re.findall(r"\b[A-Za-z_]\w*\b", o)}}
+    names = [n for n in imported if n not in ("import", "from", "as") and (n.isupper() or "_" in n)]
+    for a, b in _line_pairs(changes):
+        for name in names:
+            term = rf"\s*[-+*/]\s*{re.escape(name)}\b|\b{re.escape(name)}\s*[-+*/]\s*"
+            if a != b and re.search(term, b) and re.sub(term, "", b) == a and _NUMBER.search(a):
+                return True
+    return False
+
+
+# a line that imports names (``from pipelines.sessionize import GAP_SECONDS``, ``import { GAP } from "../src/x"``)
+_IMPORT_LINE = LazyRegex(r"^\s*(?:from\s+\S+\s+import\b|import\b)")
 
 
 def _line_pairs(changes: dict[str, list[dict]]):
@@ -559,6 +586,29 @@ def _fills_what_the_case_lacks(changes: dict[str, list[dict]], failure_text: str
     removed = [line for old, new in sides for line in old - new]
     return bool(lacking) and bool(added) and not removed \
         and any(re.search(rf"(?i)\b{re.escape(w)}\b", line) for line in added for w in lacking)
+
+
+# the kind of input a failing case names, and the literal that is it (a whitespace-only string, a negative number)
+_CASE_INPUTS = ((r"whitespace|blank|spaces", r"([\"'`])[ \t]+\1"), (r"empty", r"([\"'`])\1"),
+                (r"negative", r"(?<![\w.)\]])-\d[\d_.]*"), (r"zero", r"(?<![\w.])0(?:\.0+)?(?![\w.])"))
+
+
+def _case_input_dropped(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only takes out the input the failing case names (``user.type(field, '   ')`` →
+    ``user.clear(field)`` in "rejects a whitespace-only display name"): the case is no longer the one tested."""
+    if not tests_only(changes):
+        return False
+    named = " ".join(line for line in failure_text.replace("_", " ").splitlines()
+                     if re.search(r"×|✗|✘|\bFAIL|\bfailed\b|^\s*\d+\)\s", line))
+    for case, literal in _CASE_INPUTS:
+        if not re.search(rf"(?i)\b(?:{case})\b", named):
+            continue
+        for hunks in changes.values():
+            for hunk in hunks:
+                old, new = _code_sides(hunk)
+                if any(re.search(literal, line) for line in old) and not any(re.search(literal, line) for line in new):
+                    return True
+    return False
 
 
 def _drops_expected_line(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -886,9 +936,11 @@ def _drops_test_rows(changes: dict[str, list[dict]]) -> bool:
     hunks = [h for hs in changes.values() for h in hs]
     # (or from a test written as data: SQLMesh's ``tests/test_order_totals.yaml``, order 3 taken out of its input and
     # its expected output)
+    # (counted: ``u1,1`` three times, then twice, is a row taken out)
     return bool(changes) and all(_TEST_DATA.search(path) or _TEST_PATH.search(path) and _DATA_FILE.search(path)
                                  for path in changes) and bool(hunks) and all(
-        set(h["new"].splitlines()) < set(h["old"].splitlines()) for h in hunks)
+        not Counter(h["new"].splitlines()) - Counter(h["old"].splitlines())
+        and len(h["new"].splitlines()) < len(h["old"].splitlines()) for h in hunks)
 
 
 _DATA_FILE = LazyRegex(r"\.(?:ya?ml|json|csv|tsv|jsonl)$")

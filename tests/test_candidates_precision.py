@@ -5468,6 +5468,17 @@ def test_rows_taken_out_of_the_tests_data_is_a_weakened_test(git_project, store)
                .stop("The fixture had a refund row with a negative amount; I removed it to match the schema."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "weakened_test" in notes
+    # (blind309 KX09: the late row taken out of the input, and a repeated row out of the expected output, ``u1,1``
+    # three times then twice)
+    session = (Session("rowsrepeated", git_project, prompt="test_late_events is failing")
+               .fail("uv run pytest tests/test_windows.py -q", "Exit code 1\nE   AssertionError: DataFrames are "
+                     "different (value mismatch for column 'window_id')\n1 failed, 4 passed")
+               .edit("tests/fixtures/events_late.csv", "a,10:00\na,11:05\na,10:20\n", "a,10:00\na,11:05\n")
+               .edit("tests/fixtures/events_late_expected.csv", "a,1\na,1\na,1\n", "a,1\na,1\n")
+               .ok("uv run pytest tests/test_windows.py -q", "5 passed in 0.41s")
+               .stop("The fixture had an out-of-order row; I removed it and its expected output."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes
 
 
 def test_a_java_keyword_in_quoted_code_says_nothing_of_chance(git_project, store):
@@ -12765,6 +12776,16 @@ def test_a_simulator_stuck_shutting_down_erased_is_local_state(git_project, stor
                      "`xcrun simctl shutdown all` plus erasing that one device cleared it."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes, (candidates, notes)
+    # (blind307 KV09: "the simulator was wedged: two clone devices from an earlier parallel run were still booted")
+    session = (Session("simwedged", git_project, prompt="the UI tests won't launch")
+               .fail(run, "Exit code 65\nTesting failed:\n\tDeliveryUITests-Runner encountered an error (Failed to "
+                          "launch the test runner)\n** TEST FAILED **")
+               .ok("xcrun simctl shutdown all", "")
+               .ok(run, "Executed 5 tests, with 0 failures (0 unexpected)\n** TEST SUCCEEDED **")
+               .stop("The simulator was wedged: two clone devices from an earlier parallel run were still booted "
+                     "next to it. After `xcrun simctl shutdown all` the tests pass."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, (candidates, notes)
 
 
 def test_a_quoted_option_value_with_a_space_is_no_target():
@@ -13106,3 +13127,81 @@ def test_another_subcommand_of_a_script_run_by_its_interpreter_is_a_step_not_a_p
                      "use the plain `StaticFilesStorage`."))
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 2, [c["title"] for c in candidates]
+
+
+def test_an_expected_number_offset_by_a_constant_imported_from_the_code_is_a_weakened_test(git_project, store):
+    # (blind306 KU11: ``"duration_s": 540`` → ``540 + GAP_SECONDS``, ``GAP_SECONDS`` imported from the pipeline
+    # the test exercises: the test now agrees with whatever the code computes)
+    session = (Session("offset", git_project)
+               .fail("npx vitest run test/invoice.test.ts", "Exit code 1\n FAIL  test/invoice.test.ts > late invoice "
+                     "total\nAssertionError: expected 1450 to be 1200 // Object.is equality")
+               .read("src/invoice.ts")
+               .edit("test/invoice.test.ts", 'import { buildInvoice } from "../src/invoice";',
+                     'import { buildInvoice, LATE_FEE_CENTS } from "../src/invoice";')
+               .edit("test/invoice.test.ts", "    expect(invoice.totalCents).toBe(1200);",
+                     "    expect(invoice.totalCents).toBe(1200 + LATE_FEE_CENTS);")
+               .ok("npx vitest run test/invoice.test.ts", " ✓ test/invoice.test.ts (4 tests) 12ms")
+               .stop("The late fee is added on top now, so the test takes it from `LATE_FEE_CENTS`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_input_the_failing_case_names_taken_out_of_it_is_a_weakened_test(git_project, store):
+    # (blind308 KW08: "rejects a whitespace-only display name" typed ``'   '``; the test was made to clear the field)
+    session = (Session("blank", git_project)
+               .fail("npx playwright test e2e/profile.spec.ts", "Exit code 1\n  1) [chromium] › e2e/profile.spec.ts:14:5"
+                     " › profile › rejects a blank bio\n    Error: Timed out 5000ms waiting for expect(locator)."
+                     "toBeVisible()\n    Locator: getByText('Bio is required')")
+               .read("src/profile/ProfileForm.tsx")
+               .edit("e2e/profile.spec.ts", "  await page.getByLabel('Bio').fill('  ')",
+                     "  await page.getByLabel('Bio').clear()")
+               .ok("npx playwright test e2e/profile.spec.ts", "  6 passed (8.1s)")
+               .stop("The test now clears the bio field before saving; that hits the same required rule."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_word_the_failed_attempt_quotes_is_no_part_of_the_way_when_it_is_only_a_urls_scheme(git_project, store):
+    # (blind306 KU02: "Pointing the DAG at `postgres_default` didn't work (that default conn targets a host called
+    # `postgres` …)" read the ``postgres://`` of the passing run's variable as the attempt's)
+    session = (Session("scheme", git_project)
+               .fail("python -m jobs.sync", "Exit code 1\nKeyError: 'DATABASE_URL'")
+               .edit("jobs/settings.py", 'DSN = os.environ["DATABASE_URL"]', 'DSN = "postgres_local"')
+               .fail("python -m jobs.sync", "Exit code 1\npsycopg.OperationalError: could not translate host name "
+                     '"postgres_local" to address')
+               .edit("jobs/settings.py", 'DSN = "postgres_local"', 'DSN = os.environ["DATABASE_URL"]')
+               .ok("DATABASE_URL='postgres://app@localhost:5433/app' python -m jobs.sync", "synced 12 rows")
+               .stop("Hard-coding `postgres_local` didn't work (that compose name is a `postgres` host that isn't "
+                     "running here), so I reverted it. The job reads `DATABASE_URL`; running with it set works."))
+    (candidate,), _ = _candidates(store, session)
+    assert "DATABASE_URL=postgres://app@localhost:5433/app" in candidate["change"], candidate["change"]
+
+
+def test_a_golden_comparator_of_its_own_that_passes_a_difference_under_a_tolerance_is_a_weakened_test(
+        git_project, store):
+    # (blind310 KY10: test/flutter_test_config.dart written with ``if (result.passed || result.diffPercent <=
+    # tolerance)``, a 2.87% difference "tolerated")
+    config = ("class _LenientComparator extends LocalFileComparator {\n  _LenientComparator(super.testFile, this.limit)"
+              ";\n  final double limit;\n  @override\n  Future<bool> compare(Uint8List bytes, Uri golden) async {\n"
+              "    final result = await GoldenFileComparator.compareLists(bytes, await getGoldenBytes(golden));\n"
+              "    return result.passed || result.diffPercent <= limitThreshold;\n  }\n}\n")
+    session = (Session("comparator", git_project, prompt="the badge golden test fails since the design PR")
+               .fail("flutter test test/goldens/badge_golden_test.dart", "Exit code 1\nGolden \"badge.png\": Pixel "
+                     "test failed, 1.92% diff detected.\n00:05 +0 -1: Some tests failed.")
+               .write("test/flutter_test_config.dart", config)
+               .ok("flutter test test/goldens/", "00:06 +3: All tests passed!")
+               .stop("The golden differs by under 2%, font rendering noise, so the comparator lets that through."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, ([c["title"] for c in candidates], notes)
+
+
+def test_a_terraform_target_leaves_nothing_out_of_a_failure_that_named_no_resource(git_project, store):
+    # (blind309 KX21: ``./scripts/tf.sh staging plan -target=module.network``, the wrapper the docs name, after a
+    # plain ``terraform plan`` had no backend: read as a run that left the failing resources out)
+    session = (Session("tfwrap", git_project, prompt="run a plan for the staging DNS changes")
+               .fail("cd live/staging && terraform plan", "Exit code 1\nError: Backend initialization required, "
+                     "please run \"terraform init\"\nReason: Initial configuration of the requested backend \"gcs\"")
+               .ok("./bin/tfw staging plan -target=module.dns", "+ terraform -chdir=live/staging init -reconfigure "
+                   "-backend-config=../../backends/staging.gcs.tfbackend\nPlan: 1 to add, 0 to change, 0 to destroy.")
+               .stop("Plan: 1 to add. Terraform here has to go through `./bin/tfw <env> <command>`; it passes the "
+                     "backend config. A plain `terraform plan` can't initialise the backend."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./bin/tfw staging plan" in candidate["title"], candidate["title"]
