@@ -1018,9 +1018,18 @@ def _recipe_line(failure: dict, later: str) -> bool:
     key = command_key(later)
     lines = [line for line in (failure.get("error_text") or "").splitlines()[:60] if line.strip() and len(line) < 300]
     # (the line it failed in: no traced line after it, ``+ docker compose stop reporting-db`` passed before the ``+
-    # docker run … --check`` that failed)
+    # docker run … --check`` that failed; of make, which echoes lines bare, no recipe line after it: ``go vet ./...``
+    # passed before the ``KUBEBUILDER_ASSETS=… go test …`` that failed)
     return len(key) >= 8 and any(command_key(line.strip().lstrip(">+ ").strip()) == key and not any(
-        re.match(r"\s*[+>] \S", after) for after in lines[n + 1:]) for n, line in enumerate(lines))
+        re.match(r"\s*[+>] \S", after) or _program_name(argv[0]) in ("make", "gmake") and _RECIPE_SHAPE.match(after)
+        for after in lines[n + 1:]) for n, line in enumerate(lines))
+
+
+# a line make echoed as it ran it: variables set before a program, or a tool's run (``KUBEBUILDER_ASSETS="…" go test
+# $(go list ./...)``, ``/home/dev/op/bin/controller-gen-v0.14.0 rbac:roleName=…``, ``go vet ./...``)
+_RECIPE_SHAPE = LazyRegex(r"^(?:[A-Z_][A-Z0-9_]*=\S+\s+)+\S|^/[\w./-]+/bin/[\w.-]+\s|"
+                          r"^(?:go|cargo|npm|npx|pnpm|yarn|uv|poetry|python3?|pytest|node|docker|kubectl|helm|"
+                          r"terraform|dotnet|mvn|gradle|\./gradlew|bundle|mix|flutter|swift)\s+[\w$./-]")
 
 
 def _next_pass(observations: list[dict], k: int, family: str) -> int:
@@ -1189,9 +1198,14 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
         # then ``mint run swiftlint --strict``; asked last, and only of the runs that sentence quotes)
         quoted = {span.strip() for s in way for span in _code_spans(s)}
+        # (or another task of the same program, quoted whole as the way: "the entry point is `./gradlew
+        # :app:generateBaselineProfile`" for a ``./gradlew :baselineprofile:connected…AndroidTest`` with no device)
+        same_program = bool(program) and _program_name(after["argv"][0]) == program[0] \
+            and " ".join(obs["target"].split()) in quoted
         # (the failing run set apart as the bare way counts as said to fail: "Calling `databricks bundle` directly
         # leaves `catalog` … unset", beside "Bundle commands in this repo go through `scripts/bundle.sh <target> …`")
-        if (same_job or same_word or failed_said or plain_said or same_service or removed) and way and not (
+        linked = same_job or same_word or failed_said or plain_said or same_service or removed or same_program
+        if linked and way and not (
                 program and any(r["id"] > obs["id"] and " ".join(r["target"].split()) in quoted
                 and program[0] in map(_program_name, parse_command(r["target"])["argv"]) for r in runs)):
             # (of the way's runs, the one given what failed: ``./build.ps1 -Tasks test -PesterPath tests/…/Get-
@@ -1927,7 +1941,7 @@ def _asked_instead(failed: str, later: str) -> bool:
     a file of them to run (``-f``, ``--file``): a question, not the file run again."""
     before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
     ran = {before[n + 1] for n, w in enumerate(before[:-1]) if w in ("-f", "--file")}
-    return bool(ran) and not ran & set(after) and any(w in ("-e", "-c", "--execute", "--command") for w in after)
+    return bool(ran) and not ran & set(after) and _inline_code(later) is not None
 
 
 def _query(command: str) -> str | None:

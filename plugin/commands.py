@@ -643,10 +643,19 @@ def _inline_code(command: str) -> str | None:
     for i, word in enumerate(argv[1:-1], 1):
         # (not a flag after it: ``jupyter nbconvert --execute --ExecutePreprocessor.kernel_name=python3 …``)
         # (nor a variable's setting: ``maestro test -e APP_ID=com.acme.wallet.debug``, ``docker run -e TZ=UTC``)
-        if word in ("-c", "-e", "--command", "--execute", "--eval", "--query") and not argv[i + 1].startswith("-") \
-                and not (word == "-e" and re.fullmatch(r"[A-Za-z_]\w*=\S*", argv[i + 1])):
+        # (or ending a cluster of short flags: psql's ``-Atc "SHOW statement_timeout"``; not curl's ``-sSe``, a
+        # referer)
+        if (word in ("-c", "-e", "--command", "--execute", "--eval", "--query")
+                or _INLINE_CLUSTER.fullmatch(word) and _program_name(argv[0]) in _CODE_TAKERS) \
+                and not argv[i + 1].startswith("-") \
+                and not (word.endswith("e") and re.fullmatch(r"[A-Za-z_]\w*=\S*", argv[i + 1])):
             return " ".join(argv[i + 1].split())
     return None
+
+
+_INLINE_CLUSTER = LazyRegex(r"-[A-Za-z]{1,3}[ce]")
+_CODE_TAKERS = frozenset(("psql", "mysql", "mariadb", "bash", "sh", "zsh", "dash", "perl", "ruby", "python", "python3",
+                          "node"))
 
 
 # a program that sends a request to a service (``curl -fsS localhost:8080/health``, ``nc -z db 5432``)

@@ -31,7 +31,9 @@ _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|(?:README|CONTRIBUTING|CHANGELOG|CH
 # (not a comment a tool reads: ``//go:build``, ``// @ts-expect-error``, ``# type: ignore``, ``-- migrate:up
 # transaction:false``, ``-- +goose Up``, ``-- name: GetUser :one``, ``/* eslint-disable */``)
 # (not a code generator's marker: ``// +kubebuilder:subresource:status``, ``// +genclient``, ``// +build``)
-_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|\s*\+[a-z][\w.-]*(?=[:=\s]|$)|\s*@ts-|\s*eslint-|"
+# (not a directive written as one: TypeScript's ``/// <reference types="vite/client" />``, go's ``//go:embed``)
+_COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|/\s*<(?:reference|amd-module)\b|\s*\+[a-z][\w.-]*(?=[:=\s]|$)|\s*@ts-|"
+                          r"\s*eslint-|"
                           r"\s*@(?:vitest|jest)-environment|\s*(?:prettier|biome)-ignore|\s*nolint|\s*swiftlint:)|"
                           r"/\*(?!\s*(?:eslint|webpackChunkName|@jsx|istanbul|c8\b))|\*(?:\s|/|$)|"
                           r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*(?:type:|noqa|pylint:|mypy:|fmt:|"

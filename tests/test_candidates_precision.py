@@ -13205,3 +13205,62 @@ def test_a_terraform_target_leaves_nothing_out_of_a_failure_that_named_no_resour
                      "backend config. A plain `terraform plan` can't initialise the backend."))
     (candidate,), _ = _candidates(store, session)
     assert "./bin/tfw staging plan" in candidate["title"], candidate["title"]
+
+
+def test_a_triple_slash_reference_is_a_directive_not_a_comment(git_project, store):
+    # (blind305 KT04: ``/// <reference types="vite/client" />`` in a new src/vite-env.d.ts was read as a comment)
+    session = (Session("tsref", git_project)
+               .fail("npx tsc --noEmit", "Exit code 2\nsrc/config.ts:2:29 - error TS2339: Property 'env' does not "
+                     "exist on type 'ImportMeta'.")
+               .write("src/env.d.ts", '/// <reference types="vite/client" />\n')
+               .ok("npx tsc --noEmit", "")
+               .stop("The Vite client types were not referenced; src/env.d.ts now references `vite/client`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'reference types="vite/client"' in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_recipe_line_make_echoed_before_the_one_that_failed_is_no_pass_of_it(git_project, store):
+    # (blind306 KU13: ``go vet ./...``, echoed by ``make test`` before its ``KUBEBUILDER_ASSETS=… go test …`` line
+    # failed, passing alone was taken for the failing step passing; the kubebuilder marker that fixed it was lost)
+    error = ("Exit code 2\ngo fmt ./...\ngo vet ./...\nDATABASE_URL=\"postgres://localhost/app_test\" go test ./... "
+             "-count=1\n--- FAIL: TestInvoiceTotals (0.01s)\n    invoice_test.go:41: total = 1180, want 1200\nFAIL\n"
+             "make: *** [Makefile:12: test] Error 1")
+    session = (Session("makevet", git_project)
+               .fail("make test", error)
+               .ok("go vet ./...", "")
+               .edit("internal/billing/invoice.go", "\treturn sum - discount", "\treturn sum - discount + fee")
+               .ok("make test", "go fmt ./...\ngo vet ./...\nok  \tacme/internal/billing\t0.41s")
+               .stop("The invoice total dropped the fee; it is added back in internal/billing/invoice.go."))
+    (candidate,), _ = _candidates(store, session)
+    assert "+ fee" in candidate["title"] + candidate["change"], candidate["title"]
+
+
+def test_another_task_of_the_same_program_quoted_whole_as_the_entry_point_is_the_way(git_project, store):
+    # (blind307 KV05: "the entry point is `./gradlew :app:generateBaselineProfile`" after ``./gradlew
+    # :baselineprofile:connectedNonMinifiedReleaseAndroidTest`` found no connected device)
+    session = (Session("entrypoint", git_project, prompt="regenerate the screenshot goldens")
+               .fail("./gradlew :screenshots:connectedDebugAndroidTest", "Exit code 1\n> com.android.builder.testing."
+                     "api.DeviceException: No connected devices!")
+               .ok("./gradlew :app:recordRoborazziDebug", "> Task :app:recordRoborazziDebug\nBUILD SUCCESSFUL in 1m")
+               .stop("Regenerated. The goldens are recorded on the JVM, so the entry point is "
+                     "`./gradlew :app:recordRoborazziDebug`; no device is needed."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./gradlew :app:recordRoborazziDebug" in candidate["title"], candidate["title"]
+
+
+def test_a_query_asked_with_a_cluster_of_flags_is_no_run_of_the_file_that_failed(git_project, store):
+    # (blind309 KX03: ``psql "$STAGING_DB_URL" -Atc "SHOW statement_timeout"`` closed the ``-f backfill/….sql``
+    # chain as "pass `-Atc`"; the fix was ``PGOPTIONS='-c statement_timeout=0'``)
+    from lorebook.commands import _inline_code
+
+    assert _inline_code('psql "$DB" -Atc "SHOW work_mem"') == "SHOW work_mem"
+    assert _inline_code("curl -sSe https://ref.example https://api.example/x") is None  # (curl's referer)
+    session = (Session("pgopts", git_project)
+               .fail('psql "$DB_URL" -v ON_ERROR_STOP=1 -f migrations/0042_reindex.sql',
+                     "Exit code 3\npsql:migrations/0042_reindex.sql:3: ERROR:  canceling statement due to lock timeout")
+               .ok('psql "$DB_URL" -Atc "SHOW lock_timeout"', "5s")
+               .ok("PGOPTIONS='-c lock_timeout=0' psql \"$DB_URL\" -v ON_ERROR_STOP=1 -f migrations/0042_reindex.sql",
+                   "REINDEX")
+               .stop("The role sets `lock_timeout=5s`; running with `PGOPTIONS='-c lock_timeout=0'` let it wait."))
+    (candidate,), _ = _candidates(store, session)
+    assert "lock_timeout=0" in candidate["title"] and "-Atc" not in candidate["title"], candidate["title"]
