@@ -217,6 +217,10 @@ _ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,? I(?:'ve)?(?:
                       r"^\W*separately,\s+(?:the\s+)?`[^`]+`\s+(?:now|is now|also)\b")
 
 
+# a snapshot test's reference image (swift-snapshot-testing's ``__Snapshots__/…/testX.1.png``, a golden)
+_REFERENCE_IMAGE = LazyRegex(r"(?i)(?:^|/)(?:__snapshots__|snapshots?|goldens?|screenshots?)/.*\.(?:png|jpe?g|webp)$")
+
+
 # a resource of a terraform configuration, as an error names it (``with module.network.aws_nat_gateway.this``,
 # ``in resource "aws_eip" "nat"``)
 _RESOURCE_NAMED = LazyRegex(r"\bwith (?:module\.[\w-]+(?:\[[^\]]*\])?\.)*[a-z][a-z0-9]*_\w+\.[\w-]+|"
@@ -673,8 +677,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             and command_key(resolved_by["target"]) == command_key(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # the same run ran fewer tests: the failing one was taken out of it
         return None
-    if any(os.path.splitext(os.path.basename(path))[0] in error for path in chain.get("_removed_tests") or []) \
-            and _ASSERTION_FAILED.search(error):
+    # (or the reference image it was compared with, named whole: ``git rm …/__Snapshots__/…/testHeader….png``)
+    if any(os.path.splitext(os.path.basename(path))[0] in error and (
+            _ASSERTION_FAILED.search(error) or _REFERENCE_IMAGE.search(path) and os.path.basename(path) in error)
+           for path in chain.get("_removed_tests") or []):
         # the failing test's file removed (``git rm …/commonTest/…/DurationFormatterTest.kt``), wherever a copy went
         # (``androidUnitTest``, where the failing iOS target never runs it): the check no longer checks it
         chain["_skip"] = "weakened_test"
@@ -1975,7 +1981,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         chain["_removed_tests"] = [path for o in observations
                                    if chain["failure"]["id"] < o["id"] < chain["resolved_by"]["id"]
                                    and o["tool"] == "Bash" and o["outcome"] == "ok"
-                                   for path in _removed_paths(o["target"]) if _TEST_PATH.search(path)]
+                                   for path in _removed_paths(o["target"])
+                                   if _TEST_PATH.search(path) or _REFERENCE_IMAGE.search(path)]
         chain["_after"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"] and o["tool"] == "Bash"
                            and o["outcome"] == "ok"]
         chain["_later_edits"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"]

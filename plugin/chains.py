@@ -16,7 +16,7 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _exec_split, _first_word, _inline_code, _interpreter_code, _picked_package, _program_name,
                        _routine, _same_target, _segments, _targets, _words,
                        command_family, command_job, command_key, container_run, invocation_change, is_autofix,
-                       other_subcommand, parse_command, program_variant)
+                       other_subcommand, parse_command, program_variant, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -336,6 +336,10 @@ def find_chains(observations: list[dict], account: str = "",
                     program_variant(e["target"], later["target"]) for e in events if e["tool"] == "Bash"):
                 success, kind = later, "same_check"  # ``npx typeorm-ts-node-commonjs migration:run -d …`` for
                 break  # the ``npx typeorm migration:run -d src/data-source.ts`` that could not load TypeScript
+            if later["outcome"] == "ok" and _is_check(later) and subcommand_variant(failure["target"], later["target"]) \
+                    and not any(e["tool"] in EDIT_TOOLS for e in events):
+                success, kind = later, "same_job"  # ``adb install-multiple -r base-master.apk …`` for the ``adb
+                break  # install -r base-master.apk`` missing its splits
             if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \
                     and _runs_failed_step(failure, later["target"]):
                 success, kind = later, "same_check"  # ``fastlane beta`` failed in its ``match`` step: ``fastlane match``
@@ -1738,13 +1742,19 @@ _USE = LazyRegex(r"(?im)\buse\s*:\s+[`'\"]?(\S+(?: [\w.:/=@-]+){0,4}?)[`'\"]?(?=
 def _suggested(command: str, failure: dict) -> bool:
     """Whether ``command`` runs, where the failing run had a subcommand its program did not know, the one the error
     suggested (``databricks secrets put``: "unknown command "put" … Did you mean this? put-acl put-secret" →
-    ``databricks secrets put-secret …``)."""
+    ``databricks secrets put-secret …``), or another word the error quotes as what to give."""
     error = failure.get("error_text") or ""
+    before, after = parse_command(failure["target"])["argv"], parse_command(command)["argv"]
+    # (or, of the same words, one given as the value the error quotes: ``alembic upgrade heads`` for the ``… head``
+    # that met "… please specify a specific target revision, … or 'heads' for all heads")
+    changed = [(a, b) for a, b in zip(before, after) if a != b] if len(before) == len(after) > 1 else []
+    if len(changed) == 1 and not changed[0][0].startswith("-") and re.search(
+            rf"(?i)\b(?:specify|use|try|pass|or)\b[^\n]{{0,80}}[\"'`]{re.escape(changed[0][1])}[\"'`]", error):
+        return True
     unknown = re.search(r"(?i)unknown (?:sub)?command:?\s+[\"'`]?([\w:-]+)", error)
     offered = re.search(r"(?i)did you mean(?: this| one of these)?\??:?\s*((?:\s*[\w:-]+\n?)+)", error)
     if not unknown or not offered:
         return False
-    before, after = parse_command(failure["target"])["argv"], parse_command(command)["argv"]
     at = next((n for n, w in enumerate(before[:4]) if w == unknown.group(1)), None)
     # (its run, not its help: ``databricks secrets put-secret --help`` looked at it)
     return at is not None and len(after) > at and after[:at] == before[:at] and after[at] in offered.group(1).split() \

@@ -959,6 +959,15 @@ def program_variant(failed: str, later: str) -> bool:
     return len(a) > 1 and a[1:] == b[1:] and _variant_of(_program_name(a[0]), _program_name(b[0]))
 
 
+def subcommand_variant(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the failing program's subcommand in a variant of its name, on everything the failing run
+    was given (``adb install-multiple -r base-master.apk base-arm64_v8a.apk …`` for ``adb install -r
+    base-master.apk``)."""
+    a, b = (parse_command(c)["argv"] for c in (failed, later))
+    return len(a) > 2 and len(b) > 2 and a[0] == b[0] and not a[1].startswith("-") \
+        and re.fullmatch(rf"{re.escape(a[1])}[-:_][a-z][\w-]*", b[1]) is not None and set(a[2:]) <= set(b[2:])
+
+
 # a command run in a container: ``docker compose exec -T worker …``, ``kubectl exec -n jobs deploy/beat -- …``
 _CONTAINER_EXEC = LazyRegex(r"^(?:(?:docker|podman)(?:[ -]compose)?\s+exec\s+(?:(?:-u|--user|-w|--workdir|-e|--env|"
                             r"--index)[ =]\S+\s+|-{1,2}[\w-]+\s+)*(?!-)\S+\s+|kubectl\s+exec\s+\S.*?\s--\s+)")

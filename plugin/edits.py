@@ -812,7 +812,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # (or, whatever words it shares with them, one a sentence quotes beside the file's name: "Fix in
         # otel/collector.local.yaml: `exporters: [otlp/tempo, debug]`" beside "Things that weren't the problem: the
         # app's OTLP env, Tempo itself")
-        quoted_fix = any(span in line for line in _added_lines(edit) for span in quoted
+        # (however the line aligns its value: ``spark.sql.extensions                org.apache.iceberg…`` for the
+        # `spark.sql.extensions org.apache.iceberg…` quoted)
+        quoted_fix = any(" ".join(span.split()) in " ".join(line.split()) for line in _added_lines(edit)
+                         for span in quoted
                          if not any(len({w for w in _plain_words(line) - _STOP if len(w) >= 4}
                                         & _plain_words(sentence)) >= 2 for sentence in asides)
                          or any(span in sentence and any(_named_in(p, sentence) for p in paths)

@@ -783,11 +783,24 @@ def _expected_from_the_subject(changes: dict[str, list[dict]], sources: list[str
                 now = _EXPECTED_ASSIGNED.match(line)
                 if not now or now.group(1) not in was or line in old:
                     continue
-                called = set(_RECEIVER.findall(now.group(2))) - set(_RECEIVER.findall(was[now.group(1)]))
-                if any(r in ("sut", "subject") or len(r) >= 4 and any(stem.endswith(r.lower()) for stem in stems)
-                       for r in called):
+                if _of_the_subject(set(_RECEIVER.findall(now.group(2))) - set(_RECEIVER.findall(was[now.group(1)])),
+                                   stems):
+                    return True
+    # (or the literal it compared with put where a call of it now stands: ``) == 42.0`` → ``) ==
+    # collector.to_seconds(42_000)``, lag_exporter/collector.py read)
+    for a, b in _line_pairs(changes):
+        for literal in _NUMBER.finditer(a):
+            head, tail = a[:literal.start()], a[literal.end():]
+            if b.startswith(head) and b.endswith(tail) and len(b) > len(head) + len(tail):
+                if _of_the_subject(_RECEIVER.findall(b[len(head):len(b) - len(tail)]), stems):
                     return True
     return False
+
+
+def _of_the_subject(receivers, stems: list[str]) -> bool:
+    """Whether a call's receiver is the code under test: ``sut``, or named as a source file the session read."""
+    return any(r in ("sut", "subject") or len(r) >= 4 and any(stem.endswith(r.lower()) for stem in stems)
+               for r in receivers)
 
 
 def _subject_dropped(changes: dict[str, list[dict]], sources: list[str]) -> bool:

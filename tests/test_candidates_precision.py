@@ -13264,3 +13264,76 @@ def test_a_query_asked_with_a_cluster_of_flags_is_no_run_of_the_file_that_failed
                .stop("The role sets `lock_timeout=5s`; running with `PGOPTIONS='-c lock_timeout=0'` let it wait."))
     (candidate,), _ = _candidates(store, session)
     assert "lock_timeout=0" in candidate["title"] and "-Atc" not in candidate["title"], candidate["title"]
+
+
+def test_an_expected_literal_replaced_by_a_call_of_the_code_under_test_is_a_weakened_test(git_project, store):
+    # (blind312 LA04: ``) == 42.0`` → ``) == collector.to_seconds(42_000)``, the collector's own conversion)
+    session = (Session("callsubject", git_project)
+               .fail("uv run pytest tests/test_pricing.py -q", "Exit code 1\nE       assert 1250 == 12.5\n1 failed")
+               .read("shop/pricing.py")
+               .edit("tests/test_pricing.py", "    assert registry.get_sample_value(\n        \"cart_total\"\n    ) == 12.5",
+                     "    assert registry.get_sample_value(\n        \"cart_total\"\n    ) == pricing.to_display(1250)")
+               .ok("uv run pytest tests/test_pricing.py -q", "4 passed in 0.1s")
+               .stop("The test now computes its expected value through `to_display()`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_reference_image_a_failing_snapshot_was_compared_with_removed_is_a_weakened_test(git_project, store):
+    # (blind316 LE10: the XXXL size dropped from the test's matrix and its reference image ``git rm``'d)
+    shot = "UITests/__Snapshots__/CartBadgeTests/testBadgeSizes.extraLarge.png"
+    session = (Session("refimage", git_project)
+               .fail("xcodebuild test -scheme Cart -only-testing:UITests/CartBadgeTests", "Exit code 65\nerror: "
+                     f"-[UITests.CartBadgeTests testBadgeSizes] : failed - Snapshot does not match reference.\n@−\n"
+                     f"\"file:///Users/dev/cart/{shot}\"\n** TEST FAILED **")
+               .edit("UITests/CartBadgeTests.swift", "    let sizes: [Size] = [.medium, .large, .extraLarge]",
+                     "    let sizes: [Size] = [.medium, .large]")
+               .ok(f"git rm -q {shot}", "")
+               .ok("xcodebuild test -scheme Cart -only-testing:UITests/CartBadgeTests", "** TEST SUCCEEDED **")
+               .stop("Limited the sizes to the ones the badge is designed for and removed the stale reference."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in notes, ([c["title"] for c in candidates], notes)
+
+
+def test_a_word_the_error_quotes_as_what_to_give_in_place_of_the_one_given_is_the_way(git_project, store):
+    # (blind311 KZ16: ``alembic upgrade heads`` for ``… head``, "… please specify a specific target revision, …
+    # or 'heads' for all heads"; nothing was stored)
+    session = (Session("heads", git_project)
+               .fail("flask db downgrade base", "Exit code 1\nERROR: Ambiguous walk; please specify a branch "
+                     "point, or use 'base@billing' to target one branch")
+               .ok("flask db downgrade base@billing", "INFO  Running downgrade 7c2e91f4a0b3 -> , billing base")
+               .stop("The billing migrations are their own branch, so the downgrade names it: `base@billing`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "flask db downgrade base@billing" in candidate["title"], candidate["title"]
+
+
+def test_a_variant_of_the_failing_subcommand_given_all_it_was_given_is_the_way(git_project, store):
+    # (blind316 LE11: ``adb install-multiple -r base-master.apk base-arm64_v8a.apk …`` for ``adb install -r
+    # base-master.apk`` missing its splits; nothing was stored)
+    from lorebook.commands import subcommand_variant
+
+    assert not subcommand_variant("adb install -r a.apk", "adb install -r b.apk")
+    assert not subcommand_variant("adb install -r a.apk", "adb install-multiple -r b.apk c.apk")
+    session = (Session("variant", git_project)
+               .fail("mc cp dumps/orders.csv local/raw", "Exit code 1\nmc: <ERROR> Failed to copy "
+                     "`dumps/orders.csv`. Object size exceeds the single-part limit.")
+               .ok("mc cp-multipart dumps/orders.csv local/raw --part-size 64MiB", "orders.csv: 5.12 GiB / 5.12 GiB")
+               .stop("The dump is over the single-part limit; `mc cp-multipart` uploads it in parts."))
+    (candidate,), _ = _candidates(store, session)
+    assert "mc cp-multipart" in candidate["title"], candidate["title"]
+
+
+def test_a_quoted_setting_matches_its_line_however_the_file_aligns_its_value(git_project, store):
+    # (blind312 LA22: `spark.sql.extensions org.apache.iceberg…` quoted, ``spark.sql.extensions                org.…``
+    # in the file; the aside "while I was there" beside it took the whole edit away)
+    session = (Session("aligned", git_project)
+               .fail("spark-sql --properties-file conf/local.conf -f sql/merge.sql", "Exit code 1\n"
+                     "[PARSE_SYNTAX_ERROR] Syntax error at or near 'MERGE'.")
+               .edit("conf/local.conf", "spark.sql.catalog.lake.warehouse    /tmp/wh\n",
+                     "spark.sql.catalog.lake.warehouse    file:///tmp/wh\n"
+                     "spark.sql.extensions                io.delta.sql.DeltaSparkSessionExtension\n")
+               .ok("spark-sql --properties-file conf/local.conf -f sql/merge.sql", "Time taken: 2.1 seconds")
+               .stop("MERGE needs Delta's session extension: added `spark.sql.extensions "
+                     "io.delta.sql.DeltaSparkSessionExtension` to conf/local.conf (and made the warehouse an explicit "
+                     "`file://` URI while I was there)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "DeltaSparkSessionExtension" in candidate["title"] + candidate["change"], candidate
