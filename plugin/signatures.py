@@ -171,6 +171,10 @@ def _compiled() -> dict:
         _state["gradle_heading"] = re.compile(r"A problem occurred (?:configuring|evaluating)|Could not resolve all")
         _state["frame"] = re.compile(r"^>?\s*\d+\s*\|")
         _state["buildkit"] = re.compile(r"^#\d+ (?:\d+\.\d+ +)?")
+        # logcat's time, process, thread, level and tag before a message (``05-14 11:02:41.118  8812  8840 E
+        # WM-WorkerFactory: java.lang.NoSuchMethodException: …``; ``E/AndroidRuntime( 8812): …``)
+        _state["logcat"] = re.compile(r"^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+[VDIWEF]\s+[^:]+:\s+|"
+                                      r"^[VDIWEF]/[^(:]+\(\s*\d+\):\s+")
         # a heading that only names a kind of error, timestamps before it (``09:41:12    ERROR: Runtime Error``)
         _state["bare"] = re.compile(r"^(?:[\d:.\s]+)?(?:ERROR:?\s*)?[A-Z][a-z]+ Error(?: in \w+ [\w.]+)?\s*:?\s*$")
     return _state
@@ -189,6 +193,7 @@ def error_line(text: str) -> str | None:
         line = line[2:] if line.startswith("> ") else line
         # (BuildKit's step and time before a RUN's output: ``#11 44.90 error: set `DATABASE_URL` to use …``)
         line = state["buildkit"].sub("", line) if line.startswith("#") else line
+        line = state["logcat"].sub("", line)
         if not line or len(line) > 2000 or line.startswith(("Traceback (most recent call last)", "During handling")):
             continue
         if line.startswith(("✓ ", "✔ ", "√ ")):

@@ -422,6 +422,16 @@ def test_terraforms_boxed_diagnostic_is_the_error_line():
     assert error_signature(text) == "Error: Unsupported argument"
 
 
+def test_logcats_prefix_is_no_part_of_the_error_line():
+    # (blind193 GL06, replayed: the two runs' ``… E WM-WorkerFactory: java.lang.NoSuchMethodException: …`` lines
+    # went unread, the runs' other lines named "two errors", and the attempt between them was shown as a fix)
+    threadtime = ("BUILD SUCCESSFUL in 21s\n05-14 11:02:41.118  8812  8840 E WM-WorkerFactory: java.lang."
+                  "NoSuchMethodException: com.acme.sync.SyncWorker.<init>\nsmoke: SyncWorker did not reach SUCCEEDED")
+    assert error_line(threadtime) == "java.lang.NoSuchMethodException: com.acme.sync.SyncWorker.<init>"
+    brief = "E/AndroidRuntime( 8812): java.lang.IllegalStateException: WorkManager is not initialized properly."
+    assert error_line(brief).startswith("java.lang.IllegalStateException: WorkManager")
+
+
 def test_a_key_a_sentence_names_before_a_word_is_prose():
     assert redact("nothing provided that token: OrdersModule now registers it") == \
         "nothing provided that token: OrdersModule now registers it"
