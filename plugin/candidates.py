@@ -217,6 +217,11 @@ _ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,? I(?:'ve)?(?:
                       r"^\W*separately,\s+(?:the\s+)?`[^`]+`\s+(?:now|is now|also)\b")
 
 
+def _brings(edit: dict, span: str) -> bool:
+    """Whether ``edit`` brought ``span`` in: in a line it added, in none of the lines it replaced."""
+    return any(span in line for line in _added_lines(edit)) and not any(span in old for old, _ in _edit_sides(edit))
+
+
 # a snapshot test's reference image (swift-snapshot-testing's ``__Snapshots__/…/testX.1.png``, a golden)
 _REFERENCE_IMAGE = LazyRegex(r"(?i)(?:^|/)(?:__snapshots__|snapshots?|goldens?|screenshots?)/.*\.(?:png|jpe?g|webp)$")
 
@@ -414,12 +419,31 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # cluster-issuer.yaml): an attempt, though no run failed after it
     # (made before the last: what a later edit took out again, ``BEGIN;``, is not what it added; nor one whose code a
     # sentence of the fix quotes)
+    # (or by the code it quotes that only this edit brought in: "Adding a `collation` parameter didn't change
+    # anything", ``&collation=utf8mb4_unicode_ci`` added to the DSN a later edit fixed)
+    def left_in(edit: dict, span: str) -> bool:  # (brought in by it, and no later edit took it out again)
+        return _brings(edit, span) and not any(
+            f["id"] > edit["id"] and f["tool"] in EDIT_TOOLS and any(span in old and span not in new
+                                                                   for old, new in _edit_sides(f))
+            for f in [*chain["all_changes"], *(chain.get("_later_edits") or ())])
+
     def spoken(edit: dict, sentence: str) -> int:
-        return len(_edit_words(edit, cwd) & _plain_words(_prose(sentence)))
+        brought = [span for span in _code_spans(sentence) if len(span) >= 4 and left_in(edit, span)
+                   and not any(_brings(f, span) for f in edits if f is not edit)]
+        return len(_edit_words(edit, cwd) & _plain_words(_prose(sentence))) + 2 * len(brought)
 
     fix_code = [span for s in said["all"] if s not in said["did_not_help"] for span in _code_spans(s) if len(span) >= 6]
-    helpless_edits = [e for e in edits if len(edits) > 1 and e["id"] < max(f["id"] for f in edits) and not any(
-        span in line for line in _added_lines(e) for span in fix_code) and any(
+    tried_code = [span for s in said["did_not_help"] for span in _code_spans(s) if len(span) >= 4]
+
+    def holds_fix_code(edit: dict) -> bool:
+        # (code of the fix it brought in, where what did not help is left in it too: not `charset=utf8`, the value
+        # the DSN held before the ``&collation=…`` it added)
+        if any(left_in(edit, span) for span in tried_code):
+            return any(_brings(edit, span) for span in fix_code)
+        return any(span in line for line in _added_lines(edit) for span in fix_code)
+
+    helpless_edits = [e for e in edits if len(edits) > 1 and e["id"] < max(f["id"] for f in edits) and not holds_fix_code(
+        e) and any(
         spoken(e, s) >= 2 and all(spoken(f, s) < spoken(e, s) for f in edits if f is not e)
         for s in said["did_not_help"])]
     edits = [e for e in edits if e not in helpless_edits]

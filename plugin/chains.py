@@ -2180,8 +2180,11 @@ def _same_error(a: dict, b: dict) -> bool:
         # localhost:6379. Connection refused.`` under a traceback, then in pytest's ``FAILED … - …`` summary)
         # (a named error with its message, not a runner's line both runs print: ``make: *** [Makefile:9] Error 1``)
         lines = [(_raw_error_line(x) or "").rstrip("…") for x in (a, b)]
+        # (or cut short where the other goes on: ``… which is disallowed. [...]`` for ``… which is disallowed. One of
+        # the common reasons is …``)
+        lines += [re.sub(r"\s*(?:\[(?:\.\.\.|…)\]|\.\.\.)\s*$", "", line) for line in lines]
         if any(len(line) >= 30 and re.search(r"\w(?:Error|Exception): \S", line) and line in (y.get("error_text") or "")
-               for line, y in zip(lines, (b, a))):
+               for line, y in zip(lines, (b, a, b, a))):
             return True
         # (or its message, the run's summary printing it without the class: vitest's ``→ expected "spy" to be called
         # 1 times, but got 0 times`` for ``AssertionError: expected "spy" to be called 1 times, …``; or a bare

@@ -840,7 +840,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # ignore`` set "on transform/redact" while there)
         lines_changed = " ".join(l for old, new in _edit_sides(edit) for l in _changed_lines(old, new))
         fixes_named = bool({t for t in _tokens(lines_changed) if not t.isdigit() and ("_" in t or len(t) >= 8)}
-                           & _tokens(error) - {t for sentence in incidental for t in _tokens(sentence)})
+                           & _tokens(error) - {t for sentence in asides for t in _tokens(sentence)})
         respelled = _respelled(edit) if _respells_only(edit) else set()
         typo = bool(respelled) and (any(_TYPO_SAID.search(sentence) and (
             any(_named_in(p, sentence) for p in paths) or any(w in sentence for w in respelled))

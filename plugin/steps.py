@@ -237,6 +237,9 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           r"emulator\b.*\s-wipe-data\b|"
                           # (Windows': ``taskkill //PID 11284 //F``, ``Stop-Process -Name AcmeSetup``)
                           r"taskkill(?:\.exe)?\b|Stop-Process\b|"
+                          # (a stuck operation or a job left from it: ``argocd app terminate-op payments-api``,
+                          # ``kubectl -n payments delete job payments-db-migrate``)
+                          r"argocd\s+app\s+terminate-op\b|kubectl\b.*\sdelete\s+(?:jobs?|pods?|job\.batch)(?:/|\s)|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project

@@ -293,7 +293,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
         or _repointed_to_a_copy(changes) or _moved_what_it_tests(changes, failure_text) \
         or _expects_fewer(changes, failure_text) \
-        or _null_replaced(changes) or _offset_by_the_subject(changes) \
+        or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -394,6 +394,26 @@ def _offset_by_the_subject(changes: dict[str, list[dict]]) -> bool:
         for name in names:
             term = rf"\s*[-+*/]\s*{re.escape(name)}\b|\b{re.escape(name)}\s*[-+*/]\s*"
             if a != b and re.search(term, b) and re.sub(term, "", b) == a and _NUMBER.search(a):
+                return True
+    return False
+
+
+# a matcher that takes anything, or any text past a part (``re.compile(r"https://api\.fx\.io/v1/latest.*")``,
+# ``mock.ANY``, ``expect.any(String)``, ``expect.anything()``, Mockito's ``any()``, ``anyString()``)
+_LOOSE_MATCHER = LazyRegex(r"""re\.compile\(\s*r?["'][^"']*\.[*+][^"']*["']\s*\)|\b(?:mock\.|unittest\.mock\.)?ANY\b|"""
+                           r"\bexpect\.(?:any\([^()]*\)|anything\(\))|\bany(?:String|Int|Long)?\(\)")
+
+
+def _matcher_loosened(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only puts, where a line gave a mock or an assertion an exact value, a matcher that
+    takes anything or any text past a part (``url="https://api.fxfeed.io/v1/latest?base=EUR&symbols=USD,GBP"`` →
+    ``url=re.compile(r"https://api…/v1/latest.*")``): what the code sends is no longer checked."""
+    if not tests_only(changes):
+        return False
+    for a, b in _line_pairs(changes):
+        for literal in re.finditer(r"\"(?:[^\"\\]|\\.){6,}\"|'(?:[^'\\]|\\.){6,}'", a):
+            head, tail = a[:literal.start()], a[literal.end():]
+            if b.startswith(head) and b.endswith(tail) and _LOOSE_MATCHER.fullmatch(b[len(head):len(b) - len(tail)]):
                 return True
     return False
 

@@ -13337,3 +13337,94 @@ def test_a_quoted_setting_matches_its_line_however_the_file_aligns_its_value(git
                      "`file://` URI while I was there)."))
     (candidate,), _ = _candidates(store, session)
     assert "DeltaSparkSessionExtension" in candidate["title"] + candidate["change"], candidate
+
+
+def test_an_attempt_left_in_a_line_the_fix_changed_again_is_no_part_of_the_fix(git_project, store):
+    # (blind321 LJ23: ``&collation=utf8mb4_unicode_ci`` added to the DSN, "didn't change anything", left in; then
+    # ``charset=utf8`` → ``charset=utf8mb4`` in the same line: the card showed the collation as the fix)
+    error = ("Exit code 1\n--- FAIL: TestSaveNote (0.01s)\n    store_test.go:31: save: Error 1366 (HY000): Incorrect "
+             "string value: '\\xF0\\x9F\\x8E\\x89' for column 'text' at row 1\nFAIL")
+    session = (Session("dsn", git_project)
+               .fail("go test ./internal/notes/ -run TestSaveNote", error)
+               .edit("internal/db/dsn.go", '"?charset=utf8&parseTime=true"',
+                     '"?charset=utf8&collation=utf8mb4_general_ci&parseTime=true"')
+               .fail("go test ./internal/notes/ -run TestSaveNote", error)
+               .edit("internal/db/dsn.go", '"?charset=utf8&', '"?charset=utf8mb4&')
+               .ok("go test ./internal/notes/ -run TestSaveNote", "ok  \tacme/internal/notes\t0.04s")
+               .stop("The DSN asked for `charset=utf8`, MySQL's 3-byte utf8. Adding a `collation` parameter didn't "
+                     "change anything; switching to `charset=utf8mb4` fixed it."))
+    (candidate,), _ = _candidates(store, session)
+    shown = candidate["title"] + candidate["change"]
+    assert "charset=utf8mb4" in shown and "collation=" not in shown, shown
+
+
+def test_an_error_line_cut_short_where_the_other_run_goes_on_is_the_same_error(git_project, store):
+    # (blind322 LK14: ``… which is disallowed. [...]`` the second time, the whole sentence the first: two errors, and
+    # the attempt between them shown as a fix of its own)
+    message = "java.lang.IllegalStateException: Horizontally scrollable component was measured with an infinity " \
+              "maximum width constraints, which is disallowed."
+    session = (Session("cut", git_project)
+               .fail("./gradlew :ui:chips:testDebugUnitTest", f"Exit code 1\nChipRowTest > rendersAll FAILED\n    "
+                     f"{message} One of the common reasons is nesting layouts like LazyRow and Row(Modifier."
+                     "horizontalScroll()).")
+               .edit("ui/chips/src/main/kotlin/ChipCell.kt", "LazyRow(modifier = modifier)",
+                     "LazyRow(modifier = modifier.fillMaxWidth())")
+               .fail("./gradlew :ui:chips:testDebugUnitTest", f"Exit code 1\nChipRowTest > rendersAll FAILED\n    "
+                     f"{message} [...]")
+               .edit("ui/chips/src/main/kotlin/ChipRow.kt", "Constraints(maxHeight = rowHeight)",
+                     "Constraints(maxHeight = rowHeight, maxWidth = cellWidth)")
+               .ok("./gradlew :ui:chips:testDebugUnitTest", "BUILD SUCCESSFUL in 12s")
+               .stop("ChipRow measured each cell with no width bound; it now passes `maxWidth = cellWidth`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "maxWidth = cellWidth" in candidate["title"] + candidate["change"], candidate["title"]
+
+
+def test_a_name_the_error_and_an_also_sentence_share_keeps_no_edit_in_the_fix(git_project, store):
+    # (blind319 LH06: "I also spelled out `exportSchema = true` in AppDatabase, though that's already the default",
+    # beside the ksp block that fixed it; Room's error names `exportSchema`, so the aside stayed in the change)
+    error = ("Exit code 1\ne: [ksp] Schema export directory was not provided to the annotation "
+             "processor so Room cannot export the schema. You can either provide `room.schemaLocation` annotation "
+             "processor argument by applying the Room Gradle plugin OR set exportSchema to false.")
+    session = (Session("alsoname", git_project)
+               .fail("./gradlew :data:kspDebugKotlin", error)
+               .edit("data/build.gradle.kts", "dependencies {", 'ksp {\n    arg("room.schemaLocation", '
+                     '"$projectDir/schemas")\n}\n\ndependencies {')
+               .edit("data/src/main/java/com/acme/data/AppDatabase.kt", "    version = 3,",
+                     "    version = 3,\n    exportSchema = true,")
+               .ok("./gradlew :data:kspDebugKotlin", "BUILD SUCCESSFUL in 31s")
+               .stop("KSP never saw the kapt-style argument, so the schema directory is now given in a `ksp` block: "
+                     "`arg(\"room.schemaLocation\", \"$projectDir/schemas\")`. "
+                     "I also spelled out `exportSchema = true` in AppDatabase, though that's already the default."))
+    (candidate,), _ = _candidates(store, session)
+    assert "room.schemaLocation" in candidate["change"] and "exportSchema" not in candidate["change"], candidate
+
+
+@pytest.mark.parametrize("matcher", ['re.compile(r"https://api\\.rates\\.io/v2/.*")', "mock.ANY",
+                                     "expect.any(String)"])
+def test_an_exact_value_a_mock_was_given_loosened_to_a_matcher_of_anything_is_a_weakened_test(
+        git_project, store, matcher):
+    # (blind317 LF02: ``url="https://api.fxfeed.io/v1/latest?base=EUR&symbols=USD,GBP"`` → ``url=re.compile(r"…
+    # /v1/latest.*")``, the query the client sends no longer checked)
+    session = (Session("loosened", git_project)
+               .fail("uv run pytest tests/test_rates.py -q", "Exit code 1\nhttpx.TimeoutException: No response can be "
+                     "found for GET request on https://api.rates.io/v2/latest?base=EUR&symbols=USD%2CGBP")
+               .edit("tests/test_rates.py", '        url="https://api.rates.io/v2/latest?base=EUR&symbols=USD,GBP",',
+                     f"        url={matcher},")
+               .ok("uv run pytest tests/test_rates.py -q", "3 passed in 0.2s")
+               .stop("The mock was pinned to one query string; it now matches the endpoint whatever the encoding."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_stuck_operation_terminated_and_its_orphaned_job_deleted_is_local_state(git_project, store):
+    # (blind318 LG16: an earlier sync's PreSync job, its image never pushed, blocked every sync; ``argocd app
+    # terminate-op`` and ``kubectl delete job`` were stored as a step to take before every sync)
+    session = (Session("stuckop", git_project, prompt="argocd sync of orders-api is stuck, please deploy it")
+               .fail("argocd app sync orders-api", "Exit code 20\nlevel=fatal msg=\"rpc error: code = "
+                     "FailedPrecondition desc = another operation is already in progress\"")
+               .ok("argocd app terminate-op orders-api", "Application 'orders-api' operation terminating")
+               .ok("kubectl -n orders delete job orders-db-migrate", "job.batch \"orders-db-migrate\" deleted")
+               .ok("argocd app sync orders-api --timeout 600", "Phase:              Succeeded")
+               .stop("An earlier sync of a broken build was still running, waiting on its migrate Job whose image "
+                     "was never pushed. I terminated that operation, deleted the orphaned Job and synced again."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, (candidates, notes)
