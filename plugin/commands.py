@@ -261,6 +261,11 @@ def parse_command(command: str) -> dict:
                     taken = 2 if words[0] in _UV_RUN_VALUED and len(words) > 1 else 1
                     runner += words[:taken]
                     words = words[taken:]
+                # (and sudo's: ``sudo -u postgres pg_dump …`` runs pg_dump, as postgres)
+                while pattern == ("sudo",) and words and words[0].startswith("-"):
+                    taken = 2 if words[0] in ("-u", "--user", "-g", "--group", "-C", "-D", "--chdir") else 1
+                    runner += words[:taken]
+                    words = words[taken:]
                 while pattern == ("env",) and words and ("=" in words[0] or words[0] in ("-u", "--unset")):
                     if words[0].startswith("--unset="):
                         unset.append(words.pop(0).split("=", 1)[1])
@@ -695,11 +700,20 @@ def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     # (a later line with no ``cd`` may run where the failing line's ``cd`` left the shell, which Claude Code keeps:
     # ``dart test test/fasthash_test.dart`` after ``cd packages/fasthash && dart test test/fasthash_test.dart``)
+    # (on the same machine over ssh: the commands it ran there, ``ssh cp-1 'sudo etcdctl … snapshot save …'``)
+    remote = [_REMOTE.match(command.strip()) for command in (failed, later)]
+    if all(remote) and remote[0].group(1) == remote[1].group(1):
+        return command_family(remote[0].group(3)) == command_family(remote[1].group(3)) \
+            and _same_target(remote[0].group(3), remote[1].group(3))
     went = parse_command(failed)["cwd"]
     if went and not parse_command(later)["cwd"] and not later.lstrip().startswith("cd ") \
             and _same_target(failed, f"cd {went} && {later}"):
         return True
     a, b = _rooted_targets(failed), _rooted_targets(later)
+    # (a query given whole as one word asks the same with another count: ``bq query '… LIMIT 2'`` for ``… LIMIT 5``)
+    if a != b and len(a) == len(b) and all(x == y or " " in x and re.sub(r"\d+", "#", x) == re.sub(r"\d+", "#", y)
+                                           for x, y in zip(a, b)):
+        return True
     urls = [_probed(c) for c in (failed, later)]
     if urls[0] and urls[1]:
         # ``curl …:9000/api/v1/health`` asks the container, not the proxy at ``:8080`` that failed; the same address

@@ -13428,3 +13428,32 @@ def test_a_stuck_operation_terminated_and_its_orphaned_job_deleted_is_local_stat
                      "was never pushed. I terminated that operation, deleted the orphaned Job and synced again."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes, (candidates, notes)
+
+
+def test_a_command_run_again_over_ssh_is_compared_by_what_it_ran_there(git_project, store):
+    # (blind194 GM15, replayed: the remote line is one quoted word, so ``ssh cp-1 '… etcdctl --cacert=… snapshot save
+    # …'`` ran "another target" than the bare ``… etcdctl snapshot save …``; and ``ssh cp-1 'sudo ss -ltnp'`` is no
+    # run of it)
+    from lorebook.commands import _same_target
+
+    assert not _same_target("ssh db-1 'sudo pg_dump -Fc app -f /backups/app.dump'", "ssh db-1 'sudo ss -ltnp'")
+    session = (Session("remote", git_project)
+               .fail("ssh db-1 'sudo pg_dump -Fc app -f /backups/app.dump'", "Exit code 1\npg_dump: error: connection "
+                     "to server on socket \"/var/run/postgresql/.s.PGSQL.5432\" failed: FATAL:  role \"root\" does "
+                     "not exist")
+               .ok("ssh db-1 'sudo ss -ltnp | grep 5432'", "LISTEN 0 244 127.0.0.1:5432 users:((\"postgres\",pid=811))")
+               .ok("ssh db-1 'sudo -u postgres pg_dump -Fc app -f /backups/app.dump'", "")
+               .stop("pg_dump ran as root, which has no role; running it as the postgres user works."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-u postgres" in candidate["title"] + candidate["change"] and "-ltnp" not in candidate["title"], candidate
+
+
+def test_a_query_given_whole_asks_the_same_with_another_count():
+    # (blind191 GJ22, replayed: ``bq query … 'SELECT … LIMIT 2'`` ran "another target" than the ``… LIMIT 5`` that
+    # failed, once a quoted value was kept whole)
+    from lorebook.commands import _same_target
+
+    query = "bq query --use_legacy_sql=false 'SELECT geo(address) FROM analytics.stores LIMIT {}'"
+    assert _same_target(query.format(5), query.format(2))
+    assert not _same_target("pytest tests/test_v1.py", "pytest tests/test_v2.py")
+    assert not _same_target(query.format(5), "bq query --use_legacy_sql=false 'SELECT count(*) FROM analytics.orders'")
