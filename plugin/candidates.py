@@ -442,8 +442,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             return any(_brings(edit, span) for span in fix_code)
         return any(span in line for line in _added_lines(edit) for span in fix_code)
 
-    helpless_edits = [e for e in edits if len(edits) > 1 and e["id"] < max(f["id"] for f in edits) and not holds_fix_code(
-        e) and any(
+    helpless_edits = [e for e in edits if len(edits) > 1 and e["id"] < max(f["id"] for f in edits)
+                      and not holds_fix_code(e) and any(
         spoken(e, s) >= 2 and all(spoken(f, s) < spoken(e, s) for f in edits if f is not e)
         for s in said["did_not_help"])]
     edits = [e for e in edits if e not in helpless_edits]

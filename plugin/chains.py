@@ -336,8 +336,8 @@ def find_chains(observations: list[dict], account: str = "",
                     program_variant(e["target"], later["target"]) for e in events if e["tool"] == "Bash"):
                 success, kind = later, "same_check"  # ``npx typeorm-ts-node-commonjs migration:run -d …`` for
                 break  # the ``npx typeorm migration:run -d src/data-source.ts`` that could not load TypeScript
-            if later["outcome"] == "ok" and _is_check(later) and subcommand_variant(failure["target"], later["target"]) \
-                    and not any(e["tool"] in EDIT_TOOLS for e in events):
+            if later["outcome"] == "ok" and _is_check(later) and not any(e["tool"] in EDIT_TOOLS for e in events) \
+                    and subcommand_variant(failure["target"], later["target"]):
                 success, kind = later, "same_job"  # ``adb install-multiple -r base-master.apk …`` for the ``adb
                 break  # install -r base-master.apk`` missing its splits
             if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \
@@ -2180,8 +2180,8 @@ def _same_error(a: dict, b: dict) -> bool:
         # localhost:6379. Connection refused.`` under a traceback, then in pytest's ``FAILED … - …`` summary)
         # (a named error with its message, not a runner's line both runs print: ``make: *** [Makefile:9] Error 1``)
         lines = [(_raw_error_line(x) or "").rstrip("…") for x in (a, b)]
-        # (or cut short where the other goes on: ``… which is disallowed. [...]`` for ``… which is disallowed. One of
-        # the common reasons is …``)
+        # (or cut short where the other goes on: ``… which is disallowed. [...]`` for ``… which is disallowed. One
+        # of the common reasons is …``)
         lines += [re.sub(r"\s*(?:\[(?:\.\.\.|…)\]|\.\.\.)\s*$", "", line) for line in lines]
         if any(len(line) >= 30 and re.search(r"\w(?:Error|Exception): \S", line) and line in (y.get("error_text") or "")
                for line, y in zip(lines, (b, a, b, a))):

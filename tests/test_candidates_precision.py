@@ -13148,9 +13148,9 @@ def test_an_expected_number_offset_by_a_constant_imported_from_the_code_is_a_wea
 def test_the_input_the_failing_case_names_taken_out_of_it_is_a_weakened_test(git_project, store):
     # (blind308 KW08: "rejects a whitespace-only display name" typed ``'   '``; the test was made to clear the field)
     session = (Session("blank", git_project)
-               .fail("npx playwright test e2e/profile.spec.ts", "Exit code 1\n  1) [chromium] › e2e/profile.spec.ts:14:5"
-                     " › profile › rejects a blank bio\n    Error: Timed out 5000ms waiting for expect(locator)."
-                     "toBeVisible()\n    Locator: getByText('Bio is required')")
+               .fail("npx playwright test e2e/profile.spec.ts", "Exit code 1\n  1) [chromium] › "
+                     "e2e/profile.spec.ts:14:5 › profile › rejects a blank bio\n    Error: Timed out 5000ms waiting "
+                     "for expect(locator).toBeVisible()\n    Locator: getByText('Bio is required')")
                .read("src/profile/ProfileForm.tsx")
                .edit("e2e/profile.spec.ts", "  await page.getByLabel('Bio').fill('  ')",
                      "  await page.getByLabel('Bio').clear()")
@@ -13271,7 +13271,8 @@ def test_an_expected_literal_replaced_by_a_call_of_the_code_under_test_is_a_weak
     session = (Session("callsubject", git_project)
                .fail("uv run pytest tests/test_pricing.py -q", "Exit code 1\nE       assert 1250 == 12.5\n1 failed")
                .read("shop/pricing.py")
-               .edit("tests/test_pricing.py", "    assert registry.get_sample_value(\n        \"cart_total\"\n    ) == 12.5",
+               .edit("tests/test_pricing.py",
+                     "    assert registry.get_sample_value(\n        \"cart_total\"\n    ) == 12.5",
                      "    assert registry.get_sample_value(\n        \"cart_total\"\n    ) == pricing.to_display(1250)")
                .ok("uv run pytest tests/test_pricing.py -q", "4 passed in 0.1s")
                .stop("The test now computes its expected value through `to_display()`."))
@@ -13323,8 +13324,8 @@ def test_a_variant_of_the_failing_subcommand_given_all_it_was_given_is_the_way(g
 
 
 def test_a_quoted_setting_matches_its_line_however_the_file_aligns_its_value(git_project, store):
-    # (blind312 LA22: `spark.sql.extensions org.apache.iceberg…` quoted, ``spark.sql.extensions                org.…``
-    # in the file; the aside "while I was there" beside it took the whole edit away)
+    # (blind312 LA22: `spark.sql.extensions org.apache.iceberg…` quoted, ``spark.sql.extensions      org.…`` in the
+    # file; the aside "while I was there" beside it took the whole edit away)
     session = (Session("aligned", git_project)
                .fail("spark-sql --properties-file conf/local.conf -f sql/merge.sql", "Exit code 1\n"
                      "[PARSE_SYNTAX_ERROR] Syntax error at or near 'MERGE'.")
@@ -13431,9 +13432,9 @@ def test_a_stuck_operation_terminated_and_its_orphaned_job_deleted_is_local_stat
 
 
 def test_a_command_run_again_over_ssh_is_compared_by_what_it_ran_there(git_project, store):
-    # (blind194 GM15, replayed: the remote line is one quoted word, so ``ssh cp-1 '… etcdctl --cacert=… snapshot save
-    # …'`` ran "another target" than the bare ``… etcdctl snapshot save …``; and ``ssh cp-1 'sudo ss -ltnp'`` is no
-    # run of it)
+    # (blind194 GM15, replayed: the remote line is one quoted word, so ``ssh cp-1 '… etcdctl --cacert=… snapshot
+    # save …'`` ran "another target" than the bare ``… etcdctl snapshot save …``; and ``ssh cp-1 'sudo ss -ltnp'``
+    # is no run of it)
     from lorebook.commands import _same_target
 
     assert not _same_target("ssh db-1 'sudo pg_dump -Fc app -f /backups/app.dump'", "ssh db-1 'sudo ss -ltnp'")
