@@ -630,6 +630,10 @@ def _encoded_secret(match: re.Match) -> str:
         return blob  # (bytes, not text: a hash, an image)
     if re.fullmatch(r"[\w.@+-]{1,64}:[^\s:]{6,}", decoded) and not _trivial_value(decoded.split(":", 1)[1], "password"):
         return "[REDACTED:basic-auth]"
+    # (or a key file that says what it is: minisign's and Tauri's updater key, ``untrusted comment: rsign encrypted
+    # secret key`` then the key)
+    if re.search(r"(?i)\b(?:secret|private)[ _-]key\b", decoded):
+        return "[REDACTED:base64-secret]"
     _inner.append(1)
     try:
         return "[REDACTED:base64-secret]" if redact(decoded) != decoded else blob

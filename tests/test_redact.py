@@ -623,6 +623,11 @@ def test_the_values_a_redaction_replaced_are_collected_and_found_again_by_finger
      "NmpEMXNGNWdBMGVLMnUifX19",
      "eyJhdXRocyI6eyJnaGNyLmlvIjp7InVzZXJuYW1lIjoiYWNtZS1kZXBsb3kiLCJwYXNzd29yZCI6ImdocF9SOGtRejJ2Tjd4TG1QNHRZOXdCM2NI"),
     ("b3JiaXQtY2k6Z2hwX1I3bUsyeFE5dkxwNFR6OE53WTNiSGM2SmRGMXNVZTBhR2k1bw==", "b3JiaXQtY2k6Z2hwX1I3bUsyeFE5dkxwNFR6OE53"),
+    # (blind310 KY12: a Tauri updater key printed by ``cat ~/.tauri/acme-notes.key``, base64 of "untrusted comment:
+    # rsign encrypted secret key" and the key; found in the database by bench/leaks.py)
+    ("dW50cnVzdGVkIGNvbW1lbnQ6IHJzaWduIGVuY3J5cHRlZCBzZWNyZXQga2V5ClJXUlRZMEl5SW1DRlU1SzJvZkRZWkZLWlI2UnRXVksrekRPZHZa"
+     "VHhMNWdhMEMvazlLcXgwa2ZVanY4ai9BRHVUU1hPdGxGTFNnWmUrakhzNzZhN2loTWF0V0QxSUpLNXNocHZ6ejF0T0tTbzZSQnE=",
+     "ClJXUlRZMEl5SW1DRlU1SzJvZkRZWkZLWlI2UnRXVksrekRPZHZa"),
 ])
 def test_secrets_laid_out_in_tables_nested_output_words_and_base64_are_redacted(text, secret):
     from lorebook.redact import redact
