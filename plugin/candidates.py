@@ -51,8 +51,8 @@ from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
 from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _expected_from_the_subject, _expects_fewer,
-                        _is_weakening, _made_to_agree, _rewrites_only_tests, _silences, _subject_dropped, _tests_run,
-                        deletes_test_rows, moves_test_data, tests_only)
+                        _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences, _subject_dropped,
+                        _tests_run, deletes_test_rows, moves_test_data, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -1337,8 +1337,7 @@ def _data_failed_on_rewritten(fix_hunks: dict, failed_on: list[str]) -> bool:
     if not fix_hunks or not all(_TEST_PATH.search(path) and re.search(r"\.(?:csv|tsv|jsonl?|ya?ml|txt|xml)$", path)
                                 for path in fix_hunks):
         return False
-    removed = [l.strip() for hunks in fix_hunks.values() for h in hunks
-               for l in h["old"].splitlines() if l.strip() and l not in h["new"].splitlines()]
+    removed = [l.strip() for hunks in fix_hunks.values() for h in hunks for l in _hunk_lines(h)[0]]
     return bool(removed) and all(len(l) >= 8 and any(l in line for line in failed_on) for l in removed)
 
 

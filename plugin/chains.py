@@ -728,7 +728,7 @@ def _under_a_wrapper(failed: str, later: str) -> bool:
 def _in_a_container(failed: str, later: str) -> bool:
     """Whether ``later`` runs the program that failed on the host, with the same subcommand, in a container (``docker
     compose exec airflow-scheduler airflow dags backfill …`` for ``airflow dags backfill …``)."""
-    into, inside = _exec_split(_segments(later)[0] if _segments(later) else later)
+    into, inside = _exec_split((_segments(later) or [later])[0])
     before, after = parse_command(failed)["argv"], parse_command(inside)["argv"]
     words = [[w for w in argv[1:] if not w.startswith("-")][:2] for argv in (before, after)]
     return bool(into and before and after) and not _exec_split(failed)[0] \

@@ -410,12 +410,9 @@ def _matcher_loosened(changes: dict[str, list[dict]]) -> bool:
     ``url=re.compile(r"https://api…/v1/latest.*")``): what the code sends is no longer checked."""
     if not tests_only(changes):
         return False
-    for a, b in _line_pairs(changes):
-        for literal in re.finditer(r"\"(?:[^\"\\]|\\.){6,}\"|'(?:[^'\\]|\\.){6,}'", a):
-            head, tail = a[:literal.start()], a[literal.end():]
-            if b.startswith(head) and b.endswith(tail) and _LOOSE_MATCHER.fullmatch(b[len(head):len(b) - len(tail)]):
-                return True
-    return False
+    return any((put := _in_place_of(a, b, literal)) is not None and _LOOSE_MATCHER.fullmatch(put)
+               for a, b in _line_pairs(changes)
+               for literal in re.finditer(r"\"(?:[^\"\\]|\\.){6,}\"|'(?:[^'\\]|\\.){6,}'", a))
 
 
 # a line that imports names (``from pipelines.sessionize import GAP_SECONDS``, ``import { GAP } from "../src/x"``)
@@ -808,13 +805,16 @@ def _expected_from_the_subject(changes: dict[str, list[dict]], sources: list[str
                     return True
     # (or the literal it compared with put where a call of it now stands: ``) == 42.0`` → ``) ==
     # collector.to_seconds(42_000)``, lag_exporter/collector.py read)
-    for a, b in _line_pairs(changes):
-        for literal in _NUMBER.finditer(a):
-            head, tail = a[:literal.start()], a[literal.end():]
-            if b.startswith(head) and b.endswith(tail) and len(b) > len(head) + len(tail):
-                if _of_the_subject(_RECEIVER.findall(b[len(head):len(b) - len(tail)]), stems):
-                    return True
-    return False
+    return any(_of_the_subject(_RECEIVER.findall(put), stems) for a, b in _line_pairs(changes)
+               for literal in _NUMBER.finditer(a) if (put := _in_place_of(a, b, literal)))
+
+
+def _in_place_of(a: str, b: str, part: re.Match) -> str | None:
+    """What line ``b`` puts where line ``a`` had ``part`` (a match in ``a``), the rest of the line kept; None where
+    ``b`` is not ``a`` so changed."""
+    head, tail = a[:part.start()], a[part.end():]
+    return b[len(head):len(b) - len(tail)] if b.startswith(head) and b.endswith(tail) \
+        and len(b) >= len(head) + len(tail) else None
 
 
 def _of_the_subject(receivers, stems: list[str]) -> bool:
