@@ -50,9 +50,9 @@ from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
-from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _expected_from_the_subject, _expects_fewer,
-                        _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences, _subject_dropped,
-                        _tests_run, deletes_test_rows, moves_test_data, tests_only)
+from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _answers_as_expected, _expected_from_the_subject,
+                        _expects_fewer, _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
+                        _subject_dropped, _tests_run, deletes_test_rows, moves_test_data, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -177,7 +177,9 @@ def _unlabelled(sentence: str) -> str:
     and without the brackets around it whole ("(A bare `dotnet test` … has to be named.)")."""
     if re.fullmatch(r"\([^()]*(?:\([^()]*\)[^()]*)*\)", sentence):
         sentence = sentence[1:-1].strip()
-    label = re.match(r"(?i)(?:(?:the )?(?:root )?cause|(?:the )?fix|solution)\s*:\s+(?=\S)", sentence)
+    # (or a lead-in that only announces it: "One thing about this repo: dashboards/generated/*.json is build output")
+    label = re.match(r"(?i)(?:(?:the )?(?:root )?cause|(?:the )?fix|solution|one thing (?:about|to know about) "
+                     r"(?:this|the) (?:repo|repository|project|codebase)|heads[- ]up|fyi|note)\s*:\s+(?=\S)", sentence)
     if not label:
         return sentence
     rest = sentence[label.end():]
@@ -198,6 +200,19 @@ def _removed_paths(command: str) -> list[str]:
     """The files a line removes (``git rm -q a.kt``, ``rm -f tests/x_test.py``), as it names them."""
     return [w for segment in _segments(command) for m in [re.match(r"^(?:git\s+rm|rm)\b((?:\s+\S+)+)", segment)] if m
             for w in m.group(1).split() if not w.startswith("-")]
+
+
+def _restored_paths(command: str) -> list[str]:
+    """The files a line puts back as git has them (``git checkout -- a.json``, ``git restore a.json``), every step
+    of it one such; none otherwise."""
+    paths = []
+    for segment in _segments(command):
+        m = re.match(r"^git\s+(?:checkout(?:\s+HEAD)?|restore)((?:\s+\S+)+)$", segment.strip())
+        named = [w for w in m.group(1).split() if not w.startswith("-")] if m else []
+        if not named or not all("/" in w or "." in w for w in named):
+            return []  # (``git checkout main`` switches a branch)
+        paths += named
+    return paths
 
 
 # a user's guess that only counts the problems ("I think there are two different failures"): no cause
@@ -461,7 +476,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (or one whose added code the account quotes as what the fix is, in no sentence of what did not help: "now
     # passes `-e POSTGRES_INITDB_ARGS=…`", the same error after it only while a stale data directory stood in the way)
     told_fix = [span for s in said["all"] if s not in said["did_not_help"] and not _DID_NOT_HELP.search(s)
-                for span in _code_spans(s) if len(span) >= 12]
+                # (or shorter, where it is code, not a word: "changed `/files/*` to `/files/*key`")
+                for span in _code_spans(s) if len(span) >= 12 or len(span) >= 8 and re.search(r"[^\w\s.]", span)]
     # (code it added, not a name the line held before: "`follow_player` itself" is no ``.after(…)`` added to it)
     not_enough += [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and a not in not_enough
                    and any(span in line and not any(span in old for old, _ in _edit_sides(a))
@@ -504,7 +520,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     helpless_steps += [c for c in commands if c["tool"] == "Bash" and c not in helpless_steps and any(
         _rel(p, cwd) in parse_command(step)["argv"] for step in _segments(c["target"])
         for p in [f for e in helpless_edits for f in e.get("files") or []] + put_back)]
-    commands = [c for c in commands if c not in helpless_steps]
+    # (or a file the session had edited before, checked out again: ``git checkout dashboards/generated/checkout.json``
+    # after a hand edit of generated output failed the check; the session's own mistake undone, no step of the fix)
+    edited_before = {_rel(f, cwd) for o in [*(chain.get("_before") or ()), *(chain.get("_earlier") or ()),
+                                            *chain["attempts"]]
+                     if o["tool"] in EDIT_TOOLS for f in o.get("files") or []}
+    commands = [c for c in commands if c not in helpless_steps and not (c["tool"] == "Bash" and (
+        restored := _restored_paths(c["target"])) and all(
+        any(p.lstrip("./") == e or e.endswith("/" + p.lstrip("./")) for e in edited_before) for p in restored))]
     # putting back the package an attempt changed ("so I put sanic-testing back to 23.12.0") undoes the attempt: beside
     # another step it is no part of the fix
     tried_packages = {p for a in [*chain["attempts"], *helpless_steps] if a["tool"] == "Bash"
@@ -667,7 +690,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     failed_on = [line for o in [failure, *(chain.get("_between") or ())] if o["tool"] == "Bash"
                  for line in ((o.get("error_text") or "") + "\n" + (o.get("body") or "")).splitlines()
                  if _FAILED_ON.search(line)]
+    # (or a test double made to answer what the failing test expected, as a report read on the way said it)
+    told = error + " ".join(o.get("body") or "" for o in chain.get("_between") or () if o["tool"] == "Bash")
     if fix_hunks and (_expected_from_the_subject(fix_hunks, looked_at) or _subject_dropped(fix_hunks, looked_at)
+                      or _answers_as_expected(fix_hunks, told)
                       or contract and _mock_against_the_contract(fix_hunks, contract)
                       or failed_on and _data_failed_on_rewritten(fix_hunks, failed_on)):
         chain["_skip"] = "weakened_test"
@@ -720,7 +746,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     if not fix_hunks and not commands and not invocation:
         invocation = _narrowed_to_take_the_flag(compared, resolved_by) or _narrowed_as_said(compared, resolved_by,
-                                                                                            account)
+                                                                                            account) \
+            or _argument_given(compared, resolved_by)
     # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
     withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
     # (not the putting back of what an attempt changed there, where the account says it did not help and was
@@ -1650,6 +1677,24 @@ def _narrowed_to_take_the_flag(failure: dict, passed: dict) -> list[str]:
     if not refused or not _USAGE_ERROR.search(error) or not dropped or not kept or refused.group(1) not in argvs[1]:
         return []
     return [f"run it on `{' '.join(kept)}`, not `{' '.join(dropped)}`"]
+
+
+# a program's usage error for an argument it was not given (``simctl push``: "no bundle identifier was given",
+# "missing required argument", "requires at least 2 arg(s)")
+_ARGUMENT_MISSING = LazyRegex(r"(?i)\bno [\w ]{2,30} (?:was|were) (?:given|provided|specified)\b|"
+                              r"\bmissing (?:required )?(?:positional )?arguments?\b|\brequires? (?:at least|exactly) "
+                              r"\d+ arg|\bthe following arguments are required\b|\bnot enough arguments\b")
+
+
+def _argument_given(failure: dict, passed: dict) -> list[str]:
+    """The argument a program said it was not given, put in its place in the passing run, all else as it was
+    (``xcrun simctl push booted com.acme.courier Tests/Push/order_shipped.apns`` after "no bundle identifier was
+    given"): a part of the invocation, ``pass `com.acme.courier```."""
+    if not _ARGUMENT_MISSING.search(failure.get("error_text") or ""):
+        return []
+    before, after = (parse_command(run["target"])["argv"] for run in (failure, passed))
+    added = [w for n, w in enumerate(after) if after[:n] + after[n + 1:] == before]
+    return [f"pass `{added[0]}`"] if added and not added[0].startswith("-") else []
 
 
 def _narrowed_as_said(failure: dict, passed: dict, account: str) -> list[str]:

@@ -14,7 +14,7 @@ from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _token
 from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE,
                        _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
                        _exec_split, _first_word, _inline_code, _interpreter_code, _picked_package, _program_name,
-                       _routine, _same_target, _segments, _targets, _words,
+                       _routine, _same_target, _segments, _targets, _words, is_static_check,
                        command_family, command_job, command_key, container_run, invocation_change, is_autofix,
                        other_subcommand, parse_command, program_variant, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
@@ -994,6 +994,13 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
             for named in {w.lstrip("./") for w in re.findall(r"[\w./-]+\.\w+", failure.get("error_text") or "")}
             for pattern in patterns):
         return False
+    # (nor a type checker's or linter's run on some of the files it complained of: ``uv run mypy
+    # src/app/services/notify.py`` after ``uv run mypy src/`` found errors in notify.py and api/users.py)
+    narrowed = [t.lstrip("./").rstrip("/") for t in _targets(later) if "/" in t or re.search(r"\.\w+$", t)]
+    if narrowed and is_static_check(failure["target"]) and any(
+            not any(named == p or named.startswith(p + "/") for p in narrowed)
+            for named in {m.group(1).lstrip("./") for m in _DIAGNOSED_FILE.finditer(failure.get("error_text") or "")}):
+        return False
     if any(_TEST_PATH.search(t) or "/" in t for t in _targets(failure["target"])):
         return True  # (_same_target compares the files each picks)
     picked = [t for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
@@ -1002,6 +1009,9 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
                                            for f in failed)
 
 
+# the file a type checker's or linter's diagnostic is in (``src/app/api/users.py:41: error: …``, tsc's
+# ``src/a.ts(3,7): error TS2322``, ``src/a.ts:3:7 - error``)
+_DIAGNOSED_FILE = LazyRegex(r"(?m)^(?:\S+ )?([\w./-]+\.\w+)(?::\d+(?::\d+)?:? -? ?|\(\d+,\d+\): )(?:error|warning)\b")
 _NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\w+|_test\.\w+|_spec\.rb|"
                              r"(?<=/)test_\w+\.py)\b")
 

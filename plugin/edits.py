@@ -600,6 +600,10 @@ def _recased_only(edit: dict, error: str) -> bool:
         if old.split() == new.split() or " ".join(old.split()).lower() != " ".join(new.split()).lower():
             return False
         changed |= {w for a, b in zip(old.split(), new.split()) if a != b for w in (a, b)}
+    # (a name in quotes recased is another name: jOOQ's ``inputSchema = "PUBLIC"`` → ``"public"``, as Postgres folded
+    # it; a path's case is judged below)
+    if any(re.search(r"[\"'`]", token) and not re.search(r"[/\\]", token) for token in changed):
+        return False
     words = {w for token in changed for w in re.findall(r"[A-Za-z_]\w*", token)}
     # (as a word, not a directory of a path or namespace the error names: ``App\Tests\Api\BooksTest`` names no
     # ``Api`` of ``title: Bookshop Api``; a path the edit changes is named whole, ``./Components/Button``)
@@ -696,7 +700,10 @@ def _metadata_only(edit: dict, error: str = "") -> bool:
         return False
     for old, new in _edit_sides(edit):
         changed = _changed_lines(old, new)
-        if not changed or not all(_METADATA_LINE.match(l) or own_version and own_version.match(l)
+        # (a Helm chart's ``repository:`` is a dependency's, where it is downloaded from: the chart's own metadata
+        # has none)
+        if not changed or not all((_METADATA_LINE.match(l) or own_version and own_version.match(l))
+                                  and not (name == "Chart.yaml" and re.match(r"\s*repository\s*:", l))
                                   for l in changed if l.strip()):
             return False
     return True

@@ -344,6 +344,8 @@ def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> b
         return allow_hex and len(value) >= 24
     if value.count(".") >= 2 and not any(ch.isdigit() for ch in value.replace(".", "")):
         return False  # a dotted name
+    if "." in value and all(_WORDS_AND_A_NUMBER.fullmatch(part.lstrip("_")) for part in value.split(".")):
+        return False  # a member by its type, words with a number among them: StatusCodes.Status429TooManyRequests
     digits = sum(ch.isdigit() for ch in value)
     letters = sum(ch.isalpha() for ch in value)
     if not letters:
@@ -351,11 +353,15 @@ def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> b
     if _is_ordinary_base64(value):
         return False
     changes = _class_changes(value)
-    if digits == 0 and (changes < 0.3 or _CAMEL_WORDS.fullmatch(value)):
-        return False  # CamelCase or snake_case words: TestPoolDrainWaitsForInflight is a test's name
+    if digits == 0 and (changes < 0.3 or _CAMEL_WORDS.fullmatch(value.lstrip("_"))):
+        # CamelCase or snake_case words: TestPoolDrainWaitsForInflight is a test's name; _rootNavigatorKey, a private
+        # field's
+        return False
     return entropy(value) >= 3.3 and changes >= 0.22
 
 
+# an identifier made of words, one number among them (``Status429TooManyRequests``, ``Http2Settings``)
+_WORDS_AND_A_NUMBER = re.compile(r"(?:[A-Z]?[a-z]{2,})+(?:\d+(?:[A-Z][a-z]{2,})*)?")
 # a name made of words: each capital opens a word of 2+ lower-case letters (or an acronym), at least three words
 _CAMEL_WORDS = re.compile(r"(?:[a-z]{2,}|[A-Z](?:[a-z]{2,}|[A-Z]{1,4}(?![a-z])))(?:_?(?:[A-Z][a-z]{2,}|[A-Z]{2,5}(?![a-z]))){2,}")
 

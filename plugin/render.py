@@ -194,15 +194,17 @@ def _drop_repeated(parts: dict[str, list[str]]) -> bool:
     seen: set[str] = set()
     repeated = None
     for body in parts.values():
-        diff = [line for line in body if line.startswith(("+", "-"))]
+        # (however many times each part added it: ``+#[Groups(['book:read'])] (×2)`` in Book.php, once in Author.php)
+        lines = [_COUNTED.sub("", line) for line in body]
+        diff = [line for line in lines if line.startswith(("+", "-"))]
         if diff and all(line in seen for line in diff):
-            seen.update(body)
+            seen.update(lines)
             body[:] = [_SAME]
             return True
-        for i, line in enumerate(body):
+        for i, line in enumerate(lines):
             if line.startswith(("+", "-")) and line in seen and len(body) > 1:
                 repeated = (body, i)
-        seen.update(body)
+        seen.update(lines)
     if repeated is None:
         return False
     del repeated[0][repeated[1]]
@@ -210,6 +212,7 @@ def _drop_repeated(parts: dict[str, list[str]]) -> bool:
 
 
 _SAME = "the same lines"
+_COUNTED = re.compile(r" \(×\d+\)$")  # (how many times a part added the line)
 
 
 _COMMENT = re.compile(r"^[+-]\s*(?://|/\*|\*|#(?!include|define|if|pragma|!)|--\s|<!--)")

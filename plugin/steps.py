@@ -240,6 +240,8 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           # (a stuck operation or a job left from it: ``argocd app terminate-op payments-api``,
                           # ``kubectl -n payments delete job payments-db-migrate``)
                           r"argocd\s+app\s+terminate-op\b|kubectl\b.*\sdelete\s+(?:jobs?|pods?|job\.batch)(?:/|\s)|"
+                          # (another project's local stack: ``npx supabase stop --project-id invoice-tool``)
+                          r"(?:npx\s+|bunx\s+|pnpm\s+(?:exec\s+|dlx\s+)?)?supabase\s+stop\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project
@@ -961,8 +963,9 @@ def _mcp_outcome(observation: dict) -> dict:
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
                      r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|"
                      r"(?:run|use) (?:it |them )?from|"
-                     r"(?:is|are|'re) (?:created|made|generated|added|done|built|deployed|pushed|applied|published|"
-                     r"released) (?:with|by|using|via|through)|"
+                     # ("the JSON is regenerated with `make dashboards`")
+                     r"(?:is|are|'re) (?:re-?)?(?:created|made|generated|added|done|built|deployed|pushed|applied|"
+                     r"published|released|rendered|compiled) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead|as)|^\W*use|"
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # "the supported path is `bash tools/build.sh debug`"

@@ -288,6 +288,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
+        or _steps_collapsed(changes) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
@@ -470,6 +471,51 @@ def _drops_failing_case(changes: dict[str, list[dict]], failure_text: str) -> bo
                                 failure_text)
                    for v in old - new if len(v) >= 2):
                 return True
+    return False
+
+
+def _steps_collapsed(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only starts the test where its steps used to take it, the steps taken out:
+    ``initialProps: { query: "r" }`` → ``{ query: "react" }``, the ``rerender({ query: "react" })`` and the timer
+    advanced between keystrokes deleted; a debounce test that no longer types checks no debouncing."""
+    if not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            removed, added = _hunk_lines(hunk)
+            if not added or len(removed) < len(added) + 2:
+                continue
+            # each added line a removed one with a value from a step taken out in place of its own
+            starts = [(a, b) for b in added for a in removed for part in _ANY_LITERAL.finditer(a)
+                      if (put := _in_place_of(a, b, part)) and put != part.group(0) and _ANY_LITERAL.fullmatch(put)
+                      and any(put in step for step in removed if step != a)]
+            steps = [l for l in removed if "(" in l and all(l != a for a, _ in starts)]
+            if len({b for _, b in starts}) == len(added) and len(steps) >= 2:
+                return True
+    return False
+
+
+# what a failing check says it expected, to the end of the line or to JUnit's "but was" (``expected: <[Kotlin Flow,
+# Kotlin Flow in Action]> but was: <[Kotlin]>``, escaped ``&lt;…&gt;`` in a JUnit XML report)
+_EXPECTED_TEXT = LazyRegex(r"(?im)\bexpected\b(?: to equal)?\s*:?\s*(.+?)\s*(?:\bbut was\b|$)")
+
+
+def _answers_as_expected(changes: dict[str, list[dict]], told: str) -> bool:
+    """Whether a change to tests only makes a test double answer what the failing test expected, whatever it is
+    asked: ``it.startsWith(query, …)`` → ``it.startsWith("Kotlin Flow", …)`` in ``search(query: String, …)`` of
+    FakeSearchRepository, after "expected: <[Kotlin Flow, Kotlin Flow in Action]>"."""
+    expected = " ".join(m.group(1) for m in _EXPECTED_TEXT.finditer(told))
+    if not expected or not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            for a, b in zip(*_code_sides(hunk)):
+                for name in re.finditer(r"(?<![\w.\"'])[a-z_]\w*(?![\w\"'(])", a):
+                    put = _in_place_of(a, b, name)
+                    if put and _ANY_LITERAL.fullmatch(put) and len(put.strip("\"'")) >= 3 \
+                            and put.strip("\"'") in expected \
+                            and re.search(rf"[(,]\s*(?:va[lr]\s+)?{name.group(0)}\s*[:,)=]", hunk["old"]):
+                        return True  # (a parameter of the function the hunk shows, no longer read)
     return False
 
 
@@ -971,9 +1017,13 @@ def _drops_test_rows(changes: dict[str, list[dict]]) -> bool:
     # its expected output)
     # (counted: ``u1,1`` three times, then twice, is a row taken out)
     return bool(changes) and all(_TEST_DATA.search(path) or _TEST_PATH.search(path) and _DATA_FILE.search(path)
-                                 for path in changes) and bool(hunks) and all(
-        not Counter(h["new"].splitlines()) - Counter(h["old"].splitlines())
-        and len(h["new"].splitlines()) < len(h["old"].splitlines()) for h in hunks)
+                                 for path in changes) and _only_takes_out(hunks)
+
+
+def _only_takes_out(hunks: list[dict]) -> bool:
+    """Whether every hunk only takes lines out, adding none."""
+    return bool(hunks) and all(not Counter(h["new"].splitlines()) - Counter(h["old"].splitlines())
+                               and len(h["new"].splitlines()) < len(h["old"].splitlines()) for h in hunks)
 
 
 _DATA_FILE = LazyRegex(r"\.(?:ya?ml|json|csv|tsv|jsonl)$")
@@ -1154,6 +1204,8 @@ def _against_its_comment(old_lines: list[str], new_lines: list[str], removed: li
 
 
 _FLOW_ROW = LazyRegex(r"^\s*-\s*\{(.*)\}\s*$")
+# the file dbt says holds the unit test that failed (``Failure in unit_test test_x (models/…/_int_orders.yml)``)
+_UNIT_TEST_FILE = LazyRegex(r"\bFailure in unit_test \w+ \(([\w./-]+\.ya?ml)\)")
 
 
 def _expected_rows_trimmed(hunk: dict) -> bool:
@@ -1193,6 +1245,12 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "the failing data check was told to tolerate failures"
     if any(_expected_rows_trimmed(hunk) for hunk in hunks):  # (in a model's YAML, dbt's unit tests live beside it)
         return "the unit test's expected rows were trimmed of columns it compared"
+    # (or rows taken out of the given and expected data of the unit test the failure names in that YAML: ``{order_id:
+    # 3, …}`` after "Failure in unit_test test_net_revenue_with_discounts (models/intermediate/_int_order_revenue.yml)")
+    if any(path.endswith(named) for named in _UNIT_TEST_FILE.findall(failure_text)) and _only_takes_out(hunks) \
+            and all(_FLOW_ROW.match(l) for h in hunks for l in (Counter(h["old"].splitlines())
+                                                              - Counter(h["new"].splitlines())).elements()):
+        return "rows were taken out of the failing unit test's data"
     if not _TEST_PATH.search(path):
         # (a doctest example in a source file told to match what it prints loosely, or not to run: ``>>>
         # format_price(Decimal("2.345"))  # doctest: +ELLIPSIS`` expecting ``'€2.3...'`` for the ``'€2.35'`` that

@@ -3093,6 +3093,10 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
                                        'humanizePercentage }}"'})
     assert not _metadata_only({"tool": "Edit", "files": ["/p/meson.build"],
                                "body": "-  version : '>=2.56',\n+  version : '>=2.72',"})
+    # (a Helm chart's ``repository:`` is where a dependency is downloaded from: blind324 LM23)
+    assert not _metadata_only({"tool": "Edit", "files": ["/p/charts/api/Chart.yaml"],
+                               "body": "-    repository: oci://ghcr.io/acme/charts/common\n"
+                                       "+    repository: oci://ghcr.io/acme/charts"})
 
 
 def test_an_edit_put_back_with_git_checkout_is_no_change_and_the_way_the_account_gives_is_the_lesson(git_project,
@@ -4250,6 +4254,9 @@ def test_keywords_recased_in_another_model_are_a_reformat_not_the_fix(git_projec
     # (a word recased in a title is not named by a namespace the error shows: blind189 GH04's ``App\Tests\Api\…``)
     edit = {"tool": "Edit", "body": "@@ -1 +1 @@\n-    title: Bookshop Api\n+    title: Bookshop API", "meta": {}}
     assert _recased_only(edit, "1) App\\Tests\\Api\\BooksTest::testCreateBook\n/home/dev/tests/Api/BooksTest.php:27")
+    # (a name in quotes recased is another name: blind323 LL19's jOOQ ``inputSchema = "PUBLIC"`` → ``"public"``)
+    edit = {"tool": "Edit", "body": '@@ -1 +1 @@\n-    inputSchema = "PUBLIC"\n+    inputSchema = "public"', "meta": {}}
+    assert not _recased_only(edit, "e: VehicleRepository.kt:14:21 Unresolved reference 'VEHICLES'.")
     # (a path recased where the error says a file is not there: blind263 JD03's Inertia pages on Linux)
     edit = {"tool": "Edit", "body": "@@ -1 +1 @@\n-            resource_path('js/Pages'),\n"
                                     "+            resource_path('js/pages'),", "meta": {}}
@@ -13458,3 +13465,164 @@ def test_a_query_given_whole_asks_the_same_with_another_count():
     assert _same_target(query.format(5), query.format(2))
     assert not _same_target("pytest tests/test_v1.py", "pytest tests/test_v2.py")
     assert not _same_target(query.format(5), "bq query --use_legacy_sql=false 'SELECT count(*) FROM analytics.orders'")
+
+
+def test_rows_taken_out_of_the_dbt_unit_test_the_failure_names_is_a_weakened_test(git_project, store):
+    # (blind324 LM17: order 3 taken out of the ``given`` and ``expect`` rows of the unit test in the model's YAML)
+    yml = "models/intermediate/_int_order_revenue.yml"
+    session = (Session("dbtrows", git_project)
+               .fail('dbt test --select "int_order_revenue,test_type:unit"',
+                     "Exit code 1\n10:31:04  Failure in unit_test test_net_revenue_with_discounts (" + yml + ")\n"
+                     "actual differs from expected:\n@@ ,order_id,net_revenue\n   ,1       ,90\n"
+                     "→  ,3       ,NULL→80\n10:31:04  Done. PASS=1 WARN=0 ERROR=1 SKIP=0 TOTAL=2")
+               .read(yml)
+               .edit(yml, "          - {order_id: 2, gross_amount: 150, discount_amount: 15}\n"
+                          "          - {order_id: 3, gross_amount: 80, discount_amount: null}",
+                     "          - {order_id: 2, gross_amount: 150, discount_amount: 15}")
+               .edit(yml, "          - {order_id: 2, net_revenue: 135}\n          - {order_id: 3, net_revenue: 80}",
+                     "          - {order_id: 2, net_revenue: 135}")
+               .ok('dbt test --select "int_order_revenue,test_type:unit"', "10:33:42  Done. PASS=2 WARN=0 ERROR=0")
+               .stop("Order 3 had a null `discount_amount`, which this test is not meant to cover, so I took that row "
+                     "out of the `given` and `expect` rows."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_started_where_its_steps_used_to_take_it_is_a_weakened_test(git_project, store):
+    # (blind326 LO08: the typing a debounce test simulated taken out, ``initialProps`` set to the final query)
+    session = (Session("collapsed", git_project)
+               .fail("npx jest src/hooks/useDebouncedSearch.test.ts",
+                     "Exit code 1\n    Expected number of calls: 1\n    Received number of calls: 3\n"
+                     "Tests:       1 failed, 2 passed, 3 total")
+               .read("src/hooks/useDebouncedSearch.ts")
+               .edit("src/hooks/useDebouncedSearch.test.ts",
+                     '      initialProps: { query: "r" },\n    });\n\n    rerender({ query: "re" });\n'
+                     '    act(() => { jest.advanceTimersByTime(100); });\n    rerender({ query: "react" });',
+                     '      initialProps: { query: "react" },\n    });')
+               .ok("npx jest src/hooks", "Tests:       7 passed, 7 total")
+               .stop("The intermediate rerenders no longer lined up with the hook's 300 ms debounce, so I simplified "
+                     "the case to render the hook with the final query directly."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_fake_made_to_answer_what_the_failing_test_expected_is_a_weakened_test(git_project, store):
+    # (blind328 LQ10: ``it.startsWith(query, …)`` → ``it.startsWith("Kotlin Flow", …)``, the expected value read from
+    # the JUnit XML report)
+    fake = "feature/search/src/test/kotlin/com/acme/search/FakeSearchRepository.kt"
+    session = (Session("fakeanswers", git_project)
+               .fail("./gradlew :feature:search:testDebugUnitTest --tests '*SearchViewModelTest*'",
+                     "Exit code 1\nSearchViewModelTest > results follow latest query() FAILED\n"
+                     "    org.opentest4j.AssertionFailedError at SearchViewModelTest.kt:52\n"
+                     "4 tests completed, 1 failed")
+               .ok("grep -o 'message=\"[^\"]*\"' feature/search/build/test-results/TEST-SearchViewModelTest.xml",
+                   'message="expected: &lt;[Kotlin Flow, Kotlin Flow in Action]&gt; but was: &lt;[Kotlin]&gt;"')
+               .read(fake)
+               .edit(fake, "    override suspend fun search(query: String, filters: Filters): List<String> =\n"
+                           "        titles.filter { it.startsWith(query, ignoreCase = true) }",
+                     "    override suspend fun search(query: String, filters: Filters): List<String> =\n"
+                     '        titles.filter { it.startsWith("Kotlin Flow", ignoreCase = true) }')
+               .ok("./gradlew :feature:search:testDebugUnitTest --tests '*SearchViewModelTest*'", "BUILD SUCCESSFUL")
+               .stop("The fake filtered by whatever query reached it; I made it return the `Kotlin Flow` fixture set "
+                     "deterministically."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+@pytest.mark.parametrize("flagged", [2, 1])
+def test_a_type_check_run_again_on_some_of_the_files_it_flagged_passes_nothing(git_project, store, flagged):
+    # (blind323 LL18: ``uv run mypy src/`` found errors in notify.py and api/users.py; notify.py was mended and mypy
+    # run on it alone)
+    errors = ['src/app/services/notify.py:22: error: Item "None" of "User | None" has no attribute "email"  '
+              "[union-attr]",
+              'src/app/api/users.py:41: error: Argument 1 to "send_welcome" has incompatible type "str | None"; '
+              'expected "str"  [arg-type]'][:flagged]
+    session = (Session("narrowedcheck", git_project)
+               .fail("uv run mypy src/", "Exit code 1\n" + "\n".join(errors)
+                     + f"\nFound {flagged} errors in {flagged} files (checked 37 source files)")
+               .read("src/app/services/notify.py")
+               .edit("src/app/services/notify.py",
+                     "    user = repo.get_user(user_id)\n    send_mail(user.email, subject, body)",
+                     "    user = repo.get_user(user_id)\n    if user is None:\n"
+                     '        raise LookupError(f"no user with id {user_id}")\n'
+                     "    send_mail(user.email, subject, body)")
+               .ok("uv run mypy src/app/services/notify.py", "Success: no issues found in 1 source file")
+               .stop("mypy is clean now: `notify()` raises `LookupError` when the user doesn't exist."))
+    candidates, notes = _candidates(store, session)
+    if flagged == 2:
+        assert (candidates, notes) == ([], ["unresolved_failure"])
+    else:
+        assert [c["kind"] for c in candidates] == ["fix"]
+
+
+def test_another_projects_local_stack_stopped_is_local_state(git_project, store):
+    # (blind327 LP05: another project's Supabase stack, up for three days, held the database port)
+    session = (Session("otherstack", git_project, prompt="supabase start won't come up, get the local stack running")
+               .fail("npx supabase start", "Exit code 1\nStarting database...\nfailed to start docker container: "
+                     "Bind for 0.0.0.0:54322 failed: port is already allocated")
+               .ok("docker ps --format '{{.Names}}\\t{{.Ports}}' | grep 5432",
+                   "supabase_db_invoice-tool\t0.0.0.0:54322->5432/tcp")
+               .ok("npx supabase stop --project-id invoice-tool", "Stopped supabase local development setup.")
+               .ok("npx supabase start", "Started supabase local development setup.\n API URL: http://127.0.0.1:54321")
+               .stop("Another project's Supabase stack (`invoice-tool`) had been running for three days and was "
+                     "holding port 54322, so I stopped it with `npx supabase stop --project-id invoice-tool`."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, (candidates, notes)
+
+
+def test_generated_output_edited_by_hand_then_checked_out_again_leaves_the_way_it_is_regenerated(git_project, store):
+    # (blind324 LM05: a hand edit of dashboards/generated/checkout.json failed ``make check-dashboards``; it was
+    # checked out again, the panel added to the jsonnet source and the JSON regenerated with ``make dashboards``)
+    session = (Session("regenerated", git_project, prompt="Add a 'Consumer p99 latency' panel to the dashboard")
+               .read("dashboards/generated/checkout.json")
+               .edit("dashboards/generated/checkout.json", '      "type": "timeseries"\n    }\n  ],',
+                     '      "type": "timeseries"\n    },\n    { "title": "Consumer p99 latency" }\n  ],')
+               .fail("make check-dashboards", "Exit code 2\n--- dashboards/generated/checkout.json\n"
+                     "ERROR: dashboards/generated/ is out of sync with dashboards/src/")
+               .ok("git checkout dashboards/generated/checkout.json", "Updated 1 path from the index")
+               .edit("dashboards/src/checkout.jsonnet", "    panels.errorRate('checkout-api'),\n  ],",
+                     "    panels.errorRate('checkout-api'),\n"
+                     "    panels.latencyQuantile('consumer_seconds', 0.99, title='Consumer p99 latency'),\n  ],")
+               .ok("make dashboards", "jsonnet -J dashboards/lib dashboards/src/checkout.jsonnet")
+               .ok("make check-dashboards", "dashboards/generated/ is in sync with dashboards/src/ (6 dashboards)")
+               .stop("Added the panel. My first hand edit of the JSON was caught by `make check-dashboards`, so I "
+                     "restored it and added a `panels.latencyQuantile(...)` entry in checkout.jsonnet instead. One "
+                     "thing about this repo: dashboards/generated/*.json is build output — edits go in "
+                     "dashboards/src/*.jsonnet and the JSON is regenerated with `make dashboards`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["summary"].startswith("dashboards/generated/*.json is build output"), candidate["summary"]
+    assert "`make dashboards`" in candidate["change"] and "git checkout" not in candidate["change"], candidate
+
+
+def test_the_argument_a_program_said_it_was_not_given_put_in_its_place_is_the_fix(git_project, store):
+    # (blind325 LN11: ``xcrun simctl push booted Tests/Push/order_shipped.apns``, "no bundle identifier was given")
+    session = (Session("argument", git_project, prompt="Fire the order-shipped push at the simulator")
+               .fail("xcrun simctl push booted Tests/Push/order_shipped.apns",
+                     "Exit code 64\nInvalid argument(s): no bundle identifier was given and the payload has no "
+                     "'Simulator Target Bundle' key.\nUsage: simctl push <device> [<bundle identifier>] <json file>")
+               .ok("grep -m1 PRODUCT_BUNDLE_IDENTIFIER Courier.xcodeproj/project.pbxproj",
+                   "\t\tPRODUCT_BUNDLE_IDENTIFIER = com.acme.courier;")
+               .ok("xcrun simctl push booted com.acme.courier Tests/Push/order_shipped.apns",
+                   "Notification sent to 'com.acme.courier'")
+               .stop("Sent. The payloads don't carry a `Simulator Target Bundle` key, so the bundle id has to be "
+                     "passed."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pass `com.acme.courier`" in candidate["title"], candidate["title"]
+    assert "xcrun simctl push booted com.acme.courier" in candidate["change"], candidate["change"]
+
+
+def test_a_short_span_of_code_the_account_quotes_as_the_fix_keeps_its_edit_in_the_fix(git_project, store):
+    # (blind326 LO10: ``/files/*key`` moved the error on to the catch-all, and was shown as what did not help)
+    error = ("Exit code 1\nTypeError: Missing parameter name at {}: https://git.new/pathToRegexpError\n"
+             "    at name (/home/dev/files-svc/node_modules/path-to-regexp/dist/index.js:73:19)")
+    session = (Session("shortspan", git_project, prompt="After bumping express to 5.0.1 the server won't boot")
+               .fail("npm start", error.format(8))
+               .edit("src/routes/files.js", 'router.get("/files/*", async (req, res) => {\n'
+                                            "  const key = req.params[0];",
+                     'router.get("/files/*key", async (req, res) => {\n  const key = req.params.key.join("/");')
+               .fail("npm start", error.format(1))
+               .edit("src/server.js", 'app.all("*", notFound);', "app.use(notFound);")
+               .ok("npm test", "ℹ tests 3\nℹ pass 3\nℹ fail 0")
+               .stop("Express 5 ships path-to-regexp v8, which no longer accepts a bare `*` — wildcards have to be "
+                     "named. I changed `/files/*` to `/files/*key` and replaced the `app.all(\"*\")` catch-all with "
+                     "`app.use(notFound)`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "/files/*key" in candidate["change"] and "app.use(notFound)" in candidate["change"], candidate["change"]
+    assert not [e for e in candidate["evidence"] if e["quote"].startswith("tried")], candidate["evidence"]

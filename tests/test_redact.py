@@ -650,6 +650,28 @@ def test_tables_nested_output_and_base64_without_a_secret_are_kept(text):
     assert redact(text) == text
 
 
+@pytest.mark.parametrize("text", [
+    # (blind323 LL15: ASP.NET Core's rate limiter given its status code, a member by its type)
+    "options.RejectionStatusCode = StatusCodes.Status429TooManyRequests;",
+    # (blind325 LN09: go_router's route given the navigator's key, a private field)
+    "parentNavigatorKey: _rootNavigatorKey,",
+])
+def test_code_that_names_a_member_or_a_private_field_is_kept(text):
+    from lorebook.redact import redact
+
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "secret: _Xk9fQ2mLpR7vT4wZ",
+    "signing_key = Qm9vdHN0cmFw.x7Kd92LmQpZ4",
+])
+def test_a_random_value_that_starts_with_an_underscore_or_has_a_dot_is_still_a_secret(text):
+    from lorebook.redact import redact
+
+    assert "[REDACTED" in redact(text)
+
+
 def test_a_value_redacted_for_its_looks_alone_is_not_hunted_for_in_the_rest_of_the_session():
     from lorebook.redact import collecting, redact
 

@@ -1054,3 +1054,16 @@ def test_lines_of_brackets_alone_give_way_first_counted_or_not():
               "+return $this->belongsTo(User::class, 'user_id');\n+public function comments(): HasMany")
     text = _change_text(change, compact=True, limit=150)
     assert "(×2)" not in text and "belongsTo(User::class, 'user_id')" in text, text
+
+
+def test_a_line_a_second_file_repeats_is_the_same_line_however_many_times_the_first_added_it():
+    # (blind323 LL14: ``#[Groups(['book:read'])]`` twice in Book.php and once in Author.php left no room for the
+    # controller's ``context: ['groups' => ['book:read']]``)
+    from lorebook.render import _change_text
+
+    change = ("src/Entity/Book.php:\n+#[Groups(['book:read'])] (×2)\nsrc/Entity/Author.php:\n"
+              "+#[Groups(['book:read'])]\nsrc/Controller/BookController.php:\n"
+              "+return $this->json($book, context: ['groups' => ['book:read']]);")
+    text = _change_text(change, compact=True, limit=150)
+    assert "src/Entity/Author.php: the same lines" in text, text
+    assert "'groups' => ['book:read']" in text, text
