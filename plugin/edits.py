@@ -118,13 +118,16 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     commented = _in_block_comment(hunk["new"])
     # (a block added beside one like it, another adapter rule with the same ``resources:`` and ``name:`` lines: the
     # copies are added lines too, not the old ones moved)
-    left, copies = Counter(old), []
+    # (each copy once, where it was added: a ``plugins: [...]`` beside one like it is one line added, not two)
+    left, copies, added_lines = Counter(old), [], []
     for l in new:
         if left[l] > 0:
             left[l] -= 1
-        elif l in old:
-            copies.append(l)
-    added = Counter(sorted((l for l in new if l not in old or l in copies), key=lambda l: l in commented))
+        else:
+            added_lines.append(l)
+            if l in old:
+                copies.append(l)
+    added = Counter(sorted(added_lines, key=lambda l: l in commented))
     lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
         [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
     # the same line in another place (a migration registered before the one it needs, a label moved out of the

@@ -364,7 +364,9 @@ def _quoted_in(command: str, account: str) -> bool:
         if re.fullmatch(r"--[a-z][\w-]{7,}(?:=\S+)?", span) and span in words:
             return True
         # or one setting it passed inside its code: `GET_SOURCE_PUBLIC_KEY=1` in ``mysql -e "CHANGE REPLICATION …"``
-        if re.fullmatch(r"[\w.-]+=[^\s=]+", span) and re.search(rf"(?<![\w.-]){re.escape(span)}(?![\w.-])", command):
+        # (not a variable the line sets for its program: `NODE_ENV=test` of "Jest runs Babel with `NODE_ENV=test`" is
+        # no ``NODE_ENV=test npx babel …`` run to look at Babel's config)
+        if re.fullmatch(r"[\w.-]+=[^\s=]+", span) and re.search(rf"(?<![\w.-]){re.escape(span)}(?![\w.-])", code):
             return True
     return False
 
@@ -406,6 +408,9 @@ _GREPPED = LazyRegex(r"\|\s*grep\b")
 _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples?, 0 failures)\b|"
                           r"Tests run: \d+, Failures: 0|\bOK \(\d+ tests?|All tests passed|test result: ok|"
                           r"\b0 failures\b|Tests:\s+\d+ passed|"
+                          # molecule's ``Verifier completed successfully.``, an ansible recap of no failure
+                          r"\b(?:Verifier|Idempotence|Build|Test run) completed successfully\b|"
+                          r"(?m:^\S+\s+: ok=\d+\s+changed=\d+\s+unreachable=0\s+failed=0\b)|"
                           # Unity's ``Test run completed. Exiting with code 0 (Ok).``
                           r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b|"
                           # go test's ``--- PASS: TestX (0.01s)`` and ``ok  	github.com/acme/notifier/…	2.318s``

@@ -2574,6 +2574,11 @@ def test_the_same_line_changed_in_two_places_is_shown_once_with_its_count():
                                    "new": '"image": "xcode-16"\n"image": "xcode-16"'}) == \
         'eas.json:\n-"image": "xcode-15" (×2)\n+"image": "xcode-16" (×2)'
     assert _diff_text("eas.json", hunk).count("+") == 2
+    # (a block added beside one like it: its line once, where it was added; blind328 LQ16's ``env.test``)
+    hunk = {"old": "env: {\n  development: {\n    plugins: ['reanimated'],\n  },\n}",
+            "new": "env: {\n  development: {\n    plugins: ['reanimated'],\n  },\n  test: {\n"
+                   "    plugins: ['reanimated'],\n  },\n}"}
+    assert _diff_text("babel.config.js", hunk) == "babel.config.js:\n+test: {\n+plugins: ['reanimated'],\n+},"
 
 
 def test_a_docs_build_piped_into_tail_that_still_reports_a_warning_as_error_failed(git_project, store):
@@ -13626,3 +13631,16 @@ def test_a_short_span_of_code_the_account_quotes_as_the_fix_keeps_its_edit_in_th
     (candidate,), _ = _candidates(store, session)
     assert "/files/*key" in candidate["change"] and "app.use(notFound)" in candidate["change"], candidate["change"]
     assert not [e for e in candidate["evidence"] if e["quote"].startswith("tried")], candidate["evidence"]
+
+
+def test_a_molecule_run_grepped_for_its_verdicts_passed_when_each_step_completed_successfully():
+    # (blind324 LM11: ``molecule test 2>&1 | grep -E 'Running default|completed|ok='`` after the idempotence fix)
+    from lorebook.steps import _through_pipe
+
+    piped = {"tool": "Bash", "outcome": "ok",
+             "target": "cd roles/node_exporter && molecule test 2>&1 | grep -E 'Running default|completed|ok='",
+             "body": "INFO     Running default > idempotence\ninstance                   : ok=6    changed=0    "
+                     "unreachable=0    failed=0    skipped=0\nINFO     Idempotence completed successfully.\n"
+                     "INFO     Verifier completed successfully."}
+    assert _through_pipe(piped)["outcome"] == "ok"
+    assert _through_pipe(dict(piped, body="INFO     Running default > idempotence"))["outcome"] == "unknown"
