@@ -996,4 +996,5 @@ def test_a_command_whose_code_the_account_quotes_elided_is_quoted():
     # (a setting quoted is the line's own inside its code, not a variable it sets for the program: blind328 LQ16)
     command = "BABEL_SHOW_CONFIG_FOR=./src/Row.tsx NODE_ENV=test npx babel src/Row.tsx > /dev/null"
     assert not _quoted_in(command, "Jest runs Babel with `NODE_ENV=test`, so the plugin was not applied")
-    assert _quoted_in('mysql -e "CHANGE REPLICATION SOURCE TO GET_SOURCE_PUBLIC_KEY=1"', "with `GET_SOURCE_PUBLIC_KEY=1`")
+    assert _quoted_in('mysql -e "CHANGE REPLICATION SOURCE TO GET_SOURCE_PUBLIC_KEY=1"',
+                      "with `GET_SOURCE_PUBLIC_KEY=1`")
