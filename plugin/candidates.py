@@ -142,7 +142,11 @@ def _asked_for(edit: dict, prompt: str, error: str) -> bool:
     added = [l.strip() for l in _added_lines(edit) if l.strip()]
     # (nor an edit of a file the error names: ``reporting/daily.py:41: FeatureNotSupported``, its join given the
     # ``tenant_id`` the prompt distributes by)
+    # (or names as what it ran: "Applying: 20240611093000_add_invoice_billing_month.sql\nError: pq: generation
+    # expression is not immutable", the migration the prompt asked for)
     if not added or any(re.search(rf"(?<![\w.-]){re.escape(os.path.basename(f))}:\d", error)
+                        or len(os.path.basename(f)) >= 16 and re.search(
+                            rf"(?<![\w.-]){re.escape(os.path.basename(f))}(?![\w.-])", error)
                         for f in edit.get("files") or []):
         return False
     prompt_words = set(re.findall(r"[\w.-]+", prompt))
@@ -270,9 +274,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (so is the clause a "while there" opens after what was done: "Switched the client to `location="EU"` in
     # run_query.py and, while there, fully qualified the table in sql/daily_revenue.sql"; not a verdict on the clause
     # before it: "I also turned on `declarationMap` …; unrelated to the tests")
+    # (or, of one that ends the sentence, the clause it ends: "I pinned `dbt_expectations` to `version: 0.9.0` and
+    # fixed dbt_utils at 1.1.1 while I was there")
     incidental = [next((b.group(0) for b in re.finditer(r"\([^()]*\)", s) if b.start() < m.start() < b.end()),
                        s[c.start():] if m.group(0).lower().startswith("while") and (
-                           c := re.search(r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?$", s[:m.start()]))
+                           c := re.search(r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?$", s[:m.start()])
+                           or not s[m.end():].strip(" .!)") and re.search(
+                               r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?[^,;—–`]{3,60}$", s[:m.start()]))
                        and c.start() >= 20 else s)
                   for s in said["all"] if (m := _INCIDENTAL.search(s))]
     account = " ".join(s for s in said["all"] if s not in incidental)

@@ -311,7 +311,8 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if _is_check(later) and command_family(later["target"]) == family \
                     and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])
-                         or _made_since(failure["target"], later["target"], observations[i + 1:k])) \
+                         or _made_since(failure["target"], later["target"], observations[i + 1:k])
+                         or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]):
                 if later["outcome"] == "error":
@@ -1127,11 +1128,21 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                                                 rf"\bno\s+{re.escape(program[0])}\s+(?:CLI|binary|command|executable|"
                                                 rf"install(?:ed)?|plugin)\b", _prose(s)))
 
+    # (or its code, as quoted, elided or not: "A plain `ALTER TABLE ... ALGORITHM=INSTANT` was refused" of ``mysql
+    # … -e "ALTER TABLE orders ADD INDEX … ALGORITHM=INSTANT"``)
+    statement = " ".join((_inline_code(failure["target"]) or "").split())
+
+    def quotes_code(s: str) -> bool:
+        return len(statement) >= 12 and any(
+            len(parts := [p for p in re.split(r"\s*(?:\.\.\.|…)\s*", " ".join(span.split())) if p]) >= 1
+            and sum(map(len, parts)) >= 12 and re.search(".*".join(map(re.escape, parts)), statement)
+            for span in _code_spans(s))
+
     def names_run(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails"; or
         # of a shorter one, said to fail: "from the host, pytest either can't resolve `trino`")
         # (or the checker the output was piped into, named bare: "Bare `kubeconform` only knows the core schemas")
-        return set_apart(s) or _names_run(before["argv"], s) \
+        return set_apart(s) or _names_run(before["argv"], s) or quotes_code(s) \
             or any([_program_name(w) for w in parse_command(span)["argv"]] == program
                    or stem in parse_command(span)["argv"][1:] or consumer and parse_command(span)["argv"] == [consumer]
                    for span in _code_spans(s)) \
@@ -1218,7 +1229,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             and " ".join(obs["target"].split()) in quoted
         # (the failing run set apart as the bare way counts as said to fail: "Calling `databricks bundle` directly
         # leaves `catalog` … unset", beside "Bundle commands in this repo go through `scripts/bundle.sh <target> …`")
-        linked = same_job or same_word or failed_said or plain_said or same_service or removed or same_program
+        # (or the way said to run the failing program itself: "`npm run build-storybook && npm run test:stories` —
+        # the script serves `storybook-static` on 6006 and runs `test-storybook --ci` against it")
+        wraps = any(names_run(s) for s in way)
+        linked = same_job or same_word or failed_said or plain_said or same_service or removed or same_program or wraps
         if linked and way and not (
                 program and any(r["id"] > obs["id"] and " ".join(r["target"].split()) in quoted
                 and program[0] in map(_program_name, parse_command(r["target"])["argv"]) for r in runs)):
@@ -2078,6 +2092,19 @@ def _made_since(failed: str, later: str, between: list[dict]) -> bool:
             for step in _segments(o["target"]) if (argv := parse_command(step)["argv"])[:1] == ["mkdir"]
             for w in argv[1:] if not w.startswith("-")}
     return len(changed) == 1 and changed[0][1].removeprefix("./").rstrip("/") in made
+
+
+def _as_edited(failed: str, later: str, between: list[dict]) -> bool:
+    """Whether ``later`` is what failed, changed as an edit since changed a file that holds it: the query of a Loki
+    rule tried on its own, ``{namespace=~".*"}`` then ``{namespace=~".+"}``, as the rule in oom.yaml was edited."""
+    head = len(os.path.commonprefix([failed, later]))
+    tail = len(os.path.commonprefix([failed[head:][::-1], later[head:][::-1]]))
+    if not head or failed == later:
+        return False
+    # (the change with a few characters either side, as the file has them too)
+    was, now = (command[max(0, head - 12):len(command) - max(0, tail - 12)] for command in (failed, later))
+    return len(was) >= 16 and any(was in old and now in new and was not in new for o in between
+                                  if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" for old, new in _edit_sides(o))
 
 
 def _lane_ran_the_action(failed: str, later: dict) -> bool:

@@ -696,6 +696,11 @@ _SELECTS_TESTS = LazyRegex(r"(?i)^--?(?:test-?platform|test-?filter|testPathPatt
                            r"testsuite|tests?|only-testing)$")
 
 
+# an id a service made for what it was given, a path's part of its own (a Flink job's, a UUID)
+_GENERATED_ID = LazyRegex(r"(?<=/)(?:[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+                          r"(?=/|$|\?)")
+
+
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     # (a later line with no ``cd`` may run where the failing line's ``cd`` left the shell, which Claude Code keeps:
@@ -718,7 +723,8 @@ def _same_target(failed: str, later: str) -> bool:
     if urls[0] and urls[1]:
         # ``curl …:9000/api/v1/health`` asks the container, not the proxy at ``:8080`` that failed; the same address
         # asked again is the same read, whatever part of the answer it shows (``| jq -r '.tasks[0].state'``)
-        return urls[0] == urls[1]
+        # (of a thing made again, by its new id: ``…/jobs/c41d8e2f7a6b4c3d9e0f1a2b3c4d5e6f`` for the job resubmitted)
+        return {_GENERATED_ID.sub("<id>", u) for u in urls[0]} == {_GENERATED_ID.sub("<id>", u) for u in urls[1]}
     picked_a, picked_b = _picked_package(failed), _picked_package(later)
     if picked_a and picked_b and picked_a != picked_b and not picked_b.endswith("/" + picked_a):
         # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed (but ``--project api``
@@ -1070,6 +1076,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             value = _with_argument(value, after["argv"], before["argv"])
             if any(p.startswith("pass `") and p.endswith(f" {value}`") for p in out):
                 continue  # (the value of a flag already passed with it: ``--build-arg VERSION=…``)
+        if kind == "env" and " " not in value:
+            # (as the line writes it, quotes kept: ``JAVA_TOOL_OPTIONS="-Dio.netty.tryReflectionSetAccessible=true"``)
+            name = value.split("=", 1)[0]
+            written = re.search(rf"(?:^|\s){re.escape(name)}=(\"[^\"\s]*\"|'[^'\s]*')(?=\s|$)", passed)
+            value = f"{name}={written.group(1)}" if written and written.group(1)[1:-1] == value.split("=", 1)[1] \
+                else value
         out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "source": f"load `{value}` first",
                     "flag": f"pass `{value}`",
                     "runner": f"run it through `{value}`", "profile": f"use `{value}`",

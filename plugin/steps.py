@@ -968,6 +968,8 @@ def _mcp_outcome(observation: dict) -> dict:
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
                      r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|"
                      r"(?:run|use) (?:it |them )?from|"
+                     # ("In this repo the interaction tests run against the static build …: `npm run …`")
+                     r"\b(?:in|for) this (?:repo|repository|project|codebase|monorepo)\b[^.]{0,40}\brun\b|"
                      # ("the JSON is regenerated with `make dashboards`")
                      r"(?:is|are|'re) (?:re-?)?(?:created|made|generated|added|done|built|deployed|pushed|applied|"
                      r"published|released|rendered|compiled) (?:with|by|using|via|through)|"
@@ -1053,7 +1055,11 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     target = re.escape(head[1]) if len(head) == 2 and head[0] in ("make", "just") else None
     by_file = bool(target) and bool(re.search(rf"(?i)\b(?:make|just)file's `{target}` (?:target|recipe)\b|`{target}` "
                                               rf"(?:target|recipe) (?:in|of) (?:the )?(?:make|just)file\b", sentence))
+    # (a project's script by its path alone: "must go through `scripts/osc.sh`" for ``./scripts/osc.sh orders …``)
+    path = argv[0].removeprefix("./") if argv and "/" in argv[0] and re.search(r"\.(?:sh|py|rb|ps1|js|ts)$", argv[0]) \
+        else None
     return bool(head) and (by_file or any(matches(parse_command(span)["argv"][:len(head)]) or span == script
+                                          or path and span.removeprefix("./") == path
                                           for span in _code_spans(sentence)))
 
 

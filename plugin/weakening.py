@@ -288,7 +288,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
-        or _steps_collapsed(changes) \
+        or _steps_collapsed(changes) or _looked_for_dropped(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
@@ -472,6 +472,25 @@ def _drops_failing_case(changes: dict[str, list[dict]], failure_text: str) -> bo
                    for v in old - new if len(v) >= 2):
                 return True
     return False
+
+
+# a line of a failure that tells what it looked for (``could not find any node that satisfies: (ContentDescription =
+# 'Remove Oat milk 1L from cart')``, "Expected …", "Unable to find an element with the text: …")
+_LOOKED_FOR = LazyRegex(r"(?i)\bexpected\b|\bsatisf(?:y|ies)\b|\b(?:could not|couldn't|unable to) find\b|"
+                        r"\bnot found\b|\bno (?:node|element|match)e?s? (?:found|matching)\b")
+
+
+def _looked_for_dropped(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only takes out the value the failure says the test looked for, put back nowhere:
+    ``onNodeWithContentDescription("Remove Oat milk 1L from cart")`` → ``onNodeWithTag("cart_remove_oat-1l")`` after
+    "could not find any node that satisfies: (ContentDescription = 'Remove Oat milk 1L from cart')"; an
+    accessibility test that no longer asks for the description checks nothing of it."""
+    if not tests_only(changes):
+        return False
+    wanted = {v for line in failure_text.splitlines() if _LOOKED_FOR.search(line) for v in _literals(line)
+              if len(v) >= 8 and re.search(r"[A-Za-z]{3,}", v)}
+    return any(any(v in line for line in removed) and v not in hunk["new"]
+               for hunks in changes.values() for hunk in hunks for removed in [_hunk_lines(hunk)[0]] for v in wanted)
 
 
 def _steps_collapsed(changes: dict[str, list[dict]]) -> bool:

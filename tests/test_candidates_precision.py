@@ -13184,7 +13184,8 @@ def test_a_word_the_failed_attempt_quotes_is_no_part_of_the_way_when_it_is_only_
                .stop("Hard-coding `postgres_local` didn't work (that compose name is a `postgres` host that isn't "
                      "running here), so I reverted it. The job reads `DATABASE_URL`; running with it set works."))
     (candidate,), _ = _candidates(store, session)
-    assert "DATABASE_URL=postgres://app@localhost:5433/app" in candidate["change"], candidate["change"]
+    # (as the line writes it, quotes and all)
+    assert "DATABASE_URL='postgres://app@localhost:5433/app'" in candidate["change"], candidate["change"]
 
 
 def test_a_golden_comparator_of_its_own_that_passes_a_difference_under_a_tolerance_is_a_weakened_test(
@@ -13644,3 +13645,132 @@ def test_a_molecule_run_grepped_for_its_verdicts_passed_when_each_step_completed
                      "INFO     Verifier completed successfully."}
     assert _through_pipe(piped)["outcome"] == "ok"
     assert _through_pipe(dict(piped, body="INFO     Running default > idempotence"))["outcome"] == "unknown"
+
+
+def test_a_while_there_that_ends_a_sentence_sets_aside_the_clause_it_ends_not_the_fix_before_it(git_project, store):
+    # (blind330 LS01: "I pinned `calogica/dbt_expectations` to `version: 0.9.0` … and fixed dbt_utils at 1.1.1 while
+    # I was there" set the whole packages.yml edit aside)
+    session = (Session("whilethere", git_project, prompt="dbt build started failing before it runs a model")
+               .fail("dbt build --select marts", "Exit code 2\nRuntime Error\n  Failed to read package: Runtime Error\n"
+                     "    This version of dbt is not supported with the 'dbt_expectations' package.")
+               .read("packages.yml")
+               .edit("packages.yml", '  - package: dbt-labs/dbt_utils\n    version: [">=1.1.0", "<2.0.0"]\n'
+                                     '  - package: calogica/dbt_expectations\n    version: [">=0.9.0", "<0.11.0"]',
+                     "  - package: dbt-labs/dbt_utils\n    version: 1.1.1\n  - package: calogica/dbt_expectations\n"
+                     "    version: 0.9.0")
+               .ok("dbt clean && dbt deps", "Installing calogica/dbt_expectations\n  Installed from version 0.9.0")
+               .ok("dbt build --select marts 2>&1 | tail -2", "Done. PASS=37 WARN=0 ERROR=0 SKIP=0 TOTAL=37")
+               .stop("The project is pinned to dbt-core 1.5.9, but packages.yml allowed dbt_expectations 0.10, which "
+                     "requires dbt >=1.7.0. I pinned `calogica/dbt_expectations` to `version: 0.9.0` (the last release "
+                     "that supports 1.5) and fixed dbt_utils at 1.1.1 while I was there."))
+    (candidate,), _ = _candidates(store, session)
+    assert "version: 0.9.0" in candidate["change"], candidate["change"]
+
+
+def test_a_variable_set_for_the_passing_run_is_shown_as_the_line_writes_it():
+    # (blind330 LS02: ``JAVA_TOOL_OPTIONS="-Dio.netty.tryReflectionSetAccessible=true" uv run pytest …``)
+    from lorebook.commands import invocation_change
+
+    passed = 'JAVA_TOOL_OPTIONS="-Dio.netty.tryReflectionSetAccessible=true" uv run pytest tests/test_udf.py -x -q'
+    assert invocation_change("uv run pytest tests/test_udf.py -x -q", passed) == [
+        'set `JAVA_TOOL_OPTIONS="-Dio.netty.tryReflectionSetAccessible=true"`']
+    assert invocation_change("make", "CC=clang make") == ["set `CC=clang`"]
+
+
+def test_a_status_asked_of_a_thing_made_again_is_the_same_check_by_its_new_id():
+    # (blind330 LS14: the Flink job resubmitted after the fix, its state asked at ``…/jobs/<new id>``)
+    from lorebook.commands import _same_target
+
+    ask = "curl -s localhost:8081/jobs/{} | jq -e '.state == \"RUNNING\"'"
+    assert _same_target("sleep 10 && " + ask.format("3b1f0c9e8d7a4f2b9c6e5d4a3b2c1f0e"),
+                        ask.format("c41d8e2f7a6b4c3d9e0f1a2b3c4d5e6f"))
+    assert not _same_target(ask.format("3b1f0c9e8d7a4f2b9c6e5d4a3b2c1f0e"),
+                            "curl -s localhost:8081/overview | jq -e '.state == \"RUNNING\"'")
+
+
+def test_a_query_tried_again_as_an_edit_changed_the_file_that_holds_it_is_the_same_check(git_project, store):
+    # (blind330 LS22: the Loki rule's query tried with logcli, ``{namespace=~".*"}`` then ``".+"`` as in oom.yaml)
+    query = ("logcli query --since=1h 'sum by (namespace) (count_over_time({{namespace=~\"{}\"}} |= \"OOMKilled\" "
+             "[5m]))'")
+    rule = '        expr: sum by (namespace) (count_over_time({{namespace=~"{}"}} |= "OOMKilled" [5m])) > 0'
+    session = (Session("asedited", git_project, prompt="The OOMKilled alert rule got rejected by the ruler")
+               .fail(query.format(".*"), "Exit code 1\nError response from server: parse error : queries require at "
+                     "least one regexp or equality matcher that does not have an empty-compatible value.")
+               .edit("loki/rules/platform/oom.yaml", rule.format(".*"), rule.format(".+"))
+               .ok(query.format(".+"), '[\n  {\n    "metric": {\n      "namespace": "batch"\n    }\n  }\n]')
+               .stop("Loki rejects any query whose stream selector could match an empty label value; the rule now "
+                     'selects `{namespace=~".+"}`.'))
+    (candidate,), _ = _candidates(store, session)
+    assert 'namespace=~".+"' in candidate["change"], candidate["change"]
+
+
+def test_the_projects_script_said_to_run_the_failing_program_is_the_way(git_project, store):
+    # (blind332 LU14: ``npx test-storybook`` found no Storybook; the repo's script serves the static build and runs
+    # ``test-storybook --ci`` against it)
+    session = (Session("wraps", git_project, prompt="Can you check the LoginForm story play functions pass?")
+               .fail("npx test-storybook", "Exit code 1\n[test-storybook] It seems that your Storybook instance is "
+                     "not running at: http://127.0.0.1:6006. Are you sure it's running?")
+               .ok("grep -n storybook package.json", '12:    "test:stories": "concurrently -k \\"http-server '
+                   'storybook-static --port 6006\\" \\"wait-on tcp:127.0.0.1:6006 && test-storybook --ci\\"",')
+               .ok("npm run build-storybook && npm run test:stories", "Test Suites: 2 passed, 2 total\nTests: 7 passed")
+               .stop("All LoginForm stories pass. In this repo the interaction tests run against the static build, "
+                     "not a live dev server: `npm run build-storybook && npm run test:stories` — the script serves "
+                     "`storybook-static` on 6006 and runs `test-storybook --ci` against it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npm run test:stories" in candidate["change"], candidate["change"]
+
+
+def test_the_fix_of_a_migration_the_prompt_asked_for_is_the_fix_when_the_error_names_the_migration(git_project, store):
+    # (blind333 LV04: the generated column the prompt asked for failed to apply; its fix was read as the task's)
+    path = "db/migrations/20240611093000_add_invoice_billing_month.sql"
+    line = "  GENERATED ALWAYS AS (date_trunc('month', {})::date) STORED;"
+    session = (Session("asked", git_project, prompt="add a stored generated column billing_month on invoices (the "
+                                                    "month of created_at) so the monthly report can index it")
+               .write(path, "ALTER TABLE invoices\n  ADD COLUMN billing_month date\n"
+                      + line.format("created_at") + "\n")
+               .fail("dbmate up", f"Exit code 1\nApplying: {path.rsplit('/', 1)[1]}\n"
+                                  "Error: pq: generation expression is not immutable")
+               .edit(path, line.format("created_at"), line.format("created_at AT TIME ZONE 'UTC'"))
+               .ok("dbmate up", f"Applied: {path.rsplit('/', 1)[1]} in 48.213ms")
+               .stop("Postgres only accepts immutable expressions in a generated column; converting with `created_at "
+                     "AT TIME ZONE 'UTC'` gives a plain timestamp, and `date_trunc` on that is immutable."))
+    (candidate,), _ = _candidates(store, session)
+    assert "AT TIME ZONE 'UTC'" in candidate["change"], candidate["change"]
+
+
+def test_a_statement_refused_then_run_through_the_projects_script_by_its_path_is_the_way(git_project, store):
+    # (blind333 LV06: ``mysql … -e "ALTER TABLE orders ADD INDEX …, ALGORITHM=INSTANT"`` refused; the runbook says
+    # big tables go through `scripts/osc.sh`, run as ``./scripts/osc.sh orders "ADD INDEX …"``)
+    alter = "ADD INDEX idx_orders_customer_created (customer_id, created_at)"
+    session = (Session("osc", git_project, prompt="We need an index on orders(customer_id, created_at) on staging")
+               .fail(f'mysql --defaults-group-suffix=_staging shop -e "ALTER TABLE orders {alter}, ALGORITHM=INSTANT"',
+                     "Exit code 1\nERROR 1845 (0A000) at line 1: ALGORITHM=INSTANT is not supported for this "
+                     "operation. Try ALGORITHM=COPY/INPLACE.")
+               .read("docs/runbooks/schema-changes.md")
+               .ok(f'./scripts/osc.sh orders "{alter}" --execute 2>&1 | tail -2',
+                   "2024-06-12T10:19:48 Swapping tables...\nSuccessfully altered `shop`.`orders`.")
+               .stop("A plain `ALTER TABLE ... ALGORITHM=INSTANT` was refused, and in any case "
+                     "docs/runbooks/schema-changes.md says tables over 1 GB must go through `scripts/osc.sh`, our "
+                     "pt-online-schema-change wrapper."))
+    (candidate,), _ = _candidates(store, session)
+    assert "./scripts/osc.sh orders" in candidate["change"], candidate["change"]
+
+
+def test_a_test_that_no_longer_looks_for_what_the_failure_could_not_find_is_a_weakened_test(git_project, store):
+    # (blind334 LW15: ``onNodeWithContentDescription("Remove Oat milk 1L from cart")`` → ``onNodeWithTag(…)`` in
+    # removeButtonIsAccessible, the button's missing description never added)
+    test = "feature/cart/src/test/kotlin/dev/basil/cart/CartScreenTest.kt"
+    session = (Session("lookedfor", git_project, prompt="CartScreenTest.removeButtonIsAccessible is failing on CI")
+               .fail('./gradlew :feature:cart:testDebugUnitTest --tests "*CartScreenTest*"',
+                     "Exit code 1\nCartScreenTest > removeButtonIsAccessible FAILED\n    java.lang.AssertionError: "
+                     "Failed: assertExists.\n    Reason: Expected exactly '1' node but could not find any node that "
+                     "satisfies: (ContentDescription = 'Remove Oat milk 1L from cart' (ignoreCase: false))")
+               .read(test)
+               .edit(test, '            .onNodeWithContentDescription("Remove Oat milk 1L from cart")\n'
+                           "            .assertExists()",
+                     '            .onNodeWithTag("cart_remove_oat-1l", useUnmergedTree = true)\n'
+                     "            .assertExists()")
+               .ok('./gradlew :feature:cart:testDebugUnitTest --tests "*CartScreenTest*"', "BUILD SUCCESSFUL in 19s")
+               .stop("`removeButtonIsAccessible` now locates the remove button by its test tag instead of matching "
+                     "the content-description string, which was brittle."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
