@@ -206,6 +206,11 @@ def _removed_paths(command: str) -> list[str]:
             for w in m.group(1).split() if not w.startswith("-")]
 
 
+# a day said relative to the session, as what a change was (``Yesterday's cleanup``, ``last week's upgrade``)
+_RELATIVE_DAY = LazyRegex(r"\b(?:[Yy]esterday|[Tt]oday|[Tt]his (?:morning|afternoon|week)|[Ll]ast (?:week|night)|"
+                          r"[Tt]he other day)'s\b")
+
+
 def _restored_paths(command: str) -> list[str]:
     """The files a line puts back as git has them (``git checkout -- a.json``, ``git restore a.json``), every step
     of it one such; none otherwise."""
@@ -1192,6 +1197,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (said impersonally, as a lesson reads: "Added `#[pyo3(signature = …)]` so …", not "I added …")
     summary_parts = [re.sub(r"^(?:I|We) (?:then |also |just )?([a-z]+ed|made|put|set|took|ran|wrote|gave|built)\b",
                             lambda m: m.group(1)[:1].upper() + m.group(1)[1:], p) for p in summary_parts]
+    # (and without a day that is only the session's: "Yesterday's cleanup moved the `.env` files" is "The recent
+    # cleanup …" when the lesson is read a month later)
+    summary_parts = [_RELATIVE_DAY.sub(lambda m: ("The" if m.group(0)[0].isupper() else "the") + " recent", p)
+                     for p in summary_parts]
     # (a clause of the other part, once: "… so a plain `pod install` refused" in "…refused; `pod update` … is the
     # right command")
     summary_parts = [p for p in summary_parts if not any(len(q) > len(p) and p.rstrip(". ") in q

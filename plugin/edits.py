@@ -379,7 +379,10 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
             return f"add `{one_line(best, 70)}`"
         # (code before a comment beside it: ``key = "k8s.io/cluster-autoscaler/node-template/label/workload"``, not
         # the ``# scale-from-zero: …`` above its block)
-        code = [l for l in added if not scaffolding(l) and not _COMMENT_LINE.match(l)]
+        # (and code before a line that only logs: ``return self._iterator(self.settings.start_position)``, not the
+        # ``log.info("shard %s: no checkpoint, …")`` above it)
+        code = sorted((l for l in added if not scaffolding(l) and not _COMMENT_LINE.match(l)),
+                      key=lambda l: bool(_LOG_LINE.match(l)))
         line = re.sub(r"^\*\s+(?=@)", "", quoted or next(iter(code), next((l for l in added if not scaffolding(l)),
                                                                            added[0])))
         section = _section_of(hunk, line) or _place_of(hunk, line, places)

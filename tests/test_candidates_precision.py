@@ -13774,3 +13774,58 @@ def test_a_test_that_no_longer_looks_for_what_the_failure_could_not_find_is_a_we
                .stop("`removeButtonIsAccessible` now locates the remove button by its test tag instead of matching "
                      "the content-description string, which was brittle."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_title_names_the_code_an_edit_added_before_a_line_that_only_logs():
+    # (blind333 LV24: ``log.info("shard %s: no checkpoint, …")`` titled the fix, not the iterator it now starts at)
+    from lorebook.edits import _short_diff
+
+    hunk = {"old": '        log.info("shard %s: iterator acquired", self.shard_id)\n'
+                   '        return self._iterator("LATEST")',
+            "new": '        log.info("shard %s: no checkpoint, starting at %s", self.shard_id, '
+                   "self.settings.start_position)\n        return self._iterator(self.settings.start_position)"}
+    assert _short_diff(hunk) == "add `return self._iterator(self.settings.start_position)`"
+
+
+def test_a_type_check_that_failed_is_not_done_another_way_by_a_build_that_checks_no_types(git_project, store):
+    # (blind329 LR15: pre-existing ``npx tsc --noEmit`` errors "answered" by ``npx vite build``, titled "use `npx vite
+    # build` instead")
+    session = (Session("typecheck", git_project, prompt="the vitest suite fails since yesterday's cleanup PR")
+               .fail("npx tsc --noEmit -p tsconfig.app.json", "Exit code 2\nsrc/stories/OrderRow.stories.tsx(12,5): "
+                     "error TS2322: Type 'string' is not assignable to type 'OrderStatus'.")
+               .read("vite.config.ts")
+               .ok("npx vite build 2>&1 | tail -2", "dist/index.html  0.46 kB\n✓ built in 1.21s")
+               .stop("The `tsc` errors in `src/stories/OrderRow.stories.tsx` are pre-existing and unrelated."))
+    candidates, _ = _candidates(store, session)
+    assert candidates == [], candidates
+
+
+def test_a_day_said_relative_to_the_session_is_said_as_recent_in_the_lesson(git_project, store):
+    # (blind329 LR15: "Yesterday's cleanup moved the `.env` files …" read as a diary, the lesson dropped)
+    session = (Session("yesterday", git_project, prompt="the vitest suite fails with Invalid URL")
+               .fail("npx vitest run", "Exit code 1\nTypeError: Invalid URL\n Tests  3 failed (3)")
+               .edit("vitest.config.ts", "  plugins: [react()],\n  test: {", "  plugins: [react()],\n  envDir: 'env',\n"
+                                                                            "  test: {")
+               .ok("npx vitest run", " Tests  3 passed (3)")
+               .stop("Yesterday's cleanup moved the `.env` files into `env/`; `vitest.config.ts` is standalone, so it "
+                     "needs `envDir: 'env'` too."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Yesterday" not in candidate["summary"] and "The recent cleanup" in candidate["summary"], candidate
+
+
+def test_a_kind_of_pytest_error_gone_from_the_next_run_is_a_problem_mended_beside_the_one_left():
+    # (blind329 LR20: the lifespan's ``AttributeError: 'State' object has no attribute 'pool'`` errors gone after the
+    # conftest fix, the ``TypeError`` of httpx 0.28 left; the first run's excerpt cut one line short)
+    from lorebook.chains import _errors_gone
+
+    failed = "FAILED tests/test_health_async.py::test_{} - TypeError: AsyncClient.__init__() got an unexpected keyword"
+    errored = "ERROR tests/test_items.py::test_{} - AttributeError: 'State' object has no attribute 'pool'"
+    before = {"target": "uv run pytest -q", "error_text": "\n".join(
+        ["Exit code 1", "E   AttributeError: 'State' object has no attribute 'pool'", "E   TypeError: AsyncClient",
+         failed.format("healthz"), failed.format("version")[:60] + "…[124 chars truncated]… attribute 'pool'",
+         errored.format("list"), errored.format("create"), "3 failed, 19 passed, 7 errors in 1.92s"])}
+    after = {"target": "uv run pytest -q", "error_text": "\n".join(
+        ["Exit code 1", "E   TypeError: AsyncClient", failed.format("healthz"), failed.format("version"),
+         "3 failed, 26 passed in 2.04s"])}
+    gone = _errors_gone(before, after)
+    assert errored.format("list") in gone and not any("TypeError" in line for line in gone), gone
