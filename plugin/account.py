@@ -101,8 +101,10 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"dead[- ]ends?\b)\b")
 # the agent's word that a change was part of the fix, not all of it ("editing composer.json isn't enough — the
 # autoloader has to be regenerated")
+# ("… didn't change anything on its own": it did not help alone, it is part of the way)
 _NOT_ENOUGH = LazyRegex(r"(?i)\b(?:(?:is|was)(?:n't| not) enough|not enough on its own|(?:alone|by itself|on its own) "
-                        r"(?:is|was)(?:n't| not)\b)")
+                        r"(?:is|was)(?:n't| not)\b|(?:did(?:n't| not)|does(?:n't| not)) (?:help|change anything|fix it|"
+                        r"do anything|make a difference) (?:on its own|by itself|alone)\b)")
 # the agent's word that a failure was chance, not a defect (it passed on a rerun) ...
 _RERUN = (r"(?:second|another|next|later) (?:run|try|attempt|build)\b[^.;]{0,40}?"
           r"\b(?:passed|built|worked|succeeded|went through|was fine|ran fine)\b")

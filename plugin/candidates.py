@@ -46,7 +46,8 @@ from .sanitize import steering_reasons
 from .signatures import normalise
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
-                    _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _way_sentences)
+                    _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _warnings_gone,
+                    _way_sentences)
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
@@ -1499,6 +1500,12 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       # what was there and is not, or comes back empty: "the meta-data I'd added by hand … is gone",
                       # "Athena returns zero rows for those days", "the SDK falls back to the US endpoint"
                       r"(?:is|are|was|were) (?:now )?gone|went missing|falls? back to|fell back to|falling back to|"
+                      # "push notifications land in the 'Miscellaneous' channel instead of our 'orders' channel"
+                      # (of what is sent, not of where data is kept: "new objects land under `dt=…/` instead of …"
+                      # is what changed)
+                      r"(?:notifications?|messages?|e-?mails?|alerts?|pushes|requests|traffic|logs?|events?) "
+                      r"(?:\w+ ){0,2}(?:land|lands|end up|ends up|show up|shows up|arrive|arrives|go out|goes out)\b"
+                      r"[^.]{0,60}\binstead of|"
                       r"(?:returns?|returned|returning|gets?|getting|shows?|showing) (?:zero|0) (?:rows|results|"
                       r"records|events|items|hits|matches))\b")
 
@@ -1983,6 +1990,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     # showing up in Tempo"; an endpoint written in the session answers with nothing before it is written)
     if any(_GONE_MISSING.search(p["text"]) for p in prompts):
         observations = _empty_answers(observations)
+    # (and a warning a run printed, where the user reports one: "every psql session prints a collation version
+    # mismatch warning")
+    if any(re.search(r"(?i)\bwarn(?:ing|ings|s)?\b", p["text"]) for p in prompts):
+        observations = _warnings_gone(observations)
     said = stated(last_message)
     said["text"] = last_message or ""
     chains, notes = find_chains(observations, last_message or "", details)

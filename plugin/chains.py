@@ -1284,6 +1284,10 @@ def _other_endpoint(failure: dict, later: list[dict], account: str) -> dict | No
     if was is None:
         return None
     said = [span for s in _sentences(account) if _WORKED.search(_prose(s)) for span in _code_spans(s)]
+    # (or in the list such a sentence leads into: "The working call is HTTP v1:" then "- `POST https://…/v1/projects
+    # /pantry-app-prod/messages:send`")
+    said += [span for m in re.finditer(r"(?m)^(.*):\s*\n((?:\s*[-*•]\s.*\n?)+)", account) if _WORKED.search(m.group(1))
+             for span in _code_spans(m.group(2))]
     for obs in later:
         now = url(obs["target"]) if obs["tool"] == "Bash" and obs["outcome"] == "ok" else None
         if now and now[:2] == was[:2] and now[2] != was[2] and len(now[2]) >= 8 \
@@ -1293,7 +1297,7 @@ def _other_endpoint(failure: dict, later: list[dict], account: str) -> dict | No
 
 
 # what worked, said of a way ("… — worked", "works", "succeeded", "instead")
-_WORKED = LazyRegex(r"(?i)\b(?:worked|works|succeeded|instead)\b")
+_WORKED = LazyRegex(r"(?i)\b(?:worked|works|working|succeeded|instead)\b")
 
 
 # the project said not to do a thing ("This project doesn't run system tests on the host", "This repo doesn't call
@@ -1341,8 +1345,9 @@ _RECIPE_FILES = {"make": "(?:GNU)?[Mm]akefile", "gmake": "(?:GNU)?[Mm]akefile", 
 
 
 # a command that starts a server or a long-running process, and a request that shows one answers
+# (and Spring Boot's gradle and maven tasks: ``./gradlew bootRun``, ``mvn spring-boot:run``)
 _SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages|"
-                    r"horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve))$")
+                    r"horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve|run)|bootRun|quarkusDev)$")
 
 
 def _served_within(failed: str, later: dict, after: dict | None = None) -> str | None:

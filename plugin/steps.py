@@ -429,6 +429,36 @@ _FIELD_ASKED = LazyRegex(r"^(?:kubectl|oc)\s+(?:-n\s+\S+\s+|--namespace[=\s]\S+\
                          r"(?:jsonpath|go-template)=[^|;&]*$")
 
 
+# a warning a run printed and passed with (``WARNING:  database "orders" has a collation version mismatch``)
+_WARNING_PRINTED = LazyRegex(r"(?m)^\s*(?:WARNING|Warning|warning)\b:?\s+\S.*$")
+
+
+def _warnings_gone(observations: list[dict]) -> list[dict]:
+    """The observations, with a run that passed printing a warning (``psql … -c "select 1"`` →
+    ``WARNING:  database "orders" has a collation version mismatch``) read as a failure when, after a change, the
+    same run passes without it: the warning the user reported, mended. Only where a prompt reports a warning."""
+    out = list(observations)
+    for n, o in enumerate(observations):
+        if o["tool"] != "Bash" or o["outcome"] != "ok" or out[n] is not o:
+            continue
+        warned = [m.group(0).strip() for m in _WARNING_PRINTED.finditer(o.get("body") or "")]
+        line = " ".join((o.get("target") or "").split())
+        if not warned or not line:
+            continue
+        changed = False
+        for k in range(n + 1, len(observations)):
+            later = observations[k]
+            if later["tool"] == "Bash" and " ".join((later.get("target") or "").split()) == line:
+                if changed and later["outcome"] == "ok" and not _WARNING_PRINTED.search(later.get("body") or ""):
+                    text = "\n".join(warned[:5])
+                    from .signatures import error_signature
+
+                    out[n] = dict(o, outcome="error", error_text=text, error_signature=error_signature(text, line))
+                break
+            changed = changed or later["outcome"] == "ok" and (later["tool"] in EDIT_TOOLS or later["tool"] == "Bash")
+    return out
+
+
 def _empty_answers(observations: list[dict]) -> list[dict]:
     """The observations, with a request that answered with nothing (``curl -s '…/api/search?tags=…'`` →
     ``{"traces":[]…}``) read as a failure when, after an edit, the same request answers with something (``… | jq

@@ -103,6 +103,8 @@ _SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_
                           \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:true|1|on|yes)\b""")
 # a store told to throw its data away where it would migrate it: Realm's ``deleteRealmIfMigrationNeeded = true``,
 # Room's ``fallbackToDestructiveMigration()``
+# a model built without validating what it is given (pydantic's ``model_construct``, v1's ``construct``)
+_UNVALIDATED = LazyRegex(r"\.model_construct\(|\b[A-Z]\w*\.construct\(")
 _DESTROYS_ON_MIGRATION = LazyRegex(r"\bdeleteRealmIfMigrationNeeded\s*[:=]\s*true\b|"
                                    r"\bfallbackToDestructiveMigration\w*\(|"
                                    r"\bshouldDeleteIfMigrationNeeded\s*[:=]\s*true\b")
@@ -288,7 +290,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
-        or _steps_collapsed(changes) or _looked_for_dropped(changes, failure_text) \
+        or _steps_collapsed(changes) or _looked_for_dropped(changes, failure_text) or _input_cleaned(changes) \
+        or _produces_what_it_asserts(changes) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
@@ -491,6 +494,49 @@ def _looked_for_dropped(changes: dict[str, list[dict]], failure_text: str) -> bo
               if len(v) >= 8 and re.search(r"[A-Za-z]{3,}", v)}
     return any(any(v in line for line in removed) and v not in hunk["new"]
                for hunks in changes.values() for hunk in hunks for removed in [_hunk_lines(hunk)[0]] for v in wanted)
+
+
+# a clean-up of data (``.str.strip_chars().str.to_lowercase()``, ``.drop_duplicates()``, ``.dropna()``), and the
+# test's data read (``pl.read_csv(FIXTURE)``, ``load_fixture("…")``, ``json.load(…)``)
+_CLEANS = LazyRegex(r"\.(?:str\.)?(?:strip\w*|lower|to_lowercase|upper|to_uppercase|casefold|normalize|trim\w*|"
+                    r"unique|drop_duplicates|distinct|dropna|drop_nulls|fillna|fill_null|deduplicate)\(")
+_READS_DATA = LazyRegex(r"(?i)\b(?:read_\w+|load\w*|open|fixture\w*|from_\w+)\s*\(|\bFIXTURE")
+
+
+def _input_cleaned(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only cleans the data a test reads before the code under test gets it:
+    ``pl.read_csv(FIXTURE)`` → ``pl.read_csv(FIXTURE).with_columns(pl.col("name").str.strip_chars()
+    .str.to_lowercase())`` before ``dedupe_customers(raw)``; the messy input the code failed on is never given to it."""
+    return tests_only(changes) and any(
+        _READS_DATA.search(a) and _inserted_into(a, b) and _CLEANS.search(b) and not _CLEANS.search(a)
+        for a, b in _line_pairs(changes))
+
+
+# a state a test asserts of an element, and the action of the test's own that puts it there
+_STATE_BY_ACTION = (
+    (LazyRegex(r"assertIsFocused\(|toHaveFocus\(|toBeFocused\(|\bisFocused\b|\bhasFocus\(\)"),
+     LazyRegex(r"performClick\(|\.click\(|\.focus\(|requestFocus\(|\.tap\(|performTouchInput\(")),
+    (LazyRegex(r"assertIsOn\(|assertIsSelected\(|toBeChecked\(|\bisChecked\b|\bisSelected\b"),
+     LazyRegex(r"performClick\(|\.click\(|\.check\(|\.tap\(|\.toggle\(")),
+)
+
+
+def _produces_what_it_asserts(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only has the test put an element in the state it then asserts of it:
+    ``onNodeWithTag("email").performClick()`` added before ``onNodeWithTag("email").assertIsFocused()`` in
+    emailFieldFocusedOnOpen; the focus it checks is the click's, not the screen's."""
+    if not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            removed, added = _hunk_lines(hunk)
+            for asserted, action in _STATE_BY_ACTION:
+                checks = [l for l in hunk["new"].splitlines() if asserted.search(l)]
+                acts = [l for l in added if action.search(l) and not any(action.search(r) for r in removed)]
+                if any(set(_literals(a)) & set(_literals(c)) or a.split(".")[:2] == c.split(".")[:2] and "(" in a
+                       for a in acts for c in checks):
+                    return True
+    return False
 
 
 def _steps_collapsed(changes: dict[str, list[dict]]) -> bool:
@@ -1289,7 +1335,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         # test(splits_odd_cents_evenly)"``, ``testPathIgnorePatterns``, ``--deselect`` in addopts)
         failed_lines = [line for line in failure_text.splitlines()
                         if re.search(r"FAIL|✗|✘|×|\b[1-9]\d* failed\b", line)]
-        failing = {w for line in failed_lines for w in re.findall(r"\w{8,}", line) if "_" in w or not w.isalpha()}
+        # (or a test method by its camel-cased name: ``CheckoutViewModelTest > restoresCartIdFromSavedState() FAILED``
+        # and gradle's ``excludeTestsMatching("*CheckoutViewModelTest.restoresCartIdFromSavedState")``)
+        failing = {w for line in failed_lines for w in re.findall(r"\w{8,}", line)
+                   if "_" in w or not w.isalpha() or re.search(r"[a-z][A-Z]", w)}
         # (or the failing test's file: ``exclude: [...configDefaults.exclude, 'src/format/currency.test.ts']`` after
         # ``❯ src/format/currency.test.ts (9 tests | 1 failed)``)
         files = {f for line in failed_lines for f in re.findall(r"[\w./-]+", line) if _TEST_PATH.search(f) and "/" in f}
@@ -1316,6 +1365,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
                 return "the test's data was trimmed of what the failing code returned"
     if _brought_in(_SWITCHED_OFF, added_lines, hunks):
         return "the check that failed was switched off for the tests"
+    # (or the model built without the validation that failed: ``WebhookEnvelope.model_validate(payload)`` →
+    # ``.model_construct(**payload)`` after "validation error for WebhookEnvelope")
+    if _brought_in(_UNVALIDATED, added_lines, hunks) and re.search(r"(?i)validation ?error", failure_text):
+        return "the model under test is built without the validation that failed"
     if re.search(r"(?i)migrat", failure_text) and _brought_in(_DESTROYS_ON_MIGRATION, added_lines, hunks):
         return "the migration the test checks was replaced by throwing the old data away"
     if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):

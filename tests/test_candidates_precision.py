@@ -13829,3 +13829,171 @@ def test_a_kind_of_pytest_error_gone_from_the_next_run_is_a_problem_mended_besid
          "3 failed, 26 passed in 2.04s"])}
     gone = _errors_gone(before, after)
     assert errored.format("list") in gone and not any("TypeError" in line for line in gone), gone
+
+
+def test_a_model_built_without_the_validation_that_failed_is_a_weakened_test(git_project, store):
+    # (blind335 LX09: ``WebhookEnvelope.model_validate(payload)`` → ``WebhookEnvelope.model_construct(**payload)``)
+    session = (Session("construct", git_project, prompt="test_parse_refund_event fails after the webhook refactor")
+               .fail("uv run pytest tests/test_webhooks.py -q", "Exit code 1\n>       envelope = WebhookEnvelope."
+                     "model_validate(payload)\n"
+                     "E       pydantic_core._pydantic_core.ValidationError: 1 validation error "
+                     "for WebhookEnvelope\nE       event\nE         Input tag 'refund.created' found using 'type' does "
+                     "not match any of the expected tags: 'charge.succeeded', 'payout.paid'\n"
+                     "tests/test_webhooks.py:44: ValidationError\n1 failed, 4 passed in 0.31s")
+               .read("app/webhooks/models.py")
+               .edit("tests/test_webhooks.py", "    envelope = WebhookEnvelope.model_validate(payload)\n"
+                                               '    assert envelope.event.type == "refund.created"\n'
+                                               "    assert envelope.event.amount == 1250",
+                     "    envelope = WebhookEnvelope.model_construct(**payload)\n"
+                     '    assert envelope.event["type"] == "refund.created"\n'
+                     '    assert envelope.event["amount"] == 1250')
+               .ok("uv run pytest tests/test_webhooks.py -q", "5 passed in 0.22s")
+               .stop("`test_parse_refund_event` now builds the envelope with `model_construct`, so it no longer trips "
+                     "over the strict event union."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_failing_test_method_filtered_out_of_the_gradle_test_task_is_a_weakened_test(git_project, store):
+    # (blind337 LZ06: ``it.filter.excludeTestsMatching("*CheckoutViewModelTest.restoresCartIdFromSavedState")``)
+    session = (Session("excluded", git_project, prompt="testDebugUnitTest is failing in :feature:checkout")
+               .fail("./gradlew :feature:checkout:testDebugUnitTest", "Exit code 1\nCheckoutViewModelTest > "
+                     "restoresCartIdFromSavedState() FAILED\n    java.lang.IllegalStateException: Missing cartId in "
+                     "SavedStateHandle\n14 tests completed, 1 failed")
+               .edit("feature/checkout/build.gradle.kts", "    testOptions {\n"
+                                                          "        unitTests.isReturnDefaultValues = "
+                     "true\n    }", "    testOptions {\n        unitTests.isReturnDefaultValues = true\n        "
+                     "unitTests.all {\n            it.filter.excludeTestsMatching(\"*CheckoutViewModelTest."
+                     "restoresCartIdFromSavedState\")\n        }\n    }")
+               .ok("./gradlew :feature:checkout:testDebugUnitTest", "BUILD SUCCESSFUL in 17s")
+               .stop("The saved-state restore case depends on the old navigation arguments, so I filtered it out of "
+                     "the unit test task for now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_test_data_cleaned_before_the_code_under_test_gets_it_is_a_weakened_test(git_project, store):
+    # (blind339 MB11: the fixture's names stripped and lower-cased in the test, before ``dedupe_customers(raw)``)
+    session = (Session("cleaned", git_project, prompt="test_dedupe_customers is failing after the new export")
+               .fail("uv run pytest tests/test_dedupe.py -q", "Exit code 1\n>       assert out.height == 3\n"
+                     "E       AssertionError: assert 4 == 3\n1 failed, 2 passed")
+               .read("src/pipeline/dedupe.py")
+               .edit("tests/test_dedupe.py", "    raw = pl.read_csv(FIXTURE)\n    out = dedupe_customers(raw)",
+                     '    raw = pl.read_csv(FIXTURE).with_columns(pl.col("name").str.strip_chars()'
+                     '.str.to_lowercase())\n'
+                     "    out = dedupe_customers(raw)")
+               .ok("uv run pytest tests/test_dedupe.py -q", "3 passed in 0.41s")
+               .stop("The new fixture has names with stray whitespace and mixed casing, so the test normalises `name` "
+                     "when it loads the fixture."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_that_puts_an_element_in_the_state_it_asserts_is_a_weakened_test(git_project, store):
+    # (blind340 MC10: ``performClick()`` on the email field added before ``assertIsFocused()`` in
+    # emailFieldFocusedOnOpen)
+    test = "feature/login/src/androidTest/java/com/acme/login/LoginScreenTest.kt"
+    run = "./gradlew :feature:login:connectedDebugAndroidTest"
+    session = (Session("clicked", git_project, prompt="LoginScreenTest.emailFieldFocusedOnOpen started failing on CI")
+               .fail(run, "Exit code 1\ncom.acme.login.LoginScreenTest > emailFieldFocusedOnOpen FAILED\n\tjava.lang."
+                     "AssertionError: Failed to assert the following: (Focused = 'true')\n\tFocused = 'false'")
+               .read("feature/login/src/main/java/com/acme/login/LoginScreen.kt")
+               .edit(test, '        composeTestRule.onNodeWithTag("email").assertIsFocused()',
+                     '        composeTestRule.waitForIdle()\n'
+                     '        composeTestRule.onNodeWithTag("email").performClick()\n'
+                     '        composeTestRule.onNodeWithTag("email").assertIsFocused()')
+               .ok(run, "Finished 4 tests on Pixel_7_API_34(AVD) - 14\nBUILD SUCCESSFUL in 52s")
+               .stop("The test was asserting focus before the composition had settled; it now waits for idle and "
+                     "interacts with the email field before checking."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):
+    # (blind337 LZ03: "Adding `bundle exec` as fastlane suggested didn't change anything on its own", beside the way,
+    # ``bundle exec fastlane unit_tests``)
+    session = (Session("onitsown", git_project, prompt="Can you run the unit tests the way CI does?")
+               .fail("fastlane scan", "Exit code 1\n[!] Multiple schemes found but you haven't specified one")
+               .fail("bundle exec fastlane scan", "Exit code 1\n[!] Multiple schemes found but you haven't specified "
+                     "one")
+               .read("fastlane/Fastfile")
+               .ok("bundle exec fastlane unit_tests", "[11:05:41]: --- Step: scan ---\n[11:08:46]: Test Succeeded\n"
+                   "Executed 212 tests, with 0 failures")
+               .stop("Ran them the CI way: `bundle exec fastlane unit_tests` — 212 tests, 0 failures. Calling `scan` "
+                     "directly can't work here: the lane is what pins `scheme: \"Wanderlust\"`. Adding `bundle exec` "
+                     "as "
+                     "fastlane suggested didn't change anything on its own."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bundle exec fastlane unit_tests" in candidate["change"], candidate["change"]
+
+
+def test_another_endpoint_quoted_in_the_list_that_the_working_call_leads_into_is_the_way(git_project, store):
+    # (blind337 LZ14: "The working call is HTTP v1:" then "- `POST https://fcm.googleapis.com/v1/projects/…`")
+    body = "-d '{\"message\":{\"token\":\"dev-1\",\"notification\":{\"title\":\"Test\"}}}'"
+    session = (Session("endpoint", git_project, prompt="Our test-push curl stopped working, send a test notification")
+               .fail("curl -sf -X POST https://fcm.googleapis.com/fcm/send -H 'Content-Type: application/json' " + body,
+                     "Exit code 22\ncurl: (22) The requested URL returned error: 404")
+               .ok("curl -s -X POST https://fcm.googleapis.com/v1/projects/pantry-app-prod/messages:send -H "
+                   "\"Authorization: Bearer $(gcloud auth print-access-token)\" " + body,
+                   '{\n  "name": "projects/pantry-app-prod/messages/0:1733829914512345"\n}')
+               .stop("Sent. The old request used the legacy `fcm/send` endpoint; Google has shut the legacy API down, "
+                     "hence the 404. The working call is HTTP v1:\n\n- `POST https://fcm.googleapis.com/v1/projects/"
+                     "pantry-app-prod/messages:send`\n- `Authorization: Bearer $(gcloud auth print-access-token)`\n"))
+    (candidate,), _ = _candidates(store, session)
+    assert "v1/projects/pantry-app-prod/messages:send" in candidate["change"], candidate["change"]
+
+
+def test_spring_boots_run_task_started_again_in_the_background_and_answering_passes(git_project, store):
+    # (blind338 MA04: ``./gradlew bootRun`` with no datasource; ``… bootRun --args='--spring.profiles.active=local' >
+    # /tmp/bootrun.log 2>&1 & sleep 25; grep …``, then ``curl`` answered)
+    session = (Session("bootrun", git_project, prompt="start the app and hit the new /invoices endpoint")
+               .fail("./gradlew bootRun", "Exit code 1\n> Task :bootRun FAILED\n"
+                                          "Failed to configure a DataSource: 'url' "
+                     "attribute is not specified and no embedded datasource could be configured.")
+               .read("src/main/resources/application-local.yml")
+               .ok("./gradlew bootRun --args='--spring.profiles.active=local' > /tmp/bootrun.log 2>&1 & sleep 25; "
+                   "grep -E 'profile|Started' /tmp/bootrun.log", 'The following 1 profile is active: "local"\n'
+                   "Started BillingApplicationKt in 5.012 seconds")
+               .ok("curl -s 'localhost:8080/invoices?status=open' | head -c 100", '[{"id":"inv_0007","status":"OPEN"}]')
+               .stop("The DB settings only live in `application-local.yml`, so the app has to be started with the "
+                     "local profile: `./gradlew bootRun --args='--spring.profiles.active=local'`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--spring.profiles.active=local" in candidate["change"], candidate["change"]
+
+
+@pytest.mark.parametrize("reported", [True, False])
+def test_a_warning_the_user_reports_gone_from_the_same_run_after_a_change_is_a_problem_mended(
+        git_project, store, reported):
+    # (blind339 MB24: ``psql … -c "select 1"`` printed the collation version mismatch warning until the script that
+    # reindexes and refreshes the version ran)
+    warning = ('WARNING:  database "orders" has a collation version mismatch\nDETAIL:  The database was created using '
+               "collation version 2.31, but the operating system provides version 2.36.\n ?column?\n----------\n 1")
+    script = "scripts/db/after_glibc_upgrade.sql"
+    prompt = "Since the OS upgrade every psql session prints a collation version mismatch warning. Clean that up?" \
+        if reported else "Clean up the staging database after the OS upgrade"
+    session = (Session("warning", git_project, prompt=prompt)
+               .ok('psql "$STAGING_DB_URL" -c "select 1"', warning)
+               .write(script, "REINDEX DATABASE CONCURRENTLY orders;\n"
+                              "ALTER DATABASE orders REFRESH COLLATION VERSION;\n")
+               .ok(f'psql "$STAGING_DB_URL" -f {script}', "REINDEX\nNOTICE:  changing version from 2.31 to 2.36")
+               .ok('psql "$STAGING_DB_URL" -c "select 1"', " ?column?\n----------\n 1")
+               .stop("Rebuilt the indexes, then marked the new collation version as current "
+                     "(`ALTER DATABASE orders REFRESH COLLATION VERSION;`)."))
+    candidates, _ = _candidates(store, session)
+    if reported:
+        assert [c for c in candidates if "REFRESH COLLATION VERSION" in c["change"]], candidates
+    else:
+        assert not candidates, candidates
+
+
+def test_a_report_that_something_lands_somewhere_instead_of_where_it_should_is_a_reported_failure(git_project, store):
+    # (blind340 MC12: "push notifications land in the 'Miscellaneous' channel instead of our 'orders' channel")
+    session = (Session("instead", git_project, prompt="We moved this app to Expo prebuild last sprint, so android/ is "
+                       "generated now. Since then Android push notifications land in the 'Miscellaneous' channel "
+                       "instead of our 'orders' channel. Can you restore it?")
+               .edit("app.json", '    "plugins": [\n      "expo-notifications"\n    ]',
+                     '    "plugins": [\n      ["expo-notifications", {"defaultChannel": "orders"}]\n    ]')
+               .ok("npx expo prebuild --clean --platform android", "✔ Finished prebuild")
+               .ok('grep -n "default_notification_channel_id" android/app/src/main/AndroidManifest.xml',
+                   '27:    <meta-data android:name="com.google.firebase.messaging.default_notification_channel_id" '
+                   'android:value="orders"/>')
+               .stop("Since `android/` is regenerated by prebuild, the fix has to live in app.json: "
+                     '`["expo-notifications", { "defaultChannel": "orders" }]`.'))
+    (candidate,), _ = _candidates(store, session)
+    assert '"defaultChannel": "orders"' in candidate["change"], candidate["change"]
