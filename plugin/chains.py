@@ -2464,6 +2464,8 @@ def _astray(group: list[dict], edits: list[dict]) -> bool:
 
 
 _ERROR_START = LazyRegex(r"^\W{0,4}(?:E\s+)?(?:(?:fatal )?error\b|[\w.:]*(?:Error|Exception)\b)|"
+                         # go test's failed test: ``--- FAIL: TestWorkersClaimConcurrently (0.37s)``
+                         r"^--- FAIL: \w|"
                          # vitest's reason under a failed test: ``× cart store > adds an item``, then ``→ …``
                          r"^\s*→ |"
                          # R CMD check's findings and testthat's failures: ``❯ checking dependencies in R code ...
@@ -2565,10 +2567,11 @@ def _split_one_output(chain: dict, account: str = "") -> list[dict]:
     jobs = chain["failure"].get("ci_line_jobs") or {}
     for line in (chain["failure"].get("error_text") or "").splitlines():
         if _ERROR_START.match(line) or line in jobs and (not lines or _job_of(lines[-1], jobs) != jobs[line]):
-            lines.append(re.sub(r"^→\s*", "", line.strip()))
+            # (go test's failed test by what it printed under it: ``queue_test.go:88: claim: database is locked``)
+            lines.append("" if line.startswith("--- FAIL: ") else re.sub(r"^→\s*", "", line.strip()))
         elif lines and line.strip():
-            lines[-1] += " " + line.strip(" -•*")
-    lines = list(dict.fromkeys(lines))
+            lines[-1] = (lines[-1] + " " + line.strip(" -•*")).strip()
+    lines = list(dict.fromkeys(line for line in lines if line))
 
     def named_by(edit: dict) -> str | None:
         names = {os.path.basename(f) for f in edit.get("files") or []}
@@ -2580,12 +2583,15 @@ def _split_one_output(chain: dict, account: str = "") -> list[dict]:
         if best[0] >= 1:
             return lines[-best[1]]
         changed = _changed_text(edit)
-        told = [s for s in sentences if any(len(span) >= 6 and span in changed for span in _code_spans(s))]
+        # (of the account's sentence that quotes its code, or its numbered item: "1. Concurrent workers got
+        # `SQLITE_BUSY` immediately … The DSN in internal/store/sqlite.go now adds `_pragma=busy_timeout(5000)`")
+        told = [s for s in sentences + items if any(len(span) >= 6 and span in changed for span in _code_spans(s))]
         quoted = [line for line in lines
                   if any(len(span) >= 8 and span in line for s in told for span in _code_spans(s))]
         return quoted[0] if quoted else None
 
     sentences = _sentences(account)
+    items = [item for item in re.split(r"\n\s*\n|\n(?=\s*(?:\d+[.)]|[-*•])\s)", account) if item.strip()]
     named = {e["id"]: named_by(e) for e in edits}
     if None in named.values() or len({frozenset(_tokens(line)) for line in named.values()}) < 2:
         return [chain]

@@ -413,6 +413,9 @@ def _trivial_value(value: str, key: str) -> bool:
     if v.endswith(("[", "(")) or (state["code_ref"].fullmatch(v) and not any(ch.isdigit() for ch in v)):
         return True  # args.password, os.environ["X"], get_token()
     # an address with no credentials in it (``in-memory://``, ``redis://localhost:6379/0``, ``https://x.test/``)
+    if re.fullmatch(r"[\"']?(?:file|sqlite3?|postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|https?|"
+                    r"s3|gs|jdbc:\w+|wss?|mem(?:ory)?):(?://)?[\"']?", v):
+        return True  # a scheme alone, the rest put after it in code: ``dsn := "file:" + path``
     if re.match(r"[A-Za-z][\w+.-]*://", v) and "@" not in v and not re.search(r"(?i)(?:pass|token|secret|key|sig)\w*=", v):
         return True
     if low in _PROSE_WORDS:  # "the DSN: the DSN only lives in .env.local" is prose

@@ -235,8 +235,10 @@ def _drop_scaffolding(parts: dict[str, list[str]], reshaped: set[str], removed: 
     diff = [line for body in parts.values() for line in body if line.startswith(("+", "-"))]
     # (a line that only closes a block, or only opens one, first of all: ``+}`` says nothing, where the
     # ``column_to_json_key_mappings = {`` it closes names what the lines in it are)
+    # (never a file's last changed line: ``+import alembic_postgresql_enum``, the import that registers the comparator,
+    # beside the steps that follow it)
     found = [(not _BRACKETS_ONLY.fullmatch(line.strip()), not imports(line), not _COMMENT.match(line), n, body, i)
-             for n, body in enumerate(parts.values()) if len(body) > 1
+             for n, body in enumerate(parts.values()) if sum(l.startswith(("+", "-")) for l in body) > 1
              for i, line in enumerate(body) if line.startswith(("+", "-"))
              and (scaffolding(line) or line in reshaped or _BRACKETS_ONLY.fullmatch(line.strip()))
              and not (imports(line) and set(re.findall(r"\w{6,}", line)) & taken and _bare(line) not in removed)

@@ -43,7 +43,9 @@ _ROLE = re.compile(
     # (not a scope: PHP's ``User::class``, C++'s ``System::String``)
     r"(?i)(?<![\w\[])(" + "|".join(ROLE_LABELS) + r")(\s*(?:message|prompt|note|instructions?)?)\s*:(?!//|\d|:)"
     # (not a name in a colon path, Kubernetes' ``system:serviceaccount:ingest:ingest-worker``, ``system:node:ip-1``)
-    r"(?!(?-i:[a-z][\w.-]*):[\w.-])")
+    r"(?!(?-i:[a-z][\w.-]*):[\w.-])"
+    # (nor a principal's type glued to its name, Kafka's ``User:svc-billing``: a name with a dash, dot or underscore)
+    r"(?!(?-i:[a-z][a-z0-9]*[-_.][\w.-]*)(?:[\s,;)\]}'\"`]|$))")
 _NOTICE = re.compile(
     r"(?i)(?<!\[quoted: )\b((?:(?:important|urgent|official|critical|mandatory|new|priority|security)\s+)*"
     r"(?:notice|message|instructions?|note|directive|update|order|request|override|reminder)s?\s+"

@@ -13997,3 +13997,25 @@ def test_a_report_that_something_lands_somewhere_instead_of_where_it_should_is_a
                      '`["expo-notifications", { "defaultChannel": "orders" }]`.'))
     (candidate,), _ = _candidates(store, session)
     assert '"defaultChannel": "orders"' in candidate["change"], candidate["change"]
+
+
+def test_two_go_tests_failing_in_one_run_each_mended_by_its_own_edit_are_two_problems(git_project, store):
+    # (blind339 MB22: ``SQLITE_BUSY`` in TestWorkersClaimConcurrently and the NOT NULL migration in
+    # TestMigrationsApply, one ``go test ./...``; the account's numbered items say which edit mended which)
+    session = (Session("gotwo", git_project, prompt="go test is failing")
+               .fail("go test ./...", "Exit code 1\n--- FAIL: TestWorkersClaimConcurrently (0.37s)\n"
+                     "    queue_test.go:88: claim: database is locked (5) (SQLITE_BUSY)\nFAIL\tgithub.com/acme/taskq/internal/queue\t0.512s\n"
+                     "--- FAIL: TestMigrationsApply (0.02s)\n    migrate_test.go:21: goose up: ERROR "
+                     "20240610_add_priority.sql: failed to run SQL migration: Cannot add a NOT NULL column with "
+                     "default value NULL (1)\nFAIL\tgithub.com/acme/taskq/internal/store\t0.048s")
+               .edit("internal/store/sqlite.go", '\tdsn := "file:" + path + "?_pragma=journal_mode(WAL)"',
+                     '\tdsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)"')
+               .edit("migrations/20240610_add_priority.sql", "ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL;",
+                     "ALTER TABLE jobs ADD COLUMN priority INTEGER NOT NULL DEFAULT 0;")
+               .ok("go test ./...", "ok  \tgithub.com/acme/taskq/internal/queue\t0.871s")
+               .stop("Two separate problems:\n\n1. Concurrent workers got `SQLITE_BUSY` immediately. The DSN in "
+                     "internal/store/sqlite.go now adds `_pragma=busy_timeout(5000)`.\n"
+                     "2. SQLite won't add a `NOT NULL` column without a default; the migration now says `NOT NULL DEFAULT 0`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, candidates
+    assert "SQLITE_BUSY" in candidates[0]["title"] and "busy_timeout" in candidates[0]["change"], candidates[0]

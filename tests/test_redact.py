@@ -655,6 +655,8 @@ def test_tables_nested_output_and_base64_without_a_secret_are_kept(text):
     "options.RejectionStatusCode = StatusCodes.Status429TooManyRequests;",
     # (blind325 LN09: go_router's route given the navigator's key, a private field)
     "parentNavigatorKey: _rootNavigatorKey,",
+    # (blind339 MB22: a DSN's scheme alone, the path put after it in code)
+    'dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)"',
 ])
 def test_code_that_names_a_member_or_a_private_field_is_kept(text):
     from lorebook.redact import redact
@@ -665,6 +667,7 @@ def test_code_that_names_a_member_or_a_private_field_is_kept(text):
 @pytest.mark.parametrize("text", [
     "secret: _Xk9fQ2mLpR7vT4wZ",
     "signing_key = Qm9vdHN0cmFw.x7Kd92LmQpZ4",
+    'password = "hunter2:"',
 ])
 def test_a_random_value_that_starts_with_an_underscore_or_has_a_dot_is_still_a_secret(text):
     from lorebook.redact import redact

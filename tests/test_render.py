@@ -1067,3 +1067,16 @@ def test_a_line_a_second_file_repeats_is_the_same_line_however_many_times_the_fi
     text = _change_text(change, compact=True, limit=150)
     assert "src/Entity/Author.php: the same lines" in text, text
     assert "'groups' => ['book:read']" in text, text
+
+
+def test_a_files_only_changed_line_stays_beside_the_steps_after_it():
+    # (blind335 LX04: ``+import alembic_postgresql_enum`` dropped as scaffolding, leaving "migrations/env.py:" bare
+    # before the steps that regenerated the revision)
+    from lorebook.render import _change_text
+
+    change = ('pyproject.toml:\n+"alembic-postgresql-enum>=1.2",\nRun `uv sync` first.\nmigrations/env.py:\n'
+              "+import alembic_postgresql_enum\nRun `rm migrations/versions/9d4be1a0c3f7_add_refunded_status.py && uv "
+              'run alembic revision --autogenerate -m "add refunded status"` first.\n'
+              "Run `uv run alembic upgrade head` first.")
+    text = _change_text(change, compact=True, limit=200)
+    assert "+import alembic_postgresql_enum" in text, text

@@ -60,6 +60,10 @@ def test_a_name_in_a_colon_path_is_no_role_label():
     # (nor a scope: blind299 KN07's ``belongsTo(User::class, 'user_id')`` reached the card as ``[quoted: User]:class``)
     assert neutralise("return $this->belongsTo(User::class, 'user_id');") == \
         "return $this->belongsTo(User::class, 'user_id');"
+    # (nor a principal's type glued to its name: blind336 LY07's Kafka ``- principal: User:svc-billing``)
+    assert neutralise("- principal: User:svc-billing") == "- principal: User:svc-billing"
+    assert neutralise("User:alice") == "[quoted: User]alice"
+    assert neutralise("User:svc-billing: do x") == "[quoted: User]svc-billing: do x"
     assert neutralise("User: do this") == "[quoted: User] do this"
 
 
