@@ -1101,7 +1101,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     the way may be the task's own (a convention learned while doing other work): the account is what links them."""
     if not account:
         return None
-    endpoint = _other_endpoint(failure, later, account)
+    endpoint = _other_endpoint(failure, later, account) or _shown_working(failure, later, account)
     if endpoint is not None:
         return endpoint
     # (of a line of steps, the one the error came from: ``qmake fieldnotes.pro CONFIG+=debug`` refused an in-source
@@ -1292,6 +1292,23 @@ def _other_endpoint(failure: dict, later: list[dict], account: str) -> dict | No
         now = url(obs["target"]) if obs["tool"] == "Bash" and obs["outcome"] == "ok" else None
         if now and now[:2] == was[:2] and now[2] != was[2] and len(now[2]) >= 8 \
                 and any(now[2] in span and was[2] not in span for span in said):
+            return obs
+    return None
+
+
+def _shown_working(failure: dict, later: list[dict], account: str) -> dict | None:
+    """A passing run of the failing program, given otherwise, that the account shows whole in a block after saying it
+    works ("Streaming the file from the client works:" then ``psql … -c "COPY … FROM STDIN …" < data/events.csv``,
+    after ``psql … -f sql/load_events.sql`` met a server that could not read the file): the way."""
+    argv = parse_command(failure["target"])["argv"]
+    if not argv:
+        return None
+    shown = [" ".join(m.group(2).replace("\\\n", " ").split())
+             for m in re.finditer(r"(?s)([^\n]*)\n\s*```[\w-]*\n(.*?)\n\s*```", account)
+             if _WORKED.search(m.group(1)) and m.group(2).count("\n") <= 3]
+    for obs in later:
+        if obs["tool"] == "Bash" and obs["outcome"] == "ok" and " ".join(obs["target"].split()) in shown \
+                and (parse_command(obs["target"])["argv"] or [""])[0] == argv[0]:
             return obs
     return None
 

@@ -14019,3 +14019,19 @@ def test_two_go_tests_failing_in_one_run_each_mended_by_its_own_edit_are_two_pro
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 2, candidates
     assert "SQLITE_BUSY" in candidates[0]["title"] and "busy_timeout" in candidates[0]["change"], candidates[0]
+
+
+def test_a_run_of_the_failing_program_shown_whole_after_the_account_says_it_works_is_the_way(git_project, store):
+    # (blind327 LP09: ``psql … -f sql/load_events.sql`` met a server that could not read the CSV; the client-side
+    # ``psql … -c "COPY … FROM STDIN …" < data/events.csv``, shown in a block after "Streaming the file … works:")
+    url = '"postgresql://postgres@localhost:5433/warehouse"'
+    copy = f'psql {url} -v ON_ERROR_STOP=1 -c "COPY staging.events FROM STDIN WITH (FORMAT csv, HEADER true)" < ' \
+           "data/events.csv"
+    session = (Session("shown", git_project, prompt="load data/events.csv into staging.events on the dev database")
+               .fail(f"psql {url} -v ON_ERROR_STOP=1 -f sql/load_events.sql", "Exit code 3\npsql:sql/load_events.sql:4: "
+                     'ERROR:  could not open file "data/events.csv" for reading: No such file or directory')
+               .ok(copy, "COPY 184213")
+               .stop("sql/load_events.sql does a server-side `COPY ... FROM 'file'`, and the server runs in the "
+                     f"container. Streaming the file from the client works:\n\n```\n{copy}\n```\n"))
+    (candidate,), _ = _candidates(store, session)
+    assert "FROM STDIN" in candidate["change"], candidate["change"]
