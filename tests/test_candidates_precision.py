@@ -14028,8 +14028,9 @@ def test_a_run_of_the_failing_program_shown_whole_after_the_account_says_it_work
     copy = f'psql {url} -v ON_ERROR_STOP=1 -c "COPY staging.events FROM STDIN WITH (FORMAT csv, HEADER true)" < ' \
            "data/events.csv"
     session = (Session("shown", git_project, prompt="load data/events.csv into staging.events on the dev database")
-               .fail(f"psql {url} -v ON_ERROR_STOP=1 -f sql/load_events.sql", "Exit code 3\npsql:sql/load_events.sql:4: "
-                     'ERROR:  could not open file "data/events.csv" for reading: No such file or directory')
+               .fail(f"psql {url} -v ON_ERROR_STOP=1 -f sql/load_events.sql",
+                     "Exit code 3\npsql:sql/load_events.sql:4: ERROR:"
+                     '   could not open file "data/events.csv" for reading: No such file or directory')
                .ok(copy, "COPY 184213")
                .stop("sql/load_events.sql does a server-side `COPY ... FROM 'file'`, and the server runs in the "
                      f"container. Streaming the file from the client works:\n\n```\n{copy}\n```\n"))
