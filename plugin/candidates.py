@@ -1251,8 +1251,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         evidence.append(entry)
     for sentence in helpless[:0 if tried else 1]:
         evidence.append({"quote": sentence, "source": "the agent's final message"})
+    # (not the user's report of the failing run itself: "`npx serverless offline` doesn't work")
     for sentence in [s for p in prompts for s in _sentences(p["text"])
-                     if _DID_NOT_HELP.search(s) and (not rivals or mine(s))][:1]:
+                     if _DID_NOT_HELP.search(s) and (not rivals or mine(s)) and not (_code_spans(s) and all(
+                         " ".join(span.split()) in " ".join(f["target"].split()) for span in _code_spans(s)
+                         for f in chain["failures"][:1]))][:1]:
         evidence.append({"quote": sentence, "source": "the user's prompt (tried before this session)"})
     verified = resolved_by is success and success["outcome"] == "ok" and chain["kind"] != "other_check"
     passed_line = one_line((success.get("body") or "").strip().splitlines()[-1] if (success.get("body") or "").strip()

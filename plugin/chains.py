@@ -615,6 +615,14 @@ def _other_tests(failure: dict, later: str) -> bool:
     named = set(_TEST_CLASS.findall(failure.get("error_text") or ""))
     if classes and named and all(classes) and not any(c in n for c in classes for n in named):
         return True
+    # (or pytest's ``-k`` of words, none in a failing test's name: ``-k "schema or passthrough"`` after
+    # ``test_enrich_with_currency`` failed)
+    keyword = re.search(r"""(?:^|\s)-k\s*(?:"([^"]+)"|'([^']+)'|(\S+))""", later)
+    words = re.split(r"\s+or\s+", next(g for g in keyword.groups() if g).strip()) if keyword else []
+    failing = set(re.findall(r"(?m)(?:^_{3,} |^FAILED \S*::|::)(test\w*)", failure.get("error_text") or ""))
+    if words and failing and all(re.fullmatch(r"\w+", w) for w in words) \
+            and not any(w in name for w in words for name in failing):
+        return True
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (a file named without its folder, go's ``config_test.go:21``, may be in any picked folder)
     # (and a file named by its absolute path, ``/home/dev/calc/tests/test_ops.py``, is under a picked ``tests/``)
@@ -1362,9 +1370,9 @@ _RECIPE_FILES = {"make": "(?:GNU)?[Mm]akefile", "gmake": "(?:GNU)?[Mm]akefile", 
 
 
 # a command that starts a server or a long-running process, and a request that shows one answers
-# (and Spring Boot's gradle and maven tasks: ``./gradlew bootRun``, ``mvn spring-boot:run``)
+# (and Spring Boot's gradle and maven tasks: ``./gradlew bootRun``, ``mvn spring-boot:run``; ``serverless offline``)
 _SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages|"
-                    r"horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve|run)|bootRun|quarkusDev)$")
+                    r"offline|horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve|run)|bootRun|quarkusDev)$")
 
 
 def _served_within(failed: str, later: dict, after: dict | None = None) -> str | None:

@@ -210,6 +210,9 @@ _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:" + _IMPORT + r"|.*[{(\[:]\s*$|[)\]}>;,\s
                          r"|.*\bdo\s*\|[^|]*\|\s*$|\s*(?:def\w*|describe|context|it|test|module|class|setup\w*|before|"
                          r"after)\b.*\bdo\s*$"
                          r"|\s*end\s*$"
+                         # an XML declaration, or a tag opened or closed bare (``<?xml version="1.0"?>``,
+                         # ``<network-security-config>``; not ``<domain-config cleartextTrafficPermitted="true">``)
+                         r"|<\?xml\b[^>]*\?>\s*$|</?[\w.:-]+>\s*$"
                          # a comment's delimiter on a line of its own (``/**``, `` */``, ``"""``, ``<!--``)
                          r"|(?:/\*+|\*+/?|\"\"\"|\'\'\'|<!--|-->)\s*$"
                          # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)

@@ -1016,7 +1016,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"(?:repo|repository|project|codebase|team)'s (?:own )?(?:\w+ )?scripts? (?:does|do|gets|handles) "
                      r"(?:it|this|that)\b|"
                      # "the entry point is `./gradlew :app:generateBaselineProfile`"
-                     r"the entry ?point (?:is|for)\b|"
+                     # ("The project's entry point is `make screenshots`")
+                     r"(?:the|\w+'s) entry ?point (?:is|for)\b|"
                      # "the repo's `./scripts/build-appimage.sh` is the intended path"
                      r"(?:is|are) the (?:intended|supported|documented|expected|usual|standard) (?:path|way|route|"
                      r"entry ?point)\b|"

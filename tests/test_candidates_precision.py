@@ -14036,3 +14036,55 @@ def test_a_run_of_the_failing_program_shown_whole_after_the_account_says_it_work
                      f"container. Streaming the file from the client works:\n\n```\n{copy}\n```\n"))
     (candidate,), _ = _candidates(store, session)
     assert "FROM STDIN" in candidate["change"], candidate["change"]
+
+
+@pytest.mark.parametrize("selection, linked", [('-k "schema or passthrough"', False), ("-k currency", True)])
+def test_a_pytest_keyword_selection_that_leaves_out_the_failing_test_passes_nothing(
+        git_project, store, selection, linked):
+    # (blind342 ME14: ``… -k "schema or passthrough"`` after ``test_enrich_with_currency`` failed)
+    session = (Session("keyword", git_project, prompt="test_enrich_with_currency fails since the feed changed")
+               .fail("uv run pytest tests/test_enrich.py -q", "Exit code 1\n.F.\n"
+                     "_____ test_enrich_with_currency _____\n"
+                     "E   ValueError: PCollection of size 2 with more than one element accessed as a singleton view.\n"
+                     "FAILED tests/test_enrich.py::test_enrich_with_currency - ValueError: PCollection of size 2\n"
+                     "1 failed, 2 passed")
+               .edit("pipelines/enrich.py", "rates=beam.pvalue.AsSingleton(self.rates))",
+                     "rates=beam.pvalue.AsList(self.rates))")
+               .ok(f"uv run pytest tests/test_enrich.py -q {selection}", "..\n2 passed, 1 deselected in 2.07s")
+               .stop("Switched the rates side input from `AsSingleton` to `AsList`; the enrich tests pass."))
+    candidates, notes = _candidates(store, session)
+    assert bool(candidates) == linked, (candidates, notes)
+
+
+def test_the_projects_entry_point_said_by_its_owner_is_the_way(git_project, store):
+    # (blind343 MF03: "The project's entry point is `make screenshots`" after ``fastlane snapshot`` failed)
+    session = (Session("entrypoint", git_project, prompt="Regenerate the App Store screenshots")
+               .fail("fastlane snapshot", "Exit code 1\n▸ TrailmixUITests.testOnboardingScreenshots(): Failed to get "
+                     "matching snapshot: No matches found for onboarding.continue")
+               .read("Makefile")
+               .ok("make screenshots 2>&1 | tail -2", "bundle exec fastlane ios screenshots\n[09:31:02]: Successfully "
+                   "generated screenshots")
+               .stop("Plain `fastlane snapshot` doesn't work in this repo: it skips the demo-data seeding. The "
+                     "project's entry point is `make screenshots`, which seeds the demo account, then runs `bundle "
+                     "exec fastlane ios screenshots`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make screenshots" in candidate["change"], candidate["change"]
+
+
+def test_serverless_offline_started_and_answering_passes_and_the_users_report_is_no_attempt(git_project, store):
+    # (blind345 MH20: "`npx serverless offline` doesn't work" is the report, not a thing the user tried; ``(npx
+    # serverless offline … &) ; sleep 8; …; curl -s localhost:3001/dev/health`` answered)
+    session = (Session("offline", git_project, prompt="I want to run the API locally — `npx serverless offline` "
+                       "doesn't work, can you get it going?")
+               .fail("npx serverless offline", 'Exit code 1\nError:\nServerless command "offline" not found. Did you '
+                     'mean "config"?')
+               .read("serverless.yml")
+               .edit("serverless.yml", "custom:\n  tableName: orders", "plugins:\n  - serverless-offline\n\ncustom:\n"
+                                                                        "  tableName: orders")
+               .ok("(npx serverless offline --httpPort 3001 > /tmp/offline.log 2>&1 &) ; sleep 8; curl -s "
+                   "localhost:3001/dev/health", '{"status":"ok"}')
+               .stop("serverless-offline was already in devDependencies but never registered: serverless.yml had no "
+                     "`plugins:` section."))
+    (candidate,), _ = _candidates(store, session)
+    assert "- serverless-offline" in candidate["change"], candidate["change"]
+    assert not [e for e in candidate["evidence"] if "user's prompt" in e["source"]], candidate["evidence"]

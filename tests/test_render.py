@@ -1080,3 +1080,16 @@ def test_a_files_only_changed_line_stays_beside_the_steps_after_it():
               "Run `uv run alembic upgrade head` first.")
     text = _change_text(change, compact=True, limit=200)
     assert "+import alembic_postgresql_enum" in text, text
+
+
+def test_an_xml_files_declaration_and_bare_tags_give_way_before_a_tag_with_settings():
+    # (blind346 MI14: ``<?xml …?>`` and ``<network-security-config>`` kept, ``<domain-config
+    # cleartextTrafficPermitted="true">`` cut)
+    from lorebook.render import _change_text
+
+    change = ('app/src/debug/res/xml/network_security_config.xml:\n+<?xml version="1.0" encoding="utf-8"?>\n'
+              '+<network-security-config>\n+<domain-config cleartextTrafficPermitted="true">\n'
+              '+<domain includeSubdomains="false">10.0.2.2</domain>\n'
+              '+<domain includeSubdomains="false">localhost</domain>\n+</domain-config>\n+</network-security-config>')
+    text = _change_text(change, compact=True, limit=200)
+    assert 'cleartextTrafficPermitted="true"' in text and "<?xml" not in text, text
