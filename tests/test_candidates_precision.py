@@ -4262,6 +4262,11 @@ def test_keywords_recased_in_another_model_are_a_reformat_not_the_fix(git_projec
     # (a name in quotes recased is another name: blind323 LL19's jOOQ ``inputSchema = "PUBLIC"`` → ``"public"``)
     edit = {"tool": "Edit", "body": '@@ -1 +1 @@\n-    inputSchema = "PUBLIC"\n+    inputSchema = "public"', "meta": {}}
     assert not _recased_only(edit, "e: VehicleRepository.kt:14:21 Unresolved reference 'VEHICLES'.")
+    # (not in a test: blind260 JA08's fixture ``['summer10', …]`` → ``['SUMMER10', …]``, made to agree with the code)
+    edit = {"tool": "Edit", "files": ["/p/e2e/fixtures.ts"], "meta": {},
+            "body": "@@ -1 +1 @@\n-  discountCode: ['summer10', { option: true }],\n"
+                    "+  discountCode: ['SUMMER10', { option: true }],"}
+    assert _recased_only(edit, "Expected: \"$81.00\"\nReceived: \"$90.00\"")
     # (a path recased where the error says a file is not there: blind263 JD03's Inertia pages on Linux)
     edit = {"tool": "Edit", "body": "@@ -1 +1 @@\n-            resource_path('js/Pages'),\n"
                                     "+            resource_path('js/pages'),", "meta": {}}
