@@ -594,6 +594,21 @@ def _comments_only(edit: dict) -> bool:
     return bool(sides) and all(_changed_lines(old, new) and _code_lines(old) == _code_lines(new) for old, new in sides)
 
 
+# code whose lines may be split or joined anywhere between tokens (not Python, YAML or a Makefile, where the layout
+# is the code)
+_FREE_FORM = LazyRegex(r"\.(?:jsx?|tsx?|mjs|cjs|java|kts?|swift|go|c|cc|cpp|h|hpp|cs|rs|php|css|scss|json|html|xml|sql|"
+                       r"dart|scala|groovy|vue|svelte)$")
+
+
+def _reformatted_only(edit: dict) -> bool:
+    """Whether an edit only lays the same code out otherwise (a long ``<Stack.Screen … />`` split over five lines,
+    spaces inside ``{{ }}``), in a language where the layout means nothing: a reformat, no fix."""
+    sides = _edit_sides(edit)
+    return bool(sides) and bool(edit.get("files")) and all(_FREE_FORM.search(f) for f in edit["files"]) and all(
+        old.strip() != new.strip() and old.count("\n") != new.count("\n")
+        and re.sub(r"\s+", "", old) == re.sub(r"\s+", "", new) for old, new in sides)
+
+
 def _recased_only(edit: dict, error: str) -> bool:
     """Whether an edit only changes the case of words (``SELECT … GROUP BY ALL`` → ``select … group by all``) or
     the spaces between them, and the error names none of them as they were or are: a reformat. (``./Components/
@@ -867,7 +882,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         if typo or all(_DOC_PATH.search(p) for p in paths) and not doc_named and not dir_named and not building_docs \
                 or not withheld and (_comments_only(edit) and (not directive or _trailing_comments_only(edit))
                                      or _logging_only(edit, error) or _metadata_only(edit, error)
-                                     or _recased_only(edit, error)) or \
+                                     or _recased_only(edit, error) or _reformatted_only(edit)) or \
                 not quoted_fix and not _gives_the_missing_name(edit, error) and not fixes_named and (
                     any(_named_in(p, sentence) or changed_names & _names_said(sentence) or _folder_named(p, sentence)
                         for p in paths for sentence in incidental) or

@@ -14093,3 +14093,24 @@ def test_serverless_offline_started_and_answering_passes_and_the_users_report_is
     (candidate,), _ = _candidates(store, session)
     assert "- serverless-offline" in candidate["change"], candidate["change"]
     assert not [e for e in candidate["evidence"] if "user's prompt" in e["source"]], candidate["evidence"]
+
+
+def test_a_line_laid_out_over_several_beside_a_stale_server_stopped_is_a_reformat(git_project, store):
+    # (blind352 MO11: Metro from another project held port 8081; the long ``<Stack.Screen … />`` split over lines by
+    # the by was linked as the fix)
+    screen = "      <Stack.Screen name=\"Payment\" component={PaymentScreen} options={{title: 'Payment'}} />"
+    session = (Session("layout", git_project, prompt="Detox e2e for the checkout stack won't start; `yarn e2e:ios` "
+                       "just errors out")
+               .fail("yarn e2e:ios", "Exit code 1\n FAIL  e2e/checkout.e2e.ts (125.402 s)\n  ● Checkout stack › pushes "
+                     "Cart\n    thrown: \"Exceeded timeout of 120000 ms for a hook.\"")
+               .ok("ps -o pid,lstart,command -p 31877", "31877 Mon Jun 10 09:14:52 2024     node /Users/dev/src/"
+                   "old-checkout-prototype/node_modules/.bin/react-native start")
+               .edit("src/navigation/CheckoutStack.tsx", screen, "      <Stack.Screen\n        name=\"Payment\"\n"
+                     "        component={PaymentScreen}\n        options={{ title: 'Payment' }}\n      />")
+               .ok("kill 31877", "")
+               .ok("yarn e2e:ios", "Test Suites: 1 passed, 1 total")
+               .stop("The app was loading its JS from a Metro server left running since Monday out of "
+                     "`old-checkout-prototype`. I killed that process and started Metro from this repo. I also split "
+                     "the long Payment `<Stack.Screen>` line in CheckoutStack.tsx across several lines."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, (candidates, notes)
