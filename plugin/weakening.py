@@ -291,7 +291,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _steps_collapsed(changes) or _looked_for_dropped(changes, failure_text) or _input_cleaned(changes) \
-        or _produces_what_it_asserts(changes) \
+        or _produces_what_it_asserts(changes) or _state_set_in_place_of_the_call(changes) \
+        or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
@@ -536,6 +537,45 @@ def _produces_what_it_asserts(changes: dict[str, list[dict]]) -> bool:
                 if any(set(_literals(a)) & set(_literals(c)) or a.split(".")[:2] == c.split(".")[:2] and "(" in a
                        for a in acts for c in checks):
                     return True
+    return False
+
+
+def _lowered_below_what_failed(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only lowers the size the test sets up (``ORDERS_PER_CUSTOMER = 250`` → ``60``) from
+    the count the failing check expected to below the one the code returned ("assert 100 == 250": a page of 100):
+    the case the code fails on, more than a page, is no longer set up."""
+    if not tests_only(changes):
+        return False
+    pair = re.search(r"(?m)\bassert\s+(\d+)\s*==\s*(\d+)\s*$|"
+                     r"Expected:?\s*(\d+)\s*\n\s*(?:Received|Actual|but was):?\s*(\d+)", failure_text or "")
+    if not pair:
+        return False
+    got, wanted = (int(pair.group(1)), int(pair.group(2))) if pair.group(1) \
+        else (int(pair.group(4)), int(pair.group(3)))
+    for a, b in _line_pairs(changes):
+        x, y = (re.findall(r"(?<![\w.])\d[\d_]*(?![\w.])", line) for line in (a, b))
+        if len(x) == len(y) == 1 and int(x[0].replace("_", "")) == wanted \
+                and int(y[0].replace("_", "")) < got < wanted \
+                and re.sub(r"\d[\d_]*", "N", a) == re.sub(r"\d[\d_]*", "N", b):
+            return True
+    return False
+
+
+def _state_set_in_place_of_the_call(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only sets the state of the object under test in place of the call that made it:
+    ``service.addItem({ sku: 'MUG-01', … })`` → ``service.items.set([{ sku: 'MUG-01', … }])`` before ``expect(service
+    .total())``; the method the test drove is no longer run."""
+    if not tests_only(changes):
+        return False
+    for a, b in _line_pairs(changes):
+        call = re.match(r"\s*(\w+)\.(\w+)\(", a)
+        if not call or call.group(2) in ("set", "next", "emit", "update", "patchValue", "setValue"):
+            continue
+        obj = re.escape(call.group(1))
+        if re.match(rf"\s*{obj}\.\w+(?:\.(?:set|next|update)\(|\s*=[^=]|\.value\s*=[^=])", b) \
+                and not re.search(rf"\.{re.escape(call.group(2))}\(", b) \
+                and _literals(a) and _literals(a) <= _literals(b):
+            return True
     return False
 
 
