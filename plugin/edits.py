@@ -673,6 +673,7 @@ _METADATA_LINE = LazyRegex(r"""(?ix)^\s*[\"']?(?:description|summary|authors?|ma
 _JSON_VERSION = LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$')
 _MSBUILD_VERSION = LazyRegex(r"^\s*<(?:Version|VersionPrefix|AssemblyVersion|FileVersion|PackageVersion)>"
                              r"\d[\w.+-]*</\w+>\s*$")
+_ANDROID_VERSION = LazyRegex(r'^\s*version(?:Code|Name)\s*=?\s*(?:\d+|"\d[\w.+-]*")\s*$')
 _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$"),
                 # (a pyproject's ``[project]`` or ``[tool.poetry]`` version: its dependencies pin inline)
@@ -684,7 +685,9 @@ _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 # (a Helm chart's ``version: 0.7.4`` and ``appVersion``, at the top: a dependency's is indented
                 # under its name; a Flutter package's ``version: 1.4.0+12``)
                 "Chart.yaml": LazyRegex(r'^(?:version|appVersion):\s*["\']?v?\d[\w.+-]*["\']?\s*$'),
-                "pubspec.yaml": LazyRegex(r'^version:\s*\d[\w.+-]*\s*$')}
+                "pubspec.yaml": LazyRegex(r'^version:\s*\d[\w.+-]*\s*$'),
+                # (an Android app's, in its module's build file: ``versionCode = 42``, ``versionName = "3.8.1"``)
+                "build.gradle.kts": _ANDROID_VERSION, "build.gradle": _ANDROID_VERSION}
 
 
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)

@@ -3098,6 +3098,12 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
                                        'humanizePercentage }}"'})
     assert not _metadata_only({"tool": "Edit", "files": ["/p/meson.build"],
                                "body": "-  version : '>=2.56',\n+  version : '>=2.72',"})
+    # (an Android app's own version in its module's build file: blind349 ML13)
+    assert _metadata_only({"tool": "Edit", "files": ["/p/app/build.gradle.kts"],
+                           "body": '-        versionCode = 41\n-        versionName = "3.8.0"\n'
+                                   '+        versionCode = 42\n+        versionName = "3.8.1"'})
+    assert not _metadata_only({"tool": "Edit", "files": ["/p/app/build.gradle.kts"],
+                               "body": "-        minSdk = 24\n+        minSdk = 26"})
     # (a Helm chart's ``repository:`` is where a dependency is downloaded from: blind324 LM23)
     assert not _metadata_only({"tool": "Edit", "files": ["/p/charts/api/Chart.yaml"],
                                "body": "-    repository: oci://ghcr.io/acme/charts/common\n"
