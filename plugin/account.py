@@ -136,10 +136,12 @@ _FLAKY_EXPLAINED = LazyRegex(r"(?i)\b(?:because|caused|due to|root cause|race|de
 _INCIDENTAL = LazyRegex(r"(?i)\b(?:while (?:I was )?(?:in )?(?:there|at it)(?!\s+(?:is|are|was|were)\b)|(?<!even )(?<!even an )(?<!even a )unrelated|"
                         r"incidental(?:ly)?|drive-by|on the side|"
                         r"not (?:part of|related to|needed for) the (?:fix|problem|issue)|(?:is|was|that's|it's) (?:purely |just )?"
-                        r"cosmetic|not related|has nothing to do with|as (?:you )?(?:asked|requested)|"
+                        r"cosmetic|not related|ha[sd] nothing to do with|as (?:you )?(?:asked|requested)|"
                         r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
                         # "While reading variables.tf I also fixed …", "Also fixed the "enviroment" typo in …"
-                        r"while (?:I was )?(?:reading|editing|in|looking at) (?:[\w./-]+\.\w+|it|them|there)\b|"
+                        # (or a component by its name: "While I was in PostCard I also gave the `fill` image …")
+                        r"while (?:I was )?(?:reading|editing|in|looking at) "
+                        r"(?:[\w./-]+\.\w+|[A-Z][a-z]+[A-Z]\w*|it|them|there)\b|"
                         r"also (?:fixed|corrected) (?:a|an|the|two|some) [^.;]{0,40}\b(?:typos?|misspell\w*|spelling (?:mistakes?|errors?))|"
                         r"for consistency(?: with)?|wasn't the fix|was not the fix|harmless|"
                         # ("I also defaulted the destructor … — it isn't what fixed it")

@@ -14149,3 +14149,23 @@ def test_the_size_a_test_sets_up_lowered_below_what_the_code_returned_is_a_weake
                .stop("The orders fixture was seeding 250 items per customer through moto, which was slow and pushed "
                      "the query past a page. I trimmed it to 60."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_edit_said_to_have_had_nothing_to_do_with_the_failure_while_in_a_component_is_set_aside(git_project, store):
+    # (blind350 MM10: "While I was in PostCard I also gave the `fill` image a `sizes` attribute … that one had nothing
+    # to do with the failure")
+    session = (Session("postcard", git_project, prompt="next build fails on the blog images")
+               .fail("npm run build", "Exit code 1\nError: Invalid src prop (https://images.ctfassets.net/x/hero.jpg) "
+                     'on `next/image`, hostname "images.ctfassets.net" is not configured under images')
+               .edit("src/components/PostCard.tsx", "<Image src={post.heroUrl} alt={post.title} fill />",
+                     '<Image src={post.heroUrl} alt={post.title} fill sizes="(max-width: 768px) 100vw, 33vw" />')
+               .edit("next.config.mjs", "      { protocol: 'https', hostname: 'cdn.sanity.io' },",
+                     "      { protocol: 'https', hostname: 'cdn.sanity.io' },\n"
+                     "      { protocol: 'https', hostname: 'images.ctfassets.net' },")
+               .ok("npm run build", " ✓ Generating static pages (14/14)")
+               .stop("`next/image` refuses remote hosts that aren't allow-listed. I added `images.ctfassets.net` to "
+                     "`images.remotePatterns` in next.config.mjs. While I was in PostCard I also gave the `fill` image "
+                     "a `sizes` attribute to silence the performance warning — that one had nothing to do with the "
+                     "failure."))
+    (candidate,), _ = _candidates(store, session)
+    assert "sizes=" not in candidate["change"], candidate["change"]
