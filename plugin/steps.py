@@ -455,7 +455,7 @@ def _warnings_gone(observations: list[dict]) -> list[dict]:
 
                     out[n] = dict(o, outcome="error", error_text=text, error_signature=error_signature(text, line))
                 break
-            changed = changed or later["outcome"] == "ok" and (later["tool"] in EDIT_TOOLS or later["tool"] == "Bash")
+            changed = changed or _is_change(later)
     return out
 
 
