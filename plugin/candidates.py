@@ -493,9 +493,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                 # (or shorter, where it is code, not a word: "changed `/files/*` to `/files/*key`")
                 for span in _code_spans(s) if len(span) >= 12 or len(span) >= 8 and re.search(r"[^\w\s.]", span)]
     # (code it added, not a name the line held before: "`follow_player` itself" is no ``.after(…)`` added to it)
+    # (not one in a file a sentence of what did not help names: "Adding retries to defaults.cfg did not help", beside
+    # the `retries = 3` then added to app.cfg)
     not_enough += [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and a not in not_enough
                    and any(span in line and not any(span in old for old, _ in _edit_sides(a))
-                           for line in map(_spaced, _added_lines(a)) for span in map(_spaced, told_fix))]
+                           for line in map(_spaced, _added_lines(a)) for span in map(_spaced, told_fix))
+                   and not any(os.path.basename(f) in s for f in a.get("files") or [] for s in said["did_not_help"])]
     final_ids |= {a["id"] for a in not_enough}
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)
