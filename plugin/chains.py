@@ -25,7 +25,7 @@ from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _UNREACHABLE, _adds_with_
                     _clears_local_state, _is_change, _is_check, _named_as_the_way, _named_by_error, _names_run,
                     _packages, status_read_again)
 from .signatures import error_line, error_signature, is_wrapper_line
-from .text import one_line
+from .text import common_ends, one_line
 from .weakening import _DESELECTS
 
 
@@ -2129,8 +2129,7 @@ def _made_since(failed: str, later: str, between: list[dict]) -> bool:
 def _as_edited(failed: str, later: str, between: list[dict]) -> bool:
     """Whether ``later`` is what failed, changed as an edit since changed a file that holds it: the query of a Loki
     rule tried on its own, ``{namespace=~".*"}`` then ``{namespace=~".+"}``, as the rule in oom.yaml was edited."""
-    head = len(os.path.commonprefix([failed, later]))
-    tail = len(os.path.commonprefix([failed[head:][::-1], later[head:][::-1]]))
+    head, tail = common_ends(failed, later)
     if not head or failed == later:
         return False
     # (the change with a few characters either side, as the file has them too)

@@ -15,7 +15,7 @@ from .commands import _TEST_PATH, command_job
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import imports, scaffolding
-from .text import one_line
+from .text import common_ends, one_line
 
 # files whose edit is never the fix for a failing check (unless the error names them)
 # (a document by its file's name, with a document's extension or none: ``lib/changelog.sh`` is code that reads one,
@@ -225,8 +225,7 @@ def _replaced(a: str, b: str) -> tuple[str, str]:
 
 def _inserted(a: str, b: str) -> str | None:
     """The words line ``b`` inserted into line ``a`` between two of its tokens, when that is all it changed."""
-    p = len(os.path.commonprefix([a, b]))
-    q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+    p, q = common_ends(a, b)
     if p + q != len(a) or len(b) <= len(a):
         return None
     while p > 0 and not a[p - 1].isspace() and b[p - 1] == b[len(b) - q - 1]:  # (back to where a token starts)
@@ -283,8 +282,7 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
             return f"`{a}` → `{b}`"
         # text inserted into the line and nothing else changed (``listen({ port })`` → ``listen({ port, host:
         # '0.0.0.0' })``): what was inserted
-        p = len(os.path.commonprefix([a, b]))
-        q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+        p, q = common_ends(a, b)
         n = len(b) - q - p
         # (slid back to where a token starts: ``integers(max_value=…`` → ``integers(min_value=1, max_value=…`` is
         # ``min_value=1, `` inserted, not ``in_value=1, m``)

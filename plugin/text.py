@@ -1,6 +1,7 @@
 """Small text helpers shared by capture, recall and writeback."""
 from __future__ import annotations
 
+import os
 import re
 
 TRUNCATION_MARKER = "…[{n} chars truncated]…"
@@ -62,6 +63,13 @@ def one_line(text: str | None, limit: int = 200) -> str:
         if match.start() < limit - 1 < match.end():
             return text[:match.start()].rstrip() + "…"
     return text[: limit - 1] + "…"
+
+
+def common_ends(a: str, b: str) -> tuple[int, int]:
+    """How many characters ``a`` and ``b`` share at their start, and then at their end (past the start): what is
+    left between is what changed."""
+    head = len(os.path.commonprefix([a, b]))
+    return head, len(os.path.commonprefix([a[head:][::-1], b[head:][::-1]]))
 
 
 def elided_heads(spans) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from collections import Counter
 from .commands import _TEST_PATH, _segments, _words
 from .edits import _CODE_FILE, _COMMENT_LINE
 from .quality import LazyRegex
+from .text import common_ends
 
 _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfail)\(|@unittest\.skip|@(?:module)?tag\s+:skip|"
                         # (and Android's ``@SdkSuppress(maxSdkVersion = 33)``, not run on the API 34 device it failed)
@@ -717,8 +718,7 @@ def _repointed_to_a_copy(changes: dict[str, list[dict]]) -> bool:
 
 def _inserted_into(a: str, b: str) -> bool:
     """Whether line ``b`` is line ``a`` with text inserted at one place (or wrapped around a part of it)."""
-    p = len(os.path.commonprefix([a, b]))
-    q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+    p, q = common_ends(a, b)
     return len(b) > len(a) and a[p:len(a) - q] in b[p:len(b) - q]
 
 
@@ -1075,8 +1075,7 @@ def _scores_on_training_data(changes: dict[str, list[dict]]) -> bool:
     if not tests_only(changes):
         return False
     for a, b in _line_pairs(changes):
-        p = len(os.path.commonprefix([a, b]))
-        q = len(os.path.commonprefix([a[p:][::-1], b[p:][::-1]]))
+        p, q = common_ends(a, b)
         while p and a[p - 1].isalnum():  # (whole words: "test" → "train" share their "t")
             p -= 1
         while q and a[len(a) - q].isalnum():
