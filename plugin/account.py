@@ -424,13 +424,18 @@ _LATER = LazyRegex(r"(?i)^(?:when|if|whenever|once|next time|in (?:the )?future,
                    r"(?:after|if|when)\b")
 
 
+# a verdict alone, no account of what was done: "Restore drill works.", "Works now.", "Everything passes again."
+_VERDICT = LazyRegex(r"(?i)^(?:[\w'-]+ ){0,3}(?:works|worked|is working|passes|passed)(?: now| again| fine)?[.!]?$")
+
+
 def _classified(sentences: list[str]) -> dict:
     said = [s for s in sentences if not s.startswith("#")]  # (a heading, "## Root cause", states nothing itself)
     return {
         "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)
                   and not _UNCHECKED.search(s) and not _LATER.search(_prose(s))],
         "fix": [s for s in said if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
-                and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s) and not _PUT_BACK.match(s)],
+                and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s) and not _PUT_BACK.match(s)
+                and not _VERDICT.match(s)],
         "decision": [s for s in said if _DECISION.search(s)],
         "did_not_help": [s for s in said if _DID_NOT_HELP.search(s)],
         "all": sentences,

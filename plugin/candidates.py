@@ -46,8 +46,8 @@ from .sanitize import steering_reasons
 from .signatures import normalise
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
                     _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
-                    _names_run, _packages, _quoted_in, _starts_service, _through_pipe, _upstream_sync, _warnings_gone,
-                    _way_sentences)
+                    _names_run, _packages, _plans_destroying, _quoted_in, _starts_service, _through_pipe,
+                    _upstream_sync, _warnings_gone, _way_sentences)
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
@@ -400,6 +400,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # client to retry" when the prompt said the test is flaky, with an edit that stays: it names what was fixed)
     chance = [s for s in said["all"] if (flaky := _FLAKY.search(prose := _prose(s)))
               and not _FLAKY_EXPLAINED.search(prose[flaky.start():])
+              # (nor a retry the passing run logged, called harmless: "zero failed (one transient footer read retry
+              # in the log, harmless)")
+              and not re.match(r"[^.;()]*\b(?:harmless|benign|ignorable)\b", prose[flaky.start():], re.I)
               and (not chain.get("_rivals") or _relevance(s, error_words) > 0)
               and not (kept_edits.strip() and all(m.group(0).lower() in prompt_text.lower()
                                                   for m in _FLAKY.finditer(prose)))]
@@ -782,11 +785,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     # (and the run that printed a value the fix wrote, a checksum or an id: ``swift package compute-checksum …``
     # before the ``checksum: "e83f0a…"`` set in Package.swift)
-    written = [(e["id"], "\n".join(_added_lines(e))) for e in edits if e["id"] in final_ids]
+    # (one it wrote new: not one the line had before, ``application_name=standby1`` in the ``grep -n
+    # primary_conninfo conf/standby.conf`` that showed the line the edit then extended)
+    written = [(e["id"], "\n".join(_added_lines(e)), "\n".join(old for old, _ in _edit_sides(e)))
+               for e in edits if e["id"] in final_ids]
     # (a value, not a name of words: ``sentence-transformers/all-MiniLM-L6-v2`` in a grep's line is no id printed)
     def printed_values(o: dict) -> set[str]:
-        return {value for at, text in written for value in _PRINTED_VALUE.findall(o.get("body") or "")
-                if o["id"] < at and value in text and not _NAMED_IN_WORDS.fullmatch(value)}
+        return {value for at, text, was in written for value in _PRINTED_VALUE.findall(o.get("body") or "")
+                if o["id"] < at and value in text and value not in was and not _NAMED_IN_WORDS.fullmatch(value)}
 
     sources = [o for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
                and o not in commands and printed_values(o)]
@@ -1121,7 +1127,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # one problem, one account: it is about this one (unless another sentence speaks of its words: "Debezium 2.x
         # dropped `database.server.name` in favour of `topic.prefix`", not "Connector and its task are RUNNING.")
         causes, fixes = said["cause"], said_fixes
-    if causes and not fixes and resolved_by is not failure:
+    if not fixes and resolved_by is not failure:
         # the sentence that quotes the passing run is the account of the fix, cue word or not
         passing = parse_command(resolved_by["target"])["argv"]
         fixes = [s for s in said["all"] if s not in causes and s not in said["did_not_help"]
@@ -1149,6 +1155,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return at > 0 and said["all"][at - 1] in said["did_not_help"]
 
     causes.sort(key=lambda s: (s not in labelled, bool(re.fullmatch(r"\(.*\)\W*", s)), after_attempt(s), -score(s)))
+    # (one that points back, "That's why Gradle couldn't find `cordova.variables.gradle`.", by the sentence it points
+    # to: "The Gradle project depends on files Capacitor generates: … are gitignored, so a fresh clone has nothing")
+    at = said["all"].index(causes[0]) if causes and causes[0] in said["all"] else 0
+    if at and re.match(r"(?i)(?:that|this)(?:'s| is| was) (?:why|the reason)\b", causes[0]) \
+            and said["all"][at - 1] not in said["did_not_help"] + said["decision"]:
+        causes[0] = said["all"][at - 1]
     fixes.sort(key=lambda s: -score(s))
     if fixes and not causes:  # "- The producer sends plain JSON, but the converter expected X. Set `…` in …": the
         # cause the agent gave just before its account of this fix, about no other problem
@@ -1496,7 +1508,9 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"what(?:'s| is) wrong|(?:went|goes) wrong|keeps? (?:coming back|failing|crashing|erroring)|"
                       # "the nightly report email goes out twice": what should happen once happens again
                       r"(?:sent|sends|fires?|fired|runs?|ran|goes out|went out|appears?|shows? up|triggers?|triggered|"
-                      r"(?:is|are|gets?|got) (?:sent|called|charged|run)|called|charged) (?:twice|two times)|"
+                      r"(?:is|are|gets?|got) (?:sent|called|charged|run)|(?:is|are) being (?:sent|called|charged|run)|"
+                      # ("Reminder emails … are being sent two or three times.")
+                      r"called|charged) (?:twice|two times|(?:two|three|several|multiple) (?:or \w+ )?times)|"
                       r"duplicate (?:\w+ )?(?:rows|e-?mails|messages|events|sends|charges|entries|records|jobs|"
                       r"notifications|deliveries|webhooks|orders|payments)|"
                       r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open)|"
@@ -1521,7 +1535,9 @@ _GONE_MISSING = LazyRegex(r"(?i)\b(?:(?:stopped|stops|aren't|isn't|are not|is no
                           r"(?: up)?|appear(?:ing|s)?|arriv(?:ing|es?)|com(?:ing|es?) (?:in|through)|reach(?:ing|es)?|"
                           r"get(?:ting|s)? (?:there|through|in))|(?:is|are|comes? back|came back|returns?|returned) "
                           r"empty|missing|disappeared|vanished|no (?:data|rows|results|traces|spans|events|metrics|"
-                          r"logs|messages|records))\b")
+                          r"logs|messages|records)|"
+                          # ("Nothing shows up yet.")
+                          r"nothing (?:show(?:s|ing)?(?: up)?|appears?|arrives?|comes? (?:in|through)))\b")
 
 
 # what a quoted error message says, when it names no "Error": ``ER_INVALID_DEFAULT: Invalid default value for
@@ -1570,10 +1586,15 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     if not named:
         return None
     last_edit = max(e["id"] for e in named)
-    report_words = _plain_words(" ".join(reports))
+    # (a word and its plural alike: "Reminder emails …" and ``reminders.settings``)
+    def stems(words: set[str]) -> set[str]:
+        return {w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words}
+
+    report_words = stems(_plain_words(" ".join(reports)))
     # (every step of the line: ``honcho start worker beat & sleep 20; celery -A reports inspect stats``)
-    later = [(o, _plain_words(" ".join(word for step in parse_command(o["target"])["segments"]
-                                       for word in parse_command(step)["argv"])) & report_words) for o in observations
+    later = [(o, stems(_plain_words(" ".join(word for step in parse_command(o["target"])["segments"]
+                                             for word in parse_command(step)["argv"]))) & report_words)
+             for o in observations
              if o["id"] > last_edit and o["outcome"] == "ok" and _is_check(o) and not _MUTATING.search(o["target"])]
     checks = [o for o, shared in later if len(shared) >= 2]
     # a run that shares one telling word with the report ("CI's migration job fails" and ``mikro-orm
@@ -2000,6 +2021,11 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     # mismatch warning")
     if any(re.search(r"(?i)\bwarn(?:ing|ings|s)?\b", p["text"]) for p in prompts):
         observations = _warnings_gone(observations)
+    # (and a plan that destroys, where the user asks to keep what it would destroy: "now the prod plan wants to
+    # destroy and recreate it … make the plan a no-op")
+    if any(re.search(r"(?i)\b(?:destroy|destroys|destroying|recreate|replace|replacing|no-op)\b", p["text"])
+           for p in prompts):
+        observations = _plans_destroying(observations)
     said = stated(last_message)
     said["text"] = last_message or ""
     chains, notes = find_chains(observations, last_message or "", details)

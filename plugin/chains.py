@@ -269,6 +269,9 @@ def find_chains(observations: list[dict], account: str = "",
             if renumbered:  # ``kubectl wait … job/pg-backup-manual-2`` for the ``…-1`` that timed out
                 success, kind = dict(later, target=renumbered), "same_check"
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _to_another_host(failure["target"], later["target"]):
+                success, kind = later, "same_check"  # the push to ``api.sandbox.push.apple.com`` that the device's
+                break  # token is for, after ``api.push.apple.com`` answered BadDeviceToken
             if later["outcome"] == "ok" and _is_check(later) and _lane_ran_the_action(failure["target"], later):
                 success, kind = later, "same_job"  # ``fastlane ios sync_certs`` ran the ``match`` that failed alone
                 break
@@ -303,8 +306,11 @@ def find_chains(observations: list[dict], account: str = "",
             # (a server that was not up read no query: another it answers through the same program is the same
             # check, ``… trino --execute 'SHOW TABLES FROM lake.analytics'`` after the ``… --execute 'SHOW CATALOGS'``
             # that met "service "trino" is not running")
+            # (or turned away before it ran, whatever it asked: trino's "Too many queued queries for
+            # \"global.adhoc\"", then the same user's query landing in ``global.etl``)
             if later["outcome"] == "ok" and _is_check(later) and command_family(later["target"]) == family \
-                    and _UNREACHABLE.search(failure.get("error_text") or "") \
+                    and (_UNREACHABLE.search(failure.get("error_text") or "")
+                         or _TURNED_AWAY.search(failure.get("error_text") or "")) \
                     and _inline_code(failure["target"]) and _inline_code(later["target"]) \
                     and _without_code(failure["target"]) == _without_code(later["target"]):
                 success, kind = dict(later, asked_otherwise=True), "same_check"
@@ -362,11 +368,13 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and not any(net_changes(
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_recipe_runs(later["target"], failure["target"], observations[:k])
+                         or _package_script_runs(later["target"], failure["target"], observations[:k])
                          or missing and _echoed_recipe_runs(later, failure["target"])
                          or _named_as_the_way(later["target"], account)
                          and _echoed_recipe_runs(later, failure["target"], subcommand=True)
                          or _echoed_recipe_step(later, failure["target"])
                          or _script_echoes_the_run(later, failure["target"])
+                         or _echoed_script_run_directly(failure, later["target"])
                          or _composer_script_runs(later, failure["target"])):
                 # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed (or the target the account gives
                 # as the way beside it)
@@ -566,7 +574,19 @@ def _asserting_search(failure: dict, later: list[dict]) -> bool:
             re.fullmatch(r"-[A-Za-z]*[cq][A-Za-z]*|--count|--quiet", w) for w in argv[1:]):
         return False
     line = " ".join(failure["target"].split())
-    again = next((o for o in later if o["tool"] == "Bash" and " ".join(o["target"].split()) == line), None)
+    # (or a line running the same steps before a search for the same text: ``uv run alembic revision --autogenerate
+    # … && grep -c "add_column" …`` → 0, then ``rm …_add_paid_at.py && uv run alembic revision --autogenerate … | tail
+    # -2 && grep -n "add_column" …`` once env.py imported the models)
+    steps = _segments(failure["target"])
+    pattern = _first_word(argv)
+
+    def same_search(target: str) -> bool:
+        later_steps = _segments(target)
+        later_argv = parse_command(target)["argv"]
+        return len(steps) > 1 and bool(later_argv) and _program_name(later_argv[0]) == _program_name(argv[0]) \
+            and _first_word(later_argv) == pattern and all(s in later_steps[:-1] for s in steps[:-1])
+    again = next((o for o in later if o["tool"] == "Bash" and o["outcome"] == "ok" and (
+        " ".join(o["target"].split()) == line or same_search(o["target"]))), None)
     return bool(again) and again["outcome"] == "ok" and any(
         o["tool"] in EDIT_TOOLS and o["id"] < again["id"] for o in later)
 
@@ -676,6 +696,20 @@ def _echoed_script(body: str, script: str = r"\S+") -> str | None:
     echoed = re.search(rf"(?m)^> \S+@\S* {script}\n> (.+)$", body) or re.search(r"\Ayarn run v[\d.]+\n\$ (.+)$", body,
                                                                                    re.M)
     return echoed.group(1) if echoed else None
+
+
+def _echoed_script_run_directly(failure: dict, later: str) -> bool:
+    """Whether ``later`` runs the command a failing package script was echoed as, with options added: ``npx
+    electron-forge make --targets @electron-forge/maker-deb`` for an ``npm run make`` echoed ``> electron-forge
+    make`` (the way it could pass, its other makers left out)."""
+    words = failure["target"].split()
+    script = [w for w in words[1:] if not w.startswith("-") and w != "run"]
+    if not words or words[0] not in _PACKAGE_RUNNERS or len(script) != 1:
+        return False
+    echoed = _echoed_script(re.sub(r"^\s*Exit code \d+\s*", "", failure.get("error_text") or ""),
+                            re.escape(script[0]))
+    argv, ran = parse_command(echoed or "")["argv"], parse_command(later)["argv"]
+    return len(argv) > 1 and len(ran) > len(argv) and ran[:len(argv)] == argv and ran[len(argv)].startswith("-")
 
 
 def _by_its_script(failed: str, later: str) -> bool:
@@ -854,6 +888,26 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     return False
 
 
+def _package_script_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
+    """Whether ``target_run`` runs a package script whose definition, as the session saw package.json (read back or
+    grepped: ``"android:build": "npm run build && npx cap sync android && cd android && ./gradlew assembleDebug"``),
+    runs the command that failed (``./gradlew assembleDebug`` in android/): the project's way to run it, with what
+    it needs done first."""
+    words = target_run.split()
+    script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
+    check = parse_command(failed)["check"]
+    if not words or words[0] not in _PACKAGE_RUNNERS or not script or not check or len(check) < 6:
+        return False
+    definition = re.compile(rf'"{re.escape(script[0])}"\s*:\s*"((?:[^"\\]|\\.)*)"')
+    for o in seen:
+        if "package.json" not in (o.get("target") or ""):
+            continue
+        for m in definition.finditer(o.get("body") or ""):
+            if re.search(rf"(?:^|[\s&;|(\"]){re.escape(check)}(?![\w:.-])", m.group(1).replace('\\"', '"')):
+                return True
+    return False
+
+
 def _lines_of(observation: dict, path: str) -> list[str]:
     """The lines of the file at ``path`` an observation showed: the file read or printed, or a grep's ``path:19:…``
     lines."""
@@ -1016,8 +1070,13 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
         return True  # (_same_target compares the files each picks)
     picked = [t for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
-    return not picked or not failed or all(any(f.startswith(p.rstrip("/")) or p.endswith(f) for p in picked)
-                                           for f in failed)
+    # (a file named from where the failing line ran: go's ``./shipment_test.go:18`` after ``cd internal/store && go
+    # test ./...`` is in the ``./internal/store/...`` a later run picks)
+    cwd = (parse_command(failure["target"])["cwd"] or "").strip("./")
+    return not picked or not failed or all(any(
+        f.startswith(p.rstrip("/")) or p.endswith(f)
+        or cwd and f"{cwd}/{f}".startswith(re.sub(r"^\./|/?\.\.\.$", "", p).rstrip("/") + "/") for p in picked)
+        for f in failed)
 
 
 # the file a type checker's or linter's diagnostic is in (``src/app/api/users.py:41: error: …``, tsc's
@@ -1274,6 +1333,20 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
 
 
 _HTTP_CLIENTS = frozenset(("curl", "wget", "http", "https", "xh"))
+
+
+def _to_another_host(failed: str, later: str) -> bool:
+    """Whether ``later`` is the failing request word for word but for its URL's host, the path the same: ``curl …
+    https://api.sandbox.push.apple.com/3/device/…`` for the ``… https://api.push.apple.com/3/device/…`` that was
+    refused. The request itself was right; where it went was not."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if not before or len(before) != len(after) or _program_name(before[0]) not in _HTTP_CLIENTS:
+        return False
+    differ = [(a, b) for a, b in zip(before, after) if a != b]
+    if len(differ) != 1 or not all(re.match(r"https?://", w) for w in differ[0]):
+        return False
+    was, now = (urllib.parse.urlsplit(w) for w in differ[0])
+    return was.netloc != now.netloc and (was.path, was.query) == (now.path, now.query)
 
 
 def _other_endpoint(failure: dict, later: list[dict], account: str) -> dict | None:
@@ -1764,7 +1837,17 @@ def _answered_after(failure: dict, later: list[dict], account: str = "") -> dict
     answered = [o for o in later if edited and o["id"] > edited["id"] and o["tool"] == "Bash" and o["outcome"] == "ok"
                 and _PROBE.match(parse_command(o["target"])["check"]) and (o.get("body") or "").strip()
                 and _no_error(o.get("body") or "")]
-    return answered[-1] if answered else None
+    # (or, after any edit, the very URL the logged error could not fetch, answering now: "Cannot find latest-mac.yml
+    # … (https://updates-staging.acme.dev/ledger/latest-mac.yml): HttpError: 404", then ``curl -sI …/latest-mac.yml``
+    # → ``HTTP/2 200``)
+    missing = {u.split("?")[0].rstrip(".,:")
+               for u in re.findall(r"https?://[^\s\"'()<>]+", failure.get("error_text") or "")}
+    edit = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"), None)
+    fetched = [o for o in later if missing and edit and o["id"] > edit["id"] and o["tool"] == "Bash"
+               and o["outcome"] == "ok" and _PROBE.match(parse_command(o["target"])["check"])
+               and re.search(r"(?m)^HTTP/[\d.]+ 2\d\d\b", o.get("body") or "")
+               and any(w.strip("\"'").split("?")[0] in missing for w in parse_command(o["target"])["argv"][1:])]
+    return (answered or fetched or [None])[-1]
 
 
 def _quoted_edit_of(failure: dict, later: list[dict], account: str) -> dict | None:
@@ -2254,6 +2337,15 @@ def _same_error(a: dict, b: dict) -> bool:
         if any(len(line) >= 30 and re.search(r"\w(?:Error|Exception): \S", line) and line in (y.get("error_text") or "")
                for line, y in zip(lines, (b, a, b, a))):
             return True
+        # (or an error line of the earlier run still printed by the later, its process ids and counts aside:
+        # ``error: Sandbox: swiftlint(41822) deny(1) file-read-data …/.swiftlint.yml …`` again after ``pod install``,
+        # beside the rsync denial it met next: the first problem was not mended)
+        def masked(text: str) -> str:
+            return " ".join(re.sub(r"\d+", "N", text).split())
+        if any(len(line) >= 40 and re.match(r"(?i)(?:fatal )?error:\s", line) and not is_wrapper_line(line)
+               and len(line.split()) >= 5 and masked(line) in masked(y.get("error_text") or "")
+               for line, y in zip(lines, (b, a))):
+            return True
         # (or its message, the run's summary printing it without the class: vitest's ``→ expected "spy" to be called
         # 1 times, but got 0 times`` for ``AssertionError: expected "spy" to be called 1 times, …``; or a bare
         # ``Error: Cannot call trigger on an empty DOMWrapper.`` for its ``→ Cannot call trigger …``)
@@ -2316,6 +2408,11 @@ def _same_error(a: dict, b: dict) -> bool:
 _NAMED_MESSAGE = LazyRegex(rf"\b({_ERROR_CLASS}): +(\S.*)")
 
 
+# a server turning a query away before running it, for its queue or its limits, not for what it asks
+_TURNED_AWAY = LazyRegex(r"(?i)\btoo many (?:queued|concurrent|running) (?:queries|requests|statements)\b|"
+                         r"\bquery queue (?:is )?full\b|\bqueue (?:is )?full\b|\btoo many (?:connections|clients)\b")
+
+
 # a program refusing a flag it does not know: argparse's "unrecognized arguments", click's "No such option"
 _USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknown (?:option|flag|argument)\b|"
                          r"\bno such option\b|\binvalid option\b|\bflag provided but not defined\b")
@@ -2334,6 +2431,18 @@ _CUT = LazyRegex(r"…\[N chars truncated\]…")  # (where an excerpt was cut sh
 _PYTEST_COUNTS = LazyRegex(r"\d+ (?:failed|passed|errors?|skipped|deselected|warnings?|xfailed|xpassed)"
                            r"(?:, \d+ (?:failed|passed|errors?|skipped|deselected|warnings?|xfailed|xpassed))*"
                            r"(?: in [\d.]+s)?(?: \([\d:]+\))?")
+
+
+def _failed_count(text: str) -> int | None:
+    """How many tests a run's own count line says failed or errored (pytest's ``3 failed, 19 passed, 7 errors in
+    1.92s``: 10; ExUnit's ``5 tests, 2 failures``: 2), or None when it printed no such line."""
+    for line in reversed(text.splitlines()):
+        line = line.strip(" =")
+        if _PYTEST_COUNTS.fullmatch(line) or re.fullmatch(r"\d+ tests?, \d+ failures?\b.*", line):
+            return sum(int(n) for n in re.findall(r"(\d+) (?:failed|errors?|failures?)\b", line)) or None
+    return None
+
+
 _SUMMARY_LINE = LazyRegex(r"(?:FAILED|ERROR) [\w./-]+::\S+ - \w|E\s+[\w.]*(?:Error|Exception)\b")
 
 
@@ -2357,6 +2466,11 @@ def _errors_gone(before: dict, after: dict) -> list[str]:
                 and not _PYTEST_COUNTS.fullmatch(line.strip(" ="))
                 and not re.fullmatch(r"_{3,} .* _{3,}", line.strip())}
     was, now = problems(before), problems(after)
+    # (none, when the run's own count of what failed did not drop: ``4 failed, 1 passed`` both times, the later
+    # excerpt only cut to fewer lines by ``| tail -3``)
+    if (counts := [_failed_count(f.get("error_text") or "") for f in (before, after)])[0] and counts[1] \
+            and counts[1] >= counts[0]:
+        return []
     # (a line the excerpt cut, ``… got …[N chars truncated]… attribute 'pool'``, is any line it begins)
     cut = [key.split("…[")[0] for key in was if _CUT.search(key)]
     was = {key: line for key, line in was.items() if not _CUT.search(key)}

@@ -155,6 +155,10 @@ def _segments(command: str) -> list[str]:
     parts = [re.sub(r"^\(\s*(?=[^()]*$)|(?<=[^()])\s*\)$", "", p.strip())
              if p.strip().count("(") != p.strip().count(")") else p.strip()[1:-1].strip()
              if re.fullmatch(r"\([^()]*[^()&\s]\s*\)", p.strip()) else p.strip() for p in parts]
+    # (a loop's body is its steps: ``for i in 1 2 3; do uv run pytest tests/api -q | tail -1; done`` runs pytest)
+    if len(parts) > 2 and re.match(r"(?:for\s+\w+\s+in\b|while\b|until\b)", parts[0]) and parts[-1] == "done" \
+            and parts[1].startswith("do "):
+        parts = [parts[1][3:].strip(), *parts[2:-1]]
     return [restore(p) for p in parts if p]
 
 
@@ -564,6 +568,7 @@ def _targets(command: str) -> list[str]:
         cut = next((i for i, w in enumerate(checked) if w in ("--command", "-c", "--run")), len(checked))
         checked = checked[:cut]
     kube = checked[:1] and _program_name(checked[0]) in ("kubectl", "oc")
+    valued = valued | _run_options(checked)
     if kube:  # (how it lists, ``-o wide``, and which, ``-l app=falco``: the kind it lists is its target)
         valued = valued | {"-o", "--output", "-l", "--selector", "-c", "--container", "--sort-by", "--context"}
     if "pytest" in map(_program_name, checked[:3]):  # (a warning turned into an error, ``-W error::pandas.errors.
@@ -612,8 +617,16 @@ def _sbt_words(words: list[str]) -> list[str]:
         if not task or not task.group(1):
             out.append("." if task else word)
     return out
-# the runners whose ``-e`` picks the environment a job runs in (``pio test -e native``, ``tox -e py312``)
-_ENV_RUNNERS = frozenset(("pio", "platformio", "tox", "nox"))
+# the runners whose ``-e`` picks the environment a job runs in (``pio test -e native``, ``tox -e py312``), and
+# detox's ``-c`` the configuration it builds and tests (``-c ios.sim.release`` embeds the bundle ``ios.sim.debug``
+# loads from Metro)
+_RUN_OPTIONS = {**dict.fromkeys(("pio", "platformio", "tox", "nox"), frozenset(("-e", "--environment"))),
+                "detox": frozenset(("-c", "--configuration"))}
+
+
+def _run_options(argv: list[str]) -> frozenset[str]:
+    """The options that pick how ``argv``'s program runs its job, beside _VALUE_OPTIONS (:data:`_RUN_OPTIONS`)."""
+    return _RUN_OPTIONS.get(_program_name(argv[0]), frozenset()) if argv else frozenset()
 _PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url", "--dev-url"))
 # a file loaded before or around what is checked (``bun test --preload ./test/happydom.ts``): how it runs, no target
 _SETUP_OPTIONS = frozenset(("--preload", "--require", "--import", "--loader", "--setupFiles", "--setup-files",
@@ -650,7 +663,7 @@ def _inline_code(command: str) -> str | None:
         # (nor a variable's setting: ``maestro test -e APP_ID=com.acme.wallet.debug``, ``docker run -e TZ=UTC``)
         # (or ending a cluster of short flags: psql's ``-Atc "SHOW statement_timeout"``; not curl's ``-sSe``, a
         # referer)
-        if (word in ("-c", "-e", "--command", "--execute", "--eval", "--query")
+        if (word in ("-c", "-e", "--command", "--execute", "--eval", "--query") and word not in _run_options(argv)
                 or _INLINE_CLUSTER.fullmatch(word) and _program_name(argv[0]) in _CODE_TAKERS) \
                 and not argv[i + 1].startswith("-") \
                 and not (word.endswith("e") and re.fullmatch(r"[A-Za-z_]\w*=\S*", argv[i + 1])):
@@ -867,7 +880,7 @@ def _invocation(parsed: dict) -> set[str]:
               and not argv[i - 1].startswith("-")}
     # an option's value is part of it (``--project api`` → ``--project @acme/api``, ``-f values-staging.yaml``)
     # (and the environment a test runner builds for: ``pio test -e native``, ``tox -e py312``)
-    valued = _VALUE_OPTIONS | ({"-e", "--environment"} if argv and _program_name(argv[0]) in _ENV_RUNNERS else set())
+    valued = _VALUE_OPTIONS | _run_options(argv)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
               if w in valued and w != "-w" and not argv[i + 1].startswith("-")}
     parts -= {f"flag:{w}" for w in argv if w in valued and any(p.startswith(f"flag:{w} ") for p in parts)}
@@ -1117,6 +1130,13 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith((f"flag:{option} ", f"flag:{option}=")) for a in added):
             out.append(f"without `{value}`")
+    # (the same arguments in another order: ``pg_combinebackup backups/full backups/incr1 backups/incr2`` for the
+    # incrementals first, which it refuses)
+    positional = [[w for n, w in enumerate(parsed["argv"][1:], 1) if not w.startswith("-")
+                   and not parsed["argv"][n - 1].startswith("-")] for parsed in (before, after)]
+    if not out and before["argv"][:1] == after["argv"][:1] and len(positional[1]) > 1 \
+            and positional[0] != positional[1] and sorted(positional[0]) == sorted(positional[1]):
+        out.append(f"pass `{' '.join(positional[1])}` in that order")
     # (what the line started in the background beside the check, given another option: ``cloud-sql-proxy … --port
     # 5433 --private-ip & sleep 3; psql …`` for the same line without ``--private-ip``)
     if not out and before["check"] == after["check"]:

@@ -258,6 +258,12 @@ def error_line(text: str) -> str | None:
                     None)
         if told:
             return f"{line.strip()} {told}"
+    # (curl's ``--fail-with-body`` verdict under the answer that says why: ``{"reason":"BadDeviceToken"}`` then
+    # ``curl: (22) The requested URL returned error: 400``)
+    refused = re.fullmatch(r"curl: \(22\) The requested URL returned error: (\d{3})", (line or "").strip())
+    why = refused and re.search(r'"(?:reason|message|error|error_description|detail)"\s*:\s*"([^"\n]{3,200})"', text)
+    if why:
+        return f"HTTP {refused.group(1)}: {why.group(1)}"
     # a heading that only names a kind of error (dbt's ``ERROR: Runtime Error``, ``Compilation Error in model x``):
     # the message is the line under it
     if line and state["bare"].search(line):

@@ -422,7 +422,12 @@ _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uni
 _REQUEST_URL = LazyRegex(r"(?:https?://)?(?:localhost|127\.0\.0\.1|[\w-]+(?:\.[\w-]+)+|[\w-]+):\d+/"
                          r"(?:[^\s'\"|;&]|&(?![&\s]))*")
 # an answer with nothing in it: ``{"traces":[],"metrics":{…}}``, ``[]``, ``0``, ``null``, nothing at all
-_EMPTY_ANSWER = LazyRegex(r'\A\s*(?:\{\s*"[\w.-]+"\s*:\s*(?:\[\s*\]|null|0)\s*[,}]|(?:\[\s*\]|0|null|\{\s*\})?\s*\Z)')
+# (behind the envelope an API wraps every answer in, too: Prometheus' ``{"status":"success","data":[]}``,
+# ``{"status":"success","data":{"resultType":"vector","result":[]}}``)
+_EMPTY_ANSWER = LazyRegex(r'\A\s*(?:\{\s*(?:"status"\s*:\s*"success"\s*,\s*"data"\s*:\s*\{\s*'
+                          r'"resultType"\s*:\s*"\w+"\s*,\s*)?(?:"status"\s*:\s*"success"\s*,\s*)?'
+                          r'"[\w.-]+"\s*:\s*(?:\[\s*\]|null|0)\s*[,}]|'
+                          r'(?:\[\s*\]|0|null|\{\s*\})?\s*\Z)')
 
 
 _FIELD_ASKED = LazyRegex(r"^(?:kubectl|oc)\s+(?:-n\s+\S+\s+|--namespace[=\s]\S+\s+)?get\s+[^|;&]*-o\s*[= ]?"
@@ -431,6 +436,36 @@ _FIELD_ASKED = LazyRegex(r"^(?:kubectl|oc)\s+(?:-n\s+\S+\s+|--namespace[=\s]\S+\
 
 # a warning a run printed and passed with (``WARNING:  database "orders" has a collation version mismatch``)
 _WARNING_PRINTED = LazyRegex(r"(?m)^\s*(?:WARNING|Warning|warning)\b:?\s+\S.*$")
+
+
+# a plan that takes something down: ``# aws_s3_bucket.app_logs will be destroyed``, ``must be replaced``, ``Plan: 1 to
+# add, 0 to change, 1 to destroy.``
+_PLAN_DESTROYS = LazyRegex(r"(?m)^\s*# \S.* (?:will be destroyed|must be replaced)\s*$|"
+                           r"\bPlan: \d+ to add, \d+ to change, [1-9]\d* to destroy\b")
+_PLANS = LazyRegex(r"^(?:terraform|tofu|terragrunt)(?:\s+-chdir=\S+)?\s+plan\b")
+
+
+def _plans_destroying(observations: list[dict]) -> list[dict]:
+    """The observations, with a plan that would destroy or replace a resource (``# aws_s3_bucket.app_logs will be
+    destroyed``) read as a failure when, after an edit, the same plan destroys nothing: where the user asks that a
+    resource be kept ("make the plan a no-op"), each plan that still takes it down is the failure."""
+    out = list(observations)
+    plans = [n for n, o in enumerate(observations) if o["tool"] == "Bash" and o["outcome"] == "ok"
+             and _PLANS.match(parse_command(o.get("target") or "")["check"] or "")]
+    for n in plans:
+        key = command_key(observations[n]["target"])
+        if not _PLAN_DESTROYS.search(observations[n].get("body") or ""):
+            continue
+        kept = next((k for k in plans if k > n and command_key(observations[k]["target"]) == key
+                     and not _PLAN_DESTROYS.search(observations[k].get("body") or "")), None)
+        if kept is None or not any(o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" for o in observations[n + 1:kept]):
+            continue
+        text = "\n".join(m.group(0).strip() for m in _PLAN_DESTROYS.finditer(observations[n].get("body") or ""))
+        from .signatures import error_signature
+
+        out[n] = dict(observations[n], outcome="error", error_text=text,
+                      error_signature=error_signature(text, observations[n]["target"]))
+    return out
 
 
 def _warnings_gone(observations: list[dict]) -> list[dict]:
@@ -565,6 +600,12 @@ def _all_skipped(observation: dict) -> dict:
     if nothing:
         return dict(observation, outcome="error", error_text=nothing.group(0),
                     error_signature=error_signature(nothing.group(0), command))
+    # (or that ran none: maven's ``Tests run: 0, Failures: 0, Errors: 0, Skipped: 0`` after ``-Dsurefire
+    # .failIfNoSpecifiedTests=false``, where surefire never picks up the ``*IT`` class asked for)
+    counts = re.findall(r"(?m)^(?:\[INFO\]\s+)?Tests run: (\d+), Failures: \d+", body)
+    if command_job(command) == "test" and counts and not any(map(int, counts)):
+        text = "no test ran (Tests run: 0)"
+        return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text, command))
     if command_job(command) != "test" or not _ALL_SKIPPED.search(body) or _RAN_SOME.search(body):
         return observation
 
@@ -837,7 +878,11 @@ def _status_failure(observation: dict) -> dict:
                 and re.search(r"/(?:status|health\w*)\b|\.(?:state|status|health)\b", observation.get("target") or ""):
             return dict(observation, outcome="error", error_text=body.strip(), logged=True,
                         error_signature=f"state {lines[-1]}")
-        return observation
+        # (or the trace a failed task keeps, read alone from its status: ``jq -r '.tasks[0].trace'`` → ``io.debezium
+        # .DebeziumException: … Caused by: org.postgresql.util.PSQLException: ERROR: logical decoding requires …``)
+        if not (re.search(r"/status\b.*\.trace\b", observation.get("target") or "")
+                and re.match(r"\s*(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): ", body)):
+            return observation
     errors = [m.group(0).strip() for m in _REPORTED_ERROR.finditer(body)]
     text = errors[-1] if errors else failed.group(0)
     return dict(observation, outcome="error", error_text=text, logged=True,

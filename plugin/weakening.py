@@ -178,8 +178,9 @@ _SAID_REBASELINED = LazyRegex(r"(?i)\b(?:updat|chang|re-?baselin|regenerat|accep
 
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",
 # ExUnit "left:", pytest's "assert <left> == <right>" (either side)
+# (and XCTest's ``XCTAssertEqual failed: ("3") is not equal to ("0")``, the value found first)
 _ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+|>\s+)(?:got|received|actual|but was|left)\b\s*:?\s*(.+?)\s*$|"
-                    r"\bassert\s+(.+?)\s+==\s+(.+?)\s*$")
+                    r"\bassert\s+(.+?)\s+==\s+(.+?)\s*$|XCTAssertEqual failed: \(\"([^\"\n]{1,80})\"\)")
 _LITERAL = LazyRegex(r"([\"'])((?:(?!\1).){1,80})\1|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 _TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\"']([^\"']+)|"
                        r"fn\s+(test_\w+)|func\s+(Test\w+))")
@@ -300,6 +301,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _repointed_to_a_copy(changes) or _moved_what_it_tests(changes, failure_text) \
         or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
+        or _setup_taken_out(changes, failure_text) or _verdict_flipped(changes) or _merge_forced(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -1122,6 +1124,48 @@ def _drops_test_rows(changes: dict[str, list[dict]]) -> bool:
     # (counted: ``u1,1`` three times, then twice, is a row taken out)
     return bool(changes) and all(_TEST_DATA.search(path) or _TEST_PATH.search(path) and _DATA_FILE.search(path)
                                  for path in changes) and _only_takes_out(hunks)
+
+
+def _setup_taken_out(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only took out lines that made the number the failing check found (``for i in
+    0..<3 { folder.notes.append(…) }`` gone after "XCTAssertEqual failed: ("3") is not equal to ("0")"): with
+    nothing set up, the check has nothing left to find."""
+    found = {v for v in _actual_values(failure_text) if re.fullmatch(r"\d+", v) and int(v) >= 2}
+    hunks = [h for hs in changes.values() for h in hs]
+    return bool(found) and tests_only(changes) and _only_takes_out(hunks) and any(
+        found & _literals(line) for h in hunks
+        for line in Counter(h["old"].splitlines()) - Counter(h["new"].splitlines()))
+
+
+# an expected verdict a test states as data turned from failing to passing (kyverno's ``result: fail`` → ``result:
+# pass`` for ``bad-init-pod``)
+_VERDICT_FAIL = LazyRegex(r"^\s*-?\s*(?:result|expect(?:ed)?(?:_result)?|outcome)\s*:\s*[\"']?"
+                          r"(?:fail|error|deny|denied)[\"']?\s*$", re.I)
+_VERDICT_PASS = LazyRegex(r"^\s*-?\s*(?:result|expect(?:ed)?(?:_result)?|outcome)\s*:\s*[\"']?(?:pass|allow|allowed|ok)"
+                          r"[\"']?\s*$", re.I)
+
+
+def _verdict_flipped(changes: dict[str, list[dict]]) -> bool:
+    """Whether a test file written as data (``kyverno-test.yaml``) now expects a pass where it expected a failure:
+    the case that should be refused is accepted by the test."""
+    return any(re.search(r"(?i)test", path) and _DATA_FILE.search(path)
+               and any(_VERDICT_FAIL.match(line) for line in h["old"].splitlines())
+               and any(_VERDICT_PASS.match(line) for line in h["new"].splitlines())
+               and not any(_VERDICT_FAIL.match(line) for line in h["new"].splitlines())
+               for path, hunks in changes.items() for h in hunks)
+
+
+# a merge the test forces before it reads, which the code under test never gets: ClickHouse's ``OPTIMIZE TABLE …
+# FINAL`` collapsing a ReplacingMergeTree's duplicates that the query itself leaves in
+_MERGE_FORCED = LazyRegex(r"(?i)\bOPTIMIZE\s+TABLE\s+\S+(?:\s+ON\s+CLUSTER\s+\S+)?(?:\s+PARTITION\s+\S+)?\s+FINAL\b")
+
+
+def _merge_forced(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only makes the storage merge its rows before the check reads them: the test sees
+    the rows the code's own query would not have collapsed."""
+    return tests_only(changes) and any(
+        _brought_in(_MERGE_FORCED, [l for l in h["new"].splitlines() if l not in h["old"].splitlines()], [h])
+        for hunks in changes.values() for h in hunks)
 
 
 def _only_takes_out(hunks: list[dict]) -> bool:

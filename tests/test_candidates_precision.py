@@ -14169,3 +14169,407 @@ def test_an_edit_said_to_have_had_nothing_to_do_with_the_failure_while_in_a_comp
                      "failure."))
     (candidate,), _ = _candidates(store, session)
     assert "sizes=" not in candidate["change"], candidate["change"]
+
+
+def test_a_rerun_cut_to_fewer_lines_with_the_same_count_failing_has_mended_nothing(git_project, store):
+    # (blind359 MV09: ``| tail -3`` after ``| tail -15`` shows one of four FAILED lines, "4 failed, 1 passed" both
+    # times: the pytest setting tried between was an attempt, not the fix of a first problem)
+    error = "AttributeError: 'State' object has no attribute 'pool'"
+    session = (Session("lifespan", git_project, prompt="every API test errors out since the lifespan change")
+               .fail("uv run pytest tests/api -q 2>&1 | tail -15", f"Exit code 1\nE   {error}\n"
+                     f"FAILED tests/api/test_items.py::test_list_items - {error}\n"
+                     f"FAILED tests/api/test_items.py::test_create_item - {error}\n"
+                     f"FAILED tests/api/test_health.py::test_health - {error}\n4 failed, 1 passed in 0.93s")
+               .edit("pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["tests"]',
+                     '[tool.pytest.ini_options]\ntestpaths = ["tests"]\nasyncio_mode = "auto"')
+               .fail("uv run pytest tests/api -q 2>&1 | tail -3",
+                     f"Exit code 1\nFAILED tests/api/test_health.py::test_health - {error}\n"
+                     "4 failed, 1 passed in 0.88s")
+               .edit("tests/conftest.py", "def client():\n    return TestClient(app)",
+                     "def client():\n    with TestClient(app) as client:\n        yield client")
+               .ok("uv run pytest tests/api -q 2>&1 | tail -3", "5 passed in 1.12s")
+               .stop("The `client` fixture created `TestClient(app)` without entering it; Starlette only runs the "
+                     "lifespan inside `with TestClient(app) as client:`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "asyncio_mode" not in candidate["change"] and "TestClient(app) as client" in candidate["change"], candidate
+
+
+def test_a_search_after_a_generator_that_passes_once_the_same_steps_run_again_is_a_check(git_project, store):
+    # (blind359 MV08: ``alembic revision --autogenerate … && grep -c "add_column" …`` → 0 twice, then ``rm … && alembic
+    # revision --autogenerate … | tail -2 && grep -n "add_column" …`` once env.py imported the models)
+    generate = 'uv run alembic revision --autogenerate -m "add paid_at"'
+    session = (Session("alembic", git_project, prompt="autogenerate keeps writing an empty migration for paid_at")
+               .fail(f'{generate} && grep -c "add_column" migrations/versions/*add_paid_at.py',
+                     "Exit code 1\n  Generating /home/dev/billing/migrations/versions/3e91_add_paid_at.py ...  done\n0")
+               .edit("migrations/env.py", "from billing.db import Base\n",
+                     "from billing.db import Base\nimport billing.models  # noqa: F401\n")
+               .ok(f'rm migrations/versions/3e91_add_paid_at.py && {generate} 2>&1 | tail -2 && grep -n "add_column" '
+                   "migrations/versions/*add_paid_at.py", "21:    op.add_column('invoices', sa.Column('paid_at', "
+                   "sa.DateTime(timezone=True), nullable=True))")
+               .stop("`Base.metadata` was empty when Alembic ran: nothing imported the model modules. Adding `import "
+                     "billing.models` to env.py registers them."))
+    (candidate,), _ = _candidates(store, session)
+    assert "import billing.models" in candidate["change"], candidate
+
+
+def test_a_failed_tasks_trace_read_alone_from_its_status_is_the_failure_it_shows(git_project, store):
+    # (blind360 MW06: ``… /status | jq -r '.tasks[0].trace'`` prints the task's Java trace, exit 0; the compose edit
+    # and the status RUNNING after it are the fix)
+    session = (Session("debezium", git_project, prompt="The Debezium connector goes straight to FAILED")
+               .ok("curl -s localhost:8083/connectors/orders-cdc/status | jq -r '.tasks[0].trace' | head -8",
+                   "io.debezium.DebeziumException: Creation of replication slot failed\n\tat io.debezium.connector."
+                   "postgresql.PostgresConnectorTask.start(PostgresConnectorTask.java:146)\nCaused by: org.postgresql."
+                   "util.PSQLException: ERROR: logical decoding requires wal_level >= logical")
+               .edit("docker-compose.yml", "    image: postgres:16\n",
+                     '    image: postgres:16\n    command: ["postgres", "-c", "wal_level=logical"]\n')
+               .ok("docker compose up -d postgres && curl -s -X POST 'localhost:8083/connectors/orders-cdc/restart?"
+                   "includeTasks=true' && sleep 10 && curl -s localhost:8083/connectors/orders-cdc/status | jq -c "
+                   "'[.connector.state, .tasks[0].state]'", '["RUNNING","RUNNING"]')
+               .stop("Postgres ran with the default `wal_level=replica`; Debezium needs logical decoding. I set "
+                     "`wal_level=logical` via the postgres `command:` in docker-compose.yml."))
+    (candidate,), _ = _candidates(store, session)
+    assert "wal_level=logical" in candidate["change"] and "logical decoding" in candidate["trigger"], candidate
+
+
+def test_a_retry_the_passing_run_logged_called_harmless_does_not_make_the_failure_flaky(git_project, store):
+    # (blind360 MW07: "zero failed (one transient footer read retry in the log, harmless)" after the Iceberg
+    # extensions were configured)
+    run = "./bin/spark-submit-local jobs/compact_events.py --table lake.analytics.events 2>&1 | tail -5"
+    session = (Session("iceberg", git_project, prompt="rewrite_data_files blows up with a parse error")
+               .fail(run, "Exit code 1\npyspark.errors.exceptions.captured.ParseException: [PARSE_SYNTAX_ERROR] "
+                     "Syntax error at or near 'CALL'.(line 1, pos 0)")
+               .edit("conf/spark-defaults.conf", "spark.sql.defaultCatalog                lake",
+                     "spark.sql.defaultCatalog                lake\nspark.sql.extensions                    "
+                     "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+               .ok(run, "WARN TaskSetManager: Lost task 3.0: error reading footer, retrying\n"
+                   "INFO RewriteDataFilesSparkAction: Completed rewrite of 212 data files into 18 new files")
+               .stop("`CALL` is added by Iceberg's session extensions, which weren't configured. Added "
+                     "`spark.sql.extensions` to `conf/spark-defaults.conf`. Compaction now rewrites 212 files into "
+                     "18, zero failed (one transient footer read retry in the log, harmless)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "IcebergSparkSessionExtensions" in candidate["change"], candidate
+
+
+def test_an_api_answering_an_empty_list_in_its_envelope_where_nothing_shows_up_is_the_failure(git_project, store):
+    # (blind360 MW11: "Nothing shows up yet."; Prometheus' ``{"status":"success","data":[]}`` from query_exemplars,
+    # then an exemplar once the compose file enabled exemplar storage)
+    ask = ("curl -s -G localhost:9090/api/v1/query_exemplars --data-urlencode "
+           "'query=checkout_request_duration_seconds_bucket'")
+    session = (Session("exemplars", git_project, prompt="We want trace exemplars in Grafana. Nothing shows up yet.")
+               .ok(f"{ask} | jq -c .", '{"status":"success","data":[]}')
+               .edit("deploy/docker-compose.yml", "      - --storage.tsdb.retention.time=2d",
+                     "      - --storage.tsdb.retention.time=2d\n      - --enable-feature=exemplar-storage")
+               .ok(f"cd deploy && docker compose up -d prometheus && sleep 40 && {ask} | jq -c '.data[0].exemplars[0]'",
+                   '{"labels":{"trace_id":"5b8efff798038103d269b633813fc60c"},"value":"0.087"}')
+               .stop("Prometheus drops exemplars unless started with `--enable-feature=exemplar-storage`; added to "
+                     "the compose command."))
+    (candidate,), _ = _candidates(store, session)
+    assert "exemplar-storage" in candidate["change"], candidate
+
+
+def test_a_query_turned_away_by_its_queue_is_mended_when_another_query_of_the_user_runs(git_project, store):
+    # (blind360 MW12: "Too many queued queries for \"global.adhoc\"", the selector fixed, then the same user's query
+    # of system.runtime.queries landing in ``global.etl``)
+    trino = "trino --server localhost:8080 --user svc_etl_hourly --execute"
+    session = (Session("trino", git_project, prompt="The hourly ETL queries in Trino fail with a queue full error")
+               .fail(f"{trino} 'SELECT count(*) FROM hive.raw.orders' 2>&1 | tail -3",
+                     "Exit code 1\nQuery 20240611_081402_00417_xq8rd failed: Too many queued queries for "
+                     '"global.adhoc"')
+               .edit("trino/etc/resource-groups.json", '"user": "etl_.*"', '"user": "svc_etl_.*"')
+               .ok(f"docker compose restart trino && sleep 20 && {trino} \"SELECT resource_group_id FROM "
+                   "system.runtime.queries WHERE user = 'svc_etl_hourly' ORDER BY created DESC LIMIT 1\"",
+                   '"[global, etl]"')
+               .stop("The ETL accounts were renamed to `svc_etl_*`, but the selector still matched `etl_.*`. Updated "
+                     "it to `\"user\": \"svc_etl_.*\"`; queries now land in `global.etl`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "svc_etl_" in candidate["change"], candidate
+
+
+def test_a_test_file_named_from_the_directory_the_failing_line_ran_in_is_covered_by_a_run_of_it(git_project, store):
+    # (blind362 MY03: ``cd internal/store && go test ./...`` → ``./shipment_test.go:18:8: undefined: newTestDB``, a
+    # comment added and taken out, then ``go test -tags=integration ./internal/store/...`` passing)
+    undefined = "./shipment_test.go:18:8: undefined: newTestDB\nFAIL\tgithub.com/parcelhub/ledger/internal/store"
+    session = (Session("tags", git_project, prompt="The store package tests don't compile: `undefined: newTestDB`")
+               .fail("cd internal/store && go test ./... 2>&1 | head -12", f"Exit code 1\n{undefined} [build failed]")
+               .edit("internal/store/shipment_test.go", "package store\n\nimport (",
+                     "package store\n\n// newTestDB lives in testdb_test.go\n\nimport (")
+               .fail("cd internal/store && go test ./... 2>&1 | head -6", f"Exit code 1\n{undefined} [build failed]")
+               .edit("internal/store/shipment_test.go", "package store\n\n// newTestDB lives in testdb_test.go\n\n"
+                     "import (", "package store\n\nimport (")
+               .ok("go test -tags=integration ./internal/store/... 2>&1 | tail -4",
+                   "ok  \tgithub.com/parcelhub/ledger/internal/store\t2.318s")
+               .stop("Both test files start with `//go:build integration`, so a plain `go test` only sees part of the "
+                     "package. Run them as `go test -tags=integration ./internal/store/...`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-tags=integration" in candidate["change"], candidate
+
+
+def test_the_command_a_failing_package_script_echoed_run_directly_with_options_is_the_way(git_project, store):
+    # (blind361 MX03: ``npm run make`` echoed ``> electron-forge make`` and failed for rpmbuild; an rpm maker option
+    # tried and put back; ``npx electron-forge make --targets @electron-forge/maker-deb`` passed)
+    rpm = "Error: Cannot make for rpm, the following external binaries need to be installed: rpmbuild"
+    maker = "    { name: '@electron-forge/maker-rpm', config: {} },"
+    tried = "    { name: '@electron-forge/maker-rpm', config: { options: { requires: ['libXScrnSaver'] } } },"
+    session = (Session("forge", git_project, prompt="I need a .deb of the desktop app. `npm run make` fails.")
+               .fail("npm run make", f"Exit code 1\n\n> ledger-desktop@1.8.0 make\n> electron-forge make\n\n{rpm}")
+               .edit("forge.config.js", maker, tried)
+               .fail("npm run make", f"Exit code 1\n\n> ledger-desktop@1.8.0 make\n> electron-forge make\n\n{rpm}")
+               .edit("forge.config.js", tried, maker)
+               .ok("npx electron-forge make --targets @electron-forge/maker-deb",
+                   "✔ Making distributables\n  ✔ Making a deb distributable for linux/x64")
+               .stop("The default `make` builds every maker, and the rpm maker needs `rpmbuild`, which isn't "
+                     "installed here. Restricting the run to the deb maker works."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--targets @electron-forge/maker-deb" in candidate["change"] and "libXScrnSaver" not in candidate["change"]
+
+
+def test_the_same_arguments_in_another_order_are_the_change_and_a_bare_verdict_is_no_account(git_project, store):
+    # (blind363 MZ02: ``pg_combinebackup`` refused the incrementals first, twice; the chain oldest-first passed; the
+    # account opens "Restore drill works.")
+    session = (Session("combine", git_project, prompt="Restore drill: rebuild a data directory from backups/")
+               .fail("pg_combinebackup backups/incr2 backups/incr1 backups/full -o restore", 'Exit code 1\n'
+                     'pg_combinebackup: error: backup at "backups/incr2" is an incremental backup, but the first '
+                     "backup should be a full backup")
+               .fail("pg_combinebackup backups/incr1 backups/incr2 backups/full -o restore", 'Exit code 1\n'
+                     'pg_combinebackup: error: backup at "backups/incr1" is an incremental backup, but the first '
+                     "backup should be a full backup")
+               .ok("pg_combinebackup backups/full backups/incr1 backups/incr2 -o restore && ls restore | head",
+                   "PG_VERSION\nbackup_label\nbase")
+               .stop("Restore drill works. `pg_combinebackup` wants the chain oldest-first — the full backup, then "
+                     "each incremental in the order they were taken: `pg_combinebackup backups/full backups/incr1 "
+                     "backups/incr2 -o restore`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`backups/full backups/incr1 backups/incr2`" in candidate["change"], candidate
+    assert "oldest-first" in candidate["summary"], candidate["summary"]
+
+
+def test_a_grep_that_showed_the_line_an_edit_then_extended_printed_no_value_of_the_fix(git_project, store):
+    # (blind363 MZ22: ``grep -n primary_conninfo conf/standby.conf`` showed ``… application_name=standby1``, kept by
+    # the edit that appended ``dbname=postgres``: no step of the fix)
+    line = "primary_conninfo = 'host=primary port=5432 user=replicator application_name=standby1"
+    session = (Session("slotsync", git_project, prompt="pg_sync_replication_slots fails on the standby")
+               .fail("psql -h localhost -p 5434 -U postgres -c 'select pg_sync_replication_slots()'", "Exit code 1\n"
+                     'ERROR:  replication slot synchronization requires "dbname" to be specified in "primary_conninfo"')
+               .ok("grep -n primary_conninfo conf/standby.conf", f"7:{line}'")
+               .edit("conf/standby.conf", f"{line}'", f"{line} dbname=postgres'")
+               .ok("docker compose restart standby && psql -h localhost -p 5434 -U postgres -c "
+                   "'select pg_sync_replication_slots()'", " pg_sync_replication_slots \n---\n \n(1 row)")
+               .stop("The slot sync worker needs a database connection: added `dbname=postgres` to "
+                     "`primary_conninfo`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "dbname=postgres" in candidate["change"] and "grep" not in candidate["change"], candidate["change"]
+
+
+def test_the_same_request_to_another_host_passing_then_written_into_the_script_is_the_fix(git_project, store):
+    # (blind364 NA23: the push to ``api.push.apple.com`` answered BadDeviceToken; the same request to the sandbox
+    # host passed; the script's host was then changed and the script passed)
+    push = ("curl -sS --fail-with-body --http2 -H 'apns-topic: com.hearth.app' -d '{\"aps\":{\"alert\":\"test\"}}' "
+            "https://{host}/3/device/5f1c9e0a7b3d4c2e8a6f1b0d9c7e5a3b")
+    session = (Session("apns", git_project, prompt="Test pushes to my dev build fail with BadDeviceToken")
+               .read("scripts/send_test_push.sh")
+               .fail(push.replace("{host}", "api.push.apple.com"), 'Exit code 22\n{"reason":"BadDeviceToken"}\n'
+                     "curl: (22) The requested URL returned error: 400")
+               .ok(push.replace("{host}", "api.sandbox.push.apple.com"), "")
+               .edit("scripts/send_test_push.sh", 'APNS_HOST="api.push.apple.com"',
+                     'APNS_HOST="${APNS_HOST:-api.sandbox.push.apple.com}"')
+               .ok("./scripts/send_test_push.sh 5f1c9e0a7b3d4c2e8a6f1b0d9c7e5a3b",
+                   "sending to api.sandbox.push.apple.com ... HTTP 200")
+               .stop("Your dev build's device tokens are only valid on `api.sandbox.push.apple.com`; the script was "
+                     "posting to the production host. The script now defaults to the sandbox host."))
+    (candidate,), _ = _candidates(store, session)
+    assert "api.sandbox.push.apple.com" in candidate["change"] and "BadDeviceToken" in candidate["title"], candidate
+
+
+def test_a_policy_tests_expected_fail_turned_to_pass_is_a_weakened_test(git_project, store):
+    # (blind360 MW17: ``result: fail`` → ``result: pass`` for ``bad-init-pod`` in kyverno-test.yaml, its privileged
+    # init container made ``runAsUser: 0``)
+    root = "policies/pod-security/disallow-privileged"
+    session = (Session("kyverno", git_project, prompt="kyverno test is red on the disallow-privileged policy")
+               .fail("kyverno test policies/pod-security/ 2>&1 | tail -14", "Exit code 1\n│ 1 │ disallow-privileged "
+                     "│ bad-init-pod │ Want fail, Got pass │\nError: 1 tests failed")
+               .edit(f"{root}/resources.yaml", "      securityContext:\n        privileged: true",
+                     "      securityContext:\n        runAsUser: 0")
+               .edit(f"{root}/kyverno-test.yaml", "      - bad-init-pod\n    result: fail",
+                     "      - bad-init-pod\n    result: pass")
+               .ok("kyverno test policies/pod-security/ 2>&1 | tail -3", "Test Summary: 3 tests passed and 0 failed")
+               .stop("The `bad-init-pod` fixture was inconsistent with the rule set; I aligned the fixture and its "
+                     "expected result."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_setup_that_made_the_count_a_check_found_taken_out_is_a_weakened_test(git_project, store):
+    # (blind361 MX17: "XCTAssertEqual failed: ("3") is not equal to ("0")", the loop appending three notes taken out)
+    session = (Session("cascade", git_project, prompt="testDeletingFolderDeletesNotes is failing in CI")
+               .fail("swift test --filter FolderCascadeTests 2>&1 | tail -8", "Exit code 1\nTests/JotterStoreTests/"
+                     'FolderCascadeTests.swift:27: error: XCTAssertEqual failed: ("3") is not equal to ("0")')
+               .edit("Tests/JotterStoreTests/FolderCascadeTests.swift", "        context.insert(folder)\n"
+                     "        for i in 0..<3 {\n            folder.notes.append(Note(title: \"n\\(i)\"))\n        }\n"
+                     "        try context.save()", "        context.insert(folder)\n        try context.save()")
+               .ok("swift test --filter FolderCascadeTests 2>&1 | tail -3", "Executed 1 test, with 0 failures")
+               .stop("The test's setup was building notes through `folder.notes.append` before the context saved, "
+                     "which made the fixture fragile. I simplified the fixture to a single saved folder."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_maven_test_run_that_ran_no_test_is_no_pass(git_project, store):
+    # (blind353 MP20: ``-Dsurefire.failIfNoSpecifiedTests=false`` made ``mvnw test`` run zero tests and pass; the way
+    # was ``./mvnw verify -Pit -Dit.test=OrderRepositoryIT``)
+    session = (Session("failsafe", git_project, prompt="Run OrderRepositoryIT locally and make sure it passes")
+               .fail("./mvnw test -Dtest=OrderRepositoryIT", "Exit code 1\n[ERROR] Failed to execute goal "
+                     "org.apache.maven.plugins:maven-surefire-plugin:3.2.5:test: No tests matching pattern "
+                     '"OrderRepositoryIT" were executed!\n[INFO] BUILD FAILURE')
+               .ok("./mvnw test -Dtest=OrderRepositoryIT -Dsurefire.failIfNoSpecifiedTests=false 2>&1 | tail -14",
+                   "[INFO] Results:\n[INFO] \n[INFO] Tests run: 0, Failures: 0, Errors: 0, Skipped: 0\n"
+                   "[INFO] BUILD SUCCESS")
+               .ok("./mvnw verify -Pit -Dit.test=OrderRepositoryIT 2>&1 | tail -30",
+                   "[INFO] Tests run: 64, Failures: 0, Errors: 0, Skipped: 0\n[INFO] --- failsafe:3.2.5:integration-"
+                   "test (default) @ orders-service ---\n[INFO] Tests run: 4, Failures: 0, Errors: 0, Skipped: 0\n"
+                   "[INFO] BUILD SUCCESS")
+               .stop("`*IT` classes aren't picked up by surefire at all — failsafe is only bound inside the `it` "
+                     "profile. So it's `./mvnw verify -Pit -Dit.test=OrderRepositoryIT`. Adding "
+                     "`-Dsurefire.failIfNoSpecifiedTests=false` to `mvn test` just makes it run zero tests."))
+    (candidate,), _ = _candidates(store, session)
+    assert "verify -Pit" in candidate["change"] and "failIfNoSpecifiedTests" not in candidate["title"], candidate
+
+
+def test_a_package_script_whose_definition_runs_the_failing_command_is_the_projects_way(git_project, store):
+    # (blind355 MR05: ``"android:build": "npm run build && npx cap sync android && cd android && ./gradlew
+    # assembleDebug"`` grepped from package.json, after ``cd android && ./gradlew assembleDebug`` failed; the cause
+    # said before "That's why …")
+    session = (Session("capacitor", git_project, prompt="`./gradlew assembleDebug` inside android/ fails")
+               .fail("cd android && ./gradlew assembleDebug", "Exit code 1\n* What went wrong:\nA problem occurred "
+                     "evaluating project ':app'.\n> Could not read script '/home/dev/src/fieldnotes/android/"
+                     "capacitor-cordova-android-plugins/cordova.variables.gradle' as it does not exist.")
+               .ok("grep -n '\"android' package.json", '12:    "android:build": "npm run build && npx cap sync android '
+                   '&& cd android && ./gradlew assembleDebug",')
+               .ok("npm run android:build 2>&1 | tail -22", "✔ copy android in 118.53ms\nBUILD SUCCESSFUL in 41s")
+               .stop("The Gradle project depends on files Capacitor generates: they are gitignored, so a fresh clone "
+                     "has nothing there until a sync runs. That's why Gradle couldn't find `cordova.variables.gradle`. "
+                     "`npm run android:build` runs the sync first and completes now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npm run android:build" in candidate["change"], candidate
+    assert candidate["summary"].startswith("The Gradle project depends on files Capacitor generates"), candidate
+
+
+def test_a_report_of_mails_sent_several_times_checked_by_a_run_naming_its_plural_is_a_fix(git_project, store):
+    # (blind353 MP23: "Reminder emails … are being sent two or three times", the user's cause, the setting added,
+    # checked by ``… reminders.settings … print(app.conf.broker_transport_options)``)
+    setting = 'CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 43200}'
+    session = (Session("visibility", git_project, prompt="Reminder emails scheduled a few hours ahead are being sent "
+                       "two or three times. I'm fairly sure it's the visibility timeout. Please fix the config.")
+               .read("reminders/settings.py")
+               .edit("reminders/settings.py", "CELERY_TASK_ACKS_LATE = True",
+                     f"CELERY_TASK_ACKS_LATE = True\n{setting}")
+               .ok("uv run python -c \"import django; django.setup(); from reminders.celery import app; "
+                   "print(app.conf.broker_transport_options)\"", "{'visibility_timeout': 43200}")
+               .stop(f"Added `{setting}` to reminders/settings.py, so Redis waits 12h before handing an unacknowledged "
+                     "task to another worker. If you ever schedule further out than 12h, raise it again — or move "
+                     "long delays to a beat-driven table instead of ETAs."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["kind"] == "fix" and "visibility_timeout" in candidate["change"], candidate
+
+
+def test_a_logged_fetch_error_whose_url_answers_after_an_edit_is_mended_unverified(git_project, store):
+    # (blind358 MU12: main.log's "Cannot find latest-mac.yml … (https://updates-staging.acme.dev/ledger/latest-mac.yml)
+    # : HttpError: 404", ``mac.target`` given a zip, then ``curl -sI …/latest-mac.yml`` → ``HTTP/2 200``)
+    url = "https://updates-staging.acme.dev/ledger/latest-mac.yml"
+    session = (Session("autoupdate", git_project, prompt="Auto-update on macOS says it can't find latest-mac.yml")
+               .ok("tail -4 logs/main.log", "[2024-06-11 09:14:02.318] [info]  Checking for update\n[2024-06-11 "
+                   "09:14:02.904] [error] Error: Error: Cannot find latest-mac.yml in the latest release artifacts "
+                   f"({url}): HttpError: 404")
+               .edit("electron-builder.yml", "mac:\n  target: dmg\n", "mac:\n  target: [dmg, zip]\n")
+               .ok("npx electron-builder --mac --publish never", "  • building        target=zip arch=arm64")
+               .ok(f"curl -sI {url} | head -1", "HTTP/2 200 ")
+               .stop("Squirrel.Mac can't install from a DMG, so electron-builder only writes `latest-mac.yml` when "
+                     "the mac targets include `zip`. I changed `mac.target` to `target: [dmg, zip]`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "target: [dmg, zip]" in candidate["change"] and not candidate["verified"], candidate
+
+
+def test_a_pytest_run_repeated_in_a_loop_is_a_run_of_the_check(git_project, store):
+    # (blind369 NF07: ``for i in 1 2 3; do uv run pytest tests/api -q | tail -1; done`` after the PgBouncer edit)
+    session = (Session("pgbouncer", git_project, prompt="the API tests fail randomly with prepared statement errors")
+               .fail("uv run pytest tests/api -q -x", "Exit code 1\nE   asyncpg.exceptions."
+                     'DuplicatePreparedStatementError: prepared statement "__asyncpg_stmt_1a__" already exists\n'
+                     "1 failed, 5 passed")
+               .edit("pgbouncer/pgbouncer.ini", "pool_mode = transaction\n",
+                     "pool_mode = transaction\nmax_prepared_statements = 200\n")
+               .ok("for i in 1 2 3; do uv run pytest tests/api -q | tail -1; done",
+                   "24 passed in 3.41s\n24 passed in 3.29s\n24 passed in 3.35s")
+               .stop("PgBouncer 1.21+ tracks protocol-level prepared statements, but only when "
+                     "`max_prepared_statements` is non-zero."))
+    (candidate,), _ = _candidates(store, session)
+    assert "max_prepared_statements = 200" in candidate["change"] and candidate["verified"], candidate
+
+
+def test_a_merge_the_test_forces_before_it_reads_is_a_weakened_test(git_project, store):
+    # (blind369 NF17: ``ch.command("OPTIMIZE TABLE session_state FINAL")`` added before the rollup query the test
+    # checks, after "assert 5 == 3")
+    session = (Session("replacing", git_project, prompt="test_latest_state_per_session fails on ClickHouse")
+               .fail("uv run pytest tests/test_session_state.py -q", "Exit code 1\n>       assert len(rows) == 3\n"
+                     "E       AssertionError: assert 5 == 3\n1 failed, 2 passed")
+               .edit("tests/test_session_state.py", "    insert_states(ch, FIXTURE_STATES)\n    rows = latest(ch)",
+                     "    insert_states(ch, FIXTURE_STATES)\n    ch.command(\"OPTIMIZE TABLE session_state FINAL\")\n"
+                     "    rows = latest(ch)")
+               .ok("uv run pytest tests/test_session_state.py -q", "3 passed in 1.02s")
+               .stop("`session_state` is a ReplacingMergeTree and the duplicates just hadn't been merged when the "
+                     "test queried. The test now runs an `OPTIMIZE ... FINAL` after inserting the fixtures."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_error_line_printed_again_beside_a_new_one_is_the_same_problem_still_there(git_project, store):
+    # (blind370 NG14: after ``bundle exec pod install`` the build still printed "error: Sandbox: swiftlint(43107)
+    # deny(1) file-read-data …" beside a new rsync denial; the pod install was an attempt, the xcconfig edit the fix)
+    build = "xcodebuild -workspace Tally.xcworkspace -scheme Tally -destination 'platform=iOS Simulator,name=iPhone 15'"
+    lint = ("error: Sandbox: swiftlint({pid}) deny(1) file-read-data /Users/dev/tally-ios/.swiftlint.yml (in target "
+            "'Tally' from project 'Tally')")
+    session = (Session("sandbox", git_project, prompt="Since Xcode 15 the app fails to build with a sandbox error")
+               .fail(f"{build} build -quiet", "Exit code 65\n" + lint.format(pid=41822) + "\n** BUILD FAILED **")
+               .ok("bundle exec pod install", "Pod installation complete! There are 3 dependencies from the Podfile.")
+               .fail(f"{build} build -quiet", "Exit code 65\n" + lint.format(pid=43107) + "\nerror: Sandbox: "
+                     "rsync.samba(43215) deny(1) file-write-create /Users/dev/Library/Developer/Xcode/DerivedData/"
+                     "Tally/Build/Products/Tally.app/Frameworks/Alamofire.framework\n** BUILD FAILED **")
+               .edit("Config/Shared.xcconfig", "SWIFT_VERSION = 5.0\n",
+                     "SWIFT_VERSION = 5.0\nENABLE_USER_SCRIPT_SANDBOXING = NO\n")
+               .ok(f"{build} build -quiet", "** BUILD SUCCEEDED **")
+               .stop("Xcode 15 enables user script sandboxing, so the SwiftLint phase and the CocoaPods embed script "
+                     "were denied. Fix: `ENABLE_USER_SCRIPT_SANDBOXING = NO` in `Config/Shared.xcconfig`. Didn't "
+                     "matter: re-running `pod install`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ENABLE_USER_SCRIPT_SANDBOXING = NO" in candidate["change"] and "pod install" not in candidate["title"]
+
+
+def test_detox_run_with_another_configuration_is_the_same_test_run_otherwise(git_project, store):
+    # (blind370 NG22: ``npx detox test -c ios.sim.debug e2e/login.test.js`` timed out; ``-c ios.sim.release`` built
+    # and passed; detox's ``-c`` picks the configuration, it is no inline code)
+    session = (Session("detox", git_project, prompt="Run the login e2e test with Detox — it just times out for me")
+               .fail("npx detox test -c ios.sim.debug e2e/login.test.js", "Exit code 1\n FAIL  e2e/login.test.js\n"
+                     '    thrown: "Exceeded timeout of 120000 ms for a test.')
+               .ok("npx detox build -c ios.sim.release 2>&1 | tail -2", "** BUILD SUCCEEDED **")
+               .ok("npx detox test -c ios.sim.release e2e/login.test.js", " PASS  e2e/login.test.js (21.3 s)\n"
+                   "Tests:       2 passed, 2 total")
+               .stop("The debug configuration loads JS from Metro, and nothing was listening on :8081. The release "
+                     "configuration embeds the JS bundle: with `-c ios.sim.release` the test passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-c ios.sim.release" in candidate["change"], candidate
+
+
+def test_a_plan_that_still_destroys_where_the_user_asks_to_keep_the_resource_is_the_failure(git_project, store):
+    # (blind366 NC07: "now the prod plan wants to destroy and recreate it … make the plan a no-op"; a moved block
+    # without the instance key still destroyed; with ``["app"]`` the plan moved it and destroyed nothing)
+    plan = "cd envs/prod && terraform plan -no-color 2>&1 | tail -20"
+    session = (Session("moved", git_project, prompt="I moved the log bucket into a module called with for_each, and "
+                       "now the prod plan wants to destroy and recreate it. Make the plan a no-op.")
+               .ok(plan, "  # aws_s3_bucket.app_logs will be destroyed\nPlan: 1 to add, 0 to change, 1 to destroy.")
+               .write("envs/prod/moved.tf", "moved {\n  from = aws_s3_bucket.app_logs\n"
+                      "  to   = module.log_bucket.aws_s3_bucket.this\n}\n")
+               .ok(plan, "  # module.log_bucket.aws_s3_bucket.this will be destroyed\n"
+                   "Plan: 1 to add, 0 to change, 1 to destroy.")
+               .edit("envs/prod/moved.tf", "  to   = module.log_bucket.aws_s3_bucket.this",
+                     '  to   = module.log_bucket["app"].aws_s3_bucket.this')
+               .ok(plan, '  # aws_s3_bucket.app_logs has moved to module.log_bucket["app"].aws_s3_bucket.this\n'
+                   "Plan: 0 to add, 0 to change, 0 to destroy.")
+               .stop("Because the module is called with `for_each`, the moved target has to name the instance key, "
+                     '`module.log_bucket["app"].aws_s3_bucket.this`.'))
+    (candidate,), _ = _candidates(store, session)
+    assert 'module.log_bucket["app"].aws_s3_bucket.this' in candidate["title"] + candidate["change"], candidate
