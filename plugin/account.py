@@ -30,8 +30,9 @@ _CAUSE = LazyRegex(
     # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
     r"(?:found|finds|saw|sees|got|gets) no (?:\w+ )?(?:key|field|column|property|attribute|member|module|file|entry|"
     r"binding|handler|route|table|match)(?:e?s)?\b|"
-    # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy")
-    r"ignores?\b[^.]{0,60}\bunless|"
+    # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy"; a default, "`Cursor
+    # Pagination` orders by `-created` unless told otherwise")
+    r"ignores?\b[^.]{0,60}\bunless|\bunless (?:told|configured|set|given|asked) otherwise|"
     # (where a tool looks for what it lacked: "Bundler reads them from the `BUNDLE_GEMS__…` environment variable")
     r"(?:reads?|takes?|picks? up) (?:them|it|its \w+|their \w+|the \w+)(?: \w+)? from|"
     r"(?:did not|didn't|does not|doesn't) (?:know|publish|expose|declare|define|include|export|mount|have)\b|"
@@ -428,12 +429,18 @@ _LATER = LazyRegex(r"(?i)^(?:when|if|whenever|once|next time|in (?:the )?future,
 _VERDICT = LazyRegex(r"(?i)^(?:[\w'-]+ ){0,3}(?:works|worked|is working|passes|passed)(?: now| again| fine)?[.!]?$")
 
 
+# the step the agent marks as the one that mattered: "`sync_replication_slots = on` — this is what actually starts
+# the slot sync worker", "the actual fix was …", "what really fixed it"
+_KEY_FIX = LazyRegex(r"(?i)\b(?:this|that|which) (?:is|was) what (?:actually|really) \w+|\bthe (?:actual|real) fix\b|"
+                     r"\bwhat (?:actually|really) (?:fixed|mattered|did it)\b")
+
+
 def _classified(sentences: list[str]) -> dict:
     said = [s for s in sentences if not s.startswith("#")]  # (a heading, "## Root cause", states nothing itself)
     return {
         "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)
                   and not _UNCHECKED.search(s) and not _LATER.search(_prose(s))],
-        "fix": [s for s in said if _FIX.search(_prose(s)) and not _CAUSE.search(_prose(s))
+        "fix": [s for s in said if (_FIX.search(_prose(s)) and not _CAUSE.search(_prose(s)) or _KEY_FIX.search(s))
                 and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s) and not _PUT_BACK.match(s)
                 and not _VERDICT.match(s)],
         "decision": [s for s in said if _DECISION.search(s)],
@@ -544,9 +551,18 @@ _CONVENTION = LazyRegex(r"(?i)\b(?:this|the|our) (?:(?:mono)?repo(?:sitory)?|pro
                         r"\bin this (?:(?:mono)?repo(?:sitory)?|project|codebase|workspace)\b")
 
 
+# a tool's default the fix had to override: "`CursorPagination` orders by `-created` unless told otherwise"
+_DEFAULT_STATED = LazyRegex(r"(?i)\bunless (?:told|configured|set|given|asked) otherwise\b|\bby default\b|"
+                            r"\bdefaults? to\b")
+
+
 def _convention_stated(chain: dict, said: dict, cwd: str | None) -> bool:
-    """Whether the agent states the fix of a failure in its own new code as a rule of the project: then the
-    session's clean-up taught something a next session needs ("every file under app/ must be `# typed: strict`")."""
+    """Whether the agent states the fix of a failure in its own new code as a rule of the project, or as a tool's
+    default it had to override: then the session's clean-up taught something a next session needs ("every file
+    under app/ must be `# typed: strict`"; "`CursorPagination` orders by `-created` unless told otherwise, and `Event`
+    has `created_at`")."""
     words = fix_words_of(chain, cwd)
     rules = [re.split(r",\s*(?:so|which|and|but)\b|;\s|\s[—–]\s", s)[0] for s in said["all"] if _CONVENTION.search(s)]
-    return any(_CONVENTION.search(rule) and _relevance(rule, words) for rule in rules)  # the rule's own words
+    defaults = [s for s in said["all"] if _DEFAULT_STATED.search(s) and "`" in s]
+    return any(_CONVENTION.search(rule) and _relevance(rule, words) for rule in rules) \
+        or any(_relevance(s, words) >= 2 for s in defaults)  # the rule's own words

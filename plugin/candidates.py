@@ -27,7 +27,7 @@ import itertools
 import os
 import re
 
-from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _MOVED_IT_ON,
+from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _KEY_FIX, _MOVED_IT_ON,
                       _NOT_ENOUGH, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
                       _plain_words, _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
@@ -44,10 +44,10 @@ from .quality import LazyRegex
 from .record import LOG_STAMP, imports, lesson_title
 from .sanitize import steering_reasons
 from .signatures import normalise
-from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _clears_local_state, _doing_part,
-                    _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure, _mcp_outcome, _named_invocation,
-                    _names_run, _packages, _plans_destroying, _quoted_in, _starts_service, _through_pipe,
-                    _upstream_sync, _warnings_gone, _way_sentences)
+from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _asserted_after,
+                    _clears_local_state, _doing_part, _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure,
+                    _mcp_outcome, _named_invocation, _names_run, _packages, _plans_destroying, _quoted_in,
+                    _starts_service, _through_pipe, _upstream_sync, _warnings_gone, _way_sentences)
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
@@ -520,7 +520,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                    and any(line.strip() and line not in new.splitlines()
                            for old, new in _edit_sides(o) for line in old.splitlines())]
     taken_back.sort(key=lambda o: o["id"])
-    net = net_changes(taken_back + edits, cwd)
+    # (a file the session wrote new before the failure, that the fix then edited: the fix is what the edit changed,
+    # ``ordering = "-created_at"`` added to the ``EventCursorPagination`` the task wrote, not the whole file)
+    fixed_files = {f for e in edits if e["id"] in final_ids for f in e.get("files") or []}
+    written = [e for e in taken_back + edits if e["tool"] == "Write" and e["id"] < chain["failure"]["id"]
+               and e["id"] not in final_ids and set(e.get("files") or []) and set(e.get("files") or []) <= fixed_files]
+    net = net_changes([e for e in taken_back + edits if e not in written], cwd)
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
     commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
@@ -1161,7 +1166,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if at and re.match(r"(?i)(?:that|this)(?:'s| is| was) (?:why|the reason)\b", causes[0]) \
             and said["all"][at - 1] not in said["did_not_help"] + said["decision"]:
         causes[0] = said["all"][at - 1]
-    fixes.sort(key=lambda s: -score(s))
+    fixes.sort(key=lambda s: (not _KEY_FIX.search(s), -score(s)))  # (the step the agent marks as what mattered first)
     if fixes and not causes:  # "- The producer sends plain JSON, but the converter expected X. Set `…` in …": the
         # cause the agent gave just before its account of this fix, about no other problem
         at = said["all"].index(fixes[0]) if fixes[0] in said["all"] else 0
@@ -1227,7 +1232,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # nothing, and I reverted it")
         summary_parts.append(helpless[0] if re.match(r"(?:I|We)\b", helpless[0]) else re.sub(
             r",?\s+(?:so|and)\s+(?:I|we)\s+(?:put|reverted|undid|backed|rolled|took|set)\b[^`]*$", ".", helpless[0]))
-    summary = " ".join(p if re.search(r"[.!?。！？)`'\"]$", p) else p + "." for p in summary_parts) if summary_parts else (
+    # (a part that ends in code or a bracket, a list item's "`dbname=postgres` added to `primary_conninfo` (the sync
+    # worker needs …)", ends its sentence too)
+    summary = " ".join(p if re.search(r"(?:[.!?。！？'\"]|[.!?]\))$", p) else p + "." for p in summary_parts) \
+        if summary_parts else (
         f"`{command}` failed" + (f" with {shown}" if shown else "") + "; " + "; ".join(fix_parts[:2]) + ".")
     readable = re.sub(r"^FAILED \S+ - |\s*\((?:/|[A-Z]:\\)[^)]*\)|^Caused by:\s+|^e:\s+(?:file://)?\S+:\d+:\d+\s+|^\S+:\d+:\d+: [CWEF]: ", "",
                       LOG_STAMP.sub("", shown or ""))
@@ -2013,6 +2021,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     observations = [_mcp_outcome(_logged_failure(_all_skipped(_through_pipe(o))))
                     for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
+    observations = _asserted_after(observations)
     # (a request answered with nothing is a failure only where the user reports something missing: "Traces … stopped
     # showing up in Tempo"; an endpoint written in the session answers with nothing before it is written)
     if any(_GONE_MISSING.search(p["text"]) for p in prompts):

@@ -468,6 +468,44 @@ def _plans_destroying(observations: list[dict]) -> list[dict]:
     return out
 
 
+def _asserted_after(observations: list[dict]) -> list[dict]:
+    """The observations, with a run that passed but made what a count or quiet search of its output then did not find
+    (``npx vite build``, then ``grep -c 'api.staging.acme.io' dist/assets/*.js`` → 0) read as the failure that search
+    shows, when the same run made otherwise (``npx vite build --mode staging``) is followed by the same search
+    passing: the run was the check, its way the lesson. The failed search itself is left out."""
+    from .commands import _program_name, command_family, invocation_change
+    from .signatures import error_signature
+
+    def searching(o: dict) -> bool:
+        argv = parse_command(o.get("target") or "")["argv"]
+        return o["tool"] == "Bash" and bool(argv) and _program_name(argv[0]) in ("grep", "rg") and any(
+            re.fullmatch(r"-[A-Za-z]*[cq][A-Za-z]*|--count|--quiet", w) for w in argv[1:])
+
+    def run_before(k: int) -> int | None:  # (the last command before it, reads aside)
+        return next((j for j in range(k - 1, -1, -1) if observations[j]["tool"] == "Bash"), None)
+
+    out: list[dict | None] = list(observations)
+    for n, o in enumerate(observations):
+        if o["outcome"] != "error" or not searching(o) or (p := run_before(n)) is None:
+            continue
+        before = observations[p]
+        if before["outcome"] != "ok" or searching(before) or not command_job(before["target"]):
+            continue
+        line = " ".join(o["target"].split())
+        again = next((k for k in range(n + 1, len(observations)) if observations[k]["tool"] == "Bash"
+                      and " ".join(observations[k]["target"].split()) == line and observations[k]["outcome"] == "ok"),
+                     None)
+        q = run_before(again) if again is not None else None
+        if q is None or q <= n or command_family(observations[q]["target"]) != command_family(before["target"]) \
+                or not invocation_change(before["target"], observations[q]["target"]) \
+                or any(e["tool"] in EDIT_TOOLS for e in observations[n + 1:again]):
+            continue
+        text = f"`{one_line(line, 100)}` found nothing after it"
+        out[p] = dict(before, outcome="error", error_text=text, error_signature=error_signature(text, line))
+        out[n] = None
+    return [o for o in out if o is not None]
+
+
 def _warnings_gone(observations: list[dict]) -> list[dict]:
     """The observations, with a run that passed printing a warning (``psql … -c "select 1"`` →
     ``WARNING:  database "orders" has a collation version mismatch``) read as a failure when, after a change, the

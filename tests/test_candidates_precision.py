@@ -14573,3 +14573,60 @@ def test_a_plan_that_still_destroys_where_the_user_asks_to_keep_the_resource_is_
                      '`module.log_bucket["app"].aws_s3_bucket.this`.'))
     (candidate,), _ = _candidates(store, session)
     assert 'module.log_bucket["app"].aws_s3_bucket.this' in candidate["title"] + candidate["change"], candidate
+
+
+def test_a_build_whose_output_a_count_search_finds_wanting_is_the_failure_mended_by_another_way(git_project, store):
+    # (blind368 NE02: ``npx vite build`` then ``grep -c 'api.staging.acme.io' dist/assets/*.js`` → 0; ``npx vite build
+    # --mode staging`` then the same search → 1)
+    search = "grep -c 'api.staging.acme.io' dist/assets/*.js"
+    session = (Session("vitemode", git_project, prompt="Build the staging bundle for the dashboard")
+               .ok("npx vite build", "vite v5.4.11 building for production...\n✓ built in 3.92s")
+               .fail(search, "Exit code 1\n0")
+               .ok("cat .env.production .env.staging", "VITE_API_URL=https://api.acme.io\n"
+                   "VITE_API_URL=https://api.staging.acme.io")
+               .ok("npx vite build --mode staging", "vite v5.4.11 building for staging...\n✓ built in 3.87s")
+               .ok(search, "1")
+               .stop("`vite build` always runs in `production` mode unless told otherwise, so it loaded "
+                     "`.env.production`. Rebuilt with `npx vite build --mode staging`, which picks up `.env.staging`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--mode staging" in candidate["change"] and "npx vite build" in candidate["title"], candidate
+
+
+def test_a_tools_default_the_fix_of_the_sessions_own_file_overrides_is_a_lesson_of_that_clause(git_project, store):
+    # (blind365 NB21: the session wrote events/pagination.py, the tests then failed on "Cannot resolve keyword
+    # 'created'"; "`CursorPagination` orders by `-created` unless told otherwise" — the fix is the clause it added)
+    test = "DJANGO_SETTINGS_MODULE=config.settings.test uv run pytest events/tests -q"
+    session = (Session("cursor", git_project, prompt="Switch /api/events to cursor pagination and get the tests green")
+               .fail("uv run pytest events/tests -q", "Exit code 4\nImportError while loading conftest "
+                     "'/home/dev/telemetry/events/tests/conftest.py'.\nE   django.core.exceptions."
+                     "ImproperlyConfigured: settings are not configured")
+               .ok(test, "8 passed in 0.94s")
+               .write("events/pagination.py", "from rest_framework.pagination import CursorPagination\n\n\n"
+                      "class EventCursorPagination(CursorPagination):\n    page_size = 50\n"
+                      '    page_size_query_param = "page_size"\n')
+               .edit("events/views.py", "    serializer_class = EventSerializer",
+                     "    serializer_class = EventSerializer\n    pagination_class = EventCursorPagination")
+               .fail(test, "Exit code 1\nE   django.core.exceptions.FieldError: Cannot resolve keyword 'created' into "
+                     "field. Choices are: created_at, device, id, payload\n2 failed, 6 passed")
+               .edit("events/pagination.py", '    page_size_query_param = "page_size"\n',
+                     '    page_size_query_param = "page_size"\n    ordering = "-created_at"\n')
+               .ok(test, "8 passed in 0.97s")
+               .stop("`CursorPagination` orders by `-created` unless told otherwise, and `Event` has `created_at`, so "
+                     '`EventCursorPagination` in events/pagination.py sets `ordering = "-created_at"`.'))
+    candidate = next(c for c in _candidates(store, session)[0] if "pagination" in c["change"])
+    assert candidate["change"].splitlines()[1:] == ['+ordering = "-created_at"'], candidate["change"]
+    assert "unless told otherwise" in candidate["summary"], candidate["summary"]
+
+
+def test_the_step_the_account_marks_as_what_mattered_is_in_the_summary(git_project, store):
+    # (blind363 MZ22: "- `sync_replication_slots = on` — this is what actually starts the slot sync worker" after
+    # "- `dbname=postgres` added to `primary_conninfo` (the sync worker needs a database connection)")
+    session = (Session("slotsync2", git_project, prompt="after promoting the standby the CDC slot is gone")
+               .fail("./scripts/failover-test.sh", 'Exit code 1\nERROR:  replication slot "cdc_orders" does not exist')
+               .edit("conf/standby.conf", "primary_slot_name = 'standby_slot'\n", "primary_slot_name = 'standby_slot'\n"
+                     "hot_standby_feedback = on\nsync_replication_slots = on\n")
+               .ok("./scripts/failover-test.sh", "[failover-test] slot cdc_orders present (synced=t, failover=t)")
+               .stop("Changes in `conf/standby.conf`:\n\n- `hot_standby_feedback = on` (the sync worker needs it)\n"
+                     "- `sync_replication_slots = on` — this is what actually starts the slot sync worker"))
+    (candidate,), _ = _candidates(store, session)
+    assert "`sync_replication_slots = on` — this is what actually" in candidate["summary"], candidate["summary"]
