@@ -216,7 +216,12 @@ def _restored_paths(command: str) -> list[str]:
     """The files a line puts back as git has them (``git checkout -- a.json``, ``git restore a.json``), every step
     of it one such; none otherwise."""
     paths = []
-    for segment in _segments(command):
+    segments = _segments(command)
+    # (an install after it reinstalls what the manifests put back say: ``git checkout package.json package-lock.json
+    # && npm install --silent``)
+    while len(segments) > 1 and command_job(segments[-1]) == "install" and not _packages(segments[-1]):
+        segments = segments[:-1]
+    for segment in segments:
         m = re.match(r"^git\s+(?:checkout(?:\s+HEAD)?|restore)((?:\s+\S+)+)$", segment.strip())
         named = [w for w in m.group(1).split() if not w.startswith("-")] if m else []
         if not named or not all("/" in w or "." in w for w in named):
@@ -255,6 +260,20 @@ _REFERENCE_IMAGE = LazyRegex(r"(?i)(?:^|/)(?:__snapshots__|snapshots?|goldens?|s
 # ``in resource "aws_eip" "nat"``)
 _RESOURCE_NAMED = LazyRegex(r"\bwith (?:module\.[\w-]+(?:\[[^\]]*\])?\.)*[a-z][a-z0-9]*_\w+\.[\w-]+|"
                             r"\bin resource \"[a-z][a-z0-9]*_\w+\"")
+
+
+# a step told in words, a verb and what it was done to: "restarting the scheduler alone", "wiping DerivedData"
+_TOLD_STEP = LazyRegex(r"(?i)\b(restart|rebuild|reinstall|reset|rerun|re-run|recreat|clear|wip|prun|delet|remov|"
+                       r"upgrad|downgrad|reinstall|redeploy|reload)(?:ing|ed|e|s)?\s+(?:the\s+|a\s+|its\s+)?"
+                       r"([A-Za-z][\w.-]{3,})")
+
+
+def _said_as_done(command: str, sentence: str) -> bool:
+    """Whether ``sentence`` tells ``command`` in words: its verb a word of the command, what it was done to named in
+    it ("restarting the scheduler alone obviously didn't help" for ``docker compose restart airflow-scheduler``)."""
+    words = [w.lower() for w in re.findall(r"[\w.-]+", command)]
+    return any(any(w.startswith(m.group(1).lower().replace("-", "")) for w in words)
+               and any(m.group(2).lower().rstrip("s") in w for w in words) for m in _TOLD_STEP.finditer(sentence))
 
 
 def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
@@ -526,17 +545,28 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     written = [e for e in taken_back + edits if e["tool"] == "Write" and e["id"] < chain["failure"]["id"]
                and e["id"] not in final_ids and set(e.get("files") or []) and set(e.get("files") or []) <= fixed_files]
     net = net_changes([e for e in taken_back + edits if e not in written], cwd)
+    # (a file the session wrote and then removed again, ``rm ../../modules/acm-cert/providers.tf``, is no change)
+    gone = {os.path.basename(p) for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
+            for p in _removed_paths(o["target"])}
+    net = {path: hunks for path, hunks in net.items()
+           if not (os.path.basename(path) in gone and all(not h["old"] for h in hunks))}
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
     commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
     # "`swift package reset` + `swift package update` did not help": a step the agent says did not help is an attempt
     # (quoted up to the words that say so: in "editing X isn't enough — it has to be regenerated with `composer
     # dump-autoload`", the step after them is what it took)
-    tried_parts = [s[:m.end()] for s in said["did_not_help"] if (m := _DID_NOT_HELP.search(s))]
+    # (from the clause that says so: in "Regenerating it with `dart run build_runner build …` fixed the test; no code
+    # change was needed (the extra flush() I tried in the test changed nothing …)", the flush)
+    tried_parts = [s[max(max(s.rfind(b, 0, m.start()) for b in ("; ", "(", " — ", " – ")), -1) + 1:m.end()]
+                   for s in said["did_not_help"] if (m := _DID_NOT_HELP.search(s))]
     # (the step whole: a later ``cd ios && pod install`` is not the "`pod install --repo-update` on its own")
     helpless_steps = [c for c in commands if c["tool"] == "Bash" and any(
         _quoted_in(c["target"], s) or command_key(c["target"]) in s and all(
             word in c["target"] for span in _code_spans(s) if command_key(c["target"]) in span for word in span.split())
+        # (told in words only before the fix's last edit: a restart after it took the fix up)
+        or _said_as_done(c["target"], s)
+        and any(e["tool"] in EDIT_TOOLS and e["id"] > c["id"] for e in chain["changes"])
         for s in tried_parts)]
     # (and a step that applied such an edit's file: ``kubectl apply -f deploy/cert-manager/cluster-issuer.yaml``)
     # (or a file the session put back as it was: ``aws s3 cp jobs/daily_agg.py s3://…`` after the ``addPyFile``
@@ -550,6 +580,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     edited_before = {_rel(f, cwd) for o in [*(chain.get("_before") or ()), *(chain.get("_earlier") or ()),
                                             *chain["attempts"]]
                      if o["tool"] in EDIT_TOOLS for f in o.get("files") or []}
+    # (or what an install on the way wrote, checked out again: ``git checkout package.json package-lock.json && npm
+    # install`` after ``npx expo install --check`` bumped a package and changed nothing)
+    ran = [*(chain.get("_ran_before") or ()), *(chain.get("_ran_between") or ())]
+    if any(command_job(r) == "install" for r in ran):
+        edited_before |= {"package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "Gemfile",
+                          "Gemfile.lock", "poetry.lock", "uv.lock", "pyproject.toml", "Cargo.toml", "Cargo.lock",
+                          "go.mod", "go.sum", "pubspec.yaml", "pubspec.lock", "Podfile.lock", "composer.json",
+                          "composer.lock"}
     commands = [c for c in commands if c not in helpless_steps and not (c["tool"] == "Bash" and (
         restored := _restored_paths(c["target"])) and all(
         any(p.lstrip("./") == e or e.endswith("/" + p.lstrip("./")) for e in edited_before) for p in restored))]

@@ -377,8 +377,10 @@ def find_chains(observations: list[dict], account: str = "",
                          or _echoed_script_run_directly(failure, later["target"])
                          or _composer_script_runs(later, failure["target"])):
                 # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed (or the target the account gives
-                # as the way beside it)
-                success, kind = _as_quoted(later, observations[k + 1:], account), "same_job"
+                # as the way beside it; or one put in the background, by itself: ``make run-local``)
+                started = _backgrounded_recipe(later["target"])
+                success = _as_quoted(dict(later, target=started) if started else later, observations[k + 1:], account)
+                kind = "same_job"
                 break
             if later["outcome"] == "ok" and _is_check(later) and _edited_script_runs(later["target"], failure["target"],
                                                                                      events):
@@ -502,8 +504,10 @@ def find_chains(observations: list[dict], account: str = "",
         clearing = [o for o in observations if failure["id"] < o["id"] <= success["id"] and o["tool"] == "Bash"
                     and o["outcome"] == "ok" and _clears_local_state(o["target"])]
         cleared = {o["id"] for o in clearing}
-        for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account, cleared),
-                                                              observations)
+        removals = [o for o in observations if failure["id"] < o["id"] < success["id"] and o["tool"] == "Bash"
+                    and o["outcome"] == "ok" and re.search(r"(?:^|&&|;)\s*(?:git\s+)?rm\s", o["target"])]
+        for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account, cleared,
+                                                                              removals), observations)
                      for part in _split_one_output(chain, account)):
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
             # project, but the account may say it was what stood in the way
@@ -840,11 +844,20 @@ def _script_prepares(later: dict) -> bool:
     return echoed is not None and bool(parse_command(echoed)["prep"])
 
 
+def _backgrounded_recipe(command: str) -> str | None:
+    """The ``make``/``just`` target a line puts in the background with its output in a log (``(make run-local >
+    /tmp/billing.log 2>&1 &) && sleep 25 && grep -E "Started|ERROR" /tmp/billing.log``: ``make run-local``)."""
+    return next((m.group(1) for step in _segments(command)
+                 if (m := re.match(r"\(\s*((?:make|just)\s+[\w:-]+)\s*(?:>>?\s*\S+\s*)?&\s*\)$", step))), None)
+
+
 def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     """Whether ``target_run`` is a ``make`` (or ``just``) target whose recipe, as the session saw the Makefile (read,
     or grepped: ``dashboards: vendor`` then ``jsonnet -J vendor -J lib $$f > …``), runs the program that failed; or a
     script of the project whose lines, as the session saw them, run it."""
-    words = target_run.split()
+    # (its output's plumbing aside, ``make screenshots 2>&1 | tail -18``; or put in the background with its log, ``(make
+    # run-local > /tmp/billing.log 2>&1 &) && sleep 25 && grep -E "Started|ERROR" /tmp/billing.log``)
+    words = (_backgrounded_recipe(target_run) or command_key(target_run)).split()
     argv = parse_command(failed)["argv"]
     program = _program_name(argv[0]) if argv else ""
 
@@ -893,14 +906,18 @@ def _package_script_runs(target_run: str, failed: str, seen: list[dict]) -> bool
     grepped: ``"android:build": "npm run build && npx cap sync android && cd android && ./gradlew assembleDebug"``),
     runs the command that failed (``./gradlew assembleDebug`` in android/): the project's way to run it, with what
     it needs done first."""
-    words = target_run.split()
+    words = command_key(target_run).split()
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
     check = parse_command(failed)["check"]
-    if not words or words[0] not in _PACKAGE_RUNNERS or not script or not check or len(check) < 6:
+    if not words or words[0] not in (*_PACKAGE_RUNNERS, "melos") or not script or not check or len(check) < 6:
         return False
-    definition = re.compile(rf'"{re.escape(script[0])}"\s*:\s*"((?:[^"\\]|\\.)*)"')
+    # (or a melos script as melos.yaml gives it: ``codegen:`` then ``run: melos exec --depends-on="build_runner" --
+    # "dart run build_runner build --delete-conflicting-outputs"``)
+    name = re.escape(script[0])
+    manifest, definition = ("melos.yaml", re.compile(rf"(?m)^\d*[:-]?\s*{name}:\s*\n\d*[:-]?\s*run:\s*(.+)$")) \
+        if words[0] == "melos" else ("package.json", re.compile(rf'"{name}"\s*:\s*"((?:[^"\\]|\\.)*)"'))
     for o in seen:
-        if "package.json" not in (o.get("target") or ""):
+        if manifest not in (o.get("target") or ""):
             continue
         for m in definition.finditer(o.get("body") or ""):
             if re.search(rf"(?:^|[\s&;|(\"]){re.escape(check)}(?![\w:.-])", m.group(1).replace('\\"', '"')):
@@ -1830,13 +1847,26 @@ def _answered_after(failure: dict, later: list[dict], account: str = "") -> dict
     ``KAFKA_TOPIC='orders'``), answered with no error: the service does its work now. Its log was not read again:
     the lesson is stored unverified, and says so."""
     key = command_key(failure["target"])
-    if not failure.get("log_of") or failure.get("ci") \
+    if not (failure.get("log_of") or failure.get("status_read")) or failure.get("ci") \
             or any(command_key(o.get("target") or "") == key for o in later if o["tool"] == "Bash"):
         return None
     edited = _quoted_edit_of(failure, later, account)
+    # (or, for a resource's conditions asked of the cluster, a read of the same namespace: ``kubectl -n argocd get
+    # applications -l …`` listing what the ApplicationSet generated, after an edit that quotes code the account gives
+    # and that was applied: ``goTemplate: true`` in platform-appset.yaml, then ``kubectl apply -f …``)
+    where = _kube_namespace(failure["target"]) if failure.get("status_read") else None
+    quoted = _quoted_code(account) if where else []
+    edited = edited or next((o for o in later if where and o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
+                             and any(span in line for line in _added_lines(o) for span in quoted)
+                             and any(a["tool"] == "Bash" and a["outcome"] == "ok" and a["id"] > o["id"]
+                                     and re.search(r"\bapply\b", a["target"])
+                                     and any(os.path.basename(f) in a["target"] for f in o.get("files") or [])
+                                     for a in later)), None)
     answered = [o for o in later if edited and o["id"] > edited["id"] and o["tool"] == "Bash" and o["outcome"] == "ok"
-                and _PROBE.match(parse_command(o["target"])["check"]) and (o.get("body") or "").strip()
-                and _no_error(o.get("body") or "")]
+                and (_PROBE.match(parse_command(o["target"])["check"])
+                     or where and _kube_namespace(o["target"]) == where
+                     and re.match(r"(?:kubectl|oc)\s.*\bget\b", parse_command(o["target"])["check"]))
+                and (o.get("body") or "").strip() and _no_error(o.get("body") or "")]
     # (or, after any edit, the very URL the logged error could not fetch, answering now: "Cannot find latest-mac.yml
     # … (https://updates-staging.acme.dev/ledger/latest-mac.yml): HttpError: 404", then ``curl -sI …/latest-mac.yml``
     # → ``HTTP/2 200``)
@@ -1848,6 +1878,12 @@ def _answered_after(failure: dict, later: list[dict], account: str = "") -> dict
                and re.search(r"(?m)^HTTP/[\d.]+ 2\d\d\b", o.get("body") or "")
                and any(w.strip("\"'").split("?")[0] in missing for w in parse_command(o["target"])["argv"][1:])]
     return (answered or fetched or [None])[-1]
+
+
+def _kube_namespace(command: str) -> str | None:
+    """The namespace a ``kubectl``/``oc`` line names (``-n argocd``, ``--namespace=argocd``), if any."""
+    found = re.search(r"(?:^|\s)(?:-n\s+|--namespace[=\s])(\S+)", parse_command(command)["check"] or "")
+    return found.group(1) if found else None
 
 
 def _quoted_edit_of(failure: dict, later: list[dict], account: str) -> dict | None:
@@ -2301,6 +2337,13 @@ def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
            or (c.get("meta") or {}).get("content_withheld") for c in changes):
         return True  # a command, or a change whose content was not stored: nothing shows it undone
     changes = [c for c in changes if c["tool"] != "Bash"]
+    # (a file written that a later line removed again, ``rm ../../modules/acm-cert/providers.tf``, is gone)
+    removed = {os.path.basename(w) for c in later_edits if c["tool"] == "Bash" for segment in _segments(c["target"])
+               if (m := re.match(r"^(?:git\s+rm|rm)\b((?:\s+\S+)+)", segment)) for w in m.group(1).split()
+               if not w.startswith("-")}
+    changes = [c for c in changes if not (c["tool"] == "Write" and c.get("files")
+                                          and all(os.path.basename(f) in removed for f in c["files"]))]
+    later_edits = [c for c in later_edits if c["tool"] != "Bash"]
     ids = {c["id"] for c in changes}
     if not ids:
         return False
@@ -2336,6 +2379,21 @@ def _same_error(a: dict, b: dict) -> bool:
         lines += [re.sub(r"\s*(?:\[(?:\.\.\.|…)\]|\.\.\.)\s*$", "", line) for line in lines]
         if any(len(line) >= 30 and re.search(r"\w(?:Error|Exception): \S", line) and line in (y.get("error_text") or "")
                for line, y in zip(lines, (b, a, b, a))):
+            return True
+        # (or the same tests failing, by their names, whatever else each run reports: jest's ``✕ back from profile
+        # returns to settings (180 ms)`` under ``-t 'back from profile'``, then in the whole file's run, its counts
+        # ``1 failed, 2 skipped`` and ``1 failed, 2 passed`` aside)
+        failing = [{m.group(1) for m in re.finditer(r"(?m)^\s*[✕×✗]\s+(.+?)(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?\s*$",
+                                                   x.get("error_text") or "")} for x in (a, b)]
+        if failing[0] and failing[0] == failing[1]:
+            return True
+        # (or the same status endpoint read again, answering only its bare state where it gave the trace before:
+        # ``…/connectors/inventory-mysql/status | jq -r '.tasks[0].state'`` → ``FAILED`` after the DebeziumException:
+        # the task still failing, not a new error)
+        urls = [{u.split("?")[0] for u in re.findall(r"[\w.-]+:\d+/[^\s'\"|;&]*", x.get("target") or "")}
+                for x in (a, b)]
+        if urls[0] & urls[1] and any(re.fullmatch(r"state [A-Z]+", x.get("error_signature") or "") for x in (a, b)) \
+                and all(x.get("logged") for x in (a, b)):
             return True
         # (or an error line of the earlier run still printed by the later, its process ids and counts aside:
         # ``error: Sandbox: swiftlint(41822) deny(1) file-read-data …/.swiftlint.yml …`` again after ``pod install``,
@@ -2510,11 +2568,12 @@ def _left_behind(changes: list[dict], failure: dict) -> bool:
 
 
 def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "",
-                    cleared: set[int] = frozenset()) -> list[dict]:
+                    cleared: set[int] = frozenset(), removals: list[dict] = ()) -> list[dict]:
     """One chain per distinct error: a failure with a new error, after a change that stays (or after the machine's
     state was cleared, ``cleared``: the ids of such runs), closes the one before; not when the agent says that change
     was not enough on its own ("editing composer.json isn't enough — the autoloader has to be regenerated"): it and
-    what came after are one fix."""
+    what came after are one fix. (``removals``: the lines that removed files on the way, ``rm …/providers.tf``: a file
+    written and removed again is no change that stays.)"""
     failures = [e for e in events if e["outcome"] == "error"]
     edits = [e for e in events if e["outcome"] == "ok" and e["tool"] in EDIT_TOOLS]
     partial = [s for s in _sentences(account) if _NOT_ENOUGH.search(_prose(s))]
@@ -2523,7 +2582,7 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
     for failure in failures[1:]:
         previous = groups[-1][-1]
         between = [e for e in events if e["outcome"] == "ok" and previous["id"] < e["id"] < failure["id"]]
-        later = [e for e in edits if e["id"] > failure["id"]]
+        later = [e for e in edits if e["id"] > failure["id"]] + [e for e in removals if e["id"] > failure["id"]]
         # (not from another program's run of the same job that failed the same way, ``npx next build --debug``
         # between two ``npm run build``: no invocation the next one moved on from)
         ran = next((f for f in reversed(groups[-1]) if f is groups[-1][0] or not (

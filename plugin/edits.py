@@ -886,7 +886,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                                      or _recased_only(edit, error) or _reformatted_only(edit)) or \
                 not quoted_fix and not _gives_the_missing_name(edit, error) and not fixes_named and (
                     any(_named_in(p, sentence) or changed_names & _names_said(sentence) or _folder_named(p, sentence)
-                        for p in paths for sentence in incidental) or
+                        or _stem_named(p, sentence) for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or
                     any(any(_named_in(p, sentence) for p in paths) if sentence in naming else
                         changed_names & _names_said(sentence) for sentence in also)):
@@ -916,6 +916,13 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         unrelated.extend(_rel(p, cwd) for e in kept for p in e.get("files") or [])
         kept = []
     return kept, sorted(set(unrelated))
+
+
+def _stem_named(path: str, sentence: str) -> bool:
+    """Whether ``sentence`` names the file at ``path`` by its stem, as its tool's name begins: "the golangci-lint
+    timeout" for ``.golangci.yml``."""
+    stem = os.path.basename(path).lstrip(".").split(".")[0]
+    return len(stem) >= 5 and bool(re.search(rf"(?i)(?<![\w.-]){re.escape(stem)}", sentence))
 
 
 def _folder_named(path: str, sentence: str) -> bool:

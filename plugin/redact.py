@@ -558,7 +558,7 @@ def _redact_assignment(match: re.Match) -> str:
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
         # (and a name of dashed words is a name: a target triple, ``thumbv7em-none-eabihf``)
         secret = not assignment and looks_random(value, min_length=20) and not _trivial_value(value, key) \
-            and not _camel_words(value) \
+            and not _camel_words(value) and not _dotted_path(value) \
             and not _dashed_words(value) and not _region_name(value) and not _PINNED.fullmatch(value) \
             and not re.fullmatch(r"v?\d+\.\d+\.\d+[-+][\w.+-]+", value) \
             and not re.fullmatch(
@@ -677,6 +677,22 @@ def _camel_words(value: str) -> bool:
     pascal = value[:1].isupper() and not re.search(r"[A-Z]{2}", value) and len(value) >= 4 * len(parts)
     return "".join(parts) == value and len(parts) >= 2 and (value[:1].islower() or pascal) \
         and len(short) * 3 <= len(parts) and all(re.search(r"[aeiouy]", p, re.I) for p in parts if p not in short)
+
+
+def _dotted_path(value: str) -> bool:
+    """Whether ``value`` is a dotted import path (``xcom.s3_backend.S3XComBackend``, ``app.tasks.send_email``): its
+    modules lowercase names that do not look random, its last part a name with a word in it."""
+    parts = value.split(".")
+    return len(parts) >= 2 and all(re.fullmatch(r"[a-z_][a-z0-9_]*", p) and re.search(r"[aeiouy]", p)
+                                   and not looks_random(p, min_length=8) for p in parts[:-1]) \
+        and bool(re.fullmatch(r"[A-Za-z_]\w*", parts[-1])) and _mostly_words(parts[-1])
+
+
+def _mostly_words(name: str) -> bool:
+    """Whether most of ``name``'s letters make words of three letters or more with a vowel (``S3XComBackend``:
+    ``Com``, ``Backend``), as a random token's do not."""
+    words = [w for w in re.findall(r"[A-Z]?[a-z]+", name) if len(w) >= 3 and re.search(r"[aeiou]", w, re.I)]
+    return sum(map(len, words)) >= 0.6 * len(name)
 
 
 def _redact_inside(match: re.Match, quote: str, value: str) -> str:

@@ -127,7 +127,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
         return _joined(lines)
     # an added line that only moved a bracket or a comma of a removed one (``(libraries yojson unix))`` →
     # ``(libraries yojson unix)``, to make room for the next line) says nothing of its own
-    removed = {_bare(line) for line in lines if re.match(r"-(?!-)", line)}
+    removed = {_bare(line) for line in lines if re.match(r"-(?!--)", line)}
     # (or that was part of a removed line, now on a line of its own: ``imports: [A.forFeature([Order])],`` →
     # ``A.forFeature([Order]),``)
     # (not a line that only lost a character or two: ``proxy_pass http://api_upstream/;`` → ``…api_upstream;``)
@@ -143,7 +143,7 @@ def _change_text(change: str, compact: bool = False, limit: int | None = None, t
             parts.setdefault(header, []).append(line)
     for header, body in parts.items():  # (a file whose change only removed lines shows what it removed)
         if any(re.match(r"\+(?!\+)", line) for line in body):
-            parts[header] = [line for line in body if not re.match(r"-(?!-)", line)]
+            parts[header] = [line for line in body if not re.match(r"-(?!--)", line)]
     parts = {(_short_path(h) if limit and len(_joined(_flat(parts))) > limit else h): body
              for h, body in parts.items()}
     for give_way in (_drop_repeated, _shorten_long_step,

@@ -377,8 +377,11 @@ def _named_by_error(command: str, failure: dict) -> bool:
     key = command_key(command)
     for match in _NAMED_STEP.finditer(text):
         named = command_key((match.group(1) or match.group(2) or match.group(3) or "").strip().rstrip(".:"))
-        if len(named) >= 3 and (key == named or key.startswith(named + " ")
-                                or parse_command(key)["check"] == parse_command(named)["check"]):
+        # (run through its runner, with options after: ``bundle exec pod update hermes-engine --no-repo-update`` for
+        # "You should run `pod update hermes-engine`")
+        check, told = parse_command(key)["check"] or "", parse_command(named)["check"] or ""
+        if len(named) >= 3 and (key == named or key.startswith(named + " ") or check == told
+                                or told and check.startswith(told + " -")):
             return True
     return False
 
@@ -678,8 +681,11 @@ _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\[\s?(?:error|fatal
                           r"^##\[error\]|^(?:error|fatal)(?:\[\w+\])?:\s")
 # what a service says as it fails, without a level (``migrate: dial tcp …: connect: connection refused``, ``exit status
 # 1``, ``panic: …``, ``⚠️  Webhook signature verification failed.``): the whole line is the error, less its prefix
+# (or a client's own report that what it sends gets nowhere: the OTel agent's ``WARN … HttpExporter - Failed to export
+# spans. … Failed to connect to otel-collector/172.18.0.4:4318``)
 _LOGGED_FAILING = LazyRegex(r"\bconnection refused\b|\bexit status [1-9]|(?:^|\s)panic:\s|\b[Pp]ermission denied\b|"
-                            r"(?<!\d )\b[Ff]ailed[.:!](?:\s|$)")
+                            r"(?<!\d )\b[Ff]ailed[.:!](?:\s|$)|"
+                            r"\bFailed to (?:export|connect to|send|deliver|publish)\b")
 # a log line's prefix: compose's ``api-1  | ``, a date and time, a bracketed source (``[webhook]``), an emoji
 _LOG_PREFIX = LazyRegex(r"^(?:[\w.-]+\s+\|\s*)?(?:(?:\[[\w.-]+\]|\[?\d{4}[-/]\d\d[-/]\d\d(?:[T ][\d:.,]+Z?)?\]?|"
                         r"\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?)\s*)*[^\w\s\[(\"'`]*\s*")
@@ -715,7 +721,8 @@ def _logged_failure(observation: dict) -> dict:
             return dict(observation, outcome="error", error_text=text, logged=True,
                         error_signature=f"notarization status {status}")
         return observation
-    summary = _ci_summary_failure(observation, " ".join(parsed["argv"])) or _listed_failing(observation, parsed)
+    summary = _ci_summary_failure(observation, " ".join(parsed["argv"])) or _listed_failing(observation, parsed) \
+        or _condition_failing(observation)
     if summary:
         return summary
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
@@ -771,6 +778,29 @@ _STATUS_LISTING = LazyRegex(r"^(?:kubectl|oc) (?:\S+ )*?get\b|^tkn (?:pipelineru
 _STUCK_AGE = LazyRegex(r"^(?:(?:[2-9]|\d{2,})m(?:\d+s)?|\d+h(?:\d+m)?|\d+d(?:\d+h)?)$")
 # (or up, and failing its healthcheck: ``Up 46 seconds (unhealthy)``)
 _CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\)|Up [^()\n]*\(unhealthy\))")
+
+
+# a resource's condition in error, as a jsonpath over ``.status.conditions`` prints it: ``ErrorOccurred=True
+# Application.argoproj.io "{{.path.basename}}" is invalid: …``, ``Ready=False …``
+_CONDITION_FAILING = LazyRegex(r"(?m)^\s*(?:(?:ErrorOccurred|Degraded|Failed|Stalled|ReconcileError|InvalidSpecError)"
+                               r"=True|(?:Ready|Available|Healthy|Synced)=False)\b[^\n]*")
+
+
+def _condition_failing(observation: dict) -> dict | None:
+    """A resource's conditions asked of the cluster (``kubectl -n argocd get applicationset platform-apps -o
+    jsonpath='{range .status.conditions[*]}…'``) that show one in error: the failure it shows, the command having
+    passed. A later read of the namespace that answers without it is the resource working again."""
+    if not _FIELD_ASKED.match(" ".join((observation.get("target") or "").split())) \
+            or "conditions" not in (observation.get("target") or ""):
+        return None
+    failing = _CONDITION_FAILING.search(observation.get("body") or "")
+    if failing is None:
+        return None
+    from .signatures import error_signature
+
+    text = one_line(failing.group(0).strip(), 300)
+    return dict(observation, outcome="error", error_text=text, logged=True, status_read=True,
+                error_signature=error_signature(text, observation.get("target") or ""))
 
 
 def _listed_failing(observation: dict, parsed: dict) -> dict | None:
@@ -918,8 +948,10 @@ def _status_failure(observation: dict) -> dict:
                         error_signature=f"state {lines[-1]}")
         # (or the trace a failed task keeps, read alone from its status: ``jq -r '.tasks[0].trace'`` → ``io.debezium
         # .DebeziumException: … Caused by: org.postgresql.util.PSQLException: ERROR: logical decoding requires …``)
+        # (its state first, too: ``jq -r '.tasks[0].state, .tasks[0].trace'`` → ``FAILED`` then the trace)
         if not (re.search(r"/status\b.*\.trace\b", observation.get("target") or "")
-                and re.match(r"\s*(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): ", body)):
+                and re.match(r"\s*(?:(?:FAILED|FAILURE|ERROR)\s*\n\s*)?(?:[\w$]+\.)*[A-Z]\w*(?:Exception|Error): ",
+                             body)):
             return observation
     errors = [m.group(0).strip() for m in _REPORTED_ERROR.finditer(body)]
     text = errors[-1] if errors else failed.group(0)

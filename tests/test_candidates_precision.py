@@ -9,10 +9,11 @@ import pytest
 from hookutil import PlayedSession, run_hook
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
-from lorebook.chains import _told_to_look, _tried_until_fixed
+from lorebook.chains import _same_error, _told_to_look, _tried_until_fixed
 from lorebook.commands import (_asks_version, command_family, command_job, invocation_change, is_autofix,
                                is_static_check, other_subcommand, parse_command)
 from lorebook.record import lesson_title
+from lorebook.signatures import error_signature
 from lorebook.weakening import _pins_clock_past_a_crash, _scores_on_training_data
 
 PROJECT = "github.com/acme/widget"
@@ -14630,3 +14631,254 @@ def test_the_step_the_account_marks_as_what_mattered_is_in_the_summary(git_proje
                      "- `sync_replication_slots = on` — this is what actually starts the slot sync worker"))
     (candidate,), _ = _candidates(store, session)
     assert "`sync_replication_slots = on` — this is what actually" in candidate["summary"], candidate["summary"]
+
+
+def test_a_resources_failing_condition_is_mended_by_an_applied_edit_and_a_clean_read_of_its_namespace(git_project,
+                                                                                                    store):
+    # (blind366 NC19: ``kubectl -n argocd get applicationset platform-apps -o jsonpath='{range .status.conditions[*]}
+    # …'`` → "ErrorOccurred=True … is invalid"; ``goTemplate: true`` added, applied; the generated apps listed)
+    session = (Session("appset", git_project, prompt="the ApplicationSet doesn't generate any apps on the cluster")
+               .ok("kubectl -n argocd get applicationset platform-apps -o jsonpath='{range .status.conditions[*]}"
+                   "{.type}={.status} {.message}{\"\\n\"}{end}'", 'ErrorOccurred=True Application.argoproj.io '
+                   '"{{.path.basename}}" is invalid: metadata.name: Invalid value: "{{.path.basename}}"\n'
+                   "ParametersGenerated=True Successfully generated parameters for all Applications")
+               .edit("clusters/prod/platform-appset.yaml", "spec:\n  generators:\n",
+                     "spec:\n  goTemplate: true\n  generators:\n")
+               .ok("kubectl apply -f clusters/prod/platform-appset.yaml",
+                   "applicationset.argoproj.io/platform-apps configured")
+               .ok("sleep 20; kubectl -n argocd get applications -l app.kubernetes.io/part-of=platform",
+                   "NAME            SYNC STATUS   HEALTH STATUS\ncert-manager    Synced        Healthy")
+               .stop("The template used `{{.path.basename}}` (Go-template syntax) but the ApplicationSet didn't set "
+                     "`goTemplate: true`, so the name was rendered literally. Added `goTemplate: true`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "goTemplate: true" in candidate["change"] and not candidate["verified"], candidate
+
+
+def test_a_status_read_answering_its_bare_state_after_the_trace_is_the_same_failure(git_project, store):
+    # (blind372 NI18: ``jq -r '.tasks[0].state, .tasks[0].trace'`` → FAILED and a DebeziumException; an attempt; the
+    # restart's ``jq -r '.tasks[0].state'`` → FAILED, the same task still failing; snapshot.mode changed → RUNNING)
+    status = "curl -s localhost:8083/connectors/inventory-mysql/status"
+    restart = "curl -s -X POST 'localhost:8083/connectors/inventory-mysql/restart?includeTasks=true' && sleep 10 && "
+    session = (Session("history", git_project, prompt="The inventory-mysql Debezium connector keeps going to FAILED")
+               .ok(f"{status} | jq -r '.tasks[0].state, .tasks[0].trace' | head -7", "FAILED\nio.debezium."
+                   "DebeziumException: The db history topic or its content is fully or partially missing.\n\tat io."
+                   "debezium.relational.HistorizedRelationalDatabaseSchema.recover(HistorizedRelationalDatabaseSchema."
+                   "java:59)")
+               .edit("connectors/inventory-mysql.json", '    "topic.prefix": "inventory",\n',
+                     '    "topic.prefix": "inventory",\n    "schema.history.internal.store.only.captured.tables.ddl": '
+                     '"true",\n')
+               .ok(f"{restart}{status} | jq -r '.tasks[0].state'", "FAILED")
+               .edit("connectors/inventory-mysql.json", '    "snapshot.mode": "initial",',
+                     '    "snapshot.mode": "schema_only_recovery",')
+               .ok(f"{restart}{status} | jq -r '.tasks[0].state'", "RUNNING")
+               .stop('With `"snapshot.mode": "schema_only_recovery"` Debezium re-reads the current DDL from MySQL and '
+                     "rewrites the history topic."))
+    (candidate,), _ = _candidates(store, session)
+    assert "schema_only_recovery" in candidate["change"] and "captured.tables" not in candidate["change"], candidate
+
+
+def test_a_restart_the_account_says_did_not_help_in_words_is_no_step_of_the_fix(git_project, store):
+    # (blind372 NI19: "restarting the scheduler alone obviously didn't help" for the ``docker compose restart
+    # airflow-scheduler`` before the compose file's ``XCOM_BACKEND`` was corrected)
+    session = (Session("xcom", git_project, prompt="the scheduler crash-loops since I switched to the S3 XCom backend")
+               .fail("curl -sS localhost:8080/health", "Exit code 7\ncurl: (7) Failed to connect to localhost port "
+                     "8080 after 0 ms: Couldn't connect to server")
+               .ok("docker compose restart airflow-scheduler", " Container airflow-airflow-scheduler-1  Started")
+               .edit("docker-compose.yaml", "    AIRFLOW__CORE__XCOM_BACKEND: plugins.xcom.s3_backend.S3XComBackend",
+                     "    AIRFLOW__CORE__XCOM_BACKEND: xcom.s3_backend.S3XComBackend")
+               .ok("docker compose up -d", " ✔ Container airflow-airflow-scheduler-1  Started")
+               .ok("curl -sS localhost:8080/health", '{"scheduler": {"status": "healthy"}}')
+               .stop("Airflow puts `/opt/airflow/plugins` on `sys.path`, so the module is importable as "
+                     "`xcom.s3_backend`. Fix in docker-compose.yaml: `AIRFLOW__CORE__XCOM_BACKEND: "
+                     "xcom.s3_backend.S3XComBackend`. Side notes: restarting the scheduler alone obviously didn't "
+                     "help."))
+    (candidate,), _ = _candidates(store, session)
+    assert "restart" not in candidate["change"] and "xcom.s3_backend.S3XComBackend" in candidate["change"], candidate
+
+
+def test_the_same_jest_test_failing_under_t_and_in_the_files_run_is_the_same_error():
+    # (blind373 NJ13: ``npx jest … -t 'back from profile'`` → "✕ back from profile returns to settings", an
+    # ``href: null`` tried, the whole file's run → the same test failing, its counts aside: no new error the try
+    # moved on to, so not a fix)
+    test = "npx jest __tests__/settings-navigation.test.tsx"
+    failing = ("    ✕ back from profile returns to settings ({ms} ms)\n\n  ● settings navigation › back from profile "
+               "returns to settings\n\n    expect(screen).toHavePathname(expected)\n\nTest Suites: 1 failed, 1 total\n"
+               "Tests:       1 failed, 2 {other}, 3 total")
+    runs = [(f"{test} -t 'back from profile'", "Exit code 1\n    ○ skipped shows Home and Settings tabs only\n"
+             + failing.format(ms=180, other="skipped")),
+            (test, "Exit code 1\n    ✓ shows Home and Settings tabs only (301 ms)\n"
+             + failing.format(ms=174, other="passed"))]
+    a, b = ({"target": t, "error_text": e, "error_signature": error_signature(e, t)} for t, e in runs)
+    assert _same_error(a, b) and _same_error(b, a)
+    other = dict(b, error_text=b["error_text"].replace("✕ back from profile", "✕ opens profile"))
+    assert not _same_error(a, dict(other, error_signature=error_signature(other["error_text"], test)))
+
+
+def test_manifests_checked_out_after_an_install_on_the_way_are_no_step_of_the_fix(git_project, store):
+    # (blind373 NJ13: ``git checkout package.json package-lock.json && npm install --silent`` put back what ``npx expo
+    # install --check`` had bumped; no step of the fix)
+    test = "npx jest __tests__/nav.test.tsx"
+    session = (Session("undoinstall", git_project, prompt="the navigation test fails")
+               .fail(test, "Exit code 1\n    ✕ back from profile returns to settings (180 ms)\nTests: 1 failed")
+               .ok("npx expo install --check", "› Installing 1 other package using npm\n> npm install --save "
+                   "react-native-screens@~3.31.1")
+               .fail(test, "Exit code 1\n    ✕ back from profile returns to settings (176 ms)\nTests: 1 failed")
+               .ok("git checkout package.json package-lock.json && npm install --silent", "")
+               .write("app/(tabs)/settings/_layout.tsx", "import { Stack } from 'expo-router';\n\nexport default "
+                      "function SettingsLayout() {\n  return <Stack />;\n}\n")
+               .ok(test, "Tests:       3 passed, 3 total")
+               .stop("The settings folder had no layout of its own. Fix: a new `app/(tabs)/settings/_layout.tsx`. "
+                     "`npx expo install --check` changed nothing, so I reverted it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "git checkout" not in candidate["change"] and "_layout.tsx" in candidate["change"], candidate
+
+
+def test_a_make_target_whose_grepped_recipe_runs_the_failing_program_is_the_way_its_output_cut(git_project, store):
+    # (blind373 NJ04: ``make screenshots 2>&1 | tail -18`` after ``bundle exec fastlane snapshot`` failed; the
+    # grepped recipe starts the mock API and runs ``bundle exec fastlane screenshots``)
+    session = (Session("snapshots", git_project, prompt="Can you regenerate the App Store screenshots?")
+               .fail("bundle exec fastlane snapshot", "Exit code 1\n[10:17:58]: ▸     ✗ testOnboardingScreenshots, "
+                     "Failed to get matching snapshot: No matches found\n[!] Tests failed - check out the log above")
+               .ok('grep -n "screenshots" -A4 Makefile', "18:screenshots: ## starts the mock API, then runs the "
+                   "fastlane lane\n19-\t./scripts/mock_api.sh start\n20-\tbundle exec fastlane screenshots\n"
+                   "21-\t./scripts/mock_api.sh stop\n22-")
+               .ok("make screenshots 2>&1 | tail -18", "[10:41:02]: Number of screenshots: 16")
+               .stop("Plain `fastlane snapshot` can't work in this repo: the UI tests talk to a local mock API. "
+                     "`make screenshots` starts the mock server, runs the `screenshots` lane and stops it again."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make screenshots" in candidate["change"], candidate
+
+
+def test_a_step_the_account_says_fixed_it_beside_a_clause_about_what_did_not_help_stays_the_fix(git_project, store):
+    # (blind373 NJ21: "Regenerating it with `dart run build_runner build --delete-conflicting-outputs` fixed the test;
+    # no code change was needed (the extra flush() I tried in the test changed nothing and is reverted).")
+    test = "flutter test test/task_store_test.dart"
+    error = "Exit code 1\n00:02 +1 -1: TaskStore keeps dueAt after reopening the box [E]\n  Expected: not null\n" \
+            "    Actual: <null>\n00:02 +2 -1: Some tests failed."
+    session = (Session("hive", git_project, prompt="test/task_store_test.dart fails on my fresh clone")
+               .fail(test, error)
+               .edit("test/task_store_test.dart", "      await box.close();", "      await box.flush();\n"
+                     "      await box.close();")
+               .fail(test, error)
+               .edit("test/task_store_test.dart", "      await box.flush();\n      await box.close();",
+                     "      await box.close();")
+               .ok("dart run build_runner build --delete-conflicting-outputs", "[INFO] Succeeded after 4.3s with 3 "
+                   "outputs")
+               .ok(test, "00:02 +3: All tests passed!")
+               .stop("The Hive adapter `lib/models/task.g.dart` is generated and git-ignored, and the copy predates "
+                     "the `dueAt` field. Regenerating it with `dart run build_runner build "
+                     "--delete-conflicting-outputs` fixed the test; no code change was needed (the extra flush() I "
+                     "tried in the test changed nothing and is reverted)."))
+    (candidate,), _ = _candidates(store, session)
+    assert "build_runner build --delete-conflicting-outputs" in candidate["change"], candidate
+
+
+def test_a_make_target_put_in_the_background_with_its_log_is_the_way_by_itself(git_project, store):
+    # (blind377 NN21: ``(make run-local > /tmp/billing.log 2>&1 &) && sleep 25 && grep -E "Started|ERROR" …`` after
+    # ``./gradlew bootRun`` could not reach the config server; the grepped recipe runs bootRun)
+    session = (Session("runlocal", git_project, prompt="Start billing-service locally")
+               .fail("./gradlew bootRun", "Exit code 1\nCaused by: java.net.UnknownHostException: config.internal")
+               .ok('grep -n -A3 "run-local" Makefile', "14:run-local: ## run against config/local/*.yml\n15-\tdocker "
+                   "compose up -d postgres\n16-\tSPRING_PROFILES_ACTIVE=local SPRING_CLOUD_CONFIG_ENABLED=false "
+                   "./gradlew bootRun")
+               .ok('(make run-local > /tmp/billing.log 2>&1 &) && sleep 25 && grep -E "Started|ERROR" /tmp/billing.log',
+                   "INFO 32410 --- [main] c.a.billing.BillingServiceApplication : Started BillingServiceApplication in "
+                   "6.912 seconds")
+               .stop("Plain `./gradlew bootRun` can't work on a laptop: `application.yml` imports the config server. "
+                     "The repo's way to run locally is `make run-local`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`make run-local`" in candidate["title"] and "sleep" not in candidate["change"], candidate
+
+
+def test_a_melos_script_whose_definition_runs_the_failing_command_is_the_workspaces_way(git_project, store):
+    # (blind376 NM22: ``dart run build_runner build …`` failed at the workspace root; melos.yaml's ``codegen`` runs
+    # it in every package that depends on it)
+    generate = "dart run build_runner build --delete-conflicting-outputs"
+    session = (Session("melos", git_project, prompt="Regenerate whatever needs regenerating for the Profile model")
+               .fail(generate, 'Exit code 255\nCould not find package "build_runner". Did you forget to add a '
+                     "dependency?")
+               .ok('grep -n -A2 "codegen:" melos.yaml', f'18:  codegen:\n19:    run: melos exec --depends-on="build_'
+                   f'runner" -- "{generate}"\n20:    description: Run build_runner in every package.')
+               .ok("melos run codegen", "melos run codegen\n  └> SUCCESS")
+               .stop("In this workspace build_runner is a dev dependency of the packages, not of the root. Regenerated "
+                     "with `melos run codegen`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "melos run codegen" in candidate["change"], candidate
+
+
+def test_a_file_written_then_removed_by_rm_is_an_attempt_not_the_fix_of_the_first_error(git_project, store):
+    # (blind378 NO09: modules/acm-cert/providers.tf written, "Module is incompatible with count, for_each" next, the
+    # file removed with ``rm``; the ``configuration_aliases`` and the module call's ``providers`` the fix)
+    session = (Session("aliases", git_project, prompt="terraform validate fails after I moved the cert into a module")
+               .fail("terraform validate", "Exit code 1\n│ Error: Provider configuration not present\n│ To work with "
+                     'module.cdn_cert["shop.acme.io"].aws_acm_certificate.this its original provider configuration')
+               .write("modules/acm-cert/providers.tf", 'provider "aws" {\n  alias  = "us_east_1"\n'
+                      '  region = "us-east-1"\n}\n')
+               .fail("terraform validate", "Exit code 1\n│ Error: Module is incompatible with count, for_each, and "
+                     "depends_on\n│   on main.tf line 14, in module \"cdn_cert\":")
+               .ok("rm modules/acm-cert/providers.tf && git status --short", "")
+               .edit("modules/acm-cert/versions.tf", '      version = ">= 5.0"\n',
+                     '      version = ">= 5.0"\n      configuration_aliases = [aws.us_east_1]\n')
+               .ok("terraform validate", "Success! The configuration is valid.")
+               .stop("A child module can't use an aliased provider it never declared. My first attempt, a `provider "
+                     '"aws"` block inside the module, is the legacy pattern, so I deleted it again. What works: '
+                     "`configuration_aliases = [aws.us_east_1]` under `required_providers.aws`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "providers.tf" not in candidate["change"] and "configuration_aliases" in candidate["change"], candidate
+
+
+def test_a_tool_config_named_by_its_tool_in_an_unrelated_aside_is_set_aside(git_project, store):
+    # (blind377 NN23: "Also bumped the golangci-lint timeout to 5m since it kept timing out on CI — unrelated to the
+    # embed change." of ``.golangci.yml``)
+    session = (Session("embed", git_project, prompt="go build fails with 'invalid pattern syntax' on go:embed")
+               .fail("go build ./...", "Exit code 1\ninternal/web/render.go:14:12: pattern ../../templates/*.tmpl: "
+                     "invalid pattern syntax")
+               .edit(".golangci.yml", "run:\n  timeout: 3m", "run:\n  timeout: 5m")
+               .write("templates/embed.go", "package templates\n\nimport \"embed\"\n\n//go:embed *.tmpl\n"
+                      "var FS embed.FS\n")
+               .ok("go build ./... && go test ./internal/web/...", "ok  \tgithub.com/hollis/notebin/internal/web")
+               .stop("`//go:embed` patterns can't contain `..`. I added a tiny `templates` package with "
+                     "`//go:embed *.tmpl`.\n\nAlso bumped the golangci-lint timeout to 5m since it kept timing out on "
+                     "CI — unrelated to the embed change."))
+    (candidate,), _ = _candidates(store, session)
+    assert "golangci" not in candidate["change"] and "//go:embed *.tmpl" in candidate["change"], candidate
+
+
+def test_the_step_an_error_says_to_run_run_through_its_runner_with_options_is_the_way(git_project, store):
+    # (blind382 NS20: "You should run `pod update hermes-engine`", then ``bundle exec pod update hermes-engine
+    # --no-repo-update`` passing; a deployment target tried and put back on the way)
+    error = ("Exit code 1\n[!] CocoaPods could not find compatible versions for pod \"hermes-engine\":\n  In snapshot "
+             "(Podfile.lock):\n    hermes-engine (= 0.72.6)\n * changed the constraints of dependency `hermes-engine`"
+             ".\n   You should run `pod update hermes-engine` to apply changes you've made.")
+    session = (Session("hermes", git_project, prompt="pod install fails on hermes-engine after the RN upgrade")
+               .fail("cd ios && bundle exec pod install", error)
+               .edit("ios/Podfile", "platform :ios, min_ios_version_supported", "platform :ios, '14.0'")
+               .fail("bundle exec pod install", error)
+               .edit("ios/Podfile", "platform :ios, '14.0'", "platform :ios, min_ios_version_supported")
+               .ok("bundle exec pod update hermes-engine --no-repo-update", "Installing hermes-engine 0.73.6 (was "
+                   "0.72.6)\nPod installation complete!")
+               .stop("`Podfile.lock` still pinned hermes-engine at 0.72.6, and a plain `pod install` won't move a "
+                     "locked pod. `bundle exec pod update hermes-engine --no-repo-update` re-resolved it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pod update hermes-engine" in candidate["change"], candidate
+
+
+def test_a_clients_logged_failure_to_export_is_the_failure_the_service_log_shows(git_project, store):
+    # (blind378 NO24: ``WARN io.opentelemetry.exporter.internal.http.HttpExporter - Failed to export spans. …
+    # Failed to connect to otel-collector…:4318`` in the service's log; the protocol and port changed; traces found)
+    session = (Session("otlp", git_project, prompt="Traces from inventory-service stopped showing up in Jaeger after "
+                       "the collector was switched to only the OTLP gRPC receiver (port 4317)")
+               .ok("docker compose logs --tail=40 inventory-service | grep -i otel | tail -2",
+                   "inventory-service-1  | [otel.javaagent 2024-06-03 16:41:07:512 +0000] [OkHttp http://otel-"
+                   "collector:4318/...] WARN io.opentelemetry.exporter.internal.http.HttpExporter - Failed to export "
+                   "spans. Full error message: Failed to connect to otel-collector/172.18.0.4:4318")
+               .edit("docker-compose.yml", "      - OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4318",
+                     "      - OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4317\n"
+                     "      - OTEL_EXPORTER_OTLP_PROTOCOL=grpc")
+               .ok("docker compose up -d inventory-service", " Container inventory-inventory-service-1  Started")
+               .ok("sleep 20; curl -s 'http://localhost:16686/api/traces?service=inventory-service&limit=1' | jq "
+                   "'.data | length'", "1")
+               .stop("The Java agent exports with `http/protobuf` to port 4318 by default, and the collector no longer "
+                     "listens there. inventory-service now sets `OTEL_EXPORTER_OTLP_PROTOCOL=grpc`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "OTEL_EXPORTER_OTLP_PROTOCOL=grpc" in candidate["change"], candidate

@@ -789,3 +789,14 @@ def test_a_version_with_a_prerelease_and_a_commit_is_no_secret():
     for text in ("then passed: 2.8.0-feat-login.4f2a9c1", "tag: v1.4.0-rc.2+build.9f8e7d6c5b4a"):
         assert redact(text) == text, text
     assert "REDACTED" in redact("x: kP9vT2mQx7Lw4zQ8rT5yU3iO")
+
+
+def test_a_dotted_import_path_is_no_secret_a_random_token_after_a_dot_still_is():
+    # (blind372 NI19: ``AIRFLOW__CORE__XCOM_BACKEND: xcom.s3_backend.S3XComBackend`` was redacted as a secret, and
+    # with it the compose edit that was the fix)
+    for text in ("AIRFLOW__CORE__XCOM_BACKEND: xcom.s3_backend.S3XComBackend", "X: s3_backend.S3XComBackend",
+                 "CELERY_TASK: app.tasks.send_reminder_email_batch"):
+        assert redact(text) == text, text
+    for text in ("X: abc.q8Vdxyz2Lk9Xw3RmT7pZf1Yc4Hn6Bj0Gs5Ua8Ee2Ri0",
+                 "X: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"):
+        assert "REDACTED" in redact(text), text

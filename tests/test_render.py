@@ -1093,3 +1093,13 @@ def test_an_xml_files_declaration_and_bare_tags_give_way_before_a_tag_with_setti
               '+<domain includeSubdomains="false">localhost</domain>\n+</domain-config>\n+</network-security-config>')
     text = _change_text(change, compact=True, limit=200)
     assert 'cleartextTrafficPermitted="true"' in text and "<?xml" not in text, text
+
+
+def test_a_removed_yaml_list_item_gives_way_to_the_items_that_replaced_it():
+    # (blind378 NO24: ``-- OTEL_EXPORTER_OTLP_ENDPOINT=…:4318``, a removed ``- …`` line of a compose file, was read as
+    # a line of its own and shown where the added ``+- OTEL_EXPORTER_OTLP_PROTOCOL=grpc`` should have been)
+    change = ("docker-compose.yml:\n-- OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4318\n"
+              "+- OTEL_EXPORTER_OTLP_ENDPOINT=http://otel-collector:4317\n+- OTEL_EXPORTER_OTLP_PROTOCOL=grpc")
+    card = full_note(dict(SECOND_TRY, change=change))
+    changed = next(line for line in card.splitlines() if line.startswith("Change:"))
+    assert "4318" not in changed and "+- OTEL_EXPORTER_OTLP_PROTOCOL=grpc" in changed, changed
