@@ -30,6 +30,8 @@ _CAUSE = LazyRegex(
     # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
     r"(?:found|finds|saw|sees|got|gets) no (?:\w+ )?(?:key|field|column|property|attribute|member|module|file|entry|"
     r"binding|handler|route|table|match)(?:e?s)?\b|"
+    # ("reaching for `project` at execution time is exactly what the configuration cache forbids")
+    r"forbids|forbidden|(?:is|are)(?:n't| not) allowed|do(?:es)?(?:n't| not) allow|"
     # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy"; a default, "`Cursor
     # Pagination` orders by `-created` unless told otherwise")
     r"ignores?\b[^.]{0,60}\bunless|\bunless (?:told|configured|set|given|asked) otherwise|"

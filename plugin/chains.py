@@ -320,7 +320,8 @@ def find_chains(observations: list[dict], account: str = "",
                          or _made_since(failure["target"], later["target"], observations[i + 1:k])
                          or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
-                    and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]):
+                    and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
+                    and not _config_dropped(failure["target"], later["target"]):
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
@@ -971,6 +972,13 @@ def _edited_script_runs(target_run: str, failed: str, events: list[dict]) -> boo
         for line in _added_lines(edit):
             words = parse_command(line.strip())["argv"]
             if head and [_program_name(w) for w in words[:len(head)]] == head:
+                return True
+            # (or an option line of its command continued over lines, the option the failing run gave too:
+            # ``  -H "apns-topic: ${BUNDLE_ID}.push-type.liveactivity" \`` for ``curl … -H "apns-topic:
+            # com.courierapp.ios" …``)
+            option = re.match(r"\s*(-{1,2}[\w-]+)[=\s]+[\"']?([\w.-]+)\s*[:=]", line)
+            if option and line.rstrip().endswith("\\") and re.search(
+                    rf"(?:^|\s){re.escape(option.group(1))}[=\s]+[\"']?{re.escape(option.group(2))}\s*[:=]", failed):
                 return True
     return False
 
@@ -2119,6 +2127,23 @@ def _without_code(command: str) -> list[str]:
     """The words of a line's check less the code or query it hands its program (:func:`_inline_code`)."""
     code = _inline_code(command)
     return [w for w in parse_command(command)["argv"] if " ".join(w.split()) != code]
+
+
+# an option that picks the configuration a check runs with (``tsc -p tsconfig.strict.json``, ``--settings``)
+_CONFIG_OPTIONS = frozenset(("-p", "--project", "-c", "--config", "--config-file", "--settings", "--ds",
+                             "--rcfile", "--configuration"))
+
+
+def _config_dropped(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the failing check without the configuration it was given (``npx tsc --noEmit`` after
+    ``npx tsc -p tsconfig.strict.json --noEmit`` failed): another check, not that one passing."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    # (a short one only with a file of settings: psql's ``-c`` is a query, its ``-p`` a port)
+    picked = {w.split("=", 1)[0] for n, w in enumerate(before[1:], 1)
+              if w.split("=", 1)[0] in _CONFIG_OPTIONS and ("=" in w or n + 1 < len(before)) and (
+                  w.startswith("--") or n + 1 < len(before)
+                  and re.search(r"\.(?:json|ya?ml|toml|ini|cfg|conf|[cm]?[jt]s)$", before[n + 1]))}
+    return bool(picked) and not any(w.split("=", 1)[0] in picked for w in after[1:])
 
 
 def _asked_instead(failed: str, later: str) -> bool:

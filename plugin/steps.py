@@ -404,7 +404,9 @@ _REPORTS_FAILURE = LazyRegex(
     # error: Page "app/dashboard/page.tsx" does not match …``
     r"\bFailed to compile\b|^Type error: ")
 # a test that passed, by its name (``✓ returns 400 error when password is missing``): no failure, whatever it says
-_PASSED_TEST = LazyRegex(r"(?m)^\s*[✓✔√]\s.*$")
+# (a passing test by its name, whatever words it holds: ``✓ returns 400 error …``, gradle's ``UploadQueueTest > marks
+# item FAILED when the server returns 500 PASSED``)
+_PASSED_TEST = LazyRegex(r"(?m)^\s*[✓✔√]\s.*$|^\s*\S+ > .* PASSED\s*$")
 _GREPPED = LazyRegex(r"\|\s*grep\b")
 # what a test run that passed says ("BUILD SUCCESS", "14 passed", "Tests run: 5, Failures: 0, Errors: 0", "OK (9 tests",
 # "Exiting with code 0")

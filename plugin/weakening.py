@@ -302,6 +302,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
         or _setup_taken_out(changes, failure_text) or _verdict_flipped(changes) or _merge_forced(changes) \
+        or _await_dropped(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -1165,6 +1166,22 @@ def _merge_forced(changes: dict[str, list[dict]]) -> bool:
     the rows the code's own query would not have collapsed."""
     return tests_only(changes) and any(
         _brought_in(_MERGE_FORCED, [l for l in h["new"].splitlines() if l not in h["old"].splitlines()], [h])
+        for hunks in changes.values() for h in hunks)
+
+
+# an asynchronous check left unawaited: ``waitFor(() => expect(…))``, ``expect(p).resolves…``, ``screen.findByText(…)``
+_ASYNC_CHECK = LazyRegex(r"^\s*(?!await\b|return\b)(?:waitFor\(|expect\([^\n]*\)\.(?:resolves|rejects)\b|"
+                         r"(?:screen\.)?findBy\w+\()")
+
+
+def _await_dropped(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only took the ``await`` off a check (``expect(await screen.findByText('Profile
+    saved'))`` → ``waitFor(() => expect(screen.getByText('Profile saved'))…)`` with nothing awaiting it): the test
+    ends before the check runs, and passes whatever it would find."""
+    return tests_only(changes) and any(
+        re.search(r"\bawait\b", h["old"]) and _ASSERTION.search(h["old"])
+        and any(_ASYNC_CHECK.match(line) and _ASSERTION.search(line)
+                for line in h["new"].splitlines() if line not in h["old"].splitlines())
         for hunks in changes.values() for h in hunks)
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from hookutil import PlayedSession, run_hook
+from lorebook import chains
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import _same_error, _told_to_look, _tried_until_fixed
@@ -14882,3 +14883,87 @@ def test_a_clients_logged_failure_to_export_is_the_failure_the_service_log_shows
                      "listens there. inventory-service now sets `OTEL_EXPORTER_OTLP_PROTOCOL=grpc`."))
     (candidate,), _ = _candidates(store, session)
     assert "OTEL_EXPORTER_OTLP_PROTOCOL=grpc" in candidate["change"], candidate
+
+
+def test_a_check_left_unawaited_in_place_of_an_awaited_one_is_a_weakened_test(git_project, store):
+    # (blind380 NQ09: ``expect(await screen.findByText('Profile saved'))`` → ``waitFor(() => expect(screen.getByText(
+    # 'Profile saved'))…)`` with nothing awaiting it: the test ends before the check runs)
+    session = (Session("unawaited", git_project, prompt='"shows a confirmation after saving" fails on CI')
+               .fail("npx jest src/components/ProfileForm.test.tsx", "Exit code 1\n    ✕ shows a confirmation after "
+                     "saving (1071 ms)\n    Unable to find an element with the text: Profile saved.")
+               .edit("src/components/ProfileForm.test.tsx",
+                     "    expect(await screen.findByText('Profile saved')).toBeInTheDocument();",
+                     "    waitFor(() => expect(screen.getByText('Profile saved')).toBeInTheDocument());")
+               .ok("npx jest src/components/ProfileForm.test.tsx", "Tests:       2 passed, 2 total")
+               .stop("The test was racing the async save on slower CI machines. It now waits for the confirmation "
+                     "with `waitFor` instead of `findByText`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_check_run_again_without_the_configuration_it_failed_under_is_no_pass(git_project, store):
+    # (blind374 NK19: ``npx tsc -p tsconfig.strict.json --noEmit`` failed; ``npx tsc --noEmit``, the lax default
+    # config, passed after the edits: the strict check never ran again)
+    session = (Session("strict", git_project, prompt="Make src/services/invoice.ts pass under tsconfig.strict.json")
+               .fail("npx tsc -p tsconfig.strict.json --noEmit", "Exit code 2\nsrc/services/invoice.ts(18,24): error "
+                     "TS18048: 'customer.billingAddress' is possibly 'undefined'.")
+               .edit("src/services/invoice.ts", "  const country = customer.billingAddress.country;",
+                     "  const country = customer.billingAddress?.country ?? 'US';")
+               .ok("npx tsc --noEmit", "")
+               .stop("invoice.ts is migrated: the billing address is optional-chained. Type check is clean."))
+    assert _candidates(store, session) == ([], ["unresolved_failure"])
+    assert not chains._config_dropped("psql -h db -c 'select 1'", "psql -h db -f schema.sql")
+
+
+def test_a_gradle_test_named_for_a_failure_that_passed_is_a_pass_through_grep(git_project, store):
+    # (blind376 NM01: ``… -i | grep -E 'PASSED|FAILED|BUILD'`` printed ``UploadQueueTest > marks item FAILED when the
+    # server returns 500 PASSED``, read as a failure the pipe hid)
+    test = "./gradlew :core:sync:testDebugUnitTest --tests 'com.acme.relay.sync.UploadQueueTest'"
+    session = (Session("cancel", git_project, prompt="UploadQueueTest 'cancelling the scope stops the loop' fails")
+               .fail(test, "Exit code 1\nUploadQueueTest > cancelling the scope stops the upload loop FAILED\n"
+                     "    java.lang.AssertionError: expected:<2> but was:<5>")
+               .edit("core/sync/src/main/java/com/acme/relay/sync/UploadQueue.kt",
+                     "            val result = runCatching { api.upload(item) }",
+                     "            try {\n                api.upload(item)\n            } catch (e: "
+                     "CancellationException) {\n                throw e\n            }")
+               .ok(f"{test} -i | grep -E 'PASSED|FAILED|BUILD'", "UploadQueueTest > marks item FAILED when the server "
+                   "returns 500 PASSED\nUploadQueueTest > cancelling the scope stops the upload loop PASSED\n"
+                   "BUILD SUCCESSFUL in 9s")
+               .stop("`runCatching` also catches the exception a coroutine gets when its scope is cancelled. "
+                     "`UploadQueue.kt` now rethrows `CancellationException`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "catch (e: CancellationException)" in candidate["change"], candidate
+
+
+def test_an_edited_script_line_continuing_the_failing_commands_option_makes_the_script_that_command(git_project,
+                                                                                                  store):
+    # (blind379 NP05: ``curl … -H "apns-topic: com.courierapp.ios" …`` answered DeviceTokenNotForTopic; the script's
+    # ``  -H "apns-topic: ${BUNDLE_ID}" \`` line edited, the script run, HTTP 200)
+    session = (Session("livepush", git_project, prompt="The Live Activity never updates when I push with the script")
+               .fail("curl -sS --http2 --fail-with-body -H \"apns-topic: com.courierapp.ios\" -H \"apns-push-type: "
+                     "liveactivity\" -d @scripts/payloads/update.json https://api.sandbox.push.apple.com/3/device/9c6d",
+                     'Exit code 22\n{"reason":"DeviceTokenNotForTopic"}\ncurl: (22) The requested URL returned error: '
+                     "400")
+               .edit("scripts/push_la.sh", '  -H "apns-topic: ${BUNDLE_ID}" \\',
+                     '  -H "apns-topic: ${BUNDLE_ID}.push-type.liveactivity" \\')
+               .ok("./scripts/push_la.sh 9c6d scripts/payloads/update.json", "HTTP/2 200\napns-id: 462A4CA")
+               .stop("With `apns-push-type: liveactivity` the `apns-topic` header has to be "
+                     "`<bundle id>.push-type.liveactivity`. `scripts/push_la.sh` now sends it."))
+    (candidate,), _ = _candidates(store, session)
+    assert ".push-type.liveactivity" in candidate["change"], candidate
+
+
+def test_what_a_tool_forbids_is_said_as_the_cause(git_project, store):
+    # (blind382 NS13: "reaching for `project` at execution time is exactly what the configuration cache forbids" was
+    # passed over for "I dropped the `builtAt` timestamp", a side change)
+    session = (Session("configcache", git_project, prompt="since the configuration cache, assembleRelease fails")
+               .fail("./gradlew :app:assembleRelease", "Exit code 1\n> Task :app:generateVersionInfo FAILED\n"
+                     "Invocation of 'Task.project' by task ':app:generateVersionInfo' at execution time is "
+                     "unsupported.")
+               .edit("app/build.gradle.kts", '    project.exec {\n        commandLine("git", "rev-parse", "HEAD")',
+                     '    val gitSha = providers.exec {\n        commandLine("git", "rev-parse", "HEAD")')
+               .ok("./gradlew :app:assembleRelease", "BUILD SUCCESSFUL in 41s")
+               .stop("`generateVersionInfo` called `project.exec` inside `doLast`, and reaching for `project` at "
+                     "execution time is exactly what the configuration cache forbids. I dropped the `builtAt` "
+                     "timestamp: it made the output different on every build."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["summary"].startswith("`generateVersionInfo` called `project.exec`"), candidate["summary"]
