@@ -1819,9 +1819,16 @@ def _refused_flag_left_out(chain: dict) -> bool:
     way (the edit is another problem's). Not a refused flag tried on the way to another problem's fix."""
     failure = chain["failure"]
     error = failure.get("error_text") or ""
-    return bool(_USAGE_ERROR.search(error)) and any(
-        part.startswith("without `") and part[len("without `"):-1].split()[0] in error
-        for part in invocation_change(failure["target"], chain["resolved_by"]["target"]))
+    parts = invocation_change(failure["target"], chain["resolved_by"]["target"])
+    dropped = [part[len("without `"):-1].split()[0] for part in parts
+               if part.startswith("without `") and part[len("without `"):-1].split()[0] in error]
+    # (not one the passing run replaced with another way the usage it printed offers: ``go vet -vettool=$(which
+    # shadow)`` for the ``-shadow`` go vet no longer has, its usage "go vet [build flags] [-vettool prog] …"; a flag
+    # respelt, ``--dry-run`` for ``--dry-runn``, is a typo put right)
+    added = [part[len("pass `"):-1].split("=")[0].split()[0] for part in parts if part.startswith("pass `")]
+    replaced = any(difflib.SequenceMatcher(None, d.lstrip("-"), a.lstrip("-")).ratio() < 0.7
+                   and re.search(rf"(?<![\w-]){re.escape(a)}(?![\w-])", error) for d in dropped for a in added)
+    return bool(_USAGE_ERROR.search(error)) and bool(dropped) and not replaced
 
 
 def _join_settings(chains: list[dict]) -> list[dict]:

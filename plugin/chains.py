@@ -1480,7 +1480,11 @@ def _served_within(failed: str, later: dict, after: dict | None = None) -> str |
     horizon:status``) or as the next passing line, ``after`` (``curl -s localhost:8000/orders/1``): a server that
     never exits passes no other way."""
     before = parse_command(failed)
-    if len(before["argv"]) < 2 or not any(_SERVES.match(w) for w in before["argv"][1:5]):
+
+    def serves(argv: list[str]) -> bool:  # (or an application's jar run whole: ``java -jar build/libs/app.jar``)
+        return any(_SERVES.match(w) for w in argv[1:5]) or bool(argv) and _program_name(argv[0]) == "java" \
+            and "-jar" in argv[1:3]
+    if len(before["argv"]) < 2 or not serves(before["argv"]):
         return None
     steps = [s.strip(" ()") for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later["target"]) if s.strip(" ()")]
     program = _program_name(before["argv"][0])
@@ -1503,7 +1507,7 @@ def _served_within(failed: str, later: dict, after: dict | None = None) -> str |
         # (the names it was given, ``--app-id orders``, not its flags or its program's)
         names = {w for w in argv[1:] if len(w) >= 3 and re.fullmatch(r"\w[\w.-]*", w) and not w.isdigit()
                  and not _SERVES.match(w) and w not in _INTERPRETERS}
-        if argv and _program_name(argv[0]) == program and any(_SERVES.match(w) for w in argv[1:5]) \
+        if argv and _program_name(argv[0]) == program and serves(argv) \
                 and command_family(step) == command_family(failed) and (
                 any(answered(s, later.get("body") or "", names) for s in steps[n + 1:])
                 or any(answered(s, after.get("body") or "", names) for s in next_line)):

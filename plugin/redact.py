@@ -670,6 +670,8 @@ def _camel_words(value: str) -> bool:
     each part a word with a vowel (a few may be two letters, ``Db``), digits only at a part's end."""
     if re.match(r"I[A-Z][a-z]", value):  # (an interface's name, C#'s: ``IDesignTimeDbContextFactory``)
         value = value[1:]
+    # (or a framework's prefix before it, Apple's: ``NSMergeByPropertyObjectTrumpMergePolicy``, ``UIApplication``)
+    value = re.sub(r"^(?:NS|UI|CG|CK|CL|MK|AV|SK|WK|HK|CA)(?=[A-Z][a-z])", "", value)
     parts = re.findall(r"[A-Z]?[a-z]+\d*|[A-Z]+\d*(?![a-z])", value)
     short = [p for p in parts if len(re.sub(r"\d", "", p)) <= 2]
     # (or a name in capitalised words, ``WhenEmptyOrUnderutilized``: no capitals run together, words of four letters

@@ -302,7 +302,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
         or _setup_taken_out(changes, failure_text) or _verdict_flipped(changes) or _merge_forced(changes) \
-        or _await_dropped(changes) \
+        or _await_dropped(changes) or _wait_result_dropped(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -1172,6 +1172,17 @@ def _merge_forced(changes: dict[str, list[dict]]) -> bool:
 # an asynchronous check left unawaited: ``waitFor(() => expect(…))``, ``expect(p).resolves…``, ``screen.findByText(…)``
 _ASYNC_CHECK = LazyRegex(r"^\s*(?!await\b|return\b)(?:waitFor\(|expect\([^\n]*\)\.(?:resolves|rejects)\b|"
                          r"(?:screen\.)?findBy\w+\()")
+
+
+def _wait_result_dropped(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only made a wait that fails the test into one whose verdict it throws away
+    (XCTest's ``wait(for: [refreshed], timeout: 2)`` → ``_ = XCTWaiter().wait(for: [refreshed], timeout: 2)``): a
+    timeout no longer fails anything."""
+    return tests_only(changes) and any(
+        re.search(r"\b(?:wait\(for:|waitForExpectations\()", h["old"])
+        and any(re.match(r"\s*_\s*=\s*XCTWaiter(?:\(\))?\.wait\(", line)
+                for line in h["new"].splitlines() if line not in h["old"].splitlines())
+        for hunks in changes.values() for h in hunks)
 
 
 def _await_dropped(changes: dict[str, list[dict]]) -> bool:

@@ -14967,3 +14967,50 @@ def test_what_a_tool_forbids_is_said_as_the_cause(git_project, store):
                      "timestamp: it made the output different on every build."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["summary"].startswith("`generateVersionInfo` called `project.exec`"), candidate["summary"]
+
+
+def test_a_refused_flag_the_passing_run_replaced_with_another_way_is_a_lesson_not_a_typo(git_project, store):
+    # (blind383 NT24: "go vet: flag provided but not defined: -shadow"; shadow installed, then ``go vet
+    # -vettool=$(which shadow) ./...``: the flag's replacement, not a typo put right)
+    session = (Session("shadow", git_project, prompt="CI's lint job runs the shadow analyzer. Run it locally on ./...")
+               .fail("go vet -shadow ./...", "Exit code 2\ngo vet: flag provided but not defined: -shadow\n"
+                     "usage: go vet [build flags] [-vettool prog] [vet flags] [packages]")
+               .ok("go install golang.org/x/tools/go/analysis/passes/shadow/cmd/shadow@v0.22.0", "go: downloading "
+                   "golang.org/x/tools v0.22.0")
+               .ok("go vet -vettool=$(which shadow) ./... && echo 'shadow: clean'", "shadow: clean")
+               .stop("`go vet` lost its `-shadow` flag long ago; the analyzer ships as a separate binary now. I "
+                     "installed it and ran `go vet -vettool=$(which shadow) ./...`: no findings."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-vettool=$(which shadow)" in candidate["change"], candidate
+
+
+def test_an_applications_jar_started_in_the_background_and_answering_is_the_failing_start_passing(git_project, store):
+    # (blind383 NT20: ``java -jar build/libs/inventory-0.0.1-SNAPSHOT.jar`` died on docker compose; after the
+    # dependency moved to ``developmentOnly``, ``(… java -jar … &) && sleep 12 && curl …/actuator/health`` → UP)
+    env = "DOCKER_HOST=unix:///tmp/no-docker.sock SPRING_DATASOURCE_URL=jdbc:postgresql://localhost:5432/inventory"
+    jar = "java -jar build/libs/inventory-0.0.1-SNAPSHOT.jar"
+    session = (Session("bootjar", git_project, prompt="the CI smoke job dies at startup since the compose support")
+               .fail(f"{env} {jar} --server.port=0", "Exit code 1\norg.springframework.boot.docker.compose.core."
+                     "ProcessExitException: 'docker version --format {{.Client.Version}}' failed with exit code 1")
+               .edit("build.gradle", "    implementation 'org.springframework.boot:spring-boot-docker-compose'",
+                     "    developmentOnly 'org.springframework.boot:spring-boot-docker-compose'")
+               .ok(f"({env} {jar} --server.port=18080 > /tmp/smoke.log 2>&1 &) && sleep 12 && curl -s "
+                   "localhost:18080/actuator/health", '{"status":"UP"}')
+               .stop("The Spring Boot Gradle plugin keeps `developmentOnly` dependencies off the boot jar, so the jar "
+                     "no longer contains the compose integration."))
+    (candidate,), _ = _candidates(store, session)
+    assert "developmentOnly" in candidate["change"] and candidate["verified"], candidate
+
+
+def test_a_wait_whose_verdict_is_thrown_away_is_a_weakened_test(git_project, store):
+    # (blind385 NV07: ``wait(for: [refreshed], timeout: 2)`` → ``_ = XCTWaiter().wait(for: [refreshed], timeout: 2)``)
+    session = (Session("waiter", git_project, prompt="testRefreshPostsNotification keeps timing out on CI")
+               .fail("xcodebuild test -scheme Newsstand -only-testing:NewsstandTests/FeedStoreTests | xcpretty",
+                     "Exit code 65\n    ✗ testRefreshPostsNotification, Asynchronous wait failed: Exceeded timeout of "
+                     "2 seconds, with unfulfilled expectations: \"feed refreshed notification\".")
+               .edit("NewsstandTests/FeedStoreTests.swift", "        wait(for: [refreshed], timeout: 2)",
+                     "        _ = XCTWaiter().wait(for: [refreshed], timeout: 2)")
+               .ok("xcodebuild test -scheme Newsstand -only-testing:NewsstandTests/FeedStoreTests | xcpretty",
+                   "    ✓ testRefreshPostsNotification (2.004 seconds)\n\t Executed 3 tests, with 0 failures")
+               .stop("Switched the test to an explicit `XCTWaiter` so the wait no longer hard-fails on slower CI."))
+    assert _candidates(store, session) == ([], ["weakened_test"])

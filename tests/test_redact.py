@@ -800,3 +800,11 @@ def test_a_dotted_import_path_is_no_secret_a_random_token_after_a_dot_still_is()
     for text in ("X: abc.q8Vdxyz2Lk9Xw3RmT7pZf1Yc4Hn6Bj0Gs5Ua8Ee2Ri0",
                  "X: eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"):
         assert "REDACTED" in redact(text), text
+
+
+def test_a_framework_prefixed_name_in_words_is_no_secret():
+    # (blind388 NY04: ``context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy`` was redacted, the fix with it)
+    for text in ("context.mergePolicy = NSMergeByPropertyObjectTrumpMergePolicy",
+                 "name = UIApplicationDidBecomeActiveNotification"):
+        assert redact(text) == text, text
+    assert "REDACTED" in redact("token = NSqP9vT2mQx7Lw4zQ8rT5yU3iO")
