@@ -222,9 +222,11 @@ def _drop_proposals(text: str) -> str:
 
 
 # a list's heading that says its items did not help ("What didn't work:", "Dead ends:")
+# (with an aside before its colon: "Things that didn't help, for the record:")
 _HELPLESS_LIST = LazyRegex(r"(?i)^(?:what |things that |the (?:things|attempts) that )?(?:didn't|did not|doesn't) "
-                           r"(?:work|help)(?: either)?\s*:$|^(?:dead ends|tried (?:first|and reverted)|"
-                           r"(?:failed|abandoned) attempts)\s*:$")
+                           r"(?:work|help)(?: either)?(?:,? (?:for the record|for reference|fwiw))?\s*:$|"
+                           r"^(?:dead ends|tried (?:first|and reverted)|(?:failed|abandoned) attempts)"
+                           r"(?:,? (?:for the record|for reference|fwiw))?\s*:$")
 
 
 # a list's heading that says its items are the fix ("**Fix** (docker-compose.yml):", "The fix:")

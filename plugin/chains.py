@@ -861,9 +861,13 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     words = (_backgrounded_recipe(target_run) or command_key(target_run)).split()
     argv = parse_command(failed)["argv"]
     program = _program_name(argv[0]) if argv else ""
+    # (or the tool a multiplexer ran, by its own name: ``kubectl kustomize`` is the ``$(KUSTOMIZE) build`` of a recipe)
+    tool = argv[1] if len(argv) > 1 and program in ("kubectl", "oc", "docker", "podman") \
+        and re.fullmatch(r"[a-z][a-z-]{4,}", argv[1]) else None
 
     def runs(line: str) -> bool:
-        return bool(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", line.strip()))
+        return bool(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", line.strip())) or bool(
+            tool and re.search(rf"(?i)(?:^|[\s/$(]){re.escape(tool)}\)?\s+build\b", line.strip()))
 
     # (a script of the project run by its path, whose lines the session saw run it: ``./scripts/soda-scan.sh orders``
     # and its ``exec soda scan -d warehouse -c soda/configuration.yml …``)
@@ -2641,7 +2645,12 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         # arguments" is an attempt at the same problem, not an error of its own)
         misused = bool(_USAGE_ERROR.search(failure.get("error_text") or "")) and all(
             part.startswith("pass `") for part in invocation_change(previous["target"], failure["target"]) or ["-"])
-        if back is not None:  # an earlier error back again: all done since it was tried and undone (a polyfill that
+        if back is None and len(groups[-1]) > 1 and _same_error(failure, groups[-1][0]) \
+                and not _same_error(failure, previous):
+            # (the problem's own first error back, after an attempt that failed otherwise: ``npm run tauri build``'s
+            # missing sidecar again after ``… --target x86_64-apple-darwin`` met a target not installed)
+            groups[-1].append(failure)
+        elif back is not None:  # an earlier error back again: all done since it was tried and undone (a polyfill that
             # got past ``Request is not defined`` to ``Response.json is not a function``, then removed), one problem
             groups[back:] = [[f for group in groups[back:] for f in group] + [failure]]
         elif (gone := _errors_gone(previous, failure)) and not not_enough and _persisting(between, later) \

@@ -303,6 +303,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
         or _setup_taken_out(changes, failure_text) or _verdict_flipped(changes) or _merge_forced(changes) \
         or _await_dropped(changes) or _wait_result_dropped(changes) \
+        or _failing_case_given_other_values(changes, failure_text) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -1172,6 +1173,17 @@ def _merge_forced(changes: dict[str, list[dict]]) -> bool:
 # an asynchronous check left unawaited: ``waitFor(() => expect(…))``, ``expect(p).resolves…``, ``screen.findByText(…)``
 _ASYNC_CHECK = LazyRegex(r"^\s*(?!await\b|return\b)(?:waitFor\(|expect\([^\n]*\)\.(?:resolves|rejects)\b|"
                          r"(?:screen\.)?findBy\w+\()")
+
+
+def _failing_case_given_other_values(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only gives the parametrized case that failed (pytest's ``test_token_accepted[
+    near_expiry]``) other values, on its own line (``"near_expiry": timedelta(seconds=20)`` → ``timedelta(minutes=
+    10)``): the case no longer is what its name says."""
+    cases = {c for c in re.findall(r"\b\w+\[([A-Za-z_][\w-]{3,})\]", failure_text or "")}
+    pairs = _lines_changed(changes)
+    return bool(cases) and tests_only(changes) and bool(pairs) and all(
+        any(re.search(rf"[\"'(]{re.escape(c)}[\"']", a) and re.search(rf"[\"'(]{re.escape(c)}[\"']", b) for c in cases)
+        for a, b in pairs)
 
 
 def _wait_result_dropped(changes: dict[str, list[dict]]) -> bool:

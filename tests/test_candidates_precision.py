@@ -15014,3 +15014,62 @@ def test_a_wait_whose_verdict_is_thrown_away_is_a_weakened_test(git_project, sto
                    "    ✓ testRefreshPostsNotification (2.004 seconds)\n\t Executed 3 tests, with 0 failures")
                .stop("Switched the test to an explicit `XCTWaiter` so the wait no longer hard-fails on slower CI."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_failing_parametrized_case_given_other_values_is_a_weakened_test(git_project, store):
+    # (blind389 NZ17: ``test_token_accepted[near_expiry]`` failed; its ``"near_expiry": timedelta(seconds=20)`` became
+    # ``timedelta(minutes=10)``: no longer near expiry)
+    session = (Session("nearexpiry", git_project, prompt="test_session_tokens fails in CI for the near_expiry case")
+               .fail("pytest tests/auth/test_session_tokens.py -q", "Exit code 1\n___ test_token_accepted[near_expiry] "
+                     "___\nE       assert 401 == 200\nFAILED tests/auth/test_session_tokens.py::test_token_accepted["
+                     "near_expiry] - assert 401 == 200")
+               .edit("tests/auth/conftest.py", '    "near_expiry": timedelta(seconds=20),',
+                     '    "near_expiry": timedelta(minutes=10),')
+               .ok("pytest tests/auth/test_session_tokens.py -q", "3 passed in 0.19s")
+               .stop("The `near_expiry` token only had 20 s left, which falls inside the 60 s refresh window. Gave it "
+                     "10 minutes of validity instead."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_problems_first_error_back_after_an_attempt_that_failed_otherwise_is_the_same_problem(git_project, store):
+    # (blind391 OB15: the missing sidecar, ``… --target x86_64-apple-darwin`` failing on a target not installed,
+    # ``npm ci``, the missing sidecar again; the fetch script's edit the fix, "Things that didn't help, for the
+    # record:" listing the target and npm ci)
+    missing = "Exit code 1\n  resource path `binaries/ffmpeg-aarch64-apple-darwin` doesn't exist\n       Error " \
+              "[tauri_cli_node] failed to build app: failed to build app"
+    session = (Session("sidecar", git_project, prompt="`npm run tauri build` stopped working on my new M3 MacBook")
+               .fail("npm run tauri build", missing)
+               .fail("npm run tauri build -- --target x86_64-apple-darwin", "Exit code 1\nerror[E0463]: can't find "
+                     "crate for `core`\n  = note: the `x86_64-apple-darwin` target may not be installed")
+               .ok("npm ci", "added 312 packages, and audited 313 packages in 9s")
+               .fail("npm run tauri build", missing)
+               .edit("scripts/fetch-ffmpeg.mjs", "const TRIPLE = 'x86_64-apple-darwin';",
+                     "const TRIPLE = execSync('rustc -vV').toString().match(/host: (\\S+)/)[1];")
+               .ok("node scripts/fetch-ffmpeg.mjs", "Extracted to src-tauri/binaries/ffmpeg-aarch64-apple-darwin")
+               .ok("npm run tauri build", "    Finished 1 bundle at:\n        Framecut_0.4.2_aarch64.dmg")
+               .stop("Tauri looks for `binaries/ffmpeg-<target triple>`, and on the M3 the host triple is "
+                     "`aarch64-apple-darwin`. The script now derives the triple from `rustc -vV`.\n\nThings that "
+                     "didn't help, for the record:\n- Building with `--target x86_64-apple-darwin`: the Rust "
+                     "target isn't installed, and it would only produce an Intel build anyway."))
+    (candidate,), notes = _candidates(store, session)
+    assert "rustc -vV" in candidate["change"] and "npm ci" not in candidate["title"] and not notes, (candidate, notes)
+    # (told as what did not help, never as the cause)
+    assert "Building with `--target" not in candidate["summary"].replace("Didn't help: Building", ""), \
+        candidate["summary"]
+
+
+def test_a_recipe_running_the_tool_a_multiplexer_ran_by_its_own_name_is_the_way(git_project, store):
+    # (blind390 OA08: ``kubectl kustomize deploy/ingest/overlays/prod`` met a kustomize too old for ``sortOptions``;
+    # the Makefile's ``manifests`` recipe runs the pinned ``$(KUSTOMIZE) build deploy/$(SVC)/overlays/$(OVERLAY)``)
+    session = (Session("kustomize", git_project, prompt="Render the prod overlay for the ingest service")
+               .fail("kubectl kustomize deploy/ingest/overlays/prod > /tmp/ingest-prod.yaml",
+                     'Exit code 1\nerror: invalid Kustomization: json: unknown field "sortOptions"')
+               .ok('grep -n "kustomize\\|manifests" Makefile', "4:KUSTOMIZE_VERSION ?= v5.3.0\n5:KUSTOMIZE := "
+                   "$(CURDIR)/bin/kustomize\n18:manifests: $(KUSTOMIZE) ## Render an overlay\n19:\t$(KUSTOMIZE) build "
+                   "deploy/$(SVC)/overlays/$(OVERLAY) > out/$(SVC)-$(OVERLAY).yaml")
+               .ok("make manifests SVC=ingest OVERLAY=prod", "bin/kustomize build deploy/ingest/overlays/prod > "
+                   "out/ingest-prod.yaml")
+               .stop("kubectl's bundled kustomize v4.5.7 predates `sortOptions`. The repo's way is `make manifests "
+                     "SVC=<svc> OVERLAY=<overlay>`, which uses the pinned v5.3.0."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make manifests SVC=ingest OVERLAY=prod" in candidate["change"], candidate
