@@ -13,6 +13,8 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import held_out, one_line
 
+# a tool doing what it does until told not to: "`CursorPagination` orders by `-created` unless told otherwise"
+_OTHERWISE = r"\bunless (?:told|configured|set|given|asked) otherwise"
 _CAUSE = LazyRegex(
     r"(?i)\b(?:because|since|caused by|root cause|the cause|due to|(?:still )?expect(?:ed|s)|turn(?:s|ed) out|the (?:problem|issue|bug) (?:was|is)|"
     r"was missing|were missing|is missing|happens when|only when|whenever|so that|which (?:made|caused|broke)|"
@@ -34,7 +36,7 @@ _CAUSE = LazyRegex(
     r"forbids|forbidden|(?:is|are)(?:n't| not) allowed|do(?:es)?(?:n't| not) allow|"
     # ("Symfony ignores `X-Forwarded-*` headers unless the request comes from a trusted proxy"; a default, "`Cursor
     # Pagination` orders by `-created` unless told otherwise")
-    r"ignores?\b[^.]{0,60}\bunless|\bunless (?:told|configured|set|given|asked) otherwise|"
+    rf"ignores?\b[^.]{{0,60}}\bunless|{_OTHERWISE}|"
     # (where a tool looks for what it lacked: "Bundler reads them from the `BUNDLE_GEMS__…` environment variable")
     r"(?:reads?|takes?|picks? up) (?:them|it|its \w+|their \w+|the \w+)(?: \w+)? from|"
     r"(?:did not|didn't|does not|doesn't) (?:know|publish|expose|declare|define|include|export|mount|have)\b|"
@@ -556,8 +558,7 @@ _CONVENTION = LazyRegex(r"(?i)\b(?:this|the|our) (?:(?:mono)?repo(?:sitory)?|pro
 
 
 # a tool's default the fix had to override: "`CursorPagination` orders by `-created` unless told otherwise"
-_DEFAULT_STATED = LazyRegex(r"(?i)\bunless (?:told|configured|set|given|asked) otherwise\b|\bby default\b|"
-                            r"\bdefaults? to\b")
+_DEFAULT_STATED = LazyRegex(rf"(?i){_OTHERWISE}\b|\bby default\b|\bdefaults? to\b")
 
 
 def _convention_stated(chain: dict, said: dict, cwd: str | None) -> bool:

@@ -35,9 +35,10 @@ from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_l
                      find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
                        _same_target, _segments, command_family, command_job, command_key, invocation_change, is_autofix,
-                       is_static_check, other_subcommand, package_name, parse_command, shown_command, without_env)
-from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines, _addresses_by_name,
-                    _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
+                       is_static_check, other_subcommand, package_name, parse_command, removed_paths, shown_command,
+                       without_env)
+from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _LOCKFILE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines,
+                    _addresses_by_name, _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
                     _short_diff, net_changes, shown_hunks)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -201,12 +202,6 @@ _ASSERTION_FAILED = LazyRegex(r"(?i)\bAssertionError\b|\bassert(?:ion)? failed\b
                               r"got|received|to (?:be|equal))\b|Expected:.*\n.*(?:Received|Actual|but was):")
 
 
-def _removed_paths(command: str) -> list[str]:
-    """The files a line removes (``git rm -q a.kt``, ``rm -f tests/x_test.py``), as it names them."""
-    return [w for segment in _segments(command) for m in [re.match(r"^(?:git\s+rm|rm)\b((?:\s+\S+)+)", segment)] if m
-            for w in m.group(1).split() if not w.startswith("-")]
-
-
 # a day said relative to the session, as what a change was (``Yesterday's cleanup``, ``last week's upgrade``)
 _RELATIVE_DAY = LazyRegex(r"\b(?:[Yy]esterday|[Tt]oday|[Tt]his (?:morning|afternoon|week)|[Ll]ast (?:week|night)|"
                           r"[Tt]he other day)'s\b")
@@ -264,7 +259,7 @@ _RESOURCE_NAMED = LazyRegex(r"\bwith (?:module\.[\w-]+(?:\[[^\]]*\])?\.)*[a-z][a
 
 # a step told in words, a verb and what it was done to: "restarting the scheduler alone", "wiping DerivedData"
 _TOLD_STEP = LazyRegex(r"(?i)\b(restart|rebuild|reinstall|reset|rerun|re-run|recreat|clear|wip|prun|delet|remov|"
-                       r"upgrad|downgrad|reinstall|redeploy|reload)(?:ing|ed|e|s)?\s+(?:the\s+|a\s+|its\s+)?"
+                       r"upgrad|downgrad|redeploy|reload)(?:ing|ed|e|s)?\s+(?:the\s+|a\s+|its\s+)?"
                        r"([A-Za-z][\w.-]{3,})")
 
 
@@ -547,7 +542,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     net = net_changes([e for e in taken_back + edits if e not in written], cwd)
     # (a file the session wrote and then removed again, ``rm ../../modules/acm-cert/providers.tf``, is no change)
     gone = {os.path.basename(p) for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
-            for p in _removed_paths(o["target"])}
+            for p in removed_paths(o["target"])}
     net = {path: hunks for path, hunks in net.items()
            if not (os.path.basename(path) in gone and all(not h["old"] for h in hunks))}
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
@@ -582,15 +577,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                      if o["tool"] in EDIT_TOOLS for f in o.get("files") or []}
     # (or what an install on the way wrote, checked out again: ``git checkout package.json package-lock.json && npm
     # install`` after ``npx expo install --check`` bumped a package and changed nothing)
-    ran = [*(chain.get("_ran_before") or ()), *(chain.get("_ran_between") or ())]
-    if any(command_job(r) == "install" for r in ran):
-        edited_before |= {"package.json", "package-lock.json", "yarn.lock", "pnpm-lock.yaml", "bun.lockb", "Gemfile",
-                          "Gemfile.lock", "poetry.lock", "uv.lock", "pyproject.toml", "Cargo.toml", "Cargo.lock",
-                          "go.mod", "go.sum", "pubspec.yaml", "pubspec.lock", "Podfile.lock", "composer.json",
-                          "composer.lock"}
+    installed = any(command_job(r) == "install"
+                    for r in [*(chain.get("_ran_before") or ()), *(chain.get("_ran_between") or ())])
     commands = [c for c in commands if c not in helpless_steps and not (c["tool"] == "Bash" and (
         restored := _restored_paths(c["target"])) and all(
-        any(p.lstrip("./") == e or e.endswith("/" + p.lstrip("./")) for e in edited_before) for p in restored))]
+        any(p.lstrip("./") == e or e.endswith("/" + p.lstrip("./")) for e in edited_before)
+        or installed and (_MANIFEST_PATH.search(p) or _LOCKFILE.search(p)) for p in restored))]
     # putting back the package an attempt changed ("so I put sanic-testing back to 23.12.0") undoes the attempt: beside
     # another step it is no part of the fix
     tried_packages = {p for a in [*chain["attempts"], *helpless_steps] if a["tool"] == "Bash"
@@ -1387,7 +1379,7 @@ def _takes_away(command: str, attempts: list[dict], cwd: str | None, ran_before:
     for segment in _segments(command):
         argv = parse_command(segment)["argv"]
         paths = [w for w in argv[2:] if not w.startswith("-")] if argv[:2] == ["kubectl", "delete"] \
-            else _removed_paths(segment)
+            else removed_paths(segment)
         if not paths or not all(any(p == t or t.endswith("/" + p) or p.endswith("/" + t) for t in tried)
                                 for p in paths):
             return False
@@ -2163,7 +2155,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         chain["_removed_tests"] = [path for o in observations
                                    if chain["failure"]["id"] < o["id"] < chain["resolved_by"]["id"]
                                    and o["tool"] == "Bash" and o["outcome"] == "ok"
-                                   for path in _removed_paths(o["target"])
+                                   for path in removed_paths(o["target"])
                                    if _TEST_PATH.search(path) or _REFERENCE_IMAGE.search(path)]
         chain["_after"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"] and o["tool"] == "Bash"
                            and o["outcome"] == "ok"]

@@ -16,7 +16,7 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _exec_split, _first_word, _inline_code, _interpreter_code, _picked_package, _program_name,
                        _routine, _same_target, _segments, _targets, _words, is_static_check,
                        command_family, command_job, command_key, container_run, invocation_change, is_autofix,
-                       other_subcommand, parse_command, program_variant, subcommand_variant)
+                       other_subcommand, parse_command, program_variant, removed_paths, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -506,7 +506,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and o["outcome"] == "ok" and _clears_local_state(o["target"])]
         cleared = {o["id"] for o in clearing}
         removals = [o for o in observations if failure["id"] < o["id"] < success["id"] and o["tool"] == "Bash"
-                    and o["outcome"] == "ok" and re.search(r"(?:^|&&|;)\s*(?:git\s+)?rm\s", o["target"])]
+                    and o["outcome"] == "ok" and removed_paths(o["target"])]
         for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account, cleared,
                                                                               removals), observations)
                      for part in _split_one_output(chain, account)):
@@ -2371,9 +2371,7 @@ def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
         return True  # a command, or a change whose content was not stored: nothing shows it undone
     changes = [c for c in changes if c["tool"] != "Bash"]
     # (a file written that a later line removed again, ``rm ../../modules/acm-cert/providers.tf``, is gone)
-    removed = {os.path.basename(w) for c in later_edits if c["tool"] == "Bash" for segment in _segments(c["target"])
-               if (m := re.match(r"^(?:git\s+rm|rm)\b((?:\s+\S+)+)", segment)) for w in m.group(1).split()
-               if not w.startswith("-")}
+    removed = {os.path.basename(w) for c in later_edits if c["tool"] == "Bash" for w in removed_paths(c["target"])}
     changes = [c for c in changes if not (c["tool"] == "Write" and c.get("files")
                                           and all(os.path.basename(f) in removed for f in c["files"]))]
     later_edits = [c for c in later_edits if c["tool"] != "Bash"]

@@ -162,6 +162,12 @@ def _segments(command: str) -> list[str]:
     return [restore(p) for p in parts if p]
 
 
+def removed_paths(command: str) -> list[str]:
+    """The files a line removes (``git rm -q a.kt``, ``rm -f tests/x_test.py``), as it names them."""
+    return [w for segment in _segments(command) for m in [re.match(r"^(?:git\s+rm|rm)\b((?:\s+\S+)+)", segment)] if m
+            for w in m.group(1).split() if not w.startswith("-")]
+
+
 # a file of variables read in before a line's steps: ``set -a; . ./.env.staging; set +a; ``
 LOADS_VARIABLES = LazyRegex(r"\s*set -a\s*[;&]+\s*(?:\.|source)\s+\S+\s*[;&]+\s*set \+a\s*(?:;|&&)\s*")
 
