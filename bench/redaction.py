@@ -273,6 +273,14 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     sentry = "sntrys_" + rand(120, B62) + "_" + rand(43, B62)
     add("sentry token stored under a secret's name", f"eas secret:create --scope project --name SENTRY_AUTH_TOKEN "
         f"--value {sentry} --type string --non-interactive", sentry)
+    urlpw = rand(3, B62) + "@" + rand(3, B62) + "/" + rand(3, B62) + "!" + rand(4, B62)
+    add("url password holding @ and /", f".env:7:AIRFLOW_CONN_WAREHOUSE=postgres://loader:{urlpw}"
+        f"@warehouse-db.internal:5432/analytics", urlpw, urlpw.split("@", 1)[1])
+    pgmd5 = "md5" + rand(32, HEX)
+    add("postgres md5 password hash", f' rolname | rolpassword\n "app_rw" "{pgmd5}"', pgmd5)
+    scram = f"SCRAM-SHA-256$4096:{b64(16)}${b64(32)}:{b64(32)}"
+    add("postgres scram password hash", f"select rolpassword from pg_authid where rolname = 'app_rw';\n{scram}",
+        scram)
     return out
 
 
@@ -285,6 +293,8 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
 
     sha = rand(40, HEX)
     add("git commit sha", f"commit {sha}\nAuthor: Jane <jane@acme.io>\n\n    Fix flaky test", sha)
+    md5 = rand(32, HEX)
+    add("a file's md5 checksum", f"$ md5sum dist/app.tar.gz\n{md5}  dist/app.tar.gz", md5)
     short = rand(7, HEX)
     add("short sha", f"HEAD is now at {short} Fix the retry loop", short)
     gsha = rand(40, HEX)

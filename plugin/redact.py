@@ -82,10 +82,15 @@ _TOKEN_PATTERNS = (
     ("sentry-token", ("sntrys_", "sntryu_"), r"\bsntry[su]_[A-Za-z0-9+/=_-]{30,}"),
     # an age identity, as ``age-keygen`` writes it to keys.txt (SOPS reads it from there)
     ("age-secret-key", ("AGE-SECRET-KEY-",), r"\bAGE-SECRET-KEY-1[0-9A-Z]{50,}"),
+    # a password's hash as Postgres keeps it (``pg_authid.rolpassword``, ``pg_shadow``): as good as the password to
+    # whoever can speak the protocol
+    ("password-hash", ("SCRAM-SHA-",), r"\bSCRAM-SHA-(?:1|256)\$\d+:[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+"),
+    ("password-hash", ("md5",), r"\bmd5[0-9a-f]{32}\b"),
 )
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' before the host
-_URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>\[\]]*):(?!\[REDACTED)([^\s/\"'<>]+)@(?=[\w\[])"
+# (a '/' in it too: ``postgres://loader:Rk4@vT9/qW2!mZ7x@warehouse-db.internal:5432/analytics``)
+_URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>\[\]]*):(?!\[REDACTED)([^\s\"'<>]+)@(?=[\w\[])"
 _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|digest|apikey|sso-key)?\s*)"
                 r"([A-Za-z0-9._~+/=:-]{8,})")
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
@@ -872,7 +877,11 @@ def fingerprint(value: str, key: bytes) -> str:
 def fingerprints(values, key: bytes) -> set[str]:
     """The fingerprints of the values worth finding again: not a few characters, not a word (a password of
     ``postgres`` or ``changeme`` would take every such word of the session with it)."""
-    return {fingerprint(v, key) for v in (v.strip() for v in values) if _worth_finding(v)}
+    # (and each as a URL carries it, percent-encoded, printed bare by ``quote(pw, safe='')``: ``Rk4%40vT9%2F…``)
+    from urllib.parse import quote
+
+    values = [v.strip() for v in values]
+    return {fingerprint(v, key) for v in values + [quote(v, safe="") for v in values] if _worth_finding(v)}
 
 
 def _worth_finding(value: str) -> bool:

@@ -808,3 +808,26 @@ def test_a_framework_prefixed_name_in_words_is_no_secret():
                  "name = UIApplicationDidBecomeActiveNotification"):
         assert redact(text) == text, text
     assert "REDACTED" in redact("token = NSqP9vT2mQx7Lw4zQ8rT5yU3iO")
+
+
+def test_a_url_password_with_at_and_slash_is_redacted_whole_and_found_again_quoted_and_percent_encoded():
+    # (blind378 NO23: ``postgres://loader:Rk4@vT9/qW2!mZ7x@warehouse-db…`` kept ``vT9/qW2!mZ7x``; the password then
+    # came back in ``quote('Rk4@vT9/qW2!mZ7x', safe='')`` and as its output, ``Rk4%40vT9%2FqW2%21mZ7x``)
+    from lorebook.redact import collecting, fingerprints, redact_seen
+
+    with collecting() as seen:
+        line = redact("AIRFLOW_CONN_WAREHOUSE=postgres://loader:Rk4@vT9/qW2!mZ7x@warehouse-db.internal:5432/app")
+    assert line == "AIRFLOW_CONN_WAREHOUSE=postgres://loader:[REDACTED:url-password]@warehouse-db.internal:5432/app"
+    key = b"k" * 32
+    prints = fingerprints(seen, key)
+    assert "Rk4" not in redact_seen("print(quote('Rk4@vT9/qW2!mZ7x', safe=''))", prints, key)
+    assert redact_seen("Rk4%40vT9%2FqW2%21mZ7x", prints, key) == "[REDACTED:seen-secret]"
+    assert redact("git clone https://github.com/org/repo.git") == "git clone https://github.com/org/repo.git"
+
+
+def test_a_postgres_password_hash_is_a_secret_a_files_md5_is_not():
+    # (blind393 OD11: ``pg_authid``'s ``md5c4a1…`` and ``SCRAM-SHA-256$4096:…`` were stored as they were)
+    assert redact('"app_rw" "md5c4a1b7e2f09d3a8b6e5f4c3d2a1b0e9f"') == '"app_rw" "[REDACTED:password-hash]"'
+    scram = "SCRAM-SHA-256$4096:kR3v9Qx2LmP8sT1wYz5aBg==$Hq7Jd2nVw8cXe4Rt6Yb1Lp0Ks9Mz3Uf5Ga7Oi2Nh8Ec=:Xc9Wv4Bn6Mq2Lr8"
+    assert redact(f"rolpassword | {scram}") == "rolpassword | [REDACTED:password-hash]"
+    assert redact("d41d8cd98f00b204e9800998ecf8427e  file.txt") == "d41d8cd98f00b204e9800998ecf8427e  file.txt"
