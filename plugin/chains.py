@@ -15,8 +15,8 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
                        _exec_split, _first_word, _inline_code, _interpreter_code, _picked_package, _program_name,
                        _routine, _same_target, _segments, _targets, _words, is_static_check,
-                       command_family, command_job, command_key, container_run, invocation_change, is_autofix,
-                       other_subcommand, parse_command, program_variant, removed_paths, subcommand_variant)
+                       command_family, command_job, command_key, container_run, counting_search, invocation_change,
+                       is_autofix, other_subcommand, parse_command, program_variant, removed_paths, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -574,10 +574,9 @@ def _written_later(parts: list[str], edits: list[dict]) -> bool:
 def _asserting_search(failure: dict, later: list[dict]) -> bool:
     """Whether a failed ``grep -c``/``grep -q`` was a check: the same line passing after an edit (``grep -c
     "bg-emerald-600" web/static/app.css`` → 0, then 1 once tailwind.config.js scanned the components)."""
-    argv = parse_command(failure["target"])["argv"]
-    if not argv or _program_name(argv[0]) not in ("grep", "rg") or not any(
-            re.fullmatch(r"-[A-Za-z]*[cq][A-Za-z]*|--count|--quiet", w) for w in argv[1:]):
+    if not counting_search(failure["target"]):
         return False
+    argv = parse_command(failure["target"])["argv"]
     line = " ".join(failure["target"].split())
     # (or a line running the same steps before a search for the same text: ``uv run alembic revision --autogenerate
     # … && grep -c "add_column" …`` → 0, then ``rm …_add_paid_at.py && uv run alembic revision --autogenerate … | tail

@@ -162,6 +162,14 @@ def _segments(command: str) -> list[str]:
     return [restore(p) for p in parts if p]
 
 
+def counting_search(command: str) -> bool:
+    """Whether a line's check is a search asked only for a count or a yes/no (``grep -c "add_column" …``, ``rg -q
+    …``): one whose failure says the text was not found, a check of what an earlier step made."""
+    argv = parse_command(command)["argv"]
+    return bool(argv) and _program_name(argv[0]) in ("grep", "rg") and any(
+        re.fullmatch(r"-[A-Za-z]*[cq][A-Za-z]*|--count|--quiet", w) for w in argv[1:])
+
+
 def removed_paths(command: str) -> list[str]:
     """The files a line removes (``git rm -q a.kt``, ``rm -f tests/x_test.py``), as it names them."""
     return [w for segment in _segments(command) for m in [re.match(r"^(?:git\s+rm|rm)\b((?:\s+\S+)+)", segment)] if m

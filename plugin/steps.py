@@ -11,8 +11,8 @@ import re
 
 from .account import _code_spans, _prose, _sentences
 from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _and_steps, _asks_version, _inline_code, _interpreter_code,
-                       _program_name, _segments, _words, command_job, command_key, is_autofix, package_name,
-                       parse_command)
+                       _program_name, _segments, _words, command_family, command_job, command_key, counting_search,
+                       invocation_change, is_autofix, package_name, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import elided_heads, one_line
@@ -478,13 +478,10 @@ def _asserted_after(observations: list[dict]) -> list[dict]:
     (``npx vite build``, then ``grep -c 'api.staging.acme.io' dist/assets/*.js`` → 0) read as the failure that search
     shows, when the same run made otherwise (``npx vite build --mode staging``) is followed by the same search
     passing: the run was the check, its way the lesson. The failed search itself is left out."""
-    from .commands import _program_name, command_family, invocation_change
     from .signatures import error_signature
 
     def searching(o: dict) -> bool:
-        argv = parse_command(o.get("target") or "")["argv"]
-        return o["tool"] == "Bash" and bool(argv) and _program_name(argv[0]) in ("grep", "rg") and any(
-            re.fullmatch(r"-[A-Za-z]*[cq][A-Za-z]*|--count|--quiet", w) for w in argv[1:])
+        return o["tool"] == "Bash" and counting_search(o.get("target") or "")
 
     def run_before(k: int) -> int | None:  # (the last command before it, reads aside)
         return next((j for j in range(k - 1, -1, -1) if observations[j]["tool"] == "Bash"), None)
