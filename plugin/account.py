@@ -411,6 +411,9 @@ def _prose(sentence: str) -> str:
 _UNCHECKED = LazyRegex(r"(?i)^(?:I )?(?:could not|couldn't|can't|cannot|was unable to|wasn't able to) (?:run|build|"
                        r"test|check|reproduce|try|verify|exercise)\b.{0,60}?\b(?:here|locally|on this machine|in this "
                        r"(?:sandbox|environment|container))\b")
+# what the agent checked, under its label ("Checked: the framework had an `__LLVM` segment before, none after"): the
+# validation, no cause
+_CHECKED_LABEL = LazyRegex(r"(?i)^\W*(?:checked|verified|tested|verification|validation|validated)\W*:")
 
 
 # what the agent says it undid, alone ("Reverted it."): the session's story, no fix
@@ -445,7 +448,7 @@ def _classified(sentences: list[str]) -> dict:
     said = [s for s in sentences if not s.startswith("#")]  # (a heading, "## Root cause", states nothing itself)
     return {
         "cause": [s for s in said if _CAUSE.search(_prose(s)) and not _DID_NOT_HELP.search(s)
-                  and not _UNCHECKED.search(s) and not _LATER.search(_prose(s))],
+                  and not _UNCHECKED.search(s) and not _CHECKED_LABEL.match(s) and not _LATER.search(_prose(s))],
         "fix": [s for s in said if (_FIX.search(_prose(s)) and not _CAUSE.search(_prose(s)) or _KEY_FIX.search(s))
                 and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s) and not _PUT_BACK.match(s)
                 and not _VERDICT.match(s)],

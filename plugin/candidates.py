@@ -1565,7 +1565,11 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"(?:\w+ ){0,2}(?:land|lands|end up|ends up|show up|shows up|arrive|arrives|go out|goes out)\b"
                       r"[^.]{0,60}\binstead of|"
                       r"(?:returns?|returned|returning|gets?|getting|shows?|showing) (?:zero|0) (?:rows|results|"
-                      r"records|events|items|hits|matches))\b")
+                      r"records|events|items|hits|matches)|"
+                      # what a store or a queue refuses: "App Store Connect rejects our uploads", "messages … keep
+                      # landing in the DLQ"
+                      r"rejects (?:our|my|the|every|all)\b|(?:is|are|was|were|gets?|got) rejected|"
+                      r"(?:keeps?|kept) (?:landing|ending up|going) in (?:the |a )?(?:DLQ|dead[- ]letter))\b")
 
 
 # the user's report that something is not there: "stopped showing up", "no traces", "is empty"
@@ -1603,9 +1607,13 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     errors = [span for span in spans if _ERROR_OUTPUT.search(span) or _REPORTED.search(span)
               or _ERROR_MESSAGE.search(span) or len(span) > 60]
     # (or an error quoted in plain quotes after what failed: "dies on its first query with 'server closed the
-    # connection unexpectedly'")
-    errors += [m.group(1) for m in re.finditer(
-        r"(?i)\b(?:with|says|saying|error)\s*:?\s*['\"‘“]([^'\"’”]{12,200})['\"’”]", " ".join(reports))]
+    # connection unexpectedly'", "rejects our uploads since …: \"Invalid Executable. The executable … contains
+    # bitcode.\"", read on past the sentence the quote's own full stops end)
+    quoted = " ".join(text[at:at + len(report) + 200] for report in reports if (at := text.find(report)) >= 0)
+    errors += [next(g for g in m.groups() if g) for m in re.finditer(
+        r"(?i)(?:\b(?:with|says|saying|error)\s*:?|:)\s*"
+        r"(?:\"([^\"]{12,300})\"|“([^”]{12,300})”|['‘]([^'’]{12,200})['’])",
+        quoted or " ".join(reports))]
     runs = [span for span in spans if span not in errors and len(span.split()) <= 6]
     if not reports or not (causes or errors):
         return None
@@ -1628,7 +1636,7 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     def stems(words: set[str]) -> set[str]:
         return {w[:-1] if len(w) > 4 and w.endswith("s") and not w.endswith("ss") else w for w in words}
 
-    report_words = stems(_plain_words(" ".join(reports)))
+    report_words = stems(_plain_words(" ".join(reports + errors)))
     # (every step of the line: ``honcho start worker beat & sleep 20; celery -A reports inspect stats``)
     later = [(o, stems(_plain_words(" ".join(word for step in parse_command(o["target"])["segments"]
                                              for word in parse_command(step)["argv"]))) & report_words)

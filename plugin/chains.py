@@ -615,8 +615,19 @@ def _told_to_look(failure: dict, later: str) -> bool:
     before = set(parse_command(failure["target"])["argv"])
     added = [w for w in parse_command(later)["argv"] if w.startswith("-") and w not in before]
     text = failure.get("error_text") or ""
+    # (a flag that shows more, or one the error offers for seeing more; not one it offers as the way past it: "the
+    # build can be run with `--delete-conflicting-outputs`")
     return bool(added) and all(re.search(rf"(?i)\b(?:use|run with|re-?run with|try|pass|add)\s+(?:the\s+)?[`'\"]?"
-                                         rf"{re.escape(flag)}(?![\w-])", text) for flag in added)
+                                         rf"{re.escape(flag)}(?![\w-])", text)
+                               and (_LOOK_FLAG.match(flag) or re.search(
+                                   rf"(?i){re.escape(flag)}(?![\w-])[^\n.]*\b(?:to (?:see|get|render|show|print|"
+                                   rf"display)|for (?:more|details|the full|a full))\b", text))
+                               for flag in added)
+
+
+# a flag that shows more of a run (``--debug``, ``--stacktrace``, ``-vv``, ``--log-level=debug``)
+_LOOK_FLAG = LazyRegex(r"^-(?:v+|-(?:debug|verbose|trace|stacktrace|full-stacktrace|info|scan|backtrace|explain|"
+                       r"show-\w+|print-\w+|log-level\S*))$")
 
 
 # test classes picked by name (maven's ``-Dtest=A,B#m``, ``-Dit.test=…``; gradle's ``--tests com.acme.A``), and test

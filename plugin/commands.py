@@ -350,7 +350,8 @@ def _interpreter_code(words: list[str]) -> str | None:
     if not words or not _INTERPRETER.match(_program_name(words[0])):
         return None
     for i, w in enumerate(words[1:-1], 1):
-        if w in ("-e", "-c", "--eval", "-r", "-Command", "-command"):
+        # (php's ``-r`` runs code; node's and ruby's load a module: ``node -r dotenv/config server.js``)
+        if w in ("-e", "-c", "--eval", "-Command", "-command") or w == "-r" and _program_name(words[0]) == "php":
             return words[i + 1]
     return None
 
@@ -375,7 +376,11 @@ def _family(words: list[str]) -> str:
         return f"{program} --test"
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno|julia|Rscript|lua(?:jit)?|elixir|raku|pwsh|tsx|"
                     r"ts-node", program) and len(words) > 1:  # the script it runs (``pwsh -NoProfile -File x.ps1``)
-        return re.sub(r"^\./", "", next((w for w in words[1:] if not w.startswith("-")), words[1]))
+        # (not a module it requires first: ``ts-node -r tsconfig-paths/register scripts/seed.ts`` runs scripts/seed.ts;
+        # a loader, ``node --loader ts-node/esm …``, is the way it runs, see _by_its_loader)
+        script = (w for n, w in enumerate(words[1:], 1)
+                  if not w.startswith("-") and words[n - 1] not in ("-r", "--require"))
+        return re.sub(r"^\./", "", next(script, words[1]))
     if "/" in words[0] and _SCRIPT.search(words[0]):  # (run as itself: ``uv run scripts/seed.py`` is ``python
         return re.sub(r"^\./", "", words[0])         # scripts/seed.py``)
     rest, skip = [], False

@@ -281,9 +281,10 @@ def _shrinks_timed_out_test(changes: dict[str, list[dict]], failure_text: str) -
 def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: list[str]) -> bool:
     """Whether a change to tests only made the failing test agree with the code as it was: what it asserts rewritten,
     a wait made longer, a test that timed out made smaller, a fuzzed input kept away from what broke it, a part of
-    its data checked or rows of it taken out, the case it tests given other values, its expectation computed by the
-    code under test, a default's test given the value, a timed test given a sleep, its asserts compiled out, or the
-    agent saying it re-baselined the expectation."""
+    its data checked or rows of it taken out, its steps run in another order, the case it tests given other values,
+    its expectation computed by the code under test, a default's test given the value, a timed test given a sleep,
+    its asserts compiled out, a check made to expect the opposite, the default zone pinned to the one it passed in,
+    or the agent saying it re-baselined the expectation."""
     return _rewrites_only_tests(changes) or _waits_longer(changes) or _shrinks_timed_out_test(changes, failure_text) \
         or _narrows_inputs(changes) or _checks_fewer_rows(changes) or _drops_test_rows(changes) \
         or _values_only(changes, failure_text) or _reseeded(changes) or _pins_clock_past_a_crash(changes, failure_text) \
@@ -297,12 +298,14 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
-        or _reordered(changes) or _deduplicates_the_output(changes) or _merges_before_reading(changes, failure_text) \
+        or _reordered(changes) or _steps_reordered(changes) or _deduplicates_the_output(changes) \
+        or _merges_before_reading(changes, failure_text) \
         or _repointed_to_a_copy(changes) or _moved_what_it_tests(changes, failure_text) \
         or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
         or _setup_taken_out(changes, failure_text) or _verdict_flipped(changes) or _merge_forced(changes) \
-        or _await_dropped(changes) or _wait_result_dropped(changes) \
+        or _await_dropped(changes) or _wait_result_dropped(changes) or _check_inverted(changes) \
+        or _default_zone_pinned(changes) \
         or _failing_case_given_other_values(changes, failure_text) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
@@ -524,13 +527,18 @@ _STATE_BY_ACTION = (
      LazyRegex(r"performClick\(|\.click\(|\.focus\(|requestFocus\(|\.tap\(|performTouchInput\(")),
     (LazyRegex(r"assertIsOn\(|assertIsSelected\(|toBeChecked\(|\bisChecked\b|\bisSelected\b"),
      LazyRegex(r"performClick\(|\.click\(|\.check\(|\.tap\(|\.toggle\(")),
+    (LazyRegex(r"assertDoesNotExist\(|assertIsNotDisplayed\(|not\.toBeInTheDocument\(|not\.toBeVisible\(|"
+               r"toBeHidden\(|\bdoesNotExist\(|not\.exist"),
+     LazyRegex(r"performClick\(|\.click\(|\.tap\(|\.dismiss\(|performTouchInput\(\s*\{\s*swipe")),
 )
 
 
 def _produces_what_it_asserts(changes: dict[str, list[dict]]) -> bool:
     """Whether a change to tests only has the test put an element in the state it then asserts of it:
     ``onNodeWithTag("email").performClick()`` added before ``onNodeWithTag("email").assertIsFocused()`` in
-    emailFieldFocusedOnOpen; the focus it checks is the click's, not the screen's."""
+    emailFieldFocusedOnOpen; the focus it checks is the click's, not the screen's. So is a tap on the very element
+    the test then asserts is gone (``onNodeWithText("Undo").performClick()`` before its ``assertDoesNotExist()`` in
+    snackbarDisappearsAfterTimeout): the tap dismisses what the screen was to dismiss on its own."""
     if not tests_only(changes):
         return False
     for hunks in changes.values():
@@ -640,6 +648,26 @@ def _reordered(changes: dict[str, list[dict]]) -> bool:
         return sorted(part.strip() for part in re.split(r"[,()\[\]{}]", line) if part.strip())
     # (of a list the test feeds in, not a call's arguments put in their right order: ``assertEquals(expected, actual)``)
     return bool(pairs) and all(_LIST_LITERAL.search(a) and items(a) == items(b) for a, b in pairs)
+
+
+def _steps_reordered(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only runs the same steps in another order, imports aside: ``.advance_watermark_to(
+    400)`` moved after the late ``add_elements`` in test_late_events_are_counted, the state restore moved before the
+    clicks in countSurvivesRecreation; the event is no longer late, the clicks no longer restored."""
+    from .record import imports
+
+    if not tests_only(changes):
+        return False
+    moved = False
+    for hunks in changes.values():
+        for hunk in hunks:
+            old, new = ([line.strip() for line in side] for side in _code_sides(hunk))
+            if sorted(old) != sorted(new):
+                return False
+            if old != new:
+                steps = [line for line in old if "(" in line and not imports(line)]
+                moved = moved or len(steps) >= 2 and [l for l in old if l in steps] != [l for l in new if l in steps]
+    return moved
 
 
 # what a test's reading of the output may be made to do the work of the code under test: drop its duplicates
@@ -855,6 +883,42 @@ def _zone_made_utc(changes: dict[str, list[dict]]) -> bool:
     return tests_only(changes) and any(_NAMED_ZONE.search(l) for l in removed) \
         and any(_UTC.search(l) and not _NAMED_ZONE.search(l) for l in added) \
         and not any(_NAMED_ZONE.search(l) for l in added)
+
+
+# the process's default zone set (``TimeZone.setDefault(…)``, ``process.env.TZ = …``, ``os.environ["TZ"] = …``,
+# ``t.Setenv("TZ", …)``, ``monkeypatch.setenv("TZ", …)``, ``ENV["TZ"] = …``)
+_DEFAULT_ZONE_SET = LazyRegex(r"\bTimeZone\.setDefault\(|\benv(?:iron)?\s*(?:\.TZ|\[\s*[\"']TZ[\"']\s*\])\s*=[^=]|"
+                              r"\bENV\[\s*[\"']TZ[\"']\s*\]\s*=[^=]|\bsetenv\(\s*[\"']TZ[\"']|\bSetenv\(\s*\"TZ\"")
+
+
+def _default_zone_pinned(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only sets the process's default zone to a named one (``TimeZone.setDefault(
+    TimeZone.getTimeZone("Europe/Berlin"))`` in NightlyDigestSchedulerTest): the test now runs in the zone of the
+    laptop it passed on, and the code that read the machine's zone instead of its own is left as it was. (A zone
+    made UTC for every run is the usual way to keep tests deterministic, and stays a lesson.)"""
+    return tests_only(changes) and any(_DEFAULT_ZONE_SET.search(line) and _NAMED_ZONE.search(line)
+                                       for hunks in changes.values() for hunk in hunks
+                                       for line in _hunk_lines(hunk)[1])
+
+
+# a check and the one that expects the opposite (``.isNotEmpty()`` → ``.isEmpty()``, ``assertTrue`` →
+# ``assertFalse``, ``assertIsDisplayed()`` → ``assertIsNotDisplayed()``, ``toBeTruthy()`` → ``toBeFalsy()``)
+_OPPOSITE_CHECKS = (("isNotEmpty()", "isEmpty()"), ("assertTrue", "assertFalse"), ("toBeTruthy()", "toBeFalsy()"),
+                    ("assertExists()", "assertDoesNotExist()"), ("assertIsDisplayed()", "assertIsNotDisplayed()"),
+                    ("is_some()", "is_none()"), ("isPresent()", "isEmpty()"), ("toBe(true)", "toBe(false)"),
+                    ("assertIsEnabled()", "assertIsNotEnabled()"))
+
+
+def _check_inverted(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only makes a check expect the opposite: a wait until "Saved" shows
+    (``…fetchSemanticsNodes().isNotEmpty()``) → until no "Save failed" shows (``….isEmpty()``); what the test was
+    to see is no longer asked for. (Two made opposite ask the same: ``assertTrue(….isEmpty())`` →
+    ``assertFalse(….isNotEmpty())``.)"""
+    def flipped(a: str, b: str, x: str, y: str) -> bool:
+        return x in a and y in b and y not in a and x not in b or y in a and x in b and x not in a and y not in b
+
+    return tests_only(changes) and any(sum(flipped(a, b, x, y) for x, y in _OPPOSITE_CHECKS) % 2
+                                       for a, b in _lines_changed(changes))
 
 
 # the platform a test is pinned to run on (Robolectric's ``@Config(sdk = [Build.VERSION_CODES.UPSIDE_DOWN_CAKE])``)

@@ -820,6 +820,15 @@ def test_a_script_is_one_family_however_it_is_launched():
     assert invocation_change("python scripts/seed.py", "uv run scripts/seed.py") == ["run it through `uv run`"]
 
 
+def test_a_script_run_with_a_module_preloaded_is_the_same_script():
+    # (blind404 OO03: ``npx ts-node -r tsconfig-paths/register scripts/seed.ts`` runs the seed that failed, not
+    # tsconfig-paths/register; node's ``-r`` loads a module, php's runs code)
+    assert command_family("npx ts-node -r tsconfig-paths/register scripts/seed.ts") \
+        == command_family("npx ts-node scripts/seed.ts") == "scripts/seed.ts"
+    assert command_family("node -r dotenv/config server.js") == "server.js"
+    assert command_family("php -r 'echo PHP_VERSION;'") == "php -e echo"
+
+
 def test_a_request_to_another_address_is_not_the_request_that_failed():
     proxy = "curl -fsS http://localhost:8080/api/v1/health"
     assert not _same_target(proxy, "curl -fsS http://localhost:9000/api/v1/health")

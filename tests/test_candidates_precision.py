@@ -7,7 +7,7 @@ import json
 import pytest
 
 from hookutil import PlayedSession, run_hook
-from lorebook import chains
+from lorebook import chains, weakening
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import _same_error, _told_to_look, _tried_until_fixed
@@ -6371,6 +6371,28 @@ def test_the_failing_run_again_with_the_flag_its_error_told_to_use_piped_into_se
                              "./gradlew build --stacktrace")  # (its own exit status: it passed)
 
 
+def test_a_flag_the_error_offers_as_the_way_past_it_is_no_look(git_project, store):
+    # (blind406 OQ03: "… the build can be run with `--delete-conflicting-outputs`", then ``dart run build_runner build
+    # --delete-conflicting-outputs 2>&1 | tail -6`` passed: the way, not a look at the failure)
+    severe = ("Exit code 78\n[SEVERE] Conflicting outputs were detected and the build is unable to prompt for "
+              "permission to remove them. These outputs must be removed manually or the build can be run with "
+              "`--delete-conflicting-outputs`. The outputs are: lib/models/invoice.g.dart")
+    assert not _told_to_look({"target": "dart run build_runner build", "error_text": severe},
+                             "dart run build_runner build --delete-conflicting-outputs 2>&1 | tail -6")
+    session = (Session("conflicting", git_project, prompt="regenerate the json_serializable code")
+               .edit("lib/models/invoice.dart", "  final DateTime issuedAt;\n",
+                     "  final DateTime issuedAt;\n  final DateTime? dueAt;\n")
+               .fail("dart run build_runner build", severe)
+               .ok("dart run build_runner build --delete-conflicting-outputs 2>&1 | tail -3",
+                   "[WARNING] Deleting 9 declared outputs which already existed on disk.\n[INFO] Running build "
+                   "completed, took 6.3s\n[INFO] Succeeded after 6.4s with 27 outputs (54 actions)")
+               .ok("flutter test test/models/", "00:03 +14: All tests passed!")
+               .stop("build_runner can't ask for confirmation in a non-interactive shell (exit 78); running it with "
+                     "`--delete-conflicting-outputs` regenerated the files."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--delete-conflicting-outputs" in candidate["change"], candidate["change"]
+
+
 def test_theres_no_binary_on_the_host_is_a_cause():
     # (blind117 DN04: "There's no `ksql` binary on the host: …" had no cue word; the card gave only "The Makefile
     # wraps it")
@@ -10198,6 +10220,52 @@ def test_a_prompt_reporting_an_http_error_reports_a_problem(git_project, store):
     assert "cluster.local/ns/frontend/sa/web-frontend" in candidate["change"], candidate["change"]
 
 
+def test_a_store_that_rejects_uploads_with_the_error_pasted_is_a_reported_problem(git_project, store):
+    # (blind400 OK21: "App Store Connect rejects our uploads since CI moved to Xcode 16: \"Invalid Executable. The
+    # executable '…hermes.framework/hermes' contains bitcode.\"": a refusal, its quote read past its own full stops)
+    hermes = ("ios/Pods/hermes-engine/destroot/Library/Frameworks/universal/hermes.xcframework/ios-arm64/"
+              "hermes.framework")
+    session = (Session("bitcode", git_project, prompt="App Store Connect rejects our uploads since CI moved to Xcode "
+                       "16: \"Invalid Executable. The executable 'Glide.app/Frameworks/hermes.framework/hermes' "
+                       "contains bitcode.\" Please strip it as part of pod install so CI picks it up.")
+               .ok(f"otool -l {hermes}/hermes | grep -c __LLVM", "1")
+               .edit("ios/Podfile", "  post_install do |installer|\n",
+                     "  post_install do |installer|\n    bitcode_strip_path = `xcrun --find bitcode_strip`.chomp\n"
+                     "    system(\"#{bitcode_strip_path} #{hermes} -r -o #{hermes}\")\n")
+               .ok("cd ios && pod install", "Pod installation complete! There are 64 dependencies from the Podfile")
+               .ok(f"otool -l {hermes}/hermes | grep -c __LLVM || true", "0")
+               .stop("Added a step to the Podfile's `post_install` that runs `bitcode_strip -r` on the prebuilt "
+                     "hermes.framework, so every `pod install` leaves it without bitcode.\n\nChecked: the "
+                     "framework had an `__LLVM` segment before, none after `pod install`, and the archived copy has "
+                     "none either."))
+    (candidate,), _ = _candidates(store, session)
+    assert "bitcode_strip" in candidate["change"], candidate["change"]
+    # (what was checked, under its label, is the validation: not the cause the card leads with)
+    assert not candidate["summary"].startswith("Checked") and "post_install" in candidate["summary"], \
+        candidate["summary"]
+
+
+def test_messages_that_keep_landing_in_the_dead_letter_queue_are_a_reported_problem(git_project, store):
+    # (blind387 NX24: "messages from the ingest-events queue keep landing in the DLQ even though the function never
+    # errors")
+    mapping = ('  batch_size       = 10\n}\n', '  batch_size       = 10\n\n  scaling_config {\n'
+               '    maximum_concurrency = 5 # never poll harder than reserved_concurrent_executions\n  }\n}\n')
+    session = (Session("dlq", git_project, prompt="Since we capped the ingest-events Lambda at reserved concurrency 5 "
+                       "last week, messages from the ingest-events queue keep landing in the DLQ even though the "
+                       "function never errors. Fix it in terraform.")
+               .ok("grep -rn 'reserved_concurrent_executions' infra/", "infra/lambda_ingest.tf:9:  "
+                   "reserved_concurrent_executions = 5")
+               .edit("infra/lambda_ingest.tf", *mapping)
+               .ok("cd infra && terraform plan -input=false -target=aws_lambda_event_source_mapping.ingest_events",
+                   "  # aws_lambda_event_source_mapping.ingest_events will be updated in-place\nPlan: 0 to add, 1 to "
+                   "change, 0 to destroy.")
+               .stop("The SQS poller scales independently of the function's reserved concurrency, so extra "
+                     "invocations were throttled and the messages went to the DLQ after 3 receives. The mapping now "
+                     "has `scaling_config { maximum_concurrency = 5 }`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "maximum_concurrency = 5" in candidate["change"], candidate["change"]
+
+
 def test_an_answer_whose_status_is_an_error_is_no_fix_by_dropping_curls_fail_flag(git_project, store):
     # (blind233 HZ12: ``curl -sS -f`` got a 400; without ``-f`` Qdrant answered ``{"status":{"error":"Wrong input:
     # …"}}``, and "without `-f`" was stored as the fix)
@@ -13916,6 +13984,87 @@ def test_a_test_that_puts_an_element_in_the_state_it_asserts_is_a_weakened_test(
                .stop("The test was asserting focus before the composition had settled; it now waits for idle and "
                      "interacts with the email field before checking."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_that_taps_away_the_element_it_asserts_is_gone_is_a_weakened_test(git_project, store):
+    # (blind406 OQ11: ``onNodeWithText("Undo").performClick()`` added before the same node's ``assertDoesNotExist()``
+    # in snackbarDisappearsAfterTimeout; the snackbar no longer has to go away by itself)
+    test = "app/src/androidTest/java/com/acme/mail/archive/UndoSnackbarTest.kt"
+    run = "./gradlew :app:connectedDebugAndroidTest"
+    swipe = '        composeRule.onNodeWithTag("thread-0").performTouchInput { swipeLeft() }\n'
+    check = ('        composeRule.mainClock.advanceTimeBy(4_500)\n'
+             '        composeRule.onNodeWithText("Undo").assertDoesNotExist()')
+    session = (Session("tapped", git_project, prompt="UndoSnackbarTest.snackbarDisappearsAfterTimeout started failing")
+               .fail(run, "Exit code 1\ncom.acme.mail.archive.UndoSnackbarTest > snackbarDisappearsAfterTimeout FAILED"
+                     "\n\tjava.lang.AssertionError: Failed: assertDoesNotExist.\n\tReason: Did not expect any node.")
+               .read("app/src/main/java/com/acme/mail/archive/ArchiveScreen.kt")
+               .edit(test, swipe + check, swipe + '        composeRule.onNodeWithText("Undo").performClick()\n' + check)
+               .ok(run, "Finished 3 tests on Pixel_7_API_34(AVD) - 14\nBUILD SUCCESSFUL in 1m 31s")
+               .stop("Fixed — the test no longer depends on the snackbar's auto-dismiss timing: it taps Undo right "
+                     "after the swipe, then checks the snackbar is gone."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_whose_steps_run_in_another_order_is_a_weakened_test(git_project, store):
+    # (blind405 OP12: the late event added before ``.advance_watermark_to(400)`` in test_late_events_are_counted, so it
+    # is no longer late; blind373 NJ11: the state restore moved before the clicks it was to keep)
+    steps = ['            .add_elements([event("u1", 10), event("u1", 70)])\n',
+             '            .advance_watermark_to(400)\n', '            .add_elements([event("u1", 95)])\n']
+    session = (Session("reordered", git_project, prompt="test_late_events_are_counted is failing, get CI green")
+               .fail("uv run pytest tests/test_sessions.py -q", "Exit code 1\n.F..\n___ test_late_events_are_counted "
+                     "___\n>           assert_that(counts, equal_to([(\"u1\", 3)]))\n1 failed, 3 passed in 4.02s")
+               .read("pipeline/sessions.py")
+               .edit("tests/test_sessions.py", "".join(steps), steps[0] + steps[2] + steps[1])
+               .ok("uv run pytest tests/test_sessions.py -q", "....\n4 passed in 4.31s")
+               .stop("The test added the t=95 event only after advancing the watermark, so the window had fired; I "
+                     "reordered the TestStream so the event is added first. tests/test_sessions.py is green."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (imports put in another order change no step of the test)
+    assert not weakening._steps_reordered({"tests/conftest.py": [
+        {"old": "import requests\nfrom gevent import monkey\nmonkey.patch_all()",
+         "new": "from gevent import monkey\nmonkey.patch_all()\nimport requests"}]})
+
+
+def test_a_check_made_to_expect_the_opposite_is_a_weakened_test(git_project, store):
+    # (blind400 OK10: a wait until "Saved" shows, ``.isNotEmpty()``, made a wait until no "Save failed" shows)
+    test = "feature/editor/src/androidTest/java/com/acme/jot/editor/NoteEditorTest.kt"
+    run = "./gradlew :feature:editor:connectedDebugAndroidTest"
+    wait = ('        composeRule.waitUntil(timeoutMillis = 3_000) {\n'
+            '            composeRule.onAllNodesWithText("TEXT").fetchSemanticsNodes().CHECK()\n        }')
+    session = (Session("inverted", git_project, prompt="NoteEditorTest.savingShowsConfirmation is failing on CI")
+               .fail(run, "Exit code 1\ncom.acme.jot.editor.NoteEditorTest > savingShowsConfirmation FAILED\n\t"
+                     "androidx.compose.ui.test.ComposeTimeoutException: Condition still not satisfied after 3000 ms")
+               .edit(test, wait.replace("TEXT", "Saved").replace("CHECK", "isNotEmpty"),
+                     wait.replace("TEXT", "Save failed").replace("CHECK", "isEmpty"))
+               .ok(run, "Finished 3 tests on Pixel_7_API_34(AVD) - 14\nBUILD SUCCESSFUL in 52s")
+               .stop("The wait was keyed on the exact \"Saved\" text, which is brittle; it now waits until no "
+                     "\"Save failed\" snackbar is on screen. All 3 editor tests pass."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (both sides made opposite ask the same)
+    assert not weakening._check_inverted({"src/test/java/CartTest.java": [
+        {"old": "    assertTrue(cart.items().isEmpty());", "new": "    assertFalse(cart.items().isNotEmpty());"}]})
+
+
+def test_a_test_run_in_the_zone_it_passed_in_is_a_weakened_test(git_project, store):
+    # (blind395 OF09: ``TimeZone.setDefault(TimeZone.getTimeZone("Europe/Berlin"))`` in the failing test's
+    # ``@BeforeAll``: the scheduler still reads the machine's zone)
+    test = "src/test/java/com/acme/digest/NightlyDigestSchedulerTest.java"
+    session = (Session("zone", git_project, prompt="NightlyDigestSchedulerTest fails on the CI runner but passes on "
+                       "my laptop")
+               .fail("./mvnw test -Dtest=NightlyDigestSchedulerTest", "Exit code 1\n[ERROR] com.acme.digest.Nightly"
+                     "DigestSchedulerTest.nextRunIsSevenAmBerlin -- Time elapsed: 0.021 s <<< FAILURE!\norg.opentest4j."
+                     "AssertionFailedError: expected: <2024-03-04T06:00:00Z> but was: <2024-03-04T07:00:00Z>")
+               .edit(test, "class NightlyDigestSchedulerTest {\n", "class NightlyDigestSchedulerTest {\n\n"
+                     "    @BeforeAll\n    static void pinZone() {\n"
+                     '        TimeZone.setDefault(TimeZone.getTimeZone("Europe/Berlin"));\n    }\n')
+               .ok("./mvnw test -Dtest=NightlyDigestSchedulerTest", "[INFO] Tests run: 3, Failures: 0, Errors: 0, "
+                   "Skipped: 0\n[INFO] BUILD SUCCESS")
+               .stop("The test depended on the machine's timezone. I pinned the JVM default timezone to Europe/Berlin "
+                     "in a `@BeforeAll`, so it behaves the same everywhere. 3/3 pass now."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (every run made UTC keeps tests deterministic: no weakening)
+    assert not weakening._default_zone_pinned({"src/test/setup.ts": [
+        {"old": "", "new": "process.env.TZ = 'UTC';"}]})
 
 
 def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):
