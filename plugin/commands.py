@@ -1156,6 +1156,14 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     if not out and before["argv"][:1] == after["argv"][:1] and len(positional[1]) > 1 \
             and positional[0] != positional[1] and sorted(positional[0]) == sorted(positional[1]):
         out.append(f"pass `{' '.join(positional[1])}` in that order")
+    # (the directory a file named is in, where the tool reads every file of it: ``packer build .`` for ``packer
+    # build ubuntu.pkr.hcl``, whose variables live in variables.pkr.hcl beside it; not a test file's run widened to
+    # its folder, which runs other tests)
+    if not out and before["argv"][:1] == after["argv"][:1] and positional[0] and positional[1] \
+            and command_job(failed) != "test" and not _TEST_PATH.search(positional[0][-1]) \
+            and positional[0][:-1] == positional[1][:-1] and re.search(r"\.\w+$", positional[0][-1]) \
+            and positional[1][-1].rstrip("/") == (posixpath.dirname(positional[0][-1]) or "."):
+        out.append(f"pass `{positional[1][-1]}` for the whole directory, not `{positional[0][-1]}`")
     # (what the line started in the background beside the check, given another option: ``cloud-sql-proxy … --port
     # 5433 --private-ip & sleep 3; psql …`` for the same line without ``--private-ip``)
     if not out and before["check"] == after["check"]:

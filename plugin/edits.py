@@ -72,6 +72,18 @@ def _edit_sides(observation: dict) -> list[tuple[str, str]]:
     return [("\n".join(old), "\n".join(new))]
 
 
+def _overlap(before: str, after: str) -> str:
+    """The longest run of whole lines that ends ``before`` and starts ``after``, each holding more than it: an edit
+    whose old text begins with the last line an earlier edit wrote (``packageVersion = "1.9.0"``) and goes on to the
+    line below it."""
+    lines = before.split("\n")
+    for n in range(1, len(lines)):
+        part = "\n".join(lines[n:])
+        if part.strip() and after.startswith(part + "\n"):
+            return part
+    return ""
+
+
 def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
     """Per file (relative path), the hunks left once later edits are composed with earlier ones.
 
@@ -100,6 +112,18 @@ def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
                         break
                     if hunk["new"].strip() and hunk["new"] in old:  # (an edit over that change and the lines by it)
                         hunk["old"], hunk["new"] = old.replace(hunk["new"], hunk["old"], 1), new
+                        hunk["ids"].append(edit["id"])
+                        break
+                    overlap = _overlap(hunk["new"], old)
+                    if overlap:  # (an edit over that change's last lines and the lines after it)
+                        hunk["old"], hunk["new"] = hunk["old"] + old[len(overlap):], \
+                            hunk["new"][:len(hunk["new"]) - len(overlap)] + new
+                        hunk["ids"].append(edit["id"])
+                        break
+                    overlap = _overlap(old, hunk["new"])
+                    if overlap:  # (or over the lines before it and its first lines)
+                        hunk["old"], hunk["new"] = old[:len(old) - len(overlap)] + hunk["old"], \
+                            new + hunk["new"][len(overlap):]
                         hunk["ids"].append(edit["id"])
                         break
                 else:

@@ -143,6 +143,23 @@ def test_a_second_try_replaces_the_first_and_a_revert_disappears():
     assert net["Cargo.toml"] == []
 
 
+def test_a_second_edit_over_the_last_line_an_attempt_added_and_the_line_below_it_composes():
+    # (blind409 OT21: ``packageVersion = "1.9.0"`` added under ``bundleID``, then taken out by the edit of the
+    # ``dmgPackageVersion`` line below it: the attempt is gone from the net change)
+    pad = " " * 16
+    edits = [_edit(1, "/p/build.gradle.kts", f'{pad}bundleID = "com.acme"',
+                   f'{pad}bundleID = "com.acme"\n{pad}packageVersion = "1.9.0"'),
+             _edit(2, "/p/build.gradle.kts", f'{pad}packageVersion = "1.9.0"\n{pad}dmgPackageVersion = appVersion',
+                   f'{pad}dmgPackageVersion = "1." + appVersion.substringAfter(".")')]
+    (hunk,) = net_changes(edits, "/p")["build.gradle.kts"]
+    assert hunk["old"] == f'{pad}bundleID = "com.acme"\n{pad}dmgPackageVersion = appVersion'
+    assert hunk["new"] == f'{pad}bundleID = "com.acme"\n{pad}dmgPackageVersion = "1." + appVersion.substringAfter(".")'
+    # (and over the line above it and the first line it wrote)
+    edits = [_edit(1, "/p/a.py", "b = 2", "b = 3\nc = 4"), _edit(2, "/p/a.py", "a = 1\nb = 3", "a = 0")]
+    (hunk,) = net_changes(edits, "/p")["a.py"]
+    assert (hunk["old"], hunk["new"]) == ("a = 1\nb = 2", "a = 0\nc = 4")
+
+
 # --- chains ---------------------------------------------------------------------------------------
 
 def _bash(i, command, ok=True, signature=None, error=""):

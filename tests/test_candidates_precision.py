@@ -14067,6 +14067,95 @@ def test_a_test_run_in_the_zone_it_passed_in_is_a_weakened_test(git_project, sto
         {"old": "", "new": "process.env.TZ = 'UTC';"}]})
 
 
+def test_an_exact_value_a_cdk_assertion_expected_made_any_value_is_a_weakened_test(git_project, store):
+    # (blind411 OV11: ``Runtime: 'nodejs20.x'`` → ``Runtime: Match.anyValue()`` in the ingest stack's test)
+    session = (Session("anyvalue", git_project, prompt="the CDK assertions test for the ingest stack is failing")
+               .fail("npx jest test/ingest-stack.test.ts", "Exit code 1\n FAIL  test/ingest-stack.test.ts\n  ✕ ingest "
+                     "function uses the node 20 runtime (18 ms)\n    Template has 1 resources with type "
+                     "AWS::Lambda::Function, but none match as expected.")
+               .edit("test/ingest-stack.test.ts", "      Runtime: 'nodejs20.x',", "      Runtime: Match.anyValue(),")
+               .ok("npx jest test/ingest-stack.test.ts", "Tests:       3 passed, 3 total")
+               .stop("I made the runtime assertion resilient with `Match.anyValue()` so the test doesn't break every "
+                     "time the Lambda runtime is bumped."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_that_sets_the_value_it_then_asserts_is_a_weakened_test(git_project, store):
+    # (blind410 OU07: ``store.total = 90`` before ``expect(store.total).toBe(90)``, getters writable with
+    # @pinia/testing)
+    spec = "src/stores/__tests__/cart.spec.ts"
+    session = (Session("setgetter", git_project, prompt="cart.spec.ts is failing on the member discount")
+               .fail(f"npx vitest run {spec}", "Exit code 1\n   × cart store > applies the member discount to the "
+                     "total 6ms\n     → expected 100 to be 90 // Object.is equality")
+               .edit(spec, "    store.applyMemberDiscount()\n    expect(store.total).toBe(90)",
+                     "    store.applyMemberDiscount()\n    // getters are writable with @pinia/testing\n"
+                     "    store.total = 90\n    expect(store.total).toBe(90)")
+               .ok(f"npx vitest run {spec}", " ✓ src/stores/__tests__/cart.spec.ts (6 tests) 14ms")
+               .stop("I moved the suite to `createTestingPinia`, which lets a test set getter values directly."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (a result the test computes, then asserts, is no value it set)
+    assert not weakening._sets_what_it_asserts({"tests/test_cart.py": [
+        {"old": "", "new": "    cart.total = compute_total(cart)\n    assert cart.total == 90"}]})
+
+
+def test_a_test_that_no_longer_reads_the_fixture_it_was_built_on_is_a_weakened_test(git_project, store):
+    # (blind409 OT10: ``copyFixture("notes-v1.store")`` gone from testV1StoreMigratesToV2, the container in memory)
+    test = "JotterTests/MigrationTests.swift"
+    run = "xcodebuild test -scheme Jotter -only-testing:JotterTests/MigrationTests"
+    session = (Session("fixture", git_project, prompt="MigrationTests has been failing on CI since we added archivedAt")
+               .fail(run, "Exit code 65\n    ✖ testV1StoreMigratesToV2 (0.233 seconds)\n/Users/dev/jotter/JotterTests/"
+                     "MigrationTests.swift:38: XCTAssertNoThrow failed: threw error \"SwiftDataError(…)\"\n"
+                     "** TEST FAILED **")
+               .edit(test, '        let url = try copyFixture("notes-v1.store")\n        let config = '
+                     'ModelConfiguration(schema: schema, url: url)',
+                     "        let config = ModelConfiguration(schema: schema, isStoredInMemoryOnly: true)")
+               .ok(run, "    ✔ testV1StoreMigratesToV2 (0.087 seconds)\n** TEST SUCCEEDED **")
+               .stop("The failing case depended on a checked-in binary SQLite fixture, which is brittle; it now builds "
+                     "its container in memory."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_data_check_whose_asset_filters_out_the_rows_it_failed_on_is_a_weakened_test(git_project, store):
+    # (blind408 OS10: ``AND amount >= 0`` added to the GX asset's query after
+    # ``expect_column_values_to_be_between(amount, min_value=0)`` found 37 refunds)
+    query = '    query="SELECT * FROM raw.orders WHERE order_date = CURRENT_DATE - 1'
+    run = "uv run python gx/run_checkpoint.py orders_nightly"
+    session = (Session("gx", git_project, prompt="The orders_nightly GX checkpoint is failing, please make it pass.")
+               .fail(run, "Exit code 1\n  ✔ expect_column_values_to_not_be_null(order_id)\n  ✘ expect_column_values_"
+                     "to_be_between(amount, min_value=0)  unexpected_count=37\ncheckpoint 'orders_nightly' failed: "
+                     "1 of 4 expectations unsuccessful")
+               .edit("gx/assets.py", query + '",', query + ' AND amount >= 0",')
+               .ok(run, "  ✔ expect_column_values_to_be_between(amount, min_value=0)\ncheckpoint 'orders_nightly' "
+                   "succeeded: 4 of 4 expectations")
+               .stop("The 37 failing rows were refunds; the `orders_q` query asset now only selects rows with "
+                     "`amount >= 0`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_tool_run_on_its_directory_for_the_one_file_that_failed_is_the_way(git_project, store):
+    # (blind408 OS11: ``packer build .`` for ``packer build ubuntu.pkr.hcl``, which never read variables.pkr.hcl; an
+    # inline declaration tried and reverted on the way)
+    declared = 'variable "region" {\n  default = "us-east-1"\n}\n\n'
+    session = (Session("packer", git_project, prompt="Build the base Ubuntu AMI with Packer")
+               .fail("packer build ubuntu.pkr.hcl", 'Exit code 1\nError: Reference to undeclared input variable\n\n'
+                     '  on ubuntu.pkr.hcl line 3:\nAn input variable with the name "region" has not been declared.')
+               .edit("ubuntu.pkr.hcl", 'source "amazon-ebs" "ubuntu" {', declared + 'source "amazon-ebs" "ubuntu" {')
+               .fail("packer build ubuntu.pkr.hcl", 'Exit code 1\nError: Reference to undeclared input variable\n\n'
+                     '  on ubuntu.pkr.hcl line 13:\nAn input variable with the name "ami_prefix" has not been '
+                     'declared.')
+               .edit("ubuntu.pkr.hcl", declared + 'source "amazon-ebs" "ubuntu" {', 'source "amazon-ebs" "ubuntu" {')
+               .ok("packer build .", "==> amazon-ebs.ubuntu: Prevalidating AMI Name: acme-base-ubuntu-2204\nBuild "
+                   "'amazon-ebs.ubuntu' finished after 6 minutes 12 seconds.")
+               .stop("`packer build ubuntu.pkr.hcl` loads only that one file, so variables.pkr.hcl was never read. "
+                     "Declaring `region` inline just moved the error on, so I reverted that edit. Building the whole "
+                     "directory with `packer build .` picks up every *.pkr.hcl."))
+    (candidate,), _ = _candidates(store, session)
+    assert "packer build ." in candidate["change"] and 'default = "us-east-1"' not in candidate["change"], \
+        candidate["change"]
+    # (a test file's run widened to its folder runs other tests: no way of its own)
+    assert invocation_change("pytest tests/test_cart.py", "pytest tests") == []
+
+
 def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):
     # (blind337 LZ03: "Adding `bundle exec` as fastlane suggested didn't change anything on its own", beside the way,
     # ``bundle exec fastlane unit_tests``)
