@@ -24,7 +24,9 @@ CONTEXT_EVENTS = ("session_start", "user_prompt_submit")
 SYNTHETIC_PREFIXES = ("<task-notification>", "<command-name>", "<command-message>", "<local-command-stdout>",
                       "<local-command-stderr>", "<local-command-caveat>", "Caveat: The messages below",
                       "<bash-input>", "<bash-stdout>", "<bash-stderr>", "<user-memory-input>", "<system-reminder>",
-                      "[Request interrupted by user")
+                      "[Request interrupted by user",
+                      # (a compaction's summary, where the line lacks ``isCompactSummary``: an export, an old version)
+                      "This session is being continued from a previous conversation")
 
 
 def is_synthetic_prompt(prompt: str) -> bool:

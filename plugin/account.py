@@ -285,6 +285,8 @@ def _sentences(text: str) -> list[str]:
             part = rest[:1].upper() + rest[1:] if re.match(r"[a-z]+\b(?![_.(])", rest) else rest
         if _STATUS_MARK.match(part):  # "✅ `ruff check`, `mypy`": a checklist of what passed, no account of the fix
             continue
+        if re.match(r"\|.*\|$", part):  # a table's row (``| `services/x.py` | Select approach … |``): no sentence
+            continue
         joined = re.sub(r"(?i)^(?:(?:two|three|four|a few|several) (?:separate |different |distinct )?"
                         r"(?:things|problems|issues|bugs|fixes|causes):\s*|(?:and|also|separately|then|so),?\s+)", "",
                         part)

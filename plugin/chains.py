@@ -1312,8 +1312,12 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             continue
         after = parse_command(obs["target"])
         # (the same program counts when it runs another task: ``sbt unitTests``, an alias, for ``sbt test``)
+        # (but another run of it, quoted whole as the way beside the failing one set apart: "a plain `meltano run`
+        # can't work from a laptop. The README's way is `meltano --environment=dev run orders-el`")
         if not after["family"] or after["family"] == family and _first_word(after["argv"]) == _first_word(
-                before["argv"]):
+                before["argv"]) and not ((plain_said or failed_said) and any(
+                    " ".join(obs["target"].split()) in _code_spans(s) and _THE_WAY.search(_prose(s))
+                    for s in sentences)):
             continue
         same_job = job is not None and job == command_job(obs["target"])
         # (or a script named for it: ``pnpm db:migrate`` for ``prisma migrate dev``)

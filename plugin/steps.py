@@ -702,6 +702,11 @@ def _logged_failure(observation: dict) -> dict:
         said = (observation.get("error_text") or "") + "\n" + (observation.get("body") or "")
         if not _CI_RESULT.match(" ".join(parsed["argv"])) or _CI_PENDING.search(said) and not _CI_FAILING.search(said):
             return observation  # (``gh pr checks`` exits 8 while checks are pending: no verdict)
+        # (nor a search of its log that found nothing: ``gh run view 153… --log | grep -A 5 "fixtures_path ="``, exit 1
+        # and no line, is the grep's answer, not the run's)
+        if re.search(r"\|\s*(?:grep|egrep|rg)\b[^|]*$", observation.get("target") or "") \
+                and not re.sub(r"^\s*(?:Error: )?Exit code 1\s*", "", said).strip():
+            return observation
         job = re.search(r"(?m)^X (\S+) in \d", said)
         return dict(observation, logged=True, ci=True, ci_job=job.group(1) if job else None)
     if observation["outcome"] != "ok":
@@ -1121,6 +1126,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
+                     # "The README's way is `meltano --environment=dev run orders-el`"
+                     r"\b(?:README|docs?|CONTRIBUTING|Makefile|repo|repository|project|team)(?:'s|’s) (?:own )?way\b|"
                      # "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`" (read
                      # without its code: "… says local QA builds are — R8-minified")
                      r"\bsays?\b[^.]{0,80}\b(?:is|are)(?=\s*(?:[—–,;:.]|$))|"

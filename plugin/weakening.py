@@ -770,7 +770,7 @@ def _case_input_rewritten(changes: dict[str, list[dict]], failure_text: str) -> 
         return False
     stems = {os.path.splitext(os.path.basename(path))[0] for path in changes}
     return bool(changes) and all(len(stem) >= 6 and re.search(
-        rf"(?m)^\s*(?:---\s*)?FAIL(?:ED)?:?\s+{re.escape(stem)}\b", failure_text) for stem in stems)
+        rf"(?m)^\s*(?:---\s*)?FAIL(?:ED)?:?\s+{re.escape(stem)}(?![\w-])", failure_text) for stem in stems)
 
 
 def _fills_what_the_case_lacks(changes: dict[str, list[dict]], failure_text: str) -> bool:

@@ -1088,6 +1088,12 @@ def test_the_agents_markdown_and_checklists_are_layout_not_the_account():
     assert said["cause"] == ["e2e: UsersModule never imported `TypeOrmModule.forFeature([User])`, so Nest couldn't "
                              "resolve `UserRepository`."]
     assert not any("✅" in s or "If you want" in s for s in said["all"])
+    # (a table's row is no sentence: a real session's summary was ``| `services/approach_selection_service.py` |
+    # Select approach based on state + profile |.``)
+    said = stated("Created the services:\n\n| File | Purpose |\n|---|---|\n| `services/approach_selection_service.py`"
+                  " | Select approach based on state + profile |\n\nThe import failed because `state` had no profile.")
+    assert not any(s.startswith("|") for s in said["all"]) and said["cause"] == [
+        "The import failed because `state` had no profile."]
 
 
 def test_the_tasks_own_file_is_not_the_fix_and_the_sentence_quoting_the_passing_run_is(git_project, store):
@@ -1872,6 +1878,21 @@ def test_a_ci_runs_failed_log_is_the_failure_the_workflow_edit_and_green_checks_
     assert "gh pr checks 97 --watch" in candidate["validation"]["passed"][0]
     assert not any(e["quote"].startswith("tried") for e in candidate["evidence"])  # (the log read twice)
     assert "gh run view 8812" in candidate["trigger"]
+
+
+def test_a_search_of_a_ci_log_that_found_nothing_is_no_ci_failure(git_project, store):
+    # (a real session imported: ``gh run view 15333620803 --log | grep -A 5 "fixtures_path ="`` exited 1 with no line,
+    # and "The CI run fails with gh: exit code 1" was stored, fixed by an edit of the spec)
+    session = (Session("cigrep", git_project, prompt="CI is still red, can you look?")
+               .fail('gh run view 15333620803 --log | grep -A 5 "fixtures_path ="', "Exit code 1")
+               .edit("specs/apple_books/library_spec.py", "    with patch(\"bookminder.apple_books.library.BOOKS\"):",
+                     "    import bookminder.apple_books.library\n    with patch(\"bookminder.apple_books.library."
+                     "BOOKS\"):")
+               .ok("gh run list --workflow=main.yml --limit=1", "completed\tsuccess\tFix fixture paths\tCI\tmain\t"
+                   "push\t15333794438")
+               .stop("CI is green now."))
+    candidates, _ = _candidates(store, session)
+    assert not any("exit code 1" in c["title"] for c in candidates), [c["title"] for c in candidates]
 
 
 def test_a_ci_run_that_fails_again_after_an_edit_makes_that_edit_an_attempt(git_project, store):
@@ -10266,6 +10287,25 @@ def test_messages_that_keep_landing_in_the_dead_letter_queue_are_a_reported_prob
     assert "maximum_concurrency = 5" in candidate["change"], candidate["change"]
 
 
+def test_updates_that_testers_are_not_getting_anymore_are_a_reported_problem(git_project, store):
+    # (blind412 OW24: "Testers on the preview builds aren't getting OTA updates anymore. I think it's because we bumped
+    # `version` to 1.3.0 in app.json")
+    session = (Session("ota", git_project, prompt="Testers on the preview builds aren't getting OTA updates anymore. I "
+                       "think it's because we bumped `version` to 1.3.0 in app.json last week: their binaries are "
+                       "still 1.2.0.")
+               .ok("npx expo config --type public | grep -A2 runtimeVersion", "  runtimeVersion: {\n    policy: "
+                   "'appVersion'\n  },")
+               .edit("app.json", '    "runtimeVersion": {\n      "policy": "appVersion"\n    },',
+                     '    "runtimeVersion": "1.2.0",')
+               .ok("npx eas-cli update --branch preview --message 'Fix invoice totals' --non-interactive",
+                   "✔ Exported bundle(s)\n✔ Published update group on runtime 1.2.0 to branch preview")
+               .stop("With `runtimeVersion.policy: appVersion`, bumping `version` moved every new update to runtime "
+                     "1.3.0, which the 1.2.0 binaries never ask for. I pinned `\"runtimeVersion\": \"1.2.0\"` in "
+                     "app.json and republished to the preview branch."))
+    (candidate,), _ = _candidates(store, session)
+    assert '"runtimeVersion": "1.2.0"' in candidate["change"], candidate["change"]
+
+
 def test_an_answer_whose_status_is_an_error_is_no_fix_by_dropping_curls_fail_flag(git_project, store):
     # (blind233 HZ12: ``curl -sS -f`` got a 400; without ``-f`` Qdrant answered ``{"status":{"error":"Wrong input:
     # …"}}``, and "without `-f`" was stored as the fix)
@@ -12454,6 +12494,12 @@ def test_a_run_narrowed_to_a_path_the_account_says_the_plain_run_strays_from_is_
     from lorebook.candidates import _narrowed_as_said
     assert not _narrowed_as_said({"target": "bun test", "error_text": failed}, {"target": "bun test ./src"},
                                  "plain `bun test` also matches the specs; `bun test ./src` passes")
+    # (blind407 OR03: bun counts the specs it could not load as "2 fail"; every file it failed in is in e2e/, none in
+    # ./src: still the runner's failure)
+    counted = error.replace(" 0 fail\n 1 error", " 2 fail\n 2 errors")
+    assert _narrowed_as_said({"target": "bun test", "error_text": counted}, {"target": "bun test ./src"},
+                             "plain `bun test` also matches the specs; `bun test ./src` passes") \
+        == ["run it on `./src`"]
 
 
 def test_the_way_said_after_a_dash_beside_what_does_not_work_is_not_an_attempt(git_project, store):
@@ -14154,6 +14200,32 @@ def test_a_tool_run_on_its_directory_for_the_one_file_that_failed_is_the_way(git
         candidate["change"]
     # (a test file's run widened to its folder runs other tests: no way of its own)
     assert invocation_change("pytest tests/test_cart.py", "pytest tests") == []
+
+
+def test_a_template_named_as_a_part_of_the_failing_case_is_no_case_input():
+    # (blind411 OV18: templates/app-logs.json, the index template, after "FAIL: app-logs-000001 did not roll over":
+    # the case is the index the template makes, not the template)
+    change = {"templates/app-logs.json": [{"old": '  "index.lifecycle.name": "app-logs-policy",',
+                                           "new": '  "index.lifecycle.name": "app-logs-policy",\n'
+                                                  '  "index.lifecycle.rollover_alias": "app-logs",'}]}
+    assert not weakening._case_input_rewritten(change, "FAIL: app-logs-000001 did not roll over within 30s")
+    assert weakening._case_input_rewritten(change, "FAIL: app-logs\nexpected a rollover")
+
+
+def test_another_run_of_the_same_tool_given_as_the_readmes_way_beside_the_plain_one_is_the_way(git_project, store):
+    # (blind411 OV17: "a plain `meltano run` can't work from a laptop. The README's way is `meltano --environment=dev
+    # run orders-el`": the same program, another job and environment, skipped as the failing run again)
+    session = (Session("meltano", git_project, prompt="Run the orders EL locally to check the new incremental key")
+               .fail("meltano run tap-postgres target-bigquery", "Exit code 1\n[info     ] Environment 'prod' is "
+                     "active\n[info     ] psycopg2.OperationalError: could not translate host name \"orders-db.prod."
+                     "internal\" to address\nRun invocation could not be completed as block failed: Extractor failed")
+               .ok("meltano --environment=dev run orders-el", "[info     ] Environment 'dev' is active\n[info     ] "
+                   "Block run completed.")
+               .stop("meltano.yml has `default_environment: prod`, which points tap-postgres at orders-db.prod."
+                     "internal, so a plain `meltano run` can't work from a laptop. The README's way is `meltano "
+                     "--environment=dev run orders-el`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "meltano --environment=dev run orders-el" in candidate["change"], candidate["change"]
 
 
 def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):

@@ -199,6 +199,19 @@ def test_unknown_tool_gives_a_generic_bounded_record(tmp_path, store):
     assert len(obs["body"]) < 2000 and "truncated" in obs["body"]
 
 
+def test_a_call_the_user_rejected_never_ran_and_is_not_stored(tmp_path, store):
+    # (a real session imported: ``pip install --user pre-commit``, turned down by the user, stored as pip failing)
+    rejected = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file "
+                "edit, the new_string was NOT written to the file). STOP what you are doing and wait for the user to "
+                "tell you how to proceed.")
+    run_hook("post-tool-use-failure", dict(_base(tmp_path), tool_name="Bash", tool_use_id="r1",
+             tool_input={"command": "pip install --user pre-commit"}, error=rejected))
+    run_hook("post-tool-use-failure", dict(_base(tmp_path), tool_name="Bash", tool_use_id="r2",
+             tool_input={"command": "pip install pre-commit"},
+             error="Exit code 1\nerror: externally-managed-environment"))
+    assert [row[0] for row in store.conn.execute("SELECT tool_use_id FROM observations")] == ["r2"]
+
+
 def test_a_third_party_extractor_overrides_a_builtin(tmp_path, store):
     from lorebook import hookimpl
     from lorebook.hooks import capture
@@ -387,6 +400,12 @@ def test_synthetic_prompts_are_not_the_users_words(captured_payloads, store):
     replay(captured_payloads["2.1.332"]["UserPromptSubmit(task-notification)"])
     replay(captured_payloads["2.1.332"]["UserPromptSubmit"])
     assert [p["text"] for p in store.conn.execute("SELECT text FROM prompts")] == ["Please run echo hello"]
+    # (a compaction's summary is Claude Code's text, flagged or not: a real session's export read it as the user's
+    # diagnosis)
+    from lorebook.hooks.claude_code import is_synthetic_prompt
+
+    assert is_synthetic_prompt("This session is being continued from a previous conversation that ran out of "
+                               "context. The conversation is summarized below:\n<analysis>")
 
 
 def write_config(home: Path, **config):
