@@ -876,7 +876,8 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
         and re.fullmatch(r"[a-z][a-z-]{4,}", argv[1]) else None
 
     def runs(line: str) -> bool:
-        return bool(re.search(rf"(?:^|[\s@;&|(-]){re.escape(program)}(?:\s|$)", line.strip())) or bool(
+        # (by its path too: ``./mvnw -pl schemas -Pregistry-local schema-registry:test-compatibility``)
+        return bool(re.search(rf"(?:^|[\s@;&|(/-]){re.escape(program)}(?:\s|$)", line.strip())) or bool(
             tool and re.search(rf"(?i)(?:^|[\s/$(]){re.escape(tool)}\)?\s+build\b", line.strip()))
 
     # (a script of the project run by its path, whose lines the session saw run it: ``./scripts/soda-scan.sh orders``

@@ -38,7 +38,9 @@ _MUTATING = LazyRegex(
 # test files, and the edits that make a failing test pass without fixing anything
 _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
                         r"|(?:^|/)(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
-                        r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$")
+                        r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$"
+                        # (prove's and pgTAP's ``t/``: ``t/partitions.sql``, ``t/01-basic.t``)
+                        r"|(?:^|/)t/[^/]+\.(?:t|sql|pl)$")
 
 # programs whose first argument names the job (``npm test``, ``cargo build``)
 # the package managers that run a package's scripts (``npm run build``)
@@ -91,7 +93,9 @@ _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "b
                     "assemble": "build",  # (gradle's ``:app:assembleStagingRelease``)
                     "install": "install", "sync": "install", "restore": "install", "lint": "lint",
                     # (a run that starts the app and checks it: ``npm run smoke``, ``npm run e2e``)
-                    "smoke": "test", "e2e": "test"}
+                    "smoke": "test", "e2e": "test",
+                    # (a workspace's type check, the job ``tsc`` does: ``turbo run typecheck --filter=web``)
+                    "typecheck": "build", "type-check": "build", "check-types": "build"}
 _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
              # (Zephyr's: ``west twister -T tests/lib/ringbuf -p native_sim``)
@@ -550,8 +554,10 @@ def command_job(command: str) -> str | None:
 def is_static_check(command: str) -> bool:
     """Whether a command checks code without running it: a linter, a type checker or a formatter's check."""
     parsed = parse_command(command)
+    # (or a workspace's type-check task: ``turbo run typecheck --filter=web``, ``pnpm type-check``)
     return command_job(command) == "lint" or parsed["family"].split(" ")[0] in _TYPECHECKERS \
-        or bool(_FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"]))
+        or bool(_FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"])) \
+        or bool(re.search(r"(?:^|\s)(?:typecheck|type-check|check-types)(?:\s|$)", parsed["check"]))
 
 
 def is_autofix(command: str) -> bool:

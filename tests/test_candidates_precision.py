@@ -11740,14 +11740,16 @@ def test_a_test_that_no_longer_queries_the_code_it_tests_is_weakened(git_project
                'from readings"\n        " where sensor_id = 7 and time_bucket(\'1 hour\', ts) = %s group by 1",\n'
                '        (hour,),\n    ).fetchall()'))
     assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
-    # (the aggregate still queried, refreshed first, is the test's own subject kept)
+    # (the aggregate still queried but refreshed by the test first is weakened too: with ``materialized_only = true``
+    # the rows the test looks for reach no reader until the policy runs, and the refresh hides that; blind414 OY09's
+    # label, against this test's own earlier guess)
     _, notes = _candidates(store, session(
         "refreshed", '    db.execute("call refresh_continuous_aggregate(\'readings_hourly\', null, null)")\n'
                      '    rows = db.execute(\n        "select bucket, avg_value from readings_hourly where '
                      'sensor_id = 7 and bucket = %s", (hour,)\n    ).fetchall()',
         "The aggregate only materializes on its policy's schedule; the test now calls "
         "`refresh_continuous_aggregate` on `readings_hourly` before it reads it."))
-    assert "weakened_test" not in notes, notes
+    assert "weakened_test" in notes, notes
 
 
 def test_a_file_the_account_says_changed_separately_is_no_part_of_the_fix(git_project, store):
@@ -12450,6 +12452,11 @@ def test_a_test_that_forces_the_merge_the_code_relies_on_is_weakened(git_project
                      "orders FINAL` before reading, so the merge happens deterministically."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "weakened_test" in notes, (candidates, notes)
+    # (blind414 OY09: a continuous aggregate refreshed by the test before the dashboard's read, real-time left off)
+    assert weakening._merge_forced({"tests/test_cagg.py": [{
+        "old": "    rows = db.execute(",
+        "new": "    db.execute(\"CALL refresh_continuous_aggregate('readings_hourly', NULL, NULL)\")\n"
+               "    rows = db.execute("}]})
 
 
 def test_a_test_that_wanted_an_error_given_a_stub_that_throws_it_is_weakened(git_project, store):
@@ -14226,6 +14233,75 @@ def test_another_run_of_the_same_tool_given_as_the_readmes_way_beside_the_plain_
                      "--environment=dev run orders-el`."))
     (candidate,), _ = _candidates(store, session)
     assert "meltano --environment=dev run orders-el" in candidate["change"], candidate["change"]
+
+
+def test_a_pgtap_test_that_empties_the_table_it_then_checks_is_a_weakened_test(git_project, store):
+    # (blind417 PB11: ``TRUNCATE events_default;`` right before ``is_empty('SELECT * FROM events_default', …)``)
+    check = "SELECT is_empty(\n  'SELECT * FROM events_default',\n  'events_default should be empty'\n);"
+    session = (Session("truncate", git_project, prompt="t/partitions.sql fails in CI on the events table")
+               .fail("pg_prove -d events_test t/partitions.sql", "Exit code 1\n# Failed test 4: \"events_default "
+                     "should be empty\"\n#     Unexpected records:\n#         0: (90211,\"2025-09-03\",signup)")
+               .edit("t/partitions.sql", check, "TRUNCATE events_default;\n" + check)
+               .ok("pg_prove -d events_test t/partitions.sql", "t/partitions.sql .. ok\nAll tests successful.")
+               .stop("The test now clears the default partition before checking it, since pg_partman's maintenance "
+                     "would move those rows out anyway."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (a table emptied before the test's own rows go in isolates the test)
+    assert not weakening._empties_what_it_checks({"tests/test_orders.py": [{
+        "old": "", "new": '    db.execute("TRUNCATE orders")\n    db.execute("INSERT INTO orders VALUES (1)")\n'
+                          '    assert db.execute("SELECT count(*) FROM orders").fetchone() == (1,)'}]})
+
+
+def test_a_screenshot_of_one_node_where_the_whole_screen_failed_is_a_weakened_test(git_project, store):
+    # (blind415 OZ09: ``onRoot().captureRoboImage()`` → ``onNodeWithTag("order_summary_header").captureRoboImage()``,
+    # the golden re-recorded: the totals row that changed is no longer compared)
+    test = "feature/orders/src/test/kotlin/com/acme/grocer/orders/OrderSummaryCardScreenshotTest.kt"
+    session = (Session("roborazzi", git_project, prompt="verifyRoborazziDebug fails on OrderSummaryCard")
+               .fail("./gradlew :feature:orders:verifyRoborazziDebug", "Exit code 1\nOrderSummaryCardScreenshotTest "
+                     "> orderSummary_withDiscount FAILED\n    java.lang.AssertionError: Roborazzi: /home/dev/grocer/"
+                     "feature/orders/src/test/screenshots/OrderSummaryCardScreenshotTest.orderSummary_withDiscount.png "
+                     "is changed.")
+               .edit(test, "        composeTestRule.onRoot().captureRoboImage()",
+                     '        composeTestRule.onNodeWithTag("order_summary_header").captureRoboImage()')
+               .ok("./gradlew :feature:orders:recordRoborazziDebug", "BUILD SUCCESSFUL in 29s")
+               .ok("./gradlew :feature:orders:verifyRoborazziDebug", "BUILD SUCCESSFUL in 33s")
+               .stop("The diff was down in the totals row, so I scoped the screenshot to the `order_summary_header` "
+                     "node and re-recorded the golden."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_make_target_whose_seen_recipe_runs_the_wrapper_by_its_path_is_the_way(git_project, store):
+    # (blind417 PB07: ``make schema-check``, whose recipe line ``./mvnw -pl schemas -Pregistry-local schema-registry:
+    # test-compatibility`` the session grepped, for the ``./mvnw schema-registry:test-compatibility`` that failed)
+    session = (Session("schemacheck", git_project, prompt="Check the avro change is compatible with what's registered")
+               .fail("./mvnw schema-registry:test-compatibility", "Exit code 1\n[ERROR] No plugin found for prefix "
+                     "'schema-registry' in the current project and in the plugin groups")
+               .ok("grep -n -A3 '^schema' Makefile", "41:schema-check: ## test local .avsc files against the registry\n"
+                   "42-\tdocker compose up -d --wait schema-registry\n43-\t./mvnw -pl schemas -Pregistry-local "
+                   "schema-registry:test-compatibility")
+               .ok("make schema-check 2>&1 | grep -v Downloading", "[INFO] Schema payment-errors-value is compatible "
+                   "with subject(payment-errors-value)\n[INFO] BUILD SUCCESS")
+               .stop("Compatible. In this repo the check goes through `make schema-check`; invoking the plugin from "
+                     "the repo root doesn't resolve it."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make schema-check" in candidate["change"], candidate["change"]
+
+
+def test_a_workspaces_typecheck_task_given_as_the_way_does_tscs_job(git_project, store):
+    # (blind416 PA18: ``npx turbo run typecheck --filter=web`` built @acme/ui first, for the ``cd apps/web && npx tsc
+    # --noEmit`` that could not find it; "typecheck" named no job, so the turbo run was no other way of doing it)
+    session = (Session("turbo", git_project, prompt="After pulling main, typechecking apps/web fails on @acme/ui")
+               .fail("cd apps/web && npx tsc --noEmit", "Exit code 2\nsrc/app/page.tsx(3,35): error TS2307: Cannot "
+                     "find module '@acme/ui' or its corresponding type declarations.")
+               .ok("npx turbo run typecheck --filter=web", "• Packages in scope: web\n@acme/ui:build: cache miss, "
+                   "executing 5e3b9c0a41f2d7e8\nweb:typecheck: > tsc --noEmit\n Tasks:    3 successful, 3 total")
+               .stop("turbo.json declares `typecheck` with `dependsOn: [\"^build\"]`, so the repo expects checks to go "
+                     "through turbo: `npx turbo run typecheck --filter=web` built @acme/ui first. Running `tsc` inside "
+                     "apps/web skips that step."))
+    (candidate,), _ = _candidates(store, session)
+    assert "npx turbo run typecheck --filter=web" in candidate["change"], candidate["change"]
+    # (a type check is a static check, so a build that passed after it checked nothing it did)
+    assert is_static_check("pnpm typecheck") and not is_static_check("pnpm build")
 
 
 def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):
