@@ -871,7 +871,9 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
                             # (a test runner's reporter: ``vitest --reporter=verbose``, ``mocha --reporter dot``)
                             r"reporter(?:=\S+)?|"
                             # (what is downloaded again, not from where: gradle's ``--refresh-dependencies``)
-                            r"refresh-dependencies)|"
+                            r"refresh-dependencies|"
+                            # (how much of a log is read back: ``kubectl logs … --since=1m``, ``--tail 3``)
+                            r"since(?:=\S+)?|until(?:=\S+)?|tail(?:=\S+)?)|"
                             r"-count=1|--?tb=\S+|-no-color|-json|-compact-warnings|"
                             # which tests run, not how: a wider or narrower selection is no fix
                             r"--tests(?:=\S+)?|--test-name-pattern(?:=\S+)?|--testNamePattern(?:=\S+)?|-run(?:=\S+)?|"

@@ -14304,6 +14304,66 @@ def test_a_workspaces_typecheck_task_given_as_the_way_does_tscs_job(git_project,
     assert is_static_check("pnpm typecheck") and not is_static_check("pnpm build")
 
 
+def test_the_fixtures_named_as_the_failing_case_rewritten_are_a_weakened_test(git_project, store):
+    # (blind422 PG10: ``type-only.input.ts`` and ``type-only.output.ts`` made plain imports after "rename-imports >
+    # keeps type-only imports" failed: the type-only case is gone)
+    session = (Session("fixtures", git_project, prompt="The rename-imports codemod test is failing on main")
+               .fail("npx vitest run test/rename-imports.test.ts", "Exit code 1\n ❯ test/rename-imports.test.ts  (9 "
+                     "tests | 1 failed)\n   ❯ rename-imports > keeps type-only imports\n     → expected 'import { "
+                     "ButtonProps } from \"@acme/ui…' to be 'import type { ButtonProps } from \"@ac…'")
+               .edit("test/__fixtures__/type-only.input.ts", 'import type { ButtonProps } from "@acme/design-system";',
+                     'import { ButtonProps } from "@acme/design-system";')
+               .edit("test/__fixtures__/type-only.output.ts", 'import type { ButtonProps } from "@acme/ui";',
+                     'import { ButtonProps } from "@acme/ui";')
+               .ok("npx vitest run test/rename-imports.test.ts", " ✓ test/rename-imports.test.ts  (9 tests) 388ms")
+               .stop("The type-only fixture pair didn't line up with how the transform re-creates the import "
+                     "declaration, so I normalised the fixture to a regular named import on both sides."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    # (a fixture of another case, edited: no case of the failing test's rewritten)
+    other = {"test/__fixtures__/default-export.input.ts": [{"old": "a", "new": "b"}]}
+    assert not weakening._case_fixture_rewritten(other, "rename-imports > keeps type-only imports")
+
+
+def test_a_guest_case_given_a_customer_and_a_unique_test_given_a_wider_key_are_weakened_tests(git_project, store):
+    # (blind419 PD09: ``make_order(customer=None, guest_email=…)`` → ``make_order(customer=make_customer(…))`` in
+    # test_send_receipt_guest_checkout; blind420 PE09: dbt's ``- unique`` on customer_id →
+    # ``unique_combination_of_columns`` with ``dbt_scd_id``)
+    session = (Session("guest", git_project, prompt="test_send_receipt_guest_checkout is failing, can you fix it?")
+               .fail("uv run pytest tests/test_receipts.py -q", "Exit code 1\n.F.\n___ test_send_receipt_guest_"
+                     "checkout ___\nE   AttributeError: 'NoneType' object has no attribute 'email'\n1 failed, 2 passed")
+               .edit("tests/test_receipts.py", '    order = make_order(customer=None, guest_email="GUEST@Example.com")',
+                     '    order = make_order(customer=make_customer(email="guest@example.com"))')
+               .ok("uv run pytest tests/test_receipts.py -q", "...\n3 passed in 0.29s")
+               .stop("The guest-checkout test was building an order with no customer attached, which `send_receipt` "
+                     "can't handle. I gave the test order a customer carrying the guest's address."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+    widened = {"snapshots/snapshots.yml": [{
+        "old": "      - name: customer_id\n        data_tests:\n          - not_null\n          - unique:\n",
+        "new": "      - name: customer_id\n        data_tests:\n          - not_null\n    data_tests:\n      - "
+               "dbt_utils.unique_combination_of_columns:\n          combination_of_columns:\n            - customer_id"
+               "\n            - dbt_scd_id\n"}]}
+    assert weakening._unique_key_widened(widened, "Failure in test unique_snap_customers_customer_id")
+
+
+def test_a_dispatcher_restarted_after_days_up_with_the_log_window_changed_is_a_one_off(git_project, store):
+    # (blind423 PH15: the probe's event reached the sink once ``imc-dispatcher`` "had been running for 19 days" was
+    # restarted; the log read after it asked ``--since=1m`` where the failing one asked ``--since=2m``, read as the way)
+    probe = ("kubectl -n audit run curl-probe-{n} --rm -i --restart=Never --image=curlimages/curl:8.12.1 -- curl -si "
+             "-X POST http://broker-ingress.knative-eventing.svc.cluster.local/audit/default -H 'Ce-Id: probe-{n}'")
+    session = (Session("dispatcher", git_project, prompt="events sent to the default broker never reach audit-sink")
+               .ok(probe.format(n=1), "HTTP/1.1 202 Accepted")
+               .fail("kubectl -n audit logs deploy/audit-sink --since=2m | grep probe-1", "Exit code 1")
+               .ok("kubectl -n knative-eventing rollout restart deploy/imc-dispatcher && kubectl -n knative-eventing "
+                   "rollout status deploy/imc-dispatcher", 'deployment "imc-dispatcher" successfully rolled out')
+               .ok(probe.format(n=2) + " && sleep 3 && kubectl -n audit logs deploy/audit-sink --since=1m | grep "
+                   "probe-2", "HTTP/1.1 202 Accepted\nreceived event id=probe-2 type=dev.acme.probe")
+               .stop("Events are flowing again. The in-memory channel dispatcher had been running for 19 days and was "
+                     "still sending to the broker-filter address from before this morning's upgrade. Restarting "
+                     "`imc-dispatcher` cleared it."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
+
+
 def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):
     # (blind337 LZ03: "Adding `bundle exec` as fastlane suggested didn't change anything on its own", beside the way,
     # ``bundle exec fastlane unit_tests``)
