@@ -1157,11 +1157,22 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     said_fixes = [s for s in said["fix"] if not _relevance(s, task_words) > _relevance(s, own_fix_words)
                   and not _problem_statement(s) and not _announces_the_task(s, chain, cwd)]
     fixes = [s for s in said_fixes if mine(s) and s not in causes and not off_topic(s)]
-    if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2 and not any(
-            mine(s) for s in said["all"] if s not in said["did_not_help"] and not _INCIDENTAL.search(s)):
+    # (the user asked for more after this problem was solved, or the work went on to other files: the final message
+    # speaks of that, not of this one; a real session's "I've added the future test improvements to TODO.md" was a
+    # pytest fix's account)
+    asked_since = bool(resolved_by.get("created_at")) and any(
+        (p.get("created_at") or "") > resolved_by["created_at"] for p in prompts)
+    later_files = {os.path.basename(f) for e in chain.get("_later_edits") or () for f in e.get("files") or ()}
+
+    def of_later_work(sentence: str) -> bool:
+        return any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", sentence) for name in later_files)
+
+    if not causes and not fixes and not rivals and len(said["cause"] + said["fix"]) <= 2 and not asked_since \
+            and not any(mine(s) for s in said["all"] if s not in said["did_not_help"] and not _INCIDENTAL.search(s)):
         # one problem, one account: it is about this one (unless another sentence speaks of its words: "Debezium 2.x
         # dropped `database.server.name` in favour of `topic.prefix`", not "Connector and its task are RUNNING.")
-        causes, fixes = said["cause"], said_fixes
+        causes, fixes = ([s for s in said["cause"] if not of_later_work(s)],
+                         [s for s in said_fixes if not of_later_work(s)])
     if not fixes and resolved_by is not failure:
         # the sentence that quotes the passing run is the account of the fix, cue word or not
         passing = parse_command(resolved_by["target"])["argv"]

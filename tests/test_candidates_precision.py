@@ -14364,6 +14364,20 @@ def test_a_dispatcher_restarted_after_days_up_with_the_log_window_changed_is_a_o
     assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
 
 
+def test_the_final_message_after_another_request_is_no_account_of_an_earlier_fix(git_project, store):
+    # (a real session imported: ``source .venv/bin/activate && pytest …`` fixed "command not found: pytest", then the
+    # user asked for TODO notes, and "I've added the future test improvements to TODO.md" became the fix's summary)
+    session = (Session("later", git_project, prompt="run the library specs")
+               .fail("pytest specs/apple_books/library_spec.py -v",
+                     "Exit code 127\n(eval):1: command not found: pytest")
+               .ok("source .venv/bin/activate && pytest specs/apple_books/library_spec.py -v", "4 passed in 0.31s"))
+    run_hook("user-prompt-submit", dict(session.base, prompt="Can you add the future test ideas to TODO.md?"))
+    session.edit("TODO.md", "## Later\n", "## Later\n- Future test improvements: fixtures for iCloud-only books\n")
+    session.stop("I've added the future test improvements to TODO.md under a new section.")
+    (candidate,), _ = _candidates(store, session)
+    assert "TODO.md" not in candidate["summary"], candidate["summary"]
+
+
 def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):
     # (blind337 LZ03: "Adding `bundle exec` as fastlane suggested didn't change anything on its own", beside the way,
     # ``bundle exec fastlane unit_tests``)
