@@ -276,6 +276,9 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     urlpw = rand(3, B62) + "@" + rand(3, B62) + "/" + rand(3, B62) + "!" + rand(4, B62)
     add("url password holding @ and /", f".env:7:AIRFLOW_CONN_WAREHOUSE=postgres://loader:{urlpw}"
         f"@warehouse-db.internal:5432/analytics", urlpw, urlpw.split("@", 1)[1])
+    akid, secret = "AKIA" + rand(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), rand(40, B62)
+    add("aws key pair as a url's user and password", f"DEBUG load_events: engine url awsathena+rest://{akid}:{secret}"
+        f"@athena.eu-west-1.amazonaws.com:443/lake?s3_staging_dir=s3://acme-athena-results/", akid, secret)
     pgmd5 = "md5" + rand(32, HEX)
     add("postgres md5 password hash", f' rolname | rolpassword\n "app_rw" "{pgmd5}"', pgmd5)
     scram = f"SCRAM-SHA-256$4096:{b64(16)}${b64(32)}:{b64(32)}"

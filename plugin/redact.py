@@ -90,7 +90,9 @@ _TOKEN_PATTERNS = (
 
 # scheme://user:PASSWORD@host — the password runs to the last '@' before the host
 # (a '/' in it too: ``postgres://loader:Rk4@vT9/qW2!mZ7x@warehouse-db.internal:5432/analytics``)
-_URL_PASSWORD = r"([a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@\"'<>\[\]]*):(?!\[REDACTED)([^\s\"'<>]+)@(?=[\w\[])"
+# (the user may be a secret already redacted: ``awsathena+rest://[REDACTED:aws-access-key]:<secret key>@athena…``)
+_URL_PASSWORD = (r"([a-zA-Z][a-zA-Z0-9+.-]*://(?:\[REDACTED:[\w-]+\]|[^\s:/@\"'<>\[\]])*):(?!\[REDACTED)"
+                 r"([^\s\"'<>]+)@(?=[\w\[])")
 _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer|basic|token|digest|apikey|sso-key)?\s*)"
                 r"([A-Za-z0-9._~+/=:-]{8,})")
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"

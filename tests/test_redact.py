@@ -810,6 +810,17 @@ def test_a_framework_prefixed_name_in_words_is_no_secret():
     assert "REDACTED" in redact("token = NSqP9vT2mQx7Lw4zQ8rT5yU3iO")
 
 
+def test_a_url_whose_user_is_a_redacted_access_key_still_has_its_password_redacted():
+    # (blind420 PE18, found by bench/leaks.py: ``awsathena+rest://AKIA…:<secret key>@athena…`` logged by
+    # ``--verbose``; the access key's rule ran first, and the URL's user, now ``[REDACTED:aws-access-key]``, no longer
+    # looked like a user, so the secret key reached the database)
+    secret = "u9Vq2mXr7LpT4sKe1YbN8cHfW3zJ6dAaG0oP5iQx"
+    line = f"engine url awsathena+rest://AKIA4ZQ7RBX2MHKD9W3N:{secret}@athena.eu-west-1.amazonaws.com:443/lake"
+    out = redact(line)
+    assert secret not in out and "AKIA4ZQ7RBX2MHKD9W3N" not in out, out
+    assert redact(out) == out
+
+
 def test_a_url_password_with_at_and_slash_is_redacted_whole_and_found_again_quoted_and_percent_encoded():
     # (blind378 NO23: ``postgres://loader:Rk4@vT9/qW2!mZ7x@warehouse-db…`` kept ``vT9/qW2!mZ7x``; the password then
     # came back in ``quote('Rk4@vT9/qW2!mZ7x', safe='')`` and as its output, ``Rk4%40vT9%2FqW2%21mZ7x``)
