@@ -655,7 +655,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (not a server started again with a flag the account quotes: ``kill 31877; supabase functions serve
     # stripe-webhook --no-verify-jwt``, "The function has to be served with `--no-verify-jwt`")
     quoted_flags = {span for span in _code_spans(account) if re.fullmatch(r"--?[\w-]+(?:[ =]\S+)?", span)}
+    # (a probe refused on the way changed nothing: ``redis-cli -n 2 set probe 1`` → "(error) MISCONF …")
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
+                                                or re.match(r"\s*(?:\(error\)|ERR\b|ERROR\b)", c.get("body") or "")
                                                 for c in commands) and not any(
             flag in c["target"] for c in commands for flag in quoted_flags) and (
             chain.get("cleared") and (_LEFT_OVER.search(account) or any(_kills_a_pid(c["target"])

@@ -242,6 +242,8 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           r"argocd\s+app\s+terminate-op\b|kubectl\b.*\sdelete\s+(?:jobs?|pods?|job\.batch)(?:/|\s)|"
                           # (another project's local stack: ``npx supabase stop --project-id invoice-tool``)
                           r"(?:npx\s+|bunx\s+|pnpm\s+(?:exec\s+|dlx\s+)?)?supabase\s+stop\b|"
+                          # (a network interface left up: ``sudo wg-quick down wg0 && sudo wg-quick up wg0``)
+                          r"wg-quick\s+down\b|ip\s+link\s+(?:delete|del)\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project

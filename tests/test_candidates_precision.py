@@ -14378,6 +14378,59 @@ def test_the_final_message_after_another_request_is_no_account_of_an_earlier_fix
     assert "TODO.md" not in candidate["summary"], candidate["summary"]
 
 
+def test_a_test_renamed_out_of_its_runners_sight_a_vacuous_count_and_an_unawaited_then_are_weakened():
+    # (blind434 PS10: testify's ``TestApplyDiscount_StackedCoupons`` → ``stackedCouponsCase``; blind431 PP11:
+    # ``verify(moreThanOrExactly(0), postRequestedFor(…))``; blind425 PJ11: the awaited query's assertion moved into a
+    # ``.then`` neither awaited nor returned)
+    failed = "--- FAIL: TestPricingSuite/TestApplyDiscount_StackedCoupons (0.00s)"
+    renamed = {"internal/pricing/pricing_suite_test.go": [{
+        "old": "func (s *PricingSuite) TestApplyDiscount_StackedCoupons() {",
+        "new": "func (s *PricingSuite) stackedCouponsCase() {"}]}
+    assert weakening._renamed_out_of_the_suite(renamed, failed)
+    assert not weakening._renamed_out_of_the_suite(renamed, "--- FAIL: TestPricingSuite/TestOther (0.00s)")
+    assert weakening._vacuous_count({"src/test/java/PaymentClientTest.java": [{
+        "old": '        verify(postRequestedFor(urlEqualTo("/v1/charges")));',
+        "new": '        verify(moreThanOrExactly(0), postRequestedFor(urlEqualTo("/v1/charges")));'}]})
+    then = {"tests/models/project.test.js": [{
+        "old": "    const rows = await Project.query().modify('active');\n    expect(rows).toHaveLength(2);",
+        "new": "    Project.query().modify('active').then((rows) => {\n      expect(rows).toHaveLength(2);\n    });"}]}
+    assert weakening._assert_left_in_a_then(then)
+    # (returned, the runner waits for it)
+    returned = {"tests/models/project.test.js": [{
+        "old": then["tests/models/project.test.js"][0]["old"],
+        "new": "    return Project.query().modify('active').then((rows) => {\n      expect(rows).toHaveLength(2);\n"
+               "    });"}]}
+    assert not weakening._assert_left_in_a_then(returned)
+
+
+def test_a_wedged_service_restarted_and_a_stale_interface_brought_down_are_one_offs(git_project, store):
+    # (blind425 PJ19: ``redis-cli -n 2 set probe 1`` refused with "(error) MISCONF …" on the way to ``docker compose
+    # restart redis``, "had been up for 9 days"; blind426 PK14: ``wg-quick down wg0`` for the wg0 "still up from
+    # before")
+    session = (Session("redis", git_project, prompt="the chat system test fails: messages never show up")
+               .fail("bin/rails test test/system/chat_test.rb", "Exit code 1\nFailure:\nChatTest#test_message_appears "
+                     "[test/system/chat_test.rb:14]:\nexpected to find text \"hello\" in \"Room 1\"")
+               .ok("redis-cli -n 2 set probe 1", "(error) MISCONF Redis is configured to save RDB snapshots, but it's "
+                   "currently unable to persist to disk.")
+               .ok("docker compose restart redis", "[+] Restarting 1/1\n ✔ Container chat-redis-1  Started")
+               .ok("bin/rails test test/system/chat_test.rb", "2 runs, 4 assertions, 0 failures, 0 errors, 0 skips")
+               .stop("Nothing wrong with the code: the Redis container had been up for 9 days and got stuck refusing "
+                     "writes. `docker compose restart redis` cleared it and the chat system test passes."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
+    session = (Session("wg", git_project, prompt="the office tunnel is down after my wg0.conf change")
+               .fail("sudo wg-quick up wg0", "Exit code 1\nwg-quick: `wg0' already exists")
+               .ok("sudo wg-quick down wg0 && sudo wg-quick up wg0", "[#] ip link delete dev wg0\n[#] ip link add wg0 "
+                   "type wireguard")
+               .stop("The tunnel is back. wg0 was still up from before your edit, so `wg-quick up` refused to create "
+                     "it again; I took the interface down and brought it back up."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
+    # (blind429 PN12: a host left out that was this machine is no way: ``clickhouse-client --host localhost``)
+    assert invocation_change("clickhouse-client --host localhost --query 'SELECT 1'",
+                             "clickhouse-client --query 'SELECT 1'") == []
+
+
 def test_a_part_of_the_way_said_to_change_nothing_on_its_own_leaves_the_way(git_project, store):
     # (blind337 LZ03: "Adding `bundle exec` as fastlane suggested didn't change anything on its own", beside the way,
     # ``bundle exec fastlane unit_tests``)
