@@ -287,12 +287,15 @@ def main() -> None:
                 store.close()
             # (a hook that raised failed open: the session played on, its writeback lost; counted, never hidden)
             log = player.home / "logs" / "hooks.log"
-            tracebacks = log.read_text(encoding="utf-8", errors="replace").count("Traceback (most recent call last)") \
-                if log.exists() else 0
+            logged = log.read_text(encoding="utf-8", errors="replace") if log.exists() else ""
+            tracebacks = logged.count("Traceback (most recent call last)")
             row["hook_errors"], seen_tracebacks = tracebacks - seen_tracebacks, tracebacks
+            if row["hook_errors"]:  # (its traceback, printed: a hook error seen once under load is never lost)
+                print("\n".join("      | " + line for line in logged.splitlines()[-25:]), file=sys.stderr)
             rows.append(row)
             missing = [f for f, hit in row["facts"].items() if not hit]
-            flags = [f"HOOK ERROR ×{row['hook_errors']} (--keep keeps the hook log)"] if row["hook_errors"] else []
+            flags = [f"HOOK ERROR ×{row['hook_errors']} (its log's last lines above; --keep keeps the log)"] \
+                if row["hook_errors"] else []
             if missing:
                 flags.append(f"missing {missing}")
             if row["failed_as_fix"]:
