@@ -56,13 +56,14 @@ def _redacted_input(value, key: str | None = None, env_file: bool = False):
 
 # what Claude Code answers for a call the user turned down (or a permission rule denied): it never ran, so there is no
 # failure to learn from ("pip install --user pre-commit" rejected is no refusal of pip's)
-_NOT_RUN = re.compile(r"^\s*(?:<tool_use_error>)?\s*(?:The user doesn't want to (?:proceed with|take) this (?:tool use|"
-                      r"action)|Tool use rejected with user message:|Permission to use \w+ has been denied)")
+# (matched only on a failure, so a hook that stores a success never compiles it)
+_NOT_RUN = (r"^\s*(?:<tool_use_error>)?\s*(?:The user doesn't want to (?:proceed with|take) this (?:tool use|action)|"
+            r"Tool use rejected with user message:|Permission to use \w+ has been denied)")
 
 
 def build_observation(call: ToolCall) -> dict | None:
     """The observation for one tool call (redacted, bounded), or None when it must not be stored."""
-    if tool_excluded(call.tool) or call.failed and _NOT_RUN.match(call.error or ""):
+    if tool_excluded(call.tool) or call.failed and re.match(_NOT_RUN, call.error or ""):
         return None
     files_touched = file_of(call) if call.tool in FILE_TOOLS else ""
     if files_touched and path_excluded(files_touched, call.cwd):

@@ -1155,11 +1155,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         # (a new value says it: ``--timeout=15m`` for ``--timeout=10m``)
         option = re.split(r"[\s=]", value, maxsplit=1)[0]
         # (a host left out that was this machine, the default: ``clickhouse-client --host localhost …``)
-        given = value.split("=", 1)[1] if "=" in value else next(
-            (before["argv"][n + 1] for n, w in enumerate(before["argv"][:-1]) if w == option), "")
-        if kind == "flag" and re.fullmatch(r"--?h(?:ost)?", option) \
-                and re.fullmatch(r"localhost|127\.0\.0\.1|::1|0\.0\.0\.0", given or ""):
-            continue
+        if kind == "flag" and re.fullmatch(r"--?h(?:ost)?", option):
+            given = value.split("=", 1)[1] if "=" in value else next(
+                (before["argv"][n + 1] for n, w in enumerate(before["argv"][:-1]) if w == option), "")
+            if re.fullmatch(r"localhost|127\.0\.0\.1|::1|0\.0\.0\.0", given):
+                continue
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith((f"flag:{option} ", f"flag:{option}=")) for a in added):
             out.append(f"without `{value}`")

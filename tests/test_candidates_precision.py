@@ -14394,13 +14394,13 @@ def test_a_test_renamed_out_of_its_runners_sight_a_vacuous_count_and_an_unawaite
     then = {"tests/models/project.test.js": [{
         "old": "    const rows = await Project.query().modify('active');\n    expect(rows).toHaveLength(2);",
         "new": "    Project.query().modify('active').then((rows) => {\n      expect(rows).toHaveLength(2);\n    });"}]}
-    assert weakening._assert_left_in_a_then(then)
+    assert weakening._await_dropped(then)
     # (returned, the runner waits for it)
     returned = {"tests/models/project.test.js": [{
         "old": then["tests/models/project.test.js"][0]["old"],
         "new": "    return Project.query().modify('active').then((rows) => {\n      expect(rows).toHaveLength(2);\n"
                "    });"}]}
-    assert not weakening._assert_left_in_a_then(returned)
+    assert not weakening._await_dropped(returned)
 
 
 def test_a_wedged_service_restarted_and_a_stale_interface_brought_down_are_one_offs(git_project, store):
