@@ -45,10 +45,10 @@ from .quality import LazyRegex
 from .record import LOG_STAMP, imports, lesson_title
 from .sanitize import steering_reasons
 from .signatures import normalise
-from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _addresses, _all_skipped, _asserted_after,
-                    _clears_local_state, _doing_part, _empty_answers, _is_change, _is_check, _is_mcp, _logged_failure,
-                    _mcp_outcome, _named_invocation, _names_run, _packages, _plans_destroying, _quoted_in,
-                    _starts_service, _through_pipe, _upstream_sync, _warnings_gone, _way_sentences)
+from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _absent_from_listing, _addresses, _all_skipped,
+                    _asserted_after, _clears_local_state, _doing_part, _empty_answers, _is_change, _is_check, _is_mcp,
+                    _logged_failure, _mcp_outcome, _named_invocation, _names_run, _packages, _plans_destroying,
+                    _quoted_in, _starts_service, _through_pipe, _upstream_sync, _warnings_gone, _way_sentences)
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
@@ -312,8 +312,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     # what the agent says it also did ("I also made the 400 return a small JSON error body") is by the by, beside
     # an edit that stays the fix (never all of it: "Also forced spdlog to build against the external fmt")
-    # (split as written: _sentences drops the "also")
-    also = [s for s in re.split(r"(?<=[.!?])\s+|\n+", said.get("text") or "") if _ALSO_DID.match(s)]
+    # (split as written: _sentences drops the "also"; a sentence may follow one in brackets, "(… left as is.) Also
+    # fixed the "Sumbit" typo in messages.en.yaml.")
+    also = [s for s in re.split(r"(?<=[.!?])\)?\s+|\n+", said.get("text") or "") if _ALSO_DID.match(s)]
     # (or all of it beside a stale process stopped, what stood in the way: "I killed it … I also added a comment
     # to `.env.example` describing PORT")
     steps = [c for c in chain["changes"] if c["tool"] == "Bash"]
@@ -1584,7 +1585,11 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"rejects (?:our|my|the|every|all)\b|(?:is|are|was|were|gets?|got) rejected|"
                       # what stopped arriving: "Testers … aren't getting OTA updates anymore"
                       r"(?:aren't|isn't|are not|is not|don't|doesn't) (?:getting|receiving|get|receive)\b[^.]{0,60}"
-                      r"\banymore|(?:stopped|no longer) (?:getting|receiving|gets?|receives?)\b|"
+                      r"\banymore|"
+                      # ("Our Go log shipper isn't getting events into the local Splunk", "get `make e2e` passing")
+                      r"(?:aren't|isn't|are not|is not) (?:getting|sending|delivering|writing) (?:\w+ ){1,3}"
+                      r"(?:into|to|through)\b|get (?:it|them|this|`[^`]+`|(?:the |our )?[\w.:-]+(?: tests?)?) "
+                      r"(?:passing|green)\b|(?:stopped|no longer) (?:getting|receiving|gets?|receives?)\b|"
                       r"(?:keeps?|kept) (?:landing|ending up|going) in (?:the |a )?(?:DLQ|dead[- ]letter))\b")
 
 
@@ -2095,6 +2100,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     # showing up in Tempo"; an endpoint written in the session answers with nothing before it is written)
     if any(_GONE_MISSING.search(p["text"]) for p in prompts):
         observations = _empty_answers(observations)
+    # (and a listing that lacks what the user reports missing from it: "`s3` doesn't show up in `acmectl --help`")
+    observations = _absent_from_listing(observations, " ".join(p["text"] for p in prompts))
     # (and a warning a run printed, where the user reports one: "every psql session prints a collation version
     # mismatch warning")
     if any(re.search(r"(?i)\bwarn(?:ing|ings|s)?\b", p["text"]) for p in prompts):

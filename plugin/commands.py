@@ -39,6 +39,9 @@ _MUTATING = LazyRegex(
 _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
                         r"|(?:^|/)(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$"
+                        # (an Xcode or .NET test target's folder: ``BasketfulUITests/Pages/CheckoutPage.swift``,
+                        # ``Billing.Tests/InvoiceFixtures.cs``)
+                        r"|(?:^|/)[A-Za-z][\w.-]*Tests/"
                         # (prove's and pgTAP's ``t/``: ``t/partitions.sql``, ``t/01-basic.t``)
                         r"|(?:^|/)t/[^/]+\.(?:t|sql|pl)$")
 
@@ -87,7 +90,8 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
                        # any tool's own formatter: ``zig fmt``, ``terraform fmt``, ``deno fmt``, ``dart format``
                        r"[\w.-]+\s+(?:fmt|format)(?![\w-]))\b")
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
-_TYPECHECKERS = ("mypy", "pyright", "tsc", "vue-tsc", "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")
+_TYPECHECKERS = ("mypy", "pyright", "basedpyright", "pyrefly", "pyre", "pytype", "tsc", "tsgo", "vue-tsc",
+                "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")
 # what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
 _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
                     "assemble": "build",  # (gradle's ``:app:assembleStagingRelease``)
@@ -919,8 +923,10 @@ def _invocation(parsed: dict) -> set[str]:
                   _SETTING.match(argv[i + 1]) or len(w) == 2 and re.match(r"(?:/|~/)[\w.-]", argv[i + 1]))}
     parts -= {f"flag:{w}" for w in argv if re.fullmatch(r"-[A-Za-z]|--[a-z][\w-]*", w)
               and any(p.startswith(f"flag:{w} ") for p in parts)}
-    # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take)
+    # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take; ``nohup``
+    # and ``time`` before another runner only put it in the background or time it: ``nohup uv run mkdocs serve &``)
     runner = _TIMEOUT.sub("", re.sub(r"^env\b\s*", "", parsed["runner"]))
+    runner = re.sub(r"^(?:(?:nohup|time)\s+)+(?=\S)", "", runner)
     if runner:
         parts.add(f"runner:{runner}")
     if parsed["cwd"]:

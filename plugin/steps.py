@@ -575,6 +575,40 @@ def _empty_answers(observations: list[dict]) -> list[dict]:
     return out
 
 
+# the user's report that a named thing is not where a command lists it: "The plugin's `s3` command doesn't show up in
+# `acmectl --help`"
+_NOT_LISTED = LazyRegex(r"(?i)\b(?:(?:doesn't|does not|don't|do not|isn't|is not|aren't|are not|never|no longer|"
+                        r"stopped) (?:show(?:ing|s)?(?: up)?|appear\w*|(?:get(?:ting|s)? |being )?listed)|"
+                        r"missing from|not listed)\b")
+
+
+def _absent_from_listing(observations: list[dict], prompt: str) -> list[dict]:
+    """The observations, with a run of a command the prompt quotes read as a failure where its output lacks what the
+    prompt says is missing from it, when, after a change, the same command lists it (blind440 PY10: "The
+    acmectl-s3 plugin's `s3` command doesn't show up in `acmectl --help`", the entry-point group renamed, then
+    ``uv run acmectl --help`` listing ``s3``): a silent failure that the session mended."""
+    spans = [" ".join(span.split()) for sentence in _sentences(prompt) if _NOT_LISTED.search(sentence)
+             for span in re.findall(r"`([^`\n]{1,80})`", sentence)]
+    things = [span for span in spans if re.fullmatch(r"[\w.:@/-]{2,40}", span)]
+    out = list(observations)
+    for command in [span for span in spans if " " in span]:
+        runs = [n for n, o in enumerate(observations) if o["tool"] == "Bash" and o["outcome"] == "ok"
+                and command in " ".join((o.get("target") or "").split())]
+        for thing in things:
+            listed = [re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", observations[n].get("body") or "")
+                      for n in runs]
+            for n, k in zip(runs, runs[1:]):
+                if not listed[runs.index(n)] and listed[runs.index(k)] and any(
+                        _is_change(o) for o in observations[n + 1:k]):
+                    text = f"`{thing}` is missing from what `{command}` lists"
+                    from .signatures import error_signature
+
+                    out[n] = dict(observations[n], outcome="error", error_text=text,
+                                  error_signature=error_signature(text, command))
+                    break
+    return out
+
+
 def _through_pipe(observation: dict) -> dict:
     """The observation as it really ended: a check piped into ``tail``/``grep`` exits with the filter's status
     (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""

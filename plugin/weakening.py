@@ -1624,6 +1624,39 @@ _FORCED = LazyRegex(r"\.(?:click|dblclick|rightclick|type|check|uncheck|select|c
                     r"[^)]*\bforce\s*:\s*true\b")
 
 
+# calls a test makes at once (``Future.wait([…])``, ``Promise.all``, ``asyncio.gather``), and a test named for them
+_AT_ONCE = LazyRegex(r"\bFuture\.wait\(|\bPromise\.(?:all|allSettled|race)\(|\b(?:asyncio|trio)\.gather\(|"
+                     r"\bTask\.WhenAll\(|\bawaitAll\(|\bwith(?:Throwing)?TaskGroup\b|\bDispatchGroup\(|"
+                     r"\bCompletableFuture\.allOf\(|\bThreadPoolExecutor\(|\berrgroup\.|\bgo func\(|\bthread::scope\(")
+_NAMED_FOR_CONCURRENCY = LazyRegex(r"(?i)\bconcurrent\w*|\bparallel\w*|\bsimultaneous\w*|\bat the same time\b|"
+                                   r"\bin[- ]flight\b|\brac(?:e|es|ing)\b")
+
+
+def _made_sequential(hunks: list[dict], failure_text: str) -> bool:
+    """Whether a test the failure names for concurrency no longer makes its calls at once (blind439 PX09: ``await
+    Future.wait([dio.get('/orders'), dio.get('/profile')])`` made two awaits in turn, after "refreshes once for
+    concurrent 401s" failed): the race it was written to catch never happens."""
+    return bool(_NAMED_FOR_CONCURRENCY.search(failure_text)) \
+        and any(_AT_ONCE.search(h["old"]) for h in hunks) and not any(_AT_ONCE.search(h["new"]) for h in hunks)
+
+
+def _alternative_accepted(hunks: list[dict]) -> bool:
+    """Whether a check now passes on something else as well: the condition it had, now one side of an ``||`` or
+    ``or`` whose other side is new (blind442 QA17: ``discountBadge.waitForExistence(timeout: 3)`` →
+    ``discountBadge.waitForExistence(timeout: 3) || totalLabel.exists``); not a value given a default, ``port =
+    env.PORT || 3000``."""
+    for hunk in hunks:
+        old_lines = hunk["old"].splitlines()
+        for line in hunk["new"].splitlines():
+            if line in old_lines or re.search(r"(?<![=!<>])=(?!=)|\?\?", line):
+                continue
+            sides = [side.strip(" \t;{}()") for side in re.split(r"\|\||\s+or\s+", re.sub(r"^\s*return\b", "", line))]
+            if len(sides) >= 2 and any(len(side) >= 8 and side in hunk["old"] for side in sides) \
+                    and any(side and side not in hunk["old"] and not _BARE_VALUE.match(side) for side in sides):
+                return True
+    return False
+
+
 def _brought_in(pattern: LazyRegex, added_lines: list[str], hunks: list[dict]) -> bool:
     """Whether an added line matches ``pattern`` where no line the edit replaced did."""
     return any(pattern.search(l) for l in added_lines) and not any(
@@ -1793,6 +1826,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "a skip or xfail marker was added to the failing test"
         if any(_FORCED.search(l) for l in added) and not any(_FORCED.search(l) for l in removed):
             return "an interaction was forced past the check that it can be done"
+        if _CHECK_FAILED.search(failure_text) and _alternative_accepted([hunk]):
+            return "the failing check now also passes on something else"
+        if _made_sequential([hunk], failure_text):
+            return "the calls the failing test makes at once are now made in turn"
         # (a test that took jest's or mocha's ``done`` and no longer does: what it asserted in a callback is never
         # waited for, ``it('emits results …', (done) => {`` → ``() => {``)
         if any(_TAKES_DONE.search(l) for l in removed) and not any(_TAKES_DONE.search(l) for l in added) \
