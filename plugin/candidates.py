@@ -548,6 +548,20 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
            if not (os.path.basename(path) in gone and all(not h["old"] for h in hunks))}
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
+    # (an attempt's lines folded into the fix's hunk, its edit next to the fix's: ``type="number"`` above the
+    # ``register('quantity', { valueAsNumber: true })`` that fixed it, the same failure after it; the fix is what its
+    # own edits changed, as an attempt elsewhere in the file is no part of it)
+    # (not where the fix edited the attempt's own lines: ``127.0.0.1`` tried, then the line rewritten whole, is the
+    # net change's old side; ``- column: "users.id"`` made ``- db_type: "uuid"`` in the overrides block the attempt
+    # added keeps the block)
+    tried = [a for a in chain["attempts"] if a["id"] not in final_ids and a["tool"] in EDIT_TOOLS]
+    written_over = {l.strip() for e in edits if e["id"] in final_ids for old, _ in _edit_sides(e)
+                    for l in old.splitlines()} & {l.strip() for a in tried for l in _added_lines(a)} - {""}
+    mixed = [] if written_over else [path for path, hunks in fix_hunks.items() if any(
+        a["id"] in h["ids"] and any(l.strip() and l in h["new"].splitlines() for l in _added_lines(a))
+        for h in hunks for a in tried)]
+    own = net_changes([e for e in edits if e["id"] in final_ids and e not in written], cwd) if mixed else {}
+    fix_hunks.update({path: own[path] for path in mixed if own.get(path)})
     commands = [c for c in chain["changes"] if (c["tool"] == "Bash" and not _upstream_sync(c)) or _is_mcp(c)]
     # "`swift package reset` + `swift package update` did not help": a step the agent says did not help is an attempt
     # (quoted up to the words that say so: in "editing X isn't enough — it has to be regenerated with `composer

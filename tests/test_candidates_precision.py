@@ -15820,3 +15820,27 @@ def test_the_same_test_failing_again_for_a_wholly_new_reason_after_a_kept_settin
     assert len(candidates) == 2, candidates
     assert "SDL_VIDEODRIVER=dummy" in candidates[0]["change"], candidates
     assert "WORKING_DIRECTORY" in candidates[1]["change"], candidates
+
+
+def test_an_attempt_left_in_beside_the_fix_is_no_part_of_the_change(git_project, store):
+    # (blind428 PM19: ``type="number"`` added to the input changed nothing, "I kept it for the spinner UI"; the fix
+    # ``{ valueAsNumber: true }`` two lines below folded it into one hunk, and the card showed the attempt as the fix)
+    failed = ("Exit code 1\n ❯ src/features/orders/OrderForm.test.tsx (3 tests | 1 failed) 412ms\n   × OrderForm > "
+              "submits the order with a numeric quantity 288ms\n     → expect(element).not.toBeInTheDocument()")
+    session = (Session("rhf", git_project, prompt="The order form never submits when I enter a quantity")
+               .fail("npx vitest run src/features/orders/OrderForm.test.tsx", failed)
+               .edit("src/features/orders/OrderForm.tsx",
+                     "        <input\n          id=\"quantity\"\n          {...register('quantity')}\n        />",
+                     "        <input\n          id=\"quantity\"\n          type=\"number\"\n          min={1}\n"
+                     "          {...register('quantity')}\n        />")
+               .fail("npx vitest run src/features/orders/OrderForm.test.tsx", failed)
+               .edit("src/features/orders/OrderForm.tsx", "          {...register('quantity')}",
+                     "          {...register('quantity', { valueAsNumber: true })}")
+               .ok("npx vitest run src/features/orders/OrderForm.test.tsx", " ✓ src/features/orders/OrderForm.test.tsx"
+                                                                            " (3 tests) 301ms")
+               .stop("A DOM input always hands its value over as text, so react-hook-form passed `\"3\"` to the Zod "
+                     "schema. Making it a number input on its own changed nothing (I kept it for the spinner UI). "
+                     "Registering the field with `{ valueAsNumber: true }` makes RHF convert the value."))
+    (candidate,), _ = _candidates(store, session)
+    change = candidate["change"].split("Did not help")[0]
+    assert "valueAsNumber: true" in change and 'type="number"' not in change, candidate["change"]
