@@ -51,8 +51,11 @@ _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s
                          # new objects land under …")
                          r"^since (?:we|the|our|then|switching|moving|upgrading|turning|enabling|bumping|migrating)\b|"
                          # (or someone: "Since Priya started building the ingest Lambda image on her new M3 MacBook")
-                         r"^since \w+ (?:started|began|switched|moved|upgraded|changed|enabled|turned|bumped|"
-                         r"migrated)\b")
+                         r"^since [\w.-]+ (?:started|began|switched|moved|upgraded|changed|enabled|turned|bumped|"
+                         r"migrated|came up|came online|went live)\b|"
+                         # (or what follows from it: "Both clusters run external-dns … with the same owner id, so they
+                         # keep overwriting each other's records")
+                         r"\w, so (?:they|it|each|both)\b")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
 # the why of a choice ("because", "so that", "to avoid")

@@ -1572,6 +1572,9 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?|submits?|"
                       r"saves?|loads?|sends?|completes?|finishes?|renders?|updates?|triggers?|syncs?)|"
                       r"what(?:'s| is) wrong|(?:went|goes) wrong|keeps? (?:coming back|failing|crashing|erroring)|"
+                      # ("api.shop.acme.io keeps flipping between the two clusters' load balancers")
+                      r"keeps? (?:flipping|flapping|bouncing|toggling|overwriting|restarting|disconnecting|"
+                      r"dropping)\b|"
                       # "the nightly report email goes out twice": what should happen once happens again
                       r"(?:sent|sends|fires?|fired|runs?|ran|goes out|went out|appears?|shows? up|triggers?|triggered|"
                       r"(?:is|are|gets?|got) (?:sent|called|charged|run)|(?:is|are) being (?:sent|called|charged|run)|"

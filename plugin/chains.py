@@ -17,7 +17,7 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _routine, _same_target, _segments, _targets, _words, is_static_check,
                        command_family, command_job, command_key, container_run, counting_search, invocation_change,
                        is_autofix, other_subcommand, parse_command, program_variant, removed_paths, subcommand_variant)
-from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_text, _edit_sides, net_changes
+from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import _failed_step
@@ -509,7 +509,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and o["outcome"] == "ok" and removed_paths(o["target"])]
         for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account, cleared,
                                                                               removals), observations)
-                     for part in _split_one_output(chain, account)):
+                     for part in _split_one_output(chain, account, observations)):
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
             # project, but the account may say it was what stood in the way
             start, end = part["failures"][-1]["id"], part["resolved_by"]["id"]
@@ -1819,8 +1819,10 @@ def _listed_passing(failure: dict, later: list[dict]) -> dict | None:
         if all(re.search(rf"(?m)[✔✓]\s+{re.escape(name)}(?:\s|$)", o.get("body") or "") for name in failure["listed"]):
             return o
         # (or a wait for each to be ready that ended well: ``kubectl wait --for=condition=Ready
-        # certificate/shop-wildcard`` for ``certificate.cert-manager.io/shop-wildcard``)
-        waited = {(kind.split(".")[0].lower(), name) for word in words[2:] if words[1:2] == ["wait"]
+        # certificate/shop-wildcard`` for ``certificate.cert-manager.io/shop-wildcard``; its namespace given first,
+        # ``kubectl -n ingress wait …``)
+        at = words.index("wait") if "wait" in words[1:4] else 0
+        waited = {(kind.split(".")[0].lower(), name) for word in words[at + 1:] if at
                   and not word.startswith("-") for kind, _, name in [word.rpartition("/")]}
         if waited and all((kind.split(".")[0].lower(), name) in waited for kind, _, name in
                           (listed.rpartition("/") for listed in failure["listed"])):
@@ -2619,7 +2621,7 @@ def _left_behind(changes: list[dict], failure: dict) -> bool:
 _DIAGNOSTIC = LazyRegex(r"(?i)\b(?:error|failed|failure|exception|couldn't|cannot|can't|unable)\b")
 _TALLY = LazyRegex(r"(?i)\btests? (?:failed|passed)\b|following tests FAILED|Errors while running|\*\*\*Failed|"
                    r"\((?:Failed|SEGFAULT|Timeout)\)\s*$|^\W*FAIL(?:ED|URES?)?\W*$|Exit code \d|"
-                   r"\d+ (?:failed|errors?)\b")
+                   r"\d+ (?:failed|errors?)\b|^FAILURE: Build failed|^BUILD FAILED\b")
 
 
 def _wholly_new(previous: dict, failure: dict) -> bool:
@@ -2851,7 +2853,7 @@ def _output_by_test_files(text: str, picked: list[str]) -> tuple[str, str]:
     return "\n".join(mine), "\n".join(others)
 
 
-def _split_one_output(chain: dict, account: str = "") -> list[dict]:
+def _split_one_output(chain: dict, account: str = "", observations: list[dict] = ()) -> list[dict]:
     """A failing run whose output holds several errors, each fixed by its own edit ("requires macos 10.15" by a
     platform floor in Package.swift, "No config file found … 'openapi-generator-config.yaml'" by that new file):
     one chain per error, each with its error line and its edit. Only when every edit is named by a different
@@ -2871,16 +2873,34 @@ def _split_one_output(chain: dict, account: str = "") -> list[dict]:
         if _ERROR_START.match(line) or line in jobs and (not lines or _job_of(lines[-1], jobs) != jobs[line]):
             # (go test's failed test by what it printed under it: ``queue_test.go:88: claim: database is locked``)
             lines.append("" if line.startswith("--- FAIL: ") else re.sub(r"^→\s*", "", line.strip()))
-        elif lines and line.strip():
-            lines[-1] = (lines[-1] + " " + line.strip(" -•*")).strip()
+        elif lines and line.strip() and not _TALLY.search(line):  # (line by line: each its own error's, no tally)
+            lines[-1] = (lines[-1] + "\n" + line.strip(" -•*")).strip()
     lines = list(dict.fromkeys(line for line in lines if line))
+    # (with what a run of the same check, narrowed to the test an error names, printed of it on the way: ``./gradlew
+    # :shared:jvmTest --tests '*ProfileCacheTest*' --info | grep -A3 SQLiteException`` → "ON CONFLICT clause does not
+    # match any PRIMARY KEY or UNIQUE constraint" for ``ProfileCacheTest > upsertReplacesExistingRow() FAILED``)
+    family = command_family(chain["failure"]["target"])
+    looks = [o for o in observations if chain["failure"]["id"] < o["id"] < chain["resolved_by"]["id"]
+             and o["tool"] == "Bash" and command_family(o["target"]) == family]
+    # (the error that names more of what the run asked for: ``SQLiteException`` and ``ProfileCacheTest``, not the
+    # error before it whose output ran on to the next test's name)
+    told_of = {line: line for line in lines}
+    for look in looks:
+        asked = [len({name for name in re.findall(r"[A-Za-z_]\w{7,}", line)
+                      if name in look["target"] and name not in chain["failure"]["target"]}) for line in lines]
+        if asked and max(asked) and asked.count(max(asked)) == 1:
+            line = lines[asked.index(max(asked))]
+            told_of[line] += " " + (look.get("body") or "") + " " + (look.get("error_text") or "")
 
     def named_by(edit: dict) -> str | None:
         names = {os.path.basename(f) for f in edit.get("files") or []}
-        words = _tokens(_changed_text(edit)) - _STOP
+        # (by the lines it changed, not those around them it kept: ``joined TEXT NOT NULL`` above the ``CREATE UNIQUE
+        # INDEX`` added is no word of it; a new file's lines all)
+        words = _tokens("\n".join(l for old, new in _edit_sides(edit) for l in _changed_lines(old, new))) - _STOP
         if jobs:  # (and the names inside a CI step's: ``pnpm/action-setup@v4`` names pnpm)
             words |= {part for w in words for part in re.split(r"[/@.:_-]", w) if len(part) >= 4} - _STOP
-        scores = [(3 * any(n in line for n in names) + len(words & _tokens(line)), -i) for i, line in enumerate(lines)]
+        scores = [(3 * any(n in line for n in names) + len(words & _tokens(told_of[line])), -i)
+                  for i, line in enumerate(lines)]
         best = max(scores, default=(0, 0))
         if best[0] >= 1:
             return lines[-best[1]]

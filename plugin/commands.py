@@ -33,7 +33,9 @@ _MUTATING = LazyRegex(
     r"(?:rye|pdm|pixi|hatch|bun|deno|gleam|conda|mamba|micromamba|dotnet|swift\s+package|dart|flutter)\s+"
     r"(?:add|remove|install|sync|lock|pub\s+(?:get|add)|restore|resolve|update)\b|"
     r"renv::(?:record|install|snapshot|update|remove)|install\.packages\(|pak::pkg_install|remotes::install_|"
-    r"Pkg\.(?:add|rm|update|pin|develop|resolve)\b)")
+    r"Pkg\.(?:add|rm|update|pin|develop|resolve)\b|"
+    # (a plan that writes the configuration it lacked: ``terraform plan -generate-config-out=generated_imports.tf``)
+    r"plan\b[^|;&]*?\s-generate-config-out\b)")
 
 # test files, and the edits that make a failing test pass without fixing anything
 _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"

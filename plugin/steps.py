@@ -965,6 +965,16 @@ def _status_failure(observation: dict) -> dict:
         text = f"HTTP {code.group(1)}"
         return dict(observation, outcome="error", error_text=text, logged=True,
                     error_signature=error_signature(text, observation.get("target") or "") or text)
+    # (or the status line curl's ``-i`` prints first, the last of them after redirects: ``HTTP/1.1 403 Forbidden``
+    # above "Cross-site POST form submissions are forbidden")
+    argv = parse_command(observation.get("target") or "")["argv"]
+    if any(re.fullmatch(r"-[a-zA-Z]*i[a-zA-Z]*|--include", w) for w in argv[1:]):
+        statuses = list(re.finditer(r"(?m)^HTTP/[\d.]+ (\d{3})\b[^\n]*", body))
+        if statuses and statuses[-1].group(1)[0] in "45":
+            said = [l.strip() for l in body[statuses[-1].end():].split("\n\n", 1)[-1].splitlines() if l.strip()]
+            text = statuses[-1].group(0).strip() + (f"\n{said[0][:200]}" if said else "")
+            return dict(observation, outcome="error", error_text=text, logged=True,
+                        error_signature=error_signature(text, observation.get("target") or "") or text)
     failed = _STATUS_FAILED.search(body)
     refused = None if failed else _HTTP_ERROR_BODY.search(body)
     if refused:

@@ -1710,6 +1710,10 @@ _TAKES_DONE = LazyRegex(r"\(\s*done\s*\)\s*=>|\bfunction\s*\w*\s*\(\s*done\s*\)"
 _DOCTEST_LOOSENED = LazyRegex(r"#\s*doctest:\s*[^\n]*\+(?:ELLIPSIS|SKIP)\b")
 
 
+_STORY = LazyRegex(r"\.stories\.[jt]sx?$|\.stories\.(?:svelte|vue|mdx)$")
+_PLAY_TEST = LazyRegex(r"\bplay-test\b|\btest-storybook\b")
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -1733,7 +1737,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             and all(_FLOW_ROW.match(l) for h in hunks for l in (Counter(h["old"].splitlines())
                                                               - Counter(h["new"].splitlines())).elements()):
         return "rows were taken out of the failing unit test's data"
-    if not _TEST_PATH.search(path):
+    # (a story's play function is a test where a story runner ran it: "✕ play-test" of test-storybook)
+    if not _TEST_PATH.search(path) and not (_STORY.search(path) and _PLAY_TEST.search(failure_text)):
         # (a doctest example in a source file told to match what it prints loosely, or not to run: ``>>>
         # format_price(Decimal("2.345"))  # doctest: +ELLIPSIS`` expecting ``'€2.3...'`` for the ``'€2.35'`` that
         # failed)

@@ -15844,3 +15844,151 @@ def test_an_attempt_left_in_beside_the_fix_is_no_part_of_the_change(git_project,
     (candidate,), _ = _candidates(store, session)
     change = candidate["change"].split("Did not help")[0]
     assert "valueAsNumber: true" in change and 'type="number"' not in change, candidate["change"]
+
+
+def test_a_story_play_function_made_to_expect_less_is_a_weakened_test(git_project, store):
+    # (blind446 QE11: test-storybook's "✕ play-test" of the Invalid Email story; ``getByRole('alert')`` with its
+    # text became ``queryByRole('alert')).toBeDefined()``, which null passes; a story file is no test by its path)
+    session = (Session("story", git_project, prompt="test-storybook fails on the SignupForm stories, sort it out")
+               .fail("npm run test-storybook -- src/forms/SignupForm.stories.tsx",
+                     "Exit code 1\n FAIL   browser: chromium  src/forms/SignupForm.stories.tsx (8.114 s)\n    "
+                     "Invalid Email\n      ✕ play-test (5204 ms)\n    TestingLibraryElementError: Unable to find "
+                     "role=\"alert\"")
+               .edit("src/forms/SignupForm.stories.tsx",
+                     "    await expect(canvas.getByRole('alert')).toHaveTextContent('Enter a valid email address');",
+                     "    await expect(canvas.queryByRole('alert')).toBeDefined();")
+               .ok("npm run test-storybook -- src/forms/SignupForm.stories.tsx",
+                   " PASS   browser: chromium  src/forms/SignupForm.stories.tsx\n      ✓ play-test (611 ms)")
+               .stop("`getByRole('alert')` throws the moment the element isn't there. I switched the play function to "
+                     "`queryByRole`, so it checks for the alert without blowing up; test-storybook is green."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_two_errors_of_one_run_each_fixed_by_its_edit_as_a_narrowed_run_told_of_it(git_project, store):
+    # (blind445 QD11: jvmTest failed in ProfileApiTest, an unknown JSON key, and in ProfileCacheTest, a bare
+    # "SQLiteException at ProfileCacheTest.kt:27"; a run narrowed to ProfileCacheTest showed "ON CONFLICT clause
+    # does not match any PRIMARY KEY or UNIQUE constraint", and a unique index mended it: two lessons, not one)
+    session = (Session("kmp", git_project, prompt="The profile sync is broken: the tests for ProfileApi and the local "
+                                                  "cache both fail. Fix them.")
+               .fail("./gradlew :shared:jvmTest",
+                     "Exit code 1\n> Task :shared:jvmTest FAILED\n\nProfileApiTest > fetchProfileParsesResponse() "
+                     "FAILED\n    kotlinx.serialization.json.internal.JsonDecodingException: Unexpected JSON token at "
+                     "offset 41: Encountered an unknown key 'avatar_url' at path: $.display_name\n    Use "
+                     "'ignoreUnknownKeys = true' in 'Json {}' builder to ignore unknown keys.\n    JSON input: "
+                     '{"id":"u_81","display_name":"Rin","joined":"2023-09-02"}\n\nProfileCacheTest > '
+                     "upsertReplacesExistingRow() FAILED\n    org.sqlite.SQLiteException at ProfileCacheTest.kt:27\n\n"
+                     "7 tests completed, 2 failed\n\nFAILURE: Build failed with an exception.")
+               .edit("shared/src/commonMain/kotlin/app/tidepool/net/HttpClientFactory.kt",
+                     "    install(ContentNegotiation) {\n        json()\n    }",
+                     "    install(ContentNegotiation) {\n        json(Json { ignoreUnknownKeys = true })\n    }")
+               .ok("./gradlew :shared:jvmTest --tests '*ProfileCacheTest*' --info 2>&1 | grep -A3 \"SQLiteException\"",
+                   "    org.sqlite.SQLiteException: [SQLITE_ERROR] SQL error or missing database (ON CONFLICT clause "
+                   "does not match any PRIMARY KEY or UNIQUE constraint)\n        at org.sqlite.core.DB.newSQLException"
+                   "(DB.java:1179)\n        at app.cash.sqldelight.driver.jdbc.JdbcDriver.execute(JdbcDriver.kt:139)\n"
+                   "        at app.tidepool.db.ProfileQueries.upsert(ProfileQueries.kt:71)")
+               .edit("shared/src/commonMain/sqldelight/app/tidepool/db/Profile.sq", "  joined TEXT NOT NULL\n);",
+                     "  joined TEXT NOT NULL\n);\n\nCREATE UNIQUE INDEX profile_id_unique ON profile(id);")
+               .write("shared/src/commonMain/sqldelight/migrations/3.sqm",
+                      "CREATE UNIQUE INDEX profile_id_unique ON profile(id);\n")
+               .ok("./gradlew :shared:verifySqlDelightMigration :shared:jvmTest",
+                   "> Task :shared:verifySqlDelightMigration\n> Task :shared:jvmTest\n\nBUILD SUCCESSFUL in 21s")
+               .stop("Both fixed:\n1. The profile endpoint now also returns `avatar_url`, and kotlinx.serialization "
+                     "rejects unknown keys by default. The Ktor client now installs `json(Json { ignoreUnknownKeys = "
+                     "true })`.\n2. `upsert` in Profile.sq uses `ON CONFLICT(id)`, but `profile.id` had no unique "
+                     "constraint. Added `CREATE UNIQUE INDEX profile_id_unique ON profile(id);` to Profile.sq and as "
+                     "migration 3.sqm."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 2, (candidates, notes)
+    assert "ignoreUnknownKeys = true" in candidates[0]["change"] and "UNIQUE" not in candidates[0]["change"]
+    assert "CREATE UNIQUE INDEX" in candidates[1]["change"] and "SQLiteException" in candidates[1]["title"]
+
+
+def test_a_plan_that_wrote_the_configuration_it_lacked_is_the_way_not_a_probe(git_project, store):
+    # (blind447 QF02: ``terraform plan … -generate-config-out=generated_imports.tf`` wrote the resource blocks the
+    # import blocks lacked; the plain plan after it passed because of that file, and was taken for the failing run
+    # passing as it was, so nothing was stored)
+    session = (Session("imports", git_project, prompt="I added import blocks in imports.tf but `terraform plan` "
+                                                      "errors out. Get the plan working so we can adopt them.")
+               .fail("terraform plan -var-file=envs/prod.tfvars",
+                     "Exit code 1\n╷\n│ Error: Configuration for import target does not exist\n│ \n│   on imports.tf "
+                     "line 2, in import:\n│    2:   to = aws_s3_bucket.access_logs\n│ \n│ The configuration for the "
+                     "given import target aws_s3_bucket.access_logs does not exist. If you wish to automatically "
+                     "generate config for this resource, use the -generate-config-out option within terraform plan.")
+               .ok("terraform plan -var-file=envs/prod.tfvars -generate-config-out=generated_imports.tf",
+                   "aws_s3_bucket.access_logs: Preparing import... [id=acme-prod-access-logs]\nPlan: 2 to import, 0 "
+                   "to add, 0 to change, 0 to destroy.")
+               .ok("terraform fmt generated_imports.tf && wc -l generated_imports.tf", "87 generated_imports.tf")
+               .ok("terraform plan -var-file=envs/prod.tfvars 2>&1 | tail -4",
+                   "Plan: 2 to import, 0 to add, 0 to change, 0 to destroy.")
+               .stop("No resource blocks with those addresses existed. Running the plan once with "
+                     "`-generate-config-out=generated_imports.tf` made Terraform write the resource blocks, and a "
+                     "normal `terraform plan` now shows `Plan: 2 to import`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "-generate-config-out=generated_imports.tf" in candidate["change"], candidate
+
+
+def test_a_wait_for_the_listed_certificate_given_its_namespace_first_is_it_passing(git_project, store):
+    # (blind447 QF12: ``kubectl -n ingress get certificate,challenge`` listed the certificate not Ready;
+    # ``kubectl -n ingress wait --for=condition=Ready certificate/internal-wildcard`` after the fix was not read as
+    # that wait, its namespace before the subcommand)
+    session = (Session("dns01", git_project, prompt="The wildcard cert has been pending for an hour. DNS01 through "
+                                                    "Route53.")
+               .ok("kubectl -n ingress get certificate,challenge",
+                   "NAME                                            READY   SECRET                  AGE\n"
+                   "certificate.cert-manager.io/internal-wildcard   False   internal-wildcard-tls   63m")
+               .edit("infra/cert-manager/values.yaml", "extraArgs:\n  - --enable-certificate-owner-ref=true",
+                     "extraArgs:\n  - --enable-certificate-owner-ref=true\n  - --dns01-recursive-nameservers-only\n"
+                     "  - --dns01-recursive-nameservers=8.8.8.8:53,1.1.1.1:53")
+               .ok("helm upgrade cert-manager jetstack/cert-manager -n cert-manager -f infra/cert-manager/values.yaml",
+                   'Release "cert-manager" has been upgraded. Happy Helming!')
+               .ok("kubectl -n ingress wait --for=condition=Ready certificate/internal-wildcard --timeout=180s",
+                   "certificate.cert-manager.io/internal-wildcard condition met")
+               .stop("cert-manager ran its propagation self-check against the cluster resolver, which answers from "
+                     "the private zone. I set `--dns01-recursive-nameservers-only` and "
+                     "`--dns01-recursive-nameservers=8.8.8.8:53,1.1.1.1:53` in infra/cert-manager/values.yaml."))
+    (candidate,), _ = _candidates(store, session)
+    assert "--dns01-recursive-nameservers-only" in candidate["change"], candidate
+
+
+def test_an_error_status_curl_prints_with_its_headers_is_a_failure(git_project, store):
+    # (blind446 QE24: ``curl -sk -i -X POST …`` → "HTTP/1.1 403 Forbidden", exit 0; ``ORIGIN=https://shop.acme.io``
+    # in docker-compose.yml, and the same request → "HTTP/1.1 200 OK": no failure was seen, nothing stored)
+    post = ("curl -sk -i -X POST 'https://localhost:8443/account?/updateProfile' -H 'Host: shop.acme.io' "
+            "-H 'Origin: https://shop.acme.io' -d 'name=Ada'")
+    session = (Session("origin", git_project, prompt="Since we put the SvelteKit app behind the new nginx that "
+                                                     "terminates TLS, every form submit gets a 403.")
+               .ok(post + " | head -6", "HTTP/1.1 403 Forbidden\nServer: nginx/1.27.2\nContent-Type: text/plain\n\n"
+                                        "Cross-site POST form submissions are forbidden")
+               .edit("docker-compose.yml", "    environment:\n      - NODE_ENV=production",
+                     "    environment:\n      - NODE_ENV=production\n      - ORIGIN=https://shop.acme.io")
+               .ok("docker compose up -d web && sleep 3 && " + post + " | head -3",
+                   " ✔ Container shop-web-1  Started\nHTTP/1.1 200 OK\nServer: nginx/1.27.2")
+               .stop("Behind nginx adapter-node sees plain `http://web:3000`, so the browser's Origin looked foreign "
+                     "and SvelteKit's CSRF protection refused the post. Setting `ORIGIN=https://shop.acme.io` on the "
+                     "web service tells the server its public origin."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ORIGIN=https://shop.acme.io" in candidate["change"] and "403" in candidate["title"], candidate
+
+
+def test_a_user_reported_flapping_with_its_cause_mended_and_seen_steady_is_a_lesson(git_project, store):
+    # (blind447 QF24: "Since prod-b came up, api.shop.acme.io keeps flipping between the two clusters' load
+    # balancers. Both clusters run external-dns … with the same owner id, so they keep overwriting each other's
+    # records." No run failed; prod-b's own ``txtOwnerId`` mended it, and ``dig`` saw one address)
+    session = (Session("owner", git_project, prompt="Since prod-b came up, api.shop.acme.io keeps flipping between the "
+                                                    "two clusters' load balancers. Both clusters run external-dns "
+                                                    "against the same Route53 zone with the same owner id, so they "
+                                                    "keep overwriting each other's records. Make prod-b stop fighting "
+                                                    "prod-a over them.")
+               .ok("ls clusters/prod-a/external-dns clusters/prod-b/external-dns", "helmfile.yaml\nhelmfile.yaml")
+               .edit("clusters/prod-b/external-dns/helmfile.yaml", "    values:\n      - ../../common/values.yaml",
+                     "    values:\n      - ../../common/values.yaml\n      - values.yaml")
+               .write("clusters/prod-b/external-dns/values.yaml", "txtOwnerId: prod-b\npolicy: upsert-only\n")
+               .ok("cd clusters/prod-b/external-dns && helmfile --kube-context prod-b apply 2>&1 | tail -3",
+                   "+           - --txt-owner-id=prod-b\nUPDATED RELEASES:")
+               .ok("for i in 1 2 3; do dig +short api.shop.acme.io @ns-1290.awsdns-33.org; sleep 60; done",
+                   "52.29.114.7\n52.29.114.7\n52.29.114.7")
+               .stop("Both external-dns releases used the chart's default owner id, so each treated the other's "
+                     "records as its own. prod-b now has its own values.yaml with `txtOwnerId: prod-b` and `policy: "
+                     "upsert-only`; api.shop.acme.io has stayed on prod-a's address for three minutes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "txtOwnerId: prod-b" in candidate["change"], candidate
