@@ -48,7 +48,8 @@ from .signatures import normalise
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _absent_from_listing, _addresses, _all_skipped,
                     _asserted_after, _clears_local_state, _doing_part, _empty_answers, _is_change, _is_check, _is_mcp,
                     _logged_failure, _mcp_outcome, _named_invocation, _names_run, _packages, _plans_destroying,
-                    _quoted_in, _starts_service, _through_pipe, _upstream_sync, _warnings_gone, _way_sentences)
+                    _quoted_in, _starts_service, _through_pipe, _upstream_sync, _value_not_taken_up, _warnings_gone,
+                    _way_sentences)
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
@@ -2119,6 +2120,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         observations = _empty_answers(observations)
     # (and a listing that lacks what the user reports missing from it: "`s3` doesn't show up in `acmectl --help`")
     observations = _absent_from_listing(observations, " ".join(p["text"] for p in prompts))
+    # (and a value set that the run did not take up, taken up after an edit: ``API_BASE=…`` printed back as the default)
+    observations = _value_not_taken_up(observations)
     # (and a warning a run printed, where the user reports one: "every psql session prints a collation version
     # mismatch warning")
     if any(re.search(r"(?i)\bwarn(?:ing|ings|s)?\b", p["text"]) for p in prompts):

@@ -609,6 +609,47 @@ def _absent_from_listing(observations: list[dict], prompt: str) -> list[dict]:
     return out
 
 
+def _given(observation: dict, value: str) -> str:
+    """The step of a line that sets ``value``, without the brackets, redirects and ``&`` that put it aside."""
+    step = next(s for s in _segments(observation["target"]) if value in s)
+    step = re.sub(r"\s*\d?>>?\s*\S+|\s*2>&1", "", step)
+    return re.sub(r"^\(\s*|\s*&?\s*\)$|\s*&$", "", step.strip())
+
+
+def _value_not_taken_up(observations: list[dict]) -> list[dict]:
+    """The observations, with a run that set a value (``API_BASE=https://api.staging.example.com node
+    .output/server/index.mjs … | grep -o 'apiBase:"[^"]*"'``) read as a failure where what it printed lacks that
+    value, when, after an edit, a run of the same program given the same value prints it (blind350 MM20: the value
+    set under ``NUXT_PUBLIC_API_BASE``): the setting was not taken up, and the session mended that."""
+    from .signatures import error_signature
+
+    def values(o: dict) -> set[str]:
+        return {m.group(1).strip("'\"") for step in _segments(o.get("target") or "")
+                for m in re.finditer(r"(?:^|\s)[A-Z][A-Z0-9_]*=(\S{8,})", step)}
+
+    out = list(observations)
+    for n, o in enumerate(observations):
+        body = o.get("body") or ""
+        if o["tool"] != "Bash" or o["outcome"] != "ok" or not body.strip() or len(body) > 2000:
+            continue
+        for value in sorted(v for v in values(o) if v not in body):
+            later = next((k for k in range(n + 1, len(observations)) if observations[k]["tool"] == "Bash"
+                          and observations[k]["outcome"] == "ok" and value in values(observations[k])
+                          and value in (observations[k].get("body") or "")
+                          and command_family(observations[k]["target"]) == command_family(o["target"])), None)
+            if later is not None and any(e["tool"] in EDIT_TOOLS and e["outcome"] == "ok"
+                                         for e in observations[n + 1:later]):
+                # (each as the step that was given the value: ``PORT=3210 API_BASE=… node .output/server/index.mjs``
+                # of ``npm run build && (… &) && sleep 2 && curl …``)
+                step, again = (_given(observations[j], value) for j in (n, later))
+                text = f"`{value}` was set, and not taken up: {one_line(body, 120)}"
+                out[n] = dict(o, target=step, outcome="error", error_text=text,
+                              error_signature=error_signature(text, step))
+                out[later] = dict(out[later], target=again)
+                break
+    return out
+
+
 def _through_pipe(observation: dict) -> dict:
     """The observation as it really ended: a check piped into ``tail``/``grep`` exits with the filter's status
     (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""

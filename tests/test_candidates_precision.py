@@ -15992,3 +15992,27 @@ def test_a_user_reported_flapping_with_its_cause_mended_and_seen_steady_is_a_les
                      "upsert-only`; api.shop.acme.io has stayed on prod-a's address for three minutes."))
     (candidate,), _ = _candidates(store, session)
     assert "txtOwnerId: prod-b" in candidate["change"], candidate
+
+
+def test_a_value_set_that_the_run_did_not_take_up_until_an_edit_is_a_failure(git_project, store):
+    # (blind350 MM20: ``API_BASE=https://api.staging.example.com node .output/server/index.mjs`` served the built-in
+    # ``apiBase:"https://api.example.com"``; after the edits, the same URL given as ``NUXT_PUBLIC_API_BASE`` was served:
+    # no run failed, and nothing was stored)
+    def serve(var):
+        return (f"npm run build > /dev/null 2>&1 && (PORT=3210 {var}=https://api.staging.example.com node "
+                ".output/server/index.mjs > /tmp/nuxt.log 2>&1 &) && sleep 2 && curl -s localhost:3210/ | grep -o "
+                "'apiBase:\"[^\"]*\"'")
+    session = (Session("runtime", git_project, prompt="We promote the same Docker image from staging to prod, so "
+                                                       "staging is currently calling the prod API. Make it "
+                                                       "configurable at runtime.")
+               .ok(serve("API_BASE"), 'apiBase:"https://api.example.com"')
+               .edit("nuxt.config.ts", "      apiBase: process.env.API_BASE || 'https://api.example.com',",
+                     "      apiBase: 'https://api.example.com',")
+               .edit("deploy/staging/values.yaml", "    API_BASE: https://api.staging.example.com",
+                     "    NUXT_PUBLIC_API_BASE: https://api.staging.example.com")
+               .ok(serve("NUXT_PUBLIC_API_BASE"), 'apiBase:"https://api.staging.example.com"')
+               .stop("Nuxt evaluates `process.env` in nuxt.config.ts at build time, so `API_BASE` got frozen into "
+                     "the image. At runtime Nuxt overrides `runtimeConfig.public.apiBase` only from "
+                     "`NUXT_PUBLIC_API_BASE`; the staging values now set that."))
+    (candidate,), _ = _candidates(store, session)
+    assert "NUXT_PUBLIC_API_BASE" in candidate["change"] and "node" in candidate["title"], candidate
