@@ -507,8 +507,9 @@ def find_chains(observations: list[dict], account: str = "",
         cleared = {o["id"] for o in clearing}
         removals = [o for o in observations if failure["id"] < o["id"] < success["id"] and o["tool"] == "Bash"
                     and o["outcome"] == "ok" and removed_paths(o["target"])]
+        told = _told_after(events, observations, success)
         for part in (part for chain in _split_at_partial_pass(_split_by_error(events, success, kind, account, cleared,
-                                                                              removals), observations)
+                                                                              removals, told), observations)
                      for part in _split_one_output(chain, account, observations)):
             # what was stopped or removed on the way (``kill 48211``, ``docker rm -f minio-old``): no change to the
             # project, but the account may say it was what stood in the way
@@ -2618,26 +2619,51 @@ def _left_behind(changes: list[dict], failure: dict) -> bool:
 
 
 # a line of a failure's output that reports an error (not the runner's tally of what failed)
-_DIAGNOSTIC = LazyRegex(r"(?i)\b(?:error|failed|failure|exception|couldn't|cannot|can't|unable)\b")
+_DIAGNOSTIC = LazyRegex(r"(?i)\b(?:error|failed|failure|exception|couldn't|could not|cannot|can't|unable|not found|"
+                        r"does not exist|denied|refused)\b")
 _TALLY = LazyRegex(r"(?i)\btests? (?:failed|passed)\b|following tests FAILED|Errors while running|\*\*\*Failed|"
                    r"\((?:Failed|SEGFAULT|Timeout)\)\s*$|^\W*FAIL(?:ED|URES?)?\W*$|Exit code \d|"
                    r"\d+ (?:failed|errors?)\b|^FAILURE: Build failed|^BUILD FAILED\b")
 
 
-def _wholly_new(previous: dict, failure: dict) -> bool:
+def _wholly_new(previous: dict, failure: dict, told: dict[int, str]) -> bool:
     """Whether every line of ``failure``'s output that reports an error is new to ``previous``'s, whatever the
     signatures say (blind442 QA11: ctest's "4 - test_texture_cache (Failed)" both times, first for "SDL_Init(…)
-    failed: No available video device", then for "IMG_Load(…) failed: Couldn't open assets/tiles/grass.png")."""
+    failed: No available video device", then for "IMG_Load(…) failed: Couldn't open assets/tiles/grass.png"); of two
+    outputs alike, of what a look after each printed (``told``: blind447 QF11, "timed out waiting for the condition"
+    twice, ``kubectl describe`` saying "could not get SecretStore", then "key db_password does not exist")."""
+    texts = [previous.get("error_text") or "", failure.get("error_text") or ""]
+    if texts[0].strip() == texts[1].strip() and told.get(previous["id"]) and told.get(failure["id"]):
+        texts = [told[previous["id"]], told[failure["id"]]]
     # (by its words, most of them new: "X Error: No pnpm version is specified." under ``gh run watch`` is the
     # ``##[error]Error: No pnpm version is specified.`` of the log read before; pytest's ``FAILED …::test_void_invoice
     # - sqlalchemy.exc.ProgrammingError: …`` the same error as another test's)
     # (only where the signatures agree: where they differ, _same_error has the say)
     if failure.get("error_signature") != previous.get("error_signature"):
         return False
-    before = set(re.findall(r"[A-Za-z_]\w{2,}", previous.get("error_text") or ""))
-    now = [words for l in (failure.get("error_text") or "").splitlines() if _DIAGNOSTIC.search(l)
+    before = set(re.findall(r"[A-Za-z_]\w{2,}", texts[0]))
+    now = [words for l in texts[1].splitlines() if _DIAGNOSTIC.search(l)
            and not _TALLY.search(l) and (words := set(re.findall(r"[A-Za-z_]\w{2,}", l)))]
     return bool(now) and all(len(words - before) * 2 > len(words) for words in now)
+
+
+def _told_after(events: list[dict], observations: list[dict], success: dict) -> dict[int, str]:
+    """By each failure's id, the error lines that the looks after it printed, before the next change or run of the
+    check, of what it named: ``kubectl -n orders describe externalsecret orders-db`` after ``kubectl -n orders wait
+    … externalsecret/orders-db`` timed out."""
+    told: dict[int, str] = {}
+    for f in (e for e in events if e["outcome"] == "error"):
+        names = {w.rpartition("/")[2] for w in re.findall(r"[\w./-]{5,}", f["target"]) if re.search(r"[-_/]", w)}
+        names = {n for n in names if len(n) >= 5}
+        nxt = min([e["id"] for e in events if e["id"] > f["id"]
+                   and (e["tool"] in EDIT_TOOLS or e["outcome"] == "error")] + [success["id"]])
+        lines = [l.strip() for o in observations if f["id"] < o["id"] < nxt and o["tool"] == "Bash"
+                 and o["outcome"] == "ok" and any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", o["target"])
+                                                  for n in names)
+                 for l in (o.get("body") or "").splitlines() if _DIAGNOSTIC.search(l)]
+        if lines:
+            told[f["id"]] = "\n".join(lines)
+    return told
 
 
 def _timeless(failure: dict) -> str:
@@ -2666,12 +2692,14 @@ def _echoes_its_edit(previous: dict, failure: dict, between: list[dict]) -> bool
 
 
 def _split_by_error(events: list[dict], success: dict, kind: str, account: str = "",
-                    cleared: set[int] = frozenset(), removals: list[dict] = ()) -> list[dict]:
+                    cleared: set[int] = frozenset(), removals: list[dict] = (),
+                    told: dict[int, str] | None = None) -> list[dict]:
     """One chain per distinct error: a failure with a new error, after a change that stays (or after the machine's
     state was cleared, ``cleared``: the ids of such runs), closes the one before; not when the agent says that change
     was not enough on its own ("editing composer.json isn't enough — the autoloader has to be regenerated"): it and
     what came after are one fix. (``removals``: the lines that removed files on the way, ``rm …/providers.tf``: a file
-    written and removed again is no change that stays.)"""
+    written and removed again is no change that stays; ``told``: by a failure's id, what a look at what it named
+    printed after it, see _told_after.)"""
     failures = [e for e in events if e["outcome"] == "error"]
     edits = [e for e in events if e["outcome"] == "ok" and e["tool"] in EDIT_TOOLS]
     partial = [s for s in _sentences(account) if _NOT_ENOUGH.search(_prose(s))]
@@ -2705,7 +2733,7 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         moved_on = moved_on or way
         # (an error the masked signatures call the same, printed otherwise by the way found: ``swift test``'s
         # ``unhandled(status: -34018)``, then ``xcodebuild test``'s ``unhandled(status: -25299)`` on the simulator)
-        reworded = way and _timeless(failure) != _timeless(previous) or _wholly_new(previous, failure)
+        reworded = way and _timeless(failure) != _timeless(previous) or _wholly_new(previous, failure, told or {})
         not_enough = any(os.path.basename(f) in s for e in between if e["tool"] in EDIT_TOOLS
                          for f in e.get("files") or [] for s in partial)
         back = next((n for n, group in enumerate(groups[:-1]) if _same_error(failure, group[0])), None)

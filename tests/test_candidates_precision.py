@@ -16016,3 +16016,34 @@ def test_a_value_set_that_the_run_did_not_take_up_until_an_edit_is_a_failure(git
                      "`NUXT_PUBLIC_API_BASE`; the staging values now set that."))
     (candidate,), _ = _candidates(store, session)
     assert "NUXT_PUBLIC_API_BASE" in candidate["change"] and "node" in candidate["title"], candidate
+
+
+def test_the_same_timeout_twice_is_two_problems_when_the_looks_after_each_tell_new_errors(git_project, store):
+    # (blind447 QF11: ``kubectl wait … externalsecret/orders-db`` timed out twice; ``kubectl describe`` said "could
+    # not get SecretStore" after the first, "key db_password does not exist" after the second, each mended by its
+    # own edit: one lesson was lost)
+    wait = "kubectl -n orders wait --for=condition=Ready externalsecret/orders-db --timeout=30s"
+    timeout = "Exit code 1\nerror: timed out waiting for the condition on externalsecrets/orders-db"
+    session = (Session("eso", git_project, prompt="The orders-db ExternalSecret never syncs; orders-api pods are stuck "
+                                                  "in CreateContainerConfigError.")
+               .fail(wait, timeout)
+               .ok("kubectl -n orders describe externalsecret orders-db | tail -2",
+                   '  Warning  UpdateFailed  2m (x14 over 31m)  external-secrets  could not get SecretStore "aws-sm", '
+                   'SecretStore.external-secrets.io "aws-sm" not found')
+               .edit("apps/orders/externalsecret.yaml", "  secretStoreRef:\n    name: aws-sm",
+                     "  secretStoreRef:\n    name: aws-sm\n    kind: ClusterSecretStore")
+               .ok("kubectl apply -f apps/orders/externalsecret.yaml", "externalsecret/orders-db configured")
+               .fail(wait, timeout)
+               .ok("kubectl -n orders describe externalsecret orders-db | tail -2",
+                   "  Warning  UpdateFailed  31s (x3 over 40s)  external-secrets  error processing spec.data[1] (key: "
+                   "prod/orders/db), err: key db_password does not exist in secret prod/orders/db")
+               .edit("apps/orders/externalsecret.yaml", "      property: db_password", "      property: password")
+               .ok("kubectl apply -f apps/orders/externalsecret.yaml && " + wait.replace("30s", "60s"),
+                   "externalsecret/orders-db configured\nexternalsecret/orders-db condition met")
+               .stop("Two things were wrong in apps/orders/externalsecret.yaml:\n- `secretStoreRef` had no `kind`, so "
+                     "ESO looked for a namespaced SecretStore; ours is a ClusterSecretStore → added `kind: "
+                     "ClusterSecretStore`.\n- The password is stored under the `password` JSON key, not "
+                     "`db_password` → `property: password`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, candidates
+    assert "ClusterSecretStore" in candidates[0]["change"] and "property: password" in candidates[1]["change"]
