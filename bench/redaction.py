@@ -279,6 +279,12 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     akid, secret = "AKIA" + rand(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"), rand(40, B62)
     add("aws key pair as a url's user and password", f"DEBUG load_events: engine url awsathena+rest://{akid}:{secret}"
         f"@athena.eu-west-1.amazonaws.com:443/lake?s3_staging_dir=s3://acme-athena-results/", akid, secret)
+    ts_auth, ts_api = (f"tskey-{kind}-k{rand(10, B62)}CNTRL-{rand(33, B62)}" for kind in ("auth", "api"))
+    add("tailscale auth key as --authkey, api key in the environment", f"sudo tailscale up --authkey={ts_auth} "
+        f"--advertise-tags=tag:ci-runner\nTS_API_KEY={ts_api} ./scripts/apply-acl.sh --validate", ts_auth, ts_api)
+    appcenter = rand(40, HEX)
+    add("a token said in the prompt's words", f"Push the checkout fix to CodePush Staging. Use my App Center token "
+        f"{appcenter}.", appcenter)
     pgmd5 = "md5" + rand(32, HEX)
     add("postgres md5 password hash", f' rolname | rolpassword\n "app_rw" "{pgmd5}"', pgmd5)
     scram = f"SCRAM-SHA-256$4096:{b64(16)}${b64(32)}:{b64(32)}"
@@ -298,6 +304,9 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("git commit sha", f"commit {sha}\nAuthor: Jane <jane@acme.io>\n\n    Fix flaky test", sha)
     md5 = rand(32, HEX)
     add("a file's md5 checksum", f"$ md5sum dist/app.tar.gz\n{md5}  dist/app.tar.gz", md5)
+    token_sha = rand(40, HEX)
+    add("a commit after a token's name", f"The refresh token rotation landed in commit {token_sha}; the token "
+        f"endpoint answers 401 for revoked ones.", token_sha)
     short = rand(7, HEX)
     add("short sha", f"HEAD is now at {short} Fix the retry loop", short)
     gsha = rand(40, HEX)

@@ -77,6 +77,8 @@ _TOKEN_PATTERNS = (
      r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_-]{20,}"),
     ("jwt", ("eyJ",), r"\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}"),
     ("vault-token", ("hvs.", "hvb.", "hvr."), r"\bhv[sbr]\.[A-Za-z0-9_-]{20,}"),
+    # a Tailscale auth, API, OAuth client or webhook key (``tskey-auth-kRn4…CNTRL-Xq2h…``)
+    ("tailscale-key", ("tskey-",), r"\btskey-(?:auth|api|client|webhook|scim)?-?[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}"),
     # Firebase Cloud Messaging's legacy server key (``AAAA…:APA91b…``) and a device's registration token
     ("fcm-key", (":APA91b",), r"(?<![\w-])[A-Za-z0-9_-]{11,}:APA91b[A-Za-z0-9_-]{40,}"),
     ("sentry-token", ("sntrys_", "sntryu_"), r"\bsntry[su]_[A-Za-z0-9+/=_-]{30,}"),
@@ -98,6 +100,8 @@ _AUTH_HEADER = (r"(?i)\b((?:proxy-)?authorization\"?\s*[:=]\s*[\"']?\s*(?:bearer
 _BEARER = r"\b((?:Bearer|Basic) )([A-Za-z0-9._~+/-]{16,}=*)"
 _CLI_FLAG = (r"(?i)((?<![\w-])--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secret|api-?key|access-token|auth-token|"
              r"client-secret|private-key|db-password|storepass|keypass|srcstorepass|deststorepass|srckeypass|"
+             # (an enrolment key: ``tailscale up --authkey=…``, ``netbird up --setup-key …``, ``--join-token``)
+             r"auth-?key|setup-key|join-token|enroll(?:ment)?-(?:key|token)|"
              r"destkeypass|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``
@@ -159,6 +163,9 @@ _SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t
 # a password said in words and quoted: "I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line"
 _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is|was))?[ \t]+)(?P<q>[`'\"])"
                     r"(?P<value>[^\s`'\"]{8,})(?P=q)")
+# a token said in words, a long value after its name: "Use my App Center token 4b7e9c2a1f0d8e6b3a5c7d9e1f2a4b6c8d0e2f4a"
+_SAID_TOKEN = (r"\b(?P<pre>(?:token|api[ \t-]?key|access[ \t]key|secret[ \t]key)(?:[ \t]+(?:is|was))?[ \t]+)"
+               r"(?P<value>(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[A-Za-z0-9_-]{24,})(?![\w/-])(?!\.\w)")
 # a secret given to SQL as a string after its keyword: DuckDB's ``CREATE SECRET (TYPE s3, KEY_ID '…', SECRET '…')``,
 # MySQL's and Oracle's ``IDENTIFIED BY '…'``, an S3 ``SESSION_TOKEN '…'``
 _SQL_SECRET = r"\b(?P<pre>(?:SECRET|SESSION_TOKEN|SECRET_ACCESS_KEY|IDENTIFIED[ \t]+BY)[ \t]+)'(?P<value>[^'\s]{8,})'"
@@ -227,6 +234,7 @@ _SOURCES = {
     "next_line": (_NEXT_LINE, 0),
     "said": (_SAID_PASSWORD, re.I),
     "said_quoted": (_QUOTED_PASSWORD, re.I),
+    "said_token": (_SAID_TOKEN, re.I),
     "sql_secret": (_SQL_SECRET, re.I),
     "base64": (_BASE64, 0),
     "secret_read": (_SECRET_READ, 0),
@@ -808,6 +816,8 @@ def redact(text: str | None, env_file: bool = False) -> str:
             lambda m: m.group(0) if _trivial_value(m.group("value"), "password") or m.group("value").startswith("-")
             or re.fullmatch(r"[A-Z][A-Z0-9_]+", m.group("value"))
             else f"{m.group('pre')}{m.group('q')}[REDACTED:password]{m.group('q')}", text)
+    if "token" in lowered or "key" in lowered:
+        text = state["said_token"].sub(lambda m: f"{m.group('pre')}[REDACTED:secret]", text)
     if "'" in text and ("secret" in lowered or "identified" in lowered or "token" in lowered):
         text = state["sql_secret"].sub(lambda m: f"{m.group('pre')}'[REDACTED:secret]'" if _mixed(m.group("value"))
                                        and not _trivial_value(m.group("value"), "secret") else m.group(0), text)
