@@ -370,6 +370,7 @@ def find_chains(observations: list[dict], account: str = "",
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_recipe_runs(later["target"], failure["target"], observations[:k])
                          or _package_script_runs(later["target"], failure["target"], observations[:k])
+                         or _sbt_alias_runs(later["target"], failure["target"], observations[:k])
                          or missing and _echoed_recipe_runs(later, failure["target"])
                          or _named_as_the_way(later["target"], account)
                          and _echoed_recipe_runs(later, failure["target"], subcommand=True)
@@ -940,6 +941,19 @@ def _package_script_runs(target_run: str, failed: str, seen: list[dict]) -> bool
             if re.search(rf"(?:^|[\s&;|(\"]){re.escape(check)}(?![\w:.-])", m.group(1).replace('\\"', '"')):
                 return True
     return False
+
+
+def _sbt_alias_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
+    """Whether ``target_run`` runs an sbt alias whose definition the session saw in build.sbt
+    (``addCommandAlias("unitTest", ";core/test;api/test")``) and that runs the failed task in the build's own
+    modules (``sbt test``): the project's way to run it (blind452 QK22)."""
+    words, failed_words = command_key(target_run).split(), command_key(failed).split()
+    if len(words) != 2 or words[0] != "sbt" or len(failed_words) != 2 or failed_words[0] != "sbt":
+        return False
+    task = failed_words[1]
+    alias = re.compile(rf'addCommandAlias\(\s*"{re.escape(words[1])}"\s*,\s*"([^"]*)"')
+    return any(re.search(rf"(?:^|[;\s/]){re.escape(task)}(?:$|[;\s])", m.group(1))
+               for o in seen if "build.sbt" in (o.get("target") or "") for m in alias.finditer(o.get("body") or ""))
 
 
 def _lines_of(observation: dict, path: str) -> list[str]:

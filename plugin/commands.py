@@ -523,6 +523,13 @@ def command_job(command: str) -> str | None:
         at = next((n for n, w in enumerate(argv) if words and w == words[0] and n > 2), None)
         if at is not None and argv[at + 1:]:
             return command_job(shlex.join(argv[at + 1:]))
+    if parsed["argv"][:1] and _program_name(parsed["argv"][0]) == "xcodebuild":
+        # (xcodebuild's action ends its line, after the options and their values: ``xcodebuild -workspace
+        # Pulse.xcworkspace -scheme Pulse -destination '…' test``)
+        actions = [w for w in parsed["argv"][1:] if w in ("test", "test-without-building", "build", "build-for-testing",
+                                                          "archive", "analyze")]
+        return ("test" if actions[-1].startswith("test") else _SUBCOMMAND_JOBS.get(actions[-1].split("-")[0])) \
+            if actions else None
     if words[:1] in (["ios"], ["android"], ["mac"]) and _program_name(parsed["argv"][0]) == "fastlane":
         words = words[1:]  # a lane of a platform: ``fastlane ios tests``
     if words and re.fullmatch(r"python[\d.]*|php|node|ruby", _program_name(parsed["argv"][0])) \
