@@ -2492,7 +2492,12 @@ def _same_error(a: dict, b: dict) -> bool:
                     for f in (a, b)]
         errors = [set(re.findall(r"\b[A-Z]\w*(?:Error|Exception)\b", f.get("error_text") or "")) - _GENERIC_ERRORS
                   for f in (a, b)]
-        if progress[0] and progress[0] == progress[1] and not (errors[0] and errors[1] and errors[0] != errors[1]):
+        # (nor when pytest's summary gives each test another reason: "Failed: async def functions are not natively
+        # supported", then "sqlalchemy.exc.OperationalError: … Connection refused" for the same three tests)
+        reasons = [{re.sub(r"\d+", "N", r) for r in re.findall(r"(?m)^(?:FAILED|ERROR) \S+ - (.+)$",
+                                                                f.get("error_text") or "")} for f in (a, b)]
+        if progress[0] and progress[0] == progress[1] and not (errors[0] and errors[1] and errors[0] != errors[1]) \
+                and not (reasons[0] and reasons[1] and not reasons[0] & reasons[1]):
             return True
         # the same named error seen through another window (``… | grep -A2 Failure/Error`` shows the
         # ``RedisClient::CannotConnectError`` the full log ended on)
@@ -2671,10 +2676,12 @@ def _told_after(events: list[dict], observations: list[dict], success: dict) -> 
         names = {n for n in names if len(n) >= 5}
         nxt = min([e["id"] for e in events if e["id"] > f["id"]
                    and (e["tool"] in EDIT_TOOLS or e["outcome"] == "error")] + [success["id"]])
+        # (a log read that is itself taken for a failure, ``"severity":"ERROR"`` lines, tells of it too)
         lines = [l.strip() for o in observations if f["id"] < o["id"] < nxt and o["tool"] == "Bash"
-                 and o["outcome"] == "ok" and any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", o["target"])
-                                                  for n in names)
-                 for l in (o.get("body") or "").splitlines() if _DIAGNOSTIC.search(l)]
+                 and o["outcome"] in ("ok", "error") and o not in events
+                 and any(re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", o["target"]) for n in names)
+                 for l in ((o.get("body") or "") + "\n" + (o.get("error_text") or "")).splitlines()
+                 if _DIAGNOSTIC.search(l)]
         if lines:
             told[f["id"]] = "\n".join(lines)
     return told

@@ -16164,3 +16164,64 @@ def test_xcodebuild_does_the_job_its_action_names(git_project, store):
                      "and then `tuist test Pulse`, which generates the workspace itself. All tests pass."))
     (candidate,), _ = _candidates(store, session)
     assert "tuist test Pulse" in candidate["change"], candidate
+
+
+def test_the_same_timeout_twice_told_apart_by_a_log_read_that_is_itself_a_failure(git_project, store):
+    # (blind453 QL10: the ksvc's wait timed out twice; its Ready message said the image could not be resolved, then
+    # the queue-proxy's JSON log, itself read as a failure, said the app refused the probe on 8080)
+    wait = "kubectl wait ksvc/thumbnailer -n media --for=condition=Ready --timeout=90s"
+    timeout = "Exit code 1\nerror: timed out waiting for the condition on services/thumbnailer"
+    session = (Session("knative", git_project, prompt="Deploy the thumbnailer as a Knative Service on the dev cluster "
+                                                      "— it never becomes Ready.")
+               .fail(wait, timeout)
+               .ok("kubectl get ksvc thumbnailer -n media -o jsonpath='{.status.conditions[?(@.type==\"Ready\")]"
+                   ".message}'", 'Revision "thumbnailer-00003" failed with message: Unable to fetch image '
+                   '"registry.dev.internal:5000/media/thumbnailer:0.9.1": failed to resolve image to digest')
+               .edit("config/knative/config-deployment.yaml", 'data:\n  progress-deadline: "600s"',
+                     'data:\n  progress-deadline: "600s"\n  registries-skipping-tag-resolving: "registry.dev.internal:'
+                     '5000"')
+               .ok("kubectl apply -f config/knative/config-deployment.yaml", "configmap/config-deployment configured")
+               .fail(wait, timeout)
+               .ok("kubectl logs -n media -l serving.knative.dev/service=thumbnailer -c queue-proxy --tail=1",
+                   '{"severity":"ERROR","logger":"queueproxy","message":"Failed to probe user-container","error":"dial '
+                   'tcp 127.0.0.1:8080: connect: connection refused"}')
+               .edit("thumbnailer/main.py", '    uvicorn.run(app, host="0.0.0.0", port=5000)',
+                     '    uvicorn.run(app, host="0.0.0.0", port=int(os.environ.get("PORT", "8080")))')
+               .ok("make image TAG=0.9.2 && kubectl apply -f deploy/thumbnailer/service.yaml",
+                   "service.serving.knative.dev/thumbnailer configured")
+               .ok(wait, "service.serving.knative.dev/thumbnailer condition met")
+               .stop("Two separate problems:\n- Knative resolves tags to digests over HTTPS and the dev registry "
+                     "speaks HTTP: `registries-skipping-tag-resolving: \"registry.dev.internal:5000\"`.\n- The app "
+                     "listened "
+                     "on 5000 while the queue-proxy forwards to `$PORT`: main.py binds "
+                     "`int(os.environ.get(\"PORT\", \"8080\"))`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, candidates
+    assert "registries-skipping-tag-resolving" in candidates[0]["change"] and "PORT" in candidates[1]["change"]
+
+
+def test_the_same_tests_failing_for_another_reason_in_pytests_summary_are_a_second_problem(git_project, store):
+    # (blind449 QH19: ``..FFF...`` both times, the summary's reasons "Failed: async def functions are not natively
+    # supported", then "sqlalchemy.exc.OperationalError: … Connection refused"; each mended by its own edit)
+    def run(reason):
+        return ("Exit code 1\n..FFF...                                                                 [100%]\n" +
+                "\n".join(f"FAILED tests/api/test_projects.py::test_{t} - {reason}" for t in ("list", "create", "arch"))
+                + "\n3 failed, 5 passed in 0.88s")
+    session = (Session("asyncdb", git_project, prompt="Our API tests are a mess — the async ones don't run at all and "
+                                                      "the others try to hit a real Postgres. Please fix.")
+               .fail("uv run pytest tests/api -q", run("Failed: async def functions are not natively supported."))
+               .edit("pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["tests"]',
+                     '[tool.pytest.ini_options]\ntestpaths = ["tests"]\nasyncio_mode = "auto"')
+               .fail("uv run pytest tests/api -q", run("sqlalchemy.exc.OperationalError: (psycopg.OperationalError) "
+                                                       "connection failed: connection to server at \"127.0.0.1\", port "
+                                                       "5432 failed: Connection refused"))
+               .edit("tests/conftest.py", "    app.dependency_overrides[get_db] = override_get_db",
+                     "    app.dependency_overrides[deps.get_session] = override_get_db")
+               .ok("uv run pytest tests/api -q", "8 passed in 0.97s")
+               .stop("Two separate problems:\n\n1. pytest-asyncio runs in strict mode, so the unmarked `async def` "
+                     "tests were never awaited. Added `asyncio_mode = \"auto\"`.\n2. The routes depend on "
+                     "`deps.get_session`, but conftest overrode the old `get_db`. The override is now "
+                     "`app.dependency_overrides[deps.get_session] = override_get_db`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, candidates
+    assert "asyncio_mode" in candidates[0]["change"] and "deps.get_session" in candidates[1]["change"]
