@@ -151,7 +151,9 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
             added_lines.append(l)
             if l in old:
                 copies.append(l)
-    added = Counter(sorted(added_lines, key=lambda l: l in commented))
+    # (and a comment line of its own after the code it speaks of: ``# Gson TypeToken (R8 full mode …)`` above the
+    # ``-keep … class * extends com.google.gson.reflect.TypeToken`` a short card has room for)
+    added = Counter(sorted(added_lines, key=lambda l: l in commented or bool(_COMMENT_LINE.match(l))))
     lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
         [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
     # the same line in another place (a migration registered before the one it needs, a label moved out of the

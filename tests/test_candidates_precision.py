@@ -16225,3 +16225,14 @@ def test_the_same_tests_failing_for_another_reason_in_pytests_summary_are_a_seco
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 2, candidates
     assert "asyncio_mode" in candidates[0]["change"] and "deps.get_session" in candidates[1]["change"]
+
+
+def test_a_comment_line_added_above_code_comes_after_it_on_the_card():
+    # (blind451 QJ08: ``# Gson TypeToken (R8 full mode …)`` took the room a short card had for the ``-keep … class *
+    # extends com.google.gson.reflect.TypeToken`` rule below it)
+    from lorebook.edits import _diff_text
+
+    hunk = {"old": "-keepattributes Signature", "new": "-keepattributes Signature\n# Gson TypeToken (R8 full mode)\n"
+                                                      "-keep class * extends com.google.gson.reflect.TypeToken"}
+    lines = _diff_text("app/proguard-rules.pro", hunk).splitlines()
+    assert lines[1].startswith("+-keep class * extends") and lines[2].startswith("+# Gson"), lines
