@@ -2651,15 +2651,15 @@ def _wholly_new(previous: dict, failure: dict, told: dict[int, str]) -> bool:
     failed: No available video device", then for "IMG_Load(…) failed: Couldn't open assets/tiles/grass.png"); of two
     outputs alike, of what a look after each printed (``told``: blind447 QF11, "timed out waiting for the condition"
     twice, ``kubectl describe`` saying "could not get SecretStore", then "key db_password does not exist")."""
+    # (only where the signatures agree: where they differ, _same_error has the say)
+    if failure.get("error_signature") != previous.get("error_signature"):
+        return False
     texts = [previous.get("error_text") or "", failure.get("error_text") or ""]
     if texts[0].strip() == texts[1].strip() and told.get(previous["id"]) and told.get(failure["id"]):
         texts = [told[previous["id"]], told[failure["id"]]]
     # (by its words, most of them new: "X Error: No pnpm version is specified." under ``gh run watch`` is the
     # ``##[error]Error: No pnpm version is specified.`` of the log read before; pytest's ``FAILED …::test_void_invoice
     # - sqlalchemy.exc.ProgrammingError: …`` the same error as another test's)
-    # (only where the signatures agree: where they differ, _same_error has the say)
-    if failure.get("error_signature") != previous.get("error_signature"):
-        return False
     before = set(re.findall(r"[A-Za-z_]\w{2,}", texts[0]))
     now = [words for l in texts[1].splitlines() if _DIAGNOSTIC.search(l)
            and not _TALLY.search(l) and (words := set(re.findall(r"[A-Za-z_]\w{2,}", l)))]

@@ -587,6 +587,8 @@ def _absent_from_listing(observations: list[dict], prompt: str) -> list[dict]:
     prompt says is missing from it, when, after a change, the same command lists it (blind440 PY10: "The
     acmectl-s3 plugin's `s3` command doesn't show up in `acmectl --help`", the entry-point group renamed, then
     ``uv run acmectl --help`` listing ``s3``): a silent failure that the session mended."""
+    from .signatures import error_signature
+
     spans = [" ".join(span.split()) for sentence in _sentences(prompt) if _NOT_LISTED.search(sentence)
              for span in re.findall(r"`([^`\n]{1,80})`", sentence)]
     things = [span for span in spans if re.fullmatch(r"[\w.:@/-]{2,40}", span)]
@@ -595,17 +597,14 @@ def _absent_from_listing(observations: list[dict], prompt: str) -> list[dict]:
         runs = [n for n, o in enumerate(observations) if o["tool"] == "Bash" and o["outcome"] == "ok"
                 and command in " ".join((o.get("target") or "").split())]
         for thing in things:
-            listed = [re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", observations[n].get("body") or "")
+            listed = [bool(re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", observations[n].get("body") or ""))
                       for n in runs]
-            for n, k in zip(runs, runs[1:]):
-                if not listed[runs.index(n)] and listed[runs.index(k)] and any(
-                        _is_change(o) for o in observations[n + 1:k]):
-                    text = f"`{thing}` is missing from what `{command}` lists"
-                    from .signatures import error_signature
-
-                    out[n] = dict(observations[n], outcome="error", error_text=text,
-                                  error_signature=error_signature(text, command))
-                    break
+            at = next((i for i in range(len(runs) - 1) if not listed[i] and listed[i + 1]
+                       and any(_is_change(o) for o in observations[runs[i] + 1:runs[i + 1]])), None)
+            if at is not None:
+                text = f"`{thing}` is missing from what `{command}` lists"
+                out[runs[at]] = dict(observations[runs[at]], outcome="error", error_text=text,
+                                     error_signature=error_signature(text, command))
     return out
 
 
