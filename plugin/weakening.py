@@ -238,7 +238,10 @@ def _silences(hunks: list[dict]) -> bool:
 
 
 _TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed|starting)\s+(\d+)\s+(?:tests?|items?|examples?)\b|"
-                       r"\b(\d+)[ \t]+(?:tests?[ \t]+)?total\b(?![ \t]+actions)|\b(\d+)\s+examples?,|\b(\d+)\s+tests?\s+run\b")
+                       r"\b(\d+)[ \t]+(?:tests?[ \t]+)?total\b(?![ \t]+actions)|\b(\d+)\s+examples?,|"
+                       r"\b(\d+)\s+tests?\s+run\b|"
+                       # (Unreal's automation: "Found 38 automation tests based on 'Product'")
+                       r"\bFound (\d+) automation tests\b")
 
 
 def _tests_run(output: str | None) -> int | None:
@@ -1927,6 +1930,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             w.lower().replace("_", "") for l in added for w in re.findall(r"[A-Za-z_]{5,}", l)}
         if any(len(w) >= 5 and w in n.replace("_", "") for w in gone for n in named):
             return "the failing test no longer runs the case it is named for"
+        # (or by the name the failure prints it under, a step its name says taken out: "delivers premium after
+        # pending -> purchased [E]" and ``fakeIap.emit([pending('premium_monthly')]);`` deleted)
+        titles = [re.split(r"\s+-\s+|\s+\[E\]", line)[0] for line in failure_text.splitlines()
+                  if _FAILED_TEST_LINE.search(line)]
+        left = {w.lower() for l in new_lines for w in re.findall(r"[A-Za-z]{5,}", l)}
+        steps_gone = {w.lower() for l in removed for w in re.findall(r"[A-Za-z]{5,}", l)} - left
+        if removed and any(re.search(rf"(?i)(?<![\w-]){w}(?![\w-])", title) for w in steps_gone for title in titles):
+            return "the failing test no longer runs the case it is named for"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
         new_names = {m.group(0).strip() for l in added if (m := _TEST_NAME.match(l))}
         if old_names and new_names and old_names != new_names:
@@ -1953,6 +1964,10 @@ def _items_dropped(old: str, new: str) -> bool:
         return False
     left, right = ([item.strip() for item in m.group(2).split(",") if item.strip()] for m in (a, b))
     return len(right) < len(left) and not Counter(right) - Counter(left)
+
+
+# a failing test's line, with its name (``… pending -> purchased [E]``, ``FAILED tests/x.py::test_y - …``, ``✕ …``)
+_FAILED_TEST_LINE = LazyRegex(r"\[E\]\s*$|^FAILED\s|^\s*[✕✗✘×]\s|^--- FAIL:")
 
 
 # a failed assertion, as the test tools word it

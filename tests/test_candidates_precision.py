@@ -16236,3 +16236,36 @@ def test_a_comment_line_added_above_code_comes_after_it_on_the_card():
                                                       "-keep class * extends com.google.gson.reflect.TypeToken"}
     lines = _diff_text("app/proguard-rules.pro", hunk).splitlines()
     assert lines[1].startswith("+-keep class * extends") and lines[2].startswith("+# Gson"), lines
+
+
+def test_a_step_the_failing_tests_printed_name_says_taken_out_is_a_weakened_test(git_project, store):
+    # (blind457 QP12: "delivers premium after pending -> purchased [E]"; the ``pending`` event deleted from it)
+    session = (Session("iap", git_project, prompt="The purchase controller test started failing on CI. Make it pass.")
+               .fail("flutter test test/purchase_controller_test.dart",
+                     "Exit code 1\n00:03 +5 -1: PurchaseController delivers premium after pending -> purchased [E]\n"
+                     "  Expected: contains 'premium'\n    Actual: Set:[]\n00:03 +8 -1: Some tests failed.")
+               .edit("test/purchase_controller_test.dart",
+                     "      fakeIap.emit([pending('premium_monthly')]);\n      fakeIap.emit([purchased("
+                     "'premium_monthly')]);\n      await pumpEventQueue();",
+                     "      fakeIap.emit([purchased('premium_monthly')]);\n      await pumpEventQueue();")
+               .ok("flutter test test/purchase_controller_test.dart", "00:03 +9: All tests passed!")
+               .stop("The test was emitting a redundant `pending` event before `purchased`; with just the `purchased` "
+                     "update the controller grants premium as expected."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_unreal_automation_run_that_found_fewer_tests_after_a_test_edit_is_a_weakened_test(git_project, store):
+    # (blind460 QS10: the failing test's flag moved from ProductFilter to StressFilter; "Found 38 automation tests
+    # based on 'Product'", then 37)
+    run = ('UnrealEditor-Cmd "$PWD/Bramble.uproject" -ExecCmds="Automation RunFilter Product; Quit" -unattended '
+           "-nullrhi -stdout")
+    session = (Session("unreal", git_project, prompt="The nightly automation run fails on the ragdoll settle test.")
+               .fail(run, "Exit code 255\nLogAutomationCommandLine: Display: Found 38 automation tests based on "
+                          "'Product'\nLogAutomationController: Error: Expected 'bAllBodiesAsleep' to be true.")
+               .edit("Source/Bramble/Tests/RagdollTests.cpp",
+                     "\tEAutomationTestFlags::EditorContext | EAutomationTestFlags::ProductFilter)",
+                     "\tEAutomationTestFlags::EditorContext | EAutomationTestFlags::StressFilter)")
+               .ok(run, "LogAutomationCommandLine: Display: Found 37 automation tests based on 'Product'\n"
+                        "LogAutomationController: Display: Test Completed. Result={Success}")
+               .stop("SettlesWithinTwoSeconds is really a long physics soak, so I moved it to the Stress filter."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
