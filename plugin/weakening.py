@@ -1663,43 +1663,39 @@ _NAMED_FOR_CONCURRENCY = LazyRegex(r"(?i)\bconcurrent\w*|\bparallel\w*|\bsimulta
 _DONE_SIGNAL = LazyRegex(r"\b\w+\.fulfill\(\)|(?<![\w.])done\(\)|\.countDown\(\)|\bcompleter\.complete\(")
 
 
-def _signal_moved_out(hunks: list[dict]) -> bool:
+def _signal_moved_out(hunk: dict) -> bool:
     """Whether a test's signal that its asynchronous work is done moved out of the callback it was in, to run right
     after the call (blind451 QJ17: ``exp.fulfill()`` out of ``loadProfile``'s completion handler): the wait now passes
     whether the callback runs or not."""
     def indent(line: str) -> int:
         return len(line) - len(line.lstrip())
 
-    for hunk in hunks:
-        old, new = hunk["old"].splitlines(), hunk["new"].splitlines()
-        if any(_DONE_SIGNAL.search(l) and l not in new and any(
-                n.strip() == l.strip() and indent(n) < indent(l) and n not in old for n in new) for l in old):
-            return True
-    return False
+    old, new = hunk["old"].splitlines(), hunk["new"].splitlines()
+    return any(_DONE_SIGNAL.search(l) and l not in new and any(
+        n.strip() == l.strip() and indent(n) < indent(l) and n not in old for n in new) for l in old)
 
 
-def _made_sequential(hunks: list[dict], failure_text: str) -> bool:
+def _made_sequential(hunk: dict, failure_text: str) -> bool:
     """Whether a test the failure names for concurrency no longer makes its calls at once (blind439 PX09: ``await
     Future.wait([dio.get('/orders'), dio.get('/profile')])`` made two awaits in turn, after "refreshes once for
     concurrent 401s" failed): the race it was written to catch never happens."""
-    return bool(_NAMED_FOR_CONCURRENCY.search(failure_text)) \
-        and any(_AT_ONCE.search(h["old"]) for h in hunks) and not any(_AT_ONCE.search(h["new"]) for h in hunks)
+    return bool(_NAMED_FOR_CONCURRENCY.search(failure_text) and _AT_ONCE.search(hunk["old"])) \
+        and not _AT_ONCE.search(hunk["new"])
 
 
-def _alternative_accepted(hunks: list[dict]) -> bool:
+def _alternative_accepted(hunk: dict) -> bool:
     """Whether a check now passes on something else as well: the condition it had, now one side of an ``||`` or
     ``or`` whose other side is new (blind442 QA17: ``discountBadge.waitForExistence(timeout: 3)`` →
     ``discountBadge.waitForExistence(timeout: 3) || totalLabel.exists``); not a value given a default, ``port =
     env.PORT || 3000``."""
-    for hunk in hunks:
-        old_lines = hunk["old"].splitlines()
-        for line in hunk["new"].splitlines():
-            if line in old_lines or re.search(r"(?<![=!<>])=(?!=)|\?\?", line):
-                continue
-            sides = [side.strip(" \t;{}()") for side in re.split(r"\|\||\s+or\s+", re.sub(r"^\s*return\b", "", line))]
-            if len(sides) >= 2 and any(len(side) >= 8 and side in hunk["old"] for side in sides) \
-                    and any(side and side not in hunk["old"] and not _BARE_VALUE.match(side) for side in sides):
-                return True
+    old_lines = hunk["old"].splitlines()
+    for line in hunk["new"].splitlines():
+        if line in old_lines or re.search(r"(?<![=!<>])=(?!=)|\?\?", line):
+            continue
+        sides = [side.strip(" \t;{}()") for side in re.split(r"\|\||\s+or\s+", re.sub(r"^\s*return\b", "", line))]
+        if len(sides) >= 2 and any(len(side) >= 8 and side in hunk["old"] for side in sides) \
+                and any(side and side not in hunk["old"] and not _BARE_VALUE.match(side) for side in sides):
+            return True
     return False
 
 
@@ -1868,6 +1864,9 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             if re.search(rf"\b{re.escape(obj)}\s*=\s*spyk\(\s*[A-Z]\w*\(", added):
                 return "the code under test was replaced by a stub"
     actual = _actual_values(failure_text)
+    # (the failing tests by the names the failure prints them under)
+    titles = [re.split(r"\s+-\s+|\s+\[E\]", line)[0] for line in failure_text.splitlines()
+              if _FAILED_TEST_LINE.search(line)]
     for hunk in hunks:
         old_lines = hunk["old"].splitlines()
         new_lines = hunk["new"].splitlines()
@@ -1877,11 +1876,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "a skip or xfail marker was added to the failing test"
         if any(_FORCED.search(l) for l in added) and not any(_FORCED.search(l) for l in removed):
             return "an interaction was forced past the check that it can be done"
-        if _CHECK_FAILED.search(failure_text) and _alternative_accepted([hunk]):
+        if _CHECK_FAILED.search(failure_text) and _alternative_accepted(hunk):
             return "the failing check now also passes on something else"
-        if _made_sequential([hunk], failure_text):
+        if _made_sequential(hunk, failure_text):
             return "the calls the failing test makes at once are now made in turn"
-        if _signal_moved_out([hunk]):
+        if _signal_moved_out(hunk):
             return "the test signals its asynchronous work done without waiting for it"
         # (a test that took jest's or mocha's ``done`` and no longer does: what it asserted in a callback is never
         # waited for, ``it('emits results …', (done) => {`` → ``() => {``)
@@ -1932,8 +1931,6 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "the failing test no longer runs the case it is named for"
         # (or by the name the failure prints it under, a step its name says taken out: "delivers premium after
         # pending -> purchased [E]" and ``fakeIap.emit([pending('premium_monthly')]);`` deleted)
-        titles = [re.split(r"\s+-\s+|\s+\[E\]", line)[0] for line in failure_text.splitlines()
-                  if _FAILED_TEST_LINE.search(line)]
         left = {w.lower() for l in new_lines for w in re.findall(r"[A-Za-z]{5,}", l)}
         steps_gone = {w.lower() for l in removed for w in re.findall(r"[A-Za-z]{5,}", l)} - left
         if removed and any(re.search(rf"(?i)(?<![\w-]){w}(?![\w-])", title) for w in steps_gone for title in titles):
