@@ -324,7 +324,9 @@ def _sentences(text: str) -> list[str]:
                 out += [(part[:helpless.end()] + so.group(1)).rstrip(" —–-") + ".",
                          instead.group(1)[:1].upper() + instead.group(1)[1:]]
                 continue
-            part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$", r"\1.", part[helpless.end():])
+            # (nor the dash it was set off by: "… didn't help — same "wine is required" — so I put `nsis` back")
+            part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$",
+                                                  lambda m: m.group(1).rstrip(" —–-") + ".", part[helpless.end():])
         # (never inside quoted code: ``"type": "module"``)
         masked = re.sub(r"`[^`]*`", lambda m: "_" * len(m.group(0)), part)
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", masked[helpless.end():]) if helpless else None

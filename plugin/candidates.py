@@ -34,9 +34,9 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
 from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _written_later,
                      find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
-                       _same_target, _segments, command_family, command_job, command_key, invocation_change, is_autofix,
-                       is_static_check, other_subcommand, package_name, parse_command, removed_paths, shown_command,
-                       without_env)
+                       _same_target, _segments, command_family, command_job, command_key, container_run,
+                       invocation_change, is_autofix, is_static_check, other_subcommand, package_name, parse_command,
+                       removed_paths, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _LOCKFILE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines,
                     _addresses_by_name, _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
                     _short_diff, net_changes, shown_hunks)
@@ -1051,8 +1051,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         first_argv = parse_command(first)["argv"] if first else []
         recipe = f"; its recipe runs `{one_line(first, 80)}` first" if first_argv and failed_argv and _program_name(
             first_argv[0]) == _program_name(failed_argv[0]) and first_argv != failed_argv else ""
-        steps.append((last, f"use `{passing}` instead",
-                      [f"Run `{passing}` (this project's way to do it{recipe}), not `{command}`{then}."]))
+        # (an image it runs in named first, which a long line of mounts would cut: ``electronuserland/builder:wine``)
+        image = (container_run(resolved_by["target"]) or [None, None])[1]
+        if image and image not in failure["target"]:
+            steps.append((last, f"run it in `{image}`", [
+                f"Run it in the `{image}` image: `{passing}` (this project's way to do it{recipe}), not "
+                f"`{command}`{then}."]))
+        else:
+            steps.append((last, f"use `{passing}` instead",
+                          [f"Run `{passing}` (this project's way to do it{recipe}), not `{command}`{then}."]))
     elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
         # what changed first, so a card cut to its budget still shows it: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`: `cmake …`"
         # (and a step the passing line took before it, named too: ``airflow db migrate`` in ``export
@@ -1573,7 +1580,10 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       # ("the 06:00 morning_refresh job dies on its first query with '…'")
                       r"di(?:es|ed) (?:on|with|at|when|after|immediately|right away)\b|"
                       r"(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
-                      r"build|compile|load|work)|stopped working|isn't working|is not working|"
+                      r"build|compile|load|work)|isn't working|is not working|"
+                      # ("the parent's `v-model:query` stopped updating")
+                      r"stopped (?:working|updating|rendering|loading|syncing|firing|responding|saving|sending|"
+                      r"showing|emitting|reacting|triggering|refreshing|receiving|connecting|starting|running)\b|"
                       # "… never produces any topics. Can you figure out what's wrong?"
                       r"never (?:produces?|starts?|runs?|works?|shows?|fires?|connects?|returns?|gets?|submits?|"
                       r"saves?|loads?|sends?|completes?|finishes?|renders?|updates?|triggers?|syncs?)|"

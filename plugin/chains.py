@@ -15,8 +15,9 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
                        _exec_split, _first_word, _inline_code, _interpreter_code, _picked_package, _program_name,
                        _routine, _same_target, _segments, _targets, _words, is_static_check,
-                       command_family, command_job, command_key, container_run, counting_search, invocation_change,
-                       is_autofix, other_subcommand, parse_command, program_variant, removed_paths, subcommand_variant)
+                       command_family, command_job, command_key, container_run, container_words, counting_search,
+                       goals_put_before, invocation_change, is_autofix, other_subcommand, parse_command,
+                       program_variant, removed_paths, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -235,7 +236,8 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             if later["outcome"] == "ok" and _is_check(later) and (
                     _built_by_its_tests(failure["target"], later["target"])
-                    or _ran_its_tasks(failure["target"], later) or _built_and_ran(failure["target"], later["target"])):
+                    or _ran_its_tasks(failure["target"], later) or _built_and_ran(failure["target"], later["target"])
+                    or goals_put_before(failure["target"], later["target"])):
                 success, kind = later, "same_check"  # ``swift build`` failed; ``swift test`` built it, and passed
                 break
             after = observations[k + 1] if k + 1 < len(observations) else None
@@ -791,10 +793,19 @@ def _in_a_container(failed: str, later: str) -> bool:
     """Whether ``later`` runs the program that failed on the host, with the same subcommand, in a container (``docker
     compose exec airflow-scheduler airflow dags backfill …`` for ``airflow dags backfill …``)."""
     into, inside = _exec_split((_segments(later) or [later])[0])
-    before, after = parse_command(failed)["argv"], parse_command(inside)["argv"]
-    words = [[w for w in argv[1:] if not w.startswith("-")][:2] for argv in (before, after)]
-    return bool(into and before and after) and not _exec_split(failed)[0] \
-        and _program_name(after[0]) == _program_name(before[0]) and words[0] == words[1]
+    before = parse_command(failed)["argv"]
+    insides = [parse_command(inside)["argv"]]
+    # (or an image run on a line of steps that has it: ``docker run … electronuserland/builder:wine /bin/bash -c "npm
+    # ci && npm run dist:win"`` for the ``npm run dist:win`` that needs wine)
+    run = container_words(parse_command(later)["argv"])
+    code = run[1][3] if run and len(run[1]) > 3 and _program_name(run[1][1]) in _SHELLS \
+        and run[1][2] in ("-c", "-lc") else None
+    if code:
+        into, insides = run[1][0], [parse_command(step)["argv"] for step in _and_steps(code) or [code]]
+    words = [w for w in before[1:] if not w.startswith("-")][:2]
+    return bool(into and before) and not _exec_split(failed)[0] and any(
+        after and _program_name(after[0]) == _program_name(before[0])
+        and [w for w in after[1:] if not w.startswith("-")][:2] == words for after in insides)
 
 
 # composer's script that failed after an install (``Script cache:clear returned with error code 1``)
@@ -1211,6 +1222,8 @@ _FAILS = LazyRegex(
     r"\b(?:doesn't|does not|didn't|did not) (?:know|see|find|pick up|load)\b|"
     # ("… directly goes to `acme-shop-prod` under your own account and gets a permission error")
     r"\b(?:gets?|got|gives?|gave|throws?|threw|hits?) (?:a |an )?(?:[\w-]+ )?(?:error|exception)\b|"
+    # (or that it waits for nothing: "starting `locust --master` on the host just waits until it gives up")
+    r"\b(?:gives?|gave) up\b|\bhangs?\b|\btimes? out\b|"
     # (or that it is not there: "GX 1.x no longer ships the `great_expectations` CLI")
     r"\bno longer (?:ships|includes|bundles|provides|has)\b|\b(?:is|are)(?:n't| not) (?:installed|on (?:the )?PATH)\b|"
     r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b")
@@ -1325,10 +1338,13 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # "^kind: Ingress" /tmp/render-staging.yaml``)
     runs = [run for line in later if line["outcome"] == "ok"
             for run in [line] + [dict(line, target=step) for step in _and_steps(line["target"])[:-1]]]
+    # (a run that changes things may be the way where the account quotes it whole as the way: "distributed runs go
+    # through compose: `cd loadtest && docker compose up --scale worker=4 …`")
+    way_runs = [parse_command(span)["argv"] for s in sentences if _THE_WAY.search(_prose(s)) for span in _code_spans(s)]
     for obs in runs:
-        if not _is_check(obs) or _MUTATING.search(obs["target"]) and not mutating:
-            continue
         after = parse_command(obs["target"])
+        if not _is_check(obs) or _MUTATING.search(obs["target"]) and not mutating and after["argv"] not in way_runs:
+            continue
         # (the same program counts when it runs another task: ``sbt unitTests``, an alias, for ``sbt test``)
         # (but another run of it, quoted whole as the way beside the failing one set apart: "a plain `meltano run`
         # can't work from a laptop. The README's way is `meltano --environment=dev run orders-el`")
@@ -2253,7 +2269,7 @@ def _passed_within(failed: str, later: str) -> bool:
 
 # a tool whose test run builds what its build does, and more: ``swift build`` failed, ``swift test`` passed
 # (``bazel build //services/ledger/...`` → ``bazel test //services/ledger/...``; ``go build`` → ``go test``)
-_TESTS_BUILD = frozenset(("cargo", "swift", "dotnet", "mix", "stack", "cabal", "dune", "sbt", "mvn", "./mvnw", "bazel",
+_TESTS_BUILD = frozenset(("cargo", "swift", "dotnet", "mix", "stack", "cabal", "dune", "sbt", "mvn", "mvnw", "bazel",
                           "bazelisk", "go"))
 
 

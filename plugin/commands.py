@@ -1081,6 +1081,30 @@ def container_run(command: str) -> tuple[list[str], str] | None:
     return (words[0], words[1][0]) if words else None
 
 
+# build tools that run the goals, phases or tasks they are given in turn, in one run
+_GOAL_RUNNERS = frozenset(("mvn", "mvnw", "gradle", "gradlew", "sbt"))
+# their options that take the next word as a value
+_GOAL_OPTIONS = frozenset(("-pl", "--projects", "-f", "--file", "-s", "--settings", "-gs", "-rf", "--resume-from", "-T",
+                           "--threads", "-l", "-P", "-D", "-x", "--exclude-task", "--tests", "-p", "--project-dir",
+                           "-b", "--build-file", "-c", "--settings-file", "-I", "--init-script"))
+
+
+def goals_put_before(failed: str, passed: str) -> list[str]:
+    """The goals a passing run of a build tool asks for before the ones the failing run asked for, the same run
+    otherwise (``compile`` of ``./mvnw compile flyway:migrate`` for ``./mvnw flyway:migrate``)."""
+    before, after = (parse_command(command)["argv"] for command in (failed, passed))
+    if not before or not after or _program_name(before[0]) not in _GOAL_RUNNERS \
+            or _program_name(after[0]) != _program_name(before[0]):
+        return []
+    # (not an option's value: ``-pl billing``, ``-x lint``; maven's goals are its phases or a plugin's ``prefix:goal``)
+    maven = _program_name(before[0]) in ("mvn", "mvnw")
+    goals = [[w for n, w in enumerate(argv[1:], 1) if not w.startswith("-") and argv[n - 1] not in _GOAL_OPTIONS
+              and (not maven or w in _MAVEN_PHASES or w == "clean" or ":" in w)] for argv in (before, after)]
+    if not goals[0] or len(goals[1]) <= len(goals[0]) or goals[1][-len(goals[0]):] != goals[0]:
+        return []
+    return goals[1][:-len(goals[0])]
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     # (a program a subshell put in the background is run as itself: ``(./bin/cloud-sql-proxy … --port 5432 &)``)
@@ -1178,6 +1202,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
                 and not any(a.startswith((f"flag:{option} ", f"flag:{option}=")) for a in added):
             out.append(f"without `{value}`")
+    # (a build tool's goals run first in the same run: ``./mvnw compile flyway:migrate`` for ``./mvnw
+    # flyway:migrate``, which finds the Java migrations only as compiled classes)
+    first = goals_put_before(failed, passed)
+    if first:
+        out.append(f"run `{' '.join(first)}` first, in the same run")
     # (the same arguments in another order: ``pg_combinebackup backups/full backups/incr1 backups/incr2`` for the
     # incrementals first, which it refuses)
     positional = [[w for n, w in enumerate(parsed["argv"][1:], 1) if not w.startswith("-")

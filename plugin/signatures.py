@@ -66,6 +66,9 @@ _ERROR_RULES = (
     # ``dependency failed to start: container app-db-1 is unhealthy``
     (4, r"\bcontainer [\w.-]+ (?:exited \(\d+\)|is unhealthy)"),
     (3, r"^FAILED \S+"),
+    # a tool's own failure mark: electron-builder's ``⨯ wine is required, please see …`` above its "Above command
+    # failed, retrying 2 more times"
+    (3, r"^[⨯✖✗✘]\s+\S"),
     (3, r"^Invalid \w+"),  # the AWS CLI's: ``Invalid base64: "{"order_id":42,"status":"paid"}"``
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does(?: not|n't) exist|"

@@ -114,14 +114,32 @@ _DESTROYS_ON_MIGRATION = LazyRegex(r"\bdeleteRealmIfMigrationNeeded\s*[:=]\s*tru
 # the files a test runner reads its settings from
 _TEST_SETTINGS = LazyRegex(r"(?:^|/)(?:pytest\.ini|tox\.ini|setup\.cfg|\.env\.test|phpunit\.xml(?:\.dist)?|"
                            r"(?:jest|vitest)\.config\.\w+|karma\.conf\.\w+)$")
-# a coverage gate's threshold (``coverageThreshold: { branches: 80 }``, ``fail_under = 90``, ``--cov-fail-under=85``)
-_THRESHOLD = LazyRegex(r"(?i)cover|fail[_-]under")
+# a coverage gate's threshold (``coverageThreshold: { branches: 80 }``, ``fail_under = 90``, ``--cov-fail-under=85``,
+# ``minCoverage``; not grype's "discovered vulnerabilities")
+_THRESHOLD = LazyRegex(r"(?<![A-Za-z])[Cc]over|(?<=[a-z])Cover|COVER|(?i:fail[_-]under)")
 
 
 def _lowers_threshold(hunks: list[dict], failure_text: str) -> bool:
     """Whether a change lowers a number of a coverage gate (``branches: 80`` → ``branches: 70``): in a hunk that
     names coverage, or after a failure that did."""
     return _lowers_a_number([h for h in hunks if _THRESHOLD.search(h["old"]) or _THRESHOLD.search(failure_text)])
+
+
+def _threshold_scoped(hunks: list[dict], failure_text: str) -> bool:
+    """Whether the metric whose threshold the failure says was crossed is now judged on a tagged part of it only
+    (k6's ``http_req_failed: ['rate<0.01']`` → ``'http_req_failed{status:200}': …`` after "thresholds on metrics
+    'http_req_failed' have been crossed": the requests that succeeded never fail, so it can never trip)."""
+    crossed = {m for names in re.findall(r"thresholds? on metrics? '([^']+)'", failure_text)
+               for m in re.split(r"[\s,]+", names) if m}
+    for hunk in hunks:
+        removed = [l for l in hunk["old"].splitlines() if l not in hunk["new"].splitlines()]
+        added = [l for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
+        for name in crossed:
+            key = re.escape(name)
+            if any(re.match(rf"""\s*['"]?{key}['"]?\s*:""", l) for l in removed) \
+                    and any(re.match(rf"""\s*['"]?{key}\{{[^}}]+\}}['"]?\s*:""", l) for l in added):
+                return True
+    return False
 
 
 # an assertion on how many there are: ``table.num_rows == 30``, ``len(rows) == 3``, ``toHaveLength(4)``, ``.count()``
@@ -1762,6 +1780,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     added_lines = [l for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
     if _lowers_threshold(hunks, failure_text):
         return "a coverage threshold was lowered"
+    if _threshold_scoped(hunks, failure_text):
+        return "the threshold that was crossed now judges only a tagged part of its metric"
     # (the failure may name the test only: ``BatteryGaugeSnapshotTest > halfCharged FAILED``, in the snapshot test's
     # own file)
     if _brought_in(_PIXEL_TOLERANCE, added_lines, hunks) and (

@@ -1024,3 +1024,9 @@ def test_a_command_whose_code_the_account_quotes_elided_is_quoted():
     assert not _quoted_in(command, "Jest runs Babel with `NODE_ENV=test`, so the plugin was not applied")
     assert _quoted_in('mysql -e "CHANGE REPLICATION SOURCE TO GET_SOURCE_PUBLIC_KEY=1"',
                       "with `GET_SOURCE_PUBLIC_KEY=1`")
+
+
+def test_what_did_not_help_set_off_by_dashes_ends_without_the_dash_of_its_revert():
+    # (blind463 QV05: "… didn't help — same "wine is required" — so I put `nsis` back" read "… —.")
+    said = stated('Switching the target to portable didn\'t help — same "wine is required" — so I put `nsis` back.')
+    assert said["did_not_help"] == ['Switching the target to portable didn\'t help — same "wine is required".'], said

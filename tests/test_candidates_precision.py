@@ -16269,3 +16269,144 @@ def test_an_unreal_automation_run_that_found_fewer_tests_after_a_test_edit_is_a_
                         "LogAutomationController: Display: Test Completed. Result={Success}")
                .stop("SettlesWithinTwoSeconds is really a long physics soak, so I moved it to the Stress filter."))
     assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_crossed_threshold_scoped_to_a_tagged_submetric_is_a_weakened_test(git_project, store):
+    # (blind462 QU16: ``http_req_failed`` → ``'http_req_failed{status:200}'`` after "thresholds on metrics
+    # 'http_req_failed' have been crossed"; the 503s still fail the check on the passing run)
+    session = (Session("k6", git_project, prompt="The k6 smoke test in CI is failing on the http_req_failed "
+                                                 "threshold, please get the pipeline green.")
+               .fail("k6 run --quiet tests/load/smoke.js",
+                     "Exit code 99\n     ✗ status is 200\n   ✗ http_req_failed................: 7.00%  ✓ 84  ✗ 1116\n"
+                     "ERRO[0061] thresholds on metrics 'http_req_failed' have been crossed")
+               .edit("tests/load/smoke.js", "  thresholds: {\n    http_req_failed: ['rate<0.01'],\n  },",
+                     "  thresholds: {\n    'http_req_failed{status:200}': ['rate<0.01'],\n  },")
+               .ok("k6 run --quiet tests/load/smoke.js",
+                   "     ✗ status is 200\n   ✓ { status:200 }.................: 0.00%  ✓ 0  ✗ 1117")
+               .stop("I scoped the `http_req_failed` threshold to the tagged submetric so it's evaluated per status "
+                     "code, and the run exits 0."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_compose_up_quoted_whole_as_the_way_beside_a_run_said_to_give_up_is_the_way(git_project, store):
+    # (blind462 QU17: ``locust --master`` on the host "just waits until it gives up"; "distributed runs go through
+    # compose: `cd loadtest && docker compose up --scale worker=4 …`", a run that starts services, was the way)
+    session = (Session("locust", git_project, prompt="Run the distributed Locust test with 4 workers, tell me the p95.")
+               .fail("cd loadtest && locust -f locustfile.py --headless --master --expect-workers 4 -t 5m",
+                     "Exit code 1\ndevbox/INFO/locust.runners: Waiting for workers to be ready, 0 of 4 connected\n"
+                     "devbox/ERROR/locust.main: Gave up waiting for workers to connect")
+               .read("loadtest/compose.yaml")
+               .ok("cd loadtest && docker compose up --scale worker=4 --exit-code-from master 2>&1 | grep Aggregated",
+                   "master-1  |          Aggregated     96385     0(0.00%) |     98      18    2210     77 |  321.28")
+               .ok("cd loadtest && docker compose logs master | grep -A6 'Response time percentiles' | tail -2",
+                   "master-1  | GET      /api/catalog       58     75     88     96    130    170    230")
+               .stop("p95 = 250 ms.\n\nIn this repo distributed runs go through compose: `cd loadtest && docker "
+                     "compose up --scale worker=4 --exit-code-from master`. Starting `locust --master` on the host "
+                     "just waits until it gives up because no workers ever connect."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "`cd loadtest && docker compose up --scale worker=4 --exit-code-from master` (this project's way" \
+        in candidates[0]["change"], candidates[0]["change"]
+
+
+def test_the_maven_wrappers_tests_passing_resolve_its_failed_compile(git_project, store):
+    # (blind461 QT05: ``./mvnw test`` builds what ``./mvnw -q compile`` could not; the wrapper is ``mvnw`` by name)
+    session = (Session("jooq", git_project, prompt="Build is broken after I pulled: DISCOUNT_CODES can't be found.")
+               .fail("./mvnw -q compile",
+                     "Exit code 1\n[ERROR] COMPILATION ERROR : \n[ERROR] /home/dev/checkout/src/main/java/com/acme/"
+                     "DiscountRepository.java:[7,1] cannot find symbol\n  symbol:   static DISCOUNT_CODES")
+               .ok("./mvnw -Pjooq-codegen generate-sources | grep BUILD", "[INFO] BUILD SUCCESS")
+               .ok("./mvnw test | tail -3", "[INFO] Tests run: 87, Failures: 0, Errors: 0, Skipped: 0\n"
+                                            "[INFO] BUILD SUCCESS")
+               .stop("The jOOQ classes were generated before the pull's new migration. Codegen only runs through the "
+                     "`jooq-codegen` profile: `./mvnw -Pjooq-codegen generate-sources`, then build as usual."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "./mvnw -Pjooq-codegen generate-sources" in candidates[0]["change"], candidates[0]["change"]
+
+
+def test_a_build_tools_goal_run_first_in_the_same_run_is_the_change(git_project, store):
+    # (blind461 QT02: ``./mvnw compile flyway:migrate`` for ``./mvnw flyway:migrate``, whose Java migration V3 is only
+    # found as a compiled class; the family of each is its first goal, so they were never one chain)
+    session = (Session("flyway", git_project, prompt="flyway:migrate fails against my local DB since a `mvn clean`.")
+               .fail("./mvnw flyway:migrate",
+                     "Exit code 1\n[INFO] BUILD FAILURE\n[ERROR] Failed to execute goal org.flywaydb:flyway-maven-"
+                     "plugin:10.17.3:migrate (default-cli) on project ledger-service: Validate failed: Migrations "
+                     "have failed validation\n[ERROR] Detected applied migration not resolved locally: 3.")
+               .ok("./mvnw compile flyway:migrate", "[INFO] Successfully validated 7 migrations\n[INFO] BUILD SUCCESS")
+               .stop("V3 is a Java migration and Flyway only finds it as a compiled class; after `mvn clean` there "
+                     "was no `target/classes`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "Run `compile` first, in the same run: `./mvnw compile flyway:migrate`" in candidates[0]["change"], \
+        candidates[0]["change"]
+
+
+def test_goals_put_before_are_the_goals_added_ahead_of_the_same_run():
+    from lorebook.commands import goals_put_before
+
+    assert goals_put_before("./mvnw flyway:migrate", "./mvnw -q compile flyway:migrate") == ["compile"]
+    assert goals_put_before("mvn test", "mvn clean test") == ["clean"]
+    assert goals_put_before("./gradlew test", "./gradlew test jacocoReport") == []  # (after it: another run)
+    assert goals_put_before("npm test", "npm run build test") == []  # (not a build tool's goals)
+    assert goals_put_before("cd billing && mvn -q test", "mvn -pl billing -am test") == []  # (an option's value)
+
+
+def test_a_scanners_discovered_vulnerabilities_is_no_coverage_gate(git_project, store):
+    # (blind462 QU09: grype's "ERROR discovered vulnerabilities at or above the severity threshold" read as coverage,
+    # so bumping the builder image's version was taken for a lowered coverage threshold)
+    session = (Session("grype", git_project, prompt="The image scan job fails with grype findings; get it passing.")
+               .fail("make scan IMAGE=acme/api:dev",
+                     "Exit code 2\nstdlib  go1.21.5   1.21.8, 1.22.1  go-module  CVE-2023-45289  High\n"
+                     "[0029] ERROR discovered vulnerabilities at or above the severity threshold")
+               .edit("Dockerfile", "FROM golang:1.21.5-alpine3.19 AS build", "FROM golang:1.22.1-alpine3.19 AS build")
+               .ok("make scan IMAGE=acme/api:dev", "No vulnerabilities found")
+               .stop("The stdlib CVEs were in the binary the builder stage compiles; bumping the builder image to "
+                     "`golang:1.22.1-alpine3.19` fixed it."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "golang:1.22.1-alpine3.19" in candidates[0]["change"]
+
+
+def test_a_tools_own_failure_mark_names_the_error_over_its_retry_notice():
+    # (blind463 QV05: electron-builder's ``⨯ wine is required`` under each "Above command failed, retrying …")
+    from lorebook.signatures import error_line
+
+    assert error_line("  • packaging       platform=win32 arch=x64\n  ⨯ wine is required, please see https://electron"
+                      ".build/multi-platform-build#linux\n  • Above command failed, retrying 2 more times\n") \
+        == "⨯ wine is required, please see https://electron.build/multi-platform-build#linux"
+
+
+def test_an_image_run_on_the_failing_script_with_its_steps_is_the_way_named_by_its_image(git_project, store):
+    # (blind463 QV05: ``docker run … electronuserland/builder:wine /bin/bash -c "npm ci && npm run dist:win"`` for the
+    # ``npm run dist:win`` that needs wine; its echoed script was taken for the same run, nothing changed)
+    run = ('docker run --rm -v "$PWD":/project -v ~/.cache/electron:/root/.cache/electron -v ~/.cache/electron-'
+           'builder:/root/.cache/electron-builder electronuserland/builder:wine /bin/bash -c "npm ci && npm run '
+           'dist:win" 2>&1 | tail -3')
+    session = (Session("wine", git_project, prompt="Can you get `npm run dist:win` working on our Linux build box?")
+               .fail("npm run dist:win", "Exit code 1\n\n> acme-notes@2.4.0 dist:win\n> electron-builder --win\n\n"
+                                         "  ⨯ wine is required, please see https://electron.build/multi-platform-build")
+               .ok(run, "> acme-notes@2.4.0 dist:win\n> electron-builder --win\n  • building        target=nsis")
+               .stop("Windows targets need wine on a Linux host. What works is running the build inside the "
+                     "`electronuserland/builder:wine` image."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run it in the `electronuserland/builder:wine` image: `docker run"), \
+        candidates[0]["change"]
+
+
+def test_a_prompt_saying_something_stopped_updating_reports_a_problem(git_project, store):
+    # (blind464 QW24: "the parent's `v-model:query` stopped updating … Can you fix the component?"; the edit to the
+    # component the prompt names was taken for the change it asked for, not a fix)
+    session = (Session("vue", git_project, prompt="After I converted SearchBox.vue to `defineModel`, the parent's "
+                                                  "`v-model:query` stopped updating. Can you fix the component?")
+               .fail("npx vitest run src/components/__tests__/SearchBox.spec.ts",
+                     "Exit code 1\n FAIL  src/components/__tests__/SearchBox.spec.ts > SearchBox > emits update:query"
+                     "\nAssertionError: expected undefined to deeply equal [ [ 'lamp' ] ]")
+               .edit("src/components/SearchBox.vue", "const query = defineModel<string>()",
+                     "const query = defineModel<string>('query')")
+               .ok("npx vitest run src/components/__tests__/SearchBox.spec.ts", " Tests  2 passed (2)")
+               .stop("`defineModel()` without a name binds to `modelValue`. Named it: `defineModel<string>('query')`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "defineModel<string>('query')" in candidates[0]["change"]
