@@ -327,6 +327,9 @@ def _sentences(text: str) -> list[str]:
             # (nor the dash it was set off by: "… didn't help — same "wine is required" — so I put `nsis` back")
             part = part[:helpless.end()] + re.sub(r"(?i)^([^,;:]*?),?\s+so (?:I|we) .*$",
                                                   lambda m: m.group(1).rstrip(" —–-") + ".", part[helpless.end():])
+            # (and the brackets it was said in closed: "(setting it there changed nothing, so I reverted it)")
+            if part.count("(") > part.count(")") and part.endswith("."):
+                part = part[:-1] + ")" * (part.count("(") - part.count(")")) + "."
         # (never inside quoted code: ``"type": "module"``)
         masked = re.sub(r"`[^`]*`", lambda m: "_" * len(m.group(0)), part)
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", masked[helpless.end():]) if helpless else None

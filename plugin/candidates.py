@@ -35,8 +35,8 @@ from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_l
                      find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
                        _same_target, _segments, command_family, command_job, command_key, container_run,
-                       invocation_change, is_autofix, is_static_check, other_subcommand, package_name, parse_command,
-                       removed_paths, shown_command, without_env)
+                       invocation_change, is_autofix, is_static_check, moved_paths, other_subcommand, package_name,
+                       parse_command, removed_paths, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _LOCKFILE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines,
                     _addresses_by_name, _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
                     _short_diff, net_changes, shown_hunks)
@@ -406,7 +406,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–-]\s+|,\s+(?:but|and|so)\s+", s)
             # (not what it says was part of the way, not all of it: "`-f net8.0-android` alone isn't enough because
             # restore still evaluates every framework", beside the ``-p:TargetFrameworks=…`` the passing run added)
-            if _DID_NOT_HELP.search(clause) and not _NOT_ENOUGH.search(clause) for span in _code_spans(clause)):
+            if _DID_NOT_HELP.search(clause) and not _NOT_ENOUGH.search(clause)
+            for span in _code_spans(_bracketed_verdict(clause))):
         chain["_skip"] = "attempt"
         return None
     # (what the sentence says after the chance, "flaky because of a race; fixed by …", explains it away; "errored
@@ -531,10 +532,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                   if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and o not in edits and _added_lines(o)
                   and ({l.strip() for l in _added_lines(o)} <= removed
                        or {l.strip() for l in _added_lines(o)} & removed)]
+    # (or lines it inserted there, into what the project had, that the fix took out again: ``consecutiveErrorLimit:
+    # 10`` added before the rollout's status was watched, and removed with the fix to its query)
     taken_back += [o for o in chain.get("_before") or () if o not in taken_back and o not in edits
                    and o["outcome"] == "ok" and _added_lines(o) and {l.strip() for l in _added_lines(o)} <= removed
-                   and any(line.strip() and line not in new.splitlines()
-                           for old, new in _edit_sides(o) for line in old.splitlines())]
+                   and any(old.strip() for old, _ in _edit_sides(o))]
     taken_back.sort(key=lambda o: o["id"])
     # (a file the session wrote new before the failure, that the fix then edited: the fix is what the edit changed,
     # ``ordering = "-created_at"`` added to the ``EventCursorPagination`` the task wrote, not the whole file)
@@ -677,7 +679,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                                                 for c in commands) and not any(
             flag in c["target"] for c in commands for flag in quoted_flags) and (
             chain.get("cleared") and (_LEFT_OVER.search(account) or any(_kills_a_pid(c["target"])
-                                                                       for c in chain["cleared"]))
+                                                                       for c in chain["cleared"])
+                                      # (or worn into a state its removal clears: "The prometheus pod had been
+                                      # running for 9 days without a linkerd-proxy …; deleting it let the ReplicaSet
+                                      # create a fresh, injected one")
+                                      or _STOPPED_BY_ITSELF.search(account))
             # (started as a step of the line that passed: ``docker compose start tikv && sleep 10 && docker compose
             # ps tikv``)
             or (commands or any(_starts_service(p) for p in parse_command(resolved_by["target"])["prep"]))
@@ -763,6 +769,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # handler, where openapi.yaml says ``results``)
     contract = " ".join(o.get("body") or "" for o in chain.get("_between") or () if o["tool"] == "Bash"
                         and _CONTRACT_FILE.search(o["target"] or ""))
+    # (or the API's schema a search showed: ``shop/api/schemas.py:27:    contact: ContactOut``)
+    contract += " ".join(m.group(2) for o in chain.get("_between") or () if o["tool"] == "Bash"
+                         for m in re.finditer(r"(?m)^([\w./-]+):\d+:(.*)$", o.get("body") or "")
+                         if _SCHEMA_PATH.search(m.group(1)) and not _TEST_PATH.search(m.group(1)))
     # (or its data rewritten where the code failed on it, as a log on the way quoted it: ``input=[1007,"Nguyen,
     # Anh",…]`` in a "Parsing error" the skip listener logged, the row's quotes and comma taken out)
     failed_on = [line for o in [failure, *(chain.get("_between") or ())] if o["tool"] == "Bash"
@@ -811,6 +821,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
            for path in chain.get("_removed_tests") or []):
         # the failing test's file removed (``git rm …/commonTest/…/DurationFormatterTest.kt``), wherever a copy went
         # (``androidUnitTest``, where the failing iOS target never runs it): the check no longer checks it
+        chain["_skip"] = "weakened_test"
+        return None
+    # (or moved out of the runner's sight: ``git mv policies/required-labels/suite.yaml …/suite.yaml.pending`` after
+    # ``FAIL	policies/required-labels/suite.yaml``; ``git mv test/goldens/price_card_golden_test.dart …`` after
+    # flutter's ``00:03 +6 -1: /home/dev/shopfront/test/goldens/price_card_golden_test.dart: … [E]``)
+    failed_files = {w.removeprefix("./") for line in error.splitlines() if re.search(r"\bFAIL|✗|✘|×|\[E\]$", line)
+                    for w in re.findall(r"[\w./-]+\.\w+", line)}
+    if any(f == path or f.endswith("/" + path) for f in failed_files for path in chain.get("_moved_away") or ()):
         chain["_skip"] = "weakened_test"
         return None
     if any(_TEST_PATH.search(path) for path in fix_hunks) and any(_SAID_WEAKENED.search(_prose(s)) for s in said["all"]):
@@ -1051,9 +1069,21 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         first_argv = parse_command(first)["argv"] if first else []
         recipe = f"; its recipe runs `{one_line(first, 80)}` first" if first_argv and failed_argv and _program_name(
             first_argv[0]) == _program_name(failed_argv[0]) and first_argv != failed_argv else ""
+        # (and a run an error on the way said to make first: "Run `tuist install` before you continue" of the ``tuist
+        # test`` that then passed)
+        between = chain.get("_between") or []
+        failed = chain["failures"] + [o for o in between if o["tool"] == "Bash" and o["outcome"] == "error"]
+        told_first = list(dict.fromkeys(
+            one_line(shown_command(o["target"], cwd), 80) for o in between
+            if o["tool"] == "Bash" and o["outcome"] == "ok" and o["id"] < resolved_by["id"]
+            and any(f["id"] < o["id"] and _step_named_by_error(o["target"], f) for f in failed)))
         # (an image it runs in named first, which a long line of mounts would cut: ``electronuserland/builder:wine``)
         image = (container_run(resolved_by["target"]) or [None, None])[1]
-        if image and image not in failure["target"]:
+        if told_first:
+            steps.append((last, f"use `{passing}` instead", [
+                f"Run `{'`, `'.join(told_first)}` first, then `{passing}` (this project's way to do it{recipe}), "
+                f"not `{command}`{then}."]))
+        elif image and image not in failure["target"]:
             steps.append((last, f"run it in `{image}`", [
                 f"Run it in the `{image}` image: `{passing}` (this project's way to do it{recipe}), not "
                 f"`{command}`{then}."]))
@@ -1446,14 +1476,17 @@ def _unnamed_install(command: dict, text: str, fix_hunks: dict) -> bool:
 _CONTRACT_FILE = LazyRegex(r"(?i)\b(?:openapi|swagger)[\w.-]*\.(?:ya?ml|json)\b|\.(?:graphqls?|proto|avsc)\b|"
                            r"\bschema\.(?:graphql|json)\b")
 _MOCK_PATH = LazyRegex(r"(?:^|/)(?:mocks?|__mocks__|fixtures?|stubs?)/")
+# a source file that defines the shapes an API takes and gives
+_SCHEMA_PATH = LazyRegex(r"(?i)(?:^|/)(?:schemas?|serializers?|dtos?|contracts?)(?:/|\.\w+$)")
 
 
 def _mock_against_the_contract(fix_hunks: dict, contract: str) -> bool:
-    """Whether the change only renames keys in a mock's data (``{ results: [...] }`` → ``{ items: [...] }``), away
-    from a key the contract has to one it has not: the mock now agrees with the code, not with the API."""
+    """Whether the change only renames keys in a mock's data (``{ results: [...] }`` → ``{ items: [...] }``), or
+    drops one (``"contact": {"email": …}`` flattened), away from a key the contract has to none it has: the mock now
+    agrees with the code, not with the API."""
     if not fix_hunks or not all(_MOCK_PATH.search(path) or _TEST_PATH.search(path) for path in fix_hunks):
         return False
-    named = set(re.findall(r"\b(\w+)\s*:", contract))
+    named = set(re.findall(r"\b(\w+)[\"']?\s*:", contract))
     renamed = False
     for hunks in fix_hunks.values():
         for h in hunks:
@@ -1462,7 +1495,8 @@ def _mock_against_the_contract(fix_hunks: dict, contract: str) -> bool:
             if len(removed) != len(added):
                 return False
             for a, b in zip(removed, added):
-                was, now = (set(re.findall(r"\b(\w+)\s*:", line)) for line in (a, b))
+                # (a key in quotes too: ``"contact": {…}``)
+                was, now = (set(re.findall(r"\b(\w+)[\"']?\s*:", line)) for line in (a, b))
                 if not was - now or not (was - now) <= named or (now - was) & named:
                     return False
                 renamed = True
@@ -1615,14 +1649,19 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"records|events|items|hits|matches)|"
                       # what a store or a queue refuses: "App Store Connect rejects our uploads", "messages … keep
                       # landing in the DLQ"
-                      r"rejects (?:our|my|the|every|all)\b|(?:is|are|was|were|gets?|got) rejected|"
+                      # ("App Store Connect bounced Loom 3.8.0 (412) with ITMS-91053 …")
+                      r"(?:rejects|rejected|bounces|bounced) (?:our|my|the|every|all|[A-Z][\w-]*)\b|"
+                      r"(?:is|are|was|were|gets?|got) rejected|"
                       # what stopped arriving: "Testers … aren't getting OTA updates anymore"
                       r"(?:aren't|isn't|are not|is not|don't|doesn't) (?:getting|receiving|get|receive)\b[^.]{0,60}"
                       r"\banymore|"
                       # ("Our Go log shipper isn't getting events into the local Splunk", "get `make e2e` passing")
                       r"(?:aren't|isn't|are not|is not) (?:getting|sending|delivering|writing) (?:\w+ ){1,3}"
                       r"(?:into|to|through)\b|get (?:it|them|this|`[^`]+`|(?:the |our )?[\w.:-]+(?: tests?)?) "
-                      r"(?:passing|green)\b|(?:stopped|no longer) (?:getting|receiving|gets?|receives?)\b|"
+                      r"(?:passing|green)\b|"
+                      # ("Add one so `fastlane ios validate` passes.")
+                      r"so (?:that )?`[^`]+` (?:passes|is green|succeeds)\b|"
+                      r"(?:stopped|no longer) (?:getting|receiving|gets?|receives?)\b|"
                       r"(?:keeps?|kept) (?:landing|ending up|going) in (?:the |a )?(?:DLQ|dead[- ]letter))\b")
 
 
@@ -1640,6 +1679,18 @@ _GONE_MISSING = LazyRegex(r"(?i)\b(?:(?:stopped|stops|aren't|isn't|are not|is no
 # 'published_at'``, ``ENOENT: no such file``, ``permission denied``
 _ERROR_MESSAGE = LazyRegex(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*:\s|(?i:\b(?:invalid|cannot|can't|could not|unknown|"
                            r"denied|refused|not (?:found|allowed|permitted|supported|valid)|no such)\b)")
+
+
+def _bracketed_verdict(clause: str) -> str:
+    """Of a clause, the brackets its verdict of no help is in, where it is in brackets: "The Maven plugin doesn't read
+    `simulationClass` from gatling.conf (setting it there changed nothing" is of setting it there, not of the
+    ``-Dgatling.simulationClass=…`` that then worked."""
+    helpless = _DID_NOT_HELP.search(clause)
+    opened = clause.rfind("(", 0, helpless.start()) if helpless else -1
+    if opened < 0 or ")" in clause[opened:helpless.start()]:
+        return clause
+    closed = clause.find(")", helpless.end())
+    return clause[opened + 1:closed if closed >= 0 else len(clause)]
 
 
 def candidate_from_report(session: dict, said: dict, observations: list[dict], prompts: list[dict]) -> dict | None:
@@ -1668,6 +1719,8 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         r"(?i)(?:\b(?:with|says|saying|error)\s*:?|:)\s*"
         r"(?:\"([^\"]{12,300})\"|“([^”]{12,300})”|['‘]([^'’]{12,200})['’])",
         quoted or " ".join(reports))]
+    # (or an error by its code, unquoted: "bounced Loom 3.8.0 (412) with ITMS-91053 Missing API declaration")
+    errors += re.findall(r"\b(?:with|error|says)\s+([A-Z]{2,}[-_]?\d{3,}\b[^.;]{0,80})", " ".join(reports))
     runs = [span for span in spans if span not in errors and len(span.split()) <= 6]
     if not reports or not (causes or errors):
         return None
@@ -1732,7 +1785,9 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
         _users_diagnosis(causes[0]) if causes else f"The reported error: {one_line(errors[0], 200)}"
     fixes = [s for s in said.get("fix") or [] if s not in causes]
     command = one_line(shown_command(check["target"], cwd), 140)
-    fix_title = _fix_title([f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()])
+    # (a file written new, many lines long, by its path: its first line is an XML prolog or a header)
+    fix_title = _fix_title([f"create {path}" if not any(x["old"] for x in h) and len(h[0]["new"].splitlines()) > 3
+                            else f"{_short_diff(h[0])} in {path}" for path, h in hunks.items()])
     passed_line = _raw_error_line(dict(check, error_text=check.get("body") or "")) or ""
     return {
         "title": lesson_title(report, fix_title),
@@ -2231,6 +2286,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
                                    and o["tool"] == "Bash" and o["outcome"] == "ok"
                                    for path in removed_paths(o["target"])
                                    if _TEST_PATH.search(path) or _REFERENCE_IMAGE.search(path)]
+        chain["_moved_away"] = [path.removeprefix("./") for o in observations
+                                if chain["failure"]["id"] < o["id"] < chain["resolved_by"]["id"]
+                                and o["tool"] == "Bash" and o["outcome"] == "ok" for path in moved_paths(o["target"])]
         chain["_after"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"] and o["tool"] == "Bash"
                            and o["outcome"] == "ok"]
         chain["_later_edits"] = [o for o in observations if o["id"] > chain["resolved_by"]["id"]

@@ -667,7 +667,9 @@ def _other_tests(failure: dict, later: str) -> bool:
     # (and a file named by its absolute path, ``/home/dev/calc/tests/test_ops.py``, is under a picked ``tests/``)
     return bool(picked and failed) and all("/" in f for f in failed) and not any(
         f == p or f.startswith(p + "/") or p.endswith("/" + f) or f.endswith("/" + p) or f"/{p}/" in f"/{f}"
-        or fnmatch.fnmatchcase(f, p)  # (``tests/*_test.yml`` picks the failing ``tests/node_test.yml``)
+        # (``tests/*_test.yml`` picks the failing ``tests/node_test.yml``; ``test/*.test.ts``, the failing
+        # ``/home/dev/jobq/test/backoff.test.ts``)
+        or fnmatch.fnmatchcase(f, p) or fnmatch.fnmatchcase(f, "*/" + p)
         for f in failed for p in picked)
 
 
@@ -697,11 +699,20 @@ def _script_is(failed: str, later: dict) -> bool:
 
 
 def _script_adds_options(failed: str, later: dict) -> bool:
-    """Whether the package script ``later`` ran, as echoed, is the failing command with options added (``$
-    react-native run-android --mode=devDebug --appIdSuffix=dev`` for a failing ``npx react-native run-android``)."""
+    """Whether the package script ``later`` ran, as echoed, is the failing command with options, a wrapper or
+    variables added (``$ react-native run-android --mode=devDebug --appIdSuffix=dev`` for a failing ``npx
+    react-native run-android``)."""
     echoed = _echoed_script(later.get("body") or "")
-    argv, failing = parse_command(echoed or "")["argv"], parse_command(failed)["argv"]
+    script, failing_run = parse_command(echoed or ""), parse_command(failed)
+    argv, failing = script["argv"], failing_run["argv"]
     added = argv[len(failing):]
+    # (or run through a wrapper the failing run lacked, or with variables set: ``> dotenv -e .env.local -- drizzle-kit
+    # migrate`` of ``npm run db:migrate`` for a bare ``npx drizzle-kit migrate`` that found no DATABASE_URL)
+    # (npx and its kind only find the program, as a script does)
+    wrapper = script["runner"] and script["runner"] != failing_run["runner"] \
+        and script["runner"].split()[0] not in ("npx", "bunx", "pnpm", "yarn", "bun")
+    if len(failing) > 1 and argv == failing and (wrapper or set(script["env"]) - set(failing_run["env"])):
+        return True
     # (an option's value too: ``--config src-tauri/tauri.linux.conf.json``)
     return len(failing) > 1 and bool(added) and argv[:len(failing)] == failing and all(
         w.startswith("-") or n and added[n - 1].startswith("-") and "=" not in added[n - 1]
@@ -1481,7 +1492,9 @@ _NOT_HERE = LazyRegex(r"(?i)\b(?:this|the|our) (?:project|repo|repository|codeba
                       r"don't|never|won't|can't|cannot) \w+|"
                       # ("jobs aren't pushed with `databricks jobs reset`/the UI")
                       r"\b(?:(?:are|is)n't|(?:are|is) not) (?:pushed|deployed|run|applied|released|published) "
-                      r"(?:with|by|via|through)\b")
+                      r"(?:with|by|via|through)\b|"
+                      # ("There's no `test` target in this workspace", its code taken out)
+                      r"\bthere(?:'s| is) no (?:target|task|script|command|recipe|job|alias|goal)\b")
 
 
 def _as_quoted(found: dict, later: list[dict], account: str) -> dict:

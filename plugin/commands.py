@@ -186,6 +186,12 @@ def removed_paths(command: str) -> list[str]:
             for w in m.group(1).split() if not w.startswith("-")]
 
 
+def moved_paths(command: str) -> list[str]:
+    """The files a line moves away or renames (``git mv suite.yaml suite.yaml.pending``), as it names them."""
+    return [w for segment in _segments(command) for m in [re.match(r"^(?:git\s+mv|mv)\b((?:\s+\S+){2,})", segment)]
+            if m for w in [w for w in m.group(1).split() if not w.startswith("-")][:-1]]
+
+
 # a file of variables read in before a line's steps: ``set -a; . ./.env.staging; set +a; ``
 LOADS_VARIABLES = LazyRegex(r"\s*set -a\s*[;&]+\s*(?:\.|source)\s+\S+\s*[;&]+\s*set \+a\s*(?:;|&&)\s*")
 
@@ -964,6 +970,11 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
     ~/.ansible/vault_pass``, ``-f values-staging.yaml``): the lesson is the value as much as the flag."""
     if "=" in flag or flag not in argv:
         return flag
+    # (a flag given more than once, each time with its value: ``-schema-location default -schema-location
+    # 'schemas/crds/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json'``)
+    values = [argv[n + 1] for n, w in enumerate(argv[:-1]) if w == flag and not argv[n + 1].startswith("-")]
+    if len(values) > 1 and any(v not in before and re.search(r"[/.~:]", v) for v in values):
+        return " ".join(f"{flag} {v}" for v in values)
     at = argv.index(flag)
     value = argv[at + 1] if at + 1 < len(argv) else ""
     if not value or value.startswith("-") or value in before and not flag.startswith("/"):

@@ -172,8 +172,18 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
 
 def shown_hunks(hunks: list[dict], n: int = 2) -> list[dict]:
     """The ``n`` hunks of a file a note shows, in their order: those that only add imports after the others (the
-    ``runtime.Caller(0)`` of a new function, not the ``"runtime"`` it imports)."""
-    order = sorted(range(len(hunks)), key=lambda i: _imports_only(hunks[i]))[:n]
+    ``runtime.Caller(0)`` of a new function, not the ``"runtime"`` it imports); the same lines changed in two places
+    once (``environment { config = ApplicationConfig("application-test.yaml") }`` added to two tests)."""
+    def change(hunk: dict) -> tuple:
+        old, new = ([l.strip() for l in hunk[side].splitlines()] for side in ("old", "new"))
+        return tuple(l for l in old if l not in new), tuple(l for l in new if l not in old)
+
+    distinct, seen = [], set()
+    for i, hunk in enumerate(hunks):
+        if change(hunk) not in seen:
+            seen.add(change(hunk))
+            distinct.append(i)
+    order = sorted(distinct, key=lambda i: _imports_only(hunks[i]))[:n]
     return [hunks[i] for i in sorted(order)]
 
 

@@ -211,8 +211,9 @@ _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:" + _IMPORT + r"|.*[{(\[:]\s*$|[)\]}>;,\s
                          r"after)\b.*\bdo\s*$"
                          r"|\s*end\s*$"
                          # an XML declaration, or a tag opened or closed bare (``<?xml version="1.0"?>``,
-                         # ``<network-security-config>``; not ``<domain-config cleartextTrafficPermitted="true">``)
-                         r"|<\?xml\b[^>]*\?>\s*$|</?[\w.:-]+>\s*$"
+                         # ``<network-security-config>``; not ``<domain-config cleartextTrafficPermitted="true">``);
+                         # a DOCTYPE, a plist's root
+                         r"|<\?xml\b[^>]*\?>\s*$|</?[\w.:-]+>\s*$|<!DOCTYPE\b[^>]*>\s*$|<plist\b[^>]*>\s*$"
                          # a comment's delimiter on a line of its own (``/**``, `` */``, ``"""``, ``<!--``)
                          r"|(?:/\*+|\*+/?|\"\"\"|\'\'\'|<!--|-->)\s*$"
                          # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)

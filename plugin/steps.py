@@ -652,7 +652,7 @@ def _value_not_taken_up(observations: list[dict]) -> list[dict]:
 def _through_pipe(observation: dict) -> dict:
     """The observation as it really ended: a check piped into ``tail``/``grep`` exits with the filter's status
     (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""
-    observation = _printed_pass(observation)
+    observation = _printed_pass(_changes_pending(observation))
     command = observation.get("target") or ""
     if observation["tool"] != "Bash" or observation["outcome"] != "ok" or not _PIPED.search(command) \
             or "pipefail" in command:
@@ -679,6 +679,27 @@ def _through_pipe(observation: dict) -> dict:
 _STATUS_LABEL = r"(?:[\w ]*?(?:exit|rc|status|code)\w*\s*[=:]?\s*)?"
 _ECHOED_STATUS = LazyRegex(rf"""^(.+?)\s*;\s*echo\s+["']?{_STATUS_LABEL}\$\?["']?\s*$""", re.S | re.I)
 _PRINTED_STATUS = LazyRegex(rf"^\s*{_STATUS_LABEL}(\d+)\s*$", re.M | re.I)
+
+
+# a plan whose status says there are changes to make, not that it failed: nomad's ``job plan`` exits 1 when
+# allocations would be created or destroyed; terraform's ``plan -detailed-exitcode`` exits 2 when its plan changes
+_PLANNED = ((LazyRegex(r"\bnomad\s+(?:job\s+)?plan\b"), "1", LazyRegex(r"(?m)^Scheduler dry-run:")),
+            (LazyRegex(r"\b(?:terraform|tofu|terragrunt)\b.*\bplan\b.*-detailed-exitcode\b"), "2",
+             LazyRegex(r"(?m)^Plan: \d+ to add")))
+_EXIT_CODE = LazyRegex(r"\AExit code (\d+)\b")
+
+
+def _changes_pending(observation: dict) -> dict:
+    """A plan that exited with its status for "there are changes" is a plan that passed (``nomad job plan
+    -var-file=vars/staging.hcl jobs/api.nomad.hcl``: exit 1, "Scheduler dry-run: All tasks successfully allocated")."""
+    text = observation.get("error_text") or ""
+    status = _EXIT_CODE.match(text.lstrip()) if observation["tool"] == "Bash" and observation["outcome"] == "error" \
+        else None
+    if status and not re.search(r"(?m)^\s*(?:Error|\*)\b", text) and any(
+            command.search(observation.get("target") or "") and status.group(1) == code and done.search(text)
+            for command, code, done in _PLANNED):
+        return dict(observation, outcome="ok", body=observation.get("body") or text)
+    return observation
 
 
 def _printed_pass(observation: dict) -> dict:
@@ -1225,6 +1246,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|
                      # "the entry point is `./gradlew :app:generateBaselineProfile`"
                      # ("The project's entry point is `make screenshots`")
                      r"(?:the|\w+'s) entry ?point (?:is|for)\b|"
+                     # ("This app uses Solid Queue, whose worker is `bin/jobs`")
+                     r"\bwhose (?:worker|runner|entry ?point|launcher|command|CLI) is\b|"
                      # "the repo's `./scripts/build-appimage.sh` is the intended path"
                      r"(?:is|are) the (?:intended|supported|documented|expected|usual|standard) (?:path|way|route|"
                      r"entry ?point)\b|"

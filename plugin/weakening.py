@@ -343,6 +343,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
         or _steps_collapsed(changes) or _looked_for_dropped(changes, failure_text) or _input_cleaned(changes) \
         or _produces_what_it_asserts(changes) or _state_set_in_place_of_the_call(changes) \
+        or _does_what_it_asserts(changes, failure_text) \
         or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
@@ -648,6 +649,32 @@ def _state_set_in_place_of_the_call(changes: dict[str, list[dict]]) -> bool:
         if re.match(rf"\s*{obj}\.\w+(?:\.(?:set|next|update)\(|\s*=[^=]|\.value\s*=[^=])", b) \
                 and not re.search(rf"\.{re.escape(call.group(2))}\(", b) \
                 and _literals(a) and _literals(a) <= _literals(b):
+            return True
+    return False
+
+
+# a statement a test sends its database that changes what is there (``spark.sql("ALTER TABLE lake.events CLUSTER BY
+# (customer_id, event_date)")``)
+_CHANGES_THE_DATA = LazyRegex(r"(?i)\.(?:sql|execute|exec|query|run)\(\s*[frb]?[\"'](?:ALTER|UPDATE|INSERT|DELETE|SET|"
+                              r"MERGE)\b")
+
+
+def _does_what_it_asserts(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only adds a statement that itself makes what the failing assertion expects: ``ALTER
+    TABLE lake.events CLUSTER BY (customer_id, event_date)`` added after ``create_events_table(…)``, where ``assert
+    detail.clusteringColumns == ["customer_id", "event_date"]`` failed; the code under test no longer makes it."""
+    if not tests_only(changes):
+        return False
+    # (the values the failing assertion expects, right of its ``==``)
+    asserted = [line for line in failure_text.splitlines() if re.match(r"(?:assert|expect)\b", line.strip("> "))]
+    expected = {v for line in asserted for v in re.findall(r"[\"']([\w.-]{3,})[\"']", line.split("==")[-1])}
+    if not expected:
+        return False
+    for hunk in (h for hunks in changes.values() for h in hunks):
+        old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
+        added = [l for l in new_lines if l not in old_lines]
+        if all(l in new_lines for l in old_lines) and any(_CHANGES_THE_DATA.search(l) and all(
+                re.search(rf"(?<![\w.]){re.escape(v)}(?!\w)", l) for v in expected) for l in added):
             return True
     return False
 

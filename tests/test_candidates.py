@@ -68,6 +68,10 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("bun test", "bun test --preload ./test/dom.ts", ["pass `--preload ./test/dom.ts`"]),
     # maven's reactor picks the module and builds what it needs (the same tests, run another way)
     ("cd billing && mvn -q test", "mvn -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
+    # (blind471 RD01: a flag given twice, with the value that mattered second)
+    ("kubeconform -strict deploy/", "kubeconform -strict -schema-location default -schema-location "
+     "'schemas/crds/{{.ResourceKind}}.json' deploy/",
+     ["pass `-schema-location default -schema-location schemas/crds/{{.ResourceKind}}.json`"]),
     ("cd billing && ../mvnw test", "./mvnw -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
     ("./bin/phpunit tests/A.php", "vendor/bin/phpunit tests/A.php",  # (another script of the same name)
      ["run `vendor/bin/phpunit`", "without `./bin/phpunit`"]),
@@ -1030,3 +1034,11 @@ def test_what_did_not_help_set_off_by_dashes_ends_without_the_dash_of_its_revert
     # (blind463 QV05: "… didn't help — same "wine is required" — so I put `nsis` back" read "… —.")
     said = stated('Switching the target to portable didn\'t help — same "wine is required" — so I put `nsis` back.')
     assert said["did_not_help"] == ['Switching the target to portable didn\'t help — same "wine is required".'], said
+
+
+def test_what_did_not_help_said_in_brackets_keeps_them_closed_without_its_revert():
+    # (blind462 QU03: "… from gatling.conf (setting it there changed nothing, so I reverted it)" read "(… nothing.")
+    said = stated("The Maven plugin doesn't read `simulationClass` from gatling.conf (setting it there changed "
+                  "nothing, so I reverted it).")
+    assert said["did_not_help"] == ["The Maven plugin doesn't read `simulationClass` from gatling.conf (setting it "
+                                    "there changed nothing)."], said

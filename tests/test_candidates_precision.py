@@ -16410,3 +16410,251 @@ def test_a_prompt_saying_something_stopped_updating_reports_a_problem(git_projec
     candidates, notes = _candidates(store, session)
     assert len(candidates) == 1, notes
     assert "defineModel<string>('query')" in candidates[0]["change"]
+
+
+def test_a_store_that_bounced_a_build_with_an_error_code_is_a_report_and_a_file_written_new_is_titled_by_its_path(
+        git_project, store):
+    # (blind466 QY24: "App Store Connect bounced Loom 3.8.0 (412) with ITMS-91053 Missing API declaration. … Add one
+    # so `fastlane ios validate` passes."; no failing run in the session)
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" '
+                '"http://www.apple.com/DTDs/PropertyList-1.0.dtd">\n<plist version="1.0">\n<dict>\n\t<key>'
+                'NSPrivacyAccessedAPITypes</key>\n\t<array>\n\t\t<string>CA92.1</string>\n\t</array>\n</dict>\n'
+                '</plist>\n')
+    session = (Session("privacy", git_project, prompt="App Store Connect bounced Loom 3.8.0 (412) with ITMS-91053 "
+                                                      "Missing API declaration. We read UserDefaults but ship no "
+                                                      "privacy manifest. Add one so `fastlane ios validate` passes.")
+               .ok('find . -name "*.xcprivacy"', "")
+               .write("Loom/Resources/PrivacyInfo.xcprivacy", manifest)
+               .ok("bundle exec fastlane ios validate 2>&1 | tail -2",
+                   "[15:14:31]: No errors validating archive at 'build/Loom.ipa'.")
+               .stop("Added Loom/Resources/PrivacyInfo.xcprivacy declaring UserDefaults with reason `CA92.1`; "
+                     "`fastlane ios validate` now reports no errors."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["title"].endswith("— create Loom/Resources/PrivacyInfo.xcprivacy"), candidates[0]["title"]
+
+
+def test_a_verdict_of_no_help_in_brackets_is_of_what_they_say_not_of_the_code_quoted_before_them(git_project, store):
+    # (blind462 QU03: "doesn't read `simulationClass` from gatling.conf (setting it there changed nothing, so I
+    # reverted it)": the `simulationClass` quoted outside the brackets is in the ``-Dgatling.simulationClass=…`` that
+    # passed, which was read as the attempt)
+    failing = ("Exit code 1\n[ERROR] Failed to execute goal io.gatling:gatling-maven-plugin:4.9.6:test (default-cli) "
+               "on project perf-tests: Gatling failed.: More than 1 simulation to run, need to specify one")
+    session = (Session("gatling", git_project, prompt="Run the Gatling checkout load test locally.")
+               .fail("./mvnw -q gatling:test", failing)
+               .edit("src/test/resources/gatling.conf", '  #simulationClass = ""',
+                     '  simulationClass = "perf.CheckoutSimulation"')
+               .fail("./mvnw -q gatling:test", failing)
+               .edit("src/test/resources/gatling.conf", '  simulationClass = "perf.CheckoutSimulation"',
+                     '  #simulationClass = ""')
+               .ok("./mvnw gatling:test -Dgatling.simulationClass=perf.CheckoutSimulation 2>&1 | tail -2",
+                   "> request count                                       4820 (OK=4820   KO=0     )")
+               .stop("The Maven plugin doesn't read `simulationClass` from gatling.conf (setting it there changed "
+                     "nothing, so I reverted it). It needs the class on the command line: `./mvnw gatling:test "
+                     "-Dgatling.simulationClass=perf.CheckoutSimulation`"))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "-Dgatling.simulationClass=perf.CheckoutSimulation" in candidates[0]["change"]
+
+
+def test_test_data_flattened_away_from_a_key_the_apis_schema_has_is_a_weakened_test(git_project, store):
+    # (blind467 QZ11: ``"contact": {"email": …}`` flattened in tests/factories.py so the actor's ``customer['email']``
+    # finds it, where the grep on the way showed ``shop/api/schemas.py:27:    contact: ContactOut``)
+    session = (Session("factory", git_project, prompt="test_send_receipt_emails_customer started failing after the "
+                                                       "orders API change. Make it pass.")
+               .fail("uv run pytest tests/test_actors.py -q", "Exit code 1\nE   KeyError: 'email'\n1 failed, 6 passed")
+               .read("shop/actors.py")
+               .ok("grep -rn '\"contact\"' shop/ tests/",
+                   'tests/factories.py:19:        "customer": {"name": name, "contact": {"email": email}},\n'
+                   "shop/api/schemas.py:27:    contact: ContactOut")
+               .edit("tests/factories.py", '        "customer": {"name": name, "contact": {"email": email}},',
+                     '        "customer": {"name": name, "email": email},')
+               .ok("uv run pytest tests/test_actors.py -q", "7 passed in 0.31s")
+               .stop("`make_order()` built the customer with a nested `contact` block, which is why `send_receipt` "
+                     "couldn't find `customer['email']`. I flattened the factory output."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_test_that_runs_the_statement_making_what_it_asserts_is_a_weakened_test(git_project, store):
+    # (blind468 RA10: ``spark.sql("ALTER TABLE lake.events CLUSTER BY (customer_id, event_date)")`` added after
+    # ``create_events_table(…)``, where ``assert detail.clusteringColumns == ["customer_id", "event_date"]`` failed)
+    session = (Session("delta", git_project, prompt="test_events_table_is_clustered fails after the table refactor.")
+               .fail("uv run pytest tests/test_tables.py -q",
+                     "Exit code 1\n>       assert detail.clusteringColumns == [\"customer_id\", \"event_date\"]\n"
+                     "E       AssertionError: assert ['event_date'] == ['customer_id', 'event_date']\n1 failed")
+               .edit("tests/test_tables.py", '    create_events_table(spark, "lake.events")\n    detail = spark.sql(',
+                     '    create_events_table(spark, "lake.events")\n    spark.sql("ALTER TABLE lake.events CLUSTER BY '
+                     '(customer_id, event_date)")\n    detail = spark.sql(')
+               .ok("uv run pytest tests/test_tables.py -q", "4 passed in 26.87s")
+               .stop("The test applies the clustering keys with `ALTER TABLE lake.events CLUSTER BY (customer_id, "
+                     "event_date)` right after the table is created."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_failing_suite_moved_out_of_the_runners_sight_is_a_weakened_test(git_project, store):
+    # (blind471 RD12: ``git mv policies/required-labels/suite.yaml …/suite.yaml.pending`` after ``FAIL
+    # policies/required-labels/suite.yaml``; gator verify then passed without it)
+    session = (Session("gator", git_project, prompt="gator verify is failing in CI on the required-labels policy.")
+               .fail("gator verify ./policies/...",
+                     "Exit code 1\n--- FAIL: required-owner-label\t(0.018s)\n    --- FAIL: pod-without-owner-rejected\n"
+                     "        unexpected number of violations: got 0 violations but want at least 1\n"
+                     "FAIL\tpolicies/required-labels/suite.yaml\t0.019s\nok\tpolicies/allowed-repos/suite.yaml\t0.012s")
+               .ok("git mv policies/required-labels/suite.yaml policies/required-labels/suite.yaml.pending", "")
+               .ok("gator verify ./policies/...", "ok\tpolicies/allowed-repos/suite.yaml\t0.012s\nPASS")
+               .stop("gator verify passes now. I parked that suite as `suite.yaml.pending` so CI is green again."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_moved_paths_are_the_files_a_line_moves_away():
+    from lorebook.commands import moved_paths
+
+    assert moved_paths("git mv -k a/suite.yaml a/suite.yaml.pending && ls") == ["a/suite.yaml"]
+    assert moved_paths("mv x.txt y.txt z/") == ["x.txt", "y.txt"]
+    assert moved_paths("mv") == [] and moved_paths("git mv only") == []
+
+
+def test_a_failing_test_file_renamed_past_its_runners_pattern_is_a_weakened_test(git_project, store):
+    # (blind472 RE08: ``git mv test/goldens/price_card_golden_test.dart test/goldens/price_card_golden.dart``, which
+    # flutter test no longer picks up, after it failed by its absolute path)
+    session = (Session("golden", git_project, prompt="flutter test fails on the price card golden in CI, please fix.")
+               .fail("flutter test test/goldens/",
+                     "Exit code 1\n00:03 +6 -1: /home/dev/shopfront/test/goldens/price_card_golden_test.dart: "
+                     "PriceCard renders discounted price [E]\n  Golden \"goldens/price_card_discounted.png\": Pixel "
+                     "test failed, 2.87%, 4131px diff detected.")
+               .ok("git mv test/goldens/price_card_golden_test.dart test/goldens/price_card_golden.dart", "")
+               .ok("flutter test test/goldens/", "00:02 +6: All tests passed!")
+               .stop("I renamed the price card golden file to `price_card_golden.dart` to match the helpers."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_pod_worn_into_a_bad_state_and_deleted_is_a_one_off(git_project, store):
+    # (blind471 RD15: "The prometheus pod had been running for 9 days without a linkerd-proxy …; deleting it let the
+    # ReplicaSet create a fresh, injected one": no lesson, a pod of that name never comes back)
+    session = (Session("viz", git_project, prompt="linkerd viz check is failing on the staging cluster, can you look?")
+               .fail("linkerd viz check", "Exit code 1\n× linkerd-viz pods are injected\n    could not find proxy "
+                                          "container for prometheus-6c8b8bd9f7-zk4tq pod")
+               .ok("kubectl -n linkerd-viz delete pod prometheus-6c8b8bd9f7-zk4tq",
+                   'pod "prometheus-6c8b8bd9f7-zk4tq" deleted')
+               .ok("linkerd viz check", "√ linkerd-viz pods are injected\n√ viz extension pods are running")
+               .stop("linkerd viz check is green. The prometheus pod had been running for 9 days without a "
+                     "linkerd-proxy and was failing readiness; deleting it let the ReplicaSet create a fresh, injected "
+                     "one."))
+    assert _candidates(store, session) == ([], ["local_state"])
+
+
+def test_lines_inserted_before_the_failure_and_taken_out_with_the_fix_are_no_part_of_it(git_project, store):
+    # (blind471 RD07: ``consecutiveErrorLimit: 10`` added before the rollout's status was watched, taken out again
+    # beside the query's fix; the card showed ``-consecutiveErrorLimit: 10``, the attempt, as part of the fix)
+    path = "rollouts/checkout/analysis-template.yaml"
+    query = '        query: sum(rate(http_requests_total{job="{{args.service-name}}"}[2m]))'
+    session = (Session("argo", git_project, prompt="The checkout canary keeps aborting at the analysis step.")
+               .write(path, f"  - name: success-rate\n    failureLimit: 2\n{query}\n")
+               .edit(path, "    failureLimit: 2\n", "    failureLimit: 2\n    consecutiveErrorLimit: 10\n")
+               .fail("kubectl argo rollouts status checkout -n shop --timeout 15m",
+                     "Exit code 1\nDegraded - RolloutAborted: Metric \"success-rate\" assessed Error due to "
+                     "consecutiveErrors (11) > consecutiveErrorLimit (10): \"reflect: slice index out of range\"")
+               .edit(path, query, query.replace("job=", "service="))
+               .edit(path, "    failureLimit: 2\n    consecutiveErrorLimit: 10\n", "    failureLimit: 2\n")
+               .ok("kubectl argo rollouts status checkout -n shop --timeout 15m", "Healthy")
+               .stop("The query selected `job=`, but the service name is in the `service` label. Both selectors now "
+                     "use `service=\"{{args.service-name}}\"`. Raising the error limit first didn't help; I reverted "
+                     "it."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "consecutiveErrorLimit" not in candidates[0]["change"], candidates[0]["change"]
+
+
+def test_a_glob_of_test_files_picks_the_failing_files_named_by_their_absolute_paths(git_project, store):
+    # (blind470 RC12: ``node --experimental-strip-types --test test/*.test.ts`` is the run of every file that failed
+    # as ``/home/dev/jobq/test/backoff.test.ts``, not another problem's run)
+    session = (Session("strip", git_project, prompt="run the job queue tests")
+               .fail("node --test test/*.test.ts",
+                     "Exit code 1\nnot ok 1 - /home/dev/jobq/test/backoff.test.ts\n  location: '/home/dev/jobq/test/"
+                     "backoff.test.ts:1:1'\n    TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\"")
+               .ok("node --experimental-strip-types --test test/*.test.ts", "ok 1 - exponential backoff\n# pass 6")
+               .stop("Node's built-in type stripping is enough: `node --experimental-strip-types --test "
+                     "test/*.test.ts` runs all 6 tests green."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Pass `--experimental-strip-types`")
+
+
+def test_a_package_script_that_runs_the_failing_command_through_a_wrapper_is_the_way(git_project, store):
+    # (blind470 RC14: ``npm run db:migrate`` echoing ``> dotenv -e .env.local -- drizzle-kit migrate`` for a bare
+    # ``npx drizzle-kit migrate`` that found no DATABASE_URL; it was taken for the same run, nothing changed)
+    session = (Session("drizzle", git_project, prompt="apply the new migration for the subscriptions table")
+               .fail("npx drizzle-kit migrate", "Exit code 1\n Error  Please provide required params for Postgres "
+                                                "driver:\n    [x] url: undefined")
+               .read("package.json")
+               .ok("npm run db:migrate", "\n> billing@0.1.0 db:migrate\n> dotenv -e .env.local -- drizzle-kit migrate"
+                                         "\n\n[✓] migrations applied successfully!")
+               .stop("Nothing loads .env.local for a bare `drizzle-kit` call. The repo wraps drizzle-kit in `dotenv -e "
+                     ".env.local` via package scripts, so `npm run db:migrate` is the way."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run `npm run db:migrate` (this project's way"), candidates[0]["change"]
+
+
+def test_a_target_said_not_to_be_there_beside_tests_said_to_run_with_another_is_the_way(git_project, store):
+    # (blind470 RC05: "There's no `test` target in this workspace … So tests run with `npx nx unit-test orders-api`")
+    session = (Session("nx", git_project, prompt="run the unit tests for the orders-api project")
+               .fail("npx nx test orders-api",
+                     "Exit code 1\n\n NX   Cannot find configuration for task orders-api:test")
+               .read("nx.json")
+               .ok("npx nx unit-test orders-api", "> nx run orders-api:unit-test\n      Tests  27 passed (27)")
+               .stop("There's no `test` target in this workspace: the `@nx/vite/plugin` entry in nx.json sets "
+                     "`testTargetName: \"unit-test\"`. So tests run with `npx nx unit-test orders-api` — 27 passing."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run `npx nx unit-test orders-api` (this project's way"), \
+        candidates[0]["change"]
+
+
+def test_a_plan_exiting_with_its_status_for_changes_passed(git_project, store):
+    # (blind471 RD14: ``nomad job plan -var-file=vars/staging.hcl jobs/api.nomad.hcl`` exits 1 when allocations would
+    # change, "Scheduler dry-run: All tasks successfully allocated"; it was read as the failure moving on)
+    session = (Session("nomad", git_project, prompt="deploy the api job to the staging Nomad cluster")
+               .fail("nomad job plan jobs/api.nomad.hcl",
+                     "Exit code 255\nError getting job struct: Error parsing job file from jobs/api.nomad.hcl:\n"
+                     '\t* api.nomad.hcl:3,17-28: Unset variable "datacenters"; A used variable must be set')
+               .fail("nomad job plan -var-file=vars/staging.hcl jobs/api.nomad.hcl",
+                     'Exit code 1\n+/- Job: "api"\n      +/- image: "ghcr.io/acme/api:1.18.2" => "ghcr.io/acme/api:'
+                     '1.19.0"\n\nScheduler dry-run:\n- All tasks successfully allocated.')
+               .ok("nomad job run -var-file=vars/staging.hcl jobs/api.nomad.hcl",
+                   '==> Monitoring evaluation "5c1e0f2a"')
+               .stop("`jobs/api.nomad.hcl` declares `datacenters` without a default, so every plan/run has to pass "
+                     "`-var-file=vars/staging.hcl`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Pass `-var-file=vars/staging.hcl`"), candidates[0]["change"]
+
+
+def test_a_run_an_error_on_the_way_said_to_make_first_is_named_before_the_way(git_project, store):
+    # (blind469 RB10: ``tuist test`` said "Run `tuist install` before you continue"; the card gave the way, ``tuist
+    # test FeedKitTests``, without the install it needs first)
+    session = (Session("tuist", git_project, prompt="Run the unit tests for the FeedKit module please.")
+               .fail("xcodebuild test -workspace Roam.xcworkspace -scheme FeedKitTests",
+                     "Exit code 66\nxcodebuild: error: 'Roam.xcworkspace' does not exist.")
+               .fail("tuist test FeedKitTests", "Exit code 1\n✖ Error\n  We could not find external dependencies. Run "
+                                                "`tuist install` before you continue.")
+               .ok("tuist install", "Resolving and fetching dependencies.")
+               .ok("tuist test FeedKitTests", "Generating workspace Roam.xcworkspace\n** TEST SUCCEEDED **")
+               .stop("This is a Tuist project: the workspace is generated and gitignored, which is why plain "
+                     "`xcodebuild` couldn't find Roam.xcworkspace. Tests go through Tuist: `tuist install`, then "
+                     "`tuist test FeedKitTests`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run `tuist install` first, then `tuist test FeedKitTests`"), \
+        candidates[0]["change"]
+
+
+def test_the_same_lines_changed_in_two_places_of_a_file_are_shown_once():
+    # (blind467 QZ12: ``environment { config = ApplicationConfig("application-test.yaml") }`` added to two tests took
+    # the card's room twice)
+    from lorebook.edits import shown_hunks
+
+    line = '        environment { config = ApplicationConfig("application-test.yaml") }'
+    hunks = [{"old": "    fun a() = testApplication {", "new": f"    fun a() = testApplication {{\n{line}"},
+             {"old": "    fun b() = testApplication {", "new": f"    fun b() = testApplication {{\n{line}"},
+             {"old": "import x", "new": "import x\nimport io.ktor.server.config.ApplicationConfig"}]
+    assert shown_hunks(hunks) == [hunks[0], hunks[2]]
