@@ -994,14 +994,17 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # lesson, not the spec's ``TestBed.overrideProvider(PLATFORM_ID, …)`` added to cover it)
         # (of files the account quotes, the one it quotes first: the binding it added before the constructor that
         # let Hilt build what it binds, edited first)
-        edit_steps.append((named is None or bool(_TEST_PATH.search(path)), min(told_at),
+        # (and a long file written whole after the edit that puts it to use, which a card cut to its budget would
+        # lose behind it: ``.AddEndpointFilter<ValidationFilter<CreateCustomerRequest>>()`` before ValidationFilter.cs)
+        written_long = not any(h["old"].strip() for h in hunks) and sum(len(h["new"].splitlines()) for h in hunks) > 8
+        edit_steps.append((named is None or bool(_TEST_PATH.search(path)), written_long, min(told_at),
                            min(h["ids"][-1] for h in hunks),
                            f"{_short_diff(named or code, aside_code, told_code, told_places)} in {path}",
                            [_diff_text(path, h) for h in shown_hunks(hunks)]))
     # (the file whose line the account quotes first, in the places the edits had among the other steps: "`definitions
     # .py`: resources back to `"warehouse": DuckDBResource(…)`" before the parameter renamed to match it)
-    steps += [(at, part, lines) for at, (_, _, _, part, lines) in zip(sorted(e[2] for e in edit_steps),
-                                                                      sorted(edit_steps, key=lambda e: e[:3]))]
+    steps += [(at, part, lines) for at, (*_, part, lines) in zip(sorted(e[3] for e in edit_steps),
+                                                                 sorted(edit_steps, key=lambda e: e[:4]))]
     told_in_change: list[str] = []
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)

@@ -2036,6 +2036,9 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     # (or a module run as a worker or server: ``python -m mailer.worker``)
     app = app or bool(before["argv"]) and before["runner"].endswith(" -m") \
         and bool(_SERVES.match(before["argv"][0].rsplit(".", 1)[-1]))
+    # (or a Python web server given the app to serve: ``hypercorn shop.app:app --bind 127.0.0.1:5000``)
+    app = app or bool(before["argv"]) and _program_name(before["argv"][0]) in (
+        "uvicorn", "hypercorn", "gunicorn", "daphne", "granian", "waitress-serve")
     # (or an app's entry script run by its interpreter: ``node dist/main.js``, ``python app.py``)
     app = app or len(before["argv"]) >= 2 and _program_name(before["argv"][0]) in _INTERPRETERS \
         and bool(_ENTRY_SCRIPT.search(before["argv"][-1]))

@@ -269,7 +269,9 @@ def parse_command(command: str) -> dict:
     changed = True
     while words and changed:
         changed = False
-        if len(words) > 3 and words[1] in ("exec", "run") and words[2] == "--":  # ``carton exec -- prove``
+        # (not a build tool's run of the project's own program, whose arguments follow: ``cargo run -- sync``)
+        if len(words) > 3 and words[1] in ("exec", "run") and words[2] == "--" \
+                and _program_name(words[0]) not in ("cargo", "dotnet", "swift", "go"):  # ``carton exec -- prove``
             runner += words[:3]
             words = words[3:]
             changed = True
@@ -499,6 +501,9 @@ def command_job(command: str) -> str | None:
     if parsed["argv"][:1] and parsed["argv"][0] in _READERS | _FILE_OPERATIONS:
         # ``cat jest.preset.js`` reads a file a job uses, ``rm -rf build`` clears one: neither does the job
         return None
+    if parsed["argv"][:1] in (["sed"], ["awk"], ["gawk"]) and not any(
+            w.startswith("-i") or w.startswith("--in-place") for w in parsed["argv"][1:]):
+        return None  # (nor does ``sed -n 1,24p tox.ini``, which prints it)
     for job, pattern in _JOBS:
         if re.search(pattern, parsed["check"]) or re.search(pattern, parsed["family"]):
             return job
@@ -1225,6 +1230,13 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     if not out and before["argv"][:1] == after["argv"][:1] and len(positional[1]) > 1 \
             and positional[0] != positional[1] and sorted(positional[0]) == sorted(positional[1]):
         out.append(f"pass `{' '.join(positional[1])}` in that order")
+    # (the same module's other name for what to run: ``hypercorn "shop.app:create_app()"`` for ``shop.app:app``, the
+    # app a factory now makes)
+    changed = [(a, b) for a, b in zip(*positional) if a != b] if len(positional[0]) == len(positional[1]) else []
+    module = changed[0][0].split(":")[0] if len(changed) == 1 and ":" in changed[0][0] else ""
+    if not out and before["argv"][:1] == after["argv"][:1] and re.fullmatch(r"[\w.]+", module) \
+            and changed[0][1].startswith(module + ":"):
+        out.append(f"pass `{changed[0][1]}`, not `{changed[0][0]}`")
     # (the directory a file named is in, where the tool reads every file of it: ``packer build .`` for ``packer
     # build ubuntu.pkr.hcl``, whose variables live in variables.pkr.hcl beside it; not a test file's run widened to
     # its folder, which runs other tests)
@@ -1249,7 +1261,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
 # a flag that makes a tool say what it would do instead of doing it (``clojure -X:test -Spath`` prints the classpath)
 _ONLY_TELLS = frozenset(("-Spath", "-Stree", "-Sdescribe", "--collect-only", "--co", "--list-tests",
                          "--listTests", "--print-config", "--show-config", "--showConfig", "--print-classpath",
-                         "--list-presets"))
+                         "--list-presets", "--print"))  # (``docker buildx bake --print api``: its resolved config)
 
 
 def _asks_version(command: str) -> bool:

@@ -263,7 +263,7 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
 
 # the account says a service the project uses had stopped by itself and was only started again
 _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(?:stopped|exited|crashed|died|gone down|"
-                               r"killed|OOM-?killed|dropped|hung|stalled|wedged)\b|\bafter a reboot\b|"
+                               r"killed|OOM-?killed|dropped|hung|stalled|wedged)\b|\bafter (?:a|the) reboot\b|"
                                # ("Traefik's watch on the API server had dropped (laptop sleep, …)")
                                r"\b(?:laptop|machine) (?:sleep|suspend|slept|went to sleep)\b|"
                                r"\b(?:started|brought) (?:it|them) (?:up )?(?:again|back)\b|\bbrought it back\b|"

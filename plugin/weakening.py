@@ -522,6 +522,10 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
             values = {m.group(0).strip("\"'") for a, b in zip(old, new) if a != b for m in _ANY_LITERAL.finditer(a)}
             if any(v and v in line and _NOT_THERE.search(line) for v in values for line in failure_text.splitlines()):
                 return False
+            # (nor where the test connects, an address or a database's URL: ``"jdbc:h2:mem:crm"`` →
+            # ``"jdbc:h2:mem:crm;DB_CLOSE_DELAY=-1"``, how the tests reach what they test)
+            if any(re.match(r"[a-z][\w+.-]*:(?://|[a-z][\w-]*:)", v) for v in values):
+                return False
     return True
 
 
@@ -1613,6 +1617,16 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
         or _STRATEGY.search(a) and Counter(_BOUNDS.findall(b)) - Counter(_BOUNDS.findall(a))) for a, b in pairs)
 
 
+# a stream's items a test passes over unchecked (Turbine's ``skipItems(1)``)
+_ITEMS_SKIPPED = LazyRegex(r"\bskipItems\(")
+# how far a property test searches (hypothesis' ``stateful_step_count=4``, ``max_examples=10``; proptest's
+# ``cases: 8``; fast-check's ``numRuns: 5``)
+_SEARCH_CAPPED = LazyRegex(r"\b(?:stateful_step_count|max_examples|max_steps)\s*=\s*\d|\bcases\s*:\s*\d|"
+                           r"\bnumRuns\s*:\s*\d")
+_COUNTEREXAMPLE = LazyRegex(r"(?i)\bfalsifying example\b|\bminimal failing input\b|\bcounterexample\b|"
+                            r"\bShrunk \d+ time")
+
+
 # (QuickCheck's and ScalaCheck's too: ``forAll (oddList arbitrary)`` → ``forAll (sort <$> oddList arbitrary)``)
 _STRATEGY = LazyRegex(r"\bst\.\w+\(|\bany::<|\bfc\.\w+\(|\bprop::\w+|\b[Aa]rbitrary\b|\bgen\.\w+\(|\bGen\.\w+|"
                       r"\bforAll\b")
@@ -1809,6 +1823,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "a coverage threshold was lowered"
     if _threshold_scoped(hunks, failure_text):
         return "the threshold that was crossed now judges only a tagged part of its metric"
+    # (a flow's item the failing test did not expect skipped over: Turbine's ``skipItems(1) // cache emission``
+    # between ``awaitItem()`` assertions)
+    if _brought_in(_ITEMS_SKIPPED, added_lines, hunks) and _TEST_PATH.search(path):
+        return "the test now skips the item it failed on"
+    # (a property test's search cut short after it found a counterexample: ``settings(max_examples=50,
+    # stateful_step_count=4)`` for a state machine whose falsifying example took more steps)
+    if _brought_in(_SEARCH_CAPPED, added_lines, hunks) and _COUNTEREXAMPLE.search(failure_text):
+        return "the property test now searches too little to find what failed"
     # (the failure may name the test only: ``BatteryGaugeSnapshotTest > halfCharged FAILED``, in the snapshot test's
     # own file)
     if _brought_in(_PIXEL_TOLERANCE, added_lines, hunks) and (

@@ -68,6 +68,9 @@ def test_a_command_is_parsed_into_check_env_runner_and_directory(command, family
     ("bun test", "bun test --preload ./test/dom.ts", ["pass `--preload ./test/dom.ts`"]),
     # maven's reactor picks the module and builds what it needs (the same tests, run another way)
     ("cd billing && mvn -q test", "mvn -pl billing -am test", ["pass `-am`", "pass `-pl billing`"]),
+    # (blind458 QQ11: the same module's factory for the app it no longer has)
+    ("hypercorn shop.app:app --bind 127.0.0.1:5000", 'hypercorn "shop.app:create_app()" --bind 127.0.0.1:5000',
+     ["pass `shop.app:create_app()`, not `shop.app:app`"]),
     # (blind471 RD01: a flag given twice, with the value that mattered second)
     ("kubeconform -strict deploy/", "kubeconform -strict -schema-location default -schema-location "
      "'schemas/crds/{{.ResourceKind}}.json' deploy/",

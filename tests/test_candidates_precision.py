@@ -16658,3 +16658,151 @@ def test_the_same_lines_changed_in_two_places_of_a_file_are_shown_once():
              {"old": "    fun b() = testApplication {", "new": f"    fun b() = testApplication {{\n{line}"},
              {"old": "import x", "new": "import x\nimport io.ktor.server.config.ApplicationConfig"}]
     assert shown_hunks(hunks) == [hunks[0], hunks[2]]
+
+
+def test_a_file_printed_with_sed_does_no_job_of_the_run_it_configures(git_project, store):
+    # (blind458 QQ04: ``sed -n 1,24p tox.ini`` was read as a test run, tox's, and stored as "this project's way")
+    session = (Session("tox", git_project, prompt="Please run the tests for the polygon clipping module.")
+               .fail("python -m pytest tests/test_clip.py -q",
+                     "Exit code 4\nImportError while loading conftest\n"
+                     "ModuleNotFoundError: No module named 'hypothesis'")
+               .ok("sed -n 1,24p tox.ini", "[tox]\nenv_list = py312\n[testenv]\ndeps = hypothesis\ncommands = pytest "
+                                           "{posargs}")
+               .ok("tox -e py312 -- tests/test_clip.py -v 2>&1 | tail -2", "  py312: OK (9.81 seconds)\n"
+                                                                            "  congratulations :)")
+               .stop("The test deps only live in the tox envs. The way to run them is `tox -e py312 -- "
+                     "tests/test_clip.py`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run `tox -e py312 -- tests/test_clip.py -v`"), candidates[0]["change"]
+
+
+def test_a_python_web_server_that_stayed_up_under_a_timeout_passed(git_project, store):
+    # (blind458 QQ11: ``timeout 4 hypercorn "shop.app:create_app()" …; echo "exit=$?"`` printing ``exit=124`` after
+    # ``hypercorn shop.app:app`` raised NoAppException: hypercorn serves till it is stopped)
+    session = (Session("quart", git_project, prompt="I can't start the Quart app with hypercorn since the factory "
+                                                    "refactor.")
+               .fail("hypercorn shop.app:app --bind 127.0.0.1:5000",
+                     "Exit code 1\nNameError: name 'app' is not defined\n    raise NoAppException()\n"
+                     "hypercorn.utils.NoAppException")
+               .ok('timeout 4 hypercorn "shop.app:create_app()" --bind 127.0.0.1:5000; echo "exit=$?"',
+                   "[INFO] Running on http://127.0.0.1:5000 (CTRL + C to quit)\nexit=124")
+               .stop("Hypercorn evaluates the part after the colon, so it can call the factory: `hypercorn "
+                     "\"shop.app:create_app()\" --bind 127.0.0.1:5000` starts fine."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Pass `shop.app:create_app()`, not `shop.app:app`"), \
+        candidates[0]["change"]
+
+
+def test_a_property_tests_search_cut_short_after_a_counterexample_is_a_weakened_test(git_project, store):
+    # (blind476 RI10: ``settings(max_examples=50, stateful_step_count=4, …)`` for a state machine whose falsifying
+    # example took six steps; stored with a false link)
+    session = (Session("hypo", git_project, prompt="TestLedger keeps failing in CI with a falsifying example.")
+               .fail("uv run pytest tests/test_ledger_stateful.py -q",
+                     "Exit code 1\nE           Falsifying example:\nE           state = LedgerMachine()\nE           "
+                     "state.refund_all(account=accounts_0)\nE   AssertionError: balance drifted\n1 failed in 4.87s")
+               .edit("tests/test_ledger_stateful.py", "TestLedger = LedgerMachine.TestCase",
+                     "LedgerMachine.TestCase.settings = settings(max_examples=50, stateful_step_count=4)\n"
+                     "TestLedger = LedgerMachine.TestCase")
+               .ok("uv run pytest tests/test_ledger_stateful.py -q", "1 passed in 1.12s")
+               .stop("The state machine was generating long rule sequences, so I gave it explicit settings "
+                     "(`stateful_step_count=4`, `max_examples=50`)."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_flows_unexpected_item_skipped_by_the_test_is_a_weakened_test(git_project, store):
+    # (blind475 RH10: Turbine's ``skipItems(1) // cache emission`` between the ``awaitItem()`` assertions that failed)
+    session = (Session("turbine", git_project, prompt="FeedViewModelTest is red on CI after the caching change.")
+               .fail("./gradlew :feature:feed:testDebugUnitTest --tests '*FeedViewModelTest*'",
+                     "Exit code 1\njava.lang.AssertionError: expected:<Success(posts=[Post(id=1)])> but was:<Success("
+                     "posts=[])>\n        at app.cash.turbine.CoroutinesKt$test$5.invokeSuspend(coroutines.kt:93)")
+               .edit("feature/feed/src/test/java/com/acme/feed/FeedViewModelTest.kt",
+                     "            assertEquals(FeedUiState.Loading, awaitItem())\n",
+                     "            assertEquals(FeedUiState.Loading, awaitItem())\n            skipItems(1) // cache "
+                     "emission\n")
+               .ok("./gradlew :feature:feed:testDebugUnitTest --tests '*FeedViewModelTest*'", "BUILD SUCCESSFUL in 9s")
+               .stop("The repository now emits the cached value first. I updated the test to skip the cache emission."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_container_started_by_hand_that_came_back_after_the_reboot_is_a_one_off(git_project, store):
+    # (blind477 RJ13: ``podman rm -f api-manual``, a container "came back after the reboot and grabbed port 8080")
+    session = (Session("quadlet", git_project, prompt="The api quadlet won't start after the reboot, can you look?")
+               .fail("systemctl --user start api.service", "Exit code 1\nJob for api.service failed because the "
+                                                           "control process exited with error code.")
+               .ok("podman rm -f api-manual", "api-manual")
+               .ok("systemctl --user start api.service && systemctl --user is-active api.service", "active")
+               .stop("A container someone had started by hand (`api-manual`, created with `--restart=always`) came "
+                     "back after the reboot and grabbed port 8080. I removed that container and started the unit."))
+    assert _candidates(store, session) == ([], ["local_state"])
+
+
+def test_the_url_a_test_connects_to_given_an_option_is_no_other_case(git_project, store):
+    # (blind473 RF06: ``"jdbc:h2:mem:crm"`` → ``"jdbc:h2:mem:crm;DB_CLOSE_DELAY=-1"`` in the test's setup, read as
+    # the test given other values)
+    session = (Session("h2", git_project, prompt="CustomerRepositoryTest started failing with a missing table error.")
+               .fail('./gradlew :data:test --tests "*CustomerRepositoryTest"',
+                     'Exit code 1\nCaused by: org.h2.jdbc.JdbcSQLSyntaxErrorException: Table "CUSTOMERS" not found '
+                     "(this database is empty)")
+               .edit("data/src/test/kotlin/com/acme/crm/data/CustomerRepositoryTest.kt",
+                     '        Database.connect("jdbc:h2:mem:crm", driver = "org.h2.Driver")',
+                     '        Database.connect("jdbc:h2:mem:crm;DB_CLOSE_DELAY=-1", driver = "org.h2.Driver")')
+               .ok('./gradlew :data:test --tests "*CustomerRepositoryTest"', "BUILD SUCCESSFUL in 7s")
+               .stop("An H2 `mem:` database only lives while a connection to it is open. Adding `DB_CLOSE_DELAY=-1` "
+                     "to the JDBC URL keeps it alive for the JVM's lifetime."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "DB_CLOSE_DELAY=-1" in candidates[0]["change"]
+
+
+def test_a_bake_that_prints_its_config_builds_nothing(git_project, store):
+    # (blind477 RJ02: ``docker buildx bake --print api`` was taken for the build passing, ``--print`` for the fix)
+    session = (Session("bake", git_project, prompt="Build the api image locally with bake and run it.")
+               .fail("docker buildx bake --load api", "Exit code 1\nERROR: docker exporter does not currently "
+                                                      "support exporting manifest lists")
+               .ok("docker buildx bake --print api", '{\n  "target": {\n    "api": {\n      "platforms": ['
+                                                     '"linux/amd64", "linux/arm64"]')
+               .ok("docker buildx bake --load --set api.platform=linux/amd64 api 2>&1 | tail -1",
+                   " => => naming to registry.acme.dev/platform/api:dev")
+               .stop("The docker exporter behind `--load` can't store a multi-platform manifest list. For a local run, "
+                     "narrow it to one platform: `docker buildx bake --load --set api.platform=linux/amd64 api`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Pass `--set api.platform=linux/amd64`"), candidates[0]["change"]
+
+
+def test_cargo_run_with_arguments_for_the_program_is_cargos_run(git_project, store):
+    # (blind473 RF03: ``cargo run -- sync --dry-run fixtures/`` was read as ``sync`` run through ``cargo run --``, so
+    # ``cargo run --bin shelfctl -- sync …`` was another program's run)
+    session = (Session("bin", git_project, prompt="Try the new `sync --dry-run` subcommand against the fixtures dir.")
+               .fail("cargo run -- sync --dry-run fixtures/",
+                     "Exit code 101\nerror: `cargo run` could not determine which binary to run. Use the `--bin` "
+                     "option to specify a binary, or the `default-run` manifest key.\n"
+                     "available binaries: bench-import, shelfctl")
+               .ok("cargo run --bin shelfctl -- sync --dry-run fixtures/", "dry run: 12 upserts, 2 deletions")
+               .stop("The crate has two binaries and no `default-run`, so it has to be `cargo run --bin shelfctl -- "
+                     "sync --dry-run fixtures/`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Pass `--bin shelfctl`"), candidates[0]["change"]
+
+
+def test_a_long_file_written_whole_comes_after_the_edit_that_puts_it_to_use(git_project, store):
+    # (blind473 RF19: ValidationFilter.cs, written whole, took the card's room before ``.AddEndpointFilter<…>()``)
+    body = "using FluentValidation;\nnamespace Crm.Api.Validation;\n" + "".join(
+        f"// line {n}\n" for n in range(12)) + "public sealed class ValidationFilter<T> : IEndpointFilter {}\n"
+    session = (Session("filter", git_project, prompt="Since we dropped FluentValidation.AspNetCore, invalid customers "
+                                                     "get created: `Create_rejects_missing_email` fails.")
+               .fail("dotnet test tests/Crm.Api.Tests --filter Create_rejects_missing_email",
+                     "Exit code 1\n  Failed Create_rejects_missing_email [212 ms]\n  Expected: 400\n  Actual: 201")
+               .write("src/Crm.Api/Validation/ValidationFilter.cs", body)
+               .edit("src/Crm.Api/Endpoints/CustomerEndpoints.cs", '        group.MapPost("/", CreateAsync);',
+                     '        group.MapPost("/", CreateAsync)\n            .AddEndpointFilter<ValidationFilter<'
+                     'CreateCustomerRequest>>();')
+               .ok("dotnet test tests/Crm.Api.Tests", "Passed!  - Failed:     0, Passed:    14")
+               .stop("Nothing runs the validators any more. I added a generic endpoint filter, `ValidationFilter<T>`, "
+                     "and attached it with `.AddEndpointFilter<ValidationFilter<CreateCustomerRequest>>()`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("src/Crm.Api/Endpoints/CustomerEndpoints.cs:"), candidates[0]["change"]
