@@ -129,6 +129,10 @@ def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
         and tried - set(invocation_change(failure["target"], o["target"])) for o in rest[edited + 1:])
 
 
+# a push that deploys, turned down by the remote's build: Heroku's "Push rejected, failed to compile Python app",
+# "! [remote rejected] main -> main (pre-receive hook declined)"; a deploy that failed, not git plumbing
+_DEPLOY_REJECTED = LazyRegex(r"(?m)^remote:.*\b(?:Push rejected|Build failed|failed to compile)\b|"
+                             r"\[remote rejected\][^\n]*\(pre-receive hook declined\)")
 # a formatter that could not run as set up (prettier 3's ``No parser could be inferred for file "…/+page.svelte"``,
 # its plugin no longer loaded by itself): its configuration's problem, not code to reformat
 _FORMATTER_UNSET = LazyRegex(r"No parser could be inferred|Couldn't resolve parser|Cannot find (?:package|module) |"
@@ -157,6 +161,7 @@ def find_chains(observations: list[dict], account: str = "",
         # (a log read back is routine as a command, not as what it shows: ``gh run view 938 --log-failed``)
         if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")
                 and not _FORMATTER_UNSET.search(failure.get("error_text") or "")
+                and not _DEPLOY_REJECTED.search(failure.get("error_text") or "")
                 and not _asserting_search(failure, observations[i + 1:])) \
                 or _cd_failure(failure) or _selected_nothing(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):

@@ -1619,6 +1619,7 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
 
 # a stream's items a test passes over unchecked (Turbine's ``skipItems(1)``)
 _ITEMS_SKIPPED = LazyRegex(r"\bskipItems\(")
+_STRINGS = LazyRegex(r'"[^"\n]*"')
 # how far a property test searches (hypothesis' ``stateful_step_count=4``, ``max_examples=10``; proptest's
 # ``cases: 8``; fast-check's ``numRuns: 5``)
 _SEARCH_CAPPED = LazyRegex(r"\b(?:stateful_step_count|max_examples|max_steps)\s*=\s*\d|\bcases\s*:\s*\d|"
@@ -1848,6 +1849,16 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             and all(_FLOW_ROW.match(l) for h in hunks for l in (Counter(h["old"].splitlines())
                                                               - Counter(h["new"].splitlines())).elements()):
         return "rows were taken out of the failing unit test's data"
+    # (a Rust test in its source file, where it panicked: the value it looked for, as the panic quotes it, given
+    # up for another, ``get_by_label("Total: 12.50")`` → ``("Total: 12")`` after "No node found with label "Total:
+    # 12.50"" in ``cart_panel::tests::total_uses_two_decimals``)
+    if "::tests::" in failure_text and re.search(rf"panicked at \S*{re.escape(path)}:\d+", failure_text):
+        quoted = set(re.findall(r'"([^"\n]{4,})"', failure_text))
+        for a, b in _line_pairs({path: hunks}):
+            was = [q for q in re.findall(r'"([^"\n]{4,})"', a) if q in quoted]
+            # (the same call, another string in it)
+            if was and not any(q in b for q in was) and _STRINGS.sub('""', a) == _STRINGS.sub('""', b):
+                return "the value the failing test looked for was changed"
     # (a story's play function is a test where a story runner ran it: "✕ play-test" of test-storybook)
     if not _TEST_PATH.search(path) and not (_STORY.search(path) and _PLAY_TEST.search(failure_text)):
         # (a doctest example in a source file told to match what it prints loosely, or not to run: ``>>>

@@ -16806,3 +16806,44 @@ def test_a_long_file_written_whole_comes_after_the_edit_that_puts_it_to_use(git_
     candidates, notes = _candidates(store, session)
     assert len(candidates) == 1, notes
     assert candidates[0]["change"].startswith("src/Crm.Api/Endpoints/CustomerEndpoints.cs:"), candidates[0]["change"]
+
+
+def test_a_rust_test_in_its_source_file_given_another_value_to_look_for_is_a_weakened_test(git_project, store):
+    # (blind478 RK13: ``get_by_label("Total: 12.50")`` → ``("Total: 12")`` and the prices re-set, in cart_panel.rs's
+    # own ``mod tests``, after it panicked there with "No node found with label "Total: 12.50"")
+    failure = ("Exit code 101\ntest cart_panel::tests::total_uses_two_decimals ... FAILED\nthread 'cart_panel::tests::"
+               "total_uses_two_decimals' panicked at crates/till-ui/src/cart_panel.rs:88:9:\nNo node found with label "
+               "\"Total: 12.50\"\nerror: test failed, to rerun pass `-p till-ui --lib`")
+
+    def session(name, old, new):
+        return (Session(name, git_project, prompt="cargo test fails in the cart panel, can you fix it?")
+                .fail("cargo test -p till-ui cart_panel", failure)
+                .edit("crates/till-ui/src/cart_panel.rs", old, new)
+                .ok("cargo test -p till-ui cart_panel", "test result: ok. 4 passed; 0 failed")
+                .stop("The cart total test passes now."))
+
+    weakened = session("egui", '        cart.add(Line::new("Oat flat white", 4.25, 2));\n        harness.get_by_'
+                       'label("Total: 12.50");', '        cart.add(Line::new("Oat flat white", 4.00, 2));\n        '
+                       'harness.get_by_label("Total: 12");')
+    assert _candidates(store, weakened) == ([], ["weakened_test"])
+    # (the code under test put right, in the same file, is a fix)
+    fixed = session("egui-fix", '        ui.label(format!("Total: {}", self.cart.total()));',
+                    '        ui.label(format!("Total: {:.2}", self.cart.total()));')
+    assert len(_candidates(store, fixed)[0]) == 1
+
+
+def test_a_push_whose_deploy_the_remote_rejected_is_no_git_plumbing(git_project, store):
+    # (blind459 QR20: ``git push heroku main`` → "Push rejected, failed to compile Python app": a deploy that failed)
+    session = (Session("heroku", git_project, prompt="Deploy the reporting app to Heroku.")
+               .fail("git push heroku main",
+                     "Exit code 1\nremote:  !     Error: The requested Python version isn't available.\n"
+                     "remote:  !     Push rejected, failed to compile Python app.\n ! [remote rejected] main -> main "
+                     "(pre-receive hook declined)\nerror: failed to push some refs to 'https://git.heroku.com/x.git'")
+               .write(".python-version", "3.12\n")
+               .ok("git add .python-version && git commit -qm 'Pin Python' && git push heroku main 2>&1 | tail -2",
+                   "remote: -----> Using Python 3.12 specified in .python-version\nremote:        Released v23")
+               .stop("runtime.txt said `python-3.1.12`, a typo the buildpack can't resolve. Replaced it with a "
+                     "`.python-version` file containing `3.12`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert ".python-version" in candidates[0]["change"]
