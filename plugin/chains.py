@@ -1540,7 +1540,9 @@ _RECIPE_FILES = {"make": "(?:GNU)?[Mm]akefile", "gmake": "(?:GNU)?[Mm]akefile", 
 # a command that starts a server or a long-running process, and a request that shows one answers
 # (and Spring Boot's gradle and maven tasks: ``./gradlew bootRun``, ``mvn spring-boot:run``; ``serverless offline``)
 _SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages|"
-                    r"offline|horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve|run)|bootRun|quarkusDev)$")
+                    r"offline|horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve|run)|bootRun|quarkusDev|"
+                    # (Django's: ``manage.py runserver``, django-q's ``qcluster``, django-rq's ``rqworker``)
+                    r"runserver|qcluster|rqworker|runworker)$")
 
 
 def _served_within(failed: str, later: dict, after: dict | None = None) -> str | None:

@@ -1319,6 +1319,11 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     # (a project's script by its path alone: "must go through `scripts/osc.sh`" for ``./scripts/osc.sh orders …``)
     path = argv[0].removeprefix("./") if argv and "/" in argv[0] and re.search(r"\.(?:sh|py|rb|ps1|js|ts)$", argv[0]) \
         else None
+    # (or the script an interpreter ran: "running `src/invoicer/cli.py` directly" for ``python src/invoicer/cli.py``)
+    ran = argv[1] if len(argv) > 1 and _program_name(argv[0]) in ("python", "python3", "node", "ruby", "php", "bun",
+                                                                    "deno") else ""
+    if not path and "/" in ran and re.search(r"\.(?:py|rb|js|mjs|ts|php)$", ran):
+        path = ran.removeprefix("./")
     return bool(head) and (by_file or any(matches(parse_command(span)["argv"][:len(head)]) or span == script
                                           or path and span.removeprefix("./") == path
                                           for span in _code_spans(sentence)))

@@ -16847,3 +16847,35 @@ def test_a_push_whose_deploy_the_remote_rejected_is_no_git_plumbing(git_project,
     candidates, notes = _candidates(store, session)
     assert len(candidates) == 1, notes
     assert ".python-version" in candidates[0]["change"]
+
+
+def test_a_script_an_interpreter_ran_is_named_by_its_path_beside_the_way(git_project, store):
+    # (blind458 QQ03: "running `src/invoicer/cli.py` directly …, so it has to be run as the installed console script,
+    # `uv run invoicer export --month 2024-05`" of a failing ``python src/invoicer/cli.py export …``)
+    session = (Session("console", git_project, prompt="Export the May invoices to CSV.")
+               .fail("python src/invoicer/cli.py export --month 2024-05",
+                     "Exit code 1\nImportError: attempted relative import with no known parent package")
+               .ok("uv run invoicer export --month 2024-05", "Loaded 42 invoices for 2024-05")
+               .stop("The import error comes from running `src/invoicer/cli.py` directly: it uses relative imports, "
+                     "so it has to be run as the installed console script, `uv run invoicer export --month 2024-05`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run `uv run invoicer export --month 2024-05` (this project's way"), \
+        candidates[0]["change"]
+
+
+def test_a_django_cluster_that_stayed_up_under_a_timeout_passed(git_project, store):
+    # (blind458 QQ23's shape: ``timeout 15 python manage.py qcluster; echo "exit=$?"`` → ``exit=124`` after the
+    # django_q tables were migrated on the jobs database; ``qcluster`` serves till it is stopped)
+    session = (Session("qcluster", git_project, prompt="qcluster crashes on staging, can you look?")
+               .fail("python manage.py qcluster", 'Exit code 1\ndjango.db.utils.ProgrammingError: relation '
+                                                  '"django_q_ormq" does not exist')
+               .ok("python manage.py migrate django_q --database=jobs", "  Applying django_q.0017_task_cluster_index..."
+                                                                        " OK")
+               .ok('timeout 15 python manage.py qcluster; echo "exit=$?"',
+                   "14:06:40 [Q] INFO Q Cluster idaho-march-ceiling-seven running.\nexit=124")
+               .stop("A plain `manage.py migrate` only migrates the default database, so the django_q tables were "
+                     "missing on the jobs one. `python manage.py migrate django_q --database=jobs` created them."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "migrate django_q --database=jobs" in candidates[0]["change"], candidates[0]["change"]
