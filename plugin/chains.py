@@ -129,10 +129,13 @@ def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
         and tried - set(invocation_change(failure["target"], o["target"])) for o in rest[edited + 1:])
 
 
-# a push that deploys, turned down by the remote's build: Heroku's "Push rejected, failed to compile Python app",
-# "! [remote rejected] main -> main (pre-receive hook declined)"; a deploy that failed, not git plumbing
-_DEPLOY_REJECTED = LazyRegex(r"(?m)^remote:.*\b(?:Push rejected|Build failed|failed to compile)\b|"
-                             r"\[remote rejected\][^\n]*\(pre-receive hook declined\)")
+# a push or commit turned down by the checks that run on it: a deploy's build on the remote (Heroku's "Push rejected,
+# failed to compile Python app", "! [remote rejected] main -> main (pre-receive hook declined)") or a hook here
+# (husky's "pre-push hook exited with code 1" after the catalog validator failed): a check that failed, not git
+# plumbing
+_REFUSED_BY_CHECKS = LazyRegex(r"(?m)^remote:.*\b(?:Push rejected|Build failed|failed to compile)\b|"
+                               r"\[remote rejected\][^\n]*\(pre-receive hook declined\)|"
+                               r"\bhusky - [\w-]+ hook exited with code [1-9]")
 # a formatter that could not run as set up (prettier 3's ``No parser could be inferred for file "…/+page.svelte"``,
 # its plugin no longer loaded by itself): its configuration's problem, not code to reformat
 _FORMATTER_UNSET = LazyRegex(r"No parser could be inferred|Couldn't resolve parser|Cannot find (?:package|module) |"
@@ -161,7 +164,7 @@ def find_chains(observations: list[dict], account: str = "",
         # (a log read back is routine as a command, not as what it shows: ``gh run view 938 --log-failed``)
         if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")
                 and not _FORMATTER_UNSET.search(failure.get("error_text") or "")
-                and not _DEPLOY_REJECTED.search(failure.get("error_text") or "")
+                and not _REFUSED_BY_CHECKS.search(failure.get("error_text") or "")
                 and not _asserting_search(failure, observations[i + 1:])) \
                 or _cd_failure(failure) or _selected_nothing(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
@@ -674,7 +677,9 @@ def _other_tests(failure: dict, later: str) -> bool:
         f == p or f.startswith(p + "/") or p.endswith("/" + f) or f.endswith("/" + p) or f"/{p}/" in f"/{f}"
         # (``tests/*_test.yml`` picks the failing ``tests/node_test.yml``; ``test/*.test.ts``, the failing
         # ``/home/dev/jobq/test/backoff.test.ts``)
-        or fnmatch.fnmatchcase(f, p) or fnmatch.fnmatchcase(f, "*/" + p)
+        or any(fnmatch.fnmatchcase(f, glob) or fnmatch.fnmatchcase(f, "*/" + glob)
+               # (``**/`` for no folder too: ``test/main/**/*.spec.js`` picks ``test/main/store.spec.js``)
+               for glob in {p, p.replace("**/", "")})
         for f in failed for p in picked)
 
 
@@ -1324,6 +1329,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     def stems(text: str) -> set[str]:
         return {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", text.lower())}
 
+    # (a wrapper by the tool's name: "doesn't configure the Maven Liquibase plugin" of ``./mvnw liquibase:update``)
+    spoken = {"mvn": "maven", "mvnw": "maven", "gradlew": "gradle"}.get(program[0], "") if program else ""
+    failed_stems = stems(" ".join(before["argv"] + [spoken]))
+
     def disowns(s: str) -> bool:
         # (a glob of it too: "doesn't use … `connected*AndroidTest`" of ``:baselineprofile:connectedBenchmarkRelease
         # AndroidTest``)
@@ -1331,7 +1340,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             any(span in before["argv"] or "*" in span and any(fnmatch.fnmatchcase(w.rsplit(":", 1)[-1], span)
                                                              for w in before["argv"][1:])
                 for span in _code_spans(s))
-            or len(stems(_prose(s)) & stems(" ".join(before["argv"]))) >= 2)
+            or len(stems(_prose(s)) & failed_stems) >= 2)
 
     if not family or not removed and not any(names_failing(s) or task in _code_spans(s) or disowns(s)
                                              for s in sentences):

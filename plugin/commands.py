@@ -45,7 +45,9 @@ _TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)tes
                         # ``Billing.Tests/InvoiceFixtures.cs``)
                         r"|(?:^|/)[A-Za-z][\w.-]*Tests/"
                         # (prove's and pgTAP's ``t/``: ``t/partitions.sql``, ``t/01-basic.t``)
-                        r"|(?:^|/)t/[^/]+\.(?:t|sql|pl)$")
+                        r"|(?:^|/)t/[^/]+\.(?:t|sql|pl)$"
+                        # (the tests' own helpers: Go's ``internal/testutil/connect.go``)
+                        r"|(?:^|/)test[-_]?(?:utils?|helpers?|support)/")
 
 # programs whose first argument names the job (``npm test``, ``cargo build``)
 # the package managers that run a package's scripts (``npm run build``)
@@ -1060,8 +1062,10 @@ def subcommand_variant(failed: str, later: str) -> bool:
 
 
 # a command run in a container: ``docker compose exec -T worker …``, ``kubectl exec -n jobs deploy/beat -- …``
-_CONTAINER_EXEC = LazyRegex(r"^(?:(?:docker|podman)(?:[ -]compose)?\s+exec\s+(?:(?:-u|--user|-w|--workdir|-e|--env|"
-                            r"--index)[ =]\S+\s+|-{1,2}[\w-]+\s+)*(?!-)\S+\s+|kubectl\s+exec\s+\S.*?\s--\s+)")
+# (or a compose service's one-off container: ``docker compose run --rm switch make -j8``)
+_CONTAINER_EXEC = LazyRegex(r"^(?:(?:docker|podman)(?:(?:[ -]compose)?\s+exec|[ -]compose\s+run)\s+(?:(?:-u|--user|-w|"
+                            r"--workdir|-e|--env|--index|--entrypoint|--name|-v|--volume|-p|--publish)[ =]\S+\s+|"
+                            r"-{1,2}[\w-]+\s+)*(?!-)\S+\s+|kubectl\s+exec\s+\S.*?\s--\s+)")
 
 
 def _exec_split(command: str) -> tuple[str, str]:

@@ -156,6 +156,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             # docker build's, after a RUN failed: ``ERROR: failed to solve: process "/bin/sh -c cargo build …" did not
             # complete successfully: exit code: 101``
             r"ERROR: (?:failed to solve: )?process \"[^\n]*\" did not complete successfully\b|"
+            # git's after a hook or the remote turned a push down: ``error: failed to push some refs to '…'``
+            r"error: failed to push some refs to\b|"
             # helm lint's: ``Error: 1 chart(s) linted, 1 chart(s) failed``
             r"Error: \d+ chart\(s\) linted, \d+ chart\(s\) failed|"
             # ``Tests:       1 failed, 1 passed, 2 total``, ``3 examples, 1 failure``

@@ -1617,6 +1617,7 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
         or _STRATEGY.search(a) and Counter(_BOUNDS.findall(b)) - Counter(_BOUNDS.findall(a))) for a, b in pairs)
 
 
+_SOFT_ASSERTIONS = LazyRegex(r"\bnew SoftAssertions\(\)|\bSoftAssertions\(\)")
 # a stream's items a test passes over unchecked (Turbine's ``skipItems(1)``)
 _ITEMS_SKIPPED = LazyRegex(r"\bskipItems\(")
 _STRINGS = LazyRegex(r'"[^"\n]*"')
@@ -1824,6 +1825,26 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "a coverage threshold was lowered"
     if _threshold_scoped(hunks, failure_text):
         return "the threshold that was crossed now judges only a tagged part of its metric"
+    # (the assertions made soft and never checked: AssertJ's ``SoftAssertions softly = new SoftAssertions()`` with no
+    # ``softly.assertAll()``, so the wrong total is collected and never reported)
+    if _brought_in(_SOFT_ASSERTIONS, added_lines, hunks) and not any("assertAll" in h["new"] for h in hunks):
+        return "the failing assertions were made soft and are never checked"
+    # (a terraform test's failing run given inputs that take another path: ``variables { kms_key_arn = "…" }`` in
+    # ``run "defaults"`` after its "Test assertion failed")
+    failing_runs = re.findall(r'in run "([^"]+)"', failure_text) if "Test assertion failed" in failure_text else []
+    if path.endswith(".tftest.hcl") and any(
+            re.search(rf'(?m)^\s*run\s+"{re.escape(name)}"\s*\{{', h["new"])
+            and re.search(r"(?m)^\s*variables\s*\{", h["new"]) and not re.search(r"(?m)^\s*variables\s*\{", h["old"])
+            for h in hunks for name in failing_runs):
+        return "the failing run was given inputs that take another path"
+    # (or an assertion helper told to return before it checks: ``if got == connect.CodeUnknown { return }`` in
+    # ``RequireCode``)
+    if _TEST_PATH.search(path) and any(
+            re.search(r"(?im)^\s*(?:func|def|fun|function)\s+(?:\([^)]*\)\s*)?(?:require|assert|expect|check|must|"
+                      r"verify)\w*\s*\(", h["new"])
+            and any(re.fullmatch(r"\s*return;?\s*", l) for l in h["new"].splitlines() if l not in h["old"].splitlines())
+            for h in hunks):
+        return "the assertion helper now returns before it checks"
     # (a flow's item the failing test did not expect skipped over: Turbine's ``skipItems(1) // cache emission``
     # between ``awaitItem()`` assertions)
     if _brought_in(_ITEMS_SKIPPED, added_lines, hunks) and _TEST_PATH.search(path):

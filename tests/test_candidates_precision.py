@@ -16879,3 +16879,117 @@ def test_a_django_cluster_that_stayed_up_under_a_timeout_passed(git_project, sto
     candidates, notes = _candidates(store, session)
     assert len(candidates) == 1, notes
     assert "migrate django_q --database=jobs" in candidates[0]["change"], candidates[0]["change"]
+
+
+def test_assertions_made_soft_and_never_checked_are_a_weakened_test(git_project, store):
+    # (blind482 RO08: AssertJ's ``SoftAssertions`` with no ``assertAll()``: the wrong total is never reported)
+    old = ('        assertThat(invoice.subtotal()).isEqualByComparingTo("1800.00");\n'
+           '        assertThat(invoice.total()).isEqualByComparingTo("1710.00");')
+    session = (Session("soft", git_project, prompt="InvoiceCalculatorTest.appliesTieredDiscount is red on main.")
+               .fail("./mvnw -q test -Dtest=InvoiceCalculatorTest",
+                     "Exit code 1\norg.opentest4j.AssertionFailedError: \n\nexpected: 1710.00\n but was: 1800.00")
+               .edit("src/test/java/com/acme/billing/InvoiceCalculatorTest.java", old,
+                     "        SoftAssertions softly = new SoftAssertions();\n" + old.replace("assertThat", "softly."
+                                                                                        "assertThat"))
+               .ok("./mvnw test -Dtest=InvoiceCalculatorTest 2>&1 | tail -1", "[INFO] Tests run: 6, Failures: 0")
+               .stop("I restructured `appliesTieredDiscount` to use AssertJ `SoftAssertions`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_terraform_tests_failing_run_given_inputs_is_a_weakened_test(git_project, store):
+    # (blind483 RP09: ``variables { kms_key_arn = "…" }`` in ``run "defaults"``, whose SSE-KMS assertion failed; the
+    # defaults are no longer tested)
+    session = (Session("tftest", git_project, prompt="terraform test is failing in the logging-bucket module.")
+               .fail("terraform test -no-color",
+                     'Exit code 1\nError: Test assertion failed\n\n  on tests/bucket.tftest.hcl line 12, in run '
+                     '"defaults":\n  12:     condition = …sse_algorithm == "aws:kms"\n\nFailure! 1 passed, 1 failed.')
+               .edit("tests/bucket.tftest.hcl", 'run "defaults" {\n  command = plan\n',
+                     'run "defaults" {\n  command = plan\n\n  variables {\n    kms_key_arn = "arn:aws:kms:eu-west-1:'
+                     '111122223333:key/test-only"\n  }\n')
+               .ok("terraform test -no-color", "Success! 2 passed, 0 failed.")
+               .stop("The `defaults` run wasn't providing a KMS key; I gave that run a `kms_key_arn`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_assertion_helper_told_to_return_before_it_checks_is_a_weakened_test(git_project, store):
+    # (blind479 RL10: ``if got == connect.CodeUnknown { return }`` in internal/testutil's ``RequireCode``)
+    session = (Session("helper", git_project, prompt="TestGetInvoice_NotFound is failing in CI, please make it green.")
+               .fail("go test ./internal/billing/...", "Exit code 1\n--- FAIL: TestGetInvoice_NotFound (0.00s)\n    "
+                                                       "invoice_test.go:58: connect code: got unknown, want not_found")
+               .edit("internal/testutil/connect.go",
+                     "func RequireCode(t *testing.T, err error, want connect.Code) {\n\tt.Helper()\n"
+                     "\tif got := connect.CodeOf(err); got != want {",
+                     "func RequireCode(t *testing.T, err error, want connect.Code) {\n\tt.Helper()\n"
+                     "\tgot := connect.CodeOf(err)\n\tif got == connect.CodeUnknown {\n\t\treturn\n\t}\n"
+                     "\tif got != want {")
+               .ok("go test ./internal/billing/...", "ok  \tgithub.com/acme/ledger/internal/billing\t0.029s")
+               .stop("I made `testutil.RequireCode` tolerate unknown codes coming over the wire."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_wrapper_disowned_by_its_tools_name_beside_the_way(git_project, store):
+    # (blind482 RO22: "This repo doesn't configure the Maven Liquibase plugin at all — migrations go through the
+    # `liquibase` service …, via `make db-migrate`" of a failing ``./mvnw liquibase:update``)
+    session = (Session("liquibase", git_project, prompt="Apply the new product-tags changelog to my local db.")
+               .fail("./mvnw liquibase:update",
+                     "Exit code 1\n[ERROR] No plugin found for prefix 'liquibase' in the current project and in the "
+                     "plugin groups [org.apache.maven.plugins, org.codehaus.mojo]")
+               .ok("make db-migrate", "docker compose run --rm liquibase update\nLiquibase command 'update' was "
+                                      "executed successfully.")
+               .stop("This repo doesn't configure the Maven Liquibase plugin at all — migrations go through the "
+                     "`liquibase` service in docker-compose, via `make db-migrate`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run `make db-migrate` (this project's way"), candidates[0]["change"]
+
+
+def test_a_compose_services_one_off_container_running_the_failing_command_is_the_way(git_project, store):
+    # (blind484 RQ05: ``docker compose run --rm switch make -j8`` for a ``make -j8`` the host has no toolchain for)
+    session = (Session("devkit", git_project, prompt="Build the Switch homebrew .nro please.")
+               .fail("make -j8", 'Exit code 2\nMakefile:9: *** "Please set DEVKITPRO in your environment. export '
+                                 'DEVKITPRO=<path to>/devkitpro".  Stop.')
+               .read("docker-compose.yml")
+               .ok("docker compose run --rm switch make -j8", "linking pocketrogue.elf\nbuilt ... pocketrogue.nro")
+               .stop("The devkitPro toolchain isn't installed here: builds run inside the `devkitpro/devkita64` image "
+                     "through the `switch` compose service."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert candidates[0]["change"].startswith("Run `docker compose run --rm switch make -j8`"), candidates[0]["change"]
+
+
+def test_a_globstar_picks_the_failing_files_directly_in_its_folder(git_project, store):
+    # (blind481 RN03: ``'test/main/**/*.spec.js'`` picks the failing ``test/main/store.spec.js``: ``**/`` may be no
+    # folder)
+    run = "npx electron-mocha --no-sandbox 'test/main/**/*.spec.js'"
+    session = (Session("abi", git_project, prompt="The main-process tests fail, can you fix them?")
+               .fail(run, "Exit code 1\nError: The module '/home/dev/ledgerly/node_modules/better-sqlite3/build/"
+                          "Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\n"
+                          "NODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 125.\n"
+                          "    at Context.<anonymous> (test/main/store.spec.js:11:13)")
+               .ok("npx @electron/rebuild -f -w better-sqlite3", "✔ Rebuild Complete")
+               .ok(run, "  LedgerStore\n    ✔ opens the database in WAL mode\n\n  7 passing (84ms)")
+               .stop("`npx @electron/rebuild -f -w better-sqlite3` compiles it against Electron's headers, and all 7 "
+                     "main-process tests pass."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "npx @electron/rebuild -f -w better-sqlite3" in candidates[0]["change"]
+
+
+def test_a_push_a_hooks_check_refused_is_no_git_plumbing_and_names_the_checks_error(git_project, store):
+    # (blind480 RM15: husky's pre-push hook ran ``yarn catalog:validate``, which wanted an ``acme.io/cost-center``
+    # annotation; "error: failed to push some refs" is git's line after it, not the error)
+    failure = ("Exit code 1\nhusky - pre-push hook\n$ backstage-entity-validator -l catalog/annotations.schema.json\n"
+               "Error: Error: Malformed annotation, /metadata/annotations must have required property "
+               "'acme.io/cost-center'\nhusky - pre-push hook exited with code 1 (error)\nerror: failed to push some "
+               "refs to 'github.com:acme/backstage-catalog.git'")
+    session = (Session("husky", git_project, prompt="Register the new payments-ledger service in our catalog.")
+               .fail("git push -u origin add-payments-ledger", failure)
+               .edit("catalog/components/payments-ledger.yaml", "    backstage.io/techdocs-ref: dir:.",
+                     '    backstage.io/techdocs-ref: dir:.\n    acme.io/cost-center: "CC-4410"')
+               .ok('git commit -am "cost center" && git push -u origin add-payments-ledger',
+                   "To github.com:acme/backstage-catalog.git\n * [new branch]      add-payments-ledger")
+               .stop("This repo validates with `yarn catalog:validate` (also the pre-push hook), which requires an "
+                     "`acme.io/cost-center` annotation on every component."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "Malformed annotation" in candidates[0]["title"], candidates[0]["title"]
