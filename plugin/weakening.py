@@ -1617,9 +1617,11 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
         or _STRATEGY.search(a) and Counter(_BOUNDS.findall(b)) - Counter(_BOUNDS.findall(a))) for a, b in pairs)
 
 
+# assertions collected, to be checked only by an ``assertAll()`` (AssertJ's, Java's and Kotlin's)
 _SOFT_ASSERTIONS = LazyRegex(r"\bnew SoftAssertions\(\)|\bSoftAssertions\(\)")
 # a stream's items a test passes over unchecked (Turbine's ``skipItems(1)``)
 _ITEMS_SKIPPED = LazyRegex(r"\bskipItems\(")
+# a string in double quotes, on one line
 _STRINGS = LazyRegex(r'"[^"\n]*"')
 # how far a property test searches (hypothesis' ``stateful_step_count=4``, ``max_examples=10``; proptest's
 # ``cases: 8``; fast-check's ``numRuns: 5``)
