@@ -242,6 +242,10 @@ _SOURCES = {
     # NPM_TOKEN --body …``): the line, and the option that carries it
     "named_value": (r"(?m)^[^\n]*?\s--(?:value|body)(?:=|[ \t]+)[^\n]*$", 0),
     "value_option": (r"(\s--(?:value|body)(?:=|[ \t]+))([\"']?)(?!-|\[REDACTED)([^\s\"']+)", 0),
+    # an S3 client's keys given in a row, after the alias and the URL: ``mc alias set devminio http://…:9000 <access
+    # key> <secret key>`` (and ``mc config host add …``, its older spelling)
+    "key_pair": (r"(\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+(?:--?[\w-]+\s+)*\S+\s+\S+\s+)([\"']?)"
+                 r"(?!\[REDACTED)([^\s\"']+)\2(\s+)([\"']?)(?!\[REDACTED)([^\s\"']+)\5", 0),
     # a name Kubernetes generated: words, then the suffixes it draws from its alphabet without vowels (a ReplicaSet's
     # hash of 8-10, a pod's 5) or a CronJob's minute count
     "kube_name": (r"(?P<base>[a-z]+\d{0,3}(?:-[a-z]+\d{0,3})*)(?:-(?:\d{6,10}|[bcdfghjklmnpqrstvwxz2-9]{8,10}))?"
@@ -746,6 +750,14 @@ def drop_private(text: str) -> str:
     return state["private"].sub(PRIVATE_MARK, text)
 
 
+def _key_pair(match: re.Match) -> str:
+    """``mc alias set …``'s access and secret keys, each redacted unless it is a variable's name or a placeholder."""
+    access, secret = (match.group(3) if _trivial_value(match.group(3), "secret") else "[REDACTED:access-key]",
+                      match.group(6) if _trivial_value(match.group(6), "secret") else "[REDACTED:secret]")
+    return f"{match.group(1)}{match.group(2)}{access}{match.group(2)}{match.group(4)}{match.group(5)}{secret}" \
+        f"{match.group(5)}"
+
+
 def redact(text: str | None, env_file: bool = False) -> str:
     """``text`` with secrets replaced by ``[REDACTED:<kind>]`` and <private> blocks dropped.
 
@@ -793,6 +805,8 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if " -" in text:
         text = state["command"].sub(lambda m: m.group(0) if _trivial_value(m.group(3), "password") else
                                     f"{m.group(1)}{m.group(2)}[REDACTED:password]", text)
+    if "mc " in text:
+        text = state["key_pair"].sub(_key_pair, text)
     if "--value" in text or "--body" in text:
         text = state["named_value"].sub(_named_value, text)
     if "tee " in text or ">" in text:

@@ -865,3 +865,17 @@ def test_a_token_said_in_words_is_redacted_where_it_is_said():
     # (a commit after a token's name, a word, or a name of underscores is no token)
     line = f"The refresh token rotation landed in commit {token}; see token_rotation_helper_for_tests_2024."
     assert redact(line) == line
+
+
+def test_an_s3_clients_keys_given_in_a_row_are_redacted():
+    # (blind495 SB15, found by bench/leaks.py: ``mc alias set devminio http://…:9000 <access key> '<secret key>'``
+    # reached the database; the keys follow the alias and the URL with no flag or name before them)
+    line = ("mc alias set devminio http://minio.dev.internal:9000 EXPRT7K2M9Q4W1Z8X5CV "
+            "'q9Vx2LmT7rPz4KwN8sJc3HbF6yDe1GaU0iRo5MtQ'")
+    assert redact(line) == ("mc alias set devminio http://minio.dev.internal:9000 [REDACTED:access-key] "
+                            "'[REDACTED:secret]'")
+    assert "minioadmin" not in redact("mc config host add local http://localhost:9000 minioadmin minioadmin")
+    # (variables are names, not keys; and other mc commands give none)
+    for kept in ("mc alias set s3 https://s3.amazonaws.com $AWS_ACCESS_KEY_ID $AWS_SECRET_ACCESS_KEY --api S3v4",
+                 "mc cp report.csv devminio/reports/2024/06/12/daily.parquet"):
+        assert redact(kept) == kept
