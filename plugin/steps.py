@@ -695,7 +695,7 @@ def _changes_pending(observation: dict) -> dict:
     text = observation.get("error_text") or ""
     status = _EXIT_CODE.match(text.lstrip()) if observation["tool"] == "Bash" and observation["outcome"] == "error" \
         else None
-    if status and not re.search(r"(?m)^\s*(?:Error|\*)\b", text) and any(
+    if status and not re.search(r"(?m)^\s*(?:Error\b|\*\s)", text) and any(
             command.search(observation.get("target") or "") and status.group(1) == code and done.search(text)
             for command, code, done in _PLANNED):
         return dict(observation, outcome="ok", body=observation.get("body") or text)

@@ -16993,3 +16993,15 @@ def test_a_push_a_hooks_check_refused_is_no_git_plumbing_and_names_the_checks_er
     candidates, notes = _candidates(store, session)
     assert len(candidates) == 1, notes
     assert "Malformed annotation" in candidates[0]["title"], candidates[0]["title"]
+
+
+def test_a_plan_whose_output_lists_errors_failed_whatever_its_status():
+    # (nomad prints its parse errors as ``* …`` lines; exit 1 with them is a failure, not changes to make)
+    from lorebook.steps import _changes_pending
+
+    plan = {"tool": "Bash", "outcome": "error", "target": "nomad job plan jobs/api.nomad.hcl",
+            "error_text": "Exit code 1\n\t* api.nomad.hcl:3,17-28: Unset variable \"datacenters\"\nScheduler dry-run:\n"
+                          "- All tasks successfully allocated."}
+    assert _changes_pending(plan)["outcome"] == "error"
+    assert _changes_pending(dict(plan, error_text="Exit code 1\n+/- Job: \"api\"\nScheduler dry-run:\n- All tasks "
+                                                  "successfully allocated."))["outcome"] == "ok"
