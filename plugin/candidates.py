@@ -1082,17 +1082,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             and any(f["id"] < o["id"] and _step_named_by_error(o["target"], f) for f in failed)))
         # (an image it runs in named first, which a long line of mounts would cut: ``electronuserland/builder:wine``)
         image = (container_run(resolved_by["target"]) or [None, None])[1]
+        rest = f"(this project's way to do it{recipe}), not `{command}`{then}."
         if told_first:
-            steps.append((last, f"use `{passing}` instead", [
-                f"Run `{'`, `'.join(told_first)}` first, then `{passing}` (this project's way to do it{recipe}), "
-                f"not `{command}`{then}."]))
-        elif image and image not in failure["target"]:
-            steps.append((last, f"run it in `{image}`", [
-                f"Run it in the `{image}` image: `{passing}` (this project's way to do it{recipe}), not "
-                f"`{command}`{then}."]))
-        else:
             steps.append((last, f"use `{passing}` instead",
-                          [f"Run `{passing}` (this project's way to do it{recipe}), not `{command}`{then}."]))
+                          [f"Run `{'`, `'.join(told_first)}` first, then `{passing}` {rest}"]))
+        elif image and image not in failure["target"]:
+            steps.append((last, f"run it in `{image}`", [f"Run it in the `{image}` image: `{passing}` {rest}"]))
+        else:
+            steps.append((last, f"use `{passing}` instead", [f"Run `{passing}` {rest}"]))
     elif invocation:  # the title says what changed ("set PYTHONPATH=src"); the change shows the whole line
         # what changed first, so a card cut to its budget still shows it: "Pass `-DCMAKE_TOOLCHAIN_FILE=…`: `cmake …`"
         # (and a step the passing line took before it, named too: ``airflow db migrate`` in ``export

@@ -1548,6 +1548,8 @@ _RECIPE_FILES = {"make": "(?:GNU)?[Mm]akefile", "gmake": "(?:GNU)?[Mm]akefile", 
 
 # a command that starts a server or a long-running process, and a request that shows one answers
 # (and Spring Boot's gradle and maven tasks: ``./gradlew bootRun``, ``mvn spring-boot:run``; ``serverless offline``)
+# Python's web servers, given the app to serve (``uvicorn inventory.main:app --port 8001``)
+_APP_SERVERS = frozenset(("uvicorn", "gunicorn", "hypercorn", "daphne", "granian"))
 _SERVES = LazyRegex(r"^(?:dev|serve|server|start|run|up|foreground|console|daemon|beat|worker|preview|watch|pages|"
                     r"offline|horizon|queue:(?:work|listen)|[\w-]+:(?:start|serve|run)|bootRun|quarkusDev|"
                     # (Django's: ``manage.py runserver``, django-q's ``qcluster``, django-rq's ``rqworker``)
@@ -1631,7 +1633,7 @@ def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> d
     importing = bool(_IMPORT_CHECK.match(before["check"]))
     # (a script named for the start: ``npm run start:dev``, ``pnpm dev:api``)
     # (or an app server given the app: ``uv run uvicorn inventory.main:app --port 8001``)
-    serving = bool(argv) and _program_name(argv[0]) in ("uvicorn", "gunicorn", "hypercorn", "daphne", "granian")
+    serving = bool(argv) and _program_name(argv[0]) in _APP_SERVERS
     if not (importing or serving or words and any(_STARTS.match(part) for part in [words[0], *words[0].split(":")])):
         return None
     text = failure.get("error_text") or ""
@@ -2053,8 +2055,7 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     app = app or bool(before["argv"]) and before["runner"].endswith(" -m") \
         and bool(_SERVES.match(before["argv"][0].rsplit(".", 1)[-1]))
     # (or a Python web server given the app to serve: ``hypercorn shop.app:app --bind 127.0.0.1:5000``)
-    app = app or bool(before["argv"]) and _program_name(before["argv"][0]) in (
-        "uvicorn", "hypercorn", "gunicorn", "daphne", "granian", "waitress-serve")
+    app = app or bool(before["argv"]) and _program_name(before["argv"][0]) in _APP_SERVERS | {"waitress-serve"}
     # (or an app's entry script run by its interpreter: ``node dist/main.js``, ``python app.py``)
     app = app or len(before["argv"]) >= 2 and _program_name(before["argv"][0]) in _INTERPRETERS \
         and bool(_ENTRY_SCRIPT.search(before["argv"][-1]))

@@ -132,8 +132,7 @@ def _threshold_scoped(hunks: list[dict], failure_text: str) -> bool:
     crossed = {m for names in re.findall(r"thresholds? on metrics? '([^']+)'", failure_text)
                for m in re.split(r"[\s,]+", names) if m}
     for hunk in hunks:
-        removed = [l for l in hunk["old"].splitlines() if l not in hunk["new"].splitlines()]
-        added = [l for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
+        removed, added = _hunk_lines(hunk)
         for name in crossed:
             key = re.escape(name)
             if any(re.match(rf"""\s*['"]?{key}['"]?\s*:""", l) for l in removed) \
@@ -675,10 +674,9 @@ def _does_what_it_asserts(changes: dict[str, list[dict]], failure_text: str) -> 
     if not expected:
         return False
     for hunk in (h for hunks in changes.values() for h in hunks):
-        old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
-        added = [l for l in new_lines if l not in old_lines]
-        if all(l in new_lines for l in old_lines) and any(_CHANGES_THE_DATA.search(l) and all(
-                re.search(rf"(?<![\w.]){re.escape(v)}(?!\w)", l) for v in expected) for l in added):
+        new_lines = hunk["new"].splitlines()
+        if all(l in new_lines for l in hunk["old"].splitlines()) and any(_CHANGES_THE_DATA.search(l) and all(
+                re.search(rf"(?<![\w.]){re.escape(v)}(?!\w)", l) for v in expected) for l in _hunk_lines(hunk)[1]):
             return True
     return False
 
@@ -1844,7 +1842,7 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if _TEST_PATH.search(path) and any(
             re.search(r"(?im)^\s*(?:func|def|fun|function)\s+(?:\([^)]*\)\s*)?(?:require|assert|expect|check|must|"
                       r"verify)\w*\s*\(", h["new"])
-            and any(re.fullmatch(r"\s*return;?\s*", l) for l in h["new"].splitlines() if l not in h["old"].splitlines())
+            and any(re.fullmatch(r"\s*return;?\s*", l) for l in _hunk_lines(h)[1])
             for h in hunks):
         return "the assertion helper now returns before it checks"
     # (a flow's item the failing test did not expect skipped over: Turbine's ``skipItems(1) // cache emission``
