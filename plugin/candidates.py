@@ -522,7 +522,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     final_ids |= {a["id"] for a in not_enough}
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)
-    removed = {l[1:].strip() for e in edits for l in (e.get("body") or "").splitlines() if l.startswith("-")}
+    # (a line the fix's edit kept, quoted on both of its sides, it did not take out: ``receiver: slack-dataeng`` above
+    # the ``continue: true`` it added)
+    def sides(e: dict, sign: str) -> set[str]:
+        return {l[1:].strip() for l in (e.get("body") or "").splitlines() if l.startswith(sign)}
+    removed = {line for e in edits for line in sides(e, "-") - sides(e, "+")}
     # (or rewrites: ``inject-python: "true"`` → ``"observability/python"`` in the annotations block the attempt
     # added, shown as the block added with its value, not as a change of a value the project never had)
     # (and the session's own lines from before the failure that the fix rewrote whole, in place of lines the project
@@ -673,6 +677,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (not a server started again with a flag the account quotes: ``kill 31877; supabase functions serve
     # stripe-webhook --no-verify-jwt``, "The function has to be served with `--no-verify-jwt`")
     quoted_flags = {span for span in _code_spans(account) if re.fullmatch(r"--?[\w-]+(?:[ =]\S+)?", span)}
+    # (or quoted in the run the account quotes, a flag of words its prose says: "The staging instance only has a
+    # private IP … Starting it with `cloud-sql-proxy … --port 5433 --private-ip` fixed it")
+    prose = set(re.findall(r"[a-z0-9]+", re.sub(r"`[^`]*`", " ", account).lower()))
+    quoted_flags |= {flag for span in _code_spans(account) if any(span in c["target"] for c in commands)
+                     for flag in re.findall(r"(?<!\S)--[a-z]+(?:-[a-z]+)+(?![\w=-])", span)
+                     if set(flag[2:].split("-")) <= prose}
     # (a probe refused on the way changed nothing: ``redis-cli -n 2 set probe 1`` → "(error) MISCONF …")
     if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
                                                 or re.match(r"\s*(?:\(error\)|ERR\b|ERROR\b)", c.get("body") or "")
@@ -847,13 +857,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
     withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
     # (not the putting back of what an attempt changed there, where the account says it did not help and was
-    # reverted: "Adding `?prepared_statement_cache_size=0` to the URL in .env.test didn't help … so I reverted it")
+    # reverted: "Adding `?prepared_statement_cache_size=0` to the URL in .env.test didn't help … so I reverted it";
+    # "My first guess — pointing `DB_PORT` at 5432 — made no difference, so I put `.env` back the way it was")
     tried_there = {os.path.basename(f) for a in chain["attempts"] if (a.get("meta") or {}).get("content_withheld")
                    for f in a.get("files") or []}
     # (as written: the sentence read as what did not help has lost its "so I reverted it")
     as_written = re.split(r"(?<=[.!?])\s+|\n+", said.get("text") or "")
     withheld = [e for e in withheld if not any(
-        name in tried_there and any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s) and _REVERTED.search(w)
+        name in tried_there and any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", w) and _REVERTED.search(w)
                                     and s.rstrip(" .—–-") in w for s in said["did_not_help"] for w in as_written)
         for name in {os.path.basename(f) for f in e.get("files") or []})]
     if not fix_hunks and not commands and not invocation and not prep and not same_job and not withheld:
@@ -2075,7 +2086,7 @@ def _passed_together(parts: list[str], passing: str) -> list[str]:
 
 
 _REVERTED = LazyRegex(r"(?i)\b(?:reverted|undid|undone|backed (?:it |that )?out|took (?:it |that )?(?:back )?out|"
-                      r"rolled (?:it |that )?back|put (?:it |that )?back)\b")
+                      r"rolled (?:it |that )?back|put (?:it |that |`[^`]+` )?back)\b")
 
 
 def _seen_again(outer: dict, inner: dict) -> bool:

@@ -2461,8 +2461,17 @@ def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
     ids = {c["id"] for c in changes}
     if not ids:
         return False
+    # (or its lines, kept whole where a later edit wrote beside them: ``receiver: slack-dataeng`` above the
+    # ``continue: true`` added under it; not a placeholder it wrote that a later edit filled in, ``npmDepsHash =
+    # lib.fakeHash;``)
+    added = {l.strip() for c in changes for l in _added_lines(c) if len(l.strip()) >= 4}
+    if added & {l.strip() for c in later_edits for old, new in _edit_sides(c) for l in old.splitlines()
+                if l not in new.splitlines()}:
+        added = set()
     for hunks in net_changes([*changes, *later_edits], None).values():
-        if any(h["ids"][-1] in ids for h in hunks):
+        if any(h["ids"][-1] in ids or ids & set(h["ids"]) and added & (
+                {l.strip() for l in h["new"].splitlines()} - {l.strip() for l in h["old"].splitlines()})
+               for h in hunks):
             return True
     return False
 

@@ -78,7 +78,9 @@ _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "
                             "--preset", "--bin", "--example", "-pl", "--projects",
                             # xcodebuild's (``-destination 'platform=iOS Simulator,name=iPhone 15,OS=17.5'``)
                             "-destination", "-scheme", "-sdk", "-configuration", "-workspace", "-project",
-                            "-testPlan",
+                            "-testPlan", "-xcconfig",
+                            # (and how an archive is exported: ``-exportOptionsPlist ci/ExportOptions-AppStore.plist``)
+                            "-exportOptionsPlist",
                             # where a tool connects (golang-migrate's ``-database "postgres://…?sslmode=require"``)
                             "-database", "--database-url", "--db-url", "--dsn", "-url",
                             # the board a sketch is built for, with its options (``--fqbn esp32:esp32:esp32:

@@ -817,6 +817,16 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
     # `register(dbPlugin)` ahead of the routes in `app.ts`" is not about ``fp(dbPlugin, …)`` in db.ts)
     naming = [sentence for sentence in also if any(_named_in(_rel(p, cwd), sentence)
                                                    for e in edits for p in e.get("files") or [])]
+    # (one that names none is about the edit it shares the most words with, two at least: "Separately, I bumped
+    # ktlint in the version catalog since the TODO there asked for it" of ``ktlint = "1.3.0"``)
+    def words(edit: dict) -> set[str]:
+        return {w for w in _plain_words(_changed_text(edit)) - _STOP if len(w) >= 4}
+    worded = []
+    for sentence in also:
+        shared = sorted((len(words(e) & _plain_words(sentence)), i) for i, e in enumerate(edits))
+        if sentence not in naming and shared and shared[-1][0] >= 2 \
+                and (len(shared) == 1 or shared[-2][0] < shared[-1][0]):
+            worded.append(edits[shared[-1][1]])
     quoted = [span for span in _code_spans(context) if len(span) >= 6
               and not any(span in sentence for sentence in asides)]
     # (a line of code, not a word: `local_files_only=True`, not the `recent` a prompt asks for)
@@ -868,7 +878,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
             and any(_DIRECTIVE_SHAPE.match(l) for old, new in _edit_sides(edit) for l in _changed_lines(old, new))
         # (or by two of its words: "Also the split_data node has a leftover print, remove it" and ``-print("split
         # sizes", …)``)
-        changed_words = {w for w in _plain_words(changed) - _STOP if len(w) >= 4}
+        changed_words = words(edit)
         # (a markdown file in a folder the error names is that folder's content, not docs:
         # ``.changeset/brave-pans.md`` for "no changesets were found")
         dir_named = any(re.search(rf"(?i)\b{re.escape(d.lstrip('.'))}s?\b", error)
@@ -925,7 +935,7 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                         or _stem_named(p, sentence) for p in paths for sentence in incidental) or
                     any(len(changed_words & _plain_words(sentence)) >= 2 for sentence in incidental) or
                     any(any(_named_in(p, sentence) for p in paths) if sentence in naming else
-                        changed_names & _names_said(sentence) for sentence in also)):
+                        changed_names & _names_said(sentence) for sentence in also) or edit in worded):
             unrelated.extend(paths)
             continue
         kept.append(edit)

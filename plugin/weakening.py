@@ -1817,6 +1817,48 @@ _STORY = LazyRegex(r"\.stories\.[jt]sx?$|\.stories\.(?:svelte|vue|mdx)$")
 _PLAY_TEST = LazyRegex(r"\bplay-test\b|\btest-storybook\b")
 
 
+# a value left out (``amount: undefined``, ``"owner": None``, ``tag: nil``)
+_ABSENT = LazyRegex(r"""(\b\w+["']?\s*[:=]\s*)(?:undefined|null|None|nil)\b""")
+_GIVEN_VALUE = LazyRegex(r"""-?\d[\d_.]*|"[^"]*"|'[^']*'|true|false|True|False""")
+
+
+def _absence_filled(hunks: list[dict]) -> bool:
+    """Whether a line's missing value is given one, the rest of the line as it was (``amount: undefined`` →
+    ``amount: 99999``)."""
+    for hunk in hunks:
+        removed, added = _hunk_lines(hunk)
+        for line in removed:
+            for m in _ABSENT.finditer(line):
+                before, after = line[:m.end(1)], line[m.end():]
+                if any(l.startswith(before) and l.endswith(after) and len(l) > len(before) + len(after)
+                       and _GIVEN_VALUE.fullmatch(l[len(before):len(l) - len(after)].strip()) for l in added):
+                    return True
+    return False
+
+
+# an accessibility check told to pass over what it found: Espresso's ``setSuppressingResultMatcher(…)``, axe's
+# ``.disableRules([…])``, a rule's ``enabled: false``
+_A11Y_SUPPRESSED = LazyRegex(r"""\.setSuppressingResultMatcher\(|\.disableRules\(|["']?\benabled["']?\s*:\s*false\b""")
+_A11Y_FAILURE = LazyRegex(r"(?i)accessib|\ba11y\b|\baxe\b|screen readers?\b")
+
+
+def _words_of(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def _input_named_dropped(hunks: list[dict], failure_text: str) -> bool:
+    """Whether a failing test named for what it is given (``test_create_order_with_coupon``) no longer gives it:
+    ``"coupon": "SPRING10"`` taken out of its request, the rest of the line kept."""
+    subjects = {w.lower() for w in re.findall(r"\btest\w*?_with_([a-z]{4,})", failure_text)}
+    subjects |= {w.lower() for w in re.findall(r"\b(?:test|should)\w*?With([A-Z][a-z]{3,})", failure_text)}
+    for hunk in hunks if subjects else ():
+        removed, added = ("\n".join(l for l in side if not _COMMENT_LINE.match(l)) for side in _hunk_lines(hunk))
+        if added.strip() and _words_of(added) <= _words_of(removed) and any(
+                re.search(rf"(?i)\b{w}\b", removed) and not re.search(rf"(?i)\b{w}\b", added) for w in subjects):
+            return True
+    return False
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -1859,6 +1901,15 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             _IMAGE_MISMATCH.search(failure_text)
             or re.search(r"(?i)snapshot|screenshot|golden", os.path.basename(path))):
         return "the failing image comparison was told to tolerate a difference"
+    if _brought_in(_A11Y_SUPPRESSED, added_lines, hunks) and _A11Y_FAILURE.search(failure_text) \
+            and _TEST_PATH.search(path):
+        return "the accessibility check that failed was told to pass over what it found"
+    # (a value the test's data leaves out on purpose filled in, so the case the failing test is about never comes:
+    # ``amount: undefined`` → ``99999`` in ``__fixtures__/invoices.ts`` for "sorts by amount … with drafts last")
+    if re.search(r"(?i)fixture", path) and _CHECK_FAILED.search(failure_text) and _absence_filled(hunks):
+        return "a value the failing test's data left out was filled in"
+    if _TEST_PATH.search(path) and _input_named_dropped(hunks, failure_text):
+        return "the failing test no longer gives the code what it is named for"
     if _brought_in(_TOLERATED, added_lines, hunks) or any(
             _SCOPED_CHECK.search(h["new"]) and not _SCOPED_CHECK.search(h["old"]) for h in hunks):
         return "the failing data check was told to tolerate failures"
