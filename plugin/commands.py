@@ -140,6 +140,9 @@ _READERS = frozenset({"cat", "less", "more", "head", "tail", "grep", "rg", "ag",
 _WAIT = r"sleep\s+\d+(?:\.\d+)?[smh]?"
 # what moves files about: ``rm -rf build`` names the build's directory, it does not build
 _FILE_OPERATIONS = frozenset({"rm", "rmdir", "mkdir", "touch", "mv", "cp", "ln", "chmod", "chown", "install"})
+# the programs that make, drop, dump and load a database, given its name
+_DATABASE_ADMIN = frozenset({"createdb", "dropdb", "createuser", "dropuser", "pg_dump", "pg_restore", "pg_dumpall",
+                             "mysqladmin", "mysqldump"})
 
 _SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[&|]")
 
@@ -345,7 +348,9 @@ def parse_command(command: str) -> dict:
     # (and a Windows tool's switches: ``signtool.exe sign /sha1 … /fd SHA256``)
     windows = bool(words) and bool(re.search(r"(?i)\.exe$", words[0])
                                    or _program_name(words[0]).lower() in _WINDOWS_TOOLS)
-    flags = [w for w in words[1:] if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)
+    # (its own, not those of a program it pipes into: ``… --compact | jq -r …``)
+    flags = [w for w in words[1:words.index("|") if "|" in words else len(words)]
+             if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)
              or windows and re.fullmatch(r"/[A-Za-z][\w:=.-]{0,30}", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset, "sourced": sourced,
@@ -574,7 +579,8 @@ def command_job(command: str) -> str | None:
         return "build" if task.lower().endswith("build") else "test"
     # a task named for its job: ``test-host``, ``unit_test``, ``build-docker``
     named = re.fullmatch(r"(test|build|lint)s?[-_][\w-]+|[\w-]+[-_](test|build|lint)s?", words[0])
-    if job is None and named:
+    # (not a database by its name: ``dropdb app_test`` runs no test)
+    if job is None and named and _program_name(parsed["argv"][0]) not in _DATABASE_ADMIN:
         return named.group(1) or named.group(2)
     return job
 
@@ -610,6 +616,10 @@ def _targets(command: str) -> list[str]:
     """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
     parsed = parse_command(command)
     checked = list(parsed["argv"])  # (its words as split: a quoted value with a space in it is one)
+    # (up to a pipe, less where it writes: ``… --path build/Test.xcresult > /tmp/result.json``, ``… | jq -r …``)
+    checked = checked[:checked.index("|")] if "|" in checked else checked
+    checked = [w for i, w in enumerate(checked) if not re.fullmatch(r"\d?>>?|&>", w)
+               and not (i and re.fullmatch(r"\d?>>?|&>", checked[i - 1]))]
     # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
     # environment or a URL, ``--env local``, ``--to ent://ent/schema``, is where it runs, not what it checks)
     # (a configure or build preset is how it is configured; a test run's preset, which tests run: a target)
@@ -922,7 +932,7 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
 
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
-    argv = parsed["argv"]
+    argv = parsed["argv"][:parsed["argv"].index("|")] if "|" in parsed["argv"] else parsed["argv"]
     parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {
         f"source:{f}" for f in parsed["sourced"]} | {
         f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
@@ -986,7 +996,8 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
         return " ".join(f"{flag} {v}" for v in values)
     at = argv.index(flag)
     value = argv[at + 1] if at + 1 < len(argv) else ""
-    if not value or value.startswith("-") or value in before and not flag.startswith("/"):
+    if not value or value.startswith("-") or value in before and not flag.startswith("/") \
+            or re.fullmatch(r"\||\d?>>?|&>", value):  # (nor where its output goes: ``--compact | jq …``)
         return flag
     if flag.startswith(("--", "/")) or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
             or flag in ("-n", "-e"):  # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson)

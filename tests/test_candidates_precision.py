@@ -17159,3 +17159,23 @@ def test_an_edit_kept_whole_beside_a_later_one_closes_its_own_problem(git_projec
     first, second = sorted(candidates, key=lambda c: "continue" in c["change"])
     assert "slack-dataeng" in first["change"] and "continue: true" not in first["change"], first["change"]
     assert "continue: true" in second["change"] and "slack-data-eng" not in second["change"], second["change"]
+
+
+def test_a_database_named_for_tests_is_no_test_run():
+    # (blind486 RS09: ``dropdb app_test`` after the local ``pg_prove`` failed was taken for the way to run the tests,
+    # in place of ``make test-db``)
+    assert command_job("dropdb app_test") is None and command_job("createdb orders_test") is None
+    assert command_job("make test-db") == "test" and command_job("make unit_test") == "test"
+
+
+def test_where_a_run_writes_or_pipes_its_output_is_neither_its_target_nor_its_invocation():
+    # (blind487 RT13: Xcode 16's ``xcresulttool get test-results summary`` for the legacy ``get --format json``, one
+    # written to a file, the other piped into jq)
+    from lorebook.commands import _same_target, parse_command
+
+    failed = "xcrun xcresulttool get --format json --path build/Test-Release.xcresult > /tmp/result.json"
+    passed = "xcrun xcresulttool get test-results summary --path build/Test-Release.xcresult --compact | jq -r '.x'"
+    assert _same_target(failed, passed)
+    assert invocation_change(failed, passed) == ["pass `--compact`", "without `--format`"]
+    assert "-r" not in parse_command(passed)["flags"]
+    assert not _same_target("pytest tests/test_a.py > /tmp/out.txt", "pytest tests/test_b.py > /tmp/out.txt")
