@@ -39,7 +39,7 @@ from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed,
                        parse_command, removed_paths, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _LOCKFILE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines,
                     _addresses_by_name, _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
-                    _short_diff, net_changes, shown_hunks)
+                    _short_diff, net_changes, shown_hunks, without_told_aside)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import LOG_STAMP, imports, lesson_title
@@ -989,6 +989,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     helpless_lines += [l for l in rewritten_kept if l not in helpless_lines]
     edit_steps = []
     for path, hunks in fix_hunks.items():
+        hunks = [without_told_aside(h, incidental) for h in hunks]
         hunks = [dict(h, old=h["old"] + "\n" + "\n".join(l for l in helpless_lines if l in h["new"]))
                  if any(l in h["new"] for l in helpless_lines) else h for h in hunks]
         # (of a file's hunks, the one holding the code the account quotes names the step: the healthcheck added

@@ -17,7 +17,7 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _routine, _same_target, _segments, _targets, _words, is_static_check,
                        command_family, command_job, command_key, container_run, container_words, counting_search,
                        goals_put_before, invocation_change, is_autofix, other_subcommand, parse_command,
-                       program_variant, removed_paths, subcommand_variant)
+                       program_variant, removed_paths, runs_the_phase_of, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -325,7 +325,10 @@ def find_chains(observations: list[dict], account: str = "",
                     and _without_code(failure["target"]) == _without_code(later["target"]):
                 success, kind = dict(later, asked_otherwise=True), "same_check"
                 break
-            if _is_check(later) and command_family(later["target"]) == family \
+            # (or maven's later phase, which runs the tests of the one that failed: ``mvn … package`` after ``mvn …
+            # test``)
+            if _is_check(later) and (command_family(later["target"]) == family
+                                     or runs_the_phase_of(failure["target"], later["target"])) \
                     and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])
                          or _made_since(failure["target"], later["target"], observations[i + 1:k])
                          or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \

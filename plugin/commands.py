@@ -110,6 +110,8 @@ _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
              # (Zephyr's: ``west twister -T tests/lib/ringbuf -p native_sim``)
              r"twister|"
+             # (Qt's for QML: ``qmltestrunner -input tests/qml/tst_gauge.qml``)
+             r"qmltestrunner|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
              r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?(?:verify|test)|"
              # Laravel's: ``php artisan test``, and through Sail, ``./vendor/bin/sail test``
@@ -266,6 +268,8 @@ def parse_command(command: str) -> dict:
             # (what is said or waited after it, ``curl -sf localhost:13133/ && echo``, checks nothing; but after
             # ``; echo exit=$?`` the line passes whatever the run did, and is judged by what it printed)
             continue
+        if check and words[0] == "ls" and command_job(check):
+            continue  # (nor a listing of what a job made: ``mvn -q -pl functions/enricher package && ls …/*.nar``)
         if check and not re.fullmatch(_WAIT, check):  # (a wait before it is no step: ``sleep 15 && ./put.sh …``)
             prep.append(check)
         check = segment
@@ -671,6 +675,27 @@ _MAVEN_SELECTION = LazyRegex(r"(?:^|\s)-D(?:it\.)?test=([^\s'\"]+)")
 _SBT_TEST_TASK = LazyRegex(r"(?:[\w-]+[:/])*test(Only|Quick)?")
 
 
+def _maven_phase(argv: list[str]) -> str | None:
+    """The lifecycle phase a maven line runs to (its last), when it is maven's."""
+    if not argv or _program_name(argv[0]) not in ("mvn", "mvnw"):
+        return None
+    return next((w for w in reversed(argv[1:]) if w in _MAVEN_PHASES), None)
+
+
+def runs_the_phase_of(failed: str, later: str) -> bool:
+    """Whether maven's ``later`` runs the tests of the phase that ``failed``: a later phase runs the earlier ones
+    (``mvn -pl functions/enricher package`` runs the ``test`` that failed), unless told to skip them."""
+    # (by the same program, picking the same tests the same way: not ``./mvnw`` for ``mvn``, nor failsafe's
+    # ``-Dit.test=OrderRepositoryIT`` for surefire's ``-Dtest=…``, each another way to run them)
+    argvs = [parse_command(c)["argv"] for c in (failed, later)]
+    phases = [_maven_phase(argv) for argv in argvs]
+    order = list(_MAVEN_PHASES)  # (in the lifecycle's order)
+    return None not in phases and _MAVEN_PHASES[phases[0]] == "test" \
+        and order.index(phases[1]) > order.index(phases[0]) and argvs[0][0] == argvs[1][0] \
+        and sorted(re.findall(r"-D(?:it\.)?test=\S+", failed)) == sorted(re.findall(r"-D(?:it\.)?test=\S+", later)) \
+        and not re.search(r"-D(?:skipTests|maven\.test\.skip)\b", later)
+
+
 def _sbt_words(words: list[str]) -> list[str]:
     """sbt's arguments as targets: the whole test task (``test``, ``it:test``) is everything (``.``); a selecting one
     (``testOnly``, ``testQuick``) gives way to what it selects."""
@@ -777,6 +802,10 @@ _GENERATED_ID = LazyRegex(r"(?<=/)(?:[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a
                           r"(?=/|$|\?)")
 
 
+# a subcommand by the one that does what it does and more
+_DOES_MORE = {("helm dependency", "build"): "update"}
+
+
 def _same_target(failed: str, later: str) -> bool:
     """Whether ``later`` runs (at least) what failed: the same test file, a parent directory, or everything."""
     # (a later line with no ``cd`` may run where the failing line's ``cd`` left the shell, which Claude Code keeps:
@@ -809,16 +838,20 @@ def _same_target(failed: str, later: str) -> bool:
     selected_a, selected_b = (set(_MAVEN_SELECTION.findall(c)) for c in (failed, later))
     if selected_a and selected_b and not selected_a <= selected_b:
         return False  # (maven's test selection is a property: ``-Dit.test=InvoiceIT`` does not run ``HistoryIT``)
+    # (a subcommand that does what the failing one did, and more: ``helm dependency update`` fetches the charts
+    # ``helm dependency build`` failed to, after resolving them again)
+    family = command_family(failed)
+    if family == command_family(later):
+        a = [_DOES_MORE.get((family, t), t) for t in a]
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     named_a, named_b = ({t for t in targets if t not in _SUBCOMMAND_JOBS} for targets in (a, b))
     if named_a and named_b and all(re.fullmatch(r"[\w-]+", t) for t in named_a | named_b) and not named_a & named_b:
         return False  # ``manage.py test accounts`` runs another app's tests than the ``test billing`` that failed
     argv_a, argv_b = parse_command(failed)["argv"], parse_command(later)["argv"]
-    jobs = [next((_MAVEN_PHASES[w] for w in reversed(argv[1:]) if w in _MAVEN_PHASES), None)
-            for argv in (argv_a, argv_b)]
-    if argv_a and argv_b and {_program_name(argv_a[0]), _program_name(argv_b[0])} <= {"mvn", "mvnw"} \
-            and None not in jobs and jobs[0] != jobs[1]:
+    phases = [_maven_phase(argv) for argv in (argv_a, argv_b)]
+    if None not in phases and _MAVEN_PHASES[phases[0]] != _MAVEN_PHASES[phases[1]] \
+            and not runs_the_phase_of(failed, later):
         return False  # (maven's phase is its job: ``mvn -pl payments compile`` runs no ``test`` that failed)
     # (a selection of tests given another value runs other tests: ``-testPlatform EditMode`` for the ``-testPlatform
     # PlayMode`` that failed, ``--grep checkout`` for ``--grep cart``)

@@ -163,11 +163,33 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
     # (which item of a list lines were inserted into: the ``- name: log-shipper`` of a pod's containers)
-    item = _list_item_of(hunk["new"], " ".join(next(iter(added)).split())) if not removed and added else None
+    item = _list_item_of(hunk["new"], " ".join(next(iter(added)).split())) \
+        or _plist_key_of(hunk["new"], " ".join(next(iter(added)).split())) if not removed and added else None
     if item:
         lines.insert(0, f"(under `{item}`)")
     text = "\n".join(lines)
     return f"{path}:\n{text[:limit]}" if text else f"{path}: rewritten"
+
+
+_VERSION = LazyRegex(r"\d+(?:\.\d+)+")
+
+
+def without_told_aside(hunk: dict, asides: list[str]) -> dict:
+    """``hunk`` less a line an aside tells of by its new version and a word of it ("While in that block I also bumped
+    anyhow to 1.0.89" of ``anyhow = "1.0.89"``, beside the ``features = ["v4_10"]`` that fixed the build), and the
+    line it replaced."""
+    told = [(set(_VERSION.findall(s)), {w for w in _plain_words(s) if len(w) >= 4}) for s in asides]
+    told = [(versions, words) for versions, words in told if versions and words]
+    if not told:
+        return hunk
+    old, new = hunk["old"].splitlines(), hunk["new"].splitlines()
+    out = [l for l in new if l not in old and any(versions & set(_VERSION.findall(l)) and words & _plain_words(l)
+                                                   for versions, words in told)]
+    if not out or len(out) == len([l for l in new if l not in old]):
+        return hunk  # (nothing told of, or all of it: the aside is then the edit's whole, for _relevant_edits)
+    masked = {_VERSION.sub("#", l) for l in out}
+    return dict(hunk, old="\n".join(l for l in old if l in new or _VERSION.sub("#", l) not in masked),
+                new="\n".join(l for l in new if l not in out))
 
 
 def shown_hunks(hunks: list[dict], n: int = 2) -> list[dict]:
@@ -502,6 +524,22 @@ def _list_item_of(text: str, line: str) -> str | None:
         if head and len(head.group(1)) < indent:
             return head.group(2).strip("'\"")
         if before.strip() and len(before) - len(before.lstrip()) < indent:
+            return None
+    return None
+
+
+def _plist_key_of(text: str, line: str) -> str | None:
+    """The key of the property list array ``line`` is a value in (``BGTaskSchedulerPermittedIdentifiers`` above
+    ``<array>`` and the ``<string>com.acme.fieldnotes.sync</string>`` added to it), when the hunk shows it."""
+    lines = [" ".join(l.split()) for l in text.splitlines()]
+    if line not in lines or not re.fullmatch(r"<(string|integer|real|true|false)\b.*", line):
+        return None
+    for before in reversed(lines[:lines.index(line)]):
+        key = re.fullmatch(r"<key>([^<]{1,80})</key>", before)
+        if key:
+            return key.group(1)
+        if not re.fullmatch(r"<(?:string|integer|real)>[^<]*</(?:string|integer|real)>|<(?:true|false)/>|<array>",
+                            before):
             return None
     return None
 

@@ -723,6 +723,11 @@ _GENERATED_NOTHING = LazyRegex(r"No changes (?:in schema )?detected")
 _RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|^[.FEx]|^(?:ok|FAIL|---)\s")
 
 
+# a test run told to pass when no test is found
+_NO_TESTS_ALLOWED = LazyRegex(r"-D(?:surefire\.|failsafe\.)?failIfNo(?:Specified)?Tests=false\b|--passWithNoTests\b|"
+                              r"--pass-with-no-tests\b")
+
+
 def _all_skipped(observation: dict) -> dict:
     """A test run that passed by skipping every test is the failure it hides ("async def functions are not natively
     supported and have been skipped"): what makes them run again is the fix. So is a migration generated from the
@@ -740,7 +745,13 @@ def _all_skipped(observation: dict) -> dict:
     # (or that ran none: maven's ``Tests run: 0, Failures: 0, Errors: 0, Skipped: 0`` after ``-Dsurefire
     # .failIfNoSpecifiedTests=false``, where surefire never picks up the ``*IT`` class asked for)
     counts = re.findall(r"(?m)^(?:\[INFO\]\s+)?Tests run: (\d+), Failures: \d+", body)
-    if command_job(command) == "test" and counts and not any(map(int, counts)):
+    # (or, told not to fail where the test asked for is not found, shows no test that ran: ``-Dsurefire
+    # .failIfNoSpecifiedTests=false | tail -8``, jest's ``--passWithNoTests``)
+    # (not one told to print nothing: ``./mvnw -q … test``)
+    ran_none = not any(map(int, counts)) if counts else bool(_NO_TESTS_ALLOWED.search(command)) \
+        and not re.search(r"\b[1-9]\d* (?:passed|passing|tests? completed)\b", body) \
+        and not re.search(r"(?:^|\s)(?:-q|--quiet)(?=\s|$)", command)
+    if command_job(command) == "test" and ran_none:
         text = "no test ran (Tests run: 0)"
         return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text, command))
     if command_job(command) != "test" or not _ALL_SKIPPED.search(body) or _RAN_SOME.search(body):

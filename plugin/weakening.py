@@ -106,6 +106,9 @@ _SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_
                           \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:true|1|on|yes)\b""")
 # a store told to throw its data away where it would migrate it: Realm's ``deleteRealmIfMigrationNeeded = true``,
 # Room's ``fallbackToDestructiveMigration()``
+# a store kept in memory only (SwiftData's and Core Data's, Room's, SQLite's)
+_IN_MEMORY_STORE = LazyRegex(r"\bisStoredInMemoryOnly\s*:\s*true\b|\bNSInMemoryStoreType\b|\binMemoryDatabaseBuilder\(|"
+                             r"[\"']:memory:[\"']")
 # a model built without validating what it is given (pydantic's ``model_construct``, v1's ``construct``)
 _UNVALIDATED = LazyRegex(r"\.model_construct\(|\b[A-Z]\w*\.construct\(")
 _DESTROYS_ON_MIGRATION = LazyRegex(r"\bdeleteRealmIfMigrationNeeded\s*[:=]\s*true\b|"
@@ -1839,6 +1842,11 @@ def _absence_filled(hunks: list[dict]) -> bool:
 # an accessibility check told to pass over what it found: Espresso's ``setSuppressingResultMatcher(…)``, axe's
 # ``.disableRules([…])``, a rule's ``enabled: false``
 _A11Y_SUPPRESSED = LazyRegex(r"""\.setSuppressingResultMatcher\(|\.disableRules\(|["']?\benabled["']?\s*:\s*false\b""")
+# a Django signal's receiver called as a function (``create_profile(sender=User, instance=user, created=True)``)
+_RECEIVER_CALLED = LazyRegex(r"^\s*(?!\w+\.send\b)[\w.]+\(\s*sender\s*=\s*[\w.]+\s*,\s*instance\s*=")
+# a key an assertion found missing from what the code made (aws-cdk's ``!!   Missing key 'BucketEncryption'``)
+_MISSING_KEY = LazyRegex(r"!!\s+Missing key '(\w{5,})'")
+_LOGGED_ERRORS_IGNORED = LazyRegex(r"\bLogAssert\.ignoreFailingMessages\s*=\s*true\b")
 _A11Y_FAILURE = LazyRegex(r"(?i)accessib|\ba11y\b|\baxe\b|screen readers?\b")
 
 
@@ -1904,12 +1912,27 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     if _brought_in(_A11Y_SUPPRESSED, added_lines, hunks) and _A11Y_FAILURE.search(failure_text) \
             and _TEST_PATH.search(path):
         return "the accessibility check that failed was told to pass over what it found"
+    # (or the errors a failing test logged told to fail it no more: Unity's ``LogAssert.ignoreFailingMessages = true``
+    # after "Unhandled log message: '[Error] Berth 3 has no crane assigned …'")
+    if _brought_in(_LOGGED_ERRORS_IGNORED, added_lines, hunks) and _TEST_PATH.search(path):
+        return "the errors the failing test logged were told not to fail it"
     # (a value the test's data leaves out on purpose filled in, so the case the failing test is about never comes:
     # ``amount: undefined`` → ``99999`` in ``__fixtures__/invoices.ts`` for "sorts by amount … with drafts last")
     if re.search(r"(?i)fixture", path) and _CHECK_FAILED.search(failure_text) and _absence_filled(hunks):
         return "a value the failing test's data left out was filled in"
     if _TEST_PATH.search(path) and _input_named_dropped(hunks, failure_text):
         return "the failing test no longer gives the code what it is named for"
+    # (or calls the signal's receiver itself, where the code was to connect it: ``create_profile(sender=User,
+    # instance=user, created=True)`` in ``test_profile_created_for_new_user``)
+    if _brought_in(_RECEIVER_CALLED, added_lines, hunks) and _TEST_PATH.search(path):
+        return "the failing test now calls the receiver the code was to connect"
+    # (or gives itself what the failure said the code's output lacked: CDK's "!! Missing key 'BucketEncryption'" of
+    # the aspect that was to add it, and the test's bucket now built with ``encryption: s3.BucketEncryption…``)
+    missing = set(_MISSING_KEY.findall(failure_text))
+    if missing and _TEST_PATH.search(path) and any(
+            not _ASSERTION.search(l) and any(re.search(rf"\b{re.escape(k)}\b", l) for k in missing)
+            for l in added_lines) and not any(k in h["old"] for h in hunks for k in missing):
+        return "the failing test now gives itself what the code was to add"
     if _brought_in(_TOLERATED, added_lines, hunks) or any(
             _SCOPED_CHECK.search(h["new"]) and not _SCOPED_CHECK.search(h["old"]) for h in hunks):
         return "the failing data check was told to tolerate failures"
@@ -1987,6 +2010,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "the model under test is built without the validation that failed"
     if re.search(r"(?i)migrat", failure_text) and _brought_in(_DESTROYS_ON_MIGRATION, added_lines, hunks):
         return "the migration the test checks was replaced by throwing the old data away"
+    # (or by a store of its own in memory, empty, for the one the test migrates: SwiftData's ``ModelConfiguration(
+    # isStoredInMemoryOnly: true)`` for ``ModelConfiguration(url: storeURL)`` in ``testV1ToV2SplitsQuantityAndUnit``)
+    if re.search(r"(?i)migrat|\bV\d+To(?:V)?\d+", failure_text) and _brought_in(_IN_MEMORY_STORE, added_lines, hunks):
+        return "the migration the test checks now opens an empty store in memory"
     if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
     # the code under test replaced by a mock (``@MockBean OrderEnricher enricher`` in OrderEnricherRouteTest)

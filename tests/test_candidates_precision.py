@@ -17179,3 +17179,105 @@ def test_where_a_run_writes_or_pipes_its_output_is_neither_its_target_nor_its_in
     assert invocation_change(failed, passed) == ["pass `--compact`", "without `--format`"]
     assert "-r" not in parse_command(passed)["flags"]
     assert not _same_target("pytest tests/test_a.py > /tmp/out.txt", "pytest tests/test_b.py > /tmp/out.txt")
+
+
+@pytest.mark.parametrize("path,old,new,failure", [
+    # (blind499 SF17: the migrated container's store, on disk, made an empty one in memory)
+    ("PantryTests/MigrationTests.swift", "            configurations: ModelConfiguration(url: storeURL)",
+     "            configurations: ModelConfiguration(isStoredInMemoryOnly: true)",
+     "MigrationTests.swift:38: error: -[PantryTests.MigrationTests testV1ToV2SplitsQuantityAndUnit] : failed"),
+    # (blind502 SI10: Unity's logged errors told to fail the test no more)
+    ("Assets/Tests/EditMode/DockSchedulerTests.cs", "            _port = TestPorts.Small();",
+     "            LogAssert.ignoreFailingMessages = true;\n            _port = TestPorts.Small();",
+     "Unhandled log message: '[Error] Berth 3 has no crane assigned'. Use UnityEngine.TestTools.LogAssert.Expect"),
+    # (blind501 SH11: the bucket the aspect was to encrypt, built encrypted)
+    ("test/bucket-encryption-aspect.test.ts", "    new s3.Bucket(stack, 'RawBucket');",
+     "    new s3.Bucket(stack, 'RawBucket', { encryption: s3.BucketEncryption.KMS_MANAGED });",
+     "Template has 1 resources with type AWS::S3::Bucket, but none match as expected.\n    !!   Missing key "
+     "'BucketEncryption'"),
+    # (blind500 SG17: the post_save receiver called by the test, its connection never made)
+    ("accounts/tests/test_signals.py", '        user = User.objects.create_user("ana", "ana@example.com", "pw")',
+     '        user = User.objects.create_user("ana", "ana@example.com", "pw")\n        create_profile(sender=User, '
+     'instance=user, created=True)', "ERROR: test_profile_created_for_new_user"),
+])
+def test_more_ways_a_test_is_made_to_pass_without_the_code(path, old, new, failure):
+    assert weakening._is_weakening(path, [{"old": old, "new": new}], failure)
+
+
+def test_a_test_run_told_to_pass_without_tests_that_shows_none_ran_failed(git_project, store):
+    # (blind500 SG05: ``-Dsurefire.failIfNoSpecifiedTests=false | tail -8`` is green and ran nothing; failsafe in
+    # the ``it`` profile runs the *IT class)
+    run = "./mvnw test -Dtest=PaymentGatewayHealthIT"
+    session = (Session("vacuous", git_project, prompt="Please run the integration test PaymentGatewayHealthIT.")
+               .fail(run, "Exit code 1\n[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:"
+                          "3.2.5:test (default-test): No tests matching pattern \"PaymentGatewayHealthIT\" were "
+                          "executed!\n[INFO] BUILD FAILURE")
+               .ok(run + " -Dsurefire.failIfNoSpecifiedTests=false | tail -4",
+                   "[INFO] --- surefire:3.2.5:test (default-test) @ billing-service ---\n[INFO] BUILD SUCCESS\n"
+                   "[INFO] Total time:  5.871 s")
+               .ok("./mvnw verify -Pit -Dit.test=PaymentGatewayHealthIT 2>&1 | tail -4",
+                   "[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS")
+               .stop("`*IT` classes only run under failsafe in the `it` profile: `./mvnw verify -Pit -Dit.test="
+                     "PaymentGatewayHealthIT`. The `-Dsurefire.failIfNoSpecifiedTests=false` suggestion just turns it "
+                     "into a green build that ran zero tests."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "./mvnw verify -Pit" in candidates[0]["change"], candidates[0]["change"]
+    assert "failIfNoSpecifiedTests" not in candidates[0]["title"], candidates[0]["title"]
+
+
+def test_a_line_an_aside_tells_of_by_its_version_is_left_out_of_the_change(git_project, store):
+    # (blind502 SI16: "While in that block I also bumped anyhow to 1.0.89", in the edit that added the feature)
+    session = (Session("aside", git_project, prompt="cargo build fails since I switched to gtk::FileDialog.")
+               .fail("cargo build", "Exit code 101\nerror[E0433]: failed to resolve: could not find `FileDialog` in "
+                                    "`gtk`\nnote: found an item that was configured out")
+               .edit("Cargo.toml", 'anyhow = "1.0.86"\ngtk = { version = "0.9", package = "gtk4" }',
+                     'anyhow = "1.0.89"\ngtk = { version = "0.9", package = "gtk4", features = ["v4_10"] }')
+               .ok("cargo build", "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 38.41s")
+               .stop("`gtk::FileDialog` is a GTK 4.10 API, behind gtk4-rs's version features: I enabled `features = "
+                     "[\"v4_10\"]` on the `gtk` dependency. While in that block I also bumped anyhow to 1.0.89."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert 'features = ["v4_10"]' in candidates[0]["change"] and "1.0.8" not in candidates[0]["change"], \
+        candidates[0]["change"]
+
+
+def test_helms_dependency_update_does_what_build_failed_to():
+    # (blind501 SH08: the redis dependency moved to Bitnami's OCI registry, then ``helm dependency update``)
+    from lorebook.commands import _same_target
+
+    assert _same_target("helm dependency build charts/api", "helm dependency update charts/api")
+    assert not _same_target("helm dependency update charts/api", "helm dependency build charts/api")
+    assert not _same_target("helm dependency build charts/api", "helm dependency update charts/web")
+
+
+def test_qts_qml_test_runner_runs_tests():
+    # (blind502 SI09: so ``ctest --preset qml-tests`` is the way to run them, not the build before it)
+    assert command_job("QML_IMPORT_PATH=build/qml qmltestrunner -input tests/qml/tst_gauge.qml") == "test"
+
+
+def test_mavens_later_phase_runs_the_tests_that_failed_and_a_listing_after_a_job_is_no_check():
+    # (blind498 SE10: ``mvn -q -pl functions/enricher package 2>&1 | tail -3 && ls …/*.nar`` after the ``test`` that
+    # failed with a NullPointerException)
+    from lorebook.commands import _same_target, parse_command, runs_the_phase_of
+
+    failed = "mvn -q -pl functions/enricher test 2>&1 | tail -16"
+    passed = "mvn -q -pl functions/enricher package 2>&1 | tail -3 && ls functions/enricher/target/*.nar"
+    assert parse_command(passed)["check"] == "mvn -q -pl functions/enricher package"
+    assert runs_the_phase_of(failed, passed) and _same_target(failed, passed)
+    assert not runs_the_phase_of(failed, "mvn -q -pl functions/enricher package -DskipTests")
+    assert not _same_target(failed, "mvn -q -pl functions/enricher compile")
+    assert not _same_target("mvn -pl a package", "mvn -pl a test")
+    assert parse_command("mkdir -p out && ls out")["check"] == "ls out"
+
+
+def test_a_value_added_to_a_property_lists_array_is_shown_under_its_key():
+    # (blind502 SI14: the card of a third lesson showed ``+<string>com.acme.fieldnotes.sync</string>`` alone)
+    from lorebook.edits import _diff_text
+
+    old = ("\t<key>BGTaskSchedulerPermittedIdentifiers</key>\n\t<array>\n"
+           "\t\t<string>com.acme.fieldnotes.refresh</string>")
+    new = old + "\n\t\t<string>com.acme.fieldnotes.sync</string>"
+    shown = _diff_text("FieldNotes/Info.plist", {"old": old, "new": new})
+    assert "(under `BGTaskSchedulerPermittedIdentifiers`)" in shown, shown
+    assert "(under" not in _diff_text("FieldNotes/Info.plist", {"old": "\t<dict>", "new": "\t<dict>\n\t<key>A</key>"})

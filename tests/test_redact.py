@@ -879,3 +879,11 @@ def test_an_s3_clients_keys_given_in_a_row_are_redacted():
     for kept in ("mc alias set s3 https://s3.amazonaws.com $AWS_ACCESS_KEY_ID $AWS_SECRET_ACCESS_KEY --api S3v4",
                  "mc cp report.csv devminio/reports/2024/06/12/daily.parquet"):
         assert redact(kept) == kept
+
+
+def test_a_class_member_by_its_module_path_is_no_secret():
+    # (blind501 SH11: CDK's ``encryption: s3.BucketEncryption.KMS_MANAGED`` was stored as ``[REDACTED:secret]``)
+    cdk = "{ encryption: s3.BucketEncryption.KMS_MANAGED }"
+    assert redact(cdk) == cdk
+    assert "AKIAIOSFODNN7EXAMPLE" not in redact("mode: s3.Xq9Zk2Lm.AKIAIOSFODNN7EXAMPLE")
+    assert "[REDACTED" in redact("mode: s3.Xq9Zk2Lm4Pw7.Tz8Vb3Nq5Rk1Yc6Hd2Jf")
