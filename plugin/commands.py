@@ -842,7 +842,7 @@ def _same_target(failed: str, later: str) -> bool:
     # ``helm dependency build`` failed to, after resolving them again)
     family = command_family(failed)
     if family == command_family(later):
-        a = [_DOES_MORE.get((family, t), t) for t in a]
+        a = [more if (more := _DOES_MORE.get((family, t))) in b else t for t in a]
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     named_a, named_b = ({t for t in targets if t not in _SUBCOMMAND_JOBS} for targets in (a, b))

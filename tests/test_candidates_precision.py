@@ -17249,6 +17249,7 @@ def test_helms_dependency_update_does_what_build_failed_to():
     assert _same_target("helm dependency build charts/api", "helm dependency update charts/api")
     assert not _same_target("helm dependency update charts/api", "helm dependency build charts/api")
     assert not _same_target("helm dependency build charts/api", "helm dependency update charts/web")
+    assert _same_target("helm dependency build charts/api", "helm dependency build charts/api")
 
 
 def test_qts_qml_test_runner_runs_tests():
