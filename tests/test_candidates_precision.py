@@ -17282,3 +17282,11 @@ def test_a_value_added_to_a_property_lists_array_is_shown_under_its_key():
     shown = _diff_text("FieldNotes/Info.plist", {"old": old, "new": new})
     assert "(under `BGTaskSchedulerPermittedIdentifiers`)" in shown, shown
     assert "(under" not in _diff_text("FieldNotes/Info.plist", {"old": "\t<dict>", "new": "\t<dict>\n\t<key>A</key>"})
+
+
+def test_a_status_made_to_pass_is_no_check():
+    # (blind500 SG06: ``timeout 15 celery -A config beat -l info || true`` checks the beat, judged by what it printed)
+    from lorebook.commands import parse_command
+
+    assert parse_command("timeout 15 celery -A config beat -l info || true")["check"].startswith("celery")
+    assert parse_command("true")["check"] == "true"
