@@ -367,7 +367,8 @@ def _failed_step(command: str, error: str) -> str:
     ``ninja -C build`` after it), else the last: the check they lead to (``rm -rf /tmp/x && git clone … && godot …``)."""
     # (not what only loads variables first: ``set -a; . ./.env.staging; set +a; uv run celery …``)
     command = command[loaded.end():] if (loaded := LOADS_VARIABLES.match(command)) else command
-    steps = [s.strip() for s in command.split(" && ") if s.strip()] or [command]
+    # (at an ``&&`` outside quotes: ``--filter-pattern '{ $.level == "ERROR" && $.status >= 500 }'`` is one word)
+    steps = [s.strip() for s in re.split(r""" && (?=(?:[^'"]|'[^']*'|"[^"]*")*$)""", command) if s.strip()] or [command]
     named = [s for s in steps for program in [next((w for w in s.split() if "=" not in w), "")]
              if len(program) >= 3 and re.search(rf"(?i)\b{re.escape(os.path.basename(program))}\b", error)]
     return (named or steps)[-1]

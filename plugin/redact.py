@@ -705,13 +705,13 @@ def _dotted_path(value: str) -> bool:
     modules lowercase names that do not look random, its last part a name with a word in it; or a member of a class
     by that path (``s3.BucketEncryption.KMS_MANAGED``: a short module, a class and a constant, each of words)."""
     parts = value.split(".")
-    modules = [p for p in parts[:-1] if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", p)]
-    classes = [p for p in parts[1:-1] if p not in modules]
-    return len(parts) >= 2 and modules == parts[:len(modules)] and all(
-        re.fullmatch(r"[a-z_][a-z0-9_]*", p) and (re.search(r"[aeiouy]", p) or len(p) <= 3)
-        and not looks_random(p, min_length=8) for p in modules) and all(_mostly_words(p) for p in classes) \
-        and bool(re.fullmatch(r"[A-Za-z_]\w*", parts[-1])) and _mostly_words(
-            parts[-1].lower() if classes and re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", parts[-1]) else parts[-1])
+    at = next((i for i, p in enumerate(parts[:-1]) if p[:1].isupper()), len(parts) - 1)
+    modules, classes, last = parts[:at], parts[at:-1], parts[-1]
+    constant = bool(classes) and re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", last)
+    return bool(modules) and all(re.fullmatch(r"[a-z_][a-z0-9_]*", p) and (re.search(r"[aeiouy]", p) or len(p) <= 3)
+                                 and not looks_random(p, min_length=8) for p in modules) \
+        and all(re.fullmatch(r"[A-Z]\w*", p) and _mostly_words(p) for p in classes) \
+        and bool(re.fullmatch(r"[A-Za-z_]\w*", last)) and _mostly_words(last.lower() if constant else last)
 
 
 def _mostly_words(name: str) -> bool:

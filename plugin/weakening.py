@@ -1608,7 +1608,10 @@ def _narrows_strategy(changes: dict[str, list[dict]]) -> bool:
             pairs += zip(removed, added)
     # (or a range replaced by the values that pass: ``st.integers(min_value=1, max_value=12)`` →
     # ``st.sampled_from([1, 2, 4, 5, 10])``)
-    swapped = [(a, b) for a, b in pairs if a.split("(", 1)[0] != b.split("(", 1)[0]]
+    # (by the strategy it calls, in a decorator too: ``@given(st.text(…))`` → ``@given(st.from_regex(…))``)
+    def head(line: str) -> str:
+        return (m.group(0) if (m := _STRATEGY.search(line)) else line.split("(", 1)[0])
+    swapped = [(a, b) for a, b in pairs if head(a) != head(b)]
     if swapped and all(_STRATEGY.search(a) and _PICKED.search(b) for a, b in swapped):
         return True
     return bool(pairs) and all(a.split("(", 1)[0] == b.split("(", 1)[0] and (
@@ -1635,7 +1638,8 @@ _COUNTEREXAMPLE = LazyRegex(r"(?i)\bfalsifying example\b|\bminimal failing input
 # (QuickCheck's and ScalaCheck's too: ``forAll (oddList arbitrary)`` → ``forAll (sort <$> oddList arbitrary)``)
 _STRATEGY = LazyRegex(r"\bst\.\w+\(|\bany::<|\bfc\.\w+\(|\bprop::\w+|\b[Aa]rbitrary\b|\bgen\.\w+\(|\bGen\.\w+|"
                       r"\bforAll\b")
-_PICKED = LazyRegex(r"\b(?:sampled_from|just|constantFrom|constant|elements)\(")
+# (or by a pattern they match: ``st.text(min_size=1)`` → ``st.from_regex(r"[A-Za-z0-9][…]{0,79}", fullmatch=True)``)
+_PICKED = LazyRegex(r"\b(?:sampled_from|just|constantFrom|constant|elements|from_regex|stringMatching)\(")
 _BOUNDS = LazyRegex(r"\b(?:alphabet|min_value|max_value|max_size|max_codepoint|blacklist_categories|"
                     r"whitelist_categories|codec|exclude_characters|allow_nan|allow_infinity)\s*=|\.filter\(|"
                     r"\b(?:min|max):|<\$>|\bfmap\b|\bsuchThat\b|`suchThat`")

@@ -17290,3 +17290,18 @@ def test_a_status_made_to_pass_is_no_check():
 
     assert parse_command("timeout 15 celery -A config beat -l info || true")["check"].startswith("celery")
     assert parse_command("true")["check"] == "true"
+
+
+def test_a_property_tests_strategy_swapped_for_a_pattern_that_passes_is_narrowed_and_titles_split_outside_quotes():
+    # (blind503 SJ10: ``@given(st.text(min_size=1, max_size=80))`` → ``@given(st.from_regex(r"[A-Za-z0-9]…"))``
+    # after Hypothesis shrank the failure to ``':'``)
+    from lorebook.record import lesson_title
+
+    old, new = "@given(st.text(min_size=1, max_size=80))", "@given(st.from_regex(r\"[A-Za-z0-9][a-z ]{0,79}\"))"
+    assert weakening._narrows_strategy({"tests/test_slugify.py": [{"old": old, "new": new}]})
+    assert not weakening._narrows_strategy({"tests/test_slugify.py": [{"old": old, "new": old.replace("80", "90")}]})
+    # (blind507 SN19: an ``&&`` in a quoted filter pattern is no step of the line: the title read "`$.status >= …`")
+    title = lesson_title("`aws logs test-metric-filter --filter-pattern '{ $.level == \"ERROR\" && $.status >= 500 }' "
+                         "--log-event-messages '{\"level\":\"ERROR\",\"status\":502}'` fails with An error occurred "
+                         "(InvalidParameterException)", "pass x")
+    assert title.startswith("`aws logs"), title
