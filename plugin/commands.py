@@ -153,12 +153,17 @@ _SHELL_TOKEN = LazyRegex(r"'[^']*'?|\"(?:[^\"\\]|\\.)*\"?|&&|\|\||;|[^'\"&|;]+|[
 _DISCARDED = LazyRegex(r"\s*(?<![<>&\w])(?:\d|&)?>>?\s*/dev/null\b")
 
 
+# what a line does when its run fails, to show why and fail still: ``Unity -batchmode … || (grep -n 'error CS'
+# build/unity-android.log; exit 1)``: no command of its own
+_ON_FAILURE = LazyRegex(r"\s*\|\|\s*[({]\s*[^(){}]*;\s*exit(?:\s+\d+)?\s*;?\s*[)}]\s*$")
+
+
 def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     # a command substitution is one word of its line, pipes and all (``--build-arg VERSION=$(git describe | sed …)``)
     cmd, restore = held_out(_SUBSTITUTION, " ".join((command or "").split()))
     cmd = re.sub(r"\s*2>&1", "", cmd)
-    cmd = _DISCARDED.sub("", cmd)
+    cmd = _ON_FAILURE.sub("", _DISCARDED.sub("", cmd))
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
                  r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
     # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
@@ -455,7 +460,7 @@ def command_key(command: str) -> str:
     cmd = " ".join((command or "").split())
     cmd = re.sub(rf"^(?:(?:cd\s+\S+|{_WAIT}|set\s+-[euxo]+(?:\s+pipefail)?)\s*(?:&&|;)\s*)+", "", cmd)
     cmd = re.sub(r"\s*2>&1", "", cmd)
-    cmd = _DISCARDED.sub("", cmd)
+    cmd = _ON_FAILURE.sub("", _DISCARDED.sub("", cmd))
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee)\b.*$", "", cmd)
     return cmd.strip()
 

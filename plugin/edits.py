@@ -374,6 +374,10 @@ def _short_diff(hunk: dict, aside: tuple[str, ...] = (), told: tuple[str, ...] =
             # the same line with its quotes swapped as well (``"… default '0000-00-00'"`` → ``'… default
             # CURRENT_TIMESTAMP'``): the value that changed, not the whole line
             a_mid, b_mid = (m.strip("'\"; ,") for m in _replaced(a.replace('"', "'"), b.replace('"', "'")))
+        # (the new line, where the parts would close a bracket they do not open: ``import { useActionState } from
+        # 'react';`` for ``import { useFormState } from 'react-dom';``, not ``useFormState } from 'react-dom'``)
+        if a_mid and b_mid and any(m.count(o) != m.count(c) for m in (a_mid, b_mid) for o, c in ("()", "[]", "{}")):
+            return f"`{one_line(b, 70)}`"
         if a_mid and b_mid and len(a_mid) <= 40 and len(b_mid) <= 40:
             return f"`{a_mid}` → `{b_mid}`"
         # (one long token changed in a longer line, a shell line continued: the token as it is now,

@@ -203,6 +203,8 @@ def error_line(text: str) -> str | None:
             continue
         if line.startswith(("✓ ", "✔ ", "√ ")):
             continue  # a test that passed, by its name (``✓ returns 400 error when password is missing``)
+        if line.startswith("at ") and re.fullmatch(r"at (?:\S+ \()?[\w./@$<>-]+:\d+(?::\d+)?\)?", line):
+            continue  # a frame of a stack (``at console.error (node_modules/jest-fail-on-console/index.js:80:23)``)
         if state["frame"].match(line):
             continue  # a line of the code shown under an error (``> 1 | import { API_URL } from '@env';``, ``4 | …
             # timeout: 10000 })``): the code, whatever words it holds
@@ -240,6 +242,13 @@ def error_line(text: str) -> str | None:
     def under(line: str) -> str:  # (the first of them with words)
         return next((l.strip() for l in below(line) if l.strip()), "")
 
+    # (jest-fail-on-console's heading and its advice, then what was logged: "ReactDOM.useFormState has been renamed
+    # to React.useActionState. …")
+    advice = next((l for l in lines if re.match(r"\s*If the \w+ is expected, test for it explicitly", l)), None)
+    if advice and line and (line.strip() == advice.strip() or line.startswith("Expected test not to call console.")):
+        message = under(advice)
+        if len(message.split()) >= 4 and not message.startswith("at "):
+            return message
     # (jest's heading over a suite that could not load: ``● Test suite failed to run``, then why,
     # "draft-js-export-html tried to access immutable, but it isn't declared in its dependencies")
     if line and re.fullmatch(r"●\s+Test suite failed to run", line.strip()):

@@ -17305,3 +17305,30 @@ def test_a_property_tests_strategy_swapped_for_a_pattern_that_passes_is_narrowed
                          "--log-event-messages '{\"level\":\"ERROR\",\"status\":502}'` fails with An error occurred "
                          "(InvalidParameterException)", "pass x")
     assert title.startswith("`aws logs"), title
+
+
+def test_what_jest_fail_on_console_says_was_logged_is_the_error_and_a_titles_diff_closes_its_brackets():
+    # (blind506 SM24: "at console.error (node_modules/jest-fail-on-console/index.js:80:23)" was the error line, and
+    # the title's diff read "`useFormState } from 'react-dom'` → `useActionState } from 'react'`")
+    from lorebook.edits import _short_diff
+    from lorebook.signatures import error_line
+
+    failure = ("  ● NewsletterForm › shows the confirmation after subscribing\n\n    Expected test not to call "
+               "console.error().\n\n    If the error is expected, test for it explicitly by mocking it out using "
+               "jest.spyOn(console, 'error').mockImplementation() and test that the warning occurs.\n\n    "
+               "ReactDOM.useFormState has been renamed to React.useActionState. Please update NewsletterForm to use "
+               "React.useActionState.\n\n      at console.error (node_modules/jest-fail-on-console/index.js:80:23)\n"
+               "      at useFormState (node_modules/react-dom/cjs/react-dom.development.js:378:15)")
+    assert error_line(failure).startswith("ReactDOM.useFormState has been renamed to React.useActionState")
+    diff = {"old": "import { useFormState } from 'react-dom';", "new": "import { useActionState } from 'react';"}
+    assert _short_diff(diff) == "`import { useActionState } from 'react';`"
+
+
+def test_what_a_line_does_when_its_run_fails_is_no_command_of_its_own():
+    # (blind505 SL23: the ``grep -n 'error CS' …`` in ``|| (…; exit 1)`` was read as the check, and as routine)
+    from lorebook.commands import parse_command
+
+    unity = "Unity -batchmode -quit -projectPath . -logFile build/unity-android.log"
+    assert parse_command(unity + " || (grep -n 'error CS' build/unity-android.log; exit 1)")["check"] == unity
+    assert parse_command("make test || { cat log.txt; exit 1; }")["check"] == "make test"
+    assert parse_command("make test || make clean")["check"] == "make clean"
