@@ -404,7 +404,9 @@ _REPORTS_FAILURE = LazyRegex(
     r"\bthread '[^'\n]*' panicked at\b|^(?:\d+:)?panic: |"
     # Next.js's and webpack's verdicts: ``Linting and checking validity of types  ..Failed to compile.``, ``Type
     # error: Page "app/dashboard/page.tsx" does not match …``
-    r"\bFailed to compile\b|^Type error: ")
+    r"\bFailed to compile\b|^Type error: |"
+    # (and its prerender's: ``Error occurred prerendering page "/search"``, ``> Export encountered errors on …``)
+    r"^Error occurred prerendering page\b|^> Export encountered errors\b")
 # a test that passed, by its name (``✓ returns 400 error when password is missing``): no failure, whatever it says
 # (a passing test by its name, whatever words it holds: ``✓ returns 400 error …``, gradle's ``UploadQueueTest > marks
 # item FAILED when the server returns 500 PASSED``)

@@ -17332,3 +17332,15 @@ def test_what_a_line_does_when_its_run_fails_is_no_command_of_its_own():
     assert parse_command(unity + " || (grep -n 'error CS' build/unity-android.log; exit 1)")["check"] == unity
     assert parse_command("make test || { cat log.txt; exit 1; }")["check"] == "make test"
     assert parse_command("make test || make clean")["check"] == "make clean"
+
+
+def test_a_next_build_piped_into_tail_that_could_not_prerender_failed():
+    # (blind506 SM14: ``npx next build --debug 2>&1 | tail -12`` exits 0 and was taken for the way to build)
+    from lorebook.steps import _through_pipe
+
+    body = (" ⨯ useSearchParams() should be wrapped in a suspense boundary at page \"/search\".\n\nError occurred "
+            "prerendering page \"/search\". Read more: https://nextjs.org/docs/messages/prerender-error\n\n"
+            " ✓ Generating static pages (14/14)\n\n> Export encountered errors on following paths:\n\t/search/page")
+    run = {"tool": "Bash", "outcome": "ok", "target": "npx next build --debug 2>&1 | tail -12", "body": body}
+    assert _through_pipe(run)["outcome"] == "error"
+    assert _through_pipe(dict(run, body=" ✓ Generating static pages (14/14)"))["outcome"] == "ok"
