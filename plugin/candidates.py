@@ -977,9 +977,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # a line a failed attempt added and the fix left in place ("The Host header I added first made no difference")
     # is shown as it stands, no part of the change
     final_lines = {l.strip() for c in chain["changes"] if c["tool"] in EDIT_TOOLS for l in _added_lines(c)}
-    helpless_lines = [l for a in chain["attempts"] if a["tool"] in EDIT_TOOLS for l in _added_lines(a)
+    # (or, of the one attempt there was, every line, where the account says it left the attempt as it was: "Moving
+    # it into a heredoc first made no difference; I left the heredoc since it reads better")
+    tried_edits = [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS]
+    left_as_tried = len(tried_edits) == 1 and any(
+        _LEFT_AS_IT_WAS.search(w) for s in said["did_not_help"]
+        for w in re.split(r"(?<=[.!?])\)?\s+|\n+", said.get("text") or "") if s.rstrip(" .") in w)
+    helpless_lines = [l for a in tried_edits for l in _added_lines(a)
                       if l.strip() and l.strip() not in final_lines
-                      and any(_relevance(s, _tokens(l)) for s in said["did_not_help"])]
+                      and (left_as_tried or any(_relevance(s, _tokens(l)) for s in said["did_not_help"]))]
     # (and of a file a failed attempt wrote new and the fix wrote again, the lines the fix kept: ``from =
     # aws_s3_bucket.logs`` in both ``moved.tf``s, the fix the ``to = module.logging.aws_s3_bucket.this`` it changed)
     rewritten = {f for c in chain["changes"] if c["tool"] == "Write" for f in c.get("files") or []}
@@ -2084,6 +2090,10 @@ def _passed_together(parts: list[str], passing: str) -> list[str]:
     merged = {run[0]: f"pass `{line[spans[run[0]].start():spans[run[-1]].end()]}`" for run in runs if len(run) > 1}
     gone = {q for run in runs if len(run) > 1 for q in run[1:]}
     return [merged.get(p, p) for p in parts if p not in gone] if merged else parts
+
+
+# an attempt kept, as the account says ("I left the heredoc since it reads better")
+_LEFT_AS_IT_WAS = LazyRegex(r"(?i)\bI(?:'ve)? (?:left|kept) (?:the|it|that|them|those)\b(?! \w+ out\b)")
 
 
 _REVERTED = LazyRegex(r"(?i)\b(?:reverted|undid|undone|backed (?:it |that )?out|took (?:it |that )?(?:back )?out|"

@@ -17305,6 +17305,10 @@ def test_a_property_tests_strategy_swapped_for_a_pattern_that_passes_is_narrowed
                          "--log-event-messages '{\"level\":\"ERROR\",\"status\":502}'` fails with An error occurred "
                          "(InvalidParameterException)", "pass x")
     assert title.startswith("`aws logs"), title
+    # (nor where the line was cut inside a later quote: ``--log-event-messages '{"level"…``)
+    title = lesson_title("`aws logs test-metric-filter --filter-pattern '{ $.level == \"ERROR\" && $.status >= 500 }' "
+                         "--log-event-messages '{\"level\"…` fails with An error occurred", "pass x")
+    assert title.startswith("`aws logs"), title
 
 
 def test_what_jest_fail_on_console_says_was_logged_is_the_error_and_a_titles_diff_closes_its_brackets():
@@ -17344,3 +17348,27 @@ def test_a_next_build_piped_into_tail_that_could_not_prerender_failed():
     run = {"tool": "Bash", "outcome": "ok", "target": "npx next build --debug 2>&1 | tail -12", "body": body}
     assert _through_pipe(run)["outcome"] == "error"
     assert _through_pipe(dict(run, body=" ✓ Generating static pages (14/14)"))["outcome"] == "ok"
+
+
+def test_the_one_attempt_the_account_says_it_left_in_place_is_no_part_of_the_change(git_project, store):
+    # (blind507 SN19: "Moving it into a heredoc first made no difference; I left the heredoc since it reads better":
+    # ``<<-EOT`` was shown as the fix beside the ``==`` → ``=`` that was)
+    apply = "terraform apply -auto-approve -target=aws_cloudwatch_log_metric_filter.api_5xx"
+    refused = ("Exit code 1\n│ Error: putting CloudWatch Logs Metric Filter (api-5xx): operation error CloudWatch "
+               "Logs: PutMetricFilter, https response error StatusCode: 400, InvalidParameterException: Invalid "
+               "metric filter pattern")
+    session = (Session("heredoc", git_project, prompt="terraform apply fails creating the api-5xx metric filter.")
+               .fail(apply, refused)
+               .edit("alarms.tf", '  pattern        = "{ $.level == \\"ERROR\\" && $.status >= 500 }"',
+                     '  pattern        = <<-EOT\n    { $.level == "ERROR" && $.status >= 500 }\n  EOT')
+               .fail(apply, refused)
+               .edit("alarms.tf", '    { $.level == "ERROR" && $.status >= 500 }',
+                     '    { $.level = "ERROR" && $.status >= 500 }')
+               .ok(apply, "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.")
+               .stop("CloudWatch's JSON filter syntax uses a single `=` for equality; `==` makes the whole pattern "
+                     "invalid. The pattern is now `{ $.level = \"ERROR\" && $.status >= 500 }`. (Moving it into a "
+                     "heredoc first made no difference; I left the heredoc since it reads better.)"))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "EOT" not in candidates[0]["change"] and "EOT" not in candidates[0]["title"], candidates[0]["change"]
+    assert '$.level = "ERROR"' in candidates[0]["change"], candidates[0]["change"]
