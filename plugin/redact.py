@@ -193,6 +193,8 @@ _LITERALS = {"true", "false", "null", "none", "nil", "yes", "no", "on", "off", "
              # ``credentials: 'include'``)
              "await", "new", "yield", "async", "function", "lambda", "return", "this", "self", "include", "omit",
              "same-origin", "try", "try?", "try!"}
+# a key's id in capitals and digits (Confluent Cloud's API key, ``QX7RZK3M5WJ2N4PB``)
+_KEY_ID = re.compile(r"(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{16,}")
 # a path to a file, relative to the project: ``k8s/jobs/db-migrate.yaml``, ``certs/eu-west-1-bundle.pem``
 _RELATIVE_FILE = re.compile(r"[\w.-]+(?:/[\w.-]+)+\.[A-Za-z]{1,5}")
 _PROSE_WORDS = {"the", "this", "that", "these", "those", "its", "not", "only", "now", "still", "which", "when",
@@ -551,6 +553,11 @@ def _redact_assignment(match: re.Match) -> str:
     kind = _classify_key(key)
     # (a value that is itself an assignment, "region only: SNOWFLAKE_ACCOUNT=xy12345.eu-central-1", is judged as one)
     assignment = kind != "strong" and bool(re.match(r"[A-Za-z_][\w.-]*=(?!=)", value))
+    # (a user name that is a key's id: Confluent Cloud's ``'sasl.username': 'QX7RZK3M5WJ2N4PB'``, the API key beside
+    # its secret)
+    if kind is None and "username" in _key_tokens(key) and _KEY_ID.fullmatch(value) \
+            and looks_random(value, min_length=12):
+        return f"{match.group('pre')}{quote}[REDACTED:access-key]{quote}"
     if kind is None and len(value) < 20 or kind == "hashy":
         if (quote or assignment) and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
