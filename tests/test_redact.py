@@ -892,7 +892,7 @@ def test_a_class_member_by_its_module_path_is_no_secret():
 def test_a_user_name_that_is_a_keys_id_is_redacted():
     # (blind513 ST23: a consumer logged its client config, the Confluent Cloud API key as ``sasl.username``; the
     # secret beside it was redacted, the key stored)
-    logged = "{'sasl.username': 'QX7RZK3M5WJ2N4PB', 'sasl.password': 'cflt8vR2kP+9mXq4LwT7zY1bN6hJ3sD0fG5aE8uC2iO4pK7l'}"
+    logged = "{'sasl.username': 'QX7RZK3M5WJ2N4PB', 'sasl.password': 'cflt8vR2kP+9mXq4LwT7zY1bN6hJ3sD0fG5aE8uC2'}"
     assert "QX7RZK3M5WJ2N4PB" not in redact(logged) and "cflt8vR2" not in redact(logged)
     assert redact("username: svc-orders") == "username: svc-orders"
     assert redact("username: ABCDEFGH12345678") == "username: ABCDEFGH12345678"
