@@ -238,6 +238,11 @@ _WINDOWS_TOOLS = frozenset(("signtool", "msbuild", "robocopy", "certutil", "dism
                             "mt", "makeappx", "msiexec", "wevtutil", "sc", "schtasks", "xcopy"))
 
 
+def _before_pipe(words: list[str]) -> list[str]:
+    """A line's words up to a pipe: those after it are another program's (``… --compact | jq -r '.x'``)."""
+    return words[:words.index("|")] if "|" in words else words
+
+
 def parse_command(command: str) -> dict:
     """The parts of a shell line that matter for a lesson.
 
@@ -360,7 +365,7 @@ def parse_command(command: str) -> dict:
     windows = bool(words) and bool(re.search(r"(?i)\.exe$", words[0])
                                    or _program_name(words[0]).lower() in _WINDOWS_TOOLS)
     # (its own, not those of a program it pipes into: ``… --compact | jq -r …``)
-    flags = [w for w in words[1:words.index("|") if "|" in words else len(words)]
+    flags = [w for w in _before_pipe(words)[1:]
              if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)
              or windows and re.fullmatch(r"/[A-Za-z][\w:=.-]{0,30}", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
@@ -628,7 +633,7 @@ def _targets(command: str) -> list[str]:
     parsed = parse_command(command)
     checked = list(parsed["argv"])  # (its words as split: a quoted value with a space in it is one)
     # (up to a pipe, less where it writes: ``… --path build/Test.xcresult > /tmp/result.json``, ``… | jq -r …``)
-    checked = checked[:checked.index("|")] if "|" in checked else checked
+    checked = _before_pipe(checked)
     checked = [w for i, w in enumerate(checked) if not re.fullmatch(r"\d?>>?|&>", w)
                and not (i and re.fullmatch(r"\d?>>?|&>", checked[i - 1]))]
     # (an option's value, ``--project api``, is the package it picks: _picked_package compares those; an
@@ -972,7 +977,7 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
 
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
-    argv = parsed["argv"][:parsed["argv"].index("|")] if "|" in parsed["argv"] else parsed["argv"]
+    argv = _before_pipe(parsed["argv"])
     parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {
         f"source:{f}" for f in parsed["sourced"]} | {
         f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
