@@ -158,6 +158,18 @@ _DISCARDED = LazyRegex(r"\s*(?<![<>&\w])(?:\d|&)?>>?\s*/dev/null\b")
 _ON_FAILURE = LazyRegex(r"\s*\|\|\s*[({]\s*[^(){}]*;\s*exit(?:\s+\d+)?\s*;?\s*[)}]\s*$")
 
 
+def split_outside_quotes(command: str, operators: tuple[str, ...] = ("&&", "||", ";")) -> list[str]:
+    """``command`` split at each of the shell's ``operators`` that no quote holds (``julia -e 'using Pkg;
+    Pkg.test()'`` is one command; a quote left open, as a line cut short leaves one, holds the rest)."""
+    parts = [""]
+    for token in _SHELL_TOKEN.findall(command):
+        if token in operators:
+            parts.append("")
+        else:
+            parts[-1] += token
+    return parts
+
+
 def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
     # a command substitution is one word of its line, pipes and all (``--build-arg VERSION=$(git describe | sed …)``)
@@ -166,13 +178,7 @@ def _segments(command: str) -> list[str]:
     cmd = _ON_FAILURE.sub("", _DISCARDED.sub("", cmd))
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
                  r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
-    # split at && || ; outside quotes (``julia -e 'using Pkg; Pkg.test()'`` is one command)
-    parts = [""]
-    for token in _SHELL_TOKEN.findall(cmd):
-        if token in ("&&", "||", ";"):
-            parts.append("")
-        else:
-            parts[-1] += token
+    parts = split_outside_quotes(cmd)
     # (a subshell's brackets group the steps, they are no part of them: ``(timeout 8 npm run worker; echo $?)``)
     # (or one step bracketed whole: ``(uv run celery … worker --detach …) && sleep 6``; not one put in the
     # background, ``(uv run litestar … &)``, which passes whatever it does)

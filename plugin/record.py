@@ -4,7 +4,7 @@ from __future__ import annotations
 import os
 import re
 
-from .commands import LOADS_VARIABLES, container_words, without_env
+from .commands import LOADS_VARIABLES, container_words, split_outside_quotes, without_env
 from .quality import LazyRegex
 from .store import NOTE_KINDS
 from .text import one_line
@@ -362,30 +362,13 @@ def _in_container(words: list[str]) -> list[str] | None:
     return inner if len(inner) >= 2 else None
 
 
-def _outside_quotes(text: str, separator: str) -> list[str]:
-    """``text`` split at each ``separator`` that no quote opened before it holds (a quote left open, as a line cut
-    short leaves one, holds the rest)."""
-    parts, start, quote, i = [], 0, None, 0
-    while i < len(text):
-        if quote:
-            quote = None if text[i] == quote else quote
-        elif text[i] in "'\"":
-            quote = text[i]
-        elif text.startswith(separator, i):
-            parts.append(text[start:i])
-            start = i = i + len(separator)
-            continue
-        i += 1
-    return parts + [text[start:]]
-
-
 def _failed_step(command: str, error: str) -> str:
     """Of a line of steps, the one the error names (``cmake -B build -GNinja app`` for "CMake Error at …", not the
     ``ninja -C build`` after it), else the last: the check they lead to (``rm -rf /tmp/x && git clone … && godot …``)."""
     # (not what only loads variables first: ``set -a; . ./.env.staging; set +a; uv run celery …``)
     command = command[loaded.end():] if (loaded := LOADS_VARIABLES.match(command)) else command
     # (at an ``&&`` outside quotes: ``--filter-pattern '{ $.level == "ERROR" && $.status >= 500 }'`` is one word)
-    steps = [s.strip() for s in _outside_quotes(command, " && ") if s.strip()] or [command]
+    steps = [s.strip() for s in split_outside_quotes(command, ("&&",)) if s.strip()] or [command]
     named = [s for s in steps for program in [next((w for w in s.split() if "=" not in w), "")]
              if len(program) >= 3 and re.search(rf"(?i)\b{re.escape(os.path.basename(program))}\b", error)]
     return (named or steps)[-1]

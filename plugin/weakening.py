@@ -104,16 +104,16 @@ _SET_TO = r"""(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?"""  # (``= "``, ``: ``, ``"] 
 _SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:false|0|off|no|disabled?|
                           schema_only|none|skip)\b|
                           \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:true|1|on|yes)\b""")
-# a store told to throw its data away where it would migrate it: Realm's ``deleteRealmIfMigrationNeeded = true``,
-# Room's ``fallbackToDestructiveMigration()``
-# a store kept in memory only (SwiftData's and Core Data's, Room's, SQLite's)
-_IN_MEMORY_STORE = LazyRegex(r"\bisStoredInMemoryOnly\s*:\s*true\b|\bNSInMemoryStoreType\b|\binMemoryDatabaseBuilder\(|"
-                             r"[\"']:memory:[\"']")
 # a model built without validating what it is given (pydantic's ``model_construct``, v1's ``construct``)
 _UNVALIDATED = LazyRegex(r"\.model_construct\(|\b[A-Z]\w*\.construct\(")
+# a store told to throw its data away where it would migrate it: Realm's ``deleteRealmIfMigrationNeeded = true``,
+# Room's ``fallbackToDestructiveMigration()``
 _DESTROYS_ON_MIGRATION = LazyRegex(r"\bdeleteRealmIfMigrationNeeded\s*[:=]\s*true\b|"
                                    r"\bfallbackToDestructiveMigration\w*\(|"
                                    r"\bshouldDeleteIfMigrationNeeded\s*[:=]\s*true\b")
+# a store kept in memory only (SwiftData's and Core Data's, Room's, SQLite's)
+_IN_MEMORY_STORE = LazyRegex(r"\bisStoredInMemoryOnly\s*:\s*true\b|\bNSInMemoryStoreType\b|\binMemoryDatabaseBuilder\(|"
+                             r"[\"']:memory:[\"']")
 # the files a test runner reads its settings from
 _TEST_SETTINGS = LazyRegex(r"(?:^|/)(?:pytest\.ini|tox\.ini|setup\.cfg|\.env\.test|phpunit\.xml(?:\.dist)?|"
                            r"(?:jest|vitest)\.config\.\w+|karma\.conf\.\w+)$")
