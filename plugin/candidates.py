@@ -55,7 +55,7 @@ from .store import Store
 from .text import elided_heads, one_line
 from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _answers_as_expected, _expected_from_the_subject,
                         _expects_fewer, _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
-                        _subject_dropped, _tests_run, deletes_test_rows, moves_test_data, tests_only)
+                        _subject_dropped, _tests_run, _words_of, deletes_test_rows, moves_test_data, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -679,7 +679,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     quoted_flags = {span for span in _code_spans(account) if re.fullmatch(r"--?[\w-]+(?:[ =]\S+)?", span)}
     # (or quoted in the run the account quotes, a flag of words its prose says: "The staging instance only has a
     # private IP … Starting it with `cloud-sql-proxy … --port 5433 --private-ip` fixed it")
-    prose = set(re.findall(r"[a-z0-9]+", re.sub(r"`[^`]*`", " ", account).lower()))
+    prose = _words_of(re.sub(r"`[^`]*`", " ", account))
     quoted_flags |= {flag for span in _code_spans(account) if any(span in c["target"] for c in commands)
                      for flag in re.findall(r"(?<!\S)--[a-z]+(?:-[a-z]+)+(?![\w=-])", span)
                      if set(flag[2:].split("-")) <= prose}
