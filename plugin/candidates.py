@@ -371,7 +371,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             return None
     # (or that the session put back whole afterwards: the FileIO switched back, ``uv remove s3fs`` after ``uv add
     # s3fs``; what moved the error on is no part of what the project keeps)
-    if chain["kind"] == "error_changed" and _put_back(chain, cwd):
+    if _put_back(chain, cwd) or chain["kind"] == "error_changed" and _rewritten_later(chain, cwd):
         chain["_skip"] = "attempt"
         return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
@@ -2172,6 +2172,21 @@ def _put_back(chain: dict, cwd: str | None) -> bool:
                for package in {package_name(w) for w in parse_command(o["target"])["argv"][2:]
                                if not w.startswith("-")}}
     return all(_packages(c["target"]) <= removed for c in steps)
+
+
+def _rewritten_later(chain: dict, cwd: str | None) -> bool:
+    """Whether no line ``chain``'s edits added is left once the later edits of its files are made: the line written
+    over by the next fix (``Bundle(for: GameCenterConfig.self)``, which then did not compile, made ``Bundle(for:
+    BundleToken.self)``)."""
+    edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    added = {line.strip() for e in edits for line in _added_lines(e) if len(line.strip()) >= 8}
+    files = {f for e in edits for f in e.get("files") or []}
+    later = [o for o in chain.get("_later_edits") or () if set(o.get("files") or []) & files]
+    if not added or not later or any((e.get("meta") or {}).get("content_withheld") for e in edits + later):
+        return False
+    kept = {line.strip() for hunks in net_changes(edits + later, cwd).values() for h in hunks
+            for line in h["new"].splitlines()}
+    return not added & kept
 
 
 def _consequence(chain: dict, chains: list[dict]) -> bool:

@@ -1152,6 +1152,10 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
     # (nor a type checker's or linter's run on some of the files it complained of: ``uv run mypy
     # src/app/services/notify.py`` after ``uv run mypy src/`` found errors in notify.py and api/users.py)
     narrowed = [t.lstrip("./").rstrip("/") for t in _targets(later) if "/" in t or re.search(r"\.\w+$", t)]
+    # (or the one project of a type checker's build: ``npx tsc -p packages/shared`` after ``npx tsc -b`` found an
+    # error in packages/web)
+    if not narrowed and (project := _tsc_project(later)) and project != _tsc_project(failure["target"]):
+        narrowed = [project]
     if narrowed and is_static_check(failure["target"]) and any(
             not any(named == p or named.startswith(p + "/") or f"/{p}/" in f"/{named}/" for p in narrowed)
             for named in {m.group(1).lstrip("./") for m in _DIAGNOSED_FILE.finditer(failure.get("error_text") or "")}):
@@ -1167,6 +1171,18 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
         f.startswith(p.rstrip("/")) or p.endswith(f)
         or cwd and f"{cwd}/{f}".startswith(re.sub(r"^\./|/?\.\.\.$", "", p).rstrip("/") + "/") for p in picked)
         for f in failed)
+
+
+def _tsc_project(command: str) -> str:
+    """The folder of the project a ``tsc`` run checks, by its ``-p``/``--project`` (``packages/shared``, or
+    ``packages/shared/tsconfig.json``'s folder); "" for the project where it runs."""
+    argv = parse_command(command)["argv"]
+    if not any(_program_name(w) in ("tsc", "vue-tsc") for w in argv[:3]):
+        return ""
+    picked = next((argv[i + 1] for i, w in enumerate(argv[:-1]) if w in ("-p", "--project")),
+                  next((w.split("=", 1)[1] for w in argv if w.startswith("--project=")), ""))
+    picked = os.path.dirname(picked) if picked.endswith(".json") else picked
+    return picked.lstrip("./").rstrip("/")
 
 
 # the file a type checker's or linter's diagnostic is in (``src/app/api/users.py:41: error: …``, tsc's

@@ -17372,3 +17372,82 @@ def test_the_one_attempt_the_account_says_it_left_in_place_is_no_part_of_the_cha
     assert len(candidates) == 1, notes
     assert "EOT" not in candidates[0]["change"] and "EOT" not in candidates[0]["title"], candidates[0]["change"]
     assert '$.level = "ERROR"' in candidates[0]["change"], candidates[0]["change"]
+
+
+def test_a_fix_for_one_check_put_back_later_is_an_attempt_not_a_lesson(git_project, store):
+    # (blind518 SY03: ``/// <reference lib="deno.unstable" />`` made ``deno check`` pass, then ``deno run`` still
+    # failed and the line was taken out again; the check's chain stored the reverted line as its fix)
+    run = "deno run --allow-net --allow-env main.ts"
+    missing = ("Exit code 1\nerror: Uncaught (in promise) TypeError: Deno.openKv is not a function\n"
+               "    at file:///home/dev/shorty/db.ts:3:23")
+    session = (Session("denokv", git_project, prompt="deno run main.ts crashes at startup, something about openKv")
+               .write("db.ts", 'import { nanoid } from "nanoid";\nconst kv = await Deno.openKv();\n')
+               .fail(run, missing)
+               .fail("deno check main.ts", "Exit code 1\nerror: TS2339 [ERROR]: Property 'openKv' does not exist on "
+                                           "type 'typeof Deno'. 'Deno.openKv' is an unstable API.")
+               .edit("db.ts", 'import { nanoid } from "nanoid";',
+                     '/// <reference lib="deno.unstable" />\nimport { nanoid } from "nanoid";')
+               .ok("deno check main.ts", "Check file:///home/dev/shorty/main.ts")
+               .fail(run, missing)
+               .edit("db.ts", '/// <reference lib="deno.unstable" />\nimport { nanoid } from "nanoid";',
+                     'import { nanoid } from "nanoid";')
+               .ok("deno run --unstable-kv --allow-net --allow-env main.ts & sleep 2; curl -s localhost:8000/; kill %1",
+                   "Listening on http://0.0.0.0:8000/\nok")
+               .stop("Deno KV is still behind a flag: start the server with `deno run --unstable-kv …`. The "
+                     "reference directive only satisfied the type checker, so I took it out again."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and all("deno.unstable" not in c["title"] + c["change"] for c in candidates), \
+        [(c["title"], c["change"]) for c in candidates]
+    assert any("--unstable-kv" in c["change"] for c in candidates)
+
+
+def test_a_type_check_of_one_project_is_no_pass_of_the_build_that_failed_in_another(git_project, store):
+    # (blind518 SY18: ``npx tsc -b`` failed in packages/web; after the edit only ``npx tsc -p packages/shared`` ran,
+    # and the edit was stored as checked, the narrower run as the way)
+    session = (Session("tscrefs", git_project, prompt="tsc -b fails after I added a discount to the order totals")
+               .write("packages/shared/src/totals.ts", "export interface OrderTotals {\n  subtotalCents: number;\n}\n")
+               .fail("npx tsc -b", "Exit code 2\npackages/web/src/checkout/summary.ts:18:36 - error TS2339: Property "
+                                   "'discountCents' does not exist on type 'OrderTotals'.\n\nFound 1 error.")
+               .edit("packages/shared/src/totals.ts", "  subtotalCents: number;",
+                     "  subtotalCents: number;\n  discountCents: number;")
+               .ok("npx tsc -p packages/shared", "")
+               .stop("Added `discountCents: number` to the `OrderTotals` interface in packages/shared."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates, [(c["title"], c["change"]) for c in candidates]
+    assert "unresolved_failure" in notes
+
+
+def test_a_change_that_moved_the_error_on_and_was_written_over_by_the_fix_is_an_attempt(git_project, store):
+    # (blind517 SX23: after a run of the one failing test class, ``Bundle(for: GameCenterConfig.self)`` turned the
+    # crash into a compile error, and the next edit made the same line ``Bundle(for: BundleToken.self)``; the first
+    # edit was stored as the crash's fix)
+    test = ("set -o pipefail && xcodebuild test -workspace Tiles.xcworkspace -scheme TilesKit -destination "
+            "'platform=iOS Simulator,name=iPhone 16' | xcpretty")
+    config = "TilesKit/GameCenter/GameCenterConfig.swift"
+    lookup = '        guard let url = {}.url(forResource: "GameCenter", withExtension: "plist") else {{'
+    crash = "TilesKit/GameCenter/GameCenterConfig.swift:15: Fatal error: GameCenter.plist missing from bundle"
+    session = (Session("bundle", git_project, prompt="The TilesKit unit tests crash since the leaderboard refactor")
+               .write(config, "struct GameCenterConfig {\n    static func load() {\n" + lookup.format("Bundle.main")
+                      + "\n            fatalError(\"GameCenter.plist missing from bundle\")\n        }\n    }\n}\n")
+               .fail(test, "Exit code 65\n\u25b8 Build Succeeded\nLeaderboardServiceTests\n" + crash + "\nRestarting "
+                           "after unexpected exit, crash, or test timeout in LeaderboardServiceTests.testSubmits()\n\n"
+                           "Testing failed:\n\tTilesKitTests:\n\t\tLeaderboardServiceTests.testSubmits() encountered "
+                           "an error (Crash: xctest (41235))\n\n** TEST FAILED **")
+               .fail(test.replace(" | ", " -only-testing:TilesKitTests/LeaderboardServiceTests | "),
+                     "Exit code 65\n" + crash + "\n\nTesting failed:\n\tTilesKitTests:\n\t\tLeaderboardServiceTests."
+                     "testSubmits() encountered an error (Crash: xctest (41877)")
+               .edit(config, lookup.format("Bundle.main"), lookup.format("Bundle(for: GameCenterConfig.self)"))
+               .fail(test, "Exit code 65\n\u274c  /Users/dev/tiles/TilesKit/GameCenter/GameCenterConfig.swift:3:34: "
+                           "cannot convert value of type 'GameCenterConfig.Type' to expected argument type 'AnyClass'\n"
+                           "\n        guard let url = Bundle(for: GameCenterConfig.self).url(\n\n** TEST FAILED **")
+               .edit(config, lookup.format("Bundle(for: GameCenterConfig.self)"), lookup.format(
+                   "Bundle(for: BundleToken.self)"))
+               .edit(config, "struct GameCenterConfig {", "private final class BundleToken {}\n\n"
+                                                          "struct GameCenterConfig {")
+               .ok(test, "Executed 14 tests, with 0 failures\n** TEST SUCCEEDED **")
+               .stop("`GameCenterConfig` now resolves the plist from the framework's own bundle via `Bundle(for: "
+                     "BundleToken.self)` — a private class token, because `GameCenterConfig` is a struct."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and all("GameCenterConfig.self" not in c["title"] + c["change"] for c in candidates), \
+        [(c["title"], c["change"]) for c in candidates]
+    assert any("Bundle(for: BundleToken.self)" in c["change"] for c in candidates)
