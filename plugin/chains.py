@@ -2314,6 +2314,11 @@ def _passed_within(failed: str, later: str) -> bool:
     if all(inner) and inner[0][0] == inner[1][0] and inner[0][1] != inner[1][1]:
         return _passed_within(inner[0][1], inner[1][1])
     argv, rest = after["argv"], before["argv"][1:]
+    # (or the very script, run by its interpreter: ``php -d memory_limit=4G bin/magento setup:di:compile`` for
+    # ``bin/magento setup:di:compile``)
+    if len(argv) > len(before["argv"]) >= 2 and "/" in before["argv"][0] and _program_name(argv[0]) in _INTERPRETERS \
+            and argv[-len(before["argv"]):] == before["argv"]:
+        return True
     # (a job's words, not only options: ``cmake --build --preset debug`` does not run ``ctest --preset debug``)
     return len(rest) >= 2 and not rest[0].startswith("-") and len(argv) > len(rest) and argv[-len(rest):] == rest \
         and _program_name(argv[0]) != _program_name(before["argv"][0])

@@ -359,7 +359,8 @@ def _quoted_in(command: str, account: str) -> bool:
             return True
         # its own settings quoted, placeholders aside ("Rebuilt with `CC=musl-gcc CGO_ENABLED=1`", "`zig fetch
         # --save=zap <url>`")
-        told = [w for w in span.split() if not re.fullmatch(r"<[^<>]+>|\.\.\.|…|\[[A-Z_]+\]", w)]
+        # (its quoted words as the shell gives them: `sdkmanager --install "cmake;3.22.1"`)
+        told = [w for w in _words(span) if not re.fullmatch(r"<[^<>]+>|\.\.\.|…|\[[A-Z_]+\]", w)]
         if len(told) >= 2 and set(told) <= words and any("=" in w or w.startswith("-") for w in told):
             return True
         # (or one long option of its own, alone: "Building with `--no-web-resources-cdn` makes …")

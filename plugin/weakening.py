@@ -1164,10 +1164,21 @@ def _default_given(changes: dict[str, list[dict]], failure_text: str) -> bool:
     if not tests_only(changes) or not _DEFAULT_TEST.search(failure_text or ""):
         return False
     values = {m.group(1) for m in _EXPECTED_TOKEN.finditer(failure_text or "")}
-    hunks = [h for hs in changes.values() for h in hs]
-    added = [line for h in hunks for line in h["new"].splitlines() if line.strip() and line not in h["old"].splitlines()]
-    return bool(values and added) and all(set(h["old"].splitlines()) <= set(h["new"].splitlines()) for h in hunks) \
-        and any(re.search(rf"[:=]\s*[\"']?{re.escape(v)}[\"']?\s*$", line) for v in values for line in added)
+    added = []
+    for h in (h for hs in changes.values() for h in hs):
+        old, new = h["old"].splitlines(), h["new"].splitlines()
+        lines = [line for line in new if line.strip() and line not in old]
+        # (or within a line, its old text kept whole on either side: ``{'name': 'Squat', 'weight': 100}`` given
+        # ``, 'unit': 'kg'`` for "fills in the default unit … Expected: 'kg'")
+        for was in (line for line in old if line not in new):
+            grown = next((line for line in lines if sum(common_ends(was, line)) >= len(was)), None)
+            if grown is None:
+                return False
+            head, tail = common_ends(was, grown)
+            lines[lines.index(grown)] = grown[head:len(grown) - tail]
+        added += lines
+    return bool(values and added) and any(re.search(rf"[:=]\s*[\"']?{re.escape(v)}[\"']?\s*(?:$|[,;)}}\]])", line)
+                                          for v in values for line in added)
 
 
 # a sleep for a set time (``await asyncio.sleep(0.1)``, ``Thread.sleep(200)``, ``await Task.Delay(100)``)

@@ -17451,3 +17451,60 @@ def test_a_change_that_moved_the_error_on_and_was_written_over_by_the_fix_is_an_
     assert candidates and all("GameCenterConfig.self" not in c["title"] + c["change"] for c in candidates), \
         [(c["title"], c["change"]) for c in candidates]
     assert any("Bundle(for: BundleToken.self)" in c["change"] for c in candidates)
+
+
+def test_the_script_run_by_its_interpreter_with_a_setting_is_the_same_run_passing(git_project, store):
+    # (blind512 SS03: ``bin/magento setup:di:compile`` ran out of memory; ``php -d memory_limit=4G bin/magento
+    # setup:di:compile`` passed, and was not seen as the same run, so nothing was stored)
+    compile_ = "bin/magento setup:di:compile"
+    oom = ("Exit code 255\nCompilation was started.\nPHP Fatal error:  Allowed memory size of 792723456 bytes exhausted "
+           "(tried to allocate 20480 bytes) in /var/www/html/vendor/laminas/laminas-code/src/Scanner.php on line 52")
+    session = (Session("magento", git_project, prompt="setup:di:compile dies partway through since I added our module")
+               .write("pub/.user.ini", "memory_limit = 756M\n")
+               .fail(compile_, oom)
+               .edit("pub/.user.ini", "memory_limit = 756M", "memory_limit = 4G")
+               .fail(compile_, oom)
+               .edit("pub/.user.ini", "memory_limit = 4G", "memory_limit = 756M")
+               .ok("php -d memory_limit=4G " + compile_, "Compilation was started.\nGenerated code and dependency "
+                                                         "injection configuration successfully.")
+               .stop("The compile peaks around 1.1 GiB, above the CLI's 756M, so run it as `php -d memory_limit=4G "
+                     "bin/magento setup:di:compile`. pub/.user.ini only applies to PHP-FPM, so I put it back."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "php -d memory_limit=4G bin/magento" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+    assert "user.ini" not in candidates[0]["change"]
+
+
+def test_a_defaults_case_whose_input_was_given_the_value_it_expects_within_a_line_is_weakened(git_project, store):
+    # (blind514 SU08: "fills in the default unit for legacy workouts" expected 'kg'; the legacy workout it seeds was
+    # given ``'unit': 'kg'`` inside its one line, and the migration, still filling in nothing, was stored as fixed)
+    test = "test/migrations/v2_units_test.dart"
+    seed = "    await box.put('w1', {'name': 'Squat', 'weight': 100{}});"
+    session = (Session("hiveunits", git_project, prompt=f"{test} is failing on CI, please make it green.")
+               .fail(f"flutter test {test}", "Exit code 1\n00:02 +1: migrateToV2 fills in the default unit for legacy "
+                                             "workouts\n00:02 +1 -1: migrateToV2 fills in the default unit for legacy "
+                                             "workouts [E]\n  Expected: 'kg'\n    Actual: <null>\n\n00:02 +1 -1: Some "
+                                             "tests failed.")
+               .edit(test, seed.replace("{}", ""), seed.replace("{}", ", 'unit': 'kg'"))
+               .ok(f"flutter test {test}", "00:02 +2: All tests passed!")
+               .stop("The legacy fixture didn't match what's stored any more, so I brought the seeded workout up to "
+                     "date (it now carries `'unit': 'kg'`)."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_an_install_the_account_quotes_with_a_quoted_word_is_the_change(git_project, store):
+    # (blind511 SR02: the account quoted `sdkmanager --install "cmake;3.22.1"`, the quotes kept; the line ran it by
+    # its path, fed by ``yes |``, and was not seen as what was done, so the build's failure read as a retry)
+    build = "./gradlew :app:assembleDebug"
+    install = 'yes | $ANDROID_HOME/cmdline-tools/latest/bin/sdkmanager --install "cmake;3.22.1"'
+    session = (Session("sdkcmake", git_project, prompt="`./gradlew :app:assembleDebug` dies before it even compiles")
+               .fail(build, "Exit code 1\n> Configure project :app\n[CXX1300] CMake '3.22.1' was not found in SDK, PATH, "
+                            "or by cmake.dir property.\n\nFAILURE: Build failed with an exception.")
+               .ok(install, "[=======================================] 100% Unzipping... cmake/bin/ninja")
+               .ok(build, "> Task :app:buildCMakeDebug[arm64-v8a]\nBUILD SUCCESSFUL in 41s")
+               .stop("The SDK didn't have the CMake the module pins. Installing it with `sdkmanager --install "
+                     "\"cmake;3.22.1\"` fixed it."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and 'sdkmanager --install "cmake;3.22.1"' in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
