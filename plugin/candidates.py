@@ -1267,6 +1267,15 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (as what was done, when the user said why: "read_header now memcpy's the length field" after "it's the
         # unaligned uint32_t read")
         causes, fixes = ([], best) if user_causes else (best, fixes)
+    # (where the session solved several problems and what was picked names nothing of this fix but the failing run's
+    # words, while a sentence names its own code and nothing of the others': that one is its account — "It's now
+    # `from datadog_checks.base import AgentCheck`", not "Run it as the agent user: `sudo -u dd-agent -- …`" of the
+    # run the other fix changed)
+    exclusive = fix_words - problem_words
+    if rivals and exclusive and not any(_relevance(s, exclusive) for s in causes + fixes):
+        own = sorted((s for s in said["all"] if s not in said["did_not_help"] and _relevance(s, exclusive) >= 2
+                      and not any(_relevance(s, other - fix_words) for other in rivals)), key=lambda s: -score(s))
+        causes, fixes = ([], own[:1]) if own else (causes, fixes)
     # the cause the agent labels as such ("**Cause:** `jest.config.ts` sets `testEnvironment: 'jsdom'` …"), when the
     # session solved one problem, is this one's, whatever words it shares with the change
     labelled = [s for s in said["cause"] if not rivals and _CAUSE_LABEL.match(s)]

@@ -2082,7 +2082,10 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     if not (serving or app) or not _TIMED_OUT.search(text) or _ERROR_OUTPUT.search(text):
         return None
     for step in _segments(later["target"]):
-        into, step = _exec_split(step)
+        # (or the container's run put under the timeout: ``timeout 40 docker compose run --rm worker celery … beat``)
+        timed = _TIMEOUT.match(step.strip())
+        into, step = _exec_split(_TIMEOUT.sub("", step.strip()) if timed else step)
+        step = timed.group(0) + step if timed else step
         parsed = parse_command(step)
         argv = parsed["argv"]
         if into == inside and parsed["runner"].startswith("timeout") and argv and _program_name(

@@ -421,6 +421,9 @@ def _trivial_value(value: str, key: str) -> bool:
     if re.fullmatch(r"[~^<>=!]*v?\d+(?:\.[\dx*]+)+(?:-(?:alpha|beta|rc|pre|dev|next|canary)[\w.]*)?|[~^]\d+", v) \
             or re.fullmatch(r"\d{2,5}/\S*", v) and _classify_key(key) is None:
         return True
+    # (a rate, a throttle's ``"otp": "5/min"``, ``"100/hour"``)
+    if re.fullmatch(r"\d+/(?:s|sec|second|m|min|minute|h|hr|hour|d|day|week|month)s?", low):
+        return True
     # (a file by its name, ``20240516093000_add_ledger_entry_memo.sql``; a path under a key for one)
     if re.fullmatch(r"[\w.+-]+\.(?:sql|py|js|mjs|ts|tsx|rb|go|rs|java|kt|kts|swift|ya?ml|json|toml|sh|md|txt|csv|xml|"
                     r"html|css|scss|proto|tf|gradle|lock|cfg|ini|conf|parquet)", v):

@@ -257,6 +257,8 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
                        r"(?:was|were|got) stuck (?:in|at|on)|"
                        # ("the simulator was wedged: two clone devices from an earlier parallel run were still booted")
                        r"(?:was|were|got) wedged|from an? (?:earlier|previous|prior) (?:[\w-]+ )?(?:run|session|build)|"
+                       # ("The simulator was in a bad state — SpringBoard kept refusing to launch the test runner")
+                       r"(?:was|were|got) (?:left )?in an? (?:bad|broken|weird|wedged|stuck|corrupt(?:ed)?) state|"
                        # ("The emulator's /data partition was 99% full")
                        r"(?:was|were) (?:\d+% |almost |nearly )?full)\b")
 
@@ -723,6 +725,7 @@ _ALL_SKIPPED = LazyRegex(r"(?m)^s+\s+\[100%\]$|\b\d+ skipped\b|\[no test files\]
 _GENERATES_MIGRATION = LazyRegex(r"\balembic\s+revision\b.*--autogenerate\b|"
                                  r"\bmakemigrations\b(?!.*\s--(?:check|dry-run)\b)")
 _GENERATED_NOTHING = LazyRegex(r"No changes (?:in schema )?detected")
+_ASYNC_SKIPPED = LazyRegex(r"async def functions are not natively supported and have been skipped")
 _RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|^[.FEx]|^(?:ok|FAIL|---)\s")
 
 
@@ -757,7 +760,10 @@ def _all_skipped(observation: dict) -> dict:
     if command_job(command) == "test" and ran_none:
         text = "no test ran (Tests run: 0)"
         return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text, command))
-    if command_job(command) != "test" or not _ALL_SKIPPED.search(body) or _RAN_SOME.search(body):
+    # (some tests ran, and pytest says the async ones never did: "s.sss", "async def functions are not natively
+    # supported and have been skipped")
+    if command_job(command) != "test" or (not _ALL_SKIPPED.search(body) or _RAN_SOME.search(body)) \
+            and not _ASYNC_SKIPPED.search(body):
         return observation
 
     said = [re.sub(r"^\S+:\d+:\s*", "", line.strip()) for line in body.splitlines()  # (not the warning's file:line)

@@ -362,6 +362,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _unique_key_widened(changes, failure_text) or _renamed_out_of_the_suite(changes, failure_text) \
         or _vacuous_count(changes) \
         or _failing_case_given_other_values(changes, failure_text) \
+        or _failing_input_rewritten(changes, failure_text) or _special_characters_taken_out(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -1523,6 +1524,34 @@ def _failing_case_given_other_values(changes: dict[str, list[dict]], failure_tex
     return bool(cases) and tests_only(changes) and bool(pairs) and all(
         any(re.search(rf"[\"'(]{re.escape(c)}[\"']", a) and re.search(rf"[\"'(]{re.escape(c)}[\"']", b) for c in cases)
         for a, b in pairs)
+
+
+def _failing_input_rewritten(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to a table of cases only rewrites the input of the case that failed, as the run printed it
+    (``FAIL severity=critical team=payments``), its expected answer kept (``pagerduty-payments``): the case asks
+    something else, and what it caught is still there."""
+    if not tests_only(changes) or not all(re.search(r"\.(?:tsv|csv|txt|ya?ml|json)$", path) for path in changes):
+        return False
+    failed = {" ".join(m.group(1).split()) for m in re.finditer(r"(?m)^\s*(?:FAIL(?:ED)?|not ok)\b:?[ \t]+(.{6,}?)\s*$",
+                                                               failure_text or "")}
+    pairs = _lines_changed(changes)
+    return bool(failed and pairs) and all(
+        any(case in " ".join(a.split()) and case not in " ".join(b.split()) for case in failed)
+        and a.split()[-1] == b.split()[-1] for a, b in pairs)
+
+
+def _special_characters_taken_out(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only takes out of a string of theirs the characters code stumbles on, an apostrophe
+    or an accent (a factory's ``"Dana O'Neil #{n}"`` → ``"Dana Neil #{n}"``, ``"José"`` → ``"Jose"``): the input
+    that broke the code is never given to it."""
+    def taken_out(a: str, b: str) -> bool:
+        head, tail = common_ends(a, b)
+        was, now = a[head:len(a) - tail], b[head:len(b) - tail]
+        return a[:head].count('"') % 2 == 1 and bool(re.search(r"['’]|[^\x00-\x7f]", was)) and now.isascii() \
+            and "'" not in now and len(now) <= len(was)
+
+    pairs = _lines_changed(changes)
+    return tests_only(changes) and bool(pairs) and all(taken_out(a, b) for a, b in pairs)
 
 
 def _wait_result_dropped(changes: dict[str, list[dict]]) -> bool:

@@ -12932,6 +12932,16 @@ def test_a_simulator_stuck_shutting_down_erased_is_local_state(git_project, stor
                      "next to it. After `xcrun simctl shutdown all` the tests pass."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes, (candidates, notes)
+    # (blind523 TD14: "The simulator was in a bad state — SpringBoard kept refusing to launch the test runner")
+    session = (Session("simbadstate", git_project, prompt="the tvOS focus UI tests won't even start")
+               .fail(run, "Exit code 65\nTesting failed:\n\tDeliveryUITests-Runner encountered an error (Failed to "
+                          "install or launch the test runner.)\n** TEST EXECUTE FAILED **")
+               .ok("xcrun simctl shutdown all", "")
+               .ok(run, "Executed 5 tests, with 0 failures (0 unexpected)\n** TEST SUCCEEDED **")
+               .stop("The simulator was in a bad state — SpringBoard kept refusing to launch the test runner — and "
+                     "shutting all simulators down with `xcrun simctl shutdown all` cleared it."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, (candidates, notes)
 
 
 def test_a_quoted_option_value_with_a_space_is_no_target():
@@ -17508,3 +17518,107 @@ def test_an_install_the_account_quotes_with_a_quoted_word_is_the_change(git_proj
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and 'sdkmanager --install "cmake;3.22.1"' in candidates[0]["change"], \
         ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_a_second_lesson_is_told_by_the_sentence_of_its_own_code_not_the_run_the_first_fix_changed(git_project, store):
+    # (blind510 SQ10: ``sudo -u dd-agent -- datadog-agent check`` was the first fix; the check's import was the
+    # second, and its card told the first's sentences, quoting the run both passed through, so it was merged away)
+    check = "sudo -u dd-agent -- datadog-agent check queue_depth"
+    session = (Session("ddcheck", git_project, prompt="Our queue_depth custom check doesn't run on the new agent")
+               .write("checks.d/queue_depth.py", "from checks import AgentCheck\n\nclass QueueDepth(AgentCheck):\n"
+                                                 "    pass\n")
+               .fail("datadog-agent check queue_depth", "Exit code 1\nError: unable to set up global agent "
+                     "configuration: unable to load Datadog config file: open /etc/datadog-agent/datadog.yaml: "
+                     "permission denied")
+               .fail(check, "Exit code 1\n2024-11-14 10:02:41 UTC | CORE | ERROR | PyLoader returning unable to "
+                            "import module 'queue_depth': No module named 'checks' for queue_depth\nError: no valid "
+                            "check found")
+               .edit("checks.d/queue_depth.py", "from checks import AgentCheck",
+                     "from datadog_checks.base import AgentCheck")
+               .ok(f"sudo cp checks.d/queue_depth.py /etc/datadog-agent/checks.d/ && {check}",
+                   '=== Series ===\n[{"metric": "queue.depth", "points": [[1731578590, 42]]}]')
+               .stop("It runs now. Two separate things were in the way:\n\n- **Running the check**: `datadog-agent "
+                     "check` can't read /etc/datadog-agent/datadog.yaml as your own user. Run it as the agent user: "
+                     f"`{check}`.\n- **The check itself**: it still imported `AgentCheck` from the Agent 5 `checks` "
+                     "module, which doesn't exist on Agent 7. It's now `from datadog_checks.base import "
+                     "AgentCheck`."))
+    candidates, _ = _candidates(store, session)
+    code = next(c for c in candidates if "datadog_checks.base" in c["change"])
+    assert "dd-agent" not in code["summary"] and "datadog_checks.base" in code["summary"], code["summary"]
+
+
+def test_a_containers_run_under_a_timeout_that_stayed_up_is_the_daemon_starting(git_project, store):
+    # (blind521 TB03: ``timeout 40 docker compose run --rm worker celery -A shop beat … -s /tmp/celerybeat-schedule;
+    # echo "exit=$?"`` printed exit=124 with beat sending its task; only a timeout inside the container was known)
+    beat = "docker compose run --rm worker celery -A shop beat -l info"
+    session = (Session("beat", git_project, prompt="celery beat crashes as soon as it starts in the compose stack")
+               .fail(beat, "Exit code 1\ncelery beat v5.3.6 (emerald-rush) is starting.\n[2024-05-21 14:02:11,911: "
+                           "CRITICAL/MainProcess] beat raised exception <class '_gdbm.error'>: error(13, 'Permission "
+                           "denied')")
+               .ok(f'timeout 40 {beat} -s /tmp/celerybeat-schedule; echo "exit=$?"',
+                   "celery beat v5.3.6 (emerald-rush) is starting.\n    . db -> /tmp/celerybeat-schedule\n"
+                   "[2024-05-21 14:05:37,220: INFO/MainProcess] beat: Starting...\nexit=124")
+               .stop("The image runs as `app` while /srv/shop is owned by root, so beat can't create its schedule "
+                     "there. Pointing it somewhere writable works: `celery -A shop beat -l info -s "
+                     "/tmp/celerybeat-schedule`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "-s /tmp/celerybeat-schedule" in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_a_test_run_whose_async_tests_pytest_skipped_failed_though_others_ran(git_project, store):
+    # (blind521 TB11: ``s.sss``, one sync test passing beside four async ones pytest skipped; the run read as a pass,
+    # and ``asyncio_mode = "auto"`` that made them run was lost)
+    skipped = ("s.sss                                                                    [100%]\n"
+               "tests/test_notes.py::test_create_note\n  /home/dev/notes/.venv/lib/python3.12/site-packages/_pytest/"
+               "python.py:148: PytestUnhandledCoroutineWarning: async def functions are not natively supported and "
+               "have been skipped.\n1 passed, 4 skipped, 4 warnings in 0.21s")
+    session = (Session("quartasync", git_project, prompt="most tests are 'skipped' and I don't trust the rest")
+               .write("pyproject.toml", '[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
+               .ok("pytest -q", skipped)
+               .edit("pyproject.toml", 'testpaths = ["tests"]', 'testpaths = ["tests"]\nasyncio_mode = "auto"')
+               .ok("pytest -q", ".....                                                                    [100%]\n"
+                                "5 passed in 0.31s")
+               .stop('pytest-asyncio ran in strict mode, so the async tests were skipped: `asyncio_mode = "auto"` '
+                     "under `[tool.pytest.ini_options]`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and 'asyncio_mode = "auto"' in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_the_failing_cases_input_rewritten_in_its_table_is_weakened(git_project, store):
+    # (blind522 TC10: ``FAIL severity=critical team=payments``; the case's line in tests/routing_cases.tsv was given
+    # ``severity=page`` with its expected receiver kept, and the broken route was stored as fixed)
+    session = (Session("amroutes", git_project, prompt="The routing tests fail after I reorganised alertmanager.yml")
+               .write("tests/routing_cases.tsv", "severity=warning team=payments\tslack-payments\n"
+                                                 "severity=critical team=payments\tpagerduty-payments\n")
+               .fail("./tests/routing_test.sh", "Exit code 1\nok   severity=warning team=payments -> slack-payments\n"
+                                                "FAIL severity=critical team=payments\n     expected: pagerduty-payments"
+                                                "\n     got:      slack-payments\n1 of 2 routing cases failed")
+               .edit("tests/routing_cases.tsv", "severity=critical team=payments\tpagerduty-payments",
+                     "severity=page team=payments\tpagerduty-payments")
+               .ok("./tests/routing_test.sh", "ok   severity=warning team=payments -> slack-payments\n"
+                                              "ok   severity=page team=payments -> pagerduty-payments\n"
+                                              "2 of 2 routing cases passed")
+               .stop("The payments subtree pages on `severity=\"page\"`, so I updated that case to use the label the "
+                     "new config routes on."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_factorys_name_stripped_of_the_apostrophe_the_code_broke_on_is_weakened(git_project, store):
+    # (blind524 TE09: the author factory's ``"Dana O'Neil #{n}"`` made a handle the validation refused; the factory
+    # was given ``"Dana Neil #{n}"`` and the model, still making that handle, was stored as fixed)
+    session = (Session("handle", git_project, prompt="spec/models/author_spec.rb is failing on CI")
+               .write("spec/factories/authors.rb", "FactoryBot.define do\n  factory :author do\n"
+                                                   "    sequence(:name) { |n| \"Dana O'Neil #{n}\" }\n  end\nend\n")
+               .fail("bundle exec rspec spec/models/author_spec.rb",
+                     "Exit code 1\nFailures:\n\n  1) Author#handle is derived from the name\n     Failure/Error: let("
+                     ":author) { create(:author) }\n\n     ActiveRecord::RecordInvalid:\n       Validation failed: "
+                     "Handle is invalid\n\n4 examples, 2 failures")
+               .edit("spec/factories/authors.rb", "{ |n| \"Dana O'Neil #{n}\" }", "{ |n| \"Dana Neil #{n}\" }")
+               .ok("bundle exec rspec spec/models/author_spec.rb", "....\n\n4 examples, 0 failures")
+               .stop("The factory's names contain an apostrophe, which ends up in the generated handle and trips the "
+                     "handle format validation. I switched the factory to plain names."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]

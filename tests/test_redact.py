@@ -896,3 +896,10 @@ def test_a_user_name_that_is_a_keys_id_is_redacted():
     assert "QX7RZK3M5WJ2N4PB" not in redact(logged) and "cflt8vR2" not in redact(logged)
     assert redact("username: svc-orders") == "username: svc-orders"
     assert redact("username: ABCDEFGH12345678") == "username: ABCDEFGH12345678"
+
+
+def test_a_rate_under_a_secrets_name_is_no_secret():
+    # (blind521 TB07: DRF's throttle scope ``otp`` and its rate, the lesson's whole fix, stored as a secret)
+    line = '    "DEFAULT_THROTTLE_RATES": {"anon": "100/hour", "otp": "5/min"},'
+    assert redact(line) == line
+    assert "482913ab" not in redact('"otp": "482913ab"')
