@@ -331,6 +331,9 @@ def parse_command(command: str) -> dict:
                     taken = 2 if words[0] in ("-u", "--user", "-g", "--group", "-C", "-D", "--chdir") else 1
                     runner += words[:taken]
                     words = words[taken:]
+                # (and the variables it sets for it: ``sudo BPFTRACE_KERNEL_SOURCE=/host/usr/src/… bpftrace …``)
+                while pattern == ("sudo",) and words and re.match(r"[A-Za-z_]\w*=", words[0]):
+                    env.append(words.pop(0))
                 while pattern == ("env",) and words and ("=" in words[0] or words[0] in ("-u", "--unset")):
                     if words[0].startswith("--unset="):
                         unset.append(words.pop(0).split("=", 1)[1])
@@ -1010,7 +1013,9 @@ def _invocation(parsed: dict) -> set[str]:
               and any(p.startswith(f"flag:{w} ") for p in parts)}
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take; ``nohup``
     # and ``time`` before another runner only put it in the background or time it: ``nohup uv run mkdocs serve &``)
-    runner = _TIMEOUT.sub("", re.sub(r"^env\b\s*", "", parsed["runner"]))
+    # (wherever it sits: ``sudo timeout 30``)
+    runner = re.sub(r"(?:^|(?<=\s))timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\d+\w*(?:\s+|$)", "",
+                    re.sub(r"^env\b\s*", "", parsed["runner"])).strip()
     runner = re.sub(r"^(?:(?:nohup|time)\s+)+(?=\S)", "", runner)
     if runner:
         parts.add(f"runner:{runner}")
@@ -1347,4 +1352,15 @@ def _routine(command: str) -> bool:
     parsed = parse_command(command)
     if not parsed["check"]:
         return True
+    # (a file or text fed by a pipe to a program that is no look is that program's run: ``cat testdata/app.log |
+    # promtail -config.file=promtail/config.yaml -stdin -dry-run``)
+    argv = parsed["argv"]
+    fed = argv[argv.index("|") + 1:] if argv[:1] in (["cat"], ["echo"], ["printf"]) and "|" in argv else []
+    if fed and not _ROUTINE.match(_program_name(fed[0])) and _program_name(fed[0]) not in _PIPE_LOOKS:
+        return False
     return bool(_ROUTINE.match(parsed["family"]) or _ROUTINE.match(parsed["check"]))
+
+
+# programs a pipe hands text to only to look at it or reshape it
+_PIPE_LOOKS = frozenset(("jq", "yq", "awk", "sed", "sort", "uniq", "wc", "less", "more", "xargs", "tr", "cut", "column",
+                         "base64", "xxd", "od", "hexdump", "tee"))

@@ -17592,9 +17592,10 @@ def test_the_failing_cases_input_rewritten_in_its_table_is_weakened(git_project,
     session = (Session("amroutes", git_project, prompt="The routing tests fail after I reorganised alertmanager.yml")
                .write("tests/routing_cases.tsv", "severity=warning team=payments\tslack-payments\n"
                                                  "severity=critical team=payments\tpagerduty-payments\n")
-               .fail("./tests/routing_test.sh", "Exit code 1\nok   severity=warning team=payments -> slack-payments\n"
-                                                "FAIL severity=critical team=payments\n     expected: pagerduty-payments"
-                                                "\n     got:      slack-payments\n1 of 2 routing cases failed")
+               .fail("./tests/routing_test.sh", "Exit code 1\nok   severity=warning team=payments -> slack-payments"
+                                                "\nFAIL severity=critical team=payments\n     expected: "
+                                                "pagerduty-payments\n     got:      slack-payments\n1 of 2 routing "
+                                                "cases failed")
                .edit("tests/routing_cases.tsv", "severity=critical team=payments\tpagerduty-payments",
                      "severity=page team=payments\tpagerduty-payments")
                .ok("./tests/routing_test.sh", "ok   severity=warning team=payments -> slack-payments\n"
@@ -17622,3 +17623,38 @@ def test_a_factorys_name_stripped_of_the_apostrophe_the_code_broke_on_is_weakene
                      "handle format validation. I switched the factory to plain names."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_variable_sudo_sets_for_the_program_is_how_it_was_run(git_project, store):
+    # (blind522 TC12: ``sudo BPFTRACE_KERNEL_SOURCE=… timeout 30 bpftrace …`` was read as a run of ``timeout``, no
+    # run of the bpftrace that failed, and nothing was stored)
+    headers = "/host/usr/src/linux-headers-5.4.0-176-generic"
+    session = (Session("bpf", git_project, prompt="tcpretrans.bt won't start on the node")
+               .fail("sudo bpftrace tools/tcpretrans.bt", "Exit code 1\nUnable to find kernel headers. Try rebuilding "
+                                                          "kernel with CONFIG_IKHEADERS=m\ndefinitions.h:2:10: fatal "
+                                                          "error: 'net/sock.h' file not found")
+               .ok(f"sudo BPFTRACE_KERNEL_SOURCE={headers} timeout 30 bpftrace tools/tcpretrans.bt",
+                   "Attaching 1 probe...\nTracing tcp retransmits. Hit Ctrl-C to end.")
+               .stop(f"The headers are mounted from the host: pointing bpftrace at them with "
+                     f"`BPFTRACE_KERNEL_SOURCE={headers}` works."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, ([(c["title"], c["change"]) for c in candidates], reasons)
+    assert candidates[0]["change"].startswith(f"Set `BPFTRACE_KERNEL_SOURCE={headers}`:"), candidates[0]["change"]
+
+
+def test_a_file_fed_by_a_pipe_to_a_program_that_failed_is_no_routine_look(git_project, store):
+    # (blind522 TC06: ``cat testdata/app.log | promtail … -stdin -dry-run`` failed on the config's regex; read as a
+    # ``cat``, routine plumbing, and the ``(?P<level>…)`` fix was lost)
+    run = "cat testdata/app.log | promtail -config.file=promtail/config.yaml -stdin -dry-run"
+    session = (Session("promtail", git_project, prompt="promtail drops every line of the app log")
+               .write("promtail/config.yaml", "    - regex:\n        expression: '^(?<ts>\\S+) (?<level>\\w+) '\n")
+               .fail(run, "Exit code 1\nlevel=error msg=\"error creating promtail\" error=\"failed to make stdin "
+                          "target manager: invalid regex stage config: could not compile regular expression: error "
+                          "parsing regexp: invalid or unsupported Perl syntax: `(?<`\"")
+               .edit("promtail/config.yaml", "'^(?<ts>\\S+) (?<level>\\w+) '", "'^(?P<ts>\\S+) (?P<level>\\w+) '")
+               .ok(run, "2024-04-11T08:04:40.118Z\t{level=\"info\"}\tstarted")
+               .stop("Our promtail is built with Go 1.20, whose regexp needs `(?P<name>...)`; switched the regex "
+                     "stage to `(?P<ts>...)` / `(?P<level>...)`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "(?P<level>" in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
