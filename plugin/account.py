@@ -54,8 +54,9 @@ _USER_CAUSE = LazyRegex(r"(?i)\b(?:i think|i suspect|probably|seems? to be|it'?s
                          r"^since [\w.-]+ (?:started|began|switched|moved|upgraded|changed|enabled|turned|bumped|"
                          r"migrated|came up|came online|went live)\b|"
                          # (or what follows from it: "Both clusters run external-dns … with the same owner id, so they
-                         # keep overwriting each other's records")
-                         r"\w, so (?:they|it|each|both)\b")
+                         # keep overwriting each other's records"; "The background isolate doesn't share anything with
+                         # the main isolate, so the adapters registered in main() don't exist there")
+                         r"\w, so (?:they|it|each|both|the)\b")
 _DECISION = LazyRegex(r"(?i)\b(?:decided|decision|chose|chosen|opted|went with|going with|prefer(?:red)?|"
                        r"instead of|rather than|trade-?off)\b|决定|選択|选择")
 # the why of a choice ("because", "so that", "to avoid")

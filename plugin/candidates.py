@@ -589,9 +589,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (or a file the session put back as it was: ``aws s3 cp jobs/daily_agg.py s3://…`` after the ``addPyFile``
     # attempt was taken out of it again)
     put_back = [path for path, hunks in chain_net.items() if not hunks]
+    # (not a run the account quotes as what fixed it, that only reads the file:
+    # ``OBJC_DISABLE_INITIALIZE_FORK_SAFETY=YES bundle exec puma -C config/puma.rb`` after a ``before_fork`` tried
+    # there and taken out again)
     helpless_steps += [c for c in commands if c["tool"] == "Bash" and c not in helpless_steps and any(
         _rel(p, cwd) in parse_command(step)["argv"] for step in _segments(c["target"])
-        for p in [f for e in helpless_edits for f in e.get("files") or []] + put_back)]
+        for p in [f for e in helpless_edits for f in e.get("files") or []] + put_back)
+        and not (parse_command(c["target"])["env"] and _quoted_in(c["target"], said.get("text") or ""))]
     # (or a file the session had edited before, checked out again: ``git checkout dashboards/generated/checkout.json``
     # after a hand edit of generated output failed the check; the session's own mistake undone, no step of the fix)
     edited_before = {_rel(f, cwd) for o in [*(chain.get("_before") or ()), *(chain.get("_earlier") or ()),
@@ -1334,6 +1338,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     helpless = [s for s in said["did_not_help"]
                 if _relevance(s, words | attempt_words) or set(re.findall(r"\d+(?:\.\d+)+", s)) & attempt_words]
     if not causes and user_causes:  # the agent only said what it did: the user's report says why
+        # (why, before what it started with: "…, so the adapters registered in main() don't exist there" before
+        # "Since we moved sync into a WorkManager background task it crashes")
+        user_causes.sort(key=lambda s: bool(re.match(r"(?i)since\b", s)))
         causes = [_users_diagnosis(user_causes[0])]
     # (a sentence that reads as an order to a later session, "From now on register with `prefect deploy`", would have
     # the lesson quarantined: the others say it, and the change shows the way)

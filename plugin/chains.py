@@ -17,7 +17,7 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _routine, _same_target, _segments, _targets, _words, is_static_check,
                        command_family, command_job, command_key, container_run, container_words, counting_search,
                        goals_put_before, invocation_change, is_autofix, other_subcommand, parse_command,
-                       program_variant, removed_paths, runs_the_phase_of, subcommand_variant)
+                       program_variant, quoted_again, removed_paths, runs_the_phase_of, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -273,6 +273,9 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and any(e["tool"] in EDIT_TOOLS for e in events) \
                     and _started_and_logged(failure, later):
                 success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
+                break
+            if later["outcome"] == "ok" and _is_check(later) and quoted_again(failure["target"], later["target"]):
+                success, kind = later, "same_check"  # ``… 'aws_s3_bucket.logs["app"]'``: the shell keeps its quotes
                 break
             renumbered = later["outcome"] == "ok" and _is_check(later) \
                 and _renumbered(failure["target"], later["target"])
@@ -1584,8 +1587,10 @@ def _served_within(failed: str, later: dict, after: dict | None = None) -> str |
     before = parse_command(failed)
 
     def serves(argv: list[str]) -> bool:  # (or an application's jar run whole: ``java -jar build/libs/app.jar``)
+        # (or its entry script run by its interpreter: ``bundle exec ruby app.rb``, ``node server.js``)
         return any(_SERVES.match(w) for w in argv[1:5]) or bool(argv) and _program_name(argv[0]) == "java" \
-            and "-jar" in argv[1:3]
+            and "-jar" in argv[1:3] or len(argv) >= 2 and _program_name(argv[0]) in _INTERPRETERS \
+            and bool(_ENTRY_SCRIPT.search(argv[1]))
     if len(before["argv"]) < 2 or not serves(before["argv"]):
         return None
     steps = [s.strip(" ()") for s in re.split(r"&&|;|(?<![&|>])&(?![&>])", later["target"]) if s.strip(" ()")]

@@ -1055,8 +1055,10 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
     if not value or value.startswith("-") or value in before and not flag.startswith("/") \
             or re.fullmatch(r"\||\d?>>?|&>", value):  # (nor where its output goes: ``--compact | jq …``)
         return flag
+    # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson; and a switch turned on or off by its
+    # word, xcodebuild's ``-parallel-testing-enabled NO``)
     if flag.startswith(("--", "/")) or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
-            or flag in ("-n", "-e"):  # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson)
+            or flag in ("-n", "-e") or value in ("YES", "NO", "true", "false") and len(flag) > 2:
         return f"{flag} {value}"
     # (or a directory the failed run reached into: ``-d src`` after ``-f src/pipelines/definitions.py``)
     if any(w.startswith(f"{value}/") for w in before):
@@ -1194,6 +1196,15 @@ def goals_put_before(failed: str, passed: str) -> list[str]:
     return goals[1][:-len(goals[0])]
 
 
+def quoted_again(failed: str, passed: str) -> list[str]:
+    """The words ``passed`` quotes whole, characters the shell reads in them kept (``'aws_s3_bucket.logs["app"]'``,
+    which reached terraform as ``aws_s3_bucket.logs[app]``), where it is ``failed`` but for its quotes."""
+    if re.sub(r"['\"]", "", " ".join(failed.split())) != re.sub(r"['\"]", "", " ".join(passed.split())) \
+            or parse_command(failed)["argv"] == parse_command(passed)["argv"]:
+        return []
+    return [m.group(0) for m in re.finditer(r"'[^'\s]*[\"\[\]*?${}][^'\s]*'", passed)]
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     # (a program a subshell put in the background is run as itself: ``(./bin/cloud-sql-proxy … --port 5432 &)``)
@@ -1204,6 +1215,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     inside = [_exec_split(command) for command in (failed, passed)]
     if inside[0][0] and inside[0][0] == inside[1][0]:  # (in the same container: ``docker compose exec worker …``)
         return invocation_change(inside[0][1], inside[1][1])
+    if quoted := quoted_again(failed, passed):  # (the same words, kept whole by their quotes)
+        return [f"quote it as `{word}`" for word in quoted]
     before, after = parse_command(failed), parse_command(passed)
     added = sorted(_invocation(after) - _invocation(before))
     removed = sorted(_invocation(before) - _invocation(after))

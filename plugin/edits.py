@@ -32,7 +32,9 @@ _DOC_PATH = LazyRegex(r"(?i)(?:^|/)(?:docs?/|(?:README|CONTRIBUTING|CHANGELOG|CH
 # transaction:false``, ``-- +goose Up``, ``-- name: GetUser :one``, ``/* eslint-disable */``)
 # (not a code generator's marker: ``// +kubebuilder:subresource:status``, ``// +genclient``, ``// +build``)
 # (not a directive written as one: TypeScript's ``/// <reference types="vite/client" />``, go's ``//go:embed``)
+# (not an ``.npmrc`` line for a registry's host: ``//npm.pkg.github.com/:_authToken=${NPM_TOKEN}``)
 _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|/\s*<(?:reference|amd-module)\b|\s*\+[a-z][\w.-]*(?=[:=\s]|$)|\s*@ts-|"
+                          r"[\w-]+(?:\.[\w-]+)+(?::\d+)?/(?:[\w./-]*/)?:|"
                           r"\s*eslint-|"
                           r"\s*@(?:vitest|jest)-environment|\s*(?:prettier|biome)-ignore|\s*nolint|\s*swiftlint:)|"
                           r"/\*(?!\s*(?:eslint|webpackChunkName|@jsx|istanbul|c8\b))|\*(?:\s|/|$)|"

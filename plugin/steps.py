@@ -807,6 +807,24 @@ _LOG_PREFIX = LazyRegex(r"^(?:[\w.-]+\s+\|\s*)?(?:(?:\[[\w.-]+\]|\[?\d{4}[-/]\d\
                         r"\[?\d\d:\d\d:\d\d(?:[.,]\d+)?\]?)\s*)*[^\w\s\[(\"'`]*\s*")
 
 
+# a function run locally whose answer is its error (``sam local invoke`` exits 0 with ``{"errorMessage": "Unable to
+# import module 'app': …", "errorType": "Runtime.ImportModuleError"}``)
+_LOCAL_INVOKE = LazyRegex(r"^(?:sam|sam\.cmd)\s+local\s+invoke\b|^(?:serverless|sls)\s+invoke\s+local\b")
+_FUNCTION_ERROR = LazyRegex(r'"errorMessage"\s*:\s*"([^"]{1,300})"\s*,\s*"errorType"\s*:\s*"([^"]+)"')
+
+
+def _function_failed(observation: dict, parsed: dict) -> dict | None:
+    """A local run of a serverless function that printed the error it ended with: the failure it hides."""
+    found = _FUNCTION_ERROR.search(observation.get("body") or "") if _LOCAL_INVOKE.match(parsed["check"]) else None
+    if not found:
+        return None
+    from .signatures import error_signature
+
+    text = f"{found.group(2)}: {found.group(1)}"
+    return dict(observation, outcome="error", error_text=text,
+                error_signature=error_signature(text, observation.get("target") or ""))
+
+
 def _logged_failure(observation: dict) -> dict:
     """A service's log read back with errors in it is the failure it shows (the command itself passed): "error
     getting path or data from method: error=\"no known secret ID\"" after ``journalctl -u vault-agent``. The same log
@@ -843,7 +861,7 @@ def _logged_failure(observation: dict) -> dict:
                         error_signature=f"notarization status {status}")
         return observation
     summary = _ci_summary_failure(observation, " ".join(parsed["argv"])) or _listed_failing(observation, parsed) \
-        or _condition_failing(observation)
+        or _condition_failing(observation) or _function_failed(observation, parsed)
     if summary:
         return summary
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))

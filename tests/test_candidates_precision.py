@@ -17658,3 +17658,154 @@ def test_a_file_fed_by_a_pipe_to_a_program_that_failed_is_no_routine_look(git_pr
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "(?P<level>" in candidates[0]["change"], \
         ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_an_apps_entry_script_started_in_the_background_and_answering_passed(git_project, store):
+    # (blind524 TE16: ``bundle exec ruby app.rb`` could not start; ``(bundle exec ruby app.rb -p 4567 > … &) ; sleep
+    # 2; curl -s localhost:4567/status`` answered, but an entry script was no server, and the Gemfile fix was lost)
+    session = (Session("sinatra", git_project, prompt="the status service won't boot after the Sinatra upgrade")
+               .write("Gemfile", 'source "https://rubygems.org"\ngem "sinatra", "~> 4.1"\ngem "puma"\n')
+               .fail("bundle exec ruby app.rb", "Exit code 1\nSinatra could not start, the required gems weren't "
+                                                "found!\n\nAdd them to your bundle with:\n\n    bundle add rackup puma")
+               .edit("Gemfile", 'gem "puma"', 'gem "puma"\ngem "rackup", "~> 2.2"')
+               .ok("bundle install", "Fetching rackup 2.2.1\nInstalling rackup 2.2.1\nBundle complete!")
+               .ok("(bundle exec ruby app.rb -p 4567 > /tmp/status.log 2>&1 &) ; sleep 2; curl -s "
+                   "localhost:4567/status", '{"status":"ok","version":"2.3.0"}')
+               .stop("Sinatra 4 is on Rack 3, where the server launcher lives in its own `rackup` gem: added "
+                     '`gem "rackup", "~> 2.2"` and ran `bundle install`.'))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and 'gem "rackup"' in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_a_restart_the_account_quotes_with_its_variable_is_the_fix_though_it_reads_a_file_put_back(git_project,
+                                                                                                  store):
+    # (blind524 TE13: ``before_fork`` tried in config/puma.rb and taken out again; the restart that passed,
+    # ``OBJC_DISABLE_INITIALIZE_FORK_SAFETY=YES bundle exec puma -C config/puma.rb``, names that file, and was dropped
+    # as a step that applied the attempt)
+    up = "sleep 5 && curl -sS -f http://localhost:3000/up"
+    start = "bundle exec puma -C config/puma.rb > log/puma.out 2>&1 &"
+    session = (Session("puma", git_project, prompt="puma in cluster mode dies on my Mac, /up gets an empty reply")
+               .write("config/puma.rb", 'workers ENV.fetch("WEB_CONCURRENCY", 0)\n')
+               .ok(start, "")
+               .fail(up, "Exit code 52\ncurl: (52) Empty reply from server")
+               .edit("config/puma.rb", 'workers ENV.fetch("WEB_CONCURRENCY", 0)',
+                     'workers ENV.fetch("WEB_CONCURRENCY", 0)\n\nbefore_fork do\n'
+                     '  ActiveRecord::Base.connection_pool.disconnect!\nend')
+               .ok(f"kill $(cat tmp/pids/server.pid); {start}", "")
+               .fail(up, "Exit code 52\ncurl: (52) Empty reply from server")
+               .edit("config/puma.rb", 'workers ENV.fetch("WEB_CONCURRENCY", 0)\n\nbefore_fork do\n'
+                                       '  ActiveRecord::Base.connection_pool.disconnect!\nend',
+                     'workers ENV.fetch("WEB_CONCURRENCY", 0)')
+               .ok(f"kill $(cat tmp/pids/server.pid); OBJC_DISABLE_INITIALIZE_FORK_SAFETY=YES {start}", "")
+               .ok(up, '<!DOCTYPE html><html><body style="background-color: green"></body></html>')
+               .stop("macOS's Objective-C runtime kills a forked worker. The `before_fork` disconnect made no "
+                     "difference, so I took it out again. Starting Puma with the env var that disables that check "
+                     "fixes it:\n\n```\nOBJC_DISABLE_INITIALIZE_FORK_SAFETY=YES bundle exec puma -C config/puma.rb\n"
+                     "```"))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "OBJC_DISABLE_INITIALIZE_FORK_SAFETY=YES" in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
+    assert "before_fork" not in candidates[0]["change"]
+
+
+def test_a_switch_turned_off_by_its_word_is_passed_with_it(git_project, store):
+    # (blind523 TD03: ``-parallel-testing-enabled NO`` made the UI tests pass; the card said "pass
+    # `-parallel-testing-enabled`", which turns it on)
+    run = ("set -o pipefail && xcodebuild test -project Wanderlust.xcodeproj -scheme Wanderlust -destination "
+           "'platform=iOS Simulator,name=iPhone 15' -only-testing:WanderlustUITests")
+    session = (Session("parallel", git_project, prompt="the UI tests fail from the command line, fine in Xcode")
+               .fail(f"{run} | xcbeautify", "Exit code 65\n\u2716 testSearchEmptyStateShowsHint, XCTAssertTrue failed "
+                                            "- Mock server did not start on port 8089\n** TEST FAILED **")
+               .ok(f"{run} -parallel-testing-enabled NO | xcbeautify", "Executed 11 tests, with 0 failures\n"
+                                                                       "** TEST SUCCEEDED **")
+               .stop("The scheme has parallel testing on, so every simulator clone starts its own mock server on "
+                     "port 8089. With `-parallel-testing-enabled NO` all 11 UI tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "pass `-parallel-testing-enabled NO`" in candidates[0]["title"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_an_npmrc_line_for_a_registrys_host_is_no_comment(git_project, store):
+    # (blind526 TG11: ``//npm.pkg.github.com/:_authToken=${NPM_TOKEN}`` added to .npmrc read as a ``//`` comment, so
+    # the edit "could not fix" the 401 and only the secret's creation was kept)
+    build = "npx eas build --platform android --profile preview --non-interactive"
+    session = (Session("easnpm", git_project, prompt="EAS build fails installing @acme packages: 401 Unauthorized")
+               .write(".npmrc", "@acme:registry=https://npm.pkg.github.com\n")
+               .fail(build, "Exit code 1\nnpm ERR! 401 Unauthorized - GET https://npm.pkg.github.com/@acme%2fdesign-"
+                            "tokens\n\u2716 Build failed")
+               .edit(".npmrc", "@acme:registry=https://npm.pkg.github.com",
+                     "@acme:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken=${NPM_TOKEN}")
+               .ok("npx eas secret:create --scope project --name NPM_TOKEN --value \"$GH_PACKAGES_TOKEN\" "
+                   "--non-interactive", "\u2714 Created a new secret NPM_TOKEN on project @acme/fieldkit.")
+               .ok(build, "\u2714 Build finished")
+               .stop("The EAS build server never sees your ~/.npmrc. The project .npmrc now carries "
+                     "`//npm.pkg.github.com/:_authToken=${NPM_TOKEN}`, and I created an `NPM_TOKEN` project secret "
+                     "with `eas secret:create`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "_authToken=${NPM_TOKEN}" in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_the_same_line_quoted_so_the_shell_keeps_its_characters_is_the_way(git_project, store):
+    # (blind525 TF03: ``terraform state mv … aws_s3_bucket.logs["app"]`` lost its quotes to the shell; the line with
+    # ``'aws_s3_bucket.logs["app"]'`` passed, and was no run of the same check)
+    from lorebook.commands import quoted_again
+
+    mv = 'cd storage && terraform state mv aws_s3_bucket.app_logs aws_s3_bucket.logs{}'
+    error = ("Exit code 1\n\u2577\n\u2502 Error: Index value required\n\u2502\n\u2502 Index brackets must contain "
+             "either a literal number or a literal string.\n\u2575")
+    passed = "cd storage && terraform state mv 'aws_s3_bucket.app_logs' 'aws_s3_bucket.logs[\"app\"]'"
+    assert quoted_again(mv.format("[app]"), passed) == ["'aws_s3_bucket.logs[\"app\"]'"]
+    assert quoted_again(mv.format("[app]"), mv.format("[app]")) == []
+    session = (Session("statemv", git_project, prompt="move the two log buckets' state under the new for_each")
+               .fail(mv.format('["app"]'), error)
+               .fail(mv.format("[app]"), error)
+               .ok(passed, 'Move "aws_s3_bucket.app_logs" to "aws_s3_bucket.logs[\\"app\\"]"\nSuccessfully moved 1 '
+                           "object(s).")
+               .stop("Bash ate the double quotes around the for_each key, so Terraform saw `logs[app]`. Wrapping the "
+                     "address in single quotes keeps them."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "quote it as `'aws_s3_bucket.logs[\"app\"]'`" in candidates[0]["title"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_the_users_why_is_told_before_what_it_started_with(git_project, store):
+    # (blind526 TG22: the prompt's "Since we moved sync into a WorkManager background task it crashes …" was told as
+    # the user's diagnosis, not "The background isolate doesn't share anything with the main isolate, so the adapters
+    # registered in main() don't exist there")
+    test = "flutter test test/background/sync_worker_test.dart"
+    session = (Session("hiveiso", git_project,
+                       prompt="Since we moved sync into a WorkManager background task it crashes with HiveError "
+                              "unknown typeId. The background isolate doesn't share anything with the main isolate, "
+                              "so the adapters registered in main() don't exist there. Please fix that.")
+               .write("lib/background/sync_worker.dart", "  Workmanager().executeTask((task, inputData) async {\n")
+               .fail(test, "Exit code 1\n00:01 +0 -1: callbackDispatcher syncs pending tasks [E]\n  HiveError: Cannot "
+                           "read, unknown typeId: 3. Did you forget to register an adapter?")
+               .edit("lib/background/sync_worker.dart", "  Workmanager().executeTask((task, inputData) async {",
+                     "  Workmanager().executeTask((task, inputData) async {\n    await initHive();")
+               .ok(test, "00:02 +3: All tests passed!")
+               .stop("Done: the WorkManager callback now calls `initHive()` before it opens any box."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "background isolate doesn't share" in candidates[0]["summary"], \
+        [c["summary"] for c in candidates]
+
+
+def test_a_local_function_run_that_answered_with_its_error_failed(git_project, store):
+    # (blind525 TF08: ``sam local invoke … -t infra/template.yaml`` exited 0 with the function's ImportModuleError,
+    # read as a pass, so the ``make invoke`` that built and ran it was no lesson)
+    body = ("START RequestId: 1b0c5d8e Version: $LATEST\n[ERROR] Runtime.ImportModuleError: Unable to import module "
+            "'app': No module named 'aws_lambda_powertools'\nEND RequestId: 1b0c5d8e\n{\"errorMessage\": \"Unable to "
+            "import module 'app': No module named 'aws_lambda_powertools'\", \"errorType\": "
+            "\"Runtime.ImportModuleError\", \"requestId\": \"1b0c5d8e\", \"stackTrace\": []}")
+    session = (Session("saminvoke", git_project, prompt="run IngestFunction locally against the sample S3 event")
+               .ok("sam local invoke IngestFunction -t infra/template.yaml -e events/s3_put.json", body)
+               .ok("make invoke FN=IngestFunction EVENT=events/s3_put.json",
+                   "sam build -t infra/template.yaml --use-container --cached\nBuild Succeeded\nsam local invoke "
+                   "IngestFunction -t infra/template.yaml -e events/s3_put.json\n{\"statusCode\": 200}")
+               .stop("A plain `sam local invoke` doesn't work here: dependencies only exist after `sam build "
+                     "--use-container`. The Makefile wraps all of that: `make invoke FN=IngestFunction "
+                     "EVENT=events/s3_put.json`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "make invoke FN=IngestFunction" in candidates[0]["change"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
