@@ -1272,13 +1272,18 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # unaligned uint32_t read")
         causes, fixes = ([], best) if user_causes else (best, fixes)
     # (where the session solved several problems and what was picked names nothing of this fix but the failing run's
-    # words, while a sentence names its own code and nothing of the others': that one is its account — "It's now
-    # `from datadog_checks.base import AgentCheck`", not "Run it as the agent user: `sudo -u dd-agent -- …`" of the
-    # run the other fix changed)
+    # words, or more of another fix, while a sentence names its own code and nothing of the others': that one is its
+    # account — "It's now `from datadog_checks.base import AgentCheck`", not "Run it as the agent user: `sudo -u
+    # dd-agent -- …`" of the run the other fix changed)
     exclusive = fix_words - problem_words
-    if rivals and exclusive and not any(_relevance(s, exclusive) for s in causes + fixes):
-        own = sorted((s for s in said["all"] if s not in said["did_not_help"] and _relevance(s, exclusive) >= 2
-                      and not any(_relevance(s, other - fix_words) for other in rivals)), key=lambda s: -score(s))
+
+    def leans_away(sentence: str) -> bool:  # (it says more of another fix than of what only this one changed)
+        return any(_relevance(sentence, other) > _relevance(sentence, exclusive) for other in rivals)
+
+    if rivals and exclusive and all(leans_away(s) or not _relevance(s, exclusive) for s in causes + fixes):
+        own = sorted((s for s in said["all"] if s not in said["did_not_help"] and _relevance(s, exclusive)
+                      and not leans_away(s) and not any(_relevance(s, other - fix_words) for other in rivals)),
+                     key=lambda s: -score(s))
         causes, fixes = ([], own[:1]) if own else (causes, fixes)
     # the cause the agent labels as such ("**Cause:** `jest.config.ts` sets `testEnvironment: 'jsdom'` …"), when the
     # session solved one problem, is this one's, whatever words it shares with the change

@@ -17,7 +17,8 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _routine, _same_target, _segments, _targets, _words, is_static_check,
                        command_family, command_job, command_key, container_run, container_words, counting_search,
                        goals_put_before, invocation_change, is_autofix, other_subcommand, parse_command,
-                       program_variant, quoted_again, removed_paths, runs_the_phase_of, subcommand_variant)
+                       program_variant, quoted_again, removed_paths, runs_the_phase_of, statements_put_before,
+                       subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -122,6 +123,11 @@ def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
             or other_subcommand(failure["target"], run["target"]):
         return False  # (``packer init .`` is a step before ``packer build``, no probe of it)
     edited = next((n for n, o in enumerate(rest) if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"), None)
+    # (an edit for another run's failure on the way mends that one: ``dapr run --app-id order-processor …`` failing
+    # after ``--resources-path ../components`` made the checkout's run pass)
+    if edited is not None and any(o["tool"] == "Bash" and o["outcome"] == "error"
+                                  and not _same_target(failure["target"], o["target"]) for o in rest[:edited]):
+        return False
     # (as it was, or run another way that leaves the probe's own change out: ``bundle exec rspec …`` for ``rspec …``)
     return edited is not None and any(
         o["outcome"] == "ok" and o["tool"] == "Bash" and command_family(o["target"]) == family
@@ -274,8 +280,12 @@ def find_chains(observations: list[dict], account: str = "",
                     and _started_and_logged(failure, later):
                 success, kind = later, "same_check"  # ``compose run --rm mailer`` died; ``up -d mailer && logs mailer``
                 break
-            if later["outcome"] == "ok" and _is_check(later) and quoted_again(failure["target"], later["target"]):
-                success, kind = later, "same_check"  # ``… 'aws_s3_bucket.logs["app"]'``: the shell keeps its quotes
+            if later["outcome"] == "ok" and _is_check(later) and (
+                    quoted_again(failure["target"], later["target"])
+                    or statements_put_before(failure["target"], later["target"])):
+                # ``… 'aws_s3_bucket.logs["app"]'``: the shell keeps its quotes; ``ksql … -e "SET
+                # 'auto.offset.reset'='earliest'; SELECT …"``: the same query, a setting before it
+                success, kind = later, "same_check"
                 break
             renumbered = later["outcome"] == "ok" and _is_check(later) \
                 and _renumbered(failure["target"], later["target"])

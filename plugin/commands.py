@@ -1196,6 +1196,17 @@ def goals_put_before(failed: str, passed: str) -> list[str]:
     return goals[1][:-len(goals[0])]
 
 
+def statements_put_before(failed: str, passed: str) -> str:
+    """The statements ``passed`` hands its program before the very code ``failed`` handed it, all else as it was:
+    ``SET 'auto.offset.reset'='earliest';`` before ``SELECT * FROM ENRICHED_PAYMENTS EMIT CHANGES LIMIT 5;``."""
+    code, more = (" ".join((_inline_code(command) or "").split()) for command in (failed, passed))
+    if not code or not more.endswith(code) or len(more) <= len(code) or not more[:-len(code)].rstrip().endswith(";"):
+        return ""
+    rest = [[w for w in parse_command(command)["argv"] if " ".join(w.split()) != code_of]
+            for command, code_of in ((failed, code), (passed, more))]
+    return more[:-len(code)].strip() if rest[0] == rest[1] else ""
+
+
 def quoted_again(failed: str, passed: str) -> list[str]:
     """The words ``passed`` quotes whole, characters the shell reads in them kept (``'aws_s3_bucket.logs["app"]'``,
     which reached terraform as ``aws_s3_bucket.logs[app]``), where it is ``failed`` but for its quotes."""
@@ -1217,6 +1228,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         return invocation_change(inside[0][1], inside[1][1])
     if quoted := quoted_again(failed, passed):  # (the same words, kept whole by their quotes)
         return [f"quote it as `{word}`" for word in quoted]
+    if before_it := statements_put_before(failed, passed):  # (the same query, a setting sent before it)
+        return [f"send `{before_it}` before it"]
     before, after = parse_command(failed), parse_command(passed)
     added = sorted(_invocation(after) - _invocation(before))
     removed = sorted(_invocation(before) - _invocation(after))

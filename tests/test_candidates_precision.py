@@ -17809,3 +17809,59 @@ def test_a_local_function_run_that_answered_with_its_error_failed(git_project, s
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "make invoke FN=IngestFunction" in candidates[0]["change"], \
         ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_a_run_that_passed_another_way_is_no_probe_when_the_edit_after_it_mends_another_run(git_project, store):
+    # (blind513 ST10: ``--resources-path ../components`` made the checkout's ``dapr run`` pass; the edit after it mended
+    # order-processor's own failure, so the option was read as a probe and the first lesson was lost, its summary
+    # then told on the second)
+    checkout = "cd checkout && dapr run --app-id checkout --dapr-http-port 3500 -- uv run python app.py"
+    processor = ("cd order-processor && timeout 20 dapr run --app-id order-processor --app-port 6002 "
+                 "--resources-path ../components -- uv run python app.py")
+    session = (Session("dapr", git_project, prompt="the orders demo: checkout publishes, nothing is received")
+               .write("order-processor/app.py", "@dapr_app.subscribe(pubsub='pubsub', topic='orders')\n")
+               .fail(checkout, "Exit code 1\n== APP == requests.exceptions.HTTPError: 404 Client Error: Not Found for "
+                               "url: http://localhost:3500/v1.0/publish/orderpubsub/orders\n== APP == response body: "
+                               "{\"errorCode\":\"ERR_PUBSUB_NOT_FOUND\",\"message\":\"pubsub orderpubsub not found\"}")
+               .ok(checkout.replace("--dapr-http-port", "--resources-path ../components --dapr-http-port"),
+                   "== APP == Published order {\"orderId\": 1}\n\u2705  Exited App successfully")
+               .fail(processor, "Exit code 124\nWARN[0001] error subscribing to topic orders: pubsub 'pubsub' not "
+                                "found  app_id=order-processor")
+               .edit("order-processor/app.py", "pubsub='pubsub'", "pubsub='orderpubsub'")
+               .ok("timeout 30 dapr run -f . 2>&1 | grep -E 'Published|Subscriber received'",
+                   "== APP - checkout == Published order {\"orderId\": 1}\n== APP - order-processor == Subscriber "
+                   "received: {\"orderId\": 1}")
+               .stop("Two separate problems:\n\n1. A single-app `dapr run` loads the default components from "
+                     "`~/.dapr/components`, not the repo's `components/`, so publishing to `orderpubsub` got "
+                     "ERR_PUBSUB_NOT_FOUND. Pass `--resources-path ../components` when running an app on its own.\n"
+                     "2. order-processor subscribed through `pubsub='pubsub'`; the component is `orderpubsub`. Fixed "
+                     "the decorator in `order-processor/app.py`."))
+    candidates, _ = _candidates(store, session)
+    way = [c for c in candidates if "--resources-path ../components" in c["change"]]
+    fix = [c for c in candidates if "pubsub='orderpubsub'" in c["change"]]
+    assert len(way) == 1 and len(fix) == 1, [(c["title"], c["change"]) for c in candidates]
+    assert "--resources-path" not in fix[0]["summary"], fix[0]["summary"]
+
+
+def test_the_same_query_with_a_setting_sent_before_it_is_the_way(git_project, store):
+    # (blind513 ST02: ``ksql … -e "SELECT … EMIT CHANGES LIMIT 5;"`` sat until its timeout; with ``SET
+    # 'auto.offset.reset'='earliest';`` before the same SELECT it returned rows, and was read as another question)
+    from lorebook.commands import statements_put_before
+
+    query = "SELECT * FROM ENRICHED_PAYMENTS EMIT CHANGES LIMIT 5;"
+    run = 'timeout 45 ksql http://localhost:8088 -e "{}"'
+    setting = "SET 'auto.offset.reset'='earliest';"
+    assert statements_put_before(run.format(query), run.format(f"{setting} {query}")) == setting
+    assert statements_put_before(run.format(query), run.format("SHOW STREAMS;")) == ""
+    session = (Session("ksqlpush", git_project, prompt="check the ENRICHED_PAYMENTS stream produces rows")
+               .fail(run.format(query), "Exit code 124\n+----------------+----------------+\n|PAYMENT_ID      |"
+                                        "ACCOUNT_ID      |\n+----------------+----------------+\n\nPress CTRL-C to "
+                                        "interrupt")
+               .ok(run.format(f"{setting} {query}"), "Successfully changed local property 'auto.offset.reset' to "
+                                                     "'earliest'.\n|pay_0001        |acc_17          |\nLimit Reached"
+                                                     "\nQuery terminated")
+               .stop(f"The CLI reads from `latest` by default. Running it with `{setting}` in front of the SELECT "
+                     "returns rows."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and f"send `{setting}` before it" in candidates[0]["title"], \
+        ([(c["title"], c["change"]) for c in candidates], reasons)
