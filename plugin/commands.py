@@ -976,7 +976,8 @@ _NOT_A_FIX_FLAG = LazyRegex(r"^(?:-v+|-q+|-s|-x|--(?:verbose|quiet|info|debug|st
 
 
 # ``timeout -s INT 15 `` before a command: its options and its duration
-_TIMEOUT = LazyRegex(r"^timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\d+\w*(?:\s+|$)")
+_TIMEOUT_WORDS = r"timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\d+\w*(?:\s+|$)"
+_TIMEOUT = LazyRegex("^" + _TIMEOUT_WORDS)
 
 
 # variables that only make a run say more (a backtrace, a log level): never the fix
@@ -1014,8 +1015,7 @@ def _invocation(parsed: dict) -> set[str]:
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take; ``nohup``
     # and ``time`` before another runner only put it in the background or time it: ``nohup uv run mkdocs serve &``)
     # (wherever it sits: ``sudo timeout 30``)
-    runner = re.sub(r"(?:^|(?<=\s))timeout\s+(?:-[-\w]+(?:\s+[A-Z]+)?\s+)*\d+\w*(?:\s+|$)", "",
-                    re.sub(r"^env\b\s*", "", parsed["runner"])).strip()
+    runner = re.sub(r"(?:^|(?<=\s))" + _TIMEOUT_WORDS, "", re.sub(r"^env\b\s*", "", parsed["runner"])).strip()
     runner = re.sub(r"^(?:(?:nohup|time)\s+)+(?=\S)", "", runner)
     if runner:
         parts.add(f"runner:{runner}")

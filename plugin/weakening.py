@@ -331,7 +331,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
     its asserts compiled out, a check made to expect the opposite, the default zone pinned to the one it passed in,
     the value it asserts set by the test, its fixture no longer read, the rows a data check failed on filtered out
     or deleted before it reads them, its screenshot taken of a part, the fixtures named as its case rewritten, a
-    uniqueness test's key widened, it renamed out of its runner's sight, a count any number of calls meets, or the
+    uniqueness test's key widened, it renamed out of its runner's sight, a count any number of calls meets, the
+    failing case's input rewritten in its table, the characters the code broke on taken out of its strings, or the
     agent saying it re-baselined the expectation."""
     if _network_stubbed(changes, failure_text):
         return False
