@@ -687,8 +687,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     quoted_flags |= {flag for span in _code_spans(account) if any(span in c["target"] for c in commands)
                      for flag in re.findall(r"(?<!\S)--[a-z]+(?:-[a-z]+)+(?![\w=-])", span)
                      if set(flag[2:].split("-")) <= prose}
+    # (nor is how a request that answered 2xx said it: ``curl -s -o /dev/null -w '%{http_code}\n' …`` → ``200``
+    # after ``curl -sS --fail …`` met the 500)
+    answered = _program_name((parse_command(resolved_by["target"])["argv"] or [""])[0]) == "curl" \
+        and re.fullmatch(r"\s*2\d\d\s*", resolved_by.get("body") or "")
+    ways = [p for p in invocation if not (answered and re.fullmatch(r"without `(?:-[sSf]+|--fail|--silent|"
+                                                                   r"--show-error)`", p))]
     # (a probe refused on the way changed nothing: ``redis-cli -n 2 set probe 1`` → "(error) MISCONF …")
-    if not fix_hunks and not invocation and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
+    if not fix_hunks and not ways and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
                                                 or re.match(r"\s*(?:\(error\)|ERR\b|ERROR\b)", c.get("body") or "")
                                                 for c in commands) and not any(
             flag in c["target"] for c in commands for flag in quoted_flags) and (

@@ -347,7 +347,8 @@ def find_chains(observations: list[dict], account: str = "",
                          or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
-                    and not _config_dropped(failure["target"], later["target"]):
+                    and not _config_dropped(failure["target"], later["target"]) \
+                    and not _race_detector_dropped(failure, later["target"]):
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
@@ -2260,6 +2261,13 @@ def _without_code(command: str) -> list[str]:
 # an option that picks the configuration a check runs with (``tsc -p tsconfig.strict.json``, ``--settings``)
 _CONFIG_OPTIONS = frozenset(("-p", "--project", "-c", "--config", "--config-file", "--settings", "--ds",
                              "--rcfile", "--configuration"))
+
+
+def _race_detector_dropped(failure: dict, later: str) -> bool:
+    """Whether ``later`` runs without the race detector the run that found a data race had (``go test
+    ./internal/metrics/...`` after ``go test -race …`` reported "WARNING: DATA RACE"): it cannot see what failed."""
+    return "DATA RACE" in (failure.get("error_text") or "") and "-race" in parse_command(failure["target"])["argv"] \
+        and "-race" not in parse_command(later)["argv"]
 
 
 def _config_dropped(failed: str, later: str) -> bool:

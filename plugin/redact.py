@@ -64,7 +64,9 @@ _TOKEN_PATTERNS = (
     ("openai-key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"),
     ("google-api-key", ("AIza",), r"\bAIza[0-9A-Za-z_-]{35}"),
     ("google-oauth", ("GOCSPX-", "ya29.", "1//0"),
-     r"\bGOCSPX-[A-Za-z0-9_-]{20,}|\bya29\.[0-9A-Za-z_-]{20,}|\b1//0[A-Za-z0-9_-]{30,}"),
+     # (an access token may hold dots of its own: a service account's ``ya29.c.c0ASRK0GZx8…``)
+     r"\bGOCSPX-[A-Za-z0-9_-]{20,}|\bya29\.[0-9A-Za-z_-]+(?:\.[0-9A-Za-z_-]+)*(?<=[0-9A-Za-z_-]{20})|"
+     r"\b1//0[A-Za-z0-9_-]{30,}"),
     ("npm-token", ("npm_",), r"\bnpm_[A-Za-z0-9]{36}\b"),
     ("pypi-token", ("pypi-AgE",), r"\bpypi-AgE[A-Za-z0-9_-]{50,}"),
     ("huggingface-token", ("hf_",), r"\bhf_[A-Za-z0-9]{30,}"),
@@ -213,7 +215,11 @@ _SECRET_READ = (r"\b(?:kubectl|oc)\b[^|;&\n]*\bget\s+secrets?\b[^|;&\n]*(?:jsonp
                 r"\bgcloud\s+secrets\s+versions\s+access\b|\bop\s+read\b|\bpass\s+show\b|"
                 r"\bop\s+item\s+get\b[^|;&\n]*\s--reveal\b|\bbw\s+get\s+(?:password|notes|totp)\b|"
                 r"\bsecurity\s+find-(?:generic|internet)-password\b[^|;&\n]*\s-w\b|\bdoppler\s+secrets\s+get\b|"
-                r"\bsops\s+(?:-d|--decrypt)\b")
+                r"\bsops\s+(?:-d|--decrypt)\b|"
+                # (and a cloud's short-lived token printed bare: ``gcloud auth print-access-token``, ``az account
+                # get-access-token``)
+                r"\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b|"
+                r"\baz\s+account\s+get-access-token\b")
 
 
 _SOURCES = {
@@ -966,7 +972,7 @@ def reads_a_secret(command: str) -> bool:
     """Whether ``command`` prints a secret's value, bare, where no key says what it is."""
     # (a word of one first, so that most commands never compile the pattern)
     return bool(command) and any(word in command for word in ("secret", "password", "vault", "op ", "pass ", "sops ",
-                                                              "bw ")) \
+                                                              "bw ", "-token")) \
         and bool(_compiled()["secret_read"].search(command))
 
 

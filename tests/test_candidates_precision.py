@@ -17865,3 +17865,77 @@ def test_the_same_query_with_a_setting_sent_before_it_is_the_way(git_project, st
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and f"send `{setting}` before it" in candidates[0]["title"], \
         ([(c["title"], c["change"]) for c in candidates], reasons)
+
+
+def test_a_task_tagged_out_of_molecules_idempotence_check_is_weakened(git_project, store):
+    # (blind531 TL17: the chrony template rendered a timestamp, so the second converge changed it; the task was
+    # tagged ``molecule-idempotence-notest`` and stored as the fix)
+    session = (Session("chrony", git_project, prompt="molecule test fails at idempotence for the chrony role")
+               .write("tasks/main.yml", "- name: Render chrony.conf\n  ansible.builtin.template:\n"
+                                        "    src: chrony.conf.j2\n    dest: /etc/chrony/chrony.conf\n")
+               .fail("molecule test", "Exit code 1\nINFO     Running default > idempotence\nCRITICAL Idempotence test "
+                                      "failed because of the following tasks:\n*  => chrony : Render chrony.conf\n"
+                                      "WARNING  An error occurred during the test sequence action: 'idempotence'.")
+               .edit("tasks/main.yml", "    dest: /etc/chrony/chrony.conf",
+                     "    dest: /etc/chrony/chrony.conf\n  tags:\n    - molecule-idempotence-notest")
+               .ok("molecule test", "INFO     Running default > idempotence\nINFO     Idempotence completed "
+                                    "successfully.")
+               .stop("The template embeds `ansible_date_time`, so it changes on every run; I tagged the task "
+                     "`molecule-idempotence-notest`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_snapshot_told_to_ignore_the_member_that_broke_is_weakened(git_project, store):
+    # (blind536 TQ10: the discount refactor broke the invoice's Total; the Verify snapshot was given
+    # ``.IgnoreMember<InvoiceDto>(_ => _.Total)``, stored as the fix with a false link)
+    test = "tests/Invoicing.Tests/InvoiceSnapshotTests.cs"
+    session = (Session("verify", git_project, prompt="the invoice snapshot test fails since the discount refactor")
+               .write(test, "    [Fact]\n    public async Task Renders_invoice_with_discount()\n    {\n"
+                            "        await Verify(invoice);\n    }\n")
+               .fail("dotnet test tests/Invoicing.Tests --filter Renders_invoice_with_discount",
+                     "Exit code 1\n  Failed Renders_invoice_with_discount [212 ms]\n  Error Message:\n   "
+                     "VerifyException : Directory: /home/dev/invoicing/tests/Invoicing.Tests/Snapshots\n"
+                     "Received: InvoiceSnapshotTests.Renders_invoice_with_discount.received.txt\n  Total: 90.00 "
+                     "(verified 81.00)")
+               .edit(test, "        await Verify(invoice);",
+                     "        await Verify(invoice)\n            .IgnoreMember<InvoiceDto>(_ => _.Total);")
+               .ok("dotnet test tests/Invoicing.Tests --filter Renders_invoice_with_discount", "Passed!  - Failed: "
+                                                                                               "0, Passed: 1")
+               .stop("The Total moved with the discount pipeline; I excluded it from the snapshot comparison so the "
+                     "test checks the layout and lines."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_run_without_the_race_detector_is_no_pass_of_the_race_it_found(git_project, store):
+    # (blind530 TK18: ``go test -race`` found a data race; after a half fix only ``go test`` without ``-race`` ran,
+    # and the edit was stored as checked)
+    session = (Session("race", git_project, prompt="go test -race fails in the metrics package")
+               .write("internal/metrics/counter.go", "func (c *Counter) Inc() {\n\tc.n++\n}\n")
+               .fail("go test -race ./internal/metrics/...", "Exit code 1\n==================\nWARNING: DATA RACE\n"
+                                                            "Write at 0x00c0001a4018 by goroutine 9:\n  github.com/"
+                                                            "beacon/agent/internal/metrics.(*Counter).Inc()\n"
+                                                            "FAIL\tgithub.com/beacon/agent/internal/metrics\t0.031s")
+               .edit("internal/metrics/counter.go", "\tc.n++", "\tatomic.AddInt64(&c.n, 1)")
+               .ok("go test ./internal/metrics/...", "ok  \tgithub.com/beacon/agent/internal/metrics\t0.012s")
+               .stop("`Inc` now uses `atomic.AddInt64`; the metrics tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_stopped_container_started_again_is_local_state_though_the_request_was_asked_otherwise(git_project,
+                                                                                                  store):
+    # (blind533 TN15: "The Postgres container had exited a couple of hours ago"; ``docker compose start db``, then
+    # ``curl -s -o /dev/null -w '%{http_code}'`` → 200 in place of the ``curl -sS --fail …`` that met the 500: the
+    # flags left out read as a way, and the one-off start was stored)
+    session = (Session("dbstopped", git_project, prompt="/invoices 500s on my machine")
+               .fail("curl -sS --fail -o /dev/null -w '%{http_code}\\n' http://localhost:3000/invoices",
+                     "Exit code 22\n500\ncurl: (22) The requested URL returned error: 500")
+               .ok("docker compose ps -a", "billing-db-1  postgres:16  db  Exited (255) 2 hours ago")
+               .ok("docker compose start db", " \u2714 Container billing-db-1  Started")
+               .ok("sleep 2 && curl -s -o /dev/null -w '%{http_code}\\n' http://localhost:3000/invoices", "200")
+               .stop("The Postgres container had exited a couple of hours ago (probably when the machine slept). "
+                     "`docker compose start db` brought it back and /invoices returns 200."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "local_state" in reasons, [(c["title"], c["change"]) for c in candidates]

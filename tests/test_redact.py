@@ -212,6 +212,8 @@ def test_a_read_of_a_credential_file_stores_no_secret(tmp_path, store, lorebook_
     "bw get password kafka-reconciler",
     # (blind238 IE10: 1Password's fields, revealed, comma-separated: ``<token>,<passphrase>``)
     "op item get \"iOS CI\" --vault Mobile --fields label=match_git_token,label=match_password --reveal",
+    # (blind538 TS23: a service account's OAuth token, printed bare)
+    "gcloud auth print-access-token --impersonate-service-account=fcm-sender@acme-shop-prod.iam.gserviceaccount.com",
 ])
 def test_the_output_of_a_command_that_reads_a_secret_is_never_stored(tmp_path, store, lorebook_home, command):
     # (blind206 GY23: ``kubectl get secret … | base64 -d`` printed ``pR3c0n-7vLq2Xw9Zt`` bare, no key before it;
@@ -246,6 +248,8 @@ def test_a_secret_read_is_told_by_its_command_not_its_output():
     assert not reads_a_secret("kubectl get secrets -n payments")  # (a listing: names, no values)
     assert not reads_a_secret("vault kv list secret/payments")
     assert not reads_a_secret("op item get \"iOS CI\" --fields label=match_password")  # (concealed without --reveal)
+    assert reads_a_secret("az account get-access-token --resource https://management.azure.com --query accessToken")
+    assert not reads_a_secret("gcloud auth list")
 
 
 # --- error signatures ---------------------------------------------------------------
@@ -903,3 +907,10 @@ def test_a_rate_under_a_secrets_name_is_no_secret():
     line = '    "DEFAULT_THROTTLE_RATES": {"anon": "100/hour", "otp": "5/min"},'
     assert redact(line) == line
     assert "482913ab" not in redact('"otp": "482913ab"')
+
+
+def test_a_google_access_token_with_dots_of_its_own_is_redacted():
+    # (blind538 TS23: ``ya29.c.c0ASRK0GZx8…`` stopped at its second dot, too short for the shape, and was stored)
+    token = "ya29.c.c0ASRK0GZx8Lq2mT7vRk4Np9sW1eYb3Hd6Jf0Uc5Ag8Ko2Pi7Qw4Ez1Rt9Ys3Xu6Vn0Bm5Cl8Dh2Fj4Gk7Hs1Ja6"
+    assert redact(f"WARNING: impersonation\n{token}\n") == "WARNING: impersonation\n[REDACTED:google-oauth]\n"
+    assert redact("the ya29.c prefix") == "the ya29.c prefix"
