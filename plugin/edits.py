@@ -779,7 +779,11 @@ _VERSION_CONSTANT = LazyRegex(r"""^\s*(?:(?:export\s+)?const\s+|(?:public\s+)?(?
                               r"""(?:__version__|VERSION|Version|version)\s*(?::\s*\w+\s*)?[:=]\s*["']v?\d+(?:\.\d+)+"""
                               r"""[\w.+-]*["'];?\s*$|"""
                               # (C's: ``#define LOGD_VERSION "0.9.3"``)
-                              r"""^\s*#\s*define\s+\w*VERSION\w*\s+["']?v?\d+(?:\.\d+)+[\w.+-]*["']?\s*$""")
+                              r"""^\s*#\s*define\s+\w*VERSION\w*\s+["']?v?\d+(?:\.\d+)+[\w.+-]*["']?\s*$|"""
+                              # (PHP's ``define( 'ACME_SHIPPING_VERSION', '2.3.1' );``, and a WordPress plugin's
+                              # header, `` * Version:           2.3.1``)
+                              r"""^\s*define\(\s*["']\w*VERSION["']\s*,\s*["']v?\d+(?:\.\d+)+[\w.+-]*["']\s*\);\s*$|"""
+                              r"""^\s*\*?\s*Version:\s+v?\d+(?:\.\d+)+[\w.+-]*\s*$""")
 
 
 def _metadata_only(edit: dict, error: str = "") -> bool:

@@ -272,6 +272,8 @@ _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(
                                # (or had worn into a state a restart clears: "RabbitMQ had been up for three days and
                                # had tripped its memory alarm")
                                r"\bhad been (?:up|running) for (?:\w+ )?(?:days|hours|weeks)\b|"
+                               # ("The provider-aws-s3 pod had been crash-looping for a while")
+                               r"\bhad been crash-?looping\b|"
                                r"\b(?:had )?(?:tripped|hit|raised) its (?:memory|disk)(?: \w+)? (?:alarm|watermark)\b")
 
 

@@ -14436,6 +14436,18 @@ def test_a_wedged_service_restarted_and_a_stale_interface_brought_down_are_one_o
                      "it again; I took the interface down and brought it back up."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
+    # (blind540 TU15: "The provider-aws-s3 pod had been crash-looping for a while"; deleting it let the Deployment
+    # bring up a fresh one)
+    pod = "provider-aws-s3-a91b2c3d4e5f-6d8f7c9b5-qx7lm"
+    session = (Session("xp", git_project, prompt="the new acme-media-uploads Bucket never becomes ready")
+               .fail("kubectl -n crossplane-system get pods", f"{pod}   0/1   CrashLoopBackOff   41 (2m ago)   3d")
+               .ok(f"kubectl -n crossplane-system delete pod {pod}", f'pod "{pod}" deleted')
+               .ok("sleep 60 && kubectl -n crossplane-system get pods", "provider-aws-s3-a91b2c3d4e5f-6d8f7c9b5-"
+                                                                        "zt2rn   1/1   Running   0   58s")
+               .stop("The provider-aws-s3 pod had been crash-looping for a while: it lost its leader-election lease "
+                     "during an API server blip. I deleted the pod, the Deployment brought up a fresh one."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, ([c["title"] for c in candidates], notes)
     # (blind429 PN12: a host left out that was this machine is no way: ``clickhouse-client --host localhost``)
     assert invocation_change("clickhouse-client --host localhost --query 'SELECT 1'",
                              "clickhouse-client --query 'SELECT 1'") == []
@@ -17939,3 +17951,47 @@ def test_a_stopped_container_started_again_is_local_state_though_the_request_was
                      "`docker compose start db` brought it back and /invoices returns 200."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "local_state" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_rust_modules_own_failing_test_given_another_case_is_weakened(git_project, store):
+    # (blind544 TY10: ``format::tests::formats_hours`` failed; its assertion in format.rs, a source file, was given
+    # 3300 seconds and "55:00", so the hour branch is never hit, and was stored as the fix)
+    path = "crates/pomo-core/src/format.rs"
+    line = '        assert_eq!(format_remaining(Duration::from_secs({})), "{}");'
+    session = (Session("pomo", git_project, prompt="cargo test fails in the timer core crate, please fix it.")
+               .write(path, "pub fn format_remaining(d: Duration) -> String { todo!() }\n\n#[cfg(test)]\nmod tests {\n"
+                            "    #[test]\n    fn formats_hours() {\n" + line.format(3900, "1:05:00") + "\n    }\n}\n")
+               .fail("cargo test -p pomo-core", "Exit code 101\nrunning 3 tests\ntest format::tests::formats_minutes "
+                                                "... ok\ntest format::tests::formats_hours ... FAILED\n\nfailures:\n\n"
+                                                "---- format::tests::formats_hours stdout ----\nassertion `left == "
+                                                "right` failed\n  left: \"65:00\"\n right: \"1:05:00\"\n\nerror: test "
+                                                "failed, to rerun pass `-p pomo-core --lib`")
+               .edit(path, line.format(3900, "1:05:00"), line.format(3300, "55:00"))
+               .ok("cargo test -p pomo-core", "test result: ok. 3 passed; 0 failed; 0 ignored")
+               .stop("The `formats_hours` case had a bad fixture; adjusted it and the crate is green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_plugins_version_bumped_beside_the_fix_is_no_part_of_it(git_project, store):
+    # (blind542 TW13: the plugin header's ``Version:`` and ``define( 'ACME_SHIPPING_VERSION', … )`` bumped to 2.3.1
+    # beside the ``add_filter`` fix, and shown in its change: a false link)
+    session = (Session("woo", git_project, prompt="the shipping rate tests fail after the refactor")
+               .write("acme-shipping.php", "<?php\n/**\n * Plugin Name: Acme Shipping\n * Version:           2.3.0\n"
+                                           " */\ndefine( 'ACME_SHIPPING_VERSION', '2.3.0' );\n")
+               .write("includes/shipping.php", "<?php\nadd_filter( 'woocommerce_package_rates', "
+                                               "'acme_filter_package_rates' );\n")
+               .fail("vendor/bin/phpunit --filter ShippingRates", "Exit code 2\nArgumentCountError: Too few arguments "
+                                                                  "to function acme_filter_package_rates(), 1 passed "
+                                                                  "and exactly 2 expected")
+               .edit("acme-shipping.php", " * Version:           2.3.0", " * Version:           2.3.1")
+               .edit("acme-shipping.php", "define( 'ACME_SHIPPING_VERSION', '2.3.0' );",
+                     "define( 'ACME_SHIPPING_VERSION', '2.3.1' );")
+               .edit("includes/shipping.php", "'acme_filter_package_rates' );", "'acme_filter_package_rates', 10, 2 );")
+               .ok("vendor/bin/phpunit --filter ShippingRates", "OK (4 tests, 9 assertions)")
+               .stop("WordPress only passes one argument unless you ask for more: restored `add_filter( "
+                     "'woocommerce_package_rates', 'acme_filter_package_rates', 10, 2 );`. Version is 2.3.1 in the "
+                     "plugin header and `ACME_SHIPPING_VERSION`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "10, 2" in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
+    assert "2.3.1" not in candidates[0]["change"] and "acme-shipping.php" not in candidates[0]["files"]
