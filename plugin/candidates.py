@@ -2177,15 +2177,20 @@ def _edit_words(edit: dict, cwd: str | None) -> set[str]:
     return _plain_words(re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)) - _STOP
 
 
+def _edits_and_later(chain: dict) -> tuple[list[dict], list[dict]]:
+    """The edits among ``chain``'s changes, and the session's later edits of the same files."""
+    edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    files = {f for e in edits for f in e.get("files") or []}
+    return edits, [o for o in chain.get("_later_edits") or () if set(o.get("files") or []) & files]
+
+
 def _put_back(chain: dict, cwd: str | None) -> bool:
     """Whether every change of ``chain`` was undone later in the session: each edit folded away by a later one that
     restored the text, each package it added removed again (``uv add s3fs`` … ``uv remove s3fs``)."""
-    edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    edits, later = _edits_and_later(chain)
     steps = [c for c in chain["all_changes"] if c not in edits]
     if not chain["all_changes"] or not all(c["tool"] == "Bash" and _packages(c["target"]) for c in steps):
         return False
-    files = {f for e in edits for f in e.get("files") or []}
-    later = [o for o in chain.get("_later_edits") or () if set(o.get("files") or []) & files]
     # (only what a later edit of its file took out; a change whose content is not stored, to an excluded ``.env.test``,
     # shows no hunks to fold)
     if any((e.get("meta") or {}).get("content_withheld") or not set(e.get("files") or []) & {
@@ -2205,10 +2210,8 @@ def _rewritten_later(chain: dict, cwd: str | None) -> bool:
     """Whether no line ``chain``'s edits added is left once the later edits of its files are made: the line written
     over by the next fix (``Bundle(for: GameCenterConfig.self)``, which then did not compile, made ``Bundle(for:
     BundleToken.self)``)."""
-    edits = [c for c in chain["all_changes"] if c["tool"] in EDIT_TOOLS]
+    edits, later = _edits_and_later(chain)
     added = {line.strip() for e in edits for line in _added_lines(e) if len(line.strip()) >= 8}
-    files = {f for e in edits for f in e.get("files") or []}
-    later = [o for o in chain.get("_later_edits") or () if set(o.get("files") or []) & files]
     if not added or not later or any((e.get("meta") or {}).get("content_withheld") for e in edits + later):
         return False
     kept = {line.strip() for hunks in net_changes(edits + later, cwd).values() for h in hunks

@@ -2100,7 +2100,7 @@ def _stayed_up(failed: str, later: dict) -> str | None:
     for step in _segments(later["target"]):
         # (or the container's run put under the timeout: ``timeout 40 docker compose run --rm worker celery … beat``)
         timed = _TIMEOUT.match(step.strip())
-        into, step = _exec_split(_TIMEOUT.sub("", step.strip()) if timed else step)
+        into, step = _exec_split(step.strip()[timed.end():] if timed else step)
         step = timed.group(0) + step if timed else step
         parsed = parse_command(step)
         argv = parsed["argv"]
