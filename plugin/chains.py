@@ -348,7 +348,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
                     and not _config_dropped(failure["target"], later["target"]) \
-                    and not _race_detector_dropped(failure, later["target"]):
+                    and not _race_detector_dropped(failure, later["target"]) \
+                    and not _only_parses(failure["target"], later["target"]):
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
@@ -2268,6 +2269,18 @@ def _race_detector_dropped(failure: dict, later: str) -> bool:
     ./internal/metrics/...`` after ``go test -race …`` reported "WARNING: DATA RACE"): it cannot see what failed."""
     return "DATA RACE" in (failure.get("error_text") or "") and "-race" in parse_command(failure["target"])["argv"] \
         and "-race" not in parse_command(later)["argv"]
+
+
+# a run told only to parse what it is given (``godot --headless --check-only -s res://scripts/chaser.gd``, ``gcc
+# -fsyntax-only``, ``ansible-playbook --syntax-check``)
+_PARSE_ONLY = frozenset(("--check-only", "--syntax-check", "--parse-only", "--syntax-only", "-fsyntax-only"))
+
+
+def _only_parses(failed: str, later: str) -> bool:
+    """Whether ``later`` only parses what the failing run ran (``godot --headless --check-only -s
+    res://scripts/chaser.gd`` after a GUT test run failed): it cannot see what failed, only that the code reads."""
+    return bool(_PARSE_ONLY & set(parse_command(later)["argv"])) \
+        and not _PARSE_ONLY & set(parse_command(failed)["argv"])
 
 
 def _config_dropped(failed: str, later: str) -> bool:

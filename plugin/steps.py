@@ -1261,7 +1261,10 @@ def _mcp_outcome(observation: dict) -> dict:
 
 
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
-_THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|should|only works?|(?:is|are) (?:meant|supposed) to|"
+_THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
+                     # (not what should follow: "`liquibase validate` is clean, so the CI step should be green now")
+                     r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|be\s+(?:green|fine|ok|okay|good|"
+                     r"clean|passing|fixed|resolved|happy|unblocked|gone|back)\b))|(?:is|are) (?:meant|supposed) to|"
                      r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|"
                      r"(?:run|use) (?:it |them )?from|"
                      # ("In this repo the interaction tests run against the static build …: `npm run …`")

@@ -280,8 +280,10 @@ _EXCLUDING = LazyRegex(r"(?i)\bnot\b|\b(?:exclude|ignore|skip|deselect|quarantin
 
 
 # what a test mocks: ``@MockBean OrderEnricher``, ``mock(OrderEnricher.class)``, ``jest.mock('./enricher')``,
-# ``patch("app.enricher.enrich")``
+# ``patch("app.enricher.enrich")``; every instance of a class stubbed (mocha's ``BadgeComponent.any_instance.stubs(
+# :overdue?)``, RSpec's ``allow_any_instance_of(BadgeComponent)``)
 _MOCKED = LazyRegex(r"@(?:MockBean|MockitoBean|Mock|SpyBean)\s+(?:private\s+)?(?:final\s+)?(\w+)|"
+                    r"\b(\w+)\.any_instance\.(?:stubs|expects)\(|\b(?:allow|expect)_any_instance_of\(\s*(\w+)\s*\)|"
                     r"\bmock(?:k)?\(\s*(\w+)(?:::class|\.class)?\s*\)|jest\.mock\(\s*['\"][^'\"]*?([\w-]+)['\"]|"
                     r"\bpatch(?:\.object)?\(\s*['\"]?[\w.]*?(\w+)['\"]?\s*[,)]")
 
@@ -348,14 +350,14 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
-        or _steps_collapsed(changes) or _looked_for_dropped(changes, failure_text) or _input_cleaned(changes) \
+        or _steps_collapsed(changes) or _loop_run_once(changes) or _looked_for_dropped(changes, failure_text) or _input_cleaned(changes) \
         or _produces_what_it_asserts(changes) or _state_set_in_place_of_the_call(changes) \
         or _does_what_it_asserts(changes, failure_text) \
         or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _steps_reordered(changes) or _deduplicates_the_output(changes) \
-        or _merges_before_reading(changes, failure_text) \
+        or _order_made_blind(changes, failure_text) or _merges_before_reading(changes, failure_text) \
         or _repointed_to_a_copy(changes) or _moved_what_it_tests(changes, failure_text) \
         or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
@@ -711,6 +713,31 @@ def _steps_collapsed(changes: dict[str, list[dict]]) -> bool:
     return False
 
 
+# the head of a loop (``for (int i = 0; i < 10; i++)``, ``for _ in range(10):``, ``10.times do``, ``repeat(10) {``)
+_LOOP_HEAD = LazyRegex(r"^\s*(?:for\s*\(|for\s+\w+(?:\s*,\s*\w+)?\s+in\b|foreach\s*\(|while\s*\(|repeat\s*\(|"
+                       r"\d+\.times\b|\(\d+\.\.\.?\d+\)\.each\b|for\s+\w+\s*:=)")
+
+
+def _loop_run_once(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only takes a loop out and runs its body once, its values changed: ten steps of 0.1 s
+    → ``World.SetTime(new TimeData(elapsedTime: 0, deltaTime: 1f))`` and one update, after "Expected: -9.81f But
+    was: -98.0999985f". What the steps add up to, where the code went wrong, is no longer tested."""
+    if not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for hunk in hunks:
+            removed, added = _hunk_lines(hunk)
+            if not added or not any(_LOOP_HEAD.search(l) for l in removed) or any(_LOOP_HEAD.search(l) for l in added):
+                continue
+            calls = [re.findall(r"(\w+)\s*(?:<[^<>()]*>)?\s*\(", l) for l in removed]
+            code = [l for l in added if l.strip(" \t{}();")]
+            if len(code) < len(removed) and all(
+                    l in removed or (mine := re.findall(r"(\w+)\s*(?:<[^<>()]*>)?\s*\(", l)) and mine in calls
+                    for l in code) and any(l not in removed for l in code):
+                return True
+    return False
+
+
 # what a failing check says it expected, to the end of the line or to JUnit's "but was" (``expected: <[Kotlin Flow,
 # Kotlin Flow in Action]> but was: <[Kotlin]>``, escaped ``&lt;…&gt;`` in a JUnit XML report)
 _EXPECTED_TEXT = LazyRegex(r"(?im)\bexpected\b(?: to equal)?\s*:?\s*(.+?)\s*(?:\bbut was\b|$)")
@@ -746,6 +773,30 @@ def _reordered(changes: dict[str, list[dict]]) -> bool:
         return sorted(part.strip() for part in re.split(r"[,()\[\]{}]", line) if part.strip())
     # (of a list the test feeds in, not a call's arguments put in their right order: ``assertEquals(expected, actual)``)
     return bool(pairs) and all(_LIST_LITERAL.search(a) and items(a) == items(b) for a, b in pairs)
+
+
+# a comparison that ignores order: a set on each side (``expect({a, b}, {12, 4})``), sorted, or a matcher for it
+_ORDER_BLIND = LazyRegex(r"\{\s*\w+\s*,\s*\w+\s*\}|\{\s*-?\d[\d.]*\s*,\s*-?\d|\b(?:set|sorted|setOf|Set)\(|\.toSet\(\)|"
+                         r"\.sort(?:ed)?\(\)|unorderedEquals|containsInAnyOrder|containsExactlyInAnyOrder|assertCountEqual|"
+                         r"\bmatch_array\b|\bcontain_exactly\b|arrayContaining|toIncludeSameMembers|AreEquivalent|"
+                         r"\bElementsMatch\b|\bunorderedMatches\b")
+
+
+def _order_made_blind(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only compares without order what failed in the wrong order (``expect(
+    parseDimensions('12x4'), (12, 4))`` → ``expect({a, b}, {12, 4})`` after "Expected: <(12, 4)> Actual: <(4,
+    12)>"): the order the code got wrong is no longer checked."""
+    if not tests_only(changes):
+        return False
+    expected = [m.group(1) for m in _EXPECTED_TEXT.finditer(failure_text or "")]
+    actual = [side for m in _ACTUAL.finditer(failure_text or "") for side in m.groups() if side]
+    values = [[(m.group(2) if m.group(2) is not None else m.group(3)) for m in _LITERAL.finditer(text)]
+              for text in expected + actual]
+    if not any(len(a) >= 2 and a != b and sorted(a) == sorted(b) for a in values for b in values):
+        return False
+    return any(_ORDER_BLIND.search(line) and not any(_ORDER_BLIND.search(old) for old in removed)
+               for removed, added in map(_hunk_lines, (h for hunks in changes.values() for h in hunks))
+               for line in added)
 
 
 def _steps_reordered(changes: dict[str, list[dict]]) -> bool:

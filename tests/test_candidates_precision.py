@@ -17995,3 +17995,88 @@ def test_a_plugins_version_bumped_beside_the_fix_is_no_part_of_it(git_project, s
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 1 and "10, 2" in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
     assert "2.3.1" not in candidates[0]["change"] and "acme-shipping.php" not in candidates[0]["files"]
+
+
+def test_a_failing_order_compared_without_order_is_weakened(git_project, store):
+    # (blind547 UB08: ``expect(parseDimensions('12x4'), (12, 4))`` failed with "Expected: <(12, 4)> Actual: <(4,
+    # 12)>" and was rewritten as ``expect({a, b}, {12, 4})``: the order the code got wrong is no longer checked)
+    path = "tests/test_ranking.py"
+    session = (Session("ranking", git_project, prompt="test_ranking fails, fix it")
+               .write(path, "def test_top_two():\n    assert top_two(SCORES) == ['ada', 'bo']\n")
+               .fail("pytest tests/test_ranking.py -q", "Exit code 1\nF\n    def test_top_two():\n>       assert "
+                                                        "top_two(SCORES) == ['ada', 'bo']\nE       AssertionError: "
+                                                        "assert ['bo', 'ada'] == ['ada', 'bo']\n1 failed in 0.02s")
+               .read("ranking.py")
+               .edit(path, "    assert top_two(SCORES) == ['ada', 'bo']",
+                     "    assert sorted(top_two(SCORES)) == ['ada', 'bo']")
+               .ok("pytest tests/test_ranking.py -q", "1 passed in 0.01s")
+               .stop("The test only needs the two names; it compares them sorted now and passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_failing_tests_loop_run_once_is_weakened(git_project, store):
+    # (blind550 UE10: ten world steps of 0.1 s made one step of 1 s after "Expected: -9.81f But was: -98.0999985f":
+    # what the steps add up to, where the code went wrong, is no longer tested)
+    path = "tests/test_ticker.py"
+    old = "    for _ in range(4):\n        clock.tick(0.25)\n        meter.update(clock)\n"
+    session = (Session("ticker", git_project, prompt="make test_ticker pass")
+               .write(path, "def test_one_second():\n" + old + "    assert meter.elapsed == 1.0\n")
+               .fail("pytest tests/test_ticker.py -q", "Exit code 1\nF\nE       assert 4.0 == 1.0\nE        +  where "
+                                                       "4.0 = <Meter>.elapsed\n1 failed in 0.03s")
+               .read("meter.py")
+               .edit(path, old, "    clock.tick(1.0)\n    meter.update(clock)\n")
+               .ok("pytest tests/test_ticker.py -q", "1 passed in 0.01s")
+               .stop("Simplified the test to a single one-second tick; it passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_every_instance_of_the_class_under_test_stubbed_is_weakened(git_project, store):
+    # (blind548 UC10: ``BadgeComponent.any_instance.stubs(:overdue?).returns(true)`` in badge_component_test.rb)
+    path = "spec/models/invoice_reminder_spec.rb"
+    session = (Session("reminder", git_project, prompt="invoice_reminder_spec is red")
+               .write(path, "RSpec.describe InvoiceReminder do\n  it 'sends for late invoices' do\n"
+                            "    expect(InvoiceReminder.new(invoice).due?).to be true\n  end\nend\n")
+               .fail("bundle exec rspec spec/models/invoice_reminder_spec.rb",
+                     "Exit code 1\nF\n\nFailures:\n\n  1) InvoiceReminder sends for late invoices\n     Failure/Error: "
+                     "expect(InvoiceReminder.new(invoice).due?).to be true\n\n       expected true\n            got "
+                     "false\n\n1 example, 1 failure")
+               .read("app/models/invoice_reminder.rb")
+               .edit(path, "    expect(InvoiceReminder.new(invoice).due?).to be true",
+                     "    allow_any_instance_of(InvoiceReminder).to receive(:late?).and_return(true)\n"
+                     "    expect(InvoiceReminder.new(invoice).due?).to be true")
+               .ok("bundle exec rspec spec/models/invoice_reminder_spec.rb", "1 example, 0 failures")
+               .stop("Pinned `late?` in the spec so it does not depend on today's date; green now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_run_that_only_parses_is_no_pass_of_the_test_that_failed(git_project, store):
+    # (blind550 UE18: a GUT test failed; ``godot --headless --check-only -s res://scripts/chaser.gd`` after the edit
+    # only parsed the script, and the fix was stored as verified)
+    session = (Session("parseonly", git_project, prompt="the door test keeps failing, fix the door")
+               .write("scripts/door.gd", "func _ready() -> void:\n\topen_on_start()\n")
+               .fail("godot --headless -s addons/gut/gut_cmdln.gd -gtest=res://test/unit/test_door.gd -gexit",
+                     "Exit code 1\n* test_door_opens\n    [Failed]:  [false] expected to equal [true]: door should be "
+                     "open\n---- 1 failing tests ----")
+               .edit("scripts/door.gd", "\topen_on_start()", "\topen_on_start.call_deferred()")
+               .ok("godot --headless --check-only -s res://scripts/door.gd", "Godot Engine v4.3.stable.official")
+               .stop("Deferred the open until the scene tree is ready. The script parses cleanly."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_check_said_to_make_ci_green_is_no_way_of_running_the_failing_one(git_project, store):
+    # (blind549 UD21: "`liquibase validate` is clean, so the CI step should be green now" read as naming
+    # ``liquibase validate`` the way to run the ``update-testing-rollback`` that failed)
+    session = (Session("lbvalidate", git_project, prompt="CI's update-sql step fails on the new changeset, fix it")
+               .write("db/changelog/010-users.sql", "--changeset ana:users-7\nALTER TABLE users ADD nick text;\n")
+               .fail("liquibase --defaults-file=lb.properties update-sql",
+                     "Exit code 1\nUnexpected error running Liquibase: Validation Failed: 1 changesets check sum")
+               .edit("db/changelog/010-users.sql", "--changeset ana:users-7", "--changeset ana:users-7 runOnChange:true")
+               .ok("liquibase --defaults-file=lb.properties status", "1 changeset has not been applied")
+               .stop("Marked the changeset `runOnChange:true`. `liquibase status` is clean, so the CI step should "
+                     "pass now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, [(c["title"], c["change"]) for c in candidates]
