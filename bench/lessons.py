@@ -17,8 +17,8 @@ thirds of the blind sessions); `holdout` is lessons_holdout.json, the first
 held-out third: frozen before tuning, but seen while the lesson writeback was
 tuned, so it no longer proves anything on its own; `blind` is
 lessons_blind_holdout.json, every third of B01..B42, written blind by a helper
-who never read the lesson-deriving code; `blindN` (N = 2 … 550) is
-lessons_blindN_holdout.json, 24 sessions each (C.., D.., … AZ.., BA.., BB.., BC.., BD.., BE.., BF.., BG.., BH.., BI.., BJ.., BK.., BL.., BM.., BN.., BO.., BP.., BQ.., BR.., BS.., BT.., BU.., BV.., BW.., BX.., BY.., BZ.., CA.., CB.., CC.., CD.., CE.., CF.., CG.., CH.., CI.., CJ.., CK.., CL.., CM.., CN.., CO.., CP.., CQ.., CR.., CS.., CT.., CU.., CV.., CW.., CX.., CY.., CZ.., DA.., DB.., DC.., DD.., DE.., DF.., DG.., DH.., DI.., DJ.., DK.., DL.., DM.., DN.., DO.., DP.., DQ.., DR.., DS.., DT.., DU.., DV.., DW.., DX.., DY.., DZ.., EA.., EB.., EC.., ED.., EE.., EF.., EG.., EH.., EI.., EJ.., EK.., EL.., EM.., EN.., EO.., EP.., EQ.., ER.., ES.., ET.., EU.., EV.., EW.., EX.., EY.., EZ.., FA.., FB.., FC.., FD.., FE.., FF.., FG.., FH.., FI.., FJ.., FK.., FL.., FM.., FN.., FO.., FP.., FQ.., FR.., FS.., FT.., FU.., FV.., FW.., FX.., FY.., FZ.., GA.., GB.., GC.., GD.., GE.., GF.., GG.., GH.., GI.., GJ.., GK.., GL.., GM.., GN.., GO.., GP.., GQ.., GR.., GS.., GT.., GU.., GV.., GW.., GX.., GY.., GZ.., HA.., HB.., HC.., HD.., HE.., HF.., HG.., HH.., HI.., HJ.., HK.., HL.., HM.., HN.., HO.., HP.., HQ.., HR.., HS.., HT.., HU.., HV.., HW.., HX.., HY.., HZ.., IA.., IB.., IC.., ID.., IE.., IF.., IG.., IH.., II.., IJ.., IK.., … TA.., TB.., TC.., TD.., TE.., TF.., TG.., TH.., TI.., TJ.., TK.., TL.., TM.., TN.., TO.., TP.., TQ.., TR.., TS.., TT.., TU.., TV.., TW.., TX.., TY.., TZ.., UA.., UB.., UC.., UD.., UE..), each written the
+who never read the lesson-deriving code; `blindN` (N = 2 … 556) is
+lessons_blindN_holdout.json, 24 sessions each (C.., D.., … AZ.., BA.., BB.., BC.., BD.., BE.., BF.., BG.., BH.., BI.., BJ.., BK.., BL.., BM.., BN.., BO.., BP.., BQ.., BR.., BS.., BT.., BU.., BV.., BW.., BX.., BY.., BZ.., CA.., CB.., CC.., CD.., CE.., CF.., CG.., CH.., CI.., CJ.., CK.., CL.., CM.., CN.., CO.., CP.., CQ.., CR.., CS.., CT.., CU.., CV.., CW.., CX.., CY.., CZ.., DA.., DB.., DC.., DD.., DE.., DF.., DG.., DH.., DI.., DJ.., DK.., DL.., DM.., DN.., DO.., DP.., DQ.., DR.., DS.., DT.., DU.., DV.., DW.., DX.., DY.., DZ.., EA.., EB.., EC.., ED.., EE.., EF.., EG.., EH.., EI.., EJ.., EK.., EL.., EM.., EN.., EO.., EP.., EQ.., ER.., ES.., ET.., EU.., EV.., EW.., EX.., EY.., EZ.., FA.., FB.., FC.., FD.., FE.., FF.., FG.., FH.., FI.., FJ.., FK.., FL.., FM.., FN.., FO.., FP.., FQ.., FR.., FS.., FT.., FU.., FV.., FW.., FX.., FY.., FZ.., GA.., GB.., GC.., GD.., GE.., GF.., GG.., GH.., GI.., GJ.., GK.., GL.., GM.., GN.., GO.., GP.., GQ.., GR.., GS.., GT.., GU.., GV.., GW.., GX.., GY.., GZ.., HA.., HB.., HC.., HD.., HE.., HF.., HG.., HH.., HI.., HJ.., HK.., HL.., HM.., HN.., HO.., HP.., HQ.., HR.., HS.., HT.., HU.., HV.., HW.., HX.., HY.., HZ.., IA.., IB.., IC.., ID.., IE.., IF.., IG.., IH.., II.., IJ.., IK.., … TA.., TB.., TC.., TD.., TE.., TF.., TG.., TH.., TI.., TJ.., TK.., TL.., TM.., TN.., TO.., TP.., TQ.., TR.., TS.., TT.., TU.., TV.., TW.., TX.., TY.., TZ.., UA.., UB.., UC.., UD.., UE.., UF.., UG.., UH.., UI.., UJ.., UK..), each written the
 same way by another helper (the brief: bench/blind_brief.md, plus the set's id
 prefix and stacks), frozen, and run once by the lead before a round of
 tuning opened it (the same targets); `all` is every file. Each blind set was
@@ -61,7 +61,7 @@ NEGATION = re.compile(r"(?i)\b(?:tried|did not help|didn't help|did not work|did
 
 
 # the blind held-out sets, each written by a helper who never saw the lesson code (lessons_<name>_holdout.json)
-BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 551)))
+BLIND_SETS = ("blind", *(f"blind{n}" for n in range(2, 557)))
 SETS = ("dev", "holdout", *BLIND_SETS)
 
 
