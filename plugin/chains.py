@@ -1370,9 +1370,12 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     def disowns(s: str) -> bool:
         # (a glob of it too: "doesn't use … `connected*AndroidTest`" of ``:baselineprofile:connectedBenchmarkRelease
         # AndroidTest``)
+        # (or words of it in a row: "doesn't migrate with the `sequel -m` CLI" of ``bundle exec sequel -m …``)
         return bool(_NOT_HERE.search(_prose(s))) and (
             any(span in before["argv"] or "*" in span and any(fnmatch.fnmatchcase(w.rsplit(":", 1)[-1], span)
                                                              for w in before["argv"][1:])
+                or len(words := span.split()) >= 2 and any(before["argv"][n:n + len(words)] == words
+                                                           for n in range(len(before["argv"])))
                 for span in _code_spans(s))
             or len(stems(_prose(s)) & failed_stems) >= 2)
 

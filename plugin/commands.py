@@ -34,6 +34,8 @@ _MUTATING = LazyRegex(
     r"(?:add|remove|install|sync|lock|pub\s+(?:get|add)|restore|resolve|update)\b|"
     r"renv::(?:record|install|snapshot|update|remove)|install\.packages\(|pak::pkg_install|remotes::install_|"
     r"Pkg\.(?:add|rm|update|pin|develop|resolve)\b|"
+    # (importmap-rails' pins, vendored: ``bin/importmap pin chart.js``)
+    r"importmap\s+(?:pin|unpin)\b|"
     # (a plan that writes the configuration it lacked: ``terraform plan -generate-config-out=generated_imports.tf``)
     r"plan\b[^|;&]*?\s-generate-config-out\b)")
 

@@ -1276,6 +1276,9 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
+                     # ("The team builds QA IPAs through fastlane instead: `bundle exec fastlane ios adhoc_ipa`")
+                     r"\b(?:team|we|project|repo|repository|CI)\s+(?:\w+\s+)?(?:builds?|runs?|deploys?|ships?|releases?|"
+                     r"publish(?:es)?|migrates?|signs?|generates?)\b[^.;:`]{0,40}?\s(?:through|via)\s|"
                      # "The README's way is `meltano --environment=dev run orders-el`"
                      r"\b(?:README|docs?|CONTRIBUTING|Makefile|repo|repository|project|team)(?:'s|’s) (?:own )?way\b|"
                      # "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`" (read

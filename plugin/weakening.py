@@ -362,6 +362,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _expects_fewer(changes, failure_text) \
         or _null_replaced(changes) or _offset_by_the_subject(changes) or _matcher_loosened(changes) \
         or _setup_taken_out(changes, failure_text) or _verdict_flipped(changes) or _merge_forced(changes) \
+        or _policy_cases_made_to_comply(changes, failure_text) \
         or _await_dropped(changes) or _wait_result_dropped(changes) or _check_inverted(changes) \
         or _default_zone_pinned(changes) or _sets_what_it_asserts(changes) or _fixture_dropped(changes) \
         or _failing_rows_filtered(changes, failure_text) or _empties_what_it_checks(changes) \
@@ -522,6 +523,8 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
     def shape(line: str) -> str:
         # (a null is a value too, ``None`` → ``"USD"`` in a fixture's row; and a list of values is one, whatever
         # its length: ``"order_id": [1, 3]`` → ``[1, 2, 3]``, the row the join could not match filled in)
+        # (and a constant's name is one: ``loadSize = 60`` → ``loadSize = PAGE_SIZE`` beside ``nextKey = 4`` → ``2``)
+        line = re.sub(r"(?<![\w.])[A-Z][A-Z0-9]*_[A-Z0-9_]+(?![\w(])", "_", line)
         return re.sub(r"_(?:\s*,\s*_)+", "_", _ANY_LITERAL.sub("_", _NULLISH.sub("_", line)))
 
     for hunks in changes.values():
@@ -1546,6 +1549,15 @@ def _verdict_flipped(changes: dict[str, list[dict]]) -> bool:
                and any(_VERDICT_PASS.match(line) for line in h["new"].splitlines())
                and not any(_VERDICT_FAIL.match(line) for line in h["new"].splitlines())
                for path, hunks in changes.items() for h in hunks)
+
+
+def _policy_cases_made_to_comply(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether, a kyverno test having got another verdict than it wants ("Want pass, got fail" for
+    ``good-pod-with-init``), only the test's resources were changed (``runAsNonRoot: true`` given to the init
+    container of ``.kyverno-test/resources.yaml``): the policy that judged them wrongly is as it was."""
+    return bool(re.search(r"\bWant (?:pass|fail|skip), got (?:pass|fail|skip)\b", failure_text or "")) and bool(
+        changes) and all(re.search(r"(?:^|/)\.?kyverno-tests?/|(?:^|/)(?:resources|kyverno-test)\.ya?ml$", path)
+                         for path in changes)
 
 
 # a merge the test forces before it reads, which the code under test never gets: ClickHouse's ``OPTIMIZE TABLE …

@@ -13044,7 +13044,7 @@ def test_a_statement_a_long_line_hands_its_client_is_the_step_shown(git_project,
     # (blind297 KL01: ``docker compose exec db psql -U app -d ragdocs -c "ALTER EXTENSION vector UPDATE;" …`` was cut
     # on the card before the statement)
     session = (Session("pgvector", git_project, prompt="the halfvec migration fails on the dev database")
-               .fail("uv run alembic upgrade head", "Exit code 1\nsqlalchemy.exc.ProgrammingError: (psycopg.errors."
+               .fail("uv run alembic -x tenant=acme upgrade head", "Exit code 1\nsqlalchemy.exc.ProgrammingError: (psycopg.errors."
                                                     "UndefinedObject) type \"halfvec\" does not exist")
                .edit("docker-compose.yml", "    image: pgvector/pgvector:0.6.2-pg16",
                      "    image: pgvector/pgvector:0.8.0-pg16")
@@ -18080,3 +18080,98 @@ def test_a_check_said_to_make_ci_green_is_no_way_of_running_the_failing_one(git_
                      "pass now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "unresolved_failure" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_way_the_team_builds_through_is_the_convention(git_project, store):
+    # (blind547 UB09: "The team builds QA IPAs through fastlane instead: `bundle exec fastlane ios adhoc_ipa` runs
+    # `match` …", after a plain ``xcodebuild archive`` found no profile: stored nothing)
+    session = (Session("teamway", git_project, prompt="I need a release APK for QA")
+               .fail("./gradlew assembleRelease", "Exit code 1\n> Task :app:validateSigningRelease FAILED\nKeystore "
+                                                  "file not set for signing config release")
+               .ok("bundle exec fastlane lanes", "----- fastlane android qa_apk\nSigned release APK for QA")
+               .ok("bundle exec fastlane android qa_apk", "[10:41:05]: fastlane.tools finished successfully")
+               .stop("The APK is in `app/build/outputs/apk/release/`. Signing is set up outside Gradle, so a plain "
+                     "`./gradlew assembleRelease` has no keystore. The team builds QA APKs through fastlane: `bundle "
+                     "exec fastlane android qa_apk` fetches the keystore and signs."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "bundle exec fastlane android qa_apk" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_package_pinned_with_importmap_is_a_change(git_project, store):
+    # (blind548 UC21: ``bin/importmap pin chart.js`` vendored the package the system test needed; no edit between the
+    # two runs of the test, so it read as a retry without change)
+    session = (Session("importmap", git_project, prompt="the calendar system test fails")
+               .fail("bin/rails test test/system/calendar_test.rb",
+                     "Exit code 1\nFailure:\nCalendarTest#test_renders [test/system/calendar_test.rb:9]:\nexpected to "
+                     "find css \"div.fc\" but there were no matches\nTypeError: Failed to resolve module specifier "
+                     "\"@fullcalendar/core\"")
+               .ok("./bin/importmap pin @fullcalendar/core", "Pinning \"@fullcalendar/core\" to vendor/javascript/"
+                                                            "@fullcalendar--core.js via download from https://ga.jspm.io")
+               .ok("bin/rails test test/system/calendar_test.rb", "1 runs, 2 assertions, 0 failures, 0 errors")
+               .stop("The browser couldn't resolve `@fullcalendar/core`: this app has no bundler, so I pinned the "
+                     "package with importmap. The system test passes."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "importmap pin @fullcalendar/core" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_failing_runs_words_quoted_as_not_this_projects_way_link_the_way(git_project, store):
+    # (blind548 UC04: "this project doesn't migrate with the `sequel -m` CLI on the default port … so the way to
+    # migrate is `docker compose up -d db && bundle exec rake db:migrate`": `sequel -m` is two words of the failing
+    # ``bundle exec sequel -m …``, and the way was not stored)
+    session = (Session("notthisway", git_project, prompt="add a tags table and migrate")
+               .write("db/migrate/007_tags.rb", "Sequel.migration do\n  change do\n    create_table(:tags)\n  end\n"
+                                                "end\n")
+               .fail("bundle exec sequel -m db/migrate postgres://localhost/shop_dev",
+                     "Exit code 1\nSequel::DatabaseConnectionError: PG::ConnectionBad: Connection refused")
+               .ok("docker compose up -d pg && ./bin/dbtool apply", "applied 007_tags.rb")
+               .stop("Added migration 007. This app doesn't migrate with the `sequel -m` CLI. The database lives in "
+                     "compose on 5434, so the way to migrate is `docker compose up -d pg && ./bin/dbtool apply`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "./bin/dbtool apply" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_failing_tests_input_set_to_a_constant_and_its_expectation_to_what_came_back_is_weakened(git_project,
+                                                                                                  store):
+    # (blind553 UH10: ``loadSize = 60`` → ``PAGE_SIZE`` and ``nextKey = 4`` → ``2``, the value the paging source
+    # returned: the case that failed is no longer tested)
+    path = "feature/feed/src/test/kotlin/com/acme/feed/PostPagingSourceTest.kt"
+    old = ("        val result = source.load(\n            LoadParams.Refresh(key = null, loadSize = 90, "
+           "placeholdersEnabled = false)\n        )\n        val expected = LoadResult.Page(\n            data = "
+           "FakePosts.all.take(90),\n            prevKey = null,\n            nextKey = 3,\n        )\n")
+    new = old.replace("loadSize = 90", "loadSize = PAGE_SIZE").replace("take(90)", "take(PAGE_SIZE)").replace(
+        "nextKey = 3", "nextKey = 1")
+    session = (Session("pager", git_project, prompt="PostPagingSourceTest fails on refresh, please fix")
+               .write(path, "class PostPagingSourceTest {\n    @Test fun refresh() = runTest {\n" + old + "    }\n}\n")
+               .fail("./gradlew :feature:feed:testDebugUnitTest --tests '*PostPagingSourceTest'",
+                     "Exit code 1\nPostPagingSourceTest > refresh FAILED\n    org.opentest4j.AssertionFailedError: "
+                     "expected: <Page(data=[Post(id=1), … 90 items], prevKey=null, nextKey=3)> but was: <Page(data="
+                     "[Post(id=1), … 90 items], prevKey=null, nextKey=1)>")
+               .read("feature/feed/src/main/kotlin/com/acme/feed/PostPagingSource.kt")
+               .edit(path, old, new)
+               .ok("./gradlew :feature:feed:testDebugUnitTest --tests '*PostPagingSourceTest'", "BUILD SUCCESSFUL")
+               .stop("The test loaded 90 items, which doesn't line up with the source's `PAGE_SIZE` of 30; aligned it "
+                     "and it's green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_policy_tests_resources_made_to_comply_is_weakened(git_project, store):
+    # (blind555 UJ11: "Want pass, got fail" for good-pod-with-init; the init container in .kyverno-test/resources.yaml
+    # given ``runAsNonRoot: true``, the policy that failed it unchanged)
+    path = "policies/require-requests/.kyverno-test/resources.yaml"
+    old = "    - name: sidecar\n      image: envoy:1.30\n"
+    session = (Session("kyv", git_project, prompt="kyverno test fails for require-requests, make it pass")
+               .write(path, "kind: Pod\nmetadata:\n  name: good-pod-sidecar\nspec:\n  containers:\n" + old)
+               .fail("kyverno test policies/require-requests/",
+                     "Exit code 1\n│ 2  │ require-requests │ check-requests │ v1/Pod/default/good-pod-sidecar │ Fail   "
+                     "│ Want pass, got fail │\nError: 1 tests failed")
+               .edit(path, old, old + "      resources:\n        requests:\n          cpu: 10m\n")
+               .ok("kyverno test policies/require-requests/", "│ 2  │ require-requests │ check-requests │ v1/Pod/default/"
+                                                              "good-pod-sidecar │ Pass   │ Ok │")
+               .stop("The good-pod-sidecar case had no requests on its sidecar; gave it some and `kyverno test` "
+                     "passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
