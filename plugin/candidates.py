@@ -793,6 +793,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     contract += " ".join(m.group(2) for o in chain.get("_between") or () if o["tool"] == "Bash"
                          for m in re.finditer(r"(?m)^([\w./-]+):\d+:(.*)$", o.get("body") or "")
                          if _SCHEMA_PATH.search(m.group(1)) and not _TEST_PATH.search(m.group(1)))
+    # (or its data turned from the value a search on the way found the project's configuration gives: ``"version":
+    # "2.0"`` → ``"1.0"`` in test/events/get-order.json, where template.yaml says ``PayloadFormatVersion: "2.0"``)
+    configured = [line for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
+                  and parse_command(o["target"])["argv"][:1] in (["grep"], ["rg"])
+                  and not any(_TEST_PATH.search(w) for w in parse_command(o["target"])["argv"][1:])
+                  for line in (o.get("body") or "").splitlines()]
     # (or its data rewritten where the code failed on it, as a log on the way quoted it: ``input=[1007,"Nguyen,
     # Anh",…]`` in a "Parsing error" the skip listener logged, the row's quotes and comma taken out)
     failed_on = [line for o in [failure, *(chain.get("_between") or ())] if o["tool"] == "Bash"
@@ -803,6 +809,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if fix_hunks and (_expected_from_the_subject(fix_hunks, looked_at) or _subject_dropped(fix_hunks, looked_at)
                       or _answers_as_expected(fix_hunks, told)
                       or contract and _mock_against_the_contract(fix_hunks, contract)
+                      or configured and _turned_from_the_configured(fix_hunks, configured)
                       or failed_on and _data_failed_on_rewritten(fix_hunks, failed_on)):
         chain["_skip"] = "weakened_test"
         return None
@@ -1124,7 +1131,20 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # AIRFLOW_HOME=… && airflow db migrate && pytest tests/dags``, where a card cut to its budget loses the line)
         changed_run = "; ".join(_passed_together(invocation, resolved_by["target"])
                                 + [f"run `{one_line(step, 80)}` first" for step in prep])
-        steps.append((last, changed_run, [f"{changed_run[:1].upper()}{changed_run[1:]}: `{passing}`."]))
+        # (and the file of settings a read on the way found the variables it sets in, its output shown or, an
+        # environment file withheld by the capture hook, named by the account: ``cat .env.android.local`` before
+        # ``GODOT_ANDROID_KEYSTORE_RELEASE_PASSWORD=… godot --export-release …``)
+        named = [m.group(1) for p in invocation if (m := re.match(r"set `([A-Za-z_]\w*)=", p))]
+        kept_in = next((argv[-1] for o in chain.get("_between") or () if named and o["tool"] == "Bash"
+                        and o["outcome"] == "ok" and (argv := parse_command(o["target"])["argv"])
+                        and argv[0] in ("cat", "head", "grep", "less", "bat") and "." in os.path.basename(argv[-1])
+                        and (all(re.search(rf"(?m)^\s*(?:export\s+)?{name}=", o.get("body") or "") for name in named)
+                             or (o.get("body") or "").startswith("[output not stored")
+                             and re.search(r"(?:^|\.)env(?:$|\.)", os.path.basename(argv[-1]))
+                             and os.path.basename(argv[-1]) in (said.get("text") or ""))),
+                       None)
+        kept_in = f" (the values are in `{kept_in}`)" if kept_in else ""
+        steps.append((last, changed_run, [f"{changed_run[:1].upper()}{changed_run[1:]}{kept_in}: `{passing}`."]))
     elif prep:
         steps.append((last, None, [f"$ {one_line(resolved_by['target'], 160)}"]))
     steps.sort(key=lambda step: step[0])
@@ -1546,6 +1566,23 @@ def _mock_against_the_contract(fix_hunks: dict, contract: str) -> bool:
                     return False
                 renamed = True
     return renamed
+
+
+def _turned_from_the_configured(fix_hunks: dict, configured: list[str]) -> bool:
+    """Whether a change to the tests' data only turns a value away from the one the project's configuration gives
+    the same key, as a search showed it (``"version": "2.0"`` → ``"1.0"`` in an event fixture, after ``grep``
+    found ``PayloadFormatVersion: "2.0"`` in template.yaml): the test now feeds the code what it will never get."""
+    if not tests_only(fix_hunks):
+        return False
+    setting = r"[\"']?([A-Za-z_][\w-]*)[\"']?\s*[:=]\s*[\"']([^\"'\s]+)[\"']"
+    given = {(m.group(1).lower(), m.group(2)) for line in configured for m in re.finditer(setting, line)}
+    for removed, added in (_hunk_lines(h) for hunks in fix_hunks.values() for h in hunks):
+        now = {m.group(1): m.group(2) for line in added for m in [re.search(setting, line)] if m}
+        for was in (m for line in removed for m in [re.search(setting, line)] if m):
+            if now.get(was.group(1), was.group(2)) != was.group(2) and len(was.group(1)) >= 4 \
+                    and any(key.endswith(was.group(1).lower()) and value == was.group(2) for key, value in given):
+                return True
+    return False
 
 
 _FAILED_ON = LazyRegex(r"(?i)\b(?:error|exception|failed|invalid|cannot parse|could not parse|skipped)\b")

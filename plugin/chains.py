@@ -619,8 +619,15 @@ def _asserting_search(failure: dict, later: list[dict]) -> bool:
         later_argv = parse_command(target)["argv"]
         return len(steps) > 1 and bool(later_argv) and _program_name(later_argv[0]) == _program_name(argv[0]) \
             and _first_word(later_argv) == pattern and all(s in later_steps[:-1] for s in steps[:-1])
+    # (or the same search last, from the directory it searched in: ``cd apps/docs && pnpm build … && grep -c
+    # "bg-brand-600" dist/assets/*.css`` for ``grep -c "bg-brand-600" apps/docs/dist/assets/*.css``)
+    def from_there(target: str) -> bool:
+        parsed = parse_command(target)
+        return bool(parsed["cwd"]) and parsed["argv"][:-1] == argv[:-1] and len(argv) > 1 \
+            and argv[-1] == os.path.join(parsed["cwd"].strip("/"), parsed["argv"][-1])
+
     again = next((o for o in later if o["tool"] == "Bash" and o["outcome"] == "ok" and (
-        " ".join(o["target"].split()) == line or same_search(o["target"]))), None)
+        " ".join(o["target"].split()) == line or same_search(o["target"]) or from_there(o["target"]))), None)
     return bool(again) and again["outcome"] == "ok" and any(
         o["tool"] in EDIT_TOOLS and o["id"] < again["id"] for o in later)
 

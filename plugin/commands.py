@@ -802,14 +802,15 @@ def _probed(command: str) -> set[str]:
             for w in argv[1:] if re.match(r"^(?:\w+://)?(?:[\w.-]+|\[::1\]):\d+|^\w+://", w)}
 
 
-def _rooted_targets(command: str) -> list[str]:
+def _rooted_targets(command: str, words: bool = False) -> list[str]:
     """The targets of ``command`` from where it started: ``cd ansible && ansible-playbook playbooks/site.yml`` runs
-    ``ansible/playbooks/site.yml`` (a ``cd`` to a relative directory only: another root cannot be told)."""
+    ``ansible/playbooks/site.yml`` (a ``cd`` to a relative directory only: another root cannot be told); with
+    ``words``, a bare word too, as a directory there (``src`` of ``cd apps/web && npx eslint src``)."""
     cwd = parse_command(command)["cwd"]
     targets = _targets(command)
     if not cwd or cwd.startswith(("/", "~", "$")) or ".." in cwd.split("/"):
         return targets
-    return [t if t.startswith(("/", "~", "$", "-")) or t in ("", ".") or not re.search(r"[/.]", t)
+    return [t if t.startswith(("/", "~", "$", "-")) or t in ("", ".") or not words and not re.search(r"[/.]", t)
             else posixpath.normpath(f"{cwd}/{t}") for t in targets]
 
 
@@ -843,6 +844,10 @@ def _same_target(failed: str, later: str) -> bool:
             and _same_target(failed, f"cd {went} && {later}"):
         return True
     a, b = _rooted_targets(failed), _rooted_targets(later)
+    # (the same directory, named from inside the one above it: ``cd apps/web && npx eslint src`` for ``npx eslint
+    # apps/web/src``)
+    if a != b and a and a == _rooted_targets(later, words=True) and all("/" in t for t in a):
+        return True
     # (a query given whole as one word asks the same with another count: ``bq query '… LIMIT 2'`` for ``… LIMIT 5``)
     if a != b and len(a) == len(b) and all(x == y or " " in x and re.sub(r"\d+", "#", x) == re.sub(r"\d+", "#", y)
                                            for x, y in zip(a, b)):
@@ -1057,10 +1062,10 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
     if not value or value.startswith("-") or value in before and not flag.startswith("/") \
             or re.fullmatch(r"\||\d?>>?|&>", value):  # (nor where its output goes: ``--compact | jq …``)
         return flag
-    # (``kubectl -n billing``, ``helmfile -e staging``: the value is the lesson; and a switch turned on or off by its
-    # word, xcodebuild's ``-parallel-testing-enabled NO``)
+    # (``kubectl -n billing``, ``helmfile -e staging``, Go's ``-tags webkit2_41``: the value is the lesson; and a
+    # switch turned on or off by its word, xcodebuild's ``-parallel-testing-enabled NO``)
     if flag.startswith(("--", "/")) or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
-            or flag in ("-n", "-e") or value in ("YES", "NO", "true", "false") and len(flag) > 2:
+            or flag in ("-n", "-e", "-tags") or value in ("YES", "NO", "true", "false") and len(flag) > 2:
         return f"{flag} {value}"
     # (or a directory the failed run reached into: ``-d src`` after ``-f src/pipelines/definitions.py``)
     if any(w.startswith(f"{value}/") for w in before):
@@ -1175,17 +1180,22 @@ def container_run(command: str) -> tuple[list[str], str] | None:
 
 
 # build tools that run the goals, phases or tasks they are given in turn, in one run
-_GOAL_RUNNERS = frozenset(("mvn", "mvnw", "gradle", "gradlew", "sbt"))
+# (and Defold's bob, run from its jar: ``java -jar tools/bob.jar … resolve build``)
+_GOAL_RUNNERS = frozenset(("mvn", "mvnw", "gradle", "gradlew", "sbt", "bob.jar"))
 # their options that take the next word as a value
 _GOAL_OPTIONS = frozenset(("-pl", "--projects", "-f", "--file", "-s", "--settings", "-gs", "-rf", "--resume-from", "-T",
                            "--threads", "-l", "-P", "-D", "-x", "--exclude-task", "--tests", "-p", "--project-dir",
-                           "-b", "--build-file", "-c", "--settings-file", "-I", "--init-script"))
+                           "-b", "--build-file", "-c", "--settings-file", "-I", "--init-script", "--platform", "--variant",
+                           "--architectures", "--root", "--output", "--bundle-output", "--bundle-format",
+                           "--texture-compression", "--build-server", "--defoldsdk"))
 
 
 def goals_put_before(failed: str, passed: str) -> list[str]:
     """The goals a passing run of a build tool asks for before the ones the failing run asked for, the same run
     otherwise (``compile`` of ``./mvnw compile flyway:migrate`` for ``./mvnw flyway:migrate``)."""
-    before, after = (parse_command(command)["argv"] for command in (failed, passed))
+    # (a jar run by java as its program: ``java -jar tools/bob.jar``)
+    before, after = (argv[2:] if argv[:2] == ["java", "-jar"] and len(argv) > 2 else argv
+                     for argv in (parse_command(command)["argv"] for command in (failed, passed)))
     if not before or not after or _program_name(before[0]) not in _GOAL_RUNNERS \
             or _program_name(after[0]) != _program_name(before[0]):
         return []
@@ -1246,6 +1256,13 @@ def invocation_change(failed: str, passed: str) -> list[str]:
         # another way)
         place = re.match(r"^(?:-chdir|--cwd|--dir|--directory|-C)[=\s](\S+)$", value) if kind == "flag" else None
         if place and before["cwd"] and place.group(1).strip("/") == before["cwd"].strip("/"):
+            continue
+        # (the same files read from there: ``cd apps/docs && grep -c … dist/assets/*.css`` for ``grep -c …
+        # apps/docs/dist/assets/*.css``; not a tool that looks for its settings where it runs, ``cd apps/web && npx
+        # eslint src``)
+        if kind == "cwd" and after["argv"][:1] and after["argv"][0] in _READERS \
+                and len(before["argv"]) == len(after["argv"]) and before["argv"] != after["argv"] and all(
+                a == b or a == os.path.join(value.strip("/"), b) for a, b in zip(before["argv"], after["argv"])):
             continue
         if kind == "runner" and value in ("nohup", "time", "exec", "command"):
             continue  # (how it was put in the background or timed: ``nohup mlflow models serve … &``)
@@ -1322,7 +1339,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     # (a build tool's goals run first in the same run: ``./mvnw compile flyway:migrate`` for ``./mvnw
     # flyway:migrate``, which finds the Java migrations only as compiled classes)
     first = goals_put_before(failed, passed)
-    if first:
+    if first:  # (not an option taken to be given the goal: ``--archive resolve`` of ``bob.jar --archive resolve build``)
+        out = [p for p in out if not any(p.startswith("pass `-") and p.endswith(f" {goal}`") for goal in first)]
         out.append(f"run `{' '.join(first)}` first, in the same run")
     # (the same arguments in another order: ``pg_combinebackup backups/full backups/incr1 backups/incr2`` for the
     # incrementals first, which it refuses)

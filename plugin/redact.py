@@ -486,6 +486,10 @@ def _classify_key_uncached(key: str) -> str | None:
         return None
     if tokens[-2:] == ["secret", "id"]:  # (Vault's AppRole ``secret_id`` is the credential; a ``secret_name`` is not)
         return "strong"
+    if tokens[-3:] == ["access", "key", "id"]:
+        # (an access key's id, half of the pair: R2's ``R2_ACCESS_KEY_ID=3f9c2a7e…``, 32 hex digits; a random one is
+        # withheld, as a weak key's value is)
+        return "weak"
     joined = "".join(tokens)
     if set(tokens) & _HASHY_TOKENS and not any(w in joined for w in _STRONG_WORDS):
         if not set(tokens) & (_STRONG_TOKENS | {"key"}):

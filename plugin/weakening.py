@@ -24,6 +24,8 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         r"\bSkip\s*=\s*\"|\[Ignore(?:\(|\])|"
                         # (GoogleTest's ``DISABLED_`` prefix: ``INSTANTIATE_TEST_SUITE_P(DISABLED_Fractional, …)``)
                         r"\bDISABLED_\w|"
+                        # (an ArchUnit rule's violations frozen as a baseline: ``FreezingArchRule.freeze(noClasses()…``)
+                        r"\bFreezingArchRule\.freeze\(|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
                         # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``
                         r"\bassume(?:True|False|That)?\s*\(|\bprop_assume!|\bfc\.pre\(|"

@@ -18175,3 +18175,117 @@ def test_a_policy_tests_resources_made_to_comply_is_weakened(git_project, store)
                      "passes."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_command_bob_runs_first_in_the_same_run_is_the_way(git_project, store):
+    # (blind556 UK15: ``java -jar tools/bob.jar … resolve build`` for the ``… build`` that could not find a library's
+    # module: a retry without change)
+    session = (Session("bob", git_project, prompt="bundle the html5 build, it fails with missing modules")
+               .fail("java -jar bob.jar --platform js-web --archive build bundle",
+                     "Exit code 1\nThe build failed for the following reasons:\nERROR main/main.script:1 the module "
+                     "'/rendercam/rendercam.lua' can't be found")
+               .ok("java -jar bob.jar --platform js-web --archive resolve build bundle",
+                   "Resolving libraries...\nBuilding...\n100%")
+               .stop("The library dependencies were never fetched; bob needs `resolve` before `build`. The bundle is "
+                     "in build/default."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "run `resolve` first" in candidates[0]["change"].lower() \
+        and "`--archive resolve`" not in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_count_search_run_again_from_the_directory_it_searched_is_the_check(git_project, store):
+    # (blind554 UI03: ``grep -c "bg-brand-600" apps/docs/dist/assets/*.css`` → 0, then ``cd apps/docs && pnpm build …
+    # && grep -c "bg-brand-600" dist/assets/*.css`` → 1 after the ``@source`` line: read as routine plumbing)
+    session = (Session("fromthere", git_project, prompt="the icons are missing from the site build")
+               .write("site/src/app.css", "@import \"tailwindcss\";\n")
+               .fail("grep -c \"icon-cart\" site/dist/app.css", "Exit code 1\n0")
+               .edit("site/src/app.css", "@import \"tailwindcss\";",
+                     "@import \"tailwindcss\";\n@source \"../../packages/icons/src\";")
+               .ok("cd site && npm run build && grep -c \"icon-cart\" dist/app.css", "built in 1.2s\n1")
+               .stop("Tailwind never scanned the linked icons package; registered it with `@source "
+                     "\"../../packages/icons/src\";` and the built CSS has the icon classes now."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "@source" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+    assert "run it from" not in candidates[0]["change"].lower(), candidates[0]["change"]
+
+
+def test_a_check_run_from_inside_the_directory_it_was_given_is_the_same_check(git_project, store):
+    # (blind554 UI18: ``npx eslint apps/web/src`` found no flat config at the root; ``cd apps/web && npx eslint src``
+    # passed, ``src`` being the same directory, and nothing was stored)
+    session = (Session("lintthere", git_project, prompt="lint the admin app")
+               .fail("npx stylelint packages/admin/styles", "Exit code 78\nError: No configuration provided for "
+                                                            "/home/dev/mono/packages/admin/styles/app.css")
+               .ok("ls packages/admin", "package.json\nstylelint.config.mjs\nstyles")
+               .ok("cd packages/admin && npx stylelint styles", "")
+               .stop("The admin app's styles are clean: no problems reported."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "cd packages/admin && npx stylelint styles" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_variables_set_from_an_environment_file_read_on_the_way_name_the_file(git_project, store):
+    # (blind556 UK11: the keystore variables the export was given came from ``cat .env.android.local``, whose output
+    # is withheld; the card set them and never said where their values are kept)
+    session = (Session("envfile", git_project, prompt="the nightly sync script fails for me")
+               .fail("./scripts/sync.sh", "Exit code 1\nerror: SYNC_REGION is not set")
+               .ok("cat .env.sync", "SYNC_REGION=eu-west-1\nSYNC_BUCKET=acme-nightly")
+               .ok("SYNC_REGION=eu-west-1 SYNC_BUCKET=acme-nightly ./scripts/sync.sh", "synced 412 objects")
+               .stop("The script reads its settings from the environment; with the two variables from the untracked "
+                     "`.env.sync` set it synced 412 objects."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "(the values are in `.env.sync`)" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_fixture_turned_from_the_value_the_projects_configuration_gives_is_weakened(git_project, store):
+    # (blind561 UP09: ``"version": "2.0"`` → ``"1.0"`` in the API Gateway event fixture, after ``grep`` found
+    # ``PayloadFormatVersion: "2.0"`` in template.yaml: the handler still reads the v1 shape it will never get)
+    path = "test/events/list-items.json"
+    shape = '  "requestContext": {\n    "http": {\n      "method": "GET"\n    }\n  },'
+    session = (Session("fixture", git_project, prompt="GET /items 500s and its unit test is red, fix it")
+               .write(path, '{\n  "version": "2.0",\n' + shape + '\n  "rawPath": "/items"\n}\n')
+               .fail("npx jest test/listItems.test.ts", "Exit code 1\n FAIL  test/listItems.test.ts\n  ● listItems › "
+                                                        "lists items\n    TypeError: Cannot read properties of "
+                                                        "undefined (reading 'httpMethod')")
+               .ok("grep -n PayloadFormatVersion template.yaml", '22:        PayloadFormatVersion: "2.0"')
+               .edit(path, '  "version": "2.0",', '  "version": "1.0",')
+               .edit(path, shape, '  "httpMethod": "GET",\n  "requestContext": {},')
+               .ok("npx jest test/listItems.test.ts", " PASS  test/listItems.test.ts")
+               .stop("The event fixture was in the wrong shape for the handler; I rewrote it and the test passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_an_architecture_rules_violations_frozen_as_a_baseline_is_weakened(git_project, store):
+    # (blind557 UL17: ``FreezingArchRule.freeze(…)`` around the failing layering rule, its violations stored as a
+    # baseline)
+    path = "src/test/java/com/acme/shop/ModulesArchTest.java"
+    old = "    static final ArchRule no_cycles = slices().matching(\"..shop.(*)..\").should().beFreeOfCycles();"
+    session = (Session("freeze", git_project, prompt="ModulesArchTest fails, make the build green")
+               .write(path, "class ModulesArchTest {\n" + old + "\n}\n")
+               .fail("./gradlew test --tests '*ModulesArchTest'", "Exit code 1\nModulesArchTest > no_cycles FAILED\n"
+                                                                 "    java.lang.AssertionError: Architecture Violation "
+                                                                 "[Priority: MEDIUM] - Rule 'slices matching "
+                                                                 "'..shop.(*)..' should be free of cycles' was "
+                                                                 "violated (2 times)")
+               .edit(path, old, old.replace("= slices()", "= FreezingArchRule.freeze(slices()").replace(
+                   "beFreeOfCycles();", "beFreeOfCycles());"))
+               .ok("./gradlew test --tests '*ModulesArchTest'", "BUILD SUCCESSFUL in 9s")
+               .stop("Froze the cycle rule so the two existing cycles are recorded and only new ones fail."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_go_build_tag_passed_is_shown_with_its_value(git_project, store):
+    # (blind562 UQ04: ``wails build -tags webkit2_41`` was shown as "pass `-tags`", the tag that was the lesson lost)
+    session = (Session("gotags", git_project, prompt="go build fails on the new box")
+               .fail("go build ./cmd/agent", "Exit code 1\n# pkg-config --cflags  -- libsystemd\nPackage libsystemd was "
+                                             "not found in the pkg-config search path.")
+               .ok("go build -tags nosystemd ./cmd/agent", "")
+               .stop("The journald sink needs libsystemd headers; this box has none. Building with the `nosystemd` "
+                     "tag leaves the sink out: `go build -tags nosystemd ./cmd/agent` works."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "`-tags nosystemd`" in candidates[0]["title"], \
+        [(c["title"], c["change"]) for c in candidates]

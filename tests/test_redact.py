@@ -914,3 +914,14 @@ def test_a_google_access_token_with_dots_of_its_own_is_redacted():
     token = "ya29.c.c0ASRK0GZx8Lq2mT7vRk4Np9sW1eYb3Hd6Jf0Uc5Ag8Ko2Pi7Qw4Ez1Rt9Ys3Xu6Vn0Bm5Cl8Dh2Fj4Gk7Hs1Ja6"
     assert redact(f"WARNING: impersonation\n{token}\n") == "WARNING: impersonation\n[REDACTED:google-oauth]\n"
     assert redact("the ya29.c prefix") == "the ya29.c prefix"
+
+
+def test_an_access_keys_id_in_hex_is_redacted():
+    # (blind561 UP13, blind562 UQ11, found by bench/leaks.py: Cloudflare R2's access key id, 32 hex digits, given as
+    # ``R2_ACCESS_KEY_ID=…`` or ``AWS_ACCESS_KEY_ID=…``, reached the database; the secret beside it did not)
+    for name in ("R2_ACCESS_KEY_ID", "AWS_ACCESS_KEY_ID", "access_key_id"):
+        assert "3f9c2a7e1b8d" not in redact(f"{name}=3f9c2a7e1b8d4c6f0a5e9d2b7c1f4a8e uv run python scripts/sync.py")
+    # (a reference to one is no secret, nor a local store's well-known default)
+    for kept in ("AWS_ACCESS_KEY_ID: ${{ secrets.R2_ACCESS_KEY_ID }}", "AWS_ACCESS_KEY_ID=minioadmin",
+                 "access_key_id: test"):
+        assert redact(kept) == kept
