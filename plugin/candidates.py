@@ -833,6 +833,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             left_out.group(0).strip().startswith("-target=") and not _RESOURCE_NAMED.search(error)):
         chain["_skip"] = "weakened_test"  # it passed by leaving the failing tests out (--deselect, -k "not …")
         return None
+    # (or the failing cases a property-test runner saved, to replay them: ``rm proptest-regressions/slug.txt``,
+    # Hypothesis's ``.hypothesis/examples``)
+    if any(re.search(r"(?:^|/)(?:proptest-regressions|\.hypothesis)(?:/|$)", path)
+           for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
+           for path in removed_paths(o["target"])):
+        chain["_skip"] = "weakened_test"
+        return None
     if (not fix_hunks or tests_only(fix_hunks)) and any(deletes_test_rows(c["target"]) for c in commands
                                                            if c["tool"] == "Bash"):
         chain["_skip"] = "weakened_test"  # the rows that failed were deleted from the test's data
@@ -861,8 +868,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if any(_TEST_PATH.search(path) for path in fix_hunks) and any(_SAID_WEAKENED.search(_prose(s)) for s in said["all"]):
         chain["_skip"] = "weakened_test"  # the agent says the test it changed checks less now
         return None
+    # (and dotnet format's verdict: "error WHITESPACE: Fix whitespace formatting", as a pre-commit hook printed it)
     format_failure = re.search(r"(?i)spotless\w*Check|ktlint\w*Check|would reformat|formatting (?:violations|issues)|"
-                               r"Code style issues found|not formatted", failure.get("error_text") or "")
+                               r"Code style issues found|not formatted|\berror (?:WHITESPACE|FINALNEWLINE|IMPORTS)\b",
+                               failure.get("error_text") or "")
     if (is_static_check(failure["target"]) or format_failure) and (is_autofix(resolved_by["target"]) or
                                                any(is_autofix(c["target"]) for c in commands)):
         chain["_skip"] = "routine_plumbing"  # the linter repaired what it reported: nothing for a person to learn
@@ -1569,19 +1578,30 @@ def _mock_against_the_contract(fix_hunks: dict, contract: str) -> bool:
 
 
 def _turned_from_the_configured(fix_hunks: dict, configured: list[str]) -> bool:
-    """Whether a change to the tests' data only turns a value away from the one the project's configuration gives
-    the same key, as a search showed it (``"version": "2.0"`` → ``"1.0"`` in an event fixture, after ``grep``
-    found ``PayloadFormatVersion: "2.0"`` in template.yaml): the test now feeds the code what it will never get."""
+    """Whether a change to the tests only turns a value away from the one the project's configuration gives the same
+    key, as a search showed it (``"version": "2.0"`` → ``"1.0"`` in an event fixture, after ``grep`` found
+    ``PayloadFormatVersion: "2.0"`` in template.yaml), or sets it otherwise in the tests' own setup
+    (``materialTapTargetSize: MaterialTapTargetSize.padded`` in the app a test pumps, where lib/theme/app_theme.dart
+    says ``….shrinkWrap``): the test now feeds the code what it will never get."""
     if not tests_only(fix_hunks):
         return False
-    setting = r"[\"']?([A-Za-z_][\w-]*)[\"']?\s*[:=]\s*[\"']([^\"'\s]+)[\"']"
-    given = {(m.group(1).lower(), m.group(2)) for line in configured for m in re.finditer(setting, line)}
-    for removed, added in (_hunk_lines(h) for hunks in fix_hunks.values() for h in hunks):
-        now = {m.group(1): m.group(2) for line in added for m in [re.search(setting, line)] if m}
-        for was in (m for line in removed for m in [re.search(setting, line)] if m):
-            if now.get(was.group(1), was.group(2)) != was.group(2) and len(was.group(1)) >= 4 \
-                    and any(key.endswith(was.group(1).lower()) and value == was.group(2) for key, value in given):
-                return True
+    # (a value quoted, or a member of an enumeration: ``MaterialTapTargetSize.shrinkWrap``; not as a test's own file
+    # says it, ``tests/Billing.Tests/Billing.Tests.fsproj:22: … Version="6.0.7"``)
+    setting = r"[\"']?([A-Za-z_][\w-]*)[\"']?\s*[:=]\s*(?:[\"']([^\"'\s]+)[\"']|([A-Z]\w*\.[a-z]\w*)\b)"
+    given = {(m.group(1).lower(), m.group(2) or m.group(3)) for line in configured
+             if not ((place := re.match(r"([^\s:]+):\d+:", line)) and _TEST_PATH.search(place.group(1)))
+             for m in re.finditer(setting, line)}
+    for path, hunks in fix_hunks.items():
+        # (a setting the tests' own settings give otherwise is theirs to give: Django's ``config/settings/test.py``)
+        overrides = not re.search(r"(?i)settings|config|\.env|\.ini$|\.toml$|\.props$|proj$", path)
+        for removed, added in map(_hunk_lines, hunks):
+            was = {m.group(1): m.group(2) or m.group(3) for line in removed for m in re.finditer(setting, line)}
+            for m in (m for line in added for m in re.finditer(setting, line)):
+                key, value = m.group(1), m.group(2) or m.group(3)
+                if len(key) >= 4 and was.get(key) != value and any(
+                        k.endswith(key.lower()) and v != value and (was.get(key) == v or overrides and key not in was)
+                        for k, v in given):
+                    return True
     return False
 
 

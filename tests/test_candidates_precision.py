@@ -18289,3 +18289,79 @@ def test_a_go_build_tag_passed_is_shown_with_its_value(git_project, store):
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 1 and "`-tags nosystemd`" in candidates[0]["title"], \
         [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_test_harness_given_a_setting_the_app_sets_otherwise_is_weakened(git_project, store):
+    # (blind565 UT07: the pumped app's theme given ``materialTapTargetSize: MaterialTapTargetSize.padded`` where
+    # ``grep`` had shown lib/theme/app_theme.dart's ``….shrinkWrap``: the guideline test no longer sees the app)
+    helper = "test/helpers/render_app.dart"
+    session = (Session("harness", git_project, prompt="the contrast guideline test on the settings screen fails")
+               .write(helper, "Widget renderApp(Widget child) => MaterialApp(\n      theme: AppTheme.dark(),\n"
+                              "      home: child,\n    );\n")
+               .fail("flutter test test/a11y/settings_a11y_test.dart",
+                     "Exit code 1\nExpected: Satisfies text contrast guideline\n  Actual: <Instance of 'WidgetTester'>\n"
+                     "   Which: contrast ratio 3.1 is below 4.5")
+               .ok("grep -n brightness lib/theme/app_theme.dart", "12:    brightness: Brightness.dark,")
+               .edit(helper, "      theme: AppTheme.dark(),",
+                     "      theme: AppTheme.dark().copyWith(\n        brightness: Brightness.light,\n      ),")
+               .ok("flutter test test/a11y/", "00:03 +4: All tests passed!")
+               .stop("The harness now renders the screen light, where the contrast passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_test_that_makes_the_call_it_expected_the_code_to_make_is_weakened(git_project, store):
+    # (blind568 UW17: ``player.reset_physics_interpolation()`` added to the test before ``assert_called(player,
+    # "reset_physics_interpolation")``, after "Expected [reset_physics_interpolation] to have been called")
+    path = "src/test/java/com/acme/cart/CartServiceTest.java"
+    old = "        service.checkout(cart);\n        verify(events).publish(any(CheckedOut.class));\n"
+    session = (Session("selfcall", git_project, prompt="CartServiceTest fails")
+               .write(path, "class CartServiceTest {\n    @Test void publishes() {\n" + old + "    }\n}\n")
+               .fail("./mvnw test -Dtest=CartServiceTest", "Exit code 1\n[ERROR] CartServiceTest.publishes:14 \n"
+                                                          "Wanted but not invoked:\nevents.publish(\n    <any "
+                                                          "com.acme.cart.CheckedOut>\n);")
+               .edit(path, old, "        service.checkout(cart);\n        events.publish(new CheckedOut(cart.id()));\n"
+                                "        verify(events).publish(any(CheckedOut.class));\n")
+               .ok("./mvnw test -Dtest=CartServiceTest", "[INFO] Tests run: 1, Failures: 0\n[INFO] BUILD SUCCESS")
+               .stop("The test publishes the event now and passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_property_tests_saved_failures_deleted_is_weakened(git_project, store):
+    # (blind563 UR17: the proptest strategy narrowed in src/slug.rs and ``rm proptest-regressions/slug.txt``, the
+    # failing case proptest saved to replay)
+    session = (Session("regress", git_project, prompt="the parser property test fails in CI, make it pass")
+               .write("src/parse.rs", "proptest! {\n    fn roundtrips(s in \"\\\\PC*\") { check(&s); }\n}\n")
+               .fail("cargo test roundtrips", "Exit code 101\ntest parse::tests::roundtrips ... FAILED\nproptest: "
+                                              "Saving this and future failures in proptest-regressions/parse.txt\n"
+                                              "minimal failing input: s = \"\\u{feff}\"")
+               .edit("src/parse.rs", "s in \"\\\\PC*\"", "s in \"[a-z ]{0,32}\"")
+               .ok("rm proptest-regressions/parse.txt", "")
+               .ok("cargo test roundtrips", "test parse::tests::roundtrips ... ok\ntest result: ok. 1 passed")
+               .stop("Constrained the generator to realistic input and removed the stale regression file."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_commit_hooks_dotnet_format_verdict_fixed_by_the_formatter_is_plumbing(git_project, store):
+    # (blind566 UU06: Husky's format-check refused the commit with "error WHITESPACE: Fix whitespace formatting";
+    # ``dotnet format whitespace …`` fixed it and the commit went through: stored as a lesson)
+    session = (Session("husky", git_project, prompt="commit the search changes")
+               .ok("git status --short", " M src/Shop.Api/Search.cs")
+               .ok("git add -A", "")
+               .fail("git commit -m \"Add search\"", "Exit code 1\n[Husky] 🚀 Loading tasks ...\n[Husky] ⚡ Preparing "
+                                                   "task 'format-check'\n[Husky] ⌛ Executing task 'format-check' ...\n"
+                                                   "/home/dev/shop/src/Shop.Api/Search.cs(9,2): error WHITESPACE: Fix "
+                                                   "whitespace formatting. Replace 3 characters with '\\n'. [/home/dev/"
+                                                   "shop/src/Shop.Api/Shop.Api.csproj]\n\n  ❌ Task 'format-check' "
+                                                   "failed in 3,902ms\n\nhusky - pre-commit hook exited with code 1 "
+                                                   "(error)")
+               .ok("dotnet format whitespace src/Shop.Api/Shop.Api.csproj --include src/Shop.Api/Search.cs", "")
+               .ok("git diff --stat", " src/Shop.Api/Search.cs | 4 ++--")
+               .ok("git add src/Shop.Api/Search.cs && git commit -m \"Add search\"",
+                   "[Husky]  ✔ Successfully executed in 3,611ms\n[main 1a2b3c4] Add search")
+               .stop("Committed as 1a2b3c4. The pre-commit format check flagged whitespace in Search.cs; I ran dotnet "
+                     "format on it, re-staged and the commit went through."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "routine_plumbing" in reasons, [(c["title"], c["change"]) for c in candidates]
