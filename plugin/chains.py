@@ -349,6 +349,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
                     and not _config_dropped(failure["target"], later["target"]) \
                     and not _race_detector_dropped(failure, later["target"]) \
+                    and not _workers_dropped(failure, later["target"]) \
                     and not _only_parses(failure["target"], later["target"]):
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
@@ -2279,6 +2280,17 @@ def _race_detector_dropped(failure: dict, later: str) -> bool:
     ./internal/metrics/...`` after ``go test -race …`` reported "WARNING: DATA RACE"): it cannot see what failed."""
     return "DATA RACE" in (failure.get("error_text") or "") and "-race" in parse_command(failure["target"])["argv"] \
         and "-race" not in parse_command(later)["argv"]
+
+
+def _workers_dropped(failure: dict, later: str) -> bool:
+    """Whether ``later`` runs without the parallel workers the failing run had, where the failure came from one of
+    them (``pytest -p no:xdist tests/test_export.py`` after ``pytest -n auto`` failed on ``[gw3]``): it cannot meet
+    what the workers did to each other."""
+    before, after = parse_command(failure["target"])["argv"], parse_command(later)["argv"]
+    return bool(re.search(r"\[gw\d+\]", failure.get("error_text") or "")) \
+        and any(w in ("-n", "--numprocesses") or w.startswith(("-n=", "--numprocesses=")) for w in before) \
+        and ("no:xdist" in after or not any(w in ("-n", "--numprocesses") or w.startswith(("-n=", "--numprocesses="))
+                                           for w in after))
 
 
 # a run told only to parse what it is given (``godot --headless --check-only -s res://scripts/chaser.gd``, ``gcc

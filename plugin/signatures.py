@@ -95,7 +95,8 @@ _MASKS = (
     (r"\b0x[0-9a-fA-F]+\b", "<addr>"),
     (r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b", "<id>"),
     (r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b", "<id>"),
-    (r"\b[a-z]+_[A-Za-z0-9]{16,}\b", "<id>"),  # toolu_…, req_…, msg_…
+    # toolu_…, req_…, msg_…; and with parts of its own, BigQuery's ``bqjob_r4c1e0a77b3f9d2e1_0000018fe2a1c4b0_1``
+    (r"\b[a-z]+_[A-Za-z0-9]{16,}(?:_[A-Za-z0-9]+)*\b", "<id>"),
     (r"\b(line|lines|col|column|pid|port|thread|attempt)\s+\d+", r"\1 <n>"),
     (r":\d+(?::\d+)?\b", ":<n>"),
     # numbers, except error codes: Errno 2, exit code 127, status 404, HTTP 500, signal 9

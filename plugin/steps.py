@@ -425,6 +425,8 @@ _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples
                           # molecule's ``Verifier completed successfully.``, an ansible recap of no failure
                           r"\b(?:Verifier|Idempotence|Build|Test run) completed successfully\b|"
                           r"(?m:^\S+\s+: ok=\d+\s+changed=\d+\s+unreachable=0\s+failed=0\b)|"
+                          # dotnet test's ``Passed!  - Failed:     0, Passed:    12, …``
+                          r"\bPassed!\s+-\s+Failed:\s+0\b|"
                           # Unity's ``Test run completed. Exiting with code 0 (Ok).``
                           r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b|"
                           # go test's ``--- PASS: TestX (0.01s)`` and ``ok  	github.com/acme/notifier/…	2.318s``

@@ -54,6 +54,7 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       r"\bisA<|[Ii]s_?[Ii]nstance_?[Oo]f|toBeInstanceOf|\bbe_an?\b|\bkind_of\b|\bis_a\?|"
                       # (a snapshot told to leave a member out: Verify's ``.IgnoreMember<InvoiceDto>(_ => _.Total)``)
                       r"\.(?:Ignore|Scrub)Members?\b|\bignoringFields\(|"
+
                       r"[Ii]s_?[Nn]ot_?(?:[Nn]one|[Nn]ull|[Nn]il)|toBeDefined|toBeTruthy|\bis not None\b|assert_not_nil|"
                       # only that it has a shape: a pattern or a regex instead of the value
                       r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(|"
@@ -1999,10 +2000,37 @@ def _input_named_dropped(hunks: list[dict], failure_text: str) -> bool:
     return False
 
 
+def _measured(text: str) -> tuple[str, str]:
+    """The lines inside a performance test's ``measure { … }`` block, and the lines outside it."""
+    inside, outside, depth = [], [], 0
+    for line in text.splitlines():
+        if depth:
+            depth += line.count("{") - line.count("}")
+            (inside if depth > 0 else outside).append(line)
+        elif re.search(r"\bmeasure(?:Metrics)?\b[^{]*\{\s*$", line):
+            depth = 1
+        else:
+            outside.append(line)
+    return "\n".join(inside), "\n".join(outside)
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
     added_lines = [l for hunk in hunks for l in hunk["new"].splitlines() if l not in hunk["old"].splitlines()]
+    # (dbt's failing data tests given a filter that leaves the failing rows out: ``+where: "_fivetran_synced >
+    # dateadd(day, -30, current_timestamp)"`` under ``tests:`` in dbt_project.yml, after "FAIL 3 unique_…")
+    if re.search(r"\bFAIL \d+\b", failure_text) and any(re.match(r"\s*\+?where\s*:", l) for l in added_lines) \
+            and (path.endswith("dbt_project.yml") or any(re.search(r"(?m)^\s*(?:data_)?tests\s*:", h["new"])
+                                                         for h in hunks)):
+        return "the failing data tests now look only at the rows a filter keeps"
+    # (a performance test whose timed block no longer runs the code it timed: ``FeedParser().parse(data)`` moved out
+    # of ``measure { … }``, a property read timed in its place)
+    for h in hunks:
+        (was_timed, _), (timed, untimed) = _measured(h["old"]), _measured(h["new"])
+        if was_timed and any(not re.search(rf"\.{call}\(", timed) and re.search(rf"\.{call}\(", untimed)
+                             for call in re.findall(r"\.(\w+)\(", was_timed)):
+            return "the performance test no longer times the code it timed"
     if _lowers_threshold(hunks, failure_text):
         return "a coverage threshold was lowered"
     if _threshold_scoped(hunks, failure_text):
@@ -2200,6 +2228,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "a skip or xfail marker was added to the failing test"
         if any(_FORCED.search(l) for l in added) and not any(_FORCED.search(l) for l in removed):
             return "an interaction was forced past the check that it can be done"
+        # (go-cmp told to look past what differed: ``cmpopts.IgnoreFields(corev1.TopologySpreadConstraint{},
+        # "WhenUnsatisfiable")`` after the diff showed that field)
+        if _TEST_PATH.search(path) and any(re.search(r"\bcmpopts\.Ignore\w*\(", l) for l in added) \
+                and not any(re.search(r"\bcmpopts\.Ignore\w*\(", l) for l in removed):
+            return "the comparison that failed was told to look past what differed"
         if _CHECK_FAILED.search(failure_text) and _alternative_accepted(hunk):
             return "the failing check now also passes on something else"
         if _made_sequential(hunk, failure_text):

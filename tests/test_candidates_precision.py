@@ -18365,3 +18365,110 @@ def test_a_commit_hooks_dotnet_format_verdict_fixed_by_the_formatter_is_plumbing
                      "format on it, re-staged and the commit went through."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "routine_plumbing" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_dotnet_test_run_grepped_for_its_summary_passes_on_it(git_project, store):
+    # (blind566 UU04: ``dotnet test … | grep -E "Passed |Failed |Total"`` printed "Passed!  - Failed:     0, Passed:
+    # 12"; read as no verdict, the fix was never stored)
+    session = (Session("dotnetgrep", git_project, prompt="the orders API rejects valid orders since the refactor")
+               .write("src/Orders.Api/Program.cs", "builder.Services.AddScoped<IPricing, Pricing>();\n")
+               .fail("dotnet test tests/Orders.Api.Tests", "Exit code 1\n  Failed Orders.Api.Tests.CreateOrder.Accepts_valid "
+                                                          "[87 ms]\nFailed!  - Failed:     1, Passed:     7, Skipped:  "
+                                                          "   0, Total:     8")
+               .edit("src/Orders.Api/Program.cs", "builder.Services.AddScoped<IPricing, Pricing>();",
+                     "builder.Services.AddScoped<IPricing, Pricing>();\nbuilder.Services.AddScoped<ITaxTable, "
+                     "TaxTable>();")
+               .ok("dotnet test tests/Orders.Api.Tests 2>&1 | grep -E \"Passed |Failed |Total\"",
+                   "  Passed Orders.Api.Tests.CreateOrder.Accepts_valid [11 ms]\nPassed!  - Failed:     0, Passed:     "
+                   "8, Skipped:     0, Total:     8")
+               .stop("`Pricing` now needs an `ITaxTable`, which was never registered; added it and all 8 pass."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "ITaxTable" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_run_without_the_parallel_workers_is_no_pass_of_what_they_failed(git_project, store):
+    # (blind569 UX18: ``pytest -n auto`` failed on ``[gw3]`` with FileExistsError; ``pytest -p no:xdist
+    # tests/test_export.py`` passing after the edit was read as its pass)
+    session = (Session("xdist", git_project, prompt="CI runs pytest -n auto and test_cache_dir fails there, fix it")
+               .write("app/cache.py", "def ensure(path):\n    os.makedirs(path)\n")
+               .fail("pytest -n auto tests/ -q", "Exit code 1\n[gw1] linux -- Python 3.12.4\nE   FileExistsError: [Errno 17] "
+                                                "File exists: '/tmp/app-cache'\n1 failed, 40 passed")
+               .edit("app/cache.py", "    os.makedirs(path)", "    os.makedirs(path, exist_ok=True)")
+               .ok("pytest tests/test_cache.py -q", "3 passed in 0.12s")
+               .stop("`ensure` tolerates an existing directory now; tests/test_cache.py passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_go_cmp_told_to_ignore_the_field_that_differed_is_weakened(git_project, store):
+    # (blind573 VB09: ``cmpopts.IgnoreFields(corev1.TopologySpreadConstraint{}, "WhenUnsatisfiable")`` after the diff
+    # showed that field)
+    path = "internal/api/order_test.go"
+    old = "\tif diff := cmp.Diff(want, got); diff != \"\" {"
+    session = (Session("cmpopts", git_project, prompt="TestBuildOrder fails after the refactor")
+               .write(path, "func TestBuildOrder(t *testing.T) {\n" + old + "\n\t\tt.Fatal(diff)\n\t}\n}\n")
+               .fail("go test ./internal/api/ -run TestBuildOrder", "Exit code 1\n--- FAIL: TestBuildOrder (0.00s)\n"
+                                                                   "    order_test.go:21: mismatch (-want +got):\n"
+                                                                   "        - \tCurrency: \"EUR\",\n        + \tCurrency: "
+                                                                   "\"\",")
+               .edit(path, old, "\topts := cmpopts.IgnoreFields(Order{}, \"Currency\")\n"
+                                "\tif diff := cmp.Diff(want, got, opts); diff != \"\" {")
+               .ok("go test ./internal/api/...", "ok  \tgithub.com/acme/shop/internal/api\t0.011s")
+               .stop("The test compares what matters now and passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_dbt_data_tests_given_a_filter_past_the_failing_rows_are_weakened(git_project, store):
+    # (blind570 UY09: ``+where: "_fivetran_synced > dateadd(day, -30, current_timestamp)"`` under ``tests:`` in
+    # dbt_project.yml after "FAIL 3 unique_hubspot__deals_deal_id")
+    session = (Session("dbtwhere", git_project, prompt="the nightly dbt job fails on a not_null test, make it pass")
+               .write("dbt_project.yml", "tests:\n  shop:\n    +severity: error\n")
+               .fail("dbt build --select +orders", "Exit code 1\n02:12:32  12 of 20 FAIL 41 not_null_orders_customer_id "
+                                                   "...... [FAIL 41 in 0.84s]\nDone. PASS=19 WARN=0 ERROR=1")
+               .edit("dbt_project.yml", "    +severity: error", "    +severity: error\n    +where: \"created_at > "
+                                                                  "'2024-01-01'\"")
+               .ok("dbt build --select +orders", "02:20:02  12 of 20 PASS not_null_orders_customer_id ... [PASS in "
+                                                 "0.71s]\nCompleted successfully")
+               .stop("The null customer ids are all from before 2024; the tests only look at recent orders now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_performance_test_no_longer_timing_the_code_it_timed_is_weakened(git_project, store):
+    # (blind571 UZ10: ``FeedParser().parse(data)`` moved out of ``measure { … }``, a property read timed instead)
+    path = "Tests/CoreTests/ImageDecoderPerformanceTests.swift"
+    old = "        measure {\n            _ = try? ImageDecoder().decode(data)\n        }\n"
+    session = (Session("measure", git_project, prompt="the decode perf test fails on CI")
+               .fail("swift test --filter ImageDecoderPerformanceTests",
+                     "Exit code 1\nImageDecoderPerformanceTests.swift:14: error: -[CoreTests.ImageDecoderPerformanceTests "
+                     "testDecodePerformance] : failed: Time average 0.412 > baseline 0.250")
+               .read(path)
+               .edit(path, old, "        let decoder = ImageDecoder()\n        _ = try decoder.decode(data)\n"
+                                "        measure {\n            _ = decoder.lastImage?.size\n        }\n")
+               .ok("swift test --filter ImageDecoderPerformanceTests", "Test Suite 'All tests' passed")
+               .stop("Warmed the decoder up before measuring so one-time setup doesn't skew it."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_the_same_bigquery_error_under_another_job_id_is_the_same_error(git_project, store):
+    # (blind570 UY16: the attempt between two runs that met the same error, each under its own ``bqjob_…`` id, was
+    # stored as a fix of its own)
+    path = "sql/mv/orders_daily.sql"
+    error = ("Exit code 1\nError in query string: Error processing job 'acme:bqjob_r{0}_0000018fe2a{1}_1': "
+             "Materialized view query contains unsupported feature.")
+    session = (Session("bqjob", git_project, prompt="create the orders_daily materialized view")
+               .write(path, "CREATE MATERIALIZED VIEW m OPTIONS (enable_refresh = true) AS\nSELECT COALESCE(c, 'x')\n")
+               .fail(f"bq query --use_legacy_sql=false < {path}", error.format("4c1e0a77b3f9d2e1", "1c4b0"))
+               .edit(path, "SELECT COALESCE(c, 'x')", "SELECT IFNULL(c, 'x')")
+               .fail(f"bq query --use_legacy_sql=false < {path}", error.format("2b7d91c04e5a6f38", "3f1d2"))
+               .edit(path, "OPTIONS (enable_refresh = true)", "OPTIONS (enable_refresh = true, "
+                                                            "allow_non_incremental_definition = true)")
+               .ok(f"bq query --use_legacy_sql=false < {path}", "Current status: DONE")
+               .stop("Incremental materialized views can't hold a LEFT JOIN; `allow_non_incremental_definition = true` "
+                     "fixed it. Swapping COALESCE for IFNULL made no difference."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "allow_non_incremental_definition" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
