@@ -101,6 +101,8 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"(?:hit|ran into|got|gave|threw|raised|failed with) the (?:very )?same (?:limit|error|"
                            r"failure|wall|problem|exception|message)\b|"
                            r"so (?:I|we) (?:reverted|undid|rolled back|backed out) (?:that|it|this|the change)\b|"
+                           # ("…, but then broke the React Native build …, so I removed it again")
+                           r"so (?:I|we) (?:removed|dropped|took out) (?:that|it|this|the change) again\b|"
                            # ("Bumping `gpu_memory_utilization` only bought ~20k more tokens, so I put it back to 0.90")
                            r"so (?:I|we) put (?:it|that|this) back\b|"
                            r"only (?:bought|gained|won|freed) (?:~|about |roughly )?[\d,.]+\w* (?:more|extra)\b|"

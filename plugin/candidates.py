@@ -371,7 +371,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             return None
     # (or that the session put back whole afterwards: the FileIO switched back, ``uv remove s3fs`` after ``uv add
     # s3fs``; what moved the error on is no part of what the project keeps)
-    if _put_back(chain, cwd) or chain["kind"] == "error_changed" and _rewritten_later(chain, cwd):
+    # (or, its lines written over by a later fix, that the account says did not help, in their words: "CocoaPods'
+    # own suggestion, `use_modular_headers!`, got `pod install` through but then broke the React Native build …, so I
+    # removed it again")
+    written_over = _rewritten_later(chain, cwd)
+    if _put_back(chain, cwd) or written_over and (chain["kind"] == "error_changed" or any(
+            span.strip() in line for s in said["did_not_help"] for span in _code_spans(s) if len(span.strip()) >= 8
+            for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS for line in _added_lines(e))):
         chain["_skip"] = "attempt"
         return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")

@@ -1185,8 +1185,8 @@ _GOAL_RUNNERS = frozenset(("mvn", "mvnw", "gradle", "gradlew", "sbt", "bob.jar")
 # their options that take the next word as a value
 _GOAL_OPTIONS = frozenset(("-pl", "--projects", "-f", "--file", "-s", "--settings", "-gs", "-rf", "--resume-from", "-T",
                            "--threads", "-l", "-P", "-D", "-x", "--exclude-task", "--tests", "-p", "--project-dir",
-                           "-b", "--build-file", "-c", "--settings-file", "-I", "--init-script", "--platform", "--variant",
-                           "--architectures", "--root", "--output", "--bundle-output", "--bundle-format",
+                           "-b", "--build-file", "-c", "--settings-file", "-I", "--init-script", "--platform",
+                           "--variant", "--architectures", "--root", "--output", "--bundle-output", "--bundle-format",
                            "--texture-compression", "--build-server", "--defoldsdk"))
 
 
@@ -1339,7 +1339,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     # (a build tool's goals run first in the same run: ``./mvnw compile flyway:migrate`` for ``./mvnw
     # flyway:migrate``, which finds the Java migrations only as compiled classes)
     first = goals_put_before(failed, passed)
-    if first:  # (not an option taken to be given the goal: ``--archive resolve`` of ``bob.jar --archive resolve build``)
+    if first:  # (not an option taken to be given the goal: ``--archive resolve`` of ``bob.jar --archive resolve …``)
         out = [p for p in out if not any(p.startswith("pass `-") and p.endswith(f" {goal}`") for goal in first)]
         out.append(f"run `{' '.join(first)}` first, in the same run")
     # (the same arguments in another order: ``pg_combinebackup backups/full backups/incr1 backups/incr2`` for the

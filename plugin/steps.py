@@ -1265,8 +1265,9 @@ def _mcp_outcome(observation: dict) -> dict:
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      # (not what should follow: "`liquibase validate` is clean, so the CI step should be green now")
-                     r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|be\s+(?:green|fine|ok|okay|good|"
-                     r"clean|passing|fixed|resolved|happy|unblocked|gone|back)\b))|(?:is|are) (?:meant|supposed) to|"
+                     r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|be\s+(?:green|fine|ok|"
+                     r"okay|good|clean|passing|fixed|resolved|happy|unblocked|gone|back)\b))|"
+                     r"(?:is|are) (?:meant|supposed) to|"
                      r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|"
                      r"(?:run|use) (?:it |them )?from|"
                      # ("In this repo the interaction tests run against the static build …: `npm run …`")
@@ -1279,8 +1280,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
                      # ("The team builds QA IPAs through fastlane instead: `bundle exec fastlane ios adhoc_ipa`")
-                     r"\b(?:team|we|project|repo|repository|CI)\s+(?:\w+\s+)?(?:builds?|runs?|deploys?|ships?|releases?|"
-                     r"publish(?:es)?|migrates?|signs?|generates?)\b[^.;:`]{0,40}?\s(?:through|via)\s|"
+                     r"\b(?:team|we|project|repo|repository|CI)\s+(?:\w+\s+)?(?:builds?|runs?|deploys?|ships?|"
+                     r"releases?|publish(?:es)?|migrates?|signs?|generates?)\b[^.;:`]{0,40}?\s(?:through|via)\s|"
                      # "The README's way is `meltano --environment=dev run orders-el`"
                      r"\b(?:README|docs?|CONTRIBUTING|Makefile|repo|repository|project|team)(?:'s|’s) (?:own )?way\b|"
                      # "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`" (read

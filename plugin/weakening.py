@@ -353,7 +353,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
         or _asserts_compiled_out(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
-        or _steps_collapsed(changes) or _loop_run_once(changes) or _looked_for_dropped(changes, failure_text) or _input_cleaned(changes) \
+        or _steps_collapsed(changes) or _loop_run_once(changes) or _looked_for_dropped(changes, failure_text) \
+        or _input_cleaned(changes) \
         or _produces_what_it_asserts(changes) or _state_set_in_place_of_the_call(changes) \
         or _does_what_it_asserts(changes, failure_text) or _calls_what_it_expects_called(changes, failure_text) \
         or _lowered_below_what_failed(changes, failure_text) \
@@ -367,7 +368,8 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _setup_taken_out(changes, failure_text) or _verdict_flipped(changes) or _merge_forced(changes) \
         or _policy_cases_made_to_comply(changes, failure_text) \
         or _await_dropped(changes) or _wait_result_dropped(changes) or _check_inverted(changes) \
-        or _default_zone_pinned(changes) or _sets_what_it_asserts(changes) or _fixture_dropped(changes) \
+        or _default_zone_pinned(changes) or _sets_what_it_asserts(changes) \
+        or _stores_the_expected_value(changes, failure_text) or _fixture_dropped(changes) \
         or _failing_rows_filtered(changes, failure_text) or _empties_what_it_checks(changes) \
         or _screenshot_narrowed(changes) or _case_fixture_rewritten(changes, failure_text) \
         or _unique_key_widened(changes, failure_text) or _renamed_out_of_the_suite(changes, failure_text) \
@@ -801,9 +803,9 @@ def _reordered(changes: dict[str, list[dict]]) -> bool:
 
 # a comparison that ignores order: a set on each side (``expect({a, b}, {12, 4})``), sorted, or a matcher for it
 _ORDER_BLIND = LazyRegex(r"\{\s*\w+\s*,\s*\w+\s*\}|\{\s*-?\d[\d.]*\s*,\s*-?\d|\b(?:set|sorted|setOf|Set)\(|\.toSet\(\)|"
-                         r"\.sort(?:ed)?\(\)|unorderedEquals|containsInAnyOrder|containsExactlyInAnyOrder|assertCountEqual|"
-                         r"\bmatch_array\b|\bcontain_exactly\b|arrayContaining|toIncludeSameMembers|AreEquivalent|"
-                         r"\bElementsMatch\b|\bunorderedMatches\b")
+                         r"\.sort(?:ed)?\(\)|unorderedEquals|containsInAnyOrder|containsExactlyInAnyOrder|"
+                         r"assertCountEqual|\bmatch_array\b|\bcontain_exactly\b|arrayContaining|toIncludeSameMembers|"
+                         r"AreEquivalent|\bElementsMatch\b|\bunorderedMatches\b")
 
 
 def _order_made_blind(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -1405,6 +1407,39 @@ def _sets_what_it_asserts(changes: dict[str, list[dict]]) -> bool:
                        and re.search(rf"(?<![\w.]){value}(?![\w.])", later) for later in new[n + 1:n + 4]):
                     return True
     return False
+
+
+def _stores_the_expected_value(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only writes into the record under test the value the failing assertion expected
+    (``order.update_column(:total_cents, 9_000)`` in a factory's trait, after "expected: 9000 got: 10000"): the
+    code that was to compute it no longer does."""
+    expected = {m.group(1).replace("_", "") for m in _EXPECTED_VALUE.finditer(failure_text or "")
+                if re.fullmatch(r"-?\d[\d.]*", m.group(1)) and len(m.group(1).strip("-.")) >= 3}
+    if not expected or not tests_only(changes):
+        return False
+    for hunks in changes.values():
+        for removed, added in map(_hunk_lines, hunks):
+            for line in added:
+                if _ASSERTION.search(line) \
+                        or not re.search(r"\bupdate(?:_columns?|_attribute|!)?\(|\.\w+\s*=[^=]", line):
+                    continue
+                values = {v.replace("_", "") for v in re.findall(r"(?<![\w.])-?\d[\d_]*(?:\.\d+)?(?![\w.])", line)}
+                if values & expected and not any(v in l.replace("_", "") for l in removed for v in values & expected):
+                    return True
+    return False
+
+
+def _differing_line_scrubbed(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only adds a scrubber for the line a golden comparison found different
+    (``{regexp.MustCompile(`Total due:\s+[\d,]+\.\d{2}`), "Total due: <AMOUNT>"}`` after ``- "  Total due:
+    1,488.60"`` / ``+ "  Total due:       1,488.59"``): the value that differed is never compared."""
+    differing = {" ".join(m.group(1).split()) for m in re.finditer(r"(?m)^\s*[-+]\s+\"?\s*([A-Za-z][A-Za-z ]{3,}:)",
+                                                                 failure_text or "")}
+    if not differing or not tests_only(changes):
+        return False
+    return any(re.search(r"MustCompile\(|re\.compile\(|\bRegex\(|new RegExp\(|\bscrub", line)
+               and any(label in " ".join(line.split()) for label in differing)
+               for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[1])
 
 
 # what a check of data validates through: a Great Expectations suite, asset or checkpoint, soda checks, a dbt test
@@ -2024,6 +2059,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             and (path.endswith("dbt_project.yml") or any(re.search(r"(?m)^\s*(?:data_)?tests\s*:", h["new"])
                                                          for h in hunks)):
         return "the failing data tests now look only at the rows a filter keeps"
+    if _differing_line_scrubbed({path: hunks}, failure_text):
+        return "the line a golden comparison found different is scrubbed before it is compared"
     # (a performance test whose timed block no longer runs the code it timed: ``FeedParser().parse(data)`` moved out
     # of ``measure { … }``, a property read timed in its place)
     for h in hunks:

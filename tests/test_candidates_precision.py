@@ -13044,7 +13044,7 @@ def test_a_statement_a_long_line_hands_its_client_is_the_step_shown(git_project,
     # (blind297 KL01: ``docker compose exec db psql -U app -d ragdocs -c "ALTER EXTENSION vector UPDATE;" …`` was cut
     # on the card before the statement)
     session = (Session("pgvector", git_project, prompt="the halfvec migration fails on the dev database")
-               .fail("uv run alembic -x tenant=acme upgrade head", "Exit code 1\nsqlalchemy.exc.ProgrammingError: (psycopg.errors."
+               .fail("uv run alembic upgrade head", "Exit code 1\nsqlalchemy.exc.ProgrammingError: (psycopg.errors."
                                                     "UndefinedObject) type \"halfvec\" does not exist")
                .edit("docker-compose.yml", "    image: pgvector/pgvector:0.6.2-pg16",
                      "    image: pgvector/pgvector:0.8.0-pg16")
@@ -18472,3 +18472,140 @@ def test_the_same_bigquery_error_under_another_job_id_is_the_same_error(git_proj
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 1 and "allow_non_incremental_definition" in candidates[0]["change"], \
         [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_factory_that_stores_the_value_the_failing_spec_expected_is_weakened(git_project, store):
+    # (blind575 VD11: ``order.update_column(:total_cents, 9_000)`` added to the factory's trait after "expected: 9000
+    # got: 10000": the discount the model was to compute is written by the test)
+    path = "spec/factories/carts.rb"
+    old = ("    trait :with_coupon do\n      after(:create) { |cart| create(:coupon, cart: cart, percent: 15) }\n"
+           "    end\n")
+    session = (Session("factory", git_project, prompt="cart_spec 'applies the coupon' is red, fix it")
+               .fail("bundle exec rspec spec/models/cart_spec.rb",
+                     "Exit code 1\nFailures:\n\n  1) Cart#total applies the coupon\n     Failure/Error: expect("
+                     "cart.total_cents).to eq(4_250)\n\n       expected: 4250\n            got: 5000\n\n1 example, 1 "
+                     "failure")
+               .read(path)
+               .edit(path, old, old.replace("percent: 15) }", "percent: 15)\n        cart.update_column(:total_cents, "
+                                                               "4_250)\n      }").replace("{ |cart|", "do |cart|"))
+               .ok("bundle exec rspec spec/models/cart_spec.rb", "1 example, 0 failures")
+               .stop("The trait now leaves the cart in the discounted state the spec expects."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_golden_tests_differing_line_scrubbed_is_weakened(git_project, store):
+    # (blind578 VG11: a scrubber for ``Total due:`` added to the golden helper after the diff showed that line's
+    # amount one cent off, and the golden file regenerated)
+    path = "internal/testutil/golden.go"
+    old = "var scrubbers = []scrubber{\n\t{regexp.MustCompile(`\\d{4}-\\d{2}-\\d{2}`), \"<DATE>\"},\n}"
+    session = (Session("golden", git_project, prompt="TestRenderInvoice fails on the golden comparison, please fix")
+               .fail("go test ./internal/invoice/...",
+                     "Exit code 1\n--- FAIL: TestRenderInvoice (0.00s)\n    invoice_test.go:30: output differs from "
+                     "testdata/invoice.golden (-want +got):\n        - \t\"  Amount payable:   310.20\",\n        + \t"
+                     "\"  Amount payable:   310.19\",")
+               .read(path)
+               .edit(path, old, old.replace("\n}", "\n\t{regexp.MustCompile(`Amount payable:\\s+[\\d.]+`), "
+                                                   "\"Amount payable: <AMOUNT>\"},\n}"))
+               .ok("go test ./internal/invoice/... -update", "ok  \tgithub.com/acme/billing/internal/invoice\t0.004s")
+               .ok("go test ./...", "ok  \tgithub.com/acme/billing/internal/invoice\t0.004s")
+               .stop("Scrubbed the rounding noise on the payable line like the date scrubber; the suite is green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_fix_the_next_fix_wrote_over_and_the_account_says_was_removed_is_an_attempt(git_project, store):
+    # (blind577 VF04, its steps as written: `use_modular_headers!` got `pod install` through, broke the build, "so I
+    # removed it again" in the edit that added `use_frameworks! :linkage => :static`: stored as a fix of its own)
+    prompt = ('pod install fails after adding @react-native-firebase/app and @react-n'
+              'ative-firebase/messaging')
+    steps = [
+        ('fail',
+         ('cd ios && pod install'),
+         ('Exit code 1\nAuto-linking React Native modules for target `Beacon`: RNF'
+          'BApp, RNFBMessaging, RNScreens, and react-native-safe-area-context\nFra'
+          'mework build type is static library\n[Codegen] Generating ./build/gener'
+          'ated/ios/React-Codegen.podspec.json\n[Codegen] Done.\nAnalyzing dependen'
+          'cies\nDownloading dependencies\nInstalling Firebase (10.29.0)\nInstalling'
+          ' FirebaseCore (10.29.0)\nInstalling FirebaseCoreExtension (10.29.0)\nIns'
+          'talling FirebaseCoreInternal (10.29.0)\nInstalling FirebaseInstallation'
+          's (10.29.0)\nInstalling FirebaseMessaging (10.29.0)\nInstalling GoogleDa'
+          'taTransport (9.4.1)\nInstalling GoogleUtilities (7.13.3)\nInstalling RNF'
+          'BApp (20.5.0)\nInstalling RNFBMessaging (20.5.0)\n[!] The following Swif'
+          't pods cannot yet be integrated as static libraries:\n\nThe Swift pod `F'
+          'irebaseCoreInternal` depends upon `GoogleUtilities`, which does not de'
+          'fine modules. To opt into those targets generating module maps (which '
+          'is necessary to import them from Swift when building as static librari'
+          'es), you may set `use_modular_headers!` globally in your Podfile, or s'
+          'pecify `:modular_headers => true` for particular dependencies.')),
+        ('read',
+         ('ios/Podfile')),
+        ('edit',
+         ('ios/Podfile'),
+         ("target 'Beacon' do\n  config = use_native_modules!"),
+         ("target 'Beacon' do\n  use_modular_headers!\n  config = use_native_module"
+          's!')),
+        ('ok',
+         ('cd ios && pod install 2>&1 | tail -2'),
+         ('Pod installation complete! There are 71 dependencies from the Podfile '
+          'and 89 total pods installed.')),
+        ('fail',
+         ('cd ios && xcodebuild -workspace Beacon.xcworkspace -scheme Beacon -con'
+          "figuration Debug -sdk iphonesimulator -destination 'platform=iOS Simul"
+          "ator,name=iPhone 15' build -quiet"),
+         ('Exit code 65\n/Users/dev/src/beacon/ios/Pods/Headers/Public/ReactCommon'
+          "/ReactCommon.modulemap:1:8: error: redefinition of module 'ReactCommon"
+          "'\nmodule ReactCommon {\n       ^\n/Users/dev/src/beacon/ios/Pods/Headers"
+          '/Public/React-Core/React/React-Core.modulemap:1:8: note: previously de'
+          'fined here\n/Users/dev/src/beacon/node_modules/react-native/Libraries/A'
+          "ppDelegate/RCTAppDelegate.h:8:9: error: could not build module 'React'"
+          '\n#import <React/RCTBridgeDelegate.h>\n        ^\n/Users/dev/src/beacon/i'
+          "os/Beacon/AppDelegate.h:1:9: fatal error: could not build module 'Reac"
+          "t_RCTAppDelegate'\n#import <RCTAppDelegate.h>\n        ^\n4 errors genera"
+          'ted.\n\n** BUILD FAILED **\n\n\nThe following build commands failed:\n\tCompi'
+          'leC /Users/dev/Library/Developer/Xcode/DerivedData/Beacon-fhqzkxqv/Bui'
+          'ld/Intermediates.noindex/Beacon.build/Debug-iphonesimulator/Beacon.bui'
+          'ld/Objects-normal/arm64/AppDelegate.o /Users/dev/src/beacon/ios/Beacon'
+          '/AppDelegate.mm normal arm64 objective-c++ com.apple.compilers.llvm.cl'
+          "ang.1_0.compiler (in target 'Beacon' from project 'Beacon')\n(1 failure"
+          ')')),
+        ('ok',
+         ('grep -rn "RNFirebaseAsStaticFramework\\|use_frameworks" node_modules/@r'
+          'eact-native-firebase/app/README.md node_modules/@react-native-firebase'
+          '/app/RNFBApp.podspec | head -5'),
+         ('node_modules/@react-native-firebase/app/RNFBApp.podspec:39:  if define'
+          'd?($RNFirebaseAsStaticFramework)\nnode_modules/@react-native-firebase/a'
+          'pp/RNFBApp.podspec:40:    Pod::UI.puts "#{s.name}: Using overridden st'
+          'atic_framework value of \'#{$RNFirebaseAsStaticFramework}\'"')),
+        ('edit',
+         ('ios/Podfile'),
+         ("target 'Beacon' do\n  use_modular_headers!\n  config = use_native_module"
+          's!'),
+         ("target 'Beacon' do\n  use_frameworks! :linkage => :static\n  $RNFirebase"
+          'AsStaticFramework = true\n  config = use_native_modules!')),
+        ('ok',
+         ('cd ios && pod install 2>&1 | grep -E "Framework build type|static_fram'
+          'ework|Pod installation"'),
+         ('Framework build type is static framework\nRNFBApp: Using overridden sta'
+          "tic_framework value of 'true'\nRNFBMessaging: Using overridden static_f"
+          "ramework value of 'true'\nPod installation complete! There are 71 depen"
+          'dencies from the Podfile and 89 total pods installed.')),
+        ('ok',
+         ('cd ios && xcodebuild -workspace Beacon.xcworkspace -scheme Beacon -con'
+          "figuration Debug -sdk iphonesimulator -destination 'platform=iOS Simul"
+          "ator,name=iPhone 15' build -quiet"),
+         ('')),
+    ]
+    session = Session("podfile", git_project, prompt=prompt)
+    for kind, *args in steps:
+        getattr(session, kind)(*args)
+    session.stop("Firebase's Swift pods need module maps for their Objective-C dependenc"
+                 "ies. CocoaPods' own suggestion, `use_modular_headers!`, got `pod insta"
+                 'll` through but then broke the React Native build (redefinition of mod'
+                 "ule 'ReactCommon'), so I removed it again. What React Native Firebase "
+                 'documents instead is static frameworks: the Podfile target now has `us'
+                 'e_frameworks! :linkage => :static` plus `$RNFirebaseAsStaticFramework '
+                 '= true`. pod install and the simulator build both succeed.')
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "use_frameworks!" in candidates[0]["change"] \
+        and "use_modular_headers!" not in candidates[0]["title"], [(c["title"], c["change"]) for c in candidates]
