@@ -2286,11 +2286,12 @@ def _workers_dropped(failure: dict, later: str) -> bool:
     """Whether ``later`` runs without the parallel workers the failing run had, where the failure came from one of
     them (``pytest -p no:xdist tests/test_export.py`` after ``pytest -n auto`` failed on ``[gw3]``): it cannot meet
     what the workers did to each other."""
-    before, after = parse_command(failure["target"])["argv"], parse_command(later)["argv"]
+    def workers(argv: list[str]) -> bool:
+        return any(w in ("-n", "--numprocesses") or w.startswith(("-n=", "--numprocesses=")) for w in argv)
+
+    after = parse_command(later)["argv"]
     return bool(re.search(r"\[gw\d+\]", failure.get("error_text") or "")) \
-        and any(w in ("-n", "--numprocesses") or w.startswith(("-n=", "--numprocesses=")) for w in before) \
-        and ("no:xdist" in after or not any(w in ("-n", "--numprocesses") or w.startswith(("-n=", "--numprocesses="))
-                                           for w in after))
+        and workers(parse_command(failure["target"])["argv"]) and ("no:xdist" in after or not workers(after))
 
 
 # a run told only to parse what it is given (``godot --headless --check-only -s res://scripts/chaser.gd``, ``gcc
