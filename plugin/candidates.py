@@ -374,10 +374,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (or, its lines written over by a later fix, that the account says did not help, in their words: "CocoaPods'
     # own suggestion, `use_modular_headers!`, got `pod install` through but then broke the React Native build …, so I
     # removed it again")
-    written_over = _rewritten_later(chain, cwd)
-    if _put_back(chain, cwd) or written_over and (chain["kind"] == "error_changed" or any(
-            span.strip() in line for s in said["did_not_help"] for span in _code_spans(s) if len(span.strip()) >= 8
-            for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS for line in _added_lines(e))):
+    said_undone = any(span.strip() in line for s in said["did_not_help"] for span in _code_spans(s)
+                      if len(span.strip()) >= 8
+                      for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS for line in _added_lines(e))
+    if _put_back(chain, cwd) or (chain["kind"] == "error_changed" or said_undone) and _rewritten_later(chain, cwd):
         chain["_skip"] = "attempt"
         return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
@@ -802,8 +802,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (or its data turned from the value a search on the way found the project's configuration gives: ``"version":
     # "2.0"`` → ``"1.0"`` in test/events/get-order.json, where template.yaml says ``PayloadFormatVersion: "2.0"``)
     configured = [line for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
-                  and parse_command(o["target"])["argv"][:1] in (["grep"], ["rg"])
-                  and not any(_TEST_PATH.search(w) for w in parse_command(o["target"])["argv"][1:])
+                  and (argv := parse_command(o["target"])["argv"])[:1] in (["grep"], ["rg"])
+                  and not any(_TEST_PATH.search(w) for w in argv[1:])
                   for line in (o.get("body") or "").splitlines()]
     # (or its data rewritten where the code failed on it, as a log on the way quoted it: ``input=[1007,"Nguyen,
     # Anh",…]`` in a "Parsing error" the skip listener logged, the row's quotes and comma taken out)

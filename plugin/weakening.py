@@ -54,7 +54,6 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       r"\bisA<|[Ii]s_?[Ii]nstance_?[Oo]f|toBeInstanceOf|\bbe_an?\b|\bkind_of\b|\bis_a\?|"
                       # (a snapshot told to leave a member out: Verify's ``.IgnoreMember<InvoiceDto>(_ => _.Total)``)
                       r"\.(?:Ignore|Scrub)Members?\b|\bignoringFields\(|"
-
                       r"[Ii]s_?[Nn]ot_?(?:[Nn]one|[Nn]ull|[Nn]il)|toBeDefined|toBeTruthy|\bis not None\b|assert_not_nil|"
                       # only that it has a shape: a pattern or a regex instead of the value
                       r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(|"
@@ -742,6 +741,8 @@ def _steps_collapsed(changes: dict[str, list[dict]]) -> bool:
 # the head of a loop (``for (int i = 0; i < 10; i++)``, ``for _ in range(10):``, ``10.times do``, ``repeat(10) {``)
 _LOOP_HEAD = LazyRegex(r"^\s*(?:for\s*\(|for\s+\w+(?:\s*,\s*\w+)?\s+in\b|foreach\s*\(|while\s*\(|repeat\s*\(|"
                        r"\d+\.times\b|\(\d+\.\.\.?\d+\)\.each\b|for\s+\w+\s*:=)")
+# the calls a line makes, by name, a generic's type argument aside (``GetOrCreateSystem<GravitySystem>().Update(…)``)
+_CALLS_IN = LazyRegex(r"(\w+)\s*(?:<[^<>()]*>)?\s*\(")
 
 
 def _loop_run_once(changes: dict[str, list[dict]]) -> bool:
@@ -755,11 +756,10 @@ def _loop_run_once(changes: dict[str, list[dict]]) -> bool:
             removed, added = _hunk_lines(hunk)
             if not added or not any(_LOOP_HEAD.search(l) for l in removed) or any(_LOOP_HEAD.search(l) for l in added):
                 continue
-            calls = [re.findall(r"(\w+)\s*(?:<[^<>()]*>)?\s*\(", l) for l in removed]
+            calls = [_CALLS_IN.findall(l) for l in removed]
             code = [l for l in added if l.strip(" \t{}();")]
-            if len(code) < len(removed) and all(
-                    l in removed or (mine := re.findall(r"(\w+)\s*(?:<[^<>()]*>)?\s*\(", l)) and mine in calls
-                    for l in code) and any(l not in removed for l in code):
+            if len(code) < len(removed) and all(l in removed or (mine := _CALLS_IN.findall(l)) and mine in calls
+                                                for l in code) and any(l not in removed for l in code):
                 return True
     return False
 
@@ -2035,6 +2035,10 @@ def _input_named_dropped(hunks: list[dict], failure_text: str) -> bool:
     return False
 
 
+# go-cmp told to look past a part of what it compares (``cmpopts.IgnoreFields(…)``, ``cmpopts.IgnoreUnexported(…)``)
+_CMP_IGNORES = LazyRegex(r"\bcmpopts\.Ignore\w*\(")
+
+
 def _measured(text: str) -> tuple[str, str]:
     """The lines inside a performance test's ``measure { … }`` block, and the lines outside it."""
     inside, outside, depth = [], [], 0
@@ -2064,9 +2068,12 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     # (a performance test whose timed block no longer runs the code it timed: ``FeedParser().parse(data)`` moved out
     # of ``measure { … }``, a property read timed in its place)
     for h in hunks:
-        (was_timed, _), (timed, untimed) = _measured(h["old"]), _measured(h["new"])
-        if was_timed and any(not re.search(rf"\.{call}\(", timed) and re.search(rf"\.{call}\(", untimed)
-                             for call in re.findall(r"\.(\w+)\(", was_timed)):
+        was_timed = _measured(h["old"])[0]
+        if not was_timed:
+            continue
+        timed, untimed = _measured(h["new"])
+        if any(not re.search(rf"\.{call}\(", timed) and re.search(rf"\.{call}\(", untimed)
+               for call in re.findall(r"\.(\w+)\(", was_timed)):
             return "the performance test no longer times the code it timed"
     if _lowers_threshold(hunks, failure_text):
         return "a coverage threshold was lowered"
@@ -2267,8 +2274,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "an interaction was forced past the check that it can be done"
         # (go-cmp told to look past what differed: ``cmpopts.IgnoreFields(corev1.TopologySpreadConstraint{},
         # "WhenUnsatisfiable")`` after the diff showed that field)
-        if _TEST_PATH.search(path) and any(re.search(r"\bcmpopts\.Ignore\w*\(", l) for l in added) \
-                and not any(re.search(r"\bcmpopts\.Ignore\w*\(", l) for l in removed):
+        if _TEST_PATH.search(path) and any(_CMP_IGNORES.search(l) for l in added) \
+                and not any(_CMP_IGNORES.search(l) for l in removed):
             return "the comparison that failed was told to look past what differed"
         if _CHECK_FAILED.search(failure_text) and _alternative_accepted(hunk):
             return "the failing check now also passes on something else"
