@@ -27,12 +27,18 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # (an ArchUnit rule's violations frozen as a baseline: ``FreezingArchRule.freeze(noClasses()…``)
                         r"\bFreezingArchRule\.freeze\(|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
-                        # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``
-                        r"\bassume(?:True|False|That)?\s*\(|\bprop_assume!|\bfc\.pre\(|"
+                        # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``, NUnit's
+                        # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``
+                        r"\bassume(?:True|False|That)?\s*\(|\bprop_assume!|\bfc\.pre\(|\bAssume\.That\s*\(|"
+                        r"\bAssert\.(?:Inconclusive|Ignore)\s*\(|\bSkip\.If(?:Not)?\s*\(|"
                         # (Rust's ``#[should_panic(expected = "missing field")]`` put on a test that failed)
                         r"\#\[should_panic\b|"
                         # a build constraint that leaves the test out of the failing build (``//go:build !race``)
                         r"//go:build\s+!|//\s*\+build\s+!|\#\[cfg\(not\(")
+# code run off the test's own process or thread, unjoined: Elixir's ``spawn(fn ->``, a thread, a goroutine, a timer
+_DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\(|\bThread\(\s*target=|"
+                      r"\bnew Thread\(|\bgo func\s*\(|\bset(?:Timeout|Immediate)\(|\bprocess\.nextTick\(|\bThread\.new\b|"
+                      r"\b(?:thread|tokio)::spawn\(|\bGlobalScope\.launch\b|\bDispatchQueue\.\w+(?:\(\))?\.async\b")
 # a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
 # go test -skip, jest --testPathIgnorePatterns, rspec --tag ~x
 # (an ignored path counts only when it is a test path: ``--ignore=vendor`` keeps foreign code out of collection)
@@ -2270,6 +2276,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         removed = [l for l in old_lines if l not in new_lines]
         if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
             return "a skip or xfail marker was added to the failing test"
+        # (an assertion moved into a process or thread of its own, whose failure no longer fails the test: ``spawn(fn
+        # -> assert events == Enum.to_list(1..25) end)``)
+        if any(_DETACHED.search(l) for l in added) and not any(_DETACHED.search(l) for l in removed) \
+                and {l.strip() for l in removed if _ASSERTION.search(l)} & {l.strip() for l in added}:
+            return "the failing assertion was moved where its failure no longer fails the test"
         if any(_FORCED.search(l) for l in added) and not any(_FORCED.search(l) for l in removed):
             return "an interaction was forced past the check that it can be done"
         # (go-cmp told to look past what differed: ``cmpopts.IgnoreFields(corev1.TopologySpreadConstraint{},
