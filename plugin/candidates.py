@@ -725,6 +725,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (not one the passing recipe's echoed line keeps: ``make lint`` printing ``mint run swiftlint lint --strict``)
     echoed = [line for line in (resolved_by.get("body") or "").splitlines()[:5]
               if command_key(failure["target"]).split()[0] in line.split()]
+    # (nor one the passing task's definition, as the session saw it, keeps: mix's alias ``lint: ["format
+    # --check-formatted", "credo --strict --config-name ci"]`` for a bare ``mix credo --strict``)
+    task, failed_sub = command_key(resolved_by["target"]).split()[-1], (parse_command(failure["target"])["argv"]
+                                                                         or [""])[1:2]
+    echoed += [line for o in chain.get("_between") or () if o["tool"] in ("Bash", "Read") and failed_sub
+               for line in (o.get("body") or "").splitlines()
+               if re.search(rf"(?<![\w:-]){re.escape(task)}\s*[:=]", line)
+               and re.search(rf"(?<![\w-]){re.escape(failed_sub[0])}(?![\w-])", line)]
     if not fix_hunks and not commands and invocation and any(
             (_CHECKING_MODE.fullmatch(flag)
              or curl and re.fullmatch(r"-[a-zA-Z]*f[a-zA-Z]*|--fail(?:-with-body)?", flag))

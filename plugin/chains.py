@@ -219,7 +219,8 @@ def find_chains(observations: list[dict], account: str = "",
                 continue  # ``… | jq -r '.tasks[0].trace'`` asks another question than the ``… | jq -e '.tasks[0]
                 # .state == "RUNNING"'`` that failed
             if runs_tests and later["outcome"] == "ok" and later["tool"] == "Bash" \
-                    and command_job(later["target"]) != "test" and any(
+                    and command_job(later["target"]) != "test" and _same_program(failure["target"], later["target"]) \
+                    and any(
                     _RUNS_TESTS.fullmatch(part) for part in invocation_change(failure["target"], later["target"])):
                 continue  # ``Unity -batchmode -quit`` compiled the project; the ``-runTests`` that failed never ran
             if later["outcome"] == "ok" and (_leaves_out_until(failure, later, observations[k + 1:], family, account)
@@ -937,7 +938,8 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
 
     def runs(line: str) -> bool:
         # (by its path too: ``./mvnw -pl schemas -Pregistry-local schema-registry:test-compatibility``)
-        return bool(re.search(rf"(?:^|[\s@;&|(/-]){re.escape(program)}(?:\s|$)", line.strip())) or bool(
+        # (or as a variable's default the script runs: ``UE_CMD="${UE_CMD:-/c/…/UnrealEditor-Cmd.exe}"``)
+        return bool(re.search(rf"(?:^|[\s@;&|(/-]){re.escape(program)}(?:\s|$|}}[\"']?$)", line.strip())) or bool(
             tool and re.search(rf"(?i)(?:^|[\s/$(]){re.escape(tool)}\)?\s+build\b", line.strip()))
 
     # (a script of the project run by its path, whose lines the session saw run it: ``./scripts/soda-scan.sh orders``
@@ -1019,9 +1021,12 @@ def _lines_of(observation: dict, path: str) -> list[str]:
     lines."""
     if observation["tool"] == "Read" and (observation.get("target") or "").endswith("/" + path):
         return (observation.get("body") or "").splitlines()
-    if observation["tool"] == "Bash" and re.fullmatch(rf"cat\s+(?:\./)?{re.escape(path)}",
-                                                      observation.get("target") or ""):
-        return (observation.get("body") or "").splitlines()  # (the file printed: ``cat scripts/soda-scan.sh``)
+    # (the file printed: ``cat scripts/soda-scan.sh``, or its first lines after a listing: ``ls Build/ && head -14
+    # Build/localize.sh``)
+    if observation["tool"] == "Bash" and any(
+            re.fullmatch(rf"(?:cat|head(?:\s+-n)?(?:\s+-?\d+)?)\s+(?:\./)?{re.escape(path)}", segment.strip())
+            for segment in _segments(observation.get("target") or "")):
+        return (observation.get("body") or "").splitlines()
     return [line.split(":", 2)[2] for line in (observation.get("body") or "").splitlines()
             if observation["tool"] == "Bash" and re.match(rf"(?:\./)?{re.escape(path)}:\d+:", line)]
 
@@ -1116,7 +1121,18 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     size = 3 if argv[1].startswith("-") else 2
     head = [_program_name(argv[0]), *argv[1:size]]
     return any([_program_name(w) for w in echoed[:1]] + echoed[1:size] == head
-               for echoed in (parse_command(line)["argv"] for line in _echoed(later)[:30]))
+               for echoed in (_echoed_argv(line) for line in _echoed(later)[:30]))
+
+
+def _echoed_argv(line: str) -> list[str]:
+    """The words of a line a recipe echoed; a package script's, as npm echoed it within, by the package it runs
+    (``> node node_modules/@microsoft/azure-data-factory-utilities/lib/index validate …`` is that package's
+    ``validate``, the ``npx @microsoft/azure-data-factory-utilities validate`` that could not find it)."""
+    argv = parse_command(re.sub(r"^>\s+", "", line))["argv"]
+    if len(argv) > 1 and _program_name(argv[0]) == "node" \
+            and (package := re.match(r"(?:\./)?node_modules/((?:@[\w.-]+/)?[\w.-]+)/", argv[1])):
+        return [package.group(1), *argv[2:]]
+    return argv
 
 
 def _runs_the_same_tests(failure: dict, later: str) -> bool:

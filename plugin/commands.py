@@ -301,10 +301,13 @@ def parse_command(command: str) -> dict:
     while words and changed:
         changed = False
         # (not a build tool's run of the project's own program, whose arguments follow: ``cargo run -- sync``)
-        if len(words) > 3 and words[1] in ("exec", "run") and words[2] == "--" \
+        # (its own options before the ``--``: ``opam exec --switch=. -- dune test``)
+        if len(words) > 3 and words[1] in ("exec", "run") and "--" in words[2:-1] \
+                and all(w.startswith("-") for w in words[2:words.index("--", 2)]) \
                 and _program_name(words[0]) not in ("cargo", "dotnet", "swift", "go"):  # ``carton exec -- prove``
-            runner += words[:3]
-            words = words[3:]
+            at = words.index("--", 2)
+            runner += words[:at + 1]
+            words = words[at + 1:]
             changed = True
             continue
         if words and _program_name(words[0]) in _SECRET_RUNNERS:  # a run with secrets put in its environment

@@ -322,7 +322,9 @@ def _compact_command(match: re.Match) -> str:
     # ``jq -e '.tasks[0].state == "RUNNING"'`` keeps its filter whole, never half of it and a stray quote)
     # (a program's quoted path by its name: ``"/c/Program Files (x86)/…/signtool.exe" sign …`` reads ``signtool.exe
     # sign``)
-    words = [re.sub(r'^(["\'])(.*)\1$', r"\2", w) if n == 0 else w
+    # (and any quoted path by its name, without a stray quote: ``"$PWD/Duskharbor.uproject"`` reads
+    # ``Duskharbor.uproject``)
+    words = [re.sub(r'^(["\'])(.*)\1$', r"\2", w) if n == 0 or re.fullmatch(r'(["\'])[^\s"\']*/[^\s"\']*\1', w) else w
              for n, w in enumerate(_WORD.findall(without_env(match.group(1))))]
     inner = _in_container(words)
     if inner:  # (a command run in a container, by itself and the image: ``swift build` in `swift:5.10-jammy``)

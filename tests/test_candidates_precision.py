@@ -929,7 +929,28 @@ def test_a_passing_line_runs_what_failed_as_a_step_of_a_chain_or_through_another
 
 def test_a_runner_with_a_double_dash_and_an_alias_flag_are_understood():
     assert parse_command("carton exec -- prove -lr t/")["runner"] == "carton exec --"
+    # (the runner's own options before the ``--``; not a container's name, nor a package script's arguments)
+    assert parse_command("opam exec --switch=. -- dune test")["runner"] == "opam exec --switch=. --"
+    assert parse_command("docker exec -it api -- sh")["runner"] != "docker exec -it api --"
+    assert parse_command("npm run build -- --watch")["runner"] == ""
     assert command_job("clojure -X:test") == "test"
+
+
+def test_a_check_run_through_the_projects_local_switch_is_the_lesson(git_project, store):
+    # (blind584 VM20: alcotest installed in the project's ``_opam`` switch, the shell on the default one)
+    session = (Session("opamswitch", git_project, prompt="dune test fails saying alcotest isn't found")
+               .fail("dune test", 'Exit code 1\nFile "test/dune", line 3, characters 21-29:\n'
+                     'Error: Library "alcotest" not found.')
+               .read("test/dune")
+               .ok("opam switch list", "→  /home/dev/todo-cli  ocaml-base-compiler.5.1.1\n   default  4.14.1")
+               .ok("opam exec --switch=. -- dune test", "  [OK]          parse          0   empty line.\n"
+                   "Test Successful in 0.004s. 4 tests run.")
+               .stop("alcotest is installed, just in the project's local opam switch, while your shell's PATH "
+                     "points at the default switch. Running through the local switch works: `opam exec --switch=. "
+                     "-- dune test` (4 tests pass)."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "opam exec --switch=. --" in candidates[0]["change"]
 
 
 def test_a_build_of_the_default_step_is_not_the_test_step_that_failed(git_project, store):
@@ -9260,6 +9281,29 @@ def test_a_project_script_the_session_saw_run_the_failing_program_is_its_way(git
     assert "[10:42:17]" not in candidate["title"] + candidate["trigger"]
 
 
+def test_a_project_script_whose_first_lines_run_the_failing_program_by_a_variable_is_its_way(git_project, store):
+    # (blind586 VO22: ``head -14 Build/localize.sh`` shows ``UE_CMD="${UE_CMD:-…/UnrealEditor-Cmd.exe}"`` and its
+    # ``"$UE_CMD" "$PROJECT" -run=GatherText … -EnableSCC``; the direct run could not write the read-only files)
+    editor = '"/c/Program Files/Epic Games/UE_5.4/Engine/Binaries/Win64/UnrealEditor-Cmd.exe"'
+    script = ("BuildGraph.xml\nlocalize.sh\n#!/usr/bin/env bash\n# Regather a localization target with P4 checkout.\n"
+              "set -euo pipefail\nTARGET=\"${1:?target}\"\n"
+              "UE_CMD=\"${UE_CMD:-/c/Program Files/Epic Games/UE_5.4/Engine/Binaries/Win64/UnrealEditor-Cmd.exe}\"\n"
+              "gather() {\n  \"$UE_CMD\" \"$PROJECT\" -run=GatherText -config=\"Config/Localization/${TARGET}_Gather.ini\" "
+              "\\\n    -EnableSCC -DisableSCCSubmit -unattended -nosplash\n}")
+    session = (Session("uegather", git_project, prompt="Please regather the Game localization target")
+               .fail(f'{editor} "$PWD/Duskharbor.uproject" -run=GatherText -config=Config/Localization/Game_Gather.ini',
+                     "Exit code 1\nLogGatherTextCommandlet: Error: Could not write Content/Localization/Game/Game.manifest"
+                     " (read-only)\nLogInit: Display: Failure - 2 error(s), 0 warning(s)")
+               .ok("ls Build/ && head -14 Build/localize.sh", script)
+               .ok("./Build/localize.sh Game 2>&1 | grep -E 'SourceControl|Success'",
+                   "LogSourceControl: Display: Checked out 7 file(s) into changelist 48213\nLogInit: Display: Success")
+               .stop("Regathered with the project's wrapper, `./Build/localize.sh Game`: it adds `-EnableSCC`, so the "
+                     "commandlet checks the read-only files out instead of failing on them."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`./Build/localize.sh Game`" in candidate["title"], candidate["title"]
+    assert '`UnrealEditor-Cmd.exe Duskharbor.uproject …`' in candidate["title"], candidate["title"]
+
+
 def test_a_celery_workers_logged_error_is_the_failure_its_log_shows(git_project, store):
     # (blind210 HC08: Celery's ``[… ERROR/MainProcess] Received unregistered task`` was read as no error, and the
     # ``include=`` that registered the task stored nothing)
@@ -16170,6 +16214,64 @@ def test_tests_that_could_not_reach_a_host_given_a_stub_of_it_are_a_lesson_not_a
                      "`@pytest.mark.respx(base_url=\"https://api.github.com\")` and uses the `respx_mock` fixture."))
     (candidate,), _ = _candidates(store, session)
     assert "@pytest.mark.respx" in candidate["change"], candidate
+
+
+def test_a_make_target_whose_package_script_runs_the_package_npx_could_not_find_is_the_way(git_project, store):
+    # (blind582 VK23: ``make adf-validate`` → ``npm run build validate …`` → ``> node node_modules/@microsoft/
+    # azure-data-factory-utilities/lib/index validate …``, for ``npx @microsoft/azure-data-factory-utilities validate``)
+    session = (Session("adfvalidate", git_project, prompt="Can you validate the new CopyOrdersToLake pipeline?")
+               .fail("npx @microsoft/azure-data-factory-utilities validate factory",
+                     "Exit code 1\nnpm error could not determine executable to run")
+               .read("build/package.json")
+               .ok("make adf-validate", "cd build && npm ci --silent && npm run build validate /home/dev/adf/factory\n\n"
+                   "> build\n> node node_modules/@microsoft/azure-data-factory-utilities/lib/index validate "
+                   "/home/dev/adf/factory\n\nCmdApiApp: Validation of all resources completed. Found 0 validation "
+                   "errors.")
+               .stop("This repo validates Data Factory resources offline with the ADF utilities package pinned in "
+                     "build/, wrapped as `make adf-validate`. The pipeline validates with 0 errors."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "`make adf-validate`" in candidates[0]["title"], candidates[0]["title"]
+
+
+def test_a_project_script_run_before_a_unity_test_run_is_a_step_not_a_run_without_its_tests(git_project, store):
+    # (blind586 VO21: ``./ci/write-upmconfig.sh`` wrote the registry's credentials; it was read as a Unity run that
+    # left ``-runTests`` out, so the passing test run came "without change")
+    unity = '"$UNITY" -batchmode -nographics -projectPath . -runTests -testPlatform EditMode -testFilter DeckVerification'
+    session = (Session("upmconfig", git_project, prompt="The DeckVerification EditMode tests won't start on the new agent")
+               .fail(unity, "Exit code 1\nAn error occurred while resolving packages:\n  com.acme.deckcheck: Request "
+                     "[GET https://npm.acme-games.dev/com.acme.deckcheck] failed with status code [401]\n"
+                     "Aborting batchmode due to failure:\nExiting without the bug reporter.")
+               .read("ci/write-upmconfig.sh")
+               .ok("./ci/write-upmconfig.sh", 'wrote /home/ci/.upmconfig.toml ([npmAuth."https://npm.acme-games.dev"])')
+               .ok(unity, "    com.acme.deckcheck@0.9.4\nDeckVerification.DefaultResolution_Is1280x800 (0.004s)\n"
+                   "Test run completed. Exiting with code 0 (Ok).")
+               .stop("The private registry answered 401 because this agent had no `~/.upmconfig.toml`. "
+                     "`ci/write-upmconfig.sh` writes it from the token variable; after running it the tests pass. On a "
+                     "fresh agent, run `./ci/write-upmconfig.sh` once before starting Unity."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "`./ci/write-upmconfig.sh`" in candidates[0]["change"], candidates[0]["change"]
+
+
+def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
+    # (blind584 VM24: ``mix lint`` is ``credo --strict --config-name ci``; its output does not echo ``--strict``, so
+    # it read as the strict check left out)
+    session = (Session("mixlint", git_project, prompt="run the linters on the inventory app before I open the PR")
+               .fail("mix credo --strict", "Exit code 14\n┃ [R] ↗ Modules should have a @moduledoc tag.\n"
+                     "┃       lib/legacy/csv_import.ex:1:11 #(Legacy.CsvImport)\n"
+                     "2011 mods/funs, found 3 refactoring opportunities, 27 code readability issues.")
+               .read(".credo.exs")
+               .ok("grep -n -A2 'aliases do' mix.exs | grep -n lint; grep -rn 'mix lint' .github/workflows/",
+                   '2:      lint: ["format --check-formatted", "credo --strict --config-name ci"],\n'
+                   ".github/workflows/ci.yml:41:        run: mix lint")
+               .ok("mix lint", "Checking 187 source files ...\n1762 mods/funs, found no issues.")
+               .stop("Lint is clean. Bare `mix credo --strict` uses the default config, which also scans "
+                     "`lib/legacy/`; the project's lint entry point is the `mix lint` alias (format check + `credo "
+                     "--strict --config-name ci`), which is what CI runs, and it reports no issues."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "`mix lint`" in candidates[0]["title"], candidates[0]["title"]
 
 
 def test_an_sbt_alias_seen_in_build_sbt_that_runs_the_failed_task_is_the_way(git_project, store):
