@@ -642,6 +642,9 @@ def is_autofix(command: str) -> bool:
 _SETTING = LazyRegex(r"^\+{0,2}~?[A-Za-z_][\w.-]*=")
 
 
+_OUTPUT_FORMATS = frozenset(("json", "jsonc", "table", "none", "tsv", "yaml", "yamlc", "text", "wide", "name"))
+
+
 def _targets(command: str) -> list[str]:
     """What a check runs on (``tests/test_a.py``, ``./internal/...``): its positional arguments past the job."""
     parsed = parse_command(command)
@@ -678,6 +681,8 @@ def _targets(command: str) -> list[str]:
     words = [w for i, w in enumerate(checked) if not w.startswith("-") and not _SETTING.match(w)
              and not (i and checked[i - 1] in valued and checked[i - 1] != "-w")
              and not (i and checked[i - 1] in ("-u", "--user") and "@" in w)
+             # (how the answer is printed is no target: the Azure CLI's ``-o none`` then ``-o table``)
+             and not (i and checked[i - 1] in ("-o", "--output") and w in _OUTPUT_FORMATS)
              and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)

@@ -273,6 +273,9 @@ _SOURCES = {
                    # (a constant by its class, ``JavaVersion.VERSION_17``; a Go module's pseudo-version)
                    r"[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|v\d+\.\d+\.\d+-(?:0\.)?\d{14}-[0-9a-f]{12}", 0),
     "words": (r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", 0),
+    # a key as a part of a URL's path (an RPC provider's: ``https://eth-sepolia.g.alchemy.com/v2/Qe7mK2…``,
+    # ``https://mainnet.infura.io/v3/<32 hex>``), by the parts of the path
+    "url_path": (r"(?i)\b((?:https?|wss?)://[^\s/\"'<>`]+)((?:/[^\s/?#\"'<>`)]*)+)", 0),
     "uuid": (r"[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}", 0),
     "hex": (r"(?:0x)?[0-9a-fA-F]+", 0),
     "secretish": (r"[A-Za-z0-9+/=_.~-]+", 0),
@@ -762,6 +765,19 @@ def _redact_env_value(match: re.Match) -> str:
     return f"{match.group('pre')}[REDACTED:env-value]"
 
 
+def _url_path_key(match: re.Match) -> str:
+    """A URL with each part of its path that reads as a generated key redacted: a random word of 24 or more (not a
+    content address, IPFS's ``Qm…``/``bafy…``, nor a file's name), or the 32 hex digits of an Infura-style project key after ``/v3/``."""
+    parts = match.group(2).split("/")
+    for n, part in enumerate(parts):
+        key = looks_random(part, min_length=24) and not re.match(r"Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|bafk", part) \
+            and not re.search(r"\.[A-Za-z][A-Za-z0-9]{0,4}$", part) \
+            or n and parts[n - 1].lower() in ("v2", "v3") and re.fullmatch(r"[0-9a-f]{32}", part)
+        if key:
+            parts[n] = "[REDACTED:url-key]"
+    return match.group(1) + "/".join(parts)
+
+
 def drop_private(text: str) -> str:
     """``text`` without ``<private>…</private>`` blocks (an unclosed one runs to the end)."""
     if not text or ("<private" not in text and "</private" not in text and "<PRIVATE" not in text
@@ -807,6 +823,7 @@ def redact(text: str | None, env_file: bool = False) -> str:
     if "://" in text:  # (a password already masked, ``amqp://ledger:**@…``, or a variable's, ``${PASS}``, is none)
         text = state["url"].sub(lambda m: m.group(0) if m.group(2).lower().strip("*x•…") == "" or m.group(2).startswith(
             ("$", "%", "{{", "<")) else f"{m.group(1)}:[REDACTED:url-password]@", text)
+        text = state["url_path"].sub(_url_path_key, text)
     if env_file:
         text = state["env"].sub(_redact_env_value, text)
     lowered = text.lower()

@@ -60,6 +60,9 @@ _ERROR_RULES = (
     (4, r"^#\s+Failed test\b"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
     # go test's message from ``t.Errorf`` at its place: ``handlers_test.go:48: Content-Type = "text/plain…", want …``
     (4, r"^[\w.-]+_test\.go:\d+: \S"),
+    # a program that could not start another: GHC's ``ghc-9.6.6: could not execute: hspec-discover`` under cabal's
+    # "Failed to build"
+    (4, r"^[\w.+-]+: could not (?:execute|exec|run|find)\b"),
     # a program refusing how it was called ("grep: unrecognized option: P" under a test's "… failed")
     (4, r"(?i)^[\w.-]+: (?:unrecognized|unknown|invalid|illegal) (?:option|argument|flag)\b"),
     # ``docker compose up --wait``'s verdict names the container that failed: ``container app-grafana-1 exited (1)``,
@@ -138,6 +141,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"\[ERROR\] Failed to execute goal|Execution failed for task|"
             # Unreal's UnrealBuildTool's: ``Result: Failed (OtherCompilationError)``
             r"Result: Failed \(\w+\)\s*$|"
+            # cabal's, under GHC's error or its missing preprocessor: ``Error: [Cabal-7125]`` ("Failed to build …")
+            r"Error: \[Cabal-\d+\]\s*$|Failed to build \S+(?: from \S+)?(?: \(which is required by [^)]*\))?\.\s*$|"
             # flutter's, after gradle's: ``Error: Gradle task assembleDebug failed with exit code 1``
             r"Error: Gradle task \S+ failed with exit code \d+|"
             # automake's test-suite summary: ``# TOTAL: 5``, ``# FAIL: 1``, ``# ERROR: 0``

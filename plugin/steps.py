@@ -415,7 +415,8 @@ _REPORTS_FAILURE = LazyRegex(
 # a test that passed, by its name (``✓ returns 400 error when password is missing``): no failure, whatever it says
 # (a passing test by its name, whatever words it holds: ``✓ returns 400 error …``, gradle's ``UploadQueueTest > marks
 # item FAILED when the server returns 500 PASSED``)
-_PASSED_TEST = LazyRegex(r"(?m)^\s*[✓✔√]\s.*$|^\s*\S+ > .* PASSED\s*$")
+# (a test's name may say "error": hspec's ``returns 404 error for an unknown id [✔]``, its mark after it)
+_PASSED_TEST = LazyRegex(r"(?m)^\s*[✓✔√]\s.*$|^\s*\S+ > .* PASSED\s*$|^.*\s\[[✓✔]\]\s*$")
 _GREPPED = LazyRegex(r"\|\s*grep\b")
 # what a test run that passed says ("BUILD SUCCESS", "14 passed", "Tests run: 5, Failures: 0, Errors: 0", "OK (9 tests",
 # "Exiting with code 0")

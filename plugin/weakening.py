@@ -39,6 +39,27 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
 _DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\(|\bThread\(\s*target=|"
                       r"\bnew Thread\(|\bgo func\s*\(|\bset(?:Timeout|Immediate)\(|\bprocess\.nextTick\(|\bThread\.new\b|"
                       r"\b(?:thread|tokio)::spawn\(|\bGlobalScope\.launch\b|\bDispatchQueue\.\w+(?:\(\))?\.async\b")
+# a property test's generator (ScalaCheck's ``Gen.choose``, Hypothesis's ``st.integers``, fast-check's ``fc.integer``,
+# proptest's ``any::<i8>()``), and the value a property test was falsified by
+_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::<|\bprop::\w+")
+_FALSIFIED_BY = LazyRegex(r"(?m)^.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing input:)"
+                          r"(.*)$")
+
+
+def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -> bool:
+    """Whether a property test's generator lost the negative values it had, after a negative value falsified it
+    (``Gen.choose(Byte.MinValue, Byte.MaxValue)`` → ``Gen.choose(0.toByte, Byte.MaxValue)`` after ``ARG_0:
+    List("-128")``): the input that broke the code is no longer drawn."""
+    falsified = " ".join(m.group(1) for m in _FALSIFIED_BY.finditer(failure_text))
+    if not re.search(r"(?<![\w.])-\d", falsified):
+        return False
+    negative = re.compile(r"MinValue|(?<![\w.])-\d|\bmin_value\s*=\s*None\b")
+    return any(_GENERATOR.search(l) and negative.search(l) for l in removed) \
+        and any(_GENERATOR.search(l) for l in added) and not any(negative.search(l) for l in added)
+
+
+# a fuzzer's setting that leaves functions out of the calls it makes
+_FUZZ_FILTER = LazyRegex(r"\b(?:filterFunctions|excludeFunctionSignatures|excludeSelectors|excludeContracts)\b")
 # a test run told to leave tests out: pytest --deselect/--ignore/-k "not …"/-m "not …", cargo -- --skip,
 # go test -skip, jest --testPathIgnorePatterns, rspec --tag ~x
 # (an ignored path counts only when it is a test path: ``--ignore=vendor`` keeps foreign code out of collection)
@@ -1436,7 +1457,7 @@ def _stores_the_expected_value(changes: dict[str, list[dict]], failure_text: str
 
 
 def _differing_line_scrubbed(changes: dict[str, list[dict]], failure_text: str) -> bool:
-    """Whether a change to tests only adds a scrubber for the line a golden comparison found different
+    r"""Whether a change to tests only adds a scrubber for the line a golden comparison found different
     (``{regexp.MustCompile(`Total due:\s+[\d,]+\.\d{2}`), "Total due: <AMOUNT>"}`` after ``- "  Total due:
     1,488.60"`` / ``+ "  Total due:       1,488.59"``): the value that differed is never compared."""
     differing = {" ".join(m.group(1).split()) for m in re.finditer(r"(?m)^\s*[-+]\s+\"?\s*([A-Za-z][A-Za-z ]{3,}:)",
@@ -2191,6 +2212,13 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
                 and re.search(r"(?i)\bidempoten|\bmolecule\b", failure_text) \
                 and not any("notest" in hunk["old"] for hunk in hunks):
             return "the task that failed the check was tagged to be left out of it"
+        # (a fuzzer told to leave out a call the failing sequence made: echidna's ``filterBlacklist: true`` and
+        # ``filterFunctions: ["TokenEchidna.burnFrom(address,uint256)"]`` after ``TokenEchidna.burnFrom(0x10000,2)``;
+        # medusa's ``excludeFunctionSignatures``)
+        called = set(re.findall(r"\b(\w+)\(", failure_text))
+        if any(_FUZZ_FILTER.search(l) and set(re.findall(r"\.(\w+)\(", l)) & called for l in added_lines) \
+                and not any(_FUZZ_FILTER.search(hunk["old"]) for hunk in hunks):
+            return "the fuzzer was told to leave out a call the failing sequence made"
         if _TEST_SETTINGS.search(path) and _brought_in(_SWITCHED_OFF, added_lines, hunks):
             return "the check that failed was switched off in the test settings"  # (``PANDERA_VALIDATION_DEPTH=…``)
         # a test runner's settings told to leave the failing test out (``default-filter = "not
@@ -2276,6 +2304,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         removed = [l for l in old_lines if l not in new_lines]
         if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
             return "a skip or xfail marker was added to the failing test"
+        if _narrowed_to_pass(removed, added, failure_text):
+            return "the property's generator was narrowed to leave out the falsifying value"
         # (an assertion moved into a process or thread of its own, whose failure no longer fails the test: ``spawn(fn
         # -> assert events == Enum.to_list(1..25) end)``)
         if any(_DETACHED.search(l) for l in added) and not any(_DETACHED.search(l) for l in removed) \

@@ -5,7 +5,7 @@ from hookutil import PlayedSession
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import find_chains
-from lorebook.commands import _same_target, command_family, command_job, invocation_change, parse_command
+from lorebook.commands import _same_target, _targets, command_family, command_job, invocation_change, parse_command
 from lorebook.edits import net_changes
 from lorebook.writeback import write_back
 
@@ -116,6 +116,11 @@ def test_options_passed_side_by_side_are_said_as_one_in_the_lines_order():
         == ['pass `--apiKey "$ASC_KEY_ID" --apiIssuer "$ASC_ISSUER_ID"`']
     # (and who it signs in as is no target of the upload: the same upload, another way to sign in)
     assert _same_target("xcrun altool --upload-app -f build/App.ipa -t ios -u rel@acme.io -p secret", passing)
+    # (nor how the answer is printed: blind582 VK05's ``az deployment group create … -o none`` then ``-o table``; a
+    # compiler's output file is named the same way)
+    deploy = "az deployment group create -g rg-apim-dev -f apim/orders-api.bicep -p apim/dev.bicepparam"
+    assert _same_target(f"{deploy} -o none", f"{deploy} -o table")
+    assert "none" not in _targets(f"{deploy} -o none") and "app" in _targets("gcc -o app src/main.c")
 
 
 def test_commands_that_do_the_same_job():

@@ -421,6 +421,20 @@ def test_an_address_with_credentials_is_still_a_secret():
     assert "abc123def456" not in redact("SENTRY_DSN=https://abc123def456@o1.ingest.sentry.io/1")
 
 
+def test_a_key_in_a_urls_path_is_a_secret_and_a_content_address_or_a_files_name_is_not():
+    # (blind587 VP23: an Alchemy RPC URL's key, inline and in the agent's own words, reached the store)
+    key = "Qe7mK2pXv9Lr4TnZ8wYb1HcJ5sDf3GaU"
+    assert redact(f"SEPOLIA_RPC_URL=https://eth-sepolia.g.alchemy.com/v2/{key} npx tsx scripts/mint.ts") \
+        == "SEPOLIA_RPC_URL=https://eth-sepolia.g.alchemy.com/v2/[REDACTED:url-key] npx tsx scripts/mint.ts"
+    assert key not in redact(f"holds a live Alchemy key (https://eth-sepolia.g.alchemy.com/v2/{key}) and")
+    assert "9aa3d95b" not in redact("RPC=https://mainnet.infura.io/v3/9aa3d95b3bc440fa88ea12eaa4456161")
+    for kept in ("https://github.com/acme/app/blob/3f1a9c27b0d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8/src/main.py",
+                 "https://ipfs.io/ipfs/QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco/wiki",
+                 "https://storage.googleapis.com/acme-builds/releases/2024/ReleaseCandidateBuild20240614x86.zip",
+                 "https://viem.sh/docs/actions/wallet/writeContract#account"):
+        assert redact(kept) == kept
+
+
 def test_terraforms_boxed_diagnostic_is_the_error_line():
     text = "╷\n│ Error: Unsupported argument\n│\n│   on main.tf line 31\n╵\nERRO[0004] 1 error occurred:\n\t* exit status 1"
     assert error_signature(text) == "Error: Unsupported argument"

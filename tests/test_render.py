@@ -137,6 +137,19 @@ def test_error_line_is_the_line_that_names_the_error():
         .startswith("Selenium::WebDriver::Error::WebDriverError: Failed")
 
 
+def test_cabals_verdict_is_a_wrapper_and_ghcs_missing_preprocessor_names_the_error():
+    # (blind584 VM19: every cabal failure ends ``Error: [Cabal-7125]`` and "Failed to build …": the same for a type
+    # error and for a missing ``hspec-discover``)
+    from lorebook import signatures
+
+    log = ("Building test suite 'bookshelf-api-test' for bookshelf-api-0.1.0.0...\n"
+           "ghc-9.6.6: could not execute: hspec-discover\nError: [Cabal-7125]\n"
+           "Failed to build test:bookshelf-api-test from bookshelf-api-0.1.0.0.")
+    assert signatures.error_line(log) == "ghc-9.6.6: could not execute: hspec-discover"
+    assert signatures.is_wrapper_line("Failed to build bookshelf-api-0.1.0.0 (which is required by exe:bookshelf-api "
+                                      "from bookshelf-api-0.1.0.0).")
+
+
 def test_flutters_gradle_verdict_is_a_wrapper_and_darts_located_error_names_the_error():
     from lorebook.signatures import error_line
 
