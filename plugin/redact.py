@@ -166,7 +166,9 @@ _SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t
 _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is|was))?[ \t]+)(?P<q>[`'\"])"
                     r"(?P<value>[^\s`'\"]{8,})(?P=q)")
 # a token said in words, a long value after its name: "Use my App Center token 4b7e9c2a1f0d8e6b3a5c7d9e1f2a4b6c8d0e2f4a"
-_SAID_TOKEN = (r"\b(?P<pre>(?:token|api[ \t-]?key|access[ \t]key|secret[ \t]key)(?:[ \t]+(?:is|was))?[ \t]+)"
+# (and a device's or an app's key, as a provisioning script prints it: "provision: app key BD38D8B6B408B529…")
+_SAID_TOKEN = (r"\b(?P<pre>(?:token|api[ \t-]?key|access[ \t]key|secret[ \t]key|app[ \t-]?key|application[ \t]key|"
+               r"(?:nwk|network|master|signing|encryption|private)[ \t]key)(?:[ \t]+(?:is|was))?[ \t]+)"
                r"(?P<value>(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[A-Za-z0-9_-]{24,})(?![\w/-])(?!\.\w)")
 # a secret given to SQL as a string after its keyword: DuckDB's ``CREATE SECRET (TYPE s3, KEY_ID '…', SECRET '…')``,
 # MySQL's and Oracle's ``IDENTIFIED BY '…'``, an S3 ``SESSION_TOKEN '…'``

@@ -880,6 +880,8 @@ def test_a_token_said_in_words_is_redacted_where_it_is_said():
     token = "4b7e9c2a1f0d8e6b3a5c7d9e1f2a4b6c8d0e2f4a"
     assert token not in redact(f"Push the fix to CodePush Staging. Use my App Center token {token}.")
     assert token not in redact(f"the api key is {token}")
+    # (and a LoRaWAN device's app key as a provisioning script printed it: blind589 VR15)
+    assert redact("provision: app key BD38D8B6B408B529104E6F67A90AC1EA") == "provision: app key [REDACTED:secret]"
     # (a commit after a token's name, a word, or a name of underscores is no token)
     line = f"The refresh token rotation landed in commit {token}; see token_rotation_helper_for_tests_2024."
     assert redact(line) == line
