@@ -12,13 +12,13 @@ import urllib.parse
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE,
-                       _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps, _asks_version,
-                       _exec_split, _first_word, _inline_code, _interpreter_code, _picked_package, _program_name,
-                       _routine, _same_target, _segments, _targets, _words, is_static_check,
-                       command_family, command_job, command_key, container_run, container_words, counting_search,
-                       goals_put_before, invocation_change, is_autofix, other_subcommand, parse_command,
-                       program_variant, quoted_again, removed_paths, runs_the_phase_of, statements_put_before,
-                       subcommand_variant)
+                       _SAYS_MORE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps,
+                       _asks_version, _before_pipe, _exec_split, _first_word, _inline_code, _interpreter_code,
+                       _picked_package, _program_name, _routine, _same_target, _segments, _targets, _words,
+                       is_static_check, command_family, command_job, command_key, container_run, container_words,
+                       counting_search, goals_put_before, invocation_change, is_autofix, other_subcommand,
+                       parse_command, program_variant, quoted_again, removed_paths, runs_the_phase_of,
+                       statements_put_before, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -348,6 +348,7 @@ def find_chains(observations: list[dict], account: str = "",
                          or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
+                    and not _looked_closer(failure, later) and not _searched_no_more(failure, later["target"]) \
                     and not _config_dropped(failure["target"], later["target"]) \
                     and not _race_detector_dropped(failure, later["target"]) \
                     and not _workers_dropped(failure, later["target"]) \
@@ -662,6 +663,27 @@ def _told_to_look(failure: dict, later: str) -> bool:
                                    rf"(?i){re.escape(flag)}(?![\w-])[^\n.]*\b(?:to (?:see|get|render|show|print|"
                                    rf"display)|for (?:more|details|the full|a full))\b", text))
                                for flag in added)
+
+
+def _searched_no_more(failure: dict, later: str) -> bool:
+    """Whether the failing line ended in a search for what it expected, that found nothing (``adb logcat -d -s
+    flutter | grep 'going to /orders/42'``), and ``later`` searches for it no more (``adb logcat -d -s flutter | tail
+    -4``): a look at what there was, not the check passing."""
+    search = re.search(r"\|\s*grep\s+(?:-(?!v\b|-invert)\w+\s+)*(['\"]?)([^'\"|]+)\1\s*$", failure["target"])
+    return search is not None and search.group(2).strip() not in later
+
+
+def _looked_closer(failure: dict, later: dict) -> bool:
+    """Whether ``later`` is the failing run again with only a variable that makes it say more, its output cut by a
+    filter that still shows a failure (``NCCL_DEBUG=INFO deepspeed … 2>&1 | grep -E "NCCL (INFO|WARN)" | head -6``
+    printing "NCCL WARN Cuda failure 'peer access is not supported'"): a look at the failure, not the failure gone."""
+    if not re.search(r"\|\s*(?:sed|head|tail|grep|awk)\b", later["target"]):
+        return False
+    before, after = parse_command(failure["target"]), parse_command(later["target"])
+    added = [e for e in after["env"] if e not in before["env"]]
+    return bool(added) and all(_SAYS_MORE.match(e) for e in added) \
+        and _before_pipe(after["argv"]) == _before_pipe(before["argv"]) \
+        and bool(re.search(r"(?i)\b(?:fail(?:ed|ure)?|error|exception|abort(?:ed|ing)?)\b", later.get("body") or ""))
 
 
 # a flag that shows more of a run (``--debug``, ``--stacktrace``, ``-vv``, ``--log-level=debug``)
@@ -1190,10 +1212,12 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
         return False
     # (nor a type checker's or linter's run on some of the files it complained of: ``uv run mypy
     # src/app/services/notify.py`` after ``uv run mypy src/`` found errors in notify.py and api/users.py)
-    narrowed = [t.lstrip("./").rstrip("/") for t in _targets(later) if "/" in t or re.search(r"\.\w+$", t)]
+    # (of the step that ran it: ``npx tsc --noEmit && npx tsx src/list-item.ts --dry-run`` ran the type check whole)
+    step = _the_step(failure["target"], later) or later
+    narrowed = [t.lstrip("./").rstrip("/") for t in _targets(step) if "/" in t or re.search(r"\.\w+$", t)]
     # (or the one project of a type checker's build: ``npx tsc -p packages/shared`` after ``npx tsc -b`` found an
     # error in packages/web)
-    if not narrowed and (project := _tsc_project(later)) and project != _tsc_project(failure["target"]):
+    if not narrowed and (project := _tsc_project(step)) and project != _tsc_project(failure["target"]):
         narrowed = [project]
     if narrowed and is_static_check(failure["target"]) and any(
             not any(named == p or named.startswith(p + "/") or f"/{p}/" in f"/{named}/" for p in narrowed)

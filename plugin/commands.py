@@ -997,7 +997,10 @@ _TIMEOUT = LazyRegex("^" + _TIMEOUT_WORDS)
 
 # variables that only make a run say more (a backtrace, a log level): never the fix
 _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEBUG|DEBUG|PYTHONFAULTHANDLER|"
-                       r"PYTHONTRACEMALLOC|TF_LOG|TF_LOG_PATH|LOG_LEVEL|VERBOSE|GIT_TRACE|CARGO_TERM_VERBOSE)=")
+                       r"PYTHONTRACEMALLOC|TF_LOG|TF_LOG_PATH|LOG_LEVEL|VERBOSE|GIT_TRACE|CARGO_TERM_VERBOSE|"
+                       # (and a GPU stack's: ``NCCL_DEBUG=INFO``, ``TORCH_DISTRIBUTED_DEBUG=DETAIL``)
+                       r"NCCL_DEBUG|NCCL_DEBUG_SUBSYS|TORCH_DISTRIBUTED_DEBUG|TORCH_SHOW_CPP_STACKTRACES|"
+                       r"TF_CPP_MIN_LOG_LEVEL|GRPC_VERBOSITY|GRPC_TRACE|GST_DEBUG|SPDLOG_LEVEL)=")
 
 
 def _invocation(parsed: dict) -> set[str]:

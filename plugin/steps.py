@@ -44,6 +44,8 @@ _NAMED_STEP = LazyRegex(r"(?i)\b(?:run|try|execute)\b\s*:?\s*(?:[`'\"]([^`'\"\n]
 # a subcommand that only reads: ``vault token lookup``, ``helm get values``, ``npm view``, ``cargo tree``
 _READ_VERBS = frozenset(("lookup", "show", "status", "list", "ls", "describe", "inspect", "info", "view", "whoami",
                          "version", "diff", "log", "logs", "history", "search", "explain", "tree",
+                         # (what a build graph holds: ``bazel query @protobuf//:protoc``)
+                         "query", "cquery", "aquery",
                          # (what is attached or installed: ``adb devices``, ``flutter doctor``, ``board details``)
                          "devices", "doctor", "details",
                          # (how a service is doing: ``rpk cluster health``, ``redis-cli ping``)

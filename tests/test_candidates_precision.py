@@ -11184,6 +11184,8 @@ def test_a_generate_step_before_a_git_diff_is_a_change_and_the_diff_no_part_of_i
 @pytest.mark.parametrize("command, change", [
     ("which protoc || echo missing", False), ("ls ios && cat ios/Podfile", False),
     ("ls ios && npm install", True), ("cat a.txt > b.txt", True),
+    # (blind590 VS22: a build graph asked what it holds was shown as a step, "Run `bazel query @protobuf//:protoc`")
+    ("bazel query @protobuf//:protoc", False),
 ])
 def test_looks_one_after_another_change_nothing(command, change):
     # (blind248 IO10: ``which protoc || echo missing`` was shown on the card as a step of the fix, "Run `which protoc
@@ -16309,6 +16311,69 @@ def test_a_filtered_test_run_whose_passing_spec_is_named_for_an_error_passed(git
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1, reasons
     assert "hspec-discover" in candidates[0]["title"], candidates[0]["title"]
+
+
+def test_a_run_that_only_says_more_its_output_filtered_to_the_failure_is_a_look_not_the_pass(git_project, store):
+    # (blind588 VQ02: ``NCCL_DEBUG=INFO deepspeed … | grep … | head -6`` showed "NCCL WARN Cuda failure"; it was taken
+    # for the pass and ``NCCL_DEBUG=INFO`` for the fix, not the ``NCCL_P2P_DISABLE=1`` run after it)
+    run = "deepspeed --num_gpus 2 train.py --deepspeed configs/ds_zero2.json"
+    session = (Session("ncclp2p", git_project, prompt="deepspeed ZeRO-2 training dies at startup with an NCCL error")
+               .fail(run, "Exit code 1\ntorch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+                     "unhandled cuda error\n[ERROR] [launch.py:325:sigkill_handler] exits with return code = 1")
+               .ok(f'NCCL_DEBUG=INFO {run} 2>&1 | grep -E "NCCL (INFO|WARN) (Channel|Cuda)" | head -6',
+                   "dev-ws:48790 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n"
+                   "dev-ws:48790 [0] NCCL WARN Cuda failure 'peer access is not supported between these two devices'")
+               .ok(f"NCCL_P2P_DISABLE=1 {run}", "[INFO] [stage_1_and_2.py:149:__init__] Reduce bucket size 500000000\n"
+                   "step 200 loss 1.93")
+               .stop("The two 4090s can't do peer-to-peer over PCIe, but NCCL still picked the P2P transport. Running "
+                     "with `NCCL_P2P_DISABLE=1` makes NCCL go through host shared memory; the run now trains."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "NCCL_P2P_DISABLE=1" in candidates[0]["title"] and "NCCL_DEBUG" not in candidates[0]["change"]
+
+
+def test_a_type_check_that_passed_as_a_step_before_a_script_on_one_file_passed_whole(git_project, store):
+    # (blind587 VP11: ``npx tsc --noEmit && npx tsx src/list-item.ts --dry-run`` was read as a type check narrowed to
+    # list-item.ts, which left the error in client.ts unchecked)
+    session = (Session("tscstep", git_project, prompt="bumped the TS SDK; the listing script no longer builds")
+               .fail("cd scripts && npx tsc --noEmit", "Exit code 2\nsrc/client.ts:1:44 - error TS2307: Cannot find module "
+                     "'@mysten/sui/client' or its corresponding type declarations.")
+               .read("scripts/src/client.ts")
+               .edit("scripts/src/client.ts", "import { SuiClient, getFullnodeUrl } from '@mysten/sui/client';",
+                     "import { SuiJsonRpcClient, getJsonRpcFullnodeUrl } from '@mysten/sui/jsonRpc';")
+               .ok("cd scripts && npx tsc --noEmit && npx tsx src/list-item.ts --dry-run",
+                   "dry run: would call 0x0::listing::list\nstatus: success")
+               .stop("@mysten/sui 2.x removed the `@mysten/sui/client` entry point. The client now comes from "
+                     "`@mysten/sui/jsonRpc`; tsc is clean and the dry-run listing works."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "@mysten/sui/jsonRpc" in candidates[0]["title"] + candidates[0]["change"]
+
+
+def test_a_log_read_without_the_search_that_failed_is_a_look_not_the_pass(git_project, store):
+    # (blind592 VU08: ``… | grep 'going to /orders/42'`` found nothing; ``adb logcat -d -s flutter | tail -4`` showed
+    # the log and was taken for the pass, so the manifest's deep-link switch after it came "without change")
+    check = ("adb logcat -c && adb shell am start -W -a android.intent.action.VIEW -d 'shopapp://orders/42' "
+             "com.acme.shop && sleep 3 && adb logcat -d -s flutter | grep 'going to /orders/42'")
+    manifest = "android/app/src/main/AndroidManifest.xml"
+    session = (Session("deeplink", git_project, prompt="the order deep link just opens the home screen on Android")
+               .fail(check, "Exit code 1\nStarting: Intent { act=android.intent.action.VIEW dat=shopapp://orders/... }\n"
+                     "Status: ok\nComplete")
+               .ok("adb logcat -d -s flutter | tail -2", "I flutter : [GoRouter]   =>   /orders/:id\n"
+                   "I flutter : [GoRouter] setting initial location /")
+               .read(manifest)
+               .edit(manifest, '              android:resource="@style/NormalTheme"\n              />',
+                     '              android:resource="@style/NormalTheme"\n              />\n'
+                     '            <meta-data android:name="flutter_deeplinking_enabled" android:value="true" />')
+               .ok("flutter build apk --debug && adb install -r build/app/outputs/flutter-apk/app-debug.apk",
+                   "✓ Built build/app/outputs/flutter-apk/app-debug.apk\nSuccess")
+               .ok(check, "Status: ok\nComplete\nI flutter : [GoRouter] going to /orders/42")
+               .stop("Flutter's deep-link handling was off on Android, so go_router never received the URI. Added "
+                     '`<meta-data android:name="flutter_deeplinking_enabled" android:value="true" />` to the main '
+                     "activity; the link now logs `going to /orders/42`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "flutter_deeplinking_enabled" in candidates[0]["change"]
 
 
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
