@@ -408,7 +408,8 @@ def find_chains(observations: list[dict], account: str = "",
                          or _echoed_recipe_step(later, failure["target"])
                          or _script_echoes_the_run(later, failure["target"])
                          or _echoed_script_run_directly(failure, later["target"])
-                         or _composer_script_runs(later, failure["target"])):
+                         or _composer_script_runs(later, failure["target"])
+                         or _sets_what_was_missing(later, [e for e in events if e["outcome"] == "error"])):
                 # ``make dashboards``, whose recipe runs the ``jsonnet`` that failed (or the target the account gives
                 # as the way beside it; or one put in the background, by itself: ``make run-local``)
                 started = _backgrounded_recipe(later["target"])
@@ -912,6 +913,24 @@ def _script_echoes_the_run(later: dict, failed: str) -> bool:
             if wanted and all(w in rest for w in wanted):
                 return True
     return False
+
+
+# a variable a run found missing: ``KeyError: 'KFP_COMPONENT_IMAGE'`` from ``os.environ[…]``, "SEPOLIA_RPC_URL must
+# be set", "environment variable DATABASE_URL not set"
+_MISSING_VARIABLE = LazyRegex(r"\bKeyError: '([A-Z][A-Z0-9_]{3,})'|\b([A-Z][A-Z0-9_]{3,}) (?:must be set|is not set|"
+                              r"is required|not set)\b|environment variable [`'\"]?([A-Z][A-Z0-9_]{3,})")
+
+
+def _sets_what_was_missing(later: dict, failures: list[dict]) -> bool:
+    """Whether ``later`` is a make target (or a package script) whose echoed line sets the variable the failing runs
+    found missing (``make compile PIPELINE=training`` printing ``KFP_COMPONENT_IMAGE=…/ml-components:3f9c2e1 uv run
+    python -m pipelines.compile training`` after ``KeyError: 'KFP_COMPONENT_IMAGE'``): the project's way gives it."""
+    words = later["target"].split()
+    if not words or os.path.basename(words[0]) not in ("make", "just", *_PACKAGE_RUNNERS):
+        return False
+    missing = {name for f in failures for m in _MISSING_VARIABLE.finditer(f.get("error_text") or "")
+               for name in m.groups() if name}
+    return any(re.search(rf"(?:^|[\s;&(]){name}=\S", line) for name in missing for line in _echoed(later)[:10])
 
 
 def _composer_script_runs(later: dict, failed: str) -> bool:
@@ -2415,6 +2434,11 @@ def _passed_within(failed: str, later: str) -> bool:
     inner = [_shell_script(parsed["argv"]) for parsed in (before, after)]
     if all(inner) and inner[0][0] == inner[1][0] and inner[0][1] != inner[1][1]:
         return _passed_within(inner[0][1], inner[1][1])
+    # (or the command the image ran, as a step of the script the same image runs: ``docker run … ghcr.io/acme/fw-ci
+    # sh -c 'cmake --preset ci && cmake --build --preset ci'`` for ``docker run … ghcr.io/acme/fw-ci cmake --preset ci``)
+    if inner[1] and not inner[0] and (run := container_words(before["argv"])) and run[1] \
+            and inner[1][0][:-2] == before["argv"][:len(before["argv"]) - len(run[1]) + 1]:
+        return _the_step(" ".join(run[1][1:]), inner[1][1]) is not None
     argv, rest = after["argv"], before["argv"][1:]
     # (or the very script, run by its interpreter: ``php -d memory_limit=4G bin/magento setup:di:compile`` for
     # ``bin/magento setup:di:compile``)

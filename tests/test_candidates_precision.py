@@ -917,6 +917,12 @@ def test_a_command_the_agent_says_fixed_it_beats_a_cosmetic_edit(git_project, st
 
 
 @pytest.mark.parametrize("failed, later, same", [
+    # (blind589 VR24: the image's command, then a script of the same image that runs it as its first step)
+    ("docker run --rm -v $PWD:/src -w /src ghcr.io/acme/fw-ci:2024.09 cmake --preset ci",
+     "docker run --rm -v $PWD:/src -w /src ghcr.io/acme/fw-ci:2024.09 sh -c 'cmake --preset ci && cmake --build "
+     "--preset ci'", True),
+    ("docker run --rm ghcr.io/acme/fw-ci:2024.09 cmake --preset ci",
+     "docker run --rm ghcr.io/acme/other:1 sh -c 'cmake --preset ci && cmake --build --preset ci'", False),
     ("go build ./...", "go build ./... && go test ./...", True),
     ("php artisan test --filter=Billing", "./vendor/bin/sail artisan test --filter=Billing", True),
     ("pytest -q", "pytest -q || true", False),
@@ -16374,6 +16380,42 @@ def test_a_log_read_without_the_search_that_failed_is_a_look_not_the_pass(git_pr
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1, reasons
     assert "flutter_deeplinking_enabled" in candidates[0]["change"]
+
+
+def test_a_make_target_that_sets_the_variable_the_failing_run_missed_is_the_way(git_project, store):
+    # (blind588 VQ05: ``make compile PIPELINE=training`` echoed ``KFP_COMPONENT_IMAGE=… uv run python -m
+    # pipelines.compile …`` after the bare ``kfp dsl compile`` died on ``KeyError: 'KFP_COMPONENT_IMAGE'``)
+    session = (Session("kfpcompile", git_project, prompt="compile the training pipeline to YAML")
+               .fail("PYTHONPATH=. kfp dsl compile --py pipelines/training.py --output training.yaml",
+                     "Exit code 1\nTraceback (most recent call last):\n  File \"/home/dev/mlpipes/components/__init__.py\", "
+                     "line 5, in <module>\n    BASE_IMAGE = os.environ[\"KFP_COMPONENT_IMAGE\"]\n"
+                     "KeyError: 'KFP_COMPONENT_IMAGE'")
+               .read("components/__init__.py")
+               .ok("make compile PIPELINE=training", "KFP_COMPONENT_IMAGE=europe-west4-docker.pkg.dev/acme-ml/ml/"
+                   "ml-components:3f9c2e1 uv run python -m pipelines.compile training --out build/training.yaml\n"
+                   "Compiled pipeline 'churn-training' (7 tasks) -> build/training.yaml")
+               .stop("The components take their image from `KFP_COMPONENT_IMAGE`, which the Makefile sets to the "
+                     "image tagged with the current git SHA. `make compile PIPELINE=training` wrote build/training.yaml."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "`make compile PIPELINE=training`" in candidates[0]["title"], candidates[0]["title"]
+
+
+def test_a_make_target_the_account_says_does_that_whose_recipe_runs_the_failing_program_is_the_way(git_project,
+                                                                                                      store):
+    # (blind591 VT04: "The Makefile does exactly that — `make pipeline` rebuilt the survey targets", its echoed line
+    # ``TAR_CONFIG=… Rscript -e 'targets::tar_make(…)'``)
+    session = (Session("tarmake", git_project, prompt="Rebuild the pipeline so the weekly report picks up wave 14")
+               .fail("Rscript -e 'targets::tar_make()'", "Exit code 1\nError:\n! could not find file _targets.R.")
+               .read("Makefile")
+               .ok("make pipeline", "TAR_CONFIG=pipelines/_targets.yaml TAR_PROJECT=survey Rscript -e "
+                   "'targets::tar_make(reporter = \"timestamp\")'\n● built target survey_clean")
+               .stop("The targets pipelines are declared as projects in `pipelines/_targets.yaml`, so `tar_make()` has "
+                     "to run from the root with `TAR_CONFIG`/`TAR_PROJECT` set. The Makefile does exactly that — `make "
+                     "pipeline` rebuilt the survey targets with wave 14."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "`make pipeline`" in candidates[0]["title"], candidates[0]["title"]
 
 
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
