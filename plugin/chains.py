@@ -789,10 +789,19 @@ def _echoed_script(body: str, script: str = r"\S+") -> str | None:
 
 
 def _echoed_script_run_directly(failure: dict, later: str) -> bool:
-    """Whether ``later`` runs the command a failing package script was echoed as, with options added: ``npx
+    """Whether ``later`` runs the command a failing package script (or cargo's runner) was echoed as, with options
+    added: ``npx
     electron-forge make --targets @electron-forge/maker-deb`` for an ``npm run make`` echoed ``> electron-forge
     make`` (the way it could pass, its other makers left out)."""
     words = failure["target"].split()
+    # (or the runner cargo said it ran: ``probe-rs run --chip STM32L432KCUx --connect-under-reset target/…/pump-fw``
+    # after ``cargo run --release`` printed "Running `probe-rs run --chip STM32L432KCUx target/…/pump-fw`")
+    runner = re.findall(r"(?m)^\s*Running `([^`]+)`", failure.get("error_text") or "") if words[:2] == ["cargo", "run"] \
+        else []
+    if runner:
+        argv, ran = parse_command(runner[-1])["argv"], parse_command(later)["argv"]
+        return len(argv) > 1 and bool(ran) and ran[0] == argv[0] and set(argv) < set(ran) \
+            and all(w.startswith("-") for w in set(ran) - set(argv))
     script = [w for w in words[1:] if not w.startswith("-") and w != "run"]
     if not words or words[0] not in _PACKAGE_RUNNERS or len(script) != 1:
         return False
@@ -2508,7 +2517,17 @@ def _made_since(failed: str, later: str, between: list[dict]) -> bool:
     made = {w.removeprefix("./").rstrip("/") for o in between if o["tool"] == "Bash" and o["outcome"] == "ok"
             for step in _segments(o["target"]) if (argv := parse_command(step)["argv"])[:1] == ["mkdir"]
             for w in argv[1:] if not w.startswith("-")}
-    return len(changed) == 1 and changed[0][1].removeprefix("./").rstrip("/") in made
+    if len(changed) == 1 and changed[0][1].removeprefix("./").rstrip("/") in made:
+        return True
+    # (or the id of what a step since created, as it printed it: ``wandb agent acme-ml/vit-small/q7m3x1bd`` after
+    # ``wandb sweep sweeps/lr_search.yaml`` printed "Creating sweep with ID: q7m3x1bd", for the sweep that was killed)
+    # (how many it runs aside: ``--count 3``, then ``--count 2``)
+    named = [(a, b) for n, (a, b) in enumerate(zip(before, after))
+             if a != b and not (n and before[n - 1].startswith("-"))]
+    new = named[0][1].rsplit("/", 1)[-1] if len(named) == 1 else ""
+    created = rf"(?i)\b(?:creat\w*|made|new|generated)\b.*(?<![\w-]){re.escape(new)}(?![\w-])"
+    return len(new) >= 6 and any(re.search(created, line) for o in between if o["tool"] == "Bash"
+                                 and o["outcome"] == "ok" for line in (o.get("body") or "").splitlines())
 
 
 def _as_edited(failed: str, later: str, between: list[dict]) -> bool:

@@ -38,7 +38,9 @@ _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|/\s*<(?:reference|amd-module)\b|\s*\
                           r"\s*eslint-|"
                           r"\s*@(?:vitest|jest)-environment|\s*(?:prettier|biome)-ignore|\s*nolint|\s*swiftlint:)|"
                           r"/\*(?!\s*(?:eslint|webpackChunkName|@jsx|istanbul|c8\b))|\*(?:\s|/|$)|"
-                          r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
+                          # (Kconfig's ``# CONFIG_EFI_LOADER is not set`` is a setting, not a comment)
+                          r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*CONFIG_\w+ is not set\b|"
+                          r"\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
                           r"frozen_string_literal|shellcheck|rubocop:|-\*-))|"
                           r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s))|<!--)")
 # a comment a tool may read: a word and a colon, a word alone, a docblock's tag (``# typed: strict``, ``// @flow``,

@@ -72,6 +72,8 @@ _ERROR_RULES = (
     # a tool's own failure mark: electron-builder's ``⨯ wine is required, please see …`` above its "Above command
     # failed, retrying 2 more times"
     (3, r"^[⨯✖✗✘]\s+\S"),
+    # a size over its limit: U-Boot's ``u-boot.bin exceeds file size limit:``, a bundle's "exceeds the size limit"
+    (3, r"\bexceeds (?:the |its )?(?:file |maximum |max )?size limit\b"),
     (3, r"^Invalid \w+"),  # the AWS CLI's: ``Invalid base64: "{"order_id":42,"status":"paid"}"``
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does(?: not|n't) exist|"

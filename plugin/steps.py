@@ -117,6 +117,13 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     if _GIT_CONFIG_SET.search(command):
         return True  # ``git config --global url."https://…".insteadOf "ssh://git@github.com/"``: a setting written
+    # (a file the failure could not find, staged: a Nix flake sees only what git tracks, "path '/nix/store/…-source/
+    # nix/overlay.nix' does not exist" until ``git add nix/overlay.nix``)
+    staged = [w for w in parsed["argv"][2:] if not w.startswith("-")] if parsed["argv"][:2] == ["git", "add"] else []
+    if failure is not None and any(re.search(rf"/{re.escape(w.strip('./'))}' does not exist|/{re.escape(w.strip('./'))}"
+                                             rf"\b[^\n]*(?:not found|does not exist|no such file)",
+                                             failure.get("error_text") or "") for w in staged):
+        return True
     if _throwaway_container(command):
         return False  # ``docker create --name gw-tmp … && docker cp gw-tmp:/bin/x /tmp/x && docker rm gw-tmp && file …``
     # (a program's own code, in a heredoc or after ``-c``, is no shell word: ``for seed in (0, 7, 42)`` seeds nothing)

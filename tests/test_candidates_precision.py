@@ -16418,6 +16418,85 @@ def test_a_make_target_the_account_says_does_that_whose_recipe_runs_the_failing_
     assert "`make pipeline`" in candidates[0]["title"], candidates[0]["title"]
 
 
+def test_a_kconfig_option_set_off_is_a_setting_not_a_comment(git_project, store):
+    # (blind589 VR07: ``# CONFIG_EFI_LOADER is not set`` in a defconfig was read as a comment added, so the fix was
+    # "unrelated" and the README's typo beside it all there was)
+    build = "make orchid_defconfig && make CROSS_COMPILE=aarch64-linux-gnu- -j8"
+    session = (Session("kconfig", git_project, prompt="U-Boot no longer fits its SPI partition after the rebase")
+               .fail(build, "Exit code 2\n  COPY    u-boot.bin\nu-boot.bin exceeds file size limit:\n"
+                     "  limit:  0x100000 bytes\n  actual: 0x10a6d8 bytes\nmake: *** [Makefile:1094: u-boot.bin] Error 1")
+               .read("configs/orchid_defconfig")
+               .edit("configs/orchid_defconfig", "CONFIG_CMD_NFS=y", "CONFIG_CMD_NFS=y\n# CONFIG_EFI_LOADER is not set")
+               .ok(f"{build} 2>&1 | tail -2 && ls -l u-boot.bin", "  COPY    u-boot.dtb\n"
+                   "-rw-r--r-- 1 dev dev 894312 Oct  2 11:48 u-boot.bin")
+               .stop("v2024.07 turns the UEFI loader on by default for arm64, which pushed u-boot.bin past the 1 MiB "
+                     "limit. I disabled it in `configs/orchid_defconfig` with `# CONFIG_EFI_LOADER is not set`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "# CONFIG_EFI_LOADER is not set" in candidates[0]["change"]
+    assert "exceeds" in candidates[0]["title"], candidates[0]["title"]
+
+
+def test_a_run_on_the_id_a_step_since_created_is_the_failing_run_again(git_project, store):
+    # (blind588 VQ12: ``wandb agent …/q7m3x1bd`` after ``wandb sweep`` printed "Creating sweep with ID: q7m3x1bd",
+    # for the killed sweep ``…/8k2f0q1z``: the same agent on the sweep made from the fixed file)
+    session = (Session("wandbsweep", git_project, prompt="every run in the lr sweep diverges to NaN")
+               .fail("wandb agent acme-ml/vit-small/8k2f0q1z --count 3", "Exit code 1\nFloatingPointError: loss is nan "
+                     "at step 7\nwandb: ERROR Detected 3 failed runs in the first 60 seconds, killing sweep.")
+               .read("sweeps/lr_search.yaml")
+               .edit("sweeps/lr_search.yaml", "  lr:\n    distribution: log_uniform\n",
+                     "  lr:\n    distribution: log_uniform_values\n")
+               .ok("wandb sweep sweeps/lr_search.yaml", "wandb: Creating sweep with ID: q7m3x1bd\n"
+                   "wandb: Run sweep agent with: wandb agent acme-ml/vit-small/q7m3x1bd")
+               .ok("wandb agent acme-ml/vit-small/q7m3x1bd --count 2", "epoch 3 val/loss=1.482 val/acc=0.561")
+               .stop("`distribution: log_uniform` takes `min`/`max` as natural-log exponents, so lr was sampled "
+                     "around 1.0. It now uses `log_uniform_values`; the new sweep's runs train."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "log_uniform_values" in candidates[0]["change"]
+
+
+def test_cargos_runner_run_directly_with_an_option_added_is_the_way(git_project, store):
+    # (blind589 VR16: ``cargo run --release`` printed "Running `probe-rs run --chip STM32L432KCUx target/…`"; the
+    # runner run by hand with ``--connect-under-reset`` attached)
+    elf = "target/thumbv7em-none-eabihf/release/pump-fw"
+    session = (Session("proberun", git_project, prompt="cargo run can't attach to the STM32 anymore")
+               .fail("cargo run --release", f"Exit code 1\n     Running `probe-rs run --chip STM32L432KCUx {elf}`\n"
+                     "Error: Connecting to the chip was unsuccessful.")
+               .read(".cargo/config.toml")
+               .ok(f"probe-rs run --chip STM32L432KCUx --connect-under-reset {elf}",
+                   "  Programming ✔ 100% [####################]  38.00 KiB\n     Finished in 3.12s")
+               .stop("The firmware sleeps in STOP2, which turns off the debug port. Holding it in reset while "
+                     f"attaching works: `probe-rs run --chip STM32L432KCUx --connect-under-reset {elf}`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "--connect-under-reset" in candidates[0]["change"]
+
+
+def test_a_file_a_nix_flake_could_not_see_staged_is_the_fix_and_nix_flakes_are_no_flaky_test(git_project, store):
+    # (blind590 VS10: "Flakes only copy git-tracked files" read as "flaky", and ``git add nix/overlay.nix`` as no
+    # change; the second error's fix was paired with the first)
+    session = (Session("nixflake", git_project, prompt="Get the dev shell working so `cargo build` succeeds")
+               .fail("nix develop -c cargo build", "Exit code 1\n       error: path '/nix/store/8k2l1i6w1m0m2qn0i4s0b1r8x7"
+                     "ajq5pb-source/nix/overlay.nix' does not exist")
+               .ok("git add nix/overlay.nix flake.nix", "")
+               .fail("nix develop -c cargo build", "Exit code 101\nerror: failed to run custom build command for "
+                     "`openssl-sys v0.9.102`\n  The pkg-config command could not be found.")
+               .read("flake.nix")
+               .edit("flake.nix", "        devShells.default = pkgs.mkShell {\n",
+                     "        devShells.default = pkgs.mkShell {\n          nativeBuildInputs = [ pkgs.pkg-config ];\n"
+                     "          buildInputs = [ pkgs.openssl ];\n")
+               .ok("nix develop -c cargo build 2>&1 | tail -2", "   Compiling sensor-gateway v0.3.0\n    Finished `dev` "
+                   "profile [unoptimized + debuginfo] target(s) in 41.2s")
+               .stop("Two problems:\n\n1. Flakes only copy git-tracked files into the store, so the new nix/overlay.nix "
+                     "\"did not exist\" until I ran `git add nix/overlay.nix`.\n2. The dev shell had no pkg-config or "
+                     "OpenSSL; flake.nix now has `nativeBuildInputs = [ pkgs.pkg-config ];`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 2, reasons
+    assert "git add nix/overlay.nix" in candidates[0]["title"] and "overlay.nix" in candidates[0]["title"]
+    assert "pkg-config" in candidates[1]["change"] and "overlay" not in candidates[1]["title"]
+
+
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
     # (blind584 VM24: ``mix lint`` is ``credo --strict --config-name ci``; its output does not echo ``--strict``, so
     # it read as the strict check left out)
