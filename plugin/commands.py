@@ -60,6 +60,8 @@ _TWO_WORD = ("npm", "yarn", "pnpm", "bun", "cargo", "go", "make", "bundle", "mvn
 _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("npx",),
             ("pnpm", "exec"), ("pnpm", "dlx"), ("yarn", "exec"), ("bunx",), ("bundle", "exec"), ("env",), ("time",),
             ("sudo",), ("nohup",), ("exec",), ("command",), ("xcrun",),
+            # (a virtual display for a program that needs one: ``xvfb-run -a Unity -batchmode …``)
+            ("xvfb-run", "-a"), ("xvfb-run", "--auto-servernum"), ("xvfb-run",),
             # (a Dart package's executable: ``dart pub global run melos run test:unit``)
             ("dart", "pub", "global", "run"), ("dart", "pub", "run"), ("flutter", "pub", "run"))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
@@ -112,6 +114,8 @@ _JOBS = (
     ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
              # (Zephyr's: ``west twister -T tests/lib/ringbuf -p native_sim``)
              r"twister|"
+             # (Airbyte's: ``airbyte-ci connectors --name=source-zendesk-chat test``)
+             r"airbyte-ci\s+connectors\s+(?:--?\S+\s+)*test|"
              # (Qt's for QML: ``qmltestrunner -input tests/qml/tst_gauge.qml``)
              r"qmltestrunner|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"

@@ -22,8 +22,9 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # vitest's ``test.fails``, ``@unittest.expectedFailure``, ``[Fact(Skip = …)]``, ``[Ignore]``
                         r"\bXCTExpectFailure\b|\bXCTSkip\b|\b(?:it|test)\.(?:failing|fails)\b|expectedFailure\b|"
                         r"\bSkip\s*=\s*\"|\[Ignore(?:\(|\])|"
-                        # (GoogleTest's ``DISABLED_`` prefix: ``INSTANTIATE_TEST_SUITE_P(DISABLED_Fractional, …)``)
-                        r"\bDISABLED_\w|"
+                        # (GoogleTest's ``DISABLED_`` prefix: ``INSTANTIATE_TEST_SUITE_P(DISABLED_Fractional, …)``, and a
+                        # death test made to expect its abort in debug builds only, ``EXPECT_DEBUG_DEATH``)
+                        r"\bDISABLED_\w|\b(?:EXPECT|ASSERT)_DEBUG_DEATH\b|"
                         # (an ArchUnit rule's violations frozen as a baseline: ``FreezingArchRule.freeze(noClasses()…``)
                         r"\bFreezingArchRule\.freeze\(|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,

@@ -939,6 +939,10 @@ def test_a_runner_with_a_double_dash_and_an_alias_flag_are_understood():
     assert parse_command("opam exec --switch=. -- dune test")["runner"] == "opam exec --switch=. --"
     assert parse_command("docker exec -it api -- sh")["runner"] != "docker exec -it api --"
     assert parse_command("npm run build -- --watch")["runner"] == ""
+    # (a virtual display around it: blind595 VX02's ``xvfb-run -a …/Unity -batchmode … -runTests``; and Airbyte's
+    # connector tests, blind594 VW19)
+    assert parse_command("xvfb-run -a Unity -batchmode -runTests")["runner"] == "xvfb-run -a"
+    assert command_job("airbyte-ci connectors --name=source-zendesk-chat test") == "test"
     assert command_job("clojure -X:test") == "test"
 
 
@@ -8858,6 +8862,21 @@ def test_a_property_generator_narrowed_to_leave_out_the_falsifying_value_is_a_we
                    "Passed: Total 2, Failed 0, Errors 0, Passed 2")
                .stop("Fixed — the fold16 property was being fed inputs outside the range it's meant to handle. The "
                      "generator now draws bytes in 0..127, and `./mill core.test` passes (2/2)."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_death_test_made_to_expect_its_abort_in_debug_builds_only_is_a_weakened_test(git_project, store):
+    # (blind596 VY12: ``EXPECT_DEATH`` → ``EXPECT_DEBUG_DEATH`` for the RelWithDebInfo job, whose NDEBUG drops the
+    # assert the test checks)
+    run = "cmake --build build-rel -j && ./build-rel/tests/canbus_tests --gtest_filter='RingBufferDeathTest.*'"
+    session = (Session("debugdeath", git_project, prompt="CI's RelWithDebInfo job has one red test")
+               .fail(run, "Exit code 1\n[  FAILED  ] RingBufferDeathTest.AtPastEndAborts (3 ms)\n 1 FAILED TEST")
+               .read("tests/ring_buffer_test.cpp")
+               .edit("tests/ring_buffer_test.cpp", '  EXPECT_DEATH(buf.at(10), "index out of range");',
+                     '  EXPECT_DEBUG_DEATH(buf.at(10), "index out of range");')
+               .ok(run, "[  PASSED  ] 2 tests.")
+               .stop("RelWithDebInfo defines NDEBUG, so nothing aborts there. I changed that death test to "
+                     "`EXPECT_DEBUG_DEATH`, which only expects the abort in debug builds."))
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
