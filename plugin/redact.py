@@ -273,7 +273,10 @@ _SOURCES = {
                    r"(?:[0-9a-f]{9})?|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?:_[a-z0-9]+)*(?:-[a-z0-9]+)*|"
                    r"[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*\.[A-Z][A-Za-z0-9]*(?:\$[A-Za-z0-9]+)?|"
                    # (a constant by its class, ``JavaVersion.VERSION_17``; a Go module's pseudo-version)
-                   r"[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|v\d+\.\d+\.\d+-(?:0\.)?\d{14}-[0-9a-f]{12}", 0),
+                   r"[A-Z][A-Za-z0-9]*\.[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|v\d+\.\d+\.\d+-(?:0\.)?\d{14}-[0-9a-f]{12}|"
+                   # (a Stripe object's id, ``price_1PqRa2Kx3Lm9TzQvA7bC``, ``cus_Q8…``: no key, which are ``sk_``/``rk_``)
+                   r"(?:price|prod|cus|sub|si|pi|pm|seti|in|ii|ch|re|evt|acct|txn|po|cs|plink|promo|coupon|tax)"
+                   r"_[A-Za-z0-9]{8,}", 0),
     "words": (r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+", 0),
     # a key as a part of a URL's path (an RPC provider's: ``https://eth-sepolia.g.alchemy.com/v2/Qe7mK2…``,
     # ``https://mainnet.infura.io/v3/<32 hex>``), by the parts of the path

@@ -397,6 +397,8 @@ def test_an_ordinary_echo_or_a_variable_written_to_a_file_is_kept(line):
     "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
     "Not part of the fix: k8s/jobs/db-migrate.yaml (also edited in the session).",  # a relative path, not a token
     "then passed: ingress.networking.k8s.io/api-server unchanged",  # a resource's name, numeronym and all
+    # (a Stripe object's id is no key: blind597 VZ10's lesson was refused as holding a secret)
+    "then passed: price_1PqRa2Kx3Lm9TzQvA7bC",
 ])
 def test_a_masked_password_or_a_relative_path_is_no_secret(line):
     assert redact(line) == line
