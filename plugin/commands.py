@@ -1195,14 +1195,18 @@ def container_run(command: str) -> tuple[list[str], str] | None:
 
 
 # build tools that run the goals, phases or tasks they are given in turn, in one run
-# (and Defold's bob, run from its jar: ``java -jar tools/bob.jar … resolve build``)
-_GOAL_RUNNERS = frozenset(("mvn", "mvnw", "gradle", "gradlew", "sbt", "bob.jar"))
+# (and Defold's bob, run from its jar: ``java -jar tools/bob.jar … resolve build``; make's and just's targets: ``make
+# build validate``)
+_GOAL_RUNNERS = frozenset(("mvn", "mvnw", "gradle", "gradlew", "sbt", "bob.jar", "make", "just"))
 # their options that take the next word as a value
 _GOAL_OPTIONS = frozenset(("-pl", "--projects", "-f", "--file", "-s", "--settings", "-gs", "-rf", "--resume-from", "-T",
                            "--threads", "-l", "-P", "-D", "-x", "--exclude-task", "--tests", "-p", "--project-dir",
                            "-b", "--build-file", "-c", "--settings-file", "-I", "--init-script", "--platform",
                            "--variant", "--architectures", "--root", "--output", "--bundle-output", "--bundle-format",
                            "--texture-compression", "--build-server", "--defoldsdk"))
+# make's (``make -C infra -j 8 plan``) and just's (``just -f ci.just -d . build``)
+_MAKE_GOAL_OPTIONS = frozenset(("-C", "--directory", "-j", "--jobs", "-f", "--file", "--makefile", "-o", "-W",
+                                "-d", "--working-directory", "--justfile"))
 
 
 def goals_put_before(failed: str, passed: str) -> list[str]:
@@ -1216,7 +1220,8 @@ def goals_put_before(failed: str, passed: str) -> list[str]:
         return []
     # (not an option's value: ``-pl billing``, ``-x lint``; maven's goals are its phases or a plugin's ``prefix:goal``)
     maven = _program_name(before[0]) in ("mvn", "mvnw")
-    goals = [[w for n, w in enumerate(argv[1:], 1) if not w.startswith("-") and argv[n - 1] not in _GOAL_OPTIONS
+    valued = _MAKE_GOAL_OPTIONS if _program_name(before[0]) in ("make", "just") else _GOAL_OPTIONS
+    goals = [[w for n, w in enumerate(argv[1:], 1) if not w.startswith("-") and argv[n - 1] not in valued
               and (not maven or w in _MAVEN_PHASES or w == "clean" or ":" in w)] for argv in (before, after)]
     if not goals[0] or len(goals[1]) <= len(goals[0]) or goals[1][-len(goals[0]):] != goals[0]:
         return []

@@ -404,7 +404,9 @@ def _named_by_error(command: str, failure: dict) -> bool:
 
 # a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
 _REPORTS_FAILURE = LazyRegex(
-    r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
+    # (a count, not a status in a test's name: rspec's "returns 403 error page for a stranger's project")
+    r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b(?! (?:page|response|status|code|handler|message|for|"
+    r"when|if)\b)|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
     # (after the tool's tag: ``[appimage/linuxdeploy] ERROR: Strip call failed: …``)
     r"^\[[^\]\n]+\]\s+(?:ERROR|FAIL)\b|"
     r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"

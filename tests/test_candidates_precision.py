@@ -16516,6 +16516,27 @@ def test_a_file_a_nix_flake_could_not_see_staged_is_the_fix_and_nix_flakes_are_n
     assert "pkg-config" in candidates[1]["change"] and "overlay" not in candidates[1]["title"]
 
 
+def test_a_filtered_spec_run_whose_example_names_an_http_error_passed(git_project, store):
+    # (blind597 VZ04: rspec's documentation format printed "returns 403 error page for a stranger's project", read
+    # as "403 errors", so the passing run was a failure and the fix never resolved)
+    session = (Session("rspec403", git_project, prompt="The projects index request spec started failing")
+               .fail("bundle exec rspec spec/requests/projects_spec.rb 2>&1 | tail -8", "Exit code 1\n  1) Projects GET "
+                     "/projects lists the member's projects\n     Pundit::PolicyScopingNotPerformedError:\n"
+                     "       ProjectsController\n8 examples, 1 failure")
+               .read("app/controllers/projects_controller.rb")
+               .edit("app/controllers/projects_controller.rb",
+                     "    @projects = current_user.account.projects.order(updated_at: :desc)",
+                     "    @projects = policy_scope(Project).order(updated_at: :desc)")
+               .ok("bundle exec rspec spec/requests/projects_spec.rb --format documentation 2>&1 | tail -6",
+                   "  GET /projects/:id\n    shows a project the user belongs to\n    returns 403 error page for a "
+                   "stranger's project\n\nFinished in 0.41 seconds\n8 examples, 0 failures")
+               .stop("ProjectsController#index was querying `current_user.account.projects` directly; it uses "
+                     "`policy_scope(Project)` now and the request spec passes."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "policy_scope(Project)" in candidates[0]["change"]
+
+
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
     # (blind584 VM24: ``mix lint`` is ``credo --strict --config-name ci``; its output does not echo ``--strict``, so
     # it read as the strict check left out)
@@ -16770,6 +16791,10 @@ def test_goals_put_before_are_the_goals_added_ahead_of_the_same_run():
     from lorebook.commands import goals_put_before
 
     assert goals_put_before("./mvnw flyway:migrate", "./mvnw -q compile flyway:migrate") == ["compile"]
+    # (and make's targets: blind598 WA01's ``make build validate`` rebuilt the collector ``make validate`` ran)
+    assert goals_put_before("make validate", "make build validate") == ["build"]
+    assert goals_put_before("make -C infra -j 8 plan", "make -C infra -j 8 init plan") == ["init"]
+    assert goals_put_before("make test", "make lint") == []
     assert goals_put_before("mvn test", "mvn clean test") == ["clean"]
     assert goals_put_before("./gradlew test", "./gradlew test jacocoReport") == []  # (after it: another run)
     assert goals_put_before("npm test", "npm run build test") == []  # (not a build tool's goals)
