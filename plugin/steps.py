@@ -728,7 +728,9 @@ def _printed_pass(observation: dict) -> dict:
     that run passing: the check is the run, not the echo."""
     echoed = _ECHOED_STATUS.match(observation.get("target") or "") if observation["tool"] == "Bash" \
         and observation["outcome"] == "ok" else None
-    if not echoed or ";" in echoed.group(1) or "&" in echoed.group(1):
+    # (a line of steps joined by ``&&`` printed 0 only when each passed: ``colcon build … && source … && timeout -s
+    # INT 12 ros2 launch …; echo "exit=$?"``; not a list whose status is its last step's, ``a; b``, ``a || b``, ``a &``)
+    if not echoed or re.search(r";|\|\||(?<!&)&(?!&)", echoed.group(1)):
         return observation
     printed = _PRINTED_STATUS.findall(observation.get("body") or "")
     return dict(observation, target=echoed.group(1)) if printed and printed[-1] == "0" else observation

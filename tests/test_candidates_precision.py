@@ -16537,6 +16537,28 @@ def test_a_filtered_spec_run_whose_example_names_an_http_error_passed(git_projec
     assert "policy_scope(Project)" in candidates[0]["change"]
 
 
+def test_a_line_of_steps_whose_echoed_status_is_0_passed_each_step(git_project, store):
+    # (blind596 VY05: ``cd ~/arm_ws && colcon build … && source install/setup.bash && timeout -s INT 12 ros2 launch …;
+    # echo "exit=$?"`` printing ``exit=0`` was read as an ``echo`` that passed, so neither launch failure resolved)
+    launch = "cd ~/arm_ws && source install/setup.bash && ros2 launch arm_bringup bringup.launch.py"
+    session = (Session("rosstatus", git_project, prompt="ros2 launch arm_bringup bringup.launch.py is broken")
+               .fail(launch, "Exit code 1\n[ERROR] [launch]: Caught exception in launch (see debug for traceback): "
+                     "launch configuration 'use_sim_time' does not exist")
+               .read("src/arm_bringup/launch/bringup.launch.py")
+               .edit("src/arm_bringup/launch/bringup.launch.py", "    return LaunchDescription([\n        Node(",
+                     "    return LaunchDescription([\n        DeclareLaunchArgument('use_sim_time', "
+                     "default_value='false'),\n        Node(")
+               .ok("cd ~/arm_ws && colcon build --packages-select arm_bringup && source install/setup.bash && "
+                   'timeout -s INT 12 ros2 launch arm_bringup bringup.launch.py; echo "exit=$?"',
+                   "[INFO] [robot_state_publisher-1]: process started with pid [40931]\n"
+                   "[WARNING] [launch]: user interrupted with ctrl-c (SIGINT)\nexit=0")
+               .stop("`bringup.launch.py` used `LaunchConfiguration('use_sim_time')` but never declared it. It now "
+                     "starts with `DeclareLaunchArgument('use_sim_time', default_value='false')`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "DeclareLaunchArgument('use_sim_time'" in candidates[0]["change"]
+
+
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
     # (blind584 VM24: ``mix lint`` is ``credo --strict --config-name ci``; its output does not echo ``--strict``, so
     # it read as the strict check left out)
