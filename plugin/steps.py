@@ -1279,10 +1279,13 @@ def _mcp_outcome(observation: dict) -> dict:
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      # (not what should follow: "`liquibase validate` is clean, so the CI step should be green now")
-                     r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|be\s+(?:green|fine|ok|"
+                     r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|go\s+through|"
+                     r"be\s+(?:green|fine|ok|"
                      r"okay|good|clean|passing|fixed|resolved|happy|unblocked|gone|back)\b))|"
                      r"(?:is|are) (?:meant|supposed) to|"
-                     r"(?:is|are) run (?:with|through|from|via)|(?:it |they |this |that )?go(?:es)? (?:through|via)|"
+                     # (not a run that will succeed: "so the next plan in the workspace should go through.")
+                     r"(?:is|are) run (?:with|through|from|via)|(?<!should )(?<!will )(?<!would )(?<!can )"
+                     r"(?:it |they |this |that )?go(?:es)? (?:through|via)|"
                      r"(?:run|use) (?:it |them )?from|"
                      # ("In this repo the interaction tests run against the static build …: `npm run …`")
                      r"\b(?:in|for) this (?:repo|repository|project|codebase|monorepo)\b[^.]{0,40}\brun\b|"

@@ -25,8 +25,10 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # (GoogleTest's ``DISABLED_`` prefix: ``INSTANTIATE_TEST_SUITE_P(DISABLED_Fractional, …)``, and a
                         # death test made to expect its abort in debug builds only, ``EXPECT_DEBUG_DEATH``)
                         r"\bDISABLED_\w|\b(?:EXPECT|ASSERT)_DEBUG_DEATH\b|"
-                        # (an ArchUnit rule's violations frozen as a baseline: ``FreezingArchRule.freeze(noClasses()…``)
-                        r"\bFreezingArchRule\.freeze\(|"
+                        # (an ArchUnit rule's violations frozen as a baseline: ``FreezingArchRule.freeze(noClasses()…``;
+                        # Spring Modulith's model told to leave classes out: ``ApplicationModules.of(ShopApplication.class,
+                        # JavaClass.Predicates.resideInAPackage("…inventory.internal.."))``)
+                        r"\bFreezingArchRule\.freeze\(|\bApplicationModules\.of\(\s*\w+\.class\s*,|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
                         # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``, NUnit's
                         # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``
@@ -2081,6 +2083,23 @@ def _measured(text: str) -> tuple[str, str]:
     return "\n".join(inside), "\n".join(outside)
 
 
+def _expected_line_dropped(path: str, hunks: list[dict], failure_text: str) -> bool:
+    """Whether an edit deletes from an expected-output file a line the failure's diff of that file showed missing
+    from the output (``--- tests/nested_lock.expected`` … ``-tests/nested_lock.c:21:17: warning: …``): the
+    expectation the code stopped meeting is gone, not met."""
+    # (an expected output's file, not a file a tool diffs against what it would write: gazelle's ``--- BUILD.bazel``)
+    name = os.path.basename(path) if re.search(r"(?i)expected|golden|snapshot|\.out$|\.snap$|(?:^|/)fixtures?/", path) \
+        else ""
+    diffed = re.search(rf"(?m)^--- (?:a/)?\S*?{re.escape(name)}\b", failure_text) if name else None
+    if diffed is None:
+        return False
+    wanted = {l[1:].strip() for l in failure_text[diffed.end():].splitlines()
+              if l.startswith("-") and not l.startswith("---") and len(l.strip()) > 8}
+    removed = {l.strip() for h in hunks for l in h["old"].splitlines()} - {l.strip() for h in hunks
+                                                                          for l in h["new"].splitlines()}
+    return bool(wanted & removed)
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -2093,6 +2112,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "the failing data tests now look only at the rows a filter keeps"
     if _differing_line_scrubbed({path: hunks}, failure_text):
         return "the line a golden comparison found different is scrubbed before it is compared"
+    if _expected_line_dropped(path, hunks, failure_text):
+        return "the expected line the output lacked was deleted from the expected output"
     # (a performance test whose timed block no longer runs the code it timed: ``FeedParser().parse(data)`` moved out
     # of ``measure { … }``, a property read timed in its place)
     for h in hunks:
