@@ -529,6 +529,8 @@ def _stated_fix_clause(fixes: list[str], fix_words: set[str]) -> str | None:
                         rest)
         if re.match(r"(?i)(?:it|them|this|that|one)\b", rest):
             continue  # "Added it before `add_subdirectory(tests)`": what "it" is, the change says, not the clause
+        if re.search(r"(?i)\bto (?:list|check|see|inspect|look|find|confirm|verify|debug|diagnose|print|show)\b", rest):
+            continue  # "I used a short-lived impersonated access token to list the policies": a look, not the fix
         if verb and len(clause) <= 90 and ("`" in clause or _tokens(clause) & fix_words) \
                 and not re.search(r"(?i)\bfail(?:s|ed)?\b|\berrors? (?:with|out)\b", _prose(clause)):
             return f"{verb} {rest}"

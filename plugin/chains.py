@@ -171,7 +171,8 @@ def find_chains(observations: list[dict], account: str = "",
         if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")
                 and not _FORMATTER_UNSET.search(failure.get("error_text") or "")
                 and not _REFUSED_BY_CHECKS.search(failure.get("error_text") or "")
-                and not _asserting_search(failure, observations[i + 1:])) \
+                and not _asserting_search(failure, observations[i + 1:])
+                and not _listed_after_redoing(failure, observations[i + 1:])) \
                 or _cd_failure(failure) or _selected_nothing(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
@@ -349,6 +350,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
                     and not _looked_closer(failure, later) and not _searched_no_more(failure, later["target"]) \
+                    and not _compared_elsewhere(failure, later["target"], observations[k + 1:]) \
                     and not _config_dropped(failure["target"], later["target"]) \
                     and not _race_detector_dropped(failure, later["target"]) \
                     and not _workers_dropped(failure, later["target"]) \
@@ -605,6 +607,20 @@ def _written_later(parts: list[str], edits: list[dict]) -> bool:
         n in line for n in names for e in edits for line in _added_lines(e)) for part in parts)
 
 
+def _listed_after_redoing(failure: dict, later: list[dict]) -> bool:
+    """Whether a failed ``ls`` of a path that should exist (``ls -l /dev/acme-gps``: "No such file or directory") was a
+    check: a later line redoes its steps and ends listing the same path, there now (``sudo install … && sudo udevadm
+    trigger … && sleep 1 && ls -l /dev/acme-gps``)."""
+    argv = parse_command(failure["target"])["argv"]
+    paths = [w for w in argv[1:] if not w.startswith("-")]
+    if argv[:1] != ["ls"] or len(paths) != 1 or not re.search(r"(?i)no such file|cannot access",
+                                                                failure.get("error_text") or ""):
+        return False
+    return any(o["tool"] == "Bash" and o["outcome"] == "ok" and len(steps := _and_steps(o["target"])) > 1
+               and (last := parse_command(steps[-1])["argv"])[:1] == ["ls"] and paths[0] in last[1:]
+               for o in later)
+
+
 def _asserting_search(failure: dict, later: list[dict]) -> bool:
     """Whether a failed ``grep -c``/``grep -q`` was a check: the same line passing after an edit (``grep -c
     "bg-emerald-600" web/static/app.css`` → 0, then 1 once tailwind.config.js scanned the components)."""
@@ -672,6 +688,24 @@ def _searched_no_more(failure: dict, later: str) -> bool:
     -4``): a look at what there was, not the check passing."""
     search = re.search(r"\|\s*grep\s+(?:-(?!v\b|-invert)\w+\s+)*(['\"]?)([^'\"|]+)\1\s*$", failure["target"])
     return search is not None and search.group(2).strip() not in later
+
+
+# options that pick the environment a run is made in: dbt's ``--target``, a profile, a stage
+_ELSEWHERE_OPTIONS = ("--target", "--profile", "--env", "--environment", "--stage", "--context")
+
+
+def _compared_elsewhere(failure: dict, later: str, after: list[dict]) -> bool:
+    """Whether ``later`` is the failing run made in another environment (``dbt test --select fct_revenue --target
+    dev`` after ``… --target ci`` failed) while the session runs it in the failing one again afterwards: a
+    comparison ("it passes for me locally"), not the failure gone."""
+    def picked(command: str) -> dict:
+        argv = parse_command(command)["argv"]
+        return {o: argv[n + 1] for n, o in enumerate(argv[:-1]) if o in _ELSEWHERE_OPTIONS} | {
+            o: v for o, _, v in (w.partition("=") for w in argv if "=" in w) if o in _ELSEWHERE_OPTIONS}
+    was, now = picked(failure["target"]), picked(later)
+    moved = {o for o in was if o in now and now[o] != was[o]}
+    return bool(moved) and any(o["tool"] == "Bash" and command_family(o.get("target") or "") == command_family(later)
+                               and all(picked(o["target"]).get(opt) == was[opt] for opt in moved) for o in after)
 
 
 def _looked_closer(failure: dict, later: dict) -> bool:

@@ -572,6 +572,11 @@ def _redact_assignment(match: re.Match) -> str:
             r"import|export|sync|edit|put|read|write)", value):
         return match.group(0)  # a command's subcommand, not a value: ``eas secret:create``, ``heroku config:set``
     kind = _classify_key(key)
+    # (a public key is no secret: WireGuard's ``public key: mZ3qfQh0…=`` and the ``peer: S+xmB/…=`` it names, an SSH
+    # key's ``PublicKey =``; a private one stays one)
+    if re.search(r"(?i)\bpublic[ \t_-]?$", match.string[max(0, match.start("key") - 8):match.start("key")]) \
+            or "public" in _key_tokens(key) and "private" not in _key_tokens(key) or key.lower() in ("peer", "pubkey"):
+        kind = "hashy"
     # (a value that is itself an assignment, "region only: SNOWFLAKE_ACCOUNT=xy12345.eu-central-1", is judged as one)
     assignment = kind != "strong" and bool(re.match(r"[A-Za-z_][\w.-]*=(?!=)", value))
     # (a user name that is a key's id: Confluent Cloud's ``'sasl.username': 'QX7RZK3M5WJ2N4PB'``, the API key beside

@@ -8938,6 +8938,25 @@ def test_an_expected_line_the_output_lacked_deleted_from_the_expected_file_is_a_
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
+def test_a_stream_told_to_skip_change_commits_in_the_code_is_no_test_filtered_out(git_project, store):
+    # (blind604 WG12: ``.option("skipChangeCommits", "true")`` on the read of ``orders_bronze`` was taken for test
+    # settings leaving the failing test out, its "skip" beside a name the failure printed)
+    session = (Session("dltskip", git_project, prompt="The orders DLT pipeline update failed overnight.")
+               .fail("python scripts/run_pipeline.py orders --wait", "Exit code 1\n[07:15:31] flow 'orders_silver' "
+                     "FAILED\norg.apache.spark.sql.streaming.StreamingQueryException: [STREAM_FAILED] Query "
+                     "orders_silver terminated: Detected a data update in the source table orders_bronze")
+               .read("pipelines/orders_silver.py")
+               .edit("pipelines/orders_silver.py", '    return spark.readStream.table("LIVE.orders_bronze")',
+                     '    return spark.readStream.option("skipChangeCommits", "true").table("LIVE.orders_bronze")')
+               .ok("python scripts/run_pipeline.py orders --wait", "[07:33:12] flow 'orders_silver' COMPLETED")
+               .stop("The GDPR erasure job ran a `DELETE` on `orders_bronze`, and the silver stream reads bronze as "
+                     "append-only. I made the silver read skip those commits with "
+                     '`.option("skipChangeCommits", "true")`; the pipeline completes again.'))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "skipChangeCommits" in candidates[0]["change"]
+
+
 def test_a_word_respelled_in_a_docstring_is_no_fix_of_the_failure_beside_it(git_project, store):
     # (blind182 GA14: ``Milvsu`` → ``Milvus`` in the script's docstring while a restarted container was the cure)
     session = (Session("docstringtypo", git_project)
@@ -16615,6 +16634,57 @@ def test_a_line_of_steps_whose_echoed_status_is_0_passed_each_step(git_project, 
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1, reasons
     assert "DeclareLaunchArgument('use_sim_time'" in candidates[0]["change"]
+
+
+def test_a_missing_path_listed_again_after_its_steps_were_redone_was_a_check(git_project, store):
+    # (blind602 WE06: ``ls -l /dev/acme-gps`` found no symlink, read as routine; the rule fixed, its install and
+    # trigger redone, the line ended listing it)
+    rules = "rootfs-overlay/etc/udev/rules.d/70-acme-gps.rules"
+    apply = (f"sudo install -m 0644 {rules} /etc/udev/rules.d/ && sudo udevadm control --reload && "
+             "sudo udevadm trigger --action=add --subsystem-match=tty")
+    session = (Session("udevattrs", git_project, prompt="The /dev/acme-gps symlink never shows up")
+               .ok(apply, "")
+               .fail("ls -l /dev/acme-gps", "Exit code 2\nls: cannot access '/dev/acme-gps': No such file or directory")
+               .read(rules)
+               .edit(rules, 'SUBSYSTEM=="tty", ATTR{idVendor}=="1546", ATTR{idProduct}=="01a8", SYMLINK+="acme-gps"',
+                     'SUBSYSTEM=="tty", ATTRS{idVendor}=="1546", ATTRS{idProduct}=="01a8", SYMLINK+="acme-gps"')
+               .ok(f"{apply} && sleep 1 && ls -l /dev/acme-gps",
+                   "lrwxrwxrwx 1 root root 7 Jun 12 11:02 /dev/acme-gps -> ttyACM0")
+               .stop("`ATTR{...}` only matches attributes of the tty device itself; idVendor/idProduct live on the "
+                     'parent USB device. The rule now matches `ATTRS{idVendor}=="1546"`, and /dev/acme-gps shows up.'))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert 'ATTRS{idVendor}=="1546"' in candidates[0]["change"]
+
+
+def test_a_run_in_another_environment_before_the_failing_one_passes_again_is_a_comparison(git_project, store):
+    # (blind604 WG23: ``dbt test … --target dev`` passing was taken for the ``--target ci`` run that failed, so the
+    # grant the CI account was given came "without change"; "I used … to list the policies" titled it)
+    policy = "sql/row_access/fct_revenue.sql"
+    session = (Session("dbttarget", git_project, prompt="CI's assert_revenue_not_empty test started failing")
+               .fail("dbt test --select fct_revenue --target ci", "Exit code 1\n10:02:18 Failure in test "
+                     "assert_revenue_not_empty (tests/assert_revenue_not_empty.sql)\n10:02:18   Got 1 result")
+               .ok("dbt test --select fct_revenue --target dev 2>&1 | tail -1",
+                   "10:03:40  Done. PASS=3 WARN=0 ERROR=0 SKIP=0 TOTAL=3")
+               .read(policy)
+               .edit(policy, 'GRANT TO ("group:finance@acme.io")',
+                     'GRANT TO ("group:finance@acme.io", "serviceAccount:dbt-ci@acme-analytics.iam.gserviceaccount.com")')
+               .ok(f"bq query --use_legacy_sql=false < {policy}", "Current status: DONE")
+               .ok("dbt test --select fct_revenue --target ci 2>&1 | tail -1",
+                   "10:11:52  Done. PASS=3 WARN=0 ERROR=0 SKIP=0 TOTAL=3")
+               .stop("A principal that isn't a grantee of any row access policy sees zero rows. I added "
+                     "`serviceAccount:dbt-ci@acme-analytics.iam.gserviceaccount.com` to the grantees of "
+                     "`finance_all_rows` and applied it with `bq query`.\n\nI used a short-lived impersonated access "
+                     "token to list the policies over the REST API; nothing was stored."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "serviceAccount:dbt-ci" in candidates[0]["change"] and "token" not in candidates[0]["title"]
+    from lorebook.account import _stated_fix_clause
+
+    assert _stated_fix_clause(["Used a short-lived impersonated access token to list the policies over the REST API"],
+                              {"token", "policies", "access"}) is None
+    assert _stated_fix_clause(["Added `serviceAccount:dbt-ci` to the grantees"], {"grantees"}) \
+        == "add `serviceAccount:dbt-ci` to the grantees"
 
 
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):

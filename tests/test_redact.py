@@ -437,6 +437,17 @@ def test_a_key_in_a_urls_path_is_a_secret_and_a_content_address_or_a_files_name_
         assert redact(kept) == kept
 
 
+def test_a_public_key_is_no_secret_and_its_private_half_is():
+    # (blind602 WE11: ``wg show``'s ``public key: mZ3q…=`` and ``peer: S+xm…=`` were read as secrets, so the lesson
+    # quoting that run was refused; the config's ``PrivateKey`` must stay hidden)
+    for kept in ("  public key: mZ3qfQh0Cq2bW7nLx1T8rVd4kYp6sJ9aE0uH5gN2cFo=",
+                 "peer: S+xmB/RXFVyWqJxqC0iSKIVLasMGFvUvgAmHKmCjUm0=",
+                 "PublicKey = S+xmB/RXFVyWqJxqC0iSKIVLasMGFvUvgAmHKmCjUm0="):
+        assert redact(kept) == kept
+    assert "5VA1BjuT" not in redact("PrivateKey = 5VA1BjuT0tRkzYHVvGjA2jHKzMDTuI8obZmkproV2+0=")
+    assert "9k2mX7pL" not in redact("PresharedKey = 9k2mX7pL4qR8sT1vW3yZ5aB6cD0eF2gH4iJ6kL8mN0o=")
+
+
 def test_terraforms_boxed_diagnostic_is_the_error_line():
     text = "╷\n│ Error: Unsupported argument\n│\n│   on main.tf line 31\n╵\nERRO[0004] 1 error occurred:\n\t* exit status 1"
     assert error_signature(text) == "Error: Unsupported argument"
