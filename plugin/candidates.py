@@ -208,6 +208,12 @@ _RELATIVE_DAY = LazyRegex(r"\b(?:[Yy]esterday|[Tt]oday|[Tt]his (?:morning|aftern
                           r"[Tt]he other day)'s\b")
 
 
+def _moved(command: str) -> list[str] | None:
+    """The source and the destination of a line that only moves one file (``git mv a.js a.mjs``, ``mv a b``)."""
+    m = re.fullmatch(r"(?:git\s+)?mv\s+(?:-\w+\s+)*(\S+)\s+(\S+)", " ".join(command.split()))
+    return [m.group(1).removeprefix("./"), m.group(2).removeprefix("./")] if m else None
+
+
 def _restored_paths(command: str) -> list[str]:
     """The files a line puts back as git has them (``git checkout -- a.json``, ``git restore a.json``), every step
     of it one such; none otherwise."""
@@ -590,6 +596,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (told in words only before the fix's last edit: a restart after it took the fix up)
         or _said_as_done(c["target"], s)
         and any(e["tool"] in EDIT_TOOLS and e["id"] > c["id"] for e in chain["changes"])
+        # (or a rename told by where it went: "Renaming it to `.mjs` didn't work" of ``git mv a.js a.mjs``)
+        or (moved := _moved(c["target"])) and (f"`{os.path.basename(moved[1])}`" in s or re.search(
+            rf"(?i)\brenam\w* (?:it |the file |them )?to `{re.escape(os.path.splitext(moved[1])[1])}`", s))
         for s in tried_parts)]
     # (and a step that applied such an edit's file: ``kubectl apply -f deploy/cert-manager/cluster-issuer.yaml``)
     # (or a file the session put back as it was: ``aws s3 cp jobs/daily_agg.py s3://…`` after the ``addPyFile``
@@ -611,6 +620,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # install`` after ``npx expo install --check`` bumped a package and changed nothing)
     installed = any(command_job(r) == "install"
                     for r in [*(chain.get("_ran_before") or ()), *(chain.get("_ran_between") or ())])
+    # (or a file the session had moved, moved back: ``git mv plugins/x.mjs plugins/x.js`` after the rename to ``.mjs``
+    # did not help)
+    commands = [c for c in commands if not (c["tool"] == "Bash" and (m := _moved(c["target"]))
+                                            and (m[1], m[0]) in chain.get("_moved_before", ()))]
     commands = [c for c in commands if c not in helpless_steps and not (c["tool"] == "Bash" and (
         restored := _restored_paths(c["target"])) and all(
         any(p.lstrip("./") == e or e.endswith("/" + p.lstrip("./")) for e in edited_before)
@@ -2388,6 +2401,8 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # (or after the user reported one: "Notarization keeps coming back Invalid", ``--deep`` tried, then replaced)
         reverted = [o for o in earlier if any(span in line for line in _added_lines(o) for span in reverted_code)]
         chain["_before"] = earlier
+        chain["_moved_before"] = {tuple(m) for o in observations if o["id"] < chain["failure"]["id"]
+                                  and o["tool"] == "Bash" and o["outcome"] == "ok" and (m := _moved(o["target"]))}
         chain["_earlier"] = [o for o in earlier if reported or o in reverted or any(
             f["outcome"] == "error" and f["id"] < o["id"] for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier

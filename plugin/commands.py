@@ -40,7 +40,8 @@ _MUTATING = LazyRegex(
     r"plan\b[^|;&]*?\s-generate-config-out\b)")
 
 # test files, and the edits that make a failing test pass without fixing anything
-_TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?)/|(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$"
+_TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?|\.maestro)/|(?:^|/)test_[^/]*$|_test\.\w+$|"
+                        r"\.(?:test|spec)\.\w+$"
                         r"|(?:^|/)(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$"
                         # (an Xcode or .NET test target's folder: ``BasketfulUITests/Pages/CheckoutPage.swift``,

@@ -29,6 +29,9 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # Spring Modulith's model told to leave classes out: ``ApplicationModules.of(ShopApplication.class,
                         # JavaClass.Predicates.resideInAPackage("…inventory.internal.."))``)
                         r"\bFreezingArchRule\.freeze\(|\bApplicationModules\.of\(\s*\w+\.class\s*,|"
+                        # (Pest's arch expectation told to look past a class: ``->ignoring('App\Http\…Controller')``; a
+                        # Maestro step made optional, so its failure is no failure: ``optional: true``)
+                        r"->ignoring\(|^\s*optional:\s*true\b|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
                         # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``, NUnit's
                         # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``

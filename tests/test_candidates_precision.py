@@ -8957,6 +8957,33 @@ def test_a_stream_told_to_skip_change_commits_in_the_code_is_no_test_filtered_ou
     assert "skipChangeCommits" in candidates[0]["change"]
 
 
+def test_a_pest_arch_rule_told_to_ignore_the_class_and_a_maestro_step_made_optional_are_weakened_tests(git_project,
+                                                                                                          store):
+    # (blind609 WL12: ``->ignoring('App\\Http\\Controllers\\InvoiceExportController')``; blind607 WJ08: the failing
+    # ``assertVisible`` given ``optional: true`` in .maestro/checkout.yaml)
+    arch = (Session("pestignore", git_project, prompt="The arch tests are failing. Make the suite green please.")
+            .fail("./vendor/bin/pest tests/Arch.php", "Exit code 2\n   FAIL  Tests\\Arch\n  ⨯ controllers do not reach "
+                  "into models directly\n  Expecting 'App\\Http\\Controllers\\InvoiceExportController' not to use "
+                  "'App\\Models\\Invoice'.")
+            .read("tests/Arch.php")
+            .edit("tests/Arch.php", "    ->not->toUse('App\\Models');",
+                  "    ->not->toUse('App\\Models')\n    ->ignoring('App\\Http\\Controllers\\InvoiceExportController');")
+            .ok("./vendor/bin/pest tests/Arch.php", "   PASS  Tests\\Arch\n  Tests:    4 passed")
+            .stop("Green again. `InvoiceExportController` needs the `Invoice` model, so I exempted it from the rule."))
+    assert _candidates(store, arch) == ([], ["weakened_test"])
+    flow = (Session("maestroopt", git_project, prompt="The checkout Maestro flow is failing in CI on the last step")
+            .fail("maestro test .maestro/checkout.yaml", "Exit code 1\nTap on \"Place order\"... COMPLETED\n"
+                  "Assert that \"Order placed\" is visible... FAILED\nElement not found: Text matching regex: Order placed")
+            .read(".maestro/checkout.yaml")
+            .edit(".maestro/checkout.yaml", '- tapOn: "Place order"\n- assertVisible: "Order placed"',
+                  '- tapOn: "Place order"\n- assertVisible:\n    text: "Order placed"\n    optional: true')
+            .ok("maestro test .maestro/checkout.yaml", "Assert that \"Order placed\" is visible... WARNED\n"
+                "Flow checkout COMPLETED")
+            .stop("The flow passes now: the confirmation check is optional, so a slow confirmation screen no longer "
+                  "fails CI."))
+    assert _candidates(store, flow) == ([], ["weakened_test"])
+
+
 def test_a_word_respelled_in_a_docstring_is_no_fix_of_the_failure_beside_it(git_project, store):
     # (blind182 GA14: ``Milvsu`` → ``Milvus`` in the script's docstring while a restarted container was the cure)
     session = (Session("docstringtypo", git_project)
@@ -16685,6 +16712,50 @@ def test_a_run_in_another_environment_before_the_failing_one_passes_again_is_a_c
                               {"token", "policies", "access"}) is None
     assert _stated_fix_clause(["Added `serviceAccount:dbt-ci` to the grantees"], {"grantees"}) \
         == "add `serviceAccount:dbt-ci` to the grantees"
+
+
+def test_a_file_moved_back_after_its_rename_did_not_help_is_no_step_of_the_fix(git_project, store):
+    # (blind607 WJ18: ``git mv plugins/withAndroidQueries.mjs plugins/withAndroidQueries.js`` undid the rename that
+    # failed; it titled the lesson as the fix, the failed ``.mjs`` shown as what to do)
+    plugin = "plugins/withAndroidQueries.js"
+    session = (Session("mvback", git_project, prompt="`npx expo prebuild` blows up on my config plugin")
+               .fail("npx expo prebuild --clean --platform android", f"Exit code 1\n{plugin}:1\nimport "
+                     "{ withAndroidManifest } from 'expo/config-plugins';\nSyntaxError: Cannot use import statement "
+                     "outside a module")
+               .read(plugin)
+               .read("app.json")
+               .ok("git mv plugins/withAndroidQueries.js plugins/withAndroidQueries.mjs", "")
+               .edit("app.json", '      "./plugins/withAndroidQueries"', '      "./plugins/withAndroidQueries.mjs"')
+               .fail("npx expo prebuild --clean --platform android", "Exit code 1\nPluginError: Failed to resolve plugin "
+                     "for module \"./plugins/withAndroidQueries.mjs\"\nError [ERR_REQUIRE_ESM]: require() of ES Module")
+               .ok("git mv plugins/withAndroidQueries.mjs plugins/withAndroidQueries.js", "")
+               .edit("app.json", '      "./plugins/withAndroidQueries.mjs"', '      "./plugins/withAndroidQueries"')
+               .edit(plugin, "import { withAndroidManifest } from 'expo/config-plugins';",
+                     "const { withAndroidManifest } = require('expo/config-plugins');")
+               .edit(plugin, "export default withAndroidQueries;", "module.exports = withAndroidQueries;")
+               .ok("npx expo prebuild --clean --platform android", "✔ Finished prebuild")
+               .stop("Expo loads config plugins with Node's `require()`, so a plugin file has to be CommonJS. Renaming "
+                     "it to `.mjs` didn't work, so I put the name back and rewrote it with `module.exports = "
+                     "withAndroidQueries`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "git mv" not in candidates[0]["change"] and "module.exports = withAndroidQueries" in candidates[0]["change"]
+    # (nor, with no other edit beside it, is the rename that moved the error on a lesson of its own: "Renaming it to
+    # `.mjs` didn't work")
+    bare = (Session("mvbare", git_project, prompt="`npx expo prebuild` blows up on my config plugin")
+            .fail("npx expo prebuild --clean --platform android", "Exit code 1\nSyntaxError: Cannot use import "
+                  "statement outside a module")
+            .read(plugin)
+            .ok("git mv plugins/withAndroidQueries.js plugins/withAndroidQueries.mjs", "")
+            .fail("npx expo prebuild --clean --platform android", "Exit code 1\nError [ERR_REQUIRE_ESM]: require() of "
+                  "ES Module plugins/withAndroidQueries.mjs not supported.")
+            .ok("git mv plugins/withAndroidQueries.mjs plugins/withAndroidQueries.js", "")
+            .edit(plugin, "export default withAndroidQueries;", "module.exports = withAndroidQueries;")
+            .ok("npx expo prebuild --clean --platform android", "✔ Finished prebuild")
+            .stop("Renaming it to `.mjs` didn't work, so I put the name back and rewrote it with `module.exports = "
+                  "withAndroidQueries`."))
+    candidates, reasons = _candidates(store, bare)
+    assert not any(".mjs" in c["title"] or "git mv" in c["change"] for c in candidates), [c["title"] for c in candidates]
 
 
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
