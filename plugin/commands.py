@@ -1412,7 +1412,7 @@ def _asks_version(command: str) -> bool:
     # (a subcommand's own help too: ``mlflow models serve --help``; not its ``-h``, a host as often as help)
     return bool(argv) and (words in (["version"], ["help"]) or not words and bool(
         set(argv[1:]) & {"--version", "-V", "-vV", "--help", "-h", "-version"}) or "--help" in argv[1:]
-        or bool(set(argv[1:]) & _ONLY_TELLS))
+        or bool({w.split("=", 1)[0] for w in argv[1:]} & _ONLY_TELLS))  # (``cmake --list-presets=all`` too)
 
 
 def _routine(command: str) -> bool:

@@ -42,7 +42,8 @@ _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|/\s*<(?:reference|amd-module)\b|\s*\
                           r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*CONFIG_\w+ is not set\b|"
                           r"\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
                           r"frozen_string_literal|shellcheck|rubocop:|-\*-))|"
-                          r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s))|<!--)")
+                          # (sqlx's ``-- no-transaction`` runs the migration outside a transaction: a directive)
+                          r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s|no-transaction\b))|<!--)")
 # a comment a tool may read: a word and a colon, a word alone, a docblock's tag (``# typed: strict``, ``// @flow``,
 # `` * @jest-environment node``, ``#!/bin/sh``)
 # (not a note to a person: ``// TODO: persist window size and position between launches``)

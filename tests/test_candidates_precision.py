@@ -16758,6 +16758,17 @@ def test_a_file_moved_back_after_its_rename_did_not_help_is_no_step_of_the_fix(g
     assert not any(".mjs" in c["title"] or "git mv" in c["change"] for c in candidates), [c["title"] for c in candidates]
 
 
+def test_a_preset_listing_asks_what_there_is_and_sqlxs_no_transaction_is_a_directive():
+    # (blind608 WK04: ``cmake --list-presets=all`` was taken for the build that failed; blind610 WM10: sqlx's ``--
+    # no-transaction`` on a TimescaleDB continuous aggregate's migration was read as a comment added)
+    from lorebook.commands import _asks_version
+    from lorebook.edits import _COMMENT_LINE
+
+    assert _asks_version("cmake --list-presets=all") and _asks_version("cmake --list-presets")
+    assert not _asks_version("cmake --workflow --preset host-tests")
+    assert not _COMMENT_LINE.match("-- no-transaction") and _COMMENT_LINE.match("-- the hourly rollup")
+
+
 def test_a_mix_alias_that_keeps_the_failing_runs_flag_is_the_way_not_a_check_made_lax(git_project, store):
     # (blind584 VM24: ``mix lint`` is ``credo --strict --config-name ci``; its output does not echo ``--strict``, so
     # it read as the strict check left out)
