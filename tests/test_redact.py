@@ -437,6 +437,14 @@ def test_a_key_in_a_urls_path_is_a_secret_and_a_content_address_or_a_files_name_
         assert redact(kept) == kept
 
 
+def test_a_dotnet_configuration_keys_secret_is_redacted_by_its_last_part():
+    # (blind615 WR23, found by bench/leaks.py: ``dotnet user-secrets list`` printed ``Clients:Reporting:Secret = Rk3v…``;
+    # ``Clients:`` was read as a key of its own and the secret under it was stored)
+    listed = redact("Clients:Reporting:Secret = Rk3v9QxTq2LmZ8pWc7Yd4NbH6sJa1UeF\n"
+                    "Logging:LogLevel:Default = Information")
+    assert listed == "Clients:Reporting:Secret = [REDACTED:secret]\nLogging:LogLevel:Default = Information"
+
+
 def test_a_public_key_is_no_secret_and_its_private_half_is():
     # (blind602 WE11: ``wg show``'s ``public key: mZ3q…=`` and ``peer: S+xm…=`` were read as secrets, so the lesson
     # quoting that run was refused; the config's ``PrivateKey`` must stay hidden)
