@@ -742,10 +742,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # --check-formatted", "credo --strict --config-name ci"]`` for a bare ``mix credo --strict``)
     task, failed_sub = command_key(resolved_by["target"]).split()[-1], (parse_command(failure["target"])["argv"]
                                                                          or [""])[1:2]
-    echoed += [line for o in chain.get("_between") or () if o["tool"] in ("Bash", "Read") and failed_sub
-               for line in (o.get("body") or "").splitlines()
-               if re.search(rf"(?<![\w:-]){re.escape(task)}\s*[:=]", line)
-               and re.search(rf"(?<![\w-]){re.escape(failed_sub[0])}(?![\w-])", line)]
+    if not fix_hunks and not commands and invocation and failed_sub:  # (only where a flag left out is judged)
+        echoed += [line for o in chain.get("_between") or () if o["tool"] in ("Bash", "Read")
+                   for line in (o.get("body") or "").splitlines()
+                   if re.search(rf"(?<![\w:-]){re.escape(task)}\s*[:=]", line)
+                   and re.search(rf"(?<![\w-]){re.escape(failed_sub[0])}(?![\w-])", line)]
     if not fix_hunks and not commands and invocation and any(
             (_CHECKING_MODE.fullmatch(flag)
              or curl and re.fullmatch(r"-[a-zA-Z]*f[a-zA-Z]*|--fail(?:-with-body)?", flag))
