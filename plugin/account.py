@@ -124,7 +124,8 @@ _UNCHANGED = r"\b(?:same command|nothing (?:was )?changed|with no changes?|witho
 _FLAKY = LazyRegex(r"(?i)\b(?<!isn't )(?<!not )(?<!wasn't )(?<!never )(?<!no )"
                    # (not Nix's: "Flakes only copy git-tracked files into the store")
                    r"(?:flak(?:y|iness)|(?<![Nn]ix )flakes\b(?!\s+(?:only|copy|copies|see|sees|need|needs|use|uses|"
-                   r"read|reads|evaluate|evaluates|require|requires)\b)|intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
+                   r"read|reads|evaluate|evaluates|require|requires)\b)|"
+                   r"intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|(?:second|next) (?:run|try|attempt))|"
                    r"(?:started|ran|worked|came up|went through) (?:fine |ok |cleanly )?on the (?:next|second|following) "
                    r"(?:run|try|attempt)|"

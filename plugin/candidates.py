@@ -2392,6 +2392,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     # change anything, so I reverted it", each sentence whole, its ", so I reverted it" too)
     reverted_code = [span for sentence in re.split(r"(?<=[.!?])\s+", said["text"]) if _REVERTED.search(sentence)
                      for span in _code_spans(sentence) if len(span) >= 6]
+    # (the files the session moved, once: a move back after one of them is no step of a fix)
+    moves = [(o["id"], tuple(m)) for o in observations
+             if o["tool"] == "Bash" and o["outcome"] == "ok" and (m := _moved(o.get("target") or ""))]
     for chain in chains:
         earlier = [o for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS]
         earlier_edits = {f for o in earlier for f in o.get("files") or []}
@@ -2402,8 +2405,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # (or after the user reported one: "Notarization keeps coming back Invalid", ``--deep`` tried, then replaced)
         reverted = [o for o in earlier if any(span in line for line in _added_lines(o) for span in reverted_code)]
         chain["_before"] = earlier
-        chain["_moved_before"] = {tuple(m) for o in observations if o["id"] < chain["failure"]["id"]
-                                  and o["tool"] == "Bash" and o["outcome"] == "ok" and (m := _moved(o["target"]))}
+        chain["_moved_before"] = {move for at, move in moves if at < chain["failure"]["id"]}
         chain["_earlier"] = [o for o in earlier if reported or o in reverted or any(
             f["outcome"] == "error" and f["id"] < o["id"] for f in observations)]
         chain["_earlier_text"] = " ".join(_changed_text(o) for o in earlier

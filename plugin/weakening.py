@@ -2240,9 +2240,9 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         # (a fuzzer told to leave out a call the failing sequence made: echidna's ``filterBlacklist: true`` and
         # ``filterFunctions: ["TokenEchidna.burnFrom(address,uint256)"]`` after ``TokenEchidna.burnFrom(0x10000,2)``;
         # medusa's ``excludeFunctionSignatures``)
-        called = set(re.findall(r"\b(\w+)\(", failure_text))
-        if any(_FUZZ_FILTER.search(l) and set(re.findall(r"\.(\w+)\(", l)) & called for l in added_lines) \
-                and not any(_FUZZ_FILTER.search(hunk["old"]) for hunk in hunks):
+        if _brought_in(_FUZZ_FILTER, added_lines, hunks) and any(
+                _FUZZ_FILTER.search(l) and set(re.findall(r"\.(\w+)\(", l))
+                & set(re.findall(r"\b(\w+)\(", failure_text)) for l in added_lines):
             return "the fuzzer was told to leave out a call the failing sequence made"
         if _TEST_SETTINGS.search(path) and _brought_in(_SWITCHED_OFF, added_lines, hunks):
             return "the check that failed was switched off in the test settings"  # (``PANDERA_VALIDATION_DEPTH=…``)
