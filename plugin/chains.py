@@ -418,6 +418,11 @@ def find_chains(observations: list[dict], account: str = "",
                 success = _as_quoted(dict(later, target=started) if started else later, observations[k + 1:], account)
                 kind = "same_job"
                 break
+            if later["outcome"] == "ok" and _is_check(later) and _echoed_recipe_step(later, failure["target"]):
+                # (after an edit: the deployment declared in deploy/prefect.yaml, then ``make deploy NAME=…``,
+                # whose recipe echoed the ``prefect --no-prompt deploy`` that had failed on its own)
+                success, kind = dict(later, recipe=True), "same_check"
+                break
             if later["outcome"] == "ok" and _is_check(later) and _edited_script_runs(later["target"], failure["target"],
                                                                                      events):
                 success, kind = dict(later, recipe=True), "same_check"  # the edited render_reports.sh runs nbconvert

@@ -19268,3 +19268,30 @@ def test_a_fix_the_next_fix_wrote_over_and_the_account_says_was_removed_is_an_at
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 1 and "use_frameworks!" in candidates[0]["change"] \
         and "use_modular_headers!" not in candidates[0]["title"], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_an_edit_then_a_make_target_that_echoed_the_failing_subcommand_is_the_fix(git_project, store):
+    # (blind616 WS23: ``prefect deploy`` failed on its own; the deployment declared in deploy/prefect.yaml, then
+    # ``make deploy NAME=…``, whose recipe echoed ``uv run prefect --no-prompt deploy --prefect-file …``, passed)
+    session = (Session("prefect", git_project, prompt="Deploy the new nightly_inventory flow on the k8s work pool.")
+               .fail("uv run prefect --no-prompt deploy flows/nightly_inventory.py:nightly_inventory "
+                     "-n nightly-inventory -p k8s-pool",
+                     "Exit code 1\nUnable to read the specified config file. Reason: [Errno 2] No such file or "
+                     "directory: 'prefect.yaml'. Skipping.\nWork pool 'k8s-pool' does not exist.")
+               .ok("grep -n -A2 '^deploy' Makefile",
+                   "21:deploy:\n22-\tuv run prefect --no-prompt deploy --prefect-file deploy/prefect.yaml "
+                   "--name $(NAME)")
+               .read("deploy/prefect.yaml")
+               .edit("deploy/prefect.yaml", "deployments:\n  - name: nightly-orders\n",
+                     "deployments:\n  - name: nightly-inventory\n    entrypoint: flows/nightly_inventory.py:"
+                     "nightly_inventory\n    work_pool: *k8s_etl\n  - name: nightly-orders\n")
+               .ok("make deploy NAME=nightly-inventory",
+                   "uv run prefect --no-prompt deploy --prefect-file deploy/prefect.yaml --name nightly-inventory\n"
+                   "Running deployment build steps...\nDeployment 'nightly-inventory/nightly-inventory' "
+                   "successfully created")
+               .stop("Deployments here are declared in `deploy/prefect.yaml` and shipped with `make deploy "
+                     "NAME=<deployment>`. I added a `nightly-inventory` entry and ran `make deploy "
+                     "NAME=nightly-inventory`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "nightly-inventory" in candidate["change"], candidate["change"]
+    assert candidate["validation"]["passed"][0].startswith("`make deploy NAME=nightly-inventory` passed"), candidate
