@@ -1838,7 +1838,10 @@ def _started_and_logged(failure: dict, later: dict) -> bool:
     steps = [compose(parse_command(step)["argv"]) or [] for step in _and_steps(later["target"]) or [later["target"]]]
     started = any(words[:1] in (["up"], ["run"], ["start"]) and service in words for words in steps)
     logged = any(words[:1] == ["logs"] and service in words for words in steps)
-    lines = [line for line in (later.get("body") or "").splitlines() if line.startswith(f"{service}-")]
+    # (by its container's name, ``mailer-1  | worker ready``, or the one compose was told to give it: ``zigbee2mqtt
+    # | … Zigbee2MQTT started!``)
+    lines = [line for line in (later.get("body") or "").splitlines()
+             if line.startswith(f"{service}-") or re.match(rf"{re.escape(service or '')}\s+\|", line)]
     return bool(service and started and logged and lines) and all(_no_error(line) for line in lines)
 
 

@@ -1213,20 +1213,34 @@ _MAKE_GOAL_OPTIONS = frozenset(("-C", "--directory", "-j", "--jobs", "-f", "--fi
 def goals_put_before(failed: str, passed: str) -> list[str]:
     """The goals a passing run of a build tool asks for before the ones the failing run asked for, the same run
     otherwise (``compile`` of ``./mvnw compile flyway:migrate`` for ``./mvnw flyway:migrate``)."""
+    goals = _goals_asked(failed, passed)
+    # (or among them, before the last: ``compile`` of ``./mvnw clean compile jib:dockerBuild`` for ``./mvnw clean
+    # jib:dockerBuild``, which packages what a ``clean`` left of target/classes)
+    if not goals[0] or len(goals[1]) <= len(goals[0]) or goals[1][-1] != goals[0][-1]:
+        return []
+    added, wanted = [], list(goals[0])
+    for goal in goals[1]:
+        if wanted and goal == wanted[0]:
+            wanted.pop(0)
+        else:
+            added.append(goal)
+    return added if not wanted else []
+
+
+def _goals_asked(failed: str, passed: str) -> tuple[list[str], list[str]]:
+    """The goals a failing and a passing run of the same build tool ask for, in order; none for other programs."""
     # (a jar run by java as its program: ``java -jar tools/bob.jar``)
     before, after = (argv[2:] if argv[:2] == ["java", "-jar"] and len(argv) > 2 else argv
                      for argv in (parse_command(command)["argv"] for command in (failed, passed)))
     if not before or not after or _program_name(before[0]) not in _GOAL_RUNNERS \
             or _program_name(after[0]) != _program_name(before[0]):
-        return []
+        return [], []
     # (not an option's value: ``-pl billing``, ``-x lint``; maven's goals are its phases or a plugin's ``prefix:goal``)
     maven = _program_name(before[0]) in ("mvn", "mvnw")
     valued = _MAKE_GOAL_OPTIONS if _program_name(before[0]) in ("make", "just") else _GOAL_OPTIONS
-    goals = [[w for n, w in enumerate(argv[1:], 1) if not w.startswith("-") and argv[n - 1] not in valued
-              and (not maven or w in _MAVEN_PHASES or w == "clean" or ":" in w)] for argv in (before, after)]
-    if not goals[0] or len(goals[1]) <= len(goals[0]) or goals[1][-len(goals[0]):] != goals[0]:
-        return []
-    return goals[1][:-len(goals[0])]
+    before, after = ([w for n, w in enumerate(argv[1:], 1) if not w.startswith("-") and argv[n - 1] not in valued
+                      and (not maven or w in _MAVEN_PHASES or w == "clean" or ":" in w)] for argv in (before, after))
+    return before, after
 
 
 def statements_put_before(failed: str, passed: str) -> str:
@@ -1362,7 +1376,9 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     first = goals_put_before(failed, passed)
     if first:  # (not an option taken to be given the goal: ``--archive resolve`` of ``bob.jar --archive resolve …``)
         out = [p for p in out if not any(p.startswith("pass `-") and p.endswith(f" {goal}`") for goal in first)]
-        out.append(f"run `{' '.join(first)}` first, in the same run")
+        asked = _goals_asked(failed, passed)[1]
+        out.append(f"run `{' '.join(first)}` first, in the same run" if asked[:len(first)] == first else
+                   f"run `{' '.join(first)}` before `{asked[asked.index(first[-1]) + 1]}`, in the same run")
     # (the same arguments in another order: ``pg_combinebackup backups/full backups/incr1 backups/incr2`` for the
     # incrementals first, which it refuses)
     positional = [[w for n, w in enumerate(parsed["argv"][1:], 1) if not w.startswith("-")

@@ -4643,6 +4643,23 @@ def test_a_compose_service_started_again_whose_log_shows_it_running_resolves_its
                      "error; the mailer's `depends_on` now uses `condition: service_healthy`."))
     (candidate,), _ = _candidates(store, session)
     assert "condition: service_healthy" in candidate["change"] and candidate["verified"]
+    # (blind614 WQ01: a container compose was told to name, ``container_name: zigbee2mqtt``, logs as
+    # ``zigbee2mqtt  | …``)
+    session = (Session("z2m", git_project, prompt="Zigbee2MQTT won't start since I swapped the coordinator")
+               .fail("docker compose run --rm zigbee2mqtt",
+                     "Exit code 1\n[2025-03-14 09:12:53] error: \tz2m: Error: Failed to connect to the adapter "
+                     "(Error: SRSP - SYS - ping after 6000ms)")
+               .read("data/configuration.yaml")
+               .edit("data/configuration.yaml", "  adapter: zstack", "  adapter: ember")
+               .ok("docker compose up -d zigbee2mqtt && sleep 20 && docker compose logs --tail 3 zigbee2mqtt",
+                   " Container zigbee2mqtt  Started\nzigbee2mqtt  | [2025-03-14 09:21:07] info: \tzh:ember: "
+                   "======== Ember Adapter Starting ========\nzigbee2mqtt  | [2025-03-14 09:21:11] info: \tz2m: "
+                   "Currently 23 devices are joined.\nzigbee2mqtt  | [2025-03-14 09:21:12] info: \tz2m: Zigbee2MQTT "
+                   "started!")
+               .stop("The new stick is an EFR32 (EmberZNet), but `data/configuration.yaml` still said `adapter: "
+                     "zstack`. I switched it to `adapter: ember`; Z2M now starts."))
+    (candidate,), _ = _candidates(store, session)
+    assert "adapter: ember" in candidate["change"] and candidate["verified"]
 
 
 def test_a_failure_said_not_to_be_flaky_is_no_flaky_failure():
@@ -19295,3 +19312,20 @@ def test_an_edit_then_a_make_target_that_echoed_the_failing_subcommand_is_the_fi
     (candidate,), _ = _candidates(store, session)
     assert "nightly-inventory" in candidate["change"], candidate["change"]
     assert candidate["validation"]["passed"][0].startswith("`make deploy NAME=nightly-inventory` passed"), candidate
+
+
+def test_a_goal_put_among_a_build_tools_goals_in_the_same_run_is_the_lesson(git_project, store):
+    # (blind612 WO15: ``./mvnw -q clean jib:dockerBuild`` found no build output; ``./mvnw clean compile
+    # jib:dockerBuild`` passed, nothing edited: read as a retry)
+    session = (Session("jib", git_project, prompt="Build the orders-service image into my local Docker with jib")
+               .fail("./mvnw -q clean jib:dockerBuild",
+                     "Exit code 1\n[ERROR] Failed to execute goal com.google.cloud.tools:jib-maven-plugin:3.4.3:"
+                     "dockerBuild (default-cli) on project orders-service: Obtaining project build output files "
+                     "failed; make sure you have compiled your project before trying to build the image.")
+               .ok("./mvnw clean compile jib:dockerBuild | tail -3",
+                   "[INFO] Built image to Docker daemon as orders-service:local\n[INFO] BUILD SUCCESS")
+               .stop("Jib packages what's already in `target/classes`, so after a `clean` it needs `compile` in the "
+                     "same run: `./mvnw clean compile jib:dockerBuild`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `compile` before `jib:dockerBuild`, in the same run" in candidate["change"], candidate["change"]
+    assert "clean compile jib:dockerBuild" in candidate["change"]
