@@ -387,17 +387,19 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             # (of all that failed: one test passing, ``pytest tests/a.py::test_b``, is no ``make test`` done another way)
             # (an edit put back since changed nothing: ``extensionsToTreatAsEsm`` added, rejected, removed)
-            if job and later["outcome"] == "ok" and _is_check(later) and command_job(later["target"]) == job \
-                    and command_family(later["target"]) != family and not any(net_changes(
+            # (the step that does it, where what follows only reads what it wrote: ``./gradlew
+            # :app:pixel6Api34DebugAndroidTest && grep -ho 'testcase name=…' app/build/outputs/…/TEST-*.xml``)
+            ran = _job_step(later["target"], job) if job else later["target"]
+            if job and later["outcome"] == "ok" and _is_check(later) and command_job(ran) == job \
+                    and command_family(ran) != family and not any(net_changes(
                         [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
-                    and (_targets(failure["target"]) or not any(_TEST_PATH.search(t)
-                                                                for t in _targets(later["target"]))) \
-                    and not _asks_version(later["target"]) and not _other_tests(failure, later["target"]) \
-                    and (job == "install" or not _MUTATING.search(later["target"])) \
+                    and (_targets(failure["target"]) or not any(_TEST_PATH.search(t) for t in _targets(ran))) \
+                    and not _asks_version(ran) and not _other_tests(failure, ran) \
+                    and (job == "install" or not _MUTATING.search(ran)) \
                     and not _passes_after_an_edit(failure, observations[k + 1:]) \
-                    and not (is_static_check(failure["target"]) and not is_static_check(later["target"])):
+                    and not (is_static_check(failure["target"]) and not is_static_check(ran)):
                 # (not a build that checks nothing the type checker did: ``npx vite build`` after ``npx tsc --noEmit``)
-                success, kind = later, "same_job"
+                success, kind = dict(later, target=ran) if ran != later["target"] else later, "same_job"
                 break
             if later["outcome"] == "ok" and _is_check(later) and not any(net_changes(
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
@@ -2454,6 +2456,17 @@ def _changed_step_within(failed: str, later: str) -> str | None:
                 and parse_command(segment)["check"] != parse_command(failed)["check"]:
             return segment
     return None
+
+
+def _job_step(later: str, job: str) -> str:
+    """The last step of the ``&&`` line ``later`` that does ``job``, where every step after it only reads (``grep``,
+    ``cat``, ``ls`` …); else the line as it is."""
+    steps = _and_steps(later)
+    at = next((n for n in range(len(steps) - 1, -1, -1) if command_job(steps[n]) == job), None)
+    if at is None or at == len(steps) - 1 or not all(
+            parse_command(step)["argv"][:1] and parse_command(step)["argv"][0] in _READERS for step in steps[at + 1:]):
+        return later
+    return steps[at]
 
 
 def _the_step(failed: str, later: str) -> str | None:

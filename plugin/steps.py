@@ -810,7 +810,9 @@ _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\[\s?(?:error|fatal
                           # (Celery's, with the process: ``[2024-06-10 07:00:00,012: ERROR/MainProcess] Received …``)
                           r"\s(?:ERROR|FATAL|CRITICAL)/\w+\]|"
                           # an exception a process printed as it died: ``api-1  | Error: connect ECONNREFUSED …``
-                          r"(?:^|\|\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s|"
+                          # (or under a platform's prefix, ``[Logs]    [10/3/2024, 9:41:07 AM] [ble-scanner]
+                          # FileNotFoundError: …``)
+                          r"(?:^|\|\s+|\]\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s|"
                           # a CI runner's own mark, and a tool's ``error: dial tcp …`` at the start of its line
                           r"^##\[error\]|^(?:error|fatal)(?:\[\w+\])?:\s")
 # what a service says as it fails, without a level (``migrate: dial tcp …: connect: connection refused``, ``exit status
@@ -883,7 +885,8 @@ def _logged_failure(observation: dict) -> dict:
     if summary:
         return summary
     ci = bool(_CI_LOG_READ.match(" ".join(parsed["argv"])))
-    if not ci and not _LOG_READ.match(parsed["family"]) and not (
+    # (or a platform's own ``logs``: ``balena logs 7f3e2a1 --service ble-scanner``, ``fly logs -a api``)
+    if not ci and not _LOG_READ.match(parsed["family"]) and parsed["argv"][1:2] != ["logs"] and not (
             _LOG_FILE_READ.match(parsed["family"]) and any(_LOG_FILE.search(w) for w in parsed["argv"][1:])):
         return observation
     all_lines = (observation.get("body") or "").splitlines()
@@ -897,7 +900,8 @@ def _logged_failure(observation: dict) -> dict:
     line_jobs: dict[str, str] = {}  # (a CI log's error line and the job that printed it)
     for n, raw in enumerate(all_lines):
         if (m := _LOGGED_ERROR.search(raw)) or _LOGGED_FAILING.search(raw):
-            line = raw[m.start():].strip() if m else _LOG_PREFIX.sub("", raw.strip())
+            # (less the end of the prefix the match began at: compose's ``|``, a platform's ``]``)
+            line = re.sub(r"^[|\]]\s*", "", raw[m.start():].strip()) if m else _LOG_PREFIX.sub("", raw.strip())
             # (a level closing the bracket of its time, Celery's ``…: ERROR/MainProcess] Received …``: what follows)
             line = raw[m.end():].strip() or line if m and re.fullmatch(r"\s\w+/\w+\]", m.group(0)) else line
             # (a CI step's exit code says only that it failed: what it printed last before that says why)
@@ -1201,6 +1205,11 @@ def _log_of(argv: list[str]) -> str | None:
     files = [w for w in argv[1:] if _LOG_FILE.search(w)]
     if files:
         return files[0]
+    # (the service a fleet's or a platform's log is filtered to: ``balena logs 7f3e2a1 --service ble-scanner``)
+    services = [w.split("=", 1)[1] for w in argv if w.startswith("--service=")] + [
+        argv[n + 1] for n, w in enumerate(argv[:-1]) if w == "--service"]
+    if len(services) == 1:
+        return services[0]
     units = [w.split("=", 1)[1] for w in argv if w.startswith("--unit=")] + [
         argv[n + 1] for n, w in enumerate(argv[:-1]) if w in ("-u", "--unit")]
     # (the subcommand after the program's own options: ``kubectl -n payments logs deploy/payments-worker``)

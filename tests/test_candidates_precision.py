@@ -19329,3 +19329,47 @@ def test_a_goal_put_among_a_build_tools_goals_in_the_same_run_is_the_lesson(git_
     (candidate,), _ = _candidates(store, session)
     assert "Run `compile` before `jib:dockerBuild`, in the same run" in candidate["change"], candidate["change"]
     assert "clean compile jib:dockerBuild" in candidate["change"]
+
+
+def test_a_platforms_own_log_of_a_service_read_again_clean_resolves_its_crash(git_project, store):
+    # (blind614 WQ20: ``balena logs <device> --service ble-scanner`` showed the crash under balena's prefix; the
+    # compose file edited, pushed, and the same log read again showed it running: a lesson of its own)
+    session = (Session("balena", git_project, prompt="Deploy the sensor-hub release; ble-scanner keeps crashing")
+               .ok("balena logs 7f3e2a1 --service ble-scanner | tail -3",
+                   "[Logs]    [10/3/2024, 9:41:07 AM] [ble-scanner]     await self._loop.sock_connect(self._sock)\n"
+                   "[Logs]    [10/3/2024, 9:41:07 AM] [ble-scanner] FileNotFoundError: [Errno 2] No such file or "
+                   "directory\n[Logs]    [10/3/2024, 9:41:08 AM] [ble-scanner] Service exited")
+               .edit("docker-compose.yml", "    cap_add:\n      - NET_ADMIN\n",
+                     "    cap_add:\n      - NET_ADMIN\n    labels:\n      io.balena.features.dbus: '1'\n")
+               .ok("balena push greenhouse-fleet", "[Info]     Starting build for greenhouse-fleet\n[Success]  "
+                                                   "Release: 5c0e9b4f2a77")
+               .ok("sleep 90 && balena logs 7f3e2a1 --service ble-scanner | tail -2",
+                   "[Logs]    [10/3/2024, 10:02:44 AM] [ble-scanner] scanner started on hci0\n[Logs]    [10/3/2024, "
+                   "10:02:51 AM] [ble-scanner] published greenhouse/ruuvi/C4:7E temp=-1.2")
+               .stop("The container couldn't reach the host's BlueZ over D-Bus, which crashed it on startup. Added "
+                     "the `io.balena.features.dbus: '1'` label; the scanner stays up now."))
+    (candidate,), _ = _candidates(store, session)
+    assert "io.balena.features.dbus: '1'" in candidate["change"], candidate["change"]
+    assert candidate["title"].startswith("`ble-scanner` logs FileNotFoundError: [Errno 2]"), candidate["title"]
+
+
+def test_another_task_doing_the_job_then_a_read_of_its_results_is_the_way(git_project, store):
+    # (blind613 WP05: the instrumented tests need the managed device CI uses, ``pixel6Api34DebugAndroidTest``; the
+    # passing line ends in a grep of its result files, which is no test of its own)
+    session = (Session("gmd", git_project, prompt="Run the Hilt instrumented tests for :app")
+               .fail("./gradlew :app:connectedDebugAndroidTest",
+                     "Exit code 1\n> Task :app:connectedDebugAndroidTest FAILED\n* What went wrong:\nExecution failed "
+                     "for task ':app:connectedDebugAndroidTest'.\n> com.android.builder.testing.api.DeviceException: "
+                     "No connected devices!")
+               .ok("grep -n 'gradlew' .github/workflows/android.yml",
+                   "41:      - run: ./gradlew :app:pixel6Api34DebugAndroidTest")
+               .ok("./gradlew :app:pixel6Api34DebugAndroidTest && grep -ho 'testcase name=\"[^\"]*\"' "
+                   "app/build/outputs/androidTest-results/managedDevice/debug/pixel6Api34/TEST-*.xml",
+                   "> Task :app:pixel6Api34DebugAndroidTest\nFinished 7 tests on pixel6Api34\n\nBUILD SUCCESSFUL in "
+                   "4m 12s\ntestcase name=\"loginSuccess_navigatesToHome\"")
+               .stop("All 7 instrumented tests pass. This project doesn't expect a connected device: instrumented "
+                     "tests run on the Gradle Managed Device, same as CI — `./gradlew "
+                     ":app:pixel6Api34DebugAndroidTest`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`./gradlew :app:pixel6Api34DebugAndroidTest`" in candidate["change"], candidate["change"]
+    assert "grep" not in candidate["change"]
