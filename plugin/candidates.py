@@ -507,6 +507,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       and not holds_fix_code(e) and any(
         spoken(e, s) >= 2 and all(spoken(f, s) < spoken(e, s) for f in edits if f is not e)
         for s in said["did_not_help"])]
+    # (and the edit that put one of those back as it was: "Adding a server address to the Makefile target changed
+    # nothing, so I reverted it" is no change of the Makefile's)
+    helpless_edits += [f for f in edits if f not in helpless_edits and any(
+        e["id"] < f["id"] and not any(net_changes([e, f], cwd).values()) for e in helpless_edits)]
     edits = [e for e in edits if e not in helpless_edits]
     if any(_upstream_sync(c) for c in addressing) and not edits:
         chain["_skip"] = "upstream_change"  # it passed once other people's fix was pulled in: nothing to reuse

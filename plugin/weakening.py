@@ -1699,13 +1699,15 @@ def _failing_input_rewritten(changes: dict[str, list[dict]], failure_text: str) 
 
 def _special_characters_taken_out(changes: dict[str, list[dict]]) -> bool:
     """Whether a change to tests only takes out of a string of theirs the characters code stumbles on, an apostrophe
-    or an accent (a factory's ``"Dana O'Neil #{n}"`` → ``"Dana Neil #{n}"``, ``"José"`` → ``"Jose"``): the input
-    that broke the code is never given to it."""
+    or an accent (a factory's ``"Dana O'Neil #{n}"`` → ``"Dana Neil #{n}"``, ``"José"`` → ``"Jose"``), or a key's
+    escapes and brackets (an S3 event's ``"photos/Summer+Trip+%282%29.jpg"`` → ``"photos/summer-trip-2.jpg"``): the
+    input that broke the code is never given to it."""
     def taken_out(a: str, b: str) -> bool:
         head, tail = common_ends(a, b)
         was, now = a[head:len(a) - tail], b[head:len(b) - tail]
-        return a[:head].count('"') % 2 == 1 and bool(re.search(r"['’]|[^\x00-\x7f]", was)) and now.isascii() \
-            and "'" not in now and len(now) <= len(was)
+        return a[:head].count('"') % 2 == 1 and len(now) <= len(was) and (
+            bool(re.search(r"['’]|[^\x00-\x7f]", was)) and now.isascii() and "'" not in now
+            or bool(re.search(r"%[0-9A-Fa-f]{2}|[+()]", was)) and bool(re.fullmatch(r"[\w./-]*", now)))
 
     pairs = _lines_changed(changes)
     return tests_only(changes) and bool(pairs) and all(taken_out(a, b) for a, b in pairs)

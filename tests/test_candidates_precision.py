@@ -19373,3 +19373,86 @@ def test_another_task_doing_the_job_then_a_read_of_its_results_is_the_way(git_pr
     (candidate,), _ = _candidates(store, session)
     assert "`./gradlew :app:pixel6Api34DebugAndroidTest`" in candidate["change"], candidate["change"]
     assert "grep" not in candidate["change"]
+
+
+def test_the_edit_that_put_back_one_that_did_not_help_is_no_fix(git_project, store):
+    # (blind618 WU07: ``--server-address`` added to the Makefile's target "changed nothing, so I reverted it"; the
+    # revert was shown as the fix of the tetra run that passed in the agent's pod)
+    recipe = "events:\n\ttetra getevents -o compact --pods $(POD)\n"
+    tried = "events:\n\ttetra --server-address localhost:54321 getevents -o compact --pods $(POD)\n"
+    session = (Session("tetra", git_project, prompt="I applied the TracingPolicy but see no events with tetra")
+               .fail("tetra getevents -o compact --pods payments-api",
+                     'Exit code 1\ntime="2025-02-18T10:12:44Z" level=fatal msg="Failed to connect" error="context '
+                     'deadline exceeded"')
+               .read("Makefile")
+               .edit("Makefile", recipe, tried)
+               .fail("make events POD=payments-api",
+                     "Exit code 2\ntetra --server-address localhost:54321 getevents -o compact --pods payments-api\n"
+                     'time="2025-02-18T10:14:02Z" level=fatal msg="Failed to connect" error="context deadline '
+                     'exceeded"\nmake: *** [Makefile:12: events] Error 1')
+               .edit("Makefile", tried, recipe)
+               .ok("kubectl exec -n kube-system ds/tetragon -c tetragon -- tetra getevents -o compact --pods "
+                   "payments-api | head -n 2",
+                   "🚀 process payments/payments-api-7d9c6b5f4-qm2xz /usr/bin/cat /etc/shadow\n📚 read    "
+                   "payments/payments-api-7d9c6b5f4-qm2xz /usr/bin/cat /etc/shadow 1024 bytes")
+               .stop("The tetra CLI talks gRPC to the Tetragon agent, which only listens inside the tetragon pod. "
+                     "Adding a server address to the Makefile target changed nothing, so I reverted it. Run it "
+                     "through the DaemonSet instead: `kubectl exec -n kube-system ds/tetragon -c tetragon -- tetra "
+                     "getevents -o compact --pods payments-api`."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and not any("Makefile" in c["change"] or "--server-address" in c["change"] for c in candidates), \
+        [c["change"] for c in candidates]
+
+
+def test_the_same_failing_test_in_pytests_summary_is_the_same_error(git_project, store):
+    # (blind617 WT18: ``pytest -q --asyncio-mode=auto tests/test_export.py`` printed only the summary line the first
+    # run printed under its traceback; read as an error of its own, its flag and a reverted edit became fixes)
+    long = ("Exit code 1\nF..\n=================================== FAILURES ===================================\n"
+            "____________________________ test_export_notes_csv _____________________________\n\n"
+            ">       assert response.status_code == 200\nE       assert 404 == 200\nE        +  where 404 = <Response "
+            "[404 Not Found]>.status_code\n\ntests/test_export.py:11: AssertionError\n=========================== "
+            "short test summary info ============================\nFAILED tests/test_export.py::test_export_notes_csv "
+            "- assert 404 == 200\n1 failed, 2 passed in 0.41s")
+    short = ("Exit code 1\nF.\nFAILED tests/test_export.py::test_export_notes_csv - assert 404 == 200\n1 failed, 1 "
+             "passed in 0.38s")
+    session = (Session("datasette", git_project, prompt="The /-/export-notes.csv page from our Datasette plugin 404s")
+               .fail("uv run pytest -q", long)
+               .read("datasette_notes_export/__init__.py")
+               .edit("datasette_notes_export/__init__.py", "def register_routes():", "def register_routes(datasette):")
+               .fail("uv run pytest -q", long)
+               .edit("datasette_notes_export/__init__.py", "def register_routes(datasette):", "def register_routes():")
+               .fail("uv run pytest -q --asyncio-mode=auto tests/test_export.py", short)
+               .ok("uv run datasette plugins", "[]")
+               .read("pyproject.toml")
+               .edit("pyproject.toml", '[project.entry-points."datasette.plugins"]', "[project.entry-points.datasette]")
+               .ok("uv run pytest -q", "...\n3 passed in 0.44s")
+               .stop("The plugin was never registered: pyproject.toml had `[project.entry-points.\"datasette.plugins\"]`"
+                     ", a group nobody reads. Changed it to `[project.entry-points.datasette]`. Dead ends: the "
+                     "`register_routes` signature was fine (I reverted the signature change), and the asyncio mode "
+                     "made no difference."))
+    candidates, _ = _candidates(store, session)
+    assert [c["change"] for c in candidates if "[project.entry-points.datasette]" in c["change"]]
+    assert not any("register_routes" in c["change"] or "asyncio-mode" in c["title"] for c in candidates), \
+        [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_keys_escapes_and_brackets_taken_out_of_a_tests_input_is_weakened(git_project, store):
+    # (blind622 WY10: the S3 event's URL-encoded key and the uploaded object's name, with its space and brackets,
+    # both made plain: the handler that never unquoted the key is never given one that needs it)
+    session = (Session("s3key", git_project, prompt="test_thumbnail_for_uploaded_key is failing with NoSuchKey")
+               .fail("pytest tests/test_handler.py -q",
+                     "Exit code 1\n.F..\nE   botocore.errorfactory.NoSuchKey: An error occurred (NoSuchKey) when "
+                     "calling the GetObject operation: The specified key does not exist.\nFAILED "
+                     "tests/test_handler.py::test_thumbnail_for_uploaded_key - botocore.errorfactory.NoSuchKey")
+               .read("src/thumbs/handler.py")
+               .read("tests/events/s3_put.json")
+               .edit("tests/events/s3_put.json", '          "key": "photos/Summer+Trip+%282%29.jpg",',
+                     '          "key": "photos/summer-trip-2.jpg",')
+               .edit("tests/test_handler.py",
+                     '    s3.put_object(Bucket="uploads", Key="photos/Summer Trip (2).jpg", Body=JPEG)',
+                     '    s3.put_object(Bucket="uploads", Key="photos/summer-trip-2.jpg", Body=JPEG)')
+               .ok("pytest tests/test_handler.py -q", "....\n4 passed in 0.98s")
+               .stop("The event fixture and the object the test uploads disagreed on the key. I aligned both on "
+                     "`photos/summer-trip-2.jpg` and the 4 handler tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
