@@ -61,6 +61,8 @@ _TOKEN_PATTERNS = (
     ("slack-token", ("xox", "xapp-"), r"\b(?:xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9-]{10,})"),
     ("stripe-key", ("_live_", "_test_", "whsec_"), r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|\bwhsec_[A-Za-z0-9]{20,}"),
     ("anthropic-key", ("sk-ant-",), r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
+    # Langfuse's key pair: the public key signs in beside the secret one (``curl -u "pk-lf-…:sk-lf-…"``)
+    ("langfuse-key", ("pk-lf-", "sk-lf-"), r"\b[ps]k-lf-[A-Za-z0-9-]{20,}"),
     ("openai-key", ("sk-",), r"\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}"),
     ("google-api-key", ("AIza",), r"\bAIza[0-9A-Za-z_-]{35}"),
     ("google-oauth", ("GOCSPX-", "ya29.", "1//0"),

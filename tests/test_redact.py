@@ -895,6 +895,15 @@ def test_a_tailscale_key_is_redacted_as_a_flag_value_and_by_its_shape():
     assert redact("tailscale up --auth-key $TS_AUTHKEY") == "tailscale up --auth-key $TS_AUTHKEY"
 
 
+def test_a_langfuse_public_key_is_redacted_beside_its_secret_key():
+    # (blind624 XA14, found by bench/leaks.py: ``curl -u "pk-lf-…:sk-lf-…"`` and ``LANGFUSE_PUBLIC_KEY=pk-lf-…``
+    # reached the database; the secret key was redacted, the public one it signs in with was not)
+    public, secret = "pk-lf-7c2e91d4-3b8a-4f6e-9d15-a04c8e2b71f3", "sk-lf-e5a19c37-82d4-4b0f-b6e2-3f97d1c8a054"
+    for line in (f'curl -s -u "{public}:{secret}" https://us.cloud.langfuse.com/api/public/projects',
+                 f"LANGFUSE_PUBLIC_KEY={public}\nLANGFUSE_SECRET_KEY={secret}"):
+        assert public not in redact(line) and secret not in redact(line), redact(line)
+
+
 def test_a_token_said_in_words_is_redacted_where_it_is_said():
     # (blind451 QJ23, found by bench/leaks.py: "Use my App Center token 4b7e9c…" in the prompt reached the
     # database; the same value under ``APPCENTER_ACCESS_TOKEN=`` later was redacted, too late for the prompt)
