@@ -408,6 +408,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _vacuous_count(changes) \
         or _failing_case_given_other_values(changes, failure_text) \
         or _failing_input_rewritten(changes, failure_text) or _special_characters_taken_out(changes) \
+        or _failing_item_dropped(changes, failure_text) or _failure_filtered_out(changes, failure_text) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -1713,6 +1714,55 @@ def _special_characters_taken_out(changes: dict[str, list[dict]]) -> bool:
     return tests_only(changes) and bool(pairs) and all(taken_out(a, b) for a, b in pairs)
 
 
+def _failing_item_dropped(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only takes out of a list of theirs the item the failure names (``faithfulness``
+    dropped from ``METRICS = [faithfulness, answer_relevancy, context_precision]`` after "AssertionError: faithfulness
+    0.712 < 0.8"): what failed is no longer checked."""
+    if not tests_only(changes):
+        return False
+    said = {w for line in failure_text.splitlines() if _ASSERTION_FAILED.search(line)
+            for w in re.findall(r"[A-Za-z_][\w-]{3,}", line)}
+
+    def items(line: str) -> tuple[str, list[str]] | None:
+        m = re.match(r"^(.*?)\[([^\[\]]*)\]\s*,?\s*$", line.strip())
+        return (m.group(1), [i.strip().strip("\"'") for i in m.group(2).split(",") if i.strip()]) if m else None
+
+    for hunks in changes.values():
+        for hunk in hunks:
+            old, new = _code_sides(hunk)
+            lists = [[x for x in map(items, side) if x] for side in (old, new)]
+            for head, was in lists[0]:
+                now = next((n for h, n in lists[1] if h == head), None)
+                if now is not None and now and set(now) < set(was) \
+                        and any(item in said for item in set(was) - set(now)):
+                    return True
+    return False
+
+
+# a file or a setting that tells a checker what to leave alone (``valgrind.supp``, ``message_id_filter =``)
+_FILTERS = LazyRegex(r"(?i)supp(?:ress)?|filter|ignore|exclu|allow|mute|known|baseline")
+
+
+def _failure_filtered_out(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only adds, to what tells the checker what to leave alone, the very thing the failure
+    reported (``VUID-vkCmdDrawIndexed-None-08114`` appended to the validation layer's ``message_id_filter``; a
+    valgrind suppression naming the ``cfg_section_new`` that leaked): the error is still there, no longer counted."""
+    if not tests_only(changes):
+        return False
+    for path, hunks in changes.items():
+        for hunk in hunks:
+            old, new = _code_sides(hunk)
+            for line in (line for line in new if line not in old):
+                if not (_FILTERS.search(os.path.basename(path)) or _FILTERS.search(line)):
+                    continue
+                # (an identifier of the error, not a word of prose: ids with digits, dashes or underscores)
+                named = [w for w in re.findall(r"[A-Za-z_][\w.-]{5,}", line) if re.search(r"[\d_-]", w)
+                         and not any(w in o for o in old)]
+                if any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", failure_text) for w in named):
+                    return True
+    return False
+
+
 def _wait_result_dropped(changes: dict[str, list[dict]]) -> bool:
     """Whether a change to tests only made a wait that fails the test into one whose verdict it throws away
     (XCTest's ``wait(for: [refreshed], timeout: 2)`` → ``_ = XCTWaiter().wait(for: [refreshed], timeout: 2)``): a
@@ -1830,6 +1880,8 @@ _STRINGS = LazyRegex(r'"[^"\n]*"')
 # ``cases: 8``; fast-check's ``numRuns: 5``)
 _SEARCH_CAPPED = LazyRegex(r"\b(?:stateful_step_count|max_examples|max_steps)\s*=\s*\d|\bcases\s*:\s*\d|"
                            r"\bnumRuns\s*:\s*\d")
+# an assumption a formal check is given (SystemVerilog's ``assume (…)``/``assume property``, CBMC's, Kani's)
+_ASSUMED = LazyRegex(r"(?<![\w.])(?:assume\s*(?:property\s*)?\(|__CPROVER_assume\s*\(|kani::assume\s*\()")
 _COUNTEREXAMPLE = LazyRegex(r"(?i)\bfalsifying example\b|\bminimal failing input\b|\bcounterexample\b|"
                             r"\bShrunk \d+ time")
 
@@ -2161,6 +2213,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     # stateful_step_count=4)`` for a state machine whose falsifying example took more steps)
     if _brought_in(_SEARCH_CAPPED, added_lines, hunks) and _COUNTEREXAMPLE.search(failure_text):
         return "the property test now searches too little to find what failed"
+    # (a proof given an assumption that rules its counterexample out: ``assume (!(wr_en && full));`` in the
+    # ``ifdef FORMAL`` block, after SymbiYosys's "failed assertion … counterexample trace")
+    if _brought_in(_ASSUMED, added_lines, hunks) and _COUNTEREXAMPLE.search(failure_text):
+        return "the proof now assumes away the counterexample it failed on"
     # (the failure may name the test only: ``BatteryGaugeSnapshotTest > halfCharged FAILED``, in the snapshot test's
     # own file)
     if _brought_in(_PIXEL_TOLERANCE, added_lines, hunks) and (
