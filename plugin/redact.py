@@ -172,6 +172,10 @@ _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is
 _SAID_TOKEN = (r"\b(?P<pre>(?:token|api[ \t-]?key|access[ \t]key|secret[ \t]key|app[ \t-]?key|application[ \t]key|"
                r"(?:nwk|network|master|signing|encryption|private)[ \t]key)(?:[ \t]+(?:is|was))?[ \t]+)"
                r"(?P<value>(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[A-Za-z0-9_-]{24,})(?![\w/-])(?!\.\w)")
+# a value a program printed with the variable it came from: "using key sk_hTqWzNvLpYeRkXaBdGmCsJfU (from
+# REVENUECAT_API_KEY)"
+_FROM_SECRET_VAR = (r"(?<![\w/+=-])(?P<value>[A-Za-z0-9_+/=-]{16,})(?P<post>[ \t]*\((?:from|via|in|env:?)[ \t]+\$?"
+                    r"[A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASS|PWD|CREDENTIALS?)[A-Z0-9_]*\))")
 # a secret given to SQL as a string after its keyword: DuckDB's ``CREATE SECRET (TYPE s3, KEY_ID '…', SECRET '…')``,
 # MySQL's and Oracle's ``IDENTIFIED BY '…'``, an S3 ``SESSION_TOKEN '…'``
 _SQL_SECRET = r"\b(?P<pre>(?:SECRET|SESSION_TOKEN|SECRET_ACCESS_KEY|IDENTIFIED[ \t]+BY)[ \t]+)'(?P<value>[^'\s]{8,})'"
@@ -248,6 +252,7 @@ _SOURCES = {
     "said": (_SAID_PASSWORD, re.I),
     "said_quoted": (_QUOTED_PASSWORD, re.I),
     "said_token": (_SAID_TOKEN, re.I),
+    "from_secret_var": (_FROM_SECRET_VAR, 0),
     "sql_secret": (_SQL_SECRET, re.I),
     "base64": (_BASE64, 0),
     "secret_read": (_SECRET_READ, 0),
@@ -891,6 +896,8 @@ def redact(text: str | None, env_file: bool = False) -> str:
             else f"{m.group('pre')}{m.group('q')}[REDACTED:password]{m.group('q')}", text)
     if "token" in lowered or "key" in lowered:
         text = state["said_token"].sub(lambda m: f"{m.group('pre')}[REDACTED:secret]", text)
+    if "(" in text:
+        text = state["from_secret_var"].sub(lambda m: f"[REDACTED:secret]{m.group('post')}", text)
     if "'" in text and ("secret" in lowered or "identified" in lowered or "token" in lowered):
         text = state["sql_secret"].sub(lambda m: f"{m.group('pre')}'[REDACTED:secret]'" if _mixed(m.group("value"))
                                        and not _trivial_value(m.group("value"), "secret") else m.group(0), text)

@@ -904,6 +904,16 @@ def test_a_langfuse_public_key_is_redacted_beside_its_secret_key():
         assert public not in redact(line) and secret not in redact(line), redact(line)
 
 
+def test_a_value_printed_with_the_secret_variable_it_came_from_is_redacted():
+    # (blind631 XH23, found by bench/leaks.py: a sync script printed "using key sk_… (from REVENUECAT_API_KEY)" into
+    # the failure's output, which reached the database; the same key under ``REVENUECAT_API_KEY=`` was redacted)
+    key = "sk_hTqWzNvLpYeRkXaBdGmCsJfU"
+    assert key not in redact(f"[sync-offerings] using key {key} (from REVENUECAT_API_KEY)")
+    # (a path from a variable named for no secret stays)
+    line = "loaded config/settings.production.yaml (from APP_CONFIG_PATH)"
+    assert redact(line) == line
+
+
 def test_a_token_said_in_words_is_redacted_where_it_is_said():
     # (blind451 QJ23, found by bench/leaks.py: "Use my App Center token 4b7e9c…" in the prompt reached the
     # database; the same value under ``APPCENTER_ACCESS_TOKEN=`` later was redacted, too late for the prompt)
