@@ -31,8 +31,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _NOT_ENOUGH, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
                       _plain_words, _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
-from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _written_later,
-                     find_chains)
+from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _same_program,
+                     _written_later, find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
                        _same_target, _segments, command_family, command_job, command_key, container_run,
                        invocation_change, is_autofix, is_static_check, moved_paths, other_subcommand, package_name,
@@ -765,8 +765,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         chain["_skip"] = "self_inflicted"
         return None
     if not fix_hunks and not commands and invocation and all(p.startswith("without `") for p in invocation) and all(
-            _ENVIRONMENT_FAILURE.search(f.get("error_text") or "") for f in chain["failures"]):
+            _ENVIRONMENT_FAILURE.search(f.get("error_text") or "") for f in chain["failures"]) \
+            and not (chain["kind"] == "same_job" and not _same_program(compared["target"], resolved_by["target"])):
         # a host that was unreachable, a network that dropped: leaving a flag out is no answer to it; it came back
+        # (not another program doing the job, the project's way: ``make realm-export`` for the ``kc.sh export`` in
+        # the live container, whose second server found the management port taken)
         chain["_skip"] = "flaky_failure"
         return None
     if fix_hunks and invocation and _quoted_in(resolved_by["target"], said.get("text", "")):

@@ -924,6 +924,13 @@ def _in_a_container(failed: str, later: str) -> bool:
     if code:
         into, insides = run[1][0], [parse_command(step)["argv"] for step in _and_steps(code) or [code]]
     words = [w for w in before[1:] if not w.startswith("-")][:2]
+    # (or the program's own image, which runs it, given the same subcommand: ``docker run --rm -v "$PWD":/local
+    # openapitools/openapi-generator-cli:v7.8.0 generate …`` for the ``npx @openapitools/openapi-generator-cli
+    # generate …`` a host without java could not run)
+    if run and before and words and not code and not _exec_split(failed)[0] \
+            and re.sub(r"[:@].*$", "", run[1][0].rsplit("/", 1)[-1]) == _program_name(before[0]).rsplit("/", 1)[-1] \
+            and [w for w in run[1][1:] if not w.startswith("-")][:1] == words[:1]:
+        return True
     return bool(into and before) and not _exec_split(failed)[0] and any(
         after and _program_name(after[0]) == _program_name(before[0])
         and [w for w in after[1:] if not w.startswith("-")][:2] == words for after in insides)

@@ -19497,3 +19497,63 @@ def test_a_failure_filtered_dropped_or_assumed_away_is_weakened(git_project, sto
                .stop("It passes now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_port_taken_in_the_live_container_then_the_projects_target_is_the_way(git_project, store):
+    # (blind618 WU03: ``kc.sh export`` in the running keycloak container met its management port taken; ``make
+    # realm-export`` runs a one-shot export service: read as a flaky failure, a flag left out)
+    session = (Session("kc", git_project, prompt="Export the realm so the new client is committed under realm/")
+               .fail("docker compose exec keycloak /opt/keycloak/bin/kc.sh export --realm acme --file "
+                     "/tmp/acme-realm.json",
+                     "Exit code 1\nERROR: Failed to start server in (production) mode\nERROR: Unable to start the "
+                     "management interface\nERROR: Port(s) already bound: 9000: Address already in use")
+               .ok("grep -n -A3 'realm-export' Makefile",
+                   "41:realm-export: ## export the acme realm into realm/\n42-\tdocker compose --profile tools run "
+                   "--rm keycloak-export")
+               .ok("make realm-export", "docker compose --profile tools run --rm keycloak-export\n2025-03-11 "
+                                        "09:43:31,902 INFO  [org.keycloak.exportimport] Exporting realm 'acme'")
+               .stop("Running `kc.sh export` inside the running keycloak container doesn't work — it boots a second "
+                     "server and collides with the live one on port 9000. This repo exports through `make "
+                     "realm-export`, which runs the one-shot `keycloak-export` service."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "make realm-export" in candidate["change"], (reasons, candidate["change"])
+
+
+def test_the_programs_own_image_given_the_same_subcommand_is_the_way(git_project, store):
+    # (blind621 WX22: the npm wrapper shells out to a java the host lacks; the generator's own image ran the same
+    # ``generate``)
+    session = (Session("oag", git_project, prompt="Regenerate the typescript-fetch client in src/client")
+               .fail("npx @openapitools/openapi-generator-cli generate -i openapi.yaml -g typescript-fetch -o "
+                     "src/client", "Exit code 1\nDownload 7.8.0 ...\nDownloaded 7.8.0\nError: /bin/sh: 1: java: not "
+                                   "found")
+               .ok("which java || echo 'no java on PATH'", "no java on PATH")
+               .ok('docker run --rm -v "$PWD":/local openapitools/openapi-generator-cli:v7.8.0 generate -i '
+                   "/local/openapi.yaml -g typescript-fetch -o /local/src/client",
+                   "[main] INFO  o.o.codegen.DefaultGenerator - Generating with dryRun=false")
+               .stop("There's no JDK here and the npm wrapper shells out to `java -jar`, so I ran the official image "
+                     "instead: `docker run --rm -v \"$PWD\":/local openapitools/openapi-generator-cli:v7.8.0 "
+                     "generate …`."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "openapitools/openapi-generator-cli:v7.8.0" in candidate["change"], (reasons, candidate["change"])
+
+
+def test_the_row_that_gave_what_a_comparison_did_not_expect_taken_out_is_weakened(git_project, store):
+    # (blind634 XK09: the anonymous event, ``"user_id": None``, deleted from the test's EVENTS after Beam's
+    # "unexpected elements [(None, 1)]"; the pipeline still keys it)
+    session = (Session("beam", git_project, prompt="test_sessionize is failing in CI, please make it green.")
+               .fail("uv run pytest tests/test_sessionize.py -q",
+                     "Exit code 1\nE   apache_beam.testing.util.BeamAssertException: Failed assert: [('u1', 2), "
+                     "('u2', 1)] == [(None, 1), ('u1', 2), ('u2', 1)], unexpected elements [(None, 1)] [while running "
+                     "'assert_that/Match']\nFAILED tests/test_sessionize.py::test_sessions_per_user_counts")
+               .read("tests/test_sessionize.py")
+               .read("pipeline/sessionize.py")
+               .edit("tests/test_sessionize.py",
+                     '    {"user_id": "u2", "ts": 1700000200, "page": "/"},\n    {"user_id": None, "ts": 1700000300, '
+                     '"page": "/pricing"},\n    {"user_id": "u1", "ts": 1700009000, "page": "/checkout"},',
+                     '    {"user_id": "u2", "ts": 1700000200, "page": "/"},\n    {"user_id": "u1", "ts": 1700009000, '
+                     '"page": "/checkout"},')
+               .ok("uv run pytest tests/test_sessionize.py -q", "...\n3 passed in 5.87s")
+               .stop("The failure came from an anonymous event in the fixture, which produced an extra `(None, 1)` "
+                     "session. I removed that row from `EVENTS`; all 3 tests pass now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
