@@ -55,7 +55,8 @@ from .store import Store
 from .text import elided_heads, one_line
 from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _answers_as_expected, _expected_from_the_subject,
                         _expects_fewer, _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
-                        _subject_dropped, _tests_run, _words_of, deletes_test_rows, moves_test_data, tests_only)
+                        _subject_dropped, _tests_run, _words_of, deletes_test_rows, moves_test_data,
+                        moves_test_out_of_the_suite, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -243,9 +244,10 @@ _HOST_SERVICE = LazyRegex(r"^(?:sudo\s+)?(?:systemctl\s+(?:start|restart)|servic
                           r"brew\s+services\s+(?:start|restart)|colima\s+start|open\s+-a\s+docker)\b", re.I)
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
 # (or "Separately, I bumped max_line_length to 120 in .editorconfig")
-_ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,? I(?:'ve)?(?: also)?) (?!had to|needed|need|have to|has to|"
+_ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,?(?: I(?:'ve)?)?(?: also)?) (?!had to|needed|need|have to|has to|"
                       r"must)(?:\w+ed|made|set|put|wrote|ran|gave|took|kept)\b|"
-                      # ("Separately, `.rubocop.yml` now targets Ruby 3.3 to match `.ruby-version`.")
+                      # ("Separately, `.rubocop.yml` now targets Ruby 3.3 to match `.ruby-version`."; "(Separately
+                      # bumped warehouse_sim to 0.4.2 in package.xml for the release.)")
                       r"^\W*separately,\s+(?:the\s+)?`[^`]+`\s+(?:now|is now|also)\b")
 
 
@@ -878,6 +880,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if (not fix_hunks or tests_only(fix_hunks)) and any(deletes_test_rows(c["target"]) for c in commands
                                                            if c["tool"] == "Bash"):
         chain["_skip"] = "weakened_test"  # the rows that failed were deleted from the test's data
+        return None
+    if any(moves_test_out_of_the_suite(o["target"], error) for o in [*(chain.get("_between") or ()), resolved_by]
+           if o["tool"] == "Bash" and o["outcome"] == "ok"):
+        chain["_skip"] = "weakened_test"  # the failing test's file renamed to one its runner does not collect
         return None
     ran_before, ran_after = _tests_run(last_failure.get("error_text")), _tests_run(resolved_by.get("body"))
     if ran_before and ran_after and ran_after < ran_before and fix_hunks \

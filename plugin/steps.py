@@ -283,6 +283,9 @@ _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(
                                r"\bhad been (?:up|running) for (?:\w+ )?(?:days|hours|weeks)\b|"
                                # ("The provider-aws-s3 pod had been crash-looping for a while")
                                r"\bhad been crash-?looping\b|"
+                               # ("The CARLA server had lost its GPU device (VK_ERROR_DEVICE_LOST after 6 days up)")
+                               r"\bhad lost its (?:\w+ )?(?:device|connection|session|lease)\b|"
+                               r"\bafter \d+ (?:days|hours|weeks) (?:up|of uptime)\b|"
                                r"\b(?:had )?(?:tripped|hit|raised) its (?:memory|disk)(?: \w+)? (?:alarm|watermark)\b")
 
 

@@ -409,7 +409,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _failing_case_given_other_values(changes, failure_text) \
         or _failing_input_rewritten(changes, failure_text) or _special_characters_taken_out(changes) \
         or _failing_item_dropped(changes, failure_text) or _failure_filtered_out(changes, failure_text) \
-        or _unexpected_row_taken_out(changes, failure_text) \
+        or _unexpected_row_taken_out(changes, failure_text) or _locator_loosened(changes) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -1740,6 +1740,22 @@ def _failing_item_dropped(changes: dict[str, list[dict]], failure_text: str) -> 
     return False
 
 
+# a UI test's query for what matches a pattern (XCUITest's ``.matching(NSPredicate(format: "label BEGINSWITH '$'"))``,
+# Playwright's ``getByText(/\$/)``), and the first of what it finds
+_PATTERN_QUERY = LazyRegex(r"\.matching\(|\bNSPredicate\(|\.containing\(|\bgetBy\w*\(\s*/|\blocator\(\s*[\"']text=/")
+_FIRST_FOUND = LazyRegex(r"\bfirstMatch\b|\.first\(\)|\.nth\(0\)|\belement\(boundBy:\s*0\)")
+
+
+def _locator_loosened(changes: dict[str, list[dict]]) -> bool:
+    """Whether a change to tests only puts, where a UI test found an element by its identifier, the first element
+    whose text matches a pattern (``app.staticTexts["checkout.total"]`` → ``app.staticTexts.matching(NSPredicate(format:
+    "label BEGINSWITH '$'")).firstMatch``): the element the app no longer marks is never asked for."""
+    return tests_only(changes) and any(
+        _PATTERN_QUERY.search(b) and _FIRST_FOUND.search(b) and not _PATTERN_QUERY.search(a)
+        and any(m.group(1) not in b for m in re.finditer(r"[\"']([\w.-]{4,})[\"']", a))
+        for a, b in _line_pairs(changes))
+
+
 # what a failing comparison found and did not expect: Beam's "unexpected elements [(None, 1)]", pytest's "Extra items"
 _UNEXPECTED = LazyRegex(r"(?i)\bunexpected elements?\b:?\s*(.*)$|\bextra (?:items?|elements?)\b[^:\n]*:?\s*(.*)$",
                         re.MULTILINE)
@@ -1842,6 +1858,19 @@ def moves_test_data(command: str) -> bool:
         (words[:2] in (["git", "mv"], ["git", "rm"]) or words[:1] in (["mv"], ["rm"], ["mkdir"]))
         and tests_only([w for w in words[2 if words[0] == "git" else 1:] if not w.startswith("-")])
         for words in steps)
+
+
+def moves_test_out_of_the_suite(command: str, failure_text: str) -> bool:
+    """Whether a line moves the failing test's file to a name its runner does not collect (``git mv
+    test/models/order.test.js test/integration/order.db.js`` after ``FAIL test/models/order.test.js``): the failing
+    test no longer runs."""
+    for segment in _segments(command):
+        m = re.match(r"^(?:git\s+mv|mv)\b((?:\s+\S+){2,})", segment)
+        words = [w for w in m.group(1).split() if not w.startswith("-")] if m else []
+        if len(words) == 2 and _TEST_MODULE.search(words[0]) and not _TEST_MODULE.search(words[1]) \
+                and os.path.basename(words[0]) in failure_text:
+            return True
+    return False
 
 
 def _checks_fewer_rows(changes: dict[str, list[dict]]) -> bool:

@@ -19557,3 +19557,78 @@ def test_the_row_that_gave_what_a_comparison_did_not_expect_taken_out_is_weakene
                      "session. I removed that row from `EVENTS`; all 3 tests pass now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_failing_test_file_moved_to_a_name_its_runner_does_not_collect_is_weakened(git_project, store):
+    # (blind633 XJ09: ``git mv test/models/order.test.js test/integration/order.db.js``, then the whole suite passed)
+    session = (Session("jestmv", git_project, prompt="CI is red on the orders model test, can you get it green?")
+               .fail("npx jest test/models/order.test.js",
+                     "Exit code 1\n FAIL  test/models/order.test.js\n  Order.withGraphFetched\n    ✓ loads items (41 "
+                     "ms)\n    ✕ computes total from line items (23 ms)\n\n    Expected: 59.97\n    Received: \"59.97\"")
+               .read("jest.config.js")
+               .ok("mkdir -p test/integration && git mv test/models/order.test.js test/integration/order.db.js", "")
+               .ok("npx jest", "PASS test/models/customer.test.js\nTest Suites: 3 passed, 3 total")
+               .stop("The order model test actually talks to Postgres, so I moved it out of the unit suite to "
+                     "`test/integration/order.db.js`; `npx jest` passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_running_container_that_lost_its_device_restarted_is_a_one_off(git_project, store):
+    # (blind632 XI13: CARLA's server, up six days, had lost its GPU; ``docker restart carla-sim`` was stored as the
+    # way to run the scenario)
+    session = (Session("carla", git_project, prompt="scenarios/cut_in.py times out connecting to CARLA")
+               .fail("python3 scenarios/cut_in.py --town Town04 --seed 7",
+                     "Exit code 1\nRuntimeError: time-out of 10000ms while waiting for the simulator, make sure the "
+                     "simulator is ready and connected to localhost:2000")
+               .ok("docker ps --filter name=carla --format '{{.Names}}\\t{{.Status}}'", "carla-sim\tUp 6 days "
+                                                                                      "(unhealthy)")
+               .ok("docker restart carla-sim && sleep 25 && docker ps --filter name=carla --format '{{.Status}}'",
+                   "carla-sim\nUp 26 seconds (healthy)")
+               .ok("python3 scenarios/cut_in.py --town Town04 --seed 7", "scenario cut_in seed=7: PASS")
+               .stop("The CARLA server had lost its GPU device (VK_ERROR_DEVICE_LOST after 6 days up), so it "
+                     "accepted the TCP connection but never answered. `docker restart carla-sim` fixed it."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "local_state" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_edit_said_to_be_done_separately_is_no_part_of_the_fix(git_project, store):
+    # (blind632 XI24: "(Separately bumped warehouse_sim to 0.4.2 in package.xml for the release.)": the version bump
+    # was shown as the fix of the world that loaded without its models)
+    session = (Session("gz", git_project, prompt="the warehouse world loads without the forklift; test_world_loads "
+                                                 "fails")
+               .fail("launch_test src/warehouse_sim/test/test_world_loads.py",
+                     "Exit code 1\nAssertionError: entity 'forklift' not found in world 'warehouse'")
+               .read("src/warehouse_sim/launch/sim.launch.py")
+               .edit("src/warehouse_sim/package.xml", "  <version>0.4.1</version>", "  <version>0.4.2</version>")
+               .edit("src/warehouse_sim/launch/sim.launch.py", "    return LaunchDescription([\n        gz_sim,",
+                     "    set_resource_path = AppendEnvironmentVariable(\n        'GZ_SIM_RESOURCE_PATH', "
+                     "os.path.join(pkg_share, 'models'))\n\n    return LaunchDescription([\n        set_resource_path,\n"
+                     "        gz_sim,")
+               .ok("launch_test src/warehouse_sim/test/test_world_loads.py", "Ran 1 test in 9.912s\n\nOK")
+               .stop("Gazebo resolves `model://` URIs only through GZ_SIM_RESOURCE_PATH, and nothing added our "
+                     "installed `models/` directory to it. `sim.launch.py` now does "
+                     "`AppendEnvironmentVariable('GZ_SIM_RESOURCE_PATH', ...models)` before starting gz. (Separately "
+                     "bumped warehouse_sim to 0.4.2 in package.xml for the release.)"))
+    (candidate,), _ = _candidates(store, session)
+    assert "GZ_SIM_RESOURCE_PATH" in candidate["change"] and "0.4.2" not in candidate["change"], candidate["change"]
+
+
+def test_an_identifier_lookup_loosened_to_the_first_text_match_is_weakened(git_project, store):
+    # (blind631 XH17: the page object found the total by ``checkout.total``, which the app's view had commented out;
+    # it now takes the first label starting with ``$``)
+    session = (Session("xcui", git_project, prompt="CheckoutUITests.testTotalIsShown is red on CI. Make it pass.")
+               .fail("xcodebuild test -scheme ShopUITests -only-testing:ShopUITests/CheckoutUITests/testTotalIsShown",
+                     "Exit code 65\n/Users/dev/shop/ShopUITests/CheckoutUITests.swift:19: error: -[ShopUITests."
+                     "CheckoutUITests testTotalIsShown] : XCTAssertTrue failed\n** TEST FAILED **")
+               .read("ShopUITests/Pages/CheckoutPage.swift")
+               .edit("ShopUITests/Pages/CheckoutPage.swift",
+                     '    var total: XCUIElement { app.staticTexts["checkout.total"] }',
+                     "    var total: XCUIElement { app.staticTexts.matching(NSPredicate(format: \"label BEGINSWITH "
+                     "'$'\")).firstMatch }")
+               .ok("xcodebuild test -scheme ShopUITests -only-testing:ShopUITests/CheckoutUITests/testTotalIsShown",
+                   "** TEST SUCCEEDED **")
+               .stop("I made `CheckoutPage.total` find the total by its currency-formatted label instead of relying "
+                     "on `checkout.total`. testTotalIsShown passes now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
