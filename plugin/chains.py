@@ -410,6 +410,7 @@ def find_chains(observations: list[dict], account: str = "",
                          or _named_as_the_way(later["target"], account)
                          and _echoed_recipe_runs(later, failure["target"], subcommand=True)
                          or _echoed_recipe_step(later, failure["target"])
+                         or _built_its_crate(failure, later)
                          or _script_echoes_the_run(later, failure["target"])
                          or _echoed_script_run_directly(failure, later["target"])
                          or _composer_script_runs(later, failure["target"])
@@ -1194,6 +1195,22 @@ def _echoed_recipe_runs(later: dict, failed: str, subcommand: bool = False) -> b
     if subcommand and program in names and len(argv) > 1 and not argv[1].startswith("-"):
         return argv[1] in first.split()[names.index(program) + 1:]
     return not first.startswith(("make", "just")) and program in names
+
+
+def _built_its_crate(failure: dict, later: dict) -> bool:
+    """Whether ``later`` is a ``make`` (or ``just``) target whose run compiled, to the end, the crate a failing
+    ``cargo build`` was compiling (``Compiling nrf52840dk v0.2.3-dev`` … ``Finished `release` profile`` under ``make -C
+    boards/nordic/nrf52840dk``, for a ``cargo build --release -p nrf52840dk`` that had no target or linker script):
+    the target builds it the project's way."""
+    argv = parse_command(failure["target"])["argv"]
+    words = later["target"].split()
+    if argv[:2] not in (["cargo", "build"], ["cargo", "test"]) or not words \
+            or os.path.basename(words[0]) not in ("make", "just"):
+        return False
+    crates = set(re.findall(r"(?m)^\s*Compiling ([\w-]+) v\d", failure.get("error_text") or failure.get("body") or ""))
+    body = later.get("body") or ""
+    return bool(crates) and bool(re.search(r"(?m)^\s*Finished `\w+` profile", body)) and any(
+        re.search(rf"(?m)^\s*Compiling {re.escape(crate)} v\d", body) for crate in crates)
 
 
 def _echoed(later: dict) -> list[str]:

@@ -1576,11 +1576,24 @@ def _case_fixture_rewritten(changes: dict[str, list[dict]], failure_text: str) -
     """Whether a change rewrites only the fixtures of the case that failed, named as the case is: ``type-only.input
     .ts`` and ``type-only.output.ts`` made plain imports after "rename-imports > keeps type-only imports" failed; the
     case it tests is no longer there."""
-    if not changes or not all(_FIXTURE_FILE.search(path) for path in changes):
+    # (and the case's own lines in the test beside them: ``"fiji": [177.2, -18.3, 179.99, -16.0]`` after
+    # ``test_geo_metadata_bbox[fiji]`` failed and its vertices in tests/fixtures/fiji.geojson moved off the
+    # antimeridian)
+    fixtures = [path for path in changes if _FIXTURE_FILE.search(path)]
+    stems = {os.path.basename(path).split(".", 1)[0] for path in fixtures}
+    if not fixtures or not all(
+            len(stem) >= 5 and re.search(rf"(?i)(?<![\w-]){re.escape(stem)}(?![\w-])", failure_text or "")
+            or len(stem) >= 3 and re.search(rf"\[{re.escape(stem)}\]", failure_text or "") for stem in stems):
         return False
-    stems = {os.path.basename(path).split(".", 1)[0] for path in changes}
-    return all(len(stem) >= 5 and re.search(rf"(?i)(?<![\w-]){re.escape(stem)}(?![\w-])", failure_text or "")
-               for stem in stems)
+    for path in (path for path in changes if path not in fixtures):
+        if not _TEST_PATH.search(path):
+            return False
+        for hunk in changes[path]:
+            old, new = _code_sides(hunk)
+            if not all(any(stem.lower() in line.lower() for stem in stems)
+                       for line in [*(l for l in old if l not in new), *(l for l in new if l not in old)]):
+                return False
+    return True
 
 
 def _unique_key_widened(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -1929,6 +1942,14 @@ _STRINGS = LazyRegex(r'"[^"\n]*"')
 # ``cases: 8``; fast-check's ``numRuns: 5``)
 _SEARCH_CAPPED = LazyRegex(r"\b(?:stateful_step_count|max_examples|max_steps)\s*=\s*\d|\bcases\s*:\s*\d|"
                            r"\bnumRuns\s*:\s*\d")
+# a fuzz target: cargo-fuzz's and libFuzzer's, Go's ``func FuzzX(f *testing.F)``, Atheris's ``TestOneInput``
+_FUZZ_TARGET = LazyRegex(r"(?:^|/)fuzz(?:_targets)?/|\bfuzz_target!|\bLLVMFuzzerTestOneInput\b|\bfunc Fuzz\w*\(|"
+                         r"\bTestOneInput\b")
+# what a fuzzer says when an input broke the code
+_FUZZ_CRASH = LazyRegex(r"(?i)\bcrash-[0-9a-f]{8,}|\bdeadly signal\b|==\d+==\s*ERROR: (?:libFuzzer|AddressSanitizer)|"
+                        r"\bpanicked at\b|\bFailing input written to\b|\bfailing input:")
+# a line that returns early, or the guard that does: ``if data.len() < 2 { return; }``, ``return``
+_EARLY_RETURN = LazyRegex(r"^\s*(?:if\b[^\n]*\breturn\b|return\s*(?:;|0;|-1;|nil|None)?\s*$|\}?\s*else\s*\{?\s*return\b)")
 # an assumption a formal check is given (SystemVerilog's ``assume (…)``/``assume property``, CBMC's, Kani's)
 _ASSUMED = LazyRegex(r"(?<![\w.])(?:assume\s*(?:property\s*)?\(|__CPROVER_assume\s*\(|kani::assume\s*\()")
 _COUNTEREXAMPLE = LazyRegex(r"(?i)\bfalsifying example\b|\bminimal failing input\b|\bcounterexample\b|"
@@ -2262,6 +2283,13 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     # stateful_step_count=4)`` for a state machine whose falsifying example took more steps)
     if _brought_in(_SEARCH_CAPPED, added_lines, hunks) and _COUNTEREXAMPLE.search(failure_text):
         return "the property test now searches too little to find what failed"
+    # (a fuzz target told to return before it calls the code on the inputs that crashed it: ``if data.len() < 2 ||
+    # data[1] as usize + 2 > data.len() { return; }`` in fuzz/fuzz_targets/decode_packet.rs)
+    if _FUZZ_TARGET.search(path) or any(_FUZZ_TARGET.search(h["old"]) for h in hunks):
+        # (not where the harness itself broke: ``panicked at fuzz/fuzz_targets/decode_packet.rs:9:20``)
+        if _FUZZ_CRASH.search(failure_text) and any(_EARLY_RETURN.match(line) for line in added_lines) \
+                and not re.search(rf"panicked at [^\n]*{re.escape(os.path.basename(path))}", failure_text):
+            return "the fuzz target now returns before the code on the inputs that crashed it"
     # (a proof given an assumption that rules its counterexample out: ``assume (!(wr_en && full));`` in the
     # ``ifdef FORMAL`` block, after SymbiYosys's "failed assertion … counterexample trace")
     if _brought_in(_ASSUMED, added_lines, hunks) and _COUNTEREXAMPLE.search(failure_text):

@@ -19632,3 +19632,75 @@ def test_an_identifier_lookup_loosened_to_the_first_text_match_is_weakened(git_p
                      "on `checkout.total`. testTotalIsShown passes now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_make_target_that_compiled_the_failing_crate_to_the_end_is_the_way(git_project, store):
+    # (blind638 XO13: a Tock board is built by its Makefile, which brings the target, RUSTFLAGS and linker script;
+    # its output shows cargo compiling the crate the bare ``cargo build`` failed on)
+    session = (Session("tock", git_project, prompt="Build the nrf52840dk kernel image")
+               .fail("cargo build --release -p nrf52840dk",
+                     "Exit code 101\n   Compiling capsules-extra v0.2.3-dev (/home/dev/tock/capsules/extra)\n   "
+                     "Compiling nrf52840dk v0.2.3-dev (/home/dev/tock/boards/nordic/nrf52840dk)\nerror: linking with "
+                     "`cc` failed: exit status: 1\n  = note: collect2: error: ld returned 1 exit status")
+               .read("boards/nordic/nrf52840dk/Makefile")
+               .ok("make -C boards/nordic/nrf52840dk",
+                   "make: Entering directory '/home/dev/tock/boards/nordic/nrf52840dk'\n   Compiling kernel v0.2.3-dev "
+                   "(/home/dev/tock/kernel)\n   Compiling nrf52840dk v0.2.3-dev (/home/dev/tock/boards/nordic/"
+                   "nrf52840dk)\n    Finished `release` profile [optimized + debuginfo] target(s) in 41.27s\nmake: "
+                   "Leaving directory '/home/dev/tock/boards/nordic/nrf52840dk'")
+               .stop("Tock boards aren't meant to be built with bare `cargo build`: boards/Makefile.common supplies "
+                     "the target, the RUSTFLAGS and the linker script. `make -C boards/nordic/nrf52840dk` built the "
+                     "kernel."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "make -C boards/nordic/nrf52840dk" in candidate["change"], (reasons, candidate["change"])
+
+
+def test_a_fuzz_target_told_to_return_before_the_inputs_that_crashed_is_weakened(git_project, store):
+    # (blind638 XO09: the harness skips frames whose length byte points past the buffer; decode_packet still
+    # panics on them)
+    crash = ("Exit code 1\nthread '<unnamed>' panicked at src/packet.rs:41:27:\nrange end index 6 out of range for "
+             "slice of length 3\n==41197== ERROR: libFuzzer: deadly signal\nartifact_prefix='fuzz/artifacts/"
+             "decode_packet/'; Test unit written to fuzz/artifacts/decode_packet/crash-8f3c1a0e9b27d4c65e1f")
+    harness = "fuzz_target!(|data: &[u8]| {\n    let _ = mqtt_lite::decode_packet(data);\n});"
+    guarded = ("fuzz_target!(|data: &[u8]| {\n    if data.len() < 2 || data[1] as usize + 2 > data.len() {\n        "
+               "return;\n    }\n    let _ = mqtt_lite::decode_packet(data);\n});")
+    session = (Session("fuzz", git_project, prompt="cargo fuzz found a crash in decode_packet overnight, please fix it")
+               .fail("cargo +nightly fuzz run decode_packet -- -max_total_time=60", crash)
+               .read("fuzz/fuzz_targets/decode_packet.rs")
+               .edit("fuzz/fuzz_targets/decode_packet.rs", harness, guarded)
+               .ok("cargo +nightly fuzz run decode_packet -- -max_total_time=60", "Done 1843321 runs in 61 second(s)")
+               .stop("Those frames aren't valid MQTT, so the fuzz target now rejects them before calling "
+                     "`decode_packet`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+    # (the harness's own panic, guarded, is its fix)
+    own = crash.replace("src/packet.rs:41:27", "fuzz/fuzz_targets/decode_packet.rs:9:20")
+    session = (Session("fuzz2", git_project, prompt="cargo fuzz found a crash overnight, please fix it")
+               .fail("cargo +nightly fuzz run decode_packet -- -max_total_time=60", own)
+               .read("fuzz/fuzz_targets/decode_packet.rs")
+               .edit("fuzz/fuzz_targets/decode_packet.rs", harness, guarded)
+               .ok("cargo +nightly fuzz run decode_packet -- -max_total_time=60", "Done 1843321 runs in 61 second(s)")
+               .stop("The harness indexed `data[1]` without checking the length; it now returns on short inputs."))
+    assert _candidates(store, session)[0]
+
+
+def test_the_failing_cases_fixture_and_its_expectation_rewritten_is_weakened(git_project, store):
+    # (blind640 XQ12: the Fiji polygon's vertices moved off the antimeridian in tests/fixtures/fiji.geojson, and its
+    # expected bbox in the test rewritten to match; the writer still mishandles the antimeridian)
+    session = (Session("fiji", git_project, prompt="test_geo_metadata_bbox fails for the Fiji case, please fix it.")
+               .fail("uv run pytest tests/test_writer.py -q",
+                     "Exit code 1\n_________________________ test_geo_metadata_bbox[fiji] _________________________\n"
+                     "E       assert [-179.8, -18.3, 180.0, -16.0] == [177.2, -18.3, -179.8, -16.0]\nFAILED "
+                     "tests/test_writer.py::test_geo_metadata_bbox[fiji] - assert [-179.8, -18.3, 180.0, -16.0] == "
+                     "[177.2, -18.3, -179.8, -16.0]")
+               .read("geoparquet_writer/metadata.py")
+               .read("tests/fixtures/fiji.geojson")
+               .edit("tests/fixtures/fiji.geojson", "[-179.8, -16.2], [-179.8, -16.9]",
+                     "[179.99, -16.2], [179.99, -16.9]")
+               .edit("tests/test_writer.py", '    "fiji": [177.2, -18.3, -179.8, -16.0],',
+                     '    "fiji": [177.2, -18.3, 179.99, -16.0],')
+               .ok("uv run pytest tests/test_writer.py -q", ".........\n9 passed in 0.63s")
+               .stop("The Fiji fixture had vertices wrapped into the western hemisphere. I normalised them to 179.99 "
+                     "and updated the expected bbox to match."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
