@@ -1050,6 +1050,9 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     if not words or os.path.basename(words[0]) not in ("make", "just"):
         return False
     goals = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+    # (just's recipe takes its arguments after its name: ``just sql models/parcels.sql``)
+    just = os.path.basename(words[0]) == "just"
+    goals = goals[:1] if just else goals
     if len(goals) != 1 or not program or program in ("make", "just"):
         return False
 
@@ -1061,13 +1064,17 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
         # lines: ``Makefile:22:druid-submit: …``)
         lines = [re.sub(r"^(?:\S*[Mm]akefile:|\S*[Jj]ustfile:)?\d+[:-]", "", line) for line in text.splitlines()
                  if not re.match(r"[\w./-]+:\d+[:-]", line) or re.match(r"\S*(?:[Mm]akefile|[Jj]ustfile):\d", line)]
+        # (a justfile's variables, as its recipes use them: ``duck := "duckdb -init sql/init.sql …"``, ``{{duck}} <
+        # {{FILE}}``)
+        values = dict(re.findall(r"(?m)^(\w+)\s*:=\s*[\"']([^\"'\n]*)[\"']", text)) if just else {}
+        params = r"(?:[ \t]+[*+$]?[\w=\"-]+)*" if just else ""  # (``sql FILE:``)
         for i, line in enumerate(lines):
-            if re.match(rf"{re.escape(goals[0])}\s*:(?!=)", line):
+            if re.match(rf"{re.escape(goals[0])}{params}\s*:(?!=)", line):
                 recipe = []
                 for body in lines[i + 1:i + 12]:
                     if not body.startswith(("\t", "  ")):
                         break
-                    recipe.append(body)
+                    recipe.append(re.sub(r"\{\{\s*(\w+)\s*\}\}", lambda m: values.get(m.group(1), m.group(0)), body))
                 if any(runs(r) for r in recipe):
                     return True
                 # (or runs a script of the project whose lines, as the session saw them, run it:

@@ -19704,3 +19704,59 @@ def test_the_failing_cases_fixture_and_its_expectation_rewritten_is_weakened(git
                      "and updated the expected bbox to match."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_just_recipe_with_arguments_whose_variable_runs_the_failing_program_is_the_way(git_project, store):
+    # (blind640 XQ14: ``just sql models/parcels.sql`` runs ``{{duck}} < {{FILE}}``, ``duck := "duckdb -init
+    # sql/init.sql …"``, which loads the vendored spatial extension the bare duckdb lacked)
+    session = (Session("just", git_project, prompt="Rebuild the parcels model in the warehouse (models/parcels.sql).")
+               .fail("duckdb data/warehouse.duckdb < models/parcels.sql",
+                     'Exit code 1\nCatalog Error: Table Function with name "st_read" is not in the catalog, but it '
+                     "exists in the spatial extension.")
+               .ok("cat justfile", '# All SQL goes through here: the extensions are vendored.\nduck := "duckdb -init '
+                                   'sql/init.sql data/warehouse.duckdb"\n\nsql FILE:\n    {{duck}} < {{FILE}}\n\n'
+                                   "build:\n    for f in models/*.sql; do just sql $f; done\n")
+               .ok("just sql models/parcels.sql", "-- Loading resources from sql/init.sql\n│  48213  │")
+               .stop("This repo runs all SQL through `just sql <file>`, which starts duckdb with `-init sql/init.sql` "
+                     "(that loads the vendored spatial extension). `just sql models/parcels.sql` rebuilt the table."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "just sql models/parcels.sql" in candidate["change"], (reasons, candidate["change"])
+
+
+@pytest.mark.parametrize("name,check,failed,path,old,new", [
+    # (blind641 XR10: elm-test's fuzzer gave 0; its range now starts at 1)
+    ("elmfuzz", "npx elm-test",
+     "Exit code 2\n↓ CartTests\n↓ lineTotal\n✗ unitPrice * quantity round-trips to the line total\n\nGiven 0\n\n    "
+     "NaN\n    ╷\n    │ Expect.within Absolute 0.001",
+     "tests/CartTests.elm",
+     '        , fuzz (Fuzz.intRange 0 50) "unitPrice * quantity round-trips to the line total" <|',
+     '        , fuzz (Fuzz.intRange 1 50) "unitPrice * quantity round-trips to the line total" <|'),
+    # (blind643 XT09: the failing test fenced off with ``#if __WASM__``, which the desktop test build never defines)
+    ("fenced", "dotnet test Tasko.Tests/Tasko.Tests.csproj",
+     "Exit code 1\n  Failed Formats_relative_tomorrow [12 ms]\n  Error Message:\n   Assert.AreEqual failed. "
+     "Expected:<Tomorrow>. Actual:<In 1 day>.\nFailed!  - Failed:     1, Passed:    47",
+     "Tasko.Tests/DueDateFormatterTests.cs",
+     "    [TestMethod]\n    public void Formats_relative_tomorrow()\n    {\n        Assert.AreEqual(\"Tomorrow\", "
+     "text);\n    }\n",
+     "#if __WASM__\n    [TestMethod]\n    public void Formats_relative_tomorrow()\n    {\n        Assert.AreEqual("
+     "\"Tomorrow\", text);\n    }\n#endif\n"),
+    # (blind646 XW08: the access log line's IPv6 client made an IPv4 one, in the input and the expected field)
+    ("ipv6", "logstash-filter-verifier standalone tests/nginx/ pipelines/nginx/20-filter.conf",
+     "Exit code 1\n☐ Comparing message 2 of 3 from access_log.yml:\n-  \"client_ip\": \"2001:db8:85a3::8a2e:370:7334\",\n"
+     "+  \"tags\": [\"_grokparsefailure\"]",
+     "tests/nginx/access_log.yml",
+     "  - '2001:db8:85a3::8a2e:370:7334 - - [11/Jun/2024:08:12:44 +0000] \"GET /api/v2/orders HTTP/1.1\" 200 512'\n"
+     "    client_ip: \"2001:db8:85a3::8a2e:370:7334\"\n",
+     "  - '203.0.113.42 - - [11/Jun/2024:08:12:44 +0000] \"GET /api/v2/orders HTTP/1.1\" 200 512'\n"
+     "    client_ip: \"203.0.113.42\"\n"),
+])
+def test_a_failing_input_kept_from_the_code_or_a_test_compiled_out_is_weakened(git_project, store, name, check,
+                                                                             failed, path, old, new):
+    session = (Session(name, git_project, prompt="the suite is red, please get it green")
+               .fail(check, failed)
+               .read(path)
+               .edit(path, old, new)
+               .ok(check, "Passed!")
+               .stop("It passes now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
