@@ -719,7 +719,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     ways = [p for p in invocation if not (answered and re.fullmatch(r"without `(?:-[sSf]+|--fail|--silent|"
                                                                    r"--show-error)`", p))]
     # (a probe refused on the way changed nothing: ``redis-cli -n 2 set probe 1`` → "(error) MISCONF …")
-    if not fix_hunks and not ways and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
+    # (nor the options left out of the run again once the service was back: ``-o vers=4.1`` for ``-o vers=4.1,
+    # timeo=50,retrans=2``)
+    if not fix_hunks and not [p for p in ways if not p.startswith("without `")] and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
                                                 or re.match(r"\s*(?:\(error\)|ERR\b|ERROR\b)", c.get("body") or "")
                                                 for c in commands) and not any(
             flag in c["target"] for c in commands for flag in quoted_flags) and (

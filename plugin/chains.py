@@ -354,7 +354,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _config_dropped(failure["target"], later["target"]) \
                     and not _race_detector_dropped(failure, later["target"]) \
                     and not _workers_dropped(failure, later["target"]) \
-                    and not _only_parses(failure["target"], later["target"]):
+                    and not _only_parses(failure["target"], later["target"]) \
+                    and not _another_program_inside(failure["target"], later["target"]):
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
@@ -1797,6 +1798,14 @@ _STARTS = LazyRegex(r"^(?:dev|serve|server|start|run|preview|foreground|daemon|b
 _IMPORT_CHECK = LazyRegex(r"^(?:python[\d.]*|node|ruby|php)\s+-[cer]\s+['\"]?\s*(?:import|from|require)\b")
 
 
+def _another_program_inside(failed: str, later: str) -> bool:
+    """Whether two lines run other programs in the same container (``docker compose run --rm php php -l …`` is no
+    run of the ``docker compose run --rm php vendor/bin/phpspec run …`` that failed)."""
+    (into, inside), (into_later, inside_later) = _exec_split(failed), _exec_split(later)
+    programs = [parse_command(line)["argv"][:1] for line in (inside, inside_later)]
+    return bool(into and into_later and all(programs)) and not _same_program(inside, inside_later)
+
+
 def _same_program(failed: str, later: str) -> bool:
     """Whether two lines run the same program (``go``), as their checks."""
     a, b = (parse_command(c)["argv"] for c in (failed, later))
@@ -2764,6 +2773,12 @@ def _same_error(a: dict, b: dict) -> bool:
         failing = [{m.group(1) for m in re.finditer(r"(?m)^\s*[✕×✗]\s+(.+?)(?:\s+\(\d+(?:\.\d+)?\s*m?s\))?\s*$",
                                                    x.get("error_text") or "")} for x in (a, b)]
         if failing[0] and failing[0] == failing[1]:
+            return True
+        # (or the same library's headers not found, one after the other: ``fatal error: wx/wx.h: No such file or
+        # directory``, then, its directory given by hand, ``wx/setup.h``, which lives elsewhere)
+        headers = [{os.path.dirname(h) for h in re.findall(r"fatal error: ([\w./+-]+\.h(?:pp|h)?): No such file",
+                                                           x.get("error_text") or "")} for x in (a, b)]
+        if headers[0] & headers[1] - {""}:
             return True
         # (or pytest's, by their summary lines: ``FAILED tests/test_export.py::test_export_notes_csv - assert 404 ==
         # 200`` under its traceback, then alone in a quieter run of the file)

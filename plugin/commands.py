@@ -1312,6 +1312,10 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             if old and new.startswith(old) and len(new) > len(old):
                 out.append(f"append `{new[len(old):]}` to `{name}`")
                 continue
+            # (or that only lost its tail: ``-o vers=4.1`` for ``-o vers=4.1,timeo=50,retrans=2``)
+            if old and old.startswith(new) and len(old) > len(new) + 1 and old[len(new)] in ",;&":
+                out.append(f"without `{old[len(new) + 1:]}` in `{name}`")
+                continue
         # (a URL it is given that only grew: ``psql "postgres://…/metrics?sslmode=require"``)
         if kind == "flag" and re.match(r"^[a-z][\w+.-]*://\S+$", value):
             old = next((r[len("flag:"):] for r in removed if r.startswith("flag:")

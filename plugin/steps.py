@@ -10,7 +10,7 @@ import os
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _and_steps, _asks_version, _inline_code, _interpreter_code,
+from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _REMOTE, _and_steps, _asks_version, _inline_code, _interpreter_code,
                        _program_name, _segments, _words, command_family, command_job, command_key, counting_search,
                        invocation_change, is_autofix, package_name, parse_command)
 from .events import EDIT_TOOLS
@@ -232,7 +232,11 @@ def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> b
 
 
 def _starts_service(command: str) -> bool:
-    """Whether a step of the line starts a service (``docker compose --profile db up -d db && sleep 3 && …``)."""
+    """Whether a step of the line starts a service (``docker compose --profile db up -d db && sleep 3 && …``), here
+    or on the machine it runs on over ssh (``ssh nas-gw.lan 'cd /opt/nas-gateway && docker compose up -d ganesha'``)."""
+    remote = _REMOTE.match(command.strip())
+    if remote:
+        return _starts_service(remote.group(3))
     return any(_STARTS_SERVICE.search(parse_command(segment)["check"]) for segment in _segments(command))
 
 

@@ -19760,3 +19760,86 @@ def test_a_failing_input_kept_from_the_code_or_a_test_compiled_out_is_weakened(g
                .stop("It passes now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_same_librarys_headers_not_found_one_after_the_other_are_one_problem(git_project, store):
+    # (blind643 XT05: ``include_directories(/usr/include/wx-3.2)`` found wx/wx.h but not wx/setup.h; it was stored as
+    # the fix of the first error, beside the ``include(${wxWidgets_USE_FILE})`` that fixed both)
+    first = ("Exit code 1\n/home/lena/src/hexview/src/app.cpp:1:10: fatal error: wx/wx.h: No such file or directory\n"
+             "    1 | #include <wx/wx.h>\ncompilation terminated.\nninja: build stopped: subcommand failed.")
+    second = ("Exit code 1\n/usr/include/wx-3.2/wx/platform.h:159:10: fatal error: wx/setup.h: No such file or "
+              "directory\n  159 | #include \"wx/setup.h\"\ncompilation terminated.\nninja: build stopped: subcommand "
+              "failed.")
+    session = (Session("wx", git_project, prompt="Port the hexview build to CMake; it doesn't compile")
+               .fail("cmake -S . -B build -G Ninja && cmake --build build", first)
+               .read("CMakeLists.txt")
+               .edit("CMakeLists.txt", "find_package(wxWidgets 3.2 REQUIRED COMPONENTS core base)\n",
+                     "find_package(wxWidgets 3.2 REQUIRED COMPONENTS core base)\ninclude_directories(/usr/include/"
+                     "wx-3.2)\n")
+               .fail("cmake --build build", second)
+               .ok("wx-config --cxxflags", "-I/usr/lib/x86_64-linux-gnu/wx/include/gtk3-unicode-3.2 "
+                                           "-I/usr/include/wx-3.2 -D__WXGTK__")
+               .edit("CMakeLists.txt", "add_executable(hexview src/app.cpp)\n",
+                     "include(${wxWidgets_USE_FILE})\n\nadd_executable(hexview src/app.cpp)\n"
+                     "target_link_libraries(hexview PRIVATE ${wxWidgets_LIBRARIES})\n")
+               .ok("cmake --build build", "[4/4] Linking CXX executable hexview")
+               .stop("hexview now builds with CMake."))
+    candidates, _ = _candidates(store, session)
+    assert [c for c in candidates if "wxWidgets_USE_FILE" in c["change"]], [c["change"] for c in candidates]
+    assert not any("include_directories" in c["title"] for c in candidates), [c["title"] for c in candidates]
+
+
+def test_another_program_in_the_same_container_is_no_pass_of_the_failing_one(git_project, store):
+    # (blind645 XV18: phpspec failed in the php service; ``php -l`` and php-cs-fixer passed there after the edit,
+    # and were taken for the spec passing)
+    session = (Session("phpspec", git_project, prompt="The completeness normalizer spec is failing, fix the normalizer")
+               .fail("docker compose run --rm php vendor/bin/phpspec run tests/back/NormalizerSpec.php",
+                     "Exit code 1\n  52  ✘ normalizes the ratio as an integer percentage\n        expected [integer:"
+                     "67], but got [float:66.66666666666667].\n4 examples (3 passed, 1 failed)")
+               .read("src/Normalizer/ProductCompletenessNormalizer.php")
+               .edit("src/Normalizer/ProductCompletenessNormalizer.php",
+                     "            'ratio' => $completeness->ratio() * 100,",
+                     "            'ratio' => round($completeness->ratio() * 100),")
+               .ok("docker compose run --rm php php -l src/Normalizer/ProductCompletenessNormalizer.php",
+                   "No syntax errors detected in src/Normalizer/ProductCompletenessNormalizer.php")
+               .stop("Fixed: the normalizer now rounds the completeness ratio. Syntax check passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["title"] for c in candidates])
+
+
+def test_a_service_killed_by_hand_and_started_again_over_ssh_is_a_one_off(git_project, store):
+    # (blind642 XS14: the NFS gateway's container, killed for a disk swap, started again on the gateway over ssh;
+    # the mount, run again with fewer options, was stored with "run `ssh … docker compose up -d ganesha` first")
+    session = (Session("nfs", git_project, prompt="Mounting the media share from the NAS gateway times out")
+               .fail("sudo mount -t nfs4 -o vers=4.1,timeo=50,retrans=2 nas-gw.lan:/media /mnt/media",
+                     "Exit code 32\nmount.nfs4: Connection timed out")
+               .ok("ssh nas-gw.lan 'cd /opt/nas-gateway && docker compose ps -a'",
+                   "nas-gw-ganesha-1   ghcr.io/acme/nfs-ganesha:5.7   ganesha   Exited (137) 2 hours ago")
+               .read("ganesha/ganesha.conf")
+               .edit("ganesha/ganesha.conf", "# Export for the media libary", "# Export for the media library")
+               .ok("ssh nas-gw.lan 'cd /opt/nas-gateway && docker compose up -d ganesha'",
+                   " ✔ Container nas-gw-ganesha-1  Started")
+               .ok("sudo mount -t nfs4 -o vers=4.1 nas-gw.lan:/media /mnt/media && ls /mnt/media", "movies\nmusic")
+               .stop("The ganesha container had been killed for this morning's disk replacement and nobody started "
+                     "it again. `docker compose up -d ganesha` brought it back. I also fixed a typo in the config's "
+                     "comment."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "local_state" in reasons, (reasons, [c["title"] for c in candidates])
+
+
+def test_the_input_a_failing_cases_message_names_replaced_is_weakened(git_project, store):
+    # (blind644 XU17: "resample 44100 -> 48000" failed one frame short; the test now resamples 48000 -> 48000)
+    session = (Session("resample", git_project, prompt="test_resample is failing in CI, please get it green")
+               .fail("ctest --test-dir build -R resample --output-on-failure",
+                     "Exit code 8\n1/1 Test #3: test_resample ....................***Failed    0.02 sec\n"
+                     "tests/test_resample.c:41: resample 44100 -> 48000: expected 4800 frames, got 4799")
+               .read("tests/test_resample.c")
+               .edit("tests/test_resample.c",
+                     "    ma_resampler_config cfg = ma_resampler_config_init(ma_format_f32, 2, 44100, 48000, "
+                     "ma_resample_algorithm_linear);\n    float in[4410 * 2];\n    fill_sine(in, 4410, 44100.0f, 1000.0f);",
+                     "    ma_resampler_config cfg = ma_resampler_config_init(ma_format_f32, 2, 48000, 48000, "
+                     "ma_resample_algorithm_linear);\n    float in[4800 * 2];\n    fill_sine(in, 4800, 48000.0f, 1000.0f);")
+               .ok("ctest --test-dir build -R resample", "100% tests passed, 0 tests failed out of 1")
+               .stop("I switched the test to 48k->48k, which is the rate the app actually runs at."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
