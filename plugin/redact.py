@@ -245,6 +245,8 @@ _SOURCES = {
     "user_flag": (_USER_FLAG, 0),
     "assign": (_ASSIGNMENT, 0),
     "colon_key": (r"(?m)^([ \t]*)((?:[A-Za-z_][\w.-]*:)+)([A-Za-z_][\w.-]*[ \t]*=[ \t]*\S[^\n]*)$", 0),
+    # (or grep's file and line before it: ``gradle.properties:14:applovin.sdkKey=…``)
+    "grep_key": (r"(?m)^([ \t]*)([\w./-]+:\d+[:-])([A-Za-z_][\w.-]*[ \t]*=[ \t]*\S[^\n]*)$", 0),
     "env": (_ENV_LINE, 0),
     "netrc": (_NETRC, 0),
     "columns": (_COLUMNS, 0),
@@ -878,8 +880,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
         text = state["base64_pem"].sub(_private_key_base64, text)
     if "=" in text and ":" in text:  # (.NET's configuration keys, ``dotnet user-secrets list``: ``Clients:Reporting:Secret
         # = Rk3v…``, judged by their last part; the first ``Clients:`` read as a key of its own hid it)
-        text = state["colon_key"].sub(lambda m: m.group(1) + m.group(2) + state["assign"].sub(_redact_assignment,
-                                                                                              m.group(3)), text)
+        for name in ("colon_key", "grep_key"):
+            text = state[name].sub(lambda m: m.group(1) + m.group(2) + state["assign"].sub(_redact_assignment,
+                                                                                          m.group(3)), text)
     if "=" in text or ":" in text or " is " in text or " as " in text:
         text = state["assign"].sub(_redact_assignment, text)
     if "  " in text or "\t" in text:

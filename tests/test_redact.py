@@ -914,6 +914,14 @@ def test_a_value_printed_with_the_secret_variable_it_came_from_is_redacted():
     assert redact(line) == line
 
 
+def test_a_key_grep_printed_with_its_file_and_line_is_redacted():
+    # (blind649 XZ23, found by bench/leaks.py: ``grep -n sdkKey gradle.properties`` printed ``gradle.properties:14:
+    # applovin.sdkKey=…``; the same line without grep's prefix was redacted)
+    key = "hF7kQ2mZ9vXr4TpL1sWc8NbY3gJd6KaE5uRo0iVyBz2MxCq7PlSn4GtHw9UeDf1AjKbLm8Rv3ZsQo6YpXc5NiTgW"
+    assert key not in redact(f"gradle.properties:14:applovin.sdkKey={key}")
+    assert redact("src/app.py:12:timeout=30") == "src/app.py:12:timeout=30"
+
+
 def test_a_token_said_in_words_is_redacted_where_it_is_said():
     # (blind451 QJ23, found by bench/leaks.py: "Use my App Center token 4b7e9c…" in the prompt reached the
     # database; the same value under ``APPCENTER_ACCESS_TOKEN=`` later was redacted, too late for the prompt)
