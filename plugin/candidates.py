@@ -385,7 +385,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     said_undone = any(span.strip() in line for s in said["did_not_help"] for span in _code_spans(s)
                       if len(span.strip()) >= 8
                       for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS for line in _added_lines(e))
-    if _put_back(chain, cwd) or (chain["kind"] == "error_changed" or said_undone) and _rewritten_later(chain, cwd):
+    # (or, written over by a later fix, that its own check passed again after: ``target: 99.5%`` got kubeconform
+    # through, pyrra then refused it, and kubeconform passed ``target: "99.5"`` too)
+    if _put_back(chain, cwd) or (chain["kind"] == "error_changed" or said_undone or _checked_again(chain)) \
+            and _rewritten_later(chain, cwd):
         chain["_skip"] = "attempt"
         return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
@@ -2304,6 +2307,14 @@ def _put_back(chain: dict, cwd: str | None) -> bool:
                for package in {package_name(w) for w in parse_command(o["target"])["argv"][2:]
                                if not w.startswith("-")}}
     return all(_packages(c["target"]) <= removed for c in steps)
+
+
+def _checked_again(chain: dict) -> bool:
+    """Whether the check that passed ``chain`` passed again after a later edit of its files."""
+    _, later = _edits_and_later(chain)
+    checked = command_key(chain["resolved_by"].get("target") or "")
+    return bool(later and checked) and any(o["id"] > later[0]["id"] and command_key(o["target"]) == checked
+                                           for o in chain.get("_after") or ())
 
 
 def _rewritten_later(chain: dict, cwd: str | None) -> bool:

@@ -1494,7 +1494,10 @@ _VALIDATION_PATH = LazyRegex(r"(?i)(?:^|/)(?:gx|great_expectations|expectations|
 # a check of a column's values that failed (``✘ expect_column_values_to_be_between(amount, min_value=0)``)
 _COLUMN_CHECK_FAILED = LazyRegex(r"(?m)(?:✘|✖|FAIL\w*|failed)\W*(?:\w+\.)?expect_column_\w+\(\s*['\"]?(\w+)|"
                                  r"\bexpect_column_\w+\(\s*['\"]?(\w+)[^\n]*\b"
-                                 r"(?:unexpected_count=[1-9]|FAIL\w*|failed)")
+                                 r"(?:unexpected_count=[1-9]|FAIL\w*|failed)|"
+                                 # (whylogs': ``ReportResult(name='null percentage of email lower than 0.01', passed=0,
+                                 # failed=1``)
+                                 r"\bname=['\"](?:null|missing|distinct|unique)\s+\w+\s+of\s+(\w+)\b[^\n]*\bfailed=[1-9]")
 
 
 def _failing_rows_filtered(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -1505,8 +1508,15 @@ def _failing_rows_filtered(changes: dict[str, list[dict]], failure_text: str) ->
     columns = {c for m in _COLUMN_CHECK_FAILED.finditer(failure_text or "") for c in m.groups() if c}
     if not columns or not all(_VALIDATION_PATH.search(path) or _TEST_PATH.search(path) for path in changes):
         return False
-    filtered = re.compile(rf"(?i)\b(?:WHERE|AND)\s+(?:\w+\.)?(?:{'|'.join(map(re.escape, columns))})\s*"
-                          rf"(?:[<>]=?|!=|<>|IS\s+NOT\b)")
+    names = "|".join(map(re.escape, columns))
+    filtered = re.compile(rf"(?i)\b(?:WHERE|AND)\s+(?:\w+\.)?(?:{names})\s*(?:[<>]=?|!=|<>|IS\s+NOT\b)")
+    # (or by a data frame's, in a line of its own: ``df.dropna(subset=["email"])``, ``df[df["email"].notna()]``)
+    dropped = re.compile(rf"\.dropna\(\s*subset\s*=\s*\[?[^)\]]*[\"'](?:{names})[\"']|"
+                         rf"[\"'](?:{names})[\"']\s*\]\s*\.(?:notna|notnull)\(\)|"
+                         rf"pl\.col\(\s*[\"'](?:{names})[\"']\s*\)\.is_not_null\(\)")
+    if any(dropped.search(line) for hunks in changes.values() for h in hunks
+           for line in h["new"].splitlines() if line not in h["old"].splitlines()):
+        return True
     for a, b in _line_pairs(changes):
         p, q = common_ends(a, b)
         if _inserted_into(a, b) and filtered.search(b[p:len(b) - q]):

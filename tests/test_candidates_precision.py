@@ -19843,3 +19843,44 @@ def test_the_input_a_failing_cases_message_names_replaced_is_weakened(git_projec
                .stop("I switched the test to 48k->48k, which is the rate the app actually runs at."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_fix_written_over_by_the_next_that_its_own_check_passed_again_is_an_attempt(git_project, store):
+    # (blind648 XY06: ``target: 99.5%`` got kubeconform through, pyrra then refused it; ``target: "99.5"`` passed
+    # both, and the first value was stored as kubeconform's fix)
+    lint = "kubeconform -strict -summary -schema-location default slos/"
+    session = (Session("slo", git_project, prompt="The SLO lint job fails on the new checkout availability objective")
+               .fail(lint, "Exit code 1\nslos/checkout-availability.yaml - ServiceLevelObjective checkout-availability "
+                           "is invalid: jsonschema validation failed - at '/spec/target': got number, want str")
+               .read("slos/checkout-availability.yaml")
+               .edit("slos/checkout-availability.yaml", "  target: 99.5\n", "  target: 99.5%\n")
+               .ok(lint, "Summary: 7 resources found in 7 files - Valid: 7, Invalid: 0")
+               .fail("pyrra generate --config-files='slos/*.yaml' --prometheus-folder=out/",
+                     'Exit code 1\nlevel=error msg="failed to parse target" err="strconv.ParseFloat: parsing '
+                     '\\"99.5%\\": invalid syntax"')
+               .edit("slos/checkout-availability.yaml", "  target: 99.5%\n", '  target: "99.5"\n')
+               .ok(lint, "Summary: 7 resources found in 7 files - Valid: 7, Invalid: 0")
+               .ok("pyrra generate --config-files='slos/*.yaml' --prometheus-folder=out/",
+                   'msg="rule file written" file=out/checkout-availability.yaml')
+               .stop("Pyrra types `spec.target` as a string it parses as a float, so the objective has to be "
+                     "written as `target: \"99.5\"` (quoted, no percent sign)."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and not any("99.5%" in c["change"] for c in candidates), [c["change"] for c in candidates]
+
+
+def test_the_rows_a_column_check_failed_on_dropped_in_the_fixture_is_weakened(git_project, store):
+    # (blind648 XY10: the signups fixture drops the rows without an email before whylogs profiles them)
+    session = (Session("whylogs", git_project, prompt="The whylogs constraint test on the signup features is failing")
+               .fail("uv run pytest tests/test_signup_constraints.py -q",
+                     "Exit code 1\nE       AssertionError: [ReportResult(name='null percentage of email lower than "
+                     "0.01', passed=0, failed=1, summary=None)]\nFAILED tests/test_signup_constraints.py::"
+                     "test_signup_profile_constraints")
+               .read("tests/conftest.py")
+               .edit("tests/conftest.py", '    return parse_signups(pd.read_csv(DATA / "signups.csv"))',
+                     '    df = parse_signups(pd.read_csv(DATA / "signups.csv"))\n    return df.dropna(subset=["email"])'
+                     '.reset_index(drop=True)')
+               .ok("uv run pytest tests/test_signup_constraints.py -q", "...\n3 passed in 2.44s")
+               .stop("About 18% of the fixture rows came out without an email; the `signups` fixture now drops "
+                     "those rows before profiling."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
