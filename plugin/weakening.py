@@ -2010,6 +2010,10 @@ _STRINGS = LazyRegex(r'"[^"\n]*"')
 # ``cases: 8``; fast-check's ``numRuns: 5``)
 _SEARCH_CAPPED = LazyRegex(r"\b(?:stateful_step_count|max_examples|max_steps)\s*=\s*\d|\bcases\s*:\s*\d|"
                            r"\bnumRuns\s*:\s*\d")
+# a security policy loaded or set so that it only reports (AppArmor's complain mode, SELinux's permissive one)
+_PERMISSIVE = LazyRegex(r"\baa-complain\b|\bapparmor_parser\b[^\n]*\s-\w*C\b|\bsetenforce\s+0\b|"
+                        r"\bSELINUX=permissive\b|\bvalidationFailureAction:\s*[Aa]udit\b|"
+                        r"\benforcementAction:\s*(?:dryrun|warn)\b")
 # a fuzz target: cargo-fuzz's and libFuzzer's, Go's ``func FuzzX(f *testing.F)``, Atheris's ``TestOneInput``
 _FUZZ_TARGET = LazyRegex(r"(?:^|/)fuzz(?:_targets)?/|\bfuzz_target!|\bLLVMFuzzerTestOneInput\b|\bfunc Fuzz\w*\(|"
                          r"\bTestOneInput\b")
@@ -2351,6 +2355,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     # stateful_step_count=4)`` for a state machine whose falsifying example took more steps)
     if _brought_in(_SEARCH_CAPPED, added_lines, hunks) and _COUNTEREXAMPLE.search(failure_text):
         return "the property test now searches too little to find what failed"
+    # (a test's policy made to report what it refused: ``apparmor_parser -r -W -C`` loads the profile in complain mode
+    # after its ``permission denied``; ``setenforce 0``; Kyverno's ``validationFailureAction: Audit``)
+    if _TEST_PATH.search(path) and _brought_in(_PERMISSIVE, added_lines, hunks):
+        return "the test now runs its policy in a mode that only reports what it refused"
     # (a fuzz target told to return before it calls the code on the inputs that crashed it: ``if data.len() < 2 ||
     # data[1] as usize + 2 > data.len() { return; }`` in fuzz/fuzz_targets/decode_packet.rs)
     if _FUZZ_TARGET.search(path) or any(_FUZZ_TARGET.search(h["old"]) for h in hunks):
