@@ -1243,7 +1243,16 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     # (a program told what to do by its options, by the first two: ``godot --headless --export-release …``)
     size = 3 if argv[1].startswith("-") else 2
     head = [_program_name(argv[0]), *argv[1:size]]
+    # (or its subcommand given after the options the recipe sets, each with its value: ``chezmoi --source=… --config=…
+    # --destination=… apply --force`` under ``make check``, for a failing ``chezmoi apply --dry-run``)
+    def settled(words: list[str]) -> list[str]:
+        rest = words[1:]
+        while rest and re.match(r"--[\w-]+=\S", rest[0]):
+            rest = rest[1:]
+        return [_program_name(w) for w in words[:1]] + rest
+
     return any([_program_name(w) for w in echoed[:1]] + echoed[1:size] == head
+               or not argv[1].startswith("-") and settled(echoed)[:2] == head
                for echoed in (_echoed_argv(line) for line in _echoed(later)[:30]))
 
 

@@ -19902,3 +19902,18 @@ def test_a_tests_policy_loaded_in_a_mode_that_only_reports_is_weakened(git_proje
                .stop("The apparmor test is green now — all 3 checks pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_make_target_that_echoed_the_subcommand_after_its_settings_is_the_way(git_project, store):
+    # (blind643 XT03: ``make check`` echoed ``chezmoi --source=… --config=tests/chezmoi-ci.toml --destination=…
+    # apply --force``, rendering with the CI data a bare ``chezmoi apply`` lacked)
+    session = (Session("chezmoi", git_project, prompt="Add a git alias `lg` to my dotfiles and check they render")
+               .fail("chezmoi apply --dry-run --verbose",
+                     'Exit code 1\nchezmoi: template: dot_gitconfig.tmpl:3:15: executing "dot_gitconfig.tmpl" at '
+                     '<.email>: map has no entry for key "email"')
+               .ok("make check", "chezmoi --source=/home/rk/src/dotfiles --config=tests/chezmoi-ci.toml "
+                                 "--destination=/tmp/tmp.Qx81LmZ0aT apply --force\n./tests/verify.sh /tmp/tmp.Qx81LmZ0aT\n"
+                                 "ok   alias.lg present\n4 checks passed")
+               .stop("Added `lg` under `[alias]` in dot_gitconfig.tmpl."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "make check" in candidate["change"], (reasons, candidate["change"])
