@@ -244,8 +244,8 @@ _HOST_SERVICE = LazyRegex(r"^(?:sudo\s+)?(?:systemctl\s+(?:start|restart)|servic
                           r"brew\s+services\s+(?:start|restart)|colima\s+start|open\s+-a\s+docker)\b", re.I)
 # "I also made …", "Also added …": another change, told after the fix (not "I also had to …": part of it)
 # (or "Separately, I bumped max_line_length to 120 in .editorconfig")
-_ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,?(?: I(?:'ve)?)?(?: also)?) (?!had to|needed|need|have to|has to|"
-                      r"must)(?:\w+ed|made|set|put|wrote|ran|gave|took|kept)\b|"
+_ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,?(?: I(?:'ve)?)?(?: also)?) "
+                      r"(?!had to|needed|need|have to|has to|must)(?:\w+ed|made|set|put|wrote|ran|gave|took|kept)\b|"
                       # ("Separately, `.rubocop.yml` now targets Ruby 3.3 to match `.ruby-version`."; "(Separately
                       # bumped warehouse_sim to 0.4.2 in package.xml for the release.)")
                       r"^\W*separately,\s+(?:the\s+)?`[^`]+`\s+(?:now|is now|also)\b")
@@ -724,9 +724,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (a probe refused on the way changed nothing: ``redis-cli -n 2 set probe 1`` → "(error) MISCONF …")
     # (nor the options left out of the run again once the service was back: ``-o vers=4.1`` for ``-o vers=4.1,
     # timeo=50,retrans=2``)
-    if not fix_hunks and not [p for p in ways if not p.startswith("without `")] and all(_clears_local_state(c["target"]) or _starts_service(c["target"])
-                                                or re.match(r"\s*(?:\(error\)|ERR\b|ERROR\b)", c.get("body") or "")
-                                                for c in commands) and not any(
+    if not fix_hunks and not [p for p in ways if not p.startswith("without `")] and all(
+            _clears_local_state(c["target"]) or _starts_service(c["target"])
+            or re.match(r"\s*(?:\(error\)|ERR\b|ERROR\b)", c.get("body") or "") for c in commands) and not any(
             flag in c["target"] for c in commands for flag in quoted_flags) and (
             chain.get("cleared") and (_LEFT_OVER.search(account) or any(_kills_a_pid(c["target"])
                                                                        for c in chain["cleared"])

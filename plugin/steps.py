@@ -10,9 +10,9 @@ import os
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _REMOTE, _and_steps, _asks_version, _inline_code, _interpreter_code,
-                       _program_name, _segments, _words, command_family, command_job, command_key, counting_search,
-                       invocation_change, is_autofix, package_name, parse_command)
+from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _REMOTE, _and_steps, _asks_version, _inline_code,
+                       _interpreter_code, _program_name, _segments, _words, command_family, command_job, command_key,
+                       counting_search, invocation_change, is_autofix, package_name, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import elided_heads, one_line

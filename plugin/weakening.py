@@ -1497,7 +1497,8 @@ _COLUMN_CHECK_FAILED = LazyRegex(r"(?m)(?:✘|✖|FAIL\w*|failed)\W*(?:\w+\.)?ex
                                  r"(?:unexpected_count=[1-9]|FAIL\w*|failed)|"
                                  # (whylogs': ``ReportResult(name='null percentage of email lower than 0.01', passed=0,
                                  # failed=1``)
-                                 r"\bname=['\"](?:null|missing|distinct|unique)\s+\w+\s+of\s+(\w+)\b[^\n]*\bfailed=[1-9]")
+                                 r"\bname=['\"](?:null|missing|distinct|unique)\s+\w+\s+of\s+(\w+)\b[^\n]*"
+                                 r"\bfailed=[1-9]")
 
 
 def _failing_rows_filtered(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -1814,7 +1815,8 @@ def _fenced_off(changes: dict[str, list[dict]], failure_text: str) -> bool:
         if not (any(re.match(r"\s*#\s*if(?:n?def)?\b", line) for line in added)
                 and any(re.match(r"\s*#\s*endif\b", line) for line in added)):
             continue
-        fenced = " ".join(h["new"] for h in hunks if any(re.match(r"\s*#\s*if", line) for line in h["new"].splitlines()))
+        fenced = " ".join(h["new"] for h in hunks
+                          if any(re.match(r"\s*#\s*if", line) for line in h["new"].splitlines()))
         if any(re.search(rf"(?<![\w]){re.escape(name)}(?!\w)", failure_text)
                for name in re.findall(r"\b(?:void|def|fn|func|fun|test)\s+(\w{6,})\s*\(", fenced)):
             return True
@@ -2021,7 +2023,8 @@ _FUZZ_TARGET = LazyRegex(r"(?:^|/)fuzz(?:_targets)?/|\bfuzz_target!|\bLLVMFuzzer
 _FUZZ_CRASH = LazyRegex(r"(?i)\bcrash-[0-9a-f]{8,}|\bdeadly signal\b|==\d+==\s*ERROR: (?:libFuzzer|AddressSanitizer)|"
                         r"\bpanicked at\b|\bFailing input written to\b|\bfailing input:")
 # a line that returns early, or the guard that does: ``if data.len() < 2 { return; }``, ``return``
-_EARLY_RETURN = LazyRegex(r"^\s*(?:if\b[^\n]*\breturn\b|return\s*(?:;|0;|-1;|nil|None)?\s*$|\}?\s*else\s*\{?\s*return\b)")
+_EARLY_RETURN = LazyRegex(r"^\s*(?:if\b[^\n]*\breturn\b|return\s*(?:;|0;|-1;|nil|None)?\s*$|"
+                          r"\}?\s*else\s*\{?\s*return\b)")
 # an assumption a formal check is given (SystemVerilog's ``assume (…)``/``assume property``, CBMC's, Kani's)
 _ASSUMED = LazyRegex(r"(?<![\w.])(?:assume\s*(?:property\s*)?\(|__CPROVER_assume\s*\(|kani::assume\s*\()")
 _COUNTEREXAMPLE = LazyRegex(r"(?i)\bfalsifying example\b|\bminimal failing input\b|\bcounterexample\b|"
