@@ -2513,7 +2513,7 @@ def _job_step(later: str, job: str) -> str:
     steps = _and_steps(later)
     at = next((n for n in range(len(steps) - 1, -1, -1) if command_job(steps[n]) == job), None)
     if at is None or at == len(steps) - 1 or not all(
-            parse_command(step)["argv"][:1] and parse_command(step)["argv"][0] in _READERS for step in steps[at + 1:]):
+            (parse_command(step)["argv"] or [""])[0] in _READERS for step in steps[at + 1:]):
         return later
     return steps[at]
 

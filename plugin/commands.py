@@ -1213,7 +1213,11 @@ _MAKE_GOAL_OPTIONS = frozenset(("-C", "--directory", "-j", "--jobs", "-f", "--fi
 def goals_put_before(failed: str, passed: str) -> list[str]:
     """The goals a passing run of a build tool asks for before the ones the failing run asked for, the same run
     otherwise (``compile`` of ``./mvnw compile flyway:migrate`` for ``./mvnw flyway:migrate``)."""
-    goals = _goals_asked(failed, passed)
+    return _goals_added(_goals_asked(failed, passed))
+
+
+def _goals_added(goals: tuple[list[str], list[str]]) -> list[str]:
+    """Of the goals a failing and a passing run ask for, those only the passing one asks for, before the last."""
     # (or among them, before the last: ``compile`` of ``./mvnw clean compile jib:dockerBuild`` for ``./mvnw clean
     # jib:dockerBuild``, which packages what a ``clean`` left of target/classes)
     if not goals[0] or len(goals[1]) <= len(goals[0]) or goals[1][-1] != goals[0][-1]:
@@ -1377,10 +1381,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             out.append(f"without `{value}`")
     # (a build tool's goals run first in the same run: ``./mvnw compile flyway:migrate`` for ``./mvnw
     # flyway:migrate``, which finds the Java migrations only as compiled classes)
-    first = goals_put_before(failed, passed)
+    goals = _goals_asked(failed, passed)
+    first = _goals_added(goals)
     if first:  # (not an option taken to be given the goal: ``--archive resolve`` of ``bob.jar --archive resolve …``)
         out = [p for p in out if not any(p.startswith("pass `-") and p.endswith(f" {goal}`") for goal in first)]
-        asked = _goals_asked(failed, passed)[1]
+        asked = goals[1]
         out.append(f"run `{' '.join(first)}` first, in the same run" if asked[:len(first)] == first else
                    f"run `{' '.join(first)}` before `{asked[asked.index(first[-1]) + 1]}`, in the same run")
     # (the same arguments in another order: ``pg_combinebackup backups/full backups/incr1 backups/incr2`` for the

@@ -60,9 +60,10 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     falsified = " ".join(m.group(1) for m in _FALSIFIED_BY.finditer(failure_text))
     # (or its range's bound moved past the value that falsified it: ``Fuzz.intRange 0 50`` → ``Fuzz.intRange 1 50``
     # after "Given 0")
-    found = [float(v) for v in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", falsified)]
-    bounds = [[[float(v) for v in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", line)][:2]
-               for line in side if _GENERATOR.search(line)] for side in (removed, added)]
+    number = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+    found = [float(v) for v in number.findall(falsified)]
+    bounds = [[[float(v) for v in number.findall(line)][:2] for line in side if _GENERATOR.search(line)]
+              for side in (removed, added)]
     if any(len(was) == len(now) == 2 and (now[0] > v >= was[0] or now[1] < v <= was[1])
            for was in bounds[0] for now in bounds[1] for v in found):
         return True
@@ -1515,8 +1516,7 @@ def _failing_rows_filtered(changes: dict[str, list[dict]], failure_text: str) ->
     dropped = re.compile(rf"\.dropna\(\s*subset\s*=\s*\[?[^)\]]*[\"'](?:{names})[\"']|"
                          rf"[\"'](?:{names})[\"']\s*\]\s*\.(?:notna|notnull)\(\)|"
                          rf"pl\.col\(\s*[\"'](?:{names})[\"']\s*\)\.is_not_null\(\)")
-    if any(dropped.search(line) for hunks in changes.values() for h in hunks
-           for line in h["new"].splitlines() if line not in h["old"].splitlines()):
+    if any(dropped.search(line) for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[1]):
         return True
     for a, b in _line_pairs(changes):
         p, q = common_ends(a, b)
@@ -1798,11 +1798,10 @@ def _named_input_replaced(changes: dict[str, list[dict]], failure_text: str) -> 
     named = set(re.findall(r"(?<![\w.])\d{4,}(?![\w.])", " ".join(
         line for line in failure_text.splitlines() if re.search(r"\w\.\w+:\d+:|\bFAIL|\bexpected\b", line))))
     pairs = _lines_changed(changes)
-    digits = re.compile(r"\d+(?:\.\d+)?")
+    digits, long_numbers = re.compile(r"\d+(?:\.\d+)?"), re.compile(r"(?<![\w.])\d{4,}(?![\w])")
     return bool(named) and tests_only(changes) and bool(pairs) and all(
         digits.sub("#", a) == digits.sub("#", b) for a, b in pairs) and any(
-        n in re.findall(r"(?<![\w.])\d{4,}(?![\w])", a) and n not in re.findall(r"(?<![\w.])\d{4,}(?![\w])", b)
-        for a, b in pairs for n in named)
+        named & set(long_numbers.findall(a)) - set(long_numbers.findall(b)) for a, b in pairs)
 
 
 def _fenced_off(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -1811,7 +1810,7 @@ def _fenced_off(changes: dict[str, list[dict]], failure_text: str) -> bool:
     if not tests_only(changes):
         return False
     for hunks in changes.values():
-        added = [line for h in hunks for line in h["new"].splitlines() if line not in h["old"].splitlines()]
+        added = [line for h in hunks for line in _hunk_lines(h)[1]]
         if not (any(re.match(r"\s*#\s*if(?:n?def)?\b", line) for line in added)
                 and any(re.match(r"\s*#\s*endif\b", line) for line in added)):
             continue
