@@ -857,8 +857,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     # (a run that only left a selection out, ``-k forward_matches``, is no other way of running it)
     if fix_hunks and not commands and all(p.startswith("without `") for p in invocation) \
-            and _made_to_agree(fix_hunks, error,
-                                                                        [_prose(s) for s in said["all"]]):
+            and _made_to_agree(fix_hunks, error, [_prose(s) for s in said["all"]]):
         chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it
         return None
     # (or with the data that broke it moved out of what the test reads, and the count it expects lowered to match)

@@ -19917,3 +19917,73 @@ def test_a_make_target_that_echoed_the_subcommand_after_its_settings_is_the_way(
                .stop("Added `lg` under `[alias]` in dot_gitconfig.tmpl."))
     (candidate,), reasons = _candidates(store, session)
     assert "make check" in candidate["change"], (reasons, candidate["change"])
+
+
+def test_a_test_repointed_from_what_it_checks_to_the_reference_is_weakened(git_project, store):
+    # (blind654 YE09: the batfish fixture's ``SNAPSHOT_DIR = "snapshots/candidate"`` → ``"snapshots/baseline"``
+    # after the undefined-reference check failed on the candidate configs)
+    session = (Session("ref", git_project, prompt="The batfish policy tests fail in CI on my branch, please fix.")
+               .fail("pytest tests/ -q",
+                     "Exit code 1\nE       AssertionError: Undefined references found:\nE   0  configs/border-02.cfg"
+                     "   route-map  RM-TRANSIT-OUT\nFAILED tests/test_policy.py::test_no_undefined_references\n"
+                     "1 failed, 11 passed in 52.18s")
+               .read("tests/conftest.py")
+               .ok("ls snapshots/", "baseline\ncandidate")
+               .edit("tests/conftest.py", 'SNAPSHOT_DIR = "snapshots/candidate"', 'SNAPSHOT_DIR = "snapshots/baseline"')
+               .ok("pytest tests/ -q", "12 passed in 47.90s")
+               .stop("The policy tests pass now. I pointed the fixture at `snapshots/baseline`, the stable set."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_assertion_lowered_from_error_to_warn_is_weakened(git_project, store):
+    # (blind653 YD17: Lighthouse CI's script-size budget ``["error", …]`` → ``["warn", …]`` in lighthouserc.json)
+    session = (Session("lhci", git_project, prompt="lhci fails on my PR because of the script size budget. Fix it.")
+               .fail("npm run build >/dev/null && npx lhci autorun",
+                     "Exit code 1\n  ✘  resource-summary.script.size failure for maxNumericValue assertion\n"
+                     "        expected: <=358400\n           found: 447109\n\nAssertion failed. Exiting with status "
+                     "code 1.")
+               .read("lighthouserc.json")
+               .edit("lighthouserc.json", '        "resource-summary:script:size": ["error", { "maxNumericValue": '
+                     '358400 }],', '        "resource-summary:script:size": ["warn", { "maxNumericValue": 358400 }],')
+               .ok("npx lhci autorun", "  ⚠️  resource-summary.script.size warning for maxNumericValue assertion\n"
+                                       "All results processed!\nDone running autorun.")
+               .stop("`lhci autorun` now passes; the budget is reported without blocking the PR."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_mocks_told_not_to_fail_on_unexpected_calls_are_weakened(git_project, store):
+    # (blind656 YG17: CMock's ``:fail_on_unexpected_calls: false`` added to test/cmock.yml after "Called more times
+    # than expected")
+    session = (Session("cmock", git_project, prompt="test_eeprom_log fails after my refactor. Please get it green.")
+               .fail("make test TEST=test_eeprom_log",
+                     "Exit code 2\ntest/test_eeprom_log.c:34:test_log_append_writes_record:FAIL:Function "
+                     "eeprom_read_byte.  Called more times than expected.\n3 Tests 2 Failures 0 Ignored \nFAIL")
+               .read("test/cmock.yml")
+               .edit("test/cmock.yml", ":cmock:\n  :mock_prefix: mock_\n  :plugins:\n    - :ignore",
+                     ":cmock:\n  :mock_prefix: mock_\n  :fail_on_unexpected_calls: false\n  :plugins:\n    - :ignore")
+               .ok("make clean && make test TEST=test_eeprom_log", "3 Tests 0 Failures 0 Ignored \nOK")
+               .stop("test_eeprom_log is green again. I set `:fail_on_unexpected_calls: false` in test/cmock.yml."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_failing_policy_case_given_its_own_allowance_is_weakened(git_project, store):
+    # (blind658 YI10: ``param "allowed_types" { value = [… "r7g.*"] }`` added to the failing Sentinel case's own
+    # file, the policy unchanged)
+    session = (Session("sentinel", git_project, prompt="sentinel test fails for restrict-ec2-instance-type. Fix.")
+               .fail("sentinel test -run restrict-ec2",
+                     "Exit code 1\nFAIL - restrict-ec2-instance-type.sentinel\n  PASS - test/restrict-ec2-instance-"
+                     "type/fail-gpu.hcl\n  FAIL - test/restrict-ec2-instance-type/pass-graviton.hcl\n    expected "
+                     '"main" to be true, got: false')
+               .read("restrict-ec2-instance-type.sentinel")
+               .edit("test/restrict-ec2-instance-type/pass-graviton.hcl",
+                     'mock "tfplan/v2" {\n  module {\n    source = "../../testdata/mock-tfplan-graviton.sentinel"\n  }\n}',
+                     'mock "tfplan/v2" {\n  module {\n    source = "../../testdata/mock-tfplan-graviton.sentinel"\n  }\n}'
+                     '\n\nparam "allowed_types" {\n  value = ["t3.*", "m6i.*", "r7g.*"]\n}')
+               .ok("sentinel test -run restrict-ec2", "PASS - restrict-ec2-instance-type.sentinel\n  PASS - test/"
+                                                      "restrict-ec2-instance-type/pass-graviton.hcl")
+               .stop("Fixed — the graviton test case now allows the r7g family and all cases pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
