@@ -406,6 +406,7 @@ def find_chains(observations: list[dict], account: str = "",
                     [e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and (_recipe_runs(later["target"], failure["target"], observations[:k])
                          or _package_script_runs(later["target"], failure["target"], observations[:k])
+                         or _run_inside(later["target"], failure["target"])
                          or _sbt_alias_runs(later["target"], failure["target"], observations[:k])
                          or missing and _echoed_recipe_runs(later, failure["target"])
                          or _named_as_the_way(later["target"], account)
@@ -1091,23 +1092,38 @@ def _package_script_runs(target_run: str, failed: str, seen: list[dict]) -> bool
     grepped: ``"android:build": "npm run build && npx cap sync android && cd android && ./gradlew assembleDebug"``),
     runs the command that failed (``./gradlew assembleDebug`` in android/): the project's way to run it, with what
     it needs done first."""
-    words = command_key(target_run).split()
-    script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
     check = parse_command(failed)["check"]
-    if not words or words[0] not in (*_PACKAGE_RUNNERS, "melos") or not script or not check or len(check) < 6:
+    if not check or len(check) < 6:
         return False
-    # (or a melos script as melos.yaml gives it: ``codegen:`` then ``run: melos exec --depends-on="build_runner" --
-    # "dart run build_runner build --delete-conflicting-outputs"``)
-    name = re.escape(script[0])
-    manifest, definition = ("melos.yaml", re.compile(rf"(?m)^\d*[:-]?\s*{name}:\s*\n\d*[:-]?\s*run:\s*(.+)$")) \
-        if words[0] == "melos" else ("package.json", re.compile(rf'"{name}"\s*:\s*"((?:[^"\\]|\\.)*)"'))
-    for o in seen:
-        if manifest not in (o.get("target") or ""):
+    # (any script the run chains: ``npm run build-storybook && npm run test-storybook:ci``)
+    for segment in parse_command(target_run)["segments"]:
+        words = command_key(segment).split()
+        script = [w for w in words[1:] if not w.startswith("-") and w != "run"][:1]
+        if not words or words[0] not in (*_PACKAGE_RUNNERS, "melos") or not script:
             continue
-        for m in definition.finditer(o.get("body") or ""):
-            if re.search(rf"(?:^|[\s&;|(\"]){re.escape(check)}(?![\w:.-])", m.group(1).replace('\\"', '"')):
-                return True
+        # (or a melos script as melos.yaml gives it: ``codegen:`` then ``run: melos exec --depends-on="build_runner"
+        # -- "dart run build_runner build --delete-conflicting-outputs"``)
+        name = re.escape(script[0])
+        manifest, definition = ("melos.yaml", re.compile(rf"(?m)^\d*[:-]?\s*{name}:\s*\n\d*[:-]?\s*run:\s*(.+)$")) \
+            if words[0] == "melos" else ("package.json", re.compile(rf'"{name}"\s*:\s*"((?:[^"\\]|\\.)*)"'))
+        if any(re.search(rf"(?:^|[\s&;|(\"]){re.escape(check)}(?![\w:.-])", m.group(1).replace('\\"', '"'))
+               for o in seen if manifest in (o.get("target") or "") for m in definition.finditer(o.get("body") or "")):
+            return True
     return False
+
+
+# programs that only look at, time or trace the command they are given: no other way to run it
+_ONLY_WATCHES = frozenset(("echo", "printf", "which", "type", "man", "help", "time", "watch", "strace", "ltrace",
+                           "gdb", "lldb", "valgrind", "perf", "nice", "ionice", "timeout", "sudo", "env", "command",
+                           "exec", "nohup", "sh", "bash", "zsh", "xargs", "stdbuf", "unbuffer", "script", "tee"))
+
+
+def _run_inside(target_run: str, failed: str) -> bool:
+    """Whether ``target_run`` is the command that failed, whole, run by another program (``libdragon make`` for a
+    ``make`` that found no toolchain: the libdragon CLI runs the same Makefile in the container that has it)."""
+    words, failed_words = command_key(target_run).split(), command_key(failed).split()
+    return bool(failed_words) and words[1:] == failed_words and re.fullmatch(r"[a-z][\w.-]*", words[0]) is not None \
+        and words[0] not in _ONLY_WATCHES
 
 
 def _sbt_alias_runs(target_run: str, failed: str, seen: list[dict]) -> bool:

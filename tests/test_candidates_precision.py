@@ -19987,3 +19987,49 @@ def test_a_failing_policy_case_given_its_own_allowance_is_weakened(git_project, 
                .stop("Fixed — the graviton test case now allows the r7g family and all cases pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_package_script_chained_after_a_build_that_runs_the_failed_check_is_the_way(git_project, store):
+    # (blind653 YD04: ``npm run build-storybook && npm run test-storybook:ci``, whose script serves the static build
+    # and then runs ``test-storybook``, after a bare ``npx test-storybook`` found no Storybook running)
+    session = (Session("sb", git_project, prompt="Run the storybook interaction tests for the DatePicker stories.")
+               .fail("npx test-storybook", "Exit code 1\n[test-storybook] It seems that your Storybook instance is "
+                                           "not running at: http://127.0.0.1:6006. Are you sure it's running?")
+               .ok('grep -n "storybook" package.json',
+                   '15:    "build-storybook": "storybook build --quiet",\n16:    "test-storybook": "test-storybook",\n'
+                   '17:    "test-storybook:ci": "concurrently -k -s first \\"http-server storybook-static --port 6006\\" '
+                   '\\"wait-on tcp:127.0.0.1:6006 && test-storybook\\"",')
+               .ok("npm run build-storybook && npm run test-storybook:ci",
+                   "> design-system@3.8.0 test-storybook:ci\n[TEST] Tests:       61 passed, 61 total")
+               .stop("All DatePicker stories pass. The runner needs a served Storybook: this repo's way is `npm run "
+                     "build-storybook && npm run test-storybook:ci`."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "npm run test-storybook:ci" in candidate["change"], (reasons, candidate["change"])
+
+
+def test_the_failed_command_run_whole_by_the_projects_cli_is_the_way(git_project, store):
+    # (blind655 YF10: ``libdragon make`` after a host ``make`` found no ``$(N64_INST)/include/n64.mk``, the edits
+    # tried on the way put back)
+    session = (Session("n64", git_project, prompt="Build the N64 ROM please, I just cloned the repo.")
+               .fail("make", "Exit code 2\nMakefile:3: /include/n64.mk: No such file or directory\nmake: *** No rule "
+                             "to make target '/include/n64.mk'.  Stop.")
+               .read("Makefile")
+               .edit("Makefile", "include $(N64_INST)/include/n64.mk", "include libdragon/n64.mk")
+               .fail("make", "Exit code 2\n/bin/sh: 1: /bin/mips64-elf-gcc: not found\nmake: *** [libdragon/n64.mk:196: "
+                             "build/main.o] Error 127")
+               .edit("Makefile", "include libdragon/n64.mk", "include $(N64_INST)/include/n64.mk")
+               .ok("libdragon make", "    [CC] src/main.c\n    [LD] build/starfall.elf\n    [Z64] starfall.z64")
+               .stop("starfall.z64 is built. The toolchain only exists inside the libdragon CLI's container: "
+                     "`libdragon make` runs the same Makefile there."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "libdragon make" in candidate["change"], (reasons, candidate["change"])
+
+
+@pytest.mark.parametrize("watcher", ["time", "strace"])
+def test_the_failed_command_only_timed_or_traced_is_no_way_to_run_it(git_project, store, watcher):
+    session = (Session("n64", git_project, prompt="Build the ROM please.")
+               .fail("make", "Exit code 2\nMakefile:3: /include/n64.mk: No such file or directory")
+               .ok(f"{watcher} make", "    [Z64] starfall.z64")
+               .stop("starfall.z64 is built."))
+    candidates, reasons = _candidates(store, session)
+    assert not any(f"{watcher} make" in c["change"] for c in candidates), (reasons, [c["change"] for c in candidates])
