@@ -1107,10 +1107,19 @@ _SELECTING = frozenset(("--limit", "--tags", "--skip-tags", "--only", "--select"
 
 def _given_another_value(argv_a: list[str], argv_b: list[str]) -> list[tuple[str, str, str]]:
     """The long options of ``argv_a`` (given once, not a selection) that ``argv_b`` gives another value, as (option,
-    old value, new value)."""
-    return [(option, old, argv_b[argv_b.index(option) + 1]) for option, old in zip(argv_a, argv_a[1:])
-            if option.startswith("--") and "=" not in option and not old.startswith("-") and option in argv_b[:-1]
-            and argv_a.count(option) == 1 and option not in _SELECTING and argv_b[argv_b.index(option) + 1] != old]
+    old value, new value); and the short ones, given as often in both, whose value is a number or a header given
+    another (``-b 921600`` → ``-b 115200``, ``-H "Accept: application/json"`` → ``-H "Accept: application/yang-data+
+    json"``), where a short option's next word may be no value of it."""
+    changed = [(option, old, argv_b[argv_b.index(option) + 1]) for option, old in zip(argv_a, argv_a[1:])
+               if option.startswith("--") and "=" not in option and not old.startswith("-") and option in argv_b[:-1]
+               and argv_a.count(option) == 1 and option not in _SELECTING and argv_b[argv_b.index(option) + 1] != old]
+    for option in dict.fromkeys(w for w in argv_a[:-1] if re.fullmatch(r"-[A-Za-z]", w)):
+        olds, news = ([argv[n + 1] for n, w in enumerate(argv[:-1]) if w == option] for argv in (argv_a, argv_b))
+        if len(olds) == len(news):
+            changed += [(option, old, new) for old, new in zip(olds, news) if old != new and (
+                re.fullmatch(r"\d+", old) and re.fullmatch(r"\d+", new)
+                or re.match(r"[\w-]+:\s", old) and new.startswith(old.split(":")[0] + ":"))]
+    return changed
 
 
 # a command run on another machine: ``ssh cp-1 'sudo etcdctl snapshot save …'``
@@ -1349,12 +1358,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                 out.append(f"pass `{option} {value}`")
         # (or given another value, not a path: ``--groups qa-testers`` for ``--groups "QA Testers"``)
         for option, _, new in _given_another_value(before["argv"], after["argv"]):
-            if new and not new.startswith("-") and after["argv"].count(option) == 1 \
+            if new and not new.startswith("-") and (after["argv"].count(option) == 1 or not option.startswith("--")) \
                     and not _NOT_A_FIX_FLAG.match(option) \
                     and option not in _VALUE_OPTIONS and option not in _PLACE_OPTIONS \
                     and not re.search(r"(?i)token|password|secret|key", option) \
                     and not any(f"`{option} " in p or f"`{option}=" in p for p in out):
-                out.append(f"pass `{option} {new}`")
+                out.append(f'pass `{option} "{new}"`' if " " in new else f"pass `{option} {new}`")
     # (an argument the shell computes, where the failing run named it: ``go test $(go list -f '{{.Dir}}/...' -m)`` for
     # ``go test ./...``, which matches no module of a workspace)
     out += [f"pass `{word}`" for word in after["argv"][1:] if re.fullmatch(r"\"?(?:\$\(.+\)|`.+`)\"?", word)

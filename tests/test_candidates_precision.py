@@ -20033,3 +20033,27 @@ def test_the_failed_command_only_timed_or_traced_is_no_way_to_run_it(git_project
                .stop("starfall.z64 is built."))
     candidates, reasons = _candidates(store, session)
     assert not any(f"{watcher} make" in c["change"] for c in candidates), (reasons, [c["change"] for c in candidates])
+
+
+@pytest.mark.parametrize("failed, passed, part", [
+    # (blind656 YG02: esptool at the baud a CH340 bridge cannot keep up with, then at one it can)
+    ("esptool.py --chip esp32 -p /dev/ttyUSB0 -b 921600 write_flash 0x1000 build/app.bin",
+     "esptool.py --chip esp32 -p /dev/ttyUSB0 -b 115200 write_flash 0x1000 build/app.bin", "pass `-b 115200`"),
+    # (blind654 YE02: a RESTCONF server that answers 406 to ``application/json``)
+    ('curl -sSf -k -H "Accept: application/json" https://csr1kv-01/restconf/data/ietf-interfaces:interfaces',
+     'curl -sSf -k -H "Accept: application/yang-data+json" https://csr1kv-01/restconf/data/ietf-interfaces:interfaces',
+     'pass `-H "Accept: application/yang-data+json"`'),
+])
+def test_a_short_option_given_another_number_or_header_is_the_run_changed(failed, passed, part):
+    assert part in invocation_change(failed, passed)
+
+
+@pytest.mark.parametrize("failed, passed", [
+    # (a short flag's next word is no value of it: the file given is another argument)
+    ("rsync -a src/ host:/srv/a", "rsync -a build/ host:/srv/a"),
+    # (nor a header of another name, nor a value that is no number)
+    ('curl -H "Accept: text/html" https://x/a', 'curl -H "Authorization: Bearer abc" https://x/a'),
+    ('git commit -m "first try"', 'git commit -m "second try"'),
+])
+def test_a_short_option_given_another_word_is_no_value_changed(failed, passed):
+    assert not any(p.startswith(("pass `-H", "pass `-a", "pass `-m")) for p in invocation_change(failed, passed))
