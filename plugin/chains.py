@@ -1030,7 +1030,8 @@ def _recipe_runs(target_run: str, failed: str, seen: list[dict]) -> bool:
     script of the project whose lines, as the session saw them, run it."""
     # (its output's plumbing aside, ``make screenshots 2>&1 | tail -18``; or put in the background with its log, ``(make
     # run-local > /tmp/billing.log 2>&1 &) && sleep 25 && grep -E "Started|ERROR" /tmp/billing.log``)
-    words = (_backgrounded_recipe(target_run) or command_key(target_run)).split()
+    # (its variables' quoted values one word each: ``make run-remote WF=etl_wf ARGS="--run_date 2024-11-17"``)
+    words = _words(_backgrounded_recipe(target_run) or command_key(target_run))
     argv = parse_command(failed)["argv"]
     program = _program_name(argv[0]) if argv else ""
     # (or the tool a multiplexer ran, by its own name: ``kubectl kustomize`` is the ``$(KUSTOMIZE) build`` of a recipe)
@@ -1253,6 +1254,10 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     preview ENV=staging``, for a bare ``pulumi preview`` that had no backend to log into): the target is the way."""
     words = later["target"].split()
     argv = parse_command(failed)["argv"]
+    # (or a program the project built, run bare by its path, where the recipe sets what it reads: ``DD_EMPIN=data/
+    # PAYROLL.in … ./bin/PAYROLL`` under ``make batch JOB=PAYROLL``, for a ``./bin/PAYROLL`` that found no input)
+    if words and os.path.basename(words[0]) in ("make", "just") and len(argv) == 1 and "/" in argv[0]:
+        return any(_echoed_argv(line) == argv and line != argv[0] for line in _echoed(later)[:30])
     if not words or os.path.basename(words[0]) not in ("make", "just", "earthly") or len(argv) < 2 \
             or argv[1].startswith("-") and len(argv) < 3 or _program_name(argv[0]) in ("make", "just", "earthly"):
         return False
@@ -1267,9 +1272,13 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
             rest = rest[1:]
         return [_program_name(w) for w in words[:1]] + rest
 
+    # (or, told by its options, given the same files: ``cobc -x -std=ibm -I copybooks -o bin/PAYROLL
+    # src/PAYROLL.cbl`` under ``make batch JOB=PAYROLL``, for a bare ``cobc -x -o bin/PAYROLL src/PAYROLL.cbl``)
+    files = {w for w in argv[1:] if "/" in w and not w.startswith("-")} if argv[1].startswith("-") else set()
     return any([_program_name(w) for w in echoed[:1]] + echoed[1:size] == head
                or not argv[1].startswith("-") and settled(echoed)[:2] == head
-               for echoed in (_echoed_argv(line) for line in _echoed(later)[:30]))
+               or files and _program_name(echoed[0]) == head[0] and files <= set(echoed)
+               for echoed in (_echoed_argv(line) for line in _echoed(later)[:30]) if echoed)
 
 
 def _echoed_argv(line: str) -> list[str]:

@@ -20057,3 +20057,46 @@ def test_a_short_option_given_another_number_or_header_is_the_run_changed(failed
 ])
 def test_a_short_option_given_another_word_is_no_value_changed(failed, passed):
     assert not any(p.startswith(("pass `-H", "pass `-a", "pass `-m")) for p in invocation_change(failed, passed))
+
+
+def test_a_make_target_given_a_quoted_variable_whose_grepped_recipe_runs_the_failed_program_is_the_way(
+        git_project, store):
+    # (blind664 YO05: ``make run-remote WF=etl_wf ARGS="--run_date 2024-11-17"``, the recipe grepped with ``-A4``
+    # running ``uv run pyflyte --config .flyte/sandbox.yaml run --remote``, after a bare ``pyflyte run --remote``
+    # fell back to localhost)
+    session = (Session("flyte", git_project, prompt="Kick off the etl_wf workflow on the sandbox cluster.")
+               .fail("pyflyte run --remote workflows/etl.py etl_wf --run_date 2024-11-17",
+                     "Exit code 1\nRPC Failed, with Status: StatusCode.UNAVAILABLE\n\tDetails: failed to connect to "
+                     "all addresses; last error: UNKNOWN: ipv4:127.0.0.1:30080: Connection refused")
+               .ok('grep -n -A4 "run-remote" Makefile',
+                   "27:run-remote:  ## Run a workflow on the sandbox cluster\n28-\tuv run pyflyte --config "
+                   ".flyte/sandbox.yaml run --remote \\\n29-\t\t--project dataplat --domain development \\\n30-\t\t"
+                   "--image $(IMAGE) workflows/etl.py $(WF) $(ARGS)")
+               .ok('make run-remote WF=etl_wf ARGS="--run_date 2024-11-17"',
+                   "uv run pyflyte --config .flyte/sandbox.yaml run --remote \\\nRunning Execution on Remote.")
+               .stop("Launched it through the project's Makefile: `make run-remote` passes .flyte/sandbox.yaml."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "make run-remote WF=etl_wf" in candidate["change"], (reasons, candidate["change"])
+
+
+def test_a_make_target_that_compiled_the_same_files_and_ran_the_built_program_with_its_inputs_is_the_way(
+        git_project, store):
+    # (blind662 YM19: ``make batch JOB=PAYROLL`` echoed ``cobc -x -std=ibm -I copybooks -o bin/PAYROLL
+    # src/PAYROLL.cbl`` and ``DD_EMPIN=data/PAYROLL.in … ./bin/PAYROLL``, after a bare cobc found no copybooks and the
+    # bare program no input file)
+    session = (Session("cobol", git_project, prompt="Compile and run the PAYROLL batch job locally.")
+               .fail("cobc -x -o bin/PAYROLL src/PAYROLL.cbl",
+                     "Exit code 1\nsrc/PAYROLL.cbl:24: error: EMPREC: No such file or directory")
+               .fail("mkdir -p bin && cobc -x -I copybooks -o bin/PAYROLL src/PAYROLL.cbl && ./bin/PAYROLL",
+                     "Exit code 1\nlibcob: src/PAYROLL.cbl:58: error: file does not exist (status = 35) for file "
+                     "EMP-IN ('EMPIN') on OPEN")
+               .read("Makefile")
+               .ok("make batch JOB=PAYROLL",
+                   "mkdir -p bin out\ncobc -x -std=ibm -I copybooks -o bin/PAYROLL src/PAYROLL.cbl\nDD_EMPIN=data/"
+                   "PAYROLL.in DD_PAYOUT=out/PAYROLL.out ./bin/PAYROLL\nPAYROLL  ENDED    RC=0000")
+               .stop("Ran it the way the repo expects: `make batch JOB=PAYROLL`, which compiles with the copybooks "
+                     "and maps the DD names to files."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates and all("make batch JOB=PAYROLL" in c["change"] for c in candidates), \
+        (reasons, [c["change"] for c in candidates])
+    assert "unresolved_failure" not in reasons, reasons
