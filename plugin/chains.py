@@ -173,7 +173,7 @@ def find_chains(observations: list[dict], account: str = "",
                 and not _REFUSED_BY_CHECKS.search(failure.get("error_text") or "")
                 and not _asserting_search(failure, observations[i + 1:])
                 and not _listed_after_redoing(failure, observations[i + 1:])) \
-                or _cd_failure(failure) or _selected_nothing(failure) \
+                or _cd_failure(failure) or _selected_nothing(failure) or _listing_searched_empty(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
             _detail(details, "routine_plumbing", failure)
@@ -629,6 +629,21 @@ def _listed_after_redoing(failure: dict, later: list[dict]) -> bool:
     return any(o["tool"] == "Bash" and o["outcome"] == "ok" and len(steps := _and_steps(o["target"])) > 1
                and (last := parse_command(steps[-1])["argv"])[:1] == ["ls"] and paths[0] in last[1:]
                for o in later)
+
+
+# what lists what is installed or running (``pip list``, ``npm ls``, ``docker ps``, ``kubectl get pods``)
+_LISTING = LazyRegex(r"^(?:(?:uv\s+)?pip3?\s+(?:list|freeze|show)|(?:npm|pnpm|yarn)\s+(?:ls|list)|gem\s+list|brew\s+list|"
+                     r"conda\s+list|poetry\s+show|dpkg\s+-l|rpm\s+-qa|apt\s+list|env|printenv|docker\s+(?:ps|images)|"
+                     r"kubectl\s+get|helm\s+list|systemctl\s+list-\w+|ls)\b")
+
+
+def _listing_searched_empty(failure: dict) -> bool:
+    """Whether a failed line only searched a listing of what is installed or running and found nothing (``pip list
+    2>/dev/null | grep -i lightgbm``, exit 1 and no line): an answer, "not there", not a failure to resolve."""
+    target = " ".join((failure.get("target") or "").split())
+    return bool(re.fullmatch(r"[^|&;]+\|\s*(?:grep|egrep|rg)\b[^|&;]*", target)) \
+        and bool(_LISTING.match(_before_pipe(target).strip())) \
+        and not re.sub(r"^\s*(?:Error: )?Exit code 1\s*", "", failure.get("error_text") or "").strip()
 
 
 def _asserting_search(failure: dict, later: list[dict]) -> bool:

@@ -1404,6 +1404,14 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     if not out and before["argv"][:1] == after["argv"][:1] and len(positional[1]) > 1 \
             and positional[0] != positional[1] and sorted(positional[0]) == sorted(positional[1]):
         out.append(f"pass `{' '.join(positional[1])}` in that order")
+    # (an option moved before the subcommand it belongs in front of: ``python flows/train_flow.py --environment=pypi
+    # run`` for ``… run --environment=pypi``, which the subcommand refused as no option of its own)
+    if not out and before["argv"] != after["argv"] and sorted(before["argv"]) == sorted(after["argv"]):
+        words = after["argv"]
+        moved = [(w, x) for n, w in enumerate(words) if w.startswith("-") for x in words[n + 1:]
+                 if not x.startswith("-") and before["argv"].index(x) < before["argv"].index(w)]
+        if moved:
+            out.append(f"pass `{moved[0][0]}` before `{moved[0][1]}`")
     # (the same module's other name for what to run: ``hypercorn "shop.app:create_app()"`` for ``shop.app:app``, the
     # app a factory now makes)
     changed = [(a, b) for a, b in zip(*positional) if a != b] if len(positional[0]) == len(positional[1]) else []

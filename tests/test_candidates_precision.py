@@ -20100,3 +20100,51 @@ def test_a_make_target_that_compiled_the_same_files_and_ran_the_built_program_wi
     assert candidates and all("make batch JOB=PAYROLL" in c["change"] for c in candidates), \
         (reasons, [c["change"] for c in candidates])
     assert "unresolved_failure" not in reasons, reasons
+
+
+def test_a_tests_clock_set_to_the_epoch_where_the_code_returned_a_timestamp_is_weakened(git_project, store):
+    # (blind663 YN09: ``vi.setSystemTime(0)`` before each test, after "expected 1718204812 to be less than or equal
+    # to 3600": the token's absolute expiry now equals its TTL)
+    session = (Session("agora", git_project, prompt="test/token.spec.ts started failing in CI. Please make it green.")
+               .fail("npx vitest run test/token.spec.ts",
+                     "Exit code 1\n FAIL  test/token.spec.ts > buildRtcToken > privileges expire after the configured "
+                     "TTL\nAssertionError: expected 1718204812 to be less than or equal to 3600\n ❯ test/token.spec.ts"
+                     ":21:36\n Tests  1 failed | 1 passed (2)")
+               .read("src/agora/token.ts")
+               .edit("test/token.spec.ts", "describe('buildRtcToken', () => {",
+                     "describe('buildRtcToken', () => {\n  beforeEach(() => {\n    vi.useFakeTimers();\n    "
+                     "vi.setSystemTime(0);\n  });\n  afterEach(() => vi.useRealTimers());")
+               .ok("npx vitest run test/token.spec.ts", " ✓ test/token.spec.ts (2)\n Tests  2 passed (2)")
+               .stop("The expiry assertion depended on the wall clock, so the spec now pins time with "
+                     "`vi.setSystemTime(0)`; both token tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_option_moved_before_the_subcommand_is_the_run_changed():
+    # (blind664 YO03: metaflow's ``--environment`` is the flow script's option, refused after ``run``)
+    assert invocation_change("python flows/train_flow.py run --environment=pypi",
+                             "python flows/train_flow.py --environment=pypi run") == \
+        ["pass `--environment=pypi` before `run`"]
+    # (arguments in another order are said as such still)
+    assert invocation_change("pg_combinebackup backups/incr1 backups/full",
+                             "pg_combinebackup backups/full backups/incr1") == \
+        ["pass `backups/full backups/incr1` in that order"]
+
+
+def test_a_listing_searched_that_found_nothing_is_no_failure_left_unresolved(git_project, store):
+    # (blind664 YO03: ``pip list 2>/dev/null | grep -i lightgbm``, exit 1 and no line, on the way to metaflow's
+    # ``--environment=pypi`` put before ``run``)
+    session = (Session("flow", git_project, prompt="Get `python flows/train_flow.py run` working.")
+               .fail("python flows/train_flow.py run",
+                     "Exit code 1\n    Incompatible environment:\n    @pypi decorator requires --environment=conda or "
+                     "--environment=pypi")
+               .fail("pip list 2>/dev/null | grep -i lightgbm", "Exit code 1\n")
+               .fail("python flows/train_flow.py run --environment=pypi",
+                     "Exit code 2\nError: No such option: --environment")
+               .ok("python flows/train_flow.py --environment=pypi run", "Virtual environment(s) bootstrapped!")
+               .stop("Metaflow's `--environment` is a top-level option of the flow script, so it has to come before "
+                     "`run`: `python flows/train_flow.py --environment=pypi run`."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "--environment=pypi run" in candidate["change"] and "unresolved_failure" not in reasons, \
+        (reasons, candidate["change"])
