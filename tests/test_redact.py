@@ -989,3 +989,13 @@ def test_an_access_keys_id_in_hex_is_redacted():
     for kept in ("AWS_ACCESS_KEY_ID: ${{ secrets.R2_ACCESS_KEY_ID }}", "AWS_ACCESS_KEY_ID=minioadmin",
                  "access_key_id: test"):
         assert redact(kept) == kept
+
+
+@pytest.mark.parametrize("line", ["34-    HTTP_Passwd      {}", "fluent-bit/fluent-bit.conf:34:    HTTP_Passwd      {}"])
+def test_a_column_of_keys_grep_printed_with_its_line_number_is_redacted(line):
+    # (blind670 YU23, found by bench/leaks.py: ``grep -n -A13 '^\[OUTPUT\]' fluent-bit/fluent-bit.conf`` printed
+    # the OpenObserve password's line as ``34-    HTTP_Passwd      Vq93…``; its neighbours are no secrets)
+    secret = "Vq93kLr7xZp2Wd"
+    assert secret not in redact(line.format(secret))
+    assert redact("33-    HTTP_User        root@acme.dev\n28-    Port             5080") == \
+        "33-    HTTP_User        root@acme.dev\n28-    Port             5080"
