@@ -596,7 +596,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # dump-autoload`", the step after them is what it took)
     # (from the clause that says so: in "Regenerating it with `dart run build_runner build …` fixed the test; no code
     # change was needed (the extra flush() I tried in the test changed nothing …)", the flush)
-    tried_parts = [s[max(max(s.rfind(b, 0, m.start()) for b in ("; ", "(", " — ", " – ")), -1) + 1:m.end()]
+    # (or the list its words head: "Not the cause: the board name (…) and a full `west flash --erase`.")
+    tried_parts = [s if s[m.end():].lstrip().startswith(":") else
+                   s[max(max(s.rfind(b, 0, m.start()) for b in ("; ", "(", " — ", " – ")), -1) + 1:m.end()]
                    for s in said["did_not_help"] if (m := _DID_NOT_HELP.search(s))]
     # (the step whole: a later ``cd ios && pod install`` is not the "`pod install --repo-update` on its own")
     helpless_steps = [c for c in commands if c["tool"] == "Bash" and any(

@@ -103,7 +103,8 @@ _MASKS = (
     # toolu_…, req_…, msg_…; and with parts of its own, BigQuery's ``bqjob_r4c1e0a77b3f9d2e1_0000018fe2a1c4b0_1``
     (r"\b[a-z]+_[A-Za-z0-9]{16,}(?:_[A-Za-z0-9]+)*\b", "<id>"),
     (r"\b(line|lines|col|column|pid|port|thread|attempt)\s+\d+", r"\1 <n>"),
-    (r":\d+(?::\d+)?\b", ":<n>"),
+    # (and a decimal after a colon, a JSON log's ``"ts":1714641923.4410942``)
+    (r":\d+(?:\.\d+|:\d+)?\b", ":<n>"),
     # numbers, except error codes: Errno 2, exit code 127, status 404, HTTP 500, signal 9
     (r"(?<![\w.<])(?<!Errno )(?<!code )(?<!status )(?<!HTTP )(?<!signal )(?<!exit )\d+(?:\.\d+)?(?:ms|s|m|h|KiB|MiB|GiB|kB|MB|GB|%)?(?![\w>])"
      r"(?! (?:Not|Bad|Internal|Service|Forbidden|Unauthorized|Gateway|Too|Conflict|Unprocessable|Payment|Method))", "<n>"),

@@ -20148,3 +20148,67 @@ def test_a_listing_searched_that_found_nothing_is_no_failure_left_unresolved(git
     (candidate,), reasons = _candidates(store, session)
     assert "--environment=pypi run" in candidate["change"] and "unresolved_failure" not in reasons, \
         (reasons, candidate["change"])
+
+
+def test_a_playwright_test_declared_to_fail_is_weakened(git_project, store):
+    # (blind669 YT17: ``test.fail(true, 'banner hidden for 2.x until the LTS decision')`` in the failing test)
+    session = (Session("pw", git_project, prompt="The e2e test for the old-version banner fails. Make CI green.")
+               .fail("npx playwright test e2e/versions.spec.ts",
+                     "Exit code 1\n  ✘  2 [chromium] › e2e/versions.spec.ts:14:5 › 2.x pages show the unmaintained "
+                     "banner (5.8s)\n    Error: Timed out 5000ms waiting for expect(locator).toContainText(expected)")
+               .edit("e2e/versions.spec.ts",
+                     "test('2.x pages show the unmaintained banner', async ({ page }) => {\n  await page.goto('/docs/2"
+                     ".x/getting-started');",
+                     "test('2.x pages show the unmaintained banner', async ({ page }) => {\n  test.fail(true, 'banner "
+                     "hidden for 2.x until the LTS decision');\n  await page.goto('/docs/2.x/getting-started');")
+               .ok("npx playwright test e2e/versions.spec.ts", "  3 passed (8.8s)")
+               .stop("CI is green: I annotated that test with `test.fail(...)` until the LTS decision is made."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_expected_value_assigned_from_the_call_the_test_checks_is_weakened(git_project, store):
+    # (blind670 YU17: the table of known delays replaced by ``want := backoffDelay(attempt)`` beside ``if got :=
+    # backoffDelay(attempt); got != want``)
+    session = (Session("go", git_project, prompt="go test fails in apps/checker (TestBackoffDelay). Please fix.")
+               .fail("cd apps/checker && go test ./...",
+                     "Exit code 1\n--- FAIL: TestBackoffDelay (0.00s)\n    --- FAIL: TestBackoffDelay/attempt_4 (0.00s)"
+                     "\n        retry_test.go:31: backoffDelay(4) = 16s, want 10s (capped at MaxBackoff)\nFAIL")
+               .read("apps/checker/retry.go")
+               .edit("apps/checker/retry_test.go",
+                     "\tfor _, tc := range []struct {\n\t\tattempt int\n\t\twant    time.Duration\n\t}{\n\t\t{3, 8 * "
+                     "time.Second},\n\t\t{4, MaxBackoff},\n\t} {\n\t\tt.Run(fmt.Sprintf(\"attempt_%d\", tc.attempt), "
+                     "func(t *testing.T) {\n\t\t\tif got := backoffDelay(tc.attempt); got != tc.want {",
+                     "\tfor attempt := 0; attempt <= 5; attempt++ {\n\t\twant := backoffDelay(attempt)\n\t\t"
+                     "t.Run(fmt.Sprintf(\"attempt_%d\", attempt), func(t *testing.T) {\n\t\t\tif got := "
+                     "backoffDelay(attempt); got != want {")
+               .ok("cd apps/checker && go test ./...", "ok  \tgithub.com/openstatushq/openstatus/apps/checker\t0.398s")
+               .stop("Tests are green. The test now derives the expected value from `backoffDelay` itself."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_step_listed_after_not_the_cause_is_no_step_of_the_fix(git_project, store):
+    # (blind668 YS14: "Not the cause: the board name (…) and a full `west flash --erase`." — the erase ran between
+    # the failing check and the ``git mv`` that fixed it)
+    session = (Session("ncs", git_project, prompt="MCUboot serial recovery is gone since sysbuild. Please sort it out.")
+               .fail("./scripts/check_boot_cfg.sh",
+                     "Exit code 1\nCONFIG_MCUBOOT_SERIAL: not set in build/mcuboot/zephyr/.config\n"
+                     "check_boot_cfg: 1 problem(s)")
+               .ok("west flash --erase 2>&1 | tail -3", "-- runners.nrfutil: Board(s) flashed successfully.")
+               .ok("mkdir -p sysbuild && git mv child_image/mcuboot.conf sysbuild/mcuboot.conf", "")
+               .ok("west build -b nrf52840dk/nrf52840 --sysbuild -p 2>&1 | grep merged", "[10/10] Generating ../merged.hex")
+               .ok("./scripts/check_boot_cfg.sh", "CONFIG_MCUBOOT_SERIAL=y ok\ncheck_boot_cfg: all good")
+               .stop("With sysbuild the old `child_image/` directory is ignored, so I moved it to "
+                     "`sysbuild/mcuboot.conf`.\n\nNot the cause: the board name and a full `west flash --erase`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates and not any("west flash --erase" in c["change"] for c in candidates), \
+        (reasons, [c["change"] for c in candidates])
+    assert any("sysbuild/mcuboot.conf" in c["change"] for c in candidates), [c["change"] for c in candidates]
+
+
+def test_a_json_logs_timestamp_is_no_part_of_its_error():
+    # (blind666 YQ07: the sensor's "Failed to execute a trigger" read again after the first service account was put
+    # on the EventSource, the same error at another ``"ts"``)
+    line = '{"level":"error","ts":1714641923.4410942,"msg":"Failed to execute a trigger","error":"forbidden"}'
+    assert error_signature(line) == error_signature(line.replace("1714641923.4410942", "1714642210.0736518"))
