@@ -31,8 +31,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _NOT_ENOUGH, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
                       _plain_words, _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
-from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _detail, _echoed, _raw_error_line, _recipe_line, _same_program,
-                     _written_later, find_chains)
+from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _among, _detail, _echoed, _put_back_paths, _raw_error_line,
+                     _recipe_line, _same_program, _written_later, find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
                        _same_target, _segments, command_family, command_job, command_key, container_run,
                        invocation_change, is_autofix, is_static_check, moved_paths, other_subcommand, package_name,
@@ -290,6 +290,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (less an option the account says changed nothing: "`--runInBand` changed nothing" of ``npm run test:e2e --
     # --runInBand``, the problem's command with an attempt in it)
     no_help = {span for s in said["did_not_help"] for span in _code_spans(s)}
+    # (an install of what the account lists among what did not work, "`vtk-osmesa` isn't on PyPI", failed as an
+    # attempt on the way: not the problem the fix solved)
+    if command_job(failure["target"]) == "install" and any(
+            re.search(rf"(?<![\w.-]){re.escape(span)}(?![\w.-])", failure["target"]) for span in no_help
+            if len(span) >= 4 and span not in (resolved_by.get("target") or "")):
+        chain["_skip"] = "attempt"
+        return None
     command = one_line(_without_options(failing_key, no_help), 120)
     shown = _raw_error_line(failure)
     if re.fullmatch(r"(?i)(?:[\w.-]+: )?exit (?:code|status) \d+", (shown or "").strip()):
@@ -2290,9 +2297,16 @@ def _edits_and_later(chain: dict) -> tuple[list[dict], list[dict]]:
 
 def _put_back(chain: dict, cwd: str | None) -> bool:
     """Whether every change of ``chain`` was undone later in the session: each edit folded away by a later one that
-    restored the text, each package it added removed again (``uv add s3fs`` … ``uv remove s3fs``)."""
+    restored the text or its file put back as committed, each package it added removed again (``uv add s3fs`` … ``uv
+    remove s3fs``)."""
     edits, later = _edits_and_later(chain)
     steps = [c for c in chain["all_changes"] if c not in edits]
+    # (or each file it edited put back as committed afterwards: ``git checkout arm_moveit_config/config/kinematics.yaml``
+    # after the longer solver timeout changed nothing)
+    restored = [p for o in chain.get("_after") or () for p in _put_back_paths(o)]
+    if edits and not steps and restored and all(
+            e.get("files") and all(_among(restored, [f]) for f in e["files"]) for e in edits):
+        return True
     if not chain["all_changes"] or not all(c["tool"] == "Bash" and _packages(c["target"]) for c in steps):
         return False
     # (only what a later edit of its file took out; a change whose content is not stored, to an excluded ``.env.test``,

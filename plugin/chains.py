@@ -570,7 +570,10 @@ _SHELL_ENTRYPOINT = LazyRegex(r"--entrypoint[=\s]+[\"']?(?:/bin/|/usr/bin/)?(?:s
 
 
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
-_PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*)\s+(.+)$")
+# (and ``git checkout arm_moveit_config/config/kinematics.yaml``, files named without ``--``: a name with a directory and
+# an extension, no branch's)
+_PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*|"
+                      r"checkout(?=(?:\s+[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[A-Za-z]\w*)+$))\s+(.+)$")
 
 
 # a line of a CI log as ``gh run view --log`` prints it: the job, the step, the time (``lint	Run actionlint	2024-…Z``)

@@ -388,7 +388,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
     or deleted before it reads them, its screenshot taken of a part, the fixtures named as its case rewritten, a
     uniqueness test's key widened, it renamed out of its runner's sight, a count any number of calls meets, the
     failing case's input rewritten in its table, the characters the code broke on taken out of its strings, its
-    expected value assigned from the call it checks, the
+    expected value assigned from the call it checks, its own message sent on the topic it waited on, the
     reference it compares against read in place of what it tests, the failing case given its own allowance, its
     clock set to the epoch where the code returned a time since it, or the agent saying it re-baselined the
     expectation."""
@@ -399,6 +399,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _values_only(changes, failure_text) or _reseeded(changes) or _pins_clock_past_a_crash(changes, failure_text) \
         or _scores_on_training_data(changes) or _zone_made_utc(changes) or _sdk_moved(changes, failure_text) \
         or _expected_computed(changes, failure_text) or _expected_is_the_tested_call(changes) \
+        or _publishes_what_it_waits_for(changes, failure_text) \
         or _default_given(changes, failure_text) or _timed_with_a_sleep(changes, failure_text) \
         or _asserts_compiled_out(changes, failure_text) or _clock_zeroed_under_a_timestamp(changes, failure_text) \
         or _drops_failing_case(changes, failure_text) or _drops_expected_line(changes, failure_text) \
@@ -616,6 +617,8 @@ def _drops_failing_case(changes: dict[str, list[dict]], failure_text: str) -> bo
             # ``CircleIntersectsRect(cx: 108, cy: 108, r: 10, expected: True) [FAIL]``)
             if any(re.search(rf"\[[^\]\n]*(?<![\w-]){re.escape(v)}(?![\w-])[^\]\n]*\]", failure_text)
                    or re.search(rf"(?m)^.*\bargument \w+ → [\"']{re.escape(v)}[\"']", failure_text)
+                   # (PHPUnit's ``… with data set "fractional cents" ('19.995', 20)``)
+                   or re.search(rf"\bwith data set [\"']{re.escape(v)}[\"']", failure_text)
                    or re.search(rf"\w\((?:[^()\n]*,\s*)?\w+:\s*[\"']?{re.escape(v)}[\"']?(?:,[^()\n]*)?\)",
                                 failure_text)
                    for v in old - new if len(v) >= 2):
@@ -1344,6 +1347,19 @@ def _expected_is_the_tested_call(changes: dict[str, list[dict]]) -> bool:
     return False
 
 
+# a test that sends on a topic, a queue or a channel (``create_publisher(Imu, '/imu/filtered', 10)``, ``.publish(``)
+_SENDS = LazyRegex(r"\b(?:create_publisher|advertise|publish|produce|send|emit|Publisher)\w*\s*\(")
+
+
+def _publishes_what_it_waits_for(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only has the test send on the topic it waited on (``create_publisher(Imu,
+    '/imu/filtered', 10)`` after "no message on /imu/filtered"): what it receives is its own message, not the code's."""
+    topics = set(re.findall(r"(?<![\w./-])/[A-Za-z_][\w-]*(?:/[\w-]+)+(?![\w./-])", failure_text))
+    return tests_only(changes) and bool(topics) and any(
+        _SENDS.search(l) and any(re.search(rf"[\"']{re.escape(t)}[\"']", l) for t in topics)
+        for hunks in changes.values() for h in hunks for l in _hunk_lines(h)[1])
+
+
 def _in_place_of(a: str, b: str, part: re.Match) -> str | None:
     """What line ``b`` puts where line ``a`` had ``part`` (a match in ``a``), the rest of the line kept; None where
     ``b`` is not ``a`` so changed."""
@@ -2053,13 +2069,16 @@ def moves_test_data(command: str) -> bool:
 
 
 def moves_test_out_of_the_suite(command: str, failure_text: str) -> bool:
-    """Whether a line moves the failing test's file to a name its runner does not collect (``git mv
+    """Whether a line moves the failing test's file to a name or a source set its runner does not collect (``git mv
     test/models/order.test.js test/integration/order.db.js`` after ``FAIL test/models/order.test.js``): the failing
     test no longer runs."""
     for segment in _segments(command):
         m = re.match(r"^(?:git\s+mv|mv)\b((?:\s+\S+){2,})", segment)
         words = [w for w in m.group(1).split() if not w.startswith("-")] if m else []
-        if len(words) == 2 and _TEST_MODULE.search(words[0]) and not _TEST_MODULE.search(words[1]) \
+        # (or into a source set the failing task does not run: ``src/test/…/ReceiptTotalParserTest.kt`` →
+        # ``src/androidTest/…``, after ``:scanner:testDebugUnitTest`` failed in it)
+        if len(words) == 2 and (_TEST_MODULE.search(words[0]) and not _TEST_MODULE.search(words[1]) or re.search(
+                r"(?:^|/)src/test/", words[0]) and re.search(r"(?:^|/)src/(?!test/)\w*[Tt]est/", words[1])) \
                 and os.path.basename(words[0]) in failure_text:
             return True
     return False
