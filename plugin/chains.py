@@ -1271,7 +1271,7 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     subcommand that failed (``PULUMI_CONFIG_PASSPHRASE_FILE=… pulumi preview --stack staging`` under ``make -C infra
     preview ENV=staging``, for a bare ``pulumi preview`` that had no backend to log into): the target is the way."""
     words = later["target"].split()
-    argv = parse_command(failed)["argv"]
+    argv = _as_module(parse_command(failed)["argv"])
     # (or a program the project built, run bare by its path, where the recipe sets what it reads: ``DD_EMPIN=data/
     # PAYROLL.in … ./bin/PAYROLL`` under ``make batch JOB=PAYROLL``, for a ``./bin/PAYROLL`` that found no input)
     if words and os.path.basename(words[0]) in ("make", "just") and len(argv) == 1 and "/" in argv[0]:
@@ -1293,10 +1293,24 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     # (or, told by its options, given the same files: ``cobc -x -std=ibm -I copybooks -o bin/PAYROLL
     # src/PAYROLL.cbl`` under ``make batch JOB=PAYROLL``, for a bare ``cobc -x -o bin/PAYROLL src/PAYROLL.cbl``)
     files = {w for w in argv[1:] if "/" in w and not w.startswith("-")} if argv[1].startswith("-") else set()
+    # (or the same script run as a module in the project's container: ``docker compose run --rm backtest python -m
+    # strategies.sma_cross --symbol ES`` under ``make backtest STRAT=sma_cross SYMBOL=ES``, for a bare ``python
+    # strategies/sma_cross.py --symbol ES`` that found no feeds)
+    inside = [_as_module(parse_command(_exec_split(line)[1])["argv"]) for line in _echoed(later)[:30]
+              if _exec_split(line)[0]]
     return any([_program_name(w) for w in echoed[:1]] + echoed[1:size] == head
                or not argv[1].startswith("-") and settled(echoed)[:2] == head
                or files and _program_name(echoed[0]) == head[0] and files <= set(echoed)
-               for echoed in (_echoed_argv(line) for line in _echoed(later)[:30]) if echoed)
+               for echoed in [*(_as_module(_echoed_argv(line)) for line in _echoed(later)[:30]), *inside] if echoed)
+
+
+def _as_module(argv: list[str]) -> list[str]:
+    """A Python script's run as ``python -m`` names it (``python strategies/sma_cross.py --symbol ES`` →
+    ``strategies.sma_cross --symbol ES``); any other run as it is."""
+    if len(argv) > 1 and re.fullmatch(r"python[\d.]*", _program_name(argv[0])) \
+            and re.fullmatch(r"(?:\./)?[A-Za-z_]\w*(?:/[A-Za-z_]\w*)*\.py", argv[1]):
+        return [argv[1].removeprefix("./")[:-3].replace("/", "."), *argv[2:]]
+    return argv
 
 
 def _echoed_argv(line: str) -> list[str]:

@@ -20308,3 +20308,21 @@ def test_an_install_the_account_lists_as_a_dead_end_is_no_problem_of_the_fix(git
                      "on PyPI, and forcing DISPLAY had no effect on 9.3."))
     candidates, reasons = _candidates(store, session)
     assert not any("vtk-osmesa" in c["title"] for c in candidates), (reasons, [c["title"] for c in candidates])
+
+
+def test_a_make_target_running_the_failed_script_as_a_module_in_the_projects_container_is_the_way(git_project, store):
+    # (blind676 ZA04: ``make backtest STRAT=sma_cross SYMBOL=ES`` echoed ``docker compose run --rm backtest python -m
+    # strategies.sma_cross --symbol ES`` after a bare ``python strategies/sma_cross.py --symbol ES`` had no feeds)
+    session = (Session("bt", git_project, prompt="Run the sma_cross backtest on ES.")
+               .fail("python strategies/sma_cross.py --symbol ES",
+                     "Exit code 1\nTraceback (most recent call last):\n  File \"/home/dev/bt/feeds/paths.py\", line 9, in "
+                     "feed_path\n    return os.path.join(os.environ[\"BT_FEED_DIR\"], f\"{symbol}_1m.csv\")\n"
+                     "KeyError: 'BT_FEED_DIR'")
+               .read("Makefile")
+               .ok("make backtest STRAT=sma_cross SYMBOL=ES",
+                   "docker compose run --rm backtest python -m strategies.sma_cross --symbol ES\nStarting Portfolio "
+                   "Value: 250000.00\nFinal Portfolio Value: 262418.75")
+               .stop("Backtests aren't meant to run on the host: `make backtest STRAT=sma_cross SYMBOL=ES` runs it via "
+                     "`docker compose run --rm backtest`."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "make backtest STRAT=sma_cross" in candidate["change"], (reasons, candidate["change"])
