@@ -622,7 +622,7 @@ def _redact_assignment(match: re.Match) -> str:
     elif kind is None:  # (command-line options are words: ``NODE_OPTIONS=--max-old-space-size=4096``)
         # (and a name of dashed words is a name: a target triple, ``thumbv7em-none-eabihf``)
         secret = not assignment and looks_random(value, min_length=20) and not _trivial_value(value, key) \
-            and not _camel_words(value) and not _dotted_path(value) \
+            and not _camel_words(value) and not _dotted_path(value) and not _file_path(value) \
             and not _dashed_words(value) and not _region_name(value) and not _PINNED.fullmatch(value) \
             and not re.fullmatch(r"v?\d+\.\d+\.\d+[-+][\w.+-]+", value) \
             and not re.fullmatch(
@@ -743,6 +743,14 @@ def _camel_words(value: str) -> bool:
     pascal = value[:1].isupper() and not re.search(r"[A-Z]{2}", value) and len(value) >= 4 * len(parts)
     return "".join(parts) == value and len(parts) >= 2 and (value[:1].islower() or pascal) \
         and len(short) * 3 <= len(parts) and all(re.search(r"[aeiouy]", p, re.I) for p in parts if p not in short)
+
+
+def _file_path(value: str) -> bool:
+    """Whether ``value`` is a file's path in a project, folders of names and a file with a short extension
+    (``runbooks/Start-DevVMs.ps1``): base64 has no dot, a token's parts no extension."""
+    parts = value.removeprefix("./").split("/")
+    return len(parts) > 1 and bool(re.fullmatch(r"[\w-]{1,40}\.[A-Za-z][A-Za-z0-9]{0,4}", parts[-1])) \
+        and all(re.fullmatch(r"[\w.-]+", p) and not looks_random(p, min_length=12) for p in parts[:-1])
 
 
 def _dotted_path(value: str) -> bool:
