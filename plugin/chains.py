@@ -16,8 +16,8 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _asks_version, _before_pipe, _exec_split, _first_word, _inline_code, _interpreter_code,
                        _picked_package, _program_name, _routine, _same_target, _segments, _targets, _words,
                        is_static_check, command_family, command_job, command_key, container_run, container_words,
-                       counting_search, goals_put_before, invocation_change, is_autofix, other_subcommand,
-                       parse_command, program_variant, quoted_again, removed_paths, runs_the_phase_of,
+                       config_variant, counting_search, goals_put_before, invocation_change, is_autofix,
+                       other_subcommand, parse_command, program_variant, quoted_again, removed_paths, runs_the_phase_of,
                        statements_put_before, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
@@ -345,6 +345,7 @@ def find_chains(observations: list[dict], account: str = "",
             if _is_check(later) and (command_family(later["target"]) == family
                                      or runs_the_phase_of(failure["target"], later["target"])) \
                     and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])
+                         or _settings_variant_given(failure["target"], later["target"])
                          or _made_since(failure["target"], later["target"], observations[i + 1:k])
                          or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
@@ -734,6 +735,14 @@ def _compared_elsewhere(failure: dict, later: str, after: list[dict]) -> bool:
     moved = {o for o in was if o in now and now[o] != was[o]}
     return bool(moved) and any(o["tool"] == "Bash" and command_family(o.get("target") or "") == command_family(later)
                                and all(picked(o["target"]).get(opt) == was[opt] for opt in moved) for o in after)
+
+
+def _settings_variant_given(failed: str, later: str) -> bool:
+    """Whether ``later`` is the failed run given a variant of the settings file it named, the rest as it was (``npx
+    antora local-antora-playbook.yml`` for ``npx antora antora-playbook.yml``): the same job, set up for this use."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    changed = [(a, b) for a, b in zip(before, after) if a != b] if len(before) == len(after) else []
+    return before[:1] == after[:1] and len(changed) == 1 and config_variant(*changed[0])
 
 
 def _looked_closer(failure: dict, later: dict) -> bool:

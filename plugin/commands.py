@@ -1276,6 +1276,15 @@ def quoted_again(failed: str, passed: str) -> list[str]:
     return [m.group(0) for m in re.finditer(r"'[^'\s]*[\"\[\]*?${}][^'\s]*'", passed)]
 
 
+def config_variant(was: str, now: str) -> bool:
+    """Whether file ``now`` is a variant of settings file ``was``: the same kind, its name within the other's
+    (``local-antora-playbook.yml`` of ``antora-playbook.yml``, ``docker-compose.dev.yml`` of ``docker-compose.yml``)."""
+    (stem, ext), (other, other_ext) = posixpath.splitext(posixpath.basename(was)), posixpath.splitext(
+        posixpath.basename(now))
+    return ext == other_ext and ext.lower() in (".yml", ".yaml", ".json", ".toml", ".ini", ".conf", ".cfg", ".hcl") \
+        and len(stem) >= 4 and stem != other and stem in other
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     # (a program a subshell put in the background is run as itself: ``(./bin/cloud-sql-proxy … --port 5432 &)``)
@@ -1418,6 +1427,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     module = changed[0][0].split(":")[0] if len(changed) == 1 and ":" in changed[0][0] else ""
     if not out and before["argv"][:1] == after["argv"][:1] and re.fullmatch(r"[\w.]+", module) \
             and changed[0][1].startswith(module + ":"):
+        out.append(f"pass `{changed[0][1]}`, not `{changed[0][0]}`")
+    # (or a variant of the same settings file, the project's for that use: ``npx antora local-antora-playbook.yml`` for
+    # ``antora-playbook.yml``, the production playbook that clones what it builds)
+    if not out and before["argv"][:1] == after["argv"][:1] and len(changed) == 1 \
+            and config_variant(changed[0][0], changed[0][1]):
         out.append(f"pass `{changed[0][1]}`, not `{changed[0][0]}`")
     # (the directory a file named is in, where the tool reads every file of it: ``packer build .`` for ``packer
     # build ubuntu.pkr.hcl``, whose variables live in variables.pkr.hcl beside it; not a test file's run widened to

@@ -11,8 +11,8 @@ from lorebook import chains, weakening
 from lorebook.account import stated
 from lorebook.candidates import session_candidates
 from lorebook.chains import _same_error, _told_to_look, _tried_until_fixed
-from lorebook.commands import (_asks_version, command_family, command_job, invocation_change, is_autofix,
-                               is_static_check, other_subcommand, parse_command)
+from lorebook.commands import (_asks_version, command_family, command_job, config_variant, invocation_change,
+                               is_autofix, is_static_check, other_subcommand, parse_command)
 from lorebook.record import lesson_title
 from lorebook.signatures import error_signature
 from lorebook.weakening import _pins_clock_past_a_crash, _scores_on_training_data
@@ -20326,3 +20326,29 @@ def test_a_make_target_running_the_failed_script_as_a_module_in_the_projects_con
                      "`docker compose run --rm backtest`."))
     (candidate,), reasons = _candidates(store, session)
     assert "make backtest STRAT=sma_cross" in candidate["change"], (reasons, candidate["change"])
+
+
+def test_a_local_variant_of_the_settings_file_given_is_the_run_changed(git_project, store):
+    # (blind669 YT04: ``npx antora local-antora-playbook.yml`` after the production ``antora-playbook.yml`` could not
+    # clone what it builds)
+    session = (Session("antora", git_project, prompt="Build the docs site locally so I can check my page.")
+               .fail("npx antora antora-playbook.yml",
+                     "Exit code 1\n[10:42:17.303] FATAL (antora): Content repository not found or credentials were "
+                     "rejected (url: https://github.com/acme/platform-docs.git)")
+               .ok("cat local-antora-playbook.yml", "# Use this playbook when authoring\ncontent:\n  sources:\n  - url: .")
+               .ok("npx antora local-antora-playbook.yml", "Site generation complete!")
+               .stop("For authoring this repo has `local-antora-playbook.yml`, and `npx antora "
+                     "local-antora-playbook.yml` built fine."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "`local-antora-playbook.yml`, not `antora-playbook.yml`" in candidate["change"], (reasons, candidate["change"])
+
+
+@pytest.mark.parametrize("was, now, variant", [
+    ("antora-playbook.yml", "local-antora-playbook.yml", True),
+    ("docker-compose.yml", "docker-compose.dev.yml", True),
+    ("deploy/a.yaml", "deploy/b.yaml", False),
+    ("app.yml", "app.local.yml", False),  # (a short name is in many)
+    ("config.yml", "config.yml.bak", False),
+])
+def test_a_settings_files_variant_keeps_its_kind_and_holds_its_name(was, now, variant):
+    assert config_variant(was, now) is variant
