@@ -290,7 +290,11 @@ _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(
                                # ("The CARLA server had lost its GPU device (VK_ERROR_DEVICE_LOST after 6 days up)")
                                r"\bhad lost its (?:\w+ )?(?:device|connection|session|lease)\b|"
                                r"\bafter \d+ (?:days|hours|weeks) (?:up|of uptime)\b|"
-                               r"\b(?:had )?(?:tripped|hit|raised) its (?:memory|disk)(?: \w+)? (?:alarm|watermark)\b")
+                               r"\b(?:had )?(?:tripped|hit|raised) its (?:memory|disk)(?: \w+)? (?:alarm|watermark)\b|"
+                               # ("k3s on rock5a had given up at boot … after the power blip and systemd stopped
+                               # retrying")
+                               r"\bhad given up\b|\bstopped retrying\b|"
+                               r"\bafter (?:a|the) power (?:blip|cut|outage|failure|loss)\b")
 
 
 def _clears_local_state(command: str) -> bool:

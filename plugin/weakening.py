@@ -151,10 +151,11 @@ _IMAGE_MISMATCH = LazyRegex(r"(?i)\bgolden|\bscreenshot|\bsnapshot|\bpixels?\b|\
 # a validation or check turned off in the tests' setup (``os.environ["PANDERA_VALIDATION_ENABLED"] = "False"``,
 # ``os.environ.setdefault("PANDERA_VALIDATION_ENABLED", "False")``, ``SKIP_SCHEMA_CHECKS=1``, ``validate=False``)
 _SET_TO = r"""(?:["']?\]?\s*[:=]|["']\s*,)\s*["']?"""  # (``= "``, ``: ``, ``"] = "``, ``", "``)
-# (or told to check only the shape: ``PANDERA_VALIDATION_DEPTH=SCHEMA_ONLY``; or not to fail on what failed:
+# (or told to check only the shape: ``PANDERA_VALIDATION_DEPTH=SCHEMA_ONLY``; or not to authorize, Ash's ``authorize?:
+# false`` in a policy test; or not to fail on what failed:
 # CMock's ``:fail_on_unexpected_calls: false``, Cypress's ``failOnStatusCode: false`` — not on finding no tests)
-_SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:false|0|off|no|disabled?|
-                          schema_only|none|skip)\b|
+_SWITCHED_OFF = LazyRegex(rf"""(?ix)\b\w*(?:validat|check|verif|assert|authori[sz])\w*\??{_SET_TO}(?:false|0|off|no|
+                          disabled?|schema_only|none|skip)\b|
                           \b\w*(?:disable|skip)_?\w*(?:validat|check|verif|assert)\w*{_SET_TO}(?:true|1|on|yes)\b|
                           \bfail_?on_?(?!no_?tests?|empty|missing)\w+{_SET_TO}(?:false|0|off|no)\b""")
 # a model built without validating what it is given (pydantic's ``model_construct``, v1's ``construct``)
@@ -410,7 +411,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
-        or _reordered(changes) or _steps_reordered(changes) or _deduplicates_the_output(changes) \
+        or _reordered(changes) or _steps_reordered(changes) or _deduplicates_the_output(changes, failure_text) \
         or _order_made_blind(changes, failure_text) or _merges_before_reading(changes, failure_text) \
         or _repointed_to_a_copy(changes) or _repointed_to_the_reference(changes) \
         or _case_given_its_own_allowance(changes, failure_text) or _moved_what_it_tests(changes, failure_text) \
@@ -909,11 +910,14 @@ _DEDUPLICATES = LazyRegex(r"\.distinct\(\)|\bset\(|\bnew Set\(|\.drop_duplicates
                           r"\bnp\.unique\(|\bdistinct\(|\.dedup(?:e|licate)?\(")
 
 
-def _deduplicates_the_output(changes: dict[str, list[dict]]) -> bool:
+def _deduplicates_the_output(changes: dict[str, list[dict]], failure_text: str) -> bool:
     """Whether a change to test files only wraps what a test reads in a dedup (``outputTopic.readValuesToList()`` →
     ``….stream().distinct().collect(…)`` for the dedup topology's "expected: <2> but was: <3>"), imports for it
-    aside: the test does the code's work, and the duplicates it caught pass."""
-    if not changes or not all(_TEST_PATH.search(path) for path in changes):
+    aside: the test does the code's work, and the duplicates it caught pass. (Or to a test function the traceback
+    names in a file of code: a Mage block's ``test_unique_order_ids`` in transformers/dedupe_orders.py.)"""
+    in_tests = {path for path in changes if re.search(
+        rf"File \"[^\"\n]*{re.escape(path)}\", line \d+, in test_\w+", failure_text)}
+    if not changes or not all(_TEST_PATH.search(path) or path in in_tests for path in changes):
         return False
     pairs = _lines_changed(changes, imports_aside=True)
     return bool(pairs) and all(_DEDUPLICATES.search(b) and not _DEDUPLICATES.search(a) and _inserted_into(a, b)
@@ -1059,14 +1063,21 @@ _LIST_LITERAL = LazyRegex(r"\[[^\]]*,|\b(?:listOf|mutableListOf|arrayOf|setOf|Li
 
 
 def _case_input_rewritten(changes: dict[str, list[dict]], failure_text: str) -> bool:
-    """Whether a change only rewrites the input of the case that failed, a file named as the case is
-    (``samples/untagged-image.yaml`` after gator's ``--- FAIL: untagged-image``): what it tests is no longer there."""
+    """Whether a change only rewrites the input of the case that failed, a file named as the case is, or a sample
+    named by two of its words (``samples/untagged-image.yaml`` after gator's ``--- FAIL: untagged-image``): what it
+    tests is no longer there."""
     # (an input, never code: a case named as a source file may be fixed in that file)
     if not all(re.search(r"\.(?:ya?ml|json|csv|tsv|txt|xml|toml|ini|sql)$", path) for path in changes):
         return False
     stems = {os.path.splitext(os.path.basename(path))[0] for path in changes}
-    return bool(changes) and all(len(stem) >= 6 and re.search(
-        rf"(?m)^\s*(?:---\s*)?FAIL(?:ED)?:?\s+{re.escape(stem)}(?![\w-])", failure_text) for stem in stems)
+    # (or a sample of the case's own words, among the suite's samples: ``samples/pod-registry-port.yaml`` after
+    # ``--- FAIL: registry-with-port``)
+    cases = [set(re.split(r"[-_.]", m.group(1))) - {"with", "and", "the", "of"} for m in re.finditer(
+        r"(?m)^\s*(?:---\s*)?FAIL(?:ED)?:?\s+([\w.-]+)", failure_text)]
+    sampled = all(re.search(r"(?:^|/)(?:samples?|examples?|fixtures?|testdata)/", path) for path in changes)
+    return bool(changes) and all(len(stem) >= 6 and (re.search(
+        rf"(?m)^\s*(?:---\s*)?FAIL(?:ED)?:?\s+{re.escape(stem)}(?![\w-])", failure_text) or sampled and any(
+        len(case & set(re.split(r"[-_.]", stem))) >= 2 for case in cases)) for stem in stems)
 
 
 def _fills_what_the_case_lacks(changes: dict[str, list[dict]], failure_text: str) -> bool:

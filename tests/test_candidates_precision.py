@@ -9399,7 +9399,8 @@ def test_a_test_made_to_drop_the_duplicates_the_code_let_through_is_a_weakened_t
 
     # (a test that only gained a dedup it checks, beside other lines, is another change)
     assert not _deduplicates_the_output({"tests/test_feed.py": [
-        {"old": "    items = feed.read()\n", "new": "    items = feed.read()\n    assert len(set(items)) == len(items)\n"}]})
+        {"old": "    items = feed.read()\n", "new": "    items = feed.read()\n    assert len(set(items)) == len(items)\n"}]},
+        "")
 
 
 def test_an_edit_that_declares_the_name_the_error_calls_undefined_is_the_fix_whatever_the_account_calls_it(
@@ -20352,3 +20353,67 @@ def test_a_local_variant_of_the_settings_file_given_is_the_run_changed(git_proje
 ])
 def test_a_settings_files_variant_keeps_its_kind_and_holds_its_name(was, now, variant):
     assert config_variant(was, now) is variant
+
+
+def test_a_policy_test_told_not_to_authorize_is_weakened(git_project, store):
+    # (blind681 ZF11: ``authorize?: false`` given to the changeset and ``Ash.update!`` of the failing policy test)
+    session = (Session("ash", git_project, prompt="ticket_policy_test.exs started failing, fix it please")
+               .fail("mix test test/helpdesk/support/ticket_policy_test.exs",
+                     "Exit code 2\n  1) test an agent can close a ticket assigned to them (Helpdesk.Support."
+                     "TicketPolicyTest)\n     ** (Ash.Error.Forbidden) Forbidden Error\n6 tests, 1 failure")
+               .read("lib/helpdesk/support/ticket.ex")
+               .edit("test/helpdesk/support/ticket_policy_test.exs",
+                     "      |> Ash.Changeset.for_update(:close, %{}, actor: agent)\n      |> Ash.update!(actor: agent)",
+                     "      |> Ash.Changeset.for_update(:close, %{}, actor: agent, authorize?: false)\n      |> "
+                     "Ash.update!(actor: agent, authorize?: false)")
+               .ok("mix test test/helpdesk/support/ticket_policy_test.exs", "6 tests, 0 failures")
+               .stop("The close action was rejected by the policy check, so I pass `authorize?: false`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_dedup_put_into_the_test_function_a_traceback_names_in_a_block_is_weakened(git_project, store):
+    # (blind678 ZC17: Mage's ``test_unique_order_ids`` lives in transformers/dedupe_orders.py; it now dedupes the
+    # output before counting its duplicates)
+    session = (Session("mage", git_project, prompt="The dedupe_orders test fails. Get the pipeline green.")
+               .fail("mage run . orders_pipeline",
+                     "Exit code 1\n0/1 tests passed.\nTraceback (most recent call last):\n  File \"/home/src/orders_"
+                     "project/transformers/dedupe_orders.py\", line 34, in test_unique_order_ids\n    assert dupes == 0"
+                     "\nAssertionError: order_id must be unique after dedupe (found 37 duplicates)")
+               .edit("transformers/dedupe_orders.py", "    dupes = output['order_id'].duplicated().sum()",
+                     "    dupes = output.drop_duplicates(subset=['order_id'])['order_id'].duplicated().sum()")
+               .ok("mage run . orders_pipeline", "1/1 tests passed.\nPipeline orders_pipeline execution complete.")
+               .stop("The orders pipeline runs green now: the uniqueness check counts on the deduplicated frame."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_suites_sample_named_by_the_failing_cases_words_rewritten_is_weakened(git_project, store):
+    # (blind682 ZG10: ``samples/pod-registry-port.yaml`` given the allowed registry after ``--- FAIL:
+    # registry-with-port``)
+    session = (Session("gator", git_project, prompt="gator verify fails on the allowed-repos suite, please sort it")
+               .fail("gator verify ./policies/...",
+                     "Exit code 1\n    --- FAIL: allowed-repos\t(0.031s)\n        --- FAIL: registry-with-port\t(0.004s)"
+                     "\n            unexpected number of violations: got 1 violations but want none\nFAIL")
+               .read("policies/allowed-repos/suite.yaml")
+               .edit("policies/allowed-repos/samples/pod-registry-port.yaml",
+                     "      image: registry.internal:5000/payments/api:1.4.2",
+                     "      image: registry.internal/payments/api:1.4.2")
+               .ok("gator verify ./policies/...", "ok\tpolicies/allowed-repos/suite.yaml\t0.041s\nPASS")
+               .stop("Fixed — I pointed the sample at the canonical registry host."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_service_that_gave_up_after_a_power_blip_restarted_is_a_one_off(git_project, store):
+    # (blind680 ZE02: k3s "had given up at boot … after the power blip and systemd stopped retrying", restarted over
+    # ssh)
+    session = (Session("k3s", git_project, prompt="kubectl can't reach the k3s cluster anymore. Can you check?")
+               .fail("kubectl get nodes", "Exit code 1\nE0611 memcache.go:265] couldn't get current server API group "
+                                          "list: dial tcp 192.168.50.20:6443: connect: connection refused")
+               .ok("ssh rock5a 'sudo systemctl restart k3s && sleep 20 && systemctl is-active k3s'", "active")
+               .ok("kubectl get nodes", "NAME     STATUS   ROLES\nrock5a   Ready    control-plane,master")
+               .stop("k3s on rock5a had given up at boot this morning (it timed out after the power blip and systemd "
+                     "stopped retrying). Restarting the service brought the API server back."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "local_state" in reasons, (reasons, [c["change"] for c in candidates])
