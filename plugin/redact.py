@@ -107,6 +107,9 @@ _CLI_FLAG = (r"(?i)((?<![\w-])--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secr
              # (an enrolment key: ``tailscale up --authkey=…``, ``netbird up --setup-key …``, ``--join-token``)
              r"auth-?key|setup-key|join-token|enroll(?:ment)?-(?:key|token)|"
              r"destkeypass|"
+             # (any name that ends in one, Unreal's BuildPatchTool spelling too: ``-ClientSecret=…``, ``--github-token``;
+             # and a service's keys by their kind: Memfault's ``--project-key …``, ``--license-key``)
+             r"(?!-|no-)[\w-]*?(?:secret|password|token)|(?:project|license|sdk|app|ingest|deploy|master|write)-?key|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``
 _SPEC_PART = r"(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*"
@@ -172,7 +175,9 @@ _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is
 # a token said in words, a long value after its name: "Use my App Center token 4b7e9c2a1f0d8e6b3a5c7d9e1f2a4b6c8d0e2f4a"
 # (and a device's or an app's key, as a provisioning script prints it: "provision: app key BD38D8B6B408B529…")
 _SAID_TOKEN = (r"\b(?P<pre>(?:token|api[ \t-]?key|access[ \t]key|secret[ \t]key|app[ \t-]?key|application[ \t]key|"
-               r"(?:nwk|network|master|signing|encryption|private)[ \t]key)(?:[ \t]+(?:is|was))?[ \t]+)"
+               # (and a service's keys by their kind: PagerDuty's "the routing key R03E…", "integration key")
+               r"(?:nwk|network|master|signing|encryption|private|routing|integration|service|license|project|deploy|"
+               r"ingest|write|sdk|client|server|webhook|admin)[ \t]key)(?:[ \t]+(?:is|was))?[ \t]+)"
                r"(?P<value>(?=[A-Za-z_-]*\d)(?=[\d_-]*[A-Za-z])[A-Za-z0-9_-]{24,})(?![\w/-])(?!\.\w)")
 # a value a program printed with the variable it came from: "using key sk_hTqWzNvLpYeRkXaBdGmCsJfU (from
 # REVENUECAT_API_KEY)"
