@@ -2301,8 +2301,8 @@ def _put_back(chain: dict, cwd: str | None) -> bool:
     remove s3fs``)."""
     edits, later = _edits_and_later(chain)
     steps = [c for c in chain["all_changes"] if c not in edits]
-    # (or each file it edited put back as committed afterwards: ``git checkout arm_moveit_config/config/kinematics.yaml``
-    # after the longer solver timeout changed nothing)
+    # (or each file it edited put back as committed afterwards: ``git checkout
+    # arm_moveit_config/config/kinematics.yaml`` after the longer solver timeout changed nothing)
     restored = [p for o in chain.get("_after") or () for p in _put_back_paths(o)]
     if edits and not steps and restored and all(
             e.get("files") and all(_among(restored, [f]) for f in e["files"]) for e in edits):

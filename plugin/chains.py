@@ -571,8 +571,8 @@ _SHELL_ENTRYPOINT = LazyRegex(r"--entrypoint[=\s]+[\"']?(?:/bin/|/usr/bin/)?(?:s
 
 
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
-# (and ``git checkout arm_moveit_config/config/kinematics.yaml``, files named without ``--``: a name with a directory and
-# an extension, no branch's)
+# (and ``git checkout arm_moveit_config/config/kinematics.yaml``, files named without ``--``: a name with a directory
+# and an extension, no branch's)
 _PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*|"
                       r"checkout(?=(?:\s+[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[A-Za-z]\w*)+$))\s+(.+)$")
 
@@ -636,9 +636,9 @@ def _listed_after_redoing(failure: dict, later: list[dict]) -> bool:
 
 
 # what lists what is installed or running (``pip list``, ``npm ls``, ``docker ps``, ``kubectl get pods``)
-_LISTING = LazyRegex(r"^(?:(?:uv\s+)?pip3?\s+(?:list|freeze|show)|(?:npm|pnpm|yarn)\s+(?:ls|list)|gem\s+list|brew\s+list|"
-                     r"conda\s+list|poetry\s+show|dpkg\s+-l|rpm\s+-qa|apt\s+list|env|printenv|docker\s+(?:ps|images)|"
-                     r"kubectl\s+get|helm\s+list|systemctl\s+list-\w+|ls)\b")
+_LISTING = LazyRegex(r"^(?:(?:uv\s+)?pip3?\s+(?:list|freeze|show)|(?:npm|pnpm|yarn)\s+(?:ls|list)|gem\s+list|"
+                     r"brew\s+list|conda\s+list|poetry\s+show|dpkg\s+-l|rpm\s+-qa|apt\s+list|env|printenv|"
+                     r"docker\s+(?:ps|images)|kubectl\s+get|helm\s+list|systemctl\s+list-\w+|ls)\b")
 
 
 def _listing_searched_empty(failure: dict) -> bool:

@@ -107,8 +107,8 @@ _CLI_FLAG = (r"(?i)((?<![\w-])--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secr
              # (an enrolment key: ``tailscale up --authkey=…``, ``netbird up --setup-key …``, ``--join-token``)
              r"auth-?key|setup-key|join-token|enroll(?:ment)?-(?:key|token)|"
              r"destkeypass|"
-             # (any name that ends in one, Unreal's BuildPatchTool spelling too: ``-ClientSecret=…``, ``--github-token``;
-             # and a service's keys by their kind: Memfault's ``--project-key …``, ``--license-key``)
+             # (any name that ends in one, Unreal's BuildPatchTool spelling too: ``-ClientSecret=…``,
+             # ``--github-token``; and a service's keys by their kind: Memfault's ``--project-key …``)
              r"(?!-|no-)[\w-]*?(?:secret|password|token)|(?:project|license|sdk|app|ingest|deploy|master|write)-?key|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``

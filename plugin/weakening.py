@@ -1035,8 +1035,8 @@ def _level_lowered(hunks: list[dict]) -> bool:
 
 # a case's own setting of what the policy allows (Sentinel's ``param "allowed_types" { value = [...] }``, an
 # ``allowlist:`` or ``exempt_accounts =`` of its own)
-_ALLOWANCE = LazyRegex(r"(?i)^\s*(?:param|variable|let|set|local)?\s*[\"']?\w*(?:allow|permit|whitelist|exempt|except)\w*"
-                       r"[\"']?\s*(?:[:={]|$)")
+_ALLOWANCE = LazyRegex(r"(?i)^\s*(?:param|variable|let|set|local)?\s*[\"']?\w*"
+                       r"(?:allow|permit|whitelist|exempt|except)\w*[\"']?\s*(?:[:={]|$)")
 
 
 def _case_given_its_own_allowance(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -1486,9 +1486,10 @@ def _pins_clock_past_a_crash(changes: dict[str, list[dict]], failure_text: str) 
 
 
 # a clock pinned to the epoch itself (``vi.setSystemTime(0)``, ``freeze_time("1970-01-01")``, ``Date.now = () => 0``)
-_CLOCK_ZEROED = LazyRegex(r"\b(?:setSystemTime|freeze_?time|travel_to|useFakeTimers)\(\s*(?:0|new Date\(0\)|[\"']1970-01-01"
-                          r"[^\"']*[\"']|\{\s*now:\s*0\s*\})\s*[),]|\bDate\.now\s*=\s*(?:\(\)\s*=>|function\s*\(\)\s*\{"
-                          r"\s*return)\s*0\b|\btime\.time\s*=\s*lambda\s*:\s*0\b")
+_CLOCK_ZEROED = LazyRegex(r"\b(?:setSystemTime|freeze_?time|travel_to|useFakeTimers)\(\s*"
+                          r"(?:0|new Date\(0\)|[\"']1970-01-01[^\"']*[\"']|\{\s*now:\s*0\s*\})\s*[),]|"
+                          r"\bDate\.now\s*=\s*(?:\(\)\s*=>|function\s*\(\)\s*\{\s*return)\s*0\b|"
+                          r"\btime\.time\s*=\s*lambda\s*:\s*0\b")
 # a time the code returned as the failure shows it: seconds or milliseconds since the epoch, of this century
 _EPOCH_TIME = LazyRegex(r"(?<![\w.])1[5-9]\d{8}(?:\d{3})?(?![\w.])")
 
