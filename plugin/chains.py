@@ -1305,12 +1305,12 @@ def _echoed_recipe_step(later: dict, failed: str) -> bool:
     # (or the same script run as a module in the project's container: ``docker compose run --rm backtest python -m
     # strategies.sma_cross --symbol ES`` under ``make backtest STRAT=sma_cross SYMBOL=ES``, for a bare ``python
     # strategies/sma_cross.py --symbol ES`` that found no feeds)
-    inside = [_as_module(parse_command(_exec_split(line)[1])["argv"]) for line in _echoed(later)[:30]
-              if _exec_split(line)[0]]
+    lines = _echoed(later)[:30]
+    inside = [_as_module(parse_command(split[1])["argv"]) for line in lines if (split := _exec_split(line))[0]]
     return any([_program_name(w) for w in echoed[:1]] + echoed[1:size] == head
                or not argv[1].startswith("-") and settled(echoed)[:2] == head
                or files and _program_name(echoed[0]) == head[0] and files <= set(echoed)
-               for echoed in [*(_as_module(_echoed_argv(line)) for line in _echoed(later)[:30]), *inside] if echoed)
+               for echoed in [*(_as_module(_echoed_argv(line)) for line in lines), *inside] if echoed)
 
 
 def _as_module(argv: list[str]) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 from .commands import _TEST_PATH, _segments, _words
 from .edits import _CODE_FILE, _COMMENT_LINE
@@ -465,6 +466,11 @@ def _hunk_lines(hunk: dict) -> tuple[list[str], list[str]]:
     return [l for l in old if l.strip() and l not in new], [l for l in new if l.strip() and l not in old]
 
 
+def _added_in(changes: dict[str, list[dict]]) -> Iterator[str]:
+    """The lines a change to its files added, as written, blank ones aside (each hunk's, by ``_hunk_lines``)."""
+    return (line for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[1])
+
+
 # a random seed given a number (``load_split(seed=11)``, ``random_state=7``, ``torch.manual_seed(3)``, ``SEED = 13``)
 _SEED = LazyRegex(r"(?i)(?:\bseed|random_state|manual_seed|set_seed|rng)\w*\s*(?:=|\()\s*-?\d+")
 
@@ -773,7 +779,7 @@ def _calls_what_it_expects_called(changes: dict[str, list[dict]], failure_text: 
         return False
     return any(re.search(rf"\.{re.escape(name)}\s*\(", line)
                and not re.search(r"(?i)assert|expect|verify|should|called|received", line)
-               for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[1] for name in called)
+               for line in _added_in(changes) for name in called)
 
 
 def _steps_collapsed(changes: dict[str, list[dict]]) -> bool:
@@ -1046,8 +1052,8 @@ def _case_given_its_own_allowance(changes: dict[str, list[dict]], failure_text: 
     for path, hunks in changes.items():
         if not _TEST_PATH.search(path) or not re.search(rf"(?m)\bFAIL\w*\b\W*\S*{re.escape(path)}\b", failure_text):
             continue
-        if all(not _hunk_lines(h)[0] for h in hunks) and any(
-                _ALLOWANCE.search(l) for h in hunks for l in _hunk_lines(h)[1]):
+        lines = [_hunk_lines(h) for h in hunks]
+        if all(not removed for removed, _ in lines) and any(_ALLOWANCE.search(l) for _, added in lines for l in added):
             return True
     return False
 
@@ -1368,7 +1374,7 @@ def _publishes_what_it_waits_for(changes: dict[str, list[dict]], failure_text: s
     topics = set(re.findall(r"(?<![\w./-])/[A-Za-z_][\w-]*(?:/[\w-]+)+(?![\w./-])", failure_text))
     return tests_only(changes) and bool(topics) and any(
         _SENDS.search(l) and any(re.search(rf"[\"']{re.escape(t)}[\"']", l) for t in topics)
-        for hunks in changes.values() for h in hunks for l in _hunk_lines(h)[1])
+        for l in _added_in(changes))
 
 
 def _in_place_of(a: str, b: str, part: re.Match) -> str | None:
@@ -1499,7 +1505,7 @@ def _clock_zeroed_under_a_timestamp(changes: dict[str, list[dict]], failure_text
     the test wanted a span (``expected 1718204812 to be less than or equal to 3600``, then ``vi.setSystemTime(0)``):
     with the clock at zero, the time the code returns is the span, whatever it computes."""
     return tests_only(changes) and bool(_EPOCH_TIME.search(failure_text)) and any(
-        _CLOCK_ZEROED.search(l) for hunks in changes.values() for h in hunks for l in _hunk_lines(h)[1])
+        _CLOCK_ZEROED.search(l) for l in _added_in(changes))
 
 
 # a split of a dataset a model is scored on, and the one it was fitted on
@@ -1624,7 +1630,7 @@ def _differing_line_scrubbed(changes: dict[str, list[dict]], failure_text: str) 
         return False
     return any(re.search(r"MustCompile\(|re\.compile\(|\bRegex\(|new RegExp\(|\bscrub", line)
                and any(label in " ".join(line.split()) for label in differing)
-               for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[1])
+               for line in _added_in(changes))
 
 
 # what a check of data validates through: a Great Expectations suite, asset or checkpoint, soda checks, a dbt test
@@ -1654,7 +1660,7 @@ def _failing_rows_filtered(changes: dict[str, list[dict]], failure_text: str) ->
     dropped = re.compile(rf"\.dropna\(\s*subset\s*=\s*\[?[^)\]]*[\"'](?:{names})[\"']|"
                          rf"[\"'](?:{names})[\"']\s*\]\s*\.(?:notna|notnull)\(\)|"
                          rf"pl\.col\(\s*[\"'](?:{names})[\"']\s*\)\.is_not_null\(\)")
-    if any(dropped.search(line) for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[1]):
+    if any(dropped.search(line) for line in _added_in(changes)):
         return True
     for a, b in _line_pairs(changes):
         p, q = common_ends(a, b)
@@ -1794,7 +1800,7 @@ def _vacuous_count(changes: dict[str, list[dict]]) -> bool:
     """Whether a change to tests only makes a verification count any number of calls: ``verify(postRequestedFor(…)
     .withRequestBody(…))`` → ``verify(moreThanOrExactly(0), postRequestedFor(…))``; it can no longer fail."""
     return tests_only(changes) and any(
-        _VACUOUS_COUNT.search(line) for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[1])
+        _VACUOUS_COUNT.search(line) for line in _added_in(changes))
 
 
 # an expected verdict a test states as data turned from failing to passing (kyverno's ``result: fail`` → ``result:
