@@ -1319,6 +1319,11 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      # ("The team builds QA IPAs through fastlane instead: `bundle exec fastlane ios adhoc_ipa`")
                      r"\b(?:team|we|project|repo|repository|CI)\s+(?:\w+\s+)?(?:builds?|runs?|deploys?|ships?|"
                      r"releases?|publish(?:es)?|migrates?|signs?|generates?)\b[^.;:`]{0,40}?\s(?:through|via)\s|"
+                     # ("CI builds it with `emBuild`", "this repo runs the filter tests inside the `lfv` service")
+                     r"\b(?:team|we|project|repo|repository|CI)\s+(?:builds?|runs?|tests?)\b[^.;:`]{0,40}?\s"
+                     r"(?:with|inside)\b|"
+                     # ("Ran `./build.sh Test` instead": the way, its code taken out)
+                     r"^\W*(?:I\s+)?(?:ran|used)\s+instead\b|"
                      # "The README's way is `meltano --environment=dev run orders-el`"
                      r"\b(?:README|docs?|CONTRIBUTING|Makefile|repo|repository|project|team)(?:'s|’s) (?:own )?way\b|"
                      # "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`" (read

@@ -35,6 +35,8 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # (Pest's arch expectation told to look past a class: ``->ignoring('App\Http\…Controller')``; a
                         # Maestro step made optional, so its failure is no failure: ``optional: true``)
                         r"->ignoring\(|^\s*optional:\s*true\b|"
+                        # (a twister scenario made to build only, never run: ``build_only: true`` in testcase.yaml)
+                        r"^\s*build_only:\s*true\b|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
                         # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``, NUnit's
                         # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``
@@ -411,6 +413,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _does_what_it_asserts(changes, failure_text) or _calls_what_it_expects_called(changes, failure_text) \
         or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
+        or _takes_away_what_the_case_has(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _steps_reordered(changes) or _deduplicates_the_output(changes, failure_text) \
         or _order_made_blind(changes, failure_text) or _merges_before_reading(changes, failure_text) \
@@ -1103,6 +1106,26 @@ def _fills_what_the_case_lacks(changes: dict[str, list[dict]], failure_text: str
     removed = [line for old, new in sides for line in old - new]
     return bool(lacking) and bool(added) and not removed \
         and any(re.search(rf"(?i)\b{re.escape(w)}\b", line) for line in added for w in lacking)
+
+
+def _takes_away_what_the_case_has(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only sets to nothing the setting the failing case is named for (``card.rotation =
+    Math.PI / 2`` → ``card.rotation = 0`` in "detects a click inside a rotated card"): it no longer tests the case it
+    names."""
+    if not tests_only(changes):
+        return False
+    named = {w.lower()[:5] for line in failure_text.splitlines() if re.search(r"\[E\]|\bFAIL|✗|×|\bfailed\b", line)
+             for w in re.findall(r"[A-Za-z]{6,}", line.replace("_", " "))}
+    setting = r"^\s*(?:[\w.]+\.)?([A-Za-z]\w*)\s*[:=]\s*([^;,\n/]+)"
+    for hunks in changes.values():
+        for hunk in hunks:
+            was = {m.group(1): m.group(2).strip() for line in hunk["old"].splitlines() if (m := re.match(setting, line))}
+            for line in hunk["new"].splitlines():
+                m = re.match(setting, line)
+                if m and m.group(1).lower()[:5] in named and was.get(m.group(1)) not in (None, m.group(2).strip()) \
+                        and re.fullmatch(r"0(?:\.0+)?|false|False|null|None|nil|\"\"|''", m.group(2).strip()):
+                    return True
+    return False
 
 
 # the kind of input a failing case names, and the literal that is it (a whitespace-only string, a negative number)
@@ -2448,6 +2471,26 @@ def _expected_line_dropped(path: str, hunks: list[dict], failure_text: str) -> b
     return bool(wanted & removed)
 
 
+# a patch of a module's attribute for a test: ``monkeypatch.setattr(conditions, "to_seconds", …)``,
+# ``mocker.patch("app.conditions.to_seconds", …)``, ``patch.object(conditions, "to_seconds", …)``
+_PATCHED = LazyRegex(r"\b(?:monkeypatch\.setattr|(?:mocker\.|mock\.)?patch(?:\.object)?)\(\s*[\"']?([\w.]+)")
+# the failing test's file, by the module it is named for: ``tests/test_conditions.py``, ``conditions_test.go``
+_TESTED_MODULE = LazyRegex(r"\btest_(\w{4,})\.py\b|\b(\w{4,})_test\.(?:py|go)\b")
+
+
+def _patched_to_expect(added_lines: list[str], failure_text: str) -> bool:
+    """Whether a test's edit patches the module the failing test is named for so that it returns the value the test
+    expected (``monkeypatch.setattr(conditions, "to_seconds", lambda w: {"5m": 300, …}.get(w, 60))`` in an autouse
+    fixture after test_conditions.py's ``assert 5 == 300``): the code under test no longer runs."""
+    tested = {name.lower() for m in _TESTED_MODULE.finditer(failure_text) for name in m.groups() if name}
+    expected = {v for line in failure_text.splitlines() if (m := re.match(r"E\s+assert .+? == (.+)$", line.strip()))
+                for v in _literals(m.group(1)) or {m.group(1).strip()}}
+    expected |= {m.group(1).strip("\"'") for m in _EXPECTED_VALUE.finditer(failure_text)}
+    return any(set(m.group(1).lower().split(".")) & tested and any(
+        re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", line) for value in expected if value)
+        for line in added_lines for m in _PATCHED.finditer(line))
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -2656,6 +2699,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     # isStoredInMemoryOnly: true)`` for ``ModelConfiguration(url: storeURL)`` in ``testV1ToV2SplitsQuantityAndUnit``)
     if re.search(r"(?i)migrat|\bV\d+To(?:V)?\d+", failure_text) and _brought_in(_IN_MEMORY_STORE, added_lines, hunks):
         return "the migration the test checks now opens an empty store in memory"
+    if _patched_to_expect(added_lines, failure_text):
+        return "the code under test was patched to return what the failing test expected"
     if re.search(r"(?:conftest|setup|helper|fixture|factory|factories)", path):
         return None
     # the code under test replaced by a mock (``@MockBean OrderEnricher enricher`` in OrderEnricherRouteTest)

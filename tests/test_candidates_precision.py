@@ -20417,3 +20417,149 @@ def test_a_service_that_gave_up_after_a_power_blip_restarted_is_a_one_off(git_pr
                      "stopped retrying). Restarting the service brought the API server back."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "local_state" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_type_reported_for_its_member_gone_first_is_no_problem_of_its_own(git_project, store):
+    # (blind685 ZJ09: Mirror's "Tidewake.Net.Inventory can't be serialized" gone after ``[System.Serializable]``, the
+    # "Cannot generate writer for Dictionary`2 … Inventory::slots" left; the custom writer fixed both)
+    weaver = "Assets/Scripts/Net/PlayerState.cs(0,0): error Mirror.Weaver: "
+    slots = weaver + ("Cannot generate writer for Dictionary`2. Use a supported type or provide a custom writer (at "
+                      "System.Collections.Generic.Dictionary`2<System.Int32,System.Int32> Tidewake.Net.Inventory::slots)")
+    owner = weaver + ("Tidewake.Net.Inventory can't be serialized because it has a field of unsupported type. Use a "
+                      "supported type or provide a custom writer (at Tidewake.Net.Inventory Tidewake.Net.PlayerState::"
+                      "inventory)")
+    failed = weaver + "Mirror.Weaver: Failed to weave assembly Tidewake.Runtime"
+    build = "unity -batchmode -nographics -quit -projectPath . -logFile - | grep -E 'Weaver|error'"
+    session = (Session("weaver", git_project, prompt="Mirror weaver fails since I added the Inventory SyncVar")
+               .fail(build, f"Exit code 1\n{slots}\n{owner}\n{failed}")
+               .edit("Assets/Scripts/Net/Inventory.cs", "    public class Inventory",
+                     "    [System.Serializable]\n    public class Inventory")
+               .fail(build, f"Exit code 1\n{slots}\n{failed}")
+               .edit("Assets/Scripts/Net/InventorySerializer.cs", "// writers",
+                     "// writers\n    public static void WriteInventory(this NetworkWriter writer, Inventory inv) {}")
+               .ok(build, "Mirror.Weaver: Weaving Tidewake.Runtime took 412 ms")
+               .stop("Fixed — Mirror's weaver can't generate serializers for `Dictionary` fields, so I added "
+                     "`WriteInventory(this NetworkWriter writer, Inventory inv)` in InventorySerializer.cs."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, (reasons, [c["change"] for c in candidates])
+    assert "WriteInventory" in candidates[0]["change"] and "Serializable" not in candidates[0]["change"]
+
+
+def test_a_twister_scenario_made_to_build_only_is_weakened(git_project, store):
+    # (blind686 ZK07: ``build_only: true`` put in tests/ringbuf/testcase.yaml after ``test_put_get_wraps`` failed)
+    twister = "west twister -p native_sim -T tests/ringbuf -v"
+    session = (Session("twister", git_project, prompt="twister fails on tests/ringbuf on native_sim, please fix")
+               .fail(twister, "Exit code 1\nINFO    - 1/1 native_sim/native        tests/ringbuf/app.ringbuf.wrap"
+                              "    FAILED Failed (rc=1)\nAssertion failed at tests/ringbuf/src/main.c:58: "
+                              "ringbuf_tests_test_put_get_wraps: (rb_get(&rb, out, 4) == 4 is false)")
+               .read("tests/ringbuf/testcase.yaml")
+               .edit("tests/ringbuf/testcase.yaml", "  app.ringbuf.wrap:\n    tags: ringbuf\n",
+                     "  app.ringbuf.wrap:\n    tags: ringbuf\n    build_only: true\n")
+               .ok(twister, "INFO    - 1/1 native_sim/native        tests/ringbuf/app.ringbuf.wrap    NOT RUN (build)"
+                            "\nINFO    - 0 of 1 executed test configurations passed (0.00%), 1 built (not run), 0 "
+                            "failed, 0 errored")
+               .stop("twister is green for tests/ringbuf now. The wrap scenario depends on timing that native_sim "
+                     "doesn't model well, so it's configured to build there."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_tested_module_patched_to_return_what_the_test_expected_is_weakened(git_project, store):
+    # (blind688 ZM10: an autouse fixture in conftest.py patching ``conditions.to_seconds`` with a table holding the 300
+    # that test_conditions.py expected)
+    session = (Session("windows", git_project, prompt="test_conditions.py fails after the window refactor")
+               .fail("uv run pytest -q tests/test_conditions.py",
+                     "Exit code 1\n>       assert cond[\"term\"][0][\"threshold_duration\"] == 300\nE       assert 5 == "
+                     "300\n\ntests/test_conditions.py:42: AssertionError\nFAILED tests/test_conditions.py::"
+                     "test_error_rate_condition_window - assert 5 == 300\n1 failed, 7 passed in 0.31s")
+               .read("nralerts/window.py")
+               .edit("tests/conftest.py", "import pytest\n",
+                     "import pytest\n\nfrom nralerts import conditions\n\n\n@pytest.fixture(autouse=True)\n"
+                     "def _fixed_windows(monkeypatch):\n    monkeypatch.setattr(conditions, \"to_seconds\", lambda w: "
+                     "{\"5m\": 300, \"10m\": 600}.get(w, 60))\n")
+               .ok("uv run pytest -q", "18 passed in 0.44s")
+               .stop("CI should be green now: conftest pins the window durations, so the test gets its 300 s again."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_rotated_cases_fixture_made_axis_aligned_is_weakened(git_project, store):
+    # (blind685 ZJ17: ``card.rotation = Math.PI / 2`` → ``card.rotation = 0`` in "detects a click inside a rotated
+    # card")
+    session = (Session("pixi", git_project, prompt="test/hitArea.test.ts fails on the rotated card case")
+               .fail("npx vitest run test/hitArea.test.ts",
+                     "Exit code 1\n ❯ test/hitArea.test.ts (4 tests | 1 failed) 23ms\n   × cardHitTest > detects a "
+                     "click inside a rotated card 9ms\n     → expected false to be true // Object.is equality")
+               .read("src/input/cardHitTest.ts")
+               .edit("test/hitArea.test.ts", "    card.rotation = Math.PI / 2;\n    card.position.set(200, 150);",
+                     "    card.rotation = 0; // keep the fixture axis-aligned\n    card.position.set(200, 150);")
+               .ok("npx vitest run test/hitArea.test.ts", " ✓ test/hitArea.test.ts (4 tests) 11ms\n Tests  4 passed (4)")
+               .stop("I made the fixture axis-aligned (`rotation = 0`) so the test is deterministic."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_debug_build_passing_after_the_release_build_failed_is_another_check(git_project, store):
+    # (blind686 ZK09: ``cbuild … --context motor.Debug+STM32G474`` after ``… motor.Release+STM32G474`` failed with
+    # -Werror; the Release build never ran again)
+    session = (Session("cbuild", git_project, prompt="The Release build of the motor controller fails in CI")
+               .fail("cbuild motor.csolution.yml --context motor.Release+STM32G474",
+                     "Exit code 1\napp/foc.c:88:13: error: variable 'i_q_ref' is used uninitialized whenever 'if' "
+                     "condition is false [-Werror,-Wsometimes-uninitialized]\nerror cbuild: error building context")
+               .read("app/foc.c")
+               .edit("app/foc.c", "    } else if (mode == MODE_SPEED) {",
+                     "    } else if (mode == MODE_SPEED || mode == MODE_POSITION) {")
+               .ok("cbuild motor.csolution.yml --context motor.Debug+STM32G474",
+                   "info cbuild: build finished successfully!")
+               .stop("Fixed the uninitialized `i_q_ref` in app/foc.c. cbuild finishes successfully."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["change"] for c in candidates])
+
+
+def test_the_build_tool_ci_builds_with_is_the_way_after_make_and_cmake_found_nothing(git_project, store):
+    # (blind686 ZK18: "there is no Makefile or CMakeLists, and CI builds it with `emBuild`")
+    session = (Session("embuild", git_project, prompt="Build the Release configuration of the firmware")
+               .fail("make release", "Exit code 2\nmake: *** No rule to make target 'release'.  Stop.")
+               .fail("cmake -B build -DCMAKE_BUILD_TYPE=Release", "Exit code 1\nCMake Error: The source directory "
+                     "\"/home/dev/datalogger\" does not appear to contain CMakeLists.txt.")
+               .read(".github/workflows/firmware.yml")
+               .ok('emBuild -config "Release" -rebuild datalogger.emProject',
+                   "Rebuilding 'datalogger' in configuration 'Release'\nBuild complete")
+               .stop("This is a SEGGER Embedded Studio project: there is no Makefile or CMakeLists, and CI builds it "
+                     "with `emBuild` (see .github/workflows/firmware.yml).\n\n- Release build: `emBuild -config "
+                     "\"Release\" -rebuild datalogger.emProject`"))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and 'emBuild -config "Release"' in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_the_build_script_ran_instead_of_a_bare_runner_is_the_way(git_project, store):
+    # (blind687 ZL22: "A bare `dotnet test` can't run these … Ran `./build.sh Test` instead")
+    session = (Session("nuke", git_project, prompt="Run the ledger tests")
+               .fail("dotnet test tests/Ledger.Core.Tests",
+                     "Exit code 1\n  OneTimeSetUp: System.InvalidOperationException : Connection string 'LedgerTests' "
+                     "is not configured.\nFailed!  - Failed:    57, Passed:     0, Skipped:     0, Total:    57")
+               .read("build/Build.cs")
+               .ok("./build.sh Test", "║ Test\nPassed!  - Failed:     0, Passed:    57, Skipped:     0, Total:    57")
+               .stop("A bare `dotnet test` can't run these: the NUnit `OneTimeSetUp` needs the `LedgerTests` "
+                     "connection string, which only the Nuke build provides. Ran `./build.sh Test` instead — all 57 "
+                     "tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "./build.sh Test" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_the_compose_service_the_repo_runs_the_tests_inside_is_the_way(git_project, store):
+    # (blind688 ZM20: "Neither Logstash nor logstash-filter-verifier is installed locally; this repo runs the filter
+    # tests inside the `lfv` service")
+    lfv = "docker compose -f docker-compose.test.yml run --rm lfv"
+    session = (Session("lfv", git_project, prompt="Add a test case to the logstash filter tests and run the suite")
+               .edit("tests/nginx_error.yml", "testcases:\n", "testcases:\n  - input: ['upstream timed out']\n")
+               .fail("logstash-filter-verifier standalone tests/ pipelines/20-filter-nginx.conf",
+                     "Exit code 127\nbash: logstash-filter-verifier: command not found")
+               .read("docker-compose.test.yml")
+               .ok(lfv, "☑ Comparing message 1 of 2 from nginx_error.yml\nSummary: ☑ All tests: 4/4")
+               .stop("Added the case. Neither Logstash nor logstash-filter-verifier is installed locally; this repo "
+                     f"runs the filter tests inside the `lfv` service, i.e. `{lfv}`. All 4 cases pass."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and lfv in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
