@@ -788,6 +788,13 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # the live container, whose second server found the management port taken)
         chain["_skip"] = "flaky_failure"
         return None
+    if not fix_hunks and not commands and invocation and all(_LOCK_HELD.search(f.get("error_text") or "")
+                                                             for f in chain["failures"]) and all(
+            re.match(r"pass `-[\w-]*(?:lock-timeout|wait|timeout)\b", p) for p in invocation):
+        # a lock another run held, waited for: ``terraform plan -lock-timeout=5m`` after "Error acquiring the state
+        # lock" while the main branch's apply ran; nothing of the project's changed, the other run finished
+        chain["_skip"] = "flaky_failure"
+        return None
     if fix_hunks and invocation and _quoted_in(resolved_by["target"], said.get("text", "")):
         # the agent quotes the changed run as what worked: an edit of a file neither the error names nor a tool
         # reads, that shares no word with the error (``src/styles/sidebar.css``, asked for beside the build), is the
@@ -1788,7 +1795,9 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"called|charged) (?:twice|two times|(?:two|three|several|multiple) (?:or \w+ )?times)|"
                       r"duplicate (?:\w+ )?(?:rows|e-?mails|messages|events|sends|charges|entries|records|jobs|"
                       r"notifications|deliveries|webhooks|orders|payments)|"
-                      r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open)|"
+                      # ("The reporting worker can't get a token from our auth server")
+                      r"(?:can't|cannot|couldn't|could not) (?:reach|connect|find|start|load|open|get|obtain|fetch|"
+                      r"authenticate|log in)|"
                       # an HTTP error it answers with: "web-frontend gets 403s calling the orders service"
                       r"(?:gets?|getting|got|returns?|returning|returned|throws?|sees?|seeing|answers?) (?:an? |back )?"
                       r"(?:HTTP )?[45]\d\d(?:s|'s)?|"
@@ -2521,6 +2530,11 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     for candidate in candidates:
         candidate["project_key"] = session["project_key"]
     return candidates, sorted(set(notes))
+
+
+# a lock that another run holds (terraform's state lock, apt's and dpkg's, git's index, SQLite's database)
+_LOCK_HELD = LazyRegex(r"Error acquiring the state lock|Could not get lock /|Unable to acquire the dpkg frontend lock|"
+                       r"index\.lock'?: File exists|\bdatabase is locked\b|Waiting for cache lock")
 
 
 # why a session gave no candidate

@@ -2407,7 +2407,9 @@ def _carried_into_a_file(observations: list[dict], failure: dict, success: dict,
         return any(w in span.lower() for w in new_words) or any(
             re.search(rf"(?<![\w./-]){re.escape(p)}(?![\w/-])", span) for p in paths)
 
-    told = [span for span in _code_spans(account) if len(span) >= 8]
+    # (each piece of one cut short, by itself: ``memfault --org-token "$MEMFAULT_ORG_TOKEN" ... upload-mcu-symbols``)
+    told = [piece for span in _code_spans(account) for piece in re.split(r"\s*(?:\.\.\.|…)\s*", span)
+            if len(piece) >= 8]
     later = [o for o in observations if o["id"] > success["id"]]
     edit = next((o for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and any(
         span in line and carries(span) for line in _added_lines(o) for span in told)), None)

@@ -865,6 +865,11 @@ def _same_target(failed: str, later: str) -> bool:
     if a != b and len(a) == len(b) and all(x == y or " " in x and re.sub(r"\d+", "#", x) == re.sub(r"\d+", "#", y)
                                            for x, y in zip(a, b)):
         return True
+    # (or names anew what it creates, for each try: ``gcloud deploy releases create rel-0514b`` for ``… rel-0514a``)
+    if a != b and len(a) == len(b) and all(
+            x == y or n and a[n - 1] == "create" and len(x) >= 5 and len(os.path.commonprefix([x, y])) >= len(x) - 2
+            for n, (x, y) in enumerate(zip(a, b))):
+        return True
     urls = [_probed(c) for c in (failed, later)]
     if urls[0] and urls[1]:
         # ``curl …:9000/api/v1/health`` asks the container, not the proxy at ``:8080`` that failed; the same address

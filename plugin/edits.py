@@ -136,6 +136,19 @@ def net_changes(edits: list[dict], cwd: str | None) -> dict[str, list[dict]]:
     return {path: [h for h in hunks if h["old"] != h["new"]] for path, hunks in files.items()}
 
 
+def _kept_head_elided(line: str, removed) -> str:
+    """A line too long to show whole, that a removed line began the same way, its kept head elided after its first
+    word (``attribute_condition = … (assertion.ref == 'refs/heads/main' || assertion.ref.startsWith('refs/tags/v'))"``
+    for the condition that ended ``&& assertion.ref == 'refs/heads/main'"``): what changed, not what stayed."""
+    text = line.strip()
+    first = re.match(r"\S+(?:\s*[:=])?", text)
+    for old in removed if len(text) > 120 and first else ():
+        cut = os.path.commonprefix([old.strip(), text]).rfind(" ")
+        if cut - first.end() >= 20:
+            return f"{first.group(0)} … {text[cut + 1:]}"
+    return line
+
+
 def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     """A hunk as its changed lines (a card shows the added ones it has room for, `lorebook show` all of them)."""
     old = [l for l in hunk["old"].splitlines() if l.strip()]
@@ -160,7 +173,8 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     # ``-keep … class * extends com.google.gson.reflect.TypeToken`` a short card has room for)
     added = Counter(sorted(added_lines, key=lambda l: l in commented or bool(_COMMENT_LINE.match(l))))
     lines = [f"-{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(removed.items())[:4]] + \
-        [f"+{one_line(l, 120)}{f' (×{n})' if n > 1 else ''}" for l, n in list(added.items())[:10]]
+        [f"+{one_line(_kept_head_elided(l, removed), 120)}{f' (×{n})' if n > 1 else ''}"
+         for l, n in list(added.items())[:10]]
     # the same line in another place (a migration registered before the one it needs, a label moved out of the
     # selector's block into the labels'): what moved, and where to
     lines += [f"+{one_line(line, 120)} ({_moved_to(old, new, line, after)})" for line, after in _moved(old, new)

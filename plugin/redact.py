@@ -446,6 +446,15 @@ def _trivial_value(value: str, key: str) -> bool:
     if names and all(_camel_words(n.split(".")[-1]) or re.fullmatch(r"[a-z]+(?:_[a-z]+)+", n.split(".")[-1])
                      for n in re.split(r"\s*,\s*", names.group(1))):
         return True
+    # (a cloud resource's name, collections and ids in turn: ``projects/418203377190/locations/global/
+    # workloadIdentityPools/github-pool/providers/github-provider``)
+    if re.fullmatch(r"(?:[a-z][A-Za-z]{3,}/[\w.@-]+/)+[a-z][A-Za-z]{3,}/[\w.@-]+", v):
+        return True
+    # (a secret store's entry by its name and version: ``--update-secrets=STRIPE_API_KEY=stripe-api-key:latest``)
+    name, _, version = v.rpartition(":")
+    if re.fullmatch(r"latest|\d{1,4}", version) \
+            and (_dashed_words(name) or re.fullmatch(r"[a-z]+(?:[-_][a-z]+)+", name)):
+        return True
     if re.search(r"\*{4,}$", v):
         return True  # a value shown masked: ``gho_************************************``
     # (a version asked for, ``"jsonwebtoken": "^9.0.2"``; a port and a path after a host, ``localhost:8081/connectors``)
@@ -608,8 +617,9 @@ def _redact_assignment(match: re.Match) -> str:
     secret = False
     # a key a sentence names ("nothing provided that token: OrdersModule now registers it") is prose, when what
     # follows it is a word, not a random string
-    prose = re.search(r"(?i)\b(?:the|that|this|a|an|no|its|each|which|every|your|our|my)\s+$",
-                      match.string[max(0, match.start() - 12):match.start("key")])
+    # (an adjective between: "The given credential is rejected by the attribute condition")
+    prose = re.search(r"(?i)\b(?:the|that|this|a|an|no|its|each|which|every|your|our|my)\s+(?:[a-z]{3,12}\s+)?$",
+                      match.string[max(0, match.start() - 26):match.start("key")])
     if kind == "strong" and prose and value.isalpha() and not looks_random(value, min_length=12, allow_hex=True):
         kind = "weak"
     if kind == "strong":  # (a code span with words in it is a command: "All tests pass: `prove -lr t/`")

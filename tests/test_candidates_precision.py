@@ -20563,3 +20563,91 @@ def test_the_compose_service_the_repo_runs_the_tests_inside_is_the_way(git_proje
                      f"runs the filter tests inside the `lfv` service, i.e. `{lfv}`. All 4 cases pass."))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and lfv in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_release_created_again_under_the_next_name_is_the_same_check(git_project, store):
+    # (blind684 ZI12: ``gcloud deploy releases create rel-0514b`` passing after ``… rel-0514a`` failed to render)
+    create = ("gcloud deploy releases create rel-0514{} --delivery-pipeline=api-pipeline --region=us-central1 "
+              "--images=api=us-central1-docker.pkg.dev/acme-platform/apps/api:1.8.0")
+    session = (Session("deploy", git_project, prompt="Releases for api-pipeline fail to render since the prod stage")
+               .fail(create.format("a"), "Exit code 1\nERROR: (gcloud.deploy.releases.create) Release rel-0514a "
+                                         "failed to render for target prod: profile selection [\"production\"] did not "
+                                         "match those defined in any configurations")
+               .read("skaffold.yaml")
+               .edit("clouddeploy.yaml", "  - targetId: prod\n    profiles: [production]",
+                     "  - targetId: prod\n    profiles: [prod]")
+               .ok(create.format("b"), "Created Cloud Deploy release rel-0514b.")
+               .stop("The prod stage asked Skaffold for a `production` profile, but skaffold.yaml only defines "
+                     "`staging` and `prod`. The stage now uses `profiles: [prod]`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "profiles: [prod]" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_the_script_the_account_quotes_cut_short_carries_the_changed_run(git_project, store):
+    # (blind686 ZK12: "scripts/release.sh now calls `memfault --org-token "$MEMFAULT_ORG_TOKEN" ...
+    # upload-mcu-symbols`", the script run after the edit)
+    upload = "--org acme-iot --project thermostat upload-mcu-symbols build/debug/thermostat.out"
+    session = (Session("memfault", git_project, prompt="The release script fails at the Memfault symbol upload step")
+               .fail(f"memfault --project-key 7a1c9e04b2d8f35e6c0a9b71d24e8f53 {upload}",
+                     "Exit code 1\nError: Request failed with HTTP status 401")
+               .ok("memfault --help | grep -A1 -- '--org-token'", "  --org-token TEXT    Organization Auth Token")
+               .ok(f"memfault --org-token oat_Kp3vX9rT2mQ8wL5nZ7yB4cD6fH1jG0sA {upload}", "Uploaded build/debug/"
+                                                                                       "thermostat.out (1.9 MB)")
+               .edit("scripts/release.sh", 'memfault --project-key "$MEMFAULT_PROJECT_KEY" \\',
+                     'memfault --org-token "$MEMFAULT_ORG_TOKEN" \\')
+               .ok("SKIP_BUILD=1 ./scripts/release.sh", "[release] uploading symbols...\n[release] done")
+               .stop("The project key only lets a device post chunks; uploading symbols needs the Organization Auth "
+                     "Token. scripts/release.sh now calls `memfault --org-token \"$MEMFAULT_ORG_TOKEN\" ... "
+                     "upload-mcu-symbols`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and '--org-token "$MEMFAULT_ORG_TOKEN"' in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_client_that_cant_get_a_token_is_a_reported_problem_not_the_edit_asked_for(git_project, store):
+    # (blind687 ZL12: "can't get a token … since we added the reports.read scope": the permission added for it is
+    # the fix, not the task the prompt asked for)
+    token = ("curl -sS --fail-with-body -X POST https://localhost:7001/connect/token -d grant_type=client_credentials "
+             "-d client_id=reporting-worker -d scope=reports.read")
+    session = (Session("openiddict", git_project, prompt="The reporting worker can't get a token from our auth server "
+                                                         "since we added the reports.read scope.")
+               .fail(token, "Exit code 22\n{\"error\": \"invalid_request\", \"error_description\": \"This client "
+                            "application is not allowed to use the specified scope.\"}")
+               .read("src/Auth.Server/Seeding/ClientSeeder.cs")
+               .edit("src/Auth.Server/Seeding/ClientSeeder.cs", '    Permissions.Prefixes.Scope + "reports.write"',
+                     '    Permissions.Prefixes.Scope + "reports.read",\n    Permissions.Prefixes.Scope + '
+                     '"reports.write"')
+               .ok("dotnet run --project src/Auth.Server -- --seed-only", "info: seeded 3 applications")
+               .ok(token, '{"access_token":"…","token_type":"Bearer","expires_in":3599}')
+               .stop("OpenIddict only lets a client request scopes it has an explicit permission for (ID2051). I "
+                     "added `Permissions.Prefixes.Scope + \"reports.read\"` and re-ran the seeder with `dotnet run "
+                     "--project src/Auth.Server -- --seed-only`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and '"reports.read"' in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_state_lock_waited_for_is_no_lesson(git_project, store):
+    # (blind684 ZI22: ``terraform plan -lock-timeout=5m`` after "Error acquiring the state lock" while another apply
+    # ran)
+    session = (Session("tflock", git_project, prompt="plan the wif change")
+               .fail("cd infra && terraform plan", "Exit code 1\n│ Error: Error acquiring the state lock\n│ Error message: "
+                     "writing \"gs://acme-tfstate/deploy/default.tflock\" failed: googleapi: Error 412")
+               .ok("cd infra && terraform plan -lock-timeout=5m", "No changes. Your infrastructure matches.")
+               .stop("The plan waited on a state lock held by the main-branch apply; with a lock timeout it ran."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "flaky_failure" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_long_line_rewritten_in_its_tail_shows_the_tail():
+    # (blind684 ZI22: the attribute condition's new ``|| assertion.ref.startsWith('refs/tags/v')``, past where a card
+    # cuts the line)
+    from lorebook.edits import _diff_text
+
+    head = "  attribute_condition = \"assertion.repository == 'acme/storefront' && "
+    hunk = {"old": head + "assertion.ref == 'refs/heads/main'\"",
+            "new": head + "(assertion.ref == 'refs/heads/main' || assertion.ref.startsWith('refs/tags/v'))\""}
+    text = _diff_text("infra/wif.tf", hunk)
+    assert "+attribute_condition = … (assertion.ref == 'refs/heads/main' || assertion.ref.startsWith('refs/tags/v'))" \
+        in text, text

@@ -1034,3 +1034,21 @@ def test_a_routing_key_said_in_words_is_redacted():
     key = "R03E7QZ5KXJ2B8N4M6P1T9W0Y3C5V7D2"
     assert key not in redact(f"Side note: the routing key {key} and the REST API token ended up in history.")
     assert redact("the routing key is checkout-high") == "the routing key is checkout-high"
+
+
+def test_a_secret_stores_entry_by_name_and_version_is_no_secret():
+    # (blind684 ZI23: Cloud Run's ``--update-secrets=STRIPE_API_KEY=stripe-api-key:latest`` names the entry, not the key)
+    for line in ("gcloud run services update payments-api --update-secrets=STRIPE_API_KEY=stripe-api-key:latest",
+                 "gcloud run deploy api --set-secrets=DB_PASSWORD=db_password:4"):
+        assert redact(line) == line
+    assert "hunter2xyzzy" not in redact("DB_PASSWORD=hunter2xyzzy:1")
+    assert "Kp3vX9rT2mQ8wL5nZ7yB4c" not in redact("STRIPE_API_KEY=Kp3vX9rT2mQ8wL5nZ7yB4c:latest")
+
+
+def test_a_cloud_resource_name_and_a_credential_rejected_in_words_are_no_secrets():
+    # (blind684 ZI22: a workload identity provider's resource name under ``workload_identity_provider:``, and STS's
+    # "The given credential is rejected by the attribute condition.")
+    for line in ("workload_identity_provider: projects/418203377190/locations/global/workloadIdentityPools/github-pool/"
+                 "providers/github-provider", "The given credential is rejected by the attribute condition."):
+        assert redact(line) == line
+    assert "hunter2xyz" not in redact("the admin password is hunter2xyz")
