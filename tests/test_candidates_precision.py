@@ -20651,3 +20651,21 @@ def test_a_long_line_rewritten_in_its_tail_shows_the_tail():
     text = _diff_text("infra/wif.tf", hunk)
     assert "+attribute_condition = … (assertion.ref == 'refs/heads/main' || assertion.ref.startsWith('refs/tags/v'))" \
         in text, text
+
+
+def test_a_cloud_clis_add_binding_verb_is_a_change(git_project, store):
+    # (blind684 ZI10: ``gcloud iam service-accounts add-iam-policy-binding … --role='roles/iam.serviceAccountUser'``
+    # between the submit that was denied actAs and the one that passed)
+    submit = "uv run python pipelines/train_pipeline.py --submit --project=acme-ml --region=us-central1"
+    session = (Session("actas", git_project, prompt="Submit the training pipeline to Vertex AI")
+               .fail(submit, "Exit code 1\ngoogle.api_core.exceptions.PermissionDenied: 403 You do not have permission "
+                             "to act as service_account: vertex-pipelines@acme-ml.iam.gserviceaccount.com.")
+               .ok("gcloud iam service-accounts add-iam-policy-binding vertex-pipelines@acme-ml.iam.gserviceaccount.com"
+                   " --project=acme-ml --member='group:ml-eng@acme.dev' --role='roles/iam.serviceAccountUser'",
+                   "Updated IAM policy for serviceAccount [vertex-pipelines@acme-ml.iam.gserviceaccount.com].")
+               .ok(submit, "PipelineJob created.")
+               .stop("Submitting a PipelineJob that runs as `vertex-pipelines@acme-ml` requires actAs on that service "
+                     "account. I granted the ml-eng group `roles/iam.serviceAccountUser` on it."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "add-iam-policy-binding" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
