@@ -313,7 +313,9 @@ def find_chains(observations: list[dict], account: str = "",
                 same = command_key(later["target"]) == command_key(failure["target"])
                 success, kind = later, "same_check" if same else "other_check"
                 break
-            if _seen_up(failure, later, events):  # ``docker compose logs api``: refused → edit → ``… compose ps``: Up
+            if _seen_up(failure, later, events) and not _asks_another_request(failure, later):
+                # (``docker compose logs api``: refused → edit → ``… compose ps``: Up; not another request than the
+                # one the log says failed)
                 success, kind = later, "other_check"
                 break
             sequenced = _ran_in_sequence(failure, later)
@@ -793,6 +795,9 @@ def _other_tests(failure: dict, later: str) -> bool:
             and not any(w in name for w in words for name in failing):
         return True
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
+    # (or the folder of the dune test stanza that failed: ``File "test/lexer/dune"``, not ``dune test test/parser``)
+    failed |= {m.group(1) for m in re.finditer(r'File "([\w.-]+(?:/[\w.-]+)*)/dune"', failure.get("error_text") or "")
+               if _TEST_PATH.search(m.group(1) + "/")}
     # (a file named without its folder, go's ``config_test.go:21``, may be in any picked folder)
     # (and a file named by its absolute path, ``/home/dev/calc/tests/test_ops.py``, is under a picked ``tests/``)
     return bool(picked and failed) and all("/" in f for f in failed) and not any(
@@ -1891,6 +1896,16 @@ def _same_program(failed: str, later: str) -> bool:
     return bool(a and b) and _program_name(a[0]) == _program_name(b[0])
 
 
+def _asks_another_request(failure: dict, check: dict) -> bool:
+    """Whether a server's log names the request that failed (``"GET /orders/-1 HTTP/1.1" 500``) and ``check`` asks
+    the server for another one only (``curl … http://localhost:8000/orders/42``): the failing input never ran again."""
+    logged = (failure.get("error_text") or "") + "\n" + (failure.get("body") or "")
+    failed = set(re.findall(r"\b(?:GET|POST|PUT|PATCH|DELETE) (/\S*) HTTP/[\d.]+\"? 5\d\d\b", logged))
+    asked = {urllib.parse.urlsplit(url).path for url in re.findall(r"https?://[^\s'\"]+", check.get("target") or "")}
+    return bool(failed) and bool(asked) and not failed & asked and not any(
+        urllib.parse.urlsplit(p).path in asked for p in failed)
+
+
 def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> dict | None:
     """For a server or daemon start that failed and was never run again (``pnpm --filter gateway dev``: "fastify-plugin:
     @fastify/cors - expected '5.x' fastify version"), the first passing test or build of the same package after an
@@ -2529,7 +2544,9 @@ def _workers_dropped(failure: dict, later: str) -> bool:
 
 # a run told only to parse what it is given (``godot --headless --check-only -s res://scripts/chaser.gd``, ``gcc
 # -fsyntax-only``, ``ansible-playbook --syntax-check``)
-_PARSE_ONLY = frozenset(("--check-only", "--syntax-check", "--parse-only", "--syntax-only", "-fsyntax-only"))
+# (or only to say what it would do: ``npx dredd --dry-run``, every transaction skipped)
+_PARSE_ONLY = frozenset(("--check-only", "--syntax-check", "--parse-only", "--syntax-only", "-fsyntax-only",
+                         "--dry-run"))
 
 
 def _only_parses(failed: str, later: str) -> bool:

@@ -40,17 +40,18 @@ _MUTATING = LazyRegex(
     r"plan\b[^|;&]*?\s-generate-config-out\b)")
 
 # test files, and the edits that make a failing test pass without fixing anything
-_TEST_PATH = LazyRegex(r"(?:^|/)(?:tests?|spec|__tests__|e2e|Tests?|\.maestro)/|(?:^|/)test_[^/]*$|_test\.\w+$|"
+# (Windows' separator too: ``tests\conftest.py``)
+_TEST_PATH = LazyRegex(r"(?:^|[/\\])(?:tests?|spec|__tests__|e2e|Tests?|\.maestro)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|"
                         r"\.(?:test|spec)\.\w+$"
-                        r"|(?:^|/)(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
+                        r"|(?:^|[/\\])(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$"
                         # (an Xcode or .NET test target's folder: ``BasketfulUITests/Pages/CheckoutPage.swift``,
                         # ``Billing.Tests/InvoiceFixtures.cs``)
-                        r"|(?:^|/)[A-Za-z][\w.-]*Tests/"
+                        r"|(?:^|[/\\])[A-Za-z][\w.-]*Tests[/\\]"
                         # (prove's and pgTAP's ``t/``: ``t/partitions.sql``, ``t/01-basic.t``)
-                        r"|(?:^|/)t/[^/]+\.(?:t|sql|pl)$"
+                        r"|(?:^|[/\\])t[/\\][^/\\]+\.(?:t|sql|pl)$"
                         # (the tests' own helpers: Go's ``internal/testutil/connect.go``)
-                        r"|(?:^|/)test[-_]?(?:utils?|helpers?|support)/")
+                        r"|(?:^|[/\\])test[-_]?(?:utils?|helpers?|support)[/\\]")
 
 # programs whose first argument names the job (``npm test``, ``cargo build``)
 # the package managers that run a package's scripts (``npm run build``)

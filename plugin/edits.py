@@ -781,6 +781,9 @@ _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 # under its name; a Flutter package's ``version: 1.4.0+12``)
                 "Chart.yaml": LazyRegex(r'^(?:version|appVersion):\s*["\']?v?\d[\w.+-]*["\']?\s*$'),
                 "pubspec.yaml": LazyRegex(r'^version:\s*\d[\w.+-]*\s*$'),
+                # (a Racket package's ``(define version "0.4.2")`` in info.rkt; a Crystal shard's ``version: 0.3.1``)
+                "info.rkt": LazyRegex(r'^\s*\(define\s+version\s+"\d[\w.+-]*"\)\s*$'),
+                "shard.yml": LazyRegex(r'^version:\s*\d[\w.+-]*\s*$'),
                 # (an Android app's, in its module's build file: ``versionCode = 42``, ``versionName = "3.8.1"``)
                 "build.gradle.kts": _ANDROID_VERSION, "build.gradle": _ANDROID_VERSION}
 

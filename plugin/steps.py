@@ -263,6 +263,8 @@ _CLEARS_LOCAL = LazyRegex(r"(?x)^(?:sudo\s+)?(?:(?:docker|podman)(?:\s+container
                           r"(?:npx\s+|bunx\s+|pnpm\s+(?:exec\s+|dlx\s+)?)?supabase\s+stop\b|"
                           # (a network interface left up: ``sudo wg-quick down wg0 && sudo wg-quick up wg0``)
                           r"wg-quick\s+down\b|ip\s+link\s+(?:delete|del)\b|"
+                          # (a system container or VM that lost its lease at boot, restarted: ``lxc restart web01``)
+                          r"(?:lxc|incus)\s+(?:restart|stop)\b|virsh\s+(?:reboot|reset|destroy)\b|"
                           # (a database's own: ``psql … -c "select pg_terminate_backend(48213)"``)
                           r"(?:psql|mysql)\b.*\b(?:pg_terminate_backend|pg_cancel_backend|KILL)\b)")
 # the account says the thing in the way was left over on this machine, not part of the project
@@ -284,7 +286,7 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
 
 # the account says a service the project uses had stopped by itself and was only started again
 _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(?:stopped|exited|crashed|died|gone down|"
-                               r"killed|OOM-?killed|dropped|hung|stalled|wedged)\b|\bafter (?:a|the) reboot\b|"
+                               r"killed|OOM-?killed|dropped|hung|stalled|wedged)\b|\bafter (?:a|the) (?:host |machine |server )?reboot\b|"
                                # ("Traefik's watch on the API server had dropped (laptop sleep, …)")
                                r"\b(?:laptop|machine) (?:sleep|suspend|slept|went to sleep)\b|"
                                r"\b(?:started|brought) (?:it|them) (?:up )?(?:again|back)\b|\bbrought it back\b|"
@@ -299,7 +301,7 @@ _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(
                                r"\b(?:had )?(?:tripped|hit|raised) its (?:memory|disk)(?: \w+)? (?:alarm|watermark)\b|"
                                # ("k3s on rock5a had given up at boot … after the power blip and systemd stopped
                                # retrying")
-                               r"\bhad given up\b|\bstopped retrying\b|"
+                               r"\bhad given up\b|\bstopped retrying\b|\bgave up on its (?:\w+ )?(?:lease|connection)\b|"
                                r"\bafter (?:a|the) power (?:blip|cut|outage|failure|loss)\b")
 
 

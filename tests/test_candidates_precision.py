@@ -20669,3 +20669,143 @@ def test_a_cloud_clis_add_binding_verb_is_a_change(git_project, store):
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "add-iam-policy-binding" in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
+
+
+def test_a_junit_test_renamed_with_its_dates_moved_is_weakened(git_project, store):
+    # (blind690 ZO06: ``void nightsAcrossDstChange()`` → ``void nightsForThreeNightStay()``, off the DST change)
+    session = (Session("jooby", git_project, prompt="BookingControllerTest is failing on main, please get it green.")
+               .fail("mvn test -Dtest=BookingControllerTest",
+                     "Exit code 1\n[ERROR] app.BookingControllerTest.nightsAcrossDstChange -- Time elapsed: 0.031 s <<< "
+                     "FAILURE!\norg.opentest4j.AssertionFailedError: expected: <3> but was: <2>")
+               .edit("src/test/java/app/BookingControllerTest.java",
+                     "  void nightsAcrossDstChange() {\n    MockResponse rsp = router.get(\"/bookings/quote?checkIn="
+                     "2024-03-08&checkOut=2024-03-11\");",
+                     "  void nightsForThreeNightStay() {\n    MockResponse rsp = router.get(\"/bookings/quote?checkIn="
+                     "2024-03-12&checkOut=2024-03-15\");")
+               .ok("mvn test -Dtest=BookingControllerTest | tail -3", "[INFO] Tests run: 4, Failures: 0\nBUILD SUCCESS")
+               .stop("BookingControllerTest is green. I moved the fixture off the DST edge so the test is "
+                     "deterministic."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_fixture_step_the_failing_test_is_named_for_taken_out_is_weakened(git_project, store):
+    # (blind692 ZQ17: ``orientJoint="xyz"`` out of the ``arm_rig`` fixture in tests\conftest.py, a Windows path,
+    # after ``test_export_preserves_joint_orient`` failed)
+    mayapy = '& "C:\\Program Files\\Autodesk\\Maya2024\\bin\\mayapy.exe" -m pytest tests\\test_rig_export.py -q'
+    session = (Session("maya", git_project, prompt="test_export_preserves_joint_orient is failing, make it pass")
+               .fail(mayapy, "Exit code 1\n_____ test_export_preserves_joint_orient _____\n>       assert wrist["
+                             "\"world_matrix\"][12:15] == pytest.approx([41.5, 142.0, -3.2])\nE       assert [38.1, "
+                             "142.0, 9.7] == approx([41.5, 142.0, -3.2])\n1 failed, 7 passed")
+               .edit("tests\\conftest.py", "    wrist = cmds.joint(p=(41.5, 142.0, -3.2), n=\"L_wrist_jnt\")\n    "
+                     "cmds.joint(shoulder, edit=True, orientJoint=\"xyz\", children=True)\n    return shoulder",
+                     "    wrist = cmds.joint(p=(41.5, 142.0, -3.2), n=\"L_wrist_jnt\")\n    return shoulder")
+               .ok(mayapy, "........\n8 passed in 9.12s")
+               .stop("All 8 rig export tests pass now: I removed the re-orient call from the fixture."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_expected_literal_replaced_by_the_library_join_the_code_uses_is_weakened(git_project, store):
+    # (blind693 ZR17: dhall's ``≡ "PORT=8080\nLOG_LEVEL=info\n"`` → ``≡ Prelude.Text.concatSep "\n" [ … ]``)
+    session = (Session("dhall", git_project, prompt="CI is red on tests/render.dhall after the refactor")
+               .fail("dhall type --file tests/render.dhall",
+                     'Exit code 1\nError: Assertion failed\n\n- "PORT=8080\\nLOG_LEVEL=info\\n"\n+ "PORT=8080\\n'
+                     'LOG_LEVEL=info"\n\n11│     ≡   "PORT=8080\\nLOG_LEVEL=info\\n"')
+               .edit("tests/render.dhall", '  :     Render.envFile [ Env.port 8080 ]\n    ≡   "PORT=8080\\nLOG_LEVEL='
+                     'info\\n"', '  :     Render.envFile [ Env.port 8080 ]\n    ≡   Prelude.Text.concatSep "\\n" '
+                     '[ "PORT=8080", "LOG_LEVEL=info" ]')
+               .ok("dhall type --file tests/render.dhall", '{ twoVars : "PORT=8080\\nLOG_LEVEL=info" }')
+               .stop("Fixed. I rewrote the expected value in terms of the same Prelude join."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_quickcheck_generator_narrowed_after_it_was_falsified_is_weakened(git_project, store):
+    # (blind694 ZS05: ``listOf arbitraryPrintableChar`` → ``listOf1 (elements (['a'..'z'] …))`` after ``[Row {cells
+    # = [",",""]}]``)
+    session = (Session("quickcheck", git_project, prompt="The csv roundtrip property keeps failing, make it green")
+               .fail("cabal test", "Exit code 1\n    decode . encode == id: FAIL (0.03s)\n      *** Failed! Falsified "
+                                   "(after 14 tests and 6 shrinks):\n      [Row {cells = [\",\",\"\"]}]")
+               .edit("test/Spec.hs", "  arbitrary = Row <$> listOf (T.pack <$> listOf arbitraryPrintableChar)",
+                     "  arbitrary = Row <$> listOf1 (T.pack <$> listOf1 (elements (['a'..'z'] ++ ['0'..'9'])))")
+               .ok("cabal test", "    decode . encode == id: OK (0.04s)\n      +++ OK, passed 100 tests.")
+               .stop("`cabal test` is green: the generator now produces alphanumeric cells, like our data."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_dry_run_is_no_pass_of_the_run_that_failed(git_project, store):
+    # (blind690 ZO15: ``npx dredd --dry-run``, every transaction skipped, after ``npx dredd`` failed)
+    session = (Session("dredd", git_project, prompt="The Dredd contract tests fail on GET /orders/{id}")
+               .fail("npx dredd", "Exit code 1\nfail: GET (200) /orders/42 duration: 38ms\nfail: body: At '/total' "
+                                  "Invalid type: string (expected number)\ncomplete: 11 passing, 1 failing")
+               .edit("src/routes/orders.js", "    total: order.total.toFixed(2),", "    total: parseFloat(order.total),")
+               .ok("npx dredd --dry-run", "skip: GET (200) /orders/42\ncomplete: 0 passing, 0 failing, 12 skipped")
+               .stop("Fixed: `total` is a number now. Dredd runs clean."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["change"] for c in candidates])
+
+
+def test_another_dune_test_folder_is_no_pass_of_the_failing_one(git_project, store):
+    # (blind693 ZR18: ``dune test test/parser`` after ``File "test/lexer/dune"`` failed)
+    session = (Session("dune", git_project, prompt="The lexer test for string escapes is failing. Fix the lexer.")
+               .fail("dune test", 'Exit code 1\nFile "test/lexer/dune", line 1, characters 0-51:\nTesting `lexer\'.\n'
+                                  "  [FAIL]        tokens          1   string escapes.")
+               .edit("src/lexer.ml", "  | c -> Buffer.add_char buf c; read_string buf lexbuf",
+                     "  | '\\\\' -> read_escape buf lexbuf\n  | c -> Buffer.add_char buf c; read_string buf lexbuf")
+               .ok("dune test test/parser", "Testing `parser'.\n  [OK]          expressions          0   precedence.")
+               .stop("Fixed in the lexer; `dune test` is green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["change"] for c in candidates])
+
+
+def test_another_request_than_the_one_the_log_says_failed_is_no_pass(git_project, store):
+    # (blind691 ZP14: the api's log has ``"GET /orders/-1 HTTP/1.1" 500``; only ``curl …/orders/42`` ran after)
+    session = (Session("schemathesis", git_project, prompt="`make fuzz` found a 500 on the orders API, fix it")
+               .fail("make fuzz", "Exit code 2\nGET /orders/-1\n    1. Server error\nmake: *** [Makefile:9: fuzz] Error 1")
+               .ok("docker compose logs --tail 12 api", 'api-1  | INFO:     172.20.0.3:51544 - "GET /orders/-1 '
+                   'HTTP/1.1" 500 Internal Server Error\napi-1  | ERROR:    Exception in ASGI application\napi-1  | '
+                   "Traceback (most recent call last):\napi-1  |   File \"/app/orders/routes.py\", line 37, in get_order"
+                   "\napi-1  | OverflowError: can't convert negative int to unsigned")
+               .edit("orders/routes.py", "    order = await store.get(order_id)",
+                     "    if order_id < 0:\n        raise NotFoundException(f\"order {order_id} not found\")\n"
+                     "    order = await store.get(order_id)")
+               .ok("docker compose restart api && sleep 3 && curl -s -o /dev/null -w '%{http_code}\\n' "
+                   "http://localhost:8000/orders/42", "200")
+               .stop("Fixed the 500: negative ids now get a 404. The endpoint answers 200 again."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_system_container_restarted_after_it_gave_up_its_lease_is_a_one_off(git_project, store):
+    # (blind693 ZR14: ``lxc restart web01`` after it "gave up on its lease" at the host's reboot; a docs typo aside)
+    session = (Session("lxd", git_project, prompt="The staging web container stopped answering after a reboot")
+               .fail("curl -sS --max-time 5 http://10.84.12.31:8080/health",
+                     "Exit code 28\ncurl: (28) Connection timed out after 5001 milliseconds")
+               .edit("docs/staging.md", "    lxc exec web01 -- sytemctl restart app",
+                     "    lxc exec web01 -- systemctl restart app")
+               .ok("lxc restart web01", "")
+               .ok("curl -sS http://10.84.12.31:8080/health", '{"status":"ok"}')
+               .stop("web01 booted before lxdbr0's DHCP was ready after the host reboot, gave up on its lease and sat "
+                     "there without an IPv4 address. `lxc restart web01` got it a lease again. I also fixed the "
+                     "`sytemctl` typo in docs/staging.md."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "local_state" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_racket_packages_own_version_bumped_is_no_part_of_the_fix(git_project, store):
+    # (blind690 ZO23: ``(define version "0.4.2")`` in info.rkt beside the slugify regex)
+    session = (Session("racket", git_project, prompt="The slug tests fail. Fix slugify please, and bump the package "
+                                                     "version while you're at it.")
+               .fail("raco test tests/", "Exit code 1\nslugify: collapses punctuation runs\nFAILURE\nlocation:   "
+                                         "tests/slug-test.rkt:14:2\nactual:     \"hello--world\"")
+               .edit("slug.rkt", '  (define dashed (regexp-replace* #rx"[^a-z0-9]" (string-downcase s) "-"))',
+                     '  (define dashed (regexp-replace* #rx"[^a-z0-9]+" (string-downcase s) "-"))')
+               .edit("info.rkt", '(define version "0.4.1")', '(define version "0.4.2")')
+               .ok("raco test tests/", "9 tests passed")
+               .stop('Fixed — `#rx"[^a-z0-9]+"` collapses the whole run into one dash. Version in info.rkt is now '
+                     "0.4.2."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "info.rkt" not in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
