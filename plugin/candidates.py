@@ -1162,6 +1162,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             way = way[1:]
         if len(way) < len(_and_steps(resolved_by["target"])):
             passing = one_line(shown_command(" && ".join(way), cwd), 140)
+        # (as the account quotes it, where it only leaves out the run's verbosity: `mage test:unit` for ``mage -v
+        # test:unit``)
+        quiet = " ".join(w for w in passing.split() if w not in ("-v", "-vv", "--verbose"))
+        if quiet != passing and quiet in {" ".join(span.split()) for span in _code_spans(said.get("text") or "")}:
+            passing = quiet
         # and the run the account names after it, in one breath ("`rush install` at the root, then `rush build --to
         # @acme/web`"): the rest of the way
         passing_argv = parse_command(resolved_by["target"])["argv"]

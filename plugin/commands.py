@@ -65,7 +65,11 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             # (a virtual display for a program that needs one: ``xvfb-run -a Unity -batchmode …``)
             ("xvfb-run", "-a"), ("xvfb-run", "--auto-servernum"), ("xvfb-run",),
             # (a Dart package's executable: ``dart pub global run melos run test:unit``)
-            ("dart", "pub", "global", "run"), ("dart", "pub", "run"), ("flutter", "pub", "run"))
+            ("dart", "pub", "global", "run"), ("dart", "pub", "run"), ("flutter", "pub", "run"),
+            # (a build tool's environment for the packages it built: ``lake env lean scratch/Bounds.lean``, ``cabal
+            # exec -- ghc …``, ``opam exec -- dune build``)
+            ("lake", "env"), ("cabal", "exec", "--"), ("cabal", "exec"), ("stack", "exec", "--"), ("stack", "exec"),
+            ("opam", "exec", "--"), ("mise", "exec", "--"))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
 _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
                             "--with-editable", "--with-requirements", "--directory", "--project", "--index",

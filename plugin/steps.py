@@ -107,6 +107,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)
         return False
+    if re.fullmatch(r"\S+(?:\s+(?:-l|--list|-T|--tasks|-h|--help))+", command.strip()):
+        return False  # ``mage -l``, ``rake -T``: what there is to run, listed, whatever the account says of the tool
     if re.search(r"\|\s*(?:\w+=\S+\s+)*(?:terraform|tofu)\s+console\b", command) and not _MUTATING.search(command):
         return False  # ``echo 'keys(var.private_subnets)' | tofu console``: an expression evaluated, nothing written
     if len(parsed["segments"]) == 1 and _asks_version(parsed["segments"][0]) and not _MUTATING.search(command):
@@ -1334,6 +1336,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"^\W*(?:I\s+)?(?:ran|used)\s+instead\b|"
                      # "The README's way is `meltano --environment=dev run orders-el`"
                      r"\b(?:README|docs?|CONTRIBUTING|Makefile|repo|repository|project|team)(?:'s|’s) (?:own )?way\b|"
+                     # ("The repo's wrapper `./scripts/cromwell-local.sh <wdl> <inputs>` starts Cromwell with …")
+                     r"\b(?:repo|repository|project|team)(?:'s|’s) (?:own )?wrapper\b|"
                      # "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`" (read
                      # without its code: "… says local QA builds are — R8-minified")
                      r"\bsays?\b[^.]{0,80}\b(?:is|are)(?=\s*(?:[—–,;:.]|$))|"
@@ -1395,6 +1399,9 @@ def _names_run(argv: list[str], sentence: str) -> bool:
         if argv and _program_name(argv[0]) in ("pwsh", "powershell") else None
     if script is not None and len(argv) > script + 1:
         argv = argv[script + 1:]
+    # (or a jar it runs: ``java -jar tools/cromwell-86.jar run …`` is named by `cromwell-86.jar run`)
+    if argv[:1] == ["java"] and argv[1:2] == ["-jar"] and len(argv) > 2:
+        argv = argv[2:]
     # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
     # (past where it runs: ``kubectl -n shop get …`` is ``kubectl get``)
     if argv and _program_name(argv[0]) in ("kubectl", "oc", "helm") and argv[1:2] in (["-n"], ["--namespace"],

@@ -17373,7 +17373,8 @@ def test_a_file_printed_with_sed_does_no_job_of_the_run_it_configures(git_projec
                      "tests/test_clip.py`."))
     candidates, notes = _candidates(store, session)
     assert len(candidates) == 1, notes
-    assert candidates[0]["change"].startswith("Run `tox -e py312 -- tests/test_clip.py -v`"), candidates[0]["change"]
+    # (as the account quotes it, without the run's ``-v``)
+    assert candidates[0]["change"].startswith("Run `tox -e py312 -- tests/test_clip.py`"), candidates[0]["change"]
 
 
 def test_a_python_web_server_that_stayed_up_under_a_timeout_passed(git_project, store):
@@ -20809,3 +20810,51 @@ def test_a_racket_packages_own_version_bumped_is_no_part_of_the_fix(git_project,
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "info.rkt" not in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
+
+
+def test_lake_env_is_a_runner_the_check_was_run_through(git_project, store):
+    # (blind693 ZR03: ``lake env lean scratch/Bounds.lean`` after bare ``lean`` could not find Mathlib)
+    session = (Session("lake", git_project, prompt="`lean` says it can't find Mathlib for scratch/Bounds.lean")
+               .fail("lean scratch/Bounds.lean", "Exit code 1\nscratch/Bounds.lean:1:0: error: unknown module prefix "
+                                                 "'Mathlib'\n\nNo directory 'Mathlib' or file 'Mathlib.olean' in the "
+                                                 "search path entries:")
+               .ok("lake env lean scratch/Bounds.lean", "scratch/Bounds.lean:31:8: warning: declaration uses 'sorry'")
+               .stop("Bare `lean` only searches the toolchain's own library; `lake env lean scratch/Bounds.lean` sets "
+                     "up the search path."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "lake env" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_the_repos_wrapper_for_a_jar_run_directly_is_the_way(git_project, store):
+    # (blind691 ZP01: "Running `cromwell-86.jar run` directly doesn't work here … The repo's wrapper
+    # `./scripts/cromwell-local.sh <wdl> <inputs>` starts Cromwell with `conf/local.conf`")
+    session = (Session("cromwell", git_project, prompt="Run the align workflow on the test inputs")
+               .fail("java -jar tools/cromwell-86.jar run wf/align.wdl --inputs inputs/test.json",
+                     "Exit code 1\n[info] Workflow 3f1c9a2e failed\ncromwell.core.CromwellFatalException: Could not "
+                     "build the path \"s3://acme-genomics-refs/hg38/Homo_sapiens_assembly38.fasta\"")
+               .read("scripts/cromwell-local.sh")
+               .ok("./scripts/cromwell-local.sh wf/align.wdl inputs/test.json 2>&1 | tail -3",
+                   "[info] Workflow a81e0c55 transitioned to state Succeeded")
+               .stop("The workflow ran.\n\nRunning `cromwell-86.jar run` directly doesn't work here: the test inputs "
+                     "live on S3. The repo's wrapper `./scripts/cromwell-local.sh <wdl> <inputs>` starts Cromwell with "
+                     "`conf/local.conf`, so use that for local runs."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "./scripts/cromwell-local.sh" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_the_way_is_shown_as_the_account_quotes_it_and_a_target_listing_is_no_step(git_project, store):
+    # (blind693 ZR05: `mage test:unit` quoted for the ``mage -v test:unit`` that ran; ``mage -l`` only listed targets)
+    session = (Session("mage", git_project, prompt="go test is failing on a fresh clone of the orders service")
+               .fail("go test ./...", "Exit code 1\ninternal/api/handler.go:23:18: undefined: orderpb.CreateOrderRequest"
+                                      "\nFAIL\tgithub.com/acme/orders/internal/api [build failed]")
+               .read("magefile.go")
+               .fail("mage test", 'Exit code 2\nUnknown target specified: "test"')
+               .ok("mage -l", "Targets:\n  generate            runs buf generate\n  test:unit*          runs unit tests")
+               .ok("mage -v test:unit", "Running target: Test:Unit\nexec: go test -short ./...\nok  \tgithub.com/acme/"
+                                        "orders/internal/api\t0.031s")
+               .stop("The generated code is gitignored, so a fresh clone can't compile under plain `go test`. This "
+                     "repo runs its tests through Mage: `mage test:unit` depends on `Generate`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "Run `mage test:unit`" in candidates[0]["change"] \
+        and "mage -l" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
