@@ -872,7 +872,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         chain["_skip"] = "weakened_test"
         return None
     # (a run that only left a selection out, ``-k forward_matches``, is no other way of running it)
+    # (not where the user asked for the tests to run without what they needed: "Make the agent tests run without
+    # Kafka", its harness rewritten to Faust's ``test_context()``)
     if fix_hunks and not commands and all(p.startswith("without `") for p in invocation) \
+            and not _TESTS_WITHOUT.search(prompt_text) \
             and _made_to_agree(fix_hunks, error, [_prose(s) for s in said["all"]]):
         chain["_skip"] = "weakened_test"  # the code stayed as it was: the failing test was made to agree with it
         return None
@@ -2535,6 +2538,11 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     for candidate in candidates:
         candidate["project_key"] = session["project_key"]
     return candidates, sorted(set(notes))
+
+
+# the user asking for tests that run without a service or tool they needed ("Make the agent tests run without Kafka")
+_TESTS_WITHOUT = LazyRegex(r"(?i)\b(?:make|get|let)\s+(?:the\s+|our\s+|these\s+|those\s+)?(?:[\w-]+\s+)?tests?\s+"
+                           r"(?:run|work|pass)\s+without\b")
 
 
 # a lock that another run holds (terraform's state lock, apt's and dpkg's, git's index, SQLite's database)

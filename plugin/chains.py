@@ -489,7 +489,7 @@ def find_chains(observations: list[dict], account: str = "",
                 events.append(later)
                 continue
         if success is None:  # "plans have to be run with `terragrunt plan` from live/…": the agent named the way
-            success = _stated_way(failure, observations[i + 1:], account)
+            success = _stated_way(failure, observations[i + 1:], account) or _read_way(failure, observations[i + 1:])
             kind = "same_job" if success is not None else None
             # (but the way run, passing, before an edit whose code the account quotes, and again after it, is a step
             # of the fix, the edit the rest: ``packer init .`` had "nothing to install" until the
@@ -1779,6 +1779,41 @@ _NOT_HERE = LazyRegex(r"(?i)\b(?:this|the|our) (?:project|repo|repository|codeba
                       r"(?:with|by|via|through)\b|"
                       # ("There's no `test` target in this workspace", its code taken out)
                       r"\bthere(?:'s| is) no (?:target|task|script|command|recipe|job|alias|goal)\b")
+
+
+def _read_way(failure: dict, later: list[dict]) -> dict | None:
+    """The first later passing run of another program, with nothing edited on the way, after the session read how
+    the project does the job (the script it then ran, or a README or doc), given what the failing run was given: its
+    file or its folder (``./scripts/cook.sh src/rusted_panel.sbs`` after ``sbscooker --inputs src/rusted_panel.sbs …``
+    failed and scripts/cook.sh was read; ``west twister -p native_sim -T tests/lib/sensor_filter`` after the README's
+    "Testing" section, for ``cd tests/lib/sensor_filter && cmake …``): the project's way, though the account says
+    nothing of it."""
+    before = parse_command(failure["target"])
+    given = {w.removeprefix("./").rstrip("/") for w in before["argv"][1:] if "/" in w and not w.startswith("-")}
+    given |= {before["cwd"].removeprefix("./").rstrip("/")} if before["cwd"] else set()
+    read: set[str] = set()
+    for o in later:
+        if o["tool"] in EDIT_TOOLS or not given:
+            return None
+        if o["tool"] == "Read" and o.get("target"):
+            read.add(os.path.basename(o["target"]))
+            continue
+        if o["tool"] != "Bash" or o["outcome"] != "ok":
+            continue
+        steps = [parse_command(step) for step in _segments(o["target"])]
+        looked = [w for step in steps if step["argv"] and step["argv"][0] in ("cat", "sed", "head", "less", "bat")
+                  for w in step["argv"][1:] if not w.startswith("-") and "." in w]
+        if looked:
+            read |= {os.path.basename(w) for w in looked}
+            continue
+        after = parse_command(o["target"])
+        if not after["argv"] or not _is_check(o) or after["family"] == before["family"] \
+                or not given & {w.removeprefix("./").rstrip("/") for w in after["argv"][1:]}:
+            continue
+        script = os.path.basename(after["argv"][0])
+        if script in read or any(re.match(r"(?i)(?:README|CONTRIBUTING|HACKING|TESTING|BUILDING)\b", r) for r in read):
+            return o
+    return None
 
 
 def _as_quoted(found: dict, later: list[dict], account: str) -> dict:

@@ -78,7 +78,8 @@ _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--
 _SECRET_RUNNERS = frozenset(("sops", "op", "doppler", "aws-vault", "dotenv", "dotenvx", "chamber", "infisical",
                              "envchain", "teller", "summon", "berglas", "varlock"))
 # a failing command of one of these is not a lesson: version control, shell navigation, exploration, formatters
-_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
+# (and the other version controls: ``hg push``, ``jj git push``, ``fossil sync``, ``svn update``)
+_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|hg(?:\s|$)|jj\s|fossil\s|svn\s|cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
                      r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
                      r"npm\s+format|yarn\s+format|pnpm\s+format)")

@@ -37,6 +37,9 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         r"->ignoring\(|^\s*optional:\s*true\b|"
                         # (a twister scenario made to build only, never run: ``build_only: true`` in testcase.yaml)
                         r"^\s*build_only:\s*true\b|"
+                        # (Julia's assertion marked broken, ``@test_broken length(downsample(x, 3)) == 34``, or
+                        # skipped; a blocTest told to pass over the states it emits first, ``skip: 1,``)
+                        r"@test_(?:broken|skip)\b|^\s*skip:\s*[1-9]\d*,?\s*$|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
                         # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``, NUnit's
                         # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``
@@ -422,6 +425,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
         or _takes_away_what_the_case_has(changes, failure_text) or _expected_literal_computed(changes, failure_text) \
+        or _fixture_named_for_the_case_swapped(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
         or _reordered(changes) or _steps_reordered(changes) or _deduplicates_the_output(changes, failure_text) \
         or _order_made_blind(changes, failure_text) or _merges_before_reading(changes, failure_text) \
@@ -1133,6 +1137,26 @@ def _takes_away_what_the_case_has(changes: dict[str, list[dict]], failure_text: 
                 if m and m.group(1).lower()[:5] in named and was.get(m.group(1)) not in (None, m.group(2).strip()) \
                         and re.fullmatch(r"0(?:\.0+)?|false|False|null|None|nil|\"\"|''", m.group(2).strip()):
                     return True
+    return False
+
+
+def _fixture_named_for_the_case_swapped(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only points the failing case at another data file than the one named for it
+    (``read_fixture("sales_missing_region.csv")`` → ``read_fixture("sales.csv")`` in "summarise_sales keeps rows with
+    a missing region"): the data that made the case is no longer given to it."""
+    if not tests_only(changes):
+        return False
+    titled = {w.lower() for line in failure_text.splitlines() if re.search(r"(?i)\bfail|✗|✖|×|\[E\]", line)
+              for w in re.findall(r"[A-Za-z]{4,}", line.replace("_", " "))}
+    quoted_file = r"[\"']([\w./-]+\.(?:csv|json|ya?ml|xml|txt|parquet|tsv|sql|html|bin|dat))[\"']"
+    for hunks in changes.values():
+        for hunk in hunks:
+            was = set(re.findall(quoted_file, hunk["old"])) - set(re.findall(quoted_file, hunk["new"]))
+            now = set(re.findall(quoted_file, hunk["new"])) - set(re.findall(quoted_file, hunk["old"]))
+            if now and any(len({w.lower() for w in re.findall(r"[A-Za-z]{4,}", os.path.basename(f).replace("_", " "))}
+                               & titled - {w.lower() for n in now for w in re.findall(r"[A-Za-z]{4,}", n)}) >= 2
+                           for f in was):
+                return True
     return False
 
 

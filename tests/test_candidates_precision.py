@@ -20858,3 +20858,75 @@ def test_the_way_is_shown_as_the_account_quotes_it_and_a_target_listing_is_no_st
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "Run `mage test:unit`" in candidates[0]["change"] \
         and "mage -l" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+@pytest.mark.parametrize("test_file,old,new,failure", [
+    # (blind695 ZT12: Julia's assertion marked ``@test_broken``)
+    ("test/runtests.jl", "    @test length(downsample(x, 3)) == 34", "    @test_broken length(downsample(x, 3)) == 34",
+     "Exit code 1\ndownsample: Test Failed at /home/dev/Resample.jl/test/runtests.jl:31\n  Expression: "
+     "length(downsample(x, 3)) == 34\n   Evaluated: 33 == 34"),
+    # (blind697 ZV05: a blocTest told to pass over the first state it emits)
+    ("test/cart/cart_bloc_test.dart", "      act: (bloc) => bloc.add(const CartItemAdded(item)),\n      expect: () => [",
+     "      act: (bloc) => bloc.add(const CartItemAdded(item)),\n      skip: 1,\n      expect: () => [",
+     "Exit code 1\n00:03 +11 -1: CartBloc emits [CartLoading, CartLoaded] when CartItemAdded [E]\n  Expected: [\n"
+     "              CartLoading:CartLoading(),"),
+    # (blind698 ZW09: the case pointed at a fixture without the missing region its name is about)
+    ("tests/testthat/test-summarise.R", '  sales <- read_fixture("sales_missing_region.csv")',
+     '  sales <- read_fixture("sales.csv")',
+     "Exit code 1\n✖ | 1        4 | summarise\nFailure (test-summarise.R:18:3): summarise_sales keeps rows with a missing "
+     "region\nnrow(result) (`actual`) not equal to 5 (`expected`)."),
+])
+def test_more_ways_of_weakening_a_test(git_project, store, test_file, old, new, failure):
+    session = (Session("weak", git_project, prompt="The test fails, please get CI green")
+               .fail("make test", failure)
+               .edit(test_file, old, new)
+               .ok("make test", "All tests passed")
+               .stop("Fixed — the suite passes now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_mercurial_push_rebase_is_routine_plumbing(git_project, store):
+    # (blind697 ZV07: ``hg push`` "push creates new remote head", ``hg pull --rebase``, pushed again)
+    session = (Session("hg", git_project, prompt="push my changes to the shared repo")
+               .fail("hg push", "Exit code 255\npushing to ssh://hg@hg.acme.internal/geo-tiles\nabort: push creates new "
+                                "remote head 9f2c4e1a7b3d\n(pull and merge or see 'hg help push' for details)")
+               .ok("hg pull --rebase", "added 2 changesets with 3 changes to 3 files (+1 heads)\nsaved backup bundle")
+               .ok("hg push", "remote: added 1 changesets with 2 changes to 2 files")
+               .stop("Pushed. Someone had landed two changesets, so I rebased yours with `hg pull --rebase`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "routine_plumbing" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_tests_rewritten_to_run_without_the_service_the_user_asked_for_are_no_weakening(git_project, store):
+    # (blind697 ZV20: "Make the agent tests run without Kafka": Faust's ``test_context()`` and the memory store)
+    session = (Session("faust", git_project, prompt="Our CI runners have no Kafka broker, so tests/test_agents.py "
+                                                    "hangs. Make the agent tests run without Kafka.")
+               .fail("uv run pytest tests/test_agents.py -x -q",
+                     "Exit code 1\n>       await app.start()\nE   aiokafka.errors.KafkaConnectionError: Unable to "
+                     "bootstrap from [('localhost', 9092)]")
+               .edit("tests/test_agents.py", "    await app.start()\n    await clicks_topic.send(value=click)\n    "
+                     "await asyncio.sleep(2)\n    assert enriched_table[\"u1\"].page_type == \"pricing\"",
+                     "    app.conf.store = \"memory://\"\n    async with enrich_clicks.test_context() as agent:\n"
+                     "        event = await agent.put(click)\n        assert agent.results[event.message.offset]"
+                     ".page_type == \"pricing\"")
+               .ok("uv run pytest tests/test_agents.py -q", "3 passed in 0.42s")
+               .stop("Since CI has no broker, the agent tests drive the agent through Faust's in-memory harness, "
+                     "`enrich_clicks.test_context()`, with `app.conf.store = \"memory://\"`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_script_or_readme_read_then_run_on_the_failing_runs_input_is_the_way(git_project, store):
+    # (blind699 ZX04: ``./scripts/cook.sh src/rusted_panel.sbs`` after ``sbscooker --inputs src/rusted_panel.sbs``
+    # failed and scripts/cook.sh was read; the account says nothing of it)
+    session = (Session("cook", git_project, prompt="Cook the rusted panel material and render a preview")
+               .fail("sbscooker --inputs src/rusted_panel.sbs --output-path build/",
+                     "Exit code 1\n[ERROR][SBSCooker] src/rusted_panel.sbs: unable to resolve dependency "
+                     "'sbs://pattern_perlin_noise.sbs'")
+               .read("scripts/cook.sh")
+               .ok("./scripts/cook.sh src/rusted_panel.sbs", "[INFO][SBSCooker] Writing build/rusted_panel.sbsar")
+               .stop("Done — build/rusted_panel.sbsar is cooked."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "./scripts/cook.sh" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
