@@ -2481,8 +2481,13 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # strings.xml for the screen's ``stringResource(R.string.settings_quiet_hours)``)
         # a typo, or a linter's or type checker's complaint, in a file this session had just written and then
         # corrected in place: the session cleaning up its own work, nothing to reuse
+        # (not a file the session put back as git has it since its edit: ``git checkout -- scripts/build_scatter.py``
+        # after ``ng.interface.inputs.new`` failed, the fix then made to the project's own line)
+        restored = {p for o in observations if o["tool"] == "Bash" and o["outcome"] == "ok"
+                    and o["id"] < chain["resolved_by"]["id"] for p in _restored_paths(o.get("target") or "")}
+        mine = {f for f in earlier_edits if _rel(f, cwd) not in restored and f not in restored}
         chain["_self_inflicted"] = bool(
-            own_mess and changed and (changed <= earlier_edits or _defines_what_it_used(chain, earlier, earlier_edits))
+            own_mess and changed and (changed <= mine or _defines_what_it_used(chain, earlier, mine))
             and not _convention_stated(chain, said, cwd))
     # (the problems a sentence may be about: not the session's own mess, cleaned up on the way to another's fix)
     lessons = [chain for chain in chains if not chain["_self_inflicted"]]

@@ -69,7 +69,9 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             # (a build tool's environment for the packages it built: ``lake env lean scratch/Bounds.lean``, ``cabal
             # exec -- ghc …``, ``opam exec -- dune build``)
             ("lake", "env"), ("cabal", "exec", "--"), ("cabal", "exec"), ("stack", "exec", "--"), ("stack", "exec"),
-            ("opam", "exec", "--"), ("mise", "exec", "--"))
+            ("opam", "exec", "--"), ("mise", "exec", "--"),
+            # (a folder's .envrc loaded for one run: ``direnv exec . forge test``)
+            ("direnv", "exec", "."))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
 _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
                             "--with-editable", "--with-requirements", "--directory", "--project", "--index",
@@ -191,7 +193,9 @@ def _segments(command: str) -> list[str]:
     cmd = _ON_FAILURE.sub("", _DISCARDED.sub("", cmd))
     cmd = re.sub(r"\s*\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc)\b(?:'[^']*'|\"[^\"]*\"|[^&;|'\"])*"
                  r"(?=$|&&|\|\||;|\|)", "", cmd)  # (each stage, quoted arguments and all: ``| grep -E 'a|b' | head``)
-    parts = split_outside_quotes(cmd)
+    # (an answer fed to a prompt is no step of its own: ``yes | npx elm install NoRedInk/…`` installs)
+    parts = [re.sub(r"^\s*(?:yes(?:\s+[yY])?|echo\s+['\"]?[yY](?:es)?['\"]?)\s*\|\s*(?=\S)", "", p)
+             for p in split_outside_quotes(cmd)]
     # (a subshell's brackets group the steps, they are no part of them: ``(timeout 8 npm run worker; echo $?)``)
     # (or one step bracketed whole: ``(uv run celery … worker --detach …) && sleep 6``; not one put in the
     # background, ``(uv run litestar … &)``, which passes whatever it does)

@@ -183,7 +183,8 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
         lines.pop()
     # (which item of a list lines were inserted into: the ``- name: log-shipper`` of a pod's containers)
     item = _list_item_of(hunk["new"], " ".join(next(iter(added)).split())) \
-        or _plist_key_of(hunk["new"], " ".join(next(iter(added)).split())) if not removed and added else None
+        or _plist_key_of(hunk["new"], " ".join(next(iter(added)).split())) \
+        or _field_of(hunk["new"], " ".join(next(iter(added)).split())) if not removed and added else None
     if item:
         lines.insert(0, f"(under `{item}`)")
     text = "\n".join(lines)
@@ -548,6 +549,19 @@ def _list_item_of(text: str, line: str) -> str | None:
             return head.group(2).strip("'\"")
         if before.strip() and len(before) - len(before.lstrip()) < indent:
             return None
+    return None
+
+
+def _field_of(text: str, line: str) -> str | None:
+    """The field a short value line was added under, its name alone on a line above it (R's DESCRIPTION:
+    ``S4Vectors,`` under ``Imports:``), when the hunk shows it."""
+    lines = text.splitlines()
+    at = next((i for i, l in enumerate(lines) if " ".join(l.split()) == line), None)
+    if at is None or len(line) > 40 or not lines[at][:1].isspace():
+        return None
+    for before in reversed(lines[:at]):
+        if not before[:1].isspace():
+            return before.strip() if re.fullmatch(r"[A-Z][\w@.-]*:", before.strip()) else None
     return None
 
 

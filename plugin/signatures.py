@@ -167,6 +167,12 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"ERROR: (?:failed to solve: )?process \"[^\n]*\" did not complete successfully\b|"
             # git's after a hook or the remote turned a push down: ``error: failed to push some refs to '…'``
             r"error: failed to push some refs to\b|"
+            # tox's, after the command it ran failed: ``molecule: FAIL code 1 (24.11=setup[…]+cmd[1.84] seconds)``,
+            # ``evaluation failed :( (24.20 seconds)``, ``molecule: exit 1 (1.84 seconds) /home/… pid=50213``
+            r"[\w.-]+: FAIL code \d+ \(|evaluation failed :\(|[\w.-]+: exit \d+ \([\d.]+ seconds\) |"
+            # Julia's Pkg.test, after the error above it: ``ERROR: Package TimeWindows errored during testing``,
+            # ``ERROR: LoadError: Some tests did not pass: 21 passed, 0 failed, 1 errored, 0 broken.``
+            r"ERROR: Package \S+ errored during testing|ERROR: LoadError: Some tests did not pass\b|"
             # helm lint's: ``Error: 1 chart(s) linted, 1 chart(s) failed``
             r"Error: \d+ chart\(s\) linted, \d+ chart\(s\) failed|"
             # ``Tests:       1 failed, 1 passed, 2 total``, ``3 examples, 1 failure``

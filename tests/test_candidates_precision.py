@@ -20812,6 +20812,17 @@ def test_a_racket_packages_own_version_bumped_is_no_part_of_the_fix(git_project,
         reasons, [c["change"] for c in candidates])
 
 
+@pytest.mark.parametrize("failed,passed,runner", [
+    ("lean scratch/Bounds.lean", "lake env lean scratch/Bounds.lean", "lake env"),
+    # (blind696 ZU16: the .envrc that holds ``ALCHEMY_KEY`` loaded for the one run)
+    ("forge test", "direnv exec . forge test", "direnv exec ."),
+])
+def test_build_tools_environments_are_runners(failed, passed, runner):
+    from lorebook.commands import invocation_change
+
+    assert invocation_change(failed, passed) == [f"run it through `{runner}`"]
+
+
 def test_lake_env_is_a_runner_the_check_was_run_through(git_project, store):
     # (blind693 ZR03: ``lake env lean scratch/Bounds.lean`` after bare ``lean`` could not find Mathlib)
     session = (Session("lake", git_project, prompt="`lean` says it can't find Mathlib for scratch/Bounds.lean")
@@ -20930,3 +20941,66 @@ def test_the_script_or_readme_read_then_run_on_the_failing_runs_input_is_the_way
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "./scripts/cook.sh" in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
+
+
+def test_a_value_added_under_a_field_shows_the_field():
+    # (blind700 ZY10: ``S4Vectors,`` under DESCRIPTION's ``Imports:``, one word alone, was rejected as no change)
+    from lorebook.edits import _diff_text
+
+    hunk = {"old": "Imports:\n    SingleCellExperiment,\n    methods", "ids": [1],
+            "new": "Imports:\n    SingleCellExperiment,\n    S4Vectors,\n    methods"}
+    assert _diff_text("DESCRIPTION", hunk) == "DESCRIPTION:\n(under `Imports:`)\n+S4Vectors,"
+
+
+def test_an_install_fed_its_answer_by_yes_is_the_install(git_project, store):
+    # (blind700 ZY21: ``yes | npx elm install NoRedInk/elm-json-decode-pipeline`` before ``elm make`` passed; a
+    # package.json version bump beside it)
+    make = "npx elm make src/Main.elm --output=public/main.js"
+    session = (Session("elm", git_project, prompt="elm make can't find Json.Decode.Pipeline since the merge")
+               .fail(make, "Exit code 1\n-- MODULE NOT FOUND ------------------------------------------ src/Api.elm\n\n"
+                           "You are trying to import a `Json.Decode.Pipeline` module:")
+               .edit("package.json", '  "version": "2.3.1",', '  "version": "2.3.2",')
+               .ok("yes | npx elm install NoRedInk/elm-json-decode-pipeline", "Here is my plan:\n  Add:\n    "
+                   "NoRedInk/elm-json-decode-pipeline    1.0.1\nSuccess!")
+               .ok(make, "Success! Compiled 14 modules.")
+               .stop("`Json.Decode.Pipeline` comes from NoRedInk/elm-json-decode-pipeline, which elm.json never "
+                     "listed. Installed it with `elm install`. I also bumped package.json to 2.3.2."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "elm install NoRedInk/elm-json-decode-pipeline" in candidates[0]["change"] \
+        and "2.3.2" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_fix_after_the_attempt_was_put_back_by_git_is_no_clean_up_of_the_sessions_own_work(git_project, store):
+    # (blind699 ZX08: ``ng.interface.inputs.new`` tried, "no attribute 'inputs'", ``git checkout --
+    # scripts/build_scatter.py``, then ``ng.interface.new_socket(…)``)
+    run = "blender -b scenes/base.blend --python-exit-code 1 -P scripts/build_scatter.py"
+    old = ('ng.inputs.new("NodeSocketGeometry", "Geometry")\nng.inputs.new("NodeSocketFloat", "Density")\n'
+           'ng.outputs.new("NodeSocketGeometry", "Geometry")')
+    session = (Session("blender", git_project, prompt="scripts/build_scatter.py stopped working after we moved to "
+                                                      "Blender 4.1. It builds the RockScatter geometry-nodes group.")
+               .ok("blender --version | head -1", "Blender 4.1.1")
+               .fail(run, "Exit code 1\nTraceback (most recent call last):\n  File \"/home/dev/scatter/scripts/"
+                          "build_scatter.py\", line 21, in <module>\n    ng.inputs.new(\"NodeSocketGeometry\", "
+                          "\"Geometry\")\n    ^^^^^^^^^\nAttributeError: 'GeometryNodeTree' object has no attribute "
+                          "'inputs'\n\nBlender quit")
+               .edit("scripts/build_scatter.py", old, old.replace("ng.inputs", "ng.interface.inputs")
+                     .replace("ng.outputs", "ng.interface.outputs"))
+               .fail(run, "Exit code 1\nTraceback (most recent call last):\n  File \"/home/dev/scatter/scripts/"
+                          "build_scatter.py\", line 21, in <module>\n    ng.interface.inputs.new(\"NodeSocketGeometry\""
+                          ", \"Geometry\")\n    ^^^^^^^^^^^^^^^^^^^\nAttributeError: 'NodeTreeInterface' object has no "
+                          "attribute 'inputs'\n\nBlender quit")
+               .ok("blender -b --python-expr \"import bpy; ng = bpy.data.node_groups.new('t', 'GeometryNodeTree'); "
+                   "print(dir(ng.interface))\" 2>&1 | tail -3", "['active', 'new_panel', 'new_socket', 'remove']")
+               .ok("git checkout -- scripts/build_scatter.py", "Updated 1 path from the index")
+               .edit("scripts/build_scatter.py", old,
+                     "ng.interface.new_socket(name=\"Geometry\", in_out='INPUT', socket_type='NodeSocketGeometry')\n"
+                     "ng.interface.new_socket(name=\"Density\", in_out='INPUT', socket_type='NodeSocketFloat')\n"
+                     "ng.interface.new_socket(name=\"Geometry\", in_out='OUTPUT', socket_type='NodeSocketGeometry')")
+               .ok(run, "Saved \"scatter.blend\"")
+               .stop("Blender 4.0 removed `NodeTree.inputs` / `NodeTree.outputs`; group sockets now live on "
+                     "`NodeTree.interface`. My first pass (`ng.interface.inputs.new(...)`) didn't work — the interface "
+                     "has no `inputs` collection either. Sockets are created with `ng.interface.new_socket(name=..., "
+                     "in_out='INPUT' or 'OUTPUT', socket_type=...)`, and with that the script saves the scene."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "interface.new_socket" in candidates[0]["change"] \
+        and "interface.inputs.new" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])

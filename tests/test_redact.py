@@ -1052,3 +1052,21 @@ def test_a_cloud_resource_name_and_a_credential_rejected_in_words_are_no_secrets
                  "providers/github-provider", "The given credential is rejected by the attribute condition."):
         assert redact(line) == line
     assert "hunter2xyz" not in redact("the admin password is hunter2xyz")
+
+
+def test_toxs_verdict_is_no_error_line_of_its_own():
+    # (blind695 ZT22: ``evaluation failed :(`` after every failing tox env hid molecule's ``CRITICAL …`` line, so two
+    # problems read as one)
+    text = ("Exit code 1\nmolecule: commands[0]> molecule test -s default\nCRITICAL Failed to pre-validate.\n\n"
+            "molecule: exit 1 (1.84 seconds) /home/dev/role> molecule test -s default pid=50213\n"
+            "  molecule: FAIL code 1 (24.11=setup[22.27]+cmd[1.84] seconds)\n  evaluation failed :( (24.20 seconds)")
+    assert error_line(text) == "CRITICAL Failed to pre-validate."
+
+
+def test_julias_pkg_test_verdict_is_no_error_line_of_its_own():
+    # (blind697 ZV09: ``ERROR: Package TimeWindows errored during testing`` after every failing run made a missing
+    # test dependency and a MethodError one problem)
+    text = ("Exit code 1\n     Testing Running tests...\nERROR: LoadError: ArgumentError: Package Aqua not found in "
+            "current path.\n- Run `import Pkg; Pkg.add(\"Aqua\")` to install the Aqua package.\nin expression starting "
+            "at /home/dev/TimeWindows.jl/test/runtests.jl:2\nERROR: Package TimeWindows errored during testing")
+    assert "Aqua not found" in error_line(text)
