@@ -2587,8 +2587,12 @@ _PARSE_ONLY = frozenset(("--check-only", "--syntax-check", "--parse-only", "--sy
 def _only_parses(failed: str, later: str) -> bool:
     """Whether ``later`` only parses what the failing run ran (``godot --headless --check-only -s
     res://scripts/chaser.gd`` after a GUT test run failed): it cannot see what failed, only that the code reads."""
-    return bool(_PARSE_ONLY & set(parse_command(later)["argv"])) \
-        and not _PARSE_ONLY & set(parse_command(failed)["argv"])
+    # (the tool's own options, not its program's after ``--``: ``dotnet run --project … -- --dry-run`` still builds
+    # the client that crashed)
+    def own(command: str) -> set[str]:
+        argv = parse_command(command)["argv"]
+        return set(argv[:argv.index("--")] if "--" in argv else argv)
+    return bool(_PARSE_ONLY & own(later)) and not _PARSE_ONLY & own(failed)
 
 
 def _config_dropped(failed: str, later: str) -> bool:

@@ -20748,6 +20748,23 @@ def test_a_dry_run_is_no_pass_of_the_run_that_failed(git_project, store):
     assert candidates == [], (reasons, [c["change"] for c in candidates])
 
 
+def test_the_programs_own_dry_run_after_dash_dash_is_still_the_run(git_project, store):
+    # (blind687 ZL05: ``dotnet run --project src/ReleaseSync -- --repo acme/storefront --dry-run`` builds the client
+    # whose route crashed the run without it)
+    session = (Session("refit", git_project, prompt="The release-notes sync job crashes as soon as it creates the "
+                                                    "GitHub client.")
+               .fail("dotnet run --project src/ReleaseSync -- --repo acme/storefront",
+                     "Exit code 134\nUnhandled exception. System.ArgumentException: URL path repos/{owner}/{repo}/"
+                     "releases must start with '/' and be of the form '/foo' (Parameter 'restMethod')")
+               .edit("src/ReleaseSync/Clients/IGitHubApi.cs", '    [Get("repos/{owner}/{repo}/releases")]',
+                     '    [Get("/repos/{owner}/{repo}/releases")]')
+               .ok("dotnet run --project src/ReleaseSync -- --repo acme/storefront --dry-run",
+                   "info: ReleaseSync.SyncJob[0]\n      Fetched 14 releases (dry run: nothing written)")
+               .stop("Refit requires every route to start with `/`: it's now `[Get(\"/repos/{owner}/{repo}/releases\")]`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, (reasons, [c["change"] for c in candidates])
+
+
 def test_another_dune_test_folder_is_no_pass_of_the_failing_one(git_project, store):
     # (blind693 ZR18: ``dune test test/parser`` after ``File "test/lexer/dune"`` failed)
     session = (Session("dune", git_project, prompt="The lexer test for string escapes is failing. Fix the lexer.")
