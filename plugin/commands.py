@@ -41,7 +41,8 @@ _MUTATING = LazyRegex(
 
 # test files, and the edits that make a failing test pass without fixing anything
 # (Windows' separator too: ``tests\conftest.py``)
-_TEST_PATH = LazyRegex(r"(?:^|[/\\])(?:tests?|spec|__tests__|e2e|Tests?|\.maestro)[/\\]|(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|"
+_TEST_PATH = LazyRegex(r"(?:^|[/\\])(?:tests?|spec|__tests__|e2e|Tests?|\.maestro)[/\\]|"
+                        r"(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|"
                         r"\.(?:test|spec)\.\w+$"
                         r"|(?:^|[/\\])(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$"
@@ -81,7 +82,8 @@ _SECRET_RUNNERS = frozenset(("sops", "op", "doppler", "aws-vault", "dotenv", "do
                              "envchain", "teller", "summon", "berglas", "varlock"))
 # a failing command of one of these is not a lesson: version control, shell navigation, exploration, formatters
 # (and the other version controls: ``hg push``, ``jj git push``, ``fossil sync``, ``svn update``)
-_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|hg(?:\s|$)|jj\s|fossil\s|svn\s|cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
+_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|hg(?:\s|$)|jj\s|fossil\s|svn\s|"
+                     r"cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
                      r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"
                      r"npm\s+format|yarn\s+format|pnpm\s+format)")

@@ -288,7 +288,8 @@ _LEFT_OVER = LazyRegex(r"(?i)\b(?:old|stale|leftover|left (?:over|running|behind
 
 # the account says a service the project uses had stopped by itself and was only started again
 _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(?:stopped|exited|crashed|died|gone down|"
-                               r"killed|OOM-?killed|dropped|hung|stalled|wedged)\b|\bafter (?:a|the) (?:host |machine |server )?reboot\b|"
+                               r"killed|OOM-?killed|dropped|hung|stalled|wedged)\b|"
+                               r"\bafter (?:a|the) (?:host |machine |server )?reboot\b|"
                                # ("Traefik's watch on the API server had dropped (laptop sleep, …)")
                                r"\b(?:laptop|machine) (?:sleep|suspend|slept|went to sleep)\b|"
                                r"\b(?:started|brought) (?:it|them) (?:up )?(?:again|back)\b|\bbrought it back\b|"
@@ -303,7 +304,8 @@ _STOPPED_BY_ITSELF = LazyRegex(r"(?i)\bhad (?:simply |just |merely )?(?:been )?(
                                r"\b(?:had )?(?:tripped|hit|raised) its (?:memory|disk)(?: \w+)? (?:alarm|watermark)\b|"
                                # ("k3s on rock5a had given up at boot … after the power blip and systemd stopped
                                # retrying")
-                               r"\bhad given up\b|\bstopped retrying\b|\bgave up on its (?:\w+ )?(?:lease|connection)\b|"
+                               r"\bhad given up\b|\bstopped retrying\b|"
+                               r"\bgave up on its (?:\w+ )?(?:lease|connection)\b|"
                                r"\bafter (?:a|the) power (?:blip|cut|outage|failure|loss)\b")
 
 

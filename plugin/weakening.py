@@ -1131,7 +1131,8 @@ def _takes_away_what_the_case_has(changes: dict[str, list[dict]], failure_text: 
     setting = r"^\s*(?:[\w.]+\.)?([A-Za-z]\w*)\s*[:=]\s*([^;,\n/]+)"
     for hunks in changes.values():
         for hunk in hunks:
-            was = {m.group(1): m.group(2).strip() for line in hunk["old"].splitlines() if (m := re.match(setting, line))}
+            was = {m.group(1): m.group(2).strip() for line in hunk["old"].splitlines()
+                   if (m := re.match(setting, line))}
             for line in hunk["new"].splitlines():
                 m = re.match(setting, line)
                 if m and m.group(1).lower()[:5] in named and was.get(m.group(1)) not in (None, m.group(2).strip()) \
