@@ -24,6 +24,7 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import _failed_step
 from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _UNREACHABLE, _adds_with_another_tool, _ci_again,
+                    _tests_config_only,
                     _clears_local_state, _is_change, _is_check, _named_as_the_way, _named_by_error, _names_run,
                     _packages, status_read_again)
 from .signatures import error_line, error_signature, is_wrapper_line
@@ -2592,6 +2593,10 @@ def _only_parses(failed: str, later: str) -> bool:
     def own(command: str) -> set[str]:
         argv = parse_command(command)["argv"]
         return set(argv[:argv.index("--")] if "--" in argv else argv)
+    # (or a server told only to test its configuration: ``lighttpd -t -f conf/lighttpd.conf`` after ``lighttpd -D
+    # …`` could not bind its port; ``nginx -t``, ``apachectl -t``, ``sshd -t``, ``haproxy -c``)
+    if _tests_config_only(later) and not _tests_config_only(failed):
+        return True
     return bool(_PARSE_ONLY & own(later)) and not _PARSE_ONLY & own(failed)
 
 

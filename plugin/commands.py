@@ -81,8 +81,8 @@ _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--
 _SECRET_RUNNERS = frozenset(("sops", "op", "doppler", "aws-vault", "dotenv", "dotenvx", "chamber", "infisical",
                              "envchain", "teller", "summon", "berglas", "varlock"))
 # a failing command of one of these is not a lesson: version control, shell navigation, exploration, formatters
-# (and the other version controls: ``hg push``, ``jj git push``, ``fossil sync``, ``svn update``)
-_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|hg(?:\s|$)|jj\s|fossil\s|svn\s|"
+# (and the other version controls: ``hg push``, ``jj git push``, ``fossil sync``, ``svn update``, ``pijul push``)
+_ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|hg(?:\s|$)|jj\s|fossil\s|svn\s|pijul\s|"
                      r"cd$|ls$|cat$|grep$|rg$|find$|echo$|which$|head$|tail$|pwd$|"
                      r"mkdir$|rm$|cp$|mv$|sleep$|kill$|ps$|open$|"
                      r"ruff\s+format|black$|isort$|prettier$|gofmt$|cargo\s+fmt|mix\s+format|rustfmt$|"

@@ -65,6 +65,20 @@ _SETTING_WRITTEN = LazyRegex(r"(?i)^\s*(?:SET\s+(?:CLUSTER\s+SETTING|GLOBAL|PERS
                              r"GRANT\b|REVOKE\b)")
 
 
+# servers whose ``-t`` only tests their configuration (haproxy's ``-c``)
+_CONFIG_TESTING_SERVERS = frozenset(("lighttpd", "nginx", "apachectl", "apache2ctl", "httpd", "sshd", "haproxy",
+                                     "postfix", "squid", "varnishd"))
+
+
+def _tests_config_only(command: str) -> bool:
+    """Whether the line's check is a server told only to test its configuration (``lighttpd -t -f
+    conf/lighttpd.conf``, ``nginx -t``, ``haproxy -c -f …``): it starts nothing and changes nothing."""
+    argv = parse_command(command)["argv"]
+    name = _program_name(argv[0]) if argv else ""
+    return name in _CONFIG_TESTING_SERVERS and bool(
+        {"-t", "-tt", "configtest"} & set(argv[1:]) or name == "haproxy" and "-c" in argv[1:])
+
+
 def _is_change(observation: dict, failure: dict | None = None, account: str = "") -> bool:
     """Whether an observation changed the project or its environment: an edit, a command that installs,
     writes, generates, migrates or starts a service, or a command the failure's own message told to run or the
@@ -107,6 +121,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         # a pipe into another program is no look: ``echo "$TOKEN" | helm registry login …`` is the login; a quoted
         # pattern's ``\|`` is no pipe: ``grep -rn 'prisma generate\|postinstall' package.json``)
         return False
+    if _tests_config_only(command):
+        return False  # ``lighttpd -t -f conf/lighttpd.conf``: the configuration read, nothing started or written
     if re.fullmatch(r"\S+(?:\s+(?:-l|--list|-T|--tasks|-h|--help))+", command.strip()):
         return False  # ``mage -l``, ``rake -T``: what there is to run, listed, whatever the account says of the tool
     if re.search(r"\|\s*(?:\w+=\S+\s+)*(?:terraform|tofu)\s+console\b", command) and not _MUTATING.search(command):
