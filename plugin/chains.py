@@ -173,7 +173,8 @@ def find_chains(observations: list[dict], account: str = "",
                 and not _FORMATTER_UNSET.search(failure.get("error_text") or "")
                 and not _REFUSED_BY_CHECKS.search(failure.get("error_text") or "")
                 and not _asserting_search(failure, observations[i + 1:])
-                and not _listed_after_redoing(failure, observations[i + 1:])) \
+                and not _listed_after_redoing(failure, observations[i + 1:])
+                and not _pushed_for_review(failure, observations[i + 1:])) \
                 or _cd_failure(failure) or _selected_nothing(failure) or _listing_searched_empty(failure) \
                 or _own_stale_lockfile(failure, observations[:i]):
             notes.append("routine_plumbing")
@@ -1780,6 +1781,19 @@ _NOT_HERE = LazyRegex(r"(?i)\b(?:this|the|our) (?:project|repo|repository|codeba
                       r"(?:with|by|via|through)\b|"
                       # ("There's no `test` target in this workspace", its code taken out)
                       r"\bthere(?:'s| is) no (?:target|task|script|command|recipe|job|alias|goal)\b")
+
+
+def _pushed_for_review(failure: dict, later: list[dict]) -> bool:
+    """Whether a ``git push`` that failed was later made to Gerrit's review ref and passed (``git push origin
+    HEAD:refs/for/main``, after ``HEAD:main`` was refused and the commit-msg hook installed): the project's way to
+    push, no routine retry."""
+    if not re.match(r"git\s+push\b", failure["target"]):
+        return False
+    passed = next((o for o in later if o["tool"] == "Bash" and o["outcome"] == "ok"
+                   and re.match(r"git\s+push\b.*\brefs/for/", o["target"])), None)
+    # (not a review push retried after a rebase: the ref learned here, or the hook that Gerrit asks for installed)
+    return passed is not None and ("refs/for/" not in failure["target"] or any(
+        "hooks/commit-msg" in (o.get("target") or "") for o in later if o["id"] < passed["id"]))
 
 
 def _read_way(failure: dict, later: list[dict]) -> dict | None:

@@ -21067,3 +21067,33 @@ def test_a_zig_tests_loop_made_to_cover_fewer_values_is_weakened(git_project, st
                .stop("Fixed — the round-trip test now iterates over the two-byte varint range it was written for."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_push_for_review_to_gerrits_ref_is_the_projects_way_not_plumbing(git_project, store):
+    # (blind704 AAC04: ``git push origin HEAD:main`` refused, ``HEAD:refs/for/main`` without a Change-Id, the
+    # commit-msg hook installed, amended, pushed for review)
+    session = (Session("gerrit", git_project, prompt="Push my ring buffer fix so it can be reviewed.")
+               .fail("git push origin HEAD:main", "Exit code 1\n ! [remote rejected] HEAD -> main (prohibited by Gerrit:"
+                                                  " not permitted: update)")
+               .read("CONTRIBUTING.md")
+               .fail("git push origin HEAD:refs/for/main", "Exit code 1\nremote: ERROR: commit 4f2a9c1: missing Change-Id "
+                                                           "in message footer")
+               .ok("curl -sSLo .git/hooks/commit-msg https://review.example.org/tools/hooks/commit-msg && chmod +x "
+                   ".git/hooks/commit-msg", "")
+               .ok("git commit --amend --no-edit", "[main 9b1e07d] agent: bound the ring buffer copy")
+               .ok("git push origin HEAD:refs/for/main", "remote:   https://review.example.org/c/telemetry-agent/+/18342")
+               .stop("Pushed for review: https://review.example.org/c/telemetry-agent/+/18342"))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "hooks/commit-msg" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_review_push_retried_after_a_rebase_stays_plumbing(git_project, store):
+    session = (Session("gerrit2", git_project, prompt="Push my change for review.")
+               .fail("git push origin HEAD:refs/for/main", "Exit code 1\n ! [rejected] HEAD -> refs/for/main "
+                                                           "(non-fast-forward)")
+               .ok("git pull --rebase origin main", "Successfully rebased and updated refs/heads/main.")
+               .ok("git push origin HEAD:refs/for/main", "remote:   https://review.example.org/c/app/+/1")
+               .stop("Rebased and pushed for review."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "routine_plumbing" in reasons, (reasons, [c["change"] for c in candidates])
