@@ -2453,6 +2453,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     # (the files the session moved, once: a move back after one of them is no step of a fix)
     moves = [(o["id"], tuple(m)) for o in observations
              if o["tool"] == "Bash" and o["outcome"] == "ok" and (m := _moved(o.get("target") or ""))]
+    # (and the files it put back as git has them, once: a file put back since the session's edit is the project's again)
+    restorations = [(o["id"], p) for o in observations if o["tool"] == "Bash" and o["outcome"] == "ok"
+                    for p in _restored_paths(o.get("target") or "")]
     for chain in chains:
         earlier = [o for o in observations if o["id"] < chain["failure"]["id"] and o["tool"] in EDIT_TOOLS]
         earlier_edits = {f for o in earlier for f in o.get("files") or []}
@@ -2483,8 +2486,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         # corrected in place: the session cleaning up its own work, nothing to reuse
         # (not a file the session put back as git has it since its edit: ``git checkout -- scripts/build_scatter.py``
         # after ``ng.interface.inputs.new`` failed, the fix then made to the project's own line)
-        restored = {p for o in observations if o["tool"] == "Bash" and o["outcome"] == "ok"
-                    and o["id"] < chain["resolved_by"]["id"] for p in _restored_paths(o.get("target") or "")}
+        restored = {p for at, p in restorations if at < chain["resolved_by"]["id"]}
         mine = {f for f in earlier_edits if _rel(f, cwd) not in restored and f not in restored}
         chain["_self_inflicted"] = bool(
             own_mess and changed and (changed <= mine or _defines_what_it_used(chain, earlier, mine))

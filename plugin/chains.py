@@ -24,9 +24,8 @@ from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .record import _failed_step
 from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _UNREACHABLE, _adds_with_another_tool, _ci_again,
-                    _tests_config_only,
                     _clears_local_state, _is_change, _is_check, _named_as_the_way, _named_by_error, _names_run,
-                    _packages, status_read_again)
+                    _packages, _tests_config_only, status_read_again)
 from .signatures import error_line, error_signature, is_wrapper_line
 from .text import common_ends, one_line
 from .weakening import _DESELECTS
@@ -742,12 +741,19 @@ def _compared_elsewhere(failure: dict, later: str, after: list[dict]) -> bool:
                                and all(picked(o["target"]).get(opt) == was[opt] for opt in moved) for o in after)
 
 
+def _one_word_swapped(failed: str, later: str) -> tuple[int, str, str] | None:
+    """Where ``later`` is ``failed`` with one word in another's place, the rest as it was: that word's place, as it
+    was and as it is."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    changed = [(n, a, b) for n, (a, b) in enumerate(zip(before, after)) if a != b] if len(before) == len(after) else []
+    return changed[0] if len(changed) == 1 else None
+
+
 def _settings_variant_given(failed: str, later: str) -> bool:
     """Whether ``later`` is the failed run given a variant of the settings file it named, the rest as it was (``npx
     antora local-antora-playbook.yml`` for ``npx antora antora-playbook.yml``): the same job, set up for this use."""
-    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
-    changed = [(a, b) for a, b in zip(before, after) if a != b] if len(before) == len(after) else []
-    return before[:1] == after[:1] and len(changed) == 1 and config_variant(*changed[0])
+    swapped = _one_word_swapped(failed, later)
+    return swapped is not None and swapped[0] > 0 and config_variant(*swapped[1:])
 
 
 def _looked_closer(failure: dict, later: dict) -> bool:
@@ -1713,13 +1719,12 @@ def _to_another_host(failed: str, later: str) -> bool:
     """Whether ``later`` is the failing request word for word but for its URL's host, the path the same: ``curl …
     https://api.sandbox.push.apple.com/3/device/…`` for the ``… https://api.push.apple.com/3/device/…`` that was
     refused. The request itself was right; where it went was not."""
-    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
-    if not before or len(before) != len(after) or _program_name(before[0]) not in _HTTP_CLIENTS:
+    before = parse_command(failed)["argv"]
+    swapped = _one_word_swapped(failed, later)
+    if not before or _program_name(before[0]) not in _HTTP_CLIENTS or swapped is None \
+            or not all(re.match(r"https?://", w) for w in swapped[1:]):
         return False
-    differ = [(a, b) for a, b in zip(before, after) if a != b]
-    if len(differ) != 1 or not all(re.match(r"https?://", w) for w in differ[0]):
-        return False
-    was, now = (urllib.parse.urlsplit(w) for w in differ[0])
+    was, now = (urllib.parse.urlsplit(w) for w in swapped[1:])
     return was.netloc != now.netloc and (was.path, was.query) == (now.path, now.query)
 
 
@@ -1806,9 +1811,11 @@ def _read_way(failure: dict, later: list[dict]) -> dict | None:
     before = parse_command(failure["target"])
     given = {w.removeprefix("./").rstrip("/") for w in before["argv"][1:] if "/" in w and not w.startswith("-")}
     given |= {before["cwd"].removeprefix("./").rstrip("/")} if before["cwd"] else set()
+    if not given:
+        return None
     read: set[str] = set()
     for o in later:
-        if o["tool"] in EDIT_TOOLS or not given:
+        if o["tool"] in EDIT_TOOLS:
             return None
         if o["tool"] == "Read" and o.get("target"):
             read.add(os.path.basename(o["target"]))
@@ -1952,8 +1959,7 @@ def _asks_another_request(failure: dict, check: dict) -> bool:
     logged = (failure.get("error_text") or "") + "\n" + (failure.get("body") or "")
     failed = set(re.findall(r"\b(?:GET|POST|PUT|PATCH|DELETE) (/\S*) HTTP/[\d.]+\"? 5\d\d\b", logged))
     asked = {urllib.parse.urlsplit(url).path for url in re.findall(r"https?://[^\s'\"]+", check.get("target") or "")}
-    return bool(failed) and bool(asked) and not failed & asked and not any(
-        urllib.parse.urlsplit(p).path in asked for p in failed)
+    return bool(failed) and bool(asked) and not {urllib.parse.urlsplit(p).path for p in failed} & asked
 
 
 def _checked_otherwise(failure: dict, later: list[dict], account: str = "") -> dict | None:
@@ -2630,10 +2636,10 @@ def _debug_for_release(failed: str, later: str) -> bool:
     """Whether ``later`` is the failing run with its Release build named Debug, the rest as it was (``cbuild
     motor.csolution.yml --context motor.Debug+STM32G474`` after ``… motor.Release+STM32G474`` failed, ``-c Debug``,
     ``-DCMAKE_BUILD_TYPE=Debug``): another build, with other flags, not the one that failed."""
-    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
-    changed = [(a, b) for a, b in zip(before, after) if a != b] if len(before) == len(after) else []
-    return len(changed) == 1 and re.search(r"(?i)(?<![a-z])release(?![a-z])", changed[0][0]) is not None \
-        and re.sub(r"(?i)(?<![a-z])release(?![a-z])", "debug", changed[0][0]).lower() == changed[0][1].lower()
+    swapped = _one_word_swapped(failed, later)
+    release = r"(?i)(?<![a-z])release(?![a-z])"
+    return swapped is not None and re.search(release, swapped[1]) is not None \
+        and re.sub(release, "debug", swapped[1]).lower() == swapped[2].lower()
 
 
 def _asked_instead(failed: str, later: str) -> bool:

@@ -182,9 +182,9 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
     while len("\n".join(lines)) > limit and len(lines) > 1:  # whole lines, never one cut in the middle
         lines.pop()
     # (which item of a list lines were inserted into: the ``- name: log-shipper`` of a pod's containers)
-    item = _list_item_of(hunk["new"], " ".join(next(iter(added)).split())) \
-        or _plist_key_of(hunk["new"], " ".join(next(iter(added)).split())) \
-        or _field_of(hunk["new"], " ".join(next(iter(added)).split())) if not removed and added else None
+    first = " ".join(next(iter(added)).split()) if not removed and added else None
+    item = first and (_list_item_of(hunk["new"], first) or _plist_key_of(hunk["new"], first)
+                      or _field_of(hunk["new"], first))
     if item:
         lines.insert(0, f"(under `{item}`)")
     text = "\n".join(lines)
@@ -783,6 +783,8 @@ _JSON_VERSION = LazyRegex(r'^\s*"version"\s*:\s*"[^"]*",?\s*$')
 _MSBUILD_VERSION = LazyRegex(r"^\s*<(?:Version|VersionPrefix|AssemblyVersion|FileVersion|PackageVersion)>"
                              r"\d[\w.+-]*</\w+>\s*$")
 _ANDROID_VERSION = LazyRegex(r'^\s*version(?:Code|Name)\s*=?\s*(?:\d+|"\d[\w.+-]*")\s*$')
+# a version at the top of a YAML manifest, not indented under a dependency (``version: 1.4.0+12``)
+_TOP_VERSION = LazyRegex(r'^version:\s*\d[\w.+-]*\s*$')
 _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$"),
                 # (a pyproject's ``[project]`` or ``[tool.poetry]`` version: its dependencies pin inline)
@@ -794,10 +796,9 @@ _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 # (a Helm chart's ``version: 0.7.4`` and ``appVersion``, at the top: a dependency's is indented
                 # under its name; a Flutter package's ``version: 1.4.0+12``)
                 "Chart.yaml": LazyRegex(r'^(?:version|appVersion):\s*["\']?v?\d[\w.+-]*["\']?\s*$'),
-                "pubspec.yaml": LazyRegex(r'^version:\s*\d[\w.+-]*\s*$'),
+                "pubspec.yaml": _TOP_VERSION,
                 # (a Racket package's ``(define version "0.4.2")`` in info.rkt; a Crystal shard's ``version: 0.3.1``)
-                "info.rkt": LazyRegex(r'^\s*\(define\s+version\s+"\d[\w.+-]*"\)\s*$'),
-                "shard.yml": LazyRegex(r'^version:\s*\d[\w.+-]*\s*$'),
+                "info.rkt": LazyRegex(r'^\s*\(define\s+version\s+"\d[\w.+-]*"\)\s*$'), "shard.yml": _TOP_VERSION,
                 # (an Android app's, in its module's build file: ``versionCode = 42``, ``versionName = "3.8.1"``)
                 "build.gradle.kts": _ANDROID_VERSION, "build.gradle": _ANDROID_VERSION}
 

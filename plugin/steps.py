@@ -150,12 +150,13 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     if _MUTATING.search(command) or _PREREQUISITE.search(shell) or command_job(command) == "install" \
             or is_autofix(command):  # (a formatter or a linter's --fix rewrites the code)
         return True
-    if {v.rsplit(":", 1)[-1] for v in verbs} & _WRITE_VERBS and _program_name(parsed["argv"][0]) not in ("git", "gh"):
-        return True  # a tool told to change its settings or state: ``bin/magento config:set …``, ``gcloud config set``
-    # (or by a verb of its own that says so: ``gcloud iam service-accounts add-iam-policy-binding …``, ``aws iam
-    # attach-role-policy …``, ``aws s3api put-bucket-policy …``)
-    if any(re.fullmatch(r"(?:add|set|put|remove|grant|revoke|create|update|delete|enable|disable|attach|detach|assign|"
-                        r"register)-[a-z]+(?:-[a-z]+)*", w) for w in argv[1:5]) \
+    # a tool told to change its settings or state: ``bin/magento config:set …``, ``gcloud config set``; or by a verb
+    # of its own that says so: ``gcloud iam service-accounts add-iam-policy-binding …``, ``aws iam attach-role-policy
+    # …``, ``aws s3api put-bucket-policy …``
+    # (asked last: a line with no program has neither)
+    if ({v.rsplit(":", 1)[-1] for v in verbs} & _WRITE_VERBS
+            or any(re.fullmatch(r"(?:add|set|put|remove|grant|revoke|create|update|delete|enable|disable|attach|"
+                                r"detach|assign|register)-[a-z]+(?:-[a-z]+)*", w) for w in argv[1:5])) \
             and _program_name(parsed["argv"][0]) not in ("git", "gh"):
         return True
     statement = (_inline_code(command) or "").strip().rstrip(";").strip()

@@ -21097,3 +21097,12 @@ def test_a_review_push_retried_after_a_rebase_stays_plumbing(git_project, store)
                .stop("Rebased and pushed for review."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "routine_plumbing" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_line_that_only_assigns_a_variable_is_judged_without_a_program():
+    # (blind704 AAC22: ``NEW_KEY=$(tr -dc A-Za-z0-9 </dev/urandom | head -c 32) && sed -i …``: a step with no program,
+    # whose write verbs are asked only where there is one)
+    from lorebook.steps import _is_change
+
+    line = 'NEW_KEY=$(tr -dc A-Za-z0-9 </dev/urandom | head -c 32) && sed -i "s/^KEY=.*/KEY=$NEW_KEY/" .env'
+    assert _is_change({"outcome": "ok", "tool": "Bash", "target": line, "body": ""}) in (True, False)
