@@ -80,6 +80,14 @@ _SELF_INFLICTED = LazyRegex(r"(?i)\b(?:SyntaxError|syntax error|IndentationError
                              r"unterminated|ParseError|parse error)\b")
 
 
+def _as_said(command: str, account: str) -> str:
+    """``command`` as the account quotes it, where it only leaves out the run's verbosity or quiet: `mage test:unit`
+    for ``mage -v test:unit``, `mvn -f target-platform/pom.xml clean install` for ``mvn -q -f … clean install``."""
+    plain = " ".join(w for w in command.split() if w not in ("-v", "-vv", "--verbose", "-q", "--quiet"))
+    return plain if plain != command and plain in {" ".join(span.split()) for span in _code_spans(account)} \
+        else command
+
+
 # a compiler's word for a name it does not know (``Unresolved reference: settings_quiet_hours``, ``cannot find
 # symbol … variable quietHours``, ``Cannot find name 'Foo'``, go's ``undefined: Foo``)
 _UNKNOWN_NAME = LazyRegex(r"Unresolved reference:? '?(\w+)|cannot find symbol\b.*?\bsymbol:\s+\w+\s+(\w+)|"
@@ -1049,6 +1057,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             step = re.sub(r"\b([a-z][a-z0-9+.-]*)://[^\s\"'/@]*@[^\s\"']+", r"\1://…", step)
         # (once, where it was taken twice with another look after it: ``make manifests && git status --short``, then
         # ``make manifests && git diff --stat``)
+        step = _as_said(step, said.get("text") or "")
         steps = [s for s in steps if s[1] != f"run `{one_line(step, 80)}` first"]
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
     aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
@@ -1165,11 +1174,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             way = way[1:]
         if len(way) < len(_and_steps(resolved_by["target"])):
             passing = one_line(shown_command(" && ".join(way), cwd), 140)
-        # (as the account quotes it, where it only leaves out the run's verbosity: `mage test:unit` for ``mage -v
-        # test:unit``)
-        quiet = " ".join(w for w in passing.split() if w not in ("-v", "-vv", "--verbose"))
-        if quiet != passing and quiet in {" ".join(span.split()) for span in _code_spans(said.get("text") or "")}:
-            passing = quiet
+        passing = _as_said(passing, said.get("text") or "")
         # and the run the account names after it, in one breath ("`rush install` at the root, then `rush build --to
         # @acme/web`"): the rest of the way
         passing_argv = parse_command(resolved_by["target"])["argv"]

@@ -414,7 +414,7 @@ def find_chains(observations: list[dict], account: str = "",
                          or _run_inside(later["target"], failure["target"])
                          or _sbt_alias_runs(later["target"], failure["target"], observations[:k])
                          or missing and _echoed_recipe_runs(later, failure["target"])
-                         or _named_as_the_way(later["target"], account)
+                         or (_named_as_the_way(later["target"], account) or _not_to_run_bare(failure, account))
                          and _echoed_recipe_runs(later, failure["target"], subcommand=True)
                          or _echoed_recipe_step(later, failure["target"])
                          or _built_its_crate(failure, later)
@@ -583,6 +583,16 @@ _PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:wo
 
 # a line of a CI log as ``gh run view --log`` prints it: the job, the step, the time (``lint	Run actionlint	2024-…Z``)
 _CI_STEP = LazyRegex(r"^[^\t\n]+\t(?:Run )?([^\t\n]+)\t\d{4}-\d\d-\d\dT")
+
+
+def _not_to_run_bare(failure: dict, account: str) -> bool:
+    """Whether the account says the failing program is not to be run by itself here ("Molecule isn't meant to be run
+    bare in this repo"), so a recipe that ran it is the way."""
+    argv = parse_command(failure["target"])["argv"]
+    program = _program_name(argv[0]) if argv else ""
+    return len(program) >= 3 and bool(re.search(
+        rf"(?i)(?<![\w./-]){re.escape(program)}(?![\w/-])[^.;:]{{0,30}}\b(?:is|are)(?:n't| not) (?:meant|supposed|"
+        rf"designed) to be (?:run|used|called|invoked) (?:bare|directly|by itself|on its own|by hand)\b", account))
 
 
 def _runs_failed_ci_step(failure: dict, later: str) -> bool:
@@ -1519,7 +1529,10 @@ _FAILS = LazyRegex(
     r"\b(?:gives?|gave) up\b|\bhangs?\b|\btimes? out\b|"
     # (or that it is not there: "GX 1.x no longer ships the `great_expectations` CLI")
     r"\bno longer (?:ships|includes|bundles|provides|has)\b|\b(?:is|are)(?:n't| not) (?:installed|on (?:the )?PATH)\b|"
-    r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b")
+    r"\b(?:is|are)(?:n't| not) (?:meant|supposed|designed) to\b|\b(?:is|are)(?:n't| not) run (?:with|through|via|by)\b|"
+    # (or that it says what it was given is not there: "`port lint libuhttp` by name just says the port isn't found")
+    r"\b(?:says?|said|reports?|complains?)\b[^.;:]{0,40}\b(?:isn't|is not|wasn't|was not|not|can't be|cannot be) "
+    r"found\b")
 
 
 _SHELLS = frozenset(("pwsh", "powershell", "bash", "sh", "zsh"))
@@ -1582,7 +1595,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                    or stem in parse_command(span)["argv"][1:] or consumer and parse_command(span)["argv"] == [consumer]
                    for span in _code_spans(s)) \
             or bool(program) and (len(program[0]) >= 8 or len(program[0]) >= 5 and bool(_FAILS.search(_prose(s)))) \
-            and bool(re.search(rf"(?i)(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)))  # ("SwiftLint")
+            and any(re.search(rf"(?i)(?<![\w./-]){re.escape(name)}(?![\w/-])", _prose(s)) for name in called)
+    # ("SwiftLint"; a PowerShell command by its noun, the tool: "… and then runs Pester" of ``Invoke-Pester``)
+    called = program + [program[0].split("-", 1)[1]] if program and re.fullmatch(r"[A-Z][a-z]+-[A-Z]\w{3,}",
+                                                                                   program[0]) else program
 
     # (or it by its error: "Running the scratch query file directly against the server fails (the stream already
     # exists)" for ``… ksql … -f /queries/orders_enriched.sql``: Cannot add stream …: A stream with the same name
@@ -1665,10 +1681,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         same_service = stem in after["argv"][1:] and bool(files & {os.path.basename(w) for w in after["argv"][1:]})
         # (or, beside the failing run set apart as the plain one, what it was done with: "Regenerated with `buf
         # generate`." beside "Plain `protoc` can't find `google/api/annotations.proto`")
-        # (unquoted too: "Pushing with plain curl doesn't work")
+        # (unquoted too: "Pushing with plain curl doesn't work"; or what was run instead: "… so plain bitbake couldn't
+        # see the recipe. I removed the stray build/conf and ran `kas build kas/qemuarm64.yml …`")
         way = [s for s in sentences if _names_run(after["argv"], s) and (
             _THE_WAY.search(_prose(s)) or (plain_said or any(set_apart(t) for t in sentences))
-            and re.search(r"(?i)\b(?:with|through|via|using)\s+`", s))]
+            and re.search(r"(?i)\b(?:with|through|via|using|ran)\s+`", s))]
         # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
         # then ``mint run swiftlint --strict``; asked last, and only of the runs that sentence quotes)
         quoted = {span.strip() for s in way for span in _code_spans(s)}
@@ -2017,10 +2034,17 @@ def _started_and_logged(failure: dict, later: dict) -> bool:
     """Whether a passing ``later`` line starts again the compose service whose start failed (``docker compose run
     --rm mailer``) and reads its log, which shows it running and no error (``… up -d mailer && sleep 5 && docker
     compose logs --tail 4 mailer`` → ``worker ready``)."""
-    def compose(argv: list[str]) -> list[str] | None:  # (the words after ``docker compose``)
+    def compose(argv: list[str]) -> list[str] | None:  # (the words after ``docker compose`` and its own options)
         if len(argv) > 1 and argv[0] in ("docker", "podman") and argv[1] == "compose":
-            return argv[2:]
-        return argv[1:] if argv and argv[0] in ("docker-compose", "podman-compose") else None
+            words = argv[2:]
+        elif argv and argv[0] in ("docker-compose", "podman-compose"):
+            words = argv[1:]
+        else:
+            return None
+        while len(words) > 1 and words[0] in ("-f", "--file", "-p", "--project-name", "--env-file", "--profile",
+                                              "--project-directory"):
+            words = words[2:]  # (``docker compose -f deploy/compose.yml run --rm app``)
+        return words
 
     failed = compose(parse_command(failure["target"])["argv"])
     if not failed or failed[0] not in ("run", "up", "start") or failure.get("logged"):
@@ -2031,9 +2055,10 @@ def _started_and_logged(failure: dict, later: dict) -> bool:
     started = any(words[:1] in (["up"], ["run"], ["start"]) and service in words for words in steps)
     logged = any(words[:1] == ["logs"] and service in words for words in steps)
     # (by its container's name, ``mailer-1  | worker ready``, or the one compose was told to give it: ``zigbee2mqtt
-    # | … Zigbee2MQTT started!``)
+    # | … Zigbee2MQTT started!``, ``listmonk_app  | … http server started``)
     lines = [line for line in (later.get("body") or "").splitlines()
-             if line.startswith(f"{service}-") or re.match(rf"{re.escape(service or '')}\s+\|", line)]
+             if line.startswith(f"{service}-")
+             or re.match(rf"(?:[\w.-]*[_-])?{re.escape(service or '')}(?:[_-]\d+)?\s+\|", line)]
     return bool(service and started and logged and lines) and all(_no_error(line) for line in lines)
 
 
@@ -2868,13 +2893,35 @@ def _ran_in_sequence(failure: dict, later: dict) -> str | None:
     target = re.sub(r"\s*\d*>&\d+", "", target)
     for match in re.finditer(rf"[^;&]+?(?={split}|$)", re.sub(r"[()]", " ", target)):
         step = match.group(0).strip()
-        # (its output sent to a file is the same run: ``cargo run --features console > /tmp/ingest.log``)
-        if step and parse_command(re.sub(r"\s+\d*>>?\s*\S+", "", step))["check"] == check:
+        # (its output sent to a file is the same run: ``cargo run --features console > /tmp/ingest.log``; so is the
+        # same run with options added, where the line reads back what it wrote: ``sudo dtrace -Z -q -s
+        # scripts/latency.d -o /tmp/kvd-lat.txt & …; cat /tmp/kvd-lat.txt``)
+        ran = parse_command(re.sub(r"\s+\d*>>?\s*\S+", "", step))["check"] if step else ""
+        if step and (ran == check or _with_options_added(check, ran) and any(
+                re.search(rf"(?:^|[;&|(]\s*)(?:cat|tail|head|less|jq)\b[^;&|]*\s{re.escape(written)}(?:\s|$)",
+                          target[match.end():]) for written in re.findall(r"(?:\s-o\s+|>\s*)(\S+)", step))):
             # (with what the line started beside it, when that changed: ``cloud-sql-proxy … --private-ip & sleep 3;
             # psql …`` after the same line without the flag failed)
             started = [" ".join(s.split()) for s in re.split(split, target[:match.start()]) if s.strip()]
             return target[:match.end()].strip() if started and started != before[:len(started)] else step
     return None
+
+
+def _with_options_added(check: str, step: str) -> bool:
+    """Whether ``step`` is ``check`` with options added among its words: all of ``check``'s words in their order, the
+    same program first, and each word added an option or the value of an option added before it."""
+    words, kept, added_before = check.split(), 0, False
+    stepped = step.split()
+    if not words or stepped[:1] != words[:1]:
+        return False
+    for word in stepped:
+        if kept < len(words) and word == words[kept]:
+            kept, added_before = kept + 1, False
+        elif word.startswith("-") or added_before:
+            added_before = word.startswith("-")
+        else:
+            return False
+    return kept == len(words)
 
 
 _REGENERATES = LazyRegex(r"(?:^|\s)(?:generate|codegen|build_runner|gen)(?:\s|$)")

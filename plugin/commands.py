@@ -908,6 +908,11 @@ def _same_target(failed: str, later: str) -> bool:
         return False  # ``manage.py test accounts`` runs another app's tests than the ``test billing`` that failed
     argv_a, argv_b = parse_command(failed)["argv"], parse_command(later)["argv"]
     phases = [_maven_phase(argv) for argv in (argv_a, argv_b)]
+    # (maven run on another project's pom builds that project: ``mvn -f target-platform/pom.xml clean install`` is no
+    # run of the ``mvn -f bundles/pom.xml … verify`` that failed)
+    poms = [dict(zip(argv, argv[1:])).get("-f") or dict(zip(argv, argv[1:])).get("--file") for argv in (argv_a, argv_b)]
+    if None not in phases and None not in poms and os.path.dirname(poms[0]) != os.path.dirname(poms[1]):
+        return False
     if None not in phases and _MAVEN_PHASES[phases[0]] != _MAVEN_PHASES[phases[1]] \
             and not runs_the_phase_of(failed, later):
         return False  # (maven's phase is its job: ``mvn -pl payments compile`` runs no ``test`` that failed)
@@ -953,6 +958,10 @@ def _same_target(failed: str, later: str) -> bool:
         revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if re.fullmatch(r"-[A-Za-z]", option)
                      and not _NOT_A_FIX_FLAG.match(option) and option not in argv_b
                      and re.search(r"\.(?:ya?ml|ini|cfg|toml|json|conf|hcl|tfvars|env)$", value)}
+        # (or a file in the home directory, a password or a key, left out with its option: ``-y ~/.ldap_admin_pw``
+        # for the ``-Y EXTERNAL -H ldapi:///`` that binds as root)
+        revalued |= {value for option, value in zip(argv_a, argv_a[1:]) if re.fullmatch(r"-[A-Za-z]", option)
+                     and option not in argv_b and re.match(r"(?:~|\$HOME|\$\{HOME\})/", value)}
         # (the same subcommand with its last words left out runs all of it: ``cargo deny check`` runs the
         # ``cargo deny check licenses`` that failed, and the advisories, bans and sources beside it)
         if len(b) < len(a) and a[:len(b)] == b and all(re.fullmatch(r"[a-z][\w-]*", x) for x in a[len(b):]):

@@ -68,6 +68,9 @@ _ERROR_RULES = (
     # ``docker compose up --wait``'s verdict names the container that failed: ``container app-grafana-1 exited (1)``,
     # ``dependency failed to start: container app-db-1 is unhealthy``
     (4, r"\bcontainer [\w.-]+ (?:exited \(\d+\)|is unhealthy)"),
+    # the LDAP tools', a result and its code: ``ldap_modify: Insufficient access (50)``, ``ldap_add: Invalid syntax
+    # (21)``
+    (4, r"^ldap_\w+: [A-Z][\w ]+ \(\d+\)"),
     (3, r"^FAILED \S+"),
     # a tool's own failure mark: electron-builder's ``⨯ wine is required, please see …`` above its "Above command
     # failed, retrying 2 more times"

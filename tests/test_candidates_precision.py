@@ -2610,6 +2610,130 @@ def test_a_check_that_passed_as_one_step_of_a_sequence_with_no_error_in_its_outp
     assert _candidates(store, failing)[0] == []
 
 
+def test_the_failed_run_with_options_added_as_a_step_in_the_background_is_the_way(git_project, store):
+    # (ZZ02: a tracer started in the background with ``-Z`` while the harness starts the daemon it traces)
+    session = (Session("dtrace", git_project, prompt="scripts/latency.d errors out before the benchmark starts")
+               .fail("sudo dtrace -q -s scripts/latency.d", "Exit code 1\ndtrace: failed to compile script "
+                     "scripts/latency.d: line 6: probe description kvd*:::request-start does not match any probes")
+               .ok("pgrep -lf kvd || echo 'no kvd running'", "no kvd running")
+               .ok("sudo dtrace -Z -q -s scripts/latency.d -o /tmp/kvd-lat.txt & sleep 2 && ./bench/run.sh; "
+                   "sudo kill -INT $!; wait; cat /tmp/kvd-lat.txt",
+                   "bench: 20000 requests in 3.41s, 0 errors\n  GET\n   value  --- Distribution --- count\n")
+               .stop("The probes are USDT probes that only exist once kvd runs; `-Z` lets the clauses match zero "
+                     "probes at first."))
+    (candidate,), _ = _candidates(store, session)
+    assert "`sudo dtrace -Z -q -s scripts/latency.d -o /tmp/kvd-lat.txt`" in candidate["change"]
+    # (another script traced, or a word not an option, is not the run that failed)
+    for other in ("sudo dtrace -Z -q -s scripts/other.d & sleep 2 && ./bench/run.sh; wait",
+                  "sudo dtrace -q -s scripts/latency.d extra & sleep 2 && ./bench/run.sh; wait"):
+        session = (Session("dtrace2", git_project)
+                   .fail("sudo dtrace -q -s scripts/latency.d", "Exit code 1\ndtrace: failed to compile script "
+                         "scripts/latency.d: line 6: probe description kvd*:::request-start does not match any probes")
+                   .ok(other, "bench: 20000 requests in 3.41s, 0 errors")
+                   .stop("Done."))
+        assert _candidates(store, session)[0] == []
+
+
+def test_a_password_file_in_the_home_directory_left_out_of_a_run_binding_otherwise_is_no_target(git_project, store):
+    # (AAA11: cn=config changed as root over ldapi, not as the directory's admin with its password file)
+    session = (Session("ldap", git_project, prompt="apply config/acl.ldif to the dev LDAP server")
+               .fail('ldapmodify -x -H ldap://localhost -D "cn=admin,dc=example,dc=org" -y ~/.ldap_admin_pw '
+                     "-f config/acl.ldif", 'Exit code 50\nmodifying entry "olcDatabase={1}mdb,cn=config"\n'
+                     "ldap_modify: Insufficient access (50)")
+               .ok("sudo ldapmodify -Y EXTERNAL -H ldapi:/// -f config/acl.ldif",
+                   'SASL/EXTERNAL authentication started\nmodifying entry "olcDatabase={1}mdb,cn=config"')
+               .stop("cn=config changes go in as root over the local socket with SASL EXTERNAL."))
+    (candidate,), _ = _candidates(store, session)
+    assert "fails with ldap_modify: Insufficient access (50)" in candidate["title"]
+    assert "`sudo ldapmodify -Y EXTERNAL -H ldapi:/// -f config/acl.ldif`" in candidate["change"]
+    # (a file of the project's left out is what the run was about: not that run passing)
+    other = (Session("ldap2", git_project)
+             .fail('ldapmodify -x -H ldap://localhost -D "cn=admin,dc=example,dc=org" -y secrets/admin_pw '
+                   "-f config/acl.ldif", "Exit code 50\nldap_modify: Insufficient access (50)")
+             .ok("sudo ldapmodify -Y EXTERNAL -H ldapi:/// -f config/acl.ldif", "modifying entry")
+             .stop("Done."))
+    assert _candidates(store, other)[0] == []
+
+
+def test_a_run_said_to_report_what_it_was_given_not_found_is_set_apart_from_the_way(git_project, store):
+    # (AAB04: a ports overlay not in sources.conf; the repo's script indexes it, then lints the port)
+    session = (Session("ports", git_project, prompt="check the libuhttp Portfile before I open the PR")
+               .fail("port lint --nitpick libuhttp", "Exit code 1\nError: Port libuhttp not found")
+               .read("CONTRIBUTING.md")
+               .ok("./ci/port-check.sh www/libuhttp", "==> portindex (overlay)\nPorts successfully parsed:\t3\n"
+                   "==> lint www/libuhttp\n--->  Verifying Portfile for libuhttp\n--->  0 errors and 0 warnings found.")
+               .stop("The Portfile is fine. This overlay isn't in sources.conf, so `port lint libuhttp` by name just "
+                     "says the port isn't found. The repo's way is `./ci/port-check.sh www/libuhttp`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `./ci/port-check.sh www/libuhttp` (this project's way to do it)" in candidate["change"]
+
+
+def test_a_powershell_command_is_named_by_its_noun_where_the_way_runs_it(git_project, store):
+    # (AAB05: Pester's tests import the built module; the Sampler build builds it, then runs Pester)
+    session = (Session("pester", git_project, prompt="the Get-Widget tests are failing on my machine")
+               .fail('pwsh -NoProfile -Command "Invoke-Pester -Path .\\tests\\Unit -CI"',
+                     "Exit code 1\nPester v5.5.0\nSystem.IO.FileNotFoundException: The specified module "
+                     "'C:\\src\\Inv\\output\\module\\Inv' was not loaded because no valid module file was found")
+               .read("README.md")
+               .ok("pwsh -NoProfile -File .\\build.ps1 -Tasks build,test",
+                   "Build Inv 0.4.2 -> C:\\src\\Inv\\output\\module\\Inv\nPester v5.5.0\nTests Passed: 31, Failed: 0")
+               .stop("Every test file imports the built module, which did not exist yet. In this repo tests go through "
+                     "the Sampler build: `.\\build.ps1 -Tasks build,test` builds the module and then runs Pester."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `pwsh -NoProfile -File .\\build.ps1 -Tasks build,test` (this project's way to do it)" \
+        in candidate["change"]
+
+
+def test_what_was_run_instead_of_the_plain_tool_set_apart_is_the_way(git_project, store):
+    # (AAD14: a Yocto tree built through kas; plain bitbake with the default bblayers.conf cannot see the recipe)
+    session = (Session("kas", git_project, prompt="build acme-gateway-image for qemuarm64")
+               .fail("source layers/poky/oe-init-build-env build && bitbake acme-gateway-image",
+                     "Exit code 1\nERROR: Nothing PROVIDES 'acme-gateway-image'")
+               .read("kas/qemuarm64.yml")
+               .ok("rm -rf build/conf", "")
+               .ok("kas build kas/qemuarm64.yml --target acme-gateway-image 2>&1 | tail -3",
+                   "NOTE: Tasks Summary: Attempted 4211 tasks of which 3977 didn't need to be rerun and all succeeded.")
+               .stop("Built. The layer list lives in `kas/qemuarm64.yml`, so plain bitbake with the default "
+                     "bblayers.conf couldn't see the recipe. I removed the stray build/conf and ran `kas build "
+                     "kas/qemuarm64.yml --target acme-gateway-image`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `kas build kas/qemuarm64.yml --target acme-gateway-image` (this project's way to do it)" \
+        in candidate["change"]
+
+
+def test_a_recipe_that_ran_the_program_said_not_to_be_run_bare_is_the_way(git_project, store):
+    # (AAE08: molecule's scenarios run through tox, which installs the podman driver, from a make target)
+    def session(stop):
+        return (Session("molecule", git_project, prompt="run the molecule tests for the chrony role")
+                .fail("molecule test", "Exit code 1\nCRITICAL 'molecule/default/molecule.yml' glob failed.  Exiting.")
+                .read("Makefile")
+                .ok("make molecule SCENARIO=debian12", "tox -e molecule -- test -s debian12\nmolecule: commands[0]> "
+                    "molecule test -s debian12\nINFO     debian12 scenario test matrix: dependency, create, converge\n"
+                    "  molecule: OK (94.12 seconds)")
+                .stop(stop))
+    (candidate,), _ = _candidates(store, session(
+        "Converge and verify pass. Molecule isn't meant to be run bare in this repo: the podman driver is only "
+        "installed inside the tox env."))
+    assert "Run `make molecule SCENARIO=debian12` (this project's way to do it)" in candidate["change"]
+    assert _candidates(store, session("Converge and verify pass."))[0] == []
+
+
+def test_maven_run_on_another_projects_pom_is_a_step_before_the_run_that_failed(git_project, store):
+    # (ZZ04: a Tycho build's bundles resolve Kura from the repo's own p2 target platform, installed first)
+    run = "mvn -f bundles/pom.xml -pl org.acme.kura.modbus.driver verify"
+    session = (Session("tycho", git_project, prompt="run the Modbus driver bundle's tests")
+               .fail(run, "Exit code 1\n[ERROR] Cannot resolve dependencies of MavenProject: org.acme.kura:"
+                          "org.acme.kura.modbus.driver:1.2.0-SNAPSHOT: Missing requirement: org.eclipse.kura.api")
+               .ok("cat build-all.sh", "mvn -f target-platform/pom.xml clean install\nmvn -f bundles/pom.xml verify")
+               .ok("mvn -q -f target-platform/pom.xml clean install && echo TP_OK", "TP_OK")
+               .ok(f"{run} 2>&1 | grep -E 'Tests run|BUILD'", "[INFO] Tests run: 6, Failures: 0, Errors: 0\n"
+                   "[INFO] BUILD SUCCESS")
+               .stop("The bundles resolve Kura from the repo's own p2 target platform, which has to be installed "
+                     "first: `mvn -f target-platform/pom.xml clean install`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Run `mvn -f target-platform/pom.xml clean install` before `mvn -f bundles/pom.xml" in candidate["change"]
+
+
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
     from lorebook.edits import _short_diff
 
@@ -4660,6 +4784,18 @@ def test_a_compose_service_started_again_whose_log_shows_it_running_resolves_its
                      "zstack`. I switched it to `adapter: ember`; Z2M now starts."))
     (candidate,), _ = _candidates(store, session)
     assert "adapter: ember" in candidate["change"] and candidate["verified"]
+    # (AAA12: compose's own options first, ``-f deploy/compose.yml``, and a container named ``listmonk_app``)
+    compose = "docker compose -f deploy/compose.yml"
+    session = (Session("listmonk", git_project, prompt="listmonk can't connect to the DB")
+               .fail(f"{compose} run --rm app", "Exit code 1\ninit.go:296: error connecting to DB: dial tcp "
+                     "127.0.0.1:5432: connect: connection refused")
+               .edit("deploy/listmonk.env", "LISTMONK_DB_HOST=pg.internal", "LISTMONK_db__host=pg.internal")
+               .ok(f"{compose} up -d app && sleep 3 && {compose} logs app --tail 2",
+                   " Container listmonk_app  Started\nlistmonk_app  | init.go:291: connecting to db: "
+                   "pg.internal:5432/listmonk\nlistmonk_app  | main.go:231: http server started on [::]:9000")
+               .stop("The env config needs a double underscore: `LISTMONK_db__host`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "LISTMONK_db__host=pg.internal" in candidate["change"] and candidate["verified"]
 
 
 def test_a_failure_said_not_to_be_flaky_is_no_flaky_failure():
