@@ -44,6 +44,9 @@ _ERROR_RULES = (
     # higher minimum deployment target.``
     (5, r"^\[!\] \S|^Specs satisfying the .* dependency were found, but they required\b"),
     (5, r"^ERROR! \S"),  # ansible's: "ERROR! couldn't resolve module/action 'community.postgresql.postgresql_db'"
+    # molecule's, above its "WARNING  An error occurred during the test sequence action": ``CRITICAL Idempotence test
+    # failed because of the following tasks:``
+    (5, r"^CRITICAL\s+\S"),
     (5, r"^[\w.+-]+: (?:error|fatal|ERROR|FATAL)\s*:"),  # a program's own: "pg_dump: error: aborting because of …"
     (5, r"^\S+:\d+(?::\d+)?:\s*(?:fatal )?(?:error|Error)\b"),  # (dart's: "lib/a.dart:6:6: Error: …")
     # MSBuild's: "src/Api/Api.csproj : error NU1008: …", "Program.cs(12,5): error CS0103: …"

@@ -483,6 +483,7 @@ _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples
                           r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b|"
                           # go test's ``--- PASS: TestX (0.01s)`` and ``ok  	github.com/acme/notifier/…	2.318s``
                           r"(?m:^--- PASS: \w|^ok\s+\S+\s+(?:\(cached\)|[\d.]+s))")
+_FAILED_TALLY = LazyRegex(r"\bTESTS=\d+ PASS=\d+ FAIL=[1-9]\d*\b")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 
@@ -715,8 +716,17 @@ def _through_pipe(observation: dict) -> dict:
     (0), so it passed only when its output reports no failure; otherwise it is read as the failure it printed."""
     observation = _printed_pass(_changes_pending(observation))
     command = observation.get("target") or ""
-    if observation["tool"] != "Bash" or observation["outcome"] != "ok" or not _PIPED.search(command) \
-            or "pipefail" in command:
+    if observation["tool"] != "Bash" or observation["outcome"] != "ok":
+        return observation
+    # (a runner that exits 0 whatever its tests did, piped or not: cocotb's ``make``, whose summary says ``TESTS=2
+    # PASS=1 FAIL=1``)
+    tally = _FAILED_TALLY.search(observation.get("body") or "")
+    if tally:
+        from .signatures import error_signature
+
+        text = observation.get("body") or ""
+        return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text, command))
+    if not _PIPED.search(command) or "pipefail" in command:
         return observation
     job = command_job(command)
     # (or a script's build or test by its words: ``npm run tauri build -- --verbose 2>&1 | grep -i strip``)
