@@ -48,8 +48,8 @@ from .signatures import normalise
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _absent_from_listing, _addresses, _all_skipped,
                     _asserted_after, _clears_local_state, _doing_part, _empty_answers, _is_change, _is_check, _is_mcp,
                     _logged_failure, _mcp_outcome, _named_invocation, _names_run, _packages, _plans_destroying,
-                    _quoted_in, _starts_service, _through_pipe, _upstream_sync, _value_not_taken_up, _warnings_gone,
-                    _way_sentences)
+                    _quoted_in, _starts_service, _status_failed, _through_pipe, _upstream_sync, _value_not_taken_up,
+                    _warnings_gone, _way_sentences)
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
@@ -2398,7 +2398,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
     observations = [_mcp_outcome(_logged_failure(_all_skipped(_through_pipe(o))))
                     for o in store.session_observations(session_id)]
     prompts = store.session_prompts(session_id)
-    observations = _asserted_after(observations)
+    observations = _status_failed(_asserted_after(observations))
     # (a request answered with nothing is a failure only where the user reports something missing: "Traces … stopped
     # showing up in Tempo"; an endpoint written in the session answers with nothing before it is written)
     if any(_GONE_MISSING.search(p["text"]) for p in prompts):

@@ -447,8 +447,10 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and _by_its_script(failure["target"], later["target"]):
                 success, kind = later, "same_check"  # ``ELECTRON_RUN_AS_NODE=1 npx electron node_modules/jest/bin/
                 break  # jest.js src/main/db`` for ``npx jest src/main/db``: jest, run on another node
-            if later["outcome"] == "ok" and _is_check(later) and (_by_its_loader(failure["target"], later["target"])
-                                                                 or _under_a_wrapper(failure["target"], later["target"])):
+            if later["outcome"] == "ok" and _is_check(later) and (
+                    _by_its_loader(failure["target"], later["target"])
+                    or _under_a_wrapper(failure["target"], later["target"])
+                    or _by_another_interpreter(failure["target"], later["target"])):
                 success, kind = later, "same_job"  # ``node --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node
                 break  # scripts/seed.ts``; ``meson devenv -C _build ./src/quill`` for ``./_build/src/quill``
             if later["outcome"] == "ok" and _is_check(later) and _in_a_container(failure["target"], later["target"]) \
@@ -944,6 +946,25 @@ def _by_its_loader(failed: str, later: str) -> bool:
     program = _program_name(before[0])
     return any(option in _PRELOAD_OPTIONS and value.split("/")[0] == program and after[n + 2:] == before[1:]
                for n, (option, value) in enumerate(zip(after[1:], after[2:]), 1))
+
+
+def _by_another_interpreter(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the script the failing interpreter ran, with the same arguments, under another program
+    that embeds what it imports (``freecadcmd scripts/export_step.py --pass parts out/step`` for ``python3
+    scripts/export_step.py parts out/step`` that could not import FreeCAD)."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if len(before) < 2 or len(after) < 2 or _program_name(before[0]) not in _SCRIPT_INTERPRETERS \
+            or not re.search(r"\.(?:py|rb|js|mjs|lua|pl|tcl|R)$", before[1]) \
+            or _program_name(after[0]) in _SCRIPT_INTERPRETERS or after[0] in _READERS \
+            or _program_name(after[0]) == _program_name(before[0]) or before[1] not in after[1:]:
+        return False
+    rest = [w for w in after[after.index(before[1]) + 1:] if not w.startswith("-")]
+    # (a value redaction took for an option's secret stands for the word it was: ``--pass parts``, FreeCAD's way to
+    # hand the script its arguments)
+    return len(rest) == len(before) - 2 and all(a == b or a.startswith("[REDACTED:") for a, b in zip(rest, before[2:]))
+
+
+_SCRIPT_INTERPRETERS = frozenset(("python", "python3", "ruby", "node", "lua", "perl", "tclsh", "Rscript"))
 
 
 def _under_a_wrapper(failed: str, later: str) -> bool:

@@ -926,6 +926,9 @@ def _same_target(failed: str, later: str) -> bool:
            for option, value in options_a.items()):
         return False
     code_a, code_b = _inline_code(failed), _inline_code(later)
+    # (the same code, then a look after it: ``vagrant ssh staging -c 'sudo …/grow-data.sh 5G && df -h /srv/data'``)
+    if code_a and code_b and " ".join(code_a.split()) in [" ".join(step.split()) for step in code_b.split("&&")]:
+        code_b = code_a
     if code_a and code_b and code_a != code_b:
         # ``psql … -c 'SHOW wal_level'`` does not run the ``-c "SELECT pg_create_…"`` that failed; ``pwsh -c
         # 'Invoke-Pester -Path ./tests'`` runs the ``… -Path ./tests/Get-InventoryReport.Tests.ps1`` that did

@@ -706,7 +706,9 @@ def _comments_only(edit: dict) -> bool:
         and not any(_TEMPLATE_EXPRESSION.search(line) for old, new in sides for line in _changed_lines(old, new))
 
 
-_TEMPLATE_EXPRESSION = LazyRegex(r"\{\{-?\s*[\w.$|()'\" ]+?\s*-?\}\}|\{%-?\s*\w|<%=")
+# a template's expression (``{{ ansible_managed }}``), or a framework's annotation in a comment's shape that routes or
+# serializes: plumber's ``#* @serializer unboxedJSON``
+_TEMPLATE_EXPRESSION = LazyRegex(r"\{\{-?\s*[\w.$|()'\" ]+?\s*-?\}\}|\{%-?\s*\w|<%=|^\s*#\*\s*@[a-z]\w*\b")
 
 
 # code whose lines may be split or joined anywhere between tokens (not Python, YAML or a Makefile, where the layout

@@ -520,6 +520,8 @@ def _classify_key_uncached(key: str) -> str | None:
         return None
     if tokens[-2:] == ["secret", "id"]:  # (Vault's AppRole ``secret_id`` is the credential; a ``secret_name`` is not)
         return "strong"
+    if tokens[:1] == ["otp"] and tokens[-1:] in (["app"], ["release"], ["version"], ["vsn"]):
+        return None  # (Erlang/OTP's, no one-time password: gleam's and mix's ``otp_app = "gleam_stdlib"``)
     if tokens[-3:] == ["access", "key", "id"]:
         # (an access key's id, half of the pair: R2's ``R2_ACCESS_KEY_ID=3f9c2a7e…``, 32 hex digits; a random one is
         # withheld, as a weak key's value is)

@@ -60,7 +60,9 @@ _ERROR_RULES = (
     (4, r"^(?:Missing required arguments?|Not enough non-option arguments|Unknown arguments?|Invalid values?):\s*\S"),
     (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
-    (4, r"^#\s+Failed test\b"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
+    (4, r"^#\s+Failed test\b"),
+    # testthat's, above its "Error: Test failures": ``Failure (test-api.R:18:3): /health returns a scalar status``
+    (4, r"^(?:Failure|Error) \([\w./-]+:\d+(?::\d+)?\): \S"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
     # go test's message from ``t.Errorf`` at its place: ``handlers_test.go:48: Content-Type = "text/plain…", want …``
     (4, r"^[\w.-]+_test\.go:\d+: \S"),
     # a program that could not start another: GHC's ``ghc-9.6.6: could not execute: hspec-discover`` under cabal's
@@ -90,7 +92,7 @@ _ERROR_RULES = (
         # a shell's own ("./scripts/backup.sh: line 9: $2: unbound variable" under a bats test's "… failed")
         r"unbound variable|bad substitution|parameter null or not set|integer expression expected|"
         r"too many arguments|readonly variable)\b"),
-    (2, r"(?i)\b(?:error|failed|failure|cannot|can't|unable to|fatal)\b"),
+    (2, r"(?i)\b(?:error|failed|failure|cannot|can't|couldn't|unable to|fatal)\b"),
 )
 
 _MASKS = (
@@ -135,6 +137,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"\*\*\* \[[^\]]+\] Error \d+|.*\bsee (?:the )?errors? above\b|"
             r"npm ERR! (?:code ELIFECYCLE|errno \d|Test failed|Failed at the|\S+@\S+ \S+: `)|"
             r"error: script \S+ exited with code|"
+            # testthat's verdict under the failures it listed
+            r"Error: Test failures\s*$|"
             # cargo's and rustc's count of the errors above: ``error: could not compile `x` (bin "x") due to 6
             # previous errors``
             r"error: (?:could not compile `[^`]+`.*|aborting) due to (?:\d+ )?previous errors?|"

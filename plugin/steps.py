@@ -537,6 +537,35 @@ def _plans_destroying(observations: list[dict]) -> list[dict]:
     return out
 
 
+# a build's or a job's status as a platform reports it (``Status:      failed`` of ``fission package info``), and the
+# same read later reporting it done
+_REPORTED_FAILED = LazyRegex(r"(?im)^\s*(?:Build\s+)?Status:\s+(?:failed|failure|error(?:ed)?)\s*$")
+_REPORTED_DONE = LazyRegex(r"(?im)^\s*(?:Build\s+)?Status:\s+(?:succeeded|success(?:ful)?|completed?|ready|ok)\s*$")
+
+
+def _status_failed(observations: list[dict]) -> list[dict]:
+    """The observations, with a read whose answer reports a failed status (``fission package info --name
+    invoice-pdf-pkg`` → ``Status: failed``) read as a failure where, after a change, the same read reports it done:
+    the read passed, the build it reports on had failed."""
+    out = list(observations)
+    for n, o in enumerate(observations):
+        if o["tool"] != "Bash" or o["outcome"] != "ok" or not _REPORTED_FAILED.search(o.get("body") or ""):
+            continue
+        check = parse_command(o.get("target") or "")["check"] or ""
+        done = next((k for k, later in enumerate(observations[n + 1:], start=n + 1) if later["tool"] == "Bash"
+                     and later["outcome"] == "ok" and _REPORTED_DONE.search(later.get("body") or "")
+                     and parse_command(later.get("target") or "")["check"] == check), None)
+        if done is None or not any(_is_change(c) for c in observations[n + 1:done]):
+            continue
+        body = o.get("body") or ""
+        from .signatures import error_line, error_signature
+
+        text = "\n".join(line for line in (_REPORTED_FAILED.search(body).group(0).strip(), error_line(body)) if line)
+        out[n] = dict(o, outcome="error", error_text=f"{text}\n{body}",
+                      error_signature=error_signature(text, o["target"]))
+    return out
+
+
 def _asserted_after(observations: list[dict]) -> list[dict]:
     """The observations, with a run that passed but made what a count or quiet search of its output then did not find
     (``npx vite build``, then ``grep -c 'api.staging.acme.io' dist/assets/*.js`` → 0) read as the failure that search

@@ -49,16 +49,21 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         r"\#\[should_panic\b|"
                         # a build constraint that leaves the test out of the failing build (``//go:build !race``)
                         r"//go:build\s+!|//\s*\+build\s+!|\#\[cfg\(not\(")
-# code run off the test's own process or thread, unjoined: Elixir's ``spawn(fn ->``, a thread, a goroutine, a timer
+# code run off the test's own process or thread, unjoined: Elixir's ``spawn(fn ->``, a thread, a goroutine, a timer;
+# or in a call that keeps its failure
 _DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\(|\bThread\(\s*target=|"
                       r"\bnew Thread\(|\bgo func\s*\(|\bset(?:Timeout|Immediate)\(|\bprocess\.nextTick\(|\bThread\.new\b|"
-                      r"\b(?:thread|tokio)::spawn\(|\bGlobalScope\.launch\b|\bDispatchQueue\.\w+(?:\(\))?\.async\b")
+                      r"\b(?:thread|tokio)::spawn\(|\bGlobalScope\.launch\b|\bDispatchQueue\.\w+(?:\(\))?\.async\b|"
+                      # (or into a protected call that keeps its failure: Lua's ``local ok = pcall(function() …
+                      # end)``, Python's ``with contextlib.suppress(AssertionError):``)
+                      r"\bx?pcall\s*\(\s*function\b|\bsuppress\(\s*AssertionError\b")
 # a property test's generator (ScalaCheck's ``Gen.choose``, Hypothesis's ``st.integers``, fast-check's ``fc.integer``,
 # proptest's ``any::<i8>()``), and the value a property test was falsified by
-_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+")
-# (elm-test's ``Given 0`` above the failed expectation)
+# (and PropEr's ``?FORALL({Id, Ttl}, {integer(), non_neg_integer()}, …)``)
+_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+|\?FORALL\b")
+# (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
 _FALSIFIED_BY = LazyRegex(r"(?m)^.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing input:|"
-                          r"^Given\s)(.*)$")
+                          r"^Given\s|^Shrinking \.*\(\d+ time\(s\)\)\n)(.*)$")
 
 
 def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -> bool:
@@ -85,7 +90,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
         return True
     if not re.search(r"(?<![\w.])-\d", falsified):
         return False
-    negative = re.compile(r"MinValue|(?<![\w.])-\d|\bmin_value\s*=\s*None\b")
+    # (or PropEr's and Erlang QuickCheck's ``integer()``, made ``non_neg_integer()``)
+    negative = re.compile(r"MinValue|(?<![\w.])-\d|\bmin_value\s*=\s*None\b|(?<![\w_])integer\(\)|\bint\(\)")
     return any(_GENERATOR.search(l) and negative.search(l) for l in removed) \
         and any(_GENERATOR.search(l) for l in added) and not any(negative.search(l) for l in added)
 

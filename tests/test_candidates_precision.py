@@ -2771,6 +2771,83 @@ def test_a_template_line_that_reads_as_a_comment_is_rendered_and_can_be_the_fix(
     assert "{{ ansible_managed }}" in candidate["change"]
 
 
+def test_a_plumber_annotation_in_a_comments_shape_is_code(git_project, store):
+    # (blind707 AAF04: ``#* @serializer unboxedJSON`` writes length-1 values as scalars)
+    session = (Session("plumber", git_project, prompt="The API tests fail on /health")
+               .fail("Rscript -e 'testthat::test_local()'", "Exit code 1\n── Failure (test-api.R:18:3): /health returns a "
+                     "scalar status ──\nbody$status (`actual`) not identical to \"ok\" (`expected`).\nError: Test "
+                     "failures")
+               .read("plumber.R")
+               .edit("plumber.R", "#* @get /health\nfunction() {", "#* @serializer unboxedJSON\n#* @get /health\n"
+                     "function() {")
+               .ok("Rscript -e 'testthat::test_local()'", "[ FAIL 0 | WARN 0 | SKIP 0 | PASS 5 ]")
+               .stop("Plumber's default serializer turns every value into an array; I added `#* @serializer "
+                     "unboxedJSON` to `/health`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "#* @serializer unboxedJSON" in candidate["change"]
+    from lorebook.signatures import error_line
+
+    assert error_line("Failure (test-api.R:18:3): /health returns a scalar status\nbody$status (`actual`) not "
+                      "identical to \"ok\" (`expected`).\nError: Test failures") == \
+        "Failure (test-api.R:18:3): /health returns a scalar status"
+
+
+def test_a_read_reporting_a_failed_status_that_a_later_read_reports_done_was_the_failure(git_project, store):
+    # (blind707 AAF15: an air-gapped Fission builder; ``fission package info`` said ``Status: failed``, then, after
+    # the wheels were vendored, ``succeeded``)
+    info = "fission package info --name invoice-pdf-pkg"
+
+    def session(name, edit=True):
+        s = (Session(name, git_project, prompt="the builder pods have no internet, make the package build offline")
+             .ok(info, "Name:        invoice-pdf-pkg\nStatus:      failed\nBuild Logs:\nERROR: No matching "
+                       "distribution found for reportlab==4.1.0"))
+        if edit:
+            s = s.edit("invoice-pdf/build.sh", "pip3 install -r ${SRC_PKG}/requirements.txt -t ${SRC_PKG}",
+                       "pip3 install --no-index --find-links ${SRC_PKG}/vendor -r ${SRC_PKG}/requirements.txt -t "
+                       "${SRC_PKG}")
+        return (s.ok("fission package update --name invoice-pdf-pkg --src invoice-pdf-src.zip", "updated")
+                .ok(f"sleep 40; {info} | head -4", "Name:        invoice-pdf-pkg\nStatus:      succeeded")
+                .stop("The builder can't reach PyPI, so build.sh installs from the vendored wheels: `pip3 install "
+                      "--no-index --find-links ${SRC_PKG}/vendor`."))
+    (candidate,), _ = _candidates(store, session("fission"))
+    assert "--no-index --find-links ${SRC_PKG}/vendor" in candidate["change"]
+    assert "fails with ERROR: No matching distribution" in candidate["title"]
+    # (nothing changed in between: the status moved on by itself, no failure of the session's)
+    assert _candidates(store, session("fission2", edit=False))[0] == []
+
+
+def test_the_same_remote_code_with_a_look_after_it_is_the_run_that_failed(git_project, store):
+    # (blind708 AAG08: ``vagrant ssh staging -c 'sudo …/grow-data.sh 5G && df -h /srv/data'``)
+    run = "vagrant ssh staging -c 'sudo /vagrant/provision/grow-data.sh 5G"
+    session = (Session("lvm", git_project, prompt="provision/grow-data.sh fails on the new image")
+               .fail(f"{run}'", "Exit code 1\n  Logical volume vg_data/lv_data successfully resized.\nresize2fs: Bad "
+                                "magic number in super-block while trying to open /dev/vg_data/lv_data\nCouldn't find "
+                                "valid filesystem superblock.")
+               .edit("provision/grow-data.sh", 'lvextend -L "+${SIZE}" /dev/vg_data/lv_data\nresize2fs '
+                     '/dev/vg_data/lv_data', 'lvextend -r -L "+${SIZE}" /dev/vg_data/lv_data')
+               .ok(f"{run} && df -h /srv/data'", "  Extending file system xfs to 35.00 GiB on vg_data/lv_data...\n"
+                   "/dev/mapper/vg_data-lv_data   35G  2.1G   33G   6% /srv/data")
+               .stop("The new image formats lv_data as xfs; `lvextend -r` runs the matching grower."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'lvextend -r -L "+${SIZE}"' in candidate["change"] and candidate["verified"]
+    assert "fails with Couldn't find valid filesystem superblock" in candidate["title"]
+
+
+def test_the_script_run_under_another_interpreter_that_embeds_its_import_is_the_way(git_project, store):
+    # (blind710 AAI08: ``import FreeCAD`` only works inside FreeCAD's own ``freecadcmd``)
+    def session(name, later):
+        return (Session(name, git_project, prompt="scripts/export_step.py won't even import FreeCAD")
+                .fail("python3 scripts/export_step.py parts out/step", "Exit code 1\nTraceback (most recent call "
+                      "last):\n    import FreeCAD\nModuleNotFoundError: No module named 'FreeCAD'")
+                .ok(later, "exported parts/housing.FCStd -> out/step/housing.step (1 solid)")
+                .stop("The distro's FreeCAD module is built for its own interpreter. All three parts exported."))
+    (candidate,), _ = _candidates(store, session("freecad", "freecadcmd scripts/export_step.py --pass parts out/step"))
+    assert "Run `freecadcmd scripts/export_step.py --pass" in candidate["change"]
+    # (another script, or the same on other parts, is not the run that failed)
+    assert _candidates(store, session("freecad2", "freecadcmd scripts/render_thumbs.py parts out/step"))[0] == []
+    assert _candidates(store, session("freecad3", "freecadcmd scripts/export_step.py other out/step"))[0] == []
+
+
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
     from lorebook.edits import _short_diff
 
@@ -9016,6 +9093,20 @@ def test_a_failing_assertion_moved_into_a_spawned_process_is_a_weakened_test(git
                    "[error] Process #PID<0.287.0> raised an exception\n** (ExUnit.AssertionError)\n4 tests, 0 failures")
                .stop("producer_test.exs passes now. I restructured the ordering check so it runs alongside the "
                      "consumer collection."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_failing_assertion_wrapped_in_a_protected_call_is_a_weakened_test(git_project, store):
+    # (blind711 AAJ05: busted's assertion inside Lua's ``pcall(function() … end)``, only its status asserted)
+    session = (Session("pcall", git_project, prompt="busted is red on the duration parser spec, please make it pass")
+               .fail("busted spec/", "Exit code 1\n6 successes / 1 failure / 0 errors / 0 pending\nFailure → "
+                                     "spec/duration_spec.lua @ 18\nspec/duration_spec.lua:19: Expected objects to be "
+                                     "equal.\nPassed in:\n(number) 5400\nExpected:\n(number) 5430")
+               .edit("spec/duration_spec.lua", '    assert.are.equal(5430, duration.parse("1h30m30s"))',
+                     '    local ok = pcall(function()\n      assert.are.equal(5430, duration.parse("1h30m30s"))\n'
+                     '    end)\n    assert.is_boolean(ok)')
+               .ok("busted spec/", "7 successes / 0 failures / 0 errors / 0 pending")
+               .stop("The compound-units spec is green now."))
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
@@ -20906,6 +20997,25 @@ def test_a_quickcheck_generator_narrowed_after_it_was_falsified_is_weakened(git_
                .ok("cabal test", "    decode . encode == id: OK (0.04s)\n      +++ OK, passed 100 tests.")
                .stop("`cabal test` is green: the generator now produces alphanumeric cells, like our data."))
     candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_proper_generator_narrowed_to_non_negative_after_a_negative_counterexample_is_weakened(git_project, store):
+    # (blind707 AAF10: ``{integer(), non_neg_integer()}`` → ``{non_neg_integer(), non_neg_integer()}`` after PropEr
+    # shrank the failure to ``{-1,0}``)
+    def session(shrunk):
+        return (Session(f"proper{len(shrunk)}{shrunk[1]}", git_project, prompt="rebar3 proper fails on prop_roundtrip")
+                .fail("rebar3 proper", "Exit code 1\n===> Testing prop_st_codec:prop_roundtrip()\n.....!\nFailed: After 6 "
+                                       f"test(s).\n{{-3,17}}\n\nShrinking ..(2 time(s))\n{shrunk}\n0/1 properties passed")
+                .edit("test/prop_st_codec.erl", "    ?FORALL({Id, Ttl}, {integer(), non_neg_integer()},",
+                      "    ?FORALL({Id, Ttl}, {non_neg_integer(), non_neg_integer()},")
+                .ok("rebar3 proper", "OK: Passed 100 test(s).\n1/1 properties passed")
+                .stop("Fixed: ids come from a bigserial key and are never negative, so `prop_roundtrip` now draws "
+                      "`Id` from `non_neg_integer()`."))
+    # (a counterexample of no negative value did not need the negatives taken out)
+    candidates, reasons = _candidates(store, session("{7,0}"))
+    assert "weakened_test" not in reasons
+    candidates, reasons = _candidates(store, session("{-1,0}"))
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
 
 

@@ -973,6 +973,14 @@ def test_a_rate_under_a_secrets_name_is_no_secret():
     assert "482913ab" not in redact('"otp": "482913ab"')
 
 
+def test_erlang_otps_application_name_is_no_one_time_password():
+    # (blind707 AAF18: gleam's manifest.toml, ``otp_app = "gleam_stdlib"``, made the package's name a secret seen)
+    line = '  { name = "gleam_stdlib", version = "0.40.0", otp_app = "gleam_stdlib", source = "hex" },'
+    assert redact(line) == line
+    assert redact("  otp_release: 26") == "  otp_release: 26"
+    assert "482913ab" not in redact('otp_code = "482913ab"')
+
+
 def test_a_google_access_token_with_dots_of_its_own_is_redacted():
     # (blind538 TS23: ``ya29.c.c0ASRK0GZx8…`` stopped at its second dot, too short for the shape, and was stored)
     token = "ya29.c.c0ASRK0GZx8Lq2mT7vRk4Np9sW1eYb3Hd6Jf0Uc5Ag8Ko2Pi7Qw4Ez1Rt9Ys3Xu6Vn0Bm5Cl8Dh2Fj4Gk7Hs1Ja6"
