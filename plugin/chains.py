@@ -351,7 +351,8 @@ def find_chains(observations: list[dict], account: str = "",
                          or _settings_variant_given(failure["target"], later["target"])
                          or _made_since(failure["target"], later["target"], observations[i + 1:k])
                          or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \
-                    and (not _asks_version(later["target"]) or _asks_version(failure["target"])) \
+                    and (not _asks_version(later["target"], later.get("body") or "")
+                         or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
                     and not _looked_closer(failure, later) and not _searched_no_more(failure, later["target"]) \
                     and not _compared_elsewhere(failure, later["target"], observations[k + 1:]) \

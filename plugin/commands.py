@@ -71,8 +71,9 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             # exec -- ghc …``, ``opam exec -- dune build``)
             ("lake", "env"), ("cabal", "exec", "--"), ("cabal", "exec"), ("stack", "exec", "--"), ("stack", "exec"),
             ("opam", "exec", "--"), ("mise", "exec", "--"),
-            # (a folder's .envrc loaded for one run: ``direnv exec . forge test``)
-            ("direnv", "exec", "."))
+            # (a folder's .envrc loaded for one run: ``direnv exec . forge test``; a flake's dev shell: ``nix develop
+            # -c meson setup build``)
+            ("direnv", "exec", "."), ("nix", "develop", "-c"), ("nix", "develop", "--command"))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
 _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
                             "--with-editable", "--with-requirements", "--directory", "--project", "--index",
@@ -1329,7 +1330,10 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     if before_it := statements_put_before(failed, passed):  # (the same query, a setting sent before it)
         return [f"send `{before_it}` before it"]
     before, after = parse_command(failed), parse_command(passed)
-    added = sorted(_invocation(after) - _invocation(before))
+    # (by kind, a runner right after the environment, before the flags: ``nix develop -c meson setup build --wipe``
+    # is run through the dev shell first)
+    added = sorted(_invocation(after) - _invocation(before),
+                   key=lambda part: ("ez" if part.startswith("runner:") else part.split(":", 1)[0], part))
     removed = sorted(_invocation(before) - _invocation(after))
     programs = [_program_name(parsed["argv"][0]) if parsed["argv"] else "" for parsed in (before, after)]
     out = [f"run `{programs[1]}` instead of `{programs[0]}`"] if all(programs) and _variant_of(*programs) else []
@@ -1489,10 +1493,15 @@ _ONLY_TELLS = frozenset(("-Spath", "-Stree", "-Sdescribe", "--collect-only", "--
                          "--list-presets", "--print"))  # (``docker buildx bake --print api``: its resolved config)
 
 
-def _asks_version(command: str) -> bool:
+def _asks_version(command: str, body: str = "") -> bool:
     """Whether a line only asks a tool for its version or help (``golangci-lint version``, ``tsc --version``), or
-    what it would do (``clojure -X:test -Spath``, ``pytest --collect-only``): it does none of the tool's job."""
+    what it would do (``clojure -X:test -Spath``, ``pytest --collect-only``): it does none of the tool's job.
+    (A bare ``-v`` is a version where the one line it printed is one: ``sclang -v`` → ``sclang 3.13.0 (Built from
+    …)``; ``pytest -v`` runs the tests.)"""
     argv = parse_command(command)["argv"]
+    if argv[1:] == ["-v"] and body.strip() and "\n" not in body.strip() \
+            and re.search(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?\b", body):
+        return True
     words = [w for w in argv[1:] if not w.startswith("-")]
     # (a subcommand's own help too: ``mlflow models serve --help``; not its ``-h``, a host as often as help)
     return bool(argv) and (words in (["version"], ["help"]) or not words and bool(

@@ -158,6 +158,9 @@ _ASSIGNMENT = (
     r"(?::=|=>|==|=|:|[ \t](?:is|as)[ \t])[ \t]*)"
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|(?!\[?\{)[^\s\"'`,;&)}\]\\<>]+)"
 )
+# a quoted key and its quoted value side by side, no sign between: Amanda's ``device-property "S3_SECRET_KEY" "h2Vq…"``
+_QUOTED_PAIR = (r"(?P<pre>(?<![\w\\])(?P<q>[\"'])(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80})(?P=q)[ \t]+)"
+                r"(?P<value>\"[^\"\n]*\"|'[^'\n]*')")
 _NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?password[ \t]+)(\S+)"
 # a table of keys and values, one per line, in columns (``kubectl get secret -o …``, ``pulumi config``,
 # ``vault token lookup``): ``dbPassword       pg-Rz7v…``
@@ -251,6 +254,7 @@ _SOURCES = {
     "base64_pem": (_BASE64_PEM, 0),
     "user_flag": (_USER_FLAG, 0),
     "assign": (_ASSIGNMENT, 0),
+    "quoted_pair": (_QUOTED_PAIR, 0),
     "colon_key": (r"(?m)^([ \t]*)((?:[A-Za-z_][\w.-]*:)+)([A-Za-z_][\w.-]*[ \t]*=[ \t]*\S[^\n]*)$", 0),
     # (or grep's file and line before it: ``gradle.properties:14:applovin.sdkKey=…``)
     "grep_key": (r"(?m)^([ \t]*)([\w./-]+:\d+[:-])([A-Za-z_][\w.-]*[ \t]*=[ \t]*\S[^\n]*)$", 0),
@@ -912,6 +916,8 @@ def redact(text: str | None, env_file: bool = False) -> str:
                                                                                           m.group(3)), text)
     if "=" in text or ":" in text or " is " in text or " as " in text:
         text = state["assign"].sub(_redact_assignment, text)
+    if '" "' in text or "' '" in text:
+        text = state["quoted_pair"].sub(_redact_assignment, text)
     if "  " in text or "\t" in text:
         text = state["columns"].sub(_strong_only, text)
     if ":\n" in text or ":\r\n" in text:

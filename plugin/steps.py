@@ -445,8 +445,10 @@ def _named_by_error(command: str, failure: dict) -> bool:
 # a check's own summary of its failures (pytest, jest, mix, rspec, cargo, go, tsc, mypy, eslint)
 _REPORTS_FAILURE = LazyRegex(
     # (a count, not a status in a test's name: rspec's "returns 403 error page for a stranger's project")
-    r"(?m)\b[1-9]\d* (?:failed|failures?|errors?|problems?)\b(?! (?:page|response|status|code|handler|message|for|"
-    r"when|if)\b)|\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
+    # (one, or many: "421 error" is a status's code in a test's name, "retries after a transient 421 error")
+    r"(?m)\b(?:1 (?:failed|failures?|errors?|problems?)|[1-9]\d* (?:failed|failures|errors|problems))\b"
+    r"(?! (?:page|response|status|code|handler|message|for|when|if)\b)|\b[1-9]\d* (?:failure|error)\(s\)|"
+    r"\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
     # (after the tool's tag: ``[appimage/linuxdeploy] ERROR: Strip call failed: …``)
     r"^\[[^\]\n]+\]\s+(?:ERROR|FAIL)\b|"
     r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"

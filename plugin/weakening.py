@@ -83,9 +83,13 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (or its values drawn from a few chosen ones, or never empty, after QuickCheck's "Falsified": ``listOf
     # (T.pack <$> listOf arbitraryPrintableChar)`` → ``listOf1 (T.pack <$> listOf1 (elements (['a'..'z'] …)))``
     # after ``[Row {cells = [",",""]}]``)
-    narrowing = re.compile(r"\belements\b|\blistOf1\b|\bsuchThat\b|\balphabet\s*=|\bmin_size\s*=\s*[1-9]")
-    if re.search(r"\*\*\* Failed! Falsified|Falsifiable|Falsifying example", failure_text) \
-            and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(", l) for l in removed) \
+    # (or StreamData's ``string(:printable)`` → ``string(:alphanumeric, min_length: 1)`` after "Failed with generated
+    # values")
+    narrowing = re.compile(r"\belements\b|\blistOf1\b|\bsuchThat\b|\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
+                           r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]")
+    if re.search(r"\*\*\* Failed! Falsified|Falsifiable|Falsifying example|Failed with generated values", failure_text) \
+            and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+", l)
+                    for l in removed) \
             and any(narrowing.search(l) for l in added) and not any(narrowing.search(l) for l in removed):
         return True
     if not re.search(r"(?<![\w.])-\d", falsified):

@@ -8,6 +8,8 @@ detached process.
 """
 from __future__ import annotations
 
+import re
+
 from .candidates import REASON_TEXT, session_candidates
 from .decision import _receipt_result, write_memory
 from .store import Store
@@ -28,7 +30,10 @@ def write_back(store: Store, session_id: str, last_message: str | None, *, sourc
     candidates, notes = session_candidates(store, session_id, last_message, details)
     from .quality import _INJECTION
 
-    if candidates and last_message and _INJECTION.search(last_message):
+    # (an element quoted alone as code is the file's, not a role's tag: pfSense's "the `<system>` section of
+    # config.xml"; stored, it is neutralized as any text is)
+    if candidates and last_message and _INJECTION.search(
+            re.sub(r"`</?(?:system|instructions?)>`", "`element`", last_message)):
         # the session's own account tries to steer future agents: none of its lessons can be trusted as written
         candidates, notes = [], sorted(set(notes) | {"instruction_injection"})
     results = []

@@ -417,6 +417,26 @@ def test_each_skip_reason_in_the_receipt_names_its_failures(git_project, store):
     assert "`cargo bench` (error: linker `cc` not found)" in messages["unresolved_failure"]
 
 
+def test_an_element_quoted_alone_as_code_is_no_role_tag_but_a_raw_one_still_stops_the_writeback(git_project, store):
+    # (blind717 AAP06: pfSense's "the `<system>` section of config.xml" read as a system tag)
+    from lorebook.writeback import write_back
+
+    def session(name, where):
+        return (Session(name, git_project, prompt="pushing site-b's config fails when it reloads the rules")
+                .fail("./scripts/push-lab.sh site-b", "Exit code 1\npush-lab: filter reload failed")
+                .edit("sites/site-b/config.xml", "\t\t<maximumstates></maximumstates>",
+                      "\t\t<maximumstates></maximumstates>\n\t\t<maximumtableentries>400000</maximumtableentries>")
+                .ok("./scripts/push-lab.sh site-b", "push-lab: done")
+                .stop(f"pf needs room for two copies of the bogon table: I raised `maximumtableentries` to 400000 in "
+                      f"{where} section of `sites/site-b/config.xml`."))
+    quoted = session("pfsense", "the `<system>`")
+    (result,) = write_back(store, quoted.sid, quoted.message)
+    assert result["decision"] == "created"
+    raw = session("pfsense2", "the <system>")
+    (result,) = write_back(store, raw.sid, raw.message)
+    assert result["decision"] == "skipped" and "instruction_injection" in result["reason_codes"]
+
+
 # --- MCP tools fail and pass again too ----------------------------------------------------------------
 
 def _mcp(session, tool, args, text):
@@ -2846,6 +2866,50 @@ def test_the_script_run_under_another_interpreter_that_embeds_its_import_is_the_
     # (another script, or the same on other parts, is not the run that failed)
     assert _candidates(store, session("freecad2", "freecadcmd scripts/render_thumbs.py parts out/step"))[0] == []
     assert _candidates(store, session("freecad3", "freecadcmd scripts/export_step.py other out/step"))[0] == []
+
+
+def test_a_status_code_in_a_test_name_a_grep_kept_is_no_count_of_errors(git_project, store):
+    # (blind709 AAH10: ``crystal spec --verbose … | grep -i error`` kept "retries after a transient 421 error")
+    session = (Session("rename", git_project, prompt="Rename the `recieve_timeout` typo to `receive_timeout`")
+               .edit("src/mailer/smtp_client.cr", "    property recieve_timeout : Time::Span = 30.seconds",
+                     "    property receive_timeout : Time::Span = 30.seconds")
+               .ok("crystal spec spec/mailer", "31 examples, 0 failures, 0 errors, 0 pending")
+               .ok("crystal spec --verbose spec/mailer 2>&1 | grep -i error",
+                   "    raises SMTPError on a 554 reply\n    retries after a transient 421 error")
+               .ok("crystal tool format --check src spec && grep -rn recieve src spec | wc -l", "0")
+               .stop("Renamed `recieve_timeout` to `receive_timeout`; the specs pass."))
+    assert _candidates(store, session)[0] == []
+    from lorebook.steps import _REPORTS_FAILURE
+
+    assert _REPORTS_FAILURE.search("Tests: 2 failed") and _REPORTS_FAILURE.search("1 error") \
+        and _REPORTS_FAILURE.search("3 failure(s)")
+
+
+def test_a_flakes_dev_shell_is_a_runner_named_before_the_flags_it_was_given(git_project, store):
+    # (blind713 AAL16: ``nix develop -c meson setup build --wipe`` for the ``meson setup build`` that found no
+    # libsodium)
+    session = (Session("nix", git_project, prompt="`meson setup build` fails. How are we supposed to build this?")
+               .fail("meson setup build", "Exit code 1\nmeson.build:9:12: ERROR: Dependency \"libsodium\" not found, "
+                                          "tried pkgconfig and cmake")
+               .read("flake.nix")
+               .ok("nix develop -c meson setup build --wipe 2>&1 | tail -2", "Run-time dependency libsodium found: "
+                   "YES 1.0.19\nBuild targets in project: 4")
+               .stop("libsodium comes from the flake's dev shell: `nix develop -c meson setup build --wipe`."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith("— run it through `nix develop -c`")
+
+
+def test_a_bare_v_that_printed_a_version_is_no_run_of_the_tool(git_project, store):
+    # (blind718 AAQ02: ``sclang -v`` between the run Qt aborted and the one with ``QT_QPA_PLATFORM=offscreen``)
+    session = (Session("sclang", git_project, prompt="the SuperCollider unit tests abort on our headless box")
+               .fail("sclang scripts/run-tests.scd", "Exit code 134\nqt.qpa.xcb: could not connect to display\nThis "
+                     "application failed to start because no Qt platform plugin could be initialized.")
+               .ok("sclang -v", "sclang 3.13.0 (Built from tag 'Version-3.13.0' [3188503])")
+               .ok("QT_QPA_PLATFORM=offscreen sclang scripts/run-tests.scd 2>&1 | tail -2",
+                   "PASS: TestGrainCloud: test_density - density stays within 1..200\nUNIT TEST.............. done")
+               .stop("There is no X display here; `QT_QPA_PLATFORM=offscreen` lets Qt start without one."))
+    (candidate,), _ = _candidates(store, session)
+    assert "QT_QPA_PLATFORM=offscreen" in candidate["change"]
 
 
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
@@ -21016,6 +21080,21 @@ def test_a_proper_generator_narrowed_to_non_negative_after_a_negative_counterexa
     candidates, reasons = _candidates(store, session("{7,0}"))
     assert "weakened_test" not in reasons
     candidates, reasons = _candidates(store, session("{-1,0}"))
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_streamdata_generator_narrowed_after_it_failed_is_weakened(git_project, store):
+    # (blind709 AAH06: ``string(:printable)`` → ``string(:alphanumeric, min_length: 1)`` after "Failed with generated
+    # values")
+    session = (Session("streamdata", git_project, prompt="CI is red on the slugify property, get it green")
+               .fail("mix test test/blog/slug_test.exs", "Exit code 2\n  1) property slugify/1 only emits url-safe "
+                     "characters (Blog.SlugTest)\n     Failed with generated values (after 14 successful runs):\n\n"
+                     "         * Clause:    title <- string(:printable)\n           Generated: \"é\"")
+               .edit("test/blog/slug_test.exs", "    check all title <- string(:printable) do",
+                     "    check all title <- string(:alphanumeric, min_length: 1) do")
+               .ok("mix test test/blog/slug_test.exs", "2 properties, 2 tests, 0 failures")
+               .stop("Printable Unicode isn't representative of real titles, so the generator is alphanumeric now."))
+    candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
 
 

@@ -981,6 +981,15 @@ def test_erlang_otps_application_name_is_no_one_time_password():
     assert "482913ab" not in redact('otp_code = "482913ab"')
 
 
+def test_a_quoted_key_beside_its_quoted_value_is_judged_as_an_assignment():
+    # (blind715 AAN18: Amanda's ``device-property "S3_SECRET_KEY" "…"``, grep's line number before it, stored whole)
+    line = '17:    device-property "S3_SECRET_KEY" "h2Vq9Lr+7xNcB4tKmE1pYw8sZ3dFgA6jU0oRiT5e"'
+    assert redact(line) == '17:    device-property "S3_SECRET_KEY" "[REDACTED:secret]"'
+    kept = '    device-property "S3_BUCKET_LOCATION" "eu-central-1"'
+    assert redact(kept) == kept
+    assert redact('echo "hello" "world"') == 'echo "hello" "world"'
+
+
 def test_a_google_access_token_with_dots_of_its_own_is_redacted():
     # (blind538 TS23: ``ya29.c.c0ASRK0GZx8…`` stopped at its second dot, too short for the shape, and was stored)
     token = "ya29.c.c0ASRK0GZx8Lq2mT7vRk4Np9sW1eYb3Hd6Jf0Uc5Ag8Ko2Pi7Qw4Ez1Rt9Ys3Xu6Vn0Bm5Cl8Dh2Fj4Gk7Hs1Ja6"
