@@ -252,11 +252,18 @@ _SUBSTITUTION = r"\$\([^()]*\)"
 
 def _words(segment: str) -> list[str]:
     segment, restore = held_out(_SUBSTITUTION, segment)  # (a command substitution is one word)
+    # (a Windows path keeps its separators, which a POSIX shell would take for escapes: ``.\scripts\Test-Artifact.ps1``)
+    if "\\" in segment:
+        segment = _WINDOWS_PATH.sub(lambda m: m.group(0).replace("\\", "\\\\"), segment)
     try:
         words = shlex.split(segment)
     except ValueError:
         words = segment.split()
     return [restore(w) for w in words]
+
+
+# a word shaped like a Windows path, outside quotes: ``.\bin\velociraptor.exe``, ``C:\src\app``, ``tests\Unit``
+_WINDOWS_PATH = LazyRegex(r"(?<![^\s=])(?:[A-Za-z]:|\.{1,2}|[\w.$-]+)?(?:\\[\w.$-]+)+\\?(?=[\s;|&)]|$)")
 
 
 # programs that take ``/switch`` options (by their names on PATH; any ``….exe`` does too)
@@ -409,7 +416,9 @@ def parse_command(command: str) -> dict:
 def _program_name(word: str) -> str:
     """A program run by its path is the same program (``.venv/bin/pytest`` is ``pytest``); ``./gradlew`` and
     ``bin/rails`` keep their spelling, as the project's own wrappers."""
-    name = word if "/" not in word or word in _TWO_WORD else os.path.basename(word.rstrip("/")) or word
+    # (and by a Windows path: ``.\bin\velociraptor.exe`` is ``velociraptor.exe``)
+    name = word if "/" not in word and "\\" not in word or word in _TWO_WORD \
+        else os.path.basename(word.replace("\\", "/").rstrip("/")) or word
     # (a program pinned to a version where it is fetched and run: ``go run github.com/bufbuild/buf/cmd/buf@v1.47.2``,
     # ``npx prettier@3.3.2`` are ``buf`` and ``prettier``)
     name = re.sub(r"(?<=\w)@(?:v?\d[\w.+-]*|latest)$", "", name)
@@ -1427,8 +1436,9 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                 (before["argv"][n + 1] for n, w in enumerate(before["argv"][:-1]) if w == option), "")
             if re.fullmatch(r"localhost|127\.0\.0\.1|::1|0\.0\.0\.0", given):
                 continue
+        # (nor a runner the passing line runs as another user or with more: ``sudo -u streamer …`` for ``sudo …``)
         if kind in ("flag", "runner", "path", "profile") and value not in after["argv"] \
-                and not any(a.startswith((f"flag:{option} ", f"flag:{option}=")) for a in added):
+                and not any(a.startswith((f"flag:{option} ", f"flag:{option}=", f"runner:{value} ")) for a in added):
             out.append(f"without `{value}`")
     # (a build tool's goals run first in the same run: ``./mvnw compile flyway:migrate`` for ``./mvnw
     # flyway:migrate``, which finds the Java migrations only as compiled classes)

@@ -2912,6 +2912,30 @@ def test_a_bare_v_that_printed_a_version_is_no_run_of_the_tool(git_project, stor
     assert "QT_QPA_PLATFORM=offscreen" in candidate["change"]
 
 
+def test_a_windows_path_keeps_its_separators_as_a_word_of_a_command():
+    # (blind718 AAQ04: ``pwsh -NoProfile -File .\\scripts\\Test-Artifact.ps1 …`` read as ``.scriptsTest-Artifact.ps1``,
+    # so the repo's wrapper the account names was never the run it made)
+    from lorebook.commands import _program_name, parse_command
+    from lorebook.steps import _names_run
+
+    argv = parse_command(r"pwsh -NoProfile -File .\scripts\Test-Artifact.ps1 -Artifact Custom.RunKeys")["argv"]
+    assert argv[3] == r".\scripts\Test-Artifact.ps1"
+    assert _names_run(argv, r"CONTRIBUTING.md says to test with `scripts\Test-Artifact.ps1 -Artifact <Name>`.")
+    assert _program_name(r".\bin\velociraptor.exe") == "velociraptor.exe"
+    # (a POSIX escape stays one: a pattern's ``\|`` outside quotes, a line's continuation)
+    assert parse_command(r"grep -rn foo\|bar src")["argv"] == ["grep", "-rn", "foo|bar", "src"]
+
+
+def test_a_runner_run_as_another_user_is_no_runner_done_without():
+    # (blind718 AAQ03: ``sudo -u streamer XDG_RUNTIME_DIR=/run/user/1000 ./scripts/route-capture.sh`` for ``sudo …``)
+    from lorebook.commands import invocation_change
+
+    assert invocation_change("sudo ./scripts/route-capture.sh",
+                             "sudo -u streamer XDG_RUNTIME_DIR=/run/user/1000 ./scripts/route-capture.sh") == \
+        ["set `XDG_RUNTIME_DIR=/run/user/1000`", "run it through `sudo -u streamer`"]
+    assert "without `sudo`" in invocation_change("sudo ./scripts/route-capture.sh", "./scripts/route-capture.sh")
+
+
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
     from lorebook.edits import _short_diff
 
