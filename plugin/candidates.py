@@ -1800,7 +1800,9 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"what(?:'s| is) wrong|(?:went|goes) wrong|keeps? (?:coming back|failing|crashing|erroring)|"
                       # ("api.shop.acme.io keeps flipping between the two clusters' load balancers")
                       r"keeps? (?:flipping|flapping|bouncing|toggling|overwriting|restarting|disconnecting|"
-                      r"dropping)\b|"
+                      r"dropping|saying|skipping|reporting)\b|"
+                      # ("… is supposed to re-export the web JPEGs …, but it keeps saying nothing was updated")
+                      r"\b(?:is|are|was|were) supposed to\b[^.;]{0,160}\bbut\b|"
                       # "the nightly report email goes out twice": what should happen once happens again
                       r"(?:sent|sends|fires?|fired|runs?|ran|goes out|went out|appears?|shows? up|triggers?|triggered|"
                       r"(?:is|are|gets?|got) (?:sent|called|charged|run)|(?:is|are) being (?:sent|called|charged|run)|"

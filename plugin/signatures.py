@@ -85,6 +85,7 @@ _ERROR_RULES = (
     (3, r"^Invalid \w+"),  # the AWS CLI's: ``Invalid base64: "{"order_id":42,"status":"paid"}"``
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does(?: not|n't) exist|"
+        r"already exists|"
         r"no such tool|not available|unable to|no tests? (?:were |was )?(?:ran|run|collected)|"
         r"no (?:[\w-]+ ){1,3}(?:was |were )?found|"  # ("No test configuration file found!")
         # ("Authentication is required for gems.contribsys.com.")

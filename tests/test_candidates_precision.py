@@ -2936,6 +2936,22 @@ def test_a_runner_run_as_another_user_is_no_runner_done_without():
     assert "without `sudo`" in invocation_change("sudo ./scripts/route-capture.sh", "./scripts/route-capture.sh")
 
 
+def test_a_script_supposed_to_do_its_job_but_saying_it_did_nothing_is_a_reported_problem(git_project, store):
+    # (blind714 AAM17: the prompt names the script it reports, so its edit read as the task asked for, not the fix)
+    session = (Session("rawtherapee", git_project, prompt="scripts/develop.sh is supposed to re-export the web JPEGs "
+                       "after I tweak profiles/web.pp3, but it keeps saying nothing was updated. Fix it.")
+               .fail("./scripts/develop.sh raw/2024-03-harbour", "Exit code 1\nRawTherapee, version 5.10, command "
+                     "line.\nout/web/DSC_4411.jpg already exists: use -Y option to overwrite. This image has been "
+                     "skipped.\ndevelop.sh: 0 of 14 exports updated (expected 14)")
+               .edit("scripts/develop.sh", 'rawtherapee-cli -o "$OUT" -p profiles/web.pp3 -c "$SRC"',
+                     'rawtherapee-cli -o "$OUT" -p profiles/web.pp3 -Y -c "$SRC"')
+               .ok("./scripts/develop.sh raw/2024-03-harbour", "develop.sh: 14 of 14 exports updated")
+               .stop("rawtherapee-cli never overwrites an existing output unless it gets `-Y`."))
+    (candidate,), _ = _candidates(store, session)
+    assert '-Y -c "$SRC"' in candidate["change"]
+    assert "fails with out/web/DSC_4411.jpg already exists" in candidate["title"]
+
+
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
     from lorebook.edits import _short_diff
 
