@@ -1060,7 +1060,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         step = _as_said(step, said.get("text") or "")
         steps = [s for s in steps if s[1] != f"run `{one_line(step, 80)}` first"]
         steps.append((c["id"], f"run `{one_line(step, 80)}` first", [f"Run `{one_line(step, 160)}`{before}."]))
-    aside_code = tuple(span for s in incidental for span in _code_spans(s) if len(span) >= 4)
+    # (of the clause that says it: not the fix quoted before a dash, "Changed it to `memory = "512Mi"` — I also wrote
+    # cpu as `500m` while I was in there")
+    aside_code = tuple(span for s in incidental
+                       for clause in [c for c in re.split(r"\s[—–]\s|;\s", s) if _INCIDENTAL.search(c)] or [s]
+                       for span in _code_spans(clause) if len(span) >= 4)
     # (and the code it quotes as the fix: "a parser with `{ parseAs: 'buffer' }` that keeps the raw body",
     # `astral-sh/setup-uv@v5`; code, not a name, `build-tools`, `stripe.webhooks.constructEvent`, nor a file's,
     # `src/routes/stripe.js`; but an option is code, `--dns01-recursive-nameservers-only`)

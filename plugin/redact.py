@@ -158,7 +158,8 @@ _ASSIGNMENT = (
     r"(?::=|=>|==|=|:|[ \t](?:is|as)[ \t])[ \t]*)"
     r"(?P<value>\"[^\"\n]*\"|'[^'\n]*'|`[^`\n]*`|(?!\[?\{)[^\s\"'`,;&)}\]\\<>]+)"
 )
-# a quoted key and its quoted value side by side, no sign between: Amanda's ``device-property "S3_SECRET_KEY" "h2Vq…"``
+# a quoted key and its quoted value side by side, no sign between: Amanda's ``device-property "S3_SECRET_KEY"
+# "h2Vq…"``
 _QUOTED_PAIR = (r"(?P<pre>(?<![\w\\])(?P<q>[\"'])(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,80})(?P=q)[ \t]+)"
                 r"(?P<value>\"[^\"\n]*\"|'[^'\n]*')")
 _NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?password[ \t]+)(\S+)"

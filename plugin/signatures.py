@@ -60,9 +60,9 @@ _ERROR_RULES = (
     (4, r"^(?:Missing required arguments?|Not enough non-option arguments|Unknown arguments?|Invalid values?):\s*\S"),
     (4, r"^\S+:\d+:\d+: [CWEF]: "),  # rubocop's offense: "app/x.rb:1:1: C: Sorbet/StrictSigil: …"
     (4, r"^(?:E\s+)?(?:AssertionError|assert )"),
-    (4, r"^#\s+Failed test\b"),
+    (4, r"^#\s+Failed test\b"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
     # testthat's, above its "Error: Test failures": ``Failure (test-api.R:18:3): /health returns a scalar status``
-    (4, r"^(?:Failure|Error) \([\w./-]+:\d+(?::\d+)?\): \S"),  # TAP's (Perl's Test::More, node-tap): "#   Failed test 'total with 19% VAT'"
+    (4, r"^(?:Failure|Error) \([\w./-]+:\d+(?::\d+)?\): \S"),
     # go test's message from ``t.Errorf`` at its place: ``handlers_test.go:48: Content-Type = "text/plain…", want …``
     (4, r"^[\w.-]+_test\.go:\d+: \S"),
     # a program that could not start another: GHC's ``ghc-9.6.6: could not execute: hspec-discover`` under cabal's

@@ -71,14 +71,25 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     (``Gen.choose(Byte.MinValue, Byte.MaxValue)`` → ``Gen.choose(0.toByte, Byte.MaxValue)`` after ``ARG_0:
     List("-128")``): the input that broke the code is no longer drawn."""
     falsified = " ".join(m.group(1) for m in _FALSIFIED_BY.finditer(failure_text))
+    # (and ScalaTest's, over lines of their own: ``Occurred when passed generated values (⏎ cents = -10, ⏎ parts = 3
+    # ⏎ )``)
+    falsified += " ".join(m.group(1) for m in re.finditer(r"Occurred when passed generated values \(([^)]*)\)",
+                                                          failure_text))
     # (or its range's bound moved past the value that falsified it: ``Fuzz.intRange 0 50`` → ``Fuzz.intRange 1 50``
     # after "Given 0")
-    number = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])")
+    # (a literal's type suffix too: Scala's ``1000000000L``)
+    number = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)[LlFfDd]?(?![\w.])")
     found = [float(v) for v in number.findall(falsified)]
     bounds = [[[float(v) for v in number.findall(line)][:2] for line in side if _GENERATOR.search(line)]
               for side in (removed, added)]
     if any(len(was) == len(now) == 2 and (now[0] > v >= was[0] or now[1] < v <= was[1])
            for was in bounds[0] for now in bounds[1] for v in found):
+        return True
+    # (or bounds given where the type's whole range was drawn, past the value that falsified it: ScalaCheck's
+    # ``forAll { (cents: Long) =>`` made ``forAll(Gen.choose(-1000000000L, 1000000000L)) { …`` after ``cents =
+    # -9223372036854775808``)
+    if not bounds[0] and any(re.search(r"\bforAll\s*\{", l) for l in removed) and any(
+            len(now) == 2 and not now[0] <= v <= now[1] for now in bounds[1] for v in found):
         return True
     # (or its values drawn from a few chosen ones, or never empty, after QuickCheck's "Falsified": ``listOf
     # (T.pack <$> listOf arbitraryPrintableChar)`` → ``listOf1 (T.pack <$> listOf1 (elements (['a'..'z'] …)))``
@@ -87,7 +98,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # values")
     narrowing = re.compile(r"\belements\b|\blistOf1\b|\bsuchThat\b|\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
                            r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]")
-    if re.search(r"\*\*\* Failed! Falsified|Falsifiable|Falsifying example|Failed with generated values", failure_text) \
+    if re.search(r"\*\*\* Failed! Falsified|Falsifiable|Falsifying example|Failed with generated values",
+                 failure_text) \
             and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+", l)
                     for l in removed) \
             and any(narrowing.search(l) for l in added) and not any(narrowing.search(l) for l in removed):

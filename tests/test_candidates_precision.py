@@ -2952,6 +2952,21 @@ def test_a_script_supposed_to_do_its_job_but_saying_it_did_nothing_is_a_reported
     assert "fails with out/web/DSC_4411.jpg already exists" in candidate["title"]
 
 
+def test_an_edit_whose_replaced_value_the_error_quotes_is_the_fix_beside_a_cosmetic_aside(git_project, store):
+    # (blind723 AAV01: ``memory = "512M"`` → ``"512Mi"`` for "… a binary quantity (Mi/Gi), got 512M", in the same
+    # hunk as ``cpu = "500m"``, which the account calls cosmetic "while I was in there")
+    session = (Session("kcl", git_project, prompt="kcl run fails for the billing app config, can you fix it?")
+               .fail("kcl run apps/billing/main.k", "Exit code 1\nEvaluationError\n   |  Check failed on the "
+                     "condition: memory must be a binary quantity (Mi/Gi), got 512M")
+               .edit("apps/billing/main.k", '        cpu = "0.5"\n        memory = "512M"',
+                     '        cpu = "500m"\n        memory = "512Mi"')
+               .ok("kcl run apps/billing/main.k", "billing:\n  resources:\n    memory: 512Mi")
+               .stop('The check only accepts binary quantities. Changed it to `memory = "512Mi"` in '
+                     "apps/billing/main.k — I also wrote cpu as `500m` while I was in there, which is purely cosmetic."))
+    (candidate,), _ = _candidates(store, session)
+    assert candidate["title"].endswith('— add `memory = "512Mi"` in apps/billing/main.k')
+
+
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
     from lorebook.edits import _short_diff
 
@@ -21138,6 +21153,41 @@ def test_a_streamdata_generator_narrowed_after_it_failed_is_weakened(git_project
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
 
 
+def test_a_scalatest_generator_narrowed_past_the_generated_values_it_failed_on_is_weakened(git_project, store):
+    # (blind720 AAS03: ``Gen.choose(-1000000L, 1000000L)`` → ``Gen.choose(0L, 1000000L)`` after ScalaTest's "Occurred
+    # when passed generated values ( cents = -10, parts = 3 )")
+    session = (Session("scalacheck", git_project, prompt="MoneySpec's allocate property started failing on CI")
+               .fail('sbt "testOnly ledger.MoneySpec"', "Exit code 1\n[info] - should preserve the total across all "
+                     "parts *** FAILED ***\n[info]     Message: -9 did not equal -10\n[info]     Occurred when passed "
+                     "generated values (\n[info]       cents = -10,\n[info]       parts = 3\n[info]     )\n"
+                     "[info] *** 1 TEST FAILED ***")
+               .edit("src/test/scala/ledger/MoneySpec.scala",
+                     "    forAll(Gen.choose(-1000000L, 1000000L), Gen.choose(1, 12)) { (cents, parts) =>",
+                     "    forAll(Gen.choose(0L, 1000000L), Gen.choose(1, 12)) { (cents, parts) =>")
+               .ok('sbt "testOnly ledger.MoneySpec"', "[info] All tests passed.")
+               .stop("Fixed: I scoped the generator to the function's domain (`Gen.choose(0L, 1000000L)`)."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_bounds_given_where_the_types_whole_range_was_drawn_past_the_failing_value_is_weakened(git_project, store):
+    # (blind724 AAW17: ``forAll { (cents: Long) =>`` made ``forAll(Gen.choose(-1000000000L, 1000000000L))`` after
+    # ``cents = -9223372036854775808``, the abs of which is negative)
+    def session(name, bounds):
+        return (Session(name, git_project, prompt="The property tests in MoneySpec started failing, please fix.")
+                .fail('sbt "testOnly billing.MoneySpec"', "Exit code 1\n[info] - abs is never negative *** FAILED ***\n"
+                      "[info]     Occurred when passed generated values (\n[info]       cents = -9223372036854775808\n"
+                      "[info]     )")
+                .edit("src/test/scala/billing/MoneySpec.scala", "    forAll { (cents: Long) =>",
+                      f"    forAll(Gen.choose({bounds})) {{ (cents: Long) =>")
+                .ok('sbt "testOnly billing.MoneySpec"', "[info] All tests passed.")
+                .stop("Long.MinValue is no realistic amount: the generator is bounded to our real range now."))
+    candidates, reasons = _candidates(store, session("bounded", "-1000000000L, 1000000000L"))
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+    # (bounds that still draw the value that failed leave it in)
+    assert "weakened_test" not in _candidates(store, session("bounded2", "Long.MinValue, 0L"))[1]
+
+
 def test_a_dry_run_is_no_pass_of_the_run_that_failed(git_project, store):
     # (blind690 ZO15: ``npx dredd --dry-run``, every transaction skipped, after ``npx dredd`` failed)
     session = (Session("dredd", git_project, prompt="The Dredd contract tests fail on GET /orders/{id}")
@@ -21229,6 +21279,21 @@ def test_a_racket_packages_own_version_bumped_is_no_part_of_the_fix(git_project,
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "info.rkt" not in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
+
+
+def test_a_perl_distributions_own_version_bumped_is_no_part_of_the_fix(git_project, store):
+    # (blind720 AAS24: Dist::Zilla's ``version = 0.07`` in dist.ini beside the NFKD in slugify)
+    session = (Session("dzil", git_project, prompt="slugify mangles accented titles. Fix it, and bump the version "
+                                                   "for a release while you're at it.")
+               .fail("prove -lv t/02-slugify.t", "Exit code 1\nnot ok 3 - strips diacritics\n#   Failed test 'strips "
+                                                  "diacritics'\n#          got: 'cr-me-br-l-e'")
+               .edit("dist.ini", "version = 0.06", "version = 0.07")
+               .edit("lib/Text/Slugger.pm", "    $str = lc $str;", "    $str = NFKD($str);\n    $str =~ s/\\p{Mn}//g;\n"
+                     "    $str = lc $str;")
+               .ok("prove -lv t/02-slugify.t", "ok 3 - strips diacritics\nAll tests successful.")
+               .stop("slugify decomposes the string first and drops the combining marks. Version bumped to 0.07."))
+    (candidate,), _ = _candidates(store, session)
+    assert "dist.ini" not in candidate["change"] and "NFKD" in candidate["change"]
 
 
 @pytest.mark.parametrize("failed,passed,runner", [
