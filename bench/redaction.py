@@ -290,6 +290,9 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     scram = f"SCRAM-SHA-256$4096:{b64(16)}${b64(32)}:{b64(32)}"
     add("postgres scram password hash", f"select rolpassword from pg_authid where rolname = 'app_rw';\n{scram}",
         scram)
+    # (round 124: a quoted key beside its quoted value, no sign between, as grep printed it)
+    amanda = rand(40, B62)
+    add("amanda device-property secret key", f'17:    device-property "S3_SECRET_KEY" "{amanda}"', amanda)
     return out
 
 
@@ -440,6 +443,10 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("check verdict in a sentence", "PASS: billing-api restarted after billing-api-config changed",
         "PASS: billing-api restarted")
     add("prerelease version", "then passed: 2.8.0-feat-login.4f2a9c1", "2.8.0-feat-login.4f2a9c1")
+    # (round 124: a quoted setting beside its value, and Erlang/OTP's application name)
+    add("amanda device-property setting", '    device-property "S3_BUCKET_LOCATION" "eu-central-1"', "eu-central-1")
+    add("otp_app in a gleam manifest", '{ name = "gleam_stdlib", otp_app = "gleam_stdlib", source = "hex" }',
+        'otp_app = "gleam_stdlib"')
     return out
 
 

@@ -708,8 +708,10 @@ def _comments_only(edit: dict) -> bool:
 
 
 # a template's expression (``{{ ansible_managed }}``), or a framework's annotation in a comment's shape that routes or
-# serializes: plumber's ``#* @serializer unboxedJSON``
-_TEMPLATE_EXPRESSION = LazyRegex(r"\{\{-?\s*[\w.$|()'\" ]+?\s*-?\}\}|\{%-?\s*\w|<%=|^\s*#\*\s*@[a-z]\w*\b")
+# serializes: plumber's ``#* @serializer unboxedJSON``; roxygen's tags that write an R package's NAMESPACE, ``#'
+# @importFrom magrittr %>%``
+_TEMPLATE_EXPRESSION = LazyRegex(r"\{\{-?\s*[\w.$|()'\" ]+?\s*-?\}\}|\{%-?\s*\w|<%=|^\s*#\*\s*@[a-z]\w*\b|"
+                                 r"^\s*#'\s*@(?:importFrom|import|export|exportPattern|useDynLib|S3method|rawNamespace)\b")
 
 
 # code whose lines may be split or joined anywhere between tokens (not Python, YAML or a Makefile, where the layout

@@ -819,13 +819,14 @@ def _printed_pass(observation: dict) -> dict:
 
 # a test run that ran nothing: pytest's ``sssss   [100%]`` or ``5 skipped``, with nothing passed or failed
 # (or go's ``?   pkg [no test files]`` for every package)
-_ALL_SKIPPED = LazyRegex(r"(?m)^s+\s+\[100%\]$|\b\d+ skipped\b|\[no test files\]")
+_ALL_SKIPPED = LazyRegex(r"(?m)^s+\s+\[100%\]$|\b[1-9]\d* skipped\b|\[no test files\]")
 # a migration generated from the models (not a check that none is pending: ``--check``, ``--dry-run``)
 _GENERATES_MIGRATION = LazyRegex(r"\balembic\s+revision\b.*--autogenerate\b|"
                                  r"\bmakemigrations\b(?!.*\s--(?:check|dry-run)\b)")
 _GENERATED_NOTHING = LazyRegex(r"No changes (?:in schema )?detected")
 _ASYNC_SKIPPED = LazyRegex(r"async def functions are not natively supported and have been skipped")
-_RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|^[.FEx]|^(?:ok|FAIL|---)\s")
+# (or a runner's own words for it: Ballerina's and mocha's ``4 passing``)
+_RAN_SOME = LazyRegex(r"(?m)\b\d+ (?:passed|failed|errors?)\b|\b[1-9]\d* passing\b|^[.FEx]|^(?:ok|FAIL|---)\s")
 
 
 # a test run told to pass when no test is found

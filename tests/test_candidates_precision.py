@@ -2791,7 +2791,7 @@ def test_a_template_line_that_reads_as_a_comment_is_rendered_and_can_be_the_fix(
     assert "{{ ansible_managed }}" in candidate["change"]
 
 
-def test_a_plumber_annotation_in_a_comments_shape_is_code(git_project, store):
+def test_an_r_frameworks_annotation_in_a_comments_shape_is_code(git_project, store):
     # (blind707 AAF04: ``#* @serializer unboxedJSON`` writes length-1 values as scalars)
     session = (Session("plumber", git_project, prompt="The API tests fail on /health")
                .fail("Rscript -e 'testthat::test_local()'", "Exit code 1\n── Failure (test-api.R:18:3): /health returns a "
@@ -2805,6 +2805,16 @@ def test_a_plumber_annotation_in_a_comments_shape_is_code(git_project, store):
                      "unboxedJSON` to `/health`."))
     (candidate,), _ = _candidates(store, session)
     assert "#* @serializer unboxedJSON" in candidate["change"]
+    # (blind713 AAL19, blind723 AAV11: roxygen's ``#' @importFrom magrittr %>%``, which writes the NAMESPACE)
+    session = (Session("roxygen", git_project, prompt="devtools::test() fails in the summarise helpers")
+               .fail("Rscript -e 'devtools::test()'", "Exit code 1\nError in `summarise_runs()`: could not find "
+                     'function "%>%"')
+               .edit("R/rollr-package.R", "#' @importFrom Rcpp sourceCpp", "#' @importFrom Rcpp sourceCpp\n"
+                     "#' @importFrom magrittr %>%")
+               .ok("Rscript -e 'devtools::document()' && Rscript -e 'devtools::test()'", "[ FAIL 0 | WARN 0 | PASS 12 ]")
+               .stop("The package used `%>%` without importing it: added `#' @importFrom magrittr %>%`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "@importFrom magrittr %>%" in candidate["change"]
     from lorebook.signatures import error_line
 
     assert error_line("Failure (test-api.R:18:3): /health returns a scalar status\nbody$status (`actual`) not "
@@ -2965,6 +2975,21 @@ def test_an_edit_whose_replaced_value_the_error_quotes_is_the_fix_beside_a_cosme
                      "apps/billing/main.k — I also wrote cpu as `500m` while I was in there, which is purely cosmetic."))
     (candidate,), _ = _candidates(store, session)
     assert candidate["title"].endswith('— add `memory = "512Mi"` in apps/billing/main.k')
+
+
+def test_a_run_that_passed_with_none_skipped_is_no_run_that_skipped_everything(git_project, store):
+    # (blind722 AAU04: Ballerina's ``4 passing / 0 failing / 0 skipped`` read as every test skipped)
+    session = (Session("ballerina", git_project, prompt="bal test fails in the inventory service")
+               .fail("bal test", "Exit code 1\nerror: Error in SQL connector configuration: Failed to initialize pool: "
+                                 "No suitable driver found for jdbc:h2:mem:inventory_test\n\t\t0 passing\n\t\t0 failing\n"
+                                 "\t\t4 skipped\nerror: there are test failures")
+               .edit("Ballerina.toml", "[build-options]\nobservabilityIncluded = false",
+                     '[build-options]\nobservabilityIncluded = false\n\n[[platform.java17.dependency]]\ngroupId = '
+                     '"com.h2database"\nartifactId = "h2"\nversion = "2.2.224"\nscope = "testOnly"')
+               .ok("bal test", "Running Tests\n\n\tinventory\n\t\t4 passing\n\t\t0 failing\n\t\t0 skipped\n")
+               .stop("The H2 JDBC driver was never on the classpath: added it as a test-only platform dependency."))
+    (candidate,), _ = _candidates(store, session)
+    assert "[[platform.java17.dependency]]" in candidate["change"] and candidate["verified"]
 
 
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
