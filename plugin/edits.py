@@ -711,7 +711,8 @@ def _comments_only(edit: dict) -> bool:
 # serializes: plumber's ``#* @serializer unboxedJSON``; roxygen's tags that write an R package's NAMESPACE, ``#'
 # @importFrom magrittr %>%``
 _TEMPLATE_EXPRESSION = LazyRegex(r"\{\{-?\s*[\w.$|()'\" ]+?\s*-?\}\}|\{%-?\s*\w|<%=|^\s*#\*\s*@[a-z]\w*\b|"
-                                 r"^\s*#'\s*@(?:importFrom|import|export|exportPattern|useDynLib|S3method|rawNamespace)\b")
+                                 r"^\s*#'\s*@(?:importFrom|import|export|exportPattern|useDynLib|S3method|"
+                                 r"rawNamespace)\b")
 
 
 # code whose lines may be split or joined anywhere between tokens (not Python, YAML or a Makefile, where the layout
