@@ -62,8 +62,9 @@ _DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\
 # (and PropEr's ``?FORALL({Id, Ttl}, {integer(), non_neg_integer()}, …)``)
 _GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+|\?FORALL\b")
 # (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
-_FALSIFIED_BY = LazyRegex(r"(?m)^.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing input:|"
-                          r"^Given\s|^Shrinking \.*\(\d+ time\(s\)\)\n)(.*)$")
+# (indented too, as elm-test prints it under the failing test's name)
+_FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
+                          r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n)(.*)$")
 
 
 def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -> bool:
@@ -88,7 +89,9 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (or bounds given where the type's whole range was drawn, past the value that falsified it: ScalaCheck's
     # ``forAll { (cents: Long) =>`` made ``forAll(Gen.choose(-1000000000L, 1000000000L)) { …`` after ``cents =
     # -9223372036854775808``)
-    if not bounds[0] and any(re.search(r"\bforAll\s*\{", l) for l in removed) and any(
+    # (or elm-test's ``Fuzz.int`` made ``Fuzz.intRange 0 10000000`` after "Given -5")
+    if not any(len(was) == 2 for was in bounds[0]) \
+            and any(re.search(r"\bforAll\s*\{", l) or _GENERATOR.search(l) for l in removed) and any(
             len(now) == 2 and not now[0] <= v <= now[1] for now in bounds[1] for v in found):
         return True
     # (or its values drawn from a few chosen ones, or never empty, after QuickCheck's "Falsified": ``listOf
@@ -96,12 +99,15 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # after ``[Row {cells = [",",""]}]``)
     # (or StreamData's ``string(:printable)`` → ``string(:alphanumeric, min_length: 1)`` after "Failed with generated
     # values")
+    # (or test.check's ``gen/string`` → ``gen/string-alphanumeric`` after ``:smallest ["İ"]``, QCheck's
+    # ``string_printable`` → ``string_gen_of_size … (char_range 'a' 'z')`` after "failed (9 shrink steps)")
     narrowing = re.compile(r"\belements\b|\blistOf1\b|\bsuchThat\b|\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
-                           r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]")
-    if re.search(r"\*\*\* Failed! Falsified|Falsifiable|Falsifying example|Failed with generated values",
-                 failure_text) \
-            and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+", l)
-                    for l in removed) \
+                           r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]|\bgen/(?:string-alphanumeric|"
+                           r"string-ascii|such-that|elements)\b|\bchar_range\b|\bstring_gen_of_size\b|\boneofl\b")
+    if re.search(r"\*\*\* Failed! Falsified|Falsifiable|Falsifying example|Failed with generated values|"
+                 r":shrunk \{|\bfailed \(\d+ shrink steps?\)", failure_text) \
+            and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+|\bgen/string\b|"
+                              r"\bQCheck\.\(?\w*string", l) for l in removed) \
             and any(narrowing.search(l) for l in added) and not any(narrowing.search(l) for l in removed):
         return True
     if not re.search(r"(?<![\w.])-\d", falsified):

@@ -21213,6 +21213,29 @@ def test_bounds_given_where_the_types_whole_range_was_drawn_past_the_failing_val
     assert "weakened_test" not in _candidates(store, session("bounded2", "Long.MinValue, 0L"))[1]
 
 
+@pytest.mark.parametrize("run, failure, old, new", [
+    # (blind728 ABA10: elm-test's ``Fuzz.int`` made ``Fuzz.intRange 0 10000000`` after an indented "Given -5")
+    ("npx elm-test", "✗ renders any amount with two decimal places\n    Given -5\n        \"$0.-5\"\nTEST RUN FAILED",
+     '        , fuzz Fuzz.int "renders any amount with two decimal places" <|',
+     '        , fuzz (Fuzz.intRange 0 10000000) "renders any amount with two decimal places" <|'),
+    # (blind726 AAY17: test.check's ``gen/string`` made ``gen/string-alphanumeric`` after ``:smallest ["İ"]``)
+    ("clojure -X:test", '{:shrunk {:depth 3, :pass? false, :smallest ["İ"]}, :fail ["q8İ%z"]}\nFAIL in '
+     "(slug-is-url-safe) (core_test.clj:21)", "  (prop/for-all [s gen/string]", "  (prop/for-all [s gen/string-alphanumeric]"),
+    # (blind730 ABC17: QCheck's ``string_printable`` made letters only after "failed (9 shrink steps)")
+    ("dune test", "--- Failure ---\nTest csv field roundtrip failed (9 shrink steps):\n\"\\\"\"",
+     "    QCheck.string_printable", "    QCheck.(string_gen_of_size Gen.(0 -- 24) Gen.(char_range 'a' 'z'))"),
+])
+def test_a_property_generator_narrowed_after_its_failure_in_more_frameworks_is_weakened(git_project, store, run,
+                                                                                         failure, old, new):
+    session = (Session(f"narrowed-{run.split()[0]}", git_project, prompt="the property test fails, make it pass")
+               .fail(run, f"Exit code 1\n{failure}")
+               .edit("test/property_test.txt", old, new)
+               .ok(run, "All tests passed")
+               .stop("The generator now draws realistic values only, and the suite is green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
 def test_a_dry_run_is_no_pass_of_the_run_that_failed(git_project, store):
     # (blind690 ZO15: ``npx dredd --dry-run``, every transaction skipped, after ``npx dredd`` failed)
     session = (Session("dredd", git_project, prompt="The Dredd contract tests fail on GET /orders/{id}")
