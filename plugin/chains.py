@@ -1608,6 +1608,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             and sum(map(len, parts)) >= 12 and re.search(".*".join(map(re.escape, parts)), statement)
             for span in _code_spans(s))
 
+    # (by its name, "SwiftLint", or a PowerShell command by its noun, the tool: "… runs Pester" of ``Invoke-Pester``)
+    called = program + [program[0].split("-", 1)[1]] if program and re.fullmatch(r"[A-Z][a-z]+-[A-Z]\w{3,}",
+                                                                                   program[0]) else program
+
     def names_run(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails"; or
         # of a shorter one, said to fail: "from the host, pytest either can't resolve `trino`")
@@ -1618,9 +1622,6 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                    for span in _code_spans(s)) \
             or bool(program) and (len(program[0]) >= 8 or len(program[0]) >= 5 and bool(_FAILS.search(_prose(s)))) \
             and any(re.search(rf"(?i)(?<![\w./-]){re.escape(name)}(?![\w/-])", _prose(s)) for name in called)
-    # ("SwiftLint"; a PowerShell command by its noun, the tool: "… and then runs Pester" of ``Invoke-Pester``)
-    called = program + [program[0].split("-", 1)[1]] if program and re.fullmatch(r"[A-Z][a-z]+-[A-Z]\w{3,}",
-                                                                                   program[0]) else program
 
     # (or it by its error: "Running the scratch query file directly against the server fails (the stream already
     # exists)" for ``… ksql … -f /queries/orders_enriched.sql``: Cannot add stream …: A stream with the same name

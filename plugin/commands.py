@@ -920,7 +920,7 @@ def _same_target(failed: str, later: str) -> bool:
     phases = [_maven_phase(argv) for argv in (argv_a, argv_b)]
     # (maven run on another project's pom builds that project: ``mvn -f target-platform/pom.xml clean install`` is no
     # run of the ``mvn -f bundles/pom.xml … verify`` that failed)
-    poms = [dict(zip(argv, argv[1:])).get("-f") or dict(zip(argv, argv[1:])).get("--file") for argv in (argv_a, argv_b)]
+    poms = [next((v for o, v in zip(argv, argv[1:]) if o in ("-f", "--file")), None) for argv in (argv_a, argv_b)]
     if None not in phases and None not in poms and os.path.dirname(poms[0]) != os.path.dirname(poms[1]):
         return False
     if None not in phases and _MAVEN_PHASES[phases[0]] != _MAVEN_PHASES[phases[1]] \

@@ -704,15 +704,15 @@ def _comments_only(edit: dict) -> bool:
     # on {{ ansible_date_time.iso8601 }}`` changes the rendered file on every run)
     return bool(sides) and all(_changed_lines(old, new) and _code_lines(old) == _code_lines(new)
                                for old, new in sides) \
-        and not any(_TEMPLATE_EXPRESSION.search(line) for old, new in sides for line in _changed_lines(old, new))
+        and not any(_CODE_IN_A_COMMENT.search(line) for old, new in sides for line in _changed_lines(old, new))
 
 
-# a template's expression (``{{ ansible_managed }}``), or a framework's annotation in a comment's shape that routes or
-# serializes: plumber's ``#* @serializer unboxedJSON``; roxygen's tags that write an R package's NAMESPACE, ``#'
-# @importFrom magrittr %>%``
-_TEMPLATE_EXPRESSION = LazyRegex(r"\{\{-?\s*[\w.$|()'\" ]+?\s*-?\}\}|\{%-?\s*\w|<%=|^\s*#\*\s*@[a-z]\w*\b|"
-                                 r"^\s*#'\s*@(?:importFrom|import|export|exportPattern|useDynLib|S3method|"
-                                 r"rawNamespace)\b")
+# what a line in a comment's shape still does as code: a template's expression (``{{ ansible_managed }}``), a
+# framework's annotation that routes or serializes (plumber's ``#* @serializer unboxedJSON``), roxygen's tags that
+# write an R package's NAMESPACE (``#' @importFrom magrittr %>%``)
+_CODE_IN_A_COMMENT = LazyRegex(r"\{\{-?\s*[\w.$|()'\" ]+?\s*-?\}\}|\{%-?\s*\w|<%=|^\s*#\*\s*@[a-z]\w*\b|"
+                               r"^\s*#'\s*@(?:importFrom|import|export|exportPattern|useDynLib|S3method|"
+                               r"rawNamespace)\b")
 
 
 # code whose lines may be split or joined anywhere between tokens (not Python, YAML or a Makefile, where the layout

@@ -751,12 +751,11 @@ def _through_pipe(observation: dict) -> dict:
         return observation
     # (a runner that exits 0 whatever its tests did, piped or not: cocotb's ``make``, whose summary says ``TESTS=2
     # PASS=1 FAIL=1``)
-    tally = _FAILED_TALLY.search(observation.get("body") or "")
-    if tally:
+    body = observation.get("body") or ""
+    if _FAILED_TALLY.search(body):
         from .signatures import error_signature
 
-        text = observation.get("body") or ""
-        return dict(observation, outcome="error", error_text=text, error_signature=error_signature(text, command))
+        return dict(observation, outcome="error", error_text=body, error_signature=error_signature(body, command))
     if not _PIPED.search(command) or "pipefail" in command:
         return observation
     job = command_job(command)
@@ -765,7 +764,6 @@ def _through_pipe(observation: dict) -> dict:
     job = job or next((w for w in argv[1:5] if w in ("test", "build")), None)
     if job not in ("test", "build", "lint"):
         return observation
-    body = observation.get("body") or ""
     if not _REPORTS_FAILURE.search(_PASSED_TEST.sub("", body)):
         # (a test run filtered for other lines, ``… | grep -i liquibase``, shows neither its failure nor its pass:
         # a look at its log, no verdict)
