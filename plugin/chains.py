@@ -414,7 +414,8 @@ def find_chains(observations: list[dict], account: str = "",
                          or _package_script_runs(later["target"], failure["target"], observations[:k])
                          or _run_inside(later["target"], failure["target"])
                          or _sbt_alias_runs(later["target"], failure["target"], observations[:k])
-                         or missing and _echoed_recipe_runs(later, failure["target"])
+                         or missing and (_echoed_recipe_runs(later, failure["target"])
+                                         or _provides_the_missing_run(failure, later))
                          or (_named_as_the_way(later["target"], account) or _not_to_run_bare(failure, account))
                          and _echoed_recipe_runs(later, failure["target"], subcommand=True)
                          or _echoed_recipe_step(later, failure["target"])
@@ -1293,6 +1294,22 @@ def _echoed_recipe_runs(later: dict, failed: str, subcommand: bool = False) -> b
     if subcommand and program in names and len(argv) > 1 and not argv[1].startswith("-"):
         return argv[1] in first.split()[names.index(program) + 1:]
     return not first.startswith(("make", "just")) and program in names
+
+
+def _provides_the_missing_run(failure: dict, later: dict) -> bool:
+    """Whether a passing ``later`` ran the failing line, whose program this shell did not have, through a tool that
+    provides it: given the line as its code (``kas-container shell kas/acme-rpi4.yml -c "bitbake sensord"``), or
+    printing the run it made of that program on the same targets (kas's ``… build$ /…/poky/bitbake/bin/bitbake -c
+    build acme-gateway-image`` for ``bitbake acme-gateway-image``: command not found)."""
+    program = _missing_program(failure)
+    argv = parse_command(failure["target"])["argv"]
+    if not program or not argv or _program_name(argv[0]) != program:
+        return False
+    if " ".join((_inline_code(later["target"]) or "").split()) == " ".join(failure["target"].split()):
+        return True
+    targets = [w for w in argv[1:] if not w.startswith("-")]
+    ran = re.finditer(rf"(?m)\$\s+(?:\S*/)?{re.escape(program)}((?:[ \t]+\S+)*)[ \t]*$", later.get("body") or "")
+    return bool(targets) and any(all(t in m.group(1).split() for t in targets) for m in ran)
 
 
 def _built_its_crate(failure: dict, later: dict) -> bool:

@@ -2992,6 +2992,31 @@ def test_a_run_that_passed_with_none_skipped_is_no_run_that_skipped_everything(g
     assert "[[platform.java17.dependency]]" in candidate["change"] and candidate["verified"]
 
 
+def test_a_tool_that_provides_the_missing_program_and_ran_the_failing_line_is_the_way(git_project, store):
+    # (blind729 ABB14, blind730 ABC05, blind715 AAN13: kas builds the image with its own bitbake, the host has none;
+    # blind726 AAY04: ``kas-container shell … -c "bitbake sensord"``)
+    def session(name, later, printed):
+        return (Session(name, git_project, prompt="build acme-gateway-image for the gateway")
+                .fail("bitbake acme-gateway-image", "Exit code 127\nbash: line 1: bitbake: command not found")
+                .fail("source layers/poky/oe-init-build-env build && bitbake acme-gateway-image",
+                      "Exit code 1\nbash: layers/poky/oe-init-build-env: No such file or directory")
+                .read("README.md")
+                .ok(later, printed)
+                .stop("Built; the image is in build/tmp/deploy/images/."))
+    echoed = ("2024-05-14 11:02:13 - INFO     - kas 4.3.2 started\n2024-05-14 11:02:17 - INFO     - /home/dev/gw/build$ "
+              "/home/dev/gw/layers/poky/bitbake/bin/bitbake --noreturn -c build {}\nNOTE: Tasks Summary: Attempted 4211 "
+              "tasks of which 3977 didn't need to be rerun and all succeeded.")
+    (candidate,), _ = _candidates(store, session("kas", "kas build kas/gw.yml 2>&1 | tail -3",
+                                                 echoed.format("acme-gateway-image")))
+    assert "Run `kas build kas/gw.yml` (this project's way to do it), not `bitbake acme-gateway-image`" \
+        in candidate["change"]
+    (candidate,), _ = _candidates(store, session("kas2", 'kas-container shell kas/gw.yml -c "bitbake acme-gateway-image"',
+                                                 "NOTE: Tasks Summary: Attempted 811 tasks and all succeeded."))
+    assert 'Run `kas-container shell kas/gw.yml -c "bitbake acme-gateway-image"`' in candidate["change"]
+    # (another image built is not the one that failed)
+    assert _candidates(store, session("kas3", "kas build kas/gw.yml", echoed.format("acme-other-image")))[0] == []
+
+
 def test_text_inserted_inside_one_long_token_is_what_a_title_shows():
     from lorebook.edits import _short_diff
 
