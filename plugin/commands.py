@@ -1047,6 +1047,10 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
                        r"TF_CPP_MIN_LOG_LEVEL|GRPC_VERBOSITY|GRPC_TRACE|GST_DEBUG|SPDLOG_LEVEL)=")
 
 
+# the kinds of part an invocation is made of, in the order a change names them
+_PART_ORDER = ("cwd", "env", "runner", "file", "flag", "path", "profile", "source", "unset")
+
+
 def _invocation(parsed: dict) -> set[str]:
     """The parts of an invocation a lesson can be about (not the test selection, not how much it prints)."""
     argv = _before_pipe(parsed["argv"])
@@ -1342,7 +1346,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     # (by kind, a runner right after the environment, before the flags: ``nix develop -c meson setup build --wipe``
     # is run through the dev shell first)
     added = sorted(_invocation(after) - _invocation(before),
-                   key=lambda part: ("ez" if part.startswith("runner:") else part.split(":", 1)[0], part))
+                   key=lambda part: (_PART_ORDER.index(part.split(":", 1)[0]), part))
     removed = sorted(_invocation(before) - _invocation(after))
     programs = [_program_name(parsed["argv"][0]) if parsed["argv"] else "" for parsed in (before, after)]
     out = [f"run `{programs[1]}` instead of `{programs[0]}`"] if all(programs) and _variant_of(*programs) else []

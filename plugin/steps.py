@@ -551,7 +551,9 @@ def _status_failed(observations: list[dict]) -> list[dict]:
     the read passed, the build it reports on had failed."""
     out = list(observations)
     for n, o in enumerate(observations):
-        if o["tool"] != "Bash" or o["outcome"] != "ok" or not _REPORTED_FAILED.search(o.get("body") or ""):
+        body = o.get("body") or ""
+        failed = o["tool"] == "Bash" and o["outcome"] == "ok" and _REPORTED_FAILED.search(body)
+        if not failed:
             continue
         check = parse_command(o.get("target") or "")["check"] or ""
         done = next((k for k, later in enumerate(observations[n + 1:], start=n + 1) if later["tool"] == "Bash"
@@ -559,10 +561,9 @@ def _status_failed(observations: list[dict]) -> list[dict]:
                      and parse_command(later.get("target") or "")["check"] == check), None)
         if done is None or not any(_is_change(c) for c in observations[n + 1:done]):
             continue
-        body = o.get("body") or ""
         from .signatures import error_line, error_signature
 
-        text = "\n".join(line for line in (_REPORTED_FAILED.search(body).group(0).strip(), error_line(body)) if line)
+        text = "\n".join(line for line in (failed.group(0).strip(), error_line(body)) if line)
         out[n] = dict(o, outcome="error", error_text=f"{text}\n{body}",
                       error_signature=error_signature(text, o["target"]))
     return out
