@@ -15,10 +15,10 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        _SAYS_MORE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps,
                        _asks_version, _before_pipe, _exec_split, _first_word, _inline_code, _interpreter_code,
                        _picked_package, _program_name, _routine, _same_target, _segments, _targets, _words,
-                       is_static_check, command_family, command_job, command_key, container_run, container_words,
-                       config_variant, counting_search, goals_put_before, invocation_change, is_autofix,
-                       other_subcommand, parse_command, program_variant, quoted_again, removed_paths, runs_the_phase_of,
-                       statements_put_before, subcommand_variant)
+                       is_static_check, checks_generated_output, command_family, command_job, command_key,
+                       container_run, container_words, config_variant, counting_search, goals_put_before,
+                       invocation_change, is_autofix, other_subcommand, parse_command, program_variant, quoted_again,
+                       removed_paths, runs_the_phase_of, statements_put_before, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -169,6 +169,7 @@ def find_chains(observations: list[dict], account: str = "",
             missing = None  # a program the check itself runs (``npm run build`` → vite): the check is the problem
         # (a log read back is routine as a command, not as what it shows: ``gh run view 938 --log-failed``)
         if (_ROUTINE.match(missing) if missing else _routine(failure["target"]) and not failure.get("logged")
+                and not checks_generated_output(failure["target"])
                 and not _FORMATTER_UNSET.search(failure.get("error_text") or "")
                 and not _REFUSED_BY_CHECKS.search(failure.get("error_text") or "")
                 and not _asserting_search(failure, observations[i + 1:])
@@ -488,7 +489,9 @@ def find_chains(observations: list[dict], account: str = "",
                 break
             # (an edit put back before the check passed again; not one put back after it had done its work)
             # (a CI run changes with what is pushed, never with what ran here: ``docker compose up -d postgres``)
+            # (nor is the failing run again, made to say more, a change: ``OPENSC_DEBUG=3 pkcs15-tool … | grep …``)
             if _is_change(later, failure, account) and not (failure.get("ci") and later["tool"] not in EDIT_TOOLS) \
+                    and not _looked_closer(failure, later) \
                     and not _put_back(
                     later, observations[k + 1:_next_pass(observations, k, family)], observations[:k]):
                 events.append(later)
@@ -778,9 +781,12 @@ def _looked_closer(failure: dict, later: dict) -> bool:
         return False
     before, after = parse_command(failure["target"]), parse_command(later["target"])
     added = [e for e in after["env"] if e not in before["env"]]
+    # (or by a filter that picks the lines it traced, which exits with its own status: ``OPENSC_DEBUG=3 pkcs15-tool
+    # --dump 2>&1 | grep -E "process_config_file|load_card_drivers"``)
     return bool(added) and all(_SAYS_MORE.match(e) for e in added) \
         and _before_pipe(after["argv"]) == _before_pipe(before["argv"]) \
-        and bool(re.search(r"(?i)\b(?:fail(?:ed|ure)?|error|exception|abort(?:ed|ing)?)\b", later.get("body") or ""))
+        and bool(re.search(r"(?i)\b(?:fail(?:ed|ure)?|error|exception|abort(?:ed|ing)?)\b", later.get("body") or "")
+                 or re.search(r"\|\s*grep\b", later["target"]))
 
 
 # a flag that shows more of a run (``--debug``, ``--stacktrace``, ``-vv``, ``--log-level=debug``)

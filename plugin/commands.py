@@ -406,7 +406,9 @@ def parse_command(command: str) -> dict:
     # (its own, not those of a program it pipes into: ``… --compact | jq -r …``)
     flags = [w for w in _before_pipe(words)[1:]
              if w.startswith("-") and w != "--" or re.match(r"^[A-Z_][A-Z0-9_]*=", w)
-             or windows and re.fullmatch(r"/[A-Za-z][\w:=.-]{0,30}", w)]
+             or windows and re.fullmatch(r"/[A-Za-z][\w:=.-]{0,30}", w)
+             # (any tool's, where it sets a value: ISCC's ``/DBuildDir=..\build-win`` given in its image)
+             or re.fullmatch(r"/[A-Za-z]\w*[:=]\S+", w)]
     path = words[0] if words and _program_name(words[0]) != words[0] else None
     return {"check": " ".join(words), "family": _family(words), "env": env, "unset": unset, "sourced": sourced,
             "runner": " ".join(runner), "cwd": cwd, "flags": flags, "prep": prep, "segments": segments, "path": path,
@@ -951,6 +953,8 @@ def _same_target(failed: str, later: str) -> bool:
             return True  # (a pattern that matches it: ``tests/*_test.yml`` runs ``tests/node_test.yml``)
         if _same_generated(x, y):
             return True  # (a Job created again from its CronJob: ``job/ledger-export-manual-m2c6v`` for ``…-r4t8m``)
+        if re.fullmatch(rf"(?:\d*\+|@)?{re.escape(x)}(?:\+\d*)?", y):
+            return True  # (widened by a graph operator: dbt's ``stg_orders+`` is stg_orders and what builds on it)
         if re.search(r"[/.]", x + y):
             return x.startswith(y.rstrip("/")) or y.startswith(x.rstrip("/"))
         return x == y
@@ -1044,7 +1048,9 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
                        r"PYTHONTRACEMALLOC|TF_LOG|TF_LOG_PATH|LOG_LEVEL|VERBOSE|GIT_TRACE|CARGO_TERM_VERBOSE|"
                        # (and a GPU stack's: ``NCCL_DEBUG=INFO``, ``TORCH_DISTRIBUTED_DEBUG=DETAIL``)
                        r"NCCL_DEBUG|NCCL_DEBUG_SUBSYS|TORCH_DISTRIBUTED_DEBUG|TORCH_SHOW_CPP_STACKTRACES|"
-                       r"TF_CPP_MIN_LOG_LEVEL|GRPC_VERBOSITY|GRPC_TRACE|GST_DEBUG|SPDLOG_LEVEL)=")
+                       r"TF_CPP_MIN_LOG_LEVEL|GRPC_VERBOSITY|GRPC_TRACE|GST_DEBUG|SPDLOG_LEVEL|"
+                       # (any tool's by its name's end: ``OPENSC_DEBUG=3``, ``LIBUSB_DEBUG=4``, ``MYAPP_LOG_LEVEL=trace``)
+                       r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:DEBUG|TRACE|VERBOSE|VERBOSITY|LOG_LEVEL|LOGLEVEL))=")
 
 
 # the kinds of part an invocation is made of, in the order a change names them
@@ -1185,10 +1191,16 @@ def _pinned(before: list[str], after: list[str]) -> list[str]:
             and package_name(w) != w.strip("\"'").lower()]
 
 
+# the names one interpreter is installed under, one build or version each
+_INTERPRETER_BUILDS = (r"pwsh|powershell(?:\.exe)?", r"python[\d.]*(?:\.exe)?", r"ruby[\d.]*", r"node(?:js)?")
+
+
 def _variant_of(program: str, other: str) -> bool:
     """Whether ``other`` is a variant ``program`` ships under its name and a suffix (``typeorm-ts-node-commonjs`` of
-    ``typeorm``, ``ts-node-esm`` of ``ts-node``)."""
-    return re.fullmatch(re.escape(program) + r"[-_][a-z][\w-]*", other) is not None
+    ``typeorm``, ``ts-node-esm`` of ``ts-node``), or another build of the same interpreter (``pwsh`` of Windows
+    PowerShell's ``powershell``, whose modules it does not share; ``python3.12`` of ``python3``)."""
+    return re.fullmatch(re.escape(program) + r"[-_][a-z][\w-]*", other) is not None or program != other and any(
+        re.fullmatch(sibling, program) and re.fullmatch(sibling, other) for sibling in _INTERPRETER_BUILDS)
 
 
 def program_variant(failed: str, later: str) -> bool:
@@ -1534,6 +1546,16 @@ def _routine(command: str) -> bool:
     if fed and not _ROUTINE.match(_program_name(fed[0])) and _program_name(fed[0]) not in _PIPE_LOOKS:
         return False
     return bool(_ROUTINE.match(parsed["family"]) or _ROUTINE.match(parsed["check"]))
+
+
+def checks_generated_output(command: str) -> bool:
+    """Whether a line runs a generator and then asks git whether its output was committed (``cargo xtask docgen &&
+    git diff --exit-code``, a CI job's "Check uncommitted documentation changes" run here): the check is the
+    generator's, not git plumbing."""
+    steps = _segments(command)
+    return len(steps) > 1 and re.fullmatch(r"git\s+(?:diff(?:-files)?\s+(?:\S+\s+)*--(?:exit-code|quiet)|"
+                                           r"diff\s+--exit-code)\b.*", steps[-1]) is not None \
+        and any(not _routine(step) for step in steps[:-1])
 
 
 # programs a pipe hands text to only to look at it or reshape it

@@ -21646,3 +21646,102 @@ def test_a_line_that_only_assigns_a_variable_is_judged_without_a_program():
 
     line = 'NEW_KEY=$(tr -dc A-Za-z0-9 </dev/urandom | head -c 32) && sed -i "s/^KEY=.*/KEY=$NEW_KEY/" .env'
     assert _is_change({"outcome": "ok", "tool": "Bash", "target": line, "body": ""}) in (True, False)
+
+
+def test_the_same_code_run_by_another_build_of_its_interpreter_is_the_fix(git_project, store):
+    # (blind726 AAY03: Windows PowerShell 5.1 loads only the Pester 3 it ships; ``pwsh`` loads Pester 5, the edit on
+    # the way was put back)
+    run = ' -NoProfile -Command "Invoke-Pester -Path .\\tests -Output Detailed"'
+    session = (Session("pester-pwsh", git_project, prompt="Get Invoke-Pester working for the UnitConv module.")
+               .fail("powershell" + run, "Exit code 1\nInvoke-Pester : A parameter cannot be found that matches "
+                                         "parameter name 'Output'.")
+               .edit("tests/unit.Tests.ps1", "BeforeAll {\n    . $PSScriptRoot\\..\\x.ps1\n}", ". $PSScriptRoot\\..\\x.ps1")
+               .fail('powershell -NoProfile -Command "Invoke-Pester -Path .\\tests"',
+                     "Exit code 1\n    [-] converts 1 km\n      Expected: {0.621}")
+               .edit("tests/unit.Tests.ps1", ". $PSScriptRoot\\..\\x.ps1", "BeforeAll {\n    . $PSScriptRoot\\..\\x.ps1\n}")
+               .ok("pwsh" + run, "Pester v5.5.0\nTests completed in 412ms\nTests Passed: 6, Failed: 0")
+               .stop("`powershell.exe` is Windows PowerShell 5.1 and only sees Pester 3.4.0; Pester 5.5.0 is installed "
+                     "under the PowerShell 7 module path, so only `pwsh` loads it. Run them with `pwsh" + run + "`. "
+                     "The test file is unchanged."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "Run `pwsh` instead of `powershell`" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_define_given_to_a_tool_in_its_image_is_the_change(git_project, store):
+    # (blind727 AAZ02: ISCC in ``amake/innosetup`` takes ``/DBuildDir=…``; the edit to the script was put back)
+    run = 'docker run --rm -v "$PWD:/work" amake/innosetup '
+    session = (Session("iscc-define", git_project, prompt="Build the Windows installer; ISCC dies in [Files].")
+               .fail(run + "installer/setup.iss", 'Exit code 2\nError on line 38 in /work/installer/setup.iss: '
+                                                  'Source file "Z:\\work\\out\\win64\\AcmeDesk.exe" does not exist.')
+               .edit("installer/setup.iss", 'Source: "{#BuildDir}\\AcmeDesk.exe"', 'Source: "..\\build-win\\AcmeDesk.exe"')
+               .fail(run + "installer/setup.iss", 'Exit code 2\nError on line 39 in /work/installer/setup.iss: '
+                                                  'Source file "Z:\\work\\out\\win64\\*.dll" does not exist.')
+               .edit("installer/setup.iss", 'Source: "..\\build-win\\AcmeDesk.exe"', 'Source: "{#BuildDir}\\AcmeDesk.exe"')
+               .ok(run + '"/DBuildDir=..\\build-win" installer/setup.iss', "Creating setup files\nSuccessful compile")
+               .stop("The script's `BuildDir` define still defaults to `..\\out\\win64`; the cross-build lands in "
+                     "`build-win/`. Editing the exe line didn't help, so I reverted it and pass the define instead."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "/DBuildDir=..\\build-win" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_generator_whose_output_git_finds_uncommitted_is_a_check_not_plumbing(git_project, store):
+    # (blind729 ABB01: the Docs job's "Check uncommitted documentation changes", run here; the hand-edited table
+    # differed from what ``cargo xtask docgen`` writes)
+    session = (Session("docgen-diff", git_project, prompt="I added Koka to languages.toml and the Docs job is red.")
+               .edit("book/src/generated/lang-support.md", "| zig | ✓ |", "| zig | ✓ |\n| koka | ✓ |")
+               .fail("cargo xtask docgen 2>&1 | tail -2 && git diff --exit-code",
+                     "Exit code 1\n     Running `target/debug/xtask docgen`\ndiff --git a/book/src/generated/"
+                     "lang-support.md b/book/src/generated/lang-support.md\n-| koka | ✓ |\n+| koka | ✓ |  | ✓ |")
+               .ok("git add book/src/generated/lang-support.md && git commit -q --amend --no-edit && cargo xtask "
+                   "docgen 2>&1 | tail -1 && git diff --exit-code && echo 'docs up to date'", "docs up to date")
+               .stop("The Docs job regenerates `book/src/generated/lang-support.md` and fails if the committed file "
+                     "differs. The rule in this repo: never edit `book/src/generated/*` by hand, run `cargo xtask "
+                     "docgen` and commit its output."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "cargo xtask docgen" in candidates[0]["title"], (
+        reasons, [c["title"] for c in candidates])
+
+
+def test_a_selection_widened_by_a_graph_operator_still_runs_what_failed():
+    # (blind726 AAY23: dbt's ``--select stg_orders+`` builds stg_orders and the models downstream of it)
+    from lorebook.commands import _same_target
+
+    failed = "dbt run --select stg_orders --target staging"
+    assert _same_target(failed, "dbt run --select stg_orders+ --target staging")
+    assert _same_target(failed, "dbt run --select 2+stg_orders --target staging")
+    assert not _same_target(failed, "dbt run --select stg_payments+ --target staging")
+
+
+def test_the_failing_run_traced_and_grepped_is_a_look_not_the_pass_or_a_step(git_project, store):
+    # (blind730 ABC02: ``OPENSC_DEBUG=3 … | grep -E "process_config_file|…"`` exits with grep's status; the fix is the
+    # config the tools were then pointed at)
+    session = (Session("opensc-conf", git_project, prompt="pkcs15-tool --dump doesn't see our AcmeCOS test card.")
+               .fail("./src/tools/pkcs15-tool --dump", "Exit code 1\nUsing reader with a card: Virtual PCD 00 00\n"
+                                                      "Failed to connect to card: Card is invalid or cannot be handled")
+               .ok('OPENSC_DEBUG=3 ./src/tools/pkcs15-tool --dump 2>&1 | grep -E "process_config_file|load_card_drivers"',
+                   "ctx.c:870:process_config_file: Used configuration file '/etc/opensc/opensc.conf'\n"
+                   "ctx.c:455:load_card_drivers: Loading card drivers: internal")
+               .ok("OPENSC_CONF=etc/opensc-dev.conf ./src/tools/pkcs15-tool --dump",
+                   "PKCS#15 Card [AcmeCOS Test]:\n\tSerial number  : 0004A1CC9F12")
+               .stop("The tools were reading the system `/etc/opensc/opensc.conf`, where `card_drivers` is just "
+                     "`internal`. Running with `OPENSC_CONF=etc/opensc-dev.conf` makes `pkcs15-tool --dump` see the card."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "OPENSC_CONF=etc/opensc-dev.conf" in candidates[0]["change"] \
+        and "OPENSC_DEBUG" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_an_ink_choice_led_by_a_star_is_content_not_a_comment(git_project, store):
+    # (blind727 AAZ01: ``* [Follow Mara] -> harbour_meeting`` is an ink choice, its divert the fix)
+    session = (Session("ink-divert", git_project, prompt="inklecate fails on the tavern chapter since I moved scenes.")
+               .fail("./tools/inklecate -o build/story.json story/main.ink",
+                     "Exit code 1\nERROR: 'story/tavern.ink' line 88: Divert target not found: '-> harbour_meeting'")
+               .edit("story/tavern.ink", "    * [Follow Mara to the docks] -> harbour_meeting",
+                     "    * [Follow Mara to the docks] -> docks.harbour_meeting")
+               .ok("./tools/inklecate -o build/story.json story/main.ink", "")
+               .stop("`harbour_meeting` is now a stitch inside the `docks` knot, so the divert needs its full path: "
+                     "`-> docks.harbour_meeting`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "docks.harbour_meeting" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
