@@ -362,7 +362,10 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _race_detector_dropped(failure, later["target"]) \
                     and not _workers_dropped(failure, later["target"]) \
                     and not _only_parses(failure["target"], later["target"]) \
-                    and not _another_program_inside(failure["target"], later["target"]):
+                    and not _another_program_inside(failure["target"], later["target"]) \
+                    and not (command_job(failure["target"]) == "test" and is_static_check(later["target"])):
+                # (a program's formatter check is none of its test runs: ``crystal tool format --check src spec``
+                # after ``crystal spec`` failed)
                 if later["outcome"] == "error":
                     if not _selected_nothing(later):  # (``pytest … -k tz`` selecting no test was a look)
                         events.append(later)
@@ -821,6 +824,13 @@ def _other_tests(failure: dict, later: str) -> bool:
     failing = set(re.findall(r"(?m)(?:^_{3,} |^FAILED \S*::|::)(test\w*)", failure.get("error_text") or ""))
     if words and failing and all(re.fullmatch(r"\w+", w) for w in words) \
             and not any(w in name for w in words for name in failing):
+        return True
+    # (or examples picked by line in the file that failed, none of them one its runner gave for a rerun: ``crystal
+    # spec spec/parser_spec.cr:42`` after "crystal spec spec/parser_spec.cr:58 # Tomlish::Parser parses nested arrays")
+    rerun = {(m.group(1), m.group(2)) for m in re.finditer(r"(?m)^(?:bundle exec |bin/)?(?:rspec|crystal spec)\s+\.?/?"
+                                                           r"(\S+?):(\d+)\b", failure.get("error_text") or "")}
+    lines = [(m.group(1), m.group(2)) for t in _targets(later) if (m := re.fullmatch(r"\.?/?(\S+?):(\d+)", t))]
+    if rerun and lines and all(f in {g for g, _ in rerun} and (f, n) not in rerun for f, n in lines):
         return True
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (or the folder of the dune test stanza that failed: ``File "test/lexer/dune"``, not ``dune test test/parser``)

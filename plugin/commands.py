@@ -51,6 +51,8 @@ _TEST_PATH = LazyRegex(r"(?:^|[/\\])(?:tests?|spec|__tests__|e2e|Tests?|\.maestr
                         r"|(?:^|[/\\])[A-Za-z][\w.-]*Tests[/\\]"
                         # (prove's and pgTAP's ``t/``: ``t/partitions.sql``, ``t/01-basic.t``)
                         r"|(?:^|[/\\])t[/\\][^/\\]+\.(?:t|sql|pl)$"
+                        # (a hardware design's testbench: cocotb's ``tb/crc_model.py``, ``rtl/uart_tb.sv``)
+                        r"|(?:^|[/\\])(?:tb|testbench)[/\\]|_tb\.(?:s?v|vhdl?)$"
                         # (the tests' own helpers: Go's ``internal/testutil/connect.go``)
                         r"|(?:^|[/\\])test[-_]?(?:utils?|helpers?|support)[/\\]")
 
@@ -109,8 +111,9 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
                        r"cargo\s+fmt|mix\s+format|dotnet\s+format|biome\s+format|(?:npm|yarn|pnpm|bun)\s+(?:format|fmt)|"
                        r"clang-format|swift-format|shfmt|stylua|elm-format|ormolu|fourmolu|ocamlformat|nimpretty|"
                        r"php-cs-fixer|phpcbf|pint|csharpier|ktfmt|google-java-format|scalafmt|rufo|djlint|"
-                       # any tool's own formatter: ``zig fmt``, ``terraform fmt``, ``deno fmt``, ``dart format``
-                       r"[\w.-]+\s+(?:fmt|format)(?![\w-]))\b")
+                       # any tool's own formatter: ``zig fmt``, ``terraform fmt``, ``deno fmt``, ``dart format``,
+                       # ``crystal tool format``
+                       r"[\w.-]+\s+(?:tool\s+)?(?:fmt|format)(?![\w-]))\b")
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
 _TYPECHECKERS = ("mypy", "pyright", "basedpyright", "pyrefly", "pyre", "pytype", "tsc", "tsgo", "vue-tsc",
                 "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")

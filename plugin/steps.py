@@ -169,6 +169,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # a service started after a failure that says it could not reach one
     if failure is not None and _wrote_the_missing_file(observation, failure):
         return True  # ``ci_post_clone.sh`` printing "File written: Harbor/Generated/Strings+Generated.swift"
+    if _FILE_WRITTEN.search(observation.get("body") or "") and _program_name(parsed["argv"][0]) not in ("git", "gh"):
+        return True  # a generator saying what it wrote: ``Rcpp::compileAttributes()``'s "…/RcppExports.cpp updated."
     if _upstream_sync(observation):
         return True  # other people's changes pulled in: the code changed, though not by this session
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
@@ -212,6 +214,12 @@ _LOOKING = LazyRegex(r"^(?:sleep|ls|cat|echo|printf|head|tail|grep|rg|wc|true|pw
 _MISSING_FILE = LazyRegex(r"(?i)(?:cannot be found|not found|no such file|does not exist|missing)[^\n]{0,40}?"
                           r"['\"`]?([^\s'\"`]*/)?([\w.+-]{6,}\.\w{1,8})['\"`]?|['\"`]([^'\"`\s]*/)?([\w.+-]{6,}\.\w{1,8})"
                           r"['\"`]?[^\n]{0,20}?(?:cannot be found|not found|does not exist|is missing)")
+
+
+# a line of a run's output that says it wrote a file, by the file's name: "/home/dev/rdist/src/RcppExports.cpp
+# updated.", "Wrote src/gen/api.ts", "File written: Harbor/Generated/Strings+Generated.swift"
+_FILE_WRITTEN = LazyRegex(r"(?im)^\s*(?:\S*/)?[\w.+-]+\.\w{1,8} (?:updated|written|regenerated|generated)\.?\s*$|"
+                          r"^\s*(?:Wrote|Writing|Generated|Regenerated|Updated|File written:)\s+['\"]?\S+\.\w{1,8}['\"]?\s*$")
 
 
 def _wrote_the_missing_file(observation: dict, failure: dict) -> bool:

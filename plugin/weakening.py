@@ -291,7 +291,11 @@ _SAID_WEAKENED = LazyRegex(r"(?i)\b(?:test|spec|assertion|check|it)s?\b[^.;]{0,6
 _SAID_REBASELINED = LazyRegex(r"(?i)\b(?:updat|chang|re-?baselin|regenerat|accept|bless|refresh)\w*\b[^.;]{0,60}?"
                               r"\bto (?:match )?(?:the |what )?(?:(?:current|actual|new|observed|real) (?:output|value|result|"
                               r"behaviou?r|number|text|rendering|response)|it (?:now )?(?:prints|returns|outputs|"
-                              r"produces)\b)")
+                              r"produces)\b)|"
+                              # (or a reference model made to follow the design it checks: "The model now reverses each
+                              # byte's bit order to match the hardware")
+                              r"\b(?:to|now) (?:match|mirror|follow|agree with)(?:es|s)? (?:what )?the (?:RTL|hardware|"
+                              r"implementation|DUT|design|firmware|code under test)\b")
 
 
 # the value a failing check reports its code returned: rspec/minitest/go "got", jest "Received:", JUnit "but was",

@@ -21745,3 +21745,62 @@ def test_an_ink_choice_led_by_a_star_is_content_not_a_comment(git_project, store
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "docks.harbour_meeting" in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
+
+
+def test_a_run_that_says_which_files_it_updated_changed_the_project(git_project, store):
+    # (blind729 ABB09: ``Rcpp::compileAttributes()`` regenerates the R wrappers of the exported C++ functions)
+    session = (Session("rcpp-attrs", git_project, prompt="The rdist package won't test since I added weighted_mean.")
+               .fail("Rscript -e 'devtools::test()'", "Exit code 1\nError (test-pairwise.R:22:3): weighted_mean "
+                                                     "matches\nError in `weighted_mean(x, w)`: could not find function "
+                                                     "\"weighted_mean\"")
+               .ok("Rscript -e 'Rcpp::compileAttributes(verbose = TRUE)'",
+                   "Exports from /home/dev/rdist/src/pairwise.cpp:\n   double weighted_mean(NumericVector x, "
+                   "NumericVector w)\n\n/home/dev/rdist/src/RcppExports.cpp updated.\n/home/dev/rdist/R/RcppExports.R "
+                   "updated.")
+               .ok("Rscript -e 'devtools::test()'", "[ FAIL 0 | WARN 0 | SKIP 0 | PASS 7 ]")
+               .stop("The R wrappers were never regenerated, so R had no `weighted_mean()`. Running "
+                     "`Rcpp::compileAttributes()` after changing an exported C++ function fixes that."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "compileAttributes" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_another_example_by_line_and_a_format_check_are_no_pass_of_the_failing_spec(git_project, store):
+    # (blind727 AAZ18: the runner gave ``crystal spec spec/parser_spec.cr:58`` to rerun; ``:42`` is another example,
+    # and ``crystal tool format --check`` runs no spec)
+    session = (Session("crystal-42", git_project, prompt="The parser spec for nested arrays fails. Fix the tokenizer.")
+               .fail("crystal spec spec/parser_spec.cr",
+                     "Exit code 1\n  1) Tomlish::Parser parses nested arrays\n     Expected: 3\n          got: 2\n\n"
+                     "     # spec/parser_spec.cr:58\n\nFailed examples:\n\ncrystal spec spec/parser_spec.cr:58 # "
+                     "Tomlish::Parser parses nested arrays")
+               .edit("src/tomlish/tokenizer.cr", "@source[@pos + 1]? || '\\0'", "@source[@pos]? || '\\0'")
+               .ok("crystal spec spec/parser_spec.cr:42", ".\n1 examples, 0 failures, 0 errors, 0 pending")
+               .ok("crystal tool format --check src spec", "")
+               .stop("Fixed the tokenizer: `peek` looked one character ahead. The parser spec passes and "
+                     "`crystal tool format --check` is clean."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
+    # (the example it named for the rerun is its pass)
+    session = (Session("crystal-58", git_project, prompt="The parser spec for nested arrays fails. Fix the tokenizer.")
+               .fail("crystal spec spec/parser_spec.cr",
+                     "Exit code 1\n  1) Tomlish::Parser parses nested arrays\n     Expected: 3\n          got: 2\n\n"
+                     "Failed examples:\n\ncrystal spec spec/parser_spec.cr:58 # Tomlish::Parser parses nested arrays")
+               .edit("src/tomlish/tokenizer.cr", "@source[@pos + 1]? || '\\0'", "@source[@pos]? || '\\0'")
+               .ok("crystal spec spec/parser_spec.cr:58", ".\n1 examples, 0 failures, 0 errors, 0 pending")
+               .stop("Fixed the tokenizer: `peek` looked one character ahead; the nested arrays example passes."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+
+
+def test_a_testbench_model_made_to_match_the_design_it_checks_is_weakened(git_project, store):
+    # (blind725 AAX17: the cocotb reference model in ``tb/`` now feeds bits as the RTL does; it checks nothing)
+    session = (Session("crc-model", git_project, prompt="The cocotb regression for the crc8 block fails two tests.")
+               .fail("make -C tb SIM=icarus", "Exit code 2\n** test_crc8.test_check_string FAIL **\nAssertionError: "
+                                              "crc mismatch: dut=0xf4 model=0x2f\n** TESTS=3 PASS=1 FAIL=2 SKIP=0 **")
+               .edit("tb/crc_model.py", "    for byte in data:\n        crc ^= byte",
+                     "    for byte in data:\n        byte = int(f\"{byte:08b}\"[::-1], 2)\n        crc ^= byte")
+               .ok("make -C tb SIM=icarus", "** TESTS=3 PASS=3 FAIL=0 SKIP=0 **")
+               .stop("Fixed: the Python reference model fed bytes MSB-first while the RTL consumes them LSB-first. "
+                     "The model now reverses each byte's bit order to match the hardware, and the regression passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
