@@ -288,6 +288,17 @@ def _said_as_done(command: str, sentence: str) -> bool:
                and any(m.group(2).lower().rstrip("s") in w for w in words) for m in _TOLD_STEP.finditer(sentence))
 
 
+def _moved_on(first: dict, last: dict, passed: dict) -> list[str]:
+    """What the last failing run changed of the first that the passing run keeps, where the failure it met was
+    another: a step of the way, not an attempt (``julia --project=. test/runtests.jl`` met "… is required but does
+    not seem to be installed" where ``julia test/runtests.jl`` met "Package CSV not found")."""
+    if last is first or first["tool"] != "Bash" or last["tool"] != "Bash" \
+            or not first.get("error_signature") or first.get("error_signature") == last.get("error_signature"):
+        return []
+    kept = invocation_change(first["target"], passed["target"])
+    return [part for part in invocation_change(first["target"], last["target"]) if part in kept]
+
+
 def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[dict]) -> dict | None:
     """The lesson one resolved problem teaches, or None when it teaches nothing (with ``_skip`` set on the chain)."""
     cwd = session.get("cwd")
@@ -698,6 +709,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         or last_failure.get("log_of") or last_failure.get("logged") and not last_failure.get("ci") \
         else invocation_change(compared["target"], resolved_by["target"])
     invocation = _named_by_error(invocation, compared.get("error_text") or "", resolved_by["target"])
+    # (and what a run on the way changed, that moved the failure on and that the passing line keeps: ``julia
+    # --project=.`` turned "Package CSV not found" into "… does not seem to be installed", then ``Pkg.instantiate()``)
+    moved_on = _moved_on(chain["failures"][0], compared, resolved_by) if invocation or commands else []
+    invocation = [*moved_on, *(part for part in invocation if part not in moved_on)]
     # (nor the other query a server that was not up answers once it is: ``--execute 'SHOW TABLES FROM …'``)
     if resolved_by.get("asked_otherwise"):
         code = _inline_code(resolved_by["target"]) or ""
@@ -1279,6 +1294,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             # (the same command run another way is named by what was different: "tried to pass `--force` (`helm
             # upgrade`", not a long command a card cuts before its difference)
             other = invocation_change(failure["target"], f["target"])
+            if other and all(part in moved_on for part in other):
+                continue  # (a step of the fix, not an attempt: the passing line keeps it)
             if other and resolved_by["outcome"] == "ok" and all(
                     p.startswith("set `") and "=" in p and all(
                         len(word) >= 3 and word in resolved_by["target"]
@@ -2555,6 +2572,7 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             notes.append("no_activity")
     for candidate in candidates:
         candidate["project_key"] = session["project_key"]
+    print("DBGP", notes, [(c["failure"]["target"], c["resolved_by"]["target"], c.get("kind"), c.get("_skip"), [f["id"] for f in c["failures"]], [x["target"][:50] for x in c["all_changes"]]) for c in chains], file=open("/tmp/dbgp.txt","a"))  # DBGP
     return candidates, sorted(set(notes))
 
 

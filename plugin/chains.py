@@ -546,6 +546,10 @@ def find_chains(observations: list[dict], account: str = "",
             if carried:  # the changed run was the probe; the file that now says it, run, is the fix
                 events.append(carried[0])
                 success = dict(carried[1], recipe=True)
+        elif kind == "same_check" and all(e["outcome"] == "error" for e in events) \
+                and (quoted := _the_quoted_way(observations, failure, success, account)):
+            success = quoted  # (run again unchanged, or wider: ``pytest -q`` collects the .hy file through conftest.py;
+            # the file named alone passes the way the account quotes, ``pytest --assert=plain tests/test_rules.hy``)
         if kind == "same_job" and (quoted := _the_quoted_way(observations, failure, success, account)):
             # another tool's run was a look around; the failing command, changed, is what the agent gives as the way
             success, kind = quoted, "same_check"

@@ -131,8 +131,8 @@ _JOBS = (
              r"twister|"
              # (Airbyte's: ``airbyte-ci connectors --name=source-zendesk-chat test``)
              r"airbyte-ci\s+connectors\s+(?:--?\S+\s+)*test|"
-             # (Qt's for QML: ``qmltestrunner -input tests/qml/tst_gauge.qml``)
-             r"qmltestrunner|"
+             # (Qt's for QML: ``qmltestrunner -input tests/qml/tst_gauge.qml``; julia's, in its code: ``Pkg.test()``)
+             r"qmltestrunner|Pkg\.test\(|"
              r"(?:npm|yarn|pnpm|bun|cargo|go|mix|dotnet|deno|swift|flutter|make|rake|rails|bin/rails|"
              r"\./gradlew|gradlew|gradle|mvn)\s+(?:test|check)|(?:mvn|\./mvnw|mvnw)\s+(?:\S+\s+)*?(?:verify|test)|"
              # Laravel's: ``php artisan test``, and through Sail, ``./vendor/bin/sail test``
@@ -147,7 +147,11 @@ _JOBS = (
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
-                r"[\w.-]+\s+plugins?\s+(?:install|add))(?![\w-])|^yarn$"),
+                r"[\w.-]+\s+plugins?\s+(?:install|add))(?![\w-])|^yarn$|"
+                # (or an interpreter's package manager, called in its code: julia's ``Pkg.instantiate()``, R's
+                # ``install.packages("x")``, ``renv::restore()``)
+                r"\bPkg\.(?:add|instantiate|resolve|develop|build)\(|\binstall\.packages\(|"
+                r"\b(?:renv|pak|remotes|devtools|BiocManager)::(?:restore|install\w*|pkg_install)\("),
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradlew|gradle|mvn|\./mvnw|mvnw|dotnet)"
               r"\s+(?:build|package)|tsc|webpack|vite\s+build|sphinx-build|(?:mkdocs|jekyll|mdbook|zola)\s+build)(?![\w-])"),
     ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"

@@ -336,7 +336,8 @@ def _compact_command(match: re.Match) -> str:
              and not (i and words[i - 1] in ("-n", "--namespace", "-e", "--environment", "--context", "-o",
                                              "--output")
                       and re.fullmatch(r"[\w.-]+", w))
-             and not (curl and i and words[i - 1] in ("-o", "--output", "-w", "--write-out"))]
+             and not (curl and i and words[i - 1] in ("-o", "--output", "-w", "--write-out", "-H", "--header", "-d",
+                                                     "--data", "--data-raw", "--data-binary"))]
     # (a URL by the last part of its path, else its host, without its quotes or query: ``psql
     # "postgresql://analytics:…@pg-replica.internal:5432/warehouse?sslmode=require"`` reads ``psql warehouse``)
     words = [(url.group(2) or url.group(1))
@@ -347,7 +348,8 @@ def _compact_command(match: re.Match) -> str:
     # (and go's ``./...``, every package below, stays whole: ``...`` alone says nothing; so does a scoped package,
     # ``@vitest/coverage-v8``, its scope part of its name)
     return "`" + " ".join(os.path.basename(w.rstrip("/")).strip(".") and os.path.basename(w.rstrip("/"))
-                          or w if "/" in w and not w.startswith(("-", "@")) else w for w in words) + "`"
+                          or w if "/" in w and not w.startswith(("-", "@")) and not re.match(r"[\"'].*\s", w)
+                          else w for w in words) + "`"
 
 
 def _in_container(words: list[str]) -> list[str] | None:

@@ -422,6 +422,8 @@ def _quoted_in(command: str, account: str) -> bool:
         # --save=zap <url>`")
         # (its quoted words as the shell gives them: `sdkmanager --install "cmake;3.22.1"`)
         told = [w for w in _words(span) if not re.fullmatch(r"<[^<>]+>|\.\.\.|…|\[[A-Z_]+\]", w)]
+        # (and its program by the variable a script names it by: `"$GODOT" --headless --path . --import`)
+        told = told[1:] if told and re.fullmatch(r"\$\{?[A-Za-z_]\w*\}?", told[0]) else told
         if len(told) >= 2 and set(told) <= words and any("=" in w or w.startswith("-") for w in told):
             return True
         # (or one long option of its own, alone: "Building with `--no-web-resources-cdn` makes …")
@@ -493,7 +495,9 @@ _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples
                           r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b|"
                           # go test's ``--- PASS: TestX (0.01s)`` and ``ok  	github.com/acme/notifier/…	2.318s``
                           r"(?m:^--- PASS: \w|^ok\s+\S+\s+(?:\(cached\)|[\d.]+s))")
-_FAILED_TALLY = LazyRegex(r"\bTESTS=\d+ PASS=\d+ FAIL=[1-9]\d*\b")
+# (and Pester's, which ``powershell -Command "Invoke-Pester …"`` exits 0 after: ``Passed: 0 Failed: 2 Skipped: 0``,
+# Pester 5's ``Tests Passed: 6, Failed: 1, Skipped: 0``)
+_FAILED_TALLY = LazyRegex(r"(?m)\bTESTS=\d+ PASS=\d+ FAIL=[1-9]\d*\b|^\s*(?:Tests )?Passed: \d+,? Failed: [1-9]\d*\b")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 
@@ -1170,9 +1174,12 @@ def _status_failure(observation: dict) -> dict:
 
     body = observation.get("body") or ""
     # (the status code alone, as ``-w '%{http_code}'`` prints it: ``404``)
-    code = re.fullmatch(r"\s*([45]\d\d)\s*", body) if "http_code" in (observation.get("target") or "") else None
+    # (or after the answer, on a line of its own: PostgREST's ``{"code":"PGRST202",…,"message":"Could not find the
+    # function api.monthly_revenue(year) in the schema cache"}`` then ``404``)
+    code = re.search(r"(?:\A|\n)\s*([45]\d\d)\s*\Z", body) if "http_code" in (observation.get("target") or "") else None
     if code:
-        text = f"HTTP {code.group(1)}"
+        message = re.search(r'"(?:message|error)"\s*:\s*"((?:[^"\\]|\\.){1,200})"', body[:code.start()])
+        text = f"HTTP {code.group(1)}" + (f"\n{message.group(1)}" if message else "")
         return dict(observation, outcome="error", error_text=text, logged=True,
                     error_signature=error_signature(text, observation.get("target") or "") or text)
     # (or the status line curl's ``-i`` prints first, the last of them after redirects: ``HTTP/1.1 403 Forbidden``

@@ -21804,3 +21804,83 @@ def test_a_testbench_model_made_to_match_the_design_it_checks_is_weakened(git_pr
                      "The model now reverses each byte's bit order to match the hardware, and the regression passes."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_command_quoted_with_its_program_as_a_scripts_variable_is_quoted():
+    # (blind721 AAT22: "`scripts/run_tests.sh` now runs `"$GODOT" --headless --path . --import` before GUT")
+    from lorebook.steps import _quoted_in
+
+    account = 'The script now runs `"$GODOT" --headless --path . --import` before starting GUT.'
+    assert _quoted_in("godot --headless --path . --import", account)
+    assert not _quoted_in("godot --headless --path . --quit", account)
+
+
+def test_a_status_code_curl_printed_after_the_answer_is_the_requests_failure(git_project, store):
+    # (blind721 AAT24: PostgREST's error answer, then ``404`` from ``-w '\n%{http_code}\n'``; curl exits 0)
+    call = ("curl -s -w '\\n%{http_code}\\n' -X POST http://localhost:3000/rpc/monthly_revenue -H 'Content-Type: "
+            "application/json' -d '{\"year\": 2024}'")
+    session = (Session("postgrest-404", git_project, prompt="The dashboard's POST /rpc/monthly_revenue gets a 404.")
+               .ok(call, '{"code":"PGRST202","message":"Could not find the function api.monthly_revenue(year) in the '
+                         'schema cache"}\n404\n')
+               .edit("postgrest.conf", 'db-schemas = "api"', 'db-schemas = "api, reporting"')
+               .ok("docker compose restart postgrest", " ✔ Container dash-postgrest-1  Started")
+               .ok(call, '[{"month":"2024-01","revenue":48210.55}]\n200\n')
+               .stop("The functions live in `reporting`, a schema PostgREST wasn't exposing; `postgrest.conf` now has "
+                     '`db-schemas = "api, reporting"`.'))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "HTTP 404" in candidates[0]["title"] \
+        and 'db-schemas = "api, reporting"' in candidates[0]["change"], (reasons, [c["title"] for c in candidates])
+
+
+def test_a_pester_run_that_exits_0_with_failed_tests_is_no_pass(git_project, store):
+    # (blind733 ABF02: ``powershell -Command "Invoke-Pester …"`` exits 0 under "Passed: 0 Failed: 2")
+    session = (Session("pester-tally", git_project, prompt="Run the Pester tests for PSRegistryAudit.")
+               .fail('powershell -NoProfile -Command "Invoke-Pester -Path .\\tests -Output Detailed"',
+                     "Exit code 1\nInvoke-Pester : A parameter cannot be found that matches parameter name 'Output'.")
+               .ok('powershell -NoProfile -Command "Invoke-Pester -Path .\\tests"',
+                   "  [-] Error occurred in test script 'C:\\src\\tests\\Get-AuditEntry.Tests.ps1' 41ms\n    "
+                   "RuntimeException: The BeforeAll command may only be used inside a Describe block.\n"
+                   "Tests completed in 63ms\nPassed: 0 Failed: 2 Skipped: 0 Pending: 0 Inconclusive: 0")
+               .ok('pwsh -NoProfile -Command "Invoke-Pester -Path .\\tests -Output Detailed"',
+                   "Pester v5.5.0\nTests Passed: 17, Failed: 0, Skipped: 0 NotRun: 0")
+               .stop("Pester 5.5.0 is installed for PowerShell 7 only, so the suite has to be run as `pwsh -NoProfile "
+                     "-Command \"Invoke-Pester -Path .\\tests -Output Detailed\"`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "Run `pwsh` instead of `powershell`" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_wider_run_passing_unchanged_gives_way_to_the_quoted_way_the_file_passed(git_project, store):
+    # (blind733 ABF03: the whole suite collects the .hy file through conftest.py; named alone it needs
+    # ``--assert=plain``, as the account quotes)
+    session = (Session("hy-assert", git_project, prompt="Run just tests/test_rules.hy and check it passes.")
+               .fail("python -m pytest tests/test_rules.hy -q",
+                     "Exit code 2\n_____ ERROR collecting tests/test_rules.hy _____\nE   SyntaxError: invalid syntax. "
+                     "Perhaps you forgot a comma?")
+               .ok("python -m pytest -q 2>&1 | tail -2", "38 passed in 1.12s")
+               .ok("python -m pytest --assert=plain tests/test_rules.hy -q", "11 passed in 0.38s")
+               .stop("When a `.hy` file is named on the pytest command line, the assertion rewriter parses it as "
+                     "Python. To run a single Hy test file use `python -m pytest --assert=plain tests/test_rules.hy`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "--assert=plain" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_flag_that_moved_the_failure_on_and_stayed_is_part_of_the_fix_not_an_attempt(git_project, store):
+    # (blind736 ABI03: ``--project=.`` turned "Package CSV not found" into "… not installed"; then
+    # ``Pkg.instantiate()``, an install in julia's own code)
+    session = (Session("julia-project", git_project, prompt="test/runtests.jl errors with 'Package CSV not found'.")
+               .fail("julia test/runtests.jl", "Exit code 1\nERROR: LoadError: ArgumentError: Package CSV not found in "
+                                               "current path.")
+               .fail("julia --project=. test/runtests.jl",
+                     "Exit code 1\nERROR: LoadError: ArgumentError: Package CSV [336ed68f] is required but does not "
+                     "seem to be installed:\n - Run `Pkg.instantiate()` to install all recorded dependencies.")
+               .ok("julia --project=. -e 'using Pkg; Pkg.instantiate()'", "Precompiling project...")
+               .ok("julia --project=. test/runtests.jl", "Test Summary: | Pass  Total\nTideTables   |   41     41")
+               .stop("Plain `julia test/runtests.jl` runs in the global environment. Run it as `julia --project=. "
+                     "test/runtests.jl`; the manifest had never been installed, so `Pkg.instantiate()` first."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    change, evidence = candidates[0]["change"], " ".join(map(str, candidates[0].get("evidence") or []))
+    assert "Pkg.instantiate()" in change and "Pass `--project=.`" in change, change
+    assert "tried to pass `--project=.`" not in change + evidence, (change, evidence)

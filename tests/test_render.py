@@ -148,6 +148,8 @@ def test_cabals_verdict_is_a_wrapper_and_ghcs_missing_preprocessor_names_the_err
     assert signatures.error_line(log) == "ghc-9.6.6: could not execute: hspec-discover"
     assert signatures.is_wrapper_line("Failed to build bookshelf-api-0.1.0.0 (which is required by exe:bookshelf-api "
                                       "from bookshelf-api-0.1.0.0).")
+    # (blind726 AAY09: the older cabal's ``Error: cabal: Failed to build …``, under GHC's error)
+    assert signatures.is_wrapper_line("Error: cabal: Failed to build ledgerline-0.2.0.")
 
 
 def test_flutters_gradle_verdict_is_a_wrapper_and_darts_located_error_names_the_error():
@@ -1116,3 +1118,11 @@ def test_a_removed_yaml_list_item_gives_way_to_the_items_that_replaced_it():
     card = full_note(dict(SECOND_TRY, change=change))
     changed = next(line for line in card.splitlines() if line.startswith("Change:"))
     assert "4318" not in changed and "+- OTEL_EXPORTER_OTLP_PROTOCOL=grpc" in changed, changed
+
+
+def test_a_curl_request_is_titled_by_its_method_and_address_not_a_header_cut_at_its_slash():
+    # (blind721 AAT24: ``-H 'Content-Type: application/json'`` read "json'", a stray quote and all)
+    title = lesson_title("`curl -s -w '\\n%{http_code}\\n' -X POST http://localhost:3000/rpc/monthly_revenue -H "
+                         "'Content-Type: application/json' -d '{\"year\": 2024}'` fails with HTTP 404 and a long "
+                         "message about the schema cache", "`db-schemas = \"api\"` → `db-schemas = \"api, reporting\"`")
+    assert title.startswith("`curl POST monthly_revenue` fails with HTTP 404"), title
