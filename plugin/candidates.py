@@ -288,6 +288,12 @@ def _said_as_done(command: str, sentence: str) -> bool:
                and any(m.group(2).lower().rstrip("s") in w for w in words) for m in _TOLD_STEP.finditer(sentence))
 
 
+# a sentence that says a thing is not at fault: "Nothing is broken in Get-ConfigPath", "Your change is fine", "the
+# cache wasn't the problem"
+_DENIED = LazyRegex(r"(?i)\bnothing(?: is|'s)? (?:broken|wrong)\b|\b(?:is|was|are|were)(?: fine| not (?:broken|the "
+                    r"(?:problem|cause|culprit)))\b|\b(?:is|was|are|were)n't (?:broken|the (?:problem|cause|culprit))\b")
+
+
 def _moved_on(first: dict, last: dict, passed: dict) -> list[str]:
     """What the last failing run changed of the first that the passing run keeps, where the failure it met was
     another: a step of the way, not an attempt (``julia --project=. test/runtests.jl`` met "… is required but does
@@ -1392,8 +1398,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                  and _relevance(s, fix_words) >= 2 and _names_run(passing, s)][:1]
     # the user's suspicion, when it is about this problem (the only one, or one it names)
     # (not one that only counts the problems: "I think there are two different failures")
+    # (nor one the agent's account denies: "I think something's broken in Get-ConfigPath" beside "Nothing is broken
+    # in Get-ConfigPath")
+    denials = [_tokens(t) for t in _sentences(said.get("text") or "") if _DENIED.search(t)]
     user_causes = [s for p in prompts for s in _sentences(p["text"])
-                   if _USER_CAUSE.search(s) and (not rivals or mine(s)) and not _COUNTS_PROBLEMS.search(s)]
+                   if _USER_CAUSE.search(s) and (not rivals or mine(s)) and not _COUNTS_PROBLEMS.search(s)
+                   and not any({w for w in _tokens(s) if len(w) >= 5} & denied for denied in denials)]
     if not causes and not fixes:  # no cue words: the agent's sentence about this problem still says it best
         best = sorted((s for s in said["all"] if mine(s) and s not in said["did_not_help"]
                        and not _INCIDENTAL.search(s) and not _FLAKY.search(s) and not off_topic(s)),
@@ -2572,7 +2582,6 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             notes.append("no_activity")
     for candidate in candidates:
         candidate["project_key"] = session["project_key"]
-    print("DBGP", notes, [(c["failure"]["target"], c["resolved_by"]["target"], c.get("kind"), c.get("_skip"), [f["id"] for f in c["failures"]], [x["target"][:50] for x in c["all_changes"]]) for c in chains], file=open("/tmp/dbgp.txt","a"))  # DBGP
     return candidates, sorted(set(notes))
 
 

@@ -811,8 +811,9 @@ def _other_tests(failure: dict, later: str) -> bool:
     """Whether ``later`` picks test files and none of them is one the failure names (``uv run pytest -q`` failed
     collecting tests/test_geo.py; ``uv run pytest -q tests/test_export.py`` runs none of it): another problem's run."""
     # (test files and folders; not a package it names, ``yarn workspace @tally/web test``)
-    picked = [t.lstrip("./").rstrip("/") for t in _targets(later)
-              if (_TEST_PATH.search(t) or t.endswith("/")) and not t.startswith("@")]
+    # (by its file, not the line an example starts at: ``spec/parser_spec.cr:58``)
+    picked = [re.sub(r":\d+(?::\d+)?$", "", t).lstrip("./").rstrip("/") for t in _targets(later)
+              if (_TEST_PATH.search(re.sub(r":\d+(?::\d+)?$", "", t)) or t.endswith("/")) and not t.startswith("@")]
     # (or test classes picked by name, none of them one the failure names: ``./mvnw test -Dtest=PriceFormatterTest``
     # after ``SearchResourceTest`` and ``ProductResourceTest`` failed; gradle's ``--tests com.acme.ApiClientTest``)
     # (a pattern by what it holds: ``--tests "*ReminderNotifierTest"``)
@@ -1512,7 +1513,8 @@ def _tsc_project(command: str) -> str:
 # ``  /home/dev/ledger/src/ledger/posting.py:58:25 - error``)
 _DIAGNOSED_FILE = LazyRegex(r"(?m)^[ \t]*(?:\S+ )?([\w./-]+\.\w+)(?::\d+(?::\d+)?:? -? ?|\(\d+,\d+\): )"
                             r"(?:error|warning)\b")
-_NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\w+|_test\.\w+|_spec\.rb|"
+# (a spec by any language's suffix: ruby's ``_spec.rb``, crystal's ``spec/tokenizer_spec.cr``, busted's ``_spec.lua``)
+_NAMED_TEST_FILE = LazyRegex(r"(?<![\w./-])(?:\./)?[\w./-]*(?:\.(?:test|spec)\.\w+|_test\.\w+|_spec\.\w+|"
                              r"(?<=/)test_\w+\.py)\b")
 
 
@@ -1597,6 +1599,19 @@ _FAILS = LazyRegex(
 _SHELLS = frozenset(("pwsh", "powershell", "bash", "sh", "zsh"))
 
 
+def _led_in(sentences: list[str]) -> list[str]:
+    """The sentences, each of a list's items (those up to one that ends as a sentence does) read with the sentence
+    that leads into it by a colon."""
+    out, lead = [], None
+    for sentence in sentences:
+        out.append(f"{lead} {sentence}" if lead else sentence)
+        if sentence.rstrip().endswith(":"):
+            lead = sentence
+        elif re.search(r"[.!?]\W*$", sentence):
+            lead = None
+    return out
+
+
 def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     """The first later passing run of another command that does the same job (``terraform plan`` →
     ``terragrunt plan``), when the agent's account names it as the way, and names the failing one too. Edits on
@@ -1613,7 +1628,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     code = _interpreter_code(before["argv"]) if before["argv"] and _program_name(before["argv"][0]) in _SHELLS else None
     before = parse_command(code) if code and parse_command(code)["argv"] else before
     family = before["family"]
-    sentences = _sentences(account)
+    # (a list's items under the sentence that leads into it: "The project's way to run the tests:" then "then:
+    # `./build.ps1 -tasks test` (builds the module, then runs Pester)")
+    sentences = _led_in(_sentences(account))
     # (or its program alone: "bare `npx prisma` only reads `.env`")
     program = [_program_name(before["argv"][0])] if before["argv"] else []
     # (or the task it ran, alone: "`test` also runs the Testcontainers ITs" for ``./gradlew :billing:test``)
@@ -1708,7 +1725,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # wrapper that runs the same subcommand (``terragrunt plan``)
     plain_said = any(_names_run(before["argv"], f"`{span}`") and re.search(
         rf"(?i)\b(?:plain|bare|raw|vanilla)\s+`{re.escape(span)}`|`{re.escape(span)}`\s+(?:directly|alone|on its own|"
-        rf"by itself)\b", s) for s in sentences for span in _code_spans(s))
+        rf"by itself)\b", s) for s in sentences for span in _code_spans(s)) or any(
+        # (or by the file it was given: "exporting `main.p8` directly fails" of ``pico8 main.p8 -export …``)
+        re.search(rf"`{re.escape(span)}`\s+(?:directly|alone|on its own|by itself)\b", s)
+        for s in sentences for span in _code_spans(s) if span in before["argv"][1:] and re.search(r"\w\.\w{1,4}$", span))
     job = command_job(failure["target"])
     # (a migration's way may migrate: ``pnpm db:migrate``; so may a migration file's: ``flyway migrate`` for ``psql -f
     # db/migration/V14__orders_status_index.sql``)

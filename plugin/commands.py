@@ -75,7 +75,10 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             ("opam", "exec", "--"), ("mise", "exec", "--"),
             # (a folder's .envrc loaded for one run: ``direnv exec . forge test``; a flake's dev shell: ``nix develop
             # -c meson setup build``)
-            ("direnv", "exec", "."), ("nix", "develop", "-c"), ("nix", "develop", "--command"))
+            ("direnv", "exec", "."), ("nix", "develop", "-c"), ("nix", "develop", "--command"),
+            # (the dependencies a project vendored, put on the path: perl's ``carton exec prove -lr t``; pixi's and rye's
+            # environments: ``pixi run pytest``, ``rye run pytest``)
+            ("carton", "exec", "--"), ("carton", "exec"), ("pixi", "run"), ("rye", "run"))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
 _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
                             "--with-editable", "--with-requirements", "--directory", "--project", "--index",
@@ -464,7 +467,10 @@ def _family(words: list[str]) -> str:
     code = _interpreter_code(words)
     if code is not None:  # the code is the command: ``Rscript -e 'devtools::test()'`` is devtools::test
         call = re.search(r"[A-Za-z_][\w.:]*(?=\s*\()", code) or re.search(r"[A-Za-z_][\w.:]*", code)
-        return f"{program} -e {call.group(0) if call else code[:40]}"
+        # (whichever build of the interpreter runs it: ``pwsh -Command "Invoke-Pester …"`` for ``powershell …``)
+        build = next((re.match(r"\w+", sibling).group(0) for sibling in _INTERPRETER_BUILDS
+                      if re.fullmatch(sibling, program)), program)
+        return f"{build} -e {call.group(0) if call else code[:40]}"
     if program in ("node", "tsx") and "--test" in words:  # (its test runner, over the files named: no script)
         return f"{program} --test"
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno|julia|Rscript|lua(?:jit)?|elixir|raku|pwsh|tsx|"
@@ -776,12 +782,16 @@ def _sbt_words(words: list[str]) -> list[str]:
 # detox's ``-c`` the configuration it builds and tests (``-c ios.sim.release`` embeds the bundle ``ios.sim.debug``
 # loads from Metro)
 _RUN_OPTIONS = {**dict.fromkeys(("pio", "platformio", "tox", "nox"), frozenset(("-e", "--environment"))),
-                "detox": frozenset(("-c", "--configuration"))}
+                "detox": frozenset(("-c", "--configuration")),
+                # (molecule's scenario: ``molecule test -s podman`` where the role has no ``default``)
+                "molecule": frozenset(("-s", "--scenario-name"))}
 
 
 def _run_options(argv: list[str]) -> frozenset[str]:
     """The options that pick how ``argv``'s program runs its job, beside _VALUE_OPTIONS (:data:`_RUN_OPTIONS`)."""
     return _RUN_OPTIONS.get(_program_name(argv[0]), frozenset()) if argv else frozenset()
+
+
 _PLACE_OPTIONS = frozenset(("--env", "--environment", "--to", "--from", "--url", "--dev-url"))
 # a file loaded before or around what is checked (``bun test --preload ./test/happydom.ts``): how it runs, no target
 _SETUP_OPTIONS = frozenset(("--preload", "--require", "--import", "--loader", "--setupFiles", "--setup-files",

@@ -966,7 +966,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
         # the task's code beside a stale server stopped)
         if environment and not any(_named_in(p, "\n".join(environment)) for p in paths) \
                 and not (any(span in line for line in _added_code(edit) for span in quoted_code)
-                         and not any(_TEST_PATH.search(p) for p in paths) and not chain.get("cleared")) \
+                         # (a script that runs the tests holds no assertion: ``ci/test.sh``'s ``carton install
+                         # --cached --deployment``)
+                         and not any(_TEST_PATH.search(p) and not re.search(r"\.(?:sh|bash|ps1|cmd|bat)$", p)
+                                     for p in paths) and not chain.get("cleared")) \
                 and not any(_CONFIG_PATH.search(p) or _TOOL_CONFIG.search(p) for p in paths) \
                 and not (named and any(_MANIFEST_PATH.search(p) for p in paths)) \
                 and not _touches_environment_error(edit, environment):

@@ -1392,6 +1392,10 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"(?:is|are) run (?:with|through|from|via)|(?<!should )(?<!will )(?<!would )(?<!can )"
                      r"(?:it |they |this |that )?go(?:es)? (?:through|via)|"
                      r"(?:run|use) (?:it |them )?from|"
+                     # ("Routed it through the project's Makefile target, `make route BOARD=sensor-node`"; "The
+                     # project's way to run the tests:")
+                     r"\b(?:through|via) the (?:project|repo|repository|team)'s\b|"
+                     r"\b(?:project|repo|repository|team|codebase)'s (?:own |usual |supported )?way\b|"
                      # ("In this repo the interaction tests run against the static build …: `npm run …`")
                      r"\b(?:in|for) this (?:repo|repository|project|codebase|monorepo)\b[^.]{0,40}\brun\b|"
                      # ("the JSON is regenerated with `make dashboards`")
@@ -1474,7 +1478,11 @@ def _names_run(argv: list[str], sentence: str) -> bool:
         if argv and _program_name(argv[0]) in ("pwsh", "powershell") else None
     if script is not None and len(argv) > script + 1:
         argv = argv[script + 1:]
-    # (or a jar it runs: ``java -jar tools/cromwell-86.jar run …`` is named by `cromwell-86.jar run`)
+    # (or a jar it runs: ``java -jar tools/cromwell-86.jar run …`` is named by `cromwell-86.jar run`, or by the way it
+    # runs it, "the direct `java -jar` call crashes")
+    if argv[:1] == ["java"] and argv[1:2] == ["-jar"] and any(span.split() == ["java", "-jar"]
+                                                              for span in _code_spans(sentence)):
+        return True
     if argv[:1] == ["java"] and argv[1:2] == ["-jar"] and len(argv) > 2:
         argv = argv[2:]
     # the program, and its subcommand when it has one (``terraform plan``, ``nim c``; not a file it runs)
@@ -1507,6 +1515,12 @@ def _names_run(argv: list[str], sentence: str) -> bool:
                                                                     "deno") else ""
     if not path and "/" in ran and re.search(r"\.(?:py|rb|js|mjs|ts|php)$", ran):
         path = ran.removeprefix("./")
+    # (or the file any tool was given, said to be run so: "exporting `main.p8` directly fails" for ``pico8 main.p8
+    # -export build/mossgrove.html``)
+    given = next((w for w in argv[1:] if not w.startswith("-")), "")
+    if re.search(r"\w\.\w{1,4}$", given) and re.search(
+            rf"`(?:\./)?{re.escape(given.removeprefix('./'))}`\s+(?:directly|alone|on its own|by itself)\b", sentence):
+        return True
     return bool(head) and (by_file or any(matches(parse_command(span)["argv"][:len(head)]) or span == script
                                           or path and span.removeprefix("./") == path
                                           for span in _code_spans(sentence)))

@@ -21884,3 +21884,115 @@ def test_a_flag_that_moved_the_failure_on_and_stayed_is_part_of_the_fix_not_an_a
     change, evidence = candidates[0]["change"], " ".join(map(str, candidates[0].get("evidence") or []))
     assert "Pkg.instantiate()" in change and "Pass `--project=.`" in change, change
     assert "tried to pass `--project=.`" not in change + evidence, (change, evidence)
+
+
+def test_another_crystal_spec_file_is_no_pass_of_the_one_that_failed():
+    # (blind735 ABH17: ``spec/token_spec.cr`` passing says nothing of the failing ``spec/tokenizer_spec.cr:42``)
+    from lorebook.chains import _other_tests
+
+    failure = {"error_text": "  1) Tokenizer#next_token reads a string literal with an escaped quote\n"
+                             "     # spec/tokenizer_spec.cr:42\n\n9 examples, 1 failures, 0 errors, 0 pending"}
+    assert _other_tests(failure, "crystal spec spec/token_spec.cr")
+    assert not _other_tests(failure, "crystal spec spec/tokenizer_spec.cr")
+
+
+def test_a_tools_input_said_to_fail_run_directly_sets_the_projects_script_apart_as_the_way(git_project, store):
+    # (blind734 ABG16: "exporting `main.p8` directly fails" of ``pico8 main.p8 -export …``; the way, ``./tools/build.sh``)
+    session = (Session("pico8-build", git_project, prompt="Export the HTML build of the cart.")
+               .fail("pico8 main.p8 -export build/mossgrove.html", "Exit code 1\nEXPORT: build/mossgrove.html\n"
+                                                                   "code too large: 8431/8192 tokens\nexport failed")
+               .ok("./tools/build.sh", "== shrinko8: minifying main.p8 -> build/mossgrove.p8\n== pico8: exporting "
+                                       "build/mossgrove.html\nEXPORT: build/mossgrove.html")
+               .stop("Exported with `./tools/build.sh`. The source cart is over the 8192-token limit on its own, so "
+                     "exporting `main.p8` directly fails; the build script first minifies it with shrinko8."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "./tools/build.sh" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_jar_run_by_hand_set_apart_from_the_projects_target_takes_the_target_as_the_way(git_project, store):
+    # (blind735 ABH03: "Routed it through the project's Makefile target, `make route BOARD=sensor-node`, instead of
+    # calling the jar by hand", "the direct `java -jar` call crashes")
+    session = (Session("freerouting", git_project, prompt="Autoroute the sensor-node board with freerouting.")
+               .fail("java -jar tools/freerouting-2.0.1.jar -de build/sensor-node.dsn -do build/sensor-node.ses",
+                     "Exit code 1\nException in thread \"main\" java.awt.HeadlessException:\nNo X11 DISPLAY variable "
+                     "was set")
+               .ok("make route BOARD=sensor-node", "[autoroute] exported build/sensor-node.dsn (112 nets)\n"
+                                                   "[autoroute] imported build/sensor-node.ses")
+               .stop("Routed it through the project's Makefile target, `make route BOARD=sensor-node`, instead of "
+                     "calling the jar by hand. The direct `java -jar` call crashes with a HeadlessException here."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "make route BOARD=sensor-node" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_pester_run_again_by_pwsh_with_other_options_is_the_fix_and_the_users_denied_guess_no_cause(git_project,
+                                                                                                    store):
+    # (blind737 ABJ13: ``-EnableExit`` under powershell, ``-Output Detailed -CI`` under pwsh: one check; "I think
+    # something's broken in Get-ConfigPath" is what the account says is not so)
+    session = (Session("pester-ci", git_project,
+                       prompt="Run the Pester tests for PSDotfiles, I think something's broken in Get-ConfigPath.")
+               .fail('powershell -NoProfile -Command "Invoke-Pester -Path .\\tests -EnableExit"',
+                     "Exit code 11\nDescribing Get-ConfigPath\n [-] returns the XDG path 61ms\n   "
+                     "ParameterBindingException: A parameter cannot be found that matches parameter name 'Be'.")
+               .ok('pwsh -NoProfile -Command "Invoke-Pester -Path .\\tests -Output Detailed -CI"',
+                   "Pester v5.6.1\nTests Passed: 11, Failed: 0, Skipped: 0")
+               .stop("Nothing is broken in Get-ConfigPath. `powershell.exe` only sees the inbox Pester 3.4.0, which "
+                     "doesn't understand `Should -Be`. Pester 5.6.1 is installed for PowerShell 7 only, so run the "
+                     "suite with `pwsh`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "Run `pwsh` instead of `powershell`" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+    assert "user's diagnosis" not in candidates[0]["summary"], candidates[0]["summary"]
+
+
+def test_carton_exec_is_a_runner_of_the_same_check(git_project, store):
+    # (blind738 ABK03: the vendored ``local/`` put on perl's path)
+    session = (Session("carton", git_project, prompt="Run the test suite for the feed-poller.")
+               .fail("prove -lr t", "Exit code 1\nt/00-load.t .... Can't locate Mojo/Base.pm in @INC (you may need to "
+                                    "install the Mojo::Base module)")
+               .ok("carton exec prove -lr t", "t/00-load.t .... ok\nAll tests successful.\nFiles=4, Tests=37")
+               .stop("The dependencies are vendored with Carton into `local/`, so plain `prove` can't see "
+                     "Mojolicious. Run the suite through Carton: `carton exec prove -lr t`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "Run it through `carton exec`" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_quoted_line_in_a_script_that_runs_the_tests_can_fix_a_network_failure(git_project, store):
+    # (blind739 ABL24: no network on CI; ``carton install --cached --deployment`` in ``ci/test.sh`` installs from
+    # vendor/cache; the script runs the tests, it holds no assertion)
+    session = (Session("carton-cached", git_project, prompt="CI has no outbound network. Make ci/test.sh work offline.")
+               .fail("unshare -rn bash ci/test.sh",
+                     "Exit code 1\nInstalling modules using /home/dev/shortlink/cpanfile\n! Failed to download "
+                     "http://www.cpan.org/authors/id/S/SR/SRI/Mojolicious-9.38.tar.gz\nInstalling modules failed")
+               .edit("ci/test.sh", "carton install\ncarton exec -- prove -lr t",
+                     "carton install --cached --deployment\ncarton exec -- prove -lr t")
+               .ok("unshare -rn bash ci/test.sh", "Successfully installed Mojolicious-9.38\nAll tests successful.")
+               .stop("ci/test.sh now runs `carton install --cached --deployment`, which installs from the tarballs in "
+                     "vendor/cache instead of reaching out to CPAN."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "--cached" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_molecules_scenario_option_is_how_it_runs():
+    # (blind740 ABM05: the role has no ``default`` scenario; ``-s`` is no pytest ``-s`` here)
+    from lorebook.commands import invocation_change
+
+    assert invocation_change("cd roles/nginx_hardening && molecule test",
+                             "cd roles/nginx_hardening && molecule test -s podman 2>&1 | tail -45") == ["pass `-s podman`"]
+
+
+def test_the_projects_way_led_into_a_list_of_runs_is_the_way(git_project, store):
+    # (blind741 ABN09: "The project's way to run the tests:" then the list of its runs, one line each)
+    session = (Session("sampler", git_project, prompt="Run the Pester tests for the PSNetTools module.")
+               .fail("Invoke-Pester -Path .\\tests\\Unit -Output Detailed",
+                     "Exit code 1\n[-] Discovery in C:\\src\\PSNetTools\\tests\\Unit\\Get-PortStatus.Tests.ps1 failed "
+                     "with:\nSystem.IO.FileNotFoundException: The specified module 'PSNetTools' was not loaded")
+               .ok("./build.ps1 -tasks test", "Task /test/Pester_Tests_Stop_On_Fail\nTests Passed: 47, Failed: 0")
+               .stop("The unit tests expect the built module in `output\\module`, so calling Invoke-Pester directly "
+                     "finds nothing.\n\nThe project's way to run the tests:\n- then: `./build.ps1 -tasks test` (builds "
+                     "the module, then runs Pester)\n\n47/47 tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "./build.ps1 -tasks test" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
