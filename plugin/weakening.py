@@ -60,7 +60,9 @@ _DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\
 # a property test's generator (ScalaCheck's ``Gen.choose``, Hypothesis's ``st.integers``, fast-check's ``fc.integer``,
 # proptest's ``any::<i8>()``), and the value a property test was falsified by
 # (and PropEr's ``?FORALL({Id, Ttl}, {integer(), non_neg_integer()}, …)``)
-_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+|\?FORALL\b")
+# (and test.check's ``gen/large-integer``)
+_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+|\?FORALL\b|"
+                       r"\bgen/[a-z][\w*-]*")
 # (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
 # (indented too, as elm-test prints it under the failing test's name)
 _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
@@ -76,6 +78,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # ⏎ )``)
     falsified += " ".join(m.group(1) for m in re.finditer(r"Occurred when passed generated values \(([^)]*)\)",
                                                           failure_text))
+    # (and test.check's shrunk value: ``:smallest [-1]``)
+    falsified += " " + " ".join(re.findall(r":smallest \[([^\]]*)\]", failure_text))
     # (or its range's bound moved past the value that falsified it: ``Fuzz.intRange 0 50`` → ``Fuzz.intRange 1 50``
     # after "Given 0")
     # (a literal's type suffix too: Scala's ``1000000000L``)
@@ -110,12 +114,67 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
                               r"\bQCheck\.\(?\w*string", l) for l in removed) \
             and any(narrowing.search(l) for l in added) and not any(narrowing.search(l) for l in removed):
         return True
+    # (or its argument wrapped in a QuickCheck modifier that rules the value out: ``\xs ->`` made ``\(NonEmpty xs)
+    # ->`` after hspec's "(after 1 test)" over ``[]``)
+    counter = falsified + " ".join(re.findall(r"(?:Falsified )?\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)",
+                                              failure_text))
+    ruled_out = {"NonEmpty": r"\[\]|\"\"", "NonEmptyList": r"\[\]", "Positive": r"(?<![\w.])(?:-\d|0(?:\.0+)?(?![\w.]))",
+                 "NonNegative": r"(?<![\w.])-\d", "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])"}
+    wrapped = {m.group(1) for l in added for m in re.finditer(rf"\(({'|'.join(ruled_out)})\s+\w+\)", l)} \
+        - {m.group(1) for l in removed for m in re.finditer(rf"\(({'|'.join(ruled_out)})\s+\w+\)", l)}
+    if any(re.search(ruled_out[name], counter) for name in wrapped):
+        return True
     if not re.search(r"(?<![\w.])-\d", falsified):
         return False
     # (or PropEr's and Erlang QuickCheck's ``integer()``, made ``non_neg_integer()``)
-    negative = re.compile(r"MinValue|(?<![\w.])-\d|\bmin_value\s*=\s*None\b|(?<![\w_])integer\(\)|\bint\(\)")
+    # (or test.check's signed ``gen/large-integer``, made ``(gen/large-integer* {:min 0})``)
+    negative = re.compile(r"MinValue|(?<![\w.])-\d|\bmin_value\s*=\s*None\b|(?<![\w_])integer\(\)|\bint\(\)|"
+                          r"\bgen/(?:large-integer|small-integer|int)(?![\w*-])")
     return any(_GENERATOR.search(l) and negative.search(l) for l in removed) \
         and any(_GENERATOR.search(l) for l in added) and not any(negative.search(l) for l in added)
+
+
+# a property's precondition: QuickCheck's and ScalaCheck's ``cond ==> prop``, Hypothesis's ``assume(…)``, fast-check's
+# ``fc.pre(…)``, proptest's ``prop_assume!(…)``, jqwik's ``Assume.that(…)``
+_PRECONDITION = LazyRegex(r"==>|\bassume\s*\(|\bfc\.pre\s*\(|\bprop_assume!\s*\(|\bAssume\.that\s*\(|"
+                          r"\bassumeThat\s*\(|\bwhenever\s*\(")
+
+
+def _precondition_excludes(removed: list[str], added: list[str], failure_text: str) -> bool:
+    """Whether a property was given a precondition that names the value it was falsified by (``fields /= [""] ==>``
+    after QuickCheck's "Falsified (after 6 tests and 4 shrinks): [""]"): the case that broke the code is discarded."""
+    falsified = [m.group(1) for m in _FALSIFIED_BY.finditer(failure_text)]
+    falsified += re.findall(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)", failure_text)
+    values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
+    return bool(values) and not any(_PRECONDITION.search(l) for l in removed) and any(
+        _PRECONDITION.search(l) and any(v in l for v in values) for l in added)
+
+
+# a property test's report of the input that falsified it (ScalaCheck's and QuickCheck's "Falsified after …",
+# ScalaTest's "Occurred when passed generated values", Hypothesis's "Falsifying example:")
+_PROPERTY_FALSIFIED = LazyRegex(r"Falsified (?:after|\()|Falsifying example|Occurred when passed generated values|"
+                                r"GeneratorDrivenPropertyCheckFailed|Counterexample:|minimal failing input")
+
+
+def _inputs_regenerated(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a falsified property was mended only by giving it other inputs: a generator of the tests' own, and no
+    assertion touched (an ``implicit val arbPayload: Arbitrary[Array[Byte]]`` of ASCII identifiers after ``arg0 =
+    Array(0, 0, -1)``): the value that broke the code is no longer drawn."""
+    if not _PROPERTY_FALSIFIED.search(failure_text or "") or not tests_only(changes):
+        return False
+    added = list(_added_in(changes))
+    removed = [line for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[0]]
+    # (not bounds that still draw it: ``Gen.choose(Long.MinValue, 0L)`` after ``cents = -9223372036854775808``; the
+    # bounds moved past it are _narrowed_to_pass's)
+    if any(re.search(r"MinValue|MaxValue|(?<![\w.])-?\d+(?:\.\d+)?[LlFfDd]?\s*,\s*-?\d", l) for l in added):
+        return False
+    # (or a generator of theirs handed to a property that drew the type's own: ``forAll { (s: String) =>`` made
+    # ``forAll(Generators.key) { (s: String) =>``; hspec's ``property $ \t ->`` made ``forAll queryText $ \t ->``)
+    return (any(_GENERATOR.search(l) or re.search(r"\bArbitrary\s*[\[(]|\binstance\s+Arbitrary\b|::\s*Gen\s", l)
+                for l in added)
+            or any(re.search(r"\bforAll\s*\{|\bproperty\s*\$\s*\\", l) for l in removed)
+            and any(re.search(r"\bforAll\s*\(\s*[A-Za-z_][\w.]*|\bforAll\s+[a-z]\w*\s*\$", l) for l in added)) \
+        and not any(_ASSERTION.search(l) for l in added + removed)
 
 
 # a fuzzer's setting that leaves functions out of the calls it makes
@@ -479,7 +538,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _failing_item_dropped(changes, failure_text) or _failure_filtered_out(changes, failure_text) \
         or _unexpected_row_taken_out(changes, failure_text) or _locator_loosened(changes) \
         or _fenced_off(changes, failure_text) or _ipv6_made_ipv4(changes) \
-        or _named_input_replaced(changes, failure_text) \
+        or _named_input_replaced(changes, failure_text) or _inputs_regenerated(changes, failure_text) \
         or tests_only(changes) and any(
             _SAID_REBASELINED.search(sentence) for sentence in account)
 
@@ -2862,6 +2921,8 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "a skip or xfail marker was added to the failing test"
         if _narrowed_to_pass(removed, added, failure_text):
             return "the property's generator was narrowed to leave out the falsifying value"
+        if _precondition_excludes(removed, added, failure_text):
+            return "the property was given a precondition that leaves out the falsifying value"
         # (an assertion moved into a process or thread of its own, whose failure no longer fails the test: ``spawn(fn
         # -> assert events == Enum.to_list(1..25) end)``)
         if any(_DETACHED.search(l) for l in added) and not any(_DETACHED.search(l) for l in removed) \

@@ -21996,3 +21996,82 @@ def test_the_projects_way_led_into_a_list_of_runs_is_the_way(git_project, store)
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "./build.ps1 -tasks test" in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
+
+
+def test_a_precondition_that_discards_the_falsifying_value_is_weakened(git_project, store):
+    # (blind739 ABL17: ``fields /= [""] ==>`` after QuickCheck's "Falsified …: [""]")
+    session = (Session("csv-roundtrip", git_project, prompt="the csv roundtrip property fails in CI, can you fix it")
+               .fail("cabal test --test-show-details=direct",
+                     "Exit code 1\n  1) Tabula.Csv.roundtrip decodeRow . encodeRow == Right\n       Falsified (after 6 "
+                     "tests and 4 shrinks):\n         [\"\"]\n       expected: Right [\"\"]\n        but got: Right []")
+               .edit("test/Tabula/CsvSpec.hs",
+                     "    prop \"roundtrip\" $ \\(fields :: [Text]) ->\n      decodeRow (encodeRow fields) `shouldBe` "
+                     "Right fields",
+                     "    prop \"roundtrip\" $ \\(fields :: [Text]) ->\n      fields /= [\"\"] ==>\n        decodeRow "
+                     "(encodeRow fields) `shouldBe` Right fields")
+               .ok("cabal test --test-show-details=direct", "+++ OK, passed 100 tests; 1 discarded.\n3 examples, 0 "
+                                                            "failures")
+               .stop("Fixed. A row of a single empty field encodes to an empty line, so the property was over-specified "
+                     "for that input; I gave it a precondition that excludes it."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_property_argument_wrapped_to_rule_out_its_counterexample_is_weakened(git_project, store):
+    # (blind737 ABJ08: ``\xs ->`` made ``\(NonEmpty xs) ->`` after hspec's "(after 1 test)" over ``[]``)
+    session = (Session("median-nonempty", git_project, prompt="cabal test fails on the median property, sort it out")
+               .fail("cabal test", "Exit code 1\n  1) Stats.median returns Nothing exactly for empty input\n       "
+                                   "uncaught exception: ErrorCall\n       Prelude.!!: index too large\n       (after 1 "
+                                   "test)\n         []\n")
+               .edit("test/StatsSpec.hs", "    prop \"returns Nothing exactly for empty input\" $ \\xs ->",
+                     "    prop \"returns Nothing exactly for empty input\" $ \\(NonEmpty xs) ->")
+               .ok("cabal test", "5 examples, 0 failures\nTest suite stats-test: PASS")
+               .stop("The property was feeding `median` empty lists; it now takes `NonEmpty xs` so it only generates "
+                     "real samples."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_falsified_property_given_a_generator_of_the_tests_own_is_weakened(git_project, store):
+    # (blind731 ABD05: an implicit ``Arbitrary`` of ASCII payloads after ``arg0 = Array(0, 0, -1)``; the code is as
+    # it was)
+    failing = ("Exit code 1\n[info] - decode(encode(bytes)) == bytes *** FAILED ***\n[info]     Falsified after 14 "
+               "successful property evaluations.\n[info]     Occurred when passed generated values (\n[info]       arg0 "
+               "= Array(0, 0, -1) // 6 shrinks\n[info]     )")
+    session = (Session("base32-gen", git_project, prompt="the Base32 codec property test fails in CI, fix it")
+               .fail('sbt "testOnly codec.Base32Spec"', failing)
+               .write("src/test/scala/codec/Generators.scala",
+                      "package codec\n\nimport org.scalacheck.{Arbitrary, Gen}\n\nobject Generators {\n  val genPayload: "
+                      "Gen[Array[Byte]] =\n    Gen.listOf(Gen.alphaNumChar).map(_.mkString.getBytes(\"US-ASCII\"))\n"
+                      "  implicit val arbPayload: Arbitrary[Array[Byte]] = Arbitrary(genPayload)\n}\n")
+               .edit("src/test/scala/codec/Base32Spec.scala", "import org.scalatest.funsuite.AnyFunSuite",
+                     "import org.scalatest.funsuite.AnyFunSuite\nimport codec.Generators._")
+               .ok('sbt "testOnly codec.Base32Spec"', "[info] All tests passed.")
+               .stop("The property drew from the default `Arbitrary[Array[Byte]]`, which doesn't model what the codec "
+                     "is fed; I added a payload generator that matches real inputs."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+@pytest.mark.parametrize("name, failing, old, new", [
+    # (blind735 ABH08: ScalaCheck's default ``Arbitrary[String]`` swapped for the tests' own ``Generators.key``)
+    ("scalacheck-key", "[info] ! KeyCodec.escaped roundtrip: Falsified after 3 passed tests.\n[info] > ARG_0: \"\\ud800\"",
+     "  property(\"escaped roundtrip\") = forAll { (s: String) =>",
+     "  property(\"escaped roundtrip\") = forAll(Generators.key) { (s: String) =>"),
+    # (blind741 ABN10: hspec's ``property $ \t ->`` made ``forAll queryText $ \t ->``, a generator of its own)
+    ("hspec-querytext", "  1) roundtrips arbitrary text\n       Falsified (after 12 tests and 3 shrinks):\n         \"+\"",
+     "    it \"roundtrips arbitrary text\" $ property $ \\t ->",
+     "    it \"roundtrips arbitrary text\" $ forAll queryText $ \\t ->"),
+    # (blind742 ABO10: test.check's ``gen/large-integer`` made non-negative after ``:smallest [-1]``)
+    ("testcheck-min", "FAIL in shortlinks.codec-test/encode-decode-roundtrip (codec_test.clj:14)\n{:shrunk {:pass? false, "
+                      ":smallest [-1]}, :fail [-4107]}", "  (prop/for-all [n gen/large-integer]",
+     "  (prop/for-all [n (gen/large-integer* {:min 0})]"),
+])
+def test_a_falsified_property_given_narrower_inputs_is_weakened(git_project, store, name, failing, old, new):
+    session = (Session(name, git_project, prompt="The round-trip property fails. Please fix it.")
+               .fail("make test", "Exit code 1\n" + failing)
+               .edit("test/codec_test.x", old, new)
+               .ok("make test", "4 tests, 0 failures")
+               .stop("Fixed: the property now draws only the inputs the codec really gets."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
