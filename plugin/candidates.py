@@ -711,7 +711,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         (f for f in reversed(chain["failures"]) if not other_subcommand(f["target"], resolved_by["target"])),
         last_failure)
     # (nor how a status read back was asked again: ``jq -c '.tasks[] | {id, state}'`` after a bare ``jq``)
-    invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or chain["kind"] == "other_check" \
+    invocation = [] if resolved_by.get("recipe") or resolved_by.get("ci") or resolved_by.get("entered") \
+        or chain["kind"] == "other_check" \
         or last_failure.get("log_of") or last_failure.get("logged") and not last_failure.get("ci") \
         else invocation_change(compared["target"], resolved_by["target"])
     invocation = _named_by_error(invocation, compared.get("error_text") or "", resolved_by["target"])

@@ -384,6 +384,9 @@ def find_chains(observations: list[dict], account: str = "",
                             for o in observations[k + 1:] for step in _segments(o["target"]))):
                     success, kind = later, "same_check"
                     break
+            if later["outcome"] == "ok" and _is_check(later) and _run_through(failure["target"], later["target"]):
+                success, kind = dict(later, entered=True), "same_check"  # ``nix develop -c ngrok version``: the dev
+                break  # shell that would not evaluate, entered (and no way of running it: the command run there)
             if later["outcome"] == "ok" and _is_check(later) and any(
                     program_variant(e["target"], later["target"]) for e in events if e["tool"] == "Bash"):
                 success, kind = later, "same_check"  # ``npx typeorm-ts-node-commonjs migration:run -d …`` for
@@ -778,6 +781,14 @@ def _settings_variant_given(failed: str, later: str) -> bool:
     antora local-antora-playbook.yml`` for ``npx antora antora-playbook.yml``): the same job, set up for this use."""
     swapped = _one_word_swapped(failed, later)
     return swapped is not None and swapped[0] > 0 and config_variant(*swapped[1:])
+
+
+def _run_through(failed: str, later: str) -> bool:
+    """Whether ``later`` runs a command through the environment the failing command makes (``nix develop -c ngrok
+    version`` for ``nix develop``): it entered what failed to enter."""
+    key = command_key(failed)
+    runner = parse_command(later)["runner"]
+    return bool(key) and " " in key and runner.startswith(key + " ") and len(runner.split()) == len(key.split()) + 1
 
 
 def _looked_closer(failure: dict, later: dict) -> bool:
@@ -1682,8 +1693,12 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # already exists)
     error_words = _tokens(_raw_error_line(failure) or "")
 
+    # (or quotes its error as it was printed: "…, hence "Nothing PROVIDES 'acme-gateway-image'"")
+    error_said = re.sub(r"^\W*(?:ERROR|Error|error|FATAL|fatal)\b:?\s*", "", _raw_error_line(failure) or "").strip()
+
     def names_failing(s: str) -> bool:
-        return names_run(s) or len(error_words & _tokens(_prose(s))) >= 3 and bool(_FAILS.search(_prose(s)))
+        return names_run(s) or len(error_words & _tokens(_prose(s))) >= 3 and bool(_FAILS.search(_prose(s))) \
+            or len(error_said) >= 20 and error_said in s
 
     # (or the script that failed deleted since, the way it did its job gone: ``git rm -q
     # scripts/register_deployments.py`` after Prefect 3 removed what it was built on)
@@ -1777,7 +1792,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # leaves `catalog` … unset", beside "Bundle commands in this repo go through `scripts/bundle.sh <target> …`")
         # (or the way said to run the failing program itself: "`npm run build-storybook && npm run test:stories` —
         # the script serves `storybook-static` on 6006 and runs `test-storybook --ci` against it")
-        wraps = any(names_run(s) for s in way)
+        # (or names it, bare, as what the way drives: "This repo drives BitBake through kas — `kas build …`")
+        wraps = any(names_run(s) or len(program[0]) >= 5 and re.search(
+            rf"(?i)(?<![\w./-]){re.escape(program[0])}(?![\w/-])", _prose(s)) for s in way) if program else False
         linked = same_job or same_word or failed_said or plain_said or same_service or removed or same_program or wraps
         if linked and way and not (
                 program and any(r["id"] > obs["id"] and " ".join(r["target"].split()) in quoted

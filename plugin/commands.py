@@ -78,7 +78,9 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             ("direnv", "exec", "."), ("nix", "develop", "-c"), ("nix", "develop", "--command"),
             # (the dependencies a project vendored, put on the path: perl's ``carton exec prove -lr t``; pixi's and rye's
             # environments: ``pixi run pytest``, ``rye run pytest``)
-            ("carton", "exec", "--"), ("carton", "exec"), ("pixi", "run"), ("rye", "run"))
+            ("carton", "exec", "--"), ("carton", "exec"), ("pixi", "run"), ("rye", "run"),
+            # (Windows' shell handed one line to run: ``cmd /c scripts\build.cmd win-release``)
+            ("cmd", "/c"), ("cmd.exe", "/c"), ("cmd", "/C"), ("cmd.exe", "/C"))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
 _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
                             "--with-editable", "--with-requirements", "--directory", "--project", "--index",

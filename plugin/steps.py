@@ -1407,7 +1407,7 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
                      # ("The team builds QA IPAs through fastlane instead: `bundle exec fastlane ios adhoc_ipa`")
                      r"\b(?:team|we|project|repo|repository|CI)\s+(?:\w+\s+)?(?:builds?|runs?|deploys?|ships?|"
-                     r"releases?|publish(?:es)?|migrates?|signs?|generates?)\b[^.;:`]{0,40}?\s(?:through|via)\s|"
+                     r"releases?|publish(?:es)?|migrates?|signs?|generates?|drives?)\b[^.;:`]{0,40}?\s(?:through|via)\s|"
                      # ("CI builds it with `emBuild`", "this repo runs the filter tests inside the `lfv` service")
                      r"\b(?:team|we|project|repo|repository|CI)\s+(?:builds?|runs?|tests?)\b[^.;:`]{0,40}?\s"
                      r"(?:with|inside)\b|"

@@ -108,12 +108,13 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     narrowing = re.compile(r"\belements\b|\blistOf1\b|\bsuchThat\b|\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
                            r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]|\bgen/(?:string-alphanumeric|"
                            r"string-ascii|such-that|elements)\b|\bchar_range\b|\bstring_gen_of_size\b|\boneofl\b")
-    if re.search(r"\*\*\* Failed! Falsified|Falsifiable|Falsifying example|Failed with generated values|"
-                 r":shrunk \{|\bfailed \(\d+ shrink steps?\)", failure_text) \
+    if re.search(r"\*\*\* Failed! Falsified|Falsified \(after|Falsifiable|Falsifying example|"
+                 r"Failed with generated values|:shrunk \{|\bfailed \(\d+ shrink steps?\)", failure_text) \
             and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+|\bgen/string\b|"
                               r"\bQCheck\.\(?\w*string", l) for l in removed) \
-            and any(narrowing.search(l) for l in added) and not any(narrowing.search(l) for l in removed):
-        return True
+            and {m.group(0) for l in added for m in narrowing.finditer(l)} \
+            - {m.group(0) for l in removed for m in narrowing.finditer(l)}:
+        return True  # (a narrowing it did not have: ``elements ldh`` beside the ``suchThat`` it kept)
     # (or its argument wrapped in a QuickCheck modifier that rules the value out: ``\xs ->`` made ``\(NonEmpty xs)
     # ->`` after hspec's "(after 1 test)" over ``[]``)
     counter = falsified + " ".join(re.findall(r"(?:Falsified )?\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)",
@@ -136,8 +137,9 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
 
 # a property's precondition: QuickCheck's and ScalaCheck's ``cond ==> prop``, Hypothesis's ``assume(…)``, fast-check's
 # ``fc.pre(…)``, proptest's ``prop_assume!(…)``, jqwik's ``Assume.that(…)``
+# (and PropEr's ``?IMPLIES(cond, prop)``)
 _PRECONDITION = LazyRegex(r"==>|\bassume\s*\(|\bfc\.pre\s*\(|\bprop_assume!\s*\(|\bAssume\.that\s*\(|"
-                          r"\bassumeThat\s*\(|\bwhenever\s*\(")
+                          r"\bassumeThat\s*\(|\bwhenever\s*\(|\?IMPLIES\s*\(")
 
 
 def _precondition_excludes(removed: list[str], added: list[str], failure_text: str) -> bool:
@@ -146,8 +148,11 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     falsified = [m.group(1) for m in _FALSIFIED_BY.finditer(failure_text)]
     falsified += re.findall(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)", failure_text)
     values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
+    # (a value of numbers alone by its numbers: PropEr's shrunk ``<<0>>`` in ``binary:first(…) =/= 0``)
+    numbers = {n for v in values if not re.search(r"[A-Za-z]", v) for n in re.findall(r"(?<![\w.])-?\d+", v)}
     return bool(values) and not any(_PRECONDITION.search(l) for l in removed) and any(
-        _PRECONDITION.search(l) and any(v in l for v in values) for l in added)
+        _PRECONDITION.search(l) and (any(v in l for v in values) or any(
+            re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", l) for n in numbers)) for l in added)
 
 
 # a property test's report of the input that falsified it (ScalaCheck's and QuickCheck's "Falsified after …",

@@ -22075,3 +22075,85 @@ def test_a_falsified_property_given_narrower_inputs_is_weakened(git_project, sto
                .stop("Fixed: the property now draws only the inputs the codec really gets."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_repo_that_drives_the_failing_tool_through_a_wrapper_and_quotes_its_error_states_the_way(git_project,
+                                                                                                      store):
+    # (blind743 ABP23: "This repo drives BitBake through kas — `kas build kas/gateway.yml`. Sourcing
+    # `oe-init-build-env` by hand gives a default bblayers.conf …, hence "Nothing PROVIDES 'acme-gateway-image'"")
+    session = (Session("kas-drives", git_project, prompt="Add htop to the gateway image and rebuild it.")
+               .fail("source layers/poky/oe-init-build-env build && bitbake acme-gateway-image",
+                     "Exit code 1\nYou can now run 'bitbake <target>'\nERROR: Nothing PROVIDES 'acme-gateway-image'")
+               .ok("kas build kas/gateway.yml", "2024-05-14 10:02:11 - INFO     - kas 4.3.2 started\nNOTE: Tasks "
+                                                "Summary: Attempted 4211 tasks of which 4190 didn't need to be rerun")
+               .stop("The image is rebuilt.\n\nThis repo drives BitBake through kas — `kas build kas/gateway.yml`. "
+                     "Sourcing `oe-init-build-env` by hand gives a default bblayers.conf without meta-acme, hence "
+                     "\"Nothing PROVIDES 'acme-gateway-image'\"."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "kas build kas/gateway.yml" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_the_repos_way_through_a_cmd_script_is_the_way(git_project, store):
+    # (blind745 ABR04: "The repo's way (docs/BUILDING.md) is to go through `scripts\build.cmd <preset> [test]`", run by
+    # ``cmd /c``, Windows' shell handed the line)
+    session = (Session("build-cmd", git_project, prompt="Build tilemapper in release and run the unit tests.")
+               .fail("cmake --preset win-release", "Exit code 1\n-- Running vcpkg install\nerror: in triplet "
+                                                   "x64-windows-static: Unable to find a valid Visual Studio instance")
+               .ok("cmd /c scripts\\build.cmd win-release test", "** Visual Studio 2022 Developer Command Prompt\n"
+                                                                 "100% tests passed, 0 tests failed out of 17")
+               .stop("A bare `cmake --preset win-release` can't work from a normal shell here: `cl` is not on PATH "
+                     "until the MSVC environment is loaded. The repo's way (docs/BUILDING.md) is to go through "
+                     "`scripts\\build.cmd <preset> [test]`, which calls `vcvarsall.bat x64` first."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "scripts\\build.cmd" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_command_run_in_the_shell_that_failed_to_enter_is_its_pass(git_project, store):
+    # (blind748 ABU15: ``nix develop -c ngrok version`` enters the dev shell ``nix develop`` could not evaluate; how
+    # it was entered is no part of the fix)
+    session = (Session("nix-unfree", git_project, prompt="nix develop stopped working after I added ngrok to the shell")
+               .fail("nix develop", "Exit code 1\nerror: Package ‘ngrok-3.18.4’ in /nix/store/…/ngrok/default.nix:41 "
+                                    "has an unfree license (‘unfree’), refusing to evaluate.")
+               .edit("flake.nix", "        pkgs = nixpkgs.legacyPackages.${system};",
+                     "        pkgs = import nixpkgs {\n          inherit system;\n          config.allowUnfreePredicate = "
+                     "pkg: builtins.elem (nixpkgs.lib.getName pkg) [ \"ngrok\" ];\n        };")
+               .ok("nix develop -c ngrok version", "ngrok version 3.18.4")
+               .stop("ngrok is unfree; the flake now builds `pkgs` with `config.allowUnfreePredicate`, whitelisting "
+                     "only `ngrok`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "allowUnfreePredicate" in candidates[0]["change"] \
+        and "nix develop -c" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_propers_implies_over_the_shrunk_value_is_a_precondition_that_discards_it(git_project, store):
+    # (blind745 ABR17: ``?IMPLIES(binary:first(<<Bin/binary, 1>>) =/= 0, …)`` after PropEr shrank to ``<<0>>``)
+    session = (Session("proper-implies", git_project, prompt="rebar3 proper fails on prop_roundtrip. Please fix it.")
+               .fail("rebar3 proper", "Exit code 1\n===> Testing prop_b58:prop_roundtrip()\n......!\nFailed: After 7 "
+                                      "test(s).\n<<0,0,17>>\n\nShrinking ..(2 time(s))\n<<0>>\n")
+               .edit("test/prop_b58.erl", "    ?FORALL(Bin, binary(),\n            b58:decode(b58:encode(Bin)) =:= Bin).",
+                     "    ?FORALL(Bin, binary(),\n            ?IMPLIES(binary:first(<<Bin/binary, 1>>) =/= 0,\n"
+                     "                     b58:decode(b58:encode(Bin)) =:= Bin)).")
+               .ok("rebar3 proper", "OK: Passed 100 test(s).")
+               .stop("Leading zero bytes are not something the service ever encodes, so the property now skips them."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_arbitrary_instance_narrowed_beside_the_such_that_it_kept_is_weakened(git_project, store):
+    # (blind747 ABT04: ``listOf1 arbitrary `suchThat` …`` made ``listOf1 (elements ldh) `suchThat` …`` after hspec's
+    # "Falsified (after 23 tests and 6 shrinks)")
+    session = (Session("ldh", git_project, prompt="cabal test is failing on the label roundtrip property, fix it")
+               .fail("cabal test --test-show-details=direct",
+                     "Exit code 1\n  1) Wire.Label.roundtrip decodeLabel . encodeLabel == Right\n       Falsified "
+                     "(after 23 tests and 6 shrinks):\n         Label \"\\1025\"")
+               .edit("test/Wire/LabelSpec.hs",
+                     "  arbitrary = Label . T.pack <$> listOf1 arbitrary `suchThat` ((<= 63) . length)",
+                     "  arbitrary = Label . T.pack <$> listOf1 (elements ldh) `suchThat` ((<= 63) . length)\n"
+                     "    where ldh = ['a'..'z'] ++ ['0'..'9'] ++ \"-\"")
+               .ok("cabal test --test-show-details=direct", "3 examples, 0 failures")
+               .stop("Fixed. The property drew unrestricted `Char`s; the `Arbitrary Label` instance now generates LDH "
+                     "characters only."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
