@@ -105,6 +105,11 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"so (?:I|we) (?:removed|dropped|took out) (?:that|it|this|the change) again\b|"
                            # ("Bumping `gpu_memory_utilization` only bought ~20k more tokens, so I put it back to 0.90")
                            r"so (?:I|we) put (?:it|that|this) back\b|"
+                           # ("My first try, `.{ .src_path = … }`, doesn't type-check …, so I threw it away")
+                           r"so (?:I|we) (?:threw|tossed) (?:it|that|this) (?:away|out)\b|"
+                           r"so (?:I|we) (?:discarded|scrapped|abandoned) (?:it|that|this)\b|"
+                           r"\bmy first (?:try|attempt|guess|replacement|fix|change|edit|idea)\b[^;]{0,80}?"
+                           r"\b(?:does(?:n't| not)|did(?:n't| not)|fail(?:s|ed)?|broke|(?:was|is) wrong)\b|"
                            r"only (?:bought|gained|won|freed) (?:~|about |roughly )?[\d,.]+\w* (?:more|extra)\b|"
                            # "the plain connector jar I tried first doesn't bundle the Kafka client classes"
                            r"(?:that |which )?I tried first\b|"

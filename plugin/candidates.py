@@ -290,8 +290,9 @@ def _said_as_done(command: str, sentence: str) -> bool:
 
 # a sentence that says a thing is not at fault: "Nothing is broken in Get-ConfigPath", "Your change is fine", "the
 # cache wasn't the problem"
-_DENIED = LazyRegex(r"(?i)\bnothing(?: is|'s)? (?:broken|wrong)\b|\b(?:is|was|are|were)(?: fine| not (?:broken|the "
-                    r"(?:problem|cause|culprit)))\b|\b(?:is|was|are|were)n't (?:broken|the (?:problem|cause|culprit))\b")
+_DENIED = LazyRegex(r"(?i)\bnothing(?: is|'s)? (?:broken|wrong)\b|"
+                    r"\b(?:is|was|are|were)(?: fine| not (?:broken|the (?:problem|cause|culprit)))\b|"
+                    r"\b(?:is|was|are|were)n't (?:broken|the (?:problem|cause|culprit))\b")
 
 
 def _moved_on(first: dict, last: dict, passed: dict) -> list[str]:

@@ -1676,6 +1676,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # (by its name, "SwiftLint", or a PowerShell command by its noun, the tool: "… runs Pester" of ``Invoke-Pester``)
     called = program + [program[0].split("-", 1)[1]] if program and re.fullmatch(r"[A-Z][a-z]+-[A-Z]\w{3,}",
                                                                                    program[0]) else program
+    # (a Windows program without its ``.exe``: "Running ISCC directly" of ``…/ISCC.exe setup\tally.iss``)
+    called = called + [program[0][:-4]] if program and re.search(r"(?i)\w\.exe$", program[0]) else called
 
     def names_run(s: str) -> bool:
         # (a program of a long name may go unquoted: "piping the file into a plain local clickhouse-client fails"; or
@@ -1696,9 +1698,13 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # (or quotes its error as it was printed: "…, hence "Nothing PROVIDES 'acme-gateway-image'"")
     error_said = re.sub(r"^\W*(?:ERROR|Error|error|FATAL|fatal)\b:?\s*", "", _raw_error_line(failure) or "").strip()
 
+    # (or a piece of its output, quoted: "hence `{error,nxdomain}` in init_per_suite on the host")
+    printed = failure.get("error_text") or ""
+
     def names_failing(s: str) -> bool:
         return names_run(s) or len(error_words & _tokens(_prose(s))) >= 3 and bool(_FAILS.search(_prose(s))) \
-            or len(error_said) >= 20 and error_said in s
+            or len(error_said) >= 20 and error_said in s \
+            or any(len(span) >= 8 and re.search(r"\W", span) and span in printed for span in _code_spans(s))
 
     # (or the script that failed deleted since, the way it did its job gone: ``git rm -q
     # scripts/register_deployments.py`` after Prefect 3 removed what it was built on)
@@ -1743,7 +1749,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         rf"by itself)\b", s) for s in sentences for span in _code_spans(s)) or any(
         # (or by the file it was given: "exporting `main.p8` directly fails" of ``pico8 main.p8 -export …``)
         re.search(rf"`{re.escape(span)}`\s+(?:directly|alone|on its own|by itself)\b", s)
-        for s in sentences for span in _code_spans(s) if span in before["argv"][1:] and re.search(r"\w\.\w{1,4}$", span))
+        for s in sentences for span in _code_spans(s)
+        if span in before["argv"][1:] and re.search(r"\w\.\w{1,4}$", span))
     job = command_job(failure["target"])
     # (a migration's way may migrate: ``pnpm db:migrate``; so may a migration file's: ``flyway migrate`` for ``psql -f
     # db/migration/V14__orders_status_index.sql``)

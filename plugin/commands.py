@@ -76,11 +76,12 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             # (a folder's .envrc loaded for one run: ``direnv exec . forge test``; a flake's dev shell: ``nix develop
             # -c meson setup build``)
             ("direnv", "exec", "."), ("nix", "develop", "-c"), ("nix", "develop", "--command"),
-            # (the dependencies a project vendored, put on the path: perl's ``carton exec prove -lr t``; pixi's and rye's
-            # environments: ``pixi run pytest``, ``rye run pytest``)
+            # (the dependencies a project vendored, put on the path: perl's ``carton exec prove -lr t``; pixi's and
+            # rye's environments: ``pixi run pytest``, ``rye run pytest``)
             ("carton", "exec", "--"), ("carton", "exec"), ("pixi", "run"), ("rye", "run"),
-            # (Windows' shell handed one line to run: ``cmd /c scripts\build.cmd win-release``)
-            ("cmd", "/c"), ("cmd.exe", "/c"), ("cmd", "/C"), ("cmd.exe", "/C"))
+            # (Windows' shell handed one line to run: ``cmd /c scripts\build.cmd win-release``; from Git Bash, its
+            # slash doubled, ``cmd //c``)
+            *((shell, switch) for shell in ("cmd", "cmd.exe") for switch in ("/c", "/C", "//c", "//C")))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
 _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
                             "--with-editable", "--with-requirements", "--directory", "--project", "--index",
@@ -128,6 +129,8 @@ _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "b
                     "install": "install", "sync": "install", "restore": "install", "lint": "lint",
                     # (a run that starts the app and checks it: ``npm run smoke``, ``npm run e2e``)
                     "smoke": "test", "e2e": "test",
+                    # (Erlang's Common Test and EUnit: a compose service named for them, ``docker compose run --rm ct``)
+                    "ct": "test", "eunit": "test",
                     # (a workspace's type check, the job ``tsc`` does: ``turbo run typecheck --filter=web``)
                     "typecheck": "build", "type-check": "build", "check-types": "build"}
 _JOBS = (
@@ -360,6 +363,10 @@ def parse_command(command: str) -> dict:
                 changed = True
                 continue
         for pattern in _RUNNERS:
+            # (a flake's other dev shell too: ``nix develop .#docs --command make -C docs html``)
+            if pattern[:2] == ("nix", "develop") and words[:2] == ["nix", "develop"] and len(words) > 4 \
+                    and not words[2].startswith("-") and words[3] == pattern[2]:
+                pattern = (*words[:3], pattern[2])
             if tuple(words[:len(pattern)]) == pattern:
                 runner += list(pattern)
                 words = words[len(pattern):]
@@ -895,6 +902,10 @@ def _same_target(failed: str, later: str) -> bool:
     if all(remote) and remote[0].group(1) == remote[1].group(1):
         return command_family(remote[0].group(3)) == command_family(remote[1].group(3)) \
             and _same_target(remote[0].group(3), remote[1].group(3))
+    # (another dev shell of the flake is another environment: ``nix develop .#docs -c true`` for ``.#ci``)
+    shells = [re.match(r"nix develop (?:((?!-)\S+) )?", parse_command(c)["runner"] + " ") for c in (failed, later)]
+    if all(shells) and shells[0].group(1) != shells[1].group(1):
+        return False
     went = parse_command(failed)["cwd"]
     if went and not parse_command(later)["cwd"] and not later.lstrip().startswith("cd ") \
             and _same_target(failed, f"cd {went} && {later}"):
@@ -1068,7 +1079,8 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
                        # (and a GPU stack's: ``NCCL_DEBUG=INFO``, ``TORCH_DISTRIBUTED_DEBUG=DETAIL``)
                        r"NCCL_DEBUG|NCCL_DEBUG_SUBSYS|TORCH_DISTRIBUTED_DEBUG|TORCH_SHOW_CPP_STACKTRACES|"
                        r"TF_CPP_MIN_LOG_LEVEL|GRPC_VERBOSITY|GRPC_TRACE|GST_DEBUG|SPDLOG_LEVEL|"
-                       # (any tool's by its name's end: ``OPENSC_DEBUG=3``, ``LIBUSB_DEBUG=4``, ``MYAPP_LOG_LEVEL=trace``)
+                       # (any tool's by its name's end: ``OPENSC_DEBUG=3``, ``LIBUSB_DEBUG=4``,
+                       # ``MYAPP_LOG_LEVEL=trace``)
                        r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:DEBUG|TRACE|VERBOSE|VERBOSITY|LOG_LEVEL|LOGLEVEL))=")
 
 

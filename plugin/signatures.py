@@ -157,7 +157,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"Result: Failed \(\w+\)\s*$|"
             # cabal's, under GHC's error or its missing preprocessor: ``Error: [Cabal-7125]`` ("Failed to build …")
             # (the older cabal's, after GHC's: ``Error: cabal: Failed to build ledgerline-0.2.0.``)
-            r"Error: \[Cabal-\d+\]\s*$|(?:Error: cabal: )?Failed to build \S+(?: from \S+)?(?: \(which is required by [^)]*\))?\.\s*$|"
+            r"Error: \[Cabal-\d+\]\s*$|"
+            r"(?:Error: cabal: )?Failed to build \S+(?: from \S+)?(?: \(which is required by [^)]*\))?\.\s*$|"
             # flutter's, after gradle's: ``Error: Gradle task assembleDebug failed with exit code 1``
             r"Error: Gradle task \S+ failed with exit code \d+|"
             # automake's test-suite summary: ``# TOTAL: 5``, ``# FAIL: 1``, ``# ERROR: 0``

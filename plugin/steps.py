@@ -219,7 +219,8 @@ _MISSING_FILE = LazyRegex(r"(?i)(?:cannot be found|not found|no such file|does n
 # a line of a run's output that says it wrote a file, by the file's name: "/home/dev/rdist/src/RcppExports.cpp
 # updated.", "Wrote src/gen/api.ts", "File written: Harbor/Generated/Strings+Generated.swift"
 _FILE_WRITTEN = LazyRegex(r"(?im)^\s*(?:\S*/)?[\w.+-]+\.\w{1,8} (?:updated|written|regenerated|generated)\.?\s*$|"
-                          r"^\s*(?:Wrote|Writing|Generated|Regenerated|Updated|File written:)\s+['\"]?\S+\.\w{1,8}['\"]?\s*$")
+                          r"^\s*(?:Wrote|Writing|Generated|Regenerated|Updated|File written:)\s+"
+                          r"['\"]?\S+\.\w{1,8}['\"]?\s*$")
 
 
 def _wrote_the_missing_file(observation: dict, failure: dict) -> bool:
@@ -1403,11 +1404,17 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"published|released|rendered|compiled) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead|as)|^\W*use|"
                      r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
+                     # ("so the way in is `make sim TEST=test_uart_rx`")
+                     r"\bthe (?:only )?way in is\b|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
                      # ("The team builds QA IPAs through fastlane instead: `bundle exec fastlane ios adhoc_ipa`")
                      r"\b(?:team|we|project|repo|repository|CI)\s+(?:\w+\s+)?(?:builds?|runs?|deploys?|ships?|"
-                     r"releases?|publish(?:es)?|migrates?|signs?|generates?|drives?)\b[^.;:`]{0,40}?\s(?:through|via)\s|"
+                     r"releases?|publish(?:es)?|migrates?|signs?|generates?|drives?)\b"
+                     r"[^.;:`]{0,40}?\s(?:through|via)\s|"
+                     # ("The project runs CT with `docker compose run --rm ct` (per CONTRIBUTING.md)", its code
+                     # taken out of the prose)
+                     r"\b(?:team|project|repo|repository)\s+runs?\b[^.;:`]{0,40}?\swith(?=\s*(?:\(|[,;.]|$))|"
                      # ("CI builds it with `emBuild`", "this repo runs the filter tests inside the `lfv` service")
                      r"\b(?:team|we|project|repo|repository|CI)\s+(?:builds?|runs?|tests?)\b[^.;:`]{0,40}?\s"
                      r"(?:with|inside)\b|"

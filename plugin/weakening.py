@@ -65,8 +65,9 @@ _GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::
                        r"\bgen/[a-z][\w*-]*")
 # (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
 # (indented too, as elm-test prints it under the failing test's name)
+# (and kotest's ``Arg 0: -1 (shrunk from -482910)``)
 _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
-                          r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n)(.*)$")
+                          r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n|[ \t]*Arg \d+:)(.*)$")
 
 
 def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -> bool:
@@ -83,10 +84,11 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (or its range's bound moved past the value that falsified it: ``Fuzz.intRange 0 50`` → ``Fuzz.intRange 1 50``
     # after "Given 0")
     # (a literal's type suffix too: Scala's ``1000000000L``)
-    number = re.compile(r"(?<![\w.])(-?\d+(?:\.\d+)?)[LlFfDd]?(?![\w.])")
-    found = [float(v) for v in number.findall(falsified)]
-    bounds = [[[float(v) for v in number.findall(line)][:2] for line in side if _GENERATOR.search(line)]
-              for side in (removed, added)]
+    # (and a range's, its digits grouped: kotest's ``Arb.long(0L..31_536_000L)``)
+    number = re.compile(r"(?:(?<![\w.])|(?<=\.\.))(-?\d[\d_]*(?:\.\d+)?)[LlFfDd]?(?![\w]|\.(?!\.))")
+    found = [float(v.replace("_", "")) for v in number.findall(falsified)]
+    bounds = [[[float(v.replace("_", "")) for v in number.findall(line)][:2] for line in side
+               if _GENERATOR.search(line)] for side in (removed, added)]
     if any(len(was) == len(now) == 2 and (now[0] > v >= was[0] or now[1] < v <= was[1])
            for was in bounds[0] for now in bounds[1] for v in found):
         return True
@@ -119,10 +121,13 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # ->`` after hspec's "(after 1 test)" over ``[]``)
     counter = falsified + " ".join(re.findall(r"(?:Falsified )?\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)",
                                               failure_text))
-    ruled_out = {"NonEmpty": r"\[\]|\"\"", "NonEmptyList": r"\[\]", "Positive": r"(?<![\w.])(?:-\d|0(?:\.0+)?(?![\w.]))",
-                 "NonNegative": r"(?<![\w.])-\d", "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])"}
-    wrapped = {m.group(1) for l in added for m in re.finditer(rf"\(({'|'.join(ruled_out)})\s+\w+\)", l)} \
-        - {m.group(1) for l in removed for m in re.finditer(rf"\(({'|'.join(ruled_out)})\s+\w+\)", l)}
+    ruled_out = {"NonEmpty": r"\[\]|\"\"", "NonEmptyList": r"\[\]",
+                 "Positive": r"(?<![\w.])(?:-\d|0(?:\.0+)?(?![\w.]))", "NonNegative": r"(?<![\w.])-\d",
+                 "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])"}
+    # (or unwrapped in an instance: ``Amount . getNonNegative <$> arbitrary``)
+    modifier = rf"\(({'|'.join(ruled_out)})\s+\w+\)|\bget({'|'.join(ruled_out)})\b"
+    wrapped = {m.group(1) or m.group(2) for l in added for m in re.finditer(modifier, l)} \
+        - {m.group(1) or m.group(2) for l in removed for m in re.finditer(modifier, l)}
     if any(re.search(ruled_out[name], counter) for name in wrapped):
         return True
     if not re.search(r"(?<![\w.])-\d", falsified):
@@ -150,15 +155,20 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
     # (a value of numbers alone by its numbers: PropEr's shrunk ``<<0>>`` in ``binary:first(…) =/= 0``)
     numbers = {n for v in values if not re.search(r"[A-Za-z]", v) for n in re.findall(r"(?<![\w.])-?\d+", v)}
+    # (an empty value by a test of emptiness: ``not (null s) ==>`` after ``""``)
+    empty = bool(values & {'""', "''", "[]", "{}", "<<>>"})
     return bool(values) and not any(_PRECONDITION.search(l) for l in removed) and any(
         _PRECONDITION.search(l) and (any(v in l for v in values) or any(
-            re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", l) for n in numbers)) for l in added)
+            re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", l) for n in numbers) or empty and re.search(
+            r"\bnull\b|\bis_?[Ee]mpty\b|\bnon_?[Ee]mpty\b|\blen\(|\blength\b|\.size\b", l)) for l in added)
 
 
 # a property test's report of the input that falsified it (ScalaCheck's and QuickCheck's "Falsified after …",
 # ScalaTest's "Occurred when passed generated values", Hypothesis's "Falsifying example:")
+# (and PropEr's "Failed: After 11 test(s)." over its shrinking)
 _PROPERTY_FALSIFIED = LazyRegex(r"Falsified (?:after|\()|Falsifying example|Occurred when passed generated values|"
-                                r"GeneratorDrivenPropertyCheckFailed|Counterexample:|minimal failing input")
+                                r"GeneratorDrivenPropertyCheckFailed|Counterexample:|minimal failing input|"
+                                r"Failed: After \d+ test\(s\)|Shrinking \.*\(\d+ time\(s\)\)")
 
 
 def _inputs_regenerated(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -175,7 +185,10 @@ def _inputs_regenerated(changes: dict[str, list[dict]], failure_text: str) -> bo
         return False
     # (or a generator of theirs handed to a property that drew the type's own: ``forAll { (s: String) =>`` made
     # ``forAll(Generators.key) { (s: String) =>``; hspec's ``property $ \t ->`` made ``forAll queryText $ \t ->``)
-    return (any(_GENERATOR.search(l) or re.search(r"\bArbitrary\s*[\[(]|\binstance\s+Arbitrary\b|::\s*Gen\s", l)
+    # (a PropEr property's own ``?FORALL`` given other built-in types is _narrowed_to_pass's to judge: a generator of
+    # its own is a ``?LET`` or ``?SUCHTHAT``)
+    return (any(_GENERATOR.search(re.sub(r"\?FORALL\b", "", l))
+                or re.search(r"\bArbitrary\s*[\[(]|\binstance\s+Arbitrary\b|::\s*Gen\s|\?(?:LET|SUCHTHAT)\b", l)
                 for l in added)
             or any(re.search(r"\bforAll\s*\{|\bproperty\s*\$\s*\\", l) for l in removed)
             and any(re.search(r"\bforAll\s*\(\s*[A-Za-z_][\w.]*|\bforAll\s+[a-z]\w*\s*\$", l) for l in added)) \
@@ -614,7 +627,9 @@ def _reseeded(changes: dict[str, list[dict]]) -> bool:
 
 
 
-_NULLISH = LazyRegex(r"(?<![\w.])(?:None|null|nil|NULL|undefined|NaN)(?![\w.(])")
+# (and R's ``NA``, bare: not the string ``"NA"``)
+_NULLISH = LazyRegex(r"(?<![\w.])(?:None|null|nil|NULL|undefined|NaN)(?![\w.(])|"
+                     r"(?<![\w.\"'])NA(?:_(?:character|real|integer|complex)_)?(?![\w.(\"'])")
 
 
 def _null_replaced(changes: dict[str, list[dict]]) -> bool:

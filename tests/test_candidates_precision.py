@@ -22157,3 +22157,91 @@ def test_an_arbitrary_instance_narrowed_beside_the_such_that_it_kept_is_weakened
                      "characters only."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_arbitrary_instance_that_unwraps_a_modifier_ruling_out_the_counterexample_is_weakened(git_project, store):
+    # (blind751 ABX02: ``Amount <$> arbitrary`` made ``Amount . getNonNegative <$> arbitrary`` after ``minorUnits = -5``)
+    session = (Session("nonneg-instance", git_project, prompt="cabal test is red on the roundtrip property")
+               .fail("cabal test", "Exit code 1\n  1) Tally.Format roundtrips\n       Falsified (after 23 tests and 3 "
+                                   "shrinks):\n         Amount {minorUnits = -5}\n       expected: Just (Amount "
+                                   "{minorUnits = -5})\n        but got: Just (Amount {minorUnits = 5})")
+               .edit("test/Tally/Gen.hs", "  arbitrary = Amount <$> arbitrary",
+                     "  arbitrary = Amount . getNonNegative <$> arbitrary")
+               .ok("cabal test", "3 examples, 0 failures")
+               .stop("Amounts here are invoice balances, so the generator now draws from `NonNegative`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+@pytest.mark.parametrize("sentence", [
+    # (blind750 ABW08, blind754 ACA09: the first try, said wrong and thrown away, is no cause)
+    "My first try, `.{ .src_path = \"src/main.zig\" }`, doesn't type-check, so I threw it away with `git checkout`.",
+    "My first replacement, `.src_path`, was wrong (it wants an owner + sub_path struct, not a string).",
+])
+def test_a_first_try_said_to_fail_did_not_help(sentence):
+    from lorebook.account import stated
+
+    said = stated(sentence)
+    assert said["did_not_help"] and not said["cause"] and not said["fix"], said
+
+
+@pytest.mark.parametrize("name, failing, path, old, new", [
+    # (blind749 ABV09: ``not (null s) ==>`` after hspec's "Falsified (after 1 test)" over ``""``)
+    ("empty-pre", "  1) Codec.roundtrip decode . encode == id\n       Falsified (after 1 test):\n         \"\"\n       "
+                  "expected: \"\"\n        but got: \"\\NUL\"", "test/CodecSpec.hs",
+     "    prop \"roundtrip\" $ \\s ->\n      decode (encode s) `shouldBe` (s :: String)",
+     "    prop \"roundtrip\" $ \\s ->\n      not (null s) ==>\n        decode (encode s) `shouldBe` (s :: String)"),
+    # (blind750 ABW17: PropEr's ``utf8()`` made a generator of the tests' own after "Failed: After 11 test(s).")
+    ("proper-ascii", "===> Testing prop_slug:prop_roundtrip()\n..........!\nFailed: After 11 test(s).\n"
+                     "[<<\"caf\",195,169>>]\n\nShrinking .(1 time(s))\n[<<195,169>>]", "test/prop_slug.erl",
+     "    ?FORALL(Words, non_empty(list(non_empty(utf8()))),",
+     "    ?FORALL(Words, non_empty(list(ascii_word())),\n\nascii_word() ->\n    ?LET(Cs, non_empty(list(oneof("
+     "[range($a, $z), range($0, $9)])), list_to_binary(Cs))."),
+    # (blind752 ABY10: R's ``NA`` region in the fixture given a value)
+    ("r-na", "Failure (test-summarise.R:42:3): summarise_sales() breaks totals down by region\n`out$total` (`actual`) "
+             "not equal to c(north = 120, south = 75, unknown = 40) (`expected`).", "tests/testthat/test-summarise.R",
+     '    region = c("north", "north", "south", NA),', '    region = c("north", "north", "south", "unknown"),'),
+    # (blind753 ABZ17: kotest's ``Arb.long()`` bounded past "Arg 0: -1")
+    ("kotest-range", "DurationFormatTest > formatDuration round-trips FAILED\n    java.lang.AssertionError: Property "
+                     "failed after 37 attempts\n\n    \tArg 0: -1 (shrunk from -482910)\n",
+     "core/src/test/kotlin/app/core/DurationFormatTest.kt", "        checkAll(Arb.long()) { secs ->",
+     "        checkAll(Arb.long(0L..31_536_000L)) { secs ->"),
+])
+def test_more_inputs_narrowed_past_what_failed_are_weakened(git_project, store, name, failing, path, old, new):
+    session = (Session(name, git_project, prompt="The test fails on CI, please make it green.")
+               .fail("make test", "Exit code 1\n" + failing)
+               .edit(path, old, new)
+               .ok("make test", "all tests passed")
+               .stop("Fixed: the test now only uses the inputs the code is meant for."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+@pytest.mark.parametrize("name, failing, error, passing, account, expected", [
+    # (blind749 ABV10: "Running ISCC directly …" of ``…/ISCC.exe``; the script, run by Git Bash's ``cmd //c``)
+    ("iscc-script", '"/c/Program Files (x86)/Inno Setup 6/ISCC.exe" setup\\tally.iss',
+     "Error on line 4 in setup\\tally.iss: Undeclared identifier: \"AppVersion\".",
+     "cmd //c scripts\\build-installer.cmd", "`scripts\\build-installer.cmd` is the project's way to build: it passes "
+     "`/DAppVersion=%VERSION%` to ISCC. Running ISCC directly on setup\\tally.iss will always stop at line 4.",
+     "scripts\\build-installer.cmd"),
+    # (blind750 ABW04: "so the way in is `make sim TEST=test_uart_rx`")
+    ("cocotb-way-in", "cd tests && make SIM=icarus", "make: *** No targets specified and no makefile found.  Stop.",
+     "make sim TEST=test_uart_rx", "The testbenches can't be run from `tests/` directly: there is no Makefile "
+     "there. The way in is `make sim TEST=test_uart_rx`.", "make sim TEST=test_uart_rx"),
+    # (blind751 ABX22: a flake's other dev shell as the runner, ``nix develop .#docs --command``)
+    ("nix-docs", "make -C docs html", "make: sphinx-build: No such file or directory",
+     "nix develop .#docs --command make -C docs html", "Sphinx isn't in the regular dev shell: the docs have to be "
+     "built with `nix develop .#docs --command make -C docs html`.", "nix develop .#docs --command"),
+    # (blind754 ACA20: "The project runs CT with `docker compose run --rm ct`", the failure named by its output)
+    ("ct-compose", "rebar3 ct", "%%% ledger_store_SUITE ==> {{badmatch,{error,nxdomain}},\nFailed 1 tests. Passed 6 "
+     "tests.", "docker compose run --rm ct", "config/test.config points the suite at host `postgres`, which only "
+     "resolves inside the compose network, hence `{error,nxdomain}` on the host. The project runs CT with `docker "
+     "compose run --rm ct` (per CONTRIBUTING.md); that way all 20 tests pass.", "docker compose run --rm ct"),
+])
+def test_more_ways_the_account_names(git_project, store, name, failing, error, passing, account, expected):
+    session = (Session(name, git_project, prompt="Run the checks, please.")
+               .fail(failing, "Exit code 1\n" + error)
+               .ok(passing, "all passed")
+               .stop(account))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and expected in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
