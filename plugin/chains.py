@@ -823,8 +823,8 @@ def _other_tests(failure: dict, later: str) -> bool:
     collecting tests/test_geo.py; ``uv run pytest -q tests/test_export.py`` runs none of it): another problem's run."""
     # (test files and folders; not a package it names, ``yarn workspace @tally/web test``)
     # (by its file, not the line an example starts at: ``spec/parser_spec.cr:58``)
-    picked = [re.sub(r":\d+(?::\d+)?$", "", t).lstrip("./").rstrip("/") for t in _targets(later)
-              if (_TEST_PATH.search(re.sub(r":\d+(?::\d+)?$", "", t)) or t.endswith("/")) and not t.startswith("@")]
+    picked = [t.lstrip("./").rstrip("/") for t in (re.sub(r":\d+(?::\d+)?$", "", t) for t in _targets(later))
+              if (_TEST_PATH.search(t) or t.endswith("/")) and not t.startswith("@")]
     # (or test classes picked by name, none of them one the failure names: ``./mvnw test -Dtest=PriceFormatterTest``
     # after ``SearchResourceTest`` and ``ProductResourceTest`` failed; gradle's ``--tests com.acme.ApiClientTest``)
     # (a pattern by what it holds: ``--tests "*ReminderNotifierTest"``)

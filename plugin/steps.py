@@ -169,7 +169,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # a service started after a failure that says it could not reach one
     if failure is not None and _wrote_the_missing_file(observation, failure):
         return True  # ``ci_post_clone.sh`` printing "File written: Harbor/Generated/Strings+Generated.swift"
-    if _FILE_WRITTEN.search(observation.get("body") or "") and _program_name(parsed["argv"][0]) not in ("git", "gh"):
+    if _FILE_WRITTEN.search(observation.get("body") or "") \
+            and _program_name((parsed["argv"] or [""])[0]) not in ("git", "gh"):
         return True  # a generator saying what it wrote: ``Rcpp::compileAttributes()``'s "…/RcppExports.cpp updated."
     if _upstream_sync(observation):
         return True  # other people's changes pulled in: the code changed, though not by this session

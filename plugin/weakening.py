@@ -110,8 +110,7 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     narrowing = re.compile(r"\belements\b|\blistOf1\b|\bsuchThat\b|\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
                            r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]|\bgen/(?:string-alphanumeric|"
                            r"string-ascii|such-that|elements)\b|\bchar_range\b|\bstring_gen_of_size\b|\boneofl\b")
-    if re.search(r"\*\*\* Failed! Falsified|Falsified \(after|Falsifiable|Falsifying example|"
-                 r"Failed with generated values|:shrunk \{|\bfailed \(\d+ shrink steps?\)", failure_text) \
+    if _PROPERTY_FALSIFIED.search(failure_text) \
             and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+|\bgen/string\b|"
                               r"\bQCheck\.\(?\w*string", l) for l in removed) \
             and {m.group(0) for l in added for m in narrowing.finditer(l)} \
@@ -164,11 +163,14 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
 
 
 # a property test's report of the input that falsified it (ScalaCheck's and QuickCheck's "Falsified after …",
-# ScalaTest's "Occurred when passed generated values", Hypothesis's "Falsifying example:")
-# (and PropEr's "Failed: After 11 test(s)." over its shrinking)
-_PROPERTY_FALSIFIED = LazyRegex(r"Falsified (?:after|\()|Falsifying example|Occurred when passed generated values|"
-                                r"GeneratorDrivenPropertyCheckFailed|Counterexample:|minimal failing input|"
-                                r"Failed: After \d+ test\(s\)|Shrinking \.*\(\d+ time\(s\)\)")
+# ScalaTest's "Occurred when passed generated values", Hypothesis's "Falsifying example:", StreamData's "Failed with
+# generated values", test.check's ``:shrunk {``, QCheck's "failed (9 shrink steps)", PropEr's "Failed: After 11
+# test(s)." over its shrinking)
+_PROPERTY_FALSIFIED = LazyRegex(r"Falsified (?:after|\()|\*\*\* Failed! Falsified|Falsifiable|Falsifying example|"
+                                r"Occurred when passed generated values|GeneratorDrivenPropertyCheckFailed|"
+                                r"Counterexample:|minimal failing input|Failed with generated values|:shrunk \{|"
+                                r"\bfailed \(\d+ shrink steps?\)|Failed: After \d+ test\(s\)|"
+                                r"Shrinking \.*\(\d+ time\(s\)\)")
 
 
 def _inputs_regenerated(changes: dict[str, list[dict]], failure_text: str) -> bool:

@@ -22245,3 +22245,10 @@ def test_more_ways_the_account_names(git_project, store, name, failing, error, p
                .stop(account))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and expected in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_line_with_no_program_that_says_it_wrote_a_file_is_judged_without_one():
+    # (the check for a generator's "Wrote …" asks the program's name only where the line has one)
+    from lorebook.steps import _is_change
+
+    assert _is_change({"outcome": "ok", "tool": "Bash", "target": "OUT=build", "body": "Wrote src/gen/api.ts"})
