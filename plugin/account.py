@@ -239,8 +239,10 @@ def _drop_proposals(text: str) -> str:
 
 # a list's heading that says its items did not help ("What didn't work:", "Dead ends:")
 # (with an aside before its colon: "Things that didn't help, for the record:")
+# (and where: "Things that didn't help along the way:")
 _HELPLESS_LIST = LazyRegex(r"(?i)^(?:what |things that |the (?:things|attempts) that )?(?:didn't|did not|doesn't) "
-                           r"(?:work|help)(?: either)?(?:,? (?:for the record|for reference|fwiw))?\s*:$|"
+                           r"(?:work|help)(?: either| along the way| on the way)?"
+                           r"(?:,? (?:for the record|for reference|fwiw))?\s*:$|"
                            r"^(?:dead ends|tried (?:first|and reverted)|(?:failed|abandoned) attempts)"
                            r"(?:,? (?:for the record|for reference|fwiw))?\s*:$")
 
@@ -345,10 +347,11 @@ def _sentences(text: str) -> list[str]:
         masked = re.sub(r"`[^`]*`", lambda m: "_" * len(m.group(0)), part)
         split = re.search(r"[:;]\s+|,\s+(?:because|since|as)\s+", masked[helpless.end():]) if helpless else None
         if split and split.group(0).startswith(":") and (len(part[:helpless.end()].split()) <= 3 or re.match(
-                r"(?i)(?:what|things|the (?:things|attempts)|attempts)(?: that)? (?:was|were)(?:n't| not) it$",
-                part[:helpless.end()].strip())):
+                r"(?i)(?:what|things|the (?:things|attempts)|attempts)(?: that)? (?:(?:was|were)(?:n't| not) it|"
+                r"did(?:n't| not) (?:help|work))$", part[:helpless.end()].strip())):
             split = None  # "**Didn't work:** polyfilling with `whatwg-fetch` …": a label, then what did not help
-            # (or "Things that were not it: downgrading pyarrow (`pyarrow<13` …)")
+            # (or "Things that were not it: downgrading pyarrow (`pyarrow<13` …)", "Things that didn't help along
+            # the way: `makeCacheWritable = true` (…) and `nix flake update nixpkgs` (…)")
         if split:  # "X did not help: the cause was Y" is two statements, an attempt and a cause
             head = part[:helpless.end() + split.start()].rstrip(" :;,") + "."
             tail = part[helpless.end() + split.end():]

@@ -1775,6 +1775,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                     for s in sentences)):
             continue
         same_job = job is not None and job == command_job(obs["target"])
+        # (a run that does another job is no way to install: ``prove -lr t/`` installs nothing, whatever the account
+        # says of the ``cpanm Acme::Widget`` that could not find the project's own module; a test dir built bare may
+        # be the tests' run, ``west twister``)
+        if job == "install" and command_job(obs["target"]) not in (None, job):
+            continue
         # (or a script named for it: ``pnpm db:migrate`` for ``prisma migrate dev``)
         # (or a recipe named for its program: ``make dbt ARGS="build --select +fct_orders"`` for ``dbt build …``)
         same_word = len(after["argv"]) > 1 and not after["argv"][1].startswith("-") \

@@ -134,7 +134,7 @@ _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "b
                     # (a workspace's type check, the job ``tsc`` does: ``turbo run typecheck --filter=web``)
                     "typecheck": "build", "type-check": "build", "check-types": "build"}
 _JOBS = (
-    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
+    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|prove|"
              # (Zephyr's: ``west twister -T tests/lib/ringbuf -p native_sim``)
              r"twister|"
              # (Airbyte's: ``airbyte-ci connectors --name=source-zendesk-chat test``)
@@ -154,6 +154,8 @@ _JOBS = (
              r"(?:\./)?(?:bin|scripts?)/(?:run[-_])?tests?(?:[-_][a-z]+)*(?:\.sh)?)(?![\w-])"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
+                # (perl's: ``cpanm Acme::Widget``, ``carton install --cached``)
+                r"cpanm|carton\s+install|"
                 # a tool's own plugin: ``helm plugin install …``, ``vagrant plugin install``, ``asdf plugin add``
                 r"[\w.-]+\s+plugins?\s+(?:install|add))(?![\w-])|^yarn$|"
                 # (or an interpreter's package manager, called in its code: julia's ``Pkg.instantiate()``, R's
@@ -1371,6 +1373,18 @@ def config_variant(was: str, now: str) -> bool:
         and len(stem) >= 4 and stem != other and stem in other
 
 
+def _unbundled(added: set[str], removed: set[str]) -> tuple[set[str], set[str]]:
+    """The parts added and removed, with short options bundled again read letter by letter: ``prove -lr t/`` for
+    ``prove -r t/`` adds ``-l``, it does not take ``-r`` away."""
+    for old in sorted(removed):
+        new = next((part for part in sorted(added) if re.fullmatch(r"flag:-[A-Za-z]{2,4}", part)
+                    and re.fullmatch(r"flag:-[A-Za-z]{1,3}", old) and set(old[6:]) < set(part[6:])), None)
+        if new:
+            added = added - {new} | {"flag:-" + "".join(c for c in new[6:] if c not in old[6:])}
+            removed = removed - {old}
+    return added, removed
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     # (a program a subshell put in the background is run as itself: ``(./bin/cloud-sql-proxy … --port 5432 &)``)
@@ -1388,9 +1402,9 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     before, after = parse_command(failed), parse_command(passed)
     # (by kind, a runner right after the environment, before the flags: ``nix develop -c meson setup build --wipe``
     # is run through the dev shell first)
-    added = sorted(_invocation(after) - _invocation(before),
-                   key=lambda part: (_PART_ORDER.index(part.split(":", 1)[0]), part))
-    removed = sorted(_invocation(before) - _invocation(after))
+    added, removed = _unbundled(_invocation(after) - _invocation(before), _invocation(before) - _invocation(after))
+    added = sorted(added, key=lambda part: (_PART_ORDER.index(part.split(":", 1)[0]), part))
+    removed = sorted(removed)
     programs = [_program_name(parsed["argv"][0]) if parsed["argv"] else "" for parsed in (before, after)]
     out = [f"run `{programs[1]}` instead of `{programs[0]}`"] if all(programs) and _variant_of(*programs) else []
     images = [words and words[1][0] for words in (container_words(before["argv"]), container_words(after["argv"]))]

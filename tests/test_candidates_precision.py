@@ -22252,3 +22252,31 @@ def test_a_line_with_no_program_that_says_it_wrote_a_file_is_judged_without_one(
     from lorebook.steps import _is_change
 
     assert _is_change({"outcome": "ok", "tool": "Bash", "target": "OUT=build", "body": "Wrote src/gen/api.ts"})
+
+
+def test_a_test_run_is_no_way_to_install_and_a_bundled_short_option_adds_its_letter(git_project, store):
+    # (blind755 ACB12: ``cpanm Acme::Widget`` could not find the project's own module; ``prove -lr t/`` is the fix of
+    # ``prove -r t/`` by its ``-l``, not a way to install)
+    session = (Session("prove-l", git_project, prompt="prove fails on a fresh checkout of Acme-Widget, why?")
+               .fail("prove -r t/", "Exit code 1\nt/00-load.t ..... 1/?\n#   Failed test 'use Acme::Widget;'\n#     Error:"
+                                    "  Can't locate Acme/Widget.pm in @INC (you may need to install the Acme::Widget "
+                                    "module)")
+               .fail("cpanm Acme::Widget", "Exit code 1\n! Couldn't find module or a distribution Acme::Widget")
+               .ok("prove -lr t/", "All tests successful.\nFiles=3, Tests=41\nResult: PASS")
+               .stop("`Acme::Widget` is this distribution's own module under `lib/`, and plain `prove` doesn't put "
+                     "`lib/` on `@INC`. The install hint is a red herring — it isn't on CPAN, which is why cpanm "
+                     "couldn't find it. Run the suite with `-l`: `prove -lr t/`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and candidates[0]["change"].startswith("Pass `-l`:"), (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_things_that_did_not_help_along_the_way_inline_are_attempts():
+    # (blind757 ACD22: "Things that didn't help along the way: `makeCacheWritable = true` (…) and `nix flake update
+    # nixpkgs` (…)", one line)
+    from lorebook.account import stated
+
+    said = stated("Updated `npmDepsHash`.\n\nThings that didn't help along the way: `makeCacheWritable = true` (the "
+                  "hook's suggestion; reverted) and `nix flake update nixpkgs` (restored `flake.lock`).")
+    assert any("makeCacheWritable" in s for s in said["did_not_help"]), said
+    assert not any("makeCacheWritable" in s for s in said["cause"] + said["fix"]), said

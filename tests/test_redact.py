@@ -430,6 +430,9 @@ def test_a_key_in_a_urls_path_is_a_secret_and_a_content_address_or_a_files_name_
         == "SEPOLIA_RPC_URL=https://eth-sepolia.g.alchemy.com/v2/[REDACTED:url-key] npx tsx scripts/mint.ts"
     assert key not in redact(f"holds a live Alchemy key (https://eth-sepolia.g.alchemy.com/v2/{key}) and")
     assert "9aa3d95b" not in redact("RPC=https://mainnet.infura.io/v3/9aa3d95b3bc440fa88ea12eaa4456161")
+    # (blind759 ACF13: a devnet's ``/v1/`` key, in a ``cast rpc … --rpc-url`` line)
+    assert "9c1f7e2a" not in redact("cast rpc eth_feeHistory 1 latest '[]' --rpc-url "
+                                    "https://rpc.devnet.acme-chain.io/v1/9c1f7e2ab4d84b5f96d0e3a1c2b7f8e4")
     for kept in ("https://github.com/acme/app/blob/3f1a9c27b0d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8/src/main.py",
                  "https://ipfs.io/ipfs/QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco/wiki",
                  "https://storage.googleapis.com/acme-builds/releases/2024/ReleaseCandidateBuild20240614x86.zip",
