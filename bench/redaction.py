@@ -293,6 +293,10 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     # (round 124: a quoted key beside its quoted value, no sign between, as grep printed it)
     amanda = rand(40, B62)
     add("amanda device-property secret key", f'17:    device-property "S3_SECRET_KEY" "{amanda}"', amanda)
+    # (round 125: an RPC provider's key as a URL's path after ``/v1/``, in a command)
+    rpc = rand(32, HEX)
+    add("rpc url key after /v1/", f"cast rpc eth_feeHistory 1 latest '[]' --rpc-url "
+        f"https://rpc.devnet.acme-chain.io/v1/{rpc}", rpc)
     return out
 
 
