@@ -134,7 +134,9 @@ _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "b
                     # (a workspace's type check, the job ``tsc`` does: ``turbo run typecheck --filter=web``)
                     "typecheck": "build", "type-check": "build", "check-types": "build"}
 _JOBS = (
-    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|prove|"
+    ("test", r"(?:^|\s)(?:pytest|py\.test|jest|vitest|mocha|ava|tap|rspec|phpunit|pest|paratest|tox|nox|ctest|unittest|"
+             # (perl's: ``prove -lr t/``)
+             r"prove|"
              # (Zephyr's: ``west twister -T tests/lib/ringbuf -p native_sim``)
              r"twister|"
              # (Airbyte's: ``airbyte-ci connectors --name=source-zendesk-chat test``)

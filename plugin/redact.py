@@ -819,8 +819,8 @@ def _redact_env_value(match: re.Match) -> str:
 
 def _url_path_key(match: re.Match) -> str:
     """A URL with each part of its path that reads as a generated key redacted: a random word of 24 or more (not a
-    content address, IPFS's ``Qm…``/``bafy…``, nor a file's name), or the 32 hex digits of an Infura-style project key
-    after a version, ``/v3/`` (or a devnet's ``/v1/``)."""
+    content address, IPFS's ``Qm…``/``bafy…``, nor a file's name), or the 32 hex digits of an Infura-style project
+    key after a version, ``/v3/`` (or a devnet's ``/v1/``)."""
     parts = match.group(2).split("/")
     for n, part in enumerate(parts):
         key = looks_random(part, min_length=24) and not re.match(r"Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|bafk", part) \
