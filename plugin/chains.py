@@ -814,7 +814,11 @@ _LOOK_FLAG = LazyRegex(r"^-(?:v+|-(?:debug|verbose|trace|stacktrace|full-stacktr
 
 # test classes picked by name (maven's ``-Dtest=A,B#m``, ``-Dit.test=…``; gradle's ``--tests com.acme.A``), and test
 # classes as a JVM runner's report names them (``SearchResourceTest``, ``InvoiceIT``, ``CartSpec``)
-_TEST_SELECTION = LazyRegex(r"(?:^|\s)(?:-D(?:it\.)?test=|--tests[=\s]+)[\"']?([\w.*#,$]+)")
+# (and swift's ``--filter StringEscapingTests``, a test class by its name: not pnpm's ``--filter web`` package,
+# dotnet's ``--filter FullyQualifiedName~…`` expression, nor a test method's ``--filter
+# Renders_invoice_with_discount``)
+_TEST_SELECTION = LazyRegex(r"(?:^|\s)(?:(?:-D(?:it\.)?test=|--tests[=\s]+)[\"']?|--filter[=\s]+[\"']?(?=[A-Z]"
+                            r"\w*(?:Tests?|IT|Spec)(?:[\s\"']|$)))([\w.*#,$]+)")
 _TEST_CLASS = LazyRegex(r"\b([A-Z]\w*(?:Tests?|IT|Spec))\b")
 
 
@@ -830,7 +834,11 @@ def _other_tests(failure: dict, later: str) -> bool:
     # (a pattern by what it holds: ``--tests "*ReminderNotifierTest"``)
     classes = [c.split("#")[0].rsplit(".", 1)[-1].strip("*") for selection in _TEST_SELECTION.findall(later)
                for c in selection.split(",")]
-    named = set(_TEST_CLASS.findall(failure.get("error_text") or ""))
+    # (those on the lines that failed, where the log names the ones that passed too: XCTest's "Test Suite
+    # 'StringEscapingTests' passed" beside "Test Case 'EncoderTests.testEscapesControlCharacters' failed")
+    logged = (failure.get("error_text") or "").splitlines()
+    named = set(_TEST_CLASS.findall("\n".join(l for l in logged if re.search(r"(?i)fail|error", l)))) \
+        or set(_TEST_CLASS.findall(failure.get("error_text") or ""))
     if classes and named and all(classes) and not any(c in n for c in classes for n in named):
         return True
     # (or pytest's ``-k`` of words, none in a failing test's name: ``-k "schema or passthrough"`` after

@@ -116,6 +116,17 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
             and {m.group(0) for l in added for m in narrowing.finditer(l)} \
             - {m.group(0) for l in removed for m in narrowing.finditer(l)}:
         return True  # (a narrowing it did not have: ``elements ldh`` beside the ``suchThat`` it kept)
+    # (or a character the counterexample holds taken out of the ones a generator picks from: ``elements (… ++ "
+    # ,\n\"")`` made ``elements (… ++ " ,\n")`` after ``["a\"b"]``)
+    counter_text = falsified + " ".join(re.findall(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)", failure_text))
+    for was in removed:
+        for now in added:
+            if not re.search(r"\b(?:elements|oneof|oneOf|sampled_from|one_of)\b", was) or len(now) >= len(was):
+                continue
+            head, tail = common_ends(was, now)
+            cut = was[head:len(was) - tail]
+            if head >= 10 and len(was) - len(now) == len(cut) and any(c in counter_text for c in cut.replace("\\", "")):
+                return True
     # (or its argument wrapped in a QuickCheck modifier that rules the value out: ``\xs ->`` made ``\(NonEmpty xs)
     # ->`` after hspec's "(after 1 test)" over ``[]``)
     counter = falsified + " ".join(re.findall(r"(?:Falsified )?\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)",
@@ -128,6 +139,10 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     wrapped = {m.group(1) or m.group(2) for l in added for m in re.finditer(modifier, l)} \
         - {m.group(1) or m.group(2) for l in removed for m in re.finditer(modifier, l)}
     if any(re.search(ruled_out[name], counter) for name in wrapped):
+        return True
+    # (PropEr's too: ``list(binary())`` made ``list(non_empty(binary()))`` after ``[[<<>>]]``)
+    if sum(l.count("non_empty(") for l in added) > sum(l.count("non_empty(") for l in removed) \
+            and re.search(r'<<>>|\[\]|""', counter):
         return True
     if not re.search(r"(?<![\w.])-\d", falsified):
         return False

@@ -22280,3 +22280,51 @@ def test_things_that_did_not_help_along_the_way_inline_are_attempts():
                   "hook's suggestion; reverted) and `nix flake update nixpkgs` (restored `flake.lock`).")
     assert any("makeCacheWritable" in s for s in said["did_not_help"]), said
     assert not any("makeCacheWritable" in s for s in said["cause"] + said["fix"]), said
+
+
+def test_a_filter_that_picks_a_suite_which_passed_in_the_failing_run_is_no_pass_of_it():
+    # (blind759 ACF17: ``swift test --filter StringEscapingTests`` after ``EncoderTests`` failed; the log names the
+    # suites that passed too)
+    from lorebook.chains import _other_tests
+
+    failure = {"error_text": "Test Suite 'EncoderTests' started\nTest Case 'EncoderTests.testEscapesControlCharacters' "
+                             "failed (0.002 seconds)\nTest Suite 'EncoderTests' failed\nTest Suite "
+                             "'StringEscapingTests' started\nTest Suite 'StringEscapingTests' passed"}
+    assert _other_tests(failure, "swift test --filter StringEscapingTests")
+    assert not _other_tests(failure, "swift test --filter EncoderTests")
+    # (a package's filter, or an expression's, picks no class by name)
+    from lorebook.chains import _TEST_SELECTION
+
+    assert not _TEST_SELECTION.findall("pnpm --filter web test")
+    assert not _TEST_SELECTION.findall("dotnet test --filter FullyQualifiedName~OrderTests")
+
+
+def test_a_character_of_the_counterexample_taken_out_of_a_generators_choices_is_weakened(git_project, store):
+    # (blind755 ACB04: ``elements (… ++ " ,\n\"")`` made ``elements (… ++ " ,\n")`` after ``["a\"b"]``)
+    session = (Session("csv-quote", git_project, prompt="CI is red on csv-lite's round-trip property")
+               .fail("cabal test --test-show-details=direct",
+                     "Exit code 1\n  1) Csv round-trip decodeRow . encodeRow == Right\n       Falsified (after 41 "
+                     "tests and 6 shrinks):\n         [\"a\\\"b\"]\n       expected: Right [\"a\\\"b\"]")
+               .edit("test/Gen.hs", "fieldChar = elements (['a'..'z'] ++ ['0'..'9'] ++ \" ,\\n\\\"\")",
+                     "-- | RFC 4180 TEXTDATA, plus the delimiter and line break.\n"
+                     "fieldChar = elements (['a'..'z'] ++ ['0'..'9'] ++ \" ,\\n\")")
+               .ok("cabal test --test-show-details=direct", "6 examples, 0 failures")
+               .stop("The generator was emitting raw `\"` characters, which isn't RFC 4180 TEXTDATA; I aligned "
+                     "`fieldChar` with the grammar."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_propers_non_empty_wrapped_around_a_generator_after_an_empty_counterexample_is_weakened(git_project, store):
+    # (blind760 ACG10: ``list(binary())`` made ``list(non_empty(binary()))`` after PropEr shrank to ``[[<<>>]]``)
+    session = (Session("proper-nonempty", git_project, prompt="prop_codec fails in CI with a counterexample, fix it")
+               .fail("rebar3 proper -m prop_codec", "Exit code 1\n===> Testing prop_codec:prop_roundtrip()\n.......!\n"
+                                                    "Failed: After 8 test(s).\n[[<<>>,<<7,200>>]]\n\nShrinking .(1 "
+                                                    "time(s))\n[[<<>>]]\n===> 0/1 properties passed")
+               .edit("test/prop_codec.erl", "    ?FORALL(Bins, list(binary()),",
+                     "    ?FORALL(Bins, list(non_empty(binary())),")
+               .ok("rebar3 proper -m prop_codec", "OK: Passed 100 test(s).")
+               .stop("Empty binaries aren't valid input for the roundtrip, so the property generates only valid "
+                     "frames now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
