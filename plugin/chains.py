@@ -836,9 +836,9 @@ def _other_tests(failure: dict, later: str) -> bool:
                for c in selection.split(",")]
     # (those on the lines that failed, where the log names the ones that passed too: XCTest's "Test Suite
     # 'StringEscapingTests' passed" beside "Test Case 'EncoderTests.testEscapesControlCharacters' failed")
-    logged = (failure.get("error_text") or "").splitlines()
-    named = set(_TEST_CLASS.findall("\n".join(l for l in logged if re.search(r"(?i)fail|error", l)))) \
-        or set(_TEST_CLASS.findall(failure.get("error_text") or ""))
+    logged = failure.get("error_text") or ""
+    named = set(_TEST_CLASS.findall("\n".join(l for l in logged.splitlines() if re.search(r"(?i)fail|error", l)))) \
+        or set(_TEST_CLASS.findall(logged))
     if classes and named and all(classes) and not any(c in n for c in classes for n in named):
         return True
     # (or pytest's ``-k`` of words, none in a failing test's name: ``-k "schema or passthrough"`` after
@@ -1701,10 +1701,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # (or it by its error: "Running the scratch query file directly against the server fails (the stream already
     # exists)" for ``… ksql … -f /queries/orders_enriched.sql``: Cannot add stream …: A stream with the same name
     # already exists)
-    error_words = _tokens(_raw_error_line(failure) or "")
+    raw_error = _raw_error_line(failure) or ""
+    error_words = _tokens(raw_error)
 
     # (or quotes its error as it was printed: "…, hence "Nothing PROVIDES 'acme-gateway-image'"")
-    error_said = re.sub(r"^\W*(?:ERROR|Error|error|FATAL|fatal)\b:?\s*", "", _raw_error_line(failure) or "").strip()
+    error_said = re.sub(r"^\W*(?:ERROR|Error|error|FATAL|fatal)\b:?\s*", "", raw_error).strip()
 
     # (or a piece of its output, quoted: "hence `{error,nxdomain}` in init_per_suite on the host")
     printed = failure.get("error_text") or ""

@@ -481,9 +481,7 @@ def _family(words: list[str]) -> str:
     if code is not None:  # the code is the command: ``Rscript -e 'devtools::test()'`` is devtools::test
         call = re.search(r"[A-Za-z_][\w.:]*(?=\s*\()", code) or re.search(r"[A-Za-z_][\w.:]*", code)
         # (whichever build of the interpreter runs it: ``pwsh -Command "Invoke-Pester …"`` for ``powershell …``)
-        build = next((re.match(r"\w+", sibling).group(0) for sibling in _INTERPRETER_BUILDS
-                      if re.fullmatch(sibling, program)), program)
-        return f"{build} -e {call.group(0) if call else code[:40]}"
+        return f"{_interpreter_build(program) or program} -e {call.group(0) if call else code[:40]}"
     if program in ("node", "tsx") and "--test" in words:  # (its test runner, over the files named: no script)
         return f"{program} --test"
     if re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno|julia|Rscript|lua(?:jit)?|elixir|raku|pwsh|tsx|"
@@ -1230,12 +1228,20 @@ def _pinned(before: list[str], after: list[str]) -> list[str]:
 _INTERPRETER_BUILDS = (r"pwsh|powershell(?:\.exe)?", r"python[\d.]*(?:\.exe)?", r"ruby[\d.]*", r"node(?:js)?")
 
 
+def _interpreter_build(program: str) -> str | None:
+    """The interpreter ``program`` is a build of, by its first name (``pwsh`` for ``powershell``, ``python`` for
+    ``python3.12``), or None."""
+    return next((re.match(r"\w+", names).group(0) for names in _INTERPRETER_BUILDS if re.fullmatch(names, program)),
+                None)
+
+
 def _variant_of(program: str, other: str) -> bool:
     """Whether ``other`` is a variant ``program`` ships under its name and a suffix (``typeorm-ts-node-commonjs`` of
     ``typeorm``, ``ts-node-esm`` of ``ts-node``), or another build of the same interpreter (``pwsh`` of Windows
     PowerShell's ``powershell``, whose modules it does not share; ``python3.12`` of ``python3``)."""
-    return re.fullmatch(re.escape(program) + r"[-_][a-z][\w-]*", other) is not None or program != other and any(
-        re.fullmatch(sibling, program) and re.fullmatch(sibling, other) for sibling in _INTERPRETER_BUILDS)
+    return re.fullmatch(re.escape(program) + r"[-_][a-z][\w-]*", other) is not None \
+        or program != other and _interpreter_build(program) is not None \
+        and _interpreter_build(program) == _interpreter_build(other)
 
 
 def program_variant(failed: str, later: str) -> bool:

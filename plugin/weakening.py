@@ -65,6 +65,9 @@ _GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::
                        r"\bgen/[a-z][\w*-]*")
 # (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
 # (indented too, as elm-test prints it under the failing test's name)
+# (and QuickCheck's under hspec, on the line after its verdict: "Falsified (after 6 tests and 4 shrinks):" then
+# ``[""]``)
+_FALSIFIED_LINE = LazyRegex(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)")
 # (and kotest's ``Arg 0: -1 (shrunk from -482910)``)
 _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
                           r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n|[ \t]*Arg \d+:)(.*)$")
@@ -118,7 +121,7 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
         return True  # (a narrowing it did not have: ``elements ldh`` beside the ``suchThat`` it kept)
     # (or a character the counterexample holds taken out of the ones a generator picks from: ``elements (… ++ "
     # ,\n\"")`` made ``elements (… ++ " ,\n")`` after ``["a\"b"]``)
-    counter_text = falsified + " ".join(re.findall(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)", failure_text))
+    counter_text = falsified + " ".join(_FALSIFIED_LINE.findall(failure_text))
     for was in removed:
         for now in added:
             if not re.search(r"\b(?:elements|oneof|oneOf|sampled_from|one_of)\b", was) or len(now) >= len(was):
@@ -165,7 +168,7 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     """Whether a property was given a precondition that names the value it was falsified by (``fields /= [""] ==>``
     after QuickCheck's "Falsified (after 6 tests and 4 shrinks): [""]"): the case that broke the code is discarded."""
     falsified = [m.group(1) for m in _FALSIFIED_BY.finditer(failure_text)]
-    falsified += re.findall(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)", failure_text)
+    falsified += _FALSIFIED_LINE.findall(failure_text)
     values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
     # (a value of numbers alone by its numbers: PropEr's shrunk ``<<0>>`` in ``binary:first(…) =/= 0``)
     numbers = {n for v in values if not re.search(r"[A-Za-z]", v) for n in re.findall(r"(?<![\w.])-?\d+", v)}
