@@ -788,6 +788,11 @@ def _run_through(failed: str, later: str) -> bool:
     version`` for ``nix develop``): it entered what failed to enter."""
     key = command_key(failed)
     runner = parse_command(later)["runner"]
+    # (or the failing run was of nothing but the environment: ``nix develop -c true``, then ``nix develop -c node
+    # --version``)
+    tried = parse_command(failed)
+    if tried["runner"] and tried["runner"] == runner and tried["argv"][:1] in (["true"], [":"], ["exit"]):
+        return True
     return bool(key) and " " in key and runner.startswith(key + " ") and len(runner.split()) == len(key.split()) + 1
 
 

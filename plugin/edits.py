@@ -192,23 +192,36 @@ def _diff_text(path: str, hunk: dict, limit: int = 720) -> str:
 
 
 _VERSION = LazyRegex(r"\d+(?:\.\d+)+")
+# a line that sets a key to a value (``monitor_speed = 115200``, ``timeout: 30``)
+_SETTING = LazyRegex(r"\s*([A-Za-z_][\w.-]*)\s*[:=]\s*(\S.*)")
 
 
 def without_told_aside(hunk: dict, asides: list[str]) -> dict:
     """``hunk`` less a line an aside tells of by its new version and a word of it ("While in that block I also bumped
-    anyhow to 1.0.89" of ``anyhow = "1.0.89"``, beside the ``features = ["v4_10"]`` that fixed the build), and the
-    line it replaced."""
+    anyhow to 1.0.89" of ``anyhow = "1.0.89"``, beside the ``features = ["v4_10"]`` that fixed the build), or by its
+    key and value ("While in there I set `monitor_speed` to 115200" of ``monitor_speed = 115200``, beside the
+    ``lib_deps`` entry that fixed it), and the line it replaced."""
     told = [(set(_VERSION.findall(s)), {w for w in _plain_words(s) if len(w) >= 4}) for s in asides]
     told = [(versions, words) for versions, words in told if versions and words]
-    if not told:
+    keys = [(span, s) for s in asides for span in _code_spans(s) if re.fullmatch(r"[A-Za-z_][\w.-]{3,}", span)]
+    if not told and not keys:
         return hunk
+
+    def of_aside(line: str) -> bool:
+        setting = _SETTING.match(line)
+        return (any(versions & set(_VERSION.findall(line)) and words & _plain_words(line) for versions, words in told)
+                or bool(setting) and any(key == setting[1] and any(re.search(rf"(?<![\w.]){re.escape(v)}(?![\w.])", s)
+                                                                    for v in re.findall(r"[\w.]{2,}", setting[2]))
+                                         for key, s in keys))
+
     old, new = hunk["old"].splitlines(), hunk["new"].splitlines()
-    out = [l for l in new if l not in old and any(versions & set(_VERSION.findall(l)) and words & _plain_words(l)
-                                                   for versions, words in told)]
+    out = [l for l in new if l not in old and of_aside(l)]
     if not out or len(out) == len([l for l in new if l not in old]):
         return hunk  # (nothing told of, or all of it: the aside is then the edit's whole, for _relevant_edits)
     masked = {_VERSION.sub("#", l) for l in out}
-    return dict(hunk, old="\n".join(l for l in old if l in new or _VERSION.sub("#", l) not in masked),
+    keys_out = {_SETTING.match(l)[1] for l in out if _SETTING.match(l)}
+    return dict(hunk, old="\n".join(l for l in old if l in new or _VERSION.sub("#", l) not in masked
+                                     and not (_SETTING.match(l) and _SETTING.match(l)[1] in keys_out)),
                 new="\n".join(l for l in new if l not in out))
 
 

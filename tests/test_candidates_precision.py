@@ -18375,6 +18375,24 @@ def test_a_line_an_aside_tells_of_by_its_version_is_left_out_of_the_change(git_p
         candidates[0]["change"]
 
 
+def test_a_line_an_aside_tells_of_by_its_key_and_value_is_left_out_of_the_change(git_project, store):
+    # (blind756 ACC15: "While in there I set `monitor_speed` to 115200", in the edit that added the library)
+    session = (Session("aside-key", git_project, prompt="pio run fails on the firmware, can't find ArduinoJson.h")
+               .fail("pio run -e esp32dev", "Exit code 1\nsrc/main.cpp:3:10: fatal error: ArduinoJson.h: No such file "
+                                            "or directory\n*** [.pio/build/esp32dev/src/main.cpp.o] Error 1")
+               .edit("platformio.ini", "monitor_speed = 9600\nlib_deps =\n    knolleary/PubSubClient@^2.8",
+                     "monitor_speed = 115200\nlib_deps =\n    knolleary/PubSubClient@^2.8\n    bblanchon/ArduinoJson@^7.1.0")
+               .ok("pio run -e esp32dev", "Library Manager: ArduinoJson@7.1.0 has been installed!\n"
+                                          "========== [SUCCESS] Took 41.22 seconds ==========")
+               .stop("ArduinoJson was never declared for the env. I added `bblanchon/ArduinoJson@^7.1.0` under "
+                     "`lib_deps` in platformio.ini and the firmware builds. While in there I set `monitor_speed` to "
+                     "115200 to match `Serial.begin(115200)`."))
+    candidates, notes = _candidates(store, session)
+    assert len(candidates) == 1, notes
+    assert "ArduinoJson@^7.1.0" in candidates[0]["change"] and "monitor_speed" not in candidates[0]["change"], \
+        candidates[0]["change"]
+
+
 def test_helms_dependency_update_does_what_build_failed_to():
     # (blind501 SH08: the redis dependency moved to Bitnami's OCI registry, then ``helm dependency update``)
     from lorebook.commands import _same_target
@@ -22125,6 +22143,21 @@ def test_a_command_run_in_the_shell_that_failed_to_enter_is_its_pass(git_project
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "allowUnfreePredicate" in candidates[0]["change"] \
         and "nix develop -c" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_run_of_nothing_but_the_shell_is_passed_by_another_command_in_it(git_project, store):
+    # (blind758 ACE24: ``nix develop -c true`` failed to evaluate the shell, ``nix develop -c pnpm test`` ran in it)
+    session = (Session("nix-true", git_project, prompt="`nix develop` broke right after `nix flake update`.")
+               .fail("nix develop -c true", "Exit code 1\nerror:\n       … while evaluating derivation 'nix-shell'\n\n"
+                                            "       error: nodejs_16 has been removed as it is EOL.")
+               .edit("flake.nix", "            nodejs_16\n            nodePackages.pnpm",
+                     "            nodejs_20\n            nodePackages.pnpm")
+               .ok("nix develop -c node --version", "v20.11.1")
+               .ok("nix develop -c pnpm test", " Test Files  2 passed (2)\n      Tests  23 passed (23)")
+               .stop("The updated nixpkgs dropped `nodejs_16` (EOL); I moved the dev shell to `nodejs_20`, which "
+                     "matches `.nvmrc`. `nix develop` works again and `pnpm test` passes."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "nodejs_20" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
 
 
 def test_propers_implies_over_the_shrunk_value_is_a_precondition_that_discards_it(git_project, store):
