@@ -13919,6 +13919,32 @@ def test_what_was_done_instead_of_an_attempt_put_back_is_a_statement_of_its_own(
     assert "worker.direct_memory=1g" in candidate["change"] and "heap: 4g" not in candidate["change"], candidate
 
 
+def test_what_was_done_after_an_attempt_reverted_is_a_statement_of_its_own(git_project, store):
+    # (blind757 ACD09: "Switching the dependency finder to deep+ made no difference (…), so I reverted that and added
+    # `bblanchon/ArduinoJson@^6.21.5` to `lib_deps`": the fix went with the revert, the file's tool named as unrelated)
+    said = stated("Switching the finder to deep+ made no difference, so I reverted that and added "
+                  "`bblanchon/ArduinoJson@^6.21.5` to `lib_deps`.")
+    assert said["did_not_help"] == ["Switching the finder to deep+ made no difference."]
+    assert "Added `bblanchon/ArduinoJson@^6.21.5` to `lib_deps`." in said["all"]
+    missing = ("Exit code 1\nsrc\\telemetry.cpp:3:10: fatal error: ArduinoJson.h: No such file or directory\n"
+               "*** [.pio\\build\\esp32dev\\src\\telemetry.cpp.o] Error 1")
+    session = (Session("reverted-and", git_project)
+               .fail("pio run -e esp32dev", missing)
+               .edit("platformio.ini", "lib_deps =\n    knolleary/PubSubClient@^2.8",
+                     "lib_ldf_mode = deep+\nlib_deps =\n    knolleary/PubSubClient@^2.8")
+               .fail("pio run -e esp32dev", missing)
+               .edit("platformio.ini", "lib_ldf_mode = deep+\nlib_deps =", "lib_deps =")
+               .edit("platformio.ini", "    knolleary/PubSubClient@^2.8",
+                     "    knolleary/PubSubClient@^2.8\n    bblanchon/ArduinoJson@^6.21.5")
+               .ok("pio run -e esp32dev", "ArduinoJson@6.21.5 has been installed!\n[SUCCESS] Took 52.10 seconds")
+               .stop("ArduinoJson was never declared in `platformio.ini`. Switching the dependency finder to deep+ "
+                     "made no difference (the header isn't installed anywhere here), so I reverted that and added "
+                     "`bblanchon/ArduinoJson@^6.21.5` to `lib_deps`.\n\nThe \"new version of PlatformIO\" notice is "
+                     "unrelated; upgrading wouldn't have changed this."))
+    (candidate,), _ = _candidates(store, session)
+    assert "ArduinoJson@^6.21.5" in candidate["change"] and "deep+" not in candidate["change"], candidate
+
+
 @pytest.mark.parametrize("failed, passed, change", [
     # (blind300 KO21: spark-submit's ``--conf`` is given again and again; the one added is the change)
     ("spark-submit --conf spark.a=1 --conf spark.dynamicAllocation.enabled=true job.py",
