@@ -1086,6 +1086,12 @@ _SAYS_MORE = LazyRegex(r"^(?:RUST_BACKTRACE|RUST_LIB_BACKTRACE|RUST_LOG|NODE_DEB
                        r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:DEBUG|TRACE|VERBOSE|VERBOSITY|LOG_LEVEL|LOGLEVEL))=")
 
 
+# nix's flags that print more of a build, never the fix (``nix build .#default -L`` after a fetch timed out; not curl's
+# ``-L``, which follows a redirect)
+_NIX_PROGRAMS = frozenset(("nix", "nix-build", "nix-shell", "nixos-rebuild", "home-manager", "darwin-rebuild"))
+_NIX_LOOK_FLAGS = frozenset(("-L", "--print-build-logs", "--show-trace"))
+
+
 # the kinds of part an invocation is made of, in the order a change names them
 _PART_ORDER = ("cwd", "env", "runner", "file", "flag", "path", "profile", "source", "unset")
 
@@ -1095,7 +1101,8 @@ def _invocation(parsed: dict) -> set[str]:
     argv = _before_pipe(parsed["argv"])
     parts = {f"env:{e}" for e in parsed["env"] if not _SAYS_MORE.match(e)} | {f"unset:{u}" for u in parsed["unset"]} | {
         f"source:{f}" for f in parsed["sourced"]} | {
-        f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)}
+        f"flag:{f}" for f in parsed["flags"] if not _NOT_A_FIX_FLAG.match(f)
+        and not (argv and _program_name(argv[0]) in _NIX_PROGRAMS and f in _NIX_LOOK_FLAGS)}
     # a URL it is given is where it goes (``-p db_url 'postgresql+psycopg2://…'``), not what it checks
     # (not an option's value: ``--to ent://ent/schema`` is the option's change)
     parts |= {f"flag:{w}" for i, w in enumerate(argv[1:], 1) if re.match(r"^[a-z][\w+.-]*://\S", w)

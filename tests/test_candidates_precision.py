@@ -655,6 +655,26 @@ def test_a_choice_stated_with_its_reason_is_a_decision(git_project, store):
     assert candidate["kind"] == "decision" and "Intl.NumberFormat" in candidate["title"]
 
 
+def test_a_change_told_of_as_also_done_is_no_decision(git_project, store):
+    # (blind751 ABX07: "I also updated README.md to describe the deps.edn alias instead of `lein repl`", beside a
+    # stale REPL stopped, whose cause was read as the README's reason)
+    session = (Session("also-readme", git_project, prompt="`clojure -M:dev:nrepl` blows up. Also, the README still "
+                       "tells people to use lein repl, can you fix that while you're in there?")
+               .fail("clojure -M:dev:nrepl", "Exit code 1\nExecution error (BindException) at sun.nio.ch.Net/bind0 "
+                                             "(Net.java:-2).\nAddress already in use")
+               .ok("lsof -nP -iTCP:7888 -sTCP:LISTEN", "java    48211  dev   27u  IPv6 1093324  0t0  TCP *:7888 (LISTEN)")
+               .edit("README.md", "Start a REPL with `lein repl`.", "Start a REPL with `clojure -M:dev:nrepl`.")
+               .ok("kill 48211 && sleep 1 && (lsof -nP -iTCP:7888 -sTCP:LISTEN || echo 'port 7888 free')",
+                   "port 7888 free")
+               .ok("(clojure -M:dev:nrepl > /tmp/nrepl.log 2>&1 &) ; sleep 12; cat /tmp/nrepl.log",
+                   "nREPL server started on port 7888 on host localhost - nrepl://localhost:7888")
+               .stop("The REPL couldn't bind because an nREPL JVM from an earlier session was still listening on "
+                     "7888. I killed it, and `clojure -M:dev:nrepl` now starts. I also updated README.md to describe "
+                     "the deps.edn alias instead of `lein repl`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["title"] for c in candidates])
+
+
 @pytest.mark.parametrize("failing, passing", [
     ("pytest tests/test_sync.py", "pytest tests/test_sync.py --deselect tests/test_sync.py::test_resume"),
     ("pytest", 'pytest -k "not resume"'),
@@ -18417,6 +18437,25 @@ def test_a_line_an_aside_tells_of_by_its_key_and_value_is_left_out_of_the_change
     assert len(candidates) == 1, notes
     assert "ArduinoJson@^7.1.0" in candidates[0]["change"] and "monitor_speed" not in candidates[0]["change"], \
         candidates[0]["change"]
+
+
+def test_nixs_build_logs_flag_is_no_change_of_the_run(git_project, store):
+    # (blind752 ABY14: ``nix build .#default`` timed out fetching the source; the retry with ``-L`` went through)
+    from lorebook.commands import invocation_change
+
+    assert invocation_change("nix build .#default", "nix build .#default -L 2>&1 | tail -4 && ls -l result") == []
+    assert invocation_change("nix build .#default", "nix build .#default --show-trace") == []
+    assert invocation_change("curl -sf http://localhost/a", "curl -sfL http://localhost/a") == ["pass `-L`"]
+    session = (Session("nix-retry", git_project, prompt="Build the flake's default package to check the bump works.")
+               .fail("nix build .#default", "Exit code 1\nerror: builder for '/nix/store/0g3k…-source.drv' failed with "
+                                            "exit code 1;\n       > curl: (28) Failed to connect to github.com port 443 "
+                                            "after 130011 ms: Connection timed out")
+               .ok("nix build .#default -L 2>&1 | tail -4 && ls -l result",
+                   "tilemaker> post-installation fixup\nlrwxrwxrwx 1 dev users 60 result -> /nix/store/9xk1…-tilemaker")
+               .stop("Builds fine. The first attempt timed out fetching the source tarball from GitHub; an unchanged "
+                     "retry went through."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["change"] for c in candidates])
 
 
 def test_helms_dependency_update_does_what_build_failed_to():
