@@ -3021,7 +3021,7 @@ def _ran_in_sequence(failure: dict, later: dict) -> str | None:
         # scripts/latency.d -o /tmp/kvd-lat.txt & …; cat /tmp/kvd-lat.txt``)
         ran = parse_command(re.sub(r"\s+\d*>>?\s*\S+", "", step))["check"] if step else ""
         if step and (ran == check or _with_options_added(check, ran) and any(
-                re.search(rf"(?:^|[;&|(]\s*)(?:cat|tail|head|less|jq)\b[^;&|]*\s{re.escape(written)}(?:\s|$)",
+                re.search(rf"(?:^|[;&|(]\s*)(?:cat|tail|head|less|jq)\b[^;&|]*\s{re.escape(written)}(?=[\s;&|)]|$)",
                           target[match.end():]) for written in re.findall(r"(?:\s-o\s+|>\s*)(\S+)", step))):
             # (with what the line started beside it, when that changed: ``cloud-sql-proxy … --private-ip & sleep 3;
             # psql …`` after the same line without the flag failed)

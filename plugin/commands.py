@@ -1164,7 +1164,8 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
         return " ".join(f"{flag} {v}" for v in values)
     at = argv.index(flag)
     value = argv[at + 1] if at + 1 < len(argv) else ""
-    if not value or value.startswith("-") or value in before and not flag.startswith("/") \
+    # (an argument it had before, not the program's name: ``awesome --search awesome -c awesome/rc.lua``)
+    if not value or value.startswith("-") or value in before[1:] and not flag.startswith("/") \
             or re.fullmatch(r"\||\d?>>?|&>", value):  # (nor where its output goes: ``--compact | jq …``)
         return flag
     # (``kubectl -n billing``, ``helmfile -e staging``, Go's ``-tags webkit2_41``: the value is the lesson; and a

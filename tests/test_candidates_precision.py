@@ -18458,6 +18458,30 @@ def test_nixs_build_logs_flag_is_no_change_of_the_run(git_project, store):
     assert candidates == [], (reasons, [c["change"] for c in candidates])
 
 
+def test_a_daemon_started_with_its_log_read_back_mid_line_is_the_run_that_failed(git_project, store):
+    # (blind752 ABY11: ``awesome --search awesome -c awesome/rc.lua > /tmp/awesome.log 2>&1 & sleep 2; cat
+    # /tmp/awesome.log; awesome-client …``: the log read back before the next step; the flag's value is the
+    # program's name)
+    from lorebook.commands import invocation_change
+
+    assert invocation_change("awesome -c awesome/rc.lua", "awesome --search awesome -c awesome/rc.lua") == [
+        "pass `--search awesome`"]
+    session = (Session("awesome-search", git_project, prompt="Testing my awesome config in Xephyr, it keeps falling "
+                       "back to the default config.")
+               .fail("DISPLAY=:1 timeout 5 awesome -c awesome/rc.lua",
+                     "Exit code 124\nerror: awesome/rc.lua:18: module 'widgets.battery' not found:\n\tno field "
+                     "package.preload['widgets.battery']")
+               .ok("DISPLAY=:1 awesome --search awesome -c awesome/rc.lua > /tmp/awesome.log 2>&1 & sleep 2; cat "
+                   "/tmp/awesome.log; DISPLAY=:1 awesome-client 'return package.loaded[\"widgets.battery\"] ~= nil'",
+                   "   boolean true")
+               .stop("With `-c awesome/rc.lua`, awesome does not add the config's own directory to `package.path`. "
+                     "Start it as `awesome --search awesome -c awesome/rc.lua`: `--search` adds `awesome/` to the "
+                     "library search path."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "--search awesome" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
 def test_helms_dependency_update_does_what_build_failed_to():
     # (blind501 SH08: the redis dependency moved to Bitnami's OCI registry, then ``helm dependency update``)
     from lorebook.commands import _same_target
