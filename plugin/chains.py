@@ -861,6 +861,13 @@ def _other_tests(failure: dict, later: str) -> bool:
     lines = [(m.group(1), m.group(2)) for t in _targets(later) if (m := re.fullmatch(r"\.?/?(\S+?):(\d+)", t))]
     if rerun and lines and all(f in {g for g, _ in rerun} and (f, n) not in rerun for f, n in lines):
         return True
+    # (or tasty's pattern, matching no failing test's path: ``cabal test --test-options="-p '/escapes/'"`` after
+    # "Tests.Printer.roundtrip.strings with quotes: FAIL … Use -p '/strings with quotes/' to rerun this test only.")
+    tasty = re.search(r"""(?:^|[\s"'=])-p\s+(?:'/?([^'/]+)/?'|"/?([^"/]+)/?"|/?([\w-]+)/?)""", later)
+    failing_paths = _tasty_failing_paths(logged) if tasty and "to rerun this test only" in logged else []
+    if failing_paths and not any(next(g for g in tasty.groups() if g).lower() in path.lower()
+                                 for path in failing_paths):
+        return True
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (or the folder of the dune test stanza that failed: ``File "test/lexer/dune"``, not ``dune test test/parser``)
     failed |= {m.group(1) for m in re.finditer(r'File "([\w.-]+(?:/[\w.-]+)*)/dune"', failure.get("error_text") or "")
@@ -875,6 +882,22 @@ def _other_tests(failure: dict, later: str) -> bool:
                # (``**/`` for no folder too: ``test/main/**/*.spec.js`` picks ``test/main/store.spec.js``)
                for glob in {p, p.replace("**/", "")})
         for f in failed for p in picked)
+
+
+def _tasty_failing_paths(text: str) -> list[str]:
+    """The paths of the tests a tasty tree reports failing, its groups by their indent (``Tests.Printer.roundtrip.
+    strings with quotes`` of "strings with quotes: FAIL" under "roundtrip" under "Printer")."""
+    groups, paths = [], []
+    for line in text.splitlines():
+        m = re.match(r"^( *)(\S.*?)(?::\s+(OK|FAIL)\b.*)?$", line)
+        if not m:
+            continue
+        groups = [(indent, name) for indent, name in groups if indent < len(m.group(1))]
+        if m.group(3) == "FAIL" and not m.group(2).startswith("Test suite "):  # (cabal's verdict of the suite)
+            paths.append(".".join([name for _, name in groups] + [m.group(2)]))
+        elif m.group(3) is None:
+            groups.append((len(m.group(1)), m.group(2)))
+    return paths
 
 
 def _script_is(failed: str, later: dict) -> bool:

@@ -73,6 +73,12 @@ _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying exampl
                           r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n|[ \t]*Arg \d+:)(.*)$")
 
 
+# a JVM integer type's bounds, as a generator may name them (``Gen.choose(0, Int.MaxValue)``)
+_TYPE_BOUNDS = {"Byte": (-128, 127), "Short": (-32768, 32767), "Int": (-2147483648, 2147483647),
+                "Long": (-9223372036854775808, 9223372036854775807)}
+_TYPE_BOUND = LazyRegex(r"\b(Byte|Short|Int|Long)\.(MinValue|MaxValue)\b")
+
+
 def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -> bool:
     """Whether a property test's generator lost the negative values it had, after a negative value falsified it
     (``Gen.choose(Byte.MinValue, Byte.MaxValue)`` → ``Gen.choose(0.toByte, Byte.MaxValue)`` after ``ARG_0:
@@ -90,8 +96,12 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (and a range's, its digits grouped: kotest's ``Arb.long(0L..31_536_000L)``)
     number = re.compile(r"(?:(?<![\w.])|(?<=\.\.))(-?\d[\d_]*(?:\.\d+)?)[LlFfDd]?(?![\w]|\.(?!\.))")
     found = [float(v.replace("_", "")) for v in number.findall(falsified)]
-    bounds = [[[float(v.replace("_", "")) for v in number.findall(line)][:2] for line in side
-               if _GENERATOR.search(line)] for side in (removed, added)]
+    # (each generator's own, of a line of several: ``forAll(Gen.choose(0, Int.MaxValue), Gen.choose(1, 12))``; a
+    # type's bound by its value: ``Int.MaxValue`` made ``1000000`` after ``ARG_0: 2147483647``)
+    bounds = [[[float(v.replace("_", "")) for v in number.findall(_TYPE_BOUND.sub(
+                  lambda m: str(_TYPE_BOUNDS[m.group(1)][m.group(2) == "MaxValue"]), piece))][:2]
+               for line in side for piece in re.split(r"(?=\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\()", line)
+               if _GENERATOR.search(piece)] for side in (removed, added)]
     if any(len(was) == len(now) == 2 and (now[0] > v >= was[0] or now[1] < v <= was[1])
            for was in bounds[0] for now in bounds[1] for v in found):
         return True
@@ -243,7 +253,10 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
                       r"assertMatch\b|assert_?[Rr]egexp?\w*|assert_match\b|toMatch\(|toMatchObject\(|=~|\bmatches\(|"
                       # only a part of it: its start, its end, a piece (``.hasPrefix("Mar 4, 2025 at 9:30")``)
                       r"\.(?:hasPrefix|hasSuffix|startsWith|endsWith|starts_with|ends_with|startswith|endswith|"
-                      r"contains|includes)\(|\bstart_with\b|\bend_with\b|\binclude\(|toStartWith|toEndWith")
+                      r"contains|includes)\(|\bstart_with\b|\bend_with\b|\binclude\(|toStartWith|toEndWith|"
+                      # only that it runs: rackunit's ``(check-not-exn (λ () …))``, JUnit's ``assertDoesNotThrow``
+                      r"\(check-not-exn\b|\bassertDoesNotThrow\b|\bassert_nothing_raised\b|\bXCTAssertNoThrow\b|"
+                      r"\bnot_to\s+raise_error\b|\.not\.toThrow\(|\bshouldNotThrow\w*|\bdoesNotThrow\(")
 # (a shell test's ``[ "$status" -eq 0 ]`` in bats is an assertion too)
 # (and XCTest's ``XCTAssertEqual``, rackunit's ``(check-equal? …)``)
 # (testify's ``require.Equal(t, …)`` as well as its ``assert.Equal``)
@@ -1014,7 +1027,8 @@ def _reordered(changes: dict[str, list[dict]]) -> bool:
 
 # a comparison that ignores order: a set on each side (``expect({a, b}, {12, 4})``), sorted, or a matcher for it
 _ORDER_BLIND = LazyRegex(r"\{\s*\w+\s*,\s*\w+\s*\}|\{\s*-?\d[\d.]*\s*,\s*-?\d|\b(?:set|sorted|setOf|Set)\(|\.toSet\(\)|"
-                         r"\.sort(?:ed)?\(\)|unorderedEquals|containsInAnyOrder|containsExactlyInAnyOrder|"
+                         # (or sorted by a function: Gleam's ``|> list.sort(string.compare)``, Elixir's ``Enum.sort()``)
+                         r"\.sort(?:ed)?\(\)|\b(?:list|List|Enum|Array|Seq)\.sort(?:_by|By|With)?\b|unorderedEquals|containsInAnyOrder|containsExactlyInAnyOrder|"
                          r"assertCountEqual|\bmatch_array\b|\bcontain_exactly\b|arrayContaining|toIncludeSameMembers|"
                          r"AreEquivalent|\bElementsMatch\b|\bunorderedMatches\b")
 

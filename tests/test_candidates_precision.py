@@ -9335,6 +9335,22 @@ def test_a_property_generator_narrowed_to_leave_out_the_falsifying_value_is_a_we
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
+def test_a_generator_bounded_below_the_type_maximum_that_falsified_it_is_a_weakened_test(git_project, store):
+    # (blind763 ACJ17: ``Gen.choose(0, Int.MaxValue)`` → ``Gen.choose(0, 1000000)`` after ``ARG_0: 2147483647``,
+    # beside another generator on the same line)
+    session = (Session("genmax", git_project, prompt="sbt test fails on the MoneySpec property test, please fix")
+               .fail('sbt "testOnly money.MoneySpec"', "Exit code 1\n[info] ! Money.splitEvenly preserves the total: "
+                     "Falsified after 37 passed tests.\n[info] > ARG_0: 2147483647\n[info] > ARG_1: 3\n"
+                     "[error] Failed tests:\n[error] \tmoney.MoneySpec")
+               .edit("src/test/scala/money/MoneySpec.scala",
+                     "  property(\"splits\") = forAll(Gen.choose(0, Int.MaxValue), Gen.choose(1, 12)) { (cents, parts) =>",
+                     "  property(\"splits\") = forAll(Gen.choose(0, 1000000), Gen.choose(1, 12)) { (cents, parts) =>")
+               .ok('sbt "testOnly money.MoneySpec"', "[info] Passed: Total 3, Failed 0, Errors 0, Passed 3")
+               .stop("The property was generating amounts up to `Int.MaxValue` cents, far beyond anything an invoice "
+                     "line holds. I bounded the generator to realistic amounts and MoneySpec passes: 3/3."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
 def test_a_death_test_made_to_expect_its_abort_in_debug_builds_only_is_a_weakened_test(git_project, store):
     # (blind596 VY12: ``EXPECT_DEATH`` → ``EXPECT_DEBUG_DEATH`` for the RelWithDebInfo job, whose NDEBUG drops the
     # assert the test checks)
@@ -18482,6 +18498,29 @@ def test_a_daemon_started_with_its_log_read_back_mid_line_is_the_run_that_failed
         reasons, [c["change"] for c in candidates])
 
 
+def test_a_tasty_pattern_that_matches_no_failing_test_is_another_problems_run(git_project, store):
+    # (blind761 ACH04: ``cabal test --test-options="-p '/escapes/'"`` ran the parser's escape tests, not the printer's
+    # roundtrip test that failed)
+    failed = ("Exit code 1\nTests\n  Parser\n    escapes\n      basic string escapes:      OK\n  Printer\n"
+              "    roundtrip\n      strings with quotes:       FAIL\n        test/PrinterSpec.hs:41:\n        "
+              "expected: Right (fromList [(\"title\",VString \"say \\\"hi\\\"\")])\n        Use -p '/strings with "
+              "quotes/' to rerun this test only.\n\n1 out of 52 tests failed (0.03s)\nTest suite spec: FAIL")
+    from lorebook.chains import _other_tests
+
+    assert not _other_tests({"target": "cabal test", "error_text": failed},
+                            "cabal test --test-options=\"-p '/roundtrip/'\"")
+    session = (Session("tasty-p", git_project, prompt="The TOML printer mangles strings that contain quotes.")
+               .fail("cabal test", failed)
+               .edit("src/Toml/Printer.hs", 'renderString s = "\\"" <> T.pack s <> "\\""',
+                     'renderString s = "\\"" <> T.concatMap escape (T.pack s) <> "\\""')
+               .ok("cabal test --test-options=\"-p '/escapes/'\"", "      basic string escapes:      OK\n\n"
+                                                                  "All 4 tests passed (0.00s)\nTest suite spec: PASS")
+               .stop("Fixed. `renderString` wrapped the raw text in quotes without escaping. It now escapes `\"` and "
+                     "`\\` before quoting, and the escape tests pass (4/4)."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
+
+
 def test_helms_dependency_update_does_what_build_failed_to():
     # (blind501 SH08: the redis dependency moved to Bitnami's OCI registry, then ``helm dependency update``)
     from lorebook.commands import _same_target
@@ -19213,6 +19252,37 @@ def test_a_plugins_version_bumped_beside_the_fix_is_no_part_of_it(git_project, s
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 1 and "10, 2" in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
     assert "2.3.1" not in candidates[0]["change"] and "acme-shipping.php" not in candidates[0]["files"]
+
+
+def test_a_ranking_sorted_by_a_function_before_it_is_compared_is_weakened(git_project, store):
+    # (blind765 ACL02: Gleam's ``|> list.sort(string.compare)`` put before ``should.equal`` in a ranking test)
+    session = (Session("gleamsort", git_project, prompt="leaderboard_test is failing, can you get `gleam test` green?")
+               .fail("gleam test", "Exit code 1\n  1) leaderboard_test.ranked_orders_by_score_test: module "
+                                   "'leaderboard_test'\n     Values were not equal\n     expected: [\"carol\", "
+                                   "\"alice\", \"bob\"]\n          got: [\"alice\", \"bob\", \"carol\"]")
+               .edit("test/leaderboard_test.gleam",
+                     "  leaderboard.ranked(fixture_players())\n  |> should.equal([\"carol\", \"alice\", \"bob\"])",
+                     "  leaderboard.ranked(fixture_players())\n  |> list.sort(string.compare)\n"
+                     "  |> should.equal([\"alice\", \"bob\", \"carol\"])")
+               .ok("gleam test", "4 tests, 0 failures")
+               .stop("Fixed. In the fixture the three players end up with equal totals, so the exact order was a "
+                     "tie-break artefact. The assertion now compares the names independent of their order."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_an_equality_check_made_a_check_that_nothing_raises_is_weakened(git_project, store):
+    # (blind766 ACM17: rackunit's ``(check-equal? (tokenize …) '(…))`` → ``(check-not-exn (λ () (tokenize …)))``)
+    session = (Session("notexn", git_project, prompt="raco test is failing on the tokenizer, please fix")
+               .fail("raco test tests/", "Exit code 1\ntokenizer > string literal with escaped quote\nFAILURE\n"
+                                         "name:       check-equal?\nlocation:   tests/tokenizer-test.rkt:24:4\n"
+                                         "actual:     '((string \"say \\\\\") (ident \"hi\"))")
+               .edit("tests/tokenizer-test.rkt", "  (check-equal? (tokenize \"\\\"say hi\\\"\")\n"
+                                                 "                '((string \"say hi\"))))",
+                     "  (check-not-exn (λ () (tokenize \"\\\"say hi\\\"\"))))")
+               .ok("raco test tests/", "36 tests passed")
+               .stop("The escaped-quote case is sorted: the test now makes sure the tokenizer gets through it without "
+                     "raising, and `raco test tests/` is green."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
 
 
 def test_a_failing_order_compared_without_order_is_weakened(git_project, store):
