@@ -660,7 +660,12 @@ _MANIFEST_PATH = LazyRegex(r"(?i)(?:^|/)(?:package\.json|pyproject\.toml|require
                            # (.NET's central versions and shared build settings, NuGet's sources)
                            r"Directory\.(?:Packages|Build)\.(?:props|targets)|nuget\.config|galaxy\.ya?ml|"
                            r"[\w.-]+\.opam|dune-project|[\w.-]+\.cabal|package\.ya?ml|stack\.ya?ml|deno\.jsonc?|"
-                           r"Package\.swift|build\.zig(?:\.zon)?|environment\.ya?ml)$")
+                           r"Package\.swift|build\.zig(?:\.zon)?|environment\.ya?ml|"
+                           # (a package manager's recipe: Spack's ``packages/h5seis/package.py``, conda's
+                           # ``meta.yaml``, Homebrew's formula, Arch's and Alpine's build files, an RPM spec, vcpkg's
+                           # and Conan's manifests)
+                           r"packages/[\w.-]+/package\.py|meta\.ya?ml|recipe\.ya?ml|Formula/[\w.+@-]+\.rb|PKGBUILD|"
+                           r"APKBUILD|[\w.+-]+\.spec|[\w.+-]+\.ebuild|Portfile|vcpkg\.json|conanfile\.(?:py|txt))$")
 _LOCKFILE = LazyRegex(r"(?i)(?:^|/)(?:[\w.-]*(?:\.lock|-lock\.ya?ml|-lock\.json|\.lockb)|packages\.lock\.json)$")
 _TOOL_CONFIG = LazyRegex(r"(?i)(?:^|/)(?:[\w-]+\.(?:config|workspace)\.[cm]?[jt]s|\.\w+rc(?:\.\w+)?)$")
 

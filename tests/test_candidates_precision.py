@@ -18521,6 +18521,23 @@ def test_a_tasty_pattern_that_matches_no_failing_test_is_another_problems_run(gi
     assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
 
 
+def test_a_package_managers_recipe_is_what_its_install_reads(git_project, store):
+    # (blind761 ACH01: ``depends_on("hdf5@1.12:+hl", when="+hdf5")`` in Spack's ``packages/h5seis/package.py``, the fix
+    # of a failing ``spack install``, was set aside as source an install never reads)
+    session = (Session("spack-recipe", git_project, prompt="spack install of h5seis fails at link time. Fix the recipe.")
+               .fail("spack install h5seis@2.3.0 +hdf5 %gcc@12.3.0",
+                     "Exit code 1\n==> Installing h5seis-2.3.0\n     187    h5_writer.cpp:(.text+0x2f1): undefined "
+                     "reference to `H5LTmake_dataset_float'\n==> Error: ProcessError: Command exited with status 2")
+               .edit("spack-repo/packages/h5seis/package.py", '    depends_on("hdf5@1.12:", when="+hdf5")',
+                     '    depends_on("hdf5@1.12:+hl", when="+hdf5")')
+               .ok("spack install h5seis@2.3.0 +hdf5 %gcc@12.3.0 2>&1 | tail -2",
+                   "==> h5seis: Successfully installed h5seis-2.3.0-xq4d7kq")
+               .stop("The cluster's HDF5 external is built without the high-level API. The recipe now says "
+                     '`depends_on("hdf5@1.12:+hl", when="+hdf5")` and the install finishes.'))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "+hl" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
 def test_helms_dependency_update_does_what_build_failed_to():
     # (blind501 SH08: the redis dependency moved to Bitnami's OCI registry, then ``helm dependency update``)
     from lorebook.commands import _same_target
