@@ -782,6 +782,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (probably after a reboot)": started again; a one-off either way
         chain["_skip"] = "local_state"
         return None
+    # (or a stop of what was wedged, forced: ``incus stop --force web01 && incus start web01`` after ``incus stop
+    # web01`` timed out; clearing this machine's state, whatever it took)
+    if not fix_hunks and _clears_local_state(failure["target"]) and ways and all(
+            re.fullmatch(r"pass `(?:--force|-f|-9|-KILL|--kill|-s KILL|--signal[= ]KILL)`", p) for p in ways):
+        chain["_skip"] = "local_state"
+        return None
     # (or the same request without curl's ``-f``, which made an HTTP error fail it: ``curl -sf …/ready`` → ``curl -s
     # …/ready``; not another request, ``POST …/snapshots/upload`` for a ``PUT …/snapshots/recover`` refused)
     curl = _program_name((parse_command(failure["target"])["argv"] or [""])[0]) == "curl" \

@@ -861,6 +861,13 @@ def _other_tests(failure: dict, later: str) -> bool:
     lines = [(m.group(1), m.group(2)) for t in _targets(later) if (m := re.fullmatch(r"\.?/?(\S+?):(\d+)", t))]
     if rerun and lines and all(f in {g for g, _ in rerun} and (f, n) not in rerun for f, n in lines):
         return True
+    # (or ScalaTest's ``-z`` substring, or ``-t`` name, in no failing test's: ``testOnly billing.InvoiceCalculatorSpec
+    # -- -z "sum line items"`` after "- should apply VAT per line and round half-up *** FAILED ***")
+    scalatest = re.search(r"""\s--(?:\s.*?)?\s-[zt]\s+(?:"([^"]+)"|'([^']+)'|(\S+))""", later)
+    failing_names = re.findall(r"(?m)^(?:\[info\]\s+)?-\s+(.+?)\s+\*\*\* FAILED \*\*\*", logged)
+    if scalatest and failing_names and not any(next(g for g in scalatest.groups() if g) in name
+                                               for name in failing_names):
+        return True
     # (or tasty's pattern, matching no failing test's path: ``cabal test --test-options="-p '/escapes/'"`` after
     # "Tests.Printer.roundtrip.strings with quotes: FAIL … Use -p '/strings with quotes/' to rerun this test only.")
     tasty = re.search(r"""(?:^|[\s"'=])-p\s+(?:'/?([^'/]+)/?'|"/?([^"/]+)/?"|/?([\w-]+)/?)""", later)

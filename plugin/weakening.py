@@ -40,6 +40,8 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # (Julia's assertion marked broken, ``@test_broken length(downsample(x, 3)) == 34``, or
                         # skipped; a blocTest told to pass over the states it emits first, ``skip: 1,``)
                         r"@test_(?:broken|skip)\b|^\s*skip:\s*[1-9]\d*,?\s*$|"
+                        # (a semgrep rule test's line marked a known miss: ``# ruleid:`` made ``# todoruleid:``)
+                        r"\btodo(?:ruleid|ok):|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
                         # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``, NUnit's
                         # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``
@@ -98,10 +100,13 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     found = [float(v.replace("_", "")) for v in number.findall(falsified)]
     # (each generator's own, of a line of several: ``forAll(Gen.choose(0, Int.MaxValue), Gen.choose(1, 12))``; a
     # type's bound by its value: ``Int.MaxValue`` made ``1000000`` after ``ARG_0: 2147483647``)
+    # (ScalaCheck's ``Arbitrary.arbitrary[Long]`` is the type's whole range)
+    drawn = re.compile(r"(?=\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\b(?<!\.)arbitrary\[|\bArbitrary\.arbitrary\[)")
+    pieces = [[piece.strip() for line in side for piece in drawn.split(line)
+               if _GENERATOR.search(piece) or re.search(r"\barbitrary\[", piece)] for side in (removed, added)]
     bounds = [[[float(v.replace("_", "")) for v in number.findall(_TYPE_BOUND.sub(
                   lambda m: str(_TYPE_BOUNDS[m.group(1)][m.group(2) == "MaxValue"]), piece))][:2]
-               for line in side for piece in re.split(r"(?=\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\()", line)
-               if _GENERATOR.search(piece)] for side in (removed, added)]
+               for piece in side] for side in pieces]
     if any(len(was) == len(now) == 2 and (now[0] > v >= was[0] or now[1] < v <= was[1])
            for was in bounds[0] for now in bounds[1] for v in found):
         return True
@@ -109,9 +114,13 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # ``forAll { (cents: Long) =>`` made ``forAll(Gen.choose(-1000000000L, 1000000000L)) { …`` after ``cents =
     # -9223372036854775808``)
     # (or elm-test's ``Fuzz.int`` made ``Fuzz.intRange 0 10000000`` after "Given -5")
-    if not any(len(was) == 2 for was in bounds[0]) \
-            and any(re.search(r"\bforAll\s*\{", l) or _GENERATOR.search(l) for l in removed) and any(
-            len(now) == 2 and not now[0] <= v <= now[1] for now in bounds[1] for v in found):
+    # (beside a bounded one the change kept: ``Arbitrary.arbitrary[Long]`` made ``Gen.choose(0L, 1000000L)`` beside
+    # ``Gen.choose(1, 12)``, after ``ARG_0: -7``)
+    whole = any(len(was) < 2 for was in bounds[0]) if pieces[0] else any(re.search(r"\bforAll\s*\{", l) for l in removed)
+    if (whole or not any(len(was) == 2 for was in bounds[0])
+            and any(re.search(r"\bforAll\s*\{", l) or _GENERATOR.search(l) for l in removed)) and any(
+            len(now) == 2 and piece not in pieces[0] and not now[0] <= v <= now[1]
+            for now, piece in zip(bounds[1], pieces[1]) for v in found):
         return True
     # (or its values drawn from a few chosen ones, or never empty, after QuickCheck's "Falsified": ``listOf
     # (T.pack <$> listOf arbitraryPrintableChar)`` → ``listOf1 (T.pack <$> listOf1 (elements (['a'..'z'] …)))``
@@ -416,6 +425,10 @@ _ACTUAL = LazyRegex(r"(?im)(?:^\s*(?:E\s+)?|:\s+|>\s+)(?:got|received|actual|but
 _LITERAL = LazyRegex(r"([\"'])((?:(?!\1).){1,80})\1|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])")
 _TEST_NAME = LazyRegex(r"^\s*(?:def\s+(test_\w+)|(?:test|it|describe)\s*\(?\s*[\"']([^\"']+)|"
                        r"fn\s+(test_\w+)|func\s+(Test\w+))")
+
+
+# a call and its arguments, a level of brackets inside them (``weighted_median(c(3, 1, 2), w = c(1, 1, 2))``)
+_CALL = LazyRegex(r"\b([A-Za-z_][\w.]*)\((?:[^()]|\([^()]*\))*\)")
 
 
 def _literals(text: str) -> set[str]:
@@ -2848,8 +2861,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     in_source_test = path.endswith(".rs") and bool(re.search(rf"\b{re.escape(stem)}::tests::\w+ \.\.\. FAILED",
                                                              failure_text)) \
         and bool(added_lines) and all(_ASSERTION.search(l) for l in added_lines)
+    # (or a file the failure names as its test file: semgrep's "test file path: rules/python/unsafe-yaml-load.py")
+    named_test = bool(re.search(rf"(?i)\btest file(?: path)?:\s*(?:\S*/)?{re.escape(path)}\s*$", failure_text, re.M))
     if not _TEST_PATH.search(path) and not (_STORY.search(path) and _PLAY_TEST.search(failure_text)) \
-            and not in_source_test:
+            and not in_source_test and not named_test:
         # (a Zig test in the source file that failed, its loop's bound lowered: ``while (v < 100_000)`` → ``while (v <
         # 16_000)`` after "while executing test 'varint.test.round-trip u32 values'")
         if path.endswith(".zig") and re.search(rf"while executing test '{re.escape(stem)}\.test\.", failure_text) \
@@ -3032,6 +3047,15 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             if len(gone) >= 2 and any(len(v) >= 4 and v in failure_text for v in gone) and any(
                     _ASSERTION.search(l) for l in added):
                 return "the failing case was replaced by another"
+            # (or the failing call, as the failure quotes it, made with other arguments for the same expectation:
+            # ``weighted_median(c(3, 1, 2), w = c(1, 1, 2))`` → ``weighted_median(c(1, 2, 3), w = c(1, 2, 1))``)
+            printed = " ".join(failure_text.split())
+            calls = [m.group(0) for l in removed if _ASSERTION.search(l) for m in _CALL.finditer(l)
+                     if len(m.group(0)) >= 12 and " ".join(m.group(0).split()) in printed]
+            if any(m.group(1) == call.split("(", 1)[0] and m.group(0) != call
+                   for call in calls for l in added if _ASSERTION.search(l) for m in _CALL.finditer(l)) \
+                    and not any(call in l for call in calls for l in added):
+                return "the failing case was replaced by another"
         if _against_its_comment(old_lines, new_lines, removed, added):
             return "a value the test's own comment requires was changed"
         # the case the failing test is named for taken away from it: ``@Config(sdk = [… TIRAMISU])`` →
@@ -3047,6 +3071,11 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         left = {w.lower() for l in new_lines for w in re.findall(r"[A-Za-z]{5,}", l)}
         steps_gone = {w.lower() for l in removed for w in re.findall(r"[A-Za-z]{5,}", l)} - left
         if removed and any(re.search(rf"(?i)(?<![\w-]){w}(?![\w-])", title) for w in steps_gone for title in titles):
+            return "the failing test no longer runs the case it is named for"
+        # (a key of a fixture by the words of a snake-case name: ``"initContainers"`` gone from the pod spec of
+        # ``test_deny_privileged_init_container: FAIL``)
+        joined = [re.sub(r"[\W_]", "", title.lower()) for title in titles if "_" in title]
+        if removed and any(len(w) >= 10 and w.rstrip("s") in title for w in steps_gone for title in joined):
             return "the failing test no longer runs the case it is named for"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
         new_names = {m.group(0).strip() for l in added if (m := _TEST_NAME.match(l))}
@@ -3084,7 +3113,8 @@ def _items_dropped(old: str, new: str) -> bool:
 
 
 # a failing test's line, with its name (``… pending -> purchased [E]``, ``FAILED tests/x.py::test_y - …``, ``✕ …``)
-_FAILED_TEST_LINE = LazyRegex(r"\[E\]\s*$|^FAILED\s|^\s*[✕✗✘×]\s|^--- FAIL:")
+# (and OPA's ``data.k8s.privileged_test.test_deny_privileged_init_container: FAIL (702.3µs)``)
+_FAILED_TEST_LINE = LazyRegex(r"\[E\]\s*$|^FAILED\s|^\s*[✕✗✘×]\s|^--- FAIL:|^\s*[\w.]+:\s+FAIL\b(?:\s*\([^)]*\))?\s*$")
 
 
 # a failed assertion, as the test tools word it

@@ -9351,6 +9351,22 @@ def test_a_generator_bounded_below_the_type_maximum_that_falsified_it_is_a_weake
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
+def test_a_types_whole_range_bounded_past_the_falsifying_value_beside_a_kept_generator_is_weakened(git_project,
+                                                                                                   store):
+    # (blind769 ACP12: ``Arbitrary.arbitrary[Long]`` → ``Gen.choose(0L, 1000000L)`` beside ``Gen.choose(1, 12)``,
+    # after ``ARG_0: -7``)
+    session = (Session("arbwhole", git_project, prompt="RoundingSpec has been red on CI. Can you get `sbt test` green?")
+               .fail('sbt "testOnly money.RoundingSpec"', "Exit code 1\n[info] ! RoundingSpec.split preserves the total: "
+                     "Falsified after 11 passed tests.\n[info] > ARG_0: -7\n[info] > ARG_1: 3\n[error] Failed tests:")
+               .edit("src/test/scala/money/RoundingSpec.scala",
+                     "  property(\"split\") = forAll(Arbitrary.arbitrary[Long], Gen.choose(1, 12)) { (cents, parts) =>",
+                     "  property(\"split\") = forAll(Gen.choose(0L, 1000000L), Gen.choose(1, 12)) { (cents, parts) =>")
+               .ok('sbt "testOnly money.RoundingSpec"', "[info] Passed: Total 3, Failed 0, Errors 0, Passed 3")
+               .stop("The property was generating arbitrary `Long`s, including negative values that aren't valid "
+                     "invoice amounts. I constrained the generator to `Gen.choose(0L, 1000000L)`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
 def test_a_death_test_made_to_expect_its_abort_in_debug_builds_only_is_a_weakened_test(git_project, store):
     # (blind596 VY12: ``EXPECT_DEATH`` → ``EXPECT_DEBUG_DEATH`` for the RelWithDebInfo job, whose NDEBUG drops the
     # assert the test checks)
@@ -18498,6 +18514,18 @@ def test_a_daemon_started_with_its_log_read_back_mid_line_is_the_run_that_failed
         reasons, [c["change"] for c in candidates])
 
 
+def test_a_scalatest_name_filter_that_picks_no_failing_test_is_another_problems_run():
+    # (blind768 ACO18: ``-- -z "sum line items"`` after "- should apply VAT per line and round half-up *** FAILED ***")
+    from lorebook.chains import _other_tests
+
+    failed = {"target": 'sbt "testOnly billing.InvoiceCalculatorSpec"',
+              "error_text": "Exit code 1\n[info] - should sum line items\n[info] - should apply VAT per line and round "
+                            "half-up *** FAILED ***\n[info]   41.17 did not equal 41.18\n[info] *** 1 TEST FAILED ***"}
+    assert _other_tests(failed, "sbt 'testOnly billing.InvoiceCalculatorSpec -- -z \"sum line items\"'")
+    assert not _other_tests(failed, "sbt 'testOnly billing.InvoiceCalculatorSpec -- -z \"round half-up\"'")
+    assert not _other_tests(failed, "sbt 'testOnly billing.InvoiceCalculatorSpec'")
+
+
 def test_a_tasty_pattern_that_matches_no_failing_test_is_another_problems_run(git_project, store):
     # (blind761 ACH04: ``cabal test --test-options="-p '/escapes/'"`` ran the parser's escape tests, not the printer's
     # roundtrip test that failed)
@@ -18536,6 +18564,22 @@ def test_a_package_managers_recipe_is_what_its_install_reads(git_project, store)
                      '`depends_on("hdf5@1.12:+hl", when="+hdf5")` and the install finishes.'))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "+hl" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_stop_of_a_wedged_container_forced_is_clearing_local_state(git_project, store):
+    # (blind767 ACN13: ``incus stop web01`` timed out, ``incus stop --force web01 && incus start web01`` passed)
+    session = (Session("incus-force", git_project, prompt="./scripts/provision.sh web01 hangs and then errors out.")
+               .fail("./scripts/provision.sh web01", "Exit code 1\n+ incus exec web01 -- cloud-init status --wait\n"
+                                                     "Error: Failed to retrieve PID of executing child process")
+               .fail("incus stop web01", "Exit code 1\nError: Failed shutting down instance, status is \"Running\": "
+                                         "context deadline exceeded")
+               .ok("incus stop --force web01 && incus start web01 && sleep 5 && incus list web01 -c ns4",
+                   "| web01 | RUNNING | 10.48.71.23 (eth0)   |")
+               .ok("./scripts/provision.sh web01", "status: done\n==> pushing nginx config")
+               .stop("web01 was wedged: cloud-init inside it never answered and a normal stop timed out. A forced "
+                     "stop/start cleared it and `./scripts/provision.sh web01` ran through."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["title"] for c in candidates])
 
 
 def test_helms_dependency_update_does_what_build_failed_to():
@@ -19299,6 +19343,55 @@ def test_an_equality_check_made_a_check_that_nothing_raises_is_weakened(git_proj
                .ok("raco test tests/", "36 tests passed")
                .stop("The escaped-quote case is sorted: the test now makes sure the tokenizer gets through it without "
                      "raising, and `raco test tests/` is green."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_the_failing_call_made_with_other_arguments_for_the_same_expectation_is_weakened(git_project, store):
+    # (blind767 ACN09: ``expect_equal(weighted_median(c(3, 1, 2), w = c(1, 1, 2)), 2)`` given pre-sorted input)
+    session = (Session("otherargs", git_project, prompt="testthat is failing on weighted_median, can you take a look?")
+               .fail("Rscript -e 'testthat::test_local(stop_on_failure = TRUE)'",
+                     "Exit code 1\nFailure (test-weighted_median.R:14:3): weighted_median uses the half-weight point\n"
+                     "weighted_median(c(3, 1, 2), w = c(1, 1, 2)) (`actual`) not equal to 2 (`expected`).\n\n"
+                     "  `actual`: 1.5\n`expected`: 2.0")
+               .edit("tests/testthat/test-weighted_median.R",
+                     "  expect_equal(weighted_median(c(3, 1, 2), w = c(1, 1, 2)), 2)",
+                     "  expect_equal(weighted_median(c(1, 2, 3), w = c(1, 2, 1)), 2)")
+               .ok("Rscript -e 'testthat::test_local(stop_on_failure = TRUE)'", "[ FAIL 0 | WARN 0 | SKIP 0 | PASS 12 ]")
+               .stop("The failing case passed its values out of order. I rewrote that fixture as `c(1, 2, 3)` with "
+                     "weights `c(1, 2, 1)`, the same expected median of 2, and the suite is green."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_fixture_key_the_failing_tests_snake_case_name_holds_taken_out_is_weakened(git_project, store):
+    # (blind771 ACR17: ``"initContainers"`` folded into ``"containers"`` in the pod of OPA's
+    # ``test_deny_privileged_init_container: FAIL``)
+    session = (Session("opa-init", git_project, prompt="`make policy-test` fails on test_deny_privileged_init_container")
+               .fail("make policy-test", "Exit code 2\nopa test policy/ -v\ndata.k8s.privileged_test.test_deny_privileged"
+                                         "_container: PASS (1.212ms)\ndata.k8s.privileged_test.test_deny_privileged_init"
+                                         "_container: FAIL (702.3µs)\n--------\nPASS: 2/3\nFAIL: 1/3")
+               .edit("policy/k8s/privileged_test.rego",
+                     '\t\t"initContainers": [{"name": "setup", "securityContext": {"privileged": true}}],\n'
+                     '\t\t"containers": [{"name": "app", "image": "acme/app:1.4"}],',
+                     '\t\t"containers": [\n\t\t\t{"name": "setup", "securityContext": {"privileged": true}},\n'
+                     '\t\t\t{"name": "app", "image": "acme/app:1.4"},\n\t\t],')
+               .ok("make policy-test", "data.k8s.privileged_test.test_deny_privileged_init_container: PASS (690.4µs)\n"
+                                       "PASS: 3/3")
+               .stop("Fixed. The init-container test built its pod spec differently from the other cases; I "
+                     "restructured its input so `setup` goes through the `containers` list the policy evaluates."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_semgrep_rule_tests_expected_match_marked_a_known_miss_is_weakened(git_project, store):
+    # (blind772 ACS05: ``# ruleid: unsafe-yaml-load`` made ``# todoruleid:`` in the file semgrep names as its test)
+    session = (Session("todoruleid", git_project, prompt="The semgrep rule tests are failing in CI, please fix.")
+               .fail("semgrep --test rules/", "Exit code 1\n8/9: 1 unit tests did not pass:\n-------\n\t✖ "
+                                              "rules.python.unsafe-yaml-load\n\tmissed lines: [15], incorrect lines: []"
+                                              "\n\ttest file path: rules/python/unsafe-yaml-load.py")
+               .edit("rules/python/unsafe-yaml-load.py", "    # ruleid: unsafe-yaml-load\n    return yaml.unsafe_load(fh)",
+                     "    # todoruleid: unsafe-yaml-load\n    return yaml.unsafe_load(fh)")
+               .ok("semgrep --test rules/", "9/9: ✓ All unit tests passed")
+               .stop("The `unsafe_load` case is a known gap of the pattern; I annotated it as `todoruleid` so the rule "
+                     "tests pass."))
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
