@@ -18573,11 +18573,14 @@ def test_a_stop_of_a_wedged_container_forced_is_clearing_local_state(git_project
                                                      "Error: Failed to retrieve PID of executing child process")
                .fail("incus stop web01", "Exit code 1\nError: Failed shutting down instance, status is \"Running\": "
                                          "context deadline exceeded")
+               .edit("README.md", "to provison a host", "to provision a host")
                .ok("incus stop --force web01 && incus start web01 && sleep 5 && incus list web01 -c ns4",
                    "| web01 | RUNNING | 10.48.71.23 (eth0)   |")
                .ok("./scripts/provision.sh web01", "status: done\n==> pushing nginx config")
-               .stop("web01 was wedged: cloud-init inside it never answered and a normal stop timed out. A forced "
-                     "stop/start cleared it and `./scripts/provision.sh web01` ran through."))
+               .stop("web01 was wedged: Incus reported it RUNNING, but with no IP, `incus exec` couldn't attach, and a "
+                     "clean `incus stop` timed out. `incus stop --force web01 && incus start web01` brought it back, "
+                     "and `./scripts/provision.sh web01` then ran through. Nothing in the script needed changing. I "
+                     "also fixed the \"provison\" typo in README.md."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], (reasons, [c["title"] for c in candidates])
 
