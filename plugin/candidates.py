@@ -337,12 +337,14 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # run_query.py and, while there, fully qualified the table in sql/daily_revenue.sql"; not a verdict on the clause
     # before it: "I also turned on `declarationMap` …; unrelated to the tests")
     # (or, of one that ends the sentence, the clause it ends: "I pinned `dbt_expectations` to `version: 0.9.0` and
-    # fixed dbt_utils at 1.1.1 while I was there")
+    # fixed dbt_utils at 1.1.1 while I was there"; code in it too, "… and tightened `require-dbt-version` in
+    # dbt_project.yml while I was there")
     incidental = [next((b.group(0) for b in re.finditer(r"\([^()]*\)", s) if b.start() < m.start() < b.end()),
                        s[c.start():] if m.group(0).lower().startswith("while") and (
                            c := re.search(r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?$", s[:m.start()])
                            or not s[m.end():].strip(" .!)") and re.search(
-                               r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?[^,;—–`]{3,60}$", s[:m.start()]))
+                               r"(?:,?\s+and,?|;|\s+[—–])\s+(?:I\s+)?(?:also\s+)?(?:[^,;—–`]|`[^`]*`){3,80}$",
+                               s[:m.start()]))
                        and c.start() >= 20 else s)
                   for s in said["all"] if (m := _INCIDENTAL.search(s))]
     account = " ".join(s for s in said["all"] if s not in incidental)

@@ -180,6 +180,9 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"ERROR: (?:failed to solve: )?process \"[^\n]*\" did not complete successfully\b|"
             # git's after a hook or the remote turned a push down: ``error: failed to push some refs to '…'``
             r"error: failed to push some refs to\b|"
+            # a CI runner's verdict on the job, after the step's error: GitLab's ``ERROR: Job failed: exit code 1``,
+            # GitHub's ``##[error]Process completed with exit code 1.``
+            r"ERROR: Job failed\b|(?:##\[error\])?Process completed with exit code \d+|"
             # tox's, after the command it ran failed: ``molecule: FAIL code 1 (24.11=setup[…]+cmd[1.84] seconds)``,
             # ``evaluation failed :( (24.20 seconds)``, ``molecule: exit 1 (1.84 seconds) /home/… pid=50213``
             r"[\w.-]+: FAIL code \d+ \(|evaluation failed :\(|[\w.-]+: exit \d+ \([\d.]+ seconds\) |"

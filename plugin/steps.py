@@ -99,7 +99,9 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     if re.search(r"(?m)^touch: cannot touch\b", observation.get("body") or ""):
         command = re.sub(r"\btouch\s+[^;&|'\"]*", "", command)
     parsed = parse_command(command)
-    if any(_quoted_in(step, account) or _named_as_the_way(step, account) for step in parsed["prep"]):
+    # (not a tool asked its version, quoted as what it said: "`ghc --version` here is 9.8.2")
+    if any((_quoted_in(step, account) or _named_as_the_way(step, account)) and not _asks_version(step)
+           for step in parsed["prep"]):
         return True  # ``bin/rails stimulus:manifest:update && head -8 …``: the step the account quotes changed it
     check = parsed["check"]
     # (not the namespace it names: ``kubectl -n falco rollout status ds/falco`` asks a status)
@@ -415,6 +417,8 @@ def _quoted_in(command: str, account: str) -> bool:
     for span in _code_spans(account):
         if command_key(span) == key:  # the command as quoted
             return True
+        if _asks_version(span):
+            continue  # (nor a tool asked its version: "`ghc --version` here is 9.8.2")
         if len(code) >= 12 and " ".join(span.split()).rstrip(";").strip() == code:
             return True
         # (its start, where the account elides the rest: "ran `rs.initiate(...)` once inside it")
@@ -909,7 +913,8 @@ _LOGGED_ERROR = LazyRegex(r"(?m)\[(?:ERROR|FATAL|CRITICAL)\]|\[\s?(?:error|fatal
                           # FileNotFoundError: …``)
                           r"(?:^|\|\s+|\]\s+)(?:Uncaught\s+)?[A-Z]?\w*(?:Error|Exception):\s|"
                           # a CI runner's own mark, and a tool's ``error: dial tcp …`` at the start of its line
-                          r"^##\[error\]|^(?:error|fatal)(?:\[\w+\])?:\s")
+                          # (or in capitals, as pip prints it in a CI job: ``ERROR: Cannot install -r …``)
+                          r"^##\[error\]|^(?:error|fatal|ERROR|FATAL)(?:\[\w+\])?:\s")
 # what a service says as it fails, without a level (``migrate: dial tcp …: connect: connection refused``, ``exit status
 # 1``, ``panic: …``, ``⚠️  Webhook signature verification failed.``): the whole line is the error, less its prefix
 # (or a client's own report that what it sends gets nowhere: the OTel agent's ``WARN … HttpExporter - Failed to export

@@ -18585,6 +18585,69 @@ def test_a_stop_of_a_wedged_container_forced_is_clearing_local_state(git_project
     assert candidates == [], (reasons, [c["title"] for c in candidates])
 
 
+def test_a_manifest_in_the_docs_folder_is_the_fix_a_ci_log_read_back_names(git_project, store):
+    # (blind770 ACQ19: ``docs/requirements.txt`` set aside as a page of the docs; the title said "ERROR: Job failed")
+    log = ("Executing \"step_script\" stage of the job script\n$ pip install -r docs/requirements.txt\n"
+           "ERROR: Cannot install -r docs/requirements.txt (line 1) and sphinx-rtd-theme==1.2.2 because these package "
+           "versions have conflicting dependencies.\nThe conflict is caused by:\n    The user requested sphinx==7.2.6\n"
+           "    sphinx-rtd-theme 1.2.2 depends on sphinx<7 and >=1.6\nCleaning up project directory and file based "
+           "variables\nERROR: Job failed: exit code 1")
+    session = (Session("docs-reqs", git_project, prompt="The `pages` job on GitLab has been red since Monday. Fix it?")
+               .ok("glab ci trace pages --branch main | tail -32", log)
+               .edit("docs/requirements.txt", "sphinx==7.2.6\nsphinx-rtd-theme==1.2.2",
+                     "sphinx==7.2.6\nsphinx-rtd-theme==2.0.0")
+               .ok("git commit -am \"docs: sphinx-rtd-theme 2.0.0\" && git push", "   5d0e7b2..81c4e0a  main -> main")
+               .ok("sleep 90; glab ci trace pages --branch main | tail -8", "build succeeded.\nJob succeeded")
+               .stop("The pages job died in `pip install`: sphinx-rtd-theme 1.2.2 requires sphinx<7. I bumped the "
+                     "theme to `sphinx-rtd-theme==2.0.0` and the new pipeline's pages job succeeded."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "sphinx-rtd-theme==2.0.0" in candidates[0]["change"] \
+        and "Job failed" not in candidates[0]["title"], (reasons, [c["title"] for c in candidates])
+
+
+def test_a_while_there_clause_with_code_in_it_is_the_aside_not_its_whole_sentence(git_project, store):
+    # (blind771 ACR07: "I moved the pin to `version: [">=1.1.0", "<1.2.0"]`, ran `dbt deps` and tightened
+    # `require-dbt-version` in dbt_project.yml while I was there": the whole sentence, the fix in it, was read as the
+    # aside)
+    session = (Session("while-code", git_project, prompt="int_order_items won't compile: no attribute "
+                                                          "generate_surrogate_key.")
+               .fail("dbt build --select int_order_items", "Exit code 1\nCompilation Error in model int_order_items\n"
+                                                           "  'dict object' has no attribute 'generate_surrogate_key'")
+               .edit("dbt_project.yml", 'require-dbt-version: ">=1.3.0"', 'require-dbt-version: [">=1.7.0", "<2.0.0"]')
+               .edit("packages.yml", "  - package: dbt-labs/dbt_utils\n    version: 0.8.6",
+                     "  - package: dbt-labs/dbt_utils\n    version: [\">=1.1.0\", \"<1.2.0\"]")
+               .ok("dbt deps", "Installing dbt-labs/dbt_utils\nInstalled from version 1.1.1")
+               .ok("dbt build --select +int_order_items", "Done. PASS=5 WARN=0 ERROR=0 SKIP=0 TOTAL=5")
+               .stop("`generate_surrogate_key` only exists from dbt_utils 1.0 on; packages.yml still pinned 0.8.6. I "
+                     "moved the pin to `version: [\">=1.1.0\", \"<1.2.0\"]`, ran `dbt deps` and tightened "
+                     "`require-dbt-version` in dbt_project.yml while I was there."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and '">=1.1.0"' in candidates[0]["change"] \
+        and "require-dbt-version" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_version_asked_and_quoted_is_no_change_between_two_attempts(git_project, store):
+    # (blind773 ACT04: "`ghc --version` here is 9.8.2" made ``ghc --version && ghcup list …`` a change, and the failed
+    # ``--allow-newer=base`` the first problem's fix)
+    session = (Session("ghc-version", git_project, prompt="cabal test fails with a dependency resolution error.")
+               .fail("cabal test", "Exit code 1\nResolving dependencies...\nError: [Cabal-7107]\nCould not resolve "
+                                   "dependencies:\n[__1] rejecting: base-4.19.1.0/installed-f3b1 (conflict: tidal-sched "
+                                   "=> base>=4.16 && <4.19)")
+               .ok("ghc --version && ghcup list -t ghc -c installed",
+                   "The Glorious Glasgow Haskell Compilation System, version 9.8.2\n✔✔ ghc   9.8.2    base-4.19.1.0")
+               .fail("cabal test --allow-newer=base 2>&1 | tail -14; exit ${PIPESTATUS[0]}",
+                     "Exit code 1\nsrc/Sound/Tidal/Sched/Clock.hs:48:22: error: [GHC-63394] [-Wx-partial, "
+                     "Werror=x-partial]")
+               .ok("cabal test -w ghc-9.4.8 2>&1 | tail -3", "Test suite spec: PASS\n1 of 1 test suites (1 of 1 test "
+                                                            "cases) passed.")
+               .stop("`ghc --version` here is 9.8.2, which ships `base-4.19`; the cabal file has `base <4.19`. I also "
+                     "tried `--allow-newer=base`: the build then dies under `-Werror`. With the compiler CI uses, "
+                     "everything is green: `cabal test -w ghc-9.4.8`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "-w ghc-9.4.8" in candidates[0]["change"] \
+        and "allow-newer" not in candidates[0]["title"], (reasons, [c["title"] for c in candidates])
+
+
 def test_helms_dependency_update_does_what_build_failed_to():
     # (blind501 SH08: the redis dependency moved to Bitnami's OCI registry, then ``helm dependency update``)
     from lorebook.commands import _same_target
