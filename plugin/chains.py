@@ -1763,7 +1763,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         return {w.rstrip("s") for w in re.findall(r"[a-z]{4,}", text.lower())}
 
     # (a wrapper by the tool's name: "doesn't configure the Maven Liquibase plugin" of ``./mvnw liquibase:update``)
-    spoken = {"mvn": "maven", "mvnw": "maven", "gradlew": "gradle"}.get(program[0], "") if program else ""
+    spoken = {"mvn": "maven", "mvnw": "maven", "gradlew": "gradle", "lein": "leiningen"}.get(program[0], "") \
+        if program else ""
     failed_stems = stems(" ".join(before["argv"] + [spoken]))
 
     def disowns(s: str) -> bool:
@@ -1778,7 +1779,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                 for span in _code_spans(s))
             or len(stems(_prose(s)) & failed_stems) >= 2)
 
-    if not family or not removed and not any(names_failing(s) or task in _code_spans(s) or disowns(s)
+    # (the task by its alias too: "the `:test` alias in deps.edn only adds kaocha" of ``clojure -X:test``)
+    if not family or not removed and not any(names_failing(s) or task and (task in _code_spans(s) or f":{task}" in
+                                                                          _code_spans(s)) or disowns(s)
                                              for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job
@@ -1834,7 +1837,9 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # generate`." beside "Plain `protoc` can't find `google/api/annotations.proto`")
         # (unquoted too: "Pushing with plain curl doesn't work"; or what was run instead: "… so plain bitbake couldn't
         # see the recipe. I removed the stray build/conf and ran `kas build kas/qemuarm64.yml …`")
-        way = [s for s in sentences if _names_run(after["argv"], s) and (
+        # (or the program alone, as it was run: "tests go through `bin/kaocha`" of ``bin/kaocha unit``)
+        way = [s for s in sentences if (_names_run(after["argv"], s) or any(
+            parse_command(span)["argv"] == after["argv"][:1] for span in _code_spans(s))) and (
             _THE_WAY.search(_prose(s)) or (plain_said or any(set_apart(t) for t in sentences))
             and re.search(r"(?i)\b(?:with|through|via|using|ran)\s+`", s))]
         # (not a step before the run the same sentence quotes whole with the failing tool in it: ``mint bootstrap``,
@@ -1955,7 +1960,9 @@ _NOT_HERE = LazyRegex(r"(?i)\b(?:this|the|our) (?:project|repo|repository|codeba
                       r"\b(?:(?:are|is)n't|(?:are|is) not) (?:pushed|deployed|run|applied|released|published) "
                       r"(?:with|by|via|through)\b|"
                       # ("There's no `test` target in this workspace", its code taken out)
-                      r"\bthere(?:'s| is) no (?:target|task|script|command|recipe|job|alias|goal)\b")
+                      r"\bthere(?:'s| is) no (?:target|task|script|command|recipe|job|alias|goal)\b|"
+                      # ("This repo has no Leiningen")
+                      r"\b(?:this|the|our) (?:project|repo|repository|codebase|app) has no\b")
 
 
 def _pushed_for_review(failure: dict, later: list[dict]) -> bool:

@@ -478,6 +478,13 @@ def _family(words: list[str]) -> str:
         return ""
     program = _program_name(words[0])
     code = _interpreter_code(words)
+    # (PowerShell's script, given as a file or as the command: ``powershell -ExecutionPolicy Bypass -File
+    # .\build.ps1 -Task Test`` runs the ``-Command ".\build.ps1 -Task Test"`` that the policy refused)
+    if re.fullmatch(r"pwsh|powershell", program):
+        given = next((words[n + 1] for n, w in enumerate(words[:-1]) if w.lower() == "-file"), None) \
+            or ((code.split() or [""])[0] if code is not None else None)
+        if given and re.search(r"(?i)\.ps1$", given):
+            return re.sub(r"^\.[\\/]", "", given)
     if code is not None:  # the code is the command: ``Rscript -e 'devtools::test()'`` is devtools::test
         call = re.search(r"[A-Za-z_][\w.:]*(?=\s*\()", code) or re.search(r"[A-Za-z_][\w.:]*", code)
         # (whichever build of the interpreter runs it: ``pwsh -Command "Invoke-Pester …"`` for ``powershell …``)
@@ -1170,8 +1177,10 @@ def _with_argument(flag: str, argv: list[str], before: list[str]) -> str:
         return flag
     # (``kubectl -n billing``, ``helmfile -e staging``, Go's ``-tags webkit2_41``: the value is the lesson; and a
     # switch turned on or off by its word, xcodebuild's ``-parallel-testing-enabled NO``)
+    # (and a PowerShell parameter's: ``-ExecutionPolicy Bypass``)
     if flag.startswith(("--", "/")) or re.search(r"[/.~:]|^\d+$", value) or flag in _VALUE_OPTIONS \
-            or flag in ("-n", "-e", "-tags") or value in ("YES", "NO", "true", "false") and len(flag) > 2:
+            or flag in ("-n", "-e", "-tags") or value in ("YES", "NO", "true", "false") and len(flag) > 2 \
+            or re.fullmatch(r"-[A-Z][a-z]+(?:[A-Z][a-z]+)+", flag) and re.fullmatch(r"[A-Z]\w+", value):
         return f"{flag} {value}"
     # (or a directory the failed run reached into: ``-d src`` after ``-f src/pipelines/definitions.py``)
     if any(w.startswith(f"{value}/") for w in before):

@@ -375,7 +375,12 @@ def _failed_step(command: str, error: str) -> str:
     steps = [s.strip() for s in split_outside_quotes(command, ("&&",)) if s.strip()] or [command]
     named = [s for s in steps for program in [next((w for w in s.split() if "=" not in w), "")]
              if len(program) >= 3 and re.search(rf"(?i)\b{re.escape(os.path.basename(program))}\b", error)]
-    return (named or steps)[-1]
+    # (or the step that builds the program the last one runs, where the error is at a line of a source it was given:
+    # ``gfortran -o /tmp/tw test/test_weighted.f90 && /tmp/tw`` after "test/test_weighted.f90:3:7: … Fatal Error")
+    last = next((w for w in steps[-1].split() if "=" not in w), "")
+    built = [s for s in steps[:-1] if last and re.search(rf"(?:^|\s)-o\s*{re.escape(last)}(?:\s|$)", s)
+             and any(re.search(rf"(?<![\w./-]){re.escape(w)}:\d+:\d+", error) for w in s.split()[1:] if "." in w)]
+    return (named or built or steps)[-1]
 
 
 def _fit_problem(problem: str, room: int) -> str:
@@ -385,8 +390,10 @@ def _fit_problem(problem: str, room: int) -> str:
     steps = (lambda p: re.sub(r"\s+in\s+[\w./-]+\.\w+$", "", p),
              lambda p: re.sub(r"(?<=\bwith )[\w./-]+\.\w+:\d+(?::\d+)?:\s+(?=\S)", "", p),
              lambda p: _CODE.sub(_compact_command, p),
+             # (less a ``timeout 20`` before it: "`nvim --headless …`", not "`timeout 20 …`")
              lambda p: _CODE.sub(lambda m: m.group(0) if len(m.group(1)) <= 30
-                                 else "`" + " ".join(_failed_step(m.group(1), p[m.end():]).split()[:2]) + " …`", p))
+                                 else "`" + " ".join(re.sub(r"^timeout\s+(?:-\S+\s+)*\d+\w*\s+", "", _failed_step(
+                                     m.group(1), p[m.end():])).split()[:2]) + " …`", p))
     for step in steps:
         if len(problem) <= room:
             break

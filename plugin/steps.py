@@ -1441,8 +1441,10 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"(?:repo|repository|project|codebase|team)'s (?:own )?(?:\w+ )?scripts? (?:does|do|gets|handles) "
                      r"(?:it|this|that)\b|"
                      # "the entry point is `./gradlew :app:generateBaselineProfile`"
-                     # ("The project's entry point is `make screenshots`")
-                     r"(?:the|\w+'s) entry ?point (?:is|for)\b|"
+                     # ("The project's entry point is `make screenshots`"; "… and `make test` is the entry point")
+                     r"(?:the|\w+'s) entry ?point (?:is|for)\b|(?:is|are) the entry ?point\b|"
+                     # ("this is an fpm package and `fpm test` sorts that out")
+                     r"\bsorts? (?:that|this|it|them) out\b|\btakes? care of (?:that|this|it)\b|"
                      # ("This app uses Solid Queue, whose worker is `bin/jobs`")
                      r"\bwhose (?:worker|runner|entry ?point|launcher|command|CLI) is\b|"
                      # "the repo's `./scripts/build-appimage.sh` is the intended path"

@@ -18648,6 +18648,77 @@ def test_a_version_asked_and_quoted_is_no_change_between_two_attempts(git_projec
         and "allow-newer" not in candidates[0]["title"], (reasons, [c["title"] for c in candidates])
 
 
+def test_a_build_tool_that_sorts_it_out_is_the_way_beside_the_compiler_run_by_hand(git_project, store):
+    # (blind773 ACT05: ``gfortran -o /tmp/tw … && /tmp/tw`` failed in gfortran, not in the ``/tmp/tw`` never built;
+    # "this is an fpm package and `fpm test` sorts that out")
+    from lorebook.record import _failed_step
+
+    assert _failed_step("gcc -o /tmp/t t.c && /tmp/t", "t: t.c:12: main: Assertion failed") == "/tmp/t"
+    failed = ("Exit code 1\ntest/test_weighted.f90:3:7:\n\n    3 |   use stats_mod, only: weighted_mean\n      |       1\n"
+              "Fatal Error: Cannot open module file 'stats_mod.mod' for reading at (1): No such file or directory")
+    session = (Session("fpm-way", git_project, prompt="Add a test for weighted_mean.")
+               .write("test/test_weighted.f90", "program test_weighted\n  use stats_mod, only: weighted_mean\nend program")
+               .fail("gfortran -o /tmp/tw test/test_weighted.f90 && /tmp/tw", failed)
+               .ok("fpm test", "[100%] Project compiled successfully.\n all checks passed")
+               .stop("Added `test/test_weighted.f90`. Building it by hand with gfortran doesn't work because the "
+                     "modules must be compiled in dependency order; this is an fpm package and `fpm test` sorts that "
+                     "out and picks up every program in `test/` automatically."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "fpm test" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_the_wrapper_said_to_be_the_entry_point_is_the_way(git_project, store):
+    # (blind775 ACV03: "the specs run under plenary inside headless Neovim, and `make test` is the entry point")
+    session = (Session("entry-point", git_project, prompt="Add specs for filter_by_buffer and run them.")
+               .fail("busted tests/spec", "Exit code 127\nbash: busted: command not found")
+               .fail("timeout 20 nvim --headless -c 'PlenaryBustedDirectory tests/spec'",
+                     "Exit code 124\nError detected while processing command line:\nE492: Not an editor command: "
+                     "PlenaryBustedDirectory tests/spec")
+               .ok("make test", "git clone --depth 1 https://github.com/nvim-lua/plenary.nvim .deps/plenary.nvim\n"
+                                "nvim --headless --noplugin -u tests/minimal_init.lua -c \"PlenaryBustedDirectory "
+                                "tests/spec { minimal_init = 'tests/minimal_init.lua', sequential = true }\"\n"
+                                "Success: \t3\t\nFailed : \t0\t")
+               .stop("Specs pass: 6/6.\n\nNote for this repo: there's no standalone busted setup — the specs run under "
+                     "plenary inside headless Neovim, and `make test` is the entry point. It clones plenary.nvim into "
+                     "`.deps/` on first run. Calling `PlenaryBustedDirectory` from a bare nvim fails with E492 because "
+                     "plenary isn't loaded."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "make test" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_a_runner_the_repo_goes_through_named_alone_is_the_way_where_it_has_no_leiningen(git_project, store):
+    # (blind776 ACW18: "This repo has no Leiningen, … so tests go through `bin/kaocha`" of ``bin/kaocha unit …``)
+    session = (Session("kaocha-way", git_project, prompt="Run the invoice tests.")
+               .fail("lein test billing.invoice-test", "Exit code 127\nbash: lein: command not found")
+               .fail("clojure -X:test", "Exit code 1\nNo function found on command line or in :exec-fn")
+               .ok("bin/kaocha unit --focus billing.invoice-test", "4 tests, 7 assertions, 0 failures.")
+               .stop("Invoice tests pass. This repo has no Leiningen, and the `:test` alias in deps.edn only adds "
+                     "kaocha to the classpath, so tests go through `bin/kaocha` with the suites defined in tests.edn."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "bin/kaocha unit" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_powershell_script_run_as_a_file_is_the_command_that_ran_it(git_project, store):
+    # (blind782 ADC03, blind763 ACJ03: ``powershell -NoProfile -ExecutionPolicy Bypass -File .\\build.ps1 -Task Test``
+    # after ``powershell -NoProfile -Command ".\\build.ps1 -Task Test"`` met the Restricted policy)
+    from lorebook.commands import command_family
+
+    refused = 'powershell -NoProfile -Command ".\\build.ps1 -Task Test"'
+    bypassed = "powershell -NoProfile -ExecutionPolicy Bypass -File .\\build.ps1 -Task Test"
+    assert command_family(refused) == command_family(bypassed) == "build.ps1"
+    assert command_family('pwsh -NoProfile -Command "Invoke-Pester -Path tests"') == "pwsh -e Invoke"
+    session = (Session("ps-policy", git_project, prompt="`.\\build.ps1 -Task Test` won't even start.")
+               .fail(refused, "Exit code 1\n.\\build.ps1 : File C:\\src\\Tools\\build.ps1 cannot be loaded because "
+                              "running scripts is disabled on this system.")
+               .ok(bypassed, "Tests completed in 3.1s\nTests Passed: 41, Failed: 0, Skipped: 0")
+               .stop("The LocalMachine execution policy is `Restricted`. Launching it as `powershell -NoProfile "
+                     "-ExecutionPolicy Bypass -File .\\build.ps1 -Task Test` relaxes it for that process only."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "-ExecutionPolicy Bypass" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
 def test_helms_dependency_update_does_what_build_failed_to():
     # (blind501 SH08: the redis dependency moved to Bitnami's OCI registry, then ``helm dependency update``)
     from lorebook.commands import _same_target
