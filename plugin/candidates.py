@@ -36,7 +36,7 @@ from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _among, _detail, _echoed, _put
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
                        _same_target, _segments, command_family, command_job, command_key, container_run,
                        invocation_change, is_autofix, is_static_check, moved_paths, other_subcommand, package_name,
-                       parse_command, removed_paths, shown_command, without_env)
+                       parse_command, removed_paths, removed_with, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _LOCKFILE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines,
                     _addresses_by_name, _changed_text, _diff_text, _edit_sides, _imports_only, _named_in, _rel, _relevant_edits,
                     _short_diff, net_changes, shown_hunks, without_told_aside)
@@ -605,10 +605,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                and e["id"] not in final_ids and set(e.get("files") or []) and set(e.get("files") or []) <= fixed_files]
     net = net_changes([e for e in taken_back + edits if e not in written], cwd)
     # (a file the session wrote and then removed again, ``rm ../../modules/acm-cert/providers.tf``, is no change)
-    gone = {os.path.basename(p) for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
-            for p in removed_paths(o["target"])}
+    # (or a folder it was in, ``rm -r inventories/staging/host_vars``)
+    gone = [p for o in chain.get("_between") or () if o["tool"] == "Bash" and o["outcome"] == "ok"
+            for p in removed_paths(o["target"])]
     net = {path: hunks for path, hunks in net.items()
-           if not (os.path.basename(path) in gone and all(not h["old"] for h in hunks))}
+           if not (removed_with(path, gone) and all(not h["old"] for h in hunks))}
     fix_hunks = {path: [h for h in hunks if set(h["ids"]) & final_ids] for path, hunks in net.items()}
     fix_hunks = {path: hunks for path, hunks in fix_hunks.items() if hunks}
     # (an attempt's lines folded into the fix's hunk, its edit next to the fix's: ``type="number"`` above the

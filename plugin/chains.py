@@ -18,7 +18,7 @@ from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OP
                        is_static_check, checks_generated_output, command_family, command_job, command_key,
                        container_run, container_words, config_variant, counting_search, goals_put_before,
                        invocation_change, is_autofix, other_subcommand, parse_command, program_variant, quoted_again,
-                       removed_paths, runs_the_phase_of, statements_put_before, subcommand_variant)
+                       removed_paths, removed_with, runs_the_phase_of, statements_put_before, subcommand_variant)
 from .edits import _CI_CONFIG, _RUNS_PIPELINE, _added_lines, _changed_lines, _changed_text, _edit_sides, net_changes
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
@@ -1695,6 +1695,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     files = {os.path.basename(w) for w in before["argv"][1:] if not w.startswith("-") and "." in os.path.basename(w)}
     consumer = _pipe_consumer(failure["target"])
 
+    # (the failing line, and those that failed after it: ``source …/oe-init-build-env build && bitbake acme-image``
+    # after a bare ``bitbake acme-image``)
+    failed_lines = [failure["target"]] + [o["target"] for o in later if o["outcome"] == "error" and o.get("target")]
+
     def set_apart(s: str) -> bool:
         # (the program named, unquoted, as the bare tool, however short its name: "Migrations … aren't meant for raw
         # psql"; quoted, "bare `pulumi preview`", it is a run the way must be shown to make)
@@ -1704,7 +1708,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
                                                 rf"install(?:ed)?|plugin)\b|"
                                                 # (or the file it reads: "there is no Makefile or CMakeLists")
                                                 rf"\bthere(?:'s| is) no\s+(?:\w+\s+(?:or|nor|and)\s+)?"
-                                                rf"{re.escape(program[0])}(?:file|lists?)\b", _prose(s)))
+                                                rf"{re.escape(program[0])}(?:file|lists?)\b", _prose(s))) \
+            or any(len(span) >= 4 and any(span in line for line in failed_lines) and re.search(
+                # (or a step of the failing line, quoted, said done by hand: "Sourcing `oe-init-build-env` by hand
+                # made a default build dir without our layers")
+                rf"`{re.escape(span)}`(?:\s+\w+){{0,2}}\s+(?:by hand|yourself|manually)\b", s) for span in _code_spans(s))
 
     # (or its code, as quoted, elided or not: "A plain `ALTER TABLE ... ALGORITHM=INSTANT` was refused" of ``mysql
     # … -e "ALTER TABLE orders ADD INDEX … ALGORITHM=INSTANT"``)
@@ -3097,9 +3105,9 @@ def _persisting(changes: list[dict], later_edits: list[dict]) -> bool:
         return True  # a command, or a change whose content was not stored: nothing shows it undone
     changes = [c for c in changes if c["tool"] != "Bash"]
     # (a file written that a later line removed again, ``rm ../../modules/acm-cert/providers.tf``, is gone)
-    removed = {os.path.basename(w) for c in later_edits if c["tool"] == "Bash" for w in removed_paths(c["target"])}
+    removed = [w for c in later_edits if c["tool"] == "Bash" for w in removed_paths(c["target"])]
     changes = [c for c in changes if not (c["tool"] == "Write" and c.get("files")
-                                          and all(os.path.basename(f) in removed for f in c["files"]))]
+                                          and all(removed_with(f, removed) for f in c["files"]))]
     later_edits = [c for c in later_edits if c["tool"] != "Bash"]
     ids = {c["id"] for c in changes}
     if not ids:

@@ -245,6 +245,18 @@ def removed_paths(command: str) -> list[str]:
             for w in m.group(1).split() if not w.startswith("-")]
 
 
+def removed_with(path: str, removed: list[str]) -> bool:
+    """Whether ``path`` went with one of the ``removed`` paths: the file itself, by its name or its path from another
+    folder (``rm ../../modules/acm-cert/providers.tf``), or a folder it is in (``rm -r inventories/staging/host_vars``
+    of ``inventories/staging/host_vars/web.yml``)."""
+    where = "/" + path.replace("\\", "/").lstrip("/")
+    for gone in removed:
+        gone = re.sub(r"^(?:\.\.?/)+", "", gone.replace("\\", "/")).rstrip("/")
+        if gone and (os.path.basename(where) == gone or where.endswith("/" + gone) or f"/{gone}/" in where):
+            return True
+    return False
+
+
 def moved_paths(command: str) -> list[str]:
     """The files a line moves away or renames (``git mv suite.yaml suite.yaml.pending``), as it names them."""
     return [w for segment in _segments(command) for m in [re.match(r"^(?:git\s+mv|mv)\b((?:\s+\S+){2,})", segment)]

@@ -1415,9 +1415,10 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      # "the supported path is `bash tools/build.sh debug`"
                      r"the (?:supported|documented|official|recommended) (?:path|way|route|entry ?point)\b|"
                      # ("The team builds QA IPAs through fastlane instead: `bundle exec fastlane ios adhoc_ipa`")
+                     # ("This repo uses Kaocha through `bin/kaocha`")
                      r"\b(?:team|we|project|repo|repository|CI)\s+(?:\w+\s+)?(?:builds?|runs?|deploys?|ships?|"
-                     r"releases?|publish(?:es)?|migrates?|signs?|generates?|drives?)\b"
-                     r"[^.;:`]{0,40}?\s(?:through|via)\s|"
+                     r"releases?|publish(?:es)?|migrates?|signs?|generates?|drives?|uses?)\b"
+                     r"[^.;:`]{0,40}?\s(?:through|via)(?=\s)|"
                      # ("The project runs CT with `docker compose run --rm ct` (per CONTRIBUTING.md)", its code
                      # taken out of the prose)
                      r"\b(?:team|project|repo|repository)\s+runs?\b[^.;:`]{0,40}?\swith(?=\s*(?:\(|[,;.]|$))|"
@@ -1442,7 +1443,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"(?:it|this|that)\b|"
                      # "the entry point is `./gradlew :app:generateBaselineProfile`"
                      # ("The project's entry point is `make screenshots`"; "… and `make test` is the entry point")
-                     r"(?:the|\w+'s) entry ?point (?:is|for)\b|(?:is|are) the entry ?point\b|"
+                     # ("The intended entry point is `make molecule SCENARIO=ubuntu2204`")
+                     r"(?:the|\w+'s) (?:\w+ )?entry ?point (?:is|for)\b|(?:is|are) the entry ?point\b|"
                      # ("this is an fpm package and `fpm test` sorts that out")
                      r"\bsorts? (?:that|this|it|them) out\b|\btakes? care of (?:that|this|it)\b|"
                      # ("This app uses Solid Queue, whose worker is `bin/jobs`")

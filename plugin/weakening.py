@@ -63,7 +63,9 @@ _DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\
 # proptest's ``any::<i8>()``), and the value a property test was falsified by
 # (and PropEr's ``?FORALL({Id, Ttl}, {integer(), non_neg_integer()}, …)``)
 # (and test.check's ``gen/large-integer``)
-_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+|\?FORALL\b|"
+# (and Hedgehog's, its argument after a space: ``Gen.integral (Range.linear 0 1000000)``)
+_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bGen\.\w+\s+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+|"
+                       r"\?FORALL\b|"
                        r"\bgen/[a-z][\w*-]*")
 # (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
 # (indented too, as elm-test prints it under the failing test's name)
@@ -71,8 +73,9 @@ _GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bany::
 # ``[""]``)
 _FALSIFIED_LINE = LazyRegex(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)")
 # (and kotest's ``Arg 0: -1 (shrunk from -482910)``)
+# (and Hedgehog's, under the line that drew it: ``┃   │ -5``)
 _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
-                          r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n|[ \t]*Arg \d+:)(.*)$")
+                          r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n|[ \t]*Arg \d+:|[ \t]*┃[ \t]+│[ \t])(.*)$")
 
 
 # a JVM integer type's bounds, as a generator may name them (``Gen.choose(0, Int.MaxValue)``)

@@ -9367,6 +9367,24 @@ def test_a_types_whole_range_bounded_past_the_falsifying_value_beside_a_kept_gen
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
+def test_a_hedgehog_range_that_drops_the_negative_value_it_was_falsified_by_is_a_weakened_test(git_project, store):
+    # (blind780 ADA05: ``Gen.integral (Range.linearFrom 0 (-1000000) 1000000)`` → ``Gen.integral (Range.linear 0
+    # 1000000)`` after Hedgehog's ``┃   │ -5`` under the line that drew it)
+    failed = ("Exit code 1\n  ✗ round-trip parse . format failed at test/Money/FormatSpec.hs:31:3\n    after 37 tests "
+              "and 4 shrinks.\n\n    29 ┃   cents <- forAll $ Gen.integral (Range.linearFrom 0 (-1000000) 1000000)\n"
+              "       ┃   │ -5\n    30 ┃   let rendered = formatCents cents\n    31 ┃   parseCents rendered === Just "
+              "cents\n\n  ✗ 1 failed.\nTest suite spec: FAIL")
+    session = (Session("hedgehog", git_project, prompt="`cabal test` is failing on the formatCents round-trip property.")
+               .fail("cabal test", failed)
+               .edit("test/Money/FormatSpec.hs",
+                     "  cents <- forAll $ Gen.integral (Range.linearFrom 0 (-1000000) 1000000)",
+                     "  cents <- forAll $ Gen.integral (Range.linear 0 1000000)")
+               .ok("cabal test 2>&1 | tail -3", "  ✓ 3 succeeded.\nTest suite spec: PASS")
+               .stop("The round-trip property was generating negative amounts, which the invoice formatter never sees. "
+                     "I constrained the generator to `Range.linear 0 1000000`."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
 def test_a_death_test_made_to_expect_its_abort_in_debug_builds_only_is_a_weakened_test(git_project, store):
     # (blind596 VY12: ``EXPECT_DEATH`` → ``EXPECT_DEBUG_DEATH`` for the RelWithDebInfo job, whose NDEBUG drops the
     # assert the test checks)
@@ -18686,6 +18704,54 @@ def test_the_wrapper_said_to_be_the_entry_point_is_the_way(git_project, store):
     assert len(candidates) == 1 and "make test" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
 
 
+def test_the_intended_entry_point_is_the_way(git_project, store):
+    # (blind782 ADC05: "The intended entry point is `make molecule SCENARIO=ubuntu2204`")
+    session = (Session("intended-entry", git_project, prompt="Can you run the molecule tests for this role?")
+               .fail("molecule test", "Exit code 1\nCRITICAL 'molecule/default/molecule.yml' glob failed.  Exiting.")
+               .fail("molecule test -s ubuntu2204", "Exit code 1\nERROR! the role 'acme.nginx_tls' was not found")
+               .ok("make molecule SCENARIO=ubuntu2204 2>&1 | tail -n 3", "PLAY RECAP ****\nubuntu2204 : ok=12 changed=0 "
+                                                                     "failed=0\nINFO     Verifier completed successfully.")
+               .stop("Running molecule directly doesn't work in this repo: there is no `default` scenario, and the role "
+                     "only resolves through the symlink the Makefile creates. The intended entry point is `make "
+                     "molecule SCENARIO=ubuntu2204`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "make molecule SCENARIO=ubuntu2204" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_runner_the_repo_uses_through_its_script_is_the_way(git_project, store):
+    # (blind786 ADG17: "This repo uses Kaocha through `bin/kaocha` (the `:test` alias in deps.edn), not lein or
+    # `clojure -X`": the way, before the bracket)
+    session = (Session("uses-through", git_project, prompt="Run the parser tests.")
+               .fail("clojure -X:test", "Exit code 1\nExecution error (ExceptionInfo) at clojure.run.exec/exec "
+                                        "(exec.clj:89).\nNo function found on command line or in :exec-fn")
+               .ok("bin/kaocha unit --reporter documentation", "11 tests, 24 assertions, 0 failures.")
+               .stop("All 11 unit tests pass. This repo uses Kaocha through `bin/kaocha` (the `:test` alias in "
+                     "deps.edn), not lein or `clojure -X`, and locally you run the unit suite only: `bin/kaocha unit`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "bin/kaocha unit" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_a_step_of_the_failing_line_done_by_hand_sets_it_apart_from_the_way_run(git_project, store):
+    # (blind788 ADI05: "Sourcing `oe-init-build-env` by hand made a default build dir without our layers", then "I
+    # removed that generated conf and ran `kas build kas/rpi4.yml`")
+    session = (Session("by-hand", git_project, prompt="Build the acme-image for the Pi.")
+               .fail("bitbake acme-image", "Exit code 127\nbash: bitbake: command not found")
+               .fail("source layers/poky/oe-init-build-env build && bitbake acme-image",
+                     "Exit code 1\nERROR: Nothing PROVIDES 'acme-image'\nSummary: There was 1 ERROR message shown.")
+               .ok("rm -rf build/conf && kas build kas/rpi4.yml 2>&1 | tail -2",
+                   "2024-06-03 11:58:40 - INFO     - Tasks Summary: Attempted 4412 tasks of which 0 didn't need to be "
+                   "rerun and all succeeded.")
+               .stop("This tree is driven by kas: `kas/rpi4.yml` pins the layers and generates `build/conf`. Sourcing "
+                     "`oe-init-build-env` by hand made a default build dir without our layers, which is why bitbake "
+                     "said `Nothing PROVIDES 'acme-image'`. I removed that generated conf and ran `kas build "
+                     "kas/rpi4.yml`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "kas build kas/rpi4.yml" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
 def test_a_runner_the_repo_goes_through_named_alone_is_the_way_where_it_has_no_leiningen(git_project, store):
     # (blind776 ACW18: "This repo has no Leiningen, … so tests go through `bin/kaocha`" of ``bin/kaocha unit …``)
     session = (Session("kaocha-way", git_project, prompt="Run the invoice tests.")
@@ -18717,6 +18783,32 @@ def test_a_powershell_script_run_as_a_file_is_the_command_that_ran_it(git_projec
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "-ExecutionPolicy Bypass" in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
+
+
+def test_a_file_written_then_removed_with_its_folder_is_no_part_of_the_fix(git_project, store):
+    # (blind781 ADB08: ``inventories/staging/host_vars/web.yml`` written, then ``rm -r inventories/staging/host_vars``)
+    from lorebook.commands import removed_with
+
+    assert removed_with("/p/inventories/staging/host_vars/web.yml", ["inventories/staging/host_vars"])
+    assert removed_with("modules/acm-cert/providers.tf", ["../../modules/acm-cert/providers.tf"])
+    assert not removed_with("inventories/staging/hosts.ini", ["inventories/staging/host_vars"])
+    undefined = ("Exit code 2\nTASK [nginx : render nginx.conf] ****\nfatal: [web-stg-01]: FAILED! => {\"changed\": false, "
+                 "\"msg\": \"AnsibleUndefinedVariable: 'nginx_worker_connections' is undefined\"}")
+    run = "ansible-playbook -i inventories/staging/hosts.ini site.yml --check --limit web"
+    session = (Session("host-vars", git_project, prompt="The staging playbook fails in the nginx role in check mode.")
+               .fail(run, undefined)
+               .write("inventories/staging/host_vars/web.yml", "---\nnginx_worker_connections: 1024\n")
+               .fail(run, undefined)
+               .ok("rm -r inventories/staging/host_vars && cat roles/nginx/defaults/main.yml",
+                   "---\nnginx_user: www-data\nnginx_worker_processes: auto")
+               .edit("roles/nginx/defaults/main.yml", "nginx_worker_processes: auto\n",
+                     "nginx_worker_processes: auto\nnginx_worker_connections: 1024\n")
+               .ok(run, "PLAY RECAP ****\nweb-stg-01 : ok=9 changed=1 unreachable=0 failed=0")
+               .stop("Only production defined `nginx_worker_connections`. I gave the role a default, "
+                     "`nginx_worker_connections: 1024`, in roles/nginx/defaults/main.yml."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "defaults/main.yml" in candidates[0]["change"] \
+        and "host_vars" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
 
 
 def test_helms_dependency_update_does_what_build_failed_to():
