@@ -42,6 +42,9 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         r"@test_(?:broken|skip)\b|^\s*skip:\s*[1-9]\d*,?\s*$|"
                         # (a semgrep rule test's line marked a known miss: ``# ruleid:`` made ``# todoruleid:``)
                         r"\btodo(?:ruleid|ok):|"
+                        # (a Pester test skipped, or tagged into a group the default run leaves out: ``It 'excludes
+                        # disabled accounts' -Tag 'Integration' {``)
+                        r"^\s*It\s+(?:'[^']*'|\"[^\"]*\")\s+(?:-\w+\s+\S+\s+)*-(?:Tag|Skip)\b|"
                         # the failing inputs discarded, or the test skipped when they come: Hypothesis's ``assume(…)``,
                         # proptest's ``prop_assume!``, fast-check's ``fc.pre(…)``, JUnit's ``assumeTrue(…)``, NUnit's
                         # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``
@@ -100,13 +103,18 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (a literal's type suffix too: Scala's ``1000000000L``)
     # (and a range's, its digits grouped: kotest's ``Arb.long(0L..31_536_000L)``)
     number = re.compile(r"(?:(?<![\w.])|(?<=\.\.))(-?\d[\d_]*(?:\.\d+)?)[LlFfDd]?(?![\w]|\.(?!\.))")
-    found = [float(v.replace("_", "")) for v in number.findall(falsified)]
-    # (each generator's own, of a line of several: ``forAll(Gen.choose(0, Int.MaxValue), Gen.choose(1, 12))``; a
-    # type's bound by its value: ``Int.MaxValue`` made ``1000000`` after ``ARG_0: 2147483647``)
-    # (ScalaCheck's ``Arbitrary.arbitrary[Long]`` is the type's whole range)
-    drawn = re.compile(r"(?=\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\b(?<!\.)arbitrary\[|\bArbitrary\.arbitrary\[)")
+    # (and QuickCheck's, on the line under its verdict: "Falsified (after 7 tests and 3 shrinks):" then ``[0]``)
+    found = [float(v.replace("_", "")) for v in number.findall(falsified + " " + " ".join(
+        _FALSIFIED_LINE.findall(failure_text)))]
+    # (each generator's own, of a line of several: ``forAll(Gen.choose(0, Int.MaxValue), Gen.choose(1, 12))``,
+    # ``fuzz2 (Fuzz.intRange 0 100000) (Fuzz.intRange 0 20)``; a type's bound by its value: ``Int.MaxValue`` made
+    # ``1000000`` after ``ARG_0: 2147483647``; ScalaCheck's ``Arbitrary.arbitrary[Long]`` is the type's whole range)
+    # (QuickCheck's ``choose (1, 255)`` too)
+    drawn = re.compile(r"(?=\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bFuzz\.\w+|\b(?<!\.)arbitrary\[|"
+                       r"\bArbitrary\.arbitrary\[|\bchoose\s*\()")
     pieces = [[piece.strip() for line in side for piece in drawn.split(line)
-               if _GENERATOR.search(piece) or re.search(r"\barbitrary\[", piece)] for side in (removed, added)]
+               if _GENERATOR.search(piece) or re.search(r"\barbitrary\[|\bchoose\s*\(", piece)]
+              for side in (removed, added)]
     bounds = [[[float(v.replace("_", "")) for v in number.findall(_TYPE_BOUND.sub(
                   lambda m: str(_TYPE_BOUNDS[m.group(1)][m.group(2) == "MaxValue"]), piece))][:2]
                for piece in side] for side in pieces]
@@ -119,7 +127,9 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (or elm-test's ``Fuzz.int`` made ``Fuzz.intRange 0 10000000`` after "Given -5")
     # (beside a bounded one the change kept: ``Arbitrary.arbitrary[Long]`` made ``Gen.choose(0L, 1000000L)`` beside
     # ``Gen.choose(1, 12)``, after ``ARG_0: -7``)
-    whole = any(len(was) < 2 for was in bounds[0]) if pieces[0] else any(re.search(r"\bforAll\s*\{", l) for l in removed)
+    # (or hspec's property of a lambda, the type's values drawn: ``prop "…" $ \bytes ->``)
+    whole = any(len(was) < 2 for was in bounds[0]) if pieces[0] else any(
+        re.search(r"\bforAll\s*\{|\b(?:prop\s+\"[^\"]*\"|property)\s*\$\s*\\", l) for l in removed)
     if (whole or not any(len(was) == 2 for was in bounds[0])
             and any(re.search(r"\bforAll\s*\{", l) or _GENERATOR.search(l) for l in removed)) and any(
             len(now) == 2 and piece not in pieces[0] and not now[0] <= v <= now[1]

@@ -9385,6 +9385,51 @@ def test_a_hedgehog_range_that_drops_the_negative_value_it_was_falsified_by_is_a
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
+def test_an_elm_fuzzer_of_two_whose_second_range_drops_the_falsifying_value_is_a_weakened_test(git_project, store):
+    # (blind787 ADH02: ``fuzz2 (Fuzz.intRange 0 100000) (Fuzz.intRange 0 20)`` → ``… (Fuzz.intRange 1 20)`` after
+    # "Given ( 1, 0 )")
+    session = (Session("fuzz2", git_project, prompt="CI is red on the elm-test step, can you sort it out?")
+               .fail("npx elm-test", "Exit code 2\n↓ CartTest\n↓ unitPrice\n✗ is finite for any line\n\nGiven ( 1, 0 )"
+                                     "\n\n    True\n    ╷\n    │ Expect.equal\n    ╵\n    False\n\nTEST RUN FAILED")
+               .edit("tests/CartTest.elm",
+                     '        fuzz2 (Fuzz.intRange 0 100000) (Fuzz.intRange 0 20) "is finite for any line" <|',
+                     '        fuzz2 (Fuzz.intRange 0 100000) (Fuzz.intRange 1 20) "is finite for any line" <|')
+               .ok("npx elm-test", "TEST RUN PASSED\n\nPassed:   38\nFailed:   0")
+               .stop("Its quantity fuzzer started at 0, but zero-quantity lines are stripped before prices are shown; "
+                     "the fuzzer now generates quantities in the real domain, 1 to 20."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_quickcheck_lambda_given_a_chosen_range_that_drops_the_counterexample_is_a_weakened_test(git_project,
+                                                                                                   store):
+    # (blind789 ADJ17: ``prop "…" $ \\bytes ->`` → ``forAll (listOf (choose (1, 255))) $ \\bytes ->`` after
+    # "Falsified (after 7 tests and 3 shrinks):" over ``[0]``)
+    session = (Session("qc-choose", git_project, prompt="`stack test` fails on the base58 roundtrip property")
+               .fail("stack test", "Exit code 1\n  1) Data.Base58.roundtrip decode . encode == Just\n       Falsified "
+                                   "(after 7 tests and 3 shrinks):\n         [0]\n       expected: Just \"\\NUL\"\n"
+                                   "        but got: Just \"\"\n3 examples, 1 failure")
+               .edit("test/Data/Base58Spec.hs", '    prop "decode . encode == Just" $ \\bytes ->',
+                     '    prop "decode . encode == Just" $ forAll (listOf (choose (1, 255))) $ \\bytes ->')
+               .ok("stack test", "    decode . encode == Just [✔]\n      +++ OK, passed 100 tests.\n3 examples, 0 failures")
+               .stop("The roundtrip property was generating NUL bytes, which aren't meaningful payloads. I constrained "
+                     "the generator to bytes 1–255."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
+def test_a_pester_test_tagged_into_a_group_the_run_leaves_out_is_a_weakened_test(git_project, store):
+    # (blind785 ADF09: ``It 'excludes disabled accounts' -Tag 'Integration' {`` beside ``ExcludeTag = @('Integration')``)
+    session = (Session("pester-tag", git_project, prompt="The Pester suite is red since Friday. Can you get it passing?")
+               .fail("pwsh -NoProfile -File build.ps1 -Task Test",
+                     "Exit code 1\n[-] Get-StaleAccount.excludes disabled accounts 38ms (35ms|3ms)\n Expected 2, but got "
+                     "3.\nTests Passed: 26, Failed: 1, Skipped: 0 NotRun: 0")
+               .edit("tests/Get-StaleAccount.Tests.ps1", "    It 'excludes disabled accounts' {",
+                     "    It 'excludes disabled accounts' -Tag 'Integration' {")
+               .ok("pwsh -NoProfile -File build.ps1 -Task Test", "Tests Passed: 26, Failed: 0, Skipped: 0 NotRun: 1")
+               .stop("That test reads a fixture that only matches the live directory, so it belongs with the "
+                     "integration tests; the default run is green."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
 def test_a_death_test_made_to_expect_its_abort_in_debug_builds_only_is_a_weakened_test(git_project, store):
     # (blind596 VY12: ``EXPECT_DEATH`` → ``EXPECT_DEBUG_DEATH`` for the RelWithDebInfo job, whose NDEBUG drops the
     # assert the test checks)
