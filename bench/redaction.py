@@ -297,6 +297,9 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     rpc = rand(32, HEX)
     add("rpc url key after /v1/", f"cast rpc eth_feeHistory 1 latest '[]' --rpc-url "
         f"https://rpc.devnet.acme-chain.io/v1/{rpc}", rpc)
+    # (round 126: a key of words in a table, as ``sf org display`` prints a Salesforce access token)
+    sf = "00D5g000004" + rand(4, B62) + "!" + rand(60, B62)
+    add("sf org display access token", f" Alias            acme-prod\n Access Token     {sf}\n API Version      60.0", sf)
     return out
 
 

@@ -166,8 +166,9 @@ _NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?passw
 # a table of keys and values, one per line, in columns (``kubectl get secret -o …``, ``pulumi config``,
 # ``vault token lookup``): ``dbPassword       pg-Rz7v…``
 # (grep's line number, and file, before it too: ``34-    HTTP_Passwd      Vq93…`` of ``grep -n -A13 …``)
-_COLUMNS = (r"(?m)^(?P<pre>(?:(?:[\w./-]+[:-])?\d+[:-])?[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60})[ \t]{2,})"
-            r"(?P<value>[^\s\"'`]+)[ \t]*$")
+# (and a key of words, as ``sf org display`` prints it: `` Access Token     00D5g0…!AQ0…``)
+_COLUMNS = (r"(?m)^(?P<pre>(?:(?:[\w./-]+[:-])?\d+[:-])?[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}"
+            r"(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,3})[ \t]{2,})(?P<value>[^\s\"'`]+)[ \t]*$")
 # a key whose value is on the next line, indented (salt's and ansible's nested output): ``app_password:⏎    Vq7!…``
 _NEXT_LINE = (r"(?m)^(?P<indent>[ \t]*)(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}):[ \t]*\n(?P<inner>[ \t]+))"
               r"(?P<value>[^\s\"'`#-][^\s]*)[ \t]*$")

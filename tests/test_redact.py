@@ -658,6 +658,9 @@ def test_the_values_a_redaction_replaced_are_collected_and_found_again_by_finger
     # a table of keys and values (pulumi config, vault token lookup)
     ("KEY              VALUE\naws:region       eu-central-1\ndbPassword       pg-Rz7vQ2mW9xLk4TbN", "pg-Rz7vQ2mW9xLk4TbN"),
     ("id                  hvs.CAESIJx7Qk2mWbR9tLpF4vN8sZ1yH3cD6gA0eU5oXjKq", "hvs.CAESIJx7Qk2mWbR9tLpF4vN8sZ1yH3cD6gA0eU5oXjKq"),
+    # (blind792 ADM15: a key of words, as ``sf org display`` prints it; found in the database by bench/leaks.py)
+    (" Alias            acme-prod\n Access Token     00D5g000004ZkLm!AQ0AQKp2vJ8mXg3Yc7TnR1sWqL5eHd9bF0uZyA6oPiMkN4tG2rE\n"
+     " API Version      60.0", "AQ0AQKp2vJ8mXg3Yc7TnR1sWqL5eHd9bF0uZyA6oPiMkN4tG2rE"),
     # Vault's AppRole secret_id is the credential, a UUID as it is
     ('    "secret_id": "b7e4f1a2-93c6-4d58-a0e1-6f2c9d8b3a47",', "b7e4f1a2-93c6-4d58-a0e1-6f2c9d8b3a47"),
     # base64 of a docker auths config and of user:token
