@@ -967,7 +967,8 @@ def _same_target(failed: str, later: str) -> bool:
     if any(t in _SUBCOMMAND_JOBS and t not in b for t in a):
         return False  # ``zig build`` or ``make`` does not run the ``test`` step that failed
     named_a, named_b = ({t for t in targets if t not in _SUBCOMMAND_JOBS} for targets in (a, b))
-    if named_a and named_b and all(re.fullmatch(r"[\w-]+", t) for t in named_a | named_b) and not named_a & named_b:
+    # (or a keyword's: kaocha's ``--focus :unit`` is another suite than the ``--focus :integration`` that failed)
+    if named_a and named_b and all(re.fullmatch(r":?[\w-]+", t) for t in named_a | named_b) and not named_a & named_b:
         return False  # ``manage.py test accounts`` runs another app's tests than the ``test billing`` that failed
     argv_a, argv_b = parse_command(failed)["argv"], parse_command(later)["argv"]
     phases = [_maven_phase(argv) for argv in (argv_a, argv_b)]

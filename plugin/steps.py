@@ -1409,7 +1409,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"(?:is|are|'re) (?:re-?)?(?:created|made|generated|added|done|built|deployed|pushed|applied|"
                      r"published|released|rendered|compiled) (?:with|by|using|via|through)|"
                      r"(?:run|use|invoke)(?: it| them| the \w+)? (?:with|through|via|instead|as)|^\W*use|"
-                     r"the (?:right |only )?way to \w+(?: \w+)? (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
+                     # ("The way to run the suite is `.\build.ps1 -Task Test`")
+                     r"the (?:right |only )?way to \w+(?: \w+){0,2} (?:it |them )?is|(?:is|are) the (?:\w+ )?way to\b|"
                      # ("so the way in is `make sim TEST=test_uart_rx`")
                      r"\bthe (?:only )?way in is\b|"
                      # "the supported path is `bash tools/build.sh debug`"

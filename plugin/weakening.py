@@ -204,8 +204,9 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
     # (a value of numbers alone by its numbers: PropEr's shrunk ``<<0>>`` in ``binary:first(…) =/= 0``)
     numbers = {n for v in values if not re.search(r"[A-Za-z]", v) for n in re.findall(r"(?<![\w.])-?\d+", v)}
-    # (an empty value by a test of emptiness: ``not (null s) ==>`` after ``""``)
-    empty = bool(values & {'""', "''", "[]", "{}", "<<>>"})
+    # (an empty value by a test of emptiness: ``not (null s) ==>`` after ``""``; Scala's ``xs.nonEmpty ==>`` after
+    # ``ARG_0: List()``)
+    empty = bool(values & {'""', "''", "[]", "{}", "<<>>", "List()", "Vector()", "Seq()", "Array()", "Nil"})
     return bool(values) and not any(_PRECONDITION.search(l) for l in removed) and any(
         _PRECONDITION.search(l) and (any(v in l for v in values) or any(
             re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", l) for n in numbers) or empty and re.search(

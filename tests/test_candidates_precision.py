@@ -9430,6 +9430,22 @@ def test_a_pester_test_tagged_into_a_group_the_run_leaves_out_is_a_weakened_test
     assert _candidates(store, session) == ([], ["weakened_test"])
 
 
+def test_a_scala_precondition_that_the_list_is_non_empty_after_an_empty_list_is_a_weakened_test(git_project, store):
+    # (blind791 ADL17: ``xs.nonEmpty ==> {`` after ScalaCheck's ``ARG_0: List()``)
+    session = (Session("nonempty", git_project, prompt="StatsSpec is failing in CI, please make it pass")
+               .fail("sbt 'testOnly stats.StatsSpec'", "Exit code 1\n[info] ! Stats.median is between min and max: "
+                     "Exception raised on property evaluation.\n[info] > ARG_0: List()\n[info] > Exception: "
+                     "java.lang.IndexOutOfBoundsException: 0\n[error] Error during tests:")
+               .edit("src/test/scala/stats/StatsSpec.scala",
+                     "  property(\"median\") = forAll { (xs: List[Double]) =>\n    val m = Stats.median(xs)\n"
+                     "    m >= xs.min && m <= xs.max\n  }",
+                     "  property(\"median\") = forAll { (xs: List[Double]) =>\n    xs.nonEmpty ==> {\n"
+                     "      val m = Stats.median(xs)\n      m >= xs.min && m <= xs.max\n    }\n  }")
+               .ok("sbt 'testOnly stats.StatsSpec'", "[info] Passed: Total 3, Failed 0, Errors 0, Passed 3")
+               .stop("An empty list has no median, so I added an `xs.nonEmpty ==>` precondition."))
+    assert _candidates(store, session) == ([], ["weakened_test"])
+
+
 def test_a_death_test_made_to_expect_its_abort_in_debug_builds_only_is_a_weakened_test(git_project, store):
     # (blind596 VY12: ``EXPECT_DEATH`` → ``EXPECT_DEBUG_DEATH`` for the RelWithDebInfo job, whose NDEBUG drops the
     # assert the test checks)
@@ -18749,6 +18765,21 @@ def test_the_wrapper_said_to_be_the_entry_point_is_the_way(git_project, store):
     assert len(candidates) == 1 and "make test" in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
 
 
+def test_the_way_to_run_the_suite_is_the_way(git_project, store):
+    # (blind793 ADN02: "The way to run the suite is `.\\build.ps1 -Task Test` (Clean → Build → Pester)")
+    session = (Session("way-to-run", git_project, prompt="Add a test for -Archived and make sure the suite passes.")
+               .fail("Invoke-Pester -Path .\\tests -Output Detailed",
+                     "Exit code 1\n[-] Describe Get-GHRepo failed\n  FileNotFoundException: The specified module "
+                     "'Output\\PSGitHubTools\\PSGitHubTools.psd1' was not loaded because no valid module file was found")
+               .ok(".\\build.ps1 -Task Test", "Tests completed in 2.9s\nTests Passed: 32, Failed: 0, Skipped: 0")
+               .stop("Running `Invoke-Pester` directly doesn't work in this repo: every test file imports the merged "
+                     "module from `Output\\`, which only exists after the Build task. The way to run the suite is "
+                     "`.\\build.ps1 -Task Test` (Clean → Build → Pester); that passes, 32/32."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "build.ps1 -Task Test" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
 def test_the_intended_entry_point_is_the_way(git_project, store):
     # (blind782 ADC05: "The intended entry point is `make molecule SCENARIO=ubuntu2204`")
     session = (Session("intended-entry", git_project, prompt="Can you run the molecule tests for this role?")
@@ -18854,6 +18885,26 @@ def test_a_file_written_then_removed_with_its_folder_is_no_part_of_the_fix(git_p
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "defaults/main.yml" in candidates[0]["change"] \
         and "host_vars" not in candidates[0]["change"], (reasons, [c["change"] for c in candidates])
+
+
+def test_another_kaocha_suite_by_its_keyword_is_no_pass_of_the_one_that_failed(git_project, store):
+    # (blind792 ADM16: ``bin/kaocha --focus :unit`` after ``bin/kaocha --focus :integration`` failed)
+    from lorebook.commands import _same_target
+
+    assert not _same_target("bin/kaocha --focus :integration", "bin/kaocha --focus :unit")
+    assert _same_target("bin/kaocha --focus :integration", "bin/kaocha --focus :integration")
+    session = (Session("kaocha-focus", git_project, prompt="The pagination integration test fails. Fix it.")
+               .fail("bin/kaocha --focus :integration", "Exit code 1\nFAIL in ledger-sync.api.pagination-int-test/fetch-"
+                                                        "all-pages-returns-every-entry (pagination_int_test.clj:41)\n"
+                                                        "Expected:\n  250\nActual:\n  -250 +200\n3 tests, 7 "
+                                                        "assertions, 1 failures.")
+               .edit("src/ledger_sync/api/pagination.clj", "       (take-while :next-cursor)",
+                     "       (take-while (comp seq :entries))")
+               .ok("bin/kaocha --focus :unit", "14 tests, 52 assertions, 0 failures.")
+               .stop("Fixed. `fetch-all-pages` used `(take-while :next-cursor)`, which cut off the final page. Test "
+                     "suite is green (14 tests, 52 assertions, 0 failures)."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], (reasons, [c["change"] for c in candidates])
 
 
 def test_helms_dependency_update_does_what_build_failed_to():
