@@ -334,8 +334,9 @@ def _sentences(text: str) -> list[str]:
             so = re.match(r"(?i)^([^,;:]*?),?\s+so (?:I|we) (.*)$", part[helpless.end():])
             instead = so and re.search(r"(?i)\b(?:and|but)\s+(?:then\s+)?instead\s+(?:I\s+|we\s+)?(\w.*)$", so.group(2))
             # (or after the revert: "…, so I reverted that and added `bblanchon/ArduinoJson@^6.21.5` to `lib_deps`")
-            instead = instead or so and re.match(r"(?i)(?:reverted|undid|rolled back|backed out|dropped) (?:that|it|this|"
-                                                 r"the change)(?: again)?,?\s+and\s+(?:then\s+)?(\w.*)$", so.group(2))
+            instead = instead or so and re.match(r"(?i)(?:reverted|undid|rolled back|backed out|dropped) "
+                                                 r"(?:that|it|this|the change)(?: again)?,?\s+and\s+"
+                                                 r"(?:then\s+)?(\w.*)$", so.group(2))
             if instead and len(instead.group(1).split()) >= 3:
                 out += [(part[:helpless.end()] + so.group(1)).rstrip(" —–-") + ".",
                          instead.group(1)[:1].upper() + instead.group(1)[1:]]

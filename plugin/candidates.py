@@ -1796,7 +1796,8 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
     # (nor a change told of as another one done beside: "I also updated README.md to describe the deps.edn alias
     # instead of `lein repl`", beside a stale REPL stopped)
     as_written = [w.lower() for w in re.split(r"(?<=[.!?])\)?\s+|\n+", said.get("text") or "") if _ALSO_DID.match(w)]
-    said = dict(said, decision=[s for s in said["decision"] if not any(s.rstrip(" .").lower() in w for w in as_written)])
+    said = dict(said, decision=[s for s in said["decision"]
+                                if not any(s.rstrip(" .").lower() in w for w in as_written)])
     if not said["decision"] or not edits:
         return None
     cwd = session.get("cwd")

@@ -1712,7 +1712,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             or any(len(span) >= 4 and any(span in line for line in failed_lines) and re.search(
                 # (or a step of the failing line, quoted, said done by hand: "Sourcing `oe-init-build-env` by hand
                 # made a default build dir without our layers")
-                rf"`{re.escape(span)}`(?:\s+\w+){{0,2}}\s+(?:by hand|yourself|manually)\b", s) for span in _code_spans(s))
+                rf"`{re.escape(span)}`(?:\s+\w+){{0,2}}\s+(?:by hand|yourself|manually)\b", s)
+                for span in _code_spans(s))
 
     # (or its code, as quoted, elided or not: "A plain `ALTER TABLE ... ALGORITHM=INSTANT` was refused" of ``mysql
     # … -e "ALTER TABLE orders ADD INDEX … ALGORITHM=INSTANT"``)

@@ -67,8 +67,8 @@ _DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\
 # (and PropEr's ``?FORALL({Id, Ttl}, {integer(), non_neg_integer()}, …)``)
 # (and test.check's ``gen/large-integer``)
 # (and Hedgehog's, its argument after a space: ``Gen.integral (Range.linear 0 1000000)``)
-_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bGen\.\w+\s+\(|\bany::<|\bprop::\w+|\bFuzz\.\w+|"
-                       r"\?FORALL\b|"
+_GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bGen\.\w+\s+\(|\bany::<|\bprop::\w+|"
+                       r"\bFuzz\.\w+|\?FORALL\b|"
                        r"\bgen/[a-z][\w*-]*")
 # (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
 # (indented too, as elm-test prints it under the failing test's name)
@@ -78,7 +78,8 @@ _FALSIFIED_LINE = LazyRegex(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)")
 # (and kotest's ``Arg 0: -1 (shrunk from -482910)``)
 # (and Hedgehog's, under the line that drew it: ``┃   │ -5``)
 _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
-                          r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n|[ \t]*Arg \d+:|[ \t]*┃[ \t]+│[ \t])(.*)$")
+                          r"input:)|[ \t]*Given\s|Shrinking \.*\(\d+ time\(s\)\)\n|[ \t]*Arg \d+:|"
+                          r"[ \t]*┃[ \t]+│[ \t])(.*)$")
 
 
 # a JVM integer type's bounds, as a generator may name them (``Gen.choose(0, Int.MaxValue)``)
@@ -1055,7 +1056,8 @@ def _reordered(changes: dict[str, list[dict]]) -> bool:
 # a comparison that ignores order: a set on each side (``expect({a, b}, {12, 4})``), sorted, or a matcher for it
 _ORDER_BLIND = LazyRegex(r"\{\s*\w+\s*,\s*\w+\s*\}|\{\s*-?\d[\d.]*\s*,\s*-?\d|\b(?:set|sorted|setOf|Set)\(|\.toSet\(\)|"
                          # (or sorted by a function: Gleam's ``|> list.sort(string.compare)``, Elixir's ``Enum.sort()``)
-                         r"\.sort(?:ed)?\(\)|\b(?:list|List|Enum|Array|Seq)\.sort(?:_by|By|With)?\b|unorderedEquals|containsInAnyOrder|containsExactlyInAnyOrder|"
+                         r"\.sort(?:ed)?\(\)|\b(?:list|List|Enum|Array|Seq)\.sort(?:_by|By|With)?\b|unorderedEquals|"
+                         r"containsInAnyOrder|containsExactlyInAnyOrder|"
                          r"assertCountEqual|\bmatch_array\b|\bcontain_exactly\b|arrayContaining|toIncludeSameMembers|"
                          r"AreEquivalent|\bElementsMatch\b|\bunorderedMatches\b")
 
@@ -3128,7 +3130,8 @@ def _items_dropped(old: str, new: str) -> bool:
 
 # a failing test's line, with its name (``… pending -> purchased [E]``, ``FAILED tests/x.py::test_y - …``, ``✕ …``)
 # (and OPA's ``data.k8s.privileged_test.test_deny_privileged_init_container: FAIL (702.3µs)``)
-_FAILED_TEST_LINE = LazyRegex(r"\[E\]\s*$|^FAILED\s|^\s*[✕✗✘×]\s|^--- FAIL:|^\s*[\w.]+:\s+FAIL\b(?:\s*\([^)]*\))?\s*$")
+_FAILED_TEST_LINE = LazyRegex(r"\[E\]\s*$|^FAILED\s|^\s*[✕✗✘×]\s|^--- FAIL:|"
+                              r"^\s*[\w.]+:\s+FAIL\b(?:\s*\([^)]*\))?\s*$")
 
 
 # a failed assertion, as the test tools word it
