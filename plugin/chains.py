@@ -1846,8 +1846,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # generate`." beside "Plain `protoc` can't find `google/api/annotations.proto`")
         # (unquoted too: "Pushing with plain curl doesn't work"; or what was run instead: "… so plain bitbake couldn't
         # see the recipe. I removed the stray build/conf and ran `kas build kas/qemuarm64.yml …`")
-        # (or the program alone, as it was run: "tests go through `bin/kaocha`" of ``bin/kaocha unit``)
-        way = [s for s in sentences if (_names_run(after["argv"], s) or any(
+        # (or another program alone, as it was run: "tests go through `bin/kaocha`" of ``bin/kaocha unit``; not the
+        # failing one's, "Builds only work through `./scripts/kas-container`" of its ``build`` after its ``shell``)
+        alone = bool(program) and _program_name(after["argv"][0]) != program[0]
+        way = [s for s in sentences if (_names_run(after["argv"], s) or alone and any(
             parse_command(span)["argv"] == after["argv"][:1] for span in _code_spans(s))) and (
             _THE_WAY.search(_prose(s)) or (plain_said or any(set_apart(t) for t in sentences))
             and re.search(r"(?i)\b(?:with|through|via|using|ran)\s+`", s))]

@@ -18828,6 +18828,26 @@ def test_a_step_of_the_failing_line_done_by_hand_sets_it_apart_from_the_way_run(
         reasons, [c["change"] for c in candidates])
 
 
+def test_the_failing_programs_own_name_alone_is_no_way_past_an_edit_that_fixed_it(git_project, store):
+    # (blind771 ACR22, a regression the replay found: "Builds only work through `./scripts/kas-container`" read as the
+    # way past its own ``shell`` run, and the recipe's ``inherit`` fix was lost to a duplicate of the first lesson)
+    session = (Session("kas-own", git_project, prompt="kas build fails in sensord since the 1.3.0 bump.")
+               .fail("./scripts/kas-container build kas/rpi4.yml --target sensord",
+                     "Exit code 1\n| CMake Error: Could NOT find PkgConfig (missing: PKG_CONFIG_EXECUTABLE)\nERROR: "
+                     "Task (…/sensord_1.3.0.bb:do_configure) failed with exit code '1'")
+               .fail("./scripts/kas-container shell kas/rpi4.yml -c 'oe-pkgdata-util find-path /usr/bin/pkg-config'",
+                     "Exit code 1\nERROR: Unable to find any package producing path /usr/bin/pkg-config")
+               .edit("layers/meta-acme/recipes-apps/sensord/sensord_1.3.0.bb", "inherit cmake systemd",
+                     "inherit cmake pkgconfig systemd")
+               .ok("./scripts/kas-container build kas/rpi4.yml --target sensord",
+                   "NOTE: Tasks Summary: Attempted 3120 tasks of which 3094 didn't need to be rerun and all succeeded.")
+               .stop("The recipe only inherited `cmake systemd`; it now says `inherit cmake pkgconfig systemd`.\n\n"
+                     "Notes:\n- Builds only work through `./scripts/kas-container`; there's no bitbake/kas on the host."))
+    candidates, reasons = _candidates(store, session)
+    assert any("inherit cmake pkgconfig systemd" in c["change"] for c in candidates), (
+        reasons, [c["change"] for c in candidates])
+
+
 def test_a_runner_the_repo_goes_through_named_alone_is_the_way_where_it_has_no_leiningen(git_project, store):
     # (blind776 ACW18: "This repo has no Leiningen, … so tests go through `bin/kaocha`" of ``bin/kaocha unit …``)
     session = (Session("kaocha-way", git_project, prompt="Run the invoice tests.")
