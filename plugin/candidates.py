@@ -259,6 +259,13 @@ _ALSO_DID = LazyRegex(r"(?i)^\W*(?:(?:I(?:'ve)? )?also|separately,?(?: I(?:'ve)?
                       r"^\W*separately,\s+(?:the\s+)?`[^`]+`\s+(?:now|is now|also)\b")
 
 
+def _also_did(said: dict) -> list[str]:
+    """The account's sentences, as written, that tell of another change done beside ("I also made …"): split as
+    written, since _sentences drops the "also"; a sentence may follow one in brackets, "(… left as is.) Also fixed the
+    "Sumbit" typo in messages.en.yaml."."""
+    return [s for s in re.split(r"(?<=[.!?])\)?\s+|\n+", said.get("text") or "") if _ALSO_DID.match(s)]
+
+
 def _brings(edit: dict, span: str) -> bool:
     """Whether ``edit`` brought ``span`` in: in a line it added, in none of the lines it replaced."""
     return any(span in line for line in _added_lines(edit)) and not any(span in old for old, _ in _edit_sides(edit))
@@ -356,9 +363,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     edits, unrelated = _relevant_edits(chain, cwd, account + " " + prompt_text, incidental + requests)
     # what the agent says it also did ("I also made the 400 return a small JSON error body") is by the by, beside
     # an edit that stays the fix (never all of it: "Also forced spdlog to build against the external fmt")
-    # (split as written: _sentences drops the "also"; a sentence may follow one in brackets, "(… left as is.) Also
-    # fixed the "Sumbit" typo in messages.en.yaml.")
-    also = [s for s in re.split(r"(?<=[.!?])\)?\s+|\n+", said.get("text") or "") if _ALSO_DID.match(s)]
+    also = _also_did(said)
     # (or all of it beside a stale process stopped, what stood in the way: "I killed it … I also added a comment
     # to `.env.example` describing PORT")
     steps = [c for c in chain["changes"] if c["tool"] == "Bash"]
@@ -1795,9 +1800,8 @@ def candidate_from_decision(session: dict, said: dict, observations: list[dict],
              and not (o["tool"] == "Bash" and command_key(o["target"]) in failed)]
     # (nor a change told of as another one done beside: "I also updated README.md to describe the deps.edn alias
     # instead of `lein repl`", beside a stale REPL stopped)
-    as_written = [w.lower() for w in re.split(r"(?<=[.!?])\)?\s+|\n+", said.get("text") or "") if _ALSO_DID.match(w)]
-    said = dict(said, decision=[s for s in said["decision"]
-                                if not any(s.rstrip(" .").lower() in w for w in as_written)])
+    also = [w.lower() for w in _also_did(said)]
+    said = dict(said, decision=[s for s in said["decision"] if not any(s.rstrip(" .").lower() in w for w in also)])
     if not said["decision"] or not edits:
         return None
     cwd = session.get("cwd")

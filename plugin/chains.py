@@ -1789,8 +1789,8 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
             or len(stems(_prose(s)) & failed_stems) >= 2)
 
     # (the task by its alias too: "the `:test` alias in deps.edn only adds kaocha" of ``clojure -X:test``)
-    if not family or not removed and not any(names_failing(s) or task and (task in _code_spans(s) or f":{task}" in
-                                                                          _code_spans(s)) or disowns(s)
+    if not family or not removed and not any(names_failing(s) or task and {task, f":{task}"} & set(_code_spans(s))
+                                             or disowns(s)
                                              for s in sentences):
         return None
     # "Running `Invoke-Pester` directly fails …": the agent says the failing way fails, whatever the job

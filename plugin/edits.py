@@ -219,9 +219,9 @@ def without_told_aside(hunk: dict, asides: list[str]) -> dict:
     if not out or len(out) == len([l for l in new if l not in old]):
         return hunk  # (nothing told of, or all of it: the aside is then the edit's whole, for _relevant_edits)
     masked = {_VERSION.sub("#", l) for l in out}
-    keys_out = {_SETTING.match(l)[1] for l in out if _SETTING.match(l)}
+    keys_out = {m[1] for l in out if (m := _SETTING.match(l))}
     return dict(hunk, old="\n".join(l for l in old if l in new or _VERSION.sub("#", l) not in masked
-                                     and not (_SETTING.match(l) and _SETTING.match(l)[1] in keys_out)),
+                                     and not ((m := _SETTING.match(l)) and m[1] in keys_out)),
                 new="\n".join(l for l in new if l not in out))
 
 

@@ -105,8 +105,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (and a range's, its digits grouped: kotest's ``Arb.long(0L..31_536_000L)``)
     number = re.compile(r"(?:(?<![\w.])|(?<=\.\.))(-?\d[\d_]*(?:\.\d+)?)[LlFfDd]?(?![\w]|\.(?!\.))")
     # (and QuickCheck's, on the line under its verdict: "Falsified (after 7 tests and 3 shrinks):" then ``[0]``)
-    found = [float(v.replace("_", "")) for v in number.findall(falsified + " " + " ".join(
-        _FALSIFIED_LINE.findall(failure_text)))]
+    under_verdict = " ".join(_FALSIFIED_LINE.findall(failure_text))
+    found = [float(v.replace("_", "")) for v in number.findall(falsified + " " + under_verdict)]
     # (each generator's own, of a line of several: ``forAll(Gen.choose(0, Int.MaxValue), Gen.choose(1, 12))``,
     # ``fuzz2 (Fuzz.intRange 0 100000) (Fuzz.intRange 0 20)``; a type's bound by its value: ``Int.MaxValue`` made
     # ``1000000`` after ``ARG_0: 2147483647``; ScalaCheck's ``Arbitrary.arbitrary[Long]`` is the type's whole range)
@@ -154,7 +154,7 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
         return True  # (a narrowing it did not have: ``elements ldh`` beside the ``suchThat`` it kept)
     # (or a character the counterexample holds taken out of the ones a generator picks from: ``elements (… ++ "
     # ,\n\"")`` made ``elements (… ++ " ,\n")`` after ``["a\"b"]``)
-    counter_text = falsified + " ".join(_FALSIFIED_LINE.findall(failure_text))
+    counter_text = falsified + under_verdict
     for was in removed:
         for now in added:
             if not re.search(r"\b(?:elements|oneof|oneOf|sampled_from|one_of)\b", was) or len(now) >= len(was):
@@ -2997,6 +2997,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     # (the failing tests by the names the failure prints them under)
     titles = [re.split(r"\s+-\s+|\s+\[E\]", line)[0] for line in failure_text.splitlines()
               if _FAILED_TEST_LINE.search(line)]
+    # (and those of a snake-case name by its words run together: ``testdenyprivilegedinitcontainer``)
+    joined = [re.sub(r"[\W_]", "", title.lower()) for title in titles if "_" in title]
+    # (the failure as one line, for a call it quotes across a wrap)
+    printed = " ".join(failure_text.split())
     for hunk in hunks:
         old_lines = hunk["old"].splitlines()
         new_lines = hunk["new"].splitlines()
@@ -3065,7 +3069,6 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
                 return "the failing case was replaced by another"
             # (or the failing call, as the failure quotes it, made with other arguments for the same expectation:
             # ``weighted_median(c(3, 1, 2), w = c(1, 1, 2))`` → ``weighted_median(c(1, 2, 3), w = c(1, 2, 1))``)
-            printed = " ".join(failure_text.split())
             calls = [m.group(0) for l in removed if _ASSERTION.search(l) for m in _CALL.finditer(l)
                      if len(m.group(0)) >= 12 and " ".join(m.group(0).split()) in printed]
             if any(m.group(1) == call.split("(", 1)[0] and m.group(0) != call
@@ -3090,7 +3093,6 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "the failing test no longer runs the case it is named for"
         # (a key of a fixture by the words of a snake-case name: ``"initContainers"`` gone from the pod spec of
         # ``test_deny_privileged_init_container: FAIL``)
-        joined = [re.sub(r"[\W_]", "", title.lower()) for title in titles if "_" in title]
         if removed and any(len(w) >= 10 and w.rstrip("s") in title for w in steps_gone for title in joined):
             return "the failing test no longer runs the case it is named for"
         old_names = {m.group(0).strip() for l in removed if (m := _TEST_NAME.match(l))}
