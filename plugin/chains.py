@@ -2399,6 +2399,7 @@ def _run_here(failure: dict, later: list[dict]) -> dict | None:
     shown to pass in CI; the lesson is stored unverified, and says so."""
     named = {w.lower() for w in re.findall(r"[A-Za-z][\w-]{2,}", (failure.get("error_text") or "") + "\n"
                                            + (failure.get("body") or ""))}
+    named |= {part for word in named for part in word.split("-") if len(part) >= 3}  # ``julia-actions/julia-runtest``
     changed = [o["id"] for o in later if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"]
     if not changed:
         return None
@@ -2925,7 +2926,7 @@ def _passed_within(failed: str, later: str) -> bool:
 # a tool whose test run builds what its build does, and more: ``swift build`` failed, ``swift test`` passed
 # (``bazel build //services/ledger/...`` → ``bazel test //services/ledger/...``; ``go build`` → ``go test``)
 _TESTS_BUILD = frozenset(("cargo", "swift", "dotnet", "mix", "stack", "cabal", "dune", "sbt", "mvn", "mvnw", "bazel",
-                          "bazelisk", "go"))
+                          "bazelisk", "go", "forge", "gleam", "scarb"))
 
 
 def _built_by_its_tests(failed: str, later: str) -> bool:

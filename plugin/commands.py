@@ -715,6 +715,7 @@ _SETTING = LazyRegex(r"^\+{0,2}~?[A-Za-z_][\w.-]*=")
 
 
 _OUTPUT_FORMATS = frozenset(("json", "jsonc", "table", "none", "tsv", "yaml", "yamlc", "text", "wide", "name"))
+_REPORT_OPTIONS = frozenset(("--summary", "--reporter", "--reporters", "--format"))
 
 
 def _targets(command: str) -> list[str]:
@@ -755,6 +756,8 @@ def _targets(command: str) -> list[str]:
              and not (i and checked[i - 1] in ("-u", "--user") and "@" in w)
              # (how the answer is printed is no target: the Azure CLI's ``-o none`` then ``-o table``)
              and not (i and checked[i - 1] in ("-o", "--output") and w in _OUTPUT_FORMATS)
+             # (nor how much of it: zig's ``--summary failures`` then ``--summary all``, mocha's ``--reporter dot``)
+             and not (i and checked[i - 1] in _REPORT_OPTIONS)
              and not re.match(r"^[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)

@@ -500,10 +500,14 @@ _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples
                           # Unity's ``Test run completed. Exiting with code 0 (Ok).``
                           r"\bExit(?:ing|ed)? with (?:exit )?(?:code|status) 0\b|"
                           # go test's ``--- PASS: TestX (0.01s)`` and ``ok  	github.com/acme/notifier/…	2.318s``
-                          r"(?m:^--- PASS: \w|^ok\s+\S+\s+(?:\(cached\)|[\d.]+s))")
+                          r"(?m:^--- PASS: \w|^ok\s+\S+\s+(?:\(cached\)|[\d.]+s))|"
+                          # plenary-busted's ``Success: \t3\t`` ``Failed : \t0\t`` ``Errors : \t0\t``
+                          r"(?m:^Failed : \s*0\s*$)")
 # (and Pester's, which ``powershell -Command "Invoke-Pester …"`` exits 0 after: ``Passed: 0 Failed: 2 Skipped: 0``,
 # Pester 5's ``Tests Passed: 6, Failed: 1, Skipped: 0``)
-_FAILED_TALLY = LazyRegex(r"(?m)\bTESTS=\d+ PASS=\d+ FAIL=[1-9]\d*\b|^\s*(?:Tests )?Passed: \d+,? Failed: [1-9]\d*\b")
+# (and plenary-busted's, one suite's ``Failed : \t1\t`` among others' ``Failed : \t0\t``)
+_FAILED_TALLY = LazyRegex(r"(?m)\bTESTS=\d+ PASS=\d+ FAIL=[1-9]\d*\b|^\s*(?:Tests )?Passed: \d+,? Failed: [1-9]\d*\b|"
+                          r"^(?:Failed|Errors) : \s*[1-9]\d*\s*$")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 

@@ -22975,3 +22975,87 @@ def test_propers_non_empty_wrapped_around_a_generator_after_an_empty_counterexam
                      "frames now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_check_run_again_with_another_summary_is_the_same_check(git_project, store):
+    # (blind796 ADQ01: ``zig build test --summary failures`` leaked, ``--summary all`` after ``defer buf.deinit();``)
+    session = (Session("zig-summary", git_project, prompt="zig build test fails on the lexer, can you take a look?")
+               .fail("zig build test --summary failures",
+                     "Exit code 1\ntest\n└─ run test 12/12 passed, 1 leaked\nerror: 'lexer.test.tokenize splits on "
+                     "whitespace' leaked: [gpa] (err): memory address 0x7f3a2c4a1000 leaked:")
+               .edit("src/lexer.zig", "    var buf = std.ArrayList(u8).init(allocator);\n",
+                     "    var buf = std.ArrayList(u8).init(allocator);\n    defer buf.deinit();\n")
+               .ok("zig build test --summary all", "Build Summary: 5/5 steps succeeded; 12/12 tests passed")
+               .stop("The word buffer inside `tokenize` was never given back. Added `defer buf.deinit();` right "
+                     "after it is created in src/lexer.zig — `zig build test` is clean now (12/12, no leaks)."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "defer buf.deinit();" in candidates[0]["change"], reasons
+
+
+_PLENARY_FAIL = ("Exit code 2\nStarting...Scheduling: tests/outline/parser_spec.lua\n\n========================================\n"
+                 "Testing: \t/home/dev/outline.nvim/tests/outline/parser_spec.lua\t\nSuccess:\tparser extracts markdown "
+                 "headings\t\nFail:\tparser ignores headings inside fenced code\t\n\nSuccess: \t2\t\nFailed : \t1\t\n"
+                 "Errors : \t0\t")
+
+
+def _fence_session(name, git_project, tallies):
+    # (blind795 ADP13: plenary-busted under ``make test``, then its tallies alone through ``grep``)
+    return (Session(name, git_project, prompt="make test fails in the outline parser spec, can you take a look?")
+            .fail("make test", _PLENARY_FAIL)
+            .edit("lua/outline/parser.lua", "  for lnum, line in ipairs(lines) do\n    if hashes then",
+                  "  local in_fence = false\n  for lnum, line in ipairs(lines) do\n"
+                  "    if line:match(\"^%s*```\") then\n      in_fence = not in_fence\n    end\n"
+                  "    if hashes and not in_fence then")
+            .ok('make test 2>&1 | grep -E "^(Success|Failed|Errors)"', tallies)
+            .stop("The parser treated `# comment` lines inside fenced code blocks as headings. It now tracks an "
+                  "`in_fence` flag and skips heading matches there. Both spec files pass under `make test`."))
+
+
+def test_plenary_tallies_of_no_failure_through_grep_are_a_pass(git_project, store):
+    tallies = "Success: \t3\t\nFailed : \t0\t\nErrors : \t0\t\nSuccess: \t5\t\nFailed : \t0\t\nErrors : \t0\t"
+    candidates, reasons = _candidates(store, _fence_session("plenary-pass", git_project, tallies))
+    assert len(candidates) == 1 and "in_fence = not in_fence" in candidates[0]["change"], reasons
+
+
+def test_plenary_tallies_with_a_failed_suite_through_grep_are_no_pass(git_project, store):
+    tallies = "Success: \t3\t\nFailed : \t0\t\nErrors : \t0\t\nSuccess: \t4\t\nFailed : \t1\t\nErrors : \t0\t"
+    candidates, reasons = _candidates(store, _fence_session("plenary-fail", git_project, tallies))
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_ci_log_names_the_program_inside_its_actions_name(git_project, store):
+    # (blind793 ADN14: ``julia-actions/julia-runtest`` failed in CI; ``julia --project -e 'using Pkg; Pkg.test()'``
+    # passed here after ``[targets]`` got StableRNGs)
+    run = "test (1.10, ubuntu-latest)\tRun julia-actions/julia-runtest@v1\t2024-04-22T08:32:01.4410217Z "
+    log = (f"{run}     Testing Interp\n{run}ERROR: LoadError: ArgumentError: Package StableRNGs not found in current "
+           f"path.\n{run}- Run `import Pkg; Pkg.add(\"StableRNGs\")` to install the StableRNGs package.\n{run}ERROR: "
+           f"Package Interp errored during testing\n{run}##[error]Process completed with exit code 1.")
+    session = (Session("julia-ci-targets", git_project, prompt="CI is red on my PR for Interp.jl (branch feat/akima). "
+                                                               "Can you check the failing job and fix it?")
+               .ok("gh run view 8841203311 --log-failed | tail -22", log)
+               .edit("Project.toml", '[targets]\ntest = ["Test"]',
+                     'StableRNGs = "860ef19b-820b-49d6-a774-d7a799459cd3"\n\n[targets]\ntest = ["StableRNGs", "Test"]')
+               .ok("julia --project -e 'using Pkg; Pkg.test()' 2>&1 | tail -6",
+                   "Test Summary: | Pass  Total  Time\nInterp        |   71     71  3.4s\n     Testing Interp tests passed")
+               .stop("The new Akima tests do `using StableRNGs`, but StableRNGs wasn't in `[extras]`/`[targets]`. I "
+                     "added it and set `test = [\"StableRNGs\", \"Test\"]`; `Pkg.test()` passes locally, 71/71."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and 'test = ["StableRNGs", "Test"]' in candidates[0]["change"], reasons
+
+
+def test_forge_test_builds_what_forge_build_could_not(git_project, store):
+    # (blind793 ADN20: ``forge build`` could not resolve ``@openzeppelin/…``; remappings.txt, then ``forge test``)
+    session = (Session("forge-remap", git_project,
+                       prompt="forge build can't find the OpenZeppelin imports after I installed them with forge install")
+               .fail("forge build", "Exit code 1\n[⠊] Compiling...\nError: Failed to resolve file: \"/home/dev/vault/"
+                                    "lib/@openzeppelin/contracts/token/ERC20/IERC20.sol\": No such file or directory "
+                                    "(os error 2).\n    --> /home/dev/vault/src/Vault.sol\n    Check configured "
+                                    "remappings.")
+               .write("remappings.txt", "@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/\n"
+                                        "forge-std/=lib/forge-std/src/\n")
+               .ok("forge test", "Compiler run successful!\n\nRan 4 tests for test/Vault.t.sol:VaultTest\n[PASS] "
+                                 "testDeposit() (gas: 71245)\nSuite result: ok. 4 passed; 0 failed; 0 skipped")
+               .stop("The auto-generated remapping only maps `openzeppelin-contracts/`. Added remappings.txt with "
+                     "`@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/`; build and all 4 tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "@openzeppelin/contracts/=lib" in candidates[0]["change"], reasons
