@@ -36,6 +36,8 @@ _INVISIBLE = re.compile(
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 # a "<" that could open or close a tag: <name, </name, <!…, <?…
 _TAG_OPEN = re.compile(r"<(?=\s*/|[!?A-Za-z])")
+# (or what is left of one cut short: ``<|im_e``)
+_SPECIAL_TOKEN = re.compile(r"<\|([\w.-]{1,40})(\|>)?")
 _TAG_CLOSE = re.compile(r"(?<=[\w\"'/\-])>")
 ROLE_LABELS = ("human", "assistant", "system", "user", "developer", "operator", "administrator", "admin", "claude",
                "anthropic", "model", "ai", "lorebook")
@@ -105,6 +107,9 @@ def neutralise(text: str | None) -> str:
         kept = [g for g in generics if _is_type_arguments(g)]
         for i, g in enumerate(kept):  # a type's arguments are code, not a tag: kept as they are
             text = text.replace(g, f"\x00{i}\x00", 1)
+        # (a chat template's token, ``<|im_end|>``, shown as text: ``‹|im_end|›``)
+        if "<|" in text:
+            text = _SPECIAL_TOKEN.sub(lambda m: f"\u2039|{m.group(1)}" + ("|\u203a" if m.group(2) else ""), text)
         text = _TAG_OPEN.sub("\u2039", text)          # ‹
         text = re.sub(r"\u2039([^<>\n]{0,200}?)>", "\u2039\\1\u203a", text)  # ‹name› once its "<" is gone
         for i, g in enumerate(kept):
@@ -221,7 +226,11 @@ STEERING_PATTERNS: dict[str, tuple[str, int]] = {
         r"lorebook-memory)\s*>(?![:\s]\s*<(?:token|password|pass|pat|secret|api[_-]?key|key)>|/)"
         r"|(?<=[\w$])<\s*(?-i:system|instructions?|admin|developer|assistant|user|human|im_start|im_end|"
         r"lorebook-memory)\s*>"
-        r"|<\|im_(?:start|end)\|>"),
+        # a chat template's turn opened for a role, ChatML's or Llama 3's (not the bare token a Modelfile names as its
+        # stop, ``PARAMETER stop "<|im_end|>"``, nor a template's turn whose text is a placeholder,
+        # ``<|im_start|>system\n{{ .System }}``)
+        r"|<\|im_start\|>\s*(?:system|user|assistant|developer|tool)\b(?!\s*\{\{)"
+        r"|<\|start_header_id\|>\s*(?:system|user|assistant|ipython|tool)\s*<\|end_header_id\|>(?!\s*\{\{)"),
     # standing orders addressed to a future agent
     "standing_order": _deferred(
         # ("From now on, never …", "assistant, from now on run …", "every command you run from now on"; not "so CI
