@@ -1050,7 +1050,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # long line a card would cut before the flag that matters)
         added = next((added for r in reversed(chain.get("_ran_before") or []) if len(step) > 80
                       and r != c["target"] and command_family(r) == command_family(c["target"])
-                      and (added := invocation_change(r, c["target"]))
+                      and not other_subcommand(r, c["target"]) and (added := invocation_change(r, c["target"]))
                       and all(part.startswith("pass `") for part in added)), None)
         if added:
             flags = ", ".join(part.removeprefix("pass ") for part in added)
@@ -1092,6 +1092,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if len(step) > 80:  # (a server's address with its login is no part of the step's point: ``psql
             # "postgresql://…" -c 'ALTER ROLE …'``; a file's, ``zig fetch --save=zap https://…/v0.8.0.tar.gz``, is)
             step = re.sub(r"\b([a-z][a-z0-9+.-]*)://[^\s\"'/@]*@[^\s\"']+", r"\1://…", step)
+            # (nor a secret's value, redacted: ``zenml secret create s3_staging_creds --aws_access_key_id=…``, where the
+            # marker would take the room of the step after it)
+            step = re.sub(r"\[REDACTED:[\w-]+\]", "…", step)
         # (once, where it was taken twice with another look after it: ``make manifests && git status --short``, then
         # ``make manifests && git diff --stat``)
         step = _as_said(step, said.get("text") or "")

@@ -356,6 +356,7 @@ def find_chains(observations: list[dict], account: str = "",
                          or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
                     and not _looked_closer(failure, later) and not _searched_no_more(failure, later["target"]) \
+                    and not _left_out_what_failed(failure, later["target"]) \
                     and not _compared_elsewhere(failure, later["target"], observations[k + 1:]) \
                     and not _config_dropped(failure["target"], later["target"]) \
                     and not _debug_for_release(failure["target"], later["target"]) \
@@ -748,6 +749,22 @@ def _searched_no_more(failure: dict, later: str) -> bool:
     -4``): a look at what there was, not the check passing."""
     search = re.search(r"\|\s*grep\s+(?:-(?!v\b|-invert)\w+\s+)*(['\"]?)([^'\"|]+)\1\s*$", failure["target"])
     return search is not None and search.group(2).strip() not in later
+
+
+def _left_out_what_failed(failure: dict, later: str) -> bool:
+    """Whether ``later`` is the failing run told to leave out the files it failed in (markdownlint-cli2's
+    ``"#content/api"``, a glob's ``'!content/api/**'``, ``--exclude content/api``): a look at what else fails, not
+    the check passing."""
+    argv = parse_command(later)["argv"]
+    was = set(parse_command(failure["target"])["argv"])
+    left_out = [w[1:] for w in argv if w[:1] in "#!" and len(w) > 2 and w not in was]
+    left_out += [v for o, v in zip(argv, argv[1:]) if o in ("--exclude", "--ignore", "--ignore-pattern")
+                 and v not in was]
+    left_out += [w.split("=", 1)[1] for w in argv if w.startswith(("--exclude=", "--ignore=", "--ignore-pattern="))
+                 and w not in was]
+    heads = [re.split(r"[*?\[{]", p.strip("'\"").lstrip("./"), maxsplit=1)[0].rstrip("/") for p in left_out]
+    failed = re.findall(r"(?m)^\.?/?([\w./-]+\.\w+)[:(]", failure.get("error_text") or "")
+    return any(h and (f == h or f.startswith(h + "/")) for h in heads for f in failed)
 
 
 # options that pick the environment a run is made in: dbt's ``--target``, a profile, a stage
@@ -1488,8 +1505,11 @@ def _passes_after_an_edit(failure: dict, later: list[dict]) -> bool:
     family, edited = command_family(failure["target"]), False
     for o in later:
         edited = edited or o["tool"] in EDIT_TOOLS and o["outcome"] == "ok"
-        if edited and o["outcome"] == "ok" and _is_check(o) and command_family(o["target"]) == family \
-                and _same_target(failure["target"], o["target"]):
+        # (or a step of its line, a look at what it built after it: ``nix build .#tidyq && ./result/bin/tidyq
+        # --version``)
+        if edited and o["outcome"] == "ok" and _is_check(o) and any(
+                command_family(step) == family and _same_target(failure["target"], step)
+                for step in _and_steps(o["target"]) or [o["target"]]):
             return True
     return False
 

@@ -225,13 +225,23 @@ def without_told_aside(hunk: dict, asides: list[str]) -> dict:
                 new="\n".join(l for l in new if l not in out))
 
 
+_LITERALS = frozenset(("true", "false", "none", "null", "nil", "yes", "off"))
+
+
 def shown_hunks(hunks: list[dict], n: int = 2) -> list[dict]:
     """The ``n`` hunks of a file a note shows, in their order: those that only add imports after the others (the
     ``runtime.Caller(0)`` of a new function, not the ``"runtime"`` it imports); the same lines changed in two places
-    once (``environment { config = ApplicationConfig("application-test.yaml") }`` added to two tests)."""
+    once (``environment { config = ApplicationConfig("application-test.yaml") }`` added to two tests), and so the
+    same words respelled in two places (``plot_width=600, plot_height=300`` and ``plot_width=380, plot_height=300``,
+    both made ``width=…, height=…``)."""
     def change(hunk: dict) -> tuple:
         old, new = ([l.strip() for l in hunk[side].splitlines()] for side in ("old", "new"))
-        return tuple(l for l in old if l not in new), tuple(l for l in new if l not in old)
+        old, new = tuple(l for l in old if l not in new), tuple(l for l in new if l not in old)
+        respelled = _changed_words("\n".join(old), "\n".join(new))
+        # (names respelled, not values set: ``retries=3`` and ``workers=3`` both made 5 are two changes)
+        renamed = respelled and all(re.fullmatch(r"[A-Za-z_]\w{2,}", w) and w.lower() not in _LITERALS
+                                    for pair in respelled for w in pair)
+        return (frozenset(respelled),) if renamed else (old, new)
 
     distinct, seen = [], set()
     for i, hunk in enumerate(hunks):

@@ -156,7 +156,10 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     # of its own that says so: ``gcloud iam service-accounts add-iam-policy-binding …``, ``aws iam attach-role-policy
     # …``, ``aws s3api put-bucket-policy …``
     # (asked last: a line with no program has neither)
+    # (an update that sets something, ``zenml artifact-store update s3_staging --authentication_secret=…``; not one
+    # that sends the same sources again, ``fission package update --name … --src pkg.zip``)
     if ({v.rsplit(":", 1)[-1] for v in verbs} & _WRITE_VERBS
+            or "update" in verbs and any(w.startswith("--") and "=" in w for w in argv)
             or any(re.fullmatch(r"(?:add|set|put|remove|grant|revoke|create|update|delete|enable|disable|attach|"
                                 r"detach|assign|register)-[a-z]+(?:-[a-z]+)*", w) for w in argv[1:5])) \
             and _program_name(parsed["argv"][0]) not in ("git", "gh"):

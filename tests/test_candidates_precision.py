@@ -17949,6 +17949,23 @@ def test_the_same_lines_changed_in_two_places_of_a_file_are_shown_once():
     assert shown_hunks(hunks) == [hunks[0], hunks[2]]
 
 
+def test_the_same_names_respelled_in_two_places_of_a_file_are_shown_once():
+    # (blind794 ADO24: ``plot_width``/``plot_height`` made ``width``/``height`` in two figures took the card's room
+    # from ``legend_field="region"``; but ``retries=3`` and ``workers=3`` both made 5 are two changes)
+    from lorebook.edits import shown_hunks
+
+    hunks = [{"old": '    p = figure(plot_width=600, plot_height=300, x_axis_type="datetime",',
+              "new": '    p = figure(width=600, height=300, x_axis_type="datetime",'},
+             {"old": "    p = figure(plot_width=380, plot_height=300, x_range=regions,",
+              "new": "    p = figure(width=380, height=300, x_range=regions,"},
+             {"old": '    p.vbar(x="region", top="revenue", width=0.8, source=src, legend="region",',
+              "new": '    p.vbar(x="region", top="revenue", width=0.8, source=src, legend_field="region",'}]
+    assert shown_hunks(hunks) == [hunks[0], hunks[2]]
+    values = [{"old": "retries: 3", "new": "retries: 5"}, {"old": "workers: 3", "new": "workers: 5"},
+              {"old": "debug: true", "new": "debug: false"}]
+    assert shown_hunks(values) == values[:2]
+
+
 def test_a_file_printed_with_sed_does_no_job_of_the_run_it_configures(git_project, store):
     # (blind458 QQ04: ``sed -n 1,24p tox.ini`` was read as a test run, tox's, and stored as "this project's way")
     session = (Session("tox", git_project, prompt="Please run the tests for the polygon clipping module.")
@@ -23059,3 +23076,82 @@ def test_forge_test_builds_what_forge_build_could_not(git_project, store):
                      "`@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/`; build and all 4 tests pass."))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "@openzeppelin/contracts/=lib" in candidates[0]["change"], reasons
+
+
+def test_a_tools_update_subcommand_is_a_step_of_the_fix_and_no_rerun_of_another(git_project, store):
+    # (blind794 ADO23: ``zenml artifact-store update … --authentication_secret=…`` was no change, and ``zenml secret
+    # create`` was told as a "rerun" of ``zenml stack describe`` with its keys, whose markers took the card's room)
+    session = (Session("zenml-secret", git_project, prompt="The training pipeline fails as soon as it writes artifacts "
+                                                           "to the new S3 artifact store. Can you get `python run.py` "
+                                                           "working against the staging stack?")
+               .ok("zenml stack describe", "ARTIFACT_STORE │ s3_staging\n'staging' stack (ACTIVE)")
+               .fail("python run.py", "Exit code 1\nStep load_data has started.\nFailed to run step `load_data`.\n"
+                                      "botocore.exceptions.NoCredentialsError: Unable to locate credentials")
+               .ok("cat .env", "AWS_ACCESS_KEY_ID=AKIA4TQX7N2VJ5ZKR3PB\n"
+                               "AWS_SECRET_ACCESS_KEY=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\nAWS_DEFAULT_REGION=eu-west-1")
+               .ok("zenml secret create s3_staging_creds --aws_access_key_id=AKIA4TQX7N2VJ5ZKR3PB "
+                   "--aws_secret_access_key=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", "Created secret 's3_staging_creds'.")
+               .ok("zenml artifact-store update s3_staging --authentication_secret=s3_staging_creds",
+                   "Updated artifact_store 's3_staging'.")
+               .ok("python run.py", "Step load_data has finished in 2.114s.\nPipeline run has finished successfully.")
+               .stop("The `s3_staging` artifact store had no credentials attached. I put the staging keys into a "
+                     "ZenML secret and pointed the store at it with `zenml artifact-store update s3_staging "
+                     "--authentication_secret=s3_staging_creds`. `python run.py` now completes all three steps."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    change = candidates[0]["change"]
+    assert "zenml artifact-store update s3_staging --authentication_secret=" in change and "Rerun" not in change, \
+        change
+    assert "--aws_access_key_id=… --aws_secret_access_key=…" in change and "REDACTED" not in change, change
+
+
+def test_a_linters_probe_without_the_generated_pages_then_its_config_is_the_fix(git_project, store):
+    # (blind795 ADP10: ``npx markdownlint-cli2 "content/**/*.md" "#content/api"`` tried the exclusion on the command
+    # line; ``"ignores": ["content/api/**"]`` in .markdownlint-cli2.jsonc made it the lint's own)
+    session = (Session("mdlint-ignores", git_project, prompt="The docs CI job fails on the markdown lint step. Can "
+                                                             "you get it green?")
+               .fail('npx markdownlint-cli2 "content/**/*.md"',
+                     "Exit code 1\nmarkdownlint-cli2 v0.17.2 (markdownlint v0.37.4)\nFinding: content/**/*.md\n"
+                     "Linting: 131 file(s)\nSummary: 212 error(s)\ncontent/api/cli/fieldnotes_export.md:5 "
+                     "MD022/blanks-around-headings Headings should be surrounded by blank lines")
+               .ok('grep -rln "Auto generated by spf13/cobra" content | sed \'s|/[^/]*$||\' | sort | uniq -c',
+                   "     35 content/api/cli")
+               .ok('npx markdownlint-cli2 "content/**/*.md" "#content/api" 2>&1 | tail -2',
+                   "Linting: 96 file(s)\nSummary: 0 error(s)")
+               .edit(".markdownlint-cli2.jsonc", '{\n  "config": {\n    "MD013": false\n  }\n}',
+                     '{\n  "config": {\n    "MD013": false\n  },\n  // generated by `fieldnotes gendocs` (cobra), not '
+                     'hand-written\n  "ignores": ["content/api/**"]\n}')
+               .ok('npx markdownlint-cli2 "content/**/*.md"', "Finding: content/**/*.md !content/api/**\nLinting: 96 "
+                                                              "file(s)\nSummary: 0 error(s)")
+               .stop("All 212 findings were in `content/api/cli/`, which is generated by cobra's doc generator. Added "
+                     "`\"ignores\": [\"content/api/**\"]` to `.markdownlint-cli2.jsonc` so the lint only covers "
+                     "hand-written pages (96 files, 0 errors)."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and '"ignores": ["content/api/**"]' in candidates[0]["change"], reasons
+
+
+def test_another_tools_build_is_a_look_where_the_failing_build_passes_later_in_a_line(git_project, store):
+    # (blind792 ADM21: ``cargo build`` passed where ``nix build .#tidyq -L`` could not see the untracked parser.rs;
+    # ``git add src/parser.rs`` was the fix, as ``nix build .#tidyq && ./result/bin/tidyq --version`` showed later)
+    session = (Session("nix-untracked", git_project,
+                       prompt="nix build is failing after my refactor that split the parser into its own module")
+               .fail("nix build .#tidyq -L", "Exit code 1\nwarning: Git tree '/home/dev/tidyq' is dirty\nerror: builder "
+                                            "for '/nix/store/0m6q-tidyq-0.6.0.drv' failed with exit code 101;\n       > "
+                                            "error[E0583]: file not found for module `parser`")
+               .ok("ls src/ && git status --short", "lexer.rs\nmain.rs\nparser.rs\n M src/main.rs\n?? src/parser.rs")
+               .ok("cargo build -q && echo cargo-ok", "cargo-ok")
+               .ok("git add src/parser.rs && git status --short", " M src/main.rs\nA  src/parser.rs")
+               .fail("nix build .#tidyq -L", "Exit code 1\nerror: hash mismatch in fixed-output derivation '/nix/store/"
+                                            "9x1c-tidyq-0.6.0-vendor.tar.gz.drv':\n         specified: sha256-3kT8cC2rV1"
+                                            "xJ9mN0pQ4sW7yZ5aB6dE8fG1hI2jK3lM4=\n            got:    sha256-Qm7tR2wX9vB4"
+                                            "nC6yU1zA8sD3fG5hJ0kL2pO4iE6rT8w=")
+               .edit("flake.nix", 'cargoHash = "sha256-3kT8cC2rV1xJ9mN0pQ4sW7yZ5aB6dE8fG1hI2jK3lM4=";',
+                     'cargoHash = "sha256-Qm7tR2wX9vB4nC6yU1zA8sD3fG5hJ0kL2pO4iE6rT8w=";')
+               .ok("nix build .#tidyq && ./result/bin/tidyq --version", "tidyq 0.6.0")
+               .stop("`nix build .#tidyq` works now. Two separate things:\n\n- **Flakes only see files git knows "
+                     "about.** `src/parser.rs` was untracked. `git add src/parser.rs` (staging is enough).\n- **Stale "
+                     "vendor hash.** I set `cargoHash` in flake.nix to the `got:` value from the mismatch."))
+    candidates, reasons = _candidates(store, session)
+    changes = [c["change"] for c in candidates]
+    assert len(candidates) == 2 and any("git add src/parser.rs" in c for c in changes), (reasons, changes)
+    assert not any("cargo build" in c for c in changes), changes
