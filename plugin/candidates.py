@@ -1063,7 +1063,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             continue
         parts = _and_steps(step)
         # (less a look after it: ``go run ./cmd/api openapi > api/openapi.yaml && git diff --stat`` is the generate)
-        while len(parts) > 1 and re.match(r"git\s+(?:diff|log|show|status)\b|(?:ls|cat|head|tail|wc|tree)\b",
+        while len(parts) > 1 and re.match(r"git\s+(?:diff|log|show|status)\b|(?:ls|cat|head|tail|wc|tree|file)\b",
                                           parse_command(parts[-1])["check"] or ""):
             parts = parts[:-1]
             step = " && ".join(parts)

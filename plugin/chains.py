@@ -463,7 +463,9 @@ def find_chains(observations: list[dict], account: str = "",
                     or _by_another_interpreter(failure["target"], later["target"])):
                 success, kind = later, "same_job"  # ``node --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node
                 break  # scripts/seed.ts``; ``meson devenv -C _build ./src/quill`` for ``./_build/src/quill``
-            if later["outcome"] == "ok" and _is_check(later) and _in_a_container(failure["target"], later["target"]) \
+            if later["outcome"] == "ok" and _is_check(later) and (
+                    _in_a_container(failure["target"], later["target"])
+                    or _in_the_dev_shell(failure["target"], later["target"])) \
                     and not any(net_changes([e for e in events if e["tool"] in EDIT_TOOLS], None).values()):
                 success, kind = later, "same_job"  # ``docker compose exec airflow-scheduler airflow dags backfill …``
                 break  # for the ``airflow dags backfill …`` the host could not run, nothing edited on the way
@@ -878,6 +880,12 @@ def _other_tests(failure: dict, later: str) -> bool:
     lines = [(m.group(1), m.group(2)) for t in _targets(later) if (m := re.fullmatch(r"\.?/?(\S+?):(\d+)", t))]
     if rerun and lines and all(f in {g for g, _ in rerun} and (f, n) not in rerun for f, n in lines):
         return True
+    # (or hspec's ``--match`` of a path, none the one it gave for a rerun: ``cabal test --test-options='--match
+    # "/Toml.Lexer/"'`` after "To rerun use: --match "/Toml.Roundtrip/prop_roundtrip/"")
+    matched = re.search(r"""--match[= ]+["']?/?([^"'\s]+?)/?["'\s]""", later + " ")
+    reruns = re.findall(r"""To rerun use: --match ["']/?([^"'\s]+?)/?["']""", logged)
+    if matched and reruns and not any(r.startswith(matched.group(1)) for r in reruns):
+        return True
     # (or ScalaTest's ``-z`` substring, or ``-t`` name, in no failing test's: ``testOnly billing.InvoiceCalculatorSpec
     # -- -z "sum line items"`` after "- should apply VAT per line and round half-up *** FAILED ***")
     scalatest = re.search(r"""\s--(?:\s.*?)?\s-[zt]\s+(?:"([^"]+)"|'([^']+)'|(\S+))""", later)
@@ -1076,6 +1084,21 @@ def _under_a_wrapper(failed: str, later: str) -> bool:
                 and (path == os.path.normpath(word) or path.endswith("/" + os.path.normpath(word))):
             rest = after[n + 1:]
             return rest == before[1:] or all(w.startswith("-") for w in rest)
+    return False
+
+
+def _in_the_dev_shell(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the failing line whole inside the project's dev shell (``nix develop -c sh -c 'meson
+    setup build && meson test -C build'`` for ``meson setup build && meson test -C build``)."""
+    for step in _segments(later) or [later]:
+        parsed = parse_command(step)
+        if not re.match(r"(?:nix develop|devbox run|direnv exec|flox activate)\b", parsed["runner"] or ""):
+            continue
+        argv = parsed["argv"]
+        inner = argv[2] if len(argv) == 3 and _program_name(argv[0]) in _SHELLS and argv[1] in ("-c", "-lc") \
+            else " ".join(argv)
+        if " ".join(command_key(inner).split()) == " ".join(command_key(failed).split()):
+            return True
     return False
 
 

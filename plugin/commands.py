@@ -864,7 +864,8 @@ def _inline_code(command: str) -> str | None:
         if (word in ("-c", "-e", "--command", "--execute", "--eval", "--query") and word not in _run_options(argv)
                 or _INLINE_CLUSTER.fullmatch(word) and _program_name(argv[0]) in _CODE_TAKERS) \
                 and not argv[i + 1].startswith("-") \
-                and not (word.endswith("e") and re.fullmatch(r"[A-Za-z_]\w*=\S*", argv[i + 1])):
+                and not (word.endswith("e") and re.fullmatch(r"[A-Za-z_]\w*=\S*", argv[i + 1])) \
+                and "install" not in argv[1:i]:  # (nor an installer's: pip's ``-e .`` editable, ``-c`` constraints)
             return " ".join(argv[i + 1].split())
     return None
 
@@ -934,7 +935,9 @@ def _same_target(failed: str, later: str) -> bool:
     if went and not parse_command(later)["cwd"] and not later.lstrip().startswith("cd ") \
             and _same_target(failed, f"cd {went} && {later}"):
         return True
-    a, b = _rooted_targets(failed), _rooted_targets(later)
+    # (a package by its path, with extras or without: ``uv pip install -e '.[test]'`` for ``… -e .``)
+    a, b = ([re.sub(r"^([\w./-]+)\[[A-Za-z][\w,.-]*\]$", r"\1", t) for t in _rooted_targets(c)]
+            for c in (failed, later))
     # (the same directory, named from inside the one above it: ``cd apps/web && npx eslint src`` for ``npx eslint
     # apps/web/src``)
     if a != b and a and a == _rooted_targets(later, words=True) and all("/" in t for t in a):

@@ -851,7 +851,11 @@ _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 # (an Android app's, in its module's build file: ``versionCode = 42``, ``versionName = "3.8.1"``)
                 "build.gradle.kts": _ANDROID_VERSION, "build.gradle": _ANDROID_VERSION,
                 # (a Perl distribution's, in Dist::Zilla's dist.ini: ``version = 0.07``)
-                "dist.ini": LazyRegex(r"^\s*version\s*=\s*v?\d[\w.+-]*\s*$")}
+                "dist.ini": LazyRegex(r"^\s*version\s*=\s*v?\d[\w.+-]*\s*$"),
+                # (an OCaml project's ``(version 0.4.0)`` in dune-project; an Elixir project's ``version: "0.4.0",``
+                # in mix.exs, whose dependencies are tuples)
+                "dune-project": LazyRegex(r"^\s*\(version\s+v?\d[\w.+-]*\)\s*$"),
+                "mix.exs": LazyRegex(r'^\s*version:\s*"\d[\w.+-]*",?\s*$')}
 
 
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)

@@ -436,7 +436,8 @@ def _quoted_in(command: str, account: str) -> bool:
         if len(told) >= 2 and set(told) <= words and any("=" in w or w.startswith("-") for w in told):
             return True
         # (or one long option of its own, alone: "Building with `--no-web-resources-cdn` makes …")
-        if re.fullmatch(r"--[a-z][\w-]{7,}(?:=\S+)?", span) and span in words:
+        # (or a define of a build's, ``-Dtarget=x86_64-linux-musl``)
+        if re.fullmatch(r"--[a-z][\w-]{7,}(?:=\S+)?|-D[A-Za-z][\w.-]*=\S+", span) and span in words:
             return True
         # or one setting it passed inside its code: `GET_SOURCE_PUBLIC_KEY=1` in ``mysql -e "CHANGE REPLICATION …"``
         # (not a variable the line sets for its program: `NODE_ENV=test` of "Jest runs Babel with `NODE_ENV=test`" is
@@ -1498,8 +1499,9 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     code = _interpreter_code(argv)
     if code is not None:
         argv = _words(code)
-    # (or a script it runs: ``pwsh -NoProfile -File ./build.ps1 -Tasks test`` is named by `./build.ps1 -Tasks test`)
-    script = next((n for n, w in enumerate(argv[1:4], start=1) if w.lower() == "-file"), None) \
+    # (or a script it runs: ``pwsh -NoProfile -File ./build.ps1 -Tasks test`` is named by `./build.ps1 -Tasks test`;
+    # after its policy too, ``powershell -NoProfile -ExecutionPolicy Bypass -File .\deploy\release.ps1 -Env staging``)
+    script = next((n for n, w in enumerate(argv[1:7], start=1) if w.lower() == "-file"), None) \
         if argv and _program_name(argv[0]) in ("pwsh", "powershell") else None
     if script is not None and len(argv) > script + 1:
         argv = argv[script + 1:]

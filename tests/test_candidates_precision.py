@@ -23155,3 +23155,114 @@ def test_another_tools_build_is_a_look_where_the_failing_build_passes_later_in_a
     changes = [c["change"] for c in candidates]
     assert len(candidates) == 2 and any("git add src/parser.rs" in c for c in changes), (reasons, changes)
     assert not any("cargo build" in c for c in changes), changes
+
+
+def test_an_editable_install_with_extras_is_the_editable_install_that_failed(git_project, store):
+    # (blind791 ADL10: ``uv pip install -e .`` could not build without pybind11; ``uv pip install -e '.[test]'``
+    # passed after ``"pybind11>=2.12"`` joined ``[build-system] requires``; pip's ``-e`` takes no code)
+    session = (Session("pybind-editable", git_project, prompt="Set up a dev install of the fastgeo extension.")
+               .fail("source .venv/bin/activate && uv pip install -e .",
+                     "Exit code 1\nerror: Failed to build `fastgeo @ file:///home/dev/fastgeo`\n  Caused by: Call to "
+                     "`scikit_build_core.build.build_editable` failed (exit status: 1)\n  CMake Error at "
+                     "CMakeLists.txt:6 (find_package):\n    Could not find a package configuration file provided by "
+                     "\"pybind11\"")
+               .edit("pyproject.toml", 'requires = ["scikit-build-core>=0.9"]',
+                     'requires = ["scikit-build-core>=0.9", "pybind11>=2.12"]')
+               .ok("source .venv/bin/activate && uv pip install -e '.[test]'",
+                   "Resolved 5 packages in 380ms\n   Built fastgeo @ file:///home/dev/fastgeo\n + fastgeo==0.3.0")
+               .stop("CMakeLists.txt does `find_package(pybind11 CONFIG REQUIRED)`, but pybind11 wasn't in the isolated "
+                     "build environment. Added `\"pybind11>=2.12\"` to `[build-system] requires` in pyproject.toml."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "pybind11>=2.12" in candidates[0]["change"], reasons
+
+
+def test_an_ocaml_projects_own_version_bumped_beside_the_fix_is_no_part_of_it(git_project, store):
+    # (blind773 ACT13: ``(version 0.4.0)`` in dune-project beside ``(pps ppx_deriving.show)`` in lib/dune)
+    session = (Session("dune-version", git_project, prompt="dune build fails since I put [@@deriving show] on the AST "
+                                                           "types. Can you sort it out?")
+               .fail("dune build", "Exit code 1\nFile \"bin/main.ml\", line 12, characters 18-31:\n12 |   print_endline "
+                                   "(Ast.show_expr e)\n                       ^^^^^^^^^^^^^\nError: Unbound value "
+                                   "Ast.show_expr")
+               .edit("dune-project", "(version 0.3.1)", "(version 0.4.0)")
+               .edit("lib/dune", " (libraries menhirLib))", " (libraries menhirLib)\n (preprocess\n  (pps "
+                                                            "ppx_deriving.show)))")
+               .ok("dune build 2>&1 && dune test", "")
+               .stop("`lib/dune` now has `(preprocess (pps ppx_deriving.show))`. `dune build` and `dune test` are "
+                     "clean. Separately, I bumped dune-project to `(version 0.4.0)` since the dump feature is new."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "dune-project" not in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
+
+def test_hspecs_match_of_another_group_than_the_rerun_it_gave_is_no_pass(git_project, store):
+    # (blind797 ADR14: ``prop_roundtrip`` failed; only ``--match "/Toml.Lexer/"`` ran after the lexer edit)
+    session = (Session("hspec-match", git_project, prompt="The roundtrip property in tomlish fails on CI for escapes. "
+                                                          "Can you fix the lexer?")
+               .fail("cabal test", "Exit code 1\nToml.Roundtrip\n  prop_roundtrip [✘]\n\nFailures:\n\n  "
+                                   "test/Toml/RoundtripSpec.hs:14:3: \n  1) Toml.Roundtrip prop_roundtrip\n       "
+                                   "Falsified (after 37 tests and 5 shrinks):\n\n  To rerun use: --match "
+                                   "\"/Toml.Roundtrip/prop_roundtrip/\" --seed 1839201\n\n9 examples, 1 failure")
+               .edit("src/Toml/Lexer.hs", "unicodeEscape n = chr . fst . head . readHex <$> count n hexDigitChar",
+                     "unicodeEscape n = do\n  ds <- count n hexDigitChar\n  case readHex ds of\n    [(v, \"\")] | v "
+                     "<= 0x10FFFF -> pure (chr v)\n    _ -> fail (\"invalid unicode escape: \" <> ds)")
+               .ok("cabal test --test-options='--match \"/Toml.Lexer/\"'",
+                   "Toml.Lexer\n  lexes \\u escapes [✔]\n\n5 examples, 0 failures\nTest suite spec: PASS")
+               .stop("Fixed the escape handling in the lexer. The lexer specs all pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_failing_line_run_whole_in_the_flakes_dev_shell_is_the_way(git_project, store):
+    # (blind798 ADS21: ``meson setup build && meson test -C build`` could not find libsodium on the host; the README's
+    # way, ``nix develop -c sh -c '…'``, ran it)
+    line = "meson setup build && meson test -C build"
+    session = (Session("nix-devshell", git_project, prompt="meson setup fails on my machine for the frame codec "
+                                                           "library, can you get the tests running?")
+               .fail(line, "Exit code 1\nThe Meson build system\nRun-time dependency libsodium found: NO (tried "
+                           "pkgconfig and cmake)\n\nmeson.build:9:9: ERROR: Dependency \"libsodium\" not found, tried "
+                           "pkgconfig and cmake")
+               .read("README.md")
+               .ok(f"rm -rf build && nix develop -c sh -c '{line}'",
+                   "Run-time dependency libsodium found: YES 1.0.20\nOk:                 3\nFail:               0")
+               .stop("libsodium isn't supposed to come from the system here: the README says every build goes "
+                     f"through the flake's dev shell. Running it as `nix develop -c sh -c '{line}'` works, 3/3 tests "
+                     "pass."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "nix develop -c" in candidates[0]["change"], reasons
+
+
+def test_a_build_define_the_account_quotes_makes_the_rebuild_a_step_of_the_fix(git_project, store):
+    # (blind798 ADS23: ``zig build … -Dtarget=x86_64-linux-musl && file zig-out/bin/logfold`` before the Alpine run
+    # passed; the ``file`` after it is a look)
+    run = 'docker run --rm -v "$PWD/zig-out/bin:/b" alpine:3.20 /b/logfold --version'
+    session = (Session("zig-musl", git_project, prompt="The binary dies with 'not found' on the Alpine runner. Alpine "
+                                                       "is musl, not glibc. Can you make the release build target musl?")
+               .ok("zig build -Doptimize=ReleaseSafe && file zig-out/bin/logfold",
+                   "zig-out/bin/logfold: ELF 64-bit LSB executable, x86-64, dynamically linked, interpreter "
+                   "/lib64/ld-linux-x86-64.so.2")
+               .fail(run, "Exit code 127\nexec /b/logfold: no such file or directory")
+               .ok("zig build -Doptimize=ReleaseSafe -Dtarget=x86_64-linux-musl && file zig-out/bin/logfold",
+                   "zig-out/bin/logfold: ELF 64-bit LSB executable, x86-64, statically linked")
+               .ok(run, "logfold 0.9.1")
+               .stop("Without an explicit target Zig built for the host's glibc. With `-Dtarget=x86_64-linux-musl` the "
+                     "binary is statically linked and runs in `alpine:3.20`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    change = candidates[0]["change"]
+    assert "-Dtarget=x86_64-linux-musl" in change and "file zig-out" not in change, change
+
+
+def test_a_script_run_by_powershell_after_its_policy_is_named_by_the_script(git_project, store):
+    # (blind799 ADT04: "The repo's way is `.\deploy\release.ps1 -Env staging`" of ``powershell -NoProfile
+    # -ExecutionPolicy Bypass -File .\deploy\release.ps1 -Env staging``, after a bare ``fly deploy`` failed)
+    run = r"powershell -NoProfile -ExecutionPolicy Bypass -File .\deploy\release.ps1 -Env staging"
+    session = (Session("fly-release", git_project, prompt="Deploy current main to staging please.")
+               .fail("fly deploy", "Exit code 1\nError: the config for your app is missing an app name, add an app "
+                                   "field to the fly.toml file or specify with the -a flag")
+               .read("deploy/release.ps1")
+               .ok(run, "release.ps1: env=staging sha=7d41c0e config=deploy\\fly.staging.toml\n==> Verifying app "
+                        "config\n✓ Configuration is valid\n--> v42 deployed successfully")
+               .stop("Deployed. There's no fly.toml at the repo root, so a bare `fly deploy` can't work. The repo's "
+                     "way is `.\\deploy\\release.ps1 -Env staging`: it picks `deploy\\fly.staging.toml`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "release.ps1 -Env staging" in candidates[0]["change"], reasons
