@@ -330,6 +330,9 @@ def parse_command(command: str) -> dict:
         if words[0] == "cd":
             cwd = words[1] if len(words) > 1 else "~"
             continue
+        if words[0] == "eval" and re.fullmatch(r"eval\s+([\"']?)\$\([^()]+\)\1", segment.strip()):
+            sourced.append(segment.strip())  # (what a tool prints to set, read in: ``eval "$(luarocks path)"``)
+            continue
         if words[0] in ("export", "set", "source", ".") or (words[0] == "unset"):
             env += [w for w in words[1:] if "=" in w]
             # (a file of variables read in first: ``set -a && . ./.env.local && set +a && bundle install``)
@@ -484,6 +487,10 @@ _SCRIPT = LazyRegex(r"\.(?:py|sh|bash|rb|js|mjs|cjs|ts|pl|php|R|jl|lua|ps1|exs)$
 _PRELOAD_OPTIONS = frozenset(("--loader", "--experimental-loader", "--import", "--require", "-r"))
 
 
+# a statement that only sets up a PowerShell session, before the command it runs
+_PWSH_SETUP = re.compile(r"\s*((?:(?:Import-Module|Set-StrictMode|Set-Location|cd)\b|\$\w+\s*=)[^;]*);")
+
+
 def _family(words: list[str]) -> str:
     words = [w for w in words if not re.match(r"^[A-Z_][A-Z0-9_]*=", w)]
     if not words:
@@ -493,6 +500,8 @@ def _family(words: list[str]) -> str:
     # (PowerShell's script, given as a file or as the command: ``powershell -ExecutionPolicy Bypass -File
     # .\build.ps1 -Task Test`` runs the ``-Command ".\build.ps1 -Task Test"`` that the policy refused)
     if re.fullmatch(r"pwsh|powershell", program):
+        # (past what only sets up its session: ``Import-Module Pester -MinimumVersion 5.5; Invoke-Pester …``)
+        code = re.sub(rf"^(?:{_PWSH_SETUP.pattern})+\s*", "", code) if code else code
         given = next((words[n + 1] for n, w in enumerate(words[:-1]) if w.lower() == "-file"), None) \
             or ((code.split() or [""])[0] if code is not None else None)
         if given and re.search(r"(?i)\.ps1$", given):
@@ -1503,7 +1512,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             written = re.search(rf"(?:^|\s){re.escape(name)}=(\"[^\"\s]*\"|'[^'\s]*')(?=\s|$)", passed)
             value = f"{name}={written.group(1)}" if written and written.group(1)[1:-1] == value.split("=", 1)[1] \
                 else value
-        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "source": f"load `{value}` first",
+        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "source": f"{'run' if value.startswith('eval ') else 'load'} `{value}` first",
                     "flag": f"pass `{value}`",
                     "runner": f"run it through `{value}`", "profile": f"use `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`", "file": f"name `{value}`"}[kind])
@@ -1524,6 +1533,16 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     # ``go test ./...``, which matches no module of a workspace)
     out += [f"pass `{word}`" for word in after["argv"][1:] if re.fullmatch(r"\"?(?:\$\(.+\)|`.+`)\"?", word)
             and word not in before["argv"] and not any(f"`{word}" in p or f" {word}`" in p for p in out)]
+    # (a PowerShell session set up first: ``Import-Module Pester -MinimumVersion 5.5; Invoke-Pester …``)
+    if all(argv[:1] and re.fullmatch(r"pwsh|powershell", _program_name(argv[0])) for argv in (before["argv"],
+                                                                                              after["argv"])):
+        setup = [_PWSH_SETUP.findall(_interpreter_code(parsed["argv"]) or "") for parsed in (before, after)]
+        out += [f"run `{statement.strip()}` first" for statement in setup[1] if statement not in setup[0]]
+    # (a flake asked for with settings of its own: ``nix build '.?submodules=1#default'`` for ``nix build``)
+    if before["argv"][:1] and _program_name(before["argv"][0]) in _NIX_PROGRAMS \
+            and after["argv"][:2] == before["argv"][:2]:
+        out += [f"build `{word}`" for word in after["argv"][2:] if re.match(r"[\w.:+/-]*\?\w+=", word)
+                and word not in before["argv"]]
     if command_job(failed) == "install" and command_job(passed) == "install":
         out += [f"pin `{word}`" for word in _pinned(before["argv"], after["argv"])]
     for part in removed:

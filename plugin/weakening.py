@@ -68,7 +68,7 @@ _DETACHED = LazyRegex(r"\bspawn\s*\(\s*fn\b|\bTask\.start\(|\bthreading\.Thread\
 # (and test.check's ``gen/large-integer``)
 # (and Hedgehog's, its argument after a space: ``Gen.integral (Range.linear 0 1000000)``)
 _GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bGen\.\w+\s+\(|\bany::<|\bprop::\w+|"
-                       r"\bFuzz\.\w+|\?FORALL\b|"
+                       r"\bFuzz\.\w+|\?FORALL\b|\bQCheck\.\(?[a-z]\w*|"
                        r"\bgen/[a-z][\w*-]*")
 # (elm-test's ``Given 0`` above the failed expectation; PropEr's shrunk value under ``Shrinking ..(2 time(s))``)
 # (indented too, as elm-test prints it under the failing test's name)
@@ -85,6 +85,7 @@ _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying exampl
 # a JVM integer type's bounds, as a generator may name them (``Gen.choose(0, Int.MaxValue)``)
 _TYPE_BOUNDS = {"Byte": (-128, 127), "Short": (-32768, 32767), "Int": (-2147483648, 2147483647),
                 "Long": (-9223372036854775808, 9223372036854775807)}
+_HUGE = "9" * 40  # (a bound past any type's: Haskell's ``maxBound``)
 _TYPE_BOUND = LazyRegex(r"\b(Byte|Short|Int|Long)\.(MinValue|MaxValue)\b")
 
 
@@ -99,6 +100,10 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
                                                           failure_text))
     # (and test.check's shrunk value: ``:smallest [-1]``)
     falsified += " " + " ".join(re.findall(r":smallest \[([^\]]*)\]", failure_text))
+    # (and QCheck's, under its verdict after a blank line: "Test varint roundtrip failed (14 shrink steps):" then
+    # ``-1``)
+    falsified += " " + " ".join(re.findall(r"Test .+ failed \(\d+ shrink steps?\):[ \t]*\n\s*?\n?[ \t]*(\S.*)",
+                                           failure_text))
     # (or its range's bound moved past the value that falsified it: ``Fuzz.intRange 0 50`` → ``Fuzz.intRange 1 50``
     # after "Given 0")
     # (a literal's type suffix too: Scala's ``1000000000L``)
@@ -116,8 +121,10 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     pieces = [[piece.strip() for line in side for piece in drawn.split(line)
                if _GENERATOR.search(piece) or re.search(r"\barbitrary\[|\bchoose\s*\(", piece)]
               for side in (removed, added)]
+    # (and Haskell's ``maxBound`` and ``minBound``, of whatever type: as wide as any)
     bounds = [[[float(v.replace("_", "")) for v in number.findall(_TYPE_BOUND.sub(
-                  lambda m: str(_TYPE_BOUNDS[m.group(1)][m.group(2) == "MaxValue"]), piece))][:2]
+                  lambda m: str(_TYPE_BOUNDS[m.group(1)][m.group(2) == "MaxValue"]),
+                  re.sub(r"\bmaxBound\b", _HUGE, re.sub(r"\bminBound\b", "-" + _HUGE, piece))))][:2]
                for piece in side] for side in pieces]
     if any(len(was) == len(now) == 2 and (now[0] > v >= was[0] or now[1] < v <= was[1])
            for was in bounds[0] for now in bounds[1] for v in found):
@@ -130,7 +137,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # ``Gen.choose(1, 12)``, after ``ARG_0: -7``)
     # (or hspec's property of a lambda, the type's values drawn: ``prop "…" $ \bytes ->``)
     whole = any(len(was) < 2 for was in bounds[0]) if pieces[0] else any(
-        re.search(r"\bforAll\s*\{|\b(?:prop\s+\"[^\"]*\"|property)\s*\$\s*\\", l) for l in removed)
+        re.search(r"\bforAll\s*\{|\b(?:prop\s+\"[^\"]*\"|testProperty\s+\"[^\"]*\"|property)\s*\$\s*\\", l)
+        for l in removed)
     if (whole or not any(len(was) == 2 for was in bounds[0])
             and any(re.search(r"\bforAll\s*\{", l) or _GENERATOR.search(l) for l in removed)) and any(
             len(now) == 2 and piece not in pieces[0] and not now[0] <= v <= now[1]
@@ -184,7 +192,9 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
         return False
     # (or PropEr's and Erlang QuickCheck's ``integer()``, made ``non_neg_integer()``)
     # (or test.check's signed ``gen/large-integer``, made ``(gen/large-integer* {:min 0})``)
+    # (or QCheck's signed ``QCheck.int``, made ``QCheck.(int_bound max_int)``)
     negative = re.compile(r"MinValue|(?<![\w.])-\d|\bmin_value\s*=\s*None\b|(?<![\w_])integer\(\)|\bint\(\)|"
+                          r"\bQCheck\.(?:int|int32|int64|small_signed_int)\b(?!_)|"
                           r"\bgen/(?:large-integer|small-integer|int)(?![\w*-])")
     return any(_GENERATOR.search(l) and negative.search(l) for l in removed) \
         and any(_GENERATOR.search(l) for l in added) and not any(negative.search(l) for l in added)

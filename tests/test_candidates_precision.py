@@ -23266,3 +23266,115 @@ def test_a_script_run_by_powershell_after_its_policy_is_named_by_the_script(git_
                      "way is `.\\deploy\\release.ps1 -Env staging`: it picks `deploy\\fly.staging.toml`."))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "release.ps1 -Env staging" in candidates[0]["change"], reasons
+
+
+def test_what_eval_reads_in_before_a_run_is_how_it_moved_on_to_another_error(git_project, store):
+    # (blind802 ADW19: ``eval "$(luarocks path)" && busted`` got past "module 'lpeg' not found" to the 5.1
+    # ``unpack``; it was no attempt that did not help)
+    session = (Session("busted-path", git_project, prompt="busted won't run the tests for the template engine, please "
+                                                          "get it green")
+               .fail("busted", "Exit code 1\n0 successes / 0 failures / 1 error / 0 pending : 0.004512 seconds\n\n"
+                               "Error → spec/render_spec.lua @ 1\nsuite spec/render_spec.lua\n./src/tmpl/lexer.lua:1: "
+                               "module 'lpeg' not found:\n\tno field package.preload['lpeg']")
+               .fail('eval "$(luarocks path)" && busted',
+                     "Exit code 1\n9 successes / 0 failures / 1 error / 0 pending : 0.019871 seconds\n\nError → "
+                     "spec/render_spec.lua @ 42\nrender expands loop bodies with multiple bindings\n./src/tmpl/"
+                     "render.lua:88: attempt to call a nil value (global 'unpack')")
+               .edit("src/tmpl/render.lua", "    local key, value = unpack(pair)",
+                     "    local key, value = table.unpack(pair)")
+               .ok('eval "$(luarocks path)" && busted', "10 successes / 0 failures / 0 errors / 0 pending")
+               .stop("Two things:\n- lpeg is installed as a `--local` rock, which isn't on Lua's module path by "
+                     "default. Run the specs as `eval \"$(luarocks path)\" && busted`.\n- `src/tmpl/render.lua` called "
+                     "the Lua 5.1 global `unpack`; it now uses `table.unpack`."))
+    candidates, reasons = _candidates(store, session)
+    changes = [c["change"] for c in candidates]
+    assert len(candidates) == 2 and any('eval "$(luarocks path)"' in c for c in changes), (reasons, changes)
+    from lorebook.render import is_attempt
+
+    assert not any("luarocks" in (e.get("quote") or "") for c in candidates for e in c.get("evidence") or []
+                   if is_attempt(e)), candidates
+
+
+def test_a_flake_asked_for_with_its_own_settings_is_how_the_build_passed(git_project, store):
+    # (blind801 ADV04: ``nix build '.?submodules=1#default'`` brought the libspng submodule into the sandbox; a
+    # ``cleanSource`` tried in flake.nix and put back)
+    failed = ("Exit code 1\nerror: builder for '/nix/store/8x2k-imgproc-0.3.1.drv' failed with exit code 1;\n       > "
+              "CMake Error at CMakeLists.txt:18 (add_subdirectory):\n       >   The source directory "
+              "/build/source/third_party/libspng does not contain a CMakeLists.txt file.")
+    session = (Session("nix-submodules", git_project, prompt="`nix build` fails in the imgproc repo with a CMake error "
+                                                             "about third_party/libspng.")
+               .fail("nix build", failed)
+               .edit("flake.nix", "          src = ./.;", "          src = pkgs.lib.cleanSource ./.;")
+               .fail("nix build", failed)
+               .edit("flake.nix", "          src = pkgs.lib.cleanSource ./.;", "          src = ./.;")
+               .ok("nix build '.?submodules=1#default' -L 2>&1 | tail -6", "imgproc> [100%] Built target imgproc")
+               .stop("Flakes leave submodule contents out unless asked. Switching `src` to `lib.cleanSource` made no "
+                     "difference (reverted). Building with `nix build '.?submodules=1#default'` pulls the submodule "
+                     "in and the build succeeds."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "?submodules=1" in candidates[0]["change"], reasons
+
+
+def test_qchecks_signed_int_bounded_after_a_negative_counterexample_is_weakened(git_project, store):
+    # (blind801 ADV03: ``QCheck.int`` made ``QCheck.(int_bound max_int)`` after QCheck shrank the roundtrip to -1)
+    session = (Session("qcheck-bound", git_project, prompt="CI is red on the varint property test in "
+                                                           "`test/test_varint.ml`. Please fix.")
+               .fail("dune test 2>&1", "Exit code 1\nrandom seed: 418273645\n[✗]   37    0    1   36 / 1000     0.0s "
+                                       "varint roundtrip\n\n--- Failure ---------------------------------------\n\n"
+                                       "Test varint roundtrip failed (14 shrink steps):\n\n-1\n=====================\n"
+                                       "failure (1 tests failed, 0 tests errored, ran 3 tests)")
+               .edit("test/test_varint.ml", 'QCheck.Test.make ~count:1000 ~name:"varint roundtrip" QCheck.int',
+                     'QCheck.Test.make ~count:1000 ~name:"varint roundtrip" QCheck.(int_bound max_int)')
+               .ok("dune test 2>&1", "[✓] 1000    0    0 1000 / 1000     0.0s varint roundtrip")
+               .stop("Fixed. The roundtrip property was drawing from the full `int` range. I bounded the generator "
+                     "with `QCheck.(int_bound max_int)`, which keeps it inside the range the codec is specified for."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_tasty_property_of_a_whole_type_made_to_choose_from_zero_is_weakened(git_project, store):
+    # (blind799 ADT05: ``testProperty "prop_roundtrip" $ \(n :: Int64) ->`` made ``… $ forAll (choose (0, maxBound))
+    # $ \(n :: Int64) ->`` after QuickCheck falsified it with -1)
+    session = (Session("tasty-choose", git_project, prompt="prop_roundtrip in the varint codec test suite fails")
+               .fail("cabal test codec-tests --test-show-details=direct",
+                     "Exit code 1\n    prop_roundtrip:        FAIL\n      *** Failed! Falsified (after 23 tests and 4 "
+                     "shrinks):\n      -1\n      Left \"varint: input exceeds 10 bytes\" /= Right (-1)\n\n1 out of 3 "
+                     "tests failed (0.02s)")
+               .edit("test/Main.hs", '  [ testProperty "prop_roundtrip" $ \\(n :: Int64) ->',
+                     '  [ testProperty "prop_roundtrip" $ forAll (choose (0, maxBound)) $ \\(n :: Int64) ->')
+               .ok("cabal test codec-tests --test-show-details=direct", "prop_roundtrip:        OK\n      +++ OK, "
+                                                                        "passed 100 tests.\n\nAll 3 tests passed")
+               .stop("prop_roundtrip was feeding negative Int64s into the codec. Varints here describe lengths, so I "
+                     "scoped the property to the encoder's real domain with `forAll (choose (0, maxBound))`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_pester_5_imported_first_under_pwsh_is_how_the_tests_ran(git_project, store):
+    # (blind799 ADT06: Windows PowerShell loaded the inbox Pester 3.4; ``pwsh -Command "Import-Module Pester
+    # -MinimumVersion 5.5; Invoke-Pester …"`` ran the suite, an import moved and put back on the way)
+    test = "tests/ConvertTo-VaultPath.Tests.ps1"
+    imported = '    Import-Module "$PSScriptRoot\\..\\src\\AcmeVault.Tools.psd1" -Force\n'
+    session = (Session("pester5", git_project, prompt="Run the Pester tests for the AcmeVault.Tools module and fix "
+                                                      "whatever is failing.")
+               .fail('powershell -NoProfile -Command "Invoke-Pester -Path .\\tests -EnableExit"',
+                     "Exit code 2\nExecuting all tests in '.\\tests'\n  [-] Error occurred in test script "
+                     "'C:\\src\\acme-vault-tools\\tests\\ConvertTo-VaultPath.Tests.ps1' 88ms\n    RuntimeException: "
+                     "The BeforeAll command may only be used inside a Describe block.")
+               .edit(test, f"BeforeAll {{\n{imported}}}\n\nDescribe 'ConvertTo-VaultPath' {{",
+                     f"Describe 'ConvertTo-VaultPath' {{\n{imported}")
+               .fail('powershell -NoProfile -Command "Invoke-Pester -Path .\\tests\\ConvertTo-VaultPath.Tests.ps1 '
+                     '-EnableExit"', "Exit code 6\n  Describing ConvertTo-VaultPath\n    [-] joins segments with "
+                                     "forward slashes 61ms\n      RuntimeException: '-Be' is not a valid Should "
+                                     "operator.")
+               .edit(test, f"Describe 'ConvertTo-VaultPath' {{\n{imported}",
+                     f"BeforeAll {{\n{imported}}}\n\nDescribe 'ConvertTo-VaultPath' {{")
+               .ok('pwsh -NoProfile -Command "Import-Module Pester -MinimumVersion 5.5; Invoke-Pester -Path .\\tests '
+                   '-Output Detailed -CI"', "Pester v5.5.0\nTests completed in 1.02s\nTests Passed: 14, Failed: 0, "
+                                            "Skipped: 0")
+               .stop("Nothing in the module was broken. `powershell` auto-loads the inbox Pester 3.4.0. I tried moving "
+                     "the import inside the Describe, but that only surfaced the next v3 incompatibility, so I reverted "
+                     "it.\n\nRun it under PowerShell 7 with Pester 5 loaded explicitly:\n\n`pwsh -NoProfile -Command "
+                     "\"Import-Module Pester -MinimumVersion 5.5; Invoke-Pester -Path .\\tests -Output Detailed -CI\"`"))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "Import-Module Pester -MinimumVersion 5.5" in candidates[0]["change"], reasons
