@@ -167,7 +167,9 @@ _NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?passw
 # ``vault token lookup``): ``dbPassword       pg-Rz7v…``
 # (grep's line number, and file, before it too: ``34-    HTTP_Passwd      Vq93…`` of ``grep -n -A13 …``)
 # (and a key of words, as ``sf org display`` prints it: `` Access Token     00D5g0…!AQ0…``)
-_COLUMNS = (r"(?m)^(?P<pre>(?:(?:[\w./-]+[:-])?\d+[:-])?[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}"
+# (and a key in its namespace, as ``pulumi config --show-secrets`` prints it: ``infra-net:datadogApiKey  3f9a…``)
+_COLUMNS = (r"(?m)^(?P<pre>(?:(?:[\w./-]+[:-])?\d+[:-])?[ \t]*"
+            r"(?P<key>(?:[A-Za-z_][\w.-]{0,40}:)?[A-Za-z_][A-Za-z0-9_.-]{0,60}"
             r"(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,3})[ \t]{2,})(?P<value>[^\s\"'`]+)[ \t]*$")
 # a key whose value is on the next line, indented (salt's and ansible's nested output): ``app_password:⏎    Vq7!…``
 _NEXT_LINE = (r"(?m)^(?P<indent>[ \t]*)(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}):[ \t]*\n(?P<inner>[ \t]+))"
@@ -239,7 +241,12 @@ _SECRET_READ = (r"\b(?:kubectl|oc)\b[^|;&\n]*\bget\s+secrets?\b[^|;&\n]*(?:jsonp
                 # (and a cloud's short-lived token printed bare: ``gcloud auth print-access-token``, ``az account
                 # get-access-token``)
                 r"\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b|"
-                r"\baz\s+account\s+get-access-token\b")
+                r"\baz\s+account\s+get-access-token\b|"
+                # (or a file that holds one bare, by its name: ``cat ~/.appveyor_token``, ``cat /run/secrets/db_password``,
+                # ``Get-Content .\deploy.key``; not a file of settings, ``cat secrets.yaml``, whose keys say what is what)
+                r"(?:^|[;&|(]\s*)(?:cat|head|tail|type|more|Get-Content|gc)\s+(?:-\S+\s+)*[\"']?(?:[^\s\"'|;&]*[/\\])?"
+                r"[^\s\"'|;&/\\]*(?:token|secret|passw(?:or)?d|api[-_]?key|credential)[\w-]*"
+                r"(?:\.(?:txt|key|pem|secret|token))?[\"']?\s*(?:$|[|;&)])")
 
 
 _SOURCES = {
@@ -1056,7 +1063,8 @@ def reads_a_secret(command: str) -> bool:
     """Whether ``command`` prints a secret's value, bare, where no key says what it is."""
     # (a word of one first, so that most commands never compile the pattern)
     return bool(command) and any(word in command for word in ("secret", "password", "vault", "op ", "pass ", "sops ",
-                                                              "bw ", "-token")) \
+                                                              "bw ", "token", "api_key", "api-key", "apikey",
+                                                              "credential")) \
         and bool(_compiled()["secret_read"].search(command))
 
 

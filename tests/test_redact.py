@@ -214,6 +214,8 @@ def test_a_read_of_a_credential_file_stores_no_secret(tmp_path, store, lorebook_
     "op item get \"iOS CI\" --vault Mobile --fields label=match_git_token,label=match_password --reveal",
     # (blind538 TS23: a service account's OAuth token, printed bare)
     "gcloud auth print-access-token --impersonate-service-account=fcm-sender@acme-shop-prod.iam.gserviceaccount.com",
+    # (blind803 ADX23: a file that holds a token bare, by its name: ``cat ~/.appveyor_token``)
+    "cat ~/.appveyor_token",
 ])
 def test_the_output_of_a_command_that_reads_a_secret_is_never_stored(tmp_path, store, lorebook_home, command):
     # (blind206 GY23: ``kubectl get secret … | base64 -d`` printed ``pR3c0n-7vLq2Xw9Zt`` bare, no key before it;
@@ -250,6 +252,10 @@ def test_a_secret_read_is_told_by_its_command_not_its_output():
     assert not reads_a_secret("op item get \"iOS CI\" --fields label=match_password")  # (concealed without --reveal)
     assert reads_a_secret("az account get-access-token --resource https://management.azure.com --query accessToken")
     assert not reads_a_secret("gcloud auth list")
+    # (a file named for one; not a file of settings, whose keys say what is what, nor code named for tokens)
+    assert reads_a_secret("cat /run/secrets/db_password") and reads_a_secret("head -1 .npm_token")
+    assert not reads_a_secret("cat secrets.yaml") and not reads_a_secret("cat src/token.py")
+    assert not reads_a_secret("grep -rn token src/")
 
 
 # --- error signatures ---------------------------------------------------------------
@@ -661,6 +667,9 @@ def test_the_values_a_redaction_replaced_are_collected_and_found_again_by_finger
     # (blind792 ADM15: a key of words, as ``sf org display`` prints it; found in the database by bench/leaks.py)
     (" Alias            acme-prod\n Access Token     00D5g000004ZkLm!AQ0AQKp2vJ8mXg3Yc7TnR1sWqL5eHd9bF0uZyA6oPiMkN4tG2rE\n"
      " API Version      60.0", "AQ0AQKp2vJ8mXg3Yc7TnR1sWqL5eHd9bF0uZyA6oPiMkN4tG2rE"),
+    # (blind807 AEB11: a key in its namespace, as ``pulumi config --show-secrets`` prints it)
+    ("KEY                      VALUE\naws:region               eu-central-1\ninfra-net:datadogApiKey  "
+     "3f9a1c7e5b2d4860a1e7c3b9f0d2e6a4", "3f9a1c7e5b2d4860a1e7c3b9f0d2e6a4"),
     # Vault's AppRole secret_id is the credential, a UUID as it is
     ('    "secret_id": "b7e4f1a2-93c6-4d58-a0e1-6f2c9d8b3a47",', "b7e4f1a2-93c6-4d58-a0e1-6f2c9d8b3a47"),
     # base64 of a docker auths config and of user:token
