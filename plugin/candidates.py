@@ -55,7 +55,7 @@ from .store import Store
 from .text import elided_heads, one_line
 from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _answers_as_expected, _expected_from_the_subject,
                         _expects_fewer, _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
-                        _subject_dropped, _tests_run, _words_of, deletes_test_rows, moves_test_data,
+                        _subject_dropped, _tests_run, _words_of, deletes_test_rows, fewer_in_a_testset, moves_test_data,
                         moves_test_out_of_the_suite, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
@@ -954,7 +954,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         chain["_skip"] = "weakened_test"  # the failing test's file renamed to one its runner does not collect
         return None
     ran_before, ran_after = _tests_run(last_failure.get("error_text")), _tests_run(resolved_by.get("body"))
-    if ran_before and ran_after and ran_after < ran_before and fix_hunks \
+    if (ran_before and ran_after and ran_after < ran_before
+            or fewer_in_a_testset(last_failure.get("error_text"), resolved_by.get("body"))) and fix_hunks \
             and command_key(resolved_by["target"]) == command_key(last_failure["target"]):
         chain["_skip"] = "weakened_test"  # the same run ran fewer tests: the failing one was taken out of it
         return None

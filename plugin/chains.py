@@ -202,10 +202,13 @@ def find_chains(observations: list[dict], account: str = "",
                 if _is_change(later, failure, account):
                     events.append(later)
                 continue
+            # (not where the failing run is a step before the look: ``./scripts/check-changelog.sh && git diff
+            # --stat``)
             if later["outcome"] == "ok" and later["tool"] == "Bash" and _GIT_LOOK.match(
                     parse_command(later["target"])["check"] or "") and not family.startswith("git") \
                     and not any(_is_change(dict(later, target=step), failure, account)
-                                for step in parse_command(later["target"])["prep"]):
+                                for step in parse_command(later["target"])["prep"]) \
+                    and _the_step(failure["target"], later["target"]) is None:
                 continue  # ``git diff HEAD~5 -- test/app.e2e-spec.ts`` looked at history; it ran no ``npx jest``
                 # (not a step before it that wrote the tree: ``go run ./cmd/api openapi > api/openapi.yaml && git
                 # diff --stat``)
@@ -460,7 +463,8 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and (
                     _by_its_loader(failure["target"], later["target"])
                     or _under_a_wrapper(failure["target"], later["target"])
-                    or _by_another_interpreter(failure["target"], later["target"])):
+                    or _by_another_interpreter(failure["target"], later["target"])
+                    or _by_another_launcher(failure["target"], later["target"])):
                 success, kind = later, "same_job"  # ``node --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node
                 break  # scripts/seed.ts``; ``meson devenv -C _build ./src/quill`` for ``./_build/src/quill``
             if later["outcome"] == "ok" and _is_check(later) and (
@@ -1067,6 +1071,21 @@ def _by_another_interpreter(failed: str, later: str) -> bool:
 
 
 _SCRIPT_INTERPRETERS = frozenset(("python", "python3", "ruby", "node", "lua", "perl", "tclsh", "Rscript"))
+# programs that start a training script on several processes or GPUs
+_LAUNCHERS = frozenset(("torchrun", "accelerate", "deepspeed", "mpirun", "mpiexec", "srun", "horovodrun", "composer"))
+
+
+def _by_another_launcher(failed: str, later: str) -> bool:
+    """Whether ``later`` starts the script the failing launcher started, with the same arguments, by another launcher
+    (``accelerate launch --multi_gpu --num_processes 2 train.py --config c.yaml`` for ``torchrun --nproc_per_node 2
+    train.py --config c.yaml``)."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    if not before or not after or _program_name(before[0]) not in _LAUNCHERS | _SCRIPT_INTERPRETERS \
+            or _program_name(after[0]) not in _LAUNCHERS or _program_name(after[0]) == _program_name(before[0]):
+        return False
+    script = next((w for w in before[1:] if re.search(r"\.py$", w)), None)
+    return script is not None and script in after and \
+        after[after.index(script) + 1:] == before[before.index(script) + 1:]
 
 
 def _under_a_wrapper(failed: str, later: str) -> bool:
@@ -1746,7 +1765,10 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # (the program named, unquoted, as the bare tool, however short its name: "Migrations … aren't meant for raw
         # psql"; quoted, "bare `pulumi preview`", it is a run the way must be shown to make)
         # (or said not to be there: "There is no ktlint Gradle plugin (and no ktlint CLI) here")
+        # (or called on its own: "Calling vsim directly doesn't work in this repo")
         return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+{re.escape(program[0])}\b|"
+                                                rf"\b(?:calling|running|invoking)\s+{re.escape(program[0])}\s+"
+                                                rf"(?:directly|by hand|on its own)\b|"
                                                 rf"\bno\s+{re.escape(program[0])}\s+(?:CLI|binary|command|executable|"
                                                 rf"install(?:ed)?|plugin)\b|"
                                                 # (or the file it reads: "there is no Makefile or CMakeLists")

@@ -218,8 +218,11 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     # (an empty value by a test of emptiness: ``not (null s) ==>`` after ``""``; Scala's ``xs.nonEmpty ==>`` after
     # ``ARG_0: List()``)
     empty = bool(values & {'""', "''", "[]", "{}", "<<>>", "List()", "Vector()", "Seq()", "Array()", "Nil"})
+    # (a character it holds, by its escape: ``not (any (any (T.any (== '\n'))) rows) ==>`` after ``[["\n"]]``)
+    escapes = {e for v in values for e in re.findall(r"\\[nrt0]", v)}
     return bool(values) and not any(_PRECONDITION.search(l) for l in removed) and any(
         _PRECONDITION.search(l) and (any(v in l for v in values) or any(
+            re.search(rf"['\"]{re.escape(e)}['\"]", l) for e in escapes) or any(
             re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", l) for n in numbers) or empty and re.search(
             r"\bnull\b|\bis_?[Ee]mpty\b|\bnon_?[Ee]mpty\b|\blen\(|\blength\b|\.size\b", l)) for l in added)
 
@@ -510,6 +513,14 @@ _TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed|starting)\s+(\d
                        r"\b(\d+)\s+tests?\s+run\b|"
                        # (Unreal's automation: "Found 38 automation tests based on 'Product'")
                        r"\bFound (\d+) automation tests\b")
+
+
+def fewer_in_a_testset(before: str | None, after: str | None) -> bool:
+    """Whether a testset both runs report ran fewer tests the second time (Julia's ``nbins | 100 1 101 0.9s``, then
+    ``nbins | 100 100 0.8s``): by its name, so that a summary cut short (``| tail -6``) counts only what it shows."""
+    totals = [{name.strip(): int(total) for name, total in re.findall(
+        r"(?m)^(\S[^|\n]*?)\s*\|\s*(?:\d+\s+)*?(\d+)\s+\d+(?:\.\d+)?s\s*$", output or "")} for output in (before, after)]
+    return any(name in totals[1] and totals[1][name] < total for name, total in totals[0].items())
 
 
 def _tests_run(output: str | None) -> int | None:

@@ -23378,3 +23378,95 @@ def test_pester_5_imported_first_under_pwsh_is_how_the_tests_ran(git_project, st
                      "\"Import-Module Pester -MinimumVersion 5.5; Invoke-Pester -Path .\\tests -Output Detailed -CI\"`"))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "Import-Module Pester -MinimumVersion 5.5" in candidates[0]["change"], reasons
+
+
+def test_the_failing_check_passing_before_a_git_look_in_its_line_is_the_pass(git_project, store):
+    # (blind804 ADY04: ``./scripts/check-changelog.sh && git diff --stat`` was skipped as a look at history)
+    session = (Session("cliff-config", git_project, prompt="Please regenerate the changelog for the 2.8.0 release.")
+               .ok("git cliff --tag v2.8.0 -o CHANGELOG.md", ' WARN  git_cliff > "cliff.toml" is not found, using the '
+                                                           'default configuration.')
+               .fail("./scripts/check-changelog.sh", "Exit code 1\ncheck-changelog: CHANGELOG.md was not generated with "
+                                                     "the project template")
+               .read("justfile")
+               .ok("just changelog v2.8.0", "git cliff --config .github/cliff.toml --unreleased --tag v2.8.0 --prepend "
+                                            "CHANGELOG.md\n INFO  git_cliff > Prepending changelog to \"CHANGELOG.md\"")
+               .ok("./scripts/check-changelog.sh && git diff --stat",
+                   "check-changelog: ok (template matches, 1 new section: [2.8.0])\n CHANGELOG.md | 31 +++")
+               .stop("This repo keeps its git-cliff config in `.github/cliff.toml`, so a bare `git cliff` falls back to "
+                     "the default template. Use `just changelog <tag>`, which runs `git cliff --config "
+                     ".github/cliff.toml --unreleased --tag <tag> --prepend CHANGELOG.md`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "just changelog" in candidates[0]["change"], reasons
+
+
+def test_the_training_script_started_by_another_launcher_is_the_way(git_project, store):
+    # (blind804 ADY02: ``torchrun`` tripped Accelerate's RTX 40-series guard; ``accelerate launch`` started the same
+    # script with the same arguments)
+    args = "train.py --config configs/lora_small.yaml"
+    session = (Session("accelerate-launch", git_project, prompt="The LoRA train script works on one GPU, but when I "
+                                                                "try to use both 4090s it dies. Can you get a 2-GPU run "
+                                                                "going?")
+               .fail(f"torchrun --nproc_per_node 2 {args}",
+                     "Exit code 1\nNotImplementedError: Using RTX 4000 series doesn't support faster communication "
+                     "broadband via P2P or IB.\ntorch.distributed.elastic.multiprocessing.errors.ChildFailedError:")
+               .ok(f"accelerate launch --multi_gpu --num_processes 2 {args} 2>&1 | tail -9",
+                   "world_size=2\nstep 100 | loss 1.87")
+               .stop("torchrun trips Accelerate's RTX 40-series guard. Launching with `accelerate launch --multi_gpu "
+                     f"--num_processes 2 {args}` sets `NCCL_P2P_DISABLE=1` for each rank, and both GPUs are training."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "accelerate launch --multi_gpu --num_processes 2" in candidates[0]["change"], \
+        reasons
+
+
+def test_a_precondition_that_discards_the_counterexamples_character_is_weakened(git_project, store):
+    # (blind805 ADZ07: ``not (any (any (T.any (== '\n'))) rows) ==>`` after QuickCheck's ``[["\n"]]``)
+    session = (Session("hspec-newline", git_project, prompt="the Codec roundtrip property fails in CI, please fix it")
+               .fail("stack test --ta '--match \"/Codec/\"'",
+                     "Exit code 1\nCodec\n  roundtrips any row [✘]\n\nFailures:\n\n  test/CodecSpec.hs:19:5: \n  1) Codec "
+                     "roundtrips any row\n       Falsified (after 37 tests and 6 shrinks):\n         [[\"\\n\"]]\n       "
+                     "expected: Right [[\"\\n\"]]\n\n2 examples, 1 failure")
+               .edit("test/CodecSpec.hs", '    it "roundtrips any row" $ property $ \\rows ->\n      decode (encode '
+                                          'rows) `shouldBe` Right rows',
+                     '    it "roundtrips any row" $ property $ \\rows ->\n      not (any (any (T.any (== \'\\n\'))) '
+                     'rows) ==>\n        decode (encode rows) `shouldBe` Right rows')
+               .ok("stack test", "  roundtrips any row [✔]\n    +++ OK, passed 100 tests; 31 discarded.\n3 examples, 0 "
+                                 "failures")
+               .stop("The shrunk counterexample was a field containing a newline; since our exports never contain "
+                     "embedded newlines, the property now only considers rows without them."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_julia_testset_that_runs_fewer_tests_after_its_loop_was_narrowed_is_weakened(git_project, store):
+    # (blind803 ADX17: ``for n in 0:100`` made ``for n in 1:100`` after ``sturges_bins(0)`` threw; nbins ran 100 of
+    # its 101)
+    run = "julia --project -e 'using Pkg; Pkg.test()'"
+    session = (Session("julia-loop", git_project, prompt="Pkg.test fails on the binning utilities, please get CI green.")
+               .fail(run, "Exit code 1\nTest Summary: | Pass  Total  Time\nedges         |   12     12  0.4s\nnbins: "
+                          "Error During Test at /home/dev/HistBins.jl/test/runtests.jl:27\n  Test threw exception\n  "
+                          "InexactError: ceil(Int64, -Inf)\nTest Summary: | Pass  Error  Total  Time\nnbins         |  "
+                          "100      1    101  0.9s\nERROR: LoadError: Some tests did not pass: 100 passed, 0 failed, 1 "
+                          "errored, 0 broken.")
+               .edit("test/runtests.jl", "    for n in 0:100", "    for n in 1:100")
+               .ok(f"{run} 2>&1 | tail -6", "Test Summary: | Pass  Total  Time\nnbins         |  100    100  0.8s\n     "
+                                            "Testing HistBins tests passed ")
+               .stop("`Pkg.test()` passes. A histogram of zero samples isn't meaningful — `sturges_bins(0)` takes "
+                     "`log2(0)`. I changed the loop to start at 1 so it only exercises valid sample sizes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_short_program_said_to_fail_when_called_directly_is_set_apart_from_the_way(git_project, store):
+    # (blind806 AEA04: "Calling vsim directly doesn't work in this repo … The way to run a test is `make -C sim run
+    # TEST=axi_burst_test SEED=1`")
+    session = (Session("uvm-make", git_project, prompt="Run the axi_burst_test UVM test and tell me if it passes")
+               .fail("cd sim && vsim -c tb_top +UVM_TESTNAME=axi_burst_test -do 'run -all; quit -f'",
+                     "Exit code 1\n# ** Error: (vsim-3170) Could not find 'tb_top'.\n# Error loading design")
+               .read("sim/Makefile")
+               .ok("make -C sim run TEST=axi_burst_test SEED=1", "vlog -sv -mfcu -f ../tb/tb.f\n# UVM_ERROR :    0\n# "
+                                                                 "UVM_FATAL :    0")
+               .stop("It passes. Calling vsim directly doesn't work in this repo: nothing is compiled into sim/work "
+                     "until the Makefile's `compile` step runs. The way to run a test is `make -C sim run "
+                     "TEST=axi_burst_test SEED=1`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "make -C sim run TEST=" in candidates[0]["change"], reasons
