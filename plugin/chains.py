@@ -12,10 +12,10 @@ import urllib.parse
 
 from .account import _NOT_ENOUGH, _STOP, _code_spans, _prose, _sentences, _tokens
 from .commands import (_MUTATING, _NOT_A_FIX_FLAG, _PACKAGE_RUNNERS, _PRELOAD_OPTIONS, _PROBE, _READERS, _ROUTINE,
-                       _SAYS_MORE, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS, _and_steps,
-                       _asks_version, _before_pipe, _exec_split, _first_word, _inline_code, _interpreter_code,
-                       _picked_package, _program_name, _routine, _same_target, _segments, _targets, _words,
-                       is_static_check, checks_generated_output, command_family, command_job, command_key,
+                       _SAYS_MORE, _SELECTS_TESTS, _SHELL_TOKEN, _SUBCOMMAND_JOBS, _TEST_PATH, _TIMEOUT, _VALUE_OPTIONS,
+                       _and_steps, _asks_version, _before_pipe, _exec_split, _first_word, _inline_code,
+                       _interpreter_code, _picked_package, _program_name, _routine, _same_target, _segments, _targets,
+                       _words, is_static_check, checks_generated_output, command_family, command_job, command_key,
                        container_run, container_words, config_variant, counting_search, goals_put_before,
                        invocation_change, is_autofix, other_subcommand, parse_command, program_variant, quoted_again,
                        removed_paths, removed_with, runs_the_phase_of, statements_put_before, subcommand_variant)
@@ -359,7 +359,7 @@ def find_chains(observations: list[dict], account: str = "",
                          or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
                     and not _looked_closer(failure, later) and not _searched_no_more(failure, later["target"]) \
-                    and not _left_out_what_failed(failure, later["target"]) \
+                    and not _left_out_what_failed(failure, later["target"]) and not _skipped_without(failure, later) \
                     and not _compared_elsewhere(failure, later["target"], observations[k + 1:]) \
                     and not _config_dropped(failure["target"], later["target"]) \
                     and not _debug_for_release(failure["target"], later["target"]) \
@@ -755,6 +755,19 @@ def _searched_no_more(failure: dict, later: str) -> bool:
     -4``): a look at what there was, not the check passing."""
     search = re.search(r"\|\s*grep\s+(?:-(?!v\b|-invert)\w+\s+)*(['\"]?)([^'\"|]+)\1\s*$", failure["target"])
     return search is not None and search.group(2).strip() not in later
+
+
+def _skipped_without(failure: dict, later: dict) -> bool:
+    """Whether ``later`` left out a setting the failing run was given, and skipped tests (``forge test`` after ``forge
+    test --match-path test/fork/… --fork-url "$MAINNET_RPC_URL"`` failed: "3 skipped"): the tests that needed it did
+    not run."""
+    before, after = parse_command(failure["target"])["argv"], parse_command(later["target"])["argv"]
+    given = {w.split("=", 1)[0] for w in after if w.startswith("--")}
+    dropped = [w.split("=", 1)[0] for n, w in enumerate(before) if w.startswith("--")
+               and ("=" in w or n + 1 < len(before) and not before[n + 1].startswith("-"))
+               and not _SELECTS_TESTS.match(w.split("=", 1)[0]) and not re.match(r"--match", w)]
+    return any(option not in given for option in dropped) \
+        and bool(re.search(r"\b[1-9]\d* skipped\b", later.get("body") or ""))
 
 
 def _left_out_what_failed(failure: dict, later: str) -> bool:

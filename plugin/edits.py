@@ -856,6 +856,8 @@ _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 # in mix.exs, whose dependencies are tuples)
                 "dune-project": LazyRegex(r"^\s*\(version\s+v?\d[\w.+-]*\)\s*$"),
                 "mix.exs": LazyRegex(r'^\s*version:\s*"\d[\w.+-]*",?\s*$')}
+# (an Erlang application's ``{vsn, "0.3.2"},`` in src/<app>.app.src)
+_APP_SRC_VERSION = LazyRegex(r'^\s*\{\s*vsn\s*,\s*"\d[\w.+-]*"\s*\}\s*,?\s*$')
 
 
 _OTHER_MANIFEST = LazyRegex(r"(?i)(?:^|/)(?:DESCRIPTION|[\w.-]+\.nimble)$")  # (R's, nim's)
@@ -891,7 +893,7 @@ def _metadata_only(edit: dict, error: str = "") -> bool:
     names = {os.path.basename(f) for f in edit.get("files") or []}
     name = names.pop() if len(names) == 1 else ""
     own_version = _OWN_VERSION.get(name) or (_MSBUILD_VERSION if name.endswith((".csproj", ".fsproj", ".vbproj"))
-                                             else None)
+                                             else _APP_SRC_VERSION if name.endswith(".app.src") else None)
     # (of a package's manifest: an alert rule's ``summary:`` annotation is what a template renders)
     if not own_version and not all(_MANIFEST_PATH.search(f) or _OTHER_MANIFEST.search(f)
                                    for f in edit.get("files") or ["?"]):

@@ -1680,6 +1680,30 @@ def _subject_dropped(changes: dict[str, list[dict]], sources: list[str]) -> bool
     return False
 
 
+def _call_words(line: str) -> set[frozenset]:
+    """The calls a line makes, each by the words of its name (``updateWorldMatrix`` and ``updateMatrixWorld`` alike:
+    {update, world, matrix})."""
+    return {frozenset(w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name))
+            for name in re.findall(r"\b([A-Za-z_]\w{5,})\s*\(", line)}
+
+
+def does_what_the_code_dropped(changes: dict[str, list[dict]], diffs: list[str]) -> bool:
+    """Whether a change to tests only makes, in the test, a call that a change to the code under test took out of it,
+    as a diff read in the session showed (``object.updateWorldMatrix(true, false)`` gone from bounds.ts in the
+    refactor, ``scene.updateMatrixWorld(true)`` added to its test): the test now does the code's job."""
+    if not tests_only(changes):
+        return False
+    dropped: set[frozenset] = set()
+    for text in diffs:
+        path = None
+        for line in text.splitlines():
+            if line.startswith(("diff --git", "+++ ")):
+                path = line[4:].strip().removeprefix("b/") if line.startswith("+++ ") else None
+            elif line.startswith("-") and not line.startswith("--- ") and path and not _TEST_PATH.search(path):
+                dropped |= _call_words(line)
+    return any(len(words) >= 2 and words in dropped for line in _added_in(changes) for words in _call_words(line))
+
+
 # a value a failure says it expected, as test runners print it (``Expected to equal:`` then ``512Mi`` below)
 _EXPECTED_TOKEN = LazyRegex(r"(?i)\bexpected(?: to equal)?:?\s*<?[\"']?([\w.-]+)")
 _DEFAULT_TEST = LazyRegex(r"(?i)\bby default\b|\bdefaults?(?: to| value)?\b")

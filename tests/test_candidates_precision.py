@@ -23470,3 +23470,64 @@ def test_a_short_program_said_to_fail_when_called_directly_is_set_apart_from_the
                      "TEST=axi_burst_test SEED=1`."))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "make -C sim run TEST=" in candidates[0]["change"], reasons
+
+
+def test_an_erlang_apps_own_version_bumped_for_a_release_is_no_part_of_the_fix(git_project, store):
+    # (blind812 AEG23: ``{vsn, "0.3.2"},`` in throttle.app.src was shown as the fix, the clamp in refill dropped)
+    session = (Session("erl-vsn", git_project, prompt="rebar3 eunit is failing on the token bucket. Please fix it and "
+                                                      "get it ready for a patch release.")
+               .fail("rebar3 eunit", "Exit code 1\n===> Performing EUnit tests...\n..F.\nFailures:\n\n  1) "
+                                     "throttle_bucket_tests:refill_caps_at_capacity_test/0\n     Failure/Error: "
+                                     "?assertEqual(10, Tokens)\n       expected: 10\n            got: 14\n===> Error "
+                                     "running tests")
+               .edit("src/throttle.app.src", '  {vsn, "0.3.1"},', '  {vsn, "0.3.2"},')
+               .edit("src/throttle_bucket.erl", "    Tokens = B#bucket.tokens + Elapsed * B#bucket.rate,",
+                     "    Tokens = min(B#bucket.capacity, B#bucket.tokens + Elapsed * B#bucket.rate),")
+               .ok("rebar3 eunit", "....\nFinished in 0.038 seconds\n4 tests, 0 failures")
+               .stop("`refill/2` added `Elapsed * Rate` tokens without ever clamping. Refill now takes "
+                     "`min(B#bucket.capacity, …)`. `rebar3 eunit` passes 4/4. For the patch release I bumped the app "
+                     "version to 0.3.2 in `throttle.app.src`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "min(B#bucket.capacity" in candidates[0]["change"] and "vsn" not in candidates[0]["change"], \
+        candidates[0]["change"]
+
+
+def test_a_test_made_to_do_what_the_refactor_took_out_of_the_code_is_weakened(git_project, store):
+    # (blind814 AEI04: the refactor took ``object.updateWorldMatrix(true, false)`` out of getWorldBox, as ``git diff
+    # HEAD~1`` showed; the test was given ``scene.updateMatrixWorld(true)``)
+    diff = ("diff --git a/src/scene/bounds.ts b/src/scene/bounds.ts\n--- a/src/scene/bounds.ts\n+++ b/src/scene/"
+            "bounds.ts\n@@ -1,18 +1,12 @@\n export function getWorldBox(object: Object3D, target = new Box3()): Box3 {\n"
+            "-  object.updateWorldMatrix(true, false);\n-  target.makeEmpty();\n+  return target.setFromObject(object, "
+            "true);\n }")
+    session = (Session("three-bounds", git_project, prompt="vitest is failing on the bounds util since the refactor")
+               .fail("npx vitest run src/scene/bounds.test.ts",
+                     "Exit code 1\n ❯ src/scene/bounds.test.ts (9 tests | 1 failed) 23ms\n   × getWorldBox > returns "
+                     "world-space bounds before the first render\n     → expected -1 to be 9 // Object.is equality")
+               .ok("git diff HEAD~1 -- src/scene/bounds.ts", diff)
+               .edit("src/scene/bounds.test.ts", "    group.add(mesh);\n\n    const box = getWorldBox(mesh);",
+                     "    group.add(mesh);\n    scene.updateMatrixWorld(true);\n\n    const box = getWorldBox(mesh);")
+               .ok("npx vitest run src/scene/bounds.test.ts", " ✓ src/scene/bounds.test.ts (9 tests) 19ms")
+               .stop("Fixed. The failing case never brings the scene graph's world matrices up to date. I added "
+                     "`scene.updateMatrixWorld(true)` after the fixture is assembled, which is what the renderer does."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_run_without_the_fork_url_that_skipped_tests_is_no_pass_of_the_fork_test(git_project, store):
+    # (blind814 AEI13: ``forge test`` after ``forge test --match-path test/fork/… --fork-url "$MAINNET_RPC_URL"``
+    # failed: "13 passed, 0 failed, 3 skipped", the fork tests among them)
+    session = (Session("forge-fork", git_project, prompt="the fork test for the swap router is failing with STF")
+               .fail('forge test --match-path test/fork/SwapRouter.fork.t.sol --fork-url "$MAINNET_RPC_URL" -vvv',
+                     "Exit code 1\nRan 3 tests for test/fork/SwapRouter.fork.t.sol:SwapRouterForkTest\n[PASS] "
+                     "testQuoteMatchesPool() (gas: 48211)\n[FAIL: revert: STF] testSwapExactIn() (gas: 131877)\n"
+                     "Suite result: FAILED. 2 passed; 1 failed; 0 skipped")
+               .edit("src/Router.sol", "        IERC20(tokenIn).safeTransferFrom(msg.sender, address(this), amountIn);",
+                     "        IERC20(tokenIn).safeTransferFrom(msg.sender, address(this), amountIn);\n        "
+                     "IERC20(tokenIn).forceApprove(address(uniRouter), amountIn);")
+               .ok("forge test 2>&1 | tail -4", "Suite result: ok. 5 passed; 0 failed; 0 skipped\n\nRan 3 test suites "
+                                                "in 118.22ms: 13 passed, 0 failed, 3 skipped (16 total tests)")
+               .stop("Fixed. `Router.swapExactIn` never approved the Uniswap router. It now calls `forceApprove`.\n\n- "
+                     "`forge test`: 13 passed, 0 failed"))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
