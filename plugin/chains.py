@@ -2693,9 +2693,12 @@ def _stayed_up(failed: str, later: dict) -> str | None:
         step = timed.group(0) + step if timed else step
         parsed = parse_command(step)
         argv = parsed["argv"]
-        if into == inside and parsed["runner"].startswith("timeout") and argv and _program_name(
+        # (or the entry script run by its framework's launcher: ``timeout 5 pyxel run main.py`` for ``python main.py``)
+        if into == inside and parsed["runner"].startswith("timeout") and argv and (_program_name(
                 argv[0]) == _program_name(before["argv"][0]) and (
-                serving[0] in argv[1:5] if serving else argv[0] == before["argv"][0]):
+                serving[0] in argv[1:5] if serving else argv[0] == before["argv"][0])
+                or app and len(before["argv"]) == 2 and argv[-1] == before["argv"][-1]
+                and bool(_ENTRY_SCRIPT.search(argv[-1]))):
             env, rest = re.match(r"((?:[A-Za-z_]\w*=\S*\s+)*)(.*)", step, re.S).groups()
             return into + env + _TIMEOUT.sub("", rest)  # as run, less the timeout (after the variables it set)
     return None
@@ -2900,11 +2903,22 @@ def _config_dropped(failed: str, later: str) -> bool:
     ``npx tsc -p tsconfig.strict.json --noEmit`` failed): another check, not that one passing."""
     before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
     # (a short one only with a file of settings: psql's ``-c`` is a query, its ``-p`` a port)
-    picked = {w.split("=", 1)[0] for n, w in enumerate(before[1:], 1)
+    picked = {w.split("=", 1)[0]: w.split("=", 1)[1] if "=" in w else before[n + 1]
+              for n, w in enumerate(before[1:], 1)
               if w.split("=", 1)[0] in _CONFIG_OPTIONS and ("=" in w or n + 1 < len(before)) and (
                   w.startswith("--") or n + 1 < len(before)
                   and re.search(r"\.(?:json|ya?ml|toml|ini|cfg|conf|[cm]?[jt]s)$", before[n + 1]))}
-    return bool(picked) and not any(w.split("=", 1)[0] in picked for w in after[1:])
+    # (not one found by its usual name where the later run starts: ``cd website && npx textlint …`` for ``npx
+    # textlint --config website/.textlintrc.json …``)
+    went = parse_command(later)["cwd"]
+    found = {option for option, path in picked.items() if went and os.path.dirname(path).strip("./") == went.strip("./")
+             and _DEFAULT_CONFIG.match(os.path.basename(path))}
+    return bool(set(picked) - found) and not any(w.split("=", 1)[0] in picked for w in after[1:])
+
+
+# a configuration file's usual name, which its tool finds by itself where it runs
+_DEFAULT_CONFIG = LazyRegex(r"\.[\w.-]+rc(?:\.(?:json|ya?ml|js|cjs))?$|(?:tsconfig|jsconfig)\.json$|"
+                            r"[\w-]+\.config\.[cm]?[jt]s$|pyproject\.toml$|setup\.cfg$|tox\.ini$")
 
 
 def _debug_for_release(failed: str, later: str) -> bool:
@@ -3018,9 +3032,10 @@ def _built_by_its_tests(failed: str, later: str) -> bool:
         return False
     # (what the build was given, the tests were too, or nothing narrower: ``cargo build -p api`` → ``cargo test -p
     # api``)
+    # (its tests built by the build too, which the test run does anyway: ``swift build --build-tests``)
     return before[at] in ("build", "compile", "check") and after[at] == "test" \
-        and set(before[at + 1:]) <= set(after[at + 1:]) and all(w.startswith("-") for w in after[at + 1:]
-                                                                  if w not in before[at + 1:])
+        and set(before[at + 1:]) - {"--build-tests"} <= set(after[at + 1:]) \
+        and all(w.startswith("-") for w in after[at + 1:] if w not in before[at + 1:])
 
 
 def _ran_its_tasks(failed: str, later: dict) -> bool:

@@ -23531,3 +23531,68 @@ def test_a_run_without_the_fork_url_that_skipped_tests_is_no_pass_of_the_fork_te
                      "`forge test`: 13 passed, 0 failed"))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_entry_script_kept_up_by_its_frameworks_launcher_is_the_start_passing(git_project, store):
+    # (blind809 AED12: ``python main.py`` raised on ``caption=``; ``timeout 5 pyxel run main.py; echo "exit=$?"``
+    # stayed up, after ``title="Star Hopper"``)
+    session = (Session("pyxel-title", git_project, prompt="After `pip install -U pyxel` my game won't start anymore.")
+               .fail("python main.py", "Exit code 1\nTraceback (most recent call last):\n  File \"/home/dev/star-hopper/"
+                                       "main.py\", line 12, in __init__\n    pyxel.init(160, 120, caption=\"Star "
+                                       "Hopper\", fps=30)\nTypeError: init() got an unexpected keyword argument "
+                                       "'caption'")
+               .edit("main.py", '        pyxel.init(160, 120, caption="Star Hopper", fps=30)',
+                     '        pyxel.init(160, 120, title="Star Hopper", fps=30)')
+               .ok('timeout 5 pyxel run main.py; echo "exit=$?"', "exit=124")
+               .stop("Pyxel renamed `init()`'s `caption` argument to `title`. main.py now calls `pyxel.init(160, 120, "
+                     "title=\"Star Hopper\", fps=30)`; the game kept running until the 5-second `timeout` stopped it."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and 'title="Star Hopper"' in candidates[0]["change"], reasons
+
+
+def test_a_config_found_by_its_usual_name_where_the_later_run_starts_is_not_dropped(git_project, store):
+    # (blind809 AED02: ``cd website && npx textlint "docs/**/*.md"`` for ``npx textlint --config
+    # website/.textlintrc.json "website/docs/**/*.md"``, whose rules were not found from the root)
+    session = (Session("textlint-cwd", git_project, prompt="Run textlint over the docs before I cut the release")
+               .fail('npx textlint --config website/.textlintrc.json "website/docs/**/*.md"',
+                     "Exit code 2\n✖ Error\nFailed to load textlint's rule module: \"terminology\" is not found.")
+               .ok('cd website && npx textlint "docs/**/*.md" && echo "textlint: clean"', "textlint: clean")
+               .stop("The rules live in `website/node_modules`, so the root copy couldn't resolve them. Running it from "
+                     "the docs package, `cd website && npx textlint \"docs/**/*.md\"`, picks up both."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "cd website && npx textlint" in candidates[0]["change"], reasons
+
+
+def test_a_value_moved_one_past_the_boundary_the_failing_test_is_named_for_is_weakened(git_project, store):
+    # (blind811 AEF13: ``testWithdrawAtCliff`` warped to ``start + 365 days + 1``, beside a passing
+    # ``testWithdrawAfterCliff``)
+    session = (Session("forge-cliff", git_project, prompt="forge test has one failing test in the vesting vault")
+               .fail("forge test", "Exit code 1\n[PASS] testCannotWithdrawBeforeCliff() (gas: 23811)\n[FAIL. Reason: "
+                                   "revert: Vault: still locked] testWithdrawAtCliff() (gas: 41377)\n[PASS] "
+                                   "testWithdrawAfterCliff() (gas: 77190)\nSuite result: FAILED. 4 passed; 1 failed; 0 "
+                                   "skipped")
+               .edit("test/VestingVault.t.sol", "        vm.warp(start + 365 days);\n        vm.prank(beneficiary);",
+                     "        vm.warp(start + 365 days + 1);\n        vm.prank(beneficiary);")
+               .ok("forge test", "Suite result: ok. 5 passed; 0 failed; 0 skipped")
+               .stop("testWithdrawAtCliff was warping to exactly the cliff timestamp, where the vault's `>` check is "
+                     "still false. I moved the warp one second past the cliff; all 5 tests pass now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_swift_test_builds_what_swift_build_with_its_tests_could_not(git_project, store):
+    # (blind811 AEF24: ``swift build --build-tests`` failed on Linux; ``swift test`` passed after ``import
+    # FoundationNetworking``)
+    error = ("Exit code 1\nBuilding for debugging...\n/home/ci/src/Weatherline/Sources/WeatherlineCore/"
+             "ForecastClient.swift:18:39: error: cannot find type 'URLRequest' in scope")
+    session = (Session("swift-foundationnetworking", git_project, prompt="swift build fails on the Linux CI box with "
+                                                                         "URLRequest errors; it works on my Mac")
+               .fail("swift build --build-tests", error)
+               .edit("Sources/WeatherlineCore/ForecastClient.swift", "import Foundation\n",
+                     "import Foundation\n#if canImport(FoundationNetworking)\nimport FoundationNetworking\n#endif\n")
+               .ok("swift test", "Build complete! (8.41s)\nTest Suite 'All tests' passed at 2024-06-03 09:41:13.012.\n"
+                                 "\t Executed 9 tests, with 0 failures (0 unexpected)")
+               .stop("On Linux, swift-corelibs-foundation keeps the networking types in `FoundationNetworking`. I added "
+                     "`import FoundationNetworking` behind `#if canImport(FoundationNetworking)`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "import FoundationNetworking" in candidates[0]["change"], reasons
