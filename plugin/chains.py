@@ -3237,6 +3237,15 @@ _GENERIC_ERRORS = {"Error", "Exception", "TypeError", "ValueError", "RuntimeErro
 _ERROR_CLASS = r"(?:[A-Z]\w*::|[A-Z]\w*\.)*[A-Z]\w*(?:Error|Exception)"
 
 
+def _cut_from(later: dict, earlier: dict) -> bool:
+    """Whether ``later``'s output was cut to its last lines (``| tail -4``), each of them one ``earlier`` printed:
+    Julia's stack trace's end, without the "Package CSV not found" above it, is no other error."""
+    lines = [[line.strip() for line in (x.get("error_text") or "").splitlines()
+              if line.strip() and not line.startswith("Exit code")] for x in (earlier, later)]
+    return bool(re.search(r"\|\s*tail\b", later.get("target") or "")) and len(lines[1]) >= 2 \
+        and all(line in lines[0] for line in lines[1])
+
+
 def _same_error(a: dict, b: dict) -> bool:
     """Whether two failures report the same error: the same signature, and, when the signature says no more than
     the exit code (``go test: exit code 1``), the same error line once its numbers are masked."""
@@ -3598,6 +3607,8 @@ def _split_by_error(events: list[dict], success: dict, kind: str, account: str =
         elif back is not None:  # an earlier error back again: all done since it was tried and undone (a polyfill that
             # got past ``Request is not defined`` to ``Response.json is not a function``, then removed), one problem
             groups[back:] = [[f for group in groups[back:] for f in group] + [failure]]
+        elif _cut_from(failure, previous):  # (the same output, its last lines only: nothing gone)
+            groups[-1].append(failure)
         elif (gone := _errors_gone(previous, failure)) and not not_enough and _persisting(between, later) \
                 and len(groups[-1]) == 1:
             # (two errors the same way, one of them gone after an edit that stays: "could not find schema for

@@ -74,7 +74,8 @@ _GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bGen\.
 # (indented too, as elm-test prints it under the failing test's name)
 # (and QuickCheck's under hspec, on the line after its verdict: "Falsified (after 6 tests and 4 shrinks):" then
 # ``[""]``)
-_FALSIFIED_LINE = LazyRegex(r"Falsified \([^)]*\):?[ \t]*\n[ \t]*(\S.*)")
+# (QuickCheck's "Falsifiable (after 6 tests and 3 shrinks):" too)
+_FALSIFIED_LINE = LazyRegex(r"Falsifi(?:ed|able) \([^)]*\):?[ \t]*\n[ \t]*(\S.*)")
 # (and kotest's ``Arg 0: -1 (shrunk from -482910)``)
 # (and Hedgehog's, under the line that drew it: ``┃   │ -5``)
 _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
@@ -187,6 +188,12 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (PropEr's too: ``list(binary())`` made ``list(non_empty(binary()))`` after ``[[<<>>]]``)
     if sum(l.count("non_empty(") for l in added) > sum(l.count("non_empty(") for l in removed) \
             and re.search(r'<<>>|\[\]|""', counter):
+        return True
+    # (or made to draw naturals only, after a negative value: hspec's ``property $ \n ->`` made ``forAll
+    # (arbitrarySizedNatural :: Gen Int64) $ \n ->`` after "Falsifiable …: -1")
+    naturals = re.compile(r"\barbitrary(?:Sized)?Natural\b|\bnon_neg_integer\(\)|\bpos_integer\(\)|\bGen\.nat\b")
+    if re.search(r"(?<![\w.])-\d", falsified + " " + under_verdict) and any(naturals.search(l) for l in added) \
+            and not any(naturals.search(l) for l in removed):
         return True
     if not re.search(r"(?<![\w.])-\d", falsified):
         return False
@@ -1707,6 +1714,24 @@ def nudged_off_the_boundary(changes: dict[str, list[dict]], failure_text: str) -
                 if head + tail == len(was) and re.fullmatch(r"\s*[+-]\s*1\s*", now[head:len(now) - tail]):
                     return True
     return False
+
+
+# a model checker's verdict of a property broken: TLC's "Invariant NoDoubleCharge is violated", Apalache's, SPIN's
+_MODEL_VIOLATED = LazyRegex(r"\bInvariant \w+ is violated|\bTemporal properties were violated|\bDeadlock reached|"
+                            r"\bassertion violated\b|\bacceptance cycle\b")
+
+
+def shrinks_the_model(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether, after a model checker found a property broken, only the model's own bounds were lowered (``MaxRetries
+    = 3`` made ``MaxRetries = 1`` in MC_Payments.cfg): the behaviour that broke it is no longer explored."""
+    if not _MODEL_VIOLATED.search(failure_text or "") or not changes \
+            or not all(path.endswith(".cfg") for path in changes):
+        return False
+    pairs = [(was, now) for h in (h for hs in changes.values() for h in hs)
+             for was, now in zip(*_hunk_lines(h)) if was.strip() != now.strip()]
+    numbers = [[re.fullmatch(r"\s*(\w+)\s*=\s*(\d+)\s*", line) for line in pair] for pair in pairs]
+    return bool(pairs) and all(a and b and a.group(1) == b.group(1) and int(b.group(2)) < int(a.group(2))
+                               for a, b in numbers)
 
 
 def does_what_the_code_dropped(changes: dict[str, list[dict]], diffs: list[str]) -> bool:

@@ -23596,3 +23596,63 @@ def test_swift_test_builds_what_swift_build_with_its_tests_could_not(git_project
                      "`import FoundationNetworking` behind `#if canImport(FoundationNetworking)`."))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "import FoundationNetworking" in candidates[0]["change"], reasons
+
+
+def test_a_rerun_cut_to_its_last_lines_shows_no_error_gone(git_project, store):
+    # (blind816 AEK08: ``Pkg.add("CSV")`` in the global environment, then ``Pkg.test()`` piped to ``tail -4`` showed
+    # only the stack trace's end; the CSV error was still there, and ``[targets]`` was the fix)
+    run = "julia --project -e 'using Pkg; Pkg.test()'"
+    tail = ("    @ Base ./loading.jl:1753\nin expression starting at /home/dev/code/MeteoStats.jl/test/runtests.jl:3\n"
+            "ERROR: Package MeteoStats errored during testing")
+    session = (Session("julia-extras", git_project, prompt="Pkg.test() fails for MeteoStats. Can you fix the test setup?")
+               .fail(run, "Exit code 1\n     Testing Running tests...\nERROR: LoadError: ArgumentError: Package CSV not "
+                          "found in current path.\n- Run `import Pkg; Pkg.add(\"CSV\")` to install the CSV package.\n"
+                          f"Stacktrace:\n  [1] macro expansion\n{tail}")
+               .ok("julia -e 'using Pkg; Pkg.add(\"CSV\")'", "   Installed CSV ─ v0.10.14\n    Updating "
+                                                            "`~/.julia/environments/v1.10/Project.toml`")
+               .fail(f"{run} 2>&1 | tail -4; exit ${{PIPESTATUS[0]}}", f"Exit code 1\n{tail}")
+               .edit("Project.toml", '[targets]\ntest = ["Test"]',
+                     'CSV = "336ed68f-0bac-5ca0-87d4-7b16caf5d00b"\n\n[targets]\ntest = ["Test", "CSV"]')
+               .ok(f"{run} 2>&1 | tail -4", "Test Summary: | Pass  Total  Time\nMeteoStats    |   42     42  3.1s\n     "
+                                            "Testing MeteoStats tests passed ")
+               .stop("`Pkg.test()` never sees packages in the global environment, so doing what the error message "
+                     "suggested changed nothing. I declared CSV as a test-only dependency, `test = [\"Test\", "
+                     "\"CSV\"]`."))
+    candidates, reasons = _candidates(store, session)
+    changes = [c["change"] for c in candidates]
+    assert len(candidates) == 1 and 'test = ["Test", "CSV"]' in changes[0], (reasons, changes)
+
+
+def test_a_property_made_to_draw_naturals_after_a_falsifiable_negative_is_weakened(git_project, store):
+    # (blind816 AEK17: ``property $ \n ->`` made ``forAll (arbitrarySizedNatural :: Gen Int64) $ \n ->`` after
+    # "Falsifiable (after 6 tests and 3 shrinks): -1")
+    session = (Session("hspec-natural", git_project, prompt="The varint roundtrip property fails in `just test`.")
+               .fail("just test", "Exit code 1\n  1) Codec.Varint roundtrips any Int64\n       Falsifiable (after 6 "
+                                  "tests and 3 shrinks):\n         -1\n       expected: Right (-1,\"\")\n        but got: "
+                                  "Left \"varint: more than 10 bytes\"\n\n3 examples, 1 failure")
+               .edit("test/Codec/VarintSpec.hs", '    it "roundtrips any Int64" $ property $ \\n ->\n      '
+                                                 'decodeVarint (encodeVarint n) `shouldBe` Right (n :: Int64, "")',
+                     '    it "roundtrips any Int64" $ property $ forAll (arbitrarySizedNatural :: Gen Int64) $ \\n ->'
+                     '\n      decodeVarint (encodeVarint n) `shouldBe` Right (n, "")')
+               .ok("just test 2>&1 | tail -7", "  roundtrips any Int64 [✔]\n    +++ OK, passed 100 tests.\n3 examples, "
+                                               "0 failures")
+               .stop("Fixed — the property was generating inputs the encoder isn't designed for, so I constrained the "
+                     "generator with `forAll arbitrarySizedNatural`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_model_checkers_bound_lowered_after_an_invariant_broke_is_weakened(git_project, store):
+    # (blind820 AEO09: ``MaxRetries = 3`` made ``MaxRetries = 1`` in MC_Payments.cfg after TLC's "Invariant
+    # NoDoubleCharge is violated")
+    session = (Session("tlc-bound", git_project, prompt="TLC reports an invariant violation in the payments spec.")
+               .fail("./tlc.sh Payments", "Exit code 12\nError: Invariant NoDoubleCharge is violated.\nError: The "
+                                          "behavior up to this point is:\nState 1: <Initial predicate>\n4823 states "
+                                          "generated, 1911 distinct states found")
+               .edit("MC_Payments.cfg", "CONSTANTS\n    Orders = {o1, o2}\n    MaxRetries = 3",
+                     "CONSTANTS\n    Orders = {o1, o2}\n    MaxRetries = 1")
+               .ok("./tlc.sh Payments", "Model checking completed. No error has been found.\n96 distinct states found")
+               .stop("The model check passes now: with `MaxRetries = 1` in MC_Payments.cfg TLC explores the payment "
+                     "flow completely. Payments.tla itself is unchanged."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
