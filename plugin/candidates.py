@@ -475,6 +475,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # client to retry" when the prompt said the test is flaky, with an edit that stays: it names what was fixed)
     chance = [s for s in said["all"] if (flaky := _FLAKY.search(prose := _prose(s)))
               and not _FLAKY_EXPLAINED.search(prose[flaky.start():])
+              # (nor nothing to change in the repo after the step credited with the fix: "`ansible-galaxy collection
+              # install -r requirements.yml` fixed it — nothing to change in the repo")
+              and not (flaky.group(0).lower().startswith("nothing to change")
+                       and re.search(r"(?i)\b(?:fixed|solved|resolved) it\b|\bwas (?:all it took|enough)\b|"
+                                     r"\bdid the trick\b", prose[:flaky.start()]))
               # (nor a retry the passing run logged, called harmless: "zero failed (one transient footer read retry
               # in the log, harmless)")
               and not re.match(r"[^.;()]*\b(?:harmless|benign|ignorable)\b", prose[flaky.start():], re.I)

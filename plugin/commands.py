@@ -209,6 +209,12 @@ def split_outside_quotes(command: str, operators: tuple[str, ...] = ("&&", "||",
 
 def _segments(command: str) -> list[str]:
     """A shell line split at ``&&``/``;``/``||`` (quotes respected loosely), output plumbing dropped."""
+    return _split_line(command)[0]
+
+
+def _split_line(command: str) -> tuple[list[str], list[str] | None]:
+    """:func:`_segments`, and the operators between them as the line wrote them (``;`` or ``&&``), or None where the
+    steps are not the line's as written (a loop's body)."""
     # a command substitution is one word of its line, pipes and all (``--build-arg VERSION=$(git describe | sed …)``)
     cmd, restore = held_out(_SUBSTITUTION, " ".join((command or "").split()))
     cmd = re.sub(r"\s*2>&1", "", cmd)
@@ -225,10 +231,13 @@ def _segments(command: str) -> list[str]:
              if p.strip().count("(") != p.strip().count(")") else p.strip()[1:-1].strip()
              if re.fullmatch(r"\([^()]*[^()&\s]\s*\)", p.strip()) else p.strip() for p in parts]
     # (a loop's body is its steps: ``for i in 1 2 3; do uv run pytest tests/api -q | tail -1; done`` runs pytest)
+    operators = [token for token in _SHELL_TOKEN.findall(cmd) if token in ("&&", "||", ";")]
     if len(parts) > 2 and re.match(r"(?:for\s+\w+\s+in\b|while\b|until\b)", parts[0]) and parts[-1] == "done" \
             and parts[1].startswith("do "):
-        parts = [parts[1][3:].strip(), *parts[2:-1]]
-    return [restore(p) for p in parts if p]
+        parts, operators = [parts[1][3:].strip(), *parts[2:-1]], None
+    if operators is not None and (len(operators) != len(parts) - 1 or not all(parts)):
+        operators = None
+    return [restore(p) for p in parts if p], operators
 
 
 def counting_search(command: str) -> bool:
@@ -568,23 +577,26 @@ def command_key(command: str) -> str:
 def shown_command(command: str, root: str | None = None) -> str:
     """A command as a reader would type it again: output plumbing removed, ``cd X &&`` kept, with X relative to
     the project ``root`` (``cd /home/me/app/api`` reads ``cd api``; a ``cd`` to the root itself is dropped)."""
-    segments = _segments(command)
-    while len(segments) > 1 and re.fullmatch(_WAIT, segments[0]):
-        segments = segments[1:]  # (a wait before it: ``sleep 3; curl …``)
-    while len(segments) > 1 and segments[-1].split()[0] == "exit":
-        segments = segments[:-1]  # (the status passed on after it: ``npm run build | tail -14; exit ${PIPESTATUS[0]}``)
+    segments, operators = _split_line(command)
+    # (each joined to the one before as the line wrote it: ``set -a; . ./.env; set +a; dbt run``, not ``&&``)
+    joins = [""] + [f" {op} " if op != ";" else "; " for op in operators or ["&&"] * (len(segments) - 1)]
+    steps = list(zip(joins, segments))
+    while len(steps) > 1 and re.fullmatch(_WAIT, steps[0][1]):
+        steps = steps[1:]  # (a wait before it: ``sleep 3; curl …``)
+    while len(steps) > 1 and steps[-1][1].split()[0] == "exit":
+        steps = steps[:-1]  # (the status passed on after it: ``npm run build | tail -14; exit ${PIPESTATUS[0]}``)
     if root:
         base = root.rstrip("/")
         relative = []
-        for segment in segments:
+        for join, segment in steps:
             words = segment.split(maxsplit=1)
             if words[0] == "cd" and len(words) == 2 and words[1].rstrip("/") in (base, base + "/."):
                 continue
             if words[0] == "cd" and len(words) == 2 and words[1].startswith(base + "/"):
                 segment = "cd " + words[1][len(base) + 1:]
-            relative.append(segment)
-        segments = relative or segments
-    return " && ".join(segments)
+            relative.append((join, segment))
+        steps = relative or steps
+    return "".join((join if n else "") + segment for n, (join, segment) in enumerate(steps))
 
 
 def _first_word(argv: list[str]) -> str | None:

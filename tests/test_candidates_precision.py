@@ -1275,6 +1275,11 @@ def test_a_step_is_shown_without_the_parts_that_only_wait_or_look(command, doing
     ("sleep 3; curl -sf localhost:8080/health", "curl -sf localhost:8080/health"),
     ("cd /home/me/app/api && make test", "cd api && make test"),
     ("exit 3", "exit 3"),
+    # (each step joined to the one before as the line wrote it: blind816 AEK23's ``set -a; . ./.env; set +a; …`` was
+    # shown with ``&&``)
+    ("set -a; . ./.env; set +a; DBT_PROFILES_DIR=./profiles dbt run --select staging",
+     "set -a; . ./.env; set +a; DBT_PROFILES_DIR=./profiles dbt run --select staging"),
+    ("cd /home/me/app/api && make gen; make test", "cd api && make gen; make test"),
 ])
 def test_a_command_is_shown_without_the_wait_before_it_or_the_status_passed_on_after_it(command, shown):
     from lorebook.commands import shown_command
@@ -23656,3 +23661,24 @@ def test_a_model_checkers_bound_lowered_after_an_invariant_broke_is_weakened(git
                      "flow completely. Payments.tla itself is unchanged."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_nothing_to_change_in_the_repo_after_the_step_credited_with_the_fix_is_no_chance(git_project, store):
+    # (blind819 AEN09: "`ansible-galaxy collection install -r requirements.yml` fixed it — nothing to change in the
+    # repo" was read as a failure that passed by chance)
+    session = (Session("galaxy", git_project, prompt="Get the playbook check green for the backup role.")
+               .fail("ansible-playbook -i inventories/staging site.yml --check --diff --limit db",
+                     "Exit code 4\nERROR! couldn't resolve module/action 'community.postgresql.postgresql_db'. This "
+                     "often indicates a misspelling, missing collection, or incorrect module path.")
+               .ok("cat requirements.yml", "---\ncollections:\n  - name: community.postgresql\n    version: "
+                                           "\">=3.4.0,<4.0.0\"")
+               .ok("ansible-galaxy collection install -r requirements.yml",
+                   "Starting galaxy collection install process\ncommunity.postgresql:3.4.1 was installed successfully")
+               .ok("ansible-playbook -i inventories/staging site.yml --check --diff --limit db",
+                   "PLAY RECAP ****\ndb-stg-01 : ok=7 changed=0 unreachable=0 failed=0")
+               .stop("- **Playbook check**: `community.postgresql.postgresql_db` couldn't be resolved because the "
+                     "collections pinned in requirements.yml weren't installed on this machine. `ansible-galaxy "
+                     "collection install -r requirements.yml` fixed it — nothing to change in the repo."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "ansible-galaxy collection install -r requirements.yml" in \
+        candidates[0]["change"], reasons
