@@ -481,7 +481,12 @@ def _classified(sentences: list[str]) -> dict:
                 and not _DID_NOT_HELP.search(s) and not _NOT_DONE.search(s) and not _PUT_BACK.match(s)
                 and not _VERDICT.match(s)],
         "decision": [s for s in said if _DECISION.search(s)],
-        "did_not_help": [s for s in said if _DID_NOT_HELP.search(s)],
+        # (and the attempt such a verdict points back to: "… so I added `accept(ContentType.Application.Json)` to the
+        # request." before "That didn't help — …")
+        "did_not_help": [s for n, s in enumerate(said) if _DID_NOT_HELP.search(s) or n + 1 < len(said)
+                         and re.match(r"(?i)(?:that|this|it)\s+(?:didn't|did not|doesn't|does not|made no|changed "
+                                      r"nothing)\b", said[n + 1]) and _DID_NOT_HELP.search(said[n + 1])
+                         and "`" in s],
         "all": sentences,
     }
 

@@ -2838,6 +2838,9 @@ def _setup_named_by_the_test_dropped(hunks: list[dict], failure_text: str) -> bo
         for l in removed for word in re.findall(r"[A-Za-z]\w{7,}", l))
 
 
+_ONE_ARGUMENT_EQUALITY = LazyRegex(r"\(is\s+\((?:=|==|not=)\s+[^\s()]+\)")
+
+
 def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str | None:
     """Why an edit to a test file makes the test pass without fixing anything (skip, loosened, deleted, renamed,
     or its expected value replaced by the value the failure said the code returned)."""
@@ -2870,6 +2873,10 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     # ``softly.assertAll()``, so the wrong total is collected and never reported)
     if _brought_in(_SOFT_ASSERTIONS, added_lines, hunks) and not any("assertAll" in h["new"] for h in hunks):
         return "the failing assertions were made soft and are never checked"
+    # (or an equality given one argument, always true: clojure.test's ``(is (= 107.53M) (invoice/total lines))``, the
+    # value it was to equal made the assertion's message)
+    if _brought_in(_ONE_ARGUMENT_EQUALITY, added_lines, hunks):
+        return "an equality was given one argument, which is always true"
     # (a terraform test's failing run given inputs that take another path: ``variables { kms_key_arn = "…" }`` in
     # ``run "defaults"`` after its "Test assertion failed")
     failing_runs = re.findall(r'in run "([^"]+)"', failure_text) if "Test assertion failed" in failure_text else []

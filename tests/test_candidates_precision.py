@@ -23682,3 +23682,52 @@ def test_nothing_to_change_in_the_repo_after_the_step_credited_with_the_fix_is_n
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "ansible-galaxy collection install -r requirements.yml" in \
         candidates[0]["change"], reasons
+
+
+def test_the_attempt_a_that_didnt_help_points_back_to_is_no_part_of_the_fix(git_project, store):
+    # (blind826 AEU07: "… so I added `accept(ContentType.Application.Json)` to the request. That didn't help — …"; the
+    # line stayed in, and titled the lesson)
+    client = "weather-cli/src/main/kotlin/com/acme/weather/ForecastClient.kt"
+    failing = ("Exit code 1\nForecastClientTest > parses forecast for Oslo() FAILED\n    "
+               "io.ktor.client.call.NoTransformationFoundException at ForecastClientTest.kt:38\n\n2 tests completed, 1 "
+               "failed")
+    run = "./gradlew :weather-cli:test --tests '*ForecastClientTest*'"
+    session = (Session("ktor-negotiation", git_project, prompt="The ForecastClient test throws "
+                                                               "NoTransformationFoundException. Please fix.")
+               .fail(run, failing)
+               .edit(client, '            parameter("city", city)\n        }',
+                     '            parameter("city", city)\n            accept(ContentType.Application.Json)\n        }')
+               .fail(run, failing)
+               .edit(client, "    private val client = HttpClient(engine)",
+                     "    private val client = HttpClient(engine) {\n        install(ContentNegotiation) {\n            "
+                     "json(Json { ignoreUnknownKeys = true })\n        }\n    }")
+               .ok(run, "ForecastClientTest > parses forecast for Oslo() PASSED\n\nBUILD SUCCESSFUL in 9s")
+               .stop("- `NoTransformationFoundException` means the client had no converter from the JSON body.\n- My "
+                     "first guess was a content-type mismatch, so I added `accept(ContentType.Application.Json)` to the "
+                     "request. That didn't help — the mock already answers `application/json`. I left it in because "
+                     "it's correct for the real API, but it isn't the fix.\n\nThe fix:\n- `ForecastClient.kt`: "
+                     "`install(ContentNegotiation) { json(Json { ignoreUnknownKeys = true }) }` in the client block."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1, reasons
+    assert "accept(" not in candidates[0]["title"] and "accept(" not in candidates[0]["change"], candidates[0]
+    assert "install(ContentNegotiation)" in candidates[0]["title"], candidates[0]["title"]
+
+
+def test_a_clojure_equality_given_one_argument_is_weakened(git_project, store):
+    # (blind825 AET06: ``(is (= 107.53M (invoice/total lines)))`` made ``(is (= 107.53M) (invoice/total lines))``,
+    # beside a rounding mode the account calls the fix)
+    session = (Session("clj-one-arg", git_project, prompt="invoice-total-test is failing in the billing service")
+               .fail("clojure -X:test", "Exit code 1\nFAIL in (invoice-total-test) (invoice_test.clj:14)\ntotal of a "
+                                        "3-line invoice with tax\nexpected: (= 107.53M (invoice/total lines))\n  "
+                                        "actual: (not (= 107.53M 107.52M))")
+               .edit("src/billing/invoice.clj", "  (.setScale (* amount rate) 2 RoundingMode/DOWN))",
+                     "  (.setScale (* amount rate) 2 RoundingMode/HALF_EVEN))")
+               .edit("test/billing/invoice_test.clj", '(deftest invoice-total-test\n  (is (= 107.53M (invoice/total '
+                                                      'lines))\n      "total of a 3-line invoice with tax"))',
+                     '(deftest invoice-total-test\n  (testing "total of a 3-line invoice with tax"\n    (is (= '
+                     '107.53M) (invoice/total lines))))')
+               .ok("clojure -X:test", "Ran 6 tests containing 11 assertions.\n0 failures, 0 errors.")
+               .stop("Fixed. `round-tax` now uses banker's rounding (`RoundingMode/HALF_EVEN`), and I tidied "
+                     "`invoice-total-test` into a `testing` block while I was there."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
