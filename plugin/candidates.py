@@ -1104,8 +1104,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if len(step) > 80:  # (a server's address with its login is no part of the step's point: ``psql
             # "postgresql://…" -c 'ALTER ROLE …'``; a file's, ``zig fetch --save=zap https://…/v0.8.0.tar.gz``, is)
             step = re.sub(r"\b([a-z][a-z0-9+.-]*)://[^\s\"'/@]*@[^\s\"']+", r"\1://…", step)
-            # (nor a secret's value, redacted: ``zenml secret create s3_staging_creds --aws_access_key_id=…``, where the
-            # marker would take the room of the step after it)
+            # (nor a secret's value, redacted: ``zenml secret create s3_staging_creds --aws_access_key_id=…``, where
+            # the marker would take the room of the step after it)
             step = re.sub(r"\[REDACTED:[\w-]+\]", "…", step)
         # (once, where it was taken twice with another look after it: ``make manifests && git status --short``, then
         # ``make manifests && git diff --stat``)

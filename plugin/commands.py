@@ -1524,7 +1524,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
             written = re.search(rf"(?:^|\s){re.escape(name)}=(\"[^\"\s]*\"|'[^'\s]*')(?=\s|$)", passed)
             value = f"{name}={written.group(1)}" if written and written.group(1)[1:-1] == value.split("=", 1)[1] \
                 else value
-        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "source": f"{'run' if value.startswith('eval ') else 'load'} `{value}` first",
+        loads = "run" if value.startswith("eval ") else "load"  # (``eval "$(luarocks path)"`` is run, a file loaded)
+        out.append({"env": f"set `{value}`", "unset": f"unset `{value}`", "source": f"{loads} `{value}` first",
                     "flag": f"pass `{value}`",
                     "runner": f"run it through `{value}`", "profile": f"use `{value}`",
                     "cwd": f"run it from `{value}/`", "path": f"run `{value}`", "file": f"name `{value}`"}[kind])

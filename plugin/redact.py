@@ -242,8 +242,9 @@ _SECRET_READ = (r"\b(?:kubectl|oc)\b[^|;&\n]*\bget\s+secrets?\b[^|;&\n]*(?:jsonp
                 # get-access-token``)
                 r"\bgcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token\b|"
                 r"\baz\s+account\s+get-access-token\b|"
-                # (or a file that holds one bare, by its name: ``cat ~/.appveyor_token``, ``cat /run/secrets/db_password``,
-                # ``Get-Content .\deploy.key``; not a file of settings, ``cat secrets.yaml``, whose keys say what is what)
+                # (or a file that holds one bare, by its name: ``cat ~/.appveyor_token``, ``cat
+                # /run/secrets/db_password``, ``Get-Content .\deploy.key``; not a file of settings, ``cat
+                # secrets.yaml``, whose keys say what is what)
                 r"(?:^|[;&|(]\s*)(?:cat|head|tail|type|more|Get-Content|gc)\s+(?:-\S+\s+)*[\"']?(?:[^\s\"'|;&]*[/\\])?"
                 r"[^\s\"'|;&/\\]*(?:token|secret|passw(?:or)?d|api[-_]?key|credential)[\w-]*"
                 r"(?:\.(?:txt|key|pem|secret|token))?[\"']?\s*(?:$|[|;&)])")

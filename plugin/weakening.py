@@ -529,8 +529,8 @@ _TESTS_RUN = LazyRegex(r"(?i)\b(?:running|collected|ran|executed|starting)\s+(\d
 def fewer_in_a_testset(before: str | None, after: str | None) -> bool:
     """Whether a testset both runs report ran fewer tests the second time (Julia's ``nbins | 100 1 101 0.9s``, then
     ``nbins | 100 100 0.8s``): by its name, so that a summary cut short (``| tail -6``) counts only what it shows."""
-    totals = [{name.strip(): int(total) for name, total in re.findall(
-        r"(?m)^(\S[^|\n]*?)\s*\|\s*(?:\d+\s+)*?(\d+)\s+\d+(?:\.\d+)?s\s*$", output or "")} for output in (before, after)]
+    row = r"(?m)^(\S[^|\n]*?)\s*\|\s*(?:\d+\s+)*?(\d+)\s+\d+(?:\.\d+)?s\s*$"
+    totals = [{name.strip(): int(total) for name, total in re.findall(row, output or "")} for output in (before, after)]
     return any(name in totals[1] and totals[1][name] < total for name, total in totals[0].items())
 
 
