@@ -1725,7 +1725,7 @@ _FAILS = LazyRegex(
     r"found\b")
 
 
-_SHELLS = frozenset(("pwsh", "powershell", "bash", "sh", "zsh"))
+_SHELLS = frozenset(("pwsh", "powershell", "pwsh.exe", "powershell.exe", "bash", "sh", "zsh"))
 
 
 def _led_in(sentences: list[str]) -> list[str]:

@@ -475,7 +475,10 @@ def _program_name(word: str) -> str:
     return re.sub(r"(?:[-_](?:x86[-_]64|amd64|aarch64|arm64|i686|armhf))?\.AppImage$", "", name)
 
 
-_INTERPRETER = LazyRegex(r"^(?:Rscript|R|python[\d.]*|node|ruby|perl|php|julia|elixir|lua|deno|pwsh|powershell)$")
+# (Windows' by its ``.exe`` too: ``powershell.exe -NoProfile -Command "Invoke-Pester …"``)
+_INTERPRETER = LazyRegex(r"^(?:Rscript|R|python[\d.]*|node|ruby|perl|php|julia|elixir|lua|deno|pwsh|powershell)"
+                         r"(?:\.exe)?$")
+_POWERSHELL = LazyRegex(r"(?:pwsh|powershell)(?:\.exe)?")
 
 
 def _interpreter_code(words: list[str]) -> str | None:
@@ -508,7 +511,7 @@ def _family(words: list[str]) -> str:
     code = _interpreter_code(words)
     # (PowerShell's script, given as a file or as the command: ``powershell -ExecutionPolicy Bypass -File
     # .\build.ps1 -Task Test`` runs the ``-Command ".\build.ps1 -Task Test"`` that the policy refused)
-    if re.fullmatch(r"pwsh|powershell", program):
+    if _POWERSHELL.fullmatch(program):
         # (past what only sets up its session: ``Import-Module Pester -MinimumVersion 5.5; Invoke-Pester …``)
         code = re.sub(rf"^(?:{_PWSH_SETUP.pattern})+\s*", "", code) if code else code
         given = next((words[n + 1] for n, w in enumerate(words[:-1]) if w.lower() == "-file"), None) \
@@ -779,7 +782,8 @@ def _targets(command: str) -> list[str]:
              and not (i and checked[i - 1] in ("-o", "--output") and w in _OUTPUT_FORMATS)
              # (nor how much of it: zig's ``--summary failures`` then ``--summary all``, mocha's ``--reporter dot``)
              and not (i and checked[i - 1] in _REPORT_OPTIONS)
-             and not re.match(r"^[a-z][\w+.-]*://", w)]
+             # (a project's file by Godot's scheme is one: ``res://test/test_inventory.gd``)
+             and not re.match(r"^(?!res://|user://)[a-z][\w+.-]*://", w)]
     family = parsed["family"].split()
     skip = 1 + (len(family) - 1 if words[:1] == family[:1] else 0)
     if words and re.fullmatch(r"python[\d.]*|node|ruby|bash|sh|perl|php|deno", _program_name(words[0])):
@@ -1547,8 +1551,7 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     out += [f"pass `{word}`" for word in after["argv"][1:] if re.fullmatch(r"\"?(?:\$\(.+\)|`.+`)\"?", word)
             and word not in before["argv"] and not any(f"`{word}" in p or f" {word}`" in p for p in out)]
     # (a PowerShell session set up first: ``Import-Module Pester -MinimumVersion 5.5; Invoke-Pester …``)
-    if all(argv[:1] and re.fullmatch(r"pwsh|powershell", _program_name(argv[0])) for argv in (before["argv"],
-                                                                                              after["argv"])):
+    if all(argv[:1] and _POWERSHELL.fullmatch(_program_name(argv[0])) for argv in (before["argv"], after["argv"])):
         setup = [_PWSH_SETUP.findall(_interpreter_code(parsed["argv"]) or "") for parsed in (before, after)]
         out += [f"run `{statement.strip()}` first" for statement in setup[1] if statement not in setup[0]]
     # (a flake asked for with settings of its own: ``nix build '.?submodules=1#default'`` for ``nix build``)

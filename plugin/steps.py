@@ -10,9 +10,9 @@ import os
 import re
 
 from .account import _code_spans, _prose, _sentences
-from .commands import (_MUTATING, _PACKAGE_RUNNERS, _PROBE, _REMOTE, _and_steps, _asks_version, _inline_code,
-                       _interpreter_code, _program_name, _segments, _words, command_family, command_job, command_key,
-                       counting_search, invocation_change, is_autofix, package_name, parse_command)
+from .commands import (_MUTATING, _PACKAGE_RUNNERS, _POWERSHELL, _PROBE, _REMOTE, _and_steps, _asks_version,
+                       _inline_code, _interpreter_code, _program_name, _segments, _words, command_family, command_job,
+                       command_key, counting_search, invocation_change, is_autofix, package_name, parse_command)
 from .events import EDIT_TOOLS
 from .quality import LazyRegex
 from .text import elided_heads, one_line
@@ -1502,7 +1502,7 @@ def _names_run(argv: list[str], sentence: str) -> bool:
     # (or a script it runs: ``pwsh -NoProfile -File ./build.ps1 -Tasks test`` is named by `./build.ps1 -Tasks test`;
     # after its policy too, ``powershell -NoProfile -ExecutionPolicy Bypass -File .\deploy\release.ps1 -Env staging``)
     script = next((n for n, w in enumerate(argv[1:7], start=1) if w.lower() == "-file"), None) \
-        if argv and _program_name(argv[0]) in ("pwsh", "powershell") else None
+        if argv and _POWERSHELL.fullmatch(_program_name(argv[0])) else None
     if script is not None and len(argv) > script + 1:
         argv = argv[script + 1:]
     # (or a jar it runs: ``java -jar tools/cromwell-86.jar run …`` is named by `cromwell-86.jar run`, or by the way it

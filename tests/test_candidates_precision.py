@@ -23748,3 +23748,41 @@ def test_a_precondition_that_discards_a_non_ascii_counterexample_by_its_kind_is_
                .stop("slugify only keeps ASCII letters, so the property now only considers ASCII word lists."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_another_godot_test_file_by_its_res_path_is_no_pass_of_the_one_that_failed(git_project, store):
+    # (blind829 AEX14: ``-a res://test/test_inventory.gd`` passed after ``-a res://test/test_inventory_stack.gd``
+    # failed; ``res://`` is a project file, not an address)
+    run = "./addons/gdUnit4/runtest.sh -a res://test/"
+    session = (Session("gdunit-res", git_project, prompt="test_inventory_stack.gd has been failing since the max-stack "
+                                                         "change. Fix the inventory code.")
+               .fail(f"{run}test_inventory_stack.gd", "Exit code 100\nRun Test Suite: res://test/test_inventory_stack.gd"
+                                                      "\n  test_spills_into_new_slot FAILED\nOverall Summary: 4 test "
+                                                      "cases | 1 failure")
+               .edit("scripts/inventory.gd", "\tif slot:\n\t\tslot.count += amount\n\t\treturn",
+                     "\tif slot:\n\t\tvar room := max_stack - slot.count\n\t\tslot.count += mini(amount, room)\n\t\t"
+                     "amount -= mini(amount, room)\n\t\tif amount <= 0:\n\t\t\treturn")
+               .ok(f"{run}test_inventory.gd", "Run Test Suite: res://test/test_inventory.gd\nOverall Summary: 6 test "
+                                              "cases | 0 errors | 0 failures")
+               .stop("Fixed: `add_item` ignored `max_stack`. Inventory tests pass (6/6, exit code 0)."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_windows_powershell_by_its_exe_is_the_powershell_whose_command_it_runs(git_project, store):
+    # (blind827 AEV03: ``powershell.exe -NoProfile -Command "Invoke-Pester …"`` loaded the inbox Pester 3.4; ``pwsh …
+    # "Import-Module Pester -MinimumVersion 5.0; Invoke-Pester …"`` ran the suite)
+    session = (Session("pester-exe", git_project, prompt="Invoke-Pester is throwing on every test in the BackupTools "
+                                                         "module. Can you look?")
+               .fail('powershell.exe -NoProfile -Command "Invoke-Pester -Path .\\tests -EnableExit"',
+                     "Exit code 7\nExecuting all tests in '.\\tests'\n  Describing Get-BackupTarget\n    [-] returns the "
+                     "configured share 112ms\n      ParameterBindingException: A parameter cannot be found that "
+                     "matches parameter name 'Be'.")
+               .ok('pwsh -NoProfile -Command "Import-Module Pester -MinimumVersion 5.0; Invoke-Pester -Path .\\tests '
+                   '-Output Detailed -CI"', "Pester v5.5.0\nTests completed in 412ms\nTests Passed: 7, Failed: 0, "
+                                            "Skipped: 0")
+               .stop("The tests are written for Pester 5, but `powershell.exe` only sees the Pester 3.4.0 that ships "
+                     "with Windows. Run them from PowerShell 7 and load Pester 5 explicitly: `pwsh -NoProfile -Command "
+                     "\"Import-Module Pester -MinimumVersion 5.0; Invoke-Pester -Path .\\tests -Output Detailed -CI\"`"))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "Import-Module Pester -MinimumVersion 5.0" in candidates[0]["change"], reasons
