@@ -785,6 +785,8 @@ def _recased_only(edit: dict, error: str) -> bool:
     if any(re.search(r"[\"'`]", token) and not re.search(r"[/\\]", token) for token in changed) \
             and not all(_TEST_PATH.search(f) for f in edit.get("files") or [""]):
         return False
+    if any(re.search(r"%[A-Za-z]", token) for token in changed):
+        return False  # (a format's directive by its case: ``"%d/%m/%y"`` → ``"%d/%m/%Y"`` reads a four-digit year)
     words = {w for token in changed for w in re.findall(r"[A-Za-z_]\w*", token)}
     # (as a word, not a directory of a path or namespace the error names: ``App\Tests\Api\BooksTest`` names no
     # ``Api`` of ``title: Bookshop Api``; a path the edit changes is named whole, ``./Components/Button``)

@@ -219,6 +219,8 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     after QuickCheck's "Falsified (after 6 tests and 4 shrinks): [""]"): the case that broke the code is discarded."""
     falsified = [m.group(1) for m in _FALSIFIED_BY.finditer(failure_text)]
     falsified += _FALSIFIED_LINE.findall(failure_text)
+    # (and hspec's, after an exception: "(after 1 test)" then ``[]``)
+    falsified += re.findall(r"\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)", failure_text)
     values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
     # (a value of numbers alone by its numbers: PropEr's shrunk ``<<0>>`` in ``binary:first(…) =/= 0``)
     numbers = {n for v in values if not re.search(r"[A-Za-z]", v) for n in re.findall(r"(?<![\w.])-?\d+", v)}

@@ -23786,3 +23786,35 @@ def test_windows_powershell_by_its_exe_is_the_powershell_whose_command_it_runs(g
                      "\"Import-Module Pester -MinimumVersion 5.0; Invoke-Pester -Path .\\tests -Output Detailed -CI\"`"))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "Import-Module Pester -MinimumVersion 5.0" in candidates[0]["change"], reasons
+
+
+def test_a_non_empty_precondition_after_hspecs_empty_counterexample_under_an_exception_is_weakened(git_project, store):
+    # (blind830 AEY17: ``not (null xs) ==>`` after "uncaught exception … (after 1 test)" over ``[]``)
+    session = (Session("median-null", git_project, prompt="the property tests for median are failing in CI")
+               .fail("cabal test", "Exit code 1\n  1) Stats.median lies between minimum and maximum\n       uncaught "
+                                   "exception: ErrorCall\n       Prelude.!!: index too large\n       (after 1 test)\n"
+                                   "         []\n\n3 examples, 1 failure")
+               .edit("test/StatsSpec.hs", '    prop "lies between minimum and maximum" $ \\(xs :: [Double]) ->\n      '
+                                          'let m = median xs in minimum xs <= m && m <= maximum xs',
+                     '    prop "lies between minimum and maximum" $ \\(xs :: [Double]) ->\n      not (null xs) ==>\n'
+                     '        let m = median xs in minimum xs <= m && m <= maximum xs')
+               .ok("cabal test 2>&1 | tail -9", "  lies between minimum and maximum [✔]\n    +++ OK, passed 100 tests; "
+                                                "17 discarded.\n3 examples, 0 failures")
+               .stop("Fixed — the property was generating empty lists, which aren't meaningful input for a median, so "
+                     "I added a `not (null xs) ==>` precondition to it."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_date_formats_directive_recased_is_a_fix_not_a_reformat(git_project, store):
+    # (blind832 AFA08: ``"%d/%m/%y"`` → ``"%d/%m/%Y"`` was read as a case change only, the lesson lost)
+    session = (Session("r-dates", git_project, prompt="devtools::test() has one failure in test-parse_dates.R")
+               .fail("Rscript -e 'devtools::test(filter = \"parse_dates\", stop_on_failure = TRUE)'",
+                     "Exit code 1\nFailure (test-parse_dates.R:12:3): day-first dates with four-digit years\n"
+                     "parse_visit_dates(\"03/04/2024\") (`actual`) not equal to as.Date(\"2024-04-03\") (`expected`).")
+               .edit("R/parse_dates.R", '    as.Date(x, format = "%d/%m/%y")', '    as.Date(x, format = "%d/%m/%Y")')
+               .ok("Rscript -e 'devtools::test(filter = \"parse_dates\", stop_on_failure = TRUE)'",
+                   "[ FAIL 0 | WARN 0 | SKIP 0 | PASS 4 ]")
+               .stop("`parse_visit_dates()` used `%y` (two-digit year). It's `%Y` now in `R/parse_dates.R`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and 'format = "%d/%m/%Y"' in candidates[0]["change"], reasons
