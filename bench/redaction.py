@@ -300,6 +300,10 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     # (round 126: a key of words in a table, as ``sf org display`` prints a Salesforce access token)
     sf = "00D5g000004" + rand(4, B62) + "!" + rand(60, B62)
     add("sf org display access token", f" Alias            acme-prod\n Access Token     {sf}\n API Version      60.0", sf)
+    # (round 127: a key in its namespace, as ``pulumi config --show-secrets`` prints it)
+    dd = rand(32, HEX)
+    add("pulumi config namespaced key", f"KEY                      VALUE\naws:region               eu-central-1\n"
+        f"infra-net:datadogApiKey  {dd}", dd)
     return out
 
 
