@@ -500,7 +500,7 @@ _PRELOAD_OPTIONS = frozenset(("--loader", "--experimental-loader", "--import", "
 
 
 # a statement that only sets up a PowerShell session, before the command it runs
-_PWSH_SETUP = re.compile(r"\s*((?:(?:Import-Module|Set-StrictMode|Set-Location|cd)\b|\$\w+\s*=)[^;]*);")
+_PWSH_SETUP = LazyRegex(r"\s*((?:(?:Import-Module|Set-StrictMode|Set-Location|cd)\b|\$\w+\s*=)[^;]*);")
 
 
 def _family(words: list[str]) -> str:
