@@ -76,6 +76,8 @@ _GENERATOR = LazyRegex(r"\b(?:Gen|Arbitrary|Arb|st|strategies|fc)\.\w+\(|\bGen\.
 # ``[""]``)
 # (QuickCheck's "Falsifiable (after 6 tests and 3 shrinks):" too)
 _FALSIFIED_LINE = LazyRegex(r"Falsifi(?:ed|able) \([^)]*\):?[ \t]*\n[ \t]*(\S.*)")
+# (and the value under hspec's "(after 1 test)", with or without a verdict before it, an exception's too: ``[]``)
+_AFTER_TESTS = LazyRegex(r"\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)")
 # (and kotest's ``Arg 0: -1 (shrunk from -482910)``)
 # (and Hedgehog's, under the line that drew it: ``┃   │ -5``)
 _FALSIFIED_BY = LazyRegex(r"(?m)^(?:.*?(?:\bARG_\d+(?:_ORIG)?:|Falsifying example:|Counterexample:|minimal failing "
@@ -112,7 +114,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     number = re.compile(r"(?:(?<![\w.])|(?<=\.\.))(-?\d[\d_]*(?:\.\d+)?)[LlFfDd]?(?![\w]|\.(?!\.))")
     # (and QuickCheck's, on the line under its verdict: "Falsified (after 7 tests and 3 shrinks):" then ``[0]``)
     under_verdict = " ".join(_FALSIFIED_LINE.findall(failure_text))
-    found = [float(v.replace("_", "")) for v in number.findall(falsified + " " + under_verdict)]
+    shown = falsified + " " + under_verdict
+    found = [float(v.replace("_", "")) for v in number.findall(shown)]
     # (each generator's own, of a line of several: ``forAll(Gen.choose(0, Int.MaxValue), Gen.choose(1, 12))``,
     # ``fuzz2 (Fuzz.intRange 0 100000) (Fuzz.intRange 0 20)``; a type's bound by its value: ``Int.MaxValue`` made
     # ``1000000`` after ``ARG_0: 2147483647``; ScalaCheck's ``Arbitrary.arbitrary[Long]`` is the type's whole range)
@@ -174,8 +177,7 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
                 return True
     # (or its argument wrapped in a QuickCheck modifier that rules the value out: ``\xs ->`` made ``\(NonEmpty xs)
     # ->`` after hspec's "(after 1 test)" over ``[]``)
-    counter = falsified + " ".join(re.findall(r"(?:Falsified )?\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)",
-                                              failure_text))
+    counter = falsified + " ".join(_AFTER_TESTS.findall(failure_text))
     ruled_out = {"NonEmpty": r"\[\]|\"\"", "NonEmptyList": r"\[\]",
                  "Positive": r"(?<![\w.])(?:-\d|0(?:\.0+)?(?![\w.]))", "NonNegative": r"(?<![\w.])-\d",
                  "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])"}
@@ -192,7 +194,7 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (or made to draw naturals only, after a negative value: hspec's ``property $ \n ->`` made ``forAll
     # (arbitrarySizedNatural :: Gen Int64) $ \n ->`` after "Falsifiable …: -1")
     naturals = re.compile(r"\barbitrary(?:Sized)?Natural\b|\bnon_neg_integer\(\)|\bpos_integer\(\)|\bGen\.nat\b")
-    if re.search(r"(?<![\w.])-\d", falsified + " " + under_verdict) and any(naturals.search(l) for l in added) \
+    if re.search(r"(?<![\w.])-\d", shown) and any(naturals.search(l) for l in added) \
             and not any(naturals.search(l) for l in removed):
         return True
     if not re.search(r"(?<![\w.])-\d", falsified):
@@ -220,7 +222,7 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     falsified = [m.group(1) for m in _FALSIFIED_BY.finditer(failure_text)]
     falsified += _FALSIFIED_LINE.findall(failure_text)
     # (and hspec's, after an exception: "(after 1 test)" then ``[]``)
-    falsified += re.findall(r"\(after \d+ tests?[^)]*\):?[ \t]*\n[ \t]*(\S.*)", failure_text)
+    falsified += _AFTER_TESTS.findall(failure_text)
     values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
     # (a value of numbers alone by its numbers: PropEr's shrunk ``<<0>>`` in ``binary:first(…) =/= 0``)
     numbers = {n for v in values if not re.search(r"[A-Za-z]", v) for n in re.findall(r"(?<![\w.])-?\d+", v)}
