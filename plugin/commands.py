@@ -123,6 +123,8 @@ _FORMATTER = LazyRegex(r"^(?:black|isort|autopep8|yapf|autoflake|prettier|gofmt|
 # checks that read the code without running it: their complaints about code the session just wrote are its own mess
 _TYPECHECKERS = ("mypy", "pyright", "basedpyright", "pyrefly", "pyre", "pytype", "tsc", "tsgo", "vue-tsc",
                 "flow", "dialyzer", "srb", "steep", "psalm", "phpstan")
+# a compiler's or SDK's own type check, by its subcommand: ``gleam check``, ``deno check main.ts``, ``dart analyze``
+_TYPECHECK_SUBCOMMAND = LazyRegex(r"^(?:(?:gleam|roc|nim|deno)\s+check|(?:dart|flutter)\s+analyze)(?![\w-])")
 # what a command is for, by its program (a whole word: ``pytest-cov`` is a package, not ``pytest``)
 _SUBCOMMAND_JOBS = {"test": "test", "tests": "test", "spec": "test", "build": "build", "compile": "build",
                     "assemble": "build",  # (gradle's ``:app:assembleStagingRelease``)
@@ -717,7 +719,8 @@ def is_static_check(command: str) -> bool:
     # (or a workspace's type-check task: ``turbo run typecheck --filter=web``, ``pnpm type-check``)
     return command_job(command) == "lint" or parsed["family"].split(" ")[0] in _TYPECHECKERS \
         or bool(_FORMATTER.match(parsed["family"]) or _FORMATTER.match(parsed["check"])) \
-        or bool(re.search(r"(?:^|\s)(?:typecheck|type-check|check-types)(?:\s|$)", parsed["check"]))
+        or bool(re.search(r"(?:^|\s)(?:typecheck|type-check|check-types)(?:\s|$)", parsed["check"])) \
+        or bool(_TYPECHECK_SUBCOMMAND.match(parsed["check"]))
 
 
 def is_autofix(command: str) -> bool:
@@ -804,6 +807,8 @@ _MAVEN_PHASES = {"validate": "build", "compile": "build", "test-compile": "build
                  "integration-test": "test", "verify": "test", "install": "build", "deploy": "build"}
 _MAVEN_SELECTION = LazyRegex(r"(?:^|\s)-D(?:it\.)?test=([^\s'\"]+)")
 _SBT_TEST_TASK = LazyRegex(r"(?:[\w-]+[:/])*test(Only|Quick)?")
+# (the project an sbt test task is scoped to: ``billingCore/testOnly …``, ``api/it:test``)
+_SBT_PROJECT = LazyRegex(r"([\w-]+)/(?:[\w-]+:)?test(?:Only|Quick)?")
 
 
 def _maven_phase(argv: list[str]) -> str | None:
@@ -825,6 +830,14 @@ def runs_the_phase_of(failed: str, later: str) -> bool:
         and order.index(phases[1]) > order.index(phases[0]) and argvs[0][0] == argvs[1][0] \
         and sorted(re.findall(r"-D(?:it\.)?test=\S+", failed)) == sorted(re.findall(r"-D(?:it\.)?test=\S+", later)) \
         and not re.search(r"-D(?:skipTests|maven\.test\.skip)\b", later)
+
+
+def _sbt_projects(command: str) -> set[str]:
+    """The projects a line's sbt test tasks are scoped to (none for the aggregate's own ``sbt test``)."""
+    argv = parse_command(command)["argv"]
+    if not argv or _program_name(argv[0]) != "sbt":
+        return set()
+    return {task.group(1) for quoted in argv[1:] for w in quoted.split() if (task := _SBT_PROJECT.fullmatch(w))}
 
 
 def _sbt_words(words: list[str]) -> list[str]:
@@ -987,6 +1000,9 @@ def _same_target(failed: str, later: str) -> bool:
         # ``pnpm --filter @acme/shared build`` does not build the ``@acme/sdk`` that failed (but ``--project api``
         # and ``--project @acme/api`` name one package)
         return False
+    projects_a, projects_b = (_sbt_projects(c) for c in (failed, later))
+    if projects_a and projects_b and not projects_a & projects_b:
+        return False  # (sbt's ``billingApi/test`` runs another project's tests than ``billingCore/testOnly …``)
     selected_a, selected_b = (set(_MAVEN_SELECTION.findall(c)) for c in (failed, later))
     if selected_a and selected_b and not selected_a <= selected_b:
         return False  # (maven's test selection is a property: ``-Dit.test=InvoiceIT`` does not run ``HistoryIT``)

@@ -155,12 +155,15 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # values")
     # (or test.check's ``gen/string`` → ``gen/string-alphanumeric`` after ``:smallest ["İ"]``, QCheck's
     # ``string_printable`` → ``string_gen_of_size … (char_range 'a' 'z')`` after "failed (9 shrink steps)")
-    narrowing = re.compile(r"\belements\b|\blistOf1\b|\bsuchThat\b|\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
+    # (or QuickCheck's ``arbitrary`` string made ``listOf arbitraryPrintableChar`` after ``fieldValue = "\n"``,
+    # PropEr's ``utf8()`` made ``?SUCHTHAT(V, utf8(), is_ascii(V))`` after ``[<<195,169>>]``)
+    narrowing = re.compile(r"\barbitrary(?:Printable|ASCII)Char\b|\belements\b|\blistOf1\b|\bsuchThat\b|\?SUCHTHAT\b|"
+                           r"\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
                            r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]|\bgen/(?:string-alphanumeric|"
                            r"string-ascii|such-that|elements)\b|\bchar_range\b|\bstring_gen_of_size\b|\boneofl\b")
     if _PROPERTY_FALSIFIED.search(failure_text) \
             and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+|\bgen/string\b|"
-                              r"\bQCheck\.\(?\w*string", l) for l in removed) \
+                              r"\bQCheck\.\(?\w*string|\?FORALL\b", l) for l in removed) \
             and {m.group(0) for l in added for m in narrowing.finditer(l)} \
             - {m.group(0) for l in removed for m in narrowing.finditer(l)}:
         return True  # (a narrowing it did not have: ``elements ldh`` beside the ``suchThat`` it kept)
@@ -209,11 +212,28 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
         and any(_GENERATOR.search(l) for l in added) and not any(negative.search(l) for l in added)
 
 
+def property_narrowed(hunks: list[dict], failure_text: str) -> bool:
+    """Whether an edit keeps a property test's falsifying value out of what it draws, by its generator or a
+    precondition (what :func:`_is_weakening` says of a property, for an edit that is no part of the fix)."""
+    for hunk in hunks:
+        old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
+        removed = [l for l in old_lines if l not in new_lines]
+        added = [l for l in new_lines if l not in old_lines]
+        if _narrowed_to_pass(removed, added, failure_text) or _precondition_excludes(removed, added, failure_text):
+            return True
+    return False
+
+
 # a property's precondition: QuickCheck's and ScalaCheck's ``cond ==> prop``, Hypothesis's ``assume(…)``, fast-check's
 # ``fc.pre(…)``, proptest's ``prop_assume!(…)``, jqwik's ``Assume.that(…)``
 # (and PropEr's ``?IMPLIES(cond, prop)``)
 _PRECONDITION = LazyRegex(r"==>|\bassume\s*\(|\bfc\.pre\s*\(|\bprop_assume!\s*\(|\bAssume\.that\s*\(|"
                           r"\bassumeThat\s*\(|\bwhenever\s*\(|\?IMPLIES\s*\(")
+
+
+# the ASCII control characters by Haskell's names for them, in the order of their codes (``\NUL`` is 0)
+_CONTROL_NAMES = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB "
+                  "ESC FS GS RS US").split()
 
 
 def _precondition_excludes(removed: list[str], added: list[str], failure_text: str) -> bool:
@@ -226,6 +246,9 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     values = {v.strip().rstrip(",") for v in falsified if len(v.strip()) >= 2}
     # (a value of numbers alone by its numbers: PropEr's shrunk ``<<0>>`` in ``binary:first(…) =/= 0``)
     numbers = {n for v in values if not re.search(r"[A-Za-z]", v) for n in re.findall(r"(?<![\w.])-?\d+", v)}
+    # (and a control character by its code, Haskell's escape: ``not (BS.any (== 0) bs) ==>`` after ``"\NUL\NULa"``)
+    numbers |= {str(_CONTROL_NAMES.index(name)) for v in values for name in re.findall(r"\\([A-Z]{2,3})", v)
+                if name in _CONTROL_NAMES}
     # (an empty value by a test of emptiness: ``not (null s) ==>`` after ``""``; Scala's ``xs.nonEmpty ==>`` after
     # ``ARG_0: List()``)
     empty = bool(values & {'""', "''", "[]", "{}", "<<>>", "List()", "Vector()", "Seq()", "Array()", "Nil"})
