@@ -1030,6 +1030,12 @@ def _same_target(failed: str, later: str) -> bool:
     # (a selection of tests given another value runs other tests: ``-testPlatform EditMode`` for the ``-testPlatform
     # PlayMode`` that failed, ``--grep checkout`` for ``--grep cart``)
     options_a, options_b = (dict(zip(argv, argv[1:])) for argv in (argv_a, argv_b))
+    # (an address by another scheme is asked something else: ``--url http://neverssl.com/feed.xml`` is no run of the
+    # ``--url https://lobste.rs/rss`` that failed for want of TLS)
+    if any(option in _PLACE_OPTIONS and option in options_b and re.match(r"[a-z][\w+.-]*://", value)
+           and re.match(r"[a-z][\w+.-]*://", options_b[option])
+           and value.split("://")[0] != options_b[option].split("://")[0] for option, value in options_a.items()):
+        return False
     # (not a flag followed by another flag, ``node --test --experimental-test-module-mocks test/``: no value there)
     if any(_SELECTS_TESTS.match(option) and option in options_b and options_b[option] != value
            and not value.startswith("-") and not options_b[option].startswith("-")
@@ -1470,6 +1476,10 @@ def _unbundled(added: set[str], removed: set[str]) -> tuple[set[str], set[str]]:
     return added, removed
 
 
+# pandoc's filters, run in the order they are given (citeproc's too)
+_PANDOC_FILTER = LazyRegex(r"(?:--lua-filter|--filter|-[LF])(?:=|(?=\S))\S+|--citeproc$|-C$")
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     # (a program a subshell put in the background is run as itself: ``(./bin/cloud-sql-proxy … --port 5432 &)``)
@@ -1620,6 +1630,12 @@ def invocation_change(failed: str, passed: str) -> list[str]:
                  if not x.startswith("-") and before["argv"].index(x) < before["argv"].index(w)]
         if moved:
             out.append(f"pass `{moved[0][0]}` before `{moved[0][1]}`")
+    # (or pandoc's filters put in another order, which is the order they run in: ``--lua-filter=filters/alias.lua
+    # --citeproc`` for ``--citeproc --lua-filter=…``, citeproc having read the keys before the filter rewrote them)
+    filters = [[w for w in parsed["argv"] if _PANDOC_FILTER.match(w)] for parsed in (before, after)]
+    if not out and before["argv"][:1] == after["argv"][:1] == ["pandoc"] and filters[0] != filters[1] \
+            and sorted(filters[0]) == sorted(filters[1]):
+        out.append(f"pass `{' '.join(filters[1])}` in that order")
     # (the same module's other name for what to run: ``hypercorn "shop.app:create_app()"`` for ``shop.app:app``, the
     # app a factory now makes)
     changed = [(a, b) for a, b in zip(*positional) if a != b] if len(positional[0]) == len(positional[1]) else []

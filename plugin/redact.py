@@ -692,8 +692,16 @@ def _test_result(match: re.Match, value: str) -> bool:
     text = match.string
     head = text[text.rfind("\n", 0, match.start()) + 1:match.start()]
     # (or a check's verdict said in a sentence: ``PASS: billing-api restarted after billing-api-config changed``)
+    # (or a runner's column of verdicts, what it ran after two spaces and nothing after it, named in its log before:
+    # gitlab-ci-local's ``PASS  bazel-build`` below the ``bazel-build $ bazel build //...`` of its job; not a table of
+    # settings, ``PASS  correct-horse-battery`` under ``USER  admin``)
+    column = re.search(r"[ \t]{2,}$", text[match.start():match.start("value")]) \
+        and not text[match.end():].split("\n", 1)[0].strip() \
+        and len([p for p in re.split(r"[/._:-]+", value) if re.fullmatch(r"[A-Za-z]{3,}", p)]) >= 2 \
+        and re.search(rf"(?m)^[ \t]*{re.escape(value)}[ \t]+\S", text[:match.start()])
     return bool(re.search(r"(?:^|\s)---[ \t]*$", head) or re.fullmatch(r"[ \t]*", head) and (
-        re.match(r"(?:Test|test_|tests?/|t/)", value) or re.match(r"[ \t]+\(\d+(?:\.\d+)?m?s\)", text[match.end():])
+        column or re.match(r"(?:Test|test_|tests?/|t/)", value)
+        or re.match(r"[ \t]+\(\d+(?:\.\d+)?m?s\)", text[match.end():])
         or re.match(r"[ \t]+(?:was |were |is |has |did )?[a-z]{3,}(?:ed|s)?[ \t]+(?:after|before|with|on|in|to|the|a|"
                     r"an|by|when|and|for|from|at)\b", text[match.end():])))
 

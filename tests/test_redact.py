@@ -546,6 +546,15 @@ def test_a_checks_verdict_said_in_a_sentence_is_no_password():
         assert "REDACTED" in redact(text), text
 
 
+def test_a_runners_verdict_column_on_a_job_its_log_named_is_no_password():
+    # (blind836 AFE24: gitlab-ci-local's `` PASS  bazel-build`` was redacted, then hunted in the rest of the session:
+    # ``gitlab-ci-local [REDACTED:seen-secret]`` was no run of the job that had failed, left unresolved)
+    log = "bazel-build $ bazel build //...\nbazel-build > INFO: Build completed successfully\n PASS  bazel-build"
+    assert redact(log) == log
+    for text in ("USER  admin\nPASS  correct-horse-battery", "PASS  correct-horse-battery", "PASS  Xk9#mZ2!qw"):
+        assert "REDACTED" in redact(text), text
+
+
 def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
     # (blind208 HA12: ``eas secret:create --scope project --name SENTRY_AUTH_TOKEN`` stored as ``eas
     # secret:[REDACTED:secret] …``)
