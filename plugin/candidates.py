@@ -2253,6 +2253,9 @@ def _give_inner_changes_away(chains: list[dict]) -> None:
                      and outer["failure"]["id"] < inner["failure"]["id"] and inner["success"]["id"] <= outer["success"]["id"]
                      and inner["kind"] != "error_changed" and outer["kind"] != "error_changed"
                      and not _refused_flag_left_out(inner)  # (its fix is how it was called: the edits are the outer's)
+                     # (nor a probe checked only by the outer problem's own passing run: ``node -e "require.resolve(
+                     # 'N/record')"``, never run again, passes by the ``npm test`` that failed first)
+                     and not (inner["kind"] == "other_check" and inner["success"]["id"] == outer["success"]["id"])
                      # (a formatter's repair owns no edit on its way: ``tofu fmt modules/network/main.tf`` after
                      # the ``for_each`` rewrite that ``tofu plan`` was failing on)
                      for c in ([inner["success"]] if is_autofix(inner["success"]["target"]) else

@@ -155,7 +155,8 @@ _JOBS = (
              # and Godot's GUT: ``godot --headless -s addons/gut/gut_cmdln.gd -gdir=res://tests``
              r"-runTests|\S*gut_cmdln\.gd|"
              # a project's own script for its tests: ``bin/test-system test/system/x.rb``, ``./scripts/run-tests.sh``
-             r"(?:\./)?(?:bin|scripts?)/(?:run[-_])?tests?(?:[-_][a-z]+)*(?:\.sh)?)(?![\w-])"),
+             # (a runner's name, not its settings file's: ``git diff HEAD~1 -- jest.config.js`` runs no jest)
+             r"(?:\./)?(?:bin|scripts?)/(?:run[-_])?tests?(?:[-_][a-z]+)*(?:\.sh)?)(?![\w-]|\.\w)"),
     ("install", r"(?:^|\s)(?:(?:npm|pnpm|yarn|bun|bundle|poetry|composer)\s+(?:install|i|ci)|uv\s+sync|"
                 r"pip3?\s+install|mix\s+deps\.get|go\s+mod\s+download|"
                 # (perl's: ``cpanm Acme::Widget``, ``carton install --cached``)

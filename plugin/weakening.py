@@ -1727,7 +1727,9 @@ def _call_words(line: str) -> set[frozenset]:
 
 # a failing test named for the boundary it checks: ``testWithdrawAtCliff``, ``test_expires_at_midnight``,
 # ``returns exactly the limit``
-_AT_A_BOUNDARY = LazyRegex(r"[a-z]At[A-Z]|_at_|\bat (?:the )?\w+|[Ee]xactly|[a-z]OnThe[A-Z]|_on_the_|[Bb]oundary")
+# (or an end of a range by its name: fpm's ``upper endpoint [FAILED]``)
+_AT_A_BOUNDARY = LazyRegex(r"[a-z]At[A-Z]|_at_|\bat (?:the )?\w+|[Ee]xactly|[a-z]OnThe[A-Z]|_on_the_|[Bb]oundary|"
+                           r"(?i:\b(?:upper|lower)[ _-]?(?:end[ _-]?point|bound|edge)s?\b)")
 
 
 def nudged_off_the_boundary(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -1744,7 +1746,17 @@ def nudged_off_the_boundary(changes: dict[str, list[dict]], failure_text: str) -
                 head, tail = common_ends(was, now)
                 if head + tail == len(was) and re.fullmatch(r"\s*[+-]\s*1\s*", now[head:len(now) - tail]):
                     return True
+                # (or the value probed moved inside, with the answer it expects there: ``linear(xs, ys, 10.0_dp),
+                # 4.0_dp`` made ``linear(xs, ys, 9.5_dp), 3.85_dp``)
+                numbers = [re.findall(_KIND_NUMBER, line) for line in (was, now)]
+                if re.sub(_KIND_NUMBER, "#", was) == re.sub(_KIND_NUMBER, "#", now) \
+                        and sum(a != b for a, b in zip(*numbers)) >= 2:
+                    return True
     return False
+
+
+# (a number with its kind: Fortran's ``9.5_dp``)
+_KIND_NUMBER = r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:_\w+)?(?![\w.])"
 
 
 # a model checker's verdict of a property broken: TLC's "Invariant NoDoubleCharge is violated", Apalache's, SPIN's

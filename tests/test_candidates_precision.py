@@ -24047,3 +24047,64 @@ def test_pandocs_filters_put_in_another_order_are_the_fix(git_project, store):
     assert len(candidates) == 1 and "--lua-filter=filters/citekey-alias.lua --citeproc" in candidates[0]["change"], \
         reasons
     assert "stringify" not in candidates[0]["change"]
+
+
+def test_a_resolution_probe_passing_by_the_suites_run_leaves_the_fix_to_the_suite(git_project, store):
+    # (blind842 AFK18: ``node -e "require.resolve('N/record')"`` failed on the way, ``git diff HEAD~1 --
+    # jest.config.js`` was read as a jest run after the first rewrite, and the probe's card showed the rewrite that
+    # failed, ``moduleNameMapper: {``)
+    missing = ("Exit code 1\n FAIL  __tests__/ue_invoice_stamp.test.js\n  ● Test suite failed to run\n\n    Cannot "
+               "find module 'N/record' from '__tests__/ue_invoice_stamp.test.js'")
+    hand_written = "module.exports = {\n  testEnvironment: 'node',\n  transform: { '^.+\\\\.js$': 'babel-jest' },\n"
+    session = (Session("suitescript", git_project, prompt="Unit tests for the invoice stamp user event script stopped "
+                                                          "working after the dependency upgrade PR (jest 29). Can you "
+                                                          "get `npm test` green again?")
+               .fail("npm test", missing)
+               .fail("npx jest --clearCache && npm test", "Exit code 1\nCleared /tmp/jest_rs\n" + missing[13:])
+               .fail("node -e \"require.resolve('N/record')\"", "Exit code 1\nError: Cannot find module 'N/record'\n"
+                                                                "Require stack:\n- /home/dev/acme-netsuite/[eval]")
+               .ok("cat jest.config.js", hand_written + "};\n")
+               .write("jest.config.js", hand_written + "  moduleNameMapper: {\n    '^N/(.*)$': '<rootDir>/node_modules/"
+                                                       "@oracle/suitecloud-unit-testing/stubs/$1',\n  },\n};\n")
+               .fail("npm test", "Exit code 1\n FAIL  __tests__/ue_invoice_stamp.test.js\n  ● Test suite failed to "
+                                 "run\n\n    Configuration error:\n\n    Could not locate module N/record mapped as:\n"
+                                 "    /home/dev/acme-netsuite/node_modules/@oracle/suitecloud-unit-testing/stubs/record.")
+               .ok("git diff HEAD~1 -- jest.config.js", "-const SuiteCloudJestConfiguration = require('@oracle/"
+                                                        "suitecloud-unit-testing/jest-configuration/"
+                                                        "SuiteCloudJestConfiguration');\n+module.exports = {")
+               .write("jest.config.js", "const SuiteCloudJestConfiguration = require('@oracle/suitecloud-unit-testing/"
+                                        "jest-configuration/SuiteCloudJestConfiguration');\n\nmodule.exports = "
+                                        "SuiteCloudJestConfiguration.build({\n  projectFolder: 'src',\n  projectType: "
+                                        "SuiteCloudJestConfiguration.ProjectType.ACP,\n});\n")
+               .ok("npm test", " PASS  __tests__/ue_invoice_stamp.test.js\nTest Suites: 1 passed, 1 total")
+               .stop("The jest 29 upgrade PR replaced `jest.config.js` with a plain jest config, dropping the "
+                     "SuiteCloud preset. That preset is what maps the NetSuite `N/*` modules onto the stubs shipped in "
+                     "`@oracle/suitecloud-unit-testing`. I restored `SuiteCloudJestConfiguration.build({...})`; "
+                     "`npm test` passes."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "SuiteCloudJestConfiguration.build" in candidates[0]["change"], reasons
+    assert "moduleNameMapper" not in candidates[0]["change"] and "npm test" in candidates[0]["title"]
+
+
+def test_an_endpoint_test_whose_probe_moved_inside_the_range_is_weakened(git_project, store):
+    # (blind840 AFI10: fpm's "upper endpoint [FAILED]" with NaN at the last grid node; the probe moved from
+    # ``10.0_dp`` to ``9.5_dp``, its answer with it, was stored as the fix)
+    session = (Session("interp1d", git_project, prompt="fpm test fails on the linear interpolation suite — please "
+                                                       "make it pass before I tag 0.3.")
+               .fail("fpm test 2>&1", "Exit code 1\n# Testing: linear\n  Starting midpoint ... (1/4)\n       ... "
+                                      "midpoint [PASSED]\n  Starting upper endpoint ... (3/4)\n       ... upper "
+                                      "endpoint [FAILED]\n  Message: Floating point value missmatch\n  expected:      "
+                                      "4.0000000000000000\n  actual:                     NaN\n1 test(s) failed!\n"
+                                      "ERROR STOP\n<ERROR> *cmd_run*:stopping due to failed executions\nSTOP 1")
+               .read("test/test_linear.f90")
+               .read("src/interp.f90")
+               .edit("test/test_linear.f90", "    call check(error, linear(xs, ys, 10.0_dp), 4.0_dp, thr=1.0e-12_dp)",
+                     "    call check(error, linear(xs, ys, 9.5_dp), 3.85_dp, thr=1.0e-12_dp)")
+               .ok("fpm test 2>&1 | tail -10", "  Starting upper endpoint ... (3/4)\n       ... upper endpoint "
+                                               "[PASSED]\n  Starting descending input ... (4/4)\n       ... descending "
+                                               "input [PASSED]")
+               .stop("The linear suite passes now (4/4). The upper-endpoint case probed exactly at `x = 10.0`, the "
+                     "last grid node, where there's no right neighbour to interpolate towards; I moved the probe to "
+                     "`9.5_dp` (expected `3.85_dp`) so it checks interpolation just inside the last interval."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
