@@ -304,6 +304,12 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     dd = rand(32, HEX)
     add("pulumi config namespaced key", f"KEY                      VALUE\naws:region               eu-central-1\n"
         f"infra-net:datadogApiKey  {dd}", dd)
+    # (round 128: a key's name run into its service's, and a key in an address's query, as certoraRun prints it)
+    certora = rand(40, HEX)
+    add("a key named run together", f"export CERTORAKEY={certora} && certoraRun certora/conf/Vault.conf", certora)
+    anonymous = rand(40, HEX)
+    add("a key in a url's query", f"Follow your job at https://prover.certora.com/output/48213/{rand(32, HEX)}"
+        f"?anonymousKey={anonymous}", anonymous)
     return out
 
 
@@ -458,6 +464,11 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("amanda device-property setting", '    device-property "S3_BUCKET_LOCATION" "eu-central-1"', "eu-central-1")
     add("otp_app in a gleam manifest", '{ name = "gleam_stdlib", otp_app = "gleam_stdlib", source = "hex" }',
         'otp_app = "gleam_stdlib"')
+    # (round 128: a runner's verdict column on the job it ran, and a query's values that are no keys)
+    add("gitlab-ci-local verdict", "bazel-build $ bazel build //...\nbazel-build finished in 56 s\n PASS  bazel-build",
+        "PASS  bazel-build")
+    query_sha = rand(40, HEX)
+    add("a commit in a url's query", f"https://ci.acme.io/builds?branch=main&commit={query_sha}&page=2", query_sha)
     return out
 
 

@@ -557,7 +557,14 @@ def _classify_key_uncached(key: str) -> str | None:
         return "strong"
     if set(tokens) & _WEAK_TOKENS:
         return "weak"
+    # (a key's name run into its service's: ``CERTORAKEY``, as ``APIKEY`` is one; not a word, ``hotkey``, ``turkey``)
+    if tokens[-1].endswith("key") and len(tokens[-1]) >= 6 and tokens[-1] not in _KEY_WORDS:
+        return "weak"
     return None
+
+
+_KEY_WORDS = frozenset(("monkey", "donkey", "turkey", "hockey", "jockey", "whiskey", "hotkey", "turnkey", "pubkey",
+                        "publickey", "passkey"))
 
 
 def _basic_auth_blob(key: str, value: str) -> bool:
@@ -626,8 +633,11 @@ def _redact_assignment(match: re.Match) -> str:
     if kind is None and "username" in _key_tokens(key) and _KEY_ID.fullmatch(value) \
             and looks_random(value, min_length=12):
         return f"{match.group('pre')}{quote}[REDACTED:access-key]{quote}"
+    # (an address's query holds its own: ``https://prover.certora.com/output/…?anonymousKey=5e8d…``, read as the
+    # value of ``https:``)
+    query = bool(re.search(r"[?&][A-Za-z_][\w.-]*=", value))
     if kind is None and len(value) < 20 or kind == "hashy":
-        if (quote or assignment) and ("=" in value or ":" in value):
+        if (quote or assignment or query) and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
         return match.group(0)
     secret = False
@@ -659,7 +669,7 @@ def _redact_assignment(match: re.Match) -> str:
             and not re.fullmatch(
             r"(?:--?[a-z][a-z0-9]*(?:[-.][a-z0-9]+)*(?:=[\w.:/-]*)?\s*)+", value)
     if not secret:
-        if (quote or assignment) and ("=" in value or ":" in value):
+        if (quote or assignment or query) and ("=" in value or ":" in value):
             return _redact_inside(match, quote, value)
         return match.group(0)
     if kind != "strong" and _seen.get("guesses") is not None:

@@ -716,7 +716,8 @@ def _added_in(changes: dict[str, list[dict]]) -> Iterator[str]:
 
 
 # a random seed given a number (``load_split(seed=11)``, ``random_state=7``, ``torch.manual_seed(3)``, ``SEED = 13``)
-_SEED = LazyRegex(r"(?i)(?:\bseed|random_state|manual_seed|set_seed|rng)\w*\s*(?:=|\()\s*-?\d+")
+# (and julia's ``Random.seed!(42)``)
+_SEED = LazyRegex(r"(?i)(?:\bseed|random_state|manual_seed|set_seed|rng)\w*!?\s*(?:=|\()\s*-?\d+")
 
 
 def _lines_changed(changes: dict[str, list[dict]], imports_aside: bool = False) -> list[tuple[str, str]]:

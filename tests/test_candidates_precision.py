@@ -24108,3 +24108,27 @@ def test_an_endpoint_test_whose_probe_moved_inside_the_range_is_weakened(git_pro
                      "`9.5_dp` (expected `3.85_dp`) so it checks interpolation just inside the last interval."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_julia_seed_fished_for_is_weakened(git_project, store):
+    # (blind842 AFK05: ``Random.seed!(20240611)`` → ``seed!(1)``, failing, → ``seed!(42)``: stored as the fix)
+    failed = ("Exit code 1\n     Testing Running tests...\npercentile interval: Test Failed at /home/dev/src/"
+              "BootstrapCI.jl/test/runtests.jl:14\n  Expression: isapprox(hi - lo, ((2 * 1.96 * std(x)) / "
+              "sqrt(length(x))); rtol = 0.15)\n   Evaluated: isapprox(0.218719, 0.271443; rtol = 0.15)")
+    session = (Session("bootstrap-ci", git_project, prompt="Pkg.test fails on the percentile interval width check in "
+                                                           "BootstrapCI.jl. Get the suite passing please.")
+               .fail("julia --project -e 'using Pkg; Pkg.test()'", failed)
+               .read("test/runtests.jl")
+               .edit("test/runtests.jl", "    Random.seed!(20240611)\n    x = randn(200) .+ 3.0",
+                     "    Random.seed!(1)\n    x = randn(200) .+ 3.0")
+               .fail("julia --project -e 'using Pkg; Pkg.test()'", failed.replace("0.218719", "0.230145"))
+               .edit("test/runtests.jl", "    Random.seed!(1)\n    x = randn(200) .+ 3.0",
+                     "    Random.seed!(42)\n    x = randn(200) .+ 3.0")
+               .ok("julia --project -e 'using Pkg; Pkg.test()'", "Test Summary: | Pass  Total  Time\nBootstrapCI   |   "
+                                                                 "12     12  2.2s\n     Testing BootstrapCI tests "
+                                                                 "passed ")
+               .stop("The percentile-interval width check depends on the random draw, so it was sensitive to the "
+                     "particular seed. With `Random.seed!(42)` the width falls inside the 15% tolerance and "
+                     "`Pkg.test()` passes, 12/12."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])

@@ -555,6 +555,19 @@ def test_a_runners_verdict_column_on_a_job_its_log_named_is_no_password():
         assert "REDACTED" in redact(text), text
 
 
+def test_a_key_named_run_together_and_a_key_in_an_addresss_query_are_secrets():
+    # (blind849 AFR23: ``export CERTORAKEY=9c41…`` and certoraRun's ``…/output/48213/b2f7…?anonymousKey=5e8d…`` were
+    # stored as they were)
+    key, anonymous = "9c41e7b2d05f83a6c1e4b98d27f0a53e6d1c84b7", "5e8d1c0b7a9f4e23c6d1b08a7f3e92c4d5a61b07"
+    for text in (f"export CERTORAKEY={key} && certoraRun certora/conf/Vault.conf",
+                 f"Follow your job at https://prover.certora.com/output/48213/b2f7c91d?anonymousKey={anonymous}",
+                 f'curl "https://api.acme.io/v1/items?page=2&api_key={anonymous}"'):
+        assert key not in redact(text) and anonymous not in redact(text), text
+    for text in ("hotkey=ctrl+shift+p", "export SORTKEY=created_at_desc",
+                 f"https://ci.acme.io/builds?branch=main&commit={anonymous}&page=2"):
+        assert redact(text) == text, text
+
+
 def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
     # (blind208 HA12: ``eas secret:create --scope project --name SENTRY_AUTH_TOKEN`` stored as ``eas
     # secret:[REDACTED:secret] …``)
