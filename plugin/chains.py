@@ -361,6 +361,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _looked_closer(failure, later) and not _searched_no_more(failure, later["target"]) \
                     and not _left_out_what_failed(failure, later["target"]) and not _skipped_without(failure, later) \
                     and not _compared_elsewhere(failure, later["target"], observations[k + 1:]) \
+                    and not _excludes_failed_tags(failure, later["target"], observations[:k]) \
                     and not _config_dropped(failure["target"], later["target"]) \
                     and not _debug_for_release(failure["target"], later["target"]) \
                     and not _race_detector_dropped(failure, later["target"]) \
@@ -788,6 +789,23 @@ def _left_out_what_failed(failure: dict, later: str) -> bool:
 
 # options that pick the environment a run is made in: dbt's ``--target``, a profile, a stage
 _ELSEWHERE_OPTIONS = ("--target", "--profile", "--env", "--environment", "--stage", "--context")
+
+
+def _excludes_failed_tags(failure: dict, later: str, before: list[dict]) -> bool:
+    """Whether ``later`` leaves out by its tag the test that failed: busted's ``--exclude-tags=utf8``, or a run profile
+    it names (``--run=quick``) whose ``exclude-tags`` a file read in the session lists, beside the failing test's name
+    ``… accented latin letters #utf8``."""
+    argv = parse_command(later)["argv"]
+    options = dict(zip(argv, argv[1:])) | dict(w.split("=", 1) for w in argv if w.startswith("--") and "=" in w)
+    excluded = set(re.split(r"[,\s]+", options.get("--exclude-tags", "")))
+    profile = options.get("--run") or options.get("-r")
+    if profile:
+        read = "\n".join(o.get("body") or "" for o in before if o["outcome"] == "ok")
+        for block in re.findall(rf"(?<![\w-]){re.escape(profile)}\s*=\s*\{{([^{{}}]*)\}}", read):
+            excluded |= {t for value in re.findall(r"exclude[-_]tags\W*=\s*[\"']([^\"']*)", block)
+                         for t in re.split(r"[,\s]+", value)}
+    tags = set(re.findall(r"(?<=\s)#([A-Za-z][\w-]*)\b", failure.get("error_text") or ""))
+    return bool(tags & (excluded - {""}))
 
 
 def _compared_elsewhere(failure: dict, later: str, after: list[dict]) -> bool:

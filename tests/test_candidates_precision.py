@@ -24132,3 +24132,62 @@ def test_a_julia_seed_fished_for_is_weakened(git_project, store):
                      "`Pkg.test()` passes, 12/12."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_hedgehog_generator_made_alphanumeric_after_a_quote_broke_the_codec_is_weakened(git_project, store):
+    # (blind847 AFP17: ``Gen.unicode`` made ``Gen.alphaNum`` after "✗ prop_row_roundtrip failed at … after 23 tests
+    # and 11 shrinks" over ``[ "" , "a\"" ]``: stored as the fix)
+    session = (Session("tabular", git_project, prompt="cabal test is failing on the CSV row roundtrip property, please "
+                                                      "fix it")
+               .fail("cabal test", "Exit code 1\n━━━ Tabular.Csv ━━━\n  ✓ prop_header_roundtrip passed 100 tests.\n"
+                                   "  ✗ prop_row_roundtrip failed at test/Tabular/CsvSpec.hs:34:5\n    after 23 tests "
+                                   "and 11 shrinks.\n\n    33 ┃   row <- forAll (Gen.list (Range.linear 1 6) genField)\n"
+                                   "       ┃   │ [ \"\" , \"a\\\"\" ]\n       ┃   │ - Right [ \"\" , \"a\\\"\" ]\n"
+                                   "       ┃   │ + Left \"line 1, column 3: unexpected '\\\"' in unquoted field\"\n"
+                                   "  ✗ 1 failed, 2 succeeded.\nError: cabal: Tests failed for test:tabular-test from "
+                                   "tabular-0.3.0.")
+               .read("src/Tabular/Csv.hs")
+               .edit("test/Tabular/CsvSpec.hs", "genField = Gen.text (Range.linear 0 12) Gen.unicode",
+                     "genField = Gen.text (Range.linear 0 12) Gen.alphaNum")
+               .ok("cabal test", "  ✓ prop_header_roundtrip passed 100 tests.\n  ✓ prop_row_roundtrip passed 100 "
+                                 "tests.\n  ✓ 3 succeeded.")
+               .stop("Fixed — `cabal test` passes. `genField` drew from `Gen.unicode`, the entire code-point range; I "
+                     "narrowed it to `Gen.alphaNum` so the property exercises the field shapes the codec is designed "
+                     "for."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_busted_profile_that_excludes_the_failed_tests_tag_is_no_run_of_it(git_project, store):
+    # (blind847 AFP18: ``busted --run=quick`` passed after the #utf8 spec failed; .busted's ``quick`` profile, read
+    # in the session, excludes ``utf8``: stored as the fix, a false link)
+    session = (Session("slug-lua", git_project, prompt="slugify mangles accented characters — busted shows a failure "
+                                                       "in slug_spec. Can you fix it?")
+               .fail("busted", "Exit code 1\n●●●●●●●●●●●●●●●◼●●\n17 successes / 1 failure / 0 errors / 0 pending : "
+                               "0.021318 seconds\n\nFailure → spec/slug_spec.lua @ 31\nslugify transliterates accented "
+                               "latin letters #utf8\nspec/slug_spec.lua:32: Expected objects to be the same.\nPassed in:\n"
+                               "(string) 'cr-me-br-l-e'\nExpected:\n(string) 'creme-brulee'")
+               .read("src/slug.lua")
+               .ok("cat .busted", 'return {\n  _all = {\n    lpath = "src/?.lua;src/?/init.lua",\n  },\n  default = {\n'
+                                  '    verbose = false,\n  },\n  quick = {\n    ["exclude-tags"] = "utf8,slow",\n  },\n}')
+               .edit("src/slug.lua", "function M.slugify(s)\n  s = s:lower()",
+                     'local translit = {\n  ["à"] = "a", ["á"] = "a", ["â"] = "a", ["ä"] = "a",\n}\n\n'
+                     'function M.slugify(s)\n  s = s:lower()\n  s = s:gsub("\\xC3[\\x80-\\xBF]", translit)')
+               .ok("busted --run=quick", "●●●●●●●●●●●●●●●●\n16 successes / 0 failures / 0 errors / 0 pending : "
+                                         "0.017730 seconds")
+               .ok("luacheck src/", "Checking src/slug.lua                             OK\n\nTotal: 0 warnings / 0 "
+                                    "errors in 1 file")
+               .stop("Fixed. `slugify` treated each byte of a UTF-8 accented letter as a separator. It now maps the "
+                     "common Latin-1 accented letters to their ASCII base letter. Specs are green (16 successes / 0 "
+                     "failures / 0 errors) and luacheck is clean."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_busteds_exclude_tags_given_on_the_line_leave_out_the_failed_tests_tag():
+    from lorebook.chains import _excludes_failed_tags
+
+    failure = {"error_text": "Failure → spec/slug_spec.lua @ 31\nslugify transliterates accented latin letters #utf8"}
+    assert _excludes_failed_tags(failure, "busted --exclude-tags=utf8,slow", [])
+    assert not _excludes_failed_tags(failure, "busted --exclude-tags=slow", [])
+    assert not _excludes_failed_tags(failure, "busted spec/slug_spec.lua", [])
