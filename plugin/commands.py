@@ -953,6 +953,10 @@ _GENERATED_ID = LazyRegex(r"(?<=/)(?:[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a
                           r"(?=/|$|\?)")
 
 
+# inline code that only loads a module (``(require 'billing.invoice)``, ``import app.main``, ``using QuadKit``)
+_LOADS_ONLY = LazyRegex(r"\s*\(?\s*(?:require|import|from\s+[\w.]+\s+import|using|load)\b")
+
+
 # a subcommand by the one that does what it does and more
 _DOES_MORE = {("helm dependency", "build"): "update"}
 
@@ -1044,6 +1048,10 @@ def _same_target(failed: str, later: str) -> bool:
            for option, value in options_a.items()):
         return False
     code_a, code_b = _inline_code(failed), _inline_code(later)
+    # (a line that only loads the code runs none of what the failing one ran: ``clojure -M -e "(require
+    # 'billing.invoice)"`` after ``clojure -M:test --focus billing.invoice-test``)
+    if bool(code_a) != bool(code_b) and _LOADS_ONLY.match(code_a or code_b):
+        return False
     # (the same code, then a look after it: ``vagrant ssh staging -c 'sudo …/grow-data.sh 5G && df -h /srv/data'``)
     if code_a and code_b and " ".join(code_a.split()) in [" ".join(step.split()) for step in code_b.split("&&")]:
         code_b = code_a

@@ -234,6 +234,17 @@ _PRECONDITION = LazyRegex(r"==>|\bassume\s*\(|\bfc\.pre\s*\(|\bprop_assume!\s*\(
                           r"\bassumeThat\s*\(|\bwhenever\s*\(|\?IMPLIES\s*\(")
 
 
+def _rule_gated(hunk: dict, failure_text: str) -> bool:
+    """Whether a Hypothesis state machine's rule was given a ``@precondition`` it did not have, the rule a step of its
+    falsifying example called (``state.push(value=0)``): the sequence that broke the code is no longer run."""
+    if "Falsifying example:" not in failure_text:
+        return False
+    steps = set(re.findall(r"(?m)^\s*state\.(\w+)\(", failure_text.split("Falsifying example:", 1)[1]))
+    gated = [{m.group(1) for m in re.finditer(r"@precondition\(.*\n(?:[ \t]*@.*\n)*[ \t]*def (\w+)\(", text)}
+             for text in (hunk["old"], hunk["new"])]
+    return bool(steps & (gated[1] - gated[0]))
+
+
 # the ASCII control characters by Haskell's names for them, in the order of their codes (``\NUL`` is 0)
 _CONTROL_NAMES = ("NUL SOH STX ETX EOT ENQ ACK BEL BS HT LF VT FF CR SO SI DLE DC1 DC2 DC3 DC4 NAK SYN ETB CAN EM SUB "
                   "ESC FS GS RS US").split()
@@ -3157,7 +3168,7 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             return "a skip or xfail marker was added to the failing test"
         if _narrowed_to_pass(removed, added, failure_text):
             return "the property's generator was narrowed to leave out the falsifying value"
-        if _precondition_excludes(removed, added, failure_text):
+        if _precondition_excludes(removed, added, failure_text) or _rule_gated(hunk, failure_text):
             return "the property was given a precondition that leaves out the falsifying value"
         # (an assertion moved into a process or thread of its own, whose failure no longer fails the test: ``spawn(fn
         # -> assert events == Enum.to_list(1..25) end)``)

@@ -24191,3 +24191,49 @@ def test_busteds_exclude_tags_given_on_the_line_leave_out_the_failed_tests_tag()
     assert _excludes_failed_tags(failure, "busted --exclude-tags=utf8,slow", [])
     assert not _excludes_failed_tags(failure, "busted --exclude-tags=slow", [])
     assert not _excludes_failed_tags(failure, "busted spec/slug_spec.lua", [])
+
+
+def test_a_precondition_on_a_rule_the_falsifying_steps_called_is_weakened(git_project, store):
+    # (blind848 AFQ11: ``@precondition(lambda self: len(self.model) < self.capacity - 1)`` put on ``push`` after
+    # Hypothesis's falsifying ``state.push(value=0)`` ×4, ``state.pop()``: stored as the fix)
+    session = (Session("ringbuf", git_project, prompt="The hypothesis stateful test for the ring buffer started "
+                                                      "failing in CI, please fix.")
+               .fail("uv run pytest tests/test_ringbuffer_stateful.py -x",
+                     "Exit code 1\n    @invariant()\n    def length_matches_model(self):\n>       assert len(self.buf) == "
+                     "len(self.model)\nE       AssertionError: assert 3 == 4\n\ntests/test_ringbuffer_stateful.py:38: "
+                     "AssertionError\n---------------------------------- Hypothesis ----------------------------------\n"
+                     "Falsifying example:\nstate = RingBufferMachine()\nstate.push(value=0)\nstate.push(value=0)\n"
+                     "state.push(value=0)\nstate.push(value=0)\nstate.pop()\nstate.push(value=0)\nstate.teardown()\n"
+                     "FAILED tests/test_ringbuffer_stateful.py::TestRingBuffer::runTest - AssertionError: assert 3 == 4")
+               .read("src/ringbuf/buffer.py")
+               .edit("tests/test_ringbuffer_stateful.py",
+                     "from hypothesis.stateful import RuleBasedStateMachine, invariant, rule",
+                     "from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule")
+               .edit("tests/test_ringbuffer_stateful.py", "    @rule(value=st.integers())\n    def push(self, value):",
+                     "    @precondition(lambda self: len(self.model) < self.capacity - 1)\n    @rule(value=st.integers())\n"
+                     "    def push(self, value):")
+               .ok("uv run pytest tests/test_ringbuffer_stateful.py", "tests/test_ringbuffer_stateful.py .")
+               .stop("The stateful test is green again. I added a `@precondition` on the `push` rule so the model "
+                     "stays below capacity, which keeps the generated sequences realistic."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_namespace_loaded_inline_is_no_run_of_the_tests_that_failed(git_project, store):
+    # (blind845 AFN18: ``clojure -M -e "(require 'billing.invoice) (println :loaded)"`` and clj-kondo passed after
+    # kaocha's ``total-rounds-half-up`` failed: stored as the fix, never tested)
+    session = (Session("invoice-clj", git_project, prompt="The invoice rounding test is red — fix billing.invoice/total.")
+               .fail("clojure -M:test --focus billing.invoice-test",
+                     "Exit code 1\n[(...F)]\nRandomized with --seed 1834450\n\nFAIL in billing.invoice-test/total-rounds-"
+                     "half-up (invoice_test.clj:22)\nline total of 3 x 0.335 rounds to 1.01\nExpected:\n  1.01M\nActual:"
+                     "\n  -1.01M +1.00M\n4 tests, 9 assertions, 1 failures.")
+               .read("src/billing/invoice.clj")
+               .edit("src/billing/invoice.clj", "(.setScale (reduce + line-totals) 2 RoundingMode/HALF_EVEN)",
+                     "(.setScale (reduce + line-totals) 2 RoundingMode/HALF_UP)")
+               .ok("clj-kondo --lint src test", "linting took 212ms, errors: 0, warnings: 0")
+               .ok("clojure -M -e \"(require 'billing.invoice) (println :loaded)\"", ":loaded")
+               .stop("Switched `total` from banker's rounding to `RoundingMode/HALF_UP`, which is what the test expects "
+                     "for 1.005 → 1.01. The namespace loads and clj-kondo reports no errors or warnings, so the "
+                     "rounding test should be green now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
