@@ -900,6 +900,12 @@ def _other_tests(failure: dict, later: str) -> bool:
         or set(_TEST_CLASS.findall(logged))
     if classes and named and all(classes) and not any(c in n for c in classes for n in named):
         return True
+    # (or a test method picked by name, as part of no case that failed: ``swift test --filter
+    # DecoderTests/testDecodesArrays`` after "Test Case 'DecoderTests.testDecodesNestedArrays' failed")
+    methods = re.findall(r"--filter[=\s]+[\"']?\w+[/.](test\w*)", later)
+    failed_cases = re.findall(r"Test Case '(?:-\[)?\w+[. ](\w+)\]?' failed", logged)
+    if methods and failed_cases and not any(m in case for m in methods for case in failed_cases):
+        return True
     # (or pytest's ``-k`` of words, none in a failing test's name: ``-k "schema or passthrough"`` after
     # ``test_enrich_with_currency`` failed)
     keyword = re.search(r"""(?:^|\s)-k\s*(?:"([^"]+)"|'([^']+)'|(\S+))""", later)

@@ -137,6 +137,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     if _GIT_CONFIG_SET.search(command):
         return True  # ``git config --global url."https://…".insteadOf "ssh://git@github.com/"``: a setting written
+    if _GIT_FETCHES_FILES.search(command):
+        return True  # ``git submodule update --init --recursive``: the files a fresh clone lacked, fetched
     # (a file the failure could not find, staged: a Nix flake sees only what git tracks, "path '/nix/store/…-source/
     # nix/overlay.nix' does not exist" until ``git add nix/overlay.nix``)
     staged = [w for w in parsed["argv"][2:] if not w.startswith("-")] if parsed["argv"][:2] == ["git", "add"] else []
@@ -191,6 +193,11 @@ _VERIFIES_ONLY = LazyRegex(r"^(?:codesign\s+(?:(?:-[a-z]*[vd][a-z]*|--verify|--d
 # git told to write a setting: a key and its value (not ``--get``, ``--list``, a key alone)
 _GIT_CONFIG_SET = LazyRegex(r"(?:^|[;&|]\s*)git\s+config\s+(?:--(?:global|system|local|add|replace-all)\s+)*"
                             r"(?!-)(?:\S+|\"[^\"]*\")\s+(?:\S+|\"[^\"]*\")")
+
+
+# git told to fetch the project's files a clone leaves out: its submodules, its LFS objects
+_GIT_FETCHES_FILES = LazyRegex(r"(?:^|[;&|]\s*)git\s+(?:submodule\s+(?:update|init|sync)|lfs\s+(?:pull|checkout|"
+                               r"fetch))\b")
 
 
 def _throwaway_container(command: str) -> bool:

@@ -266,14 +266,15 @@ def _precondition_excludes(removed: list[str], added: list[str], failure_text: s
     # (an empty value by a test of emptiness: ``not (null s) ==>`` after ``""``; Scala's ``xs.nonEmpty ==>`` after
     # ``ARG_0: List()``)
     empty = bool(values & {'""', "''", "[]", "{}", "<<>>", "List()", "Vector()", "Seq()", "Array()", "Nil"})
-    # (a character it holds, by its escape: ``not (any (any (T.any (== '\n'))) rows) ==>`` after ``[["\n"]]``)
+    # (a character it holds, by its escape: ``not (any (any (T.any (== '\n'))) rows) ==>`` after ``[["\n"]]``; among
+    # others: ``all (all (`notElem` "\r\n")) row ==>`` after ``["a\n"]``)
     escapes = {e for v in values for e in re.findall(r"\\[nrt0]", v)}
     # (or by its kind: ``all (all isAscii) ws ==>`` after Haskell's ``["\233"]``, an é)
     non_ascii = any(re.search(r"[^\x00-\x7f]", v) or any(int(d) >= 128 for d in re.findall(r"\\(\d{3,})", v))
                     for v in values)
     return bool(values) and not any(_PRECONDITION.search(l) for l in removed) and any(
         _PRECONDITION.search(l) and (any(v in l for v in values) or any(
-            re.search(rf"['\"]{re.escape(e)}['\"]", l) for e in escapes)
+            re.search(rf"['\"][^'\"\s]*{re.escape(e)}[^'\"\s]*['\"]", l) for e in escapes)
             or non_ascii and re.search(r"(?i)\bis_?ascii\b", l) or any(
             re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", l) for n in numbers) or empty and re.search(
             r"\bnull\b|\bis_?[Ee]mpty\b|\bnon_?[Ee]mpty\b|\blen\(|\blength\b|\.size\b", l)) for l in added)

@@ -24237,3 +24237,78 @@ def test_a_namespace_loaded_inline_is_no_run_of_the_tests_that_failed(git_projec
                      "rounding test should be green now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_submodules_fetched_before_the_suite_are_the_fix(git_project, store):
+    # (blind846 AFO24: ``git submodule update --init --recursive`` read as no change, the passing ``bats test/`` a
+    # retry without one)
+    session = (Session("bats-submodules", git_project, prompt="bats test/ fails on every single test in a fresh clone "
+                                                              "of the deploy scripts repo")
+               .fail("bats test/", "Exit code 1\ndeploy.bats\n ✗ deploy.sh refuses to run without TARGET\n   (from "
+                                   "function `load' in file /usr/lib/bats-core/test_functions.bash, line 67,\n    from "
+                                   "function `setup' in test file test/deploy.bats, line 4)\n     `load "
+                                   "'test_helper/bats-support/load'' failed\n   bats_load_safe: Could not find "
+                                   "'/home/dev/deploy/test/test_helper/bats-support/load'.bash[.bash]\n5 tests, 5 "
+                                   "failures")
+               .ok("ls -la test/test_helper/bats-support test/test_helper/bats-assert",
+                   "test/test_helper/bats-assert:\ntotal 8\ndrwxr-xr-x 2 dev dev 4096 May 14 09:58 .")
+               .ok("cat .gitmodules", '[submodule "test/test_helper/bats-support"]\n\tpath = test/test_helper/bats-'
+                                      'support\n\turl = https://github.com/bats-core/bats-support.git')
+               .ok("git submodule update --init --recursive",
+                   "Submodule 'test/test_helper/bats-support' (https://github.com/bats-core/bats-support.git) "
+                   "registered for path 'test/test_helper/bats-support'\nCloning into '/home/dev/deploy/test/"
+                   "test_helper/bats-support'...")
+               .ok("bats test/", "deploy.bats\n ✓ deploy.sh refuses to run without TARGET\n\n5 tests, 0 failures")
+               .stop("Nothing wrong with the tests themselves: the assertion helpers they load are pulled in as nested "
+                     "repositories, and a plain clone leaves those directories empty. Once they were fetched, the "
+                     "whole suite passes — 5 tests, 0 failures."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "git submodule update --init --recursive" in candidates[0]["change"], reasons
+
+
+def test_a_precondition_against_line_breaks_after_a_newline_falsified_a_property_is_weakened(git_project, store):
+    # (blind854 AFW12: ``all (all (`notElem` "\r\n")) row ==>`` after QuickCheck's ``["a\n"]``: stored as the fix)
+    session = (Session("csv-rows", git_project, prompt="cabal test fails on the CSV round-trip property, please fix")
+               .fail("cabal test --test-show-details=direct",
+                     "Exit code 1\nData.Csv.Row\n  encodeRow/decodeRow\n    round-trips any row [✘]\n\nFailures:\n\n"
+                     "  test/Data/Csv/RowSpec.hs:18:5: \n  1) Data.Csv.Row encodeRow/decodeRow round-trips any row\n"
+                     "       Falsified (after 37 tests and 4 shrinks):\n         [\"a\\n\"]\n       expected: Right "
+                     "[\"a\\n\"]\n        but got: Left \"unterminated row at line 1\"\n\n2 examples, 1 failure")
+               .read("src/Data/Csv/Row.hs")
+               .edit("test/Data/Csv/RowSpec.hs", '    it "round-trips any row" $ property $ \\row ->\n      decodeRow '
+                                                 '(encodeRow row) `shouldBe` Right row',
+                     '    it "round-trips any row" $ property $ \\row ->\n      all (all (`notElem` "\\r\\n")) row ==>\n'
+                     '        decodeRow (encodeRow row) `shouldBe` Right row')
+               .ok("cabal test --test-show-details=direct 2>&1 | tail -9", "    round-trips any row [✔]\n      +++ OK, "
+                                                                           "passed 100 tests; 23 discarded.\n\n2 "
+                                                                           "examples, 0 failures")
+               .stop("The round-trip property is green. Rows whose fields contain line breaks aren't something the "
+                     "line-oriented reader is meant to handle, so the property now only generates rows without "
+                     "`\\r`/`\\n` — 100 cases pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_another_xctest_method_picked_by_its_filter_is_no_run_of_the_one_that_failed(git_project, store):
+    # (blind855 AFX18: ``swift test --filter DecoderTests/testDecodesArrays`` passed after
+    # ``DecoderTests.testDecodesNestedArrays`` failed: stored as the fix, a false link)
+    session = (Session("configkit", git_project, prompt="swift test fails in DecoderTests, the nested arrays case. "
+                                                        "Please fix the decoder.")
+               .fail("swift test", "Exit code 1\nTest Case 'DecoderTests.testDecodesNestedArrays' started at "
+                                   "2024-06-12 10:41:07.334\n/home/dev/ConfigKit/Tests/ConfigKitTests/"
+                                   "DecoderTests.swift:48: error: DecoderTests.testDecodesNestedArrays : XCTAssertEqual "
+                                   "failed: (\"[[1, 2, 3]]\") is not equal to (\"[[1, 2], [3]]\")\nTest Case "
+                                   "'DecoderTests.testDecodesNestedArrays' failed (0.003 seconds)\n\t Executed 23 "
+                                   "tests, with 1 failure (0 unexpected) in 0.016 (0.017) seconds")
+               .read("Sources/ConfigKit/Parser.swift")
+               .edit("Sources/ConfigKit/Parser.swift", "                stack[stack.count - 1].append(contentsOf: "
+                                                       "finished)",
+                     "                stack[stack.count - 1].append(.array(finished))")
+               .ok("swift build 2>&1 | tail -2", "[4/4] Compiling ConfigKit Parser.swift\nBuild complete! (3.11s)")
+               .ok("swift test --filter DecoderTests/testDecodesArrays 2>&1 | tail -7",
+                   "Test Suite 'Selected tests' started at 2024-06-12 10:44:52.019\nTest Case "
+                   "'DecoderTests.testDecodesArrays' passed (0.002 seconds)\nTest Suite 'DecoderTests' passed")
+               .stop("Fixed the nested-array bug in `Parser.swift`: it now appends the finished inner array as a "
+                     "single `.array` value. The package builds cleanly and the array decoding tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
