@@ -843,7 +843,8 @@ def _printed_pass(observation: dict) -> dict:
         and observation["outcome"] == "ok" else None
     # (a line of steps joined by ``&&`` printed 0 only when each passed: ``colcon build … && source … && timeout -s
     # INT 12 ros2 launch …; echo "exit=$?"``; not a list whose status is its last step's, ``a; b``, ``a || b``, ``a &``)
-    if not echoed or re.search(r";|\|\||(?<!&)&(?!&)", echoed.group(1)):
+    # (a redirection is no list: ``dune test 2>&1; echo "exit=$?"``)
+    if not echoed or re.search(r";|\|\||(?<![&>])&(?![&>\d])", echoed.group(1)):
         return observation
     printed = _PRINTED_STATUS.findall(observation.get("body") or "")
     return dict(observation, target=echoed.group(1)) if printed and printed[-1] == "0" else observation

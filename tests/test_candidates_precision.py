@@ -24312,3 +24312,24 @@ def test_another_xctest_method_picked_by_its_filter_is_no_run_of_the_one_that_fa
                      "single `.array` value. The package builds cleanly and the array decoding tests pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_run_with_its_output_joined_whose_echoed_status_is_0_passes(git_project, store):
+    # (blind856 AFY05: ``dune test 2>&1; echo "exit=$?"`` printing ``exit=0``: its ``2>&1`` read as a job put in the
+    # background, the passing run never seen, the failure unresolved)
+    session = (Session("ledger-ml", git_project, prompt="dune test fails on the amount parser since someone added a "
+                                                        "'1,250.00' case. Can you fix the parser?")
+               .fail("dune test", "Exit code 1\nFile \"test/test_amount.ml\", line 21, characters 0-151: thousands "
+                                  "separator threw\n(Failure float_of_string).\n  Raised at Stdlib.failwith in file "
+                                  "\"stdlib.ml\", line 29, characters 17-33\n  Called from Ledger__Amount.of_string in "
+                                  "file \"lib/amount.ml\", line 4, characters 10-36")
+               .read("lib/amount.ml")
+               .edit("lib/amount.ml", "let of_string s =\n  let f = float_of_string (String.trim s) in",
+                     "let of_string s =\n  let s = String.trim s |> String.split_on_char ',' |> String.concat \"\" in\n"
+                     "  let f = float_of_string s in")
+               .ok('dune test 2>&1; echo "exit=$?"', "exit=0")
+               .stop("`Amount.of_string` handed the raw string to `float_of_string`, which rejects the `,` grouping "
+                     "separator. It now strips commas first (`String.split_on_char ','` then `String.concat \"\"`) in "
+                     "lib/amount.ml, and `dune test` is clean."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "String.split_on_char ','" in candidates[0]["change"], reasons
