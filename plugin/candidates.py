@@ -1532,6 +1532,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (a sentence that reads as an order to a later session, "From now on register with `prefect deploy`", would have
     # the lesson quarantined: the others say it, and the change shows the way)
     causes, fixes = ([s for s in said_now if not steering_reasons(s)] for said_now in (causes, fixes))
+    # (less a cause's clause about what was tried, which the card's line of what did not help says: "Your global GHC
+    # is 9.8.2, which ledger-sync's `base <4.19` bound rejects; forcing it with `--allow-newer=base` only gets as far
+    # as postgresql-libpq")
+    tried_code = {span for t in tried for span in _code_spans(t) if re.search(r"[-=/.:]", span)}
+    causes = [_before_clause_naming(s, tried_code) for s in causes]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if withheld and causes and fixes:  # the change shows no content: the agent's line about it goes first
         summary_parts.reverse()
@@ -2243,6 +2248,15 @@ def _join_the_ways_step(chains: list[dict]) -> list[dict]:
         joined[joined.index(outer)] = dict(outer, changes=inner["changes"], all_changes=inner["all_changes"])
         joined.remove(inner)
     return joined
+
+
+def _before_clause_naming(sentence: str, code: set[str]) -> str:
+    """``sentence`` up to its first clause after a semicolon that quotes any of ``code``, when the clauses before it
+    quote none and say enough on their own."""
+    clauses = sentence.split("; ")
+    at = next((n for n, clause in enumerate(clauses) if any(f"`{c}`" in clause for c in code)), None)
+    head = "; ".join(clauses[:at]) if at else ""
+    return head.rstrip(" ,.") + "." if len(head) >= 30 else sentence
 
 
 def _give_inner_changes_away(chains: list[dict]) -> None:

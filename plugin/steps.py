@@ -1059,18 +1059,26 @@ _CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\)|Up [^
 
 # a resource's condition in error, as a jsonpath over ``.status.conditions`` prints it: ``ErrorOccurred=True
 # Application.argoproj.io "{{.path.basename}}" is invalid: …``, ``Ready=False …``
+# (and Chaos Mesh's ``AllInjected=False``: a fault that reached none of the pods it selected)
 _CONDITION_FAILING = LazyRegex(r"(?m)^\s*(?:(?:ErrorOccurred|Degraded|Failed|Stalled|ReconcileError|InvalidSpecError)"
-                               r"=True|(?:Ready|Available|Healthy|Synced)=False)\b[^\n]*")
+                               r"=True|(?:Ready|Available|Healthy|Synced|AllInjected)=False)\b[^\n]*")
+_JSON_CONDITION = LazyRegex(r"""\{[^{}\n]*?(?:"status"\s*:\s*"(?P<status>True|False)"[^{}\n]*?"type"\s*:\s*"(?P<type>\w+)"|"""
+                            r""""type"\s*:\s*"(?P<type2>\w+)"[^{}\n]*?"status"\s*:\s*"(?P<status2>True|False)")""")
 
 
 def _condition_failing(observation: dict) -> dict | None:
     """A resource's conditions asked of the cluster (``kubectl -n argocd get applicationset platform-apps -o
     jsonpath='{range .status.conditions[*]}…'``) that show one in error: the failure it shows, the command having
     passed. A later read of the namespace that answers without it is the resource working again."""
-    if not _FIELD_ASKED.match(" ".join((observation.get("target") or "").split())) \
-            or "conditions" not in (observation.get("target") or ""):
+    # (through ``jq`` too: ``… -o jsonpath='{.status.conditions}' | jq -c '.[]'``)
+    asked = re.sub(r"\s*\|\s*jq\b[^|;&]*$", "", " ".join((observation.get("target") or "").split()))
+    if not _FIELD_ASKED.match(asked) or "conditions" not in asked:
         return None
-    failing = _CONDITION_FAILING.search(observation.get("body") or "")
+    body = observation.get("body") or ""
+    # (or as JSON objects, one per line through ``jq -c '.[]'``: ``{"status":"False","type":"AllInjected"}``)
+    conditions = [f"{m.group('type') or m.group('type2')}={m.group('status') or m.group('status2')}"
+                  for m in _JSON_CONDITION.finditer(body)]
+    failing = _CONDITION_FAILING.search(body) or _CONDITION_FAILING.search("\n".join(conditions))
     if failing is None:
         return None
     from .signatures import error_signature

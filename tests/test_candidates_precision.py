@@ -24333,3 +24333,66 @@ def test_a_run_with_its_output_joined_whose_echoed_status_is_0_passes(git_projec
                      "lib/amount.ml, and `dune test` is clean."))
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "String.split_on_char ','" in candidates[0]["change"], reasons
+
+
+def test_a_resources_conditions_read_through_jq_as_json_are_a_status_read(git_project, store):
+    # (blind856 AFY18: ``kubectl … -o jsonpath='{.status.conditions}' | jq -c '.[]'`` printing
+    # ``{"status":"False","type":"AllInjected"}``, then ``True`` after the chaos daemon's runtime was set: only the
+    # daemon's log was read as a failure, never read again, and nothing was stored)
+    ask = ("kubectl -n shop get networkchaos checkout-latency -o jsonpath='{.status.conditions}' | jq -c '.[]'")
+    session = (Session("chaos-k3s", git_project, prompt="Since we moved staging from kind to k3s, the "
+                                                        "checkout-latency NetworkChaos never injects anything. k3s "
+                                                        "runs containerd, not Docker. Can you fix our Chaos Mesh "
+                                                        "install? The Helm values are in deploy/chaos-mesh/values.yaml.")
+               .ok(ask, '{"status":"True","type":"Selected"}\n{"status":"False","type":"AllInjected"}\n'
+                        '{"status":"False","type":"AllRecovered"}\n{"status":"False","type":"Paused"}')
+               .read("deploy/chaos-mesh/values.yaml")
+               .ok("kubectl -n chaos-mesh logs ds/chaos-daemon --tail=3",
+                   "2024-11-06T08:41:12.118Z\tINFO\tchaos-daemon-server\tStarting grpc endpoint\t{\"runtime\": "
+                   "\"docker\"}\n2024-11-06T08:52:40.502Z\tERROR\tchaos-daemon-server\tfailed to get pid\t{\"error\": "
+                   "\"expected docker:// but got container\"}")
+               .edit("deploy/chaos-mesh/values.yaml", "dashboard:\n  securityMode: true",
+                     "dashboard:\n  securityMode: true\n\nchaosDaemon:\n  runtime: containerd\n  socketPath: "
+                     "/run/k3s/containerd/containerd.sock")
+               .ok("helm upgrade chaos-mesh chaos-mesh/chaos-mesh -n chaos-mesh --version 2.6.3 -f "
+                   "deploy/chaos-mesh/values.yaml", 'Release "chaos-mesh" has been upgraded. Happy Helming!\n'
+                                                    "STATUS: deployed\nREVISION: 4")
+               .ok("kubectl -n chaos-mesh rollout status ds/chaos-daemon --timeout=120s",
+                   'daemon set "chaos-daemon" successfully rolled out')
+               .ok("sleep 15; " + ask, '{"status":"True","type":"Selected"}\n{"status":"True","type":"AllInjected"}\n'
+                                       '{"status":"False","type":"AllRecovered"}\n{"status":"False","type":"Paused"}')
+               .stop("Fixed — `checkout-latency` is now `AllInjected: True`. The release ran chaos-daemon with "
+                     "`runtime: docker`; k3s runs containerd and keeps its socket at "
+                     "`/run/k3s/containerd/containerd.sock`, so I set `runtime: containerd` and `socketPath` under "
+                     "`chaosDaemon` in deploy/chaos-mesh/values.yaml and upgraded the release."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "runtime: containerd" in candidates[0]["change"], reasons
+
+
+def test_a_causes_clause_about_what_was_tried_is_left_to_the_line_of_what_did_not_help(git_project, store):
+    # (blind858 AGA19: "…, which ledger-sync's `base <4.19` bound rejects; forcing it with `--allow-newer=base` only
+    # gets as far as postgresql-libpq, which then can't find `pg_config`" was the card's cause, cut short, and read as
+    # the fix)
+    session = (Session("ledger-sync", git_project, prompt="cabal test fails with a dependency resolution error on "
+                                                          "ledger-sync. Can you get the tests running?")
+               .fail("cabal test", "Exit code 1\nResolving dependencies...\nError: cabal: Could not resolve "
+                                   "dependencies:\n[__0] trying: ledger-sync-0.4.0 (user goal)\n[__1] rejecting: "
+                                   "base-4.19.1.0/installed-4.19.1.0 (conflict: ledger-sync => base>=4.16 && <4.19)")
+               .ok("ghc --version && which ghc", "The Glorious Glasgow Haskell Compilation System, version 9.8.2\n"
+                                                 "/home/dev/.ghcup/bin/ghc")
+               .fail("cabal test --allow-newer=base", "Exit code 1\nResolving dependencies...\nBuild profile: -w "
+                                                      "ghc-9.8.2 -O1\nsetup: The program 'pg_config' is required but "
+                                                      "it could not be found.")
+               .read("flake.nix")
+               .ok("grep -n -i -A4 'running tests' README.md", "14:## Running tests\n16-Everything runs inside the "
+                                                               "flake's dev shell (GHC 9.6 + libpq):\n18-    nix "
+                                                               "develop -c cabal test")
+               .ok("nix develop -c cabal test 2>&1 | tail -9", "Build profile: -w ghc-9.6.6 -O1\nTest suite "
+                                                               "ledger-sync-test: PASS")
+               .stop("The tests are meant to run inside the Nix dev shell, not with the ghcup toolchain on your PATH. "
+                     "Your global GHC is 9.8.2 (base 4.19), which ledger-sync's `base <4.19` bound rejects; forcing it "
+                     "with `--allow-newer=base` only gets as far as postgresql-libpq, which then can't find "
+                     "`pg_config`. The flake's shell provides GHC 9.6.6 plus libpq, and the README says to use it: "
+                     "`nix develop -c cabal test` — the suite passes."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "nix develop -c" in candidate["change"] and "--allow-newer=base" not in candidate["summary"], candidate
