@@ -126,9 +126,11 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
                if _GENERATOR.search(piece) or re.search(r"\barbitrary\[|\bchoose\s*\(", piece)]
               for side in (removed, added)]
     # (and Haskell's ``maxBound`` and ``minBound``, of whatever type: as wide as any)
+    # (a bound widened to another type is the same number: ``Gen.choose(Short.MinValue.toInt, Short.MaxValue.toInt)``)
     bounds = [[[float(v.replace("_", "")) for v in number.findall(_TYPE_BOUND.sub(
                   lambda m: str(_TYPE_BOUNDS[m.group(1)][m.group(2) == "MaxValue"]),
-                  re.sub(r"\bmaxBound\b", _HUGE, re.sub(r"\bminBound\b", "-" + _HUGE, piece))))][:2]
+                  re.sub(r"\bmaxBound\b", _HUGE, re.sub(r"\bminBound\b", "-" + _HUGE, re.sub(
+                      r"\.to(?:Int|Long|Short|Byte|Double|Float)\b", "", piece)))))][:2]
                for piece in side] for side in pieces]
     if any(len(was) == len(now) == 2 and (now[0] > v >= was[0] or now[1] < v <= was[1])
            for was in bounds[0] for now in bounds[1] for v in found):
@@ -612,6 +614,25 @@ def tests_only(paths) -> bool:
     return bool(paths) and all(_TEST_PATH.search(path) or _TEST_DATA.search(path) for path in paths)
 
 
+# a test named for uneven input: ``test_trapz_nonuniform``, "non-uniform grid"
+_UNEVEN_TEST = LazyRegex(r"(?i)non[-_ ]?uniform|uneven|irregular|unequal(?:ly)?[-_ ]spaced")
+_COMMENT_LINE = LazyRegex(r"^\s*(?:#|//|!|--|;|%|\*|/\*)")
+
+
+def _uneven_input_rewritten(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether, after a test named for uneven input failed ("test_trapz_nonuniform ..... FAILED"), a change to tests
+    only rewrote its input, no assertion (``x(i) = pi * (real(i - 1, dp) / real(n - 1, dp))**2`` made evenly spaced):
+    the unevenness it exists to check is gone, the code as it was."""
+    if not tests_only(changes) or not any(_UNEVEN_TEST.search(line) for line in failure_text.splitlines()
+                                          if re.search(r"(?i)fail|✗|×", line)):
+        return False
+    lines = [line for hunks in changes.values() for h in hunks
+             for old, new in [(h["old"].splitlines(), h["new"].splitlines())]
+             for line in [*(l for l in old if l not in new), *(l for l in new if l not in old)]
+             if line.strip() and not _COMMENT_LINE.match(line)]
+    return bool(lines) and not any(_ASSERTION.search(line) or "@test" in line for line in lines)
+
+
 def _shrinks_timed_out_test(changes: dict[str, list[dict]], failure_text: str) -> bool:
     """Whether a test that timed out was made to do less: a number in it lowered (``N = 50_000`` → ``N = 500``)."""
     return tests_only(changes) and bool(re.search(r"(?i)\btime(?:d)?\s?out\b|\bTimeout\b", failure_text)) \
@@ -669,6 +690,7 @@ def _made_to_agree(changes: dict[str, list[dict]], failure_text: str, account: l
         or _does_what_it_asserts(changes, failure_text) or _calls_what_it_expects_called(changes, failure_text) \
         or _lowered_below_what_failed(changes, failure_text) \
         or _case_input_rewritten(changes, failure_text) or _fills_what_the_case_lacks(changes, failure_text) \
+        or _uneven_input_rewritten(changes, failure_text) \
         or _takes_away_what_the_case_has(changes, failure_text) or _expected_literal_computed(changes, failure_text) \
         or _fixture_named_for_the_case_swapped(changes, failure_text) \
         or _case_input_dropped(changes, failure_text) \
