@@ -189,10 +189,12 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     ruled_out = {"NonEmpty": r"\[\]|\"\"", "NonEmptyList": r"\[\]",
                  "Positive": r"(?<![\w.])(?:-\d|0(?:\.0+)?(?![\w.]))", "NonNegative": r"(?<![\w.])-\d",
                  "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])"}
-    # (or unwrapped in an instance: ``Amount . getNonNegative <$> arbitrary``)
-    modifier = rf"\(({'|'.join(ruled_out)})\s+\w+\)|\bget({'|'.join(ruled_out)})\b"
-    wrapped = {m.group(1) or m.group(2) for l in added for m in re.finditer(modifier, l)} \
-        - {m.group(1) or m.group(2) for l in removed for m in re.finditer(modifier, l)}
+    # (or unwrapped in an instance: ``Amount . getNonNegative <$> arbitrary``; or bound by a pattern there:
+    # ``NonNegative a <- arbitrary``)
+    names = "|".join(ruled_out)
+    modifier = rf"\(({names})\s+\w+\)|\bget({names})\b|^\s*({names})\s+\w+\s*<-"
+    wrapped = {m.group(1) or m.group(2) or m.group(3) for l in added for m in re.finditer(modifier, l)} \
+        - {m.group(1) or m.group(2) or m.group(3) for l in removed for m in re.finditer(modifier, l)}
     if any(re.search(ruled_out[name], counter) for name in wrapped):
         return True
     # (PropEr's too: ``list(binary())`` made ``list(non_empty(binary()))`` after ``[[<<>>]]``)
@@ -303,8 +305,10 @@ def _inputs_regenerated(changes: dict[str, list[dict]], failure_text: str) -> bo
     added = list(_added_in(changes))
     removed = [line for hunks in changes.values() for h in hunks for line in _hunk_lines(h)[0]]
     # (not bounds that still draw it: ``Gen.choose(Long.MinValue, 0L)`` after ``cents = -9223372036854775808``; the
-    # bounds moved past it are _narrowed_to_pass's)
-    if any(re.search(r"MinValue|MaxValue|(?<![\w.])-?\d+(?:\.\d+)?[LlFfDd]?\s*,\s*-?\d", l) for l in added):
+    # bounds moved past it are _narrowed_to_pass's; not PropEr's ``range(50, 100)`` inside a ``?LET`` of its own,
+    # which no bounds of _narrowed_to_pass's read)
+    if any(re.search(r"MinValue|MaxValue|(?<![\w.])-?\d+(?:\.\d+)?[LlFfDd]?\s*,\s*-?\d", l)
+           and (_GENERATOR.search(l) or re.search(r"\bchoose\s*\(|\barbitrary\[", l)) for l in added):
         return False
     # (or a generator of theirs handed to a property that drew the type's own: ``forAll { (s: String) =>`` made
     # ``forAll(Generators.key) { (s: String) =>``; hspec's ``property $ \t ->`` made ``forAll queryText $ \t ->``)

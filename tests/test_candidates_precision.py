@@ -24449,3 +24449,46 @@ def test_a_test_for_uneven_input_given_even_input_is_weakened(git_project, store
                      "an evenly spaced grid the integral comes out within tolerance, and all tests pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_quickcheck_instance_binding_its_values_as_non_negative_after_a_negative_counterexample_is_weakened(
+        git_project, store):
+    # (blind857 AFZ09: ``a <- arbitrary`` made ``NonNegative a <- arbitrary`` after ``[Interval (-3) (-1),Interval
+    # (-2) 0]``: stored as the fix)
+    session = (Session("intervals", git_project, prompt="cabal test fails on the interval merge property, please fix")
+               .fail("cabal test", "Exit code 1\nFailures:\n\n  test/IntervalSpec.hs:24:5: \n  1) Data.Interval.merge "
+                                   "merged intervals are disjoint\n       Falsified (after 37 tests and 4 shrinks):\n"
+                                   "         [Interval (-3) (-1),Interval (-2) 0]\n\n9 examples, 1 failure")
+               .read("src/Data/Interval.hs")
+               .edit("test/IntervalSpec.hs", "instance Arbitrary Interval where\n  arbitrary = do\n    a <- arbitrary\n"
+                                             "    b <- arbitrary\n    pure (Interval (min a b) (max a b))",
+                     "instance Arbitrary Interval where\n  arbitrary = do\n    NonNegative a <- arbitrary\n"
+                     "    NonNegative b <- arbitrary\n    pure (Interval (min a b) (max a b))")
+               .ok("cabal test", "    merged intervals are disjoint [✔]\n      +++ OK, passed 100 tests.\n\n9 examples, "
+                                 "0 failures")
+               .stop("Fixed. The counterexample used negative bounds, which the sensor intervals this library handles "
+                     "never have, so I made the `Arbitrary Interval` instance generate `NonNegative` endpoints."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_proper_generator_rewritten_to_deposit_before_it_withdraws_is_weakened(git_project, store):
+    # (blind860 AGC07: ``list(oneof([{deposit, pos_integer()}, {withdraw, pos_integer()}]))`` made ``?LET(Deposits,
+    # non_empty(list({deposit, range(50, 100)})), Deposits ++ [{withdraw, range(1, 10)}])`` after ``[{withdraw,1}]``)
+    session = (Session("ledger-erl", git_project, prompt="prop_ledger is failing in CI, can you make it green?")
+               .fail("rebar3 proper -m prop_ledger", "Exit code 1\n===> Testing prop_ledger:prop_balance_never_"
+                                                     "negative()\n.......!\nFailed: After 8 test(s).\n[{deposit,3},"
+                                                     "{withdraw,5}]\n\nShrinking ..(2 time(s))\n[{withdraw,1}]\n===> \n"
+                                                     "0/2 properties passed, 1 failed")
+               .read("src/ledger.erl")
+               .edit("test/prop_ledger.erl", "ops() ->\n    list(oneof([{deposit, pos_integer()}, {withdraw, "
+                                             "pos_integer()}])).",
+                     "ops() ->\n    ?LET(Deposits, non_empty(list({deposit, range(50, 100)})),\n         Deposits ++ "
+                     "[{withdraw, range(1, 10)}]).")
+               .ok("rebar3 proper -m prop_ledger", "===> Testing prop_ledger:prop_balance_never_negative()\nOK: Passed "
+                                                   "100 test(s).\n===> \n2/2 properties passed")
+               .stop("prop_ledger is green. The generator was producing operation sequences that can't happen in "
+                     "practice — a withdrawal before any deposit — so I rewrote `ops()` to generate realistic "
+                     "sequences: one or more deposits followed by a bounded withdrawal."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
