@@ -310,6 +310,12 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     anonymous = rand(40, HEX)
     add("a key in a url's query", f"Follow your job at https://prover.certora.com/output/48213/{rand(32, HEX)}"
         f"?anonymousKey={anonymous}", anonymous)
+    # (round 128: an AWS key pair said in a prompt, and a secret key set by its name as two words of a command)
+    aws_secret = rand(18, B62) + "/" + rand(21, B62)
+    add("aws key pair in a prompt", f"The lab MinIO keys are AKIA{rand(16, string.ascii_uppercase + string.digits)} / {aws_secret}, set them up",
+        aws_secret)
+    dvc = rand(30, B62) + "/" + rand(9, B62)
+    add("a secret key set as a command's two words", f"dvc remote modify --local storage secret_access_key {dvc}", dvc)
     return out
 
 
@@ -468,6 +474,8 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("gitlab-ci-local verdict", "bazel-build $ bazel build //...\nbazel-build finished in 56 s\n PASS  bazel-build",
         "PASS  bazel-build")
     query_sha = rand(40, HEX)
+    add("a setting's name in a sentence", "set the secret_access_key correctly in .dvc/config.local",
+        "secret_access_key correctly")
     add("a commit in a url's query", f"https://ci.acme.io/builds?branch=main&commit={query_sha}&page=2", query_sha)
     return out
 

@@ -51,6 +51,11 @@ _TOKEN_PATTERNS = (
     # the tail of a block whose BEGIN line was cut off by an excerpt
     ("private-key", ("-----END",),
      r"(?m)(?:^[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*\n)+[ \t]*-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"),
+    # (an AWS secret key, 40 characters of base64's alphabet, beside its key id: tried first, while the id still
+    # shows: "the keys are AKIA… / 7fKq2/Lm9X…")
+    ("aws-secret-key", ("AKIA", "ASIA"),
+     r"(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]{0,39}[a-z])(?=[A-Za-z0-9/+]{0,39}[A-Z])(?=[A-Za-z0-9/+]{0,39}[0-9])"
+     r"[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])"),
     ("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA", "AGPA", "AIDA", "AIPA", "ANPA", "ANVA", "AROA", "APKA", "ASCA"),
      r"\b(?:AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AIPA|ANPA|ANVA|AROA|APKA|ASCA)[A-Z0-9]{16}\b"),
     ("github-token", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
@@ -171,6 +176,10 @@ _NETRC = r"(?m)^([ \t]*(?:machine[ \t]+\S+[ \t]+)?(?:login[ \t]+\S+[ \t]+)?passw
 _COLUMNS = (r"(?m)^(?P<pre>(?:(?:[\w./-]+[:-])?\d+[:-])?[ \t]*"
             r"(?P<key>(?:[A-Za-z_][\w.-]{0,40}:)?[A-Za-z_][A-Za-z0-9_.-]{0,60}"
             r"(?: [A-Za-z][A-Za-z0-9_.-]{0,30}){0,3})[ \t]{2,})(?P<value>[^\s\"'`]+)[ \t]*$")
+# a setting's name and its value as two words of a command: ``dvc remote modify --local storage secret_access_key
+# 7fKq2/…``, ``aws configure set aws_secret_access_key …``
+_SPACED_KEY = (r"(?P<pre>(?<![\w.-])(?P<key>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+)[ \t]+)"
+               r"(?P<value>(?![-\[$<{])[^\s\"'`;&|]{12,})")
 # a key whose value is on the next line, indented (salt's and ansible's nested output): ``app_password:⏎    Vq7!…``
 _NEXT_LINE = (r"(?m)^(?P<indent>[ \t]*)(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}):[ \t]*\n(?P<inner>[ \t]+))"
               r"(?P<value>[^\s\"'`#-][^\s]*)[ \t]*$")
@@ -271,6 +280,7 @@ _SOURCES = {
     "env": (_ENV_LINE, 0),
     "netrc": (_NETRC, 0),
     "columns": (_COLUMNS, 0),
+    "spaced_key": (_SPACED_KEY, 0),
     "next_line": (_NEXT_LINE, 0),
     "said": (_SAID_PASSWORD, re.I),
     "said_quoted": (_QUOTED_PASSWORD, re.I),
@@ -949,6 +959,10 @@ def redact(text: str | None, env_file: bool = False) -> str:
         text = state["quoted_pair"].sub(_redact_assignment, text)
     if "  " in text or "\t" in text:
         text = state["columns"].sub(_strong_only, text)
+    if "_" in text or "-" in text:  # (a strong key's random value only: "the secret_access_key field" is prose)
+        text = state["spaced_key"].sub(lambda m: f"{m.group('pre')}[REDACTED:secret]" if _classify_key(
+            m.group("key")) == "strong" and (looks_random(m.group("value"), min_length=12, allow_hex=True)
+                                             or _mixed(m.group("value"))) else m.group(0), text)
     if ":\n" in text or ":\r\n" in text:
         text = state["next_line"].sub(_strong_only, text)
     if "pass" in lowered or "pwd" in lowered:

@@ -568,6 +568,19 @@ def test_a_key_named_run_together_and_a_key_in_an_addresss_query_are_secrets():
         assert redact(text) == text, text
 
 
+def test_an_aws_secret_beside_its_key_id_and_a_secret_set_as_two_words_are_secrets():
+    # (blind863 AGF14: "The lab MinIO keys are AKIA… / 7fKq2/Lm9X…" in the prompt and ``dvc remote modify --local
+    # storage secret_access_key 7fKq2/…`` kept the secret key; it reached lorebook.db)
+    secret = "7fKq2/Lm9XwR4tBv8NcZ1pYs6HdJ3gEa0uTiOw5Q"
+    for text in (f"The lab MinIO keys are AKIA4ML2QX7RZB3TNV6H / {secret}, set them up locally",
+                 f"dvc remote modify --local storage secret_access_key {secret}",
+                 f"aws configure set aws_secret_access_key {secret}"):
+        assert secret not in redact(text), text
+    for text in ("set the secret_access_key correctly in .dvc/config.local",
+                 "AKIA4ML2QX7RZB3TNV6H at commit 5e8d1c0b7a9f4e23c6d1b08a7f3e92c4d5a61b07"):
+        assert redact(text).endswith(text[-30:]), text
+
+
 def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
     # (blind208 HA12: ``eas secret:create --scope project --name SENTRY_AUTH_TOKEN`` stored as ``eas
     # secret:[REDACTED:secret] …``)
