@@ -558,6 +558,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                       and not holds_fix_code(e) and any(
         spoken(e, s) >= 2 and all(spoken(f, s) < spoken(e, s) for f in edits if f is not e)
         for s in said["did_not_help"])]
+    # (or, the only edit, one to the file such a sentence names by its path: "Editing `0/omega` directly didn't help"
+    # of ``cases/nacelle/0/omega``, which Allrun restores from ``0.orig/``)
+    helpless_edits += [e for e in edits if e not in helpless_edits and not holds_fix_code(e) and any(
+        _rel(p, cwd) == span or _rel(p, cwd).endswith("/" + span) for p in e.get("files") or []
+        for s in said["did_not_help"] for span in _code_spans(s) if "/" in span)]
     # (and the edit that put one of those back as it was: "Adding a server address to the Makefile target changed
     # nothing, so I reverted it" is no change of the Makefile's)
     helpless_edits += [f for f in edits if f not in helpless_edits and any(
@@ -699,6 +704,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
                   and _takes_away(c["target"], chain["attempts"], cwd, chain.get("_ran_before") or ())]
     if undoing and len(undoing) < len(commands) or taken_away and fix_hunks:
         commands = [c for c in commands if c not in undoing and (c not in taken_away or not fix_hunks)]
+    # (nor an install the session took out again later: ``pip install serial``, then ``pip uninstall -y serial && pip
+    # install -r tools/requirements.txt`` once ``pyserial`` was found to be the package)
+    uninstalled = {p for o in chain.get("_after") or () for p in _uninstalled(o["target"])}
+    commands = [c for c in commands if not (c["tool"] == "Bash" and (installed := _packages(c["target"]))
+                                            and installed <= uninstalled)]
     # beside an edit, an install the account never names (``pip install -q -r requirements/dev.txt`` while looking
     # around, the fix a migration's dependency) is how the environment was checked, no step of the fix
     commands = [c for c in commands if not (fix_hunks and _unnamed_install(c, said.get("text", "") + " " + prompt_text,
@@ -2248,6 +2258,16 @@ def _join_the_ways_step(chains: list[dict]) -> list[dict]:
         joined[joined.index(outer)] = dict(outer, changes=inner["changes"], all_changes=inner["all_changes"])
         joined.remove(inner)
     return joined
+
+
+_UNINSTALL = LazyRegex(r"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|npm|yarn|pnpm|bun|gem|cargo|apt(?:-get)?|"
+                       r"brew|conda|mamba)\s+(?:uninstall|remove|rm|purge)\b(.*)$")
+
+
+def _uninstalled(command: str) -> set[str]:
+    """The packages a line takes out (``pip uninstall -y serial && pip install -r …`` → ``{"serial"}``)."""
+    return {package_name(w) for segment in parse_command(command)["segments"]
+            if (m := _UNINSTALL.match(" ".join(segment.split()))) for w in m.group(1).split() if not w.startswith("-")}
 
 
 def _before_clause_naming(sentence: str, code: set[str]) -> str:

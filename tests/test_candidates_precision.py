@@ -24492,3 +24492,47 @@ def test_a_proper_generator_rewritten_to_deposit_before_it_withdraws_is_weakened
                      "sequences: one or more deposits followed by a bounded withdrawal."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_install_the_session_took_out_again_later_is_no_fix(git_project, store):
+    # (blind864 AGG10: ``pip install serial`` moved ModuleNotFoundError on to an AttributeError; the session then ran
+    # ``pip uninstall -y serial && pip install -r tools/requirements.txt`` with ``pyserial==3.5``; "run `pip install
+    # serial` first" was stored as a lesson of its own)
+    run = "python3 tools/logdump.py --port /dev/ttyUSB0 --seconds 3"
+    session = (Session("logdump", git_project, prompt="tools/logdump.py can't talk to the board, please fix it")
+               .fail(run, "Exit code 1\nTraceback (most recent call last):\n  File \"tools/logdump.py\", line 4, in "
+                          "<module>\n    import serial\nModuleNotFoundError: No module named 'serial'")
+               .ok("pip install serial", "Collecting serial\nSuccessfully installed serial-0.0.97")
+               .fail(run, "Exit code 1\nTraceback (most recent call last):\n  File \"tools/logdump.py\", line 21, in "
+                          "<module>\n    port = serial.Serial(args.port, 115200)\nAttributeError: module 'serial' has no "
+                          "attribute 'Serial'")
+               .read("tools/requirements.txt")
+               .edit("tools/requirements.txt", "serial", "pyserial==3.5")
+               .ok("pip uninstall -y serial && pip install -r tools/requirements.txt",
+                   "Found existing installation: serial 0.0.97\nSuccessfully uninstalled serial-0.0.97\nSuccessfully "
+                   "installed pyserial-3.5")
+               .ok(run, "connected to /dev/ttyUSB0 @ 115200\n[00:00:00.412] T=21.4C SP=22.0C OUT=38%")
+               .stop("Fixed: tools/requirements.txt listed `serial`, an unrelated PyPI package that also installs a "
+                     "`serial` module; the driver is `pyserial`. I changed it to `pyserial==3.5`. Uninstall `serial` "
+                     "first if you installed it from the old file, since both claim the `serial` import."))
+    candidates, reasons = _candidates(store, session)
+    assert [c for c in candidates if "pip install serial" in c["change"] + c["title"]] == [], \
+        [(c["title"], c["change"]) for c in candidates]
+    assert any("pyserial==3.5" in c["change"] for c in candidates), reasons
+
+
+def test_the_only_edit_to_a_file_the_account_says_editing_did_not_help_is_no_fix(git_project, store):
+    # (blind863 AGF19: ``internalField uniform 10;`` in ``0/omega``, which Allrun restores from ``0.orig/``, was the
+    # change of the card for ``foamDictionary`` not found, beside "Editing `0/omega` directly didn't help")
+    session = (Session("nacelle", git_project, prompt="the nacelle case blows up in simpleFoam, can you fix it?")
+               .fail("cd cases/nacelle && foamDictionary -entry internalField -value 0/omega",
+                     "Exit code 127\nbash: line 1: foamDictionary: command not found")
+               .read("cases/nacelle/0.orig/omega")
+               .edit("cases/nacelle/0/omega", "internalField   uniform 0;", "internalField   uniform 10;")
+               .ok("source /usr/lib/openfoam/openfoam2312/etc/bashrc && cd cases/nacelle && foamDictionary -entry "
+                   "internalField -value 0/omega", "uniform 0")
+               .stop("The case needs OpenFOAM's environment: `source /usr/lib/openfoam/openfoam2312/etc/bashrc` "
+                     "before any of its tools. Editing `0/omega` directly didn't help: Allrun calls `restore0Dir`, "
+                     "which copies `0.orig/` back over `0/`."))
+    candidates, reasons = _candidates(store, session)
+    assert all("uniform 10" not in c["change"] for c in candidates), [(c["title"], c["change"]) for c in candidates]
