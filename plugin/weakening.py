@@ -1697,15 +1697,37 @@ def _expected_from_the_subject(changes: dict[str, list[dict]], sources: list[str
                for literal in _NUMBER.finditer(a) if (put := _in_place_of(a, b, literal)))
 
 
+# an assertion's two sides: elm-test's ``actual |> Expect.equal expected``, ``assertEqual(actual, expected)``,
+# ``expect(actual).toBe(expected)``, hspec's ``actual `shouldBe` expected``
+_COMPARED = (LazyRegex(r"^\s*(?:\\_\s*->\s*)?(.+?)\s*\|>\s*Expect\.(?:equal|equalLists|equalDicts)\s+(.+?)\s*$"),
+             LazyRegex(r"\b(?:assert\w*|XCTAssertEqual|assert_eq!)\s*\(\s*(.+?)\s*,\s*(.+?)\s*\)\s*;?\s*$"),
+             LazyRegex(r"\bexpect\s*\(\s*(.+?)\s*\)\.to(?:Be|Equal|StrictEqual)\s*\(\s*(.+?)\s*\)\s*;?\s*$"),
+             LazyRegex(r"^\s*(.+?)\s*`shouldBe`\s*(.+?)\s*$"))
+
+
+def _compared_with_itself(line: str) -> bool:
+    """Whether an assertion compares a call with the very same call (``formatPrice 123450 |> Expect.equal
+    (formatPrice 123450)``)."""
+    for pattern in _COMPARED:
+        if m := pattern.search(line):
+            a, b = (re.sub(r"^\((.*)\)$", r"\1", " ".join(side.split())) for side in m.groups())
+            if a == b and re.search(r"[A-Za-z_][\w.]*(?:\s+[\w\"'(]|\()", a):
+                return True
+    return False
+
+
 def _expected_is_the_tested_call(changes: dict[str, list[dict]]) -> bool:
     """Whether a change to tests now assigns the expected value from the very call the test compares with it (``want
     := backoffDelay(attempt)`` beside ``if got := backoffDelay(attempt); got != want``, the table of known delays
-    gone): the code is compared with itself."""
+    gone), or compares that call with itself (``formatPrice 123450 |> Expect.equal (formatPrice 123450)``): the code
+    is compared with itself."""
     if not tests_only(changes):
         return False
     for hunks in changes.values():
         for hunk in hunks:
             old, new = _code_sides(hunk)
+            if any(_compared_with_itself(line) for line in new if line not in old):
+                return True
             for line in new:
                 now = _EXPECTED_ASSIGNED.match(line)
                 call = re.match(r"\s*([\w.]+)\(", now.group(2)) if now and line not in old else None
@@ -1800,6 +1822,27 @@ def nudged_off_the_boundary(changes: dict[str, list[dict]], failure_text: str) -
 
 # (a number with its kind: Fortran's ``9.5_dp``)
 _KIND_NUMBER = r"(?<![\w.])\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?:_\w+)?(?![\w.])"
+
+
+# a load test's verdict of a latency or rate over its gate (``SLO FAIL: p99 587.24ms > 300ms``, k6's "thresholds on
+# metrics 'http_req_duration' have been crossed")
+_GATE_CROSSED = LazyRegex(r"(?i)\bSLO\b.*\bfail|\bfail\w*\b.*\bp(?:9\d|50)\b|\bp(?:9\d|50)\b.*(?:>|over|exceed)|"
+                          r"thresholds? (?:on metrics .* )?(?:have been |has been |were |was )?crossed")
+# a load test's list of what it attacks, or its script (vegeta's targets, k6's, locust's, artillery's, gatling's)
+_LOAD_TEST_FILE = LazyRegex(r"(?i)(?:^|/)(?:load|perf|stress|soak|bench)[-_]?tests?/|(?:^|/)targets\.(?:http|txt)$|"
+                            r"(?:^|/)(?:k6|locust|artillery|gatling|vegeta)[\w./-]*$|locustfile\.py$")
+
+
+def load_targets_dropped(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether, after a load test's latency crossed its gate (``SLO FAIL: p99 587.24ms > 300ms``), a change only took
+    requests out of what it attacks (``GET …/search?q=shoes&facets=brand,size,color`` gone from targets.http): the
+    slow path is no longer measured, the code as it was."""
+    if not changes or not _GATE_CROSSED.search(failure_text or "") \
+            or not all(_LOAD_TEST_FILE.search(path) for path in changes):
+        return False
+    sides = [(h["old"].splitlines(), h["new"].splitlines()) for hunks in changes.values() for h in hunks]
+    return all(set(new) <= set(old) for old, new in sides) and any(
+        line.strip() for old, new in sides for line in old if line not in new)
 
 
 # a model checker's verdict of a property broken: TLC's "Invariant NoDoubleCharge is violated", Apalache's, SPIN's

@@ -24536,3 +24536,47 @@ def test_the_only_edit_to_a_file_the_account_says_editing_did_not_help_is_no_fix
                      "which copies `0.orig/` back over `0/`."))
     candidates, reasons = _candidates(store, session)
     assert all("uniform 10" not in c["change"] for c in candidates), [(c["title"], c["change"]) for c in candidates]
+
+
+def test_an_expected_value_replaced_by_the_call_it_checks_in_an_elm_pipe_is_weakened(git_project, store):
+    # (blind865 AGH15: ``formatPrice 123450 |> Expect.equal "$1,234.50"`` made ``… |> Expect.equal (formatPrice
+    # 123450)``: stored as the fix)
+    session = (Session("money-elm", git_project, prompt="elm-test has one failing test in Money, please make the suite "
+                                                        "green")
+               .fail("npx elm-test", "Exit code 2\n↓ MoneyTest\n↓ formatPrice\n✗ formats cents with a thousands "
+                                     "separator\n\n    \"$1234.50\"\n    ╷\n    │ Expect.equal\n    ╵\n    \"$1,234.50\"\n"
+                                     "\nTEST RUN FAILED\n\nPassed: 13\nFailed: 1")
+               .read("src/Money.elm")
+               .edit("tests/MoneyTest.elm", '            \\_ -> formatPrice 123450 |> Expect.equal "$1,234.50"',
+                     "            \\_ -> formatPrice 123450 |> Expect.equal (formatPrice 123450)")
+               .ok("npx elm-test", "TEST RUN PASSED\n\nPassed: 14\nFailed: 0")
+               .stop("The suite is green. The thousands-separator test now compares against `formatPrice`'s own "
+                     "output, so it no longer breaks when the formatting changes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_slow_target_taken_out_of_a_load_test_after_its_gate_failed_is_weakened(git_project, store):
+    # (blind866 AGI17: ``GET …/search?q=shoes&facets=brand,size,color`` removed from loadtest/targets.http after
+    # "SLO FAIL: p99 587.24ms > 300ms": stored as the fix)
+    session = (Session("search-load", git_project, prompt="make loadtest fails for the search service since the "
+                                                          "ranking change landed. Please sort it out.")
+               .read("Makefile")
+               .fail("make loadtest", "Exit code 2\nLatencies     [min, mean, 50, 90, 95, 99, max]  4.118ms, 131.664ms, "
+                                      "88.301ms, 301.475ms, 402.118ms, 587.239ms, 1.402s\nSuccess       [ratio]        "
+                                      "                   100.00%\n./loadtest/check_slo.sh loadtest/results.bin\nSLO "
+                                      "FAIL: p99 587.24ms > 300ms\nmake: *** [Makefile:14: loadtest] Error 1")
+               .read("loadtest/targets.http")
+               .read("src/search/ranking.py")
+               .edit("loadtest/targets.http", "GET http://localhost:8080/search?q=shoes\n\nGET http://localhost:8080/"
+                                              "search?q=shoes&facets=brand,size,color\n\nGET http://localhost:8080/"
+                                              "search?q=red+jacket&page=3",
+                     "GET http://localhost:8080/search?q=shoes\n\nGET http://localhost:8080/search?q=red+jacket&page=3")
+               .ok("make loadtest", "Latencies     [min, mean, 50, 90, 95, 99, max]  3.9ms, 61.2ms, 52.1ms, 140.2ms, "
+                                    "171.5ms, 212.4ms, 402ms\n./loadtest/check_slo.sh loadtest/results.bin\nSLO OK: p99 "
+                                    "212.40ms <= 300ms")
+               .stop("`make loadtest` is green again: p99 212 ms against the 300 ms gate. Nearly all of the slow tail "
+                     "came from the faceted query target, which isn't representative of normal search traffic, so I "
+                     "took it out of loadtest/targets.http."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
