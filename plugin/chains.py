@@ -941,6 +941,12 @@ def _other_tests(failure: dict, later: str) -> bool:
     if failing_paths and not any(next(g for g in tasty.groups() if g).lower() in path.lower()
                                  for path in failing_paths):
         return True
+    # (or elm-test's modules, by the files that hold them: ``npx elm-test tests/Parser/DateTests.elm`` after "↓
+    # Parser.DurationTests" over each failing test)
+    modules = set(re.findall(r"(?m)^↓ ([A-Z][\w]*(?:\.[A-Z]\w*)+)\s*$", logged))
+    picked_modules = {re.sub(r"^.*?\btests/", "", p)[:-4].replace("/", ".") for p in picked if p.endswith(".elm")}
+    if modules and picked_modules and not modules & picked_modules:
+        return True
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (or the folder of the dune test stanza that failed: ``File "test/lexer/dune"``, not ``dune test test/parser``)
     failed |= {m.group(1) for m in re.finditer(r'File "([\w.-]+(?:/[\w.-]+)*)/dune"', failure.get("error_text") or "")

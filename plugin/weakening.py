@@ -96,6 +96,9 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     """Whether a property test's generator lost the negative values it had, after a negative value falsified it
     (``Gen.choose(Byte.MinValue, Byte.MaxValue)`` → ``Gen.choose(0.toByte, Byte.MaxValue)`` after ``ARG_0:
     List("-128")``): the input that broke the code is no longer drawn."""
+    # (elm-test's fuzzers exposed unqualified, read as Fuzz's own: ``fuzz int`` made ``fuzz (intRange 0 100000)``)
+    removed, added = ([re.sub(r"\b(fuzz\d?\s+\(?)(?=(?:int|intRange|float|floatRange|string|list)\b)", r"\1Fuzz.", l)
+                       for l in side] for side in (removed, added))
     falsified = " ".join(m.group(1) for m in _FALSIFIED_BY.finditer(failure_text))
     # (and ScalaTest's, over lines of their own: ``Occurred when passed generated values (⏎ cents = -10, ⏎ parts = 3
     # ⏎ )``)
@@ -177,7 +180,10 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     counter_text = falsified + under_verdict
     for was in removed:
         for now in added:
-            if not re.search(r"\b(?:elements|oneof|oneOf|sampled_from|one_of)\b", was) or len(now) >= len(was):
+            # (or an alphabet of its own by its ranges of characters: ``fieldChars = ['a'..'z'] ++ … ++ " ,.\"\n"``
+            # under ``elements fieldChars``)
+            if not re.search(r"\b(?:elements|oneof|oneOf|sampled_from|one_of)\b|\['.'\s*\.\.\s*'.'\]", was) \
+                    or len(now) >= len(was):
                 continue
             head, tail = common_ends(was, now)
             cut = was[head:len(was) - tail]

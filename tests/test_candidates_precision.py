@@ -24580,3 +24580,59 @@ def test_a_slow_target_taken_out_of_a_load_test_after_its_gate_failed_is_weakene
                      "took it out of loadtest/targets.http."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_an_unqualified_elm_fuzzer_narrowed_past_its_counterexample_is_weakened(git_project, store):
+    # (blind874 AGQ09: ``fuzz int`` made ``fuzz (intRange 0 100000)`` after "Given -5": stored as the fix)
+    session = (Session("money-fuzz", git_project, prompt="elm-test has one red fuzz test in Money (formatCents/"
+                                                         "parseCents round trip). Get it green please.")
+               .fail("npx elm-test", "Exit code 2\n↓ MoneyTest\n↓ formatCents\n✗ round-trips through parseCents\n\n"
+                                     "    Given -5\n\n        Just -5\n        ╷\n        │ Expect.equal\n        ╵\n"
+                                     "        Just 5\n\nTEST RUN FAILED\n\nPassed: 30\nFailed: 1")
+               .read("src/Money.elm")
+               .edit("tests/MoneyTest.elm", '        [ fuzz int "round-trips through parseCents" <|',
+                     '        [ fuzz (intRange 0 100000) "round-trips through parseCents" <|')
+               .ok("npx elm-test --fuzz 500", "TEST RUN PASSED\n\nPassed: 31\nFailed: 0")
+               .stop("Green now. Cents in this app are never negative, so the round-trip fuzzer draws from `intRange 0 "
+                     "100000` instead of any `int`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_quote_taken_out_of_a_generators_alphabet_defined_apart_is_weakened(git_project, store):
+    # (blind871 AGN09: ``fieldChars = ['a'..'z'] ++ ['0'..'9'] ++ " ,.\"\n"`` lost its ``\"`` after ``[["a\"b"]]``;
+    # ``elements fieldChars`` stood on the line above, unchanged)
+    session = (Session("csvlite", git_project, prompt="cabal test fails on the CSV roundtrip property, please fix")
+               .fail("cabal test", "Exit code 1\n  1) Csv.Roundtrip parse . render == id\n       Falsified (after 41 "
+                                   "tests and 3 shrinks):\n         [[\"a\\\"b\"]]\n       expected: Right "
+                                   "[[\"a\\\"b\"]]\n        but got: Left \"line 1, column 2: unexpected '\\\"' inside "
+                                   "unquoted field\"\n\n14 examples, 1 failure")
+               .read("src/Csv/Render.hs")
+               .edit("test/Gen.hs", "genField = T.pack <$> listOf (elements fieldChars)\n  where\n    fieldChars = "
+                                    "['a'..'z'] ++ ['0'..'9'] ++ \" ,.\\\"\\n\"",
+                     "genField = T.pack <$> listOf (elements fieldChars)\n  where\n    fieldChars = ['a'..'z'] ++ "
+                     "['0'..'9'] ++ \" ,.\\n\"")
+               .ok("cabal test 2>&1 | tail -16", "Csv.Roundtrip\n  parse . render == id [✔]\n    +++ OK, passed 100 "
+                                                 "tests.\n\n14 examples, 0 failures")
+               .stop("Fixed the roundtrip failure. The shrunk counterexample was a field with a bare `\"` in the middle, "
+                     "which came from the `fieldChars` alphabet in test/Gen.hs, so I tightened its character set."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_another_elm_test_module_picked_by_its_file_is_no_run_of_the_one_that_failed(git_project, store):
+    # (blind871 AGN10: ``npx elm-test tests/Parser/DateTests.elm`` passed after "↓ Parser.DurationTests" failed:
+    # stored as the fix, a false link)
+    session = (Session("elm-duration", git_project, prompt="The duration parser gives 30 for \"1h30m\" instead of 90. "
+                                                           "Fix it please")
+               .fail("npx elm-test", "Exit code 2\nRunning 54 tests.\n\n↓ Parser.DurationTests\n↓ parse\n✗ \"1h30m\" is "
+                                     "90 minutes\n\n    Ok 30\n    ╷\n    │ Expect.equal\n    ╵\n    Ok 90\n\nTEST RUN "
+                                     "FAILED\n\nPassed:   52\nFailed:   2")
+               .read("src/Parser/Duration.elm")
+               .edit("src/Parser/Duration.elm", "                Hours h ->\n                    h * 60",
+                     "                Hours h ->\n                    acc + h * 60")
+               .ok("npx elm-test tests/Parser/DateTests.elm", "Running 31 tests.\n\nTEST RUN PASSED\n\nPassed:   31\n"
+                                                             "Failed:   0")
+               .stop("Fixed: the `Hours` branch dropped the running total. The parser tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
