@@ -367,6 +367,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _race_detector_dropped(failure, later["target"]) \
                     and not _workers_dropped(failure, later["target"]) \
                     and not _only_parses(failure["target"], later["target"]) \
+                    and not _built_after_run_failed(failure, later["target"]) \
                     and not _another_program_inside(failure["target"], later["target"]) \
                     and not (command_job(failure["target"]) == "test" and is_static_check(later["target"])):
                 # (a program's formatter check is none of its test runs: ``crystal tool format --check src spec``
@@ -2911,6 +2912,17 @@ def _workers_dropped(failure: dict, later: str) -> bool:
 # (or only to say what it would do: ``npx dredd --dry-run``, every transaction skipped)
 _PARSE_ONLY = frozenset(("--check-only", "--syntax-check", "--parse-only", "--syntax-only", "-fsyntax-only",
                          "--dry-run"))
+
+
+def _built_after_run_failed(failure: dict, later: str) -> bool:
+    """Whether ``later`` only builds, with the tool whose run failed at run time (``alr build`` after ``cd tests &&
+    alr run`` printed "FAIL Parse_Negative_Amount"): a build cannot see what failed."""
+    ran, built = (parse_command(c)["argv"] for c in (failure["target"], later))
+    if len(ran) < 2 or len(built) < 2 or _program_name(ran[0]) != _program_name(built[0]) or ran[1] != "run" \
+            or built[1] not in ("build", "compile"):
+        return False
+    return bool(re.search(r"(?m)^\s*(?:FAIL(?:ED)?|not ok)\b|panicked at|^Traceback|\bassert\w* failed",
+                          failure.get("error_text") or ""))
 
 
 def _only_parses(failed: str, later: str) -> bool:

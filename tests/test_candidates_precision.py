@@ -24636,3 +24636,26 @@ def test_another_elm_test_module_picked_by_its_file_is_no_run_of_the_one_that_fa
                .stop("Fixed: the `Hours` branch dropped the running total. The parser tests pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_build_after_a_test_run_failed_at_run_time_is_no_run_of_it(git_project, store):
+    # (blind870 AGM11: ``alr build`` passed after ``cd tests && alr run`` printed "FAIL Parse_Negative_Amount": stored
+    # as the fix, a false link)
+    session = (Session("money-ada", git_project, prompt="Parse_Negative_Amount is failing in the money crate's test "
+                                                        "suite, please fix the parser.")
+               .fail("cd tests && alr run 2>&1 | tail -14",
+                     "Exit code 1\nBuild finished successfully in 2.41 seconds.\nOK Parse_Whole_Amount\nOK Parse_Cents\n"
+                     "FAIL Parse_Negative_Amount\n    Negative amounts must be rejected\n    at money-parse_tests.adb:41\n"
+                     "Total Tests Run:   4\nSuccessful Tests:  3\nFailed Assertions: 1\nerror: Command [\"money_tests\"] "
+                     "exited with code: 1")
+               .read("src/money-parse.adb")
+               .edit("src/money-parse.adb", "   function Parse (Text : String) return Amount is\n   begin\n",
+                     "   function Parse (Text : String) return Amount is\n   begin\n      if Text'Length > 0 and then Text "
+                     "(Text'First) = '-' then\n         raise Parse_Error with \"negative amount: \" & Text;\n      "
+                     "end if;\n")
+               .ok("alr build 2>&1 | tail -4", "Compile\n   [Ada]          money-parse.adb\nBuild finished successfully "
+                                              "in 1.87 seconds.")
+               .stop("Fixed: `Money.Parse` now rejects a leading minus sign and raises `Parse_Error`, which is what "
+                     "Parse_Negative_Amount expects. The crate builds cleanly with the change."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
