@@ -56,8 +56,8 @@ from .text import elided_heads, one_line
 from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _answers_as_expected, _expected_from_the_subject,
                         _expects_fewer, _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
                         _subject_dropped, _tests_run, _words_of, deletes_test_rows, does_what_the_code_dropped,
-                        fewer_in_a_testset, load_targets_dropped, moves_test_data, moves_test_out_of_the_suite, nudged_off_the_boundary,
-                        property_narrowed, shrinks_the_model, tests_only)
+                        fewer_in_a_testset, load_targets_dropped, moves_test_data, moves_test_out_of_the_suite,
+                        nudged_off_the_boundary, property_narrowed, shrinks_the_model, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one

@@ -1062,7 +1062,8 @@ _CONTAINER_DOWN = LazyRegex(r"^(?:Exited \((?!0\))\d+\)|Restarting \(\d+\)|Up [^
 # (and Chaos Mesh's ``AllInjected=False``: a fault that reached none of the pods it selected)
 _CONDITION_FAILING = LazyRegex(r"(?m)^\s*(?:(?:ErrorOccurred|Degraded|Failed|Stalled|ReconcileError|InvalidSpecError)"
                                r"=True|(?:Ready|Available|Healthy|Synced|AllInjected)=False)\b[^\n]*")
-_JSON_CONDITION = LazyRegex(r"""\{[^{}\n]*?(?:"status"\s*:\s*"(?P<status>True|False)"[^{}\n]*?"type"\s*:\s*"(?P<type>\w+)"|"""
+_JSON_CONDITION = LazyRegex(r"""\{[^{}\n]*?(?:"status"\s*:\s*"(?P<status>True|False)"[^{}\n]*?"""
+                            r""""type"\s*:\s*"(?P<type>\w+)"|"""
                             r""""type"\s*:\s*"(?P<type2>\w+)"[^{}\n]*?"status"\s*:\s*"(?P<status2>True|False)")""")
 
 
