@@ -316,6 +316,10 @@ def secrets() -> list[tuple[str, str, list[str]]]:
         aws_secret)
     dvc = rand(30, B62) + "/" + rand(9, B62)
     add("a secret key set as a command's two words", f"dvc remote modify --local storage secret_access_key {dvc}", dvc)
+    # (round 128's final batch: a password pasted on a line of its own below the sentence that says so)
+    pasted = rand(16, B62)
+    add("a password pasted below its sentence", "The password is in 1Password under 'billing staging owner', I pasted "
+        f"it below.\n{pasted}", pasted)
     return out
 
 
@@ -474,6 +478,8 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("gitlab-ci-local verdict", "bazel-build $ bazel build //...\nbazel-build finished in 56 s\n PASS  bazel-build",
         "PASS  bazel-build")
     query_sha = rand(40, HEX)
+    add("a path below a sentence of a password", "The password file is here:\nconfig/secrets/db_password.txt",
+        "config/secrets/db_password.txt")
     add("a setting's name in a sentence", "set the secret_access_key correctly in .dvc/config.local",
         "secret_access_key correctly")
     add("a commit in a url's query", f"https://ci.acme.io/builds?branch=main&commit={query_sha}&page=2", query_sha)

@@ -184,6 +184,10 @@ _SPACED_KEY = (r"(?P<pre>(?<![\w.-])(?P<key>[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-
 _NEXT_LINE = (r"(?m)^(?P<indent>[ \t]*)(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0,60}):[ \t]*\n(?P<inner>[ \t]+))"
               r"(?P<value>[^\s\"'`#-][^\s]*)[ \t]*$")
 # a password said in words: "Creds: svc-orders, password kP9#vT2m!Qx7Lw4z"
+# a secret pasted on a line of its own below a line that speaks of one: "The password is in 1Password under 'billing
+# staging owner', I pasted it below.⏎Vq7mR2xLp9TzK4wd"
+_PASTED_BELOW = (r"(?im)(?P<pre>^[^\n]*\b(?:password|passwd|passphrase|token|secret|api[ _-]?key|credentials?)\b[^\n]*"
+                 r"\n(?:[ \t]*\n)?[ \t]*)(?P<value>[^\s\"'`<>]{12,})[ \t]*$")
 _SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t]+)(?P<value>[^\s,;'\"`()\[\]]{8,})"
 # a password said in words and quoted: "I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line"
 _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is|was))?[ \t]+)(?P<q>[`'\"])"
@@ -283,6 +287,7 @@ _SOURCES = {
     "spaced_key": (_SPACED_KEY, 0),
     "next_line": (_NEXT_LINE, 0),
     "said": (_SAID_PASSWORD, re.I),
+    "pasted_below": (_PASTED_BELOW, 0),
     "said_quoted": (_QUOTED_PASSWORD, re.I),
     "said_token": (_SAID_TOKEN, re.I),
     "from_secret_var": (_FROM_SECRET_VAR, 0),
@@ -965,6 +970,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
                                              or _mixed(m.group("value"))) else m.group(0), text)
     if ":\n" in text or ":\r\n" in text:
         text = state["next_line"].sub(_strong_only, text)
+    if "\n" in text and any(w in lowered for w in ("pass", "token", "secret", "key", "credential")):
+        text = state["pasted_below"].sub(lambda m: f"{m.group('pre')}[REDACTED:secret]" if _mixed(m.group("value"))
+                                         and not _file_path(m.group("value")) else m.group(0), text)
     if "pass" in lowered or "pwd" in lowered:
         text = state["said"].sub(lambda m: m.group("pre") + "[REDACTED:password]" if _mixed(m.group("value"))
                                  else m.group(0), text)

@@ -581,6 +581,16 @@ def test_an_aws_secret_beside_its_key_id_and_a_secret_set_as_two_words_are_secre
         assert redact(text).endswith(text[-30:]), text
 
 
+def test_a_secret_pasted_below_the_sentence_that_speaks_of_it_is_a_secret():
+    # (blind875 AGR12: "The password is in 1Password under 'billing staging owner', I pasted it below.⏎Vq7mR2…" was
+    # stored with the prompt, before any later line showed the value as a password)
+    text = "The password is in 1Password under 'billing staging owner', I pasted it below.\nVq7mR2xLp9TzK4wd"
+    assert "Vq7mR2xLp9TzK4wd" not in redact(text)
+    for text in ("The password file is here:\nconfig/secrets/db_password.txt",
+                 "reset the secret key then run\nmake deploy-staging-eu"):
+        assert redact(text) == text, text
+
+
 def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
     # (blind208 HA12: ``eas secret:create --scope project --name SENTRY_AUTH_TOKEN`` stored as ``eas
     # secret:[REDACTED:secret] …``)
