@@ -312,8 +312,8 @@ def secrets() -> list[tuple[str, str, list[str]]]:
         f"?anonymousKey={anonymous}", anonymous)
     # (round 128: an AWS key pair said in a prompt, and a secret key set by its name as two words of a command)
     aws_secret = rand(18, B62) + "/" + rand(21, B62)
-    add("aws key pair in a prompt", f"The lab MinIO keys are AKIA{rand(16, string.ascii_uppercase + string.digits)} / {aws_secret}, set them up",
-        aws_secret)
+    aws_id = "AKIA" + rand(16, string.ascii_uppercase + string.digits)
+    add("aws key pair in a prompt", f"The lab MinIO keys are {aws_id} / {aws_secret}, set them up", aws_secret)
     dvc = rand(30, B62) + "/" + rand(9, B62)
     add("a secret key set as a command's two words", f"dvc remote modify --local storage secret_access_key {dvc}", dvc)
     # (round 128's final batch: a password pasted on a line of its own below the sentence that says so)

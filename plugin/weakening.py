@@ -626,7 +626,6 @@ def tests_only(paths) -> bool:
 
 # a test named for uneven input: ``test_trapz_nonuniform``, "non-uniform grid"
 _UNEVEN_TEST = LazyRegex(r"(?i)non[-_ ]?uniform|uneven|irregular|unequal(?:ly)?[-_ ]spaced")
-_COMMENT_LINE = LazyRegex(r"^\s*(?:#|//|!|--|;|%|\*|/\*)")
 
 
 def _uneven_input_rewritten(changes: dict[str, list[dict]], failure_text: str) -> bool:
@@ -636,10 +635,8 @@ def _uneven_input_rewritten(changes: dict[str, list[dict]], failure_text: str) -
     if not tests_only(changes) or not any(_UNEVEN_TEST.search(line) for line in failure_text.splitlines()
                                           if re.search(r"(?i)fail|✗|×", line)):
         return False
-    lines = [line for hunks in changes.values() for h in hunks
-             for old, new in [(h["old"].splitlines(), h["new"].splitlines())]
-             for line in [*(l for l in old if l not in new), *(l for l in new if l not in old)]
-             if line.strip() and not _COMMENT_LINE.match(line)]
+    lines = [line for hunks in changes.values() for h in hunks for side in _hunk_lines(h) for line in side
+             if not _COMMENT_LINE.match(line)]
     return bool(lines) and not any(_ASSERTION.search(line) or "@test" in line for line in lines)
 
 
