@@ -48,8 +48,8 @@ from .signatures import normalise
 from .steps import (_LEFT_OVER, _LOG_FILE, _STOPPED_BY_ITSELF, _absent_from_listing, _addresses, _all_skipped,
                     _asserted_after, _clears_local_state, _doing_part, _empty_answers, _is_change, _is_check, _is_mcp,
                     _logged_failure, _mcp_outcome, _named_invocation, _names_run, _packages, _plans_destroying,
-                    _quoted_in, _starts_service, _status_failed, _through_pipe, _upstream_sync, _value_not_taken_up,
-                    _warnings_gone, _way_sentences)
+                    _quoted_in, _starts_service, _status_failed, _through_pipe, _uninstalled, _upstream_sync,
+                    _value_not_taken_up, _warnings_gone, _way_sentences)
 from .steps import _named_by_error as _step_named_by_error
 from .store import Store
 from .text import elided_heads, one_line
@@ -2258,16 +2258,6 @@ def _join_the_ways_step(chains: list[dict]) -> list[dict]:
         joined[joined.index(outer)] = dict(outer, changes=inner["changes"], all_changes=inner["all_changes"])
         joined.remove(inner)
     return joined
-
-
-_UNINSTALL = LazyRegex(r"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|npm|yarn|pnpm|bun|gem|cargo|apt(?:-get)?|"
-                       r"brew|conda|mamba)\s+(?:uninstall|remove|rm|purge)\b(.*)$")
-
-
-def _uninstalled(command: str) -> set[str]:
-    """The packages a line takes out (``pip uninstall -y serial && pip install -r …`` → ``{"serial"}``)."""
-    return {package_name(w) for segment in parse_command(command)["segments"]
-            if (m := _UNINSTALL.match(" ".join(segment.split()))) for w in m.group(1).split() if not w.startswith("-")}
 
 
 def _before_clause_naming(sentence: str, code: set[str]) -> str:

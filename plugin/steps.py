@@ -268,6 +268,16 @@ def _packages(command: str) -> set[str]:
             and not ("/" in w and re.search(r"\.[A-Za-z]{2,5}[\"']?$", w))}
 
 
+_UNINSTALL = LazyRegex(r"^(?:sudo\s+)?(?:pip3?|python3?\s+-m\s+pip|uv\s+pip|npm|yarn|pnpm|bun|gem|cargo|apt(?:-get)?|"
+                       r"brew|conda|mamba)\s+(?:uninstall|remove|rm|purge)\b(.*)$")
+
+
+def _uninstalled(command: str) -> set[str]:
+    """The packages a line takes out (``pip uninstall -y serial && pip install -r …`` → ``{"serial"}``)."""
+    return {package_name(w) for segment in parse_command(command)["segments"]
+            if (m := _UNINSTALL.match(" ".join(segment.split()))) for w in m.group(1).split() if not w.startswith("-")}
+
+
 def _adds_with_another_tool(failure: dict, later: dict, packages: set[str]) -> bool:
     """Whether ``later`` is another program given every package the failing line added (``yarn add chart.js`` →
     ``bin/importmap pin chart.js``), and not a look at them (``npm view left-pad``)."""
