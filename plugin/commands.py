@@ -1682,6 +1682,8 @@ def invocation_change(failed: str, passed: str) -> list[str]:
 _ONLY_TELLS = frozenset(("-Spath", "-Stree", "-Sdescribe", "--collect-only", "--co", "--list-tests",
                          "--listTests", "--print-config", "--show-config", "--showConfig", "--print-classpath",
                          "--list-presets", "--print"))  # (``docker buildx bake --print api``: its resolved config)
+# and those that do so for one program only (``bitbake -e sensord`` prints the recipe's variables; it builds nothing)
+_ONLY_TELLS_OF = {"bitbake": frozenset(("-e", "--environment", "-g", "--graphviz", "-s", "--show-versions"))}
 
 
 def _asks_version(command: str, body: str = "") -> bool:
@@ -1697,7 +1699,8 @@ def _asks_version(command: str, body: str = "") -> bool:
     # (a subcommand's own help too: ``mlflow models serve --help``; not its ``-h``, a host as often as help)
     return bool(argv) and (words in (["version"], ["help"]) or not words and bool(
         set(argv[1:]) & {"--version", "-V", "-vV", "--help", "-h", "-version"}) or "--help" in argv[1:]
-        or bool({w.split("=", 1)[0] for w in argv[1:]} & _ONLY_TELLS))  # (``cmake --list-presets=all`` too)
+        or bool({w.split("=", 1)[0] for w in argv[1:]} & _ONLY_TELLS)  # (``cmake --list-presets=all`` too)
+        or bool(set(argv[1:]) & _ONLY_TELLS_OF.get(_program_name(argv[0]), frozenset())))
 
 
 def _routine(command: str) -> bool:

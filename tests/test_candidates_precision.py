@@ -24659,3 +24659,35 @@ def test_a_build_after_a_test_run_failed_at_run_time_is_no_run_of_it(git_project
                      "Parse_Negative_Amount expects. The crate builds cleanly with the change."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_bitbake_asked_for_its_environment_is_no_run_of_the_build_that_failed(git_project, store):
+    # (blind879 AGV17: ``bitbake -c cleansstate sensord && bitbake sensord`` failed at do_package; ``bitbake -e sensord
+    # | grep …`` printed the recipe's variables, and "pass `-e`" was stored as the fix, the attempt the stop message
+    # calls no help)
+    env = "source poky/oe-init-build-env build >/dev/null && "
+    session = (Session("acme-bsp", git_project, prompt="The sensord recipe broke the image build after I added the "
+                                                       "systemd unit. Can you get core-image-acme building again?")
+               .fail(env + "bitbake -c cleansstate sensord && bitbake sensord",
+                     "Exit code 1\nERROR: sensord-1.3.0-r0 do_package: QA Issue: sensord: Files/directories were "
+                     "installed but not shipped in any package:\n  /usr/lib/systemd/system/sensord.service\n"
+                     "ERROR: Task (/home/dev/acme-bsp/meta-acme/recipes-acme/sensord/sensord_1.3.0.bb:do_package) "
+                     "failed with exit code '1'")
+               .fail(env + "oe-pkgdata-util list-pkg-files sensord",
+                     "Exit code 1\nERROR: Unable to find any built runtime package named sensord")
+               .ok(env + "bitbake -e sensord | grep -E '^(FILES:sensord|PACKAGES)='",
+                   "PACKAGES=\"sensord-src sensord-dbg sensord-dev sensord-doc sensord\"\nFILES:sensord=\"/usr/bin/* "
+                   "/usr/sbin/* /etc\"")
+               .fail(env + "bitbake-layers show-appends | grep -A2 sensord", "Exit code 1\n")
+               .fail("grep -rln \"inherit.*systemd\" meta-acme/", "Exit code 1\n")
+               .read("meta-acme/recipes-acme/sensord/sensord_1.3.0.bb")
+               .edit("meta-acme/recipes-acme/sensord/sensord_1.3.0.bb", "inherit meson pkgconfig\n",
+                     "inherit meson pkgconfig systemd\n\nSYSTEMD_SERVICE:${PN} = \"sensord.service\"\n")
+               .ok(env + "bitbake sensord 2>&1 | tail -2", "NOTE: Tasks Summary: Attempted 814 tasks of which 803 "
+                                                           "didn't need to be rerun and all succeeded.")
+               .stop("sensord builds again: the recipe now inherits systemd and sets SYSTEMD_SERVICE, so the unit is "
+                     "packaged and enabled. The cleansstate + rebuild I tried first made no difference."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["change"] for c in candidates] and all("-e" not in c["title"] and "SYSTEMD_SERVICE" in c["change"]
+                                                     for c in candidates), [(c["title"], c["change"])
+                                                                            for c in candidates]
