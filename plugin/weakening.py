@@ -153,6 +153,12 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
             len(now) == 2 and piece not in pieces[0] and not now[0] <= v <= now[1]
             for now, piece in zip(bounds[1], pieces[1]) for v in found):
         return True
+    # (its upper bound a constant's name, its lower past the value: ``Fuzz.int`` made ``Fuzz.intRange 0
+    # Cart.maxQuantity`` after "Given (-3,2499)")
+    floors = [float(m.group(1).replace("_", "")) for piece in pieces[1] if piece not in pieces[0]
+              for m in [re.match(r"[\w.]+\s*\(?\s*(-?\d[\d_]*)\s*(?:,\s*|\s+)[A-Za-z_][\w.]*", piece)] if m]
+    if whole and any(v < floor for floor in floors for v in found):
+        return True
     # (or its values drawn from a few chosen ones, or never empty, after QuickCheck's "Falsified": ``listOf
     # (T.pack <$> listOf arbitraryPrintableChar)`` → ``listOf1 (T.pack <$> listOf1 (elements (['a'..'z'] …)))``
     # after ``[Row {cells = [",",""]}]``)
@@ -225,13 +231,37 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
         and any(_GENERATOR.search(l) for l in added) and not any(negative.search(l) for l in added)
 
 
+# a generator given a name of its own (Elm's ``quantity =`` over ``Fuzz.intRange 0 Cart.maxQuantity``, Scala's ``val
+# cents = Gen.choose(…)``)
+_NAMED = LazyRegex(r"(?m)^[ \t]*(?:(?:val|let|const|var)\s+)?([a-z_]\w*)\s*(?::[^=\n]*)?=(?!=)[ \t]*\n?[ \t]*(\S.*)$")
+
+
+def _generators_named(hunks: list[dict]) -> dict[str, str]:
+    """The generators an edit gives names to, by name."""
+    return {m.group(1): m.group(2) for hunk in hunks for m in _NAMED.finditer(hunk["new"])
+            if _GENERATOR.search(m.group(2)) and m.group(0) not in hunk["old"]}
+
+
+def _named_inline(lines: list[str], named: dict[str, str]) -> list[str]:
+    """``lines`` with each generator named in the edit put in place of its name (``fuzz2 quantity …`` → ``fuzz2
+    (Fuzz.intRange 0 Cart.maxQuantity) …``), so that what it draws is read where it is used."""
+    if not named:
+        return lines
+    names = "|".join(map(re.escape, named))
+    pattern = re.compile(rf"(?<![\w.])({names})(?![\w.])")
+    # (not where it is named: ``quantity : Fuzzer Int``, ``quantity =``)
+    return [line if re.match(rf"\s*(?:(?:val|let|const|var)\s+)?(?:{names})\s*[:=]", line)
+            else pattern.sub(lambda m: f"({named[m.group(1)]})", line) for line in lines]
+
+
 def property_narrowed(hunks: list[dict], failure_text: str) -> bool:
     """Whether an edit keeps a property test's falsifying value out of what it draws, by its generator or a
     precondition (what :func:`_is_weakening` says of a property, for an edit that is no part of the fix)."""
+    generators = _generators_named(hunks)
     for hunk in hunks:
         old_lines, new_lines = hunk["old"].splitlines(), hunk["new"].splitlines()
         removed = [l for l in old_lines if l not in new_lines]
-        added = [l for l in new_lines if l not in old_lines]
+        added = _named_inline([l for l in new_lines if l not in old_lines], generators)
         if _narrowed_to_pass(removed, added, failure_text) or _precondition_excludes(removed, added, failure_text):
             return True
     return False
@@ -3225,6 +3255,7 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
             if re.search(rf"\b{re.escape(obj)}\s*=\s*spyk\(\s*[A-Z]\w*\(", added):
                 return "the code under test was replaced by a stub"
     actual = _actual_values(failure_text)
+    generators = _generators_named(hunks)
     # (the failing tests by the names the failure prints them under)
     titles = [re.split(r"\s+-\s+|\s+\[E\]", line)[0] for line in failure_text.splitlines()
               if _FAILED_TEST_LINE.search(line)]
@@ -3239,7 +3270,7 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         removed = [l for l in old_lines if l not in new_lines]
         if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):
             return "a skip or xfail marker was added to the failing test"
-        if _narrowed_to_pass(removed, added, failure_text):
+        if _narrowed_to_pass(removed, _named_inline(added, generators), failure_text):
             return "the property's generator was narrowed to leave out the falsifying value"
         if _precondition_excludes(removed, added, failure_text) or _rule_gated(hunk, failure_text):
             return "the property was given a precondition that leaves out the falsifying value"

@@ -24691,3 +24691,31 @@ def test_bitbake_asked_for_its_environment_is_no_run_of_the_build_that_failed(gi
     assert [c["change"] for c in candidates] and all("-e" not in c["title"] and "SYSTEMD_SERVICE" in c["change"]
                                                      for c in candidates), [(c["title"], c["change"])
                                                                             for c in candidates]
+
+
+def test_a_fuzzer_given_a_name_and_bounded_by_a_constant_is_narrowed(git_project, store):
+    # (blind875 AGR05: ``quantity = Fuzz.intRange 0 Cart.maxQuantity`` defined apart, then ``fuzz2 Fuzz.int …`` made
+    # ``fuzz2 quantity …`` after "Given (-3,2499)": stored as the fix, a false link)
+    session = (Session("storefront", git_project, prompt="CI is red on the storefront elm-test job, can you get it "
+                                                         "passing?")
+               .fail("npx elm-test", "Exit code 2\nelm-test 0.19.1-revision12\n--------------------------\n\nRunning "
+                                     "46 tests. To reproduce these results, run: elm-test --fuzz 100 --seed "
+                                     "219337716402358\n\n\n↓ CartTest\n↓ lineTotal\n✗ is never negative\n\nGiven "
+                                     "(-3,2499)\n\n    -7497\n    ╷\n    │ Expect.atLeast\n    ╵\n    0\n\n\n\nTEST "
+                                     "RUN FAILED\n\nDuration: 388 ms\nPassed:   45\nFailed:   1")
+               .read("tests/CartTest.elm")
+               .read("src/Cart.elm")
+               .edit("tests/CartTest.elm", "suite : Test\nsuite =",
+                     "quantity : Fuzzer Int\nquantity =\n    Fuzz.intRange 0 Cart.maxQuantity\n\n\nsuite : Test\n"
+                     "suite =")
+               .edit("tests/CartTest.elm", '        [ fuzz2 Fuzz.int (Fuzz.intRange 1 10000) "is never negative" <|',
+                     '        [ fuzz2 quantity (Fuzz.intRange 1 10000) "is never negative" <|')
+               .ok("npx elm-test", "elm-test 0.19.1-revision12\n--------------------------\n\nRunning 46 tests.\n\n\n"
+                                   "TEST RUN PASSED\n\nDuration: 371 ms\nPassed:   46\nFailed:   0")
+               .stop("Fixed the failing fuzz test in `tests/CartTest.elm`. `lineTotal` was being fuzzed with a bare "
+                     "`Fuzz.int`, which throws arbitrary negative quantities at it — values the cart UI never "
+                     "produces, since the stepper is capped by `Cart.maxQuantity`. I added a `quantity` fuzzer bounded "
+                     "to `0..Cart.maxQuantity` and used it for that test. All 46 tests pass with the same command CI "
+                     "runs."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
