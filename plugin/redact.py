@@ -188,6 +188,10 @@ _NEXT_LINE = (r"(?m)^(?P<indent>[ \t]*)(?P<pre>(?P<key>[A-Za-z_][A-Za-z0-9_.-]{0
 # staging owner', I pasted it below.⏎Vq7mR2xLp9TzK4wd"
 _PASTED_BELOW = (r"(?im)(?P<pre>^[^\n]*\b(?:password|passwd|passphrase|token|secret|api[ _-]?key|credentials?)\b[^\n]*"
                  r"\n(?:[ \t]*\n)?[ \t]*)(?P<value>[^\s\"'`<>]{12,})[ \t]*$")
+# a user and a password said in words, a slash or colon between: "The staging creds are deploy / Tq7vX2pLm9wK on
+# 10.0.4.12", "login: admin:Pa55-word7"
+_SAID_LOGIN = (r"\b(?P<pre>(?:creds|credentials?|logins?)(?:[ \t]+(?:are|is|were|was))?[ \t]*:?[ \t]+"
+               r"[\w.@+-]{1,64}[ \t]*[/:][ \t]*)(?P<value>[^\s,;'\"`()\[\]/]{6,})")
 _SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t]+)(?P<value>[^\s,;'\"`()\[\]]{8,})"
 # a password said in words and quoted: "I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line"
 _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is|was))?[ \t]+)(?P<q>[`'\"])"
@@ -287,6 +291,7 @@ _SOURCES = {
     "spaced_key": (_SPACED_KEY, 0),
     "next_line": (_NEXT_LINE, 0),
     "said": (_SAID_PASSWORD, re.I),
+    "said_login": (_SAID_LOGIN, re.I),
     "pasted_below": (_PASTED_BELOW, 0),
     "said_quoted": (_QUOTED_PASSWORD, re.I),
     "said_token": (_SAID_TOKEN, re.I),
@@ -981,6 +986,9 @@ def redact(text: str | None, env_file: bool = False) -> str:
             lambda m: m.group(0) if _trivial_value(m.group("value"), "password") or m.group("value").startswith("-")
             or re.fullmatch(r"[A-Z][A-Z0-9_]+", m.group("value"))
             else f"{m.group('pre')}{m.group('q')}[REDACTED:password]{m.group('q')}", text)
+    if "cred" in lowered or "login" in lowered:
+        text = state["said_login"].sub(lambda m: m.group("pre") + "[REDACTED:password]" if _mixed(m.group("value"))
+                                       else m.group(0), text)
     if "token" in lowered or "key" in lowered:
         text = state["said_token"].sub(lambda m: f"{m.group('pre')}[REDACTED:secret]", text)
     if "(" in text:

@@ -591,6 +591,16 @@ def test_a_secret_pasted_below_the_sentence_that_speaks_of_it_is_a_secret():
         assert redact(text) == text, text
 
 
+def test_a_user_and_password_said_in_words_is_a_secret():
+    # (blind885 AHB13: "The staging creds are deploy / Tq7vX2pLm9wK on 10.0.4.12." was stored with the prompt)
+    for text in ("The staging creds are deploy / Tq7vX2pLm9wK on 10.0.4.12.", "login: admin:Pa55-word7, thanks",
+                 "Credentials are svc_ci/Tq7vX2pLm9wK"):
+        assert "Tq7vX2pLm9wK" not in redact(text) and "Pa55-word7" not in redact(text), text
+    for text in ("the creds are in vault / secret/data/staging", "login: admin / reset-flow-2",
+                 "CI logins are per-user / no shared account"):
+        assert redact(text) == text, text
+
+
 def test_a_subcommand_after_a_secrets_namespace_is_no_secret():
     # (blind208 HA12: ``eas secret:create --scope project --name SENTRY_AUTH_TOKEN`` stored as ``eas
     # secret:[REDACTED:secret] …``)
