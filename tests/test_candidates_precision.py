@@ -24719,3 +24719,36 @@ def test_a_fuzzer_given_a_name_and_bounded_by_a_constant_is_narrowed(git_project
                      "runs."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_rerun_cut_to_its_tail_is_the_same_failure_whatever_its_timings(git_project, store):
+    # (blind881 AGX02: ``prove t/ 2>&1 | tail -3`` after ``cpanm --installdeps .`` printed the first run's last lines,
+    # its ``Files=3, Tests=1, 0 wallclock secs ( 0.01 usr …`` timed anew; the install was stored as the fix)
+    inc = "(@INC contains: /etc/perl /usr/share/perl5)"
+    session = (Session("logslice", git_project, prompt="Run the test suite for App::Logslice and tell me if anything "
+                                                       "is broken.")
+               .fail("prove t/", "Exit code 1\nt/00-load.t ....... 1/? \n#   Failed test 'use App::Logslice;'\n#   at "
+                                 "t/00-load.t line 6.\n#     Error:  Can't locate App/Logslice.pm in @INC (you may need "
+                                 f"to install the App::Logslice module) {inc} at t/00-load.t line 6.\nt/10-window.t ..... "
+                                 "Can't locate App/Logslice/Window.pm in @INC (you may need to install the "
+                                 f"App::Logslice::Window module) {inc} at t/10-window.t line 5.\n\nTest Summary Report\n"
+                                 "-------------------\nt/10-window.t   (Wstat: 512 (exited 2) Tests: 0 Failed: 0)\n  "
+                                 "Non-zero exit status: 2\n  Parse errors: No plan found in TAP output\nFiles=3, "
+                                 "Tests=1,  0 wallclock secs ( 0.02 usr  0.01 sys +  0.07 cusr  0.02 csys =  0.12 CPU)\n"
+                                 "Result: FAIL")
+               .ok("cpanm --installdeps . 2>&1 | tail -4", "--> Working on .\nConfiguring /home/dev/src/App-Logslice "
+                                                           "... OK\n<== Installed dependencies for .. Finishing.\n1 "
+                                                           "distribution installed")
+               .fail("prove t/ 2>&1 | tail -3; exit ${PIPESTATUS[0]}",
+                     "Exit code 1\n  Parse errors: No plan found in TAP output\nFiles=3, Tests=1,  0 wallclock secs "
+                     "( 0.01 usr  0.01 sys +  0.06 cusr  0.02 csys =  0.10 CPU)\nResult: FAIL")
+               .ok("ls lib/App/Logslice/", "Timestamp.pm\nWindow.pm")
+               .ok("prove -lr t/", "t/00-load.t ....... ok\nt/10-window.t ..... ok\nAll tests successful.\nFiles=3, "
+                                   "Tests=14,  0 wallclock secs ( 0.02 usr  0.01 sys +  0.21 cusr  0.03 csys =  0.27 "
+                                   "CPU)\nResult: PASS")
+               .stop("Nothing is broken in the code. The modules live in `lib/` and aren't installed, so plain "
+                     "`prove t/` can't load `App::Logslice` — installing the CPAN deps made no difference. Run the "
+                     "suite as `prove -lr t/`: all 14 tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and all("cpanm" not in c["title"] + c["change"] for c in candidates), \
+        [(c["title"], c["change"]) for c in candidates]
