@@ -24752,3 +24752,34 @@ def test_a_rerun_cut_to_its_tail_is_the_same_failure_whatever_its_timings(git_pr
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and all("cpanm" not in c["title"] + c["change"] for c in candidates), \
         [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_name_the_failure_printed_quoted_in_the_account_makes_no_attempt_part_of_the_fix(git_project, store):
+    # (blind883 AGZ21: the column's doc added to _marts.yml, the same error after it; "adding `discount_amount` stopped
+    # the run" names the column the error printed, and the doc was shown as part of the fix)
+    failure = ("Exit code 1\n09:14:04  Completed with 1 error and 0 warnings:\n09:14:04  \n09:14:04    Compilation Error "
+               "in model fct_orders (models/marts/fct_orders.sql)\n  The source and target schemas on this incremental "
+               "model are out of sync!\n    They can be reconciled in several ways:\n      - set the `on_schema_change` "
+               "config to either append_new_columns or sync_all_columns, depending on your situation.\n\n    "
+               "Additional troubleshooting context:\n       Source columns not in target: [{'name': "
+               "'discount_amount', 'data_type': 'numeric'}]\n09:14:04  Done. PASS=0 WARN=0 ERROR=1 SKIP=3 TOTAL=4")
+    session = (Session("shop-dbt", git_project, prompt="fct_orders fails in dbt build since I added discount_amount "
+                                                       "to the model. Can you fix it?")
+               .fail("dbt build --select fct_orders", failure)
+               .read("models/marts/fct_orders.sql")
+               .edit("models/marts/_marts.yml", "      - name: order_total\n        description: Gross order value in "
+                                                "EUR",
+                     "      - name: order_total\n        description: Gross order value in EUR\n      - name: "
+                     "discount_amount\n        description: Sum of line-level discounts in EUR")
+               .fail("dbt build --select fct_orders 2>&1 | tail -12", failure.replace("09:14:04", "09:15:37"))
+               .edit("models/marts/fct_orders.sql", "    on_schema_change='fail'",
+                     "    on_schema_change='append_new_columns'")
+               .ok("dbt build --select fct_orders 2>&1 | tail -3", "09:17:41  1 of 4 OK created sql incremental model "
+                                                                  "analytics.fct_orders [INSERT 0 312 in 0.88s]\n"
+                                                                  "09:17:42  Done. PASS=4 WARN=0 ERROR=0 SKIP=0 TOTAL=4")
+               .stop("fct_orders is incremental and was configured to fail on any schema drift, so adding "
+                     "`discount_amount` stopped the run instead of evolving the existing table. It now uses "
+                     "`on_schema_change='append_new_columns'`. `dbt build --select fct_orders` passes."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "append_new_columns" in candidates[0]["change"] \
+        and "Sum of line-level" not in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
