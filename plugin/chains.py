@@ -948,6 +948,14 @@ def _other_tests(failure: dict, later: str) -> bool:
     picked_modules = {re.sub(r"^.*?\btests/", "", p)[:-4].replace("/", ".") for p in picked if p.endswith(".elm")}
     if modules and picked_modules and not modules & picked_modules:
         return True
+    # (or GoogleTest's filter, bazel's ``--test_filter`` or its own ``--gtest_filter``, of patterns none of the
+    # failing tests matches: ``--test_filter='DiscountTest.Applies*'`` after "[  FAILED  ] DiscountTest.Stacks…")
+    gtest = re.search(r"""--(?:test|gtest)_filter[=\s]+(?:'([^']+)'|"([^"]+)"|(\S+))""", later)
+    failing_tests = set(re.findall(r"(?m)^\[  FAILED  \] (\w+(?:/\w+)?\.\w+(?:/\w+)?)", logged))
+    if gtest and failing_tests:
+        wanted = (next(g for g in gtest.groups() if g).split("-")[0] or "*").split(":")  # (``-Slow*``: all others)
+        if not any(fnmatch.fnmatchcase(test, pattern) for test in failing_tests for pattern in wanted if pattern):
+            return True
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (or the folder of the dune test stanza that failed: ``File "test/lexer/dune"``, not ``dune test test/parser``)
     failed |= {m.group(1) for m in re.finditer(r'File "([\w.-]+(?:/[\w.-]+)*)/dune"', failure.get("error_text") or "")

@@ -24783,3 +24783,36 @@ def test_a_name_the_failure_printed_quoted_in_the_account_makes_no_attempt_part_
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "append_new_columns" in candidates[0]["change"] \
         and "Sum of line-level" not in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_googletest_filter_matching_no_failing_test_is_no_run_of_it(git_project, store):
+    # (blind883 AGZ14: ``bazel test //pricing:pricing_test --test_filter='DiscountTest.Applies*'`` passed after
+    # DiscountTest.StacksPercentThenFixed failed: stored as the fix, a false link)
+    session = (Session("pricing", git_project, prompt="pricing_test is failing on main after the stacking-discounts "
+                                                      "change, please fix")
+               .fail("bazel test //pricing:pricing_test --test_output=errors",
+                     "Exit code 3\nFAIL: //pricing:pricing_test (see /home/dev/.cache/bazel/testlogs/pricing/"
+                     "pricing_test/test.log)\n[ RUN      ] DiscountTest.AppliesPercent\n[       OK ] "
+                     "DiscountTest.AppliesPercent (0 ms)\n[ RUN      ] DiscountTest.StacksPercentThenFixed\n"
+                     "pricing/discount_test.cc:48: Failure\nExpected equality of these values:\n  ApplyDiscounts(cart, "
+                     "{fixed5, pct10}).total_cents\n    Which is: 8550\n  8500\n[  FAILED  ] "
+                     "DiscountTest.StacksPercentThenFixed (0 ms)\n[  PASSED  ] 8 tests.\n[  FAILED  ] 1 test, listed "
+                     "below:\n[  FAILED  ] DiscountTest.StacksPercentThenFixed\n\n 1 FAILED TEST\n"
+                     "//pricing:pricing_test                                                   FAILED in 0.1s")
+               .read("pricing/discount.cc")
+               .edit("pricing/discount.cc", "    return a.kind == Discount::kFixed && b.kind == Discount::kPercent;",
+                     "    return a.kind == Discount::kPercent && b.kind == Discount::kFixed;")
+               .ok("bazel build //pricing/...", "INFO: Build completed successfully, 3 total actions")
+               .ok("bazel test //pricing:pricing_test --test_filter='DiscountTest.Applies*' --test_output=errors",
+                   "INFO: Build completed successfully, 4 total actions\n//pricing:pricing_test                    "
+                   "PASSED in 0.1s\n\nExecuted 1 out of 1 test: 1 test passes.")
+               .stop("Fixed. The comparator in `pricing/discount.cc` now orders percent discounts first. "
+                     "`//pricing/...` builds cleanly and `//pricing:pricing_test` passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+    # (a filter that leaves out only others still runs the failing test)
+    from lorebook.chains import _other_tests
+    logged = {"error_text": "[  FAILED  ] DiscountTest.StacksPercentThenFixed", "target": "bazel test //pricing:t"}
+    assert not _other_tests(logged, "bazel test //pricing:t --test_filter=-TaxTest.*")
+    assert not _other_tests(logged, "bazel test //pricing:t --test_filter='DiscountTest.Stacks*'")
+    assert _other_tests(logged, "bazel test //pricing:t --gtest_filter=TaxTest.*:DiscountTest.Applies*")
