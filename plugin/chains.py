@@ -2929,8 +2929,10 @@ def _built_after_run_failed(failure: dict, later: str) -> bool:
     if len(ran) < 2 or len(built) < 2 or _program_name(ran[0]) != _program_name(built[0]) or ran[1] != "run" \
             or built[1] not in ("build", "compile"):
         return False
-    return bool(re.search(r"(?m)^\s*(?:FAIL(?:ED)?|not ok)\b|panicked at|^Traceback|\bassert\w* failed",
-                          failure.get("error_text") or ""))
+    # (or a test's verdict at its line's end, and Ada's exception raised at run time: "Decode run of 255 ….. FAIL",
+    # "raised CONSTRAINT_ERROR : rle_codec.adb:58 range check failed")
+    return bool(re.search(r"(?m)^\s*(?:FAIL(?:ED)?|not ok)\b|panicked at|^Traceback|\bassert\w* failed|"
+                          r"\.{3,}\s*FAIL(?:ED)?\s*$|^raised [A-Z][A-Z_.]*_ERROR\b", failure.get("error_text") or ""))
 
 
 def _only_parses(failed: str, later: str) -> bool:

@@ -24816,3 +24816,24 @@ def test_a_googletest_filter_matching_no_failing_test_is_no_run_of_it(git_projec
     assert not _other_tests(logged, "bazel test //pricing:t --test_filter=-TaxTest.*")
     assert not _other_tests(logged, "bazel test //pricing:t --test_filter='DiscountTest.Stacks*'")
     assert _other_tests(logged, "bazel test //pricing:t --gtest_filter=TaxTest.*:DiscountTest.Applies*")
+
+
+def test_a_build_after_a_test_runs_verdict_at_its_lines_end_is_no_run_of_it(git_project, store):
+    # (blind884 AHA20: ``cd tests && alr run`` printed "Decode run of 255 ….. FAIL" and Ada's "raised
+    # CONSTRAINT_ERROR …"; ``alr build`` of the library passed, and was stored as the fix, a false link)
+    session = (Session("rle-codec", git_project, prompt="The decoder test is failing since the last refactor (`cd "
+                                                        "tests && alr run`). Please fix.")
+               .fail("cd tests && alr run", "Exit code 1\n✓ Build finished successfully in 1.84 seconds.\nEncode empty "
+                                            "........................ PASS\nDecode single run ................... "
+                                            "PASS\nDecode run of 255 ................... FAIL\n\nraised "
+                                            "CONSTRAINT_ERROR : rle_codec.adb:58 range check failed")
+               .read("src/rle_codec.adb")
+               .edit("src/rle_codec.ads", "   subtype Run_Length is Positive range 1 .. 254;",
+                     "   subtype Run_Length is Positive range 1 .. 255;")
+               .ok("alr build", "ⓘ Building rle_codec/rle_codec.gpr...\nCompile\n   [Ada]          rle_codec.adb\n"
+                                "✓ Build finished successfully in 0.92 seconds.")
+               .stop("The decoder's `Run_Length` subtype stopped at 254, so decoding a run of 255 tripped the range "
+                     "check at rle_codec.adb:58. I widened it to `1 .. 255` in src/rle_codec.ads, and the crate "
+                     "builds cleanly with `alr build`."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
