@@ -956,6 +956,16 @@ def _other_tests(failure: dict, later: str) -> bool:
         wanted = (next(g for g in gtest.groups() if g).split("-")[0] or "*").split(":")  # (``-Slow*``: all others)
         if not any(fnmatch.fnmatchcase(test, pattern) for test in failing_tests for pattern in wanted if pattern):
             return True
+    # (or Foundry's ``--match-test`` pattern, found in no failing test's name: ``forge test --match-test testDeposit``
+    # after "[FAIL: call did not revert as expected] testWithdrawRevertsOnReentrancy()")
+    forge = re.search(r"""--(?:match-test|mt)[=\s]+(?:'([^']+)'|"([^"]+)"|(\S+))""", later)
+    failing_functions = re.findall(r"(?m)^\[FAIL[^\]\n]*\]\s+(\w+)\(", logged)
+    if forge and failing_functions:
+        try:
+            if not any(re.search(next(g for g in forge.groups() if g), name) for name in failing_functions):
+                return True
+        except re.error:  # (not a pattern as written: judged by nothing)
+            pass
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (or the folder of the dune test stanza that failed: ``File "test/lexer/dune"``, not ``dune test test/parser``)
     failed |= {m.group(1) for m in re.finditer(r'File "([\w.-]+(?:/[\w.-]+)*)/dune"', failure.get("error_text") or "")

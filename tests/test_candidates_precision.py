@@ -24837,3 +24837,30 @@ def test_a_build_after_a_test_runs_verdict_at_its_lines_end_is_no_run_of_it(git_
                      "builds cleanly with `alr build`."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_foundry_match_test_pattern_in_no_failing_tests_name_is_no_run_of_it(git_project, store):
+    # (blind886 AHC19: ``forge test --match-test testDeposit`` passed after testWithdrawRevertsOnReentrancy failed:
+    # stored as the fix, a false link)
+    session = (Session("vault", git_project, prompt="testWithdrawRevertsOnReentrancy is failing in forge test — please "
+                                                    "fix the Vault.")
+               .fail("forge test", "Exit code 1\nRan 6 tests for test/Vault.t.sol:VaultTest\n[PASS] testDeposit() "
+                                   "(gas: 61234)\n[PASS] testWithdraw() (gas: 72455)\n[FAIL: call did not revert as "
+                                   "expected] testWithdrawRevertsOnReentrancy() (gas: 184213)\nSuite result: FAILED. 5 "
+                                   "passed; 1 failed; 0 skipped\n\nFailing tests:\nEncountered 1 failing test in "
+                                   "test/Vault.t.sol:VaultTest\n[FAIL: call did not revert as expected] "
+                                   "testWithdrawRevertsOnReentrancy() (gas: 184213)")
+               .read("src/Vault.sol")
+               .edit("src/Vault.sol", "        (bool ok, ) = msg.sender.call{value: amount}(\"\");\n        "
+                                      "require(ok, \"transfer failed\");\n        balances[msg.sender] -= amount;",
+                     "        balances[msg.sender] -= amount;\n        (bool ok, ) = msg.sender.call{value: amount}"
+                     "(\"\");\n        require(ok, \"transfer failed\");")
+               .ok("forge build", "[⠊] Compiling...\nCompiler run successful!")
+               .ok("forge test --match-test testDeposit", "Ran 2 tests for test/Vault.t.sol:VaultTest\n[PASS] "
+                                                          "testDeposit() (gas: 61234)\n[PASS] testDepositEmitsEvent() "
+                                                          "(gas: 63012)\nSuite result: ok. 2 passed; 0 failed; 0 "
+                                                          "skipped")
+               .stop("Fixed the reentrancy hole in `Vault.withdraw`: the balance is now decremented before the "
+                     "external call. The contracts compile cleanly and the tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
