@@ -195,6 +195,14 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
             cut = was[head:len(was) - tail]
             if head >= 10 and len(was) - len(now) == len(cut) and any(c in counter_text for c in cut.replace("\\", "")):
                 return True
+    # (or an escaped character the counterexample holds taken out of a literal a generator picks from, whatever else
+    # its line changed: ``elements ",\"\r\n"`` made ``elements ",\"\n"`` after ``[["\r"]]``, beside
+    # ``arbitraryPrintableChar`` made ``elements fieldChars``)
+    literal = re.compile(r'\b(?:elements|oneof|sampled_from)\s*\(?\s*"((?:[^"\\]|\\.)*)"')
+    picked = [{t for line in side for lit in literal.findall(line) for t in re.findall(r"\\.", lit)}
+              for side in (removed, added)]
+    if any(t in counter_text for t in picked[0] - picked[1]):
+        return True
     # (or its argument wrapped in a QuickCheck modifier that rules the value out: ``\xs ->`` made ``\(NonEmpty xs)
     # ->`` after hspec's "(after 1 test)" over ``[]``)
     counter = falsified + " ".join(_AFTER_TESTS.findall(failure_text))

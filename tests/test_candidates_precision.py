@@ -24864,3 +24864,28 @@ def test_a_foundry_match_test_pattern_in_no_failing_tests_name_is_no_run_of_it(g
                      "external call. The contracts compile cleanly and the tests pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_an_escaped_character_taken_out_of_a_generators_literal_beside_other_changes_is_weakened(git_project, store):
+    # (blind883 AGZ10: ``elements ",\"\r\n"`` made ``elements ",\"\n"`` after ``[["\r"]]``, on a line whose
+    # ``arbitraryPrintableChar`` was made ``elements fieldChars`` too: stored as the fix)
+    session = (Session("csv-lite", git_project, prompt="stack test has a failing roundtrip property in csv-lite, can you "
+                                                       "make the suite green?")
+               .fail("stack test", "Exit code 1\ncsv-lite> test (suite: csv-lite-test)\n\nCodec\n  roundtrip\n    "
+                                   "decode . encode == id [✘]\n\nFailures:\n\n  test/CodecSpec.hs:14:5: \n  1) "
+                                   "Codec.roundtrip decode . encode == id\n       Falsified (after 37 tests and 5 "
+                                   "shrinks):\n         [[\"\\r\"]]\n       expected: Right [[\"\\r\"]]\n        but "
+                                   "got: Right [[\"\"],[\"\"]]\n\n4 examples, 1 failure")
+               .read("test/CodecSpec.hs")
+               .read("test/Gen.hs")
+               .edit("test/Gen.hs", "genField = T.pack <$> listOf (frequency [(8, arbitraryPrintableChar), (1, "
+                                    "elements \",\\\"\\r\\n\")])",
+                     "genField = T.pack <$> listOf (frequency [(8, elements fieldChars), (1, elements "
+                     "\",\\\"\\n\")])\n  where\n    fieldChars = ['a'..'z'] ++ ['A'..'Z'] ++ ['0'..'9'] ++ \" .-_/\"")
+               .ok("stack test", "Codec\n  roundtrip\n    decode . encode == id [✔]\n      +++ OK, passed 100 tests."
+                                 "\n\n4 examples, 0 failures")
+               .stop("Fixed — `stack test` is green. The roundtrip property drew inputs like a lone `\\r` that sit "
+                     "outside the field alphabet the README documents, so I made the generator build fields from an "
+                     "explicit alphabet plus the characters the encoder is specified to escape."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
