@@ -2532,8 +2532,13 @@ def _run_here(failure: dict, later: list[dict]) -> dict | None:
         return None
     changed += [o["id"] for o in later if o["tool"] == "Bash" and o["outcome"] == "ok"
                 and (not _is_check(o) or _MUTATING.search(o["target"]))]
+    # (a test run, where the log's step ran tests: ``bazel build //ledger/...`` cannot pass the ``$ bazel test
+    # //ledger/... --config=ci`` whose posting_test failed)
+    echoed = re.findall(r"(?m)^(?:\$|(?:##\[group\])?Run) (\S.*)$", failure.get("body") or "")
+    tested = any(command_job(command) == "test" for command in echoed)
     return next((o for o in later if o["id"] > max(changed) and o["tool"] == "Bash" and o["outcome"] == "ok"
                  and _is_check(o) and any(_program_name((parse_command(step)["argv"] or [""])[0]).lower() in named
+                                          and (not tested or command_job(step) == "test")
                                           for step in _segments(o["target"]))), None)
 
 

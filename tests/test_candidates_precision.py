@@ -24889,3 +24889,33 @@ def test_an_escaped_character_taken_out_of_a_generators_literal_beside_other_cha
                      "explicit alphabet plus the characters the encoder is specified to escape."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_build_here_is_no_run_of_the_ci_step_whose_tests_failed(git_project, store):
+    # (blind885 AHB17: the log of ``$ bazel test //ledger/... --config=ci`` showed PostingTest.RoundsHalfEvenOnSplit
+    # failing; after the edit, only ``bazel build //ledger/...`` ran here, and was stored as the fix)
+    log = ("$ bazel test //ledger/... --config=ci\nINFO: Found 10 targets and 4 test targets...\nFAIL: "
+           "//ledger/posting:posting_test (see /root/.cache/bazel/testlogs/ledger/posting/posting_test/test.log)\n"
+           "[ RUN      ] PostingTest.RoundsHalfEvenOnSplit\nledger/posting/posting_test.cc:88: Failure\nExpected "
+           "equality of these values:\n  Split(Money::Cents(101), 2)[1].cents()\n    Which is: 51\n  50\n[  FAILED  ] "
+           "PostingTest.RoundsHalfEvenOnSplit (0 ms)\n[  PASSED  ] 11 tests.\n[  FAILED  ] 1 test, listed below:\n"
+           "INFO: Build completed, 1 test FAILED, 412 total actions\n//ledger/posting:posting_test                  "
+           "FAILED in 0.3s\n\nExecuted 4 out of 4 tests: 3 tests pass and 1 fails locally.\nERROR: Job failed: exit "
+           "code 3")
+    session = (Session("ledger", git_project, prompt="The pipeline on my MR !412 is red — can you check the CI log and "
+                                                     "fix it?")
+               .ok("glab ci status --branch fix/split-rounding", "(failed) • 03m 12s\ttest\t\tbazel-test\n(success) • "
+                                                                 "01m 48s\tbuild\t\tbazel-build\n\nPipeline state: "
+                                                                 "failed")
+               .ok("glab ci trace bazel-test --branch fix/split-rounding | tail -40", log)
+               .read("ledger/posting/posting.cc")
+               .edit("ledger/posting/posting.cc", "    parts.push_back(Money::Cents(share + (i < rest ? 1 : 0)));",
+                     "    parts.push_back(Money::Cents(share + (i >= n - rest ? 1 : 0)));")
+               .ok("bazel build //ledger/...", "INFO: Analyzed 14 targets (0 packages loaded, 0 targets configured).\n"
+                                               "INFO: Build completed successfully, 5 total actions")
+               .stop("The CI failure was `PostingTest.RoundsHalfEvenOnSplit`: `Split` gave the leftover cent of 101/2 "
+                     "to the first part instead of the last. I changed the distribution loop in "
+                     "`ledger/posting/posting.cc`; `//ledger/...` builds cleanly, so the pipeline should go green once "
+                     "you push."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
