@@ -1283,16 +1283,17 @@ def _given_another_value(argv_a: list[str], argv_b: list[str]) -> list[tuple[str
     """The long options of ``argv_a`` (given once, not a selection) that ``argv_b`` gives another value, as (option,
     old value, new value); and the short ones, given as often in both, whose value is a number or a header given
     another (``-b 921600`` → ``-b 115200``, ``-H "Accept: application/json"`` → ``-H "Accept: application/yang-data+
-    json"``), where a short option's next word may be no value of it."""
+    json"``), where a short option's next word may be no value of it. (A long one with one dash too, given a number:
+    mpirun's ``-np 16`` → ``-np 8``.)"""
     changed = [(option, old, argv_b[argv_b.index(option) + 1]) for option, old in zip(argv_a, argv_a[1:])
                if option.startswith("--") and "=" not in option and not old.startswith("-") and option in argv_b[:-1]
                and argv_a.count(option) == 1 and option not in _SELECTING and argv_b[argv_b.index(option) + 1] != old]
-    for option in dict.fromkeys(w for w in argv_a[:-1] if re.fullmatch(r"-[A-Za-z]", w)):
+    for option in dict.fromkeys(w for w in argv_a[:-1] if re.fullmatch(r"-[A-Za-z]{1,3}", w)):
         olds, news = ([argv[n + 1] for n, w in enumerate(argv[:-1]) if w == option] for argv in (argv_a, argv_b))
         if len(olds) == len(news):
             changed += [(option, old, new) for old, new in zip(olds, news) if old != new and (
                 re.fullmatch(r"\d+", old) and re.fullmatch(r"\d+", new)
-                or re.match(r"[\w-]+:\s", old) and new.startswith(old.split(":")[0] + ":"))]
+                or len(option) == 2 and re.match(r"[\w-]+:\s", old) and new.startswith(old.split(":")[0] + ":"))]
     return changed
 
 

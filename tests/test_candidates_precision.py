@@ -24919,3 +24919,29 @@ def test_a_build_here_is_no_run_of_the_ci_step_whose_tests_failed(git_project, s
                      "you push."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_one_dash_long_option_given_another_number_is_the_fix(git_project, store):
+    # (blind882 AGY02: ``mpirun -np 16 mb cytb_run.nex`` aborted; ``mpirun -np 8 …`` ran, and nothing was stored:
+    # ``-np`` was read as no option with a value, the two runs as the same)
+    session = (Session("phylo", git_project, prompt="Run the MrBayes analysis for the cytb alignment on the 16-core box, "
+                                                    "it errors out immediately.")
+               .read("nexus/cytb_run.nex")
+               .fail("cd nexus && mpirun -np 16 mb cytb_run.nex", "Exit code 1\n   MrBayes 3.2.7a x86_64\n\n   (16 "
+                                                                  "processors available)\n\n   Error: There must be at "
+                                                                  "least as many chains as MPI processors\n   Error in "
+                                                                  "command \"Mcmc\"")
+               .ok("cd nexus && grep -n \"nchains\\|nruns\" cytb_run.nex", "31:   mcmc ngen=5000000 nruns=2 nchains=4")
+               .ok("cd nexus && nohup mpirun -np 8 mb cytb_run.nex > ../results/cytb_run.log 2>&1 &\necho started",
+                   "started")
+               .ok("sleep 90; tail -4 results/cytb_run.log", "      Chain results (5000000 generations requested):\n\n"
+                                                            "          0 -- [-21406.917] (-21513.224) * [-21384.533]\n"
+                                                            "       5000 -- (-20011.1) [-20010.2] -- 1:54:02")
+               .stop("MrBayes' MPI build gives each process at least one chain, and the block asks for `nruns=2 "
+                     "nchains=4` — 8 chains — so 16 ranks was more than it can use. I restarted it as `mpirun -np 8 mb "
+                     "cytb_run.nex`; it's sampling now."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "-np 8" in candidates[0]["change"], (reasons, candidates)
+    from lorebook.commands import invocation_change
+    assert invocation_change("mpirun -np 16 ./a", "mpirun -np 16 ./b") == [] \
+        and invocation_change("java -Xmx 2 App", "java -Xmx 4 App") == ["pass `-Xmx 4`"]
