@@ -1823,11 +1823,16 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
     # after a bare ``bitbake acme-image``)
     failed_lines = [failure["target"]] + [o["target"] for o in later if o["outcome"] == "error" and o.get("target")]
 
+    unversioned = re.sub(r"[\d.]+$", "", program[0]) if program else ""
+
     def set_apart(s: str) -> bool:
         # (the program named, unquoted, as the bare tool, however short its name: "Migrations … aren't meant for raw
         # psql"; quoted, "bare `pulumi preview`", it is a run the way must be shown to make)
         # (or said not to be there: "There is no ktlint Gradle plugin (and no ktlint CLI) here")
         # (or called on its own: "Calling vsim directly doesn't work in this repo")
+        # (or quoted, without its version: "scripts can't be run with plain `python`" of ``python3 -c …``)
+        if unversioned and re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+`{re.escape(unversioned)}`", s):
+            return True
         return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+{re.escape(program[0])}\b|"
                                                 rf"\b(?:calling|running|invoking)\s+{re.escape(program[0])}\s+"
                                                 rf"(?:directly|by hand|on its own)\b|"

@@ -1470,6 +1470,8 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      # "docs/RELEASING.md says local QA builds are `./gradlew :app:assembleStagingRelease`" (read
                      # without its code: "… says local QA builds are — R8-minified")
                      r"\bsays?\b[^.]{0,80}\b(?:is|are)(?=\s*(?:[—–,;:.]|$))|"
+                     # "AGENTS.md says to use `wmill script preview <path> -d '<json args>'`"
+                     r"\bsays? to (?:use|run|go through)\b|"
                      # "this repo wraps the whole thing (build, serve, wait, run) in `npm run test-storybook:ci`"
                      r"\bwraps?\b[^.]{0,80}\bin(?=\s*(?:[—–,;:.]|$))|"
                      # "The Makefile does exactly that — `make pipeline` rebuilt the survey targets"

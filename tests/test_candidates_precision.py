@@ -24945,3 +24945,25 @@ def test_a_one_dash_long_option_given_another_number_is_the_fix(git_project, sto
     from lorebook.commands import invocation_change
     assert invocation_change("mpirun -np 16 ./a", "mpirun -np 16 ./b") == [] \
         and invocation_change("java -Xmx 2 App", "java -Xmx 4 App") == ["pass `-Xmx 4`"]
+
+
+def test_a_way_a_file_says_to_use_beside_the_plain_interpreter_set_apart_is_the_lesson(git_project, store):
+    # (blind883 AGZ04: "scripts can't be run with plain `python`" of ``python3 -c …``, and "AGENTS.md says to use
+    # `wmill script preview <path> -d '<json args>'`": nothing stored, the failure left unresolved)
+    session = (Session("wm-etl", git_project, prompt="I changed f/etl/load_orders.py to take a `region` arg. Can you "
+                                                     "try it for region 'eu' since 2025-06-01 before I open the PR?")
+               .read("f/etl/load_orders.py")
+               .fail("cd f/etl && python3 -c \"from load_orders import main; print(main(since='2025-06-01', "
+                     "region='eu'))\"", "Exit code 1\nTraceback (most recent call last):\n  File \"<string>\", line 1, "
+                                        "in <module>\n  File \"/home/dev/wm-etl/f/etl/load_orders.py\", line 3, in "
+                                        "<module>\n    import wmill\nModuleNotFoundError: No module named 'wmill'")
+               .read("AGENTS.md")
+               .ok("wmill script preview f/etl/load_orders.py -d '{\"since\": \"2025-06-01\", \"region\": \"eu\"}'",
+                   "Bundling f/etl/load_orders.py (python3)...\nJob 0196f2a1 started\nloading orders since 2025-06-01 "
+                   "for region=eu\nupserted 1284 rows into analytics.orders_raw")
+               .stop("Ran it and it works: 1284 EU orders upserted on staging.\n\nNote for this repo: scripts can't be "
+                     "run with plain `python` — `wmill.get_resource` needs the workspace context. AGENTS.md says to use "
+                     "`wmill script preview <path> -d '<json args>'`, which runs the local file on the workspace's "
+                     "workers without deploying it."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "wmill script preview" in candidates[0]["change"], (reasons, candidates)
