@@ -1025,7 +1025,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if not fix_hunks and not commands and not invocation:
         invocation = _narrowed_to_take_the_flag(compared, resolved_by) or _narrowed_as_said(compared, resolved_by,
                                                                                             account) \
-            or _argument_given(compared, resolved_by)
+            or _argument_given(compared, resolved_by) or _appended_as_said(compared, resolved_by, account)
     # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
     withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
     # (not the putting back of what an attempt changed there, where the account says it did not help and was
@@ -2177,6 +2177,21 @@ def _argument_given(failure: dict, passed: dict) -> list[str]:
     before, after = (parse_command(run["target"])["argv"] for run in (failure, passed))
     added = [w for n, w in enumerate(after) if after[:n] + after[n + 1:] == before]
     return [f"pass `{added[0]}`"] if added and not added[0].startswith("-") else []
+
+
+def _appended_as_said(failure: dict, passed: dict, account: str) -> list[str]:
+    """Arguments the passing run appends to the failing one's, all else as it was, where the account quotes that run
+    whole and the failure was no test's check (``ml-build tests/tests.cm TestDriver.main tests/run-tests`` after
+    "unbound structure: Main in path Main.main", quoted under "The fix is to pass the entry point explicitly"): the
+    arguments are the way, ``pass `TestDriver.main tests/run-tests```."""
+    before, after = (parse_command(run["target"])["argv"] for run in (failure, passed))
+    after = after[:after.index("|")] if "|" in after else after
+    after = [w for w in after if not re.fullmatch(r"\d?>&?\d?|2>&1", w)]
+    kept = after[len(before):]
+    if not before or after[:len(before)] != before or not kept or any(w.startswith("-") for w in kept) \
+            or _CHECK_FAILED.search(failure.get("error_text") or ""):
+        return []
+    return [f"pass `{' '.join(kept)}`"] if " ".join(after) in " ".join(account.split()) else []
 
 
 def _narrowed_as_said(failure: dict, passed: dict, account: str) -> list[str]:

@@ -24967,3 +24967,27 @@ def test_a_way_a_file_says_to_use_beside_the_plain_interpreter_set_apart_is_the_
                      "workers without deploying it."))
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and "wmill script preview" in candidates[0]["change"], (reasons, candidates)
+
+
+def test_arguments_appended_to_the_failing_run_and_quoted_whole_are_the_way(git_project, store):
+    # (blind884 AHA03: ``ml-build tests/tests.cm TestDriver.main tests/run-tests`` after "unbound structure: Main in
+    # path Main.main", quoted as the fix; a Main alias tried and reverted on the way: nothing stored)
+    failure = ("Exit code 1\n[scanning 48213-export.cm]\n[parsing (48213-export.cm):48213-export.sml]\n"
+               "48213-export.sml:1.25-1.34 Error: unbound structure: Main in path Main.main\nCompilation failed.")
+    session = (Session("sexp-sml", git_project, prompt="How do I build and run the test binary for the s-expression "
+                                                       "parser? `ml-build tests/tests.cm` errors out for me.")
+               .fail("ml-build tests/tests.cm", failure)
+               .read("tests/driver.sml")
+               .edit("tests/driver.sml", "      OS.Process.failure\n  end\nend",
+                     "      OS.Process.failure\n  end\nend\n\nstructure Main = TestDriver")
+               .fail("ml-build tests/tests.cm 2>&1 | tail -4; exit ${PIPESTATUS[0]}", failure.replace("48213", "48377"))
+               .edit("tests/driver.sml", "end\n\nstructure Main = TestDriver", "end")
+               .ok("ml-build tests/tests.cm TestDriver.main tests/run-tests 2>&1 | tail -2",
+                   "[compiling (48502-export.cm):48502-export.sml]\n[code: 309, data: 45, env: 39 bytes]")
+               .ok("sml @SMLload=tests/run-tests", "sexp.parse atom ............... ok\n5 passed, 0 failed")
+               .stop("When you don't name an entry point, `ml-build` uses `Main.main`, and `tests/tests.cm` only "
+                     "exports `TestDriver`. I tried adding a `Main` alias in `driver.sml`. That didn't help, so I "
+                     "reverted it. The fix is to pass the entry point explicitly:\n\n```\nml-build tests/tests.cm "
+                     "TestDriver.main tests/run-tests\nsml @SMLload=tests/run-tests\n```"))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "TestDriver.main" in candidates[0]["change"], (reasons, candidates)
