@@ -31,8 +31,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _NOT_ENOUGH, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
                       _plain_words, _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated)
-from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _among, _detail, _echoed, _put_back_paths, _raw_error_line,
-                     _recipe_line, _same_program, _written_later, find_chains)
+from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _among, _detail, _echoed, _led_in, _put_back_paths,
+                     _raw_error_line, _recipe_line, _same_program, _written_later, find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
                        _same_target, _segments, command_family, command_job, command_key, container_run,
                        invocation_change, is_autofix, is_static_check, moved_paths, other_subcommand, package_name,
@@ -1206,11 +1206,20 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     told_in_change: list[str] = []
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
+        if any(_rel((w.get("files") or [w.get("target") or ""])[0], cwd) == path for w in withheld[:withheld.index(e)]):
+            continue  # (edited twice, said once: "Changed `.env` …" for the file, not each edit)
         name = os.path.basename(path)
         # (what the agent says it changed there, quoted: "Appended `?sslmode=require` to `DATABASE_URL` in `.env`")
         # (or the line of the account that names the file beside what it quotes: "- `.env`: `TRUSTED_PROXIES=…` (…)")
+        # (or a list's item under the line that names it: "Changes (all in `.env`):" then "- `DATABASE_ADAPTER=
+        # postgresql` and …"; not its cause, under its label: "Cause: `.env` still had `DATABASE_ADAPTER=mysql2`")
+        sentences = _sentences(said.get("text") or "")
+        items = [item for led in _led_in(sentences) for lead in sentences if lead.rstrip().endswith(":")
+                 and led.startswith(lead + " ") and (item := led[len(lead) + 1:])
+                 and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", lead)]
         naming = [s for s in said["fix"] + [s for s in said["all"] if s not in said["fix"]]
-                  if re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s)
+                  if (s in items or re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s))
+                  and not re.match(r"\W*(?:root )?cause\b[^:]{0,20}:", s, re.I)
                   and any(span.strip() not in (path, name) for span in _code_spans(s))]
         told = re.split(r";\s+", naming[0])[0].rstrip(".") if naming else None
         # (not one another file's change holds: "pointed the datasource at it with `shadowDatabaseUrl = env(…)` in

@@ -24991,3 +24991,29 @@ def test_arguments_appended_to_the_failing_run_and_quoted_whole_are_the_way(git_
                      "TestDriver.main tests/run-tests\nsml @SMLload=tests/run-tests\n```"))
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and "TestDriver.main" in candidates[0]["change"], (reasons, candidates)
+
+
+def test_a_withheld_files_change_is_told_by_the_list_under_the_line_naming_it_not_by_its_cause(git_project, store):
+    # (blind884 AHA08: "Cause: `.env` still had `DATABASE_ADAPTER=mysql2`" was told as the change to the withheld
+    # .env, titled "set `DATABASE_ADAPTER=mysql2`", the old value; the list under "Changes (all in `.env`):" says it)
+    session = (Session("huginn", git_project, prompt="We moved our Huginn dev database from MySQL to Postgres last "
+                                                     "week. Since then `bundle exec rake db:create db:migrate` can't "
+                                                     "connect. Sort it out please.")
+               .fail("bundle exec rake db:create db:migrate", "Exit code 1\nCouldn't create 'huginn_development' "
+                                                              "database. Please check your configuration.\nrake "
+                                                              "aborted!\nActiveRecord::ConnectionNotEstablished: Can't "
+                                                              "connect to local MySQL server through socket "
+                                                              "'/var/run/mysqld/mysqld.sock' (2)")
+               .ok("grep -n '^DATABASE_' .env", "17:DATABASE_ADAPTER=mysql2\n18:DATABASE_ENCODING=utf8mb4")
+               .edit(".env", "DATABASE_ADAPTER=mysql2\nDATABASE_ENCODING=utf8mb4",
+                     "DATABASE_ADAPTER=postgresql\nDATABASE_ENCODING=utf8")
+               .edit(".env", "DATABASE_USERNAME=root", "DATABASE_USERNAME=postgres\nDATABASE_HOST=localhost")
+               .ok("bundle exec rake db:create db:migrate 2>&1 | tail -2", "Created database 'huginn_development'\n"
+                                                                          "== 20240501 CreateAgents: migrated")
+               .stop("Dev now talks to the Postgres container.\n\n**Cause:** `.env` still had "
+                     "`DATABASE_ADAPTER=mysql2`, so Rails kept trying the MySQL socket.\n\n**Changes (all in "
+                     "`.env`):**\n- `DATABASE_ADAPTER=postgresql` and `DATABASE_ENCODING=utf8` (`utf8mb4` only "
+                     "exists in MySQL)\n- `DATABASE_USERNAME=postgres`, plus `DATABASE_HOST=localhost`"))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "DATABASE_ADAPTER=postgresql" in candidates[0]["title"] \
+        and candidates[0]["change"].count("Changed `.env`") == 1, [(c["title"], c["change"]) for c in candidates]
