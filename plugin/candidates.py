@@ -452,6 +452,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (in the clause that says so: "The export works with `NODE_OPTIONS=…`; clearing the cache with `--clear` made
     # no difference" quotes the way that worked too)
     # (not what it says the attempt lacked: "a host in `ApiUser`, but without `http://` every request failed")
+    edited_paths = {p for e in chain["all_changes"] if e["tool"] in EDIT_TOOLS for f in e.get("files") or []
+                    for p in (_rel(f, cwd), os.path.basename(f))}
     if not kept_edits.strip() and resolved_by["outcome"] == "ok" and any(
             # (a URL's scheme is no use of it: `postgres` in ``AIRFLOW_CONN_WAREHOUSE_PG='postgres://…'``)
             len(span) >= 6 and re.search(rf"(?<![\w-]){re.escape(span)}(?![\w-]|://)", resolved_by.get("target") or "")
@@ -459,6 +461,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             # (nor the program both runs are: "The `uses-sdk` value … isn't read by `gomobile bind`, so changing it
             # did nothing")
             and not command_key(failure.get("target") or "").startswith(span.strip())
+            # (nor a file an edit on the way changed: "Turning off the incidence-angle bands in `graphs/s1_grd_tc.xml`
+            # made no difference" of the edit put back, beside ``_JAVA_OPTIONS=-Xmx12G gpt graphs/s1_grd_tc.xml …``)
+            and span.strip() not in edited_paths
             # (nor the way said after it, past a dash or a "so": "plain `pulumi preview` doesn't work - state lives
             # in an S3 backend, so it has to go through `just preview dev`")
             for s in said["did_not_help"] for clause in re.split(r";\s+|\s+[—–-]\s+|,\s+(?:but|and|so)\s+", s)

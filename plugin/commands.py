@@ -411,8 +411,9 @@ def parse_command(command: str) -> dict:
                     taken = 2 if words[0] in ("-u", "--user", "-g", "--group", "-C", "-D", "--chdir") else 1
                     runner += words[:taken]
                     words = words[taken:]
-                # (and the variables it sets for it: ``sudo BPFTRACE_KERNEL_SOURCE=/host/usr/src/… bpftrace …``)
-                while pattern == ("sudo",) and words and re.match(r"[A-Za-z_]\w*=", words[0]):
+                # (and the variables it sets for it: ``sudo BPFTRACE_KERNEL_SOURCE=/host/usr/src/… bpftrace …``; and
+                # those set for a run bash times, ``time CML_HEAP_SIZE=6144 ./wordfreq.cake …``)
+                while pattern in (("sudo",), ("time",)) and words and re.match(r"[A-Za-z_]\w*=", words[0]):
                     env.append(words.pop(0))
                 while pattern == ("env",) and words and ("=" in words[0] or words[0] in ("-u", "--unset")):
                     if words[0].startswith("--unset="):

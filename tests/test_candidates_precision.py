@@ -25017,3 +25017,48 @@ def test_a_withheld_files_change_is_told_by_the_list_under_the_line_naming_it_no
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "DATABASE_ADAPTER=postgresql" in candidates[0]["title"] \
         and candidates[0]["change"].count("Changed `.env`") == 1, [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_file_an_edit_put_back_changed_named_as_no_help_makes_no_attempt_of_the_run_that_passed(git_project, store):
+    # (blind885 AHB04: "Turning off the incidence-angle bands in `graphs/s1_grd_tc.xml` made no difference, so I
+    # reverted it" named the graph file that ``_JAVA_OPTIONS=-Xmx12G gpt graphs/s1_grd_tc.xml …`` ran: nothing stored)
+    run = "gpt graphs/s1_grd_tc.xml -Pinput=data/raw/S1A_20240611.zip -Poutput=data/tc/S1A_20240611_TC.tif"
+    oom = ("Exit code 1\nExecuting processing graph\n....10%....20%....30%.\nSEVERE: org.esa.snap.core.gpf.graph."
+           "GraphProcessor: java.lang.OutOfMemoryError: Java heap space\njava.lang.OutOfMemoryError: Java heap space\n\n"
+           "Error: Java heap space")
+    on, off = ("      <saveLocalIncidenceAngle>true</saveLocalIncidenceAngle>",
+               "      <saveLocalIncidenceAngle>false</saveLocalIncidenceAngle>")
+    session = (Session("s1-tc", git_project, prompt="The Sentinel-1 terrain-correction graph dies halfway on the new "
+                                                    "June GRD scene. Can you get it processed to data/tc/?")
+               .fail(run, oom)
+               .ok("cat ~/esa-snap/bin/gpt.vmoptions", "-Xmx3G")
+               .edit("graphs/s1_grd_tc.xml", on, off)
+               .fail(run + " 2>&1 | tail -6; exit ${PIPESTATUS[0]}", oom)
+               .edit("graphs/s1_grd_tc.xml", off, on)
+               .ok("_JAVA_OPTIONS=-Xmx12G " + run, "Picked up _JAVA_OPTIONS: -Xmx12G\nExecuting processing graph\n"
+                                                   "....10%....50%....100% done.")
+               .stop("Cause: the JVM heap, not the graph. The SNAP installer wrote `-Xmx3G` into gpt.vmoptions, and "
+                     "Terrain-Correction on a full scene needs more, so it died at ~30% with `OutOfMemoryError`. "
+                     "Turning off the incidence-angle bands in `graphs/s1_grd_tc.xml` made no difference, so I "
+                     "reverted it. Running gpt with `_JAVA_OPTIONS=-Xmx12G` processed the scene in one go."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "_JAVA_OPTIONS=-Xmx12G" in candidates[0]["change"], (reasons, candidates)
+
+
+def test_a_variable_set_for_a_run_bash_times_is_how_the_run_changed(git_project, store):
+    # (blind885 AHB07: ``time CML_HEAP_SIZE=6144 ./wordfreq.cake …`` after "CakeML heap space exhausted": the variable
+    # read as the program, nothing stored)
+    run = "./wordfreq.cake corpus/enwiki-10M.txt > /tmp/wf.out"
+    session = (Session("wordfreq", git_project, prompt="`./wordfreq.cake corpus/enwiki-10M.txt` crashes on the big "
+                                                       "corpus (the small test files work). Can you fix it?")
+               .fail(run, "Exit code 1\nCakeML heap space exhausted.")
+               .ok("grep -n 'CML_HEAP_SIZE' basis_ffi.c", "431:  char *heap_env = getenv(\"CML_HEAP_SIZE\");")
+               .ok(f"time CML_HEAP_SIZE=6144 {run} && head -3 /tmp/wf.out", "the\t612044\nof\t331982\nand\t290117\n\n"
+                                                                          "real\t0m41.207s")
+               .stop("The crash is the runtime's default 1 GB CakeML heap. `basis_ffi.c` reads the heap size in MB "
+                     "from the environment, so running it as `CML_HEAP_SIZE=6144 ./wordfreq.cake "
+                     "corpus/enwiki-10M.txt` works (41 s)."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "CML_HEAP_SIZE=6144" in candidates[0]["title"], (reasons, candidates)
+    from lorebook.commands import parse_command
+    assert parse_command("time FOO=1 make test")["env"] == ["FOO=1"]
