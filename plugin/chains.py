@@ -354,7 +354,8 @@ def find_chains(observations: list[dict], account: str = "",
                     and (_same_target(failure["target"], later["target"]) or _lists_again(failure, later["target"])
                          or _settings_variant_given(failure["target"], later["target"])
                          or _made_since(failure["target"], later["target"], observations[i + 1:k])
-                         or _as_edited(failure["target"], later["target"], observations[i + 1:k])) \
+                         or _as_edited(failure["target"], later["target"], observations[i + 1:k])
+                         or _named_in_an_edit(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"], later.get("body") or "")
                          or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
@@ -3169,6 +3170,23 @@ def _as_edited(failed: str, later: str, between: list[dict]) -> bool:
     was, now = (command[max(0, head - 12):len(command) - max(0, tail - 12)] for command in (failed, later))
     return len(was) >= 16 and any(was in old and now in new and was not in new for o in between
                                   if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" for old, new in _edit_sides(o))
+
+
+def _named_in_an_edit(failed: str, later: str, between: list[dict]) -> bool:
+    """Whether ``later`` gives, in place of the address the failing run was given, a name an edit since defined for
+    that address (``sqitch deploy staging``, after ``[target "staging"] uri = db:pg://deploy@10.0.4.12:5432/orders
+    ?sslmode=require`` was added to sqitch.conf, for the failing ``sqitch deploy 'db:pg://deploy:…@10.0.4.12:5432/
+    orders'``)."""
+    swapped = _one_word_swapped(failed, later)
+    if not swapped or not re.fullmatch(r"[\w.-]+", swapped[2]):
+        return False
+    # (the address by its host, port and path: its user, password and settings aside)
+    address = re.match(r"[\w+.:-]*//(?:[^@/\s]*@)?([\w.-]+(?::\d+)?/[^?\s'\"]*)", swapped[1].strip("'\""))
+    return bool(address) and any(
+        re.search(rf"(?<![\w-]){re.escape(swapped[2])}(?![\w-])", new) and address.group(1) in re.sub(r"//[^@/\s]*@",
+                                                                                                 "//", new)
+        for o in between if o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" for old, new in _edit_sides(o)
+        if address.group(1) not in re.sub(r"//[^@/\s]*@", "//", old))
 
 
 def _lane_ran_the_action(failed: str, later: dict) -> bool:

@@ -25062,3 +25062,31 @@ def test_a_variable_set_for_a_run_bash_times_is_how_the_run_changed(git_project,
     assert [c["title"] for c in candidates] and "CML_HEAP_SIZE=6144" in candidates[0]["title"], (reasons, candidates)
     from lorebook.commands import parse_command
     assert parse_command("time FOO=1 make test")["env"] == ["FOO=1"]
+
+
+def test_a_name_an_edit_defined_for_the_address_the_failing_run_was_given_is_a_run_of_it(git_project, store):
+    # (blind885 AHB13: ``sqitch deploy staging`` after ``[target "staging"] uri = db:pg://deploy@10.0.4.12:5432/orders
+    # ?sslmode=require`` was added to sqitch.conf, for the failing ``sqitch deploy 'db:pg://deploy:…@10.0.4.12:5432/
+    # orders'``: the failure left unresolved, nothing stored)
+    session = (Session("orders-db", git_project, prompt="`sqitch deploy` to the staging db fails on the new "
+                                                        "`orders_add_status` change. Can you look?")
+               .fail("sqitch deploy 'db:pg://deploy:Tq7vX2pLm9wK@10.0.4.12:5432/orders'",
+                     "Exit code 2\nDBI connect('dbname=orders;host=10.0.4.12;port=5432','deploy',...) failed: "
+                     "connection to server at \"10.0.4.12\", port 5432 failed: FATAL:  no pg_hba.conf entry for host "
+                     "\"10.0.9.31\", user \"deploy\", database \"orders\", no encryption at /usr/share/perl5/App/"
+                     "Sqitch/Engine/pg.pm line 129.")
+               .edit("sqitch.conf", "[target \"local\"]\n\turi = db:pg://localhost/orders_dev",
+                     "[target \"local\"]\n\turi = db:pg://localhost/orders_dev\n[target \"staging\"]\n\turi = "
+                     "db:pg://deploy@10.0.4.12:5432/orders?sslmode=require")
+               .ok("SQITCH_PASSWORD=Tq7vX2pLm9wK sqitch deploy staging", "Deploying changes to staging\n  + "
+                                                                         "orders_add_status .. ok")
+               .stop("The staging Postgres only allows encrypted connections, and the URI didn't ask for TLS. I added "
+                     "a `staging` target to sqitch.conf with `?sslmode=require`; `orders_add_status` is deployed."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "sslmode=require" in candidates[0]["change"], (reasons, candidates)
+    from lorebook.chains import _named_in_an_edit
+    edit = {"tool": "Edit", "outcome": "ok", "target": "sqitch.conf",
+            "body": "-[target \"local\"]\n+[target \"staging\"]\n+\turi = db:pg://deploy@10.0.4.12:5432/orders"}
+    assert _named_in_an_edit("sqitch deploy 'db:pg://deploy:pw@10.0.4.12:5432/orders'", "sqitch deploy staging", [edit])
+    assert not _named_in_an_edit("sqitch deploy 'db:pg://deploy:pw@10.0.4.99:5432/orders'", "sqitch deploy staging",
+                                 [edit])
