@@ -2581,6 +2581,16 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         b is not a and b["resolved_by"]["id"] == a["resolved_by"]["id"] and b["failure"]["id"] > a["failure"]["id"]
         and command_family(b["failure"]["target"]) == command_family(a["resolved_by"]["target"])
         and _same_target(b["failure"]["target"], a["resolved_by"]["target"]) for b in chains))]
+    # a linter's or type checker's pass on the way to a failing test's fix, the test never passing after it: the
+    # change reads clean, nothing shows it mends what failed (``verilator --lint-only`` after cocotb's test_full_flag
+    # failed, the lint's complaint the edit's only check)
+    in_chains = {f["id"] for c in chains for f in c["failures"]}
+    left = [o["id"] for o in observations if o["outcome"] == "error" and o["tool"] == "Bash"
+            and o["id"] not in in_chains and _is_check(o) and not is_static_check(o["target"])
+            and (_CHECK_FAILED.search(o.get("error_text") or "")
+                 or re.search(r"\b[1-9]\d* (?:failed|failures?)\b|\bFAIL=[1-9]", o.get("error_text") or ""))]
+    chains = [c for c in chains if not (is_static_check(c["failure"]["target"])
+                                        and any(at < c["failure"]["id"] for at in left))]
     chains = _join_settings(chains)
     _give_inner_changes_away(chains)
     chains = _join_the_ways_step(chains)

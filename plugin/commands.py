@@ -170,7 +170,9 @@ _JOBS = (
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradlew|gradle|mvn|\./mvnw|mvnw|dotnet)"
               r"\s+(?:build|package)|tsc|webpack|vite\s+build|sphinx-build|(?:mkdocs|jekyll|mdbook|zola)\s+build)(?![\w-])"),
     ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
-             r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check))(?![\w-])"),
+             r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check)|"
+             # (an HDL simulator asked only to lint: ``verilator --lint-only -Wall rtl/sync_fifo.sv``)
+             r"verilator\s+(?:\S+\s+)*?--lint-only)(?![\w-])"),
 )
 
 

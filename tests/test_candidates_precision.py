@@ -25090,3 +25090,24 @@ def test_a_name_an_edit_defined_for_the_address_the_failing_run_was_given_is_a_r
     assert _named_in_an_edit("sqitch deploy 'db:pg://deploy:pw@10.0.4.12:5432/orders'", "sqitch deploy staging", [edit])
     assert not _named_in_an_edit("sqitch deploy 'db:pg://deploy:pw@10.0.4.99:5432/orders'", "sqitch deploy staging",
                                  [edit])
+
+
+def test_a_lint_pass_on_the_way_to_a_failing_tests_fix_the_test_never_run_again_is_no_lesson(git_project, store):
+    # (blind891 AHH18: cocotb's test_full_flag failed; ``verilator --lint-only`` then failed, the edit made it clean,
+    # and the test never ran again: the lint's pass was stored as the fix, a false link)
+    session = (Session("fifo-ip", git_project, prompt="the FIFO cocotb test fails on test_full_flag; please fix the RTL")
+               .fail("make -C tb SIM=verilator TOPLEVEL=sync_fifo MODULE=test_sync_fifo",
+                     "Exit code 2\n  320.00ns INFO     cocotb.regression   test_full_flag failed\n    assert dut.full.value "
+                     "== 1, \"full not asserted after 16 writes\"\nAssertionError: full not asserted after 16 writes\n** "
+                     "TESTS=3 PASS=2 FAIL=1 SKIP=0 **")
+               .read("rtl/sync_fifo.sv")
+               .fail("verilator --lint-only -Wall rtl/sync_fifo.sv",
+                     "Exit code 1\n%Warning-WIDTHEXPAND: rtl/sync_fifo.sv:31:25: Operator EQ expects 32 bits on the "
+                     "LHS, but LHS's VARREF 'count' generates 4 bits.\n   31 |   assign full  = (count == DEPTH);\n"
+                     "%Error: Exiting due to 1 warning(s)")
+               .edit("rtl/sync_fifo.sv", "  assign full  = (count == DEPTH);", "  assign full  = (count == 4'(DEPTH - 1));")
+               .ok("verilator --lint-only -Wall rtl/sync_fifo.sv", "")
+               .stop("Fixed the full flag in rtl/sync_fifo.sv: the comparison is now width-matched, `count == "
+                     "4'(DEPTH - 1)`, and `verilator --lint-only -Wall` is clean."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
