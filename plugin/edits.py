@@ -38,8 +38,9 @@ _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|/\s*<(?:reference|amd-module)\b|\s*\
                           r"\s*eslint-|"
                           r"\s*@(?:vitest|jest)-environment|\s*(?:prettier|biome)-ignore|\s*nolint|\s*swiftlint:)|"
                           r"/\*(?!\s*(?:eslint|webpackChunkName|@jsx|istanbul|c8\b))|\*(?:\s|/|$)|"
-                          # (Kconfig's ``# CONFIG_EFI_LOADER is not set`` is a setting, not a comment)
-                          r"#(?![\[!]|include|define|if|pragma|undef|else|endif|\s*CONFIG_\w+ is not set\b|"
+                          # (Kconfig's ``# CONFIG_EFI_LOADER is not set`` is a setting, not a comment; a tuple or
+                          # vector of Gleam's, Clojure's or Racket's, ``#("é", "e")``, is code)
+                          r"#(?![\[!(]|include|define|if|pragma|undef|else|endif|\s*CONFIG_\w+ is not set\b|"
                           r"\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
                           r"frozen_string_literal|shellcheck|rubocop:|-\*-))|"
                           # (sqlx's ``-- no-transaction`` runs the migration outside a transaction: a directive)
@@ -836,10 +837,12 @@ _MSBUILD_VERSION = LazyRegex(r"^\s*<(?:Version|VersionPrefix|AssemblyVersion|Fil
 _ANDROID_VERSION = LazyRegex(r'^\s*version(?:Code|Name)\s*=?\s*(?:\d+|"\d[\w.+-]*")\s*$')
 # a version at the top of a YAML manifest, not indented under a dependency (``version: 1.4.0+12``)
 _TOP_VERSION = LazyRegex(r'^version:\s*\d[\w.+-]*\s*$')
+_TOML_VERSION = LazyRegex(r'^\s*version\s*=\s*"\d[\w.+-]*"\s*$')
 _OWN_VERSION = {"package.json": _JSON_VERSION, "composer.json": _JSON_VERSION,
                 "meson.build": LazyRegex(r"^\s*version\s*:\s*'\d[\w.+-]*'\s*,?\s*$"),
-                # (a pyproject's ``[project]`` or ``[tool.poetry]`` version: its dependencies pin inline)
-                "pyproject.toml": LazyRegex(r'^\s*version\s*=\s*"\d[\w.+-]*"\s*$'),
+                # (a pyproject's ``[project]`` or ``[tool.poetry]`` version: its dependencies pin inline; and a Gleam
+                # package's, whose dependencies are ``name = ">= 0.34.0"``)
+                "pyproject.toml": _TOML_VERSION, "gleam.toml": _TOML_VERSION,
                 # (MSBuild's: a project's or the repo's ``<Version>2.3.1</Version>``, ``<VersionPrefix>``)
                 "Directory.Build.props": _MSBUILD_VERSION,
                 # (Godot's ``config/version="0.7.2"`` in project.godot)

@@ -25111,3 +25111,27 @@ def test_a_lint_pass_on_the_way_to_a_failing_tests_fix_the_test_never_run_again_
                      "4'(DEPTH - 1)`, and `verilator --lint-only -Wall` is clean."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_gleam_tuple_is_code_and_a_gleam_packages_own_version_is_no_fix(git_project, store):
+    # (blind892 AHI21: ``#("é", "e"),`` added to the accent table was read as a comment, and gleam.toml's ``version =
+    # "1.3.1"``, bumped for the patch release, shown as the fix)
+    session = (Session("blog", git_project, prompt="just test is red on the slug tests for the blog. Can you fix it "
+                                                   "and get it ready for a patch release?")
+               .ok("cat justfile", "test:\n    gleam format --check src test\n    gleam test")
+               .fail("just test", "Exit code 1\ngleam format --check src test\ngleam test\n  Compiling blog\n    "
+                                  "Running blog_test.main\n.....F...\nFailures:\n\n  1) slug_test.accented_title_test: "
+                                  "module 'slug_test'\n     Values were not equal\n     expected: "
+                                  "\"cafe-au-lait-recipes\"\n          got: \"caf-au-lait-recipes\"\n\n9 tests, 1 "
+                                  "failures\nerror: Recipe `test` failed on line 8 with exit code 1")
+               .read("src/blog/slug.gleam")
+               .edit("gleam.toml", 'version = "1.3.0"', 'version = "1.3.1"')
+               .edit("src/blog/slug.gleam", '  #("è", "e"),\n  #("ê", "e"),',
+                     '  #("é", "e"),\n  #("è", "e"),\n  #("ê", "e"),')
+               .ok("just test", "gleam format --check src test\ngleam test\n.........\n9 tests, 0 failures")
+               .stop("The accent-folding table in `src/blog/slug.gleam` had è/ê/ë but no é, so \"é\" was dropped as "
+                     "a non-ASCII character (\"caf-au-lait\"). Added `#(\"é\", \"e\")`; `just test` passes. For the "
+                     "patch release I bumped gleam.toml to 1.3.1."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and '#("é", "e")' in candidates[0]["change"] \
+        and "1.3.1" not in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
