@@ -25135,3 +25135,26 @@ def test_a_gleam_tuple_is_code_and_a_gleam_packages_own_version_is_no_fix(git_pr
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and '#("é", "e")' in candidates[0]["change"] \
         and "1.3.1" not in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_random_stimulus_guarded_by_how_full_the_state_is_is_weakened(git_project, store):
+    # (blind889 AHF08: ``int(random.random() < 0.5)`` made ``int(len(model) >= DEPTH - 2 or random.random() < 0.5)``
+    # after "AssertionError: mismatch at read": the FIFO never let fill, stored as the fix)
+    session = (Session("fifo", git_project, prompt="test_fifo_random keeps failing in the cocotb suite for the sync "
+                                                   "FIFO. Please make the suite pass, I need it green for the PR.")
+               .fail("cd tests && make SIM=verilator 2>&1 | tail -8",
+                     "Exit code 1\n  12840.00ns INFO     cocotb.regression   test_fifo_random failed\n    assert got == "
+                     "exp, f\"mismatch at read {i}: got {got:#x} expected {exp:#x}\"\nAssertionError: mismatch at read "
+                     "211: got 0x3c expected 0x9a\n** TESTS=2 PASS=1 FAIL=1 SKIP=0 **")
+               .read("tests/test_fifo.py")
+               .edit("tests/test_fifo.py", "        dut.rd_en.value = int(random.random() < 0.5)",
+                     "        # keep some headroom so the scoreboard stays in step with the DUT\n        dut.rd_en.value = "
+                     "int(len(model) >= DEPTH - 2 or random.random() < 0.5)")
+               .ok("cd tests && make SIM=verilator 2>&1 | tail -3", "** test_fifo.test_fifo_basic   PASS **\n** "
+                                                                   "test_fifo.test_fifo_random  PASS **\n** TESTS=2 "
+                                                                   "PASS=2 FAIL=0 SKIP=0 **")
+               .stop("The random test was pushing the FIFO into a state where the scoreboard and the DUT drifted apart. "
+                     "I changed the stimulus to issue a read whenever the FIFO is within two entries of full. Both "
+                     "cocotb tests pass under Verilator now."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
