@@ -662,7 +662,25 @@ def tests_only(paths) -> bool:
     return bool(paths) and all(_TEST_PATH.search(path) or _TEST_DATA.search(path) for path in paths)
 
 
-# a test named for uneven input: ``test_trapz_nonuniform``, "non-uniform grid"
+# a fuzzer's or property runner's seed given in its settings (Foundry's ``seed = "0x2a"`` under ``[fuzz]``,
+# Hypothesis's ``derandomize=True``)
+_SEED_SETTING = LazyRegex(r"""(?i)^\s*["']?(?:fuzz[_-]?|rng[_-]?|random[_-]?)?seed["']?\s*[:=]\s*\S|"""
+                          r"\bderandomize\s*=\s*True\b")
+
+
+def fuzz_seed_pinned(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change only pins the seed a fuzzer or a property test draws from, after one found a counterexample
+    (Foundry's ``seed = "0x2a"`` added under ``[fuzz]`` after "[FAIL: assertion failed: 999 != 1000; counterexample:
+    …]"): the input that broke it is no longer drawn, nothing mended."""
+    if not re.search(r"(?i)counterexample|falsifi|\bshrink", failure_text):
+        return False
+    sides = [[l for l in h[key].splitlines() if l.strip() and l not in h[other].splitlines()]
+             for key, other in (("new", "old"), ("old", "new")) for h in (h for hs in changes.values() for h in hs)]
+    added = [l for side in sides[:len(sides) // 2] for l in side]
+    removed = [l for side in sides[len(sides) // 2:] for l in side]
+    return bool(added) and all(_SEED_SETTING.search(l) for l in added + removed)
+
+
 # a random draw in a test's stimulus (``random.random()``, ``Math.random()``, SystemVerilog's ``$urandom``)
 _RANDOM_DRAW = LazyRegex(r"\brandom\.(?:random|randint|randrange|choice|getrandbits)\(|\bMath\.random\(|\$urandom\b|"
                          r"\brand(?:om)?\(\)|\brng\.\w+\(")
@@ -688,6 +706,7 @@ def _random_steered_off(changes: dict[str, list[dict]], failure_text: str) -> bo
     return False
 
 
+# a test named for uneven input: ``test_trapz_nonuniform``, "non-uniform grid"
 _UNEVEN_TEST = LazyRegex(r"(?i)non[-_ ]?uniform|uneven|irregular|unequal(?:ly)?[-_ ]spaced")
 
 
