@@ -466,6 +466,7 @@ def find_chains(observations: list[dict], account: str = "",
             if later["outcome"] == "ok" and _is_check(later) and (
                     _by_its_loader(failure["target"], later["target"])
                     or _under_a_wrapper(failure["target"], later["target"])
+                    or _handed_to_a_shell(failure["target"], later["target"])
                     or _by_another_interpreter(failure["target"], later["target"])
                     or _by_another_launcher(failure["target"], later["target"])):
                 success, kind = later, "same_job"  # ``node --loader ts-node/esm scripts/seed.ts`` for ``npx ts-node
@@ -1167,6 +1168,15 @@ def _under_a_wrapper(failed: str, later: str) -> bool:
             rest = after[n + 1:]
             return rest == before[1:] or all(w.startswith("-") for w in rest)
     return False
+
+
+def _handed_to_a_shell(failed: str, later: str) -> bool:
+    """Whether ``later`` hands the failing line, as it was, to another shell to run (``pwsh -NoProfile -Command
+    "Invoke-Pester -Path .\\tests\\… -Output Detailed"`` for the ``Invoke-Pester …`` that Windows PowerShell 5.1
+    could not run)."""
+    after = parse_command(later)["argv"]
+    code = _interpreter_code(after) if after and _program_name(after[0]) in _SHELLS else None
+    return bool(code) and " ".join(code.split()) == " ".join(failed.split())
 
 
 def _in_the_dev_shell(failed: str, later: str) -> bool:

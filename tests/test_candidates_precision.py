@@ -25181,3 +25181,32 @@ def test_a_fuzzers_seed_pinned_after_a_counterexample_is_weakened(git_project, s
                      "suite is green."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_the_failing_line_handed_to_another_shell_is_the_way(git_project, store):
+    # (blind890 AHG11: ``pwsh -NoProfile -Command "Invoke-Pester …"`` after the same ``Invoke-Pester …`` failed in
+    # Windows PowerShell 5.1, a ``#Requires`` tried and reverted on the way: left unresolved)
+    run = r"Invoke-Pester -Path .\tests\Get-InventoryReport.Tests.ps1 -Output Detailed"
+    session = (Session("invtools", git_project, prompt="Invoke-Pester fails on Get-InventoryReport.Tests.ps1 on my "
+                                                       "machine but passes on the build agent. What's different?")
+               .fail(run, "Exit code 1\nPester v5.5.0\nDescribing Get-InventoryReport\n  [-] collects hosts in "
+                          "parallel 31ms (29ms|2ms)\n   ParameterBindingException: Parameter set cannot be resolved "
+                          "using the specified named parameters.\nTests completed in 402ms\nTests Passed: 6, Failed: 1")
+               .read(r"InvTools\Public\Get-InventoryReport.ps1")
+               .edit(r"InvTools\Public\Get-InventoryReport.ps1", "function Get-InventoryReport {",
+                     "#Requires -Version 7.2\nfunction Get-InventoryReport {")
+               .fail(run, "Exit code 1\nPester v5.5.0\n[-] Discovery in C:\\src\\InvTools\\tests\\Get-InventoryReport."
+                          "Tests.ps1 failed with:\nSystem.Management.Automation.ScriptRequiresException: The script "
+                          "'Get-InventoryReport.ps1' cannot be run because it contained a \"#requires\" statement for "
+                          "Windows PowerShell 7.2.")
+               .edit(r"InvTools\Public\Get-InventoryReport.ps1", "#Requires -Version 7.2\nfunction Get-InventoryReport {",
+                     "function Get-InventoryReport {")
+               .ok(f'pwsh -NoProfile -Command "{run}"', "Pester v5.5.0\nDescribing Get-InventoryReport\n  [+] collects "
+                                                        "hosts in parallel 22ms (20ms|2ms)\nTests Passed: 7, Failed: 0")
+               .stop("The difference is the shell. Your terminal is Windows PowerShell 5.1, where `ForEach-Object` has "
+                     "no `-Parallel` parameter set. The build agent runs the tests under PowerShell 7. Adding "
+                     "`#Requires -Version 7.2` only turned the failure into a discovery error, so I reverted it. Run "
+                     f"the tests from PowerShell 7:\n\n```\npwsh -NoProfile -Command \"{run}\"\n```"))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "pwsh -NoProfile -Command" in candidates[0]["change"], \
+        (reasons, candidates)
