@@ -355,7 +355,8 @@ def find_chains(observations: list[dict], account: str = "",
                          or _settings_variant_given(failure["target"], later["target"])
                          or _made_since(failure["target"], later["target"], observations[i + 1:k])
                          or _as_edited(failure["target"], later["target"], observations[i + 1:k])
-                         or _named_in_an_edit(failure["target"], later["target"], observations[i + 1:k])) \
+                         or _named_in_an_edit(failure["target"], later["target"], observations[i + 1:k])
+                         or _listed_in(failure["target"], later["target"], observations[i + 1:k])) \
                     and (not _asks_version(later["target"], later.get("body") or "")
                          or _asks_version(failure["target"])) \
                     and not _other_tests(failure, later["target"]) and not _told_to_look(failure, later["target"]) \
@@ -3168,6 +3169,19 @@ def _made_since(failed: str, later: str, between: list[dict]) -> bool:
     created = rf"(?i)\b(?:creat\w*|made|new|generated)\b.*(?<![\w-]){re.escape(new)}(?![\w-])"
     return len(new) >= 6 and any(re.search(created, line) for o in between if o["tool"] == "Bash"
                                  and o["outcome"] == "ok" for line in (o.get("body") or "").splitlines())
+
+
+def _listed_in(failed: str, later: str, between: list[dict]) -> bool:
+    """Whether ``later`` runs, in place of the file that failed, a file of files that an edit since made list it:
+    ``beluga src/all.cfg`` after ``progress.bel`` was appended to it, for the failing ``beluga src/progress.bel``."""
+    swapped = _one_word_swapped(failed, later)
+    if not swapped or not re.search(r"\.\w+$", swapped[1]):
+        return False
+    name = os.path.basename(swapped[1])
+    return any(o["tool"] in EDIT_TOOLS and o["outcome"] == "ok" and any(
+        f == swapped[2] or f.endswith("/" + swapped[2].removeprefix("./")) for f in o.get("files") or [])
+        and any(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", line) for line in _added_lines(o))
+        for o in between)
 
 
 def _as_edited(failed: str, later: str, between: list[dict]) -> bool:

@@ -25210,3 +25210,24 @@ def test_the_failing_line_handed_to_another_shell_is_the_way(git_project, store)
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and "pwsh -NoProfile -Command" in candidates[0]["change"], \
         (reasons, candidates)
+
+
+def test_a_file_of_files_an_edit_made_list_the_failing_file_is_a_run_of_it(git_project, store):
+    # (blind888 AHE04: ``beluga src/all.cfg`` after ``progress.bel`` was appended to it, for the failing ``beluga
+    # src/progress.bel``: left unresolved, nothing stored)
+    session = (Session("beluga-stlc", git_project, prompt="I added a progress lemma in src/progress.bel but beluga "
+                                                          "says tm is unbound. It's defined in syntax.bel, what am I "
+                                                          "doing wrong?")
+               .fail("beluga src/progress.bel", "Exit code 1\n## Type Reconstruction begin: src/progress.bel ##\nFile "
+                                                "\"src/progress.bel\", line 4, column 21:\nUnbound data-level variable "
+                                                "(ordinary or meta-variable) or constructor: tm.")
+               .ok("cat src/all.cfg", "% load order matters: signatures first, then lemmas\nsyntax.bel\ntyping.bel\n"
+                                      "values.bel\npreservation.bel")
+               .edit("src/all.cfg", "values.bel\npreservation.bel", "values.bel\npreservation.bel\nprogress.bel")
+               .ok("beluga src/all.cfg", "## Type Reconstruction begin: src/syntax.bel ##\n## Type Reconstruction "
+                                         "done:  src/progress.bel ##")
+               .stop("Beluga has no import mechanism: a single `.bel` file is checked on its own. This project checks "
+                     "everything through `src/all.cfg`, which lists the files in load order. I appended "
+                     "`progress.bel` to it and `beluga src/all.cfg` reconstructs all five files cleanly."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "progress.bel" in candidates[0]["change"], (reasons, candidates)
