@@ -25231,3 +25231,31 @@ def test_a_file_of_files_an_edit_made_list_the_failing_file_is_a_run_of_it(git_p
                      "`progress.bel` to it and `beluga src/all.cfg` reconstructs all five files cleanly."))
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and "progress.bel" in candidates[0]["change"], (reasons, candidates)
+
+
+def test_a_tests_data_read_in_a_given_encoding_is_no_rewritten_assertion(git_project, store):
+    # (blind887 AHD09: ``expected = case.with_suffix(".out").read_text()`` given ``encoding="utf-8"`` under
+    # ``LC_ALL=C``, the golden file's UnicodeDecodeError mended: set aside as a test made to agree)
+    session = (Session("hdrparse", git_project, prompt="The golden-output test fails on the new Fedora runner. Can you "
+                                                       "sort it out?")
+               .fail("meson test -C build", "Exit code 1\n1/3 unit_header          OK              0.02s\n3/3 "
+                                            "golden_output        FAIL            0.21s   exit status 1\nstderr:\n"
+                                            "Traceback (most recent call last):\n  File \"/home/runner/hdrparse/tests/"
+                                            "golden.py\", line 27, in <module>\n    expected = case.with_suffix(\".out\")"
+                                            ".read_text()\n  File \"/usr/lib64/python3.12/encodings/ascii.py\", line "
+                                            "26, in decode\nUnicodeDecodeError: 'ascii' codec can't decode byte 0xc3 in "
+                                            "position 112: ordinal not in range(128)\n\nOk:                 2\nFail:    "
+                                            "           1")
+               .ok("env | grep -E '^(LANG|LC_)'", "LC_ALL=C")
+               .read("tests/golden.py")
+               .edit("tests/golden.py", '    expected = case.with_suffix(".out").read_text()\n    result = '
+                                        'subprocess.run([hdrdump, str(case)], capture_output=True, text=True)',
+                     '    expected = case.with_suffix(".out").read_text(encoding="utf-8")\n    result = '
+                     'subprocess.run([hdrdump, str(case)], capture_output=True, text=True, encoding="utf-8")')
+               .ok("meson test -C build", "3/3 golden_output        OK              0.19s\n\nOk:                 3\nFail:"
+                                          "               0")
+               .stop("The runner exports `LC_ALL=C`, so Python's default text encoding there is ASCII and the UTF-8 "
+                     "golden files blew up. `tests/golden.py` now passes `encoding=\"utf-8\"` to `read_text(...)` and "
+                     "to `subprocess.run(...)`."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and 'encoding="utf-8"' in candidates[0]["change"], (reasons, candidates)
