@@ -2765,8 +2765,8 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
             was = {line.strip() for line in hunk["old"].splitlines()}
             # (not one that only reads its data in a given encoding: ``expected = case.with_suffix(".out").read_text()``
             # → ``….read_text(encoding="utf-8")``, under ``LC_ALL=C``)
-            encoded = {re.sub(r"(?:,\s*)?\b(?:encoding|errors)\s*=\s*[\"'][\w-]+[\"'](?:\s*,\s*(?=\w))?", "", line).strip()
-                       for line in hunk["new"].splitlines()}
+            encoded = {re.sub(r"(?:,\s*)?\b(?:encoding|errors)\s*=\s*[\"'][\w-]+[\"'](?:\s*,\s*(?=\w))?", "",
+                              line).strip() for line in hunk["new"].splitlines()}
             removed = [line for line in hunk["old"].splitlines() if line.strip() not in kept and line.strip()
                        and line.strip() not in encoded]
             asserted = [line for line in removed if asserts(line)]
