@@ -588,8 +588,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (or one whose added code the account quotes as what the fix is, in no sentence of what did not help: "now
     # passes `-e POSTGRES_INITDB_ARGS=…`", the same error after it only while a stale data directory stood in the way)
     # (not a name the failure printed, the problem's subject: "adding `discount_amount` stopped the run", beside the
-    # column's doc added to _marts.yml, after "Source columns not in target: [{'name': 'discount_amount', …}]")
-    error_printed = " ".join(f.get("error_text") or "" for f in chain["failures"])
+    # column's doc added to _marts.yml, after "Source columns not in target: [{'name': 'discount_amount', …}]"; as
+    # the first run printed it, before any edit: deno's ``Task test deno test … --allow-net=localhost:5432 tests/``
+    # echoes the task an edit wrote)
+    error_printed = chain["failures"][0].get("error_text") or ""
     told_fix = [span for s in said["all"] if s not in said["did_not_help"] and not _DID_NOT_HELP.search(s)
                 # (or shorter, where it is code, not a word: "changed `/files/*` to `/files/*key`")
                 for span in _code_spans(s) if (len(span) >= 12 or len(span) >= 8 and re.search(r"[^\w\s.]", span))

@@ -25259,3 +25259,39 @@ def test_a_tests_data_read_in_a_given_encoding_is_no_rewritten_assertion(git_pro
                      "to `subprocess.run(...)`."))
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and 'encoding="utf-8"' in candidates[0]["change"], (reasons, candidates)
+
+
+def test_a_task_line_a_later_failing_run_echoes_still_tells_the_fix(git_project, store):
+    # (blind861 AGD10: the deno.json task given ``--allow-net=localhost:5432``, quoted as the fix; the next run, which
+    # failed otherwise, echoed the task line, so the quote was read as a name the failure printed)
+    refused = "error: NotCapable: Requires net access to \"localhost:5432\", run again with the --allow-net flag"
+    session = (Session("orders-svc", git_project, prompt="deno task test is red on the orders service, can you get it "
+                                                         "green?")
+               .fail("deno task test", "Exit code 1\nTask test deno test --allow-env --allow-read tests/\nrunning 3 tests "
+                                       "from ./tests/orders_test.ts\ncreate order ... FAILED (9ms)\nlist orders ... "
+                                       "FAILED (2ms)\norder total keeps cents ... FAILED (2ms)\n\n ERRORS \n\ncreate "
+                                       f"order => ./tests/orders_test.ts:7:6\n{refused}\n\nlist orders => ./tests/"
+                                       f"orders_test.ts:19:6\n{refused}\n\n FAILURES \n\ncreate order => ./tests/"
+                                       "orders_test.ts:7:6\n\nFAILED | 0 passed | 3 failed (88ms)\n\nerror: Test failed")
+               .edit("deno.json", '"test": "deno test --allow-env --allow-read tests/"',
+                     '"test": "deno test --allow-env --allow-read --allow-net=localhost:5432 tests/"')
+               .fail("deno task test", "Exit code 1\nTask test deno test --allow-env --allow-read "
+                                       "--allow-net=localhost:5432 tests/\ncreate order ... ok (41ms)\norder total keeps "
+                                       "cents ... FAILED (15ms)\n\n ERRORS \n\norder total keeps cents => ./tests/"
+                                       "orders_test.ts:31:6\nerror: AssertionError: Values are not equal.\n\n    [Diff] "
+                                       "Actual / Expected\n\n-   \"20\"\n+   \"19.99\"\n\n FAILURES \n\norder total "
+                                       "keeps cents => ./tests/orders_test.ts:31:6\n\nFAILED | 2 passed | 1 failed "
+                                       "(102ms)\n\nerror: Test failed")
+               .edit("db/migrations/20240611093000_widen_order_total.sql",
+                     "ALTER TABLE orders MODIFY COLUMN total numeric(12,2) NOT NULL;",
+                     "ALTER TABLE orders ALTER COLUMN total TYPE numeric(12,2);")
+               .ok("dbmate up", "Applied: 20240611093000_widen_order_total.sql in 7.912ms")
+               .ok("deno task test", "Task test deno test --allow-env --allow-read --allow-net=localhost:5432 tests/\n"
+                                     "order total keeps cents ... ok (3ms)\n\nok | 3 passed | 0 failed")
+               .stop("Two separate problems:\n\n- **Deno permissions** — the `test` task didn't grant network access. "
+                     "`deno.json` now runs `deno test --allow-env --allow-read --allow-net=localhost:5432 tests/`.\n- "
+                     "**Broken migration** — it used MySQL's `MODIFY COLUMN`; rewrote it as `ALTER COLUMN total TYPE "
+                     "numeric(12,2)` and applied it with `dbmate up`."))
+    candidates, reasons = _candidates(store, session)
+    assert any("--allow-net=localhost:5432" in c["title"] + c["change"] for c in candidates), \
+        [(c["title"], c["change"]) for c in candidates]
