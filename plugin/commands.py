@@ -1451,6 +1451,16 @@ def _goals_asked(failed: str, passed: str) -> tuple[list[str], list[str]]:
 def statements_put_before(failed: str, passed: str) -> str:
     """The statements ``passed`` hands its program before the very code ``failed`` handed it, all else as it was:
     ``SET 'auto.offset.reset'='earliest';`` before ``SELECT * FROM ENRICHED_PAYMENTS EMIT CHANGES LIMIT 5;``."""
+    # (or given in options of their own before the failing run's: sbcl's ``--eval '(push #p"./"
+    # asdf:*central-registry*)'`` before its ``--eval '(ql:quickload :invparse/tests)'``)
+    before, after = (parse_command(command)["argv"] for command in (failed, passed))
+    extra = len(after) - len(before)
+    for option in ("--eval", "-e", "--load"):
+        first = before.index(option) if option in before else -1
+        if first > 0 and extra > 0 and extra % 2 == 0 and after[:first] == before[:first] \
+                and after[first + extra:] == before[first:] and all(after[first + n] == option
+                                                                     for n in range(0, extra, 2)):
+            return " ".join(after[first + 1:first + extra:2])
     code, more = (" ".join((_inline_code(command) or "").split()) for command in (failed, passed))
     if not code or not more.endswith(code) or len(more) <= len(code) or not more[:-len(code)].rstrip().endswith(";"):
         return ""

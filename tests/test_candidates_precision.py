@@ -25295,3 +25295,32 @@ def test_a_task_line_a_later_failing_run_echoes_still_tells_the_fix(git_project,
     candidates, reasons = _candidates(store, session)
     assert any("--allow-net=localhost:5432" in c["title"] + c["change"] for c in candidates), \
         [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_statement_given_in_an_option_of_its_own_before_the_failing_runs_is_the_same_check(git_project, store):
+    # (blind890 AHG20: sbcl's ``--eval '(push #p"./" asdf:*central-registry*)'`` before its ``--eval '(ql:quickload
+    # …)'`` moved "System not found" on to a failing check, mended by an edit: the first lesson was lost)
+    tail = "--eval '(ql:quickload :invparse/tests :silent t)' --eval '(uiop:quit (if (invparse/tests:run-all) 0 1))'"
+    run, pushed = (f"sbcl --non-interactive {tail}",
+                   f"sbcl --non-interactive --eval '(push #p\"./\" asdf:*central-registry*)' {tail}")
+    session = (Session("invparse", git_project, prompt="Run the fiveam suite for the invoice parser please, it hasn't "
+                                                       "been run in a while.")
+               .fail(run, "Exit code 1\nUnhandled QUICKLISP-CLIENT:SYSTEM-NOT-FOUND in thread #<SB-THREAD:THREAD "
+                          "\"main thread\" RUNNING {10005E85B3}>:\n  System \"invparse/tests\" not found")
+               .ok("ls ~/quicklisp/local-projects/ ; ls *.asd", "invparse.asd")
+               .fail(pushed, "Exit code 1\nRunning test suite INVPARSE-SUITE\n Running test CURRENCY-LOOKUP f\n Did 6 "
+                             "checks.\n    Pass: 5 (83%)\n    Fail: 1 (16%)\n\n Failure Details:\n ------------------\n"
+                             " CURRENCY-LOOKUP []: \n      (GETHASH \"EUR\" *RATES*) evaluated to NIL, which is not "
+                             "EQUAL to 0.92")
+               .edit("src/rates.lisp", "(defvar *rates* (make-hash-table))",
+                     "(defvar *rates* (make-hash-table :test 'equal))")
+               .ok(pushed, "Running test suite INVPARSE-SUITE\n Running test CURRENCY-LOOKUP .\n Did 6 checks.\n    "
+                           "Pass: 6 (100%)")
+               .stop("All 6 checks pass now. Two things were in the way:\n\n1. Quicklisp couldn't find "
+                     "`invparse/tests`: the repo isn't under `~/quicklisp/local-projects/`. Running with `--eval "
+                     "'(push #p\"./\" asdf:*central-registry*)'` before the quickload fixes that.\n2. CURRENCY-LOOKUP "
+                     "failed because `*rates*` was a default (EQL) hash table. It's `(make-hash-table :test 'equal)` "
+                     "now."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 2 and "asdf:*central-registry*" in candidates[0]["change"], \
+        [(c["title"], c["change"]) for c in candidates]
