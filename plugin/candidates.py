@@ -1901,8 +1901,9 @@ _REPORTED = LazyRegex(r"(?i)\b(?:fail(?:s|ing|ed)?|broken|breaks|crash(?:es|ing)
                       r"compiles|starts|runs)|"
                       # ("Now `npx expo export --platform web` blows up.")
                       r"blows? up|blew up|blowing up|falls? over|fell over|chokes?|bombs? out|"
-                      # ("the 06:00 morning_refresh job dies on its first query with '…'")
-                      r"di(?:es|ed) (?:on|with|at|when|after|immediately|right away)\b|"
+                      # ("the 06:00 morning_refresh job dies on its first query with '…'"; "`bazel build //...` dies
+                      # fetching external repos")
+                      r"di(?:es|ed) (?:on|with|at|when|after|immediately|right away|[a-z]{3,}ing)\b|"
                       r"(?:didn't|did not|doesn't|does not|won't|will not) (?:run|start|boot|"
                       r"build|compile|load|work)|isn't working|is not working|"
                       # ("the parent's `v-model:query` stopped updating")

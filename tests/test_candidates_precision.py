@@ -25324,3 +25324,27 @@ def test_a_statement_given_in_an_option_of_its_own_before_the_failing_runs_is_th
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 2 and "asdf:*central-registry*" in candidates[0]["change"], \
         [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_prompt_saying_the_run_dies_doing_something_reports_a_problem(git_project, store):
+    # (blind891 AHH24: "`bazel build //...` dies fetching external repos … Please make the ci config use it": read as
+    # a request with no problem reported, the .bazelrc line was set aside as the task's, and the fix lost)
+    session = (Session("svc", git_project, prompt="Our CI runners lost internet access last week (egress is blocked "
+                                                  "now), so `bazel build //...` dies fetching external repos. There's "
+                                                  "a pre-populated repository cache mounted at /mnt/bazel-repo-cache "
+                                                  "on the runners. Please make the ci config use it.")
+               .ok("cat .bazelrc", "build:ci --remote_cache=grpc://bazel-cache.internal:9092\nbuild:ci "
+                                   "--noshow_progress")
+               .fail("bazel build --config=ci //...",
+                     "Exit code 1\nError in download_and_extract: java.io.IOException: Error downloading "
+                     "[https://github.com/abseil/abseil-cpp/archive/refs/tags/20240116.1.tar.gz] to /home/ci/.cache/"
+                     "bazel/external/com_google_absl/20240116.1.tar.gz: Unknown host: github.com\nERROR: Analysis of "
+                     "target '//src:server' failed; build aborted: \nFAILED: Build did NOT complete successfully (0 "
+                     "packages loaded, 0 targets configured)")
+               .edit(".bazelrc", "build:ci --noshow_progress",
+                     "build:ci --noshow_progress\nbuild:ci --repository_cache=/mnt/bazel-repo-cache")
+               .ok("bazel build --config=ci //...", "INFO: Build completed successfully, 412 total actions")
+               .stop("Added `build:ci --repository_cache=/mnt/bazel-repo-cache` to .bazelrc. With `--config=ci`, Bazel "
+                     "now resolves the downloads from the mounted cache by sha256 instead of going to the network."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "--repository_cache" in candidates[0]["change"], (reasons, candidates)
