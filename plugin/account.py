@@ -76,7 +76,8 @@ _FIX = LazyRegex(r"(?i)\b(?:fix(?:ed|es)? (?:it |this )?by|the fix|fixed|fixes|p
                   r"escap(?:ed|ing)|quot(?:ed|ing)|re-?parent(?:ed|ing))\b|^(?:the )?fix:|修复|改为|添加|設定")
 # an attempt that only moved the error on or failed too ("Annotating the class with @available just pushed the error
 # out to every view"; "Just renaming to `churn-classifier/Production` also fails (no stage-tagged versions)")
-_MOVED_IT_ON = (r"(?:just|only|merely) (?:pushed|moved|shifted|spread|passed) the (?:error|errors|failure|"
+# (a word may qualify what it moved: "casting with `.as(String)` … just moved the nil failure to runtime")
+_MOVED_IT_ON = (r"(?:just|only|merely) (?:pushed|moved|shifted|spread|passed) the (?:[\w-]+ )?(?:error|errors|failure|"
                 r"problem)\b|"
                 r"\b(?:just|simply|only) \w+ing\b[^.;]*?\balso fail(?:s|ed)")
 _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n't) (?:help|work)|"

@@ -25348,3 +25348,32 @@ def test_a_prompt_saying_the_run_dies_doing_something_reports_a_problem(git_proj
                      "now resolves the downloads from the mounted cache by sha256 instead of going to the network."))
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and "--repository_cache" in candidates[0]["change"], (reasons, candidates)
+
+
+def test_an_attempt_said_to_have_moved_a_qualified_failure_on_is_said_not_to_help(git_project, store):
+    # (blind893 AHJ05: "The first fix, casting with `.as(String)`, compiled but just moved the nil failure to runtime"
+    # was not read as no help: the cast stood on the card as part of the fix, not as an attempt that still failed)
+    session = (Session("logslice", git_project, prompt="crystal spec doesn't compile anymore after the user-agent change "
+                                                       "in logslice")
+               .fail("crystal spec", "Exit code 1\nIn src/logslice/entry.cr:27:17\n\n 27 | "
+                                     "@user_agent.downcase.includes?(\"bot\")\n                  ^-------\nError: "
+                                     "undefined method 'downcase' for Nil (compile-time type is (String | Nil))")
+               .edit("src/logslice/entry.cr", "    @user_agent.downcase.includes?(\"bot\")",
+                     "    @user_agent.as(String).downcase.includes?(\"bot\")")
+               .fail("crystal spec", "Exit code 1\n.....E...\n\nErrors:\n\n  1) Logslice::Entry#bot? is false when the "
+                                     "user agent is \"-\"\n\n       Cast from Nil to String failed, at "
+                                     "/home/dev/logslice/src/logslice/entry.cr:27:5:27 (TypeCastError)\n         from "
+                                     "src/logslice/entry.cr:27:5 in 'bot?'\n\n9 examples, 0 failures, 1 errors, 0 "
+                                     "pending\n\nFailed examples:\n\ncrystal spec spec/entry_spec.cr:42 # "
+                                     "Logslice::Entry#bot? is false when the user agent is \"-\"")
+               .read("spec/entry_spec.cr")
+               .edit("src/logslice/entry.cr", "    @user_agent.as(String).downcase.includes?(\"bot\")",
+                     "    @user_agent.try(&.downcase.includes?(\"bot\")) || false")
+               .ok("crystal spec", ".........\n\n9 examples, 0 failures, 0 errors, 0 pending")
+               .stop("`@user_agent` became `String?` when the parser started mapping `-` to nil. The first fix, "
+                     "casting with `.as(String)`, compiled but just moved the nil failure to runtime (TypeCastError in "
+                     "the \"-\" spec). `bot?` now uses `@user_agent.try(&.downcase.includes?(\"bot\")) || false`, so a "
+                     "missing agent is simply not a bot; all 9 examples pass."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and any("as(String)" in e["quote"] and "still failed" in e["quote"]
+                                        for e in candidates[0]["evidence"]), [c["evidence"] for c in candidates]
