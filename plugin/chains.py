@@ -1753,7 +1753,9 @@ def _put_back_paths(observation: dict) -> list[str]:
 
 
 def _among(paths: list[str], files: list[str]) -> bool:
-    return any(p in (".", "./") or f.endswith("/" + p.lstrip("./")) for p in paths for f in files)
+    # (a Windows path by its slashes too: ``internal\sound\sfx.go`` is the ``internal/sound/sfx.go`` git put back)
+    return any(p in (".", "./") or f.replace("\\", "/").endswith("/" + p.lstrip("./").replace("\\", "/"))
+               for p in paths for f in files)
 
 
 def _put_back(change: dict, later: list[dict], before: list[dict]) -> bool:

@@ -25377,3 +25377,32 @@ def test_an_attempt_said_to_have_moved_a_qualified_failure_on_is_said_not_to_hel
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and any("as(String)" in e["quote"] and "still failed" in e["quote"]
                                         for e in candidates[0]["evidence"]), [c["evidence"] for c in candidates]
+
+
+def test_a_windows_path_put_back_by_git_is_the_attempt_undone(git_project, store):
+    # (blind898 AHO05: ``git checkout -- internal/sound/sfx.go`` put back the once-guard tried in
+    # ``internal\sound\sfx.go``; by its backslashes the file was not the one put back, and the guard stood in the fix)
+    panic = ("Exit code 1\n--- FAIL: TestMusicLoops (0.00s)\npanic: audio: context is already created [recovered]\n\t"
+             "panic: audio: context is already created")
+    session = (Session("tidepool", git_project, prompt="On my Windows box `go test ./internal/sound/...` panics since I "
+                                                       "added the music player. Can you sort it out?")
+               .fail("go test ./internal/sound/...", panic)
+               .read(r"internal\sound\sfx.go")
+               .edit(r"internal\sound\sfx.go", "func NewSFX() *SFX {\n\tctx := audio.NewContext(sampleRate)",
+                     "var (\n\tsfxOnce sync.Once\n\tsfxCtx  *audio.Context\n)\n\nfunc NewSFX() *SFX {\n\tsfxOnce.Do(func() "
+                     "{ sfxCtx = audio.NewContext(sampleRate) })\n\tctx := sfxCtx")
+               .fail("go test ./internal/sound/...", panic)
+               .ok("git checkout -- internal/sound/sfx.go", "Updated 1 path from the index")
+               .write(r"internal\sound\context.go", "package sound\n\nimport \"github.com/hajimehoshi/ebiten/v2/audio\"\n\n"
+                                                    "func audioContext() *audio.Context {\n\tif ctx := "
+                                                    "audio.CurrentContext(); ctx != nil {\n\t\treturn ctx\n\t}\n\treturn "
+                                                    "audio.NewContext(sampleRate)\n}\n")
+               .edit(r"internal\sound\sfx.go", "\tctx := audio.NewContext(sampleRate)", "\tctx := audioContext()")
+               .edit(r"internal\sound\music.go", "\tctx := audio.NewContext(sampleRate)", "\tctx := audioContext()")
+               .ok("go test ./internal/sound/...", "ok  \tgithub.com/mira/tidepool/internal/sound\t0.388s")
+               .stop("Ebitengine only allows a single `audio.Context` per process. My first try (a once-guard on the SFX "
+                     "side only) didn't help because music still made its own; I reverted it. Both constructors now go "
+                     "through `audioContext()` in internal\\sound\\context.go, which reuses `audio.CurrentContext()`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "sfxOnce" not in candidates[0]["change"] \
+        and "git checkout" not in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
