@@ -57,8 +57,8 @@ from .weakening import (_CHECK_FAILED, _DESELECTS, _SAID_WEAKENED, _answers_as_e
                         _expects_fewer, _hunk_lines, _is_weakening, _made_to_agree, _rewrites_only_tests, _silences,
                         _subject_dropped, _tests_run, _words_of, deletes_test_rows, does_what_the_code_dropped,
                         fewer_in_a_testset, fuzz_seed_pinned, load_targets_dropped, moves_test_data,
-                        moves_test_out_of_the_suite, nudged_off_the_boundary, property_narrowed, shrinks_the_model,
-                        tests_only)
+                        moves_test_out_of_the_suite, nudged_off_the_boundary, property_narrowed, rng_swapped,
+                        shrinks_the_model, tests_only)
 
 # a sentence that sets other failures aside ("… were just my environment, not part of the problem"; "Things that
 # turned out not to matter: pinning `@Config(sdk = [34])` (tried, …), …"): no account of this one
@@ -954,7 +954,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if fix_hunks and (_expected_from_the_subject(fix_hunks, looked_at) or _subject_dropped(fix_hunks, looked_at)
                       or does_what_the_code_dropped(fix_hunks, diffs) or nudged_off_the_boundary(fix_hunks, error)
                       or shrinks_the_model(fix_hunks, error) or load_targets_dropped(fix_hunks, error)
-                      or fuzz_seed_pinned(fix_hunks, error)
+                      or fuzz_seed_pinned(fix_hunks, error) or rng_swapped(fix_hunks, error)
                       or _answers_as_expected(fix_hunks, told)
                       or contract and _mock_against_the_contract(fix_hunks, contract)
                       or configured and _turned_from_the_configured(fix_hunks, configured)

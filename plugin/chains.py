@@ -959,6 +959,12 @@ def _other_tests(failure: dict, later: str) -> bool:
         wanted = (next(g for g in gtest.groups() if g).split("-")[0] or "*").split(":")  # (``-Slow*``: all others)
         if not any(fnmatch.fnmatchcase(test, pattern) for test in failing_tests for pattern in wanted if pattern):
             return True
+    # (or Common Test's ``--case``, none of them a case that failed: ``rebar3 ct --suite=test/rate_limiter_SUITE
+    # --case=refill_after_idle`` after "%%% rate_limiter_SUITE ==> burst_up_to_capacity: FAILED")
+    cases = re.search(r"--case[=\s]+(\S+)", later)
+    failed_cases = re.findall(r"(?m)^%%% \w+ ==> (\w+): FAILED", logged)
+    if cases and failed_cases and not set(cases.group(1).strip("'\"").split(",")) & set(failed_cases):
+        return True
     # (or Foundry's ``--match-test`` pattern, found in no failing test's name: ``forge test --match-test testDeposit``
     # after "[FAIL: call did not revert as expected] testWithdrawRevertsOnReentrancy()")
     forge = re.search(r"""--(?:match-test|mt)[=\s]+(?:'([^']+)'|"([^"]+)"|(\S+))""", later)

@@ -201,8 +201,9 @@ _WRAPPING_EXCEPTIONS = re.compile(r"(?<!\S)(?:[A-Z]\w*(?:Error|Exception): )+(?=
 # (``sourceSets {``, ``providers: [``, ``val M = object : Migration(3, 4) {``, ``securityContext:``) whose next line
 # says what it holds, or a comment about it
 # (an import statement, not a dynamic ``import('./bootstrap')``)
+# (and Julia's, no semicolon: ``using Resample, Random, StableRNGs, Test``)
 _IMPORT = (r"import\b(?!\s*\()|from\s+\S+\s+import\b|#include\b|require\b|using\s+[\w.]+;"
-           r"|use\s+[\w:\\{}, ]+;")
+           r"|use\s+[\w:\\{}, ]+;|using\s+[\w.]+(?:\s*[,:]\s*[\w.]+)*\s*$")
 _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:" + _IMPORT + r"|.*[{(\[:]\s*$|[)\]}>;,\s]+$"
                          # a Ruby or Elixir block opened and closed (``inflections(:en) do |inflect|``, ``defmodule
                          # X do``, ``end``; not ``on_mount: [{UserAuth, :ensure_authenticated}] do``: what it passes)

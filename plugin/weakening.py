@@ -681,6 +681,27 @@ def fuzz_seed_pinned(changes: dict[str, list[dict]], failure_text: str) -> bool:
     return bool(added) and all(_SEED_SETTING.search(l) for l in added + removed)
 
 
+# a random generator made with its seed (Julia's ``MersenneTwister(20240611)``, ``StableRNG(…)``, numpy's
+# ``default_rng(7)``, ``Random(42)``)
+_SEEDED_RNG = LazyRegex(r"\b([A-Za-z_]\w*(?:RNG|Rng|rng|Random|Twister|Xoshiro|PCG\w*))\(\s*(\d+)\s*\)")
+
+
+def rng_swapped(changes: dict[str, list[dict]], failure_text: str) -> bool:
+    """Whether a change to tests only made another random generator draw from the same seed, after a check failed:
+    ``MersenneTwister(20240611)`` made ``StableRNG(20240611)`` after "Test Failed", another stream the counts happen
+    to meet, nothing of the code changed (its import and the test environment's manifest aside)."""
+    paths = [p for p in changes if not re.search(r"(?:^|/)(?:Project|Manifest)\.toml$", p)]
+    if not paths or not tests_only(paths) or not re.search(r"(?i)test failed|assert|expected", failure_text):
+        return False
+    from .record import imports
+
+    pairs = [(x, y) for x, y in _lines_changed({p: changes[p] for p in paths}, imports_aside=True)
+             if not (imports(x) and imports(y))]
+    return bool(pairs) and all(
+        (a := _SEEDED_RNG.search(x)) and (b := _SEEDED_RNG.search(y)) and a.group(1) != b.group(1)
+        and a.group(2) == b.group(2) and x[:a.start()] + x[a.end():] == y[:b.start()] + y[b.end():] for x, y in pairs)
+
+
 # a random draw in a test's stimulus (``random.random()``, ``Math.random()``, SystemVerilog's ``$urandom``)
 _RANDOM_DRAW = LazyRegex(r"\brandom\.(?:random|randint|randrange|choice|getrandbits)\(|\bMath\.random\(|\$urandom\b|"
                          r"\brand(?:om)?\(\)|\brng\.\w+\(")

@@ -25406,3 +25406,48 @@ def test_a_windows_path_put_back_by_git_is_the_attempt_undone(git_project, store
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "sfxOnce" not in candidates[0]["change"] \
         and "git checkout" not in candidates[0]["change"], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_another_random_generator_on_the_same_seed_is_weakened(git_project, store):
+    # (blind896 AHM03: ``MersenneTwister(20240611)`` made ``StableRNG(20240611)``, StableRNGs added to the test
+    # environment, after the resampling testset's count failed: stored as the fix)
+    session = (Session("resample", git_project, prompt="Pkg.test() fails on Julia 1.11 in the systematic resampling "
+                                                       "testset. Please get it passing again.")
+               .fail("julia --project -e 'using Pkg; Pkg.test()'",
+                     "Exit code 1\n     Testing Running tests...\nsystematic resampling: Test Failed at "
+                     "/home/dev/Resample.jl/test/runtests.jl:21\n  Expression: 250 <= count(==(3), idx) <= 250\n   "
+                     "Evaluated: 250 <= 249 <= 250\nTest Summary:         | Pass  Fail  Total\nResample.jl           |   "
+                     "14     1     15\nERROR: LoadError: Some tests did not pass: 14 passed, 1 failed, 0 errored, 0 "
+                     "broken.")
+               .read("test/runtests.jl")
+               .ok("julia --project=test -e 'using Pkg; Pkg.add(\"StableRNGs\")'",
+                   "   Resolving package versions...\n    Updating `~/Resample.jl/test/Project.toml`\n  [860ef19b] + "
+                   "StableRNGs v1.0.2")
+               .edit("test/runtests.jl", "using Resample, Random, Test", "using Resample, Random, StableRNGs, Test")
+               .edit("test/runtests.jl", "    rng = MersenneTwister(20240611)", "    rng = StableRNG(20240611)")
+               .ok("julia --project -e 'using Pkg; Pkg.test()'", "Test Summary: | Pass  Total  Time\nResample.jl   |   "
+                                                                 "15     15  2.3s\n     Testing Resample tests passed")
+               .stop("Fixed. `MersenneTwister`'s output isn't guaranteed stable across Julia releases; the systematic "
+                     "resampling testset now draws from a `StableRNG` with the same seed. `Pkg.test()` is green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_common_test_case_picked_that_did_not_fail_is_no_run_of_the_suite(git_project, store):
+    # (blind896 AHM19: ``rebar3 ct --suite=test/rate_limiter_SUITE --case=refill_after_idle`` after burst_up_to_capacity
+    # failed: stored as the fix, a false link)
+    session = (Session("throttle", git_project, prompt="rebar3 ct is failing in the rate limiter suite, please fix.")
+               .fail("rebar3 ct", "Exit code 1\n===> Running Common Test suites...\n%%% rate_limiter_SUITE: .F.\n%%% "
+                                  "rate_limiter_SUITE ==> burst_up_to_capacity: FAILED\n%%% rate_limiter_SUITE ==> "
+                                  "{{badmatch,{error,rate_limited,0}},[{rate_limiter_SUITE,burst_up_to_capacity,1}]}\n"
+                                  "Failed 1 tests. Passed 2 tests.")
+               .read("src/rate_limiter.erl")
+               .edit("src/rate_limiter.erl", "    B#bucket{tokens = T + Added, last = Now}.",
+                     "    B#bucket{tokens = min(Cap, T + Added), last = Now}.")
+               .ok("rebar3 compile", "===> Compiling throttle")
+               .ok("rebar3 ct --suite=test/rate_limiter_SUITE --case=refill_after_idle",
+                   "===> Running Common Test suites...\n%%% rate_limiter_SUITE: .\nAll 1 tests passed.")
+               .stop("Fixed the token bucket in `src/rate_limiter.erl`: it now clamps with `min(Cap, T + Added)`. "
+                     "Compiles cleanly and the rate_limiter_SUITE run is green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
