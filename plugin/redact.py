@@ -134,7 +134,9 @@ _COMMAND_SECRET = (
     r"|\bsecurity\s+(?:create-keychain|unlock-keychain|set-keychain-password)(?![\w-])[^\n|;&]*?\s-p\s+"
     r"|\bsecurity\s+import\b[^\n|;&]*?\s-P\s+|\bsecurity\s+set-key-partition-list\b[^\n|;&]*?\s-k\s+"
     r"|\bhtpasswd\s+(?:-\w+\s+)*?-\w*b\w*\s+(?:-\w+\s+)*[^\s-]\S*\s+\S+\s+"
-    r"|\s-U\s+[\"']?[^\s%\"'/]+%)"
+    r"|\s-U\s+[\"']?[^\s%\"'/]+%"
+    # (Informatica's: ``pmcmd startworkflow … -u etl_svc -p '…'``, ``pmrep connect … -n etl_svc -x '…'``)
+    r"|\bpmcmd\b[^\n|;&]*?\s-p\s+|\bpmrep\b[^\n|;&]*?\s-x\s+)"
     r"([\"']?)(?!-|\[REDACTED)([^\s\"']+)"
 )
 # a value echoed into a file named for a secret: ``printf '%s' <id> | sudo -u vault tee /etc/vault/approle/secret-id``,

@@ -1157,3 +1157,15 @@ def test_julias_pkg_test_verdict_is_no_error_line_of_its_own():
             "current path.\n- Run `import Pkg; Pkg.add(\"Aqua\")` to install the Aqua package.\nin expression starting "
             "at /home/dev/TimeWindows.jl/test/runtests.jl:2\nERROR: Package TimeWindows errored during testing")
     assert "Aqua not found" in error_line(text)
+
+
+def test_informaticas_command_line_password_is_a_secret():
+    # (blind902 AHS23: ``pmcmd startworkflow … -u etl_svc -p 'Wint3r!Load#2024'`` and ``pmrep connect … -x '…'``
+    # reached the store)
+    for text in ("pmcmd startworkflow -sv IS_ETL_DEV -d Domain_ETL_DEV -u etl_svc -p 'Wint3r!Load#2024' -f SALES_DM "
+                 "-wait wf_load_fact_sales", "pmrep connect -r REP_ETL_DEV -d Domain_ETL_DEV -n etl_svc -x "
+                 "'Wint3r!Load#2024'"):
+        assert "Wint3r!Load#2024" not in redact(text), text
+    # (the password's variable, by name, is no secret: ``-pv PM_PASSWORD``)
+    text = "pmcmd getworkflowdetails -sv IS_ETL_DEV -d Domain_ETL_DEV -u etl_svc -pv PM_PASSWORD -f SALES_DM wf"
+    assert redact(text) == text
