@@ -435,6 +435,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     # (the run that moved the error on is the attempt's own: "setting `CELERY_BROKER_URL=memory://` did not help")
     moved_on = _tokens(chain["resolved_by"].get("target") or "") if chain["kind"] == "error_changed" else set()
+    moved_to = _tokens(chain["resolved_by"].get("error_text") or "")  # (the error it moved on to)
     # (or that names it as the session's first change, when nothing was changed before it: "so the first change
     # didn't help")
     first = not chain.get("_earlier_files") and not (chain.get("_earlier_text") or "").strip()
@@ -444,7 +445,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     if chain["kind"] == "error_changed" and any(
             _NO_HELP.search(s) and ((_names(s, error_words | moved_on) or len(_tokens(s) & chain_words) >= 2)
                                     and _names(s, chain_words) or first and _FIRST_TRY.search(s))
-            and not (kept_edits.strip() and _code_spans(s) and not any(span in kept for span in _code_spans(s)))
+            # (its code, not the error it quotes, by the error's words: "(it only turned the error into a missing
+            # `to_json(JSON::Builder)` overload)" of "no overload matches 'Invoice#to_json' with type JSON::Builder")
+            and not (kept_edits.strip() and (spans := [span for span in _code_spans(s)
+                                                       if not _tokens(span) <= error_words | moved_to])
+                     and not any(span in kept for span in spans))
             for s in said["did_not_help"]):
         chain["_skip"] = "attempt"  # "an empty limits map just swapped the nil pointer for …": it moved the error on
         return None

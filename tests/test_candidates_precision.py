@@ -25451,3 +25451,30 @@ def test_a_common_test_case_picked_that_did_not_fail_is_no_run_of_the_suite(git_
                      "Compiles cleanly and the rate_limiter_SUITE run is green."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_an_attempt_that_moved_the_error_on_quoting_the_new_error_is_an_attempt(git_project, store):
+    # (blind902 AHS09: "Adding the json require on its own didn't help (it only turned the error into a missing
+    # `to_json(JSON::Builder)` overload)": its quote, the new error's words, kept it from reading as the attempt's,
+    # and `require "json"` was stored as the fix)
+    session = (Session("invoices", git_project, prompt="`crystal spec` fails to compile on the invoice spec. Can you fix "
+                                                       "it?")
+               .fail("crystal spec spec/invoice_spec.cr", "Exit code 1\nIn spec/invoice_spec.cr:27:19\n\n 27 | payload = "
+                                                          "inv.to_json\n                    ^------\nError: undefined "
+                                                          "method 'to_json' for Invoice\n\nDid you mean 'to_s'?")
+               .read("src/invoice.cr")
+               .edit("src/invoice.cr", "require \"./line_item\"", "require \"json\"\nrequire \"./line_item\"")
+               .fail("crystal spec spec/invoice_spec.cr", "Exit code 1\nIn /usr/share/crystal/src/json/to_json.cr:4:7\n\n"
+                                                          " 4 | to_json(json)\n     ^------\nError: no overload matches "
+                                                          "'Invoice#to_json' with type JSON::Builder\n\nOverloads are:\n"
+                                                          " - Object#to_json(io : IO)\n - Object#to_json()")
+               .ok("grep -rn 'JSON::Serializable' src/ | head", "src/customer.cr:6:  include JSON::Serializable")
+               .edit("src/invoice.cr", "class Invoice\n  getter id : String",
+                     "class Invoice\n  include JSON::Serializable\n\n  getter id : String")
+               .ok("crystal spec", ".............\n\nFinished in 3.12 milliseconds\n13 examples, 0 failures, 0 errors")
+               .stop("Fixed. Adding the json require on its own didn't help (it only turned the error into a missing "
+                     "`to_json(JSON::Builder)` overload); `Invoice` needed `include JSON::Serializable`, like "
+                     "`Customer` already has. 13 examples, 0 failures."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "include JSON::Serializable" in candidates[0]["title"], \
+        [(c["title"], c["change"]) for c in candidates]
