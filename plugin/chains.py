@@ -240,8 +240,10 @@ def find_chains(observations: list[dict], account: str = "",
             if step:  # ``VAULT_NAMESPACE=… vault write … > out.json && jq … out.json``: that step passed
                 success, kind = dict(later, target=step), "same_check"
                 break
+            # (not one that picks other tests by name: ``make SIM=verilator TESTCASE=test_fifo_reset`` after
+            # test_fifo_full_flag failed)
             if _is_check(later) and later["outcome"] == "ok" and _passed_within(failure["target"], later["target"]) \
-                    and _covers_failed_tests(failure, later["target"]):
+                    and _covers_failed_tests(failure, later["target"]) and not _other_tests(failure, later["target"]):
                 success, kind = later, "same_check"  # ``go build ./... && go test ./...``, ``sail artisan test``
                 step = _the_step(failure["target"], later["target"])
                 # (or the same check run otherwise after it: ``… bash scripts/ci/version-tag.sh && GITHUB_HEAD_REF=
@@ -959,6 +961,14 @@ def _other_tests(failure: dict, later: str) -> bool:
         wanted = (next(g for g in gtest.groups() if g).split("-")[0] or "*").split(":")  # (``-Slow*``: all others)
         if not any(fnmatch.fnmatchcase(test, pattern) for test in failing_tests for pattern in wanted if pattern):
             return True
+    # (or cocotb's ``TESTCASE=``, none of them a test that failed: ``make SIM=verilator TESTCASE=test_fifo_reset``
+    # after "test_fifo_full_flag failed")
+    testcase = re.search(r"(?:^|\s)TESTCASE=[\"']?([\w,]+)", later)
+    failed_tests = re.findall(r"(?m)\bcocotb\.regression\s+(\w+) failed\b|^\W*\*\*\s+\w+\.(\w+)\s+FAIL\b",
+                              logged + "\n" + (failure.get("body") or ""))
+    failed_tests = [a or b for a, b in failed_tests]
+    if testcase and failed_tests and not set(testcase.group(1).split(",")) & set(failed_tests):
+        return True
     # (or Common Test's ``--case``, none of them a case that failed: ``rebar3 ct --suite=test/rate_limiter_SUITE
     # --case=refill_after_idle`` after "%%% rate_limiter_SUITE ==> burst_up_to_capacity: FAILED")
     cases = re.search(r"--case[=\s]+(\S+)", later)

@@ -25478,3 +25478,26 @@ def test_an_attempt_that_moved_the_error_on_quoting_the_new_error_is_an_attempt(
     candidates, reasons = _candidates(store, session)
     assert len(candidates) == 1 and "include JSON::Serializable" in candidates[0]["title"], \
         [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_cocotb_testcase_picked_that_did_not_fail_is_no_run_of_the_regression(git_project, store):
+    # (blind900 AHQ11: ``make SIM=verilator TESTCASE=test_fifo_reset`` after test_fifo_full_flag failed: stored as
+    # the fix, a false link)
+    session = (Session("axi-fifo", git_project, prompt="test_fifo_full_flag fails in the cocotb regression, can you fix "
+                                                       "the FIFO?")
+               .fail("cd tests && make SIM=verilator",
+                     "Exit code 2\n    40.00ns INFO     cocotb.regression     test_fifo_reset passed\n  1050.00ns INFO"
+                     "     cocotb.regression     test_fifo_full_flag failed\n      Traceback (most recent call last):\n"
+                     "        File \"/home/dev/axi-fifo/tests/test_sync_fifo.py\", line 71, in test_fifo_full_flag\n"
+                     "          assert dut.full.value == 1, f\"full not asserted after {DEPTH} writes\"\n      "
+                     "AssertionError: full not asserted after 16 writes\n      ** test_sync_fifo.test_fifo_reset      "
+                     "PASS   40.00 **\n      ** test_sync_fifo.test_fifo_full_flag  FAIL  330.00 **\n      ** TESTS=3 "
+                     "PASS=2 FAIL=1 SKIP=0 **\nmake: *** [Makefile:18: sim] Error 2")
+               .read("rtl/sync_fifo.sv")
+               .edit("rtl/sync_fifo.sv", "  logic [$clog2(DEPTH)-1:0] count;", "  logic [$clog2(DEPTH):0]   count;")
+               .ok("cd tests && make SIM=verilator TESTCASE=test_fifo_reset 2>&1 | tail -3",
+                   "    40.00ns INFO     cocotb.regression     test_fifo_reset passed\n      ** "
+                   "test_sync_fifo.test_fifo_reset      PASS   40.00 **\n      ** TESTS=1 PASS=1 FAIL=0 SKIP=0 **")
+               .stop("Fixed the FIFO full flag: `count` is one bit wider now, and the cocotb regression passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
