@@ -203,6 +203,14 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
               for side in (removed, added)]
     if any(t in counter_text for t in picked[0] - picked[1]):
         return True
+    # (or made to draw only multiples of a step, the value that falsified it none: ``Fuzz.intRange 0 1000000`` made
+    # ``Fuzz.map ((*) Catalog.priceStep) (Fuzz.intRange 0 100000)`` after "Given 5")
+    scaled = re.compile(r"\b(?:Fuzz|Gen|Arb|fc)\.map\s*\(?\s*(?:\(\s*\*\s*\)\s*|\(\s*\*\s*)([\w.]+)|"
+                        r"\b(?:Fuzz|Gen|Arb|fc)\.map\s*\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*\2\s*\*\s*([\w.]+)")
+    steps = [m.group(1) or m.group(3) for l in added for m in scaled.finditer(l)] \
+        if not any(scaled.search(l) for l in removed) else []
+    if any(v and (not re.fullmatch(r"\d+", step) or v % int(step)) for step in steps for v in found):
+        return True
     # (or its argument wrapped in a QuickCheck modifier that rules the value out: ``\xs ->`` made ``\(NonEmpty xs)
     # ->`` after hspec's "(after 1 test)" over ``[]``)
     counter = falsified + " ".join(_AFTER_TESTS.findall(failure_text))

@@ -25501,3 +25501,24 @@ def test_a_cocotb_testcase_picked_that_did_not_fail_is_no_run_of_the_regression(
                .stop("Fixed the FIFO full flag: `count` is one bit wider now, and the cocotb regression passes."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_a_fuzzer_made_to_draw_multiples_of_a_step_past_its_counterexample_is_narrowed(git_project, store):
+    # (blind903 AHT09: ``Fuzz.intRange 0 1000000`` made ``Fuzz.map ((*) Catalog.priceStep) (Fuzz.intRange 0 100000)``
+    # after "Given 5": stored as the fix)
+    session = (Session("shop-elm", git_project, prompt="elm-test has one failing fuzz test in MoneyTest (round-trips "
+                                                       "through parseCents). Can you get the suite green?")
+               .fail("npx elm-test", "Exit code 2\nRunning 38 tests.\n\n↓ MoneyTest\n↓ formatCents\n✗ round-trips "
+                                     "through parseCents\n\nGiven 5\n\n    Just 50\n    ╷\n    │ Expect.equal\n    ╵\n"
+                                     "    Just 5\n\nTEST RUN FAILED\n\nPassed:   37\nFailed:   1")
+               .read("tests/MoneyTest.elm")
+               .edit("tests/MoneyTest.elm", "import Money exposing (formatCents, parseCents)",
+                     "import Catalog\nimport Money exposing (formatCents, parseCents)")
+               .edit("tests/MoneyTest.elm", '        fuzz (Fuzz.intRange 0 1000000) "round-trips through parseCents" <|',
+                     '        fuzz (Fuzz.map ((*) Catalog.priceStep) (Fuzz.intRange 0 100000)) "round-trips through '
+                     'parseCents" <|')
+               .ok("npx elm-test", "Running 38 tests.\n\nTEST RUN PASSED\n\nPassed:   38\nFailed:   0")
+               .stop("The fuzzer drew arbitrary cent amounts, but prices in the catalog are always whole dimes "
+                     "(`Catalog.priceStep`), so I made the round-trip fuzz test draw realistic prices. All 38 pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
