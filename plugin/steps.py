@@ -1424,7 +1424,9 @@ def _mcp_outcome(observation: dict) -> dict:
 
 
 # the agent's account names a command as the project's way ("have to be run with `terragrunt plan`")
+# ("so `bitbake` only exists inside kas:" then "- single recipe: `kas shell kas/rpi4.yml -c 'bitbake sensord'`")
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
+                     r"only (?:exists?|runs?|lives?|is available) (?:inside|within|under|through|via)\b|"
                      # (not what should follow: "`liquibase validate` is clean, so the CI step should be green now")
                      r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|go\s+through|"
                      r"be\s+(?:green|fine|ok|"

@@ -25522,3 +25522,24 @@ def test_a_fuzzer_made_to_draw_multiples_of_a_step_past_its_counterexample_is_na
                      "(`Catalog.priceStep`), so I made the round-trip fuzz test draw realistic prices. All 38 pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_tool_said_to_exist_only_inside_a_wrapper_has_its_way_in_the_list_under_it(git_project, store):
+    # (blind904 AHU04: "so `bitbake` only exists inside kas:" then "- single recipe: `kas shell kas/rpi4.yml -c
+    # 'bitbake sensord'`", an edit of the image's recipe on the way: left unresolved, nothing stored)
+    session = (Session("acme-os", git_project, prompt="Add the sensord recipe to our image and check it builds. The "
+                                                      "recipe is already in meta-acme/recipes-apps/sensord.")
+               .fail("bitbake sensord", "Exit code 127\nbash: bitbake: command not found")
+               .ok("ls kas/", "base.yml\nqemuarm64.yml\nrpi4.yml")
+               .read("kas/rpi4.yml")
+               .edit("meta-acme/recipes-core/images/acme-image.bb", 'IMAGE_INSTALL:append = " htop i2c-tools"',
+                     'IMAGE_INSTALL:append = " htop i2c-tools sensord"')
+               .ok("kas shell kas/rpi4.yml -c 'bitbake sensord'", "2024-06-11 09:14:02 - INFO     - kas 4.3.2 started\n"
+                                                                  "NOTE: Tasks Summary: Attempted 812 tasks of which "
+                                                                  "803 didn't need to be rerun and all succeeded.")
+               .stop("This repo doesn't vendor poky or set up a build dir; kas does both from `kas/*.yml`, so "
+                     "`bitbake` only exists inside kas:\n\n- single recipe: `kas shell kas/rpi4.yml -c 'bitbake "
+                     "sensord'`\n- whole image: `kas build kas/rpi4.yml`\n\nI added `sensord` to `IMAGE_INSTALL:append` "
+                     "in acme-image.bb; the recipe builds."))
+    candidates, reasons = _candidates(store, session)
+    assert any("kas shell kas/rpi4.yml" in c["change"] for c in candidates), (reasons, candidates)
