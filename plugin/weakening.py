@@ -2802,7 +2802,9 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
             added = [line for line in hunk["new"].splitlines() if asserts(line) and line.strip() not in was]
             # (an assertion that looks at the result another way and expects the same numbers is kept:
             # ``findAll("a").length).toBe(3)`` → ``findAllComponents(RouterLinkStub).length).toBe(3)``)
-            numbers = [re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", "\n".join(lines)) for lines in (asserted, added)]
+            # (the same numbers whatever their type: ``7`` → ``7.0`` in PureScript's `shouldEqual`)
+            numbers = [[float(n) for n in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", "\n".join(lines))]
+                       for lines in (asserted, added)]
             # (or that waits for it and expects the same values: ``expect(screen.getByText('Saved'))`` →
             # ``expect(await screen.findByText('Saved'))``)
             # (by the same matchers: ``toBe('a')`` → ``toMatch('a')`` expects less)

@@ -25543,3 +25543,22 @@ def test_a_tool_said_to_exist_only_inside_a_wrapper_has_its_way_in_the_list_unde
                      "in acme-image.bb; the recipe builds."))
     candidates, reasons = _candidates(store, session)
     assert any("kas shell kas/rpi4.yml" in c["change"] for c in candidates), (reasons, candidates)
+
+
+def test_a_tests_number_written_as_another_type_is_no_rewritten_expectation(git_project, store):
+    # (blind904 AHU20: PureScript's ``shouldEqual` 7`` made ``7.0`` after "TypesDoNotUnify": set aside as a test made
+    # to agree, the lesson lost)
+    session = (Session("cart", git_project, prompt="spago test is broken on the cart package. Please fix it.")
+               .fail("spago test", "Exit code 1\nBuilding...\n[1 of 1 TypesDoNotUnify] test/Test/Cart.purs:27:50\n\n  "
+                                   "27      total [ item 2 1.5, item 1 4.0 ] `shouldEqual` 7\n                       "
+                                   "                         ^\n\n  Could not match type\n\n    Int\n\n  with type\n\n    "
+                                   "Number\n\n✘ Failed to build.")
+               .read("src/Cart.purs")
+               .edit("test/Test/Cart.purs", "      total [ item 2 1.5, item 1 4.0 ] `shouldEqual` 7",
+                     "      total [ item 2 1.5, item 1 4.0 ] `shouldEqual` 7.0")
+               .ok("spago test", "Building...\n✓ Build succeeded.\n\nCart\n  ✓︎ totals line items\n\nSummary\n3/3 tests "
+                                 "passed")
+               .stop("`total` returns a `Number`, and PureScript doesn't coerce the `Int` literal `7`, so the test "
+                     "didn't compile; the expected value is `7.0` now. `spago test` passes."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "7.0" in candidates[0]["change"], (reasons, candidates)
