@@ -145,8 +145,11 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (beside a bounded one the change kept: ``Arbitrary.arbitrary[Long]`` made ``Gen.choose(0L, 1000000L)`` beside
     # ``Gen.choose(1, 12)``, after ``ARG_0: -7``)
     # (or hspec's property of a lambda, the type's values drawn: ``prop "…" $ \bytes ->``)
+    # (or QuickCheck's ``arbitrary`` of a type, drawn by ``forAll``: ``forAll (arbitrary :: Gen Word32)`` made
+    # ``forAll (choose (0, 16383) :: Gen Word32)`` after "Falsified …: 16384")
     whole = any(len(was) < 2 for was in bounds[0]) if pieces[0] else any(
-        re.search(r"\bforAll\s*\{|\b(?:prop\s+\"[^\"]*\"|testProperty\s+\"[^\"]*\"|property)\s*\$\s*\\", l)
+        re.search(r"\bforAll\s*\{|\b(?:prop\s+\"[^\"]*\"|testProperty\s+\"[^\"]*\"|property)\s*\$\s*\\|"
+                  r"\(\s*arbitrary\s*::\s*Gen\b", l)
         for l in removed)
     if (whole or not any(len(was) == 2 for was in bounds[0])
             and any(re.search(r"\bforAll\s*\{", l) or _GENERATOR.search(l) for l in removed)) and any(
