@@ -949,7 +949,8 @@ def _other_tests(failure: dict, later: str) -> bool:
         return True
     # (or elm-test's modules, by the files that hold them: ``npx elm-test tests/Parser/DateTests.elm`` after "↓
     # Parser.DurationTests" over each failing test)
-    modules = set(re.findall(r"(?m)^↓ ([A-Z][\w]*(?:\.[A-Z]\w*)+)\s*$", logged))
+    # (or not dotted, the first line over the failing test: "↓ DecodeTest" for ``tests/EncodeTest.elm``)
+    modules = set(re.findall(r"(?m)^↓ ([A-Z][\w]*(?:\.[A-Z]\w*)*)\s*$", logged))
     picked_modules = {re.sub(r"^.*?\btests/", "", p)[:-4].replace("/", ".") for p in picked if p.endswith(".elm")}
     if modules and picked_modules and not modules & picked_modules:
         return True
@@ -968,6 +969,13 @@ def _other_tests(failure: dict, later: str) -> bool:
                               logged + "\n" + (failure.get("body") or ""))
     failed_tests = [a or b for a, b in failed_tests]
     if testcase and failed_tests and not set(testcase.group(1).split(",")) & set(failed_tests):
+        return True
+    # (or another test suite of a Haskell package, by its component: ``stack test mdur:test:mdur-doctest`` after
+    # "mdur> test (suite: mdur-test)" failed)
+    suites = re.findall(r"(?:^|\s)[\w-]+:test:([\w-]+)", later)
+    failed_suites = set(re.findall(r"(?m)\btest \(suite: ([\w-]+)\)", logged)) - set(
+        re.findall(r"(?m)Test suite ([\w-]+) passed", logged))
+    if suites and failed_suites and not set(suites) & failed_suites:
         return True
     # (or Common Test's ``--case``, none of them a case that failed: ``rebar3 ct --suite=test/rate_limiter_SUITE
     # --case=refill_after_idle`` after "%%% rate_limiter_SUITE ==> burst_up_to_capacity: FAILED")

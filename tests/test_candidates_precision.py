@@ -25582,3 +25582,38 @@ def test_quickchecks_arbitrary_of_a_type_bounded_below_its_counterexample_is_nar
                      "length; I bounded the generator to `choose (0, 16383)`. `cabal test` passes."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_another_elm_test_module_by_its_undotted_name_is_no_run_of_the_one_that_failed(git_project, store):
+    # (blind907 AHX18: ``npx elm-test tests/EncodeTest.elm`` after "↓ DecodeTest" failed: stored as the fix)
+    session = (Session("elm-users", git_project, prompt="DecodeTest fails for users that have no avatar — please fix the "
+                                                        "user decoder.")
+               .fail("npx elm-test", "Exit code 2\nRunning 23 tests.\n\n↓ DecodeTest\n↓ userDecoder\n✗ decodes a user "
+                                     "without an avatar field\n\n    Err (Failure \"Expecting an OBJECT with a field "
+                                     "named `avatar`\" <internals>)\n\nTEST RUN FAILED\n\nPassed:   22\nFailed:   1")
+               .edit("src/Api/User.elm", '        |> required "avatar" (Decode.map Just Decode.string)',
+                     '        |> required "avatar" (Decode.nullable Decode.string)')
+               .ok("npx elm-test tests/EncodeTest.elm", "Running 9 tests.\n\nTEST RUN PASSED\n\nPassed:   9\nFailed:   0")
+               .stop("The avatar can be absent, so the decoder now uses `Decode.nullable Decode.string`. Tests pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_another_test_suite_of_a_haskell_package_is_no_run_of_the_one_that_failed(git_project, store):
+    # (blind910 AIA12: ``stack test mdur:test:mdur-doctest`` after "mdur> test (suite: mdur-test)" failed: stored as
+    # the fix, a false link)
+    session = (Session("mdur", git_project, prompt="stack test fails on the duration parser, please fix it")
+               .fail("stack test 2>&1 | tail -12", "Exit code 1\nmdur> test (suite: mdur-test)\n\nDuration.Parse\n  "
+                                                   "parseDuration\n    parses \"1h30m\" [✘]\n\nFailures:\n\n  "
+                                                   "test/Duration/ParseSpec.hs:18:5: \n  1) Duration.Parse.parseDuration "
+                                                   "parses \"1h30m\"\n       expected: Right 5400\n        but got: "
+                                                   "Right 3630\n\n4 examples, 1 failure\n\nmdur> Test suite mdur-test "
+                                                   "failed\nError: [S-7282]\n       Stack failed to execute the build "
+                                                   "plan.")
+               .edit("src/Duration/Parse.hs", "unitSeconds 'm' = Just 1", "unitSeconds 'm' = Just 60")
+               .ok("stack test mdur:test:mdur-doctest 2>&1 | tail -3", "mdur> test (suite: mdur-doctest)\n\nExamples: 9"
+                                                                       "  Tried: 9  Errors: 0  Failures: 0\n\nmdur> "
+                                                                       "Test suite mdur-doctest passed")
+               .stop("Fixed: `unitSeconds` mapped the `m` suffix to 1 second instead of 60. The test suite passes."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [], [(c["title"], c["change"]) for c in candidates]
