@@ -25617,3 +25617,18 @@ def test_another_test_suite_of_a_haskell_package_is_no_run_of_the_one_that_faile
                .stop("Fixed: `unitSeconds` mapped the `m` suffix to 1 second instead of 60. The test suite passes."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [], [(c["title"], c["change"]) for c in candidates]
+
+
+def test_an_elm_string_fuzzer_made_ascii_after_its_counterexample_is_narrowed(git_project, store):
+    # (blind905 AHV17: ``fuzz Fuzz.string`` made ``fuzz Fuzz.asciiString`` after ``Given "ß"``: stored as the fix)
+    session = (Session("slugs", git_project, prompt="elm-test is red on the Slug fuzz test, fix it")
+               .fail("npx elm-test", "Exit code 2\nRunning 14 tests.\n\n↓ SlugTest\n✗ only ever produces [a-z0-9-]\n\n"
+                                     "Given \"ß\"\n\n    False\n    ╷\n    │ Expect.equal\n    ╵\n    True\n\nTEST RUN "
+                                     "FAILED\n\nPassed:   13\nFailed:   1")
+               .read("tests/SlugTest.elm")
+               .edit("tests/SlugTest.elm", 'fuzz Fuzz.string "only ever produces [a-z0-9-]"',
+                     'fuzz Fuzz.asciiString "only ever produces [a-z0-9-]"')
+               .ok("npx elm-test", "Running 14 tests.\n\nTEST RUN PASSED\n\nPassed:   14\nFailed:   0")
+               .stop("Slugs come from ASCII titles, so the fuzz test now draws `Fuzz.asciiString`. All 14 pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
