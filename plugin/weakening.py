@@ -172,17 +172,14 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (or QuickCheck's ``arbitrary`` string made ``listOf arbitraryPrintableChar`` after ``fieldValue = "\n"``,
     # PropEr's ``utf8()`` made ``?SUCHTHAT(V, utf8(), is_ascii(V))`` after ``[<<195,169>>]``)
     # (or Hedgehog's ``Gen.unicode`` made ``Gen.alphaNum`` after "failed at … after 23 tests")
-    # (and elm-test's ``Fuzz.string`` made ``Fuzz.asciiString`` after ``Given "ß"``)
     narrowing = re.compile(r"\bGen\.(?:alphaNum|alpha|ascii|latin1|digit|lower|upper|hexit)(?:Char|Str)?\b|"
-                           r"\bFuzz\.ascii(?:String|Char)\b|"
                            r"\barbitrary(?:Printable|ASCII)Char\b|\belements\b|\blistOf1\b|\bsuchThat\b|\?SUCHTHAT\b|"
                            r"\balphabet\s*=|\bmin_size\s*=\s*[1-9]|"
                            r"\bstring\(:(?:alphanumeric|ascii)\b|\bmin_length:\s*[1-9]|\bgen/(?:string-alphanumeric|"
                            r"string-ascii|such-that|elements)\b|\bchar_range\b|\bstring_gen_of_size\b|\boneofl\b")
     if _PROPERTY_FALSIFIED.search(failure_text) \
             and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+|\bgen/string\b|"
-                              r"\bQCheck\.\(?\w*string|\?FORALL\b|\bGen\.(?:unicode\w*|text|string)\b|"
-                              r"\bFuzz\.(?:string|char)\b", l)
+                              r"\bQCheck\.\(?\w*string|\?FORALL\b|\bGen\.(?:unicode\w*|text|string)\b", l)
                     for l in removed) \
             and {m.group(0) for l in added for m in narrowing.finditer(l)} \
             - {m.group(0) for l in removed for m in narrowing.finditer(l)}:
