@@ -41,7 +41,8 @@ _MUTATING = LazyRegex(
 
 # test files, and the edits that make a failing test pass without fixing anything
 # (Windows' separator too: ``tests\conftest.py``)
-_TEST_PATH = LazyRegex(r"(?:^|[/\\])(?:tests?|spec|__tests__|e2e|Tests?|\.maestro)[/\\]|"
+# (and Perl's and Common Lisp's ``t/``: ``t/suite.lisp``)
+_TEST_PATH = LazyRegex(r"(?:^|[/\\])(?:tests?|spec|__tests__|e2e|Tests?|\.maestro|t)[/\\]|"
                         r"(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|"
                         r"\.(?:test|spec)\.\w+$"
                         r"|(?:^|[/\\])(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
