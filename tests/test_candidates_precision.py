@@ -25634,8 +25634,7 @@ def test_an_elm_string_fuzzer_made_ascii_after_its_counterexample_is_narrowed(gi
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
 
 
-def test_a_file_under_t_is_a_test_and_its_assertion_made_to_only_check_its_call_returns_is_weakened(git_project,
-                                                                                                      store):
+def test_a_file_under_t_is_a_test_and_its_check_made_to_only_run_is_weakened(git_project, store):
     # (blind906 AHW17: FiveAM's ``(is (= 42 (parse-duration "42s")))`` made ``(finishes (parse-duration "42s"))`` in
     # t/suite.lisp, a test file by its folder as Perl's are: stored as the fix)
     session = (Session("chrono", git_project, prompt="The chrono test suite has one failure in PARSE-DURATION-SUFFIX. "
