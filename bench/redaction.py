@@ -320,6 +320,13 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     pasted = rand(16, B62)
     add("a password pasted below its sentence", "The password is in 1Password under 'billing staging owner', I pasted "
         f"it below.\n{pasted}", pasted)
+    # (round 129: a user and password said in words, a slash between; Informatica's command-line passwords)
+    said = rand(5, string.ascii_lowercase) + rand(2, string.digits) + rand(5, string.ascii_uppercase)
+    add("creds said with a slash", f"The staging creds are deploy / {said} on 10.0.4.12.", said)
+    pm = rand(5, string.ascii_letters) + "!" + rand(4, string.digits) + "#" + rand(3, string.ascii_uppercase)
+    add("pmcmd's password", f"pmcmd startworkflow -sv IS_ETL_DEV -d Domain_ETL_DEV -u etl_svc -p '{pm}' -f SALES_DM "
+        "-wait wf_load_fact_sales", pm)
+    add("pmrep's password", f"pmrep connect -r REP_ETL_DEV -d Domain_ETL_DEV -n etl_svc -x '{pm}'", pm)
     return out
 
 
