@@ -490,6 +490,8 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("a setting's name in a sentence", "set the secret_access_key correctly in .dvc/config.local",
         "secret_access_key correctly")
     add("a commit in a url's query", f"https://ci.acme.io/builds?branch=main&commit={query_sha}&page=2", query_sha)
+    # (round 129's final batch: a compiler's define, read as a generated secret)
+    add("a compiler's define", "build_flags = -DCORE_DEBUG_LEVEL=3", "-DCORE_DEBUG_LEVEL=3")
     return out
 
 

@@ -414,6 +414,9 @@ def looks_random(value: str, min_length: int = 20, allow_hex: bool = False) -> b
     option = re.fullmatch(r"--?([a-z][a-z0-9]*(?:[_-][a-z0-9]+)*)(?:=(.*))?", value)
     if option and not looks_random(option.group(2) or "", min_length, allow_hex):
         return False  # a program's option: ``XLA_FLAGS=--xla_force_host_platform_device_count=8``
+    define = re.fullmatch(r"-D[A-Za-z_]\w*(?:=(.*))?", value)
+    if define and not looks_random(define.group(1) or "", min_length, allow_hex):
+        return False  # a compiler's define: ``build_flags = -DCORE_DEBUG_LEVEL=3``
     parts = [p for p in state["splitter"].split(value) if p]
     if len(parts) > 1 and all(state["segment"].fullmatch(p) for p in parts):
         return False  # user-profile-v2, uploads/2026/11/report.pdf: words and numbers

@@ -1169,3 +1169,11 @@ def test_informaticas_command_line_password_is_a_secret():
     # (the password's variable, by name, is no secret: ``-pv PM_PASSWORD``)
     text = "pmcmd getworkflowdetails -sv IS_ETL_DEV -d Domain_ETL_DEV -u etl_svc -pv PM_PASSWORD -f SALES_DM wf"
     assert redact(text) == text
+
+
+def test_a_compilers_define_is_no_secret():
+    # (blind915 AIF08: platformio.ini's ``build_flags = -DCORE_DEBUG_LEVEL=3`` read as a generated secret, so the
+    # lesson holding it was skipped as holding one)
+    for text in ("build_flags = -DCORE_DEBUG_LEVEL=3", "CFLAGS = -DCONFIG_LOG_DEFAULT_LEVEL_VERBOSE=1"):
+        assert redact(text) == text, text
+    assert "hQ7vX2pLm9wKz3Rt8YbN4cD1" not in redact("x = -DAPI_TOKEN=hQ7vX2pLm9wKz3Rt8YbN4cD1")
