@@ -33,8 +33,8 @@ from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED,
                       _users_diagnosis, fix_words_of, split_shared, stated)
 from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _among, _detail, _echoed, _led_in, _put_back_paths,
                      _raw_error_line, _recipe_line, _same_program, _written_later, find_chains)
-from .commands import (_MUTATING, _TEST_PATH, _and_steps, _inline_code, _probed, _program_name, _routine,
-                       _same_target, _segments, command_family, command_job, command_key, container_run,
+from .commands import (_MUTATING, _TEST_PATH, _and_steps, _before_pipe, _inline_code, _probed, _program_name,
+                       _routine, _same_target, _segments, command_family, command_job, command_key, container_run,
                        invocation_change, is_autofix, is_static_check, moved_paths, other_subcommand, package_name,
                        parse_command, removed_paths, removed_with, shown_command, without_env)
 from .edits import (_CONFIG_PATH, _ENVIRONMENT_FAILURE, _LOCKFILE, _MANIFEST_PATH, _TOOL_CONFIG, _added_lines,
@@ -1218,18 +1218,21 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     steps += [(at, part, lines) for at, (*_, part, lines) in zip(sorted(e[3] for e in edit_steps),
                                                                  sorted(edit_steps, key=lambda e: e[:4]))]
     told_in_change: list[str] = []
+    told_paths: set[str] = set()
+    sentences = _sentences(said.get("text") or "") if withheld else []
+    led = _led_in(sentences)
     for e in withheld:
         path = _rel((e.get("files") or [e.get("target") or ""])[0], cwd)
-        if any(_rel((w.get("files") or [w.get("target") or ""])[0], cwd) == path for w in withheld[:withheld.index(e)]):
+        if path in told_paths:
             continue  # (edited twice, said once: "Changed `.env` …" for the file, not each edit)
+        told_paths.add(path)
         name = os.path.basename(path)
         # (what the agent says it changed there, quoted: "Appended `?sslmode=require` to `DATABASE_URL` in `.env`")
         # (or the line of the account that names the file beside what it quotes: "- `.env`: `TRUSTED_PROXIES=…` (…)")
         # (or a list's item under the line that names it: "Changes (all in `.env`):" then "- `DATABASE_ADAPTER=
         # postgresql` and …"; not its cause, under its label: "Cause: `.env` still had `DATABASE_ADAPTER=mysql2`")
-        sentences = _sentences(said.get("text") or "")
-        items = [item for led in _led_in(sentences) for lead in sentences if lead.rstrip().endswith(":")
-                 and led.startswith(lead + " ") and (item := led[len(lead) + 1:])
+        items = [item for whole in led for lead in sentences if lead.rstrip().endswith(":")
+                 and whole.startswith(lead + " ") and (item := whole[len(lead) + 1:])
                  and re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", lead)]
         naming = [s for s in said["fix"] + [s for s in said["all"] if s not in said["fix"]]
                   if (s in items or re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-])", s))
@@ -2209,8 +2212,7 @@ def _appended_as_said(failure: dict, passed: dict, account: str) -> list[str]:
     "unbound structure: Main in path Main.main", quoted under "The fix is to pass the entry point explicitly"): the
     arguments are the way, ``pass `TestDriver.main tests/run-tests```."""
     before, after = (parse_command(run["target"])["argv"] for run in (failure, passed))
-    after = after[:after.index("|")] if "|" in after else after
-    after = [w for w in after if not re.fullmatch(r"\d?>&?\d?|2>&1", w)]
+    after = [w for w in _before_pipe(after) if not re.fullmatch(r"\d?>&?\d?|2>&1", w)]
     kept = after[len(before):]
     if not before or after[:len(before)] != before or not kept or any(w.startswith("-") for w in kept) \
             or _CHECK_FAILED.search(failure.get("error_text") or ""):

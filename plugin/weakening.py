@@ -687,11 +687,8 @@ def fuzz_seed_pinned(changes: dict[str, list[dict]], failure_text: str) -> bool:
     …]"): the input that broke it is no longer drawn, nothing mended."""
     if not re.search(r"(?i)counterexample|falsifi|\bshrink", failure_text):
         return False
-    sides = [[l for l in h[key].splitlines() if l.strip() and l not in h[other].splitlines()]
-             for key, other in (("new", "old"), ("old", "new")) for h in (h for hs in changes.values() for h in hs)]
-    added = [l for side in sides[:len(sides) // 2] for l in side]
-    removed = [l for side in sides[len(sides) // 2:] for l in side]
-    return bool(added) and all(_SEED_SETTING.search(l) for l in added + removed)
+    sides = [_hunk_lines(h) for hunks in changes.values() for h in hunks]
+    return any(new for _, new in sides) and all(_SEED_SETTING.search(l) for old, new in sides for l in old + new)
 
 
 # a random generator made with its seed (Julia's ``MersenneTwister(20240611)``, ``StableRNG(…)``, numpy's
