@@ -86,6 +86,9 @@ _DID_NOT_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: n
                            r"changed nothing|(?:was|were)(?:n't| not) it\b|"
                            # ("My first try, `@Transactional(readOnly = true)` on the private `loadOrder`, did nothing")
                            r"(?:did|does|achieved) nothing\b(?! (?:wrong|else))|"
+                           # ("The release profile, `-fcheck=all` and FPE traps showed nothing — expected for this kind
+                           # of bug": the probes tried on the way)
+                           r"(?:showed|turned up|caught|revealed) nothing\b(?! (?:wrong|else|new))|"
                            r"(?:was|is)n't enough|not sufficient|got past (?:the|that|this|one) (?:first |initial )?"
                            r"(?:error|failure)|(?:alone|by itself) (?:was|is|did)(?: not|n't)|"
                            # "an empty limits map just swapped the nil pointer for an invalid quantity"

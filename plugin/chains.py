@@ -421,6 +421,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _asks_version(ran) and not _other_tests(failure, ran) \
                     and (job == "install" or not _MUTATING.search(ran)) \
                     and not _passes_after_an_edit(failure, observations[k + 1:]) \
+                    and not _run_again(failure, observations[k + 1:]) \
                     and not (is_static_check(failure["target"]) and not is_static_check(ran)):
                 # (not a build that checks nothing the type checker did: ``npx vite build`` after ``npx tsc --noEmit``)
                 success, kind = dict(later, target=ran) if ran != later["target"] else later, "same_job"
@@ -761,7 +762,9 @@ def _searched_no_more(failure: dict, later: str) -> bool:
     flutter | grep 'going to /orders/42'``), and ``later`` searches for it no more (``adb logcat -d -s flutter | tail
     -4``): a look at what there was, not the check passing."""
     search = re.search(r"\|\s*grep\s+(?:-(?!v\b|-invert)\w+\s+)*(['\"]?)([^'\"|]+)\1\s*$", failure["target"])
-    return search is not None and search.group(2).strip() not in later
+    # (not where the run's own status was passed on past the search: ``… | grep -A2 Unhandled; exit
+    # ${PIPESTATUS[0]}`` failed because the run did, whatever the search found)
+    return search is not None and search.group(2).strip() not in later and "PIPESTATUS" not in failure["target"]
 
 
 def _skipped_without(failure: dict, later: dict) -> bool:
@@ -1652,6 +1655,15 @@ def _passes_after_an_edit(failure: dict, later: list[dict]) -> bool:
                 for step in _and_steps(o["target"]) or [o["target"]]):
             return True
     return False
+
+
+def _run_again(failure: dict, later: list[dict]) -> bool:
+    """Whether the failing command itself is run again later: another tool's run of the same job before that
+    (``sudo apt-get install -y libsdl2-2.0-0`` for a failing ``bundle install``, then ``bundle install`` again) was a
+    step on the way to it, not the way instead."""
+    family = command_family(failure["target"])
+    return any(o["tool"] == "Bash" and command_family(o["target"]) == family
+               and _same_target(failure["target"], o["target"]) for o in later)
 
 
 # the step a lane or a build failed in, as its output names it: fastlane's ``--- Step: match ---`` (the last before

@@ -1051,6 +1051,10 @@ def _same_target(failed: str, later: str) -> bool:
            and not fnmatch.fnmatchcase(value, options_b[option])
            for option, value in options_a.items()):
         return False
+    # (nor is a run without the example it named, or with another: fpm's and cargo's ``--example kepler_orbit``, or a
+    # ``fpm test``, runs no ``fpm run --example two_body``)
+    if "--example" in options_a and options_b.get("--example") != options_a["--example"]:
+        return False
     code_a, code_b = _inline_code(failed), _inline_code(later)
     # (a line that only loads the code runs none of what the failing one ran: ``clojure -M -e "(require
     # 'billing.invoice)"`` after ``clojure -M:test --focus billing.invoice-test``)

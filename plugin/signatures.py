@@ -166,7 +166,12 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             # a tally, the same words after every run: ``pass: 3, fail: 3, warn: 0, error: 0, skip: 0``
             r"\W*(?:[A-Za-z]+:\s*\d+,\s*){2,}|"
             # prove's summary: ``Failed test:  6``, ``Failed 1/8 subtests``
-            r"Failed tests?:\s+[\d, -]+$|Failed \d+/\d+ subtests|"
+            # (and its reason for a file that died before its plan, whatever killed it: ``Parse errors: No plan found in
+            # TAP output`` under ``Can't locate Test/Deep.pm in @INC``)
+            r"Failed tests?:\s+[\d, -]+$|Failed \d+/\d+ subtests|Parse errors: No plan found in TAP output|"
+            r"\S+\s+\(Wstat: \d+ |"
+            # (and perl's own, under the error that stopped a file's compiling)
+            r"BEGIN failed--compilation aborted\b|"
             # rspec's after a file failed to load: ``No examples found.``
             r"No examples found\.?$|"
             # node's test runner under a file that failed to load: ``✖ test/slugify.test.ts (41.2ms)`` then
@@ -335,7 +340,9 @@ def normalise(line: str) -> str:
     if line.startswith("E "):
         line = line[2:].lstrip()  # pytest's marker for the raising line
     if len(line) > MAX_LENGTH:
-        line = line[: MAX_LENGTH - 1] + "…"
+        # (its head and its end: a wrapped error says what failed last, ``ERROR error building site: render: … at
+        # <…>: error calling PostCSS: … Cannot find module 'autoprefixer'``, the same head over another cause)
+        line = line[: MAX_LENGTH // 2 - 1] + "…" + line[-(MAX_LENGTH // 2):]
     return line
 
 

@@ -94,6 +94,8 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
     if observation["tool"] != "Bash":
         return False
     command = observation.get("target") or ""
+    if _installed_nothing(observation):
+        return False  # ``sudo apt-get install -y libsdl2-2.0-0``: "already the newest version", 0 newly installed
     # (a ``touch`` that could not touch wrote nothing: ``sh -c 'pwd; id; touch probe; ls -ld /app /tmp'`` printing
     # "touch: cannot touch 'probe': Read-only file system" asked whether the place is writable)
     if re.search(r"(?m)^touch: cannot touch\b", observation.get("body") or ""):
@@ -183,6 +185,21 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return True  # other people's changes pulled in: the code changed, though not by this session
     return failure is not None and _named_by_error(command, failure) or _quoted_in(command, account) \
         or _named_as_the_way(command, account)
+
+
+# a package manager saying it installed nothing: apt's tally, dnf's "Nothing to do.", Homebrew's "already installed
+# and up-to-date", pip's "Requirement already satisfied" (with nothing after it installed)
+_NOTHING_INSTALLED = LazyRegex(r"(?m)^0 upgraded, 0 newly installed\b|^Nothing to do\.$|"
+                               r"is already installed and up-to-date\b|^Requirement already satisfied\b")
+_SOMETHING_INSTALLED = LazyRegex(r"(?m)^Successfully installed\b|^Setting up\b|^Installed:$|^==> Pouring\b")
+
+
+def _installed_nothing(observation: dict) -> bool:
+    """Whether the line only installs, and its package manager said nothing was installed: it changed nothing."""
+    body = observation.get("body") or ""
+    segments = parse_command(observation.get("target") or "")["segments"]
+    return bool(segments) and all(command_job(segment) == "install" for segment in segments) \
+        and bool(_NOTHING_INSTALLED.search(body)) and not _SOMETHING_INSTALLED.search(body)
 
 
 # a signing tool asked to check or show a signature, not to sign (no ``-s``/``--sign``)
@@ -811,7 +828,10 @@ def _through_pipe(observation: dict) -> dict:
     if not _REPORTS_FAILURE.search(_PASSED_TEST.sub("", body)):
         # (a test run filtered for other lines, ``… | grep -i liquibase``, shows neither its failure nor its pass:
         # a look at its log, no verdict)
-        if job == "test" and _GREPPED.search(command) and not _REPORTS_PASS.search(body):
+        # (but one that searched for its failures too, and was shown none, ``… | grep -E 'ftl.tex|total|failed'``,
+        # reported none)
+        if job == "test" and _GREPPED.search(command) and not _REPORTS_PASS.search(body) \
+                and not re.search(r"(?i)\|\s*grep\b[^;&]*\b(?:fail(?:ed|ures?)?|errors?)\b", command):
             return dict(observation, outcome="unknown")
         return observation
     from .signatures import error_signature

@@ -110,6 +110,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # ``-1``)
     falsified += " " + " ".join(re.findall(r"Test .+ failed \(\d+ shrink steps?\):[ \t]*\n\s*?\n?[ \t]*(\S.*)",
                                            failure_text))
+    # (and FsCheck's under Expecto, its arguments on the line under "Shrunk 14 times to:", ``46341 46341``)
+    falsified += " " + " ".join(re.findall(r"\bShrunk \d+ times? to:[ \t]*\n[ \t]*(\S.*)", failure_text))
     # (or its range's bound moved past the value that falsified it: ``Fuzz.intRange 0 50`` → ``Fuzz.intRange 1 50``
     # after "Given 0")
     # (a literal's type suffix too: Scala's ``1000000000L``)
@@ -418,6 +420,8 @@ _LOOSENED = LazyRegex(r"(?x)approx\(|\babs\s*=|\brel\s*=|toBeCloseTo|assert_in_d
 _ASSERTION = LazyRegex(r"\b(?:assert\w*|expect\w*|should\w*|refute\w*|XCTAssert\w*|raises|toThrow\w*|require\.[A-Z]\w*|"
                        r"Verify\w*(?=\s*[(<])|"
                        r"raise_error|throws?_?[Ee]rror)\b|\(check-[\w?-]+|\(is\s|"  # (clojure.test's ``(is (= …))``)
+                       # (Pester's ``… | Should -Be …``, put under ``if ($PSVersionTable.PSVersion.Major -ge 6) {``)
+                       r"\bShould\s+-\w|"
                        r"^\s*\[\[?\s.*\s\]\]?\s*$")
 # a call made to succeed whatever it does: ``|| true``, ``|| :``, ``set +e``
 _SWALLOWED = LazyRegex(r"\|\|\s*(?:true|:|exit 0)\b|^\s*set \+e\b|\bcontinue-on-error:\s*true|"

@@ -864,6 +864,13 @@ def test_a_request_to_another_address_is_not_the_request_that_failed():
     assert _same_target(proxy, "curl -s http://127.0.0.1:8080/api/v1/health")
 
 
+def test_a_run_without_the_example_that_failed_is_not_the_run_that_failed():
+    # (blind917 AIH14: ``fpm test`` and ``fpm run --example kepler_orbit`` had passed for ``--example two_body``)
+    assert not _same_target("fpm run --example two_body", "fpm run --example kepler_orbit")
+    assert not _same_target("cargo run --example replay", "cargo test")
+    assert _same_target("cargo run --example replay", "cargo run --release --example replay")
+
+
 def test_an_image_rebuilt_under_another_tag_is_the_image_that_failed():
     from lorebook.commands import _same_target
 

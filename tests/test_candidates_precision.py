@@ -533,6 +533,14 @@ def test_an_out_of_memory_failure_fixed_in_configuration_is_still_a_lesson(git_p
     assert "NODE_OPTIONS" in candidate["change"] and candidate["files"] == ["package.json"]
 
 
+def test_probes_that_showed_nothing_did_not_help_and_are_no_cause():
+    # (blind917 AIH14: "… showed nothing — expected for this kind of bug" had been the card's cause)
+    said = stated("The accumulators kept their values between calls. The release profile, `-fcheck=all` and FPE "
+                  "traps showed nothing — expected for this kind of bug.")
+    assert said["did_not_help"] and all("showed nothing" not in s for s in said["cause"] + said["fix"]), said
+    assert not stated("The sanitizer showed nothing wrong with the parser.")["did_not_help"]
+
+
 def test_an_attempt_that_made_no_difference_is_not_the_fix_and_its_revert_is_not_the_lesson(git_project, store):
     said = stated("Raising the pool size to 20 made no difference, so I put it back to 5. The migration held a "
                   "lock on accounts; running it outside the transaction fixed it.")
@@ -5475,6 +5483,96 @@ def test_another_programs_run_of_the_same_job_does_not_split_the_problem(git_pro
     assert "next@14.1.4" not in candidates[0]["title"]
 
 
+def test_another_programs_install_before_the_failing_install_is_run_again_is_no_way_instead(git_project, store):
+    # (blind922 AIM13: ``sudo apt-get install -y libsdl2-2.0-0`` passed, "already the newest version", and the
+    # ``bundle install`` that failed was run again and failed again; the runtime package had been stored as the way
+    # to do the install instead)
+    session = (Session("pg-gem", git_project, prompt="gem install pg fails on the new box")
+               .fail("gem install pg -v 1.5.6", "Exit code 1\nBuilding native extensions. This could take a while...\n"
+                                                "ERROR:  Error installing pg:\n\tERROR: Failed to build gem native "
+                                                "extension.\nchecking for pg_config... no\nNo pg_config... trying anyway.")
+               .ok("sudo apt-get install -y libpq5", "libpq5 is already the newest version (16.4-0ubuntu0.24.04.1).\n"
+                                                     "0 upgraded, 0 newly installed, 0 to remove and 3 not upgraded.")
+               .fail("gem install pg -v 1.5.6 2>&1 | tail -4; exit ${PIPESTATUS[0]}",
+                     "Exit code 1\nchecking for libpq-fe.h... no\nCan't find the 'libpq-fe.h header\n"
+                     "*** extconf.rb failed ***")
+               .ok("sudo apt-get install -y libpq-dev", "Setting up libpq-dev (16.4-0ubuntu0.24.04.1) ...")
+               .ok("gem install pg -v 1.5.6", "Building native extensions. This could take a while...\n"
+                                              "Successfully installed pg-1.5.6\n1 gem installed")
+               .stop("pg builds now. The runtime library `libpq5` was already installed and changed nothing; the "
+                     "extension needs the headers and `pg_config` from `libpq-dev`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 1 and "libpq5" not in candidates[0]["title"] + candidates[0]["change"], candidates
+    assert "run `sudo apt-get install -y libpq-dev` first" in candidates[0]["title"], candidates[0]["title"]
+
+
+@pytest.mark.parametrize("command, body, nothing", [
+    ("sudo apt-get install -y libpq5", "libpq5 is already the newest version (16.4).\n0 upgraded, 0 newly installed, "
+                                       "0 to remove and 3 not upgraded.", True),
+    ("sudo apt-get install -y libpq-dev", "Setting up libpq-dev (16.4) ...\n1 upgraded, 1 newly installed", False),
+    ("sudo dnf install -y openssl-devel", "Package openssl-devel-3.0.7 is already installed.\nNothing to do.", True),
+    ("brew install pkg-config", "Warning: pkg-config 0.29.2 is already installed and up-to-date.", True),
+    ("pip install requests", "Requirement already satisfied: requests in ./venv/lib/python3.12/site-packages", True),
+    ("pip install requests httpx", "Requirement already satisfied: requests in ./venv/lib/python3.12\n"
+                                   "Successfully installed httpx-0.27.0", False),
+    ("sudo apt-get install -y libpq5 && make", "0 upgraded, 0 newly installed, 0 to remove", False),
+])
+def test_an_install_that_installed_nothing_changed_nothing(command, body, nothing):
+    from lorebook.steps import _is_change
+    assert _is_change({"tool": "Bash", "outcome": "ok", "target": command, "body": body}) is not nothing
+
+
+@pytest.mark.parametrize("name, failing, path, old, new", [
+    # (blind920 AIK05: Pester's ``Should -Be`` put under ``if ($PSVersionTable.PSVersion.Major -ge 6) {`` after it
+    # failed under Windows PowerShell 5.1)
+    ("pester-guard", "  [-] joins the archive path 12ms (9ms|3ms)\n   ParameterBindingException: A positional "
+                     "parameter cannot be found that accepts argument 'logs'.", "tests/Get-ArchivePath.Tests.ps1",
+     "    It 'joins the archive path' {\n        $p = Get-ArchivePath -Root $TestDrive\n"
+     "        $p | Should -Be (Join-Path $TestDrive 'archive\\logs')\n    }",
+     "    It 'joins the archive path' {\n        if ($IsLinux) {\n            $p = Get-ArchivePath -Root $TestDrive\n"
+     "            $p | Should -Be (Join-Path $TestDrive 'archive\\logs')\n        }\n    }"),
+])
+def test_a_failing_assertion_put_under_a_condition_is_weakened(git_project, store, name, failing, path, old, new):
+    session = (Session(name, git_project, prompt="One test is red on CI, please make the suite pass.")
+               .fail("make test", "Exit code 1\n" + failing)
+               .edit(path, old, new)
+               .ok("make test", "all tests passed")
+               .stop("Fixed: the suite is green on both runners. The red test came from a difference in how the "
+                     "two platforms join paths."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_run_cut_to_a_search_that_passed_its_status_on_is_the_check_when_run_whole(git_project, store):
+    # (blind919 AIJ24: ``… | grep -A2 Unhandled; exit ${PIPESTATUS[0]}`` failed as the run did; the run with
+    # ``CL_SOURCE_REGISTRY`` set, cut by ``tail`` instead, had been read as a look that searched no more)
+    session = (Session("asdf-registry", git_project, prompt="Run the test suite in the offline container.")
+               .fail("sbcl --non-interactive --eval '(require :asdf)' --eval '(asdf:test-system :ledger)' 2>&1 | "
+                     "grep -A2 Unhandled; exit ${PIPESTATUS[0]}",
+                     'Exit code 1\nUnhandled ASDF/FIND-COMPONENT:MISSING-COMPONENT in thread #<SB-THREAD:THREAD '
+                     '"main thread" RUNNING\n  Component "ledger" not found')
+               .ok("CL_SOURCE_REGISTRY=\"$PWD//:\" sbcl --non-interactive --eval '(require :asdf)' --eval "
+                   "'(asdf:test-system :ledger)' 2>&1 | tail -4", " Did 12 checks.\n    Pass: 12 (100%)\n    Fail: 0 ( 0%)")
+               .stop("ASDF could not find the system: `CL_SOURCE_REGISTRY=\"$PWD//:\"` makes it scan the project and "
+                     "`vendor/`; the 12 checks pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'CL_SOURCE_REGISTRY="$PWD//:"' in candidate["change"], candidate
+
+
+def test_a_test_run_searched_for_its_failures_too_and_shown_none_passed(git_project, store):
+    # (blind918 AII24: ``make check 2>&1 | grep -E 'ftl.tex|total|failed'`` had been no verdict, a look at a log)
+    session = (Session("grep-verdict", git_project, prompt="make check fails on the new CI image")
+               .fail("make check 2>&1 | head -6", "Exit code 2\nrunning examples/ring.thy\nBad prover response: eprover "
+                                                   "3.0 is not supported\nmake: *** [Makefile:9: check] Error 1")
+               .edit("Makefile", "PROVER = eprover\n", "PROVER = $(shell isabelle getenv -b PROVER_E)\n")
+               .ok("make check 2>&1 | grep -E 'thy|total|failed'", "running examples/ring.thy\n[Main] total 00:04.10\n"
+                                                                  "running examples/group.thy\n[Main] total 00:01.93")
+               .stop("The Makefile now takes the prover from `isabelle getenv -b PROVER_E`, the bundled E 2.5; both "
+                     "examples verify."))
+    (candidate,), _ = _candidates(store, session)
+    assert "isabelle getenv -b PROVER_E" in candidate["change"], candidate
+
+
 def test_a_git_setting_written_is_a_change(git_project, store):
     # (blind87 CJ10: a private module fetched over HTTPS through git's ``insteadOf``; a setting only read is not)
     session = (Session("insteadof", git_project)
@@ -8848,6 +8946,29 @@ def test_a_reported_blow_up_a_bare_managed_device_task_and_an_expo_subcommand(gi
     assert command_job("./gradlew pixel6Api34DebugAndroidTest -Pandroid.testoptions.x=y") == "test"  # (blind166 FK05)
     assert other_subcommand("npx expo run:android", "npx expo install expo-build-properties")  # (blind166 FK06)
     assert error_signature('Exit code 255\n\nInvalid base64: "{"order_id":42}"\n').startswith("Invalid base64")
+
+
+def test_a_long_wrapped_error_keeps_its_cause_in_its_signature():
+    # (blind922 AIM08: hugo's two errors shared their first 200 characters; cut there, a missing autoprefixer and a
+    # removed template were one problem)
+    head = ('ERROR error building site: render: failed to render pages: render of "home" failed: '
+            '"/w/layouts/_default/baseof.html:9:5": execute of template failed: template: _default/baseof.html:9:5: '
+            'executing "_default/baseof.html" at <partial "head/css.html" .>: ')
+    a = error_signature("Exit code 1\n" + head + "error calling PostCSS: Error: Cannot find module 'autoprefixer'")
+    b = error_signature("Exit code 1\n" + head + 'template "_internal/google_analytics_async.html" not defined')
+    assert a != b and a.endswith("'<mod>'") and "…" in a
+
+
+def test_prove_signs_a_file_that_died_by_perls_error_not_by_its_summary():
+    # (blind922 AIM19: "Parse errors: No plan found in TAP output" under both a missing module of the project and a
+    # missing test dependency; ``-l`` had been an attempt at one problem)
+    run = ("Exit code 1\nt/01-load.t ...... Can't locate Acme/Mail.pm in @INC (you may need to install the Acme::Mail "
+           "module) (@INC entries checked: /etc/perl /usr/share/perl5) at t/01-load.t line 3.\n"
+           "BEGIN failed--compilation aborted at t/01-load.t line 3.\nt/01-load.t ...... Dubious, test returned 2 "
+           "(wstat 512, 0x200)\nNo subtests run \n\nTest Summary Report\n-------------------\n"
+           "t/01-load.t      (Wstat: 512 (exited 2) Tests: 0 Failed: 0)\n  Non-zero exit status: 2\n"
+           "  Parse errors: No plan found in TAP output\nFiles=1, Tests=0\nResult: FAIL")
+    assert "Can't locate Acme/Mail.pm in @INC" in error_signature(run, "prove -r t/")
 
 
 def test_a_cli_package_run_by_npx_is_the_program_a_package_script_runs(git_project, store):
@@ -22875,6 +22996,12 @@ def test_a_first_try_said_to_fail_did_not_help(sentence):
                      "failed after 37 attempts\n\n    \tArg 0: -1 (shrunk from -482910)\n",
      "core/src/test/kotlin/app/core/DurationFormatTest.kt", "        checkAll(Arb.long()) { secs ->",
      "        checkAll(Arb.long(0L..31_536_000L)) { secs ->"),
+    # (blind917 AIH09: FsCheck's ``Gen.choose (1, 100_000)``, F#'s space before its arguments, made ``(1, 500)``
+    # after Expecto's "Shrunk 14 times to:" over ``46341 46341``)
+    ("fscheck-range", "[09:02:11 ERR] Billing.interest never overflows failed in 00:00:00.0410000.\nFailed after 12 "
+                      "tests. Parameters:\n\t900211 70113\nShrunk 9 times to:\n\t65536 32768\nResult:\n\tFalse",
+     "tests/Billing.Tests/Props.fs", "let balances = Gen.choose (0, 1_000_000) |> Arb.fromGen",
+     "let balances = Gen.choose (0, 10_000) |> Arb.fromGen"),
 ])
 def test_more_inputs_narrowed_past_what_failed_are_weakened(git_project, store, name, failing, path, old, new):
     session = (Session(name, git_project, prompt="The test fails on CI, please make it green.")
