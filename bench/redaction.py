@@ -327,6 +327,9 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     add("pmcmd's password", f"pmcmd startworkflow -sv IS_ETL_DEV -d Domain_ETL_DEV -u etl_svc -p '{pm}' -f SALES_DM "
         "-wait wf_load_fact_sales", pm)
     add("pmrep's password", f"pmrep connect -r REP_ETL_DEV -d Domain_ETL_DEV -n etl_svc -x '{pm}'", pm)
+    # (round 130: an RPC provider's key as a URL's whole path, QuickNode's)
+    quick = rand(32, HEX)
+    add("rpc url key as the whole path", f"cast chain-id --rpc-url https://acme-testnet.quiknode.pro/{quick}/", quick)
     return out
 
 
@@ -492,6 +495,9 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     add("a commit in a url's query", f"https://ci.acme.io/builds?branch=main&commit={query_sha}&page=2", query_sha)
     # (round 129's final batch: a compiler's define, read as a generated secret)
     add("a compiler's define", "build_flags = -DCORE_DEBUG_LEVEL=3", "-DCORE_DEBUG_LEVEL=3")
+    # (round 130: a content hash as a directory of the path, a file under it)
+    asset = rand(32, HEX)
+    add("a hashed asset's directory", f"curl -O https://cdn.acme.io/{asset}/app.js", asset)
     return out
 
 

@@ -169,7 +169,10 @@ _JOBS = (
                 r"\bPkg\.(?:add|instantiate|resolve|develop|build)\(|\binstall\.packages\(|"
                 r"\b(?:renv|pak|remotes|devtools|BiocManager)::(?:restore|install\w*|pkg_install)\("),
     ("build", r"(?:^|\s)(?:(?:npm|yarn|pnpm|bun|cargo|go|make|\./gradlew|gradlew|gradle|mvn|\./mvnw|mvnw|dotnet)"
-              r"\s+(?:build|package)|tsc|webpack|vite\s+build|sphinx-build|(?:mkdocs|jekyll|mdbook|zola)\s+build)(?![\w-])"),
+              r"\s+(?:build|package)|tsc|webpack|vite\s+build|sphinx-build|(?:mkdocs|jekyll|mdbook|zola)\s+build|"
+              # (PlatformIO's build, not its targets that clean or only watch: ``pio run -e esp32dev``)
+              r"(?:pio|platformio)\s+run(?![^|;&]*\s(?:-t|--target)\s+(?:clean\w*|erase|monitor|menuconfig)\b))"
+              r"(?![\w-])"),
     ("lint", r"(?:^|\s)(?:(?:npm|yarn|pnpm)\s+(?:run\s+)?lint|ruff(?:\s+check)?|flake8|eslint|pylint|mypy|pyright|"
              r"golangci-lint|cargo\s+clippy|go\s+vet|rubocop|credo|standardrb|biome\s+(?:lint|check)|"
              # (an HDL simulator asked only to lint: ``verilator --lint-only -Wall rtl/sync_fifo.sv``)

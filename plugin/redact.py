@@ -872,12 +872,14 @@ def _redact_env_value(match: re.Match) -> str:
 def _url_path_key(match: re.Match) -> str:
     """A URL with each part of its path that reads as a generated key redacted: a random word of 24 or more (not a
     content address, IPFS's ``Qm…``/``bafy…``, nor a file's name), or the 32 hex digits of an Infura-style project
-    key after a version, ``/v3/`` (or a devnet's ``/v1/``)."""
+    key after a version, ``/v3/`` (or a devnet's ``/v1/``), or the whole path (QuickNode's
+    ``https://acme-testnet.quiknode.pro/<32 hex>/``)."""
     parts = match.group(2).split("/")
     for n, part in enumerate(parts):
         key = looks_random(part, min_length=24) and not re.match(r"Qm[1-9A-HJ-NP-Za-km-z]{44}$|bafy|bafk", part) \
             and not re.search(r"\.[A-Za-z][A-Za-z0-9]{0,4}$", part) \
-            or n and re.fullmatch(r"v\d", parts[n - 1].lower()) and re.fullmatch(r"[0-9a-f]{32}", part)
+            or n and re.fullmatch(r"v\d", parts[n - 1].lower()) and re.fullmatch(r"[0-9a-f]{32}", part) \
+            or n == 1 and parts[2:] in ([], [""]) and re.fullmatch(r"[0-9a-f]{32}|[0-9a-f]{64}", part)
         if key:
             parts[n] = "[REDACTED:url-key]"
     return match.group(1) + "/".join(parts)

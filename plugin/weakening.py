@@ -1231,7 +1231,10 @@ def _loop_run_once(changes: dict[str, list[dict]]) -> bool:
             removed, added = _hunk_lines(hunk)
             if not added or not any(_LOOP_HEAD.search(l) for l in removed) or any(_LOOP_HEAD.search(l) for l in added):
                 continue
-            calls = [_CALLS_IN.findall(l) for l in removed]
+            # (its body's calls: not a setup before it, ``qsharp.init(…)`` given the project where a loop ``eval``-ed
+            # each file)
+            head = next(n for n, l in enumerate(removed) if _LOOP_HEAD.search(l))
+            calls = [_CALLS_IN.findall(l) for l in removed[head:]]
             code = [l for l in added if l.strip(" \t{}();")]
             if len(code) < len(removed) and all(l in removed or (mine := _CALLS_IN.findall(l)) and mine in calls
                                                 for l in code) and any(l not in removed for l in code):

@@ -889,6 +889,13 @@ def test_a_dart_packages_executable_is_run_through_dart_pub_global_run():
     assert command_job("dart pub global run melos run test:unit") == "test"
 
 
+def test_platformios_run_does_the_build_job_but_not_its_clean_target():
+    # (blind919 AIJ12: ``pio run -e esp32dev 2>&1 | tail -9`` printed "Error: The program size … is greater than
+    # maximum allowed" and [FAILED], and had passed as a piped run of no job)
+    assert command_job("pio run -e esp32dev 2>&1 | tail -9") == command_job("platformio run -t upload") == "build"
+    assert command_job("pio run -e esp32dev -t clean") is None
+
+
 def test_laravels_test_runs_do_the_test_job_on_the_host_and_through_sail():
     assert {command_job(c) for c in ("php artisan test --filter=InvoiceTest", "./vendor/bin/sail test",
                                      "sail artisan test", "./vendor/bin/sail artisan test")} == {"test"}

@@ -19918,6 +19918,22 @@ def test_a_failing_tests_loop_run_once_is_weakened(git_project, store):
     assert candidates == [] and "weakened_test" in reasons, [(c["title"], c["change"]) for c in candidates]
 
 
+def test_a_setup_loop_replaced_by_a_call_made_before_it_is_no_loop_run_once(git_project, store):
+    # (blind917 AIH16: conftest.py's ``for path in …glob("*.qs"): qsharp.eval(…)`` made ``qsharp.init(project_root=
+    # "quantum", …)``, the ``init`` made before the loop, had been read as the loop's body run once)
+    old = ("    engine.init(profile=Profile.Base)\n    for path in sorted(Path(\"rules\").glob(\"*.dl\")):\n"
+           "        engine.load(path.read_text())\n")
+    session = (Session("rules-root", git_project, prompt="We moved the .dl files into a project under datalog/ and "
+                                                       "the tests can't find any rule since.")
+               .fail("uv run pytest -q", "Exit code 1\nFFF\nE   RuleNotFound: reachable/2\n3 failed in 0.31s")
+               .edit("tests/conftest.py", old, "    engine.init(project_root=\"datalog\", profile=Profile.Base)\n")
+               .ok("uv run pytest -q", "3 passed in 0.22s")
+               .stop("The fixture still globbed `rules/*.dl`, which matched nothing after the move; it now starts "
+                     "the engine on the project: `engine.init(project_root=\"datalog\", profile=Profile.Base)`."))
+    (candidate,), _ = _candidates(store, session)
+    assert 'project_root="datalog"' in candidate["change"], candidate
+
+
 def test_every_instance_of_the_class_under_test_stubbed_is_weakened(git_project, store):
     # (blind548 UC10: ``BadgeComponent.any_instance.stubs(:overdue?).returns(true)`` in badge_component_test.rb)
     path = "spec/models/invoice_reminder_spec.rb"

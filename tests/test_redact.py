@@ -439,7 +439,11 @@ def test_a_key_in_a_urls_path_is_a_secret_and_a_content_address_or_a_files_name_
     # (blind759 ACF13: a devnet's ``/v1/`` key, in a ``cast rpc … --rpc-url`` line)
     assert "9c1f7e2a" not in redact("cast rpc eth_feeHistory 1 latest '[]' --rpc-url "
                                     "https://rpc.devnet.acme-chain.io/v1/9c1f7e2ab4d84b5f96d0e3a1c2b7f8e4")
+    # (blind927 AIR12: QuickNode's key is the URL's whole path, no version before it)
+    assert "9f2c7e41" not in redact("forge script script/Deploy.s.sol --rpc-url "
+                                    "https://acme-testnet.quiknode.pro/9f2c7e41d0b84a6fa3e5c1b27d8e06aa/ --broadcast")
     for kept in ("https://github.com/acme/app/blob/3f1a9c27b0d4e5f6a7b8c9d0e1f2a3b4c5d6e7f8/src/main.py",
+                 "https://cdn.acme.io/9f2c7e41d0b84a6fa3e5c1b27d8e06aa/app.js",
                  "https://ipfs.io/ipfs/QmXoypizjW3WknFiJnKLwHCnL72vedxjQkDDP1mXWo6uco/wiki",
                  "https://storage.googleapis.com/acme-builds/releases/2024/ReleaseCandidateBuild20240614x86.zip",
                  "https://viem.sh/docs/actions/wallet/writeContract#account"):
