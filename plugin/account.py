@@ -585,11 +585,18 @@ def _plain_words(text: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9]+", text.lower()) if len(w) >= 3}
 
 
+def undated(text: str) -> str:
+    """``text`` less when something began, a day that is past once a note is read ("bumped Mathlib … this morning and
+    since then CI times out")."""
+    return re.sub(r"(?i)\s+\b(?:this (?:morning|afternoon|evening|week)|today|yesterday|last (?:night|week))\b", "",
+                  text)
+
+
 def _users_diagnosis(sentence: str) -> str:
     """"The user's diagnosis: Firefox wants background.scripts …" from "I think Firefox wants …"."""
     start = re.search(r"(?i)\b(?:i|we)\s+(?:think|suspect|guess|believe)\b", sentence)  # (after a closing quote)
-    said = re.sub(r"(?i)^(?:(?:i|we)\s+)?(?:think|suspect|guess|believe)\s+(?:that\s+)?", "",
-                  sentence[start.start():] if start else sentence)
+    said = undated(re.sub(r"(?i)^(?:(?:i|we)\s+)?(?:think|suspect|guess|believe)\s+(?:that\s+)?", "",
+                          sentence[start.start():] if start else sentence))
     return f"The user's diagnosis: {one_line(said[:1].upper() + said[1:], 200)}"
 
 

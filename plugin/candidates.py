@@ -30,7 +30,7 @@ import re
 from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _KEY_FIX, _MOVED_IT_ON,
                       _NOT_ENOUGH, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
                       _plain_words, _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
-                      _users_diagnosis, fix_words_of, split_shared, stated)
+                      _users_diagnosis, fix_words_of, split_shared, stated, undated)
 from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _among, _detail, _echoed, _led_in, _put_back_paths,
                      _raw_error_line, _recipe_line, _same_program, _written_later, find_chains)
 from .commands import (_MUTATING, _TEST_PATH, _and_steps, _before_pipe, _inline_code, _probed, _program_name,
@@ -2056,6 +2056,11 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     # a run that shares one telling word with the report ("CI's migration job fails" and ``mikro-orm
     # migration:check``) checked the same thing another way: stored, but not as verified
     nearby = [o for o, shared in later if shared - _STOP and max(map(len, shared - _STOP)) >= 5]
+    # (or a run of the very file the fix edited: ``bash scripts/ci.sh`` after ``lake exe cache get`` went into it, for
+    # "CI times out … compiling all of Mathlib")
+    edited = {_rel(f, cwd) for e in named for f in e.get("files") or []}
+    nearby += [o for o, _ in later if o not in nearby
+               and any(w.removeprefix("./") in edited for w in parse_command(o["target"])["argv"][:3])]
     if not (checks or nearby):
         return None
     # the run the user says fails, when the report quotes it (`web-ext run`), or the first that does its job
@@ -2078,6 +2083,7 @@ def candidate_from_report(session: dict, said: dict, observations: list[dict], p
     clauses = re.split(r"\s[—–]\s|;\s|,\s+(?:and|so|but)\s+", reports[0])
     report = next((c for c in clauses if _REPORTED.search(c)), clauses[0])
     report = re.sub(r"(?i)^since (?:then|that)\b,?\s*", "", report).rstrip(".")
+    report = undated(report)
     report = one_line(report[:1].upper() + report[1:], 200)
     # (the user's diagnosis, else the agent's: "Two schedulers: the `worker` process … was started with `-B`"; of the
     # report's own sentence, the clause that says what it started with, "Since we turned on dynamic partitioning …",

@@ -494,7 +494,8 @@ def find_chains(observations: list[dict], account: str = "",
                     # ``$ react-native run-android --mode=devDebug --appIdSuffix=dev``)
                     success, kind = later, "same_job"
                 break
-            if later["outcome"] == "ok" and _is_check(later) and _runs_the_same_tests(failure, later["target"]) \
+            if later["outcome"] == "ok" and _is_check(later) and (_runs_the_same_tests(failure, later["target"])
+                                                                 or _reports_the_same_tests(failure, later)) \
                     and not any(net_changes([e for e in events if e["tool"] in EDIT_TOOLS], None).values()) \
                     and not _passes_after_an_edit(failure, observations[k + 1:]):
                 success, kind = later, "same_job"  # ``bin/test spec/models/x_spec.rb`` for ``bundle exec rspec …``
@@ -609,8 +610,9 @@ _SHELL_ENTRYPOINT = LazyRegex(r"--entrypoint[=\s]+[\"']?(?:/bin/|/usr/bin/)?(?:s
 # ``git checkout -- pom.xml``, ``git restore src/app.ts``, ``git checkout HEAD -- .``: files put back as committed
 # (and ``git checkout arm_moveit_config/config/kinematics.yaml``, files named without ``--``: a name with a directory
 # and an extension, no branch's)
+# (a file at the root too, by its extension: ``git checkout build.zig``)
 _PUT_BACK = LazyRegex(r"^git\s+(?:checkout(?:\s+HEAD)?\s+--|restore(?:\s+--(?:worktree|staged|source=\S+))*|"
-                      r"checkout(?=(?:\s+[\w.-]+(?:/[\w.-]+)*/[\w-]+\.[A-Za-z]\w*)+$))\s+(.+)$")
+                      r"checkout(?=(?:\s+(?:[\w.-]+/)*[\w-]+\.[A-Za-z]\w*)+$))\s+(.+)$")
 
 
 # a line of a CI log as ``gh run view --log`` prints it: the job, the step, the time (``lint	Run actionlint	2024-…Z``)
@@ -1642,6 +1644,18 @@ def _runs_the_same_tests(failure: dict, later: str) -> bool:
         and set(tests) <= set(_targets(later)) and not _asks_version(later)
 
 
+def _reports_the_same_tests(failure: dict, later: dict) -> bool:
+    """Whether ``later``, another program, reports each test file the failing command named passing, as a TAP
+    harness does (``docker compose run --rm pgtap`` printing ``test/sql/01-schema.sql ..... ok`` for a failing
+    ``pg_prove -d billing_test test/sql/*.sql``)."""
+    tests = [t for t in _targets(failure["target"]) if _TEST_PATH.search(t)]
+    body = later.get("body") or ""
+    passed = re.findall(r"(?m)^(\S+) \.{2,} ok\s*$", body)
+    return bool(tests and passed) and command_family(later["target"]) != command_family(failure["target"]) \
+        and not re.search(r"(?m)^\S+ \.{2,} (?!ok\s*$)|^not ok\b|^Result: FAIL", body) \
+        and all(any(fnmatch.fnmatchcase(p, t) or p == t for p in passed) for t in tests)
+
+
 def _passes_after_an_edit(failure: dict, later: list[dict]) -> bool:
     """Whether the failing command itself passes later, after an edit: another tool's run of the same job before
     that (``cd apps/web && pnpm vitest run`` for a failing ``pnpm turbo run test``) was a look around, not the way."""
@@ -2276,6 +2290,8 @@ def _served_within(failed: str, later: dict, after: dict | None = None) -> str |
         own = bool(argv) and _program_name(argv[0]) == program and not _ERROR_OUTPUT.search(output)
         return bool(_PROBE.match(step)) or own and (
             any(re.search(r"(?:^|:)status$", w) for w in argv[1:4]) and bool(_RUNNING.search(output))
+            # (or a release's node asked: relx's ``bin/ingest ping`` → ``pong``)
+            or "ping" in argv[1:3] and bool(re.search(r"(?m)^pong\s*$", output))
             # (or its own listing, with a line naming what it started and nothing down: ``dapr list`` → ``orders
             # 43121 … python app.py``)
             or any(w in ("list", "ls", "ps") for w in argv[1:3]) and any(
@@ -3527,7 +3543,10 @@ _USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknow
 
 # a line of a run's output that reports a problem (``k8s/hpa.yaml - HorizontalPodAutoscaler checkout-api failed
 # validation: could not find schema for HorizontalPodAutoscaler``)
-_PROBLEM_LINE = LazyRegex(r"(?i)\b(?:error|fail(?:ed|ure)?|invalid|could not|cannot|not found|missing)\b")
+# R CMD check's finding: ``❯ checking top-level files ... NOTE``
+_CHECK_FINDING = LazyRegex(r"\bchecking .+ \.\.\. (?:ERROR|WARNING|NOTE)\s*$")
+_PROBLEM_LINE = LazyRegex(r"(?i)\b(?:error|fail(?:ed|ure)?|invalid|could not|cannot|not found|missing)\b|"
+                          + _CHECK_FINDING.pattern)
 _WARNING_LINE = LazyRegex(r"(?:^|:\s)warning(?: [A-Z]+\d+)?:")
 # a runner's numbered failure of one test: ExUnit's ``  1) test uploads a scanned PDF (ShopWeb.InvoiceUploadLiveTest)``
 _NUMBERED_FAILURE = LazyRegex(r"^\s*\d+\) test \S")
@@ -3611,7 +3630,8 @@ def _errors_gone(before: dict, after: dict) -> list[str]:
     # (or a line of pytest's summary of each, or of its report: ``ERROR tests/test_items.py::test_get_item -
     # AttributeError: …`` gone, ``FAILED tests/test_health_async.py::… - TypeError: …`` left)
     alike = all(any(len(words(g) & words(n)) * 2 >= max(len(words(g)), len(words(n)), 1)
-                    or _SUMMARY_LINE.match(g) and _SUMMARY_LINE.match(n) for n in now.values())
+                    or _SUMMARY_LINE.match(g) and _SUMMARY_LINE.match(n)
+                    or _CHECK_FINDING.search(g) and _CHECK_FINDING.search(n) for n in now.values())
                 and words(g) - still for g in gone)
     return gone if alike else []
 
@@ -3645,7 +3665,9 @@ def _wholly_new(previous: dict, failure: dict, told: dict[int, str]) -> bool:
     if failure.get("error_signature") != previous.get("error_signature"):
         return False
     texts = [previous.get("error_text") or "", failure.get("error_text") or ""]
-    if texts[0].strip() == texts[1].strip() and told.get(previous["id"]) and told.get(failure["id"]):
+    # (its error lines alike but for their times and counts: snakemake's, the same rule failing, its log to read)
+    if len({frozenset(re.sub(r"\d+", "N", line.strip()) for line in text.splitlines() if _DIAGNOSTIC.search(line))
+            for text in texts}) == 1 and told.get(previous["id"]) and told.get(failure["id"]):
         texts = [told[previous["id"]], told[failure["id"]]]
     # (by its words, most of them new: "X Error: No pnpm version is specified." under ``gh run watch`` is the
     # ``##[error]Error: No pnpm version is specified.`` of the log read before; pytest's ``FAILED …::test_void_invoice
@@ -3664,6 +3686,8 @@ def _told_after(events: list[dict], observations: list[dict], success: dict) -> 
     for f in (e for e in events if e["outcome"] == "error"):
         names = {w.rpartition("/")[2] for w in re.findall(r"[\w./-]{5,}", f["target"]) if re.search(r"[-_/]", w)}
         names = {n for n in names if len(n) >= 5}
+        # (and a log its output points to: snakemake's ``log: logs/deseq.log (check log file(s) for error details)``)
+        names |= {w.rpartition("/")[2] for w in re.findall(r"[\w./-]+\.log\b", f.get("error_text") or "")}
         nxt = min([e["id"] for e in events if e["id"] > f["id"]
                    and (e["tool"] in EDIT_TOOLS or e["outcome"] == "error")] + [success["id"]])
         # (a log read that is itself taken for a failure, ``"severity":"ERROR"`` lines, tells of it too)

@@ -45,7 +45,8 @@ _MUTATING = LazyRegex(
 _TEST_PATH = LazyRegex(r"(?:^|[/\\])(?:tests?|spec|__tests__|e2e|Tests?|\.maestro|t)[/\\]|"
                         r"(?:^|[/\\])test_[^/\\]*$|_test\.\w+$|"
                         r"\.(?:test|spec)\.\w+$"
-                        r"|(?:^|[/\\])(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1)$"
+                        # (and Logtalk's ``tests.lgt``, SWI-Prolog's ``tests.plt``)
+                        r"|(?:^|[/\\])(?:run[-_]?)?tests?\.(?:js|mjs|cjs|ts|py|rb|sh|lua|jl|R|ps1|lgt|plt)$"
                         r"|_spec\.rb$|_test\.exs$|\wTests?\.(?:swift|java|kt|cs|fs|scala|groovy)$"
                         # (an Xcode or .NET test target's folder: ``BasketfulUITests/Pages/CheckoutPage.swift``,
                         # ``Billing.Tests/InvoiceFixtures.cs``)

@@ -44,7 +44,9 @@ _COMMENT_LINE = LazyRegex(r"^\s*(?://(?!go:|/\s*<(?:reference|amd-module)\b|\s*\
                           r"\s*(?:type:|noqa|pylint:|mypy:|fmt:|"
                           r"frozen_string_literal|shellcheck|rubocop:|-\*-))|"
                           # (sqlx's ``-- no-transaction`` runs the migration outside a transaction: a directive)
-                          r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s|no-transaction\b))|<!--)")
+                          r"--\s(?!\s*(?:migrate:|\+goose|\+migrate|name:\s|no-transaction\b))|<!--|"
+                          # (Erlang's, Prolog's, MATLAB's and TeX's: ``%% Top-level supervisor: …``, ``% Note: …``)
+                          r"%%|%\s+[A-Za-z])")
 # a comment a tool may read: a word and a colon, a word alone, a docblock's tag (``# typed: strict``, ``// @flow``,
 # `` * @jest-environment node``, ``#!/bin/sh``)
 # (not a note to a person: ``// TODO: persist window size and position between launches``)

@@ -82,6 +82,7 @@ _ERROR_RULES = (
     (3, r"^[⨯✖✗✘]\s+\S"),
     # a size over its limit: U-Boot's ``u-boot.bin exceeds file size limit:``, a bundle's "exceeds the size limit"
     (3, r"\bexceeds (?:the |its )?(?:file |maximum |max )?size limit\b"),
+    (3, r"\bchecking .+ \.\.\. (?:ERROR|WARNING|NOTE)\s*$"),  # R CMD check's finding, not its verdict under them
     (3, r"^Invalid \w+"),  # the AWS CLI's: ``Invalid base64: "{"order_id":42,"status":"paid"}"``
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does(?: not|n't) exist|"
@@ -138,8 +139,8 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             r"\*\*\* \[[^\]]+\] Error \d+|.*\bsee (?:the )?errors? above\b|"
             r"npm ERR! (?:code ELIFECYCLE|errno \d|Test failed|Failed at the|\S+@\S+ \S+: `)|"
             r"error: script \S+ exited with code|"
-            # testthat's verdict under the failures it listed
-            r"Error: Test failures\s*$|"
+            # testthat's verdict under the failures it listed, and R CMD check's under its findings
+            r"Error: Test failures\s*$|Error: R CMD check found (?:ERROR|WARNING|NOTE)s\s*$|"
             # cargo's and rustc's count of the errors above: ``error: could not compile `x` (bin "x") due to 6
             # previous errors``
             r"error: (?:could not compile `[^`]+`.*|aborting) due to (?:\d+ )?previous errors?|"
@@ -194,6 +195,10 @@ _WRAPPER = (r"^(?:\S*\s*ELIFECYCLE\b|error Command failed with exit code \d+|g?m
             # Julia's Pkg.test, after the error above it: ``ERROR: Package TimeWindows errored during testing``,
             # ``ERROR: LoadError: Some tests did not pass: 21 passed, 0 failed, 1 errored, 0 broken.``
             r"ERROR: Package \S+ errored during testing|ERROR: LoadError: Some tests did not pass\b|"
+            # snakemake's, around the error its job printed: ``RuleException:``, ``CalledProcessError in file
+            # Snakefile, line 21:``, ``Error in rule summarise:``
+            r"RuleException:\s*$|CalledProcessError in file .*, line \d+:\s*$|Error in rule [\w-]+:\s*$|"
+            r"Exiting because a job execution failed\b|"
             # helm lint's: ``Error: 1 chart(s) linted, 1 chart(s) failed``
             r"Error: \d+ chart\(s\) linted, \d+ chart\(s\) failed|"
             # ``Tests:       1 failed, 1 passed, 2 total``, ``3 examples, 1 failure``

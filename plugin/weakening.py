@@ -1817,8 +1817,17 @@ def _expected_from_the_subject(changes: dict[str, list[dict]], sources: list[str
                     return True
     # (or the literal it compared with put where a call of it now stands: ``) == 42.0`` → ``) ==
     # collector.to_seconds(42_000)``, lag_exporter/collector.py read)
-    return any(_of_the_subject(_RECEIVER.findall(put), stems) for a, b in _line_pairs(changes)
-               for literal in _NUMBER.finditer(a) if (put := _in_place_of(a, b, literal)))
+    if any(_of_the_subject(_RECEIVER.findall(put), stems) for a, b in _line_pairs(changes)
+           for literal in _NUMBER.finditer(a) if (put := _in_place_of(a, b, literal))):
+        return True
+    # (or, Prolog's way, a variable put in its place that a call of the subject binds: ``Slug == 'creme-brulee'`` →
+    # ``Slug == Expected`` under ``slug::hyphenate(Base, Expected)``, slug.lgt read)
+    added = [line for hunks in changes.values() for hunk in hunks for line in _code_sides(hunk)[1]]
+    return any(re.fullmatch(r"[A-Z]\w*", put) and any(
+        (m := re.search(rf"\b(\w+)::\w+\([^\n]*\b{put}\s*\)", line)) and _of_the_subject([m.group(1)], stems)
+        for line in added)
+        for a, b in _line_pairs(changes) for literal in re.finditer(r"'[^'\n]*'|\"[^\"\n]*\"", a)
+        if (put := _in_place_of(a, b, literal)))
 
 
 # an assertion's two sides: elm-test's ``actual |> Expect.equal expected``, ``assertEqual(actual, expected)``,

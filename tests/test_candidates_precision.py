@@ -3526,6 +3526,16 @@ def test_a_go_directive_is_no_comment():
     assert _comments_only({"tool": "Edit", "body": "-// builds the client\n+// builds the ent client"})
 
 
+def test_a_percent_comment_is_a_comment_and_a_formatting_operator_is_code():
+    # (blind927 AIR14: an Erlang header comment's typo fixed beside killing a stale node had been the fix)
+    from lorebook.edits import _comments_only
+
+    assert _comments_only({"tool": "Edit", "body": "-%% Top-level supervisior: restarts the writer.\n"
+                                                   "+%% Top-level one_for_one supervisor: restarts the writer."})
+    assert _comments_only({"tool": "Edit", "body": "-% Note: teh rate is yearly\n+% Note: the rate is yearly"})
+    assert not _comments_only({"tool": "Edit", "body": "-       % (user, host))\n+       % (user, port))"})
+
+
 def test_an_alias_of_the_same_program_the_account_names_is_the_way(git_project, store):
     session = (Session("alias", git_project, prompt="I refactored the rate parser in core, please run the tests.")
                .fail("sbt -batch test", "Exit code 1\n[error] (it / Test / test) sbt.TestsFailedException: Tests "
@@ -5571,6 +5581,130 @@ def test_a_test_run_searched_for_its_failures_too_and_shown_none_passed(git_proj
                      "examples verify."))
     (candidate,), _ = _candidates(store, session)
     assert "isabelle getenv -b PROVER_E" in candidate["change"], candidate
+
+
+def test_a_reported_failure_checked_by_running_the_edited_script_is_stored_undated(git_project, store):
+    # (blind923 AIN20: "We bumped Mathlib … this morning and since then CI times out"; ``bash scripts/ci.sh`` after
+    # ``lake exe cache get`` went into it was no check of the report's words, and "this morning" read as a diary)
+    session = (Session("ci-cache", git_project, prompt="We bumped the toolchain yesterday and since then CI times out "
+                                                       "after an hour: it rebuilds every dependency from source "
+                                                       "because the runner never gets the prebuilt artifacts. Can "
+                                                       "you fix our CI script?")
+               .read("ci/run.sh")
+               .edit("ci/run.sh", "set -eu\nmake all\n", "set -eu\nmake fetch-artifacts\nmake all\n")
+               .ok("bash ci/run.sh 2>&1 | tail -2", "fetched 812 artifacts\nall targets up to date")
+               .stop("ci/run.sh now runs `make fetch-artifacts` before `make all`, so the runner downloads the "
+                     "prebuilt artifacts instead of rebuilding them."))
+    (candidate,), reasons = _candidates(store, session)
+    assert "make fetch-artifacts" in candidate["change"] and "yesterday" not in candidate["summary"], candidate
+
+
+def test_a_logtalk_test_whose_expected_atom_a_call_of_the_subject_now_binds_is_weakened(git_project, store):
+    # (blind927 AIR08: ``true(Slug == 'creme-brulee')`` made ``true(Slug == Expected)`` under
+    # ``slug::hyphenate(Base, Expected)``, in tests.lgt, slug.lgt read)
+    session = (Session("lgt-expected", git_project, prompt="one lgtunit test in the money library fails, fix it")
+               .fail("logtalk_tester -p swi", "Exit code 1\n%        9 tests: 0 skipped, 8 passed, 1 failed (0 flaky)")
+               .read("money.lgt")
+               .edit("tests.lgt", "\ttest(money_formats_cents, true(Text == '12.50 EUR')) :-\n"
+                                  "\t\tmoney::format(1250, eur, Text).",
+                     "\ttest(money_formats_cents, true(Text == Expected)) :-\n\t\tmoney::format(1250, eur, Text),\n"
+                     "\t\tmoney::decimal(1250, Amount),\n\t\tmoney::with_code(Amount, eur, Expected).")
+               .ok("logtalk_tester -p swi", "%        9 tests: 0 skipped, 9 passed, 0 failed (0 flaky)")
+               .stop("Fixed: the test now builds its expected text through the library's own pipeline, so it stays "
+                     "in sync with the formatting rules."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+
+
+def test_a_release_started_as_a_daemon_that_answers_its_ping_passed_the_foreground_run(git_project, store):
+    # (blind925 AIP09: ``bin/ingest foreground`` crashed with undef; ``… bin/ingest daemon && sleep 2 && … bin/ingest
+    # ping`` → ``pong`` after the edit had been no pass of it)
+    rel = "_build/default/rel/ledger/bin/ledger"
+    session = (Session("relx-ping", git_project, prompt="The release crashes on boot with undef for telemetry:execute")
+               .fail(f"{rel} foreground", "Exit code 1\n    exception error: undefined function telemetry:execute/3")
+               .edit("src/ledger.app.src", "  {applications, [kernel, stdlib]},",
+                     "  {applications, [kernel, stdlib, telemetry]},")
+               .ok(f"rebar3 release && {rel} daemon && sleep 2 && {rel} ping",
+                   "===> Release successfully assembled: _build/default/rel/ledger\npong")
+               .stop("relx packs only the applications listed in `ledger.app.src`; telemetry is now in "
+                     "`{applications, [kernel, stdlib, telemetry]}` and the release answers `pong`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "telemetry]}" in candidate["change"] and candidate["verified"], candidate
+
+
+def test_another_program_whose_harness_reports_each_failing_test_file_ok_ran_the_same_tests(git_project, store):
+    # (blind927 AIR21: ``docker compose run --rm pgtap`` printed ``test/sql/01-schema.sql ..... ok`` for each file of
+    # the ``pg_prove … test/sql/*.sql`` that could not reach a server; it had been read as a service started)
+    session = (Session("pgtap-svc", git_project, prompt="the pgTAP tests fail for me, can you see what's up?")
+               .fail("pg_prove -d ledger_test t/*.sql", "Exit code 1\nt/01-tables.sql .. psql: error: connection to "
+                                                        "server on socket \"/var/run/postgresql/.s.PGSQL.5432\" failed")
+               .fail("PGHOST=localhost pg_prove -U postgres -d ledger_test t/*.sql",
+                     "Exit code 1\nt/01-tables.sql .. psql: error: connection to server at \"localhost\" (127.0.0.1), "
+                     "port 5432 failed: Connection refused\nResult: FAIL")
+               .ok("grep -n -A2 '^test' Makefile", "9:test:\n10-\tdocker compose run --rm pgtap")
+               .read("docker-compose.yml")
+               .ok("docker compose run --rm pgtap", " ✔ Container ledger-db-1  Started\nt/01-tables.sql .. ok\n"
+                                                  "t/02-views.sql ... ok\nAll tests successful.\nResult: PASS")
+               .stop("Nothing is wrong with the tests: the repo runs them in the `pgtap` compose service, which starts "
+                     "the database and runs pg_prove. `make test` (= `docker compose run --rm pgtap`) passes."))
+    (candidate,), _ = _candidates(store, session)
+    assert "docker compose run --rm pgtap" in candidate["change"], candidate
+
+
+def test_two_findings_of_r_cmd_check_each_mended_by_its_edit_are_two_problems(git_project, store):
+    # (blind925 AIP11: the first edit took out "checking top-level files ... NOTE", the rerun reported only the
+    # other; both edits had been one card under "Error: R CMD check found NOTEs")
+    check = "Rscript -e 'devtools::check(error_on = \"note\")' 2>&1 | tail -n 16; exit ${PIPESTATUS[0]}"
+    tail = "\n\n0 errors ✔ | 0 warnings ✔ | {} ✖\nError: R CMD check found NOTEs\nExecution halted"
+    code = ("❯ checking R code for possible problems ... NOTE\n  tide_mean: no visible binding for global variable "
+            "‘level’")
+    session = (Session("rcheck", git_project, prompt="get R CMD check clean before the CRAN submission")
+               .fail(check, "Exit code 1\n── R CMD check results ──\n\n❯ checking for hidden files and directories "
+                            "... NOTE\n  Found the following hidden files and directories:\n    .lintr\n\n" + code
+                     + tail.format("2 notes"))
+               .edit(".Rbuildignore", "^README\\.Rmd$\n", "^README\\.Rmd$\n^\\.lintr$\n")
+               .fail(check, "Exit code 1\n── R CMD check results ──\n\n" + code + tail.format("1 note"))
+               .edit("R/tide.R", "  dplyr::summarise(mean = mean(level))", "  dplyr::summarise(mean = mean(.data$level))")
+               .ok(check, "0 errors ✔ | 0 warnings ✔ | 0 notes ✔")
+               .stop("R CMD check is clean: `.lintr` is in .Rbuildignore now, and `tide_mean()` reads its column "
+                     "through the `.data$` pronoun."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    assert "^\\.lintr$" in candidates[0]["change"] and ".data$level" in candidates[1]["change"], candidates
+    assert "checking R code" in candidates[1]["title"], candidates[1]["title"]  # (the finding, not the verdict)
+
+
+def _snakemake_failure(rule: str, when: str, extra: str = "") -> str:
+    return (f"Exit code 1\nBuilding DAG of jobs...\nProvided cores: 8\n{extra}\n[{when}]\nrule {rule}:\n    log: "
+            f"logs/{rule}.log\n    jobid: 2\n\n[{when}]\nError in rule {rule}:\n    jobid: 2\n    log: logs/{rule}.log "
+            f"(check log file(s) for error details)\n\nRuleException:\nCalledProcessError in file "
+            f"/w/workflow/rules/{rule}.smk, line 14:\nCommand 'Rscript --vanilla .snakemake/scripts/tmp1.{rule}.R' "
+            f"returned non-zero exit status 1.\nExiting because a job execution failed. Look above for error message")
+
+
+def test_snakemakes_two_failures_of_one_rule_told_apart_by_the_log_read_after_each(git_project, store):
+    # (blind926 AIQ10: the same rule failed twice alike but for its times and conda lines; its log said "no package
+    # called 'DESeq2'", then, after ``--use-conda``, "invalid 'description' argument": two problems, had been one)
+    session = (Session("smk-logs", git_project, prompt="The edgeR step fails. Can you get `snakemake -j 8` through?")
+               .fail("snakemake -j 8", _snakemake_failure("edger", "Tue Jun 11 10:42:07 2024"))
+               .ok("cat logs/edger.log", "Error in library(edgeR) : there is no package called ‘edgeR’\n"
+                                         "Execution halted")
+               .fail("snakemake -j 8 --use-conda", _snakemake_failure(
+                   "edger", "Tue Jun 11 10:47:51 2024", "Creating conda environment workflow/envs/edger.yaml..."))
+               .ok("cat logs/edger.log", "Error in file(file, \"rt\") : invalid 'description' argument\n"
+                                         "Execution halted")
+               .edit("workflow/rules/edger.smk", "    input:\n        \"results/counts.tsv\",",
+                     "    input:\n        counts=\"results/counts.tsv\",")
+               .ok("snakemake -j 8 --use-conda", "3 of 3 steps (100%) done")
+               .stop("Two problems: the rule's conda environment is only built with `--use-conda`, and edger.R "
+                     "reads `snakemake@input[[\"counts\"]]`, so the input is named now: `counts=\"results/counts.tsv\"`."))
+    candidates, _ = _candidates(store, session)
+    assert len(candidates) == 2, [c["title"] for c in candidates]
+    assert "--use-conda" in candidates[0]["title"] and "counts=" in candidates[1]["change"], candidates
+    # (the job's own error, printed in the output, names the failure: not snakemake's lines around it)
+    inline = _snakemake_failure("qc", "Tue Jun 4 09:12:45 2024").replace(
+        "RuleException:", "Error in library(data.table) : there is no package called 'data.table'\nRuleException:")
+    assert error_signature(inline).startswith("Error in library(data.table)"), error_signature(inline)
 
 
 def test_a_git_setting_written_is_a_change(git_project, store):
@@ -21519,6 +21653,24 @@ def test_an_edit_put_back_by_a_git_checkout_of_its_file_is_an_attempt(git_projec
     candidates, reasons = _candidates(store, session)
     assert candidates and not any("kinematics_solver_timeout" in c["change"] for c in candidates), \
         (reasons, [c["change"] for c in candidates])
+
+
+def test_an_edit_that_moved_the_error_on_put_back_by_a_git_checkout_of_a_root_file_is_an_attempt(git_project, store):
+    # (blind923 AIN06, blind914 AIE09: ``.src_path`` moved Zig's error on and ``git checkout build.zig`` put it back,
+    # a file at the root, no ``--``; ``b.path(…)`` was the fix)
+    session = (Session("nim-cfg", git_project, prompt="nimble build fails after the upgrade")
+               .fail("nimble build", "Exit code 1\nconfig.nims(3, 1) Error: undeclared identifier: 'switchPath'")
+               .edit("config.nims", 'switchPath("src")', 'switch("path", src)')
+               .fail("nimble build", "Exit code 1\nconfig.nims(3, 16) Error: undeclared identifier: 'src'")
+               .ok("git checkout config.nims", "Updated 1 path from the index")
+               .edit("config.nims", 'switchPath("src")', '--path:"src"')
+               .ok("nimble build", "   Success: ledger built successfully.")
+               .stop("Nim 2 dropped `switchPath`. Building the `switch` call by hand doesn't work either (it wants a "
+                     "string, not a name), so I reverted that and used the flag form instead: `--path:\"src\"`. The "
+                     "build passes."))
+    candidates, _ = _candidates(store, session)
+    assert candidates and not any('switch("path", src)' in c["change"] + c["title"] for c in candidates), \
+        [c["title"] for c in candidates]
 
 
 def test_an_install_the_account_lists_as_a_dead_end_is_no_problem_of_the_fix(git_project, store):
