@@ -29,6 +29,8 @@ _CAUSE = LazyRegex(
     # ("change streams only work on a replica set")
     r"only (?:works?|runs?|exists?|applies|is (?:supported|available)|are (?:supported|available)) (?:on|with|in|"
     r"against|inside)\b|"
+    # ("Mplus only reads the first 90 characters of each input line")
+    r"only (?:reads|takes|sees|keeps|accepts|parses|looks at) the first\b|"
     # ("so the JSONDecoder handed to `responseDecodable` found no `orderId` key")
     r"(?:found|finds|saw|sees|got|gets) no (?:\w+ )?(?:key|field|column|property|attribute|member|module|file|entry|"
     r"binding|handler|route|table|match)(?:e?s)?\b|"

@@ -75,6 +75,9 @@ _NO_HELP = LazyRegex(r"(?i)\b(?:did(?: not|n't) (?:help|work|fix)|does(?: not|n'
                      + _MOVED_IT_ON + "|"
                      r"only (?:produced|gave|caused|led to|moved)|"
                      r"so (?:I|we) (?:reverted|undid|rolled back|backed out)|(?:that |which )?I tried first)\b")
+# an attempt kept for a reason of its own, not as part of the fix ("but it's correct metadata so I kept it")
+_KEPT_ANYWAY = LazyRegex(r"(?i)\bbut\b[^.;]{0,60}\bso (?:I|we) (?:kept|left) (?:it|that|them)\b|"
+                         r"\b(?:kept|left) (?:it|that|them) (?:anyway|in anyway)\b")
 # a flag that makes a check stricter: run without it, the check looks away (``-race``, ``-Werror``, ``--strict``)
 _CHECKING_MODE = LazyRegex(r"-race|-Werror|-W\s*error|--strict[\w-]*|-D\s*warnings|--deny-warnings|-Xfatal-warnings|"
                            r"--max-warnings(?:[=\s]0)?")
@@ -584,7 +587,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         return None
     final_ids = {c["id"] for c in chain["changes"]}
     # (and an edit before the last failure that the agent says was not enough on its own: part of the fix)
-    partial = [s for s in said["all"] if _NOT_ENOUGH.search(_prose(s))]
+    # (not one kept for another reason: "Adding yojson to the `depends` in dune-project did not help on its own (that
+    # only feeds the generated tally.opam), but it's correct metadata so I kept it")
+    partial = [s for s in said["all"] if _NOT_ENOUGH.search(_prose(s)) and not _KEPT_ANYWAY.search(_prose(s))]
     # (or one that defines what the last change uses: the catalog's ``compose-compiler = { id = "org.jetbrains.kotlin.
     # plugin.compose", … }`` that ``alias(libs.plugins.compose.compiler)`` applies, the same error until both were in)
     final_edits = [c for c in chain["changes"] if c["tool"] in EDIT_TOOLS]

@@ -505,6 +505,8 @@ _REPORTS_FAILURE = LazyRegex(
     r"\bFAILED\b|^(?:FAIL|ERROR)\b|^--- FAIL\b|"
     # (after the tool's tag: ``[appimage/linuxdeploy] ERROR: Strip call failed: …``)
     r"^\[[^\]\n]+\]\s+(?:ERROR|FAIL)\b|"
+    # (sbt's verdict: ``[error] Failed tests:``, ``[error] (Test / test) sbt.TestsFailedException: …``)
+    r"^\[error\] (?:Failed tests:|\(.*\) sbt\.TestsFailedException\b)|"
     r"test result: FAILED|Traceback \(most recent call last\)|^npm ERR!|^error(?:\[E\d+\])?:|\berror TS\d+:|"
     r"^E\s+[\w.]*(?:Error|Exception)\b|Import(?:Error)? while (?:loading|importing)|"
     r"^(?:ModuleNotFoundError|ImportError|SyntaxError|NameError):|\b[Cc]ommand not found\b|"
@@ -545,7 +547,10 @@ _REPORTS_PASS = LazyRegex(r"(?i)\bBUILD SUCCESS|\b\d+ (?:passed|passing|examples
 # Pester 5's ``Tests Passed: 6, Failed: 1, Skipped: 0``)
 # (and plenary-busted's, one suite's ``Failed : \t1\t`` among others' ``Failed : \t0\t``)
 _FAILED_TALLY = LazyRegex(r"(?m)\bTESTS=\d+ PASS=\d+ FAIL=[1-9]\d*\b|^\s*(?:Tests )?Passed: \d+,? Failed: [1-9]\d*\b|"
-                          r"^(?:Failed|Errors) : \s*[1-9]\d*\s*$")
+                          r"^(?:Failed|Errors) : \s*[1-9]\d*\s*$|"
+                          # (kaocha's: ``3 tests, 9 assertions, 1 errors, 0 failures.``, whatever ran it)
+                          r"^\d+ tests?, \d+ assertions?, (?:[1-9]\d* errors?, \d+|(?:\d+ errors?, )?[1-9]\d*) "
+                          r"failures?\.?\s*$")
 _PIPED = LazyRegex(r"\|\s*(?:tail|head|grep|less|cat|tee|sed|awk|sort|wc|cut|uniq)\b")
 
 

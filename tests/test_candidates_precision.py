@@ -138,6 +138,28 @@ def test_a_check_piped_into_tail_passed_only_if_its_output_reports_no_failure(gi
     assert candidates == [] and "unresolved_failure" in notes  # the tail exited 0; the tests did not pass
 
 
+@pytest.mark.parametrize("command, output", [
+    # (blind928 AIS13: sbt's verdict, lower case, read as a pass of ``sbt clean test``)
+    ("sbt clean test 2>&1 | tail -4", "[error] Failed tests:\n[error] \tbilling.InvoiceRepoSpec\n[error] (Test / test) "
+                                      "sbt.TestsFailedException: Tests unsuccessful\n[error] Total time: 24 s"),
+    # (blind926 AIQ22: kaocha's tally, by a wrapper script of no known job)
+    ("rm -rf .cpcache && bin/kaocha --focus :integration 2>&1 | tail -2",
+     "    orders.import_test$fn__4821.invokeStatic (import_test.clj:18)\n3 tests, 9 assertions, 1 errors, 0 failures."),
+])
+def test_a_piped_run_whose_runner_reports_failures_in_its_own_words_failed(command, output):
+    from lorebook.steps import _through_pipe
+
+    ran = {"tool": "Bash", "outcome": "ok", "target": command, "body": output}
+    assert _through_pipe(ran)["outcome"] == "error"
+
+
+def test_a_tool_that_reads_only_the_first_part_is_a_cause():
+    # (blind928 AIS01: "Mplus only reads the first 90 characters of each input line" had not been the card's cause)
+    said = stated("Mplus only reads the first 90 characters of each input line, so the NAMES line was cut. I wrapped "
+                  "NAMES over three lines.")
+    assert any("90 characters" in s for s in said["cause"]), said
+
+
 def test_a_failure_hidden_by_a_pipe_then_fixed_is_a_lesson(git_project, store):
     session = (Session("pipefix", git_project)
                .ok("pytest -q 2>&1 | tail -3", "FAILED tests/test_rates.py::test_fx - KeyError: 'EUR'\n"
@@ -5705,6 +5727,20 @@ def test_snakemakes_two_failures_of_one_rule_told_apart_by_the_log_read_after_ea
     inline = _snakemake_failure("qc", "Tue Jun 4 09:12:45 2024").replace(
         "RuleException:", "Error in library(data.table) : there is no package called 'data.table'\nRuleException:")
     assert error_signature(inline).startswith("Error in library(data.table)"), error_signature(inline)
+
+
+@pytest.mark.parametrize("sentence, kept", [
+    # (blind911 AIB09: yojson in dune-project's depends had been shown as part of the change)
+    ("Adding yojson to the `depends` in dune-project did not help on its own (that only feeds the generated "
+     "tally.opam), but it's correct metadata so I kept it.", True),
+    ("The pin alone wasn't enough, I kept it anyway.", True),
+    ("Editing composer.json isn't enough on its own — the autoloader has to be regenerated.", False),
+])
+def test_an_attempt_not_enough_on_its_own_but_kept_for_another_reason_is_told_apart(sentence, kept):
+    from lorebook.account import _NOT_ENOUGH
+    from lorebook.candidates import _KEPT_ANYWAY
+
+    assert _NOT_ENOUGH.search(sentence) and bool(_KEPT_ANYWAY.search(sentence)) is kept
 
 
 def test_a_git_setting_written_is_a_change(git_project, store):
