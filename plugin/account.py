@@ -136,7 +136,10 @@ _FLAKY = LazyRegex(r"(?i)\b(?<!isn't )(?<!not )(?<!wasn't )(?<!never )(?<!no )"
                    # (not Nix's: "Flakes only copy git-tracked files into the store")
                    r"(?:flak(?:y|iness)|(?<![Nn]ix )flakes\b(?!\s+(?:only|copy|copies|see|sees|need|needs|use|uses|"
                    r"read|reads|evaluate|evaluates|require|requires)\b)|"
-                   r"intermittent(?:ly)?|transient(?:ly)?|sporadic(?:ally)?|"
+                   # (not a kind of storage or of a service's life: Solidity's "transient storage", a "transient"
+                   # registration in a DI container)
+                   r"intermittent(?:ly)?|transient(?:ly)?(?!\s+(?:storage|state|fields?|variables?|keyword|attributes?|"
+                   r"services?|registrations?|lifetimes?|scope|dependenc(?:y|ies)))|sporadic(?:ally)?|"
                    r"passe[sd] (?:on|after|when) (?:a |the )?(?:re-?run|re-?try|retry|(?:second|next) (?:run|try|attempt))|"
                    r"(?:started|ran|worked|came up|went through) (?:fine |ok |cleanly )?on the (?:next|second|following) "
                    r"(?:run|try|attempt)|"
@@ -165,6 +168,8 @@ _INCIDENTAL = LazyRegex(r"(?i)\b(?:while (?:I was )?(?:in )?(?:there|at it)(?!\s
                         r"while you(?:'re| are) (?:there|at it)|while (?:I was )?(?:reading|in) (?:the|that) file|"
                         # "While reading variables.tf I also fixed …", "Also fixed the "enviroment" typo in …"
                         # (or a component by its name: "While I was in PostCard I also gave the `fill` image …")
+                        # ("While looking around I also fixed a doubled "the the" in …")
+                        r"while (?:I was )?looking around\b|"
                         r"while (?:I was )?(?:reading|editing|in|looking at) "
                         r"(?:[\w./-]+\.\w+|[A-Z][a-z]+[A-Z]\w*|it|them|there)\b|"
                         r"also (?:fixed|corrected) (?:a|an|the|two|some) [^.;]{0,40}\b(?:typos?|misspell\w*|spelling (?:mistakes?|errors?))|"

@@ -733,6 +733,11 @@ def _selected_nothing(failure: dict) -> bool:
     """Whether a test run failed only because its selection matched no test (pytest's exit code 5 after ``-k
     staging``: ``4 deselected``, ``no tests ran``): a look for a test, not a problem."""
     text = failure.get("error_text") or ""
+    # (a selection it made: not a file run whole that holds no test pytest collects, ``pytest tests/test_fifo.py``
+    # of a cocotb testbench, run through its Makefile)
+    if not re.search(r"\s-[km]\s+(?!pytest\b)\S|::|--deselect\b|--lf\b|--last-failed\b|\d+ deselected",
+                     failure["target"] + "\n" + text):
+        return False
     # (not a path it was given that is not there: ``ERROR: file or directory not found: tests``, cibuildwheel's test
     # command run from a temporary directory)
     return bool(re.search(r"(?m)^=*\s*(?:no tests ran|\d+ deselected)(?: in [\d.]+s)?\s*=*$", text)) \

@@ -102,6 +102,8 @@ _ROUTINE = LazyRegex(r"(?x)^(?:git(?:\s|$)|gh\s|hg(?:\s|$)|jj\s|fossil\s|svn\s|p
 _VALUE_OPTIONS = frozenset(("--filter", "-F", "--workspace", "-w", "--prefix", "-C", "--dir", "--cwd", "--project",
                             "-p", "--package", "--manifest-path", "--file", "-f", "--env-file", "--profile",
                             "--preset", "--bin", "--example", "-pl", "--projects",
+                            # (java's class path: ``-cp ../lib/NetRexxF.jar:../lib/commons-csv-1.10.0.jar``)
+                            "-cp", "-classpath", "--class-path",
                             # xcodebuild's (``-destination 'platform=iOS Simulator,name=iPhone 15,OS=17.5'``)
                             "-destination", "-scheme", "-sdk", "-configuration", "-workspace", "-project",
                             "-testPlan", "-xcconfig",
@@ -342,6 +344,7 @@ def parse_command(command: str) -> dict:
     cwd = None
     prep: list[str] = []
     check = ""
+    saved = False
     for segment in segments:
         words = _words(segment)
         if not words:
@@ -359,6 +362,11 @@ def parse_command(command: str) -> dict:
             unset += [w for w in words[1:] if words[0] == "unset" and re.fullmatch(r"[A-Za-z_]\w*", w)]
             continue
         if check and words[0] == "exit":  # ``docker build … | tail -30; exit ${PIPESTATUS[0]}``: the status passed on
+            continue
+        if check and re.fullmatch(r"[A-Za-z_]\w*=\$\?", segment.strip()):
+            saved = True  # (``vfp9.exe … sync_orders.prg; rc=$?; tail -3 logs/sync.log; exit $rc``: the run's status
+            continue  # kept, a look at its log after it, the status passed on)
+        if saved and words[0] in _READERS:
             continue
         if check and words in (["true"], [":"]):  # (``timeout 15 celery -A config beat -l info || true``: a status
             continue  # made to pass, the run judged by what it printed)
@@ -411,6 +419,12 @@ def parse_command(command: str) -> dict:
                 # (and the runner's own options: ``uv run --env-file .env --extra ml mlflow models list`` runs mlflow)
                 while pattern == ("uv", "run") and words and words[0].startswith("-"):
                     taken = 2 if words[0] in _UV_RUN_VALUED and len(words) > 1 else 1
+                    runner += words[:taken]
+                    words = words[taken:]
+                # (and xvfb-run's: ``xvfb-run --auto-servernum --server-args="-screen 0 1280x1024x24" bash …``)
+                while pattern[0] == "xvfb-run" and words and words[0].startswith("-"):
+                    taken = 2 if words[0] in ("-s", "-n", "-f", "-e", "-p", "-w", "--server-num", "--auth-file",
+                                              "--error-file", "--xauth-protocol", "--wait") else 1
                     runner += words[:taken]
                     words = words[taken:]
                 # (and sudo's: ``sudo -u postgres pg_dump …`` runs pg_dump, as postgres)
@@ -1512,6 +1526,15 @@ def _unbundled(added: set[str], removed: set[str]) -> tuple[set[str], set[str]]:
 _PANDOC_FILTER = LazyRegex(r"(?:--lua-filter|--filter|-[LF])(?:=|(?=\S))\S+|--citeproc$|-C$")
 
 
+def _powershell_command(command: str) -> tuple[list[str], str] | None:
+    """PowerShell's program and options, and the line it is handed after ``-Command``; None for any other line."""
+    argv = parse_command(command)["argv"]
+    at = next((n for n, w in enumerate(argv) if w.lower() in ("-command", "-c")), None)
+    if not argv or not _POWERSHELL.fullmatch(_program_name(argv[0])) or at is None or at + 1 >= len(argv):
+        return None
+    return argv[:at], " ".join(argv[at + 1:])
+
+
 def invocation_change(failed: str, passed: str) -> list[str]:
     """How the passing invocation differs from the failing one (env, flag, runner, cwd), as readable parts."""
     # (a program a subshell put in the background is run as itself: ``(./bin/cloud-sql-proxy … --port 5432 &)``)
@@ -1522,6 +1545,11 @@ def invocation_change(failed: str, passed: str) -> list[str]:
     inside = [_exec_split(command) for command in (failed, passed)]
     if inside[0][0] and inside[0][0] == inside[1][0]:  # (in the same container: ``docker compose exec worker …``)
         return invocation_change(inside[0][1], inside[1][1])
+    # (the line handed to PowerShell, by the same program and options: ``powershell -NoProfile -Command "Set-Location
+    # models; execute run12.mod -dir=run12"`` given ``-nm_version=nm751``)
+    code = [_powershell_command(command) for command in (failed, passed)]
+    if all(code) and code[0][0] == code[1][0] and code[0][1] != code[1][1]:
+        return invocation_change(code[0][1], code[1][1])
     if quoted := quoted_again(failed, passed):  # (the same words, kept whole by their quotes)
         return [f"quote it as `{word}`" for word in quoted]
     if before_it := statements_put_before(failed, passed):  # (the same query, a setting sent before it)

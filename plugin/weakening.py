@@ -3024,6 +3024,22 @@ def _input_named_dropped(hunks: list[dict], failure_text: str) -> bool:
     return False
 
 
+def _input_named_swapped(hunks: list[dict], failure_text: str) -> bool:
+    """Whether a failing test named for what it is given (``test_contractor_cannot_delete_outside_project``) is now
+    given another value in its place: ``"role": "contractor"`` → ``"role": "viewer"``, the rest of the line kept."""
+    named = {w for line in failure_text.splitlines() if re.search(r"\b(?:FAIL(?:ED)?|failed)\b", line)
+             for name in re.findall(r"\b\w*test\w*\b", line) for w in name.lower().split("_")
+             if len(w) >= 4 and w != "test"}
+    for hunk in hunks if named else ():
+        for a, b in zip(*_code_sides(hunk)):
+            for literal in re.finditer(r"\"([^\"\n]+)\"|'([^'\n]+)'", a):
+                put = _in_place_of(a, b, literal)
+                if put and literal.group(literal.lastindex).lower() in named \
+                        and re.fullmatch(r"\"[^\"\n]+\"|'[^'\n]+'", put) and put[1:-1].lower() not in named:
+                    return True
+    return False
+
+
 # go-cmp told to look past a part of what it compares (``cmpopts.IgnoreFields(…)``, ``cmpopts.IgnoreUnexported(…)``)
 _CMP_IGNORES = LazyRegex(r"\bcmpopts\.Ignore\w*\(")
 
@@ -3204,6 +3220,14 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "a value the failing test's data left out was filled in"
     if _TEST_PATH.search(path) and _input_named_dropped(hunks, failure_text):
         return "the failing test no longer gives the code what it is named for"
+    if _TEST_PATH.search(path) and _input_named_swapped(hunks, failure_text):
+        return "the failing test now gives the code another value than the one it is named for"
+    # (Pester's exact matchers made their case-insensitive kin: ``Should -BeExactly 'acme-gmbh-2024-0117'`` → ``Should
+    # -Be …`` after "Expected exactly 'acme-gmbh-2024-0117', but got 'Acme-GmbH-2024-0117'")
+    if any(re.search(r"\bShould\s+-(?:Be|Match|Contain)Exactly\b", h["old"])
+           and not re.search(r"\bShould\s+-(?:Be|Match|Contain)Exactly\b", h["new"])
+           and re.search(r"\bShould\s+-(?:Be|Match|Contain)\b", h["new"]) for h in hunks):
+        return "the failing assertion was made case-insensitive"
     # (or calls the signal's receiver itself, where the code was to connect it: ``create_profile(sender=User,
     # instance=user, created=True)`` in ``test_profile_created_for_new_user``)
     if _brought_in(_RECEIVER_CALLED, added_lines, hunks) and _TEST_PATH.search(path):

@@ -623,6 +623,9 @@ def test_a_test_corrected_to_a_value_the_failure_did_not_report_is_still_a_fix(g
     ("The next run passed without any change.", True),
     ("Added the fixture to conftest.py; the next run passed.", False),
     ("Reran the suite and everything passed.", False),
+    # (blind933 AIX07: Solidity's transient storage is no chance)
+    ("ReentrancyLock keeps its flag in transient storage (`tstore`), which only exists from Cancun on.", False),
+    ("The pull failed transiently and passed on a rerun.", True),
 ])
 def test_a_next_run_that_passed_is_chance_only_when_nothing_was_changed_for_it(sentence, chance):
     from lorebook.account import _FLAKY
@@ -5743,6 +5746,50 @@ def test_an_attempt_not_enough_on_its_own_but_kept_for_another_reason_is_told_ap
     assert _NOT_ENOUGH.search(sentence) and bool(_KEPT_ANYWAY.search(sentence)) is kept
 
 
+def test_the_line_handed_to_powershell_given_an_option_is_a_changed_run():
+    # (blind930 AIU02: ``… -Command "Set-Location models; execute run12.mod -dir=run12 -nm_version=nm751"`` had been
+    # the same run again)
+    from lorebook.commands import invocation_change
+
+    run = 'powershell -NoProfile -Command "Set-Location models; execute run7.mod -dir=run7{}"'
+    assert invocation_change(run.format(""), run.format(" -nm_version=nm751")) == ["pass `-nm_version=nm751`"]
+
+
+def test_a_run_whose_status_is_kept_while_its_log_is_read_is_the_check():
+    # (blind932 AIW06: ``vfp9.exe … sync_orders.prg; rc=$?; tail -3 logs/sync.log; exit $rc`` had been a ``tail``)
+    parsed = parse_command("./bin/sync --all; rc=$?; tail -3 logs/sync.log; exit $rc")
+    assert parsed["check"] == "./bin/sync --all" and parsed["prep"] == [], parsed
+
+
+def test_xvfb_runs_options_are_the_runners_not_the_programs():
+    # (blind931 AIV02: ``xvfb-run --auto-servernum --server-args="-screen 0 1280x1024x24" bash scripts/ci_sim.sh``
+    # had run a program named ``--server-args=…``)
+    parsed = parse_command('xvfb-run -a --server-args="-screen 0 1920x1080x24" ./gradlew :app:uiTest')
+    assert parsed["check"] == "./gradlew :app:uiTest" and parsed["runner"].startswith("xvfb-run -a --server-args"), \
+        parsed
+
+
+def test_a_test_file_run_whole_that_collects_nothing_is_a_problem_its_runner_solves(git_project, store):
+    # (blind933 AIX04, blind916 AIG17: ``pytest tests/test_fifo.py`` "no tests ran" for a cocotb testbench, run through
+    # ``make -C tests SIM=icarus``; it had been routine, a selection that matched nothing)
+    session = (Session("cocotb-way", git_project, prompt="Run the UART testbench after my change to rtl/uart_rx.v")
+               .fail("cd tb && python -m pytest -q test_uart_rx.py", "Exit code 5\n\nno tests ran in 0.18s")
+               .ok("cat tb/Makefile", "# cocotb testbenches: make -C tb SIM=verilator\nSIM ?= verilator")
+               .ok("make -C tb SIM=verilator 2>&1 | tail -3", "TESTS=3 PASS=3 FAIL=0 SKIP=0")
+               .stop("These are cocotb testbenches, so plain `pytest` collects nothing; they run through the Makefile "
+                     "in tb/: `make -C tb SIM=verilator`. All 3 pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert "make -C tb SIM=verilator" in candidate["title"], candidate["title"]
+
+
+def test_a_class_path_given_another_jar_is_a_changed_run():
+    # (blind934 AIY02: ``java -cp ../lib/NetRexxF.jar:../lib/commons-csv-1.10.0.jar …`` had been the same run again)
+    from lorebook.commands import invocation_change
+
+    run = "java -cp lib/antlr4.jar{} org.antlr.v4.Tool -o gen Query.g4"
+    assert invocation_change(run.format(""), run.format(":lib/icu4j.jar")) == ["append `:lib/icu4j.jar` to `-cp`"]
+
+
 def test_a_git_setting_written_is_a_change(git_project, store):
     # (blind87 CJ10: a private module fetched over HTTPS through git's ``insteadOf``; a setting only read is not)
     session = (Session("insteadof", git_project)
@@ -8525,6 +8572,8 @@ def test_what_the_agent_says_did_not_fix_it_is_by_the_by():
 
     assert _INCIDENTAL.search("I also defaulted the destructor while chasing the vtable — it isn't what fixed it.")
     assert not _INCIDENTAL.search("Adding the header to the sources is what fixed it.")
+    # (blind933 AIX13: "While looking around I also fixed a doubled "the the" in content/docs/install.md.")
+    assert _INCIDENTAL.search('While looking around I also fixed a doubled "the the" in docs/setup.md.')
 
 
 def test_a_sentence_announcing_the_work_written_before_the_failure_is_no_account_of_its_fix(git_project, store):
@@ -23206,6 +23255,15 @@ def test_a_first_try_said_to_fail_did_not_help(sentence):
                       "tests. Parameters:\n\t900211 70113\nShrunk 9 times to:\n\t65536 32768\nResult:\n\tFalse",
      "tests/Billing.Tests/Props.fs", "let balances = Gen.choose (0, 1_000_000) |> Arb.fromGen",
      "let balances = Gen.choose (0, 10_000) |> Arb.fromGen"),
+    # (blind931 AIV17: ``"role": "contractor"`` → ``"viewer"`` in the input of
+    # ``test_contractor_cannot_delete_outside_project``, the test named for the contractor)
+    ("rego-role", "data.authz_test.test_auditor_cannot_export_payroll: FAIL (288.1µs)\n--------\nPASS: 3/4\nFAIL: 1/4",
+     "policy/export_test.rego", '\t\t"user": {"role": "auditor", "teams": ["finance"]},',
+     '\t\t"user": {"role": "viewer", "teams": ["finance"]},'),
+    # (blind932 AIW16: Pester's ``Should -BeExactly`` made ``Should -Be`` after "Expected exactly …")
+    ("pester-exactly", "  [-] keeps the customer prefix lower case 19ms (17ms|2ms)\n   Expected exactly 'acme-2024-0117', "
+                       "but got 'Acme-2024-0117'.", "tests/New-Slug.Tests.ps1",
+     "        $slug | Should -BeExactly 'acme-2024-0117'", "        $slug | Should -Be 'acme-2024-0117'"),
 ])
 def test_more_inputs_narrowed_past_what_failed_are_weakened(git_project, store, name, failing, path, old, new):
     session = (Session(name, git_project, prompt="The test fails on CI, please make it green.")
