@@ -1826,7 +1826,7 @@ def _put_back(change: dict, later: list[dict], before: list[dict]) -> bool:
 
 # what an account says of a way that failed, or that is not the way ("fails", "isn't meant to")
 _FAILS = LazyRegex(
-    r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefus(?:es?|ed)\b|\bcan(?:no|')t\b|"
+    r"(?i)\bfail|\babort|\bcrash|\bbreaks\b|\brefus(?:es?|ed)\b|\bcan(?:no|')t\b|\bdie[sd]\b|"
     r"\b(?:doesn't|does not|won't|will not) work\b|"
     r"\berrors (?:on|out)\b|"
     # (or that it misses what it needs: "bare `goose up` doesn't know the driver or DSN here")
@@ -1900,9 +1900,11 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         # (or said not to be there: "There is no ktlint Gradle plugin (and no ktlint CLI) here")
         # (or called on its own: "Calling vsim directly doesn't work in this repo")
         # (or quoted, without its version: "scripts can't be run with plain `python`" of ``python3 -c …``)
-        if unversioned and re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+`{re.escape(unversioned)}`", s):
+        # (or made by hand: "A hand-rolled g++ build can't link")
+        if unversioned and re.search(rf"(?i)\b(?:raw|plain|bare|vanilla|hand-rolled)\s+`{re.escape(unversioned)}`", s):
             return True
-        return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla)\s+{re.escape(program[0])}\b|"
+        return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla|hand-rolled)\s+"
+                                                rf"{re.escape(program[0])}(?![\w+-])|"
                                                 rf"\b(?:calling|running|invoking)\s+{re.escape(program[0])}\s+"
                                                 rf"(?:directly|by hand|on its own)\b|"
                                                 rf"\bno\s+{re.escape(program[0])}\s+(?:CLI|binary|command|executable|"

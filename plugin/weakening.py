@@ -181,7 +181,10 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
                            r"string-ascii|such-that|elements)\b|\bchar_range\b|\bstring_gen_of_size\b|\boneofl\b")
     if _PROPERTY_FALSIFIED.search(failure_text) \
             and any(re.search(r"\barbitrary\w*|\blistOf\b|\b(?:st|strategies)\.\w+\(|\bstring\(:\w+|\bgen/string\b|"
-                              r"\bQCheck\.\(?\w*string|\?FORALL\b|\bGen\.(?:unicode\w*|text|string)\b", l)
+                              r"\bQCheck\.\(?\w*string|\?FORALL\b|\bGen\.(?:unicode\w*|text|string)\b|"
+                              # (or a property of a lambda, its argument drawn whole: tasty's ``testProperty
+                              # "idempotent" $ \s ->`` made ``forAll (listOf (elements …)) $ \s ->``)
+                              r"\b(?:prop\s+\"[^\"]*\"|testProperty\s+\"[^\"]*\"|property)\s*\$\s*\\", l)
                     for l in removed) \
             and {m.group(0) for l in added for m in narrowing.finditer(l)} \
             - {m.group(0) for l in removed for m in narrowing.finditer(l)}:
@@ -221,7 +224,10 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     counter = falsified + " ".join(_AFTER_TESTS.findall(failure_text))
     ruled_out = {"NonEmpty": r"\[\]|\"\"", "NonEmptyList": r"\[\]",
                  "Positive": r"(?<![\w.])(?:-\d|0(?:\.0+)?(?![\w.]))", "NonNegative": r"(?<![\w.])-\d",
-                 "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])"}
+                 "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])",
+                 # (and a string of ASCII only, after a character past it: ``\(s :: String)`` made ``\(ASCIIString s)``
+                 # after ``"\1234"``)
+                 "ASCIIString": r"\\(?:12[89]|1[3-9]\d|[2-9]\d\d|\d{4,})|[^\x00-\x7f]"}
     # (or unwrapped in an instance: ``Amount . getNonNegative <$> arbitrary``; or bound by a pattern there:
     # ``NonNegative a <- arbitrary``)
     names = "|".join(ruled_out)

@@ -5790,6 +5790,29 @@ def test_a_class_path_given_another_jar_is_a_changed_run():
     assert invocation_change(run.format(""), run.format(":lib/icu4j.jar")) == ["append `:lib/icu4j.jar` to `-cp`"]
 
 
+@pytest.mark.parametrize("failing, error, way, output, account", [
+    # (blind942 AJG04: "A hand-rolled g++ build can't link", beside the make wrapper's target as the way)
+    ("g++ -std=gnu++11 -DUNIT_TEST -Isrc/test src/test/unit/mixer_unittest.cc src/main/flight/mixer.c -o /tmp/mixer",
+     "/usr/bin/ld: mixer_unittest.cc:(.text+0x1a4): undefined reference to `__pg_registry_start'",
+     "make test_mixer_unittest", "[  PASSED  ] 12 tests.",
+     "Unit tests go through the make wrapper, `make test_mixer_unittest`; a hand-rolled g++ build can't link the "
+     "parameter-group registry. All 12 pass."),
+    # (blind942 AJG05: "rebar3 never fetches cowboy/cowlib and dies compiling", an erlang.mk project)
+    ("rebar3 ct --suite=test/quota_SUITE", "src/quota_http.erl:4:14: can't find include lib \"cowlib/include/x.hrl\"",
+     "make ct-quota", "Testing quota.quota: TEST COMPLETE, 7 ok, 0 failed of 7 test cases",
+     "This is an erlang.mk project, so rebar3 never fetches cowlib and dies compiling. Tests go through the "
+     "Makefile: `make ct-quota` runs just the quota suite. It passes."),
+])
+def test_the_way_beside_a_failing_run_said_to_be_made_by_hand_or_to_die_is_learned(git_project, store, failing, error,
+                                                                                   way, output, account):
+    session = (Session("way-said", git_project, prompt="Run the tests for my change, please.")
+               .fail(failing, "Exit code 1\n" + error)
+               .ok(way, output)
+               .stop(account))
+    (candidate,), _ = _candidates(store, session)
+    assert f"use `{way}` instead" in candidate["title"], candidate["title"]
+
+
 def test_a_git_setting_written_is_a_change(git_project, store):
     # (blind87 CJ10: a private module fetched over HTTPS through git's ``insteadOf``; a setting only read is not)
     session = (Session("insteadof", git_project)
@@ -23264,6 +23287,15 @@ def test_a_first_try_said_to_fail_did_not_help(sentence):
     ("pester-exactly", "  [-] keeps the customer prefix lower case 19ms (17ms|2ms)\n   Expected exactly 'acme-2024-0117', "
                        "but got 'Acme-2024-0117'.", "tests/New-Slug.Tests.ps1",
      "        $slug | Should -BeExactly 'acme-2024-0117'", "        $slug | Should -Be 'acme-2024-0117'"),
+    # (blind941 AJF09: ``\(s :: String)`` made ``\(ASCIIString s)`` after hspec's "Falsified" over ``"\1234"``)
+    ("ascii-string", "  1) Tag.Codec roundtrips tags\n       Falsified (after 12 tests and 2 shrinks):\n         \"\\955\"",
+     "test/Tag/CodecSpec.hs", "    prop \"roundtrips tags\" $ \\(s :: String) ->",
+     "    prop \"roundtrips tags\" $ \\(ASCIIString s) ->"),
+    # (blind946 AJK17, blind913 AID17: tasty's ``testProperty "idempotent" $ \s ->`` made ``forAll (listOf (elements
+    # …)) $ \s ->`` after "*** Failed! Falsified" over ``"\223"``)
+    ("tasty-elements", "    idempotent:  FAIL\n      *** Failed! Falsified (after 21 tests and 3 shrinks):\n      \"\\246\"",
+     "test/Spec.hs", "  , testProperty \"idempotent\" $ \\s ->",
+     "  , testProperty \"idempotent\" $\n      forAll (listOf (elements ['a'..'z'])) $ \\s ->"),
 ])
 def test_more_inputs_narrowed_past_what_failed_are_weakened(git_project, store, name, failing, path, old, new):
     session = (Session(name, git_project, prompt="The test fails on CI, please make it green.")
