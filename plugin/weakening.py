@@ -246,6 +246,16 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     if re.search(r"(?<![\w.])-\d", shown) and any(naturals.search(l) for l in added) \
             and not any(naturals.search(l) for l in removed):
         return True
+    # (or positives only, after a zero: PropEr's ``non_neg_integer()`` made ``pos_integer()`` after ``{0,[{refill,1}]}``)
+    positives = re.compile(r"\bpos_integer\(\)|\bGen\.posNum\b")
+    if re.search(r"(?<![\w.])0(?![\w.])", falsified + " " + under_verdict) \
+            and any(positives.search(l) for l in added) and not any(positives.search(l) for l in removed):
+        return True
+    # (or ASCII only, after a character past it: ``arbitrary `suchThat` isAlpha`` made ``… isAsciiAlpha`` after ``"Ä"``)
+    if re.search(r"[^\x00-\x7f]|\\(?:12[89]|1[3-9]\d|[2-9]\d\d|\d{4,})", falsified + " " + under_verdict) \
+            and any(re.search(r"(?i)ascii", l) and _GENERATOR.search(l) or re.search(r"\bsuchThat\b.*(?i:ascii)", l)
+                    for l in added) and not any(re.search(r"(?i)ascii", l) for l in removed):
+        return True
     if not re.search(r"(?<![\w.])-\d", falsified):
         return False
     # (or PropEr's and Erlang QuickCheck's ``integer()``, made ``non_neg_integer()``)

@@ -23296,6 +23296,14 @@ def test_a_first_try_said_to_fail_did_not_help(sentence):
     ("tasty-elements", "    idempotent:  FAIL\n      *** Failed! Falsified (after 21 tests and 3 shrinks):\n      \"\\246\"",
      "test/Spec.hs", "  , testProperty \"idempotent\" $ \\s ->",
      "  , testProperty \"idempotent\" $\n      forAll (listOf (elements ['a'..'z'])) $ \\s ->"),
+    # (blind937 AJB17: PropEr's ``non_neg_integer()`` made ``pos_integer()`` after the shrunk ``{0,[…]}``)
+    ("proper-pos", "===> Testing prop_pool:prop_never_overdraws()\n....!\nFailed: After 5 test(s).\n{3,[{lease,2}]}\n\n"
+                   "Shrinking ..(2 time(s))\n{0,[{lease,1}]}", "test/prop_pool.erl",
+     "    ?FORALL({Size, Ops}, {non_neg_integer(), list(op())},", "    ?FORALL({Size, Ops}, {pos_integer(), list(op())},"),
+    # (blind935 AIZ11: ``arbitrary `suchThat` isAlpha`` made ``… isAsciiAlpha`` after the shrunk ``"Ä"``)
+    ("suchthat-ascii", "  1) Tag.roundtrip preserves words\n       Falsified (after 9 tests and 2 shrinks):\n         [\"é\"]",
+     "test/TagSpec.hs", "      word = listOf1 (arbitrary `suchThat` isAlpha)",
+     "      word = listOf1 (arbitrary `suchThat` isAsciiLetter)"),
 ])
 def test_more_inputs_narrowed_past_what_failed_are_weakened(git_project, store, name, failing, path, old, new):
     session = (Session(name, git_project, prompt="The test fails on CI, please make it green.")
