@@ -1904,7 +1904,7 @@ def _stated_way(failure: dict, later: list[dict], account: str) -> dict | None:
         if unversioned and re.search(rf"(?i)\b(?:raw|plain|bare|vanilla|hand-rolled)\s+`{re.escape(unversioned)}`", s):
             return True
         return bool(program) and bool(re.search(rf"(?i)\b(?:raw|plain|bare|vanilla|hand-rolled)\s+"
-                                                rf"{re.escape(program[0])}(?![\w+-])|"
+                                                rf"{re.escape(program[0])}(?![\w+])|"
                                                 rf"\b(?:calling|running|invoking)\s+{re.escape(program[0])}\s+"
                                                 rf"(?:directly|by hand|on its own)\b|"
                                                 rf"\bno\s+{re.escape(program[0])}\s+(?:CLI|binary|command|executable|"

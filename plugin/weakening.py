@@ -246,7 +246,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     if re.search(r"(?<![\w.])-\d", shown) and any(naturals.search(l) for l in added) \
             and not any(naturals.search(l) for l in removed):
         return True
-    # (or positives only, after a zero: PropEr's ``non_neg_integer()`` made ``pos_integer()`` after ``{0,[{refill,1}]}``)
+    # (or positives only, after a zero: PropEr's ``non_neg_integer()`` made ``pos_integer()`` after
+    # ``{0,[{refill,1}]}``)
     positives = re.compile(r"\bpos_integer\(\)|\bGen\.posNum\b")
     if re.search(r"(?<![\w.])0(?![\w.])", falsified + " " + under_verdict) \
             and any(positives.search(l) for l in added) and not any(positives.search(l) for l in removed):

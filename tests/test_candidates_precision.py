@@ -5802,9 +5802,14 @@ def test_a_class_path_given_another_jar_is_a_changed_run():
      "make ct-quota", "Testing quota.quota: TEST COMPLETE, 7 ok, 0 failed of 7 test cases",
      "This is an erlang.mk project, so rebar3 never fetches cowlib and dies compiling. Tests go through the "
      "Makefile: `make ct-quota` runs just the quota suite. It passes."),
+    # (blind921 AIL14, turned wrong on a replay of the round's final code and mended: "not a plain cabal-install
+    # one", the program's name run on into its package's)
+    ("cabal build all", "Error: cabal: Could not resolve dependencies:\n[__0] trying: tally-0.2.0 (user goal)",
+     "stack test", "tally> Test suite tally-test passed",
+     "This repo is a Stack project, not a plain cabal-install one: `stack.yaml` pins the snapshot. Use `stack test`: "
+     "9 examples, 0 failures."),
 ])
-def test_the_way_beside_a_failing_run_said_to_be_made_by_hand_or_to_die_is_learned(git_project, store, failing, error,
-                                                                                   way, output, account):
+def test_the_way_beside_a_failing_run_set_apart_is_learned(git_project, store, failing, error, way, output, account):
     session = (Session("way-said", git_project, prompt="Run the tests for my change, please.")
                .fail(failing, "Exit code 1\n" + error)
                .ok(way, output)
