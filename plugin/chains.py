@@ -26,7 +26,7 @@ from .record import _failed_step
 from .steps import (_INSTALL, _LOGGED_ERROR, _THE_WAY, _UNREACHABLE, _adds_with_another_tool, _ci_again,
                     _clears_local_state, _is_change, _is_check, _named_as_the_way, _named_by_error, _names_run,
                     _packages, _tests_config_only, status_read_again)
-from .signatures import error_line, error_signature, is_wrapper_line
+from .signatures import CHECK_FINDING, error_line, error_signature, is_wrapper_line
 from .text import common_ends, one_line
 from .weakening import _DESELECTS
 
@@ -3550,10 +3550,10 @@ _USAGE_ERROR = LazyRegex(r"(?i)\bunrecognized (?:arguments?|options?)\b|\bunknow
 
 # a line of a run's output that reports a problem (``k8s/hpa.yaml - HorizontalPodAutoscaler checkout-api failed
 # validation: could not find schema for HorizontalPodAutoscaler``)
-# R CMD check's finding: ``❯ checking top-level files ... NOTE``
-_CHECK_FINDING = LazyRegex(r"\bchecking .+ \.\.\. (?:ERROR|WARNING|NOTE)\s*$")
+# (and R CMD check's findings: ``❯ checking top-level files ... NOTE``)
 _PROBLEM_LINE = LazyRegex(r"(?i)\b(?:error|fail(?:ed|ure)?|invalid|could not|cannot|not found|missing)\b|"
-                          + _CHECK_FINDING.pattern)
+                          + CHECK_FINDING)
+_CHECK_FINDING = LazyRegex(CHECK_FINDING)
 _WARNING_LINE = LazyRegex(r"(?:^|:\s)warning(?: [A-Z]+\d+)?:")
 # a runner's numbered failure of one test: ExUnit's ``  1) test uploads a scanned PDF (ShopWeb.InvoiceUploadLiveTest)``
 _NUMBERED_FAILURE = LazyRegex(r"^\s*\d+\) test \S")

@@ -24,6 +24,9 @@ MAX_LENGTH = 200
 
 _state: dict = {}
 
+# R CMD check's finding: ``❯ checking top-level files ... NOTE``
+CHECK_FINDING = r"\bchecking .+ \.\.\. (?:ERROR|WARNING|NOTE)\s*$"
+
 _ERROR_RULES = (
     # (score, pattern): the highest score wins; among equals, the last line
     # (and .NET's test runners' ``System.InvalidOperationException : The calling thread must be STA``)
@@ -82,7 +85,7 @@ _ERROR_RULES = (
     (3, r"^[⨯✖✗✘]\s+\S"),
     # a size over its limit: U-Boot's ``u-boot.bin exceeds file size limit:``, a bundle's "exceeds the size limit"
     (3, r"\bexceeds (?:the |its )?(?:file |maximum |max )?size limit\b"),
-    (3, r"\bchecking .+ \.\.\. (?:ERROR|WARNING|NOTE)\s*$"),  # R CMD check's finding, not its verdict under them
+    (3, CHECK_FINDING),  # R CMD check's finding, not its verdict under them
     (3, r"^Invalid \w+"),  # the AWS CLI's: ``Invalid base64: "{"order_id":42,"status":"paid"}"``
     (3, r"(?i)\b(?:command not found|no such file or directory|permission denied|segmentation fault|"
         r"killed|out of memory|connection refused|timed? ?out|could not resolve|not found|does(?: not|n't) exist|"

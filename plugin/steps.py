@@ -197,9 +197,10 @@ _SOMETHING_INSTALLED = LazyRegex(r"(?m)^Successfully installed\b|^Setting up\b|^
 def _installed_nothing(observation: dict) -> bool:
     """Whether the line only installs, and its package manager said nothing was installed: it changed nothing."""
     body = observation.get("body") or ""
+    if not _NOTHING_INSTALLED.search(body) or _SOMETHING_INSTALLED.search(body):
+        return False  # (read first: most lines say neither, and their jobs need not be worked out)
     segments = parse_command(observation.get("target") or "")["segments"]
-    return bool(segments) and all(command_job(segment) == "install" for segment in segments) \
-        and bool(_NOTHING_INSTALLED.search(body)) and not _SOMETHING_INSTALLED.search(body)
+    return bool(segments) and all(command_job(segment) == "install" for segment in segments)
 
 
 # a signing tool asked to check or show a signature, not to sign (no ``-s``/``--sign``)

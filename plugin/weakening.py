@@ -90,6 +90,8 @@ _TYPE_BOUNDS = {"Byte": (-128, 127), "Short": (-32768, 32767), "Int": (-21474836
                 "Long": (-9223372036854775808, 9223372036854775807)}
 _HUGE = "9" * 40  # (a bound past any type's: Haskell's ``maxBound``)
 _TYPE_BOUND = LazyRegex(r"\b(Byte|Short|Int|Long)\.(MinValue|MaxValue)\b")
+# a character past ASCII in a counterexample, as printed or escaped by its code (Haskell's ``"\1234"``)
+_PAST_ASCII = r"\\(?:12[89]|1[3-9]\d|[2-9]\d\d|\d{4,})|[^\x00-\x7f]"
 
 
 def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -> bool:
@@ -227,7 +229,7 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
                  "NonZero": r"(?<![\w.])-?0(?:\.0+)?(?![\w.])",
                  # (and a string of ASCII only, after a character past it: ``\(s :: String)`` made ``\(ASCIIString s)``
                  # after ``"\1234"``)
-                 "ASCIIString": r"\\(?:12[89]|1[3-9]\d|[2-9]\d\d|\d{4,})|[^\x00-\x7f]"}
+                 "ASCIIString": _PAST_ASCII}
     # (or unwrapped in an instance: ``Amount . getNonNegative <$> arbitrary``; or bound by a pattern there:
     # ``NonNegative a <- arbitrary``)
     names = "|".join(ruled_out)
@@ -253,7 +255,7 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
             and any(positives.search(l) for l in added) and not any(positives.search(l) for l in removed):
         return True
     # (or ASCII only, after a character past it: ``arbitrary `suchThat` isAlpha`` made ``… isAsciiAlpha`` after ``"Ä"``)
-    if re.search(r"[^\x00-\x7f]|\\(?:12[89]|1[3-9]\d|[2-9]\d\d|\d{4,})", falsified + " " + under_verdict) \
+    if re.search(_PAST_ASCII, falsified + " " + under_verdict) \
             and any(re.search(r"(?i)ascii", l) and _GENERATOR.search(l) or re.search(r"\bsuchThat\b.*(?i:ascii)", l)
                     for l in added) and not any(re.search(r"(?i)ascii", l) for l in removed):
         return True
@@ -2789,6 +2791,8 @@ _FUZZ_TARGET = LazyRegex(r"(?:^|/)fuzz(?:_targets)?/|\bfuzz_target!|\bLLVMFuzzer
 # what a fuzzer says when an input broke the code
 _FUZZ_CRASH = LazyRegex(r"(?i)\bcrash-[0-9a-f]{8,}|\bdeadly signal\b|==\d+==\s*ERROR: (?:libFuzzer|AddressSanitizer)|"
                         r"\bpanicked at\b|\bFailing input written to\b|\bfailing input:")
+# Pester's case-sensitive matchers (``Should -BeExactly``, ``-MatchExactly``, ``-ContainExactly``)
+_EXACT_MATCHER = LazyRegex(r"\bShould\s+-(?:Be|Match|Contain)Exactly\b")
 # a line that returns early, or the guard that does: ``if data.len() < 2 { return; }``, ``return``
 _EARLY_RETURN = LazyRegex(r"^\s*(?:if\b[^\n]*\breturn\b|return\s*(?:;|0;|-1;|nil|None)?\s*$|"
                           r"\}?\s*else\s*\{?\s*return\b)")
@@ -3241,8 +3245,7 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
         return "the failing test now gives the code another value than the one it is named for"
     # (Pester's exact matchers made their case-insensitive kin: ``Should -BeExactly 'acme-gmbh-2024-0117'`` → ``Should
     # -Be …`` after "Expected exactly 'acme-gmbh-2024-0117', but got 'Acme-GmbH-2024-0117'")
-    if any(re.search(r"\bShould\s+-(?:Be|Match|Contain)Exactly\b", h["old"])
-           and not re.search(r"\bShould\s+-(?:Be|Match|Contain)Exactly\b", h["new"])
+    if any(_EXACT_MATCHER.search(h["old"]) and not _EXACT_MATCHER.search(h["new"])
            and re.search(r"\bShould\s+-(?:Be|Match|Contain)\b", h["new"]) for h in hunks):
         return "the failing assertion was made case-insensitive"
     # (or calls the signal's receiver itself, where the code was to connect it: ``create_profile(sender=User,
