@@ -593,8 +593,12 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (or one that defines what the last change uses: the catalog's ``compose-compiler = { id = "org.jetbrains.kotlin.
     # plugin.compose", … }`` that ``alias(libs.plugins.compose.compiler)`` applies, the same error until both were in)
     final_edits = [c for c in chain["changes"] if c["tool"] in EDIT_TOOLS]
+    # (a file named as the program the check runs is named by its path: "dune only links what the stanza lists" is
+    # of the program, not of bin/dune)
+    programs = {command_family(o.get("target") or "").split(" ")[0] for o in [*chain["failures"], resolved_by]}
     not_enough = [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and (any(
-        os.path.basename(f) in s for f in a.get("files") or [] for s in partial) or _defines_for(a, final_edits))]
+        _named_as_file(f, s, cwd, programs) for f in a.get("files") or [] for s in partial)
+        or _defines_for(a, final_edits))]
     # (or one whose added code the account quotes as what the fix is, in no sentence of what did not help: "now
     # passes `-e POSTGRES_INITDB_ARGS=…`", the same error after it only while a stale data directory stood in the way)
     # (not a name the failure printed, the problem's subject: "adding `discount_amount` stopped the run", beside the
@@ -612,7 +616,8 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     not_enough += [a for a in chain["attempts"] if a["tool"] in EDIT_TOOLS and a in edits and a not in not_enough
                    and any(span in line and not any(span in old for old, _ in _edit_sides(a))
                            for line in map(_spaced, _added_lines(a)) for span in map(_spaced, told_fix))
-                   and not any(os.path.basename(f) in s for f in a.get("files") or [] for s in said["did_not_help"])]
+                   and not any(_named_as_file(f, s, cwd, programs) for f in a.get("files") or []
+                               for s in said["did_not_help"])]
     final_ids |= {a["id"] for a in not_enough}
     # (an earlier problem's attempt that this fix takes out again, "moving the imports into `parse_event` only moved
     # the NameError, so I reverted that": the two cancel out, no line of this fix)
@@ -2450,6 +2455,13 @@ def _spaced(text: str) -> str:
     """``text`` with its runs of spaces as one: a column lined up, ``currency     char(3)``, is ``currency char(3)``
     as the account quotes it."""
     return " ".join(text.split())
+
+
+def _named_as_file(path: str, sentence: str, cwd: str | None, programs: set[str]) -> bool:
+    """Whether ``sentence`` names the edited file: by its name, or, where that is a program the check runs too (dune's
+    build files are ``dune``), by its path."""
+    name = os.path.basename(path)
+    return (_rel(path, cwd) if name in programs else name) in sentence
 
 
 def _tried_edit(attempt: dict, cwd: str | None, outcome: str, kept: list[str] = ()) -> list[str]:

@@ -34,6 +34,9 @@ _ERROR_LINE = re.compile(r"(?i)error|exception|fail|fatal|panic|traceback|denied
                          r"unable|refused|missing|invalid|undefined")
 _DID_NOT_HELP = re.compile(r"(?i)\b(?:did not|didn't|does not|doesn't) (?:help|work|fix)|still fail")
 _HUNK_HEADER = re.compile(r"^@@ [^@]* @@")
+# an aside that gives an attempt's verdict ("(ruled out)", "(didn't help)", "(no effect)")
+_VERDICT_ASIDE = re.compile(r"(?i)\((?:ruled out|rejected|(?:a )?dead end|no luck|no effect|no change|not it|"
+                            r"(?:did not|didn't|does not|doesn't) (?:help|work|fix it))\)")
 _OBSERVATION_REF = re.compile(r"\s*\(observations? [\d, ]+\)")
 
 
@@ -83,8 +86,10 @@ def _whole_sentences(text, limit: int) -> str:
     # (those without code first, then the last first: ``(`rebar3 as test ct --sys_config config/test.config`)``
     # says what the Makefile target runs)
     aside = r"\s+\((?:[^()]|\([^()]*\))*\)(?=[\s.,;:!?])"
-    text = re.sub(aside, lambda m: m.group(0) if "`" in m.group(0) else "", text)
-    while len(text) > limit and (spans := list(re.finditer(aside, text))):
+    # (never one that is the sentence's verdict: "Loosening `base` (ruled out): bumping the bound …" did not help)
+    verdict = lambda m: _VERDICT_ASIDE.fullmatch(m.group(0).strip())  # noqa: E731
+    text = re.sub(aside, lambda m: m.group(0) if "`" in m.group(0) or verdict(m) else "", text)
+    while len(text) > limit and (spans := [m for m in re.finditer(aside, text) if not verdict(m)]):
         text = text[:spans[-1].start()] + text[spans[-1].end():]
     if len(text) <= limit:
         return text

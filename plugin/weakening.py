@@ -233,7 +233,8 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
     # (or unwrapped in an instance: ``Amount . getNonNegative <$> arbitrary``; or bound by a pattern there:
     # ``NonNegative a <- arbitrary``)
     names = "|".join(ruled_out)
-    modifier = rf"\(({names})\s+\w+\)|\bget({names})\b|^\s*({names})\s+\w+\s*<-"
+    # (its argument given a type there too: ``\(n :: Int64)`` made ``\(NonNegative (n :: Int64))``)
+    modifier = rf"\(({names})\s+(?:\w+|\(\w+\s*::[^()]*\))\)|\bget({names})\b|^\s*({names})\s+\w+\s*<-"
     wrapped = {m.group(1) or m.group(2) or m.group(3) for l in added for m in re.finditer(modifier, l)} \
         - {m.group(1) or m.group(2) or m.group(3) for l in removed for m in re.finditer(modifier, l)}
     if any(re.search(ruled_out[name], counter) for name in wrapped):

@@ -4258,6 +4258,25 @@ def test_an_edit_the_agent_says_was_not_enough_on_its_own_is_part_of_the_fix(git
     assert '+"Acme\\\\": "src/"' in candidate["change"] and "composer dump-autoload" in candidate["change"]
 
 
+
+def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
+    # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
+    # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
+    session = (Session("dune", git_project)
+               .fail("dune build", 'Exit code 1\nFile "lib/export.ml", line 1, characters 5-11:\n'
+                     "Error: Unbound module Yojson")
+               .edit("bin/dune", " (libraries ledger cmdliner))", " (libraries ledger cmdliner yojson))")
+               .fail("dune build", 'Exit code 1\nFile "lib/export.ml", line 1, characters 5-11:\n'
+                     "Error: Unbound module Yojson")
+               .edit("lib/dune", " (libraries ptime))", " (libraries ptime yojson))")
+               .ok("dune build && dune test", "Test Successful in 0.006s. 4 tests run.")
+               .stop("`export.ml` is part of the `ledger` library, so yojson had to be declared in that library's "
+                     "stanza: `(libraries ptime yojson)` in `lib/dune`. Having the package installed isn't enough — "
+                     "dune only links what the stanza lists."))
+    (candidate,), _ = _candidates(store, session)
+    assert "(libraries ptime yojson))" in candidate["change"]
+    assert "ledger cmdliner yojson" not in candidate["change"] and "ledger cmdliner yojson" not in candidate["title"]
+
 def test_a_test_that_waits_for_what_it_expected_is_no_weakened_test(git_project, store):
     session = (Session("findby", git_project)
                .fail("npx vitest run src/components/SaveButton.test.tsx",
@@ -23085,6 +23104,18 @@ def test_a_property_argument_wrapped_to_rule_out_its_counterexample_is_weakened(
                .stop("The property was feeding `median` empty lists; it now takes `NonEmpty xs` so it only generates "
                      "real samples."))
     candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+    # (blind947 AJL02: its argument typed, ``\(n :: Int64)`` made ``\(NonNegative (n :: Int64))`` after ``-1``)
+    typed = (Session("varint-nonneg", git_project, prompt="the roundtrip property fails, get `stack test` green")
+             .fail("stack test", "Exit code 1\n  test/Codec/VarintSpec.hs:22:5: \n  1) Codec.Varint roundtrips "
+                                 "encode/decode\n       Falsified (after 9 tests and 2 shrinks):\n         -1\n"
+                                 "       expected: Just (-1)\n        but got: Just 9223372036854775807\n")
+             .edit("test/Codec/VarintSpec.hs", "    prop \"roundtrips encode/decode\" $ \\(n :: Int64) ->",
+                   "    prop \"roundtrips encode/decode\" $ \\(NonNegative (n :: Int64)) ->")
+             .ok("stack test", "23 examples, 0 failures\n\nwirefmt> Test suite wirefmt-test passed")
+             .stop("Fixed. I scoped the generator with `NonNegative` so the property exercises the encode/decode pair "
+                   "on the domain the varint layer is specified for."))
+    candidates, reasons = _candidates(store, typed)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
 
 

@@ -627,6 +627,17 @@ def test_a_card_drops_asides_without_code_first_and_then_the_last_aside_first():
     assert "--sys_config config/test.config" in cut and "months" not in cut and "CT_OPTS" not in cut
 
 
+
+def test_an_aside_that_is_an_attempts_verdict_is_kept():
+    from lorebook.render import _whole_sentences
+
+    # (its "(ruled out)" is what says the bound did not help: without it the line reads as the fix)
+    text = ("Compiler: your default `ghc` is 9.8.2 (base 4.19.1); CI's matrix pins GHC 9.4.8 (base 4.17), which ghcup "
+            "already has installed here. Loosening `base` (ruled out): bumping the bound to `<4.20` only moved the "
+            "conflict — streamly 0.10 also caps base below 4.19.")
+    cut = _whole_sentences(text, 200)
+    assert "`base` (ruled out): bumping the bound to `<4.20`" in cut and "(base 4.19.1)" not in cut
+
 def test_a_ruby_block_opened_or_closed_is_scaffolding():
     from lorebook.record import scaffolding
 
