@@ -148,6 +148,10 @@ _FORMATTER_UNSET = LazyRegex(r"No parser could be inferred|Couldn't resolve pars
                              r"Failed to load plugin|Invalid configuration|[Uu]nknown (?:option|configuration)")
 
 
+# a run on the tree with the work in progress stashed away (``git stash && nimble build; git stash pop``)
+_STASHED_RUN = re.compile(r"\bgit stash(?: (?:push|save)\b[^;&|]*)?\s*(?:&&|;)\s*\S")
+
+
 def find_chains(observations: list[dict], account: str = "",
                 details: dict | None = None) -> tuple[list[dict], list[str]]:
     """Problems resolved in the session, and reason codes for failures that taught nothing.
@@ -212,6 +216,9 @@ def find_chains(observations: list[dict], account: str = "",
                 continue  # ``git diff HEAD~5 -- test/app.e2e-spec.ts`` looked at history; it ran no ``npx jest``
                 # (not a step before it that wrote the tree: ``go run ./cmd/api openapi > api/openapi.yaml && git
                 # diff --stat``)
+            if later["outcome"] == "ok" and later["tool"] == "Bash" and _STASHED_RUN.search(later["target"]):
+                continue  # ``git stash && nimble build; git stash pop`` built the tree without the work in progress: a
+                # look at whether that work broke it, not the check passing
             if later["outcome"] == "ok" and later["tool"] == "Bash" and _asked_instead(failure["target"],
                                                                                       later["target"]):
                 continue  # ``ksql … -e 'SHOW TABLES;'`` asks what is there; the ``… -f V000008__….sql`` that failed

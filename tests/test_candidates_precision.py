@@ -4259,6 +4259,30 @@ def test_an_edit_the_agent_says_was_not_enough_on_its_own_is_part_of_the_fix(git
 
 
 
+def test_a_run_with_the_work_in_progress_stashed_is_no_pass_of_the_check(git_project, store):
+    # (blind950 AJO14: ``git stash && nimble build …; git stash pop`` built the tree without the new code; the build
+    # passed only after both defines were in config.nims)
+    error = ("Exit code 1\n   Building shelf/shelf using c backend\n/home/dev/shelf/src/views/grid.nim(41, 13) Error: "
+             "undeclared field: 'contentFit' for type widgets.Picture\n       Tip: 1 messages have been suppressed\n"
+             "       Error: Build failed for the package: shelf")
+    session = (Session("stash", git_project, prompt="nimble build won't compile since I added cover thumbnails")
+               .fail("nimble build", error)
+               .ok("git stash && nimble build 2>&1 | tail -2; git stash pop",
+                   "Saved working directory and index state WIP on covers: 9a7c2e1 grid: lazy-load rows\n"
+                   "   Building shelf/shelf using c backend\n108211 lines; 13.902s; 598.117MiB peakmem [SuccessX]")
+               .edit("config.nims", 'switch("threads", "on")', 'switch("threads", "on")\nswitch("define", "gtkminor=8")')
+               .fail("nimble build", "Exit code 1\n   Building shelf/shelf using c backend\n/home/dev/.nimble/pkgs2/"
+                                     "owlkettle-3.0.0/owlkettle/widgets.nim(2431, 5) Error: undeclared identifier: "
+                                     "'gtk_picture_set_content_fit'\n       Error: Build failed for the package: shelf")
+               .edit("config.nims", 'switch("define", "gtkminor=8")',
+                     'switch("define", "gtkminor=8")\nswitch("define", "gtk48")')
+               .ok("nimble build 2>&1 | tail -3", "112503 lines; 14.820s; 611.402MiB peakmem [SuccessX]")
+               .stop("owlkettle compiles against GTK 4.0 by default. Both defines are needed with owlkettle 3.0.0: "
+                     "`gtkminor=8` alone makes the field appear but the binding is gated on `defined(gtk48)`."))
+    candidates, reasons = _candidates(store, session)
+    assert any('switch("define", "gtk48")' in c["change"] and 'switch("define", "gtkminor=8")' in c["change"]
+               for c in candidates), (reasons, [c["change"] for c in candidates])
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
