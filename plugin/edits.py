@@ -281,11 +281,12 @@ def _in_block_comment(text: str) -> set[str]:
     return out
 
 
-def _moved(old: list[str], new: list[str]) -> list[tuple[str, str]]:
-    """The lines a reordering moved, each with the line it now comes before (``[A, B]`` → ``[B, A]``: B before A)."""
+def _moved(old: list[str], new: list[str]) -> list[tuple[str, str | None]]:
+    """The lines a reordering moved, each with the line it now comes before (``[A, B]`` → ``[B, A]``: B before A), or
+    None where it comes last (``[A, B, C]`` → ``[B, C, A]``: A after C)."""
     matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
-    return [(new[j], new[j + 1]) for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace")
-            for j in range(j1, j2) if j + 1 < len(new)]
+    return [(new[j], new[j + 1] if j + 1 < len(new) else None) for tag, _, _, j1, j2 in matcher.get_opcodes()
+            if tag in ("insert", "replace") for j in range(j1, j2) if j + 1 < len(new) or j > 0]
 
 
 def _token_span(text: str) -> str:
@@ -607,12 +608,15 @@ def _plist_key_of(text: str, line: str) -> str | None:
     return None
 
 
-def _moved_to(old: list[str], new: list[str], line: str, after: str, limit: int = 60) -> str:
+def _moved_to(old: list[str], new: list[str], line: str, after: str | None, limit: int = 60) -> str:
     """Where a moved line went: out of the block it was in, when the hunk shows that (``{{- define
-    "api.selectorLabels" -}}``, ``[tool.poetry.dependencies]``), else before the line it now precedes."""
+    "api.selectorLabels" -}}``, ``[tool.poetry.dependencies]``), else before the line it now precedes (``after``), or,
+    last now, after the line it follows."""
     was, now = _block_of(old, line), _block_of(new, line)
     if was and was != now:
         return f"moved out of `{was}`" + (f" into `{now}`" if now and len(now) <= 30 else "")
+    if after is None:
+        return f"moved after `{one_line(new[new.index(line) - 1], limit)}`"
     return f"moved before `{one_line(after, limit)}`"
 
 

@@ -3533,6 +3533,12 @@ def test_lines_put_in_another_order_show_what_moved():
     assert _short_diff(hunk) == "move `app.migrations.add(CreateTodo())` before `app.migrations.add(CreateTag())`"
     assert _diff_text("Sources/App/configure.swift", hunk) == (
         "Sources/App/configure.swift:\n+app.migrations.add(CreateTodo()) (moved before `app.migrations.add(CreateTag())`)")
+    # (and one moved to the end, after the line it follows now: blind948 AJM01's Roassal layout after the lines)
+    last = {"old": "\tRSTreeLayout on: canvas nodes.\n\tRSLineBuilder line\n\t\tconnectFrom: #parent.\n",
+            "new": "\tRSLineBuilder line\n\t\tconnectFrom: #parent.\n\tRSTreeLayout on: canvas nodes.\n", "ids": [6]}
+    assert _short_diff(last) == "move `RSTreeLayout on: canvas nodes.` after `connectFrom: #parent.`"
+    assert _diff_text("src/DGVisualizer.class.st", last) == (
+        "src/DGVisualizer.class.st:\n+RSTreeLayout on: canvas nodes. (moved after `connectFrom: #parent.`)")
 
 
 def test_an_environment_or_url_an_option_names_is_where_a_run_goes_not_what_it_checks():
