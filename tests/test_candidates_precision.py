@@ -4289,6 +4289,43 @@ def test_a_run_with_the_work_in_progress_stashed_is_no_pass_of_the_check(git_pro
     assert any('switch("define", "gtk48")' in c["change"] and 'switch("define", "gtkminor=8")' in c["change"]
                for c in candidates), (reasons, [c["change"] for c in candidates])
 
+def test_a_change_after_which_the_failing_test_passes_and_another_still_fails_is_a_lesson_of_its_own(git_project, store):
+    # (blind947 AJL22: ``carton exec`` mended t/fetch.t's missing module, t/parse.t failing before and after it;
+    # blind951 AJP20: tests/config.nims's ``-d:ssl`` mended the fetch test, then the parse test failed)
+    fetch = ("t/fetch.t ....... Can't locate Mojo/UserAgent.pm in @INC (you may need to install the Mojo::UserAgent "
+             "module) at lib/Feedr/Fetch.pm line 5.\nCompilation failed in require at t/fetch.t line 6.\n"
+             "t/fetch.t ....... Dubious, test returned 2 (wstat 512, 0x200)\nNo subtests run \n")
+    parse = ("t/parse.t ....... 1/5 \n#   Failed test 'date parsed from RFC822 pubDate'\n#   at t/parse.t line 22.\n"
+             "t/parse.t ....... Dubious, test returned 1 (wstat 256, 0x100)\nFailed 1/5 subtests \n")
+    session = (Session("carton", git_project, prompt="The test suite for the feed fetcher is red, get `prove` passing")
+               .fail("prove -lr t/", "Exit code 1\n" + fetch + parse + "t/store.t ....... ok\nResult: FAIL")
+               .fail("carton exec prove -lr t/", "Exit code 1\nt/fetch.t ....... ok\n" + parse
+                     + "t/store.t ....... ok\nResult: FAIL")
+               .edit("lib/Feedr/Parse.pm", "$str =~ /^\\w{3}, (\\d{1,2}) (\\w{3}) (\\d{4})/",
+                     "$str =~ /^(?:\\w{3}, )?(\\d{1,2}) (\\w{3}) (\\d{4})/")
+               .ok("carton exec prove -lr t/", "t/fetch.t ....... ok\nt/parse.t ....... ok\nAll tests successful.\n"
+                                               "Result: PASS")
+               .stop("Two unrelated issues: the dependencies are installed by Carton into `local/`, so run the suite "
+                     "as `carton exec prove -lr t/`; and the regex now starts with `^(?:\\w{3}, )?`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 2, (reasons, [c["title"] for c in candidates])
+    first, second = sorted(candidates, key=lambda c: "carton exec" in c["title"].split(" — ")[0])
+    assert "t/fetch.t" in first["title"] and "carton exec" in first["change"]
+    assert "(?:\\w{3}, )?" in second["change"] and "date parsed" in second["title"]
+    # (and where the change broke a test that had passed, the session mending its own break: one lesson, the last fix)
+    broke = (Session("broke", git_project, prompt="fix the failing nim test")
+             .fail("nimble test", "Exit code 1\n[Suite] fetch\n  [FAILED] fetches the sample feed over https\n"
+                                  "  [OK] builds the feed url\n     Error: Execution failed with exit code 1")
+             .edit("src/fetch.nim", "let url = base & path", "let url = base / path")
+             .fail("nimble test", "Exit code 1\n[Suite] fetch\n  [OK] fetches the sample feed over https\n"
+                                  "  [FAILED] builds the feed url\n     Error: Execution failed with exit code 1")
+             .edit("src/fetch.nim", "let url = base / path", "let url = base.strip(trailing = true) / path")
+             .ok("nimble test", "[Suite] fetch\n  [OK] fetches the sample feed over https\n  [OK] builds the feed url")
+             .stop("The URL join needed the trailing slash stripped: `base.strip(trailing = true) / path`."))
+    candidates, reasons = _candidates(store, broke)
+    assert len(candidates) == 1 and "base.strip(trailing = true) / path" in candidates[0]["change"], \
+        (reasons, [c["change"] for c in candidates])
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
