@@ -1466,6 +1466,9 @@ _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      # project's way to run the tests:")
                      r"\b(?:through|via) the (?:project|repo|repository|team)'s\b|"
                      r"\b(?:project|repo|repository|team|codebase)'s (?:own |usual |supported )?way\b|"
+                     # ("Run the tests the way the repo expects: `.\build.ps1 -Task Test`")
+                     r"\bthe way (?:the |this |our )?(?:project|repo|repository|team|codebase|CI) (?:expects|wants|"
+                     r"does it|runs them)\b|"
                      # ("In this repo the interaction tests run against the static build …: `npm run …`")
                      r"\b(?:in|for) this (?:repo|repository|project|codebase|monorepo)\b[^.]{0,40}\brun\b|"
                      # ("the JSON is regenerated with `make dashboards`")

@@ -19256,6 +19256,23 @@ def test_the_way_to_run_the_suite_is_the_way(git_project, store):
         reasons, [c["change"] for c in candidates])
 
 
+
+def test_the_way_the_repo_expects_is_the_way(git_project, store):
+    # (blind934 AIY05: "Run the tests the way the repo expects:" over a fenced `.\\build.ps1 -Task Test`, beside "a
+    # bare `Invoke-Pester` fails")
+    session = (Session("expects", git_project, prompt="Pester tests are red for Get-VaultSecretPath, can you look?")
+               .fail('pwsh -NoProfile -Command "Invoke-Pester -Path .\\tests -Output Detailed"',
+                     "Exit code 1\n[-] Describe Get-VaultSecretPath failed\n  FileNotFoundException: The specified "
+                     "module 'out\\PSVaultSync\\PSVaultSync.psd1' was not loaded because no valid module file was found")
+               .ok("pwsh -NoProfile -File .\\build.ps1 -Task Test", "Tests completed in 3.1s\nTests Passed: 27, "
+                                                                   "Failed: 0, Skipped: 0")
+               .stop("The test files import the built module, which only exists after the `Build` task, so a bare "
+                     "`Invoke-Pester` fails in every BeforeAll. Run the tests the way the repo expects:\n\n"
+                     "```powershell\n.\\build.ps1 -Task Test\n```\n\n27/27 pass that way."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "build.ps1 -Task Test" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
 def test_the_intended_entry_point_is_the_way(git_project, store):
     # (blind782 ADC05: "The intended entry point is `make molecule SCENARIO=ubuntu2204`")
     session = (Session("intended-entry", git_project, prompt="Can you run the molecule tests for this role?")
