@@ -83,7 +83,9 @@ _RUNNERS = (("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
             ("carton", "exec", "--"), ("carton", "exec"), ("pixi", "run"), ("rye", "run"),
             # (Windows' shell handed one line to run: ``cmd /c scripts\build.cmd win-release``; from Git Bash, its
             # slash doubled, ``cmd //c``)
-            *((shell, switch) for shell in ("cmd", "cmd.exe") for switch in ("/c", "/C", "//c", "//C")))
+            *((shell, switch) for shell in ("cmd", "cmd.exe") for switch in ("/c", "/C", "//c", "//C")),
+            # (PowerShell's call operator before a quoted program: ``& "C:\ti\ccs1250\ccs\eclipse\eclipsec.exe" …``)
+            ("&",))
 # ``uv run``'s options that take a value (``--env-file .env``, ``--extra ml``, ``--with pytest-xdist``)
 _UV_RUN_VALUED = frozenset(("--env-file", "--extra", "--group", "--package", "--python", "-p", "--with",
                             "--with-editable", "--with-requirements", "--directory", "--project", "--index",

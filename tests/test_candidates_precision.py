@@ -19273,6 +19273,27 @@ def test_the_way_the_repo_expects_is_the_way(git_project, store):
     assert len(candidates) == 1 and "build.ps1 -Task Test" in candidates[0]["change"], (
         reasons, [c["change"] for c in candidates])
 
+
+def test_a_program_run_by_powershells_call_operator_is_that_program(git_project, store):
+    # (blind941 AJF03: ``& "C:\\ti\\…\\eclipsec.exe" … projectBuild`` is eclipsec, "Calling eclipsec's `projectBuild`
+    # directly fails", beside the repo's script as the way)
+    session = (Session("call-operator", git_project, prompt="Build the motor controller firmware in Release")
+               .fail('& "C:\\ti\\ccs1250\\ccs\\eclipse\\eclipsec.exe" -noSplash -data "$env:TEMP\\ccs-ws" '
+                     "-application com.ti.ccstudio.apps.projectBuild -ccs.projects motorctl -ccs.configuration Release",
+                     "Exit code 1\nCCS headless build starting...\n!ERROR: Project 'motorctl' not found in workspace "
+                     "'C:\\Users\\build\\AppData\\Local\\Temp\\ccs-ws'\nCCS headless build complete! 0 out of 0 "
+                     "projects have errors.")
+               .read("scripts/build.ps1")
+               .ok(".\\scripts\\build.ps1 -Config Release", "!INFO: Project 'motorctl' imported successfully.\n"
+                                                            "CCS headless build complete! 0 out of 1 projects have "
+                                                            "errors.")
+               .stop("Calling eclipsec's `projectBuild` directly fails with \"Project 'motorctl' not found in "
+                     "workspace\" because the project was never imported. So the way to build here is:\n\n```\n"
+                     ".\\scripts\\build.ps1 -Config Release\n```"))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "build.ps1 -Config Release" in candidates[0]["change"], (
+        reasons, [c["change"] for c in candidates])
+
 def test_the_intended_entry_point_is_the_way(git_project, store):
     # (blind782 ADC05: "The intended entry point is `make molecule SCENARIO=ubuntu2204`")
     session = (Session("intended-entry", git_project, prompt="Can you run the molecule tests for this role?")
