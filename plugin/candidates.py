@@ -28,7 +28,7 @@ import os
 import re
 
 from .account import (_ANOTHER_REQUEST, _DID_NOT_HELP, _FLAKY, _FLAKY_EXPLAINED, _INCIDENTAL, _KEY_FIX, _MOVED_IT_ON,
-                      _NOT_ENOUGH, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
+                      _NOT_ENOUGH, _PAST, _REASON, _STOP, _USER_CAUSE, _WHILE_THERE, _code_spans, _convention_stated,
                       _plain_words, _problem_statement, _prose, _relevance, _sentences, _stated_fix_clause, _tokens,
                       _users_diagnosis, fix_words_of, split_shared, stated, undated)
 from .chains import (_ERROR_OUTPUT, _USAGE_ERROR, _among, _detail, _echoed, _led_in, _put_back_paths,
@@ -1595,6 +1595,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # (said impersonally, as a lesson reads: "Added `#[pyo3(signature = …)]` so …", not "I added …")
     summary_parts = [re.sub(r"^(?:I|We) (?:then |also |just )?([a-z]+ed|made|put|set|took|ran|wrote|gave|built)\b",
                             lambda m: m.group(1)[:1].upper() + m.group(1)[1:], p) for p in summary_parts]
+    # (and after the cause it follows, as what to do: "`elm install` needs an interactive yes, so I added `…` to the
+    # direct dependencies" → "…, so add `…`")
+    summary_parts = [re.sub(r"(,\s+(?:so|and)\s+)(?:I|we)\s+(?:then\s+|just\s+)?([a-z]+ed|set)\b",
+                            lambda m: m.group(1) + _PAST[m.group(2)] if m.group(2) in _PAST else m.group(0), p)
+                     for p in summary_parts]
     # (and without a day that is only the session's: "Yesterday's cleanup moved the `.env` files" is "The recent
     # cleanup …" when the lesson is read a month later)
     summary_parts = [_RELATIVE_DAY.sub(lambda m: ("The" if m.group(0)[0].isupper() else "the") + " recent", p)

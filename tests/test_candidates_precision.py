@@ -4326,6 +4326,23 @@ def test_a_change_after_which_the_failing_test_passes_and_another_still_fails_is
     assert len(candidates) == 1 and "base.strip(trailing = true) / path" in candidates[0]["change"], \
         (reasons, [c["change"] for c in candidates])
 
+def test_what_was_done_after_the_cause_reads_as_what_to_do(git_project, store):
+    from lorebook.quality import check_diary_phrasing
+
+    # (blind956 AJU07, blind953 AJR22: "…, so I changed the mapping to `…`" is the lesson, not a diary of it)
+    session = (Session("remap", git_project, prompt="forge build can't find the OpenZeppelin imports")
+               .fail("forge build", 'Exit code 1\nError: Failed to resolve file: "node_modules/@openzeppelin/contracts/'
+                                    'token/ERC20/ERC20.sol": No such file or directory (os error 2).')
+               .edit("remappings.txt", "@openzeppelin/=node_modules/@openzeppelin/",
+                     "@openzeppelin/contracts/=lib/openzeppelin-contracts/contracts/")
+               .ok("forge build && forge test", "Compiler run successful!\nRan 5 tests: 5 passed; 0 failed")
+               .stop("remappings.txt still had the old Hardhat mapping. OpenZeppelin is vendored as a submodule under "
+                     "`lib/`, so I changed the mapping to `@openzeppelin/contracts/=lib/openzeppelin-contracts/"
+                     "contracts/`. `forge build` compiles and all 5 tests pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert ", so change the mapping to `@openzeppelin/contracts/" in candidate["summary"]
+    assert check_diary_phrasing(candidate) == []
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
