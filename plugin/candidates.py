@@ -2606,8 +2606,10 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
         and {c["id"] for c in b["changes"]} <= {c["id"] for c in a["all_changes"]} for a in chains))]
     # (and two ways of a job that both failed, then the project's way passed: one lesson, the way, not one per way
     # tried: ``godot --script test/…gd`` and ``godot -s addons/gut/gut_cmdln.gd`` before ``./scripts/run_tests.sh``)
+    # (or the failing check itself, run the way that passed: ``cabal test`` → ``nix develop -c cabal test``, beside
+    # the ``just test`` that could not run, whose recipe was that way)
     chains = [b for b in chains if not (b["kind"] == "same_job" and any(
-        a is not b and a["kind"] == "same_job" and a["failure"]["id"] < b["failure"]["id"]
+        a is not b and a["kind"] in ("same_job", "same_check") and a["failure"]["id"] < b["failure"]["id"]
         and a["success"]["id"] == b["success"]["id"] and a["resolved_by"]["target"] == b["resolved_by"]["target"]
         and {c["id"] for c in b["all_changes"]} <= {c["id"] for c in a["all_changes"]} for a in chains))]
     # the same error seen again through the step the failing check runs, then mended for both: one problem, named by

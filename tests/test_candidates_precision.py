@@ -8970,6 +8970,18 @@ def test_two_ways_that_failed_before_the_projects_way_are_one_lesson(git_project
     candidates, _ = _candidates(store, session)
     assert len(candidates) == 1 and "scripts/run_tests.sh" in candidates[0]["title"], \
         [c["title"] for c in candidates]
+    # (blind958 AJW05: the failing check itself run the way that passed, beside a recipe for it that could not run)
+    nix = (Session("nix", git_project, prompt="cabal test won't build on my laptop, something about zlib")
+           .fail("cabal test", "Exit code 1\nError: cabal: Failed to build zlib-0.6.3.0 (which is required by "
+                               "test:geo-tiles-test from geo-tiles-0.2.0).\nMissing (or bad) C library: z")
+           .ok("cat justfile", "test:\n    nix develop -c cabal test --test-show-details=direct")
+           .fail("just test", "Exit code 127\nbash: just: command not found")
+           .ok("nix develop -c cabal test --test-show-details=direct", "Test suite geo-tiles-test: PASS\n1 of 1 test "
+                                                                       "suites (1 of 1 test cases) passed.")
+           .stop("The repo pins its toolchain in flake.nix. Run tests through the flake: `nix develop -c cabal test "
+                 "--test-show-details=direct`, which is exactly what the `just test` recipe wraps."))
+    candidates, _ = _candidates(store, nix)
+    assert len(candidates) == 1 and "nix develop -c" in candidates[0]["change"], [c["title"] for c in candidates]
 
 
 def test_a_start_retried_before_the_fix_then_checked_by_a_smoke_run_after_it_is_checked_otherwise(git_project, store):
