@@ -1572,8 +1572,11 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         fixes = [t for t in told if t] + [f for f in fixes if not any(f in t for t in told)]
     words = fix_words | problem_words
     attempt_words = _tokens(" ".join(tried)) | set(re.findall(r"\d+(?:\.\d+)+", " ".join(tried)))
+    # (of this lesson, not another's: "The test `setUp` now calls `SharedPreferences.setMockInitialValues({});`
+    # (`flutter clean` didn't change anything)" beside the APK's minSdkVersion)
     helpless = [s for s in said["did_not_help"]
-                if _relevance(s, words | attempt_words) or set(re.findall(r"\d+(?:\.\d+)+", s)) & attempt_words]
+                if (_relevance(s, words | attempt_words) or set(re.findall(r"\d+(?:\.\d+)+", s)) & attempt_words)
+                and not any(_relevance(s, other) > _relevance(s, words | attempt_words) for other in rivals)]
     if not causes and user_causes:  # the agent only said what it did: the user's report says why
         # (why, before what it started with: "…, so the adapters registered in main() don't exist there" before
         # "Since we moved sync into a WorkManager background task it crashes")

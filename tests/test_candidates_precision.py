@@ -4343,6 +4343,33 @@ def test_what_was_done_after_the_cause_reads_as_what_to_do(git_project, store):
     assert ", so change the mapping to `@openzeppelin/contracts/" in candidate["summary"]
     assert check_diary_phrasing(candidate) == []
 
+def test_what_did_not_help_is_told_on_its_own_lessons_card_only(git_project, store):
+    # (blind958 AJW10: "(`flutter clean` didn't change anything)" was said of the test's fix, and shown on the APK's)
+    session = (Session("two", git_project, prompt="flutter test is red and the debug APK won't build, sort out both")
+               .fail("flutter test", "Exit code 1\n00:03 +4 -1: StreakStore persists streak [E]\n  MissingPluginException("
+                                     "No implementation found for method getAll on channel plugins.flutter.io/"
+                                     "shared_preferences)")
+               .fail("flutter clean && flutter pub get && flutter test test/streak_store_test.dart 2>&1 | tail -4",
+                     "Exit code 1\n  MissingPluginException(No implementation found for method getAll on channel "
+                     "plugins.flutter.io/shared_preferences)\n00:04 +2 -1: Some tests failed.")
+               .edit("test/streak_store_test.dart", "  setUp(() async {\n    store = StreakStore();",
+                     "  setUp(() async {\n    SharedPreferences.setMockInitialValues({});\n    store = StreakStore();")
+               .ok("flutter test", "00:03 +7: All tests passed!")
+               .fail("flutter build apk --debug", "Exit code 1\n/home/dev/habit/android/app/src/debug/AndroidManifest"
+                                                  ".xml Error:\n\tuses-sdk:minSdkVersion 19 cannot be smaller than "
+                                                  "version 21 declared in library [:camera_android]")
+               .edit("android/app/build.gradle", "        minSdkVersion 19", "        minSdkVersion 21")
+               .ok("flutter build apk --debug", "✓ Built build/app/outputs/flutter-apk/app-debug.apk")
+               .stop("Both fixed:\n\n- **flutter test**: `SharedPreferences` has no platform channel in unit tests, "
+                     "hence the `MissingPluginException`. The test `setUp` now calls `SharedPreferences."
+                     "setMockInitialValues({});` (`flutter clean` didn't change anything). All 7 tests pass.\n- **APK "
+                     "build**: the camera plugin needs API 21, and `android/app/build.gradle` still had `minSdkVersion "
+                     "19`, so the manifest merge failed. Bumped it to `minSdkVersion 21`."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 2, (reasons, [c["title"] for c in candidates])
+    apk = next(c for c in candidates if "minSdkVersion 21" in c["change"])
+    assert "flutter clean" not in apk["summary"], apk["summary"]
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
