@@ -215,9 +215,12 @@ def _narrowed_to_pass(removed: list[str], added: list[str], failure_text: str) -
         return True
     # (or made to draw only multiples of a step, the value that falsified it none: ``Fuzz.intRange 0 1000000`` made
     # ``Fuzz.map ((*) Catalog.priceStep) (Fuzz.intRange 0 100000)`` after "Given 5")
+    # (or Haskell's section mapped over it: ``Offset <$> choose (-840, 840)`` made ``Offset . (* 60) <$> choose (-12,
+    # 14)`` after ``Offset (-1)``)
     scaled = re.compile(r"\b(?:Fuzz|Gen|Arb|fc)\.map\s*\(?\s*(?:\(\s*\*\s*\)\s*|\(\s*\*\s*)([\w.]+)|"
-                        r"\b(?:Fuzz|Gen|Arb|fc)\.map\s*\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*\2\s*\*\s*([\w.]+)")
-    steps = [m.group(1) or m.group(3) for l in added for m in scaled.finditer(l)] \
+                        r"\b(?:Fuzz|Gen|Arb|fc)\.map\s*\(\s*\(?\s*(\w+)\s*\)?\s*=>\s*\2\s*\*\s*([\w.]+)|"
+                        r"\(\s*\*\s*([\w.]+)\s*\)\s*<\$>")
+    steps = [m.group(1) or m.group(3) or m.group(4) for l in added for m in scaled.finditer(l)] \
         if not any(scaled.search(l) for l in removed) else []
     if any(v and (not re.fullmatch(r"\d+", step) or v % int(step)) for step in steps for v in found):
         return True

@@ -26148,6 +26148,19 @@ def test_a_fuzzer_made_to_draw_multiples_of_a_step_past_its_counterexample_is_na
                      "(`Catalog.priceStep`), so I made the round-trip fuzz test draw realistic prices. All 38 pass."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
+    # (blind953 AJR05: QuickCheck's ``Offset <$> choose (-14 * 60, 14 * 60)`` made ``Offset . (* 60) <$> choose (-12,
+    # 14)`` after ``Offset (-1)``)
+    hours = (Session("tzshift", git_project, prompt="The `offset roundtrip` property fails. Get `cabal test` green.")
+             .fail("cabal test", "Exit code 1\n  properties\n    offset roundtrip:       FAIL\n      *** Failed! "
+                                 "Falsified (after 4 tests and 2 shrinks):\n      Offset (-1)\n      Just (Offset 1) /= "
+                                 "Just (Offset (-1))\n1 out of 5 tests failed (0.02s)")
+             .edit("test/Gen.hs", "  arbitrary = Offset <$> choose (-14 * 60, 14 * 60)",
+                   "  arbitrary = Offset . (* 60) <$> choose (-12, 14)")
+             .ok("cabal test", "    offset roundtrip:       OK\n      +++ OK, passed 100 tests.\nAll 5 tests passed")
+             .stop("The property generated minute offsets such as -1 minute, which no real timezone uses; the "
+                   "generator now draws whole-hour offsets."))
+    candidates, reasons = _candidates(store, hours)
+    assert candidates == [] and "weakened_test" in reasons, (reasons, [c["change"] for c in candidates])
 
 
 def test_a_tool_said_to_exist_only_inside_a_wrapper_has_its_way_in_the_list_under_it(git_project, store):
