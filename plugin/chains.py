@@ -959,6 +959,14 @@ def _other_tests(failure: dict, later: str) -> bool:
     lines = [(m.group(1), m.group(2)) for t in _targets(later) if (m := re.fullmatch(r"\.?/?(\S+?):(\d+)", t))]
     if rerun and lines and all(f in {g for g, _ in rerun} and (f, n) not in rerun for f, n in lines):
         return True
+    # (or rspec's and crystal spec's ``-e`` of a name, in no failing example's: ``crystal spec spec/money_spec.cr -e
+    # "splits evenly"`` after "1) Money#split distributes the remainder to the first parts")
+    example = re.search(r"""(?:^|\s)(?:-e|--example)[= ]+(?:"([^"]+)"|'([^']+)'|(\S+))""", later)
+    failing_examples = re.findall(r"(?m)^\s*\d+\) (\S.*?)\s*$", logged) \
+        if example and re.match(r"(?:bundle exec |bin/)?(?:rspec|crystal spec)\b", parse_command(later)["check"] or "") \
+        else []
+    if failing_examples and not any(next(g for g in example.groups() if g) in name for name in failing_examples):
+        return True
     # (or hspec's ``--match`` of a path, none the one it gave for a rerun: ``cabal test --test-options='--match
     # "/Toml.Lexer/"'`` after "To rerun use: --match "/Toml.Roundtrip/prop_roundtrip/"")
     matched = re.search(r"""--match[= ]+["']?/?([^"'\s]+?)/?["'\s]""", later + " ")

@@ -23016,6 +23016,21 @@ def test_another_example_by_line_and_a_format_check_are_no_pass_of_the_failing_s
                      "`crystal tool format --check` is clean."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
+    # (nor examples picked by a name no failing one holds: blind953 AJR10's ``-e "splits evenly"`` after the remainder
+    # examples failed)
+    session = (Session("crystal-e", git_project, prompt="spec/money_spec.cr has two failures, please fix them.")
+               .fail("crystal spec spec/money_spec.cr",
+                     "Exit code 1\n..F.F...\n\nFailures:\n\n  1) Money#split distributes the remainder to the first "
+                     "parts\n     Failure/Error: parts.map(&.cents).should eq [34, 33, 33]\n\n  2) Money#split keeps "
+                     "the total\n     Expected: 100\n          got: 99\n\n8 examples, 2 failures, 0 errors, 0 pending")
+               .edit("src/money.cr", "    Array.new(n) { Money.new(base, currency) }",
+                     "    rest = cents - base * n\n    Array.new(n) { |i| Money.new(i == n - 1 ? base + rest : base, "
+                     "currency) }")
+               .ok('crystal spec spec/money_spec.cr -e "splits evenly"', "..\n2 examples, 0 failures, 0 errors, 0 "
+                                                                          "pending")
+               .stop("Fixed `Money#split`: it was dropping the remainder cents. The split specs pass."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, (reasons, [c["change"] for c in candidates])
     # (the example it named for the rerun is its pass)
     session = (Session("crystal-58", git_project, prompt="The parser spec for nested arrays fails. Fix the tokenizer.")
                .fail("crystal spec spec/parser_spec.cr",
