@@ -2725,8 +2725,9 @@ def session_candidates(store: Store, session_id: str, last_message: str | None,
             _detail(details, chain.get("_skip") or "no_lesson_stated", chain["failure"])
             continue
         candidates.append(candidate)
-    # a "decision" made while a failure stayed unresolved is an attempt at it, not a choice a reader can reuse
-    if not candidates and "weakened_test" not in notes and "unresolved_failure" not in notes:
+    # a "decision" made while a failure stayed unresolved is an attempt at it, not a choice a reader can reuse (nor the
+    # account of a one-off: "since the config pins the port with `strictPort: true`" of the stale vite killed)
+    if not candidates and not {"weakened_test", "unresolved_failure", "local_state"} & set(notes):
         # (a failure the user reported, only when none ran: one that ran and taught nothing says why in ``notes``)
         # (a search that found nothing on the way, ``grep -rn … config/`` exit 1, is no failure that ran)
         found = None if set(notes) - {"routine_plumbing"} else candidate_from_report(session, said, observations,

@@ -6089,6 +6089,24 @@ def test_an_edit_the_agent_also_made_beside_a_stale_process_stopped_is_by_the_by
                      "dev` starts normally now. I also added a comment to `.env.example` describing API_PORT."))
     candidates, notes = _candidates(store, session)
     assert candidates == [] and "local_state" in notes
+    # (nor is the account of why it refused a decision to keep: blind955 AJT14's "since the config pins the port with
+    # `strictPort: true`", beside a README typo)
+    session = (Session("stale-vite", git_project, prompt="npm run tauri dev won't start anymore")
+               .fail("npm run tauri dev", "Exit code 1\n> inkpad@0.3.0 dev\n> vite\n\nerror when starting dev server:\n"
+                                          "Error: Port 1420 is already in use")
+               .edit("README.md", "prerequisites for you platform.", "prerequisites for your platform.")
+               .ok("lsof -nP -iTCP:1420 -sTCP:LISTEN", "node    48213  dev   23u  IPv6 412877  0t0  TCP [::1]:1420 "
+                                                       "(LISTEN)")
+               .ok("kill 48213", "")
+               .ok("timeout 60 npm run tauri dev 2>&1 | head -14", "  VITE v5.4.8  ready in 312 ms\n\n  ➜  Local:   "
+                                                                  "http://localhost:1420/")
+               .stop("A vite dev server left over from an earlier session (running for two days) was still sitting on "
+                     "port 1420, and since the config pins the port with `strictPort: true` the new one refused to "
+                     "start rather than drifting to another port. I killed that orphan (PID 48213) and `npm run tauri "
+                     "dev` comes up normally. Nothing in the project needed changing; the only edit is a typo in the "
+                     "README (\"for your platform\")."))
+    candidates, notes = _candidates(store, session)
+    assert candidates == [] and "local_state" in notes, [c["title"] for c in candidates]
 
 
 def test_the_bare_tool_set_apart_beside_its_wrapper_is_the_projects_way(git_project, store):
