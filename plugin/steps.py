@@ -1454,7 +1454,7 @@ def _mcp_outcome(observation: dict) -> dict:
 _THE_WAY = LazyRegex(r"(?i)\b(?:ha(?:ve|s) to|must|needs? to|only works?|"
                      r"only (?:exists?|runs?|lives?|is available) (?:inside|within|under|through|via)\b|"
                      # (not what should follow: "`liquibase validate` is clean, so the CI step should be green now")
-                     r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|go\s+through|"
+                     r"should(?!\s+(?:now\s+|also\s+)?(?:pass|work|succeed|turn|stay|come|get|go\s+(?:through|green)|"
                      r"be\s+(?:green|fine|ok|"
                      r"okay|good|clean|passing|fixed|resolved|happy|unblocked|gone|back)\b))|"
                      r"(?:is|are) (?:meant|supposed) to|"

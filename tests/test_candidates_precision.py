@@ -20427,6 +20427,21 @@ def test_a_check_said_to_make_ci_green_is_no_way_of_running_the_failing_one(git_
                      "pass now."))
     candidates, reasons = _candidates(store, session)
     assert candidates == [] and "unresolved_failure" in reasons, [(c["title"], c["change"]) for c in candidates]
+    # (blind956 AJU18: "`./ringlogd --self-test` passes, so the scan-build job should go green" after ``scan-build
+    # --status-bugs … make -B`` found bugs, never run again)
+    session = (Session("scanbuild", git_project, prompt="The scan-build CI job is failing on ringlogd, fix the bugs")
+               .fail("scan-build --status-bugs -o /tmp/scan make -B",
+                     "Exit code 1\nsrc/parse.c:41:6: warning: Dereference of null pointer (loaded from variable 'eq') "
+                     "[core.NullDereference]\nscan-build: 2 bugs found.")
+               .edit("src/parse.c", "\teq = strchr(line, '=');\n\t*eq = '\\0';",
+                     "\teq = strchr(line, '=');\n\tif (eq == NULL)\n\t\treturn -1;\n\t*eq = '\\0';")
+               .ok('make clean && make CFLAGS="-std=c11 -Wall -Wextra -O2 -Iinclude"', "cc -std=c11 -Wall -Wextra -O2 "
+                                                                                      "-Iinclude -c src/parse.c")
+               .ok("./ringlogd --self-test", "self-test: parser ok (12 cases, 2 expected errors)\nall checks passed")
+               .stop("`parse_kv()` now returns -1 for a line with no `=`. A clean rebuild compiles, and `./ringlogd "
+                     "--self-test` passes, so the scan-build job should go green."))
+    candidates, reasons = _candidates(store, session)
+    assert candidates == [] and "unresolved_failure" in reasons, [(c["title"], c["change"]) for c in candidates]
 
 
 def test_a_way_the_team_builds_through_is_the_convention(git_project, store):
