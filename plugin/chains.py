@@ -389,6 +389,7 @@ def find_chains(observations: list[dict], account: str = "",
                     and not _compared_elsewhere(failure, later["target"], observations[k + 1:]) \
                     and not _excludes_failed_tags(failure, later["target"], observations[:k]) \
                     and not _config_dropped(failure["target"], later["target"]) \
+                    and not _other_config_given(failure["target"], later["target"]) \
                     and not _debug_for_release(failure["target"], later["target"]) \
                     and not _race_detector_dropped(failure, later["target"]) \
                     and not _workers_dropped(failure, later["target"]) \
@@ -3092,6 +3093,18 @@ def _only_parses(failed: str, later: str) -> bool:
     if _tests_config_only(later) and not _tests_config_only(failed):
         return True
     return bool(_PARSE_ONLY & own(later)) and not _PARSE_ONLY & own(failed)
+
+
+def _other_config_given(failed: str, later: str) -> bool:
+    """Whether ``later`` runs the failing check on another of the tool's own configurations, where the failing run
+    took its default (``vendor/bin/deptrac analyse --config-file=deptrac.modules.yaml`` after ``vendor/bin/deptrac
+    analyse`` read deptrac.yaml): another check, not that one passing."""
+    before, after = parse_command(failed)["argv"], parse_command(later)["argv"]
+    program = os.path.splitext(_program_name(before[0]))[0] if before else ""
+    given = [w.split("=", 1)[1] if "=" in w else after[n + 1] for n, w in enumerate(after[1:], 1)
+             if w.split("=", 1)[0] in _CONFIG_OPTIONS and ("=" in w or n + 1 < len(after))]
+    return len(program) >= 3 and not any(w.split("=", 1)[0] in _CONFIG_OPTIONS for w in before[1:]) \
+        and any(os.path.basename(path).lstrip(".").startswith(program) for path in given)
 
 
 def _config_dropped(failed: str, later: str) -> bool:

@@ -16837,6 +16837,19 @@ def test_a_check_run_again_without_the_configuration_it_failed_under_is_no_pass(
                .stop("invoice.ts is migrated: the billing address is optional-chained. Type check is clean."))
     assert _candidates(store, session) == ([], ["unresolved_failure"])
     assert not chains._config_dropped("psql -h db -c 'select 1'", "psql -h db -f schema.sql")
+    # (nor one run under another of the tool's own configurations, the failing run on its default: blind957 AJV17)
+    session = (Session("deptrac", git_project, prompt="CI's architecture check (deptrac) is failing, fix the violation")
+               .fail("vendor/bin/deptrac analyse", "Exit code 1\n  Domain must not depend on Infrastructure\n  App\\Domain"
+                                                   "\\Invoice\\InvoiceNumberGenerator must not depend on App\\"
+                                                   "Infrastructure\\Doctrine\\InvoiceSequenceRepository\n Violations  1")
+               .edit("src/Domain/Invoice/InvoiceNumberGenerator.php",
+                     "use App\\Infrastructure\\Doctrine\\InvoiceSequenceRepository;", "use App\\Domain\\Invoice\\"
+                                                                                 "InvoiceSequence;")
+               .ok("vendor/bin/deptrac analyse --config-file=deptrac.modules.yaml", "  Report\n  Violations           0")
+               .stop("`InvoiceNumberGenerator` now depends on the domain `InvoiceSequence` interface. Deptrac now reports "
+                     "0 violations."))
+    assert _candidates(store, session) == ([], ["unresolved_failure"])
+    assert not chains._other_config_given("psql -h db -c 'select 1'", "psql -h db -f schema.sql")
 
 
 def test_a_gradle_test_named_for_a_failure_that_passed_is_a_pass_through_grep(git_project, store):
