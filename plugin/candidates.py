@@ -1589,6 +1589,7 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
     # is 9.8.2, which ledger-sync's `base <4.19` bound rejects; forcing it with `--allow-newer=base` only gets as far
     # as postgresql-libpq")
     tried_code = {span for t in tried for span in _code_spans(t) if re.search(r"[-=/.:]", span)}
+    tried_code |= {span.split("=", 1)[0] for span in tried_code if re.match(r"[A-Z_][A-Z0-9_]*=", span)}
     causes = [_before_clause_naming(s, tried_code) for s in causes]
     summary_parts = (causes[:1] + fixes[:1]) if causes else fixes[:2]
     if withheld and causes and fixes:  # the change shows no content: the agent's line about it goes first
@@ -2331,10 +2332,14 @@ def _join_the_ways_step(chains: list[dict]) -> list[dict]:
 
 def _before_clause_naming(sentence: str, code: set[str]) -> str:
     """``sentence`` up to its first clause after a semicolon that quotes any of ``code``, when the clauses before it
-    quote none and say enough on their own."""
+    quote none and say enough on their own; or, its first clause quoting it, the clauses after it that quote none
+    ("Composer doesn't read a `GITLAB_TOKEN` env var; for a GitLab package registry it needs a `gitlab-token` entry")."""
     clauses = sentence.split("; ")
     at = next((n for n, clause in enumerate(clauses) if any(f"`{c}`" in clause for c in code)), None)
     head = "; ".join(clauses[:at]) if at else ""
+    if at == 0 and len(clauses) > 1 and not any(f"`{c}`" in clause for clause in clauses[1:] for c in code):
+        head = "; ".join(clauses[1:])
+        head = head[:1].upper() + head[1:]
     return head.rstrip(" ,.") + "." if len(head) >= 30 else sentence
 
 

@@ -139,6 +139,11 @@ def _is_change(observation: dict, failure: dict | None = None, account: str = ""
         return False
     if _GIT_CONFIG_SET.search(command):
         return True  # ``git config --global url."https://…".insteadOf "ssh://git@github.com/"``: a setting written
+    # (a tool's own ``config`` given a key and its value: ``composer config --auth gitlab-token.gitlab.acme.io …``,
+    # ``poetry config virtualenvs.in-project true``; not one asked for a key, ``npm config get registry``)
+    given = [w for w in parsed["argv"][2:] if not w.startswith("-")] if parsed["argv"][1:2] == ["config"] else []
+    if len(given) >= 2 and given[0] not in ("get", "list", "ls", "show", "edit"):
+        return True
     if _GIT_FETCHES_FILES.search(command):
         return True  # ``git submodule update --init --recursive``: the files a fresh clone lacked, fetched
     # (a file the failure could not find, staged: a Nix flake sees only what git tracks, "path '/nix/store/…-source/

@@ -4370,6 +4370,26 @@ def test_what_did_not_help_is_told_on_its_own_lessons_card_only(git_project, sto
     apk = next(c for c in candidates if "minSdkVersion 21" in c["change"])
     assert "flutter clean" not in apk["summary"], apk["summary"]
 
+def test_a_tools_config_given_a_key_and_value_is_a_change_and_the_tried_variable_leaves_the_cause(git_project, store):
+    # (blind958 AJW23: ``composer config --auth gitlab-token.gitlab.acme.io …`` read as no change, the retry "without
+    # change"; and "Composer doesn't read a `GITLAB_TOKEN` env var" showed the attempt's variable as the cause)
+    session = (Session("gitlab-auth", git_project, prompt="composer install fails on the acme/billing-sdk package")
+               .fail("composer install --no-interaction", "Exit code 1\n  - Downloading acme/billing-sdk (v2.3.1)\n"
+                     "    Failed to download acme/billing-sdk from dist: The \"https://gitlab.acme.io/api/v4/projects/"
+                     "platform%2Fbilling-sdk/repository/archive.zip\" file could not be downloaded (HTTP/2 404 )")
+               .fail("export GITLAB_TOKEN=$(cat ~/.gitlab-token) && composer install --no-interaction",
+                     "Exit code 1\n    Failed to download acme/billing-sdk from dist: The \"https://gitlab.acme.io/api/"
+                     "v4/projects/platform%2Fbilling-sdk/repository/archive.zip\" file could not be downloaded (HTTP/2 "
+                     "404 )")
+               .ok("composer config --auth gitlab-token.gitlab.acme.io glpat-Xq7mR2vK9tZ4bN8cW1yD", "")
+               .ok("composer install --no-interaction 2>&1 | tail -2", "Generating optimized autoload files")
+               .stop("Composer doesn't read a `GITLAB_TOKEN` env var; for a GitLab package registry it needs a "
+                     "`gitlab-token` entry for the host. I ran `composer config --auth gitlab-token.gitlab.acme.io "
+                     "<your token>`, which stores it in the project's auth.json."))
+    (candidate,), _ = _candidates(store, session)
+    assert "composer config --auth gitlab-token.gitlab.acme.io" in candidate["change"]
+    assert "GITLAB_TOKEN" not in candidate["summary"], candidate["summary"]
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
