@@ -1052,6 +1052,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
             or _argument_given(compared, resolved_by) or _appended_as_said(compared, resolved_by, account)
     # a change to an excluded file (``.env.test``) is on record without its content: the fact of it is the step
     withheld = [e for e in edits if (e.get("meta") or {}).get("content_withheld") and e["id"] in final_ids]
+    # (and so is an empty file written, a marker whose being there is the fix: ``src/ratpack/.ratpack``)
+    withheld += [e for e in edits if e["tool"] == "Write" and e["id"] in final_ids and e not in withheld
+                 and not any(new.strip() for _, new in _edit_sides(e))]
     # (not the putting back of what an attempt changed there, where the account says it did not help and was
     # reverted: "Adding `?prepared_statement_cache_size=0` to the URL in .env.test didn't help … so I reverted it";
     # "My first guess — pointing `DB_PORT` at 5432 — made no difference, so I put `.env` back the way it was")
@@ -1236,6 +1239,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         if path in told_paths:
             continue  # (edited twice, said once: "Changed `.env` …" for the file, not each edit)
         told_paths.add(path)
+        if not (e.get("meta") or {}).get("content_withheld"):  # (an empty file written: the file is the step)
+            steps.append((e["id"], f"create the empty {path}", [f"Created the empty file `{path}`."]))
+            continue
         name = os.path.basename(path)
         # (what the agent says it changed there, quoted: "Appended `?sslmode=require` to `DATABASE_URL` in `.env`")
         # (or the line of the account that names the file beside what it quotes: "- `.env`: `TRUSTED_PROXIES=…` (…)")

@@ -4390,6 +4390,22 @@ def test_a_tools_config_given_a_key_and_value_is_a_change_and_the_tried_variable
     assert "composer config --auth gitlab-token.gitlab.acme.io" in candidate["change"]
     assert "GITLAB_TOKEN" not in candidate["summary"], candidate["summary"]
 
+def test_an_empty_file_written_is_the_change(git_project, store):
+    # (blind954 AJS11: the marker file ``src/ratpack/.ratpack`` written empty had no lines to show: "nothing changed")
+    session = (Session("marker", git_project, prompt="The Ratpack integration specs started failing, get them green")
+               .fail("./gradlew test", "Exit code 1\nHealthSpec > health endpoint responds FAILED\n    java.lang."
+                                       "IllegalStateException at BaseDir.java:68\n7 tests completed, 3 failed")
+               .ok("grep -m1 '<failure' build/test-results/test/TEST-HealthSpec.xml",
+                   "<failure message=\"java.lang.IllegalStateException: Could not find marker file '.ratpack' via "
+                   "context class loader\"")
+               .write("src/ratpack/.ratpack", "")
+               .ok("./gradlew test", "BUILD SUCCESSFUL in 11s")
+               .stop("Cause: the cleanup commit deleted the empty marker file `src/ratpack/.ratpack`; Ratpack finds the "
+                     "app's base dir by looking for `.ratpack` on the classpath. Fix: recreated the empty "
+                     "`src/ratpack/.ratpack`."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Created the empty file `src/ratpack/.ratpack`." in candidate["change"], candidate["change"]
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
