@@ -12466,6 +12466,8 @@ def test_a_generate_step_before_a_git_diff_is_a_change_and_the_diff_no_part_of_i
     ("ls ios && npm install", True), ("cat a.txt > b.txt", True),
     # (blind590 VS22: a build graph asked what it holds was shown as a step, "Run `bazel query @protobuf//:protoc`")
     ("bazel query @protobuf//:protoc", False),
+    # (blind954 AJS24: ``grep -ln`` read as ``ln``, a link made, and shown as the fix's step)
+    ("grep -ln '!include include/style.iuml' docs/diagrams/*.puml", False), ("ln -s ../shared shared", True),
 ])
 def test_looks_one_after_another_change_nothing(command, change):
     # (blind248 IO10: ``which protoc || echo missing`` was shown on the card as a step of the fix, "Run `which protoc
