@@ -1039,6 +1039,10 @@ def _relevant_edits(chain: dict, cwd: str | None, context: str,
                         for p in paths for d in p.split("/")[-2:-1] if len(d.lstrip(".")) >= 4)
         # (a document is named by its name, ``jobs.md``: its stem in a path, ``spec/jobs``, names something else)
         doc_named = any(os.path.basename(p) in error or p in error for p in paths)
+        # (or in a folder of two levels or more whose files the failing run names: ``docs/diagrams/include/style.iuml``,
+        # the include of the ``docs/diagrams/*.puml`` a renderer read)
+        doc_named = doc_named or any(f"{'/'.join(p.split('/')[:n])}/" in error
+                                     for p in paths for n in range(2, p.count("/") + 1))
         # (an edit that holds such a line is the fix; an edit that is only the aside stays the aside)
         # (or, whatever words it shares with them, one a sentence quotes beside the file's name: "Fix in
         # otel/collector.local.yaml: `exporters: [otlp/tempo, debug]`" beside "Things that weren't the problem: the

@@ -4406,6 +4406,24 @@ def test_an_empty_file_written_is_the_change(git_project, store):
     (candidate,), _ = _candidates(store, session)
     assert "Created the empty file `src/ratpack/.ratpack`." in candidate["change"], candidate["change"]
 
+def test_a_document_in_a_folder_the_failing_run_reads_is_its_input(git_project, store):
+    # (blind954 AJS24: ``docs/diagrams/include/style.iuml``, included by the ``docs/diagrams/*.puml`` the renderer was
+    # given, set aside as documentation; the card showed the workflow's step removed instead)
+    session = (Session("smetana", git_project, prompt="The docs job fails on the new runner: it has no Graphviz and we "
+                                                      "can't apt-get anything, so render without dot.")
+               .fail("./scripts/render-diagrams.sh",
+                     "Exit code 1\n+ java -jar tools/plantuml-1.2024.6.jar -tsvg -o ../../build/diagrams "
+                     "docs/diagrams/components.puml docs/diagrams/deploy.puml\n+ grep -l 'Cannot find Graphviz' "
+                     "build/diagrams/components.svg build/diagrams/deploy.svg\nrender-diagrams: 2 diagram(s) rendered "
+                     "the Graphviz error image")
+               .edit("docs/diagrams/include/style.iuml", "skinparam shadowing false",
+                     "!pragma layout smetana\nskinparam shadowing false")
+               .ok("./scripts/render-diagrams.sh", "render-diagrams: 3 diagram(s) rendered")
+               .stop("The diagrams now use PlantUML's built-in Java port of the dot layout: I added `!pragma layout "
+                     "smetana` to docs/diagrams/include/style.iuml, which all three diagrams include."))
+    (candidate,), _ = _candidates(store, session)
+    assert "!pragma layout smetana" in candidate["change"], candidate["change"]
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
