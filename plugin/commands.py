@@ -1229,10 +1229,12 @@ def _invocation(parsed: dict) -> set[str]:
     parts -= {f"flag:{w}" for w in argv if w in valued and any(p.startswith(f"flag:{w} ") for p in parts)}
     # (and a short option's setting: conan's ``-s compiler.cppstd=17``, ssh's ``-o StrictHostKeyChecking=no``; or a
     # long one's, given again and again: spark-submit's ``--conf spark.dynamicAllocation.shuffleTracking.enabled=true``)
-    # (or a place it is pointed at: celery beat's ``-s /tmp/celerybeat-schedule``)
+    # (or a place it is pointed at: celery beat's ``-s /tmp/celerybeat-schedule``; or a URL: dbmate's ``--url
+    # "postgres://…/inventory_dev?sslmode=disable"``)
     parts |= {f"flag:{w} {argv[i + 1]}" for i, w in enumerate(argv[:-1])
               if re.fullmatch(r"-[A-Za-z]|--[a-z][\w-]*", w) and w not in valued and (
-                  _SETTING.match(argv[i + 1]) or len(w) == 2 and re.match(r"(?:/|~/)[\w.-]", argv[i + 1]))}
+                  _SETTING.match(argv[i + 1]) or len(w) == 2 and re.match(r"(?:/|~/)[\w.-]", argv[i + 1])
+                  or re.match(r"[a-z][\w+.-]*://\S", argv[i + 1]))}
     parts -= {f"flag:{w}" for w in argv if re.fullmatch(r"-[A-Za-z]|--[a-z][\w-]*", w)
               and any(p.startswith(f"flag:{w} ") for p in parts)}
     # (``env`` only sets or unsets the variables above; ``timeout 15`` only bounds how long a check may take; ``nohup``

@@ -5244,6 +5244,16 @@ def test_a_connection_url_that_only_grew_says_what_was_appended(git_project, sto
                .stop("The staging server only accepts encrypted connections, so the URL needs `?sslmode=require`."))
     (candidate,), _ = _candidates(store, session)
     assert "append `?sslmode=require` to `-database`" in candidate["title"]
+    # (of any long option given a URL: blind964 AKC16's dbmate ``--url "…"``, the status run before it failing too)
+    session = (Session("dbmate", git_project, prompt="Run the new migration against the local dev database")
+               .fail("dbmate up", "Exit code 1\nError: pq: SSL is not enabled on the server")
+               .fail('dbmate --url "postgres://inventory@localhost:5432/inventory_dev" status',
+                     "Exit code 1\nError: pq: SSL is not enabled on the server")
+               .ok('dbmate --url "postgres://inventory@localhost:5432/inventory_dev?sslmode=disable" up',
+                   "Applied: 20240611093012_add_reorder_threshold.sql in 14.207ms")
+               .stop("The Postgres container doesn't serve TLS, and lib/pq requires SSL unless the URL says otherwise."))
+    (candidate,), _ = _candidates(store, session)
+    assert "?sslmode=disable" in candidate["change"], candidate["change"]
 
 
 def test_a_typo_fixed_in_the_root_layout_beside_a_stale_server_killed_is_no_lesson(git_project, store):
