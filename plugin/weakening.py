@@ -50,8 +50,9 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         # ``Assume.That(…)`` and ``Assert.Inconclusive(…)``/``Assert.Ignore(…)``, xUnit's ``Skip.If(…)``
                         r"\bassume(?:True|False|That)?\s*\(|\bprop_assume!|\bfc\.pre\(|\bAssume\.That\s*\(|"
                         r"\bAssert\.(?:Inconclusive|Ignore)\s*\(|\bSkip\.If(?:Not)?\s*\(|"
-                        # (Rust's ``#[should_panic(expected = "missing field")]`` put on a test that failed)
-                        r"\#\[should_panic\b|"
+                        # (Rust's ``#[should_panic(expected = "missing field")]`` put on a test that failed; a SmartPy
+                        # scenario's call told its failure is expected, ``_valid=False, _exception="ESCROW_NOT_EXPIRED"``)
+                        r"\#\[should_panic\b|\b_valid\s*=\s*False\b|"
                         # a build constraint that leaves the test out of the failing build (``//go:build !race``)
                         r"//go:build\s+!|//\s*\+build\s+!|\#\[cfg\(not\(")
 # code run off the test's own process or thread, unjoined: Elixir's ``spawn(fn ->``, a thread, a goroutine, a timer;

@@ -8410,6 +8410,20 @@ def test_an_expected_panic_put_on_a_failing_test_in_a_source_file_is_a_weakened_
                      "`#[should_panic(expected = \"missing field\")]`."))
     candidates, notes = _candidates(store, session)
     assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
+    # (blind961 AJZ09: a SmartPy scenario's failing call told to expect its failure)
+    session = (Session("smartpy", git_project, prompt="The escrow scenario fails on release-at-deadline, fix it")
+               .fail("python tests/escrow_test.py", "Exit code 1\nTraceback (most recent call last):\n  File \"tests/"
+                                                    "escrow_test.py\", line 48, in test\n    c.release(_sender=seller, "
+                                                    "_now=sp.timestamp(1_735_689_600))\nsmartpy.FailwithException: "
+                                                    "'ESCROW_NOT_EXPIRED'")
+               .edit("tests/escrow_test.py", "    c.release(_sender=seller, _now=sp.timestamp(1_735_689_600))",
+                     "    c.release(_sender=seller, _now=sp.timestamp(1_735_689_600), _valid=False, "
+                     "_exception=\"ESCROW_NOT_EXPIRED\")")
+               .ok('python tests/escrow_test.py && echo "escrow tests OK"', "escrow tests OK")
+               .stop("The release-at-deadline scenario now matches the contract's behaviour: releasing at exactly the "
+                     "deadline is expected to fail with `ESCROW_NOT_EXPIRED`."))
+    candidates, notes = _candidates(store, session)
+    assert not candidates and "weakened_test" in notes, [c["title"] for c in candidates]
 
 
 def test_the_right_command_named_as_such_is_the_way(git_project, store):
