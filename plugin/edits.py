@@ -903,8 +903,10 @@ def _metadata_only(edit: dict, error: str = "") -> bool:
         return True
     names = {os.path.basename(f) for f in edit.get("files") or []}
     name = names.pop() if len(names) == 1 else ""
+    # (a nimble package's ``version       = "0.4.3"`` in csvpq.nimble, whose dependencies are ``requires "…"``)
     own_version = _OWN_VERSION.get(name) or (_MSBUILD_VERSION if name.endswith((".csproj", ".fsproj", ".vbproj"))
-                                             else _APP_SRC_VERSION if name.endswith(".app.src") else None)
+                                             else _APP_SRC_VERSION if name.endswith(".app.src")
+                                             else _TOML_VERSION if name.endswith(".nimble") else None)
     # (of a package's manifest: an alert rule's ``summary:`` annotation is what a template renders)
     if not own_version and not all(_MANIFEST_PATH.search(f) or _OTHER_MANIFEST.search(f)
                                    for f in edit.get("files") or ["?"]):

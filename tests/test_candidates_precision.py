@@ -3621,6 +3621,11 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
     assert not _metadata_only(dict(bump, body='-    "vite": "5.2.0",\n+    "vite": "5.2.11",'))
     assert not _metadata_only(dict(bump, files=["/p/Cargo.toml"], body='-version = "1.0.150"\n+version = "1.0.190"'))
     assert _metadata_only({"tool": "Edit", "files": ["/p/meson.build"], "body": "-  version : '0.4.1',\n+  version : '0.4.2',"})
+    # (a nimble package's, in its <name>.nimble: blind961 AJZ24)
+    assert _metadata_only({"tool": "Edit", "files": ["/p/csvpq.nimble"],
+                           "body": '-version       = "0.4.2"\n+version       = "0.4.3"'})
+    assert not _metadata_only({"tool": "Edit", "files": ["/p/csvpq.nimble"],
+                               "body": '-requires "cligen >= 1.6.0"\n+requires "cligen >= 1.7.0"'})
     # (the program's own version as a constant in its code, unless the failure names the value)
     const = {"tool": "Edit", "files": ["/p/internal/version/version.go"],
              "body": '-const Version = "0.8.3"\n+const Version = "0.8.4"'}
