@@ -1043,6 +1043,10 @@ def _values_only(changes: dict[str, list[dict]], failure_text: str = "") -> bool
     return True
 
 
+# a number's kind, written after it (Fortran's ``2.13809_dp``, ``1_int64``)
+_KIND_SUFFIX = LazyRegex(r"(?<![\w.])(-?\d+(?:\.\d+)?)(?:_[A-Za-z]\w*|_\d+)(?![\w.])")
+
+
 def _drops_failing_case(changes: dict[str, list[dict]], failure_text: str) -> bool:
     """Whether a change to tests only takes out of a list of cases the one that failed (``"bf16-mixed"`` dropped from
     ``@pytest.mark.parametrize`` after ``test_forward_matches_reference[bf16-mixed]`` failed)."""
@@ -2847,7 +2851,9 @@ def _rewrites_only_tests(changes: dict[str, list[dict]]) -> bool:
             # (an assertion that looks at the result another way and expects the same numbers is kept:
             # ``findAll("a").length).toBe(3)`` → ``findAllComponents(RouterLinkStub).length).toBe(3)``)
             # (the same numbers whatever their type: ``7`` → ``7.0`` in PureScript's `shouldEqual`)
-            numbers = [[float(n) for n in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])", "\n".join(lines))]
+            # (and of a kind: Fortran's ``2.13809`` → ``2.13809_dp``)
+            numbers = [[float(n) for n in re.findall(r"(?<![\w.])-?\d+(?:\.\d+)?(?![\w.])",
+                                                     _KIND_SUFFIX.sub(r"\1", "\n".join(lines)))]
                        for lines in (asserted, added)]
             # (or that waits for it and expects the same values: ``expect(screen.getByText('Saved'))`` →
             # ``expect(await screen.findByText('Saved'))``)
@@ -3422,6 +3428,9 @@ def _is_weakening(path: str, hunks: list[dict], failure_text: str = "") -> str |
     for hunk in hunks:
         old_lines = hunk["old"].splitlines()
         new_lines = hunk["new"].splitlines()
+        # (the same numbers given a kind, the values as they were: Fortran's ``2.13809`` → ``2.13809_dp``)
+        if [_KIND_SUFFIX.sub(r"\1", l) for l in new_lines] == old_lines:
+            continue
         added = [l for l in new_lines if l not in old_lines]
         removed = [l for l in old_lines if l not in new_lines]
         if any(_SKIP_ADDED.search(l) for l in added) and not any(_SKIP_ADDED.search(l) for l in removed):

@@ -26347,6 +26347,21 @@ def test_a_tests_number_written_as_another_type_is_no_rewritten_expectation(git_
                      "didn't compile; the expected value is `7.0` now. `spago test` passes."))
     candidates, reasons = _candidates(store, session)
     assert [c["title"] for c in candidates] and "7.0" in candidates[0]["change"], (reasons, candidates)
+    # (blind959 AJX06: Fortran's literals given their kind, ``2.13809`` → ``2.13809_dp``, the call as gfortran quoted it)
+    session = (Session("fpm", git_project, prompt="fpm test stopped compiling after I switched stats to double")
+               .fail("fpm test", "Exit code 1\ntest/check_stats.f90:18:31:\n\n   18 |   call assert_close(stddev(x), "
+                                 "2.13809, tol)\n      |                               1\nError: Type mismatch in argument "
+                                 "'expected' at (1); passed REAL(4) to REAL(8)\ntest/check_stats.f90:21:29:\n\n   21 |   "
+                                 "call assert_close(mean(x), 4.5, tol)\nError: Type mismatch in argument 'expected' at "
+                                 "(1); passed REAL(4) to REAL(8)\n<ERROR> stopping due to failed compilation")
+               .edit("test/check_stats.f90", "  call assert_close(stddev(x), 2.13809, tol)\n\n  call assert_close("
+                                             "mean(x), 4.5, tol)", "  call assert_close(stddev(x), 2.13809_dp, tol)\n\n"
+                                                                   "  call assert_close(mean(x), 4.5_dp, tol)")
+               .ok("fpm test", "[100%] Project compiled successfully.\n stddev ok\n mean ok")
+               .stop("The test's literals were still default-kind `REAL(4)` while `assert_close` now takes `real(dp)` "
+                     "arguments, so I gave them the kind suffix (`2.13809_dp`, `4.5_dp`)."))
+    candidates, reasons = _candidates(store, session)
+    assert [c["title"] for c in candidates] and "2.13809_dp" in candidates[0]["change"], (reasons, candidates)
 
 
 def test_quickchecks_arbitrary_of_a_type_bounded_below_its_counterexample_is_narrowed(git_project, store):
