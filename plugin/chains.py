@@ -110,6 +110,14 @@ def _left_out_then_kept(failure: dict, run: dict, rest: list[dict], family: str)
                for o in rest)
 
 
+def _picked_then_passed_whole(failure: dict, run: dict, rest: list[dict]) -> bool:
+    """Whether ``run`` passed on test files it picked, the failing run having picked others, and the failing run
+    itself passes later, after an edit (``pytest tests/test_shifter.py tests/test_alu.py -q`` in that order, then the
+    conftest fixture that made ``pytest tests/ -q`` pass): the picked files were a look at which test leaks."""
+    picked = [t for t in _targets(run["target"]) if _TEST_PATH.search(t)] if run["tool"] == "Bash" else []
+    return bool(picked) and set(picked) != set(_targets(failure["target"])) and _passes_after_an_edit(failure, rest)
+
+
 def _probed_before_an_edit(failure: dict, run: dict, rest: list[dict]) -> bool:
     """Whether ``run`` passed only run another way (``TZ=America/New_York bundle exec rspec …``) and, after an edit
     that stays, the very command that failed passes as it was: the other way showed where the failure lies (the
@@ -238,7 +246,8 @@ def find_chains(observations: list[dict], account: str = "",
                 continue  # ``Unity -batchmode -quit`` compiled the project; the ``-runTests`` that failed never ran
             if later["outcome"] == "ok" and (_leaves_out_until(failure, later, observations[k + 1:], family, account)
                                              or _left_out_then_kept(failure, later, observations[k + 1:], family)
-                                             or _probed_before_an_edit(failure, later, observations[k + 1:])):
+                                             or _probed_before_an_edit(failure, later, observations[k + 1:])
+                                             or _picked_then_passed_whole(failure, later, observations[k + 1:])):
                 continue  # ``pytest -q --deselect tests/test_checkout.py::test_checkout_flow``, then the fix
             if later["outcome"] == "ok" and _wrote_nothing(later, observations[k + 1:k + 2]):
                 continue  # ``Unity … -quit -runTests -testResults results.xml`` "passed", and results.xml is not there

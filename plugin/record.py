@@ -219,7 +219,9 @@ _SCAFFOLDING = LazyRegex(r"^[+-]?\s*(?:" + _IMPORT + r"|.*[{(\[:]\s*$|[)\]}>;,\s
                          r"|(?:/\*+|\*+/?|\"\"\"|\'\'\'|<!--|-->)\s*$"
                          # a comment in words (not a directive: ``# typed: strict``, ``// eslint-disable-line x``)
                          # (or its next line: ``// written, later Header().Set calls are silently dropped.``)
-                         r"|(?:#|//|--|/\*|\*|;)\s*[A-Za-z][\w'/.-]*(?![\w:-])[,;]?(?:\s+\S+){3,})")
+                         r"|(?:#|//|--|/\*|\*|;)\s*[A-Za-z][\w'/.-]*(?![\w:-])[,;]?(?:\s+\S+){3,}"
+                         # (or a docstring in words: ``"""PyRTL builds into one global working block; …"""``)
+                         r"|(?:\"\"\"|\'\'\')\s*[A-Za-z][\w'/.-]*(?:\s+\S+){3,})")
 _ERROR_NAME = re.compile(r"\b\w*(?:Error|Exception)\b|(?i:\berror\b\s*[:\[](?!\s*\d)|\bfatal:|\bpanic)")
 _ERROR_WORD = re.compile(r"(?i)error|exception|fail|fatal|panic|denied|not found|no such|cannot|can't|unable")
 _FIRST_PERSON = re.compile(r"(?i)^(?:(?:so|then|finally|and)\s+)?(?:I|we)\s+(?:have\s+|had\s+|then\s+|just\s+)?")

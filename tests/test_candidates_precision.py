@@ -4429,6 +4429,23 @@ def test_a_document_in_a_folder_the_failing_run_reads_is_its_input(git_project, 
     (candidate,), _ = _candidates(store, session)
     assert "!pragma layout smetana" in candidate["change"], candidate["change"]
 
+def test_test_files_picked_to_pass_before_the_whole_run_passes_after_an_edit_are_a_look(git_project, store):
+    # (blind962 AKA15: ``pytest tests/test_shifter.py tests/test_alu.py -q``, the leaking file run last, was taken as
+    # the pass of ``pytest tests/ -q``, and the conftest fixture that made the whole run pass was lost)
+    error = ("Exit code 1\n....F\nFAILED tests/test_shifter.py::test_shift_ops - pyrtl.pyrtlexceptions.PyrtlError: "
+             "Duplicate wire names found for the following different signals: 'a'\n1 failed, 4 passed in 0.61s")
+    session = (Session("pyrtl", git_project, prompt="CI is red on the hardware tests (`pytest tests/`)")
+               .fail("pytest tests/ -q", error)
+               .ok("pytest tests/test_shifter.py tests/test_alu.py -q", "....\n4 passed in 0.37s")
+               .write("tests/conftest.py", "import pytest\nimport pyrtl\n\n\n@pytest.fixture(autouse=True)\ndef "
+                                           "fresh_working_block():\n    pyrtl.reset_working_block()\n    yield\n")
+               .ok("pytest tests/ -q", ".....\n5 passed in 0.80s")
+               .stop("PyRTL builds every circuit into one global working block, and nothing reset it after "
+                     "test_alu.py. tests/conftest.py now has an autouse fixture that calls `pyrtl.reset_working_block()`"
+                     " around every test."))
+    (candidate,), _ = _candidates(store, session)
+    assert "pyrtl.reset_working_block()" in candidate["change"], candidate["change"]
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)

@@ -642,6 +642,9 @@ def test_a_ruby_block_opened_or_closed_is_scaffolding():
     from lorebook.record import scaffolding
 
     assert scaffolding("ActiveSupport::Inflector.inflections(:en) do |inflect|") and scaffolding("  end")
+    # (and a docstring in words, as a comment is: blind962 AKA15's fixture had shown its docstring, not its call)
+    assert scaffolding('+    """PyRTL builds into one global working block; give every test an empty one."""')
+    assert not scaffolding("+    pyrtl.reset_working_block()")
     assert scaffolding("defmodule Shop.Repo do") and not scaffolding('  inflect.acronym "PDF"')
     assert not scaffolding("  on_mount: [{LarderWeb.UserAuth, :ensure_authenticated}] do")  # (what it passes)
     assert scaffolding("import { StrictMode } from 'react';") and not scaffolding("import('./bootstrap');")
