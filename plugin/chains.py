@@ -932,6 +932,8 @@ _TEST_CLASS = LazyRegex(r"\b([A-Z]\w*(?:Tests?|IT|Spec))\b")
 def _other_tests(failure: dict, later: str) -> bool:
     """Whether ``later`` picks test files and none of them is one the failure names (``uv run pytest -q`` failed
     collecting tests/test_geo.py; ``uv run pytest -q tests/test_export.py`` runs none of it): another problem's run."""
+    # (of the step that runs the check, not a look after it: ``make -C tb check … && cat tb/sim_build/cmds.f``)
+    later = _the_step(failure["target"], later) or later
     # (test files and folders; not a package it names, ``yarn workspace @tally/web test``)
     # (by its file, not the line an example starts at: ``spec/parser_spec.cr:58``)
     picked = [t.lstrip("./").rstrip("/") for t in (re.sub(r":\d+(?::\d+)?$", "", t) for t in _targets(later))
@@ -1791,7 +1793,7 @@ def _covers_failed_tests(failure: dict, later: str) -> bool:
         return False
     if any(_TEST_PATH.search(t) or "/" in t for t in _targets(failure["target"])):
         return True  # (_same_target compares the files each picks)
-    picked = [t for t in _targets(later) if _TEST_PATH.search(t) or "/" in t]
+    picked = [t for t in _targets(step) if _TEST_PATH.search(t) or "/" in t]
     failed = {m.group(0).lstrip("./") for m in _NAMED_TEST_FILE.finditer(failure.get("error_text") or "")}
     # (a file named from where the failing line ran: go's ``./shipment_test.go:18`` after ``cd internal/store && go
     # test ./...`` is in the ``./internal/store/...`` a later run picks)

@@ -4446,6 +4446,23 @@ def test_test_files_picked_to_pass_before_the_whole_run_passes_after_an_edit_are
     (candidate,), _ = _candidates(store, session)
     assert "pyrtl.reset_working_block()" in candidate["change"], candidate["change"]
 
+def test_a_file_read_after_the_check_passed_picks_no_tests(git_project, store):
+    # (blind959 AJX13: ``make -C tb check 2>&1 | tail -14 && cat tb/sim_build/cmds.f``, a testbench's file read after
+    # the run, taken as the run picking other tests than the one that failed)
+    session = (Session("cocotb", git_project, prompt="test_rx_byte_fast fails with a 5 ns clock, fix the testbench")
+               .fail("make -C tb check", "Exit code 2\n 17390.00ns INFO     cocotb.regression   test_rx_byte_fast failed\n"
+                                         '   File "/home/dev/uart/tb/test_uart_rx.py", line 58, in test_rx_byte_fast\n'
+                                         "ValueError: Unable to accurately represent 2.5(ns) with the simulator "
+                                         "precision of 1e-09\nFAIL: 1 of 3 cocotb tests failed")
+               .edit("tb/Makefile", "COCOTB_HDL_TIMEPRECISION = 1ns", "COCOTB_HDL_TIMEPRECISION = 1ps")
+               .ok("make -C tb clean", "rm -rf sim_build results.xml __pycache__")
+               .ok("make -C tb check 2>&1 | tail -3 && cat tb/sim_build/cmds.f",
+                   "** TESTS=3 PASS=3 FAIL=0 SKIP=0\n+timescale+1ns/1ps")
+               .stop("cocotb won't start a clock whose half-period doesn't land on a whole simulator tick, and "
+                     "`tb/Makefile` pinned the precision to 1 ns. It's `COCOTB_HDL_TIMEPRECISION = 1ps` now."))
+    candidates, reasons = _candidates(store, session)
+    assert len(candidates) == 1 and "COCOTB_HDL_TIMEPRECISION = 1ps" in candidates[0]["change"], reasons
+
 def test_a_file_named_as_its_program_is_named_only_by_its_path(git_project, store):
     # (dune's build files are named ``dune``: "dune only links what the stanza lists" names the program, not the
     # bin/dune edit that left the same error, so that edit is an attempt, not a part of the fix that was not enough)
