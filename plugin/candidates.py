@@ -1279,7 +1279,9 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (said briefly: a card has room for what the agent says was set; the setting first where that is all it
         # says, "added `ASC_KEY_IS_BASE64=true`")
         line = f"Changed `{path}` (excluded: not stored)" + (f"; the agent says: {told}." if told else ".")
-        if value and told and re.fullmatch(rf"(?i)(?:added|set|put|wrote)\s+`{re.escape(value)}`\.?", told.strip()):
+        if value and told and re.fullmatch(rf"(?i)(?:(?:Fix|Change)\s*:\s*)?(?:`?{re.escape(path)}`?\s+)?(?:now\s+)?"
+                                           rf"(?:added|set|sets|put|wrote)\s+`{re.escape(value)}`(?:\s+\([^()]*\)?)?\.?",
+                                           told.strip()):
             line = f"Set `{value}` in `{path}`, as the agent says (excluded: not stored)."
         steps.append((e["id"], f"set `{value}` in {path}" if value else f"change {path}", [line]))
     last = resolved_by["id"]

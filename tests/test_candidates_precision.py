@@ -12759,6 +12759,19 @@ def test_a_withheld_file_the_account_labels_by_its_path_shows_the_setting_it_say
     (candidate,), _ = _candidates(store, session)
     assert "Set `ASC_KEY_IS_BASE64=true` in `fastlane/.env.local`, as the agent says" in candidate["change"], \
         candidate["change"]
+    # (or "Fix: `.env.defaults` now sets `…` (…; …)", its label and aside around it: blind958 AJW22)
+    session = (Session("rwtest", git_project, prompt="yarn rw test api fails, web tests pass")
+               .fail("yarn rw test api --no-watch", "Exit code 1\nError: P1012: the URL must start with the protocol "
+                                                    "`postgresql://` or `postgres://`.")
+               .edit(".env.defaults", "# TEST_DATABASE_URL=file:./.redwood/test.db",
+                     "TEST_DATABASE_URL=postgresql://billing@localhost:5432/billing_test")
+               .ok("yarn rw test api --no-watch", "Test Suites: 6 passed, 6 total\nTests:       23 passed, 23 total")
+               .stop("Redwood falls back to a SQLite file when `TEST_DATABASE_URL` isn't set.\n\nFix: `.env.defaults` "
+                     "now sets `TEST_DATABASE_URL=postgresql://billing@localhost:5432/billing_test` (the same value "
+                     ".env.example had; there's no local .env on this machine). All 23 api tests pass."))
+    (candidate,), _ = _candidates(store, session)
+    assert "Set `TEST_DATABASE_URL=postgresql://billing@localhost:5432/billing_test` in `.env.defaults`" \
+        in candidate["change"], candidate["change"]
 
 
 def test_an_earthly_target_whose_steps_ran_the_failing_check_is_the_projects_way(git_project, store):
