@@ -1279,9 +1279,10 @@ def candidate_from_chain(session: dict, chain: dict, said: dict, prompts: list[d
         # (said briefly: a card has room for what the agent says was set; the setting first where that is all it
         # says, "added `ASC_KEY_IS_BASE64=true`")
         line = f"Changed `{path}` (excluded: not stored)" + (f"; the agent says: {told}." if told else ".")
+        # (or, after its label, that the file now sets it: "Fix: `.env.defaults` now sets `…` (the same value …")
         if value and told and re.fullmatch(rf"(?i)(?:(?:Fix|Change)\s*:\s*)?(?:`?{re.escape(path)}`?\s+)?(?:now\s+)?"
-                                           rf"(?:added|set|sets|put|wrote)\s+`{re.escape(value)}`(?:\s+\([^()]*\)?)?\.?",
-                                           told.strip()):
+                                           rf"(?:added|set|sets|put|wrote)\s+`{re.escape(value)}`"
+                                           rf"(?:\s+\([^()]*\)?)?\.?", told.strip()):
             line = f"Set `{value}` in `{path}`, as the agent says (excluded: not stored)."
         steps.append((e["id"], f"set `{value}` in {path}" if value else f"change {path}", [line]))
     last = resolved_by["id"]
@@ -2341,7 +2342,8 @@ def _join_the_ways_step(chains: list[dict]) -> list[dict]:
 def _before_clause_naming(sentence: str, code: set[str]) -> str:
     """``sentence`` up to its first clause after a semicolon that quotes any of ``code``, when the clauses before it
     quote none and say enough on their own; or, its first clause quoting it, the clauses after it that quote none
-    ("Composer doesn't read a `GITLAB_TOKEN` env var; for a GitLab package registry it needs a `gitlab-token` entry")."""
+    ("Composer doesn't read a `GITLAB_TOKEN` env var; for a GitLab package registry it needs a `gitlab-token`
+    entry")."""
     clauses = sentence.split("; ")
     at = next((n for n, clause in enumerate(clauses) if any(f"`{c}`" in clause for c in code)), None)
     head = "; ".join(clauses[:at]) if at else ""

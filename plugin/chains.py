@@ -974,9 +974,8 @@ def _other_tests(failure: dict, later: str) -> bool:
     # (or rspec's and crystal spec's ``-e`` of a name, in no failing example's: ``crystal spec spec/money_spec.cr -e
     # "splits evenly"`` after "1) Money#split distributes the remainder to the first parts")
     example = re.search(r"""(?:^|\s)(?:-e|--example)[= ]+(?:"([^"]+)"|'([^']+)'|(\S+))""", later)
-    failing_examples = re.findall(r"(?m)^\s*\d+\) (\S.*?)\s*$", logged) \
-        if example and re.match(r"(?:bundle exec |bin/)?(?:rspec|crystal spec)\b", parse_command(later)["check"] or "") \
-        else []
+    spec = re.match(r"(?:bundle exec |bin/)?(?:rspec|crystal spec)\b", parse_command(later)["check"] or "")
+    failing_examples = re.findall(r"(?m)^\s*\d+\) (\S.*?)\s*$", logged) if example and spec else []
     if failing_examples and not any(next(g for g in example.groups() if g) in name for name in failing_examples):
         return True
     # (or hspec's ``--match`` of a path, none the one it gave for a rerun: ``cabal test --test-options='--match

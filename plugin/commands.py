@@ -26,7 +26,8 @@ _MUTATING = LazyRegex(
     r"(?<![-/.\w])patch\b(?![-.])|"
     # (a redirect to /dev/null or of one stream into another writes nothing: ``cat .env 2>/dev/null``)
     # (a program, not an option's letters: ``grep -ln …`` links nothing)
-    r"(?<![-/.])(?:mv|cp|ln|chmod|mkdir|touch)\s|\b(?:echo|cat|printf)\b[^|]*?(?:\s|\d)>>?\s*(?!/dev/null|&)[\w./~$\"'-]|tee\s|"
+    r"(?<![-/.])(?:mv|cp|ln|chmod|mkdir|touch)\s|"
+    r"\b(?:echo|cat|printf)\b[^|]*?(?:\s|\d)>>?\s*(?!/dev/null|&)[\w./~$\"'-]|tee\s|"
     # (or lines a text tool picked, written into a file of settings: ``grep -E '^STRIPE_…' .env >> .env.testing``)
     r"\b(?:grep|sed|awk|sort|cut|head|tail|envsubst)\b(?:'[^']*'|\"[^\"]*\"|[^|'\"])*?\s>>?\s*(?:\./)?\.env[\w.-]*"
     r"(?:\s|$)|"

@@ -51,7 +51,7 @@ _SKIP_ADDED = LazyRegex(r"(?x)@pytest\.mark\.(?:skip|xfail)|pytest\.(?:skip|xfai
                         r"\bassume(?:True|False|That)?\s*\(|\bprop_assume!|\bfc\.pre\(|\bAssume\.That\s*\(|"
                         r"\bAssert\.(?:Inconclusive|Ignore)\s*\(|\bSkip\.If(?:Not)?\s*\(|"
                         # (Rust's ``#[should_panic(expected = "missing field")]`` put on a test that failed; a SmartPy
-                        # scenario's call told its failure is expected, ``_valid=False, _exception="ESCROW_NOT_EXPIRED"``)
+                        # scenario's call told its failure is expected, ``_valid=False, _exception="…"``)
                         r"\#\[should_panic\b|\b_valid\s*=\s*False\b|"
                         # a build constraint that leaves the test out of the failing build (``//go:build !race``)
                         r"//go:build\s+!|//\s*\+build\s+!|\#\[cfg\(not\(")
