@@ -330,6 +330,9 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     # (round 130: an RPC provider's key as a URL's whole path, QuickNode's)
     quick = rand(32, HEX)
     add("rpc url key as the whole path", f"cast chain-id --rpc-url https://acme-testnet.quiknode.pro/{quick}/", quick)
+    # (round 131: a bare ``--key`` given a hex organization key, rebar3's)
+    org = rand(32, HEX)
+    add("bare --key flag", f"rebar3 hex organization auth acme --key {org}", org)
     return out
 
 
@@ -498,6 +501,9 @@ def lookalikes() -> list[tuple[str, str, list[str]]]:
     # (round 130: a content hash as a directory of the path, a file under it)
     asset = rand(32, HEX)
     add("a hashed asset's directory", f"curl -O https://cdn.acme.io/{asset}/app.js", asset)
+    # (round 131: ``--key`` given a name, a file, a sort field: no secret)
+    add("--key given a file or a field", "kubectl --key /etc/k8s/client.key get pods && sort --key 2,2 users.tsv && "
+        "redis-cli --key session:42", "/etc/k8s/client.key", "2,2", "session:42")
     return out
 
 

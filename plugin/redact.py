@@ -115,6 +115,10 @@ _CLI_FLAG = (r"(?i)((?<![\w-])--?(?:[\w-]+\.)?(?:password|passwd|pass|token|secr
              # (any name that ends in one, Unreal's BuildPatchTool spelling too: ``-ClientSecret=…``,
              # ``--github-token``; and a service's keys by their kind: Memfault's ``--project-key …``)
              r"(?!-|no-)[\w-]*?(?:secret|password|token)|(?:project|license|sdk|app|ingest|deploy|master|write)-?key|"
+             # (a bare ``--key`` only given what reads as one: ``rebar3 hex organization auth acme --key 7c1f…``, not
+             # ``--key config.json`` or ``--key user:42``)
+             r"key(?=(?:=|[ \t]+)[\"']?(?:[0-9a-fA-F]{32,}|(?=[\w+/=-]*\d)(?=[\w+/=-]*[A-Za-z])[\w+/=-]{24,})"
+             r"(?:[\s\"']|$))|"
              r"(?:http|ftp|proxy|db|admin|root|registry|store|key)-password)(?:=|[ \t]+))([\"']?)(?!-)([^\s\"']{3,})")
 # where a secret comes from, not the secret: BuildKit's ``--secret id=npmrc,src=$HOME/.npmrc``, ``id=npm,env=NPM_TOKEN``
 _SPEC_PART = r"(?:id|type|src|source|env|target|dst|required|mode|uid|gid)=[^,\s]*"
