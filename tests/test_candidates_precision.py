@@ -3630,6 +3630,9 @@ def test_a_bump_of_the_packages_own_version_is_no_fix():
     const = {"tool": "Edit", "files": ["/p/internal/version/version.go"],
              "body": '-const Version = "0.8.3"\n+const Version = "0.8.4"'}
     assert _metadata_only(const) and not _metadata_only(const, 'expected "0.8.4", got "0.8.3"')
+    # (Odin's constant: blind968 AKG21)
+    assert _metadata_only({"tool": "Edit", "files": ["/p/src/version.odin"],
+                           "body": '-VERSION :: "0.4.1"\n+VERSION :: "0.4.2"'})
     assert not _metadata_only({"tool": "Edit", "files": ["/p/r.go"], "body": "-a()\n-b()\n+b()\n+a()"})  # (a reorder)
     # (a descriptive field only of a package's manifest: an alert rule's summary is what its template renders)
     assert _metadata_only({"tool": "Edit", "files": ["/p/pyproject.toml"], "body": '-description = "A"\n+description = "B"'})
