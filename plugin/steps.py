@@ -20,6 +20,9 @@ from .text import elided_heads, one_line
 # a step that generates or migrates what a check needs (``prisma generate``, ``alembic upgrade head``)
 _PREREQUISITE = LazyRegex(r"(?x)(?:^|[\s:])(?:generate|codegen|migrate|db:(?:migrate|setup|prepare|seed)|seed|"
                           r"bootstrap|login)\b|alembic\s+(?:upgrade|merge|revision)|"
+                          # (or an organization's credentials stored: ``rebar3 hex organization auth acme --key …``,
+                          # ``mix hex.organization auth acme``)
+                          r"\borganization\s+auth\b|"
                           r"prisma\s+(?:generate|migrate|db\s+push)|"
                           r"protoc\b|buf\s+generate|sqlc\s+generate|go\s+generate|composer\s+dump-?autoload\b|"
                           # autotools' generated ``configure``: ``./autogen.sh``, ``autoreconf -fi``

@@ -12557,6 +12557,8 @@ def test_a_generate_step_before_a_git_diff_is_a_change_and_the_diff_no_part_of_i
     ("bazel query @protobuf//:protoc", False),
     # (blind954 AJS24: ``grep -ln`` read as ``ln``, a link made, and shown as the fix's step)
     ("grep -ln '!include include/style.iuml' docs/diagrams/*.puml", False), ("ln -s ../shared shared", True),
+    # (blind966 AKE17: an organization's credentials stored is a step, as a login is)
+    ("rebar3 hex organization auth acme --key [REDACTED:password]", True),
 ])
 def test_looks_one_after_another_change_nothing(command, change):
     # (blind248 IO10: ``which protoc || echo missing`` was shown on the card as a step of the fix, "Run `which protoc
