@@ -933,7 +933,7 @@ def _other_tests(failure: dict, later: str) -> bool:
     """Whether ``later`` picks test files and none of them is one the failure names (``uv run pytest -q`` failed
     collecting tests/test_geo.py; ``uv run pytest -q tests/test_export.py`` runs none of it): another problem's run."""
     # (of the step that runs the check, not a look after it: ``make -C tb check … && cat tb/sim_build/cmds.f``)
-    later = _the_step(failure["target"], later) or later
+    later = _the_step(failure.get("target") or "", later) or later
     # (test files and folders; not a package it names, ``yarn workspace @tally/web test``)
     # (by its file, not the line an example starts at: ``spec/parser_spec.cr:58``)
     picked = [t.lstrip("./").rstrip("/") for t in (re.sub(r":\d+(?::\d+)?$", "", t) for t in _targets(later))
