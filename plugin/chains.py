@@ -157,7 +157,7 @@ _FORMATTER_UNSET = LazyRegex(r"No parser could be inferred|Couldn't resolve pars
 
 
 # a run on the tree with the work in progress stashed away (``git stash && nimble build; git stash pop``)
-_STASHED_RUN = re.compile(r"\bgit stash(?: (?:push|save)\b[^;&|]*)?\s*(?:&&|;)\s*\S")
+_STASHED_RUN = LazyRegex(r"\bgit stash(?: (?:push|save)\b[^;&|]*)?\s*(?:&&|;)\s*\S")
 
 
 def find_chains(observations: list[dict], account: str = "",

@@ -880,7 +880,8 @@ _CODE_FILE = LazyRegex(r"\.(?:py|js|mjs|cjs|ts|tsx|jsx|rb|go|rs|java|kt|kts|cs|f
 # the program's own version as a constant in its code (``const Version = "0.8.4"``, ``__version__ = "2.1.0"``, Odin's
 # ``VERSION :: "0.4.2"``)
 _VERSION_CONSTANT = LazyRegex(r"""^\s*(?:(?:export\s+)?const\s+|(?:public\s+)?(?:static\s+)?(?:final\s+)?String\s+)?"""
-                              r"""(?:__version__|VERSION|Version|version)\s*(?::\s*\w+\s*)?(?:::|[:=])\s*["']v?\d+(?:\.\d+)+"""
+                              r"""(?:__version__|VERSION|Version|version)\s*(?::\s*\w+\s*)?(?:::|[:=])\s*"""
+                              r"""["']v?\d+(?:\.\d+)+"""
                               r"""[\w.+-]*["'];?\s*$|"""
                               # (C's: ``#define LOGD_VERSION "0.9.3"``)
                               r"""^\s*#\s*define\s+\w*VERSION\w*\s+["']?v?\d+(?:\.\d+)+[\w.+-]*["']?\s*$|"""

@@ -461,8 +461,8 @@ _OPENS_TRY = LazyRegex(r"^\s*try\s*\{\s*$|^\s*do\s*\{\s*$|^\s*begin\s*$|^\s*try:
 # (or one that only logs it: Wing's ``} catch e {`` over ``log("rate limit not enforced yet: {e}");``)
 _EMPTY_HANDLER = LazyRegex(r"(?m)^\s*(?:\}\s*)?(?:catch\b[^\n{]*\{\s*\}|except\b[^\n]*:\s*(?:\n\s*)?pass\b|"
                            r"rescue\b[^\n]*\n\s*(?:nil\s*)?end\b|"
-                           r"catch\b[^\n{]*\{\s*\n\s*(?:log|print|println|console\.\w+|logger\.\w+|warn)\s*\([^\n]*\)\s*;?"
-                           r"\s*\n\s*\})")
+                           r"catch\b[^\n{]*\{\s*\n\s*(?:log|print|println|console\.\w+|logger\.\w+|warn)\s*"
+                           r"\([^\n]*\)\s*;?\s*\n\s*\})")
 # an error caught inside a test and the test left early (``except ClassValidationError:\n    return``)
 _BAILS_OUT = LazyRegex(r"(?m)^\s*(?:except\b|\}?\s*catch\b|rescue\b)[^\n]*\n\s*(?:return|pass|continue|next)\b\s*;?\s*$")
 # a data-quality check told to let some rows fail or only warn: Great Expectations' ``"mostly": 0.97``, dbt's
