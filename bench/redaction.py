@@ -330,7 +330,10 @@ def secrets() -> list[tuple[str, str, list[str]]]:
     # (round 130: an RPC provider's key as a URL's whole path, QuickNode's)
     quick = rand(32, HEX)
     add("rpc url key as the whole path", f"cast chain-id --rpc-url https://acme-testnet.quiknode.pro/{quick}/", quick)
-    # (round 131: a bare ``--key`` given a hex organization key, rebar3's)
+    # (round 131: "Creds: user / password" after a label, and a bare ``--key`` given a hex organization key)
+    creds = rand(6, string.ascii_letters) + rand(4, string.digits) + rand(4, string.ascii_letters)
+    add("creds label, user / password", f"Run the pending migrations. Creds: orders_app / {creds}, host db.internal.",
+        creds)
     org = rand(32, HEX)
     add("bare --key flag", f"rebar3 hex organization auth acme --key {org}", org)
     return out

@@ -197,7 +197,8 @@ _PASTED_BELOW = (r"(?im)(?P<pre>^[^\n]*\b(?:password|passwd|passphrase|token|sec
 # a user and a password said in words, a slash or colon between: "The staging creds are deploy / Tq7vX2pLm9wK on
 # 10.0.4.12", "login: admin:Pa55-word7"
 _SAID_LOGIN = (r"\b(?P<pre>(?:creds|credentials?|logins?)(?:[ \t]+(?:are|is|were|was))?[ \t]*:?[ \t]+"
-               r"[\w.@+-]{1,64}[ \t]*[/:][ \t]*)(?P<value>[^\s,;'\"`()\[\]/]{6,})")
+               # (the user already hidden by a label's rule: "Creds: [REDACTED:secret] / pX7v…")
+               r"(?:[\w.@+-]{1,64}|\[REDACTED:[\w-]+\])[ \t]*[/:][ \t]*)(?P<value>[^\s,;'\"`()\[\]/]{6,})")
 _SAID_PASSWORD = r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+is)?[ \t]+)(?P<value>[^\s,;'\"`()\[\]]{8,})"
 # a password said in words and quoted: "I passed the app-specific password `ufxq-kpzr-wmto-bnhe` on the command line"
 _QUOTED_PASSWORD = (r"\b(?P<pre>(?:password|passwd|passphrase|pwd)(?:[ \t]+(?:is|was))?[ \t]+)(?P<q>[`'\"])"

@@ -439,6 +439,8 @@ def test_a_key_in_a_urls_path_is_a_secret_and_a_content_address_or_a_files_name_
     # (blind759 ACF13: a devnet's ``/v1/`` key, in a ``cast rpc … --rpc-url`` line)
     assert "9c1f7e2a" not in redact("cast rpc eth_feeHistory 1 latest '[]' --rpc-url "
                                     "https://rpc.devnet.acme-chain.io/v1/9c1f7e2ab4d84b5f96d0e3a1c2b7f8e4")
+    # (blind973 AKL14: "Creds: user / password", the user hidden first by the label's rule)
+    assert "pX7v9Lq2" not in redact("Run the migrations against staging. Creds: orders_app / pX7v9Lq2Rm4tWz, host db.")
     # (blind966 AKE17: a bare ``--key`` given a hex organization key; not one given a file, a name or a field)
     assert "7c1f0e4b" not in redact("rebar3 hex organization auth acme --key 7c1f0e4b9a2d3c8e6f5a4b3c2d1e0f9a")
     for kept in ("kubectl --key /etc/k8s/client.key get pods", "sort --key 2,2 users.tsv", "redis-cli --key user:42",
